@@ -1,0 +1,31 @@
+/**
+ * The event kinds Reasonix 1.38.11 accepts without `optional: true` (spec §7.1). Any other
+ * kind in a batch makes the whole session "unsupported": it was written by a newer Reasonix.
+ */
+export const KNOWN_EVENT_KINDS: ReadonlySet<string> = new Set([
+  'message/complete',
+  'message/upsert',
+  'message/retract',
+  'assistant/attempt',
+  'tool/call',
+  'tool/start',
+  'tool/result',
+  'turn/start',
+  'turn/end',
+  'step/start',
+  'step/end',
+  'todo/write',
+  'interaction/created',
+  'interaction/resolved',
+  'plan/state',
+  'goal/state',
+  'session/title',
+  'session/config',
+  'session/permission-preset',
+  'model/context-replace',
+  'history/replace',
+  'compaction',
+  'runtime/recovery',
+  'legacy/import',
+  'diagnostic',
+]);

@@ -1,0 +1,34 @@
+import { zstd } from './zstd.js';
+
+/** RX4F framing constants (spec §3.1). */
+export const FRAME_MAGIC = Buffer.from('RX4F', 'ascii');
+export const FRAME_HEADER_BYTES = 12;
+/** Both the compressed and the raw size of a frame must lie in 1..8 MiB, for reading and writing. */
+export const FRAME_BUDGET_BYTES = 8 * 1024 * 1024;
+
+/** One decoded record and where its frame starts in the log. */
+export interface Frame {
+  /** Byte offset of the frame's header in the log. */
+  offset: number;
+  /** Header plus compressed body. */
+  frameBytes: number;
+  /** The record's exact JSON bytes: what the batch digest covers (spec §5.1). */
+  raw: Buffer;
+}
+
+/** Encodes one record as an RX4F frame: header, then exactly one zstd frame. */
+export function encodeFrame(raw: Uint8Array): Buffer {
+  if (raw.length < 1 || raw.length > FRAME_BUDGET_BYTES) {
+    throw new RangeError(`record of ${raw.length} bytes is outside the 1..${FRAME_BUDGET_BYTES} frame budget`);
+  }
+  const body = zstd.compress(raw);
+  if (body.length > FRAME_BUDGET_BYTES) {
+    throw new RangeError(`compressed record of ${body.length} bytes exceeds the frame budget`);
+  }
+  const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + body.length);
+  FRAME_MAGIC.copy(frame, 0);
+  frame.writeUInt32BE(body.length, 4);
+  frame.writeUInt32BE(raw.length, 8);
+  body.copy(frame, FRAME_HEADER_BYTES);
+  return frame;
+}

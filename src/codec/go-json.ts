@@ -1,0 +1,17 @@
+/**
+ * JSON as Go's `encoding/json` writes it: compact, with `<`, `>`, `&`, U+2028 and U+2029 escaped
+ * inside strings (spec §4). Byte-identical records need it; digests and operation hashes cover it.
+ * Key order is the caller's: build objects in the field order Reasonix uses.
+ */
+export function goJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * A time as Go's `time.Time` marshals it in UTC (spec §4.5): RFC 3339 with the fraction's
+ * trailing zeros removed. Strings are passed through, so nanosecond times survive a round trip.
+ */
+export function goTime(time: Date | string): string {
+  if (typeof time === 'string') return time;
+  return time.toISOString().replace(/\.(\d*?)0*Z$/, (_, digits: string) => (digits ? `.${digits}Z` : 'Z'));
+}

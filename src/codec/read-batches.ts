@@ -1,0 +1,224 @@
+import { createHash, type Hash } from 'node:crypto';
+import type { z } from 'zod';
+import type { CommittedBatch, StoredEvent, TornTail } from './batch.js';
+import { DamagedStoreError, UnsupportedVersionError } from './errors.js';
+import { KNOWN_EVENT_KINDS } from './event-kinds.js';
+import type { FrameItem } from './read-frames.js';
+import {
+  BeginRecordSchema,
+  EndRecordSchema,
+  EventRecordSchema,
+  RecordEnvelopeSchema,
+  V4_CODEC,
+  V4_SCHEMA_VERSION,
+} from './records.js';
+
+export type LogItem = { type: 'batch'; batch: CommittedBatch } | { type: 'torn-tail'; tail: TornTail };
+
+export interface ReadBatchesOptions {
+  /** Named in errors. */
+  file?: string;
+  /** The sequence the first batch must start at: 1 for a whole log, more when reading from a cursor. */
+  nextSequence?: number;
+  /** Event kinds accepted without `optional: true`; Reasonix 1.38.11's by default. */
+  knownKinds?: ReadonlySet<string>;
+}
+
+const NUL = Buffer.from([0]);
+
+/** The batch being read: its begin record and the events seen so far. */
+interface OpenBatch {
+  batch: CommittedBatch;
+  digest: Hash;
+}
+
+/**
+ * Groups frames into committed batches exactly as Reasonix 1.38.11 does (spec §5): a batch counts
+ * only once its `batch/end` matches and its SHA-256 over the raw record bytes verifies. An
+ * unfinished final batch is never yielded; it comes back as a `torn-tail` item, the last one.
+ */
+export async function* readBatches(frames: AsyncIterable<FrameItem>, options: ReadBatchesOptions = {}): AsyncGenerator<LogItem> {
+  const file = options.file;
+  const knownKinds = options.knownKinds ?? KNOWN_EVENT_KINDS;
+  let nextSequence = options.nextSequence ?? 1;
+  const operations = new Map<string, string>();
+  let open: OpenBatch | undefined;
+  let logEnd: number | undefined;
+
+  const damage = (message: string, offset: number, extra: Partial<DamagedStoreError['data']> = {}) =>
+    new DamagedStoreError(message, { file, offset, ...extra });
+
+  for await (const item of frames) {
+    if (item.type === 'incomplete') {
+      const start = open ? open.batch.offset : item.tail.offset;
+      yield {
+        type: 'torn-tail',
+        tail: { offset: start, bytes: item.tail.offset + item.tail.bytes - start, reason: open ? 'unfinished batch' : item.tail.reason },
+      };
+      return;
+    }
+    const { offset, raw } = item.frame;
+    logEnd = offset + item.frame.frameBytes;
+    const record = parseRecord(raw, offset, file);
+    const envelope = RecordEnvelopeSchema.safeParse(record);
+    if (!envelope.success || envelope.data.schemaVersion !== V4_SCHEMA_VERSION || envelope.data.codec !== V4_CODEC) {
+      throw new UnsupportedVersionError(`v4 physical record at ${offset}`, {
+        file,
+        offset,
+        expected: `schemaVersion ${V4_SCHEMA_VERSION}, codec ${V4_CODEC}`,
+      });
+    }
+    switch (envelope.data.recordType) {
+      case 'batch/begin': {
+        if (open) throw damage(`nested v4 batch at ${offset}`, offset, { commitId: open.batch.commitId });
+        const begin = parseShape(BeginRecordSchema, record, 'batch/begin', offset, file);
+        if (
+          !begin.commitId ||
+          !begin.operationId ||
+          !begin.operationHash ||
+          !begin.writerGeneration ||
+          begin.firstSeq !== nextSequence ||
+          !begin.eventCount ||
+          begin.eventCount <= 0
+        ) {
+          throw damage(`invalid v4 batch boundary at sequence ${nextSequence}`, offset, {
+            sequence: nextSequence,
+            expected: `firstSeq ${nextSequence}, non-empty commitId/operationId/operationHash, writerGeneration ≥ 1, eventCount ≥ 1`,
+            found: `firstSeq ${begin.firstSeq ?? 0}`,
+          });
+        }
+        const digest = createHash('sha256');
+        digest.update(raw).update(NUL);
+        open = {
+          digest,
+          batch: {
+            commitId: begin.commitId,
+            operationId: begin.operationId,
+            operationHash: begin.operationHash,
+            firstSeq: begin.firstSeq,
+            eventCount: begin.eventCount,
+            ...(begin.turnId ? { turnId: begin.turnId } : {}),
+            writerGeneration: begin.writerGeneration,
+            createdAt: begin.createdAt ?? '',
+            sha256: '',
+            events: [],
+            offset,
+            end: offset,
+          },
+        };
+        break;
+      }
+      case 'batch/event': {
+        const parsed = parseShape(EventRecordSchema, record, 'batch/event', offset, file);
+        if (!open || !parsed.event || open.batch.events.length >= open.batch.eventCount) {
+          throw damage(`v4 event outside batch at ${offset}`, offset);
+        }
+        const physical = parsed.event;
+        const wantSequence = open.batch.firstSeq + open.batch.events.length;
+        if (
+          !physical.id ||
+          !physical.kind?.trim() ||
+          physical.seq !== wantSequence ||
+          (physical.payload !== undefined && physical.payloadRef !== undefined)
+        ) {
+          throw damage(`invalid v4 event at sequence ${wantSequence}`, offset, {
+            sequence: wantSequence,
+            commitId: open.batch.commitId,
+            found: `seq ${physical.seq ?? 0}`,
+          });
+        }
+        const event: StoredEvent = {
+          id: physical.id,
+          seq: wantSequence,
+          kind: physical.kind,
+          optional: physical.optional ?? false,
+          required: physical.required ?? false,
+          offset,
+        };
+        if (physical.payload) event.payload = Buffer.from(physical.payload, 'base64');
+        if (physical.payloadRef) event.payloadRef = physical.payloadRef;
+        open.batch.events.push(event);
+        open.digest.update(raw).update(NUL);
+        break;
+      }
+      case 'batch/end': {
+        const end = parseShape(EndRecordSchema, record, 'batch/end', offset, file);
+        if (
+          !open ||
+          end.commitId !== open.batch.commitId ||
+          end.firstSeq !== open.batch.firstSeq ||
+          end.eventCount !== open.batch.eventCount ||
+          open.batch.events.length !== open.batch.eventCount
+        ) {
+          throw damage(`invalid v4 batch end at ${offset}`, offset, open ? { commitId: open.batch.commitId } : {});
+        }
+        const batch = open.batch;
+        const got = open.digest.digest('hex');
+        if (end.sha256 !== got) {
+          throw damage(`v4 batch ${batch.commitId} checksum is ${end.sha256 ?? ''}, expected ${got}`, offset, {
+            commitId: batch.commitId,
+            expected: got,
+            found: end.sha256 ?? '',
+          });
+        }
+        const prior = operations.get(batch.operationId);
+        if (prior !== undefined && prior !== batch.operationHash) {
+          throw damage(`conflicting operation ${JSON.stringify(batch.operationId)}`, batch.offset, {
+            commitId: batch.commitId,
+            expected: prior,
+            found: batch.operationHash,
+          });
+        }
+        operations.set(batch.operationId, batch.operationHash);
+        for (const event of batch.events) {
+          if (!event.optional && !knownKinds.has(event.kind)) {
+            throw new UnsupportedVersionError(`unknown required event ${JSON.stringify(event.kind)}`, {
+              file,
+              offset: event.offset,
+              sequence: event.seq,
+              commitId: batch.commitId,
+              found: event.kind,
+            });
+          }
+        }
+        batch.sha256 = got;
+        batch.end = logEnd;
+        nextSequence = batch.firstSeq + batch.eventCount;
+        open = undefined;
+        yield { type: 'batch', batch };
+        break;
+      }
+      default:
+        throw new UnsupportedVersionError(`unknown v4 physical record ${JSON.stringify(envelope.data.recordType ?? '')}`, {
+          file,
+          offset,
+          found: envelope.data.recordType ?? '',
+        });
+    }
+  }
+  if (open) {
+    const end = logEnd ?? open.batch.offset;
+    yield { type: 'torn-tail', tail: { offset: open.batch.offset, bytes: end - open.batch.offset, reason: 'unfinished batch' } };
+  }
+}
+
+function parseRecord(raw: Buffer, offset: number, file: string | undefined): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new DamagedStoreError(`decode v4 record at ${offset}: ${(error as Error).message}`, { file, offset });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new DamagedStoreError(`decode v4 record at ${offset}: not a JSON object`, { file, offset });
+  }
+  return value;
+}
+
+function parseShape<T extends z.ZodType>(schema: T, record: unknown, what: string, offset: number, file: string | undefined): z.infer<T> {
+  const result = schema.safeParse(record);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  throw new DamagedStoreError(`decode v4 record at ${offset}: ${what}: ${path}${issue?.message ?? 'invalid'}`, { file, offset });
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/** The codec string every v4 record and manifest carries (spec §4.1). */
+export const V4_CODEC = 'reasonix.session.linear/v4';
+export const V4_SCHEMA_VERSION = 4;
+/** Go's zero `time.Time`, which Reasonix writes on every event and end record (spec §4.5). */
+export const ZERO_TIME = '0001-01-01T00:00:00Z';
+
+const uint = z.number().int().nonnegative();
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lower-case hex digits');
+
+/**
+ * A content-store reference (spec §6.1). The digest is validated here so that no path built
+ * from it can leave the store.
+ */
+export const PayloadRefSchema = z.object({
+  digest: hex64,
+  bytes: uint,
+  mediaType: z.string().optional(),
+  name: z.string().optional(),
+  indexDigest: hex64.optional(),
+  integrityBlockBytes: uint.optional(),
+});
+export type PayloadRef = z.infer<typeof PayloadRefSchema>;
+
+/** The fields every physical record shares; checked first, since a mismatch means "unsupported". */
+export const RecordEnvelopeSchema = z.object({
+  schemaVersion: z.number().optional(),
+  codec: z.string().optional(),
+  recordType: z.string().optional(),
+});
+
+// Go fills a missing field with its zero value and then checks it, so the shapes below only
+// require the right JSON types; the batch reader checks the values with Reasonix's messages.
+export const BeginRecordSchema = z.object({
+  commitId: z.string().optional(),
+  operationId: z.string().optional(),
+  operationHash: z.string().optional(),
+  firstSeq: uint.optional(),
+  eventCount: z.number().int().optional(),
+  turnId: z.string().optional(),
+  writerGeneration: uint.optional(),
+  createdAt: z.iso.datetime({ offset: true }).optional(),
+});
+export type BeginRecord = z.infer<typeof BeginRecordSchema>;
+
+/** Inline payloads are standard base64 with padding; Go refuses anything else (spec §4.3). */
+const paddedBase64 = z.string().regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'illegal base64 data');
+
+export const PhysicalEventSchema = z.object({
+  id: z.string().optional(),
+  seq: uint.optional(),
+  kind: z.string().optional(),
+  optional: z.boolean().optional(),
+  required: z.boolean().optional(),
+  payload: paddedBase64.optional(),
+  payloadRef: PayloadRefSchema.optional(),
+});
+
+export const EventRecordSchema = z.object({
+  createdAt: z.iso.datetime({ offset: true }).optional(),
+  event: PhysicalEventSchema.optional(),
+});
+
+export const EndRecordSchema = z.object({
+  commitId: z.string().optional(),
+  firstSeq: uint.optional(),
+  eventCount: z.number().int().optional(),
+  createdAt: z.iso.datetime({ offset: true }).optional(),
+  sha256: z.string().optional(),
+});

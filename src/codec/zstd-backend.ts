@@ -1,0 +1,29 @@
+/**
+ * The one thing rxstore asks of zstd (house style: one small interface, one file per backend).
+ * Frames are written as Reasonix writes them (spec §3.2): level 1, content checksum and content
+ * size on, window ≤ 1 MiB, one frame per record.
+ */
+export interface ZstdBackend {
+  readonly name: string;
+  /** One zstd frame holding `raw`. */
+  compress(raw: Uint8Array): Buffer;
+  /**
+   * The content of `frame`, which must decode to exactly `rawSize` bytes. Output beyond
+   * `rawSize` is never produced; a shorter or longer result throws `ZstdSizeMismatch`.
+   */
+  decompress(frame: Uint8Array, rawSize: number): Buffer;
+}
+
+/** Thrown by a backend when a frame decodes to another length than declared. */
+export class ZstdSizeMismatch extends Error {
+  constructor(
+    readonly decoded: number | 'more',
+    readonly expected: number,
+  ) {
+    super(`decoded ${decoded === 'more' ? `more than ${expected}` : decoded} bytes, expected ${expected}`);
+  }
+}
+
+/** Reasonix's encoder: klauspost "SpeedFastest" with a 1 MiB window (spec §3.2). */
+export const WRITE_LEVEL = 1;
+export const WRITE_WINDOW_LOG = 20;

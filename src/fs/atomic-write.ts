@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Files rxstore writes are private to their owner, as Reasonix's are (spec §2). */
+export const FILE_MODE = 0o600;
+export const DIR_MODE = 0o700;
+
+/** Makes a directory entry durable: fsync of the directory itself (best effort where unsupported). */
+export async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } catch {
+    // Some file systems refuse fsync on a directory; the rename itself is still atomic.
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A name beside `path` that no other writer picks: `.atomic-<name>-<random>.tmp` (spec §9.6). */
+export function tempPathBeside(path: string): string {
+  return join(dirname(path), `.atomic-${basename(path)}-${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/**
+ * Writes `path` so that a reader sees either the old file or the whole new one, never a part:
+ * temp file in the same directory, write, fsync, rename over the target, fsync the directory.
+ */
+export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  const temp = tempPathBeside(path);
+  const handle = await open(temp, 'wx', FILE_MODE);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    await rename(temp, path);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await fsyncDir(dirname(path));
+}

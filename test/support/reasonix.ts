@@ -1,0 +1,231 @@
+// Runs the real Reasonix 1.38.11 (dev dependency, linux-x64 only) offline against the mock model,
+// with a scratch home as its state root (shared/spec/driving-reasonix-offline.md).
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { startMockModel, type ChatRequest, type MockModel, type MockReply } from './mock-model.js';
+
+export const REASONIX_VERSION = '1.38.11';
+const PLATFORM_PACKAGE = '@reasonix/cli-linux-x64';
+
+/** Path of the real Reasonix binary, or null where it is not installed (it exists for linux-x64 only). */
+export function reasonixBinary(): string | null {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return null;
+  try {
+    const pkg = createRequire(import.meta.url).resolve(`${PLATFORM_PACKAGE}/package.json`);
+    const bin = join(dirname(pkg), 'bin', 'reasonix');
+    return existsSync(bin) ? bin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Why tests that need the real binary are skipped here. */
+export function reasonixAbsentMessage(): string {
+  return (
+    `the real Reasonix ${REASONIX_VERSION} is absent: ${PLATFORM_PACKAGE} only installs on linux-x64 ` +
+    `(this is ${process.platform}-${process.arch}); tests that run it are skipped`
+  );
+}
+
+/**
+ * Slug of a workspace path for ordinary short ASCII paths only: `/`, `\` and `:` become `-` (spec §1.3).
+ * Test-support stand-in; the real rule (Windows lower-casing, the 255-byte FNV-1a bound) belongs to src/store.
+ */
+export function simpleWorkspaceSlug(workspace: string): string {
+  return workspace.replace(/[/\\:]/g, '-');
+}
+
+export type PermissionMode = 'read-only' | 'workspace-write' | 'danger-full-access';
+
+export interface ReasonixConfig {
+  /** Provider context window; small values force automatic compaction. Default 1 000 000. */
+  contextWindow?: number;
+  /** `[agent] compact_ratio` (0.3–0.85). Reasonix's default applies when unset. */
+  compactRatio?: number;
+}
+
+export interface RunOptions extends ReasonixConfig {
+  /** Scratch folder used as HOME and REASONIX_HOME, hence the state root. */
+  home: string;
+  /** Working directory: the workspace whose store Reasonix uses. */
+  cwd: string;
+  /** Arguments after the binary, e.g. `['run', 'hello']`. */
+  args: string[];
+  mock: MockModel;
+  /** Inserted after the subcommand as `--permission-mode <mode>`; the bash tool needs `danger-full-access` without bubblewrap. */
+  permissionMode?: PermissionMode;
+  env?: Record<string, string>;
+  /** Kill with SIGKILL after this long. Default 60 s. */
+  timeoutMs?: number;
+  /** Send `signal` once the mock has received `afterChatRequests` chat requests (plus `delayMs`). */
+  interrupt?: { afterChatRequests: number; signal: NodeJS.Signals; delayMs?: number };
+}
+
+export interface RunResult {
+  /** Exit code, or null when the process ended by a signal. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+const API_KEY_ENV = 'RXSTORE_MOCK_API_KEY';
+export const MOCK_MODEL_REF = 'mock/mock-model';
+
+/** Writes `<home>/config.toml` and `<home>/.env` pointing the only provider at the mock. */
+export async function writeReasonixConfig(home: string, baseUrl: string, config: ReasonixConfig = {}): Promise<void> {
+  const lines = [
+    'config_version = 1',
+    `default_model = "${MOCK_MODEL_REF}"`,
+    '',
+    '[telemetry]',
+    'cli_metrics = "off"', // otherwise the UI asks a yes/no question first
+    '',
+  ];
+  if (config.compactRatio !== undefined) lines.push('[agent]', `compact_ratio = ${config.compactRatio}`, '');
+  lines.push(
+    '[[providers]]',
+    'name = "mock"',
+    'kind = "openai"',
+    `base_url = "${baseUrl}"`,
+    'models = ["mock-model"]',
+    'default = "mock-model"',
+    `api_key_env = "${API_KEY_ENV}"`,
+    `context_window = ${config.contextWindow ?? 1_000_000}`,
+    '',
+  );
+  await mkdir(home, { recursive: true });
+  await writeFile(join(home, 'config.toml'), lines.join('\n'));
+  // Reasonix reads API keys only from <REASONIX_HOME>/.env.
+  await writeFile(join(home, '.env'), `${API_KEY_ENV}=sk-rxstore-mock\n`);
+}
+
+export async function runReasonix(options: RunOptions): Promise<RunResult> {
+  const bin = reasonixBinary();
+  if (!bin) throw new Error(reasonixAbsentMessage());
+  await writeReasonixConfig(options.home, options.mock.baseUrl, options);
+
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, HOME: options.home, REASONIX_HOME: options.home };
+  // With REASONIX_HOME set and these unset, the state root is the scratch home and no legacy root is imported (§1.1, §1.4).
+  delete env.REASONIX_STATE_HOME;
+  delete env.REASONIX_CACHE_HOME;
+  delete env.XDG_CONFIG_HOME;
+
+  const [subcommand, ...rest] = options.args;
+  const args = options.permissionMode && subcommand
+    ? [subcommand, '--permission-mode', options.permissionMode, ...rest]
+    : options.args;
+
+  const child = spawn(bin, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, options.timeoutMs ?? 60_000);
+
+  const { interrupt } = options;
+  if (interrupt) {
+    void options.mock.waitForChatRequests(interrupt.afterChatRequests).then(async () => {
+      await new Promise((resolve) => setTimeout(resolve, interrupt.delayMs ?? 0));
+      if (child.exitCode === null && child.signalCode === null) child.kill(interrupt.signal);
+    });
+  }
+
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (c, s) => resolve([c, s]));
+  });
+  clearTimeout(timer);
+  return { code, signal, timedOut, stdout, stderr };
+}
+
+/** Session directories of every workspace store under a state root: `<state>/projects/*\/sessions-v4/*` (§1.2, §2). */
+export function listSessionDirs(stateRoot: string): string[] {
+  const projects = join(stateRoot, 'projects');
+  if (!existsSync(projects)) return [];
+  return subdirs(projects)
+    .map((slug) => join(projects, slug, 'sessions-v4'))
+    .filter((store) => existsSync(store))
+    .flatMap((store) => subdirs(store).map((id) => join(store, id)));
+}
+
+/** Non-hidden subdirectories; names starting with `.` are never sessions (§2). */
+function subdirs(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((name) => !name.startsWith('.') && statSync(join(dir, name)).isDirectory())
+    .sort();
+}
+
+export interface ResumeOptions {
+  /** Workspace to run from; its slug picks the store the session is laid into (created if missing). */
+  workspace: string;
+  prompt: string;
+  /** Replies for this run; default one plain text. */
+  mock?: MockReply[];
+  /** With a state root holding several sessions: which one. */
+  id?: string;
+  /** Scratch home to use (must not hold another copy of the session); default a fresh temp folder. */
+  home?: string;
+  permissionMode?: PermissionMode;
+  timeoutMs?: number;
+}
+
+export interface ResumeResult extends RunResult {
+  /** Chat-completion request bodies the mock received, in order. */
+  requests: ChatRequest[];
+  /** The session directory after the run (inside the scratch home). */
+  sessionDir: string;
+  home: string;
+}
+
+/**
+ * Copies a session (a session directory, or a state root holding it) into a fresh scratch state root at
+ * `projects/<slug(workspace)>/sessions-v4/<id>/` — the only place `run --resume <id>` looks (spec §13.1) —
+ * together with its store's `.content-v1` (§6.2), then runs `reasonix run --resume <id> <prompt>` from the
+ * workspace. The source is never modified.
+ */
+export async function resumeWithReasonix(sessionDirOrStateRoot: string, options: ResumeOptions): Promise<ResumeResult> {
+  const source = pickSession(sessionDirOrStateRoot, options.id);
+  const id = basename(source);
+  const home = options.home ?? (await mkdtemp(join(tmpdir(), 'rxstore-resume-')));
+  const store = join(home, 'projects', simpleWorkspaceSlug(options.workspace), 'sessions-v4');
+  const sessionDir = join(store, id);
+  await cp(source, sessionDir, { recursive: true });
+  const content = join(dirname(source), '.content-v1');
+  if (existsSync(content)) await cp(content, join(store, '.content-v1'), { recursive: true });
+  await mkdir(options.workspace, { recursive: true });
+
+  const mock = await startMockModel(options.mock ?? [{ text: 'Resumed.' }]);
+  try {
+    const result = await runReasonix({
+      home,
+      cwd: options.workspace,
+      args: ['run', '--resume', id, options.prompt],
+      mock,
+      permissionMode: options.permissionMode ?? 'danger-full-access',
+      timeoutMs: options.timeoutMs,
+    });
+    return { ...result, requests: mock.chatRequests(), sessionDir, home };
+  } finally {
+    await mock.close();
+  }
+}
+
+function pickSession(path: string, id: string | undefined): string {
+  if (existsSync(join(path, 'manifest.json'))) return path;
+  const found = listSessionDirs(path).filter((dir) => id === undefined || basename(dir) === id);
+  if (found.length !== 1 || !found[0]) {
+    throw new Error(`${path}: expected one session directory${id ? ` with id ${id}` : ''}, found ${found.length}`);
+  }
+  return found[0];
+}
