@@ -1,19 +1,43 @@
 import yargs from 'yargs';
+import { RxError } from '../codec/errors.js';
+import { inspectCommand } from './commands/inspect.js';
+import { processOutput, type Output } from './output.js';
+import { UsageError } from './usage-error.js';
 
-/** Runs the rxstore CLI with `argv` (without node and script) and returns the exit code. */
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Runs the rxstore CLI with `argv` (without node and script) and returns the exit code:
+ * 0 fine, 1 a store problem, 2 a usage error. Errors are printed as one line, never a stack.
+ */
+export async function main(argv: string[], output: Output = processOutput): Promise<number> {
   let exitCode = 0;
-  await yargs(argv)
-    .scriptName('rxstore')
-    .usage('$0 <command> [options]\n\nRead, verify, project and write the session stores of the Reasonix coding agent.')
-    .demandCommand(1, 'Name a command.')
-    .strict()
-    .help()
-    .version()
-    .fail((message, error) => {
-      process.stderr.write(`rxstore: ${message ?? error?.message}\n`);
-      exitCode = 2;
-    })
-    .parseAsync();
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
+  try {
+    await yargs(argv)
+      .scriptName('rxstore')
+      .usage('$0 <command> [options]\n\nRead, verify, project and write the session stores of the Reasonix coding agent.')
+      .command(inspectCommand(output, setExit))
+      .demandCommand(1, 'Name a command.')
+      .strict()
+      .help()
+      .version()
+      .exitProcess(false)
+      .fail((message, error) => {
+        throw error ?? new UsageError(message);
+      })
+      .parseAsync();
+  } catch (error) {
+    if (error instanceof UsageError) {
+      output.err(`rxstore: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof RxError) {
+      output.err(`rxstore: ${error.code}: ${error.describe()}\n`);
+      return 1;
+    }
+    output.err(`rxstore: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
   return exitCode;
 }

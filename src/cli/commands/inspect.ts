@@ -1,0 +1,58 @@
+import { lstat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { inspectReport } from '../../session/inspect-report.js';
+import { readSession } from '../../session/read-session.js';
+import { SESSION_FILES } from '../../session/session-files.js';
+import { personView } from '../../session/views.js';
+import { storeKindOf } from '../../store/store-kind.js';
+import { formatInspect } from '../format-inspect.js';
+import type { Output } from '../output.js';
+import { UsageError } from '../usage-error.js';
+
+interface InspectArgs {
+  dir: string;
+  json: boolean;
+  messages: boolean;
+}
+
+export function inspectCommand(output: Output, setExit: (code: number) => void) {
+  return {
+    command: 'inspect <dir>',
+    describe: 'Verify one session directory and say what Reasonix would make of it',
+    builder: (yargs: Argv) =>
+      yargs
+        .positional('dir', { type: 'string', demandOption: true, describe: 'a sessions-v4 or desktop-sessions-v5 session directory' })
+        .option('json', { type: 'boolean', default: false, describe: 'print one JSON object' })
+        .option('messages', { type: 'boolean', default: false, describe: "print the person's view as JSONL" })
+        .example('$0 inspect ~/.reasonix/projects/-home-me-app/sessions-v4/<id>', '')
+        .epilogue('Exit 0: Reasonix would open the session (a torn tail included). 1: it would refuse it. 2: not a session, or a usage error.'),
+    handler: async (args: InspectArgs) => {
+      const dir = resolve(args.dir);
+      await assertSessionDir(dir);
+      const read = await readSession(dir);
+      const report = inspectReport(read, storeKindOf(dir));
+      if (args.messages) {
+        for (const message of personView(read.projection)) output.out(`${JSON.stringify(message)}\n`);
+      } else if (args.json) {
+        output.out(`${JSON.stringify(report, null, 2)}\n`);
+      } else {
+        output.out(formatInspect(report));
+      }
+      setExit(report.status === 'damaged' || report.status === 'unsupported' ? 1 : 0);
+    },
+  };
+}
+
+/** A directory with a manifest or a log is a session (perhaps a damaged one); anything else is a usage error. */
+async function assertSessionDir(dir: string): Promise<void> {
+  const stats = await lstat(dir).catch(() => undefined);
+  if (!stats) throw new UsageError(`${dir}: no such file or directory`);
+  if (stats.isSymbolicLink()) throw new UsageError(`${dir}: a session directory must not be a symlink (Reasonix refuses it)`);
+  if (!stats.isDirectory()) throw new UsageError(`${dir}: not a session directory`);
+  const [manifest, log] = await Promise.all([
+    lstat(join(dir, SESSION_FILES.manifest)).catch(() => undefined),
+    lstat(join(dir, SESSION_FILES.log)).catch(() => undefined),
+  ]);
+  if (!manifest && !log) throw new UsageError(`${dir}: not a session directory (no manifest.json, no events.frames)`);
+}

@@ -1,0 +1,37 @@
+import type { InspectReport } from '../session/inspect-report.js';
+
+const counts = (record: Record<string, number>) =>
+  Object.entries(record)
+    .sort(([, a], [, b]) => b - a)
+    .map(([key, count]) => `${key} ${count}`)
+    .join(', ');
+
+/** The readable summary `rxstore inspect` prints; one line per problem, each with code, file and offset. */
+export function formatInspect(report: InspectReport): string {
+  const lines = [
+    `session      ${report.id}`,
+    `store        ${report.store}  ${report.path}`,
+    `status       ${report.status}`,
+    `workspace    ${report.workspace ?? '(unknown)'}`,
+    `title        ${report.title ?? '(none)'}`,
+    `created      ${report.createdAt ?? '(unknown)'}`,
+    `updated      ${report.updatedAt ?? '(unknown)'}`,
+    `writer gen.  ${report.writerGeneration}`,
+    `batches      ${report.batches}`,
+    `events       ${report.events.total}${report.events.total ? ` (${counts(report.events.byKind)})` : ''}`,
+    `messages     ${report.messages.total}${report.messages.total ? ` (${counts(report.messages.byRole)})` : ''}`,
+    `payloadRefs  ${report.payloadRefs}`,
+    `torn tail    ${report.tornTail ? `${report.tornTail.bytes} bytes at offset ${report.tornTail.offset}` : 'none'}`,
+  ];
+  if (report.tornEvidence.length > 0) lines.push(`torn kept    ${report.tornEvidence.join(', ')}`);
+  if (report.lockFiles.length > 0) {
+    lines.push(`lock files   ${report.lockFiles.length} (a lock file left behind is harmless: Reasonix's lock is an OS lock, held only while it runs)`);
+  }
+  lines.push(`content      ${report.hygiene.hasContent ? 'has messages beyond the system prompt' : 'system prompt only'}`);
+  for (const finding of report.hygiene.findings) lines.push(`hygiene      ${finding.code}: ${finding.message}`);
+  for (const problem of report.problems) {
+    const where = [problem.file, problem.offset !== undefined ? `offset ${problem.offset}` : undefined].filter(Boolean).join(' at ');
+    lines.push(`${problem.severity.padEnd(12)} ${problem.code} ${where ? `${where}: ` : ''}${problem.message}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

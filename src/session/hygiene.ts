@@ -1,0 +1,71 @@
+import { flatToolCall } from './message.js';
+import type { Projection } from './projection.js';
+
+/** Tool results pruned by older Reasonix builds begin with this marker. */
+export const LEGACY_PRUNE_MARKER = '[elided tool result — ';
+
+export interface HygieneFinding {
+  code: string;
+  message: string;
+  messageId?: string;
+}
+
+export interface Hygiene {
+  findings: HygieneFinding[];
+  /** Whether the session holds anything beyond its system prompt. */
+  hasContent: boolean;
+  /** Sequences of compaction checkpoints (`model/context-replace`, `compaction`). */
+  compactions: number[];
+  /** Turns that ended `interrupted` or `failed`, or never ended. */
+  interruptedTurns: string[];
+}
+
+/**
+ * The things that make a session load or compact badly in Reasonix, read off its transcript:
+ * tool calls without names, without results or with cut-off arguments, a missing system prompt
+ * (Reasonix refuses to snapshot such a session), pruned results, checkpoints and broken turns.
+ */
+export function checkHygiene(projection: Projection): Hygiene {
+  const findings: HygieneFinding[] = [];
+  const messages = projection.transcript.map((entry) => entry.message);
+  const answered = new Set(messages.filter((message) => message.role === 'tool').map((message) => message.tool_call_id ?? ''));
+  for (const message of messages) {
+    const id = message.id !== undefined ? { messageId: message.id } : {};
+    for (const call of (message.tool_calls ?? []).map(flatToolCall)) {
+      if (call.name.trim() === '') findings.push({ code: 'EMPTY_TOOL_NAME', message: `tool call ${call.id || '(no id)'} has an empty name`, ...id });
+      if (!answered.has(call.id)) findings.push({ code: 'DANGLING_TOOL_CALL', message: `tool call ${call.id || '(no id)'} (${call.name}) has no tool result`, ...id });
+      if (call.arguments !== '' && !isJsonObject(call.arguments)) {
+        findings.push({ code: 'TRUNCATED_ARGUMENTS', message: `tool call ${call.id || '(no id)'} (${call.name}) has arguments that are not a complete JSON object`, ...id });
+      }
+    }
+    if (message.role === 'tool' && (message.content ?? '').startsWith(LEGACY_PRUNE_MARKER)) {
+      findings.push({ code: 'PRUNED_TOOL_RESULT', message: `tool result ${message.tool_call_id ?? ''} was pruned by an older Reasonix`, ...id });
+    }
+  }
+  if (messages.length > 0 && messages[0]!.role !== 'system') {
+    findings.push({ code: 'NO_SYSTEM_MESSAGE', message: 'the session has no leading system message: Reasonix resumes it without a system prompt and refuses to snapshot it' });
+  }
+  const interruptedTurns = [...projection.turns.values()].filter((turn) => turn.status !== 'completed').map((turn) => turn.turnId);
+  for (const turnId of interruptedTurns) {
+    const status = projection.turns.get(turnId)!.status;
+    findings.push({ code: 'INTERRUPTED_TURN', message: `turn ${turnId} ${status === 'in_progress' ? 'never ended' : `ended ${status}`}` });
+  }
+  for (const seq of projection.compactions) {
+    findings.push({ code: 'COMPACTED', message: `compaction checkpoint at sequence ${seq}: the model is sent a summary, the transcript keeps every message` });
+  }
+  return {
+    findings,
+    hasContent: messages.some((message) => message.role !== 'system'),
+    compactions: projection.compactions,
+    interruptedTurns,
+  };
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,56 @@
+import { checkHygiene, type Hygiene } from './hygiene.js';
+import type { SessionProblem } from './problem.js';
+import type { SessionRead, SessionStatus } from './read-session.js';
+import { workspaceOf } from './workspace.js';
+import type { TornTail } from '../codec/batch.js';
+
+/** The facts `rxstore inspect` reports about one session; `--json` prints exactly this object. */
+export interface InspectReport {
+  id: string;
+  store: string;
+  path: string;
+  status: SessionStatus;
+  workspace: string | null;
+  title: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  writerGeneration: number;
+  batches: number;
+  events: { total: number; byKind: Record<string, number> };
+  messages: { total: number; byRole: Record<string, number> };
+  payloadRefs: number;
+  tornTail: { offset: number; bytes: number } | null;
+  tornEvidence: string[];
+  lockFiles: string[];
+  hygiene: Hygiene;
+  problems: SessionProblem[];
+}
+
+export function inspectReport(read: SessionRead, store: string): InspectReport {
+  const byRole: Record<string, number> = {};
+  for (const { message } of read.projection.transcript) byRole[message.role] = (byRole[message.role] ?? 0) + 1;
+  return {
+    id: read.id,
+    store,
+    path: read.dir,
+    status: read.status,
+    workspace: workspaceOf(read) ?? null,
+    title: read.projection.title ?? null,
+    createdAt: read.manifest?.createdAt ?? read.firstCommitAt ?? null,
+    updatedAt: read.lastCommitAt ?? null,
+    writerGeneration: read.writerGeneration,
+    batches: read.batches,
+    events: read.events,
+    messages: { total: read.projection.transcript.length, byRole },
+    payloadRefs: read.payloadRefs,
+    tornTail: tornTailFacts(read.tornTail),
+    tornEvidence: read.tornEvidence,
+    lockFiles: read.lockFiles,
+    hygiene: checkHygiene(read.projection),
+    problems: read.problems,
+  };
+}
+
+function tornTailFacts(tail: TornTail | null): InspectReport['tornTail'] {
+  return tail ? { offset: tail.offset, bytes: tail.bytes } : null;
+}

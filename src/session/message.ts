@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/**
+ * A tool call in the flat form Reasonix stores (spec §8.2). Readers also meet OpenAI's nested
+ * form `{id, type, function: {name, arguments}}` in foreign data; `flatToolCall` reads both.
+ */
+export const ToolCallSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  arguments: z.string().optional(),
+  type: z.string().optional(),
+  function: z.looseObject({ name: z.string().optional(), arguments: z.string().optional() }).optional(),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+/**
+ * The provider message as rxstore reads it: the fields it uses are typed, every other field is
+ * kept as found (so nothing is lost on export or migration). What Reasonix 1.38.11 would refuse
+ * is checked separately, by `StrictMessageSchema`.
+ */
+export const MessageSchema = z.looseObject({
+  role: z.string(),
+  id: z.string().optional(),
+  origin: z.string().optional(),
+  content: z.string().nullable().optional(),
+  raw_content: z.string().optional(),
+  reasoning_content: z.string().optional(),
+  tool_calls: z.array(ToolCallSchema).nullable().optional(),
+  tool_call_id: z.string().optional(),
+  name: z.string().optional(),
+  createdAt: z.number().optional(),
+  local_only: z.boolean().optional(),
+  tool_execution: z.looseObject({ exitCode: z.number().optional() }).optional(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+/** The flat `{id, name, arguments}` of a tool call in either form. */
+export function flatToolCall(call: ToolCall): { id: string; name: string; arguments: string } {
+  return {
+    id: call.id ?? '',
+    name: call.name ?? call.function?.name ?? '',
+    arguments: call.arguments ?? call.function?.arguments ?? '',
+  };
+}

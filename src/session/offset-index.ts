@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { z } from 'zod';
+
+/** `events.offset-index.json` (spec §9.4): a disposable seek index, never trusted over the log. */
+export const OffsetIndexSchema = z.looseObject({
+  codec: z.literal('reasonix.session.offset-index/v1'),
+  logSize: z.number().int().nonnegative(),
+  logModTimeNs: z.number(),
+  logIdentity: z.string(),
+  lastSequence: z.number().int().nonnegative(),
+  commitCount: z.number().int().nonnegative(),
+  entries: z.array(z.object({ firstSequence: z.number().int(), offset: z.number().int() })).nullable(),
+});
+export type OffsetIndex = z.infer<typeof OffsetIndexSchema>;
+
+const EDGE_BYTES = 4096;
+
+/**
+ * The identity an offset index is bound to (spec §9.4): SHA-256 of `"<size>:<mtimeNanos>:"`, the
+ * first min(size, 4096) bytes and the last min(size − 4096, 4096) bytes of the log.
+ */
+export async function logIdentity(logPath: string): Promise<{ size: number; modTimeNs: bigint; identity: string }> {
+  const handle = await open(logPath, 'r');
+  try {
+    const stats = await handle.stat({ bigint: true });
+    const size = Number(stats.size);
+    const hash = createHash('sha256').update(`${size}:${stats.mtimeNs}:`);
+    const head = Buffer.alloc(Math.min(size, EDGE_BYTES));
+    await handle.read(head, 0, head.length, 0);
+    hash.update(head);
+    const tailLength = Math.max(0, Math.min(size - EDGE_BYTES, EDGE_BYTES));
+    const tail = Buffer.alloc(tailLength);
+    await handle.read(tail, 0, tailLength, size - tailLength);
+    hash.update(tail);
+    return { size, modTimeNs: stats.mtimeNs, identity: hash.digest('hex') };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,21 @@
+import { RxError } from '../codec/errors.js';
+
+/** One thing wrong with (or worth knowing about) a session, as `inspect` prints it. */
+export interface SessionProblem {
+  code: string;
+  /** `error`: Reasonix would refuse the session. `warning`: it opens, but something is off. */
+  severity: 'error' | 'warning';
+  message: string;
+  file?: string;
+  offset?: number;
+}
+
+export function problemFromError(error: RxError): SessionProblem {
+  return {
+    code: error.code,
+    severity: 'error',
+    message: error.message,
+    ...(error.data.file !== undefined ? { file: error.data.file } : {}),
+    ...(error.data.offset !== undefined ? { offset: error.data.offset } : {}),
+  };
+}

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import type { CommittedBatch, StoredEvent, TornTail } from '../codec/batch.js';
+import { ContentStore, contentRootFor } from '../codec/content-store.js';
+import { DamagedStoreError, MissingContentError } from '../codec/errors.js';
+import { readBatches } from '../codec/read-batches.js';
+import { openLogBytes, readFrames } from '../codec/read-frames.js';
+import { SESSION_FILES } from './session-files.js';
+
+/** A committed batch with each event's payload resolved and parsed (undefined when it has none). */
+export interface ResolvedBatch {
+  batch: CommittedBatch;
+  payloads: unknown[];
+}
+
+export type SessionLogItem = { type: 'batch'; value: ResolvedBatch } | { type: 'torn-tail'; tail: TornTail };
+
+export interface ReadEventsOptions {
+  /** `manifest.contentRoot`, which picks the content store (spec §6.2). */
+  contentRoot?: string;
+  /** Start here instead of at the log's beginning (a cursor). */
+  offset?: number;
+  nextSequence?: number;
+}
+
+/**
+ * The committed batches of a session's log, with payloadRefs resolved through the content store
+ * and every payload parsed. Streams: memory is bounded by the largest batch, not the log.
+ */
+export async function* readSessionEvents(sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<SessionLogItem> {
+  const logPath = join(sessionDir, SESSION_FILES.log);
+  const content = new ContentStore(contentRootFor(sessionDir, options.contentRoot));
+  const frames = readFrames(openLogBytes(logPath, options.offset ?? 0), { file: logPath, startOffset: options.offset ?? 0 });
+  for await (const item of readBatches(frames, { file: logPath, nextSequence: options.nextSequence ?? 1 })) {
+    if (item.type === 'torn-tail') {
+      yield item;
+      continue;
+    }
+    const payloads: unknown[] = [];
+    for (const event of item.batch.events) payloads.push(await payloadOf(event, content, logPath));
+    yield { type: 'batch', value: { batch: item.batch, payloads } };
+  }
+}
+
+async function payloadOf(event: StoredEvent, content: ContentStore, logPath: string): Promise<unknown> {
+  let bytes = event.payload;
+  if (event.payloadRef) {
+    try {
+      bytes = await content.read(event.payloadRef);
+    } catch (error) {
+      if (!(error instanceof MissingContentError)) throw error;
+      // Reasonix names the event and refuses the session (spec §6.3).
+      throw new MissingContentError(`read v4 event ${event.id} payload: ${error.message}`, {
+        ...error.data,
+        file: error.data.file ?? logPath,
+        eventId: event.id,
+        sequence: event.seq,
+      });
+    }
+  }
+  if (!bytes || bytes.length === 0) return undefined;
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new DamagedStoreError(`invalid ${event.kind} payload at ${event.seq}: ${(error as Error).message}`, {
+      file: logPath,
+      offset: event.offset,
+      sequence: event.seq,
+      eventId: event.id,
+    });
+  }
+}

@@ -1,0 +1,58 @@
+import { flatToolCall, type Message } from './message.js';
+import type { Projection } from './projection.js';
+
+/** A message of the canonical transcript with its resolved time. */
+export interface TimedMessage {
+  message: Message;
+  /** Unix milliseconds: `createdAt` where stamped, else the commit time (see `canonicalTranscript`). */
+  time: number;
+  seq: number;
+}
+
+/**
+ * The canonical transcript: every message the log holds, compacted ones included, in order.
+ * A message without `createdAt` takes its batch's commit time, and sits at least 1 ms after the
+ * message before it, so that turns committed in the same instant stay distinct and ordered.
+ */
+export function canonicalTranscript(projection: Projection): TimedMessage[] {
+  let previous = Number.NEGATIVE_INFINITY;
+  return projection.transcript.map(({ message, seq, batchTime }) => {
+    const time = typeof message.createdAt === 'number' ? message.createdAt : Math.max(batchTime, previous + 1);
+    previous = time;
+    return { message, time, seq };
+  });
+}
+
+/** What the model is sent: the transcript with compaction checkpoints applied and local-only records left out. */
+export function modelView(projection: Projection): Message[] {
+  return projection.modelMessages;
+}
+
+/** A message as a person reads it. */
+export interface PersonMessage {
+  id?: string;
+  role: string;
+  content: string;
+  time: string;
+  toolCalls?: { id: string; name: string; arguments: string }[];
+  toolCallId?: string;
+  name?: string;
+}
+
+/**
+ * The person's view: what was said, without the host's session-context messages and local-only
+ * records, with what the person typed (`raw_content`) preferred over what the model was sent.
+ */
+export function personView(projection: Projection): PersonMessage[] {
+  return canonicalTranscript(projection)
+    .filter(({ message }) => message.origin !== 'host' && !message.local_only)
+    .map(({ message, time }) => ({
+      ...(message.id !== undefined ? { id: message.id } : {}),
+      role: message.role,
+      content: message.raw_content || (message.content ?? ''),
+      time: new Date(time).toISOString(),
+      ...(message.tool_calls?.length ? { toolCalls: message.tool_calls.map(flatToolCall) } : {}),
+      ...(message.tool_call_id ? { toolCallId: message.tool_call_id } : {}),
+      ...(message.name ? { name: message.name } : {}),
+    }));
+}
