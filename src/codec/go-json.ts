@@ -4,7 +4,16 @@
  * Key order is the caller's: build objects in the field order Reasonix uses.
  */
 export function goJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return goEscape(JSON.stringify(value));
+}
+
+/** Go's `json.MarshalIndent(value, "", "  ")` plus the trailing newline Reasonix adds to its files. */
+export function goJsonIndented(value: unknown): string {
+  return `${goEscape(JSON.stringify(value, null, 2))}\n`;
+}
+
+function goEscape(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

@@ -1,0 +1,30 @@
+import { mkdir } from 'node:fs/promises';
+import lockfile from 'proper-lockfile';
+import { DIR_MODE } from './atomic-write.js';
+
+/** Thrown into the locked work when another rxstore process took the lock from under it. */
+export class StoreLockCompromisedError extends Error {
+  readonly code = 'RX_LOCK_COMPROMISED';
+}
+
+/**
+ * Runs `work` holding rxstore's own lock on a store directory (proper-lockfile). It guards
+ * rxstore against rxstore — two migrations into one store — and is not Reasonix's lock: that one
+ * is an OS flock on the session (spec §9.5). When the lock is compromised (its file touched by
+ * someone else, or its refresh stalled), the work is told to stop instead of the process dying.
+ */
+export async function withStoreLock<T>(storeDir: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  await mkdir(storeDir, { recursive: true, mode: DIR_MODE });
+  const compromised = new AbortController();
+  const release = await lockfile.lock(storeDir, {
+    lockfilePath: `${storeDir}/.rxstore.lock`,
+    retries: { retries: 50, minTimeout: 20, maxTimeout: 500 },
+    stale: 30_000,
+    onCompromised: (error) => compromised.abort(new StoreLockCompromisedError(`rxstore's lock on ${storeDir} was compromised: ${error.message}`)),
+  });
+  try {
+    return await work(compromised.signal);
+  } finally {
+    if (!compromised.signal.aborted) await release();
+  }
+}
