@@ -56,3 +56,31 @@ export function personView(projection: Projection): PersonMessage[] {
       ...(message.name ? { name: message.name } : {}),
     }));
 }
+
+/** A message in the OpenAI chat-completions shape Reasonix sends its provider. */
+export interface ProviderMessage {
+  role: string;
+  content: string | null;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+  name?: string;
+}
+
+/**
+ * The model view as a provider receives it: roles, contents and tool calls in the OpenAI form,
+ * without rxstore's and Reasonix's bookkeeping (ids, origins, times), which never reach a model.
+ */
+export function providerMessages(projection: Projection): ProviderMessage[] {
+  return modelView(projection).map((message) => {
+    const calls = (message.tool_calls ?? []).map(flatToolCall);
+    return {
+      role: message.role,
+      content: message.content || (calls.length > 0 ? null : ''),
+      ...(calls.length > 0
+        ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) }
+        : {}),
+      ...(message.tool_call_id ? { tool_call_id: message.tool_call_id } : {}),
+      ...(message.name ? { name: message.name } : {}),
+    };
+  });
+}
