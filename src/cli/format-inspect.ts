@@ -24,8 +24,9 @@ export function formatInspect(report: InspectReport): string {
     `torn tail    ${report.tornTail ? `${report.tornTail.bytes} bytes at offset ${report.tornTail.offset}` : 'none'}`,
   ];
   if (report.tornEvidence.length > 0) lines.push(`torn kept    ${report.tornEvidence.join(', ')}`);
-  if (report.lockFiles.length > 0) {
-    lines.push(`lock files   ${report.lockFiles.length} (a lock file left behind is harmless: Reasonix's lock is an OS lock, held only while it runs)`);
+  if (report.openInRunningReasonix) lines.push('open         in a running Reasonix (its writer lock is held)');
+  else if (report.lockFiles.length > 0) {
+    lines.push(`lock files   ${report.lockFiles.length}, not held (a lock file left behind is harmless: Reasonix's lock is an OS lock, held only while it runs; do not delete it)`);
   }
   lines.push(`content      ${report.hygiene.hasContent ? 'has messages beyond the system prompt' : 'system prompt only'}`);
   for (const finding of report.hygiene.findings) lines.push(`hygiene      ${finding.code}: ${finding.message}`);

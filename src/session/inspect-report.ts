@@ -22,6 +22,8 @@ export interface InspectReport {
   tornTail: { offset: number; bytes: number } | null;
   tornEvidence: string[];
   lockFiles: string[];
+  /** True while a running Reasonix holds the session's writer lock. */
+  openInRunningReasonix: boolean;
   hygiene: Hygiene;
   problems: SessionProblem[];
 }
@@ -46,6 +48,7 @@ export function inspectReport(read: SessionRead, store: string): InspectReport {
     tornTail: tornTailFacts(read.tornTail),
     tornEvidence: read.tornEvidence,
     lockFiles: read.lockFiles,
+    openInRunningReasonix: read.openBy !== undefined,
     hygiene: checkHygiene(read.projection),
     problems: read.problems,
   };

@@ -12,6 +12,7 @@ import { readJsonFile } from './read-json-file.js';
 import { readSessionEvents } from './read-events.js';
 import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from './session-files.js';
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
+import { writerLockHolder } from './writer-locks.js';
 
 /** What Reasonix would do with the session: open it (`ok`, `torn-tail`) or refuse it. */
 export type SessionStatus = 'ok' | 'torn-tail' | 'damaged' | 'unsupported';
@@ -40,6 +41,8 @@ export interface SessionRead {
   tornEvidence: string[];
   /** Lock files present (their presence alone means nothing: the lock is an OS flock, spec §9.5). */
   lockFiles: string[];
+  /** The lock file a running process holds: the session is open in a running Reasonix. */
+  openBy?: string;
 }
 
 /**
@@ -156,6 +159,11 @@ export async function readSession(dir: string): Promise<SessionRead> {
     ...(entries.includes(SESSION_FILES.writerLock) ? [join(dir, SESSION_FILES.writerLock)] : []),
     ...((await lstat(ownership).catch(() => undefined)) ? [ownership] : []),
   ];
+  const holder = await writerLockHolder(dir);
+  if (holder) {
+    read.openBy = holder;
+    warn({ code: 'RX_WRITER_OWNED', message: 'open in a running Reasonix: its writer lock is held; the log may grow while you read it', file: holder });
+  }
   return read;
 }
 

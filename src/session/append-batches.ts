@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { open, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CommittedBatch } from '../codec/batch.js';
+import { ContentStore, contentRootFor } from '../codec/content-store.js';
+import { encodeBatch, type BatchToWrite } from '../codec/encode-batch.js';
+import { DamagedStoreError, InvalidInputError } from '../codec/errors.js';
+import { goJsonIndented } from '../codec/go-json.js';
+import { readBatches } from '../codec/read-batches.js';
+import { openLogBytes, readFrames } from '../codec/read-frames.js';
+import { FILE_MODE, writeFileAtomic } from '../fs/atomic-write.js';
+import { ManifestSchema } from './manifest.js';
+import { readJsonFile } from './read-json-file.js';
+import { SESSION_FILES } from './session-files.js';
+import { acquireWriterLocks } from './writer-locks.js';
+
+/**
+ * Appends whole batches to an existing session as an external writer must (spec §9.8): both
+ * writer locks held (refusing at once if Reasonix has the session open), the log verified to its
+ * end, a new writer generation recorded in the manifest, and each append written to a staging
+ * file, fsynced, then copied onto the log and fsynced. A torn tail is refused: repair it first.
+ */
+export async function appendBatches(sessionDir: string, batches: BatchToWrite[]): Promise<CommittedBatch[]> {
+  const locks = await acquireWriterLocks(sessionDir);
+  try {
+    const manifestPath = join(sessionDir, SESSION_FILES.manifest);
+    const manifest = await readJsonFile(manifestPath, ManifestSchema);
+    if (manifest.state !== 'ok') throw new DamagedStoreError(`cannot append: manifest is ${manifest.state}`, { file: manifestPath });
+    const logPath = join(sessionDir, SESSION_FILES.log);
+
+    let nextSequence = 1;
+    let end = 0;
+    const operations = new Map<string, string>();
+    for await (const item of readBatches(readFrames(openLogBytes(logPath), { file: logPath }), { file: logPath })) {
+      if (item.type === 'torn-tail') {
+        throw new DamagedStoreError(`cannot append after a torn tail of ${item.tail.bytes} bytes: run rxstore repair first`, { file: logPath, offset: item.tail.offset });
+      }
+      nextSequence = item.batch.firstSeq + item.batch.eventCount;
+      end = item.batch.end;
+      operations.set(item.batch.operationId, item.batch.operationHash);
+    }
+
+    const writerGeneration = (manifest.value.writerGeneration ?? 0) + 1;
+    await writeFileAtomic(manifestPath, goJsonIndented({ ...manifest.value, writerGeneration }));
+
+    const content = new ContentStore(contentRootFor(sessionDir, manifest.value.contentRoot));
+    const encoded: Buffer[] = [];
+    const written: CommittedBatch[] = [];
+    for (const batch of batches) {
+      const result = await encodeBatch(batch, { sessionId: manifest.value.sessionId, writerGeneration, firstSeq: nextSequence, offset: end, content });
+      const prior = operations.get(result.batch.operationId);
+      if (prior !== undefined && prior !== result.batch.operationHash) {
+        throw new InvalidInputError(`operation ${JSON.stringify(batch.operationId)} is already in the log with other events`, { file: logPath });
+      }
+      operations.set(result.batch.operationId, result.batch.operationHash);
+      encoded.push(result.bytes);
+      written.push(result.batch);
+      nextSequence += result.batch.eventCount;
+      end = result.batch.end;
+    }
+
+    const bytes = Buffer.concat(encoded);
+    const staged = join(sessionDir, `.append-${randomBytes(6).toString('hex')}.staged`);
+    const stage = await open(staged, 'wx', FILE_MODE);
+    try {
+      await stage.writeFile(bytes);
+      await stage.sync();
+    } finally {
+      await stage.close();
+    }
+    const log = await open(logPath, 'a');
+    try {
+      await log.writeFile(bytes);
+      await log.sync();
+    } finally {
+      await log.close();
+    }
+    await rm(staged);
+    return written;
+  } finally {
+    await locks.release();
+  }
+}
