@@ -1,15 +1,20 @@
 // A scripted OpenAI-compatible chat-completions server on 127.0.0.1 for driving the real
 // Reasonix offline (shared/spec/driving-reasonix-offline.md, "The model endpoint").
-// Replies are consumed in order; every request body is recorded, because the `messages`
-// Reasonix sends on a resumed turn are its own view of the stored session.
+// POST /v1/chat/completions answers as SSE chunks when `stream` is true (Reasonix always asks so), else as
+// one JSON completion; GET /v1/models lists the one model. Replies are consumed in order; every request body
+// is recorded, because the `messages` Reasonix sends on a resumed turn are its own view of the stored session.
 import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface MockToolCall {
-  /** Reasonix tool name, e.g. `bash`, `read_file`, `write_file`, `edit_file`. */
+  /**
+   * Reasonix 1.38.11 tool name and arguments (from the `tools` list it sends), e.g. `bash` {command},
+   * `read_file` {path, offset?, limit?}, `write_file` {path, content}, `edit_file` {path, old_string, new_string}.
+   */
   name: string;
-  /** Tool arguments; an object is sent as its JSON text. */
+  /** Sent as its JSON text in `function.arguments`. */
   arguments: Record<string, unknown>;
   /** Call id; defaults to `call_<n>` numbered across the server's lifetime. */
   id?: string;
@@ -20,7 +25,7 @@ export interface MockReply {
   text?: string;
   /** Tool calls of this assistant turn (several = parallel calls). */
   toolCalls?: MockToolCall[];
-  /** Wait this long after the response headers before sending the reply, so a turn stays in progress. */
+  /** Wait this long (after the SSE headers) before answering, so a turn stays in progress; cut short by close(). */
   holdMs?: number;
   /** After `holdMs`, destroy the connection instead of answering (a provider failure mid-stream). */
   dropConnection?: boolean;
@@ -47,7 +52,7 @@ export interface RecordedRequest {
   path: string;
   /** Parsed JSON body; undefined when the request had none. */
   body: ChatRequest | undefined;
-  /** The script entry answered, or undefined when the script was exhausted or it was not a chat request. */
+  /** The script entry answered; undefined for compaction requests, an exhausted script, or other routes. */
   reply: MockReply | undefined;
 }
 
@@ -63,8 +68,22 @@ export interface MockModel {
   close(): Promise<void>;
 }
 
-/** Answer given when the script is exhausted (compaction summaries, extra rounds), so Reasonix never hangs. */
+/** Answer given when the script is exhausted (extra rounds), so Reasonix never hangs. */
 export const FALLBACK_TEXT = 'Done.';
+
+/** Answer to Reasonix's compaction-summary requests; they never consume the script. */
+export const COMPACTION_SUMMARY_TEXT = '## Goal\n- Mock conversation compacted by the rxstore test harness.';
+
+/**
+ * Reasonix 1.38.11 asks for a compaction summary with an ordinary chat request whose last message is a user
+ * message starting with this text (and which carries `max_tokens`).
+ */
+const COMPACTION_PROMPT_START = 'Compact the preceding conversation prefix';
+
+export function isCompactionRequest(body: ChatRequest): boolean {
+  const last = body.messages.at(-1);
+  return last?.role === 'user' && typeof last.content === 'string' && last.content.startsWith(COMPACTION_PROMPT_START);
+}
 
 const MODEL_ID = 'mock-model';
 
@@ -73,6 +92,9 @@ export async function startMockModel(script: MockReply[]): Promise<MockModel> {
   const requests: RecordedRequest[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   let callCounter = 0;
+  // Ends reply holds when the mock closes, so no timer outlives it.
+  const closing = new AbortController();
+  const hold = (ms: number | undefined): Promise<unknown> => (ms ? delay(ms, undefined, { signal: closing.signal }) : Promise.resolve());
 
   const chatRequests = (): ChatRequest[] =>
     requests.filter((r) => r.path.endsWith('/chat/completions') && r.body).map((r) => r.body as ChatRequest);
@@ -94,7 +116,7 @@ export async function startMockModel(script: MockReply[]): Promise<MockModel> {
     const body = raw.length > 0 ? (JSON.parse(raw) as ChatRequest) : undefined;
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const isChat = req.method === 'POST' && path.endsWith('/chat/completions');
-    const reply = isChat ? pending.shift() : undefined;
+    const reply = isChat && body && !isCompactionRequest(body) ? pending.shift() : undefined;
     requests.push({ method: req.method ?? 'GET', path, body, reply });
     if (isChat) notifyWaiters();
 
@@ -106,23 +128,24 @@ export async function startMockModel(script: MockReply[]): Promise<MockModel> {
       sendJson(res, { error: { message: `mock model: no route for ${req.method} ${path}` } }, 404);
       return;
     }
-    const answer = reply ?? { text: FALLBACK_TEXT };
+    const answer = reply ?? { text: isCompactionRequest(body) ? COMPACTION_SUMMARY_TEXT : FALLBACK_TEXT };
     const calls = (answer.toolCalls ?? []).map((c) => ({
       id: c.id ?? `call_${++callCounter}`,
       name: c.name,
       arguments: JSON.stringify(c.arguments),
     }));
-    if (body.stream === false) {
-      await sleep(answer.holdMs);
+    const usage = estimateUsage(raw, answer.text, calls);
+    if (!body.stream) {
+      await hold(answer.holdMs);
       if (answer.dropConnection) return void res.destroy();
-      sendJson(res, completion(answer.text, calls));
+      sendJson(res, completion(answer.text, calls, usage));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.flushHeaders();
-    await sleep(answer.holdMs);
+    await hold(answer.holdMs);
     if (answer.dropConnection) return void res.destroy();
-    for (const chunk of streamChunks(answer.text, calls)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    for (const chunk of streamChunks(answer.text, calls, usage)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     res.end('data: [DONE]\n\n');
   }
 
@@ -141,6 +164,7 @@ export async function startMockModel(script: MockReply[]): Promise<MockModel> {
       });
     },
     async close() {
+      closing.abort();
       server.closeAllConnections();
       server.close();
       await once(server, 'close');
@@ -154,13 +178,24 @@ interface WireCall {
   arguments: string;
 }
 
-const USAGE = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
+interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** Roughly 4 bytes a token, so Reasonix's context accounting (and automatic compaction) sees realistic sizes. */
+function estimateUsage(requestBody: string, text: string | undefined, calls: WireCall[]): Usage {
+  const prompt = Math.ceil(Buffer.byteLength(requestBody) / 4);
+  const completion = Math.ceil(Buffer.byteLength((text ?? '') + calls.map((c) => c.name + c.arguments).join('')) / 4) + 1;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
 
 function envelope(object: string): { id: string; object: string; created: number; model: string } {
   return { id: 'chatcmpl-mock', object, created: Math.floor(Date.now() / 1000), model: MODEL_ID };
 }
 
-function completion(text: string | undefined, calls: WireCall[]): object {
+function completion(text: string | undefined, calls: WireCall[], usage: Usage): object {
   const message: Record<string, unknown> = { role: 'assistant', content: text ?? (calls.length ? null : '') };
   if (calls.length) {
     message.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
@@ -168,12 +203,12 @@ function completion(text: string | undefined, calls: WireCall[]): object {
   return {
     ...envelope('chat.completion'),
     choices: [{ index: 0, message, finish_reason: calls.length ? 'tool_calls' : 'stop' }],
-    usage: USAGE,
+    usage,
   };
 }
 
 /** SSE chunks: role, text in two fragments, each tool call as header + argument fragments, finish, usage. */
-function streamChunks(text: string | undefined, calls: WireCall[]): object[] {
+function streamChunks(text: string | undefined, calls: WireCall[], usage: Usage): object[] {
   const chunk = (delta: object, finish: string | null = null): object => ({
     ...envelope('chat.completion.chunk'),
     choices: [{ index: 0, delta, finish_reason: finish }],
@@ -185,7 +220,7 @@ function streamChunks(text: string | undefined, calls: WireCall[]): object[] {
     for (const part of splitInTwo(c.arguments)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
   });
   chunks.push(chunk({}, calls.length ? 'tool_calls' : 'stop'));
-  chunks.push({ ...envelope('chat.completion.chunk'), choices: [], usage: USAGE });
+  chunks.push({ ...envelope('chat.completion.chunk'), choices: [], usage });
   return chunks;
 }
 
@@ -206,8 +241,4 @@ async function readBody(req: IncomingMessage): Promise<string> {
   const parts: Buffer[] = [];
   for await (const part of req) parts.push(part as Buffer);
   return Buffer.concat(parts).toString('utf8');
-}
-
-function sleep(ms: number | undefined): Promise<void> {
-  return ms ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }

@@ -105,23 +105,27 @@ export async function writeReasonixConfig(home: string, baseUrl: string, config:
   await writeFile(join(home, '.env'), `${API_KEY_ENV}=sk-rxstore-mock\n`);
 }
 
-export async function runReasonix(options: RunOptions): Promise<RunResult> {
-  const bin = reasonixBinary();
-  if (!bin) throw new Error(reasonixAbsentMessage());
-  await writeReasonixConfig(options.home, options.mock.baseUrl, options);
-
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, HOME: options.home, REASONIX_HOME: options.home };
+/** Process environment isolating Reasonix in a scratch home. */
+export function reasonixEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra, HOME: home, REASONIX_HOME: home };
   // With REASONIX_HOME set and these unset, the state root is the scratch home and no legacy root is imported (§1.1, §1.4).
   delete env.REASONIX_STATE_HOME;
   delete env.REASONIX_CACHE_HOME;
   delete env.XDG_CONFIG_HOME;
+  return env;
+}
+
+export async function runReasonix(options: RunOptions): Promise<RunResult> {
+  const bin = reasonixBinary();
+  if (!bin) throw new Error(reasonixAbsentMessage());
+  await writeReasonixConfig(options.home, options.mock.baseUrl, options);
 
   const [subcommand, ...rest] = options.args;
   const args = options.permissionMode && subcommand
     ? [subcommand, '--permission-mode', options.permissionMode, ...rest]
     : options.args;
 
-  const child = spawn(bin, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin, args, { cwd: options.cwd, env: reasonixEnv(options.home, options.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
@@ -174,7 +178,7 @@ export interface ResumeOptions {
   mock?: MockReply[];
   /** With a state root holding several sessions: which one. */
   id?: string;
-  /** Scratch home to use (must not hold another copy of the session); default a fresh temp folder. */
+  /** Scratch home to use (must not hold another copy of the session); default a fresh temp folder, which the caller removes. */
   home?: string;
   permissionMode?: PermissionMode;
   timeoutMs?: number;
@@ -221,8 +225,9 @@ export async function resumeWithReasonix(sessionDirOrStateRoot: string, options:
   }
 }
 
+/** A state root has `projects/`; anything else is taken as a session directory, even a damaged one without a manifest. */
 function pickSession(path: string, id: string | undefined): string {
-  if (existsSync(join(path, 'manifest.json'))) return path;
+  if (!existsSync(join(path, 'projects'))) return path;
   const found = listSessionDirs(path).filter((dir) => id === undefined || basename(dir) === id);
   if (found.length !== 1 || !found[0]) {
     throw new Error(`${path}: expected one session directory${id ? ` with id ${id}` : ''}, found ${found.length}`);

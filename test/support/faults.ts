@@ -1,0 +1,77 @@
+import { cp, mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { encodeBatch, type EventToWrite } from '../../src/codec/encode-batch.js';
+import { encodeFrame } from '../../src/codec/frame.js';
+import { FrameParser } from '../../src/codec/frame-parser.js';
+import { tempDir } from './temp-dir.js';
+
+/** One frame of a log as the fault builders see it. */
+export interface LoggedFrame {
+  offset: number;
+  bytes: number;
+  record: { recordType: string; [key: string]: unknown };
+  raw: Buffer;
+}
+
+/** Copies a session and its store's `.content-v1` into a fresh store; returns the copy's directory. */
+export async function copySession(sessionDir: string): Promise<string> {
+  const store = join(await tempDir('rxstore-fault-'), 'sessions-v4');
+  const copy = join(store, basename(sessionDir));
+  await mkdir(store, { recursive: true });
+  await cp(sessionDir, copy, { recursive: true });
+  await cp(join(dirname(sessionDir), '.content-v1'), join(store, '.content-v1'), { recursive: true }).catch(() => undefined);
+  return copy;
+}
+
+export const logOf = (sessionDir: string) => join(sessionDir, 'events.frames');
+
+export async function framesOf(sessionDir: string): Promise<LoggedFrame[]> {
+  const parser = new FrameParser(undefined);
+  return [...parser.push(await readFile(logOf(sessionDir)))].map((frame) => ({
+    offset: frame.offset,
+    bytes: frame.frameBytes,
+    raw: frame.raw,
+    record: JSON.parse(frame.raw.toString('utf8')) as LoggedFrame['record'],
+  }));
+}
+
+/** The `batch/end` frames, in order. */
+export async function endFrames(sessionDir: string): Promise<LoggedFrame[]> {
+  return (await framesOf(sessionDir)).filter((frame) => frame.record.recordType === 'batch/end');
+}
+
+export async function editLog(sessionDir: string, edit: (log: Buffer) => Buffer): Promise<void> {
+  await writeFile(logOf(sessionDir), edit(await readFile(logOf(sessionDir))));
+}
+
+/** Replaces the bytes of one frame with other bytes (or with nothing). */
+export async function replaceFrame(sessionDir: string, frame: LoggedFrame, replacement: Buffer): Promise<void> {
+  await editLog(sessionDir, (log) => Buffer.concat([log.subarray(0, frame.offset), replacement, log.subarray(frame.offset + frame.bytes)]));
+}
+
+/** Re-encodes a frame's record with some fields changed: a well-formed frame that says something else. */
+export async function rewriteRecord(sessionDir: string, frame: LoggedFrame, change: Record<string, unknown>): Promise<void> {
+  await replaceFrame(sessionDir, frame, encodeFrame(Buffer.from(JSON.stringify({ ...frame.record, ...change }))));
+}
+
+export async function cutLog(sessionDir: string, bytes: number): Promise<void> {
+  const frames = await framesOf(sessionDir);
+  const last = frames.at(-1)!;
+  await truncate(logOf(sessionDir), last.offset + last.bytes - bytes);
+}
+
+/** Appends one well-formed batch after the last one, starting at `firstSeq` (default: the next sequence). */
+export async function appendBatch(sessionDir: string, events: EventToWrite[], options: { skipSequences?: number } = {}): Promise<void> {
+  const ends = await endFrames(sessionDir);
+  const last = ends.at(-1)!.record as unknown as { firstSeq: number; eventCount: number };
+  const log = await readFile(logOf(sessionDir));
+  const encoded = await encodeBatch(
+    { operationId: `rxstore-fault:${log.length}`, events },
+    { sessionId: basename(sessionDir), writerGeneration: 1, firstSeq: last.firstSeq + last.eventCount + (options.skipSequences ?? 0), offset: log.length },
+  );
+  await writeFile(logOf(sessionDir), Buffer.concat([log, encoded.bytes]));
+}
+
+export async function removePath(path: string): Promise<void> {
+  await rm(path, { recursive: true, force: true });
+}

@@ -1,0 +1,61 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { basename, dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { WriterOwnedError } from '../src/codec/errors.js';
+import { appendBatches } from '../src/session/append-batches.js';
+import { createSession } from '../src/session/create-session.js';
+import { readSession } from '../src/session/read-session.js';
+import { acquireWriterLocks, writerLockHolder } from '../src/session/writer-locks.js';
+import { runCli } from './support/inspect-json-schema.js';
+import { sampleBatches } from './support/sample-session.js';
+import { tempDir } from './support/temp-dir.js';
+
+const hasFlockUtility = spawnSync('flock', ['--version']).status === 0;
+
+/** Holds `flock -x` on a file from another process until the returned function is called. */
+async function holdWithFlockUtility(path: string): Promise<() => Promise<void>> {
+  const child = spawn('flock', ['-x', path, 'sh', '-c', 'echo locked; read line'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await once(child.stdout!, 'data');
+  return async () => {
+    child.stdin!.end('\n');
+    await once(child, 'close');
+  };
+}
+
+describe.skipIf(!hasFlockUtility)("Reasonix's writer locks are real flock locks", () => {
+  it('sees a lock the flock utility holds, on either file, and refuses to write', async () => {
+    const { dir } = await createSession({ storeDir: await tempDir(), batches: sampleBatches() });
+    for (const lockFile of [join(dir, 'writer.lock'), join(dirname(dir), `.${basename(dir)}.ownership.lock`)]) {
+      spawnSync('touch', [lockFile]);
+      const release = await holdWithFlockUtility(lockFile);
+      try {
+        expect(await writerLockHolder(dir)).toBe(lockFile);
+        await expect(acquireWriterLocks(dir)).rejects.toBeInstanceOf(WriterOwnedError);
+        await expect(appendBatches(dir, [{ operationId: 'x', events: [{ kind: 'session/title', payload: { title: 'x' } }] }])).rejects.toThrow(
+          /session writer is owned by another runtime/,
+        );
+        const inspected = await runCli(['inspect', dir]);
+        expect(inspected.stdout).toMatch(/open +in a running Reasonix/);
+        expect((await readSession(dir)).openBy).toBe(lockFile);
+      } finally {
+        await release();
+      }
+      expect(await writerLockHolder(dir)).toBeUndefined();
+    }
+  });
+
+  it('holds a lock the flock utility then cannot take', async () => {
+    const { dir } = await createSession({ storeDir: await tempDir(), batches: sampleBatches() });
+    const locks = await acquireWriterLocks(dir);
+    try {
+      expect(spawnSync('flock', ['-n', join(dir, 'writer.lock'), 'true']).status).toBe(1);
+    } finally {
+      await locks.release();
+    }
+    expect(spawnSync('flock', ['-n', join(dir, 'writer.lock'), 'true']).status).toBe(0);
+    // A lock file left behind is not a held lock.
+    const inspected = await runCli(['inspect', dir]);
+    expect(inspected.stdout).toMatch(/lock files +\d, not held/);
+  });
+});
