@@ -10,6 +10,8 @@ export interface ErrorData {
   commitId?: string;
   sequence?: number;
   eventId?: string;
+  /** 1-based line of a line-oriented file (a JSONL transcript). */
+  line?: number;
   expected?: string | number;
   found?: string | number;
 }
@@ -45,7 +47,7 @@ export class DamagedStoreError extends RxError {
 
 /** Reasonix: `unsupported session storage version: …` — a newer or unknown format. */
 export class UnsupportedVersionError extends RxError {
-  readonly code = 'RX_UNSUPPORTED_VERSION';
+  readonly code: string = 'RX_UNSUPPORTED_VERSION';
 }
 
 /**
@@ -58,10 +60,10 @@ export class MissingContentError extends DamagedStoreError {
 
 /** Reasonix: `session writer is owned by another runtime: <id>`. */
 export class WriterOwnedError extends RxError {
-  readonly code = 'RX_WRITER_OWNED';
+  readonly code: string = 'RX_WRITER_OWNED';
 }
 
 /** A caller's mistake rather than a store's: a bad argument, a record that cannot be written. */
 export class InvalidInputError extends RxError {
-  readonly code = 'RX_INVALID_INPUT';
+  readonly code: string = 'RX_INVALID_INPUT';
 }

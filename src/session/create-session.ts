@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CommittedBatch } from '../codec/batch.js';
 import { ContentStore, CONTENT_DIR } from '../codec/content-store.js';
 import { encodeBatch, type BatchToWrite } from '../codec/encode-batch.js';
@@ -22,6 +22,8 @@ export interface NewSession {
   source?: Manifest['source'];
   inheritedEventCount?: number;
   batches: BatchToWrite[];
+  /** Further files of the session directory (e.g. `legacy/` copies), by relative path. */
+  files?: { path: string; bytes: Uint8Array }[];
 }
 
 export interface CreatedSession {
@@ -34,57 +36,66 @@ export interface CreatedSession {
 const CREATOR_GENERATION = 1;
 
 /**
- * Creates a session as Reasonix creates one (spec §9.7, §14): the whole directory is built under
- * a staging name in the store, made durable, and published with one rename, under rxstore's lock
- * on the store. A reader sees no session or the whole session, never a part.
+ * Creates a session as Reasonix creates one (spec §9.7, §14), under rxstore's lock on the store.
  */
 export async function createSession(spec: NewSession): Promise<CreatedSession> {
+  return withStoreLock(spec.storeDir, () => publishSession(spec));
+}
+
+/**
+ * Builds the whole session directory under a staging name in the store, makes it durable, and
+ * publishes it with one rename: a reader sees no session or the whole session, never a part.
+ * The caller holds the store lock.
+ */
+export async function publishSession(spec: NewSession): Promise<CreatedSession> {
   const id = spec.sessionId ?? randomBytes(16).toString('hex');
   if (!/^[^./\\<>:"|?*\x00-\x1f][^/\\<>:"|?*\x00-\x1f]{0,254}$/.test(id) || id.endsWith('.')) {
     throw new InvalidInputError(`${JSON.stringify(id)} is not a valid session id`);
   }
   const dir = join(spec.storeDir, id);
-  return withStoreLock(spec.storeDir, async () => {
-    if (await lstat(dir).catch(() => undefined)) throw new InvalidInputError(`session already exists: ${dir}`, { file: dir });
-    const staging = join(spec.storeDir, `.${id}.tmp-${randomBytes(6).toString('hex')}`);
-    await mkdir(staging, { mode: DIR_MODE });
-    try {
-      const manifest = {
-        schemaVersion: V4_SCHEMA_VERSION,
-        codec: V4_CODEC,
-        storageRevision: WRITE_STORAGE_REVISION,
-        contentRoot: `../${CONTENT_DIR}`,
-        sessionId: id,
-        createdAt: goTime(spec.createdAt ?? new Date()),
-        writerGeneration: CREATOR_GENERATION,
-        ...(spec.inheritedEventCount ? { inheritedEventCount: spec.inheritedEventCount } : {}),
-        ...(spec.source ? { source: spec.source } : {}),
-      };
-      await writeFileAtomic(join(staging, SESSION_FILES.manifest), goJsonIndented(manifest));
-      const content = new ContentStore(join(spec.storeDir, CONTENT_DIR));
-      const log = await open(join(staging, SESSION_FILES.log), 'wx', FILE_MODE);
-      const batches: CommittedBatch[] = [];
-      try {
-        let firstSeq = 1;
-        let offset = 0;
-        for (const batch of spec.batches) {
-          const encoded = await encodeBatch(batch, { sessionId: id, writerGeneration: CREATOR_GENERATION, firstSeq, offset, content });
-          await log.write(encoded.bytes);
-          batches.push(encoded.batch);
-          firstSeq += encoded.batch.eventCount;
-          offset = encoded.batch.end;
-        }
-        await log.sync();
-      } finally {
-        await log.close();
-      }
-      await fsyncDir(staging);
-      await rename(staging, dir);
-      await fsyncDir(spec.storeDir);
-      return { dir, id, batches };
-    } catch (error) {
-      await rm(staging, { recursive: true, force: true });
-      throw error;
+  if (await lstat(dir).catch(() => undefined)) throw new InvalidInputError(`session already exists: ${dir}`, { file: dir });
+  const staging = join(spec.storeDir, `.${id}.tmp-${randomBytes(6).toString('hex')}`);
+  await mkdir(staging, { mode: DIR_MODE });
+  try {
+    const manifest = {
+      schemaVersion: V4_SCHEMA_VERSION,
+      codec: V4_CODEC,
+      storageRevision: WRITE_STORAGE_REVISION,
+      contentRoot: `../${CONTENT_DIR}`,
+      sessionId: id,
+      createdAt: goTime(spec.createdAt ?? new Date()),
+      writerGeneration: CREATOR_GENERATION,
+      ...(spec.inheritedEventCount ? { inheritedEventCount: spec.inheritedEventCount } : {}),
+      ...(spec.source ? { source: spec.source } : {}),
+    };
+    await writeFileAtomic(join(staging, SESSION_FILES.manifest), goJsonIndented(manifest));
+    for (const file of spec.files ?? []) {
+      await mkdir(dirname(join(staging, file.path)), { recursive: true, mode: DIR_MODE });
+      await writeFileAtomic(join(staging, file.path), file.bytes);
     }
-  });
+    const content = new ContentStore(join(spec.storeDir, CONTENT_DIR));
+    const log = await open(join(staging, SESSION_FILES.log), 'wx', FILE_MODE);
+    const batches: CommittedBatch[] = [];
+    try {
+      let firstSeq = 1;
+      let offset = 0;
+      for (const batch of spec.batches) {
+        const encoded = await encodeBatch(batch, { sessionId: id, writerGeneration: CREATOR_GENERATION, firstSeq, offset, content });
+        await log.write(encoded.bytes);
+        batches.push(encoded.batch);
+        firstSeq += encoded.batch.eventCount;
+        offset = encoded.batch.end;
+      }
+      await log.sync();
+    } finally {
+      await log.close();
+    }
+    await fsyncDir(staging);
+    await rename(staging, dir);
+    await fsyncDir(spec.storeDir);
+    return { dir, id, batches };
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
 }

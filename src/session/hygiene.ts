@@ -1,4 +1,4 @@
-import { flatToolCall } from './message.js';
+import { flatToolCall, isJsonObjectText } from './message.js';
 import type { Projection } from './projection.js';
 
 /** Tool results pruned by older Reasonix builds begin with this marker. */
@@ -34,7 +34,7 @@ export function checkHygiene(projection: Projection): Hygiene {
     for (const call of (message.tool_calls ?? []).map(flatToolCall)) {
       if (call.name.trim() === '') findings.push({ code: 'EMPTY_TOOL_NAME', message: `tool call ${call.id || '(no id)'} has an empty name`, ...id });
       if (!answered.has(call.id)) findings.push({ code: 'DANGLING_TOOL_CALL', message: `tool call ${call.id || '(no id)'} (${call.name}) has no tool result`, ...id });
-      if (call.arguments !== '' && !isJsonObject(call.arguments)) {
+      if (call.arguments !== '' && !isJsonObjectText(call.arguments)) {
         findings.push({ code: 'TRUNCATED_ARGUMENTS', message: `tool call ${call.id || '(no id)'} (${call.name}) has arguments that are not a complete JSON object`, ...id });
       }
     }
@@ -59,13 +59,4 @@ export function checkHygiene(projection: Projection): Hygiene {
     compactions: projection.compactions,
     interruptedTurns,
   };
-}
-
-function isJsonObject(text: string): boolean {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-  } catch {
-    return false;
-  }
 }

@@ -42,3 +42,13 @@ export function flatToolCall(call: ToolCall): { id: string; name: string; argume
     arguments: call.arguments ?? call.function?.arguments ?? '',
   };
 }
+
+/** Whether tool-call arguments are a complete JSON object: what Reasonix's run-time gate requires. */
+export function isJsonObjectText(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}

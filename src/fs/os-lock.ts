@@ -1,0 +1,62 @@
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import fsExt from 'fs-ext-extra-prebuilt';
+import { FILE_MODE } from './atomic-write.js';
+
+/**
+ * The OS advisory lock Reasonix uses for its writer, migration-map and registry locks (spec §9.5):
+ * `flock(LOCK_EX|LOCK_NB)` on Unix, `LockFileEx` on byte 0 on Windows. Held while the handle is
+ * open; the OS drops it when the holder dies, so a lock file left behind is never a held lock.
+ */
+export interface OsLock {
+  path: string;
+  release(): Promise<void>;
+}
+
+const isWindows = process.platform === 'win32';
+
+function tryLockHandle(handle: FileHandle): boolean {
+  try {
+    if (isWindows) {
+      fsExt.lockFileExSync(handle.fd, fsExt.constants.LOCKFILE_EXCLUSIVE_LOCK | fsExt.constants.LOCKFILE_FAIL_IMMEDIATELY, 0, 0, 1, 0);
+    } else {
+      fsExt.flockSync(handle.fd, 'exnb');
+    }
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EAGAIN' || code === 'EWOULDBLOCK' || code === 'EACCES' || code === 'ERROR_LOCK_VIOLATION') return false;
+    throw error;
+  }
+}
+
+/** Takes the lock on `path` (creating the file, 0600, if absent) without waiting; undefined when it is held. */
+export async function tryOsLock(path: string): Promise<OsLock | undefined> {
+  const handle = await open(path, constants.O_RDWR | constants.O_CREAT, FILE_MODE);
+  if (!tryLockHandle(handle)) {
+    await handle.close();
+    return undefined;
+  }
+  return { path, release: () => handle.close() };
+}
+
+/** Whether another process holds the lock on an existing file; never creates the file. */
+export async function isOsLockHeld(path: string): Promise<boolean> {
+  const handle = await open(path, constants.O_RDONLY).catch(() => undefined);
+  if (!handle) return false;
+  try {
+    return !tryLockHandle(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Takes the lock, retrying briefly as Reasonix's acquirers do (5 × 10 ms) before giving up. */
+export async function waitOsLock(path: string, attempts = 5, delayMs = 10): Promise<OsLock | undefined> {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    const lock = await tryOsLock(path);
+    if (lock) return lock;
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
+  return undefined;
+}

@@ -1,0 +1,91 @@
+/**
+ * A provider message as Reasonix's Go structs serialise it (spec §8.1, §8.2): the known fields in
+ * struct order, zero values omitted (`omitempty`), unknown keys dropped — which is what Reasonix's
+ * lenient JSONL decode followed by a re-encode produces. Byte-identical payloads and the legacy
+ * message ids (spec §8.3) depend on it.
+ */
+
+const MESSAGE_FIELDS = [
+  'role', 'id', 'origin', 'content', 'raw_content', 'provider_content', 'images', 'image_inputs',
+  'reasoning_content', 'reasoning_id', 'reasoning_status', 'reasoning_signature', 'reasoning_state',
+  'thinking_blocks', 'tool_calls', 'responses_items', 'server_search', 'tool_call_id', 'name',
+  'memoryCitations', 'workDurationMs', 'createdAt', 'edited', 'original', 'local_only',
+  'decision_receipt', 'decision_receipts', 'interrupted_turn', 'final_readiness_recovery',
+  'protocol_recovery', 'read_pause', 'tool_execution', 'tool_run_state', 'presented_files',
+  'read_result', 'tool_diagnostic', 'read_completion', 'mcp_app', 'vision_summary',
+] as const;
+
+const TOOL_CALL_FIELDS = [
+  'tool_recovery', 'write_intents', 'id', 'name', 'arguments', 'thought_signature', 'diff', 'added',
+  'removed', 'resolved_name', 'capability_id', 'resolved_read_only',
+] as const;
+/** Serialised even when empty. */
+const TOOL_CALL_ALWAYS = new Set(['id', 'name', 'arguments']);
+
+const TOOL_EXECUTION_FIELDS = [
+  'kind', 'shell', 'shellVersion', 'platform', 'supportsAndAnd', 'state', 'failurePhase', 'exitCode',
+  'outputTail', 'mutationRisk', 'verification', 'durationMs',
+] as const;
+const TOOL_EXECUTION_ALWAYS = new Set(['supportsAndAnd']);
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Go's `omitempty`: false, 0, "", null, and empty arrays and maps are left out. */
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return isObject(value) && Object.keys(value).length === 0;
+}
+
+function pick(source: Json, fields: readonly string[], always: ReadonlySet<string> = new Set()): Json {
+  const out: Json = {};
+  for (const field of fields) {
+    const value = source[field];
+    if (always.has(field)) out[field] = value ?? (field === 'supportsAndAnd' ? false : '');
+    else if (!isEmpty(value)) out[field] = value;
+  }
+  return out;
+}
+
+/** What Reasonix's flat ToolCall keeps of a call; OpenAI's nested form is flattened (see `GoMessage`). */
+function goToolCall(call: unknown): { call: Json; wasNested: boolean } {
+  const source = isObject(call) ? call : {};
+  const nested = isObject(source.function) ? source.function : undefined;
+  const flat = nested ? { ...source, name: source.name ?? nested.name, arguments: source.arguments ?? nested.arguments } : source;
+  return { call: pick(flat, TOOL_CALL_FIELDS, TOOL_CALL_ALWAYS), wasNested: nested !== undefined };
+}
+
+export interface GoMessage {
+  message: Json;
+  /** Tool calls that came in OpenAI's nested form; Reasonix 1.38.11 would lose their names and arguments. */
+  flattenedToolCalls: number;
+}
+
+/**
+ * The stored form of a message read from a foreign or legacy source. Nested tool calls are
+ * flattened rather than emptied: that keeps them usable, where Reasonix's own migration loses
+ * them and then refuses to resume (spec §8.2).
+ */
+export function goMessage(source: Json): GoMessage {
+  const message = pick(source, MESSAGE_FIELDS);
+  message.role = typeof source.role === 'string' ? source.role : '';
+  let flattenedToolCalls = 0;
+  if (Array.isArray(source.tool_calls) && source.tool_calls.length > 0) {
+    message.tool_calls = source.tool_calls.map((call) => {
+      const converted = goToolCall(call);
+      if (converted.wasNested) flattenedToolCalls += 1;
+      return converted.call;
+    });
+  }
+  if (isObject(source.tool_execution)) message.tool_execution = pick(source.tool_execution, TOOL_EXECUTION_FIELDS, TOOL_EXECUTION_ALWAYS);
+  return { message: reorder(message), flattenedToolCalls };
+}
+
+/** Keeps the struct order after fields were replaced above. */
+function reorder(message: Json): Json {
+  const out: Json = {};
+  for (const field of MESSAGE_FIELDS) if (field in message) out[field] = message[field];
+  return out;
+}

@@ -1,0 +1,160 @@
+import { lstat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import type { BatchToWrite } from '../codec/encode-batch.js';
+import { InvalidInputError } from '../codec/errors.js';
+import { goTime } from '../codec/go-json.js';
+import { V4_CODEC } from '../codec/records.js';
+import { withStoreLock } from '../fs/store-lock.js';
+import { publishSession } from '../session/create-session.js';
+import { ManifestSchema } from '../session/manifest.js';
+import { readJsonFile } from '../session/read-json-file.js';
+import { isJsonObjectText } from '../session/message.js';
+import { SESSION_FILES } from '../session/session-files.js';
+import { branchIdOf } from '../store/jsonl-sidecars.js';
+import { parseTranscript } from '../store/jsonl-transcript.js';
+import { goMessage } from './go-message.js';
+import { assignLegacyIds } from './legacy-ids.js';
+import { freezeLegacySource, type LegacySource } from './legacy-source.js';
+import { recordMigration } from './migration-map.js';
+
+/** Reasonix commits a legacy import in batches of at most this many messages (spec §10.1 step 5). */
+const MESSAGES_PER_BATCH = 128;
+
+export interface MigrationOptions {
+  /** The sessions-v4 directory to publish into; default: the transcript's own workspace store. */
+  to?: string;
+  dryRun?: boolean;
+}
+
+export type MigrationAction = 'migrated' | 'exists' | 'would-migrate';
+
+export interface MigrationReport {
+  source: string;
+  sourceSize: number;
+  sourceSha256: string;
+  targetId: string;
+  targetDir: string;
+  action: MigrationAction;
+  messages: number;
+  batches: number;
+  warnings: string[];
+}
+
+/** A transcript that cannot become a session Reasonix would resume; nothing is written. */
+export class MigrationRefusedError extends InvalidInputError {
+  override readonly code: string = 'RX_MIGRATION_REFUSED';
+}
+
+/**
+ * The sessions-v4 store beside a JSONL directory, as Reasonix picks it (spec §1.2
+ * "RootForLegacyDir"): the sibling `sessions-v4` of a `sessions` directory, else `<dir>/sessions-v4`.
+ */
+export function v4StoreForJsonlDir(jsonlDir: string): string {
+  return basename(jsonlDir) === 'sessions' ? join(dirname(jsonlDir), 'sessions-v4') : join(jsonlDir, 'sessions-v4');
+}
+
+/**
+ * Migrates one JSONL transcript into sessions-v4 exactly as Reasonix 1.38.11 does when it resumes
+ * one (spec §10.1): same target id, same message ids and `legacy-import` commits, byte copies of
+ * the transcript and its sidecars under `legacy/`, the manifest `source`, the migration-map
+ * entry. Built in a staging directory and published by one rename under the store lock; the
+ * source is only read. A re-run finds the target and does nothing.
+ */
+export async function migrateJsonlToV4(transcript: string, options: MigrationOptions = {}): Promise<MigrationReport> {
+  const path = resolve(transcript);
+  const source = await freezeLegacySource(path);
+  const { batches, messages, warnings } = planImport(source);
+  const storeDir = resolve(options.to ?? v4StoreForJsonlDir(dirname(path)));
+  const targetDir = join(storeDir, source.targetId);
+  const report = (action: MigrationAction): MigrationReport => ({
+    source: path,
+    sourceSize: source.size,
+    sourceSha256: source.sha256,
+    targetId: source.targetId,
+    targetDir,
+    action,
+    messages,
+    batches: batches.length,
+    warnings,
+  });
+  if (options.dryRun) return report((await existingTarget(targetDir, source)) ? 'exists' : 'would-migrate');
+
+  const action = await withStoreLock(storeDir, async () => {
+    if (await existingTarget(targetDir, source)) return 'exists' as const;
+    await publishSession({
+      storeDir,
+      sessionId: source.targetId,
+      source: { path, size: source.size, sha256: source.sha256, version: 'legacy' },
+      batches,
+      files: source.artifacts.map((artifact) => ({ path: join('legacy', relative(dirname(path), artifact.path)), bytes: artifact.bytes })),
+    });
+    return 'migrated' as const;
+  });
+  await recordMigration(storeDir, {
+    sourcePath: path,
+    sourceSize: source.size,
+    sourceSha256: source.sha256,
+    targetCodec: V4_CODEC,
+    targetId: source.targetId,
+    createdAt: goTime(new Date()),
+  });
+  const after = await freezeLegacySource(path);
+  if (after.sha256 !== source.sha256) {
+    warnings.push('the transcript changed while it was migrated: the session holds the bytes read at the start');
+  }
+  return report(action);
+}
+
+/** The commits of the import, or the reason Reasonix could not resume the result. */
+function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: number; warnings: string[] } {
+  const transcript = source.artifacts.find((artifact) => artifact.path === source.path)!;
+  const { lines, errors } = parseTranscript(transcript.bytes.toString('utf8'), source.path);
+  if (errors.length > 0) {
+    throw new MigrationRefusedError(`cannot migrate: ${errors.map((error) => error.message).join('; ')}`, { file: source.path, line: errors[0]!.data.line });
+  }
+  const warnings: string[] = [];
+  let flattened = 0;
+  const converted = lines.map(({ value }) => {
+    const result = goMessage(value);
+    flattened += result.flattenedToolCalls;
+    return result.message;
+  });
+  if (flattened > 0) {
+    warnings.push(`${flattened} tool call(s) in OpenAI's nested form were flattened (Reasonix 1.38.11's own migration loses their names and arguments, then refuses to resume)`);
+  }
+  const messages = assignLegacyIds(branchIdOf(source.path), converted);
+  const seen = new Set<string>();
+  messages.forEach((message, index) => {
+    const { line } = lines[index]!;
+    const id = message.id as string;
+    if (seen.has(id)) throw new MigrationRefusedError(`cannot migrate: line ${line}: duplicate message id ${JSON.stringify(id)} (Reasonix refuses duplicate ids)`, { file: source.path, line });
+    seen.add(id);
+    for (const call of (message.tool_calls as { name: string; arguments: string }[] | undefined) ?? []) {
+      if (call.arguments !== '' && !isJsonObjectText(call.arguments)) {
+        throw new MigrationRefusedError(`cannot migrate: line ${line}: tool ${JSON.stringify(call.name)} arguments are not a JSON object (Reasonix refuses to resume it)`, {
+          file: source.path,
+          line,
+        });
+      }
+    }
+  });
+  if (messages.length > 0 && messages[0]!.role !== 'system') {
+    warnings.push('the transcript has no system message: Reasonix resumes it without a system prompt (and does not add one)');
+  }
+  const batches: BatchToWrite[] = [];
+  for (let start = 0; start < messages.length; start += MESSAGES_PER_BATCH) {
+    batches.push({
+      operationId: `legacy-import:${source.sha256}:messages:${start / MESSAGES_PER_BATCH}`,
+      events: messages.slice(start, start + MESSAGES_PER_BATCH).map((message) => ({ kind: 'message/complete', payload: { message } })),
+    });
+  }
+  return { batches, messages: messages.length, warnings };
+}
+
+/** True when the target session exists and was made from these very bytes; another session there is a conflict. */
+async function existingTarget(targetDir: string, source: LegacySource): Promise<boolean> {
+  if (!(await lstat(targetDir).catch(() => undefined))) return false;
+  const manifest = await readJsonFile(join(targetDir, SESSION_FILES.manifest), ManifestSchema);
+  if (manifest.state === 'ok' && manifest.value.source?.sha256 === source.sha256) return true;
+  throw new MigrationRefusedError(`cannot migrate: ${targetDir} already exists and was not made from this transcript`, { file: targetDir });
+}
