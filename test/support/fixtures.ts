@@ -7,6 +7,8 @@ export interface FixtureNote {
   id: string;
   sessionDir: string;
   workspace: string;
+  /** The state root (HOME and REASONIX_HOME) Reasonix ran with; the fixture folder mirrors it. */
+  stateRoot: string;
   counts: {
     batches: number;
     events: number;
