@@ -1,6 +1,8 @@
 import yargs from 'yargs';
 import { RxError } from '../codec/errors.js';
+import { exportCommand } from './commands/export.js';
 import { inspectCommand } from './commands/inspect.js';
+import { migrateCommand } from './commands/migrate.js';
 import { processOutput, type Output } from './output.js';
 import { UsageError } from './usage-error.js';
 
@@ -18,6 +20,8 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .scriptName('rxstore')
       .usage('$0 <command> [options]\n\nRead, verify, project and write the session stores of the Reasonix coding agent.')
       .command(inspectCommand(output, setExit))
+      .command(migrateCommand(output, setExit, () => output === processOutput && process.stderr.isTTY === true))
+      .command(exportCommand(output, setExit))
       .demandCommand(1, 'Name a command.')
       .strict()
       .help()

@@ -19,7 +19,8 @@ export async function withStoreLock<T>(storeDir: string, work: (signal: AbortSig
   const release = await lockfile.lock(storeDir, {
     lockfilePath: `${storeDir}/.rxstore.lock`,
     retries: { retries: 50, minTimeout: 20, maxTimeout: 500 },
-    stale: 30_000,
+    // Held only around a rename, so a lock left by a killed process is stale after a few seconds.
+    stale: 5_000,
     onCompromised: (error) => compromised.abort(new StoreLockCompromisedError(`rxstore's lock on ${storeDir} was compromised: ${error.message}`)),
   });
   try {

@@ -4,8 +4,7 @@ import type { BatchToWrite } from '../codec/encode-batch.js';
 import { InvalidInputError } from '../codec/errors.js';
 import { goTime } from '../codec/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
-import { withStoreLock } from '../fs/store-lock.js';
-import { publishSession } from '../session/create-session.js';
+import { createSession, SessionExistsError } from '../session/create-session.js';
 import { ManifestSchema } from '../session/manifest.js';
 import { readJsonFile } from '../session/read-json-file.js';
 import { isJsonObjectText } from '../session/message.js';
@@ -79,17 +78,22 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
   });
   if (options.dryRun) return report((await existingTarget(targetDir, source)) ? 'exists' : 'would-migrate');
 
-  const action = await withStoreLock(storeDir, async () => {
-    if (await existingTarget(targetDir, source)) return 'exists' as const;
-    await publishSession({
-      storeDir,
-      sessionId: source.targetId,
-      source: { path, size: source.size, sha256: source.sha256, version: 'legacy' },
-      batches,
-      files: source.artifacts.map((artifact) => ({ path: join('legacy', relative(dirname(path), artifact.path)), bytes: artifact.bytes })),
-    });
-    return 'migrated' as const;
-  });
+  let action: MigrationAction = 'exists';
+  if (!(await existingTarget(targetDir, source))) {
+    try {
+      await createSession({
+        storeDir,
+        sessionId: source.targetId,
+        source: { path, size: source.size, sha256: source.sha256, version: 'legacy' },
+        batches,
+        files: source.artifacts.map((artifact) => ({ path: join('legacy', relative(dirname(path), artifact.path)), bytes: artifact.bytes })),
+      });
+      action = 'migrated';
+    } catch (error) {
+      // Another run published the same migration first: it is the same session.
+      if (!(error instanceof SessionExistsError) || !(await existingTarget(targetDir, source))) throw error;
+    }
+  }
   await recordMigration(storeDir, {
     sourcePath: path,
     sourceSize: source.size,

@@ -35,26 +35,27 @@ export interface CreatedSession {
 /** The writer generation of a freshly created session: its creator's first open (spec §5.4). */
 const CREATOR_GENERATION = 1;
 
-/**
- * Creates a session as Reasonix creates one (spec §9.7, §14), under rxstore's lock on the store.
- */
-export async function createSession(spec: NewSession): Promise<CreatedSession> {
-  return withStoreLock(spec.storeDir, () => publishSession(spec));
+/** The session directory is already there: rxstore never writes over a session. */
+export class SessionExistsError extends InvalidInputError {
+  override readonly code: string = 'RX_SESSION_EXISTS';
 }
 
 /**
- * Builds the whole session directory under a staging name in the store, makes it durable, and
- * publishes it with one rename: a reader sees no session or the whole session, never a part.
- * The caller holds the store lock.
+ * Creates a session as Reasonix creates one (spec §9.7, §14): the whole directory is built under
+ * a staging name in the store, made durable, and published with one rename — under rxstore's
+ * store lock, and never over an existing directory. A reader sees no session or the whole
+ * session, never a part; a writer killed at any point leaves at most a hidden staging directory.
  */
-export async function publishSession(spec: NewSession): Promise<CreatedSession> {
+export async function createSession(spec: NewSession): Promise<CreatedSession> {
   const id = spec.sessionId ?? randomBytes(16).toString('hex');
   if (!/^[^./\\<>:"|?*\x00-\x1f][^/\\<>:"|?*\x00-\x1f]{0,254}$/.test(id) || id.endsWith('.')) {
     throw new InvalidInputError(`${JSON.stringify(id)} is not a valid session id`);
   }
   const dir = join(spec.storeDir, id);
-  if (await lstat(dir).catch(() => undefined)) throw new InvalidInputError(`session already exists: ${dir}`, { file: dir });
-  const staging = join(spec.storeDir, `.${id}.tmp-${randomBytes(6).toString('hex')}`);
+  const exists = async () => (await lstat(dir).catch(() => undefined)) !== undefined;
+  if (await exists()) throw new SessionExistsError(`session already exists: ${dir}`, { file: dir });
+  await mkdir(spec.storeDir, { recursive: true, mode: DIR_MODE });
+  const staging = join(spec.storeDir, `.${id}.tmp-rxstore-${randomBytes(6).toString('hex')}`);
   await mkdir(staging, { mode: DIR_MODE });
   try {
     const manifest = {
@@ -91,8 +92,12 @@ export async function publishSession(spec: NewSession): Promise<CreatedSession> 
       await log.close();
     }
     await fsyncDir(staging);
-    await rename(staging, dir);
-    await fsyncDir(spec.storeDir);
+    await withStoreLock(spec.storeDir, async (compromised) => {
+      if (await exists()) throw new SessionExistsError(`session already exists: ${dir}`, { file: dir });
+      compromised.throwIfAborted();
+      await rename(staging, dir);
+      await fsyncDir(spec.storeDir);
+    });
     return { dir, id, batches };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });

@@ -1,14 +1,12 @@
-import { lstat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { inspectReport } from '../../session/inspect-report.js';
 import { readSession } from '../../session/read-session.js';
-import { SESSION_FILES } from '../../session/session-files.js';
 import { personView } from '../../session/views.js';
 import { storeKindOf } from '../../store/store-kind.js';
 import { formatInspect } from '../format-inspect.js';
 import type { Output } from '../output.js';
-import { UsageError } from '../usage-error.js';
+import { assertSessionDir } from '../session-path.js';
 
 interface InspectArgs {
   dir: string;
@@ -42,17 +40,4 @@ export function inspectCommand(output: Output, setExit: (code: number) => void) 
       setExit(report.status === 'damaged' || report.status === 'unsupported' ? 1 : 0);
     },
   };
-}
-
-/** A directory with a manifest or a log is a session (perhaps a damaged one); anything else is a usage error. */
-async function assertSessionDir(dir: string): Promise<void> {
-  const stats = await lstat(dir).catch(() => undefined);
-  if (!stats) throw new UsageError(`${dir}: no such file or directory`);
-  if (stats.isSymbolicLink()) throw new UsageError(`${dir}: a session directory must not be a symlink (Reasonix refuses it)`);
-  if (!stats.isDirectory()) throw new UsageError(`${dir}: not a session directory`);
-  const [manifest, log] = await Promise.all([
-    lstat(join(dir, SESSION_FILES.manifest)).catch(() => undefined),
-    lstat(join(dir, SESSION_FILES.log)).catch(() => undefined),
-  ]);
-  if (!manifest && !log) throw new UsageError(`${dir}: not a session directory (no manifest.json, no events.frames)`);
 }

@@ -1,0 +1,59 @@
+import { lstat } from 'node:fs/promises';
+import { branchIdOf } from '../store/jsonl-sidecars.js';
+import { goJson, goJsonIndented } from '../codec/go-json.js';
+import { InvalidInputError } from '../codec/errors.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import type { SessionRead } from '../session/read-session.js';
+import { canonicalTranscript, personView } from '../session/views.js';
+import { workspaceOf } from '../session/workspace.js';
+import { goMessage } from './go-message.js';
+
+export type ExportFormat = 'jsonl' | 'json';
+export type ExportView = 'canonical' | 'person';
+
+export interface ExportOptions {
+  to: string;
+  format: ExportFormat;
+  /** JSONL: which messages; the canonical transcript by default (it is what Reasonix resumes). */
+  view?: ExportView;
+}
+
+export interface ExportReport {
+  to: string;
+  files: string[];
+  messages: number;
+}
+
+/**
+ * Writes a session out as a JSONL transcript with its `.jsonl.meta` (which Reasonix can resume,
+ * and migrate back into sessions-v4) or as one JSON document. Never overwrites a file.
+ */
+export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport> {
+  const view = options.view ?? 'canonical';
+  const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
+  for (const file of files) {
+    if (await lstat(file).catch(() => undefined)) throw new InvalidInputError(`${file} already exists; export never overwrites`, { file });
+  }
+  const timed = canonicalTranscript(read.projection);
+  const title = read.projection.title;
+  const workspace = workspaceOf(read);
+  const createdAt = read.manifest?.createdAt ?? read.firstCommitAt;
+  if (options.format === 'json') {
+    const messages = view === 'person' ? personView(read.projection) : timed.map(({ message, time }) => ({ ...message, time: new Date(time).toISOString() }));
+    await writeFileAtomic(options.to, goJsonIndented({ id: read.id, title: title ?? null, workspace: workspace ?? null, createdAt: createdAt ?? null, updatedAt: read.lastCommitAt ?? null, view, messages }));
+    return { to: options.to, files, messages: messages.length };
+  }
+  const kept = view === 'person' ? timed.filter(({ message }) => message.origin !== 'host' && !message.local_only) : timed;
+  const lines = kept.map(({ message }) => `${goJson(goMessage(message).message)}\n`).join('');
+  // BranchMeta (spec §11.3): pretty JSON; the display title is custom_title.
+  const meta = {
+    id: branchIdOf(options.to),
+    ...(title ? { custom_title: title } : {}),
+    created_at: createdAt ?? new Date(0).toISOString(),
+    updated_at: read.lastCommitAt ?? createdAt ?? new Date(0).toISOString(),
+    ...(workspace ? { scope: 'project', workspace_root: workspace } : {}),
+  };
+  await writeFileAtomic(options.to, lines);
+  await writeFileAtomic(`${options.to}.meta`, goJsonIndented(meta));
+  return { to: options.to, files, messages: kept.length };
+}

@@ -1,0 +1,8 @@
+import { z } from 'zod';
+
+/** `<name>.meta.json` beside a v0.x (TypeScript Reasonix) transcript (spec §11.4). */
+export const V0MetaSchema = z.looseObject({
+  workspace: z.string().optional(),
+  summary: z.string().optional(),
+});
+export type V0Meta = z.infer<typeof V0MetaSchema>;

@@ -1,0 +1,21 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from './paths.js';
+
+export const rxstoreBin = join(repoRoot, 'bin', 'rxstore.js');
+
+/** Runs the built CLI as a user would, in its own process. */
+export function runCliChild(args: string[], options: { killAfterMs?: number } = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [rxstoreBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
