@@ -1,7 +1,9 @@
 import yargs from 'yargs';
-import { RxError } from '../codec/errors.js';
+import { InvalidInputError, RxError } from '../codec/errors.js';
 import { exportCommand } from './commands/export.js';
 import { inspectCommand } from './commands/inspect.js';
+import { lsCommand } from './commands/ls.js';
+import { whereCommand } from './commands/where.js';
 import { migrateCommand } from './commands/migrate.js';
 import { processOutput, type Output } from './output.js';
 import { UsageError } from './usage-error.js';
@@ -20,6 +22,8 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .scriptName('rxstore')
       .usage('$0 <command> [options]\n\nRead, verify, project and write the session stores of the Reasonix coding agent.')
       .command(inspectCommand(output, setExit))
+      .command(lsCommand(output, setExit))
+      .command(whereCommand(output, setExit))
       .command(migrateCommand(output, setExit, () => output === processOutput && process.stderr.isTTY === true))
       .command(exportCommand(output, setExit))
       .demandCommand(1, 'Name a command.')
@@ -34,6 +38,10 @@ export async function main(argv: string[], output: Output = processOutput): Prom
   } catch (error) {
     if (error instanceof UsageError) {
       output.err(`rxstore: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof InvalidInputError) {
+      output.err(`rxstore: ${error.code}: ${error.describe()}\n`);
       return 2;
     }
     if (error instanceof RxError) {

@@ -27,6 +27,8 @@ const TOOL_EXECUTION_FIELDS = [
   'outputTail', 'mutationRisk', 'verification', 'durationMs',
 ] as const;
 const TOOL_EXECUTION_ALWAYS = new Set(['supportsAndAnd']);
+/** Go pointer fields: omitted only when absent, so a 0 exit code survives. */
+const TOOL_EXECUTION_POINTERS = new Set(['exitCode']);
 
 type Json = Record<string, unknown>;
 
@@ -39,12 +41,12 @@ function isEmpty(value: unknown): boolean {
   return isObject(value) && Object.keys(value).length === 0;
 }
 
-function pick(source: Json, fields: readonly string[], always: ReadonlySet<string> = new Set()): Json {
+function pick(source: Json, fields: readonly string[], always: ReadonlySet<string> = new Set(), pointers: ReadonlySet<string> = new Set()): Json {
   const out: Json = {};
   for (const field of fields) {
     const value = source[field];
     if (always.has(field)) out[field] = value ?? (field === 'supportsAndAnd' ? false : '');
-    else if (!isEmpty(value)) out[field] = value;
+    else if (pointers.has(field) ? value !== undefined && value !== null : !isEmpty(value)) out[field] = value;
   }
   return out;
 }
@@ -79,7 +81,7 @@ export function goMessage(source: Json): GoMessage {
       return converted.call;
     });
   }
-  if (isObject(source.tool_execution)) message.tool_execution = pick(source.tool_execution, TOOL_EXECUTION_FIELDS, TOOL_EXECUTION_ALWAYS);
+  if (isObject(source.tool_execution)) message.tool_execution = pick(source.tool_execution, TOOL_EXECUTION_FIELDS, TOOL_EXECUTION_ALWAYS, TOOL_EXECUTION_POINTERS);
   return { message: reorder(message), flattenedToolCalls };
 }
 

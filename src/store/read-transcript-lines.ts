@@ -13,7 +13,7 @@ export interface TranscriptLines {
 /**
  * Counts a transcript's messages and finds its first user message. With `verify`, every line must
  * be a JSON object with a `role` (the message shape, spec §8); otherwise only lines up to the
- * first user message are parsed.
+ * first user message are parsed, and only a problem among them is found.
  */
 export async function readTranscriptLines(path: string, verify: boolean): Promise<TranscriptLines> {
   const lines: TranscriptLines = { messages: 0, firstUserText: null, problem: null };
@@ -38,6 +38,5 @@ export async function readTranscriptLines(path: string, verify: boolean): Promis
     const { role, content } = message as { role: string; content?: unknown };
     if (role === 'user' && lines.firstUserText === null && typeof content === 'string') lines.firstUserText = content;
   }
-  if (!verify) lines.problem = null;
   return lines;
 }

@@ -1,0 +1,65 @@
+import type { DesktopRegistryFacts } from './desktop-registry.js';
+import type { Conversation, ParentSession } from './group-conversations.js';
+import type { SessionCopy } from './session-copy.js';
+import type { ListedStore } from './store-kind.js';
+import { summariseCopy, type CopySummary, type ListedStatus, type WorkspaceSource } from './summarise-copy.js';
+
+/** One copy of a listed session, as `ls --json` and `where --json` print it. */
+export interface ListedCopy {
+  id: string;
+  store: ListedStore;
+  scope: 'workspace' | 'global';
+  /** `projects/<slug>/` it sits under; null in a global store. */
+  slug: string | null;
+  path: string;
+  /** The state or legacy root it was found under. */
+  root: string;
+  workspace: string | null;
+  workspaceFrom: WorkspaceSource | null;
+  title: string | null;
+  updatedAt: string | null;
+  messages: number;
+  status: ListedStatus;
+  problem: string | null;
+  payloadRefs: number;
+}
+
+/** A conversation: its newest store's copy, the other copies, and the session it was forked from. */
+export interface ListedSession extends ListedCopy {
+  copies: ListedCopy[];
+  parent: ParentSession | null;
+}
+
+/** Reads every copy of a conversation, the newest store's first. */
+export async function readCopies(
+  conversation: Conversation,
+  options: { verify: boolean; registries: Map<string, DesktopRegistryFacts> },
+): Promise<[ListedCopy, ...ListedCopy[]]> {
+  const copies = await Promise.all(
+    conversation.copies.map(async (copy) => listedCopy(copy, await summariseCopy(copy, { verify: options.verify, registry: options.registries.get(copy.root) }))),
+  );
+  return copies as [ListedCopy, ...ListedCopy[]];
+}
+
+/**
+ * A conversation described by its first (newest-store) copy. Where that copy does not name its
+ * workspace or title, another copy's is used: a migrated v4 twin does not know what its JSONL
+ * meta knew.
+ */
+export function describeConversation([primary, ...others]: [ListedCopy, ...ListedCopy[]], parent: ParentSession | null): ListedSession {
+  const all = [primary, ...others];
+  const named = all.find((copy) => copy.workspace !== null);
+  return {
+    ...primary,
+    workspace: named?.workspace ?? null,
+    workspaceFrom: named?.workspaceFrom ?? null,
+    title: all.find((copy) => copy.title !== null)?.title ?? null,
+    copies: others,
+    parent,
+  };
+}
+
+function listedCopy(copy: SessionCopy, summary: CopySummary): ListedCopy {
+  const { id, store, scope, slug, path, root, updatedAt } = copy;
+  return { id, store, scope, slug, path, root, updatedAt, ...summary };
+}

@@ -1,0 +1,58 @@
+import { describeConversation, readCopies, type ListedSession } from './describe-conversation.js';
+import { findSessionCopies } from './find-session-copies.js';
+import { groupConversations, type Conversation } from './group-conversations.js';
+import { mapInOrder } from './map-in-order.js';
+import type { Platform } from './platform.js';
+import type { ReadRoot } from './roots.js';
+import type { ListedStore } from './store-kind.js';
+import { workspaceSlug } from './workspace-slug.js';
+
+export interface ListOptions {
+  /** Whose path and slug rules apply. */
+  platform: Platform;
+  /** Verify each session fully (`readSession`, every JSONL line) instead of reading it for listing. */
+  verify?: boolean;
+  /** Only sessions of this workspace (an absolute path): the one they name, or the one whose slug they sit under. */
+  workspace?: string;
+  /** Read only these stores. */
+  stores?: readonly ListedStore[];
+  /** Sessions read at once; default 16. */
+  concurrency?: number;
+}
+
+export interface SessionListing {
+  /** Stores that could not be read: they are not empty, and the listing says so. */
+  warnings: string[];
+  /** Each conversation once, most recently changed first, read as it is consumed. */
+  sessions: AsyncGenerator<ListedSession>;
+}
+
+/**
+ * Lists every session under the roots. Directory listings and metadata files are read first, to
+ * group copies into conversations and order them (spec §10, §12); each conversation's logs and
+ * transcripts are then read while the rows stream out.
+ */
+export async function listSessions(roots: readonly ReadRoot[], options: ListOptions): Promise<SessionListing> {
+  const found = await findSessionCopies([...roots], options.stores);
+  const conversations = groupConversations(found, options.platform).sort(mostRecentFirst);
+  const wanted = options.workspace === undefined ? undefined : workspaceSlug(options.workspace, options.platform);
+  const describe = async (conversation: Conversation) =>
+    describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries }), conversation.parent);
+  async function* sessions(): AsyncGenerator<ListedSession> {
+    for await (const session of mapInOrder(conversations, options.concurrency ?? 16, describe)) {
+      // Slugs compare workspaces as Reasonix does: Windows spellings that differ only in case are one.
+      if (wanted !== undefined && !belongsTo(session, wanted, options.platform)) continue;
+      yield session;
+    }
+  }
+  return { warnings: found.warnings, sessions: sessions() };
+}
+
+function belongsTo(session: ListedSession, slug: string, platform: Platform): boolean {
+  if (session.workspace !== null && workspaceSlug(session.workspace, platform) === slug) return true;
+  return [session, ...session.copies].some((copy) => copy.slug === slug);
+}
+
+function mostRecentFirst(a: Conversation, b: Conversation): number {
+  return (b.copies[0].updatedAt ?? '').localeCompare(a.copies[0].updatedAt ?? '') || a.copies[0].id.localeCompare(b.copies[0].id);
+}

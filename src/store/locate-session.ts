@@ -1,0 +1,39 @@
+import { describeConversation, readCopies, type ListedCopy, type ListedSession } from './describe-conversation.js';
+import { findSessionCopies } from './find-session-copies.js';
+import { groupConversations } from './group-conversations.js';
+import type { ReadRoot } from './roots.js';
+import { resumeVerdict, type ResumeContext, type ResumeVerdict } from './resume-verdict.js';
+import { SessionNotFoundError } from './session-not-found-error.js';
+
+export interface LocatedCopy extends ListedCopy {
+  resume: ResumeVerdict;
+}
+
+/** Where a conversation's copies live, and how to resume it from a folder. */
+export interface SessionWhereabouts extends Omit<ListedSession, 'copies'> {
+  /** Every copy, the newest store's first, each with its verdict. */
+  copies: LocatedCopy[];
+  /** The first copy that resumes from the folder; else the first a command would resume; else the first. */
+  resume: ResumeVerdict;
+}
+
+/**
+ * Finds every conversation with a copy whose id is `query` or starts with it, verifies each copy
+ * (`readSession`: whether Reasonix would open it is the question), and says for each whether
+ * `reasonix --resume <id>` run from `context.cwd` finds it, and if not why and what would.
+ * Throws `SessionNotFoundError` when nothing matches.
+ */
+export async function locateSession(roots: readonly ReadRoot[], query: string, context: ResumeContext): Promise<SessionWhereabouts[]> {
+  const found = await findSessionCopies([...roots]);
+  const matching = groupConversations(found, context.platform).filter((conversation) => conversation.copies.some((copy) => copy.id.startsWith(query)));
+  if (matching.length === 0) throw new SessionNotFoundError(`no session matches ${JSON.stringify(query)}`);
+  return Promise.all(
+    matching.map(async (conversation) => {
+      const read = await readCopies(conversation, { verify: true, registries: found.registries });
+      const session = describeConversation(read, conversation.parent);
+      const copies = read.map((copy) => ({ ...copy, resume: resumeVerdict(copy, session.workspace, context) }));
+      const best = copies.find((copy) => copy.resume.resumes) ?? copies.find((copy) => copy.resume.command !== null) ?? copies[0]!;
+      return { ...session, copies, resume: best.resume };
+    }),
+  );
+}

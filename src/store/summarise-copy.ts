@@ -1,0 +1,111 @@
+import type { Header } from '../session/header.js';
+import type { Projection } from '../session/projection.js';
+import { readSession, type SessionRead, type SessionStatus } from '../session/read-session.js';
+import { workspaceOf } from '../session/workspace.js';
+import type { DesktopRegistryFacts } from './desktop-registry.js';
+import { jsonlMetaTitle } from './jsonl-meta.js';
+import { quickReadV4 } from './quick-read-v4.js';
+import { readTranscriptLines } from './read-transcript-lines.js';
+import type { JsonlCopy, SessionCopy, V0Copy, V4Copy } from './session-copy.js';
+import { titleFromText } from './title-text.js';
+
+/** Reasonix's verdict on a copy (spec §13.1), or `locked`: a running process holds its writer lock. */
+export type ListedStatus = SessionStatus | 'locked';
+
+/** Where a copy's workspace was learnt (spec §9.2, §11.3, §11.4, §12). */
+export type WorkspaceSource = 'header' | 'session-context' | 'desktop-registry' | 'jsonl-meta' | 'v0-meta';
+
+/** What reading a copy tells: its verdict, messages, title and workspace. */
+export interface CopySummary {
+  status: ListedStatus;
+  /** Why Reasonix would refuse it, or what is wrong with its files. */
+  problem: string | null;
+  messages: number;
+  title: string | null;
+  /** The workspace folder, when the copy says; otherwise only its slug is known (spec §1.3). */
+  workspace: string | null;
+  workspaceFrom: WorkspaceSource | null;
+  /** Events whose payload lives in the store's `.content-v1` (spec §6). */
+  payloadRefs: number;
+}
+
+export interface SummariseOptions {
+  /** Full verification: `readSession` (caches included) for v4, every line for JSONL. */
+  verify: boolean;
+  /** The desktop registry of the copy's state root, if it has one. */
+  registry: DesktopRegistryFacts | undefined;
+}
+
+/** Reads one copy: its log (v4) or transcript lines (JSONL, v0.x). */
+export async function summariseCopy(copy: SessionCopy, options: SummariseOptions): Promise<CopySummary> {
+  if (copy.format === 'v4') return summariseV4(copy, options);
+  const lines = await readTranscriptLines(copy.path, options.verify).catch((error: Error) => ({ messages: 0, firstUserText: null, problem: error.message }));
+  const meta = transcriptMeta(copy);
+  const problem = copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : lines.problem;
+  return {
+    status: problem ? 'damaged' : 'ok',
+    problem,
+    messages: lines.messages,
+    title: titleFromText(meta.title ?? lines.firstUserText),
+    workspace: meta.workspace ?? null,
+    workspaceFrom: meta.workspace ? meta.source : null,
+    payloadRefs: 0,
+  };
+}
+
+/** What a transcript's meta file says: `<id>.jsonl.meta` (spec §11.3) or v0.x `<id>.meta.json` (spec §11.4). */
+function transcriptMeta(copy: JsonlCopy | V0Copy): { file: string; title?: string; workspace?: string; source: WorkspaceSource } {
+  if (copy.format === 'jsonl') {
+    const meta = copy.meta.state === 'ok' ? copy.meta.value : undefined;
+    return { file: `${copy.id}.jsonl.meta`, title: meta && jsonlMetaTitle(meta), workspace: meta?.workspace_root || undefined, source: 'jsonl-meta' };
+  }
+  const meta = copy.meta.state === 'ok' ? copy.meta.value : undefined;
+  return { file: `${copy.id}.meta.json`, title: meta?.summary || undefined, workspace: meta?.workspace || undefined, source: 'v0-meta' };
+}
+
+async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<CopySummary> {
+  let status: SessionStatus;
+  let problem: string | null;
+  let projection: Projection;
+  let header: Header | undefined;
+  let payloadRefs: number;
+  let openBy: string | undefined;
+  if (options.verify) {
+    const read = await readSession(copy.path);
+    ({ status, projection, header, payloadRefs, openBy } = read);
+    problem = read.problems.find((found) => found.severity === 'error')?.message ?? null;
+  } else {
+    ({ status, problem, projection, payloadRefs, openBy } = await quickReadV4(copy));
+    header = copy.header.state === 'ok' ? copy.header.value : undefined;
+  }
+  const claimed = claimedWorkspace(header, projection);
+  const registered = options.registry?.workspaceOfSession.get(copy.id);
+  return {
+    // A running writer may be mid-append: what looks torn now is its next batch (spec §9.5).
+    status: openBy && (status === 'ok' || status === 'torn-tail') ? 'locked' : status,
+    problem,
+    messages: projection.transcript.length,
+    title: titleFromText(projection.title ?? firstTypedMessage(projection)),
+    workspace: claimed?.path ?? registered ?? null,
+    workspaceFrom: claimed?.from ?? (registered ? 'desktop-registry' : null),
+    payloadRefs,
+  };
+}
+
+/**
+ * The workspace the session names: `header.json` `cwd`, else its host session-context line.
+ * `workspaceOf` looks at nothing of a `SessionRead` but these two fields.
+ */
+function claimedWorkspace(header: Header | undefined, projection: Projection): { path: string; from: WorkspaceSource } | undefined {
+  if (header?.cwd) return { path: header.cwd, from: 'header' };
+  const path = workspaceOf({ header, projection } as SessionRead);
+  return path ? { path, from: 'session-context' } : undefined;
+}
+
+/** What the person first typed: the preview Reasonix shows for an untitled session. */
+function firstTypedMessage(projection: Projection): string | undefined {
+  for (const { message } of projection.transcript) {
+    if (message.role === 'user' && message.origin !== 'host') return message.raw_content || (typeof message.content === 'string' ? message.content : undefined);
+  }
+  return undefined;
+}
