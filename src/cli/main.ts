@@ -5,6 +5,8 @@ import { inspectCommand } from './commands/inspect.js';
 import { lsCommand } from './commands/ls.js';
 import { whereCommand } from './commands/where.js';
 import { migrateCommand } from './commands/migrate.js';
+import { repairCommand } from './commands/repair.js';
+import { salvageCommand } from './commands/salvage.js';
 import { processOutput, type Output } from './output.js';
 import { UsageError } from './usage-error.js';
 
@@ -26,6 +28,8 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .command(whereCommand(output, setExit))
       .command(migrateCommand(output, setExit, () => output === processOutput && process.stderr.isTTY === true))
       .command(exportCommand(output, setExit))
+      .command(repairCommand(output, setExit))
+      .command(salvageCommand(output, setExit))
       .demandCommand(1, 'Name a command.')
       .strict()
       .help()

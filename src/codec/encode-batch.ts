@@ -14,6 +14,8 @@ export interface EventToWrite {
   kind: string;
   /** Any JSON value; serialised as Go would. Omit for an empty payload. */
   payload?: unknown;
+  /** The payload's JSON bytes, written as they are (copying events keeps their exact bytes). */
+  payloadJson?: Uint8Array;
   optional?: boolean;
   required?: boolean;
   /** Defaults to 32 random lower-case hex digits, as Reasonix mints them. */
@@ -60,9 +62,10 @@ export async function encodeBatch(input: BatchToWrite, place: BatchPlacement): P
   if (place.writerGeneration < 1) throw new InvalidInputError('writerGeneration must be at least 1');
   const commitId = input.commitId ?? randomHex();
   const createdAt = goTime(input.createdAt ?? new Date());
-  const payloads = input.events.map((event) =>
-    event.payload === undefined ? undefined : Buffer.from(goJson(event.payload), 'utf8'),
-  );
+  const payloads = input.events.map((event) => {
+    if (event.payloadJson) return Buffer.from(event.payloadJson);
+    return event.payload === undefined ? undefined : Buffer.from(goJson(event.payload), 'utf8');
+  });
   const opHash = operationHash(
     place.sessionId,
     input.turnId,

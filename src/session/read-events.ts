@@ -10,6 +10,8 @@ import { SESSION_FILES } from './session-files.js';
 export interface ResolvedBatch {
   batch: CommittedBatch;
   payloads: unknown[];
+  /** Each payload's exact JSON bytes (from the log or the content store). */
+  payloadBytes: (Buffer | undefined)[];
 }
 
 export type SessionLogItem = { type: 'batch'; value: ResolvedBatch } | { type: 'torn-tail'; tail: TornTail };
@@ -36,16 +38,21 @@ export async function* readSessionEvents(sessionDir: string, options: ReadEvents
       continue;
     }
     const payloads: unknown[] = [];
-    for (const event of item.batch.events) payloads.push(await payloadOf(event, content, logPath));
-    yield { type: 'batch', value: { batch: item.batch, payloads } };
+    const payloadBytes: (Buffer | undefined)[] = [];
+    for (const event of item.batch.events) {
+      const bytes = await payloadBytesOf(event, content, logPath);
+      payloadBytes.push(bytes);
+      payloads.push(parsePayload(event, bytes, logPath));
+    }
+    yield { type: 'batch', value: { batch: item.batch, payloads, payloadBytes } };
   }
 }
 
-async function payloadOf(event: StoredEvent, content: ContentStore, logPath: string): Promise<unknown> {
-  let bytes = event.payload;
+/** An event's payload bytes, read through the content store when stored by ref. */
+export async function payloadBytesOf(event: StoredEvent, content: ContentStore, logPath: string): Promise<Buffer | undefined> {
   if (event.payloadRef) {
     try {
-      bytes = await content.read(event.payloadRef);
+      return await content.read(event.payloadRef);
     } catch (error) {
       if (!(error instanceof MissingContentError)) throw error;
       // Reasonix names the event and refuses the session (spec §6.3).
@@ -57,6 +64,10 @@ async function payloadOf(event: StoredEvent, content: ContentStore, logPath: str
       });
     }
   }
+  return event.payload;
+}
+
+function parsePayload(event: StoredEvent, bytes: Buffer | undefined, logPath: string): unknown {
   if (!bytes || bytes.length === 0) return undefined;
   try {
     return JSON.parse(bytes.toString('utf8'));

@@ -8,11 +8,12 @@ import { SESSION_FILES } from '../session/session-files.js';
 import { readDesktopRegistry, type DesktopRegistryFacts } from './desktop-registry.js';
 import { isoTime } from './iso-time.js';
 import { JsonlMetaSchema } from './jsonl-meta.js';
+import { isTranscriptName } from './jsonl-names.js';
+import { branchIdOf } from './jsonl-sidecars.js';
 import type { ReadRoot } from './roots.js';
 import type { SessionCopy } from './session-copy.js';
 import { STORES_NEWEST_FIRST, type ListedStore } from './store-kind.js';
 import { locateInStore, type StoreLocation } from './store-location.js';
-import { isTranscriptName, transcriptId } from './transcript-name.js';
 import { V0MetaSchema } from './v0-meta.js';
 
 export interface FoundCopies {
@@ -130,7 +131,7 @@ async function v4Copy(storeDir: StoreDir, id: string): Promise<SessionCopy> {
 
 async function transcriptCopy(storeDir: StoreDir, name: string, names: Set<string>): Promise<SessionCopy> {
   const path = join(storeDir.dir, name);
-  const id = transcriptId(name);
+  const id = branchIdOf(path);
   const changed = await stat(path);
   // A v0.x transcript has `<name>.meta.json`; a 1.x one `<name>.jsonl.meta` (spec §11.3, §11.4).
   if (names.has(`${id}.meta.json`) && !names.has(`${name}.meta`)) {

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { readTranscript } from './jsonl-transcript.js';
 
 /** What listing needs from a JSONL transcript (spec §11.1): one message a line. */
 export interface TranscriptLines {
@@ -11,32 +12,27 @@ export interface TranscriptLines {
 }
 
 /**
- * Counts a transcript's messages and finds its first user message. With `verify`, every line must
- * be a JSON object with a `role` (the message shape, spec §8); otherwise only lines up to the
- * first user message are parsed, and only a problem among them is found.
+ * Counts a transcript's messages and finds its first user message. With `verify` every line is
+ * parsed and checked (`readTranscript`); otherwise the file is streamed, blank lines skipped, and
+ * only lines up to the first user message are parsed.
  */
 export async function readTranscriptLines(path: string, verify: boolean): Promise<TranscriptLines> {
-  const lines: TranscriptLines = { messages: 0, firstUserText: null, problem: null };
-  const input = createReadStream(path, { encoding: 'utf8' });
-  let number = 0;
-  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-    number += 1;
-    if (line.trim() === '') continue;
-    lines.messages += 1;
-    if (!verify && lines.firstUserText !== null) continue;
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch (error) {
-      lines.problem ??= `line ${number}: ${(error as Error).message}`;
-      continue;
-    }
-    if (typeof message !== 'object' || message === null || typeof (message as { role?: unknown }).role !== 'string') {
-      lines.problem ??= `line ${number}: not a message (an object with a role)`;
-      continue;
-    }
-    const { role, content } = message as { role: string; content?: unknown };
-    if (role === 'user' && lines.firstUserText === null && typeof content === 'string') lines.firstUserText = content;
+  if (verify) {
+    const { lines, errors } = await readTranscript(path);
+    const firstUser = lines.find(({ value }) => value.role === 'user' && typeof value.content === 'string');
+    return { messages: lines.length + errors.length, firstUserText: (firstUser?.value.content as string | undefined) ?? null, problem: errors[0]?.message ?? null };
   }
-  return lines;
+  const found: TranscriptLines = { messages: 0, firstUserText: null, problem: null };
+  for await (const line of createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })) {
+    if (line.trim() === '') continue;
+    found.messages += 1;
+    if (found.firstUserText !== null || !line.includes('"user"')) continue;
+    try {
+      const message = JSON.parse(line) as { role?: unknown; content?: unknown };
+      if (message.role === 'user' && typeof message.content === 'string') found.firstUserText = message.content;
+    } catch {
+      // Not checked without --verify: a bad line is counted and passed over.
+    }
+  }
+  return found;
 }

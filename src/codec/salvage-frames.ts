@@ -1,0 +1,30 @@
+import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, type Frame } from './frame.js';
+import { zstd } from './zstd.js';
+
+/**
+ * Every frame that still decodes in a damaged region, found by searching for the RX4F magic and
+ * trying each candidate: what a salvage can read past the damage. Unlike the strict reader, it
+ * skips what it cannot decode instead of stopping.
+ */
+export function* salvageFrames(log: Buffer, from: number): Generator<Frame> {
+  let at = log.indexOf(FRAME_MAGIC, from);
+  while (at >= 0 && at + FRAME_HEADER_BYTES <= log.length) {
+    const compressed = log.readUInt32BE(at + 4);
+    const rawSize = log.readUInt32BE(at + 8);
+    const end = at + FRAME_HEADER_BYTES + compressed;
+    let raw: Buffer | undefined;
+    if (compressed >= 1 && compressed <= FRAME_BUDGET_BYTES && rawSize >= 1 && rawSize <= FRAME_BUDGET_BYTES && end <= log.length) {
+      try {
+        raw = zstd.decompress(log.subarray(at + FRAME_HEADER_BYTES, end), rawSize);
+      } catch {
+        raw = undefined;
+      }
+    }
+    if (raw) {
+      yield { offset: at, frameBytes: end - at, raw };
+      at = log.indexOf(FRAME_MAGIC, end);
+    } else {
+      at = log.indexOf(FRAME_MAGIC, at + 1);
+    }
+  }
+}

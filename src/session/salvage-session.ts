@@ -1,0 +1,146 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { ContentStore, contentRootFor } from '../codec/content-store.js';
+import type { BatchToWrite, EventToWrite } from '../codec/encode-batch.js';
+import { RxError } from '../codec/errors.js';
+import { PhysicalEventSchema, V4_CODEC } from '../codec/records.js';
+import { salvageFrames } from '../codec/salvage-frames.js';
+import { createSession } from './create-session.js';
+import { ManifestSchema } from './manifest.js';
+import { MessageSchema, type Message } from './message.js';
+import { problemFromError, type SessionProblem } from './problem.js';
+import { readJsonFile } from './read-json-file.js';
+import { payloadBytesOf, readSessionEvents } from './read-events.js';
+import { SESSION_FILES } from './session-files.js';
+
+export interface SalvageReport {
+  source: string;
+  action: 'salvaged' | 'would-salvage';
+  newId: string;
+  newDir: string;
+  /** The first problem that stopped the verified read; null when the log verified to its end. */
+  damage: SessionProblem | null;
+  batchesKept: number;
+  eventsKept: number;
+  /** Messages read from frames past the last verified batch, in the person's view. */
+  recoveredMessages: number;
+}
+
+interface KeptBatch {
+  batch: BatchToWrite;
+  messageIds: string[];
+}
+
+/**
+ * Recovers what can be recovered from a damaged session into a new one, and leaves the original
+ * untouched: the longest verified prefix of batches (event ids, kinds and payload bytes as they
+ * were), then the person's view of the messages that still decode past the damage, with a
+ * `diagnostic` event saying where they came from. The new session's manifest names the original.
+ */
+export async function salvageSession(dir: string, options: { to?: string; dryRun?: boolean } = {}): Promise<SalvageReport> {
+  const source = resolve(dir);
+  const logPath = join(source, SESSION_FILES.log);
+  const manifest = await readJsonFile(join(source, SESSION_FILES.manifest), ManifestSchema);
+  const contentRoot = manifest.state === 'ok' ? manifest.value.contentRoot : undefined;
+  const kept: KeptBatch[] = [];
+  let verifiedEnd = 0;
+  let damage: SessionProblem | null = null;
+  try {
+    for await (const item of readSessionEvents(source, { contentRoot })) {
+      if (item.type !== 'batch') continue;
+      const { batch, payloads, payloadBytes } = item.value;
+      kept.push({
+        batch: {
+          operationId: batch.operationId,
+          ...(batch.turnId ? { turnId: batch.turnId } : {}),
+          createdAt: batch.createdAt,
+          events: batch.events.map((event, index): EventToWrite => ({
+            id: event.id,
+            kind: event.kind,
+            optional: event.optional,
+            required: event.required,
+            ...(payloadBytes[index] ? { payloadJson: payloadBytes[index] } : {}),
+          })),
+        },
+        messageIds: payloads.flatMap((payload) => messageIdsOf(payload)),
+      });
+      verifiedEnd = batch.end;
+    }
+  } catch (error) {
+    if (!(error instanceof RxError)) throw error;
+    damage = problemFromError(error);
+  }
+
+  const log = await readFile(logPath).catch(() => Buffer.alloc(0));
+  const known = new Set(kept.flatMap((batch) => batch.messageIds));
+  const recovered = await messagesPast(log, verifiedEnd, new ContentStore(contentRootFor(source, contentRoot)), known);
+  const batches = kept.map((batch) => batch.batch);
+  if (recovered.length > 0 || damage) {
+    batches.push({
+      operationId: `salvage:${basename(source)}:recovered`,
+      events: [
+        {
+          kind: 'diagnostic',
+          payload: { salvage: { source, damage: damage?.message ?? null, offset: damage?.offset ?? null, verifiedEnd, recoveredMessages: recovered.length } },
+        },
+        ...recovered.map((message) => ({ kind: 'message/complete', payload: { message } })),
+      ],
+    });
+  }
+  const storeDir = resolve(options.to ?? dirname(source));
+  const newId = randomBytes(16).toString('hex');
+  const report: SalvageReport = {
+    source,
+    action: options.dryRun ? 'would-salvage' : 'salvaged',
+    newId,
+    newDir: join(storeDir, newId),
+    damage,
+    batchesKept: kept.length,
+    eventsKept: kept.reduce((sum, batch) => sum + batch.batch.events.length, 0),
+    recoveredMessages: recovered.length,
+  };
+  if (options.dryRun) return report;
+  await createSession({
+    storeDir,
+    sessionId: newId,
+    source: { path: source, size: log.length, sha256: createHash('sha256').update(log).digest('hex'), version: V4_CODEC },
+    inheritedEventCount: report.eventsKept,
+    batches,
+  });
+  return report;
+}
+
+function messageIdsOf(payload: unknown): string[] {
+  const record = payload as { message?: { id?: unknown }; messages?: { id?: unknown }[] } | undefined;
+  const messages = [record?.message, ...(Array.isArray(record?.messages) ? record.messages : [])];
+  return messages.flatMap((message) => (typeof message?.id === 'string' ? [message.id] : []));
+}
+
+/**
+ * The person's view of the messages in frames past `from` that still decode: message events
+ * whose payload parses, without host and local-only records, each id once and none already kept.
+ */
+async function messagesPast(log: Buffer, from: number, content: ContentStore, known: Set<string>): Promise<Message[]> {
+  const found: Message[] = [];
+  for (const frame of salvageFrames(log, from)) {
+    try {
+      const record = JSON.parse(frame.raw.toString('utf8')) as { recordType?: unknown; event?: unknown };
+      if (record.recordType !== 'batch/event') continue;
+      const event = PhysicalEventSchema.parse(record.event);
+      if (event.kind !== 'message/complete' && event.kind !== 'message/upsert') continue;
+      const bytes = event.payloadRef
+        ? await payloadBytesOf({ id: event.id ?? '', seq: 0, kind: event.kind, optional: false, required: false, offset: frame.offset, payloadRef: event.payloadRef }, content, '')
+        : Buffer.from(event.payload ?? '', 'base64');
+      const message = MessageSchema.parse((JSON.parse(bytes!.toString('utf8')) as { message?: unknown }).message);
+      if (message.origin === 'host' || message.local_only) continue;
+      const id = message.id || `salvaged-${frame.offset}`;
+      if (known.has(id)) continue;
+      known.add(id);
+      found.push({ ...message, id });
+    } catch {
+      // A frame that decodes but does not hold a readable message: nothing to recover from it.
+    }
+  }
+  return found;
+}
