@@ -45,11 +45,16 @@ export interface SessionRead {
   openBy?: string;
 }
 
+export interface ReadSessionOptions {
+  /** Check the storage identity and offset index against the log (default true); listing skips them. */
+  caches?: boolean;
+}
+
 /**
  * Reads and verifies a sessions-v4 (or desktop-v5) session directory without changing it, and
  * says what Reasonix 1.38.11 would make of it (spec §2, §9, §13.1 step 3).
  */
-export async function readSession(dir: string): Promise<SessionRead> {
+export async function readSession(dir: string, options: ReadSessionOptions = {}): Promise<SessionRead> {
   const id = basename(dir);
   const problems: SessionProblem[] = [];
   const projection = new Projection();
@@ -149,7 +154,7 @@ export async function readSession(dir: string): Promise<SessionRead> {
         offset: read.tornTail.offset,
       });
     }
-    await checkCaches(dir, id, logPath, logStats.size, warn);
+    if (options.caches ?? true) await checkCaches(dir, id, logPath, logStats.size, warn);
   }
 
   const entries = await readdir(dir).catch(() => [] as string[]);

@@ -1,5 +1,5 @@
-import { open, truncate } from 'node:fs/promises';
-import { join } from 'node:path';
+import { link, open, rm, truncate } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { TornTail } from '../codec/batch.js';
 import { DamagedStoreError } from '../codec/errors.js';
 import { readBatches } from '../codec/read-batches.js';
@@ -50,14 +50,18 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
     } finally {
       await log.close();
     }
+    // The evidence appears whole or not at all: a repair killed midway leaves the log as it was.
     const evidence = join(dir, evidenceName());
-    const kept = await open(evidence, 'wx', FILE_MODE);
+    const staged = join(dir, `.${basename(evidence)}.tmp`);
+    const kept = await open(staged, 'wx', FILE_MODE);
     try {
       await kept.writeFile(tail);
       await kept.sync();
     } finally {
       await kept.close();
     }
+    await link(staged, evidence);
+    await rm(staged);
     await fsyncDir(dir);
     await truncate(logPath, durableEnd);
     const synced = await open(logPath, 'r+');

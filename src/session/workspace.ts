@@ -7,7 +7,7 @@ const WORKSPACE_LINE = /Current workspace: "((?:[^"\\]|\\.)*)"/;
  * The workspace a session belongs to, from what the session itself says: `header.json` `cwd`,
  * else the `Current workspace: "<root>"` line of a host session-context message.
  */
-export function workspaceOf(read: SessionRead): string | undefined {
+export function workspaceOf(read: Pick<SessionRead, 'header' | 'projection'>): string | undefined {
   if (read.header?.cwd) return read.header.cwd;
   for (const { message } of read.projection.transcript) {
     if (message.origin !== 'host' || typeof message.content !== 'string') continue;

@@ -17,6 +17,8 @@ export interface ListedCopy {
   workspace: string | null;
   workspaceFrom: WorkspaceSource | null;
   title: string | null;
+  /** `title`: the session's own; `preview`: what its first message says. */
+  titleFrom: 'title' | 'preview' | null;
   updatedAt: string | null;
   messages: number;
   status: ListedStatus;
@@ -43,17 +45,19 @@ export async function readCopies(
 
 /**
  * A conversation described by its first (newest-store) copy. Where that copy does not name its
- * workspace or title, another copy's is used: a migrated v4 twin does not know what its JSONL
- * meta knew.
+ * workspace, or has no title of its own, another copy's is used: a migrated v4 twin does not know
+ * what its JSONL meta knew.
  */
 export function describeConversation([primary, ...others]: [ListedCopy, ...ListedCopy[]], parent: ParentSession | null): ListedSession {
   const all = [primary, ...others];
   const named = all.find((copy) => copy.workspace !== null);
+  const titled = all.find((copy) => copy.titleFrom === 'title') ?? all.find((copy) => copy.title !== null);
   return {
     ...primary,
     workspace: named?.workspace ?? null,
     workspaceFrom: named?.workspaceFrom ?? null,
-    title: all.find((copy) => copy.title !== null)?.title ?? null,
+    title: titled?.title ?? null,
+    titleFrom: titled?.titleFrom ?? null,
     copies: others,
     parent,
   };

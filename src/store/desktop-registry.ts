@@ -31,11 +31,10 @@ export const DesktopRegistrySchema = z.looseObject({
   workspaces: z.record(z.string(), DesktopWorkspaceSchema).default({}),
   sourceMappings: z.record(z.string(), SourceMappingSchema).default({}),
 });
-export type DesktopRegistry = z.infer<typeof DesktopRegistrySchema>;
 export type SourceMapping = z.infer<typeof SourceMappingSchema>;
 
 /** Where the registry lives under a state root (spec §1.2). */
-export function desktopRegistryPath(stateRoot: string): string {
+function desktopRegistryPath(stateRoot: string): string {
   return join(stateRoot, 'desktop', 'workspace-state-v1.json');
 }
 

@@ -23,7 +23,7 @@ export const JsonlMetaSchema = z.looseObject({
 });
 export type JsonlMeta = z.infer<typeof JsonlMetaSchema>;
 
-/** The title Reasonix shows for a JSONL session: `custom_title`, then `topic_title`, then `preview` (spec §11.3). */
+/** A JSONL session's own title: `custom_title`, then `topic_title`; Reasonix shows `preview` after them (spec §11.3). */
 export function jsonlMetaTitle(meta: JsonlMeta): string | undefined {
-  return meta.custom_title || meta.topic_title || meta.preview || undefined;
+  return meta.custom_title || meta.topic_title || undefined;
 }

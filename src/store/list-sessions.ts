@@ -5,7 +5,7 @@ import { mapInOrder } from './map-in-order.js';
 import type { Platform } from './platform.js';
 import type { ReadRoot } from './roots.js';
 import type { ListedStore } from './store-kind.js';
-import { workspaceSlug } from './workspace-slug.js';
+import { sameSlug, workspaceSlug } from './workspace-slug.js';
 
 export interface ListOptions {
   /** Whose path and slug rules apply. */
@@ -40,7 +40,7 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
     describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries }), conversation.parent);
   async function* sessions(): AsyncGenerator<ListedSession> {
     for await (const session of mapInOrder(conversations, options.concurrency ?? 16, describe)) {
-      // Slugs compare workspaces as Reasonix does: Windows spellings that differ only in case are one.
+      // Slugs compare workspaces as Reasonix does: Windows spellings that differ in case are one folder.
       if (wanted !== undefined && !belongsTo(session, wanted, options.platform)) continue;
       yield session;
     }
@@ -49,8 +49,8 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
 }
 
 function belongsTo(session: ListedSession, slug: string, platform: Platform): boolean {
-  if (session.workspace !== null && workspaceSlug(session.workspace, platform) === slug) return true;
-  return [session, ...session.copies].some((copy) => copy.slug === slug);
+  if (session.workspace !== null && sameSlug(workspaceSlug(session.workspace, platform), slug, platform)) return true;
+  return [session, ...session.copies].some((copy) => sameSlug(copy.slug, slug, platform));
 }
 
 function mostRecentFirst(a: Conversation, b: Conversation): number {

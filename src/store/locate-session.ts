@@ -13,7 +13,10 @@ export interface LocatedCopy extends ListedCopy {
 export interface SessionWhereabouts extends Omit<ListedSession, 'copies'> {
   /** Every copy, the newest store's first, each with its verdict. */
   copies: LocatedCopy[];
-  /** The first copy that resumes from the folder; else the first a command would resume; else the first. */
+  /**
+   * The first copy that resumes from the folder; else the first a command resumes without copying
+   * files; else the first any command resumes; else the first.
+   */
   resume: ResumeVerdict;
 }
 
@@ -31,8 +34,12 @@ export async function locateSession(roots: readonly ReadRoot[], query: string, c
     matching.map(async (conversation) => {
       const read = await readCopies(conversation, { verify: true, registries: found.registries });
       const session = describeConversation(read, conversation.parent);
-      const copies = read.map((copy) => ({ ...copy, resume: resumeVerdict(copy, session.workspace, context) }));
-      const best = copies.find((copy) => copy.resume.resumes) ?? copies.find((copy) => copy.resume.command !== null) ?? copies[0]!;
+      const copies = read.map((copy) => ({ ...copy, resume: resumeVerdict(copy, session.workspace, read, context) }));
+      const best =
+        copies.find((copy) => copy.resume.resumes) ??
+        copies.find((copy) => copy.resume.command !== null && !copy.resume.copiesSession) ??
+        copies.find((copy) => copy.resume.command !== null) ??
+        copies[0]!;
       return { ...session, copies, resume: best.resume };
     }),
   );

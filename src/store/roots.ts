@@ -99,7 +99,7 @@ export function legacyRoots(inputs: RootInputs): string[] {
 }
 
 /** `--home` and `--state-home` mean what the variables mean, so they go through the same rules. */
-export function withOverrides(inputs: RootInputs, overrides: RootOverrides): RootInputs {
+function withOverrides(inputs: RootInputs, overrides: RootOverrides): RootInputs {
   return {
     ...inputs,
     env: {

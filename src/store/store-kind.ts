@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
 
-export type StoreKind = 'sessions-v4' | 'desktop-sessions-v5' | 'jsonl' | 'legacy' | 'unknown';
+export type StoreKind = 'sessions-v4' | 'desktop-sessions-v5' | 'unknown';
 
 /**
  * The stores a session is listed from, newest format first — the order a conversation's copies

@@ -1,13 +1,12 @@
 import type { Header } from '../session/header.js';
 import type { Projection } from '../session/projection.js';
-import { readSession, type SessionRead, type SessionStatus } from '../session/read-session.js';
+import { readSession, type SessionStatus } from '../session/read-session.js';
 import { workspaceOf } from '../session/workspace.js';
 import type { DesktopRegistryFacts } from './desktop-registry.js';
 import { jsonlMetaTitle } from './jsonl-meta.js';
-import { quickReadV4 } from './quick-read-v4.js';
 import { readTranscriptLines } from './read-transcript-lines.js';
 import type { JsonlCopy, SessionCopy, V0Copy, V4Copy } from './session-copy.js';
-import { titleFromText } from './title-text.js';
+import { displayTitle, type DisplayTitle } from './title-text.js';
 
 /** Reasonix's verdict on a copy (spec §13.1), or `locked`: a running process holds its writer lock. */
 export type ListedStatus = SessionStatus | 'locked';
@@ -16,12 +15,11 @@ export type ListedStatus = SessionStatus | 'locked';
 export type WorkspaceSource = 'header' | 'session-context' | 'desktop-registry' | 'jsonl-meta' | 'v0-meta';
 
 /** What reading a copy tells: its verdict, messages, title and workspace. */
-export interface CopySummary {
+export interface CopySummary extends DisplayTitle {
   status: ListedStatus;
   /** Why Reasonix would refuse it, or what is wrong with its files. */
   problem: string | null;
   messages: number;
-  title: string | null;
   /** The workspace folder, when the copy says; otherwise only its slug is known (spec §1.3). */
   workspace: string | null;
   workspaceFrom: WorkspaceSource | null;
@@ -46,7 +44,7 @@ export async function summariseCopy(copy: SessionCopy, options: SummariseOptions
     status: problem ? 'damaged' : 'ok',
     problem,
     messages: lines.messages,
-    title: titleFromText(meta.title ?? lines.firstUserText),
+    ...displayTitle(meta.title, meta.preview ?? lines.firstUserText),
     workspace: meta.workspace ?? null,
     workspaceFrom: meta.workspace ? meta.source : null,
     payloadRefs: 0,
@@ -54,30 +52,17 @@ export async function summariseCopy(copy: SessionCopy, options: SummariseOptions
 }
 
 /** What a transcript's meta file says: `<id>.jsonl.meta` (spec §11.3) or v0.x `<id>.meta.json` (spec §11.4). */
-function transcriptMeta(copy: JsonlCopy | V0Copy): { file: string; title?: string; workspace?: string; source: WorkspaceSource } {
+function transcriptMeta(copy: JsonlCopy | V0Copy): { file: string; title?: string; preview?: string; workspace?: string; source: WorkspaceSource } {
   if (copy.format === 'jsonl') {
     const meta = copy.meta.state === 'ok' ? copy.meta.value : undefined;
-    return { file: `${copy.id}.jsonl.meta`, title: meta && jsonlMetaTitle(meta), workspace: meta?.workspace_root || undefined, source: 'jsonl-meta' };
+    return { file: `${copy.id}.jsonl.meta`, title: meta && jsonlMetaTitle(meta), preview: meta?.preview || undefined, workspace: meta?.workspace_root || undefined, source: 'jsonl-meta' };
   }
   const meta = copy.meta.state === 'ok' ? copy.meta.value : undefined;
   return { file: `${copy.id}.meta.json`, title: meta?.summary || undefined, workspace: meta?.workspace || undefined, source: 'v0-meta' };
 }
 
 async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<CopySummary> {
-  let status: SessionStatus;
-  let problem: string | null;
-  let projection: Projection;
-  let header: Header | undefined;
-  let payloadRefs: number;
-  let openBy: string | undefined;
-  if (options.verify) {
-    const read = await readSession(copy.path);
-    ({ status, projection, header, payloadRefs, openBy } = read);
-    problem = read.problems.find((found) => found.severity === 'error')?.message ?? null;
-  } else {
-    ({ status, problem, projection, payloadRefs, openBy } = await quickReadV4(copy));
-    header = copy.header.state === 'ok' ? copy.header.value : undefined;
-  }
+  const { status, problem, projection, header, payloadRefs, openBy } = await readV4(copy, options.verify);
   const claimed = claimedWorkspace(header, projection);
   const registered = options.registry?.workspaceOfSession.get(copy.id);
   return {
@@ -85,20 +70,24 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
     status: openBy && (status === 'ok' || status === 'torn-tail') ? 'locked' : status,
     problem,
     messages: projection.transcript.length,
-    title: titleFromText(projection.title ?? firstTypedMessage(projection)),
+    ...displayTitle(projection.title, firstTypedMessage(projection)),
     workspace: claimed?.path ?? registered ?? null,
     workspaceFrom: claimed?.from ?? (registered ? 'desktop-registry' : null),
     payloadRefs,
   };
 }
 
-/**
- * The workspace the session names: `header.json` `cwd`, else its host session-context line.
- * `workspaceOf` looks at nothing of a `SessionRead` but these two fields.
- */
+/** The verdict and replay of a v4 copy; listing skips the cache checks that only `--verify` shows. */
+async function readV4(copy: V4Copy, verify: boolean) {
+  const read = await readSession(copy.path, { caches: verify });
+  const problem = read.problems.find((found) => found.severity === 'error')?.message ?? null;
+  return { status: read.status, problem, projection: read.projection, header: read.header, payloadRefs: read.payloadRefs, openBy: read.openBy };
+}
+
+/** The workspace the session names: `header.json` `cwd`, else its host session-context line. */
 function claimedWorkspace(header: Header | undefined, projection: Projection): { path: string; from: WorkspaceSource } | undefined {
   if (header?.cwd) return { path: header.cwd, from: 'header' };
-  const path = workspaceOf({ header, projection } as SessionRead);
+  const path = workspaceOf({ header, projection });
   return path ? { path, from: 'session-context' } : undefined;
 }
 

@@ -2,9 +2,23 @@
 const TITLE_CHARACTERS = 80;
 
 /** A one-line title from free text (a first user message, a preview): whitespace collapsed, cut to 80 characters. */
-export function titleFromText(text: string | null | undefined): string | null {
+function titleFromText(text: string | null | undefined): string | null {
   const line = (text ?? '').replace(/\s+/g, ' ').trim();
   if (line === '') return null;
   const characters = [...line];
   return characters.length > TITLE_CHARACTERS ? `${characters.slice(0, TITLE_CHARACTERS - 1).join('')}…` : line;
+}
+
+/** A session's title, and whether it was given one or shows a preview of its first message. */
+export interface DisplayTitle {
+  title: string | null;
+  titleFrom: 'title' | 'preview' | null;
+}
+
+/** The title Reasonix shows: the session's own, else a preview (spec §11.3). */
+export function displayTitle(own: string | null | undefined, preview: string | null | undefined): DisplayTitle {
+  const title = titleFromText(own);
+  if (title) return { title, titleFrom: 'title' };
+  const shown = titleFromText(preview);
+  return { title: shown, titleFrom: shown ? 'preview' : null };
 }

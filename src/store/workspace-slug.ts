@@ -36,3 +36,12 @@ function goToLower(text: string): string {
   for (const char of text) lower += char === '\u0130' ? 'i' : char.toLowerCase();
   return lower;
 }
+
+/**
+ * Whether two slug folder names name the same folder: on Windows NTFS resolves names without
+ * regard to case, so a mixed-case slug an older Reasonix created is the lower-cased one.
+ */
+export function sameSlug(a: string | null, b: string | null, platform: Platform): boolean {
+  if (a === null || b === null) return false;
+  return platform === 'win32' ? goToLower(a) === goToLower(b) : a === b;
+}

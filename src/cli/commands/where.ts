@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { locateSession, type SessionWhereabouts } from '../../store/locate-session.js';
 import type { Output } from '../output.js';
+import { UsageError } from '../usage-error.js';
 import { rootsFromArgs, withRootOptions, type RootArgs } from './ls.js';
 
 interface WhereArgs extends RootArgs {
@@ -20,6 +21,7 @@ export function whereCommand(output: Output, setExit: (code: number) => void) {
         .example('$0 where 166cabf3 --cwd ~/src/app', 'would `reasonix --resume` find it from ~/src/app?')
         .epilogue('Exit 0: found (resumable or not). 1: no session matches.'),
     handler: async (args: WhereArgs) => {
+      if (args.id.trim() === '') throw new UsageError('name a session id, or the start of one');
       const { inputs, roots } = await rootsFromArgs(args);
       const located = await locateSession(roots.roots, args.id, {
         platform: inputs.platform,
@@ -40,7 +42,7 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string): string {
   lines.push('  copies');
   for (const copy of session.copies) {
     lines.push(`    ${copy.store}${copy.scope === 'global' && copy.store === 'sessions-v4' ? ' (global)' : ''}  ${copy.status}  ${copy.path}`);
-    lines.push(`      from ${cwd}: ${copy.resume.resumes ? 'found' : `not found (${copy.resume.reason})`} — ${copy.resume.explanation}`);
+    lines.push(`      \`reasonix --resume\` from ${cwd}: ${copy.resume.resumes ? 'opens it' : `no (${copy.resume.reason})`} — ${copy.resume.explanation}`);
   }
   const { resume } = session;
   if (resume.resumes) lines.push(`  resume from here: ${resume.command}`);

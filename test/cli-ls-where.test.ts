@@ -1,0 +1,147 @@
+// `rxstore ls` and `rxstore where`, with `where`'s verdicts checked against the real Reasonix 1.38.11 (spec §13.1).
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ListedSession } from '../src/store/describe-conversation.js';
+import type { SessionWhereabouts } from '../src/store/locate-session.js';
+import { runCli } from './support/inspect-json-schema.js';
+import { startMockModel, type MockModel } from './support/mock-model.js';
+import { reasonixAbsentMessage, reasonixBinary, reasonixEnv, runReasonix, writeReasonixConfig } from './support/reasonix.js';
+import { buildStateRoot } from './support/state-root.js';
+import { tempDir } from './support/temp-dir.js';
+
+describe('rxstore ls', () => {
+  it('--json prints every conversation with id, store, path, workspace, title, updatedAt, messages, status and copies', async () => {
+    const machine = await buildStateRoot();
+    const listed = await runCli(['ls', '--json', '--state-home', machine.stateRoot]);
+    expect(listed.code, listed.stderr).toBe(0);
+    const sessions = JSON.parse(listed.stdout) as ListedSession[];
+    // --state-home pins the state root, so the legacy root is not read (spec §1.4).
+    expect(sessions).toHaveLength(10);
+    for (const session of sessions) {
+      expect(Object.keys(session)).toEqual(expect.arrayContaining(['id', 'store', 'path', 'workspace', 'title', 'updatedAt', 'messages', 'status', 'copies']));
+    }
+    expect(sessions.find((session) => session.id === machine.ids.desktopImport)?.copies.map((copy) => [copy.id, copy.store, copy.path])).toEqual([
+      [machine.ids.jsonlTwin, 'sessions-v4', join(machine.stateRoot, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions-v4', machine.ids.jsonlTwin)],
+      [machine.ids.jsonlStem, 'jsonl', machine.paths.jsonlTranscript],
+    ]);
+  });
+
+  it('prints one line a conversation; --verify exits 1 when Reasonix would refuse one', async () => {
+    const machine = await buildStateRoot();
+    const listed = await runCli(['ls', '--state-home', machine.stateRoot, '--workspace', machine.workspaces.titled]);
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines.find((line) => line.includes(machine.ids.titledFork))).toMatch(
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  ok +4  sessions-v4 +${machine.ids.titledFork}  /tmp/rxstore-fixture-ws/titled  "Refactor plan \\(fork\\)"  \\(fork of ${machine.ids.titledParent}\\)$`),
+    );
+    const verified = await runCli(['ls', '--verify', '--state-home', machine.stateRoot, '--store', 'sessions-v4']);
+    expect(verified.code).toBe(1);
+    expect(verified.stdout).toMatch(new RegExp(`damaged +0  sessions-v4 +${machine.ids.damaged}  slug -tmp-rxstore-fixture-ws-interrupted .*CRC`));
+  });
+
+  it('rejects an unknown store name as a usage error', async () => {
+    const result = await runCli(['ls', '--store', 'sessions-v9', '--state-home', '/nonexistent']);
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('rxstore where', () => {
+  it('says where each copy lives and which one `reasonix --resume` finds from the folder', async () => {
+    const machine = await buildStateRoot();
+    const where = await runCli(['where', machine.ids.jsonlTwin.slice(0, 10), '--json', '--state-home', machine.stateRoot, '--cwd', machine.workspaces['jsonl-migrated']]);
+    expect(where.code, where.stderr).toBe(0);
+    const [found, ...more] = JSON.parse(where.stdout) as SessionWhereabouts[];
+    expect(more).toEqual([]);
+    expect(found!.copies.map((copy) => [copy.store, copy.id, copy.resume.reason, copy.resume.command])).toEqual([
+      ['desktop-sessions-v5', machine.ids.desktopImport, 'desktop-store', expect.stringContaining(`reasonix --resume ${machine.ids.desktopImport}`)],
+      ['sessions-v4', machine.ids.jsonlTwin, 'resumes', `reasonix --resume ${machine.ids.jsonlTwin}`],
+      ['jsonl', 'legacy-demo', 'resumes', 'reasonix --resume legacy-demo'],
+    ]);
+    expect(found!.resume).toMatchObject({ resumes: true, command: `reasonix --resume ${machine.ids.jsonlTwin}` });
+  });
+
+  it('never suggests copying a desktop session over its copy in the workspace store', async () => {
+    const machine = await buildStateRoot();
+    const elsewhere = await tempDir('rxstore-where-cwd-');
+    const where = await runCli(['where', machine.ids.toolCalls, '--json', '--state-home', machine.stateRoot, '--cwd', elsewhere]);
+    const [found] = JSON.parse(where.stdout) as SessionWhereabouts[];
+    const workspaceCopy = join(machine.stateRoot, 'projects', '-tmp-rxstore-fixture-ws-tool-calls', 'sessions-v4', machine.ids.toolCalls);
+    expect(found!.copies.map((copy) => [copy.store, copy.resume.reason, copy.resume.command])).toEqual([
+      ['desktop-sessions-v5', 'desktop-store', null],
+      ['sessions-v4', 'other-workspace', `cd ${machine.workspaces['tool-calls']} && reasonix --resume ${machine.ids.toolCalls}`],
+    ]);
+    expect(found!.copies[0]!.resume.explanation).toContain(`its copy ${workspaceCopy} is the one to resume`);
+    expect(found!.resume.command).toBe(`cd ${machine.workspaces['tool-calls']} && reasonix --resume ${machine.ids.toolCalls}`);
+  });
+
+  it('names a damaged copy and gives no command', async () => {
+    const machine = await buildStateRoot();
+    const where = await runCli(['where', machine.ids.damaged, '--state-home', machine.stateRoot, '--cwd', machine.workspaces.interrupted]);
+    expect(where.code).toBe(0);
+    expect(where.stdout).toContain(`\`reasonix --resume\` from ${machine.workspaces.interrupted}: no (damaged) — Reasonix would refuse this copy: decode v4 frame: CRC check failed`);
+    expect(where.stdout).toContain('no command resumes it');
+  });
+
+  it('answers "no session matches" as Reasonix does, exit 1', async () => {
+    const machine = await buildStateRoot();
+    const where = await runCli(['where', 'ffff0000', '--state-home', machine.stateRoot]);
+    expect(where).toMatchObject({ code: 1, stdout: '', stderr: 'rxstore: RX_SESSION_NOT_FOUND: no session matches "ffff0000"\n' });
+  });
+});
+
+const bin = reasonixBinary();
+
+describe.skipIf(!bin)(`where, judged by the real Reasonix${bin ? '' : ` — skipped: ${reasonixAbsentMessage()}`}`, () => {
+  /** Runs a command `where` printed in bash, with `reasonix` standing for `reasonix run` against the mock. */
+  async function runPrinted(command: string, stateRoot: string, cwd: string, mock: MockModel): Promise<{ code: number | null; stderr: string }> {
+    const binDir = await tempDir('rxstore-where-bin-');
+    await writeFile(join(binDir, 'reasonix'), `#!/bin/sh\nexec '${bin}' run --permission-mode danger-full-access "$@" 'Please continue.'\n`);
+    await chmod(join(binDir, 'reasonix'), 0o755);
+    await writeReasonixConfig(stateRoot, mock.baseUrl);
+    const child = spawn('bash', ['-c', command], { cwd, env: { ...reasonixEnv(stateRoot), PATH: `${binDir}:${process.env.PATH}` }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code, stderr };
+  }
+
+  it.each([
+    ['under another workspace\'s slug', 'plainChat', 'other-workspace', 'plain-chat'],
+    ['in the global store', 'cjkGlobal', 'global-store', 'cjk-emoji'],
+  ] as const)('a session %s: Reasonix answers "no session matches"; the command `where` prints resumes it', async (_case, which, reason, workspaceOf) => {
+    const machine = await buildStateRoot();
+    const id = machine.ids[which];
+    const workspace = machine.workspaces[workspaceOf];
+    const elsewhere = await tempDir('rxstore-where-cwd-');
+    await mkdir(workspace, { recursive: true });
+
+    const where = await runCli(['where', id, '--json', '--state-home', machine.stateRoot, '--cwd', elsewhere]);
+    expect(where.code, where.stderr).toBe(0);
+    const [found] = JSON.parse(where.stdout) as SessionWhereabouts[];
+    expect(found!.workspace).toBe(workspace);
+    expect(found!.resume).toMatchObject({ resumes: false, reason, command: expect.stringMatching(new RegExp(`cd ${workspace} && reasonix --resume ${id}$`)) });
+
+    const mock = await startMockModel([{ text: 'Resumed.' }]);
+    try {
+      // Reasonix agrees that it is not found from there (and, for the global store, not even from its own workspace).
+      for (const cwd of reason === 'global-store' ? [elsewhere, workspace] : [elsewhere]) {
+        const refused = await runReasonix({ home: machine.stateRoot, cwd, args: ['run', '--resume', id, 'Hello?'], mock });
+        expect(refused.code, refused.stderr).toBe(1);
+        expect(refused.stderr).toContain(`no session matches "${id}"`);
+      }
+      const resumed = await runPrinted(found!.resume.command!, machine.stateRoot, elsewhere, mock);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(mock.chatRequests().at(-1)?.messages.some((message) => message.content === 'Please continue.')).toBe(true);
+    } finally {
+      await mock.close();
+    }
+
+    // From the workspace, `where` now finds it in that workspace's store.
+    const after = await runCli(['where', id, '--json', '--state-home', machine.stateRoot, '--cwd', workspace]);
+    const [now] = JSON.parse(after.stdout) as SessionWhereabouts[];
+    expect(now!.resume).toMatchObject({ resumes: true, reason: 'resumes', command: `reasonix --resume ${id}` });
+  });
+});
