@@ -47,7 +47,7 @@ export class ContentStore {
   /** The bytes a ref names, after checking size, digest and (when the ref has one) the integrity index. */
   async read(ref: PayloadRef): Promise<Buffer> {
     const path = this.objectPath(ref.digest);
-    const bytes = await this.readRegularFile(path, 'object');
+    const bytes = await this.readRegularFile(path, 'object', ref.bytes);
     if (bytes.length !== ref.bytes) {
       throw new MissingContentError(`content object is ${bytes.length} bytes, expected ${ref.bytes}`, {
         file: path,
@@ -95,7 +95,8 @@ export class ContentStore {
         found: ref.integrityBlockBytes ?? 0,
       });
     }
-    const raw = await this.readRegularFile(path, 'integrity index');
+    // An index holds one 64-hex digest per 1 MiB block; a file far larger is not one.
+    const raw = await this.readRegularFile(path, 'integrity index', 1024 + Math.ceil(ref.bytes / INTEGRITY_BLOCK_BYTES) * 80, 'at most');
     const digest = sha256(raw);
     if (digest !== ref.indexDigest) {
       throw new MissingContentError(`integrity index digest is ${digest}, expected ${ref.indexDigest}`, {
@@ -116,8 +117,11 @@ export class ContentStore {
     }
   }
 
-  /** Reads a store file, refusing anything but a regular file: no symlink leads out of the store. */
-  private async readRegularFile(path: string, what: string): Promise<Buffer> {
+  /**
+   * Reads a store file, refusing anything but a regular file (no symlink leads out of the store)
+   * and checking its size before reading it, so a wrong file is never read whole.
+   */
+  private async readRegularFile(path: string, what: string, size: number, rule: 'exactly' | 'at most' = 'exactly'): Promise<Buffer> {
     let stats;
     try {
       stats = await lstat(path);
@@ -128,6 +132,9 @@ export class ContentStore {
       });
     }
     if (!stats.isFile()) throw new MissingContentError(`content ${what} is not a regular file`, { file: path });
+    if (rule === 'exactly' ? stats.size !== size : stats.size > size) {
+      throw new MissingContentError(`content ${what} is ${stats.size} bytes, expected ${rule === 'exactly' ? '' : 'at most '}${size}`, { file: path, expected: size, found: stats.size });
+    }
     return readFile(path);
   }
 

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import fsExt from 'fs-ext-extra-prebuilt';
+import { InvalidInputError } from '../codec/errors.js';
 import { FILE_MODE } from './atomic-write.js';
 
 /**
@@ -30,9 +31,19 @@ function tryLockHandle(handle: FileHandle): boolean {
   }
 }
 
+/** A lock file must be a regular file: a FIFO or device there is refused, never waited on. */
+async function openLockFile(path: string, flags: number, mode?: number): Promise<FileHandle> {
+  const handle = await open(path, flags | constants.O_NONBLOCK, mode);
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw new InvalidInputError(`${path} is not a regular file, so it cannot be a lock file`, { file: path });
+  }
+  return handle;
+}
+
 /** Takes the lock on `path` (creating the file, 0600, if absent) without waiting; undefined when it is held. */
 export async function tryOsLock(path: string): Promise<OsLock | undefined> {
-  const handle = await open(path, constants.O_RDWR | constants.O_CREAT, FILE_MODE);
+  const handle = await openLockFile(path, constants.O_RDWR | constants.O_CREAT, FILE_MODE);
   if (!tryLockHandle(handle)) {
     await handle.close();
     return undefined;
@@ -42,7 +53,7 @@ export async function tryOsLock(path: string): Promise<OsLock | undefined> {
 
 /** Whether another process holds the lock on an existing file; never creates the file. */
 export async function isOsLockHeld(path: string): Promise<boolean> {
-  const handle = await open(path, constants.O_RDONLY).catch(() => undefined);
+  const handle = await openLockFile(path, constants.O_RDONLY).catch(() => undefined);
   if (!handle) return false;
   try {
     return !tryLockHandle(handle);

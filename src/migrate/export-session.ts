@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { SessionRead } from '../session/read-session.js';
 import { canonicalTranscript, personView } from '../session/views.js';
 import { workspaceOf } from '../session/workspace.js';
-import { goMessage } from './go-message.js';
+import { goMessage } from '../store/jsonl-message.js';
 
 export type ExportFormat = 'jsonl' | 'json';
 export type ExportView = 'canonical' | 'person';

@@ -11,8 +11,8 @@ import { isJsonObjectText } from '../session/message.js';
 import { SESSION_FILES } from '../session/session-files.js';
 import { branchIdOf } from '../store/jsonl-sidecars.js';
 import { parseTranscript } from '../store/jsonl-transcript.js';
-import { goMessage } from './go-message.js';
-import { assignLegacyIds } from './legacy-ids.js';
+import { goMessage } from '../store/jsonl-message.js';
+import { assignLegacyIds } from '../store/legacy-ids.js';
 import { freezeLegacySource, type LegacySource } from './legacy-source.js';
 import { recordMigration } from './migration-map.js';
 

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CommittedBatch } from '../codec/batch.js';
-import { ContentStore, contentRootFor } from '../codec/content-store.js';
 import { encodeBatch, type BatchToWrite } from '../codec/encode-batch.js';
 import { DamagedStoreError, InvalidInputError } from '../codec/errors.js';
 import { goJsonIndented } from '../codec/go-json.js';
@@ -11,6 +10,7 @@ import { openLogBytes, readFrames } from '../codec/read-frames.js';
 import { FILE_MODE, writeFileAtomic } from '../fs/atomic-write.js';
 import { ManifestSchema } from './manifest.js';
 import { readJsonFile } from './read-json-file.js';
+import { sessionContentStore } from './session-content.js';
 import { SESSION_FILES } from './session-files.js';
 import { acquireWriterLocks } from './writer-locks.js';
 
@@ -43,7 +43,7 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[])
     const writerGeneration = (manifest.value.writerGeneration ?? 0) + 1;
     await writeFileAtomic(manifestPath, goJsonIndented({ ...manifest.value, writerGeneration }));
 
-    const content = new ContentStore(contentRootFor(sessionDir, manifest.value.contentRoot));
+    const content = await sessionContentStore(sessionDir);
     const encoded: Buffer[] = [];
     const written: CommittedBatch[] = [];
     for (const batch of batches) {

@@ -29,7 +29,7 @@ export interface InspectReport {
 }
 
 export function inspectReport(read: SessionRead, store: string): InspectReport {
-  const byRole: Record<string, number> = {};
+  const byRole = Object.create(null) as Record<string, number>;
   for (const { message } of read.projection.transcript) byRole[message.role] = (byRole[message.role] ?? 0) + 1;
   return {
     id: read.id,

@@ -8,6 +8,8 @@ export interface SessionProblem {
   message: string;
   file?: string;
   offset?: number;
+  /** 1-based line, in a line-oriented file (a JSONL transcript). */
+  line?: number;
 }
 
 export function problemFromError(error: RxError): SessionProblem {
@@ -17,5 +19,6 @@ export function problemFromError(error: RxError): SessionProblem {
     message: error.message,
     ...(error.data.file !== undefined ? { file: error.data.file } : {}),
     ...(error.data.offset !== undefined ? { offset: error.data.offset } : {}),
+    ...(error.data.line !== undefined ? { line: error.data.line } : {}),
   };
 }

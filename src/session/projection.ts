@@ -97,7 +97,7 @@ export class Projection {
         if (kind === 'history/replace' && firstPerId(messages).length !== messages.length) {
           this.noteStrict(event, 'duplicate transcript record in history/replace');
         }
-        this.transcript.splice(0, this.transcript.length, ...list.map(entry));
+        replaceContents(this.transcript, list.map(entry));
         this.modelMessages = list.filter((message) => !message.local_only);
         if (kind === 'legacy/import') {
           const data = loose.data as Payload<'legacy/import'>;
@@ -156,8 +156,13 @@ function firstPerId(messages: Message[]): Message[] {
 }
 
 function removeWhere<T>(list: T[], predicate: (item: T) => boolean): void {
-  const kept = list.filter((item) => !predicate(item));
-  list.splice(0, list.length, ...kept);
+  replaceContents(list, list.filter((item) => !predicate(item)));
+}
+
+/** Replaces a list's contents in place; a spread of a long list would overflow the call stack. */
+function replaceContents<T>(list: T[], items: T[]): void {
+  list.length = 0;
+  for (const item of items) list.push(item);
 }
 
 function describeIssue(issue: { path: PropertyKey[]; message: string; code?: string; keys?: string[] } | undefined): string {

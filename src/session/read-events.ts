@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type { CommittedBatch, StoredEvent, TornTail } from '../codec/batch.js';
-import { ContentStore, contentRootFor } from '../codec/content-store.js';
+import type { ContentStore } from '../codec/content-store.js';
 import { DamagedStoreError, MissingContentError } from '../codec/errors.js';
 import { readBatches } from '../codec/read-batches.js';
 import { openLogBytes, readFrames } from '../codec/read-frames.js';
+import { sessionContentStore } from './session-content.js';
 import { SESSION_FILES } from './session-files.js';
 
 /** A committed batch with each event's payload resolved and parsed (undefined when it has none). */
@@ -17,8 +18,6 @@ export interface ResolvedBatch {
 export type SessionLogItem = { type: 'batch'; value: ResolvedBatch } | { type: 'torn-tail'; tail: TornTail };
 
 export interface ReadEventsOptions {
-  /** `manifest.contentRoot`, which picks the content store (spec §6.2). */
-  contentRoot?: string;
   /** Start here instead of at the log's beginning (a cursor). */
   offset?: number;
   nextSequence?: number;
@@ -30,7 +29,7 @@ export interface ReadEventsOptions {
  */
 export async function* readSessionEvents(sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<SessionLogItem> {
   const logPath = join(sessionDir, SESSION_FILES.log);
-  const content = new ContentStore(contentRootFor(sessionDir, options.contentRoot));
+  const content = await sessionContentStore(sessionDir);
   const frames = readFrames(openLogBytes(logPath, options.offset ?? 0), { file: logPath, startOffset: options.offset ?? 0 });
   for await (const item of readBatches(frames, { file: logPath, nextSequence: options.nextSequence ?? 1 })) {
     if (item.type === 'torn-tail') {

@@ -1,13 +1,30 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { z } from 'zod';
 
 export type JsonFileResult<T> = { state: 'missing' } | { state: 'invalid'; reason: string } | { state: 'ok'; value: T; text: string };
 
-/** Reads and validates a JSON file from disk; never throws for a missing or malformed file. */
+/** Far above any metadata file Reasonix writes; a larger one is not read into memory. */
+const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads and validates a JSON file from disk; never throws for a missing or malformed file. Only a
+ * regular file of sane size is read: a FIFO, a device or a huge file standing where metadata
+ * belongs is reported as invalid, never waited on or read whole.
+ */
 export async function readJsonFile<S extends z.ZodType>(path: string, schema: S): Promise<JsonFileResult<z.infer<S>>> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // O_NONBLOCK: opening a FIFO must not wait for a writer.
+    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) return { state: 'invalid', reason: 'not a regular file' };
+      if (stats.size > MAX_JSON_FILE_BYTES) return { state: 'invalid', reason: `${stats.size} bytes, larger than any metadata file` };
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' };
     return { state: 'invalid', reason: (error as Error).message };

@@ -43,6 +43,8 @@ export interface SessionRead {
   lockFiles: string[];
   /** The lock file a running process holds: the session is open in a running Reasonix. */
   openBy?: string;
+  /** The workspace the store's own metadata names (a JSONL transcript's `.jsonl.meta`). */
+  declaredWorkspace?: string;
 }
 
 export interface ReadSessionOptions {
@@ -64,7 +66,8 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     status: 'ok',
     problems,
     batches: 0,
-    events: { total: 0, byKind: {} },
+    // Null-prototype counters: kinds such as `constructor` or `__proto__` count like any other.
+    events: { total: 0, byKind: Object.create(null) as Record<string, number> },
     payloadRefs: 0,
     tornTail: null,
     durableEnd: 0,
@@ -80,6 +83,10 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
   };
   const warn = (problem: Omit<SessionProblem, 'severity'>) => problems.push({ ...problem, severity: 'warning' });
 
+  if ((await lstat(dir).catch(() => undefined))?.isSymbolicLink()) {
+    refuse({ code: 'RX_SESSION_SYMLINK', message: 'the session directory is a symlink: Reasonix refuses to open it (spec §2)', file: dir });
+    return read;
+  }
   const manifestPath = join(dir, SESSION_FILES.manifest);
   const manifest = await readJsonFile(manifestPath, ManifestSchema);
   if (manifest.state === 'missing') refuse({ code: 'RX_MANIFEST_MISSING', message: 'manifest.json is missing', file: manifestPath });
@@ -114,7 +121,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     refuse({ code: 'RX_LOG_MISSING', message: 'events.frames is missing', file: logPath });
   } else {
     try {
-      for await (const item of readSessionEvents(dir, { contentRoot: read.manifest?.contentRoot })) {
+      for await (const item of readSessionEvents(dir)) {
         if (item.type === 'torn-tail') {
           read.tornTail = item.tail;
           continue;

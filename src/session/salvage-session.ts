@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ContentStore, contentRootFor } from '../codec/content-store.js';
+import type { ContentStore } from '../codec/content-store.js';
 import type { BatchToWrite, EventToWrite } from '../codec/encode-batch.js';
 import { RxError } from '../codec/errors.js';
 import { PhysicalEventSchema, V4_CODEC } from '../codec/records.js';
@@ -12,6 +12,7 @@ import { MessageSchema, type Message } from './message.js';
 import { problemFromError, type SessionProblem } from './problem.js';
 import { readJsonFile } from './read-json-file.js';
 import { payloadBytesOf, readSessionEvents } from './read-events.js';
+import { sessionContentStore } from './session-content.js';
 import { SESSION_FILES } from './session-files.js';
 
 export interface SalvageReport {
@@ -42,12 +43,11 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
   const source = resolve(dir);
   const logPath = join(source, SESSION_FILES.log);
   const manifest = await readJsonFile(join(source, SESSION_FILES.manifest), ManifestSchema);
-  const contentRoot = manifest.state === 'ok' ? manifest.value.contentRoot : undefined;
   const kept: KeptBatch[] = [];
   let verifiedEnd = 0;
   let damage: SessionProblem | null = null;
   try {
-    for await (const item of readSessionEvents(source, { contentRoot })) {
+    for await (const item of readSessionEvents(source)) {
       if (item.type !== 'batch') continue;
       const { batch, payloads, payloadBytes } = item.value;
       kept.push({
@@ -74,7 +74,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
 
   const log = await readFile(logPath).catch(() => Buffer.alloc(0));
   const known = new Set(kept.flatMap((batch) => batch.messageIds));
-  const recovered = await messagesPast(log, verifiedEnd, new ContentStore(contentRootFor(source, contentRoot)), known);
+  const recovered = await messagesPast(log, verifiedEnd, await sessionContentStore(source), known);
   const batches = kept.map((batch) => batch.batch);
   if (recovered.length > 0 || damage) {
     batches.push({

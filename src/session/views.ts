@@ -17,10 +17,15 @@ export interface TimedMessage {
 export function canonicalTranscript(projection: Projection): TimedMessage[] {
   let previous = Number.NEGATIVE_INFINITY;
   return projection.transcript.map(({ message, seq, batchTime }) => {
-    const time = typeof message.createdAt === 'number' ? message.createdAt : Math.max(batchTime, previous + 1);
+    const time = isTime(message.createdAt) ? message.createdAt : Math.max(batchTime, previous + 1);
     previous = time;
     return { message, time, seq };
   });
+}
+
+/** A `createdAt` that is a time a Date can hold; anything else is treated as unstamped. */
+function isTime(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= 8.64e15;
 }
 
 /** What the model is sent: the transcript with compaction checkpoints applied and local-only records left out. */

@@ -1,0 +1,62 @@
+import { watch } from 'node:fs';
+import { cursorAt, type Cursor } from './cursor.js';
+import type { ResolvedBatch } from './read-events.js';
+import { readSince } from './read-since.js';
+
+export interface FollowOptions {
+  /** Start after this cursor; from the beginning of the log without one. */
+  cursor?: Cursor;
+  /** Ends the iteration cleanly. */
+  signal?: AbortSignal;
+  /** Look again at least this often, for file systems whose change notifications do not arrive. */
+  pollMs?: number;
+}
+
+/**
+ * Follows a live session: yields each batch once, as soon as its `batch/end` is on disk, never
+ * an unfinished one, with the cursor after it. Woken by file-system notifications on the session
+ * directory, with a polling fallback; returns when the signal aborts.
+ */
+export async function* followSession(sessionDir: string, sessionId: string, options: FollowOptions = {}): AsyncGenerator<{ batch: ResolvedBatch; cursor: Cursor }> {
+  const { signal, pollMs = 1000 } = options;
+  let cursor = options.cursor;
+  let wake: (() => void) | undefined;
+  let changed = true;
+  const notify = () => {
+    changed = true;
+    wake?.();
+  };
+  const watcher = watch(sessionDir, { persistent: false }, notify);
+  watcher.on('error', () => undefined);
+  signal?.addEventListener('abort', notify, { once: true });
+  try {
+    while (!signal?.aborted) {
+      if (changed) {
+        changed = false;
+        const result = await readSince(sessionDir, sessionId, cursor);
+        for (const resolved of result.batches) {
+          if (signal?.aborted) return;
+          // The cursor after each batch, so a consumer that stops mid-way resumes exactly there.
+          const { end, firstSeq, eventCount, writerGeneration } = resolved.batch;
+          yield { batch: resolved, cursor: await cursorAt(sessionDir, sessionId, { offset: end, nextSequence: firstSeq + eventCount, writerGeneration }) };
+        }
+        cursor = result.cursor;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          changed = true;
+          resolve();
+        }, pollMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  } finally {
+    watcher.close();
+    signal?.removeEventListener('abort', notify);
+  }
+}
