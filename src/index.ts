@@ -1,4 +1,60 @@
 /**
- * rxstore's library: what indexers, backup and migration scripts import. Never loads the CLI.
+ * rxstore's library: what indexers, backup and migration scripts import. It never loads the CLI.
+ *
+ * Start with `openSession(path)` for one session of any store, or `machineRoots()` and
+ * `listSessions()` for every session on a machine. The lower layers (frames, batches, the
+ * content store) and the zod schemas of every record and payload are exported for tools that
+ * need them; every error is an `RxError` with a stable `code` and typed `data`.
  */
+
+// One session of any store, its views, events, records, cursors and live following.
+export { openSession, type OpenedSession } from './store/open-session.js';
+export { readSession, type ReadSessionOptions, type SessionRead, type SessionStatus } from './session/read-session.js';
+export { readJsonlSession } from './store/read-jsonl-session.js';
+export { readSessionEvents, type ResolvedBatch, type SessionLogItem } from './session/read-events.js';
+export { canonicalTranscript, modelView, personView, providerMessages, type PersonMessage, type ProviderMessage, type TimedMessage } from './session/views.js';
+export { Projection, type TranscriptEntry, type TurnRecord } from './session/projection.js';
+export { checkHygiene, type Hygiene, type HygieneFinding } from './session/hygiene.js';
+export { inspectReport, type InspectReport } from './session/inspect-report.js';
+export type { SessionProblem } from './session/problem.js';
+export { workspaceOf } from './session/workspace.js';
+export { indexRecords, type IndexRecord, type RecordContext } from './session/index-records.js';
+export { CursorMismatchError, CursorSchema, type Cursor } from './session/cursor.js';
+export { readSince, type ReadSince } from './session/read-since.js';
+export { followSession, type FollowOptions } from './session/follow.js';
+
+// Writing: new sessions, appends, repair and salvage, Reasonix's locks.
+export { createSession, SessionExistsError, type CreatedSession, type NewSession } from './session/create-session.js';
+export { appendBatches } from './session/append-batches.js';
+export { repairSession, type RepairReport } from './session/repair-session.js';
+export { salvageSession, type SalvageReport } from './session/salvage-session.js';
+export { acquireWriterLocks, writerLockHolder, type WriterLocks } from './session/writer-locks.js';
+
+// Where sessions live.
+export { machineRoots, type MachineRootOptions } from './store/machine-roots.js';
+export { resolveStoreRoots, reasonixHome, stateRoot, legacyRoots, type RootInputs, type StoreRoots, type ReadRoot } from './store/roots.js';
+export { listSessions, type ListOptions, type SessionListing } from './store/list-sessions.js';
+export type { ListedSession, ListedCopy } from './store/describe-conversation.js';
+export { locateSession, type SessionWhereabouts } from './store/locate-session.js';
+export { SessionNotFoundError } from './store/session-not-found-error.js';
+export { workspaceSlug } from './store/workspace-slug.js';
+export { storeKindOf, type StoreKind } from './store/store-kind.js';
+
+// Migration and export.
+export { migrateJsonlToV4, MigrationRefusedError, v4StoreForJsonlDir, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
+export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
+
+// Schemas of every JSON rxstore reads from disk.
+export { ManifestSchema, ManifestSourceSchema, type Manifest } from './session/manifest.js';
+export { HeaderSchema, type Header } from './session/header.js';
+export { StorageIdentitySchema } from './session/storage-identity.js';
+export { OffsetIndexSchema } from './session/offset-index.js';
+export { MessageSchema, ToolCallSchema, type Message, type ToolCall } from './session/message.js';
+export { StrictMessageSchema, StrictToolCallSchema, StrictToolExecutionSchema } from './session/strict-message.js';
+export { PayloadSchemas, StrictPayloadSchemas } from './session/payloads.js';
+export { JsonlMetaSchema, type JsonlMeta } from './store/jsonl-meta.js';
+export { MigrationMapSchema, MigrationEntrySchema } from './migrate/migration-map.js';
+export { DesktopRegistrySchema } from './store/desktop-registry.js';
+
+// The codec: frames, batches, records, the content store.
 export * from './codec/index.js';

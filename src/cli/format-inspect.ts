@@ -31,7 +31,8 @@ export function formatInspect(report: InspectReport): string {
   lines.push(`content      ${report.hygiene.hasContent ? 'has messages beyond the system prompt' : 'system prompt only'}`);
   for (const finding of report.hygiene.findings) lines.push(`hygiene      ${finding.code}: ${finding.message}`);
   for (const problem of report.problems) {
-    const where = [problem.file, problem.offset !== undefined ? `offset ${problem.offset}` : undefined].filter(Boolean).join(' at ');
+    const at = problem.offset !== undefined ? `offset ${problem.offset}` : problem.line !== undefined ? `line ${problem.line}` : undefined;
+    const where = [problem.file, at].filter(Boolean).join(' at ');
     lines.push(`${problem.severity.padEnd(12)} ${problem.code} ${where ? `${where}: ` : ''}${problem.message}`);
   }
   return `${lines.join('\n')}\n`;

@@ -1,5 +1,6 @@
 import yargs from 'yargs';
 import { InvalidInputError, RxError } from '../codec/errors.js';
+import { catCommand } from './commands/cat.js';
 import { exportCommand } from './commands/export.js';
 import { inspectCommand } from './commands/inspect.js';
 import { lsCommand } from './commands/ls.js';
@@ -27,6 +28,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .command(lsCommand(output, setExit))
       .command(whereCommand(output, setExit))
       .command(migrateCommand(output, setExit, () => output === processOutput && process.stderr.isTTY === true))
+      .command(catCommand(output, setExit))
       .command(exportCommand(output, setExit))
       .command(repairCommand(output, setExit))
       .command(salvageCommand(output, setExit))

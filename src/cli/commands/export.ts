@@ -1,9 +1,8 @@
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { exportSession, type ExportFormat, type ExportView } from '../../migrate/export-session.js';
-import { readSession } from '../../session/read-session.js';
+import { openSession } from '../../store/open-session.js';
 import type { Output } from '../output.js';
-import { assertSessionDir } from '../session-path.js';
 import { UsageError } from '../usage-error.js';
 
 interface ExportArgs {
@@ -24,11 +23,10 @@ export function exportCommand(output: Output, setExit: (code: number) => void) {
         .option('format', { choices: ['jsonl', 'json'] as const, default: 'jsonl' as const })
         .option('view', { choices: ['canonical', 'person'] as const, default: 'canonical' as const, describe: 'every message, or what a person reads' }),
     handler: async (args: ExportArgs) => {
-      const dir = resolve(args.session);
-      await assertSessionDir(dir);
-      const read = await readSession(dir);
+      const session = await openSession(args.session);
+      const read = await session.read();
       if (read.status === 'damaged' || read.status === 'unsupported') {
-        throw new UsageError(`${dir} is ${read.status} (${read.problems[0]?.message ?? ''}); use rxstore salvage to recover what can be read`);
+        throw new UsageError(`${session.path} is ${read.status} (${read.problems[0]?.message ?? ''}); use rxstore salvage to recover what can be read`);
       }
       const report = await exportSession(read, { to: resolve(args.to), format: args.format, view: args.view });
       output.out(`exported ${report.messages} messages to ${report.files.join(' and ')}\n`);

@@ -1,12 +1,9 @@
-import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { inspectReport } from '../../session/inspect-report.js';
-import { readSession } from '../../session/read-session.js';
 import { personView } from '../../session/views.js';
-import { storeKindOf } from '../../store/store-kind.js';
+import { openSession } from '../../store/open-session.js';
 import { formatInspect } from '../format-inspect.js';
 import type { Output } from '../output.js';
-import { assertSessionDir } from '../session-path.js';
 
 interface InspectArgs {
   dir: string;
@@ -20,16 +17,15 @@ export function inspectCommand(output: Output, setExit: (code: number) => void) 
     describe: 'Verify one session directory and say what Reasonix would make of it',
     builder: (yargs: Argv) =>
       yargs
-        .positional('dir', { type: 'string', demandOption: true, describe: 'a sessions-v4 or desktop-sessions-v5 session directory' })
+        .positional('dir', { type: 'string', demandOption: true, describe: 'a sessions-v4 or desktop-sessions-v5 session directory, or a .jsonl transcript' })
         .option('json', { type: 'boolean', default: false, describe: 'print one JSON object' })
         .option('messages', { type: 'boolean', default: false, describe: "print the person's view as JSONL" })
         .example('$0 inspect ~/.reasonix/projects/-home-me-app/sessions-v4/<id>', '')
         .epilogue('Exit 0: Reasonix would open the session (a torn tail included). 1: it would refuse it. 2: not a session, or a usage error.'),
     handler: async (args: InspectArgs) => {
-      const dir = resolve(args.dir);
-      await assertSessionDir(dir);
-      const read = await readSession(dir);
-      const report = inspectReport(read, storeKindOf(dir));
+      const session = await openSession(args.dir);
+      const read = await session.read();
+      const report = inspectReport(read, session.store);
       if (args.messages) {
         for (const message of personView(read.projection)) output.out(`${JSON.stringify(message)}\n`);
       } else if (args.json) {

@@ -1,10 +1,8 @@
-import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { ListedSession } from '../../store/describe-conversation.js';
 import { listSessions } from '../../store/list-sessions.js';
-import { currentPlatform } from '../../store/platform.js';
-import { resolveStoreRoots, type RootInputs, type StoreRoots } from '../../store/roots.js';
+import { machineRoots } from '../../store/machine-roots.js';
 import { STORES_NEWEST_FIRST, type ListedStore } from '../../store/store-kind.js';
 import type { Output } from '../output.js';
 
@@ -29,16 +27,6 @@ export function withRootOptions<T>(yargs: Argv<T>) {
     .option('cwd', { type: 'string', describe: 'the folder Reasonix would run from (default: the current one)' });
 }
 
-/** This machine's roots; flag values are paths relative to where rxstore runs. */
-export async function rootsFromArgs(args: RootArgs): Promise<{ inputs: RootInputs; roots: StoreRoots }> {
-  const inputs: RootInputs = { platform: currentPlatform(), env: process.env, homeDir: homedir(), cwd: resolve(args.cwd ?? '.') };
-  const roots = await resolveStoreRoots(inputs, {
-    ...(args.home !== undefined ? { home: resolve(args.home) } : {}),
-    ...(args.stateHome !== undefined ? { stateHome: resolve(args.stateHome) } : {}),
-  });
-  return { inputs, roots };
-}
-
 export function lsCommand(output: Output, setExit: (code: number) => void) {
   return {
     command: 'ls',
@@ -54,7 +42,7 @@ export function lsCommand(output: Output, setExit: (code: number) => void) {
             'Exit 0; with --verify, 1 when Reasonix would refuse a session.',
         ),
     handler: async (args: LsArgs) => {
-      const { inputs, roots } = await rootsFromArgs(args);
+      const { inputs, roots } = await machineRoots(args);
       const listing = await listSessions(roots.roots, {
         platform: inputs.platform,
         verify: args.verify,

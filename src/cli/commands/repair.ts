@@ -1,9 +1,8 @@
-import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { readSession } from '../../session/read-session.js';
 import { repairSession } from '../../session/repair-session.js';
 import type { Output } from '../output.js';
-import { assertSessionDir } from '../session-path.js';
+import { v4SessionPath } from '../session-path.js';
 import { UsageError } from '../usage-error.js';
 
 interface RepairArgs {
@@ -23,8 +22,7 @@ export function repairCommand(output: Output, setExit: (code: number) => void) {
         .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' })
         .epilogue('Only a torn tail is repaired in place. A damaged log is never edited: use rxstore salvage.'),
     handler: async (args: RepairArgs) => {
-      const dir = resolve(args.dir);
-      await assertSessionDir(dir);
+      const dir = await v4SessionPath(args.dir);
       const read = await readSession(dir);
       if (read.status === 'damaged' || read.status === 'unsupported') {
         const problem = read.problems.find((found) => found.severity === 'error');

@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { salvageSession } from '../../session/salvage-session.js';
 import type { Output } from '../output.js';
-import { assertSessionDir } from '../session-path.js';
+import { v4SessionPath } from '../session-path.js';
 
 interface SalvageArgs {
   dir: string;
@@ -22,8 +21,7 @@ export function salvageCommand(output: Output, setExit: (code: number) => void) 
         .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; say what would be done' })
         .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' }),
     handler: async (args: SalvageArgs) => {
-      const dir = resolve(args.dir);
-      await assertSessionDir(dir);
+      const dir = await v4SessionPath(args.dir);
       const report = await salvageSession(dir, { to: args.to, dryRun: args.dryRun });
       if (args.json) output.out(`${JSON.stringify(report, null, 2)}\n`);
       else {

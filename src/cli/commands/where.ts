@@ -2,7 +2,8 @@ import type { Argv } from 'yargs';
 import { locateSession, type SessionWhereabouts } from '../../store/locate-session.js';
 import type { Output } from '../output.js';
 import { UsageError } from '../usage-error.js';
-import { rootsFromArgs, withRootOptions, type RootArgs } from './ls.js';
+import { machineRoots } from '../../store/machine-roots.js';
+import { withRootOptions, type RootArgs } from './ls.js';
 
 interface WhereArgs extends RootArgs {
   id: string;
@@ -22,7 +23,7 @@ export function whereCommand(output: Output, setExit: (code: number) => void) {
         .epilogue('Exit 0: found (resumable or not). 1: no session matches.'),
     handler: async (args: WhereArgs) => {
       if (args.id.trim() === '') throw new UsageError('name a session id, or the start of one');
-      const { inputs, roots } = await rootsFromArgs(args);
+      const { inputs, roots } = await machineRoots(args);
       const located = await locateSession(roots.roots, args.id, {
         platform: inputs.platform,
         cwd: inputs.cwd,

@@ -1,0 +1,32 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { currentPlatform } from './platform.js';
+import { resolveStoreRoots, type RootInputs, type StoreRoots } from './roots.js';
+
+export interface MachineRootOptions {
+  /** The Reasonix home, as REASONIX_HOME would set it. */
+  home?: string;
+  /** The state root, as REASONIX_STATE_HOME would set it. */
+  stateHome?: string;
+  /** The folder Reasonix would run from; the current directory by default. */
+  cwd?: string;
+  /** Defaults: this process's environment, platform and home directory. */
+  env?: NodeJS.ProcessEnv;
+  platform?: RootInputs['platform'];
+  homeDir?: string;
+}
+
+/** The roots Reasonix would use on this machine (or on the machine the options describe). */
+export async function machineRoots(options: MachineRootOptions = {}): Promise<{ inputs: RootInputs; roots: StoreRoots }> {
+  const inputs: RootInputs = {
+    platform: options.platform ?? currentPlatform(),
+    env: options.env ?? process.env,
+    homeDir: options.homeDir ?? homedir(),
+    cwd: resolve(options.cwd ?? '.'),
+  };
+  const roots = await resolveStoreRoots(inputs, {
+    ...(options.home !== undefined ? { home: resolve(options.home) } : {}),
+    ...(options.stateHome !== undefined ? { stateHome: resolve(options.stateHome) } : {}),
+  });
+  return { inputs, roots };
+}
