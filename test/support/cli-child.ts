@@ -4,10 +4,17 @@ import { repoRoot } from './paths.js';
 
 export const rxstoreBin = join(repoRoot, 'bin', 'rxstore.js');
 
-/** Runs the built CLI as a user would, in its own process. */
-export function runCliChild(args: string[], options: { killAfterMs?: number } = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+export interface ChildResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs node with `argv` in its own process, optionally killing it with SIGKILL after a delay. */
+export function runNodeChild(argv: string[], options: { killAfterMs?: number; cwd?: string } = {}): Promise<ChildResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [rxstoreBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -18,4 +25,9 @@ export function runCliChild(args: string[], options: { killAfterMs?: number } = 
       resolve({ code, signal, stdout, stderr });
     });
   });
+}
+
+/** Runs the built CLI as a user would, in its own process. */
+export function runCliChild(args: string[], options: { killAfterMs?: number } = {}): Promise<ChildResult> {
+  return runNodeChild([rxstoreBin, ...args], options);
 }
