@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { openSession, type IndexRecord } from '../src/index.js';
+import { fixture } from './support/fixtures.js';
+import { runCli } from './support/inspect-json-schema.js';
+
+async function recordsOf(dir: string): Promise<IndexRecord[]> {
+  const records: IndexRecord[] = [];
+  for await (const record of (await openSession(dir)).records()) records.push(record);
+  return records;
+}
+
+describe('indexer records', () => {
+  it('list each bash command of the tool-calls fixture with its exit code, and each file touched with its path', async () => {
+    const source = fixture('tool-calls');
+    const records = await recordsOf(source.dir);
+    const commands = records.filter((record) => record.type === 'command');
+    expect(commands.map((record) => [record.command, record.exitCode])).toEqual([
+      ['echo listing && ls', undefined],
+      ['ls missing-dir', 2],
+    ]);
+    expect(commands[1]!.output).toMatch(/No such file or directory/);
+    const files = records.filter((record) => record.type === 'file');
+    expect(files.map((record) => [record.tool, record.action, record.path])).toEqual([
+      ['read_file', 'read', 'notes.txt'],
+      ['write_file', 'write', 'new.txt'],
+      ['edit_file', 'edit', 'notes.txt'],
+    ]);
+    expect(files[2]!.edits).toEqual([{ old: 'beta', new: 'BETA' }]);
+    for (const record of records) expect(record).toMatchObject({ sessionId: source.id, workspace: source.workspace });
+    // System prompts and host session-context messages are never indexed.
+    expect(records.filter((record) => record.type === 'message' && /session-context|You are Reasonix/.test(record.text))).toEqual([]);
+  });
+
+  it('come out of rxstore cat --records as JSONL', async () => {
+    const { code, stdout } = await runCli(['cat', fixture('tool-calls').dir, '--records']);
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n').map((line) => JSON.parse(line).type)).toContain('command');
+  });
+});
+
+describe('inspect reports how a session was left', () => {
+  it('an interrupted turn and a failed one', async () => {
+    const { stdout, code } = await runCli(['inspect', fixture('interrupted').dir, '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report.hygiene.interruptedTurns).toHaveLength(2);
+    const said = report.hygiene.findings.map((finding: { message: string }) => finding.message).join('\n');
+    expect(said).toMatch(/ended interrupted/);
+    expect(said).toMatch(/ended failed/);
+    expect((await runCli(['inspect', fixture('interrupted').dir])).stdout).toMatch(/INTERRUPTED_TURN: turn \S+ ended interrupted/);
+  });
+
+  it('a compaction checkpoint, with the transcript keeping every message', async () => {
+    const { stdout } = await runCli(['inspect', fixture('compacted').dir, '--json']);
+    const report = JSON.parse(stdout);
+    expect(report.hygiene.compactions).toHaveLength(1);
+    expect(report.messages.total).toBe(19);
+    expect((await runCli(['inspect', fixture('compacted').dir])).stdout).toMatch(/COMPACTED: compaction checkpoint at sequence \d+/);
+  });
+});
