@@ -62,8 +62,8 @@ export async function isOsLockHeld(path: string): Promise<boolean> {
   }
 }
 
-/** Takes the lock, retrying briefly as Reasonix's acquirers do (5 × 10 ms) before giving up. */
-export async function waitOsLock(path: string, attempts = 5, delayMs = 10): Promise<OsLock | undefined> {
+/** Takes the lock, retrying `attempts` times `delayMs` apart before giving up. */
+export async function waitOsLock(path: string, attempts: number, delayMs: number): Promise<OsLock | undefined> {
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     const lock = await tryOsLock(path);
     if (lock) return lock;

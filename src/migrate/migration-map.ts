@@ -34,8 +34,27 @@ const sortKey = (entry: MigrationEntry) => [entry.sourcePath, entry.sourceSha256
  */
 export async function recordMigration(storeDir: string, entry: MigrationEntry): Promise<void> {
   const path = join(storeDir, MIGRATION_MAP);
-  const lock = await waitOsLock(`${path}.lock`);
-  if (!lock) throw new WriterOwnedError('migration-map.json is locked by a running Reasonix', { file: `${path}.lock` });
+  // One update at a time within this process (a bulk migration runs several); the OS lock orders processes.
+  const previous = pending.get(path) ?? Promise.resolve();
+  const update = previous.then(() => updateMap(path, entry));
+  const settled = update.catch(() => undefined);
+  pending.set(path, settled);
+  try {
+    await update;
+  } finally {
+    if (pending.get(path) === settled) pending.delete(path);
+  }
+}
+
+const pending = new Map<string, Promise<void>>();
+
+/** Reasonix holds this lock for a moment; another rxstore may hold it a little longer. */
+const LOCK_ATTEMPTS = 200;
+const LOCK_RETRY_MS = 10;
+
+async function updateMap(path: string, entry: MigrationEntry): Promise<void> {
+  const lock = await waitOsLock(`${path}.lock`, LOCK_ATTEMPTS, LOCK_RETRY_MS);
+  if (!lock) throw new WriterOwnedError('migration-map.json stayed locked by another process (a running Reasonix or rxstore)', { file: `${path}.lock` });
   try {
     const current = await readJsonFile(path, MigrationMapSchema);
     if (current.state === 'invalid') throw new DamagedStoreError(`migration-map.json is not valid: ${current.reason}`, { file: path });

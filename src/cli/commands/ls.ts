@@ -3,28 +3,15 @@ import type { Argv } from 'yargs';
 import type { ListedSession } from '../../store/describe-conversation.js';
 import { listSessions } from '../../store/list-sessions.js';
 import { machineRoots } from '../../store/machine-roots.js';
+import { withRootOptions, type RootArgs } from '../root-options.js';
 import { STORES_NEWEST_FIRST, type ListedStore } from '../../store/store-kind.js';
 import type { Output } from '../output.js';
-
-/** Where to look, shared by `ls` and `where`. */
-export interface RootArgs {
-  home?: string;
-  stateHome?: string;
-  cwd?: string;
-}
 
 interface LsArgs extends RootArgs {
   json: boolean;
   verify: boolean;
   workspace?: string;
   store?: ListedStore[];
-}
-
-export function withRootOptions<T>(yargs: Argv<T>) {
-  return yargs
-    .option('home', { type: 'string', describe: 'the Reasonix home, as REASONIX_HOME would set it' })
-    .option('state-home', { type: 'string', describe: 'the state root, as REASONIX_STATE_HOME would set it' })
-    .option('cwd', { type: 'string', describe: 'the folder Reasonix would run from (default: the current one)' });
 }
 
 export function lsCommand(output: Output, setExit: (code: number) => void) {

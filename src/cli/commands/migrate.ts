@@ -3,13 +3,17 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { RxError } from '../../codec/errors.js';
 import { migrateJsonlToV4, type MigrationReport } from '../../migrate/jsonl-to-v4.js';
+import { unmigratedTranscripts } from '../../migrate/unmigrated-transcripts.js';
 import { listTranscripts } from '../../store/jsonl-names.js';
+import { machineRoots } from '../../store/machine-roots.js';
+import { withRootOptions, type RootArgs } from '../root-options.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
 
-interface MigrateArgs {
+interface MigrateArgs extends RootArgs {
   path?: string;
+  all: boolean;
   to?: string;
   dryRun: boolean;
   json: boolean;
@@ -24,17 +28,18 @@ export function migrateCommand(output: Output, setExit: (code: number) => void, 
     describe: 'Migrate sessions between stores',
     builder: (yargs: Argv) =>
       yargs.command({
-        command: 'jsonl-to-v4 <path>',
+        command: 'jsonl-to-v4 [path]',
         describe: 'Migrate JSONL transcripts into sessions-v4, as Reasonix would on resume; the sources are only read',
         builder: (sub: Argv) =>
-          sub
+          withRootOptions(sub)
             .positional('path', { type: 'string', describe: 'a .jsonl transcript, or a directory of them' })
+            .option('all', { type: 'boolean', default: false, describe: 'every transcript under the Reasonix roots that has no sessions-v4 twin' })
             .option('to', { type: 'string', describe: 'the sessions-v4 directory to publish into (default: the transcript’s workspace store)' })
             .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; say what would be done' })
             .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' })
             .option('concurrency', { type: 'number', default: 4, describe: 'transcripts migrated at once' }),
         handler: async (args: MigrateArgs) => {
-          const transcripts = await transcriptsAt(resolve(args.path!));
+          const transcripts = await transcriptsFor(args);
           const outcomes = await migrateAll(transcripts, args, output, isTty());
           const failed = outcomes.filter((outcome) => outcome.error);
           if (args.json) output.out(`${JSON.stringify(outcomes, null, 2)}\n`);
@@ -49,6 +54,13 @@ export function migrateCommand(output: Output, setExit: (code: number) => void, 
       }).demandCommand(1, 'Name a migration: jsonl-to-v4.'),
     handler: () => undefined,
   };
+}
+
+async function transcriptsFor(args: MigrateArgs): Promise<string[]> {
+  if (args.all === (args.path !== undefined)) throw new UsageError('name a transcript or a directory, or give --all');
+  if (!args.all) return transcriptsAt(resolve(args.path!));
+  const { inputs, roots } = await machineRoots(args);
+  return unmigratedTranscripts(roots.roots, inputs.platform);
 }
 
 async function transcriptsAt(path: string): Promise<string[]> {

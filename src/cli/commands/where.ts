@@ -3,7 +3,7 @@ import { locateSession, type SessionWhereabouts } from '../../store/locate-sessi
 import type { Output } from '../output.js';
 import { UsageError } from '../usage-error.js';
 import { machineRoots } from '../../store/machine-roots.js';
-import { withRootOptions, type RootArgs } from './ls.js';
+import { withRootOptions, type RootArgs } from '../root-options.js';
 
 interface WhereArgs extends RootArgs {
   id: string;
