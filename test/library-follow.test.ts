@@ -1,11 +1,11 @@
-import { cp, mkdir, truncate } from 'node:fs/promises';
+import { truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError, openSession, readSession, type Cursor, type ResolvedBatch } from '../src/index.js';
 import { copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { startMockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, runReasonix, simpleWorkspaceSlug } from './support/reasonix.js';
+import { reasonixAbsentMessage, reasonixBinary, runReasonix, layForResume } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 const source = fixture('plain-chat');
@@ -36,11 +36,7 @@ describe('incremental reading', () => {
 describe.skipIf(!reasonixBinary())(`following a live session ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
   it('yields every batch Reasonix commits exactly once, never an unfinished one, while it resumes the session twice', async () => {
     const home = await tempDir('rxstore-follow-');
-    const store = join(home, 'projects', simpleWorkspaceSlug(source.workspace), 'sessions-v4');
-    await mkdir(store, { recursive: true });
-    const dir = join(store, source.id);
-    await cp(source.dir, dir, { recursive: true });
-    await mkdir(source.workspace, { recursive: true });
+    const dir = await layForResume(source.dir, home, source.workspace);
     const session = await openSession(dir);
     const start = await session.readSince();
 

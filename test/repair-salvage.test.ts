@@ -1,12 +1,11 @@
-import { cp, mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/read-session.js';
 import { copySession, cutLog, endFrames, replaceFrame } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { startMockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix, runReasonix, simpleWorkspaceSlug } from './support/reasonix.js';
+import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix, runReasonix, layForResume } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 import { treeDigest } from './support/tree-digest.js';
 
@@ -16,11 +15,7 @@ const tornEvidence = async (dir: string) => (await readdir(dir)).filter((name) =
 describe.skipIf(!reasonixBinary())(`repair and salvage, judged by the real Reasonix ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
   it('while Reasonix runs a turn, inspect says the session is open and repair refuses', async () => {
     const home = await tempDir('rxstore-live-');
-    const store = join(home, 'projects', simpleWorkspaceSlug(source.workspace), 'sessions-v4');
-    await mkdir(store, { recursive: true });
-    const dir = join(store, source.id);
-    await cp(source.dir, dir, { recursive: true });
-    await mkdir(source.workspace, { recursive: true });
+    const dir = await layForResume(source.dir, home, source.workspace);
     const mock = await startMockModel([{ text: 'Slow answer.', holdMs: 4000 }]);
     try {
       const running = runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', source.id, 'Take your time.'], mock });

@@ -1,6 +1,5 @@
 // The workspace slug (spec §1.3), checked against spec vectors and against the folders the real Reasonix 1.38.11 creates.
 import { mkdir, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fnv1a64Hex } from '../src/store/fnv1a64.js';

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { link, lstat, mkdir, open, readFile, rm } from 'node:fs/promises';
+import { link, lstat, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { DIR_MODE, FILE_MODE, fsyncDir } from '../fs/atomic-write.js';
+import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
 import { MissingContentError } from './errors.js';
 import type { PayloadRef } from './records.js';
 
@@ -144,17 +144,13 @@ export class ContentStore {
     await mkdir(tmpDir, { recursive: true, mode: DIR_MODE });
     await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
     const temp = join(tmpDir, `content-${randomBytes(8).toString('hex')}.tmp`);
-    const handle = await open(temp, 'wx', FILE_MODE);
     try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-      await handle.close();
+      await writeNewFile(temp, bytes);
       // Another writer may publish the same digest first: content-addressed, so it is ours too.
       await link(temp, path).catch(async (error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST' || !(await standsAlready(path, bytes))) throw error;
       });
     } finally {
-      await handle.close().catch(() => undefined);
       await rm(temp, { force: true });
     }
     await fsyncDir(dirname(path));

@@ -23,6 +23,17 @@ export function tempPathBeside(path: string): string {
   return join(dirname(path), `.atomic-${basename(path)}-${randomBytes(6).toString('hex')}.tmp`);
 }
 
+/** Creates `path`, which must not exist, with `data`, made durable (fsync) before it returns. */
+export async function writeNewFile(path: string, data: Uint8Array | string): Promise<void> {
+  const handle = await open(path, 'wx', FILE_MODE);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Writes `path` so that a reader sees either the old file or the whole new one, never a part:
  * temp file in the same directory, write, fsync, rename over the target, fsync the directory.

@@ -7,7 +7,7 @@ import { DamagedStoreError, InvalidInputError } from '../codec/errors.js';
 import { goJsonIndented } from '../codec/go-json.js';
 import { readBatches } from '../codec/read-batches.js';
 import { openLogBytes, readFrames } from '../codec/read-frames.js';
-import { FILE_MODE, writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic, writeNewFile } from '../fs/atomic-write.js';
 import { ManifestSchema } from './manifest.js';
 import { readJsonFile } from './read-json-file.js';
 import { sessionContentStore } from './session-content.js';
@@ -61,13 +61,7 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[])
 
     const bytes = Buffer.concat(encoded);
     const staged = join(sessionDir, `.append-${randomBytes(6).toString('hex')}.staged`);
-    const stage = await open(staged, 'wx', FILE_MODE);
-    try {
-      await stage.writeFile(bytes);
-      await stage.sync();
-    } finally {
-      await stage.close();
-    }
+    await writeNewFile(staged, bytes);
     const log = await open(logPath, 'a');
     try {
       await log.writeFile(bytes);

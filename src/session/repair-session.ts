@@ -4,7 +4,7 @@ import type { TornTail } from '../codec/batch.js';
 import { DamagedStoreError } from '../codec/errors.js';
 import { readBatches } from '../codec/read-batches.js';
 import { openLogBytes, readFrames } from '../codec/read-frames.js';
-import { FILE_MODE, fsyncDir } from '../fs/atomic-write.js';
+import { fsyncDir, writeNewFile } from '../fs/atomic-write.js';
 import { SESSION_FILES } from './session-files.js';
 import { acquireWriterLocks } from './writer-locks.js';
 
@@ -53,13 +53,7 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
     // The evidence appears whole or not at all: a repair killed midway leaves the log as it was.
     const evidence = join(dir, evidenceName());
     const staged = join(dir, `.${basename(evidence)}.tmp`);
-    const kept = await open(staged, 'wx', FILE_MODE);
-    try {
-      await kept.writeFile(tail);
-      await kept.sync();
-    } finally {
-      await kept.close();
-    }
+    await writeNewFile(staged, tail);
     await link(staged, evidence);
     await rm(staged);
     await fsyncDir(dir);

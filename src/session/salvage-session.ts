@@ -7,10 +7,8 @@ import { RxError } from '../codec/errors.js';
 import { PhysicalEventSchema, V4_CODEC } from '../codec/records.js';
 import { salvageFrames } from '../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
-import { ManifestSchema } from './manifest.js';
 import { MessageSchema, type Message } from './message.js';
 import { problemFromError, type SessionProblem } from './problem.js';
-import { readJsonFile } from './read-json-file.js';
 import { payloadBytesOf, readSessionEvents } from './read-events.js';
 import { sessionContentStore } from './session-content.js';
 import { SESSION_FILES } from './session-files.js';
@@ -42,7 +40,6 @@ interface KeptBatch {
 export async function salvageSession(dir: string, options: { to?: string; dryRun?: boolean } = {}): Promise<SalvageReport> {
   const source = resolve(dir);
   const logPath = join(source, SESSION_FILES.log);
-  const manifest = await readJsonFile(join(source, SESSION_FILES.manifest), ManifestSchema);
   const kept: KeptBatch[] = [];
   let verifiedEnd = 0;
   let damage: SessionProblem | null = null;

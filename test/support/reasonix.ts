@@ -202,12 +202,7 @@ export async function resumeWithReasonix(sessionDirOrStateRoot: string, options:
   const source = pickSession(sessionDirOrStateRoot, options.id);
   const id = basename(source);
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'rxstore-resume-')));
-  const store = join(home, 'projects', simpleWorkspaceSlug(options.workspace), 'sessions-v4');
-  const sessionDir = join(store, id);
-  await cp(source, sessionDir, { recursive: true });
-  const content = join(dirname(source), '.content-v1');
-  if (existsSync(content)) await cp(content, join(store, '.content-v1'), { recursive: true });
-  await mkdir(options.workspace, { recursive: true });
+  const sessionDir = await layForResume(source, home, options.workspace);
 
   const mock = await startMockModel(options.mock ?? [{ text: 'Resumed.' }]);
   try {
@@ -226,6 +221,20 @@ export async function resumeWithReasonix(sessionDirOrStateRoot: string, options:
 }
 
 /** A state root has `projects/`; anything else is taken as a session directory, even a damaged one without a manifest. */
+/**
+ * Copies a session directory (and its store's `.content-v1`) to where `run --resume <id>` from
+ * `workspace` looks for it under `home` (spec §13.1), creating the workspace; returns the copy.
+ */
+export async function layForResume(source: string, home: string, workspace: string): Promise<string> {
+  const store = join(home, 'projects', simpleWorkspaceSlug(workspace), 'sessions-v4');
+  const sessionDir = join(store, basename(source));
+  await cp(source, sessionDir, { recursive: true });
+  const content = join(dirname(source), '.content-v1');
+  if (existsSync(content)) await cp(content, join(store, '.content-v1'), { recursive: true });
+  await mkdir(workspace, { recursive: true });
+  return sessionDir;
+}
+
 function pickSession(path: string, id: string | undefined): string {
   if (!existsSync(join(path, 'projects'))) return path;
   const found = listSessionDirs(path).filter((dir) => id === undefined || basename(dir) === id);
