@@ -72,7 +72,7 @@ describe('a process killed with SIGKILL at a random point', () => {
     });
     report('migrate', result);
     expect(result.killed).toBeGreaterThan(TRIALS / 4);
-  }, 300_000);
+  }, 900_000);
 
   describe('on a session', () => {
     let template: string;
@@ -111,7 +111,7 @@ describe('a process killed with SIGKILL at a random point', () => {
         },
       });
       report('repair', result);
-    }, 300_000);
+    }, 900_000);
 
     it(`during salvage (${TRIALS} trials): the original is unchanged, no partial session is visible, a re-run completes`, async () => {
       const stores = new Map<number, { dir: string; digest: string }>();
@@ -140,7 +140,7 @@ describe('a process killed with SIGKILL at a random point', () => {
       });
       report('salvage', result);
       expect(result.killed).toBeGreaterThan(TRIALS / 4);
-    }, 300_000);
+    }, 900_000);
 
     it(`during the writer's append (${TRIALS} trials): the session is never damaged, only torn, and repair then a re-run complete it`, async () => {
       const dirs = new Map<number, string>();
@@ -169,7 +169,7 @@ describe('a process killed with SIGKILL at a random point', () => {
       });
       report('append', result);
       expect(result.killed).toBeGreaterThan(TRIALS / 4);
-    }, 300_000);
+    }, 900_000);
   });
 
   it(`during the writer's create (${TRIALS} trials): no partial session is visible, a re-run completes`, async () => {
@@ -197,5 +197,5 @@ describe('a process killed with SIGKILL at a random point', () => {
     });
     report('create', result);
     expect(result.killed).toBeGreaterThan(TRIALS / 4);
-  }, 300_000);
+  }, 900_000);
 });
