@@ -135,7 +135,7 @@ export async function* readBatches(frames: AsyncIterable<FrameItem>, options: Re
           required: physical.required ?? false,
           offset,
         };
-        if (physical.payload) event.payload = Buffer.from(physical.payload, 'base64');
+        if (physical.payload && physical.payload.length > 0) event.payload = physical.payload;
         if (physical.payloadRef) event.payloadRef = physical.payloadRef;
         open.batch.events.push(event);
         open.digest.update(raw).update(NUL);

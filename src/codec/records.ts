@@ -44,8 +44,18 @@ export const BeginRecordSchema = z.object({
 });
 export type BeginRecord = z.infer<typeof BeginRecordSchema>;
 
-/** Inline payloads are standard base64 with padding; Go refuses anything else (spec §4.3). */
-const paddedBase64 = z.string().regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'illegal base64 data');
+/**
+ * Inline payloads are standard base64 with padding; Go refuses anything else (spec §4.3). Decoded
+ * here, and checked by re-encoding (native, where a regular expression over megabytes is not).
+ */
+const paddedBase64 = z.string().transform((text, context) => {
+  const bytes = Buffer.from(text, 'base64');
+  if (text.length % 4 !== 0 || bytes.toString('base64') !== text) {
+    context.issues.push({ code: 'custom', message: 'illegal base64 data', input: text });
+    return z.NEVER;
+  }
+  return bytes;
+});
 
 export const PhysicalEventSchema = z.object({
   id: z.string().optional(),

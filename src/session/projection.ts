@@ -1,5 +1,5 @@
 import type { CommittedBatch, StoredEvent } from '../codec/batch.js';
-import type { Message } from './message.js';
+import { isJsonObjectText, type Message } from './message.js';
 import { isReplayedKind, PayloadSchemas, StrictPayloadSchemas, type Payload, type ReplayedKind } from './payloads.js';
 
 /** A message of the canonical transcript, with where and when it entered the log. */
@@ -26,6 +26,21 @@ export interface TurnRecord {
   startSeq: number;
 }
 
+export interface ProjectionOptions {
+  /**
+   * Keep each message whole (the default). Without it only what summaries need is kept — role, id,
+   * origin, flags, tool-call names and whether their arguments parse, the start of the content —
+   * so a session of any size is summarised in little memory.
+   */
+  retainContent?: boolean;
+}
+
+/** Enough of a message's text to tell a pruned tool result or a preview apart. */
+const SUMMARY_CONTENT_CHARS = 200;
+
+/** The line Reasonix's host session-context message names the workspace with. */
+const WORKSPACE_LINE = /Current workspace: "((?:[^"\\]|\\.)*)"/;
+
 /**
  * Replays committed events into the linear message lists Reasonix keeps (spec §7.5): the
  * canonical transcript (every message, compacted ones included) and the model's list (what is
@@ -42,6 +57,15 @@ export class Projection {
   /** Sequences of `model/context-replace` and `compaction` events: the compaction checkpoints. */
   readonly compactions: number[] = [];
   readonly strictness: StrictnessFinding[] = [];
+  /** The workspace the latest host session-context message names. */
+  workspace: string | undefined;
+  /** Ids of the transcript's messages, so a duplicate is found without a scan. */
+  private readonly ids = new Set<string>();
+  private readonly retainContent: boolean;
+
+  constructor(options: ProjectionOptions = {}) {
+    this.retainContent = options.retainContent ?? true;
+  }
   /** Events whose payload did not even have the loose shape: skipped, and reported. */
   readonly unreadable: StrictnessFinding[] = [];
 
@@ -52,27 +76,34 @@ export class Projection {
     }
     if (!isReplayedKind(event.kind)) return;
     const kind: ReplayedKind = event.kind;
+    // What Reasonix accepts is a subset of what rxstore reads: the loose parse is needed only when the strict one fails.
     const strict = StrictPayloadSchemas[kind].safeParse(payload);
-    if (!strict.success) this.noteStrict(event, describeIssue(strict.error.issues[0]));
-    const loose = PayloadSchemas[kind].safeParse(payload);
-    if (!loose.success) {
-      this.unreadable.push({ seq: event.seq, offset: event.offset, kind, message: describeIssue(loose.error.issues[0]) });
-      return;
+    let loose: { data: unknown };
+    if (strict.success) loose = strict;
+    else {
+      this.noteStrict(event, describeIssue(strict.error.issues[0]));
+      const parsed = PayloadSchemas[kind].safeParse(payload);
+      if (!parsed.success) {
+        this.unreadable.push({ seq: event.seq, offset: event.offset, kind, message: describeIssue(parsed.error.issues[0]) });
+        return;
+      }
+      loose = parsed;
     }
     const entry = (message: Message): TranscriptEntry => ({ message, seq: event.seq, batchTime });
+    loose = { data: this.kept(loose.data) };
     switch (kind) {
       case 'message/complete': {
         const { message } = loose.data as Payload<'message/complete'>;
-        if (this.indexOf(message.id) >= 0) this.noteStrict(event, `duplicate stable message id ${JSON.stringify(message.id)}`);
-        this.transcript.push(entry(message));
+        if (message.id !== undefined && this.ids.has(message.id)) this.noteStrict(event, `duplicate stable message id ${JSON.stringify(message.id)}`);
+        this.push(entry(message));
         if (!message.local_only) this.modelMessages.push(message);
         break;
       }
       case 'message/upsert': {
         const { message } = loose.data as Payload<'message/upsert'>;
-        const at = this.indexOf(message.id);
+        const at = message.id !== undefined && this.ids.has(message.id) ? this.indexOf(message.id) : -1;
         if (at >= 0) this.transcript[at] = entry(message);
-        else this.transcript.push(entry(message));
+        else this.push(entry(message));
         const modelAt = this.modelMessages.findIndex((existing) => message.id !== undefined && existing.id === message.id);
         if (message.local_only) {
           if (modelAt >= 0) this.modelMessages.splice(modelAt, 1);
@@ -87,6 +118,7 @@ export class Projection {
           this.noteStrict(event, 'message/retract ids must be non-empty, unpadded and unique');
         }
         removeWhere(this.transcript, (existing) => ids.has(existing.message.id ?? ''));
+        for (const id of ids) this.ids.delete(id);
         this.modelMessages = this.modelMessages.filter((message) => !ids.has(message.id ?? ''));
         break;
       }
@@ -98,6 +130,8 @@ export class Projection {
           this.noteStrict(event, 'duplicate transcript record in history/replace');
         }
         replaceContents(this.transcript, list.map(entry));
+        this.ids.clear();
+        for (const message of list) if (message.id !== undefined) this.ids.add(message.id);
         this.modelMessages = list.filter((message) => !message.local_only);
         if (kind === 'legacy/import') {
           const data = loose.data as Payload<'legacy/import'>;
@@ -135,14 +169,52 @@ export class Projection {
     }
   }
 
-  private indexOf(id: string | undefined): number {
-    if (id === undefined) return -1;
+  /** The payload with its messages as this projection keeps them, noting the workspace on the way. */
+  private kept(data: unknown): unknown {
+    const record = data as { message?: Message; messages?: Message[] };
+    const keep = (message: Message): Message => {
+      if (message.origin === 'host' && typeof message.content === 'string') {
+        const named = WORKSPACE_LINE.exec(message.content)?.[1];
+        if (named !== undefined) this.workspace = named;
+      }
+      return this.retainContent ? message : summaryOf(message);
+    };
+    if (record.message) return { ...record, message: keep(record.message) };
+    if (record.messages) return { ...record, messages: record.messages.map(keep) };
+    return data;
+  }
+
+  private indexOf(id: string): number {
     return this.transcript.findIndex((existing) => existing.message.id === id);
+  }
+
+  private push(entry: TranscriptEntry): void {
+    this.transcript.push(entry);
+    if (entry.message.id !== undefined) this.ids.add(entry.message.id);
   }
 
   private noteStrict(event: StoredEvent, message: string): void {
     this.strictness.push({ seq: event.seq, offset: event.offset, kind: event.kind, message });
   }
+}
+
+/** What summaries need of a message; its text cut to a prefix, tool-call arguments to whether they parse. */
+function summaryOf(message: Message): Message {
+  const { role, id, origin, local_only, tool_call_id, name, createdAt, raw_content, content } = message;
+  return {
+    role,
+    ...(id !== undefined ? { id } : {}),
+    ...(origin !== undefined ? { origin } : {}),
+    ...(local_only ? { local_only } : {}),
+    ...(tool_call_id !== undefined ? { tool_call_id } : {}),
+    ...(name !== undefined ? { name } : {}),
+    ...(createdAt !== undefined ? { createdAt } : {}),
+    ...(raw_content ? { raw_content: raw_content.slice(0, SUMMARY_CONTENT_CHARS) } : {}),
+    content: typeof content === 'string' ? content.slice(0, SUMMARY_CONTENT_CHARS) : content,
+    ...(message.tool_calls
+      ? { tool_calls: message.tool_calls.map((call) => ({ id: call.id, name: call.name ?? call.function?.name, arguments: isJsonObjectText(call.arguments ?? call.function?.arguments ?? '') ? '{}' : (call.arguments ?? call.function?.arguments ?? '') === '' ? '' : 'not an object' })) }
+      : {}),
+  };
 }
 
 function firstPerId(messages: Message[]): Message[] {

@@ -50,6 +50,8 @@ export interface SessionRead {
 export interface ReadSessionOptions {
   /** Check the storage identity and offset index against the log (default true); listing skips them. */
   caches?: boolean;
+  /** Keep every message whole (default true); summaries read any session in little memory without. */
+  retainContent?: boolean;
 }
 
 /**
@@ -59,7 +61,7 @@ export interface ReadSessionOptions {
 export async function readSession(dir: string, options: ReadSessionOptions = {}): Promise<SessionRead> {
   const id = basename(dir);
   const problems: SessionProblem[] = [];
-  const projection = new Projection();
+  const projection = new Projection({ retainContent: options.retainContent ?? true });
   const read: SessionRead = {
     dir,
     id,

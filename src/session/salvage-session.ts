@@ -128,7 +128,7 @@ async function messagesPast(log: Buffer, from: number, content: ContentStore, kn
       if (event.kind !== 'message/complete' && event.kind !== 'message/upsert') continue;
       const bytes = event.payloadRef
         ? await payloadBytesOf({ id: event.id ?? '', seq: 0, kind: event.kind, optional: false, required: false, offset: frame.offset, payloadRef: event.payloadRef }, content, '')
-        : Buffer.from(event.payload ?? '', 'base64');
+        : event.payload;
       const message = MessageSchema.parse((JSON.parse(bytes!.toString('utf8')) as { message?: unknown }).message);
       if (message.origin === 'host' || message.local_only) continue;
       const id = message.id || `salvaged-${frame.offset}`;

@@ -21,8 +21,8 @@ export interface OpenedSession {
   format: 'v4' | 'jsonl';
   /** `sessions-v4`, `desktop-sessions-v5`, `jsonl`, or `unknown` for a directory outside a store. */
   store: string;
-  /** Reads and verifies the whole session: status, problems, the replayed projection. */
-  read(): Promise<SessionRead>;
+  /** Reads and verifies the whole session: status, problems, the replayed projection (messages whole unless `retainContent: false`). */
+  read(options?: { retainContent?: boolean }): Promise<SessionRead>;
   /** The canonical transcript: every message, compacted ones included, with its time. */
   transcript(): AsyncIterable<TimedMessage>;
   /** What the model is sent. */
@@ -52,7 +52,7 @@ export async function openSession(path: string): Promise<OpenedSession> {
   if (!jsonl && !(await lstat(`${full}/${SESSION_FILES.manifest}`).catch(() => undefined)) && !(await lstat(`${full}/${SESSION_FILES.log}`).catch(() => undefined))) {
     throw new InvalidInputError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, { file: full });
   }
-  const read = () => (jsonl ? readJsonlSession(full) : readSession(full));
+  const read = (options: { retainContent?: boolean } = {}) => (jsonl ? readJsonlSession(full) : readSession(full, options));
   const v4Only = () => new InvalidInputError(`${full}: a JSONL transcript is read whole; migrate it to sessions-v4 to read it incrementally`, { file: full });
   const id = jsonl ? basename(full).replace(/\.jsonl$/, '') : basename(full);
   return {

@@ -79,7 +79,7 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
 
 /** The verdict and replay of a v4 copy; listing skips the cache checks that only `--verify` shows. */
 async function readV4(copy: V4Copy, verify: boolean) {
-  const read = await readSession(copy.path, { caches: verify });
+  const read = await readSession(copy.path, { caches: verify, retainContent: false });
   const problem = read.problems.find((found) => found.severity === 'error')?.message ?? null;
   return { status: read.status, problem, projection: read.projection, header: read.header, payloadRefs: read.payloadRefs, openBy: read.openBy };
 }

@@ -24,7 +24,8 @@ export function inspectCommand(output: Output, setExit: (code: number) => void) 
         .epilogue('Exit 0: Reasonix would open the session (a torn tail included). 1: it would refuse it. 2: not a session, or a usage error.'),
     handler: async (args: InspectArgs) => {
       const session = await openSession(args.dir);
-      const read = await session.read();
+      // A summary needs no message text: it is read in memory that does not grow with the log.
+      const read = await session.read({ retainContent: args.messages });
       const report = inspectReport(read, session.store);
       if (args.messages) {
         for (const message of personView(read.projection)) output.out(`${JSON.stringify(message)}\n`);
