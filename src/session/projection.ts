@@ -209,12 +209,17 @@ function summaryOf(message: Message): Message {
     ...(tool_call_id !== undefined ? { tool_call_id } : {}),
     ...(name !== undefined ? { name } : {}),
     ...(createdAt !== undefined ? { createdAt } : {}),
-    ...(raw_content ? { raw_content: raw_content.slice(0, SUMMARY_CONTENT_CHARS) } : {}),
-    content: typeof content === 'string' ? content.slice(0, SUMMARY_CONTENT_CHARS) : content,
+    ...(raw_content ? { raw_content: prefixOf(raw_content) } : {}),
+    content: typeof content === 'string' ? prefixOf(content) : content,
     ...(message.tool_calls
       ? { tool_calls: message.tool_calls.map((call) => ({ id: call.id, name: call.name ?? call.function?.name, arguments: isJsonObjectText(call.arguments ?? call.function?.arguments ?? '') ? '{}' : (call.arguments ?? call.function?.arguments ?? '') === '' ? '' : 'not an object' })) }
       : {}),
   };
+}
+
+/** The start of a text as a string of its own: a plain slice would keep the whole text alive. */
+function prefixOf(text: string): string {
+  return text.length <= SUMMARY_CONTENT_CHARS ? text : Buffer.from(text.slice(0, SUMMARY_CONTENT_CHARS)).toString();
 }
 
 function firstPerId(messages: Message[]): Message[] {
