@@ -45,13 +45,17 @@ export const BeginRecordSchema = z.object({
 export type BeginRecord = z.infer<typeof BeginRecordSchema>;
 
 /**
- * Inline payloads are standard base64 with padding; Go refuses anything else (spec §4.3). Decoded
- * here, and checked by re-encoding (native, where a regular expression over megabytes is not).
+ * Inline payloads are standard base64 with padding, decoded as Go's `encoding/json` decodes them
+ * (spec §4.3): CR and LF are ignored, unpadded or URL-safe text is refused. Node's decoder skips
+ * what it does not know, so the decoded length is what tells a bad character (no regular
+ * expression runs over payloads of megabytes).
  */
-const paddedBase64 = z.string().transform((text, context) => {
-  const bytes = Buffer.from(text, 'base64');
-  if (text.length % 4 !== 0 || bytes.toString('base64') !== text) {
-    context.issues.push({ code: 'custom', message: 'illegal base64 data', input: text });
+const paddedBase64 = z.string().transform((raw, context) => {
+  const text = raw.includes('\n') || raw.includes('\r') ? raw.replace(/[\r\n]/g, '') : raw;
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  const bytes = text.length % 4 === 0 && !text.includes('-') && !text.includes('_') ? Buffer.from(text, 'base64') : undefined;
+  if (!bytes || bytes.length !== (text.length / 4) * 3 - padding) {
+    context.issues.push({ code: 'custom', message: 'illegal base64 data', input: raw });
     return z.NEVER;
   }
   return bytes;

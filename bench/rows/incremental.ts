@@ -1,0 +1,43 @@
+import { readBatches } from '../../src/codec/read-batches.js';
+import { openLogBytes, readFrames } from '../../src/codec/read-frames.js';
+import { seconds, times, verdict, type Figure } from '../support/figure.js';
+import { benchSession, type BenchSession } from '../support/sessions.js';
+import { timeTogether } from '../support/timing.js';
+
+/** Each read takes well under a millisecond: many runs, so the median is steady. */
+const PLAN = { runs: 31, warmup: 10 };
+
+/**
+ * Reading the one batch appended after a cursor, on a 1 MiB and a 100 MiB log: the cost must
+ * not depend on what lies before the cursor. The cursor is the durable end before the log's last
+ * batch, and reading goes through the codec as a cursor would (to be swapped for the library's
+ * cursor API once it exists).
+ */
+export async function incrementalRow(): Promise<Figure[]> {
+  const [small, large] = [await benchSession(1), await benchSession(100)];
+  const { smallTime, largeTime } = await timeTogether(PLAN, { smallTime: readNewBatch(small), largeTime: readNewBatch(large) });
+  return [
+    {
+      row: 'incremental',
+      measure: 'read 1 new batch from a cursor, 100 MiB log vs 1 MiB log',
+      rxstore: seconds(largeTime.median),
+      reference: seconds(smallTime.median),
+      ratio: `${times(largeTime.median / smallTime.median)} its time`,
+      target: '≤ 2× its time',
+      verdict: verdict(largeTime.median / smallTime.median <= 2),
+      data: { cursor100: large.lastBatch, cursor1: small.lastBatch, runs100: largeTime.runs, runs1: smallTime.runs },
+    },
+  ];
+}
+
+function readNewBatch(session: BenchSession): () => Promise<void> {
+  const { offset, firstSeq } = session.lastBatch;
+  return async () => {
+    let batches = 0;
+    const frames = readFrames(openLogBytes(session.log, offset), { startOffset: offset });
+    for await (const item of readBatches(frames, { nextSequence: firstSeq })) {
+      if (item.type === 'batch') batches += 1;
+    }
+    if (batches !== 1) throw new Error(`expected the one batch after the cursor at ${offset}, read ${batches}`);
+  };
+}

@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { skipped, verdict, type Figure } from '../support/figure.js';
+import { inspectCli } from '../support/inspect-cli.js';
+import { repoRoot } from '../support/paths.js';
+import { peakRssMiB, peakRssUnavailable } from '../support/peak-rss.js';
+import { benchSession } from '../support/sessions.js';
+import { median } from '../support/timing.js';
+
+/** Peak RSS may differ this much between runs of the same thing and still count as the same. */
+const NOISE = 1.1;
+const LIMIT_MIB = 128;
+
+const mib = (value: number) => `${value.toFixed(1)} MiB`;
+
+/** The codec layer alone, from the build: every batch of the log named by argv[1], then exit. */
+const CODEC_SCAN = `
+const { readBatches, readFrames, openLogBytes } = await import(${JSON.stringify(pathToFileURL(join(repoRoot, 'dist/codec/index.js')).href)});
+for await (const item of readBatches(readFrames(openLogBytes(process.argv[1])))) void item;
+`;
+
+/**
+ * Peak RSS of `rxstore inspect --json` on logs of 25 and 100 MiB raw, and of the codec layer
+ * alone on the same logs: the codec streams, the projection holds every message, so the two
+ * differences together say what grows with the file and where.
+ */
+export async function memoryRow(): Promise<Figure[]> {
+  const unavailable = peakRssUnavailable();
+  if (unavailable) return [skipped('memory', 'peak RSS of rxstore inspect', unavailable)];
+  const [small, large] = [await benchSession(25), await benchSession(100)];
+  const smallRuns = await inspectCli(small);
+  const largeRuns = await inspectCli(large);
+  const bareNode: number[] = [];
+  const codec: { small: number[]; large: number[] } = { small: [], large: [] };
+  for (let run = 0; run < 3; run += 1) {
+    bareNode.push(await peakRssMiB(process.execPath, ['-e', '0']));
+    codec.small.push(await peakRssMiB(process.execPath, ['--input-type=module', '-e', CODEC_SCAN, small.log]));
+    codec.large.push(await peakRssMiB(process.execPath, ['--input-type=module', '-e', CODEC_SCAN, large.log]));
+  }
+  const bare = median(bareNode);
+  const [peakSmall, peakLarge] = [smallRuns.peakRss.median, largeRuns.peakRss.median];
+  const [codecSmall, codecLarge] = [median(codec.small), median(codec.large)];
+  return [
+    {
+      row: 'memory',
+      measure: 'peak RSS, inspect 100 MiB log vs 25 MiB log',
+      rxstore: mib(peakLarge),
+      reference: mib(peakSmall),
+      ratio: `${(peakLarge / peakSmall).toFixed(2)}× (+${mib(peakLarge - peakSmall)})`,
+      target: `same within noise (≤ ${NOISE}×)`,
+      verdict: verdict(peakLarge / peakSmall <= NOISE),
+      data: { peak25Runs: smallRuns.peakRss.runs, peak100Runs: largeRuns.peakRss.runs, events25: small.events, events100: large.events },
+    },
+    {
+      row: 'memory',
+      measure: 'peak RSS, inspect 100 MiB log vs bare node -e 0',
+      rxstore: mib(peakLarge),
+      reference: mib(bare),
+      ratio: `+${mib(peakLarge - bare)}`,
+      target: `< ${LIMIT_MIB} MiB`,
+      verdict: verdict(peakLarge < LIMIT_MIB),
+      data: { peak100Runs: largeRuns.peakRss.runs, bareNodeRuns: bareNode },
+    },
+    {
+      row: 'memory',
+      measure: 'peak RSS, codec only (readBatches), 100 MiB log vs 25 MiB log',
+      rxstore: mib(codecLarge),
+      reference: mib(codecSmall),
+      ratio: `${(codecLarge / codecSmall).toFixed(2)}× (+${mib(codecLarge - codecSmall)})`,
+      target: '— (is the streaming layer flat?)',
+      verdict: 'info',
+      data: { codec25Runs: codec.small, codec100Runs: codec.large },
+    },
+  ];
+}

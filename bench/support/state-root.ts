@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { simpleWorkspaceSlug } from '../../test/support/reasonix.js';
+import { cachedInput } from './cached-input.js';
+import { writeSession } from './write-session.js';
+
+export interface BenchStateRoot {
+  stateRoot: string;
+  sessions: number;
+  logBytes: number;
+}
+
+const WORKSPACES = 8;
+
+/**
+ * A state root of `count` v4 sessions spread over several workspaces, of one to five turns each
+ * (a few tens of KB of log), as a machine that has used Reasonix for a while holds them.
+ */
+export async function benchStateRoot(count: number): Promise<BenchStateRoot> {
+  const params = { count, workspaces: WORKSPACES, seed: 20261202 };
+  const input = await cachedInput(`state-${count}`, params, async (dir) => {
+    let logBytes = 0;
+    for (let index = 0; index < count; index += 1) {
+      const workspace = `/tmp/rxstore-bench-ls/ws-${index % WORKSPACES}`;
+      const store = join(dir, 'projects', simpleWorkspaceSlug(workspace), 'sessions-v4');
+      const id = createHash('sha256').update(`ls-${index}`).digest('hex').slice(0, 32);
+      const written = await writeSession(store, id, { rawBytes: (1 + (index % 5)) * 20_000, seed: params.seed + index, workspace });
+      logBytes += written.logBytes;
+    }
+    return { sessions: count, logBytes };
+  });
+  return { ...input.value, stateRoot: input.dir };
+}

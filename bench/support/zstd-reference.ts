@@ -1,0 +1,54 @@
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
+import { join } from 'node:path';
+import { FRAME_HEADER_BYTES } from '../../src/codec/frame.js';
+import { zstd } from '../../src/codec/zstd.js';
+import { cachedInput } from './cached-input.js';
+import { runChildOk } from './child.js';
+import type { BenchSession } from './sessions.js';
+
+const ZSTD_CLI = '/usr/bin/zstd';
+
+export interface ZstdReferenceFiles {
+  /** The log's zstd frames, one per record, back to back: itself a valid zstd stream. */
+  frames: string;
+  /** The same raw record bytes as one `zstd -1` frame. */
+  oneFrame: string;
+}
+
+/** The two zstd inputs holding exactly the session's record bytes, made once per session. */
+export async function zstdReferenceFiles(session: BenchSession): Promise<ZstdReferenceFiles> {
+  const params = { session: session.id, rawBytes: session.rawBytes, logBytes: session.logBytes };
+  const { dir } = await cachedInput(`zstd-${session.id.slice(0, 8)}`, params, async (into) => {
+    const log = await readFile(session.log);
+    const out = createWriteStream(join(into, 'frames.zst'));
+    for (let at = 0; at < log.length; ) {
+      const end = at + FRAME_HEADER_BYTES + log.readUInt32BE(at + 4);
+      out.write(log.subarray(at + FRAME_HEADER_BYTES, end));
+      at = end;
+    }
+    out.end();
+    await finished(out);
+    await runChildOk('sh', ['-c', `"${ZSTD_CLI}" -dc frames.zst | "${ZSTD_CLI}" -1 -q -c > one-frame.zst`], { cwd: into });
+    return {};
+  });
+  return { frames: join(dir, 'frames.zst'), oneFrame: join(dir, 'one-frame.zst') };
+}
+
+/** `zstd -dc [flags] <file> > /dev/null`, as a child process. */
+export function zstdDecompress(file: string, flags: readonly string[] = []): Promise<unknown> {
+  return runChildOk(ZSTD_CLI, ['-dc', ...flags, file]);
+}
+
+/**
+ * The floor under any reader of this format in this process: rxstore's own zstd backend
+ * decompressing every frame of a log already in memory, with nothing else done.
+ */
+export async function decompressEveryFrame(log: Buffer): Promise<void> {
+  for (let at = 0; at < log.length; ) {
+    const end = at + FRAME_HEADER_BYTES + log.readUInt32BE(at + 4);
+    zstd.decompress(log.subarray(at + FRAME_HEADER_BYTES, end), log.readUInt32BE(at + 8));
+    at = end;
+  }
+}
