@@ -1,5 +1,6 @@
-import { readBatches } from '../../src/codec/read-batches.js';
-import { openLogBytes, readFrames } from '../../src/codec/read-frames.js';
+import { basename, dirname } from 'node:path';
+import { cursorAt } from '../../src/session/cursor.js';
+import { readSince } from '../../src/session/read-since.js';
 import { seconds, times, verdict, type Figure } from '../support/figure.js';
 import { benchSession, type BenchSession } from '../support/sessions.js';
 import { timeTogether } from '../support/timing.js';
@@ -9,9 +10,9 @@ const PLAN = { runs: 31, warmup: 10 };
 
 /**
  * Reading the one batch appended after a cursor, on a 1 MiB and a 100 MiB log: the cost must
- * not depend on what lies before the cursor. The cursor is the durable end before the log's last
- * batch, and reading goes through the codec as a cursor would (to be swapped for the library's
- * cursor API once it exists).
+ * not depend on what lies before the cursor. The cursor is the library's, taken at the durable
+ * end before the log's last batch, and the read is the library's `readSince` (cursor check,
+ * frames, batch verification, payloads).
  */
 export async function incrementalRow(): Promise<Figure[]> {
   const [small, large] = [await benchSession(1), await benchSession(100)];
@@ -32,12 +33,11 @@ export async function incrementalRow(): Promise<Figure[]> {
 
 function readNewBatch(session: BenchSession): () => Promise<void> {
   const { offset, firstSeq } = session.lastBatch;
+  const dir = dirname(session.log);
+  const id = basename(dir);
   return async () => {
-    let batches = 0;
-    const frames = readFrames(openLogBytes(session.log, offset), { startOffset: offset });
-    for await (const item of readBatches(frames, { nextSequence: firstSeq })) {
-      if (item.type === 'batch') batches += 1;
-    }
-    if (batches !== 1) throw new Error(`expected the one batch after the cursor at ${offset}, read ${batches}`);
+    const cursor = await cursorAt(dir, id, { offset, nextSequence: firstSeq, writerGeneration: 1 });
+    const { batches } = await readSince(dir, id, cursor);
+    if (batches.length !== 1) throw new Error(`expected the one batch after the cursor at ${offset}, read ${batches.length}`);
   };
 }
