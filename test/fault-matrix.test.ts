@@ -161,6 +161,46 @@ const cases: FaultCase[] = [
     reasonix: /damaged session store: invalid v4 batch boundary at sequence \d+/,
   },
   {
+    name: 'a message with a key Reasonix does not know appended',
+    damage: async (dir) => {
+      const size = (await framesOf(dir)).reduce((sum, frame) => sum + frame.bytes, 0);
+      await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-extra-key', content: 'hi', host_authored: true } } }]);
+      return { offset: (await framesOf(dir)).find((frame) => frame.offset >= size && frame.record.recordType === 'batch/event')!.offset };
+    },
+    status: 'damaged',
+    problem: /Reasonix 1\.38\.11 would refuse: invalid message\/complete payload at \d+: unknown field "host_authored"/,
+    reasonix: /damaged session store: invalid message\/complete payload at \d+: .*unknown field "host_authored"/,
+  },
+  {
+    name: 'a message with an id already in the log appended',
+    damage: async (dir) => {
+      const read = await readSession(dir);
+      const taken = read.projection.transcript[1]!.message.id!;
+      const size = (await framesOf(dir)).reduce((sum, frame) => sum + frame.bytes, 0);
+      await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: taken, content: 'again' } } }]);
+      return { offset: (await framesOf(dir)).find((frame) => frame.offset >= size && frame.record.recordType === 'batch/event')!.offset };
+    },
+    status: 'damaged',
+    problem: /would refuse: invalid message\/complete payload at \d+: duplicate stable message id/,
+    reasonix: /damaged session store: .*duplicate stable message id/,
+  },
+  {
+    name: "a tool call in OpenAI's nested form appended",
+    damage: async (dir) => {
+      const size = (await framesOf(dir)).reduce((sum, frame) => sum + frame.bytes, 0);
+      await appendBatch(dir, [
+        {
+          kind: 'message/complete',
+          payload: { message: { role: 'assistant', id: 'rx-nested-call', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{}' } }] } },
+        },
+      ]);
+      return { offset: (await framesOf(dir)).find((frame) => frame.offset >= size && frame.record.recordType === 'batch/event')!.offset };
+    },
+    status: 'damaged',
+    problem: /would refuse: invalid message\/complete payload at \d+: unknown field "type"/,
+    reasonix: /damaged session store: invalid message\/complete payload at \d+: .*unknown field "type"/,
+  },
+  {
     name: 'the content object removed',
     damage: async (dir) => {
       const file = await contentObject(dir, 'objects');

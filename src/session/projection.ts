@@ -81,7 +81,7 @@ export class Projection {
     let loose: { data: unknown };
     if (strict.success) loose = strict;
     else {
-      this.noteStrict(event, describeIssue(strict.error.issues[0]));
+      this.noteStrict(event, describeIssue(firstAsGo(strict.error.issues)));
       const parsed = PayloadSchemas[kind].safeParse(payload);
       if (!parsed.success) {
         this.unreadable.push({ seq: event.seq, offset: event.offset, kind, message: describeIssue(parsed.error.issues[0]) });
@@ -240,6 +240,11 @@ function removeWhere<T>(list: T[], predicate: (item: T) => boolean): void {
 function replaceContents<T>(list: T[], items: T[]): void {
   list.length = 0;
   for (const item of items) list.push(item);
+}
+
+/** The issue Go's decoder would name: an unknown field before anything else (spec §7.2). */
+function firstAsGo<T extends { code?: string }>(issues: T[]): T | undefined {
+  return issues.find((issue) => issue.code === 'unrecognized_keys') ?? issues[0];
 }
 
 function describeIssue(issue: { path: PropertyKey[]; message: string; code?: string; keys?: string[] } | undefined): string {
