@@ -9,8 +9,8 @@ import { storageStateEntry } from '../src/store/storage-state-entry.js';
 import { buildStateRoot } from './support/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
-const linux = (env: RootInputs['env'] = {}, homeDir = '/home/me'): RootInputs => ({ platform: 'linux', env, homeDir, cwd: '/work' });
-const macos = (env: RootInputs['env'] = {}): RootInputs => ({ platform: 'darwin', env, homeDir: '/Users/me', cwd: '/work' });
+const linux = (env: RootInputs['env'] = {}, homeDir = '/home/me'): RootInputs => ({ platform: 'linux', env, homeDir, cwd: '/home/me/project' });
+const macos = (env: RootInputs['env'] = {}): RootInputs => ({ platform: 'darwin', env, homeDir: '/Users/me', cwd: '/home/me/project' });
 const windows = (env: RootInputs['env'] = {}, homeDir = 'C:\\Users\\Me'): RootInputs => ({ platform: 'win32', env, homeDir, cwd: 'D:\\work' });
 
 describe('the Reasonix home and state root (1.38.11)', () => {
@@ -44,11 +44,11 @@ describe('the Reasonix home and state root (1.38.11)', () => {
     expect(expandDirValue('  ${BASE}/rx//state/../state/  ', { ...linux(env) })).toBe('/srv/rx/state');
     expect(expandDirValue('${MISSING:-/fallback}/rx', linux(env))).toBe('/fallback/rx');
     expect(expandDirValue('${EMPTY:-/fallback}', linux(env))).toBe('/fallback');
-    expect(expandDirValue('$BASE/rx', linux(env))).toBe('/work/$BASE/rx'); // only ${…} is expanded
+    expect(expandDirValue('$BASE/rx', linux(env))).toBe('/home/me/project/$BASE/rx'); // only ${…} is expanded
     expect(expandDirValue('~', linux())).toBe('/home/me');
     expect(expandDirValue('~/rx', linux())).toBe('/home/me/rx');
     expect(expandDirValue('~\\rx', windows())).toBe('C:\\Users\\Me\\rx');
-    expect(expandDirValue('relative/rx', linux())).toBe('/work/relative/rx');
+    expect(expandDirValue('relative/rx', linux())).toBe('/home/me/project/relative/rx');
     expect(expandDirValue('rx', windows())).toBe('D:\\work\\rx');
     expect(expandDirValue('/rx', windows())).toBe('D:\\rx');
     expect(expandDirValue('   ', linux())).toBeUndefined();
