@@ -1,4 +1,4 @@
-import { flatToolCall, type Message } from './message.js';
+import { flatToolCall, parseJsonObject, type Message } from './message.js';
 import type { TimedMessage } from './views.js';
 
 /** What every indexed record carries, so a search hit can be traced back to its session. */
@@ -35,14 +35,6 @@ type Args = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const firstText = (args: Args, ...names: string[]) => names.map((name) => text(args[name])).find((value) => value !== '') ?? '';
 
-function parseArgs(raw: string): Args {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Args) : {};
-  } catch {
-    return {};
-  }
-}
 
 /** A tool result that reports failure: its execution state, or the error text Reasonix writes. */
 function failed(result: Message | undefined): boolean {
@@ -77,7 +69,7 @@ export function indexRecords(transcript: TimedMessage[], context: RecordContext)
       if (said.trim() !== '') records.push({ ...base, type: 'message', role: message.role, text: said });
     }
     for (const call of (message.tool_calls ?? []).map(flatToolCall)) {
-      const args = parseArgs(call.arguments);
+      const args: Args = parseJsonObject(call.arguments) ?? {};
       const result = results.get(call.id);
       const file = (action: Extract<IndexRecord, { type: 'file' }>['action'], extra: Partial<Extract<IndexRecord, { type: 'file' }>> = {}) =>
         records.push({ ...base, type: 'file', tool: call.name, action, path: firstText(args, 'path', 'file_path', 'notebook_path', 'source'), ...extra });

@@ -43,12 +43,17 @@ export function flatToolCall(call: ToolCall): { id: string; name: string; argume
   };
 }
 
-/** Whether tool-call arguments are a complete JSON object: what Reasonix's run-time gate requires. */
-export function isJsonObjectText(text: string): boolean {
+/** Tool-call arguments as the JSON object they hold; undefined when they are not a complete object. */
+export function parseJsonObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Whether tool-call arguments are a complete JSON object: what Reasonix's run-time gate requires. */
+export function isJsonObjectText(text: string): boolean {
+  return parseJsonObject(text) !== undefined;
 }

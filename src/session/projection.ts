@@ -62,6 +62,8 @@ export class Projection {
   /** Ids of the transcript's messages, so a duplicate is found without a scan. */
   private readonly ids = new Set<string>();
   private readonly retainContent: boolean;
+  private timedCreatedAt: string | undefined;
+  private timedBatchTime = 0;
 
   constructor(options: ProjectionOptions = {}) {
     this.retainContent = options.retainContent ?? true;
@@ -70,7 +72,12 @@ export class Projection {
   readonly unreadable: StrictnessFinding[] = [];
 
   apply(batch: CommittedBatch, event: StoredEvent, payload: unknown): void {
-    const batchTime = Date.parse(batch.createdAt) || 0;
+    // Events arrive batch by batch: the commit time is parsed once per batch, not per event.
+    if (batch.createdAt !== this.timedCreatedAt) {
+      this.timedCreatedAt = batch.createdAt;
+      this.timedBatchTime = Date.parse(batch.createdAt) || 0;
+    }
+    const batchTime = this.timedBatchTime;
     if (event.kind === 'turn/start' && batch.turnId) {
       this.turns.set(batch.turnId, { turnId: batch.turnId, status: 'in_progress', startSeq: event.seq });
     }

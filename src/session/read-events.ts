@@ -21,6 +21,8 @@ export interface ReadEventsOptions {
   /** Start here instead of at the log's beginning (a cursor). */
   offset?: number;
   nextSequence?: number;
+  /** The session's content store, when the caller has already read its manifest. */
+  content?: ContentStore;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface ReadEventsOptions {
  */
 export async function* readSessionEvents(sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<SessionLogItem> {
   const logPath = join(sessionDir, SESSION_FILES.log);
-  const content = await sessionContentStore(sessionDir);
+  const content = options.content ?? (await sessionContentStore(sessionDir));
   const frames = readFrames(openLogBytes(logPath, options.offset ?? 0), { file: logPath, startOffset: options.offset ?? 0 });
   for await (const item of readBatches(frames, { file: logPath, nextSequence: options.nextSequence ?? 1 })) {
     if (item.type === 'torn-tail') {

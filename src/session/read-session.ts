@@ -1,6 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { TornTail } from '../codec/batch.js';
+import { ContentStore, contentRootFor } from '../codec/content-store.js';
 import { RxError } from '../codec/errors.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../codec/records.js';
 import { HeaderSchema, type Header } from './header.js';
@@ -123,7 +124,8 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     refuse({ code: 'RX_LOG_MISSING', message: 'events.frames is missing', file: logPath });
   } else {
     try {
-      for await (const item of readSessionEvents(dir)) {
+      const content = new ContentStore(contentRootFor(dir, read.manifest?.contentRoot));
+      for await (const item of readSessionEvents(dir, { content })) {
         if (item.type === 'torn-tail') {
           read.tornTail = item.tail;
           continue;
