@@ -12,12 +12,30 @@ async function* chunks(bytes: Buffer, size: number) {
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
 }
 
+/** Like a file source: every chunk is written into the same buffer, over the one before. */
+async function* refilledChunks(bytes: Buffer, size: number) {
+  const buffer = Buffer.alloc(size);
+  for (let at = 0; at < bytes.length; at += size) {
+    const length = bytes.copy(buffer, 0, at, at + size);
+    yield buffer.subarray(0, length);
+    buffer.fill(0xee);
+  }
+}
+
 describe('frame reading does not depend on chunk boundaries', () => {
   it('gives the same batches fed one byte at a time as fed whole', async () => {
     const whole = await collectLog(chunks(log, log.length));
     for (const size of [1, 2, 7, 12, 13, 500]) {
       const chunked = await collectLog(chunks(log, size));
       expect(chunked).toEqual(whole);
+    }
+  });
+
+  it('gives the same batches from a source that refills one buffer, records decoded into one buffer', async () => {
+    const whole = await collectLog(chunks(log, log.length));
+    for (const size of [1, 7, 13, 500, 4096]) {
+      expect(await collectLog(refilledChunks(log, size))).toEqual(whole);
+      expect(await collectLog(refilledChunks(log, size), undefined, { transientRaw: true })).toEqual(whole);
     }
   });
 

@@ -3,6 +3,8 @@ import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, type Frame } from 
 import { zstd } from './zstd.js';
 import { ZstdSizeMismatch } from './zstd-backend.js';
 
+const MAGIC_WORD = FRAME_MAGIC.readUInt32BE(0);
+
 /** Bytes at the end of the input that do not make a whole frame: a torn tail, not an error (spec §3.4). */
 export interface IncompleteFrame {
   offset: number;
@@ -10,60 +12,98 @@ export interface IncompleteFrame {
   reason: 'short header' | 'short frame';
 }
 
+export interface FrameParserOptions {
+  /**
+   * Decode every record into one reused buffer: each frame's `raw` is then good only until the
+   * next frame is taken. For readers that hash and parse a record at once (`readBatches` does),
+   * this spares an allocation per record, and the garbage collector the work of freeing it.
+   */
+  transientRaw?: boolean;
+}
+
 /**
  * A push parser for RX4F frames: feed it chunks of any size (one byte at a time works), take the
- * frames each chunk completes. It holds at most one unfinished frame plus the current chunk, so
- * memory is bounded by the largest frame, never by the log. Sizes are checked before anything is
- * allocated from them.
+ * frames each chunk completes. Frames are decoded straight out of the chunk; only a frame cut by
+ * a chunk boundary is copied, into a buffer of its declared size, so memory is bounded by the
+ * largest frame, never by the log. Nothing of a chunk is kept once its frames have been taken, so
+ * a source may refill one buffer. Sizes are checked before anything is allocated from them.
  */
 export class FrameParser {
-  private buf: Buffer = Buffer.alloc(0);
-  private pos = 0;
-  /** Absolute log offset of `buf[0]`. */
-  private base: number;
+  /** Where a cut frame's header is gathered, before its size is known. */
+  private readonly header = Buffer.alloc(FRAME_HEADER_BYTES);
+  /** The start of a frame cut by the last chunk's end: `carried` bytes of `carry`. */
+  private carry: Buffer = this.header;
+  private carried = 0;
+  /** Absolute log offset of the next byte that is not part of a returned frame. */
+  private offset: number;
+  /** Where records are decoded when they are transient: as large as the largest frame yet. */
+  private scratch: Buffer | undefined;
 
   constructor(
     private readonly file: string | undefined,
     startOffset = 0,
+    options: FrameParserOptions = {},
   ) {
-    this.base = startOffset;
+    this.offset = startOffset;
+    if (options.transientRaw) this.scratch = Buffer.alloc(0);
   }
 
   *push(chunk: Uint8Array): Generator<Frame> {
-    const incoming = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
-    if (this.pos >= this.buf.length) {
-      this.base += this.buf.length;
-      this.buf = incoming;
-    } else {
-      const rest = this.buf.subarray(this.pos);
-      this.base += this.pos;
-      this.buf = Buffer.concat([rest, incoming]);
-    }
-    this.pos = 0;
-    for (;;) {
-      const frame = this.next();
-      if (frame === undefined) return;
+    const input = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    let pos = 0;
+    if (this.carried > 0) {
+      pos = this.fillCarry(input);
+      if (this.carried < this.carry.length) return;
+      const frame = this.decode(this.carry, 0, this.offset);
+      this.carried = 0;
+      this.carry = this.header;
+      this.offset += frame.frameBytes;
       yield frame;
     }
+    for (;;) {
+      const whole = input.length - pos >= FRAME_HEADER_BYTES && input.length - pos >= this.frameBytesAt(input, pos, this.offset);
+      if (!whole) break;
+      const frame = this.decode(input, pos, this.offset);
+      pos += frame.frameBytes;
+      this.offset += frame.frameBytes;
+      yield frame;
+    }
+    this.fillCarry(input.subarray(pos));
   }
 
   /** What is left once the input has ended: nothing, or a torn tail. */
   finish(): IncompleteFrame | null {
-    const left = this.buf.length - this.pos;
-    if (left === 0) return null;
+    if (this.carried === 0) return null;
     return {
-      offset: this.base + this.pos,
-      bytes: left,
-      reason: left < FRAME_HEADER_BYTES ? 'short header' : 'short frame',
+      offset: this.offset,
+      bytes: this.carried,
+      reason: this.carried < FRAME_HEADER_BYTES ? 'short header' : 'short frame',
     };
   }
 
-  private next(): Frame | undefined {
-    const buf = this.buf;
-    const start = this.pos;
-    if (buf.length - start < FRAME_HEADER_BYTES) return undefined;
-    const offset = this.base + start;
-    if (buf.compare(FRAME_MAGIC, 0, 4, start, start + 4) !== 0) {
+  /**
+   * Moves bytes of `input` into the carried frame: its header first, then (once the header has
+   * been checked and the frame's size is known) the rest of it. Returns how many were taken.
+   */
+  private fillCarry(input: Buffer): number {
+    let taken = 0;
+    if (this.carried < FRAME_HEADER_BYTES) {
+      const copied = input.copy(this.carry, this.carried, 0, FRAME_HEADER_BYTES - this.carried);
+      this.carried += copied;
+      taken += copied;
+      if (this.carried < FRAME_HEADER_BYTES) return taken;
+      const whole = Buffer.allocUnsafe(this.frameBytesAt(this.carry, 0, this.offset));
+      this.carry.copy(whole, 0, 0, FRAME_HEADER_BYTES);
+      this.carry = whole;
+    }
+    const copied = input.copy(this.carry, this.carried, taken, taken + this.carry.length - this.carried);
+    this.carried += copied;
+    return taken + copied;
+  }
+
+  /** Checks the header at `start` (magic, both sizes in budget) and gives the whole frame's length. */
+  private frameBytesAt(buf: Buffer, start: number, offset: number): number {
+    if (buf.readUInt32BE(start) !== MAGIC_WORD) {
       throw this.damage('invalid v4 frame magic', offset, {
         expected: 'RX4F',
         found: buf.subarray(start, start + 4).toString('hex'),
@@ -79,12 +119,16 @@ export class FrameParser {
         });
       }
     }
-    const end = start + FRAME_HEADER_BYTES + compressed;
-    if (buf.length < end) return undefined;
-    const body = buf.subarray(start + FRAME_HEADER_BYTES, end);
+    return FRAME_HEADER_BYTES + compressed;
+  }
+
+  /** Decodes the whole, already checked frame at `start`. */
+  private decode(buf: Buffer, start: number, offset: number): Frame {
+    const rawSize = buf.readUInt32BE(start + 8);
+    const end = start + FRAME_HEADER_BYTES + buf.readUInt32BE(start + 4);
     let raw: Buffer;
     try {
-      raw = zstd.decompress(body, rawSize);
+      raw = zstd.decompress(buf.subarray(start + FRAME_HEADER_BYTES, end), rawSize, this.scratchFor(rawSize));
     } catch (error) {
       if (error instanceof ZstdSizeMismatch) {
         throw this.damage(`v4 frame decoded ${error.decoded === 'more' ? `more than ${rawSize}` : error.decoded} bytes, expected ${rawSize}`, offset, {
@@ -94,8 +138,12 @@ export class FrameParser {
       }
       throw this.damage(`decode v4 frame: ${describeZstdError(error)}`, offset, {});
     }
-    this.pos = end;
     return { offset, frameBytes: end - start, raw };
+  }
+
+  private scratchFor(rawSize: number): Buffer | undefined {
+    if (this.scratch && this.scratch.length <= rawSize) this.scratch = Buffer.allocUnsafe(rawSize + 1);
+    return this.scratch;
   }
 
   private damage(message: string, offset: number, data: { expected?: string | number; found?: string | number }) {

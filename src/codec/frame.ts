@@ -12,7 +12,10 @@ export interface Frame {
   offset: number;
   /** Header plus compressed body. */
   frameBytes: number;
-  /** The record's exact JSON bytes: what the batch digest covers (spec §5.1). */
+  /**
+   * The record's exact JSON bytes: what the batch digest covers (spec §5.1). Read with
+   * `transientRaw`, good only until the next frame is taken.
+   */
   raw: Buffer;
 }
 

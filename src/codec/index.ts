@@ -4,7 +4,7 @@ export { encodeBatch, INLINE_PAYLOAD_LIMIT, type BatchToWrite, type EventToWrite
 export { DamagedStoreError, InvalidInputError, MissingContentError, RxError, UnsupportedVersionError, WriterOwnedError, type ErrorData } from './errors.js';
 export { KNOWN_EVENT_KINDS } from './event-kinds.js';
 export { encodeFrame, FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, type Frame } from './frame.js';
-export { FrameParser, type IncompleteFrame } from './frame-parser.js';
+export { FrameParser, type FrameParserOptions, type IncompleteFrame } from './frame-parser.js';
 export { goJson, goTime } from './go-json.js';
 export { operationHash } from './operation-hash.js';
 export { readBatches, type LogItem, type ReadBatchesOptions } from './read-batches.js';

@@ -9,9 +9,10 @@ export interface ZstdBackend {
   compress(raw: Uint8Array): Buffer;
   /**
    * The content of `frame`, which must decode to exactly `rawSize` bytes. Output beyond
-   * `rawSize` is never produced; a shorter or longer result throws `ZstdSizeMismatch`.
+   * `rawSize` is never produced; a shorter or longer result throws `ZstdSizeMismatch`. Given
+   * `into` (at least `rawSize + 1` bytes), a backend may decode there and return a view of it.
    */
-  decompress(frame: Uint8Array, rawSize: number): Buffer;
+  decompress(frame: Uint8Array, rawSize: number, into?: Buffer): Buffer;
 }
 
 /** Thrown by a backend when a frame decodes to another length than declared. */

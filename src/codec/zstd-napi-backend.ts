@@ -15,10 +15,10 @@ export function createZstdNapiBackend(): ZstdBackend {
   return {
     name: 'zstd-napi',
     compress: (raw) => compressor.compress(raw),
-    decompress(frame, rawSize) {
+    decompress(frame, rawSize, into) {
       // One spare byte: a frame that would write past rawSize fails inside zstd
       // ("destination buffer too small") or shows up as rawSize + 1, never as an overrun.
-      const out = Buffer.allocUnsafe(rawSize + 1);
+      const out = into ? into.subarray(0, rawSize + 1) : Buffer.allocUnsafe(rawSize + 1);
       let written: number;
       try {
         written = dctx.decompress(out, frame);

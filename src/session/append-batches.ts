@@ -31,7 +31,7 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[])
     let nextSequence = 1;
     let end = 0;
     const operations = new Map<string, string>();
-    for await (const item of readBatches(readFrames(openLogBytes(logPath), { file: logPath }), { file: logPath })) {
+    for await (const item of readBatches(readFrames(openLogBytes(logPath), { file: logPath, transientRaw: true }), { file: logPath })) {
       if (item.type === 'torn-tail') {
         throw new DamagedStoreError(`cannot append after a torn tail of ${item.tail.bytes} bytes: run rxstore repair first`, { file: logPath, offset: item.tail.offset });
       }

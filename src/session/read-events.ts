@@ -32,7 +32,7 @@ export interface ReadEventsOptions {
 export async function* readSessionEvents(sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<SessionLogItem> {
   const logPath = join(sessionDir, SESSION_FILES.log);
   const content = options.content ?? (await sessionContentStore(sessionDir));
-  const frames = readFrames(openLogBytes(logPath, options.offset ?? 0), { file: logPath, startOffset: options.offset ?? 0 });
+  const frames = readFrames(openLogBytes(logPath, options.offset ?? 0), { file: logPath, startOffset: options.offset ?? 0, transientRaw: true });
   for await (const item of readBatches(frames, { file: logPath, nextSequence: options.nextSequence ?? 1 })) {
     if (item.type === 'torn-tail') {
       yield item;

@@ -35,7 +35,7 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
   try {
     let durableEnd = 0;
     let tornTail: TornTail | null = null;
-    for await (const item of readBatches(readFrames(openLogBytes(logPath), { file: logPath }), { file: logPath })) {
+    for await (const item of readBatches(readFrames(openLogBytes(logPath), { file: logPath, transientRaw: true }), { file: logPath })) {
       if (item.type === 'batch') durableEnd = item.batch.end;
       else tornTail = item.tail;
     }

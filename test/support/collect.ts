@@ -3,11 +3,15 @@ import { openLogBytes, readFrames, type ByteSource } from '../../src/codec/read-
 import type { CommittedBatch, TornTail } from '../../src/codec/batch.js';
 
 /** Reads a whole log into memory: fine for the small logs tests use. */
-export async function collectLog(source: ByteSource | string, file?: string): Promise<{ batches: CommittedBatch[]; torn: TornTail | null }> {
+export async function collectLog(
+  source: ByteSource | string,
+  file?: string,
+  options: { transientRaw?: boolean } = {},
+): Promise<{ batches: CommittedBatch[]; torn: TornTail | null }> {
   const bytes = typeof source === 'string' ? openLogBytes(source) : source;
   const batches: CommittedBatch[] = [];
   let torn: TornTail | null = null;
-  for await (const item of readBatches(readFrames(bytes, { file: file ?? (typeof source === 'string' ? source : undefined) }))) {
+  for await (const item of readBatches(readFrames(bytes, { file: file ?? (typeof source === 'string' ? source : undefined), ...options }))) {
     if (item.type === 'batch') batches.push(item.batch);
     else torn = item.tail;
   }
