@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { link, lstat, mkdir, readFile, rm } from 'node:fs/promises';
+import { lstatSync, readFileSync } from 'node:fs';
+import { link, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
@@ -47,7 +48,7 @@ export class ContentStore {
   /** The bytes a ref names, after checking size, digest and (when the ref has one) the integrity index. */
   async read(ref: PayloadRef): Promise<Buffer> {
     const path = this.objectPath(ref.digest);
-    const bytes = await this.readRegularFile(path, 'object', ref.bytes);
+    const bytes = this.readRegularFile(path, 'object', ref.bytes);
     if (bytes.length !== ref.bytes) {
       throw new MissingContentError(`content object is ${bytes.length} bytes, expected ${ref.bytes}`, {
         file: path,
@@ -63,7 +64,7 @@ export class ContentStore {
         found: digest,
       });
     }
-    if (ref.indexDigest !== undefined) await this.verifyIndex(ref, bytes);
+    if (ref.indexDigest !== undefined) this.verifyIndex(ref, bytes);
     return bytes;
   }
 
@@ -86,7 +87,7 @@ export class ContentStore {
     };
   }
 
-  private async verifyIndex(ref: PayloadRef, object: Buffer): Promise<void> {
+  private verifyIndex(ref: PayloadRef, object: Buffer): void {
     const path = this.indexPath(ref.digest);
     if (ref.integrityBlockBytes !== INTEGRITY_BLOCK_BYTES) {
       throw new MissingContentError(`integrity block size ${ref.integrityBlockBytes ?? 0}, expected ${INTEGRITY_BLOCK_BYTES}`, {
@@ -96,7 +97,7 @@ export class ContentStore {
       });
     }
     // An index holds one 64-hex digest per 1 MiB block; a file far larger is not one.
-    const raw = await this.readRegularFile(path, 'integrity index', 1024 + Math.ceil(ref.bytes / INTEGRITY_BLOCK_BYTES) * 80, 'at most');
+    const raw = this.readRegularFile(path, 'integrity index', 1024 + Math.ceil(ref.bytes / INTEGRITY_BLOCK_BYTES) * 80, 'at most');
     const digest = sha256(raw);
     if (digest !== ref.indexDigest) {
       throw new MissingContentError(`integrity index digest is ${digest}, expected ${ref.indexDigest}`, {
@@ -119,12 +120,15 @@ export class ContentStore {
 
   /**
    * Reads a store file, refusing anything but a regular file (no symlink leads out of the store)
-   * and checking its size before reading it, so a wrong file is never read whole.
+   * and checking its size before reading it, so a wrong file is never read whole. Synchronously:
+   * each asynchronous call is a round trip through libuv's thread pool, and the ten or so per
+   * payloadRef were measured at 7 % of reading a 100 MiB session; one object is read in well
+   * under a millisecond.
    */
-  private async readRegularFile(path: string, what: string, size: number, rule: 'exactly' | 'at most' = 'exactly'): Promise<Buffer> {
+  private readRegularFile(path: string, what: string, size: number, rule: 'exactly' | 'at most' = 'exactly'): Buffer {
     let stats;
     try {
-      stats = await lstat(path);
+      stats = lstatSync(path);
     } catch (error) {
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
       throw new MissingContentError(missing ? `content ${what} is missing` : `content ${what} cannot be read: ${(error as Error).message}`, {
@@ -135,7 +139,7 @@ export class ContentStore {
     if (rule === 'exactly' ? stats.size !== size : stats.size > size) {
       throw new MissingContentError(`content ${what} is ${stats.size} bytes, expected ${rule === 'exactly' ? '' : 'at most '}${size}`, { file: path, expected: size, found: stats.size });
     }
-    return readFile(path);
+    return readFileSync(path);
   }
 
   private async publish(path: string, bytes: Uint8Array): Promise<void> {

@@ -41,7 +41,8 @@ export async function* readSessionEvents(sessionDir: string, options: ReadEvents
     const payloads: unknown[] = [];
     const payloadBytes: (Buffer | undefined)[] = [];
     for (const event of item.batch.events) {
-      const bytes = await payloadBytesOf(event, content, logPath);
+      // Inline payloads (nearly all) are at hand: only a payloadRef waits on the content store.
+      const bytes = event.payloadRef ? await payloadBytesOf(event, content, logPath) : event.payload;
       payloadBytes.push(bytes);
       payloads.push(parsePayload(event, bytes, logPath));
     }
