@@ -1,11 +1,9 @@
 #!/usr/bin/env node
 // The rxstore command: everything lives in the compiled CLI module.
-import v8 from 'node:v8';
+import { tuneV8ForReading } from '../dist/cli/v8-flags.js';
 
-// A session's garbage is collected as it goes instead of piling up between collections, so the
-// peak memory of reading a log stays near what is live (about 100 MiB for any size) — at some
-// cost in speed, which a command-line run over a huge session can afford.
-v8.setFlagsFromString('--optimize-for-size');
+// Before anything is read: what the flags are and why is said in src/cli/v8-flags.ts.
+tuneV8ForReading();
 const { main } = await import('../dist/cli/main.js');
 
 // A reader that stops early (`rxstore inspect … --messages | head`) is not an error.
