@@ -29,8 +29,9 @@ export interface TurnRecord {
 export interface ProjectionOptions {
   /**
    * Keep each message whole (the default). Without it only what summaries need is kept — role, id,
-   * origin, flags, tool-call names and whether their arguments parse, the start of the content —
-   * so a session of any size is summarised in little memory.
+   * origin, flags, tool-call names and whether their arguments parse, the start of the content of
+   * user messages (a preview) and tool results (a pruning marker) — so a session of any size is
+   * summarised in little memory.
    */
   retainContent?: boolean;
 }
@@ -205,9 +206,16 @@ export class Projection {
   }
 }
 
-/** What summaries need of a message; its text cut to a prefix, tool-call arguments to whether they parse. */
+/**
+ * What summaries need of a message: tool-call arguments cut to whether they parse, and the text of
+ * user messages and tool results to a prefix; other text is left out (it is most of what a long
+ * session holds live, and nothing reads it).
+ */
 function summaryOf(message: Message): Message {
-  const { role, id, origin, local_only, tool_call_id, name, createdAt, raw_content, content } = message;
+  const { role, id, origin, local_only, tool_call_id, name, createdAt } = message;
+  const read = role === 'user' || role === 'tool';
+  const raw_content = read ? message.raw_content : undefined;
+  const content = read || typeof message.content !== 'string' ? message.content : '';
   return {
     role,
     ...(id !== undefined ? { id } : {}),
