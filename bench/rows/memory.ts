@@ -13,10 +13,18 @@ const LIMIT_MIB = 128;
 
 const mib = (value: number) => `${value.toFixed(1)} MiB`;
 
-/** The codec layer alone, from the build: every batch of the log named by argv[1], then exit. */
+const built = (path: string) => JSON.stringify(pathToFileURL(join(repoRoot, 'dist', path)).href);
+
+/**
+ * The codec layer alone, from the build, with the CLI's V8 settings (set at run time as the CLI
+ * sets them: given on the command line, `--semi-space-growth-factor` does not hold the young
+ * generation): every batch of the log named by argv[1], then exit.
+ */
 const CODEC_SCAN = `
-const { readBatches, readFrames, openLogBytes } = await import(${JSON.stringify(pathToFileURL(join(repoRoot, 'dist/codec/index.js')).href)});
-for await (const item of readBatches(readFrames(openLogBytes(process.argv[1])))) void item;
+const { tuneV8ForReading } = await import(${built('cli/v8-flags.js')});
+tuneV8ForReading();
+const { readBatches, readFrames, openLogBytes } = await import(${built('codec/index.js')});
+for await (const item of readBatches(readFrames(openLogBytes(process.argv[1]), { transientRaw: true }))) void item;
 `;
 
 /**
