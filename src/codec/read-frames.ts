@@ -43,7 +43,10 @@ const READ_CHUNK_BYTES = 1024 * 1024;
 export async function* openLogBytes(path: string, offset = 0): ByteSource {
   const file = await open(path, 'r');
   try {
-    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    // Most logs are far smaller than a chunk: a listing of thousands of them must not allocate a
+    // whole chunk for each (a log that grows meanwhile is still read to its end, in these steps).
+    const { size } = await file.stat();
+    const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(READ_CHUNK_BYTES, size - offset)));
     for (let position = offset; ; ) {
       const { bytesRead } = await file.read(buffer, 0, buffer.length, position);
       if (bytesRead === 0) return;
