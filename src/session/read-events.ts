@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { CommittedBatch, StoredEvent, TornTail } from '../codec/batch.js';
 import type { ContentStore } from '../codec/content-store.js';
+import type { PayloadRef } from '../codec/records.js';
 import { DamagedStoreError, MissingContentError } from '../codec/errors.js';
 import { readBatches } from '../codec/read-batches.js';
 import { openLogBytes, readFrames } from '../codec/read-frames.js';
@@ -42,7 +43,7 @@ export async function* readSessionEvents(sessionDir: string, options: ReadEvents
     const payloadBytes: (Buffer | undefined)[] = [];
     for (const event of item.batch.events) {
       // Inline payloads (nearly all) are at hand: only a payloadRef waits on the content store.
-      const bytes = event.payloadRef ? await payloadBytesOf(event, content, logPath) : event.payload;
+      const bytes = event.payloadRef ? await readReferencedPayload(event, event.payloadRef, content, logPath) : event.payload;
       payloadBytes.push(bytes);
       payloads.push(parsePayload(event, bytes, logPath));
     }
@@ -50,23 +51,20 @@ export async function* readSessionEvents(sessionDir: string, options: ReadEvents
   }
 }
 
-/** An event's payload bytes, read through the content store when stored by ref. */
-export async function payloadBytesOf(event: StoredEvent, content: ContentStore, logPath: string): Promise<Buffer | undefined> {
-  if (event.payloadRef) {
-    try {
-      return await content.read(event.payloadRef);
-    } catch (error) {
-      if (!(error instanceof MissingContentError)) throw error;
-      // Reasonix names the event and refuses the session (spec §6.3).
-      throw new MissingContentError(`read v4 event ${event.id} payload: ${error.message}`, {
-        ...error.data,
-        file: error.data.file ?? logPath,
-        eventId: event.id,
-        sequence: event.seq,
-      });
-    }
+/** The bytes an event's payloadRef names, with a missing or wrong object named as Reasonix names it. */
+async function readReferencedPayload(event: StoredEvent, ref: PayloadRef, content: ContentStore, logPath: string): Promise<Buffer> {
+  try {
+    return await content.read(ref);
+  } catch (error) {
+    if (!(error instanceof MissingContentError)) throw error;
+    // Reasonix names the event and refuses the session (spec §6.3).
+    throw new MissingContentError(`read v4 event ${event.id} payload: ${error.message}`, {
+      ...error.data,
+      file: error.data.file ?? logPath,
+      eventId: event.id,
+      sequence: event.seq,
+    });
   }
-  return event.payload;
 }
 
 function parsePayload(event: StoredEvent, bytes: Buffer | undefined, logPath: string): unknown {

@@ -9,7 +9,7 @@ import { salvageFrames } from '../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
 import { MessageSchema, type Message } from './message.js';
 import { problemFromError, type SessionProblem } from './problem.js';
-import { payloadBytesOf, readSessionEvents } from './read-events.js';
+import { readSessionEvents } from './read-events.js';
 import { sessionContentStore } from './session-content.js';
 import { SESSION_FILES } from './session-files.js';
 
@@ -126,9 +126,7 @@ async function messagesPast(log: Buffer, from: number, content: ContentStore, kn
       if (record.recordType !== 'batch/event') continue;
       const event = PhysicalEventSchema.parse(record.event);
       if (event.kind !== 'message/complete' && event.kind !== 'message/upsert') continue;
-      const bytes = event.payloadRef
-        ? await payloadBytesOf({ id: event.id ?? '', seq: 0, kind: event.kind, optional: false, required: false, offset: frame.offset, payloadRef: event.payloadRef }, content, '')
-        : event.payload;
+      const bytes = event.payloadRef ? await content.read(event.payloadRef) : event.payload;
       const message = MessageSchema.parse((JSON.parse(bytes!.toString('utf8')) as { message?: unknown }).message);
       if (message.origin === 'host' || message.local_only) continue;
       const id = message.id || `salvaged-${frame.offset}`;
