@@ -24,11 +24,7 @@ export async function zstdReferenceFiles(session: BenchSession): Promise<ZstdRef
   const { dir } = await cachedInput(`zstd-${session.id.slice(0, 8)}`, params, async (into) => {
     const log = await readFile(session.log);
     const out = createWriteStream(join(into, 'frames.zst'));
-    for (let at = 0; at < log.length; ) {
-      const end = at + FRAME_HEADER_BYTES + log.readUInt32BE(at + 4);
-      out.write(log.subarray(at + FRAME_HEADER_BYTES, end));
-      at = end;
-    }
+    forEachFrame(log, (body) => out.write(body));
     out.end();
     await finished(out);
     await runChildOk('sh', ['-c', `"${ZSTD_CLI}" -dc frames.zst | "${ZSTD_CLI}" -1 -q -c > one-frame.zst`], { cwd: into });
@@ -47,11 +43,7 @@ export function zstdDecompress(file: string, flags: readonly string[] = []): Pro
  * decompressing every frame of a log already in memory, with nothing else done.
  */
 export async function decompressEveryFrame(log: Buffer): Promise<void> {
-  for (let at = 0; at < log.length; ) {
-    const end = at + FRAME_HEADER_BYTES + log.readUInt32BE(at + 4);
-    zstd.decompress(log.subarray(at + FRAME_HEADER_BYTES, end), log.readUInt32BE(at + 8));
-    at = end;
-  }
+  forEachFrame(log, (body, rawSize) => zstd.decompress(body, rawSize));
 }
 
 /**
@@ -61,9 +53,8 @@ export async function decompressEveryFrame(log: Buffer): Promise<void> {
  */
 export async function irreducibleScan(log: Buffer): Promise<void> {
   let digest = createHash('sha256');
-  for (let at = 0; at < log.length; ) {
-    const end = at + FRAME_HEADER_BYTES + log.readUInt32BE(at + 4);
-    const raw = zstd.decompress(log.subarray(at + FRAME_HEADER_BYTES, end), log.readUInt32BE(at + 8));
+  forEachFrame(log, (body, rawSize) => {
+    const raw = zstd.decompress(body, rawSize);
     digest.update(raw);
     const record = JSON.parse(raw.toString('utf8')) as { recordType?: string; event?: { payload?: string } };
     if (record.event?.payload) JSON.parse(Buffer.from(record.event.payload, 'base64').toString('utf8'));
@@ -71,6 +62,14 @@ export async function irreducibleScan(log: Buffer): Promise<void> {
       digest.digest();
       digest = createHash('sha256');
     }
+  });
+}
+
+/** Walks the frames of a well-formed log in memory: each one's zstd body and declared raw size. */
+function forEachFrame(log: Buffer, visit: (body: Buffer, rawSize: number) => void): void {
+  for (let at = 0; at < log.length; ) {
+    const end = at + FRAME_HEADER_BYTES + log.readUInt32BE(at + 4);
+    visit(log.subarray(at + FRAME_HEADER_BYTES, end), log.readUInt32BE(at + 8));
     at = end;
   }
 }
