@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContentStore } from '../src/codec/content-store.js';
-import { MissingContentError } from '../src/codec/errors.js';
+import { CorruptContentError, MissingContentError } from '../src/codec/errors.js';
 import { PayloadRefSchema } from '../src/codec/records.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -31,7 +31,10 @@ describe('the content store', () => {
     bytes[1000] = bytes[1000]! ^ 1;
     await rm(object);
     await writeFile(object, bytes);
-    await expect(store.read(ref)).rejects.toThrow(/content object digest is/);
+    const flipped = await store.read(ref).catch((error: unknown) => error);
+    // Present but wrong is corrupt, not missing.
+    expect(flipped).toBeInstanceOf(CorruptContentError);
+    expect(flipped).toMatchObject({ code: 'RX_CORRUPT_CONTENT', message: expect.stringMatching(/content object digest is/) });
     await rm(object);
     const missing = await store.read(ref).catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(MissingContentError);
@@ -48,7 +51,7 @@ describe('the content store', () => {
     expect(PayloadRefSchema.safeParse({ digest: '../../../etc/passwd', bytes: 1 }).success).toBe(false);
     const root = await tempDir();
     const store = new ContentStore(join(root, '.content-v1'));
-    await expect(store.read({ digest: '../'.repeat(21) + 'x', bytes: 1 })).rejects.toBeInstanceOf(MissingContentError);
+    await expect(store.read({ digest: '../'.repeat(21) + 'x', bytes: 1 })).rejects.toBeInstanceOf(CorruptContentError);
     const digest = 'ab'.repeat(32);
     await mkdir(join(root, '.content-v1', 'objects', 'ab', 'ab'), { recursive: true });
     await writeFile(join(root, 'outside'), 'secret');

@@ -95,7 +95,7 @@ describe('declared sizes and links are checked before they are trusted', () => {
     expect(Math.max(0, ...session.sizes)).toBeLessThan(declared);
   });
 
-  it('refuses a symlinked content object with RX_MISSING_CONTENT, even one holding the right bytes', async () => {
+  it('refuses a symlinked content object as corrupt (RX_CORRUPT_CONTENT), even one holding the right bytes', async () => {
     const source = fixture('payload-ref').dir;
     const store = join(await tempDir(), 'sessions-v4');
     await cp(dirname(source), store, { recursive: true });
@@ -105,7 +105,7 @@ describe('declared sizes and links are checked before they are trusted', () => {
     }
     const read = await readSession(join(store, basename(source)));
     expect(read.status).toBe('damaged');
-    expect(read.problems).toContainEqual(expect.objectContaining({ code: 'RX_MISSING_CONTENT', message: expect.stringContaining('not a regular file') }));
+    expect(read.problems).toContainEqual(expect.objectContaining({ code: 'RX_CORRUPT_CONTENT', message: expect.stringContaining('not a regular file') }));
   });
 
   it('does not say Reasonix would open a session whose directory is a symlink (spec §2)', async () => {

@@ -10,14 +10,16 @@ async function recordsOf(dir: string): Promise<IndexRecord[]> {
 }
 
 describe('indexer records', () => {
-  it('list each bash command of the tool-calls fixture with its exit code, and each file touched with its path', async () => {
+  it('list each bash command of the tool-calls fixture with the exit code, state and duration Reasonix stored, and each file touched with its path', async () => {
     const source = fixture('tool-calls');
     const records = await recordsOf(source.dir);
     const commands = records.filter((record) => record.type === 'command');
-    expect(commands.map((record) => [record.command, record.exitCode])).toEqual([
-      ['echo listing && ls', undefined],
-      ['ls missing-dir', 2],
+    // Reasonix stored `state: completed, exitCode: 0` for the first and `state: failed, exitCode: 2` for the second.
+    expect(commands.map((record) => [record.command, record.state, record.exitCode])).toEqual([
+      ['echo listing && ls', 'completed', 0],
+      ['ls missing-dir', 'failed', 2],
     ]);
+    for (const command of commands) expect(command.durationMs).toEqual(expect.any(Number));
     expect(commands[1]!.output).toMatch(/No such file or directory/);
     const files = records.filter((record) => record.type === 'file');
     expect(files.map((record) => [record.tool, record.action, record.path])).toEqual([

@@ -4,7 +4,7 @@ import { link, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
-import { MissingContentError } from './errors.js';
+import { CorruptContentError, MissingContentError } from './errors.js';
 import type { PayloadRef } from './records.js';
 
 /** Objects are indexed in 1 MiB blocks; an index with any other block size is refused (spec §6.1). */
@@ -50,7 +50,7 @@ export class ContentStore {
     const path = this.objectPath(ref.digest);
     const bytes = this.readRegularFile(path, 'object', ref.bytes);
     if (bytes.length !== ref.bytes) {
-      throw new MissingContentError(`content object is ${bytes.length} bytes, expected ${ref.bytes}`, {
+      throw new CorruptContentError(`content object is ${bytes.length} bytes, expected ${ref.bytes}`, {
         file: path,
         expected: ref.bytes,
         found: bytes.length,
@@ -58,7 +58,7 @@ export class ContentStore {
     }
     const digest = sha256(bytes);
     if (digest !== ref.digest) {
-      throw new MissingContentError(`content object digest is ${digest}, expected ${ref.digest}`, {
+      throw new CorruptContentError(`content object digest is ${digest}, expected ${ref.digest}`, {
         file: path,
         expected: ref.digest,
         found: digest,
@@ -90,7 +90,7 @@ export class ContentStore {
   private verifyIndex(ref: PayloadRef, object: Buffer): void {
     const path = this.indexPath(ref.digest);
     if (ref.integrityBlockBytes !== INTEGRITY_BLOCK_BYTES) {
-      throw new MissingContentError(`integrity block size ${ref.integrityBlockBytes ?? 0}, expected ${INTEGRITY_BLOCK_BYTES}`, {
+      throw new CorruptContentError(`integrity block size ${ref.integrityBlockBytes ?? 0}, expected ${INTEGRITY_BLOCK_BYTES}`, {
         file: path,
         expected: INTEGRITY_BLOCK_BYTES,
         found: ref.integrityBlockBytes ?? 0,
@@ -100,7 +100,7 @@ export class ContentStore {
     const raw = this.readRegularFile(path, 'integrity index', 1024 + Math.ceil(ref.bytes / INTEGRITY_BLOCK_BYTES) * 80, 'at most');
     const digest = sha256(raw);
     if (digest !== ref.indexDigest) {
-      throw new MissingContentError(`integrity index digest is ${digest}, expected ${ref.indexDigest}`, {
+      throw new CorruptContentError(`integrity index digest is ${digest}, expected ${ref.indexDigest}`, {
         file: path,
         expected: ref.indexDigest,
         found: digest,
@@ -110,11 +110,11 @@ export class ContentStore {
     try {
       parsed = IntegrityIndexSchema.parse(JSON.parse(raw.toString('utf8')));
     } catch (error) {
-      throw new MissingContentError(`integrity index is not valid: ${(error as Error).message.split('\n')[0]}`, { file: path });
+      throw new CorruptContentError(`integrity index is not valid: ${(error as Error).message.split('\n')[0]}`, { file: path });
     }
     const expected = buildIndex(ref.digest, object);
     if (parsed.object !== ref.digest || parsed.bytes !== ref.bytes || JSON.stringify(parsed.blocks) !== JSON.stringify(expected.blocks)) {
-      throw new MissingContentError('integrity index does not match the object', { file: path, expected: ref.digest });
+      throw new CorruptContentError('integrity index does not match the object', { file: path, expected: ref.digest });
     }
   }
 
@@ -131,13 +131,12 @@ export class ContentStore {
       stats = lstatSync(path);
     } catch (error) {
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new MissingContentError(missing ? `content ${what} is missing` : `content ${what} cannot be read: ${(error as Error).message}`, {
-        file: path,
-      });
+      if (missing) throw new MissingContentError(`content ${what} is missing`, { file: path });
+      throw new CorruptContentError(`content ${what} cannot be read: ${(error as Error).message}`, { file: path });
     }
-    if (!stats.isFile()) throw new MissingContentError(`content ${what} is not a regular file`, { file: path });
+    if (!stats.isFile()) throw new CorruptContentError(`content ${what} is not a regular file`, { file: path });
     if (rule === 'exactly' ? stats.size !== size : stats.size > size) {
-      throw new MissingContentError(`content ${what} is ${stats.size} bytes, expected ${rule === 'exactly' ? '' : 'at most '}${size}`, { file: path, expected: size, found: stats.size });
+      throw new CorruptContentError(`content ${what} is ${stats.size} bytes, expected ${rule === 'exactly' ? '' : 'at most '}${size}`, { file: path, expected: size, found: stats.size });
     }
     return readFileSync(path);
   }
@@ -168,13 +167,13 @@ async function standsAlready(path: string, bytes: Uint8Array): Promise<boolean> 
     throw error;
   });
   if (current === undefined) return false;
-  if (!current.equals(bytes)) throw new MissingContentError('a different content file already stands at this digest', { file: path });
+  if (!current.equals(bytes)) throw new CorruptContentError('a different content file already stands at this digest', { file: path });
   return true;
 }
 
 function shard(digest: string): [string, string] {
   // The schema checks refs read from a log; this guards refs built by callers of the library.
-  if (!DIGEST.test(digest)) throw new MissingContentError(`content digest ${JSON.stringify(digest)} is not 64 lower-case hex digits`, {});
+  if (!DIGEST.test(digest)) throw new CorruptContentError(`content digest ${JSON.stringify(digest)} is not 64 lower-case hex digits`, {});
   return [digest.slice(0, 2), digest.slice(2, 4)];
 }
 

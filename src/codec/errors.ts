@@ -58,6 +58,15 @@ export class MissingContentError extends DamagedStoreError {
   override readonly code: string = 'RX_MISSING_CONTENT';
 }
 
+/**
+ * A payloadRef whose object or integrity index is there but wrong: a size or digest that does not
+ * match, an index that does not describe the object, something other than a regular file.
+ * Reasonix refuses it as it refuses a missing one (`read v4 event <id> payload: …`).
+ */
+export class CorruptContentError extends DamagedStoreError {
+  override readonly code: string = 'RX_CORRUPT_CONTENT';
+}
+
 /** Reasonix: `session writer is owned by another runtime: <id>`. */
 export class WriterOwnedError extends RxError {
   readonly code: string = 'RX_WRITER_OWNED';

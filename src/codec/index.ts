@@ -1,7 +1,7 @@
 export type { CommittedBatch, StoredEvent, TornTail } from './batch.js';
 export { ContentStore, contentRootFor, CONTENT_DIR, INTEGRITY_BLOCK_BYTES } from './content-store.js';
 export { encodeBatch, INLINE_PAYLOAD_LIMIT, type BatchToWrite, type EventToWrite, type EncodedBatch, type BatchPlacement } from './encode-batch.js';
-export { DamagedStoreError, InvalidInputError, MissingContentError, RxError, UnsupportedVersionError, WriterOwnedError, type ErrorData } from './errors.js';
+export { CorruptContentError, DamagedStoreError, InvalidInputError, MissingContentError, RxError, UnsupportedVersionError, WriterOwnedError, type ErrorData } from './errors.js';
 export { KNOWN_EVENT_KINDS } from './event-kinds.js';
 export { encodeFrame, FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, type Frame } from './frame.js';
 export { FrameParser, type FrameParserOptions, type IncompleteFrame } from './frame-parser.js';

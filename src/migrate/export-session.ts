@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { branchIdOf } from '../store/jsonl-sidecars.js';
 import { goJson, goJsonIndented } from '../codec/go-json.js';
-import { InvalidInputError } from '../codec/errors.js';
+import { InvalidInputError, RxError } from '../codec/errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { SessionRead } from '../session/read-session.js';
 import { canonicalTranscript, personView } from '../session/views.js';
@@ -24,11 +24,20 @@ export interface ExportReport {
   messages: number;
 }
 
+/** An export that would write what Reasonix cannot resume, or a session Reasonix refuses. */
+export class ExportRefusedError extends RxError {
+  readonly code: string = 'RX_EXPORT_REFUSED';
+}
+
 /**
  * Writes a session out as a JSONL transcript with its `.jsonl.meta` (which Reasonix can resume,
  * and migrate back into sessions-v4) or as one JSON document. Never overwrites a file.
  */
 export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport> {
+  if (read.refusal) {
+    // A partial transcript would pass for the whole session: salvage is the way to keep what precedes the damage.
+    throw new ExportRefusedError(`not exported: Reasonix would refuse this session (${read.refusal.code}: ${read.refusal.message}); rxstore salvage writes what can still be read into a new session`, read.refusal.data);
+  }
   const view = options.view ?? 'canonical';
   const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
   for (const file of files) {
@@ -44,6 +53,10 @@ export async function exportSession(read: SessionRead, options: ExportOptions): 
     return { to: options.to, files, messages: messages.length };
   }
   const kept = view === 'person' ? timed.filter(({ message }) => message.origin !== 'host' && !message.local_only) : timed;
+  if (kept.length === 0) {
+    // Reasonix answers `no session matches` for an empty transcript resumed by id.
+    throw new ExportRefusedError(`not exported: the session has no messages${view === 'person' ? ' a person reads' : ''}, and Reasonix does not resume an empty transcript`, { file: read.dir });
+  }
   const lines = kept.map(({ message }) => `${goJson(goMessage(message).message)}\n`).join('');
   // BranchMeta (spec §11.3): pretty JSON; the display title is custom_title.
   const meta = {

@@ -20,20 +20,31 @@ export interface Hygiene {
   interruptedTurns: string[];
 }
 
+export interface HygieneOptions {
+  /**
+   * The replay stopped at damage (the session is refused): what is unfinished at that point is a
+   * consequence of the cut, not a finding — the damage itself is the problem reported.
+   */
+  cutByDamage?: boolean;
+}
+
 /**
  * The things that make a session load or compact badly in Reasonix, read off its transcript:
  * tool calls without names, without results or with cut-off arguments, a missing system prompt
  * (Reasonix refuses to snapshot such a session), pruned results, checkpoints and broken turns.
  */
-export function checkHygiene(projection: Projection): Hygiene {
+export function checkHygiene(projection: Projection, options: HygieneOptions = {}): Hygiene {
   const findings: HygieneFinding[] = [];
   const messages = projection.transcript.map((entry) => entry.message);
   const answered = new Set(messages.filter((message) => message.role === 'tool').map((message) => message.tool_call_id ?? ''));
-  for (const message of messages) {
+  // Reading stopped at damage: a turn still open there, and the calls made in it, may well end past it.
+  const openAtCut = options.cutByDamage ? [...projection.turns.values()].filter((turn) => turn.status === 'in_progress') : [];
+  const cutFrom = Math.min(...openAtCut.map((turn) => turn.startSeq));
+  for (const { message, seq } of projection.transcript) {
     const id = message.id !== undefined ? { messageId: message.id } : {};
     for (const call of (message.tool_calls ?? []).map(flatToolCall)) {
       if (call.name.trim() === '') findings.push({ code: 'EMPTY_TOOL_NAME', message: `tool call ${call.id || '(no id)'} has an empty name`, ...id });
-      if (!answered.has(call.id)) findings.push({ code: 'DANGLING_TOOL_CALL', message: `tool call ${call.id || '(no id)'} (${call.name}) has no tool result`, ...id });
+      if (!answered.has(call.id) && seq < cutFrom) findings.push({ code: 'DANGLING_TOOL_CALL', message: `tool call ${call.id || '(no id)'} (${call.name}) has no tool result`, ...id });
       if (call.arguments !== '' && !isJsonObjectText(call.arguments)) {
         findings.push({ code: 'TRUNCATED_ARGUMENTS', message: `tool call ${call.id || '(no id)'} (${call.name}) has arguments that are not a complete JSON object`, ...id });
       }
@@ -45,7 +56,7 @@ export function checkHygiene(projection: Projection): Hygiene {
   if (messages.length > 0 && messages[0]!.role !== 'system') {
     findings.push({ code: 'NO_SYSTEM_MESSAGE', message: 'the session has no leading system message: Reasonix resumes it without a system prompt and refuses to snapshot it' });
   }
-  const interruptedTurns = [...projection.turns.values()].filter((turn) => turn.status !== 'completed').map((turn) => turn.turnId);
+  const interruptedTurns = [...projection.turns.values()].filter((turn) => turn.status !== 'completed' && !openAtCut.includes(turn)).map((turn) => turn.turnId);
   for (const turnId of interruptedTurns) {
     const status = projection.turns.get(turnId)!.status;
     findings.push({ code: 'INTERRUPTED_TURN', message: `turn ${turnId} ${status === 'in_progress' ? 'never ended' : `ended ${status}`}` });

@@ -14,10 +14,21 @@ interface RecordBase extends RecordContext {
   messageId?: string;
 }
 
+/**
+ * How a tool call ended, as its result's `tool_execution` records it: `state` (`completed`, `failed`,
+ * `cancelled`, …), the shell's `exitCode` (0 included) and `durationMs`. A field the store does not
+ * hold is absent; a call with no result yet has none of them.
+ */
+interface ToolOutcome {
+  state?: string;
+  exitCode?: number;
+  durationMs?: number;
+}
+
 export type IndexRecord =
   | (RecordBase & { type: 'message'; role: 'user' | 'assistant'; text: string })
-  | (RecordBase & { type: 'command'; tool: string; command: string; exitCode?: number; output: string })
-  | (RecordBase & {
+  | (RecordBase & ToolOutcome & { type: 'command'; tool: string; command: string; output: string })
+  | (RecordBase & ToolOutcome & {
       type: 'file';
       tool: string;
       action: 'read' | 'write' | 'edit' | 'notebook-edit' | 'delete-range' | 'delete-symbol' | 'move';
@@ -39,8 +50,18 @@ const firstText = (args: Args, ...names: string[]) => names.map((name) => text(a
 /** A tool result that reports failure: its execution state, or the error text Reasonix writes. */
 function failed(result: Message | undefined): boolean {
   if (!result) return true;
-  const state = (result.tool_execution as { state?: unknown } | undefined)?.state;
-  return state === 'failed' || /^error[:\s]/i.test(result.content ?? '');
+  return result.tool_execution?.state === 'failed' || /^error[:\s]/i.test(result.content ?? '');
+}
+
+/** What the result's execution record says of how the call ended. */
+function outcomeOf(result: Message | undefined): ToolOutcome {
+  const execution = result?.tool_execution;
+  if (!execution) return {};
+  return {
+    ...(execution.state !== undefined ? { state: execution.state } : {}),
+    ...(typeof execution.exitCode === 'number' ? { exitCode: execution.exitCode } : {}),
+    ...(execution.durationMs !== undefined ? { durationMs: execution.durationMs } : {}),
+  };
 }
 
 /** The `-` lines of a unified diff, without the `---` file header. */
@@ -72,7 +93,7 @@ export function indexRecords(transcript: TimedMessage[], context: RecordContext)
       const args: Args = parseJsonObject(call.arguments) ?? {};
       const result = results.get(call.id);
       const file = (action: Extract<IndexRecord, { type: 'file' }>['action'], extra: Partial<Extract<IndexRecord, { type: 'file' }>> = {}) =>
-        records.push({ ...base, type: 'file', tool: call.name, action, path: firstText(args, 'path', 'file_path', 'notebook_path', 'source'), ...extra });
+        records.push({ ...base, type: 'file', tool: call.name, action, path: firstText(args, 'path', 'file_path', 'notebook_path', 'source'), ...extra, ...outcomeOf(result) });
       switch (call.name) {
         case 'read_file':
           file('read');
@@ -102,13 +123,12 @@ export function indexRecords(transcript: TimedMessage[], context: RecordContext)
           break;
         default:
           if (SHELL_TOOLS.has(call.name)) {
-            const exitCode = (result?.tool_execution as { exitCode?: unknown } | undefined)?.exitCode;
             records.push({
               ...base,
               type: 'command',
               tool: call.name,
               command: firstText(args, 'command', 'script'),
-              ...(typeof exitCode === 'number' && exitCode !== 0 ? { exitCode } : {}),
+              ...outcomeOf(result),
               output: result?.raw_content || (result?.content ?? ''),
             });
           }

@@ -49,7 +49,7 @@ export function inspectReport(read: SessionRead, store: string): InspectReport {
     tornEvidence: read.tornEvidence,
     lockFiles: read.lockFiles,
     openInRunningReasonix: read.openBy !== undefined,
-    hygiene: checkHygiene(read.projection),
+    hygiene: checkHygiene(read.projection, { cutByDamage: read.refusal !== undefined }),
     problems: read.problems,
   };
 }

@@ -30,7 +30,10 @@ export const MessageSchema = z.looseObject({
   name: z.string().optional(),
   createdAt: z.number().optional(),
   local_only: z.boolean().optional(),
-  tool_execution: z.looseObject({ exitCode: z.number().nullable().optional() }).nullable().optional(),
+  tool_execution: z
+    .looseObject({ state: z.string().optional(), exitCode: z.number().nullable().optional(), durationMs: z.number().optional() })
+    .nullable()
+    .optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 

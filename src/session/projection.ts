@@ -34,6 +34,12 @@ export interface ProjectionOptions {
    * summarised in little memory.
    */
   retainContent?: boolean;
+  /**
+   * Replay as Reasonix's v4 decoder does (the default): the first payload it would refuse stops
+   * the replay there, so every view holds only what precedes the damage. A JSONL transcript is
+   * replayed leniently, as Reasonix's JSONL loader reads it.
+   */
+  strict?: boolean;
 }
 
 /** Enough of a message's text to tell a pruned tool result or a preview apart. */
@@ -63,11 +69,18 @@ export class Projection {
   /** Ids of the transcript's messages, so a duplicate is found without a scan. */
   private readonly ids = new Set<string>();
   private readonly retainContent: boolean;
+  private readonly strict: boolean;
   private timedCreatedAt: string | undefined;
   private timedBatchTime = 0;
 
   constructor(options: ProjectionOptions = {}) {
     this.retainContent = options.retainContent ?? true;
+    this.strict = options.strict ?? true;
+  }
+
+  /** The sequence of the first event Reasonix would refuse: the views stop before it. */
+  get refusedAt(): number | undefined {
+    return this.strict ? (this.strictness[0]?.seq ?? this.unreadable[0]?.seq) : this.unreadable[0]?.seq;
   }
   /** Events whose payload did not even have the loose shape: skipped, and reported. */
   readonly unreadable: StrictnessFinding[] = [];
@@ -79,7 +92,9 @@ export class Projection {
       this.timedBatchTime = Date.parse(batch.createdAt) || 0;
     }
     const batchTime = this.timedBatchTime;
-    if (event.kind === 'turn/start' && batch.turnId) {
+    // Past a refusal the payloads are still checked (each is reported), but nothing more is replayed.
+    const halted = this.refusedAt !== undefined;
+    if (event.kind === 'turn/start' && batch.turnId && !halted) {
       this.turns.set(batch.turnId, { turnId: batch.turnId, status: 'in_progress', startSeq: event.seq });
     }
     if (!isReplayedKind(event.kind)) return;
@@ -96,13 +111,15 @@ export class Projection {
         return;
       }
       loose = parsed;
+      if (this.strict) return;
     }
+    if (halted) return;
     const entry = (message: Message): TranscriptEntry => ({ message, seq: event.seq, batchTime });
     loose = { data: this.kept(loose.data) };
     switch (kind) {
       case 'message/complete': {
         const { message } = loose.data as Payload<'message/complete'>;
-        if (message.id !== undefined && this.ids.has(message.id)) this.noteStrict(event, `duplicate stable message id ${JSON.stringify(message.id)}`);
+        if (message.id !== undefined && this.ids.has(message.id) && this.noteStrict(event, `duplicate stable message id ${JSON.stringify(message.id)}`)) return;
         this.push(entry(message));
         if (!message.local_only) this.modelMessages.push(message);
         break;
@@ -123,7 +140,7 @@ export class Projection {
         const { messageIds } = loose.data as Payload<'message/retract'>;
         const ids = new Set(messageIds);
         if (ids.size !== messageIds.length || messageIds.some((id) => id === '' || id.trim() !== id)) {
-          this.noteStrict(event, 'message/retract ids must be non-empty, unpadded and unique');
+          if (this.noteStrict(event, 'message/retract ids must be non-empty, unpadded and unique')) return;
         }
         removeWhere(this.transcript, (existing) => ids.has(existing.message.id ?? ''));
         for (const id of ids) this.ids.delete(id);
@@ -135,7 +152,7 @@ export class Projection {
         const { messages } = loose.data as Payload<'history/replace'>;
         const list = kind === 'legacy/import' ? firstPerId(messages) : messages;
         if (kind === 'history/replace' && firstPerId(messages).length !== messages.length) {
-          this.noteStrict(event, 'duplicate transcript record in history/replace');
+          if (this.noteStrict(event, 'duplicate transcript record in history/replace')) return;
         }
         replaceContents(this.transcript, list.map(entry));
         this.ids.clear();
@@ -201,8 +218,11 @@ export class Projection {
     if (entry.message.id !== undefined) this.ids.add(entry.message.id);
   }
 
-  private noteStrict(event: StoredEvent, message: string): void {
+  /** Notes what Reasonix would refuse; true when that stops the replay here. */
+  private noteStrict(event: StoredEvent, message: string): boolean {
+    if (!this.strict) return false;
     this.strictness.push({ seq: event.seq, offset: event.offset, kind: event.kind, message });
+    return this.strict;
   }
 }
 

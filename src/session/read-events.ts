@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CommittedBatch, StoredEvent, TornTail } from '../codec/batch.js';
 import type { ContentStore } from '../codec/content-store.js';
 import type { PayloadRef } from '../codec/records.js';
-import { DamagedStoreError, MissingContentError } from '../codec/errors.js';
+import { CorruptContentError, DamagedStoreError, MissingContentError } from '../codec/errors.js';
 import { readBatches } from '../codec/read-batches.js';
 import { openLogBytes, readFrames } from '../codec/read-frames.js';
 import { sessionContentStore } from './session-content.js';
@@ -56,9 +56,10 @@ async function readReferencedPayload(event: StoredEvent, ref: PayloadRef, conten
   try {
     return await content.read(ref);
   } catch (error) {
-    if (!(error instanceof MissingContentError)) throw error;
+    if (!(error instanceof MissingContentError || error instanceof CorruptContentError)) throw error;
     // Reasonix names the event and refuses the session (spec §6.3).
-    throw new MissingContentError(`read v4 event ${event.id} payload: ${error.message}`, {
+    const Named = error instanceof MissingContentError ? MissingContentError : CorruptContentError;
+    throw new Named(`read v4 event ${event.id} payload: ${error.message}`, {
       ...error.data,
       file: error.data.file ?? logPath,
       eventId: event.id,

@@ -7,8 +7,9 @@ import { V4_CODEC, V4_SCHEMA_VERSION } from '../codec/records.js';
 import { HeaderSchema, type Header } from './header.js';
 import { ManifestSchema, OPEN_STORAGE_REVISIONS, type Manifest } from './manifest.js';
 import { logIdentity, OffsetIndexSchema } from './offset-index.js';
-import { problemFromError, type SessionProblem } from './problem.js';
+import { errorFromProblem, problemFromError, type SessionProblem } from './problem.js';
 import { Projection } from './projection.js';
+import { strictPayloadError } from './strict-payload-error.js';
 import { readJsonFile } from './read-json-file.js';
 import { readSessionEvents } from './read-events.js';
 import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from './session-files.js';
@@ -46,6 +47,11 @@ export interface SessionRead {
   openBy?: string;
   /** The workspace the store's own metadata names (a JSONL transcript's `.jsonl.meta`). */
   declaredWorkspace?: string;
+  /**
+   * Why Reasonix would refuse the session (status `damaged` or `unsupported`): the first problem, as
+   * the error every view of it throws once it has given what precedes the damage.
+   */
+  refusal?: RxError;
 }
 
 export interface ReadSessionOptions {
@@ -80,9 +86,10 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     tornEvidence: [],
     lockFiles: [],
   };
-  const refuse = (problem: Omit<SessionProblem, 'severity'>, verdict: 'damaged' | 'unsupported' = 'damaged') => {
+  const refuse = (problem: Omit<SessionProblem, 'severity'>, verdict: 'damaged' | 'unsupported' = 'damaged', error?: RxError) => {
     problems.push({ ...problem, severity: 'error' });
     if (read.status !== 'unsupported') read.status = verdict;
+    read.refusal ??= error ?? errorFromProblem({ ...problem, severity: 'error' }, verdict);
   };
   const warn = (problem: Omit<SessionProblem, 'severity'>) => problems.push({ ...problem, severity: 'warning' });
 
@@ -123,6 +130,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
   if (!logStats?.isFile()) {
     refuse({ code: 'RX_LOG_MISSING', message: 'events.frames is missing', file: logPath });
   } else {
+    let caught: RxError | undefined;
     try {
       const content = new ContentStore(contentRootFor(dir, read.manifest?.contentRoot));
       for await (const item of readSessionEvents(dir, { content })) {
@@ -146,16 +154,14 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
       }
     } catch (error) {
       if (!(error instanceof RxError)) throw error;
-      refuse(problemFromError(error), error.code === 'RX_UNSUPPORTED_VERSION' ? 'unsupported' : 'damaged');
+      caught = error;
     }
+    // Replay stopped at the first payload Reasonix would refuse, which precedes anything the codec stopped at.
     for (const finding of [...projection.strictness, ...projection.unreadable]) {
-      refuse({
-        code: 'RX_STRICT_PAYLOAD',
-        message: `Reasonix 1.38.11 would refuse: invalid ${finding.kind} payload at ${finding.seq}: ${finding.message}`,
-        file: logPath,
-        offset: finding.offset,
-      });
+      const error = strictPayloadError(finding, logPath);
+      refuse(problemFromError(error), 'damaged', error);
     }
+    if (caught) refuse(problemFromError(caught), caught.code === 'RX_UNSUPPORTED_VERSION' ? 'unsupported' : 'damaged', caught);
     if (read.tornTail) {
       if (read.status === 'ok') read.status = 'torn-tail';
       warn({

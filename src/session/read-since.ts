@@ -1,5 +1,8 @@
 import { cursorAt, checkCursor, type Cursor } from './cursor.js';
+import { join } from 'node:path';
 import { readSessionEvents, type ResolvedBatch } from './read-events.js';
+import { SESSION_FILES } from './session-files.js';
+import { refusalInBatch } from './strict-payload-error.js';
 
 export interface ReadSince {
   /** The batches committed after the cursor, in order; never an unfinished one. */
@@ -11,7 +14,8 @@ export interface ReadSince {
 /**
  * The batches committed since `cursor` (from the beginning without one), at a cost that grows
  * with the new bytes, not the log: reading starts at the cursor's offset. A log rewritten under
- * the cursor is refused with `CursorMismatchError`.
+ * the cursor is refused with `CursorMismatchError`; a batch Reasonix would refuse (damaged bytes, a
+ * payload its decoder rejects) throws its coded error.
  */
 export async function readSince(sessionDir: string, sessionId: string, cursor?: Cursor): Promise<ReadSince> {
   if (cursor) await checkCursor(sessionDir, sessionId, cursor);
@@ -19,6 +23,8 @@ export async function readSince(sessionDir: string, sessionId: string, cursor?: 
   const batches: ResolvedBatch[] = [];
   for await (const item of readSessionEvents(sessionDir, { offset: position.offset, nextSequence: position.nextSequence })) {
     if (item.type !== 'batch') continue;
+    const refusal = refusalInBatch(item.value, join(sessionDir, SESSION_FILES.log));
+    if (refusal) throw refusal;
     batches.push(item.value);
     const { batch } = item.value;
     position.offset = batch.end;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { InvalidInputError } from '../codec/errors.js';
+import { DamagedStoreError } from '../codec/errors.js';
 
 /** One message line of a JSONL transcript, as found (unknown keys kept for the reader to judge). */
 export interface TranscriptLine {
@@ -7,8 +7,8 @@ export interface TranscriptLine {
   value: Record<string, unknown>;
 }
 
-/** A line that is not a JSON object with a string `role`. */
-export class TranscriptLineError extends InvalidInputError {
+/** A line that is not a JSON object with a string `role`: the transcript is damaged there. */
+export class TranscriptLineError extends DamagedStoreError {
   override readonly code: string = 'RX_JSONL_LINE';
 }
 

@@ -1,5 +1,5 @@
 import { lstat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { InvalidInputError } from '../codec/errors.js';
 import type { Cursor } from '../session/cursor.js';
 import { followSession, type FollowOptions } from '../session/follow.js';
@@ -9,6 +9,7 @@ import { readSessionEvents, type ResolvedBatch } from '../session/read-events.js
 import { readSession, type SessionRead } from '../session/read-session.js';
 import { readSince, type ReadSince } from '../session/read-since.js';
 import { SESSION_FILES } from '../session/session-files.js';
+import { refusalInBatch } from '../session/strict-payload-error.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/views.js';
 import { workspaceOf } from '../session/workspace.js';
 import { readJsonlSession } from './read-jsonl-session.js';
@@ -23,6 +24,10 @@ export interface OpenedSession {
   store: string;
   /** Reads and verifies the whole session: status, problems, the replayed projection (messages whole unless `retainContent: false`). */
   read(options?: { retainContent?: boolean }): Promise<SessionRead>;
+  /*
+   * Every view below gives what precedes any damage, then throws the coded RxError that `read()`
+   * reports (a `DamagedStoreError` or `UnsupportedVersionError`); `salvage` is for reading past it.
+   */
   /** The canonical transcript: every message, compacted ones included, with its time. */
   transcript(): AsyncIterable<TimedMessage>;
   /** What the model is sent. */
@@ -39,8 +44,14 @@ export interface OpenedSession {
   follow(options?: FollowOptions): AsyncIterable<{ batch: ResolvedBatch; cursor: Cursor }>;
 }
 
-async function* each<T>(items: Promise<T[]>): AsyncGenerator<T> {
-  yield* await items;
+/**
+ * A view of a whole session: everything that precedes any damage, then — when Reasonix would refuse
+ * the session — the same coded error `read()` reports, so a partial answer never passes for whole.
+ */
+async function* verifiedView<T>(reading: Promise<SessionRead>, view: (read: SessionRead) => T[]): AsyncGenerator<T> {
+  const read = await reading;
+  yield* view(read);
+  if (read.refusal) throw read.refusal;
 }
 
 /** Opens a sessions-v4 / desktop-v5 session directory or a `.jsonl` transcript. Nothing is written. */
@@ -61,18 +72,22 @@ export async function openSession(path: string): Promise<OpenedSession> {
     format: jsonl ? 'jsonl' : 'v4',
     store: jsonl ? 'jsonl' : storeKindOf(full),
     read,
-    transcript: () => each(read().then((session) => canonicalTranscript(session.projection))),
-    modelView: () => each(read().then((session) => modelView(session.projection))),
-    personView: () => each(read().then((session) => personView(session.projection))),
+    transcript: () => verifiedView(read(), (session) => canonicalTranscript(session.projection)),
+    modelView: () => verifiedView(read(), (session) => modelView(session.projection)),
+    personView: () => verifiedView(read(), (session) => personView(session.projection)),
     async *events() {
       if (jsonl) throw v4Only();
-      for await (const item of readSessionEvents(full)) if (item.type === 'batch') yield item.value;
+      const logPath = join(full, SESSION_FILES.log);
+      for await (const item of readSessionEvents(full)) {
+        if (item.type !== 'batch') continue;
+        const refusal = refusalInBatch(item.value, logPath);
+        if (refusal) throw refusal;
+        yield item.value;
+      }
     },
     records: () =>
-      each(
-        read().then((session) =>
-          indexRecords(canonicalTranscript(session.projection), { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null }),
-        ),
+      verifiedView(read(), (session) =>
+        indexRecords(canonicalTranscript(session.projection), { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null }),
       ),
     async readSince(cursor) {
       if (jsonl) throw v4Only();

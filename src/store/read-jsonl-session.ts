@@ -16,7 +16,8 @@ import { assignLegacyIds } from './legacy-ids.js';
  * view, the hygiene checks and `inspect` work on it: each line replays as a `message/complete`,
  * with the ids Reasonix would give it (spec §8.3). Messages without `createdAt` take the meta
  * file's `created_at`, else the transcript's modification time. A bad line is a problem named by
- * its line number; the other lines are still read.
+ * its line number; the views hold only the lines before the first one (what was verified), and
+ * every later bad line is still reported.
  */
 export async function readJsonlSession(path: string): Promise<SessionRead> {
   const id = branchIdOf(path);
@@ -25,8 +26,11 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
   const problems: SessionProblem[] = errors.map((error) => ({ code: error.code, severity: 'error', message: error.message, file: path, line: error.data.line }));
   if (meta.state === 'invalid') problems.push({ code: 'RX_JSONL_META', severity: 'warning', message: `invalid .jsonl.meta: ${meta.reason}`, file: `${path}.meta` });
   const startedAt = meta.state === 'ok' ? meta.value.created_at : stats.mtime.toISOString();
-  const messages = assignLegacyIds(id, lines.map(({ value }) => goMessage(value).message));
-  const projection = new Projection();
+  const firstBadLine = errors[0]?.data.line ?? Number.POSITIVE_INFINITY;
+  const verified = lines.filter(({ line }) => line < firstBadLine);
+  const messages = assignLegacyIds(id, verified.map(({ value }) => goMessage(value).message));
+  // Reasonix's JSONL loader is lenient (spec §11.1): what its strict v4 decoder would refuse is not a problem here.
+  const projection = new Projection({ strict: false });
   const batch: CommittedBatch = {
     commitId: '',
     operationId: `jsonl:${id}`,
@@ -45,8 +49,6 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
     projection.apply(batch, event, { message });
   });
   if (meta.state === 'ok') projection.title = jsonlMetaTitle(meta.value);
-  // Reasonix's JSONL loader is lenient (spec §11.1): what its strict v4 decoder would refuse is not a problem here.
-  projection.strictness.splice(0);
   return {
     dir: path,
     id,
@@ -65,5 +67,6 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
     tornEvidence: [],
     lockFiles: [],
     ...(meta.state === 'ok' && meta.value.workspace_root ? { declaredWorkspace: meta.value.workspace_root } : {}),
+    ...(errors[0] ? { refusal: errors[0] } : {}),
   };
 }

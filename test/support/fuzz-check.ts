@@ -185,7 +185,8 @@ function sessionFindings(input: FuzzInput, read: SessionRead, codec: LogRead | u
   if (expect.sessionOpens !== undefined && expect.sessionOpens !== opens) {
     findings.push({ kind: 'expectation', layer: 'session', detail: `expected Reasonix to ${expect.sessionOpens ? 'open' : 'refuse'} it, readSession says ${read.status} ${JSON.stringify(read.problems.map((problem) => problem.code))}` });
   }
-  if (expect.sessionProblem !== undefined && !read.problems.some((problem) => problem.code === expect.sessionProblem)) {
+  const expectedCodes: readonly string[] | undefined = typeof expect.sessionProblem === 'string' ? [expect.sessionProblem] : expect.sessionProblem;
+  if (expectedCodes !== undefined && !read.problems.some((problem) => expectedCodes.includes(problem.code))) {
     findings.push({ kind: 'expectation', layer: 'session', detail: `expected problem ${expect.sessionProblem}, got ${JSON.stringify(read.problems.map((problem) => problem.code))}` });
   }
   return findings;

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { sessionPathOf, STORE, type BaseSession, type Entries, type Entry } from './fuzz-bases.js';
 import { fileEntry, linkedOut, refsOf, replaced, withLog, type Draft, type Random } from './fuzz-drafts.js';
-import type { FuzzOptions } from './fuzz-inputs.js';
+import { CONTENT_REFUSED, type FuzzOptions } from './fuzz-inputs.js';
 
 /** The file system around the log: symlinked sessions and content, special files where store files belong. */
 
@@ -24,7 +24,7 @@ export function* symlinks(rand: Random, bases: readonly BaseSession[]): Iterable
     const ref = rand.pick(refsOf(base));
     const object = `${STORE}/.content-v1/objects/${ref.digest.slice(0, 2)}/${ref.digest.slice(2, 4)}/${ref.digest}`;
     const index = `${STORE}/.content-v1/indexes/${ref.digest.slice(0, 2)}/${ref.digest.slice(2, 4)}/${ref.digest}.json`;
-    const refused = { sessionOpens: false, sessionProblem: 'RX_MISSING_CONTENT' };
+    const refused = { sessionOpens: false, sessionProblem: CONTENT_REFUSED };
     switch (variant) {
       case 'content object':
       case 'content index': {
@@ -88,7 +88,7 @@ export function* specialFiles(_rand: Random, bases: readonly BaseSession[], opti
         entries,
         sessionPath: session,
         log: isLog ? undefined : base.log,
-        ...(isContent ? { expect: { sessionOpens: false, sessionProblem: 'RX_MISSING_CONTENT' } } : {}),
+        ...(isContent ? { expect: { sessionOpens: false, sessionProblem: CONTENT_REFUSED } } : {}),
         ...(isLog && kind !== 'sparse' ? { expect: { sessionOpens: false, sessionProblem: 'RX_LOG_MISSING' } } : {}),
       };
     }

@@ -37,7 +37,8 @@ export interface Expectation {
   /** Whether readSession says Reasonix would open the session (status ok or torn-tail). */
   sessionOpens?: boolean;
   /** A problem readSession must report. */
-  sessionProblem?: string;
+  /** A problem code the session must report (any one of them, for a list). */
+  sessionProblem?: string | readonly string[];
   /** No single Buffer allocation may reach this many bytes (a declared size that is refused). */
   allocationBelow?: number;
 }
@@ -97,3 +98,6 @@ const GENERATORS: Record<Category, MakeDrafts> = {
   symlink: symlinks,
   'special-file': specialFiles,
 };
+
+/** A content object or index that is gone (`RX_MISSING_CONTENT`) or there but wrong (`RX_CORRUPT_CONTENT`). */
+export const CONTENT_REFUSED = ['RX_MISSING_CONTENT', 'RX_CORRUPT_CONTENT'] as const;

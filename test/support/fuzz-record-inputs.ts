@@ -1,8 +1,8 @@
 import { encodeFrame } from '../../src/codec/frame.js';
 import { sessionPathOf, type BaseSession } from './fuzz-bases.js';
 import { DAMAGED, fileEntry, frameOffset, refsOf, replaced, withLog, type Draft, type Random } from './fuzz-drafts.js';
-import type { FuzzOptions } from './fuzz-inputs.js';
 import { appended, beginRecord, eventRecord, isObject, messagesIn, messagesOfPayload, parsedPayload, RawJson, resealEnd, setOwn } from './fuzz-records.js';
+import { CONTENT_REFUSED, type FuzzOptions } from './fuzz-inputs.js';
 
 /** Valid frames around hostile JSON: changed records, deep and wide values, prototype keys, bad UTF-8 and bad refs. */
 
@@ -384,7 +384,7 @@ export function* badDigests(rand: Random, bases: readonly BaseSession[]): Iterab
     const eventOffset = base.log.length + encodeFrame(beginRecord(base.nextSeq, 1)).length;
     yield {
       ...draft,
-      expect: malformed ? { codecError: { code: DAMAGED, offset: eventOffset }, sessionOpens: false } : { sessionOpens: false, sessionProblem: 'RX_MISSING_CONTENT' },
+      expect: malformed ? { codecError: { code: DAMAGED, offset: eventOffset }, sessionOpens: false } : { sessionOpens: false, sessionProblem: CONTENT_REFUSED },
     };
   }
 }

@@ -3,7 +3,6 @@ import type { Argv } from 'yargs';
 import { exportSession, type ExportFormat, type ExportView } from '../../migrate/export-session.js';
 import { openSession } from '../../store/open-session.js';
 import type { Output } from '../output.js';
-import { UsageError } from '../usage-error.js';
 
 interface ExportArgs {
   session: string;
@@ -25,9 +24,6 @@ export function exportCommand(output: Output, setExit: (code: number) => void) {
     handler: async (args: ExportArgs) => {
       const session = await openSession(args.session);
       const read = await session.read();
-      if (read.status === 'damaged' || read.status === 'unsupported') {
-        throw new UsageError(`${session.path} is ${read.status} (${read.problems[0]?.message ?? ''}); use rxstore salvage to recover what can be read`);
-      }
       const report = await exportSession(read, { to: resolve(args.to), format: args.format, view: args.view });
       output.out(`exported ${report.messages} messages to ${report.files.join(' and ')}\n`);
       setExit(0);

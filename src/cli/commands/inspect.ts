@@ -29,6 +29,8 @@ export function inspectCommand(output: Output, setExit: (code: number) => void) 
       const report = inspectReport(read, session.store);
       if (args.messages) {
         for (const message of personView(read.projection)) output.out(`${JSON.stringify(message)}\n`);
+        // What precedes the damage was printed; the refusal is the one error line, and exit 1.
+        if (read.refusal) throw read.refusal;
       } else if (args.json) {
         output.out(`${JSON.stringify(report, null, 2)}\n`);
       } else {

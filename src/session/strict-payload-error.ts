@@ -1,0 +1,31 @@
+import { DamagedStoreError } from '../codec/errors.js';
+import { Projection, type StrictnessFinding } from './projection.js';
+import type { ResolvedBatch } from './read-events.js';
+
+/**
+ * A payload Reasonix 1.38.11's decoder refuses although its batch verifies: Reasonix answers
+ * `damaged session store: invalid <kind> payload at <sequence>` and opens nothing.
+ */
+export class StrictPayloadError extends DamagedStoreError {
+  override readonly code: string = 'RX_STRICT_PAYLOAD';
+}
+
+/** The error for a finding of the replay, naming the log, the event's offset and sequence. */
+export function strictPayloadError(finding: StrictnessFinding, logPath: string): StrictPayloadError {
+  return new StrictPayloadError(`Reasonix 1.38.11 would refuse: invalid ${finding.kind} payload at ${finding.seq}: ${finding.message}`, {
+    file: logPath,
+    offset: finding.offset,
+    sequence: finding.seq,
+  });
+}
+
+/**
+ * The first payload of a batch that Reasonix would refuse, checked on its own (what a reader from
+ * a cursor can know without replaying the session before it); undefined when every one passes.
+ */
+export function refusalInBatch({ batch, payloads }: ResolvedBatch, logPath: string): StrictPayloadError | undefined {
+  const probe = new Projection({ retainContent: false });
+  batch.events.forEach((event, index) => probe.apply(batch, event, payloads[index]));
+  const finding = probe.strictness[0] ?? probe.unreadable[0];
+  return finding ? strictPayloadError(finding, logPath) : undefined;
+}
