@@ -22,7 +22,17 @@ describe('rxstore ls', () => {
     for (const session of sessions) {
       expect(Object.keys(session)).toEqual(expect.arrayContaining(['id', 'store', 'path', 'workspace', 'title', 'updatedAt', 'messages', 'status', 'copies']));
     }
-    expect(sessions.find((session) => session.id === machine.ids.desktopImport)?.copies.map((copy) => [copy.id, copy.store, copy.path])).toEqual([
+    // A title or workspace is attributed to the copy it comes from, and that copy says the same.
+    for (const session of sessions) {
+      const titled = session.copies.find((copy) => copy.path === session.titleCopy);
+      expect(titled?.title ?? null, session.id).toBe(session.title);
+      const named = session.copies.find((copy) => copy.path === session.workspaceCopy);
+      expect(named?.workspace ?? null, session.id).toBe(session.workspace);
+    }
+    const desktopImport = sessions.find((session) => session.id === machine.ids.desktopImport)!;
+    // Every copy, the listed one first; the title and workspace name the copy they come from.
+    expect(desktopImport.copies.map((copy) => [copy.id, copy.store, copy.path])).toEqual([
+      [machine.ids.desktopImport, desktopImport.store, desktopImport.path],
       [machine.ids.jsonlTwin, 'sessions-v4', join(machine.stateRoot, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions-v4', machine.ids.jsonlTwin)],
       [machine.ids.jsonlStem, 'jsonl', machine.paths.jsonlTranscript],
     ]);

@@ -28,7 +28,7 @@ async function list(roots: ReadRoot[]): Promise<ListedSession[]> {
   return listed;
 }
 
-const shape = (found: ListedSession) => [found.id, found.store, found.copies.map((copy) => `${copy.store}:${copy.id}`), found.parent?.id ?? null];
+const shape = (found: ListedSession) => [found.id, found.store, found.copies.slice(1).map((copy) => `${copy.store}:${copy.id}`), found.parent?.id ?? null];
 
 describe('one conversation, many copies', () => {
   it('a v4 session named like a JSONL transcript in the sibling sessions-v4 is its same-id mirror', async () => {

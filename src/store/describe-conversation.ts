@@ -26,8 +26,15 @@ export interface ListedCopy {
   payloadRefs: number;
 }
 
-/** A conversation: its newest store's copy, the other copies, and the session it was forked from. */
+/**
+ * A conversation, described by its newest store's copy: that copy's facts, except the title and
+ * workspace, which come from the first copy that has them — `titleCopy` and `workspaceCopy` name
+ * that copy's path (the described one's own path when it is its own). `copies` is every copy,
+ * the described one first, each with only its own facts — as in `locateSession`.
+ */
 export interface ListedSession extends ListedCopy {
+  titleCopy: string | null;
+  workspaceCopy: string | null;
   copies: ListedCopy[];
   parent: ParentSession | null;
 }
@@ -48,17 +55,19 @@ export async function readCopies(
  * workspace, or has no title of its own, another copy's is used: a migrated v4 twin does not know
  * what its JSONL meta knew.
  */
-export function describeConversation([primary, ...others]: [ListedCopy, ...ListedCopy[]], parent: ParentSession | null): ListedSession {
-  const all = [primary, ...others];
+export function describeConversation(all: [ListedCopy, ...ListedCopy[]], parent: ParentSession | null): ListedSession {
+  const [primary] = all;
   const named = all.find((copy) => copy.workspace !== null);
   const titled = all.find((copy) => copy.titleFrom === 'title') ?? all.find((copy) => copy.title !== null);
   return {
     ...primary,
     workspace: named?.workspace ?? null,
     workspaceFrom: named?.workspaceFrom ?? null,
+    workspaceCopy: named?.path ?? null,
     title: titled?.title ?? null,
     titleFrom: titled?.titleFrom ?? null,
-    copies: others,
+    titleCopy: titled?.path ?? null,
+    copies: all,
     parent,
   };
 }

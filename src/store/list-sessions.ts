@@ -50,7 +50,7 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
 
 function belongsTo(session: ListedSession, slug: string, platform: Platform): boolean {
   if (session.workspace !== null && sameSlug(workspaceSlug(session.workspace, platform), slug, platform)) return true;
-  return [session, ...session.copies].some((copy) => sameSlug(copy.slug, slug, platform));
+  return session.copies.some((copy) => sameSlug(copy.slug, slug, platform));
 }
 
 function mostRecentFirst(a: Conversation, b: Conversation): number {

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { readTranscript } from './jsonl-transcript.js';
 
 /** What listing needs from a JSONL transcript (spec §11.1): one message a line. */
@@ -7,32 +5,17 @@ export interface TranscriptLines {
   messages: number;
   /** The text of the first user message: the title when no meta gives one. */
   firstUserText: string | null;
-  /** The first line that is not a message, when checked. */
+  /** The first line that is not a message. */
   problem: string | null;
 }
 
 /**
- * Counts a transcript's messages and finds its first user message. With `verify` every line is
- * parsed and checked (`readTranscript`); otherwise the file is streamed, blank lines skipped, and
- * only lines up to the first user message are parsed.
+ * Counts a transcript's messages and finds its first user message. Every line is parsed and
+ * checked as Reasonix reads it, always: a listing never calls a transcript `ok` without having
+ * read it (parsing JSON lines costs little beside decoding a v4 log).
  */
-export async function readTranscriptLines(path: string, verify: boolean): Promise<TranscriptLines> {
-  if (verify) {
-    const { lines, errors } = await readTranscript(path);
-    const firstUser = lines.find(({ value }) => value.role === 'user' && typeof value.content === 'string');
-    return { messages: lines.length + errors.length, firstUserText: (firstUser?.value.content as string | undefined) ?? null, problem: errors[0]?.message ?? null };
-  }
-  const found: TranscriptLines = { messages: 0, firstUserText: null, problem: null };
-  for await (const line of createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })) {
-    if (line.trim() === '') continue;
-    found.messages += 1;
-    if (found.firstUserText !== null || !line.includes('"user"')) continue;
-    try {
-      const message = JSON.parse(line) as { role?: unknown; content?: unknown };
-      if (message.role === 'user' && typeof message.content === 'string') found.firstUserText = message.content;
-    } catch {
-      // Not checked without --verify: a bad line is counted and passed over.
-    }
-  }
-  return found;
+export async function readTranscriptLines(path: string): Promise<TranscriptLines> {
+  const { lines, errors } = await readTranscript(path);
+  const firstUser = lines.find(({ value }) => value.role === 'user' && typeof value.content === 'string');
+  return { messages: lines.length + errors.length, firstUserText: (firstUser?.value.content as string | undefined) ?? null, problem: errors[0]?.message ?? null };
 }

@@ -28,7 +28,7 @@ export interface CopySummary extends DisplayTitle {
 }
 
 export interface SummariseOptions {
-  /** Full verification: `readSession` (caches included) for v4, every line for JSONL. */
+  /** Full verification of a v4 copy: its caches too (a JSONL transcript is always read whole). */
   verify: boolean;
   /** The desktop registry of the copy's state root, if it has one. */
   registry: DesktopRegistryFacts | undefined;
@@ -37,7 +37,7 @@ export interface SummariseOptions {
 /** Reads one copy: its log (v4) or transcript lines (JSONL, v0.x). */
 export async function summariseCopy(copy: SessionCopy, options: SummariseOptions): Promise<CopySummary> {
   if (copy.format === 'v4') return summariseV4(copy, options);
-  const lines = await readTranscriptLines(copy.path, options.verify).catch((error: Error) => ({ messages: 0, firstUserText: null, problem: error.message }));
+  const lines = await readTranscriptLines(copy.path).catch((error: Error) => ({ messages: 0, firstUserText: null, problem: error.message }));
   const meta = transcriptMeta(copy);
   const problem = copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : lines.problem;
   return {

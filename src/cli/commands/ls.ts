@@ -58,7 +58,7 @@ function formatRow(session: ListedSession): string {
   const store = session.scope === 'global' && session.store === 'sessions-v4' ? 'sessions-v4/global' : session.store;
   const workspace = session.workspace ?? (session.slug ? `slug ${session.slug}` : '(no workspace)');
   const extras = [
-    ...(session.copies.length > 0 ? [`+${session.copies.length} ${session.copies.length === 1 ? 'copy' : 'copies'}: ${session.copies.map((copy) => copy.store).join(', ')}`] : []),
+    ...(session.copies.length > 1 ? [`+${session.copies.length - 1} ${session.copies.length === 2 ? 'copy' : 'copies'}: ${session.copies.slice(1).map((copy) => copy.store).join(', ')}`] : []),
     ...(session.parent ? [`fork of ${session.parent.id}`] : []),
     ...(session.problem && (session.status === 'damaged' || session.status === 'unsupported') ? [session.problem] : []),
   ];
