@@ -1,5 +1,7 @@
 import type { Argv } from 'yargs';
 import { salvageSession } from '../../session/salvage-session.js';
+import { isTranscriptPath, salvageTranscript, type TranscriptSalvageReport } from '../../migrate/salvage-transcript.js';
+import { quote, reasonixResume } from '../../store/shell-command.js';
 import type { Output } from '../output.js';
 import { v4SessionPath } from '../session-path.js';
 
@@ -13,14 +15,20 @@ interface SalvageArgs {
 export function salvageCommand(output: Output, setExit: (code: number) => void) {
   return {
     command: 'salvage <dir>',
-    describe: 'Write what can be read from a damaged session into a new session; the original is left untouched',
+    describe: 'Write what can be read from a damaged session or JSONL transcript into a new one; the original is left untouched',
     builder: (yargs: Argv) =>
       yargs
-        .positional('dir', { type: 'string', demandOption: true, describe: 'a (damaged) session directory' })
-        .option('to', { type: 'string', describe: 'the sessions-v4 directory for the new session (default: the original’s store)' })
+        .positional('dir', { type: 'string', demandOption: true, describe: 'a (damaged) session directory or .jsonl transcript' })
+        .option('to', { type: 'string', describe: 'the sessions-v4 directory for the new session, or the folder for the new transcript (default: beside the original)' })
         .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; say what would be done' })
         .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' }),
     handler: async (args: SalvageArgs) => {
+      if (isTranscriptPath(args.dir)) {
+        const report = await salvageTranscript(args.dir, { to: args.to, dryRun: args.dryRun });
+        output.out(args.json ? `${JSON.stringify(report, null, 2)}\n` : describeTranscriptSalvage(report));
+        setExit(0);
+        return;
+      }
       const dir = await v4SessionPath(args.dir);
       const report = await salvageSession(dir, { to: args.to, dryRun: args.dryRun });
       if (args.json) output.out(`${JSON.stringify(report, null, 2)}\n`);
@@ -35,4 +43,14 @@ export function salvageCommand(output: Output, setExit: (code: number) => void) 
       setExit(0);
     },
   };
+}
+
+function describeTranscriptSalvage(report: TranscriptSalvageReport): string {
+  const verb = report.action === 'salvaged' ? 'salvaged into' : 'would salvage into';
+  const lines = [`${report.source}: ${verb} ${report.newPath}: ${report.linesKept} messages kept, ${report.dropped.length} lines left out`];
+  if (report.byteOrderMarkRemoved) lines.push('  the byte-order mark at its start was left out');
+  for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
+  const platform = process.platform === 'win32' ? 'win32' : 'linux';
+  lines.push(`  resume it with: ${reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
+  return `${lines.join('\n')}\n`;
 }

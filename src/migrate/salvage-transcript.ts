@@ -1,0 +1,77 @@
+import { lstat, readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { InvalidInputError } from '../codec/errors.js';
+import { goJsonIndented } from '../codec/go-json.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { readJsonFile } from '../session/read-json-file.js';
+import { branchIdOf } from '../store/jsonl-sidecars.js';
+import { JsonlMetaSchema } from '../store/jsonl-meta.js';
+import { parseTranscript } from '../store/jsonl-transcript.js';
+
+/** A line of the damaged transcript that was left out of the salvaged one, and why. */
+export interface DroppedLine {
+  line: number;
+  reason: string;
+}
+
+export interface TranscriptSalvageReport {
+  source: string;
+  action: 'salvaged' | 'would-salvage';
+  /** The new transcript (its `.jsonl.meta` beside it when the source had a readable one). */
+  newPath: string;
+  newId: string;
+  linesKept: number;
+  dropped: DroppedLine[];
+  /** A byte-order mark at the start of the file, which Reasonix does not read past, was left out. */
+  byteOrderMarkRemoved: boolean;
+}
+
+const BYTE_ORDER_MARK = '\uFEFF';
+
+/**
+ * Recovers a JSONL transcript with bad lines into a new transcript beside it (or in `to`) and
+ * leaves the original untouched: every line that is a message, byte for byte and in order; bad
+ * lines are left out and listed. The new transcript's id is `<id>-salvaged` (then `-2`, `-3`, …),
+ * so it never takes the place of the original; `reasonix --resume <new id>` or `rxstore migrate`
+ * take it from there. Its `.jsonl.meta` is the original's with the new id.
+ */
+export async function salvageTranscript(path: string, options: { to?: string; dryRun?: boolean } = {}): Promise<TranscriptSalvageReport> {
+  const source = resolve(path);
+  const text = await readFile(source, 'utf8');
+  const byteOrderMarkRemoved = text.startsWith(BYTE_ORDER_MARK);
+  const body = byteOrderMarkRemoved ? text.slice(BYTE_ORDER_MARK.length) : text;
+  const { lines, errors } = parseTranscript(body, source);
+  const raw = body.split('\n');
+  const kept = lines.map(({ line }) => raw[line - 1]!);
+  if (kept.length === 0) throw new InvalidInputError(`${source}: no line of it is a message; there is nothing to salvage`, { file: source });
+
+  const newPath = await freeTranscriptPath(resolve(options.to ?? dirname(source)), branchIdOf(source));
+  const report: TranscriptSalvageReport = {
+    source,
+    action: options.dryRun ? 'would-salvage' : 'salvaged',
+    newPath,
+    newId: branchIdOf(newPath),
+    linesKept: kept.length,
+    dropped: errors.map((error) => ({ line: error.data.line ?? 0, reason: error.message })),
+    byteOrderMarkRemoved,
+  };
+  if (options.dryRun) return report;
+  await writeFileAtomic(newPath, `${kept.join('\n')}\n`);
+  const meta = await readJsonFile(`${source}.meta`, JsonlMetaSchema);
+  if (meta.state === 'ok') await writeFileAtomic(`${newPath}.meta`, goJsonIndented({ ...meta.value, id: report.newId }));
+  return report;
+}
+
+/** `<dir>/<id>-salvaged.jsonl`, or the first `-salvaged-N` whose transcript and meta are both free. */
+async function freeTranscriptPath(dir: string, id: string): Promise<string> {
+  for (let n = 1; ; n += 1) {
+    const candidate = join(dir, `${id}-salvaged${n === 1 ? '' : `-${n}`}.jsonl`);
+    const taken = await Promise.all([candidate, `${candidate}.meta`].map((file) => lstat(file).then(() => true, () => false)));
+    if (!taken.includes(true)) return candidate;
+  }
+}
+
+/** Whether a path names a JSONL transcript rather than a session directory. */
+export function isTranscriptPath(path: string): boolean {
+  return basename(path).endsWith('.jsonl');
+}
