@@ -8,7 +8,7 @@
  */
 
 // One session of any store, its views, events, records, cursors and live following.
-export { openSession, type OpenedSession } from './store/open-session.js';
+export { openLogSession, openSession, type OpenedLogSession, type OpenedSession, type OpenedTranscript } from './store/open-session.js';
 export { readSession, type ReadSessionOptions, type SessionRead, type SessionStatus } from './session/read-session.js';
 export { readJsonlSession } from './store/read-jsonl-session.js';
 export { readSessionEvents, type ResolvedBatch, type SessionLogItem } from './session/read-events.js';
@@ -20,7 +20,8 @@ export type { SessionProblem } from './session/problem.js';
 export { workspaceOf } from './session/workspace.js';
 export { indexRecords, type IndexRecord, type RecordContext } from './session/index-records.js';
 export { CursorMismatchError, CursorSchema, type Cursor } from './session/cursor.js';
-export { readSince, type ReadSince } from './session/read-since.js';
+export { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from './session/read-since.js';
+export { recordsSince, RecordsCursorSchema, type RecordsCursor, type RecordsSince } from './session/records-since.js';
 export { followSession, type FollowOptions } from './session/follow.js';
 
 // Writing: new sessions, appends, repair and salvage, Reasonix's locks.

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DamagedStoreError, openSession, RxError, type OpenedSession } from '../src/index.js';
+import { DamagedStoreError, openLogSession, RxError, type OpenedSession } from '../src/index.js';
 import { appendBatch, copySession, editLog, framesOf, type LoggedFrame } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
@@ -41,11 +41,11 @@ const views = (session: OpenedSession) => ({
 
 describe('a damaged session: every view gives what precedes the damage, then the coded error read() reports', () => {
   it('a bad frame in the middle of the log', async () => {
-    const whole = await openSession(source.dir);
+    const whole = await openLogSession(source.dir);
     const dir = await copySession(source.dir);
     const frames = await framesOf(dir);
     const bad = await flipFrame(dir, (all) => all[Math.floor(all.length / 2)]!);
-    const session = await openSession(dir);
+    const session = await openLogSession(dir);
     const read = await session.read();
     expect(read.status).toBe('damaged');
     expect(read.refusal).toBeInstanceOf(DamagedStoreError);
@@ -68,10 +68,10 @@ describe('a damaged session: every view gives what precedes the damage, then the
 
   it('a payload Reasonix would refuse: the views stop before it, and readSince and events() refuse it too', async () => {
     const dir = await copySession(source.dir);
-    const before = (await drain((await openSession(dir)).personView())).items;
+    const before = (await drain((await openLogSession(dir)).personView())).items;
     await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-extra', content: 'hi', host_authored: true } } }]);
     await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-after', content: 'after the damage' } } }]);
-    const session = await openSession(dir);
+    const session = await openLogSession(dir);
     const read = await session.read();
     expect(read.status).toBe('damaged');
     expect(read.refusal).toMatchObject({ code: 'RX_STRICT_PAYLOAD', message: expect.stringMatching(/invalid message\/complete payload at \d+: unknown field "host_authored"/) });

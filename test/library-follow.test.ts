@@ -1,7 +1,7 @@
 import { truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CursorMismatchError, openSession, readSession, type Cursor, type ResolvedBatch } from '../src/index.js';
+import { CursorMismatchError, openLogSession, readSession, type Cursor, type ResolvedBatch } from '../src/index.js';
 import { copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { startMockModel } from './support/mock-model.js';
@@ -13,7 +13,7 @@ const source = fixture('plain-chat');
 describe('incremental reading', () => {
   it('from a cursor gives only what was committed since, and nothing once caught up', async () => {
     const dir = await copySession(fixture('tool-calls').dir);
-    const session = await openSession(dir);
+    const session = await openLogSession(dir);
     const whole = await session.readSince();
     expect(whole.batches).toHaveLength((await readSession(dir)).batches);
     expect((await session.readSince(whole.cursor)).batches).toEqual([]);
@@ -24,11 +24,11 @@ describe('incremental reading', () => {
 
   it('says so when the log was rewritten under the cursor, instead of returning wrong data', async () => {
     const dir = await copySession(fixture('tool-calls').dir);
-    const session = await openSession(dir);
+    const session = await openLogSession(dir);
     const { cursor } = await session.readSince();
     await truncate(join(dir, 'events.frames'), cursor.offset - 10);
     await expect(session.readSince(cursor)).rejects.toBeInstanceOf(CursorMismatchError);
-    const other = await openSession(await copySession(fixture('plain-chat').dir));
+    const other = await openLogSession(await copySession(fixture('plain-chat').dir));
     await expect(other.readSince(cursor)).rejects.toThrow(/taken from session/);
   });
 });
@@ -37,7 +37,7 @@ describe.skipIf(!reasonixBinary())(`following a live session ${reasonixBinary() 
   it('yields every batch Reasonix commits exactly once, never an unfinished one, while it resumes the session twice', async () => {
     const home = await tempDir('rxstore-follow-');
     const dir = await layForResume(source.dir, home, source.workspace);
-    const session = await openSession(dir);
+    const session = await openLogSession(dir);
     const start = await session.readSince();
 
     const controller = new AbortController();

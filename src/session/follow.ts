@@ -1,10 +1,10 @@
 import { watch } from 'node:fs';
-import { cursorAt, type Cursor } from './cursor.js';
+import type { Cursor } from './cursor.js';
 import type { ResolvedBatch } from './read-events.js';
-import { readSince } from './read-since.js';
+import { batchesSince } from './read-since.js';
 
 export interface FollowOptions {
-  /** Start after this cursor; from the beginning of the log without one. */
+  /** Start after this cursor (validated as `readSince` validates it); from the beginning of the log without one. */
   cursor?: Cursor;
   /** Ends the iteration cleanly. */
   signal?: AbortSignal;
@@ -33,14 +33,13 @@ export async function* followSession(sessionDir: string, sessionId: string, opti
     while (!signal?.aborted) {
       if (changed) {
         changed = false;
-        const result = await readSince(sessionDir, sessionId, cursor);
-        for (const resolved of result.batches) {
+        // Each batch as it is read (the backlog too), with the cursor after it, so a consumer that
+        // stops mid-way resumes exactly there.
+        for await (const item of batchesSince(sessionDir, sessionId, cursor)) {
           if (signal?.aborted) return;
-          // The cursor after each batch, so a consumer that stops mid-way resumes exactly there.
-          const { end, firstSeq, eventCount, writerGeneration } = resolved.batch;
-          yield { batch: resolved, cursor: await cursorAt(sessionDir, sessionId, { offset: end, nextSequence: firstSeq + eventCount, writerGeneration }) };
+          cursor = item.cursor;
+          yield item;
         }
-        cursor = result.cursor;
         continue;
       }
       await new Promise<void>((resolve) => {

@@ -8,7 +8,7 @@ export interface RecordContext {
   title: string | null;
 }
 
-interface RecordBase extends RecordContext {
+export interface RecordBase extends RecordContext {
   /** ISO time of the message the record comes from (the inspect rules: createdAt, else commit time). */
   time: string;
   messageId?: string;
@@ -72,67 +72,88 @@ function removedLines(diff: string): string[] {
     .map((line) => line.slice(1));
 }
 
+/** A tool call as its assistant message holds it, waiting for the result that completes its record. */
+export interface RecordedCall {
+  call: { id: string; name: string; arguments: string };
+  /** The record fields of the message the call belongs to. */
+  base: RecordBase;
+}
+
+/** What a message says (its record, when it is indexed) and the tool calls it makes. */
+export function recordsOfMessage(message: Message, time: number, context: RecordContext): { said: IndexRecord | undefined; calls: RecordedCall[] } {
+  if (message.local_only || message.origin === 'host') return { said: undefined, calls: [] };
+  const base: RecordBase = { ...context, time: new Date(time).toISOString(), ...(message.id ? { messageId: message.id } : {}) };
+  let said: IndexRecord | undefined;
+  if (message.role === 'user' || message.role === 'assistant') {
+    const text = message.raw_content || (message.content ?? '');
+    if (text.trim() !== '') said = { ...base, type: 'message', role: message.role, text };
+  }
+  return { said, calls: (message.tool_calls ?? []).map((call) => ({ call: flatToolCall(call), base })) };
+}
+
+/**
+ * The record of a tool call, completed by its result (undefined while none is known): a shell
+ * command with its outcome and output, or the file a tool read or changed; undefined for other tools.
+ */
+export function recordOfCall({ call, base }: RecordedCall, result: Message | undefined): IndexRecord | undefined {
+  const args: Args = parseJsonObject(call.arguments) ?? {};
+  const file = (action: Extract<IndexRecord, { type: 'file' }>['action'], extra: Partial<Extract<IndexRecord, { type: 'file' }>> = {}): IndexRecord => ({
+    ...base,
+    type: 'file',
+    tool: call.name,
+    action,
+    path: firstText(args, 'path', 'file_path', 'notebook_path', 'source'),
+    ...extra,
+    ...outcomeOf(result),
+  });
+  switch (call.name) {
+    case 'read_file':
+      return file('read');
+    case 'write_file':
+      return file('write');
+    case 'edit_file':
+      return file('edit', { edits: [{ old: text(args.old_string), new: text(args.new_string) }] });
+    case 'multi_edit': {
+      const edits = Array.isArray(args.edits) ? (args.edits as Args[]) : [];
+      return file('edit', { edits: edits.map((edit) => ({ old: text(edit.old_string), new: text(edit.new_string) })) });
+    }
+    case 'notebook_edit':
+      return file('notebook-edit');
+    case 'delete_range':
+      return file('delete-range', { removedLines: failed(result) ? [] : removedLines(result?.content ?? '') });
+    case 'delete_symbol':
+      return file('delete-symbol');
+    case 'move_file':
+      return file('move', { path: firstText(args, 'source', 'from', 'path'), destination: firstText(args, 'destination', 'to', 'target') });
+    default:
+      if (!SHELL_TOOLS.has(call.name)) return undefined;
+      return {
+        ...base,
+        type: 'command',
+        tool: call.name,
+        command: firstText(args, 'command', 'script'),
+        ...outcomeOf(result),
+        output: result?.raw_content || (result?.content ?? ''),
+      };
+  }
+}
+
 /**
  * The records an indexer stores for a session: what the person typed (`raw_content`) and what the
- * assistant answered, each shell command with its exit code and output, and each file a tool read
- * or changed — edits with the replaced and the new span. System prompts and host-authored
- * messages are not indexed.
+ * assistant answered, each shell command with its outcome and output, and each file a tool read
+ * or changed — edits with the replaced and the new span — each call paired with its result
+ * wherever that was committed. System prompts and host-authored messages are not indexed.
  */
 export function indexRecords(transcript: TimedMessage[], context: RecordContext): IndexRecord[] {
   const results = new Map<string, Message>();
   for (const { message } of transcript) if (message.role === 'tool' && message.tool_call_id) results.set(message.tool_call_id, message);
   const records: IndexRecord[] = [];
   for (const { message, time } of transcript) {
-    const base: RecordBase = { ...context, time: new Date(time).toISOString(), ...(message.id ? { messageId: message.id } : {}) };
-    if (message.local_only || message.origin === 'host') continue;
-    if (message.role === 'user' || message.role === 'assistant') {
-      const said = message.raw_content || (message.content ?? '');
-      if (said.trim() !== '') records.push({ ...base, type: 'message', role: message.role, text: said });
-    }
-    for (const call of (message.tool_calls ?? []).map(flatToolCall)) {
-      const args: Args = parseJsonObject(call.arguments) ?? {};
-      const result = results.get(call.id);
-      const file = (action: Extract<IndexRecord, { type: 'file' }>['action'], extra: Partial<Extract<IndexRecord, { type: 'file' }>> = {}) =>
-        records.push({ ...base, type: 'file', tool: call.name, action, path: firstText(args, 'path', 'file_path', 'notebook_path', 'source'), ...extra, ...outcomeOf(result) });
-      switch (call.name) {
-        case 'read_file':
-          file('read');
-          break;
-        case 'write_file':
-          file('write');
-          break;
-        case 'edit_file':
-          file('edit', { edits: [{ old: text(args.old_string), new: text(args.new_string) }] });
-          break;
-        case 'multi_edit': {
-          const edits = Array.isArray(args.edits) ? (args.edits as Args[]) : [];
-          file('edit', { edits: edits.map((edit) => ({ old: text(edit.old_string), new: text(edit.new_string) })) });
-          break;
-        }
-        case 'notebook_edit':
-          file('notebook-edit');
-          break;
-        case 'delete_range':
-          file('delete-range', { removedLines: failed(result) ? [] : removedLines(result?.content ?? '') });
-          break;
-        case 'delete_symbol':
-          file('delete-symbol');
-          break;
-        case 'move_file':
-          file('move', { path: firstText(args, 'source', 'from', 'path'), destination: firstText(args, 'destination', 'to', 'target') });
-          break;
-        default:
-          if (SHELL_TOOLS.has(call.name)) {
-            records.push({
-              ...base,
-              type: 'command',
-              tool: call.name,
-              command: firstText(args, 'command', 'script'),
-              ...outcomeOf(result),
-              output: result?.raw_content || (result?.content ?? ''),
-            });
-          }
-      }
+    const { said, calls } = recordsOfMessage(message, time, context);
+    if (said) records.push(said);
+    for (const recorded of calls) {
+      const record = recordOfCall(recorded, results.get(recorded.call.id));
+      if (record) records.push(record);
     }
   }
   return records;

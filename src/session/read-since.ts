@@ -1,6 +1,7 @@
-import { cursorAt, checkCursor, type Cursor } from './cursor.js';
 import { join } from 'node:path';
-import { readSessionEvents, type ResolvedBatch } from './read-events.js';
+import { DamagedStoreError } from '../codec/errors.js';
+import { checkCursor, cursorAt, CursorMaker, CursorMismatchError, type Cursor } from './cursor.js';
+import { readSessionEvents, type ResolvedBatch, type SessionLogItem } from './read-events.js';
 import { SESSION_FILES } from './session-files.js';
 import { refusalInBatch } from './strict-payload-error.js';
 
@@ -11,25 +12,76 @@ export interface ReadSince {
   cursor: Cursor;
 }
 
+export interface ReadSinceOptions {
+  /** Stop after this many batches; the cursor then points after the last one given. */
+  maxBatches?: number;
+}
+
+/** A committed batch and the cursor to keep once it is handled. */
+export interface BatchSince {
+  batch: ResolvedBatch;
+  cursor: Cursor;
+}
+
 /**
- * The batches committed since `cursor` (from the beginning without one), at a cost that grows
- * with the new bytes, not the log: reading starts at the cursor's offset. A log rewritten under
- * the cursor is refused with `CursorMismatchError`; a batch Reasonix would refuse (damaged bytes, a
- * payload its decoder rejects) throws its coded error.
+ * The batches committed since `cursor` (from the beginning without one), one at a time, each with
+ * the cursor after it: memory is bounded by the largest batch, and the cost grows with the new
+ * bytes, not the log. The cursor is validated first (`CursorMismatchError` naming what differs:
+ * not a cursor, another session, a log cut or rewritten under it, a sequence the log does not
+ * continue at). A batch Reasonix would refuse (damaged bytes, a payload its decoder rejects)
+ * throws its coded error after the batches before it.
  */
-export async function readSince(sessionDir: string, sessionId: string, cursor?: Cursor): Promise<ReadSince> {
-  if (cursor) await checkCursor(sessionDir, sessionId, cursor);
-  const position = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1, writerGeneration: cursor?.writerGeneration ?? 0 };
-  const batches: ResolvedBatch[] = [];
-  for await (const item of readSessionEvents(sessionDir, { offset: position.offset, nextSequence: position.nextSequence })) {
-    if (item.type !== 'batch') continue;
-    const refusal = refusalInBatch(item.value, join(sessionDir, SESSION_FILES.log));
-    if (refusal) throw refusal;
-    batches.push(item.value);
-    const { batch } = item.value;
-    position.offset = batch.end;
-    position.nextSequence = batch.firstSeq + batch.eventCount;
-    position.writerGeneration = batch.writerGeneration;
+export async function* batchesSince(sessionDir: string, sessionId: string, given?: unknown, options: ReadSinceOptions = {}): AsyncGenerator<BatchSince> {
+  const cursor = given === undefined ? undefined : await checkCursor(sessionDir, sessionId, given);
+  const logPath = join(sessionDir, SESSION_FILES.log);
+  const start = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
+  const maker = await CursorMaker.open(sessionDir, sessionId);
+  let yielded = 0;
+  try {
+    const events = readSessionEvents(sessionDir, start);
+    while (options.maxBatches === undefined || yielded < options.maxBatches) {
+      let next: IteratorResult<SessionLogItem>;
+      try {
+        next = await events.next();
+      } catch (error) {
+        throw yielded === 0 && cursor ? asCursorMismatch(error, cursor, logPath) : error;
+      }
+      if (next.done) return;
+      const item = next.value;
+      if (item.type !== 'batch') continue;
+      const refusal = refusalInBatch(item.value, logPath);
+      if (refusal) throw refusal;
+      const { end, firstSeq, eventCount, writerGeneration } = item.value.batch;
+      yielded += 1;
+      yield { batch: item.value, cursor: await maker.at({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }) };
+    }
+  } finally {
+    await maker.close();
   }
-  return { batches, cursor: batches.length > 0 || !cursor ? await cursorAt(sessionDir, sessionId, position) : cursor };
+}
+
+/** The log does not continue at the cursor's sequence: the cursor is at fault, not the store. */
+function asCursorMismatch(error: unknown, cursor: Cursor, logPath: string): unknown {
+  if (!(error instanceof DamagedStoreError) || error.data.offset !== cursor.offset || !/batch boundary at sequence/.test(error.message)) return error;
+  return new CursorMismatchError(`the cursor does not fit this log: the log does not continue at sequence ${cursor.nextSequence} there (${error.message}); read the session again from the start`, {
+    file: logPath,
+    offset: cursor.offset,
+    sequence: cursor.nextSequence,
+  });
+}
+
+/**
+ * The batches committed since `cursor`, gathered (up to `maxBatches`), and the cursor after the
+ * last of them: `batchesSince` for callers that want them at once.
+ */
+export async function readSince(sessionDir: string, sessionId: string, cursor?: unknown, options: ReadSinceOptions = {}): Promise<ReadSince> {
+  const batches: ResolvedBatch[] = [];
+  let last: Cursor | undefined;
+  for await (const item of batchesSince(sessionDir, sessionId, cursor, options)) {
+    batches.push(item.batch);
+    last = item.cursor;
+  }
+  if (last) return { batches, cursor: last };
+  if (cursor !== undefined) return { batches, cursor: await checkCursor(sessionDir, sessionId, cursor) };
+  return { batches, cursor: await cursorAt(sessionDir, sessionId, { offset: 0, nextSequence: 1, writerGeneration: 0 }) };
 }

@@ -17,10 +17,15 @@ export interface TimedMessage {
 export function canonicalTranscript(projection: Projection): TimedMessage[] {
   let previous = Number.NEGATIVE_INFINITY;
   return projection.transcript.map(({ message, seq, batchTime }) => {
-    const time = isTime(message.createdAt) ? message.createdAt : Math.max(batchTime, previous + 1);
+    const time = messageTime(message, batchTime, previous);
     previous = time;
     return { message, time, seq };
   });
+}
+
+/** A message's time in the canonical transcript, given its batch's commit time and the time of the message before it. */
+export function messageTime(message: Message, batchTime: number, previous: number): number {
+  return isTime(message.createdAt) ? message.createdAt : Math.max(batchTime, previous + 1);
 }
 
 /** A `createdAt` that is a time a Date can hold; anything else is treated as unstamped. */

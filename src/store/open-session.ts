@@ -3,46 +3,66 @@ import { basename, join, resolve } from 'node:path';
 import { InvalidInputError } from '../codec/errors.js';
 import type { Cursor } from '../session/cursor.js';
 import { followSession, type FollowOptions } from '../session/follow.js';
+import { HeaderSchema } from '../session/header.js';
 import { indexRecords, type IndexRecord } from '../session/index-records.js';
 import type { Message } from '../session/message.js';
+import { readJsonFile } from '../session/read-json-file.js';
 import { readSessionEvents, type ResolvedBatch } from '../session/read-events.js';
 import { readSession, type SessionRead } from '../session/read-session.js';
-import { readSince, type ReadSince } from '../session/read-since.js';
+import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/read-since.js';
+import { recordsSince, type RecordsCursor, type RecordsSince } from '../session/records-since.js';
 import { SESSION_FILES } from '../session/session-files.js';
 import { refusalInBatch } from '../session/strict-payload-error.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/views.js';
 import { workspaceOf } from '../session/workspace.js';
 import { readJsonlSession } from './read-jsonl-session.js';
-import { storeKindOf } from './store-kind.js';
+import { storeKindOf, type StoreKind } from './store-kind.js';
 
-/** One session of any store, opened for reading: what an indexer works with. */
-export interface OpenedSession {
+/**
+ * What every opened session can do, whatever its store. Every view gives what precedes any damage,
+ * then throws the coded RxError that `read()` reports as `refusal` (a `DamagedStoreError` or
+ * `UnsupportedVersionError`); `salvage` is for reading past it.
+ */
+interface SessionReader {
   id: string;
   path: string;
-  format: 'v4' | 'jsonl';
-  /** `sessions-v4`, `desktop-sessions-v5`, `jsonl`, or `unknown` for a directory outside a store. */
-  store: string;
   /** Reads and verifies the whole session: status, problems, the replayed projection (messages whole unless `retainContent: false`). */
   read(options?: { retainContent?: boolean }): Promise<SessionRead>;
-  /*
-   * Every view below gives what precedes any damage, then throws the coded RxError that `read()`
-   * reports (a `DamagedStoreError` or `UnsupportedVersionError`); `salvage` is for reading past it.
-   */
   /** The canonical transcript: every message, compacted ones included, with its time. */
   transcript(): AsyncIterable<TimedMessage>;
   /** What the model is sent. */
   modelView(): AsyncIterable<Message>;
   /** What a person reads. */
   personView(): AsyncIterable<PersonMessage>;
-  /** The committed batches, each event's payload resolved and parsed (v4 only). */
-  events(): AsyncIterable<ResolvedBatch>;
-  /** Records for a search index: messages, shell commands, files touched. */
+  /** Records for a search index: messages, shell commands with their outcome, files touched. */
   records(): AsyncIterable<IndexRecord>;
-  /** The batches committed since a cursor, and the cursor after them (v4 only). */
-  readSince(cursor?: Cursor): Promise<ReadSince>;
-  /** Each batch as it is committed, until the signal aborts (v4 only). */
-  follow(options?: FollowOptions): AsyncIterable<{ batch: ResolvedBatch; cursor: Cursor }>;
 }
+
+/** A sessions-v4 or desktop-sessions-v5 directory: an append-only log, so it can be read incrementally. */
+export interface OpenedLogSession extends SessionReader {
+  format: 'v4';
+  /** The store the directory sits in; `unknown` for a directory outside a store. */
+  store: StoreKind;
+  /** The committed batches, each event's payload resolved and parsed. */
+  events(): AsyncIterable<ResolvedBatch>;
+  /** The batches committed since a cursor, one at a time, each with the cursor after it. */
+  batchesSince(cursor?: Cursor, options?: ReadSinceOptions): AsyncIterable<BatchSince>;
+  /** The batches committed since a cursor, gathered, and the cursor after them. */
+  readSince(cursor?: Cursor, options?: ReadSinceOptions): Promise<ReadSince>;
+  /** Index records of what was committed since a records cursor, batch by batch, each with the cursor to keep. */
+  recordsSince(cursor?: RecordsCursor, options?: ReadSinceOptions): AsyncIterable<RecordsSince>;
+  /** Each batch as it is committed, until the signal aborts. */
+  follow(options?: FollowOptions): AsyncIterable<BatchSince>;
+}
+
+/** A JSONL transcript: read whole (migrate it to sessions-v4 to read it incrementally). */
+export interface OpenedTranscript extends SessionReader {
+  format: 'jsonl';
+  store: 'jsonl';
+}
+
+/** One session of any store, opened for reading: what an indexer works with. `format` tells which. */
+export type OpenedSession = OpenedLogSession | OpenedTranscript;
 
 /**
  * A view of a whole session: everything that precedes any damage, then — when Reasonix would refuse
@@ -54,30 +74,40 @@ async function* verifiedView<T>(reading: Promise<SessionRead>, view: (read: Sess
   if (read.refusal) throw read.refusal;
 }
 
+/** The views every store shares, over a whole read. */
+function readerOver(id: string, path: string, read: (options?: { retainContent?: boolean }) => Promise<SessionRead>): SessionReader {
+  return {
+    id,
+    path,
+    read,
+    transcript: () => verifiedView(read(), (session) => canonicalTranscript(session.projection)),
+    modelView: () => verifiedView(read(), (session) => modelView(session.projection)),
+    personView: () => verifiedView(read(), (session) => personView(session.projection)),
+    records: () =>
+      verifiedView(read(), (session) =>
+        indexRecords(canonicalTranscript(session.projection), { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null }),
+      ),
+  };
+}
+
 /** Opens a sessions-v4 / desktop-v5 session directory or a `.jsonl` transcript. Nothing is written. */
 export async function openSession(path: string): Promise<OpenedSession> {
   const full = resolve(path);
   const stats = await lstat(full).catch(() => undefined);
   if (!stats) throw new InvalidInputError(`${full}: no such file or directory`, { file: full });
-  const jsonl = stats.isFile() && full.endsWith('.jsonl');
-  if (!jsonl && !(await lstat(`${full}/${SESSION_FILES.manifest}`).catch(() => undefined)) && !(await lstat(`${full}/${SESSION_FILES.log}`).catch(() => undefined))) {
+  if (stats.isFile() && full.endsWith('.jsonl')) {
+    return { ...readerOver(basename(full).replace(/\.jsonl$/, ''), full, () => readJsonlSession(full)), format: 'jsonl', store: 'jsonl' };
+  }
+  if (!(await lstat(join(full, SESSION_FILES.manifest)).catch(() => undefined)) && !(await lstat(join(full, SESSION_FILES.log)).catch(() => undefined))) {
     throw new InvalidInputError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, { file: full });
   }
-  const read = (options: { retainContent?: boolean } = {}) => (jsonl ? readJsonlSession(full) : readSession(full, options));
-  const v4Only = () => new InvalidInputError(`${full}: a JSONL transcript is read whole; migrate it to sessions-v4 to read it incrementally`, { file: full });
-  const id = jsonl ? basename(full).replace(/\.jsonl$/, '') : basename(full);
+  const id = basename(full);
+  const logPath = join(full, SESSION_FILES.log);
   return {
-    id,
-    path: full,
-    format: jsonl ? 'jsonl' : 'v4',
-    store: jsonl ? 'jsonl' : storeKindOf(full),
-    read,
-    transcript: () => verifiedView(read(), (session) => canonicalTranscript(session.projection)),
-    modelView: () => verifiedView(read(), (session) => modelView(session.projection)),
-    personView: () => verifiedView(read(), (session) => personView(session.projection)),
+    ...readerOver(id, full, (options = {}) => readSession(full, options)),
+    format: 'v4',
+    store: storeKindOf(full),
     async *events() {
-      if (jsonl) throw v4Only();
-      const logPath = join(full, SESSION_FILES.log);
       for await (const item of readSessionEvents(full)) {
         if (item.type !== 'batch') continue;
         const refusal = refusalInBatch(item.value, logPath);
@@ -85,17 +115,23 @@ export async function openSession(path: string): Promise<OpenedSession> {
         yield item.value;
       }
     },
-    records: () =>
-      verifiedView(read(), (session) =>
-        indexRecords(canonicalTranscript(session.projection), { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null }),
-      ),
-    async readSince(cursor) {
-      if (jsonl) throw v4Only();
-      return readSince(full, id, cursor);
+    batchesSince: (cursor, options) => batchesSince(full, id, cursor, options),
+    readSince: (cursor, options) => readSince(full, id, cursor, options),
+    async *recordsSince(cursor, options) {
+      // The workspace a desktop session's header names; otherwise what its own messages say.
+      const header = await readJsonFile(join(full, SESSION_FILES.header), HeaderSchema);
+      yield* recordsSince(full, id, { workspace: header.state === 'ok' ? (header.value.cwd ?? null) : null }, cursor, options);
     },
-    async *follow(options = {}) {
-      if (jsonl) throw v4Only();
-      yield* followSession(full, id, options);
-    },
+    follow: (options = {}) => followSession(full, id, options),
   };
+}
+
+/**
+ * Opens a sessions-v4 / desktop-v5 session directory, for incremental reading (cursors, records
+ * since a cursor, following); a JSONL transcript is refused with a pointer to `migrate`.
+ */
+export async function openLogSession(path: string): Promise<OpenedLogSession> {
+  const session = await openSession(path);
+  if (session.format === 'v4') return session;
+  throw new InvalidInputError(`${session.path}: a JSONL transcript is read whole; migrate it to sessions-v4 to read it incrementally`, { file: session.path });
 }

@@ -1,0 +1,122 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CursorMismatchError, openLogSession, type IndexRecord, type OpenedLogSession, type RecordsCursor } from '../src/index.js';
+import { appendBatch, copySession } from './support/faults.js';
+import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
+import { startMockModel } from './support/mock-model.js';
+import { layForResume, reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { tempDir } from './support/temp-dir.js';
+
+/**
+ * A record as the whole-session `records()` and the pieces must agree on it: all but the title and
+ * workspace, which a piece knows as they were when it was committed (a migrated session's imported
+ * messages come before the first message naming its workspace); where a piece knows the
+ * workspace, it is the session's.
+ */
+const comparable = ({ title: _title, workspace: _workspace, ...record }: IndexRecord) => record;
+const knownWorkspaces = (records: IndexRecord[]) => [...new Set(records.map((record) => record.workspace).filter((workspace) => workspace !== null))];
+
+async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const seen: T[] = [];
+  for await (const item of items) seen.push(item);
+  return seen;
+}
+
+/** Reads records in pieces of `sizes` batches each (the rest in the last piece), storing each cursor as JSON in between. */
+async function inPieces(session: OpenedLogSession, sizes: number[]): Promise<IndexRecord[]> {
+  const records: IndexRecord[] = [];
+  let saved: string | undefined;
+  for (const size of [...sizes, undefined]) {
+    let last: RecordsCursor | undefined;
+    for await (const piece of session.recordsSince(saved === undefined ? undefined : (JSON.parse(saved) as RecordsCursor), size === undefined ? {} : { maxBatches: size })) {
+      records.push(...piece.records);
+      last = piece.cursor;
+    }
+    if (last) saved = JSON.stringify(last);
+  }
+  return records;
+}
+
+describe('records since a cursor add up to the records of the whole session', () => {
+  for (const name of FIXTURE_NAMES) {
+    it(`${name}: cut at every batch boundary, and read one batch at a time`, async () => {
+      const session = await openLogSession(fixture(name).dir);
+      const wholeRecords = await all(session.records());
+      const whole = wholeRecords.map(comparable);
+      expect(knownWorkspaces(await inPieces(session, []))).toEqual(knownWorkspaces(wholeRecords));
+      const batches = (await session.readSince()).batches.length;
+      expect(batches).toBeGreaterThan(0);
+      for (let cut = 0; cut <= batches; cut += 1) {
+        expect((await inPieces(session, [cut])).map(comparable), `cut after ${cut} batches`).toEqual(whole);
+      }
+      expect((await inPieces(session, Array.from({ length: batches }, () => 1))).map(comparable)).toEqual(whole);
+    });
+  }
+
+  it('a shell command committed in one batch and its result in a later one is given once, with its output and exit code', async () => {
+    const session = await openLogSession(fixture('tool-calls').dir);
+    const pieces = await all(session.recordsSince(undefined, { maxBatches: 1000 }));
+    const commands = pieces.flatMap((piece) => piece.records).filter((record) => record.type === 'command');
+    expect(commands.map((record) => [record.command, record.state, record.exitCode])).toEqual([
+      ['echo listing && ls', 'completed', 0],
+      ['ls missing-dir', 'failed', 2],
+    ]);
+    // The call waits in the cursor between its batch and its result's.
+    expect(pieces.some((piece) => piece.cursor.waiting.some((item) => 'call' in item && item.call.call.name === 'bash'))).toBe(true);
+  });
+
+  it('a cursor that is not one, or from another log, is refused with CursorMismatchError', async () => {
+    const session = await openLogSession(await copySession(fixture('plain-chat').dir));
+    await expect(all(session.recordsSince({ version: 2 } as unknown as RecordsCursor))).rejects.toBeInstanceOf(CursorMismatchError);
+    const other = await openLogSession(fixture('titled').dir);
+    const [first] = await all(other.recordsSince(undefined, { maxBatches: 1 }));
+    await expect(all(session.recordsSince(first!.cursor))).rejects.toThrow(/taken from session/);
+  });
+
+  it('a cursor whose sequence the log does not continue at is a cursor mismatch, not damage', async () => {
+    const dir = await copySession(fixture('plain-chat').dir);
+    const session = await openLogSession(dir);
+    const { cursor } = await session.readSince(undefined, { maxBatches: 1 });
+    await expect(session.readSince({ ...cursor, nextSequence: cursor.nextSequence + 5 })).rejects.toMatchObject({ code: 'RX_CURSOR_MISMATCH', message: expect.stringMatching(/does not continue at sequence/) });
+    await expect(session.readSince({ ...cursor, version: 7 } as never)).rejects.toMatchObject({ code: 'RX_CURSOR_MISMATCH', message: expect.stringMatching(/not a cursor rxstore made: version/) });
+  });
+
+  it('a log rewritten before the cursor (bytes changed, size kept) is noticed by the digest', async () => {
+    const dir = await copySession(fixture('tool-calls').dir);
+    const session = await openLogSession(dir);
+    const { cursor } = await session.readSince(undefined, { maxBatches: 3 });
+    await appendBatch(dir, [{ kind: 'session/title', payload: { title: 'later' } }]);
+    expect((await session.readSince(cursor)).batches.length).toBeGreaterThan(0);
+    const { readFile } = await import('node:fs/promises');
+    const log = await readFile(join(dir, 'events.frames'));
+    log[cursor.offset - 1] = log[cursor.offset - 1]! ^ 0xff;
+    await writeFile(join(dir, 'events.frames'), log);
+    await expect(session.readSince(cursor)).rejects.toThrow(/the bytes before the offset changed/);
+  });
+});
+
+describe.skipIf(!reasonixBinary())(`records since a cursor on a session the real Reasonix appends to ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+  it('before and after a resumed turn with a shell command, the pieces add up to the whole', async () => {
+    const source = fixture('tool-calls');
+    const home = await tempDir('rxstore-records-');
+    const dir = await layForResume(source.dir, home, source.workspace);
+    const session = await openLogSession(dir);
+    const first = await all(session.recordsSince());
+    const mock = await startMockModel([
+      { text: 'Checking.', toolCalls: [{ id: 'call_late', name: 'bash', arguments: { command: 'echo appended' } }] },
+      { text: 'It printed appended.' },
+    ]);
+    try {
+      const run = await runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', source.id, 'Run echo appended.'], mock, permissionMode: 'danger-full-access' });
+      expect(run.code, run.stderr).toBe(0);
+    } finally {
+      await mock.close();
+    }
+    const second = await all(session.recordsSince(first.at(-1)!.cursor));
+    const pieces = [...first, ...second].flatMap((piece) => piece.records).map(comparable);
+    expect(pieces).toEqual((await all(session.records())).map(comparable));
+    const appended = second.flatMap((piece) => piece.records).filter((record) => record.type === 'command');
+    expect(appended).toEqual([expect.objectContaining({ command: 'echo appended', state: 'completed', exitCode: 0, output: expect.stringContaining('appended') })]);
+  });
+});
