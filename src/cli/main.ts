@@ -8,6 +8,7 @@ import { whereCommand } from './commands/where.js';
 import { migrateCommand } from './commands/migrate.js';
 import { repairCommand } from './commands/repair.js';
 import { salvageCommand } from './commands/salvage.js';
+import { viewCommand } from './commands/view.js';
 import { processOutput, type Output } from './output.js';
 import { UsageError } from './usage-error.js';
 
@@ -32,6 +33,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .command(exportCommand(output, setExit))
       .command(repairCommand(output, setExit))
       .command(salvageCommand(output, setExit))
+      .command(viewCommand(output, setExit))
       .demandCommand(1, 'Name a command.')
       .strict()
       .help()

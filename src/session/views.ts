@@ -54,17 +54,21 @@ export interface PersonMessage {
  * records, with what the person typed (`raw_content`) preferred over what the model was sent.
  */
 export function personView(projection: Projection): PersonMessage[] {
-  return canonicalTranscript(projection)
-    .filter(({ message }) => message.origin !== 'host' && !message.local_only)
-    .map(({ message, time }) => ({
-      ...(message.id !== undefined ? { id: message.id } : {}),
-      role: message.role,
-      content: message.raw_content || (message.content ?? ''),
-      time: new Date(time).toISOString(),
-      ...(message.tool_calls?.length ? { toolCalls: message.tool_calls.map(flatToolCall) } : {}),
-      ...(message.tool_call_id ? { toolCallId: message.tool_call_id } : {}),
-      ...(message.name ? { name: message.name } : {}),
-    }));
+  return canonicalTranscript(projection).flatMap((timed) => personMessage(timed) ?? []);
+}
+
+/** One transcript message as a person reads it; undefined for what a person does not see. */
+export function personMessage({ message, time }: Pick<TimedMessage, 'message' | 'time'>): PersonMessage | undefined {
+  if (message.origin === 'host' || message.local_only) return undefined;
+  return {
+    ...(message.id !== undefined ? { id: message.id } : {}),
+    role: message.role,
+    content: message.raw_content || (message.content ?? ''),
+    time: new Date(time).toISOString(),
+    ...(message.tool_calls?.length ? { toolCalls: message.tool_calls.map(flatToolCall) } : {}),
+    ...(message.tool_call_id ? { toolCallId: message.tool_call_id } : {}),
+    ...(message.name ? { name: message.name } : {}),
+  };
 }
 
 /** A message in the OpenAI chat-completions shape Reasonix sends its provider. */

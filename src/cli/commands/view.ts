@@ -1,0 +1,69 @@
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { writeStreamAtomic } from '../../fs/atomic-stream.js';
+import { listSessions } from '../../store/list-sessions.js';
+import { machineRoots } from '../../store/machine-roots.js';
+import { openSession } from '../../store/open-session.js';
+import { renderHtml } from '../../view/render-html.js';
+import { renderMarkdown } from '../../view/render-markdown.js';
+import { readSessionView } from '../../view/session-view.js';
+import { describeProblem } from '../../view/view-format.js';
+import { writeSite } from '../../view/write-site.js';
+import { processOutput, type Output } from '../output.js';
+import { withRootOptions, type RootArgs } from '../root-options.js';
+import { UsageError } from '../usage-error.js';
+
+interface ViewArgs extends RootArgs {
+  session?: string;
+  to?: string;
+  format?: 'html' | 'md';
+  all: boolean;
+}
+
+export function viewCommand(output: Output, setExit: (code: number) => void) {
+  return {
+    command: 'view [session]',
+    describe: 'Render a session as one self-contained HTML page or as Markdown; --all writes a site of every session',
+    builder: (yargs: Argv) =>
+      withRootOptions(yargs)
+        .positional('session', { type: 'string', describe: 'a session directory or a .jsonl transcript' })
+        .option('to', { type: 'string', describe: 'the file to write (- or absent: standard output); with --all, the site folder' })
+        .option('format', { choices: ['html', 'md'] as const, describe: 'html (default, or from --to ending in .md) or md' })
+        .option('all', { type: 'boolean', default: false, describe: 'every session on this machine: an index page and one page per session in --to' })
+        .epilogue('Exit 0; 1 when a session is damaged (the page shows what was read before the damage, and why it stops).'),
+    handler: async (args: ViewArgs) => {
+      if (args.all) {
+        if (args.session !== undefined) throw new UsageError('view --all takes no session: it renders every session on this machine');
+        if (!args.to || args.to === '-') throw new UsageError('view --all writes a folder: name it with --to DIR');
+        if (args.format === 'md') throw new UsageError('view --all writes HTML pages; --format md is for one session');
+        const { inputs, roots } = await machineRoots(args);
+        const listing = await listSessions(roots.roots, { platform: inputs.platform });
+        for (const warning of listing.warnings) output.err(`rxstore: warning: ${warning}\n`);
+        const report = await writeSite(listing.sessions, resolve(args.to), { platform: inputs.platform });
+        for (const damaged of report.damaged) output.err(`rxstore: ${damaged.id}: ${damaged.problem}\n`);
+        output.out(`${report.index}: ${report.sessions} sessions, ${report.written} pages written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
+        setExit(report.damaged.length > 0 ? 1 : 0);
+        return;
+      }
+      if (args.session === undefined) throw new UsageError('name a session (a directory or a .jsonl transcript), or use --all --to DIR');
+      const session = await openSession(args.session);
+      const format = args.format ?? (args.to?.toLowerCase().endsWith('.md') ? 'md' : 'html');
+      const view = await readSessionView(session);
+      const pieces = format === 'md' ? renderMarkdown(view) : renderHtml(view);
+      if (args.to && args.to !== '-') await writeStreamAtomic(resolve(args.to), pieces);
+      else await writeToOutput(pieces, output);
+      const stopped = view.stoppedBy();
+      if (stopped) output.err(`rxstore: ${describeProblem(stopped)}\n`);
+      setExit(stopped ? 1 : 0);
+    },
+  };
+}
+
+/** Standard output is written as fast as it is read (a page of a large session is never held whole). */
+async function writeToOutput(pieces: AsyncIterable<string>, output: Output): Promise<void> {
+  for await (const piece of pieces) {
+    if (output !== processOutput) output.out(piece);
+    else if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
+  }
+}

@@ -1,0 +1,44 @@
+import { open, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { FILE_MODE, fsyncDir, tempPathBeside } from './atomic-write.js';
+
+/** Writes are gathered to about this many bytes: a page arrives in many small pieces. */
+const WRITE_BYTES = 256 * 1024;
+
+/**
+ * Writes `path` from a stream of pieces so that a reader sees either the old file or the whole
+ * new one: pieces go to a temp file beside it (never more than one write's worth held), which is
+ * fsynced and renamed over the target. If the stream fails, the temp file is removed and the
+ * target is left as it was. Returns the bytes written.
+ */
+export async function writeStreamAtomic(path: string, pieces: AsyncIterable<string>): Promise<number> {
+  const temp = tempPathBeside(path);
+  const handle = await open(temp, 'wx', FILE_MODE);
+  let written = 0;
+  try {
+    let pending: string[] = [];
+    let pendingLength = 0;
+    const flush = async () => {
+      const bytes = Buffer.from(pending.join(''), 'utf8');
+      pending = [];
+      pendingLength = 0;
+      await handle.write(bytes);
+      written += bytes.length;
+    };
+    for await (const piece of pieces) {
+      pending.push(piece);
+      pendingLength += piece.length;
+      if (pendingLength >= WRITE_BYTES) await flush();
+    }
+    await flush();
+    await handle.sync();
+    await handle.close();
+    await rename(temp, path);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await fsyncDir(dirname(path));
+  return written;
+}

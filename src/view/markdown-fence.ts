@@ -1,0 +1,35 @@
+import { wellFormed } from './well-formed.js';
+
+/**
+ * A fenced code block that its content cannot close: the fence is a run of backticks longer than
+ * any run inside the text (CommonMark closes a fence only with a run at least as long as the
+ * opening one), and the info string is a fixed word, never data.
+ */
+export function fencedBlock(text: string, info = 'text'): string {
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+  return `${fence}${info}\n${wellFormed(text)}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}\n`;
+}
+
+/** An inline code span its content cannot close (CommonMark: backtick strings of equal length). */
+export function inlineCode(text: string): string {
+  const flat = wellFormed(text).replace(/[\r\n]+/g, ' ');
+  const ticks = '`'.repeat(longestBacktickRun(flat) + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ' ' : '';
+  return `${ticks}${pad}${flat}${pad}${ticks}`;
+}
+
+/**
+ * Text from a session as literal Markdown text on one line: characters that start markup inline
+ * (emphasis, links, images, raw HTML, entities) are backslash-escaped, as CommonMark allows for
+ * every ASCII punctuation character.
+ */
+export function markdownText(text: string): string {
+  return wellFormed(text).replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()#+\-.!<>&|~]/g, '\\$&');
+}
+
+/** The longest run of backticks in a text (a loop: a spread of every run would overflow the stack). */
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  return longest;
+}

@@ -1,0 +1,299 @@
+import { z } from 'zod';
+import { RxError } from '../codec/errors.js';
+import { flatToolCall, type Message } from '../session/message.js';
+import { PayloadSchemas } from '../session/payloads.js';
+import type { SessionProblem } from '../session/problem.js';
+import type { SessionRead } from '../session/read-session.js';
+import { canonicalTranscript, personMessage, type TimedMessage } from '../session/views.js';
+import { workspaceOf } from '../session/workspace.js';
+import type { OpenedSession } from '../store/open-session.js';
+import { currentPlatform, type Platform } from '../store/platform.js';
+import { fromFolder, reasonixResume } from '../store/shell-command.js';
+import { toolCallView, type ToolCallView } from './tool-call-view.js';
+
+/** What a page says about a session before its messages. */
+export interface ViewHeader {
+  id: string;
+  path: string;
+  store: string;
+  title: string | null;
+  workspace: string | null;
+  startedAt: string | null;
+  updatedAt: string | null;
+  model: string | null;
+  counts: { messages: number; user: number; assistant: number; toolCalls: number; turns: number; compactions: number };
+  /** A command that reopens the session in Reasonix; null where none does directly. */
+  resume: string | null;
+  status: string;
+  /** Why Reasonix would refuse the session: where the page stops, and why. */
+  damage: SessionProblem[];
+  /** Bytes after the last committed batch that no reader sees. */
+  tornTailBytes: number;
+}
+
+export type ViewItem =
+  | { type: 'message'; role: string; time: string; text: string; reasoning: string; bytes: number; stored: boolean }
+  | { type: 'tool'; time: string; call: ToolCallView }
+  | { type: 'compaction'; time: string | null; summary: string | null }
+  | { type: 'turn'; status: string };
+
+export interface SessionView {
+  header: ViewHeader;
+  /** The person's view in order, tool calls paired with their results, markers where they happened. */
+  items: AsyncIterable<ViewItem>;
+  /** After `items` ends: why it stopped early, if it did (a coded error met while reading). */
+  stoppedBy(): SessionProblem | undefined;
+}
+
+const MESSAGE_KINDS = new Set(['message/complete', 'message/upsert', 'history/replace', 'legacy/import']);
+const COMPACTION_KINDS = new Set(['compaction', 'model/context-replace']);
+const ToolResultEventSchema = z.looseObject({ id: z.string(), durationMs: z.number().optional() });
+const SUMMARY_OPENING = '<compaction-summary>';
+
+/** A transcript message with where its text is found in the log. */
+interface Entry extends TimedMessage {
+  key: string;
+}
+
+interface Received {
+  message: Message;
+  bytes: number;
+  stored: boolean;
+}
+
+/**
+ * Reads a session for a page in two passes, so that a session of any size renders in bounded
+ * memory: first a summary read (the order of messages, turns, compactions, damage — a few hundred
+ * bytes a message), then the log streamed a batch at a time, each message's full text taken from
+ * the event that last wrote it and handed on as soon as every message before it has been.
+ * A JSONL transcript is read whole: it has no log to stream.
+ */
+export async function readSessionView(session: OpenedSession, options: { platform?: Platform } = {}): Promise<SessionView> {
+  let read: SessionRead;
+  try {
+    read = await session.read({ retainContent: session.format === 'jsonl' });
+  } catch (error) {
+    if (!(error instanceof RxError)) throw error;
+    return unreadableView(session, error);
+  }
+  const transcript = keyed(canonicalTranscript(read.projection));
+  const visible = transcript.filter((entry) => personMessage(entry) !== undefined);
+  const header = headerOf(session, read, visible, options.platform ?? currentPlatform());
+  let stoppedBy: SessionProblem | undefined;
+  const assembler = new ItemAssembler(read);
+
+  async function* items(): AsyncGenerator<ViewItem> {
+    if (session.format === 'jsonl') {
+      for (const entry of visible) yield* assembler.message(entry, { message: entry.message, bytes: Buffer.byteLength(entry.message.content ?? ''), stored: false });
+      yield* assembler.finish();
+      return;
+    }
+    const wanted = new Set(visible.map((entry) => entry.key));
+    const received = new Map<string, Received[]>();
+    let next = 0;
+    const ready = function* (final: boolean): Generator<ViewItem> {
+      while (next < visible.length) {
+        const entry = visible[next]!;
+        const found = received.get(entry.key)?.shift();
+        // A message the streamed pass did not meet (the log changed between the passes) keeps its summary.
+        if (!found && !final) return;
+        yield* assembler.message(entry, found ?? { message: entry.message, bytes: Buffer.byteLength(entry.message.content ?? ''), stored: false });
+        next += 1;
+      }
+    };
+    try {
+      for await (const { batch, payloads, payloadBytes } of session.events()) {
+        if (batch.firstSeq > read.lastSequence) break;
+        batch.events.forEach((event, index) => {
+          const payload = payloads[index];
+          if (MESSAGE_KINDS.has(event.kind)) {
+            const parsed = PayloadSchemas[event.kind as 'history/replace'].safeParse(payload);
+            const single = PayloadSchemas['message/complete'].safeParse(payload);
+            const messages = single.success ? [single.data.message] : parsed.success ? parsed.data.messages : [];
+            const keys = occurrenceKeys(event.seq, messages);
+            messages.forEach((message, at) => {
+              const key = keys[at]!;
+              if (!wanted.has(key)) return;
+              const bytes = messages.length === 1 ? (payloadBytes[index]?.length ?? 0) : Buffer.byteLength(message.content ?? '');
+              received.set(key, [...(received.get(key) ?? []), { message, bytes, stored: event.payloadRef !== undefined }]);
+            });
+          } else if (event.kind === 'tool/result') {
+            const result = ToolResultEventSchema.safeParse(payload);
+            if (result.success && result.data.durationMs !== undefined) assembler.eventDurations.set(result.data.id, result.data.durationMs);
+          } else if (COMPACTION_KINDS.has(event.kind)) {
+            const parsed = PayloadSchemas.compaction.safeParse(payload);
+            const summary = parsed.success ? parsed.data.messages.find((message) => message.content?.startsWith(SUMMARY_OPENING)) : undefined;
+            if (summary?.content) assembler.summaries.set(event.seq, summary.content);
+          }
+        });
+        yield* ready(false);
+      }
+    } catch (error) {
+      if (!(error instanceof RxError)) throw error;
+      stoppedBy = { code: error.code, severity: 'error', message: error.message, ...(error.data.file !== undefined ? { file: error.data.file } : {}), ...(error.data.offset !== undefined ? { offset: error.data.offset } : {}) };
+    }
+    yield* ready(true);
+    yield* assembler.finish();
+  }
+
+  return { header, items: items(), stoppedBy: () => stoppedBy ?? header.damage[0] };
+}
+
+/**
+ * Keys that find a transcript message again in the event that last wrote it: the event's
+ * sequence, the message id, and which occurrence of that id (or of an id-less message) it is in
+ * the event. Retractions and upserts go by id, so an id-less message keeps its place among the
+ * id-less ones of its event.
+ */
+function keyed(transcript: TimedMessage[]): Entry[] {
+  const seen = new Map<string, number>();
+  return transcript.map((timed) => {
+    const base = `${timed.seq}\u0000${timed.message.id ?? ''}\u0000${timed.message.id === undefined ? 'n' : 'i'}`;
+    const occurrence = seen.get(base) ?? 0;
+    seen.set(base, occurrence + 1);
+    return { ...timed, key: `${base}\u0000${occurrence}` };
+  });
+}
+
+function occurrenceKeys(seq: number, messages: Message[]): string[] {
+  const seen = new Map<string, number>();
+  return messages.map((message) => {
+    const base = `${seq}\u0000${message.id ?? ''}\u0000${message.id === undefined ? 'n' : 'i'}`;
+    const occurrence = seen.get(base) ?? 0;
+    seen.set(base, occurrence + 1);
+    return `${base}\u0000${occurrence}`;
+  });
+}
+
+/**
+ * Turns messages into items: a tool result becomes its call (arguments from the assistant message
+ * that made it), calls never answered are shown when the conversation moves on, and turn and
+ * compaction markers go before the first message written after them.
+ */
+class ItemAssembler {
+  readonly eventDurations = new Map<string, number>();
+  readonly summaries = new Map<number, string>();
+  private readonly pending = new Map<string, { name: string; arguments: string; time: string }>();
+  private readonly turns: { startSeq: number; status: string }[];
+  private readonly compactions: number[];
+  private turn = -1;
+  private compaction = 0;
+
+  constructor(read: SessionRead) {
+    this.turns = [...read.projection.turns.values()].sort((a, b) => a.startSeq - b.startSeq);
+    this.compactions = [...read.projection.compactions].sort((a, b) => a - b);
+  }
+
+  *message(entry: TimedMessage, found: Received): Generator<ViewItem> {
+    const time = new Date(entry.time).toISOString();
+    yield* this.markersBefore(entry.seq, time);
+    const { message } = found;
+    if (message.role === 'tool') {
+      const callId = message.tool_call_id ?? '';
+      const call = this.pending.get(callId) ?? { name: message.name ?? '', arguments: '', time };
+      this.pending.delete(callId);
+      yield { type: 'tool', time: call.time, call: toolCallView(call, found, this.eventDurations.get(callId)) };
+      this.eventDurations.delete(callId);
+      return;
+    }
+    yield* this.unanswered();
+    const person = personMessage({ message, time: entry.time })!;
+    const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : '';
+    if (person.content !== '' || reasoning !== '' || !person.toolCalls) {
+      yield { type: 'message', role: person.role, time, text: person.content, reasoning, bytes: found.bytes, stored: found.stored };
+    }
+    for (const call of (message.tool_calls ?? []).map(flatToolCall)) this.pending.set(call.id, { name: call.name, arguments: call.arguments, time });
+  }
+
+  *finish(): Generator<ViewItem> {
+    yield* this.markersBefore(Number.POSITIVE_INFINITY, null);
+    yield* this.unanswered();
+    if (this.turn >= 0) yield* this.turnEnd(this.turns[this.turn]!);
+  }
+
+  private *markersBefore(seq: number, time: string | null): Generator<ViewItem> {
+    while (this.turn + 1 < this.turns.length && this.turns[this.turn + 1]!.startSeq <= seq) {
+      yield* this.unanswered();
+      if (this.turn >= 0) yield* this.turnEnd(this.turns[this.turn]!);
+      this.turn += 1;
+    }
+    while (this.compaction < this.compactions.length && this.compactions[this.compaction]! < seq) {
+      yield* this.unanswered();
+      const at = this.compactions[this.compaction]!;
+      yield { type: 'compaction', time, summary: this.summaries.get(at) ?? null };
+      this.compaction += 1;
+    }
+  }
+
+  private *turnEnd(turn: { status: string }): Generator<ViewItem> {
+    if (turn.status !== 'completed') yield { type: 'turn', status: turn.status };
+  }
+
+  private *unanswered(): Generator<ViewItem> {
+    for (const call of this.pending.values()) yield { type: 'tool', time: call.time, call: toolCallView(call, undefined) };
+    this.pending.clear();
+  }
+}
+
+function headerOf(session: OpenedSession, read: SessionRead, visible: TimedMessage[], platform: Platform): ViewHeader {
+  const count = (role: string) => visible.filter((entry) => entry.message.role === role).length;
+  const workspace = workspaceOf(read) ?? null;
+  const projection = read.projection;
+  const model = [projection.modelRef, projection.modelIdentity].filter((part) => part).join(' · ') || null;
+  return {
+    id: session.id,
+    path: session.path,
+    store: session.store,
+    title: projection.title ?? null,
+    workspace,
+    startedAt: isoOf(read.firstCommitAt) ?? (visible[0] ? new Date(visible[0].time).toISOString() : null),
+    updatedAt: isoOf(read.lastCommitAt) ?? (visible.at(-1) ? new Date(visible.at(-1)!.time).toISOString() : null),
+    model,
+    counts: {
+      messages: visible.length,
+      user: count('user'),
+      assistant: count('assistant'),
+      toolCalls: visible.reduce((sum, entry) => sum + (entry.message.tool_calls?.length ?? 0), 0),
+      turns: projection.turns.size,
+      compactions: projection.compactions.length,
+    },
+    resume: resumeCommand(session, workspace, platform),
+    status: read.status,
+    damage: read.problems.filter((problem) => problem.severity === 'error'),
+    tornTailBytes: read.tornTail?.bytes ?? 0,
+  };
+}
+
+/** `reasonix --resume`: by path for a transcript, by id from the workspace for the CLI's store (spec §13.1). */
+function resumeCommand(session: OpenedSession, workspace: string | null, platform: Platform): string | null {
+  if (session.format === 'jsonl') return reasonixResume(session.path, platform);
+  if (session.store !== 'sessions-v4') return null;
+  const command = reasonixResume(session.id, platform);
+  return workspace ? fromFolder(workspace, command, platform) : command;
+}
+
+function isoOf(time: string | undefined): string | null {
+  if (!time) return null;
+  const parsed = Date.parse(time);
+  return Number.isNaN(parsed) ? null : new Date(parsed).toISOString();
+}
+
+function unreadableView(session: OpenedSession, error: RxError): SessionView {
+  const problem: SessionProblem = { code: error.code, severity: 'error', message: error.message, ...(error.data.file !== undefined ? { file: error.data.file } : {}), ...(error.data.offset !== undefined ? { offset: error.data.offset } : {}) };
+  const header: ViewHeader = {
+    id: session.id,
+    path: session.path,
+    store: session.store,
+    title: null,
+    workspace: null,
+    startedAt: null,
+    updatedAt: null,
+    model: null,
+    counts: { messages: 0, user: 0, assistant: 0, toolCalls: 0, turns: 0, compactions: 0 },
+    resume: null,
+    status: 'damaged',
+    damage: [problem],
+    tornTailBytes: 0,
+  };
+  return { header, items: (async function* () {})(), stoppedBy: () => problem };
+}
