@@ -1,6 +1,6 @@
 import type { CommittedBatch, StoredEvent } from '../codec/batch.js';
 import { isJsonObjectText, type Message } from './message.js';
-import { isReplayedKind, PayloadSchemas, StrictPayloadSchemas, type Payload, type ReplayedKind } from './payloads.js';
+import { decodePayload, isReplayedKind, PayloadSchemas, type Payload, type ReplayedKind } from './payloads.js';
 
 /** A message of the canonical transcript, with where and when it entered the log. */
 export interface TranscriptEntry {
@@ -17,6 +17,8 @@ export interface StrictnessFinding {
   offset: number;
   kind: string;
   message: string;
+  /** Reasonix reports it as a damaged store; otherwise it fails with a message of its own (a submission receipt). */
+  damaged: boolean;
 }
 
 /** One turn as its turn/start and turn/end events tell it. */
@@ -69,10 +71,13 @@ export class Projection {
   constructor(options: ProjectionOptions = {}) {
     this.retainContent = options.retainContent ?? true;
   }
-  /** Events whose payload did not even have the loose shape: skipped, and reported. */
-  readonly unreadable: StrictnessFinding[] = [];
 
-  apply(batch: CommittedBatch, event: StoredEvent, payload: unknown): void {
+  /**
+   * Replays one event. `payload` is its parsed JSON (undefined when it has none or it is not
+   * JSON), `bytes` what the log holds; the payload is judged as Reasonix 1.38.11 decodes it
+   * (`decodePayload`), and an event it would refuse is noted once, then read as far as it can be.
+   */
+  apply(batch: CommittedBatch, event: StoredEvent, payload: unknown, bytes?: Buffer): void {
     // Events arrive batch by batch: the commit time is parsed once per batch, not per event.
     if (batch.createdAt !== this.timedCreatedAt) {
       this.timedCreatedAt = batch.createdAt;
@@ -82,27 +87,21 @@ export class Projection {
     if (event.kind === 'turn/start' && batch.turnId) {
       this.turns.set(batch.turnId, { turnId: batch.turnId, status: 'in_progress', startSeq: event.seq });
     }
+    const verdict = decodePayload(event.kind, bytes ?? (payload === undefined ? undefined : Buffer.from(JSON.stringify(payload))), payload);
+    if (verdict.state === 'refused') this.noteStrict(event, verdict.reason, verdict.damaged);
     if (!isReplayedKind(event.kind)) return;
     const kind: ReplayedKind = event.kind;
-    // What Reasonix accepts is a subset of what rxstore reads: the loose parse is needed only when the strict one fails.
-    const strict = StrictPayloadSchemas[kind].safeParse(payload);
-    let loose: { data: unknown };
-    if (strict.success) loose = strict;
-    else {
-      this.noteStrict(event, describeIssue(firstAsGo(strict.error.issues)));
-      const parsed = PayloadSchemas[kind].safeParse(payload);
-      if (!parsed.success) {
-        this.unreadable.push({ seq: event.seq, offset: event.offset, kind, message: describeIssue(parsed.error.issues[0]) });
-        return;
-      }
-      loose = parsed;
-    }
+    const parsed = PayloadSchemas[kind].safeParse(verdict.state === 'ok' ? verdict.value : payload);
+    if (!parsed.success) return;
+    let loose: { data: unknown } = parsed;
     const entry = (message: Message): TranscriptEntry => ({ message, seq: event.seq, batchTime });
     loose = { data: this.kept(loose.data) };
     switch (kind) {
       case 'message/complete': {
         const { message } = loose.data as Payload<'message/complete'>;
-        if (message.id !== undefined && this.ids.has(message.id)) this.noteStrict(event, `duplicate stable message id ${JSON.stringify(message.id)}`);
+        if (verdict.state === 'ok' && message.id !== undefined && this.ids.has(message.id)) {
+          this.noteStrict(event, `duplicate stable message id ${JSON.stringify(message.id)}`, true);
+        }
         this.push(entry(message));
         if (!message.local_only) this.modelMessages.push(message);
         break;
@@ -122,9 +121,6 @@ export class Projection {
       case 'message/retract': {
         const { messageIds } = loose.data as Payload<'message/retract'>;
         const ids = new Set(messageIds);
-        if (ids.size !== messageIds.length || messageIds.some((id) => id === '' || id.trim() !== id)) {
-          this.noteStrict(event, 'message/retract ids must be non-empty, unpadded and unique');
-        }
         removeWhere(this.transcript, (existing) => ids.has(existing.message.id ?? ''));
         for (const id of ids) this.ids.delete(id);
         this.modelMessages = this.modelMessages.filter((message) => !ids.has(message.id ?? ''));
@@ -133,10 +129,8 @@ export class Projection {
       case 'history/replace':
       case 'legacy/import': {
         const { messages } = loose.data as Payload<'history/replace'>;
-        const list = kind === 'legacy/import' ? firstPerId(messages) : messages;
-        if (kind === 'history/replace' && firstPerId(messages).length !== messages.length) {
-          this.noteStrict(event, 'duplicate transcript record in history/replace');
-        }
+        // Repeated ids inside the list: Reasonix 1.38.11 opens such a session; the first of each is kept.
+        const list = firstPerId(messages);
         replaceContents(this.transcript, list.map(entry));
         this.ids.clear();
         for (const message of list) if (message.id !== undefined) this.ids.add(message.id);
@@ -201,8 +195,9 @@ export class Projection {
     if (entry.message.id !== undefined) this.ids.add(entry.message.id);
   }
 
-  private noteStrict(event: StoredEvent, message: string): void {
-    this.strictness.push({ seq: event.seq, offset: event.offset, kind: event.kind, message });
+  private noteStrict(event: StoredEvent, message: string, damaged: boolean): void {
+    if (this.strictness.at(-1)?.seq === event.seq) return;
+    this.strictness.push({ seq: event.seq, offset: event.offset, kind: event.kind, message, damaged });
   }
 }
 
@@ -255,18 +250,4 @@ function removeWhere<T>(list: T[], predicate: (item: T) => boolean): void {
 function replaceContents<T>(list: T[], items: T[]): void {
   list.length = 0;
   for (const item of items) list.push(item);
-}
-
-/** The issue Go's decoder would name: an unknown field before anything else (spec §7.2). */
-function firstAsGo<T extends { code?: string }>(issues: T[]): T | undefined {
-  return issues.find((issue) => issue.code === 'unrecognized_keys') ?? issues[0];
-}
-
-function describeIssue(issue: { path: PropertyKey[]; message: string; code?: string; keys?: string[] } | undefined): string {
-  if (!issue) return 'invalid payload';
-  const path = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys' && issue.keys) {
-    return `unknown field ${JSON.stringify(issue.keys[0])}${path ? ` in ${path}` : ''}`;
-  }
-  return `${path ? `${path}: ` : ''}${issue.message}`;
 }

@@ -130,7 +130,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
           read.tornTail = item.tail;
           continue;
         }
-        const { batch, payloads } = item.value;
+        const { batch, payloads, payloadBytes } = item.value;
         read.batches += 1;
         read.durableEnd = batch.end;
         read.lastSequence = batch.firstSeq + batch.eventCount - 1;
@@ -141,17 +141,19 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
           read.events.total += 1;
           read.events.byKind[event.kind] = (read.events.byKind[event.kind] ?? 0) + 1;
           if (event.payloadRef) read.payloadRefs += 1;
-          projection.apply(batch, event, payloads[index]);
+          projection.apply(batch, event, payloads[index], payloadBytes[index]);
         });
       }
     } catch (error) {
       if (!(error instanceof RxError)) throw error;
       refuse(problemFromError(error), error.code === 'RX_UNSUPPORTED_VERSION' ? 'unsupported' : 'damaged');
     }
-    for (const finding of [...projection.strictness, ...projection.unreadable]) {
+    for (const finding of projection.strictness) {
       refuse({
         code: 'RX_STRICT_PAYLOAD',
-        message: `Reasonix 1.38.11 would refuse: invalid ${finding.kind} payload at ${finding.seq}: ${finding.message}`,
+        message: finding.damaged
+          ? `Reasonix 1.38.11 would refuse: invalid ${finding.kind} payload at ${finding.seq}: ${finding.message}`
+          : `Reasonix 1.38.11 would refuse: ${finding.kind} at ${finding.seq}: ${finding.message}`,
         file: logPath,
         offset: finding.offset,
       });

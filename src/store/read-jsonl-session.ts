@@ -15,14 +15,21 @@ import { assignLegacyIds } from './legacy-ids.js';
  * Reads a JSONL transcript (spec §11) into the same shape as a v4 session read, so that every
  * view, the hygiene checks and `inspect` work on it: each line replays as a `message/complete`,
  * with the ids Reasonix would give it (spec §8.3). Messages without `createdAt` take the meta
- * file's `created_at`, else the transcript's modification time. A bad line is a problem named by
- * its line number; the other lines are still read.
+ * file's `created_at`, else the transcript's modification time. Where Reasonix's loader stops (see
+ * `parseTranscript`) is a problem named by its line; the messages before it are still read.
  */
 export async function readJsonlSession(path: string): Promise<SessionRead> {
   const id = branchIdOf(path);
   const [text, stats, meta] = await Promise.all([readFile(path, 'utf8'), stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema)]);
   const { lines, errors } = parseTranscript(text, path);
-  const problems: SessionProblem[] = errors.map((error) => ({ code: error.code, severity: 'error', message: error.message, file: path, line: error.data.line }));
+  const problems: SessionProblem[] = errors.map((error) => ({
+    code: error.code,
+    severity: 'error',
+    message: error.message,
+    file: path,
+    ...(error.data.line !== undefined ? { line: error.data.line } : {}),
+    ...(error.data.offset !== undefined ? { offset: error.data.offset } : {}),
+  }));
   if (meta.state === 'invalid') problems.push({ code: 'RX_JSONL_META', severity: 'warning', message: `invalid .jsonl.meta: ${meta.reason}`, file: `${path}.meta` });
   const startedAt = meta.state === 'ok' ? meta.value.created_at : stats.mtime.toISOString();
   const messages = assignLegacyIds(id, lines.map(({ value }) => goMessage(value).message));
@@ -45,12 +52,21 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
     projection.apply(batch, event, { message });
   });
   if (meta.state === 'ok') projection.title = jsonlMetaTitle(meta.value);
-  // Reasonix's JSONL loader is lenient (spec §11.1): what its strict v4 decoder would refuse is not a problem here.
-  projection.strictness.splice(0);
+  // Reasonix migrates what it loaded into v4 message/complete events: a message id used twice is refused there.
+  for (const finding of projection.strictness) {
+    const line = lines[finding.seq - 1]?.line;
+    problems.push({
+      code: 'RX_STRICT_PAYLOAD',
+      severity: 'error',
+      message: `Reasonix 1.38.11 would refuse: invalid message/complete payload at ${finding.seq}: ${finding.message}`,
+      file: path,
+      ...(line !== undefined ? { line } : {}),
+    });
+  }
   return {
     dir: path,
     id,
-    status: errors.length > 0 ? 'damaged' : 'ok',
+    status: problems.some((problem) => problem.severity === 'error') ? 'damaged' : 'ok',
     problems,
     batches: 0,
     events: { total: messages.length, byKind: messages.length > 0 ? { 'message/complete': messages.length } : {} },
