@@ -35,7 +35,7 @@ export async function readTranscriptLines(path: string, verify: boolean): Promis
     bytes += line.length + 1;
     if (line.trim() === '') continue;
     // What stops Reasonix's loader at the first byte is checked even without --verify (a byte-order mark, UTF-16).
-    if (found.messages === 0 && !/^[\s]*[{["\-0-9tfn]/.test(line)) found.problem = parseTranscript(line, path).errors[0]?.message ?? null;
+    if (found.messages === 0 && !/^[ \t\r]*[{["\-0-9tfn]/.test(line)) found.problem = parseTranscript(line, path).errors[0]?.message ?? null;
     found.messages += 1;
     if (found.firstUserText !== null || !line.includes('"user"')) continue;
     try {
