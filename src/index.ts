@@ -26,7 +26,8 @@ export { followSession, type FollowOptions } from './session/follow.js';
 
 // Writing: new sessions, appends, repair and salvage, Reasonix's locks.
 export { createSession, SessionExistsError, type CreatedSession, type NewSession } from './session/create-session.js';
-export { appendBatches } from './session/append-batches.js';
+export { appendBatches, type AppendOptions } from './session/append-batches.js';
+export { RefusedBatchError } from './session/validate-batches.js';
 export { repairSession, type RepairReport } from './session/repair-session.js';
 export { salvageSession, type SalvageReport } from './session/salvage-session.js';
 export { acquireWriterLocks, writerLockHolder, type WriterLocks } from './session/writer-locks.js';
@@ -51,8 +52,8 @@ export { HeaderSchema, type Header } from './session/header.js';
 export { StorageIdentitySchema } from './session/storage-identity.js';
 export { OffsetIndexSchema } from './session/offset-index.js';
 export { MessageSchema, ToolCallSchema, type Message, type ToolCall } from './session/message.js';
-export { StrictMessageSchema, StrictToolCallSchema, StrictToolExecutionSchema } from './session/strict-message.js';
-export { PayloadSchemas, StrictPayloadSchemas } from './session/payloads.js';
+export { LenientMessageSchema, StrictMessageSchema, StrictToolCallSchema, StrictToolExecutionSchema } from './session/strict-message.js';
+export { decodePayload, PayloadSchemas, StrictPayloadSchemas, type PayloadVerdict } from './session/payloads.js';
 export { JsonlMetaSchema, type JsonlMeta } from './store/jsonl-meta.js';
 export { MigrationMapSchema, MigrationEntrySchema } from './migrate/migration-map.js';
 export { DesktopRegistrySchema } from './store/desktop-registry.js';

@@ -141,7 +141,7 @@ describe('the CLI prints what was verified, then one error line, and exits 1', (
     const { code, stdout, stderr } = await runCli(['cat', file]);
     expect(code).toBe(1);
     expect(stdout.trim().split('\n').map((line) => JSON.parse(line).content)).toEqual(['first', 'second']);
-    expect(stderr).toMatch(/RX_JSONL_LINE: .*broken\.jsonl: line 3: not JSON/);
+    expect(stderr).toMatch(/RX_JSONL_LINE: .*broken\.jsonl at offset \d+: line 3: not JSON/);
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
 

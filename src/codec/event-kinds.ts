@@ -1,6 +1,8 @@
 /**
  * The event kinds Reasonix 1.38.11 accepts without `optional: true` (spec §7.1). Any other
  * kind in a batch makes the whole session "unsupported": it was written by a newer Reasonix.
+ * `session/permission-preset` is not one of them: 1.38.11 refuses a session holding it unless
+ * the event is optional (measured; the spec lists it).
  */
 export const KNOWN_EVENT_KINDS: ReadonlySet<string> = new Set([
   'message/complete',
@@ -21,7 +23,6 @@ export const KNOWN_EVENT_KINDS: ReadonlySet<string> = new Set([
   'goal/state',
   'session/title',
   'session/config',
-  'session/permission-preset',
   'model/context-replace',
   'history/replace',
   'compaction',

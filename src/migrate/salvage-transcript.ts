@@ -30,8 +30,9 @@ const BYTE_ORDER_MARK = '\uFEFF';
 
 /**
  * Recovers a JSONL transcript with bad lines into a new transcript beside it (or in `to`) and
- * leaves the original untouched: every line that is a message, byte for byte and in order; bad
- * lines are left out and listed. The new transcript's id is `<id>-salvaged` (then `-2`, `-3`, …),
+ * leaves the original untouched: every line that is a message on its own, byte for byte and in
+ * order (Reasonix reads a transcript as one stream, so one cut line stops it; here it costs only
+ * itself); bad lines are left out and listed. The new transcript's id is `<id>-salvaged` (then `-2`, `-3`, …),
  * so it never takes the place of the original; `reasonix --resume <new id>` or `rxstore migrate`
  * take it from there. Its `.jsonl.meta` is the original's with the new id.
  */
@@ -40,9 +41,15 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
   const text = await readFile(source, 'utf8');
   const byteOrderMarkRemoved = text.startsWith(BYTE_ORDER_MARK);
   const body = byteOrderMarkRemoved ? text.slice(BYTE_ORDER_MARK.length) : text;
-  const { lines, errors } = parseTranscript(body, source);
-  const raw = body.split('\n');
-  const kept = lines.map(({ line }) => raw[line - 1]!);
+  // Line by line, each judged on its own as Reasonix's loader would judge it: a bad line costs only itself.
+  const kept: string[] = [];
+  const dropped: DroppedLine[] = [];
+  body.split('\n').forEach((raw, index) => {
+    if (raw.trim() === '') return;
+    const { lines, errors } = parseTranscript(raw, source);
+    if (errors.length === 0 && lines.length === 1) kept.push(raw);
+    else dropped.push({ line: index + 1, reason: `line ${index + 1}: ${errors[0]?.message.replace(/^line \d+: /, '') ?? 'more than one message on the line'}` });
+  });
   if (kept.length === 0) throw new InvalidInputError(`${source}: no line of it is a message; there is nothing to salvage`, { file: source });
 
   const newPath = await freeTranscriptPath(resolve(options.to ?? dirname(source)), branchIdOf(source));
@@ -52,7 +59,7 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
     newPath,
     newId: branchIdOf(newPath),
     linesKept: kept.length,
-    dropped: errors.map((error) => ({ line: error.data.line ?? 0, reason: error.message })),
+    dropped,
     byteOrderMarkRemoved,
   };
   if (options.dryRun) return report;

@@ -13,14 +13,27 @@ import { readJsonFile } from './read-json-file.js';
 import { sessionContentStore } from './session-content.js';
 import { SESSION_FILES } from './session-files.js';
 import { acquireWriterLocks } from './writer-locks.js';
+import { Projection } from './projection.js';
+import { readSessionEvents } from './read-events.js';
+import { validateBatches } from './validate-batches.js';
 
 /**
  * Appends whole batches to an existing session as an external writer must (spec §9.8): both
  * writer locks held (refusing at once if Reasonix has the session open), the log verified to its
  * end, a new writer generation recorded in the manifest, and each append written to a staging
  * file, fsynced, then copied onto the log and fsynced. A torn tail is refused: repair it first.
+ * Batches Reasonix would refuse the session for are refused before anything is written.
  */
-export async function appendBatches(sessionDir: string, batches: BatchToWrite[]): Promise<CommittedBatch[]> {
+export interface AppendOptions {
+  /**
+   * Refuse batches Reasonix 1.38.11 would refuse the session for (default true; see
+   * `validateBatches`). Off only for tools and tests that write such sessions on purpose.
+   */
+  validate?: boolean;
+}
+
+export async function appendBatches(sessionDir: string, batches: BatchToWrite[], options: AppendOptions = {}): Promise<CommittedBatch[]> {
+  const validate = options.validate ?? true;
   const locks = await acquireWriterLocks(sessionDir);
   try {
     const manifestPath = join(sessionDir, SESSION_FILES.manifest);
@@ -31,14 +44,20 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[])
     let nextSequence = 1;
     let end = 0;
     const operations = new Map<string, string>();
-    for await (const item of readBatches(readFrames(openLogBytes(logPath), { file: logPath, transientRaw: true }), { file: logPath })) {
+    // Validation replays the log's payloads (the new events are judged after them); otherwise the batches are enough.
+    const projection = new Projection({ retainContent: false });
+    const existing = validate ? readSessionEvents(sessionDir) : readBatches(readFrames(openLogBytes(logPath), { file: logPath, transientRaw: true }), { file: logPath });
+    for await (const item of existing) {
       if (item.type === 'torn-tail') {
         throw new DamagedStoreError(`cannot append after a torn tail of ${item.tail.bytes} bytes: run rxstore repair first`, { file: logPath, offset: item.tail.offset });
       }
-      nextSequence = item.batch.firstSeq + item.batch.eventCount;
-      end = item.batch.end;
-      operations.set(item.batch.operationId, item.batch.operationHash);
+      const batch = 'value' in item ? item.value.batch : item.batch;
+      nextSequence = batch.firstSeq + batch.eventCount;
+      end = batch.end;
+      operations.set(batch.operationId, batch.operationHash);
+      if ('value' in item) batch.events.forEach((event, index) => projection.apply(batch, event, item.value.payloads[index], item.value.payloadBytes[index]));
     }
+    if (validate) validateBatches(batches, { sessionId: manifest.value.sessionId, projection, operations: new Map(operations), nextSequence });
 
     const writerGeneration = (manifest.value.writerGeneration ?? 0) + 1;
     await writeFileAtomic(manifestPath, goJsonIndented({ ...manifest.value, writerGeneration }));

@@ -10,7 +10,9 @@ import { V4_CODEC, V4_SCHEMA_VERSION } from '../codec/records.js';
 import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic } from '../fs/atomic-write.js';
 import { withStoreLock } from '../fs/store-lock.js';
 import { WRITE_STORAGE_REVISION, type Manifest } from './manifest.js';
+import { Projection } from './projection.js';
 import { SESSION_FILES } from './session-files.js';
+import { validateBatches } from './validate-batches.js';
 
 export interface NewSession {
   /** The sessions-v4 (or desktop by-id) directory the session is published into. */
@@ -24,6 +26,11 @@ export interface NewSession {
   batches: BatchToWrite[];
   /** Further files of the session directory (e.g. `legacy/` copies), by relative path. */
   files?: { path: string; bytes: Uint8Array }[];
+  /**
+   * Refuse batches Reasonix 1.38.11 would refuse the session for (default true; see
+   * `validateBatches`). Off only for tools and tests that write such sessions on purpose.
+   */
+  validate?: boolean;
 }
 
 export interface CreatedSession {
@@ -45,11 +52,15 @@ export class SessionExistsError extends InvalidInputError {
  * a staging name in the store, made durable, and published with one rename — under rxstore's
  * store lock, and never over an existing directory. A reader sees no session or the whole
  * session, never a part; a writer killed at any point leaves at most a hidden staging directory.
+ * Batches Reasonix would refuse the session for are refused before anything is written.
  */
 export async function createSession(spec: NewSession): Promise<CreatedSession> {
   const id = spec.sessionId ?? randomBytes(16).toString('hex');
   if (!/^[^./\\<>:"|?*\x00-\x1f][^/\\<>:"|?*\x00-\x1f]{0,254}$/.test(id) || id.endsWith('.')) {
     throw new InvalidInputError(`${JSON.stringify(id)} is not a valid session id`);
+  }
+  if (spec.validate ?? true) {
+    validateBatches(spec.batches, { sessionId: id, projection: new Projection({ retainContent: false }), operations: new Map(), nextSequence: 1 });
   }
   const dir = join(spec.storeDir, id);
   const exists = async () => (await lstat(dir).catch(() => undefined)) !== undefined;

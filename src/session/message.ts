@@ -19,7 +19,8 @@ export type ToolCall = z.infer<typeof ToolCallSchema>;
  * is checked separately, by `StrictMessageSchema`.
  */
 export const MessageSchema = z.looseObject({
-  role: z.string(),
+  // Reasonix decodes a message without a role (Go's zero value) and keeps it.
+  role: z.string().default(''),
   id: z.string().optional(),
   origin: z.string().optional(),
   content: z.string().nullable().optional(),

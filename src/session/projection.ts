@@ -1,6 +1,6 @@
 import type { CommittedBatch, StoredEvent } from '../codec/batch.js';
 import { isJsonObjectText, type Message } from './message.js';
-import { isReplayedKind, PayloadSchemas, StrictPayloadSchemas, type Payload, type ReplayedKind } from './payloads.js';
+import { decodePayload, isReplayedKind, PayloadSchemas, type Payload, type ReplayedKind } from './payloads.js';
 
 /** A message of the canonical transcript, with where and when it entered the log. */
 export interface TranscriptEntry {
@@ -17,6 +17,8 @@ export interface StrictnessFinding {
   offset: number;
   kind: string;
   message: string;
+  /** Reasonix reports it as a damaged store; otherwise it fails with a message of its own (a submission receipt). */
+  damaged: boolean;
 }
 
 /** One turn as its turn/start and turn/end events tell it. */
@@ -35,11 +37,12 @@ export interface ProjectionOptions {
    */
   retainContent?: boolean;
   /**
-   * Replay as Reasonix's v4 decoder does (the default): the first payload it would refuse stops
-   * the replay there, so every view holds only what precedes the damage. A JSONL transcript is
-   * replayed leniently, as Reasonix's JSONL loader reads it.
+   * Judge each payload as Reasonix's v4 decoder does (the default). A JSONL transcript's messages
+   * were already judged by its loader, which is lenient; only a repeated id, which Reasonix refuses
+   * when it migrates them into events, is judged here. Either way the first refusal stops the
+   * replay there, so every view holds only what precedes it.
    */
-  strict?: boolean;
+  judgePayloads?: boolean;
 }
 
 /** Enough of a message's text to tell a pruned tool result or a preview apart. */
@@ -69,23 +72,27 @@ export class Projection {
   /** Ids of the transcript's messages, so a duplicate is found without a scan. */
   private readonly ids = new Set<string>();
   private readonly retainContent: boolean;
-  private readonly strict: boolean;
+  private readonly judgePayloads: boolean;
   private timedCreatedAt: string | undefined;
   private timedBatchTime = 0;
 
   constructor(options: ProjectionOptions = {}) {
     this.retainContent = options.retainContent ?? true;
-    this.strict = options.strict ?? true;
+    this.judgePayloads = options.judgePayloads ?? true;
   }
 
   /** The sequence of the first event Reasonix would refuse: the views stop before it. */
   get refusedAt(): number | undefined {
-    return this.strict ? (this.strictness[0]?.seq ?? this.unreadable[0]?.seq) : this.unreadable[0]?.seq;
+    return this.strictness[0]?.seq;
   }
-  /** Events whose payload did not even have the loose shape: skipped, and reported. */
-  readonly unreadable: StrictnessFinding[] = [];
 
-  apply(batch: CommittedBatch, event: StoredEvent, payload: unknown): void {
+  /**
+   * Replays one event. `payload` is its parsed JSON (undefined when it has none or it is not
+   * JSON), `bytes` what the log holds; the payload is judged as Reasonix 1.38.11 decodes it
+   * (`decodePayload`). The first event it would refuse is noted and stops the replay there, so the
+   * views hold what precedes it; later payloads are still judged and noted.
+   */
+  apply(batch: CommittedBatch, event: StoredEvent, payload: unknown, bytes?: Buffer): void {
     // Events arrive batch by batch: the commit time is parsed once per batch, not per event.
     if (batch.createdAt !== this.timedCreatedAt) {
       this.timedCreatedAt = batch.createdAt;
@@ -97,29 +104,24 @@ export class Projection {
     if (event.kind === 'turn/start' && batch.turnId && !halted) {
       this.turns.set(batch.turnId, { turnId: batch.turnId, status: 'in_progress', startSeq: event.seq });
     }
+    const verdict = this.judgePayloads
+      ? decodePayload(event.kind, bytes ?? (payload === undefined ? undefined : Buffer.from(JSON.stringify(payload))), payload)
+      : ({ state: 'ok', value: payload } as const);
+    if (verdict.state === 'refused' && this.noteStrict(event, verdict.reason, verdict.damaged)) return;
     if (!isReplayedKind(event.kind)) return;
     const kind: ReplayedKind = event.kind;
-    // What Reasonix accepts is a subset of what rxstore reads: the loose parse is needed only when the strict one fails.
-    const strict = StrictPayloadSchemas[kind].safeParse(payload);
-    let loose: { data: unknown };
-    if (strict.success) loose = strict;
-    else {
-      this.noteStrict(event, describeIssue(firstAsGo(strict.error.issues)));
-      const parsed = PayloadSchemas[kind].safeParse(payload);
-      if (!parsed.success) {
-        this.unreadable.push({ seq: event.seq, offset: event.offset, kind, message: describeIssue(parsed.error.issues[0]) });
-        return;
-      }
-      loose = parsed;
-      if (this.strict) return;
-    }
     if (halted) return;
+    const parsed = PayloadSchemas[kind].safeParse(verdict.state === 'ok' ? verdict.value : payload);
+    if (!parsed.success) return;
+    let loose: { data: unknown } = parsed;
     const entry = (message: Message): TranscriptEntry => ({ message, seq: event.seq, batchTime });
     loose = { data: this.kept(loose.data) };
     switch (kind) {
       case 'message/complete': {
         const { message } = loose.data as Payload<'message/complete'>;
-        if (message.id !== undefined && this.ids.has(message.id) && this.noteStrict(event, `duplicate stable message id ${JSON.stringify(message.id)}`)) return;
+        if (verdict.state === 'ok' && message.id !== undefined && this.ids.has(message.id)) {
+          if (this.noteStrict(event, `duplicate stable message id ${JSON.stringify(message.id)}`, true)) return;
+        }
         this.push(entry(message));
         if (!message.local_only) this.modelMessages.push(message);
         break;
@@ -139,9 +141,6 @@ export class Projection {
       case 'message/retract': {
         const { messageIds } = loose.data as Payload<'message/retract'>;
         const ids = new Set(messageIds);
-        if (ids.size !== messageIds.length || messageIds.some((id) => id === '' || id.trim() !== id)) {
-          if (this.noteStrict(event, 'message/retract ids must be non-empty, unpadded and unique')) return;
-        }
         removeWhere(this.transcript, (existing) => ids.has(existing.message.id ?? ''));
         for (const id of ids) this.ids.delete(id);
         this.modelMessages = this.modelMessages.filter((message) => !ids.has(message.id ?? ''));
@@ -150,10 +149,8 @@ export class Projection {
       case 'history/replace':
       case 'legacy/import': {
         const { messages } = loose.data as Payload<'history/replace'>;
-        const list = kind === 'legacy/import' ? firstPerId(messages) : messages;
-        if (kind === 'history/replace' && firstPerId(messages).length !== messages.length) {
-          if (this.noteStrict(event, 'duplicate transcript record in history/replace')) return;
-        }
+        // Repeated ids inside the list: Reasonix 1.38.11 opens such a session; the first of each is kept.
+        const list = firstPerId(messages);
         replaceContents(this.transcript, list.map(entry));
         this.ids.clear();
         for (const message of list) if (message.id !== undefined) this.ids.add(message.id);
@@ -218,11 +215,10 @@ export class Projection {
     if (entry.message.id !== undefined) this.ids.add(entry.message.id);
   }
 
-  /** Notes what Reasonix would refuse; true when that stops the replay here. */
-  private noteStrict(event: StoredEvent, message: string): boolean {
-    if (!this.strict) return false;
-    this.strictness.push({ seq: event.seq, offset: event.offset, kind: event.kind, message });
-    return this.strict;
+  /** Notes what Reasonix would refuse (once an event); the replay stops here. */
+  private noteStrict(event: StoredEvent, message: string, damaged: boolean): boolean {
+    if (this.strictness.at(-1)?.seq !== event.seq) this.strictness.push({ seq: event.seq, offset: event.offset, kind: event.kind, message, damaged });
+    return true;
   }
 }
 
@@ -275,18 +271,4 @@ function removeWhere<T>(list: T[], predicate: (item: T) => boolean): void {
 function replaceContents<T>(list: T[], items: T[]): void {
   list.length = 0;
   for (const item of items) list.push(item);
-}
-
-/** The issue Go's decoder would name: an unknown field before anything else (spec §7.2). */
-function firstAsGo<T extends { code?: string }>(issues: T[]): T | undefined {
-  return issues.find((issue) => issue.code === 'unrecognized_keys') ?? issues[0];
-}
-
-function describeIssue(issue: { path: PropertyKey[]; message: string; code?: string; keys?: string[] } | undefined): string {
-  if (!issue) return 'invalid payload';
-  const path = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys' && issue.keys) {
-    return `unknown field ${JSON.stringify(issue.keys[0])}${path ? ` in ${path}` : ''}`;
-  }
-  return `${path ? `${path}: ` : ''}${issue.message}`;
 }

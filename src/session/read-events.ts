@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CommittedBatch, StoredEvent, TornTail } from '../codec/batch.js';
 import type { ContentStore } from '../codec/content-store.js';
 import type { PayloadRef } from '../codec/records.js';
-import { CorruptContentError, DamagedStoreError, MissingContentError } from '../codec/errors.js';
+import { CorruptContentError, MissingContentError } from '../codec/errors.js';
 import { readBatches } from '../codec/read-batches.js';
 import { openLogBytes, readFrames } from '../codec/read-frames.js';
 import { sessionContentStore } from './session-content.js';
@@ -45,7 +45,7 @@ export async function* readSessionEvents(sessionDir: string, options: ReadEvents
       // Inline payloads (nearly all) are at hand: only a payloadRef waits on the content store.
       const bytes = event.payloadRef ? await readReferencedPayload(event, event.payloadRef, content, logPath) : event.payload;
       payloadBytes.push(bytes);
-      payloads.push(parsePayload(event, bytes, logPath));
+      payloads.push(parsePayload(bytes));
     }
     yield { type: 'batch', value: { batch: item.batch, payloads, payloadBytes } };
   }
@@ -68,16 +68,15 @@ async function readReferencedPayload(event: StoredEvent, ref: PayloadRef, conten
   }
 }
 
-function parsePayload(event: StoredEvent, bytes: Buffer | undefined, logPath: string): unknown {
+/**
+ * The payload as JSON; undefined when there is none or it is not JSON. Whether Reasonix accepts
+ * it depends on the kind (some it never reads): the projection judges it (`decodePayload`).
+ */
+function parsePayload(bytes: Buffer | undefined): unknown {
   if (!bytes || bytes.length === 0) return undefined;
   try {
     return JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw new DamagedStoreError(`invalid ${event.kind} payload at ${event.seq}: ${(error as Error).message}`, {
-      file: logPath,
-      offset: event.offset,
-      sequence: event.seq,
-      eventId: event.id,
-    });
+  } catch {
+    return undefined;
   }
 }

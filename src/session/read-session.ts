@@ -138,7 +138,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
           read.tornTail = item.tail;
           continue;
         }
-        const { batch, payloads } = item.value;
+        const { batch, payloads, payloadBytes } = item.value;
         read.batches += 1;
         read.durableEnd = batch.end;
         read.lastSequence = batch.firstSeq + batch.eventCount - 1;
@@ -149,7 +149,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
           read.events.total += 1;
           read.events.byKind[event.kind] = (read.events.byKind[event.kind] ?? 0) + 1;
           if (event.payloadRef) read.payloadRefs += 1;
-          projection.apply(batch, event, payloads[index]);
+          projection.apply(batch, event, payloads[index], payloadBytes[index]);
         });
       }
     } catch (error) {
@@ -157,7 +157,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
       caught = error;
     }
     // Replay stopped at the first payload Reasonix would refuse, which precedes anything the codec stopped at.
-    for (const finding of [...projection.strictness, ...projection.unreadable]) {
+    for (const finding of projection.strictness) {
       const error = strictPayloadError(finding, logPath);
       refuse(problemFromError(error), 'damaged', error);
     }

@@ -1,81 +1,106 @@
 import { z } from 'zod';
+import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct, type UnknownKeys } from './go-decode.js';
 
 /**
- * What Reasonix 1.38.11's strict payload decoder accepts in a provider message (spec §7.2, §8.1):
- * these 39 keys and no other, tool calls in the flat form only, and a strict `tool_execution`.
- * Nested objects whose field lists the spec leaves unconfirmed are accepted as any object.
+ * The provider message as Reasonix 1.38.11 decodes it (spec §7.2, §8.1): 39 fields, tool calls in
+ * the flat form, and strict nested records. Built twice: strictly (any unknown key, at any depth,
+ * makes the v4 reader refuse the whole session) and leniently (the JSONL loader drops unknown
+ * keys but still refuses a value of the wrong type). Nested objects whose field lists are not
+ * known (`image_inputs`, `thinking_blocks`, `interrupted_turn`, …) are accepted as any object.
  */
-const anyObject = z.record(z.string(), z.unknown());
-const anyJson = z.unknown();
+function messageSchemas(unknownKeys: UnknownKeys) {
+  const struct = <S extends Record<string, z.ZodType>>(shape: S) => goStruct(shape, unknownKeys);
+  const toolCall = struct({
+    tool_recovery: goObject,
+    write_intents: goSlice(goRaw),
+    id: goString,
+    name: goString,
+    arguments: goString,
+    thought_signature: goString,
+    diff: goString,
+    added: goInt,
+    removed: goInt,
+    resolved_name: goString,
+    capability_id: goString,
+    resolved_read_only: goPointer(goBool),
+    // OpenAI's nested form: Reasonix's loader drops these keys (losing the call's name and
+    // arguments); they are kept, whatever they hold, so that rxstore can flatten the call instead.
+    ...(unknownKeys === 'drop' ? { type: goRaw, function: goRaw } : {}),
+  });
+  const toolExecution = struct({
+    kind: goString,
+    shell: goString,
+    shellVersion: goString,
+    platform: goString,
+    supportsAndAnd: goBool,
+    state: goString,
+    failurePhase: goString,
+    exitCode: goPointer(goInt),
+    outputTail: goString,
+    mutationRisk: goString,
+    verification: goString,
+    durationMs: goInt,
+  });
+  const decisionReceipt = struct({ id: goString, kind: goString, tool: goString, subject: goString, outcome: goString });
+  const memoryCitation = struct({ id: goString, source: goString, lineStart: goInt, lineEnd: goInt, note: goString, kind: goString });
+  const visionSummary = struct({
+    version: goInt,
+    prompt_version: goString,
+    model_ref: goString,
+    image_digests: goSlice(goString),
+    summary: goString,
+    created_at: goInt,
+  });
+  const message = struct({
+    role: goString,
+    id: goString,
+    origin: goString,
+    content: goString,
+    raw_content: goString,
+    provider_content: goString,
+    images: goSlice(goString),
+    image_inputs: goSlice(goObject),
+    reasoning_content: goString,
+    reasoning_id: goString,
+    reasoning_status: goString,
+    reasoning_signature: goString,
+    reasoning_state: goString,
+    thinking_blocks: goSlice(goObject),
+    tool_calls: goSlice(toolCall),
+    responses_items: goSlice(goRaw),
+    server_search: goSlice(goObject),
+    tool_call_id: goString,
+    name: goString,
+    memoryCitations: goSlice(memoryCitation),
+    workDurationMs: goInt,
+    createdAt: goInt,
+    edited: goBool,
+    original: goString,
+    local_only: goBool,
+    decision_receipt: goPointer(decisionReceipt),
+    decision_receipts: goSlice(decisionReceipt),
+    interrupted_turn: goObject,
+    final_readiness_recovery: goObject,
+    protocol_recovery: goRaw,
+    read_pause: goObject,
+    tool_execution: goPointer(toolExecution),
+    tool_run_state: goString,
+    presented_files: goObject,
+    read_result: goRaw,
+    tool_diagnostic: goRaw,
+    read_completion: goObject,
+    mcp_app: goObject,
+    vision_summary: goPointer(visionSummary),
+  });
+  return { message, toolCall, toolExecution };
+}
 
-export const StrictToolCallSchema = z.strictObject({
-  tool_recovery: anyObject.optional(),
-  write_intents: z.array(anyJson).optional(),
-  id: z.string(),
-  name: z.string(),
-  arguments: z.string(),
-  thought_signature: z.string().optional(),
-  diff: z.string().optional(),
-  added: z.number().optional(),
-  removed: z.number().optional(),
-  resolved_name: z.string().optional(),
-  capability_id: z.string().optional(),
-  resolved_read_only: z.boolean().optional(),
-});
+const strict = messageSchemas('refuse');
+const lenient = messageSchemas('drop');
 
-export const StrictToolExecutionSchema = z.strictObject({
-  kind: z.string().optional(),
-  shell: z.string().optional(),
-  shellVersion: z.string().optional(),
-  platform: z.string().optional(),
-  supportsAndAnd: z.boolean().optional(),
-  state: z.string().optional(),
-  failurePhase: z.string().optional(),
-  exitCode: z.number().int().nullable().optional(),
-  outputTail: z.string().optional(),
-  mutationRisk: z.string().optional(),
-  verification: z.string().optional(),
-  durationMs: z.number().optional(),
-});
-
-export const StrictMessageSchema = z.strictObject({
-  role: z.string(),
-  id: z.string().optional(),
-  origin: z.string().optional(),
-  content: z.string().nullable().optional(),
-  raw_content: z.string().optional(),
-  provider_content: z.string().optional(),
-  images: z.array(z.string()).nullable().optional(),
-  image_inputs: z.array(anyObject).nullable().optional(),
-  reasoning_content: z.string().optional(),
-  reasoning_id: z.string().optional(),
-  reasoning_status: z.string().optional(),
-  reasoning_signature: z.string().optional(),
-  reasoning_state: z.string().optional(),
-  thinking_blocks: z.array(anyObject).nullable().optional(),
-  tool_calls: z.array(StrictToolCallSchema).nullable().optional(),
-  responses_items: z.array(anyJson).nullable().optional(),
-  server_search: z.array(anyObject).nullable().optional(),
-  tool_call_id: z.string().optional(),
-  name: z.string().optional(),
-  memoryCitations: z.array(anyObject).nullable().optional(),
-  workDurationMs: z.number().int().optional(),
-  createdAt: z.number().int().optional(),
-  edited: z.boolean().optional(),
-  original: z.string().optional(),
-  local_only: z.boolean().optional(),
-  decision_receipt: anyObject.nullable().optional(),
-  decision_receipts: z.array(anyObject).nullable().optional(),
-  interrupted_turn: anyObject.nullable().optional(),
-  final_readiness_recovery: anyObject.nullable().optional(),
-  protocol_recovery: anyJson.optional(),
-  read_pause: anyObject.nullable().optional(),
-  tool_execution: StrictToolExecutionSchema.nullable().optional(),
-  tool_run_state: z.string().optional(),
-  presented_files: anyObject.nullable().optional(),
-  read_result: anyJson.optional(),
-  tool_diagnostic: anyJson.optional(),
-  read_completion: anyObject.nullable().optional(),
-  mcp_app: anyObject.nullable().optional(),
-  vision_summary: anyObject.nullable().optional(),
-});
+/** A message as the v4 reader decodes it: unknown keys refused at any depth. */
+export const StrictMessageSchema = strict.message;
+export const StrictToolCallSchema = strict.toolCall;
+export const StrictToolExecutionSchema = strict.toolExecution;
+/** A message as the JSONL loader decodes it: unknown keys dropped, wrong types refused. */
+export const LenientMessageSchema = lenient.message;

@@ -12,7 +12,8 @@ export class StrictPayloadError extends DamagedStoreError {
 
 /** The error for a finding of the replay, naming the log, the event's offset and sequence. */
 export function strictPayloadError(finding: StrictnessFinding, logPath: string): StrictPayloadError {
-  return new StrictPayloadError(`Reasonix 1.38.11 would refuse: invalid ${finding.kind} payload at ${finding.seq}: ${finding.message}`, {
+  const what = finding.damaged ? `invalid ${finding.kind} payload at ${finding.seq}` : `${finding.kind} at ${finding.seq}`;
+  return new StrictPayloadError(`Reasonix 1.38.11 would refuse: ${what}: ${finding.message}`, {
     file: logPath,
     offset: finding.offset,
     sequence: finding.seq,
@@ -23,9 +24,9 @@ export function strictPayloadError(finding: StrictnessFinding, logPath: string):
  * The first payload of a batch that Reasonix would refuse, checked on its own (what a reader from
  * a cursor can know without replaying the session before it); undefined when every one passes.
  */
-export function refusalInBatch({ batch, payloads }: ResolvedBatch, logPath: string): StrictPayloadError | undefined {
+export function refusalInBatch({ batch, payloads, payloadBytes }: ResolvedBatch, logPath: string): StrictPayloadError | undefined {
   const probe = new Projection({ retainContent: false });
-  batch.events.forEach((event, index) => probe.apply(batch, event, payloads[index]));
-  const finding = probe.strictness[0] ?? probe.unreadable[0];
+  batch.events.forEach((event, index) => probe.apply(batch, event, payloads[index], payloadBytes[index]));
+  const finding = probe.strictness[0];
   return finding ? strictPayloadError(finding, logPath) : undefined;
 }

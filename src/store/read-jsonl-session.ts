@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { CommittedBatch, StoredEvent } from '../codec/batch.js';
 import { goTime } from '../codec/go-json.js';
 import { Projection } from '../session/projection.js';
-import type { SessionProblem } from '../session/problem.js';
+import { errorFromProblem, type SessionProblem } from '../session/problem.js';
 import { readJsonFile } from '../session/read-json-file.js';
 import type { SessionRead } from '../session/read-session.js';
 import { branchIdOf } from './jsonl-sidecars.js';
@@ -15,22 +15,27 @@ import { assignLegacyIds } from './legacy-ids.js';
  * Reads a JSONL transcript (spec §11) into the same shape as a v4 session read, so that every
  * view, the hygiene checks and `inspect` work on it: each line replays as a `message/complete`,
  * with the ids Reasonix would give it (spec §8.3). Messages without `createdAt` take the meta
- * file's `created_at`, else the transcript's modification time. A bad line is a problem named by
- * its line number; the views hold only the lines before the first one (what was verified), and
- * every later bad line is still reported.
+ * file's `created_at`, else the transcript's modification time. Where Reasonix's loader stops (see
+ * `parseTranscript`) is a problem named by its line; the views hold the messages before it.
  */
 export async function readJsonlSession(path: string): Promise<SessionRead> {
   const id = branchIdOf(path);
   const [text, stats, meta] = await Promise.all([readFile(path, 'utf8'), stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema)]);
   const { lines, errors } = parseTranscript(text, path);
-  const problems: SessionProblem[] = errors.map((error) => ({ code: error.code, severity: 'error', message: error.message, file: path, line: error.data.line }));
+  const problems: SessionProblem[] = errors.map((error) => ({
+    code: error.code,
+    severity: 'error',
+    message: error.message,
+    file: path,
+    ...(error.data.line !== undefined ? { line: error.data.line } : {}),
+    ...(error.data.offset !== undefined ? { offset: error.data.offset } : {}),
+  }));
   if (meta.state === 'invalid') problems.push({ code: 'RX_JSONL_META', severity: 'warning', message: `invalid .jsonl.meta: ${meta.reason}`, file: `${path}.meta` });
   const startedAt = meta.state === 'ok' ? meta.value.created_at : stats.mtime.toISOString();
-  const firstBadLine = errors[0]?.data.line ?? Number.POSITIVE_INFINITY;
-  const verified = lines.filter(({ line }) => line < firstBadLine);
-  const messages = assignLegacyIds(id, verified.map(({ value }) => goMessage(value).message));
+  // The loader stops at its first error: `lines` are the messages before it, what was verified.
+  const messages = assignLegacyIds(id, lines.map(({ value }) => goMessage(value).message));
   // Reasonix's JSONL loader is lenient (spec §11.1): what its strict v4 decoder would refuse is not a problem here.
-  const projection = new Projection({ strict: false });
+  const projection = new Projection({ judgePayloads: false });
   const batch: CommittedBatch = {
     commitId: '',
     operationId: `jsonl:${id}`,
@@ -49,10 +54,24 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
     projection.apply(batch, event, { message });
   });
   if (meta.state === 'ok') projection.title = jsonlMetaTitle(meta.value);
+  // Reasonix migrates what it loaded into v4 message/complete events: a message id used twice is refused there.
+  for (const finding of projection.strictness) {
+    const line = lines[finding.seq - 1]?.line;
+    problems.push({
+      code: 'RX_STRICT_PAYLOAD',
+      severity: 'error',
+      message: `Reasonix 1.38.11 would refuse: invalid message/complete payload at ${finding.seq}: ${finding.message}`,
+      file: path,
+      ...(line !== undefined ? { line } : {}),
+    });
+  }
+  const firstError = problems.find((problem) => problem.severity === 'error');
+  // The loader's own error where it stopped; else the repeated id its migration would refuse.
+  const refusal = errors[0] ?? (firstError ? errorFromProblem(firstError, 'damaged') : undefined);
   return {
     dir: path,
     id,
-    status: errors.length > 0 ? 'damaged' : 'ok',
+    status: problems.some((problem) => problem.severity === 'error') ? 'damaged' : 'ok',
     problems,
     batches: 0,
     events: { total: messages.length, byKind: messages.length > 0 ? { 'message/complete': messages.length } : {} },
@@ -67,6 +86,6 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
     tornEvidence: [],
     lockFiles: [],
     ...(meta.state === 'ok' && meta.value.workspace_root ? { declaredWorkspace: meta.value.workspace_root } : {}),
-    ...(errors[0] ? { refusal: errors[0] } : {}),
+    ...(refusal ? { refusal } : {}),
   };
 }

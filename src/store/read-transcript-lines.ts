@@ -10,12 +10,19 @@ export interface TranscriptLines {
 }
 
 /**
- * Counts a transcript's messages and finds its first user message. Every line is parsed and
- * checked as Reasonix reads it, always: a listing never calls a transcript `ok` without having
- * read it (parsing JSON lines costs little beside decoding a v4 log).
+ * Counts a transcript's messages and finds its first user message. The whole file is read as
+ * Reasonix reads it, always (`readTranscript`): a listing never calls a transcript `ok` without
+ * having read it (parsing JSON costs little beside decoding a v4 log).
  */
 export async function readTranscriptLines(path: string): Promise<TranscriptLines> {
   const { lines, errors } = await readTranscript(path);
   const firstUser = lines.find(({ value }) => value.role === 'user' && typeof value.content === 'string');
-  return { messages: lines.length + errors.length, firstUserText: (firstUser?.value.content as string | undefined) ?? null, problem: errors[0]?.message ?? null };
+  const firstUserText = (firstUser?.value.content as string | undefined) ?? null;
+  // Reasonix migrates the messages into v4 events, where an id used twice is refused.
+  const seen = new Set<string>();
+  const repeated = lines.find(({ value }) => typeof value.id === 'string' && value.id !== '' && (seen.has(value.id) || !seen.add(value.id)));
+  if (repeated && errors.length === 0) {
+    return { messages: lines.length, firstUserText, problem: `line ${repeated.line}: duplicate stable message id ${JSON.stringify(repeated.value.id)} (Reasonix refuses it)` };
+  }
+  return { messages: lines.length, firstUserText, problem: errors[0]?.message ?? null };
 }

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * Building blocks that decode JSON the way Go's `encoding/json` decodes it into Reasonix 1.38.11's
+ * structs (spec §7.2, measured against the binary): a key names a field exactly or, failing that,
+ * case-insensitively; `null` leaves a field at its zero value; a value of the wrong JSON type is
+ * refused; keys no field has are refused where Reasonix decodes strictly and dropped where it
+ * decodes leniently (its JSONL loader).
+ */
+export type UnknownKeys = 'refuse' | 'drop';
+
+/** Go folds keys to upper case ASCII; `ſ` folds to `S` and the Kelvin sign to `K`. */
+function fold(key: string): string {
+  return key.replace(/\u017f/g, 's').replace(/\u212a/g, 'k').toLowerCase();
+}
+
+/** A Go struct: the fields of `shape`, each optional (absent or `null` is the zero value). */
+export function goStruct<S extends Record<string, z.ZodType>>(shape: S, unknownKeys: UnknownKeys) {
+  const byFold = new Map(Object.keys(shape).map((field) => [fold(field), field]));
+  const fields = Object.fromEntries(Object.entries(shape).map(([field, schema]) => [field, schema.optional()])) as {
+    [K in keyof S]: z.ZodOptional<S[K]>;
+  };
+  const object = unknownKeys === 'refuse' ? z.strictObject(fields) : z.object(fields);
+  return z.preprocess((value) => {
+    // `null` leaves a struct as it was: all zero values.
+    if (value === null) return {};
+    if (typeof value !== 'object' || Array.isArray(value)) return value;
+    const named: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      const field = Object.hasOwn(shape, key) ? key : byFold.get(fold(key));
+      if (field === undefined) {
+        named[key] = item;
+        continue;
+      }
+      if (item === null) delete named[field];
+      else named[field] = item;
+    }
+    return named;
+  }, object);
+}
+
+/** A Go pointer to a struct: `null` or absent is nil, which the caller may refuse. */
+export const goPointer = <T extends z.ZodType>(schema: T) => schema.nullable();
+
+/** A Go slice: `null` is a nil slice; a `null` element is that element's zero value. */
+export const goSlice = <T extends z.ZodType>(element: T) => z.array(element.nullable()).nullable();
+
+export const goString = z.string();
+/** Go's int and int64: a whole number. */
+export const goInt = z.number().int();
+/** Go's uint64: a whole number not below zero. */
+export const goUint = z.number().int().nonnegative();
+export const goBool = z.boolean();
+/** `json.RawMessage` and `any`: whatever JSON is there. */
+export const goRaw = z.unknown();
+/** A Go map or an object whose fields Reasonix keeps opaque. */
+export const goObject = z.record(z.string(), z.unknown()).nullable();
