@@ -27,8 +27,9 @@ describe('rxstore migrate jsonl-to-v4 reproduces Reasonix 1.38.11', () => {
     // The target id hashes the transcript's absolute path, so it is laid where Reasonix found it.
     const stateRoot = await lay(migrated.stateRoot);
     const transcript = join(stateRoot, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions', 'legacy-demo.jsonl');
-    const report = await migrateJsonlToV4(transcript);
-    expect(report).toMatchObject({ action: 'migrated', targetId: migrated.id, messages: 5, batches: 1 });
+    const report = await migrateJsonlToV4(transcript, { stateRoot, cwd: migrated.workspace });
+    expect(report).toMatchObject({ action: 'migrated', targetId: migrated.id, messages: 5, batches: 1, placement: 'transcript-workspace', workspace: migrated.workspace });
+    expect(report.targetDir).toBe(join(stateRoot, migrated.sessionDir));
 
     const ours = await batchesOf(report.targetDir);
     const theirs = (await batchesOf(migrated.dir)).filter((batch) => batch.batch.operationId.startsWith('legacy-import:'));
@@ -51,14 +52,14 @@ describe('rxstore migrate jsonl-to-v4 reproduces Reasonix 1.38.11', () => {
     const withoutTime = ({ createdAt: _, ...entry }: Record<string, unknown>) => entry;
     expect(map.entries.map(withoutTime)).toEqual(theirMap.entries.map(withoutTime));
 
-    const again = await migrateJsonlToV4(transcript);
+    const again = await migrateJsonlToV4(transcript, { stateRoot, cwd: migrated.workspace });
     expect(again.action).toBe('exists');
   });
 
   it.skipIf(!reasonixBinary())(`is resumed by Reasonix from the transcript's workspace without a second migration ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, async () => {
     const stateRoot = await lay(migrated.stateRoot);
     const transcript = join(stateRoot, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions', 'legacy-demo.jsonl');
-    const report = await migrateJsonlToV4(transcript);
+    const report = await migrateJsonlToV4(transcript, { stateRoot, cwd: migrated.workspace });
     const before = await readSession(report.targetDir);
     await mkdir(migrated.workspace, { recursive: true });
     const mock = await startMockModel([{ text: 'Picked up where we left off.' }]);

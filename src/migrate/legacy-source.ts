@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { InvalidInputError } from '../codec/errors.js';
 import { basename } from 'node:path';
 import { V4_CODEC } from '../codec/records.js';
 import { transcriptSidecars } from '../store/jsonl-sidecars.js';
@@ -23,18 +25,41 @@ export interface LegacySource {
 
 const NUL = Buffer.from([0]);
 
-/** Reads the transcript and every sidecar that exists, in full path order. */
+/** A transcript that is a FIFO, a device or a directory: reading it could block forever or mean nothing. */
+export class NotRegularFileError extends InvalidInputError {
+  override readonly code: string = 'RX_NOT_REGULAR_FILE';
+}
+
+/**
+ * Reads the transcript and every sidecar that exists, in full path order. Only regular files are
+ * read, as Reasonix freezes only regular-file sidecars (spec §10.1 step 1): each is opened without
+ * blocking and checked before a byte is read, so a FIFO named like a transcript is refused at once.
+ */
 export async function freezeLegacySource(transcriptPath: string): Promise<LegacySource> {
   const paths = [transcriptPath, ...transcriptSidecars(transcriptPath)].sort();
   const artifacts: FrozenArtifact[] = [];
   for (const path of paths) {
-    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+    const bytes = await readRegularFile(path).catch((error: NodeJS.ErrnoException) => {
       if (path !== transcriptPath && (error.code === 'ENOENT' || error.code === 'EISDIR')) return undefined;
       throw error;
     });
-    if (bytes) artifacts.push({ path, bytes });
+    if (bytes === 'not-regular' && path === transcriptPath) throw new NotRegularFileError('not a regular file', { file: path });
+    if (bytes instanceof Buffer) artifacts.push({ path, bytes });
   }
   return describeSource(transcriptPath, artifacts);
+}
+
+/** O_NONBLOCK: opening a FIFO for reading must not wait for a writer (Windows has no FIFOs to open). */
+const OPEN_WITHOUT_WAITING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+async function readRegularFile(path: string): Promise<Buffer | 'not-regular'> {
+  const handle = await open(path, OPEN_WITHOUT_WAITING);
+  try {
+    if (!(await handle.stat()).isFile()) return 'not-regular';
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
 }
 
 export function describeSource(transcriptPath: string, artifacts: FrozenArtifact[], headId = ''): LegacySource {
