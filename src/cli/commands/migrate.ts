@@ -1,13 +1,13 @@
 import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { RxError } from '../../codec/errors.js';
 import { migrateJsonlToV4, type MigrationReport } from '../../migrate/jsonl-to-v4.js';
 import { resumeCommand, resumeWithRoot, type PinnedRoot } from '../../migrate/resume-command.js';
 import { unmigratedTranscripts } from '../../migrate/unmigrated-transcripts.js';
 import { expandDirValue } from '../../store/expand-dir-value.js';
-import { listTranscripts } from '../../store/jsonl-names.js';
+import { isTranscriptName, listTranscripts } from '../../store/jsonl-names.js';
 import { machineRoots } from '../../store/machine-roots.js';
 import type { Platform } from '../../store/platform.js';
 import type { RootInputs } from '../../store/roots.js';
@@ -68,6 +68,7 @@ export function migrateCommand(output: Output, setExit: (code: number) => void, 
             ),
         handler: async (args: MigrateArgs) => {
           const concurrency = positiveInteger(args.concurrency, '--concurrency');
+          if (args.all === (args.path !== undefined)) throw new UsageError('name a transcript or a directory, or give --all');
           const cwd = resolve(args.cwd ?? goWorkingDirectory());
           const { inputs, roots } = await machineRoots({ ...args, cwd });
           const stateRoot = roots.reasonixStateRoot;
@@ -75,14 +76,16 @@ export function migrateCommand(output: Output, setExit: (code: number) => void, 
             throw new UsageError('Reasonix has no state root here (no REASONIX_HOME and no home directory): give --home or --state-home, or --to');
           }
           const destination: Destination = { stateRoot, cwd, platform: inputs.platform, pinned: pinnedRoot(args, inputs, stateRoot) };
-          const transcripts = args.all === (args.path !== undefined) ? usage() : args.all ? await unmigratedTranscripts(roots.roots, inputs.platform) : await transcriptsAt(resolve(args.path!));
-          const outcomes = await migrateAll(transcripts, args, destination, concurrency, output, isTty() && !args.json);
+          const { transcripts, special } = args.all
+            ? { transcripts: await unmigratedTranscripts(roots.roots, inputs.platform), special: [] }
+            : await transcriptsAt(resolve(args.path!));
+          const outcomes = await migrateAll(transcripts, special, args, destination, concurrency, output, isTty() && !args.json);
           const failed = outcomes.filter((outcome) => outcome.error);
           if (args.json) output.out(`${JSON.stringify(outcomes, null, 2)}\n`);
           else {
             const count = (action: string) => outcomes.filter((outcome) => outcome.report?.action === action).length;
             output.out(
-              `${transcripts.length} transcript(s): ${count('migrated')} migrated, ${count('would-migrate')} would be migrated, ${count('exists')} already migrated, ${failed.length} failed\n`,
+              `${outcomes.length} transcript(s): ${count('migrated')} migrated, ${count('would-migrate')} would be migrated, ${count('exists')} already migrated, ${failed.length} failed\n`,
             );
           }
           setExit(failed.length > 0 ? 1 : 0);
@@ -90,10 +93,6 @@ export function migrateCommand(output: Output, setExit: (code: number) => void, 
       }).demandCommand(1, 'Name a migration: jsonl-to-v4.'),
     handler: () => undefined,
   };
-}
-
-function usage(): never {
-  throw new UsageError('name a transcript or a directory, or give --all');
 }
 
 function positiveInteger(value: string, option: string): number {
@@ -112,22 +111,31 @@ function pinnedRoot(args: MigrateArgs, inputs: RootInputs, stateRoot: string | u
   return undefined;
 }
 
-/** The transcripts a path names; anything but a regular `.jsonl` file or a directory is refused before a byte is read. */
-async function transcriptsAt(path: string): Promise<string[]> {
+/**
+ * The transcripts a path names, and the names in a directory that look like transcripts but are
+ * not regular files; anything but a regular `.jsonl` file or a directory is refused before a byte is read.
+ */
+async function transcriptsAt(path: string): Promise<{ transcripts: string[]; special: Outcome[] }> {
   const stats = await stat(path).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`${path}: ${systemErrorWords(error)}`);
   });
   if (stats.isDirectory()) {
-    const found = await listTranscripts(path);
-    if (found.length === 0) throw new UsageError(`${path}: no JSONL transcripts in this directory`);
-    return found;
+    const transcripts = await listTranscripts(path);
+    const special = (await readdir(path, { withFileTypes: true }))
+      .filter((entry) => isTranscriptName(entry.name) && (entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()))
+      .map((entry): Outcome => {
+        const source = join(path, entry.name);
+        return { source, error: { code: 'RX_NOT_REGULAR_FILE', message: `${fileKind(entry)}, not a regular file: a transcript is a regular file`, file: source } };
+      });
+    if (transcripts.length + special.length === 0) throw new UsageError(`${path}: no JSONL transcripts in this directory`);
+    return { transcripts, special };
   }
   if (!stats.isFile()) throw new UsageError(`${path}: ${fileKind(stats)}, not a regular file: a transcript is a regular .jsonl file`);
   if (!path.endsWith('.jsonl')) throw new UsageError(`${path}: not a .jsonl transcript`);
-  return [path];
+  return { transcripts: [path], special: [] };
 }
 
-function fileKind(stats: Stats): string {
+function fileKind(stats: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>): string {
   if (stats.isFIFO()) return 'a FIFO';
   if (stats.isSocket()) return 'a socket';
   return stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : 'a special file';
@@ -138,9 +146,18 @@ function fileKind(stats: Stats): string {
  * progress bar, then a line per migration and per failure; in a pipe a line per transcript as it
  * is done.
  */
-async function migrateAll(transcripts: string[], args: MigrateArgs, destination: Destination, concurrency: number, output: Output, tty: boolean): Promise<Outcome[]> {
-  const progress = new Progress(output, transcripts.length, tty);
+async function migrateAll(
+  transcripts: string[],
+  refused: Outcome[],
+  args: MigrateArgs,
+  destination: Destination,
+  concurrency: number,
+  output: Output,
+  tty: boolean,
+): Promise<Outcome[]> {
+  const progress = new Progress(output, transcripts.length + refused.length, tty);
   const outcomes: Outcome[] = new Array(transcripts.length);
+  for (const outcome of refused) if (!args.json) progress.step(outcomeLine(outcome, destination));
   let next = 0;
   const worker = async () => {
     while (next < transcripts.length) {
@@ -151,11 +168,12 @@ async function migrateAll(transcripts: string[], args: MigrateArgs, destination:
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, transcripts.length) }, worker));
+  const all = [...outcomes, ...refused].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
   if (tty) {
-    const lines = [...outcomes.filter((outcome) => !outcome.error), ...outcomes.filter((outcome) => outcome.error)].map((outcome) => outcomeLine(outcome, destination));
+    const lines = [...all.filter((outcome) => !outcome.error), ...all.filter((outcome) => outcome.error)].map((outcome) => outcomeLine(outcome, destination));
     output.out(lines.map((line) => `${line}\n`).join(''));
   }
-  return outcomes;
+  return all;
 }
 
 async function migrateOne(source: string, args: MigrateArgs, destination: Destination): Promise<Outcome> {
