@@ -6,7 +6,7 @@ import { migrateJsonlToV4 } from '../src/migrate/jsonl-to-v4.js';
 import { readSessionEvents } from '../src/session/read-events.js';
 import { readSession } from '../src/session/read-session.js';
 import { workspaceSlug } from '../src/store/workspace-slug.js';
-import { runCliChild } from './support/cli-child.js';
+import { rxstoreBin, runCliChild } from './support/cli-child.js';
 import { fixture } from './support/fixtures.js';
 import { startMockModel, type MockModel } from './support/mock-model.js';
 import { listSessionDirs, reasonixAbsentMessage, reasonixBinary, runReasonix, writeReasonixConfig } from './support/reasonix.js';
@@ -186,6 +186,38 @@ describe.skipIf(!reasonixBinary())(`rxstore migrate jsonl-to-v4 lands where Reas
     const after = await readSession(join(store, id!));
     expect(after.status).toBe('ok');
     expect(after.projection.transcript.at(-1)!.message.content).toBe('Picked up by path.');
+  });
+});
+
+describe.skipIf(!reasonixBinary())(`rxstore migrate jsonl-to-v4 without --cwd ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+  it('uses the folder as the shell names it ($PWD through a link), as Reasonix picks its store', async () => {
+    const base = await realpath(await tempDir('rxstore-pwd-'));
+    const home = join(base, 'home');
+    await mkdir(join(base, 'real ws'), { recursive: true });
+    await symlink(join(base, 'real ws'), join(base, 'linked ws'));
+    const linked = join(base, 'linked ws');
+    await mkdir(join(home, 'sessions'), { recursive: true });
+    const transcript = join(home, 'sessions', 'notes.jsonl');
+    await writeFile(transcript, transcriptLines('Through the link.'));
+
+    const child = spawn(process.execPath, [rxstoreBin, 'migrate', 'jsonl-to-v4', transcript, '--home', home, '--json'], { cwd: linked, env: { ...process.env, PWD: linked } });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    const { report } = (JSON.parse(stdout) as { report: { targetId: string; targetDir: string; resume: string } }[])[0]!;
+    const store = join(home, 'projects', workspaceSlug(linked, 'linux'), 'sessions-v4');
+    expect(report.targetDir).toBe(join(store, report.targetId));
+    expect(report.resume).toBe(`cd '${linked}' && REASONIX_HOME=${home} reasonix --resume ${report.targetId}`);
+
+    const mock = await startMockModel([{ text: 'Found it.' }]);
+    try {
+      const run = await runReasonix({ home, cwd: linked, env: { PWD: linked }, args: ['run', '--resume', report.targetId, 'Carry on.'], mock });
+      expect(run.code, run.stderr).toBe(0);
+      expect(mock.chatRequests()[0]!.messages.map((message) => message.content)).toContain('Through the link.');
+    } finally {
+      await mock.close();
+    }
+    expect(await sessionDirs(home)).toEqual([report.targetDir]);
   });
 });
 
