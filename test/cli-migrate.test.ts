@@ -93,6 +93,15 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
     expect(existsSync(join(home, 'projects'))).toBe(false);
   });
 
+  it('shows a file name’s control characters escaped', async () => {
+    const base = await realpath(await tempDir('rxstore-cli-migrate-'));
+    await writeFile(join(base, 'odd\x1b[2Jname.jsonl'), 'not json\n');
+    const run = await runCliChild(['migrate', 'jsonl-to-v4', base, '--home', join(base, 'home'), '--cwd', base], HANG);
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toContain('\x1b');
+    expect(run.stdout.split('\n')[0]).toMatch(new RegExp(`^\\[1/1\\] failed ${escape(base)}/odd\\\\x1b\\[2Jname\\.jsonl:1: not JSON`));
+  });
+
   it('refuses a FIFO named x.jsonl at once, without reading it', async () => {
     const { home, workspace, folder } = await mixedFolder();
     const run = await runCliChild(['migrate', 'jsonl-to-v4', join(folder, 'e-fifo.jsonl'), '--home', home, '--cwd', workspace], HANG);

@@ -198,8 +198,16 @@ function resumeText(report: MigrationReport, destination: Destination): string |
   return report.workspace === null ? null : resumeCommand(report.targetId, report.workspace, destination.platform, destination.pinned);
 }
 
-/** One line per transcript: what was done, the new session's id and directory and how to resume it; or where and why it failed. */
+/**
+ * One line per transcript: what was done, the new session's id and directory and how to resume
+ * it; or where and why it failed. Control characters (in a file name, say) are shown escaped, so
+ * they cannot move the cursor or break the line.
+ */
 function outcomeLine(outcome: Outcome, destination: Destination): string {
+  return describeOutcome(outcome, destination).replace(/[\x00-\x1f\x7f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+function describeOutcome(outcome: Outcome, destination: Destination): string {
   const { report, error } = outcome;
   if (error) {
     // A line number leads the message of a transcript error; it is already in the place.
