@@ -52,7 +52,7 @@ describe('a process killed with SIGKILL at a random point', () => {
         const dir = await tempDir('rxstore-crash-');
         await cp(template, dir, { recursive: true });
         dirs.set(trial, dir);
-        return [rxstoreBin, 'migrate', 'jsonl-to-v4', join(dir, 'sessions', 'crash.jsonl')];
+        return [rxstoreBin, 'migrate', 'jsonl-to-v4', join(dir, 'sessions', 'crash.jsonl'), '--to', join(dir, 'sessions-v4')];
       },
       verify: async (trial, rerun) => {
         const dir = dirs.get(trial)!;

@@ -13,12 +13,13 @@ const source = fixture('tool-calls');
 
 describe('rxstore export', () => {
   it('to JSONL, then migrate jsonl-to-v4, gives back the same messages', async () => {
-    const out = join(await tempDir(), 'sessions', 'exported.jsonl');
+    const stateRoot = await tempDir();
+    const out = join(stateRoot, 'sessions', 'exported.jsonl');
     await mkdir(join(out, '..'));
     const exported = await runCli(['export', source.dir, '--to', out]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(JSON.parse(await readFile(`${out}.meta`, 'utf8'))).toMatchObject({ id: 'exported', workspace_root: source.workspace });
-    const report = await migrateJsonlToV4(out);
+    const report = await migrateJsonlToV4(out, { stateRoot, cwd: source.workspace });
     const [original, roundTrip] = await Promise.all([readSession(source.dir), readSession(report.targetDir)]);
     expect(roundTrip.status).toBe('ok');
     expect(roundTrip.projection.transcript.map((entry) => entry.message)).toEqual(original.projection.transcript.map((entry) => entry.message));

@@ -2,12 +2,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/read-session.js';
+import { workspaceSlug } from '../src/store/workspace-slug.js';
 import { visibleSessions } from './support/crash-trials.js';
 import { runCliChild } from './support/cli-child.js';
 import { tempDir } from './support/temp-dir.js';
 
 describe('rxstore migrate jsonl-to-v4 --all', () => {
-  it('migrates every transcript without a twin under the state root, prints progress and a summary, and fails when one fails', async () => {
+  it('migrates every transcript without a twin under the state root where Reasonix would, a line each and a summary, and fails when one fails', async () => {
     const stateRoot = await tempDir('rxstore-all-');
     const workspaces = ['-home-me-alpha', '-home-me-beta'];
     for (const [w, slug] of workspaces.entries()) {
@@ -26,21 +27,33 @@ describe('rxstore migrate jsonl-to-v4 --all', () => {
     }
     const broken = join(stateRoot, 'projects', workspaces[0]!, 'sessions', 'broken.jsonl');
     await writeFile(broken, '{"role":"user","content":"fine"}\n{not json\n');
+    // A transcript of the global folder goes to the store of the folder Reasonix runs from.
+    const global = join(stateRoot, 'sessions', 'global-notes.jsonl');
+    await mkdir(join(stateRoot, 'sessions'));
+    await writeFile(global, '{"role":"system","content":"You are a test."}\n{"role":"user","content":"global"}\n');
+    const cwd = join(stateRoot, 'some ws');
 
-    const run = await runCliChild(['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot]);
+    const run = await runCliChild(['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot, '--cwd', cwd]);
     expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
-    expect(lines.filter((line) => /^\[\d+\/201\] migrated /.test(line))).toHaveLength(200);
-    expect(lines.filter((line) => /^\[\d+\/201\] failed .*broken\.jsonl: RX_MIGRATION_REFUSED: cannot migrate: line 2/.test(line))).toHaveLength(1);
-    expect(lines.at(-1)).toBe('201 transcript(s): 200 migrated, 0 would be migrated, 0 already migrated, 1 failed');
+    const migrated = lines.filter((line) => /^\[\d+\/202\] migrated /.test(line));
+    expect(migrated).toHaveLength(201);
+    expect(lines.filter((line) => line.includes(`] failed ${broken}:2: not JSON`))).toHaveLength(1);
+    expect(lines.at(-1)).toBe('202 transcript(s): 201 migrated, 0 would be migrated, 0 already migrated, 1 failed');
     for (const slug of workspaces) {
       const sessions = await visibleSessions(join(stateRoot, 'projects', slug, 'sessions-v4'));
       expect(sessions).toHaveLength(100);
       expect((await readSession(sessions[0]!)).status).toBe('ok');
     }
+    const cwdStore = join(stateRoot, 'projects', workspaceSlug(cwd, 'linux'), 'sessions-v4');
+    const [globalTwin] = await visibleSessions(cwdStore);
+    expect(globalTwin).toBeDefined();
+    expect(migrated.find((line) => line.includes(global))).toMatch(
+      new RegExp(`: ([0-9a-f]{24}) -> ${cwdStore}/\\1; resume: cd '${cwd}' && REASONIX_STATE_HOME=${stateRoot} reasonix --resume \\1$`),
+    );
 
     // Now every transcript but the broken one has its twin: only that one is left.
-    const again = await runCliChild(['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot, '--json']);
+    const again = await runCliChild(['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot, '--cwd', cwd, '--json']);
     expect(JSON.parse(again.stdout).map((outcome: { source: string }) => outcome.source)).toEqual([broken]);
   });
 });

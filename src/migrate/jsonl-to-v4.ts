@@ -1,5 +1,6 @@
-import { lstat } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { z } from 'zod';
 import type { BatchToWrite } from '../codec/encode-batch.js';
 import { InvalidInputError } from '../codec/errors.js';
 import { goTime } from '../codec/go-json.js';
@@ -13,26 +14,45 @@ import { branchIdOf } from '../store/jsonl-sidecars.js';
 import { parseTranscript } from '../store/jsonl-transcript.js';
 import { goMessage } from '../store/jsonl-message.js';
 import { assignLegacyIds } from '../store/legacy-ids.js';
+import { machineRoots } from '../store/machine-roots.js';
+import { currentPlatform, type Platform } from '../store/platform.js';
+import { goWorkingDirectory } from '../store/working-directory.js';
 import { freezeLegacySource, type LegacySource } from './legacy-source.js';
 import { recordMigration } from './migration-map.js';
+import { migrationTarget, type MigrationTarget } from './migration-target.js';
 
 /** Reasonix commits a legacy import in batches of at most this many messages (spec §10.1 step 5). */
 const MESSAGES_PER_BATCH = 128;
 
 export interface MigrationOptions {
-  /** The sessions-v4 directory to publish into; default: the transcript's own workspace store. */
+  /**
+   * The sessions-v4 directory to publish into. Default: where Reasonix 1.38.11 puts the transcript
+   * when it resumes it from `cwd` (see `migrationTarget`).
+   */
   to?: string;
+  /** The state root Reasonix uses; default this machine's (`REASONIX_STATE_HOME`, `REASONIX_HOME`, the home's `.reasonix`). */
+  stateRoot?: string;
+  /** The folder `reasonix --resume` would be run from; default the current directory, as the shell names it. */
+  cwd?: string;
+  platform?: Platform;
   dryRun?: boolean;
 }
 
 export type MigrationAction = 'migrated' | 'exists' | 'would-migrate';
 
 export interface MigrationReport {
+  /** The transcript's absolute path with links resolved: the path Reasonix records and hashes. */
   source: string;
   sourceSize: number;
   sourceSha256: string;
   targetId: string;
   targetDir: string;
+  /** Why the session goes to that store (see `MigrationTarget`). */
+  placement: MigrationTarget['placement'];
+  /** A folder `reasonix --resume <targetId>` finds the session from; null when none is known. */
+  workspace: string | null;
+  /** The slug folder of the target store under `<state>/projects/`; null for a store elsewhere. */
+  slug: string | null;
   action: MigrationAction;
   messages: number;
   batches: number;
@@ -54,16 +74,24 @@ export function v4StoreForJsonlDir(jsonlDir: string): string {
 
 /**
  * Migrates one JSONL transcript into sessions-v4 exactly as Reasonix 1.38.11 does when it resumes
- * one (spec §10.1): same target id, same message ids and `legacy-import` commits, byte copies of
- * the transcript and its sidecars under `legacy/`, the manifest `source`, the migration-map
- * entry. Built in a staging directory and published by one rename under the store lock; the
- * source is only read. A re-run finds the target and does nothing.
+ * one (spec §10.1): into the store it picks (a workspace's own transcript into that workspace's
+ * store, any other into the store of the folder it runs from), with the same target id, message
+ * ids and `legacy-import` commits, byte copies of the transcript and its sidecars under `legacy/`,
+ * the manifest `source`, the migration-map entry. Built in a staging directory and published by
+ * one rename under the store lock; the source is only read. A re-run finds the target and does nothing.
  */
 export async function migrateJsonlToV4(transcript: string, options: MigrationOptions = {}): Promise<MigrationReport> {
-  const path = resolve(transcript);
+  const path = await canonicalTranscriptPath(transcript);
   const source = await freezeLegacySource(path);
   const { batches, messages, warnings } = planImport(source);
-  const storeDir = resolve(options.to ?? v4StoreForJsonlDir(dirname(path)));
+  const platform = options.platform ?? currentPlatform();
+  const cwd = resolve(options.cwd ?? goWorkingDirectory());
+  const stateRoot = options.stateRoot === undefined ? (await machineRoots({ cwd, platform })).roots.reasonixStateRoot : resolve(options.stateRoot);
+  if (stateRoot === undefined && options.to === undefined) {
+    throw new InvalidInputError('Reasonix has no state root here (no REASONIX_HOME and no home directory): name one, or the store to publish into');
+  }
+  const target = await migrationTarget(path, { stateRoot: stateRoot ?? cwd, cwd, platform, declaredWorkspace: declaredWorkspace(source), to: options.to });
+  const { storeDir } = target;
   const targetDir = join(storeDir, source.targetId);
   const report = (action: MigrationAction): MigrationReport => ({
     source: path,
@@ -71,6 +99,9 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
     sourceSha256: source.sha256,
     targetId: source.targetId,
     targetDir,
+    placement: target.placement,
+    workspace: target.workspace,
+    slug: target.slug,
     action,
     messages,
     batches: batches.length,
@@ -109,12 +140,32 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
   return report(action);
 }
 
+/** The absolute path with every link resolved, as Reasonix canonicalises a session path before hashing it. */
+async function canonicalTranscriptPath(transcript: string): Promise<string> {
+  return realpath(resolve(transcript));
+}
+
+/** `.jsonl.meta` `workspace_root`: the folder the transcript says it belongs to (spec §11.3). */
+const DeclaredWorkspaceSchema = z.looseObject({ workspace_root: z.string().optional() });
+
+function declaredWorkspace(source: LegacySource): string | undefined {
+  const meta = source.artifacts.find((artifact) => artifact.path === `${source.path}.meta`);
+  if (!meta) return undefined;
+  try {
+    const parsed = DeclaredWorkspaceSchema.safeParse(JSON.parse(meta.bytes.toString('utf8')));
+    return parsed.success && parsed.data.workspace_root ? parsed.data.workspace_root : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The commits of the import, or the reason Reasonix could not resume the result. */
 function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: number; warnings: string[] } {
   const transcript = source.artifacts.find((artifact) => artifact.path === source.path)!;
   const { lines, errors } = parseTranscript(transcript.bytes.toString('utf8'), source.path);
   if (errors.length > 0) {
-    throw new MigrationRefusedError(`cannot migrate: ${errors.map((error) => error.message).join('; ')}`, { file: source.path, line: errors[0]!.data.line });
+    const more = errors.length > 1 ? `; ${errors.length - 1} more bad line${errors.length > 2 ? 's' : ''} after it` : '';
+    throw new MigrationRefusedError(`${errors[0]!.message}${more}`, { file: source.path, line: errors[0]!.data.line });
   }
   const warnings: string[] = [];
   let flattened = 0;
@@ -131,11 +182,11 @@ function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: 
   messages.forEach((message, index) => {
     const { line } = lines[index]!;
     const id = message.id as string;
-    if (seen.has(id)) throw new MigrationRefusedError(`cannot migrate: line ${line}: duplicate message id ${JSON.stringify(id)} (Reasonix refuses duplicate ids)`, { file: source.path, line });
+    if (seen.has(id)) throw new MigrationRefusedError(`line ${line}: duplicate message id ${JSON.stringify(id)} (Reasonix refuses duplicate ids)`, { file: source.path, line });
     seen.add(id);
     for (const call of (message.tool_calls as { name: string; arguments: string }[] | undefined) ?? []) {
       if (call.arguments !== '' && !isJsonObjectText(call.arguments)) {
-        throw new MigrationRefusedError(`cannot migrate: line ${line}: tool ${JSON.stringify(call.name)} arguments are not a JSON object (Reasonix refuses to resume it)`, {
+        throw new MigrationRefusedError(`line ${line}: tool ${JSON.stringify(call.name)} arguments are not a JSON object (Reasonix refuses to resume it)`, {
           file: source.path,
           line,
         });
@@ -160,5 +211,5 @@ async function existingTarget(targetDir: string, source: LegacySource): Promise<
   if (!(await lstat(targetDir).catch(() => undefined))) return false;
   const manifest = await readJsonFile(join(targetDir, SESSION_FILES.manifest), ManifestSchema);
   if (manifest.state === 'ok' && manifest.value.source?.sha256 === source.sha256) return true;
-  throw new MigrationRefusedError(`cannot migrate: ${targetDir} already exists and was not made from this transcript`, { file: targetDir });
+  throw new MigrationRefusedError('the session directory already exists and was not made from this transcript', { file: targetDir });
 }

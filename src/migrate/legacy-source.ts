@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { InvalidInputError } from '../codec/errors.js';
 import { basename } from 'node:path';
 import { V4_CODEC } from '../codec/records.js';
 import { transcriptSidecars } from '../store/jsonl-sidecars.js';
@@ -23,18 +25,59 @@ export interface LegacySource {
 
 const NUL = Buffer.from([0]);
 
-/** Reads the transcript and every sidecar that exists, in full path order. */
+/**
+ * A transcript or sidecar that is a FIFO, a socket or a device: reading it may never end (Reasonix
+ * 1.38.11 resuming a transcript with a FIFO sidecar waits forever), so it is refused before a byte is read.
+ */
+export class NotRegularFileError extends InvalidInputError {
+  override readonly code: string = 'RX_NOT_REGULAR_FILE';
+}
+
+/**
+ * Reads the transcript and every sidecar that exists, in full path order, as Reasonix freezes them
+ * (spec §10.1 step 1). A sidecar name taken by a directory is passed over, as Reasonix does; any
+ * other file that is not a regular file is refused. Each is opened without blocking and checked
+ * before a byte is read, so a FIFO named like a transcript fails at once instead of hanging.
+ */
 export async function freezeLegacySource(transcriptPath: string): Promise<LegacySource> {
   const paths = [transcriptPath, ...transcriptSidecars(transcriptPath)].sort();
   const artifacts: FrozenArtifact[] = [];
   for (const path of paths) {
-    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+    const read = await readRegularFile(path).catch((error: NodeJS.ErrnoException) => {
       if (path !== transcriptPath && (error.code === 'ENOENT' || error.code === 'EISDIR')) return undefined;
       throw error;
     });
-    if (bytes) artifacts.push({ path, bytes });
+    if (read === undefined || (read.kind === 'directory' && path !== transcriptPath)) continue;
+    if (read.kind !== 'file') {
+      const what = read.kind === 'directory' ? 'a directory' : `a ${read.kind}`;
+      const why = path === transcriptPath ? 'a transcript is a regular file' : 'Reasonix 1.38.11 resuming the transcript waits on it forever';
+      throw new NotRegularFileError(`${what}, not a regular file: ${why}`, { file: path });
+    }
+    artifacts.push({ path, bytes: read.bytes });
   }
   return describeSource(transcriptPath, artifacts);
+}
+
+/** O_NONBLOCK: opening a FIFO for reading must not wait for a writer (Windows has no FIFOs to open). */
+const OPEN_WITHOUT_WAITING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+type ReadResult = { kind: 'file'; bytes: Buffer } | { kind: 'directory' | 'FIFO' | 'socket' | 'device' };
+
+async function readRegularFile(path: string): Promise<ReadResult> {
+  const handle = await open(path, OPEN_WITHOUT_WAITING).catch((error: NodeJS.ErrnoException) => {
+    // A Unix socket cannot be opened at all.
+    if (error.code === 'ENXIO') return undefined;
+    throw error;
+  });
+  if (!handle) return { kind: 'socket' };
+  try {
+    const stats = await handle.stat();
+    if (stats.isFile()) return { kind: 'file', bytes: await handle.readFile() };
+    if (stats.isDirectory()) return { kind: 'directory' };
+    return { kind: stats.isFIFO() ? 'FIFO' : stats.isSocket() ? 'socket' : 'device' };
+  } finally {
+    await handle.close();
+  }
 }
 
 export function describeSource(transcriptPath: string, artifacts: FrozenArtifact[], headId = ''): LegacySource {

@@ -1,11 +1,17 @@
-import { lstat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import type { Stats } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { RxError } from '../../codec/errors.js';
 import { migrateJsonlToV4, type MigrationReport } from '../../migrate/jsonl-to-v4.js';
+import { resumeCommand, resumeWithRoot, type PinnedRoot } from '../../migrate/resume-command.js';
 import { unmigratedTranscripts } from '../../migrate/unmigrated-transcripts.js';
-import { listTranscripts } from '../../store/jsonl-names.js';
+import { expandDirValue } from '../../store/expand-dir-value.js';
+import { isTranscriptName, listTranscripts } from '../../store/jsonl-names.js';
 import { machineRoots } from '../../store/machine-roots.js';
+import type { Platform } from '../../store/platform.js';
+import type { RootInputs } from '../../store/roots.js';
+import { goWorkingDirectory } from '../../store/working-directory.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
@@ -17,10 +23,26 @@ interface MigrateArgs extends RootArgs {
   to?: string;
   dryRun: boolean;
   json: boolean;
-  concurrency: number;
+  concurrency: string;
 }
 
-type Outcome = { source: string; report?: MigrationReport; error?: { code: string; message: string } };
+interface Failure {
+  code: string;
+  message: string;
+  file?: string;
+  line?: number;
+}
+
+/** What became of one transcript; `resume` is the command that opens its session, as printed. */
+type Outcome = { source: string; report?: MigrationReport & { resume: string | null }; error?: Failure };
+
+/** Where the sessions go and how the printed commands reach them. */
+interface Destination {
+  stateRoot: string | undefined;
+  cwd: string;
+  platform: Platform;
+  pinned: PinnedRoot | undefined;
+}
 
 export function migrateCommand(output: Output, setExit: (code: number) => void, isTty: () => boolean) {
   return {
@@ -29,24 +51,41 @@ export function migrateCommand(output: Output, setExit: (code: number) => void, 
     builder: (yargs: Argv) =>
       yargs.command({
         command: 'jsonl-to-v4 [path]',
-        describe: 'Migrate JSONL transcripts into sessions-v4, as Reasonix would on resume; the sources are only read',
+        describe:
+          'Migrate JSONL transcripts into sessions-v4 where Reasonix would put them on resume: a transcript of a workspace’s store into that workspace’s sessions-v4, any other (the global sessions/ folder, a v0.x root, any path) into the store of --cwd. The sources are only read',
         builder: (sub: Argv) =>
           withRootOptions(sub)
             .positional('path', { type: 'string', describe: 'a .jsonl transcript, or a directory of them' })
-            .option('all', { type: 'boolean', default: false, describe: 'every transcript under the Reasonix roots that has no sessions-v4 twin' })
-            .option('to', { type: 'string', describe: 'the sessions-v4 directory to publish into (default: the transcript’s workspace store)' })
+            .option('all', { type: 'boolean', default: false, describe: 'every transcript under the Reasonix state root that has no sessions-v4 twin' })
+            .option('to', { type: 'string', describe: 'the sessions-v4 directory to publish into (default: where Reasonix would put it)' })
             .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; say what would be done' })
             .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' })
-            .option('concurrency', { type: 'number', default: 4, describe: 'transcripts migrated at once' }),
+            .option('concurrency', { type: 'string', default: '4', describe: 'transcripts migrated at once (a positive integer)' })
+            .example('$0 migrate jsonl-to-v4 ~/.reasonix/sessions/notes.jsonl --cwd ~/src/app', 'into the store of ~/src/app; prints the command that resumes it')
+            .example('$0 migrate jsonl-to-v4 --all --dry-run', 'what --all would migrate')
+            .epilogue(
+              'Each transcript gets a line: the new session’s id and directory and the command that resumes it, or, for a failure, the file, the line and why. Exit 0: every transcript migrated (or was already). 1: one or more failed. 2: a usage error (a path that is not a transcript, a bad option).',
+            ),
         handler: async (args: MigrateArgs) => {
-          const transcripts = await transcriptsFor(args);
-          const outcomes = await migrateAll(transcripts, args, output, isTty());
+          const concurrency = positiveInteger(args.concurrency, '--concurrency');
+          if (args.all === (args.path !== undefined)) throw new UsageError('name a transcript or a directory, or give --all');
+          const cwd = resolve(args.cwd ?? goWorkingDirectory());
+          const { inputs, roots } = await machineRoots({ ...args, cwd });
+          const stateRoot = roots.reasonixStateRoot;
+          if (stateRoot === undefined && args.to === undefined) {
+            throw new UsageError('Reasonix has no state root here (no REASONIX_HOME and no home directory): give --home or --state-home, or --to');
+          }
+          const destination: Destination = { stateRoot, cwd, platform: inputs.platform, pinned: pinnedRoot(args, inputs, stateRoot) };
+          const { transcripts, special } = args.all
+            ? { transcripts: await unmigratedTranscripts(roots.roots, inputs.platform), special: [] }
+            : await transcriptsAt(resolve(args.path!));
+          const outcomes = await migrateAll(transcripts, special, args, destination, concurrency, output, isTty() && !args.json);
           const failed = outcomes.filter((outcome) => outcome.error);
           if (args.json) output.out(`${JSON.stringify(outcomes, null, 2)}\n`);
           else {
             const count = (action: string) => outcomes.filter((outcome) => outcome.report?.action === action).length;
             output.out(
-              `${transcripts.length} transcript(s): ${count('migrated')} migrated, ${count('would-migrate')} would be migrated, ${count('exists')} already migrated, ${failed.length} failed\n`,
+              `${outcomes.length} transcript(s): ${count('migrated')} migrated, ${count('would-migrate')} would be migrated, ${count('exists')} already migrated, ${failed.length} failed\n`,
             );
           }
           setExit(failed.length > 0 ? 1 : 0);
@@ -56,46 +95,160 @@ export function migrateCommand(output: Output, setExit: (code: number) => void, 
   };
 }
 
-async function transcriptsFor(args: MigrateArgs): Promise<string[]> {
-  if (args.all === (args.path !== undefined)) throw new UsageError('name a transcript or a directory, or give --all');
-  if (!args.all) return transcriptsAt(resolve(args.path!));
-  const { inputs, roots } = await machineRoots(args);
-  return unmigratedTranscripts(roots.roots, inputs.platform);
+function positiveInteger(value: string, option: string): number {
+  if (!/^\s*[1-9]\d*\s*$/.test(String(value))) throw new UsageError(`${option} must be a positive integer, not ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
-async function transcriptsAt(path: string): Promise<string[]> {
-  const stats = await lstat(path).catch(() => undefined);
-  if (!stats) throw new UsageError(`${path}: no such file or directory`);
+/**
+ * The variable a printed command needs for Reasonix to use the same state root: the one that set
+ * it, from an option or the environment (spec §1.1). None when it is the default.
+ */
+function pinnedRoot(args: MigrateArgs, inputs: RootInputs, stateRoot: string | undefined): PinnedRoot | undefined {
+  if (stateRoot === undefined) return undefined;
+  if (args.stateHome !== undefined || expandDirValue(inputs.env.REASONIX_STATE_HOME, inputs)) return { name: 'REASONIX_STATE_HOME', value: stateRoot };
+  if (args.home !== undefined || expandDirValue(inputs.env.REASONIX_HOME, inputs)) return { name: 'REASONIX_HOME', value: stateRoot };
+  return undefined;
+}
+
+/**
+ * The transcripts a path names, and the names in a directory that look like transcripts but are
+ * not regular files; anything but a regular `.jsonl` file or a directory is refused before a byte is read.
+ */
+async function transcriptsAt(path: string): Promise<{ transcripts: string[]; special: Outcome[] }> {
+  const stats = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`${path}: ${systemErrorWords(error)}`);
+  });
   if (stats.isDirectory()) {
-    const found = await listTranscripts(path);
-    if (found.length === 0) throw new UsageError(`${path}: no JSONL transcripts in this directory`);
-    return found;
+    const transcripts = await listTranscripts(path);
+    const special = (await readdir(path, { withFileTypes: true }))
+      .filter((entry) => isTranscriptName(entry.name) && (entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()))
+      .map((entry): Outcome => {
+        const source = join(path, entry.name);
+        return { source, error: { code: 'RX_NOT_REGULAR_FILE', message: `${fileKind(entry)}, not a regular file: a transcript is a regular file`, file: source } };
+      });
+    if (transcripts.length + special.length === 0) throw new UsageError(`${path}: no JSONL transcripts in this directory`);
+    return { transcripts, special };
   }
+  if (!stats.isFile()) throw new UsageError(`${path}: ${fileKind(stats)}, not a regular file: a transcript is a regular .jsonl file`);
   if (!path.endsWith('.jsonl')) throw new UsageError(`${path}: not a .jsonl transcript`);
-  return [path];
+  return { transcripts: [path], special: [] };
 }
 
-/** Migrates every transcript, a few at once; one failure never stops the rest. */
-async function migrateAll(transcripts: string[], args: MigrateArgs, output: Output, tty: boolean): Promise<Outcome[]> {
-  const progress = new Progress(output, transcripts.length, tty && !args.json);
+function fileKind(stats: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>): string {
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  return stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : 'a special file';
+}
+
+/**
+ * Migrates every transcript, a few at once; one failure never stops the rest. On a terminal a
+ * progress bar, then a line per migration and per failure; in a pipe a line per transcript as it
+ * is done.
+ */
+async function migrateAll(
+  transcripts: string[],
+  refused: Outcome[],
+  args: MigrateArgs,
+  destination: Destination,
+  concurrency: number,
+  output: Output,
+  tty: boolean,
+): Promise<Outcome[]> {
+  const progress = new Progress(output, transcripts.length + refused.length, tty);
   const outcomes: Outcome[] = new Array(transcripts.length);
+  for (const outcome of refused) if (!args.json) progress.step(outcomeLine(outcome, destination));
   let next = 0;
   const worker = async () => {
     while (next < transcripts.length) {
       const index = next++;
       const source = transcripts[index]!;
-      try {
-        const report = await migrateJsonlToV4(source, { to: args.to, dryRun: args.dryRun });
-        outcomes[index] = { source, report };
-        const notes = report.warnings.map((warning) => `\n    warning: ${warning}`).join('');
-        if (!args.json) progress.step(`${report.action.padEnd(13)} ${source} -> ${report.targetDir}${notes}`);
-      } catch (error) {
-        if (!(error instanceof RxError)) throw error;
-        outcomes[index] = { source, error: { code: error.code, message: error.message } };
-        if (!args.json) progress.step(`failed        ${source}: ${error.code}: ${error.message}`);
-      }
+      outcomes[index] = await migrateOne(source, args, destination);
+      if (!args.json) progress.step(outcomeLine(outcomes[index], destination));
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(args.concurrency, transcripts.length)) }, worker));
-  return outcomes;
+  await Promise.all(Array.from({ length: Math.min(concurrency, transcripts.length) }, worker));
+  const all = [...outcomes, ...refused].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  if (tty) {
+    const lines = [...all.filter((outcome) => !outcome.error), ...all.filter((outcome) => outcome.error)].map((outcome) => outcomeLine(outcome, destination));
+    output.out(lines.map((line) => `${line}\n`).join(''));
+  }
+  return all;
+}
+
+async function migrateOne(source: string, args: MigrateArgs, destination: Destination): Promise<Outcome> {
+  try {
+    const report = await migrateJsonlToV4(source, {
+      to: args.to,
+      dryRun: args.dryRun,
+      cwd: destination.cwd,
+      platform: destination.platform,
+      ...(destination.stateRoot !== undefined ? { stateRoot: destination.stateRoot } : {}),
+    });
+    return { source, report: { ...report, resume: resumeText(report, destination) } };
+  } catch (error) {
+    if (error instanceof RxError) return { source, error: { code: error.code, message: error.message, ...error.data } };
+    if (isSystemError(error)) return { source, error: { code: error.code!, message: systemErrorWords(error), ...(error.path ? { file: shownPath(error.path) } : {}) } };
+    throw error;
+  }
+}
+
+/** The command that resumes the session as printed; null when no folder is known to run it from. */
+function resumeText(report: MigrationReport, destination: Destination): string | null {
+  return report.workspace === null ? null : resumeCommand(report.targetId, report.workspace, destination.platform, destination.pinned);
+}
+
+/**
+ * One line per transcript: what was done, the new session's id and directory and how to resume
+ * it; or where and why it failed. Control characters (in a file name, say) are shown escaped, so
+ * they cannot move the cursor or break the line.
+ */
+function outcomeLine(outcome: Outcome, destination: Destination): string {
+  return describeOutcome(outcome, destination).replace(/[\x00-\x1f\x7f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+function describeOutcome(outcome: Outcome, destination: Destination): string {
+  const { report, error } = outcome;
+  if (error) {
+    // A line number leads the message of a transcript error; it is already in the place.
+    if (error.line !== undefined) return `failed ${error.file ?? outcome.source}:${error.line}: ${error.message.replace(/^line \d+: /, '')} (${error.code})`;
+    const about = error.file !== undefined && error.file !== outcome.source ? `${error.file}: ` : '';
+    return `failed ${outcome.source}: ${about}${error.message} (${error.code})`;
+  }
+  const { action, targetId, targetDir, slug } = report!;
+  const resume =
+    report!.resume ??
+    (slug === null
+      ? 'none: not a store `reasonix --resume` searches (<state root>/projects/<slug>/sessions-v4)'
+      : `${resumeWithRoot(targetId, destination.platform, destination.pinned)}, from the folder whose slug is ${slug}`);
+  const warnings = report!.warnings.map((warning) => `; warning: ${warning}`).join('');
+  return `${action} ${outcome.source}: ${targetId} -> ${targetDir}; resume: ${resume}${warnings}`;
+}
+
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}
+
+/** A system error in words, without Node's `ECODE: …, syscall 'path'` form. */
+function systemErrorWords(error: NodeJS.ErrnoException): string {
+  const words: Record<string, string> = {
+    ENOENT: 'no such file or directory',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOTDIR: 'not a directory',
+    EISDIR: 'is a directory',
+    EEXIST: 'already exists',
+    ENOSPC: 'no space left on the device',
+    EROFS: 'read-only file system',
+    ELOOP: 'too many levels of symbolic links',
+    EMFILE: 'too many open files',
+    EIO: 'input/output error',
+    ENAMETOOLONG: 'file name too long',
+  };
+  return words[error.code ?? ''] ?? error.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
+}
+
+/** A staging directory is never a name to show: the store it sits in is. */
+function shownPath(path: string): string {
+  return /^\.[^/\\]+\.tmp-/.test(basename(path)) ? dirname(path) : path;
 }

@@ -1,0 +1,25 @@
+import type { Platform } from '../store/platform.js';
+import { fromFolder, quote, reasonixResume } from '../store/shell-command.js';
+
+/** The variable that pins Reasonix's state root in a printed command (spec §1.1). */
+export interface PinnedRoot {
+  name: 'REASONIX_HOME' | 'REASONIX_STATE_HOME';
+  value: string;
+}
+
+/**
+ * `cd <workspace> && [REASONIX_HOME=<root>] reasonix --resume <id>`, quoted for the platform's
+ * shell: the command that opens a migrated session as printed, from the only folder whose store
+ * Reasonix searches, with the state root it was written under when that came from an option or
+ * the environment.
+ */
+export function resumeCommand(id: string, workspace: string, platform: Platform, pinned?: PinnedRoot): string {
+  return fromFolder(workspace, resumeWithRoot(id, platform, pinned), platform);
+}
+
+/** `[REASONIX_HOME=<root>] reasonix --resume <id>`, for when the folder to run it from is not known. */
+export function resumeWithRoot(id: string, platform: Platform, pinned?: PinnedRoot): string {
+  const resume = reasonixResume(id, platform);
+  if (!pinned) return resume;
+  return platform === 'win32' ? `set "${pinned.name}=${pinned.value}" && ${resume}` : `${pinned.name}=${quote(pinned.value, platform)} ${resume}`;
+}
