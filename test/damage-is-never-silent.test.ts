@@ -99,6 +99,11 @@ describe('a damaged session: every view gives what precedes the damage, then the
     expect(said).not.toContain('DANGLING_TOOL_CALL');
     expect(said).not.toContain('INTERRUPTED_TURN');
     expect(report.problems[0].code).toBe('RX_DAMAGED_STORE');
+    // Nor an index record of a command that seems to have printed nothing: its result may lie past the damage.
+    const records = await drain((await openLogSession(dir)).records());
+    expect(records.error).toMatchObject({ code: 'RX_DAMAGED_STORE' });
+    expect(records.items.filter((record) => record.type === 'command')).toEqual([]);
+    expect(records.items.map((record) => record.type)).toContain('message');
   });
 
   it.skipIf(!reasonixBinary())(`the real Reasonix refuses the same copy ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, async () => {

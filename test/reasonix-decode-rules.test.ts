@@ -171,4 +171,31 @@ describe.skipIf(!reasonixBinary())(`payload rules: refused by Reasonix 1.38.11 a
     }
   });
 
+  it.concurrent('a tool call has one result in what the model is sent: a second is refused, a local-only one or a repeated call id is not', async () => {
+    const tools = fixture('tool-calls');
+    const cases = [
+      { message: { role: 'tool', id: 'rx-rule-dup', tool_call_id: 'call_ls', name: 'bash', content: 'again' }, opens: false },
+      { message: { role: 'tool', id: 'rx-rule-dup', tool_call_id: 'call_ls', name: 'bash', content: 'again', local_only: true }, opens: true },
+      { message: { role: 'assistant', id: 'rx-rule-dup', content: '', tool_calls: [{ id: 'call_ls', name: 'bash', arguments: '{}' }] }, opens: true },
+    ];
+    for (const { message, opens } of cases) {
+      const dir = await copySession(tools.dir);
+      const offsets = await append(dir, [{ kind: 'message/complete', payload: { message } }]);
+      const read = await readSession(dir);
+      const resumed = await resumeWithReasonix(dir, { workspace: tools.workspace, prompt: 'Still there?' });
+      await rm(resumed.home, { recursive: true, force: true });
+      expect(resumed.code, JSON.stringify(message)).toBe(opens ? 0 : 1);
+      if (opens) {
+        expect(read.status).toBe('ok');
+        continue;
+      }
+      expect(resumed.stderr).toContain('duplicate transcript record "tool:call_ls"');
+      expect(read.status).toBe('damaged');
+      expect(read.problems.find((problem) => problem.severity === 'error')).toMatchObject({
+        code: 'RX_STRICT_PAYLOAD',
+        offset: offsets[0],
+        message: expect.stringContaining('duplicate transcript record "tool:call_ls"'),
+      });
+    }
+  });
 });

@@ -144,15 +144,18 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
  * or changed — edits with the replaced and the new span — each call paired with its result
  * wherever that was committed. System prompts and host-authored messages are not indexed.
  */
-export function indexRecords(transcript: TimedMessage[], context: RecordContext): IndexRecord[] {
+export function indexRecords(transcript: TimedMessage[], context: RecordContext, options: { unansweredFrom?: number } = {}): IndexRecord[] {
   const results = new Map<string, Message>();
   for (const { message } of transcript) if (message.role === 'tool' && message.tool_call_id) results.set(message.tool_call_id, message);
   const records: IndexRecord[] = [];
-  for (const { message, time } of transcript) {
+  for (const { message, time, seq } of transcript) {
     const { said, calls } = recordsOfMessage(message, time, context);
     if (said) records.push(said);
     for (const recorded of calls) {
-      const record = recordOfCall(recorded, results.get(recorded.call.id));
+      const result = results.get(recorded.call.id);
+      // Reading stopped at damage inside this call's turn: its result may lie past it, so no record pretends it has none.
+      if (!result && seq >= (options.unansweredFrom ?? Number.POSITIVE_INFINITY)) continue;
+      const record = recordOfCall(recorded, result);
       if (record) records.push(record);
     }
   }

@@ -73,6 +73,8 @@ export class Projection {
   private readonly ids = new Set<string>();
   private readonly retainContent: boolean;
   private readonly judgePayloads: boolean;
+  /** The tool calls the model's list holds a result for; rebuilt after the list is replaced. */
+  private answered: Set<string> | undefined;
   private timedCreatedAt: string | undefined;
   private timedBatchTime = 0;
 
@@ -122,12 +124,19 @@ export class Projection {
         if (verdict.state === 'ok' && message.id !== undefined && this.ids.has(message.id)) {
           if (this.noteStrict(event, `duplicate stable message id ${JSON.stringify(message.id)}`, true)) return;
         }
+        // Reasonix keys the model's transcript by record; a second result for one tool call is refused when it loads it.
+        const answers = !message.local_only && message.role === 'tool' && message.tool_call_id ? message.tool_call_id : undefined;
+        if (answers !== undefined && this.answeredInModel().has(answers)) {
+          if (this.noteStrict(event, `session: initialize transcript: duplicate transcript record ${JSON.stringify(`tool:${answers}`)}`, false)) return;
+        }
         this.push(entry(message));
         if (!message.local_only) this.modelMessages.push(message);
+        if (answers !== undefined) this.answered?.add(answers);
         break;
       }
       case 'message/upsert': {
         const { message } = loose.data as Payload<'message/upsert'>;
+        this.answered = undefined;
         const at = message.id !== undefined && this.ids.has(message.id) ? this.indexOf(message.id) : -1;
         if (at >= 0) this.transcript[at] = entry(message);
         else this.push(entry(message));
@@ -144,6 +153,7 @@ export class Projection {
         removeWhere(this.transcript, (existing) => ids.has(existing.message.id ?? ''));
         for (const id of ids) this.ids.delete(id);
         this.modelMessages = this.modelMessages.filter((message) => !ids.has(message.id ?? ''));
+        this.answered = undefined;
         break;
       }
       case 'history/replace':
@@ -155,6 +165,7 @@ export class Projection {
         this.ids.clear();
         for (const message of list) if (message.id !== undefined) this.ids.add(message.id);
         this.modelMessages = list.filter((message) => !message.local_only);
+        this.answered = undefined;
         if (kind === 'legacy/import') {
           const data = loose.data as Payload<'legacy/import'>;
           if (data.modelRef) this.modelRef = data.modelRef;
@@ -166,6 +177,7 @@ export class Projection {
       case 'compaction': {
         // A checkpoint changes only what the model is sent; the transcript keeps every message.
         this.modelMessages = [...(loose.data as Payload<'compaction'>).messages];
+        this.answered = undefined;
         this.compactions.push(event.seq);
         break;
       }
@@ -204,6 +216,16 @@ export class Projection {
     if (record.message) return { ...record, message: keep(record.message) };
     if (record.messages) return { ...record, messages: record.messages.map(keep) };
     return data;
+  }
+
+  /** Turns started and not ended: at a cut by damage, what they hold may go on past it. */
+  openTurns(): TurnRecord[] {
+    return [...this.turns.values()].filter((turn) => turn.status === 'in_progress');
+  }
+
+  private answeredInModel(): Set<string> {
+    this.answered ??= new Set(this.modelMessages.flatMap((message) => (message.role === 'tool' && message.tool_call_id && !message.local_only ? [message.tool_call_id] : [])));
+    return this.answered;
   }
 
   private indexOf(id: string): number {

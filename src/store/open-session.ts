@@ -85,7 +85,11 @@ function readerOver(id: string, path: string, read: (options?: { retainContent?:
     personView: () => verifiedView(read(), (session) => personView(session.projection)),
     records: () =>
       verifiedView(read(), (session) =>
-        indexRecords(canonicalTranscript(session.projection), { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null }),
+        indexRecords(
+          canonicalTranscript(session.projection),
+          { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null },
+          { unansweredFrom: session.refusal ? Math.min(...session.projection.openTurns().map((turn) => turn.startSeq)) : undefined },
+        ),
       ),
   };
 }
