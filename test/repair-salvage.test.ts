@@ -86,6 +86,11 @@ describe.skipIf(!reasonixBinary())(`repair and salvage, judged by the real Reaso
     const salvaged = await runCli(['salvage', dir, '--json']);
     expect(salvaged.code, salvaged.stderr).toBe(0);
     const report = JSON.parse(salvaged.stdout);
+    // The dry run named the session the real run wrote; a second run finds it there and writes nothing.
+    expect(report.newDir).toBe(JSON.parse(dry.stdout).newDir);
+    const again = await runCli(['salvage', dir]);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/RX_SESSION_EXISTS/);
     expect(report.damage.message).toMatch(/nested v4 batch/);
     expect(report.batchesKept).toBe(cut);
     expect(await treeDigest(dir)).toBe(original);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ContentStore } from '../codec/content-store.js';
@@ -86,7 +86,10 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
     });
   }
   const storeDir = resolve(options.to ?? dirname(source));
-  const newId = randomBytes(16).toString('hex');
+  const logDigest = createHash('sha256').update(log).digest('hex');
+  // Named by what it salvages: a dry run names the session the real run writes, and a second run
+  // of the same damaged log finds its salvage already there instead of writing another.
+  const newId = createHash('sha256').update(`rxstore-salvage\0${basename(source)}\0${logDigest}`).digest('hex').slice(0, 32);
   const report: SalvageReport = {
     source,
     action: options.dryRun ? 'would-salvage' : 'salvaged',
@@ -101,7 +104,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
   await createSession({
     storeDir,
     sessionId: newId,
-    source: { path: source, size: log.length, sha256: createHash('sha256').update(log).digest('hex'), version: V4_CODEC },
+    source: { path: source, size: log.length, sha256: logDigest, version: V4_CODEC },
     inheritedEventCount: report.eventsKept,
     batches,
   });
