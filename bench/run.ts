@@ -10,6 +10,7 @@ import { memoryRow } from './rows/memory.js';
 import { migrateRow } from './rows/migrate.js';
 import { reasonixRow } from './rows/reasonix.js';
 import { scanRow } from './rows/scan.js';
+import { zstdRow } from './rows/zstd.js';
 import { buildCli } from './support/build-cli.js';
 import { seconds, type Figure } from './support/figure.js';
 import { resultsFile, scratchDir } from './support/paths.js';
@@ -28,6 +29,7 @@ const ROWS: Record<string, Row> = {
   incremental: { run: incrementalRow, usesCli: false },
   migrate: { run: migrateRow, usesCli: true },
   ls: { run: lsRow, usesCli: true },
+  zstd: { run: zstdRow, usesCli: false },
 };
 
 async function main(): Promise<number> {

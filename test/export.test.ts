@@ -37,7 +37,7 @@ describe('rxstore export', () => {
     expect(document.messages.map((message: { role: string }) => message.role)).toContain('tool');
   });
 
-  it.skipIf(!reasonixBinary())(`to JSONL is resumed by the real Reasonix ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, async () => {
+  it.skipIf(!reasonixBinary())(`to JSONL is resumed by the real Reasonix ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async () => {
     const home = await tempDir('rxstore-export-home-');
     const out = join(home, 'exported.jsonl');
     expect((await runCli(['export', source.dir, '--to', out])).code).toBe(0);

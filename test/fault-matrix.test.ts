@@ -249,7 +249,7 @@ const cases: FaultCase[] = [
   },
 ];
 
-describe.skipIf(!reasonixBinary())(`fault matrix: rxstore's verdict is Reasonix 1.38.11's ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(`fault matrix: rxstore's verdict is Reasonix 1.38.11's ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
   it.concurrent.each(cases)('$name', async (fault) => {
     const dir = await copySession(source.dir);
     const where = (await fault.damage(dir)) ?? {};

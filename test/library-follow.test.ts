@@ -33,7 +33,7 @@ describe('incremental reading', () => {
   });
 });
 
-describe.skipIf(!reasonixBinary())(`following a live session ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(`following a live session ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
   it('yields every batch Reasonix commits exactly once, never an unfinished one, while it resumes the session twice', async () => {
     const home = await tempDir('rxstore-follow-');
     const dir = await layForResume(source.dir, home, source.workspace);

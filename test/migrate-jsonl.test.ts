@@ -60,7 +60,7 @@ describe('rxstore migrate jsonl-to-v4 reproduces Reasonix 1.38.11', () => {
     expect(again.action).toBe('exists');
   });
 
-  it.skipIf(!reasonixBinary())(`is resumed by Reasonix from the transcript's workspace without a second migration ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, async () => {
+  it.skipIf(!reasonixBinary())(`is resumed by Reasonix from the transcript's workspace without a second migration ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async () => {
     const stateRoot = await lay(migrated.stateRoot);
     const transcript = join(stateRoot, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions', 'legacy-demo.jsonl');
     const report = await migrateJsonlToV4(transcript, { stateRoot, cwd: migrated.workspace });

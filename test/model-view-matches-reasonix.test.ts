@@ -8,7 +8,7 @@ import { asSent } from './support/as-sent.js';
 import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
 
 
-describe.skipIf(!reasonixBinary())(`rxstore's model view is what Reasonix sends the model ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(`rxstore's model view is what Reasonix sends the model ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
   it.concurrent.each(FIXTURE_NAMES)('%s', async (name) => {
     const source = fixture(name);
     const dir = await copySession(source.dir);

@@ -15,7 +15,7 @@ describe("the README's library examples", () => {
   it('run, importing rxstore by its package name, and print what the README says', async () => {
     const found = await examples();
     expect(found.length).toBeGreaterThanOrEqual(5);
-    // Inside the package, so `import 'rxstore'` resolves to the package itself (built by the test setup).
+    // Inside the package, so `import 'reasonix-sessions'` resolves to the package itself (built by the test setup).
     const dir = join(repoRoot, '.readme-examples');
     await mkdir(dir, { recursive: true });
     for (const [index, example] of found.entries()) {

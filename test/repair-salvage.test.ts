@@ -12,7 +12,7 @@ import { treeDigest } from './support/tree-digest.js';
 const source = fixture('tool-calls');
 const tornEvidence = async (dir: string) => (await readdir(dir)).filter((name) => /^events\.torn-\d+\.tail$/.test(name));
 
-describe.skipIf(!reasonixBinary())(`repair and salvage, judged by the real Reasonix ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(`repair and salvage, judged by the real Reasonix ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
   it('while Reasonix runs a turn, inspect says the session is open and repair refuses', async () => {
     const home = await tempDir('rxstore-live-');
     const dir = await layForResume(source.dir, home, source.workspace);

@@ -155,7 +155,7 @@ describe('listing a machine assembled from the fixtures', () => {
   });
 
   const hasFlockUtility = spawnSync('flock', ['--version']).status === 0;
-  it.skipIf(!hasFlockUtility)('a session whose writer lock a running process holds is listed as locked', async () => {
+  it.skipIf(!hasFlockUtility)(`a session whose writer lock a running process holds is listed as locked${hasFlockUtility ? '' : ' — skipped: no flock(1) utility here to hold a lock independently'}`, async () => {
     const machine = await buildStateRoot();
     const lock = join(machine.stateRoot, 'projects', '-tmp-rxstore-fixture-ws-plain-chat', 'sessions-v4', machine.ids.plainChat, 'writer.lock');
     const holder = spawn('flock', ['-x', lock, 'sh', '-c', 'echo locked; read line'], { stdio: ['pipe', 'pipe', 'inherit'] });

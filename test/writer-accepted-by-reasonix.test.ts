@@ -14,7 +14,7 @@ import { tempDir } from './support/temp-dir.js';
 const workspace = '/tmp/rxstore-test-ws/writer';
 
 
-describe.skipIf(!reasonixBinary())(`sessions rxstore writes are resumed by Reasonix 1.38.11 ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(`sessions rxstore writes are resumed by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
   it.concurrent('a session with tool calls, a payload over 64 KiB and CJK: Reasonix resumes it, appends, and every digest still verifies', async () => {
     const created = await createSession({ storeDir: await tempDir(), batches: sampleBatches() });
     const before = await readSession(created.dir);

@@ -23,7 +23,7 @@ async function holdWithFlockUtility(path: string): Promise<() => Promise<void>> 
   };
 }
 
-describe.skipIf(!hasFlockUtility)("Reasonix's writer locks are real flock locks", () => {
+describe.skipIf(!hasFlockUtility)(`Reasonix's writer locks are real flock locks${hasFlockUtility ? '' : ' — skipped: no flock(1) utility here to hold a lock independently'}`, () => {
   it('sees a lock the flock utility holds, on either file, and refuses to write', async () => {
     const { dir } = await createSession({ storeDir: await tempDir(), batches: sampleBatches() });
     for (const lockFile of [join(dir, 'writer.lock'), join(dirname(dir), `.${basename(dir)}.ownership.lock`)]) {

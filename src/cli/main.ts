@@ -1,5 +1,6 @@
 import yargs from 'yargs';
 import { InvalidInputError, RxError } from '../codec/errors.js';
+import { ZstdUnavailableError } from '../codec/zstd-unavailable-error.js';
 import { catCommand } from './commands/cat.js';
 import { exportCommand } from './commands/export.js';
 import { inspectCommand } from './commands/inspect.js';
@@ -54,6 +55,10 @@ export async function main(argv: string[], output: Output = processOutput): Prom
     }
     if (error instanceof RxError) {
       output.err(`rxstore: ${error.code}: ${error.describe()}\n`);
+      return 1;
+    }
+    if (error instanceof ZstdUnavailableError) {
+      output.err(`rxstore: ${error.code}: ${error.message}\n`);
       return 1;
     }
     output.err(`rxstore: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -2,6 +2,7 @@ import { DamagedStoreError } from './errors.js';
 import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, type Frame } from './frame.js';
 import { zstd } from './zstd.js';
 import { ZstdSizeMismatch } from './zstd-backend.js';
+import { ZstdUnavailableError } from './zstd-unavailable-error.js';
 
 const MAGIC_WORD = FRAME_MAGIC.readUInt32BE(0);
 
@@ -130,6 +131,7 @@ export class FrameParser {
     try {
       raw = zstd.decompress(buf.subarray(start + FRAME_HEADER_BYTES, end), rawSize, this.scratchFor(rawSize));
     } catch (error) {
+      if (error instanceof ZstdUnavailableError) throw error;
       if (error instanceof ZstdSizeMismatch) {
         throw this.damage(`v4 frame decoded ${error.decoded === 'more' ? `more than ${rawSize}` : error.decoded} bytes, expected ${rawSize}`, offset, {
           expected: rawSize,

@@ -12,3 +12,4 @@ export { openLogBytes, readFrames, type ByteSource, type FrameItem, type ReadFra
 export * from './records.js';
 export { zstd } from './zstd.js';
 export type { ZstdBackend } from './zstd-backend.js';
+export { ZstdUnavailableError } from './zstd-unavailable-error.js';

@@ -1,4 +1,5 @@
 import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, type Frame } from './frame.js';
+import { ZstdUnavailableError } from './zstd-unavailable-error.js';
 import { zstd } from './zstd.js';
 
 /**
@@ -16,7 +17,8 @@ export function* salvageFrames(log: Buffer, from: number): Generator<Frame> {
     if (compressed >= 1 && compressed <= FRAME_BUDGET_BYTES && rawSize >= 1 && rawSize <= FRAME_BUDGET_BYTES && end <= log.length) {
       try {
         raw = zstd.decompress(log.subarray(at + FRAME_HEADER_BYTES, end), rawSize);
-      } catch {
+      } catch (error) {
+        if (error instanceof ZstdUnavailableError) throw error;
         raw = undefined;
       }
     }

@@ -1,15 +1,44 @@
 import * as zlib from 'node:zlib';
 import { WRITE_LEVEL, WRITE_WINDOW_LOG, ZstdSizeMismatch, type ZstdBackend } from './zstd-backend.js';
+import { zstdFrameEnd } from './zstd-frame-end.js';
 
-/** The zstd functions `node:zlib` has from Node 22.15 / 23.8 on; absent on Node 20. */
+/** The zstd API `node:zlib` has from Node 22.15 / 23.8 on; absent on Node 20. */
 interface ZlibZstd {
   zstdCompressSync(raw: Uint8Array, options: { params: Record<number, number> }): Buffer;
   zstdDecompressSync(frame: Uint8Array, options: { maxOutputLength: number }): Buffer;
+  ZstdDecompress: new () => ZstdEngine;
+  ZstdCompress: new (options: { params: Record<number, number> }) => ZstdEngine;
   constants: Record<string, number>;
 }
 
+/**
+ * What a `zlib.ZstdDecompress` or `ZstdCompress` object holds underneath the stream: the native context, the
+ * two counters it reports into (output left, input left), and its finishing flush flag.
+ * Node's own one-shot functions drive exactly these; they are not public API, so each is
+ * checked before use and a Node without them gets the public functions instead.
+ */
+interface ZstdEngine {
+  _handle?: {
+    writeSync(flush: number, input: Uint8Array, inOffset: number, inLength: number, out: Uint8Array, outOffset: number, outLength: number): void;
+    reset(): void;
+    onerror: (message: string, errno: number, code?: string) => void;
+  };
+  _writeState?: Uint32Array;
+  _finishFlushFlag?: number;
+}
+
+export interface ZlibZstdOptions {
+  /**
+   * Decode every frame with one reused zstd context, straight into the caller's buffer, and encode
+   * with one reused context as well (the default). The one-shot functions build a stream and a
+   * context for each frame: about ten times slower on one small frame per record, and a fresh
+   * output buffer each time.
+   */
+  reuseContext?: boolean;
+}
+
 /** zstd from `node:zlib`, when the running Node has it; otherwise undefined. */
-export function createZlibZstdBackend(): ZstdBackend | undefined {
+export function createZlibZstdBackend(options: ZlibZstdOptions = {}): ZstdBackend | undefined {
   const z = zlib as unknown as Partial<ZlibZstd>;
   if (typeof z.zstdCompressSync !== 'function' || typeof z.zstdDecompressSync !== 'function') return undefined;
   const { zstdCompressSync, zstdDecompressSync } = z as ZlibZstd;
@@ -20,10 +49,22 @@ export function createZlibZstdBackend(): ZstdBackend | undefined {
     [c.ZSTD_c_checksumFlag!]: 1,
     [c.ZSTD_c_contentSizeFlag!]: 1,
   };
+  const decodeInto = options.reuseContext === false ? undefined : reusedDecoder(z as ZlibZstd);
+  const encode = (options.reuseContext === false ? undefined : reusedEncoder(z as ZlibZstd, params)) ?? ((raw: Uint8Array) => zstdCompressSync(raw, { params }));
   return {
     name: 'node:zlib',
-    compress: (raw) => zstdCompressSync(raw, { params }),
-    decompress(frame, rawSize) {
+    compress: encode,
+    decompress(frame, rawSize, into) {
+      const end = zstdFrameEnd(frame);
+      if (end === undefined) throw new Error('unexpected end of zstd frame');
+      if (end < frame.length) throw new Error(`${frame.length - end} bytes after the end of the zstd frame`);
+      if (decodeInto) {
+        // One spare byte: content longer than rawSize fills it instead of being cut off unseen.
+        const out = into ? into.subarray(0, rawSize + 1) : Buffer.allocUnsafe(rawSize + 1);
+        const written = decodeInto(frame, out);
+        if (written !== rawSize) throw new ZstdSizeMismatch(written > rawSize ? 'more' : written, rawSize);
+        return out.subarray(0, rawSize);
+      }
       let out: Buffer;
       try {
         out = zstdDecompressSync(frame, { maxOutputLength: rawSize });
@@ -35,4 +76,74 @@ export function createZlibZstdBackend(): ZstdBackend | undefined {
       return out;
     },
   };
+}
+
+/**
+ * A decoder that writes one whole frame into `out` and says how many bytes it wrote, reusing
+ * one zstd context; undefined when this Node's zlib does not have the pieces it needs.
+ */
+function reusedDecoder(z: ZlibZstd): ((frame: Uint8Array, out: Buffer) => number) | undefined {
+  if (typeof z.ZstdDecompress !== 'function' || !usable(new z.ZstdDecompress())) return undefined;
+  let engine: ZstdEngine | undefined;
+  let failure: string | undefined;
+  return (frame, out) => {
+    if (!engine) {
+      engine = new z.ZstdDecompress();
+      engine._handle!.onerror = (message) => {
+        failure = message;
+      };
+    }
+    const handle = engine._handle!;
+    failure = undefined;
+    handle.writeSync(engine._finishFlushFlag!, frame, 0, frame.length, out, 0, out.length);
+    if (failure !== undefined) {
+      // Node 22 repeats a context's error on every later call, even after a reset: start afresh.
+      engine = undefined;
+      throw new Error(failure);
+    }
+    const written = out.length - engine._writeState![0]!;
+    // A whole frame leaves the context ready for the next one; only a frame cut short by a full
+    // output needs a reset (which on Node 22 also frees the window, costing more than the decode).
+    if (written === out.length) handle.reset();
+    return written;
+  };
+}
+
+const usable = (engine: ZstdEngine) =>
+  typeof engine._handle?.writeSync === 'function' && typeof engine._handle.reset === 'function' && engine._writeState instanceof Uint32Array && typeof engine._finishFlushFlag === 'number';
+
+/** zstd's ZSTD_COMPRESSBOUND: an output this large takes any input's frame in one call. */
+const compressBound = (size: number) => size + (size >>> 8) + (size < 128 << 10 ? ((128 << 10) - size) >>> 11 : 0);
+
+/**
+ * An encoder reusing one zstd context, or undefined where this Node cannot: without the pieces,
+ * or where its frames would differ from the one-shot function's (two probe frames show it).
+ */
+function reusedEncoder(z: ZlibZstd, params: Record<number, number>): ((raw: Uint8Array) => Buffer) | undefined {
+  if (typeof z.ZstdCompress !== 'function' || !usable(new z.ZstdCompress({ params }))) return undefined;
+  let engine: ZstdEngine | undefined;
+  let failure: string | undefined;
+  let scratch = Buffer.alloc(0);
+  const encode = (raw: Uint8Array): Buffer => {
+    if (!engine) {
+      engine = new z.ZstdCompress({ params });
+      engine._handle!.onerror = (message) => {
+        failure = message;
+      };
+    }
+    const bound = compressBound(raw.length);
+    if (scratch.length < bound) scratch = Buffer.allocUnsafe(bound);
+    failure = undefined;
+    engine._handle!.writeSync(engine._finishFlushFlag!, raw, 0, raw.length, scratch, 0, bound);
+    const [outLeft, inLeft] = engine._writeState!;
+    if (failure !== undefined || outLeft === 0 || inLeft !== 0) {
+      engine = undefined;
+      throw new Error(failure ?? 'zstd did not finish the frame in one call');
+    }
+    // A finished frame leaves the context ready for the next, parameters kept (a reset on Node 22 drops them).
+    return Buffer.from(scratch.subarray(0, bound - outLeft!));
+  };
+  const probe = Buffer.from('{"recordType":"batch/begin"}');
+  const expected = z.zstdCompressSync(probe, { params });
+  return encode(probe).equals(expected) && encode(probe).equals(expected) ? encode : undefined;
 }

@@ -1,9 +1,18 @@
-import { Compressor } from 'zstd-napi';
-import binding from 'zstd-napi/binding.js';
+import { createRequire } from 'node:module';
+import type { Compressor as CompressorClass } from 'zstd-napi';
+import type { DCtx as DCtxClass } from 'zstd-napi/binding.js';
 import { WRITE_LEVEL, WRITE_WINDOW_LOG, ZstdSizeMismatch, type ZstdBackend } from './zstd-backend.js';
 
-/** zstd through the `zstd-napi` binding: synchronous, one context reused for every frame. */
+/**
+ * zstd through the optional `zstd-napi` addon: synchronous, one context reused for every frame.
+ * Loaded only when called (a Node with built-in zstd never loads it), so an addon that is absent
+ * or was never built breaks nothing until a Node without zstd needs it; then this throws what
+ * loading it threw.
+ */
 export function createZstdNapiBackend(): ZstdBackend {
+  const require = createRequire(import.meta.url);
+  const { Compressor } = require('zstd-napi') as { Compressor: typeof CompressorClass };
+  const { DCtx } = require('zstd-napi/binding.js') as { DCtx: typeof DCtxClass };
   const compressor = new Compressor();
   compressor.setParameters({
     compressionLevel: WRITE_LEVEL,
@@ -11,7 +20,7 @@ export function createZstdNapiBackend(): ZstdBackend {
     checksumFlag: true,
     contentSizeFlag: true,
   });
-  const dctx = new binding.DCtx();
+  const dctx = new DCtx();
   return {
     name: 'zstd-napi',
     compress: (raw) => compressor.compress(raw),

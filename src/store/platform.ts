@@ -1,4 +1,4 @@
-import { posix, win32, type PlatformPath } from 'node:path';
+import { posix, win32 } from 'node:path';
 
 /**
  * The operating system whose rules apply. Reasonix decides paths, slugs and defaults by its own
@@ -13,6 +13,6 @@ export function currentPlatform(): Platform {
 }
 
 /** `path.win32` on Windows, `path.posix` elsewhere: the path rules of the platform, not of the host. */
-export function pathsOf(platform: Platform): PlatformPath {
+export function pathsOf(platform: Platform): typeof posix {
   return platform === 'win32' ? win32 : posix;
 }

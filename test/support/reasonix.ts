@@ -11,24 +11,26 @@ import { startMockModel, type ChatRequest, type MockModel, type MockReply } from
 export const REASONIX_VERSION = '1.38.11';
 const PLATFORM_PACKAGE = '@reasonix/cli-linux-x64';
 
-/** Path of the real Reasonix binary, or null where it is not installed (it exists for linux-x64 only). */
+/**
+ * Path of the real Reasonix binary; null only where its platform has none (it exists for
+ * linux-x64 alone). On linux-x64 a missing binary throws: the tests it judges must fail there,
+ * never skip.
+ */
 export function reasonixBinary(): string | null {
   if (process.platform !== 'linux' || process.arch !== 'x64') return null;
+  let bin: string;
   try {
-    const pkg = createRequire(import.meta.url).resolve(`${PLATFORM_PACKAGE}/package.json`);
-    const bin = join(dirname(pkg), 'bin', 'reasonix');
-    return existsSync(bin) ? bin : null;
+    bin = join(dirname(createRequire(import.meta.url).resolve(`${PLATFORM_PACKAGE}/package.json`)), 'bin', 'reasonix');
   } catch {
-    return null;
+    throw new Error(`the real Reasonix ${REASONIX_VERSION} is missing on linux-x64, where the tests need it: ${PLATFORM_PACKAGE} is not installed (npm ci installs it through test/reasonix-binary)`);
   }
+  if (!existsSync(bin)) throw new Error(`the real Reasonix ${REASONIX_VERSION} is missing on linux-x64, where the tests need it: ${bin} does not exist`);
+  return bin;
 }
 
-/** Why tests that need the real binary are skipped here. */
+/** Why tests that need the real binary are skipped here (only where the platform has no binary). */
 export function reasonixAbsentMessage(): string {
-  return (
-    `the real Reasonix ${REASONIX_VERSION} is absent: ${PLATFORM_PACKAGE} only installs on linux-x64 ` +
-    `(this is ${process.platform}-${process.arch}); tests that run it are skipped`
-  );
+  return `no Reasonix ${REASONIX_VERSION} binary for ${process.platform}-${process.arch} (${PLATFORM_PACKAGE} exists for linux-x64 only)`;
 }
 
 /**

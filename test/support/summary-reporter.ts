@@ -1,23 +1,41 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
 
 /**
- * Prints the plain closing line `N passed, N failed` (with `, N skipped` when any were), which CI
- * reads to tell that tests ran; vitest's own summary is not in that form.
+ * Prints the plain closing line `N passed, N failed` (with `, N skipped: …` when any were), which CI
+ * reads to tell that tests ran; vitest's own summary is not in that form. Every skip says why, so
+ * tests that vanish on one machine cannot pass unnoticed: the reason is the `— skipped: <why>`
+ * a test or one of its suites puts in its name (or the note of `context.skip(note)`).
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     let passed = 0;
     let failed = 0;
-    let skipped = 0;
+    const skipped = new Map<string, number>();
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') passed += 1;
-        else if (state === 'failed') failed += 1;
-        else skipped += 1;
+        const result = test.result();
+        if (result.state === 'passed') passed += 1;
+        else if (result.state === 'failed') failed += 1;
+        else {
+          const why = skipReason(test, result.state === 'skipped' ? result.note : undefined);
+          skipped.set(why, (skipped.get(why) ?? 0) + 1);
+        }
       }
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed += 1;
     }
-    process.stdout.write(`\n${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}\n`);
+    const skippedCount = [...skipped.values()].reduce((sum, count) => sum + count, 0);
+    const reasons = [...skipped].map(([why, count]) => `${count} ${why}`).join('; ');
+    process.stdout.write(`\n${passed} passed, ${failed} failed${skippedCount > 0 ? `, ${skippedCount} skipped: ${reasons}` : ''}\n`);
   }
+}
+
+function skipReason(test: TestCase, note: string | undefined): string {
+  if (note) return note;
+  const names: string[] = [test.name];
+  for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) names.push(parent.name);
+  for (const name of names) {
+    const at = name.lastIndexOf('— skipped: ');
+    if (at >= 0) return name.slice(at + '— skipped: '.length).trim();
+  }
+  return `no reason given (${test.module.moduleId.split('/').slice(-2).join('/')}: ${test.name})`;
 }

@@ -1,0 +1,28 @@
+/**
+ * Where the zstd frame that starts `frame` ends, found from its header and block headers alone
+ * (RFC 8878 §3.1.1), or undefined when the bytes stop before its last block and checksum.
+ *
+ * A streaming decoder given a frame cut after its last content block returns every byte of the
+ * content without an error on some Node versions (22), the unchecked checksum included: this walk
+ * is what tells a cut frame, or bytes after one, from a whole frame there.
+ */
+export function zstdFrameEnd(frame: Uint8Array): number | undefined {
+  if (frame.length < 6) return undefined;
+  const descriptor = frame[4]!;
+  const singleSegment = (descriptor & 0x20) !== 0;
+  const contentSizeBytes = [singleSegment ? 1 : 0, 2, 4, 8][descriptor >> 6]!;
+  const dictionaryIdBytes = [0, 1, 2, 4][descriptor & 0x03]!;
+  let at = 5 + (singleSegment ? 0 : 1) + dictionaryIdBytes + contentSizeBytes;
+  for (;;) {
+    if (at + 3 > frame.length) return undefined;
+    const header = frame[at]! | (frame[at + 1]! << 8) | (frame[at + 2]! << 16);
+    const last = (header & 1) === 1;
+    const type = (header >> 1) & 0x03;
+    const size = header >>> 3;
+    at += 3 + (type === 1 ? 1 : size); // an RLE block holds one byte, repeated `size` times
+    if (at > frame.length) return undefined;
+    if (last) break;
+  }
+  at += (descriptor & 0x04) !== 0 ? 4 : 0;
+  return at > frame.length ? undefined : at;
+}

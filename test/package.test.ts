@@ -1,0 +1,157 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runNodeChild } from './support/cli-child.js';
+import { repoRoot } from './support/paths.js';
+import { tempDir } from './support/temp-dir.js';
+
+const run = promisify(execFile);
+const packageJson = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { name: string; license: string; version: string };
+const name = packageJson.name;
+
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+const nodeHasZstd = major > 22 || (major === 22 && minor >= 15);
+
+const session = join(repoRoot, 'fixtures/jsonl-migrated/projects/-tmp-rxstore-fixture-ws-jsonl-migrated/sessions-v4/132c0de01906f443be5549e5');
+const readsTheFixture = '132c0de01906f443be5549e5 ok 8 batches';
+const noZstdLine = /^RX_ZSTD_UNAVAILABLE no zstd: Node [\d.]+ has none built in and the optional zstd-napi addon did not load; use Node 22\.15 or later, or run `npm install zstd-napi`/;
+
+// The same few lines from ESM and from CommonJS: open the fixture, read it, or print the error's code and message.
+const esm = `import { openSession } from '${name}';
+try {
+  const session = await openSession(process.argv[2]);
+  const read = await session.read();
+  console.log(session.id, read.status, read.batches, 'batches');
+} catch (error) {
+  console.log(error.code, error.message);
+}
+`;
+const cjs = `const { openSession } = require('${name}');
+openSession(process.argv[2])
+  .then(async (session) => {
+    const read = await session.read();
+    console.log(session.id, read.status, read.batches, 'batches');
+  })
+  .catch((error) => console.log(error.code, error.message));
+`;
+const typed = (importLine: string) => `${importLine}
+export async function firstUserLine(path: string): Promise<string | undefined> {
+  const session: OpenedSession = await openSession(path);
+  const read: SessionRead = await session.read();
+  if (read.status === 'damaged') return undefined;
+  for await (const message of session.personView()) if (message.role === 'user') return message.content.split('\\n')[0];
+  return undefined;
+}
+export function codeOf(error: unknown): string | undefined {
+  return error instanceof RxError ? error.code : undefined;
+}
+`;
+
+let packed: { files: { path: string }[]; filename: string };
+let project: string;
+
+beforeAll(async () => {
+  const dir = await tempDir('rxstore-package-');
+  // The dist/ the test setup built; packing must not rebuild it under running tests.
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: repoRoot });
+  packed = (JSON.parse(stdout) as (typeof packed)[])[0]!;
+  project = join(dir, 'consumer');
+  await mkdir(project);
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+  // As pnpm 10 installs by default: no install scripts, so the zstd-napi addon is never built.
+  await run('npm', ['install', join(dir, packed.filename), '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project });
+  await writeFile(join(project, 'read.mjs'), esm);
+  await writeFile(join(project, 'read.cjs'), cjs);
+  await writeFile(join(project, 'consumer.mts'), typed(`import { openSession, RxError, type OpenedSession, type SessionRead } from '${name}';`));
+  await writeFile(join(project, 'consumer.cts'), typed(`import { openSession, RxError, type OpenedSession, type SessionRead } from '${name}';`));
+}, 300_000);
+
+describe(`the packed ${name} tarball`, () => {
+  it('holds the built library and CLI, the LICENSE its license field names, README and docs/format.md, and no source maps', async () => {
+    const paths = packed.files.map((file) => file.path);
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'docs/format.md', 'package.json', 'bin/rxstore.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js']));
+    expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
+    expect(paths.filter((path) => !/^(dist|bin|docs)\/|^(LICENSE|README\.md|package\.json)$/.test(path))).toEqual([]);
+    expect(packageJson.license).toBe('MIT');
+    expect(await readFile(join(repoRoot, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
+    const shipped = await readFile(join(project, 'node_modules', name, 'dist/index.js'), 'utf8');
+    expect(shipped).not.toMatch(/sourceMappingURL/);
+  });
+
+  it('installs without install scripts and reads a session from ESM and from CommonJS, never loading yargs', async () => {
+    // Hidden, so loading the CLI's dependency from the library would fail these imports.
+    const yargs = join(project, 'node_modules/yargs');
+    await rename(yargs, `${yargs}.hidden`);
+    try {
+      for (const script of ['read.mjs', 'read.cjs']) {
+        const result = await runNodeChild([join(project, script), session], { cwd: project });
+        expect(result.stderr, script).toBe('');
+        if (nodeHasZstd) expect(result.stdout.trimEnd(), script).toBe(readsTheFixture);
+        else {
+          expect(result.stdout.trimEnd().split('\n'), script).toHaveLength(1);
+          expect(result.stdout, script).toMatch(noZstdLine);
+        }
+      }
+      if (!nodeHasZstd) {
+        // With the addon built (what an install with scripts does), the same Node reads it.
+        await cp(join(repoRoot, 'node_modules/zstd-napi/build'), join(project, 'node_modules/zstd-napi/build'), { recursive: true });
+        try {
+          for (const script of ['read.mjs', 'read.cjs']) {
+            const result = await runNodeChild([join(project, script), session], { cwd: project });
+            expect(result.stdout.trimEnd(), script).toBe(readsTheFixture);
+          }
+        } finally {
+          await rm(join(project, 'node_modules/zstd-napi/build'), { recursive: true, force: true });
+        }
+      }
+    } finally {
+      await rename(`${yargs}.hidden`, yargs);
+    }
+  });
+
+  it(nodeHasZstd ? 'gives the rxstore command, which inspects a session with no addon built' : 'gives the rxstore command, which says in one line what to install when this Node has no zstd', async () => {
+    const result = await runNodeChild([join(project, 'node_modules/.bin/rxstore'), 'inspect', session], { cwd: project });
+    if (nodeHasZstd) {
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^session +132c0de01906f443be5549e5$/m);
+      expect(result.stdout).toMatch(/^status +ok$/m);
+    } else {
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^rxstore: RX_ZSTD_UNAVAILABLE: no zstd: .*\n$/);
+      expect(result.stderr.split('\n')).toHaveLength(2);
+    }
+  });
+
+  const compilers = [
+    ['TypeScript 5', join(repoRoot, 'node_modules/typescript/bin/tsc')],
+    ['TypeScript 7', join(repoRoot, 'test/typescript-7/node_modules/typescript/bin/tsc')],
+  ] as const;
+  it.each(compilers)('has types a consumer compiles with %s against the current @types/node, skipLibCheck off, from ESM and CommonJS', async (_, tsc) => {
+    // The project builds against the oldest Node it supports; a consumer has today's @types/node (pinned here as @types/node-current).
+    const typesNode = join(project, 'node_modules/@types/node');
+    await rm(typesNode, { recursive: true, force: true });
+    await cp(join(repoRoot, 'node_modules/@types/node-current'), typesNode, { recursive: true, dereference: true });
+    const { version } = JSON.parse(await readFile(join(typesNode, 'package.json'), 'utf8')) as { version: string };
+    expect(Number(version.split('.')[0])).toBeGreaterThanOrEqual(26);
+    const config = {
+      compilerOptions: {
+        target: 'ES2023',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+        types: ['node'],
+      },
+      files: ['consumer.mts', 'consumer.cts'],
+    };
+    await writeFile(join(project, 'tsconfig.json'), JSON.stringify(config, null, 2));
+    const result = await runNodeChild([tsc, '-p', join(project, 'tsconfig.json')], { cwd: project });
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+});
