@@ -106,7 +106,7 @@ describe('a damaged session: every view gives what precedes the damage, then the
     expect(records.items.map((record) => record.type)).toContain('message');
   });
 
-  it.skipIf(!reasonixBinary())(`the real Reasonix refuses the same copy ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, async () => {
+  it.skipIf(!reasonixBinary())(`the real Reasonix refuses the same copy ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async () => {
     const dir = await copySession(source.dir);
     await flipFrame(dir, (all) => all[Math.floor(all.length / 2)]!);
     const resumed = await resumeWithReasonix(dir, { workspace: source.workspace, prompt: 'Go on.' });

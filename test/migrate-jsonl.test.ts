@@ -143,7 +143,7 @@ const SOURCE_KINDS: SourceKind[] = [
   },
 ];
 
-describe.skipIf(!reasonixBinary())(`rxstore migrate jsonl-to-v4 lands where Reasonix 1.38.11 puts it ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(`rxstore migrate jsonl-to-v4 lands where Reasonix 1.38.11 puts it ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
   it.each(SOURCE_KINDS)('from $kind: the printed command resumes it, and Reasonix resuming the transcript makes no second session', async ({ lay }) => {
     const base = await realpath(await tempDir('rxstore-land-'));
     const home = join(base, 'home');
@@ -189,7 +189,7 @@ describe.skipIf(!reasonixBinary())(`rxstore migrate jsonl-to-v4 lands where Reas
   });
 });
 
-describe.skipIf(!reasonixBinary())(`rxstore migrate jsonl-to-v4 without --cwd ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(`rxstore migrate jsonl-to-v4 without --cwd ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
   it('uses the folder as the shell names it ($PWD through a link), as Reasonix picks its store', async () => {
     const base = await realpath(await tempDir('rxstore-pwd-'));
     const home = join(base, 'home');

@@ -121,7 +121,7 @@ async function judge(events: EventToWrite[], options: { operationId?: string; fi
 const withTaken = (event: EventToWrite, id: string): EventToWrite =>
   event.payload && JSON.stringify(event.payload).includes(TAKEN_ID) ? { ...event, payload: JSON.parse(JSON.stringify(event.payload).replace(TAKEN_ID, id)) } : event;
 
-describe.skipIf(!reasonixBinary())(`payload rules: refused by Reasonix 1.38.11 and rxstore, the nearest valid one opened by both ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(`payload rules: refused by Reasonix 1.38.11 and rxstore, the nearest valid one opened by both ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
   it.concurrent.each(rules)('$rule', async (rule) => {
     const taken = (await readSession(source.dir)).projection.transcript[1]!.message.id!;
     const refused = await judge([withTaken(rule.refused, taken)]);

@@ -82,7 +82,7 @@ async function judge(text: string): Promise<Judged> {
   }
 }
 
-describe.skipIf(!reasonixBinary())(`JSONL loader rules: refused by Reasonix 1.38.11 and rxstore, the nearest valid transcript resumed by both ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(`JSONL loader rules: refused by Reasonix 1.38.11 and rxstore, the nearest valid transcript resumed by both ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
   it.concurrent.each(rules)('$rule', async (rule) => {
     const refused = await judge(rule.refused);
     expect(refused.code, refused.said.join('\n')).toBe(1);

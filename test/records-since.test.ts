@@ -96,7 +96,7 @@ describe('records since a cursor add up to the records of the whole session', ()
   });
 });
 
-describe.skipIf(!reasonixBinary())(`records since a cursor on a session the real Reasonix appends to ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(`records since a cursor on a session the real Reasonix appends to ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
   it('before and after a resumed turn with a shell command, the pieces add up to the whole', async () => {
     const source = fixture('tool-calls');
     const home = await tempDir('rxstore-records-');

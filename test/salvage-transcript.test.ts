@@ -52,7 +52,7 @@ describe('salvage of a JSONL transcript with bad lines', () => {
     expect(stderr).toMatch(/garbage\.jsonl: no line of it is a message/);
   });
 
-  it.skipIf(!reasonixBinary())(`the real Reasonix refuses nothing of the salvaged transcript: resumed by path, the model is sent every kept message ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, async () => {
+  it.skipIf(!reasonixBinary())(`the real Reasonix refuses nothing of the salvaged transcript: resumed by path, the model is sent every kept message ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async () => {
     const { file } = await damagedTranscript();
     const report = JSON.parse((await runCli(['salvage', file, '--json'])).stdout);
     const home = await tempDir('rxstore-home-');

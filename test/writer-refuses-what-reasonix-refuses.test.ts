@@ -98,7 +98,7 @@ describe('the writer refuses what Reasonix 1.38.11 refuses', () => {
     expect(await readFile(logOf(dir))).toEqual(before);
   });
 
-  it.skipIf(!reasonixBinary()).concurrent.each(cases)(`with validation off, $name is written, and the real Reasonix refuses it too ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, async (refused) => {
+  it.skipIf(!reasonixBinary()).concurrent.each(cases)(`with validation off, $name is written, and the real Reasonix refuses it too ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async (refused) => {
     const created = await createSession({ storeDir: await tempDir(), batches: [start(), ...refused.batches()], validate: false });
     expect(['damaged', 'unsupported']).toContain((await readSession(created.dir)).status);
     const resumed = await resumeWithReasonix(created.dir, { workspace: join(workspace, created.id), prompt: 'Hello?' });
