@@ -44,13 +44,18 @@ export interface PersonMessage {
   name?: string;
 }
 
+/** Whether a person sees a message: not the host's session-context messages, not local-only records. */
+export function seenByPerson(message: Pick<Message, 'origin' | 'local_only'>): boolean {
+  return message.origin !== 'host' && !message.local_only;
+}
+
 /**
  * The person's view: what was said, without the host's session-context messages and local-only
  * records, with what the person typed (`raw_content`) preferred over what the model was sent.
  */
 export function personView(projection: Projection): PersonMessage[] {
   return canonicalTranscript(projection)
-    .filter(({ message }) => message.origin !== 'host' && !message.local_only)
+    .filter(({ message }) => seenByPerson(message))
     .map(({ message, time }) => ({
       ...(message.id !== undefined ? { id: message.id } : {}),
       role: message.role,

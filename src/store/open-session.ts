@@ -11,6 +11,7 @@ import { readSince, type ReadSince } from '../session/read-since.js';
 import { SESSION_FILES } from '../session/session-files.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/views.js';
 import { workspaceOf } from '../session/workspace.js';
+import { NotASessionError } from './not-a-session-error.js';
 import { readJsonlSession } from './read-jsonl-session.js';
 import { storeKindOf } from './store-kind.js';
 
@@ -47,10 +48,10 @@ async function* each<T>(items: Promise<T[]>): AsyncGenerator<T> {
 export async function openSession(path: string): Promise<OpenedSession> {
   const full = resolve(path);
   const stats = await lstat(full).catch(() => undefined);
-  if (!stats) throw new InvalidInputError(`${full}: no such file or directory`, { file: full });
+  if (!stats) throw new NotASessionError(`${full}: no such file or directory`, { file: full });
   const jsonl = stats.isFile() && full.endsWith('.jsonl');
   if (!jsonl && !(await lstat(`${full}/${SESSION_FILES.manifest}`).catch(() => undefined)) && !(await lstat(`${full}/${SESSION_FILES.log}`).catch(() => undefined))) {
-    throw new InvalidInputError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, { file: full });
+    throw new NotASessionError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, { file: full });
   }
   const read = (options: { retainContent?: boolean } = {}) => (jsonl ? readJsonlSession(full) : readSession(full, options));
   const v4Only = () => new InvalidInputError(`${full}: a JSONL transcript is read whole; migrate it to sessions-v4 to read it incrementally`, { file: full });

@@ -1,36 +1,77 @@
-import { resolve } from 'node:path';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { DamagedStoreError, UnsupportedVersionError } from '../../codec/errors.js';
 import { exportSession, type ExportFormat, type ExportView } from '../../migrate/export-session.js';
+import type { SessionRead } from '../../session/read-session.js';
 import { openSession } from '../../store/open-session.js';
+import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
-import { UsageError } from '../usage-error.js';
+import type { RootArgs } from '../root-options.js';
+import { resolveSessionArgument, withSessionArgument } from '../session-argument.js';
 
-interface ExportArgs {
+interface ExportArgs extends RootArgs {
   session: string;
   to: string;
   format: ExportFormat;
   view: ExportView;
 }
 
+/** `--to -`: standard output. */
+const STDOUT = '-';
+
 export function exportCommand(output: Output, setExit: (code: number) => void) {
   return {
     command: 'export <session>',
     describe: 'Write a session out as a JSONL transcript (+ .jsonl.meta) or one JSON document',
     builder: (yargs: Argv) =>
-      yargs
-        .positional('session', { type: 'string', demandOption: true, describe: 'a session directory' })
-        .option('to', { type: 'string', demandOption: true, describe: 'the file to write (never overwritten)' })
-        .option('format', { choices: ['jsonl', 'json'] as const, default: 'jsonl' as const })
-        .option('view', { choices: ['canonical', 'person'] as const, default: 'canonical' as const, describe: 'every message, or what a person reads' }),
+      withSessionArgument(yargs)
+        .option('to', {
+          type: 'string',
+          demandOption: true,
+          // Takes the next word even when it is `-`: standard output.
+          requiresArg: true,
+          describe: 'the file to write (never overwritten), or - for standard output (JSONL: the transcript lines, without a .jsonl.meta)',
+        })
+        .option('format', { choices: ['jsonl', 'json'] as const, default: 'jsonl' as const, describe: 'a JSONL transcript Reasonix resumes, or one JSON document' })
+        .option('view', { choices: ['canonical', 'person'] as const, default: 'canonical' as const, describe: 'every message, or what a person reads' })
+        .example('$0 export 15350df4 --to session.jsonl', 'a transcript (+ session.jsonl.meta) that `reasonix --resume session.jsonl` opens')
+        .example('$0 export 15350df4 --to - --format json --view person | jq .messages', 'one JSON document on standard output')
+        .epilogue(epilogue('A session Reasonix would refuse is not exported (exit 1): rxstore salvage recovers what can be read.')),
     handler: async (args: ExportArgs) => {
-      const session = await openSession(args.session);
+      const session = await openSession(await resolveSessionArgument(args.session, args));
       const read = await session.read();
-      if (read.status === 'damaged' || read.status === 'unsupported') {
-        throw new UsageError(`${session.path} is ${read.status} (${read.problems[0]?.message ?? ''}); use rxstore salvage to recover what can be read`);
+      refuseUnopenable(read, session.path);
+      if (args.to === STDOUT) {
+        output.out(await exportedText(read, args.format, args.view));
+        setExit(0);
+        return;
       }
       const report = await exportSession(read, { to: resolve(args.to), format: args.format, view: args.view });
       output.out(`exported ${report.messages} messages to ${report.files.join(' and ')}\n`);
       setExit(0);
     },
   };
+}
+
+/** A session Reasonix would refuse is not exported: what it says would not be the session. */
+function refuseUnopenable(read: SessionRead, path: string): void {
+  if (read.status !== 'damaged' && read.status !== 'unsupported') return;
+  const problem = read.problems.find((found) => found.severity === 'error');
+  const message = `the session is ${read.status} (${problem?.message ?? read.status}); rxstore salvage ${path} recovers what can be read`;
+  const data = { file: problem?.file ?? path, ...(problem?.offset !== undefined ? { offset: problem.offset } : {}) };
+  throw read.status === 'unsupported' ? new UnsupportedVersionError(message, data) : new DamagedStoreError(message, data);
+}
+
+/** The export as text: written where the export writes (a private temporary folder), then read back. */
+async function exportedText(read: SessionRead, format: ExportFormat, view: ExportView): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'rxstore-export-'));
+  try {
+    const file = join(dir, `${read.id}.${format}`);
+    await exportSession(read, { to: file, format, view });
+    return await readFile(file, 'utf8');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
