@@ -7,7 +7,7 @@ import type { ListedSession } from '../src/store/describe-conversation.js';
 import type { SessionWhereabouts } from '../src/store/locate-session.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { startMockModel, type MockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, reasonixEnv, runReasonix, writeReasonixConfig } from './support/reasonix.js';
+import { reasonixAbsentMessage, reasonixBinary, runReasonix, writeReasonixConfig } from './support/reasonix.js';
 import { buildStateRoot } from './support/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -107,7 +107,7 @@ describe.skipIf(!bin)(`where, judged by the real Reasonix${bin ? '' : ` — skip
     await chmod(join(binDir, 'reasonix'), 0o755);
     const personalHome = await tempDir('rxstore-where-home-');
     await writeReasonixConfig(join(personalHome, '.reasonix'), mock.baseUrl);
-    const env = { ...process.env, HOME: personalHome, PATH: `${binDir}:${process.env.PATH}` };
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: personalHome, PATH: `${binDir}:${process.env.PATH}` };
     for (const name of ['REASONIX_HOME', 'REASONIX_STATE_HOME', 'REASONIX_CACHE_HOME', 'XDG_CONFIG_HOME']) delete env[name];
     const child = spawn('bash', ['-c', command], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
