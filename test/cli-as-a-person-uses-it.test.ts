@@ -35,7 +35,7 @@ describe('a session by id or the start of one, in every command', () => {
 
   it('the environment says where to look as --home does, in every command', async () => {
     const machine = await buildStateRoot();
-    const env = { ...process.env, REASONIX_HOME: machine.stateRoot, HOME: await tempDir('rxstore-person-home-') };
+    const env: NodeJS.ProcessEnv = { ...process.env, REASONIX_HOME: machine.stateRoot, HOME: await tempDir('rxstore-person-home-') };
     delete env.REASONIX_STATE_HOME;
     const prefix = machine.ids.toolCalls.slice(0, 10);
     for (const args of [['inspect', prefix], ['cat', prefix], ['where', prefix], ['export', prefix, '--to', '-']]) {
