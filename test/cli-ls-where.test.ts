@@ -7,7 +7,7 @@ import type { ListedSession } from '../src/store/describe-conversation.js';
 import type { SessionWhereabouts } from '../src/store/locate-session.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { startMockModel, type MockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, reasonixEnv, runReasonix, writeReasonixConfig } from './support/reasonix.js';
+import { reasonixAbsentMessage, reasonixBinary, runReasonix, writeReasonixConfig } from './support/reasonix.js';
 import { buildStateRoot } from './support/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -38,18 +38,19 @@ describe('rxstore ls', () => {
     ]);
   });
 
-  it('prints one line a conversation; --verify exits 1 when Reasonix would refuse one', async () => {
+  it('prints a header and one line a conversation; --verify exits 1 when Reasonix would refuse one', async () => {
     const machine = await buildStateRoot();
-    const listed = await runCli(['ls', '--state-home', machine.stateRoot, '--workspace', machine.workspaces.titled]);
+    const listed = await runCli(['ls', '--state-home', machine.stateRoot, '--workspace', machine.workspaces.titled, '--utc']);
     expect(listed.code).toBe(0);
     const lines = listed.stdout.trim().split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^UPDATED +STATUS +MSGS +ID +WORKSPACE +TITLE$/);
     expect(lines.find((line) => line.includes(machine.ids.titledFork))).toMatch(
-      new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  ok +4  sessions-v4 +${machine.ids.titledFork}  /tmp/rxstore-fixture-ws/titled  "Refactor plan \\(fork\\)"  \\(fork of ${machine.ids.titledParent}\\)$`),
+      new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\dZ  ok +3  ${machine.ids.titledFork}  /tmp/rxstore-fixture-ws/titled  Refactor plan \\(fork\\)  \\(fork of ${machine.ids.titledParent}\\)$`),
     );
     const verified = await runCli(['ls', '--verify', '--state-home', machine.stateRoot, '--store', 'sessions-v4']);
     expect(verified.code).toBe(1);
-    expect(verified.stdout).toMatch(new RegExp(`damaged +0  sessions-v4 +${machine.ids.damaged}  slug -tmp-rxstore-fixture-ws-interrupted .*CRC`));
+    expect(verified.stdout).toMatch(new RegExp(`damaged +0  ${machine.ids.damaged}  slug -tmp-rxstore-fixture-ws-interrupted +\\(.*CRC`));
   });
 
   it('rejects an unknown store name as a usage error', async () => {
@@ -66,11 +67,11 @@ describe('rxstore where', () => {
     const [found, ...more] = JSON.parse(where.stdout) as SessionWhereabouts[];
     expect(more).toEqual([]);
     expect(found!.copies.map((copy) => [copy.store, copy.id, copy.resume.reason, copy.resume.command])).toEqual([
-      ['desktop-sessions-v5', machine.ids.desktopImport, 'desktop-store', expect.stringContaining(`reasonix --resume ${machine.ids.desktopImport}`)],
-      ['sessions-v4', machine.ids.jsonlTwin, 'resumes', `reasonix --resume ${machine.ids.jsonlTwin}`],
-      ['jsonl', 'legacy-demo', 'resumes', 'reasonix --resume legacy-demo'],
+      ['desktop-sessions-v5', machine.ids.desktopImport, 'desktop-store', expect.stringContaining(`REASONIX_STATE_HOME=${machine.stateRoot} reasonix --resume ${machine.ids.desktopImport}`)],
+      ['sessions-v4', machine.ids.jsonlTwin, 'resumes', `REASONIX_STATE_HOME=${machine.stateRoot} reasonix --resume ${machine.ids.jsonlTwin}`],
+      ['jsonl', 'legacy-demo', 'resumes', `REASONIX_STATE_HOME=${machine.stateRoot} reasonix --resume legacy-demo`],
     ]);
-    expect(found!.resume).toMatchObject({ resumes: true, command: `reasonix --resume ${machine.ids.jsonlTwin}` });
+    expect(found!.resume).toMatchObject({ resumes: true, command: `REASONIX_STATE_HOME=${machine.stateRoot} reasonix --resume ${machine.ids.jsonlTwin}` });
   });
 
   it('never suggests copying a desktop session over its copy in the workspace store', async () => {
@@ -81,10 +82,10 @@ describe('rxstore where', () => {
     const workspaceCopy = join(machine.stateRoot, 'projects', '-tmp-rxstore-fixture-ws-tool-calls', 'sessions-v4', machine.ids.toolCalls);
     expect(found!.copies.map((copy) => [copy.store, copy.resume.reason, copy.resume.command])).toEqual([
       ['desktop-sessions-v5', 'desktop-store', null],
-      ['sessions-v4', 'other-workspace', `cd ${machine.workspaces['tool-calls']} && reasonix --resume ${machine.ids.toolCalls}`],
+      ['sessions-v4', 'other-workspace', `cd ${machine.workspaces['tool-calls']} && REASONIX_STATE_HOME=${machine.stateRoot} reasonix --resume ${machine.ids.toolCalls}`],
     ]);
     expect(found!.copies[0]!.resume.explanation).toContain(`its copy ${workspaceCopy} is the one to resume`);
-    expect(found!.resume.command).toBe(`cd ${machine.workspaces['tool-calls']} && reasonix --resume ${machine.ids.toolCalls}`);
+    expect(found!.resume.command).toBe(`cd ${machine.workspaces['tool-calls']} && REASONIX_STATE_HOME=${machine.stateRoot} reasonix --resume ${machine.ids.toolCalls}`);
   });
 
   it('names a damaged copy and gives no command', async () => {
@@ -95,23 +96,30 @@ describe('rxstore where', () => {
     expect(where.stdout).toContain('no command resumes it');
   });
 
-  it('answers "no session matches" as Reasonix does, exit 1', async () => {
+  it('answers "no session matches" as Reasonix does, with where it looked; exit 2, nothing found', async () => {
     const machine = await buildStateRoot();
     const where = await runCli(['where', 'ffff0000', '--state-home', machine.stateRoot]);
-    expect(where).toMatchObject({ code: 1, stdout: '', stderr: 'rxstore: RX_SESSION_NOT_FOUND: no session matches "ffff0000"\n' });
+    expect(where).toMatchObject({ code: 2, stdout: '', stderr: `rxstore: RX_SESSION_NOT_FOUND: no session matches "ffff0000" (read ${machine.stateRoot})\n` });
   });
 });
 
 const bin = reasonixBinary();
 
 describe.skipIf(!bin)(`where, judged by the real Reasonix${bin ? '' : ` — skipped: ${reasonixAbsentMessage()}`}`, () => {
-  /** Runs a command `where` printed in bash, with `reasonix` standing for `reasonix run` against the mock. */
-  async function runPrinted(command: string, stateRoot: string, cwd: string, mock: MockModel): Promise<{ code: number | null; stderr: string }> {
+  /**
+   * Runs a command `where` printed in bash, as a person would paste it: no Reasonix variable in the
+   * environment, HOME a folder whose own ~/.reasonix has the mock provider and no sessions, and
+   * `reasonix` standing for `reasonix run` against the mock.
+   */
+  async function runPrinted(command: string, cwd: string, mock: MockModel): Promise<{ code: number | null; stderr: string }> {
     const binDir = await tempDir('rxstore-where-bin-');
     await writeFile(join(binDir, 'reasonix'), `#!/bin/sh\nexec '${bin}' run --permission-mode danger-full-access "$@" 'Please continue.'\n`);
     await chmod(join(binDir, 'reasonix'), 0o755);
-    await writeReasonixConfig(stateRoot, mock.baseUrl);
-    const child = spawn('bash', ['-c', command], { cwd, env: { ...reasonixEnv(stateRoot), PATH: `${binDir}:${process.env.PATH}` }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const personalHome = await tempDir('rxstore-where-home-');
+    await writeReasonixConfig(join(personalHome, '.reasonix'), mock.baseUrl);
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: personalHome, PATH: `${binDir}:${process.env.PATH}` };
+    for (const name of ['REASONIX_HOME', 'REASONIX_STATE_HOME', 'REASONIX_CACHE_HOME', 'XDG_CONFIG_HOME']) delete env[name];
+    const child = spawn('bash', ['-c', command], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -119,22 +127,27 @@ describe.skipIf(!bin)(`where, judged by the real Reasonix${bin ? '' : ` — skip
   }
 
   it.each([
-    ['under another workspace\'s slug', 'plainChat', 'other-workspace', 'plain-chat'],
-    ['in the global store', 'cjkGlobal', 'global-store', 'cjk-emoji'],
-  ] as const)('a session %s: Reasonix answers "no session matches"; the command `where` prints resumes it', async (_case, which, reason, workspaceOf) => {
+    ['under another workspace\'s slug', 'plainChat', 'other-workspace', 'plain-chat', '--state-home', 'REASONIX_STATE_HOME'],
+    ['in the global store', 'cjkGlobal', 'global-store', 'cjk-emoji', '--state-home', 'REASONIX_STATE_HOME'],
+    ['under another workspace\'s slug, found with --home', 'plainChat', 'other-workspace', 'plain-chat', '--home', 'REASONIX_HOME'],
+  ] as const)('a session %s: Reasonix answers "no session matches"; the command `where` prints resumes it as printed', async (_case, which, reason, workspaceOf, flag, variable) => {
     const machine = await buildStateRoot();
     const id = machine.ids[which];
     const workspace = machine.workspaces[workspaceOf];
     const elsewhere = await tempDir('rxstore-where-cwd-');
     await mkdir(workspace, { recursive: true });
+    const mock = await startMockModel([{ text: 'Resumed.' }]);
+    // A Reasonix home found with --home has its own configuration: the mock provider.
+    if (flag === '--home') await writeReasonixConfig(machine.stateRoot, mock.baseUrl);
 
-    const where = await runCli(['where', id, '--json', '--state-home', machine.stateRoot, '--cwd', elsewhere]);
+    const where = await runCli(['where', id, '--json', flag, machine.stateRoot, '--cwd', elsewhere]);
     expect(where.code, where.stderr).toBe(0);
     const [found] = JSON.parse(where.stdout) as SessionWhereabouts[];
     expect(found!.workspace).toBe(workspace);
-    expect(found!.resume).toMatchObject({ resumes: false, reason, command: expect.stringMatching(new RegExp(`cd ${workspace} && reasonix --resume ${id}$`)) });
+    expect(found!.resume).toMatchObject({ resumes: false, reason, command: expect.stringMatching(new RegExp(`cd ${workspace} && ${variable}=${machine.stateRoot} reasonix --resume ${id}$`)) });
+    const human = await runCli(['where', id, flag, machine.stateRoot, '--cwd', elsewhere]);
+    expect(human.stdout).toContain(`  to resume: ${found!.resume.command}\n`);
 
-    const mock = await startMockModel([{ text: 'Resumed.' }]);
     try {
       // Reasonix agrees that it is not found from there (and, for the global store, not even from its own workspace).
       for (const cwd of reason === 'global-store' ? [elsewhere, workspace] : [elsewhere]) {
@@ -142,7 +155,11 @@ describe.skipIf(!bin)(`where, judged by the real Reasonix${bin ? '' : ` — skip
         expect(refused.code, refused.stderr).toBe(1);
         expect(refused.stderr).toContain(`no session matches "${id}"`);
       }
-      const resumed = await runPrinted(found!.resume.command!, machine.stateRoot, elsewhere, mock);
+      // Without the variable the printed command carries, Reasonix looks in the person's own home and finds nothing.
+      const bare = await runPrinted(found!.resume.command!.replace(`${variable}=${machine.stateRoot} `, ''), elsewhere, mock);
+      expect(bare.code).not.toBe(0);
+      expect(bare.stderr).toContain(`no session matches "${id}"`);
+      const resumed = await runPrinted(found!.resume.command!, elsewhere, mock);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(mock.chatRequests().at(-1)?.messages.some((message) => message.content === 'Please continue.')).toBe(true);
     } finally {
@@ -150,8 +167,8 @@ describe.skipIf(!bin)(`where, judged by the real Reasonix${bin ? '' : ` — skip
     }
 
     // From the workspace, `where` now finds it in that workspace's store.
-    const after = await runCli(['where', id, '--json', '--state-home', machine.stateRoot, '--cwd', workspace]);
+    const after = await runCli(['where', id, '--json', flag, machine.stateRoot, '--cwd', workspace]);
     const [now] = JSON.parse(after.stdout) as SessionWhereabouts[];
-    expect(now!.resume).toMatchObject({ resumes: true, reason: 'resumes', command: `reasonix --resume ${id}` });
+    expect(now!.resume).toMatchObject({ resumes: true, reason: 'resumes', command: `${variable}=${machine.stateRoot} reasonix --resume ${id}` });
   });
 });

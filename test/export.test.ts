@@ -23,7 +23,9 @@ describe('rxstore export', () => {
     const [original, roundTrip] = await Promise.all([readSession(source.dir), readSession(report.targetDir)]);
     expect(roundTrip.status).toBe('ok');
     expect(roundTrip.projection.transcript.map((entry) => entry.message)).toEqual(original.projection.transcript.map((entry) => entry.message));
-    expect((await runCli(['export', source.dir, '--to', out])).code).toBe(2);
+    // A second export to the same file is refused (exit 1), the file named once.
+    const again = await runCli(['export', source.dir, '--to', out]);
+    expect(again).toMatchObject({ code: 1, stdout: '', stderr: `rxstore: RX_INVALID_INPUT: ${out} already exists; export never overwrites\n` });
   });
 
   it('to JSON, as one document of the person’s view', async () => {

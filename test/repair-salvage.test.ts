@@ -68,8 +68,9 @@ describe.skipIf(!reasonixBinary())(`repair and salvage, judged by the real Reaso
     await replaceFrame(dir, ends[Math.floor(ends.length / 2)]!, Buffer.alloc(0));
     const before = await treeDigest(dir);
     const repaired = await runCli(['repair', dir]);
-    expect(repaired.code).toBe(2);
-    expect(repaired.stderr).toMatch(/use rxstore salvage/);
+    // Refused, not a usage error: the session is what is wrong (exit 1), and one line says where and what to do.
+    expect(repaired.code).toBe(1);
+    expect(repaired.stderr).toMatch(/^rxstore: RX_DAMAGED_STORE: \S+events\.frames at offset \d+: the session is damaged, not torn \(.*\); .*use rxstore salvage \S+\n$/);
     expect(await treeDigest(dir)).toBe(before);
   });
 

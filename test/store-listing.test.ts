@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ListedSession } from '../src/store/describe-conversation.js';
 import { listSessions, type ListOptions } from '../src/store/list-sessions.js';
+import { openSession } from '../src/store/open-session.js';
 import { resolveStoreRoots, type ReadRoot } from '../src/store/roots.js';
 import { buildStateRoot, V0_WORKSPACE, type BuiltMachine } from './support/state-root.js';
 
@@ -28,10 +29,9 @@ const row = (session: ListedSession) => ({
   workspace: session.workspace,
   workspaceFrom: session.workspaceFrom,
   status: session.status,
-  messages: session.messages,
   title: session.title,
   // `copies` is every copy, the listed one first: the others are what this test names.
-  copies: session.copies.slice(1).map((copy) => [copy.id, copy.store, copy.status, copy.messages]),
+  copies: session.copies.slice(1).map((copy) => [copy.id, copy.store, copy.status]),
   parent: session.parent?.id ?? null,
 });
 
@@ -42,8 +42,8 @@ describe('listing a machine assembled from the fixtures', () => {
     const { sessions, warnings } = await listAll(await machineRoots(machine));
     expect(warnings).toEqual([]);
     const expected = [
-      { id: ids.v0, store: 'legacy', scope: 'global', workspace: V0_WORKSPACE, workspaceFrom: 'v0-meta', status: 'ok', messages: 2, title: 'Old v0 chat', copies: [], parent: null },
-      { id: ids.looseJsonl, store: 'jsonl', scope: 'global', workspace: null, workspaceFrom: null, status: 'ok', messages: 3, title: 'Quick question about regex lookbehind', copies: [], parent: null },
+      { id: ids.v0, store: 'legacy', scope: 'global', workspace: V0_WORKSPACE, workspaceFrom: 'v0-meta', status: 'ok', title: 'Old v0 chat', copies: [], parent: null },
+      { id: ids.looseJsonl, store: 'jsonl', scope: 'global', workspace: null, workspaceFrom: null, status: 'ok', title: 'Quick question about regex lookbehind', copies: [], parent: null },
       {
         id: ids.desktopImport,
         store: 'desktop-sessions-v5',
@@ -51,16 +51,16 @@ describe('listing a machine assembled from the fixtures', () => {
         workspace: ws['jsonl-migrated'],
         workspaceFrom: 'header',
         status: 'ok',
-        messages: 2,
+       
         title: 'What files are here?',
         copies: [
-          [ids.jsonlTwin, 'sessions-v4', 'ok', 8],
-          [ids.jsonlStem, 'jsonl', 'ok', 5],
-          [ids.jsonlStem, 'legacy', 'ok', 5],
+          [ids.jsonlTwin, 'sessions-v4', 'ok'],
+          [ids.jsonlStem, 'jsonl', 'ok'],
+          [ids.jsonlStem, 'legacy', 'ok'],
         ],
         parent: null,
       },
-      { id: ids.desktopOnly, store: 'desktop-sessions-v5', scope: 'global', workspace: ws.compacted, workspaceFrom: 'session-context', status: 'ok', messages: 19, title: expect.stringMatching(/^Turn 1: lorem ipsum/), copies: [], parent: null },
+      { id: ids.desktopOnly, store: 'desktop-sessions-v5', scope: 'global', workspace: ws.compacted, workspaceFrom: 'session-context', status: 'ok', title: expect.stringMatching(/^Turn 1: lorem ipsum/), copies: [], parent: null },
       {
         id: ids.toolCalls,
         store: 'desktop-sessions-v5',
@@ -68,24 +68,34 @@ describe('listing a machine assembled from the fixtures', () => {
         workspace: ws['tool-calls'],
         workspaceFrom: 'session-context',
         status: 'ok',
-        messages: 19,
+       
         title: 'List the files in this workspace.',
-        copies: [[ids.toolCalls, 'sessions-v4', 'ok', 19]],
+        copies: [[ids.toolCalls, 'sessions-v4', 'ok']],
         parent: null,
       },
-      { id: ids.cjkGlobal, store: 'sessions-v4', scope: 'global', workspace: ws['cjk-emoji'], workspaceFrom: 'session-context', status: 'ok', messages: 4, title: expect.stringMatching(/^请用一句话/), copies: [], parent: null },
-      { id: ids.damaged, store: 'sessions-v4', scope: 'workspace', workspace: null, workspaceFrom: null, status: 'damaged', messages: 0, title: null, copies: [], parent: null },
-      { id: ids.titledParent, store: 'sessions-v4', scope: 'workspace', workspace: ws.titled, workspaceFrom: 'session-context', status: 'ok', messages: 4, title: 'Plan a small refactor of notes.txt.', copies: [], parent: null },
-      { id: ids.titledFork, store: 'sessions-v4', scope: 'workspace', workspace: ws.titled, workspaceFrom: 'session-context', status: 'ok', messages: 4, title: 'Refactor plan (fork)', copies: [], parent: ids.titledParent },
-      { id: ids.payloadRef, store: 'sessions-v4', scope: 'workspace', workspace: ws['payload-ref'], workspaceFrom: 'session-context', status: 'ok', messages: 6, title: expect.stringMatching(/^Summarise these lines/), copies: [], parent: null },
-      { id: ids.plainChat, store: 'sessions-v4', scope: 'workspace', workspace: ws['plain-chat'], workspaceFrom: 'session-context', status: 'ok', messages: 4, title: 'Say hello in one short sentence.', copies: [], parent: null },
+      { id: ids.cjkGlobal, store: 'sessions-v4', scope: 'global', workspace: ws['cjk-emoji'], workspaceFrom: 'session-context', status: 'ok', title: expect.stringMatching(/^请用一句话/), copies: [], parent: null },
+      { id: ids.damaged, store: 'sessions-v4', scope: 'workspace', workspace: null, workspaceFrom: null, status: 'damaged', title: null, copies: [], parent: null },
+      { id: ids.titledParent, store: 'sessions-v4', scope: 'workspace', workspace: ws.titled, workspaceFrom: 'session-context', status: 'ok', title: 'Plan a small refactor of notes.txt.', copies: [], parent: null },
+      { id: ids.titledFork, store: 'sessions-v4', scope: 'workspace', workspace: ws.titled, workspaceFrom: 'session-context', status: 'ok', title: 'Refactor plan (fork)', copies: [], parent: ids.titledParent },
+      { id: ids.payloadRef, store: 'sessions-v4', scope: 'workspace', workspace: ws['payload-ref'], workspaceFrom: 'session-context', status: 'ok', title: expect.stringMatching(/^Summarise these lines/), copies: [], parent: null },
+      { id: ids.plainChat, store: 'sessions-v4', scope: 'workspace', workspace: ws['plain-chat'], workspaceFrom: 'session-context', status: 'ok', title: 'Say hello in one short sentence.', copies: [], parent: null },
     ];
     const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
     expect(sessions.map(row).sort(byId)).toEqual(expected.sort(byId));
 
-    // Newest first: by when each conversation's first copy last changed.
-    const times = sessions.map((session) => session.updatedAt ?? '');
-    expect(times).toEqual([...times].sort().reverse());
+    // Counts are the messages a person reads: what `rxstore cat` prints, host session-context lines left out.
+    for (const copy of sessions.flatMap((session) => [session, ...session.copies]).filter((copy) => copy.status === 'ok')) {
+      let seen = 0;
+      for await (const _message of (await openSession(copy.path)).personView()) seen += 1;
+      expect(copy.messages, copy.path).toBe(seen);
+    }
+    expect(sessions.find((session) => session.id === ids.plainChat)!.messages).toBe(3);
+    // Newest first: by when each conversation last committed an event, the time `inspect --json` reports.
+    const times = sessions.map((session) => Date.parse(session.updatedAt ?? '') || 0);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    for (const session of sessions.filter((listed) => listed.status === 'ok' && listed.store !== 'legacy')) {
+      expect(session.updatedAt, session.path).toBe((await (await openSession(session.path)).read()).lastCommitAt);
+    }
     // The damaged session names no workspace: the slug it sits under is reported instead.
     expect(sessions.find((session) => session.id === ids.damaged)).toMatchObject({ slug: '-tmp-rxstore-fixture-ws-interrupted', problem: expect.stringMatching(/CRC/) });
   });

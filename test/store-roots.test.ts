@@ -123,6 +123,7 @@ describe('what rxstore reads', () => {
     const roots = await resolveStoreRoots(linux({}, home));
     expect(roots).toEqual({
       reasonixStateRoot: join(home, '.reasonix'),
+      pinned: {},
       roots: [
         { kind: 'state', path: join(home, '.reasonix'), lines: ['1.x'] },
         { kind: 'state', path: join(home, 'relocated'), lines: ['2.x'] },
@@ -135,14 +136,20 @@ describe('what rxstore reads', () => {
     const machine = linux({ RXSTORE_ROOT: '/backup/rx', REASONIX_STATE_HOME: '/env/state' });
     expect(await resolveStoreRoots(machine, { stateHome: '/flag/state' })).toEqual({
       reasonixStateRoot: '/flag/state',
+      // What a printed `reasonix` command must carry to look where rxstore looked.
+      pinned: { REASONIX_STATE_HOME: '/flag/state' },
       roots: [{ kind: 'state', path: '/flag/state', lines: ['1.x', '2.x'] }],
     });
-    expect((await resolveStoreRoots(linux(), { home: '/flag/home' })).roots).toEqual([{ kind: 'state', path: '/flag/home', lines: ['1.x', '2.x'] }]);
+    const flagged = await resolveStoreRoots(linux({ REASONIX_HOME: '~/env-home' }), { home: '/flag/home' });
+    expect(flagged.roots).toEqual([{ kind: 'state', path: '/flag/home', lines: ['1.x', '2.x'] }]);
+    expect(flagged.pinned).toEqual({ REASONIX_HOME: '/flag/home' });
+    expect((await resolveStoreRoots(linux({ REASONIX_HOME: '~/env-home' }))).pinned).toEqual({ REASONIX_HOME: '/home/me/env-home' });
   });
 
   it('RXSTORE_ROOT reads one state root, or one store directory, only; Reasonix keeps its own state root', async () => {
     expect(await resolveStoreRoots(linux({ RXSTORE_ROOT: '~/backup/rx' }))).toEqual({
       reasonixStateRoot: '/home/me/.reasonix',
+      pinned: {},
       roots: [{ kind: 'state', path: '/home/me/backup/rx', lines: [] }],
     });
     expect((await resolveStoreRoots(linux({ RXSTORE_ROOT: '/backup/rx/projects/-w/sessions-v4' }))).roots).toEqual([

@@ -1,6 +1,4 @@
-import yargs from 'yargs';
-import { InvalidInputError, RxError } from '../codec/errors.js';
-import { ZstdUnavailableError } from '../codec/zstd-unavailable-error.js';
+import yargs, { type Argv } from 'yargs';
 import { catCommand } from './commands/cat.js';
 import { exportCommand } from './commands/export.js';
 import { inspectCommand } from './commands/inspect.js';
@@ -10,59 +8,138 @@ import { migrateCommand } from './commands/migrate.js';
 import { repairCommand } from './commands/repair.js';
 import { salvageCommand } from './commands/salvage.js';
 import { viewCommand } from './commands/view.js';
+import { errorLines } from './error-line.js';
+import { EXIT, exitCodeOf } from './exit-codes.js';
+import { epilogue } from './help-text.js';
 import { processOutput, type Output } from './output.js';
 import { UsageError } from './usage-error.js';
+import { rxstoreVersion } from './version.js';
+
+/** yargs' validation messages, said the way the rest of rxstore speaks. */
+const YARGS_STRINGS = {
+  'Unknown argument: %s': { one: 'unexpected argument %s', other: 'unexpected arguments %s' },
+  'Unknown command: %s': { one: 'unknown command: %s', other: 'unknown commands: %s' },
+  'Not enough non-option arguments: got %s, need at least %s': {
+    one: 'missing an argument (got %s, need at least %s)',
+    other: 'missing an argument (got %s, need at least %s)',
+  },
+  'Too many non-option arguments: got %s, maximum of %s': {
+    one: 'too many arguments (got %s, at most %s)',
+    other: 'too many arguments (got %s, at most %s)',
+  },
+  'Missing required argument: %s': { one: 'missing required option --%s', other: 'missing required options: %s' },
+  'Invalid values:': 'invalid value:',
+  'Argument: %s, Given: %s, Choices: %s': '--%s is %s; it must be one of %s',
+};
+
+/** Every command's name, to point a person at the help of the one they ran. */
+const COMMAND_NAMES = ['inspect', 'ls', 'where', 'cat', 'export', 'view', 'repair', 'salvage', 'migrate', 'help', 'completion'];
+
+/** The command a person ran (two words for `migrate`), to point them at its help. */
+function commandOf(argv: readonly string[]): string | undefined {
+  const words = argv.filter((arg) => !arg.startsWith('-'));
+  if (!COMMAND_NAMES.includes(words[0] ?? '')) return undefined;
+  return words[0] === 'migrate' && words[1] === 'jsonl-to-v4' ? 'migrate jsonl-to-v4' : words[0];
+}
+
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 /**
- * Runs the rxstore CLI with `argv` (without node and script) and returns the exit code:
- * 0 fine, 1 a store problem, 2 a usage error. Errors are printed as one line, never a stack.
+ * The options typed that the command does not have, as typed. yargs checks the number of
+ * positionals before unknown options, and an unknown option takes the next word as its value
+ * (`inspect --jsn 15350df4`): without this the person would hear "missing an argument".
+ */
+function unknownOptions(argv: readonly string[], known: ReadonlySet<string>): string[] {
+  const unknown: string[] = [];
+  for (const arg of argv) {
+    if (arg === '--') break;
+    if (!arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) continue;
+    const name = arg.replace(/^--?/, '').split('=')[0]!;
+    const names = arg.startsWith('--') ? [name, name.replace(/^no-/, '')] : [...name];
+    if (!names.every((each) => known.has(each) || known.has(camel(each))) && !names.slice(1).some((each) => known.has(each))) unknown.push(arg.split('=')[0]!);
+  }
+  return unknown;
+}
+
+/** A yargs validation message as rxstore says it: the options named as typed. */
+function said(message: string, argv: readonly string[]): string {
+  const oneLine = message.replace(/\n\s*/g, ' ');
+  const suggestion = /^Did you mean (.*)\?$/.exec(oneLine);
+  if (suggestion) return `unknown command ${argv.find((arg) => !arg.startsWith('-')) ?? ''}; did you mean ${suggestion[1]}?`;
+  return oneLine;
+}
+
+/**
+ * Runs the rxstore CLI with `argv` (without node and script) and returns the exit code (see
+ * `exit-codes.ts`: 0 done, 1 refused or failed, 2 usage, not a session or nothing found).
+ * Errors are printed as one line, never a stack.
  */
 export async function main(argv: string[], output: Output = processOutput): Promise<number> {
-  let exitCode = 0;
+  let exitCode: number = EXIT.done;
   const setExit = (code: number) => {
     exitCode = code;
   };
+  let helpFor: string[] | undefined;
+  let printed: string | undefined;
   try {
-    await yargs(argv)
+    const parser = yargs(argv);
+    await parser
       .scriptName('rxstore')
       .usage('$0 <command> [options]\n\nRead, verify, project and write the session stores of the Reasonix coding agent.')
+      // yargs' own strings take plural forms, which its types do not describe.
+      .updateStrings(YARGS_STRINGS as unknown as Record<string, string>)
       .command(inspectCommand(output, setExit))
       .command(lsCommand(output, setExit))
       .command(whereCommand(output, setExit))
-      .command(migrateCommand(output, setExit, () => output === processOutput && process.stderr.isTTY === true))
       .command(catCommand(output, setExit))
       .command(exportCommand(output, setExit))
       .command(repairCommand(output, setExit))
       .command(salvageCommand(output, setExit))
       .command(viewCommand(output, setExit))
-      .demandCommand(1, 'Name a command.')
+      .command(migrateCommand(output, setExit, () => output === processOutput && process.stderr.isTTY === true))
+      .command({
+        command: 'help [command..]',
+        describe: "Show a command's help: rxstore help <command>",
+        builder: (sub: Argv) => sub.positional('command', { type: 'string', array: true, describe: 'the command' }),
+        handler: (args: { command?: string[] | undefined }) => {
+          helpFor = args.command ?? [];
+        },
+      })
+      .completion('completion', 'Print a bash/zsh completion script: rxstore completion >> ~/.bashrc')
+      .example('$0 ls', 'every session on this machine, newest first')
+      .example('$0 inspect 15350df4', 'verify a session named by (the start of) its id')
+      .example('$0 help inspect', "a command's options, examples and exit codes")
+      .epilogue(epilogue('A session can be named by its id or the start of one wherever a command takes one; --home, --state-home and the environment say where to look.'))
+      .demandCommand(1, 'name a command')
+      .recommendCommands()
       .strict()
       .help()
-      .version()
+      .alias('help', 'h')
+      .version(rxstoreVersion())
+      .alias('version', 'v')
+      .wrap(Math.min(100, output.columns ?? 100))
       .exitProcess(false)
       .fail((message, error) => {
-        throw error ?? new UsageError(message);
+        if (error) throw error;
+        // `getOptions` is yargs' own (its types leave it out): the options of the command being parsed.
+        const options = (parser as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]> } }).getOptions();
+        const known = new Set<string>([...Object.keys(options.key), ...Object.values(options.alias).flat()]);
+        const unknown = unknownOptions(argv, known);
+        throw new UsageError(unknown.length > 0 ? `unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}` : said(message, argv));
       })
-      .parseAsync();
+      // Help, version and completion text come back here rather than being printed by yargs: they go where output goes.
+      .parseAsync(argv, {}, (_error, _args, text) => {
+        printed = text;
+      });
   } catch (error) {
-    if (error instanceof UsageError) {
-      output.err(`rxstore: ${error.message}\n`);
-      return 2;
+    if (error instanceof UsageError && !error.message.includes('--help')) {
+      const command = commandOf(argv);
+      error.message = `${error.message}${error.message.endsWith('?') ? '' : ';'} see ${command ? `rxstore ${command} --help` : 'rxstore --help'}`;
     }
-    if (error instanceof InvalidInputError) {
-      output.err(`rxstore: ${error.code}: ${error.describe()}\n`);
-      return 2;
-    }
-    if (error instanceof RxError) {
-      output.err(`rxstore: ${error.code}: ${error.describe()}\n`);
-      return 1;
-    }
-    if (error instanceof ZstdUnavailableError) {
-      output.err(`rxstore: ${error.code}: ${error.message}\n`);
-      return 1;
-    }
-    output.err(`rxstore: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    output.err(errorLines(error));
+    return exitCodeOf(error);
   }
+  if (helpFor !== undefined) return main([...helpFor.filter((word) => word !== 'help'), '--help'], output);
+  if (printed) output.out(printed.endsWith('\n') ? printed : `${printed}\n`);
   return exitCode;
 }

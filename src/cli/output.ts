@@ -2,9 +2,14 @@
 export interface Output {
   out(text: string): void;
   err(text: string): void;
+  /** The width of the terminal standard output is, or undefined when it is not a terminal (a pipe, a file). */
+  readonly columns?: number | undefined;
 }
 
 export const processOutput: Output = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  get columns() {
+    return process.stdout.isTTY ? process.stdout.columns : undefined;
+  },
 };

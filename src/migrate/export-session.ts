@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { branchIdOf } from '../store/jsonl-sidecars.js';
 import { goJson, goJsonIndented } from '../codec/go-json.js';
-import { InvalidInputError, RxError } from '../codec/errors.js';
+import { RxError } from '../codec/errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { SessionRead } from '../session/read-session.js';
 import { canonicalTranscript, personView } from '../session/views.js';
@@ -29,44 +29,61 @@ export class ExportRefusedError extends RxError {
   readonly code: string = 'RX_EXPORT_REFUSED';
 }
 
+/** A session as export writes it: the document (a JSONL transcript or one JSON document) and, for JSONL, its meta. */
+export interface ExportedText {
+  document: string;
+  /** The `.jsonl.meta` beside a JSONL transcript; absent for JSON. */
+  meta?: string;
+  messages: number;
+}
+
 /**
- * Writes a session out as a JSONL transcript with its `.jsonl.meta` (which Reasonix can resume,
- * and migrate back into sessions-v4) or as one JSON document. Never overwrites a file.
+ * A session as a JSONL transcript with its `.jsonl.meta` (which Reasonix can resume, and migrate
+ * back into sessions-v4) or as one JSON document, as text; `id` names the transcript (its file
+ * name without `.jsonl`). A session Reasonix would refuse, or one with nothing Reasonix would
+ * resume, is refused with `ExportRefusedError`.
  */
-export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport> {
+export function exportedText(read: SessionRead, options: { format: ExportFormat; view?: ExportView; id: string }): ExportedText {
   if (read.refusal) {
     // A partial transcript would pass for the whole session: salvage is the way to keep what precedes the damage.
     throw new ExportRefusedError(`not exported: Reasonix would refuse this session (${read.refusal.code}: ${read.refusal.message}); rxstore salvage writes what can still be read into a new session`, read.refusal.data);
   }
   const view = options.view ?? 'canonical';
-  const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
-  for (const file of files) {
-    if (await lstat(file).catch(() => undefined)) throw new InvalidInputError(`${file} already exists; export never overwrites`, { file });
-  }
   const timed = canonicalTranscript(read.projection);
   const title = read.projection.title;
   const workspace = workspaceOf(read);
   const createdAt = read.manifest?.createdAt ?? read.firstCommitAt;
   if (options.format === 'json') {
     const messages = view === 'person' ? personView(read.projection) : timed.map(({ message, time }) => ({ ...message, time: new Date(time).toISOString() }));
-    await writeFileAtomic(options.to, goJsonIndented({ id: read.id, title: title ?? null, workspace: workspace ?? null, createdAt: createdAt ?? null, updatedAt: read.lastCommitAt ?? null, view, messages }));
-    return { to: options.to, files, messages: messages.length };
+    return { document: goJsonIndented({ id: read.id, title: title ?? null, workspace: workspace ?? null, createdAt: createdAt ?? null, updatedAt: read.lastCommitAt ?? null, view, messages }), messages: messages.length };
   }
   const kept = view === 'person' ? timed.filter(({ message }) => message.origin !== 'host' && !message.local_only) : timed;
   if (kept.length === 0) {
     // Reasonix answers `no session matches` for an empty transcript resumed by id.
     throw new ExportRefusedError(`not exported: the session has no messages${view === 'person' ? ' a person reads' : ''}, and Reasonix does not resume an empty transcript`, { file: read.dir });
   }
-  const lines = kept.map(({ message }) => `${goJson(goMessage(message).message)}\n`).join('');
   // BranchMeta (spec §11.3): pretty JSON; the display title is custom_title.
   const meta = {
-    id: branchIdOf(options.to),
+    id: options.id,
     ...(title ? { custom_title: title } : {}),
     created_at: createdAt ?? new Date(0).toISOString(),
     updated_at: read.lastCommitAt ?? createdAt ?? new Date(0).toISOString(),
     ...(workspace ? { scope: 'project', workspace_root: workspace } : {}),
   };
-  await writeFileAtomic(options.to, lines);
-  await writeFileAtomic(`${options.to}.meta`, goJsonIndented(meta));
-  return { to: options.to, files, messages: kept.length };
+  return { document: kept.map(({ message }) => `${goJson(goMessage(message).message)}\n`).join(''), meta: goJsonIndented(meta), messages: kept.length };
+}
+
+/**
+ * Writes a session out as `exportedText` gives it: the document at `to`, and for JSONL its
+ * `.jsonl.meta` beside it. Never overwrites a file.
+ */
+export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport> {
+  const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
+  for (const file of files) {
+    if (await lstat(file).catch(() => undefined)) throw new ExportRefusedError(`${file} already exists; export never overwrites`, { file });
+  }
+  const text = exportedText(read, { format: options.format, view: options.view, id: branchIdOf(options.to) });
+  await writeFileAtomic(options.to, text.document);
+  if (text.meta !== undefined) await writeFileAtomic(`${options.to}.meta`, text.meta);
+  return { to: options.to, files, messages: text.messages };
 }

@@ -3,8 +3,12 @@ import { DamagedStoreError, RxError, UnsupportedVersionError } from '../codec/er
 /** One thing wrong with (or worth knowing about) a session, as `inspect` prints it. */
 export interface SessionProblem {
   code: string;
-  /** `error`: Reasonix would refuse the session. `warning`: it opens, but something is off. */
-  severity: 'error' | 'warning';
+  /**
+   * `error`: Reasonix would refuse the session. `warning`: it opens, but something is off.
+   * `note`: a cache Reasonix rebuilds by itself is out of date (every copied or restored session
+   * has one); worth knowing, never worth a warning.
+   */
+  severity: 'error' | 'warning' | 'note';
   message: string;
   file?: string;
   offset?: number;

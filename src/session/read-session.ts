@@ -92,9 +92,10 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     read.refusal ??= error ?? errorFromProblem({ ...problem, severity: 'error' }, verdict);
   };
   const warn = (problem: Omit<SessionProblem, 'severity'>) => problems.push({ ...problem, severity: 'warning' });
+  const note = (problem: Omit<SessionProblem, 'severity'>) => problems.push({ ...problem, severity: 'note' });
 
   if ((await lstat(dir).catch(() => undefined))?.isSymbolicLink()) {
-    refuse({ code: 'RX_SESSION_SYMLINK', message: 'the session directory is a symlink: Reasonix refuses to open it (spec §2)', file: dir });
+    refuse({ code: 'RX_SESSION_SYMLINK', message: 'the session directory is a symlink: Reasonix refuses to open it', file: dir });
     return read;
   }
   const manifestPath = join(dir, SESSION_FILES.manifest);
@@ -171,7 +172,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
         offset: read.tornTail.offset,
       });
     }
-    if (options.caches ?? true) await checkCaches(dir, id, logPath, logStats.size, warn);
+    if (options.caches ?? true) await checkCaches(dir, id, logPath, logStats.size, note);
   }
 
   const entries = await readdir(dir).catch(() => [] as string[]);
@@ -189,32 +190,35 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
   return read;
 }
 
-/** Caches are never trusted over the log; a stale one is only worth a warning (spec §9.3, §9.4). */
+/**
+ * Caches are never trusted over the log, and Reasonix rebuilds a stale one by itself (a copied
+ * log has a new inode and mtime, so every copy has one): a note, not a warning (spec §9.3, §9.4).
+ */
 async function checkCaches(
   dir: string,
   id: string,
   logPath: string,
   logSize: number,
-  warn: (problem: Omit<SessionProblem, 'severity'>) => void,
+  note: (problem: Omit<SessionProblem, 'severity'>) => void,
 ): Promise<void> {
   const identityPath = join(dir, SESSION_FILES.identity);
   const identity = await readJsonFile(identityPath, StorageIdentitySchema);
-  if (identity.state === 'invalid') warn({ code: 'RX_IDENTITY_STALE', message: `storage identity is not valid (${identity.reason}); Reasonix will mint a new one`, file: identityPath });
+  if (identity.state === 'invalid') note({ code: 'RX_IDENTITY_STALE', message: `storage identity is not valid (${identity.reason}); Reasonix will mint a new one`, file: identityPath });
   else if (identity.state === 'ok') {
     const prefix = await logPrefixDigest(logPath);
     if (identity.value.sessionId !== id || identity.value.logPrefixDigest !== prefix) {
-      warn({ code: 'RX_IDENTITY_STALE', message: 'storage identity does not match this log; Reasonix will mint a new one and drop its caches', file: identityPath });
+      note({ code: 'RX_IDENTITY_STALE', message: 'storage identity does not match this log; Reasonix will mint a new one and drop its caches', file: identityPath });
     }
   }
   const indexPath = join(dir, SESSION_FILES.offsetIndex);
   const index = await readJsonFile(indexPath, OffsetIndexSchema);
-  if (index.state === 'invalid') warn({ code: 'RX_OFFSET_INDEX_STALE', message: `offset index is not valid (${index.reason}); it is a cache and will be rebuilt`, file: indexPath });
+  if (index.state === 'invalid') note({ code: 'RX_OFFSET_INDEX_STALE', message: `offset index is not valid (${index.reason}); it is a cache and will be rebuilt`, file: indexPath });
   else if (index.state === 'ok') {
     const actual = await logIdentity(logPath);
     // The mtime in nanoseconds does not fit a double: compare the digits as written.
     const writtenModTime = /"logModTimeNs":(-?\d+)/.exec(index.text)?.[1];
     if (index.value.logSize !== logSize || writtenModTime !== String(actual.modTimeNs) || index.value.logIdentity !== actual.identity) {
-      warn({ code: 'RX_OFFSET_INDEX_STALE', message: 'offset index is stale (the log changed since it was written); it is a cache and will be rebuilt', file: indexPath });
+      note({ code: 'RX_OFFSET_INDEX_STALE', message: 'offset index is stale (the log changed since it was written); it is a cache and will be rebuilt', file: indexPath });
     }
   }
 }

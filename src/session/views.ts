@@ -49,6 +49,11 @@ export interface PersonMessage {
   name?: string;
 }
 
+/** Whether a person sees a message: not the host's session-context messages, not local-only records. */
+export function seenByPerson(message: Pick<Message, 'origin' | 'local_only'>): boolean {
+  return message.origin !== 'host' && !message.local_only;
+}
+
 /**
  * The person's view: what was said, without the host's session-context messages and local-only
  * records, with what the person typed (`raw_content`) preferred over what the model was sent.
@@ -59,7 +64,7 @@ export function personView(projection: Projection): PersonMessage[] {
 
 /** One transcript message as a person reads it; undefined for what a person does not see. */
 export function personMessage({ message, time }: Pick<TimedMessage, 'message' | 'time'>): PersonMessage | undefined {
-  if (message.origin === 'host' || message.local_only) return undefined;
+  if (!seenByPerson(message)) return undefined;
   return {
     ...(message.id !== undefined ? { id: message.id } : {}),
     role: message.role,

@@ -19,7 +19,9 @@ export interface ListedCopy {
   title: string | null;
   /** `title`: the session's own; `preview`: what its first message says. */
   titleFrom: 'title' | 'preview' | null;
+  /** Its last committed event's time, as `inspect --json` reports it (see `CopySummary`). */
   updatedAt: string | null;
+  /** The messages a person sees. */
   messages: number;
   status: ListedStatus;
   problem: string | null;
@@ -73,6 +75,6 @@ export function describeConversation(all: [ListedCopy, ...ListedCopy[]], parent:
 }
 
 function listedCopy(copy: SessionCopy, summary: CopySummary): ListedCopy {
-  const { id, store, scope, slug, path, root, updatedAt } = copy;
-  return { id, store, scope, slug, path, root, updatedAt, ...summary };
+  const { id, store, scope, slug, path, root } = copy;
+  return { id, store, scope, slug, path, root, ...summary };
 }

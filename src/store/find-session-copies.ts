@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { describeSystemError } from '../fs/system-error.js';
 import { HeaderSchema } from '../session/header.js';
 import { ManifestSchema } from '../session/manifest.js';
 import { readJsonFile } from '../session/read-json-file.js';
@@ -96,7 +97,7 @@ async function listEntries(dir: string, warnings: string[]): Promise<Dirent[]> {
     return await readdir(dir, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') warnings.push(`cannot read ${dir}: ${(error as Error).message}`);
+    if (code !== 'ENOENT') warnings.push(`cannot read ${describeSystemError(error)}`);
     return [];
   }
 }

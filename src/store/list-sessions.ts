@@ -23,27 +23,29 @@ export interface ListOptions {
 export interface SessionListing {
   /** Stores that could not be read: they are not empty, and the listing says so. */
   warnings: string[];
-  /** Each conversation once, most recently changed first, read as it is consumed. */
+  /** Each conversation once, the one whose last committed event is newest first. */
   sessions: AsyncGenerator<ListedSession>;
 }
 
 /**
  * Lists every session under the roots. Directory listings and metadata files are read first, to
- * group copies into conversations and order them (spec §10, §12); each conversation's logs and
- * transcripts are then read while the rows stream out.
+ * group copies into conversations (spec §10, §12); then every conversation's logs and transcripts
+ * are read, a few at once, since only they say when each last changed: a file's mtime says when
+ * it was copied, not when it was written.
  */
 export async function listSessions(roots: readonly ReadRoot[], options: ListOptions): Promise<SessionListing> {
   const found = await findSessionCopies([...roots], options.stores);
-  const conversations = groupConversations(found, options.platform).sort(mostRecentFirst);
+  const conversations = groupConversations(found, options.platform);
   const wanted = options.workspace === undefined ? undefined : workspaceSlug(options.workspace, options.platform);
   const describe = async (conversation: Conversation) =>
     describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries }), conversation.parent);
   async function* sessions(): AsyncGenerator<ListedSession> {
+    const described: ListedSession[] = [];
     for await (const session of mapInOrder(conversations, options.concurrency ?? 16, describe)) {
       // Slugs compare workspaces as Reasonix does: Windows spellings that differ in case are one folder.
-      if (wanted !== undefined && !belongsTo(session, wanted, options.platform)) continue;
-      yield session;
+      if (wanted === undefined || belongsTo(session, wanted, options.platform)) described.push(session);
     }
+    yield* described.sort(mostRecentFirst);
   }
   return { warnings: found.warnings, sessions: sessions() };
 }
@@ -53,6 +55,8 @@ function belongsTo(session: ListedSession, slug: string, platform: Platform): bo
   return session.copies.some((copy) => sameSlug(copy.slug, slug, platform));
 }
 
-function mostRecentFirst(a: Conversation, b: Conversation): number {
-  return (b.copies[0].updatedAt ?? '').localeCompare(a.copies[0].updatedAt ?? '') || a.copies[0].id.localeCompare(b.copies[0].id);
+/** Newest last change first (times compared as instants: Reasonix writes up to nine fraction digits); unknown times last. */
+function mostRecentFirst(a: ListedSession, b: ListedSession): number {
+  const time = (session: ListedSession) => (session.updatedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(session.updatedAt) || Number.NEGATIVE_INFINITY);
+  return time(b) - time(a) || (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '') || a.id.localeCompare(b.id);
 }

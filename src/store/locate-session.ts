@@ -1,5 +1,6 @@
 import { describeConversation, readCopies, type ListedCopy, type ListedSession } from './describe-conversation.js';
 import { findSessionCopies } from './find-session-copies.js';
+import { conversationsMatching, describeRoots } from './find-session.js';
 import { groupConversations } from './group-conversations.js';
 import type { ReadRoot } from './roots.js';
 import { resumeVerdict, type ResumeContext, type ResumeVerdict } from './resume-verdict.js';
@@ -21,15 +22,15 @@ export interface SessionWhereabouts extends Omit<ListedSession, 'copies'> {
 }
 
 /**
- * Finds every conversation with a copy whose id is `query` or starts with it, verifies each copy
+ * Finds every conversation with a copy whose id is `query` (or, when none is, starts with it), verifies each copy
  * (`readSession`: whether Reasonix would open it is the question), and says for each whether
  * `reasonix --resume <id>` run from `context.cwd` finds it, and if not why and what would.
  * Throws `SessionNotFoundError` when nothing matches.
  */
 export async function locateSession(roots: readonly ReadRoot[], query: string, context: ResumeContext): Promise<SessionWhereabouts[]> {
   const found = await findSessionCopies([...roots]);
-  const matching = groupConversations(found, context.platform).filter((conversation) => conversation.copies.some((copy) => copy.id.startsWith(query)));
-  if (matching.length === 0) throw new SessionNotFoundError(`no session matches ${JSON.stringify(query)}`);
+  const matching = conversationsMatching(groupConversations(found, context.platform), query);
+  if (matching.length === 0) throw new SessionNotFoundError(`no session matches ${JSON.stringify(query)} (${describeRoots(roots)})`);
   return Promise.all(
     matching.map(async (conversation) => {
       const read = await readCopies(conversation, { verify: true, registries: found.registries });

@@ -15,6 +15,7 @@ import { SESSION_FILES } from '../session/session-files.js';
 import { refusalInBatch } from '../session/strict-payload-error.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/views.js';
 import { workspaceOf } from '../session/workspace.js';
+import { NotASessionError } from './not-a-session-error.js';
 import { readJsonlSession } from './read-jsonl-session.js';
 import { storeKindOf, type StoreKind } from './store-kind.js';
 
@@ -98,12 +99,12 @@ function readerOver(id: string, path: string, read: (options?: { retainContent?:
 export async function openSession(path: string): Promise<OpenedSession> {
   const full = resolve(path);
   const stats = await lstat(full).catch(() => undefined);
-  if (!stats) throw new InvalidInputError(`${full}: no such file or directory`, { file: full });
+  if (!stats) throw new NotASessionError(`${full}: no such file or directory`, { file: full });
   if (stats.isFile() && full.endsWith('.jsonl')) {
     return { ...readerOver(basename(full).replace(/\.jsonl$/, ''), full, () => readJsonlSession(full)), format: 'jsonl', store: 'jsonl' };
   }
   if (!(await lstat(join(full, SESSION_FILES.manifest)).catch(() => undefined)) && !(await lstat(join(full, SESSION_FILES.log)).catch(() => undefined))) {
-    throw new InvalidInputError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, { file: full });
+    throw new NotASessionError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, { file: full });
   }
   const id = basename(full);
   const logPath = join(full, SESSION_FILES.log);

@@ -1,7 +1,9 @@
+import { seenByPerson } from '../session/views.js';
 import { readTranscript } from './jsonl-transcript.js';
 
 /** What listing needs from a JSONL transcript (spec §11.1): one message a line. */
 export interface TranscriptLines {
+  /** The messages a person sees: host session-context lines and local-only records are not counted. */
   messages: number;
   /** The text of the first user message: the title when no meta gives one. */
   firstUserText: string | null;
@@ -22,7 +24,7 @@ export async function readTranscriptLines(path: string): Promise<TranscriptLines
   const seen = new Set<string>();
   const repeated = lines.find(({ value }) => typeof value.id === 'string' && value.id !== '' && (seen.has(value.id) || !seen.add(value.id)));
   if (repeated && errors.length === 0) {
-    return { messages: lines.length, firstUserText, problem: `line ${repeated.line}: duplicate stable message id ${JSON.stringify(repeated.value.id)} (Reasonix refuses it)` };
+    return { messages: lines.filter(({ value }) => seenByPerson(value)).length, firstUserText, problem: `line ${repeated.line}: duplicate stable message id ${JSON.stringify(repeated.value.id)} (Reasonix refuses it)` };
   }
-  return { messages: lines.length, firstUserText, problem: errors[0]?.message ?? null };
+  return { messages: lines.filter(({ value }) => seenByPerson(value)).length, firstUserText, problem: errors[0]?.message ?? null };
 }

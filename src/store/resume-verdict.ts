@@ -1,6 +1,7 @@
 import type { ListedCopy } from './describe-conversation.js';
 import { pathsOf, type Platform } from './platform.js';
-import { copyInto, fromFolder, reasonixResume, withStateRoot } from './shell-command.js';
+import type { PinnedRoots } from './roots.js';
+import { copyInto, fromFolder, reasonixResume } from './shell-command.js';
 import { sameSlug, workspaceSlug } from './workspace-slug.js';
 
 /** Why `reasonix --resume <id>` from a folder does, or does not, open a copy (spec §13.1). */
@@ -13,6 +14,7 @@ export type ResumeReason =
   | 'legacy-root'
   | 'damaged'
   | 'unsupported'
+  | 'unreadable'
   | 'locked'
   | 'no-state-root';
 
@@ -33,6 +35,8 @@ export interface ResumeContext {
   cwd: string;
   /** The state root Reasonix 1.38.11 uses there (spec §1.1). */
   reasonixStateRoot: string | undefined;
+  /** `REASONIX_HOME` / `REASONIX_STATE_HOME` the roots were found with: every suggested `reasonix` command carries them. */
+  pinned?: PinnedRoots;
 }
 
 /**
@@ -55,8 +59,9 @@ export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblin
     command,
     copiesSession,
   });
-  const byId = reasonixResume(copy.id, platform);
-  const byPath = reasonixResume(copy.path, platform);
+  const pinned = context.pinned ?? {};
+  const byId = reasonixResume(copy.id, platform, pinned);
+  const byPath = reasonixResume(copy.path, platform, pinned);
   // The folder whose slug the copy sits under: the only one `--resume <id>` finds it from.
   const home = [copy.workspace, workspace].find((folder): folder is string => folder !== null && sameSlug(slugOf(folder), copy.slug, platform));
   const fromHome = (command: string) => (home ? fromFolder(home, command, platform) : null);
@@ -66,6 +71,7 @@ export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblin
   if (copy.status === 'damaged' || copy.status === 'unsupported') {
     return verdict(copy.status, `Reasonix would refuse this copy: ${copy.problem ?? copy.status}`, null);
   }
+  if (copy.status === 'unreadable') return verdict('unreadable', `it cannot be read: ${copy.problem ?? 'unreadable'}`, null);
   const sameRoot = paths.resolve(copy.root) === paths.resolve(state);
 
   if (copy.store === 'legacy') {
@@ -73,7 +79,7 @@ export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblin
   }
   if (copy.store === 'jsonl') {
     if (!sameRoot) return verdict('other-state-root', `it is under ${copy.root}, not under Reasonix's state root ${state}; a transcript path resumes from anywhere`, fromHome(byPath) ?? byPath);
-    if (sameSlug(copy.slug, cwdSlug, platform)) return verdict('resumes', 'a JSONL transcript of this folder: Reasonix migrates it into this folder\'s sessions-v4 store and opens that (spec §10.1)', byId);
+    if (sameSlug(copy.slug, cwdSlug, platform)) return verdict('resumes', 'a JSONL transcript of this folder: Reasonix migrates it into this folder\'s sessions-v4 store and opens that', byId);
     const where = copy.slug === null ? 'the global JSONL store' : `the JSONL store of slug ${copy.slug}`;
     return verdict(copy.slug === null ? 'global-store' : 'other-workspace', `it is in ${where}; ${notFromHere}; its path resumes from anywhere`, fromHome(byId) ?? byPath);
   }
@@ -95,7 +101,7 @@ export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblin
     return verdict(copy.store === 'desktop-sessions-v5' ? 'desktop-store' : 'global-store', `${why}; a copy in the store of ${target} resumes`, command, true);
   }
   if (!sameRoot) {
-    return verdict('other-state-root', `it is under ${copy.root}, not under Reasonix's state root ${state}`, fromHome(withStateRoot(copy.root, byId, platform)));
+    return verdict('other-state-root', `it is under ${copy.root}, not under Reasonix's state root ${state}`, fromHome(reasonixResume(copy.id, platform, { ...pinned, REASONIX_STATE_HOME: copy.root })));
   }
   if (!sameSlug(copy.slug, cwdSlug, platform)) {
     const owner = home ? `${home} (slug ${copy.slug})` : `the folder whose slug is ${copy.slug}`;

@@ -24,9 +24,20 @@ export type ReadRoot =
   /** `RXSTORE_ROOT` naming a single store directory (a `sessions-v4`, `by-id` or JSONL `sessions` folder). */
   | { kind: 'store'; path: string };
 
+/**
+ * The Reasonix variables the roots were pinned with (by rxstore's flags or the environment),
+ * expanded: a command for Reasonix must carry them, or it would look under the default home.
+ */
+export interface PinnedRoots {
+  REASONIX_HOME?: string;
+  REASONIX_STATE_HOME?: string;
+}
+
 export interface StoreRoots {
   /** The state root `reasonix --resume` of 1.38.11 searches (spec §13.1); undefined when there is no home. */
   reasonixStateRoot: string | undefined;
+  /** `REASONIX_HOME` / `REASONIX_STATE_HOME` as `--home`, `--state-home` or the environment set them; empty when neither is. */
+  pinned: PinnedRoots;
   roots: ReadRoot[];
 }
 
@@ -120,10 +131,11 @@ export async function resolveStoreRoots(machine: RootInputs, overrides: RootOver
   const flagged = overrides.home !== undefined || overrides.stateHome !== undefined;
   const inputs = withOverrides(machine, overrides);
   const reasonixStateRoot = stateRoot(inputs, '1.x');
+  const pinned = pinnedRoots(inputs);
   const only = flagged ? undefined : expandDirValue(inputs.env[RXSTORE_ROOT], inputs);
   if (only) {
     const root: ReadRoot = isStoreDirName(pathsOf(inputs.platform).basename(only)) ? { kind: 'store', path: only } : { kind: 'state', path: only, lines: [] };
-    return { reasonixStateRoot, roots: [root] };
+    return { reasonixStateRoot, pinned, roots: [root] };
   }
 
   const home = reasonixHome(inputs);
@@ -139,7 +151,13 @@ export async function resolveStoreRoots(machine: RootInputs, overrides: RootOver
   for (const path of legacyRoots(inputs)) {
     if (!roots.some((root) => root.path === path)) roots.push({ kind: 'legacy', path });
   }
-  return { reasonixStateRoot, roots };
+  return { reasonixStateRoot, pinned, roots };
+}
+
+function pinnedRoots(inputs: RootInputs): PinnedRoots {
+  const home = expandDirValue(inputs.env.REASONIX_HOME, inputs);
+  const state = expandDirValue(inputs.env.REASONIX_STATE_HOME, inputs);
+  return { ...(home ? { REASONIX_HOME: home } : {}), ...(state ? { REASONIX_STATE_HOME: state } : {}) };
 }
 
 /** The names a store directory has (spec §1.2, §12); anything else given as `RXSTORE_ROOT` is a state root. */

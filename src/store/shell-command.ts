@@ -1,4 +1,5 @@
 import { pathsOf, type Platform } from './platform.js';
+import type { PinnedRoots } from './roots.js';
 
 /**
  * Commands rxstore suggests, in the platform's shell: POSIX `sh` off Windows, `cmd.exe` on it.
@@ -9,9 +10,12 @@ export function quote(value: string, platform: Platform): string {
   return /^[\w/.,:@%+=-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
-/** `reasonix --resume <query>`: an id, or a JSONL transcript path (spec §13.1). */
-export function reasonixResume(query: string, platform: Platform): string {
-  return `reasonix --resume ${quote(query, platform)}`;
+/**
+ * `reasonix --resume <query>`: an id, or a JSONL transcript path (spec §13.1), with the Reasonix
+ * variables it needs to look where the session is set on it (the roots rxstore was pointed at).
+ */
+export function reasonixResume(query: string, platform: Platform, env: PinnedRoots = {}): string {
+  return withEnv(env, `reasonix --resume ${quote(query, platform)}`, platform);
 }
 
 /** Runs `command` from `folder`: Reasonix picks the store by the working directory (spec §1.2). */
@@ -19,11 +23,11 @@ export function fromFolder(folder: string, command: string, platform: Platform):
   return `${platform === 'win32' ? 'cd /d' : 'cd'} ${quote(folder, platform)} && ${command}`;
 }
 
-/** Runs `command` with Reasonix's state root pinned to `stateRoot` (spec §1.1). */
-export function withStateRoot(stateRoot: string, command: string, platform: Platform): string {
-  return platform === 'win32'
-    ? `set "REASONIX_STATE_HOME=${stateRoot}" && ${command}`
-    : `REASONIX_STATE_HOME=${quote(stateRoot, platform)} ${command}`;
+/** Runs `command` with these variables set: `NAME=value command` in `sh`, `set "NAME=value" && command` in `cmd.exe`. */
+export function withEnv(env: PinnedRoots, command: string, platform: Platform): string {
+  const set = Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (platform === 'win32') return [...set.map(([name, value]) => `set "${name}=${value}"`), command].join(' && ');
+  return [...set.map(([name, value]) => `${name}=${quote(value, platform)}`), command].join(' ');
 }
 
 /** Copies a directory into `intoDir` (created if missing), keeping its name; an existing folder of that name is merged into. */

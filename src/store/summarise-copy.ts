@@ -1,6 +1,10 @@
+import { stat } from 'node:fs/promises';
+import { describeSystemError, isSystemError } from '../fs/system-error.js';
+import { goTime } from '../codec/go-json.js';
 import type { Header } from '../session/header.js';
 import type { Projection } from '../session/projection.js';
 import { readSession, type SessionStatus } from '../session/read-session.js';
+import { seenByPerson } from '../session/views.js';
 import { workspaceOf } from '../session/workspace.js';
 import type { DesktopRegistryFacts } from './desktop-registry.js';
 import { jsonlMetaTitle } from './jsonl-meta.js';
@@ -8,8 +12,11 @@ import { readTranscriptLines } from './read-transcript-lines.js';
 import type { JsonlCopy, SessionCopy, V0Copy, V4Copy } from './session-copy.js';
 import { displayTitle, type DisplayTitle } from './title-text.js';
 
-/** Reasonix's verdict on a copy (spec §13.1), or `locked`: a running process holds its writer lock. */
-export type ListedStatus = SessionStatus | 'locked';
+/**
+ * Reasonix's verdict on a copy (spec §13.1), or `locked`: a running process holds its writer lock,
+ * or `unreadable`: the system would not let it be read (a permission, a vanished file).
+ */
+export type ListedStatus = SessionStatus | 'locked' | 'unreadable';
 
 /** Where a copy's workspace was learnt (spec §9.2, §11.3, §11.4, §12). */
 export type WorkspaceSource = 'header' | 'session-context' | 'desktop-registry' | 'jsonl-meta' | 'v0-meta';
@@ -19,7 +26,13 @@ export interface CopySummary extends DisplayTitle {
   status: ListedStatus;
   /** Why Reasonix would refuse it, or what is wrong with its files. */
   problem: string | null;
+  /** The messages a person sees (the person's view): no host session-context lines, no local-only records. */
   messages: number;
+  /**
+   * When it last changed: its last committed batch's time as written in the log (v4), the meta's
+   * `updated_at` (JSONL), else the transcript's mtime; what `inspect` reports as `updatedAt`.
+   */
+  updatedAt: string | null;
   /** The workspace folder, when the copy says; otherwise only its slug is known (spec §1.3). */
   workspace: string | null;
   workspaceFrom: WorkspaceSource | null;
@@ -34,16 +47,34 @@ export interface SummariseOptions {
   registry: DesktopRegistryFacts | undefined;
 }
 
-/** Reads one copy: its log (v4) or transcript lines (JSONL, v0.x). */
+/**
+ * Reads one copy: its log (v4) or transcript lines (JSONL, v0.x). A copy the system will not let
+ * be read is `unreadable`, with the reason in words: one such copy never hides the others.
+ */
 export async function summariseCopy(copy: SessionCopy, options: SummariseOptions): Promise<CopySummary> {
-  if (copy.format === 'v4') return summariseV4(copy, options);
-  const lines = await readTranscriptLines(copy.path).catch((error: Error) => ({ messages: 0, firstUserText: null, problem: error.message }));
+  try {
+    return copy.format === 'v4' ? await summariseV4(copy, options) : await summariseTranscript(copy);
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    return { status: 'unreadable', problem: describeSystemError(error), messages: 0, updatedAt: null, title: null, titleFrom: null, workspace: null, workspaceFrom: null, payloadRefs: 0 };
+  }
+}
+
+async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummary> {
+  const [lines, stats] = await Promise.all([
+    readTranscriptLines(copy.path).catch((error: unknown) => {
+      if (isSystemError(error)) throw error;
+      return { messages: 0, firstUserText: null, problem: error instanceof Error ? error.message : String(error) };
+    }),
+    stat(copy.path),
+  ]);
   const meta = transcriptMeta(copy);
   const problem = copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : lines.problem;
   return {
     status: problem ? 'damaged' : 'ok',
     problem,
     messages: lines.messages,
+    updatedAt: meta.updatedAt ?? goTime(stats.mtime),
     ...displayTitle(meta.title, meta.preview ?? lines.firstUserText),
     workspace: meta.workspace ?? null,
     workspaceFrom: meta.workspace ? meta.source : null,
@@ -52,24 +83,32 @@ export async function summariseCopy(copy: SessionCopy, options: SummariseOptions
 }
 
 /** What a transcript's meta file says: `<id>.jsonl.meta` (spec §11.3) or v0.x `<id>.meta.json` (spec §11.4). */
-function transcriptMeta(copy: JsonlCopy | V0Copy): { file: string; title?: string; preview?: string; workspace?: string; source: WorkspaceSource } {
+function transcriptMeta(copy: JsonlCopy | V0Copy): { file: string; title?: string; preview?: string; workspace?: string; updatedAt?: string; source: WorkspaceSource } {
   if (copy.format === 'jsonl') {
     const meta = copy.meta.state === 'ok' ? copy.meta.value : undefined;
-    return { file: `${copy.id}.jsonl.meta`, title: meta && jsonlMetaTitle(meta), preview: meta?.preview || undefined, workspace: meta?.workspace_root || undefined, source: 'jsonl-meta' };
+    return {
+      file: `${copy.id}.jsonl.meta`,
+      title: meta && jsonlMetaTitle(meta),
+      preview: meta?.preview || undefined,
+      workspace: meta?.workspace_root || undefined,
+      updatedAt: meta?.updated_at,
+      source: 'jsonl-meta',
+    };
   }
   const meta = copy.meta.state === 'ok' ? copy.meta.value : undefined;
   return { file: `${copy.id}.meta.json`, title: meta?.summary || undefined, workspace: meta?.workspace || undefined, source: 'v0-meta' };
 }
 
 async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<CopySummary> {
-  const { status, problem, projection, header, payloadRefs, openBy } = await readV4(copy, options.verify);
+  const { status, problem, projection, header, payloadRefs, openBy, lastCommitAt } = await readV4(copy, options.verify);
   const claimed = claimedWorkspace(header, projection);
   const registered = options.registry?.workspaceOfSession.get(copy.id);
   return {
     // A running writer may be mid-append: what looks torn now is its next batch (spec §9.5).
     status: openBy && (status === 'ok' || status === 'torn-tail') ? 'locked' : status,
     problem,
-    messages: projection.transcript.length,
+    messages: projection.transcript.filter(({ message }) => seenByPerson(message)).length,
+    updatedAt: lastCommitAt ?? null,
     ...displayTitle(projection.title, firstTypedMessage(projection)),
     workspace: claimed?.path ?? registered ?? null,
     workspaceFrom: claimed?.from ?? (registered ? 'desktop-registry' : null),
@@ -81,7 +120,8 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
 async function readV4(copy: V4Copy, verify: boolean) {
   const read = await readSession(copy.path, { caches: verify, retainContent: false });
   const problem = read.problems.find((found) => found.severity === 'error')?.message ?? null;
-  return { status: read.status, problem, projection: read.projection, header: read.header, payloadRefs: read.payloadRefs, openBy: read.openBy };
+  const { status, projection, header, payloadRefs, openBy, lastCommitAt } = read;
+  return { status, problem, projection, header, payloadRefs, openBy, lastCommitAt };
 }
 
 /** The workspace the session names: `header.json` `cwd`, else its host session-context line. */

@@ -12,9 +12,9 @@ export interface ChildResult {
 }
 
 /** Runs node with `argv` in its own process, optionally killing it with SIGKILL after a delay. */
-export function runNodeChild(argv: string[], options: { killAfterMs?: number; cwd?: string } = {}): Promise<ChildResult> {
+export function runNodeChild(argv: string[], options: { killAfterMs?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ChildResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd });
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd, env: options.env ?? process.env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -28,6 +28,6 @@ export function runNodeChild(argv: string[], options: { killAfterMs?: number; cw
 }
 
 /** Runs the built CLI as a user would, in its own process. */
-export function runCliChild(args: string[], options: { killAfterMs?: number } = {}): Promise<ChildResult> {
+export function runCliChild(args: string[], options: { killAfterMs?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ChildResult> {
   return runNodeChild([rxstoreBin, ...args], options);
 }

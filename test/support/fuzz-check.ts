@@ -166,7 +166,7 @@ function sessionFindings(input: FuzzInput, read: SessionRead, codec: LogRead | u
   const opens = read.status === 'ok' || read.status === 'torn-tail';
   if (!STATUSES.has(read.status)) broken.push(`a status that is none of ${[...STATUSES].join(', ')}\n${JSON.stringify(read.status)}`);
   for (const problem of read.problems) {
-    if (!/^RX_[A-Z_]+$/.test(problem.code) || !['error', 'warning'].includes(problem.severity) || typeof problem.message !== 'string') {
+    if (!/^RX_[A-Z_]+$/.test(problem.code) || !['error', 'warning', 'note'].includes(problem.severity) || typeof problem.message !== 'string') {
       broken.push(`a problem without an RX_ code, a severity or a message\n${JSON.stringify(problem)}`);
     }
   }

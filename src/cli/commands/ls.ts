@@ -1,15 +1,23 @@
+import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { ListedSession } from '../../store/describe-conversation.js';
+import { describeRoots } from '../../store/find-session.js';
 import { listSessions } from '../../store/list-sessions.js';
 import { machineRoots } from '../../store/machine-roots.js';
-import { withRootOptions, type RootArgs } from '../root-options.js';
+import type { ReadRoot } from '../../store/roots.js';
 import { STORES_NEWEST_FIRST, type ListedStore } from '../../store/store-kind.js';
+import { EXIT, exitCodeOfStatus } from '../exit-codes.js';
+import { formatLs } from '../format-ls.js';
+import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
+import { printable } from '../printable.js';
+import { withRootOptions, type RootArgs } from '../root-options.js';
 
 interface LsArgs extends RootArgs {
   json: boolean;
   verify: boolean;
+  utc: boolean;
   workspace?: string;
   store?: ListedStore[];
 }
@@ -20,13 +28,21 @@ export function lsCommand(output: Output, setExit: (code: number) => void) {
     describe: 'List every Reasonix session on this machine, each conversation once, newest first',
     builder: (yargs: Argv) =>
       withRootOptions(yargs)
-        .option('json', { type: 'boolean', default: false, describe: 'print a JSON array' })
-        .option('verify', { type: 'boolean', default: false, describe: 'verify every session fully (slower)' })
+        .option('json', { type: 'boolean', default: false, describe: 'print a JSON array (ids, paths and times whole; updatedAt as inspect --json has it)' })
+        .option('verify', { type: 'boolean', default: false, describe: 'verify every session fully, caches included (slower)' })
+        .option('utc', { type: 'boolean', default: false, describe: 'show times in UTC rather than the local time zone' })
         .option('workspace', { type: 'string', describe: 'only sessions of this workspace folder' })
         .option('store', { type: 'string', array: true, choices: STORES_NEWEST_FIRST, describe: 'read only these stores' })
+        .example('$0 ls', 'every session, newest first, fitted to the terminal')
+        .example('$0 ls --workspace . --utc', "this folder's sessions, times in UTC")
+        .example('$0 ls --home /backup/reasonix --json', 'the sessions of another Reasonix home, as JSON')
         .epilogue(
-          'Reads every state root (Reasonix 1.x and 2.x rules) and the legacy roots; RXSTORE_ROOT names one state root or store directory to read instead. ' +
-            'Exit 0; with --verify, 1 when Reasonix would refuse a session.',
+          epilogue(
+            'UPDATED is when the session last committed an event (not when its files were copied), with its offset from UTC. ' +
+              'MSGS counts the messages a person sees. On a terminal rows are cut to its width (title and workspace with …); in a pipe they are whole.',
+            'Reads every state root (Reasonix 1.x and 2.x rules) and the legacy roots; RXSTORE_ROOT names one state root or store directory to read instead.',
+            'Exit 0 when sessions are listed (with --verify: 1 when Reasonix would refuse one); 2 when none is found.',
+          ),
         ),
     handler: async (args: LsArgs) => {
       const { inputs, roots } = await machineRoots(args);
@@ -36,32 +52,28 @@ export function lsCommand(output: Output, setExit: (code: number) => void) {
         ...(args.workspace !== undefined ? { workspace: resolve(args.workspace) } : {}),
         ...(args.store ? { stores: args.store } : {}),
       });
-      for (const warning of listing.warnings) output.err(`rxstore: warning: ${warning}\n`);
-      let count = 0;
-      let refused = false;
-      for await (const session of listing.sessions) {
-        refused ||= session.status === 'damaged' || session.status === 'unsupported';
-        if (args.json) output.out(`${count === 0 ? '[\n' : ',\n'}${JSON.stringify(session)}`);
-        else output.out(formatRow(session));
-        count += 1;
+      for (const warning of listing.warnings) output.err(`rxstore: warning: ${printable(warning)}\n`);
+      const sessions: ListedSession[] = [];
+      for await (const session of listing.sessions) sessions.push(session);
+      for (const session of sessions) {
+        if (session.status === 'unreadable') output.err(`rxstore: warning: ${printable(session.problem ?? session.path)}; listed as unreadable\n`);
       }
-      if (args.json) output.out(count === 0 ? '[]\n' : '\n]\n');
-      else if (count === 0) output.err('rxstore: no sessions found\n');
-      setExit(args.verify && refused ? 1 : 0);
+      if (args.json) output.out(`${JSON.stringify(sessions, null, 2)}\n`);
+      else if (sessions.length > 0) output.out(formatLs(sessions, { columns: output.columns, utc: args.utc, homeDir: inputs.homeDir }));
+      if (sessions.length === 0) {
+        output.err(`rxstore: no sessions found (${printable(await rootsRead(roots.roots))})\n`);
+        setExit(EXIT.usage);
+        return;
+      }
+      const refused = args.verify && sessions.some((session) => exitCodeOfStatus(session.status) !== EXIT.done);
+      setExit(refused ? EXIT.refused : EXIT.done);
     },
   };
 }
 
-/** One line: updated, status, messages, store, id, workspace, title, then the other copies and the parent. */
-function formatRow(session: ListedSession): string {
-  const updated = session.updatedAt ? session.updatedAt.slice(0, 16).replace('T', ' ') : '-'.padEnd(16);
-  const store = session.scope === 'global' && session.store === 'sessions-v4' ? 'sessions-v4/global' : session.store;
-  const workspace = session.workspace ?? (session.slug ? `slug ${session.slug}` : '(no workspace)');
-  const extras = [
-    ...(session.copies.length > 1 ? [`+${session.copies.length - 1} ${session.copies.length === 2 ? 'copy' : 'copies'}: ${session.copies.slice(1).map((copy) => copy.store).join(', ')}`] : []),
-    ...(session.parent ? [`fork of ${session.parent.id}`] : []),
-    ...(session.problem && (session.status === 'damaged' || session.status === 'unsupported') ? [session.problem] : []),
-  ];
-  const title = session.title ? JSON.stringify(session.title) : '';
-  return `${updated}  ${session.status.padEnd(11)} ${String(session.messages).padStart(5)}  ${store.padEnd(19)} ${session.id.padEnd(32)}  ${workspace}  ${title}${extras.length > 0 ? `  (${extras.join('; ')})` : ''}\n`;
+/** The roots read, those that do not exist said so: `ls --home /typo` must not look like an empty home. */
+async function rootsRead(roots: readonly ReadRoot[]): Promise<string> {
+  const missing = await Promise.all(roots.map(async (root) => !(await lstat(root.path).catch(() => undefined))));
+  if (roots.length > 0 && missing.every(Boolean)) return `${roots.map((root) => root.path).join(', ')}: no such directory`;
+  return describeRoots(roots);
 }

@@ -2,11 +2,15 @@ import type { Argv } from 'yargs';
 import { salvageSession } from '../../session/salvage-session.js';
 import { isTranscriptPath, salvageTranscript, type TranscriptSalvageReport } from '../../migrate/salvage-transcript.js';
 import { quote, reasonixResume } from '../../store/shell-command.js';
+import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
+import { printable } from '../printable.js';
+import type { RootArgs } from '../root-options.js';
+import { resolveSessionArgument, withSessionArgument } from '../session-argument.js';
 import { v4SessionPath } from '../session-path.js';
 
-interface SalvageArgs {
-  dir: string;
+interface SalvageArgs extends RootArgs {
+  session: string;
   to?: string;
   dryRun: boolean;
   json: boolean;
@@ -14,30 +18,34 @@ interface SalvageArgs {
 
 export function salvageCommand(output: Output, setExit: (code: number) => void) {
   return {
-    command: 'salvage <dir>',
+    command: 'salvage <session>',
     describe: 'Write what can be read from a damaged session or JSONL transcript into a new one; the original is left untouched',
     builder: (yargs: Argv) =>
-      yargs
-        .positional('dir', { type: 'string', demandOption: true, describe: 'a (damaged) session directory or .jsonl transcript' })
+      withSessionArgument(yargs, 'a (damaged) sessions-v4 session: its id or the start of one, or its directory; or a .jsonl transcript')
         .option('to', { type: 'string', describe: 'the sessions-v4 directory for the new session, or the folder for the new transcript (default: beside the original)' })
         .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; say what would be done' })
-        .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' }),
+        .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' })
+        .example('$0 salvage 15350df4 --dry-run', 'how much would be kept, writing nothing')
+        .example('$0 salvage 15350df4', 'a new session beside the original, which is left as it is')
+        .epilogue(epilogue()),
     handler: async (args: SalvageArgs) => {
-      if (isTranscriptPath(args.dir)) {
-        const report = await salvageTranscript(args.dir, { to: args.to, dryRun: args.dryRun });
+      if (isTranscriptPath(args.session)) {
+        const report = await salvageTranscript(args.session, { to: args.to, dryRun: args.dryRun });
         output.out(args.json ? `${JSON.stringify(report, null, 2)}\n` : describeTranscriptSalvage(report));
         setExit(0);
         return;
       }
-      const dir = await v4SessionPath(args.dir);
+      const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
       const report = await salvageSession(dir, { to: args.to, dryRun: args.dryRun });
       if (args.json) output.out(`${JSON.stringify(report, null, 2)}\n`);
       else {
         const verb = report.action === 'salvaged' ? 'salvaged into' : 'would salvage into';
         output.out(
-          `${dir}: ${verb} ${report.newDir}: ${report.batchesKept} verified batches (${report.eventsKept} events)` +
-            `${report.damage ? `, damage at ${report.damage.file ?? ''}${report.damage.offset !== undefined ? ` offset ${report.damage.offset}` : ''}: ${report.damage.message}` : ''}` +
-            `, ${report.recoveredMessages} messages recovered past it\n`,
+          printable(
+            `${dir}: ${verb} ${report.newDir}: ${report.batchesKept} verified batches (${report.eventsKept} events)` +
+              `${report.damage ? `, damage at ${report.damage.file ?? ''}${report.damage.offset !== undefined ? ` offset ${report.damage.offset}` : ''}: ${report.damage.message}` : ''}` +
+              `, ${report.recoveredMessages} messages recovered past it`,
+          ) + '\n',
         );
       }
       setExit(0);

@@ -1,9 +1,11 @@
 import type { Argv } from 'yargs';
 import { locateSession, type SessionWhereabouts } from '../../store/locate-session.js';
-import type { Output } from '../output.js';
-import { UsageError } from '../usage-error.js';
 import { machineRoots } from '../../store/machine-roots.js';
+import { epilogue } from '../help-text.js';
+import type { Output } from '../output.js';
+import { printable } from '../printable.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
+import { UsageError } from '../usage-error.js';
 
 interface WhereArgs extends RootArgs {
   id: string;
@@ -13,14 +15,20 @@ interface WhereArgs extends RootArgs {
 export function whereCommand(output: Output, setExit: (code: number) => void) {
   return {
     command: 'where <id>',
-    describe: 'Where each copy of a session lives, and whether `reasonix --resume <id>` finds it from a folder',
+    describe: 'Where each copy of a session lives, and the command that resumes it',
     builder: (yargs: Argv) =>
       withRootOptions(yargs)
-        .positional('id', { type: 'string', demandOption: true, describe: 'a session id or the start of one (a JSONL transcript name counts)' })
+        .positional('id', { type: 'string', demandOption: true, describe: 'a session id or the start of one (a JSONL transcript’s name without .jsonl counts)' })
         .option('json', { type: 'boolean', default: false, describe: 'print a JSON array, one entry per matching session' })
-        .example('$0 where 166cabf3', '')
+        .example('$0 where 166cabf3', 'its copies, and whether `reasonix --resume` finds it from here')
         .example('$0 where 166cabf3 --cwd ~/src/app', 'would `reasonix --resume` find it from ~/src/app?')
-        .epilogue('Exit 0: found (resumable or not). 1: no session matches.'),
+        .example('$0 where 166cabf3 --home /backup/reasonix', 'in another Reasonix home: the printed command sets REASONIX_HOME')
+        .epilogue(
+          epilogue(
+            'Every printed command works as printed: it changes to the folder Reasonix must run from, and carries REASONIX_HOME / REASONIX_STATE_HOME when --home, --state-home or the environment set them.',
+            'Exit 0 when a session matches, resumable or not; every session the prefix matches is shown.',
+          ),
+        ),
     handler: async (args: WhereArgs) => {
       if (args.id.trim() === '') throw new UsageError('name a session id, or the start of one');
       const { inputs, roots } = await machineRoots(args);
@@ -28,6 +36,7 @@ export function whereCommand(output: Output, setExit: (code: number) => void) {
         platform: inputs.platform,
         cwd: inputs.cwd,
         reasonixStateRoot: roots.reasonixStateRoot,
+        pinned: roots.pinned,
       });
       output.out(args.json ? `${JSON.stringify(located, null, 2)}\n` : located.map((session) => formatWhereabouts(session, inputs.cwd)).join('\n'));
       setExit(0);
@@ -35,19 +44,21 @@ export function whereCommand(output: Output, setExit: (code: number) => void) {
   };
 }
 
+/** One session's copies and verdicts, text from the session escaped (commands are shell-quoted already). */
 function formatWhereabouts(session: SessionWhereabouts, cwd: string): string {
-  const lines = [`${session.id}${session.title ? `  ${JSON.stringify(session.title)}` : ''}`];
-  const workspace = session.workspace ? `${session.workspace} (from ${session.workspaceFrom})` : session.slug ? `unknown; it sits under slug ${session.slug}` : 'none (a global store)';
+  const p = printable;
+  const lines = [`${p(session.id)}${session.title ? `  ${p(session.title)}` : ''}`];
+  const workspace = session.workspace ? `${p(session.workspace)} (from ${session.workspaceFrom})` : session.slug ? `unknown; it sits under slug ${p(session.slug)}` : 'none (a global store)';
   lines.push(`  workspace  ${workspace}`);
-  if (session.parent) lines.push(`  fork of    ${session.parent.id}  ${session.parent.path}`);
+  if (session.parent) lines.push(`  fork of    ${p(session.parent.id)}  ${p(session.parent.path)}`);
   lines.push('  copies');
   for (const copy of session.copies) {
-    lines.push(`    ${copy.store}${copy.scope === 'global' && copy.store === 'sessions-v4' ? ' (global)' : ''}  ${copy.status}  ${copy.path}`);
-    lines.push(`      \`reasonix --resume\` from ${cwd}: ${copy.resume.resumes ? 'opens it' : `no (${copy.resume.reason})`} — ${copy.resume.explanation}`);
+    lines.push(`    ${copy.store}${copy.scope === 'global' && copy.store === 'sessions-v4' ? ' (global)' : ''}  ${copy.status}  ${p(copy.path)}`);
+    lines.push(`      \`reasonix --resume\` from ${p(cwd)}: ${copy.resume.resumes ? 'opens it' : `no (${copy.resume.reason})`} — ${p(copy.resume.explanation)}`);
   }
   const { resume } = session;
-  if (resume.resumes) lines.push(`  resume from here: ${resume.command}`);
-  else if (resume.command) lines.push(`  not from here: ${resume.explanation}`, `  to resume: ${resume.command}`);
-  else lines.push(`  no command resumes it: ${resume.explanation}`);
+  if (resume.resumes) lines.push(`  resume from here: ${p(resume.command!)}`);
+  else if (resume.command) lines.push(`  not from here: ${p(resume.explanation)}`, `  to resume: ${p(resume.command)}`);
+  else lines.push(`  no command resumes it: ${p(resume.explanation)}`);
   return `${lines.join('\n')}\n`;
 }

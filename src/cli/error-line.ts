@@ -1,0 +1,38 @@
+import { RxError } from '../codec/errors.js';
+import { describeSystemError, destinationOf, isSystemError } from '../fs/system-error.js';
+import { AmbiguousSessionError } from '../store/ambiguous-session-error.js';
+import { printable } from './printable.js';
+import { UsageError } from './usage-error.js';
+
+/** Temporary names a writer uses beside a file, wherever they appear in a message. */
+const TEMP_NAME = /[^\s'"`]*\.atomic-[^\s'"`]+-[0-9a-f]{12}\.tmp/g;
+
+/** An RxError's message with where it happened, the path said once. */
+function describeRxError(error: RxError): string {
+  const { file, offset, line } = error.data;
+  if (file === undefined || !error.message.includes(file)) return error.describe();
+  const at = offset !== undefined ? ` at offset ${offset}` : line !== undefined && !error.message.includes(`line ${line}`) ? ` at line ${line}` : '';
+  return at && error.message.startsWith(`${file}: `) ? `${file}${at}: ${error.message.slice(file.length + 2)}` : error.message;
+}
+
+/**
+ * What a person sees when a command fails: one line, `rxstore: <CODE>: <what, where>`, with the
+ * path once, system errors in words, no temporary file names and no control characters; an
+ * ambiguous session query adds one line per candidate.
+ */
+export function errorLines(error: unknown): string {
+  let text: string;
+  if (error instanceof UsageError) text = error.message;
+  else if (error instanceof RxError) text = `${error.code}: ${describeRxError(error)}`;
+  else if (isSystemError(error)) text = describeSystemError(error);
+  else if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string' && /^RX_/.test((error as { code: string }).code)) {
+    // A coded error outside the hierarchy (no zstd at all): its code and words all the same.
+    text = `${(error as { code: string }).code}: ${error.message}`;
+  }
+  else text = error instanceof Error ? error.message : String(error);
+  const lines = [`rxstore: ${printable(text.replace(TEMP_NAME, (name) => destinationOf(name)))}`];
+  if (error instanceof AmbiguousSessionError) {
+    for (const candidate of error.candidates) lines.push(`  ${printable(candidate.id)}  ${candidate.store}  ${printable(candidate.path)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

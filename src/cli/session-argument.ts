@@ -1,0 +1,62 @@
+import { lstat } from 'node:fs/promises';
+import { isAbsolute, resolve, sep } from 'node:path';
+import type { Argv } from 'yargs';
+import { AmbiguousSessionError } from '../store/ambiguous-session-error.js';
+import { copiesMatching, findSession } from '../store/find-session.js';
+import { machineRoots } from '../store/machine-roots.js';
+import { NotASessionError } from '../store/not-a-session-error.js';
+import type { SessionCopy } from '../store/session-copy.js';
+import { withRootOptions, type RootArgs } from './root-options.js';
+import { UsageError } from './usage-error.js';
+
+/** How every command describes the session it takes. */
+export const SESSION_ARGUMENT_HELP =
+  'a session: its id or the start of one (as `rxstore ls` shows it), a session directory, or a .jsonl transcript';
+
+/** The session positional and the options that say where ids are looked up, as every command that takes a session has them. */
+export function withSessionArgument<T>(yargs: Argv<T>, describe = SESSION_ARGUMENT_HELP) {
+  return withRootOptions(yargs).positional('session', { type: 'string', demandOption: true, describe });
+}
+
+/** What a person typed names a path, not an id: it exists, or it has a path's shape. */
+async function isPath(arg: string): Promise<boolean> {
+  if (arg.includes('/') || arg.includes(sep) || isAbsolute(arg) || arg.endsWith('.jsonl') || arg === '.' || arg === '..') return true;
+  return (await lstat(arg).catch(() => undefined)) !== undefined;
+}
+
+const candidate = (copy: SessionCopy) => ({ id: copy.id, store: copy.store, path: copy.path });
+
+export interface ResolveOptions {
+  /** The command works on sessions-v4 (or desktop) directories only: JSONL copies are not candidates. */
+  v4Only?: boolean;
+}
+
+/**
+ * The path of the session a person named: a path as given, or the copy of the one conversation
+ * whose id is (or starts with) what they typed, looked up under the roots `--home`,
+ * `--state-home` and the environment give. A prefix of several conversations is refused with
+ * the candidates; of one conversation, its newest store's copy is taken (a command that writes
+ * needs the only sessions-v4 copy, or a path).
+ */
+export async function resolveSessionArgument(arg: string, rootArgs: RootArgs, options: ResolveOptions = {}): Promise<string> {
+  if (arg.trim() === '') throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript');
+  if (await isPath(arg)) {
+    const full = resolve(arg);
+    if (!(await lstat(full).catch(() => undefined))) throw new NotASessionError(`${full}: no such file or directory`, { file: full });
+    return full;
+  }
+  const { inputs, roots } = await machineRoots(rootArgs);
+  const conversations = await findSession(roots.roots, arg, inputs.platform);
+  const named = conversations.map((conversation) => copiesMatching(conversation, arg));
+  if (named.length > 1) {
+    throw new AmbiguousSessionError(`${JSON.stringify(arg)} is the start of ${named.length} sessions' ids; give more of the id`, named.map((copies) => candidate(copies[0]!)));
+  }
+  const copies = options.v4Only ? named[0]!.filter((copy) => copy.format === 'v4') : named[0]!;
+  if (copies.length === 0) {
+    throw new UsageError(`${named[0]![0]!.path}: a JSONL transcript; this command works on sessions-v4 directories (migrate it first)`);
+  }
+  if (options.v4Only && copies.length > 1) {
+    throw new AmbiguousSessionError(`${JSON.stringify(arg)} has ${copies.length} sessions-v4 copies; name the one to change by its path`, copies.map(candidate));
+  }
+  return copies[0]!.path;
+}

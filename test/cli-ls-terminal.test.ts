@@ -1,0 +1,105 @@
+// `rxstore ls` on a real pseudo-terminal of a fixed width (through `script`), and in a pipe.
+import { spawnSync } from 'node:child_process';
+import { chmod, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import type { ListedSession } from '../src/store/describe-conversation.js';
+import { rxstoreBin, runCliChild } from './support/cli-child.js';
+import { buildStateRoot, type BuiltMachine } from './support/state-root.js';
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+/** Runs `rxstore <args>` with its standard output on a pseudo-terminal `columns` wide; what the terminal showed, lines without CR. */
+function onTerminal(columns: number, args: string[], env: NodeJS.ProcessEnv = {}): string[] {
+  const quoted = [process.execPath, rxstoreBin, ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
+  const run = spawnSync('script', ['-q', '-e', '-c', `stty cols ${columns} rows 50; ${quoted}`, '/dev/null'], { encoding: 'utf8', env: { ...process.env, ...env } });
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout.replaceAll('\r', '').trimEnd().split('\n');
+}
+
+async function listedJson(machine: BuiltMachine): Promise<ListedSession[]> {
+  return JSON.parse((await runCliChild(['ls', '--json', '--state-home', machine.stateRoot])).stdout) as ListedSession[];
+}
+
+describe.skipIf(!hasScript)('rxstore ls on a terminal', () => {
+  it.each([80, 120])('fits every row in %i columns, the title cut with …, a header first', async (columns) => {
+    const machine = await buildStateRoot();
+    const lines = onTerminal(columns, ['ls', '--state-home', machine.stateRoot], { TZ: 'UTC' });
+    expect(lines[0]).toMatch(/^UPDATED +STATUS +MSGS +ID +WORKSPACE +TITLE$/);
+    const sessions = await listedJson(machine);
+    expect(lines).toHaveLength(sessions.length + 1);
+    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
+    expect(lines.some((line) => line.endsWith('…'))).toBe(true);
+    // Each row starts with its session's (possibly shortened) id where the header says, and the shortened id is one rxstore takes.
+    const idColumn = lines[0]!.indexOf('ID');
+    sessions.forEach((session, index) => {
+      const shown = lines[index + 1]!.slice(idColumn).split(' ')[0]!;
+      expect(session.id.startsWith(shown), `${shown} for ${session.id}`).toBe(true);
+      expect(shown.length).toBeGreaterThanOrEqual(Math.min(8, session.id.length));
+    });
+  });
+
+  it('shows local time with its offset, or UTC with --utc', async () => {
+    const machine = await buildStateRoot();
+    const [newest] = await listedJson(machine);
+    const at = Date.parse(newest!.updatedAt!);
+    const tokyo = onTerminal(200, ['ls', '--state-home', machine.stateRoot], { TZ: 'Asia/Tokyo' })[1]!;
+    const utc = onTerminal(200, ['ls', '--state-home', machine.stateRoot, '--utc'], { TZ: 'Asia/Tokyo' })[1]!;
+    const iso = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+    expect(tokyo.startsWith(`${iso(at + 9 * 3600_000)}+09  `)).toBe(true);
+    expect(utc.startsWith(`${iso(at)}Z  `)).toBe(true);
+  });
+});
+
+describe('rxstore ls in a pipe', () => {
+  it('prints whole rows: full ids, whole titles and workspaces, copies as "+N copies"', async () => {
+    const machine = await buildStateRoot();
+    const run = await runCliChild(['ls', '--state-home', machine.stateRoot, '--utc']);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    const sessions = await listedJson(machine);
+    expect(lines).toHaveLength(sessions.length + 1);
+    sessions.forEach((session, index) => {
+      const line = lines[index + 1]!;
+      expect(line).toContain(`  ${session.id}  `);
+      if (session.title) expect(line).toContain(session.title);
+      if (session.workspace) expect(line).toContain(session.workspace);
+      if (session.copies.length > 1) expect(line).toContain(`+${session.copies.length} copies`);
+    });
+    expect(run.stdout).not.toContain('…,');
+  });
+});
+
+const asRoot = process.getuid?.() === 0;
+const hasSetpriv = spawnSync('setpriv', ['--version']).status === 0;
+
+describe.skipIf(asRoot && !hasSetpriv)('an unreadable session', () => {
+  it('is a warning and a row of its own; the rest is listed', async () => {
+    const machine = await buildStateRoot();
+    const log = join(machine.stateRoot, 'projects', '-tmp-rxstore-fixture-ws-plain-chat', 'sessions-v4', machine.ids.plainChat, 'events.frames');
+    // Every folder on the way readable by anyone, the one log by no one but its owner.
+    const open = async (dir: string): Promise<void> => {
+      await chmod(dir, 0o755);
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) await open(path);
+        else await chmod(path, 0o644);
+      }
+    };
+    await chmod(machine.home, 0o755);
+    await open(machine.stateRoot);
+    await chmod(log, 0o000);
+    expect((await stat(log)).mode & 0o777).toBe(0);
+    // As root every file is readable: the listing runs as `nobody` there.
+    const argv = ['ls', '--state-home', machine.stateRoot];
+    const run = asRoot
+      ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, rxstoreBin, ...argv], { encoding: 'utf8', cwd: '/' })
+      : spawnSync(process.execPath, [rxstoreBin, ...argv], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toBe(`rxstore: warning: ${log}: permission denied; listed as unreadable\n`);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines.find((line) => line.includes(machine.ids.plainChat))).toMatch(/unreadable +0 .*\(.*permission denied\)$/);
+    expect(lines.filter((line) => / ok +\d+ /.test(line)).length).toBeGreaterThan(5);
+  });
+});
