@@ -1,4 +1,5 @@
 import { RxError } from '../codec/errors.js';
+import { ZstdUnavailableError } from '../codec/zstd-unavailable-error.js';
 import { describeSystemError, destinationOf, isSystemError } from '../fs/system-error.js';
 import { AmbiguousSessionError } from '../store/ambiguous-session-error.js';
 import { printable } from './printable.js';
@@ -25,10 +26,7 @@ export function errorLines(error: unknown): string {
   if (error instanceof UsageError) text = error.message;
   else if (error instanceof RxError) text = `${error.code}: ${describeRxError(error)}`;
   else if (isSystemError(error)) text = describeSystemError(error);
-  else if (error instanceof Error && typeof (error as { code?: unknown }).code === 'string' && /^RX_/.test((error as { code: string }).code)) {
-    // A coded error outside the hierarchy (no zstd at all): its code and words all the same.
-    text = `${(error as { code: string }).code}: ${error.message}`;
-  }
+  else if (error instanceof ZstdUnavailableError) text = `${error.code}: ${error.message}`;
   else text = error instanceof Error ? error.message : String(error);
   const lines = [`rxstore: ${printable(text.replace(TEMP_NAME, (name) => destinationOf(name)))}`];
   if (error instanceof AmbiguousSessionError) {
