@@ -120,3 +120,29 @@ describe.skipIf(!reasonixBinary())(`records since a cursor on a session the real
     expect(appended).toEqual([expect.objectContaining({ command: 'echo appended', state: 'completed', exitCode: 0, output: expect.stringContaining('appended') })]);
   });
 });
+
+describe('rxstore cat --records --cursor FILE', () => {
+  it('prints everything the first time, then only what was committed since, keeping the cursor in the file', async () => {
+    const { runCli } = await import('./support/inspect-json-schema.js');
+    const { existsSync } = await import('node:fs');
+    const dir = await copySession(fixture('tool-calls').dir);
+    const cursorFile = join(await tempDir(), 'tool-calls.cursor');
+    const whole = await runCli(['cat', dir, '--records']);
+    const first = await runCli(['cat', dir, '--records', '--cursor', cursorFile]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toBe(whole.stdout);
+    expect(existsSync(cursorFile)).toBe(true);
+    const again = await runCli(['cat', dir, '--records', '--cursor', cursorFile]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('');
+    await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-appended', content: 'one more question', origin: 'user' } } }]);
+    const later = await runCli(['cat', dir, '--records', '--cursor', cursorFile]);
+    expect(later.code, later.stderr).toBe(0);
+    expect(later.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ type: 'message', role: 'user', text: 'one more question', messageId: 'rx-appended' })]);
+    // A cursor file that is not one is refused, and left as it is.
+    await writeFile(cursorFile, 'garbage');
+    const refused = await runCli(['cat', dir, '--records', '--cursor', cursorFile]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/RX_CURSOR_MISMATCH/);
+  });
+});
