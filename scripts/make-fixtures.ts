@@ -1,6 +1,6 @@
 // Regenerates fixtures/ from the real Reasonix 1.38.11 driven by the mock model (npm run fixtures [name…]).
 // Each fixture directory mirrors the state root Reasonix ran with (/tmp/rxstore-fixture-home/<name>), keeping
-// only the sessions it is about, their store's content store and migration map; caches are dropped (spec §9.9).
+// only the sessions it is about, their store's content store and migration map; caches are dropped (docs/format.md §9.9).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
@@ -265,7 +265,7 @@ const RECIPES: Recipe[] = [
       await writeFile(join(jsonlDir, 'legacy-demo.jsonl.meta'), `${JSON.stringify(meta, null, 2)}\n`);
       ctx.steps.push({
         command: 'write projects/<slug>/sessions/legacy-demo.jsonl and legacy-demo.jsonl.meta',
-        note: 'hand-written (5 messages, flat tool_calls; spec §11.1, §11.3), kept unchanged in this fixture',
+        note: 'hand-written (5 messages, flat tool_calls; docs/format.md §11.1, §11.3), kept unchanged in this fixture',
         script: [],
         code: null,
       });
@@ -275,7 +275,7 @@ const RECIPES: Recipe[] = [
         keepJsonl: true,
         holds: [
           'the original `projects/<slug>/sessions/legacy-demo.jsonl` and `.jsonl.meta` (unchanged by Reasonix)',
-          'the migrated session (24-hex id derived from path + source digest, spec §10.1) with `legacy/` byte copies, a `legacy-import:<sha>:messages:0` commit of the five messages, `legacy-import-config:<hex>` session/config, then one completed turn',
+          'the migrated session (24-hex id derived from path + source digest, docs/format.md §10.1) with `legacy/` byte copies, a `legacy-import:<sha>:messages:0` commit of the five messages, `legacy-import-config:<hex>` session/config, then one completed turn',
           '`sessions-v4/migration-map.json` (+ `.lock`)',
         ],
       };
@@ -371,7 +371,7 @@ interface Counts {
 
 /**
  * Fixture-note helper, not the product codec: walks RX4F frames ("RX4F", uint32 BE compressed size, uint32 BE raw
- * size, one zstd frame holding a JSON record; spec §3–§4) and counts what the README reports. Payloads are base64
+ * size, one zstd frame holding a JSON record; docs/format.md §3–§4) and counts what the README reports. Payloads are base64
  * JSON inline or, via payloadRef, an object in the store's `.content-v1` (§6).
  */
 function countEvents(sessionDir: string): Counts {
@@ -486,7 +486,7 @@ ${built.holds.map((h) => `- ${h}`).join('\n')}
 
 Kept: the session director${built.otherSessionDirs ? 'ies' : 'y'} as Reasonix left ${built.otherSessionDirs ? 'them' : 'it'}, the store's \`.content-v1\`,
 \`.<id>.ownership.lock\` and \`migration-map.json\` where written. Dropped: \`.query-cache/\`, \`.recovery-cache/\`
-(disposable, spec §9.9), \`.content-v1/.tmp\`, other sessions, and everything outside the store. Files in the session
+(disposable, docs/format.md §9.9), \`.content-v1/.tmp\`, other sessions, and everything outside the store. Files in the session
 directory: ${filesIn(built.sessionDir).map((f) => `\`${f}\``).join(', ')}.
 
 Counts for \`${sessionDir}\`: ${counts.frames} frames, ${counts.batches} batches, ${counts.events} events, ${counts.payloadRefs} payloadRef events.

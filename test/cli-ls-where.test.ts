@@ -1,4 +1,4 @@
-// `rxstore ls` and `rxstore where`, with `where`'s verdicts checked against the real Reasonix 1.38.11 (spec §13.1).
+// `rxstore ls` and `rxstore where`, with `where`'s verdicts checked against the real Reasonix 1.38.11 (docs/format.md §13.1).
 import { spawn } from 'node:child_process';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ describe('rxstore ls', () => {
     const listed = await runCli(['ls', '--json', '--state-home', machine.stateRoot]);
     expect(listed.code, listed.stderr).toBe(0);
     const sessions = JSON.parse(listed.stdout) as ListedSession[];
-    // --state-home pins the state root, so the legacy root is not read (spec §1.4).
+    // --state-home pins the state root, so the legacy root is not read (docs/format.md §1.4).
     expect(sessions).toHaveLength(10);
     for (const session of sessions) {
       expect(Object.keys(session)).toEqual(expect.arrayContaining(['id', 'store', 'path', 'workspace', 'title', 'updatedAt', 'messages', 'status', 'copies']));

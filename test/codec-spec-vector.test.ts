@@ -13,7 +13,7 @@ async function* once(bytes: Uint8Array) {
   yield bytes;
 }
 
-describe('the spec §16.1 session (accepted by Reasonix 1.38.11)', () => {
+describe('the docs/format.md §16 session (accepted by Reasonix 1.38.11)', () => {
   it('decodes into one committed batch whose digest and events match the vector', async () => {
     const { batches, torn } = await collectLog(logPath);
     expect(torn).toBeNull();

@@ -42,7 +42,7 @@ describe('the content store', () => {
     await store.write(payload);
     await rm(store.indexPath(ref.digest));
     await expect(store.read(ref)).rejects.toThrow(/integrity index is missing/);
-    // Without an index digest in the ref, no index is needed (spec §6.3).
+    // Without an index digest in the ref, no index is needed (docs/format.md §6.3).
     const { indexDigest: _, integrityBlockBytes: __, ...bare } = ref;
     expect((await store.read(bare)).length).toBe(payload.length);
   });

@@ -108,7 +108,7 @@ describe('declared sizes and links are checked before they are trusted', () => {
     expect(read.problems).toContainEqual(expect.objectContaining({ code: 'RX_CORRUPT_CONTENT', message: expect.stringContaining('not a regular file') }));
   });
 
-  it('does not say Reasonix would open a session whose directory is a symlink (spec §2)', async () => {
+  it('does not say Reasonix would open a session whose directory is a symlink (docs/format.md §2)', async () => {
     const root = await tempDir();
     const real = join(root, 'elsewhere', 'demo-session-0001');
     const link = join(root, 'sessions-v4', 'demo-session-0001');

@@ -96,7 +96,7 @@ describe.skipIf(!bin)(`real Reasonix harness${bin ? '' : ` — skipped: ${reason
   }, 60_000);
 });
 
-/** Offset of the middle byte of the compressed bytes of the middle RX4F frame (12-byte headers, spec §3.1). */
+/** Offset of the middle byte of the compressed bytes of the middle RX4F frame (12-byte headers, docs/format.md §3.1). */
 function middleFramePayloadOffset(log: Buffer): number {
   const frames: { start: number; size: number }[] = [];
   for (let at = 0; at < log.length; at += 12 + log.readUInt32BE(at + 4)) {

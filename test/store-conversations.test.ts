@@ -1,4 +1,4 @@
-// One conversation, many copies (spec §10, §12): which copies rxstore counts as one, and which it keeps apart.
+// One conversation, many copies (docs/format.md §10, §12): which copies rxstore counts as one, and which it keeps apart.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

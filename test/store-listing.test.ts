@@ -1,4 +1,4 @@
-// Listing a whole machine: each conversation once, with the right store, workspace and copies (spec §1–§2, §10–§12).
+// Listing a whole machine: each conversation once, with the right store, workspace and copies (docs/format.md §1–§2, §10–§12).
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, rm, writeFile } from 'node:fs/promises';

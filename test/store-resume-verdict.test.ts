@@ -1,4 +1,4 @@
-// What `reasonix --resume <id>` run from a folder makes of each kind of copy (spec §13.1), on each platform.
+// What `reasonix --resume <id>` run from a folder makes of each kind of copy (docs/format.md §13.1), on each platform.
 import { describe, expect, it } from 'vitest';
 import type { ListedCopy } from '../src/store/describe-conversation.js';
 import { resumeVerdict, type ResumeContext } from '../src/store/resume-verdict.js';

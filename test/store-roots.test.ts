@@ -1,4 +1,4 @@
-// Where Reasonix keeps sessions on each platform, as 1.38.11 and 2.x resolve it (spec §1.1, §1.4), and what rxstore reads.
+// Where Reasonix keeps sessions on each platform, as 1.38.11 and 2.x resolve it (docs/format.md §1.1, §1.4), and what rxstore reads.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,7 +95,7 @@ describe('the state root in 2.x: [storage] state in <home>/config.toml', () => {
   });
 });
 
-describe('legacy roots (spec §1.4)', () => {
+describe('legacy roots (docs/format.md §1.4)', () => {
   it('Linux: $XDG_CONFIG_HOME/reasonix and ~/.config/reasonix', () => {
     expect(legacyRoots(linux({ XDG_CONFIG_HOME: '/xdg' }))).toEqual(['/xdg/reasonix', '/home/me/.config/reasonix']);
     expect(legacyRoots(linux())).toEqual(['/home/me/.config/reasonix']);

@@ -1,4 +1,4 @@
-// The workspace slug (spec §1.3), checked against spec vectors and against the folders the real Reasonix 1.38.11 creates.
+// The workspace slug (docs/format.md §1.3), checked against spec vectors and against the folders the real Reasonix 1.38.11 creates.
 import { mkdir, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { tempDir } from './support/temp-dir.js';
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 describe('workspace slug', () => {
-  it('spec §16.3 vectors', () => {
+  it('docs/format.md §16 vectors', () => {
     expect(workspaceSlug('/tmp/spechome/ws', 'linux')).toBe('-tmp-spechome-ws');
     expect(workspaceSlug('C:\\Users\\Me\\Proj', 'win32')).toBe('c--users-me-proj');
   });

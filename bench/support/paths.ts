@@ -14,6 +14,6 @@ export const rxstoreBin = join(repoRoot, 'bin', 'rxstore.js');
 
 /**
  * The workspace every generated session belongs to. A short ASCII path, so its slug is the path
- * with `/` turned into `-` (spec §1.3), which is where `reasonix run --resume` looks.
+ * with `/` turned into `-` (docs/format.md §1.3), which is where `reasonix run --resume` looks.
  */
 export const benchWorkspace = '/tmp/rxstore-bench-ws';

@@ -15,7 +15,7 @@ export interface BenchSession extends WrittenSession {
   log: string;
 }
 
-/** The store of the bench workspace inside a state root (spec §1.2). */
+/** The store of the bench workspace inside a state root (docs/format.md §1.2). */
 export function benchStore(stateRoot: string): string {
   return join(stateRoot, 'projects', simpleWorkspaceSlug(benchWorkspace), 'sessions-v4');
 }

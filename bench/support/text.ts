@@ -73,7 +73,7 @@ export function hex(rng: Rng, digits: number): string {
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-/** A message id in Reasonix's ULID layout (spec §8.3): 48-bit milliseconds, then 80 random bits. */
+/** A message id in Reasonix's ULID layout (docs/format.md §8.3): 48-bit milliseconds, then 80 random bits. */
 export function messageId(rng: Rng, ms: number): string {
   let time = '';
   for (let i = 0, rest = ms; i < 10; i += 1, rest = Math.floor(rest / 32)) time = CROCKFORD[rest % 32] + time;

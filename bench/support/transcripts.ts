@@ -18,9 +18,9 @@ export interface BenchTranscript {
 }
 
 /**
- * A JSONL transcript (spec §11.1) of at least `mib` MiB: the messages of the same realistic turns
+ * A JSONL transcript (docs/format.md §11.1) of at least `mib` MiB: the messages of the same realistic turns
  * the v4 sessions hold, one per line, without ids, as the builds that wrote JSONL stored them
- * (migration then derives the ids, spec §8.3).
+ * (migration then derives the ids, docs/format.md §8.3).
  */
 export async function benchTranscript(mib: number): Promise<BenchTranscript> {
   const stem = `bench-${mib}mib`;

@@ -26,7 +26,7 @@ export class TurnPlan {
     this.rng = seededRandom(seed);
   }
 
-  /** Reasonix's first commit: the system prompt and the model (spec §7.5). */
+  /** Reasonix's first commit: the system prompt and the model (docs/format.md §7.5). */
   sessionCreate(): BatchToWrite {
     return this.batch('session-create', undefined, [
       complete({ role: 'system', id: this.id(), content: SYSTEM_PROMPT }),

@@ -9,13 +9,13 @@ export interface StoredEvent {
   required: boolean;
   /** The payload's JSON bytes when stored inline (decoded from base64); absent when empty or by ref. */
   payload?: Buffer;
-  /** Where the payload lives when it was too large to inline (spec §5.5). */
+  /** Where the payload lives when it was too large to inline (docs/format.md §5.5). */
   payloadRef?: PayloadRef;
   /** Byte offset of the event's frame in the log. */
   offset: number;
 }
 
-/** A batch whose `batch/end` validated: the unit Reasonix commits and replays (spec §5). */
+/** A batch whose `batch/end` validated: the unit Reasonix commits and replays (docs/format.md §5). */
 export interface CommittedBatch {
   commitId: string;
   operationId: string;
@@ -34,7 +34,7 @@ export interface CommittedBatch {
   end: number;
 }
 
-/** Bytes past the last committed batch: a write in progress or a torn write, invisible to readers (spec §3.4). */
+/** Bytes past the last committed batch: a write in progress or a torn write, invisible to readers (docs/format.md §3.4). */
 export interface TornTail {
   offset: number;
   bytes: number;

@@ -7,7 +7,7 @@ import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
 import { CorruptContentError, MissingContentError } from './errors.js';
 import type { PayloadRef } from './records.js';
 
-/** Objects are indexed in 1 MiB blocks; an index with any other block size is refused (spec §6.1). */
+/** Objects are indexed in 1 MiB blocks; an index with any other block size is refused (docs/format.md §6.1). */
 export const INTEGRITY_BLOCK_BYTES = 1024 * 1024;
 export const CONTENT_DIR = '.content-v1';
 
@@ -24,7 +24,7 @@ const DIGEST = /^[0-9a-f]{64}$/;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /**
- * The root of the content store a session uses (spec §6.2): only `../.content-v1` (shared by the
+ * The root of the content store a session uses (docs/format.md §6.2): only `../.content-v1` (shared by the
  * store) and `.content-v1` (inside an exported session) are honoured; anything else falls back
  * to the shared one, as Reasonix does.
  */
@@ -33,7 +33,7 @@ export function contentRootFor(sessionDir: string, manifestContentRoot?: string)
   return join(sessionDir, relative);
 }
 
-/** A `.content-v1` directory: content-addressed payloads, verified on every read (spec §6). */
+/** A `.content-v1` directory: content-addressed payloads, verified on every read (docs/format.md §6). */
 export class ContentStore {
   constructor(readonly root: string) {}
 
@@ -69,7 +69,7 @@ export class ContentStore {
   }
 
   /**
-   * Publishes `bytes` as Reasonix does (spec §6.3): temp file in `.tmp`, fsync, hard link to the
+   * Publishes `bytes` as Reasonix does (docs/format.md §6.3): temp file in `.tmp`, fsync, hard link to the
    * object path; an object already there with the same digest is verified and reused. Writes the
    * integrity index the same way and returns the ref an event stores.
    */

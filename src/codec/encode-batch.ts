@@ -7,7 +7,7 @@ import { goJson, goTime } from './go-json.js';
 import { operationHash } from './operation-hash.js';
 import { V4_CODEC, V4_SCHEMA_VERSION, ZERO_TIME, type PayloadRef } from './records.js';
 
-/** Payloads longer than this go to the content store (spec §5.5). */
+/** Payloads longer than this go to the content store (docs/format.md §5.5). */
 export const INLINE_PAYLOAD_LIMIT = 64 * 1024;
 
 export interface EventToWrite {
@@ -23,7 +23,7 @@ export interface EventToWrite {
 }
 
 export interface BatchToWrite {
-  /** The idempotency key (spec §5.3), unique per commit. */
+  /** The idempotency key (docs/format.md §5.3), unique per commit. */
   operationId: string;
   turnId?: string;
   /** Defaults to 32 random lower-case hex digits. */
@@ -53,7 +53,7 @@ export interface EncodedBatch {
 const randomHex = () => randomBytes(16).toString('hex');
 
 /**
- * Encodes one batch as Reasonix writes it (spec §4, §5): records in Reasonix's field order with
+ * Encodes one batch as Reasonix writes it (docs/format.md §4, §5): records in Reasonix's field order with
  * Go's JSON conventions, zero-time `createdAt` on events and end, the operation hash of §5.3, the
  * digest over the raw record bytes, and large payloads moved to the content store.
  */

@@ -1,5 +1,5 @@
 /**
- * rxstore's coded errors. Each kind mirrors one of Reasonix's own verdicts (spec §16.3) so that
+ * rxstore's coded errors. Each kind mirrors one of Reasonix's own verdicts (docs/format.md §16) so that
  * `--json` output, library callers and the human message all carry the same facts.
  */
 

@@ -6,7 +6,7 @@ import { ZstdUnavailableError } from './zstd-unavailable-error.js';
 
 const MAGIC_WORD = FRAME_MAGIC.readUInt32BE(0);
 
-/** Bytes at the end of the input that do not make a whole frame: a torn tail, not an error (spec §3.4). */
+/** Bytes at the end of the input that do not make a whole frame: a torn tail, not an error (docs/format.md §3.4). */
 export interface IncompleteFrame {
   offset: number;
   bytes: number;

@@ -1,6 +1,6 @@
 import { zstd } from './zstd.js';
 
-/** RX4F framing constants (spec §3.1). */
+/** RX4F framing constants (docs/format.md §3.1). */
 export const FRAME_MAGIC = Buffer.from('RX4F', 'ascii');
 export const FRAME_HEADER_BYTES = 12;
 /** Both the compressed and the raw size of a frame must lie in 1..8 MiB, for reading and writing. */
@@ -13,7 +13,7 @@ export interface Frame {
   /** Header plus compressed body. */
   frameBytes: number;
   /**
-   * The record's exact JSON bytes: what the batch digest covers (spec §5.1). Read with
+   * The record's exact JSON bytes: what the batch digest covers (docs/format.md §5.1). Read with
    * `transientRaw`, good only until the next frame is taken.
    */
   raw: Buffer;

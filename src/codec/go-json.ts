@@ -1,6 +1,6 @@
 /**
  * JSON as Go's `encoding/json` writes it: compact, with `<`, `>`, `&`, U+2028 and U+2029 escaped
- * inside strings (spec §4). Byte-identical records need it; digests and operation hashes cover it.
+ * inside strings (docs/format.md §4). Byte-identical records need it; digests and operation hashes cover it.
  * Key order is the caller's: build objects in the field order Reasonix uses.
  */
 export function goJson(value: unknown): string {
@@ -17,7 +17,7 @@ function goEscape(json: string): string {
 }
 
 /**
- * A time as Go's `time.Time` marshals it in UTC (spec §4.5): RFC 3339 with the fraction's
+ * A time as Go's `time.Time` marshals it in UTC (docs/format.md §4.5): RFC 3339 with the fraction's
  * trailing zeros removed. Strings are passed through, so nanosecond times survive a round trip.
  */
 export function goTime(time: Date | string): string {

@@ -9,7 +9,7 @@ export interface HashedEvent {
 }
 
 /**
- * Reasonix's `operationHash` (spec §5.3): SHA-256 of
+ * Reasonix's `operationHash` (docs/format.md §5.3): SHA-256 of
  * `{"sessionId":…,"turnId":…,"events":[{"kind":…,"optional":true?,"payload":<JSON>?}…]}`,
  * without event ids, as Reasonix's own writers hash before they assign ids.
  */

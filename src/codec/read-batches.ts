@@ -33,7 +33,7 @@ interface OpenBatch {
 }
 
 /**
- * Groups frames into committed batches exactly as Reasonix 1.38.11 does (spec §5): a batch counts
+ * Groups frames into committed batches exactly as Reasonix 1.38.11 does (docs/format.md §5): a batch counts
  * only once its `batch/end` matches and its SHA-256 over the raw record bytes verifies. An
  * unfinished final batch is never yielded; it comes back as a `torn-tail` item, the last one.
  * A frame's bytes are hashed and parsed before the next frame is taken, and not kept, so frames

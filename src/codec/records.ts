@@ -1,16 +1,16 @@
 import { z } from 'zod';
 
-/** The codec string every v4 record and manifest carries (spec §4.1). */
+/** The codec string every v4 record and manifest carries (docs/format.md §4.1). */
 export const V4_CODEC = 'reasonix.session.linear/v4';
 export const V4_SCHEMA_VERSION = 4;
-/** Go's zero `time.Time`, which Reasonix writes on every event and end record (spec §4.5). */
+/** Go's zero `time.Time`, which Reasonix writes on every event and end record (docs/format.md §4.5). */
 export const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 const uint = z.number().int().nonnegative();
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lower-case hex digits');
 
 /**
- * A content-store reference (spec §6.1). The digest is validated here so that no path built
+ * A content-store reference (docs/format.md §6.1). The digest is validated here so that no path built
  * from it can leave the store.
  */
 export const PayloadRefSchema = z.object({
@@ -46,7 +46,7 @@ export type BeginRecord = z.infer<typeof BeginRecordSchema>;
 
 /**
  * Inline payloads are standard base64 with padding, decoded as Go's `encoding/json` decodes them
- * (spec §4.3): CR and LF are ignored, unpadded or URL-safe text is refused. Node's decoder skips
+ * (docs/format.md §4.3): CR and LF are ignored, unpadded or URL-safe text is refused. Node's decoder skips
  * what it does not know, so the decoded length is what tells a bad character (no regular
  * expression runs over payloads of megabytes).
  */

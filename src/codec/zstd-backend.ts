@@ -1,6 +1,6 @@
 /**
  * The one thing rxstore asks of zstd (house style: one small interface, one file per backend).
- * Frames are written as Reasonix writes them (spec §3.2): level 1, content checksum and content
+ * Frames are written as Reasonix writes them (docs/format.md §3.2): level 1, content checksum and content
  * size on, window ≤ 1 MiB, one frame per record.
  */
 export interface ZstdBackend {
@@ -25,6 +25,6 @@ export class ZstdSizeMismatch extends Error {
   }
 }
 
-/** Reasonix's encoder: klauspost "SpeedFastest" with a 1 MiB window (spec §3.2). */
+/** Reasonix's encoder: klauspost "SpeedFastest" with a 1 MiB window (docs/format.md §3.2). */
 export const WRITE_LEVEL = 1;
 export const WRITE_WINDOW_LOG = 20;

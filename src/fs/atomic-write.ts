@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Files rxstore writes are private to their owner, as Reasonix's are (spec §2). */
+/** Files rxstore writes are private to their owner, as Reasonix's are (docs/format.md §2). */
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
 
@@ -18,7 +18,7 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** A name beside `path` that no other writer picks: `.atomic-<name>-<random>.tmp` (spec §9.6). */
+/** A name beside `path` that no other writer picks: `.atomic-<name>-<random>.tmp` (docs/format.md §9.6). */
 export function tempPathBeside(path: string): string {
   return join(dirname(path), `.atomic-${basename(path)}-${randomBytes(6).toString('hex')}.tmp`);
 }

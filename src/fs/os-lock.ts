@@ -5,7 +5,7 @@ import { InvalidInputError } from '../codec/errors.js';
 import { FILE_MODE } from './atomic-write.js';
 
 /**
- * The OS advisory lock Reasonix uses for its writer, migration-map and registry locks (spec §9.5):
+ * The OS advisory lock Reasonix uses for its writer, migration-map and registry locks (docs/format.md §9.5):
  * `flock(LOCK_EX|LOCK_NB)` on Unix, `LockFileEx` on byte 0 on Windows. Held while the handle is
  * open; the OS drops it when the holder dies, so a lock file left behind is never a held lock.
  */

@@ -10,7 +10,7 @@ export class StoreLockCompromisedError extends Error {
 /**
  * Runs `work` holding rxstore's own lock on a store directory (proper-lockfile). It guards
  * rxstore against rxstore — two migrations into one store — and is not Reasonix's lock: that one
- * is an OS flock on the session (spec §9.5). When the lock is compromised (its file touched by
+ * is an OS flock on the session (docs/format.md §9.5). When the lock is compromised (its file touched by
  * someone else, or its refresh stalled), the work is told to stop instead of the process dying.
  */
 export async function withStoreLock<T>(storeDir: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {

@@ -62,7 +62,7 @@ export function exportedText(read: SessionRead, options: { format: ExportFormat;
     // Reasonix answers `no session matches` for an empty transcript resumed by id.
     throw new ExportRefusedError(`not exported: the session has no messages${view === 'person' ? ' a person reads' : ''}, and Reasonix does not resume an empty transcript`, { file: read.dir });
   }
-  // BranchMeta (spec §11.3): pretty JSON; the display title is custom_title.
+  // BranchMeta (docs/format.md §11.3): pretty JSON; the display title is custom_title.
   const meta = {
     id: options.id,
     ...(title ? { custom_title: title } : {}),

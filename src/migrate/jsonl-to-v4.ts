@@ -21,7 +21,7 @@ import { freezeLegacySource, type LegacySource } from './legacy-source.js';
 import { recordMigration } from './migration-map.js';
 import { migrationTarget, type MigrationTarget } from './migration-target.js';
 
-/** Reasonix commits a legacy import in batches of at most this many messages (spec §10.1 step 5). */
+/** Reasonix commits a legacy import in batches of at most this many messages (docs/format.md §10.1 step 5). */
 const MESSAGES_PER_BATCH = 128;
 
 export interface MigrationOptions {
@@ -65,7 +65,7 @@ export class MigrationRefusedError extends InvalidInputError {
 }
 
 /**
- * The sessions-v4 store beside a JSONL directory, as Reasonix picks it (spec §1.2
+ * The sessions-v4 store beside a JSONL directory, as Reasonix picks it (docs/format.md §1.2
  * "RootForLegacyDir"): the sibling `sessions-v4` of a `sessions` directory, else `<dir>/sessions-v4`.
  */
 export function v4StoreForJsonlDir(jsonlDir: string): string {
@@ -74,7 +74,7 @@ export function v4StoreForJsonlDir(jsonlDir: string): string {
 
 /**
  * Migrates one JSONL transcript into sessions-v4 exactly as Reasonix 1.38.11 does when it resumes
- * one (spec §10.1): into the store it picks (a workspace's own transcript into that workspace's
+ * one (docs/format.md §10.1): into the store it picks (a workspace's own transcript into that workspace's
  * store, any other into the store of the folder it runs from), with the same target id, message
  * ids and `legacy-import` commits, byte copies of the transcript and its sidecars under `legacy/`,
  * the manifest `source`, the migration-map entry. Built in a staging directory and published by
@@ -145,7 +145,7 @@ async function canonicalTranscriptPath(transcript: string): Promise<string> {
   return realpath(resolve(transcript));
 }
 
-/** `.jsonl.meta` `workspace_root`: the folder the transcript says it belongs to (spec §11.3). */
+/** `.jsonl.meta` `workspace_root`: the folder the transcript says it belongs to (docs/format.md §11.3). */
 const DeclaredWorkspaceSchema = z.looseObject({ workspace_root: z.string().optional() });
 
 function declaredWorkspace(source: LegacySource): string | undefined {

@@ -12,7 +12,7 @@ export interface FrozenArtifact {
   bytes: Buffer;
 }
 
-/** A transcript and its sidecars, frozen, with the digest and the target id Reasonix derives (spec §10.1). */
+/** A transcript and its sidecars, frozen, with the digest and the target id Reasonix derives (docs/format.md §10.1). */
 export interface LegacySource {
   path: string;
   artifacts: FrozenArtifact[];
@@ -35,7 +35,7 @@ export class NotRegularFileError extends InvalidInputError {
 
 /**
  * Reads the transcript and every sidecar that exists, in full path order, as Reasonix freezes them
- * (spec §10.1 step 1). A sidecar name taken by a directory is passed over, as Reasonix does; any
+ * (docs/format.md §10.1 step 1). A sidecar name taken by a directory is passed over, as Reasonix does; any
  * other file that is not a regular file is refused. Each is opened without blocking and checked
  * before a byte is read, so a FIFO named like a transcript fails at once instead of hanging.
  */

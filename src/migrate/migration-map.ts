@@ -17,7 +17,7 @@ export const MigrationEntrySchema = z.looseObject({
 });
 export type MigrationEntry = z.infer<typeof MigrationEntrySchema>;
 
-/** `<sessions-v4>/migration-map.json`: which legacy source became which session (spec §10.1 step 6). */
+/** `<sessions-v4>/migration-map.json`: which legacy source became which session (docs/format.md §10.1 step 6). */
 export const MigrationMapSchema = z.looseObject({
   schemaVersion: z.literal(4),
   entries: z.array(MigrationEntrySchema).nullable(),

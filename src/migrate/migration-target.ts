@@ -19,7 +19,7 @@ export interface MigrationTarget {
 }
 
 export interface TargetContext {
-  /** The state root Reasonix 1.38.11 uses (spec §1.1). */
+  /** The state root Reasonix 1.38.11 uses (docs/format.md §1.1). */
   stateRoot: string;
   /** The absolute folder Reasonix would run from. */
   cwd: string;
@@ -31,7 +31,7 @@ export interface TargetContext {
 }
 
 /**
- * Picks the store as Reasonix 1.38.11 does when it resumes a transcript (spec §10.1, §13.1).
+ * Picks the store as Reasonix 1.38.11 does when it resumes a transcript (docs/format.md §10.1, §13.1).
  * `reasonix --resume <id>` finds a transcript of the folder's own JSONL store
  * (`<state>/projects/<slug>/sessions/`) and migrates it into the sibling `sessions-v4`;
  * `reasonix --resume <path>` takes a transcript from anywhere else (the global `sessions/`, a v0.x

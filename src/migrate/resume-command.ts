@@ -1,7 +1,7 @@
 import type { Platform } from '../store/platform.js';
 import { fromFolder, quote, reasonixResume } from '../store/shell-command.js';
 
-/** The variable that pins Reasonix's state root in a printed command (spec §1.1). */
+/** The variable that pins Reasonix's state root in a printed command (docs/format.md §1.1). */
 export interface PinnedRoot {
   name: 'REASONIX_HOME' | 'REASONIX_STATE_HOME';
   value: string;

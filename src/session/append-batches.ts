@@ -18,7 +18,7 @@ import { readSessionEvents } from './read-events.js';
 import { validateBatches } from './validate-batches.js';
 
 /**
- * Appends whole batches to an existing session as an external writer must (spec §9.8): both
+ * Appends whole batches to an existing session as an external writer must (docs/format.md §9.8): both
  * writer locks held (refusing at once if Reasonix has the session open), the log verified to its
  * end, a new writer generation recorded in the manifest, and each append written to a staging
  * file, fsynced, then copied onto the log and fsynced. A torn tail is refused: repair it first.

@@ -20,7 +20,7 @@ export interface NewSession {
   /** Defaults to 32 random lower-case hex digits, as Reasonix mints them. */
   sessionId?: string;
   createdAt?: Date | string;
-  /** For migrations and salvage: what the session was made from (spec §9.1). */
+  /** For migrations and salvage: what the session was made from (docs/format.md §9.1). */
   source?: Manifest['source'];
   inheritedEventCount?: number;
   batches: BatchToWrite[];
@@ -39,7 +39,7 @@ export interface CreatedSession {
   batches: CommittedBatch[];
 }
 
-/** The writer generation of a freshly created session: its creator's first open (spec §5.4). */
+/** The writer generation of a freshly created session: its creator's first open (docs/format.md §5.4). */
 const CREATOR_GENERATION = 1;
 
 /** The session directory is already there: rxstore never writes over a session. */
@@ -48,7 +48,7 @@ export class SessionExistsError extends InvalidInputError {
 }
 
 /**
- * Creates a session as Reasonix creates one (spec §9.7, §14): the whole directory is built under
+ * Creates a session as Reasonix creates one (docs/format.md §9.7, §14): the whole directory is built under
  * a staging name in the store, made durable, and published with one rename — under rxstore's
  * store lock, and never over an existing directory. A reader sees no session or the whole
  * session, never a part; a writer killed at any point leaves at most a hidden staging directory.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Building blocks that decode JSON the way Go's `encoding/json` decodes it into Reasonix 1.38.11's
- * structs (spec §7.2, measured against the binary): a key names a field exactly or, failing that,
+ * structs (docs/format.md §7.2, measured against the binary): a key names a field exactly or, failing that,
  * case-insensitively; `null` leaves a field at its zero value; a value of the wrong JSON type is
  * refused; keys no field has are refused where Reasonix decodes strictly and dropped where it
  * decodes leniently (its JSONL loader).

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** `header.json`, written by the desktop app and `serve` (spec §9.2). Present means it must be valid. */
+/** `header.json`, written by the desktop app and `serve` (docs/format.md §9.2). Present means it must be valid. */
 export const HeaderSchema = z.looseObject({
   schemaVersion: z.literal(1),
   sessionId: z.string(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** `source` of a migrated, forked or imported session (spec §9.1). */
+/** `source` of a migrated, forked or imported session (docs/format.md §9.1). */
 export const ManifestSourceSchema = z.looseObject({
   path: z.string(),
   size: z.number().int().nonnegative(),
@@ -9,7 +9,7 @@ export const ManifestSourceSchema = z.looseObject({
   legacyHeadId: z.string().optional(),
 });
 
-/** `manifest.json` (spec §9.1). Unknown fields are tolerated, as Reasonix tolerates them on read. */
+/** `manifest.json` (docs/format.md §9.1). Unknown fields are tolerated, as Reasonix tolerates them on read. */
 export const ManifestSchema = z.looseObject({
   schemaVersion: z.number().int(),
   codec: z.string(),
@@ -24,6 +24,6 @@ export const ManifestSchema = z.looseObject({
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 
-/** The storage revisions Reasonix 1.38.11 opens in place; it writes 3 (spec §9.1). */
+/** The storage revisions Reasonix 1.38.11 opens in place; it writes 3 (docs/format.md §9.1). */
 export const OPEN_STORAGE_REVISIONS = [1, 2, 3] as const;
 export const WRITE_STORAGE_REVISION = 3;

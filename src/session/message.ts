@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A tool call in the flat form Reasonix stores (spec §8.2). Readers also meet OpenAI's nested
+ * A tool call in the flat form Reasonix stores (docs/format.md §8.2). Readers also meet OpenAI's nested
  * form `{id, type, function: {name, arguments}}` in foreign data; `flatToolCall` reads both.
  */
 export const ToolCallSchema = z.looseObject({

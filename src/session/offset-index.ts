@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
 
-/** `events.offset-index.json` (spec §9.4): a disposable seek index, never trusted over the log. */
+/** `events.offset-index.json` (docs/format.md §9.4): a disposable seek index, never trusted over the log. */
 export const OffsetIndexSchema = z.looseObject({
   codec: z.literal('reasonix.session.offset-index/v1'),
   logSize: z.number().int().nonnegative(),
@@ -17,7 +17,7 @@ export type OffsetIndex = z.infer<typeof OffsetIndexSchema>;
 const EDGE_BYTES = 4096;
 
 /**
- * The identity an offset index is bound to (spec §9.4): SHA-256 of `"<size>:<mtimeNanos>:"`, the
+ * The identity an offset index is bound to (docs/format.md §9.4): SHA-256 of `"<size>:<mtimeNanos>:"`, the
  * first min(size, 4096) bytes and the last min(size − 4096, 4096) bytes of the log.
  */
 export async function logIdentity(logPath: string): Promise<{ size: number; modTimeNs: bigint; identity: string }> {

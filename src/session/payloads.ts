@@ -6,7 +6,7 @@ import { StrictMessageSchema } from './strict-message.js';
 const uint = z.number().int().nonnegative();
 
 /**
- * The payload shapes of the event kinds whose content rxstore uses (spec §7.3, §7.4), read
+ * The payload shapes of the event kinds whose content rxstore uses (docs/format.md §7.3, §7.4), read
  * loosely: whatever is there, typed where it is used. What Reasonix 1.38.11 accepts is decided
  * by `decodePayload`.
  */

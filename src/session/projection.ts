@@ -11,7 +11,7 @@ export interface TranscriptEntry {
   batchTime: number;
 }
 
-/** Something Reasonix 1.38.11 would refuse, although rxstore can read it (spec §7.2, §7.5). */
+/** Something Reasonix 1.38.11 would refuse, although rxstore can read it (docs/format.md §7.2, §7.5). */
 export interface StrictnessFinding {
   seq: number;
   offset: number;
@@ -52,7 +52,7 @@ const SUMMARY_CONTENT_CHARS = 200;
 const WORKSPACE_LINE = /Current workspace: "((?:[^"\\]|\\.)*)"/;
 
 /**
- * Replays committed events into the linear message lists Reasonix keeps (spec §7.5): the
+ * Replays committed events into the linear message lists Reasonix keeps (docs/format.md §7.5): the
  * canonical transcript (every message, compacted ones included) and the model's list (what is
  * sent to the model, with compaction checkpoints applied).
  */

@@ -57,7 +57,7 @@ async function readReferencedPayload(event: StoredEvent, ref: PayloadRef, conten
     return await content.read(ref);
   } catch (error) {
     if (!(error instanceof MissingContentError || error instanceof CorruptContentError)) throw error;
-    // Reasonix names the event and refuses the session (spec §6.3).
+    // Reasonix names the event and refuses the session (docs/format.md §6.3).
     const Named = error instanceof MissingContentError ? MissingContentError : CorruptContentError;
     throw new Named(`read v4 event ${event.id} payload: ${error.message}`, {
       ...error.data,

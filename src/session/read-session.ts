@@ -41,7 +41,7 @@ export interface SessionRead {
   projection: Projection;
   /** `events.torn-*.tail` files: evidence a writer kept of a torn tail it cut. */
   tornEvidence: string[];
-  /** Lock files present (their presence alone means nothing: the lock is an OS flock, spec §9.5). */
+  /** Lock files present (their presence alone means nothing: the lock is an OS flock, docs/format.md §9.5). */
   lockFiles: string[];
   /** The lock file a running process holds: the session is open in a running Reasonix. */
   openBy?: string;
@@ -63,7 +63,7 @@ export interface ReadSessionOptions {
 
 /**
  * Reads and verifies a sessions-v4 (or desktop-v5) session directory without changing it, and
- * says what Reasonix 1.38.11 would make of it (spec §2, §9, §13.1 step 3).
+ * says what Reasonix 1.38.11 would make of it (docs/format.md §2, §9, §13.1 step 3).
  */
 export async function readSession(dir: string, options: ReadSessionOptions = {}): Promise<SessionRead> {
   const id = basename(dir);
@@ -192,7 +192,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
 
 /**
  * Caches are never trusted over the log, and Reasonix rebuilds a stale one by itself (a copied
- * log has a new inode and mtime, so every copy has one): a note, not a warning (spec §9.3, §9.4).
+ * log has a new inode and mtime, so every copy has one): a note, not a warning (docs/format.md §9.3, §9.4).
  */
 async function checkCaches(
   dir: string,

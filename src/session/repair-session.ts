@@ -17,14 +17,14 @@ export interface RepairReport {
   durableEnd: number;
 }
 
-/** `events.torn-<unix nanoseconds>.tail`, named as Reasonix names its evidence files (spec §3.4). */
+/** `events.torn-<unix nanoseconds>.tail`, named as Reasonix names its evidence files (docs/format.md §3.4). */
 function evidenceName(): string {
   const nanos = BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
   return `events.torn-${nanos}.tail`;
 }
 
 /**
- * Repairs a torn tail as Reasonix's writer does (spec §3.4): under both writer locks, the bytes
+ * Repairs a torn tail as Reasonix's writer does (docs/format.md §3.4): under both writer locks, the bytes
  * after the last committed batch are copied to an evidence file (exclusive create, fsync), then
  * the log is truncated to the durable end and fsynced. Anything else wrong with the log is not
  * repaired in place: the read throws its damage, and `salvage` is the way forward.

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 
-/** The names of the files in a v4 session directory (spec §2). */
+/** The names of the files in a v4 session directory (docs/format.md §2). */
 export const SESSION_FILES = {
   manifest: 'manifest.json',
   header: 'header.json',
@@ -11,10 +11,10 @@ export const SESSION_FILES = {
   legacy: 'legacy',
 } as const;
 
-/** `events.torn-<unixnano>.tail`: bytes a writer cut from a torn log and kept as evidence (spec §3.4). */
+/** `events.torn-<unixnano>.tail`: bytes a writer cut from a torn log and kept as evidence (docs/format.md §3.4). */
 export const TORN_EVIDENCE = /^events\.torn-\d+\.tail$/;
 
-/** The outer writer lock lives beside the session directory, in the store (spec §9.5). */
+/** The outer writer lock lives beside the session directory, in the store (docs/format.md §9.5). */
 export function ownershipLockPath(storeDir: string, sessionId: string): string {
   return join(storeDir, `.${sessionId}.ownership.lock`);
 }

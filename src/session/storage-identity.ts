@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
 
-/** `storage.identity.json` (spec §9.3): binds caches to one physical log. */
+/** `storage.identity.json` (docs/format.md §9.3): binds caches to one physical log. */
 export const StorageIdentitySchema = z.looseObject({
   version: z.literal(1),
   sessionId: z.string(),
@@ -12,7 +12,7 @@ export const StorageIdentitySchema = z.looseObject({
 });
 export type StorageIdentity = z.infer<typeof StorageIdentitySchema>;
 
-/** SHA-256 of the first min(64, size) bytes of the log; undefined for an empty log (spec §9.3). */
+/** SHA-256 of the first min(64, size) bytes of the log; undefined for an empty log (docs/format.md §9.3). */
 export async function logPrefixDigest(logPath: string): Promise<string | undefined> {
   const handle = await open(logPath, 'r');
   try {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct, type UnknownKeys } from './go-decode.js';
 
 /**
- * The provider message as Reasonix 1.38.11 decodes it (spec §7.2, §8.1): 39 fields, tool calls in
+ * The provider message as Reasonix 1.38.11 decodes it (docs/format.md §7.2, §8.1): 39 fields, tool calls in
  * the flat form, and strict nested records. Built twice: strictly (any unknown key, at any depth,
  * makes the v4 reader refuse the whole session) and leniently (the JSONL loader drops unknown
  * keys but still refuses a value of the wrong type). Nested objects whose field lists are not

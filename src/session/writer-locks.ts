@@ -4,7 +4,7 @@ import { isOsLockHeld, tryOsLock, type OsLock } from '../fs/os-lock.js';
 import { ownershipLockPath, SESSION_FILES } from './session-files.js';
 
 /**
- * Reasonix's writer locks (spec §9.5): an OS lock on `<store>/.<id>.ownership.lock` (outer) and
+ * Reasonix's writer locks (docs/format.md §9.5): an OS lock on `<store>/.<id>.ownership.lock` (outer) and
  * on `<session>/writer.lock` (inner). The files are only where the lock lives: never deleted.
  */
 export interface WriterLocks {

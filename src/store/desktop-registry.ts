@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile } from '../session/read-json-file.js';
 
-/** One desktop workspace: its root folder and the sessions it owns, in order (spec §12). */
+/** One desktop workspace: its root folder and the sessions it owns, in order (docs/format.md §12). */
 const DesktopWorkspaceSchema = z.looseObject({
   id: z.string().optional(),
   root: z.string().optional(),
@@ -10,7 +10,7 @@ const DesktopWorkspaceSchema = z.looseObject({
   sessionIds: z.array(z.string()).default([]),
 });
 
-/** Which legacy or v4 source an imported desktop session came from (spec §12). */
+/** Which legacy or v4 source an imported desktop session came from (docs/format.md §12). */
 const SourceMappingSchema = z.looseObject({
   sourceKey: z.string().optional(),
   path: z.string(),
@@ -22,7 +22,7 @@ const SourceMappingSchema = z.looseObject({
 });
 
 /**
- * `<state>/desktop/workspace-state-v1.json`, the desktop app's registry (spec §12), read for what
+ * `<state>/desktop/workspace-state-v1.json`, the desktop app's registry (docs/format.md §12), read for what
  * listing needs: workspaces with their sessions, and source mappings. Unknown fields are allowed;
  * versions 1–3 share these fields.
  */
@@ -33,7 +33,7 @@ export const DesktopRegistrySchema = z.looseObject({
 });
 export type SourceMapping = z.infer<typeof SourceMappingSchema>;
 
-/** Where the registry lives under a state root (spec §1.2). */
+/** Where the registry lives under a state root (docs/format.md §1.2). */
 function desktopRegistryPath(stateRoot: string): string {
   return join(stateRoot, 'desktop', 'workspace-state-v1.json');
 }
@@ -54,7 +54,7 @@ export async function readDesktopRegistry(stateRoot: string): Promise<DesktopReg
   if (read.state === 'invalid') facts.problem = `${path}: ${read.reason}`;
   if (read.state !== 'ok') return facts;
   for (const workspace of Object.values(read.value.workspaces)) {
-    // The global workspace has no root: its sessions belong to no folder (spec §12).
+    // The global workspace has no root: its sessions belong to no folder (docs/format.md §12).
     if (!workspace.root) continue;
     for (const id of workspace.sessionIds) facts.workspaceOfSession.set(id, workspace.root);
   }

@@ -15,7 +15,7 @@ const VARIABLE_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}/g;
 
 /**
  * Normalises a directory taken from the environment (or from `[storage] state`) as Reasonix does
- * (spec §1.1): trim, expand `${VAR}` (unset or empty → its `:-default`, else nothing), expand a
+ * (docs/format.md §1.1): trim, expand `${VAR}` (unset or empty → its `:-default`, else nothing), expand a
  * leading `~`, `~/` or `~\` to the home directory, make absolute, clean. Empty → undefined.
  */
 export function expandDirValue(value: string | undefined, context: DirValueContext): string | undefined {

@@ -19,7 +19,7 @@ import { V0MetaSchema } from './v0-meta.js';
 
 export interface FoundCopies {
   copies: SessionCopy[];
-  /** Each state root's desktop registry (spec §12). */
+  /** Each state root's desktop registry (docs/format.md §12). */
   registries: Map<string, DesktopRegistryFacts>;
   /** Stores that exist but could not be read, and unreadable registries: never shown as empty. */
   warnings: string[];
@@ -41,8 +41,8 @@ interface StoreDir {
  * Every session copy under the roots, from directory listings and metadata files only (no log is
  * opened): per state root `projects/<slug>/sessions-v4/`, `sessions-v4/`,
  * `desktop-sessions-v5/by-id/`, `projects/<slug>/sessions/*.jsonl` and `sessions/*.jsonl`; per
- * legacy root its JSONL and v0.x transcripts (spec §1.2, §1.4, §12). Names starting with `.` are
- * never sessions (spec §2): `.content-v1`, `.query-cache`, `.trash`, `.<id>.tmp-*` staging.
+ * legacy root its JSONL and v0.x transcripts (docs/format.md §1.2, §1.4, §12). Names starting with `.` are
+ * never sessions (docs/format.md §2): `.content-v1`, `.query-cache`, `.trash`, `.<id>.tmp-*` staging.
  */
 export async function findSessionCopies(roots: ReadRoot[], stores: readonly ListedStore[] = STORES_NEWEST_FIRST): Promise<FoundCopies> {
   const found: FoundCopies = { copies: [], registries: new Map(), warnings: [] };
@@ -134,7 +134,7 @@ async function transcriptCopy(storeDir: StoreDir, name: string, names: Set<strin
   const path = join(storeDir.dir, name);
   const id = branchIdOf(path);
   const changed = await stat(path);
-  // A v0.x transcript has `<name>.meta.json`; a 1.x one `<name>.jsonl.meta` (spec §11.3, §11.4).
+  // A v0.x transcript has `<name>.meta.json`; a 1.x one `<name>.jsonl.meta` (docs/format.md §11.3, §11.4).
   if (names.has(`${id}.meta.json`) && !names.has(`${name}.meta`)) {
     const meta = await readJsonFile(join(storeDir.dir, `${id}.meta.json`), V0MetaSchema);
     return { ...facts(storeDir, id, path), format: 'v0', meta, updatedAt: isoTime(changed.mtime) };

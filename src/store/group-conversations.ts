@@ -7,7 +7,7 @@ import { locateInStore } from './store-location.js';
 import { STORES_NEWEST_FIRST } from './store-kind.js';
 import { workspaceSlug } from './workspace-slug.js';
 
-/** The session a fork or rewind was cut from (spec §10.4). */
+/** The session a fork or rewind was cut from (docs/format.md §10.4). */
 export interface ParentSession {
   id: string;
   /** Its directory: where it is now, or where the child's manifest says it was. */
@@ -21,7 +21,7 @@ export interface Conversation {
 }
 
 /**
- * Groups copies into conversations (spec §10, §12). Copies of one conversation are: v4 sessions
+ * Groups copies into conversations (docs/format.md §10, §12). Copies of one conversation are: v4 sessions
  * with the same id in any store; a v4 session and the JSONL transcript its manifest `source`
  * names (a migration), or the same-id mirror in the transcript's sibling `sessions-v4`; a desktop
  * session and the source its registry `sourceMappings` entry names; a legacy-root transcript and
@@ -59,21 +59,21 @@ export function groupConversations(found: FoundCopies, platform: Platform): Conv
       const target = resolve(source.path, copy);
       const targetCopy = target === undefined ? undefined : copies[target];
       if (source.version !== V4_CODEC) {
-        if (target !== undefined) union(index, target); // a JSONL migration (spec §10.1)
+        if (target !== undefined) union(index, target); // a JSONL migration (docs/format.md §10.1)
       } else if (targetCopy?.format === 'v4' && targetCopy.manifest.state === 'ok' && targetCopy.manifest.value.storageRevision === undefined) {
-        union(index, target!); // an unpublished draft imported under a new id (spec §10.3)
+        union(index, target!); // an unpublished draft imported under a new id (docs/format.md §10.3)
       } else {
         parents.set(index, { id: targetCopy?.id ?? basename(source.path), path: targetCopy?.path ?? source.path });
       }
       return;
     }
-    // The same-id mirror lives in the transcript directory's v4 root (spec §1.2 RootForLegacyDir, §10.2).
+    // The same-id mirror lives in the transcript directory's v4 root (docs/format.md §1.2 RootForLegacyDir, §10.2).
     const jsonlDir = dirname(copy.path);
     const v4Root = basename(jsonlDir) === 'sessions' ? join(dirname(jsonlDir), 'sessions-v4') : join(jsonlDir, 'sessions-v4');
     const mirror = byPath.get(join(v4Root, copy.id));
     if (mirror !== undefined) union(index, mirror);
     if (copy.store === 'legacy') {
-      // Imports keep the file name, in the same place below the state root, or under the v0 workspace's slug (spec §11.4).
+      // Imports keep the file name, in the same place below the state root, or under the v0 workspace's slug (docs/format.md §11.4).
       const keys = [copy.key];
       if (copy.format === 'v0' && copy.meta.state === 'ok' && copy.meta.value.workspace) {
         keys.push(`projects/${workspaceSlug(copy.meta.value.workspace, platform)}/sessions/${basename(copy.path)}`);

@@ -1,8 +1,8 @@
 /**
- * A provider message as Reasonix's Go structs serialise it (spec §8.1, §8.2): the known fields in
+ * A provider message as Reasonix's Go structs serialise it (docs/format.md §8.1, §8.2): the known fields in
  * struct order, zero values omitted (`omitempty`), unknown keys dropped — which is what Reasonix's
  * lenient JSONL decode followed by a re-encode produces. Byte-identical payloads and the legacy
- * message ids (spec §8.3) depend on it.
+ * message ids (docs/format.md §8.3) depend on it.
  */
 
 const MESSAGE_FIELDS = [
@@ -68,7 +68,7 @@ export interface GoMessage {
 /**
  * The stored form of a message read from a foreign or legacy source. Nested tool calls are
  * flattened rather than emptied: that keeps them usable, where Reasonix's own migration loses
- * them and then refuses to resume (spec §8.2).
+ * them and then refuses to resume (docs/format.md §8.2).
  */
 export function goMessage(source: Json): GoMessage {
   const message = pick(source, MESSAGE_FIELDS);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * `<id>.jsonl.meta`, a JSONL transcript's BranchMeta (spec §11.3). Every field but the two times
+ * `<id>.jsonl.meta`, a JSONL transcript's BranchMeta (docs/format.md §11.3). Every field but the two times
  * is optional; unknown fields are kept, as newer Reasonix builds add some.
  */
 export const JsonlMetaSchema = z.looseObject({
@@ -23,7 +23,7 @@ export const JsonlMetaSchema = z.looseObject({
 });
 export type JsonlMeta = z.infer<typeof JsonlMetaSchema>;
 
-/** A JSONL session's own title: `custom_title`, then `topic_title`; Reasonix shows `preview` after them (spec §11.3). */
+/** A JSONL session's own title: `custom_title`, then `topic_title`; Reasonix shows `preview` after them (docs/format.md §11.3). */
 export function jsonlMetaTitle(meta: JsonlMeta): string | undefined {
   return meta.custom_title || meta.topic_title || undefined;
 }

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** `.jsonl` files that sit beside transcripts but are not transcripts (spec §11.2). */
+/** `.jsonl` files that sit beside transcripts but are not transcripts (docs/format.md §11.2). */
 const NOT_TRANSCRIPTS = /\.(events|turns|conflicts|guardian|wire|adjudication|execution)\.jsonl$|^subagent-/;
 
 /** Whether a file name in a JSONL store names a transcript. */

@@ -2,7 +2,7 @@ import { basename, dirname, join } from 'node:path';
 
 /**
  * The regular-file sidecars a JSONL transcript owns (Reasonix's SessionSidecarFiles): migrations
- * freeze and copy them with the transcript (spec §10.1, §11.2). Lock and lease files are not
+ * freeze and copy them with the transcript (docs/format.md §10.1, §11.2). Lock and lease files are not
  * among them.
  */
 export function transcriptSidecars(transcriptPath: string): string[] {
@@ -26,7 +26,7 @@ export function transcriptSidecars(transcriptPath: string): string[] {
   ];
 }
 
-/** A JSONL session's id ("branch id"): the file name without its final extension (spec §11.1). */
+/** A JSONL session's id ("branch id"): the file name without its final extension (docs/format.md §11.1). */
 export function branchIdOf(transcriptPath: string): string {
   return basename(transcriptPath).replace(/\.[^.]*$/, '');
 }

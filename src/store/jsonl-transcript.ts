@@ -59,7 +59,7 @@ function kindOf(value: unknown): string {
 /**
  * Reads a JSONL transcript as Reasonix 1.38.11's loader does (internal/agent, the migration
  * stream: one `json.Decoder` over the whole file, decoding provider messages one after another;
- * spec §11.1): values are separated by any JSON whitespace (blank lines and CRLF are fine, and a
+ * docs/format.md §11.1): values are separated by any JSON whitespace (blank lines and CRLF are fine, and a
  * message may span lines); unknown keys are dropped, keys match case-insensitively, `null` is an
  * empty message; anything else — a byte-order mark, a value that is not an object, a wrong type,
  * a last message cut mid-write — stops the loader, and Reasonix refuses the transcript. So does a

@@ -3,7 +3,7 @@ import { goJson } from '../codec/go-json.js';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-/** 16 bytes as Reasonix's 26-character Crockford base32 id (spec §8.3). */
+/** 16 bytes as Reasonix's 26-character Crockford base32 id (docs/format.md §8.3). */
 export function base32Id(bytes: Uint8Array): string {
   let value = BigInt(`0x${Buffer.from(bytes.subarray(0, 16)).toString('hex')}`);
   let id = '';
@@ -15,7 +15,7 @@ export function base32Id(bytes: Uint8Array): string {
 }
 
 /**
- * The ids Reasonix gives legacy messages that have none (spec §8.3): a running SHA-256 over each
+ * The ids Reasonix gives legacy messages that have none (docs/format.md §8.3): a running SHA-256 over each
  * message's Go JSON without `id` and `createdAt`, plus a newline; message i's id is the base32 of
  * SHA-256("reasonix-legacy-entry-v1" 0 branchId 0 i 0 running-digest-bytes). Messages that
  * already have an id keep it but still feed the running digest.

@@ -29,7 +29,7 @@ export interface SessionListing {
 
 /**
  * Lists every session under the roots. Directory listings and metadata files are read first, to
- * group copies into conversations (spec §10, §12); then every conversation's logs and transcripts
+ * group copies into conversations (docs/format.md §10, §12); then every conversation's logs and transcripts
  * are read, a few at once, since only they say when each last changed: a file's mtime says when
  * it was copied, not when it was written.
  */

@@ -2,7 +2,7 @@ import { posix, win32 } from 'node:path';
 
 /**
  * The operating system whose rules apply. Reasonix decides paths, slugs and defaults by its own
- * OS (spec §1.1, §1.3), so rxstore takes it as an input rather than reading `process.platform`:
+ * OS (docs/format.md §1.1, §1.3), so rxstore takes it as an input rather than reading `process.platform`:
  * every platform's rules can then be checked on any machine.
  */
 export type Platform = 'linux' | 'darwin' | 'win32';

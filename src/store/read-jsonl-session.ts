@@ -12,9 +12,9 @@ import { parseTranscript } from './jsonl-transcript.js';
 import { assignLegacyIds } from './legacy-ids.js';
 
 /**
- * Reads a JSONL transcript (spec §11) into the same shape as a v4 session read, so that every
+ * Reads a JSONL transcript (docs/format.md §11) into the same shape as a v4 session read, so that every
  * view, the hygiene checks and `inspect` work on it: each line replays as a `message/complete`,
- * with the ids Reasonix would give it (spec §8.3). Messages without `createdAt` take the meta
+ * with the ids Reasonix would give it (docs/format.md §8.3). Messages without `createdAt` take the meta
  * file's `created_at`, else the transcript's modification time. Where Reasonix's loader stops (see
  * `parseTranscript`) is a problem named by its line; the views hold the messages before it.
  */
@@ -34,7 +34,7 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
   const startedAt = meta.state === 'ok' ? meta.value.created_at : stats.mtime.toISOString();
   // The loader stops at its first error: `lines` are the messages before it, what was verified.
   const messages = assignLegacyIds(id, lines.map(({ value }) => goMessage(value).message));
-  // Reasonix's JSONL loader is lenient (spec §11.1): what its strict v4 decoder would refuse is not a problem here.
+  // Reasonix's JSONL loader is lenient (docs/format.md §11.1): what its strict v4 decoder would refuse is not a problem here.
   const projection = new Projection({ judgePayloads: false });
   const batch: CommittedBatch = {
     commitId: '',

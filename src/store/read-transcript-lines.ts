@@ -1,7 +1,7 @@
 import { seenByPerson } from '../session/views.js';
 import { readTranscript } from './jsonl-transcript.js';
 
-/** What listing needs from a JSONL transcript (spec §11.1): one message a line. */
+/** What listing needs from a JSONL transcript (docs/format.md §11.1): one message a line. */
 export interface TranscriptLines {
   /** The messages a person sees: host session-context lines and local-only records are not counted. */
   messages: number;

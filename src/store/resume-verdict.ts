@@ -4,7 +4,7 @@ import type { PinnedRoots } from './roots.js';
 import { copyInto, fromFolder, reasonixResume } from './shell-command.js';
 import { sameSlug, workspaceSlug } from './workspace-slug.js';
 
-/** Why `reasonix --resume <id>` from a folder does, or does not, open a copy (spec §13.1). */
+/** Why `reasonix --resume <id>` from a folder does, or does not, open a copy (docs/format.md §13.1). */
 export type ResumeReason =
   | 'resumes'
   | 'other-workspace'
@@ -33,7 +33,7 @@ export interface ResumeContext {
   platform: Platform;
   /** The folder `reasonix --resume` would be run from. */
   cwd: string;
-  /** The state root Reasonix 1.38.11 uses there (spec §1.1). */
+  /** The state root Reasonix 1.38.11 uses there (docs/format.md §1.1). */
   reasonixStateRoot: string | undefined;
   /** `REASONIX_HOME` / `REASONIX_STATE_HOME` the roots were found with: every suggested `reasonix` command carries them. */
   pinned?: PinnedRoots;
@@ -41,7 +41,7 @@ export interface ResumeContext {
 
 /**
  * What Reasonix 1.38.11 makes of `reasonix --resume <id>` from `context.cwd` for one copy
- * (spec §13.1): it searches only `<state>/projects/<slug(cwd)>/sessions-v4` for an exact id and
+ * (docs/format.md §13.1): it searches only `<state>/projects/<slug(cwd)>/sessions-v4` for an exact id and
  * `<state>/projects/<slug(cwd)>/sessions` for a JSONL branch id (a JSONL path resumes from
  * anywhere); never another workspace's store, the global stores, the desktop store or a legacy
  * root. `workspace` is the conversation's workspace, for copies that do not name one; `siblings`

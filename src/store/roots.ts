@@ -6,7 +6,7 @@ import { storageStateEntry } from './storage-state-entry.js';
 /** The machine as Reasonix sees it: platform, home directory, environment and working directory. */
 export type RootInputs = DirValueContext;
 
-/** The Reasonix release line whose root rules apply (spec §1.1). */
+/** The Reasonix release line whose root rules apply (docs/format.md §1.1). */
 export type ReasonixLine = '1.x' | '2.x';
 
 /** rxstore's own flags, which act as `REASONIX_HOME` / `REASONIX_STATE_HOME` would. */
@@ -17,9 +17,9 @@ export interface RootOverrides {
 
 /** A directory rxstore reads sessions from. */
 export type ReadRoot =
-  /** A state root (spec §1.2); `lines` says which Reasonix lines use it. */
+  /** A state root (docs/format.md §1.2); `lines` says which Reasonix lines use it. */
   | { kind: 'state'; path: string; lines: ReasonixLine[] }
-  /** A pre-1.8.1 / v0.x root that Reasonix only imports from (spec §1.4). */
+  /** A pre-1.8.1 / v0.x root that Reasonix only imports from (docs/format.md §1.4). */
   | { kind: 'legacy'; path: string }
   /** `RXSTORE_ROOT` naming a single store directory (a `sessions-v4`, `by-id` or JSONL `sessions` folder). */
   | { kind: 'store'; path: string };
@@ -34,7 +34,7 @@ export interface PinnedRoots {
 }
 
 export interface StoreRoots {
-  /** The state root `reasonix --resume` of 1.38.11 searches (spec §13.1); undefined when there is no home. */
+  /** The state root `reasonix --resume` of 1.38.11 searches (docs/format.md §13.1); undefined when there is no home. */
   reasonixStateRoot: string | undefined;
   /** `REASONIX_HOME` / `REASONIX_STATE_HOME` as `--home`, `--state-home` or the environment set them; empty when neither is. */
   pinned: PinnedRoots;
@@ -55,7 +55,7 @@ function userConfigDir(inputs: RootInputs): string {
 }
 
 /**
- * The Reasonix home (config.toml, .env), as 1.38.11 and 2.x resolve it (spec §1.1):
+ * The Reasonix home (config.toml, .env), as 1.38.11 and 2.x resolve it (docs/format.md §1.1):
  * `$REASONIX_HOME`; on Windows `%APPDATA%\reasonix`, else `%USERPROFILE%\AppData\Roaming\reasonix`;
  * elsewhere `~/.reasonix`, else `os.UserConfigDir()/reasonix`.
  */
@@ -74,7 +74,7 @@ export function reasonixHome(inputs: RootInputs): string | undefined {
 
 /**
  * The state root (sessions, projects, desktop stores): `$REASONIX_STATE_HOME`, then — in 2.x only —
- * the `[storage] state` entry of `<home>/config.toml`, then the home (spec §1.1). 1.38.11 has no
+ * the `[storage] state` entry of `<home>/config.toml`, then the home (docs/format.md §1.1). 1.38.11 has no
  * `[storage]` table, so `storageState` is ignored for it.
  */
 export function stateRoot(inputs: RootInputs, line: ReasonixLine, storageState?: string): string | undefined {
@@ -86,7 +86,7 @@ export function stateRoot(inputs: RootInputs, line: ReasonixLine, storageState?:
 }
 
 /**
- * Legacy roots Reasonix imports JSONL and v0.x transcripts from (spec §1.4): `~/.reasonix` (on
+ * Legacy roots Reasonix imports JSONL and v0.x transcripts from (docs/format.md §1.4): `~/.reasonix` (on
  * Windows it differs from the home), `os.UserConfigDir()/reasonix` (macOS
  * `~/Library/Application Support/reasonix`), and off Windows `$XDG_CONFIG_HOME/reasonix` and
  * `~/.config/reasonix`. None when the home or state root is pinned: an isolated runtime never
@@ -160,7 +160,7 @@ function pinnedRoots(inputs: RootInputs): PinnedRoots {
   return { ...(home ? { REASONIX_HOME: home } : {}), ...(state ? { REASONIX_STATE_HOME: state } : {}) };
 }
 
-/** The names a store directory has (spec §1.2, §12); anything else given as `RXSTORE_ROOT` is a state root. */
+/** The names a store directory has (docs/format.md §1.2, §12); anything else given as `RXSTORE_ROOT` is a state root. */
 function isStoreDirName(name: string): boolean {
   return name === 'sessions-v4' || name === 'sessions' || name === 'by-id';
 }

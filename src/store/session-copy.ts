@@ -9,10 +9,10 @@ import type { V0Meta } from './v0-meta.js';
 /**
  * One copy of a session as found on disk, with what its metadata files say (read without opening
  * its log). A conversation may have several: a JSONL transcript, its migrated v4 twin, a desktop
- * import (spec §10, §12).
+ * import (docs/format.md §10, §12).
  */
 interface CopyFacts extends Omit<StoreLocation, 'layout'> {
-  /** The session id: the directory name (v4) or the file name without `.jsonl` (spec §11.1). */
+  /** The session id: the directory name (v4) or the file name without `.jsonl` (docs/format.md §11.1). */
   id: string;
   store: ListedStore;
   /** The session directory (v4) or transcript file (JSONL). */
@@ -34,7 +34,7 @@ export interface JsonlCopy extends CopyFacts {
   meta: JsonFileResult<JsonlMeta>;
 }
 
-/** A v0.x transcript: message-format `<name>.jsonl` with `<name>.meta.json` beside it (spec §11.4). */
+/** A v0.x transcript: message-format `<name>.jsonl` with `<name>.meta.json` beside it (docs/format.md §11.4). */
 export interface V0Copy extends CopyFacts {
   format: 'v0';
   meta: JsonFileResult<V0Meta>;

@@ -1,6 +1,6 @@
 import { RxError } from '../codec/errors.js';
 
-/** Reasonix: `no session matches "<query>"` (spec §16.3). */
+/** Reasonix: `no session matches "<query>"` (docs/format.md §16). */
 export class SessionNotFoundError extends RxError {
   readonly code = 'RX_SESSION_NOT_FOUND';
 }

@@ -11,14 +11,14 @@ export function quote(value: string, platform: Platform): string {
 }
 
 /**
- * `reasonix --resume <query>`: an id, or a JSONL transcript path (spec §13.1), with the Reasonix
+ * `reasonix --resume <query>`: an id, or a JSONL transcript path (docs/format.md §13.1), with the Reasonix
  * variables it needs to look where the session is set on it (the roots rxstore was pointed at).
  */
 export function reasonixResume(query: string, platform: Platform, env: PinnedRoots = {}): string {
   return withEnv(env, `reasonix --resume ${quote(query, platform)}`, platform);
 }
 
-/** Runs `command` from `folder`: Reasonix picks the store by the working directory (spec §1.2). */
+/** Runs `command` from `folder`: Reasonix picks the store by the working directory (docs/format.md §1.2). */
 export function fromFolder(folder: string, command: string, platform: Platform): string {
   return `${platform === 'win32' ? 'cd /d' : 'cd'} ${quote(folder, platform)} && ${command}`;
 }

@@ -1,5 +1,5 @@
 /**
- * The `[storage] state = "<dir>"` entry of a Reasonix 2.x `config.toml` (spec §1.1), and nothing
+ * The `[storage] state = "<dir>"` entry of a Reasonix 2.x `config.toml` (docs/format.md §1.1), and nothing
  * else of the file: a `state` key in the `[storage]` table, or a dotted `storage.state` key at
  * the top level. Values are TOML basic ("…", with escapes) or literal ('…') strings. Anything else
  * is no entry, as Reasonix reads a malformed config as "nothing relocated".

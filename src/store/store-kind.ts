@@ -4,13 +4,13 @@ export type StoreKind = 'sessions-v4' | 'desktop-sessions-v5' | 'unknown';
 
 /**
  * The stores a session is listed from, newest format first — the order a conversation's copies
- * are shown in: a desktop copy supersedes the CLI's, a v4 session its JSONL source (spec §10, §12).
- * `legacy` is a pre-1.8.1 or v0.x root that Reasonix only imports from (spec §1.4).
+ * are shown in: a desktop copy supersedes the CLI's, a v4 session its JSONL source (docs/format.md §10, §12).
+ * `legacy` is a pre-1.8.1 or v0.x root that Reasonix only imports from (docs/format.md §1.4).
  */
 export const STORES_NEWEST_FIRST = ['desktop-sessions-v5', 'sessions-v4', 'jsonl', 'legacy'] as const;
 export type ListedStore = (typeof STORES_NEWEST_FIRST)[number];
 
-/** Which store a session directory sits in, from the folders around it (spec §1.2, §12). */
+/** Which store a session directory sits in, from the folders around it (docs/format.md §1.2, §12). */
 export function storeKindOf(sessionDir: string): StoreKind {
   const parent = dirname(sessionDir);
   if (basename(parent) === 'sessions-v4') return 'sessions-v4';

@@ -1,4 +1,4 @@
-/** What the folders around a session say about it (spec §1.2, §12). */
+/** What the folders around a session say about it (docs/format.md §1.2, §12). */
 export interface StoreLocation {
   layout: 'sessions-v4' | 'desktop-sessions-v5' | 'jsonl';
   /** `workspace`: under `projects/<slug>/`; `global`: directly under the root. */

@@ -13,12 +13,12 @@ import type { JsonlCopy, SessionCopy, V0Copy, V4Copy } from './session-copy.js';
 import { displayTitle, type DisplayTitle } from './title-text.js';
 
 /**
- * Reasonix's verdict on a copy (spec §13.1), or `locked`: a running process holds its writer lock,
+ * Reasonix's verdict on a copy (docs/format.md §13.1), or `locked`: a running process holds its writer lock,
  * or `unreadable`: the system would not let it be read (a permission, a vanished file).
  */
 export type ListedStatus = SessionStatus | 'locked' | 'unreadable';
 
-/** Where a copy's workspace was learnt (spec §9.2, §11.3, §11.4, §12). */
+/** Where a copy's workspace was learnt (docs/format.md §9.2, §11.3, §11.4, §12). */
 export type WorkspaceSource = 'header' | 'session-context' | 'desktop-registry' | 'jsonl-meta' | 'v0-meta';
 
 /** What reading a copy tells: its verdict, messages, title and workspace. */
@@ -33,10 +33,10 @@ export interface CopySummary extends DisplayTitle {
    * `updated_at` (JSONL), else the transcript's mtime; what `inspect` reports as `updatedAt`.
    */
   updatedAt: string | null;
-  /** The workspace folder, when the copy says; otherwise only its slug is known (spec §1.3). */
+  /** The workspace folder, when the copy says; otherwise only its slug is known (docs/format.md §1.3). */
   workspace: string | null;
   workspaceFrom: WorkspaceSource | null;
-  /** Events whose payload lives in the store's `.content-v1` (spec §6). */
+  /** Events whose payload lives in the store's `.content-v1` (docs/format.md §6). */
   payloadRefs: number;
 }
 
@@ -82,7 +82,7 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
   };
 }
 
-/** What a transcript's meta file says: `<id>.jsonl.meta` (spec §11.3) or v0.x `<id>.meta.json` (spec §11.4). */
+/** What a transcript's meta file says: `<id>.jsonl.meta` (docs/format.md §11.3) or v0.x `<id>.meta.json` (docs/format.md §11.4). */
 function transcriptMeta(copy: JsonlCopy | V0Copy): { file: string; title?: string; preview?: string; workspace?: string; updatedAt?: string; source: WorkspaceSource } {
   if (copy.format === 'jsonl') {
     const meta = copy.meta.state === 'ok' ? copy.meta.value : undefined;
@@ -104,7 +104,7 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
   const claimed = claimedWorkspace(header, projection);
   const registered = options.registry?.workspaceOfSession.get(copy.id);
   return {
-    // A running writer may be mid-append: what looks torn now is its next batch (spec §9.5).
+    // A running writer may be mid-append: what looks torn now is its next batch (docs/format.md §9.5).
     status: openBy && (status === 'ok' || status === 'torn-tail') ? 'locked' : status,
     problem,
     messages: projection.transcript.filter(({ message }) => seenByPerson(message)).length,

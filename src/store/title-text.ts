@@ -15,7 +15,7 @@ export interface DisplayTitle {
   titleFrom: 'title' | 'preview' | null;
 }
 
-/** The title Reasonix shows: the session's own, else a preview (spec §11.3). */
+/** The title Reasonix shows: the session's own, else a preview (docs/format.md §11.3). */
 export function displayTitle(own: string | null | undefined, preview: string | null | undefined): DisplayTitle {
   const title = titleFromText(own);
   if (title) return { title, titleFrom: 'title' };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** `<name>.meta.json` beside a v0.x (TypeScript Reasonix) transcript (spec §11.4). */
+/** `<name>.meta.json` beside a v0.x (TypeScript Reasonix) transcript (docs/format.md §11.4). */
 export const V0MetaSchema = z.looseObject({
   workspace: z.string().optional(),
   summary: z.string().optional(),

@@ -5,7 +5,7 @@ import { isAbsolute } from 'node:path';
  * The working directory as Reasonix (Go's `os.Getwd`) reports it off Windows: `$PWD` when it is
  * absolute and names the same directory as `.`, else the resolved path. Inside a symlinked folder
  * the shell's `$PWD` keeps the link, while `process.cwd()` resolves it, and the workspace slug
- * Reasonix picks its store by comes from the former (spec §1.2).
+ * Reasonix picks its store by comes from the former (docs/format.md §1.2).
  */
 export function goWorkingDirectory(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   const resolved = process.cwd();

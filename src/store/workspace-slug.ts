@@ -1,14 +1,14 @@
 import { fnv1a64Hex } from './fnv1a64.js';
 import type { Platform } from './platform.js';
 
-/** A file-name component's byte budget on ext4, APFS and NTFS; longer slugs are cut and hashed (spec §1.3). */
+/** A file-name component's byte budget on ext4, APFS and NTFS; longer slugs are cut and hashed (docs/format.md §1.3). */
 const COMPONENT_BYTES = 255;
 /** Room kept for `-` and 16 hex digits. */
 const HASH_SUFFIX_BYTES = 17;
 
 /**
  * The directory name Reasonix keeps a workspace's stores under, `<state>/projects/<slug>/`
- * (spec §1.3): from the absolute, cleaned workspace path, lower-cased on Windows, with every `/`,
+ * (docs/format.md §1.3): from the absolute, cleaned workspace path, lower-cased on Windows, with every `/`,
  * `\` and `:` replaced by `-`. A slug over 255 bytes keeps its first 238 bytes (backing off to a
  * UTF-8 character boundary) and gets `-` and the FNV-1a-64 of the whole slug appended.
  */

@@ -264,7 +264,7 @@ function headerOf(session: OpenedSession, read: SessionRead, visible: TimedMessa
   };
 }
 
-/** `reasonix --resume`: by path for a transcript, by id from the workspace for the CLI's store (spec §13.1). */
+/** `reasonix --resume`: by path for a transcript, by id from the workspace for the CLI's store (docs/format.md §13.1). */
 function resumeCommand(session: OpenedSession, workspace: string | null, platform: Platform): string | null {
   if (session.format === 'jsonl') return reasonixResume(session.path, platform);
   if (session.store !== 'sessions-v4') return null;

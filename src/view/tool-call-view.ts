@@ -26,7 +26,7 @@ export interface ToolResultView {
   failed: boolean;
 }
 
-/** The execution facts Reasonix keeps on a tool result (spec §8.2); anything else in them is ignored. */
+/** The execution facts Reasonix keeps on a tool result (docs/format.md §8.2); anything else in them is ignored. */
 const ToolExecutionSchema = z.looseObject({
   state: z.string().optional(),
   exitCode: z.number().nullable().optional(),

@@ -5,7 +5,7 @@ import { CONTENT_REFUSED, type FuzzOptions } from './fuzz-inputs.js';
 
 /** The file system around the log: symlinked sessions and content, special files where store files belong. */
 
-/** Symlinked session directories and content (spec §2: the directory must not be one; §6.3: objects are regular files). */
+/** Symlinked session directories and content (docs/format.md §2: the directory must not be one; §6.3: objects are regular files). */
 export function* symlinks(rand: Random, bases: readonly BaseSession[]): Iterable<Draft> {
   const withRefs = bases.filter((base) => refsOf(base).length > 0);
   for (;;) {

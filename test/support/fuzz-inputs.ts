@@ -30,7 +30,7 @@ export type Category = (typeof CATEGORIES)[number];
 
 /** What an input is known to do, beyond the checks every input gets. */
 export interface Expectation {
-  /** The codec reads the log without error and commits this many batches (spec §3.4). */
+  /** The codec reads the log without error and commits this many batches (docs/format.md §3.4). */
   committedBatches?: number;
   /** The codec refuses the log with this code, naming the frame at this offset. */
   codecError?: { code: string; offset: number };

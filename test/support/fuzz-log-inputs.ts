@@ -21,7 +21,7 @@ export function* bitFlips(rand: Random, bases: readonly BaseSession[]): Iterable
   }
 }
 
-/** Every cut of the two small logs: a torn write is never damage, only an invisible tail (spec §3.4). */
+/** Every cut of the two small logs: a torn write is never damage, only an invisible tail (docs/format.md §3.4). */
 export function* truncations(_rand: Random, bases: readonly BaseSession[], options: FuzzOptions): Iterable<Draft> {
   for (const base of bases.filter((candidate) => candidate.name === 'vector' || candidate.name === 'plain-chat')) {
     const edges = new Set(base.frames.flatMap((frame) => [frame.offset - 1, frame.offset, frame.offset + 1]));
@@ -99,7 +99,7 @@ export function* splices(rand: Random, bases: readonly BaseSession[]): Iterable<
 
 const SIZES = [0, 1, FRAME_BUDGET_BYTES, FRAME_BUDGET_BYTES + 1, 0x00ffffff, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff];
 
-/** Frame headers whose declared sizes are out of budget must be refused on the header alone (spec §3.3). */
+/** Frame headers whose declared sizes are out of budget must be refused on the header alone (docs/format.md §3.3). */
 export function* hugeSizes(rand: Random, bases: readonly BaseSession[]): Iterable<Draft> {
   for (;;) {
     const base = rand.pick(bases);
@@ -132,7 +132,7 @@ const ZSTD_VARIANTS = ['declares less', 'declares more', 'no content size, decla
 
 let bombs: Map<number, Buffer> | undefined;
 
-/** zstd output other than the declared raw size is damage, and output past it is never allocated (spec §3.3). */
+/** zstd output other than the declared raw size is damage, and output past it is never allocated (docs/format.md §3.3). */
 export function* zstdOverruns(rand: Random, bases: readonly BaseSession[]): Iterable<Draft> {
   // Compressed once: 8 MiB (the budget) and 64 MiB of spaces, a few hundred bytes each.
   bombs ??= new Map([FRAME_BUDGET_BYTES, 64 << 20].map((bytes) => [bytes, zstd.compress(Buffer.alloc(bytes, 0x20))]));

@@ -35,7 +35,7 @@ const KINDS = [...Object.keys(SAMPLE_PAYLOADS), 'tool/call', 'diagnostic', 'fuzz
 
 const RECORD_MUTATIONS = ['value', 'kind', 'payload', 'message field', 'message field', 'record type', 'fresh record'] as const;
 
-/** The message fields rxstore reads (spec §8.1), and values that fit their type but not their sense. */
+/** The message fields rxstore reads (docs/format.md §8.1), and values that fit their type but not their sense. */
 const MESSAGE_FIELDS: Record<string, string[]> = {
   role: ['""', '"constructor"', '"__proto__"', '"tool"'],
   id: ['""', '" x "', '"__proto__"'],
@@ -166,7 +166,7 @@ function randomJson(rand: Random, depth: number): unknown {
   return Object.fromEntries(Array.from({ length: rand.int(5) }, () => [rand.pick([...HOSTILE_KEYS, 'recordType', 'event', 'kind', rand.text(3)]), randomJson(rand, depth - 1)]));
 }
 
-/** Deep nesting where a reader may recurse: a record, a record field, a payload, the manifest (spec §4). */
+/** Deep nesting where a reader may recurse: a record, a record field, a payload, the manifest (docs/format.md §4). */
 export function* deepJson(rand: Random, bases: readonly BaseSession[], options: FuzzOptions): Iterable<Draft> {
   const shapes = { arrays: ['[', '', ']'], objects: ['{"a":', '1', '}'], mixed: ['[{"a":', '1', '}]'] } as const;
   for (;;) {
@@ -339,7 +339,7 @@ export function* badUtf8(rand: Random, bases: readonly BaseSession[]): Iterable<
 
 const SIXTY_FOUR = 'ab'.repeat(32);
 
-/** Digests a path could be built from: only 64 lower-case hex digits may reach the file system (spec §6.1). */
+/** Digests a path could be built from: only 64 lower-case hex digits may reach the file system (docs/format.md §6.1). */
 const BAD_DIGESTS = (real: string) => [
   `../${real.slice(3)}`, `../../../../../../../../../../../../../../../../../../../../etc/passwd`.slice(0, 64), real.toUpperCase(), real.slice(0, 63),
   `${real}0`, '', 'g'.repeat(64), `${real.slice(0, 32)}/${real.slice(33)}`, `/${real.slice(1)}`, `${real.slice(0, 60)}\u0000abc`,
@@ -379,7 +379,7 @@ export function* badDigests(rand: Random, bases: readonly BaseSession[]): Iterab
     }
     const json = new RawJson();
     const draft = appended(base, `payloadRef with ${variant}: ${JSON.stringify(ref)}`, [eventRecord(base.nextSeq, 'message/complete', undefined, json, { eventFields: { payloadRef: ref } })]);
-    // A malformed ref is refused by the codec before any path is built from it (spec §6.1).
+    // A malformed ref is refused by the codec before any path is built from it (docs/format.md §6.1).
     const malformed = variant.startsWith('malformed');
     const eventOffset = base.log.length + encodeFrame(beginRecord(base.nextSeq, 1)).length;
     yield {

@@ -69,7 +69,7 @@ export function eventRecord(seq: number, kind: string, payload: unknown, json: R
   return json.encode(record);
 }
 
-/** The end record of a batch, with the digest its records really have (spec §5.1). */
+/** The end record of a batch, with the digest its records really have (docs/format.md §5.1). */
 export function resealEnd(end: unknown, hashed: Buffer[], json: RawJson): Buffer {
   const digest = sha256(hashed);
   if (!isObject(end)) return json.encode(end);

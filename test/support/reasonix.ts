@@ -34,7 +34,7 @@ export function reasonixAbsentMessage(): string {
 }
 
 /**
- * Slug of a workspace path for ordinary short ASCII paths only: `/`, `\` and `:` become `-` (spec §1.3).
+ * Slug of a workspace path for ordinary short ASCII paths only: `/`, `\` and `:` become `-` (docs/format.md §1.3).
  * Test-support stand-in; the real rule (Windows lower-casing, the 255-byte FNV-1a bound) belongs to src/store.
  */
 export function simpleWorkspaceSlug(workspace: string): string {
@@ -196,7 +196,7 @@ export interface ResumeResult extends RunResult {
 
 /**
  * Copies a session (a session directory, or a state root holding it) into a fresh scratch state root at
- * `projects/<slug(workspace)>/sessions-v4/<id>/` — the only place `run --resume <id>` looks (spec §13.1) —
+ * `projects/<slug(workspace)>/sessions-v4/<id>/` — the only place `run --resume <id>` looks (docs/format.md §13.1) —
  * together with its store's `.content-v1` (§6.2), then runs `reasonix run --resume <id> <prompt>` from the
  * workspace. The source is never modified.
  */
@@ -225,7 +225,7 @@ export async function resumeWithReasonix(sessionDirOrStateRoot: string, options:
 /** A state root has `projects/`; anything else is taken as a session directory, even a damaged one without a manifest. */
 /**
  * Copies a session directory (and its store's `.content-v1`) to where `run --resume <id>` from
- * `workspace` looks for it under `home` (spec §13.1), creating the workspace; returns the copy.
+ * `workspace` looks for it under `home` (docs/format.md §13.1), creating the workspace; returns the copy.
  */
 export async function layForResume(source: string, home: string, workspace: string): Promise<string> {
   const store = join(home, 'projects', simpleWorkspaceSlug(workspace), 'sessions-v4');

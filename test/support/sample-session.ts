@@ -1,10 +1,10 @@
 import type { BatchToWrite } from '../../src/codec/encode-batch.js';
 
-/** A message in the shape Reasonix 1.38.11 stores (spec §8.1): only fields it knows. */
+/** A message in the shape Reasonix 1.38.11 stores (docs/format.md §8.1): only fields it knows. */
 type StoredMessage = Record<string, unknown> & { role: string; id: string };
 
 let counter = 0;
-/** Ids in Reasonix's 26-character Crockford base32 form (spec §8.3); any unique string would do. */
+/** Ids in Reasonix's 26-character Crockford base32 form (docs/format.md §8.3); any unique string would do. */
 export function messageId(): string {
   counter += 1;
   return `01RXSTORE${String(counter).padStart(17, '0')}`;

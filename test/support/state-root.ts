@@ -74,7 +74,7 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
   const damagedLog = join(stateRoot, f('interrupted').sessionDir, 'events.frames');
   await flipByteInSecondFrame(damagedLog);
 
-  // The global store (spec §1.2): where `reasonix acp` puts sessions.
+  // The global store (docs/format.md §1.2): where `reasonix acp` puts sessions.
   await cp(f('cjk-emoji').dir, join(stateRoot, 'sessions-v4', f('cjk-emoji').id), { recursive: true });
 
   // Desktop: a copy of tool-calls (same id), compacted alone, and an import of the JSONL transcript under a new id.
@@ -117,7 +117,7 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
     })}\n`,
   );
 
-  // Things that are never sessions: dot-directories (spec §2, §9.9) and JSONL sidecars (spec §11.2).
+  // Things that are never sessions: dot-directories (docs/format.md §2, §9.9) and JSONL sidecars (docs/format.md §11.2).
   const plainStore = join(stateRoot, 'projects', slugOf('plain-chat'), 'sessions-v4');
   await cp(f('plain-chat').dir, join(plainStore, '.trash', f('plain-chat').id), { recursive: true });
   await cp(f('plain-chat').dir, join(plainStore, `.${'ab'.repeat(16)}.tmp-0123456789`), { recursive: true });
@@ -143,7 +143,7 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
     ['{"role":"system","content":"You help."}', '{"role":"user","content":"Quick question about regex lookbehind"}', '{"role":"assistant","content":"Sure."}', ''].join('\n'),
   );
 
-  // A legacy root (spec §1.4): the pre-import original of the JSONL transcript, and a v0.x transcript.
+  // A legacy root (docs/format.md §1.4): the pre-import original of the JSONL transcript, and a v0.x transcript.
   const legacyTranscript = join(legacyRoot, 'projects', slugOf('jsonl-migrated'), 'sessions', 'legacy-demo.jsonl');
   await mkdir(join(legacyTranscript, '..'), { recursive: true });
   await cp(jsonlTranscript, legacyTranscript);

@@ -102,7 +102,7 @@ function positiveInteger(value: string, option: string): number {
 
 /**
  * The variable a printed command needs for Reasonix to use the same state root: the one that set
- * it, from an option or the environment (spec §1.1). None when it is the default.
+ * it, from an option or the environment (docs/format.md §1.1). None when it is the default.
  */
 function pinnedRoot(args: MigrateArgs, inputs: RootInputs, stateRoot: string | undefined): PinnedRoot | undefined {
   if (stateRoot === undefined) return undefined;
