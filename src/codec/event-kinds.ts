@@ -2,7 +2,7 @@
  * The event kinds Reasonix 1.38.11 accepts without `optional: true` (docs/format.md §7.1). Any other
  * kind in a batch makes the whole session "unsupported": it was written by a newer Reasonix.
  * `session/permission-preset` is not one of them: 1.38.11 refuses a session holding it unless
- * the event is optional (measured; the spec lists it).
+ * the event is optional (measured on the binary).
  */
 export const KNOWN_EVENT_KINDS: ReadonlySet<string> = new Set([
   'message/complete',
