@@ -1,6 +1,4 @@
-import { open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { FILE_MODE, fsyncDir, tempPathBeside } from './atomic-write.js';
+import { writeThroughTemp } from './atomic-write.js';
 
 /** Writes are gathered to about this many bytes: a page arrives in many small pieces. */
 const WRITE_BYTES = 256 * 1024;
@@ -12,10 +10,8 @@ const WRITE_BYTES = 256 * 1024;
  * target is left as it was. Returns the bytes written.
  */
 export async function writeStreamAtomic(path: string, pieces: AsyncIterable<string>): Promise<number> {
-  const temp = tempPathBeside(path);
-  const handle = await open(temp, 'wx', FILE_MODE);
-  let written = 0;
-  try {
+  return writeThroughTemp(path, async (handle) => {
+    let written = 0;
     let pending: string[] = [];
     let pendingLength = 0;
     const flush = async () => {
@@ -31,14 +27,6 @@ export async function writeStreamAtomic(path: string, pieces: AsyncIterable<stri
       if (pendingLength >= WRITE_BYTES) await flush();
     }
     await flush();
-    await handle.sync();
-    await handle.close();
-    await rename(temp, path);
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await fsyncDir(dirname(path));
-  return written;
+    return written;
+  });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Files rxstore writes are private to their owner, as Reasonix's are (docs/format.md §2). */
@@ -36,13 +36,15 @@ export async function writeNewFile(path: string, data: Uint8Array | string): Pro
 
 /**
  * Writes `path` so that a reader sees either the old file or the whole new one, never a part:
- * temp file in the same directory, write, fsync, rename over the target, fsync the directory.
+ * temp file in the same directory, written by `write`, fsynced, renamed over the target, then the
+ * directory fsynced. If anything fails, the temp file is removed and the target is left as it was.
  */
-export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+export async function writeThroughTemp<T>(path: string, write: (handle: FileHandle) => Promise<T>): Promise<T> {
   const temp = tempPathBeside(path);
   const handle = await open(temp, 'wx', FILE_MODE);
+  let result: T;
   try {
-    await handle.writeFile(data);
+    result = await write(handle);
     await handle.sync();
     await handle.close();
     await rename(temp, path);
@@ -52,4 +54,10 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string): 
     throw error;
   }
   await fsyncDir(dirname(path));
+  return result;
+}
+
+/** `writeThroughTemp` of data at hand. */
+export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  await writeThroughTemp(path, (handle) => handle.writeFile(data));
 }
