@@ -24,7 +24,7 @@ export function formatInspect(report: InspectReport, options: { verbose?: boolea
     `writer gen.  ${report.writerGeneration}`,
     `batches      ${report.batches}`,
     `events       ${report.events.total}${report.events.total ? ` (${counts(report.events.byKind)})` : ''}`,
-    `messages     ${report.messages.total}${report.messages.total ? ` (${counts(report.messages.byRole)})` : ''}`,
+    `messages     ${report.messages.total}${report.messages.total ? ` (${counts(report.messages.byRole)}); ${report.messages.seenByPerson} a person sees` : ''}`,
     `payloadRefs  ${report.payloadRefs}`,
     `torn tail    ${report.tornTail ? `${report.tornTail.bytes} bytes at offset ${report.tornTail.offset}` : 'none'}`,
   ];

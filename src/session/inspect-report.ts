@@ -1,6 +1,7 @@
 import { checkHygiene, type Hygiene } from './hygiene.js';
 import type { SessionProblem } from './problem.js';
 import type { SessionRead, SessionStatus } from './read-session.js';
+import { seenByPerson } from './views.js';
 import { workspaceOf } from './workspace.js';
 import type { TornTail } from '../codec/batch.js';
 
@@ -17,7 +18,8 @@ export interface InspectReport {
   writerGeneration: number;
   batches: number;
   events: { total: number; byKind: Record<string, number> };
-  messages: { total: number; byRole: Record<string, number> };
+  /** Every message of the canonical transcript, by role, and how many of them a person sees (what `cat` and `ls` count). */
+  messages: { total: number; byRole: Record<string, number>; seenByPerson: number };
   payloadRefs: number;
   tornTail: { offset: number; bytes: number } | null;
   tornEvidence: string[];
@@ -43,7 +45,7 @@ export function inspectReport(read: SessionRead, store: string): InspectReport {
     writerGeneration: read.writerGeneration,
     batches: read.batches,
     events: read.events,
-    messages: { total: read.projection.transcript.length, byRole },
+    messages: { total: read.projection.transcript.length, byRole, seenByPerson: read.projection.transcript.filter(({ message }) => seenByPerson(message)).length },
     payloadRefs: read.payloadRefs,
     tornTail: tornTailFacts(read.tornTail),
     tornEvidence: read.tornEvidence,
