@@ -7,6 +7,7 @@ import type { PersonMessage } from '../src/session/views.js';
 import { openSession } from '../src/store/open-session.js';
 import { chromiumAbsentMessage, chromiumPresent, launchChromium, openPage } from './support/browser.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
+import { FENCE_MESSAGES, writeFenceSession } from './support/fence-session.js';
 import { HOSTILE, writeHostileSession } from './support/hostile-session.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { buildStateRoot } from './support/state-root.js';
@@ -96,6 +97,35 @@ describe.skipIf(!present)(`rxstore view in Chromium${present ? '' : ` — skippe
     expect(await page.locator('details:not([open])').count()).toBe(0);
     await page.locator('#collapse-all').click();
     expect(await page.locator('details[open]').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('the fold of a long message says what a click does: the rest when closed, "Show less" when open, with or without script', async () => {
+    for (const javaScript of [true, false]) {
+      const { page } = await openPage(browser, await pageOf(fixture('tool-calls').dir), { javaScript });
+      const fold = page.locator('article.msg.system details.more');
+      const label = fold.locator('summary');
+      expect(await label.innerText()).toMatch(/^Show [\d,]+ more lines \(\d+(\.\d)? [KM]?B in all\)$/);
+      const closed = await label.innerText();
+      await label.click();
+      expect(await fold.evaluate((element) => (element as unknown as { open: boolean }).open)).toBe(true);
+      expect(await label.innerText()).toBe('Show less');
+      await label.click();
+      expect(await label.innerText()).toBe(closed);
+      await page.context().close();
+    }
+  });
+
+  it('every character of a message whose fence lines carry text is on the screen', async () => {
+    const { dir } = await writeFenceSession(join(await tempDir('rxstore-fences-'), 'sessions-v4'));
+    const { page, watch } = await openPage(browser, await pageOf(dir));
+    const articles = page.locator('article.msg:not(.system)');
+    expect(await articles.count()).toBe(FENCE_MESSAGES.length);
+    for (const [at, text] of FENCE_MESSAGES.entries()) {
+      const body = articles.nth(at).locator('.body');
+      expect(flat(await body.innerText())).toBe(flat(text));
+    }
+    expect(watch).toEqual({ consoleErrors: [], requests: [], dialogs: [] });
     await page.context().close();
   });
 

@@ -36,6 +36,8 @@ main{margin-top:14px}
 pre{font-size:12.5px;line-height:1.45;background:var(--code);border:1px solid var(--border);border-radius:6px;padding:8px 10px;margin:6px 0;overflow:auto;max-height:520px;white-space:pre-wrap;overflow-wrap:anywhere}
 .body pre{max-height:none}
 .cut{color:var(--muted);font-size:.8rem;font-style:italic;margin:2px 0 0}
+pre .fence{color:var(--muted)}
+details.more[open]>summary .if-closed,details.more:not([open])>summary .if-open{display:none}
 details>summary{cursor:pointer;list-style:none}
 details>summary::-webkit-details-marker{display:none}
 details>summary::before{content:"\\25B8";display:inline-block;width:1em;color:var(--muted)}
