@@ -7,8 +7,10 @@ import type { PersonMessage } from '../src/session/views.js';
 import { openSession } from '../src/store/open-session.js';
 import { chromiumAbsentMessage, chromiumPresent, launchChromium, openPage } from './support/browser.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
+import { FENCE_MESSAGES, writeFenceSession } from './support/fence-session.js';
 import { HOSTILE, writeHostileSession } from './support/hostile-session.js';
 import { runCli } from './support/inspect-json-schema.js';
+import { buildStateRoot } from './support/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
 const present = chromiumPresent();
@@ -96,6 +98,86 @@ describe.skipIf(!present)(`rxstore view in Chromium${present ? '' : ` — skippe
     await page.locator('#collapse-all').click();
     expect(await page.locator('details[open]').count()).toBe(0);
     await page.context().close();
+  });
+
+  it('the fold of a long message says what a click does: the rest when closed, "Show less" when open, with or without script', async () => {
+    for (const javaScript of [true, false]) {
+      const { page } = await openPage(browser, await pageOf(fixture('tool-calls').dir), { javaScript });
+      const fold = page.locator('article.msg.system details.more');
+      const label = fold.locator('summary');
+      expect(await label.innerText()).toMatch(/^Show [\d,]+ more lines \(\d+(\.\d)? [KM]?B in all\)$/);
+      const closed = await label.innerText();
+      await label.click();
+      expect(await fold.evaluate((element) => (element as unknown as { open: boolean }).open)).toBe(true);
+      expect(await label.innerText()).toBe('Show less');
+      await label.click();
+      expect(await label.innerText()).toBe(closed);
+      await page.context().close();
+    }
+  });
+
+  it('every character of a message whose fence lines carry text is on the screen', async () => {
+    const { dir } = await writeFenceSession(join(await tempDir('rxstore-fences-'), 'sessions-v4'));
+    const { page, watch } = await openPage(browser, await pageOf(dir));
+    const articles = page.locator('article.msg:not(.system)');
+    expect(await articles.count()).toBe(FENCE_MESSAGES.length);
+    for (const [at, text] of FENCE_MESSAGES.entries()) {
+      const body = articles.nth(at).locator('.body');
+      expect(flat(await body.innerText())).toBe(flat(text));
+    }
+    expect(watch).toEqual({ consoleErrors: [], requests: [], dialogs: [] });
+    await page.context().close();
+  });
+
+  it('the index of view --all fits its box at a desktop and a phone width, light and dark: no overflow, no header over another', async () => {
+    const machine = await buildStateRoot();
+    const site = await tempDir('rxstore-site-');
+    await runCli(['view', '--all', '--to', site, '--state-home', machine.stateRoot]);
+    const shots = await tempDir('rxstore-shot-');
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const width of [1200, 760, 420, 320]) {
+        const { page, watch } = await openPage(browser, join(site, 'index.html'), { colorScheme });
+        await page.setViewportSize({ width, height: 900 });
+        const layout = await page.evaluate(() => {
+          type Box = { left: number; right: number; top: number; bottom: number };
+          type Element = { scrollWidth: number; clientWidth: number; getBoundingClientRect(): Box; textContent: string | null; checkVisibility(): boolean };
+          const doc = (globalThis as unknown as { document: { documentElement: Element; querySelector(selector: string): Element; querySelectorAll(selector: string): Element[]; createRange(): { selectNodeContents(node: Element): void; getClientRects(): Box[] } } }).document;
+          const textBoxes = (element: Element) => {
+            const range = doc.createRange();
+            range.selectNodeContents(element);
+            return [...range.getClientRects()].filter((box) => box.right > box.left);
+          };
+          const main = doc.querySelector('main');
+          const tables = [...doc.querySelectorAll('table.sessions')];
+          const cells = [...doc.querySelectorAll('table.sessions th, table.sessions td')].filter((cell) => cell.checkVisibility());
+          return {
+            page: { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth },
+            main: { scroll: main.scrollWidth, client: main.clientWidth, right: main.getBoundingClientRect().right },
+            tables: tables.map((table) => ({ scroll: table.scrollWidth, client: table.clientWidth, right: table.getBoundingClientRect().right })),
+            // Text that spills out of its cell: a header running into the next one, a badge cut off.
+            spills: cells
+              .filter((cell) => cell.scrollWidth > cell.clientWidth || textBoxes(cell).some((box) => box.right > cell.getBoundingClientRect().right + 0.5 || box.left < cell.getBoundingClientRect().left - 0.5))
+              .map((cell) => cell.textContent),
+            // A time breaks only between its date and its clock: at most two lines.
+            times: cells.filter((cell) => /^\d{4}-\d\d-\d\d /.test(cell.textContent ?? '')).map((cell) => new Set(textBoxes(cell).map((box) => Math.round(box.top))).size),
+          };
+        });
+        const where = `${colorScheme} at ${width} px`;
+        expect(layout.page.scroll, where).toBeLessThanOrEqual(layout.page.client);
+        expect(layout.main.scroll, where).toBeLessThanOrEqual(layout.main.client);
+        expect(layout.tables.length, where).toBeGreaterThan(1);
+        for (const table of layout.tables) {
+          expect(table.scroll, where).toBeLessThanOrEqual(table.client);
+          expect(table.right, where).toBeLessThanOrEqual(layout.main.right);
+        }
+        expect(layout.spills, where).toEqual([]);
+        expect(layout.times.length, where).toBeGreaterThan(0);
+        expect(Math.max(...layout.times), where).toBeLessThanOrEqual(2);
+        await page.screenshot({ path: join(shots, `index-${colorScheme}-${width}.png`), fullPage: true });
+        expect(watch).toEqual({ consoleErrors: [], requests: [], dialogs: [] });
+        await page.context().close();
+      }
+    }
   });
 
   it('hostile HTML in messages, tool names, file names and the title never runs, loads or becomes markup', async () => {

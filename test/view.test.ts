@@ -3,10 +3,11 @@ import { cp, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openLogSession, openSession } from '../src/store/open-session.js';
-import { cutText } from '../src/view/cut-text.js';
+import { cutText, formatBytes } from '../src/view/cut-text.js';
 import { diffLines } from '../src/view/edit-diff.js';
 import { fencedBlock, inlineCode } from '../src/view/markdown-fence.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
+import { FENCE_LINES, FENCE_MESSAGES, writeFenceSession } from './support/fence-session.js';
 import { HOSTILE, writeHostileSession } from './support/hostile-session.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { buildStateRoot } from './support/state-root.js';
@@ -128,8 +129,25 @@ describe('rxstore view of every fixture the real Reasonix wrote', () => {
   it('a payloadRef output is shown with its size, its start visible and the rest behind a fold', async () => {
     const { stdout } = await runCli(['view', fixture('payload-ref').dir]);
     expect(stdout).toMatch(/<span class="badge plain">\d+\.\d KB · content store<\/span>/);
-    expect(stdout).toMatch(/<details class="more"><summary>Show [\d,]+ more lines \(\d+\.\d KB in all\)<\/summary>/);
-    expect(stdout).toMatch(/<h3>Output · \d+\.\d KB, kept in the content store<\/h3>/);
+    expect(stdout).toMatch(/<details class="more"><summary><span class="if-closed">Show [\d,]+ more lines \(\d+\.\d KB in all\)<\/span><span class="if-open">Show less<\/span><\/summary>/);
+    expect(stdout).toMatch(/<h3>Output · \d+\.\d KB of text, kept in the content store as a \d+\.\d KB JSON payload<\/h3>/);
+  });
+
+  it('a stored output has one size wherever the page gives it: its text, in UTF-8 bytes', async () => {
+    const { dir } = fixture('payload-ref');
+    const people = [];
+    for await (const message of (await openSession(dir)).personView()) people.push(message);
+    const output = people.find((message) => message.role === 'tool')!.content;
+    const size = formatBytes(Buffer.byteLength(output));
+    const { stdout } = await runCli(['view', dir]);
+    const tool = stdout.slice(stdout.indexOf('<details class="tool">'), stdout.indexOf('</details>', stdout.indexOf('<details class="tool">')));
+    const sizes = [...tool.matchAll(/(\d+(?:\.\d)? [KM]?B)(?! JSON payload)/g)].map((match) => match[1]);
+    // The summary's badge, the output's heading and the note under the cut text.
+    expect(sizes.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(sizes)).toEqual(new Set([size]));
+    // The stored payload is bigger (JSON escapes, the message's other fields) and is named for what it is.
+    const stored = /as a (\d+\.\d KB) JSON payload/.exec(tool)![1]!;
+    expect(stored).not.toBe(size);
   });
 
   it('a damaged session is rendered up to the damage, with a banner saying where and why, and exits 1', async () => {
@@ -156,6 +174,35 @@ describe('rxstore view of every fixture the real Reasonix wrote', () => {
     const md = await runCli(['view', copy, '--format', 'md']);
     expect(md.code).toBe(1);
     expect(md.stdout).toContain('**The session stops here.**');
+  });
+});
+
+describe('what a page must not lose', () => {
+  it('text after a fence on its opening line is on the page, as in the Markdown', async () => {
+    const { dir } = await writeFenceSession(join(await tempDir('rxstore-fences-'), 'sessions-v4'));
+    const html = await runCli(['view', dir]);
+    expect(html.code, html.stderr).toBe(0);
+    for (const line of FENCE_LINES) expect(html.stdout).toContain(escape(line));
+    const md = await runCli(['view', dir, '--format', 'md']);
+    for (const text of FENCE_MESSAGES) expect(fencedBlocks(md.stdout)).toContain(text);
+  });
+
+  it('an empty transcript is not a session: the one line and the exit code of every reader of it, and no page', async () => {
+    const dir = await tempDir('rxstore-empty-');
+    const file = join(dir, 'empty.jsonl');
+    await writeFile(file, '');
+    const inspect = await runCli(['inspect', file, '--messages']);
+    const cat = await runCli(['cat', file]);
+    expect(inspect.code).toBe(2);
+    expect(inspect.stderr).toBe(`rxstore: RX_JSONL_EMPTY: ${file} at offset 0: empty transcript: Reasonix does not list it (no session matches)\n`);
+    expect(cat).toEqual(inspect);
+    for (const format of ['html', 'md']) {
+      const view = await runCli(['view', file, '--format', format]);
+      expect(view).toEqual({ code: 2, stdout: '', stderr: inspect.stderr });
+    }
+    const page = join(dir, 'page.html');
+    expect(await runCli(['view', file, '--to', page])).toEqual({ code: 2, stdout: '', stderr: inspect.stderr });
+    await expect(stat(page)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
 

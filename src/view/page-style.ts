@@ -36,6 +36,8 @@ main{margin-top:14px}
 pre{font-size:12.5px;line-height:1.45;background:var(--code);border:1px solid var(--border);border-radius:6px;padding:8px 10px;margin:6px 0;overflow:auto;max-height:520px;white-space:pre-wrap;overflow-wrap:anywhere}
 .body pre{max-height:none}
 .cut{color:var(--muted);font-size:.8rem;font-style:italic;margin:2px 0 0}
+pre .fence{color:var(--muted)}
+details.more[open]>summary .if-closed,details.more:not([open])>summary .if-open{display:none}
 details>summary{cursor:pointer;list-style:none}
 details>summary::-webkit-details-marker{display:none}
 details>summary::before{content:"\\25B8";display:inline-block;width:1em;color:var(--muted)}
@@ -61,12 +63,23 @@ details.reasoning .text{color:var(--muted);font-size:.88rem;border-left:3px soli
 .marker::before,.marker::after{content:"";flex:1;border-top:1px dashed var(--border)}
 .marker.fail{color:var(--fail)}.marker.warn{color:var(--warn)}
 .summary-box{margin:-12px 0 18px}
-table.sessions{width:100%;table-layout:fixed;border-collapse:collapse;font-size:.88rem;background:var(--card);border:1px solid var(--border);border-radius:8px;overflow:hidden}
+table.sessions{width:100%;border-collapse:collapse;font-size:.88rem;background:var(--card);border:1px solid var(--border);border-radius:8px;overflow:hidden}
 table.sessions td,table.sessions th{padding:6px 10px;border-bottom:1px solid var(--border);text-align:left;vertical-align:baseline}
-table.sessions th{color:var(--muted);font-weight:600;font-size:.76rem;text-transform:uppercase;letter-spacing:.04em}
-table.sessions th:nth-child(1){width:44%}table.sessions th:nth-child(2),table.sessions th:nth-child(3){width:16%}table.sessions th:nth-child(4),table.sessions th:nth-child(5){width:8%}
+table.sessions th{color:var(--muted);font-weight:600;font-size:.76rem;text-transform:uppercase;letter-spacing:.04em;white-space:nowrap}
+table.sessions th:first-child{width:100%}
 table.sessions td{overflow-wrap:anywhere}
-table.sessions td.num{text-align:right;font-variant-numeric:tabular-nums}
+table.sessions th.num,table.sessions td.num{text-align:right;font-variant-numeric:tabular-nums}
+table.sessions .nowrap{white-space:nowrap}
+@media (max-width:720px){
+table.sessions,table.sessions tbody,table.sessions tr,table.sessions td{display:block}
+table.sessions thead{display:none}
+table.sessions tr{padding:8px 12px;border-bottom:1px solid var(--border)}
+table.sessions tr:last-child{border-bottom:0}
+table.sessions td{padding:1px 0;border:0;text-align:left}
+table.sessions td.num{display:inline-block;text-align:left;margin-right:14px}
+table.sessions td.status{display:inline-block}
+table.sessions td[data-label]::before{content:attr(data-label) " ";color:var(--muted);font-size:.8rem}
+}
 a{color:var(--accent)}
 footer{margin-top:40px;color:var(--muted);font-size:.76rem;overflow-wrap:anywhere}
 @media print{body{background:#fff;color:#000}.controls{display:none}.msg,details.tool{box-shadow:none;break-inside:avoid-page}pre{max-height:none;overflow:visible}}

@@ -70,18 +70,20 @@ function itemHtml(item: ViewItem): string {
 function messageHtml(item: Extract<ViewItem, { type: 'message' }>): string {
   const roleClass = item.role === 'user' ? 'user' : item.role === 'assistant' ? 'assistant' : item.role === 'system' ? 'system' : 'other';
   let html = `<article class="msg ${roleClass}">\n<div class="who"><span class="role">${escapeHtml(roleLabel(item.role))}</span><span>${escapeHtml(formatClock(item.time))}</span>`;
-  if (item.stored) html += `<span class="badge plain">${escapeHtml(formatBytes(item.bytes))} · content store</span>`;
+  if (item.storedBytes !== null) html += `<span class="badge plain">${escapeHtml(formatBytes(item.bytes))} · content store</span>`;
   html += '</div>\n<div class="body">';
   if (item.reasoning) html += `<details class="reasoning"><summary>Reasoning</summary>${textHtml(item.reasoning, LIMITS.message)}</details>`;
   const head = cutText(item.text, item.role === 'system' ? LIMITS.systemHead : LIMITS.messageHead);
   // A long message (or one large enough for the content store) shows its start; the rest is one click away.
-  if (item.role === 'system' || item.stored || head.moreLines > 0) {
+  if (item.role === 'system' || item.storedBytes !== null || head.moreLines > 0) {
     const shown = head.moreLines > 0 ? head.shown : item.text;
     html += messageTextHtml(shown);
     const rest = item.text.slice(shown.length);
     if (rest !== '') {
       const restCut = cutText(rest, LIMITS.message);
-      html += `<details class="more"><summary>Show ${escapeHtml(plural(head.moreLines, 'more line'))} (${escapeHtml(formatBytes(item.bytes))} in all)</summary>${messageTextHtml(restCut.shown)}${cutNote(restCut.moreLines, restCut.bytes)}</details>`;
+      // The label says what a click does: show the rest when closed, show less when open (by CSS, so also with no script).
+      const more = `Show ${plural(head.moreLines, 'more line')} (${formatBytes(item.bytes)} in all)`;
+      html += `<details class="more"><summary><span class="if-closed">${escapeHtml(more)}</span><span class="if-open">Show less</span></summary>${messageTextHtml(restCut.shown)}${cutNote(restCut.moreLines, restCut.bytes)}</details>`;
     }
   } else {
     const cut = cutText(item.text, LIMITS.message);
@@ -90,18 +92,29 @@ function messageHtml(item: Extract<ViewItem, { type: 'message' }>): string {
   return `${html}</div>\n</article>\n`;
 }
 
-/** Message text: prose kept as written (line breaks and spacing), fenced code blocks as code. */
+/**
+ * Message text: prose kept as written (line breaks and spacing), fenced code blocks as code. The
+ * fence lines themselves are shown too (muted): what follows a fence's backticks is text the
+ * message holds, and every character of a message is on the page.
+ */
 function messageTextHtml(text: string): string {
   let html = '';
   for (const part of splitFences(text)) {
-    html += part.code ? `<pre>\n<code>${escapeHtml(part.text)}</code></pre>` : part.text.trim() === '' ? '' : `<div class="text">${escapeHtml(part.text.replace(/^\n+|\n+$/g, ''))}</div>`;
+    if (part.code) {
+      const close = part.close === undefined ? '' : `\n<span class="fence">${escapeHtml(part.close)}</span>`;
+      html += `<pre>\n<span class="fence">${escapeHtml(part.open)}</span>\n<code>${escapeHtml(part.text)}</code>${close}</pre>`;
+    } else if (part.text.trim() !== '') {
+      html += `<div class="text">${escapeHtml(part.text.replace(/^\n+|\n+$/g, ''))}</div>`;
+    }
   }
   return html;
 }
 
-/** Prose and ``` fenced blocks of a message, in order; an unclosed fence runs to the end. */
-function splitFences(text: string): { code: boolean; text: string }[] {
-  const parts: { code: boolean; text: string }[] = [];
+type MessagePart = { code: false; text: string } | { code: true; open: string; text: string; close: string | undefined };
+
+/** Prose and fenced blocks of a message, in order, with their fence lines; an unclosed fence runs to the end. */
+function splitFences(text: string): MessagePart[] {
+  const parts: MessagePart[] = [];
   const fence = /^ {0,3}(`{3,}|~{3,})[^\n]*\n/gm;
   let at = 0;
   for (let open = fence.exec(text); open; open = fence.exec(text)) {
@@ -112,7 +125,7 @@ function splitFences(text: string): { code: boolean; text: string }[] {
     const bodyStart = open.index + open[0].length;
     const found = close.exec(text.slice(bodyStart));
     const bodyEnd = found ? bodyStart + found.index : text.length;
-    parts.push({ code: true, text: text.slice(bodyStart, bodyEnd).replace(/\n$/, '') });
+    parts.push({ code: true, open: open[0].slice(0, -1), text: text.slice(bodyStart, bodyEnd).replace(/\n$/, ''), close: found?.[0] });
     at = found ? bodyEnd + found[0].length : text.length;
     fence.lastIndex = at;
   }
@@ -123,11 +136,13 @@ function splitFences(text: string): { code: boolean; text: string }[] {
 function toolHtml(call: ToolCallView, time: string): string {
   let html = `<details class="tool"><summary><span class="name mono">${escapeHtml(call.name)}</span><span class="target mono">${escapeHtml(call.target)}</span>`;
   for (const badge of toolBadges(call)) html += `<span class="badge ${badge.tone}">${escapeHtml(badge.text)}</span>`;
-  if (call.result?.stored) html += `<span class="badge plain">${escapeHtml(formatBytes(call.result.bytes))}</span>`;
+  if (call.result && call.result.storedBytes !== null) html += `<span class="badge plain">${escapeHtml(formatBytes(call.result.bytes))}</span>`;
   html += `</summary>\n<div class="part"><h3>Arguments · ${escapeHtml(formatClock(time))}</h3>${textHtml(call.arguments || '(none)', LIMITS.toolArguments)}</div>\n`;
   for (const edit of call.edits) html += `<div class="part"><h3>Change to <span class="path mono">${escapeHtml(edit.path || 'the file')}</span></h3>${diffHtml(edit.lines)}</div>\n`;
   if (call.result) {
-    const size = call.result.stored ? ` · ${formatBytes(call.result.bytes)}, kept in the content store` : '';
+    // One size for an output: its text's. The stored payload (JSON, escapes and all) is larger, and named as such.
+    const { bytes, storedBytes } = call.result;
+    const size = storedBytes !== null ? ` · ${formatBytes(bytes)} of text, kept in the content store as a ${formatBytes(storedBytes)} JSON payload` : '';
     html += `<div class="part"><h3>Output${escapeHtml(size)}</h3>${textHtml(call.result.text || '(no output)', LIMITS.toolOutput)}</div>\n`;
   } else {
     html += '<div class="part"><p class="cut">No result was recorded for this call.</p></div>\n';

@@ -41,7 +41,7 @@ function itemMarkdown(item: ViewItem): string {
   switch (item.type) {
     case 'message': {
       if (item.role === 'system') return `<details><summary>System prompt</summary>\n\n${fencedBlock(cutText(item.text, LIMITS.markdownMessage).shown, 'text')}\n</details>\n\n`;
-      let md = `### ${markdownText(roleLabel(item.role))} · ${formatClock(item.time)}${item.stored ? ` · ${formatBytes(item.bytes)}` : ''}\n\n`;
+      let md = `### ${markdownText(roleLabel(item.role))} · ${formatClock(item.time)}${item.storedBytes !== null ? ` · ${formatBytes(item.bytes)}` : ''}\n\n`;
       const cut = cutText(item.text, LIMITS.markdownMessage);
       md += fencedBlock(cut.shown, 'text');
       return `${md}${cutNote(cut.moreLines, cut.bytes)}\n`;
@@ -67,7 +67,7 @@ function toolMarkdown(call: ToolCallView): string {
   }
   if (call.result) {
     const cut = cutText(call.result.text || '(no output)', LIMITS.markdownOutput);
-    md += `Output${call.result.stored ? ` (${formatBytes(call.result.bytes)})` : ''}:\n\n${fencedBlock(cut.shown, 'text')}${cutNote(cut.moreLines, cut.bytes)}`;
+    md += `Output${call.result.storedBytes !== null ? ` (${formatBytes(call.result.bytes)})` : ''}:\n\n${fencedBlock(cut.shown, 'text')}${cutNote(cut.moreLines, cut.bytes)}`;
   } else {
     md += '_No result was recorded for this call._\n';
   }

@@ -32,7 +32,17 @@ export interface ViewHeader {
 }
 
 export type ViewItem =
-  | { type: 'message'; role: string; time: string; text: string; reasoning: string; bytes: number; stored: boolean }
+  | {
+      type: 'message';
+      role: string;
+      time: string;
+      text: string;
+      reasoning: string;
+      /** The text's size in UTF-8 bytes: the size a page says a message has. */
+      bytes: number;
+      /** The size of the JSON payload kept in the content store (a payloadRef); null for an inline message. */
+      storedBytes: number | null;
+    }
   | { type: 'tool'; time: string; call: ToolCallView }
   | { type: 'compaction'; time: string | null; summary: string | null }
   | { type: 'turn'; status: string };
@@ -43,6 +53,8 @@ export interface SessionView {
   items: AsyncIterable<ViewItem>;
   /** After `items` ends: why it stopped early, if it did (a coded error met while reading). */
   stoppedBy(): SessionProblem | undefined;
+  /** Why Reasonix would refuse the session, as the error every other reader of it throws. */
+  refusal: RxError | undefined;
 }
 
 const MESSAGE_KINDS = new Set(['message/complete', 'message/upsert', 'history/replace', 'legacy/import']);
@@ -57,8 +69,8 @@ interface Entry extends TimedMessage {
 
 interface Received {
   message: Message;
-  bytes: number;
-  stored: boolean;
+  /** The size of the event's payload when it was kept in the content store; null when inline. */
+  storedBytes: number | null;
 }
 
 /**
@@ -84,7 +96,7 @@ export async function readSessionView(session: OpenedSession, options: { platfor
 
   async function* items(): AsyncGenerator<ViewItem> {
     if (session.format === 'jsonl') {
-      for (const entry of visible) yield* assembler.message(entry, { message: entry.message, bytes: Buffer.byteLength(entry.message.content ?? ''), stored: false });
+      for (const entry of visible) yield* assembler.message(entry, { message: entry.message, storedBytes: null });
       yield* assembler.finish();
       return;
     }
@@ -97,7 +109,7 @@ export async function readSessionView(session: OpenedSession, options: { platfor
         const found = received.get(entry.key)?.shift();
         // A message the streamed pass did not meet (the log changed between the passes) keeps its summary.
         if (!found && !final) return;
-        yield* assembler.message(entry, found ?? { message: entry.message, bytes: Buffer.byteLength(entry.message.content ?? ''), stored: false });
+        yield* assembler.message(entry, found ?? { message: entry.message, storedBytes: null });
         next += 1;
       }
     };
@@ -114,8 +126,8 @@ export async function readSessionView(session: OpenedSession, options: { platfor
             messages.forEach((message, at) => {
               const key = keys[at]!;
               if (!wanted.has(key)) return;
-              const bytes = messages.length === 1 ? (payloadBytes[index]?.length ?? 0) : Buffer.byteLength(message.content ?? '');
-              received.set(key, [...(received.get(key) ?? []), { message, bytes, stored: event.payloadRef !== undefined }]);
+              const storedBytes = event.payloadRef !== undefined ? (payloadBytes[index]?.length ?? 0) : null;
+              received.set(key, [...(received.get(key) ?? []), { message, storedBytes }]);
             });
           } else if (event.kind === 'tool/result') {
             const result = ToolResultEventSchema.safeParse(payload);
@@ -136,7 +148,7 @@ export async function readSessionView(session: OpenedSession, options: { platfor
     yield* assembler.finish();
   }
 
-  return { header, items: items(), stoppedBy: () => stoppedBy ?? header.damage[0] };
+  return { header, items: items(), stoppedBy: () => stoppedBy ?? header.damage[0], refusal: read.refusal };
 }
 
 /**
@@ -200,7 +212,7 @@ class ItemAssembler {
     const person = personMessage({ message, time: entry.time })!;
     const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : '';
     if (person.content !== '' || reasoning !== '' || !person.toolCalls) {
-      yield { type: 'message', role: person.role, time, text: person.content, reasoning, bytes: found.bytes, stored: found.stored };
+      yield { type: 'message', role: person.role, time, text: person.content, reasoning, bytes: Buffer.byteLength(person.content), storedBytes: found.storedBytes };
     }
     for (const call of (message.tool_calls ?? []).map(flatToolCall)) this.pending.set(call.id, { name: call.name, arguments: call.arguments, time });
   }
@@ -295,5 +307,5 @@ function unreadableView(session: OpenedSession, error: RxError): SessionView {
     damage: [problem],
     tornTailBytes: 0,
   };
-  return { header, items: (async function* () {})(), stoppedBy: () => problem };
+  return { header, items: (async function* () {})(), stoppedBy: () => problem, refusal: error };
 }

@@ -32,7 +32,7 @@ export type SiteState = z.infer<typeof SiteStateSchema>;
 export const SITE_STATE_FILE = 'rxstore-site.json';
 
 /** Bump when pages change shape: every page is then written again. */
-export const RENDERER_VERSION = 'view-1';
+export const RENDERER_VERSION = 'view-2';
 
 /**
  * A file name for a session's page: the id where it is a plain name (Reasonix ids are), else a

@@ -16,9 +16,10 @@ export interface ToolCallView {
 
 export interface ToolResultView {
   text: string;
+  /** The text's size in UTF-8 bytes: the size a page says an output has. */
   bytes: number;
-  /** The result's payload was kept in the content store (a payloadRef): a large output. */
-  stored: boolean;
+  /** The size of the JSON payload kept in the content store (a payloadRef: a large output); null when inline. */
+  storedBytes: number | null;
   exitCode?: number;
   /** `completed`, `failed`, … as Reasonix recorded the run. */
   state?: string;
@@ -45,7 +46,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
  */
 export function toolCallView(
   call: { name: string; arguments: string },
-  result: { message: Message; bytes: number; stored: boolean } | undefined,
+  result: { message: Message; storedBytes: number | null } | undefined,
   eventDurationMs?: number,
 ): ToolCallView {
   const args: Args | undefined = parseJsonObject(call.arguments);
@@ -58,17 +59,18 @@ export function toolCallView(
   };
 }
 
-function resultView({ message, bytes, stored }: { message: Message; bytes: number; stored: boolean }, eventDurationMs: number | undefined): ToolResultView {
+function resultView({ message, storedBytes }: { message: Message; storedBytes: number | null }, eventDurationMs: number | undefined): ToolResultView {
   const execution = ToolExecutionSchema.safeParse(message.tool_execution ?? {});
   const facts = execution.success ? execution.data : {};
   const runState = typeof message.tool_run_state === 'string' ? message.tool_run_state : undefined;
   const state = facts.state ?? runState;
   const exitCode = typeof facts.exitCode === 'number' ? facts.exitCode : undefined;
   const durationMs = facts.durationMs ?? (eventDurationMs !== undefined && eventDurationMs > 0 ? eventDurationMs : undefined);
+  const output = message.raw_content || (message.content ?? '');
   return {
-    text: message.raw_content || (message.content ?? ''),
-    bytes,
-    stored,
+    text: output,
+    bytes: Buffer.byteLength(output),
+    storedBytes,
     ...(exitCode !== undefined ? { exitCode } : {}),
     ...(state !== undefined ? { state } : {}),
     ...(durationMs !== undefined ? { durationMs } : {}),

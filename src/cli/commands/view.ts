@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { InvalidInputError } from '../../codec/errors.js';
 import { writeStreamAtomic } from '../../fs/atomic-stream.js';
 import { listSessions } from '../../store/list-sessions.js';
 import { machineRoots } from '../../store/machine-roots.js';
@@ -31,7 +32,7 @@ export function viewCommand(output: Output, setExit: (code: number) => void) {
         .option('to', { type: 'string', describe: 'the file to write (- or absent: standard output); with --all, the site folder' })
         .option('format', { choices: ['html', 'md'] as const, describe: 'html (default, or from --to ending in .md) or md' })
         .option('all', { type: 'boolean', default: false, describe: 'every session on this machine: an index page and one page per session in --to' })
-        .epilogue('Exit 0; 1 when a session is damaged (the page shows what was read before the damage, and why it stops).'),
+        .epilogue('Exit 0; 1 when a session is damaged (the page shows what was read before the damage, and why it stops); 2 when the file is not a session (an empty transcript), or a usage error.'),
     handler: async (args: ViewArgs) => {
       if (args.all) {
         if (args.session !== undefined) throw new UsageError('view --all takes no session: it renders every session on this machine');
@@ -50,6 +51,9 @@ export function viewCommand(output: Output, setExit: (code: number) => void) {
       const session = await openSession(args.session);
       const format = args.format ?? (args.to?.toLowerCase().endsWith('.md') ? 'md' : 'html');
       const view = await readSessionView(session);
+      // Not a session at all (an empty transcript: Reasonix lists no such session): no page, the
+      // one error line and exit 2, as every other command that reads it says.
+      if (view.refusal instanceof InvalidInputError) throw view.refusal;
       const pieces = format === 'md' ? renderMarkdown(view) : renderHtml(view);
       if (args.to && args.to !== '-') await writeStreamAtomic(resolve(args.to), pieces);
       else await writeToOutput(pieces, output);
