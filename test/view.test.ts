@@ -196,6 +196,7 @@ describe('what a page must not lose', () => {
     expect(inspect.code).toBe(2);
     expect(inspect.stderr).toBe(`rxstore: RX_JSONL_EMPTY: ${file} at offset 0: empty transcript: Reasonix does not list it (no session matches)\n`);
     expect(cat).toEqual(inspect);
+    for (const args of [['inspect', file], ['inspect', file, '--json'], ['export', file, '--to', '-']]) expect(await runCli(args), args.join(' ')).toEqual(inspect);
     for (const format of ['html', 'md']) {
       const view = await runCli(['view', file, '--format', format]);
       expect(view).toEqual({ code: 2, stdout: '', stderr: inspect.stderr });

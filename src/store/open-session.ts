@@ -16,6 +16,7 @@ import { refusalInBatch } from '../session/strict-payload-error.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/views.js';
 import { workspaceOf } from '../session/workspace.js';
 import { NotASessionError } from './not-a-session-error.js';
+import { EmptyTranscriptError } from './jsonl-transcript.js';
 import { readJsonlSession } from './read-jsonl-session.js';
 import { storeKindOf, type StoreKind } from './store-kind.js';
 
@@ -101,6 +102,8 @@ export async function openSession(path: string): Promise<OpenedSession> {
   const stats = await lstat(full).catch(() => undefined);
   if (!stats) throw new NotASessionError(`${full}: no such file or directory`, { file: full });
   if (stats.isFile() && full.endsWith('.jsonl')) {
+    // Reasonix answers `no session matches` for a transcript of zero bytes: it is not a session.
+    if (stats.size === 0) throw new EmptyTranscriptError(`${full}: empty transcript: Reasonix does not list it (no session matches)`, { file: full, offset: 0 });
     return { ...readerOver(basename(full).replace(/\.jsonl$/, ''), full, () => readJsonlSession(full)), format: 'jsonl', store: 'jsonl' };
   }
   if (!(await lstat(join(full, SESSION_FILES.manifest)).catch(() => undefined)) && !(await lstat(join(full, SESSION_FILES.log)).catch(() => undefined))) {
