@@ -43,7 +43,7 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
     );
     expect(existsSync(join(store, id, 'manifest.json'))).toBe(true);
     expect(about('b-bad-json.jsonl')).toMatch(
-      new RegExp(`^failed ${escape(folder)}/b-bad-json\\.jsonl:4: not JSON \\(.+\\); 1 more bad line after it \\(RX_MIGRATION_REFUSED\\)$`),
+      new RegExp(`^failed ${escape(folder)}/b-bad-json\\.jsonl:4: not JSON \\(.+\\) \\(RX_MIGRATION_REFUSED\\)$`),
     );
     expect(about('c-duplicate.jsonl')).toBe(
       `failed ${folder}/c-duplicate.jsonl:2: duplicate message id "m1" (Reasonix refuses duplicate ids) (RX_MIGRATION_REFUSED)`,
@@ -88,7 +88,7 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
     const { home, workspace, folder } = await mixedFolder();
     const run = await runCliChild(['migrate', 'jsonl-to-v4', folder, '--home', home, '--cwd', workspace, `--concurrency=${value}`], HANG);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`rxstore: --concurrency must be a positive integer, not ${JSON.stringify(value)}\n`);
+    expect(run.stderr).toBe(`rxstore: --concurrency must be a positive integer, not ${JSON.stringify(value)}; see rxstore migrate jsonl-to-v4 --help\n`);
     expect(run.stdout).toBe('');
     expect(existsSync(join(home, 'projects'))).toBe(false);
   });
@@ -107,7 +107,7 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
     const run = await runCliChild(['migrate', 'jsonl-to-v4', join(folder, 'e-fifo.jsonl'), '--home', home, '--cwd', workspace], HANG);
     expect(run.signal).toBeNull();
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`rxstore: ${folder}/e-fifo.jsonl: a FIFO, not a regular file: a transcript is a regular .jsonl file\n`);
+    expect(run.stderr).toBe(`rxstore: RX_NOT_A_SESSION: ${folder}/e-fifo.jsonl: a FIFO, not a regular file: a transcript is a regular .jsonl file\n`);
   });
 });
 

@@ -10,6 +10,9 @@ import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct,
  */
 function messageSchemas(unknownKeys: UnknownKeys) {
   const struct = <S extends Record<string, z.ZodType>>(shape: S) => goStruct(shape, unknownKeys);
+  // OpenAI's nested form: Reasonix's loader drops these keys (losing the call's name and
+  // arguments); they are kept, whatever they hold, so that rxstore can flatten the call instead.
+  const nestedForm: Record<string, z.ZodType> = unknownKeys === 'drop' ? { type: goRaw, function: goRaw } : {};
   const toolCall = struct({
     tool_recovery: goObject,
     write_intents: goSlice(goRaw),
@@ -23,9 +26,7 @@ function messageSchemas(unknownKeys: UnknownKeys) {
     resolved_name: goString,
     capability_id: goString,
     resolved_read_only: goPointer(goBool),
-    // OpenAI's nested form: Reasonix's loader drops these keys (losing the call's name and
-    // arguments); they are kept, whatever they hold, so that rxstore can flatten the call instead.
-    ...(unknownKeys === 'drop' ? { type: goRaw, function: goRaw } : {}),
+    ...nestedForm,
   });
   const toolExecution = struct({
     kind: goString,

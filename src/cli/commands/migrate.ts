@@ -15,6 +15,7 @@ import { goWorkingDirectory } from '../../store/working-directory.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
+import { NotASessionError } from '../../store/not-a-session-error.js';
 import { UsageError } from '../usage-error.js';
 
 interface MigrateArgs extends RootArgs {
@@ -117,7 +118,7 @@ function pinnedRoot(args: MigrateArgs, inputs: RootInputs, stateRoot: string | u
  */
 async function transcriptsAt(path: string): Promise<{ transcripts: string[]; special: Outcome[] }> {
   const stats = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`${path}: ${systemErrorWords(error)}`);
+    throw new NotASessionError(`${path}: ${systemErrorWords(error)}`, { file: path });
   });
   if (stats.isDirectory()) {
     const transcripts = await listTranscripts(path);
@@ -127,11 +128,11 @@ async function transcriptsAt(path: string): Promise<{ transcripts: string[]; spe
         const source = join(path, entry.name);
         return { source, error: { code: 'RX_NOT_REGULAR_FILE', message: `${fileKind(entry)}, not a regular file: a transcript is a regular file`, file: source } };
       });
-    if (transcripts.length + special.length === 0) throw new UsageError(`${path}: no JSONL transcripts in this directory`);
+    if (transcripts.length + special.length === 0) throw new NotASessionError(`${path}: no JSONL transcripts in this directory`, { file: path });
     return { transcripts, special };
   }
-  if (!stats.isFile()) throw new UsageError(`${path}: ${fileKind(stats)}, not a regular file: a transcript is a regular .jsonl file`);
-  if (!path.endsWith('.jsonl')) throw new UsageError(`${path}: not a .jsonl transcript`);
+  if (!stats.isFile()) throw new NotASessionError(`${path}: ${fileKind(stats)}, not a regular file: a transcript is a regular .jsonl file`, { file: path });
+  if (!path.endsWith('.jsonl')) throw new NotASessionError(`${path}: not a .jsonl transcript`, { file: path });
   return { transcripts: [path], special: [] };
 }
 
