@@ -25,7 +25,7 @@ describe('rxstore export', () => {
     expect(roundTrip.projection.transcript.map((entry) => entry.message)).toEqual(original.projection.transcript.map((entry) => entry.message));
     // A second export to the same file is refused (exit 1), the file named once.
     const again = await runCli(['export', source.dir, '--to', out]);
-    expect(again).toMatchObject({ code: 1, stdout: '', stderr: `rxstore: RX_INVALID_INPUT: ${out} already exists; export never overwrites\n` });
+    expect(again).toMatchObject({ code: 1, stdout: '', stderr: `rxstore: RX_EXPORT_REFUSED: ${out} already exists; export never overwrites\n` });
   });
 
   it('to JSON, as one document of the person’s view', async () => {
