@@ -93,7 +93,8 @@ describe.skipIf(asRoot && !hasSetpriv)('an unreadable session', () => {
     await chmod(log, 0o000);
     expect((await stat(log)).mode & 0o777).toBe(0);
     // As root every file is readable: the listing runs as `nobody` there.
-    const argv = ['ls', '--state-home', machine.stateRoot];
+    // No summary cache: `nobody` cannot write the run's cache folder, and this test is about the unreadable log.
+    const argv = ['ls', '--state-home', machine.stateRoot, '--no-cache'];
     const run = asRoot
       ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, rxstoreBin, ...argv], { encoding: 'utf8', cwd: '/' })
       : spawnSync(process.execPath, [rxstoreBin, ...argv], { encoding: 'utf8' });

@@ -2,6 +2,8 @@ import type { DesktopRegistryFacts } from './desktop-registry.js';
 import type { Conversation, ParentSession } from './group-conversations.js';
 import type { SessionCopy } from './session-copy.js';
 import type { ListedStore } from './store-kind.js';
+import { writerLockHolder } from '../session/writer-locks.js';
+import type { SummaryCache } from './summary-cache.js';
 import { summariseCopy, type CopySummary, type ListedStatus, type WorkspaceSource } from './summarise-copy.js';
 
 /** One copy of a listed session, as `ls --json` and `where --json` print it. */
@@ -26,6 +28,8 @@ export interface ListedCopy {
   status: ListedStatus;
   problem: string | null;
   payloadRefs: number;
+  /** Read now, or taken from the summary cache because its files are as they were when it was read. */
+  checked: 'now' | 'cache';
 }
 
 /**
@@ -44,12 +48,26 @@ export interface ListedSession extends ListedCopy {
 /** Reads every copy of a conversation, the newest store's first. */
 export async function readCopies(
   conversation: Conversation,
-  options: { verify: boolean; registries: Map<string, DesktopRegistryFacts> },
+  options: { verify: boolean; registries: Map<string, DesktopRegistryFacts>; cache?: SummaryCache },
 ): Promise<[ListedCopy, ...ListedCopy[]]> {
   const copies = await Promise.all(
-    conversation.copies.map(async (copy) => listedCopy(copy, await summariseCopy(copy, { verify: options.verify, registry: options.registries.get(copy.root) }))),
+    conversation.copies.map(async (copy) => {
+      const { cache } = options;
+      const cached = cache && !options.verify ? await cache.lookup(copy) : undefined;
+      if (cached) return listedCopy(copy, await withLockState(copy, cached), 'cache');
+      const summary = await summariseCopy(copy, { verify: options.verify, registry: options.registries.get(copy.root) });
+      // A copy a running Reasonix holds may be mid-append, and an unreadable one told nothing: neither is kept.
+      if (cache && summary.status !== 'locked' && summary.status !== 'unreadable') await cache.keep(copy, summary);
+      return listedCopy(copy, summary, 'now');
+    }),
   );
   return copies as [ListedCopy, ...ListedCopy[]];
+}
+
+/** A kept summary, with whether a running Reasonix holds the session now (a lock is never cached). */
+async function withLockState(copy: SessionCopy, summary: CopySummary): Promise<CopySummary> {
+  if (copy.format !== 'v4' || (summary.status !== 'ok' && summary.status !== 'torn-tail')) return summary;
+  return (await writerLockHolder(copy.path)) ? { ...summary, status: 'locked' } : summary;
 }
 
 /**
@@ -74,7 +92,7 @@ export function describeConversation(all: [ListedCopy, ...ListedCopy[]], parent:
   };
 }
 
-function listedCopy(copy: SessionCopy, summary: CopySummary): ListedCopy {
+function listedCopy(copy: SessionCopy, summary: CopySummary, checked: ListedCopy['checked']): ListedCopy {
   const { id, store, scope, slug, path, root } = copy;
-  return { id, store, scope, slug, path, root, ...summary };
+  return { id, store, scope, slug, path, root, ...summary, checked };
 }

@@ -5,6 +5,7 @@ import { mapInOrder } from './map-in-order.js';
 import type { Platform } from './platform.js';
 import type { ReadRoot } from './roots.js';
 import type { ListedStore } from './store-kind.js';
+import type { SummaryCache } from './summary-cache.js';
 import { sameSlug, workspaceSlug } from './workspace-slug.js';
 
 export interface ListOptions {
@@ -18,6 +19,12 @@ export interface ListOptions {
   stores?: readonly ListedStore[];
   /** Sessions read at once; default 16. */
   concurrency?: number;
+  /**
+   * A summary cache (`SummaryCache.open()`): a copy whose files did not change since it was read is
+   * not read again (its row says `checked: 'cache'`), and what is read is kept in it; call its
+   * `save()` when the listing is done. None by default.
+   */
+  cache?: SummaryCache;
 }
 
 export interface SessionListing {
@@ -38,7 +45,7 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
   const conversations = groupConversations(found, options.platform);
   const wanted = options.workspace === undefined ? undefined : workspaceSlug(options.workspace, options.platform);
   const describe = async (conversation: Conversation) =>
-    describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries }), conversation.parent);
+    describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries, ...(options.cache ? { cache: options.cache } : {}) }), conversation.parent);
   async function* sessions(): AsyncGenerator<ListedSession> {
     const described: ListedSession[] = [];
     for await (const session of mapInOrder(conversations, options.concurrency ?? 16, describe)) {

@@ -11,12 +11,14 @@ import { EXIT, exitCodeOfStatus } from '../exit-codes.js';
 import { formatLs } from '../format-ls.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
+import { defaultCacheDir, SummaryCache } from '../../store/summary-cache.js';
 import { printable } from '../printable.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
 
 interface LsArgs extends RootArgs {
   json: boolean;
   verify: boolean;
+  cache: boolean;
   utc: boolean;
   workspace?: string;
   store?: ListedStore[];
@@ -30,6 +32,11 @@ export function lsCommand(output: Output, setExit: (code: number) => void) {
       withRootOptions(yargs)
         .option('json', { type: 'boolean', default: false, describe: 'print a JSON array (ids, paths and times whole; updatedAt as inspect --json has it)' })
         .option('verify', { type: 'boolean', default: false, describe: 'verify every session fully, caches included (slower)' })
+        .option('cache', {
+          type: 'boolean',
+          default: true,
+          describe: `keep what each session's files said in the summary cache (${defaultCacheDir()}), and read again only the sessions whose files changed; --no-cache reads every log and writes no cache`,
+        })
         .option('utc', { type: 'boolean', default: false, describe: 'show times in UTC rather than the local time zone' })
         .option('workspace', { type: 'string', describe: 'only sessions of this workspace folder' })
         .option('store', { type: 'string', array: true, choices: STORES_NEWEST_FIRST, describe: 'read only these stores' })
@@ -46,20 +53,28 @@ export function lsCommand(output: Output, setExit: (code: number) => void) {
         ),
     handler: async (args: LsArgs) => {
       const { inputs, roots } = await machineRoots(args);
+      const cache = args.cache ? await SummaryCache.open() : undefined;
       const listing = await listSessions(roots.roots, {
         platform: inputs.platform,
         verify: args.verify,
+        ...(cache ? { cache } : {}),
         ...(args.workspace !== undefined ? { workspace: resolve(args.workspace) } : {}),
         ...(args.store ? { stores: args.store } : {}),
       });
       for (const warning of listing.warnings) output.err(`rxstore: warning: ${printable(warning)}\n`);
       const sessions: ListedSession[] = [];
       for await (const session of listing.sessions) sessions.push(session);
+      await cache?.save().catch((error: unknown) => output.err(`rxstore: warning: the summary cache was not saved (${printable(error instanceof Error ? error.message : String(error))}); the next ls reads every log again\n`));
       for (const session of sessions) {
         if (session.status === 'unreadable') output.err(`rxstore: warning: ${printable(session.problem ?? session.path)}; listed as unreadable\n`);
       }
       if (args.json) output.out(`${JSON.stringify(sessions, null, 2)}\n`);
-      else if (sessions.length > 0) output.out(formatLs(sessions, { columns: output.columns, utc: args.utc, homeDir: inputs.homeDir }));
+      else if (sessions.length > 0) {
+        output.out(formatLs(sessions, { columns: output.columns, utc: args.utc, homeDir: inputs.homeDir }));
+        const cached = sessions.filter((session) => session.checked === 'cache').length;
+        // On a terminal, a person is told what was not read now; a pipe gets the rows alone (--json has `checked`).
+        if (output.columns !== undefined && cached > 0) output.err(`${sessions.length - cached} read now, ${cached} unchanged since the summary cache read them (--verify reads every log)\n`);
+      }
       if (sessions.length === 0) {
         output.err(`rxstore: no sessions found (${printable(await rootsRead(roots.roots))})\n`);
         setExit(EXIT.usage);
