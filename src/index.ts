@@ -36,6 +36,7 @@ export { acquireWriterLocks, writerLockHolder, type WriterLocks } from './sessio
 export { machineRoots, type MachineRootOptions } from './store/machine-roots.js';
 export { resolveStoreRoots, reasonixHome, stateRoot, legacyRoots, type RootInputs, type StoreRoots, type ReadRoot } from './store/roots.js';
 export { listSessions, type ListOptions, type SessionListing } from './store/list-sessions.js';
+export { defaultCacheDir, SummaryCache } from './store/summary-cache.js';
 export type { ListedSession, ListedCopy } from './store/describe-conversation.js';
 export { locateSession, type SessionWhereabouts } from './store/locate-session.js';
 export { SessionNotFoundError } from './store/session-not-found-error.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openSession, type IndexRecord } from '../src/index.js';
+import { appendBatch, copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 
@@ -22,15 +23,25 @@ describe('indexer records', () => {
     for (const command of commands) expect(command.durationMs).toEqual(expect.any(Number));
     expect(commands[1]!.output).toMatch(/No such file or directory/);
     const files = records.filter((record) => record.type === 'file');
-    expect(files.map((record) => [record.tool, record.action, record.path])).toEqual([
-      ['read_file', 'read', 'notes.txt'],
-      ['write_file', 'write', 'new.txt'],
-      ['edit_file', 'edit', 'notes.txt'],
+    expect(files.map((record) => [record.tool, record.action, record.path, record.state])).toEqual([
+      ['read_file', 'read', 'notes.txt', 'completed'],
+      ['write_file', 'write', 'new.txt', 'completed'],
+      ['edit_file', 'edit', 'notes.txt', 'completed'],
     ]);
     expect(files[2]!.edits).toEqual([{ old: 'beta', new: 'BETA' }]);
     for (const record of records) expect(record).toMatchObject({ sessionId: source.id, workspace: source.workspace });
     // System prompts and host session-context messages are never indexed.
     expect(records.filter((record) => record.type === 'message' && /session-context|You are Reasonix/.test(record.text))).toEqual([]);
+  });
+
+  it('say a file edit failed when its result reports an error, so an indexer does not take it for a change', async () => {
+    const dir = await copySession(fixture('tool-calls').dir);
+    await appendBatch(dir, [
+      { kind: 'message/complete', payload: { message: { role: 'assistant', id: 'rx-edit-call', content: '', tool_calls: [{ id: 'call_unread', name: 'edit_file', arguments: '{"path":"notes.txt","old_string":"beta","new_string":"Beta"}' }] } } },
+      { kind: 'message/complete', payload: { message: { role: 'tool', id: 'rx-edit-result', tool_call_id: 'call_unread', name: 'edit_file', content: 'error: FS_NOT_OBSERVED: read notes.txt before editing it' } } },
+    ]);
+    const edits = (await recordsOf(dir)).flatMap((record) => (record.type === 'file' && record.action === 'edit' ? [record] : []));
+    expect(edits.map((record) => record.state)).toEqual(['completed', 'failed']);
   });
 
   it('come out of rxstore cat --records as JSONL', async () => {

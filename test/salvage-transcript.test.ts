@@ -33,7 +33,7 @@ describe('salvage of a JSONL transcript with bad lines', () => {
     expect(salvaged.code, salvaged.stderr).toBe(0);
     const report = JSON.parse(salvaged.stdout);
     expect(report).toMatchObject({ action: 'salvaged', newPath: join(dir, 'notes-chat-salvaged.jsonl'), newId: 'notes-chat-salvaged', linesKept: 4 });
-    expect(report.dropped).toEqual([{ line: 4, reason: expect.stringMatching(/^line 4: the file ends inside a message/) }]);
+    expect(report.dropped).toEqual([{ line: 4, reason: expect.stringMatching(/^line 4: the line ends inside a message/) }]);
     expect(await readFile(report.newPath, 'utf8')).toBe(`${[...good, after].map((message) => JSON.stringify(message)).join('\n')}\n`);
     expect(JSON.parse(await readFile(`${report.newPath}.meta`, 'utf8'))).toMatchObject({ id: 'notes-chat-salvaged', custom_title: 'Notes chat' });
     expect(await readFile(file)).toEqual(bytes);

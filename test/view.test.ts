@@ -43,6 +43,17 @@ describe('Markdown fences', () => {
     expect(inlineCode('`x`')).toBe('`` `x` ``');
     expect(inlineCode('two\nlines')).toBe('`two lines`');
   });
+
+  it('control characters from a session are written as escapes, never raw: Markdown is read in terminals too', async () => {
+    expect(fencedBlock('\u001b[31mred\u001b[0m\ttab\u202eflip')).toBe('```text\n\\x1b[31mred\\x1b[0m\ttab\\u202eflip\n```\n');
+    const dir = await tempDir();
+    const file = join(dir, 'colours.jsonl');
+    await writeFile(file, `${JSON.stringify({ role: 'user', content: 'make it \u001b[31mred\u001b[0m' })}\n${JSON.stringify({ role: 'assistant', content: 'done \u001b[1mbold' })}\n`);
+    const { code, stdout } = await runCli(['view', file, '--format', 'md']);
+    expect(code).toBe(0);
+    expect(stdout).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/);
+    expect(stdout).toContain('\\x1b[31mred');
+  });
 });
 
 describe('cutting long text', () => {

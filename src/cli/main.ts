@@ -134,7 +134,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
   } catch (error) {
     if (error instanceof UsageError && !error.message.includes('--help')) {
       const command = commandOf(argv);
-      error.message = `${error.message}${error.message.endsWith('?') ? '' : ';'} see ${command ? `rxstore ${command} --help` : 'rxstore --help'}`;
+      error.message = `${error.message.endsWith('?') ? error.message : `${error.message.replace(/\.$/, '')};`} see ${command ? `rxstore ${command} --help` : 'rxstore --help'}`;
     }
     output.err(errorLines(error));
     return exitCodeOf(error);

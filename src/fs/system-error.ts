@@ -44,6 +44,11 @@ export function isSystemError(error: unknown): error is NodeJS.ErrnoException {
  */
 export function describeSystemError(error: unknown): string {
   if (!isSystemError(error)) return error instanceof Error ? error.message : String(error);
-  const words = WORDS[error.code!] ?? error.message.replace(/^E[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
+  const words = systemErrorInWords(error);
   return error.path ? `${destinationOf(error.path)}: ${words}` : words;
+}
+
+/** What a system error says, in words, without the path it names (for a message that names it already). */
+export function systemErrorInWords(error: NodeJS.ErrnoException): string {
+  return WORDS[error.code!] ?? error.message.replace(/^E[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
 }

@@ -48,7 +48,11 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
     if (raw.trim() === '') return;
     const { lines, errors } = parseTranscript(raw, source);
     if (errors.length === 0 && lines.length === 1) kept.push(raw);
-    else dropped.push({ line: index + 1, reason: `line ${index + 1}: ${errors[0]?.message.replace(/^line \d+: /, '') ?? 'more than one message on the line'}` });
+    else {
+      // Judged alone, a line that runs out inside its message was cut, whatever follows it in the file.
+      const why = errors[0]?.message.replace(/^line \d+: /, '').replace('the file ends inside a message', 'the line ends inside a message') ?? 'more than one message on the line';
+      dropped.push({ line: index + 1, reason: `line ${index + 1}: ${why}` });
+    }
   });
   if (kept.length === 0) throw new InvalidInputError(`${source}: no line of it is a message; there is nothing to salvage`, { file: source });
 

@@ -16,8 +16,8 @@ export interface RecordBase extends RecordContext {
 
 /**
  * How a tool call ended, as its result's `tool_execution` records it: `state` (`completed`, `failed`,
- * `cancelled`, …), the shell's `exitCode` (0 included) and `durationMs`. A field the store does not
- * hold is absent; a call with no result yet has none of them.
+ * `cancelled`, …), the shell's `exitCode` (0 included) and `durationMs`; a result without one (file
+ * tools) gives `state` from whether it reports an error. A call with no result has none of them.
  */
 interface ToolOutcome {
   state?: string;
@@ -53,10 +53,15 @@ function failed(result: Message | undefined): boolean {
   return result.tool_execution?.state === 'failed' || /^error[:\s]/i.test(result.content ?? '');
 }
 
-/** What the result's execution record says of how the call ended. */
+/**
+ * How the call ended: what the result's execution record says (`state`, `exitCode`, `durationMs`);
+ * a result without one (file tools) is `failed` when it reports an error, as Reasonix words it,
+ * else `completed`. No result, no outcome.
+ */
 function outcomeOf(result: Message | undefined): ToolOutcome {
-  const execution = result?.tool_execution;
-  if (!execution) return {};
+  if (!result) return {};
+  const execution = result.tool_execution;
+  if (!execution) return { state: failed(result) ? 'failed' : 'completed' };
   return {
     ...(execution.state !== undefined ? { state: execution.state } : {}),
     ...(typeof execution.exitCode === 'number' ? { exitCode: execution.exitCode } : {}),

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { z } from 'zod';
+import { isSystemError, systemErrorInWords } from '../fs/system-error.js';
 
 export type JsonFileResult<T> = { state: 'missing' } | { state: 'invalid'; reason: string } | { state: 'ok'; value: T; text: string };
 
@@ -28,7 +29,7 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S)
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' };
-    return { state: 'invalid', reason: (error as Error).message };
+    return { state: 'invalid', reason: isSystemError(error) ? systemErrorInWords(error) : (error as Error).message };
   }
   let json: unknown;
   try {

@@ -11,11 +11,14 @@ import { MessageSchema, type Message } from './message.js';
 import { problemFromError, type SessionProblem } from './problem.js';
 import { readSessionEvents } from './read-events.js';
 import { sessionContentStore } from './session-content.js';
+import { ManifestSchema } from './manifest.js';
+import { readJsonFile } from './read-json-file.js';
 import { SESSION_FILES } from './session-files.js';
 
 export interface SalvageReport {
   source: string;
-  action: 'salvaged' | 'would-salvage';
+  /** `already-salvaged`: a session salvaged from these very bytes is there already; nothing was written. */
+  action: 'salvaged' | 'would-salvage' | 'already-salvaged';
   newId: string;
   newDir: string;
   /** The first problem that stopped the verified read; null when the log verified to its end. */
@@ -101,6 +104,9 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
     recoveredMessages: recovered.length,
   };
   if (options.dryRun) return report;
+  // Salvaging the same bytes again finds its salvage there: the run is done, as a re-run of migrate is.
+  const there = await readJsonFile(join(report.newDir, SESSION_FILES.manifest), ManifestSchema);
+  if (there.state === 'ok' && there.value.source?.sha256 === logDigest && there.value.source.path === source) return { ...report, action: 'already-salvaged' };
   await createSession({
     storeDir,
     sessionId: newId,

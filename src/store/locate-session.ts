@@ -35,13 +35,31 @@ export async function locateSession(roots: readonly ReadRoot[], query: string, c
     matching.map(async (conversation) => {
       const read = await readCopies(conversation, { verify: true, registries: found.registries });
       const session = describeConversation(read, conversation.parent);
-      const copies = read.map((copy) => ({ ...copy, resume: resumeVerdict(copy, session.workspace, read, context) }));
-      const best =
-        copies.find((copy) => copy.resume.resumes) ??
-        copies.find((copy) => copy.resume.command !== null && !copy.resume.copiesSession) ??
-        copies.find((copy) => copy.resume.command !== null) ??
-        copies[0]!;
-      return { ...session, copies, resume: best.resume };
+      const copies = verdictsOf(session, context);
+      return { ...session, copies, resume: bestOf(copies) };
     }),
   );
+}
+
+/** Each copy of a listed conversation with what `reasonix --resume` from `context.cwd` makes of it. */
+function verdictsOf(session: ListedSession, context: ResumeContext): LocatedCopy[] {
+  return session.copies.map((copy) => ({ ...copy, resume: resumeVerdict(copy, session.workspace, session.copies, context) }));
+}
+
+/**
+ * The first copy that resumes from the folder; else the first a command resumes without copying
+ * files; else the first any command resumes; else the first.
+ */
+function bestOf(copies: LocatedCopy[]): ResumeVerdict {
+  const best =
+    copies.find((copy) => copy.resume.resumes) ??
+    copies.find((copy) => copy.resume.command !== null && !copy.resume.copiesSession) ??
+    copies.find((copy) => copy.resume.command !== null) ??
+    copies[0]!;
+  return best.resume;
+}
+
+/** What `where` says resumes a listed conversation from `context.cwd` (its command works as printed, or is null). */
+export function resumeOfListed(session: ListedSession, context: ResumeContext): ResumeVerdict {
+  return bestOf(verdictsOf(session, context));
 }

@@ -7,12 +7,25 @@ import { wellFormed } from './well-formed.js';
  */
 export function fencedBlock(text: string, info = 'text'): string {
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
-  return `${fence}${info}\n${wellFormed(text)}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}\n`;
+  return `${fence}${info}\n${shown(text)}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}\n`;
+}
+
+/**
+ * Control characters other than line breaks and tabs (an ANSI colour, a bidirectional override)
+ * written as escapes: Markdown is read in terminals too, where they would act instead of show.
+ */
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+function shown(text: string): string {
+  return wellFormed(text).replace(CONTROLS, (character) => {
+    const code = character.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
 
 /** An inline code span its content cannot close (CommonMark: backtick strings of equal length). */
 export function inlineCode(text: string): string {
-  const flat = wellFormed(text).replace(/[\r\n]+/g, ' ');
+  const flat = shown(text).replace(/[\r\n]+/g, ' ');
   const ticks = '`'.repeat(longestBacktickRun(flat) + 1);
   const pad = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ' ' : '';
   return `${ticks}${pad}${flat}${pad}${ticks}`;
@@ -24,7 +37,7 @@ export function inlineCode(text: string): string {
  * every ASCII punctuation character.
  */
 export function markdownText(text: string): string {
-  return wellFormed(text).replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()#+\-.!<>&|~]/g, '\\$&');
+  return shown(text).replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()#+\-.!<>&|~]/g, '\\$&');
 }
 
 /** The longest run of backticks in a text (a loop: a spread of every run would overflow the stack). */

@@ -80,7 +80,16 @@ interface Received {
  * the event that last wrote it and handed on as soon as every message before it has been.
  * A JSONL transcript is read whole: it has no log to stream.
  */
-export async function readSessionView(session: OpenedSession, options: { platform?: Platform } = {}): Promise<SessionView> {
+export interface SessionViewOptions {
+  platform?: Platform;
+  /**
+   * The command that resumes the session, as `rxstore where` gives it (with the folder and the
+   * Reasonix home it needs; null when none does). Without it, the page guesses from the session alone.
+   */
+  resume?: string | null;
+}
+
+export async function readSessionView(session: OpenedSession, options: SessionViewOptions = {}): Promise<SessionView> {
   let read: SessionRead;
   try {
     read = await session.read({ retainContent: session.format === 'jsonl' });
@@ -90,7 +99,7 @@ export async function readSessionView(session: OpenedSession, options: { platfor
   }
   const transcript = keyed(canonicalTranscript(read.projection));
   const visible = transcript.filter((entry) => personMessage(entry) !== undefined);
-  const header = headerOf(session, read, visible, options.platform ?? currentPlatform());
+  const header = headerOf(session, read, visible, options.platform ?? currentPlatform(), options.resume);
   let stoppedBy: SessionProblem | undefined;
   const assembler = new ItemAssembler(read);
 
@@ -247,7 +256,7 @@ class ItemAssembler {
   }
 }
 
-function headerOf(session: OpenedSession, read: SessionRead, visible: TimedMessage[], platform: Platform): ViewHeader {
+function headerOf(session: OpenedSession, read: SessionRead, visible: TimedMessage[], platform: Platform, resume: string | null | undefined): ViewHeader {
   const count = (role: string) => visible.filter((entry) => entry.message.role === role).length;
   const workspace = workspaceOf(read) ?? null;
   const projection = read.projection;
@@ -269,7 +278,8 @@ function headerOf(session: OpenedSession, read: SessionRead, visible: TimedMessa
       turns: projection.turns.size,
       compactions: projection.compactions.length,
     },
-    resume: resumeCommand(session, workspace, platform),
+    // A session Reasonix refuses is resumed by no command.
+    resume: read.refusal ? null : resume !== undefined ? resume : resumeCommand(session, workspace, platform),
     status: read.status,
     damage: read.problems.filter((problem) => problem.severity === 'error'),
     tornTailBytes: read.tornTail?.bytes ?? 0,

@@ -30,7 +30,11 @@ export interface SiteReport {
  * its page was written is not read again; pages of sessions no longer listed are removed. Every
  * file is written through a temp file and a rename.
  */
-export async function writeSite(sessions: AsyncIterable<ListedSession>, dir: string, options: { platform: Platform; now?: Date }): Promise<SiteReport> {
+export async function writeSite(
+  sessions: AsyncIterable<ListedSession>,
+  dir: string,
+  options: { platform: Platform; now?: Date; resume?: (listed: ListedSession) => string | null },
+): Promise<SiteReport> {
   const pagesDir = join(dir, 'sessions');
   await mkdir(pagesDir, { recursive: true });
   const statePath = join(dir, SITE_STATE_FILE);
@@ -52,7 +56,7 @@ export async function writeSite(sessions: AsyncIterable<ListedSession>, dir: str
       if (before.problem) report.damaged.push({ id: listed.id, path: listed.path, problem: before.problem });
       continue;
     }
-    const view = await readSessionView(await openSession(listed.path), { platform: options.platform });
+    const view = await readSessionView(await openSession(listed.path), { platform: options.platform, ...(options.resume ? { resume: options.resume(listed) } : {}) });
     await writeStreamAtomic(join(pagesDir, file), renderHtml(view));
     const stopped = view.stoppedBy();
     const problem = stopped ? describeProblem(stopped) : null;

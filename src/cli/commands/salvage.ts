@@ -39,7 +39,7 @@ export function salvageCommand(output: Output, setExit: (code: number) => void) 
       const report = await salvageSession(dir, { to: args.to, dryRun: args.dryRun });
       if (args.json) output.out(`${JSON.stringify(report, null, 2)}\n`);
       else {
-        const verb = report.action === 'salvaged' ? 'salvaged into' : 'would salvage into';
+        const verb = { salvaged: 'salvaged into', 'would-salvage': 'would salvage into', 'already-salvaged': 'already salvaged into' }[report.action];
         output.out(
           printable(
             `${dir}: ${verb} ${report.newDir}: ${report.batchesKept} verified batches (${report.eventsKept} events)` +
@@ -55,7 +55,7 @@ export function salvageCommand(output: Output, setExit: (code: number) => void) 
 
 function describeTranscriptSalvage(report: TranscriptSalvageReport): string {
   const verb = report.action === 'salvaged' ? 'salvaged into' : 'would salvage into';
-  const lines = [`${report.source}: ${verb} ${report.newPath}: ${report.linesKept} messages kept, ${report.dropped.length} lines left out`];
+  const lines = [`${report.source}: ${verb} ${report.newPath}: ${report.linesKept} messages kept, ${report.dropped.length} ${report.dropped.length === 1 ? 'line' : 'lines'} left out`];
   if (report.byteOrderMarkRemoved) lines.push('  the byte-order mark at its start was left out');
   for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
   const platform = process.platform === 'win32' ? 'win32' : 'linux';

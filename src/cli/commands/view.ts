@@ -4,6 +4,8 @@ import type { Argv } from 'yargs';
 import { InvalidInputError } from '../../codec/errors.js';
 import { writeStreamAtomic } from '../../fs/atomic-stream.js';
 import { listSessions } from '../../store/list-sessions.js';
+import { locateSession, resumeOfListed } from '../../store/locate-session.js';
+import { SessionNotFoundError } from '../../store/session-not-found-error.js';
 import { machineRoots } from '../../store/machine-roots.js';
 import { openSession } from '../../store/open-session.js';
 import { renderHtml } from '../../view/render-html.js';
@@ -12,7 +14,10 @@ import { readSessionView } from '../../view/session-view.js';
 import { describeProblem } from '../../view/view-format.js';
 import { writeSite } from '../../view/write-site.js';
 import { processOutput, type Output } from '../output.js';
+import { epilogue } from '../help-text.js';
+import { printable } from '../printable.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
+import { resolveSessionArgument, SESSION_ARGUMENT_HELP } from '../session-argument.js';
 import { UsageError } from '../usage-error.js';
 
 interface ViewArgs extends RootArgs {
@@ -28,11 +33,19 @@ export function viewCommand(output: Output, setExit: (code: number) => void) {
     describe: 'Render a session as one self-contained HTML page or as Markdown; --all writes a site of every session',
     builder: (yargs: Argv) =>
       withRootOptions(yargs)
-        .positional('session', { type: 'string', describe: 'a session directory or a .jsonl transcript' })
-        .option('to', { type: 'string', describe: 'the file to write (- or absent: standard output); with --all, the site folder' })
+        .positional('session', { type: 'string', describe: SESSION_ARGUMENT_HELP })
+        .option('to', {
+          type: 'string',
+          // Takes the next word even when it is `-`: standard output.
+          requiresArg: true,
+          describe: 'the file to write (- or absent: standard output); with --all, the site folder',
+        })
         .option('format', { choices: ['html', 'md'] as const, describe: 'html (default, or from --to ending in .md) or md' })
         .option('all', { type: 'boolean', default: false, describe: 'every session on this machine: an index page and one page per session in --to' })
-        .epilogue('Exit 0; 1 when a session is damaged (the page shows what was read before the damage, and why it stops); 2 when the file is not a session (an empty transcript), or a usage error.'),
+        .example('$0 view 15350df4 --to session.html', 'one page, self-contained, to open in a browser or attach to a report')
+        .example('$0 view 15350df4 --format md | pbcopy', 'Markdown for an issue or a pull request')
+        .example('$0 view --all --to ~/reasonix-history', 'a site of every session; a re-run rewrites only what changed')
+        .epilogue(epilogue('A damaged session is shown up to the damage, with a banner saying where and why (exit 1).')),
     handler: async (args: ViewArgs) => {
       if (args.all) {
         if (args.session !== undefined) throw new UsageError('view --all takes no session: it renders every session on this machine');
@@ -40,17 +53,18 @@ export function viewCommand(output: Output, setExit: (code: number) => void) {
         if (args.format === 'md') throw new UsageError('view --all writes HTML pages; --format md is for one session');
         const { inputs, roots } = await machineRoots(args);
         const listing = await listSessions(roots.roots, { platform: inputs.platform });
-        for (const warning of listing.warnings) output.err(`rxstore: warning: ${warning}\n`);
-        const report = await writeSite(listing.sessions, resolve(args.to), { platform: inputs.platform });
+        for (const warning of listing.warnings) output.err(`rxstore: warning: ${printable(warning)}\n`);
+        const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
+        const report = await writeSite(listing.sessions, resolve(args.to), { platform: inputs.platform, resume: (listed) => resumeOfListed(listed, context).command });
         for (const damaged of report.damaged) output.err(`rxstore: ${damaged.id}: ${damaged.problem}\n`);
         output.out(`${report.index}: ${report.sessions} sessions, ${report.written} pages written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
         setExit(report.damaged.length > 0 ? 1 : 0);
         return;
       }
-      if (args.session === undefined) throw new UsageError('name a session (a directory or a .jsonl transcript), or use --all --to DIR');
-      const session = await openSession(args.session);
+      if (args.session === undefined) throw new UsageError('name a session (its id or the start of one, a directory or a .jsonl transcript), or use --all --to DIR');
+      const session = await openSession(await resolveSessionArgument(args.session, args));
       const format = args.format ?? (args.to?.toLowerCase().endsWith('.md') ? 'md' : 'html');
-      const view = await readSessionView(session);
+      const view = await readSessionView(session, { resume: await resumeAsWhereSays(session.id, session.path, args) });
       // Not a session at all (an empty transcript: Reasonix lists no such session): no page, the
       // one error line and exit 2, as every other command that reads it says.
       if (view.refusal instanceof InvalidInputError) throw view.refusal;
@@ -70,4 +84,19 @@ async function writeToOutput(pieces: AsyncIterable<string>, output: Output): Pro
     if (output !== processOutput) output.out(piece);
     else if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
   }
+}
+
+/**
+ * The command `rxstore where` prints for the session (the folder and the Reasonix home it needs);
+ * undefined for a session outside the roots, where the page guesses from the session alone.
+ */
+async function resumeAsWhereSays(id: string, path: string, args: RootArgs): Promise<string | null | undefined> {
+  const { inputs, roots } = await machineRoots(args);
+  const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
+  const located = await locateSession(roots.roots, id, context).catch((error: unknown) => {
+    if (error instanceof SessionNotFoundError) return [];
+    throw error;
+  });
+  const found = located.find((whereabouts) => whereabouts.copies.some((copy) => copy.path === path));
+  return found ? found.resume.command : undefined;
 }
