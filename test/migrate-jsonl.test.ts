@@ -7,6 +7,7 @@ import { readSession } from '../src/session/read-session.js';
 import { fixture } from './support/fixtures.js';
 import { startMockModel } from './support/mock-model.js';
 import { listSessionDirs, reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { tempDir } from './support/temp-dir.js';
 
 const migrated = fixture('jsonl-migrated');
 const fixtureStore = join(migrated.dir, '..');
@@ -56,7 +57,8 @@ describe('rxstore migrate jsonl-to-v4 reproduces Reasonix 1.38.11', () => {
   });
 
   it.skipIf(!reasonixBinary())(`is resumed by Reasonix from the transcript's workspace without a second migration ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, async () => {
-    const stateRoot = await lay(migrated.stateRoot);
+    // Reasonix looks the migrated copy up from wherever the state root is: a folder of this test's own.
+    const stateRoot = await lay(join(await tempDir('rxstore-jsonl-resume-'), 'state'));
     const transcript = join(stateRoot, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions', 'legacy-demo.jsonl');
     const report = await migrateJsonlToV4(transcript);
     const before = await readSession(report.targetDir);

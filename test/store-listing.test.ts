@@ -83,8 +83,10 @@ describe('listing a machine assembled from the fixtures', () => {
     const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
     expect(sessions.map(row).sort(byId)).toEqual(expected.sort(byId));
 
-    // Newest first: by when each conversation's first copy last changed.
+    // Newest first: by when each conversation's first copy last changed (every file has its own time).
     const times = sessions.map((session) => session.updatedAt ?? '');
+    expect(times.filter(Boolean).length).toBeGreaterThan(sessions.length / 2);
+    expect(new Set(times).size, 'no two conversations changed at the same moment').toBe(times.length);
     expect(times).toEqual([...times].sort().reverse());
     // The damaged session names no workspace: the slug it sits under is reported instead.
     expect(sessions.find((session) => session.id === ids.damaged)).toMatchObject({ slug: '-tmp-rxstore-fixture-ws-interrupted', problem: expect.stringMatching(/CRC/) });
