@@ -118,44 +118,56 @@ const cases: DamageCase[] = [
 
 const transcriptIds = async (dir: string) => (await readSession(dir)).projection.transcript.map((entry) => entry.message.id);
 
+/** Damages a copy, salvages it with the CLI and checks what rxstore promises; gives what Reasonix is then asked to resume. */
+async function salvagePastDamage(fault: DamageCase) {
+  const dir = await copySession(fault.source.dir);
+  const where = await fault.damage(dir);
+  const lostUpTo = where.lostUpTo;
+  const store = dirname(dir);
+  const storeBefore = await treeDigest(store);
+  const sessionBefore = await treeDigest(dir);
+  const intact = await readSession(fault.source.dir);
+  // The person's view past the damage: host-authored and local-only records are not recovered.
+  const after = intact.projection.transcript.filter((entry) => entry.seq > lostUpTo && entry.message.origin !== 'host' && !entry.message.local_only);
+  expect(after.length).toBeGreaterThan(0);
+
+  // --dry-run writes nothing, not even beside the original.
+  const dry = await runCli(['salvage', dir, '--dry-run', '--json']);
+  expect(dry.code, dry.stderr).toBe(0);
+  expect(JSON.parse(dry.stdout).action).toBe('would-salvage');
+  expect(existsSync(JSON.parse(dry.stdout).newDir)).toBe(false);
+  expect(await treeDigest(store)).toBe(storeBefore);
+
+  const salvaged = await runCli(['salvage', dir, '--json']);
+  expect(salvaged.code, salvaged.stderr).toBe(0);
+  const report = JSON.parse(salvaged.stdout) as SalvageReport;
+  expect(report.action).toBe('salvaged');
+  expect(report.damage?.message).toMatch(fault.problem);
+  if (where.offset !== undefined) expect(report.damage?.offset).toBe(where.offset);
+  if (where.file) expect(report.damage?.file).toBe(where.file);
+  expect(report.batchesKept).toBe(where.kept);
+  expect(report.recoveredMessages).toBeGreaterThanOrEqual(after.length);
+  expect(await treeDigest(dir)).toBe(sessionBefore);
+  expect(dirname(report.newDir)).toBe(store);
+  const rescuedDir = report.newDir;
+  const rescued = await readSession(rescuedDir);
+  expect(rescued.status).toBe('ok');
+  const ids = await transcriptIds(rescuedDir);
+  for (const entry of after) expect(ids).toContain(entry.message.id);
+  const lastAnswer = intact.projection.transcript.at(-1)!.message.content;
+
+  return { rescuedDir, after, lastAnswer };
+}
+
+describe('salvage past damage', () => {
+  it.concurrent.each(cases)('$name: the messages after the damage come back, the original stays as it was', async (fault) => {
+    await salvagePastDamage(fault);
+  });
+});
+
 describe.skipIf(!reasonixBinary())(`salvage past damage, judged by the real Reasonix ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
-  it.concurrent.each(cases)('$name: the messages after the damage come back and Reasonix resumes the salvaged session', async (fault) => {
-    const dir = await copySession(fault.source.dir);
-    const where = await fault.damage(dir);
-    const lostUpTo = where.lostUpTo;
-    const store = dirname(dir);
-    const storeBefore = await treeDigest(store);
-    const sessionBefore = await treeDigest(dir);
-    const intact = await readSession(fault.source.dir);
-    // The person's view past the damage: host-authored and local-only records are not recovered.
-    const after = intact.projection.transcript.filter((entry) => entry.seq > lostUpTo && entry.message.origin !== 'host' && !entry.message.local_only);
-    expect(after.length).toBeGreaterThan(0);
-
-    // --dry-run writes nothing, not even beside the original.
-    const dry = await runCli(['salvage', dir, '--dry-run', '--json']);
-    expect(dry.code, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout).action).toBe('would-salvage');
-    expect(existsSync(JSON.parse(dry.stdout).newDir)).toBe(false);
-    expect(await treeDigest(store)).toBe(storeBefore);
-
-    const salvaged = await runCli(['salvage', dir, '--json']);
-    expect(salvaged.code, salvaged.stderr).toBe(0);
-    const report = JSON.parse(salvaged.stdout) as SalvageReport;
-    expect(report.action).toBe('salvaged');
-    expect(report.damage?.message).toMatch(fault.problem);
-    if (where.offset !== undefined) expect(report.damage?.offset).toBe(where.offset);
-    if (where.file) expect(report.damage?.file).toBe(where.file);
-    expect(report.batchesKept).toBe(where.kept);
-    expect(report.recoveredMessages).toBeGreaterThanOrEqual(after.length);
-    expect(await treeDigest(dir)).toBe(sessionBefore);
-    expect(dirname(report.newDir)).toBe(store);
-    const rescuedDir = report.newDir;
-    const rescued = await readSession(rescuedDir);
-    expect(rescued.status).toBe('ok');
-    const ids = await transcriptIds(rescuedDir);
-    for (const entry of after) expect(ids).toContain(entry.message.id);
-    const lastAnswer = intact.projection.transcript.at(-1)!.message.content;
-
+  it.concurrent.each(cases)('$name: Reasonix resumes the salvaged session with the messages after the damage', async (fault) => {
+    const { rescuedDir, after, lastAnswer } = await salvagePastDamage(fault);
     const resumed = await resumeWithReasonix(rescuedDir, { workspace: fault.source.workspace, prompt: 'What survived?' });
     try {
       expect(resumed.code, `${resumed.stdout}\n${resumed.stderr}`).toBe(0);
