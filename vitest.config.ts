@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -5,6 +6,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['./test/support/build-cli.ts', './test/support/isolated-cache.ts'],
     testTimeout: 60_000,
+    // Concurrent tests start the real Reasonix each: no more at once than the machine has cores.
+    maxConcurrency: availableParallelism(),
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
   },

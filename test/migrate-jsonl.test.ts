@@ -61,7 +61,8 @@ describe('rxstore migrate jsonl-to-v4 reproduces Reasonix 1.38.11', () => {
   });
 
   it.skipIf(!reasonixBinary())(`is resumed by Reasonix from the transcript's workspace without a second migration ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async () => {
-    const stateRoot = await lay(migrated.stateRoot);
+    // Reasonix looks the migrated copy up from wherever the state root is: a folder of this test's own.
+    const stateRoot = await lay(join(await tempDir('rxstore-jsonl-resume-'), 'state'));
     const transcript = join(stateRoot, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions', 'legacy-demo.jsonl');
     const report = await migrateJsonlToV4(transcript, { stateRoot, cwd: migrated.workspace });
     const before = await readSession(report.targetDir);

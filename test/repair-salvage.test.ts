@@ -16,7 +16,10 @@ describe.skipIf(!reasonixBinary())(`repair and salvage, judged by the real Reaso
   it('while Reasonix runs a turn, inspect says the session is open and repair refuses', async () => {
     const home = await tempDir('rxstore-live-');
     const dir = await layForResume(source.dir, home, source.workspace);
-    const mock = await startMockModel([{ text: 'Slow answer.', holdMs: 4000 }]);
+    // The turn stays open until the test has looked: no timing decides what it sees.
+    let endTurn!: () => void;
+    const turnMayEnd = new Promise<void>((resolve) => (endTurn = resolve));
+    const mock = await startMockModel([{ text: 'Slow answer.', holdUntil: turnMayEnd }]);
     try {
       const running = runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', source.id, 'Take your time.'], mock });
       await mock.waitForChatRequests(1);
@@ -26,6 +29,7 @@ describe.skipIf(!reasonixBinary())(`repair and salvage, judged by the real Reaso
       const repaired = await runCli(['repair', dir]);
       expect(repaired.code).toBe(1);
       expect(repaired.stderr).toMatch(/RX_WRITER_OWNED: .*session writer is owned by another runtime/);
+      endTurn();
       const run = await running;
       expect(run.code, run.stderr).toBe(0);
     } finally {

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendBatches } from '../src/session/append-batches.js';
 import { createSession } from '../src/session/create-session.js';
@@ -11,7 +12,8 @@ import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './sup
 import { complete, messageId, sampleBatches } from './support/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 
-const workspace = '/tmp/rxstore-test-ws/writer';
+/** A workspace of this test's own, so that no two tests (or two runs of the suite) share one. */
+const newWorkspace = async () => join(await tempDir('rxstore-writer-ws-'), 'writer');
 
 
 describe.skipIf(!reasonixBinary())(`sessions rxstore writes are resumed by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
@@ -19,7 +21,7 @@ describe.skipIf(!reasonixBinary())(`sessions rxstore writes are resumed by Reaso
     const created = await createSession({ storeDir: await tempDir(), batches: sampleBatches() });
     const before = await readSession(created.dir);
     expect(before.payloadRefs).toBe(1);
-    const resumed = await resumeWithReasonix(created.dir, { workspace, prompt: 'Summarise what we did.' });
+    const resumed = await resumeWithReasonix(created.dir, { workspace: await newWorkspace(), prompt: 'Summarise what we did.' });
     try {
       expect(resumed.code, resumed.stderr).toBe(0);
       const sent = resumed.requests[0]!.messages.map(asSent);
@@ -76,7 +78,7 @@ describe.skipIf(!reasonixBinary())(`sessions rxstore writes are resumed by Reaso
       'third question, rewritten',
       'an appended upsert',
     ]);
-    const resumed = await resumeWithReasonix(created.dir, { workspace, prompt: 'And now?' });
+    const resumed = await resumeWithReasonix(created.dir, { workspace: await newWorkspace(), prompt: 'And now?' });
     try {
       expect(resumed.code, resumed.stderr).toBe(0);
       const sent = resumed.requests[0]!.messages.map(asSent);

@@ -10,15 +10,20 @@ export interface FollowOptions {
   signal?: AbortSignal;
   /** Look again at least this often, for file systems whose change notifications do not arrive. */
   pollMs?: number;
+  /**
+   * Wait for file-system notifications as well as polling (default true). `false` polls only: for
+   * file systems that never notify (network mounts), where a watcher would only cost a handle.
+   */
+  watch?: boolean;
 }
 
 /**
  * Follows a live session: yields each batch once, as soon as its `batch/end` is on disk, never
  * an unfinished one, with the cursor after it. Woken by file-system notifications on the session
- * directory, with a polling fallback; returns when the signal aborts.
+ * directory, with a polling fallback (or by polling alone); returns when the signal aborts.
  */
 export async function* followSession(sessionDir: string, sessionId: string, options: FollowOptions = {}): AsyncGenerator<{ batch: ResolvedBatch; cursor: Cursor }> {
-  const { signal, pollMs = 1000 } = options;
+  const { signal, pollMs = 1000, watch: useWatch = true } = options;
   let cursor = options.cursor;
   let wake: (() => void) | undefined;
   let changed = true;
@@ -26,8 +31,8 @@ export async function* followSession(sessionDir: string, sessionId: string, opti
     changed = true;
     wake?.();
   };
-  const watcher = watch(sessionDir, { persistent: false }, notify);
-  watcher.on('error', () => undefined);
+  const watcher = useWatch ? watch(sessionDir, { persistent: false }, notify) : undefined;
+  watcher?.on('error', () => undefined);
   signal?.addEventListener('abort', notify, { once: true });
   try {
     while (!signal?.aborted) {
@@ -55,7 +60,7 @@ export async function* followSession(sessionDir: string, sessionId: string, opti
       wake = undefined;
     }
   } finally {
-    watcher.close();
+    watcher?.close();
     signal?.removeEventListener('abort', notify);
   }
 }

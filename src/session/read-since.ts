@@ -44,7 +44,11 @@ export async function* batchesSince(sessionDir: string, sessionId: string, given
       try {
         next = await events.next();
       } catch (error) {
-        throw yielded === 0 && cursor ? asCursorMismatch(error, cursor, logPath) : error;
+        if (yielded > 0 || !cursor) throw error;
+        // The log may have been replaced between the cursor's check and this read: if the cursor
+        // no longer fits, that is the answer (CursorMismatchError), not damage in the new log.
+        await checkCursor(sessionDir, sessionId, cursor);
+        throw asCursorMismatch(error, cursor, logPath);
       }
       if (next.done) return;
       const item = next.value;

@@ -54,6 +54,17 @@ export async function rewriteRecord(sessionDir: string, frame: LoggedFrame, chan
   await replaceFrame(sessionDir, frame, encodeFrame(Buffer.from(JSON.stringify({ ...frame.record, ...change }))));
 }
 
+/** Inserts one well-formed frame holding `record` at a frame boundary. */
+export async function insertFrame(sessionDir: string, offset: number, record: Record<string, unknown>): Promise<void> {
+  await insertRawFrame(sessionDir, offset, Buffer.from(JSON.stringify(record)));
+}
+
+/** Inserts one well-formed frame holding any bytes (not necessarily a record) at a frame boundary. */
+export async function insertRawFrame(sessionDir: string, offset: number, raw: Buffer): Promise<void> {
+  const frame = encodeFrame(raw);
+  await editLog(sessionDir, (log) => Buffer.concat([log.subarray(0, offset), frame, log.subarray(offset)]));
+}
+
 export async function cutLog(sessionDir: string, bytes: number): Promise<void> {
   const frames = await framesOf(sessionDir);
   const last = frames.at(-1)!;
@@ -61,12 +72,16 @@ export async function cutLog(sessionDir: string, bytes: number): Promise<void> {
 }
 
 /** Appends one well-formed batch after the last one, starting at `firstSeq` (default: the next sequence). */
-export async function appendBatch(sessionDir: string, events: EventToWrite[], options: { skipSequences?: number } = {}): Promise<void> {
+export async function appendBatch(
+  sessionDir: string,
+  events: EventToWrite[],
+  options: { skipSequences?: number; operationId?: string } = {},
+): Promise<void> {
   const ends = await endFrames(sessionDir);
   const last = ends.at(-1)!.record as unknown as { firstSeq: number; eventCount: number };
   const log = await readFile(logOf(sessionDir));
   const encoded = await encodeBatch(
-    { operationId: `rxstore-fault:${log.length}`, events },
+    { operationId: options.operationId ?? `rxstore-fault:${log.length}`, events },
     { sessionId: basename(sessionDir), writerGeneration: 1, firstSeq: last.firstSeq + last.eventCount + (options.skipSequences ?? 0), offset: log.length },
   );
   await writeFile(logOf(sessionDir), Buffer.concat([log, encoded.bytes]));

@@ -27,6 +27,8 @@ export interface MockReply {
   toolCalls?: MockToolCall[];
   /** Wait this long (after the SSE headers) before answering, so a turn stays in progress; cut short by close(). */
   holdMs?: number;
+  /** Wait until this settles (after the SSE headers) before answering, so a test decides when the turn ends; cut short by close(). */
+  holdUntil?: Promise<unknown>;
   /** After `holdMs`, destroy the connection instead of answering (a provider failure mid-stream). */
   dropConnection?: boolean;
 }
@@ -94,7 +96,11 @@ export async function startMockModel(script: MockReply[]): Promise<MockModel> {
   let callCounter = 0;
   // Ends reply holds when the mock closes, so no timer outlives it.
   const closing = new AbortController();
-  const hold = (ms: number | undefined): Promise<unknown> => (ms ? delay(ms, undefined, { signal: closing.signal }) : Promise.resolve());
+  const closed = new Promise<void>((resolve) => closing.signal.addEventListener('abort', () => resolve(), { once: true }));
+  const hold = async ({ holdMs, holdUntil }: MockReply): Promise<unknown> => {
+    if (holdUntil) await Promise.race([holdUntil, closed]);
+    return holdMs ? delay(holdMs, undefined, { signal: closing.signal }) : undefined;
+  };
 
   const chatRequests = (): ChatRequest[] =>
     requests.filter((r) => r.path.endsWith('/chat/completions') && r.body).map((r) => r.body as ChatRequest);
@@ -136,14 +142,14 @@ export async function startMockModel(script: MockReply[]): Promise<MockModel> {
     }));
     const usage = estimateUsage(raw, answer.text, calls);
     if (!body.stream) {
-      await hold(answer.holdMs);
+      await hold(answer);
       if (answer.dropConnection) return void res.destroy();
       sendJson(res, completion(answer.text, calls, usage));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.flushHeaders();
-    await hold(answer.holdMs);
+    await hold(answer);
     if (answer.dropConnection) return void res.destroy();
     for (const chunk of streamChunks(answer.text, calls, usage)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     res.end('data: [DONE]\n\n');

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { startMockModel, type ChatRequest, type MockModel, type MockReply } from './mock-model.js';
 
@@ -117,9 +117,34 @@ export function reasonixEnv(home: string, extra: Record<string, string> = {}): N
   return env;
 }
 
+/**
+ * Runs of the real Reasonix allowed at once in this test process: one per core. A run waits for a
+ * free slot before it starts, so its timeout measures the run, not the queue.
+ */
+const slots = { free: availableParallelism(), waiting: [] as (() => void)[] };
+
+async function takeSlot(): Promise<() => void> {
+  if (slots.free > 0) slots.free -= 1;
+  else await new Promise<void>((resolve) => slots.waiting.push(resolve));
+  return () => {
+    const next = slots.waiting.shift();
+    if (next) next();
+    else slots.free += 1;
+  };
+}
+
 export async function runReasonix(options: RunOptions): Promise<RunResult> {
   const bin = reasonixBinary();
   if (!bin) throw new Error(reasonixAbsentMessage());
+  const release = await takeSlot();
+  try {
+    return await runReasonixNow(bin, options);
+  } finally {
+    release();
+  }
+}
+
+async function runReasonixNow(bin: string, options: RunOptions): Promise<RunResult> {
   await writeReasonixConfig(options.home, options.mock.baseUrl, options);
 
   const [subcommand, ...rest] = options.args;

@@ -1,7 +1,7 @@
 // A machine's Reasonix state assembled from the committed fixtures (fixtures/*/, written by the real
 // Reasonix 1.38.11): sessions in several workspaces, the global store, desktop copies with a registry,
 // a JSONL original beside its migrated twin, a damaged session, dot-directories, sidecars and a legacy root.
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { createSession } from '../../src/session/create-session.js';
 import { fixture, type FIXTURE_NAMES } from './fixtures.js';
@@ -56,6 +56,29 @@ async function flipByteInSecondFrame(logPath: string): Promise<void> {
   const at = second + 12 + Math.floor(bytes.readUInt32BE(second + 4) / 2);
   bytes[at] = bytes[at]! ^ 0xff;
   await writeFile(logPath, bytes);
+}
+
+/** The first of the modification times every file of a built machine is given. */
+export const STAMPED_FROM = Date.parse('2026-11-01T08:00:00Z');
+
+/**
+ * Gives every file under the roots its own modification time, one minute apart in path order,
+ * so that "when it last changed" is decided by the machine's layout, never by when the copy ran.
+ */
+async function stampTimes(roots: string[]): Promise<void> {
+  const files: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) await walk(join(dir, entry.name));
+      else if (entry.isFile()) files.push(join(dir, entry.name));
+    }
+  };
+  for (const root of roots) await walk(root);
+  files.sort();
+  for (const [index, file] of files.entries()) {
+    const time = new Date(STAMPED_FROM + index * 60_000);
+    await utimes(file, time, time);
+  }
 }
 
 export async function buildStateRoot(): Promise<BuiltMachine> {
@@ -152,6 +175,7 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
   await mkdir(join(v0Transcript, '..'), { recursive: true });
   await writeFile(v0Transcript, '{"role":"user","content":"hello from v0"}\n{"role":"assistant","content":"hi"}\n');
   await writeFile(join(legacyRoot, 'sessions', 'v0-chat.meta.json'), `${JSON.stringify({ workspace: V0_WORKSPACE, summary: 'Old v0 chat' })}\n`);
+  await stampTimes([stateRoot, legacyRoot]);
 
   return {
     home,

@@ -1,0 +1,18 @@
+// Mutation testing of the codec and the session layer: `npm run mutate` (not part of `npm test`).
+// One part at a time: `npm run mutate -- --mutate 'src/codec/**/*.ts'`.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  mutate: ['src/codec/**/*.ts', 'src/session/**/*.ts'],
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts', related: false },
+  coverageAnalysis: 'perTest',
+  // The machine is shared: at most two mutants at a time.
+  concurrency: 2,
+  incremental: true,
+  incrementalFile: '.stryker/incremental.json',
+  tempDirName: '.stryker/tmp',
+  reporters: ['clear-text', 'progress-append-only', 'json'],
+  jsonReporter: { fileName: '.stryker/mutation.json' },
+  thresholds: { high: 85, low: 75, break: null },
+  timeoutMS: 5_000,
+};

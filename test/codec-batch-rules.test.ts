@@ -1,0 +1,223 @@
+// Each rule the batch reader enforces (spec §4, §5), alone: a batch whose records break one rule but
+// whose checksum is right for what it says, so only that rule can refuse it.
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { DamagedStoreError, UnsupportedVersionError } from '../src/codec/errors.js';
+import { encodeFrame } from '../src/codec/frame.js';
+import { readBatches, type LogItem, type ReadBatchesOptions } from '../src/codec/read-batches.js';
+import { readFrames } from '../src/codec/read-frames.js';
+import { V4_CODEC } from '../src/codec/records.js';
+
+type Json = Record<string, unknown>;
+
+const envelope = (recordType: string) => ({ schemaVersion: 4, codec: V4_CODEC, recordType });
+
+/** The records of one batch of `kinds` starting at `firstSeq`; `tamper` edits them before the checksum is taken. */
+function batchRecords(firstSeq: number, kinds: string[], tamper: (records: Json[]) => void = () => undefined, commitId = `commit-${firstSeq}`): Json[] {
+  const records: Json[] = [
+    { ...envelope('batch/begin'), commitId, operationId: `op-${firstSeq}`, operationHash: `hash-${firstSeq}`, firstSeq, eventCount: kinds.length, writerGeneration: 1, createdAt: '2026-12-01T09:00:00Z' },
+    ...kinds.map((kind, index) => ({
+      ...envelope('batch/event'),
+      createdAt: '0001-01-01T00:00:00Z',
+      event: { id: `event-${firstSeq + index}`, seq: firstSeq + index, kind, payload: Buffer.from(JSON.stringify({ title: kind })).toString('base64') },
+    })),
+  ];
+  tamper(records);
+  const digest = createHash('sha256');
+  for (const record of records) digest.update(JSON.stringify(record)).update(Buffer.from([0]));
+  records.push({ ...envelope('batch/end'), commitId, firstSeq, eventCount: kinds.length, createdAt: '0001-01-01T00:00:00Z', sha256: digest.digest('hex') });
+  return records;
+}
+
+async function read(records: Json[], options: ReadBatchesOptions = {}, cutLastBytes = 0): Promise<LogItem[]> {
+  const log = Buffer.concat(records.map((record) => encodeFrame(Buffer.from(JSON.stringify(record)))));
+  const bytes = log.subarray(0, log.length - cutLastBytes);
+  const items: LogItem[] = [];
+  for await (const item of readBatches(readFrames((async function* () { yield bytes; })(), { file: 'log' }), { file: 'log', ...options })) items.push(item);
+  return items;
+}
+
+/** Offset of the n-th frame of the records. */
+const offsetOf = (records: Json[], n: number) => records.slice(0, n).reduce((sum, record) => sum + encodeFrame(Buffer.from(JSON.stringify(record))).length, 0);
+
+const edit = (index: number, change: (record: Json) => void) => (records: Json[]) => change(records[index]!);
+const editEvent = (index: number, change: (event: Json) => void) => edit(index, (record) => change(record.event as Json));
+
+interface Refusal {
+  name: string;
+  records: () => Json[];
+  /** Which frame the error names. */
+  frame: number;
+  error: typeof DamagedStoreError | typeof UnsupportedVersionError;
+  message: RegExp;
+}
+
+const two = ['session/title', 'session/title'];
+
+const refusals: Refusal[] = [
+  ...(['commitId', 'operationId', 'operationHash'] as const).map((field) => ({
+    name: `a batch/begin with an empty ${field}`,
+    records: () => batchRecords(1, two, edit(0, (begin) => (begin[field] = ''))),
+    frame: 0,
+    error: DamagedStoreError,
+    message: /^invalid v4 batch boundary at sequence 1$/,
+  })),
+  { name: 'a batch/begin with writerGeneration 0', records: () => batchRecords(1, two, edit(0, (begin) => (begin.writerGeneration = 0))), frame: 0, error: DamagedStoreError, message: /^invalid v4 batch boundary at sequence 1$/ },
+  { name: 'a batch/begin with eventCount 0', records: () => batchRecords(1, [], () => undefined), frame: 0, error: DamagedStoreError, message: /^invalid v4 batch boundary at sequence 1$/ },
+  { name: 'a batch/begin with a negative eventCount', records: () => batchRecords(1, two, edit(0, (begin) => (begin.eventCount = -1))), frame: 0, error: DamagedStoreError, message: /^invalid v4 batch boundary at sequence 1$/ },
+  { name: 'a first batch starting at sequence 2', records: () => batchRecords(2, two), frame: 0, error: DamagedStoreError, message: /^invalid v4 batch boundary at sequence 1$/ },
+  { name: 'an event without an id', records: () => batchRecords(1, two, editEvent(2, (event) => delete event.id)), frame: 2, error: DamagedStoreError, message: /^invalid v4 event at sequence 2$/ },
+  { name: 'an event whose kind is blank', records: () => batchRecords(1, two, editEvent(1, (event) => (event.kind = '  '))), frame: 1, error: DamagedStoreError, message: /^invalid v4 event at sequence 1$/ },
+  {
+    name: 'an event with both a payload and a payloadRef',
+    records: () => batchRecords(1, two, editEvent(1, (event) => (event.payloadRef = { digest: 'a'.repeat(64), bytes: 1 }))),
+    frame: 1,
+    error: DamagedStoreError,
+    message: /^invalid v4 event at sequence 1$/,
+  },
+  { name: 'an event at a sequence one too low', records: () => batchRecords(1, two, editEvent(2, (event) => (event.seq = 1))), frame: 2, error: DamagedStoreError, message: /^invalid v4 event at sequence 2$/ },
+  {
+    name: 'more events than the begin counts',
+    records: () => batchRecords(1, two, (records) => records.push({ ...records[2]!, event: { ...(records[2]!.event as Json), seq: 3, id: 'extra' } })),
+    frame: 3,
+    error: DamagedStoreError,
+    message: /^v4 event outside batch at \d+$/,
+  },
+  {
+    name: 'a batch/end before the last event',
+    records: () => {
+      const records = batchRecords(1, two);
+      return [records[0]!, records[1]!, records[3]!];
+    },
+    frame: 2,
+    error: DamagedStoreError,
+    message: /^invalid v4 batch end at \d+$/,
+  },
+  {
+    name: 'a batch/end with another firstSeq',
+    records: () => {
+      const records = batchRecords(1, two);
+      records[3]!.firstSeq = 2;
+      return records;
+    },
+    frame: 3,
+    error: DamagedStoreError,
+    message: /^invalid v4 batch end at \d+$/,
+  },
+  { name: 'a batch/end with no batch open', records: () => batchRecords(1, two).slice(1), frame: 0, error: DamagedStoreError, message: /^v4 event outside batch at 0$/ },
+  { name: 'a lone batch/end', records: () => batchRecords(1, two).slice(3), frame: 0, error: DamagedStoreError, message: /^invalid v4 batch end at 0$/ },
+  {
+    name: 'a batch/end whose sha256 is missing',
+    records: () => {
+      const records = batchRecords(1, two);
+      delete records[3]!.sha256;
+      return records;
+    },
+    frame: 3,
+    error: DamagedStoreError,
+    message: /checksum is , expected [0-9a-f]{64}$/,
+  },
+  { name: 'a record without a schemaVersion', records: () => batchRecords(1, two, edit(1, (record) => delete record.schemaVersion)), frame: 1, error: UnsupportedVersionError, message: /^v4 physical record at \d+$/ },
+  { name: 'a record without a recordType', records: () => batchRecords(1, two, edit(1, (record) => delete record.recordType)), frame: 1, error: UnsupportedVersionError, message: /^unknown v4 physical record ""$/ },
+  { name: 'an unknown required event kind', records: () => batchRecords(1, ['future/thing']), frame: 1, error: UnsupportedVersionError, message: /^unknown required event "future\/thing"$/ },
+  { name: 'a begin whose firstSeq is a string', records: () => batchRecords(1, two, edit(0, (begin) => (begin.firstSeq = '1'))), frame: 0, error: DamagedStoreError, message: /^decode v4 record at 0: batch\/begin: firstSeq: / },
+  {
+    name: 'a payload in URL-safe base64',
+    // Four characters, three bytes: only the alphabet is wrong (Node would decode it).
+    records: () => batchRecords(1, two, editEvent(1, (event) => (event.payload = Buffer.from([0xfb, 0xef, 0xbe]).toString('base64url')))),
+    frame: 1,
+    error: DamagedStoreError,
+    message: /^decode v4 record at \d+: batch\/event: event\.payload: illegal base64 data$/,
+  },
+  {
+    name: 'a payload without its padding',
+    records: () => batchRecords(1, two, editEvent(1, (event) => (event.payload = (event.payload as string).replace(/=+$/, '')))),
+    frame: 1,
+    error: DamagedStoreError,
+    message: /illegal base64 data$/,
+  },
+];
+
+describe('the batch reader refuses each broken rule alone, naming where', () => {
+  it.each(refusals)('$name', async (refusal) => {
+    const records = refusal.records();
+    const error = await read(records).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(refusal.error);
+    if (refusal.error === DamagedStoreError) expect(error).not.toBeInstanceOf(UnsupportedVersionError);
+    expect((error as Error).message).toMatch(refusal.message);
+    expect((error as DamagedStoreError).data).toMatchObject({ file: 'log', offset: offsetOf(records, refusal.frame) });
+  });
+
+  it('names the operation that conflicts, at the batch that repeats it', async () => {
+    const first = batchRecords(1, two);
+    const second = batchRecords(3, ['session/title'], edit(0, (begin) => (begin.operationId = 'op-1')));
+    const error = await read([...first, ...second]).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(DamagedStoreError);
+    expect((error as Error).message).toBe('conflicting operation "op-1"');
+    expect((error as DamagedStoreError).data).toMatchObject({ offset: offsetOf(first, first.length), expected: 'hash-1', found: 'hash-3' });
+  });
+});
+
+describe('what the batch reader accepts', () => {
+  it('a repeated operation with the same hash (a retried commit)', async () => {
+    const first = batchRecords(1, two);
+    const again = batchRecords(3, ['session/title'], edit(0, (begin) => Object.assign(begin, { operationId: 'op-1', operationHash: 'hash-1' })));
+    const items = await read([...first, ...again]);
+    expect(items.map((item) => item.type)).toEqual(['batch', 'batch']);
+  });
+
+  it('an unknown kind marked optional, a kind it is told it knows, and the required flag as written', async () => {
+    const records = batchRecords(1, ['future/a', 'future/b'], (all) => {
+      ((all[1]!.event as Json).optional = true);
+      ((all[2]!.event as Json).required = true);
+    });
+    const [item] = await read(records, { knownKinds: new Set(['future/b']) });
+    expect(item?.type).toBe('batch');
+    const events = item?.type === 'batch' ? item.batch.events : [];
+    expect(events.map((event) => [event.seq, event.kind, event.optional, event.required])).toEqual([
+      [1, 'future/a', true, false],
+      [2, 'future/b', false, true],
+    ]);
+  });
+
+  it.each([
+    { breaks: 'CR LF', by: '\r\n' },
+    { breaks: 'LF alone', by: '\n' },
+    { breaks: 'CR alone', by: '\r' },
+  ])('base64 broken over lines by $breaks (Go ignores CR and LF), and an empty payload as none', async ({ by }) => {
+    const payload = Buffer.from(JSON.stringify({ title: 'x'.repeat(100) }));
+    const records = batchRecords(1, two, (all) => {
+      ((all[1]!.event as Json).payload = payload.toString('base64').replace(/(.{20})/g, `$1${by}`));
+      ((all[2]!.event as Json).payload = '');
+    });
+    const [item] = await read(records);
+    const events = item?.type === 'batch' ? item.batch.events : [];
+    expect(events[0]!.payload).toEqual(payload);
+    expect(events[1]).not.toHaveProperty('payload');
+  });
+
+  it('from a later sequence when told where to start, with each batch’s offsets and end', async () => {
+    const records = [...batchRecords(5, two), ...batchRecords(7, ['session/title'])];
+    const items = await read(records, { nextSequence: 5 });
+    const batches = items.flatMap((item) => (item.type === 'batch' ? [item.batch] : []));
+    expect(batches.map((batch) => [batch.firstSeq, batch.offset, batch.end])).toEqual([
+      [5, 0, offsetOf(records, 4)],
+      [7, offsetOf(records, 4), offsetOf(records, 7)],
+    ]);
+    expect(batches[0]!.events.map((event) => event.offset)).toEqual([offsetOf(records, 1), offsetOf(records, 2)]);
+    await expect(read(records)).rejects.toThrow(/invalid v4 batch boundary at sequence 1/);
+  });
+
+  it('an unfinished batch as a torn tail from its begin, whether its last frame is whole or cut', async () => {
+    const records = [...batchRecords(1, two), ...batchRecords(3, two).slice(0, 2)];
+    const start = offsetOf(records, 4);
+    const whole = await read(records);
+    expect(whole.at(-1)).toEqual({ type: 'torn-tail', tail: { offset: start, bytes: offsetOf(records, 6) - start, reason: 'unfinished batch' } });
+    const cut = await read(records, {}, 3);
+    expect(cut.at(-1)).toEqual({ type: 'torn-tail', tail: { offset: start, bytes: offsetOf(records, 6) - 3 - start, reason: 'unfinished batch' } });
+    expect(cut.filter((item) => item.type === 'batch')).toHaveLength(1);
+  });
+});

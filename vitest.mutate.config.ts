@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+// The tests `npm run mutate` judges mutants by: the fast, in-process tests of the codec and the
+// session layer. Tests that drive the real Reasonix or run the built CLI in a child process are left
+// out here (they are in `npm test`): a child process never runs the mutant, and a Reasonix run per
+// mutant would take hours.
+export default defineConfig({
+  test: {
+    include: [
+      'test/codec-chunking.test.ts',
+      'test/codec-round-trip.test.ts',
+      'test/codec-spec-vector.test.ts',
+      'test/codec-fault-matrix.test.ts',
+      'test/codec-batch-rules.test.ts',
+      'test/codec-frame-rules.test.ts',
+      'test/codec-go-json.test.ts',
+      'test/content-store.test.ts',
+      'test/content-store-rules.test.ts',
+      'test/fixtures-decode.test.ts',
+      'test/zstd-backends.test.ts',
+      'test/records-and-hygiene.test.ts',
+      'test/follow-across-rewrites.test.ts',
+      'test/cursor-validation.test.ts',
+      'test/writer-locks.test.ts',
+    ],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
