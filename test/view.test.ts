@@ -10,6 +10,7 @@ import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { FENCE_LINES, FENCE_MESSAGES, writeFenceSession } from './support/fence-session.js';
 import { HOSTILE, writeHostileSession } from './support/hostile-session.js';
 import { runCli } from './support/inspect-json-schema.js';
+import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
 import { buildStateRoot } from './support/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -82,6 +83,24 @@ describe('edit diffs', () => {
       { kind: 'same', text: 'gamma' },
     ]);
     expect(diffLines('', 'new file\n')).toEqual([{ kind: 'added', text: 'new file' }]);
+  });
+});
+
+describe.skipIf(!reasonixBinary())(`rxstore view of a session the real Reasonix writes in the test ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+  it('a turn with a shell command, resumed just now: the page holds the new prompt, the command with its exit code, and the answer', async () => {
+    const source = fixture('tool-calls');
+    const resumed = await resumeWithReasonix(source.dir, {
+      workspace: source.workspace,
+      prompt: 'Count the lines of notes.txt.',
+      mock: [{ text: 'Counting.', toolCalls: [{ id: 'call_wc', name: 'bash', arguments: { command: 'echo 3 notes.txt' } }] }, { text: 'It has 3 lines.' }],
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const md = await runCli(['view', resumed.sessionDir, '--format', 'md']);
+    expect(md.code, md.stderr).toBe(0);
+    for (const text of ['Count the lines of notes.txt.', 'echo 3 notes.txt', 'It has 3 lines.']) expect(md.stdout).toContain(text);
+    const html = await runCli(['view', resumed.sessionDir]);
+    expect(html.code, html.stderr).toBe(0);
+    expect(html.stdout).toContain('It has 3 lines.');
   });
 });
 

@@ -4,7 +4,7 @@ import { escapeHtml } from './escape-html.js';
 import { FOLD_CONTROLS, pageEnd, pageStart } from './page-shell.js';
 import type { SessionView, ViewHeader, ViewItem } from './session-view.js';
 import type { ToolCallView } from './tool-call-view.js';
-import { describeCounts, describeProblem, formatClock, formatTime, LIMITS, plural, roleLabel, toolBadges, turnNote } from './view-format.js';
+import { describeProblem, formatClock, headerFacts, LIMITS, plural, roleLabel, toolBadges, turnNote } from './view-format.js';
 
 /**
  * A session as one self-contained HTML page, streamed a piece at a time. Every text from the
@@ -26,17 +26,7 @@ export async function* renderHtml(view: SessionView): AsyncGenerator<string> {
 }
 
 function headerHtml(header: ViewHeader): string {
-  const facts: [string, string][] = [
-    ['Workspace', header.workspace ?? '—'],
-    ['Store', header.store],
-    ['Session', header.id],
-    ['Started', formatTime(header.startedAt)],
-    ['Updated', formatTime(header.updatedAt)],
-    ['Model', header.model ?? '—'],
-    ['Messages', describeCounts(header.counts)],
-    ['Turns', `${header.counts.turns}${header.counts.compactions > 0 ? ` · ${plural(header.counts.compactions, 'compaction')}` : ''}`],
-    ['Status', header.status],
-  ];
+  const facts = headerFacts(header);
   let html = '<header class="session">\n<p class="kicker">Reasonix session</p>\n';
   html += `<h1>${escapeHtml(header.title ?? 'Untitled session')}</h1>\n<dl class="facts">\n`;
   for (const [name, value] of facts) html += `<dt>${name}</dt><dd>${escapeHtml(value)}</dd>\n`;

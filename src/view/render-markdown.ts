@@ -3,7 +3,7 @@ import { escapeHtml } from './escape-html.js';
 import { fencedBlock, inlineCode, markdownText } from './markdown-fence.js';
 import type { SessionView, ViewHeader, ViewItem } from './session-view.js';
 import type { ToolCallView } from './tool-call-view.js';
-import { describeCounts, describeProblem, formatClock, formatTime, LIMITS, plural, roleLabel, toolBadges, turnNote } from './view-format.js';
+import { describeProblem, formatClock, headerFacts, LIMITS, plural, roleLabel, toolBadges, turnNote } from './view-format.js';
 
 /**
  * A session as Markdown for an issue or a pull request, streamed a piece at a time. Text from
@@ -19,17 +19,7 @@ export async function* renderMarkdown(view: SessionView): AsyncGenerator<string>
 
 function headerMarkdown(header: ViewHeader): string {
   let md = `# ${markdownText(header.title ?? 'Untitled session')}\n\n`;
-  const facts: [string, string][] = [
-    ['Workspace', header.workspace ?? '—'],
-    ['Store', header.store],
-    ['Session', header.id],
-    ['Started', formatTime(header.startedAt)],
-    ['Updated', formatTime(header.updatedAt)],
-    ['Model', header.model ?? '—'],
-    ['Messages', describeCounts(header.counts)],
-    ['Turns', String(header.counts.turns)],
-    ['Status', header.status],
-  ];
+  const facts = headerFacts(header);
   for (const [name, value] of facts) md += `- **${name}:** ${inlineCode(value)}\n`;
   if (header.resume) md += `- **Resume:** ${inlineCode(header.resume)}\n`;
   md += '\n';

@@ -38,6 +38,21 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 }
 
 /** `3 from the user, 7 from the assistant, 5 tool calls (16 messages in all)` */
+/** The facts a page's header lists, in order, as label and text: the same in HTML and Markdown. */
+export function headerFacts(header: ViewHeader): [string, string][] {
+  return [
+    ['Workspace', header.workspace ?? '—'],
+    ['Store', header.store],
+    ['Session', header.id],
+    ['Started', formatTime(header.startedAt)],
+    ['Updated', formatTime(header.updatedAt)],
+    ['Model', header.model ?? '—'],
+    ['Messages', describeCounts(header.counts)],
+    ['Turns', `${header.counts.turns}${header.counts.compactions > 0 ? ` · ${plural(header.counts.compactions, 'compaction')}` : ''}`],
+    ['Status', header.status],
+  ];
+}
+
 export function describeCounts(counts: ViewHeader['counts']): string {
   return `${counts.user} from the user, ${counts.assistant} from the assistant, ${plural(counts.toolCalls, 'tool call')} (${plural(counts.messages, 'message')} in all)`;
 }
