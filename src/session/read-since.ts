@@ -36,9 +36,9 @@ export async function* batchesSince(sessionDir: string, sessionId: string, given
   const logPath = join(sessionDir, SESSION_FILES.log);
   const start = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
   const maker = await CursorMaker.open(sessionDir, sessionId);
+  const events = readSessionEvents(sessionDir, start);
   let yielded = 0;
   try {
-    const events = readSessionEvents(sessionDir, start);
     while (options.maxBatches === undefined || yielded < options.maxBatches) {
       let next: IteratorResult<SessionLogItem>;
       try {
@@ -60,6 +60,8 @@ export async function* batchesSince(sessionDir: string, sessionId: string, given
       yield { batch: item.value, cursor: await maker.at({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }) };
     }
   } finally {
+    // Stopped early (maxBatches, a consumer that breaks, an error): the log's reader closes its file now.
+    await events.return(undefined);
     await maker.close();
   }
 }
