@@ -163,10 +163,9 @@ function declaredWorkspace(source: LegacySource): string | undefined {
 function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: number; warnings: string[] } {
   const transcript = source.artifacts.find((artifact) => artifact.path === source.path)!;
   const { lines, errors } = parseTranscript(transcript.bytes.toString('utf8'), source.path);
-  if (errors.length > 0) {
-    const more = errors.length > 1 ? `; ${errors.length - 1} more bad line${errors.length > 2 ? 's' : ''} after it` : '';
-    throw new MigrationRefusedError(`${errors[0]!.message}${more}`, { file: source.path, line: errors[0]!.data.line });
-  }
+  // Reasonix's loader stops at the first error, and so does `parseTranscript`: there is one at most.
+  const [error] = errors;
+  if (error) throw new MigrationRefusedError(error.message, { file: source.path, line: error.data.line });
   const warnings: string[] = [];
   let flattened = 0;
   const converted = lines.map(({ value }) => {

@@ -57,7 +57,7 @@ export class CursorMaker {
   async at(position: LogPosition): Promise<Cursor> {
     const prefixEnd = Math.min(PREFIX_BYTES, position.offset);
     // The prefix digest is the same for every offset past the prefix: hashed once.
-    if (this.prefix?.offset !== prefixEnd || prefixEnd < PREFIX_BYTES) this.prefix = { offset: prefixEnd, digest: await this.digest(0, prefixEnd) };
+    if (this.prefix?.offset !== prefixEnd) this.prefix = { offset: prefixEnd, digest: await this.digest(0, prefixEnd) };
     return {
       version: 1,
       sessionId: this.sessionId,

@@ -39,7 +39,7 @@ export function checkHygiene(projection: Projection, options: HygieneOptions = {
   const answered = new Set(messages.filter((message) => message.role === 'tool').map((message) => message.tool_call_id ?? ''));
   // Reading stopped at damage: a turn still open there, and the calls made in it, may well end past it.
   const openAtCut = options.cutByDamage ? projection.openTurns() : [];
-  const cutFrom = Math.min(...openAtCut.map((turn) => turn.startSeq));
+  const cutFrom = options.cutByDamage ? projection.openFrom() : Number.POSITIVE_INFINITY;
   for (const { message, seq } of projection.transcript) {
     const id = message.id !== undefined ? { messageId: message.id } : {};
     for (const call of (message.tool_calls ?? []).map(flatToolCall)) {

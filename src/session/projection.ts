@@ -223,6 +223,11 @@ export class Projection {
     return [...this.turns.values()].filter((turn) => turn.status === 'in_progress');
   }
 
+  /** The sequence the first open turn started at (Infinity when none is open): past it, a cut may hide what ends it. */
+  openFrom(): number {
+    return Math.min(...this.openTurns().map((turn) => turn.startSeq));
+  }
+
   private answeredInModel(): Set<string> {
     this.answered ??= new Set(this.modelMessages.flatMap((message) => (message.role === 'tool' && message.tool_call_id && !message.local_only ? [message.tool_call_id] : [])));
     return this.answered;

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { DamagedStoreError } from '../codec/errors.js';
-import { checkCursor, cursorAt, CursorMaker, CursorMismatchError, type Cursor } from './cursor.js';
+import { checkCursor, cursorAt, CursorMaker, CursorMismatchError, CursorSchema, type Cursor } from './cursor.js';
 import { readSessionEvents, type ResolvedBatch, type SessionLogItem } from './read-events.js';
 import { SESSION_FILES } from './session-files.js';
-import { refusalInBatch } from './strict-payload-error.js';
+import type { Projection } from './projection.js';
+import { replayBatch } from './strict-payload-error.js';
 
 export interface ReadSince {
   /** The batches committed after the cursor, in order; never an unfinished one. */
@@ -32,6 +33,16 @@ export interface BatchSince {
  * throws its coded error after the batches before it.
  */
 export async function* batchesSince(sessionDir: string, sessionId: string, given?: unknown, options: ReadSinceOptions = {}): AsyncGenerator<BatchSince> {
+  for await (const { batch, cursor } of replayedBatchesSince(sessionDir, sessionId, given, options)) yield { batch, cursor };
+}
+
+/** `batchesSince`, each batch with its replay on its own (which the check for a refused payload makes anyway). */
+export async function* replayedBatchesSince(
+  sessionDir: string,
+  sessionId: string,
+  given?: unknown,
+  options: ReadSinceOptions = {},
+): AsyncGenerator<BatchSince & { replay: Projection }> {
   const cursor = given === undefined ? undefined : await checkCursor(sessionDir, sessionId, given);
   const logPath = join(sessionDir, SESSION_FILES.log);
   const start = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
@@ -53,11 +64,11 @@ export async function* batchesSince(sessionDir: string, sessionId: string, given
       if (next.done) return;
       const item = next.value;
       if (item.type !== 'batch') continue;
-      const refusal = refusalInBatch(item.value, logPath);
+      const { replay, refusal } = replayBatch(item.value, logPath);
       if (refusal) throw refusal;
       const { end, firstSeq, eventCount, writerGeneration } = item.value.batch;
       yielded += 1;
-      yield { batch: item.value, cursor: await maker.at({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }) };
+      yield { batch: item.value, replay, cursor: await maker.at({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }) };
     }
   } finally {
     // Stopped early (maxBatches, a consumer that breaks, an error): the log's reader closes its file now.
@@ -88,6 +99,7 @@ export async function readSince(sessionDir: string, sessionId: string, cursor?: 
     last = item.cursor;
   }
   if (last) return { batches, cursor: last };
-  if (cursor !== undefined) return { batches, cursor: await checkCursor(sessionDir, sessionId, cursor) };
+  // Nothing new: the cursor stands, as `batchesSince` validated it.
+  if (cursor !== undefined) return { batches, cursor: CursorSchema.parse(cursor) };
   return { batches, cursor: await cursorAt(sessionDir, sessionId, { offset: 0, nextSequence: 1, writerGeneration: 0 }) };
 }

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { CursorMismatchError, CursorSchema } from './cursor.js';
 import { recordOfCall, recordsOfMessage, type IndexRecord, type RecordedCall } from './index-records.js';
 import type { Message } from './message.js';
-import { Projection } from './projection.js';
-import { batchesSince, type ReadSinceOptions } from './read-since.js';
+import { replayedBatchesSince, type ReadSinceOptions } from './read-since.js';
 import { messageTime } from './views.js';
 
 /**
@@ -71,10 +70,8 @@ export async function* recordsSince(
   let title = cursor?.title ?? null;
   const waiting: Waiting[] = (cursor?.waiting ?? []) as Waiting[];
 
-  for await (const { batch, cursor: log } of batchesSince(sessionDir, sessionId, cursor?.log, options)) {
-    // This batch replayed on its own: the messages it writes, the workspace and title it names.
-    const replay = new Projection();
-    batch.batch.events.forEach((event, index) => replay.apply(batch.batch, event, batch.payloads[index]));
+  // Each batch replayed on its own (the messages it writes, the workspace and title it names), as the check for a refused payload replays it.
+  for await (const { replay, cursor: log } of replayedBatchesSince(sessionDir, sessionId, cursor?.log, options)) {
     workspace = context.workspace ?? replay.workspace ?? workspace;
     title = replay.title ?? title;
     for (const { message, batchTime } of replay.transcript) {

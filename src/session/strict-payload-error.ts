@@ -21,12 +21,13 @@ export function strictPayloadError(finding: StrictnessFinding, logPath: string):
 }
 
 /**
- * The first payload of a batch that Reasonix would refuse, checked on its own (what a reader from
- * a cursor can know without replaying the session before it); undefined when every one passes.
+ * A batch replayed on its own (what a reader from a cursor can know without replaying the session
+ * before it): the messages, workspace and title it writes, and the first payload Reasonix would
+ * refuse in it, if any.
  */
-export function refusalInBatch({ batch, payloads, payloadBytes }: ResolvedBatch, logPath: string): StrictPayloadError | undefined {
-  const probe = new Projection({ retainContent: false });
-  batch.events.forEach((event, index) => probe.apply(batch, event, payloads[index], payloadBytes[index]));
-  const finding = probe.strictness[0];
-  return finding ? strictPayloadError(finding, logPath) : undefined;
+export function replayBatch({ batch, payloads, payloadBytes }: ResolvedBatch, logPath: string): { replay: Projection; refusal: StrictPayloadError | undefined } {
+  const replay = new Projection();
+  batch.events.forEach((event, index) => replay.apply(batch, event, payloads[index], payloadBytes[index]));
+  const finding = replay.strictness[0];
+  return { replay, refusal: finding ? strictPayloadError(finding, logPath) : undefined };
 }

@@ -53,11 +53,11 @@ export async function readCopies(
   const copies = await Promise.all(
     conversation.copies.map(async (copy) => {
       const { cache } = options;
-      const cached = cache && !options.verify ? await cache.lookup(copy) : undefined;
-      if (cached) return listedCopy(copy, await withLockState(copy, cached), 'cache');
+      const found = cache ? await cache.lookup(copy) : undefined;
+      if (found?.summary && !options.verify) return listedCopy(copy, await withLockState(copy, found.summary), 'cache');
       const summary = await summariseCopy(copy, { verify: options.verify, registry: options.registries.get(copy.root) });
       // A copy a running Reasonix holds may be mid-append, and an unreadable one told nothing: neither is kept.
-      if (cache && summary.status !== 'locked' && summary.status !== 'unreadable') await cache.keep(copy, summary);
+      if (cache && summary.status !== 'locked' && summary.status !== 'unreadable') cache.keep(copy, found?.identity, summary);
       return listedCopy(copy, summary, 'now');
     }),
   );

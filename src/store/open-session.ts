@@ -12,7 +12,7 @@ import { readSession, type SessionRead } from '../session/read-session.js';
 import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/read-since.js';
 import { recordsSince, type RecordsCursor, type RecordsSince } from '../session/records-since.js';
 import { SESSION_FILES } from '../session/session-files.js';
-import { refusalInBatch } from '../session/strict-payload-error.js';
+import { replayBatch } from '../session/strict-payload-error.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/views.js';
 import { workspaceOf } from '../session/workspace.js';
 import { NotASessionError } from './not-a-session-error.js';
@@ -90,7 +90,7 @@ function readerOver(id: string, path: string, read: (options?: { retainContent?:
         indexRecords(
           canonicalTranscript(session.projection),
           { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null },
-          { unansweredFrom: session.refusal ? Math.min(...session.projection.openTurns().map((turn) => turn.startSeq)) : undefined },
+          { unansweredFrom: session.refusal ? session.projection.openFrom() : undefined },
         ),
       ),
   };
@@ -118,7 +118,7 @@ export async function openSession(path: string): Promise<OpenedSession> {
     async *events() {
       for await (const item of readSessionEvents(full)) {
         if (item.type !== 'batch') continue;
-        const refusal = refusalInBatch(item.value, logPath);
+        const { refusal } = replayBatch(item.value, logPath);
         if (refusal) throw refusal;
         yield item.value;
       }

@@ -20,11 +20,10 @@ export async function readTranscriptLines(path: string): Promise<TranscriptLines
   const { lines, errors } = await readTranscript(path);
   const firstUser = lines.find(({ value }) => value.role === 'user' && typeof value.content === 'string');
   const firstUserText = (firstUser?.value.content as string | undefined) ?? null;
+  const messages = lines.filter(({ value }) => seenByPerson(value)).length;
   // Reasonix migrates the messages into v4 events, where an id used twice is refused.
   const seen = new Set<string>();
   const repeated = lines.find(({ value }) => typeof value.id === 'string' && value.id !== '' && (seen.has(value.id) || !seen.add(value.id)));
-  if (repeated && errors.length === 0) {
-    return { messages: lines.filter(({ value }) => seenByPerson(value)).length, firstUserText, problem: `line ${repeated.line}: duplicate stable message id ${JSON.stringify(repeated.value.id)} (Reasonix refuses it)` };
-  }
-  return { messages: lines.filter(({ value }) => seenByPerson(value)).length, firstUserText, problem: errors[0]?.message ?? null };
+  const problem = errors[0]?.message ?? (repeated ? `line ${repeated.line}: duplicate stable message id ${JSON.stringify(repeated.value.id)} (Reasonix refuses it)` : null);
+  return { messages, firstUserText, problem };
 }

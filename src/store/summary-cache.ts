@@ -60,17 +60,19 @@ export class SummaryCache {
     return cache;
   }
 
-  /** The summary kept for a copy whose files are as they were when it was read; undefined otherwise. */
-  async lookup(copy: SessionCopy): Promise<CopySummary | undefined> {
-    const kept = this.entries.get(copy.path);
-    if (!kept) return undefined;
+  /**
+   * The identity of a copy's files now, and the summary kept for it when they are as they were
+   * when it was read. Take it before reading a copy, and keep what the read told under it: a log
+   * that grows during the read is then read again next time, never trusted for bytes not read.
+   */
+  async lookup(copy: SessionCopy): Promise<{ identity: string | undefined; summary: CopySummary | undefined }> {
     const identity = await identityOf(copy);
-    return identity !== undefined && identity === kept.identity ? kept.summary : undefined;
+    const kept = this.entries.get(copy.path);
+    return { identity, summary: identity !== undefined && identity === kept?.identity ? kept.summary : undefined };
   }
 
-  /** Keeps what reading a copy told; a copy whose identity cannot be taken is not kept. */
-  async keep(copy: SessionCopy, summary: CopySummary): Promise<void> {
-    const identity = await identityOf(copy);
+  /** Keeps what reading a copy told, under the identity `lookup` gave before the read (none: not kept). */
+  keep(copy: SessionCopy, identity: string | undefined, summary: CopySummary): void {
     if (identity === undefined) return;
     this.entries.set(copy.path, { identity, summary });
     this.changed = true;
