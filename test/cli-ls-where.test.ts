@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ListedSession } from '../src/store/describe-conversation.js';
+import type { ListedSession } from '../src/store/listing/describe-conversation.js';
 import type { SessionWhereabouts } from '../src/store/locate-session.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { startMockModel, type MockModel } from './support/mock-model.js';

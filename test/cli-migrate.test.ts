@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { workspaceSlug } from '../src/store/workspace-slug.js';
+import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { rxstoreBin, runCliChild } from './support/cli-child.js';
 import { tempDir } from './support/temp-dir.js';
 

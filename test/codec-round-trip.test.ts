@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchToWrite } from '../src/codec/encode-batch.js';
 import { goJson } from '../src/codec/go-json.js';
-import { createSession } from '../src/session/create-session.js';
-import { readSessionEvents } from '../src/session/read-events.js';
-import { readSession } from '../src/session/read-session.js';
+import { createSession } from '../src/session/writing/create-session.js';
+import { readSessionEvents } from '../src/session/reading/read-events.js';
+import { readSession } from '../src/session/reading/read-session.js';
 import { seededRandom } from './support/seeded-random.js';
 import { tempDir } from './support/temp-dir.js';
 

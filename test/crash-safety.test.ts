@@ -1,8 +1,8 @@
 import { cp, mkdir, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSession } from '../src/session/create-session.js';
-import { readSession } from '../src/session/read-session.js';
+import { createSession } from '../src/session/writing/create-session.js';
+import { readSession } from '../src/session/reading/read-session.js';
 import { rxstoreBin, runCliChild } from './support/cli-child.js';
 import { crashTrials, visibleSessions } from './support/crash-trials.js';
 import { copySession, endFrames, replaceFrame } from './support/faults.js';

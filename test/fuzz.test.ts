@@ -1,11 +1,11 @@
 import { cp, mkdir, readdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DamagedStoreError } from '../src/codec/errors.js';
+import { DamagedStoreError } from '../src/errors/rx-error.js';
 import { FRAME_BUDGET_BYTES, FRAME_MAGIC } from '../src/codec/frame.js';
 import { readBatches } from '../src/codec/read-batches.js';
 import { readFrames } from '../src/codec/read-frames.js';
-import { readSession } from '../src/session/read-session.js';
+import { readSession } from '../src/session/reading/read-session.js';
 import { loadBases } from './support/fuzz-bases.js';
 import { checkInput, collectGarbage, LIMITS, retainedBytes } from './support/fuzz-check.js';
 import { CATEGORIES, fuzzInputs, type Category, type FuzzInput, type FuzzOptions } from './support/fuzz-inputs.js';

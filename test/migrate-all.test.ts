@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/read-session.js';
-import { workspaceSlug } from '../src/store/workspace-slug.js';
+import { readSession } from '../src/session/reading/read-session.js';
+import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { visibleSessions } from './support/crash-trials.js';
 import { runCliChild } from './support/cli-child.js';
 import { tempDir } from './support/temp-dir.js';

@@ -3,9 +3,9 @@ import { chmod, cp, mkdir, readdir, readFile, realpath, rm, symlink, writeFile }
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateJsonlToV4 } from '../src/migrate/jsonl-to-v4.js';
-import { readSessionEvents } from '../src/session/read-events.js';
-import { readSession } from '../src/session/read-session.js';
-import { workspaceSlug } from '../src/store/workspace-slug.js';
+import { readSessionEvents } from '../src/session/reading/read-events.js';
+import { readSession } from '../src/session/reading/read-session.js';
+import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { rxstoreBin, runCliChild } from './support/cli-child.js';
 import { fixture } from './support/fixtures.js';
 import { startMockModel, type MockModel } from './support/mock-model.js';

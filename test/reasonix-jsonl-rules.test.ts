@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJsonlSession } from '../src/store/read-jsonl-session.js';
-import { readTranscriptLines } from '../src/store/read-transcript-lines.js';
+import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
+import { readTranscriptLines } from '../src/store/jsonl/read-transcript-lines.js';
 import { startMockModel } from './support/mock-model.js';
 import { reasonixAbsentMessage, reasonixBinary, runReasonix, simpleWorkspaceSlug } from './support/reasonix.js';
 

@@ -3,11 +3,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { V4_CODEC } from '../src/codec/records.js';
-import { createSession } from '../src/session/create-session.js';
-import type { ListedSession } from '../src/store/describe-conversation.js';
-import { listSessions } from '../src/store/list-sessions.js';
-import type { ReadRoot } from '../src/store/roots.js';
-import { workspaceSlug } from '../src/store/workspace-slug.js';
+import { createSession } from '../src/session/writing/create-session.js';
+import type { ListedSession } from '../src/store/listing/describe-conversation.js';
+import { listSessions } from '../src/store/listing/list-sessions.js';
+import type { ReadRoot } from '../src/store/roots/roots.js';
+import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { complete, messageId } from './support/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 

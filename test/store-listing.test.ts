@@ -4,10 +4,10 @@ import { once } from 'node:events';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ListedSession } from '../src/store/describe-conversation.js';
-import { listSessions, type ListOptions } from '../src/store/list-sessions.js';
+import type { ListedSession } from '../src/store/listing/describe-conversation.js';
+import { listSessions, type ListOptions } from '../src/store/listing/list-sessions.js';
 import { openSession } from '../src/store/open-session.js';
-import { resolveStoreRoots, type ReadRoot } from '../src/store/roots.js';
+import { resolveStoreRoots, type ReadRoot } from '../src/store/roots/roots.js';
 import { buildStateRoot, V0_WORKSPACE, type BuiltMachine } from './support/state-root.js';
 
 async function machineRoots(machine: BuiltMachine): Promise<ReadRoot[]> {

@@ -2,10 +2,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandDirValue } from '../src/store/expand-dir-value.js';
-import { listSessions } from '../src/store/list-sessions.js';
-import { legacyRoots, reasonixHome, resolveStoreRoots, stateRoot, type RootInputs } from '../src/store/roots.js';
-import { storageStateEntry } from '../src/store/storage-state-entry.js';
+import { expandDirValue } from '../src/store/roots/expand-dir-value.js';
+import { listSessions } from '../src/store/listing/list-sessions.js';
+import { legacyRoots, reasonixHome, resolveStoreRoots, stateRoot, type RootInputs } from '../src/store/roots/roots.js';
+import { storageStateEntry } from '../src/store/roots/storage-state-entry.js';
 import { buildStateRoot } from './support/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 

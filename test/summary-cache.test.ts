@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ListedSession } from '../src/store/describe-conversation.js';
+import type { ListedSession } from '../src/store/listing/describe-conversation.js';
 import { appendBatch } from './support/faults.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { buildStateRoot, type BuiltMachine } from './support/state-root.js';

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PersonMessage } from '../src/session/views.js';
+import type { PersonMessage } from '../src/session/replay/views.js';
 import { openSession } from '../src/store/open-session.js';
 import { chromiumAbsentMessage, chromiumPresent, launchChromium, openPage } from './support/browser.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';

@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendBatches } from '../src/session/append-batches.js';
-import { createSession } from '../src/session/create-session.js';
-import { readSession } from '../src/session/read-session.js';
-import { providerMessages } from '../src/session/views.js';
+import { appendBatches } from '../src/session/writing/append-batches.js';
+import { createSession } from '../src/session/writing/create-session.js';
+import { readSession } from '../src/session/reading/read-session.js';
+import { providerMessages } from '../src/session/replay/views.js';
 import { asSent } from './support/as-sent.js';
 import { copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';

@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
-import { cursorAt } from '../../src/session/cursor.js';
-import { readSince } from '../../src/session/read-since.js';
+import { cursorAt } from '../../src/session/cursors/cursor.js';
+import { readSince } from '../../src/session/cursors/read-since.js';
 import { seconds, times, verdict, type Figure } from '../support/figure.js';
 import { benchSession, type BenchSession } from '../support/sessions.js';
 import { timeTogether } from '../support/timing.js';

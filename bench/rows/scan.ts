@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { readBatches } from '../../src/codec/read-batches.js';
 import { openLogBytes, readFrames } from '../../src/codec/read-frames.js';
-import { readSession } from '../../src/session/read-session.js';
+import { readSession } from '../../src/session/reading/read-session.js';
 import { megabytesPerSecond, seconds, speedup, times, verdict, type Figure } from '../support/figure.js';
 import { benchSession } from '../support/sessions.js';
 import { timeTogether, type Timing } from '../support/timing.js';

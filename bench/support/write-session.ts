@@ -5,8 +5,8 @@ import { encodeBatch } from '../../src/codec/encode-batch.js';
 import { FRAME_HEADER_BYTES } from '../../src/codec/frame.js';
 import { goJsonIndented, goTime } from '../../src/codec/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../src/codec/records.js';
-import { WRITE_STORAGE_REVISION } from '../../src/session/manifest.js';
-import { SESSION_FILES } from '../../src/session/session-files.js';
+import { WRITE_STORAGE_REVISION } from '../../src/session/reading/manifest.js';
+import { SESSION_FILES } from '../../src/session/reading/session-files.js';
 import { TurnPlan } from './turn-plan.js';
 
 export interface SessionSpec {

@@ -1,9 +1,9 @@
-import { RxError } from '../codec/errors.js';
-import { ZstdUnavailableError } from '../codec/zstd-unavailable-error.js';
-import { describeSystemError, destinationOf, isSystemError } from '../fs/system-error.js';
-import { AmbiguousSessionError } from '../store/ambiguous-session-error.js';
+import { RxError } from '../errors/rx-error.js';
+import { ZstdUnavailableError } from '../errors/zstd-unavailable-error.js';
+import { describeSystemError, destinationOf, isSystemError } from '../errors/system-error.js';
+import { AmbiguousSessionError } from '../errors/ambiguous-session-error.js';
 import { printable } from './printable.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors/usage-error.js';
 
 /** Temporary names a writer uses beside a file, wherever they appear in a message. */
 const TEMP_NAME = /[^\s'"`]*\.atomic-[^\s'"`]+-[0-9a-f]{12}\.tmp/g;

@@ -1,4 +1,4 @@
-import type { ListedStatus } from '../store/summarise-copy.js';
+import type { ListedStatus } from '../store/listing/summarise-copy.js';
 
 /**
  * rxstore's exit codes, the same for every command: 0 done (the session opens), 1 the session

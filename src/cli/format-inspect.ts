@@ -1,4 +1,4 @@
-import type { InspectReport } from '../session/inspect-report.js';
+import type { InspectReport } from '../session/replay/inspect-report.js';
 import { printable } from './printable.js';
 
 const counts = (record: Record<string, number>) =>

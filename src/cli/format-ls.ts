@@ -1,5 +1,5 @@
 import stringWidth from 'string-width';
-import type { ListedSession } from '../store/describe-conversation.js';
+import type { ListedSession } from '../store/listing/describe-conversation.js';
 import { printable } from './printable.js';
 
 export interface LsLayout {

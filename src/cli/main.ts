@@ -12,7 +12,7 @@ import { errorLines } from './error-line.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
 import { epilogue } from './help-text.js';
 import { processOutput, type Output } from './output.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../errors/usage-error.js';
 import { rxstoreVersion } from './version.js';
 
 /** yargs' validation messages, said the way the rest of rxstore speaks. */

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import fsExt from 'fs-ext-extra-prebuilt';
-import { InvalidInputError } from '../codec/errors.js';
+import { InvalidInputError } from '../errors/rx-error.js';
 import { FILE_MODE } from './atomic-write.js';
 
 /**

@@ -1,12 +1,12 @@
 import { lstat } from 'node:fs/promises';
-import { branchIdOf } from '../store/jsonl-sidecars.js';
+import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { goJson, goJsonIndented } from '../codec/go-json.js';
-import { RxError } from '../codec/errors.js';
+import { RxError } from '../errors/rx-error.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import type { SessionRead } from '../session/read-session.js';
-import { canonicalTranscript, personView } from '../session/views.js';
-import { workspaceOf } from '../session/workspace.js';
-import { goMessage } from '../store/jsonl-message.js';
+import type { SessionRead } from '../session/reading/read-session.js';
+import { canonicalTranscript, personView } from '../session/replay/views.js';
+import { workspaceOf } from '../session/reading/workspace.js';
+import { goMessage } from '../store/jsonl/jsonl-message.js';
 
 export type ExportFormat = 'jsonl' | 'json';
 export type ExportView = 'canonical' | 'person';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { InvalidInputError } from '../codec/errors.js';
+import { InvalidInputError } from '../errors/rx-error.js';
 import { basename } from 'node:path';
 import { V4_CODEC } from '../codec/records.js';
-import { transcriptSidecars } from '../store/jsonl-sidecars.js';
+import { transcriptSidecars } from '../store/jsonl/jsonl-sidecars.js';
 
 /** A file frozen for migration: its bytes as read once, so the copy and its digest agree. */
 export interface FrozenArtifact {

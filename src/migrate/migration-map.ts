@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { goJsonIndented } from '../codec/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { waitOsLock } from '../fs/os-lock.js';
-import { readJsonFile } from '../session/read-json-file.js';
-import { DamagedStoreError, WriterOwnedError } from '../codec/errors.js';
+import { readJsonFile } from '../session/reading/read-json-file.js';
+import { DamagedStoreError, WriterOwnedError } from '../errors/rx-error.js';
 
 export const MigrationEntrySchema = z.looseObject({
   sourcePath: z.string(),

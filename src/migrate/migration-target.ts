@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
-import { pathsOf, type Platform } from '../store/platform.js';
-import { sameSlug, workspaceSlug } from '../store/workspace-slug.js';
+import { pathsOf, type Platform } from '../store/roots/platform.js';
+import { sameSlug, workspaceSlug } from '../store/roots/workspace-slug.js';
 
 /** Where a migrated transcript is published, and the folder `reasonix --resume <id>` finds it from. */
 export interface MigrationTarget {

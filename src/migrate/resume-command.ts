@@ -1,5 +1,5 @@
-import type { Platform } from '../store/platform.js';
-import { fromFolder, quote, reasonixResume } from '../store/shell-command.js';
+import type { Platform } from '../store/roots/platform.js';
+import { fromFolder, quote, reasonixResume } from '../store/resume/shell-command.js';
 
 /** The variable that pins Reasonix's state root in a printed command (docs/format.md §1.1). */
 export interface PinnedRoot {

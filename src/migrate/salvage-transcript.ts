@@ -1,12 +1,12 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InvalidInputError } from '../codec/errors.js';
+import { InvalidInputError } from '../errors/rx-error.js';
 import { goJsonIndented } from '../codec/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { readJsonFile } from '../session/read-json-file.js';
-import { branchIdOf } from '../store/jsonl-sidecars.js';
-import { JsonlMetaSchema } from '../store/jsonl-meta.js';
-import { parseTranscript } from '../store/jsonl-transcript.js';
+import { readJsonFile } from '../session/reading/read-json-file.js';
+import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
+import { JsonlMetaSchema } from '../store/jsonl/jsonl-meta.js';
+import { parseTranscript } from '../store/jsonl/jsonl-transcript.js';
 
 /** A line of the damaged transcript that was left out of the salvaged one, and why. */
 export interface DroppedLine {

@@ -1,7 +1,7 @@
-import { findSessionCopies } from '../store/find-session-copies.js';
-import { groupConversations } from '../store/group-conversations.js';
-import type { Platform } from '../store/platform.js';
-import type { ReadRoot } from '../store/roots.js';
+import { findSessionCopies } from '../store/listing/find-session-copies.js';
+import { groupConversations } from '../store/listing/group-conversations.js';
+import type { Platform } from '../store/roots/platform.js';
+import type { ReadRoot } from '../store/roots/roots.js';
 
 /**
  * The JSONL transcripts of the state roots that have no sessions-v4 or desktop twin (no session

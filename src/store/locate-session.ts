@@ -1,10 +1,10 @@
-import { describeConversation, readCopies, type ListedCopy, type ListedSession } from './describe-conversation.js';
-import { findSessionCopies } from './find-session-copies.js';
-import { conversationsMatching, describeRoots } from './find-session.js';
-import { groupConversations } from './group-conversations.js';
-import type { ReadRoot } from './roots.js';
-import { resumeVerdict, type ResumeContext, type ResumeVerdict } from './resume-verdict.js';
-import { SessionNotFoundError } from './session-not-found-error.js';
+import { describeConversation, readCopies, type ListedCopy, type ListedSession } from './listing/describe-conversation.js';
+import { findSessionCopies } from './listing/find-session-copies.js';
+import { conversationsMatching, describeRoots } from './listing/find-session.js';
+import { groupConversations } from './listing/group-conversations.js';
+import type { ReadRoot } from './roots/roots.js';
+import { resumeVerdict, type ResumeContext, type ResumeVerdict } from './resume/resume-verdict.js';
+import { SessionNotFoundError } from '../errors/session-not-found-error.js';
 
 export interface LocatedCopy extends ListedCopy {
   resume: ResumeVerdict;

@@ -1,24 +1,24 @@
 import { lstat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { InvalidInputError } from '../codec/errors.js';
-import type { Cursor } from '../session/cursor.js';
-import { followSession, type FollowOptions } from '../session/follow.js';
-import { HeaderSchema } from '../session/header.js';
-import { indexRecords, type IndexRecord } from '../session/index-records.js';
-import type { Message } from '../session/message.js';
-import { readJsonFile } from '../session/read-json-file.js';
-import { readSessionEvents, type ResolvedBatch } from '../session/read-events.js';
-import { readSession, type SessionRead } from '../session/read-session.js';
-import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/read-since.js';
-import { recordsSince, type RecordsCursor, type RecordsSince } from '../session/records-since.js';
-import { SESSION_FILES } from '../session/session-files.js';
-import { replayBatch } from '../session/strict-payload-error.js';
-import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/views.js';
-import { workspaceOf } from '../session/workspace.js';
-import { NotASessionError } from './not-a-session-error.js';
-import { EmptyTranscriptError } from './jsonl-transcript.js';
-import { readJsonlSession } from './read-jsonl-session.js';
-import { storeKindOf, type StoreKind } from './store-kind.js';
+import { InvalidInputError } from '../errors/rx-error.js';
+import type { Cursor } from '../session/cursors/cursor.js';
+import { followSession, type FollowOptions } from '../session/cursors/follow.js';
+import { HeaderSchema } from '../session/reading/header.js';
+import { indexRecords, type IndexRecord } from '../session/replay/index-records.js';
+import type { Message } from '../session/replay/message.js';
+import { readJsonFile } from '../session/reading/read-json-file.js';
+import { readSessionEvents, type ResolvedBatch } from '../session/reading/read-events.js';
+import { readSession, type SessionRead } from '../session/reading/read-session.js';
+import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/cursors/read-since.js';
+import { recordsSince, type RecordsCursor, type RecordsSince } from '../session/cursors/records-since.js';
+import { SESSION_FILES } from '../session/reading/session-files.js';
+import { replayBatch } from '../session/replay/strict-payload-error.js';
+import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/replay/views.js';
+import { workspaceOf } from '../session/reading/workspace.js';
+import { NotASessionError } from '../errors/not-a-session-error.js';
+import { EmptyTranscriptError } from './jsonl/jsonl-transcript.js';
+import { readJsonlSession } from './jsonl/read-jsonl-session.js';
+import { storeKindOf, type StoreKind } from './roots/store-kind.js';
 
 /**
  * What every opened session can do, whatever its store. Every view gives what precedes any damage,

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { RxError } from '../codec/errors.js';
-import { flatToolCall, type Message } from '../session/message.js';
-import { PayloadSchemas } from '../session/payloads.js';
-import type { SessionProblem } from '../session/problem.js';
-import type { SessionRead } from '../session/read-session.js';
-import { canonicalTranscript, personMessage, type TimedMessage } from '../session/views.js';
-import { workspaceOf } from '../session/workspace.js';
+import { RxError } from '../errors/rx-error.js';
+import { flatToolCall, type Message } from '../session/replay/message.js';
+import { PayloadSchemas } from '../session/replay/payloads.js';
+import type { SessionProblem } from '../errors/problem.js';
+import type { SessionRead } from '../session/reading/read-session.js';
+import { canonicalTranscript, personMessage, type TimedMessage } from '../session/replay/views.js';
+import { workspaceOf } from '../session/reading/workspace.js';
 import type { OpenedSession } from '../store/open-session.js';
-import { currentPlatform, type Platform } from '../store/platform.js';
-import { fromFolder, reasonixResume } from '../store/shell-command.js';
+import { currentPlatform, type Platform } from '../store/roots/platform.js';
+import { fromFolder, reasonixResume } from '../store/resume/shell-command.js';
 import { toolCallView, type ToolCallView } from './tool-call-view.js';
 
 /** What a page says about a session before its messages. */

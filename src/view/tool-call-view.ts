@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseJsonObject, type Message } from '../session/message.js';
+import { parseJsonObject, type Message } from '../session/replay/message.js';
 import { diffLines, type DiffLine } from './edit-diff.js';
 
 /** A tool call as a page shows it: what was asked, what came back, and the files it changed. */

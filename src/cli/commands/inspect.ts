@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
-import { inspectReport, type InspectReport } from '../../session/inspect-report.js';
-import type { SessionRead } from '../../session/read-session.js';
-import { personView } from '../../session/views.js';
+import { inspectReport, type InspectReport } from '../../session/replay/inspect-report.js';
+import type { SessionRead } from '../../session/reading/read-session.js';
+import { personView } from '../../session/replay/views.js';
 import { openSession, type OpenedSession } from '../../store/open-session.js';
 import { errorLines } from '../error-line.js';
 import { EXIT, exitCodeOf, exitCodeOfStatus } from '../exit-codes.js';
@@ -10,7 +10,7 @@ import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
 import { resolveSessionArgument, SESSION_ARGUMENT_HELP } from '../session-argument.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../../errors/usage-error.js';
 
 interface InspectArgs extends RootArgs {
   sessions: string[];

@@ -1,17 +1,17 @@
 import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import type { ListedSession } from '../../store/describe-conversation.js';
-import { describeRoots } from '../../store/find-session.js';
-import { listSessions } from '../../store/list-sessions.js';
-import { machineRoots } from '../../store/machine-roots.js';
-import type { ReadRoot } from '../../store/roots.js';
-import { STORES_NEWEST_FIRST, type ListedStore } from '../../store/store-kind.js';
+import type { ListedSession } from '../../store/listing/describe-conversation.js';
+import { describeRoots } from '../../store/listing/find-session.js';
+import { listSessions } from '../../store/listing/list-sessions.js';
+import { machineRoots } from '../../store/roots/machine-roots.js';
+import type { ReadRoot } from '../../store/roots/roots.js';
+import { STORES_NEWEST_FIRST, type ListedStore } from '../../store/roots/store-kind.js';
 import { EXIT, exitCodeOfStatus } from '../exit-codes.js';
 import { formatLs } from '../format-ls.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
-import { defaultCacheDir, SummaryCache } from '../../store/summary-cache.js';
+import { defaultCacheDir, SummaryCache } from '../../store/listing/summary-cache.js';
 import { printable } from '../printable.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
 

@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
-import { DamagedStoreError, UnsupportedVersionError } from '../../codec/errors.js';
-import { readSession } from '../../session/read-session.js';
-import { repairSession } from '../../session/repair-session.js';
+import { DamagedStoreError, UnsupportedVersionError } from '../../errors/rx-error.js';
+import { readSession } from '../../session/reading/read-session.js';
+import { repairSession } from '../../session/writing/repair-session.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import { printable } from '../printable.js';

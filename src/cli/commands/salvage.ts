@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
-import { salvageSession } from '../../session/salvage-session.js';
+import { salvageSession } from '../../session/writing/salvage-session.js';
 import { isTranscriptPath, salvageTranscript, type TranscriptSalvageReport } from '../../migrate/salvage-transcript.js';
-import { quote, reasonixResume } from '../../store/shell-command.js';
+import { quote, reasonixResume } from '../../store/resume/shell-command.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import { printable } from '../printable.js';

@@ -1,11 +1,11 @@
 import type { Argv } from 'yargs';
 import { locateSession, type SessionWhereabouts } from '../../store/locate-session.js';
-import { machineRoots } from '../../store/machine-roots.js';
+import { machineRoots } from '../../store/roots/machine-roots.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import { printable } from '../printable.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../../errors/usage-error.js';
 
 interface WhereArgs extends RootArgs {
   id: string;

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { RxError } from '../../errors/rx-error.js';
+import { SESSION_FILES } from '../reading/session-files.js';
+
+/**
+ * Where an incremental reader stopped: after the last committed batch it saw. It carries the
+ * session's identity and digests of the log's first bytes and of the bytes just before the
+ * offset, so that a log rewritten under it (a repair cut a tail, another log took its place)
+ * is noticed instead of read from the wrong place. Store it as JSON; it is validated on use.
+ */
+export const CursorSchema = z.object({
+  version: z.literal(1),
+  sessionId: z.string(),
+  offset: z.number().int().nonnegative(),
+  nextSequence: z.number().int().positive(),
+  writerGeneration: z.number().int().nonnegative(),
+  prefixDigest: z.string().nullable(),
+  anchorDigest: z.string().nullable(),
+});
+export type Cursor = z.infer<typeof CursorSchema>;
+
+/** The log under a cursor is not the log the cursor was taken from. */
+export class CursorMismatchError extends RxError {
+  readonly code: string = 'RX_CURSOR_MISMATCH';
+}
+
+/** Bytes hashed on each side: enough to tell logs apart, small enough to cost nothing. */
+const PREFIX_BYTES = 64;
+const ANCHOR_BYTES = 4096;
+
+export interface LogPosition {
+  offset: number;
+  nextSequence: number;
+  writerGeneration: number;
+}
+
+/**
+ * Makes cursors at batch boundaries of one log through one open handle: a reader that hands out a
+ * cursor after every batch pays two small reads a batch, not two opens.
+ */
+export class CursorMaker {
+  private readonly scratch = Buffer.alloc(ANCHOR_BYTES);
+  private prefix: { offset: number; digest: string | null } | undefined;
+
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly sessionId: string,
+  ) {}
+
+  static async open(sessionDir: string, sessionId: string): Promise<CursorMaker> {
+    return new CursorMaker(await open(join(sessionDir, SESSION_FILES.log), 'r'), sessionId);
+  }
+
+  async at(position: LogPosition): Promise<Cursor> {
+    const prefixEnd = Math.min(PREFIX_BYTES, position.offset);
+    // The prefix digest is the same for every offset past the prefix: hashed once.
+    if (this.prefix?.offset !== prefixEnd) this.prefix = { offset: prefixEnd, digest: await this.digest(0, prefixEnd) };
+    return {
+      version: 1,
+      sessionId: this.sessionId,
+      offset: position.offset,
+      nextSequence: position.nextSequence,
+      writerGeneration: position.writerGeneration,
+      prefixDigest: this.prefix.digest,
+      anchorDigest: await this.digest(Math.max(0, position.offset - ANCHOR_BYTES), position.offset),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+
+  private async digest(start: number, end: number): Promise<string | null> {
+    if (end <= start) return null;
+    const { bytesRead } = await this.handle.read(this.scratch, 0, end - start, start);
+    return createHash('sha256').update(this.scratch.subarray(0, bytesRead)).digest('hex');
+  }
+}
+
+/** A cursor at `offset` (a batch boundary) of a session's log. */
+export async function cursorAt(sessionDir: string, sessionId: string, position: LogPosition): Promise<Cursor> {
+  const maker = await CursorMaker.open(sessionDir, sessionId);
+  try {
+    return await maker.at(position);
+  } finally {
+    await maker.close();
+  }
+}
+
+/**
+ * The cursor, validated: its shape and version, its session, and that the log still holds,
+ * unchanged, what it saw; otherwise `CursorMismatchError` naming what differs. That the offset
+ * is a batch boundary and the sequence the one there is checked by the read that follows: a
+ * batch that does not begin there, or at that sequence, is a mismatch too.
+ */
+export async function checkCursor(sessionDir: string, sessionId: string, given: unknown): Promise<Cursor> {
+  const logPath = join(sessionDir, SESSION_FILES.log);
+  const parsed = CursorSchema.safeParse(given);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CursorMismatchError(`not a cursor rxstore made: ${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`, { file: logPath });
+  }
+  const cursor = parsed.data;
+  const fail = (why: string) => new CursorMismatchError(`the cursor does not fit this log: ${why}; read the session again from the start`, { file: logPath, offset: cursor.offset });
+  if (cursor.sessionId !== sessionId) throw fail(`it was taken from session ${JSON.stringify(cursor.sessionId)}`);
+  const handle = await open(logPath, 'r');
+  const { size } = await handle.stat().finally(() => handle.close());
+  if (size < cursor.offset) throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
+  const again = await cursorAt(sessionDir, sessionId, cursor);
+  if (again.prefixDigest !== cursor.prefixDigest || again.anchorDigest !== cursor.anchorDigest) throw fail('the bytes before the offset changed (the log was rewritten)');
+  return cursor;
+}

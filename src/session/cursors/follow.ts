@@ -1,0 +1,66 @@
+import { watch } from 'node:fs';
+import type { Cursor } from './cursor.js';
+import type { ResolvedBatch } from '../reading/read-events.js';
+import { batchesSince } from './read-since.js';
+
+export interface FollowOptions {
+  /** Start after this cursor (validated as `readSince` validates it); from the beginning of the log without one. */
+  cursor?: Cursor;
+  /** Ends the iteration cleanly. */
+  signal?: AbortSignal;
+  /** Look again at least this often, for file systems whose change notifications do not arrive. */
+  pollMs?: number;
+  /**
+   * Wait for file-system notifications as well as polling (default true). `false` polls only: for
+   * file systems that never notify (network mounts), where a watcher would only cost a handle.
+   */
+  watch?: boolean;
+}
+
+/**
+ * Follows a live session: yields each batch once, as soon as its `batch/end` is on disk, never
+ * an unfinished one, with the cursor after it. Woken by file-system notifications on the session
+ * directory, with a polling fallback (or by polling alone); returns when the signal aborts.
+ */
+export async function* followSession(sessionDir: string, sessionId: string, options: FollowOptions = {}): AsyncGenerator<{ batch: ResolvedBatch; cursor: Cursor }> {
+  const { signal, pollMs = 1000, watch: useWatch = true } = options;
+  let cursor = options.cursor;
+  let wake: (() => void) | undefined;
+  let changed = true;
+  const notify = () => {
+    changed = true;
+    wake?.();
+  };
+  const watcher = useWatch ? watch(sessionDir, { persistent: false }, notify) : undefined;
+  watcher?.on('error', () => undefined);
+  signal?.addEventListener('abort', notify, { once: true });
+  try {
+    while (!signal?.aborted) {
+      if (changed) {
+        changed = false;
+        // Each batch as it is read (the backlog too), with the cursor after it, so a consumer that
+        // stops mid-way resumes exactly there.
+        for await (const item of batchesSince(sessionDir, sessionId, cursor)) {
+          if (signal?.aborted) return;
+          cursor = item.cursor;
+          yield item;
+        }
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          changed = true;
+          resolve();
+        }, pollMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  } finally {
+    watcher?.close();
+    signal?.removeEventListener('abort', notify);
+  }
+}

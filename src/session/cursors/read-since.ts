@@ -1,0 +1,105 @@
+import { join } from 'node:path';
+import { DamagedStoreError } from '../../errors/rx-error.js';
+import { checkCursor, cursorAt, CursorMaker, CursorMismatchError, CursorSchema, type Cursor } from './cursor.js';
+import { readSessionEvents, type ResolvedBatch, type SessionLogItem } from '../reading/read-events.js';
+import { SESSION_FILES } from '../reading/session-files.js';
+import type { Projection } from '../replay/projection.js';
+import { replayBatch } from '../replay/strict-payload-error.js';
+
+export interface ReadSince {
+  /** The batches committed after the cursor, in order; never an unfinished one. */
+  batches: ResolvedBatch[];
+  /** Where the next read starts: after the last batch returned (the given cursor when none). */
+  cursor: Cursor;
+}
+
+export interface ReadSinceOptions {
+  /** Stop after this many batches; the cursor then points after the last one given. */
+  maxBatches?: number;
+}
+
+/** A committed batch and the cursor to keep once it is handled. */
+export interface BatchSince {
+  batch: ResolvedBatch;
+  cursor: Cursor;
+}
+
+/**
+ * The batches committed since `cursor` (from the beginning without one), one at a time, each with
+ * the cursor after it: memory is bounded by the largest batch, and the cost grows with the new
+ * bytes, not the log. The cursor is validated first (`CursorMismatchError` naming what differs:
+ * not a cursor, another session, a log cut or rewritten under it, a sequence the log does not
+ * continue at). A batch Reasonix would refuse (damaged bytes, a payload its decoder rejects)
+ * throws its coded error after the batches before it.
+ */
+export async function* batchesSince(sessionDir: string, sessionId: string, given?: unknown, options: ReadSinceOptions = {}): AsyncGenerator<BatchSince> {
+  for await (const { batch, cursor } of replayedBatchesSince(sessionDir, sessionId, given, options)) yield { batch, cursor };
+}
+
+/** `batchesSince`, each batch with its replay on its own (which the check for a refused payload makes anyway). */
+export async function* replayedBatchesSince(
+  sessionDir: string,
+  sessionId: string,
+  given?: unknown,
+  options: ReadSinceOptions = {},
+): AsyncGenerator<BatchSince & { replay: Projection }> {
+  const cursor = given === undefined ? undefined : await checkCursor(sessionDir, sessionId, given);
+  const logPath = join(sessionDir, SESSION_FILES.log);
+  const start = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
+  const maker = await CursorMaker.open(sessionDir, sessionId);
+  const events = readSessionEvents(sessionDir, start);
+  let yielded = 0;
+  try {
+    while (options.maxBatches === undefined || yielded < options.maxBatches) {
+      let next: IteratorResult<SessionLogItem>;
+      try {
+        next = await events.next();
+      } catch (error) {
+        if (yielded > 0 || !cursor) throw error;
+        // The log may have been replaced between the cursor's check and this read: if the cursor
+        // no longer fits, that is the answer (CursorMismatchError), not damage in the new log.
+        await checkCursor(sessionDir, sessionId, cursor);
+        throw asCursorMismatch(error, cursor, logPath);
+      }
+      if (next.done) return;
+      const item = next.value;
+      if (item.type !== 'batch') continue;
+      const { replay, refusal } = replayBatch(item.value, logPath);
+      if (refusal) throw refusal;
+      const { end, firstSeq, eventCount, writerGeneration } = item.value.batch;
+      yielded += 1;
+      yield { batch: item.value, replay, cursor: await maker.at({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }) };
+    }
+  } finally {
+    // Stopped early (maxBatches, a consumer that breaks, an error): the log's reader closes its file now.
+    await events.return(undefined);
+    await maker.close();
+  }
+}
+
+/** The log does not continue at the cursor's sequence: the cursor is at fault, not the store. */
+function asCursorMismatch(error: unknown, cursor: Cursor, logPath: string): unknown {
+  if (!(error instanceof DamagedStoreError) || error.data.offset !== cursor.offset || !/batch boundary at sequence/.test(error.message)) return error;
+  return new CursorMismatchError(`the cursor does not fit this log: the log does not continue at sequence ${cursor.nextSequence} there (${error.message}); read the session again from the start`, {
+    file: logPath,
+    offset: cursor.offset,
+    sequence: cursor.nextSequence,
+  });
+}
+
+/**
+ * The batches committed since `cursor`, gathered (up to `maxBatches`), and the cursor after the
+ * last of them: `batchesSince` for callers that want them at once.
+ */
+export async function readSince(sessionDir: string, sessionId: string, cursor?: unknown, options: ReadSinceOptions = {}): Promise<ReadSince> {
+  const batches: ResolvedBatch[] = [];
+  let last: Cursor | undefined;
+  for await (const item of batchesSince(sessionDir, sessionId, cursor, options)) {
+    batches.push(item.batch);
+    last = item.cursor;
+  }
+  if (last) return { batches, cursor: last };
+  // Nothing new: the cursor stands, as `batchesSince` validated it.
+  if (cursor !== undefined) return { batches, cursor: CursorSchema.parse(cursor) };
+  return { batches, cursor: await cursorAt(sessionDir, sessionId, { offset: 0, nextSequence: 1, writerGeneration: 0 }) };
+}

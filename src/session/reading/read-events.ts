@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import type { CommittedBatch, StoredEvent, TornTail } from '../../codec/batch.js';
+import type { ContentStore } from '../../codec/content-store.js';
+import type { PayloadRef } from '../../codec/records.js';
+import { CorruptContentError, MissingContentError } from '../../errors/rx-error.js';
+import { readBatches } from '../../codec/read-batches.js';
+import { openLogBytes, readFrames } from '../../codec/read-frames.js';
+import { sessionContentStore } from './session-content.js';
+import { SESSION_FILES } from './session-files.js';
+
+/** A committed batch with each event's payload resolved and parsed (undefined when it has none). */
+export interface ResolvedBatch {
+  batch: CommittedBatch;
+  payloads: unknown[];
+  /** Each payload's exact JSON bytes (from the log or the content store). */
+  payloadBytes: (Buffer | undefined)[];
+}
+
+export type SessionLogItem = { type: 'batch'; value: ResolvedBatch } | { type: 'torn-tail'; tail: TornTail };
+
+export interface ReadEventsOptions {
+  /** Start here instead of at the log's beginning (a cursor). */
+  offset?: number;
+  nextSequence?: number;
+  /** The session's content store, when the caller has already read its manifest. */
+  content?: ContentStore;
+}
+
+/**
+ * The committed batches of a session's log, with payloadRefs resolved through the content store
+ * and every payload parsed. Streams: memory is bounded by the largest batch, not the log.
+ */
+export async function* readSessionEvents(sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<SessionLogItem> {
+  const logPath = join(sessionDir, SESSION_FILES.log);
+  const content = options.content ?? (await sessionContentStore(sessionDir));
+  const frames = readFrames(openLogBytes(logPath, options.offset ?? 0), { file: logPath, startOffset: options.offset ?? 0, transientRaw: true });
+  for await (const item of readBatches(frames, { file: logPath, nextSequence: options.nextSequence ?? 1 })) {
+    if (item.type === 'torn-tail') {
+      yield item;
+      continue;
+    }
+    const payloads: unknown[] = [];
+    const payloadBytes: (Buffer | undefined)[] = [];
+    for (const event of item.batch.events) {
+      // Inline payloads (nearly all) are at hand: only a payloadRef waits on the content store.
+      const bytes = event.payloadRef ? await readReferencedPayload(event, event.payloadRef, content, logPath) : event.payload;
+      payloadBytes.push(bytes);
+      payloads.push(parsePayload(bytes));
+    }
+    yield { type: 'batch', value: { batch: item.batch, payloads, payloadBytes } };
+  }
+}
+
+/** The bytes an event's payloadRef names, with a missing or wrong object named as Reasonix names it. */
+async function readReferencedPayload(event: StoredEvent, ref: PayloadRef, content: ContentStore, logPath: string): Promise<Buffer> {
+  try {
+    return await content.read(ref);
+  } catch (error) {
+    if (!(error instanceof MissingContentError || error instanceof CorruptContentError)) throw error;
+    // Reasonix names the event and refuses the session (docs/format.md §6.3).
+    const Named = error instanceof MissingContentError ? MissingContentError : CorruptContentError;
+    throw new Named(`read v4 event ${event.id} payload: ${error.message}`, {
+      ...error.data,
+      file: error.data.file ?? logPath,
+      eventId: event.id,
+      sequence: event.seq,
+    });
+  }
+}
+
+/**
+ * The payload as JSON; undefined when there is none or it is not JSON. Whether Reasonix accepts
+ * it depends on the kind (some it never reads): the projection judges it (`decodePayload`).
+ */
+function parsePayload(bytes: Buffer | undefined): unknown {
+  if (!bytes || bytes.length === 0) return undefined;
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

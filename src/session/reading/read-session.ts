@@ -1,0 +1,224 @@
+import { lstat, readdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { TornTail } from '../../codec/batch.js';
+import { ContentStore, contentRootFor } from '../../codec/content-store.js';
+import { RxError } from '../../errors/rx-error.js';
+import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
+import { HeaderSchema, type Header } from './header.js';
+import { ManifestSchema, OPEN_STORAGE_REVISIONS, type Manifest } from './manifest.js';
+import { logIdentity, OffsetIndexSchema } from './offset-index.js';
+import { errorFromProblem, problemFromError, type SessionProblem } from '../../errors/problem.js';
+import { Projection } from '../replay/projection.js';
+import { strictPayloadError } from '../replay/strict-payload-error.js';
+import { readJsonFile } from './read-json-file.js';
+import { readSessionEvents } from './read-events.js';
+import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from './session-files.js';
+import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
+import { writerLockHolder } from './writer-locks.js';
+
+/** What Reasonix would do with the session: open it (`ok`, `torn-tail`) or refuse it. */
+export type SessionStatus = 'ok' | 'torn-tail' | 'damaged' | 'unsupported';
+
+/** Everything `inspect` and the library learn from reading one v4 session directory. */
+export interface SessionRead {
+  dir: string;
+  id: string;
+  manifest?: Manifest;
+  header?: Header;
+  status: SessionStatus;
+  problems: SessionProblem[];
+  batches: number;
+  events: { total: number; byKind: Record<string, number> };
+  payloadRefs: number;
+  tornTail: TornTail | null;
+  /** Byte offset after the last committed batch. */
+  durableEnd: number;
+  lastSequence: number;
+  /** The highest writerGeneration any batch carries. */
+  writerGeneration: number;
+  firstCommitAt?: string;
+  lastCommitAt?: string;
+  projection: Projection;
+  /** `events.torn-*.tail` files: evidence a writer kept of a torn tail it cut. */
+  tornEvidence: string[];
+  /** Lock files present (their presence alone means nothing: the lock is an OS flock, docs/format.md §9.5). */
+  lockFiles: string[];
+  /** The lock file a running process holds: the session is open in a running Reasonix. */
+  openBy?: string;
+  /** The workspace the store's own metadata names (a JSONL transcript's `.jsonl.meta`). */
+  declaredWorkspace?: string;
+  /**
+   * Why Reasonix would refuse the session (status `damaged` or `unsupported`): the first problem, as
+   * the error every view of it throws once it has given what precedes the damage.
+   */
+  refusal?: RxError;
+}
+
+export interface ReadSessionOptions {
+  /** Check the storage identity and offset index against the log (default true); listing skips them. */
+  caches?: boolean;
+  /** Keep every message whole (default true); summaries read any session in little memory without. */
+  retainContent?: boolean;
+}
+
+/**
+ * Reads and verifies a sessions-v4 (or desktop-v5) session directory without changing it, and
+ * says what Reasonix 1.38.11 would make of it (docs/format.md §2, §9, §13.1 step 3).
+ */
+export async function readSession(dir: string, options: ReadSessionOptions = {}): Promise<SessionRead> {
+  const id = basename(dir);
+  const problems: SessionProblem[] = [];
+  const projection = new Projection({ retainContent: options.retainContent ?? true });
+  const read: SessionRead = {
+    dir,
+    id,
+    status: 'ok',
+    problems,
+    batches: 0,
+    // Null-prototype counters: kinds such as `constructor` or `__proto__` count like any other.
+    events: { total: 0, byKind: Object.create(null) as Record<string, number> },
+    payloadRefs: 0,
+    tornTail: null,
+    durableEnd: 0,
+    lastSequence: 0,
+    writerGeneration: 0,
+    projection,
+    tornEvidence: [],
+    lockFiles: [],
+  };
+  const refuse = (problem: Omit<SessionProblem, 'severity'>, verdict: 'damaged' | 'unsupported' = 'damaged', error?: RxError) => {
+    problems.push({ ...problem, severity: 'error' });
+    if (read.status !== 'unsupported') read.status = verdict;
+    read.refusal ??= error ?? errorFromProblem({ ...problem, severity: 'error' }, verdict);
+  };
+  const warn = (problem: Omit<SessionProblem, 'severity'>) => problems.push({ ...problem, severity: 'warning' });
+  const note = (problem: Omit<SessionProblem, 'severity'>) => problems.push({ ...problem, severity: 'note' });
+
+  if ((await lstat(dir).catch(() => undefined))?.isSymbolicLink()) {
+    refuse({ code: 'RX_SESSION_SYMLINK', message: 'the session directory is a symlink: Reasonix refuses to open it', file: dir });
+    return read;
+  }
+  const manifestPath = join(dir, SESSION_FILES.manifest);
+  const manifest = await readJsonFile(manifestPath, ManifestSchema);
+  if (manifest.state === 'missing') refuse({ code: 'RX_MANIFEST_MISSING', message: 'manifest.json is missing', file: manifestPath });
+  else if (manifest.state === 'invalid') refuse({ code: 'RX_MANIFEST_INVALID', message: `invalid manifest: ${manifest.reason}`, file: manifestPath });
+  else {
+    const value = manifest.value;
+    read.manifest = value;
+    const revision = value.storageRevision ?? 0;
+    if (value.schemaVersion !== V4_SCHEMA_VERSION || value.codec !== V4_CODEC) {
+      refuse({ code: 'RX_UNSUPPORTED_VERSION', message: `unsupported session storage version: codec ${value.codec}, schemaVersion ${value.schemaVersion}`, file: manifestPath }, 'unsupported');
+    } else if (revision > OPEN_STORAGE_REVISIONS.at(-1)!) {
+      refuse({ code: 'RX_UNSUPPORTED_VERSION', message: `unsupported session storage version: storageRevision ${revision}`, file: manifestPath }, 'unsupported');
+    } else if (revision === 0) {
+      warn({ code: 'RX_UNPUBLISHED_DRAFT', message: 'manifest has no storageRevision: Reasonix would import this draft under a new id instead of resuming it', file: manifestPath });
+    }
+    if (value.sessionId !== id) {
+      refuse({ code: 'RX_MANIFEST_ID', message: `manifest belongs to ${JSON.stringify(value.sessionId)}, not to directory ${JSON.stringify(id)}`, file: manifestPath });
+    }
+  }
+
+  const headerPath = join(dir, SESSION_FILES.header);
+  const header = await readJsonFile(headerPath, HeaderSchema);
+  if (header.state === 'invalid') refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: ${header.reason}`, file: headerPath });
+  else if (header.state === 'ok') {
+    read.header = header.value;
+    if (header.value.sessionId !== id) refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: sessionId ${JSON.stringify(header.value.sessionId)}`, file: headerPath });
+  }
+
+  const logPath = join(dir, SESSION_FILES.log);
+  const logStats = await lstat(logPath).catch(() => undefined);
+  if (!logStats?.isFile()) {
+    refuse({ code: 'RX_LOG_MISSING', message: 'events.frames is missing', file: logPath });
+  } else {
+    let caught: RxError | undefined;
+    try {
+      const content = new ContentStore(contentRootFor(dir, read.manifest?.contentRoot));
+      for await (const item of readSessionEvents(dir, { content })) {
+        if (item.type === 'torn-tail') {
+          read.tornTail = item.tail;
+          continue;
+        }
+        const { batch, payloads, payloadBytes } = item.value;
+        read.batches += 1;
+        read.durableEnd = batch.end;
+        read.lastSequence = batch.firstSeq + batch.eventCount - 1;
+        read.writerGeneration = Math.max(read.writerGeneration, batch.writerGeneration);
+        read.firstCommitAt ??= batch.createdAt;
+        read.lastCommitAt = batch.createdAt;
+        batch.events.forEach((event, index) => {
+          read.events.total += 1;
+          read.events.byKind[event.kind] = (read.events.byKind[event.kind] ?? 0) + 1;
+          if (event.payloadRef) read.payloadRefs += 1;
+          projection.apply(batch, event, payloads[index], payloadBytes[index]);
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof RxError)) throw error;
+      caught = error;
+    }
+    // Replay stopped at the first payload Reasonix would refuse, which precedes anything the codec stopped at.
+    for (const finding of projection.strictness) {
+      const error = strictPayloadError(finding, logPath);
+      refuse(problemFromError(error), 'damaged', error);
+    }
+    if (caught) refuse(problemFromError(caught), caught.code === 'RX_UNSUPPORTED_VERSION' ? 'unsupported' : 'damaged', caught);
+    if (read.tornTail) {
+      if (read.status === 'ok') read.status = 'torn-tail';
+      warn({
+        code: 'RX_TORN_TAIL',
+        message: `torn tail: ${read.tornTail.bytes} bytes after the last committed batch (${read.tornTail.reason}); invisible to readers, Reasonix moves them to events.torn-<time>.tail when it next opens the session`,
+        file: logPath,
+        offset: read.tornTail.offset,
+      });
+    }
+    if (options.caches ?? true) await checkCaches(dir, id, logPath, logStats.size, note);
+  }
+
+  const entries = await readdir(dir).catch(() => [] as string[]);
+  read.tornEvidence = entries.filter((name) => TORN_EVIDENCE.test(name)).sort();
+  const ownership = ownershipLockPath(dirname(dir), id);
+  read.lockFiles = [
+    ...(entries.includes(SESSION_FILES.writerLock) ? [join(dir, SESSION_FILES.writerLock)] : []),
+    ...((await lstat(ownership).catch(() => undefined)) ? [ownership] : []),
+  ];
+  const holder = await writerLockHolder(dir);
+  if (holder) {
+    read.openBy = holder;
+    warn({ code: 'RX_WRITER_OWNED', message: 'open in a running Reasonix: its writer lock is held; the log may grow while you read it', file: holder });
+  }
+  return read;
+}
+
+/**
+ * Caches are never trusted over the log, and Reasonix rebuilds a stale one by itself (a copied
+ * log has a new inode and mtime, so every copy has one): a note, not a warning (docs/format.md §9.3, §9.4).
+ */
+async function checkCaches(
+  dir: string,
+  id: string,
+  logPath: string,
+  logSize: number,
+  note: (problem: Omit<SessionProblem, 'severity'>) => void,
+): Promise<void> {
+  const identityPath = join(dir, SESSION_FILES.identity);
+  const identity = await readJsonFile(identityPath, StorageIdentitySchema);
+  if (identity.state === 'invalid') note({ code: 'RX_IDENTITY_STALE', message: `storage identity is not valid (${identity.reason}); Reasonix will mint a new one`, file: identityPath });
+  else if (identity.state === 'ok') {
+    const prefix = await logPrefixDigest(logPath);
+    if (identity.value.sessionId !== id || identity.value.logPrefixDigest !== prefix) {
+      note({ code: 'RX_IDENTITY_STALE', message: 'storage identity does not match this log; Reasonix will mint a new one and drop its caches', file: identityPath });
+    }
+  }
+  const indexPath = join(dir, SESSION_FILES.offsetIndex);
+  const index = await readJsonFile(indexPath, OffsetIndexSchema);
+  if (index.state === 'invalid') note({ code: 'RX_OFFSET_INDEX_STALE', message: `offset index is not valid (${index.reason}); it is a cache and will be rebuilt`, file: indexPath });
+  else if (index.state === 'ok') {
+    const actual = await logIdentity(logPath);
+    // The mtime in nanoseconds does not fit a double: compare the digits as written.
+    const writtenModTime = /"logModTimeNs":(-?\d+)/.exec(index.text)?.[1];
+    if (index.value.logSize !== logSize || writtenModTime !== String(actual.modTimeNs) || index.value.logIdentity !== actual.identity) {
+      note({ code: 'RX_OFFSET_INDEX_STALE', message: 'offset index is stale (the log changed since it was written); it is a cache and will be rebuilt', file: indexPath });
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import { checkHygiene, type Hygiene } from './hygiene.js';
+import type { SessionProblem } from '../../errors/problem.js';
+import type { SessionRead, SessionStatus } from '../reading/read-session.js';
+import { seenByPerson } from './views.js';
+import { workspaceOf } from '../reading/workspace.js';
+import type { TornTail } from '../../codec/batch.js';
+
+/** The facts `rxstore inspect` reports about one session; `--json` prints exactly this object. */
+export interface InspectReport {
+  id: string;
+  store: string;
+  path: string;
+  status: SessionStatus;
+  workspace: string | null;
+  title: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  writerGeneration: number;
+  batches: number;
+  events: { total: number; byKind: Record<string, number> };
+  /** Every message of the canonical transcript, by role, and how many of them a person sees (what `cat` and `ls` count). */
+  messages: { total: number; byRole: Record<string, number>; seenByPerson: number };
+  payloadRefs: number;
+  tornTail: { offset: number; bytes: number } | null;
+  tornEvidence: string[];
+  lockFiles: string[];
+  /** True while a running Reasonix holds the session's writer lock. */
+  openInRunningReasonix: boolean;
+  hygiene: Hygiene;
+  problems: SessionProblem[];
+}
+
+export function inspectReport(read: SessionRead, store: string): InspectReport {
+  const byRole = Object.create(null) as Record<string, number>;
+  for (const { message } of read.projection.transcript) byRole[message.role] = (byRole[message.role] ?? 0) + 1;
+  return {
+    id: read.id,
+    store,
+    path: read.dir,
+    status: read.status,
+    workspace: workspaceOf(read) ?? null,
+    title: read.projection.title ?? null,
+    createdAt: read.manifest?.createdAt ?? read.firstCommitAt ?? null,
+    updatedAt: read.lastCommitAt ?? null,
+    writerGeneration: read.writerGeneration,
+    batches: read.batches,
+    events: read.events,
+    messages: { total: read.projection.transcript.length, byRole, seenByPerson: read.projection.transcript.filter(({ message }) => seenByPerson(message)).length },
+    payloadRefs: read.payloadRefs,
+    tornTail: tornTailFacts(read.tornTail),
+    tornEvidence: read.tornEvidence,
+    lockFiles: read.lockFiles,
+    openInRunningReasonix: read.openBy !== undefined,
+    hygiene: checkHygiene(read.projection, { cutByDamage: read.refusal !== undefined }),
+    problems: read.problems,
+  };
+}
+
+function tornTailFacts(tail: TornTail | null): InspectReport['tornTail'] {
+  return tail ? { offset: tail.offset, bytes: tail.bytes } : null;
+}

@@ -1,0 +1,33 @@
+import { DamagedStoreError } from '../../errors/rx-error.js';
+import { Projection, type StrictnessFinding } from './projection.js';
+import type { ResolvedBatch } from '../reading/read-events.js';
+
+/**
+ * A payload Reasonix 1.38.11's decoder refuses although its batch verifies: Reasonix answers
+ * `damaged session store: invalid <kind> payload at <sequence>` and opens nothing.
+ */
+export class StrictPayloadError extends DamagedStoreError {
+  override readonly code: string = 'RX_STRICT_PAYLOAD';
+}
+
+/** The error for a finding of the replay, naming the log, the event's offset and sequence. */
+export function strictPayloadError(finding: StrictnessFinding, logPath: string): StrictPayloadError {
+  const what = finding.damaged ? `invalid ${finding.kind} payload at ${finding.seq}` : `${finding.kind} at ${finding.seq}`;
+  return new StrictPayloadError(`Reasonix 1.38.11 would refuse: ${what}: ${finding.message}`, {
+    file: logPath,
+    offset: finding.offset,
+    sequence: finding.seq,
+  });
+}
+
+/**
+ * A batch replayed on its own (what a reader from a cursor can know without replaying the session
+ * before it): the messages, workspace and title it writes, and the first payload Reasonix would
+ * refuse in it, if any.
+ */
+export function replayBatch({ batch, payloads, payloadBytes }: ResolvedBatch, logPath: string): { replay: Projection; refusal: StrictPayloadError | undefined } {
+  const replay = new Projection();
+  batch.events.forEach((event, index) => replay.apply(batch, event, payloads[index], payloadBytes[index]));
+  const finding = replay.strictness[0];
+  return { replay, refusal: finding ? strictPayloadError(finding, logPath) : undefined };
+}

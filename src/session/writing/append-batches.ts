@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { open, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CommittedBatch } from '../../codec/batch.js';
+import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
+import { DamagedStoreError, InvalidInputError } from '../../errors/rx-error.js';
+import { goJsonIndented } from '../../codec/go-json.js';
+import { readBatches } from '../../codec/read-batches.js';
+import { openLogBytes, readFrames } from '../../codec/read-frames.js';
+import { writeFileAtomic, writeNewFile } from '../../fs/atomic-write.js';
+import { ManifestSchema } from '../reading/manifest.js';
+import { readJsonFile } from '../reading/read-json-file.js';
+import { sessionContentStore } from '../reading/session-content.js';
+import { SESSION_FILES } from '../reading/session-files.js';
+import { acquireWriterLocks } from '../reading/writer-locks.js';
+import { Projection } from '../replay/projection.js';
+import { readSessionEvents } from '../reading/read-events.js';
+import { validateBatches } from './validate-batches.js';
+
+/**
+ * Appends whole batches to an existing session as an external writer must (docs/format.md §9.8): both
+ * writer locks held (refusing at once if Reasonix has the session open), the log verified to its
+ * end, a new writer generation recorded in the manifest, and each append written to a staging
+ * file, fsynced, then copied onto the log and fsynced. A torn tail is refused: repair it first.
+ * Batches Reasonix would refuse the session for are refused before anything is written.
+ */
+export interface AppendOptions {
+  /**
+   * Refuse batches Reasonix 1.38.11 would refuse the session for (default true; see
+   * `validateBatches`). Off only for tools and tests that write such sessions on purpose.
+   */
+  validate?: boolean;
+}
+
+export async function appendBatches(sessionDir: string, batches: BatchToWrite[], options: AppendOptions = {}): Promise<CommittedBatch[]> {
+  const validate = options.validate ?? true;
+  const locks = await acquireWriterLocks(sessionDir);
+  try {
+    const manifestPath = join(sessionDir, SESSION_FILES.manifest);
+    const manifest = await readJsonFile(manifestPath, ManifestSchema);
+    if (manifest.state !== 'ok') throw new DamagedStoreError(`cannot append: manifest is ${manifest.state}`, { file: manifestPath });
+    const logPath = join(sessionDir, SESSION_FILES.log);
+
+    let nextSequence = 1;
+    let end = 0;
+    const operations = new Map<string, string>();
+    // Validation replays the log's payloads (the new events are judged after them); otherwise the batches are enough.
+    const projection = new Projection({ retainContent: false });
+    const existing = validate ? readSessionEvents(sessionDir) : readBatches(readFrames(openLogBytes(logPath), { file: logPath, transientRaw: true }), { file: logPath });
+    for await (const item of existing) {
+      if (item.type === 'torn-tail') {
+        throw new DamagedStoreError(`cannot append after a torn tail of ${item.tail.bytes} bytes: run rxstore repair first`, { file: logPath, offset: item.tail.offset });
+      }
+      const batch = 'value' in item ? item.value.batch : item.batch;
+      nextSequence = batch.firstSeq + batch.eventCount;
+      end = batch.end;
+      operations.set(batch.operationId, batch.operationHash);
+      if ('value' in item) batch.events.forEach((event, index) => projection.apply(batch, event, item.value.payloads[index], item.value.payloadBytes[index]));
+    }
+    if (validate) validateBatches(batches, { sessionId: manifest.value.sessionId, projection, operations: new Map(operations), nextSequence });
+
+    const writerGeneration = (manifest.value.writerGeneration ?? 0) + 1;
+    await writeFileAtomic(manifestPath, goJsonIndented({ ...manifest.value, writerGeneration }));
+
+    const content = await sessionContentStore(sessionDir);
+    const encoded: Buffer[] = [];
+    const written: CommittedBatch[] = [];
+    for (const batch of batches) {
+      const result = await encodeBatch(batch, { sessionId: manifest.value.sessionId, writerGeneration, firstSeq: nextSequence, offset: end, content });
+      const prior = operations.get(result.batch.operationId);
+      if (prior !== undefined && prior !== result.batch.operationHash) {
+        throw new InvalidInputError(`operation ${JSON.stringify(batch.operationId)} is already in the log with other events`, { file: logPath });
+      }
+      operations.set(result.batch.operationId, result.batch.operationHash);
+      encoded.push(result.bytes);
+      written.push(result.batch);
+      nextSequence += result.batch.eventCount;
+      end = result.batch.end;
+    }
+
+    const bytes = Buffer.concat(encoded);
+    const staged = join(sessionDir, `.append-${randomBytes(6).toString('hex')}.staged`);
+    await writeNewFile(staged, bytes);
+    const log = await open(logPath, 'a');
+    try {
+      await log.writeFile(bytes);
+      await log.sync();
+    } finally {
+      await log.close();
+    }
+    await rm(staged);
+    return written;
+  } finally {
+    await locks.release();
+  }
+}

@@ -1,0 +1,71 @@
+import { link, open, rm, truncate } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { TornTail } from '../../codec/batch.js';
+import { DamagedStoreError } from '../../errors/rx-error.js';
+import { readBatches } from '../../codec/read-batches.js';
+import { openLogBytes, readFrames } from '../../codec/read-frames.js';
+import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';
+import { SESSION_FILES } from '../reading/session-files.js';
+import { acquireWriterLocks } from '../reading/writer-locks.js';
+
+export interface RepairReport {
+  dir: string;
+  action: 'repaired' | 'would-repair' | 'nothing-to-repair';
+  tornTail: TornTail | null;
+  /** Where the cut bytes were kept. */
+  evidence?: string;
+  durableEnd: number;
+}
+
+/** `events.torn-<unix nanoseconds>.tail`, named as Reasonix names its evidence files (docs/format.md §3.4). */
+function evidenceName(): string {
+  const nanos = BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
+  return `events.torn-${nanos}.tail`;
+}
+
+/**
+ * Repairs a torn tail as Reasonix's writer does (docs/format.md §3.4): under both writer locks, the bytes
+ * after the last committed batch are copied to an evidence file (exclusive create, fsync), then
+ * the log is truncated to the durable end and fsynced. Anything else wrong with the log is not
+ * repaired in place: the read throws its damage, and `salvage` is the way forward.
+ */
+export async function repairSession(dir: string, options: { dryRun?: boolean } = {}): Promise<RepairReport> {
+  const logPath = join(dir, SESSION_FILES.log);
+  const locks = options.dryRun ? undefined : await acquireWriterLocks(dir);
+  try {
+    let durableEnd = 0;
+    let tornTail: TornTail | null = null;
+    for await (const item of readBatches(readFrames(openLogBytes(logPath), { file: logPath, transientRaw: true }), { file: logPath })) {
+      if (item.type === 'batch') durableEnd = item.batch.end;
+      else tornTail = item.tail;
+    }
+    if (!tornTail) return { dir, action: 'nothing-to-repair', tornTail, durableEnd };
+    if (options.dryRun) return { dir, action: 'would-repair', tornTail, durableEnd };
+
+    const log = await open(logPath, 'r');
+    const tail = Buffer.alloc(tornTail.offset + tornTail.bytes - durableEnd);
+    try {
+      const { bytesRead } = await log.read(tail, 0, tail.length, durableEnd);
+      if (bytesRead !== tail.length) throw new DamagedStoreError('the log changed while it was repaired', { file: logPath, offset: durableEnd });
+    } finally {
+      await log.close();
+    }
+    // The evidence appears whole or not at all: a repair killed midway leaves the log as it was.
+    const evidence = join(dir, evidenceName());
+    const staged = join(dir, `.${basename(evidence)}.tmp`);
+    await writeNewFile(staged, tail);
+    await link(staged, evidence);
+    await rm(staged);
+    await fsyncDir(dir);
+    await truncate(logPath, durableEnd);
+    const synced = await open(logPath, 'r+');
+    try {
+      await synced.sync();
+    } finally {
+      await synced.close();
+    }
+    return { dir, action: 'repaired', tornTail, evidence, durableEnd };
+  } finally {
+    await locks?.release();
+  }
+}

@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { ContentStore } from '../../codec/content-store.js';
+import type { BatchToWrite, EventToWrite } from '../../codec/encode-batch.js';
+import { RxError } from '../../errors/rx-error.js';
+import { PhysicalEventSchema, V4_CODEC } from '../../codec/records.js';
+import { salvageFrames } from '../../codec/salvage-frames.js';
+import { createSession } from './create-session.js';
+import { MessageSchema, type Message } from '../replay/message.js';
+import { problemFromError, type SessionProblem } from '../../errors/problem.js';
+import { readSessionEvents } from '../reading/read-events.js';
+import { sessionContentStore } from '../reading/session-content.js';
+import { ManifestSchema } from '../reading/manifest.js';
+import { readJsonFile } from '../reading/read-json-file.js';
+import { SESSION_FILES } from '../reading/session-files.js';
+
+export interface SalvageReport {
+  source: string;
+  /** `already-salvaged`: a session salvaged from these very bytes is there already; nothing was written. */
+  action: 'salvaged' | 'would-salvage' | 'already-salvaged';
+  newId: string;
+  newDir: string;
+  /** The first problem that stopped the verified read; null when the log verified to its end. */
+  damage: SessionProblem | null;
+  batchesKept: number;
+  eventsKept: number;
+  /** Messages read from frames past the last verified batch, in the person's view. */
+  recoveredMessages: number;
+}
+
+interface KeptBatch {
+  batch: BatchToWrite;
+  messageIds: string[];
+}
+
+/**
+ * Recovers what can be recovered from a damaged session into a new one, and leaves the original
+ * untouched: the longest verified prefix of batches (event ids, kinds and payload bytes as they
+ * were), then the person's view of the messages that still decode past the damage, with a
+ * `diagnostic` event saying where they came from. The new session's manifest names the original.
+ */
+export async function salvageSession(dir: string, options: { to?: string; dryRun?: boolean } = {}): Promise<SalvageReport> {
+  const source = resolve(dir);
+  const logPath = join(source, SESSION_FILES.log);
+  const kept: KeptBatch[] = [];
+  let verifiedEnd = 0;
+  let damage: SessionProblem | null = null;
+  try {
+    for await (const item of readSessionEvents(source)) {
+      if (item.type !== 'batch') continue;
+      const { batch, payloads, payloadBytes } = item.value;
+      kept.push({
+        batch: {
+          operationId: batch.operationId,
+          ...(batch.turnId ? { turnId: batch.turnId } : {}),
+          createdAt: batch.createdAt,
+          events: batch.events.map((event, index): EventToWrite => ({
+            id: event.id,
+            kind: event.kind,
+            optional: event.optional,
+            required: event.required,
+            ...(payloadBytes[index] ? { payloadJson: payloadBytes[index] } : {}),
+          })),
+        },
+        messageIds: payloads.flatMap((payload) => messageIdsOf(payload)),
+      });
+      verifiedEnd = batch.end;
+    }
+  } catch (error) {
+    if (!(error instanceof RxError)) throw error;
+    damage = problemFromError(error);
+  }
+
+  const log = await readFile(logPath).catch(() => Buffer.alloc(0));
+  const known = new Set(kept.flatMap((batch) => batch.messageIds));
+  const recovered = await messagesPast(log, verifiedEnd, await sessionContentStore(source), known);
+  const batches = kept.map((batch) => batch.batch);
+  if (recovered.length > 0 || damage) {
+    batches.push({
+      operationId: `salvage:${basename(source)}:recovered`,
+      events: [
+        {
+          kind: 'diagnostic',
+          payload: { salvage: { source, damage: damage?.message ?? null, offset: damage?.offset ?? null, verifiedEnd, recoveredMessages: recovered.length } },
+        },
+        ...recovered.map((message) => ({ kind: 'message/complete', payload: { message } })),
+      ],
+    });
+  }
+  const storeDir = resolve(options.to ?? dirname(source));
+  const logDigest = createHash('sha256').update(log).digest('hex');
+  // Named by what it salvages: a dry run names the session the real run writes, and a second run
+  // of the same damaged log finds its salvage already there instead of writing another.
+  const newId = createHash('sha256').update(`rxstore-salvage\0${basename(source)}\0${logDigest}`).digest('hex').slice(0, 32);
+  const report: SalvageReport = {
+    source,
+    action: options.dryRun ? 'would-salvage' : 'salvaged',
+    newId,
+    newDir: join(storeDir, newId),
+    damage,
+    batchesKept: kept.length,
+    eventsKept: kept.reduce((sum, batch) => sum + batch.batch.events.length, 0),
+    recoveredMessages: recovered.length,
+  };
+  if (options.dryRun) return report;
+  // Salvaging the same bytes again finds its salvage there: the run is done, as a re-run of migrate is.
+  const there = await readJsonFile(join(report.newDir, SESSION_FILES.manifest), ManifestSchema);
+  if (there.state === 'ok' && there.value.source?.sha256 === logDigest && there.value.source.path === source) return { ...report, action: 'already-salvaged' };
+  await createSession({
+    storeDir,
+    sessionId: newId,
+    source: { path: source, size: log.length, sha256: logDigest, version: V4_CODEC },
+    inheritedEventCount: report.eventsKept,
+    batches,
+  });
+  return report;
+}
+
+function messageIdsOf(payload: unknown): string[] {
+  const record = payload as { message?: { id?: unknown }; messages?: { id?: unknown }[] } | undefined;
+  const messages = [record?.message, ...(Array.isArray(record?.messages) ? record.messages : [])];
+  return messages.flatMap((message) => (typeof message?.id === 'string' ? [message.id] : []));
+}
+
+/**
+ * The person's view of the messages in frames past `from` that still decode: message events
+ * whose payload parses, without host and local-only records, each id once and none already kept.
+ */
+async function messagesPast(log: Buffer, from: number, content: ContentStore, known: Set<string>): Promise<Message[]> {
+  const found: Message[] = [];
+  for (const frame of salvageFrames(log, from)) {
+    try {
+      const record = JSON.parse(frame.raw.toString('utf8')) as { recordType?: unknown; event?: unknown };
+      if (record.recordType !== 'batch/event') continue;
+      const event = PhysicalEventSchema.parse(record.event);
+      if (event.kind !== 'message/complete' && event.kind !== 'message/upsert') continue;
+      const bytes = event.payloadRef ? await content.read(event.payloadRef) : event.payload;
+      const message = MessageSchema.parse((JSON.parse(bytes!.toString('utf8')) as { message?: unknown }).message);
+      if (message.origin === 'host' || message.local_only) continue;
+      const id = message.id || `salvaged-${frame.offset}`;
+      if (known.has(id)) continue;
+      known.add(id);
+      found.push({ ...message, id });
+    } catch {
+      // A frame that decodes but does not hold a readable message: nothing to recover from it.
+    }
+  }
+  return found;
+}

@@ -1,0 +1,86 @@
+import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
+import type { BatchToWrite } from '../../codec/encode-batch.js';
+import { InvalidInputError } from '../../errors/rx-error.js';
+import { KNOWN_EVENT_KINDS } from '../../codec/event-kinds.js';
+import { goJson } from '../../codec/go-json.js';
+import { operationHash } from '../../codec/operation-hash.js';
+import { Projection } from '../replay/projection.js';
+
+/** A batch the writer will not write: Reasonix 1.38.11 would refuse the session holding it. */
+export class RefusedBatchError extends InvalidInputError {
+  override readonly code: string = 'RX_WRITE_REFUSED';
+}
+
+/** What the log already holds, so that new batches are judged as Reasonix would replay them after it. */
+export interface WrittenState {
+  sessionId: string;
+  /** The projection of the log so far (an empty one for a new session). */
+  projection: Projection;
+  /** operationId → operationHash of the batches already in the log. */
+  operations: Map<string, string>;
+  /** The sequence the first new event gets. */
+  nextSequence: number;
+}
+
+/**
+ * Checks batches before anything is written, with the rules Reasonix 1.38.11 reads a log by: a
+ * kind it does not know must be optional; each payload must decode as its kind's (the reader's
+ * `decodePayload`, message ids included, none used twice); an operation id may come again only
+ * for the same events. The first breach is thrown, naming the batch and the event (both
+ * 1-based). Sequences are assigned by the writer itself, so they are always in order.
+ */
+export function validateBatches(batches: readonly BatchToWrite[], state: WrittenState): void {
+  const { projection, operations } = state;
+  let sequence = state.nextSequence;
+  batches.forEach((input, batchIndex) => {
+    const where = `batch ${batchIndex + 1} (operation ${JSON.stringify(input.operationId)})`;
+    const refuse = (message: string, extra: { event?: number; kind?: string } = {}) =>
+      new RefusedBatchError(`refused to write ${where}${extra.event ? `, event ${extra.event}${extra.kind ? ` (${extra.kind})` : ''}` : ''}: ${message}`, {
+        sequence: extra.event ? sequence + extra.event - 1 : sequence,
+        found: extra.kind ?? input.operationId,
+      });
+    const payloads = input.events.map((event) => {
+      if (event.payloadJson) return Buffer.from(event.payloadJson);
+      return event.payload === undefined ? undefined : Buffer.from(goJson(event.payload), 'utf8');
+    });
+    const hash = operationHash(state.sessionId, input.turnId, input.events.map((event, index) => ({ kind: event.kind, optional: event.optional, payload: payloads[index] })));
+    const prior = operations.get(input.operationId);
+    if (prior !== undefined && prior !== hash) {
+      throw refuse('the operation id is already in the log with other events (Reasonix: conflicting operation)');
+    }
+    operations.set(input.operationId, hash);
+    const batch: CommittedBatch = {
+      commitId: '',
+      operationId: input.operationId,
+      operationHash: hash,
+      firstSeq: sequence,
+      eventCount: input.events.length,
+      ...(input.turnId ? { turnId: input.turnId } : {}),
+      writerGeneration: 1,
+      createdAt: typeof input.createdAt === 'string' ? input.createdAt : (input.createdAt ?? new Date()).toISOString(),
+      sha256: '',
+      events: [],
+      offset: 0,
+      end: 0,
+    };
+    input.events.forEach((event, index) => {
+      const kind = event.kind;
+      if (!event.optional && !KNOWN_EVENT_KINDS.has(kind)) {
+        throw refuse('Reasonix 1.38.11 does not know this kind, and the event is not optional (unsupported session storage version)', { event: index + 1, kind });
+      }
+      const stored: StoredEvent = { id: event.id ?? '', seq: sequence + index, kind, optional: event.optional ?? false, required: event.required ?? false, offset: 0 };
+      const before = projection.strictness.length;
+      const bytes = payloads[index];
+      let parsed: unknown;
+      try {
+        parsed = bytes && bytes.length > 0 ? JSON.parse(bytes.toString('utf8')) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      projection.apply(batch, stored, parsed, bytes);
+      const finding = projection.strictness[before];
+      if (finding) throw refuse(`invalid ${kind} payload: ${finding.message}`, { event: index + 1, kind });
+    });
+    sequence += input.events.length;
+  });
+}

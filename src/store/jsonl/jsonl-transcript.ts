@@ -1,0 +1,118 @@
+import { readFile } from 'node:fs/promises';
+import { DamagedStoreError, InvalidInputError } from '../../errors/rx-error.js';
+import { LenientMessageSchema } from '../../session/replay/strict-message.js';
+
+/** One message of a JSONL transcript, decoded as Reasonix decodes it (its keys named as its fields are). */
+export interface TranscriptLine {
+  /** The 1-based line the message starts on. */
+  line: number;
+  value: Record<string, unknown>;
+}
+
+/** Where Reasonix's JSONL loader stops reading a transcript: it is damaged there. */
+export class TranscriptLineError extends DamagedStoreError {
+  override readonly code: string = 'RX_JSONL_LINE';
+}
+
+/** A transcript of zero bytes: Reasonix does not list it (`no session matches`). */
+export class EmptyTranscriptError extends InvalidInputError {
+  override readonly code: string = 'RX_JSONL_EMPTY';
+}
+
+const WHITESPACE = new Set([' ', '\t', '\r', '\n']);
+const VALUE_START = /[{["\-0-9tfn]/;
+const LITERAL = /[A-Za-z0-9+\-.]/;
+
+/** Where the JSON value starting at `start` ends, or undefined when the text ends first. */
+function valueEnd(text: string, start: number): number | undefined {
+  const first = text[start]!;
+  if (first !== '{' && first !== '[' && first !== '"') {
+    let end = start;
+    while (end < text.length && LITERAL.test(text[end]!)) end += 1;
+    return end;
+  }
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index += 1) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index += 1;
+      else if (char === '"') {
+        inString = false;
+        if (depth === 0) return index + 1;
+      }
+    } else if (char === '"') inString = true;
+    else if (char === '{' || char === '[') depth += 1;
+    else if (char === '}' || char === ']') {
+      depth -= 1;
+      if (depth === 0) return index + 1;
+    }
+  }
+  return undefined;
+}
+
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? 'a string' : typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'a boolean' : 'a value';
+}
+
+/**
+ * Reads a JSONL transcript as Reasonix 1.38.11's loader does (internal/agent, the migration
+ * stream: one `json.Decoder` over the whole file, decoding provider messages one after another;
+ * docs/format.md §11.1): values are separated by any JSON whitespace (blank lines and CRLF are fine, and a
+ * message may span lines); unknown keys are dropped, keys match case-insensitively, `null` is an
+ * empty message; anything else — a byte-order mark, a value that is not an object, a wrong type,
+ * a last message cut mid-write — stops the loader, and Reasonix refuses the transcript. So does a
+ * file of zero bytes. The messages before the first error are returned, with that one error.
+ */
+export function parseTranscript(text: string, file: string): { lines: TranscriptLine[]; errors: InvalidInputError[] } {
+  const lines: TranscriptLine[] = [];
+  if (text.length === 0) {
+    return { lines, errors: [new EmptyTranscriptError('empty transcript: Reasonix does not list it (no session matches)', { file, offset: 0 })] };
+  }
+  let line = 1;
+  let index = 0;
+  const fail = (message: string) => {
+    const offset = Buffer.byteLength(text.slice(0, index));
+    return { lines, errors: [new TranscriptLineError(`line ${line}: ${message}`, { file, line, offset })] };
+  };
+  while (index < text.length) {
+    const char = text[index]!;
+    if (WHITESPACE.has(char)) {
+      if (char === '\n') line += 1;
+      index += 1;
+      continue;
+    }
+    if (!VALUE_START.test(char)) return fail(`invalid character ${JSON.stringify(char)} looking for the beginning of a message`);
+    const end = valueEnd(text, index);
+    if (end === undefined) {
+      try {
+        JSON.parse(text.slice(index));
+      } catch (error) {
+        const reason = (error as Error).message;
+        if (!/unterminated|unexpected end/i.test(reason)) return fail(`not JSON (${reason})`);
+      }
+      return fail('the file ends inside a message (a line cut mid-write?)');
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text.slice(index, end));
+    } catch (error) {
+      return fail(`not JSON (${(error as Error).message})`);
+    }
+    if (value !== null && (typeof value !== 'object' || Array.isArray(value))) return fail(`${kindOf(value)} is not a message object`);
+    const decoded = LenientMessageSchema.safeParse(value);
+    if (!decoded.success) {
+      const issue = decoded.error.issues[0];
+      return fail(`not a message: ${issue ? `${issue.path.map(String).join('.')}: ${issue.message}` : 'invalid'}`);
+    }
+    lines.push({ line, value: decoded.data as Record<string, unknown> });
+    for (let at = index; at < end; at += 1) if (text[at] === '\n') line += 1;
+    index = end;
+  }
+  return { lines, errors: [] };
+}
+
+export async function readTranscript(file: string) {
+  return parseTranscript(await readFile(file, 'utf8'), file);
+}

@@ -1,0 +1,91 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
+import { goTime } from '../../codec/go-json.js';
+import { Projection } from '../../session/replay/projection.js';
+import { errorFromProblem, type SessionProblem } from '../../errors/problem.js';
+import { readJsonFile } from '../../session/reading/read-json-file.js';
+import type { SessionRead } from '../../session/reading/read-session.js';
+import { branchIdOf } from './jsonl-sidecars.js';
+import { goMessage } from './jsonl-message.js';
+import { jsonlMetaTitle, JsonlMetaSchema } from './jsonl-meta.js';
+import { parseTranscript } from './jsonl-transcript.js';
+import { assignLegacyIds } from '../roots/legacy-ids.js';
+
+/**
+ * Reads a JSONL transcript (docs/format.md §11) into the same shape as a v4 session read, so that every
+ * view, the hygiene checks and `inspect` work on it: each line replays as a `message/complete`,
+ * with the ids Reasonix would give it (docs/format.md §8.3). Messages without `createdAt` take the meta
+ * file's `created_at`, else the transcript's modification time. Where Reasonix's loader stops (see
+ * `parseTranscript`) is a problem named by its line; the views hold the messages before it.
+ */
+export async function readJsonlSession(path: string): Promise<SessionRead> {
+  const id = branchIdOf(path);
+  const [text, stats, meta] = await Promise.all([readFile(path, 'utf8'), stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema)]);
+  const { lines, errors } = parseTranscript(text, path);
+  const problems: SessionProblem[] = errors.map((error) => ({
+    code: error.code,
+    severity: 'error',
+    message: error.message,
+    file: path,
+    ...(error.data.line !== undefined ? { line: error.data.line } : {}),
+    ...(error.data.offset !== undefined ? { offset: error.data.offset } : {}),
+  }));
+  if (meta.state === 'invalid') problems.push({ code: 'RX_JSONL_META', severity: 'warning', message: `invalid .jsonl.meta: ${meta.reason}`, file: `${path}.meta` });
+  const startedAt = meta.state === 'ok' ? meta.value.created_at : stats.mtime.toISOString();
+  // The loader stops at its first error: `lines` are the messages before it, what was verified.
+  const messages = assignLegacyIds(id, lines.map(({ value }) => goMessage(value).message));
+  // Reasonix's JSONL loader is lenient (docs/format.md §11.1): what its strict v4 decoder would refuse is not a problem here.
+  const projection = new Projection({ judgePayloads: false });
+  const batch: CommittedBatch = {
+    commitId: '',
+    operationId: `jsonl:${id}`,
+    operationHash: '',
+    firstSeq: 1,
+    eventCount: messages.length,
+    writerGeneration: 0,
+    createdAt: startedAt,
+    sha256: '',
+    events: [],
+    offset: 0,
+    end: 0,
+  };
+  messages.forEach((message, index) => {
+    const event: StoredEvent = { id: String(message.id), seq: index + 1, kind: 'message/complete', optional: false, required: false, offset: 0 };
+    projection.apply(batch, event, { message });
+  });
+  if (meta.state === 'ok') projection.title = jsonlMetaTitle(meta.value);
+  // Reasonix migrates what it loaded into v4 message/complete events: a message id used twice is refused there.
+  for (const finding of projection.strictness) {
+    const line = lines[finding.seq - 1]?.line;
+    problems.push({
+      code: 'RX_STRICT_PAYLOAD',
+      severity: 'error',
+      message: `Reasonix 1.38.11 would refuse: invalid message/complete payload at ${finding.seq}: ${finding.message}`,
+      file: path,
+      ...(line !== undefined ? { line } : {}),
+    });
+  }
+  const firstError = problems.find((problem) => problem.severity === 'error');
+  // The loader's own error where it stopped; else the repeated id its migration would refuse.
+  const refusal = errors[0] ?? (firstError ? errorFromProblem(firstError, 'damaged') : undefined);
+  return {
+    dir: path,
+    id,
+    status: problems.some((problem) => problem.severity === 'error') ? 'damaged' : 'ok',
+    problems,
+    batches: 0,
+    events: { total: messages.length, byKind: messages.length > 0 ? { 'message/complete': messages.length } : {} },
+    payloadRefs: 0,
+    tornTail: null,
+    durableEnd: 0,
+    lastSequence: messages.length,
+    writerGeneration: 0,
+    firstCommitAt: startedAt,
+    lastCommitAt: meta.state === 'ok' ? meta.value.updated_at : goTime(stats.mtime),
+    projection,
+    tornEvidence: [],
+    lockFiles: [],
+    ...(meta.state === 'ok' && meta.value.workspace_root ? { declaredWorkspace: meta.value.workspace_root } : {}),
+    ...(refusal ? { refusal } : {}),
+  };
+}

@@ -1,0 +1,98 @@
+import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
+import type { Conversation, ParentSession } from './group-conversations.js';
+import type { SessionCopy } from './session-copy.js';
+import type { ListedStore } from '../roots/store-kind.js';
+import { writerLockHolder } from '../../session/reading/writer-locks.js';
+import type { SummaryCache } from './summary-cache.js';
+import { summariseCopy, type CopySummary, type ListedStatus, type WorkspaceSource } from './summarise-copy.js';
+
+/** One copy of a listed session, as `ls --json` and `where --json` print it. */
+export interface ListedCopy {
+  id: string;
+  store: ListedStore;
+  scope: 'workspace' | 'global';
+  /** `projects/<slug>/` it sits under; null in a global store. */
+  slug: string | null;
+  path: string;
+  /** The state or legacy root it was found under. */
+  root: string;
+  workspace: string | null;
+  workspaceFrom: WorkspaceSource | null;
+  title: string | null;
+  /** `title`: the session's own; `preview`: what its first message says. */
+  titleFrom: 'title' | 'preview' | null;
+  /** Its last committed event's time, as `inspect --json` reports it (see `CopySummary`). */
+  updatedAt: string | null;
+  /** The messages a person sees. */
+  messages: number;
+  status: ListedStatus;
+  problem: string | null;
+  payloadRefs: number;
+  /** Read now, or taken from the summary cache because its files are as they were when it was read. */
+  checked: 'now' | 'cache';
+}
+
+/**
+ * A conversation, described by its newest store's copy: that copy's facts, except the title and
+ * workspace, which come from the first copy that has them — `titleCopy` and `workspaceCopy` name
+ * that copy's path (the described one's own path when it is its own). `copies` is every copy,
+ * the described one first, each with only its own facts — as in `locateSession`.
+ */
+export interface ListedSession extends ListedCopy {
+  titleCopy: string | null;
+  workspaceCopy: string | null;
+  copies: ListedCopy[];
+  parent: ParentSession | null;
+}
+
+/** Reads every copy of a conversation, the newest store's first. */
+export async function readCopies(
+  conversation: Conversation,
+  options: { verify: boolean; registries: Map<string, DesktopRegistryFacts>; cache?: SummaryCache },
+): Promise<[ListedCopy, ...ListedCopy[]]> {
+  const copies = await Promise.all(
+    conversation.copies.map(async (copy) => {
+      const { cache } = options;
+      const found = cache ? await cache.lookup(copy) : undefined;
+      if (found?.summary && !options.verify) return listedCopy(copy, await withLockState(copy, found.summary), 'cache');
+      const summary = await summariseCopy(copy, { verify: options.verify, registry: options.registries.get(copy.root) });
+      // A copy a running Reasonix holds may be mid-append, and an unreadable one told nothing: neither is kept.
+      if (cache && summary.status !== 'locked' && summary.status !== 'unreadable') cache.keep(copy, found?.identity, summary);
+      return listedCopy(copy, summary, 'now');
+    }),
+  );
+  return copies as [ListedCopy, ...ListedCopy[]];
+}
+
+/** A kept summary, with whether a running Reasonix holds the session now (a lock is never cached). */
+async function withLockState(copy: SessionCopy, summary: CopySummary): Promise<CopySummary> {
+  if (copy.format !== 'v4' || (summary.status !== 'ok' && summary.status !== 'torn-tail')) return summary;
+  return (await writerLockHolder(copy.path)) ? { ...summary, status: 'locked' } : summary;
+}
+
+/**
+ * A conversation described by its first (newest-store) copy. Where that copy does not name its
+ * workspace, or has no title of its own, another copy's is used: a migrated v4 twin does not know
+ * what its JSONL meta knew.
+ */
+export function describeConversation(all: [ListedCopy, ...ListedCopy[]], parent: ParentSession | null): ListedSession {
+  const [primary] = all;
+  const named = all.find((copy) => copy.workspace !== null);
+  const titled = all.find((copy) => copy.titleFrom === 'title') ?? all.find((copy) => copy.title !== null);
+  return {
+    ...primary,
+    workspace: named?.workspace ?? null,
+    workspaceFrom: named?.workspaceFrom ?? null,
+    workspaceCopy: named?.path ?? null,
+    title: titled?.title ?? null,
+    titleFrom: titled?.titleFrom ?? null,
+    titleCopy: titled?.path ?? null,
+    copies: all,
+    parent,
+  };
+}
+
+function listedCopy(copy: SessionCopy, summary: CopySummary, checked: ListedCopy['checked']): ListedCopy {
+  const { id, store, scope, slug, path, root } = copy;
+  return { id, store, scope, slug, path, root, ...summary, checked };
+}

@@ -1,0 +1,145 @@
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { describeSystemError } from '../../errors/system-error.js';
+import { HeaderSchema } from '../../session/reading/header.js';
+import { ManifestSchema } from '../../session/reading/manifest.js';
+import { readJsonFile } from '../../session/reading/read-json-file.js';
+import { SESSION_FILES } from '../../session/reading/session-files.js';
+import { readDesktopRegistry, type DesktopRegistryFacts } from '../roots/desktop-registry.js';
+import { isoTime } from './iso-time.js';
+import { JsonlMetaSchema } from '../jsonl/jsonl-meta.js';
+import { isTranscriptName } from '../jsonl/jsonl-names.js';
+import { branchIdOf } from '../jsonl/jsonl-sidecars.js';
+import type { ReadRoot } from '../roots/roots.js';
+import type { SessionCopy } from './session-copy.js';
+import { STORES_NEWEST_FIRST, type ListedStore } from '../roots/store-kind.js';
+import { locateInStore, type StoreLocation } from '../roots/store-location.js';
+import { V0MetaSchema } from './v0-meta.js';
+
+export interface FoundCopies {
+  copies: SessionCopy[];
+  /** Each state root's desktop registry (docs/format.md §12). */
+  registries: Map<string, DesktopRegistryFacts>;
+  /** Stores that exist but could not be read, and unreadable registries: never shown as empty. */
+  warnings: string[];
+}
+
+/** One store directory to enumerate, and what every copy in it shares. */
+interface StoreDir {
+  dir: string;
+  layout: StoreLocation['layout'];
+  store: ListedStore;
+  root: string;
+  scope: StoreLocation['scope'];
+  slug: string | null;
+  /** The directory's path below the root, `/`-separated: copies' keys start with it. */
+  keyDir: string;
+}
+
+/**
+ * Every session copy under the roots, from directory listings and metadata files only (no log is
+ * opened): per state root `projects/<slug>/sessions-v4/`, `sessions-v4/`,
+ * `desktop-sessions-v5/by-id/`, `projects/<slug>/sessions/*.jsonl` and `sessions/*.jsonl`; per
+ * legacy root its JSONL and v0.x transcripts (docs/format.md §1.2, §1.4, §12). Names starting with `.` are
+ * never sessions (docs/format.md §2): `.content-v1`, `.query-cache`, `.trash`, `.<id>.tmp-*` staging.
+ */
+export async function findSessionCopies(roots: ReadRoot[], stores: readonly ListedStore[] = STORES_NEWEST_FIRST): Promise<FoundCopies> {
+  const found: FoundCopies = { copies: [], registries: new Map(), warnings: [] };
+  const storeDirs: StoreDir[] = [];
+  for (const root of roots) {
+    if (root.kind === 'store') storeDirs.push(storeDirNamed(root.path));
+    else storeDirs.push(...(await storeDirsUnder(root.path, root.kind === 'legacy' ? 'legacy' : undefined, found.warnings)));
+    if (root.kind === 'state') {
+      const registry = await readDesktopRegistry(root.path);
+      found.registries.set(root.path, registry);
+      if (registry.problem) found.warnings.push(`desktop registry unreadable: ${registry.problem}`);
+    }
+  }
+  const wanted = storeDirs.filter((storeDir) => stores.includes(storeDir.store));
+  const perStore = await Promise.all(wanted.map((storeDir) => copiesIn(storeDir, found.warnings)));
+  found.copies = perStore.flat();
+  return found;
+}
+
+/** The store directories of a state root (or, as `legacy`, of a legacy root's JSONL layout). */
+async function storeDirsUnder(root: string, legacy: 'legacy' | undefined, warnings: string[]): Promise<StoreDir[]> {
+  const dirs: StoreDir[] = [];
+  const add = (keyDir: string, layout: StoreLocation['layout'], slug: string | null) => {
+    const store: ListedStore = legacy ?? layout;
+    dirs.push({ dir: join(root, ...keyDir.split('/')), layout, store, root, scope: slug === null ? 'global' : 'workspace', slug, keyDir });
+  };
+  if (!legacy) {
+    add('sessions-v4', 'sessions-v4', null);
+    add('desktop-sessions-v5/by-id', 'desktop-sessions-v5', null);
+  }
+  add('sessions', 'jsonl', null);
+  for (const slug of await listEntries(join(root, 'projects'), warnings)) {
+    if (!slug.isDirectory() || slug.name.startsWith('.')) continue;
+    if (!legacy) add(`projects/${slug.name}/sessions-v4`, 'sessions-v4', slug.name);
+    add(`projects/${slug.name}/sessions`, 'jsonl', slug.name);
+  }
+  return dirs;
+}
+
+/** `RXSTORE_ROOT` naming one store directory: its kind and root come from the folders around it. */
+function storeDirNamed(dir: string): StoreDir {
+  const location = locateInStore(join(dir, 'session')) ?? { layout: 'sessions-v4', scope: 'global', slug: null, key: 'sessions-v4/session' };
+  const keyDir = location.key.slice(0, -'/session'.length);
+  // The key names the same folders as the path's end, one separator each.
+  const root = dir.slice(0, dir.length - keyDir.length - 1);
+  return { dir, layout: location.layout, store: location.layout, root, scope: location.scope, slug: location.slug, keyDir };
+}
+
+/** Directory entries; a missing directory has none, an unreadable one is reported. */
+async function listEntries(dir: string, warnings: string[]): Promise<Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') warnings.push(`cannot read ${describeSystemError(error)}`);
+    return [];
+  }
+}
+
+async function copiesIn(storeDir: StoreDir, warnings: string[]): Promise<SessionCopy[]> {
+  const entries = await listEntries(storeDir.dir, warnings);
+  if (storeDir.layout === 'jsonl') {
+    const names = new Set(entries.map((entry) => entry.name));
+    const transcripts = entries.filter((entry) => entry.isFile() && isTranscriptName(entry.name));
+    return Promise.all(transcripts.map((entry) => transcriptCopy(storeDir, entry.name, names)));
+  }
+  const sessions = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'));
+  return Promise.all(sessions.map((entry) => v4Copy(storeDir, entry.name)));
+}
+
+/** What every copy in a store directory shares, and where this one sits. */
+function facts(storeDir: StoreDir, id: string, path: string) {
+  const { store, root, scope, slug, keyDir } = storeDir;
+  return { id, store, path, root, scope, slug, key: `${keyDir}/${basename(path)}` };
+}
+
+async function v4Copy(storeDir: StoreDir, id: string): Promise<SessionCopy> {
+  const dir = join(storeDir.dir, id);
+  const [manifest, header, changed] = await Promise.all([
+    readJsonFile(join(dir, SESSION_FILES.manifest), ManifestSchema),
+    readJsonFile(join(dir, SESSION_FILES.header), HeaderSchema),
+    // Every append rewrites the log, so its mtime is when the session last changed.
+    stat(join(dir, SESSION_FILES.log)).catch(() => stat(dir)),
+  ]);
+  return { ...facts(storeDir, id, dir), format: 'v4', manifest, header, updatedAt: isoTime(changed.mtime) };
+}
+
+async function transcriptCopy(storeDir: StoreDir, name: string, names: Set<string>): Promise<SessionCopy> {
+  const path = join(storeDir.dir, name);
+  const id = branchIdOf(path);
+  const changed = await stat(path);
+  // A v0.x transcript has `<name>.meta.json`; a 1.x one `<name>.jsonl.meta` (docs/format.md §11.3, §11.4).
+  if (names.has(`${id}.meta.json`) && !names.has(`${name}.meta`)) {
+    const meta = await readJsonFile(join(storeDir.dir, `${id}.meta.json`), V0MetaSchema);
+    return { ...facts(storeDir, id, path), format: 'v0', meta, updatedAt: isoTime(changed.mtime) };
+  }
+  const meta = await readJsonFile(`${path}.meta`, JsonlMetaSchema);
+  const updatedAt = (meta.state === 'ok' ? isoTime(meta.value.updated_at) : null) ?? isoTime(changed.mtime);
+  return { ...facts(storeDir, id, path), format: 'jsonl', meta, updatedAt };
+}

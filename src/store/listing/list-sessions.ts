@@ -1,0 +1,69 @@
+import { describeConversation, readCopies, type ListedSession } from './describe-conversation.js';
+import { findSessionCopies } from './find-session-copies.js';
+import { groupConversations, type Conversation } from './group-conversations.js';
+import { mapInOrder } from './map-in-order.js';
+import type { Platform } from '../roots/platform.js';
+import type { ReadRoot } from '../roots/roots.js';
+import type { ListedStore } from '../roots/store-kind.js';
+import type { SummaryCache } from './summary-cache.js';
+import { sameSlug, workspaceSlug } from '../roots/workspace-slug.js';
+
+export interface ListOptions {
+  /** Whose path and slug rules apply. */
+  platform: Platform;
+  /** Verify each session fully (`readSession`, every JSONL line) instead of reading it for listing. */
+  verify?: boolean;
+  /** Only sessions of this workspace (an absolute path): the one they name, or the one whose slug they sit under. */
+  workspace?: string;
+  /** Read only these stores. */
+  stores?: readonly ListedStore[];
+  /** Sessions read at once; default 16. */
+  concurrency?: number;
+  /**
+   * A summary cache (`SummaryCache.open()`): a copy whose files did not change since it was read is
+   * not read again (its row says `checked: 'cache'`), and what is read is kept in it; call its
+   * `save()` when the listing is done. None by default.
+   */
+  cache?: SummaryCache;
+}
+
+export interface SessionListing {
+  /** Stores that could not be read: they are not empty, and the listing says so. */
+  warnings: string[];
+  /** Each conversation once, the one whose last committed event is newest first. */
+  sessions: AsyncGenerator<ListedSession>;
+}
+
+/**
+ * Lists every session under the roots. Directory listings and metadata files are read first, to
+ * group copies into conversations (docs/format.md §10, §12); then every conversation's logs and transcripts
+ * are read, a few at once, since only they say when each last changed: a file's mtime says when
+ * it was copied, not when it was written.
+ */
+export async function listSessions(roots: readonly ReadRoot[], options: ListOptions): Promise<SessionListing> {
+  const found = await findSessionCopies([...roots], options.stores);
+  const conversations = groupConversations(found, options.platform);
+  const wanted = options.workspace === undefined ? undefined : workspaceSlug(options.workspace, options.platform);
+  const describe = async (conversation: Conversation) =>
+    describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries, ...(options.cache ? { cache: options.cache } : {}) }), conversation.parent);
+  async function* sessions(): AsyncGenerator<ListedSession> {
+    const described: ListedSession[] = [];
+    for await (const session of mapInOrder(conversations, options.concurrency ?? 16, describe)) {
+      // Slugs compare workspaces as Reasonix does: Windows spellings that differ in case are one folder.
+      if (wanted === undefined || belongsTo(session, wanted, options.platform)) described.push(session);
+    }
+    yield* described.sort(mostRecentFirst);
+  }
+  return { warnings: found.warnings, sessions: sessions() };
+}
+
+function belongsTo(session: ListedSession, slug: string, platform: Platform): boolean {
+  if (session.workspace !== null && sameSlug(workspaceSlug(session.workspace, platform), slug, platform)) return true;
+  return session.copies.some((copy) => sameSlug(copy.slug, slug, platform));
+}
+
+/** Newest last change first (times compared as instants: Reasonix writes up to nine fraction digits); unknown times last. */
+function mostRecentFirst(a: ListedSession, b: ListedSession): number {
+  const time = (session: ListedSession) => (session.updatedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(session.updatedAt) || Number.NEGATIVE_INFINITY);
+  return time(b) - time(a) || (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '') || a.id.localeCompare(b.id);
+}

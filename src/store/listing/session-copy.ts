@@ -1,0 +1,43 @@
+import type { Header } from '../../session/reading/header.js';
+import type { Manifest } from '../../session/reading/manifest.js';
+import type { JsonFileResult } from '../../session/reading/read-json-file.js';
+import type { JsonlMeta } from '../jsonl/jsonl-meta.js';
+import type { StoreLocation } from '../roots/store-location.js';
+import type { ListedStore } from '../roots/store-kind.js';
+import type { V0Meta } from './v0-meta.js';
+
+/**
+ * One copy of a session as found on disk, with what its metadata files say (read without opening
+ * its log). A conversation may have several: a JSONL transcript, its migrated v4 twin, a desktop
+ * import (docs/format.md §10, §12).
+ */
+interface CopyFacts extends Omit<StoreLocation, 'layout'> {
+  /** The session id: the directory name (v4) or the file name without `.jsonl` (docs/format.md §11.1). */
+  id: string;
+  store: ListedStore;
+  /** The session directory (v4) or transcript file (JSONL). */
+  path: string;
+  /** The state or legacy root it was found under. */
+  root: string;
+  /** When it last changed: the log's mtime (v4), the meta's `updated_at` (JSONL), else the file's mtime. */
+  updatedAt: string | null;
+}
+
+export interface V4Copy extends CopyFacts {
+  format: 'v4';
+  manifest: JsonFileResult<Manifest>;
+  header: JsonFileResult<Header>;
+}
+
+export interface JsonlCopy extends CopyFacts {
+  format: 'jsonl';
+  meta: JsonFileResult<JsonlMeta>;
+}
+
+/** A v0.x transcript: message-format `<name>.jsonl` with `<name>.meta.json` beside it (docs/format.md §11.4). */
+export interface V0Copy extends CopyFacts {
+  format: 'v0';
+  meta: JsonFileResult<V0Meta>;
+}
+
+export type SessionCopy = V4Copy | JsonlCopy | V0Copy;

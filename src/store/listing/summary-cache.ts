@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { SESSION_FILES } from '../../session/reading/session-files.js';
+import type { SessionCopy } from './session-copy.js';
+import type { CopySummary } from './summarise-copy.js';
+
+/**
+ * What listing learnt of each copy, kept between runs like git's index: a copy whose files have
+ * the same identity (size, modification time in nanoseconds, inode, and a digest of the log's first
+ * bytes) is not read again. Kept in the user's cache folder, never in Reasonix's; replaced
+ * atomically, so concurrent runs cost at most a re-read; a file that is not one rxstore wrote, or
+ * an entry that does not parse, is dropped, never trusted.
+ */
+const CACHE_VERSION = 1;
+/** Bytes of a log's start hashed into its identity: a log replaced by another of the same size and time is told apart. */
+const HEAD_BYTES = 4096;
+
+/** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
+const SummarySchema = z.object({
+  status: z.enum(['ok', 'torn-tail', 'damaged', 'unsupported']),
+  problem: z.string().nullable(),
+  messages: z.number().int().nonnegative(),
+  updatedAt: z.string().nullable(),
+  title: z.string().nullable(),
+  titleFrom: z.enum(['title', 'preview']).nullable(),
+  workspace: z.string().nullable(),
+  workspaceFrom: z.enum(['header', 'session-context', 'desktop-registry', 'jsonl-meta', 'v0-meta']).nullable(),
+  payloadRefs: z.number().int().nonnegative(),
+}) satisfies z.ZodType<CopySummary>;
+const EntrySchema = z.object({ identity: z.string(), summary: SummarySchema });
+const CacheFileSchema = z.object({ version: z.literal(CACHE_VERSION), entries: z.record(z.string(), z.unknown()) });
+
+/** The user's cache folder for rxstore: `$XDG_CACHE_HOME/rxstore`, or the platform's own. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'rxstore');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'rxstore');
+  if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'rxstore', 'Cache');
+  return join(homedir(), '.cache', 'rxstore');
+}
+
+export class SummaryCache {
+  private readonly entries = new Map<string, { identity: string; summary: CopySummary }>();
+  private changed = false;
+
+  private constructor(readonly file: string) {}
+
+  /** The cache in `dir` (the user's cache folder by default); an unreadable or foreign file is an empty cache. */
+  static async open(dir: string = defaultCacheDir()): Promise<SummaryCache> {
+    const cache = new SummaryCache(join(dir, `summaries-v${CACHE_VERSION}.json`));
+    const parsed = CacheFileSchema.safeParse(parseJson(await readFile(cache.file, 'utf8').catch(() => undefined)));
+    if (!parsed.success) return cache;
+    for (const [path, value] of Object.entries(parsed.data.entries)) {
+      const entry = EntrySchema.safeParse(value);
+      if (entry.success) cache.entries.set(path, entry.data);
+    }
+    return cache;
+  }
+
+  /**
+   * The identity of a copy's files now, and the summary kept for it when they are as they were
+   * when it was read. Take it before reading a copy, and keep what the read told under it: a log
+   * that grows during the read is then read again next time, never trusted for bytes not read.
+   */
+  async lookup(copy: SessionCopy): Promise<{ identity: string | undefined; summary: CopySummary | undefined }> {
+    const identity = await identityOf(copy);
+    const kept = this.entries.get(copy.path);
+    return { identity, summary: identity !== undefined && identity === kept?.identity ? kept.summary : undefined };
+  }
+
+  /** Keeps what reading a copy told, under the identity `lookup` gave before the read (none: not kept). */
+  keep(copy: SessionCopy, identity: string | undefined, summary: CopySummary): void {
+    if (identity === undefined) return;
+    this.entries.set(copy.path, { identity, summary });
+    this.changed = true;
+  }
+
+  /** Writes the cache if anything was kept (temp file and rename: a reader sees one whole file). */
+  async save(): Promise<void> {
+    if (!this.changed) return;
+    await mkdir(join(this.file, '..'), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(this.file, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(this.entries) }));
+    this.changed = false;
+  }
+}
+
+/** The files whose identity stands for a copy: the log and the metadata it is described by. */
+function filesOf(copy: SessionCopy): string[] {
+  if (copy.format === 'v4') return [join(copy.path, SESSION_FILES.log), join(copy.path, SESSION_FILES.manifest), join(copy.path, SESSION_FILES.header)];
+  return [copy.path, copy.format === 'jsonl' ? `${copy.path}.meta` : copy.path.replace(/\.jsonl$/, '.meta.json')];
+}
+
+async function identityOf(copy: SessionCopy): Promise<string | undefined> {
+  const [main, ...others] = filesOf(copy);
+  const hash = createHash('sha256');
+  for (const file of [main!, ...others]) {
+    const stats = await stat(file, { bigint: true }).catch(() => undefined);
+    if (!stats && file === main) return undefined;
+    hash.update(stats ? `${file}\0${stats.size}\0${stats.mtimeNs}\0${stats.ino}\n` : `${file}\0absent\n`);
+  }
+  const handle = await open(main!, 'r').catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const head = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
+    hash.update(head.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+  return hash.digest('hex');
+}
+
+/** A cache file's JSON; anything that is not JSON is no cache at all. */
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

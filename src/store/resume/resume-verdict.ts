@@ -1,0 +1,114 @@
+import type { ListedCopy } from '../listing/describe-conversation.js';
+import { pathsOf, type Platform } from '../roots/platform.js';
+import type { PinnedRoots } from '../roots/roots.js';
+import { copyInto, fromFolder, reasonixResume } from './shell-command.js';
+import { sameSlug, workspaceSlug } from '../roots/workspace-slug.js';
+
+/** Why `reasonix --resume <id>` from a folder does, or does not, open a copy (docs/format.md §13.1). */
+export type ResumeReason =
+  | 'resumes'
+  | 'other-workspace'
+  | 'global-store'
+  | 'desktop-store'
+  | 'other-state-root'
+  | 'legacy-root'
+  | 'damaged'
+  | 'unsupported'
+  | 'unreadable'
+  | 'locked'
+  | 'no-state-root';
+
+export interface ResumeVerdict {
+  /** `reasonix --resume <id>` run from the folder finds this copy and opens it. */
+  resumes: boolean;
+  reason: ResumeReason;
+  explanation: string;
+  /** A command that would resume the conversation from this copy; null when none would. */
+  command: string | null;
+  /** The command first copies the session into its workspace's store (the CLI never reads where it is). */
+  copiesSession: boolean;
+}
+
+export interface ResumeContext {
+  platform: Platform;
+  /** The folder `reasonix --resume` would be run from. */
+  cwd: string;
+  /** The state root Reasonix 1.38.11 uses there (docs/format.md §1.1). */
+  reasonixStateRoot: string | undefined;
+  /** `REASONIX_HOME` / `REASONIX_STATE_HOME` the roots were found with: every suggested `reasonix` command carries them. */
+  pinned?: PinnedRoots;
+}
+
+/**
+ * What Reasonix 1.38.11 makes of `reasonix --resume <id>` from `context.cwd` for one copy
+ * (docs/format.md §13.1): it searches only `<state>/projects/<slug(cwd)>/sessions-v4` for an exact id and
+ * `<state>/projects/<slug(cwd)>/sessions` for a JSONL branch id (a JSONL path resumes from
+ * anywhere); never another workspace's store, the global stores, the desktop store or a legacy
+ * root. `workspace` is the conversation's workspace, for copies that do not name one; `siblings`
+ * are its other copies, which a suggested copy must not overwrite.
+ */
+export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblings: readonly ListedCopy[], context: ResumeContext): ResumeVerdict {
+  const { platform, cwd, reasonixStateRoot: state } = context;
+  const paths = pathsOf(platform);
+  const slugOf = (folder: string) => workspaceSlug(folder, platform);
+  const cwdSlug = slugOf(cwd);
+  const verdict = (reason: ResumeReason, explanation: string, command: string | null, copiesSession = false): ResumeVerdict => ({
+    resumes: reason === 'resumes',
+    reason,
+    explanation,
+    command,
+    copiesSession,
+  });
+  const pinned = context.pinned ?? {};
+  const byId = reasonixResume(copy.id, platform, pinned);
+  const byPath = reasonixResume(copy.path, platform, pinned);
+  // The folder whose slug the copy sits under: the only one `--resume <id>` finds it from.
+  const home = [copy.workspace, workspace].find((folder): folder is string => folder !== null && sameSlug(slugOf(folder), copy.slug, platform));
+  const fromHome = (command: string) => (home ? fromFolder(home, command, platform) : null);
+  const notFromHere = `Reasonix searches only the store of the folder it runs in (${cwd}, slug ${cwdSlug})`;
+
+  if (!state) return verdict('no-state-root', 'Reasonix has no state root here: neither REASONIX_HOME nor a home directory is set', null);
+  if (copy.status === 'damaged' || copy.status === 'unsupported') {
+    return verdict(copy.status, `Reasonix would refuse this copy: ${copy.problem ?? copy.status}`, null);
+  }
+  if (copy.status === 'unreadable') return verdict('unreadable', `it cannot be read: ${copy.problem ?? 'unreadable'}`, null);
+  const sameRoot = paths.resolve(copy.root) === paths.resolve(state);
+
+  if (copy.store === 'legacy') {
+    return verdict('legacy-root', `${copy.root} is a legacy root Reasonix only imports from; a transcript path resumes from anywhere (migrated into the store of the folder it runs in)`, fromHome(byPath) ?? byPath);
+  }
+  if (copy.store === 'jsonl') {
+    if (!sameRoot) return verdict('other-state-root', `it is under ${copy.root}, not under Reasonix's state root ${state}; a transcript path resumes from anywhere`, fromHome(byPath) ?? byPath);
+    if (sameSlug(copy.slug, cwdSlug, platform)) return verdict('resumes', 'a JSONL transcript of this folder: Reasonix migrates it into this folder\'s sessions-v4 store and opens that', byId);
+    const where = copy.slug === null ? 'the global JSONL store' : `the JSONL store of slug ${copy.slug}`;
+    return verdict(copy.slug === null ? 'global-store' : 'other-workspace', `it is in ${where}; ${notFromHere}; its path resumes from anywhere`, fromHome(byId) ?? byPath);
+  }
+
+  if (copy.store === 'desktop-sessions-v5' || copy.scope === 'global') {
+    const why = copy.store === 'desktop-sessions-v5'
+      ? 'a desktop session: the CLI never reads desktop-sessions-v5'
+      : 'it is in the global sessions-v4 store, which `reasonix --resume` never searches (`reasonix acp` session/load reads it)';
+    // Copied into the store of its workspace (or of this folder), with its content store when it uses one.
+    const target = copy.workspace ?? workspace ?? cwd;
+    const store = paths.join(state, 'projects', slugOf(target), 'sessions-v4');
+    const present = siblings.find((sibling) => sibling.path === paths.join(store, copy.id));
+    if (present) return verdict(copy.store === 'desktop-sessions-v5' ? 'desktop-store' : 'global-store', `${why}; its copy ${present.path} is the one to resume`, null);
+    const command = [
+      copyInto(copy.path, store, platform),
+      ...(copy.payloadRefs > 0 ? [copyInto(paths.join(paths.dirname(copy.path), '.content-v1'), store, platform)] : []),
+      fromFolder(target, byId, platform),
+    ].join(' && ');
+    return verdict(copy.store === 'desktop-sessions-v5' ? 'desktop-store' : 'global-store', `${why}; a copy in the store of ${target} resumes`, command, true);
+  }
+  if (!sameRoot) {
+    return verdict('other-state-root', `it is under ${copy.root}, not under Reasonix's state root ${state}`, fromHome(reasonixResume(copy.id, platform, { ...pinned, REASONIX_STATE_HOME: copy.root })));
+  }
+  if (!sameSlug(copy.slug, cwdSlug, platform)) {
+    const owner = home ? `${home} (slug ${copy.slug})` : `the folder whose slug is ${copy.slug}`;
+    return verdict('other-workspace', `it is in the store of ${owner}; ${notFromHere}`, fromHome(byId));
+  }
+  if (copy.status === 'locked') {
+    return verdict('locked', 'a running Reasonix holds its writer lock: a second one refuses it (`session writer is owned by another runtime`) until that one exits', byId);
+  }
+  return verdict('resumes', 'it is in this folder\'s sessions-v4 store', byId);
+}

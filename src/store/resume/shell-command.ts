@@ -1,0 +1,38 @@
+import { pathsOf, type Platform } from '../roots/platform.js';
+import type { PinnedRoots } from '../roots/roots.js';
+
+/**
+ * Commands rxstore suggests, in the platform's shell: POSIX `sh` off Windows, `cmd.exe` on it.
+ * Each is one line a person can paste.
+ */
+export function quote(value: string, platform: Platform): string {
+  if (platform === 'win32') return /^[\w\\:.\-]+$/.test(value) ? value : `"${value}"`;
+  return /^[\w/.,:@%+=-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * `reasonix --resume <query>`: an id, or a JSONL transcript path (docs/format.md §13.1), with the Reasonix
+ * variables it needs to look where the session is set on it (the roots rxstore was pointed at).
+ */
+export function reasonixResume(query: string, platform: Platform, env: PinnedRoots = {}): string {
+  return withEnv(env, `reasonix --resume ${quote(query, platform)}`, platform);
+}
+
+/** Runs `command` from `folder`: Reasonix picks the store by the working directory (docs/format.md §1.2). */
+export function fromFolder(folder: string, command: string, platform: Platform): string {
+  return `${platform === 'win32' ? 'cd /d' : 'cd'} ${quote(folder, platform)} && ${command}`;
+}
+
+/** Runs `command` with these variables set: `NAME=value command` in `sh`, `set "NAME=value" && command` in `cmd.exe`. */
+export function withEnv(env: PinnedRoots, command: string, platform: Platform): string {
+  const set = Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  if (platform === 'win32') return [...set.map(([name, value]) => `set "${name}=${value}"`), command].join(' && ');
+  return [...set.map(([name, value]) => `${name}=${quote(value, platform)}`), command].join(' ');
+}
+
+/** Copies a directory into `intoDir` (created if missing), keeping its name; an existing folder of that name is merged into. */
+export function copyInto(dir: string, intoDir: string, platform: Platform): string {
+  const paths = pathsOf(platform);
+  if (platform === 'win32') return `xcopy /E /I /Q /Y ${quote(dir, platform)} ${quote(paths.join(intoDir, paths.basename(dir)), platform)}`;
+  return `mkdir -p ${quote(intoDir, platform)} && cp -R ${quote(dir, platform)} ${quote(`${intoDir}/`, platform)}`;
+}

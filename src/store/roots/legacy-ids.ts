@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { goJson } from '../../codec/go-json.js';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** 16 bytes as Reasonix's 26-character Crockford base32 id (docs/format.md §8.3). */
+export function base32Id(bytes: Uint8Array): string {
+  let value = BigInt(`0x${Buffer.from(bytes.subarray(0, 16)).toString('hex')}`);
+  let id = '';
+  for (let index = 0; index < 26; index += 1) {
+    id = CROCKFORD[Number(value & 31n)]! + id;
+    value >>= 5n;
+  }
+  return id;
+}
+
+/**
+ * The ids Reasonix gives legacy messages that have none (docs/format.md §8.3): a running SHA-256 over each
+ * message's Go JSON without `id` and `createdAt`, plus a newline; message i's id is the base32 of
+ * SHA-256("reasonix-legacy-entry-v1" 0 branchId 0 i 0 running-digest-bytes). Messages that
+ * already have an id keep it but still feed the running digest.
+ */
+export function assignLegacyIds(branchId: string, messages: Record<string, unknown>[]): Record<string, unknown>[] {
+  const running = createHash('sha256');
+  return messages.map((message, index) => {
+    const { id, createdAt: _createdAt, ...identity } = message;
+    running.update(`${goJson(identity)}\n`);
+    if (typeof id === 'string' && id !== '') return message;
+    const digest = createHash('sha256')
+      .update('reasonix-legacy-entry-v1')
+      .update(Buffer.from([0]))
+      .update(branchId)
+      .update(Buffer.from([0]))
+      .update(String(index))
+      .update(Buffer.from([0]))
+      .update(running.copy().digest())
+      .digest();
+    const { role, ...rest } = message;
+    return { role, id: base32Id(digest), ...rest };
+  });
+}
