@@ -2,62 +2,94 @@
  * rxstore's library: what indexers, backup and migration scripts import. It never loads the CLI.
  *
  * Start with `openSession(path)` for one session of any store, or `machineRoots()` and
- * `listSessions()` for every session on a machine. The lower layers (frames, batches, the
- * content store) and the zod schemas of every record and payload are exported for tools that
- * need them; every error is an `RxError` with a stable `code` and typed `data`.
+ * `listSessions()` for every session on a machine. Every error is an `RxError` with a stable
+ * `code` and typed `data`. The low-level codec (frames, batches, records, the content store) is
+ * a separate entry, `reasonix-sessions/codec`, for tools that work below sessions.
+ *
+ * @packageDocumentation
  */
 
-// One session of any store, its views, events, records, cursors and live following.
+// Opening a session of any store, and what reading it tells.
 export { openLogSession, openSession, type OpenedLogSession, type OpenedSession, type OpenedTranscript } from './store/open-session.js';
 export { readSession, type ReadSessionOptions, type SessionRead, type SessionStatus } from './session/reading/read-session.js';
-export { readJsonlSession } from './store/jsonl/read-jsonl-session.js';
 export { readSessionEvents, type ResolvedBatch, type SessionLogItem } from './session/reading/read-events.js';
+export { workspaceOf } from './session/reading/workspace.js';
+
+// Its views, records and reports.
 export { canonicalTranscript, modelView, personView, providerMessages, type PersonMessage, type ProviderMessage, type TimedMessage } from './session/replay/views.js';
-export { Projection, type TranscriptEntry, type TurnRecord } from './session/replay/projection.js';
+export type { TranscriptEntry, TurnRecord } from './session/replay/projection.js';
+export { indexRecords, type IndexRecord, type RecordContext } from './session/replay/index-records.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
 export { inspectReport, type InspectReport } from './session/replay/inspect-report.js';
 export type { SessionProblem } from './errors/problem.js';
-export { workspaceOf } from './session/reading/workspace.js';
-export { indexRecords, type IndexRecord, type RecordContext } from './session/replay/index-records.js';
-export { CursorMismatchError, CursorSchema, type Cursor } from './session/cursors/cursor.js';
+
+// Reading what is new since last time, and following a live session.
+export { CursorSchema, type Cursor } from './session/cursors/cursor.js';
 export { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from './session/cursors/read-since.js';
 export { recordsSince, RecordsCursorSchema, type RecordsCursor, type RecordsSince } from './session/cursors/records-since.js';
 export { followSession, type FollowOptions } from './session/cursors/follow.js';
 
-// Writing: new sessions, appends, repair and salvage, Reasonix's locks.
-export { createSession, SessionExistsError, type CreatedSession, type NewSession } from './session/writing/create-session.js';
+// Writing: new sessions, appends, repair and salvage, under Reasonix's locks.
+export { createSession, type CreatedSession, type NewSession } from './session/writing/create-session.js';
 export { appendBatches, type AppendOptions } from './session/writing/append-batches.js';
-export { RefusedBatchError } from './session/writing/validate-batches.js';
 export { repairSession, type RepairReport } from './session/writing/repair-session.js';
 export { salvageSession, type SalvageReport } from './session/writing/salvage-session.js';
 export { acquireWriterLocks, writerLockHolder, type WriterLocks } from './session/reading/writer-locks.js';
+export type { BatchToWrite, EventToWrite } from './codec/encode-batch.js';
 
-// Where sessions live.
+// Where sessions live: roots, listing, finding one.
 export { machineRoots, type MachineRootOptions } from './store/roots/machine-roots.js';
-export { resolveStoreRoots, reasonixHome, stateRoot, legacyRoots, type RootInputs, type StoreRoots, type ReadRoot } from './store/roots/roots.js';
-export { listSessions, type ListOptions, type SessionListing } from './store/listing/list-sessions.js';
-export { defaultCacheDir, SummaryCache } from './store/listing/summary-cache.js';
-export type { ListedSession, ListedCopy } from './store/listing/describe-conversation.js';
-export { locateSession, type SessionWhereabouts } from './store/locate-session.js';
-export { SessionNotFoundError } from './errors/session-not-found-error.js';
+export { resolveStoreRoots, type RootInputs, type StoreRoots, type ReadRoot } from './store/roots/roots.js';
 export { workspaceSlug } from './store/roots/workspace-slug.js';
 export { storeKindOf, type StoreKind } from './store/roots/store-kind.js';
+export { listSessions, type ListOptions, type SessionListing } from './store/listing/list-sessions.js';
+export type { ListedSession, ListedCopy } from './store/listing/describe-conversation.js';
+export { defaultCacheDir, SummaryCache } from './store/listing/summary-cache.js';
+export { locateSession, type SessionWhereabouts } from './store/locate-session.js';
 
 // Migration and export.
-export { migrateJsonlToV4, MigrationRefusedError, v4StoreForJsonlDir, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
+export { migrateJsonlToV4, v4StoreForJsonlDir, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
 export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
 
-// Schemas of every JSON rxstore reads from disk.
-export { ManifestSchema, ManifestSourceSchema, type Manifest } from './session/reading/manifest.js';
+// Schemas of the JSON files a session is made of, and of what its events carry.
+export { ManifestSchema, type Manifest } from './session/reading/manifest.js';
 export { HeaderSchema, type Header } from './session/reading/header.js';
-export { StorageIdentitySchema } from './session/reading/storage-identity.js';
-export { OffsetIndexSchema } from './session/reading/offset-index.js';
 export { MessageSchema, ToolCallSchema, type Message, type ToolCall } from './session/replay/message.js';
-export { LenientMessageSchema, StrictMessageSchema, StrictToolCallSchema, StrictToolExecutionSchema } from './session/replay/strict-message.js';
 export { decodePayload, PayloadSchemas, StrictPayloadSchemas, type PayloadVerdict } from './session/replay/payloads.js';
 export { JsonlMetaSchema, type JsonlMeta } from './store/jsonl/jsonl-meta.js';
-export { MigrationMapSchema, MigrationEntrySchema } from './migrate/migration-map.js';
-export { DesktopRegistrySchema } from './store/roots/desktop-registry.js';
+export { MigrationMapSchema } from './migrate/migration-map.js';
 
-// The codec: frames, batches, records, the content store.
-export * from './codec/index.js';
+// Errors: one hierarchy, each with a stable code.
+export { CorruptContentError, DamagedStoreError, InvalidInputError, MissingContentError, RxError, UnsupportedVersionError, WriterOwnedError, type ErrorData } from './errors/rx-error.js';
+export { ZstdUnavailableError } from './errors/zstd-unavailable-error.js';
+export { SessionNotFoundError } from './errors/session-not-found-error.js';
+export { CursorMismatchError } from './session/cursors/cursor.js';
+export { SessionExistsError } from './session/writing/create-session.js';
+export { RefusedBatchError } from './session/writing/validate-batches.js';
+export { MigrationRefusedError } from './migrate/jsonl-to-v4.js';
+
+// Types that appear in the signatures above.
+export type { CommittedBatch, StoredEvent, TornTail } from './codec/batch.js';
+export type { PayloadRef, PayloadRefSchema } from './codec/records.js';
+export type { JsonFileResult } from './session/reading/read-json-file.js';
+export type { Projection, ProjectionOptions, StrictnessFinding } from './session/replay/projection.js';
+export type { ContentStore } from './codec/content-store.js';
+export type { ReadEventsOptions } from './session/reading/read-events.js';
+export type { HygieneOptions } from './session/replay/hygiene.js';
+export type { RecordBase, ToolOutcome } from './session/replay/index-records.js';
+export type { SessionReader } from './store/open-session.js';
+export type { ListedStore } from './store/roots/store-kind.js';
+export type { Platform } from './store/roots/platform.js';
+export type { DirValueContext } from './store/roots/expand-dir-value.js';
+export type { PinnedRoots, ReasonixLine, RootOverrides } from './store/roots/roots.js';
+export type { CopySummary, ListedStatus, WorkspaceSource } from './store/listing/summarise-copy.js';
+export type { ParentSession } from './store/listing/group-conversations.js';
+export type { CopyFacts, JsonlCopy, SessionCopy, V0Copy, V4Copy } from './store/listing/session-copy.js';
+export type { V0Meta, V0MetaSchema } from './store/listing/v0-meta.js';
+export type { StoreLocation } from './store/roots/store-location.js';
+export type { DisplayTitle } from './store/listing/title-text.js';
+export type { LocatedCopy } from './store/locate-session.js';
+export type { ResumeContext, ResumeReason, ResumeVerdict } from './store/resume/resume-verdict.js';
+export type { MigrationAction } from './migrate/jsonl-to-v4.js';
+export type { MigrationTarget } from './migrate/migration-target.js';
+export type { ExportFormat, ExportView } from './migrate/export-session.js';

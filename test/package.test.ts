@@ -49,6 +49,14 @@ export function codeOf(error: unknown): string | undefined {
 }
 `;
 
+// The codec entry on its own: the fixture's log as verified batches, with no session layer loaded.
+const codec = `import { createReadStream } from 'node:fs';
+import { readBatches, readFrames } from '${name}/codec';
+let batches = 0;
+for await (const item of readBatches(readFrames(createReadStream(process.argv[2] + '/events.frames')))) if (item.type === 'batch') batches += 1;
+console.log(batches, 'batches');
+`;
+
 let packed: { files: { path: string }[]; filename: string };
 let project: string;
 
@@ -64,6 +72,7 @@ beforeAll(async () => {
   await run('npm', ['install', join(dir, packed.filename), '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: project });
   await writeFile(join(project, 'read.mjs'), esm);
   await writeFile(join(project, 'read.cjs'), cjs);
+  await writeFile(join(project, 'codec.mjs'), codec);
   await writeFile(join(project, 'consumer.mts'), typed(`import { openSession, RxError, type OpenedSession, type SessionRead } from '${name}';`));
   await writeFile(join(project, 'consumer.cts'), typed(`import { openSession, RxError, type OpenedSession, type SessionRead } from '${name}';`));
 }, 300_000);
@@ -108,6 +117,23 @@ describe(`the packed ${name} tarball`, () => {
       }
     } finally {
       await rename(`${yargs}.hidden`, yargs);
+    }
+  });
+
+  it('keeps the low-level codec behind its own entry, and the main entry small', async () => {
+    const main = await runNodeChild(['--input-type=module', '-e', `import * as library from '${name}'; console.log(Object.keys(library).length, 'readFrames' in library)`], { cwd: project });
+    const [count, hasCodec] = main.stdout.trim().split(' ');
+    expect(Number(count)).toBeLessThanOrEqual(60);
+    expect(hasCodec).toBe('false');
+    // Without built-in zstd, the addon as an install with scripts builds it.
+    const addon = join(project, 'node_modules/zstd-napi/build');
+    if (!nodeHasZstd) await cp(join(repoRoot, 'node_modules/zstd-napi/build'), addon, { recursive: true });
+    try {
+      const result = await runNodeChild([join(project, 'codec.mjs'), session], { cwd: project });
+      expect(result.stderr).toBe('');
+      expect(result.stdout.trim()).toBe('8 batches');
+    } finally {
+      if (!nodeHasZstd) await rm(addon, { recursive: true, force: true });
     }
   });
 

@@ -10,6 +10,7 @@ import { V4_CODEC, V4_SCHEMA_VERSION, ZERO_TIME, type PayloadRef } from './recor
 /** Payloads longer than this go to the content store (docs/format.md §5.5). */
 export const INLINE_PAYLOAD_LIMIT = 64 * 1024;
 
+/** One event of a batch to write: its kind, its payload, and whether a reader may skip a kind it does not know. */
 export interface EventToWrite {
   kind: string;
   /** Any JSON value; serialised as Go would. Omit for an empty payload. */
@@ -22,6 +23,7 @@ export interface EventToWrite {
   id?: string;
 }
 
+/** One batch to commit: its operation id, its turn, and its events in order. */
 export interface BatchToWrite {
   /** The idempotency key (docs/format.md §5.3), unique per commit. */
   operationId: string;

@@ -21,6 +21,7 @@ export const PayloadRefSchema = z.object({
   indexDigest: hex64.optional(),
   integrityBlockBytes: uint.optional(),
 });
+/** Where a payload over 64 KiB lives: its digest and size in the content store (docs/format.md §6). */
 export type PayloadRef = z.infer<typeof PayloadRefSchema>;
 
 /** The fields every physical record shares; checked first, since a mismatch means "unsupported". */

@@ -16,6 +16,7 @@ export interface ErrorData {
   found?: string | number;
 }
 
+/** The base of every error rxstore throws: a stable `code`, typed `data` (file, byte offset, batch, sequence, expected and found) and `toJSON()`. */
 export abstract class RxError extends Error {
   abstract readonly code: string;
   readonly data: ErrorData;

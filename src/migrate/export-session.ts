@@ -8,9 +8,12 @@ import { canonicalTranscript, personView } from '../session/replay/views.js';
 import { workspaceOf } from '../session/reading/workspace.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
 
+/** What `exportSession` writes: a JSONL transcript (with its `.jsonl.meta`) or one JSON document. */
 export type ExportFormat = 'jsonl' | 'json';
+/** Which view of the session is exported. */
 export type ExportView = 'canonical' | 'person';
 
+/** Where and how `exportSession` writes. */
 export interface ExportOptions {
   to: string;
   format: ExportFormat;
@@ -18,6 +21,7 @@ export interface ExportOptions {
   view?: ExportView;
 }
 
+/** What `exportSession` wrote. */
 export interface ExportReport {
   to: string;
   files: string[];

@@ -24,6 +24,7 @@ import { migrationTarget, type MigrationTarget } from './migration-target.js';
 /** Reasonix commits a legacy import in batches of at most this many messages (docs/format.md §10.1 step 5). */
 const MESSAGES_PER_BATCH = 128;
 
+/** Where `migrateJsonlToV4` writes, and whether it only says what it would do. */
 export interface MigrationOptions {
   /**
    * The sessions-v4 directory to publish into. Default: where Reasonix 1.38.11 puts the transcript
@@ -38,8 +39,10 @@ export interface MigrationOptions {
   dryRun?: boolean;
 }
 
+/** What a migration did: wrote the session, found it already there, or (a dry run) would write it. */
 export type MigrationAction = 'migrated' | 'exists' | 'would-migrate';
 
+/** What `migrateJsonlToV4` did with one transcript: the source it read, the session it names, the counts. */
 export interface MigrationReport {
   /** The transcript's absolute path with links resolved: the path Reasonix records and hashes. */
   source: string;

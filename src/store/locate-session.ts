@@ -6,6 +6,7 @@ import type { ReadRoot } from './roots/roots.js';
 import { resumeVerdict, type ResumeContext, type ResumeVerdict } from './resume/resume-verdict.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
 
+/** One copy of a located session, with whether and how Reasonix resumes it. */
 export interface LocatedCopy extends ListedCopy {
   resume: ResumeVerdict;
 }

@@ -25,7 +25,7 @@ import { storeKindOf, type StoreKind } from './roots/store-kind.js';
  * then throws the coded RxError that `read()` reports as `refusal` (a `DamagedStoreError` or
  * `UnsupportedVersionError`); `salvage` is for reading past it.
  */
-interface SessionReader {
+export interface SessionReader {
   id: string;
   path: string;
   /** Reads and verifies the whole session: status, problems, the replayed projection (messages whole unless `retainContent: false`). */

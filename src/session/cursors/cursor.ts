@@ -20,6 +20,7 @@ export const CursorSchema = z.object({
   prefixDigest: z.string().nullable(),
   anchorDigest: z.string().nullable(),
 });
+/** A place in a session log to read on from: the offset after the last batch read, and digests that tell whether the bytes before it changed. */
 export type Cursor = z.infer<typeof CursorSchema>;
 
 /** The log under a cursor is not the log the cursor was taken from. */

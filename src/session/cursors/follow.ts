@@ -3,6 +3,7 @@ import type { Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
 import { batchesSince } from './read-since.js';
 
+/** Where `followSession` starts, how it waits for new batches (watching the log and polling, or polling alone), and how it is stopped. */
 export interface FollowOptions {
   /** Start after this cursor (validated as `readSince` validates it); from the beginning of the log without one. */
   cursor?: Cursor;

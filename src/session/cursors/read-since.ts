@@ -6,6 +6,7 @@ import { SESSION_FILES } from '../reading/session-files.js';
 import type { Projection } from '../replay/projection.js';
 import { replayBatch } from '../replay/strict-payload-error.js';
 
+/** What `readSince` gathers: the batches committed after a cursor, and the cursor to save after them. */
 export interface ReadSince {
   /** The batches committed after the cursor, in order; never an unfinished one. */
   batches: ResolvedBatch[];
@@ -13,6 +14,7 @@ export interface ReadSince {
   cursor: Cursor;
 }
 
+/** How far `readSince` and `batchesSince` read. */
 export interface ReadSinceOptions {
   /** Stop after this many batches; the cursor then points after the last one given. */
   maxBatches?: number;

@@ -38,6 +38,7 @@ export const RecordsCursorSchema = z.object({
   title: z.string().nullable(),
   waiting: z.array(WaitingSchema).max(MAX_WAITING),
 });
+/** A cursor for index records: the log cursor, plus the tool calls still waiting for their results. */
 export type RecordsCursor = z.infer<typeof RecordsCursorSchema>;
 
 /** The records a batch completed, and the cursor to keep once they are stored. */

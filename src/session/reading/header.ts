@@ -9,4 +9,5 @@ export const HeaderSchema = z.looseObject({
   parentSessionId: z.string().optional(),
   origin: z.enum(['new', 'fork', 'canonical-v4-import', 'legacy-import']),
 });
+/** A session's `header.json`. */
 export type Header = z.infer<typeof HeaderSchema>;

@@ -22,6 +22,7 @@ export const ManifestSchema = z.looseObject({
   source: ManifestSourceSchema.optional(),
   kind: z.string().optional(),
 });
+/** A session's `manifest.json`. */
 export type Manifest = z.infer<typeof ManifestSchema>;
 
 /** The storage revisions Reasonix 1.38.11 opens in place; it writes 3 (docs/format.md §9.1). */

@@ -16,8 +16,10 @@ export interface ResolvedBatch {
   payloadBytes: (Buffer | undefined)[];
 }
 
+/** One item of a session log as read: a verified batch with its payloads resolved, or the torn tail after the last one. */
 export type SessionLogItem = { type: 'batch'; value: ResolvedBatch } | { type: 'torn-tail'; tail: TornTail };
 
+/** Where `readSessionEvents` starts, and the content store to resolve payloads from. */
 export interface ReadEventsOptions {
   /** Start here instead of at the log's beginning (a cursor). */
   offset?: number;

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import type { z } from 'zod';
 import { isSystemError, systemErrorInWords } from '../../errors/system-error.js';
 
+/** A JSON file as read against its schema: missing, invalid (with why), or its value. */
 export type JsonFileResult<T> = { state: 'missing' } | { state: 'invalid'; reason: string } | { state: 'ok'; value: T; text: string };
 
 /** Far above any metadata file Reasonix writes; a larger one is not read into memory. */

@@ -54,6 +54,7 @@ export interface SessionRead {
   refusal?: RxError;
 }
 
+/** Whether `readSession` checks the caches against the log, and whether it keeps messages whole. */
 export interface ReadSessionOptions {
   /** Check the storage identity and offset index against the log (default true); listing skips them. */
   caches?: boolean;

@@ -4,12 +4,14 @@ import type { Projection } from './projection.js';
 /** Tool results pruned by older Reasonix builds begin with this marker. */
 export const LEGACY_PRUNE_MARKER = '[elided tool result — ';
 
+/** One thing in a transcript that Reasonix opens but that is worth knowing, with its code and the message it concerns. */
 export interface HygieneFinding {
   code: string;
   message: string;
   messageId?: string;
 }
 
+/** Every hygiene finding of a session. */
 export interface Hygiene {
   findings: HygieneFinding[];
   /** Whether the session holds anything beyond its system prompt. */
@@ -20,6 +22,7 @@ export interface Hygiene {
   interruptedTurns: string[];
 }
 
+/** Whether the replay `checkHygiene` looks at stopped at damage. */
 export interface HygieneOptions {
   /**
    * The replay stopped at damage (the session is refused): what is unfinished at that point is a

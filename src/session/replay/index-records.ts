@@ -8,6 +8,7 @@ export interface RecordContext {
   title: string | null;
 }
 
+/** What every index record carries: the session, its workspace and title, the message it came from. */
 export interface RecordBase extends RecordContext {
   /** ISO time of the message the record comes from (the inspect rules: createdAt, else commit time). */
   time: string;
@@ -19,12 +20,13 @@ export interface RecordBase extends RecordContext {
  * `cancelled`, …), the shell's `exitCode` (0 included) and `durationMs`; a result without one (file
  * tools) gives `state` from whether it reports an error. A call with no result has none of them.
  */
-interface ToolOutcome {
+export interface ToolOutcome {
   state?: string;
   exitCode?: number;
   durationMs?: number;
 }
 
+/** One record for a search index: a user prompt, an answer, a command with its output and exit code, a file edit, … */
 export type IndexRecord =
   | (RecordBase & { type: 'message'; role: 'user' | 'assistant'; text: string })
   | (RecordBase & ToolOutcome & { type: 'command'; tool: string; command: string; output: string })

@@ -30,6 +30,7 @@ export interface InspectReport {
   problems: SessionProblem[];
 }
 
+/** What `rxstore inspect` prints, as data: the verdict, counts, times, locks, hygiene and every problem found. */
 export function inspectReport(read: SessionRead, store: string): InspectReport {
   const byRole = Object.create(null) as Record<string, number>;
   for (const { message } of read.projection.transcript) byRole[message.role] = (byRole[message.role] ?? 0) + 1;

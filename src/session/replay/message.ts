@@ -11,6 +11,7 @@ export const ToolCallSchema = z.looseObject({
   type: z.string().optional(),
   function: z.looseObject({ name: z.string().optional(), arguments: z.string().optional() }).optional(),
 });
+/** A tool call in an assistant message. */
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
 /**
@@ -36,6 +37,7 @@ export const MessageSchema = z.looseObject({
     .nullable()
     .optional(),
 });
+/** A transcript message as Reasonix stores it. */
 export type Message = z.infer<typeof MessageSchema>;
 
 /** The flat `{id, name, arguments}` of a tool call in either form. */

@@ -28,6 +28,7 @@ export interface TurnRecord {
   startSeq: number;
 }
 
+/** What a replay keeps and checks as it goes. */
 export interface ProjectionOptions {
   /**
    * Keep each message whole (the default). Without it only what summaries need is kept — role, id,

@@ -32,6 +32,7 @@ export interface AppendOptions {
   validate?: boolean;
 }
 
+/** Appends batches to a session under Reasonix's locks, refusing what Reasonix would refuse to open; the log grows only by whole, durable batches. */
 export async function appendBatches(sessionDir: string, batches: BatchToWrite[], options: AppendOptions = {}): Promise<CommittedBatch[]> {
   const validate = options.validate ?? true;
   const locks = await acquireWriterLocks(sessionDir);

@@ -14,6 +14,7 @@ import { Projection } from '../replay/projection.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { validateBatches } from './validate-batches.js';
 
+/** A session to create: the store it is published into, its id and time, where it came from, its first batches. */
 export interface NewSession {
   /** The sessions-v4 (or desktop by-id) directory the session is published into. */
   storeDir: string;
@@ -33,6 +34,7 @@ export interface NewSession {
   validate?: boolean;
 }
 
+/** The session `createSession` wrote. */
 export interface CreatedSession {
   dir: string;
   id: string;

@@ -8,6 +8,7 @@ import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { acquireWriterLocks } from '../reading/writer-locks.js';
 
+/** What `repairSession` did (or, a dry run, would do): the torn tail it cut, where the cut bytes were kept, the durable end. */
 export interface RepairReport {
   dir: string;
   action: 'repaired' | 'would-repair' | 'nothing-to-repair';

@@ -15,6 +15,7 @@ import { ManifestSchema } from '../reading/manifest.js';
 import { readJsonFile } from '../reading/read-json-file.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 
+/** What `salvageSession` kept from a damaged session, and where the new session is. */
 export interface SalvageReport {
   source: string;
   /** `already-salvaged`: a session salvaged from these very bytes is there already; nothing was written. */

@@ -21,6 +21,7 @@ export const JsonlMetaSchema = z.looseObject({
   turns: z.number().optional(),
   preview: z.string().optional(),
 });
+/** A JSONL transcript's `.jsonl.meta` sidecar. */
 export type JsonlMeta = z.infer<typeof JsonlMetaSchema>;
 
 /** A JSONL session's own title: `custom_title`, then `topic_title`; Reasonix shows `preview` after them (docs/format.md §11.3). */

@@ -8,6 +8,7 @@ import type { ListedStore } from '../roots/store-kind.js';
 import type { SummaryCache } from './summary-cache.js';
 import { sameSlug, workspaceSlug } from '../roots/workspace-slug.js';
 
+/** How `listSessions` lists: whose rules, which stores and workspace, whether to verify in full, the summary cache. */
 export interface ListOptions {
   /** Whose path and slug rules apply. */
   platform: Platform;
@@ -27,6 +28,7 @@ export interface ListOptions {
   cache?: SummaryCache;
 }
 
+/** What `listSessions` returns: the sessions as they are read, and the stores that could not be read. */
 export interface SessionListing {
   /** Stores that could not be read: they are not empty, and the listing says so. */
   warnings: string[];

@@ -11,7 +11,7 @@ import type { V0Meta } from './v0-meta.js';
  * its log). A conversation may have several: a JSONL transcript, its migrated v4 twin, a desktop
  * import (docs/format.md §10, §12).
  */
-interface CopyFacts extends Omit<StoreLocation, 'layout'> {
+export interface CopyFacts extends Omit<StoreLocation, 'layout'> {
   /** The session id: the directory name (v4) or the file name without `.jsonl` (docs/format.md §11.1). */
   id: string;
   store: ListedStore;
@@ -23,12 +23,14 @@ interface CopyFacts extends Omit<StoreLocation, 'layout'> {
   updatedAt: string | null;
 }
 
+/** A copy in a sessions-v4 or desktop store. */
 export interface V4Copy extends CopyFacts {
   format: 'v4';
   manifest: JsonFileResult<Manifest>;
   header: JsonFileResult<Header>;
 }
 
+/** A copy as a JSONL transcript. */
 export interface JsonlCopy extends CopyFacts {
   format: 'jsonl';
   meta: JsonFileResult<JsonlMeta>;
@@ -40,4 +42,5 @@ export interface V0Copy extends CopyFacts {
   meta: JsonFileResult<V0Meta>;
 }
 
+/** One copy of a conversation in one store. */
 export type SessionCopy = V4Copy | JsonlCopy | V0Copy;

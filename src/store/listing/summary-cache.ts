@@ -42,6 +42,7 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: 
   return join(homedir(), '.cache', 'rxstore');
 }
 
+/** What listing learned of each session, kept in the user's cache folder and keyed by the log's identity, so an unchanged session costs a stat. */
 export class SummaryCache {
   private readonly entries = new Map<string, { identity: string; summary: CopySummary }>();
   private changed = false;

@@ -5,4 +5,5 @@ export const V0MetaSchema = z.looseObject({
   workspace: z.string().optional(),
   summary: z.string().optional(),
 });
+/** The metadata of a v0.x session. */
 export type V0Meta = z.infer<typeof V0MetaSchema>;

@@ -18,6 +18,7 @@ export type ResumeReason =
   | 'locked'
   | 'no-state-root';
 
+/** Whether Reasonix resumes a copy as it stands, and the command that does. */
 export interface ResumeVerdict {
   /** `reasonix --resume <id>` run from the folder finds this copy and opens it. */
   resumes: boolean;
@@ -29,6 +30,7 @@ export interface ResumeVerdict {
   copiesSession: boolean;
 }
 
+/** What a resume verdict depends on: the platform, the folder Reasonix would run from, the state root it would use there. */
 export interface ResumeContext {
   platform: Platform;
   /** The folder `reasonix --resume` would be run from. */

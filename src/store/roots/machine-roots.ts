@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { currentPlatform } from './platform.js';
 import { resolveStoreRoots, type RootInputs, type StoreRoots } from './roots.js';
 
+/** What `machineRoots` takes instead of this machine's environment. */
 export interface MachineRootOptions {
   /** The Reasonix home, as REASONIX_HOME would set it. */
   home?: string;

@@ -33,6 +33,7 @@ export interface PinnedRoots {
   REASONIX_STATE_HOME?: string;
 }
 
+/** Every root Reasonix reads sessions from, newest store first. */
 export interface StoreRoots {
   /** The state root `reasonix --resume` of 1.38.11 searches (docs/format.md §13.1); undefined when there is no home. */
   reasonixStateRoot: string | undefined;

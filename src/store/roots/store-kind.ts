@@ -1,5 +1,6 @@
 import { basename, dirname } from 'node:path';
 
+/** Which store a session directory sits in. */
 export type StoreKind = 'sessions-v4' | 'desktop-sessions-v5' | 'unknown';
 
 /**
@@ -7,8 +8,8 @@ export type StoreKind = 'sessions-v4' | 'desktop-sessions-v5' | 'unknown';
  * are shown in: a desktop copy supersedes the CLI's, a v4 session its JSONL source (docs/format.md §10, §12).
  * `legacy` is a pre-1.8.1 or v0.x root that Reasonix only imports from (docs/format.md §1.4).
  */
-export const STORES_NEWEST_FIRST = ['desktop-sessions-v5', 'sessions-v4', 'jsonl', 'legacy'] as const;
-export type ListedStore = (typeof STORES_NEWEST_FIRST)[number];
+export type ListedStore = 'desktop-sessions-v5' | 'sessions-v4' | 'jsonl' | 'legacy';
+export const STORES_NEWEST_FIRST: readonly ListedStore[] = ['desktop-sessions-v5', 'sessions-v4', 'jsonl', 'legacy'];
 
 /** Which store a session directory sits in, from the folders around it (docs/format.md §1.2, §12). */
 export function storeKindOf(sessionDir: string): StoreKind {
