@@ -13,7 +13,7 @@
 export { openLogSession, openSession, type OpenedLogSession, type OpenedSession, type OpenedTranscript } from './store/open-session.js';
 export { readSession, type ReadSessionOptions, type SessionRead, type SessionStatus } from './session/reading/read-session.js';
 export { readSessionEvents, type ResolvedBatch, type SessionLogItem } from './session/reading/read-events.js';
-export { workspaceOf } from './session/reading/workspace.js';
+export { workspaceOf } from './session/reading/read-session.js';
 
 // Its views, records and reports.
 export { canonicalTranscript, modelView, personView, providerMessages, type PersonMessage, type ProviderMessage, type TimedMessage } from './session/replay/views.js';
@@ -85,7 +85,7 @@ export type { PinnedRoots, ReasonixLine, RootOverrides } from './store/roots/roo
 export type { CopySummary, ListedStatus, WorkspaceSource } from './store/listing/summarise-copy.js';
 export type { ParentSession } from './store/listing/group-conversations.js';
 export type { CopyFacts, JsonlCopy, SessionCopy, V0Copy, V4Copy } from './store/listing/session-copy.js';
-export type { V0Meta, V0MetaSchema } from './store/listing/v0-meta.js';
+export type { V0Meta, V0MetaSchema } from './store/listing/session-copy.js';
 export type { StoreLocation } from './store/roots/store-location.js';
 export type { DisplayTitle } from './store/listing/title-text.js';
 export type { LocatedCopy } from './store/locate-session.js';

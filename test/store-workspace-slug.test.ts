@@ -2,8 +2,7 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fnv1a64Hex } from '../src/store/roots/fnv1a64.js';
-import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
+import { fnv1a64Hex, workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { startMockModel } from './support/mock-model.js';
 import { listSessionDirs, reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';

@@ -5,7 +5,7 @@ import { RxError } from '../errors/rx-error.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { SessionRead } from '../session/reading/read-session.js';
 import { canonicalTranscript, personView } from '../session/replay/views.js';
-import { workspaceOf } from '../session/reading/workspace.js';
+import { workspaceOf } from '../session/reading/read-session.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
 
 /** What `exportSession` writes: a JSONL transcript (with its `.jsonl.meta`) or one JSON document. */

@@ -14,7 +14,7 @@ import { recordsSince, type RecordsCursor, type RecordsSince } from '../session/
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { replayBatch } from '../session/replay/strict-payload-error.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/replay/views.js';
-import { workspaceOf } from '../session/reading/workspace.js';
+import { workspaceOf } from '../session/reading/read-session.js';
 import { NotASessionError } from '../errors/not-a-session-error.js';
 import { EmptyTranscriptError } from './jsonl/jsonl-transcript.js';
 import { readJsonlSession } from './jsonl/read-jsonl-session.js';

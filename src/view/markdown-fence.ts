@@ -1,4 +1,4 @@
-import { wellFormed } from './well-formed.js';
+import { wellFormed } from './escape-html.js';
 
 /**
  * A fenced code block that its content cannot close: the fence is a run of backticks longer than

@@ -5,7 +5,7 @@ import { PayloadSchemas } from '../session/replay/payloads.js';
 import type { SessionProblem } from '../errors/problem.js';
 import type { SessionRead } from '../session/reading/read-session.js';
 import { canonicalTranscript, personMessage, type TimedMessage } from '../session/replay/views.js';
-import { workspaceOf } from '../session/reading/workspace.js';
+import { workspaceOf } from '../session/reading/read-session.js';
 import type { OpenedSession } from '../store/open-session.js';
 import { currentPlatform, type Platform } from '../store/roots/platform.js';
 import { fromFolder, reasonixResume } from '../store/resume/shell-command.js';

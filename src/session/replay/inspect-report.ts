@@ -2,7 +2,7 @@ import { checkHygiene, type Hygiene } from './hygiene.js';
 import type { SessionProblem } from '../../errors/problem.js';
 import type { SessionRead, SessionStatus } from '../reading/read-session.js';
 import { seenByPerson } from './views.js';
-import { workspaceOf } from '../reading/workspace.js';
+import { workspaceOf } from '../reading/read-session.js';
 import type { TornTail } from '../../codec/batch.js';
 
 /** The facts `rxstore inspect` reports about one session; `--json` prints exactly this object. */

@@ -7,7 +7,6 @@ import { ManifestSchema } from '../../session/reading/manifest.js';
 import { readJsonFile } from '../../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
 import { readDesktopRegistry, type DesktopRegistryFacts } from '../roots/desktop-registry.js';
-import { isoTime } from './iso-time.js';
 import { JsonlMetaSchema } from '../jsonl/jsonl-meta.js';
 import { isTranscriptName } from '../jsonl/jsonl-names.js';
 import { branchIdOf } from '../jsonl/jsonl-sidecars.js';
@@ -15,7 +14,7 @@ import type { ReadRoot } from '../roots/roots.js';
 import type { SessionCopy } from './session-copy.js';
 import { STORES_NEWEST_FIRST, type ListedStore } from '../roots/store-kind.js';
 import { locateInStore, type StoreLocation } from '../roots/store-location.js';
-import { V0MetaSchema } from './v0-meta.js';
+import { V0MetaSchema } from './session-copy.js';
 
 export interface FoundCopies {
   copies: SessionCopy[];
@@ -142,4 +141,11 @@ async function transcriptCopy(storeDir: StoreDir, name: string, names: Set<strin
   const meta = await readJsonFile(`${path}.meta`, JsonlMetaSchema);
   const updatedAt = (meta.state === 'ok' ? isoTime(meta.value.updated_at) : null) ?? isoTime(changed.mtime);
   return { ...facts(storeDir, id, path), format: 'jsonl', meta, updatedAt };
+}
+
+/** A time as an ISO 8601 UTC string, or null when it is missing or not a time. */
+function isoTime(value: string | number | Date | undefined | null): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  const time = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  return Number.isFinite(time) ? new Date(time).toISOString() : null;
 }

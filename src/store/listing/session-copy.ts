@@ -1,10 +1,10 @@
+import { z } from 'zod';
 import type { Header } from '../../session/reading/header.js';
 import type { Manifest } from '../../session/reading/manifest.js';
 import type { JsonFileResult } from '../../session/reading/read-json-file.js';
 import type { JsonlMeta } from '../jsonl/jsonl-meta.js';
 import type { StoreLocation } from '../roots/store-location.js';
 import type { ListedStore } from '../roots/store-kind.js';
-import type { V0Meta } from './v0-meta.js';
 
 /**
  * One copy of a session as found on disk, with what its metadata files say (read without opening
@@ -44,3 +44,11 @@ export interface V0Copy extends CopyFacts {
 
 /** One copy of a conversation in one store. */
 export type SessionCopy = V4Copy | JsonlCopy | V0Copy;
+
+/** `<name>.meta.json` beside a v0.x (TypeScript Reasonix) transcript (docs/format.md §11.4). */
+export const V0MetaSchema = z.looseObject({
+  workspace: z.string().optional(),
+  summary: z.string().optional(),
+});
+/** The metadata of a v0.x session. */
+export type V0Meta = z.infer<typeof V0MetaSchema>;

@@ -5,7 +5,7 @@ import type { Header } from '../../session/reading/header.js';
 import type { Projection } from '../../session/replay/projection.js';
 import { readSession, type SessionStatus } from '../../session/reading/read-session.js';
 import { seenByPerson } from '../../session/replay/views.js';
-import { workspaceOf } from '../../session/reading/workspace.js';
+import { workspaceOf } from '../../session/reading/read-session.js';
 import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
 import { jsonlMetaTitle } from '../jsonl/jsonl-meta.js';
 import { readTranscriptLines } from '../jsonl/read-transcript-lines.js';

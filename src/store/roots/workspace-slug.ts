@@ -1,4 +1,3 @@
-import { fnv1a64Hex } from './fnv1a64.js';
 import type { Platform } from './platform.js';
 
 /** A file-name component's byte budget on ext4, APFS and NTFS; longer slugs are cut and hashed (docs/format.md §1.3). */
@@ -44,4 +43,15 @@ function goToLower(text: string): string {
 export function sameSlug(a: string | null, b: string | null, platform: Platform): boolean {
   if (a === null || b === null) return false;
   return platform === 'win32' ? goToLower(a) === goToLower(b) : a === b;
+}
+
+const OFFSET_BASIS = 0xcbf29ce484222325n;
+const PRIME = 0x100000001b3n;
+const MASK = 0xffffffffffffffffn;
+
+/** FNV-1a, 64-bit, of `bytes`, as 16 lower-case hex digits (Go's `hash/fnv` New64a, `%016x`). */
+export function fnv1a64Hex(bytes: Uint8Array): string {
+  let hash = OFFSET_BASIS;
+  for (const byte of bytes) hash = ((hash ^ BigInt(byte)) * PRIME) & MASK;
+  return hash.toString(16).padStart(16, '0');
 }
