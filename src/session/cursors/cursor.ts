@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { RxError } from '../../errors/rx-error.js';
+import { sha256OfRange } from '../../fs/read-range.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 
 /**
@@ -74,9 +74,7 @@ export class CursorMaker {
   }
 
   private async digest(start: number, end: number): Promise<string | null> {
-    if (end <= start) return null;
-    const { bytesRead } = await this.handle.read(this.scratch, 0, end - start, start);
-    return createHash('sha256').update(this.scratch.subarray(0, bytesRead)).digest('hex');
+    return (await sha256OfRange(this.handle, start, end, this.scratch)) ?? null;
   }
 }
 

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { readRange } from '../../fs/read-range.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
 import type { SessionCopy } from './session-copy.js';
 import type { CopySummary } from './summarise-copy.js';
@@ -104,9 +105,7 @@ async function identityOf(copy: SessionCopy): Promise<string | undefined> {
   const handle = await open(main!, 'r').catch(() => undefined);
   if (!handle) return undefined;
   try {
-    const head = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
-    hash.update(head.subarray(0, bytesRead));
+    hash.update(await readRange(handle, 0, HEAD_BYTES));
   } finally {
     await handle.close();
   }
