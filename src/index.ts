@@ -44,7 +44,8 @@ export { workspaceSlug } from './store/roots/workspace-slug.js';
 export { storeKindOf, type StoreKind } from './store/roots/store-kind.js';
 
 // Migration and export.
-export { migrateJsonlToV4, MigrationRefusedError, v4StoreForJsonlDir, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
+export { migrateJsonlToV4, MigrationRefusedError, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
+export { v4StoreForJsonlDir } from './store/roots/v4-store-for-jsonl-dir.js';
 export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
 
 // Schemas of every JSON rxstore reads from disk.
