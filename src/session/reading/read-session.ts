@@ -19,6 +19,11 @@ import { writerLockHolder } from './writer-locks.js';
 /** What Reasonix would do with the session: open it (`ok`, `torn-tail`) or refuse it. */
 export type SessionStatus = 'ok' | 'torn-tail' | 'damaged' | 'unsupported';
 
+/** Reasonix refuses a session with this status: it is damaged, or of a version it does not support. */
+export function reasonixRefuses(status: string): status is 'damaged' | 'unsupported' {
+  return status === 'damaged' || status === 'unsupported';
+}
+
 /** Everything `inspect` and the library learn from reading one v4 session directory. */
 export interface SessionRead {
   dir: string;

@@ -3,7 +3,7 @@ import { describeSystemError, isSystemError } from '../../errors/system-error.js
 import { goTime } from '../../codec/go-json.js';
 import type { Header } from '../../session/reading/header.js';
 import type { Projection } from '../../session/replay/projection.js';
-import { readSession, type SessionStatus } from '../../session/reading/read-session.js';
+import { readSession, reasonixRefuses, type SessionStatus } from '../../session/reading/read-session.js';
 import { seenByPerson } from '../../session/replay/views.js';
 import { workspaceOf } from '../../session/reading/workspace.js';
 import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
@@ -105,7 +105,7 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
   const registered = options.registry?.workspaceOfSession.get(copy.id);
   return {
     // A running writer may be mid-append: what looks torn now is its next batch (docs/format.md §9.5).
-    status: openBy && (status === 'ok' || status === 'torn-tail') ? 'locked' : status,
+    status: openBy && !reasonixRefuses(status) ? 'locked' : status,
     problem,
     messages: projection.transcript.filter(({ message }) => seenByPerson(message)).length,
     updatedAt: lastCommitAt ?? null,
