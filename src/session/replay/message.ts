@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import type { StrictMessageSchema, StrictToolExecutionSchema } from './strict-message.js';
+
+/** The fields of Reasonix's message structs (the strict schemas' keys): each field typed below is one of them. */
+type Fields<S extends { out: { shape: object } }> = { [K in keyof S['out']['shape']]?: z.ZodType };
 
 /**
  * A tool call in the flat form Reasonix stores (docs/format.md §8.2). Readers also meet OpenAI's nested
@@ -32,10 +36,10 @@ export const MessageSchema = z.looseObject({
   createdAt: z.number().optional(),
   local_only: z.boolean().optional(),
   tool_execution: z
-    .looseObject({ state: z.string().optional(), exitCode: z.number().nullable().optional(), durationMs: z.number().optional() })
+    .looseObject({ state: z.string().optional(), exitCode: z.number().nullable().optional(), durationMs: z.number().optional() } satisfies Fields<typeof StrictToolExecutionSchema>)
     .nullable()
     .optional(),
-});
+} satisfies Fields<typeof StrictMessageSchema>);
 export type Message = z.infer<typeof MessageSchema>;
 
 /** The flat `{id, name, arguments}` of a tool call in either form. */
