@@ -81,19 +81,18 @@ export async function encodeBatch(input: BatchToWrite, place: BatchPlacement): P
   const payloads = input.events.map((event) => payloadBytesOf(event));
   const opHash = operationHashOf(place.sessionId, input, payloads);
 
-  const records: Buffer[] = [];
-  records.push(
-    physicalRecord('batch/begin', {
-      commitId,
-      operationId: input.operationId,
-      operationHash: opHash,
-      firstSeq: place.firstSeq,
-      eventCount: input.events.length,
-      ...(input.turnId ? { turnId: input.turnId } : {}),
-      writerGeneration: place.writerGeneration,
-      createdAt,
-    }),
-  );
+  // What `batch/begin` says, in its field order; the committed batch carries the same facts.
+  const begin = {
+    commitId,
+    operationId: input.operationId,
+    operationHash: opHash,
+    firstSeq: place.firstSeq,
+    eventCount: input.events.length,
+    ...(input.turnId ? { turnId: input.turnId } : {}),
+    writerGeneration: place.writerGeneration,
+    createdAt,
+  };
+  const records: Buffer[] = [physicalRecord('batch/begin', begin)];
 
   const events: StoredEvent[] = [];
   for (const [index, event] of input.events.entries()) {
@@ -143,14 +142,7 @@ export async function encodeBatch(input: BatchToWrite, place: BatchPlacement): P
   return {
     bytes: Buffer.concat(frames),
     batch: {
-      commitId,
-      operationId: input.operationId,
-      operationHash: opHash,
-      firstSeq: place.firstSeq,
-      eventCount: events.length,
-      ...(input.turnId ? { turnId: input.turnId } : {}),
-      writerGeneration: place.writerGeneration,
-      createdAt,
+      ...begin,
       sha256,
       events,
       offset: place.offset,
