@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { RxError } from '../../errors/rx-error.js';
 import { sha256OfRange } from '../../fs/read-range.js';
+import { firstIssue } from '../reading/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 
 /**
@@ -97,10 +98,7 @@ export async function cursorAt(sessionDir: string, sessionId: string, position: 
 export async function checkCursor(sessionDir: string, sessionId: string, given: unknown): Promise<Cursor> {
   const logPath = join(sessionDir, SESSION_FILES.log);
   const parsed = CursorSchema.safeParse(given);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CursorMismatchError(`not a cursor rxstore made: ${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`, { file: logPath });
-  }
+  if (!parsed.success) throw new CursorMismatchError(`not a cursor rxstore made: ${firstIssue(parsed.error)}`, { file: logPath });
   const cursor = parsed.data;
   const fail = (why: string) => new CursorMismatchError(`the cursor does not fit this log: ${why}; read the session again from the start`, { file: logPath, offset: cursor.offset });
   if (cursor.sessionId !== sessionId) throw fail(`it was taken from session ${JSON.stringify(cursor.sessionId)}`);
