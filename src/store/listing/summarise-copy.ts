@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { z } from 'zod';
 import { describeSystemError, isSystemError } from '../../errors/system-error.js';
 import { goTime } from '../../codec/go-json.js';
 import type { Header } from '../../session/reading/header.js';
@@ -19,7 +20,8 @@ import { displayTitle, type DisplayTitle } from './title-text.js';
 export type ListedStatus = SessionStatus | 'locked' | 'unreadable';
 
 /** Where a copy's workspace was learnt (docs/format.md §9.2, §11.3, §11.4, §12). */
-export type WorkspaceSource = 'header' | 'session-context' | 'desktop-registry' | 'jsonl-meta' | 'v0-meta';
+export const WorkspaceSourceSchema = z.enum(['header', 'session-context', 'desktop-registry', 'jsonl-meta', 'v0-meta']);
+export type WorkspaceSource = z.infer<typeof WorkspaceSourceSchema>;
 
 /** What reading a copy tells: its verdict, messages, title and workspace. */
 export interface CopySummary extends DisplayTitle {
