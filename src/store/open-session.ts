@@ -12,7 +12,7 @@ import { readSession, type SessionRead } from '../session/reading/read-session.j
 import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/cursors/read-since.js';
 import { recordsSince, type RecordsCursor, type RecordsSince } from '../session/cursors/records-since.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
-import { replayedBatches } from '../session/replay/strict-payload-error.js';
+import { replayedBatches } from '../session/replay/replayed-batches.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/replay/views.js';
 import { workspaceOf } from '../session/reading/workspace.js';
 import { NotASessionError } from '../errors/not-a-session-error.js';

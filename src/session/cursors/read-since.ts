@@ -4,7 +4,7 @@ import { checkCursor, cursorAt, CursorMaker, CursorMismatchError, CursorSchema, 
 import type { ResolvedBatch } from '../reading/read-events.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import type { Projection } from '../replay/projection.js';
-import { replayedBatches } from '../replay/strict-payload-error.js';
+import { replayedBatches } from '../replay/replayed-batches.js';
 
 export interface ReadSince {
   /** The batches committed after the cursor, in order; never an unfinished one. */

@@ -1,8 +1,6 @@
 import { DamagedStoreError } from '../../errors/rx-error.js';
-import { join } from 'node:path';
 import { Projection, type StrictnessFinding } from './projection.js';
-import { readSessionEvents, type ReadEventsOptions, type ResolvedBatch } from '../reading/read-events.js';
-import { SESSION_FILES } from '../reading/session-files.js';
+import type { ResolvedBatch } from '../reading/read-events.js';
 
 /**
  * A payload Reasonix 1.38.11's decoder refuses although its batch verifies: Reasonix answers
@@ -32,19 +30,4 @@ export function replayBatch({ batch, payloads, payloadBytes }: ResolvedBatch, lo
   batch.events.forEach((event, index) => replay.apply(batch, event, payloads[index], payloadBytes[index]));
   const finding = replay.strictness[0];
   return { replay, refusal: finding ? strictPayloadError(finding, logPath) : undefined };
-}
-
-/**
- * The committed batches of a session's log (from `options.offset` on), each with its replay on its
- * own: a batch holding a payload Reasonix would refuse throws its `StrictPayloadError`, after the
- * batches before it. A torn tail is left out, as readers never see it.
- */
-export async function* replayedBatches(sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<{ batch: ResolvedBatch; replay: Projection }> {
-  const logPath = join(sessionDir, SESSION_FILES.log);
-  for await (const item of readSessionEvents(sessionDir, options)) {
-    if (item.type !== 'batch') continue;
-    const { replay, refusal } = replayBatch(item.value, logPath);
-    if (refusal) throw refusal;
-    yield { batch: item.value, replay };
-  }
 }
