@@ -48,7 +48,8 @@ export { defaultCacheDir, SummaryCache } from './store/listing/summary-cache.js'
 export { locateSession, type SessionWhereabouts } from './store/locate-session.js';
 
 // Migration and export.
-export { migrateJsonlToV4, v4StoreForJsonlDir, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
+export { migrateJsonlToV4, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
+export { v4StoreForJsonlDir } from './store/roots/v4-store-for-jsonl-dir.js';
 export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
 
 // Schemas of the JSON files a session is made of, and of what its events carry.

@@ -23,8 +23,8 @@ const built = (path: string) => JSON.stringify(pathToFileURL(join(repoRoot, 'dis
 const CODEC_SCAN = `
 const { tuneV8ForReading } = await import(${built('cli/v8-flags.js')});
 tuneV8ForReading();
-const { readBatches, readFrames, openLogBytes } = await import(${built('codec/index.js')});
-for await (const item of readBatches(readFrames(openLogBytes(process.argv[1]), { transientRaw: true }))) void item;
+const { readLogBatches } = await import(${built('codec/read-log.js')});
+for await (const item of readLogBatches(process.argv[1])) void item;
 `;
 
 /**
@@ -71,7 +71,7 @@ export async function memoryRow(): Promise<Figure[]> {
     },
     {
       row: 'memory',
-      measure: 'peak RSS, codec only (readBatches), 100 MiB log vs 25 MiB log',
+      measure: 'peak RSS, codec only (readLogBatches), 100 MiB log vs 25 MiB log',
       rxstore: mib(codecLarge),
       reference: mib(codecSmall),
       ratio: `${(codecLarge / codecSmall).toFixed(2)}× (+${mib(codecLarge - codecSmall)})`,

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { readBatches } from '../../src/codec/read-batches.js';
-import { openLogBytes, readFrames } from '../../src/codec/read-frames.js';
+import { readLogBatches } from '../../src/codec/read-log.js';
 import { readSession } from '../../src/session/reading/read-session.js';
 import { megabytesPerSecond, seconds, speedup, times, verdict, type Figure } from '../support/figure.js';
 import { benchSession } from '../support/sessions.js';
@@ -30,7 +29,7 @@ export async function scanRow(): Promise<Figure[]> {
   const timed = await timeTogether(PLAN, {
     read: () => readSession(session.dir),
     codec: async () => {
-      for await (const item of readBatches(readFrames(openLogBytes(session.log), { transientRaw: true }))) void item;
+      for await (const item of readLogBatches(session.log)) void item;
     },
     perFrame: () => zstdDecompress(refs.frames),
     // zstd 1.5.4 hands every frame to a writer thread: on an idle VM each handoff waits for a
@@ -78,7 +77,7 @@ export async function scanRow(): Promise<Figure[]> {
   });
   return [
     ...against('readSession (inspect)', timed.read),
-    ...against('codec: readBatches(readFrames)', timed.codec),
+    ...against('codec: readLogBatches', timed.codec),
     info('codec vs zstd -dc --no-asyncio, frame per record', timed.codec, timed.perFrameNoAsync, '— (zstd without its writer thread)'),
     info(
       'least work of any verify-scan vs zstd -dc, one zstd -1 frame',

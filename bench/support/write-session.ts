@@ -2,7 +2,7 @@ import { mkdir, open, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ContentStore, CONTENT_DIR } from '../../src/codec/content-store.js';
 import { encodeBatch } from '../../src/codec/encode-batch.js';
-import { FRAME_HEADER_BYTES } from '../../src/codec/frame.js';
+import { parseFrameHeader } from '../../src/codec/frame.js';
 import { goJsonIndented, goTime } from '../../src/codec/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../src/codec/records.js';
 import { WRITE_STORAGE_REVISION } from '../../src/session/reading/manifest.js';
@@ -66,9 +66,11 @@ export async function writeSession(storeDir: string, sessionId: string, spec: Se
       written.batches += 1;
       written.events += encoded.batch.eventCount;
       written.payloadRefs += encoded.batch.events.filter((event) => event.payloadRef).length;
-      for (let at = 0; at < encoded.bytes.length; at += FRAME_HEADER_BYTES + encoded.bytes.readUInt32BE(at + 4)) {
-        written.rawBytes += encoded.bytes.readUInt32BE(at + 8);
+      for (let at = 0; at < encoded.bytes.length; ) {
+        const header = parseFrameHeader(encoded.bytes, at);
+        written.rawBytes += header.rawBytes;
         written.frames += 1;
+        at += header.frameBytes;
       }
     };
     await append(plan.sessionCreate());

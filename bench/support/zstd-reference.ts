@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { join } from 'node:path';
-import { FRAME_HEADER_BYTES } from '../../src/codec/frame.js';
+import { FRAME_HEADER_BYTES, parseFrameHeader } from '../../src/codec/frame.js';
 import { zstd } from '../../src/codec/zstd.js';
 import { cachedInput } from './cached-input.js';
 import { runChildOk } from './child.js';
@@ -68,8 +68,9 @@ export async function irreducibleScan(log: Buffer): Promise<void> {
 /** Walks the frames of a well-formed log in memory: each one's zstd body and declared raw size. */
 function forEachFrame(log: Buffer, visit: (body: Buffer, rawSize: number) => void): void {
   for (let at = 0; at < log.length; ) {
-    const end = at + FRAME_HEADER_BYTES + log.readUInt32BE(at + 4);
-    visit(log.subarray(at + FRAME_HEADER_BYTES, end), log.readUInt32BE(at + 8));
+    const header = parseFrameHeader(log, at);
+    const end = at + header.frameBytes;
+    visit(log.subarray(at + FRAME_HEADER_BYTES, end), header.rawBytes);
     at = end;
   }
 }

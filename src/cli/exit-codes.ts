@@ -1,3 +1,4 @@
+import { reasonixRefuses } from '../session/reading/read-session.js';
 import type { ListedStatus } from '../store/listing/summarise-copy.js';
 
 /**
@@ -30,7 +31,7 @@ export function exitCodeOf(error: unknown): ExitCode {
 
 /** A session Reasonix would refuse ends the command with 1; one it opens (a torn tail included) with 0. */
 export function exitCodeOfStatus(status: ListedStatus): ExitCode {
-  return status === 'damaged' || status === 'unsupported' || status === 'unreadable' ? EXIT.refused : EXIT.done;
+  return reasonixRefuses(status) || status === 'unreadable' ? EXIT.refused : EXIT.done;
 }
 
 /** The table every command's help ends with, and the README repeats. */

@@ -1,5 +1,6 @@
 import stringWidth from 'string-width';
 import type { ListedSession } from '../store/listing/describe-conversation.js';
+import { EXIT, exitCodeOfStatus } from './exit-codes.js';
 import { printable } from './printable.js';
 
 export interface LsLayout {
@@ -66,7 +67,7 @@ function storeNote(session: ListedSession): string | undefined {
 
 /** What follows a title: the store, other copies, the parent, and why Reasonix would refuse it. */
 function notes(session: ListedSession): string {
-  const refused = session.status === 'damaged' || session.status === 'unsupported' || session.status === 'unreadable';
+  const refused = exitCodeOfStatus(session.status) === EXIT.refused;
   const parts = [
     storeNote(session),
     session.copies.length > 1 ? `+${session.copies.length - 1} ${session.copies.length === 2 ? 'copy' : 'copies'}` : undefined,

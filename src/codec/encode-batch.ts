@@ -54,6 +54,22 @@ export interface EncodedBatch {
 
 const randomHex = () => randomBytes(16).toString('hex');
 
+/** An event's payload as the bytes written: its JSON bytes as given, else its value as Go serialises it. */
+export function payloadBytesOf(event: EventToWrite): Buffer | undefined {
+  if (event.payloadJson) return Buffer.from(event.payloadJson);
+  return event.payload === undefined ? undefined : Buffer.from(goJson(event.payload), 'utf8');
+}
+
+/** The operation hash of a batch to write (docs/format.md §5.3), over its payloads as `payloadBytesOf` gives them. */
+export function operationHashOf(sessionId: string, input: BatchToWrite, payloads: readonly (Buffer | undefined)[]): string {
+  return operationHash(sessionId, input.turnId, input.events.map((event, index) => ({ kind: event.kind, optional: event.optional, payload: payloads[index] })));
+}
+
+/** A physical record's JSON bytes: the fields every record starts with, then its own (docs/format.md §4). */
+function physicalRecord(recordType: string, fields: Record<string, unknown>): Buffer {
+  return Buffer.from(goJson({ schemaVersion: V4_SCHEMA_VERSION, codec: V4_CODEC, recordType, ...fields }), 'utf8');
+}
+
 /**
  * Encodes one batch as Reasonix writes it (docs/format.md §4, §5): records in Reasonix's field order with
  * Go's JSON conventions, zero-time `createdAt` on events and end, the operation hash of §5.3, the
@@ -64,21 +80,11 @@ export async function encodeBatch(input: BatchToWrite, place: BatchPlacement): P
   if (place.writerGeneration < 1) throw new InvalidInputError('writerGeneration must be at least 1');
   const commitId = input.commitId ?? randomHex();
   const createdAt = goTime(input.createdAt ?? new Date());
-  const payloads = input.events.map((event) => {
-    if (event.payloadJson) return Buffer.from(event.payloadJson);
-    return event.payload === undefined ? undefined : Buffer.from(goJson(event.payload), 'utf8');
-  });
-  const opHash = operationHash(
-    place.sessionId,
-    input.turnId,
-    input.events.map((event, index) => ({ kind: event.kind, optional: event.optional, payload: payloads[index] })),
-  );
+  const payloads = input.events.map((event) => payloadBytesOf(event));
+  const opHash = operationHashOf(place.sessionId, input, payloads);
 
-  const records: Buffer[] = [];
-  const begin = goJson({
-    schemaVersion: V4_SCHEMA_VERSION,
-    codec: V4_CODEC,
-    recordType: 'batch/begin',
+  // What `batch/begin` says, in its field order; the committed batch carries the same facts.
+  const begin = {
     commitId,
     operationId: input.operationId,
     operationHash: opHash,
@@ -87,8 +93,8 @@ export async function encodeBatch(input: BatchToWrite, place: BatchPlacement): P
     ...(input.turnId ? { turnId: input.turnId } : {}),
     writerGeneration: place.writerGeneration,
     createdAt,
-  });
-  records.push(Buffer.from(begin, 'utf8'));
+  };
+  const records: Buffer[] = [physicalRecord('batch/begin', begin)];
 
   const events: StoredEvent[] = [];
   for (const [index, event] of input.events.entries()) {
@@ -110,44 +116,24 @@ export async function encodeBatch(input: BatchToWrite, place: BatchPlacement): P
     };
     events.push(stored);
     records.push(
-      Buffer.from(
-        goJson({
-          schemaVersion: V4_SCHEMA_VERSION,
-          codec: V4_CODEC,
-          recordType: 'batch/event',
-          createdAt: ZERO_TIME,
-          event: {
-            id: stored.id,
-            seq,
-            kind: event.kind,
-            ...(event.optional ? { optional: true } : {}),
-            ...(event.required ? { required: true } : {}),
-            ...(payloadRef ? { payloadRef } : stored.payload ? { payload: stored.payload.toString('base64') } : {}),
-          },
-        }),
-        'utf8',
-      ),
+      physicalRecord('batch/event', {
+        createdAt: ZERO_TIME,
+        event: {
+          id: stored.id,
+          seq,
+          kind: event.kind,
+          ...(event.optional ? { optional: true } : {}),
+          ...(event.required ? { required: true } : {}),
+          ...(payloadRef ? { payloadRef } : stored.payload ? { payload: stored.payload.toString('base64') } : {}),
+        },
+      }),
     );
   }
 
   const digest = createHash('sha256');
   for (const record of records) digest.update(record).update(Buffer.from([0]));
   const sha256 = digest.digest('hex');
-  records.push(
-    Buffer.from(
-      goJson({
-        schemaVersion: V4_SCHEMA_VERSION,
-        codec: V4_CODEC,
-        recordType: 'batch/end',
-        commitId,
-        firstSeq: place.firstSeq,
-        eventCount: input.events.length,
-        createdAt: ZERO_TIME,
-        sha256,
-      }),
-      'utf8',
-    ),
-  );
+  records.push(physicalRecord('batch/end', { commitId, firstSeq: place.firstSeq, eventCount: input.events.length, createdAt: ZERO_TIME, sha256 }));
 
   const frames = records.map((record) => encodeFrame(record));
   let offset = place.offset;
@@ -158,14 +144,7 @@ export async function encodeBatch(input: BatchToWrite, place: BatchPlacement): P
   return {
     bytes: Buffer.concat(frames),
     batch: {
-      commitId,
-      operationId: input.operationId,
-      operationHash: opHash,
-      firstSeq: place.firstSeq,
-      eventCount: events.length,
-      ...(input.turnId ? { turnId: input.turnId } : {}),
-      writerGeneration: place.writerGeneration,
-      createdAt,
+      ...begin,
       sha256,
       events,
       offset: place.offset,

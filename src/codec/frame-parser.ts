@@ -1,10 +1,8 @@
 import { DamagedStoreError } from '../errors/rx-error.js';
-import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, type Frame } from './frame.js';
+import { FRAME_HEADER_BYTES, parseFrameHeader, type Frame, type FrameHeader } from './frame.js';
 import { zstd } from './zstd.js';
 import { ZstdSizeMismatch } from './zstd-backend.js';
 import { ZstdUnavailableError } from '../errors/zstd-unavailable-error.js';
-
-const MAGIC_WORD = FRAME_MAGIC.readUInt32BE(0);
 
 /** Bytes at the end of the input that do not make a whole frame: a torn tail, not an error (docs/format.md §3.4). */
 export interface IncompleteFrame {
@@ -55,16 +53,16 @@ export class FrameParser {
     if (this.carried > 0) {
       pos = this.fillCarry(input);
       if (this.carried < this.carry.length) return;
-      const frame = this.decode(this.carry, 0, this.offset);
+      const frame = this.decode(this.carry, 0, parseFrameHeader(this.carry), this.offset);
       this.carried = 0;
       this.carry = this.header;
       this.offset += frame.frameBytes;
       yield frame;
     }
-    for (;;) {
-      const whole = input.length - pos >= FRAME_HEADER_BYTES && input.length - pos >= this.frameBytesAt(input, pos, this.offset);
-      if (!whole) break;
-      const frame = this.decode(input, pos, this.offset);
+    while (input.length - pos >= FRAME_HEADER_BYTES) {
+      const header = this.checkedHeader(input, pos, this.offset);
+      if (input.length - pos < header.frameBytes) break;
+      const frame = this.decode(input, pos, header, this.offset);
       pos += frame.frameBytes;
       this.offset += frame.frameBytes;
       yield frame;
@@ -93,7 +91,7 @@ export class FrameParser {
       this.carried += copied;
       taken += copied;
       if (this.carried < FRAME_HEADER_BYTES) return taken;
-      const whole = Buffer.allocUnsafe(this.frameBytesAt(this.carry, 0, this.offset));
+      const whole = Buffer.allocUnsafe(this.checkedHeader(this.carry, 0, this.offset).frameBytes);
       this.carry.copy(whole, 0, 0, FRAME_HEADER_BYTES);
       this.carry = whole;
     }
@@ -102,31 +100,17 @@ export class FrameParser {
     return taken + copied;
   }
 
-  /** Checks the header at `start` (magic, both sizes in budget) and gives the whole frame's length. */
-  private frameBytesAt(buf: Buffer, start: number, offset: number): number {
-    if (buf.readUInt32BE(start) !== MAGIC_WORD) {
-      throw this.damage('invalid v4 frame magic', offset, {
-        expected: 'RX4F',
-        found: buf.subarray(start, start + 4).toString('hex'),
-      });
-    }
-    const compressed = buf.readUInt32BE(start + 4);
-    const rawSize = buf.readUInt32BE(start + 8);
-    for (const [label, size] of [['compressed', compressed], ['raw', rawSize]] as const) {
-      if (size < 1 || size > FRAME_BUDGET_BYTES) {
-        throw this.damage(`invalid v4 frame ${label} size ${size}`, offset, {
-          expected: `1..${FRAME_BUDGET_BYTES}`,
-          found: size,
-        });
-      }
-    }
-    return FRAME_HEADER_BYTES + compressed;
+  /** The header at `start`, which must be sound (magic, both sizes in budget): a damaged store otherwise. */
+  private checkedHeader(buf: Buffer, start: number, offset: number): FrameHeader {
+    const header = parseFrameHeader(buf, start);
+    if (header.fault) throw this.damage(header.fault.message, offset, { expected: header.fault.expected, found: header.fault.found });
+    return header;
   }
 
-  /** Decodes the whole, already checked frame at `start`. */
-  private decode(buf: Buffer, start: number, offset: number): Frame {
-    const rawSize = buf.readUInt32BE(start + 8);
-    const end = start + FRAME_HEADER_BYTES + buf.readUInt32BE(start + 4);
+  /** Decodes the whole frame at `start`, whose header was checked. */
+  private decode(buf: Buffer, start: number, header: FrameHeader, offset: number): Frame {
+    const rawSize = header.rawBytes;
+    const end = start + header.frameBytes;
     let raw: Buffer;
     try {
       raw = zstd.decompress(buf.subarray(start + FRAME_HEADER_BYTES, end), rawSize, this.scratchFor(rawSize));

@@ -1,4 +1,4 @@
-import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, type Frame } from './frame.js';
+import { FRAME_HEADER_BYTES, FRAME_MAGIC, parseFrameHeader, type Frame } from './frame.js';
 import { ZstdUnavailableError } from '../errors/zstd-unavailable-error.js';
 import { zstd } from './zstd.js';
 
@@ -10,13 +10,12 @@ import { zstd } from './zstd.js';
 export function* salvageFrames(log: Buffer, from: number): Generator<Frame> {
   let at = log.indexOf(FRAME_MAGIC, from);
   while (at >= 0 && at + FRAME_HEADER_BYTES <= log.length) {
-    const compressed = log.readUInt32BE(at + 4);
-    const rawSize = log.readUInt32BE(at + 8);
-    const end = at + FRAME_HEADER_BYTES + compressed;
+    const header = parseFrameHeader(log, at);
+    const end = at + header.frameBytes;
     let raw: Buffer | undefined;
-    if (compressed >= 1 && compressed <= FRAME_BUDGET_BYTES && rawSize >= 1 && rawSize <= FRAME_BUDGET_BYTES && end <= log.length) {
+    if (!header.fault && end <= log.length) {
       try {
-        raw = zstd.decompress(log.subarray(at + FRAME_HEADER_BYTES, end), rawSize);
+        raw = zstd.decompress(log.subarray(at + FRAME_HEADER_BYTES, end), header.rawBytes);
       } catch (error) {
         if (error instanceof ZstdUnavailableError) throw error;
         raw = undefined;

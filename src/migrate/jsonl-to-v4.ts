@@ -1,5 +1,5 @@
 import { lstat, realpath } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { BatchToWrite } from '../codec/encode-batch.js';
 import { InvalidInputError } from '../errors/rx-error.js';
@@ -65,14 +65,6 @@ export interface MigrationReport {
 /** A transcript that cannot become a session Reasonix would resume; nothing is written. */
 export class MigrationRefusedError extends InvalidInputError {
   override readonly code: string = 'RX_MIGRATION_REFUSED';
-}
-
-/**
- * The sessions-v4 store beside a JSONL directory, as Reasonix picks it (docs/format.md §1.2
- * "RootForLegacyDir"): the sibling `sessions-v4` of a `sessions` directory, else `<dir>/sessions-v4`.
- */
-export function v4StoreForJsonlDir(jsonlDir: string): string {
-  return basename(jsonlDir) === 'sessions' ? join(dirname(jsonlDir), 'sessions-v4') : join(jsonlDir, 'sessions-v4');
 }
 
 /**

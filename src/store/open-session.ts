@@ -7,12 +7,12 @@ import { HeaderSchema } from '../session/reading/header.js';
 import { indexRecords, type IndexRecord } from '../session/replay/index-records.js';
 import type { Message } from '../session/replay/message.js';
 import { readJsonFile } from '../session/reading/read-json-file.js';
-import { readSessionEvents, type ResolvedBatch } from '../session/reading/read-events.js';
+import type { ResolvedBatch } from '../session/reading/read-events.js';
 import { readSession, type SessionRead } from '../session/reading/read-session.js';
 import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/cursors/read-since.js';
 import { recordsSince, type RecordsCursor, type RecordsSince } from '../session/cursors/records-since.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
-import { replayBatch } from '../session/replay/strict-payload-error.js';
+import { replayedBatches } from '../session/replay/replayed-batches.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/replay/views.js';
 import { workspaceOf } from '../session/reading/read-session.js';
 import { NotASessionError } from '../errors/not-a-session-error.js';
@@ -110,18 +110,12 @@ export async function openSession(path: string): Promise<OpenedSession> {
     throw new NotASessionError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, { file: full });
   }
   const id = basename(full);
-  const logPath = join(full, SESSION_FILES.log);
   return {
     ...readerOver(id, full, (options = {}) => readSession(full, options)),
     format: 'v4',
     store: storeKindOf(full),
     async *events() {
-      for await (const item of readSessionEvents(full)) {
-        if (item.type !== 'batch') continue;
-        const { refusal } = replayBatch(item.value, logPath);
-        if (refusal) throw refusal;
-        yield item.value;
-      }
+      for await (const { batch } of replayedBatches(full)) yield batch;
     },
     batchesSince: (cursor, options) => batchesSince(full, id, cursor, options),
     readSince: (cursor, options) => readSince(full, id, cursor, options),

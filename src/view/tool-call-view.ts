@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { parseJsonObject, type Message } from '../session/replay/message.js';
+import { messageText, parseJsonObject, ToolExecutionSchema, type Message } from '../session/replay/message.js';
 import { diffLines, type DiffLine } from './edit-diff.js';
 
 /** A tool call as a page shows it: what was asked, what came back, and the files it changed. */
@@ -26,13 +25,6 @@ export interface ToolResultView {
   durationMs?: number;
   failed: boolean;
 }
-
-/** The execution facts Reasonix keeps on a tool result (docs/format.md §8.2); anything else in them is ignored. */
-const ToolExecutionSchema = z.looseObject({
-  state: z.string().optional(),
-  exitCode: z.number().nullable().optional(),
-  durationMs: z.number().optional(),
-});
 
 const SHELL_TOOLS = new Set(['bash', 'pwsh', 'powershell']);
 const TARGET_CHARS = 160;
@@ -66,7 +58,7 @@ function resultView({ message, storedBytes }: { message: Message; storedBytes: n
   const state = facts.state ?? runState;
   const exitCode = typeof facts.exitCode === 'number' ? facts.exitCode : undefined;
   const durationMs = facts.durationMs ?? (eventDurationMs !== undefined && eventDurationMs > 0 ? eventDurationMs : undefined);
-  const output = message.raw_content || (message.content ?? '');
+  const output = messageText(message);
   return {
     text: output,
     bytes: Buffer.byteLength(output),

@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { DamagedStoreError, UnsupportedVersionError } from '../../errors/rx-error.js';
-import { readSession } from '../../session/reading/read-session.js';
+import { readSession, reasonixRefuses } from '../../session/reading/read-session.js';
 import { repairSession } from '../../session/writing/repair-session.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
@@ -33,7 +33,7 @@ export function repairCommand(output: Output, setExit: (code: number) => void) {
     handler: async (args: RepairArgs) => {
       const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
       const read = await readSession(dir);
-      if (read.status === 'damaged' || read.status === 'unsupported') {
+      if (reasonixRefuses(read.status)) {
         const problem = read.problems.find((found) => found.severity === 'error');
         const message = `the session is ${read.status}, not torn (${problem?.message ?? read.status}); rxstore repair only cuts torn tails — use rxstore salvage ${dir}`;
         const data = { file: problem?.file ?? dir, ...(problem?.offset !== undefined ? { offset: problem.offset } : {}) };

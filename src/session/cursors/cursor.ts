@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { RxError } from '../../errors/rx-error.js';
+import { sha256OfRange } from '../../fs/read-range.js';
+import { firstIssue } from '../reading/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 
 /**
@@ -75,9 +76,7 @@ export class CursorMaker {
   }
 
   private async digest(start: number, end: number): Promise<string | null> {
-    if (end <= start) return null;
-    const { bytesRead } = await this.handle.read(this.scratch, 0, end - start, start);
-    return createHash('sha256').update(this.scratch.subarray(0, bytesRead)).digest('hex');
+    return (await sha256OfRange(this.handle, start, end, this.scratch)) ?? null;
   }
 }
 
@@ -100,10 +99,7 @@ export async function cursorAt(sessionDir: string, sessionId: string, position: 
 export async function checkCursor(sessionDir: string, sessionId: string, given: unknown): Promise<Cursor> {
   const logPath = join(sessionDir, SESSION_FILES.log);
   const parsed = CursorSchema.safeParse(given);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CursorMismatchError(`not a cursor rxstore made: ${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`, { file: logPath });
-  }
+  if (!parsed.success) throw new CursorMismatchError(`not a cursor rxstore made: ${firstIssue(parsed.error)}`, { file: logPath });
   const cursor = parsed.data;
   const fail = (why: string) => new CursorMismatchError(`the cursor does not fit this log: ${why}; read the session again from the start`, { file: logPath, offset: cursor.offset });
   if (cursor.sessionId !== sessionId) throw fail(`it was taken from session ${JSON.stringify(cursor.sessionId)}`);

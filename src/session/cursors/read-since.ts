@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { DamagedStoreError } from '../../errors/rx-error.js';
 import { checkCursor, cursorAt, CursorMaker, CursorMismatchError, CursorSchema, type Cursor } from './cursor.js';
-import { readSessionEvents, type ResolvedBatch, type SessionLogItem } from '../reading/read-events.js';
+import type { ResolvedBatch } from '../reading/read-events.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import type { Projection } from '../replay/projection.js';
-import { replayBatch } from '../replay/strict-payload-error.js';
+import { replayedBatches } from '../replay/replayed-batches.js';
 
 /** What `readSince` gathers: the batches committed after a cursor, and the cursor to save after them. */
 export interface ReadSince {
@@ -49,13 +49,13 @@ export async function* replayedBatchesSince(
   const logPath = join(sessionDir, SESSION_FILES.log);
   const start = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
   const maker = await CursorMaker.open(sessionDir, sessionId);
-  const events = readSessionEvents(sessionDir, start);
+  const batches = replayedBatches(sessionDir, start);
   let yielded = 0;
   try {
     while (options.maxBatches === undefined || yielded < options.maxBatches) {
-      let next: IteratorResult<SessionLogItem>;
+      let next: IteratorResult<{ batch: ResolvedBatch; replay: Projection }>;
       try {
-        next = await events.next();
+        next = await batches.next();
       } catch (error) {
         if (yielded > 0 || !cursor) throw error;
         // The log may have been replaced between the cursor's check and this read: if the cursor
@@ -64,17 +64,14 @@ export async function* replayedBatchesSince(
         throw asCursorMismatch(error, cursor, logPath);
       }
       if (next.done) return;
-      const item = next.value;
-      if (item.type !== 'batch') continue;
-      const { replay, refusal } = replayBatch(item.value, logPath);
-      if (refusal) throw refusal;
-      const { end, firstSeq, eventCount, writerGeneration } = item.value.batch;
+      const { batch, replay } = next.value;
+      const { end, firstSeq, eventCount, writerGeneration } = batch.batch;
       yielded += 1;
-      yield { batch: item.value, replay, cursor: await maker.at({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }) };
+      yield { batch, replay, cursor: await maker.at({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }) };
     }
   } finally {
     // Stopped early (maxBatches, a consumer that breaks, an error): the log's reader closes its file now.
-    await events.return(undefined);
+    await batches.return(undefined);
     await maker.close();
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CursorMismatchError, CursorSchema } from './cursor.js';
+import { firstIssue } from '../reading/first-issue.js';
 import { recordOfCall, recordsOfMessage, type IndexRecord, type RecordedCall } from '../replay/index-records.js';
 import type { Message } from '../replay/message.js';
 import { replayedBatchesSince, type ReadSinceOptions } from './read-since.js';
@@ -101,8 +102,7 @@ export async function* recordsSince(
 function parseRecordsCursor(given: unknown): RecordsCursor {
   const parsed = RecordsCursorSchema.safeParse(given);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new CursorMismatchError(`not a records cursor rxstore made: ${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`, {});
+  throw new CursorMismatchError(`not a records cursor rxstore made: ${firstIssue(parsed.error)}`, {});
 }
 
 /** The waiting call with this id takes its result. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
+import { readRange } from '../../fs/read-range.js';
 
 /** `events.offset-index.json` (docs/format.md §9.4): a disposable seek index, never trusted over the log. */
 export const OffsetIndexSchema = z.looseObject({
@@ -26,13 +27,9 @@ export async function logIdentity(logPath: string): Promise<{ size: number; modT
     const stats = await handle.stat({ bigint: true });
     const size = Number(stats.size);
     const hash = createHash('sha256').update(`${size}:${stats.mtimeNs}:`);
-    const head = Buffer.alloc(Math.min(size, EDGE_BYTES));
-    await handle.read(head, 0, head.length, 0);
-    hash.update(head);
+    hash.update(await readRange(handle, 0, Math.min(size, EDGE_BYTES)));
     const tailLength = Math.max(0, Math.min(size - EDGE_BYTES, EDGE_BYTES));
-    const tail = Buffer.alloc(tailLength);
-    await handle.read(tail, 0, tailLength, size - tailLength);
-    hash.update(tail);
+    hash.update(await readRange(handle, size - tailLength, size));
     return { size, modTimeNs: stats.mtimeNs, identity: hash.digest('hex') };
   } finally {
     await handle.close();

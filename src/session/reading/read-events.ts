@@ -3,8 +3,7 @@ import type { CommittedBatch, StoredEvent, TornTail } from '../../codec/batch.js
 import type { ContentStore } from '../../codec/content-store.js';
 import type { PayloadRef } from '../../codec/records.js';
 import { CorruptContentError, MissingContentError } from '../../errors/rx-error.js';
-import { readBatches } from '../../codec/read-batches.js';
-import { openLogBytes, readFrames } from '../../codec/read-frames.js';
+import { readLogBatches, type ReadLogOptions } from '../../codec/read-log.js';
 import { sessionContentStore } from './session-content.js';
 import { SESSION_FILES } from './session-files.js';
 
@@ -20,10 +19,7 @@ export interface ResolvedBatch {
 export type SessionLogItem = { type: 'batch'; value: ResolvedBatch } | { type: 'torn-tail'; tail: TornTail };
 
 /** Where `readSessionEvents` starts, and the content store to resolve payloads from. */
-export interface ReadEventsOptions {
-  /** Start here instead of at the log's beginning (a cursor). */
-  offset?: number;
-  nextSequence?: number;
+export interface ReadEventsOptions extends ReadLogOptions {
   /** The session's content store, when the caller has already read its manifest. */
   content?: ContentStore;
 }
@@ -35,22 +31,23 @@ export interface ReadEventsOptions {
 export async function* readSessionEvents(sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<SessionLogItem> {
   const logPath = join(sessionDir, SESSION_FILES.log);
   const content = options.content ?? (await sessionContentStore(sessionDir));
-  const frames = readFrames(openLogBytes(logPath, options.offset ?? 0), { file: logPath, startOffset: options.offset ?? 0, transientRaw: true });
-  for await (const item of readBatches(frames, { file: logPath, nextSequence: options.nextSequence ?? 1 })) {
-    if (item.type === 'torn-tail') {
-      yield item;
-      continue;
-    }
-    const payloads: unknown[] = [];
-    const payloadBytes: (Buffer | undefined)[] = [];
-    for (const event of item.batch.events) {
-      // Inline payloads (nearly all) are at hand: only a payloadRef waits on the content store.
-      const bytes = event.payloadRef ? await readReferencedPayload(event, event.payloadRef, content, logPath) : event.payload;
-      payloadBytes.push(bytes);
-      payloads.push(parsePayload(bytes));
-    }
-    yield { type: 'batch', value: { batch: item.batch, payloads, payloadBytes } };
+  for await (const item of readLogBatches(logPath, options)) {
+    if (item.type === 'torn-tail') yield item;
+    else yield { type: 'batch', value: await resolveBatch(item.batch, content, logPath) };
   }
+}
+
+/** A committed batch of the log at `logPath` with each event's payload read (payloadRefs through `content`) and parsed. */
+export async function resolveBatch(batch: CommittedBatch, content: ContentStore, logPath: string): Promise<ResolvedBatch> {
+  const payloads: unknown[] = [];
+  const payloadBytes: (Buffer | undefined)[] = [];
+  for (const event of batch.events) {
+    // Inline payloads (nearly all) are at hand: only a payloadRef waits on the content store.
+    const bytes = event.payloadRef ? await readReferencedPayload(event, event.payloadRef, content, logPath) : event.payload;
+    payloadBytes.push(bytes);
+    payloads.push(parsePayload(bytes));
+  }
+  return { batch, payloads, payloadBytes };
 }
 
 /** The bytes an event's payloadRef names, with a missing or wrong object named as Reasonix names it. */

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { isSystemError, systemErrorInWords } from '../../errors/system-error.js';
+import { firstIssue } from './first-issue.js';
 
 /** A JSON file as read against its schema: missing, invalid (with why), or its value. */
 export type JsonFileResult<T> = { state: 'missing' } | { state: 'invalid'; reason: string } | { state: 'ok'; value: T; text: string };
@@ -39,9 +40,6 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S)
     return { state: 'invalid', reason: (error as Error).message };
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { state: 'invalid', reason: `${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}` };
-  }
+  if (!parsed.success) return { state: 'invalid', reason: firstIssue(parsed.error) };
   return { state: 'ok', value: parsed.data, text };
 }

@@ -1,5 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
 import type { TornTail } from '../../codec/batch.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
 import { RxError } from '../../errors/rx-error.js';
@@ -17,7 +18,13 @@ import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { writerLockHolder } from './writer-locks.js';
 
 /** What Reasonix would do with the session: open it (`ok`, `torn-tail`) or refuse it. */
-export type SessionStatus = 'ok' | 'torn-tail' | 'damaged' | 'unsupported';
+export const SessionStatusSchema = z.enum(['ok', 'torn-tail', 'damaged', 'unsupported']);
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+
+/** Reasonix refuses a session with this status: it is damaged, or of a version it does not support. */
+export function reasonixRefuses(status: string): status is 'damaged' | 'unsupported' {
+  return status === 'damaged' || status === 'unsupported';
+}
 
 /** Everything `inspect` and the library learn from reading one v4 session directory. */
 export interface SessionRead {

@@ -39,6 +39,11 @@ export function goStruct<S extends Record<string, z.ZodType>>(shape: S, unknownK
   }, object);
 }
 
+/** The fields of a `goStruct`, in the order its shape names them: Go's struct order. */
+export function goStructFields<S extends Record<string, z.ZodType>>(struct: ReturnType<typeof goStruct<S>>): (keyof S & string)[] {
+  return Object.keys(struct.out.shape) as (keyof S & string)[];
+}
+
 /** A Go pointer to a struct: `null` or absent is nil, which the caller may refuse. */
 export const goPointer = <T extends z.ZodType>(schema: T) => schema.nullable();
 

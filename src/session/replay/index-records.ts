@@ -1,4 +1,4 @@
-import { flatToolCall, parseJsonObject, type Message } from './message.js';
+import { flatToolCall, messageText, parseJsonObject, type Message } from './message.js';
 import type { TimedMessage } from './views.js';
 
 /** What every indexed record carries, so a search hit can be traced back to its session. */
@@ -92,7 +92,7 @@ export function recordsOfMessage(message: Message, time: number, context: Record
   const base: RecordBase = { ...context, time: new Date(time).toISOString(), ...(message.id ? { messageId: message.id } : {}) };
   let said: IndexRecord | undefined;
   if (message.role === 'user' || message.role === 'assistant') {
-    const text = message.raw_content || (message.content ?? '');
+    const text = messageText(message);
     if (text.trim() !== '') said = { ...base, type: 'message', role: message.role, text };
   }
   return { said, calls: (message.tool_calls ?? []).map((call) => ({ call: flatToolCall(call), base })) };
@@ -140,7 +140,7 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
         tool: call.name,
         command: firstText(args, 'command', 'script'),
         ...outcomeOf(result),
-        output: result?.raw_content || (result?.content ?? ''),
+        output: result ? messageText(result) : '',
       };
   }
 }

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import type { StrictMessageSchema, StrictToolExecutionSchema } from './strict-message.js';
+
+/** The fields of Reasonix's message structs (the strict schemas' keys): each field typed below is one of them. */
+type Fields<S extends { out: { shape: object } }> = { [K in keyof S['out']['shape']]?: z.ZodType };
 
 /**
  * A tool call in the flat form Reasonix stores (docs/format.md §8.2). Readers also meet OpenAI's nested
@@ -13,6 +17,13 @@ export const ToolCallSchema = z.looseObject({
 });
 /** A tool call in an assistant message. */
 export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+/** The execution facts Reasonix keeps on a tool result (docs/format.md §8.2) that rxstore reads; the rest is kept as found. */
+export const ToolExecutionSchema = z.looseObject({
+  state: z.string().optional(),
+  exitCode: z.number().nullable().optional(),
+  durationMs: z.number().optional(),
+} satisfies Fields<typeof StrictToolExecutionSchema>);
 
 /**
  * The provider message as rxstore reads it: the fields it uses are typed, every other field is
@@ -32,13 +43,15 @@ export const MessageSchema = z.looseObject({
   name: z.string().optional(),
   createdAt: z.number().optional(),
   local_only: z.boolean().optional(),
-  tool_execution: z
-    .looseObject({ state: z.string().optional(), exitCode: z.number().nullable().optional(), durationMs: z.number().optional() })
-    .nullable()
-    .optional(),
-});
+  tool_execution: ToolExecutionSchema.nullable().optional(),
+} satisfies Fields<typeof StrictMessageSchema>);
 /** A transcript message as Reasonix stores it. */
 export type Message = z.infer<typeof MessageSchema>;
+
+/** What a person reads of a message: what was typed (`raw_content`), else what the model was sent. */
+export function messageText(message: Pick<Message, 'raw_content' | 'content'>): string {
+  return message.raw_content || (message.content ?? '');
+}
 
 /** The flat `{id, name, arguments}` of a tool call in either form. */
 export function flatToolCall(call: ToolCall): { id: string; name: string; arguments: string } {

@@ -1,4 +1,4 @@
-import { flatToolCall, type Message } from './message.js';
+import { flatToolCall, messageText, type Message } from './message.js';
 import type { Projection } from './projection.js';
 
 /** A message of the canonical transcript with its resolved time. */
@@ -68,7 +68,7 @@ export function personMessage({ message, time }: Pick<TimedMessage, 'message' | 
   return {
     ...(message.id !== undefined ? { id: message.id } : {}),
     role: message.role,
-    content: message.raw_content || (message.content ?? ''),
+    content: messageText(message),
     time: new Date(time).toISOString(),
     ...(message.tool_calls?.length ? { toolCalls: message.tool_calls.map(flatToolCall) } : {}),
     ...(message.tool_call_id ? { toolCallId: message.tool_call_id } : {}),

@@ -5,8 +5,8 @@ import type { CommittedBatch } from '../../codec/batch.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
 import { DamagedStoreError, InvalidInputError } from '../../errors/rx-error.js';
 import { goJsonIndented } from '../../codec/go-json.js';
-import { readBatches } from '../../codec/read-batches.js';
-import { openLogBytes, readFrames } from '../../codec/read-frames.js';
+import { OperationLedger } from '../../codec/operation-ledger.js';
+import { readLogBatches } from '../../codec/read-log.js';
 import { writeFileAtomic, writeNewFile } from '../../fs/atomic-write.js';
 import { ManifestSchema } from '../reading/manifest.js';
 import { readJsonFile } from '../reading/read-json-file.js';
@@ -14,7 +14,7 @@ import { sessionContentStore } from '../reading/session-content.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { acquireWriterLocks } from '../reading/writer-locks.js';
 import { Projection } from '../replay/projection.js';
-import { readSessionEvents } from '../reading/read-events.js';
+import { resolveBatch } from '../reading/read-events.js';
 import { validateBatches } from './validate-batches.js';
 
 /**
@@ -44,21 +44,24 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[],
 
     let nextSequence = 1;
     let end = 0;
-    const operations = new Map<string, string>();
+    const operations = new OperationLedger();
     // Validation replays the log's payloads (the new events are judged after them); otherwise the batches are enough.
     const projection = new Projection({ retainContent: false });
-    const existing = validate ? readSessionEvents(sessionDir) : readBatches(readFrames(openLogBytes(logPath), { file: logPath, transientRaw: true }), { file: logPath });
-    for await (const item of existing) {
+    const existingContent = validate ? await sessionContentStore(sessionDir) : undefined;
+    for await (const item of readLogBatches(logPath)) {
       if (item.type === 'torn-tail') {
         throw new DamagedStoreError(`cannot append after a torn tail of ${item.tail.bytes} bytes: run rxstore repair first`, { file: logPath, offset: item.tail.offset });
       }
-      const batch = 'value' in item ? item.value.batch : item.batch;
+      const { batch } = item;
       nextSequence = batch.firstSeq + batch.eventCount;
       end = batch.end;
-      operations.set(batch.operationId, batch.operationHash);
-      if ('value' in item) batch.events.forEach((event, index) => projection.apply(batch, event, item.value.payloads[index], item.value.payloadBytes[index]));
+      operations.admit(batch.operationId, batch.operationHash);
+      if (existingContent) {
+        const { payloads, payloadBytes } = await resolveBatch(batch, existingContent, logPath);
+        batch.events.forEach((event, index) => projection.apply(batch, event, payloads[index], payloadBytes[index]));
+      }
     }
-    if (validate) validateBatches(batches, { sessionId: manifest.value.sessionId, projection, operations: new Map(operations), nextSequence });
+    if (validate) validateBatches(batches, { sessionId: manifest.value.sessionId, projection, operations: new OperationLedger(operations), nextSequence });
 
     const writerGeneration = (manifest.value.writerGeneration ?? 0) + 1;
     await writeFileAtomic(manifestPath, goJsonIndented({ ...manifest.value, writerGeneration }));
@@ -68,11 +71,9 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[],
     const written: CommittedBatch[] = [];
     for (const batch of batches) {
       const result = await encodeBatch(batch, { sessionId: manifest.value.sessionId, writerGeneration, firstSeq: nextSequence, offset: end, content });
-      const prior = operations.get(result.batch.operationId);
-      if (prior !== undefined && prior !== result.batch.operationHash) {
+      if (operations.admit(result.batch.operationId, result.batch.operationHash) !== undefined) {
         throw new InvalidInputError(`operation ${JSON.stringify(batch.operationId)} is already in the log with other events`, { file: logPath });
       }
-      operations.set(result.batch.operationId, result.batch.operationHash);
       encoded.push(result.bytes);
       written.push(result.batch);
       nextSequence += result.batch.eventCount;

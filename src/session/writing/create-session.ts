@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { CommittedBatch } from '../../codec/batch.js';
 import { ContentStore, CONTENT_DIR } from '../../codec/content-store.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
+import { OperationLedger } from '../../codec/operation-ledger.js';
 import { InvalidInputError } from '../../errors/rx-error.js';
 import { goJsonIndented, goTime } from '../../codec/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
@@ -62,7 +63,7 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
     throw new InvalidInputError(`${JSON.stringify(id)} is not a valid session id`);
   }
   if (spec.validate ?? true) {
-    validateBatches(spec.batches, { sessionId: id, projection: new Projection({ retainContent: false }), operations: new Map(), nextSequence: 1 });
+    validateBatches(spec.batches, { sessionId: id, projection: new Projection({ retainContent: false }), operations: new OperationLedger(), nextSequence: 1 });
   }
   const dir = join(spec.storeDir, id);
   const exists = async () => (await lstat(dir).catch(() => undefined)) !== undefined;

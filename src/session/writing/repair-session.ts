@@ -2,8 +2,7 @@ import { link, open, rm, truncate } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { TornTail } from '../../codec/batch.js';
 import { DamagedStoreError } from '../../errors/rx-error.js';
-import { readBatches } from '../../codec/read-batches.js';
-import { openLogBytes, readFrames } from '../../codec/read-frames.js';
+import { readLogBatches } from '../../codec/read-log.js';
 import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { acquireWriterLocks } from '../reading/writer-locks.js';
@@ -36,7 +35,7 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
   try {
     let durableEnd = 0;
     let tornTail: TornTail | null = null;
-    for await (const item of readBatches(readFrames(openLogBytes(logPath), { file: logPath, transientRaw: true }), { file: logPath })) {
+    for await (const item of readLogBatches(logPath)) {
       if (item.type === 'batch') durableEnd = item.batch.end;
       else tornTail = item.tail;
     }

@@ -1,9 +1,8 @@
 import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
-import type { BatchToWrite } from '../../codec/encode-batch.js';
+import { operationHashOf, payloadBytesOf, type BatchToWrite } from '../../codec/encode-batch.js';
 import { InvalidInputError } from '../../errors/rx-error.js';
 import { KNOWN_EVENT_KINDS } from '../../codec/event-kinds.js';
-import { goJson } from '../../codec/go-json.js';
-import { operationHash } from '../../codec/operation-hash.js';
+import type { OperationLedger } from '../../codec/operation-ledger.js';
 import { Projection } from '../replay/projection.js';
 
 /** A batch the writer will not write: Reasonix 1.38.11 would refuse the session holding it. */
@@ -16,8 +15,8 @@ export interface WrittenState {
   sessionId: string;
   /** The projection of the log so far (an empty one for a new session). */
   projection: Projection;
-  /** operationId → operationHash of the batches already in the log. */
-  operations: Map<string, string>;
+  /** The operations of the batches already in the log; the new ones are taken in. */
+  operations: OperationLedger;
   /** The sequence the first new event gets. */
   nextSequence: number;
 }
@@ -39,16 +38,11 @@ export function validateBatches(batches: readonly BatchToWrite[], state: Written
         sequence: extra.event ? sequence + extra.event - 1 : sequence,
         found: extra.kind ?? input.operationId,
       });
-    const payloads = input.events.map((event) => {
-      if (event.payloadJson) return Buffer.from(event.payloadJson);
-      return event.payload === undefined ? undefined : Buffer.from(goJson(event.payload), 'utf8');
-    });
-    const hash = operationHash(state.sessionId, input.turnId, input.events.map((event, index) => ({ kind: event.kind, optional: event.optional, payload: payloads[index] })));
-    const prior = operations.get(input.operationId);
-    if (prior !== undefined && prior !== hash) {
+    const payloads = input.events.map((event) => payloadBytesOf(event));
+    const hash = operationHashOf(state.sessionId, input, payloads);
+    if (operations.admit(input.operationId, hash) !== undefined) {
       throw refuse('the operation id is already in the log with other events (Reasonix: conflicting operation)');
     }
-    operations.set(input.operationId, hash);
     const batch: CommittedBatch = {
       commitId: '',
       operationId: input.operationId,

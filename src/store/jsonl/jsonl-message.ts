@@ -1,3 +1,6 @@
+import { goStructFields } from '../../session/replay/go-decode.js';
+import { StrictMessageSchema, StrictToolCallSchema, StrictToolExecutionSchema } from '../../session/replay/strict-message.js';
+
 /**
  * A provider message as Reasonix's Go structs serialise it (docs/format.md §8.1, §8.2): the known fields in
  * struct order, zero values omitted (`omitempty`), unknown keys dropped — which is what Reasonix's
@@ -5,30 +8,18 @@
  * message ids (docs/format.md §8.3) depend on it.
  */
 
-const MESSAGE_FIELDS = [
-  'role', 'id', 'origin', 'content', 'raw_content', 'provider_content', 'images', 'image_inputs',
-  'reasoning_content', 'reasoning_id', 'reasoning_status', 'reasoning_signature', 'reasoning_state',
-  'thinking_blocks', 'tool_calls', 'responses_items', 'server_search', 'tool_call_id', 'name',
-  'memoryCitations', 'workDurationMs', 'createdAt', 'edited', 'original', 'local_only',
-  'decision_receipt', 'decision_receipts', 'interrupted_turn', 'final_readiness_recovery',
-  'protocol_recovery', 'read_pause', 'tool_execution', 'tool_run_state', 'presented_files',
-  'read_result', 'tool_diagnostic', 'read_completion', 'mcp_app', 'vision_summary',
-] as const;
+// Reasonix's field lists, in struct order, are the keys of its structs' schemas: one list for decoding and encoding.
+const MESSAGE_FIELDS = goStructFields(StrictMessageSchema);
+const TOOL_CALL_FIELDS = goStructFields(StrictToolCallSchema);
+const TOOL_EXECUTION_FIELDS = goStructFields(StrictToolExecutionSchema);
+type ToolCallField = (typeof TOOL_CALL_FIELDS)[number];
+type ToolExecutionField = (typeof TOOL_EXECUTION_FIELDS)[number];
 
-const TOOL_CALL_FIELDS = [
-  'tool_recovery', 'write_intents', 'id', 'name', 'arguments', 'thought_signature', 'diff', 'added',
-  'removed', 'resolved_name', 'capability_id', 'resolved_read_only',
-] as const;
 /** Serialised even when empty. */
-const TOOL_CALL_ALWAYS = new Set(['id', 'name', 'arguments']);
-
-const TOOL_EXECUTION_FIELDS = [
-  'kind', 'shell', 'shellVersion', 'platform', 'supportsAndAnd', 'state', 'failurePhase', 'exitCode',
-  'outputTail', 'mutationRisk', 'verification', 'durationMs',
-] as const;
-const TOOL_EXECUTION_ALWAYS = new Set(['supportsAndAnd']);
+const TOOL_CALL_ALWAYS = new Set<ToolCallField>(['id', 'name', 'arguments']);
+const TOOL_EXECUTION_ALWAYS = new Set<ToolExecutionField>(['supportsAndAnd']);
 /** Go pointer fields: omitted only when absent, so a 0 exit code survives. */
-const TOOL_EXECUTION_POINTERS = new Set(['exitCode']);
+const TOOL_EXECUTION_POINTERS = new Set<ToolExecutionField>(['exitCode']);
 
 type Json = Record<string, unknown>;
 

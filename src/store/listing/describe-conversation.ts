@@ -5,6 +5,7 @@ import type { ListedStore } from '../roots/store-kind.js';
 import { writerLockHolder } from '../../session/reading/writer-locks.js';
 import type { SummaryCache } from './summary-cache.js';
 import { summariseCopy, type CopySummary, type ListedStatus, type WorkspaceSource } from './summarise-copy.js';
+import type { DisplayTitle } from './title-text.js';
 
 /** One copy of a listed session, as `ls --json` and `where --json` print it. */
 export interface ListedCopy {
@@ -20,7 +21,7 @@ export interface ListedCopy {
   workspaceFrom: WorkspaceSource | null;
   title: string | null;
   /** `title`: the session's own; `preview`: what its first message says. */
-  titleFrom: 'title' | 'preview' | null;
+  titleFrom: DisplayTitle['titleFrom'];
   /** Its last committed event's time, as `inspect --json` reports it (see `CopySummary`). */
   updatedAt: string | null;
   /** The messages a person sees. */

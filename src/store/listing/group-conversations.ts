@@ -5,6 +5,7 @@ import type { Platform } from '../roots/platform.js';
 import type { SessionCopy } from './session-copy.js';
 import { locateInStore } from '../roots/store-location.js';
 import { STORES_NEWEST_FIRST } from '../roots/store-kind.js';
+import { v4StoreForJsonlDir } from '../roots/v4-store-for-jsonl-dir.js';
 import { workspaceSlug } from '../roots/workspace-slug.js';
 
 /** The session a fork or rewind was cut from (docs/format.md §10.4). */
@@ -69,8 +70,7 @@ export function groupConversations(found: FoundCopies, platform: Platform): Conv
     }
     // The same-id mirror lives in the transcript directory's v4 root (docs/format.md §1.2 RootForLegacyDir, §10.2).
     const jsonlDir = dirname(copy.path);
-    const v4Root = basename(jsonlDir) === 'sessions' ? join(dirname(jsonlDir), 'sessions-v4') : join(jsonlDir, 'sessions-v4');
-    const mirror = byPath.get(join(v4Root, copy.id));
+    const mirror = byPath.get(join(v4StoreForJsonlDir(jsonlDir), copy.id));
     if (mirror !== undefined) union(index, mirror);
     if (copy.store === 'legacy') {
       // Imports keep the file name, in the same place below the state root, or under the v0 workspace's slug (docs/format.md §11.4).

@@ -1,9 +1,10 @@
 import { stat } from 'node:fs/promises';
+import { z } from 'zod';
 import { describeSystemError, isSystemError } from '../../errors/system-error.js';
 import { goTime } from '../../codec/go-json.js';
 import type { Header } from '../../session/reading/header.js';
 import type { Projection } from '../../session/replay/projection.js';
-import { readSession, type SessionStatus } from '../../session/reading/read-session.js';
+import { readSession, reasonixRefuses, type SessionStatus } from '../../session/reading/read-session.js';
 import { seenByPerson } from '../../session/replay/views.js';
 import { workspaceOf } from '../../session/reading/read-session.js';
 import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
@@ -19,7 +20,8 @@ import { displayTitle, type DisplayTitle } from './title-text.js';
 export type ListedStatus = SessionStatus | 'locked' | 'unreadable';
 
 /** Where a copy's workspace was learnt (docs/format.md §9.2, §11.3, §11.4, §12). */
-export type WorkspaceSource = 'header' | 'session-context' | 'desktop-registry' | 'jsonl-meta' | 'v0-meta';
+export const WorkspaceSourceSchema = z.enum(['header', 'session-context', 'desktop-registry', 'jsonl-meta', 'v0-meta']);
+export type WorkspaceSource = z.infer<typeof WorkspaceSourceSchema>;
 
 /** What reading a copy tells: its verdict, messages, title and workspace. */
 export interface CopySummary extends DisplayTitle {
@@ -105,7 +107,7 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
   const registered = options.registry?.workspaceOfSession.get(copy.id);
   return {
     // A running writer may be mid-append: what looks torn now is its next batch (docs/format.md §9.5).
-    status: openBy && (status === 'ok' || status === 'torn-tail') ? 'locked' : status,
+    status: openBy && !reasonixRefuses(status) ? 'locked' : status,
     problem,
     messages: projection.transcript.filter(({ message }) => seenByPerson(message)).length,
     updatedAt: lastCommitAt ?? null,

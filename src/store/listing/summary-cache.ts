@@ -4,9 +4,12 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { readRange } from '../../fs/read-range.js';
+import { SessionStatusSchema } from '../../session/reading/read-session.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
 import type { SessionCopy } from './session-copy.js';
-import type { CopySummary } from './summarise-copy.js';
+import { WorkspaceSourceSchema, type CopySummary } from './summarise-copy.js';
+import { TitleSourceSchema } from './title-text.js';
 
 /**
  * What listing learnt of each copy, kept between runs like git's index: a copy whose files have
@@ -21,14 +24,14 @@ const HEAD_BYTES = 4096;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({
-  status: z.enum(['ok', 'torn-tail', 'damaged', 'unsupported']),
+  status: SessionStatusSchema,
   problem: z.string().nullable(),
   messages: z.number().int().nonnegative(),
   updatedAt: z.string().nullable(),
   title: z.string().nullable(),
-  titleFrom: z.enum(['title', 'preview']).nullable(),
+  titleFrom: TitleSourceSchema.nullable(),
   workspace: z.string().nullable(),
-  workspaceFrom: z.enum(['header', 'session-context', 'desktop-registry', 'jsonl-meta', 'v0-meta']).nullable(),
+  workspaceFrom: WorkspaceSourceSchema.nullable(),
   payloadRefs: z.number().int().nonnegative(),
 }) satisfies z.ZodType<CopySummary>;
 const EntrySchema = z.object({ identity: z.string(), summary: SummarySchema });
@@ -105,9 +108,7 @@ async function identityOf(copy: SessionCopy): Promise<string | undefined> {
   const handle = await open(main!, 'r').catch(() => undefined);
   if (!handle) return undefined;
   try {
-    const head = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
-    hash.update(head.subarray(0, bytesRead));
+    hash.update(await readRange(handle, 0, HEAD_BYTES));
   } finally {
     await handle.close();
   }

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Longest title shown; longer text is cut with an ellipsis. */
 const TITLE_CHARACTERS = 80;
 
@@ -9,10 +11,13 @@ function titleFromText(text: string | null | undefined): string | null {
   return characters.length > TITLE_CHARACTERS ? `${characters.slice(0, TITLE_CHARACTERS - 1).join('')}…` : line;
 }
 
-/** A session's title, and whether it was given one or shows a preview of its first message. */
+/** Whether a session was given its title or shows a preview of its first message. */
+export const TitleSourceSchema = z.enum(['title', 'preview']);
+
+/** A session's title, and where it comes from. */
 export interface DisplayTitle {
   title: string | null;
-  titleFrom: 'title' | 'preview' | null;
+  titleFrom: z.infer<typeof TitleSourceSchema> | null;
 }
 
 /** The title Reasonix shows: the session's own, else a preview (docs/format.md §11.3). */

@@ -1,4 +1,5 @@
 import type { ListedCopy } from '../listing/describe-conversation.js';
+import { reasonixRefuses } from '../../session/reading/read-session.js';
 import { pathsOf, type Platform } from '../roots/platform.js';
 import type { PinnedRoots } from '../roots/roots.js';
 import { copyInto, fromFolder, reasonixResume } from './shell-command.js';
@@ -70,7 +71,7 @@ export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblin
   const notFromHere = `Reasonix searches only the store of the folder it runs in (${cwd}, slug ${cwdSlug})`;
 
   if (!state) return verdict('no-state-root', 'Reasonix has no state root here: neither REASONIX_HOME nor a home directory is set', null);
-  if (copy.status === 'damaged' || copy.status === 'unsupported') {
+  if (reasonixRefuses(copy.status)) {
     return verdict(copy.status, `Reasonix would refuse this copy: ${copy.problem ?? copy.status}`, null);
   }
   if (copy.status === 'unreadable') return verdict('unreadable', `it cannot be read: ${copy.problem ?? 'unreadable'}`, null);

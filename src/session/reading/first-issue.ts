@@ -1,0 +1,7 @@
+import type { z } from 'zod';
+
+/** The first thing zod found wrong with a value read, as `<path>: <what>`; `value` names the whole value. */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`;
+}
