@@ -94,3 +94,7 @@ export type { ResumeContext, ResumeReason, ResumeVerdict } from './store/resume/
 export type { MigrationAction } from './migrate/jsonl-to-v4.js';
 export type { MigrationTarget } from './migrate/migration-target.js';
 export type { ExportFormat, ExportView } from './migrate/export-session.js';
+export type { ReadLogOptions } from './codec/read-log.js';
+export type { SessionStatusSchema } from './session/reading/read-session.js';
+export type { WorkspaceSourceSchema } from './store/listing/summarise-copy.js';
+export type { TitleSourceSchema } from './store/listing/title-text.js';

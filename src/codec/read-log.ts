@@ -1,6 +1,7 @@
 import { readBatches, type LogItem } from './read-batches.js';
 import { openLogBytes, readFrames } from './read-frames.js';
 
+/** Where in a log file to start reading, and the sequence the first batch there must carry. */
 export interface ReadLogOptions {
   /** Start at this batch boundary (a cursor's offset) instead of at the log's beginning. */
   offset?: number;
