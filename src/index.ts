@@ -16,18 +16,16 @@ export { canonicalTranscript, modelView, personView, providerMessages, type Pers
 export { Projection, type TranscriptEntry, type TurnRecord } from './session/replay/projection.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
 export { inspectReport, type InspectReport } from './session/replay/inspect-report.js';
-export type { SessionProblem } from './errors/problem.js';
 export { workspaceOf } from './session/reading/workspace.js';
 export { indexRecords, type IndexRecord, type RecordContext } from './session/replay/index-records.js';
-export { CursorMismatchError, CursorSchema, type Cursor } from './session/cursors/cursor.js';
+export { CursorSchema, type Cursor } from './session/cursors/cursor.js';
 export { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from './session/cursors/read-since.js';
 export { recordsSince, RecordsCursorSchema, type RecordsCursor, type RecordsSince } from './session/cursors/records-since.js';
 export { followSession, type FollowOptions } from './session/cursors/follow.js';
 
 // Writing: new sessions, appends, repair and salvage, Reasonix's locks.
-export { createSession, SessionExistsError, type CreatedSession, type NewSession } from './session/writing/create-session.js';
+export { createSession, type CreatedSession, type NewSession } from './session/writing/create-session.js';
 export { appendBatches, type AppendOptions } from './session/writing/append-batches.js';
-export { RefusedBatchError } from './session/writing/validate-batches.js';
 export { repairSession, type RepairReport } from './session/writing/repair-session.js';
 export { salvageSession, type SalvageReport } from './session/writing/salvage-session.js';
 export { acquireWriterLocks, writerLockHolder, type WriterLocks } from './session/reading/writer-locks.js';
@@ -39,12 +37,11 @@ export { listSessions, type ListOptions, type SessionListing } from './store/lis
 export { defaultCacheDir, SummaryCache } from './store/listing/summary-cache.js';
 export type { ListedSession, ListedCopy } from './store/listing/describe-conversation.js';
 export { locateSession, type SessionWhereabouts } from './store/locate-session.js';
-export { SessionNotFoundError } from './errors/session-not-found-error.js';
 export { workspaceSlug } from './store/roots/workspace-slug.js';
 export { storeKindOf, type StoreKind } from './store/roots/store-kind.js';
 
 // Migration and export.
-export { migrateJsonlToV4, MigrationRefusedError, v4StoreForJsonlDir, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
+export { migrateJsonlToV4, v4StoreForJsonlDir, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
 export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
 
 // Schemas of every JSON rxstore reads from disk.
@@ -58,6 +55,45 @@ export { decodePayload, PayloadSchemas, StrictPayloadSchemas, type PayloadVerdic
 export { JsonlMetaSchema, type JsonlMeta } from './store/jsonl/jsonl-meta.js';
 export { MigrationMapSchema, MigrationEntrySchema } from './migrate/migration-map.js';
 export { DesktopRegistrySchema } from './store/roots/desktop-registry.js';
+
+// Errors: every error rxstore throws is an RxError with a code (docs/error-codes.md); findings are Problems.
+export {
+  AmbiguousSessionError,
+  CorruptContentError,
+  CursorMismatchError,
+  DamagedStoreError,
+  EmptyTranscriptError,
+  EnvironmentError,
+  ExportRefusedError,
+  FileSystemError,
+  InvalidInputError,
+  isSessionVerdict,
+  LookupError,
+  MigrationRefusedError,
+  MissingContentError,
+  NothingToSalvageError,
+  NotASessionError,
+  NotRegularFileError,
+  RefusedBatchError,
+  RefusedError,
+  RX_ERROR_FAMILIES,
+  RxError,
+  SessionExistsError,
+  SessionNotFoundError,
+  StoreLockCompromisedError,
+  StrictPayloadError,
+  TranscriptLineError,
+  UnsupportedVersionError,
+  UsageError,
+  WriterOwnedError,
+  ZstdUnavailableError,
+  type ErrorData,
+  type Problem,
+  type RxErrorCode,
+  type RxErrorFamily,
+  type SessionCandidate,
+  type Severity,
+} from './errors/index.js';
 
 // The codec: frames, batches, records, the content store.
 export * from './codec/index.js';

@@ -1,7 +1,7 @@
 // The RX4F frame rules at their edges (spec §3): both sizes in 1..8 MiB, the decoded length exactly
 // the declared one, what is left at the end of the input a torn tail of the right kind and size.
 import { describe, expect, it } from 'vitest';
-import { DamagedStoreError } from '../src/errors/rx-error.js';
+import { DamagedStoreError } from '../src/errors/index.js';
 import { encodeFrame, FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES } from '../src/codec/frame.js';
 import { FrameParser } from '../src/codec/frame-parser.js';
 import { salvageFrames } from '../src/codec/salvage-frames.js';

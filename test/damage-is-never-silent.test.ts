@@ -49,7 +49,7 @@ describe('a damaged session: every view gives what precedes the damage, then the
     const read = await session.read();
     expect(read.status).toBe('damaged');
     expect(read.refusal).toBeInstanceOf(DamagedStoreError);
-    expect(read.problems[0]).toMatchObject({ code: read.refusal!.code, offset: bad.offset });
+    expect(read.problems[0]).toMatchObject({ code: read.refusal!.code, data: { offset: bad.offset } });
 
     for (const [name, iterator] of Object.entries(views(session))) {
       const { items, error } = await drain(iterator as AsyncIterable<unknown>);

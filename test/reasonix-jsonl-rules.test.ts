@@ -112,7 +112,7 @@ describe.skipIf(!reasonixBinary())(`JSONL loader rules: refused by Reasonix 1.38
     expect(judged.code).toBe(1);
     expect(judged.said).toContain('error: damaged session store: invalid message/complete payload at 2: duplicate stable message id "same"');
     expect(judged.read.status).toBe('damaged');
-    expect(judged.read.problems.find((problem) => problem.severity === 'error')).toMatchObject({ line: 2 });
+    expect(judged.read.problems.find((problem) => problem.severity === 'error')).toMatchObject({ data: { line: 2 } });
   });
 
   it.concurrent.each(opened)('resumed by both: $rule', async ({ text, messages }) => {

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WriterOwnedError } from '../src/errors/rx-error.js';
+import { WriterOwnedError } from '../src/errors/index.js';
 import { appendBatches } from '../src/session/writing/append-batches.js';
 import { createSession } from '../src/session/writing/create-session.js';
 import { readSession } from '../src/session/reading/read-session.js';

@@ -1,13 +1,11 @@
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
 import type { Argv } from 'yargs';
-import { AmbiguousSessionError } from '../errors/ambiguous-session-error.js';
+import { AmbiguousSessionError, NotASessionError, UsageError } from '../errors/index.js';
 import { copiesMatching, findSession } from '../store/listing/find-session.js';
 import { machineRoots } from '../store/roots/machine-roots.js';
-import { NotASessionError } from '../errors/not-a-session-error.js';
 import type { SessionCopy } from '../store/listing/session-copy.js';
 import { withRootOptions, type RootArgs } from './root-options.js';
-import { UsageError } from '../errors/usage-error.js';
 
 /** How every command describes the session it takes. */
 export const SESSION_ARGUMENT_HELP =

@@ -1,8 +1,6 @@
-import { DamagedStoreError } from '../errors/rx-error.js';
+import { DamagedStoreError, ZstdSizeMismatch, ZstdUnavailableError } from '../errors/index.js';
 import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, type Frame } from './frame.js';
 import { zstd } from './zstd.js';
-import { ZstdSizeMismatch } from './zstd-backend.js';
-import { ZstdUnavailableError } from '../errors/zstd-unavailable-error.js';
 
 const MAGIC_WORD = FRAME_MAGIC.readUInt32BE(0);
 

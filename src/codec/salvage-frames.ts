@@ -1,5 +1,5 @@
 import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, type Frame } from './frame.js';
-import { ZstdUnavailableError } from '../errors/zstd-unavailable-error.js';
+import { ZstdUnavailableError } from '../errors/index.js';
 import { zstd } from './zstd.js';
 
 /**

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import fsExt from 'fs-ext-extra-prebuilt';
-import { InvalidInputError } from '../errors/rx-error.js';
+import { isSystemError, NotRegularFileError } from '../errors/index.js';
 import { FILE_MODE } from './atomic-write.js';
 
 /**
@@ -25,8 +25,11 @@ function tryLockHandle(handle: FileHandle): boolean {
     }
     return true;
   } catch (error) {
+    // Held by another: `flock` says EWOULDBLOCK (EAGAIN on some systems); `LockFileEx` says ERROR_LOCK_VIOLATION
+    // (EACCES once mapped). Any other error (EBADF, ENOLCK, …) is not an answer about the lock.
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EAGAIN' || code === 'EWOULDBLOCK' || code === 'EACCES' || code === 'ERROR_LOCK_VIOLATION') return false;
+    if (code === 'EAGAIN' || code === 'EWOULDBLOCK') return false;
+    if (isWindows && (code === 'ERROR_LOCK_VIOLATION' || code === 'EACCES')) return false;
     throw error;
   }
 }
@@ -36,7 +39,7 @@ async function openLockFile(path: string, flags: number, mode?: number): Promise
   const handle = await open(path, flags | constants.O_NONBLOCK, mode);
   if (!(await handle.stat()).isFile()) {
     await handle.close();
-    throw new InvalidInputError(`${path} is not a regular file, so it cannot be a lock file`, { file: path });
+    throw new NotRegularFileError(`${path} is not a regular file, so it cannot be a lock file`, { file: path });
   }
   return handle;
 }
@@ -53,7 +56,11 @@ export async function tryOsLock(path: string): Promise<OsLock | undefined> {
 
 /** Whether another process holds the lock on an existing file; never creates the file. */
 export async function isOsLockHeld(path: string): Promise<boolean> {
-  const handle = await openLockFile(path, constants.O_RDONLY).catch(() => undefined);
+  const handle = await openLockFile(path, constants.O_RDONLY).catch((error: unknown) => {
+    // No lock file (or no session directory): nobody can hold a lock on it. Anything else surfaces.
+    if (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return undefined;
+    throw error;
+  });
   if (!handle) return false;
   try {
     return !tryLockHandle(handle);

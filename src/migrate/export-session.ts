@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { goJson, goJsonIndented } from '../codec/go-json.js';
-import { RxError } from '../errors/rx-error.js';
+import { ExportRefusedError } from '../errors/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { SessionRead } from '../session/reading/read-session.js';
 import { canonicalTranscript, personView } from '../session/replay/views.js';
@@ -22,11 +22,6 @@ export interface ExportReport {
   to: string;
   files: string[];
   messages: number;
-}
-
-/** An export that would write what Reasonix cannot resume, or a session Reasonix refuses. */
-export class ExportRefusedError extends RxError {
-  readonly code: string = 'RX_EXPORT_REFUSED';
 }
 
 /** A session as export writes it: the document (a JSONL transcript or one JSON document) and, for JSONL, its meta. */

@@ -2,10 +2,10 @@ import { lstat, realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { BatchToWrite } from '../codec/encode-batch.js';
-import { InvalidInputError } from '../errors/rx-error.js';
+import { InvalidInputError, MigrationRefusedError, SessionExistsError } from '../errors/index.js';
 import { goTime } from '../codec/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
-import { createSession, SessionExistsError } from '../session/writing/create-session.js';
+import { createSession } from '../session/writing/create-session.js';
 import { ManifestSchema } from '../session/reading/manifest.js';
 import { readJsonFile } from '../session/reading/read-json-file.js';
 import { isJsonObjectText } from '../session/replay/message.js';
@@ -57,11 +57,6 @@ export interface MigrationReport {
   messages: number;
   batches: number;
   warnings: string[];
-}
-
-/** A transcript that cannot become a session Reasonix would resume; nothing is written. */
-export class MigrationRefusedError extends InvalidInputError {
-  override readonly code: string = 'RX_MIGRATION_REFUSED';
 }
 
 /**

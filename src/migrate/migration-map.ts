@@ -4,7 +4,7 @@ import { goJsonIndented } from '../codec/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { waitOsLock } from '../fs/os-lock.js';
 import { readJsonFile } from '../session/reading/read-json-file.js';
-import { DamagedStoreError, WriterOwnedError } from '../errors/rx-error.js';
+import { DamagedStoreError, WriterOwnedError } from '../errors/index.js';
 
 export const MigrationEntrySchema = z.looseObject({
   sourcePath: z.string(),

@@ -1,6 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InvalidInputError } from '../errors/rx-error.js';
+import { InvalidInputError } from '../errors/index.js';
 import { goJsonIndented } from '../codec/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readJsonFile } from '../session/reading/read-json-file.js';

@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { InvalidInputError } from '../errors/rx-error.js';
+import { EmptyTranscriptError, InvalidInputError, NotASessionError } from '../errors/index.js';
 import type { Cursor } from '../session/cursors/cursor.js';
 import { followSession, type FollowOptions } from '../session/cursors/follow.js';
 import { HeaderSchema } from '../session/reading/header.js';
@@ -15,8 +15,6 @@ import { SESSION_FILES } from '../session/reading/session-files.js';
 import { replayBatch } from '../session/replay/strict-payload-error.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/replay/views.js';
 import { workspaceOf } from '../session/reading/workspace.js';
-import { NotASessionError } from '../errors/not-a-session-error.js';
-import { EmptyTranscriptError } from './jsonl/jsonl-transcript.js';
 import { readJsonlSession } from './jsonl/read-jsonl-session.js';
 import { storeKindOf, type StoreKind } from './roots/store-kind.js';
 

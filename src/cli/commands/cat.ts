@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
-import { CursorMismatchError } from '../../session/cursors/cursor.js';
 import type { RecordsCursor } from '../../session/cursors/records-since.js';
 import { openLogSession, openSession } from '../../store/open-session.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument, withSessionArgument } from '../session-argument.js';
+import { CursorMismatchError } from '../../errors/index.js';
 
 interface CatArgs extends RootArgs {
   session: string;

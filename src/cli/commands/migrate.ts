@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { RxError } from '../../errors/rx-error.js';
+import { NotASessionError, RxError, UsageError } from '../../errors/index.js';
 import { migrateJsonlToV4, type MigrationReport } from '../../migrate/jsonl-to-v4.js';
 import { resumeCommand, resumeWithRoot, type PinnedRoot } from '../../migrate/resume-command.js';
 import { unmigratedTranscripts } from '../../migrate/unmigrated-transcripts.js';
@@ -15,8 +15,6 @@ import { goWorkingDirectory } from '../../store/roots/working-directory.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
-import { NotASessionError } from '../../errors/not-a-session-error.js';
-import { UsageError } from '../../errors/usage-error.js';
 
 interface MigrateArgs extends RootArgs {
   path?: string;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { RxError } from '../../errors/rx-error.js';
+import { CursorMismatchError } from '../../errors/index.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 
 /**
@@ -21,11 +21,6 @@ export const CursorSchema = z.object({
   anchorDigest: z.string().nullable(),
 });
 export type Cursor = z.infer<typeof CursorSchema>;
-
-/** The log under a cursor is not the log the cursor was taken from. */
-export class CursorMismatchError extends RxError {
-  readonly code: string = 'RX_CURSOR_MISMATCH';
-}
 
 /** Bytes hashed on each side: enough to tell logs apart, small enough to cost nothing. */
 const PREFIX_BYTES = 64;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { CursorMismatchError, CursorSchema } from './cursor.js';
+import { CursorSchema } from './cursor.js';
 import { recordOfCall, recordsOfMessage, type IndexRecord, type RecordedCall } from '../replay/index-records.js';
 import type { Message } from '../replay/message.js';
 import { replayedBatchesSince, type ReadSinceOptions } from './read-since.js';
 import { messageTime } from '../replay/views.js';
+import { CursorMismatchError } from '../../errors/index.js';
 
 /**
  * At most this many records wait behind a tool call whose result has not been committed yet; past

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CommittedBatch, StoredEvent, TornTail } from '../../codec/batch.js';
 import type { ContentStore } from '../../codec/content-store.js';
 import type { PayloadRef } from '../../codec/records.js';
-import { CorruptContentError, MissingContentError } from '../../errors/rx-error.js';
+import { CorruptContentError, MissingContentError } from '../../errors/index.js';
 import { readBatches } from '../../codec/read-batches.js';
 import { openLogBytes, readFrames } from '../../codec/read-frames.js';
 import { sessionContentStore } from './session-content.js';

@@ -3,7 +3,7 @@ import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CommittedBatch } from '../../codec/batch.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
-import { DamagedStoreError, InvalidInputError } from '../../errors/rx-error.js';
+import { DamagedStoreError, InvalidInputError } from '../../errors/index.js';
 import { goJsonIndented } from '../../codec/go-json.js';
 import { readBatches } from '../../codec/read-batches.js';
 import { openLogBytes, readFrames } from '../../codec/read-frames.js';

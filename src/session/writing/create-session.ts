@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { CommittedBatch } from '../../codec/batch.js';
 import { ContentStore, CONTENT_DIR } from '../../codec/content-store.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
-import { InvalidInputError } from '../../errors/rx-error.js';
+import { InvalidInputError, SessionExistsError } from '../../errors/index.js';
 import { goJsonIndented, goTime } from '../../codec/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic } from '../../fs/atomic-write.js';
@@ -41,11 +41,6 @@ export interface CreatedSession {
 
 /** The writer generation of a freshly created session: its creator's first open (docs/format.md §5.4). */
 const CREATOR_GENERATION = 1;
-
-/** The session directory is already there: rxstore never writes over a session. */
-export class SessionExistsError extends InvalidInputError {
-  override readonly code: string = 'RX_SESSION_EXISTS';
-}
 
 /**
  * Creates a session as Reasonix creates one (docs/format.md §9.7, §14): the whole directory is built under

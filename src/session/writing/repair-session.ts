@@ -1,7 +1,7 @@
 import { link, open, rm, truncate } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { TornTail } from '../../codec/batch.js';
-import { DamagedStoreError } from '../../errors/rx-error.js';
+import { DamagedStoreError } from '../../errors/index.js';
 import { readBatches } from '../../codec/read-batches.js';
 import { openLogBytes, readFrames } from '../../codec/read-frames.js';
 import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';

@@ -3,12 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ContentStore } from '../../codec/content-store.js';
 import type { BatchToWrite, EventToWrite } from '../../codec/encode-batch.js';
-import { RxError } from '../../errors/rx-error.js';
+import { isSessionVerdict, problemFromError, type Problem } from '../../errors/index.js';
 import { PhysicalEventSchema, V4_CODEC } from '../../codec/records.js';
 import { salvageFrames } from '../../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
 import { MessageSchema, type Message } from '../replay/message.js';
-import { problemFromError, type SessionProblem } from '../../errors/problem.js';
 import { readSessionEvents } from '../reading/read-events.js';
 import { sessionContentStore } from '../reading/session-content.js';
 import { ManifestSchema } from '../reading/manifest.js';
@@ -22,7 +21,7 @@ export interface SalvageReport {
   newId: string;
   newDir: string;
   /** The first problem that stopped the verified read; null when the log verified to its end. */
-  damage: SessionProblem | null;
+  damage: Problem | null;
   batchesKept: number;
   eventsKept: number;
   /** Messages read from frames past the last verified batch, in the person's view. */
@@ -45,7 +44,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
   const logPath = join(source, SESSION_FILES.log);
   const kept: KeptBatch[] = [];
   let verifiedEnd = 0;
-  let damage: SessionProblem | null = null;
+  let damage: Problem | null = null;
   try {
     for await (const item of readSessionEvents(source)) {
       if (item.type !== 'batch') continue;
@@ -68,7 +67,8 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
       verifiedEnd = batch.end;
     }
   } catch (error) {
-    if (!(error instanceof RxError)) throw error;
+    // Damage (or a version it does not know) is where salvage stops trusting the log; anything else goes on up.
+    if (!isSessionVerdict(error)) throw error;
     damage = problemFromError(error);
   }
 
@@ -82,7 +82,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
       events: [
         {
           kind: 'diagnostic',
-          payload: { salvage: { source, damage: damage?.message ?? null, offset: damage?.offset ?? null, verifiedEnd, recoveredMessages: recovered.length } },
+          payload: { salvage: { source, damage: damage?.message ?? null, offset: damage?.data.offset ?? null, verifiedEnd, recoveredMessages: recovered.length } },
         },
         ...recovered.map((message) => ({ kind: 'message/complete', payload: { message } })),
       ],

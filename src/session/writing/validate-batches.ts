@@ -1,15 +1,10 @@
 import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
 import type { BatchToWrite } from '../../codec/encode-batch.js';
-import { InvalidInputError } from '../../errors/rx-error.js';
+import { RefusedBatchError } from '../../errors/index.js';
 import { KNOWN_EVENT_KINDS } from '../../codec/event-kinds.js';
 import { goJson } from '../../codec/go-json.js';
 import { operationHash } from '../../codec/operation-hash.js';
 import { Projection } from '../replay/projection.js';
-
-/** A batch the writer will not write: Reasonix 1.38.11 would refuse the session holding it. */
-export class RefusedBatchError extends InvalidInputError {
-  override readonly code: string = 'RX_WRITE_REFUSED';
-}
 
 /** What the log already holds, so that new batches are judged as Reasonix would replay them after it. */
 export interface WrittenState {
