@@ -55,3 +55,13 @@ export async function onFileSystem<T>(operation: Promise<T>, path?: string): Pro
     throw fileSystemErrorOf(error, path);
   }
 }
+
+/**
+ * For a `.catch` on a file operation whose path may well not be there: undefined when it is not
+ * (ENOENT, or ENOTDIR for a parent that is a file); any other system error as a `FileSystemError`,
+ * anything else as it is.
+ */
+export function undefinedIfMissing(error: unknown): undefined {
+  if (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return undefined;
+  throw fileSystemErrorOf(error);
+}

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { goJson, goJsonIndented } from '../codec/go-json.js';
-import { ExportRefusedError } from '../errors/index.js';
+import { ExportRefusedError, undefinedIfMissing } from '../errors/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { SessionRead } from '../session/reading/read-session.js';
 import { canonicalTranscript, personView } from '../session/replay/views.js';
@@ -75,7 +75,7 @@ export function exportedText(read: SessionRead, options: { format: ExportFormat;
 export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport> {
   const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
   for (const file of files) {
-    if (await lstat(file).catch(() => undefined)) throw new ExportRefusedError(`${file} already exists; export never overwrites`, { file });
+    if (await lstat(file).catch(undefinedIfMissing)) throw new ExportRefusedError(`${file} already exists; export never overwrites`, { file });
   }
   const text = exportedText(read, { format: options.format, view: options.view, id: branchIdOf(options.to) });
   await writeFileAtomic(options.to, text.document);

@@ -77,6 +77,7 @@ function parseCursorFile(text: string, file: string): RecordsCursor {
   try {
     return JSON.parse(text) as RecordsCursor;
   } catch {
+    // JSON.parse's SyntaxError, its only error.
     throw new CursorMismatchError(`not a cursor rxstore wrote (not JSON); remove it to read the session from the start`, { file });
   }
 }

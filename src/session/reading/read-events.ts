@@ -77,6 +77,7 @@ function parsePayload(bytes: Buffer | undefined): unknown {
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch {
+    // JSON.parse's SyntaxError, its only error: the payload is not JSON, which the projection judges.
     return undefined;
   }
 }

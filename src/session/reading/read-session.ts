@@ -2,7 +2,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { TornTail } from '../../codec/batch.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
-import { errorFromProblem, isSessionVerdict, problemFromError, type Problem, type RxError } from '../../errors/index.js';
+import { errorFromProblem, isSessionVerdict, type Problem, problemFromError, type RxError, undefinedIfMissing } from '../../errors/index.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { HeaderSchema, type Header } from './header.js';
 import { ManifestSchema, OPEN_STORAGE_REVISIONS, type Manifest } from './manifest.js';
@@ -95,7 +95,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
   const warn = (problem: Omit<Problem, 'severity'>) => problems.push({ ...problem, severity: 'warning' });
   const note = (problem: Omit<Problem, 'severity'>) => problems.push({ ...problem, severity: 'note' });
 
-  if ((await lstat(dir).catch(() => undefined))?.isSymbolicLink()) {
+  if ((await lstat(dir).catch(undefinedIfMissing))?.isSymbolicLink()) {
     refuse({ code: 'RX_SESSION_SYMLINK', message: 'the session directory is a symlink: Reasonix refuses to open it', data: { file: dir } });
     return read;
   }
@@ -128,7 +128,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
   }
 
   const logPath = join(dir, SESSION_FILES.log);
-  const logStats = await lstat(logPath).catch(() => undefined);
+  const logStats = await lstat(logPath).catch(undefinedIfMissing);
   if (!logStats?.isFile()) {
     refuse({ code: 'RX_LOG_MISSING', message: 'events.frames is missing', data: { file: logPath } });
   } else {
@@ -156,7 +156,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
       }
     } catch (error) {
       // Damage or an unsupported version is the session's verdict; anything else (the file system, no zstd) is not.
-      if (!isSessionVerdict(error)) throw error;
+      if (!isSessionVerdict(error)) throw fileSystemErrorOf(error);
       caught = error;
     }
     // Replay stopped at the first payload Reasonix would refuse, which precedes anything the codec stopped at.
@@ -176,12 +176,12 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     if (options.caches ?? true) await checkCaches(dir, id, logPath, logStats.size, note);
   }
 
-  const entries = await readdir(dir).catch(() => [] as string[]);
+  const entries = await readdir(dir).catch((error: unknown): string[] => undefinedIfMissing(error) ?? []);
   read.tornEvidence = entries.filter((name) => TORN_EVIDENCE.test(name)).sort();
   const ownership = ownershipLockPath(dirname(dir), id);
   read.lockFiles = [
     ...(entries.includes(SESSION_FILES.writerLock) ? [join(dir, SESSION_FILES.writerLock)] : []),
-    ...((await lstat(ownership).catch(() => undefined)) ? [ownership] : []),
+    ...((await lstat(ownership).catch(undefinedIfMissing)) ? [ownership] : []),
   ];
   const holder = await writerLockHolder(dir);
   if (holder) {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { CommittedBatch } from '../../codec/batch.js';
 import { ContentStore, CONTENT_DIR } from '../../codec/content-store.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
-import { InvalidInputError, SessionExistsError } from '../../errors/index.js';
+import { InvalidInputError, SessionExistsError, undefinedIfMissing } from '../../errors/index.js';
 import { goJsonIndented, goTime } from '../../codec/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic } from '../../fs/atomic-write.js';
@@ -58,7 +58,7 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
     validateBatches(spec.batches, { sessionId: id, projection: new Projection({ retainContent: false }), operations: new Map(), nextSequence: 1 });
   }
   const dir = join(spec.storeDir, id);
-  const exists = async () => (await lstat(dir).catch(() => undefined)) !== undefined;
+  const exists = async () => (await lstat(dir).catch(undefinedIfMissing)) !== undefined;
   if (await exists()) throw new SessionExistsError(`session already exists: ${dir}`, { file: dir });
   await mkdir(spec.storeDir, { recursive: true, mode: DIR_MODE });
   const staging = join(spec.storeDir, `.${id}.tmp-rxstore-${randomBytes(6).toString('hex')}`);

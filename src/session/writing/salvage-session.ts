@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ContentStore } from '../../codec/content-store.js';
 import type { BatchToWrite, EventToWrite } from '../../codec/encode-batch.js';
-import { isSessionVerdict, problemFromError, type Problem } from '../../errors/index.js';
+import { isSessionVerdict, type Problem, problemFromError, undefinedIfMissing } from '../../errors/index.js';
 import { PhysicalEventSchema, V4_CODEC } from '../../codec/records.js';
 import { salvageFrames } from '../../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
@@ -72,7 +73,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
     damage = problemFromError(error);
   }
 
-  const log = await readFile(logPath).catch(() => Buffer.alloc(0));
+  const log = await readFile(logPath).catch((error: unknown) => undefinedIfMissing(error) ?? Buffer.alloc(0));
   const known = new Set(kept.flatMap((batch) => batch.messageIds));
   const recovered = await messagesPast(log, verifiedEnd, await sessionContentStore(source), known);
   const batches = kept.map((batch) => batch.batch);
@@ -136,14 +137,17 @@ async function messagesPast(log: Buffer, from: number, content: ContentStore, kn
       const event = PhysicalEventSchema.parse(record.event);
       if (event.kind !== 'message/complete' && event.kind !== 'message/upsert') continue;
       const bytes = event.payloadRef ? await content.read(event.payloadRef) : event.payload;
-      const message = MessageSchema.parse((JSON.parse(bytes!.toString('utf8')) as { message?: unknown }).message);
+      if (!bytes) continue;
+      const message = MessageSchema.parse((JSON.parse(bytes.toString('utf8')) as { message?: unknown } | null)?.message);
       if (message.origin === 'host' || message.local_only) continue;
       const id = message.id || `salvaged-${frame.offset}`;
       if (known.has(id)) continue;
       known.add(id);
       found.push({ ...message, id });
-    } catch {
-      // A frame that decodes but does not hold a readable message: nothing to recover from it.
+    } catch (error) {
+      // A frame that decodes but does not hold a readable message (not JSON, not an event or a message,
+      // its content object missing or damaged): nothing to recover from it. Anything else is a fault.
+      if (!(error instanceof SyntaxError || error instanceof z.ZodError || isSessionVerdict(error))) throw error;
     }
   }
   return found;

@@ -70,6 +70,7 @@ export function validateBatches(batches: readonly BatchToWrite[], state: Written
       try {
         parsed = bytes && bytes.length > 0 ? JSON.parse(bytes.toString('utf8')) : undefined;
       } catch {
+        // JSON.parse's SyntaxError, its only error: not JSON, which the projection refuses as the reader would.
         parsed = undefined;
       }
       projection.apply(batch, stored, parsed, bytes);

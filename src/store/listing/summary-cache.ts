@@ -51,6 +51,7 @@ export class SummaryCache {
   /** The cache in `dir` (the user's cache folder by default); an unreadable or foreign file is an empty cache. */
   static async open(dir: string = defaultCacheDir()): Promise<SummaryCache> {
     const cache = new SummaryCache(join(dir, `summaries-v${CACHE_VERSION}.json`));
+    // A cache is only ever a shortcut: one that cannot be read (missing, or any system error) is an empty cache.
     const parsed = CacheFileSchema.safeParse(parseJson(await readFile(cache.file, 'utf8').catch(() => undefined)));
     if (!parsed.success) return cache;
     for (const [path, value] of Object.entries(parsed.data.entries)) {
@@ -119,6 +120,7 @@ function parseJson(text: string | undefined): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    // JSON.parse's SyntaxError, its only error.
     return undefined;
   }
 }
