@@ -2,7 +2,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { TornTail } from '../../codec/batch.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
-import { errorFromProblem, isSessionVerdict, type Problem, problemFromError, type RxError, undefinedIfMissing } from '../../errors/index.js';
+import { errorFromProblem, fileSystemErrorOf, isSessionVerdict, problemFromError, undefinedIfMissing, type Problem, type RxError } from '../../errors/index.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { HeaderSchema, type Header } from './header.js';
 import { ManifestSchema, OPEN_STORAGE_REVISIONS, type Manifest } from './manifest.js';
