@@ -59,9 +59,9 @@ export async function onFileSystem<T>(operation: Promise<T>, path?: string): Pro
 /**
  * For a `.catch` on a file operation whose path may well not be there: undefined when it is not
  * (ENOENT, or ENOTDIR for a parent that is a file); any other system error as a `FileSystemError`,
- * anything else as it is.
+ * anything else as it is. `path` names the file when the system's error does not (a read of a directory).
  */
-export function undefinedIfMissing(error: unknown): undefined {
+export function undefinedIfMissing(error: unknown, path?: string): undefined {
   if (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return undefined;
-  throw fileSystemErrorOf(error);
+  throw fileSystemErrorOf(error, path);
 }

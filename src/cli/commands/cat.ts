@@ -8,7 +8,7 @@ import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument, withSessionArgument } from '../session-argument.js';
-import { CursorMismatchError } from '../../errors/index.js';
+import { CursorMismatchError, undefinedIfMissing } from '../../errors/index.js';
 
 interface CatArgs extends RootArgs {
   session: string;
@@ -57,10 +57,8 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
   const session = await openLogSession(sessionPath);
   const saved = await readFile(cursorFile, 'utf8').then(
     (text) => parseCursorFile(text, cursorFile),
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    },
+    // No cursor file yet: everything is new. Any other system error is the file's, in words.
+    (error: unknown) => undefinedIfMissing(error, cursorFile),
   );
   let last: RecordsCursor | undefined;
   try {

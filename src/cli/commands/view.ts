@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { InvalidInputError, SessionNotFoundError, UsageError } from '../../errors/index.js';
+import { SessionNotFoundError, UsageError } from '../../errors/index.js';
 import { writeStreamAtomic } from '../../fs/atomic-stream.js';
 import { listSessions } from '../../store/listing/list-sessions.js';
 import { locateSession, resumeOfListed } from '../../store/locate-session.js';
@@ -65,7 +65,7 @@ export function viewCommand(output: Output, setExit: (code: number) => void) {
       const view = await readSessionView(session, { resume: await resumeAsWhereSays(session.id, session.path, args) });
       // Not a session at all (an empty transcript: Reasonix lists no such session): no page, the
       // one error line and exit 2, as every other command that reads it says.
-      if (view.refusal instanceof InvalidInputError) throw view.refusal;
+      if (view.refusal?.family === 'lookup') throw view.refusal;
       const pieces = format === 'md' ? renderMarkdown(view) : renderHtml(view);
       if (args.to && args.to !== '-') await writeStreamAtomic(resolve(args.to), pieces);
       else await writeToOutput(pieces, output);

@@ -176,7 +176,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     if (options.caches ?? true) await checkCaches(dir, id, logPath, logStats.size, note);
   }
 
-  const entries = await readdir(dir).catch((error: unknown): string[] => undefinedIfMissing(error) ?? []);
+  const entries = await readdir(dir).catch((error: unknown): string[] => undefinedIfMissing(error, dir) ?? []);
   read.tornEvidence = entries.filter((name) => TORN_EVIDENCE.test(name)).sort();
   const ownership = ownershipLockPath(dirname(dir), id);
   read.lockFiles = [

@@ -73,7 +73,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
     damage = problemFromError(error);
   }
 
-  const log = await readFile(logPath).catch((error: unknown) => undefinedIfMissing(error) ?? Buffer.alloc(0));
+  const log = await readFile(logPath).catch((error: unknown) => undefinedIfMissing(error, logPath) ?? Buffer.alloc(0));
   const known = new Set(kept.flatMap((batch) => batch.messageIds));
   const recovered = await messagesPast(log, verifiedEnd, await sessionContentStore(source), known);
   const batches = kept.map((batch) => batch.batch);
