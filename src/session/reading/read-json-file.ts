@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { isSystemError, systemErrorInWords } from '../../errors/system-error.js';
+import { isSystemError, systemErrorInWords } from '../../errors/index.js';
 
 export type JsonFileResult<T> = { state: 'missing' } | { state: 'invalid'; reason: string } | { state: 'ok'; value: T; text: string };
 

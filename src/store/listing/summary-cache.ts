@@ -98,6 +98,7 @@ async function identityOf(copy: SessionCopy): Promise<string | undefined> {
   const [main, ...others] = filesOf(copy);
   const hash = createHash('sha256');
   for (const file of [main!, ...others]) {
+    // Any answer but the file's facts (gone, unreadable) leaves the copy to be read, never taken from the cache.
     const stats = await stat(file, { bigint: true }).catch(() => undefined);
     if (!stats && file === main) return undefined;
     hash.update(stats ? `${file}\0${stats.size}\0${stats.mtimeNs}\0${stats.ino}\n` : `${file}\0absent\n`);
