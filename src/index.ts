@@ -20,8 +20,7 @@ export { canonicalTranscript, modelView, personView, providerMessages, type Pers
 export type { TranscriptEntry, TurnRecord } from './session/replay/projection.js';
 export { indexRecords, type IndexRecord, type RecordContext } from './session/replay/index-records.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
-export { inspectReport, type InspectReport } from './session/replay/inspect-report.js';
-export type { SessionProblem } from './errors/problem.js';
+export { inspectReport, type InspectOptions, type InspectReport, type ReportedProblem } from './session/replay/inspect-report.js';
 
 // Reading what is new since last time, and following a live session.
 export { CursorSchema, type Cursor } from './session/cursors/cursor.js';
@@ -60,14 +59,31 @@ export { decodePayload, PayloadSchemas, StrictPayloadSchemas, type PayloadVerdic
 export { JsonlMetaSchema, type JsonlMeta } from './store/jsonl/jsonl-meta.js';
 export { MigrationMapSchema } from './migrate/migration-map.js';
 
-// Errors: one hierarchy, each with a stable code.
-export { CorruptContentError, DamagedStoreError, InvalidInputError, MissingContentError, RxError, UnsupportedVersionError, WriterOwnedError, type ErrorData } from './errors/rx-error.js';
-export { ZstdUnavailableError } from './errors/zstd-unavailable-error.js';
-export { SessionNotFoundError } from './errors/session-not-found-error.js';
-export { CursorMismatchError } from './session/cursors/cursor.js';
-export { SessionExistsError } from './session/writing/create-session.js';
-export { RefusedBatchError } from './session/writing/validate-batches.js';
-export { MigrationRefusedError } from './migrate/jsonl-to-v4.js';
+// Errors: every error rxstore throws is an RxError whose `code` (one union, docs/error-codes.md) names
+// it and whose family says what kind of trouble it is; a caller narrows on `code` or on these classes.
+export {
+  RxError,
+  RX_ERROR_FAMILIES,
+  isSessionVerdict,
+  DamagedStoreError,
+  UnsupportedVersionError,
+  InvalidInputError,
+  LookupError,
+  RefusedError,
+  EnvironmentError,
+  CursorMismatchError,
+  FileSystemError,
+  SessionNotFoundError,
+  WriterOwnedError,
+  ZstdUnavailableError,
+  type CodeOf,
+  type ErrorData,
+  type Problem,
+  type RxErrorCode,
+  type RxErrorFamily,
+  type SessionCandidate,
+  type Severity,
+} from './errors/index.js';
 
 // Types that appear in the signatures above.
 export type { CommittedBatch, StoredEvent, TornTail } from './codec/batch.js';

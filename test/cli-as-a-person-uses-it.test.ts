@@ -138,7 +138,7 @@ describe('errors a person can act on', () => {
     await writeFile(join(dir, 'a-file'), '');
     const out = join(dir, 'a-file', 'export.jsonl');
     const failed = await runCli(['export', fixture('plain-chat').dir, '--to', out]);
-    expect(failed).toEqual({ code: 1, stdout: '', stderr: `rxstore: ${out}: not a directory\n` });
+    expect(failed).toEqual({ code: 1, stdout: '', stderr: `rxstore: RX_FILE_SYSTEM: ${out}: not a directory\n` });
   });
 
   it('text from a session is printed with its control characters escaped', async () => {

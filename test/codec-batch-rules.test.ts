@@ -2,7 +2,7 @@
 // whose checksum is right for what it says, so only that rule can refuse it.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DamagedStoreError, UnsupportedVersionError } from '../src/errors/rx-error.js';
+import { DamagedStoreError, UnsupportedVersionError } from '../src/errors/index.js';
 import { encodeFrame } from '../src/codec/frame.js';
 import { readBatches, type LogItem, type ReadBatchesOptions } from '../src/codec/read-batches.js';
 import { readFrames } from '../src/codec/read-frames.js';

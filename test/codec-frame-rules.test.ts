@@ -1,7 +1,7 @@
 // The RX4F frame rules at their edges (spec §3): both sizes in 1..8 MiB, the decoded length exactly
 // the declared one, what is left at the end of the input a torn tail of the right kind and size.
 import { describe, expect, it } from 'vitest';
-import { DamagedStoreError } from '../src/errors/rx-error.js';
+import { DamagedStoreError } from '../src/errors/index.js';
 import { encodeFrame, FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES } from '../src/codec/frame.js';
 import { FrameParser } from '../src/codec/frame-parser.js';
 import { salvageFrames } from '../src/codec/salvage-frames.js';
@@ -50,8 +50,8 @@ describe('frame header sizes', () => {
     expect(tail).toBeNull();
     expect(frames).toHaveLength(1);
     expect(frames[0]!.raw.equals(big)).toBe(true);
-    expect(() => encodeFrame(Buffer.alloc(FRAME_BUDGET_BYTES + 1, 0x61))).toThrow(RangeError);
-    expect(() => encodeFrame(Buffer.alloc(0))).toThrow(RangeError);
+    expect(() => encodeFrame(Buffer.alloc(FRAME_BUDGET_BYTES + 1, 0x61))).toThrow(expect.objectContaining({ code: 'RX_INVALID_INPUT', data: { expected: `1..${FRAME_BUDGET_BYTES}`, found: FRAME_BUDGET_BYTES + 1 } }));
+    expect(() => encodeFrame(Buffer.alloc(0))).toThrow(expect.objectContaining({ code: 'RX_INVALID_INPUT', data: { expected: `1..${FRAME_BUDGET_BYTES}`, found: 0 } }));
   });
 
   it('a decoded length one more or one less than declared is damage naming both', () => {

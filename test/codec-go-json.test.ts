@@ -2,7 +2,7 @@
 // byte-identical records and one-line messages depend on both.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DamagedStoreError, InvalidInputError } from '../src/errors/rx-error.js';
+import { DamagedStoreError, InvalidInputError } from '../src/errors/index.js';
 import { goJson, goJsonIndented, goTime } from '../src/codec/go-json.js';
 import { operationHash } from '../src/codec/operation-hash.js';
 

@@ -6,7 +6,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentRootFor, ContentStore, INTEGRITY_BLOCK_BYTES } from '../src/codec/content-store.js';
-import { CorruptContentError } from '../src/errors/rx-error.js';
+import { CorruptContentError } from '../src/errors/index.js';
 import type { PayloadRef } from '../src/codec/records.js';
 import { tempDir } from './support/temp-dir.js';
 

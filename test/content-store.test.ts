@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContentStore } from '../src/codec/content-store.js';
-import { CorruptContentError, MissingContentError } from '../src/errors/rx-error.js';
+import { CorruptContentError, MissingContentError } from '../src/errors/index.js';
 import { PayloadRefSchema } from '../src/codec/records.js';
 import { tempDir } from './support/temp-dir.js';
 

@@ -49,7 +49,7 @@ describe('a damaged session: every view gives what precedes the damage, then the
     const read = await session.read();
     expect(read.status).toBe('damaged');
     expect(read.refusal).toBeInstanceOf(DamagedStoreError);
-    expect(read.problems[0]).toMatchObject({ code: read.refusal!.code, offset: bad.offset });
+    expect(read.problems[0]).toMatchObject({ code: read.refusal!.code, data: { offset: bad.offset } });
 
     for (const [name, iterator] of Object.entries(views(session))) {
       const { items, error } = await drain(iterator as AsyncIterable<unknown>);
@@ -96,8 +96,8 @@ describe('a damaged session: every view gives what precedes the damage, then the
     const report = JSON.parse(stdout);
     expect(report.status).toBe('damaged');
     const said = report.hygiene.findings.map((finding: { code: string }) => finding.code);
-    expect(said).not.toContain('DANGLING_TOOL_CALL');
-    expect(said).not.toContain('INTERRUPTED_TURN');
+    expect(said).not.toContain('RX_DANGLING_TOOL_CALL');
+    expect(said).not.toContain('RX_INTERRUPTED_TURN');
     expect(report.problems[0].code).toBe('RX_DAMAGED_STORE');
     // Nor an index record of a command that seems to have printed nothing: its result may lie past the damage.
     const records = await drain((await openLogSession(dir)).records());

@@ -259,8 +259,8 @@ describe.skipIf(!reasonixBinary())(`fault matrix: rxstore's verdict is Reasonix 
     if (fault.problem) {
       expect(errors).toHaveLength(1);
       expect(errors[0]!.message).toMatch(fault.problem);
-      expect(errors[0]!.file).toBe(where.file ?? logOf(dir));
-      if (where.offset !== undefined) expect(errors[0]!.offset).toBe(where.offset);
+      expect(errors[0]!.data.file).toBe(where.file ?? logOf(dir));
+      if (where.offset !== undefined) expect(errors[0]!.data.offset).toBe(where.offset);
     } else {
       expect(errors).toEqual([]);
     }

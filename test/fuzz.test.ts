@@ -1,7 +1,7 @@
 import { cp, mkdir, readdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DamagedStoreError } from '../src/errors/rx-error.js';
+import { DamagedStoreError } from '../src/errors/index.js';
 import { FRAME_BUDGET_BYTES, FRAME_MAGIC } from '../src/codec/frame.js';
 import { readBatches } from '../src/codec/read-batches.js';
 import { readFrames } from '../src/codec/read-frames.js';
@@ -91,7 +91,7 @@ describe('declared sizes and links are checked before they are trusted', () => {
     await cp(join(vectorsDir, 'demo-session-0001'), dir, { recursive: true });
     await writeFile(join(dir, 'events.frames'), header);
     const session = await watchingAllocations(() => readSession(dir));
-    expect(session.result.problems).toContainEqual(expect.objectContaining({ code: 'RX_DAMAGED_STORE', offset: 0 }));
+    expect(session.result.problems).toContainEqual(expect.objectContaining({ code: 'RX_DAMAGED_STORE', data: expect.objectContaining({ offset: 0 }) }));
     expect(Math.max(0, ...session.sizes)).toBeLessThan(declared);
   });
 

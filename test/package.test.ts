@@ -78,9 +78,9 @@ beforeAll(async () => {
 }, 300_000);
 
 describe(`the packed ${name} tarball`, () => {
-  it('holds the built library and CLI, the LICENSE its license field names, README and docs/format.md, and no source maps', async () => {
+  it('holds the built library and CLI, the LICENSE its license field names, README, docs/format.md and docs/error-codes.md, and no source maps', async () => {
     const paths = packed.files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'docs/format.md', 'package.json', 'bin/rxstore.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js']));
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'docs/format.md', 'docs/error-codes.md', 'package.json', 'bin/rxstore.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js']));
     expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
     expect(paths.filter((path) => !/^(dist|bin|docs)\/|^(LICENSE|README\.md|package\.json)$/.test(path))).toEqual([]);
     expect(packageJson.license).toBe('MIT');
@@ -149,6 +149,11 @@ describe(`the packed ${name} tarball`, () => {
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^rxstore: RX_ZSTD_UNAVAILABLE: no zstd: .*\n$/);
       expect(result.stderr.split('\n')).toHaveLength(2);
+      // Salvage reads past damage, never past a missing zstd: the error is the machine's, not the session's.
+      const salvaged = await runNodeChild([join(project, 'node_modules/.bin/rxstore'), 'salvage', session, '--dry-run', '--json'], { cwd: project });
+      expect(salvaged.code).toBe(1);
+      expect(salvaged.stdout).toBe('');
+      expect(salvaged.stderr).toMatch(/^rxstore: RX_ZSTD_UNAVAILABLE: no zstd: .*\n$/);
     }
   });
 

@@ -132,7 +132,7 @@ describe.skipIf(!reasonixBinary())(`payload rules: refused by Reasonix 1.38.11 a
     expect(refused.read.status).toBe(rule.line === UNSUPPORTED ? 'unsupported' : 'damaged');
     const errors = refused.read.problems.filter((problem) => problem.severity === 'error');
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ file: logOf(refused.dir), offset: refused.offsets[0] });
+    expect(errors[0]).toMatchObject({ data: { file: logOf(refused.dir), offset: refused.offsets[0] } });
     if (rule.line !== UNSUPPORTED) expect(errors[0]!.message).toContain(` at ${refused.seq}: `);
 
     const valid = await judge([rule.valid]);
@@ -193,7 +193,7 @@ describe.skipIf(!reasonixBinary())(`payload rules: refused by Reasonix 1.38.11 a
       expect(read.status).toBe('damaged');
       expect(read.problems.find((problem) => problem.severity === 'error')).toMatchObject({
         code: 'RX_STRICT_PAYLOAD',
-        offset: offsets[0],
+        data: expect.objectContaining({ offset: offsets[0] }),
         message: expect.stringContaining('duplicate transcript record "tool:call_ls"'),
       });
     }

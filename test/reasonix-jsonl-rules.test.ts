@@ -91,7 +91,7 @@ describe.skipIf(!reasonixBinary())(`JSONL loader rules: refused by Reasonix 1.38
     expect(refused.read.status).toBe('damaged');
     const errors = refused.read.problems.filter((problem) => problem.severity === 'error');
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ file: refused.file, ...(rule.line !== undefined ? { line: rule.line } : { code: 'RX_JSONL_EMPTY' }) });
+    expect(errors[0]).toMatchObject(rule.line !== undefined ? { data: { file: refused.file, line: rule.line } } : { code: 'RX_JSONL_EMPTY', data: { file: refused.file } });
 
     const valid = await judge(rule.valid);
     expect(valid.code, valid.said.join('\n')).toBe(0);
@@ -112,7 +112,7 @@ describe.skipIf(!reasonixBinary())(`JSONL loader rules: refused by Reasonix 1.38
     expect(judged.code).toBe(1);
     expect(judged.said).toContain('error: damaged session store: invalid message/complete payload at 2: duplicate stable message id "same"');
     expect(judged.read.status).toBe('damaged');
-    expect(judged.read.problems.find((problem) => problem.severity === 'error')).toMatchObject({ line: 2 });
+    expect(judged.read.problems.find((problem) => problem.severity === 'error')).toMatchObject({ data: { line: 2 } });
   });
 
   it.concurrent.each(opened)('resumed by both: $rule', async ({ text, messages }) => {

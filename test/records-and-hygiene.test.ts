@@ -60,7 +60,23 @@ describe('inspect reports how a session was left', () => {
     const said = report.hygiene.findings.map((finding: { message: string }) => finding.message).join('\n');
     expect(said).toMatch(/ended interrupted/);
     expect(said).toMatch(/ended failed/);
-    expect((await runCli(['inspect', fixture('interrupted').dir])).stdout).toMatch(/INTERRUPTED_TURN: turn \S+ ended interrupted/);
+    expect((await runCli(['inspect', fixture('interrupted').dir])).stdout).toMatch(/RX_INTERRUPTED_TURN: turn \S+ ended interrupted/);
+  });
+
+  it('--strict makes every warning an error: an interrupted turn exits 1, a compaction (a note) does not', async () => {
+    const lenient = JSON.parse((await runCli(['inspect', fixture('interrupted').dir, '--json'])).stdout);
+    expect(lenient.hygiene.findings.filter((finding: { code: string }) => finding.code === 'RX_INTERRUPTED_TURN').map((finding: { severity: string }) => finding.severity)).toEqual(['warning', 'warning']);
+    const strict = await runCli(['inspect', fixture('interrupted').dir, '--json', '--strict']);
+    expect(strict.code).toBe(1);
+    const report = JSON.parse(strict.stdout);
+    expect(report.status).toBe('ok');
+    expect(report.hygiene.findings.filter((finding: { code: string }) => finding.code === 'RX_INTERRUPTED_TURN').map((finding: { severity: string }) => finding.severity)).toEqual(['error', 'error']);
+
+    const compacted = await runCli(['inspect', fixture('compacted').dir, '--json', '--strict']);
+    const findings = JSON.parse(compacted.stdout).hygiene.findings as { code: string; severity: string }[];
+    expect(findings).toContainEqual(expect.objectContaining({ code: 'RX_COMPACTED', severity: 'note' }));
+    expect(compacted.code).toBe(0);
+    expect((await runCli(['inspect', fixture('plain-chat').dir, '--strict'])).code).toBe(0);
   });
 
   it('a compaction checkpoint, with the transcript keeping every message', async () => {
@@ -68,6 +84,6 @@ describe('inspect reports how a session was left', () => {
     const report = JSON.parse(stdout);
     expect(report.hygiene.compactions).toHaveLength(1);
     expect(report.messages.total).toBe(19);
-    expect((await runCli(['inspect', fixture('compacted').dir])).stdout).toMatch(/COMPACTED: compaction checkpoint at sequence \d+/);
+    expect((await runCli(['inspect', fixture('compacted').dir])).stdout).toMatch(/RX_COMPACTED: compaction checkpoint at sequence \d+/);
   });
 });

@@ -24,7 +24,11 @@ describe.skipIf(!reasonixBinary())(`repair and salvage, judged by the real Reaso
       const running = runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', source.id, 'Take your time.'], mock });
       await mock.waitForChatRequests(1);
       const inspected = await runCli(['inspect', dir, '--json']);
-      expect(JSON.parse(inspected.stdout).openInRunningReasonix).toBe(true);
+      const report = JSON.parse(inspected.stdout) as { openInRunningReasonix: boolean; problems: { code: string; severity: string }[] };
+      expect(report.openInRunningReasonix).toBe(true);
+      // A warning, with its own code: the refusal's code (RX_WRITER_OWNED) is only for what was refused.
+      expect(report.problems).toContainEqual(expect.objectContaining({ code: 'RX_OPEN_IN_REASONIX', severity: 'warning' }));
+      expect(report.problems.map((problem) => problem.code)).not.toContain('RX_WRITER_OWNED');
       expect((await runCli(['inspect', dir])).stdout).toMatch(/open +in a running Reasonix/);
       const repaired = await runCli(['repair', dir]);
       expect(repaired.code).toBe(1);

@@ -56,9 +56,12 @@ describe.skipIf(!hasFlockUtility)('repair while another process holds the writer
     const torn = await readFile(logOf(dir));
 
     const writer = await otherWriter(locks(dir), logOf(dir), tail);
-    const inspected = JSON.parse((await runCli(['inspect', dir, '--json'])).stdout) as { status: string; openInRunningReasonix: boolean };
+    const inspected = JSON.parse((await runCli(['inspect', dir, '--json'])).stdout) as { status: string; openInRunningReasonix: boolean; problems: { code: string; severity: string }[] };
     expect(inspected.status).toBe('torn-tail');
     expect(inspected.openInRunningReasonix).toBe(true);
+    // Open in a writer is a warning with its own code; RX_WRITER_OWNED is the refusal below.
+    expect(inspected.problems.filter((problem) => problem.severity === 'warning').map((problem) => problem.code).sort()).toEqual(['RX_OPEN_IN_REASONIX', 'RX_TORN_TAIL']);
+    expect((await runCli(['inspect', dir, '--strict'])).code).toBe(1);
     const repaired = await runCli(['repair', dir]);
     expect(repaired.code).toBe(1);
     expect(repaired.stderr).toMatch(/^rxstore: RX_WRITER_OWNED: .*session writer is owned by another runtime/m);

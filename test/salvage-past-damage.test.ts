@@ -19,7 +19,7 @@ import { treeDigest } from './support/tree-digest.js';
 interface SalvageReport {
   action: string;
   newDir: string;
-  damage: { code: string; message: string; offset?: number; file?: string } | null;
+  damage: { code: string; message: string; data: { offset?: number; file?: string } } | null;
   batchesKept: number;
   recoveredMessages: number;
 }
@@ -143,8 +143,8 @@ async function salvagePastDamage(fault: DamageCase) {
   const report = JSON.parse(salvaged.stdout) as SalvageReport;
   expect(report.action).toBe('salvaged');
   expect(report.damage?.message).toMatch(fault.problem);
-  if (where.offset !== undefined) expect(report.damage?.offset).toBe(where.offset);
-  if (where.file) expect(report.damage?.file).toBe(where.file);
+  if (where.offset !== undefined) expect(report.damage?.data.offset).toBe(where.offset);
+  if (where.file) expect(report.damage?.data.file).toBe(where.file);
   expect(report.batchesKept).toBe(where.kept);
   expect(report.recoveredMessages).toBeGreaterThanOrEqual(after.length);
   expect(await treeDigest(dir)).toBe(sessionBefore);

@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WriterOwnedError } from '../src/errors/rx-error.js';
+import { WriterOwnedError } from '../src/errors/index.js';
 import { appendBatches } from '../src/session/writing/append-batches.js';
 import { createSession } from '../src/session/writing/create-session.js';
 import { readSession } from '../src/session/reading/read-session.js';
@@ -12,6 +13,19 @@ import { sampleBatches } from './support/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 
 const hasFlockUtility = spawnSync('flock', ['--version']).status === 0;
+
+describe('a lock file that is not a file', () => {
+  it('is held by no one, and a write is refused with a coded file-system error naming it, not a raw EISDIR', async () => {
+    const { dir } = await createSession({ storeDir: await tempDir(), batches: sampleBatches() });
+    const lockFile = join(dir, 'writer.lock');
+    await rm(lockFile, { force: true });
+    await mkdir(lockFile);
+    expect(await writerLockHolder(dir)).toBeUndefined();
+    expect((await readSession(dir)).status).toBe('ok');
+    const refused = await appendBatches(dir, [{ operationId: 'x', events: [{ kind: 'session/title', payload: { title: 'x' } }] }]).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'RX_FILE_SYSTEM', message: `${lockFile}: is a directory`, data: { file: lockFile, errno: 'EISDIR' } });
+  });
+});
 
 /** Holds `flock -x` on a file from another process until the returned function is called. */
 async function holdWithFlockUtility(path: string): Promise<() => Promise<void>> {

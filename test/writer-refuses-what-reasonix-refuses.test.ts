@@ -5,12 +5,12 @@ import type { BatchToWrite } from '../src/codec/encode-batch.js';
 import { appendBatches } from '../src/session/writing/append-batches.js';
 import { createSession } from '../src/session/writing/create-session.js';
 import { readSession } from '../src/session/reading/read-session.js';
-import { RefusedBatchError } from '../src/session/writing/validate-batches.js';
 import { copySession, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
 import { complete, messageId } from './support/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
+import { RefusedBatchError } from '../src/errors/index.js';
 
 const workspace = '/tmp/rxstore-test-ws/writer-refuses';
 const start = (): BatchToWrite => ({

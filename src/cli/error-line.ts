@@ -1,9 +1,5 @@
-import { RxError } from '../errors/rx-error.js';
-import { ZstdUnavailableError } from '../errors/zstd-unavailable-error.js';
-import { describeSystemError, destinationOf, isSystemError } from '../errors/system-error.js';
-import { AmbiguousSessionError } from '../errors/ambiguous-session-error.js';
+import { AmbiguousSessionError, destinationOf, fileSystemErrorOf, RxError, UsageError } from '../errors/index.js';
 import { printable } from './printable.js';
-import { UsageError } from '../errors/usage-error.js';
 
 /** Temporary names a writer uses beside a file, wherever they appear in a message. */
 const TEMP_NAME = /[^\s'"`]*\.atomic-[^\s'"`]+-[0-9a-f]{12}\.tmp/g;
@@ -21,12 +17,11 @@ function describeRxError(error: RxError): string {
  * path once, system errors in words, no temporary file names and no control characters; an
  * ambiguous session query adds one line per candidate.
  */
-export function errorLines(error: unknown): string {
+export function errorLines(thrown: unknown): string {
+  const error = fileSystemErrorOf(thrown);
   let text: string;
   if (error instanceof UsageError) text = error.message;
   else if (error instanceof RxError) text = `${error.code}: ${describeRxError(error)}`;
-  else if (isSystemError(error)) text = describeSystemError(error);
-  else if (error instanceof ZstdUnavailableError) text = `${error.code}: ${error.message}`;
   else text = error instanceof Error ? error.message : String(error);
   const lines = [`rxstore: ${printable(text.replace(TEMP_NAME, (name) => destinationOf(name)))}`];
   if (error instanceof AmbiguousSessionError) {

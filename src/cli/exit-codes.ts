@@ -1,4 +1,6 @@
 import { reasonixRefuses } from '../session/reading/read-session.js';
+import { RxError, type RxErrorFamily } from '../errors/index.js';
+import type { Severity } from '../errors/index.js';
 import type { ListedStatus } from '../store/listing/summarise-copy.js';
 
 /**
@@ -13,20 +15,33 @@ export const EXIT = {
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** Error codes that mean "what was asked for is not there or not understood": exit 2. Every other error exits 1. */
-const USAGE_CODES: ReadonlySet<string> = new Set([
-  'RX_USAGE',
-  'RX_NOT_A_SESSION',
-  'RX_SESSION_NOT_FOUND',
-  'RX_AMBIGUOUS_SESSION',
-  // A zero-byte transcript: Reasonix answers `no session matches`.
-  'RX_JSONL_EMPTY',
-]);
+/**
+ * The exit code of each family of errors (src/errors/codes.ts): a caller's mistake and "what was asked
+ * for is not there or not understood" (no such session, an ambiguous prefix, not a session, a
+ * zero-byte transcript, of which Reasonix says `no session matches`) exit 2; everything else 1.
+ */
+const EXIT_OF_FAMILY: Record<RxErrorFamily, ExitCode> = {
+  input: EXIT.usage,
+  lookup: EXIT.usage,
+  damaged: EXIT.refused,
+  unsupported: EXIT.refused,
+  refused: EXIT.refused,
+  environment: EXIT.refused,
+  // A finding thrown only under `strict`: a warning made an error.
+  finding: EXIT.refused,
+};
 
-/** The exit code an error ends rxstore with, from its code. */
+/** The exit code an error ends rxstore with, from its code's family; an error that is not rxstore's exits 1. */
 export function exitCodeOf(error: unknown): ExitCode {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && USAGE_CODES.has(code) ? EXIT.usage : EXIT.refused;
+  return error instanceof RxError ? EXIT_OF_FAMILY[error.family] : EXIT.refused;
+}
+
+/**
+ * The exit code of an inspected session: 1 when Reasonix would refuse it, or when a problem or
+ * finding is an error (under `--strict`, every warning is one); else 0.
+ */
+export function exitCodeOfFindings(status: ListedStatus, found: readonly { severity: Severity }[]): ExitCode {
+  return exitCodeOfStatus(status) === EXIT.refused || found.some((each) => each.severity === 'error') ? EXIT.refused : EXIT.done;
 }
 
 /** A session Reasonix would refuse ends the command with 1; one it opens (a torn tail included) with 0. */

@@ -12,7 +12,7 @@ import { errorLines } from './error-line.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
 import { epilogue } from './help-text.js';
 import { processOutput, type Output } from './output.js';
-import { UsageError } from '../errors/usage-error.js';
+import { fileSystemErrorOf, UsageError } from '../errors/index.js';
 import { rxstoreVersion } from './version.js';
 
 /** yargs' validation messages, said the way the rest of rxstore speaks. */
@@ -136,8 +136,10 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       const command = commandOf(argv);
       error.message = `${error.message.endsWith('?') ? error.message : `${error.message.replace(/\.$/, '')};`} see ${command ? `rxstore ${command} --help` : 'rxstore --help'}`;
     }
-    output.err(errorLines(error));
-    return exitCodeOf(error);
+    // A system error that escaped a boundary is still told as the coded error it is.
+    const coded = fileSystemErrorOf(error);
+    output.err(errorLines(coded));
+    return exitCodeOf(coded);
   }
   if (helpFor !== undefined) return main([...helpFor.filter((word) => word !== 'help'), '--help'], output);
   if (printed) output.out(printed.endsWith('\n') ? printed : `${printed}\n`);

@@ -1,13 +1,11 @@
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
 import type { Argv } from 'yargs';
-import { AmbiguousSessionError } from '../errors/ambiguous-session-error.js';
+import { AmbiguousSessionError, NotASessionError, undefinedIfMissing, UsageError } from '../errors/index.js';
 import { copiesMatching, findSession } from '../store/listing/find-session.js';
 import { machineRoots } from '../store/roots/machine-roots.js';
-import { NotASessionError } from '../errors/not-a-session-error.js';
 import type { SessionCopy } from '../store/listing/session-copy.js';
 import { withRootOptions, type RootArgs } from './root-options.js';
-import { UsageError } from '../errors/usage-error.js';
 
 /** How every command describes the session it takes. */
 export const SESSION_ARGUMENT_HELP =
@@ -21,7 +19,7 @@ export function withSessionArgument<T>(yargs: Argv<T>, describe = SESSION_ARGUME
 /** What a person typed names a path, not an id: it exists, or it has a path's shape. */
 async function isPath(arg: string): Promise<boolean> {
   if (arg.includes('/') || arg.includes(sep) || isAbsolute(arg) || arg.endsWith('.jsonl') || arg === '.' || arg === '..') return true;
-  return (await lstat(arg).catch(() => undefined)) !== undefined;
+  return (await lstat(arg).catch(undefinedIfMissing)) !== undefined;
 }
 
 const candidate = (copy: SessionCopy) => ({ id: copy.id, store: copy.store, path: copy.path });
@@ -42,7 +40,7 @@ export async function resolveSessionArgument(arg: string, rootArgs: RootArgs, op
   if (arg.trim() === '') throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript');
   if (await isPath(arg)) {
     const full = resolve(arg);
-    if (!(await lstat(full).catch(() => undefined))) throw new NotASessionError(`${full}: no such file or directory`, { file: full });
+    if (!(await lstat(full).catch(undefinedIfMissing))) throw new NotASessionError(`${full}: no such file or directory`, { file: full });
     return full;
   }
   const { inputs, roots } = await machineRoots(rootArgs);

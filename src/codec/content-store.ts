@@ -4,7 +4,7 @@ import { link, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
-import { CorruptContentError, MissingContentError } from '../errors/rx-error.js';
+import { CorruptContentError, MissingContentError } from '../errors/index.js';
 import type { PayloadRef } from './records.js';
 
 /** Objects are indexed in 1 MiB blocks; an index with any other block size is refused (docs/format.md §6.1). */

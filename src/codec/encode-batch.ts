@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CommittedBatch, StoredEvent } from './batch.js';
 import type { ContentStore } from './content-store.js';
-import { InvalidInputError } from '../errors/rx-error.js';
+import { InvalidInputError } from '../errors/index.js';
 import { encodeFrame } from './frame.js';
 import { goJson, goTime } from './go-json.js';
 import { operationHash } from './operation-hash.js';

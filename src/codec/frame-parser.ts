@@ -1,8 +1,6 @@
-import { DamagedStoreError } from '../errors/rx-error.js';
+import { DamagedStoreError, ZstdSizeMismatch, ZstdUnavailableError } from '../errors/index.js';
 import { FRAME_HEADER_BYTES, parseFrameHeader, type Frame, type FrameHeader } from './frame.js';
 import { zstd } from './zstd.js';
-import { ZstdSizeMismatch } from './zstd-backend.js';
-import { ZstdUnavailableError } from '../errors/zstd-unavailable-error.js';
 
 /** Bytes at the end of the input that do not make a whole frame: a torn tail, not an error (docs/format.md §3.4). */
 export interface IncompleteFrame {

@@ -1,4 +1,5 @@
 import { zstd } from './zstd.js';
+import { InvalidInputError } from '../errors/index.js';
 
 /** RX4F framing constants (docs/format.md §3.1). */
 export const FRAME_MAGIC = Buffer.from('RX4F', 'ascii');
@@ -64,11 +65,11 @@ function sizeFault(label: 'compressed' | 'raw', size: number): FrameHeaderFault 
 /** Encodes one record as an RX4F frame: header, then exactly one zstd frame. */
 export function encodeFrame(raw: Uint8Array): Buffer {
   if (raw.length < 1 || raw.length > FRAME_BUDGET_BYTES) {
-    throw new RangeError(`record of ${raw.length} bytes is outside the 1..${FRAME_BUDGET_BYTES} frame budget`);
+    throw new InvalidInputError(`record of ${raw.length} bytes is outside the 1..${FRAME_BUDGET_BYTES} frame budget`, { expected: `1..${FRAME_BUDGET_BYTES}`, found: raw.length });
   }
   const body = zstd.compress(raw);
   if (body.length > FRAME_BUDGET_BYTES) {
-    throw new RangeError(`compressed record of ${body.length} bytes exceeds the frame budget`);
+    throw new InvalidInputError(`compressed record of ${body.length} bytes exceeds the frame budget`, { expected: `at most ${FRAME_BUDGET_BYTES}`, found: body.length });
   }
   const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + body.length);
   FRAME_MAGIC.copy(frame, 0);

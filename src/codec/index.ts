@@ -1,7 +1,7 @@
 export type { CommittedBatch, StoredEvent, TornTail } from './batch.js';
 export { ContentStore, contentRootFor, CONTENT_DIR, INTEGRITY_BLOCK_BYTES } from './content-store.js';
 export { encodeBatch, INLINE_PAYLOAD_LIMIT, type BatchToWrite, type EventToWrite, type EncodedBatch, type BatchPlacement } from './encode-batch.js';
-export { CorruptContentError, DamagedStoreError, InvalidInputError, MissingContentError, RxError, UnsupportedVersionError, WriterOwnedError, type ErrorData } from '../errors/rx-error.js';
+export { CorruptContentError, DamagedStoreError, InvalidInputError, MissingContentError, RxError, UnsupportedVersionError, WriterOwnedError, ZstdUnavailableError, type ErrorData } from '../errors/index.js';
 export { KNOWN_EVENT_KINDS } from './event-kinds.js';
 export { encodeFrame, FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, type Frame } from './frame.js';
 export { FrameParser, type FrameParserOptions, type IncompleteFrame } from './frame-parser.js';
@@ -12,4 +12,3 @@ export { openLogBytes, readFrames, type ByteSource, type FrameItem, type ReadFra
 export * from './records.js';
 export { zstd } from './zstd.js';
 export type { ZstdBackend } from './zstd-backend.js';
-export { ZstdUnavailableError } from '../errors/zstd-unavailable-error.js';

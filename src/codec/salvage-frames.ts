@@ -1,5 +1,5 @@
 import { FRAME_HEADER_BYTES, FRAME_MAGIC, parseFrameHeader, type Frame } from './frame.js';
-import { ZstdUnavailableError } from '../errors/zstd-unavailable-error.js';
+import { ZstdUnavailableError } from '../errors/index.js';
 import { zstd } from './zstd.js';
 
 /**

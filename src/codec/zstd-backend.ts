@@ -15,16 +15,6 @@ export interface ZstdBackend {
   decompress(frame: Uint8Array, rawSize: number, into?: Buffer): Buffer;
 }
 
-/** Thrown by a backend when a frame decodes to another length than declared. */
-export class ZstdSizeMismatch extends Error {
-  constructor(
-    readonly decoded: number | 'more',
-    readonly expected: number,
-  ) {
-    super(`decoded ${decoded === 'more' ? `more than ${expected}` : decoded} bytes, expected ${expected}`);
-  }
-}
-
 /** Reasonix's encoder: klauspost "SpeedFastest" with a 1 MiB window (docs/format.md §3.2). */
 export const WRITE_LEVEL = 1;
 export const WRITE_WINDOW_LOG = 20;

@@ -1,59 +1,40 @@
-import { DamagedStoreError, RxError, UnsupportedVersionError } from './rx-error.js';
+import { familyOf, type RxErrorCode } from './codes.js';
+import type { ErrorData, RxError } from './rx-error.js';
+import { RefusedAsDamagedError, UnsupportedVersionError } from './store-errors.js';
 
-/** One thing wrong with (or worth knowing about) a session, as `inspect` prints it. */
-export interface SessionProblem {
-  code: string;
-  /**
-   * `error`: Reasonix would refuse the session. `warning`: it opens, but something is off.
-   * `note`: a cache Reasonix rebuilds by itself is out of date (every copied or restored session
-   * has one); worth knowing, never worth a warning.
-   */
-  severity: 'error' | 'warning' | 'note';
+/**
+ * `error`: Reasonix would refuse the session (or, under `strict`, a warning). `warning`: it opens,
+ * but something is off. `note`: a cache Reasonix rebuilds by itself is out of date (every copied or
+ * restored session has one); worth knowing, never worth a warning.
+ */
+export type Severity = 'error' | 'warning' | 'note';
+
+/**
+ * One thing wrong with (or worth knowing about) a session: the same code, message and data a thrown
+ * `RxError` carries, with how much it matters (node-tar's coded warnings, which `strict` makes errors).
+ */
+export interface Problem<Data extends ErrorData = ErrorData> {
+  code: RxErrorCode;
+  severity: Severity;
   message: string;
-  file?: string;
-  offset?: number;
-  /** 1-based line, in a line-oriented file (a JSONL transcript). */
-  line?: number;
+  data: Data;
 }
 
-export function problemFromError(error: RxError): SessionProblem {
-  return {
-    code: error.code,
-    severity: 'error',
-    message: error.message,
-    ...(error.data.file !== undefined ? { file: error.data.file } : {}),
-    ...(error.data.offset !== undefined ? { offset: error.data.offset } : {}),
-    ...(error.data.line !== undefined ? { line: error.data.line } : {}),
-  };
+export function problemFromError(error: RxError): Problem {
+  return { code: error.code, severity: 'error', message: error.message, data: error.data };
 }
 
 /**
  * The error a refused session's readers throw where they stop: the problem that made Reasonix
  * refuse it, with the same code, message and place that `read()` reports.
  */
-export function errorFromProblem(problem: SessionProblem, verdict: 'damaged' | 'unsupported'): RxError {
-  const data = {
-    ...(problem.file !== undefined ? { file: problem.file } : {}),
-    ...(problem.offset !== undefined ? { offset: problem.offset } : {}),
-    ...(problem.line !== undefined ? { line: problem.line } : {}),
-  };
-  return verdict === 'unsupported' ? new RefusedAsUnsupportedError(problem.code, problem.message, data) : new RefusedAsDamagedError(problem.code, problem.message, data);
+export function errorFromProblem(problem: Problem): RxError {
+  const family = familyOf(problem.code);
+  if (family === 'unsupported') return new UnsupportedVersionError(problem.message, problem.data);
+  return new RefusedAsDamagedError(family === 'damaged' ? (problem.code as RefusedAsDamagedError['code']) : 'RX_DAMAGED_STORE', problem.message, problem.data);
 }
 
-/** A damaged-store refusal found while replaying or reading metadata, carrying the problem's own code. */
-class RefusedAsDamagedError extends DamagedStoreError {
-  override readonly code: string;
-  constructor(code: string, message: string, data: RxError['data']) {
-    super(message, data);
-    this.code = code;
-  }
-}
-
-/** An unsupported-version refusal, carrying the problem's own code. */
-class RefusedAsUnsupportedError extends UnsupportedVersionError {
-  override readonly code: string;
-  constructor(code: string, message: string, data: RxError['data']) {
-    super(message, data);
-    this.code = code;
-  }
+/** Under `strict`, every warning is an error (node-tar's `strict`); notes stay notes. */
+export function promoteWarnings<Found extends { severity: Severity }>(found: Found[], strict: boolean | undefined): Found[] {
+  return strict ? found.map((each) => (each.severity === 'warning' ? { ...each, severity: 'error' } : each)) : found;
 }

@@ -1,6 +1,10 @@
+import { familyOf, type RxErrorCode, type RxErrorFamily } from './codes.js';
+
 /**
- * rxstore's coded errors. Each kind mirrors one of Reasonix's own verdicts (docs/format.md §16) so that
- * `--json` output, library callers and the human message all carry the same facts.
+ * rxstore's coded errors (house style: isomorphic-git's one class per error with a stable `code` and
+ * typed `data`). Each family mirrors one of Reasonix's own verdicts where it has one (docs/format.md §16), so
+ * `--json` output, library callers and the human message carry the same facts. Every error rxstore
+ * throws is an `RxError`; the classes live by family in this folder.
  */
 
 /** Where in a store a problem was found, and what was expected there. */
@@ -14,17 +18,24 @@ export interface ErrorData {
   line?: number;
   expected?: string | number;
   found?: string | number;
+  /** The system's error code (`ENOENT`, `EACCES`, …) of a file-system error. */
+  errno?: string;
 }
 
 /** The base of every error rxstore throws: a stable `code`, typed `data` (file, byte offset, batch, sequence, expected and found) and `toJSON()`. */
-export abstract class RxError extends Error {
-  abstract readonly code: string;
-  readonly data: ErrorData;
+export abstract class RxError<Data extends ErrorData = ErrorData> extends Error {
+  abstract readonly code: RxErrorCode;
+  readonly data: Data;
 
-  constructor(message: string, data: ErrorData = {}, options?: { cause?: unknown }) {
+  constructor(message: string, data: Data = {} as Data, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.data = data;
+  }
+
+  /** What kind of trouble this is: it decides the CLI's exit status and whether it is a session's verdict. */
+  get family(): RxErrorFamily {
+    return familyOf(this.code);
   }
 
   /** The message with where it happened, as the CLI prints it on one line. */
@@ -36,44 +47,16 @@ export abstract class RxError extends Error {
     return where.length > 0 ? `${where.join(' at ')}: ${this.message}` : this.message;
   }
 
-  toJSON(): { code: string; message: string; data: ErrorData } {
+  toJSON(): { code: RxErrorCode; message: string; data: Data } {
     return { code: this.code, message: this.message, data: this.data };
   }
 }
 
-/** Reasonix: `damaged session store: …` — bytes that a writer never produces. */
-export class DamagedStoreError extends RxError {
-  readonly code: string = 'RX_DAMAGED_STORE';
-}
-
-/** Reasonix: `unsupported session storage version: …` — a newer or unknown format. */
-export class UnsupportedVersionError extends RxError {
-  readonly code: string = 'RX_UNSUPPORTED_VERSION';
-}
-
 /**
- * A payloadRef whose object or integrity index is missing or wrong. Reasonix reports this as a
- * damaged store (`read v4 event <id> payload: …`), so it is one.
+ * A session's verdict: damage or an unsupported version, which readers report as the session's
+ * status instead of failing. Every other error (the file system, no zstd, a bug) is not about the
+ * session and goes on up.
  */
-export class MissingContentError extends DamagedStoreError {
-  override readonly code: string = 'RX_MISSING_CONTENT';
-}
-
-/**
- * A payloadRef whose object or integrity index is there but wrong: a size or digest that does not
- * match, an index that does not describe the object, something other than a regular file.
- * Reasonix refuses it as it refuses a missing one (`read v4 event <id> payload: …`).
- */
-export class CorruptContentError extends DamagedStoreError {
-  override readonly code: string = 'RX_CORRUPT_CONTENT';
-}
-
-/** Reasonix: `session writer is owned by another runtime: <id>`. */
-export class WriterOwnedError extends RxError {
-  readonly code: string = 'RX_WRITER_OWNED';
-}
-
-/** A caller's mistake rather than a store's: a bad argument, a record that cannot be written. */
-export class InvalidInputError extends RxError {
-  readonly code: string = 'RX_INVALID_INPUT';
+export function isSessionVerdict(error: unknown): error is RxError {
+  return error instanceof RxError && (error.family === 'damaged' || error.family === 'unsupported');
 }

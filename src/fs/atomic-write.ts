@@ -1,18 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { fileSystemErrorOf, isSystemError } from '../errors/index.js';
 
 /** Files rxstore writes are private to their owner, as Reasonix's are (docs/format.md §2). */
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
 
-/** Makes a directory entry durable: fsync of the directory itself (best effort where unsupported). */
+/** Makes a directory entry durable: fsync of the directory itself (skipped only where the file system does not support it). */
 export async function fsyncDir(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
   try {
     await handle.sync();
-  } catch {
-    // Some file systems refuse fsync on a directory; the rename itself is still atomic.
+  } catch (error) {
+    // Some file systems refuse fsync on a directory (EINVAL, ENOTSUP): the rename itself is still atomic.
+    // Any other failure (EIO: the entry may not be on disk) is a failed write.
+    if (!isSystemError(error) || (error.code !== 'EINVAL' && error.code !== 'ENOTSUP')) throw fileSystemErrorOf(error, dir);
   } finally {
     await handle.close();
   }
@@ -41,7 +44,10 @@ export async function writeNewFile(path: string, data: Uint8Array | string): Pro
  */
 export async function writeThroughTemp<T>(path: string, write: (handle: FileHandle) => Promise<T>): Promise<T> {
   const temp = tempPathBeside(path);
-  const handle = await open(temp, 'wx', FILE_MODE);
+  // A system error names the file asked for (never the temporary name), with its code: a FileSystemError.
+  const handle = await open(temp, 'wx', FILE_MODE).catch((error: unknown) => {
+    throw fileSystemErrorOf(error, path);
+  });
   let result: T;
   try {
     result = await write(handle);
@@ -49,9 +55,10 @@ export async function writeThroughTemp<T>(path: string, write: (handle: FileHand
     await handle.close();
     await rename(temp, path);
   } catch (error) {
+    // Closing again after a failed close says nothing new: the write's own error is the one to tell.
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
-    throw error;
+    throw fileSystemErrorOf(error, path);
   }
   await fsyncDir(dirname(path));
   return result;

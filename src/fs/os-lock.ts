@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import fsExt from 'fs-ext-extra-prebuilt';
-import { InvalidInputError } from '../errors/rx-error.js';
+import { fileSystemErrorOf, FileSystemError, NotRegularFileError } from '../errors/index.js';
 import { FILE_MODE } from './atomic-write.js';
 
 /**
@@ -25,18 +25,23 @@ function tryLockHandle(handle: FileHandle): boolean {
     }
     return true;
   } catch (error) {
+    // Held by another: `flock` says EWOULDBLOCK (EAGAIN on some systems); `LockFileEx` says ERROR_LOCK_VIOLATION
+    // (EACCES once mapped). Any other error (EBADF, ENOLCK, …) is not an answer about the lock.
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EAGAIN' || code === 'EWOULDBLOCK' || code === 'EACCES' || code === 'ERROR_LOCK_VIOLATION') return false;
+    if (code === 'EAGAIN' || code === 'EWOULDBLOCK') return false;
+    if (isWindows && (code === 'ERROR_LOCK_VIOLATION' || code === 'EACCES')) return false;
     throw error;
   }
 }
 
 /** A lock file must be a regular file: a FIFO or device there is refused, never waited on. */
 async function openLockFile(path: string, flags: number, mode?: number): Promise<FileHandle> {
-  const handle = await open(path, flags | constants.O_NONBLOCK, mode);
+  const handle = await open(path, flags | constants.O_NONBLOCK, mode).catch((error: unknown) => {
+    throw fileSystemErrorOf(error, path);
+  });
   if (!(await handle.stat()).isFile()) {
     await handle.close();
-    throw new InvalidInputError(`${path} is not a regular file, so it cannot be a lock file`, { file: path });
+    throw new NotRegularFileError(`${path} is not a regular file, so it cannot be a lock file`, { file: path });
   }
   return handle;
 }
@@ -53,7 +58,13 @@ export async function tryOsLock(path: string): Promise<OsLock | undefined> {
 
 /** Whether another process holds the lock on an existing file; never creates the file. */
 export async function isOsLockHeld(path: string): Promise<boolean> {
-  const handle = await openLockFile(path, constants.O_RDONLY).catch(() => undefined);
+  const handle = await openLockFile(path, constants.O_RDONLY).catch((error: unknown) => {
+    // No lock file (or no session directory), or something there that is not a file: no writer holds a
+    // lock on it (Reasonix locks a regular file, docs/format.md §9.5). Any other error surfaces.
+    if (error instanceof FileSystemError && (error.data.errno === 'ENOENT' || error.data.errno === 'ENOTDIR')) return undefined;
+    if (error instanceof NotRegularFileError) return undefined;
+    throw error;
+  });
   if (!handle) return false;
   try {
     return !tryLockHandle(handle);

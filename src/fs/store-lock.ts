@@ -1,11 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import lockfile from 'proper-lockfile';
 import { DIR_MODE } from './atomic-write.js';
-
-/** Thrown into the locked work when another rxstore process took the lock from under it. */
-export class StoreLockCompromisedError extends Error {
-  readonly code = 'RX_LOCK_COMPROMISED';
-}
+import { StoreLockCompromisedError } from '../errors/index.js';
 
 /**
  * Runs `work` holding rxstore's own lock on a store directory (proper-lockfile). It guards

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { goJson, goJsonIndented } from '../codec/go-json.js';
-import { RxError } from '../errors/rx-error.js';
+import { ExportRefusedError, undefinedIfMissing } from '../errors/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { SessionRead } from '../session/reading/read-session.js';
 import { canonicalTranscript, personView } from '../session/replay/views.js';
@@ -26,11 +26,6 @@ export interface ExportReport {
   to: string;
   files: string[];
   messages: number;
-}
-
-/** An export that would write what Reasonix cannot resume, or a session Reasonix refuses. */
-export class ExportRefusedError extends RxError {
-  readonly code: string = 'RX_EXPORT_REFUSED';
 }
 
 /** A session as export writes it: the document (a JSONL transcript or one JSON document) and, for JSONL, its meta. */
@@ -84,7 +79,7 @@ export function exportedText(read: SessionRead, options: { format: ExportFormat;
 export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport> {
   const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
   for (const file of files) {
-    if (await lstat(file).catch(() => undefined)) throw new ExportRefusedError(`${file} already exists; export never overwrites`, { file });
+    if (await lstat(file).catch(undefinedIfMissing)) throw new ExportRefusedError(`${file} already exists; export never overwrites`, { file });
   }
   const text = exportedText(read, { format: options.format, view: options.view, id: branchIdOf(options.to) });
   await writeFileAtomic(options.to, text.document);

@@ -2,10 +2,10 @@ import { lstat, realpath } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { BatchToWrite } from '../codec/encode-batch.js';
-import { InvalidInputError } from '../errors/rx-error.js';
+import { InvalidInputError, MigrationRefusedError, SessionExistsError, undefinedIfMissing } from '../errors/index.js';
 import { goTime } from '../codec/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
-import { createSession, SessionExistsError } from '../session/writing/create-session.js';
+import { createSession } from '../session/writing/create-session.js';
 import { ManifestSchema } from '../session/reading/manifest.js';
 import { readJsonFile } from '../session/reading/read-json-file.js';
 import { isJsonObjectText } from '../session/replay/message.js';
@@ -60,11 +60,6 @@ export interface MigrationReport {
   messages: number;
   batches: number;
   warnings: string[];
-}
-
-/** A transcript that cannot become a session Reasonix would resume; nothing is written. */
-export class MigrationRefusedError extends InvalidInputError {
-  override readonly code: string = 'RX_MIGRATION_REFUSED';
 }
 
 /**
@@ -150,6 +145,7 @@ function declaredWorkspace(source: LegacySource): string | undefined {
     const parsed = DeclaredWorkspaceSchema.safeParse(JSON.parse(meta.bytes.toString('utf8')));
     return parsed.success && parsed.data.workspace_root ? parsed.data.workspace_root : undefined;
   } catch {
+    // JSON.parse's SyntaxError, its only error: a meta file that is not JSON declares no workspace.
     return undefined;
   }
 }
@@ -202,7 +198,7 @@ function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: 
 
 /** True when the target session exists and was made from these very bytes; another session there is a conflict. */
 async function existingTarget(targetDir: string, source: LegacySource): Promise<boolean> {
-  if (!(await lstat(targetDir).catch(() => undefined))) return false;
+  if (!(await lstat(targetDir).catch(undefinedIfMissing))) return false;
   const manifest = await readJsonFile(join(targetDir, SESSION_FILES.manifest), ManifestSchema);
   if (manifest.state === 'ok' && manifest.value.source?.sha256 === source.sha256) return true;
   throw new MigrationRefusedError('the session directory already exists and was not made from this transcript', { file: targetDir });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { InvalidInputError } from '../errors/rx-error.js';
+import { NotRegularFileError } from '../errors/index.js';
 import { basename } from 'node:path';
 import { V4_CODEC } from '../codec/records.js';
 import { transcriptSidecars } from '../store/jsonl/jsonl-sidecars.js';
@@ -24,14 +24,6 @@ export interface LegacySource {
 }
 
 const NUL = Buffer.from([0]);
-
-/**
- * A transcript or sidecar that is a FIFO, a socket or a device: reading it may never end (Reasonix
- * 1.38.11 resuming a transcript with a FIFO sidecar waits forever), so it is refused before a byte is read.
- */
-export class NotRegularFileError extends InvalidInputError {
-  override readonly code: string = 'RX_NOT_REGULAR_FILE';
-}
 
 /**
  * Reads the transcript and every sidecar that exists, in full path order, as Reasonix freezes them

@@ -4,7 +4,7 @@ import { goJsonIndented } from '../codec/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { waitOsLock } from '../fs/os-lock.js';
 import { readJsonFile } from '../session/reading/read-json-file.js';
-import { DamagedStoreError, WriterOwnedError } from '../errors/rx-error.js';
+import { DamagedStoreError, WriterOwnedError } from '../errors/index.js';
 
 export const MigrationEntrySchema = z.looseObject({
   sourcePath: z.string(),
@@ -37,6 +37,7 @@ export async function recordMigration(storeDir: string, entry: MigrationEntry): 
   // One update at a time within this process (a bulk migration runs several); the OS lock orders processes.
   const previous = pending.get(path) ?? Promise.resolve();
   const update = previous.then(() => updateMap(path, entry));
+  // The next update waits for this one to settle, not to succeed: this one's failure is thrown below, to its caller.
   const settled = update.catch(() => undefined);
   pending.set(path, settled);
   try {

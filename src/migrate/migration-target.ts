@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { pathsOf, type Platform } from '../store/roots/platform.js';
 import { sameSlug, workspaceSlug } from '../store/roots/workspace-slug.js';
+import { undefinedIfMissing } from '../errors/index.js';
 
 /** Where a migrated transcript is published, and the folder `reasonix --resume <id>` finds it from. */
 export interface MigrationTarget {
@@ -51,7 +52,7 @@ export async function migrationTarget(canonicalTranscript: string, context: Targ
     return { storeDir, placement: 'explicit', slug, workspace: slug === null ? null : folderFor(slug) };
   }
   // The state root may itself be reached through a link; the transcript's path has every link resolved.
-  const canonicalRoot = await realpath(stateRoot).catch(() => paths.resolve(stateRoot));
+  const canonicalRoot = await realpath(stateRoot).catch((error: unknown) => undefinedIfMissing(error, stateRoot) ?? paths.resolve(stateRoot));
   const slug = slugOfStore(paths.relative(canonicalRoot, paths.dirname(canonicalTranscript)), 'sessions', platform);
   if (slug !== null) return { storeDir: projectStore(slug), placement: 'transcript-workspace', slug, workspace: folderFor(slug) };
   const cwdSlug = workspaceSlug(cwd, platform);

@@ -1,6 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InvalidInputError } from '../errors/rx-error.js';
+import { NothingToSalvageError } from '../errors/index.js';
 import { goJsonIndented } from '../codec/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readJsonFile } from '../session/reading/read-json-file.js';
@@ -54,7 +54,7 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
       dropped.push({ line: index + 1, reason: `line ${index + 1}: ${why}` });
     }
   });
-  if (kept.length === 0) throw new InvalidInputError(`${source}: no line of it is a message; there is nothing to salvage`, { file: source });
+  if (kept.length === 0) throw new NothingToSalvageError(`${source}: no line of it is a message; there is nothing to salvage`, { file: source });
 
   const newPath = await freeTranscriptPath(resolve(options.to ?? dirname(source)), branchIdOf(source));
   const report: TranscriptSalvageReport = {

@@ -4,7 +4,7 @@ import { conversationsMatching, describeRoots } from './listing/find-session.js'
 import { groupConversations } from './listing/group-conversations.js';
 import type { ReadRoot } from './roots/roots.js';
 import { resumeVerdict, type ResumeContext, type ResumeVerdict } from './resume/resume-verdict.js';
-import { SessionNotFoundError } from '../errors/session-not-found-error.js';
+import { SessionNotFoundError } from '../errors/index.js';
 
 /** One copy of a located session, with whether and how Reasonix resumes it. */
 export interface LocatedCopy extends ListedCopy {

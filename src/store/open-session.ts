@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { InvalidInputError } from '../errors/rx-error.js';
+import { EmptyTranscriptError, InvalidInputError, NotASessionError, undefinedIfMissing } from '../errors/index.js';
 import type { Cursor } from '../session/cursors/cursor.js';
 import { followSession, type FollowOptions } from '../session/cursors/follow.js';
 import { HeaderSchema } from '../session/reading/header.js';
@@ -15,8 +15,6 @@ import { SESSION_FILES } from '../session/reading/session-files.js';
 import { replayedBatches } from '../session/replay/replayed-batches.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/replay/views.js';
 import { workspaceOf } from '../session/reading/read-session.js';
-import { NotASessionError } from '../errors/not-a-session-error.js';
-import { EmptyTranscriptError } from './jsonl/jsonl-transcript.js';
 import { readJsonlSession } from './jsonl/read-jsonl-session.js';
 import { storeKindOf, type StoreKind } from './roots/store-kind.js';
 
@@ -99,14 +97,14 @@ function readerOver(id: string, path: string, read: (options?: { retainContent?:
 /** Opens a sessions-v4 / desktop-v5 session directory or a `.jsonl` transcript. Nothing is written. */
 export async function openSession(path: string): Promise<OpenedSession> {
   const full = resolve(path);
-  const stats = await lstat(full).catch(() => undefined);
+  const stats = await lstat(full).catch(undefinedIfMissing);
   if (!stats) throw new NotASessionError(`${full}: no such file or directory`, { file: full });
   if (stats.isFile() && full.endsWith('.jsonl')) {
     // Reasonix answers `no session matches` for a transcript of zero bytes: it is not a session.
     if (stats.size === 0) throw new EmptyTranscriptError(`${full}: empty transcript: Reasonix does not list it (no session matches)`, { file: full, offset: 0 });
     return { ...readerOver(basename(full).replace(/\.jsonl$/, ''), full, () => readJsonlSession(full)), format: 'jsonl', store: 'jsonl' };
   }
-  if (!(await lstat(join(full, SESSION_FILES.manifest)).catch(() => undefined)) && !(await lstat(join(full, SESSION_FILES.log)).catch(() => undefined))) {
+  if (!(await lstat(join(full, SESSION_FILES.manifest)).catch(undefinedIfMissing)) && !(await lstat(join(full, SESSION_FILES.log)).catch(undefinedIfMissing))) {
     throw new NotASessionError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, { file: full });
   }
   const id = basename(full);

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { RxError } from '../errors/rx-error.js';
+import { isSessionVerdict, problemFromError, type Problem, type RxError } from '../errors/index.js';
 import { flatToolCall, type Message } from '../session/replay/message.js';
 import { PayloadSchemas } from '../session/replay/payloads.js';
-import type { SessionProblem } from '../errors/problem.js';
 import type { SessionRead } from '../session/reading/read-session.js';
 import { canonicalTranscript, personMessage, type TimedMessage } from '../session/replay/views.js';
 import { workspaceOf } from '../session/reading/read-session.js';
@@ -26,7 +25,7 @@ export interface ViewHeader {
   resume: string | null;
   status: string;
   /** Why Reasonix would refuse the session: where the page stops, and why. */
-  damage: SessionProblem[];
+  damage: Problem[];
   /** Bytes after the last committed batch that no reader sees. */
   tornTailBytes: number;
 }
@@ -52,7 +51,7 @@ export interface SessionView {
   /** The person's view in order, tool calls paired with their results, markers where they happened. */
   items: AsyncIterable<ViewItem>;
   /** After `items` ends: why it stopped early, if it did (a coded error met while reading). */
-  stoppedBy(): SessionProblem | undefined;
+  stoppedBy(): Problem | undefined;
   /** Why Reasonix would refuse the session, as the error every other reader of it throws. */
   refusal: RxError | undefined;
 }
@@ -94,13 +93,13 @@ export async function readSessionView(session: OpenedSession, options: SessionVi
   try {
     read = await session.read({ retainContent: session.format === 'jsonl' });
   } catch (error) {
-    if (!(error instanceof RxError)) throw error;
+    if (!isSessionVerdict(error)) throw error;
     return unreadableView(session, error);
   }
   const transcript = keyed(canonicalTranscript(read.projection));
   const visible = transcript.filter((entry) => personMessage(entry) !== undefined);
   const header = headerOf(session, read, visible, options.platform ?? currentPlatform(), options.resume);
-  let stoppedBy: SessionProblem | undefined;
+  let stoppedBy: Problem | undefined;
   const assembler = new ItemAssembler(read);
 
   async function* items(): AsyncGenerator<ViewItem> {
@@ -150,8 +149,8 @@ export async function readSessionView(session: OpenedSession, options: SessionVi
         yield* ready(false);
       }
     } catch (error) {
-      if (!(error instanceof RxError)) throw error;
-      stoppedBy = { code: error.code, severity: 'error', message: error.message, ...(error.data.file !== undefined ? { file: error.data.file } : {}), ...(error.data.offset !== undefined ? { offset: error.data.offset } : {}) };
+      if (!isSessionVerdict(error)) throw error;
+      stoppedBy = problemFromError(error);
     }
     yield* ready(true);
     yield* assembler.finish();
@@ -301,7 +300,7 @@ function isoOf(time: string | undefined): string | null {
 }
 
 function unreadableView(session: OpenedSession, error: RxError): SessionView {
-  const problem: SessionProblem = { code: error.code, severity: 'error', message: error.message, ...(error.data.file !== undefined ? { file: error.data.file } : {}), ...(error.data.offset !== undefined ? { offset: error.data.offset } : {}) };
+  const problem = problemFromError(error);
   const header: ViewHeader = {
     id: session.id,
     path: session.path,

@@ -1,3 +1,4 @@
+import type { Problem } from '../errors/index.js';
 import type { ToolCallView } from './tool-call-view.js';
 import type { ViewHeader } from './session-view.js';
 
@@ -78,8 +79,9 @@ export function turnNote(status: string): string {
 }
 
 /** One line for a problem: code, what, where. */
-export function describeProblem(problem: { code: string; message: string; file?: string; offset?: number; line?: number }): string {
-  const where = [problem.file, problem.offset !== undefined ? `offset ${problem.offset}` : undefined, problem.line !== undefined ? `line ${problem.line}` : undefined]
+export function describeProblem(problem: Problem): string {
+  const { file, offset, line } = problem.data;
+  const where = [file, offset !== undefined ? `offset ${offset}` : undefined, line !== undefined ? `line ${line}` : undefined]
     .filter((part) => part !== undefined)
     .join(', ');
   return `${problem.code}: ${problem.message}${where ? ` (${where})` : ''}`;

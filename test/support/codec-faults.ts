@@ -181,8 +181,8 @@ export async function expectRxstoreVerdict(dir: string, fault: CodecFault, offse
   expect(errors).toHaveLength(1);
   expect(errors[0]!.code).toBe(fault.code);
   expect(errors[0]!.message).toMatch(fault.problem);
-  expect(errors[0]!.file).toBe(logOf(dir));
-  expect(errors[0]!.offset).toBe(offset);
+  expect(errors[0]!.data.file).toBe(logOf(dir));
+  expect(errors[0]!.data.offset).toBe(offset);
 
   const json = await runCli(['inspect', dir, '--json']);
   expect(json.code).toBe(1);

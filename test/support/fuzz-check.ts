@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { RxError } from '../../src/errors/rx-error.js';
+import { RxError } from '../../src/errors/index.js';
 import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES } from '../../src/codec/frame.js';
 import { readBatches } from '../../src/codec/read-batches.js';
 import { readFrames } from '../../src/codec/read-frames.js';

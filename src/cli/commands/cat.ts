@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
-import { CursorMismatchError } from '../../session/cursors/cursor.js';
 import type { RecordsCursor } from '../../session/cursors/records-since.js';
 import { openLogSession, openSession } from '../../store/open-session.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument, withSessionArgument } from '../session-argument.js';
+import { CursorMismatchError, undefinedIfMissing } from '../../errors/index.js';
 
 interface CatArgs extends RootArgs {
   session: string;
@@ -57,10 +57,8 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
   const session = await openLogSession(sessionPath);
   const saved = await readFile(cursorFile, 'utf8').then(
     (text) => parseCursorFile(text, cursorFile),
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    },
+    // No cursor file yet: everything is new. Any other system error is the file's, in words.
+    (error: unknown) => undefinedIfMissing(error, cursorFile),
   );
   let last: RecordsCursor | undefined;
   try {
@@ -77,6 +75,7 @@ function parseCursorFile(text: string, file: string): RecordsCursor {
   try {
     return JSON.parse(text) as RecordsCursor;
   } catch {
+    // JSON.parse's SyntaxError, its only error.
     throw new CursorMismatchError(`not a cursor rxstore wrote (not JSON); remove it to read the session from the start`, { file });
   }
 }

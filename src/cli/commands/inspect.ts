@@ -4,19 +4,20 @@ import type { SessionRead } from '../../session/reading/read-session.js';
 import { personView } from '../../session/replay/views.js';
 import { openSession, type OpenedSession } from '../../store/open-session.js';
 import { errorLines } from '../error-line.js';
-import { EXIT, exitCodeOf, exitCodeOfStatus } from '../exit-codes.js';
+import { EXIT, exitCodeOf, exitCodeOfFindings } from '../exit-codes.js';
 import { formatInspect } from '../format-inspect.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
 import { resolveSessionArgument, SESSION_ARGUMENT_HELP } from '../session-argument.js';
-import { UsageError } from '../../errors/usage-error.js';
+import { UsageError } from '../../errors/index.js';
 
 interface InspectArgs extends RootArgs {
   sessions: string[];
   json: boolean;
   messages: boolean;
   verbose: boolean;
+  strict: boolean;
 }
 
 /** One session named on the command line, opened and read (or why it could not be). */
@@ -32,6 +33,7 @@ export function inspectCommand(output: Output, setExit: (code: number) => void) 
         .option('json', { type: 'boolean', default: false, describe: 'print one JSON object (an array for several sessions)' })
         .option('messages', { type: 'boolean', default: false, describe: "print the person's view as JSONL (with --json: one object with the messages)" })
         .option('verbose', { type: 'boolean', default: false, describe: 'also show notes: caches Reasonix rebuilds by itself (offset index, storage identity)' })
+        .option('strict', { type: 'boolean', default: false, describe: 'every warning is an error: exit 1 when there is any (a torn tail, an interrupted turn, a dangling tool call, …)' })
         .example('$0 inspect 15350df4', 'a session by the start of its id, looked up as `rxstore ls` finds it')
         .example('$0 inspect ~/.reasonix/projects/*/sessions-v4/*/', 'every session of every workspace, one report each')
         .example('$0 inspect old.jsonl --messages | head', 'what a person reads in a JSONL transcript')
@@ -51,7 +53,7 @@ export function inspectCommand(output: Output, setExit: (code: number) => void) 
           worst = Math.max(worst, exitCodeOf(item.error));
           continue;
         }
-        worst = Math.max(worst, exitCodeOfStatus(item.report.status));
+        worst = Math.max(worst, exitCodeOfFindings(item.report.status, [...item.report.problems, ...item.report.hygiene.findings]));
         if (args.messages) {
           const messages = personView(item.read.projection);
           if (args.json) objects.push({ id: item.report.id, path: item.report.path, status: item.report.status, messages });
@@ -75,7 +77,7 @@ async function inspectOne(arg: string, args: InspectArgs): Promise<Inspected> {
     const session = await openSession(await resolveSessionArgument(arg, args));
     // A summary needs no message text: it is read in memory that does not grow with the log.
     const read = await session.read({ retainContent: args.messages });
-    return { session, read, report: inspectReport(read, session.store) };
+    return { session, read, report: inspectReport(read, session.store, { strict: args.strict }) };
   } catch (error) {
     // One session that cannot be found or read never hides the reports of the others.
     if (args.sessions.length === 1) throw error;

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { RxError } from '../../errors/rx-error.js';
+import { FileSystemError, isSystemError, NotASessionError, RxError, systemErrorInWords, UsageError, type RxErrorCode } from '../../errors/index.js';
 import { migrateJsonlToV4, type MigrationReport } from '../../migrate/jsonl-to-v4.js';
 import { resumeCommand, resumeWithRoot, type PinnedRoot } from '../../migrate/resume-command.js';
 import { unmigratedTranscripts } from '../../migrate/unmigrated-transcripts.js';
@@ -15,8 +15,6 @@ import { goWorkingDirectory } from '../../store/roots/working-directory.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
-import { NotASessionError } from '../../errors/not-a-session-error.js';
-import { UsageError } from '../../errors/usage-error.js';
 
 interface MigrateArgs extends RootArgs {
   path?: string;
@@ -28,8 +26,10 @@ interface MigrateArgs extends RootArgs {
 }
 
 interface Failure {
-  code: string;
+  code: RxErrorCode;
   message: string;
+  /** The system's error code (`EACCES`, …) of an RX_FILE_SYSTEM failure. */
+  errno?: string;
   file?: string;
   line?: number;
 }
@@ -118,7 +118,7 @@ function pinnedRoot(args: MigrateArgs, inputs: RootInputs, stateRoot: string | u
  */
 async function transcriptsAt(path: string): Promise<{ transcripts: string[]; special: Outcome[] }> {
   const stats = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    throw new NotASessionError(`${path}: ${systemErrorWords(error)}`, { file: path });
+    throw new NotASessionError(`${path}: ${systemErrorInWords(error)}`, { file: path });
   });
   if (stats.isDirectory()) {
     const transcripts = await listTranscripts(path);
@@ -188,8 +188,12 @@ async function migrateOne(source: string, args: MigrateArgs, destination: Destin
     });
     return { source, report: { ...report, resume: resumeText(report, destination) } };
   } catch (error) {
+    // The system's error, coded (RX_FILE_SYSTEM): the words as the message, the path as the file, once.
+    if (isSystemError(error)) return { source, error: { code: 'RX_FILE_SYSTEM', errno: error.code!, message: systemErrorInWords(error), ...(error.path ? { file: shownPath(error.path) } : {}) } };
+    if (error instanceof FileSystemError && error.data.file !== undefined && error.message.startsWith(`${error.data.file}: `)) {
+      return { source, error: { code: error.code, message: error.message.slice(error.data.file.length + 2), ...error.data, file: shownPath(error.data.file) } };
+    }
     if (error instanceof RxError) return { source, error: { code: error.code, message: error.message, ...error.data } };
-    if (isSystemError(error)) return { source, error: { code: error.code!, message: systemErrorWords(error), ...(error.path ? { file: shownPath(error.path) } : {}) } };
     throw error;
   }
 }
@@ -224,29 +228,6 @@ function describeOutcome(outcome: Outcome, destination: Destination): string {
       : `${resumeWithRoot(targetId, destination.platform, destination.pinned)}, from the folder whose slug is ${slug}`);
   const warnings = report!.warnings.map((warning) => `; warning: ${warning}`).join('');
   return `${action} ${outcome.source}: ${targetId} -> ${targetDir}; resume: ${resume}${warnings}`;
-}
-
-function isSystemError(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
-}
-
-/** A system error in words, without Node's `ECODE: …, syscall 'path'` form. */
-function systemErrorWords(error: NodeJS.ErrnoException): string {
-  const words: Record<string, string> = {
-    ENOENT: 'no such file or directory',
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    ENOTDIR: 'not a directory',
-    EISDIR: 'is a directory',
-    EEXIST: 'already exists',
-    ENOSPC: 'no space left on the device',
-    EROFS: 'read-only file system',
-    ELOOP: 'too many levels of symbolic links',
-    EMFILE: 'too many open files',
-    EIO: 'input/output error',
-    ENAMETOOLONG: 'file name too long',
-  };
-  return words[error.code ?? ''] ?? error.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
 }
 
 /** A staging directory is never a name to show: the store it sits in is. */

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { DamagedStoreError, UnsupportedVersionError } from '../../errors/rx-error.js';
+import { DamagedStoreError, UnsupportedVersionError } from '../../errors/index.js';
 import { readSession, reasonixRefuses } from '../../session/reading/read-session.js';
 import { repairSession } from '../../session/writing/repair-session.js';
 import { epilogue } from '../help-text.js';
@@ -36,7 +36,7 @@ export function repairCommand(output: Output, setExit: (code: number) => void) {
       if (reasonixRefuses(read.status)) {
         const problem = read.problems.find((found) => found.severity === 'error');
         const message = `the session is ${read.status}, not torn (${problem?.message ?? read.status}); rxstore repair only cuts torn tails — use rxstore salvage ${dir}`;
-        const data = { file: problem?.file ?? dir, ...(problem?.offset !== undefined ? { offset: problem.offset } : {}) };
+        const data = { file: problem?.data.file ?? dir, ...(problem?.data.offset !== undefined ? { offset: problem.data.offset } : {}) };
         throw read.status === 'unsupported' ? new UnsupportedVersionError(message, data) : new DamagedStoreError(message, data);
       }
       const report = await repairSession(dir, { dryRun: args.dryRun });

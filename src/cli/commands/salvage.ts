@@ -43,7 +43,7 @@ export function salvageCommand(output: Output, setExit: (code: number) => void) 
         output.out(
           printable(
             `${dir}: ${verb} ${report.newDir}: ${report.batchesKept} verified batches (${report.eventsKept} events)` +
-              `${report.damage ? `, damage at ${report.damage.file ?? ''}${report.damage.offset !== undefined ? ` offset ${report.damage.offset}` : ''}: ${report.damage.message}` : ''}` +
+              `${report.damage ? `, damage at ${report.damage.data.file ?? ''}${report.damage.data.offset !== undefined ? ` offset ${report.damage.data.offset}` : ''}: ${report.damage.message}` : ''}` +
               `, ${report.recoveredMessages} messages recovered past it`,
           ) + '\n',
         );

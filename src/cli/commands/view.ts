@@ -1,11 +1,10 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { InvalidInputError } from '../../errors/rx-error.js';
+import { SessionNotFoundError, UsageError } from '../../errors/index.js';
 import { writeStreamAtomic } from '../../fs/atomic-stream.js';
 import { listSessions } from '../../store/listing/list-sessions.js';
 import { locateSession, resumeOfListed } from '../../store/locate-session.js';
-import { SessionNotFoundError } from '../../errors/session-not-found-error.js';
 import { machineRoots } from '../../store/roots/machine-roots.js';
 import { openSession } from '../../store/open-session.js';
 import { renderHtml } from '../../view/render-html.js';
@@ -18,7 +17,6 @@ import { epilogue } from '../help-text.js';
 import { printable } from '../printable.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
 import { resolveSessionArgument, SESSION_ARGUMENT_HELP } from '../session-argument.js';
-import { UsageError } from '../../errors/usage-error.js';
 
 interface ViewArgs extends RootArgs {
   session?: string;
@@ -67,7 +65,7 @@ export function viewCommand(output: Output, setExit: (code: number) => void) {
       const view = await readSessionView(session, { resume: await resumeAsWhereSays(session.id, session.path, args) });
       // Not a session at all (an empty transcript: Reasonix lists no such session): no page, the
       // one error line and exit 2, as every other command that reads it says.
-      if (view.refusal instanceof InvalidInputError) throw view.refusal;
+      if (view.refusal?.family === 'lookup') throw view.refusal;
       const pieces = format === 'md' ? renderMarkdown(view) : renderHtml(view);
       if (args.to && args.to !== '-') await writeStreamAtomic(resolve(args.to), pieces);
       else await writeToOutput(pieces, output);

@@ -5,7 +5,7 @@ import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import { printable } from '../printable.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
-import { UsageError } from '../../errors/usage-error.js';
+import { UsageError } from '../../errors/index.js';
 
 interface WhereArgs extends RootArgs {
   id: string;

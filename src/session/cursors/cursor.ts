@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { RxError } from '../../errors/rx-error.js';
+import { CursorMismatchError } from '../../errors/index.js';
 import { sha256OfRange } from '../../fs/read-range.js';
 import { firstIssue } from '../reading/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
@@ -23,11 +23,6 @@ export const CursorSchema = z.object({
 });
 /** A place in a session log to read on from: the offset after the last batch read, and digests that tell whether the bytes before it changed. */
 export type Cursor = z.infer<typeof CursorSchema>;
-
-/** The log under a cursor is not the log the cursor was taken from. */
-export class CursorMismatchError extends RxError {
-  readonly code: string = 'RX_CURSOR_MISMATCH';
-}
 
 /** Bytes hashed on each side: enough to tell logs apart, small enough to cost nothing. */
 const PREFIX_BYTES = 64;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { DamagedStoreError } from '../../errors/rx-error.js';
-import { checkCursor, cursorAt, CursorMaker, CursorMismatchError, CursorSchema, type Cursor } from './cursor.js';
+import { CursorMismatchError, DamagedStoreError } from '../../errors/index.js';
+import { checkCursor, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import type { Projection } from '../replay/projection.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CursorMismatchError, CursorSchema } from './cursor.js';
+import { CursorMismatchError } from '../../errors/index.js';
+import { CursorSchema } from './cursor.js';
 import { firstIssue } from '../reading/first-issue.js';
 import { recordOfCall, recordsOfMessage, type IndexRecord, type RecordedCall } from '../replay/index-records.js';
 import type { Message } from '../replay/message.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CommittedBatch, StoredEvent, TornTail } from '../../codec/batch.js';
 import type { ContentStore } from '../../codec/content-store.js';
 import type { PayloadRef } from '../../codec/records.js';
-import { CorruptContentError, MissingContentError } from '../../errors/rx-error.js';
+import { CorruptContentError, MissingContentError } from '../../errors/index.js';
 import { readLogBatches, type ReadLogOptions } from '../../codec/read-log.js';
 import { sessionContentStore } from './session-content.js';
 import { SESSION_FILES } from './session-files.js';
@@ -76,6 +76,7 @@ function parsePayload(bytes: Buffer | undefined): unknown {
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch {
+    // JSON.parse's SyntaxError, its only error: the payload is not JSON, which the projection judges.
     return undefined;
   }
 }

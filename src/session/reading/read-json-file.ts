@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { isSystemError, systemErrorInWords } from '../../errors/system-error.js';
+import { isSystemError, systemErrorInWords } from '../../errors/index.js';
 import { firstIssue } from './first-issue.js';
 
 /** A JSON file as read against its schema: missing, invalid (with why), or its value. */
@@ -30,8 +30,10 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S)
       closeSync(fd);
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' };
-    return { state: 'invalid', reason: isSystemError(error) ? systemErrorInWords(error) : (error as Error).message };
+    // Only the system's answers are a verdict on the file (missing, or unreadable as Reasonix finds it); a fault surfaces.
+    if (!isSystemError(error)) throw error;
+    if (error.code === 'ENOENT') return { state: 'missing' };
+    return { state: 'invalid', reason: systemErrorInWords(error) };
   }
   let json: unknown;
   try {

@@ -3,12 +3,11 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { TornTail } from '../../codec/batch.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
-import { RxError } from '../../errors/rx-error.js';
+import { errorFromProblem, fileSystemErrorOf, isSessionVerdict, problemFromError, undefinedIfMissing, type Problem, type RxError } from '../../errors/index.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { HeaderSchema, type Header } from './header.js';
 import { ManifestSchema, OPEN_STORAGE_REVISIONS, type Manifest } from './manifest.js';
 import { logIdentity, OffsetIndexSchema } from './offset-index.js';
-import { errorFromProblem, problemFromError, type SessionProblem } from '../../errors/problem.js';
 import { Projection } from '../replay/projection.js';
 import { strictPayloadError } from '../replay/strict-payload-error.js';
 import { readJsonFile } from './read-json-file.js';
@@ -33,7 +32,7 @@ export interface SessionRead {
   manifest?: Manifest;
   header?: Header;
   status: SessionStatus;
-  problems: SessionProblem[];
+  problems: Problem[];
   batches: number;
   events: { total: number; byKind: Record<string, number> };
   payloadRefs: number;
@@ -75,7 +74,7 @@ export interface ReadSessionOptions {
  */
 export async function readSession(dir: string, options: ReadSessionOptions = {}): Promise<SessionRead> {
   const id = basename(dir);
-  const problems: SessionProblem[] = [];
+  const problems: Problem[] = [];
   const projection = new Projection({ retainContent: options.retainContent ?? true });
   const read: SessionRead = {
     dir,
@@ -94,50 +93,52 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     tornEvidence: [],
     lockFiles: [],
   };
-  const refuse = (problem: Omit<SessionProblem, 'severity'>, verdict: 'damaged' | 'unsupported' = 'damaged', error?: RxError) => {
-    problems.push({ ...problem, severity: 'error' });
-    if (read.status !== 'unsupported') read.status = verdict;
-    read.refusal ??= error ?? errorFromProblem({ ...problem, severity: 'error' }, verdict);
+  const refuse = (problem: Omit<Problem, 'severity'>, error?: RxError) => {
+    const found: Problem = { ...problem, severity: 'error' };
+    problems.push(found);
+    const refusal = error ?? errorFromProblem(found);
+    if (read.status !== 'unsupported') read.status = refusal.family === 'unsupported' ? 'unsupported' : 'damaged';
+    read.refusal ??= refusal;
   };
-  const warn = (problem: Omit<SessionProblem, 'severity'>) => problems.push({ ...problem, severity: 'warning' });
-  const note = (problem: Omit<SessionProblem, 'severity'>) => problems.push({ ...problem, severity: 'note' });
+  const warn = (problem: Omit<Problem, 'severity'>) => problems.push({ ...problem, severity: 'warning' });
+  const note = (problem: Omit<Problem, 'severity'>) => problems.push({ ...problem, severity: 'note' });
 
-  if ((await lstat(dir).catch(() => undefined))?.isSymbolicLink()) {
-    refuse({ code: 'RX_SESSION_SYMLINK', message: 'the session directory is a symlink: Reasonix refuses to open it', file: dir });
+  if ((await lstat(dir).catch(undefinedIfMissing))?.isSymbolicLink()) {
+    refuse({ code: 'RX_SESSION_SYMLINK', message: 'the session directory is a symlink: Reasonix refuses to open it', data: { file: dir } });
     return read;
   }
   const manifestPath = join(dir, SESSION_FILES.manifest);
   const manifest = await readJsonFile(manifestPath, ManifestSchema);
-  if (manifest.state === 'missing') refuse({ code: 'RX_MANIFEST_MISSING', message: 'manifest.json is missing', file: manifestPath });
-  else if (manifest.state === 'invalid') refuse({ code: 'RX_MANIFEST_INVALID', message: `invalid manifest: ${manifest.reason}`, file: manifestPath });
+  if (manifest.state === 'missing') refuse({ code: 'RX_MANIFEST_MISSING', message: 'manifest.json is missing', data: { file: manifestPath } });
+  else if (manifest.state === 'invalid') refuse({ code: 'RX_MANIFEST_INVALID', message: `invalid manifest: ${manifest.reason}`, data: { file: manifestPath } });
   else {
     const value = manifest.value;
     read.manifest = value;
     const revision = value.storageRevision ?? 0;
     if (value.schemaVersion !== V4_SCHEMA_VERSION || value.codec !== V4_CODEC) {
-      refuse({ code: 'RX_UNSUPPORTED_VERSION', message: `unsupported session storage version: codec ${value.codec}, schemaVersion ${value.schemaVersion}`, file: manifestPath }, 'unsupported');
+      refuse({ code: 'RX_UNSUPPORTED_VERSION', message: `unsupported session storage version: codec ${value.codec}, schemaVersion ${value.schemaVersion}`, data: { file: manifestPath } });
     } else if (revision > OPEN_STORAGE_REVISIONS.at(-1)!) {
-      refuse({ code: 'RX_UNSUPPORTED_VERSION', message: `unsupported session storage version: storageRevision ${revision}`, file: manifestPath }, 'unsupported');
+      refuse({ code: 'RX_UNSUPPORTED_VERSION', message: `unsupported session storage version: storageRevision ${revision}`, data: { file: manifestPath } });
     } else if (revision === 0) {
-      warn({ code: 'RX_UNPUBLISHED_DRAFT', message: 'manifest has no storageRevision: Reasonix would import this draft under a new id instead of resuming it', file: manifestPath });
+      warn({ code: 'RX_UNPUBLISHED_DRAFT', message: 'manifest has no storageRevision: Reasonix would import this draft under a new id instead of resuming it', data: { file: manifestPath } });
     }
     if (value.sessionId !== id) {
-      refuse({ code: 'RX_MANIFEST_ID', message: `manifest belongs to ${JSON.stringify(value.sessionId)}, not to directory ${JSON.stringify(id)}`, file: manifestPath });
+      refuse({ code: 'RX_MANIFEST_ID', message: `manifest belongs to ${JSON.stringify(value.sessionId)}, not to directory ${JSON.stringify(id)}`, data: { file: manifestPath } });
     }
   }
 
   const headerPath = join(dir, SESSION_FILES.header);
   const header = await readJsonFile(headerPath, HeaderSchema);
-  if (header.state === 'invalid') refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: ${header.reason}`, file: headerPath });
+  if (header.state === 'invalid') refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: ${header.reason}`, data: { file: headerPath } });
   else if (header.state === 'ok') {
     read.header = header.value;
-    if (header.value.sessionId !== id) refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: sessionId ${JSON.stringify(header.value.sessionId)}`, file: headerPath });
+    if (header.value.sessionId !== id) refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: sessionId ${JSON.stringify(header.value.sessionId)}`, data: { file: headerPath } });
   }
 
   const logPath = join(dir, SESSION_FILES.log);
-  const logStats = await lstat(logPath).catch(() => undefined);
+  const logStats = await lstat(logPath).catch(undefinedIfMissing);
   if (!logStats?.isFile()) {
-    refuse({ code: 'RX_LOG_MISSING', message: 'events.frames is missing', file: logPath });
+    refuse({ code: 'RX_LOG_MISSING', message: 'events.frames is missing', data: { file: logPath } });
   } else {
     let caught: RxError | undefined;
     try {
@@ -162,38 +163,38 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
         });
       }
     } catch (error) {
-      if (!(error instanceof RxError)) throw error;
+      // Damage or an unsupported version is the session's verdict; anything else (the file system, no zstd) is not.
+      if (!isSessionVerdict(error)) throw fileSystemErrorOf(error);
       caught = error;
     }
     // Replay stopped at the first payload Reasonix would refuse, which precedes anything the codec stopped at.
     for (const finding of projection.strictness) {
       const error = strictPayloadError(finding, logPath);
-      refuse(problemFromError(error), 'damaged', error);
+      refuse(problemFromError(error), error);
     }
-    if (caught) refuse(problemFromError(caught), caught.code === 'RX_UNSUPPORTED_VERSION' ? 'unsupported' : 'damaged', caught);
+    if (caught) refuse(problemFromError(caught), caught);
     if (read.tornTail) {
       if (read.status === 'ok') read.status = 'torn-tail';
       warn({
         code: 'RX_TORN_TAIL',
         message: `torn tail: ${read.tornTail.bytes} bytes after the last committed batch (${read.tornTail.reason}); invisible to readers, Reasonix moves them to events.torn-<time>.tail when it next opens the session`,
-        file: logPath,
-        offset: read.tornTail.offset,
+        data: { file: logPath, offset: read.tornTail.offset },
       });
     }
     if (options.caches ?? true) await checkCaches(dir, id, logPath, logStats.size, note);
   }
 
-  const entries = await readdir(dir).catch(() => [] as string[]);
+  const entries = await readdir(dir).catch((error: unknown): string[] => undefinedIfMissing(error, dir) ?? []);
   read.tornEvidence = entries.filter((name) => TORN_EVIDENCE.test(name)).sort();
   const ownership = ownershipLockPath(dirname(dir), id);
   read.lockFiles = [
     ...(entries.includes(SESSION_FILES.writerLock) ? [join(dir, SESSION_FILES.writerLock)] : []),
-    ...((await lstat(ownership).catch(() => undefined)) ? [ownership] : []),
+    ...((await lstat(ownership).catch(undefinedIfMissing)) ? [ownership] : []),
   ];
   const holder = await writerLockHolder(dir);
   if (holder) {
     read.openBy = holder;
-    warn({ code: 'RX_WRITER_OWNED', message: 'open in a running Reasonix: its writer lock is held; the log may grow while you read it', file: holder });
+    warn({ code: 'RX_OPEN_IN_REASONIX', message: 'open in a running Reasonix: its writer lock is held; the log may grow while you read it', data: { file: holder } });
   }
   return read;
 }
@@ -207,26 +208,26 @@ async function checkCaches(
   id: string,
   logPath: string,
   logSize: number,
-  note: (problem: Omit<SessionProblem, 'severity'>) => void,
+  note: (problem: Omit<Problem, 'severity'>) => void,
 ): Promise<void> {
   const identityPath = join(dir, SESSION_FILES.identity);
   const identity = await readJsonFile(identityPath, StorageIdentitySchema);
-  if (identity.state === 'invalid') note({ code: 'RX_IDENTITY_STALE', message: `storage identity is not valid (${identity.reason}); Reasonix will mint a new one`, file: identityPath });
+  if (identity.state === 'invalid') note({ code: 'RX_IDENTITY_STALE', message: `storage identity is not valid (${identity.reason}); Reasonix will mint a new one`, data: { file: identityPath } });
   else if (identity.state === 'ok') {
     const prefix = await logPrefixDigest(logPath);
     if (identity.value.sessionId !== id || identity.value.logPrefixDigest !== prefix) {
-      note({ code: 'RX_IDENTITY_STALE', message: 'storage identity does not match this log; Reasonix will mint a new one and drop its caches', file: identityPath });
+      note({ code: 'RX_IDENTITY_STALE', message: 'storage identity does not match this log; Reasonix will mint a new one and drop its caches', data: { file: identityPath } });
     }
   }
   const indexPath = join(dir, SESSION_FILES.offsetIndex);
   const index = await readJsonFile(indexPath, OffsetIndexSchema);
-  if (index.state === 'invalid') note({ code: 'RX_OFFSET_INDEX_STALE', message: `offset index is not valid (${index.reason}); it is a cache and will be rebuilt`, file: indexPath });
+  if (index.state === 'invalid') note({ code: 'RX_OFFSET_INDEX_STALE', message: `offset index is not valid (${index.reason}); it is a cache and will be rebuilt`, data: { file: indexPath } });
   else if (index.state === 'ok') {
     const actual = await logIdentity(logPath);
     // The mtime in nanoseconds does not fit a double: compare the digits as written.
     const writtenModTime = /"logModTimeNs":(-?\d+)/.exec(index.text)?.[1];
     if (index.value.logSize !== logSize || writtenModTime !== String(actual.modTimeNs) || index.value.logIdentity !== actual.identity) {
-      note({ code: 'RX_OFFSET_INDEX_STALE', message: 'offset index is stale (the log changed since it was written); it is a cache and will be rebuilt', file: indexPath });
+      note({ code: 'RX_OFFSET_INDEX_STALE', message: 'offset index is stale (the log changed since it was written); it is a cache and will be rebuilt', data: { file: indexPath } });
     }
   }
 }

@@ -1,5 +1,5 @@
 import { basename, dirname, join } from 'node:path';
-import { WriterOwnedError } from '../../errors/rx-error.js';
+import { WriterOwnedError } from '../../errors/index.js';
 import { isOsLockHeld, tryOsLock, type OsLock } from '../../fs/os-lock.js';
 import { ownershipLockPath, SESSION_FILES } from './session-files.js';
 

@@ -1,12 +1,17 @@
 import { flatToolCall, isJsonObjectText } from './message.js';
 import type { Projection } from './projection.js';
+import { promoteWarnings, type CodeOf, type Severity } from '../../errors/index.js';
 
 /** Tool results pruned by older Reasonix builds begin with this marker. */
 export const LEGACY_PRUNE_MARKER = '[elided tool result — ';
 
-/** One thing in a transcript that Reasonix opens but that is worth knowing, with its code and the message it concerns. */
+/**
+ * Something that makes a session load or compact badly: a `warning`, or a `note` for what is only
+ * worth knowing (a compaction, a result an older Reasonix pruned). Under `strict`, warnings are errors.
+ */
 export interface HygieneFinding {
-  code: string;
+  code: CodeOf<'finding'>;
+  severity: Severity;
   message: string;
   messageId?: string;
 }
@@ -29,6 +34,8 @@ export interface HygieneOptions {
    * consequence of the cut, not a finding — the damage itself is the problem reported.
    */
   cutByDamage?: boolean;
+  /** Every warning is an error (`inspect --strict`). */
+  strict?: boolean | undefined;
 }
 
 /**
@@ -46,29 +53,29 @@ export function checkHygiene(projection: Projection, options: HygieneOptions = {
   for (const { message, seq } of projection.transcript) {
     const id = message.id !== undefined ? { messageId: message.id } : {};
     for (const call of (message.tool_calls ?? []).map(flatToolCall)) {
-      if (call.name.trim() === '') findings.push({ code: 'EMPTY_TOOL_NAME', message: `tool call ${call.id || '(no id)'} has an empty name`, ...id });
-      if (!answered.has(call.id) && seq < cutFrom) findings.push({ code: 'DANGLING_TOOL_CALL', message: `tool call ${call.id || '(no id)'} (${call.name}) has no tool result`, ...id });
+      if (call.name.trim() === '') findings.push({ code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: `tool call ${call.id || '(no id)'} has an empty name`, ...id });
+      if (!answered.has(call.id) && seq < cutFrom) findings.push({ code: 'RX_DANGLING_TOOL_CALL', severity: 'warning', message: `tool call ${call.id || '(no id)'} (${call.name}) has no tool result`, ...id });
       if (call.arguments !== '' && !isJsonObjectText(call.arguments)) {
-        findings.push({ code: 'TRUNCATED_ARGUMENTS', message: `tool call ${call.id || '(no id)'} (${call.name}) has arguments that are not a complete JSON object`, ...id });
+        findings.push({ code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: `tool call ${call.id || '(no id)'} (${call.name}) has arguments that are not a complete JSON object`, ...id });
       }
     }
     if (message.role === 'tool' && (message.content ?? '').startsWith(LEGACY_PRUNE_MARKER)) {
-      findings.push({ code: 'PRUNED_TOOL_RESULT', message: `tool result ${message.tool_call_id ?? ''} was pruned by an older Reasonix`, ...id });
+      findings.push({ code: 'RX_PRUNED_TOOL_RESULT', severity: 'note', message: `tool result ${message.tool_call_id ?? ''} was pruned by an older Reasonix`, ...id });
     }
   }
   if (messages.length > 0 && messages[0]!.role !== 'system') {
-    findings.push({ code: 'NO_SYSTEM_MESSAGE', message: 'the session has no leading system message: Reasonix resumes it without a system prompt and refuses to snapshot it' });
+    findings.push({ code: 'RX_NO_SYSTEM_MESSAGE', severity: 'warning', message: 'the session has no leading system message: Reasonix resumes it without a system prompt and refuses to snapshot it' });
   }
   const interruptedTurns = [...projection.turns.values()].filter((turn) => turn.status !== 'completed' && !openAtCut.includes(turn)).map((turn) => turn.turnId);
   for (const turnId of interruptedTurns) {
     const status = projection.turns.get(turnId)!.status;
-    findings.push({ code: 'INTERRUPTED_TURN', message: `turn ${turnId} ${status === 'in_progress' ? 'never ended' : `ended ${status}`}` });
+    findings.push({ code: 'RX_INTERRUPTED_TURN', severity: 'warning', message: `turn ${turnId} ${status === 'in_progress' ? 'never ended' : `ended ${status}`}` });
   }
   for (const seq of projection.compactions) {
-    findings.push({ code: 'COMPACTED', message: `compaction checkpoint at sequence ${seq}: the model is sent a summary, the transcript keeps every message` });
+    findings.push({ code: 'RX_COMPACTED', severity: 'note', message: `compaction checkpoint at sequence ${seq}: the model is sent a summary, the transcript keeps every message` });
   }
   return {
-    findings,
+    findings: promoteWarnings(findings, options.strict),
     hasContent: messages.some((message) => message.role !== 'system'),
     compactions: projection.compactions,
     interruptedTurns,

@@ -1,9 +1,20 @@
 import { checkHygiene, type Hygiene } from './hygiene.js';
-import type { SessionProblem } from '../../errors/problem.js';
+import { promoteWarnings, type ErrorData, type Problem } from '../../errors/index.js';
 import type { SessionRead, SessionStatus } from '../reading/read-session.js';
 import { seenByPerson } from './views.js';
 import { workspaceOf } from '../reading/read-session.js';
 import type { TornTail } from '../../codec/batch.js';
+
+/**
+ * A problem as `inspect --json` prints it: code, severity, message and data, with the place (file,
+ * offset, line) also flat beside them, where the inspect JSON has always had it.
+ */
+export type ReportedProblem = Problem & Pick<ErrorData, 'file' | 'offset' | 'line'>;
+
+export interface InspectOptions {
+  /** Every warning (of the read and of hygiene) is an error: `inspect --strict` (node-tar's `strict`). */
+  strict?: boolean;
+}
 
 /** The facts `rxstore inspect` reports about one session; `--json` prints exactly this object. */
 export interface InspectReport {
@@ -27,11 +38,11 @@ export interface InspectReport {
   /** True while a running Reasonix holds the session's writer lock. */
   openInRunningReasonix: boolean;
   hygiene: Hygiene;
-  problems: SessionProblem[];
+  problems: ReportedProblem[];
 }
 
-/** What `rxstore inspect` prints, as data: the verdict, counts, times, locks, hygiene and every problem found. */
-export function inspectReport(read: SessionRead, store: string): InspectReport {
+/** What `rxstore inspect` prints, as data: the verdict, counts, times, locks, hygiene and every problem found; `strict` makes warnings errors. */
+export function inspectReport(read: SessionRead, store: string, options: InspectOptions = {}): InspectReport {
   const byRole = Object.create(null) as Record<string, number>;
   for (const { message } of read.projection.transcript) byRole[message.role] = (byRole[message.role] ?? 0) + 1;
   return {
@@ -52,9 +63,14 @@ export function inspectReport(read: SessionRead, store: string): InspectReport {
     tornEvidence: read.tornEvidence,
     lockFiles: read.lockFiles,
     openInRunningReasonix: read.openBy !== undefined,
-    hygiene: checkHygiene(read.projection, { cutByDamage: read.refusal !== undefined }),
-    problems: read.problems,
+    hygiene: checkHygiene(read.projection, { cutByDamage: read.refusal !== undefined, strict: options.strict }),
+    problems: promoteWarnings(read.problems, options.strict).map(reported),
   };
+}
+
+function reported(problem: Problem): ReportedProblem {
+  const { file, offset, line } = problem.data;
+  return { ...problem, ...(file !== undefined ? { file } : {}), ...(offset !== undefined ? { offset } : {}), ...(line !== undefined ? { line } : {}) };
 }
 
 function tornTailFacts(tail: TornTail | null): InspectReport['tornTail'] {

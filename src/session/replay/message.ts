@@ -68,6 +68,7 @@ export function parseJsonObject(text: string): Record<string, unknown> | undefin
     const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
+    // JSON.parse's SyntaxError, its only error: not JSON, so not a complete object.
     return undefined;
   }
 }

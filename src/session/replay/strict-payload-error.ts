@@ -1,14 +1,6 @@
-import { DamagedStoreError } from '../../errors/rx-error.js';
+import { StrictPayloadError } from '../../errors/index.js';
 import { Projection, type StrictnessFinding } from './projection.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
-
-/**
- * A payload Reasonix 1.38.11's decoder refuses although its batch verifies: Reasonix answers
- * `damaged session store: invalid <kind> payload at <sequence>` and opens nothing.
- */
-export class StrictPayloadError extends DamagedStoreError {
-  override readonly code: string = 'RX_STRICT_PAYLOAD';
-}
 
 /** The error for a finding of the replay, naming the log, the event's offset and sequence. */
 export function strictPayloadError(finding: StrictnessFinding, logPath: string): StrictPayloadError {

@@ -3,7 +3,7 @@ import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CommittedBatch } from '../../codec/batch.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
-import { DamagedStoreError, InvalidInputError } from '../../errors/rx-error.js';
+import { DamagedStoreError, InvalidInputError } from '../../errors/index.js';
 import { goJsonIndented } from '../../codec/go-json.js';
 import { OperationLedger } from '../../codec/operation-ledger.js';
 import { readLogBatches } from '../../codec/read-log.js';

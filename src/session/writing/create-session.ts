@@ -5,7 +5,7 @@ import type { CommittedBatch } from '../../codec/batch.js';
 import { ContentStore, CONTENT_DIR } from '../../codec/content-store.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
 import { OperationLedger } from '../../codec/operation-ledger.js';
-import { InvalidInputError } from '../../errors/rx-error.js';
+import { InvalidInputError, SessionExistsError, undefinedIfMissing } from '../../errors/index.js';
 import { goJsonIndented, goTime } from '../../codec/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic } from '../../fs/atomic-write.js';
@@ -45,11 +45,6 @@ export interface CreatedSession {
 /** The writer generation of a freshly created session: its creator's first open (docs/format.md §5.4). */
 const CREATOR_GENERATION = 1;
 
-/** The session directory is already there: rxstore never writes over a session. */
-export class SessionExistsError extends InvalidInputError {
-  override readonly code: string = 'RX_SESSION_EXISTS';
-}
-
 /**
  * Creates a session as Reasonix creates one (docs/format.md §9.7, §14): the whole directory is built under
  * a staging name in the store, made durable, and published with one rename — under rxstore's
@@ -66,7 +61,7 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
     validateBatches(spec.batches, { sessionId: id, projection: new Projection({ retainContent: false }), operations: new OperationLedger(), nextSequence: 1 });
   }
   const dir = join(spec.storeDir, id);
-  const exists = async () => (await lstat(dir).catch(() => undefined)) !== undefined;
+  const exists = async () => (await lstat(dir).catch(undefinedIfMissing)) !== undefined;
   if (await exists()) throw new SessionExistsError(`session already exists: ${dir}`, { file: dir });
   await mkdir(spec.storeDir, { recursive: true, mode: DIR_MODE });
   const staging = join(spec.storeDir, `.${id}.tmp-rxstore-${randomBytes(6).toString('hex')}`);

@@ -1,7 +1,7 @@
 import { link, open, rm, truncate } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { TornTail } from '../../codec/batch.js';
-import { DamagedStoreError } from '../../errors/rx-error.js';
+import { DamagedStoreError } from '../../errors/index.js';
 import { readLogBatches } from '../../codec/read-log.js';
 import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';
 import { SESSION_FILES } from '../reading/session-files.js';

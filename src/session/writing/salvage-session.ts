@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ContentStore } from '../../codec/content-store.js';
 import type { BatchToWrite, EventToWrite } from '../../codec/encode-batch.js';
-import { RxError } from '../../errors/rx-error.js';
+import { isSessionVerdict, type Problem, problemFromError, undefinedIfMissing } from '../../errors/index.js';
 import { PhysicalEventSchema, V4_CODEC } from '../../codec/records.js';
 import { salvageFrames } from '../../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
 import { MessageSchema, type Message } from '../replay/message.js';
-import { problemFromError, type SessionProblem } from '../../errors/problem.js';
 import { readSessionEvents } from '../reading/read-events.js';
 import { sessionContentStore } from '../reading/session-content.js';
 import { ManifestSchema } from '../reading/manifest.js';
@@ -23,7 +23,7 @@ export interface SalvageReport {
   newId: string;
   newDir: string;
   /** The first problem that stopped the verified read; null when the log verified to its end. */
-  damage: SessionProblem | null;
+  damage: Problem | null;
   batchesKept: number;
   eventsKept: number;
   /** Messages read from frames past the last verified batch, in the person's view. */
@@ -46,7 +46,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
   const logPath = join(source, SESSION_FILES.log);
   const kept: KeptBatch[] = [];
   let verifiedEnd = 0;
-  let damage: SessionProblem | null = null;
+  let damage: Problem | null = null;
   try {
     for await (const item of readSessionEvents(source)) {
       if (item.type !== 'batch') continue;
@@ -69,11 +69,12 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
       verifiedEnd = batch.end;
     }
   } catch (error) {
-    if (!(error instanceof RxError)) throw error;
+    // Damage (or a version it does not know) is where salvage stops trusting the log; anything else goes on up.
+    if (!isSessionVerdict(error)) throw error;
     damage = problemFromError(error);
   }
 
-  const log = await readFile(logPath).catch(() => Buffer.alloc(0));
+  const log = await readFile(logPath).catch((error: unknown) => undefinedIfMissing(error, logPath) ?? Buffer.alloc(0));
   const known = new Set(kept.flatMap((batch) => batch.messageIds));
   const recovered = await messagesPast(log, verifiedEnd, await sessionContentStore(source), known);
   const batches = kept.map((batch) => batch.batch);
@@ -83,7 +84,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
       events: [
         {
           kind: 'diagnostic',
-          payload: { salvage: { source, damage: damage?.message ?? null, offset: damage?.offset ?? null, verifiedEnd, recoveredMessages: recovered.length } },
+          payload: { salvage: { source, damage: damage?.message ?? null, offset: damage?.data.offset ?? null, verifiedEnd, recoveredMessages: recovered.length } },
         },
         ...recovered.map((message) => ({ kind: 'message/complete', payload: { message } })),
       ],
@@ -137,14 +138,17 @@ async function messagesPast(log: Buffer, from: number, content: ContentStore, kn
       const event = PhysicalEventSchema.parse(record.event);
       if (event.kind !== 'message/complete' && event.kind !== 'message/upsert') continue;
       const bytes = event.payloadRef ? await content.read(event.payloadRef) : event.payload;
-      const message = MessageSchema.parse((JSON.parse(bytes!.toString('utf8')) as { message?: unknown }).message);
+      if (!bytes) continue;
+      const message = MessageSchema.parse((JSON.parse(bytes.toString('utf8')) as { message?: unknown } | null)?.message);
       if (message.origin === 'host' || message.local_only) continue;
       const id = message.id || `salvaged-${frame.offset}`;
       if (known.has(id)) continue;
       known.add(id);
       found.push({ ...message, id });
-    } catch {
-      // A frame that decodes but does not hold a readable message: nothing to recover from it.
+    } catch (error) {
+      // A frame that decodes but does not hold a readable message (not JSON, not an event or a message,
+      // its content object missing or damaged): nothing to recover from it. Anything else is a fault.
+      if (!(error instanceof SyntaxError || error instanceof z.ZodError || isSessionVerdict(error))) throw error;
     }
   }
   return found;

@@ -1,14 +1,9 @@
 import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
 import { operationHashOf, payloadBytesOf, type BatchToWrite } from '../../codec/encode-batch.js';
-import { InvalidInputError } from '../../errors/rx-error.js';
+import { RefusedBatchError } from '../../errors/index.js';
 import { KNOWN_EVENT_KINDS } from '../../codec/event-kinds.js';
 import type { OperationLedger } from '../../codec/operation-ledger.js';
 import { Projection } from '../replay/projection.js';
-
-/** A batch the writer will not write: Reasonix 1.38.11 would refuse the session holding it. */
-export class RefusedBatchError extends InvalidInputError {
-  override readonly code: string = 'RX_WRITE_REFUSED';
-}
 
 /** What the log already holds, so that new batches are judged as Reasonix would replay them after it. */
 export interface WrittenState {
@@ -69,6 +64,7 @@ export function validateBatches(batches: readonly BatchToWrite[], state: Written
       try {
         parsed = bytes && bytes.length > 0 ? JSON.parse(bytes.toString('utf8')) : undefined;
       } catch {
+        // JSON.parse's SyntaxError, its only error: not JSON, which the projection refuses as the reader would.
         parsed = undefined;
       }
       projection.apply(batch, stored, parsed, bytes);

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { DamagedStoreError, InvalidInputError } from '../../errors/rx-error.js';
+import { EmptyTranscriptError, TranscriptLineError } from '../../errors/index.js';
 import { LenientMessageSchema } from '../../session/replay/strict-message.js';
 
 /** One message of a JSONL transcript, decoded as Reasonix decodes it (its keys named as its fields are). */
@@ -7,16 +7,6 @@ export interface TranscriptLine {
   /** The 1-based line the message starts on. */
   line: number;
   value: Record<string, unknown>;
-}
-
-/** Where Reasonix's JSONL loader stops reading a transcript: it is damaged there. */
-export class TranscriptLineError extends DamagedStoreError {
-  override readonly code: string = 'RX_JSONL_LINE';
-}
-
-/** A transcript of zero bytes: Reasonix does not list it (`no session matches`). */
-export class EmptyTranscriptError extends InvalidInputError {
-  override readonly code: string = 'RX_JSONL_EMPTY';
 }
 
 const WHITESPACE = new Set([' ', '\t', '\r', '\n']);
@@ -65,7 +55,7 @@ function kindOf(value: unknown): string {
  * a last message cut mid-write — stops the loader, and Reasonix refuses the transcript. So does a
  * file of zero bytes. The messages before the first error are returned, with that one error.
  */
-export function parseTranscript(text: string, file: string): { lines: TranscriptLine[]; errors: InvalidInputError[] } {
+export function parseTranscript(text: string, file: string): { lines: TranscriptLine[]; errors: (EmptyTranscriptError | TranscriptLineError)[] } {
   const lines: TranscriptLine[] = [];
   if (text.length === 0) {
     return { lines, errors: [new EmptyTranscriptError('empty transcript: Reasonix does not list it (no session matches)', { file, offset: 0 })] };

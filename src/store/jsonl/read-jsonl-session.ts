@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
 import { goTime } from '../../codec/go-json.js';
 import { Projection } from '../../session/replay/projection.js';
-import { errorFromProblem, type SessionProblem } from '../../errors/problem.js';
+import { errorFromProblem, onFileSystem, problemFromError, type Problem } from '../../errors/index.js';
 import { readJsonFile } from '../../session/reading/read-json-file.js';
 import type { SessionRead } from '../../session/reading/read-session.js';
 import { branchIdOf } from './jsonl-sidecars.js';
@@ -20,17 +20,10 @@ import { assignLegacyIds } from '../roots/legacy-ids.js';
  */
 export async function readJsonlSession(path: string): Promise<SessionRead> {
   const id = branchIdOf(path);
-  const [text, stats, meta] = await Promise.all([readFile(path, 'utf8'), stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema)]);
+  const [text, stats, meta] = await onFileSystem(Promise.all([readFile(path, 'utf8'), stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema)]), path);
   const { lines, errors } = parseTranscript(text, path);
-  const problems: SessionProblem[] = errors.map((error) => ({
-    code: error.code,
-    severity: 'error',
-    message: error.message,
-    file: path,
-    ...(error.data.line !== undefined ? { line: error.data.line } : {}),
-    ...(error.data.offset !== undefined ? { offset: error.data.offset } : {}),
-  }));
-  if (meta.state === 'invalid') problems.push({ code: 'RX_JSONL_META', severity: 'warning', message: `invalid .jsonl.meta: ${meta.reason}`, file: `${path}.meta` });
+  const problems: Problem[] = errors.map(problemFromError);
+  if (meta.state === 'invalid') problems.push({ code: 'RX_JSONL_META', severity: 'warning', message: `invalid .jsonl.meta: ${meta.reason}`, data: { file: `${path}.meta` } });
   const startedAt = meta.state === 'ok' ? meta.value.created_at : stats.mtime.toISOString();
   // The loader stops at its first error: `lines` are the messages before it, what was verified.
   const messages = assignLegacyIds(id, lines.map(({ value }) => goMessage(value).message));
@@ -61,13 +54,12 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
       code: 'RX_STRICT_PAYLOAD',
       severity: 'error',
       message: `Reasonix 1.38.11 would refuse: invalid message/complete payload at ${finding.seq}: ${finding.message}`,
-      file: path,
-      ...(line !== undefined ? { line } : {}),
+      data: { file: path, ...(line !== undefined ? { line } : {}) },
     });
   }
   const firstError = problems.find((problem) => problem.severity === 'error');
   // The loader's own error where it stopped; else the repeated id its migration would refuse.
-  const refusal = errors[0] ?? (firstError ? errorFromProblem(firstError, 'damaged') : undefined);
+  const refusal = errors[0] ?? (firstError ? errorFromProblem(firstError) : undefined);
   return {
     dir: path,
     id,

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { describeSystemError } from '../../errors/system-error.js';
+import { describeSystemError, isSystemError } from '../../errors/index.js';
 import { HeaderSchema } from '../../session/reading/header.js';
 import { ManifestSchema } from '../../session/reading/manifest.js';
 import { readJsonFile } from '../../session/reading/read-json-file.js';
@@ -95,8 +95,9 @@ async function listEntries(dir: string, warnings: string[]): Promise<Dirent[]> {
   try {
     return await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') warnings.push(`cannot read ${describeSystemError(error)}`);
+    // The system's answer (missing: no entries; unreadable: a warning); anything else is a fault and surfaces.
+    if (!isSystemError(error)) throw error;
+    if (error.code !== 'ENOENT') warnings.push(`cannot read ${describeSystemError(error)}`);
     return [];
   }
 }

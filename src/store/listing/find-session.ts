@@ -3,7 +3,7 @@ import { groupConversations, type Conversation } from './group-conversations.js'
 import type { Platform } from '../roots/platform.js';
 import type { ReadRoot } from '../roots/roots.js';
 import type { SessionCopy } from './session-copy.js';
-import { SessionNotFoundError } from '../../errors/session-not-found-error.js';
+import { SessionNotFoundError } from '../../errors/index.js';
 
 /**
  * The conversations a session query names: those with a copy whose id is the query, else those

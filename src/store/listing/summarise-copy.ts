@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { describeSystemError, isSystemError } from '../../errors/system-error.js';
+import { FileSystemError, fileSystemErrorOf, isSessionVerdict } from '../../errors/index.js';
 import { goTime } from '../../codec/go-json.js';
 import type { Header } from '../../session/reading/header.js';
 import type { Projection } from '../../session/replay/projection.js';
@@ -57,16 +57,19 @@ export async function summariseCopy(copy: SessionCopy, options: SummariseOptions
   try {
     return copy.format === 'v4' ? await summariseV4(copy, options) : await summariseTranscript(copy);
   } catch (error) {
-    if (!isSystemError(error)) throw error;
-    return { status: 'unreadable', problem: describeSystemError(error), messages: 0, updatedAt: null, title: null, titleFrom: null, workspace: null, workspaceFrom: null, payloadRefs: 0 };
+    // The system will not let it be read (EACCES, EIO, …): that copy is `unreadable`; any other error surfaces.
+    const coded = fileSystemErrorOf(error);
+    if (!(coded instanceof FileSystemError)) throw error;
+    return { status: 'unreadable', problem: coded.message, messages: 0, updatedAt: null, title: null, titleFrom: null, workspace: null, workspaceFrom: null, payloadRefs: 0 };
   }
 }
 
 async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummary> {
   const [lines, stats] = await Promise.all([
+    // Only damage is a verdict on the transcript; the file system (unreadable) and faults go on up.
     readTranscriptLines(copy.path).catch((error: unknown) => {
-      if (isSystemError(error)) throw error;
-      return { messages: 0, firstUserText: null, problem: error instanceof Error ? error.message : String(error) };
+      if (!isSessionVerdict(error)) throw error;
+      return { messages: 0, firstUserText: null, problem: error.message };
     }),
     stat(copy.path),
   ]);

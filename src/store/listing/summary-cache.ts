@@ -55,6 +55,7 @@ export class SummaryCache {
   /** The cache in `dir` (the user's cache folder by default); an unreadable or foreign file is an empty cache. */
   static async open(dir: string = defaultCacheDir()): Promise<SummaryCache> {
     const cache = new SummaryCache(join(dir, `summaries-v${CACHE_VERSION}.json`));
+    // A cache is only ever a shortcut: one that cannot be read (missing, or any system error) is an empty cache.
     const parsed = CacheFileSchema.safeParse(parseJson(await readFile(cache.file, 'utf8').catch(() => undefined)));
     if (!parsed.success) return cache;
     for (const [path, value] of Object.entries(parsed.data.entries)) {
@@ -101,6 +102,7 @@ async function identityOf(copy: SessionCopy): Promise<string | undefined> {
   const [main, ...others] = filesOf(copy);
   const hash = createHash('sha256');
   for (const file of [main!, ...others]) {
+    // Any answer but the file's facts (gone, unreadable) leaves the copy to be read, never taken from the cache.
     const stats = await stat(file, { bigint: true }).catch(() => undefined);
     if (!stats && file === main) return undefined;
     hash.update(stats ? `${file}\0${stats.size}\0${stats.mtimeNs}\0${stats.ino}\n` : `${file}\0absent\n`);
@@ -121,6 +123,7 @@ function parseJson(text: string | undefined): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    // JSON.parse's SyntaxError, its only error.
     return undefined;
   }
 }

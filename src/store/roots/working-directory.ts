@@ -15,6 +15,7 @@ export function goWorkingDirectory(env: NodeJS.ProcessEnv = process.env, platfor
     const [named, here] = [statSync(pwd), statSync('.')];
     return named.dev === here.dev && named.ino === here.ino ? pwd : resolved;
   } catch {
+    // A system error from stat (PWD gone: ENOENT; unreadable: EACCES): Go's os.Getwd falls back the same way.
     return resolved;
   }
 }

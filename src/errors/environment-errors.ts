@@ -1,0 +1,67 @@
+import type { CodeOf } from './codes.js';
+import { RxError } from './rx-error.js';
+import { destinationOf, isSystemError, systemErrorInWords } from './system-error.js';
+
+/** The machine rather than the store: the file system, a missing zstd, a lock taken away (exit 1). */
+export abstract class EnvironmentError extends RxError {
+  abstract override readonly code: CodeOf<'environment'>;
+}
+
+/**
+ * The system refused a file operation on a path rxstore was given or writes (`<path>: permission
+ * denied`): the errno in words, the path named (a temporary name replaced by its file), the errno
+ * code kept in `data.errno` and the system's error as the cause.
+ */
+export class FileSystemError extends EnvironmentError {
+  override readonly code = 'RX_FILE_SYSTEM';
+
+  constructor(error: NodeJS.ErrnoException, path = error.path) {
+    const file = path === undefined ? undefined : destinationOf(path);
+    super(file === undefined ? systemErrorInWords(error) : `${file}: ${systemErrorInWords(error)}`, { ...(file === undefined ? {} : { file }), errno: error.code! }, { cause: error });
+  }
+}
+
+/**
+ * Neither Node's built-in zstd nor the optional zstd-napi addon is there to read or write a frame.
+ * It says nothing about a session, so no reader reports it as a session's damage (its family is not
+ * `damaged`); it leaves every read and write as it is, with what to install in its one-line message.
+ */
+export class ZstdUnavailableError extends EnvironmentError {
+  override readonly code = 'RX_ZSTD_UNAVAILABLE';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, {}, options);
+  }
+}
+
+/** Thrown into the locked work when another rxstore process took rxstore's store lock from under it. */
+export class StoreLockCompromisedError extends EnvironmentError {
+  override readonly code = 'RX_LOCK_COMPROMISED';
+}
+
+/**
+ * A system error (ENOENT, EACCES, EISDIR, …) as the coded error a caller gets; any other error is
+ * returned as it is (an RxError already, or a fault of rxstore's own that must not pass for the system's).
+ */
+export function fileSystemErrorOf(error: unknown, path?: string): unknown {
+  return isSystemError(error) ? new FileSystemError(error, error.path ?? path) : error;
+}
+
+/** Runs a file operation on a path rxstore was given, turning a system error into a `FileSystemError` (naming `path` when the system names none). */
+export async function onFileSystem<T>(operation: Promise<T>, path?: string): Promise<T> {
+  try {
+    return await operation;
+  } catch (error) {
+    throw fileSystemErrorOf(error, path);
+  }
+}
+
+/**
+ * For a `.catch` on a file operation whose path may well not be there: undefined when it is not
+ * (ENOENT, or ENOTDIR for a parent that is a file); any other system error as a `FileSystemError`,
+ * anything else as it is. `path` names the file when the system's error does not (a read of a directory).
+ */
+export function undefinedIfMissing(error: unknown, path?: string): undefined {
+  if (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return undefined;
+  throw fileSystemErrorOf(error, path);
+}

@@ -1,0 +1,51 @@
+import type { CodeOf } from './codes.js';
+import { RxError } from './rx-error.js';
+
+/** An operation rxstore will not do, and says why (exit 1). */
+export abstract class RefusedError extends RxError {
+  abstract override readonly code: CodeOf<'refused'>;
+}
+
+/** Reasonix: `session writer is owned by another runtime: <id>` — its writer lock is held. */
+export class WriterOwnedError extends RefusedError {
+  override readonly code = 'RX_WRITER_OWNED';
+}
+
+/** The session directory is already there: rxstore never writes over a session. */
+export class SessionExistsError extends RefusedError {
+  override readonly code = 'RX_SESSION_EXISTS';
+}
+
+/** A batch the writer will not write: Reasonix 1.38.11 would refuse the session holding it. */
+export class RefusedBatchError extends RefusedError {
+  override readonly code = 'RX_WRITE_REFUSED';
+}
+
+/** An export that would write what Reasonix cannot resume, or of a session Reasonix refuses. */
+export class ExportRefusedError extends RefusedError {
+  override readonly code = 'RX_EXPORT_REFUSED';
+}
+
+/** A transcript that cannot become a session Reasonix would resume; nothing is written. */
+export class MigrationRefusedError extends RefusedError {
+  override readonly code = 'RX_MIGRATION_REFUSED';
+}
+
+/**
+ * A transcript, sidecar or lock file that is a FIFO, a socket, a device or a directory: reading it
+ * may never end (Reasonix 1.38.11 resuming a transcript with a FIFO sidecar waits forever), so it is
+ * refused before a byte is read.
+ */
+export class NotRegularFileError extends RefusedError {
+  override readonly code = 'RX_NOT_REGULAR_FILE';
+}
+
+/** The log under a cursor is not the log the cursor was taken from, or the cursor is not one rxstore made. */
+export class CursorMismatchError extends RefusedError {
+  override readonly code = 'RX_CURSOR_MISMATCH';
+}
+
+/** A salvage that would write nothing: no line of the transcript is a message. */
+export class NothingToSalvageError extends RefusedError {
+  override readonly code = 'RX_NOTHING_TO_SALVAGE';
+}
