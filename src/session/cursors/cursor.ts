@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { FrameParser } from '../../codec/frame-parser.js';
+import { FRAME_HEADER_BYTES, FRAME_MAGIC } from '../../codec/frame.js';
+import { RecordEnvelopeSchema } from '../../codec/records.js';
 import { RxError } from '../../errors/rx-error.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 
@@ -91,10 +94,10 @@ export async function cursorAt(sessionDir: string, sessionId: string, position: 
 }
 
 /**
- * The cursor, validated: its shape and version, its session, and that the log still holds,
- * unchanged, what it saw; otherwise `CursorMismatchError` naming what differs. That the offset
- * is a batch boundary and the sequence the one there is checked by the read that follows: a
- * batch that does not begin there, or at that sequence, is a mismatch too.
+ * The cursor, validated: its shape and version, its session, that the log still holds, unchanged,
+ * what it saw, and that its offset is a batch boundary (the bytes before it end a `batch/end`
+ * frame); otherwise `CursorMismatchError` naming what differs. That the sequence is the one there
+ * is checked by the read that follows: a batch that does not begin at that sequence is a mismatch too.
  */
 export async function checkCursor(sessionDir: string, sessionId: string, given: unknown): Promise<Cursor> {
   const logPath = join(sessionDir, SESSION_FILES.log);
@@ -111,5 +114,39 @@ export async function checkCursor(sessionDir: string, sessionId: string, given: 
   if (size < cursor.offset) throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
   const again = await cursorAt(sessionDir, sessionId, cursor);
   if (again.prefixDigest !== cursor.prefixDigest || again.anchorDigest !== cursor.anchorDigest) throw fail('the bytes before the offset changed (the log was rewritten)');
+  if (cursor.offset > 0 && !(await endsBatch(logPath, cursor.offset))) throw fail(`offset ${cursor.offset} is not a batch boundary: the bytes before it do not end a batch/end frame`);
   return cursor;
+}
+
+/**
+ * Whether the log's bytes up to `offset` end with a whole `batch/end` frame. A frame has no
+ * trailer, so the frame is found from its header: a magic whose declared size ends exactly at the
+ * offset, and that decodes to a batch/end record. A batch/end record is a few hundred bytes, well
+ * inside the window the anchor digest covers.
+ */
+async function endsBatch(logPath: string, offset: number): Promise<boolean> {
+  const window = Buffer.alloc(Math.min(ANCHOR_BYTES, offset));
+  const handle = await open(logPath, 'r');
+  try {
+    await handle.read(window, 0, window.length, offset - window.length);
+  } finally {
+    await handle.close();
+  }
+  for (let start = window.length - FRAME_HEADER_BYTES; start >= 0; start -= 1) {
+    if (!window.subarray(start, start + FRAME_MAGIC.length).equals(FRAME_MAGIC)) continue;
+    if (start + FRAME_HEADER_BYTES + window.readUInt32BE(start + 4) !== window.length) continue;
+    if (isBatchEnd(window.subarray(start))) return true;
+  }
+  return false;
+}
+
+function isBatchEnd(frameBytes: Buffer): boolean {
+  try {
+    const [frame] = new FrameParser(undefined).push(frameBytes);
+    const envelope = frame && RecordEnvelopeSchema.safeParse(JSON.parse(frame.raw.toString('utf8')));
+    return envelope?.success === true && envelope.data.recordType === 'batch/end';
+  } catch {
+    // Not a frame after all (bytes inside compressed data that look like a header).
+    return false;
+  }
 }
