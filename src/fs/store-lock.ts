@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import lockfile from 'proper-lockfile';
+import { WriterOwnedError } from '../errors/rx-error.js';
 import { DIR_MODE } from './atomic-write.js';
 
 /** Thrown into the locked work when another rxstore process took the lock from under it. */
@@ -16,12 +17,17 @@ export class StoreLockCompromisedError extends Error {
 export async function withStoreLock<T>(storeDir: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   await mkdir(storeDir, { recursive: true, mode: DIR_MODE });
   const compromised = new AbortController();
+  const lockfilePath = `${storeDir}/.rxstore.lock`;
   const release = await lockfile.lock(storeDir, {
-    lockfilePath: `${storeDir}/.rxstore.lock`,
+    lockfilePath,
     retries: { retries: 50, minTimeout: 20, maxTimeout: 500 },
     // Held only around a rename, so a lock left by a killed process is stale after a few seconds.
     stale: 5_000,
     onCompromised: (error) => compromised.abort(new StoreLockCompromisedError(`rxstore's lock on ${storeDir} was compromised: ${error.message}`)),
+  }).catch((error: NodeJS.ErrnoException) => {
+    // Still held after every retry: another rxstore is publishing into this store.
+    if (error.code === 'ELOCKED') throw new WriterOwnedError('the store stayed locked by another rxstore publishing into it; try again once it is done', { file: lockfilePath });
+    throw error;
   });
   try {
     return await work(compromised.signal);
