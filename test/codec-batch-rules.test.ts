@@ -169,6 +169,27 @@ describe('what the batch reader accepts', () => {
     expect(items.map((item) => item.type)).toEqual(['batch', 'batch']);
   });
 
+  // The kinds Reasonix 1.38.11 projects without `optional` (its ProjectionKinds, spec §7.1), less
+  // session/permission-preset, which the binary refuses unless optional (reasonix-decode-rules.test.ts).
+  const KINDS_1_38_11 = [
+    'message/complete', 'message/upsert', 'message/retract', 'assistant/attempt', 'tool/call', 'tool/start', 'tool/result',
+    'turn/start', 'turn/end', 'step/start', 'step/end', 'todo/write', 'interaction/created', 'interaction/resolved',
+    'plan/state', 'goal/state', 'session/title', 'session/config', 'model/context-replace', 'history/replace',
+    'compaction', 'runtime/recovery', 'legacy/import', 'diagnostic',
+  ];
+
+  it('every kind Reasonix 1.38.11 knows, each required, in one batch', async () => {
+    const [item] = await read(batchRecords(1, KINDS_1_38_11));
+    expect(item?.type === 'batch' ? item.batch.events.map((event) => event.kind) : item).toEqual(KINDS_1_38_11);
+  });
+
+  it.each(['session/permission-preset', 'submission/accepted', 'context/replace', 'message/complete ', 'Message/Complete'])('not a kind 1.38.11 knows when required: %j', async (kind) => {
+    const error = await read(batchRecords(1, ['session/title', kind])).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UnsupportedVersionError);
+    expect((error as UnsupportedVersionError).message).toBe(`unknown required event ${JSON.stringify(kind)}`);
+    expect((error as UnsupportedVersionError).data).toMatchObject({ sequence: 2, found: kind });
+  });
+
   it('an unknown kind marked optional, a kind it is told it knows, and the required flag as written', async () => {
     const records = batchRecords(1, ['future/a', 'future/b'], (all) => {
       ((all[1]!.event as Json).optional = true);
