@@ -12,6 +12,7 @@ export default defineConfig({
       'test/codec-spec-vector.test.ts',
       'test/codec-fault-matrix.test.ts',
       'test/codec-batch-rules.test.ts',
+      'test/codec-encode-batch.test.ts',
       'test/codec-frame-rules.test.ts',
       'test/codec-go-json.test.ts',
       'test/content-store.test.ts',
