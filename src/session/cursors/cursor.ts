@@ -57,6 +57,11 @@ export class CursorMaker {
     return new CursorMaker(await open(join(sessionDir, SESSION_FILES.log), 'r'), sessionId);
   }
 
+  /** Over a handle the caller keeps and closes (its `close` is not to be called). */
+  static over(handle: FileHandle, sessionId: string): CursorMaker {
+    return new CursorMaker(handle, sessionId);
+  }
+
   async at(position: LogPosition): Promise<Cursor> {
     const prefixEnd = Math.min(PREFIX_BYTES, position.offset);
     // The prefix digest is the same for every offset past the prefix: hashed once.
@@ -109,12 +114,17 @@ export async function checkCursor(sessionDir: string, sessionId: string, given: 
   const cursor = parsed.data;
   const fail = (why: string) => new CursorMismatchError(`the cursor does not fit this log: ${why}; read the session again from the start`, { file: logPath, offset: cursor.offset });
   if (cursor.sessionId !== sessionId) throw fail(`it was taken from session ${JSON.stringify(cursor.sessionId)}`);
+  // One handle for every check: a log replaced meanwhile is judged whole, old or new, never half of each.
   const handle = await open(logPath, 'r');
-  const { size } = await handle.stat().finally(() => handle.close());
-  if (size < cursor.offset) throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
-  const again = await cursorAt(sessionDir, sessionId, cursor);
-  if (again.prefixDigest !== cursor.prefixDigest || again.anchorDigest !== cursor.anchorDigest) throw fail('the bytes before the offset changed (the log was rewritten)');
-  if (cursor.offset > 0 && !(await endsBatch(logPath, cursor.offset))) throw fail(`offset ${cursor.offset} is not a batch boundary: the bytes before it do not end a batch/end frame`);
+  try {
+    const { size } = await handle.stat();
+    if (size < cursor.offset) throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
+    const again = await CursorMaker.over(handle, sessionId).at(cursor);
+    if (again.prefixDigest !== cursor.prefixDigest || again.anchorDigest !== cursor.anchorDigest) throw fail('the bytes before the offset changed (the log was rewritten)');
+    if (cursor.offset > 0 && !(await endsBatch(handle, cursor.offset))) throw fail(`offset ${cursor.offset} is not a batch boundary: the bytes before it do not end a batch/end frame`);
+  } finally {
+    await handle.close();
+  }
   return cursor;
 }
 
@@ -124,14 +134,9 @@ export async function checkCursor(sessionDir: string, sessionId: string, given: 
  * offset, and that decodes to a batch/end record. A batch/end record is a few hundred bytes, well
  * inside the window the anchor digest covers.
  */
-async function endsBatch(logPath: string, offset: number): Promise<boolean> {
+async function endsBatch(handle: FileHandle, offset: number): Promise<boolean> {
   const window = Buffer.alloc(Math.min(ANCHOR_BYTES, offset));
-  const handle = await open(logPath, 'r');
-  try {
-    await handle.read(window, 0, window.length, offset - window.length);
-  } finally {
-    await handle.close();
-  }
+  await handle.read(window, 0, window.length, offset - window.length);
   for (let start = window.length - FRAME_HEADER_BYTES; start >= 0; start -= 1) {
     if (!window.subarray(start, start + FRAME_MAGIC.length).equals(FRAME_MAGIC)) continue;
     if (start + FRAME_HEADER_BYTES + window.readUInt32BE(start + 4) !== window.length) continue;
