@@ -5,6 +5,7 @@ import { DamagedStoreError } from '../src/errors/rx-error.js';
 import { encodeFrame, FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES } from '../src/codec/frame.js';
 import { FrameParser } from '../src/codec/frame-parser.js';
 import { salvageFrames } from '../src/codec/salvage-frames.js';
+import { zstd } from '../src/codec/zstd.js';
 
 const record = Buffer.from('{"schemaVersion":4}');
 const withHeader = (frame: Buffer, compressed: number, raw: number) => {
@@ -109,5 +110,30 @@ describe('salvaging frames', () => {
     expect([...salvageFrames(log, 1)].map((frame) => frame.raw.toString())).toEqual(['{"b":2}']);
     // A frame whose body runs past the end is not a frame.
     expect([...salvageFrames(b.subarray(0, b.length - 1), 0)]).toEqual([]);
+  });
+
+  /** A frame with any header sizes around a body of `raw` compressed: what a damaged header can claim. */
+  const frameOf = (raw: Buffer, declaredRaw = raw.length) => {
+    const body = zstd.compress(raw);
+    return withHeader(Buffer.concat([Buffer.from('RX4F'), Buffer.alloc(8), body]), body.length, declaredRaw);
+  };
+
+  it('gives each frame its offset and length, and stops at a header cut by the end of the log', () => {
+    const a = encodeFrame(Buffer.from('{"a":1}'));
+    const b = encodeFrame(Buffer.from('{"b":2}'));
+    for (const cut of [4, 8, 11]) {
+      const log = Buffer.concat([a, Buffer.from('xx'), b, b.subarray(0, cut)]);
+      expect([...salvageFrames(log, 0)].map((frame) => [frame.offset, frame.frameBytes])).toEqual([
+        [0, a.length],
+        [a.length + 2, b.length],
+      ]);
+    }
+  });
+
+  it('keeps the frame budget: a record of exactly 8 MiB is found, one byte more or an empty one is not', () => {
+    const budget = frameOf(Buffer.alloc(FRAME_BUDGET_BYTES, 0x20));
+    expect([...salvageFrames(budget, 0)].map((frame) => frame.raw.length)).toEqual([FRAME_BUDGET_BYTES]);
+    expect([...salvageFrames(frameOf(Buffer.alloc(FRAME_BUDGET_BYTES + 1, 0x20)), 0)]).toEqual([]);
+    expect([...salvageFrames(frameOf(Buffer.alloc(0)), 0)]).toEqual([]);
   });
 });
