@@ -358,3 +358,41 @@ describe('what the batch reader accepts', () => {
     expect(cut.filter((item) => item.type === 'batch')).toHaveLength(1);
   });
 });
+
+describe('record shapes, as Go decodes them', () => {
+  const payloadOf = async (payload: string) => {
+    const [item] = await read(batchRecords(1, ['session/title'], editEvent(1, (event) => (event.payload = payload))));
+    return item?.type === 'batch' ? item.batch.events[0]!.payload : undefined;
+  };
+  const refusalOf = (records: Json[]) => read(records).then(() => undefined, (thrown: unknown) => thrown as DamagedStoreError);
+
+  it.each([
+    { text: 'QQ==', bytes: [0x41] },
+    { text: 'QUI=', bytes: [0x41, 0x42] },
+    { text: 'QUJD', bytes: [0x41, 0x42, 0x43] },
+    { text: '+/+/', bytes: [0xfb, 0xff, 0xbf] },
+  ])('standard base64 $text is its bytes', async ({ text, bytes }) => {
+    expect(await payloadOf(text)).toEqual(Buffer.from(bytes));
+  });
+
+  it.each(['-_-_', 'QUJ', 'QU!D', '===='])('%j is not standard padded base64', async (text) => {
+    const error = await refusalOf(batchRecords(1, ['session/title'], editEvent(1, (event) => (event.payload = text))));
+    expect(error).toBeInstanceOf(DamagedStoreError);
+    expect(error!.message).toMatch(/: batch\/event: event\.payload: illegal base64 data$/);
+  });
+
+  it.each([
+    { what: 'a payloadRef digest in upper case', change: editEvent(1, (event) => { delete event.payload; event.payloadRef = { digest: 'A'.repeat(64), bytes: 1 }; }), message: /: batch\/event: event\.payloadRef\.digest: expected 64 lower-case hex digits$/ },
+    { what: 'a begin time that is not RFC 3339', change: edit(0, (begin) => (begin.createdAt = '2026-12-01 09:00')), message: /: batch\/begin: createdAt: / },
+    { what: 'a negative sequence', change: editEvent(1, (event) => (event.seq = -1)), message: /: batch\/event: event\.seq: / },
+  ])('$what is refused as a record of the wrong shape', async ({ change, message }) => {
+    const error = await refusalOf(batchRecords(1, ['session/title'], change));
+    expect(error).toBeInstanceOf(DamagedStoreError);
+    expect(error!.message).toMatch(message);
+  });
+
+  it('a begin time with an offset is a time', async () => {
+    const [item] = await read(batchRecords(1, ['session/title'], edit(0, (begin) => (begin.createdAt = '2026-12-01T11:00:00.5+02:00'))));
+    expect(item?.type === 'batch' && item.batch.createdAt).toBe('2026-12-01T11:00:00.5+02:00');
+  });
+});
