@@ -17,6 +17,7 @@ export default defineConfig({
       'test/codec-go-json.test.ts',
       'test/content-store.test.ts',
       'test/content-store-rules.test.ts',
+      'test/content-store-errors.test.ts',
       'test/fixtures-decode.test.ts',
       'test/zstd-backends.test.ts',
       'test/records-and-hygiene.test.ts',
