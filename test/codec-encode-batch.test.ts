@@ -62,6 +62,12 @@ describe('encodeBatch', () => {
     expect(batch.events[3]).not.toHaveProperty('payloadRef');
   });
 
+  it('an empty payload is none, as the reader reads it', async () => {
+    const { bytes, batch } = await encodeBatch({ operationId: 'op', events: [{ kind: 'turn/end', payloadJson: new Uint8Array(0) }] }, place);
+    expect(batch.events[0]).not.toHaveProperty('payload');
+    expect(await readBack(bytes, place)).toEqual([batch]);
+  });
+
   it('without a turn, the batch has none', async () => {
     const { bytes, batch } = await encodeBatch({ operationId: 'op', events: [{ kind: 'session/title', payload: { title: 't' } }] }, place);
     expect(batch).not.toHaveProperty('turnId');
