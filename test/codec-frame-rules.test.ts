@@ -6,6 +6,7 @@ import { encodeFrame, FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES } from '../src/code
 import { FrameParser } from '../src/codec/frame-parser.js';
 import { salvageFrames } from '../src/codec/salvage-frames.js';
 import { zstd } from '../src/codec/zstd.js';
+import { seededRandom } from './support/seeded-random.js';
 
 const record = Buffer.from('{"schemaVersion":4}');
 const withHeader = (frame: Buffer, compressed: number, raw: number) => {
@@ -135,5 +136,14 @@ describe('salvaging frames', () => {
     expect([...salvageFrames(budget, 0)].map((frame) => frame.raw.length)).toEqual([FRAME_BUDGET_BYTES]);
     expect([...salvageFrames(frameOf(Buffer.alloc(FRAME_BUDGET_BYTES + 1, 0x20)), 0)]).toEqual([]);
     expect([...salvageFrames(frameOf(Buffer.alloc(0)), 0)]).toEqual([]);
+    expect([...salvageFrames(frameOf(Buffer.from('7')), 0)].map((frame) => frame.raw.toString())).toEqual(['7']);
+  });
+
+  it('keeps the budget on the compressed size too: 8 MiB that does not compress is over it', () => {
+    const random = seededRandom(3);
+    const noise = Buffer.from(Array.from({ length: FRAME_BUDGET_BYTES }, () => random.int(256)));
+    const frame = frameOf(noise);
+    expect(frame.readUInt32BE(4)).toBeGreaterThan(FRAME_BUDGET_BYTES);
+    expect([...salvageFrames(frame, 0)]).toEqual([]);
   });
 });
