@@ -382,7 +382,14 @@ describe('record shapes, as Go decodes them', () => {
   });
 
   it.each([
-    { what: 'a payloadRef digest in upper case', change: editEvent(1, (event) => { delete event.payload; event.payloadRef = { digest: 'A'.repeat(64), bytes: 1 }; }), message: /: batch\/event: event\.payloadRef\.digest: expected 64 lower-case hex digits$/ },
+    ...['A'.repeat(64), `${'a'.repeat(64)}0`, `0${'a'.repeat(64)}`].map((digest) => ({
+      what: `a payloadRef digest ${digest.slice(0, 3)}…${digest.slice(-3)} of ${digest.length} characters`,
+      change: editEvent(1, (event) => {
+        delete event.payload;
+        event.payloadRef = { digest, bytes: 1 };
+      }),
+      message: /: batch\/event: event\.payloadRef\.digest: expected 64 lower-case hex digits$/,
+    })),
     { what: 'a begin time that is not RFC 3339', change: edit(0, (begin) => (begin.createdAt = '2026-12-01 09:00')), message: /: batch\/begin: createdAt: / },
     { what: 'a negative sequence', change: editEvent(1, (event) => (event.seq = -1)), message: /: batch\/event: event\.seq: / },
   ])('$what is refused as a record of the wrong shape', async ({ change, message }) => {
@@ -391,8 +398,12 @@ describe('record shapes, as Go decodes them', () => {
     expect(error!.message).toMatch(message);
   });
 
-  it('a begin time with an offset is a time', async () => {
-    const [item] = await read(batchRecords(1, ['session/title'], edit(0, (begin) => (begin.createdAt = '2026-12-01T11:00:00.5+02:00'))));
+  it('a time with an offset is a time, on a begin, an event and an end', async () => {
+    const records = batchRecords(1, ['session/title'], (all) => {
+      for (const record of all) record.createdAt = '2026-12-01T11:00:00.5+02:00';
+    });
+    records[2]!.createdAt = '2026-12-01T11:00:00-05:00';
+    const [item] = await read(records);
     expect(item?.type === 'batch' && item.batch.createdAt).toBe('2026-12-01T11:00:00.5+02:00');
   });
 });
