@@ -95,6 +95,18 @@ describe('the end of the input', () => {
   });
 });
 
+describe('a frame whose body does not decode', () => {
+  it('names the checksum failure as Reasonix does, at the frame', () => {
+    const good = encodeFrame(Buffer.from('{"a":1}'));
+    const broken = Buffer.from(encodeFrame(Buffer.from(`{"c":"${'abc'.repeat(50)}"}`)));
+    broken[broken.length - 1]! ^= 0xff;
+    const error = refusal(Buffer.concat([good, broken]));
+    expect(error).toBeInstanceOf(DamagedStoreError);
+    expect(error.message).toMatch(/^decode v4 frame: CRC check failed \(.+\)$/);
+    expect(error.data).toEqual({ file: 'log', offset: good.length });
+  });
+});
+
 describe('salvaging frames', () => {
   it('finds every frame that still decodes past garbage, a bad frame and a magic inside garbage', () => {
     const a = encodeFrame(Buffer.from('{"a":1}'));
