@@ -29,8 +29,11 @@ function batchRecords(firstSeq: number, kinds: string[], tamper: (records: Json[
   return records;
 }
 
-async function read(records: Json[], options: ReadBatchesOptions = {}, cutLastBytes = 0): Promise<LogItem[]> {
-  const log = Buffer.concat(records.map((record) => encodeFrame(Buffer.from(JSON.stringify(record)))));
+/** A record as its bytes: a Buffer is framed as it is (for records that are not JSON objects). */
+const recordBytes = (record: Json | Buffer) => (Buffer.isBuffer(record) ? record : Buffer.from(JSON.stringify(record)));
+
+async function read(records: (Json | Buffer)[], options: ReadBatchesOptions = {}, cutLastBytes = 0): Promise<LogItem[]> {
+  const log = Buffer.concat(records.map((record) => encodeFrame(recordBytes(record))));
   const bytes = log.subarray(0, log.length - cutLastBytes);
   const items: LogItem[] = [];
   for await (const item of readBatches(readFrames((async function* () { yield bytes; })(), { file: 'log' }), { file: 'log', ...options })) items.push(item);
@@ -38,19 +41,23 @@ async function read(records: Json[], options: ReadBatchesOptions = {}, cutLastBy
 }
 
 /** Offset of the n-th frame of the records. */
-const offsetOf = (records: Json[], n: number) => records.slice(0, n).reduce((sum, record) => sum + encodeFrame(Buffer.from(JSON.stringify(record))).length, 0);
+const offsetOf = (records: (Json | Buffer)[], n: number) => records.slice(0, n).reduce((sum, record) => sum + encodeFrame(recordBytes(record)).length, 0);
 
 const edit = (index: number, change: (record: Json) => void) => (records: Json[]) => change(records[index]!);
 const editEvent = (index: number, change: (event: Json) => void) => edit(index, (record) => change(record.event as Json));
 
 interface Refusal {
   name: string;
-  records: () => Json[];
+  records: () => (Json | Buffer)[];
   /** Which frame the error names. */
   frame: number;
   error: typeof DamagedStoreError | typeof UnsupportedVersionError;
   message: RegExp;
+  /** What the error's data tells besides the file and offset (what `--json` shows). */
+  data?: Json;
 }
+
+const BOUNDARY_EXPECTED = 'firstSeq 1, non-empty commitId/operationId/operationHash, writerGeneration ≥ 1, eventCount ≥ 1';
 
 const two = ['session/title', 'session/title'];
 
@@ -65,7 +72,42 @@ const refusals: Refusal[] = [
   { name: 'a batch/begin with writerGeneration 0', records: () => batchRecords(1, two, edit(0, (begin) => (begin.writerGeneration = 0))), frame: 0, error: DamagedStoreError, message: /^invalid v4 batch boundary at sequence 1$/ },
   { name: 'a batch/begin with eventCount 0', records: () => batchRecords(1, [], () => undefined), frame: 0, error: DamagedStoreError, message: /^invalid v4 batch boundary at sequence 1$/ },
   { name: 'a batch/begin with a negative eventCount', records: () => batchRecords(1, two, edit(0, (begin) => (begin.eventCount = -1))), frame: 0, error: DamagedStoreError, message: /^invalid v4 batch boundary at sequence 1$/ },
-  { name: 'a first batch starting at sequence 2', records: () => batchRecords(2, two), frame: 0, error: DamagedStoreError, message: /^invalid v4 batch boundary at sequence 1$/ },
+  {
+    name: 'a first batch starting at sequence 2',
+    records: () => batchRecords(2, two),
+    frame: 0,
+    error: DamagedStoreError,
+    message: /^invalid v4 batch boundary at sequence 1$/,
+    data: { sequence: 1, expected: BOUNDARY_EXPECTED, found: 'firstSeq 2' },
+  },
+  {
+    name: 'a batch/begin without a firstSeq',
+    records: () => batchRecords(1, two, edit(0, (begin) => delete begin.firstSeq)),
+    frame: 0,
+    error: DamagedStoreError,
+    message: /^invalid v4 batch boundary at sequence 1$/,
+    data: { sequence: 1, expected: BOUNDARY_EXPECTED, found: 'firstSeq 0' },
+  },
+  {
+    name: 'a batch/begin inside an open batch',
+    records: () => {
+      const records = batchRecords(1, two);
+      return [records[0]!, records[1]!, ...batchRecords(2, ['session/title'])];
+    },
+    frame: 2,
+    error: DamagedStoreError,
+    message: /^nested v4 batch at \d+$/,
+    data: { commitId: 'commit-1' },
+  },
+  { name: 'an event without a kind', records: () => batchRecords(1, two, editEvent(1, (event) => delete event.kind)), frame: 1, error: DamagedStoreError, message: /^invalid v4 event at sequence 1$/ },
+  {
+    name: 'an event without a seq',
+    records: () => batchRecords(1, two, editEvent(1, (event) => delete event.seq)),
+    frame: 1,
+    error: DamagedStoreError,
+    message: /^invalid v4 event at sequence 1$/,
+    data: { sequence: 1, commitId: 'commit-1', found: 'seq 0' },
+  },
   { name: 'an event without an id', records: () => batchRecords(1, two, editEvent(2, (event) => delete event.id)), frame: 2, error: DamagedStoreError, message: /^invalid v4 event at sequence 2$/ },
   { name: 'an event whose kind is blank', records: () => batchRecords(1, two, editEvent(1, (event) => (event.kind = '  '))), frame: 1, error: DamagedStoreError, message: /^invalid v4 event at sequence 1$/ },
   {
@@ -75,7 +117,14 @@ const refusals: Refusal[] = [
     error: DamagedStoreError,
     message: /^invalid v4 event at sequence 1$/,
   },
-  { name: 'an event at a sequence one too low', records: () => batchRecords(1, two, editEvent(2, (event) => (event.seq = 1))), frame: 2, error: DamagedStoreError, message: /^invalid v4 event at sequence 2$/ },
+  {
+    name: 'an event at a sequence one too low',
+    records: () => batchRecords(1, two, editEvent(2, (event) => (event.seq = 1))),
+    frame: 2,
+    error: DamagedStoreError,
+    message: /^invalid v4 event at sequence 2$/,
+    data: { sequence: 2, commitId: 'commit-1', found: 'seq 1' },
+  },
   {
     name: 'more events than the begin counts',
     records: () => batchRecords(1, two, (records) => records.push({ ...records[2]!, event: { ...(records[2]!.event as Json), seq: 3, id: 'extra' } })),
@@ -103,6 +152,18 @@ const refusals: Refusal[] = [
     frame: 3,
     error: DamagedStoreError,
     message: /^invalid v4 batch end at \d+$/,
+    data: { commitId: 'commit-1' },
+  },
+  {
+    name: 'a batch/end whose sha256 is a number',
+    records: () => {
+      const records = batchRecords(1, two);
+      records[3]!.sha256 = 5;
+      return records;
+    },
+    frame: 3,
+    error: DamagedStoreError,
+    message: /^decode v4 record at \d+: batch\/end: sha256: /,
   },
   { name: 'a batch/end with no batch open', records: () => batchRecords(1, two).slice(1), frame: 0, error: DamagedStoreError, message: /^v4 event outside batch at 0$/ },
   { name: 'a lone batch/end', records: () => batchRecords(1, two).slice(3), frame: 0, error: DamagedStoreError, message: /^invalid v4 batch end at 0$/ },
@@ -115,10 +176,52 @@ const refusals: Refusal[] = [
     },
     frame: 3,
     error: DamagedStoreError,
-    message: /checksum is , expected [0-9a-f]{64}$/,
+    message: /^v4 batch commit-1 checksum is , expected [0-9a-f]{64}$/,
+    data: { commitId: 'commit-1', expected: expect.stringMatching(/^[0-9a-f]{64}$/), found: '' },
   },
-  { name: 'a record without a schemaVersion', records: () => batchRecords(1, two, edit(1, (record) => delete record.schemaVersion)), frame: 1, error: UnsupportedVersionError, message: /^v4 physical record at \d+$/ },
-  { name: 'a record without a recordType', records: () => batchRecords(1, two, edit(1, (record) => delete record.recordType)), frame: 1, error: UnsupportedVersionError, message: /^unknown v4 physical record ""$/ },
+  {
+    name: 'a batch/end whose sha256 is another',
+    records: () => {
+      const records = batchRecords(1, two);
+      records[3]!.sha256 = 'f'.repeat(64);
+      return records;
+    },
+    frame: 3,
+    error: DamagedStoreError,
+    message: new RegExp(`^v4 batch commit-1 checksum is ${'f'.repeat(64)}, expected [0-9a-f]{64}$`),
+    data: { commitId: 'commit-1', expected: expect.stringMatching(/^[0-9a-f]{64}$/), found: 'f'.repeat(64) },
+  },
+  {
+    name: 'a record without a schemaVersion',
+    records: () => batchRecords(1, two, edit(1, (record) => delete record.schemaVersion)),
+    frame: 1,
+    error: UnsupportedVersionError,
+    message: /^v4 physical record at \d+$/,
+    data: { expected: `schemaVersion 4, codec ${V4_CODEC}` },
+  },
+  { name: 'a record without a recordType', records: () => batchRecords(1, two, edit(1, (record) => delete record.recordType)), frame: 1, error: UnsupportedVersionError, message: /^unknown v4 physical record ""$/, data: { found: '' } },
+  {
+    name: 'a record of another type',
+    records: () => batchRecords(1, two, edit(1, (record) => (record.recordType = 'batch/note'))),
+    frame: 1,
+    error: UnsupportedVersionError,
+    message: /^unknown v4 physical record "batch\/note"$/,
+    data: { found: 'batch/note' },
+  },
+  ...(['[]', 'null', '7', '"text"'] as const).map((json) => ({
+    name: `a record that is ${json}, not an object`,
+    records: () => [...batchRecords(1, two).slice(0, 2), Buffer.from(json)],
+    frame: 2,
+    error: DamagedStoreError,
+    message: /^decode v4 record at \d+: not a JSON object$/,
+  })),
+  {
+    name: 'a record that is not JSON',
+    records: () => [...batchRecords(1, two).slice(0, 2), Buffer.from('{"recordType": ')],
+    frame: 2,
+    error: DamagedStoreError,
+    message: /^decode v4 record at \d+: (?!not a JSON object)\S/,
+  },
   { name: 'an unknown required event kind', records: () => batchRecords(1, ['future/thing']), frame: 1, error: UnsupportedVersionError, message: /^unknown required event "future\/thing"$/ },
   { name: 'a begin whose firstSeq is a string', records: () => batchRecords(1, two, edit(0, (begin) => (begin.firstSeq = '1'))), frame: 0, error: DamagedStoreError, message: /^decode v4 record at 0: batch\/begin: firstSeq: / },
   {
@@ -148,7 +251,12 @@ describe('the batch reader refuses each broken rule alone, naming where', () => 
     expect(error).toBeInstanceOf(refusal.error);
     if (refusal.error === DamagedStoreError) expect(error).not.toBeInstanceOf(UnsupportedVersionError);
     expect((error as Error).message).toMatch(refusal.message);
-    expect((error as DamagedStoreError).data).toMatchObject({ file: 'log', offset: offsetOf(records, refusal.frame) });
+    expect((error as DamagedStoreError).data).toMatchObject({ file: 'log', offset: offsetOf(records, refusal.frame), ...refusal.data });
+  });
+
+  it('a lone batch/end names no batch', async () => {
+    const error = await read(batchRecords(1, two).slice(3)).catch((thrown: unknown) => thrown);
+    expect((error as DamagedStoreError).data).not.toHaveProperty('commitId');
   });
 
   it('names the operation that conflicts, at the batch that repeats it', async () => {
@@ -167,6 +275,35 @@ describe('what the batch reader accepts', () => {
     const again = batchRecords(3, ['session/title'], edit(0, (begin) => Object.assign(begin, { operationId: 'op-1', operationHash: 'hash-1' })));
     const items = await read([...first, ...again]);
     expect(items.map((item) => item.type)).toEqual(['batch', 'batch']);
+  });
+
+  // The kinds Reasonix 1.38.11 projects without `optional` (its ProjectionKinds, spec §7.1), less
+  // session/permission-preset, which the binary refuses unless optional (reasonix-decode-rules.test.ts).
+  const KINDS_1_38_11 = [
+    'message/complete', 'message/upsert', 'message/retract', 'assistant/attempt', 'tool/call', 'tool/start', 'tool/result',
+    'turn/start', 'turn/end', 'step/start', 'step/end', 'todo/write', 'interaction/created', 'interaction/resolved',
+    'plan/state', 'goal/state', 'session/title', 'session/config', 'model/context-replace', 'history/replace',
+    'compaction', 'runtime/recovery', 'legacy/import', 'diagnostic',
+  ];
+
+  it("a batch keeps its begin's createdAt (none: empty), and an inline payload's event has no payloadRef", async () => {
+    const [kept] = await read(batchRecords(1, two));
+    expect(kept?.type === 'batch' && kept.batch.createdAt).toBe('2026-12-01T09:00:00Z');
+    expect(kept?.type === 'batch' && kept.batch.events[0]).not.toHaveProperty('payloadRef');
+    const [none] = await read(batchRecords(1, two, edit(0, (begin) => delete begin.createdAt)));
+    expect(none?.type === 'batch' && none.batch.createdAt).toBe('');
+  });
+
+  it('every kind Reasonix 1.38.11 knows, each required, in one batch', async () => {
+    const [item] = await read(batchRecords(1, KINDS_1_38_11));
+    expect(item?.type === 'batch' ? item.batch.events.map((event) => event.kind) : item).toEqual(KINDS_1_38_11);
+  });
+
+  it.each(['session/permission-preset', 'submission/accepted', 'context/replace', 'message/complete ', 'Message/Complete'])('not a kind 1.38.11 knows when required: %j', async (kind) => {
+    const error = await read(batchRecords(1, ['session/title', kind])).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UnsupportedVersionError);
+    expect((error as UnsupportedVersionError).message).toBe(`unknown required event ${JSON.stringify(kind)}`);
+    expect((error as UnsupportedVersionError).data).toMatchObject({ sequence: 2, found: kind });
   });
 
   it('an unknown kind marked optional, a kind it is told it knows, and the required flag as written', async () => {
@@ -219,5 +356,54 @@ describe('what the batch reader accepts', () => {
     const cut = await read(records, {}, 3);
     expect(cut.at(-1)).toEqual({ type: 'torn-tail', tail: { offset: start, bytes: offsetOf(records, 6) - 3 - start, reason: 'unfinished batch' } });
     expect(cut.filter((item) => item.type === 'batch')).toHaveLength(1);
+  });
+});
+
+describe('record shapes, as Go decodes them', () => {
+  const payloadOf = async (payload: string) => {
+    const [item] = await read(batchRecords(1, ['session/title'], editEvent(1, (event) => (event.payload = payload))));
+    return item?.type === 'batch' ? item.batch.events[0]!.payload : undefined;
+  };
+  const refusalOf = (records: Json[]) => read(records).then(() => undefined, (thrown: unknown) => thrown as DamagedStoreError);
+
+  it.each([
+    { text: 'QQ==', bytes: [0x41] },
+    { text: 'QUI=', bytes: [0x41, 0x42] },
+    { text: 'QUJD', bytes: [0x41, 0x42, 0x43] },
+    { text: '+/+/', bytes: [0xfb, 0xff, 0xbf] },
+  ])('standard base64 $text is its bytes', async ({ text, bytes }) => {
+    expect(await payloadOf(text)).toEqual(Buffer.from(bytes));
+  });
+
+  it.each(['-_-_', 'QUJ', 'QU!D', '===='])('%j is not standard padded base64', async (text) => {
+    const error = await refusalOf(batchRecords(1, ['session/title'], editEvent(1, (event) => (event.payload = text))));
+    expect(error).toBeInstanceOf(DamagedStoreError);
+    expect(error!.message).toMatch(/: batch\/event: event\.payload: illegal base64 data$/);
+  });
+
+  it.each([
+    ...['A'.repeat(64), `${'a'.repeat(64)}0`, `0${'a'.repeat(64)}`].map((digest) => ({
+      what: `a payloadRef digest ${digest.slice(0, 3)}…${digest.slice(-3)} of ${digest.length} characters`,
+      change: editEvent(1, (event) => {
+        delete event.payload;
+        event.payloadRef = { digest, bytes: 1 };
+      }),
+      message: /: batch\/event: event\.payloadRef\.digest: expected 64 lower-case hex digits$/,
+    })),
+    { what: 'a begin time that is not RFC 3339', change: edit(0, (begin) => (begin.createdAt = '2026-12-01 09:00')), message: /: batch\/begin: createdAt: / },
+    { what: 'a negative sequence', change: editEvent(1, (event) => (event.seq = -1)), message: /: batch\/event: event\.seq: / },
+  ])('$what is refused as a record of the wrong shape', async ({ change, message }) => {
+    const error = await refusalOf(batchRecords(1, ['session/title'], change));
+    expect(error).toBeInstanceOf(DamagedStoreError);
+    expect(error!.message).toMatch(message);
+  });
+
+  it('a time with an offset is a time, on a begin, an event and an end', async () => {
+    const records = batchRecords(1, ['session/title'], (all) => {
+      for (const record of all) record.createdAt = '2026-12-01T11:00:00.5+02:00';
+    });
+    records[2]!.createdAt = '2026-12-01T11:00:00-05:00';
+    const [item] = await read(records);
+    expect(item?.type === 'batch' && item.batch.createdAt).toBe('2026-12-01T11:00:00.5+02:00');
   });
 });

@@ -5,6 +5,8 @@ import { DamagedStoreError } from '../src/errors/index.js';
 import { encodeFrame, FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES } from '../src/codec/frame.js';
 import { FrameParser } from '../src/codec/frame-parser.js';
 import { salvageFrames } from '../src/codec/salvage-frames.js';
+import { zstd } from '../src/codec/zstd.js';
+import { seededRandom } from './support/seeded-random.js';
 
 const record = Buffer.from('{"schemaVersion":4}');
 const withHeader = (frame: Buffer, compressed: number, raw: number) => {
@@ -93,6 +95,18 @@ describe('the end of the input', () => {
   });
 });
 
+describe('a frame whose body does not decode', () => {
+  it('names the checksum failure as Reasonix does, at the frame', () => {
+    const good = encodeFrame(Buffer.from('{"a":1}'));
+    const broken = Buffer.from(encodeFrame(Buffer.from(`{"c":"${'abc'.repeat(50)}"}`)));
+    broken[broken.length - 1]! ^= 0xff;
+    const error = refusal(Buffer.concat([good, broken]));
+    expect(error).toBeInstanceOf(DamagedStoreError);
+    expect(error.message).toMatch(/^decode v4 frame: CRC check failed \(.+\)$/);
+    expect(error.data).toEqual({ file: 'log', offset: good.length });
+  });
+});
+
 describe('salvaging frames', () => {
   it('finds every frame that still decodes past garbage, a bad frame and a magic inside garbage', () => {
     const a = encodeFrame(Buffer.from('{"a":1}'));
@@ -109,5 +123,39 @@ describe('salvaging frames', () => {
     expect([...salvageFrames(log, 1)].map((frame) => frame.raw.toString())).toEqual(['{"b":2}']);
     // A frame whose body runs past the end is not a frame.
     expect([...salvageFrames(b.subarray(0, b.length - 1), 0)]).toEqual([]);
+  });
+
+  /** A frame with any header sizes around a body of `raw` compressed: what a damaged header can claim. */
+  const frameOf = (raw: Buffer, declaredRaw = raw.length) => {
+    const body = zstd.compress(raw);
+    return withHeader(Buffer.concat([Buffer.from('RX4F'), Buffer.alloc(8), body]), body.length, declaredRaw);
+  };
+
+  it('gives each frame its offset and length, and stops at a header cut by the end of the log', () => {
+    const a = encodeFrame(Buffer.from('{"a":1}'));
+    const b = encodeFrame(Buffer.from('{"b":2}'));
+    for (const cut of [4, 8, 11]) {
+      const log = Buffer.concat([a, Buffer.from('xx'), b, b.subarray(0, cut)]);
+      expect([...salvageFrames(log, 0)].map((frame) => [frame.offset, frame.frameBytes])).toEqual([
+        [0, a.length],
+        [a.length + 2, b.length],
+      ]);
+    }
+  });
+
+  it('keeps the frame budget: a record of exactly 8 MiB is found, one byte more or an empty one is not', () => {
+    const budget = frameOf(Buffer.alloc(FRAME_BUDGET_BYTES, 0x20));
+    expect([...salvageFrames(budget, 0)].map((frame) => frame.raw.length)).toEqual([FRAME_BUDGET_BYTES]);
+    expect([...salvageFrames(frameOf(Buffer.alloc(FRAME_BUDGET_BYTES + 1, 0x20)), 0)]).toEqual([]);
+    expect([...salvageFrames(frameOf(Buffer.alloc(0)), 0)]).toEqual([]);
+    expect([...salvageFrames(frameOf(Buffer.from('7')), 0)].map((frame) => frame.raw.toString())).toEqual(['7']);
+  });
+
+  it('keeps the budget on the compressed size too: 8 MiB that does not compress is over it', () => {
+    const random = seededRandom(3);
+    const noise = Buffer.from(Array.from({ length: FRAME_BUDGET_BYTES }, () => random.int(256)));
+    const frame = frameOf(noise);
+    expect(frame.readUInt32BE(4)).toBeGreaterThan(FRAME_BUDGET_BYTES);
+    expect([...salvageFrames(frame, 0)]).toEqual([]);
   });
 });

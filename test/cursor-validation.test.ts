@@ -1,9 +1,10 @@
 // A cursor is checked before anything is read from it: each way it can fail to fit a log gives
 // CursorMismatchError naming what differs, never batches from the wrong place.
+import { createHash } from 'node:crypto';
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { CursorMismatchError, openLogSession, type Cursor } from '../src/index.js';
-import { copySession, logOf } from './support/faults.js';
+import { CursorMismatchError, DamagedStoreError, openLogSession, type Cursor } from '../src/index.js';
+import { copySession, framesOf, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 
 const source = fixture('tool-calls');
@@ -78,5 +79,62 @@ describe('a cursor', () => {
     const error = await mismatch(session.readSince({ ...cursor, nextSequence: cursor.nextSequence + 1 }));
     expect(error.message).toMatch(new RegExp(`the log does not continue at sequence ${cursor.nextSequence + 1} there`));
     expect(error.data).toMatchObject({ file: logOf(dir), offset: cursor.offset, sequence: cursor.nextSequence + 1 });
+  });
+
+  // A cursor moved off a batch boundary, with the digests of the bytes it now stands after (as a
+  // cursor made there would carry them): the bytes before it are the log's own, unchanged, so only
+  // the boundary check can tell. The answer is a mismatch naming the offset, not damage in the log.
+  const movedTo = async (dir: string, cursor: Cursor, offset: number): Promise<Cursor> => {
+    const log = await readFile(logOf(dir));
+    const sha = (from: number, to: number) => createHash('sha256').update(log.subarray(from, to)).digest('hex');
+    return { ...cursor, offset, prefixDigest: sha(0, Math.min(64, offset)), anchorDigest: sha(Math.max(0, offset - 4096), offset) };
+  };
+
+  it.each([
+    { where: 'inside the batch/begin frame that follows it', at: (cursor: Cursor) => cursor.offset + 5 },
+    { where: 'inside the batch/end frame before it', at: (cursor: Cursor) => cursor.offset - 3 },
+  ])('moved $where is refused as not a batch boundary', async ({ at }) => {
+    const { dir, session, cursor } = await afterTwoBatches();
+    const moved = await movedTo(dir, cursor, at(cursor));
+    const error = await mismatch(session.readSince(moved));
+    expect(error.message).toBe(
+      `the cursor does not fit this log: offset ${moved.offset} is not a batch boundary: the bytes before it do not end a batch/end frame; read the session again from the start`,
+    );
+    expect(error.data).toMatchObject({ file: logOf(dir), offset: moved.offset });
+  });
+
+  it('moved to a frame boundary inside a batch is refused as not a batch boundary', async () => {
+    const { dir, session, cursor } = await afterTwoBatches();
+    const event = (await framesOf(dir)).find((frame) => frame.offset > cursor.offset && frame.record.recordType === 'batch/event')!;
+    const moved = await movedTo(dir, cursor, event.offset);
+    expect((await mismatch(session.readSince(moved))).message).toContain(`offset ${event.offset} is not a batch boundary`);
+  });
+
+  it('at a boundary with damage right after it gives the damage, not a mismatch', async () => {
+    const { dir, session, cursor } = await afterTwoBatches();
+    const log = await readFile(logOf(dir));
+    log[cursor.offset]! ^= 0xff;
+    await writeFile(logOf(dir), log);
+    const error = await session.readSince(cursor).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(DamagedStoreError);
+    expect((error as DamagedStoreError).data).toMatchObject({ file: logOf(dir), offset: cursor.offset, expected: 'RX4F' });
+  });
+
+  it('at the end of the log, and at every batch boundary, is accepted', async () => {
+    const dir = await copySession(source.dir);
+    const session = await openLogSession(dir);
+    const seen: number[] = [];
+    let cursor: Cursor | undefined;
+    for (;;) {
+      const next = await session.readSince(cursor, { maxBatches: 1 });
+      if (next.batches.length === 0) break;
+      seen.push(next.cursor.offset);
+      cursor = next.cursor;
+    }
+    expect(seen).toEqual((await framesOf(dir)).filter((frame) => frame.record.recordType === 'batch/end').map((frame) => frame.offset + frame.bytes));
+    expect(seen.at(-1)).toBe((await readFile(logOf(dir))).length);
   });
 });

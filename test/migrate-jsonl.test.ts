@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { chmod, cp, mkdir, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateJsonlToV4 } from '../src/migrate/jsonl-to-v4.js';
 import { readSessionEvents } from '../src/session/reading/read-events.js';
 import { readSession } from '../src/session/reading/read-session.js';
@@ -16,10 +16,6 @@ const migrated = fixture('jsonl-migrated');
 const fixtureStore = join(migrated.dir, '..');
 const jsonlDir = join(fixtureStore, '..', 'sessions');
 
-afterAll(async () => {
-  await rm(migrated.stateRoot, { recursive: true, force: true });
-});
-
 async function batchesOf(dir: string) {
   const batches = [];
   for await (const item of readSessionEvents(dir)) if (item.type === 'batch') batches.push(item.value);
@@ -27,37 +23,57 @@ async function batchesOf(dir: string) {
 }
 
 describe('rxstore migrate jsonl-to-v4 reproduces Reasonix 1.38.11', () => {
-  it("gives the transcript Reasonix migrated the same id, messages, commits, legacy bytes and map entry", async () => {
-    // The target id hashes the transcript's absolute path, so it is laid where Reasonix found it.
-    const stateRoot = await lay(migrated.stateRoot);
-    const transcript = join(stateRoot, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions', 'legacy-demo.jsonl');
-    const report = await migrateJsonlToV4(transcript, { stateRoot, cwd: migrated.workspace });
-    expect(report).toMatchObject({ action: 'migrated', targetId: migrated.id, messages: 5, batches: 1, placement: 'transcript-workspace', workspace: migrated.workspace });
-    expect(report.targetDir).toBe(join(stateRoot, migrated.sessionDir));
+  it.skipIf(!reasonixBinary())(`gives a transcript the id, messages, commits, legacy bytes and map entry Reasonix gives it when it migrates it ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async () => {
+    // The target id hashes the transcript's absolute path: rxstore and then Reasonix migrate the
+    // same transcript at the same path, a folder of this test's own.
+    const base = await realpath(await tempDir('rxstore-jsonl-same-'));
+    const stateRoot = join(base, 'state');
+    const workspace = join(base, 'ws');
+    const sessions = join(stateRoot, 'projects', workspaceSlug(workspace, 'linux'), 'sessions');
+    await mkdir(workspace, { recursive: true });
+    await cp(jsonlDir, sessions, { recursive: true });
+    const metaPath = join(sessions, 'legacy-demo.jsonl.meta');
+    await writeFile(metaPath, `${JSON.stringify({ ...JSON.parse(await readFile(metaPath, 'utf8')), workspace_root: workspace }, null, 2)}\n`);
+    const transcript = join(sessions, 'legacy-demo.jsonl');
 
-    const ours = await batchesOf(report.targetDir);
-    const theirs = (await batchesOf(migrated.dir)).filter((batch) => batch.batch.operationId.startsWith('legacy-import:'));
-    expect(ours.map((batch) => [batch.batch.operationId, batch.batch.operationHash, batch.batch.writerGeneration])).toEqual(
-      theirs.map((batch) => [batch.batch.operationId, batch.batch.operationHash, batch.batch.writerGeneration]),
+    const report = await migrateJsonlToV4(transcript, { stateRoot, cwd: workspace });
+    expect(report).toMatchObject({ action: 'migrated', messages: 5, batches: 1, placement: 'transcript-workspace', workspace });
+    const v4Store = dirname(report.targetDir);
+    expect(v4Store).toBe(join(dirname(sessions), 'sessions-v4'));
+    const ours = {
+      batches: await batchesOf(report.targetDir),
+      session: await readSession(report.targetDir),
+      legacy: await Promise.all(['legacy-demo.jsonl', 'legacy-demo.jsonl.meta'].map((name) => readFile(join(report.targetDir, 'legacy', name)))),
+      manifest: JSON.parse(await readFile(join(report.targetDir, 'manifest.json'), 'utf8')),
+      map: JSON.parse(await readFile(join(v4Store, 'migration-map.json'), 'utf8')),
+    };
+    // The messages are the ones Reasonix migrated when the fixture was made.
+    expect(ours.session.projection.transcript.map((entry) => entry.message)).toEqual(
+      (await readSession(migrated.dir)).projection.transcript.slice(0, 5).map((entry) => entry.message),
     );
-    expect(ours.map((batch) => batch.payloads)).toEqual(theirs.map((batch) => batch.payloads));
-    const [mine, reasonix] = await Promise.all([readSession(report.targetDir), readSession(migrated.dir)]);
-    expect(mine.projection.transcript.map((entry) => entry.message)).toEqual(
-      reasonix.projection.transcript.slice(0, 5).map((entry) => entry.message),
-    );
-    for (const name of ['legacy-demo.jsonl', 'legacy-demo.jsonl.meta']) {
-      expect(await readFile(join(report.targetDir, 'legacy', name))).toEqual(await readFile(join(migrated.dir, 'legacy', name)));
+
+    // Now Reasonix migrates the same transcript, rxstore's copy gone, on resuming it.
+    await rm(v4Store, { recursive: true, force: true });
+    const mock = await startMockModel([{ text: 'Continuing the legacy session.' }]);
+    try {
+      const run = await runReasonix({ home: stateRoot, cwd: workspace, args: ['run', '--resume', 'legacy-demo', 'And what now?'], mock });
+      expect(run.code, run.stderr).toBe(0);
+    } finally {
+      await mock.close();
     }
-    const manifest = JSON.parse(await readFile(join(report.targetDir, 'manifest.json'), 'utf8'));
-    const theirManifest = JSON.parse(await readFile(join(migrated.dir, 'manifest.json'), 'utf8'));
-    expect(manifest.source).toEqual(theirManifest.source);
-    const map = JSON.parse(await readFile(join(report.targetDir, '..', 'migration-map.json'), 'utf8'));
-    const theirMap = JSON.parse(await readFile(join(fixtureStore, 'migration-map.json'), 'utf8'));
+    expect(listSessionDirs(stateRoot)).toEqual([report.targetDir]);
+    const theirs = (await batchesOf(report.targetDir)).filter((batch) => batch.batch.operationId.startsWith('legacy-import:'));
+    const commits = (batches: typeof theirs) => batches.map((batch) => [batch.batch.operationId, batch.batch.operationHash, batch.batch.writerGeneration]);
+    expect(commits(ours.batches)).toEqual(commits(theirs));
+    expect(ours.batches.map((batch) => batch.payloads)).toEqual(theirs.map((batch) => batch.payloads));
+    expect((await readSession(report.targetDir)).projection.transcript.slice(0, 5).map((entry) => entry.message)).toEqual(ours.session.projection.transcript.map((entry) => entry.message));
+    expect(ours.legacy).toEqual(await Promise.all(['legacy-demo.jsonl', 'legacy-demo.jsonl.meta'].map((name) => readFile(join(report.targetDir, 'legacy', name)))));
+    expect(ours.manifest.source).toEqual(JSON.parse(await readFile(join(report.targetDir, 'manifest.json'), 'utf8')).source);
     const withoutTime = ({ createdAt: _, ...entry }: Record<string, unknown>) => entry;
-    expect(map.entries.map(withoutTime)).toEqual(theirMap.entries.map(withoutTime));
+    expect(ours.map.entries.map(withoutTime)).toEqual(JSON.parse(await readFile(join(v4Store, 'migration-map.json'), 'utf8')).entries.map(withoutTime));
 
-    const again = await migrateJsonlToV4(transcript, { stateRoot, cwd: migrated.workspace });
-    expect(again.action).toBe('exists');
+    const again = await migrateJsonlToV4(transcript, { stateRoot, cwd: workspace });
+    expect(again).toMatchObject({ action: 'exists', targetId: report.targetId });
   });
 
   it.skipIf(!reasonixBinary())(`is resumed by Reasonix from the transcript's workspace without a second migration ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async () => {

@@ -1,5 +1,5 @@
 import type { Platform } from '../store/roots/platform.js';
-import { fromFolder, quote, reasonixResume } from '../store/resume/shell-command.js';
+import { fromFolder, reasonixResume, withEnv } from '../store/resume/shell-command.js';
 
 /** The variable that pins Reasonix's state root in a printed command (docs/format.md §1.1). */
 export interface PinnedRoot {
@@ -19,7 +19,5 @@ export function resumeCommand(id: string, workspace: string, platform: Platform,
 
 /** `[REASONIX_HOME=<root>] reasonix --resume <id>`, for when the folder to run it from is not known. */
 export function resumeWithRoot(id: string, platform: Platform, pinned?: PinnedRoot): string {
-  const resume = reasonixResume(id, platform);
-  if (!pinned) return resume;
-  return platform === 'win32' ? `set "${pinned.name}=${pinned.value}" && ${resume}` : `${pinned.name}=${quote(pinned.value, platform)} ${resume}`;
+  return withEnv(pinned ? { [pinned.name]: pinned.value } : {}, reasonixResume(id, platform), platform);
 }

@@ -1,7 +1,10 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CursorMismatchError } from '../../errors/index.js';
+import { FrameParser } from '../../codec/frame-parser.js';
+import { FRAME_HEADER_BYTES, parseFrameHeader } from '../../codec/frame.js';
+import { RecordEnvelopeSchema } from '../../codec/records.js';
+import { CursorMismatchError, DamagedStoreError } from '../../errors/index.js';
 import { sha256OfRange } from '../../fs/read-range.js';
 import { firstIssue } from '../reading/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
@@ -51,6 +54,11 @@ export class CursorMaker {
     return new CursorMaker(await open(join(sessionDir, SESSION_FILES.log), 'r'), sessionId);
   }
 
+  /** Over a handle the caller keeps and closes (its `close` is not to be called). */
+  static over(handle: FileHandle, sessionId: string): CursorMaker {
+    return new CursorMaker(handle, sessionId);
+  }
+
   async at(position: LogPosition): Promise<Cursor> {
     const prefixEnd = Math.min(PREFIX_BYTES, position.offset);
     // The prefix digest is the same for every offset past the prefix: hashed once.
@@ -86,10 +94,10 @@ export async function cursorAt(sessionDir: string, sessionId: string, position: 
 }
 
 /**
- * The cursor, validated: its shape and version, its session, and that the log still holds,
- * unchanged, what it saw; otherwise `CursorMismatchError` naming what differs. That the offset
- * is a batch boundary and the sequence the one there is checked by the read that follows: a
- * batch that does not begin there, or at that sequence, is a mismatch too.
+ * The cursor, validated: its shape and version, its session, that the log still holds, unchanged,
+ * what it saw, and that its offset is a batch boundary (the bytes before it end a `batch/end`
+ * frame); otherwise `CursorMismatchError` naming what differs. That the sequence is the one there
+ * is checked by the read that follows: a batch that does not begin at that sequence is a mismatch too.
  */
 export async function checkCursor(sessionDir: string, sessionId: string, given: unknown): Promise<Cursor> {
   const logPath = join(sessionDir, SESSION_FILES.log);
@@ -98,10 +106,45 @@ export async function checkCursor(sessionDir: string, sessionId: string, given: 
   const cursor = parsed.data;
   const fail = (why: string) => new CursorMismatchError(`the cursor does not fit this log: ${why}; read the session again from the start`, { file: logPath, offset: cursor.offset });
   if (cursor.sessionId !== sessionId) throw fail(`it was taken from session ${JSON.stringify(cursor.sessionId)}`);
+  // One handle for every check: a log replaced meanwhile is judged whole, old or new, never half of each.
   const handle = await open(logPath, 'r');
-  const { size } = await handle.stat().finally(() => handle.close());
-  if (size < cursor.offset) throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
-  const again = await cursorAt(sessionDir, sessionId, cursor);
-  if (again.prefixDigest !== cursor.prefixDigest || again.anchorDigest !== cursor.anchorDigest) throw fail('the bytes before the offset changed (the log was rewritten)');
+  try {
+    const { size } = await handle.stat();
+    if (size < cursor.offset) throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
+    const again = await CursorMaker.over(handle, sessionId).at(cursor);
+    if (again.prefixDigest !== cursor.prefixDigest || again.anchorDigest !== cursor.anchorDigest) throw fail('the bytes before the offset changed (the log was rewritten)');
+    if (cursor.offset > 0 && !(await endsBatch(handle, cursor.offset))) throw fail(`offset ${cursor.offset} is not a batch boundary: the bytes before it do not end a batch/end frame`);
+  } finally {
+    await handle.close();
+  }
   return cursor;
+}
+
+/**
+ * Whether the log's bytes up to `offset` end with a whole `batch/end` frame. A frame has no
+ * trailer, so the frame is found from its header: a magic whose declared size ends exactly at the
+ * offset, and that decodes to a batch/end record. A batch/end record is a few hundred bytes, well
+ * inside the window the anchor digest covers.
+ */
+async function endsBatch(handle: FileHandle, offset: number): Promise<boolean> {
+  const window = Buffer.alloc(Math.min(ANCHOR_BYTES, offset));
+  await handle.read(window, 0, window.length, offset - window.length);
+  for (let start = window.length - FRAME_HEADER_BYTES; start >= 0; start -= 1) {
+    const header = parseFrameHeader(window, start);
+    if (header.fault || start + header.frameBytes !== window.length) continue;
+    if (isBatchEnd(window.subarray(start))) return true;
+  }
+  return false;
+}
+
+function isBatchEnd(frameBytes: Buffer): boolean {
+  try {
+    const [frame] = new FrameParser(undefined).push(frameBytes);
+    const envelope = frame && RecordEnvelopeSchema.safeParse(JSON.parse(frame.raw.toString('utf8')));
+    return envelope?.success === true && envelope.data.recordType === 'batch/end';
+  } catch (error) {
+    // Not a frame after all: bytes inside compressed data that look like a header.
+    if (error instanceof DamagedStoreError || error instanceof SyntaxError) return false;
+    throw error;
+  }
 }

@@ -6,7 +6,7 @@ import type { PinnedRoots } from '../roots/roots.js';
  * Each is one line a person can paste.
  */
 export function quote(value: string, platform: Platform): string {
-  if (platform === 'win32') return /^[\w\\:.\-]+$/.test(value) ? value : `"${value}"`;
+  if (platform === 'win32') return /^[\w\\:.\-]+$/.test(value) ? value : cmdQuoted(value);
   return /^[\w/.,:@%+=-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
@@ -26,7 +26,7 @@ export function fromFolder(folder: string, command: string, platform: Platform):
 /** Runs `command` with these variables set: `NAME=value command` in `sh`, `set "NAME=value" && command` in `cmd.exe`. */
 export function withEnv(env: PinnedRoots, command: string, platform: Platform): string {
   const set = Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined);
-  if (platform === 'win32') return [...set.map(([name, value]) => `set "${name}=${value}"`), command].join(' && ');
+  if (platform === 'win32') return [...set.map(([name, value]) => `set ${cmdQuoted(`${name}=${value}`)}`), command].join(' && ');
   return [...set.map(([name, value]) => `${name}=${quote(value, platform)}`), command].join(' ');
 }
 
@@ -35,4 +35,16 @@ export function copyInto(dir: string, intoDir: string, platform: Platform): stri
   const paths = pathsOf(platform);
   if (platform === 'win32') return `xcopy /E /I /Q /Y ${quote(dir, platform)} ${quote(paths.join(intoDir, paths.basename(dir)), platform)}`;
   return `mkdir -p ${quote(intoDir, platform)} && cp -R ${quote(dir, platform)} ${quote(`${intoDir}/`, platform)}`;
+}
+
+/**
+ * `text` in double quotes for `cmd.exe`. Quotes keep spaces and `& | < > ( )` literal, but not `%`:
+ * cmd expands `%NAME%` before it looks at quotes, inside them too. Text with a `%` (or a `"`) is
+ * therefore quoted with carets instead: every quote and special character is escaped with `^`, so
+ * each `%` is followed by a name holding a caret, which no variable has, and the caret is dropped
+ * only after expansion; the program is then given the text between plain quotes.
+ */
+function cmdQuoted(text: string): string {
+  if (!/[%"]/.test(text)) return `"${text}"`;
+  return `^"${text.replace(/[%!^&|<>()"]/g, '^$&')}^"`;
 }
