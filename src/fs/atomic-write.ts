@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { failPoint } from './fail-point.js';
 
 /** Files rxstore writes are private to their owner, as Reasonix's are (docs/format.md §2). */
 export const FILE_MODE = 0o600;
@@ -11,6 +12,7 @@ export async function fsyncDir(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
   try {
     await handle.sync();
+    failPoint('dir.synced');
   } catch {
     // Some file systems refuse fsync on a directory; the rename itself is still atomic.
   } finally {
@@ -28,7 +30,9 @@ export async function writeNewFile(path: string, data: Uint8Array | string): Pro
   const handle = await open(path, 'wx', FILE_MODE);
   try {
     await handle.writeFile(data);
+    failPoint('new-file.written');
     await handle.sync();
+    failPoint('new-file.synced');
   } finally {
     await handle.close();
   }
@@ -45,9 +49,13 @@ export async function writeThroughTemp<T>(path: string, write: (handle: FileHand
   let result: T;
   try {
     result = await write(handle);
+    failPoint('atomic.temp-written');
     await handle.sync();
+    failPoint('atomic.temp-synced');
     await handle.close();
+    failPoint('atomic.before-rename');
     await rename(temp, path);
+    failPoint('atomic.renamed');
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
