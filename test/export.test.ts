@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrateJsonlToV4 } from '../src/migrate/jsonl-to-v4.js';
@@ -23,7 +23,12 @@ describe('rxstore export', () => {
     const [original, roundTrip] = await Promise.all([readSession(source.dir), readSession(report.targetDir)]);
     expect(roundTrip.status).toBe('ok');
     expect(roundTrip.projection.transcript.map((entry) => entry.message)).toEqual(original.projection.transcript.map((entry) => entry.message));
-    // A second export to the same file is refused (exit 1), the file named once.
+    // A second export finds exactly its own files there (as after an interrupted run) and leaves them.
+    const written = await readFile(out);
+    expect((await runCli(['export', source.dir, '--to', out])).code).toBe(0);
+    expect(await readFile(out)).toEqual(written);
+    // A file holding anything else is never overwritten (exit 1), the file named once.
+    await writeFile(out, `${written.toString('utf8')}{"role":"user","content":"mine"}\n`);
     const again = await runCli(['export', source.dir, '--to', out]);
     expect(again).toMatchObject({ code: 1, stdout: '', stderr: `rxstore: RX_EXPORT_REFUSED: ${out} already exists; export never overwrites\n` });
   });

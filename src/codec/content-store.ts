@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
 import { CorruptContentError, MissingContentError } from '../errors/index.js';
 import type { PayloadRef } from './records.js';
+import { failPoint } from '../fs/fail-point.js';
 
 /** Objects are indexed in 1 MiB blocks; an index with any other block size is refused (docs/format.md §6.1). */
 export const INTEGRITY_BLOCK_BYTES = 1024 * 1024;
@@ -153,9 +154,11 @@ export class ContentStore {
       await link(temp, path).catch(async (error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST' || !(await standsAlready(path, bytes))) throw error;
       });
+      failPoint('content.linked');
     } finally {
       await rm(temp, { force: true });
     }
+    failPoint('content.temp-removed');
     await fsyncDir(dirname(path));
   }
 }

@@ -1,4 +1,5 @@
 import { writeThroughTemp } from './atomic-write.js';
+import { failPoint } from './fail-point.js';
 
 /** Writes are gathered to about this many bytes: a page arrives in many small pieces. */
 const WRITE_BYTES = 256 * 1024;
@@ -19,6 +20,7 @@ export async function writeStreamAtomic(path: string, pieces: AsyncIterable<stri
       pending = [];
       pendingLength = 0;
       await handle.write(bytes);
+      failPoint('stream.piece-written');
       written += bytes.length;
     };
     for await (const piece of pieces) {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileSystemErrorOf, isSystemError } from '../errors/index.js';
+import { failPoint } from './fail-point.js';
 
 /** Files rxstore writes are private to their owner, as Reasonix's are (docs/format.md §2). */
 export const FILE_MODE = 0o600;
@@ -12,6 +13,7 @@ export async function fsyncDir(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
   try {
     await handle.sync();
+    failPoint('dir.synced');
   } catch (error) {
     // Some file systems refuse fsync on a directory (EINVAL, ENOTSUP): the rename itself is still atomic.
     // Any other failure (EIO: the entry may not be on disk) is a failed write.
@@ -31,7 +33,9 @@ export async function writeNewFile(path: string, data: Uint8Array | string): Pro
   const handle = await open(path, 'wx', FILE_MODE);
   try {
     await handle.writeFile(data);
+    failPoint('new-file.written');
     await handle.sync();
+    failPoint('new-file.synced');
   } finally {
     await handle.close();
   }
@@ -51,9 +55,13 @@ export async function writeThroughTemp<T>(path: string, write: (handle: FileHand
   let result: T;
   try {
     result = await write(handle);
+    failPoint('atomic.temp-written');
     await handle.sync();
+    failPoint('atomic.temp-synced');
     await handle.close();
+    failPoint('atomic.before-rename');
     await rename(temp, path);
+    failPoint('atomic.renamed');
   } catch (error) {
     // Closing again after a failed close says nothing new: the write's own error is the one to tell.
     await handle.close().catch(() => undefined);

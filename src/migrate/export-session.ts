@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { goJson, goJsonIndented } from '../codec/go-json.js';
 import { ExportRefusedError, undefinedIfMissing } from '../errors/index.js';
@@ -78,11 +78,20 @@ export function exportedText(read: SessionRead, options: { format: ExportFormat;
  */
 export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport> {
   const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
-  for (const file of files) {
-    if (await lstat(file).catch(undefinedIfMissing)) throw new ExportRefusedError(`${file} already exists; export never overwrites`, { file });
-  }
   const text = exportedText(read, { format: options.format, view: options.view, id: branchIdOf(options.to) });
-  await writeFileAtomic(options.to, text.document);
-  if (text.meta !== undefined) await writeFileAtomic(`${options.to}.meta`, text.meta);
+  const writes = [{ file: options.to, bytes: text.document }, ...(text.meta === undefined ? [] : [{ file: `${options.to}.meta`, bytes: text.meta }])];
+  // A file already holding exactly what this export writes is an interrupted run's: kept, not a conflict.
+  const pending = [];
+  for (const write of writes) {
+    if (!(await lstat(write.file).catch(undefinedIfMissing))) pending.push(write);
+    else if (!(await sameText(write.file, write.bytes))) throw new ExportRefusedError(`${write.file} already exists; export never overwrites`, { file: write.file });
+  }
+  for (const write of pending) await writeFileAtomic(write.file, write.bytes);
   return { to: options.to, files, messages: text.messages };
+}
+
+/** Whether a regular file holds exactly `text`. */
+async function sameText(file: string, text: string): Promise<boolean> {
+  const stats = await lstat(file);
+  return stats.isFile() && stats.size === Buffer.byteLength(text) && (await readFile(file, 'utf8')) === text;
 }

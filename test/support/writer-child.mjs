@@ -1,8 +1,8 @@
 // A child process that writes through rxstore's session writer, for the crash tests:
 //   node writer-child.mjs create <store> <batches>   creates one session of that many batches
 //   node writer-child.mjs append <session> <batches> appends that many batches, one call each
-import { appendBatches } from '../../dist/session/append-batches.js';
-import { createSession } from '../../dist/session/create-session.js';
+import { appendBatches } from '../../dist/session/writing/append-batches.js';
+import { createSession } from '../../dist/session/writing/create-session.js';
 
 const [mode, target, count] = process.argv.slice(2);
 // Ids unique to this run, so a re-run after a kill never repeats a message id.
@@ -10,7 +10,7 @@ const run = `${process.pid}-${Date.now()}`;
 const message = (role, id, content) => ({ kind: 'message/complete', payload: { message: { role, id, content } } });
 const batch = (n) => ({
   operationId: `crash-writer:${run}:${n}`,
-  events: [message('user', `q-${run}-${n}`, `question ${n}`), message('assistant', `a-${run}-${n}`, n % 50 === 7 ? 'x'.repeat(80_000) : `answer ${n}`)],
+  events: [message('user', `q-${run}-${n}`, `question ${n}`), message('assistant', `a-${run}-${n}`, n % 50 === 1 ? 'x'.repeat(80_000) : `answer ${n}`)],
 });
 const batches = Array.from({ length: Number(count) }, (_, n) => batch(n));
 if (mode === 'create') {

@@ -16,6 +16,7 @@ import { acquireWriterLocks } from '../reading/writer-locks.js';
 import { Projection } from '../replay/projection.js';
 import { resolveBatch } from '../reading/read-events.js';
 import { validateBatches } from './validate-batches.js';
+import { failPoint } from '../../fs/fail-point.js';
 
 /**
  * Appends whole batches to an existing session as an external writer must (docs/format.md §9.8): both
@@ -86,11 +87,14 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[],
     const log = await open(logPath, 'a');
     try {
       await log.writeFile(bytes);
+      failPoint('append.log-written');
       await log.sync();
+      failPoint('append.log-synced');
     } finally {
       await log.close();
     }
     await rm(staged);
+    failPoint('append.staged-removed');
     return written;
   } finally {
     await locks.release();

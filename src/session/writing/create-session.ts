@@ -14,6 +14,7 @@ import { WRITE_STORAGE_REVISION, type Manifest } from '../reading/manifest.js';
 import { Projection } from '../replay/projection.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { validateBatches } from './validate-batches.js';
+import { failPoint } from '../../fs/fail-point.js';
 
 /** A session to create: the store it is published into, its id and time, where it came from, its first batches. */
 export interface NewSession {
@@ -66,6 +67,7 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
   await mkdir(spec.storeDir, { recursive: true, mode: DIR_MODE });
   const staging = join(spec.storeDir, `.${id}.tmp-rxstore-${randomBytes(6).toString('hex')}`);
   await mkdir(staging, { mode: DIR_MODE });
+  failPoint('create.staging-made');
   try {
     const manifest = {
       schemaVersion: V4_SCHEMA_VERSION,
@@ -92,11 +94,13 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
       for (const batch of spec.batches) {
         const encoded = await encodeBatch(batch, { sessionId: id, writerGeneration: CREATOR_GENERATION, firstSeq, offset, content });
         await log.write(encoded.bytes);
+        failPoint('create.batch-written');
         batches.push(encoded.batch);
         firstSeq += encoded.batch.eventCount;
         offset = encoded.batch.end;
       }
       await log.sync();
+      failPoint('create.log-synced');
     } finally {
       await log.close();
     }
@@ -104,7 +108,9 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
     await withStoreLock(spec.storeDir, async (compromised) => {
       if (await exists()) throw new SessionExistsError(`session already exists: ${dir}`, { file: dir });
       compromised.throwIfAborted();
+      failPoint('create.before-publish');
       await rename(staging, dir);
+      failPoint('create.published');
       await fsyncDir(spec.storeDir);
     });
     return { dir, id, batches };

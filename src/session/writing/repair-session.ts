@@ -6,6 +6,7 @@ import { readLogBatches } from '../../codec/read-log.js';
 import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { acquireWriterLocks } from '../reading/writer-locks.js';
+import { failPoint } from '../../fs/fail-point.js';
 
 /** What `repairSession` did (or, a dry run, would do): the torn tail it cut, where the cut bytes were kept, the durable end. */
 export interface RepairReport {
@@ -55,12 +56,16 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
     const staged = join(dir, `.${basename(evidence)}.tmp`);
     await writeNewFile(staged, tail);
     await link(staged, evidence);
+    failPoint('repair.evidence-linked');
     await rm(staged);
+    failPoint('repair.staged-removed');
     await fsyncDir(dir);
     await truncate(logPath, durableEnd);
+    failPoint('repair.truncated');
     const synced = await open(logPath, 'r+');
     try {
       await synced.sync();
+      failPoint('repair.log-synced');
     } finally {
       await synced.close();
     }
