@@ -6,16 +6,18 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
 import type { SessionCopy } from './session-copy.js';
-import type { CopySummary } from './summarise-copy.js';
+import { ResumePointSchema, type ResumePoint } from './resume-point.js';
+import type { CopyRead, CopySummary } from './summarise-copy.js';
 
 /**
  * What listing learnt of each copy, kept between runs like git's index: a copy whose files have
  * the same identity (size, modification time in nanoseconds, inode, and a digest of the log's first
- * bytes) is not read again. Kept in the user's cache folder, never in Reasonix's; replaced
+ * bytes) is not read again, and a v4 log that only grew is read from where the last read stopped
+ * (`ResumePoint`: the cursor, checked against the bytes before it, and the tally so far). Kept in the user's cache folder, never in Reasonix's; replaced
  * atomically, so concurrent runs cost at most a re-read; a file that is not one rxstore wrote, or
  * an entry that does not parse, is dropped, never trusted.
  */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 /** Bytes of a log's start hashed into its identity: a log replaced by another of the same size and time is told apart. */
 const HEAD_BYTES = 4096;
 
@@ -31,7 +33,8 @@ const SummarySchema = z.object({
   workspaceFrom: z.enum(['header', 'session-context', 'desktop-registry', 'jsonl-meta', 'v0-meta']).nullable(),
   payloadRefs: z.number().int().nonnegative(),
 }) satisfies z.ZodType<CopySummary>;
-const EntrySchema = z.object({ identity: z.string(), summary: SummarySchema });
+const EntrySchema = z.object({ identity: z.string(), summary: SummarySchema, resume: ResumePointSchema.optional() });
+type Entry = z.infer<typeof EntrySchema>;
 const CacheFileSchema = z.object({ version: z.literal(CACHE_VERSION), entries: z.record(z.string(), z.unknown()) });
 
 /** The user's cache folder for rxstore: `$XDG_CACHE_HOME/rxstore`, or the platform's own. */
@@ -43,7 +46,8 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: 
 }
 
 export class SummaryCache {
-  private readonly entries = new Map<string, { identity: string; summary: CopySummary }>();
+  /** Entries as the file holds them, each checked when it is first looked up: a listing of a few sessions checks a few. */
+  private readonly entries = new Map<string, unknown>();
   private changed = false;
 
   private constructor(readonly file: string) {}
@@ -53,28 +57,28 @@ export class SummaryCache {
     const cache = new SummaryCache(join(dir, `summaries-v${CACHE_VERSION}.json`));
     const parsed = CacheFileSchema.safeParse(parseJson(await readFile(cache.file, 'utf8').catch(() => undefined)));
     if (!parsed.success) return cache;
-    for (const [path, value] of Object.entries(parsed.data.entries)) {
-      const entry = EntrySchema.safeParse(value);
-      if (entry.success) cache.entries.set(path, entry.data);
-    }
+    for (const [path, value] of Object.entries(parsed.data.entries)) cache.entries.set(path, value);
     return cache;
   }
 
   /**
-   * The identity of a copy's files now, and the summary kept for it when they are as they were
-   * when it was read. Take it before reading a copy, and keep what the read told under it: a log
-   * that grows during the read is then read again next time, never trusted for bytes not read.
+   * The identity of a copy's files now; the summary kept for it when they are as they were when
+   * it was read; else where a read may go on from, if it was kept. Take it before reading a copy,
+   * and keep what the read told under it: a log that grows during the read is then read again
+   * next time (from the resume point, which `summariseAppended` checks), never trusted for bytes
+   * not read.
    */
-  async lookup(copy: SessionCopy): Promise<{ identity: string | undefined; summary: CopySummary | undefined }> {
+  async lookup(copy: SessionCopy): Promise<{ identity: string | undefined; summary: CopySummary | undefined; resume: ResumePoint | undefined }> {
     const identity = await identityOf(copy);
-    const kept = this.entries.get(copy.path);
-    return { identity, summary: identity !== undefined && identity === kept?.identity ? kept.summary : undefined };
+    const kept = this.entry(copy.path);
+    const same = identity !== undefined && identity === kept?.identity;
+    return { identity, summary: same ? kept.summary : undefined, resume: same ? undefined : kept?.resume };
   }
 
   /** Keeps what reading a copy told, under the identity `lookup` gave before the read (none: not kept). */
-  keep(copy: SessionCopy, identity: string | undefined, summary: CopySummary): void {
+  keep(copy: SessionCopy, identity: string | undefined, read: CopyRead): void {
     if (identity === undefined) return;
-    this.entries.set(copy.path, { identity, summary });
+    this.entries.set(copy.path, { identity, summary: read.summary, ...(read.resume ? { resume: read.resume } : {}) });
     this.changed = true;
   }
 
@@ -84,6 +88,17 @@ export class SummaryCache {
     await mkdir(join(this.file, '..'), { recursive: true, mode: 0o700 });
     await writeFileAtomic(this.file, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(this.entries) }));
     this.changed = false;
+  }
+
+  /** A kept entry, checked; one that does not parse is dropped, never trusted. */
+  private entry(path: string): Entry | undefined {
+    const value = this.entries.get(path);
+    if (value === undefined) return undefined;
+    const parsed = EntrySchema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    this.entries.delete(path);
+    this.changed = true;
+    return undefined;
   }
 }
 
