@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -11,15 +12,13 @@ import type { CopyRead, CopySummary } from './summarise-copy.js';
 
 /**
  * What listing learnt of each copy, kept between runs like git's index: a copy whose files have
- * the same identity (size, modification time in nanoseconds, inode, and a digest of the log's first
- * bytes) is not read again, and a v4 log that only grew is read from where the last read stopped
+ * the same identity (size, modification and change times in nanoseconds, inode, and what its
+ * manifest and header say) is not read again, and a v4 log that only grew is read from where the last read stopped
  * (`ResumePoint`: the cursor, checked against the bytes before it, and the tally so far). Kept in the user's cache folder, never in Reasonix's; replaced
  * atomically, so concurrent runs cost at most a re-read; a file that is not one rxstore wrote, or
  * an entry that does not parse, is dropped, never trusted.
  */
 const CACHE_VERSION = 2;
-/** Bytes of a log's start hashed into its identity: a log replaced by another of the same size and time is told apart. */
-const HEAD_BYTES = 4096;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({
@@ -33,7 +32,8 @@ const SummarySchema = z.object({
   workspaceFrom: z.enum(['header', 'session-context', 'desktop-registry', 'jsonl-meta', 'v0-meta']).nullable(),
   payloadRefs: z.number().int().nonnegative(),
 }) satisfies z.ZodType<CopySummary>;
-const EntrySchema = z.object({ identity: z.string(), summary: SummarySchema, resume: ResumePointSchema.optional() });
+/** An entry; its resume point is checked only when it is used (most lookups find the files unchanged). */
+const EntrySchema = z.object({ identity: z.string(), summary: SummarySchema, resume: z.unknown().optional() });
 type Entry = z.infer<typeof EntrySchema>;
 const CacheFileSchema = z.object({ version: z.literal(CACHE_VERSION), entries: z.record(z.string(), z.unknown()) });
 
@@ -72,7 +72,9 @@ export class SummaryCache {
     const identity = await identityOf(copy);
     const kept = this.entry(copy.path);
     const same = identity !== undefined && identity === kept?.identity;
-    return { identity, summary: same ? kept.summary : undefined, resume: same ? undefined : kept?.resume };
+    if (same) return { identity, summary: kept.summary, resume: undefined };
+    const resume = kept?.resume === undefined ? undefined : ResumePointSchema.safeParse(kept.resume);
+    return { identity, summary: undefined, resume: resume?.success ? resume.data : undefined };
   }
 
   /** Keeps what reading a copy told, under the identity `lookup` gave before the read (none: not kept). */
@@ -102,30 +104,30 @@ export class SummaryCache {
   }
 }
 
-/** The files whose identity stands for a copy: the log and the metadata it is described by. */
-function filesOf(copy: SessionCopy): string[] {
-  if (copy.format === 'v4') return [join(copy.path, SESSION_FILES.log), join(copy.path, SESSION_FILES.manifest), join(copy.path, SESSION_FILES.header)];
-  return [copy.path, copy.format === 'jsonl' ? `${copy.path}.meta` : copy.path.replace(/\.jsonl$/, '.meta.json')];
-}
-
+/**
+ * The identity of a copy's files: the main file's (log or transcript) size, modification and
+ * change times in nanoseconds, device and inode — a file rewritten in place has a new change time,
+ * which no one can set back, and one put in its place a new inode — and what its metadata files
+ * said when the copy was found (v4: the manifest and header as read; otherwise the meta file's
+ * stat). Undefined when the main file cannot be looked at.
+ */
 async function identityOf(copy: SessionCopy): Promise<string | undefined> {
-  const [main, ...others] = filesOf(copy);
-  const hash = createHash('sha256');
-  for (const file of [main!, ...others]) {
-    const stats = await stat(file, { bigint: true }).catch(() => undefined);
-    if (!stats && file === main) return undefined;
-    hash.update(stats ? `${file}\0${stats.size}\0${stats.mtimeNs}\0${stats.ino}\n` : `${file}\0absent\n`);
-  }
-  const handle = await open(main!, 'r').catch(() => undefined);
-  if (!handle) return undefined;
-  try {
-    const head = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
-    hash.update(head.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
+  const main = copy.format === 'v4' ? join(copy.path, SESSION_FILES.log) : copy.path;
+  const stats = await stat(main, { bigint: true }).catch(() => undefined);
+  if (!stats) return undefined;
+  const hash = createHash('sha256').update(stamp(main, stats));
+  if (copy.format === 'v4') {
+    for (const file of [copy.manifest, copy.header]) hash.update(file.state === 'ok' ? `ok\0${file.text}\0` : file.state === 'invalid' ? `invalid\0${file.reason}\0` : 'missing\0');
+  } else {
+    const meta = copy.format === 'jsonl' ? `${copy.path}.meta` : copy.path.replace(/\.jsonl$/, '.meta.json');
+    const metaStats = await stat(meta, { bigint: true }).catch(() => undefined);
+    hash.update(metaStats ? stamp(meta, metaStats) : `${meta}\0absent\n`);
   }
   return hash.digest('hex');
+}
+
+function stamp(file: string, stats: BigIntStats): string {
+  return `${file}\0${stats.size}\0${stats.mtimeNs}\0${stats.ctimeNs}\0${stats.dev}\0${stats.ino}\n`;
 }
 
 /** A cache file's JSON; anything that is not JSON is no cache at all. */
