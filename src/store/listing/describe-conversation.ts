@@ -65,7 +65,8 @@ async function readCopy(copy: SessionCopy, options: { verify: boolean; registrie
   const registry = options.registries.get(copy.root);
   const found = cache ? await cache.lookup(copy) : undefined;
   if (found?.summary && !options.verify) return listedCopy(copy, await withLockState(copy, found.summary), 'cache');
-  // A log that only grew since it was read: only its new batches are read (any doubt, and it is read whole).
+  // A log that only grew since it was read: only its new batches are read. Any doubt, or anything
+  // that stops that read, and the log is read whole, which names any damage as Reasonix would.
   const appended = found?.resume && copy.format === 'v4' && !options.verify ? await summariseAppended(copy, found.resume, registry).catch(() => undefined) : undefined;
   const read = appended ?? (await summariseCopy(copy, { verify: options.verify, registry }));
   const { summary } = read;
