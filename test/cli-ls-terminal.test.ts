@@ -95,13 +95,35 @@ describe.skipIf(asRoot && !hasSetpriv)('an unreadable session', () => {
     // As root every file is readable: the listing runs as `nobody` there.
     // No summary cache: `nobody` cannot write the run's cache folder, and this test is about the unreadable log.
     const argv = ['ls', '--state-home', machine.stateRoot, '--no-cache'];
-    const run = asRoot
-      ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, rxstoreBin, ...argv], { encoding: 'utf8', cwd: '/' })
-      : spawnSync(process.execPath, [rxstoreBin, ...argv], { encoding: 'utf8' });
+    const runLs = (...extra: string[]) =>
+      asRoot
+        ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, rxstoreBin, ...argv, ...extra], { encoding: 'utf8', cwd: '/' })
+        : spawnSync(process.execPath, [rxstoreBin, ...argv, ...extra], { encoding: 'utf8' });
+    const run = runLs();
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toBe(`rxstore: warning: ${log}: permission denied; listed as unreadable\n`);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines.find((line) => line.includes(machine.ids.plainChat))).toMatch(/unreadable +0 .*\(.*permission denied\)$/);
     expect(lines.filter((line) => / ok +\d+ /.test(line)).length).toBeGreaterThan(5);
+    // Its row says it was not checked at all; every other one was read now.
+    const listed = (JSON.parse(runLs('--json').stdout) as ListedSession[]).flatMap((session) => session.copies);
+    expect(listed.filter((copy) => copy.checked === 'no').map((copy) => copy.id)).toEqual([machine.ids.plainChat]);
+    expect(listed.filter((copy) => copy.checked !== 'no').every((copy) => copy.checked === 'now')).toBe(true);
+  });
+});
+
+describe.skipIf(!hasScript)('what a terminal is told of how rows were checked', () => {
+  it('after a first ls, the next says how many rows came from the summary cache; --verify reads every log with a progress bar', async () => {
+    const machine = await buildStateRoot();
+    const first = onTerminal(200, ['ls', '--state-home', machine.stateRoot]);
+    const sessions = await listedJson(machine);
+    expect(first).toHaveLength(sessions.length + 1);
+    const second = onTerminal(200, ['ls', '--state-home', machine.stateRoot]);
+    expect(second.at(-1)).toBe(`0 read now, ${sessions.length} unchanged since the summary cache read them (--verify reads every log)`);
+    const quoted = [process.execPath, rxstoreBin, 'ls', '--state-home', machine.stateRoot, '--verify'].map((word) => `'${word}'`).join(' ');
+    const verified = spawnSync('script', ['-q', '-e', '-c', `stty cols 200 rows 50; ${quoted}`, '/dev/null'], { encoding: 'utf8' });
+    expect(verified.status).toBe(1); // the machine holds a damaged session
+    expect(verified.stdout).toContain(`] ${sessions.length}/${sessions.length}`);
+    expect(verified.stdout).not.toContain('summary cache read them');
   });
 });

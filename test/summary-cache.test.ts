@@ -1,15 +1,19 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rename, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readSession } from '../src/session/reading/read-session.js';
 import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { appendBatch } from './support/faults.js';
+import { appendBatch, endFrames, framesOf, logOf } from './support/faults.js';
+import { fixture } from './support/fixtures.js';
+import { startMockModel } from './support/mock-model.js';
+import { layForResume, reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { buildStateRoot, type BuiltMachine } from './support/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
-/** `rxstore ls --json` of the machine, with the summary cache in `XDG_CACHE_HOME`. */
-async function ls(machine: BuiltMachine, ...extra: string[]): Promise<ListedSession[]> {
-  const run = await runCli(['ls', '--state-home', machine.stateRoot, '--json', ...extra]);
+/** `rxstore ls --json` of the machine (or a state root), with the summary cache in `XDG_CACHE_HOME`. */
+async function ls(machine: BuiltMachine | string, ...extra: string[]): Promise<ListedSession[]> {
+  const run = await runCli(['ls', '--state-home', typeof machine === 'string' ? machine : machine.stateRoot, '--json', ...extra]);
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as ListedSession[];
 }
@@ -29,7 +33,7 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
   afterEach(() => {
     process.env.XDG_CACHE_HOME = before;
   });
-  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v1.json');
+  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v2.json');
 
   it('an unchanged session is not read again; a changed one is; the rows say which, and read the same', async () => {
     const machine = await buildStateRoot();
@@ -44,7 +48,7 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
     await appendBatch(toolCalls.path, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-cache-new', content: 'one more', origin: 'user' } } }]);
     const third = await ls(machine);
     const changed = third.find((session) => session.id === machine.ids.toolCalls)!;
-    expect(changed.checked).toBe('now');
+    expect(changed.checked).toBe('appended');
     expect(changed.messages).toBe(toolCalls.messages + 1);
     expect(third.filter((session) => session.id !== machine.ids.toolCalls).every((session) => session.checked === 'cache')).toBe(true);
   });
@@ -77,5 +81,126 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
     const verified = await runCli(['ls', '--state-home', machine.stateRoot, '--json', '--verify']);
     expect(verified.code).toBe(1); // the machine holds a damaged session
     expect(new Set(checked(JSON.parse(verified.stdout) as ListedSession[]))).toEqual(new Set(['now']));
+  });
+});
+
+describe('an appended log costs only its new batches; anything else is read whole', () => {
+  let before: string | undefined;
+  beforeEach(async () => {
+    before = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = await tempDir('rxstore-cache-');
+  });
+  afterEach(() => {
+    process.env.XDG_CACHE_HOME = before;
+  });
+  const row = (sessions: ListedSession[], id: string) => sessions.find((session) => session.id === id)!;
+
+  /** A fixture session alone in a state root of its own. */
+  async function alone(name: Parameters<typeof fixture>[0]) {
+    const source = fixture(name);
+    const home = await tempDir('rxstore-appended-');
+    return { source, home, dir: await layForResume(source.dir, home, source.workspace) };
+  }
+
+  it('reads from where the last ls stopped: a byte spoilt before that is not seen until --verify', async () => {
+    const { source, home, dir } = await alone('plain-chat');
+    await ls(home);
+    const [, second] = await framesOf(dir);
+    await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-appended-1', content: 'and then?', origin: 'user' } } }]);
+    // Spoil a byte in the log's first batch (neither in its first bytes nor just before the old end, which the cursor hashes).
+    const log = await readFile(logOf(dir));
+    const at = second!.offset + 12 + Math.floor((second!.bytes - 12) / 2);
+    log[at] = log[at]! ^ 0xff;
+    await writeFile(logOf(dir), log);
+    const appended = row(await ls(home), source.id);
+    expect(appended.checked).toBe('appended');
+    expect(appended.status).toBe('ok');
+    const verified = await runCli(['ls', '--state-home', home, '--json', '--verify']);
+    expect(verified.code).toBe(1);
+    expect(row(JSON.parse(verified.stdout) as ListedSession[], source.id)).toMatchObject({ checked: 'now', status: 'damaged' });
+  });
+
+  it('a log cut and written again, or another file put in its place, is read whole', async () => {
+    const { source, home, dir } = await alone('tool-calls');
+    await ls(home);
+    const message = (id: string) => [{ kind: 'message/complete', payload: { message: { role: 'user', id, content: `question ${id}`, origin: 'user' } } }];
+    // A repair cut the last batch; a writer appended after the cut: the bytes before the old end changed.
+    const ends = await endFrames(dir);
+    const lastButOne = ends.at(-2)!;
+    await truncate(logOf(dir), lastButOne.offset + lastButOne.bytes);
+    await appendBatch(dir, message('rx-after-cut'));
+    const cut = await ls(home);
+    expect(row(cut, source.id).checked).toBe('now');
+    expect(facts(cut)).toEqual(facts(await ls(home, '--no-cache')));
+    // The same bytes and one batch more, but in a new file renamed over the log.
+    const copy = join(dir, 'events.frames.new');
+    await copyFile(logOf(dir), copy);
+    await rename(copy, logOf(dir));
+    await appendBatch(dir, message('rx-new-file'));
+    const replaced = await ls(home);
+    expect(row(replaced, source.id).checked).toBe('now');
+    expect(facts(replaced)).toEqual(facts(await ls(home, '--no-cache')));
+  });
+
+  it('an appended batch that takes back or repeats what was written before is read whole', async () => {
+    const { source, home, dir } = await alone('plain-chat');
+    const first = row(await ls(home), source.id);
+    const retract = [{ kind: 'message/retract', payload: { messageIds: ['rx-nothing-such'] } }];
+    await appendBatch(dir, retract);
+    expect(row(await ls(home), source.id).checked).toBe('now');
+    // A message id the log already holds: Reasonix refuses the session, and so does the listing.
+    const kept = JSON.parse(await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'summaries-v2.json'), 'utf8')) as { entries: Record<string, { resume?: unknown }> };
+    expect(kept.entries[dir]?.resume).toBeDefined();
+    const repeated = (await readSession(dir)).projection.transcript.find(({ message }) => message.id !== undefined)!.message.id!;
+    await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: repeated, content: 'again', origin: 'user' } } }]);
+    const again = row(await ls(home), source.id);
+    expect(again).toMatchObject({ checked: 'now', status: 'damaged' });
+    expect(again.problem).toMatch(/duplicate stable message id/);
+    expect(first.status).toBe('ok');
+  });
+
+  it('two listings at once both answer whole, and leave a cache the next one trusts', async () => {
+    const machine = await buildStateRoot();
+    const [one, two] = await Promise.all([ls(machine), ls(machine)]);
+    expect(facts(one)).toEqual(facts(two));
+    const third = await ls(machine);
+    expect(facts(third)).toEqual(facts(one));
+    expect(third.filter((session) => session.checked === 'cache').length).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(!reasonixBinary())(`ls after the real Reasonix appended to a session ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+  let before: string | undefined;
+  beforeEach(async () => {
+    before = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = await tempDir('rxstore-cache-');
+  });
+  afterEach(() => {
+    process.env.XDG_CACHE_HOME = before;
+  });
+
+  it.each(['tool-calls', 'titled', 'payload-ref', 'compacted', 'jsonl-migrated'] as const)('%s: only the new batches are read, and the row is what reading the whole log gives', async (name) => {
+    const source = fixture(name);
+    const home = await tempDir('rxstore-appended-');
+    await layForResume(source.dir, home, source.workspace);
+    const first = (await ls(home)).find((session) => session.id === source.id)!;
+    expect(first.checked).toBe('now');
+    const mock = await startMockModel([
+      { text: 'Checking.', toolCalls: [{ id: `call_${name}`, name: 'bash', arguments: { command: 'echo appended' } }] },
+      { text: 'It printed appended.' },
+    ]);
+    try {
+      const run = await runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', source.id, 'Run echo appended.'], mock, permissionMode: 'danger-full-access' });
+      expect(run.code, run.stderr).toBe(0);
+    } finally {
+      await mock.close();
+    }
+    const again = await ls(home);
+    const appended = again.find((session) => session.id === source.id)!;
+    expect(appended.checked).toBe('appended');
+    expect(appended.messages).toBeGreaterThan(first.messages);
+    expect(facts(again)).toEqual(facts(await ls(home, '--no-cache')));
+    // Unchanged since: from the cache alone.
+    expect((await ls(home)).find((session) => session.id === source.id)!.checked).toBe('cache');
   });
 });

@@ -14,17 +14,19 @@ const WORKSPACES = 8;
 
 /**
  * A state root of `count` v4 sessions spread over several workspaces, of one to five turns each
- * (a few tens of KB of log), as a machine that has used Reasonix for a while holds them.
+ * (a few tens of KB of log), as a machine that has used Reasonix for a while holds them; or, with
+ * `sessionBytes`, every one of that many raw record bytes.
  */
-export async function benchStateRoot(count: number): Promise<BenchStateRoot> {
-  const params = { count, workspaces: WORKSPACES, seed: 20261202 };
-  const input = await cachedInput(`state-${count}`, params, async (dir) => {
+export async function benchStateRoot(count: number, sessionBytes?: number): Promise<BenchStateRoot> {
+  const params = { count, workspaces: WORKSPACES, seed: 20261202, ...(sessionBytes !== undefined ? { sessionBytes } : {}) };
+  const name = sessionBytes === undefined ? `state-${count}` : `state-${count}x${sessionBytes}`;
+  const input = await cachedInput(name, params, async (dir) => {
     let logBytes = 0;
     for (let index = 0; index < count; index += 1) {
       const workspace = `/tmp/rxstore-bench-ls/ws-${index % WORKSPACES}`;
       const store = join(dir, 'projects', simpleWorkspaceSlug(workspace), 'sessions-v4');
       const id = createHash('sha256').update(`ls-${index}`).digest('hex').slice(0, 32);
-      const written = await writeSession(store, id, { rawBytes: (1 + (index % 5)) * 20_000, seed: params.seed + index, workspace });
+      const written = await writeSession(store, id, { rawBytes: sessionBytes ?? (1 + (index % 5)) * 20_000, seed: params.seed + index, workspace });
       logBytes += written.logBytes;
     }
     return { sessions: count, logBytes };

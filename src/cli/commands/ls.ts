@@ -13,6 +13,7 @@ import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import { defaultCacheDir, SummaryCache } from '../../store/listing/summary-cache.js';
 import { printable } from '../printable.js';
+import { Progress } from '../progress.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
 
 interface LsArgs extends RootArgs {
@@ -54,10 +55,14 @@ export function lsCommand(output: Output, setExit: (code: number) => void) {
     handler: async (args: LsArgs) => {
       const { inputs, roots } = await machineRoots(args);
       const cache = args.cache ? await SummaryCache.open() : undefined;
+      // Reading every log whole takes a while: a person at a terminal sees how far it got.
+      let bar: Progress | undefined;
+      const onProgress = (_done: number, total: number) => (bar ??= new Progress(output, total, true)).step('');
       const listing = await listSessions(roots.roots, {
         platform: inputs.platform,
         verify: args.verify,
         ...(cache ? { cache } : {}),
+        ...(args.verify && output.columns !== undefined ? { onProgress } : {}),
         ...(args.workspace !== undefined ? { workspace: resolve(args.workspace) } : {}),
         ...(args.store ? { stores: args.store } : {}),
       });
@@ -71,9 +76,11 @@ export function lsCommand(output: Output, setExit: (code: number) => void) {
       if (args.json) output.out(`${JSON.stringify(sessions, null, 2)}\n`);
       else if (sessions.length > 0) {
         output.out(formatLs(sessions, { columns: output.columns, utc: args.utc, homeDir: inputs.homeDir }));
-        const cached = sessions.filter((session) => session.checked === 'cache').length;
-        // On a terminal, a person is told what was not read now; a pipe gets the rows alone (--json has `checked`).
-        if (output.columns !== undefined && cached > 0) output.err(`${sessions.length - cached} read now, ${cached} unchanged since the summary cache read them (--verify reads every log)\n`);
+        // On a terminal, a person is told what was not read whole now; a pipe gets the rows alone (--json has `checked`).
+        if (output.columns !== undefined) {
+          const told = checkedLine(sessions);
+          if (told) output.err(`${told}\n`);
+        }
       }
       if (sessions.length === 0) {
         output.err(`rxstore: no sessions found (${printable(await rootsRead(roots.roots))})\n`);
@@ -84,6 +91,20 @@ export function lsCommand(output: Output, setExit: (code: number) => void) {
       setExit(refused ? EXIT.refused : EXIT.done);
     },
   };
+}
+
+/** How the rows were checked, when not every one was read whole now. */
+function checkedLine(sessions: readonly ListedSession[]): string | undefined {
+  const count = (how: ListedSession['checked']) => sessions.filter((session) => session.checked === how).length;
+  const [now, appended, cached, no] = [count('now'), count('appended'), count('cache'), count('no')];
+  if (now === sessions.length) return undefined;
+  const parts = [
+    `${now} read now`,
+    appended > 0 ? `${appended} from the summary cache and what was appended since, read now` : undefined,
+    cached > 0 ? `${cached} unchanged since the summary cache read them` : undefined,
+    no > 0 ? `${no} not read at all` : undefined,
+  ].filter((part) => part !== undefined);
+  return `${parts.join(', ')}${appended + cached > 0 ? ' (--verify reads every log)' : ''}`;
 }
 
 /** The roots read, those that do not exist said so: `ls --home /typo` must not look like an empty home. */

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CursorMismatchError, DamagedStoreError } from '../../errors/index.js';
 import { checkCursor, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
@@ -47,6 +48,8 @@ export async function* replayedBatchesSince(
 ): AsyncGenerator<BatchSince & { replay: Projection }> {
   const cursor = given === undefined ? undefined : await checkCursor(sessionDir, sessionId, given);
   const logPath = join(sessionDir, SESSION_FILES.log);
+  // Nothing after the cursor: an indexer's re-run over unchanged sessions opens no reader.
+  if (cursor && (await stat(logPath)).size === cursor.offset) return;
   const start = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
   const maker = await CursorMaker.open(sessionDir, sessionId);
   const batches = replayedBatches(sessionDir, start);

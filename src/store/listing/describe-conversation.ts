@@ -4,6 +4,7 @@ import type { SessionCopy } from './session-copy.js';
 import type { ListedStore } from '../roots/store-kind.js';
 import { writerLockHolder } from '../../session/reading/writer-locks.js';
 import type { SummaryCache } from './summary-cache.js';
+import { summariseAppended } from './summarise-appended.js';
 import { summariseCopy, type CopySummary, type ListedStatus, type WorkspaceSource } from './summarise-copy.js';
 import type { DisplayTitle } from './title-text.js';
 
@@ -29,8 +30,13 @@ export interface ListedCopy {
   status: ListedStatus;
   problem: string | null;
   payloadRefs: number;
-  /** Read now, or taken from the summary cache because its files are as they were when it was read. */
-  checked: 'now' | 'cache';
+  /**
+   * How its verdict and facts were checked: `now`, its whole log (or transcript) read now;
+   * `appended`, the summary cache's, with only the batches appended to its log since read now;
+   * `cache`, the summary cache's, its files being as they were when it was read; `no`, not at all
+   * (the system would not let it be read).
+   */
+  checked: 'now' | 'appended' | 'cache' | 'no';
 }
 
 /**
@@ -51,18 +57,23 @@ export async function readCopies(
   conversation: Conversation,
   options: { verify: boolean; registries: Map<string, DesktopRegistryFacts>; cache?: SummaryCache },
 ): Promise<[ListedCopy, ...ListedCopy[]]> {
-  const copies = await Promise.all(
-    conversation.copies.map(async (copy) => {
-      const { cache } = options;
-      const found = cache ? await cache.lookup(copy) : undefined;
-      if (found?.summary && !options.verify) return listedCopy(copy, await withLockState(copy, found.summary), 'cache');
-      const summary = await summariseCopy(copy, { verify: options.verify, registry: options.registries.get(copy.root) });
-      // A copy a running Reasonix holds may be mid-append, and an unreadable one told nothing: neither is kept.
-      if (cache && summary.status !== 'locked' && summary.status !== 'unreadable') cache.keep(copy, found?.identity, summary);
-      return listedCopy(copy, summary, 'now');
-    }),
-  );
+  const copies = await Promise.all(conversation.copies.map(async (copy) => readCopy(copy, options)));
   return copies as [ListedCopy, ...ListedCopy[]];
+}
+
+async function readCopy(copy: SessionCopy, options: { verify: boolean; registries: Map<string, DesktopRegistryFacts>; cache?: SummaryCache }): Promise<ListedCopy> {
+  const { cache } = options;
+  const registry = options.registries.get(copy.root);
+  const found = cache ? await cache.lookup(copy) : undefined;
+  if (found?.summary && !options.verify) return listedCopy(copy, await withLockState(copy, found.summary), 'cache');
+  // A log that only grew since it was read: only its new batches are read. Any doubt, or anything
+  // that stops that read, and the log is read whole, which names any damage as Reasonix would.
+  const appended = found?.resume && copy.format === 'v4' && !options.verify ? await summariseAppended(copy, found.resume, registry).catch(() => undefined) : undefined;
+  const read = appended ?? (await summariseCopy(copy, { verify: options.verify, registry }));
+  const { summary } = read;
+  // A copy a running Reasonix holds may be mid-append, and an unreadable one told nothing: neither is kept.
+  if (cache && summary.status !== 'locked' && summary.status !== 'unreadable') cache.keep(copy, found?.identity, read);
+  return listedCopy(copy, summary, summary.status === 'unreadable' ? 'no' : appended ? 'appended' : 'now');
 }
 
 /** A kept summary, with whether a running Reasonix holds the session now (a lock is never cached). */

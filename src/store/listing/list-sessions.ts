@@ -26,6 +26,8 @@ export interface ListOptions {
    * `save()` when the listing is done. None by default.
    */
   cache?: SummaryCache;
+  /** Told after each conversation is read: how many are, of how many (a progress bar for `--verify`). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /** What `listSessions` returns: the sessions as they are read, and the stores that could not be read. */
@@ -50,7 +52,9 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
     describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries, ...(options.cache ? { cache: options.cache } : {}) }), conversation.parent);
   async function* sessions(): AsyncGenerator<ListedSession> {
     const described: ListedSession[] = [];
+    let done = 0;
     for await (const session of mapInOrder(conversations, options.concurrency ?? 16, describe)) {
+      options.onProgress?.((done += 1), conversations.length);
       // Slugs compare workspaces as Reasonix does: Windows spellings that differ in case are one folder.
       if (wanted === undefined || belongsTo(session, wanted, options.platform)) described.push(session);
     }

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { FileSystemError, fileSystemErrorOf, isSessionVerdict } from '../../errors/index.js';
 import { goTime } from '../../codec/go-json.js';
 import type { Header } from '../../session/reading/header.js';
-import type { Projection } from '../../session/replay/projection.js';
 import { readSession, reasonixRefuses, type SessionStatus } from '../../session/reading/read-session.js';
-import { seenByPerson } from '../../session/replay/views.js';
-import { workspaceOf } from '../../session/reading/read-session.js';
+import { tallyOf, type LogTally } from './log-tally.js';
+import { logStamp, metaDigest, type ResumePoint } from './resume-point.js';
+import { cursorAt } from '../../session/cursors/cursor.js';
 import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
 import { jsonlMetaTitle } from '../jsonl/jsonl-meta.js';
 import { readTranscriptLines } from '../jsonl/read-transcript-lines.js';
@@ -49,19 +49,30 @@ export interface SummariseOptions {
   registry: DesktopRegistryFacts | undefined;
 }
 
+/** What reading a copy told, and where a later read can go on from when its log grows (v4 it opens). */
+export interface CopyRead {
+  summary: CopySummary;
+  resume?: ResumePoint;
+}
+
 /**
  * Reads one copy: its log (v4) or transcript lines (JSONL, v0.x). A copy the system will not let
  * be read is `unreadable`, with the reason in words: one such copy never hides the others.
  */
-export async function summariseCopy(copy: SessionCopy, options: SummariseOptions): Promise<CopySummary> {
+export async function summariseCopy(copy: SessionCopy, options: SummariseOptions): Promise<CopyRead> {
   try {
-    return copy.format === 'v4' ? await summariseV4(copy, options) : await summariseTranscript(copy);
+    return copy.format === 'v4' ? await summariseV4(copy, options) : { summary: await summariseTranscript(copy) };
   } catch (error) {
     // The system will not let it be read (EACCES, EIO, …): that copy is `unreadable`; any other error surfaces.
     const coded = fileSystemErrorOf(error);
     if (!(coded instanceof FileSystemError)) throw error;
-    return { status: 'unreadable', problem: coded.message, messages: 0, updatedAt: null, title: null, titleFrom: null, workspace: null, workspaceFrom: null, payloadRefs: 0 };
+    return { summary: unreadable(coded.message) };
   }
+}
+
+/** A copy the system would not let be read. */
+export function unreadable(problem: string): CopySummary {
+  return { status: 'unreadable', problem, messages: 0, updatedAt: null, title: null, titleFrom: null, workspace: null, workspaceFrom: null, payloadRefs: 0 };
 }
 
 async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummary> {
@@ -104,42 +115,39 @@ function transcriptMeta(copy: JsonlCopy | V0Copy): { file: string; title?: strin
   return { file: `${copy.id}.meta.json`, title: meta?.summary || undefined, workspace: meta?.workspace || undefined, source: 'v0-meta' };
 }
 
-async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<CopySummary> {
-  const { status, problem, projection, header, payloadRefs, openBy, lastCommitAt } = await readV4(copy, options.verify);
-  const claimed = claimedWorkspace(header, projection);
-  const registered = options.registry?.workspaceOfSession.get(copy.id);
+async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<CopyRead> {
+  const before = await logStamp(copy);
+  const read = await readSession(copy.path, { caches: options.verify, retainContent: false });
+  const problem = read.problems.find((found) => found.severity === 'error')?.message ?? null;
+  const tally = tallyOf(read.projection, { lastCommitAt: read.lastCommitAt ?? null, payloadRefs: read.payloadRefs });
+  const summary = summaryOfV4(copy, { status: read.status, problem, tally, header: read.header, openBy: read.openBy }, options.registry);
+  if (read.status !== 'ok' && read.status !== 'torn-tail') return { summary };
+  const cursor = await cursorAt(copy.path, copy.id, { offset: read.durableEnd, nextSequence: read.lastSequence + 1, writerGeneration: read.writerGeneration });
+  // A log that changed during the read gives no resume point: the bytes before the cursor may not be those replayed.
+  const after = await logStamp(copy);
+  if (!before || before.stamp !== after?.stamp) return { summary };
+  return { summary, resume: { cursor, tally, logInode: before.inode, meta: metaDigest(copy) } };
+}
+
+/** What a v4 copy's verdict and tally say, as listing shows it. */
+export function summaryOfV4(
+  copy: V4Copy,
+  read: { status: SessionStatus; problem: string | null; tally: LogTally; header: Header | undefined; openBy: string | undefined },
+  registry: DesktopRegistryFacts | undefined,
+): CopySummary {
+  const { status, tally } = read;
+  // The workspace the session names: `header.json` `cwd`, else its latest host session-context line.
+  const claimed = read.header?.cwd ? { path: read.header.cwd, from: 'header' as const } : tally.workspace !== null ? { path: tally.workspace, from: 'session-context' as const } : undefined;
+  const registered = registry?.workspaceOfSession.get(copy.id);
   return {
     // A running writer may be mid-append: what looks torn now is its next batch (docs/format.md §9.5).
-    status: openBy && !reasonixRefuses(status) ? 'locked' : status,
-    problem,
-    messages: projection.transcript.filter(({ message }) => seenByPerson(message)).length,
-    updatedAt: lastCommitAt ?? null,
-    ...displayTitle(projection.title, firstTypedMessage(projection)),
+    status: read.openBy && !reasonixRefuses(status) ? 'locked' : status,
+    problem: read.problem,
+    messages: tally.messages,
+    updatedAt: tally.lastCommitAt,
+    ...displayTitle(tally.title, tally.firstTyped?.text),
     workspace: claimed?.path ?? registered ?? null,
     workspaceFrom: claimed?.from ?? (registered ? 'desktop-registry' : null),
-    payloadRefs,
+    payloadRefs: tally.payloadRefs,
   };
-}
-
-/** The verdict and replay of a v4 copy; listing skips the cache checks that only `--verify` shows. */
-async function readV4(copy: V4Copy, verify: boolean) {
-  const read = await readSession(copy.path, { caches: verify, retainContent: false });
-  const problem = read.problems.find((found) => found.severity === 'error')?.message ?? null;
-  const { status, projection, header, payloadRefs, openBy, lastCommitAt } = read;
-  return { status, problem, projection, header, payloadRefs, openBy, lastCommitAt };
-}
-
-/** The workspace the session names: `header.json` `cwd`, else its host session-context line. */
-function claimedWorkspace(header: Header | undefined, projection: Projection): { path: string; from: WorkspaceSource } | undefined {
-  if (header?.cwd) return { path: header.cwd, from: 'header' };
-  const path = workspaceOf({ header, projection });
-  return path ? { path, from: 'session-context' } : undefined;
-}
-
-/** What the person first typed: the preview Reasonix shows for an untitled session. */
-function firstTypedMessage(projection: Projection): string | undefined {
-  for (const { message } of projection.transcript) {
-    if (message.role === 'user' && message.origin !== 'host') return message.raw_content || (typeof message.content === 'string' ? message.content : undefined);
-  }
-  return undefined;
 }

@@ -1,26 +1,27 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
-import { readRange } from '../../fs/read-range.js';
 import { SessionStatusSchema } from '../../session/reading/read-session.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
 import type { SessionCopy } from './session-copy.js';
-import { WorkspaceSourceSchema, type CopySummary } from './summarise-copy.js';
+import { WorkspaceSourceSchema } from './summarise-copy.js';
 import { TitleSourceSchema } from './title-text.js';
+import { ResumePointSchema, type ResumePoint } from './resume-point.js';
+import type { CopyRead, CopySummary } from './summarise-copy.js';
 
 /**
  * What listing learnt of each copy, kept between runs like git's index: a copy whose files have
- * the same identity (size, modification time in nanoseconds, inode, and a digest of the log's first
- * bytes) is not read again. Kept in the user's cache folder, never in Reasonix's; replaced
+ * the same identity (size, modification and change times in nanoseconds, inode, and what its
+ * manifest and header say) is not read again, and a v4 log that only grew is read from where the last read stopped
+ * (`ResumePoint`: the cursor, checked against the bytes before it, and the tally so far). Kept in the user's cache folder, never in Reasonix's; replaced
  * atomically, so concurrent runs cost at most a re-read; a file that is not one rxstore wrote, or
  * an entry that does not parse, is dropped, never trusted.
  */
-const CACHE_VERSION = 1;
-/** Bytes of a log's start hashed into its identity: a log replaced by another of the same size and time is told apart. */
-const HEAD_BYTES = 4096;
+const CACHE_VERSION = 2;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({
@@ -34,7 +35,9 @@ const SummarySchema = z.object({
   workspaceFrom: WorkspaceSourceSchema.nullable(),
   payloadRefs: z.number().int().nonnegative(),
 }) satisfies z.ZodType<CopySummary>;
-const EntrySchema = z.object({ identity: z.string(), summary: SummarySchema });
+/** An entry; its resume point is checked only when it is used (most lookups find the files unchanged). */
+const EntrySchema = z.object({ identity: z.string(), summary: SummarySchema, resume: z.unknown().optional() });
+type Entry = z.infer<typeof EntrySchema>;
 const CacheFileSchema = z.object({ version: z.literal(CACHE_VERSION), entries: z.record(z.string(), z.unknown()) });
 
 /** The user's cache folder for rxstore: `$XDG_CACHE_HOME/rxstore`, or the platform's own. */
@@ -47,7 +50,8 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: 
 
 /** What listing learned of each session, kept in the user's cache folder and keyed by the log's identity, so an unchanged session costs a stat. */
 export class SummaryCache {
-  private readonly entries = new Map<string, { identity: string; summary: CopySummary }>();
+  /** Entries as the file holds them, each checked when it is first looked up: a listing of a few sessions checks a few. */
+  private readonly entries = new Map<string, unknown>();
   private changed = false;
 
   private constructor(readonly file: string) {}
@@ -58,28 +62,30 @@ export class SummaryCache {
     // A cache is only ever a shortcut: one that cannot be read (missing, or any system error) is an empty cache.
     const parsed = CacheFileSchema.safeParse(parseJson(await readFile(cache.file, 'utf8').catch(() => undefined)));
     if (!parsed.success) return cache;
-    for (const [path, value] of Object.entries(parsed.data.entries)) {
-      const entry = EntrySchema.safeParse(value);
-      if (entry.success) cache.entries.set(path, entry.data);
-    }
+    for (const [path, value] of Object.entries(parsed.data.entries)) cache.entries.set(path, value);
     return cache;
   }
 
   /**
-   * The identity of a copy's files now, and the summary kept for it when they are as they were
-   * when it was read. Take it before reading a copy, and keep what the read told under it: a log
-   * that grows during the read is then read again next time, never trusted for bytes not read.
+   * The identity of a copy's files now; the summary kept for it when they are as they were when
+   * it was read; else where a read may go on from, if it was kept. Take it before reading a copy,
+   * and keep what the read told under it: a log that grows during the read is then read again
+   * next time (from the resume point, which `summariseAppended` checks), never trusted for bytes
+   * not read.
    */
-  async lookup(copy: SessionCopy): Promise<{ identity: string | undefined; summary: CopySummary | undefined }> {
+  async lookup(copy: SessionCopy): Promise<{ identity: string | undefined; summary: CopySummary | undefined; resume: ResumePoint | undefined }> {
     const identity = await identityOf(copy);
-    const kept = this.entries.get(copy.path);
-    return { identity, summary: identity !== undefined && identity === kept?.identity ? kept.summary : undefined };
+    const kept = this.entry(copy.path);
+    const same = identity !== undefined && identity === kept?.identity;
+    if (same) return { identity, summary: kept.summary, resume: undefined };
+    const resume = kept?.resume === undefined ? undefined : ResumePointSchema.safeParse(kept.resume);
+    return { identity, summary: undefined, resume: resume?.success ? resume.data : undefined };
   }
 
   /** Keeps what reading a copy told, under the identity `lookup` gave before the read (none: not kept). */
-  keep(copy: SessionCopy, identity: string | undefined, summary: CopySummary): void {
+  keep(copy: SessionCopy, identity: string | undefined, read: CopyRead): void {
     if (identity === undefined) return;
-    this.entries.set(copy.path, { identity, summary });
+    this.entries.set(copy.path, { identity, summary: read.summary, ...(read.resume ? { resume: read.resume } : {}) });
     this.changed = true;
   }
 
@@ -90,31 +96,43 @@ export class SummaryCache {
     await writeFileAtomic(this.file, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(this.entries) }));
     this.changed = false;
   }
-}
 
-/** The files whose identity stands for a copy: the log and the metadata it is described by. */
-function filesOf(copy: SessionCopy): string[] {
-  if (copy.format === 'v4') return [join(copy.path, SESSION_FILES.log), join(copy.path, SESSION_FILES.manifest), join(copy.path, SESSION_FILES.header)];
-  return [copy.path, copy.format === 'jsonl' ? `${copy.path}.meta` : copy.path.replace(/\.jsonl$/, '.meta.json')];
-}
-
-async function identityOf(copy: SessionCopy): Promise<string | undefined> {
-  const [main, ...others] = filesOf(copy);
-  const hash = createHash('sha256');
-  for (const file of [main!, ...others]) {
-    // Any answer but the file's facts (gone, unreadable) leaves the copy to be read, never taken from the cache.
-    const stats = await stat(file, { bigint: true }).catch(() => undefined);
-    if (!stats && file === main) return undefined;
-    hash.update(stats ? `${file}\0${stats.size}\0${stats.mtimeNs}\0${stats.ino}\n` : `${file}\0absent\n`);
+  /** A kept entry, checked; one that does not parse is dropped, never trusted. */
+  private entry(path: string): Entry | undefined {
+    const value = this.entries.get(path);
+    if (value === undefined) return undefined;
+    const parsed = EntrySchema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    this.entries.delete(path);
+    this.changed = true;
+    return undefined;
   }
-  const handle = await open(main!, 'r').catch(() => undefined);
-  if (!handle) return undefined;
-  try {
-    hash.update(await readRange(handle, 0, HEAD_BYTES));
-  } finally {
-    await handle.close();
+}
+
+/**
+ * The identity of a copy's files: the main file's (log or transcript) size, modification and
+ * change times in nanoseconds, device and inode — a file rewritten in place has a new change time,
+ * which no one can set back, and one put in its place a new inode — and what its metadata files
+ * said when the copy was found (v4: the manifest and header as read; otherwise the meta file's
+ * stat). Undefined when the main file cannot be looked at.
+ */
+async function identityOf(copy: SessionCopy): Promise<string | undefined> {
+  const main = copy.format === 'v4' ? join(copy.path, SESSION_FILES.log) : copy.path;
+  const stats = await stat(main, { bigint: true }).catch(() => undefined);
+  if (!stats) return undefined;
+  const hash = createHash('sha256').update(stamp(main, stats));
+  if (copy.format === 'v4') {
+    for (const file of [copy.manifest, copy.header]) hash.update(file.state === 'ok' ? `ok\0${file.text}\0` : file.state === 'invalid' ? `invalid\0${file.reason}\0` : 'missing\0');
+  } else {
+    const meta = copy.format === 'jsonl' ? `${copy.path}.meta` : copy.path.replace(/\.jsonl$/, '.meta.json');
+    const metaStats = await stat(meta, { bigint: true }).catch(() => undefined);
+    hash.update(metaStats ? stamp(meta, metaStats) : `${meta}\0absent\n`);
   }
   return hash.digest('hex');
+}
+
+function stamp(file: string, stats: BigIntStats): string {
+  return `${file}\0${stats.size}\0${stats.mtimeNs}\0${stats.ctimeNs}\0${stats.dev}\0${stats.ino}\n`;
 }
 
 /** A cache file's JSON; anything that is not JSON is no cache at all. */

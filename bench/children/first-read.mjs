@@ -1,0 +1,21 @@
+// `first-read.mjs <what> <session dir>`: one thing an indexer does to a session it has never read,
+// timed from its call: `record` (until recordsSince gives its first record), `follow` (until follow
+// gives its first batch), `batches` (every batch of batchesSince from no cursor) or `readSince`
+// (readSince from no cursor, gathered). Prints milliseconds.
+import { openLogSession } from '../../dist/index.js';
+
+const [what, dir] = process.argv.slice(2);
+const session = await openLogSession(dir);
+const started = performance.now();
+if (what === 'record') {
+  for await (const piece of session.recordsSince()) if (piece.records.length > 0) break;
+} else if (what === 'follow') {
+  for await (const item of session.follow({ watch: false })) if (item) break;
+} else if (what === 'batches') {
+  let batches = 0;
+  for await (const item of session.batchesSince()) batches += item ? 1 : 0;
+} else if (what === 'readSince') {
+  const { batches } = await session.readSince();
+  if (batches.length === 0) throw new Error('nothing read');
+} else throw new Error(`unknown: ${what}`);
+process.stdout.write(`${(performance.now() - started).toFixed(3)}\n`);

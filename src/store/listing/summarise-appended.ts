@@ -1,0 +1,62 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkCursor, cursorAt } from '../../session/cursors/cursor.js';
+import { readSessionEvents } from '../../session/reading/read-events.js';
+import { SESSION_FILES } from '../../session/reading/session-files.js';
+import { writerLockHolder } from '../../session/reading/writer-locks.js';
+import { Projection } from '../../session/replay/projection.js';
+import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
+import { TallyCarrier } from './log-tally.js';
+import { logStamp, metaDigest, type ResumePoint } from './resume-point.js';
+import type { V4Copy } from './session-copy.js';
+import { summaryOfV4, type CopyRead } from './summarise-copy.js';
+
+/**
+ * Reads only what was appended to a v4 copy's log since `resume`: the batches after its cursor,
+ * each replayed on its own and added to the tally — the same summary a whole read gives. Undefined
+ * when that cannot be vouched for, and the caller reads the log whole: the log is another file
+ * or its bytes before the cursor changed, the manifest or header changed, or the new batches do
+ * something a tally cannot follow (`TallyCarrier`), are damaged, or are refused.
+ */
+export async function summariseAppended(copy: V4Copy, resume: ResumePoint, registry: DesktopRegistryFacts | undefined): Promise<CopyRead | undefined> {
+  if (resume.meta !== metaDigest(copy)) return undefined;
+  const before = await logStamp(copy);
+  if (before?.inode !== resume.logInode) return undefined;
+  // What a whole read refuses before it reads a batch: a symlinked directory, a log that is not a file.
+  if ((await lstat(copy.path)).isSymbolicLink() || !(await lstat(join(copy.path, SESSION_FILES.log))).isFile()) return undefined;
+  try {
+    await checkCursor(copy.path, copy.id, resume.cursor);
+  } catch {
+    return undefined;
+  }
+  const carrier = new TallyCarrier(resume.tally);
+  let position = resume.cursor;
+  let tornTail = false;
+  try {
+    for await (const item of readSessionEvents(copy.path, { offset: position.offset, nextSequence: position.nextSequence })) {
+      if (item.type === 'torn-tail') {
+        tornTail = true;
+        continue;
+      }
+      const { batch, payloads, payloadBytes } = item.value;
+      // Replayed as a whole read replays it for listing, but on its own: what came before is in the tally.
+      const replay = new Projection({ retainContent: false });
+      batch.events.forEach((event, index) => replay.apply(batch, event, payloads[index], payloadBytes[index]));
+      const payloadRefs = batch.events.filter((event) => event.payloadRef).length;
+      if (!carrier.add(replay, batch.events.map((event) => event.kind), { lastCommitAt: batch.createdAt, payloadRefs })) return undefined;
+      position = { ...position, offset: batch.end, nextSequence: batch.firstSeq + batch.eventCount, writerGeneration: Math.max(position.writerGeneration, batch.writerGeneration) };
+    }
+  } catch {
+    // Damage past the cursor: a whole read names it as Reasonix would.
+    return undefined;
+  }
+  const tally = carrier.result();
+  const cursor = position === resume.cursor ? resume.cursor : await cursorAt(copy.path, copy.id, position);
+  const openBy = await writerLockHolder(copy.path);
+  const header = copy.header.state === 'ok' ? copy.header.value : undefined;
+  const summary = summaryOfV4(copy, { status: tornTail ? 'torn-tail' : 'ok', problem: null, tally, header, openBy }, registry);
+  // A log that changed during the read gives no resume point: the next read is a whole one.
+  const after = await logStamp(copy);
+  if (before.stamp !== after?.stamp) return { summary };
+  return { summary, resume: { cursor, tally, logInode: before.inode, meta: resume.meta } };
+}
