@@ -13,7 +13,7 @@ export { readSession, type ReadSessionOptions, type SessionRead, type SessionSta
 export { readJsonlSession } from './store/jsonl/read-jsonl-session.js';
 export { readSessionEvents, type ResolvedBatch, type SessionLogItem } from './session/reading/read-events.js';
 export { canonicalTranscript, modelView, personView, providerMessages, type PersonMessage, type ProviderMessage, type TimedMessage } from './session/replay/views.js';
-export { Projection, type TranscriptEntry, type TurnRecord } from './session/replay/projection.js';
+export { Projection, type MessageKeeping, type ProjectionOptions, type TranscriptEntry, type TurnRecord } from './session/replay/projection.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
 export { inspectReport, type InspectReport } from './session/replay/inspect-report.js';
 export type { SessionProblem } from './errors/problem.js';

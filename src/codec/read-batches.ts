@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { CommittedBatch, StoredEvent, TornTail } from './batch.js';
 import { DamagedStoreError, UnsupportedVersionError } from '../errors/rx-error.js';
 import { KNOWN_EVENT_KINDS } from './event-kinds.js';
+import { OperationLedger } from './operation-ledger.js';
 import type { FrameItem } from './read-frames.js';
 import {
   BeginRecordSchema,
@@ -43,7 +44,7 @@ export async function* readBatches(frames: AsyncIterable<FrameItem>, options: Re
   const file = options.file;
   const knownKinds = options.knownKinds ?? KNOWN_EVENT_KINDS;
   let nextSequence = options.nextSequence ?? 1;
-  const operations = new Map<string, string>();
+  const operations = new OperationLedger();
   let open: OpenBatch | undefined;
   let logEnd: number | undefined;
 

@@ -45,7 +45,7 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[],
     let end = 0;
     const operations = new Map<string, string>();
     // Validation replays the log's payloads (the new events are judged after them); otherwise the batches are enough.
-    const projection = new Projection({ retainContent: false });
+    const projection = new Projection({ keep: 'index' });
     const existing = validate ? readSessionEvents(sessionDir) : readBatches(readFrames(openLogBytes(logPath), { file: logPath, transientRaw: true }), { file: logPath });
     for await (const item of existing) {
       if (item.type === 'torn-tail') {

@@ -4,7 +4,6 @@ import { goTime } from '../../codec/go-json.js';
 import type { Header } from '../../session/reading/header.js';
 import type { Projection } from '../../session/replay/projection.js';
 import { readSession, type SessionStatus } from '../../session/reading/read-session.js';
-import { seenByPerson } from '../../session/replay/views.js';
 import { workspaceOf } from '../../session/reading/workspace.js';
 import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
 import { jsonlMetaTitle } from '../jsonl/jsonl-meta.js';
@@ -107,7 +106,7 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
     // A running writer may be mid-append: what looks torn now is its next batch (docs/format.md §9.5).
     status: openBy && (status === 'ok' || status === 'torn-tail') ? 'locked' : status,
     problem,
-    messages: projection.transcript.filter(({ message }) => seenByPerson(message)).length,
+    messages: seenByPersonCount(projection),
     updatedAt: lastCommitAt ?? null,
     ...displayTitle(projection.title, firstTypedMessage(projection)),
     workspace: claimed?.path ?? registered ?? null,
@@ -118,7 +117,7 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
 
 /** The verdict and replay of a v4 copy; listing skips the cache checks that only `--verify` shows. */
 async function readV4(copy: V4Copy, verify: boolean) {
-  const read = await readSession(copy.path, { caches: verify, retainContent: false });
+  const read = await readSession(copy.path, { caches: verify, keep: 'index', previews: true });
   const problem = read.problems.find((found) => found.severity === 'error')?.message ?? null;
   const { status, projection, header, payloadRefs, openBy, lastCommitAt } = read;
   return { status, problem, projection, header, payloadRefs, openBy, lastCommitAt };
@@ -131,10 +130,17 @@ function claimedWorkspace(header: Header | undefined, projection: Projection): {
   return path ? { path, from: 'session-context' } : undefined;
 }
 
+/** The messages a person sees. */
+function seenByPersonCount(projection: Projection): number {
+  const transcript = projection.transcriptIndex;
+  let seen = 0;
+  for (let at = 0; at < transcript.length; at += 1) if (transcript.seenByPerson(at)) seen += 1;
+  return seen;
+}
+
 /** What the person first typed: the preview Reasonix shows for an untitled session. */
 function firstTypedMessage(projection: Projection): string | undefined {
-  for (const { message } of projection.transcript) {
-    if (message.role === 'user' && message.origin !== 'host') return message.raw_content || (typeof message.content === 'string' ? message.content : undefined);
-  }
+  const transcript = projection.transcriptIndex;
+  for (let at = 0; at < transcript.length; at += 1) if (transcript.typedByPerson(at)) return transcript.typedText(at);
   return undefined;
 }
