@@ -17,7 +17,7 @@ export { workspaceOf } from './session/reading/read-session.js';
 
 // Its views, records and reports.
 export { canonicalTranscript, modelView, personView, providerMessages, type PersonMessage, type ProviderMessage, type TimedMessage } from './session/replay/views.js';
-export type { TranscriptEntry, TurnRecord } from './session/replay/projection.js';
+export type { MessageKeeping, TranscriptEntry, TurnRecord } from './session/replay/projection.js';
 export { indexRecords, type IndexRecord, type RecordContext } from './session/replay/index-records.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
 export { inspectReport, type InspectOptions, type InspectReport, type ReportedProblem } from './session/replay/inspect-report.js';

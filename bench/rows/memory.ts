@@ -28,16 +28,17 @@ for await (const item of readLogBatches(process.argv[1])) void item;
 `;
 
 /**
- * Peak RSS of `rxstore inspect --json` on logs of 25 and 100 MiB raw, and of the codec layer
- * alone on the same logs: the codec streams, the projection holds every message, so the two
- * differences together say what grows with the file and where.
+ * Peak RSS of `rxstore inspect --json` on logs of 25 MiB, 100 MiB and 1 GiB raw, and of the codec
+ * layer alone on the two smaller ones: what inspect holds must be bounded by the largest record,
+ * not by the session, so the three peaks stay together and under the limit.
  */
 export async function memoryRow(): Promise<Figure[]> {
   const unavailable = peakRssUnavailable();
   if (unavailable) return [skipped('memory', 'peak RSS of rxstore inspect', unavailable)];
-  const [small, large] = [await benchSession(25), await benchSession(100)];
+  const [small, large, huge] = [await benchSession(25), await benchSession(100), await benchSession(1024)];
   const smallRuns = await inspectCli(small);
   const largeRuns = await inspectCli(large);
+  const hugeRuns = await inspectCli(huge);
   const bareNode: number[] = [];
   const codec: { small: number[]; large: number[] } = { small: [], large: [] };
   for (let run = 0; run < 3; run += 1) {
@@ -46,7 +47,7 @@ export async function memoryRow(): Promise<Figure[]> {
     codec.large.push(await peakRssMiB(process.execPath, ['--input-type=module', '-e', CODEC_SCAN, large.log]));
   }
   const bare = median(bareNode);
-  const [peakSmall, peakLarge] = [smallRuns.peakRss.median, largeRuns.peakRss.median];
+  const [peakSmall, peakLarge, peakHuge] = [smallRuns.peakRss.median, largeRuns.peakRss.median, hugeRuns.peakRss.median];
   const [codecSmall, codecLarge] = [median(codec.small), median(codec.large)];
   return [
     {
@@ -68,6 +69,16 @@ export async function memoryRow(): Promise<Figure[]> {
       target: `< ${LIMIT_MIB} MiB`,
       verdict: verdict(peakLarge < LIMIT_MIB),
       data: { peak100Runs: largeRuns.peakRss.runs, bareNodeRuns: bareNode },
+    },
+    {
+      row: 'memory',
+      measure: 'peak RSS, inspect 1 GiB log vs bare node -e 0',
+      rxstore: mib(peakHuge),
+      reference: mib(bare),
+      ratio: `+${mib(peakHuge - bare)}`,
+      target: `≤ ${LIMIT_MIB} MiB`,
+      verdict: verdict(peakHuge <= LIMIT_MIB),
+      data: { peak1024Runs: hugeRuns.peakRss.runs, events1024: huge.events, bareNodeRuns: bareNode },
     },
     {
       row: 'memory',

@@ -8,7 +8,7 @@ import { indexRecords, type IndexRecord } from '../session/replay/index-records.
 import type { Message } from '../session/replay/message.js';
 import { readJsonFile } from '../session/reading/read-json-file.js';
 import type { ResolvedBatch } from '../session/reading/read-events.js';
-import { readSession, type SessionRead } from '../session/reading/read-session.js';
+import { readSession, type ReadSessionOptions, type SessionRead } from '../session/reading/read-session.js';
 import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/cursors/read-since.js';
 import { recordsSince, type RecordsCursor, type RecordsSince } from '../session/cursors/records-since.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
@@ -23,11 +23,15 @@ import { storeKindOf, type StoreKind } from './roots/store-kind.js';
  * then throws the coded RxError that `read()` reports as `refusal` (a `DamagedStoreError` or
  * `UnsupportedVersionError`); `salvage` is for reading past it.
  */
+/** What a whole read keeps of each message (a JSONL transcript is always kept whole). */
+export type SessionReadOptions = Pick<ReadSessionOptions, 'keep' | 'previews' | 'retainContent'>;
+
+/** What every opened session can do, whatever its format. */
 export interface SessionReader {
   id: string;
   path: string;
-  /** Reads and verifies the whole session: status, problems, the replayed projection (messages whole unless `retainContent: false`). */
-  read(options?: { retainContent?: boolean }): Promise<SessionRead>;
+  /** Reads and verifies the whole session: status, problems, the replayed projection (messages whole unless `keep` says otherwise). */
+  read(options?: SessionReadOptions): Promise<SessionRead>;
   /** The canonical transcript: every message, compacted ones included, with its time. */
   transcript(): AsyncIterable<TimedMessage>;
   /** What the model is sent. */
@@ -75,7 +79,7 @@ async function* verifiedView<T>(reading: Promise<SessionRead>, view: (read: Sess
 }
 
 /** The views every store shares, over a whole read. */
-function readerOver(id: string, path: string, read: (options?: { retainContent?: boolean }) => Promise<SessionRead>): SessionReader {
+function readerOver(id: string, path: string, read: (options?: SessionReadOptions) => Promise<SessionRead>): SessionReader {
   return {
     id,
     path,

@@ -91,7 +91,7 @@ export interface SessionViewOptions {
 export async function readSessionView(session: OpenedSession, options: SessionViewOptions = {}): Promise<SessionView> {
   let read: SessionRead;
   try {
-    read = await session.read({ retainContent: session.format === 'jsonl' });
+    read = await session.read({ keep: session.format === 'jsonl' ? 'whole' : 'summary' });
   } catch (error) {
     if (!isSessionVerdict(error)) throw error;
     return unreadableView(session, error);

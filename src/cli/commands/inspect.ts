@@ -76,7 +76,7 @@ async function inspectOne(arg: string, args: InspectArgs): Promise<Inspected> {
   try {
     const session = await openSession(await resolveSessionArgument(arg, args));
     // A summary needs no message text: it is read in memory that does not grow with the log.
-    const read = await session.read({ retainContent: args.messages });
+    const read = await session.read({ keep: args.messages ? 'whole' : 'index' });
     return { session, read, report: inspectReport(read, session.store, { strict: args.strict }) };
   } catch (error) {
     // One session that cannot be found or read never hides the reports of the others.

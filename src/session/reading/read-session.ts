@@ -8,7 +8,7 @@ import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { HeaderSchema, type Header } from './header.js';
 import { ManifestSchema, OPEN_STORAGE_REVISIONS, type Manifest } from './manifest.js';
 import { logIdentity, OffsetIndexSchema } from './offset-index.js';
-import { Projection } from '../replay/projection.js';
+import { Projection, type MessageKeeping } from '../replay/projection.js';
 import { strictPayloadError } from '../replay/strict-payload-error.js';
 import { readJsonFile } from './read-json-file.js';
 import { readSessionEvents } from './read-events.js';
@@ -64,7 +64,11 @@ export interface SessionRead {
 export interface ReadSessionOptions {
   /** Check the storage identity and offset index against the log (default true); listing skips them. */
   caches?: boolean;
-  /** Keep every message whole (default true); summaries read any session in little memory without. */
+  /** What is kept of each message (default `whole`; see `MessageKeeping`). */
+  keep?: MessageKeeping;
+  /** With `keep: 'index'`, also the start of what a person typed in each message (a listing's titles). */
+  previews?: boolean;
+  /** @deprecated `keep`: true is `whole`, false `summary`. */
   retainContent?: boolean;
 }
 
@@ -75,7 +79,7 @@ export interface ReadSessionOptions {
 export async function readSession(dir: string, options: ReadSessionOptions = {}): Promise<SessionRead> {
   const id = basename(dir);
   const problems: Problem[] = [];
-  const projection = new Projection({ retainContent: options.retainContent ?? true });
+  const projection = new Projection({ keep: options.keep ?? (options.retainContent === false ? 'summary' : 'whole'), previews: options.previews ?? false });
   const read: SessionRead = {
     dir,
     id,

@@ -1,9 +1,7 @@
-import { flatToolCall, isJsonObjectText } from './message.js';
 import type { Projection } from './projection.js';
 import { promoteWarnings, type CodeOf, type Severity } from '../../errors/index.js';
 
-/** Tool results pruned by older Reasonix builds begin with this marker. */
-export const LEGACY_PRUNE_MARKER = '[elided tool result — ';
+export { LEGACY_PRUNE_MARKER } from './transcript-index.js';
 
 /**
  * Something that makes a session load or compact badly: a `warning`, or a `note` for what is only
@@ -45,39 +43,39 @@ export interface HygieneOptions {
  */
 export function checkHygiene(projection: Projection, options: HygieneOptions = {}): Hygiene {
   const findings: HygieneFinding[] = [];
-  const messages = projection.transcript.map((entry) => entry.message);
-  const answered = new Set(messages.filter((message) => message.role === 'tool').map((message) => message.tool_call_id ?? ''));
+  const transcript = projection.transcriptIndex;
+  const answered = transcript.answeredCalls();
   // Reading stopped at damage: a turn still open there, and the calls made in it, may well end past it.
-  const openAtCut = options.cutByDamage ? projection.openTurns() : [];
   const cutFrom = options.cutByDamage ? projection.openFrom() : Number.POSITIVE_INFINITY;
-  for (const { message, seq } of projection.transcript) {
-    const id = message.id !== undefined ? { messageId: message.id } : {};
-    for (const call of (message.tool_calls ?? []).map(flatToolCall)) {
-      if (call.name.trim() === '') findings.push({ code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: `tool call ${call.id || '(no id)'} has an empty name`, ...id });
-      if (!answered.has(call.id) && seq < cutFrom) findings.push({ code: 'RX_DANGLING_TOOL_CALL', severity: 'warning', message: `tool call ${call.id || '(no id)'} (${call.name}) has no tool result`, ...id });
-      if (call.arguments !== '' && !isJsonObjectText(call.arguments)) {
-        findings.push({ code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: `tool call ${call.id || '(no id)'} (${call.name}) has arguments that are not a complete JSON object`, ...id });
+  for (let at = 0; at < transcript.length; at += 1) {
+    const messageId = transcript.messageId(at);
+    const id = messageId !== undefined ? { messageId } : {};
+    for (const call of transcript.toolCalls(at)) {
+      const callId = transcript.callId(call.idRef);
+      if (call.name.trim() === '') findings.push({ code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: `tool call ${callId || '(no id)'} has an empty name`, ...id });
+      if (answered[call.idRef] !== 1 && transcript.seq(at) < cutFrom) findings.push({ code: 'RX_DANGLING_TOOL_CALL', severity: 'warning', message: `tool call ${callId || '(no id)'} (${call.name}) has no tool result`, ...id });
+      if (call.arguments === 'other') {
+        findings.push({ code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: `tool call ${callId || '(no id)'} (${call.name}) has arguments that are not a complete JSON object`, ...id });
       }
     }
-    if (message.role === 'tool' && (message.content ?? '').startsWith(LEGACY_PRUNE_MARKER)) {
-      findings.push({ code: 'RX_PRUNED_TOOL_RESULT', severity: 'note', message: `tool result ${message.tool_call_id ?? ''} was pruned by an older Reasonix`, ...id });
+    if (transcript.pruned(at)) {
+      findings.push({ code: 'RX_PRUNED_TOOL_RESULT', severity: 'note', message: `tool result ${transcript.answeredCall(at)} was pruned by an older Reasonix`, ...id });
     }
   }
-  if (messages.length > 0 && messages[0]!.role !== 'system') {
+  if (transcript.length > 0 && transcript.role(0) !== 'system') {
     findings.push({ code: 'RX_NO_SYSTEM_MESSAGE', severity: 'warning', message: 'the session has no leading system message: Reasonix resumes it without a system prompt and refuses to snapshot it' });
   }
-  const interruptedTurns = [...projection.turns.values()].filter((turn) => turn.status !== 'completed' && !openAtCut.includes(turn)).map((turn) => turn.turnId);
-  for (const turnId of interruptedTurns) {
-    const status = projection.turns.get(turnId)!.status;
-    findings.push({ code: 'RX_INTERRUPTED_TURN', severity: 'warning', message: `turn ${turnId} ${status === 'in_progress' ? 'never ended' : `ended ${status}`}` });
+  const interruptedTurns: string[] = [];
+  for (const turn of projection.turns.values()) {
+    // Open at a cut by damage: a consequence of the cut, not a finding.
+    if (turn.status === 'completed' || (options.cutByDamage && turn.status === 'in_progress')) continue;
+    interruptedTurns.push(turn.turnId);
+    findings.push({ code: 'RX_INTERRUPTED_TURN', severity: 'warning', message: `turn ${turn.turnId} ${turn.status === 'in_progress' ? 'never ended' : `ended ${turn.status}`}` });
   }
   for (const seq of projection.compactions) {
     findings.push({ code: 'RX_COMPACTED', severity: 'note', message: `compaction checkpoint at sequence ${seq}: the model is sent a summary, the transcript keeps every message` });
   }
-  return {
-    findings: promoteWarnings(findings, options.strict),
-    hasContent: messages.some((message) => message.role !== 'system'),
-    compactions: projection.compactions,
-    interruptedTurns,
-  };
+  let hasContent = false;
+  for (let at = 0; at < transcript.length && !hasContent; at += 1) hasContent = transcript.role(at) !== 'system';
+  return { findings: promoteWarnings(findings, options.strict), hasContent, compactions: [...projection.compactions], interruptedTurns };
 }

@@ -1,7 +1,6 @@
 import { checkHygiene, type Hygiene } from './hygiene.js';
 import { promoteWarnings, type ErrorData, type Problem } from '../../errors/index.js';
 import type { SessionRead, SessionStatus } from '../reading/read-session.js';
-import { seenByPerson } from './views.js';
 import { workspaceOf } from '../reading/read-session.js';
 import type { TornTail } from '../../codec/batch.js';
 
@@ -43,8 +42,15 @@ export interface InspectReport {
 
 /** What `rxstore inspect` prints, as data: the verdict, counts, times, locks, hygiene and every problem found; `strict` makes warnings errors. */
 export function inspectReport(read: SessionRead, store: string, options: InspectOptions = {}): InspectReport {
+  const transcript = read.projection.transcriptIndex;
+  // Null-prototype counters, keys in the order roles are first met.
   const byRole = Object.create(null) as Record<string, number>;
-  for (const { message } of read.projection.transcript) byRole[message.role] = (byRole[message.role] ?? 0) + 1;
+  let seen = 0;
+  for (let at = 0; at < transcript.length; at += 1) {
+    const role = transcript.role(at);
+    byRole[role] = (byRole[role] ?? 0) + 1;
+    if (transcript.seenByPerson(at)) seen += 1;
+  }
   return {
     id: read.id,
     store,
@@ -57,7 +63,7 @@ export function inspectReport(read: SessionRead, store: string, options: Inspect
     writerGeneration: read.writerGeneration,
     batches: read.batches,
     events: read.events,
-    messages: { total: read.projection.transcript.length, byRole, seenByPerson: read.projection.transcript.filter(({ message }) => seenByPerson(message)).length },
+    messages: { total: transcript.length, byRole, seenByPerson: seen },
     payloadRefs: read.payloadRefs,
     tornTail: tornTailFacts(read.tornTail),
     tornEvidence: read.tornEvidence,

@@ -1,15 +1,15 @@
+import type { z } from 'zod';
 import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
-import { isJsonObjectText, type Message } from './message.js';
-import { decodePayload, isReplayedKind, PayloadSchemas, type Payload, type ReplayedKind } from './payloads.js';
+import { StringTable } from '../../codec/string-table.js';
+import type { Message } from './message.js';
+import { summaryOf } from './message-summary.js';
+import { ModelList } from './model-list.js';
+import { decodePayload, isReplayedKind, PayloadSchemas, type ReplayedKind } from './payloads.js';
+import { TranscriptIndex, type TranscriptEntry } from './transcript-index.js';
+import { TurnTable, type TurnRecord, type Turns } from './turn-table.js';
 
-/** A message of the canonical transcript, with where and when it entered the log. */
-export interface TranscriptEntry {
-  message: Message;
-  /** Sequence of the event that last wrote it. */
-  seq: number;
-  /** Commit time of that event's batch, in unix milliseconds. */
-  batchTime: number;
-}
+export type { TranscriptEntry } from './transcript-index.js';
+export type { TurnRecord, Turns } from './turn-table.js';
 
 /** Something Reasonix 1.38.11 would refuse, although rxstore can read it (docs/format.md §7.2, §7.5). */
 export interface StrictnessFinding {
@@ -21,33 +21,49 @@ export interface StrictnessFinding {
   damaged: boolean;
 }
 
-/** One turn as its turn/start and turn/end events tell it. */
-export interface TurnRecord {
-  turnId: string;
-  status: 'in_progress' | 'completed' | 'failed' | 'interrupted';
-  startSeq: number;
-}
+/**
+ * What a replay keeps of each message besides the index every replay keeps (id, role, origin,
+ * flags, tool calls and the call each result answers, a few numbers a message): the message
+ * `whole` (the views need it); a `summary` (role, id, origin, flags, tool-call names and whether
+ * their arguments parse, the start of the text of user messages and tool results: a page's
+ * first pass); or nothing beyond the `index` (inspect), so a session of any size is summarised
+ * in memory that grows by tens of bytes a message.
+ */
+export type MessageKeeping = 'whole' | 'summary' | 'index';
 
 /** What a replay keeps and checks as it goes. */
 export interface ProjectionOptions {
-  /**
-   * Keep each message whole (the default). Without it only what summaries need is kept — role, id,
-   * origin, flags, tool-call names and whether their arguments parse, the start of the content of
-   * user messages (a preview) and tool results (a pruning marker) — so a session of any size is
-   * summarised in little memory.
-   */
-  retainContent?: boolean;
-  /**
-   * Judge each payload as Reasonix's v4 decoder does (the default). A JSONL transcript's messages
-   * were already judged by its loader, which is lenient; only a repeated id, which Reasonix refuses
-   * when it migrates them into events, is judged here. Either way the first refusal stops the
-   * replay there, so every view holds only what precedes it.
-   */
-  judgePayloads?: boolean;
+  /** What is kept of each message (default `whole`). */
+  keep?: MessageKeeping;
+  /** With `index`, still keep the start of what a person typed in each message: a title to show. */
+  previews?: boolean;
+  /** The title the store gives the session besides its events (a JSONL transcript's meta file). */
+  title?: string;
 }
 
-/** Enough of a message's text to tell a pruned tool result or a preview apart. */
-const SUMMARY_CONTENT_CHARS = 200;
+/** The transcript's index as a reader sees it: what inspect, listing and the hygiene checks read. */
+export type IndexedTranscript = Omit<TranscriptIndex, 'push' | 'upsert' | 'retract' | 'replace'>;
+
+/** Where an event sits in the log, and what its batch tells of it. */
+interface EventPlace {
+  seq: number;
+  offset: number;
+  kind: string;
+  /** Commit time of its batch, in unix milliseconds. */
+  batchTime: number;
+  turnId: string | undefined;
+}
+
+/** What an event of one kind does to the projection, given its payload as the kind's schema types it. */
+type Handler = (projection: Projection, value: unknown, event: EventPlace) => void;
+
+/** A kind's handler: its payload read with the kind's schema; one that does not fit is not replayed. */
+function handler<S extends z.ZodType>(schema: S, run: (projection: Projection, payload: z.output<S>, event: EventPlace) => void): Handler {
+  return (projection, value, event) => {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) run(projection, parsed.data, event);
+  };
+}
 
 /** The line Reasonix's host session-context message names the workspace with. */
 const WORKSPACE_LINE = /Current workspace: "((?:[^"\\]|\\.)*)"/;
@@ -55,38 +71,129 @@ const WORKSPACE_LINE = /Current workspace: "((?:[^"\\]|\\.)*)"/;
 /**
  * Replays committed events into the linear message lists Reasonix keeps (docs/format.md §7.5): the
  * canonical transcript (every message, compacted ones included) and the model's list (what is
- * sent to the model, with compaction checkpoints applied).
+ * sent to the model, with compaction checkpoints applied). Events come in through `apply`, a
+ * JSONL transcript's messages through `replayTranscript`; everything else is read.
  */
 export class Projection {
-  readonly transcript: TranscriptEntry[] = [];
-  modelMessages: Message[] = [];
-  title: string | undefined;
-  titleSequence: number | undefined;
-  modelRef: string | undefined;
-  modelIdentity: string | undefined;
-  readonly turns = new Map<string, TurnRecord>();
-  /** Sequences of `model/context-replace` and `compaction` events: the compaction checkpoints. */
-  readonly compactions: number[] = [];
-  readonly strictness: StrictnessFinding[] = [];
-  /** The workspace the latest host session-context message names. */
-  workspace: string | undefined;
-  /** Ids of the transcript's messages, so a duplicate is found without a scan. */
-  private readonly ids = new Set<string>();
-  private readonly retainContent: boolean;
-  private readonly judgePayloads: boolean;
-  /** The tool calls the model's list holds a result for; rebuilt after the list is replaced. */
-  private answered: Set<string> | undefined;
+  /** What each kind whose content rxstore uses does (docs/format.md §7.3, §7.4); other kinds change nothing here. */
+  private static readonly handlers: { readonly [K in ReplayedKind]: Handler } = {
+    'message/complete': handler(PayloadSchemas['message/complete'], (projection, { message }, event) => projection.complete(message, event)),
+    'message/upsert': handler(PayloadSchemas['message/upsert'], (projection, { message }, event) => {
+      projection.noteWorkspace(message);
+      const kept = projection.kept(message);
+      projection.index.upsert(kept, event.seq, event.batchTime);
+      projection.model.upsert(kept);
+    }),
+    'message/retract': handler(PayloadSchemas['message/retract'], (projection, { messageIds }) => {
+      projection.index.retract(messageIds);
+      projection.model.retract(messageIds);
+    }),
+    'history/replace': handler(PayloadSchemas['history/replace'], (projection, { messages }, event) => projection.replaceHistory(messages, event)),
+    'legacy/import': handler(PayloadSchemas['legacy/import'], (projection, { messages, modelRef, modelIdentity }, event) => {
+      projection.replaceHistory(messages, event);
+      if (modelRef) projection.modelRefText = modelRef;
+      if (modelIdentity) projection.modelIdentityText = modelIdentity;
+    }),
+    'model/context-replace': handler(PayloadSchemas['model/context-replace'], (projection, { messages }, event) => projection.checkpoint(messages, event)),
+    compaction: handler(PayloadSchemas.compaction, (projection, { messages }, event) => projection.checkpoint(messages, event)),
+    'session/title': handler(PayloadSchemas['session/title'], (projection, { title }, event) => {
+      projection.titleText = title;
+      projection.titleSeq = event.seq + 1;
+    }),
+    'session/config': handler(PayloadSchemas['session/config'], (projection, { modelRef, modelIdentity }) => {
+      projection.modelRefText = modelRef;
+      if (modelIdentity !== undefined) projection.modelIdentityText = modelIdentity;
+    }),
+    'turn/end': handler(PayloadSchemas['turn/end'], (projection, { status }, event) => {
+      const turnId = event.turnId ?? '';
+      projection.turnTable.set(turnId, status, projection.turnTable.startOf(turnId) ?? event.seq);
+    }),
+    'assistant/attempt': handler(PayloadSchemas['assistant/attempt'], () => {}),
+  };
+
+  /** Message ids and tool-call ids, shared by the transcript and the model's list. */
+  private readonly messageIds = new StringTable();
+  private readonly callIds = new StringTable();
+  private readonly index: TranscriptIndex;
+  private readonly model: ModelList;
+  private readonly turnTable = new TurnTable();
+  /** Messages are kept as summaries. */
+  private readonly summarise: boolean;
+  /** Sequences of `model/context-replace` and `compaction` events. */
+  private readonly checkpoints: number[] = [];
+  private readonly findings: StrictnessFinding[] = [];
+  private titleText: string | undefined;
+  private titleSeq: number | undefined;
+  private modelRefText: string | undefined;
+  private modelIdentityText: string | undefined;
+  private workspaceText: string | undefined;
+  /** The highest sequence replayed: a transcript's messages continue after it. */
+  private lastSeq = 0;
   private timedCreatedAt: string | undefined;
   private timedBatchTime = 0;
 
   constructor(options: ProjectionOptions = {}) {
-    this.retainContent = options.retainContent ?? true;
-    this.judgePayloads = options.judgePayloads ?? true;
+    const keep = options.keep ?? 'whole';
+    this.summarise = keep === 'summary';
+    this.index = new TranscriptIndex(this.messageIds, this.callIds, { messages: keep !== 'index', previews: options.previews ?? false });
+    this.model = new ModelList(this.messageIds, this.callIds, keep !== 'index');
+    this.titleText = options.title;
+  }
+
+  /** The canonical transcript, each message as kept: not with `keep: 'index'`. */
+  get transcript(): readonly TranscriptEntry[] {
+    return this.index.kept;
+  }
+
+  /** The transcript as an index: what inspect, listing and the hygiene checks read, whatever is kept. */
+  get transcriptIndex(): IndexedTranscript {
+    return this.index;
+  }
+
+  /** What the model is sent, each message as kept: not with `keep: 'index'`. */
+  get modelMessages(): readonly Message[] {
+    return this.model.messages;
+  }
+
+  get title(): string | undefined {
+    return this.titleText;
+  }
+
+  /** The sequence after the `session/title` event that set the title. */
+  get titleSequence(): number | undefined {
+    return this.titleSeq;
+  }
+
+  get modelRef(): string | undefined {
+    return this.modelRefText;
+  }
+
+  get modelIdentity(): string | undefined {
+    return this.modelIdentityText;
+  }
+
+  /** The workspace the latest host session-context message names. */
+  get workspace(): string | undefined {
+    return this.workspaceText;
+  }
+
+  get turns(): Turns {
+    return this.turnTable;
+  }
+
+  /** Sequences of `model/context-replace` and `compaction` events: the compaction checkpoints. */
+  get compactions(): readonly number[] {
+    return this.checkpoints;
+  }
+
+  /** What Reasonix would refuse, in log order: the first stopped the replay. */
+  get strictness(): readonly StrictnessFinding[] {
+    return this.findings;
   }
 
   /** The sequence of the first event Reasonix would refuse: the views stop before it. */
   get refusedAt(): number | undefined {
-    return this.strictness[0]?.seq;
+    return this.findings[0]?.seq;
   }
 
   /**
@@ -101,187 +208,99 @@ export class Projection {
       this.timedCreatedAt = batch.createdAt;
       this.timedBatchTime = Date.parse(batch.createdAt) || 0;
     }
-    const batchTime = this.timedBatchTime;
+    this.lastSeq = Math.max(this.lastSeq, event.seq);
     // Past a refusal the payloads are still checked (each is reported), but nothing more is replayed.
     const halted = this.refusedAt !== undefined;
-    if (event.kind === 'turn/start' && batch.turnId && !halted) {
-      this.turns.set(batch.turnId, { turnId: batch.turnId, status: 'in_progress', startSeq: event.seq });
+    if (event.kind === 'turn/start' && batch.turnId && !halted) this.turnTable.set(batch.turnId, 'in_progress', event.seq);
+    const verdict = decodePayload(event.kind, bytes ?? (payload === undefined ? undefined : Buffer.from(JSON.stringify(payload))), payload);
+    if (verdict.state === 'refused') {
+      this.refuse(event, verdict.reason, verdict.damaged);
+      return;
     }
-    const verdict = this.judgePayloads
-      ? decodePayload(event.kind, bytes ?? (payload === undefined ? undefined : Buffer.from(JSON.stringify(payload))), payload)
-      : ({ state: 'ok', value: payload } as const);
-    if (verdict.state === 'refused' && this.noteStrict(event, verdict.reason, verdict.damaged)) return;
-    if (!isReplayedKind(event.kind)) return;
-    const kind: ReplayedKind = event.kind;
-    if (halted) return;
-    const parsed = PayloadSchemas[kind].safeParse(verdict.state === 'ok' ? verdict.value : payload);
-    if (!parsed.success) return;
-    let loose: { data: unknown } = parsed;
-    const entry = (message: Message): TranscriptEntry => ({ message, seq: event.seq, batchTime });
-    loose = { data: this.kept(loose.data) };
-    switch (kind) {
-      case 'message/complete': {
-        const { message } = loose.data as Payload<'message/complete'>;
-        if (verdict.state === 'ok' && message.id !== undefined && this.ids.has(message.id)) {
-          if (this.noteStrict(event, `duplicate stable message id ${JSON.stringify(message.id)}`, true)) return;
-        }
-        // Reasonix keys the model's transcript by record; a second result for one tool call is refused when it loads it.
-        const answers = !message.local_only && message.role === 'tool' && message.tool_call_id ? message.tool_call_id : undefined;
-        if (answers !== undefined && this.answeredInModel().has(answers)) {
-          if (this.noteStrict(event, `session: initialize transcript: duplicate transcript record ${JSON.stringify(`tool:${answers}`)}`, false)) return;
-        }
-        this.push(entry(message));
-        if (!message.local_only) this.modelMessages.push(message);
-        if (answers !== undefined) this.answered?.add(answers);
-        break;
-      }
-      case 'message/upsert': {
-        const { message } = loose.data as Payload<'message/upsert'>;
-        this.answered = undefined;
-        const at = message.id !== undefined && this.ids.has(message.id) ? this.indexOf(message.id) : -1;
-        if (at >= 0) this.transcript[at] = entry(message);
-        else this.push(entry(message));
-        const modelAt = this.modelMessages.findIndex((existing) => message.id !== undefined && existing.id === message.id);
-        if (message.local_only) {
-          if (modelAt >= 0) this.modelMessages.splice(modelAt, 1);
-        } else if (modelAt >= 0) this.modelMessages[modelAt] = message;
-        else this.modelMessages.push(message);
-        break;
-      }
-      case 'message/retract': {
-        const { messageIds } = loose.data as Payload<'message/retract'>;
-        const ids = new Set(messageIds);
-        removeWhere(this.transcript, (existing) => ids.has(existing.message.id ?? ''));
-        for (const id of ids) this.ids.delete(id);
-        this.modelMessages = this.modelMessages.filter((message) => !ids.has(message.id ?? ''));
-        this.answered = undefined;
-        break;
-      }
-      case 'history/replace':
-      case 'legacy/import': {
-        const { messages } = loose.data as Payload<'history/replace'>;
-        // Repeated ids inside the list: Reasonix 1.38.11 opens such a session; the first of each is kept.
-        const list = firstPerId(messages);
-        replaceContents(this.transcript, list.map(entry));
-        this.ids.clear();
-        for (const message of list) if (message.id !== undefined) this.ids.add(message.id);
-        this.modelMessages = list.filter((message) => !message.local_only);
-        this.answered = undefined;
-        if (kind === 'legacy/import') {
-          const data = loose.data as Payload<'legacy/import'>;
-          if (data.modelRef) this.modelRef = data.modelRef;
-          if (data.modelIdentity) this.modelIdentity = data.modelIdentity;
-        }
-        break;
-      }
-      case 'model/context-replace':
-      case 'compaction': {
-        // A checkpoint changes only what the model is sent; the transcript keeps every message.
-        this.modelMessages = [...(loose.data as Payload<'compaction'>).messages];
-        this.answered = undefined;
-        this.compactions.push(event.seq);
-        break;
-      }
-      case 'session/title':
-        this.title = (loose.data as Payload<'session/title'>).title;
-        this.titleSequence = event.seq + 1;
-        break;
-      case 'session/config': {
-        const config = loose.data as Payload<'session/config'>;
-        this.modelRef = config.modelRef;
-        if (config.modelIdentity !== undefined) this.modelIdentity = config.modelIdentity;
-        break;
-      }
-      case 'turn/end': {
-        const { status } = loose.data as Payload<'turn/end'>;
-        const turnId = batch.turnId ?? '';
-        const turn = this.turns.get(turnId);
-        this.turns.set(turnId, { turnId, status, startSeq: turn?.startSeq ?? event.seq });
-        break;
-      }
-      case 'assistant/attempt':
-        break;
-    }
+    if (halted || !isReplayedKind(event.kind)) return;
+    const place = { seq: event.seq, offset: event.offset, kind: event.kind, batchTime: this.timedBatchTime, turnId: batch.turnId };
+    this.dispatch(event.kind, verdict.state === 'ok' ? verdict.value : payload, place);
   }
 
-  /** The payload with its messages as this projection keeps them, noting the workspace on the way. */
-  private kept(data: unknown): unknown {
-    const record = data as { message?: Message; messages?: Message[] };
-    const keep = (message: Message): Message => {
-      if (message.origin === 'host' && typeof message.content === 'string') {
-        const named = WORKSPACE_LINE.exec(message.content)?.[1];
-        if (named !== undefined) this.workspace = named;
-      }
-      return this.retainContent ? message : summaryOf(message);
-    };
-    if (record.message) return { ...record, message: keep(record.message) };
-    if (record.messages) return { ...record, messages: record.messages.map(keep) };
-    return data;
+  /**
+   * Replays a transcript's messages in order, each as the `message/complete` event Reasonix's
+   * migration makes of it (the sequences continue after the last replayed), all committed at
+   * `createdAt`. They were judged by the transcript's loader, which is lenient: only what the
+   * migration refuses — a repeated id, a second result for one tool call — stops the replay.
+   */
+  replayTranscript(messages: readonly unknown[], createdAt: string): void {
+    const batchTime = Date.parse(createdAt) || 0;
+    for (const message of messages) {
+      if (this.refusedAt !== undefined) return;
+      this.lastSeq += 1;
+      this.dispatch('message/complete', { message }, { seq: this.lastSeq, offset: 0, kind: 'message/complete', batchTime, turnId: undefined });
+    }
   }
 
   /** Turns started and not ended: at a cut by damage, what they hold may go on past it. */
   openTurns(): TurnRecord[] {
-    return [...this.turns.values()].filter((turn) => turn.status === 'in_progress');
+    return [...this.turnTable.values()].filter((turn) => turn.status === 'in_progress');
   }
 
   /** The sequence the first open turn started at (Infinity when none is open): past it, a cut may hide what ends it. */
   openFrom(): number {
-    return Math.min(...this.openTurns().map((turn) => turn.startSeq));
+    return this.turnTable.openFrom();
   }
 
-  private answeredInModel(): Set<string> {
-    this.answered ??= new Set(this.modelMessages.flatMap((message) => (message.role === 'tool' && message.tool_call_id && !message.local_only ? [message.tool_call_id] : [])));
-    return this.answered;
+  private dispatch(kind: ReplayedKind, value: unknown, event: EventPlace): void {
+    Projection.handlers[kind](this, value, event);
   }
 
-  private indexOf(id: string): number {
-    return this.transcript.findIndex((existing) => existing.message.id === id);
+  private complete(message: Message, event: EventPlace): void {
+    this.noteWorkspace(message);
+    if (message.id !== undefined && this.index.has(message.id)) {
+      this.refuse(event, `duplicate stable message id ${JSON.stringify(message.id)}`, true);
+      return;
+    }
+    // Reasonix keys the model's transcript by record; a second result for one tool call is refused when it loads it.
+    const answers = !message.local_only && message.role === 'tool' && message.tool_call_id ? message.tool_call_id : undefined;
+    if (answers !== undefined && this.model.hasResultFor(answers)) {
+      this.refuse(event, `session: initialize transcript: duplicate transcript record ${JSON.stringify(`tool:${answers}`)}`, false);
+      return;
+    }
+    const kept = this.kept(message);
+    this.index.push(kept, event.seq, event.batchTime);
+    if (!message.local_only) this.model.push(kept);
   }
 
-  private push(entry: TranscriptEntry): void {
-    this.transcript.push(entry);
-    if (entry.message.id !== undefined) this.ids.add(entry.message.id);
+  private replaceHistory(messages: readonly Message[], event: EventPlace): void {
+    for (const message of messages) this.noteWorkspace(message);
+    // Repeated ids inside the list: Reasonix 1.38.11 opens such a session; the first of each is kept.
+    const list = firstPerId(messages).map((message) => this.kept(message));
+    this.index.replace(list, event.seq, event.batchTime);
+    this.model.replace(list.filter((message) => !message.local_only));
+  }
+
+  /** A checkpoint changes only what the model is sent; the transcript keeps every message. */
+  private checkpoint(messages: readonly Message[], event: EventPlace): void {
+    for (const message of messages) this.noteWorkspace(message);
+    this.model.replace(messages.map((message) => this.kept(message)));
+    this.checkpoints.push(event.seq);
+  }
+
+  /** The message as this projection keeps it. */
+  private kept(message: Message): Message {
+    return this.summarise ? summaryOf(message) : message;
+  }
+
+  private noteWorkspace(message: Message): void {
+    if (message.origin !== 'host' || typeof message.content !== 'string') return;
+    const named = WORKSPACE_LINE.exec(message.content)?.[1];
+    if (named !== undefined) this.workspaceText = named;
   }
 
   /** Notes what Reasonix would refuse (once an event); the replay stops here. */
-  private noteStrict(event: StoredEvent, message: string, damaged: boolean): boolean {
-    if (this.strictness.at(-1)?.seq !== event.seq) this.strictness.push({ seq: event.seq, offset: event.offset, kind: event.kind, message, damaged });
-    return true;
+  private refuse(event: Pick<EventPlace, 'seq' | 'offset' | 'kind'>, message: string, damaged: boolean): void {
+    if (this.findings.at(-1)?.seq !== event.seq) this.findings.push({ seq: event.seq, offset: event.offset, kind: event.kind, message, damaged });
   }
 }
 
-/**
- * What summaries need of a message: tool-call arguments cut to whether they parse, and the text of
- * user messages and tool results to a prefix; other text is left out (it is most of what a long
- * session holds live, and nothing reads it).
- */
-function summaryOf(message: Message): Message {
-  const { role, id, origin, local_only, tool_call_id, name, createdAt } = message;
-  const read = role === 'user' || role === 'tool';
-  const raw_content = read ? message.raw_content : undefined;
-  const content = read || typeof message.content !== 'string' ? message.content : '';
-  return {
-    role,
-    ...(id !== undefined ? { id } : {}),
-    ...(origin !== undefined ? { origin } : {}),
-    ...(local_only ? { local_only } : {}),
-    ...(tool_call_id !== undefined ? { tool_call_id } : {}),
-    ...(name !== undefined ? { name } : {}),
-    ...(createdAt !== undefined ? { createdAt } : {}),
-    ...(raw_content ? { raw_content: prefixOf(raw_content) } : {}),
-    content: typeof content === 'string' ? prefixOf(content) : content,
-    ...(message.tool_calls
-      ? { tool_calls: message.tool_calls.map((call) => ({ id: call.id, name: call.name ?? call.function?.name, arguments: isJsonObjectText(call.arguments ?? call.function?.arguments ?? '') ? '{}' : (call.arguments ?? call.function?.arguments ?? '') === '' ? '' : 'not an object' })) }
-      : {}),
-  };
-}
-
-/** The start of a text as a string of its own: a plain slice would keep the whole text alive. */
-function prefixOf(text: string): string {
-  return text.length <= SUMMARY_CONTENT_CHARS ? text : Buffer.from(text.slice(0, SUMMARY_CONTENT_CHARS)).toString();
-}
-
-function firstPerId(messages: Message[]): Message[] {
+function firstPerId(messages: readonly Message[]): Message[] {
   const seen = new Set<string>();
   return messages.filter((message) => {
     if (message.id === undefined) return true;
@@ -289,14 +308,4 @@ function firstPerId(messages: Message[]): Message[] {
     seen.add(message.id);
     return true;
   });
-}
-
-function removeWhere<T>(list: T[], predicate: (item: T) => boolean): void {
-  replaceContents(list, list.filter((item) => !predicate(item)));
-}
-
-/** Replaces a list's contents in place; a spread of a long list would overflow the call stack. */
-function replaceContents<T>(list: T[], items: T[]): void {
-  list.length = 0;
-  for (const item of items) list.push(item);
 }

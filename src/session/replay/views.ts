@@ -35,7 +35,7 @@ function isTime(value: unknown): value is number {
 
 /** What the model is sent: the transcript with compaction checkpoints applied and local-only records left out. */
 export function modelView(projection: Projection): Message[] {
-  return projection.modelMessages;
+  return projection.modelMessages.slice();
 }
 
 /** A message as a person reads it. */

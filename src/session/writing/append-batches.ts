@@ -47,7 +47,7 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[],
     let end = 0;
     const operations = new OperationLedger();
     // Validation replays the log's payloads (the new events are judged after them); otherwise the batches are enough.
-    const projection = new Projection({ retainContent: false });
+    const projection = new Projection({ keep: 'index' });
     const existingContent = validate ? await sessionContentStore(sessionDir) : undefined;
     for await (const item of readLogBatches(logPath)) {
       if (item.type === 'torn-tail') {

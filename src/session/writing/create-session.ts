@@ -59,7 +59,7 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
     throw new InvalidInputError(`${JSON.stringify(id)} is not a valid session id`);
   }
   if (spec.validate ?? true) {
-    validateBatches(spec.batches, { sessionId: id, projection: new Projection({ retainContent: false }), operations: new OperationLedger(), nextSequence: 1 });
+    validateBatches(spec.batches, { sessionId: id, projection: new Projection({ keep: 'index' }), operations: new OperationLedger(), nextSequence: 1 });
   }
   const dir = join(spec.storeDir, id);
   const exists = async () => (await lstat(dir).catch(undefinedIfMissing)) !== undefined;

@@ -1,5 +1,4 @@
 import { readFile, stat } from 'node:fs/promises';
-import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
 import { goTime } from '../../codec/go-json.js';
 import { Projection } from '../../session/replay/projection.js';
 import { errorFromProblem, onFileSystem, problemFromError, type Problem } from '../../errors/index.js';
@@ -27,26 +26,8 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
   const startedAt = meta.state === 'ok' ? meta.value.created_at : stats.mtime.toISOString();
   // The loader stops at its first error: `lines` are the messages before it, what was verified.
   const messages = assignLegacyIds(id, lines.map(({ value }) => goMessage(value).message));
-  // Reasonix's JSONL loader is lenient (docs/format.md §11.1): what its strict v4 decoder would refuse is not a problem here.
-  const projection = new Projection({ judgePayloads: false });
-  const batch: CommittedBatch = {
-    commitId: '',
-    operationId: `jsonl:${id}`,
-    operationHash: '',
-    firstSeq: 1,
-    eventCount: messages.length,
-    writerGeneration: 0,
-    createdAt: startedAt,
-    sha256: '',
-    events: [],
-    offset: 0,
-    end: 0,
-  };
-  messages.forEach((message, index) => {
-    const event: StoredEvent = { id: String(message.id), seq: index + 1, kind: 'message/complete', optional: false, required: false, offset: 0 };
-    projection.apply(batch, event, { message });
-  });
-  if (meta.state === 'ok') projection.title = jsonlMetaTitle(meta.value);
+  const projection = new Projection(meta.state === 'ok' ? { title: jsonlMetaTitle(meta.value) } : {});
+  projection.replayTranscript(messages, startedAt);
   // Reasonix migrates what it loaded into v4 message/complete events: a message id used twice is refused there.
   for (const finding of projection.strictness) {
     const line = lines[finding.seq - 1]?.line;

@@ -40,7 +40,7 @@ export async function summariseAppended(copy: V4Copy, resume: ResumePoint, regis
       }
       const { batch, payloads, payloadBytes } = item.value;
       // Replayed as a whole read replays it for listing, but on its own: what came before is in the tally.
-      const replay = new Projection({ retainContent: false });
+      const replay = new Projection({ keep: 'summary' });
       batch.events.forEach((event, index) => replay.apply(batch, event, payloads[index], payloadBytes[index]));
       const payloadRefs = batch.events.filter((event) => event.payloadRef).length;
       if (!carrier.add(replay, batch.events.map((event) => event.kind), { lastCommitAt: batch.createdAt, payloadRefs })) return undefined;

@@ -117,7 +117,7 @@ function transcriptMeta(copy: JsonlCopy | V0Copy): { file: string; title?: strin
 
 async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<CopyRead> {
   const before = await logStamp(copy);
-  const read = await readSession(copy.path, { caches: options.verify, retainContent: false });
+  const read = await readSession(copy.path, { caches: options.verify, keep: 'summary' });
   const problem = read.problems.find((found) => found.severity === 'error')?.message ?? null;
   const tally = tallyOf(read.projection, { lastCommitAt: read.lastCommitAt ?? null, payloadRefs: read.payloadRefs });
   const summary = summaryOfV4(copy, { status: read.status, problem, tally, header: read.header, openBy: read.openBy }, options.registry);

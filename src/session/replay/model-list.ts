@@ -1,0 +1,118 @@
+import { Column } from '../../codec/column.js';
+import type { StringTable } from '../../codec/string-table.js';
+import type { Message } from './message.js';
+
+/**
+ * The list of messages the model is sent (docs/format.md §7.5), kept as each one's id and the tool
+ * call it answers — enough to find a second result for one call, which Reasonix refuses when it
+ * loads the session — and each message only when asked (the model view needs it).
+ */
+export class ModelList {
+  private readonly idRefs = new Column((length) => new Int32Array(length));
+  /** Per message: the call-id ref of the call a tool result (not local-only) answers, else -1. */
+  private readonly answers = new Column((length) => new Int32Array(length));
+  private readonly kept: Message[] | undefined;
+  /** 1 at each call-id ref a message of the list answers; rebuilt after the list is rewritten. */
+  private answered: Column<Uint8Array> | undefined;
+
+  constructor(
+    private readonly messageIds: StringTable,
+    private readonly callIds: StringTable,
+    keepMessages: boolean,
+  ) {
+    this.kept = keepMessages ? [] : undefined;
+  }
+
+  /** Every message as kept (whole or summarised); only for a list that keeps them. */
+  get messages(): readonly Message[] {
+    if (!this.kept) throw new Error("this replay kept only an index of the messages: read the session with keep 'whole' or 'summary'");
+    return this.kept;
+  }
+
+  /** Whether the list holds a result for this tool call. */
+  hasResultFor(toolCallId: string): boolean {
+    const ref = this.callIds.find(toolCallId);
+    return ref >= 0 && this.answeredRefs().at(ref) === 1;
+  }
+
+  push(message: Message): void {
+    this.idRefs.push(-1);
+    this.answers.push(-1);
+    this.kept?.push(message);
+    this.write(this.idRefs.length - 1, message);
+  }
+
+  /** The message takes the place of the one with its id (or comes last); a local-only one leaves the list. */
+  upsert(message: Message): void {
+    const ref = message.id === undefined ? -1 : this.messageIds.find(message.id);
+    let at = -1;
+    if (ref >= 0) for (let index = 0; index < this.idRefs.length && at < 0; index += 1) if (this.idRefs.at(index) === ref) at = index;
+    if (message.local_only) {
+      if (at >= 0) this.removeWhere((index) => index === at);
+    } else if (at >= 0) this.write(at, message);
+    else this.push(message);
+    this.answered = undefined;
+  }
+
+  /** Takes out the messages with these ids (a message without one counts as id ''). */
+  retract(ids: readonly string[]): void {
+    const refs = new Set<number>();
+    for (const id of ids) {
+      const ref = this.messageIds.find(id);
+      if (ref >= 0) refs.add(ref);
+    }
+    const withoutId = ids.includes('');
+    this.removeWhere((index) => {
+      const ref = this.idRefs.at(index);
+      return ref >= 0 ? refs.has(ref) : withoutId;
+    });
+    this.answered = undefined;
+  }
+
+  /** The list becomes these messages. */
+  replace(messages: readonly Message[]): void {
+    this.removeWhere(() => true);
+    for (const message of messages) this.push(message);
+    this.answered = undefined;
+  }
+
+  private write(at: number, message: Message): void {
+    this.idRefs.set(at, message.id === undefined ? -1 : this.messageIds.intern(message.id));
+    const answers = !message.local_only && message.role === 'tool' && message.tool_call_id ? this.callIds.intern(message.tool_call_id) : -1;
+    this.answers.set(at, answers);
+    if (this.kept) this.kept[at] = message;
+    if (answers >= 0 && this.answered) {
+      this.answered.extendTo(this.callIds.size);
+      this.answered.set(answers, 1);
+    }
+  }
+
+  private removeWhere(removed: (index: number) => boolean): void {
+    let kept = 0;
+    for (let index = 0; index < this.idRefs.length; index += 1) {
+      if (removed(index)) continue;
+      if (kept !== index) {
+        this.idRefs.set(kept, this.idRefs.at(index));
+        this.answers.set(kept, this.answers.at(index));
+        if (this.kept) this.kept[kept] = this.kept[index]!;
+      }
+      kept += 1;
+    }
+    this.idRefs.truncate(kept);
+    this.answers.truncate(kept);
+    if (this.kept) this.kept.length = kept;
+  }
+
+  private answeredRefs(): Column<Uint8Array> {
+    if (!this.answered) {
+      const answered = new Column((length) => new Uint8Array(length));
+      answered.extendTo(this.callIds.size);
+      for (let index = 0; index < this.answers.length; index += 1) {
+        const ref = this.answers.at(index);
+        if (ref >= 0) answered.set(ref, 1);
+      }
+      this.answered = answered;
+    }
+    return this.answered;
+  }
+}

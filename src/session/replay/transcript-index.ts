@@ -1,0 +1,309 @@
+import { Column } from '../../codec/column.js';
+import type { StringTable } from '../../codec/string-table.js';
+import { flatToolCall, isJsonObjectText, type Message } from './message.js';
+import { prefixOf } from './message-summary.js';
+
+/** Tool results pruned by older Reasonix builds begin with this marker. */
+export const LEGACY_PRUNE_MARKER = '[elided tool result — ';
+
+/** A message of the canonical transcript, with where and when it entered the log. */
+export interface TranscriptEntry {
+  message: Message;
+  /** Sequence of the event that last wrote it. */
+  seq: number;
+  /** Commit time of that event's batch, in unix milliseconds. */
+  batchTime: number;
+}
+
+/** What a transcript keeps beyond its index: each message (whole or summarised), or previews of what a person typed. */
+export interface TranscriptKeeping {
+  messages: boolean;
+  previews: boolean;
+}
+
+/** What a tool call's arguments are: none, a complete JSON object, or anything else (cut off). */
+export type ArgumentsShape = 'none' | 'object' | 'other';
+
+/** A tool call as the index keeps it: its id as a ref in the call-id table, its name and its arguments' shape. */
+export interface IndexedCall {
+  idRef: number;
+  name: string;
+  arguments: ArgumentsShape;
+}
+
+const SHAPES: readonly ArgumentsShape[] = ['none', 'object', 'other'];
+
+const HOST = 1;
+const LOCAL_ONLY = 2;
+/** A tool result an older Reasonix pruned. */
+const PRUNED = 4;
+
+/**
+ * The canonical transcript as a few numbers a message (docs/format.md §7.5): its id, role, origin
+ * and flags, sequence, whom a tool result answers and its tool calls, in typed columns and string
+ * tables — what inspect, listing and the hygiene checks need, in memory that grows by tens of
+ * bytes a message. Each message is kept only when asked (the views need it), and a preview of
+ * what a person typed only when a title is to be shown.
+ */
+export class TranscriptIndex {
+  private readonly idRefs = new Column((length) => new Int32Array(length));
+  private readonly roles = new Column((length) => new Int32Array(length));
+  private readonly flags = new Column((length) => new Uint8Array(length));
+  private readonly seqs = new Column((length) => new Float64Array(length));
+  /** Per message: the call-id ref of `tool_call_id` ('' when none) for a tool result, else -1. */
+  private readonly answers = new Column((length) => new Int32Array(length));
+  private readonly callStarts = new Column((length) => new Int32Array(length));
+  private readonly callCounts = new Column((length) => new Int32Array(length));
+  /** Every column with a row per message. */
+  private readonly rows = [this.idRefs, this.roles, this.flags, this.seqs, this.answers, this.callStarts, this.callCounts];
+  private calls = new CallColumns();
+  /** Calls no message points to any more (rewritten or removed), freed once they outnumber the rest. */
+  private deadCalls = 0;
+  /** Message-id ref → where that message is, -1 when it is not in the transcript. */
+  private readonly positions = new Column((length) => new Int32Array(length), -1);
+  /** Roles and tool names: a few distinct strings each. */
+  private readonly labelRefs = new Map<string, number>();
+  private readonly labels: string[] = [];
+  private readonly entries: TranscriptEntry[] | undefined;
+  private readonly previews: (string | undefined)[] | undefined;
+
+  constructor(
+    private readonly messageIds: StringTable,
+    private readonly callIds: StringTable,
+    keeping: TranscriptKeeping,
+  ) {
+    this.entries = keeping.messages ? [] : undefined;
+    this.previews = !keeping.messages && keeping.previews ? [] : undefined;
+  }
+
+  get length(): number {
+    return this.idRefs.length;
+  }
+
+  /** Every message as kept (whole or summarised); only for a transcript that keeps them. */
+  get kept(): readonly TranscriptEntry[] {
+    if (!this.entries) throw new Error("this replay kept only an index of the messages: read the session with keep 'whole' or 'summary'");
+    return this.entries;
+  }
+
+  /** Whether a message with this id is in the transcript. */
+  has(id: string): boolean {
+    return this.positionOf(id) >= 0;
+  }
+
+  push(message: Message, seq: number, batchTime: number): void {
+    const at = this.length;
+    for (const column of this.rows) column.push(0);
+    this.entries?.push({ message, seq, batchTime });
+    this.previews?.push(undefined);
+    this.write(at, message, seq, batchTime);
+  }
+
+  /** The message takes the place of the one with its id, or comes last when there is none. */
+  upsert(message: Message, seq: number, batchTime: number): void {
+    const at = message.id === undefined ? -1 : this.positionOf(message.id);
+    if (at < 0) this.push(message, seq, batchTime);
+    else {
+      this.deadCalls += this.callCounts.at(at);
+      this.write(at, message, seq, batchTime);
+    }
+  }
+
+  /** Takes out the messages with these ids (a message without one counts as id ''). */
+  retract(ids: readonly string[]): void {
+    const refs = new Set<number>();
+    for (const id of ids) {
+      const ref = this.messageIds.find(id);
+      if (ref >= 0) refs.add(ref);
+    }
+    const withoutId = ids.includes('');
+    let kept = 0;
+    for (let at = 0; at < this.length; at += 1) {
+      const ref = this.idRefs.at(at);
+      if (ref >= 0 ? refs.has(ref) : withoutId) {
+        if (ref >= 0) this.positions.set(ref, -1);
+        this.deadCalls += this.callCounts.at(at);
+        continue;
+      }
+      if (kept !== at) this.move(at, kept);
+      if (ref >= 0) this.positions.set(ref, kept);
+      kept += 1;
+    }
+    this.truncate(kept);
+  }
+
+  /** The transcript becomes these messages. */
+  replace(messages: readonly Message[], seq: number, batchTime: number): void {
+    for (let at = 0; at < this.length; at += 1) {
+      const ref = this.idRefs.at(at);
+      if (ref >= 0) this.positions.set(ref, -1);
+    }
+    this.truncate(0);
+    this.calls = new CallColumns();
+    this.deadCalls = 0;
+    for (const message of messages) this.push(message, seq, batchTime);
+  }
+
+  role(at: number): string {
+    return this.labels[this.roles.at(at)] ?? '';
+  }
+
+  messageId(at: number): string | undefined {
+    const ref = this.idRefs.at(at);
+    return ref < 0 ? undefined : this.messageIds.text(ref);
+  }
+
+  seq(at: number): number {
+    return this.seqs.at(at);
+  }
+
+  /** What a person sees: not the host's session-context messages, not local-only records. */
+  seenByPerson(at: number): boolean {
+    return (this.flags.at(at) & (HOST | LOCAL_ONLY)) === 0;
+  }
+
+  /** A message a person typed (a user message not written by the host). */
+  typedByPerson(at: number): boolean {
+    return this.role(at) === 'user' && (this.flags.at(at) & HOST) === 0;
+  }
+
+  /** A tool result an older Reasonix pruned. */
+  pruned(at: number): boolean {
+    return (this.flags.at(at) & PRUNED) !== 0;
+  }
+
+  /** The `tool_call_id` of a tool result ('' when it has none). */
+  answeredCall(at: number): string {
+    const ref = this.answers.at(at);
+    return ref < 0 ? '' : this.callIds.text(ref);
+  }
+
+  /** A call id, by its ref in the call-id table. */
+  callId(ref: number): string {
+    return this.callIds.text(ref);
+  }
+
+  toolCalls(at: number): IndexedCall[] {
+    const start = this.callStarts.at(at);
+    return Array.from({ length: this.callCounts.at(at) }, (_, index) => this.calls.get(start + index, this.labels));
+  }
+
+  /** The call-id refs some tool result of the transcript answers: 1 at each. */
+  answeredCalls(): Uint8Array {
+    const answered = new Uint8Array(this.callIds.size);
+    for (let at = 0; at < this.length; at += 1) {
+      const ref = this.answers.at(at);
+      if (ref >= 0) answered[ref] = 1;
+    }
+    return answered;
+  }
+
+  /**
+   * What the person typed in the message at `at`: `raw_content`, else its text — as the message
+   * is kept, else the start of it, when previews are kept.
+   */
+  typedText(at: number): string | undefined {
+    if (this.entries) {
+      const message = this.entries[at]!.message;
+      return message.raw_content || (typeof message.content === 'string' ? message.content : undefined);
+    }
+    if (!this.previews) throw new Error('this replay kept no previews: read the session with previews');
+    return this.previews[at];
+  }
+
+  private positionOf(id: string): number {
+    const ref = this.messageIds.find(id);
+    return ref < 0 ? -1 : this.positions.at(ref);
+  }
+
+  /** Writes what the index keeps of a message into row `at`. */
+  private write(at: number, message: Message, seq: number, batchTime: number): void {
+    const idRef = message.id === undefined ? -1 : this.messageIds.intern(message.id);
+    if (idRef >= 0) {
+      this.positions.extendTo(this.messageIds.size);
+      this.positions.set(idRef, at);
+    }
+    this.idRefs.set(at, idRef);
+    this.roles.set(at, this.label(message.role));
+    const pruned = message.role === 'tool' && (message.content ?? '').startsWith(LEGACY_PRUNE_MARKER);
+    this.flags.set(at, (message.origin === 'host' ? HOST : 0) | (message.local_only ? LOCAL_ONLY : 0) | (pruned ? PRUNED : 0));
+    this.seqs.set(at, seq);
+    this.answers.set(at, message.role === 'tool' ? this.callIds.intern(message.tool_call_id ?? '') : -1);
+    const calls = (message.tool_calls ?? []).map(flatToolCall);
+    this.callStarts.set(at, this.calls.length);
+    this.callCounts.set(at, calls.length);
+    for (const call of calls) {
+      const shape = call.arguments === '' ? 0 : isJsonObjectText(call.arguments) ? 1 : 2;
+      this.calls.push(this.callIds.intern(call.id), this.label(call.name), shape);
+    }
+    if (this.entries) this.entries[at] = { message, seq, batchTime };
+    if (this.previews) this.previews[at] = this.typedByPerson(at) ? previewOf(message) : undefined;
+    if (this.deadCalls > 1024 && this.deadCalls > this.calls.length / 2) this.compactCalls();
+  }
+
+  private move(from: number, to: number): void {
+    for (const column of this.rows) column.set(to, column.at(from));
+    if (this.entries) this.entries[to] = this.entries[from]!;
+    if (this.previews) this.previews[to] = this.previews[from];
+  }
+
+  private truncate(length: number): void {
+    for (const column of this.rows) column.truncate(length);
+    if (this.entries) this.entries.length = length;
+    if (this.previews) this.previews.length = length;
+    if (this.deadCalls > 1024 && this.deadCalls > this.calls.length / 2) this.compactCalls();
+  }
+
+  /** Copies the calls messages still point to into fresh columns, in transcript order. */
+  private compactCalls(): void {
+    const live = new CallColumns();
+    for (let at = 0; at < this.length; at += 1) {
+      const start = this.callStarts.at(at);
+      this.callStarts.set(at, live.length);
+      for (let index = 0; index < this.callCounts.at(at); index += 1) live.copy(this.calls, start + index);
+    }
+    this.calls = live;
+    this.deadCalls = 0;
+  }
+
+  private label(text: string): number {
+    let ref = this.labelRefs.get(text);
+    if (ref === undefined) {
+      ref = this.labels.length;
+      this.labelRefs.set(text, ref);
+      this.labels.push(text);
+    }
+    return ref;
+  }
+}
+
+/** The tool calls of every message, end to end: call-id ref, name label and arguments' shape. */
+class CallColumns {
+  private readonly ids = new Column((length) => new Int32Array(length));
+  private readonly names = new Column((length) => new Int32Array(length));
+  private readonly shapes = new Column((length) => new Uint8Array(length));
+
+  get length(): number {
+    return this.ids.length;
+  }
+
+  push(idRef: number, nameRef: number, shape: number): void {
+    this.ids.push(idRef);
+    this.names.push(nameRef);
+    this.shapes.push(shape);
+  }
+
+  copy(from: CallColumns, index: number): void {
+    this.push(from.ids.at(index), from.names.at(index), from.shapes.at(index));
+  }
+
+  get(index: number, labels: readonly string[]): IndexedCall {
+    return { idRef: this.ids.at(index), name: labels[this.names.at(index)] ?? '', arguments: SHAPES[this.shapes.at(index)] ?? 'other' };
+  }
+}
+
+/** The start of what a person typed, as a summary keeps it. */
+function previewOf(message: Message): string | undefined {
+  const text = message.raw_content || (typeof message.content === 'string' ? message.content : undefined);
+  return text === undefined ? undefined : prefixOf(text);
+}
