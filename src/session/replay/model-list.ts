@@ -1,5 +1,5 @@
-import { Column } from '../../codec/column.js';
-import type { StringTable } from '../../codec/string-table.js';
+import { Column } from '../../compact/column.js';
+import type { StringTable } from '../../compact/string-table.js';
 import type { Message } from './message.js';
 
 /**

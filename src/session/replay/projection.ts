@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
-import { StringTable } from '../../codec/string-table.js';
+import { StringTable } from '../../compact/string-table.js';
 import type { Message } from './message.js';
 import { summaryOf } from './message-summary.js';
 import { ModelList } from './model-list.js';

@@ -1,5 +1,5 @@
-import { Column } from '../../codec/column.js';
-import { StringTable } from '../../codec/string-table.js';
+import { Column } from '../../compact/column.js';
+import { StringTable } from '../../compact/string-table.js';
 
 const TURN_STATUSES = ['in_progress', 'completed', 'failed', 'interrupted'] as const;
 export type TurnStatus = (typeof TURN_STATUSES)[number];
