@@ -10,7 +10,7 @@
  */
 
 // Opening a session of any store, and what reading it tells.
-export { openLogSession, openSession, type OpenedLogSession, type OpenedSession, type OpenedTranscript } from './store/open-session.js';
+export { openLogSession, openSession, type OpenedLogSession, type OpenedSession, type OpenedTranscript, type SessionReadOptions } from './store/open-session.js';
 export { readSession, type ReadSessionOptions, type SessionRead, type SessionStatus } from './session/reading/read-session.js';
 export { readSessionEvents, type ResolvedBatch, type SessionLogItem } from './session/reading/read-events.js';
 export { workspaceOf } from './session/reading/read-session.js';
@@ -18,6 +18,8 @@ export { workspaceOf } from './session/reading/read-session.js';
 // Its views, records and reports.
 export { canonicalTranscript, modelView, personView, providerMessages, type PersonMessage, type ProviderMessage, type TimedMessage } from './session/replay/views.js';
 export type { MessageKeeping, TranscriptEntry, TurnRecord } from './session/replay/projection.js';
+export type { ArgumentsShape, IndexedCall, IndexedTranscript } from './session/replay/transcript-index.js';
+export type { Turns, TurnStatus } from './session/replay/turn-table.js';
 export { indexRecords, type IndexRecord, type RecordContext } from './session/replay/index-records.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
 export { inspectReport, type InspectOptions, type InspectReport, type ReportedProblem } from './session/replay/inspect-report.js';

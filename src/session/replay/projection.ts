@@ -5,7 +5,7 @@ import type { Message } from './message.js';
 import { summaryOf } from './message-summary.js';
 import { ModelList } from './model-list.js';
 import { decodePayload, isReplayedKind, PayloadSchemas, type ReplayedKind } from './payloads.js';
-import { TranscriptIndex, type TranscriptEntry } from './transcript-index.js';
+import { TranscriptIndex, type IndexedTranscript, type TranscriptEntry } from './transcript-index.js';
 import { TurnTable, type TurnRecord, type Turns } from './turn-table.js';
 
 export type { TranscriptEntry } from './transcript-index.js';
@@ -41,8 +41,6 @@ export interface ProjectionOptions {
   title?: string;
 }
 
-/** The transcript's index as a reader sees it: what inspect, listing and the hygiene checks read. */
-export type IndexedTranscript = Omit<TranscriptIndex, 'push' | 'upsert' | 'retract' | 'replace'>;
 
 /** Where an event sits in the log, and what its batch tells of it. */
 interface EventPlace {

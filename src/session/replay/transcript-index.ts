@@ -31,6 +31,40 @@ export interface IndexedCall {
   arguments: ArgumentsShape;
 }
 
+/**
+ * The transcript's index as a reader sees it (what inspect, listing and the hygiene checks read):
+ * each message by its position `at`, from 0 to `length - 1`.
+ */
+export interface IndexedTranscript {
+  readonly length: number;
+  /** Every message as kept (whole or summarised); throws for a replay that kept only the index. */
+  readonly kept: readonly TranscriptEntry[];
+  /** Whether a message with this id is in the transcript. */
+  has(id: string): boolean;
+  /** The message's role ('' when it has none). */
+  role(at: number): string;
+  /** The message's stable id, when it has one. */
+  messageId(at: number): string | undefined;
+  /** The sequence of the event that wrote the message. */
+  seq(at: number): number;
+  /** What a person sees: not the host's session-context messages, not local-only records. */
+  seenByPerson(at: number): boolean;
+  /** A message a person typed (a user message not written by the host). */
+  typedByPerson(at: number): boolean;
+  /** A tool result an older Reasonix pruned. */
+  pruned(at: number): boolean;
+  /** The `tool_call_id` of a tool result ('' when it has none). */
+  answeredCall(at: number): string;
+  /** A call id, by its ref in the call-id table. */
+  callId(ref: number): string;
+  /** The tool calls of an assistant message. */
+  toolCalls(at: number): IndexedCall[];
+  /** The call-id refs some tool result of the transcript answers: 1 at each. */
+  answeredCalls(): Uint8Array;
+  /** What the person typed in the message, whole or its start, when it is kept. */
+  typedText(at: number): string | undefined;
+}
+
 const SHAPES: readonly ArgumentsShape[] = ['none', 'object', 'other'];
 
 const HOST = 1;
@@ -45,7 +79,7 @@ const PRUNED = 4;
  * bytes a message. Each message is kept only when asked (the views need it), and a preview of
  * what a person typed only when a title is to be shown.
  */
-export class TranscriptIndex {
+export class TranscriptIndex implements IndexedTranscript {
   private readonly idRefs = new Column((length) => new Int32Array(length));
   private readonly roles = new Column((length) => new Int32Array(length));
   private readonly flags = new Column((length) => new Uint8Array(length));

@@ -1,8 +1,9 @@
 import { Column } from '../../compact/column.js';
 import { StringTable } from '../../compact/string-table.js';
 
-const TURN_STATUSES = ['in_progress', 'completed', 'failed', 'interrupted'] as const;
-export type TurnStatus = (typeof TURN_STATUSES)[number];
+/** Where a turn stands: running until its turn/end says how it ended. */
+export type TurnStatus = 'in_progress' | 'completed' | 'failed' | 'interrupted';
+const TURN_STATUSES: readonly TurnStatus[] = ['in_progress', 'completed', 'failed', 'interrupted'];
 
 /** One turn as its turn/start and turn/end events tell it. */
 export interface TurnRecord {
