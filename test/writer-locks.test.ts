@@ -27,9 +27,9 @@ describe('a lock file that is not a file', () => {
   });
 });
 
-/** Holds `flock -x` on a file from another process until the returned function is called. */
-async function holdWithFlockUtility(path: string): Promise<() => Promise<void>> {
-  const child = spawn('flock', ['-x', path, 'sh', '-c', 'echo locked; read line'], { stdio: ['pipe', 'pipe', 'inherit'] });
+/** Holds `flock -x` (or `-s`) on a file from another process until the returned function is called. */
+async function holdWithFlockUtility(path: string, mode: '-x' | '-s' = '-x'): Promise<() => Promise<void>> {
+  const child = spawn('flock', [mode, path, 'sh', '-c', 'echo locked; read line'], { stdio: ['pipe', 'pipe', 'inherit'] });
   await once(child.stdout!, 'data');
   return async () => {
     child.stdin!.end('\n');
@@ -56,6 +56,20 @@ describe.skipIf(!hasFlockUtility)(`Reasonix's writer locks are real flock locks$
         await release();
       }
       expect(await writerLockHolder(dir)).toBeUndefined();
+    }
+  });
+
+  it("looks without taking what a writer takes: another process's look is not a writer, and its own look leaves the lock free", async () => {
+    const { dir } = await createSession({ storeDir: await tempDir(), batches: sampleBatches() });
+    const lockFile = join(dir, 'writer.lock');
+    spawnSync('touch', [lockFile]);
+    // A shared lock is what a look holds for its instant: two rxstore processes looking at once.
+    const release = await holdWithFlockUtility(lockFile, '-s');
+    try {
+      expect(await writerLockHolder(dir)).toBeUndefined();
+      expect(JSON.parse((await runCli(['inspect', dir, '--json'])).stdout)).toMatchObject({ status: 'ok' });
+    } finally {
+      await release();
     }
   });
 

@@ -16,12 +16,18 @@ export interface OsLock {
 
 const isWindows = process.platform === 'win32';
 
-function tryLockHandle(handle: FileHandle): boolean {
+/**
+ * Takes the lock on an open file without waiting: exclusive to hold it as a writer, shared to look
+ * whether a writer holds it — shared locks never conflict with each other, so two rxstore
+ * processes looking at once never see each other's look as a writer.
+ */
+function tryLockHandle(handle: FileHandle, mode: 'exclusive' | 'shared'): boolean {
   try {
     if (isWindows) {
-      fsExt.lockFileExSync(handle.fd, fsExt.constants.LOCKFILE_EXCLUSIVE_LOCK | fsExt.constants.LOCKFILE_FAIL_IMMEDIATELY, 0, 0, 1, 0);
+      const exclusive = mode === 'exclusive' ? fsExt.constants.LOCKFILE_EXCLUSIVE_LOCK : 0;
+      fsExt.lockFileExSync(handle.fd, exclusive | fsExt.constants.LOCKFILE_FAIL_IMMEDIATELY, 0, 0, 1, 0);
     } else {
-      fsExt.flockSync(handle.fd, 'exnb');
+      fsExt.flockSync(handle.fd, mode === 'exclusive' ? 'exnb' : 'shnb');
     }
     return true;
   } catch (error) {
@@ -49,7 +55,7 @@ async function openLockFile(path: string, flags: number, mode?: number): Promise
 /** Takes the lock on `path` (creating the file, 0600, if absent) without waiting; undefined when it is held. */
 export async function tryOsLock(path: string): Promise<OsLock | undefined> {
   const handle = await openLockFile(path, constants.O_RDWR | constants.O_CREAT, FILE_MODE);
-  if (!tryLockHandle(handle)) {
+  if (!tryLockHandle(handle, 'exclusive')) {
     await handle.close();
     return undefined;
   }
@@ -67,7 +73,7 @@ export async function isOsLockHeld(path: string): Promise<boolean> {
   });
   if (!handle) return false;
   try {
-    return !tryLockHandle(handle);
+    return !tryLockHandle(handle, 'shared');
   } finally {
     await handle.close();
   }
