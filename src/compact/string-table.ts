@@ -52,6 +52,16 @@ export class StringTable {
     return this.probe(this.stage(text)).ref;
   }
 
+  /** The refs of those of `texts` the table holds. */
+  refsOf(texts: readonly string[]): Set<number> {
+    const refs = new Set<number>();
+    for (const text of texts) {
+      const ref = this.find(text);
+      if (ref >= 0) refs.add(ref);
+    }
+    return refs;
+  }
+
   /** The string a ref stands for. */
   text(ref: number): string {
     const { buffer, start, end } = this.placeOf(ref);

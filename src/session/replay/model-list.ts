@@ -56,11 +56,7 @@ export class ModelList {
 
   /** Takes out the messages with these ids (a message without one counts as id ''). */
   retract(ids: readonly string[]): void {
-    const refs = new Set<number>();
-    for (const id of ids) {
-      const ref = this.messageIds.find(id);
-      if (ref >= 0) refs.add(ref);
-    }
+    const refs = this.messageIds.refsOf(ids);
     const withoutId = ids.includes('');
     this.removeWhere((index) => {
       const ref = this.idRefs.at(index);

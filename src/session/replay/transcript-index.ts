@@ -145,11 +145,7 @@ export class TranscriptIndex implements IndexedTranscript {
 
   /** Takes out the messages with these ids (a message without one counts as id ''). */
   retract(ids: readonly string[]): void {
-    const refs = new Set<number>();
-    for (const id of ids) {
-      const ref = this.messageIds.find(id);
-      if (ref >= 0) refs.add(ref);
-    }
+    const refs = this.messageIds.refsOf(ids);
     const withoutId = ids.includes('');
     let kept = 0;
     for (let at = 0; at < this.length; at += 1) {
