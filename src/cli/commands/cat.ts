@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
-import type { RecordsCursor } from '../../session/cursors/records-since.js';
+import { RecordsCursorSchema, type RecordsCursor } from '../../session/cursors/records-since.js';
+import { firstIssue } from '../../session/reading/first-issue.js';
 import { openLogSession, openSession } from '../../store/open-session.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
@@ -72,10 +73,15 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
 }
 
 function parseCursorFile(text: string, file: string): RecordsCursor {
+  let json: unknown;
   try {
-    return JSON.parse(text) as RecordsCursor;
+    json = JSON.parse(text);
   } catch {
     // JSON.parse's SyntaxError, its only error.
     throw new CursorMismatchError(`not a cursor rxstore wrote (not JSON); remove it to read the session from the start`, { file });
   }
+  // Checked here too, not only by recordsSince, so that the refusal names the file it came from.
+  const parsed = RecordsCursorSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  throw new CursorMismatchError(`not a cursor rxstore wrote (${firstIssue(parsed.error)}); remove it to read the session from the start`, { file });
 }
