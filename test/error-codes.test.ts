@@ -88,6 +88,13 @@ describe('a file-system error is a coded RxError, never a raw ENOENT or ENOTDIR'
     expect(run.stderr).toBe(`rxstore: RX_FILE_SYSTEM: ${dir}: is a directory\n`);
   });
 
+  it('a cursor without --records is a usage error, and no cursor file is written', async () => {
+    const file = join(await tempDir('rxstore-cursor-'), 'session.cursor');
+    const run = await runCli(['cat', fixture('plain-chat').dir, '--cursor', file]);
+    expect(run).toEqual({ code: 2, stdout: '', stderr: 'rxstore: --cursor needs --records (a cursor keeps the place in the records); see rxstore cat --help\n' });
+    expect(await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error.code)).toBe('ENOENT');
+  });
+
   it('a cursor file of JSON that is not a cursor names the file, and the session is not read', async () => {
     const file = join(await tempDir('rxstore-cursor-'), 'session.cursor');
     await writeFile(file, '{"a":1}\n');

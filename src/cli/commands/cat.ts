@@ -9,7 +9,7 @@ import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument, withSessionArgument } from '../session-argument.js';
-import { CursorMismatchError, undefinedIfMissing } from '../../errors/index.js';
+import { CursorMismatchError, undefinedIfMissing, UsageError } from '../../errors/index.js';
 
 interface CatArgs extends RootArgs {
   session: string;
@@ -27,7 +27,6 @@ export function catCommand(output: Output, setExit: (code: number) => void) {
         .option('cursor', {
           type: 'string',
           requiresArg: true,
-          implies: 'records',
           describe: 'with --records: print only what was committed since the cursor kept in this file (everything when it does not exist), then replace the file with the cursor after it',
         })
         .example('$0 cat 15350df4', 'what a person reads, one JSON message a line')
@@ -37,6 +36,8 @@ export function catCommand(output: Output, setExit: (code: number) => void) {
         .epilogue(epilogue()),
     handler: async (args: CatArgs) => {
       if (args.cursor !== undefined) {
+        // A cursor keeps a place in the records: without --records it would print what was not asked for.
+        if (!args.records) throw new UsageError('--cursor needs --records (a cursor keeps the place in the records)');
         await catSince(await resolveSessionArgument(args.session, args), resolve(args.cursor), output);
         setExit(0);
         return;
