@@ -87,4 +87,21 @@ describe('a file-system error is a coded RxError, never a raw ENOENT or ENOTDIR'
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(`rxstore: RX_FILE_SYSTEM: ${dir}: is a directory\n`);
   });
+
+  it('a cursor without --records is a usage error, and no cursor file is written', async () => {
+    const file = join(await tempDir('rxstore-cursor-'), 'session.cursor');
+    const run = await runCli(['cat', fixture('plain-chat').dir, '--cursor', file]);
+    expect(run).toEqual({ code: 2, stdout: '', stderr: 'rxstore: --cursor needs --records (a cursor keeps the place in the records); see rxstore cat --help\n' });
+    expect(await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error.code)).toBe('ENOENT');
+  });
+
+  it('a cursor file of JSON that is not a cursor names the file, and the session is not read', async () => {
+    const file = join(await tempDir('rxstore-cursor-'), 'session.cursor');
+    await writeFile(file, '{"a":1}\n');
+    const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', file]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (version: Invalid input: expected 1); remove it to read the session from the start\n`);
+    expect(await readFile(file, 'utf8')).toBe('{"a":1}\n');
+  });
 });

@@ -194,7 +194,9 @@ describe('rxstore view of every fixture the real Reasonix wrote', () => {
 
     const result = await runCli(['view', copy]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`^rxstore: RX_\\w+: .*\\(${log.replaceAll('/', '\\/')}, offset ${last.offset}\\)\n$`));
+    // The one line every command prints for this damage: the code, the log and offset, then what is wrong.
+    expect(result.stderr).toMatch(new RegExp(`^rxstore: RX_\\w+: ${log.replaceAll('/', '\\/')} at offset ${last.offset}: .+\n$`));
+    expect(result.stderr).toBe((await runCli(['cat', copy])).stderr);
     const page = result.stdout;
     expect(page).toContain('Reasonix would refuse this session.');
     expect(page).toContain('List the files in this workspace.');

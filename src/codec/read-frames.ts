@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { onFileSystem } from '../errors/index.js';
 import { FrameParser, type FrameParserOptions, type IncompleteFrame } from './frame-parser.js';
 import type { Frame } from './frame.js';
 
@@ -38,17 +39,18 @@ const READ_CHUNK_BYTES = 1024 * 1024;
  * The bytes of a log file from `offset` on, as a `ByteSource` that refills one buffer: reading a
  * log allocates nothing per chunk, which keeps both the garbage collector's work and the peak
  * memory of a long read flat. (Reading the next chunk ahead into a second buffer was measured:
- * no faster, the page cache answers at once.)
+ * no faster, the page cache answers at once.) A system error is a `FileSystemError` naming `path`:
+ * a read of a directory fails with an error that names no file.
  */
 export async function* openLogBytes(path: string, offset = 0): ByteSource {
-  const file = await open(path, 'r');
+  const file = await onFileSystem(open(path, 'r'), path);
   try {
     // Most logs are far smaller than a chunk: a listing of thousands of them must not allocate a
     // whole chunk for each (a log that grows meanwhile is still read to its end, in these steps).
-    const { size } = await file.stat();
+    const { size } = await onFileSystem(file.stat(), path);
     const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(READ_CHUNK_BYTES, size - offset)));
     for (let position = offset; ; ) {
-      const { bytesRead } = await file.read(buffer, 0, buffer.length, position);
+      const { bytesRead } = await onFileSystem(file.read(buffer, 0, buffer.length, position), path);
       if (bytesRead === 0) return;
       position += bytesRead;
       yield buffer.subarray(0, bytesRead);

@@ -2,13 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
-import type { RecordsCursor } from '../../session/cursors/records-since.js';
+import { RecordsCursorSchema, type RecordsCursor } from '../../session/cursors/records-since.js';
+import { firstIssue } from '../../session/reading/first-issue.js';
 import { openLogSession, openSession } from '../../store/open-session.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument, withSessionArgument } from '../session-argument.js';
-import { CursorMismatchError, undefinedIfMissing } from '../../errors/index.js';
+import { CursorMismatchError, undefinedIfMissing, UsageError } from '../../errors/index.js';
 
 interface CatArgs extends RootArgs {
   session: string;
@@ -26,7 +27,6 @@ export function catCommand(output: Output, setExit: (code: number) => void) {
         .option('cursor', {
           type: 'string',
           requiresArg: true,
-          implies: 'records',
           describe: 'with --records: print only what was committed since the cursor kept in this file (everything when it does not exist), then replace the file with the cursor after it',
         })
         .example('$0 cat 15350df4', 'what a person reads, one JSON message a line')
@@ -36,6 +36,8 @@ export function catCommand(output: Output, setExit: (code: number) => void) {
         .epilogue(epilogue()),
     handler: async (args: CatArgs) => {
       if (args.cursor !== undefined) {
+        // A cursor keeps a place in the records: without --records it would print what was not asked for.
+        if (!args.records) throw new UsageError('--cursor needs --records (a cursor keeps the place in the records)');
         await catSince(await resolveSessionArgument(args.session, args), resolve(args.cursor), output);
         setExit(0);
         return;
@@ -72,10 +74,15 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
 }
 
 function parseCursorFile(text: string, file: string): RecordsCursor {
+  let json: unknown;
   try {
-    return JSON.parse(text) as RecordsCursor;
+    json = JSON.parse(text);
   } catch {
     // JSON.parse's SyntaxError, its only error.
     throw new CursorMismatchError(`not a cursor rxstore wrote (not JSON); remove it to read the session from the start`, { file });
   }
+  // Checked here too, not only by recordsSince, so that the refusal names the file it came from.
+  const parsed = RecordsCursorSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  throw new CursorMismatchError(`not a cursor rxstore wrote (${firstIssue(parsed.error)}); remove it to read the session from the start`, { file });
 }

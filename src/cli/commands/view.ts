@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { SessionNotFoundError, UsageError } from '../../errors/index.js';
+import { errorFromProblem, SessionNotFoundError, UsageError } from '../../errors/index.js';
 import { writeStreamAtomic } from '../../fs/atomic-stream.js';
 import { listSessions } from '../../store/listing/list-sessions.js';
 import { locateSession, resumeOfListed } from '../../store/locate-session.js';
@@ -10,9 +10,9 @@ import { openSession } from '../../store/open-session.js';
 import { renderHtml } from '../../view/render-html.js';
 import { renderMarkdown } from '../../view/render-markdown.js';
 import { readSessionView } from '../../view/session-view.js';
-import { describeProblem } from '../../view/view-format.js';
 import { writeSite } from '../../view/write-site.js';
 import { processOutput, type Output } from '../output.js';
+import { errorLines } from '../error-line.js';
 import { epilogue } from '../help-text.js';
 import { printable } from '../printable.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
@@ -70,7 +70,8 @@ export function viewCommand(output: Output, setExit: (code: number) => void) {
       if (args.to && args.to !== '-') await writeStreamAtomic(resolve(args.to), pieces);
       else await writeToOutput(pieces, output);
       const stopped = view.stoppedBy();
-      if (stopped) output.err(`rxstore: ${describeProblem(stopped)}\n`);
+      // The same one line as every other command's refusal: `rxstore: <CODE>: <path> at offset <n>: <what>`.
+      if (stopped) output.err(errorLines(errorFromProblem(stopped)));
       setExit(stopped ? 1 : 0);
     },
   };

@@ -142,7 +142,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
   const logPath = join(dir, SESSION_FILES.log);
   const logStats = await lstat(logPath).catch(undefinedIfMissing);
   if (!logStats?.isFile()) {
-    refuse({ code: 'RX_LOG_MISSING', message: 'events.frames is missing', data: { file: logPath } });
+    refuse({ code: 'RX_LOG_MISSING', message: logStats ? 'events.frames is not a regular file' : 'events.frames is missing', data: { file: logPath } });
   } else {
     let caught: RxError | undefined;
     try {
