@@ -47,8 +47,8 @@ export abstract class RxError<Data extends ErrorData = ErrorData> extends Error 
     return where.length > 0 ? `${where.join(' at ')}: ${this.message}` : this.message;
   }
 
-  toJSON(): { code: RxErrorCode; message: string; data: Data } {
-    return { code: this.code, message: this.message, data: this.data };
+  toJSON(): { code: RxErrorCode; family: RxErrorFamily; message: string; data: Data } {
+    return { code: this.code, family: this.family, message: this.message, data: this.data };
   }
 }
 
