@@ -45,7 +45,7 @@ describe('a coded error', () => {
     expect(new DamagedStoreError('bad', { offset: 0 }).describe()).toBe('offset 0: bad');
     expect(new DamagedStoreError('bad', { file: 'f' }).describe()).toBe('f: bad');
     expect(new InvalidInputError('bad').describe()).toBe('bad');
-    expect(JSON.parse(JSON.stringify(error))).toEqual({ code: 'RX_DAMAGED_STORE', message: 'nested v4 batch at 7', data: { file: '/s/events.frames', offset: 7 } });
+    expect(JSON.parse(JSON.stringify(error))).toEqual({ code: 'RX_DAMAGED_STORE', family: 'damaged', message: 'nested v4 batch at 7', data: { file: '/s/events.frames', offset: 7 } });
     expect(error.name).toBe('DamagedStoreError');
   });
 });

@@ -58,7 +58,7 @@ describe('one error model', () => {
       ['RX_ZSTD_SIZE_MISMATCH', 'damaged', true],
     ]);
     expect(errors.map((error) => exitCodeOf(error))).toEqual([2, 1, 1, 1]);
-    expect(JSON.parse(JSON.stringify(new ZstdSizeMismatch(3, 4)))).toEqual({ code: 'RX_ZSTD_SIZE_MISMATCH', message: 'decoded 3 bytes, expected 4', data: { expected: 4, found: 3 } });
+    expect(JSON.parse(JSON.stringify(new ZstdSizeMismatch(3, 4)))).toEqual({ code: 'RX_ZSTD_SIZE_MISMATCH', family: 'damaged', message: 'decoded 3 bytes, expected 4', data: { expected: 4, found: 3 } });
   });
 });
 
