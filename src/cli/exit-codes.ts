@@ -1,7 +1,4 @@
-import { reasonixRefuses } from '../session/reading/read-session.js';
 import { RxError, type RxErrorFamily } from '../errors/index.js';
-import type { Severity } from '../errors/index.js';
-import type { ListedStatus } from '../store/listing/summarise-copy.js';
 
 /**
  * rxstore's exit codes, the same for every command: 0 done (the session opens), 1 the session
@@ -36,23 +33,4 @@ export function exitCodeOf(error: unknown): ExitCode {
   return error instanceof RxError ? EXIT_OF_FAMILY[error.family] : EXIT.refused;
 }
 
-/**
- * The exit code of an inspected session: 1 when Reasonix would refuse it, or when a problem or
- * finding is an error (under `--strict`, every warning is one); else 0.
- */
-export function exitCodeOfFindings(status: ListedStatus, found: readonly { severity: Severity }[]): ExitCode {
-  return exitCodeOfStatus(status) === EXIT.refused || found.some((each) => each.severity === 'error') ? EXIT.refused : EXIT.done;
-}
-
-/** A session Reasonix would refuse ends the command with 1; one it opens (a torn tail included) with 0. */
-export function exitCodeOfStatus(status: ListedStatus): ExitCode {
-  return reasonixRefuses(status) || status === 'unreadable' ? EXIT.refused : EXIT.done;
-}
-
-/** The table every command's help ends with, and the README repeats. */
-export const EXIT_CODES_HELP = [
-  'Exit codes:',
-  '  0  done; the session opens in Reasonix (a torn tail included)',
-  '  1  the session or the operation was refused or failed (damaged, unsupported, locked, cannot write)',
-  '  2  usage error, not a session, or nothing found (no such id, an ambiguous prefix, no sessions)',
-].join('\n');
+export { EXIT_CODES_HELP } from './help-text.js';

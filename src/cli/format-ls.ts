@@ -1,6 +1,7 @@
 import stringWidth from 'string-width';
 import type { ListedSession } from '../store/listing/describe-conversation.js';
-import { EXIT, exitCodeOfStatus } from './exit-codes.js';
+import { exitCodeOfStatus } from './exit-code-of-status.js';
+import { EXIT } from './exit-codes.js';
 import { printable } from './printable.js';
 
 export interface LsLayout {

@@ -1,4 +1,10 @@
-import { EXIT_CODES_HELP } from './exit-codes.js';
+/** The table every command's help ends with, and the README repeats. */
+export const EXIT_CODES_HELP = [
+  'Exit codes:',
+  '  0  done; the session opens in Reasonix (a torn tail included)',
+  '  1  the session or the operation was refused or failed (damaged, unsupported, locked, cannot write)',
+  '  2  usage error, not a session, or nothing found (no such id, an ambiguous prefix, no sessions)',
+].join('\n');
 
 /** A command's help epilogue: what it needs saying, then the exit codes every command shares. */
 export function epilogue(...notes: string[]): string {

@@ -1,20 +1,10 @@
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
-import type { Argv } from 'yargs';
 import { AmbiguousSessionError, NotASessionError, undefinedIfMissing, UsageError } from '../errors/index.js';
 import { copiesMatching, findSession } from '../store/listing/find-session.js';
 import { machineRoots } from '../store/roots/machine-roots.js';
 import type { SessionCopy } from '../store/listing/session-copy.js';
-import { withRootOptions, type RootArgs } from './root-options.js';
-
-/** How every command describes the session it takes. */
-export const SESSION_ARGUMENT_HELP =
-  'a session: its id or the start of one (as `rxstore ls` shows it), a session directory, or a .jsonl transcript';
-
-/** The session positional and the options that say where ids are looked up, as every command that takes a session has them. */
-export function withSessionArgument<T>(yargs: Argv<T>, describe = SESSION_ARGUMENT_HELP) {
-  return withRootOptions(yargs).positional('session', { type: 'string', demandOption: true, describe });
-}
+import type { RootArgs } from './root-options.js';
 
 /** What a person typed names a path, not an id: it exists, or it has a path's shape. */
 async function isPath(arg: string): Promise<boolean> {

@@ -10,7 +10,7 @@ import { readJsonFile } from '../session/reading/read-json-file.js';
 import type { ResolvedBatch } from '../session/reading/read-events.js';
 import { readSession, type ReadSessionOptions, type SessionRead } from '../session/reading/read-session.js';
 import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/cursors/read-since.js';
-import { recordsSince, type RecordsCursor, type RecordsSince } from '../session/cursors/records-since.js';
+import { recordsSinceNamed, type RecordsCursor, type RecordsSince } from '../session/cursors/records-since.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { replayedBatches } from '../session/replay/replayed-batches.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/replay/views.js';
@@ -121,11 +121,19 @@ export async function openSession(path: string): Promise<OpenedSession> {
     },
     batchesSince: (cursor, options) => batchesSince(full, id, cursor, options),
     readSince: (cursor, options) => readSince(full, id, cursor, options),
-    async *recordsSince(cursor, options) {
-      // The workspace a desktop session's header names; otherwise what its own messages say.
-      const header = await readJsonFile(join(full, SESSION_FILES.header), HeaderSchema);
-      yield* recordsSince(full, id, { workspace: header.state === 'ok' ? (header.value.cwd ?? null) : null }, cursor, options);
-    },
+    recordsSince: (cursor, options) =>
+      // The workspace a desktop session's header names; otherwise what its own messages say. Read
+      // only when a batch is new: an indexer's re-run over an unchanged session never opens it.
+      recordsSinceNamed(
+        full,
+        id,
+        async () => {
+          const header = await readJsonFile(join(full, SESSION_FILES.header), HeaderSchema);
+          return header.state === 'ok' ? (header.value.cwd ?? null) : null;
+        },
+        cursor,
+        options,
+      ),
     follow: (options = {}) => followSession(full, id, options),
   };
 }

@@ -1,21 +1,16 @@
-import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { exportedText, exportSession, type ExportFormat, type ExportView } from '../../migrate/export-session.js';
-import { openSession } from '../../store/open-session.js';
+import type { ExportFormat, ExportView } from '../../migrate/export-session.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import type { RootArgs } from '../root-options.js';
-import { resolveSessionArgument, withSessionArgument } from '../session-argument.js';
+import { withSessionArgument } from '../session-positional.js';
 
-interface ExportArgs extends RootArgs {
+export interface ExportArgs extends RootArgs {
   session: string;
   to: string;
   format: ExportFormat;
   view: ExportView;
 }
-
-/** `--to -`: standard output. */
-const STDOUT = '-';
 
 export function exportCommand(output: Output, setExit: (code: number) => void) {
   return {
@@ -35,17 +30,7 @@ export function exportCommand(output: Output, setExit: (code: number) => void) {
         .example('$0 export 15350df4 --to session.jsonl', 'a transcript (+ session.jsonl.meta) that `reasonix --resume session.jsonl` opens')
         .example('$0 export 15350df4 --to - --format json --view person | jq .messages', 'one JSON document on standard output')
         .epilogue(epilogue('A session Reasonix would refuse is not exported (exit 1): rxstore salvage recovers what can be read.')),
-    handler: async (args: ExportArgs) => {
-      const session = await openSession(await resolveSessionArgument(args.session, args));
-      const read = await session.read();
-      if (args.to === STDOUT) {
-        output.out(exportedText(read, { format: args.format, view: args.view, id: read.id }).document);
-        setExit(0);
-        return;
-      }
-      const report = await exportSession(read, { to: resolve(args.to), format: args.format, view: args.view });
-      output.out(`exported ${report.messages} messages to ${report.files.join(' and ')}\n`);
-      setExit(0);
-    },
+    // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
+    handler: async (args: ExportArgs) => (await import('./export-run.js')).runExport(args, output, setExit),
   };
 }

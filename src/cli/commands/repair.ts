@@ -1,15 +1,10 @@
 import type { Argv } from 'yargs';
-import { DamagedStoreError, UnsupportedVersionError } from '../../errors/index.js';
-import { readSession, reasonixRefuses } from '../../session/reading/read-session.js';
-import { repairSession } from '../../session/writing/repair-session.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
-import { printable } from '../printable.js';
 import type { RootArgs } from '../root-options.js';
-import { resolveSessionArgument, withSessionArgument } from '../session-argument.js';
-import { v4SessionPath } from '../session-path.js';
+import { withSessionArgument } from '../session-positional.js';
 
-interface RepairArgs extends RootArgs {
+export interface RepairArgs extends RootArgs {
   session: string;
   dryRun: boolean;
   json: boolean;
@@ -30,25 +25,7 @@ export function repairCommand(output: Output, setExit: (code: number) => void) {
             'Only a torn tail is repaired in place, under Reasonix\'s own writer locks (refused while a Reasonix holds them). A damaged log is never edited (exit 1): use rxstore salvage.',
           ),
         ),
-    handler: async (args: RepairArgs) => {
-      const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
-      const read = await readSession(dir);
-      if (reasonixRefuses(read.status)) {
-        const problem = read.problems.find((found) => found.severity === 'error');
-        const message = `the session is ${read.status}, not torn (${problem?.message ?? read.status}); rxstore repair only cuts torn tails — use rxstore salvage ${dir}`;
-        const data = { file: problem?.data.file ?? dir, ...(problem?.data.offset !== undefined ? { offset: problem.data.offset } : {}) };
-        throw read.status === 'unsupported' ? new UnsupportedVersionError(message, data) : new DamagedStoreError(message, data);
-      }
-      const report = await repairSession(dir, { dryRun: args.dryRun });
-      const shown = printable(dir);
-      if (args.json) output.out(`${JSON.stringify(report, null, 2)}\n`);
-      else if (report.action === 'nothing-to-repair') output.out(`${shown}: no torn tail; nothing to repair\n`);
-      else {
-        const tail = report.tornTail!;
-        const verb = report.action === 'repaired' ? 'cut' : 'would cut';
-        output.out(`${shown}: ${verb} ${tail.bytes} torn bytes at offset ${tail.offset}${report.evidence ? `, kept in ${printable(report.evidence)}` : ''}\n`);
-      }
-      setExit(0);
-    },
+    // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
+    handler: async (args: RepairArgs) => (await import('./repair-run.js')).runRepair(args, output, setExit),
   };
 }

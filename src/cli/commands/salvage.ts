@@ -1,15 +1,10 @@
 import type { Argv } from 'yargs';
-import { salvageSession } from '../../session/writing/salvage-session.js';
-import { isTranscriptPath, salvageTranscript, type TranscriptSalvageReport } from '../../migrate/salvage-transcript.js';
-import { quote, reasonixResume } from '../../store/resume/shell-command.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
-import { printable } from '../printable.js';
 import type { RootArgs } from '../root-options.js';
-import { resolveSessionArgument, withSessionArgument } from '../session-argument.js';
-import { v4SessionPath } from '../session-path.js';
+import { withSessionArgument } from '../session-positional.js';
 
-interface SalvageArgs extends RootArgs {
+export interface SalvageArgs extends RootArgs {
   session: string;
   to?: string;
   dryRun: boolean;
@@ -28,37 +23,7 @@ export function salvageCommand(output: Output, setExit: (code: number) => void) 
         .example('$0 salvage 15350df4 --dry-run', 'how much would be kept, writing nothing')
         .example('$0 salvage 15350df4', 'a new session beside the original, which is left as it is')
         .epilogue(epilogue()),
-    handler: async (args: SalvageArgs) => {
-      if (isTranscriptPath(args.session)) {
-        const report = await salvageTranscript(args.session, { to: args.to, dryRun: args.dryRun });
-        output.out(args.json ? `${JSON.stringify(report, null, 2)}\n` : describeTranscriptSalvage(report));
-        setExit(0);
-        return;
-      }
-      const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
-      const report = await salvageSession(dir, { to: args.to, dryRun: args.dryRun });
-      if (args.json) output.out(`${JSON.stringify(report, null, 2)}\n`);
-      else {
-        const verb = { salvaged: 'salvaged into', 'would-salvage': 'would salvage into', 'already-salvaged': 'already salvaged into' }[report.action];
-        output.out(
-          printable(
-            `${dir}: ${verb} ${report.newDir}: ${report.batchesKept} verified batches (${report.eventsKept} events)` +
-              `${report.damage ? `, damage at ${report.damage.data.file ?? ''}${report.damage.data.offset !== undefined ? ` offset ${report.damage.data.offset}` : ''}: ${report.damage.message}` : ''}` +
-              `, ${report.recoveredMessages} messages recovered past it`,
-          ) + '\n',
-        );
-      }
-      setExit(0);
-    },
+    // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
+    handler: async (args: SalvageArgs) => (await import('./salvage-run.js')).runSalvage(args, output, setExit),
   };
-}
-
-function describeTranscriptSalvage(report: TranscriptSalvageReport): string {
-  const verb = report.action === 'salvaged' ? 'salvaged into' : 'would salvage into';
-  const lines = [`${report.source}: ${verb} ${report.newPath}: ${report.linesKept} messages kept, ${report.dropped.length} ${report.dropped.length === 1 ? 'line' : 'lines'} left out`];
-  if (report.byteOrderMarkRemoved) lines.push('  the byte-order mark at its start was left out');
-  for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
-  const platform = process.platform === 'win32' ? 'win32' : 'linux';
-  lines.push(`  resume it with: ${reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
-  return `${lines.join('\n')}\n`;
 }

@@ -1,24 +1,10 @@
-import { once } from 'node:events';
-import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { errorFromProblem, SessionNotFoundError, UsageError } from '../../errors/index.js';
-import { writeStreamAtomic } from '../../fs/atomic-stream.js';
-import { listSessions } from '../../store/listing/list-sessions.js';
-import { locateSession, resumeOfListed } from '../../store/locate-session.js';
-import { machineRoots } from '../../store/roots/machine-roots.js';
-import { openSession } from '../../store/open-session.js';
-import { renderHtml } from '../../view/render-html.js';
-import { renderMarkdown } from '../../view/render-markdown.js';
-import { readSessionView } from '../../view/session-view.js';
-import { writeSite } from '../../view/write-site.js';
-import { processOutput, type Output } from '../output.js';
-import { errorLines } from '../error-line.js';
+import type { Output } from '../output.js';
 import { epilogue } from '../help-text.js';
-import { printable } from '../printable.js';
 import { withRootOptions, type RootArgs } from '../root-options.js';
-import { resolveSessionArgument, SESSION_ARGUMENT_HELP } from '../session-argument.js';
+import { SESSION_ARGUMENT_HELP } from '../session-positional.js';
 
-interface ViewArgs extends RootArgs {
+export interface ViewArgs extends RootArgs {
   session?: string;
   to?: string;
   format?: 'html' | 'md';
@@ -44,58 +30,7 @@ export function viewCommand(output: Output, setExit: (code: number) => void) {
         .example('$0 view 15350df4 --format md | pbcopy', 'Markdown for an issue or a pull request')
         .example('$0 view --all --to ~/reasonix-history', 'a site of every session; a re-run rewrites only what changed')
         .epilogue(epilogue('A damaged session is shown up to the damage, with a banner saying where and why (exit 1).')),
-    handler: async (args: ViewArgs) => {
-      if (args.all) {
-        if (args.session !== undefined) throw new UsageError('view --all takes no session: it renders every session on this machine');
-        if (!args.to || args.to === '-') throw new UsageError('view --all writes a folder: name it with --to DIR');
-        if (args.format === 'md') throw new UsageError('view --all writes HTML pages; --format md is for one session');
-        const { inputs, roots } = await machineRoots(args);
-        const listing = await listSessions(roots.roots, { platform: inputs.platform });
-        for (const warning of listing.warnings) output.err(`rxstore: warning: ${printable(warning)}\n`);
-        const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
-        const report = await writeSite(listing.sessions, resolve(args.to), { platform: inputs.platform, resume: (listed) => resumeOfListed(listed, context).command });
-        for (const damaged of report.damaged) output.err(`rxstore: ${damaged.id}: ${damaged.problem}\n`);
-        output.out(`${report.index}: ${report.sessions} sessions, ${report.written} pages written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
-        setExit(report.damaged.length > 0 ? 1 : 0);
-        return;
-      }
-      if (args.session === undefined) throw new UsageError('name a session (its id or the start of one, a directory or a .jsonl transcript), or use --all --to DIR');
-      const session = await openSession(await resolveSessionArgument(args.session, args));
-      const format = args.format ?? (args.to?.toLowerCase().endsWith('.md') ? 'md' : 'html');
-      const view = await readSessionView(session, { resume: await resumeAsWhereSays(session.id, session.path, args) });
-      // Not a session at all (an empty transcript: Reasonix lists no such session): no page, the
-      // one error line and exit 2, as every other command that reads it says.
-      if (view.refusal?.family === 'lookup') throw view.refusal;
-      const pieces = format === 'md' ? renderMarkdown(view) : renderHtml(view);
-      if (args.to && args.to !== '-') await writeStreamAtomic(resolve(args.to), pieces);
-      else await writeToOutput(pieces, output);
-      const stopped = view.stoppedBy();
-      // The same one line as every other command's refusal: `rxstore: <CODE>: <path> at offset <n>: <what>`.
-      if (stopped) output.err(errorLines(errorFromProblem(stopped)));
-      setExit(stopped ? 1 : 0);
-    },
+    // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
+    handler: async (args: ViewArgs) => (await import('./view-run.js')).runView(args, output, setExit),
   };
-}
-
-/** Standard output is written as fast as it is read (a page of a large session is never held whole). */
-async function writeToOutput(pieces: AsyncIterable<string>, output: Output): Promise<void> {
-  for await (const piece of pieces) {
-    if (output !== processOutput) output.out(piece);
-    else if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
-  }
-}
-
-/**
- * The command `rxstore where` prints for the session (the folder and the Reasonix home it needs);
- * undefined for a session outside the roots, where the page guesses from the session alone.
- */
-async function resumeAsWhereSays(id: string, path: string, args: RootArgs): Promise<string | null | undefined> {
-  const { inputs, roots } = await machineRoots(args);
-  const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
-  const located = await locateSession(roots.roots, id, context).catch((error: unknown) => {
-    if (error instanceof SessionNotFoundError) return [];
-    throw error;
-  });
-  const found = located.find((whereabouts) => whereabouts.copies.some((copy) => copy.path === path));
-  return found ? found.resume.command : undefined;
 }

@@ -100,6 +100,11 @@ export async function cursorAt(sessionDir: string, sessionId: string, position: 
  * is checked by the read that follows: a batch that does not begin at that sequence is a mismatch too.
  */
 export async function checkCursor(sessionDir: string, sessionId: string, given: unknown): Promise<Cursor> {
+  return (await checkCursorOnLog(sessionDir, sessionId, given)).cursor;
+}
+
+/** `checkCursor`, with the log's size on the handle it judged: whether anything follows the cursor, with no second look. */
+export async function checkCursorOnLog(sessionDir: string, sessionId: string, given: unknown): Promise<{ cursor: Cursor; logSize: number }> {
   const logPath = join(sessionDir, SESSION_FILES.log);
   const parsed = CursorSchema.safeParse(given);
   if (!parsed.success) throw new CursorMismatchError(`not a cursor rxstore made: ${firstIssue(parsed.error)}`, { file: logPath });
@@ -108,8 +113,9 @@ export async function checkCursor(sessionDir: string, sessionId: string, given: 
   if (cursor.sessionId !== sessionId) throw fail(`it was taken from session ${JSON.stringify(cursor.sessionId)}`);
   // One handle for every check: a log replaced meanwhile is judged whole, old or new, never half of each.
   const handle = await open(logPath, 'r');
+  let size: number;
   try {
-    const { size } = await handle.stat();
+    ({ size } = await handle.stat());
     if (size < cursor.offset) throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
     const again = await CursorMaker.over(handle, sessionId).at(cursor);
     if (again.prefixDigest !== cursor.prefixDigest || again.anchorDigest !== cursor.anchorDigest) throw fail('the bytes before the offset changed (the log was rewritten)');
@@ -117,7 +123,7 @@ export async function checkCursor(sessionDir: string, sessionId: string, given: 
   } finally {
     await handle.close();
   }
-  return cursor;
+  return { cursor, logSize: size };
 }
 
 /**

@@ -1,7 +1,6 @@
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CursorMismatchError, DamagedStoreError } from '../../errors/index.js';
-import { checkCursor, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
+import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import type { Projection } from '../replay/projection.js';
@@ -46,10 +45,11 @@ export async function* replayedBatchesSince(
   given?: unknown,
   options: ReadSinceOptions = {},
 ): AsyncGenerator<BatchSince & { replay: Projection }> {
-  const cursor = given === undefined ? undefined : await checkCursor(sessionDir, sessionId, given);
+  const checked = given === undefined ? undefined : await checkCursorOnLog(sessionDir, sessionId, given);
+  const cursor = checked?.cursor;
   const logPath = join(sessionDir, SESSION_FILES.log);
-  // Nothing after the cursor: an indexer's re-run over unchanged sessions opens no reader.
-  if (cursor && (await stat(logPath)).size === cursor.offset) return;
+  // Nothing after the cursor (the log's size as the check saw it): an indexer's re-run over unchanged sessions opens no reader.
+  if (checked && checked.logSize === checked.cursor.offset) return;
   const start = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
   const maker = await CursorMaker.open(sessionDir, sessionId);
   const batches = replayedBatches(sessionDir, start);

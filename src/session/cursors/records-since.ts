@@ -60,22 +60,40 @@ export interface RecordsSince {
  * rewritten later (an upsert, a retraction, a history replace) is given again as it was rewritten
  * rather than taken back.
  */
-export async function* recordsSince(
+export function recordsSince(
   sessionDir: string,
   sessionId: string,
   context: { workspace: string | null },
   given?: unknown,
   options: ReadSinceOptions = {},
 ): AsyncGenerator<RecordsSince> {
+  return recordsSinceNamed(sessionDir, sessionId, async () => context.workspace, given, options);
+}
+
+/**
+ * `recordsSince`, with the workspace the session names (its header's, for a desktop session)
+ * asked for only once a batch is new: a re-run over an unchanged session reads nothing but what
+ * checks its cursor.
+ */
+export async function* recordsSinceNamed(
+  sessionDir: string,
+  sessionId: string,
+  namedWorkspace: () => Promise<string | null>,
+  given?: unknown,
+  options: ReadSinceOptions = {},
+): AsyncGenerator<RecordsSince> {
   const cursor = given === undefined ? undefined : parseRecordsCursor(given);
   let lastTime = cursor?.lastTime ?? Number.NEGATIVE_INFINITY;
-  let workspace = context.workspace ?? cursor?.workspace ?? null;
+  let workspace = cursor?.workspace ?? null;
+  // Undefined until the first new batch asks; null when the session names none.
+  let named: string | null | undefined;
   let title = cursor?.title ?? null;
   const waiting: Waiting[] = (cursor?.waiting ?? []) as Waiting[];
 
   // Each batch replayed on its own (the messages it writes, the workspace and title it names), as the check for a refused payload replays it.
   for await (const { replay, cursor: log } of replayedBatchesSince(sessionDir, sessionId, cursor?.log, options)) {
-    workspace = context.workspace ?? replay.workspace ?? workspace;
+    if (named === undefined) named = await namedWorkspace();
+    workspace = named ?? replay.workspace ?? workspace;
     title = replay.title ?? title;
     for (const { message, batchTime } of replay.transcript) {
       const time = messageTime(message, batchTime, lastTime);

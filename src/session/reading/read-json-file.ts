@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import type { z } from 'zod';
 import { isSystemError, systemErrorInWords } from '../../errors/index.js';
 import { firstIssue } from './first-issue.js';
@@ -17,6 +17,9 @@ const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
  * file were most of the time of listing two thousand sessions.
  */
 export async function readJsonFile<S extends z.ZodType>(path: string, schema: S): Promise<JsonFileResult<z.infer<S>>> {
+  // A missing file (a sessions-v4 session has no header.json) is told by a stat that makes no error:
+  // a failed open makes one, and listing thousands of sessions made thousands.
+  if (!mayExist(path)) return { state: 'missing' };
   let text: string;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer.
@@ -44,4 +47,13 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S)
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { state: 'invalid', reason: firstIssue(parsed.error) };
   return { state: 'ok', value: parsed.data, text };
+}
+
+/** Whether something stands at `path`; any doubt (ENOTDIR, EACCES, …) says yes, and the open decides as before. */
+function mayExist(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
 }

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { SessionStatusSchema } from '../../session/reading/read-session.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
+import { defaultCacheDir } from './cache-dir.js';
 import type { SessionCopy } from './session-copy.js';
 import { WorkspaceSourceSchema } from './summarise-copy.js';
 import { TitleSourceSchema } from './title-text.js';
@@ -38,15 +38,10 @@ const SummarySchema = z.object({
 /** An entry; its resume point is checked only when it is used (most lookups find the files unchanged). */
 const EntrySchema = z.object({ identity: z.string(), summary: SummarySchema, resume: z.unknown().optional() });
 type Entry = z.infer<typeof EntrySchema>;
-const CacheFileSchema = z.object({ version: z.literal(CACHE_VERSION), entries: z.record(z.string(), z.unknown()) });
+// Where the cache lives is said apart, so a command's help names it without loading the cache.
+export { defaultCacheDir };
 
-/** The user's cache folder for rxstore: `$XDG_CACHE_HOME/rxstore`, or the platform's own. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'rxstore');
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Caches', 'rxstore');
-  if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), 'rxstore', 'Cache');
-  return join(homedir(), '.cache', 'rxstore');
-}
+const CacheFileSchema = z.object({ version: z.literal(CACHE_VERSION), entries: z.record(z.string(), z.unknown()) });
 
 /** What listing learned of each session, kept in the user's cache folder and keyed by the log's identity, so an unchanged session costs a stat. */
 export class SummaryCache {

@@ -1,0 +1,23 @@
+import { resolve } from 'node:path';
+import { exportedText, exportSession } from '../../migrate/export-session.js';
+import { openSession } from '../../store/open-session.js';
+import type { Output } from '../output.js';
+import { resolveSessionArgument } from '../session-argument.js';
+import type { ExportArgs } from './export.js';
+
+/** `--to -`: standard output. */
+const STDOUT = '-';
+
+/** `rxstore export`, run: the command's options are in export.ts. */
+export async function runExport(args: ExportArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+  const session = await openSession(await resolveSessionArgument(args.session, args));
+  const read = await session.read();
+  if (args.to === STDOUT) {
+    output.out(exportedText(read, { format: args.format, view: args.view, id: read.id }).document);
+    setExit(0);
+    return;
+  }
+  const report = await exportSession(read, { to: resolve(args.to), format: args.format, view: args.view });
+  output.out(`exported ${report.messages} messages to ${report.files.join(' and ')}\n`);
+  setExit(0);
+}

@@ -1,0 +1,61 @@
+import { inspectReport, type InspectReport } from '../../session/replay/inspect-report.js';
+import type { SessionRead } from '../../session/reading/read-session.js';
+import { personView } from '../../session/replay/views.js';
+import { openSession, type OpenedSession } from '../../store/open-session.js';
+import { errorLines } from '../error-line.js';
+import { exitCodeOfFindings } from '../exit-code-of-status.js';
+import { EXIT, exitCodeOf } from '../exit-codes.js';
+import { formatInspect } from '../format-inspect.js';
+import type { Output } from '../output.js';
+import { resolveSessionArgument } from '../session-argument.js';
+import { UsageError } from '../../errors/index.js';
+import type { InspectArgs } from './inspect.js';
+
+/** One session named on the command line, opened and read (or why it could not be). */
+type Inspected = { session: OpenedSession; read: SessionRead; report: InspectReport } | { error: unknown };
+
+/** `rxstore inspect`, run: the command's options are in inspect.ts. */
+export async function runInspect(args: InspectArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+  if (args.messages && !args.json && args.sessions.length > 1) {
+    throw new UsageError('--messages prints one session as JSONL; name one session, or add --json for several');
+  }
+  let worst: number = EXIT.done;
+  let shown = 0;
+  const objects: unknown[] = [];
+  // Each session is printed as soon as it is read: several never sit in memory at once.
+  for (const arg of args.sessions) {
+    const item = await inspectOne(arg, args);
+    if ('error' in item) {
+      output.err(errorLines(item.error));
+      worst = Math.max(worst, exitCodeOf(item.error));
+      continue;
+    }
+    worst = Math.max(worst, exitCodeOfFindings(item.report.status, [...item.report.problems, ...item.report.hygiene.findings]));
+    if (args.messages) {
+      const messages = personView(item.read.projection);
+      if (args.json) objects.push({ id: item.report.id, path: item.report.path, status: item.report.status, messages });
+      else {
+        for (const message of messages) output.out(`${JSON.stringify(message)}\n`);
+        // What precedes the damage was printed; the refusal is the one error line.
+        if (item.read.refusal) output.err(errorLines(item.read.refusal));
+      }
+    } else if (args.json) objects.push(item.report);
+    else output.out(`${shown > 0 ? '\n' : ''}${formatInspect(item.report, { verbose: args.verbose })}`);
+    shown += 1;
+  }
+  if (args.json) output.out(`${JSON.stringify(args.sessions.length > 1 ? objects : objects[0], null, 2)}\n`);
+  setExit(worst);
+}
+
+async function inspectOne(arg: string, args: InspectArgs): Promise<Inspected> {
+  try {
+    const session = await openSession(await resolveSessionArgument(arg, args));
+    // A summary needs no message text: it is read in memory that does not grow with the log.
+    const read = await session.read({ keep: args.messages ? 'whole' : 'index' });
+    return { session, read, report: inspectReport(read, session.store, { strict: args.strict }) };
+  } catch (error) {
+    // One session that cannot be found or read never hides the reports of the others.
+    if (args.sessions.length === 1) throw error;
+    return { error };
+  }
+}

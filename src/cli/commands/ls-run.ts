@@ -1,0 +1,76 @@
+import { lstat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ListedSession } from '../../store/listing/describe-conversation.js';
+import { describeRoots } from '../../store/listing/find-session.js';
+import { listSessions } from '../../store/listing/list-sessions.js';
+import { machineRoots } from '../../store/roots/machine-roots.js';
+import type { ReadRoot } from '../../store/roots/roots.js';
+import { exitCodeOfStatus } from '../exit-code-of-status.js';
+import { EXIT } from '../exit-codes.js';
+import { formatLs } from '../format-ls.js';
+import type { Output } from '../output.js';
+import { SummaryCache } from '../../store/listing/summary-cache.js';
+import { printable } from '../printable.js';
+import { Progress } from '../progress.js';
+import type { LsArgs } from './ls.js';
+
+/** `rxstore ls`, run: the command's options are in ls.ts. */
+export async function runLs(args: LsArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+  const { inputs, roots } = await machineRoots(args);
+  const cache = args.cache ? await SummaryCache.open() : undefined;
+  // Reading every log whole takes a while: a person at a terminal sees how far it got.
+  let bar: Progress | undefined;
+  const onProgress = (_done: number, total: number) => (bar ??= new Progress(output, total, true)).step('');
+  const listing = await listSessions(roots.roots, {
+    platform: inputs.platform,
+    verify: args.verify,
+    ...(cache ? { cache } : {}),
+    ...(args.verify && output.columns !== undefined ? { onProgress } : {}),
+    ...(args.workspace !== undefined ? { workspace: resolve(args.workspace) } : {}),
+    ...(args.store ? { stores: args.store } : {}),
+  });
+  for (const warning of listing.warnings) output.err(`rxstore: warning: ${printable(warning)}\n`);
+  const sessions: ListedSession[] = [];
+  for await (const session of listing.sessions) sessions.push(session);
+  await cache?.save().catch((error: unknown) => output.err(`rxstore: warning: the summary cache was not saved (${printable(error instanceof Error ? error.message : String(error))}); the next ls reads every log again\n`));
+  for (const session of sessions) {
+    if (session.status === 'unreadable') output.err(`rxstore: warning: ${printable(session.problem ?? session.path)}; listed as unreadable\n`);
+  }
+  if (args.json) output.out(`${JSON.stringify(sessions, null, 2)}\n`);
+  else if (sessions.length > 0) {
+    output.out(formatLs(sessions, { columns: output.columns, utc: args.utc, homeDir: inputs.homeDir }));
+    // On a terminal, a person is told what was not read whole now; a pipe gets the rows alone (--json has `checked`).
+    if (output.columns !== undefined) {
+      const told = checkedLine(sessions);
+      if (told) output.err(`${told}\n`);
+    }
+  }
+  if (sessions.length === 0) {
+    output.err(`rxstore: no sessions found (${printable(await rootsRead(roots.roots))})\n`);
+    setExit(EXIT.usage);
+    return;
+  }
+  const refused = args.verify && sessions.some((session) => exitCodeOfStatus(session.status) !== EXIT.done);
+  setExit(refused ? EXIT.refused : EXIT.done);
+}
+
+/** How the rows were checked, when not every one was read whole now. */
+function checkedLine(sessions: readonly ListedSession[]): string | undefined {
+  const count = (how: ListedSession['checked']) => sessions.filter((session) => session.checked === how).length;
+  const [now, appended, cached, no] = [count('now'), count('appended'), count('cache'), count('no')];
+  if (now === sessions.length) return undefined;
+  const parts = [
+    `${now} read now`,
+    appended > 0 ? `${appended} from the summary cache and what was appended since, read now` : undefined,
+    cached > 0 ? `${cached} unchanged since the summary cache read them` : undefined,
+    no > 0 ? `${no} not read at all` : undefined,
+  ].filter((part) => part !== undefined);
+  return `${parts.join(', ')}${appended + cached > 0 ? ' (--verify reads every log)' : ''}`;
+}
+
+/** The roots read, those that do not exist said so: `ls --home /typo` must not look like an empty home. */
+async function rootsRead(roots: readonly ReadRoot[]): Promise<string> {
+  const missing = await Promise.all(roots.map(async (root) => !(await lstat(root.path).catch(() => undefined))));
+  if (roots.length > 0 && missing.every(Boolean)) return `${roots.map((root) => root.path).join(', ')}: no such directory`;
+  return describeRoots(roots);
+}

@@ -1,0 +1,30 @@
+import { DamagedStoreError, UnsupportedVersionError } from '../../errors/index.js';
+import { readSession, reasonixRefuses } from '../../session/reading/read-session.js';
+import { repairSession } from '../../session/writing/repair-session.js';
+import type { Output } from '../output.js';
+import { printable } from '../printable.js';
+import { resolveSessionArgument } from '../session-argument.js';
+import { v4SessionPath } from '../session-path.js';
+import type { RepairArgs } from './repair.js';
+
+/** `rxstore repair`, run: the command's options are in repair.ts. */
+export async function runRepair(args: RepairArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+  const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
+  const read = await readSession(dir);
+  if (reasonixRefuses(read.status)) {
+    const problem = read.problems.find((found) => found.severity === 'error');
+    const message = `the session is ${read.status}, not torn (${problem?.message ?? read.status}); rxstore repair only cuts torn tails — use rxstore salvage ${dir}`;
+    const data = { file: problem?.data.file ?? dir, ...(problem?.data.offset !== undefined ? { offset: problem.data.offset } : {}) };
+    throw read.status === 'unsupported' ? new UnsupportedVersionError(message, data) : new DamagedStoreError(message, data);
+  }
+  const report = await repairSession(dir, { dryRun: args.dryRun });
+  const shown = printable(dir);
+  if (args.json) output.out(`${JSON.stringify(report, null, 2)}\n`);
+  else if (report.action === 'nothing-to-repair') output.out(`${shown}: no torn tail; nothing to repair\n`);
+  else {
+    const tail = report.tornTail!;
+    const verb = report.action === 'repaired' ? 'cut' : 'would cut';
+    output.out(`${shown}: ${verb} ${tail.bytes} torn bytes at offset ${tail.offset}${report.evidence ? `, kept in ${printable(report.evidence)}` : ''}\n`);
+  }
+  setExit(0);
+}

@@ -1,0 +1,42 @@
+import { salvageSession } from '../../session/writing/salvage-session.js';
+import { isTranscriptPath, salvageTranscript, type TranscriptSalvageReport } from '../../migrate/salvage-transcript.js';
+import { quote, reasonixResume } from '../../store/resume/shell-command.js';
+import type { Output } from '../output.js';
+import { printable } from '../printable.js';
+import { resolveSessionArgument } from '../session-argument.js';
+import { v4SessionPath } from '../session-path.js';
+import type { SalvageArgs } from './salvage.js';
+
+/** `rxstore salvage`, run: the command's options are in salvage.ts. */
+export async function runSalvage(args: SalvageArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+  if (isTranscriptPath(args.session)) {
+    const report = await salvageTranscript(args.session, { to: args.to, dryRun: args.dryRun });
+    output.out(args.json ? `${JSON.stringify(report, null, 2)}\n` : describeTranscriptSalvage(report));
+    setExit(0);
+    return;
+  }
+  const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
+  const report = await salvageSession(dir, { to: args.to, dryRun: args.dryRun });
+  if (args.json) output.out(`${JSON.stringify(report, null, 2)}\n`);
+  else {
+    const verb = { salvaged: 'salvaged into', 'would-salvage': 'would salvage into', 'already-salvaged': 'already salvaged into' }[report.action];
+    output.out(
+      printable(
+        `${dir}: ${verb} ${report.newDir}: ${report.batchesKept} verified batches (${report.eventsKept} events)` +
+          `${report.damage ? `, damage at ${report.damage.data.file ?? ''}${report.damage.data.offset !== undefined ? ` offset ${report.damage.data.offset}` : ''}: ${report.damage.message}` : ''}` +
+          `, ${report.recoveredMessages} messages recovered past it`,
+      ) + '\n',
+    );
+  }
+  setExit(0);
+}
+
+function describeTranscriptSalvage(report: TranscriptSalvageReport): string {
+  const verb = report.action === 'salvaged' ? 'salvaged into' : 'would salvage into';
+  const lines = [`${report.source}: ${verb} ${report.newPath}: ${report.linesKept} messages kept, ${report.dropped.length} ${report.dropped.length === 1 ? 'line' : 'lines'} left out`];
+  if (report.byteOrderMarkRemoved) lines.push('  the byte-order mark at its start was left out');
+  for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
+  const platform = process.platform === 'win32' ? 'win32' : 'linux';
+  lines.push(`  resume it with: ${reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,39 @@
+import { locateSession, type SessionWhereabouts } from '../../store/locate-session.js';
+import { machineRoots } from '../../store/roots/machine-roots.js';
+import type { Output } from '../output.js';
+import { printable } from '../printable.js';
+import { UsageError } from '../../errors/index.js';
+import type { WhereArgs } from './where.js';
+
+/** `rxstore where`, run: the command's options are in where.ts. */
+export async function runWhere(args: WhereArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+  if (args.id.trim() === '') throw new UsageError('name a session id, or the start of one');
+  const { inputs, roots } = await machineRoots(args);
+  const located = await locateSession(roots.roots, args.id, {
+    platform: inputs.platform,
+    cwd: inputs.cwd,
+    reasonixStateRoot: roots.reasonixStateRoot,
+    pinned: roots.pinned,
+  });
+  output.out(args.json ? `${JSON.stringify(located, null, 2)}\n` : located.map((session) => formatWhereabouts(session, inputs.cwd)).join('\n'));
+  setExit(0);
+}
+
+/** One session's copies and verdicts, text from the session escaped (commands are shell-quoted already). */
+function formatWhereabouts(session: SessionWhereabouts, cwd: string): string {
+  const p = printable;
+  const lines = [`${p(session.id)}${session.title ? `  ${p(session.title)}` : ''}`];
+  const workspace = session.workspace ? `${p(session.workspace)} (from ${session.workspaceFrom})` : session.slug ? `unknown; it sits under slug ${p(session.slug)}` : 'none (a global store)';
+  lines.push(`  workspace  ${workspace}`);
+  if (session.parent) lines.push(`  fork of    ${p(session.parent.id)}  ${p(session.parent.path)}`);
+  lines.push('  copies');
+  for (const copy of session.copies) {
+    lines.push(`    ${copy.store}${copy.scope === 'global' && copy.store === 'sessions-v4' ? ' (global)' : ''}  ${copy.status}  ${p(copy.path)}`);
+    lines.push(`      \`reasonix --resume\` from ${p(cwd)}: ${copy.resume.resumes ? 'opens it' : `no (${copy.resume.reason})`} — ${p(copy.resume.explanation)}`);
+  }
+  const { resume } = session;
+  if (resume.resumes) lines.push(`  resume from here: ${p(resume.command!)}`);
+  else if (resume.command) lines.push(`  not from here: ${p(resume.explanation)}`, `  to resume: ${p(resume.command)}`);
+  else lines.push(`  no command resumes it: ${p(resume.explanation)}`);
+  return `${lines.join('\n')}\n`;
+}
