@@ -27,6 +27,7 @@ export async function summariseAppended(copy: V4Copy, resume: ResumePoint, regis
   try {
     await checkCursor(copy.path, copy.id, resume.cursor);
   } catch {
+    // A cursor that no longer fits, or any other doubt: the log is read whole, and that read surfaces a real fault.
     return undefined;
   }
   const carrier = new TallyCarrier(resume.tally);
