@@ -1,8 +1,9 @@
-import { constants, statSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import fsExt from 'fs-ext-extra-prebuilt';
 import { fileSystemErrorOf, FileSystemError, NotRegularFileError } from '../errors/index.js';
 import { FILE_MODE } from './atomic-write.js';
+import { mayExist } from './may-exist.js';
 
 /**
  * The OS advisory lock Reasonix uses for its writer, migration-map and registry locks (docs/format.md §9.5):
@@ -66,7 +67,7 @@ export async function tryOsLock(path: string): Promise<OsLock | undefined> {
 export async function isOsLockHeld(path: string): Promise<boolean> {
   // No lock file, no lock (Reasonix never deletes one): said by a stat that makes no error, where a
   // failed open makes two — most of a warm listing's time when every session was probed that way.
-  if (!lockFileMayExist(path)) return false;
+  if (!mayExist(path)) return false;
   const handle = await openLockFile(path, constants.O_RDONLY).catch((error: unknown) => {
     // No lock file (or no session directory), or something there that is not a file: no writer holds a
     // lock on it (Reasonix locks a regular file, docs/format.md §9.5). Any other error surfaces.
@@ -79,16 +80,6 @@ export async function isOsLockHeld(path: string): Promise<boolean> {
     return !tryLockHandle(handle, 'shared');
   } finally {
     await handle.close();
-  }
-}
-
-/** Whether something stands at `path` (a stat, synchronous as metadata reads are: microseconds); any doubt says yes, and the open decides. */
-function lockFileMayExist(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    // ENOTDIR, EACCES, …: the open that follows answers them as it always did.
-    return true;
   }
 }
 

@@ -1,6 +1,7 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { isSystemError, systemErrorInWords } from '../../errors/index.js';
+import { mayExist } from '../../fs/may-exist.js';
 import { firstIssue } from './first-issue.js';
 
 /** A JSON file as read against its schema: missing, invalid (with why), or its value. */
@@ -47,13 +48,4 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S)
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { state: 'invalid', reason: firstIssue(parsed.error) };
   return { state: 'ok', value: parsed.data, text };
-}
-
-/** Whether something stands at `path`; any doubt (ENOTDIR, EACCES, …) says yes, and the open decides as before. */
-function mayExist(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    return true;
-  }
 }
