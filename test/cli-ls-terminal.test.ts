@@ -75,40 +75,58 @@ describe('rxstore ls in a pipe', () => {
 const asRoot = process.getuid?.() === 0;
 const hasSetpriv = spawnSync('setpriv', ['--version']).status === 0;
 
+/** A machine whose every folder anyone may read, with the one file `unreadable` (a path under the plain-chat session) readable by its owner only. */
+async function withUnreadable(file: string): Promise<{ machine: BuiltMachine; path: string; dir: string }> {
+  const machine = await buildStateRoot();
+  const dir = join(machine.stateRoot, 'projects', '-tmp-rxstore-fixture-ws-plain-chat', 'sessions-v4', machine.ids.plainChat);
+  const open = async (folder: string): Promise<void> => {
+    await chmod(folder, 0o755);
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) await open(path);
+      else await chmod(path, 0o644);
+    }
+  };
+  await chmod(machine.home, 0o755);
+  await open(machine.stateRoot);
+  const path = join(dir, file);
+  await chmod(path, 0o000);
+  expect((await stat(path)).mode & 0o777).toBe(0);
+  return { machine, path, dir };
+}
+
+/** Runs rxstore as a user who may not read what only its owner may: as root every file is readable, so it runs as `nobody` there. */
+function runAsOther(argv: string[]) {
+  return asRoot
+    ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, rxstoreBin, ...argv], { encoding: 'utf8', cwd: '/' })
+    : spawnSync(process.execPath, [rxstoreBin, ...argv], { encoding: 'utf8' });
+}
+
 describe.skipIf(asRoot && !hasSetpriv)('an unreadable session', () => {
-  it('is a warning and a row of its own; the rest is listed', async () => {
-    const machine = await buildStateRoot();
-    const log = join(machine.stateRoot, 'projects', '-tmp-rxstore-fixture-ws-plain-chat', 'sessions-v4', machine.ids.plainChat, 'events.frames');
-    // Every folder on the way readable by anyone, the one log by no one but its owner.
-    const open = async (dir: string): Promise<void> => {
-      await chmod(dir, 0o755);
-      for (const entry of await readdir(dir, { withFileTypes: true })) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) await open(path);
-        else await chmod(path, 0o644);
-      }
-    };
-    await chmod(machine.home, 0o755);
-    await open(machine.stateRoot);
-    await chmod(log, 0o000);
-    expect((await stat(log)).mode & 0o777).toBe(0);
-    // As root every file is readable: the listing runs as `nobody` there.
-    // No summary cache: `nobody` cannot write the run's cache folder, and this test is about the unreadable log.
+  it.each(['events.frames', 'manifest.json'])('with %s unreadable is a warning and a row of its own, never damaged; the rest is listed', async (file) => {
+    const { machine, path } = await withUnreadable(file);
+    // No summary cache: `nobody` cannot write the run's cache folder, and this test is about the unreadable file.
     const argv = ['ls', '--state-home', machine.stateRoot, '--no-cache'];
-    const runLs = (...extra: string[]) =>
-      asRoot
-        ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, rxstoreBin, ...argv, ...extra], { encoding: 'utf8', cwd: '/' })
-        : spawnSync(process.execPath, [rxstoreBin, ...argv, ...extra], { encoding: 'utf8' });
-    const run = runLs();
+    const run = runAsOther(argv);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stderr).toBe(`rxstore: warning: ${log}: permission denied; listed as unreadable\n`);
+    expect(run.stderr).toBe(`rxstore: warning: ${path}: permission denied; listed as unreadable\n`);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines.find((line) => line.includes(machine.ids.plainChat))).toMatch(/unreadable +0 .*\(.*permission denied\)$/);
     expect(lines.filter((line) => / ok +\d+ /.test(line)).length).toBeGreaterThan(5);
     // Its row says it was not checked at all; every other one was read now.
-    const listed = (JSON.parse(runLs('--json').stdout) as ListedSession[]).flatMap((session) => session.copies);
+    const listed = (JSON.parse(runAsOther([...argv, '--json']).stdout) as ListedSession[]).flatMap((session) => session.copies);
     expect(listed.filter((copy) => copy.checked === 'no').map((copy) => copy.id)).toEqual([machine.ids.plainChat]);
     expect(listed.filter((copy) => copy.checked !== 'no').every((copy) => copy.checked === 'now')).toBe(true);
+  });
+
+  it.each(['events.frames', 'manifest.json'])('with %s unreadable, inspect says the system would not let it be read, never that the session is damaged', async (file) => {
+    const { path, dir } = await withUnreadable(file);
+    const run = runAsOther(['inspect', dir]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(`rxstore: RX_FILE_SYSTEM: ${path}: permission denied\n`);
+    const json = runAsOther(['inspect', dir, '--json']);
+    expect(json.status).toBe(1);
+    expect(json.stdout + json.stderr).not.toMatch(/RX_MANIFEST_INVALID|damaged/);
   });
 });
 

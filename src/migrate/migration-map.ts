@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { goJsonIndented } from '../codec/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { waitOsLock } from '../fs/os-lock.js';
-import { readJsonFile } from '../session/reading/read-json-file.js';
+import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { DamagedStoreError, WriterOwnedError } from '../errors/index.js';
 
 export const MigrationEntrySchema = z.looseObject({
@@ -57,7 +57,7 @@ async function updateMap(path: string, entry: MigrationEntry): Promise<void> {
   const lock = await waitOsLock(`${path}.lock`, LOCK_ATTEMPTS, LOCK_RETRY_MS);
   if (!lock) throw new WriterOwnedError('migration-map.json stayed locked by another process (a running Reasonix or rxstore)', { file: `${path}.lock` });
   try {
-    const current = await readJsonFile(path, MigrationMapSchema);
+    const current = readableOrThrow(await readJsonFile(path, MigrationMapSchema));
     if (current.state === 'invalid') throw new DamagedStoreError(`migration-map.json is not valid: ${current.reason}`, { file: path });
     const entries = current.state === 'ok' ? [...(current.value.entries ?? [])] : [];
     const key = JSON.stringify(sortKey(entry));

@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { NothingToSalvageError } from '../errors/index.js';
 import { goJsonIndented } from '../codec/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { readJsonFile } from '../session/reading/read-json-file.js';
+import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { JsonlMetaSchema } from '../store/jsonl/jsonl-meta.js';
 import { parseTranscript } from '../store/jsonl/jsonl-transcript.js';
@@ -68,7 +68,7 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
   };
   if (options.dryRun) return report;
   await writeFileAtomic(newPath, `${kept.join('\n')}\n`);
-  const meta = await readJsonFile(`${source}.meta`, JsonlMetaSchema);
+  const meta = readableOrThrow(await readJsonFile(`${source}.meta`, JsonlMetaSchema));
   if (meta.state === 'ok') await writeFileAtomic(`${newPath}.meta`, goJsonIndented({ ...meta.value, id: report.newId }));
   return report;
 }

@@ -6,7 +6,7 @@ import { followSession, type FollowOptions } from '../session/cursors/follow.js'
 import { HeaderSchema } from '../session/reading/header.js';
 import { indexRecords, type IndexRecord } from '../session/replay/index-records.js';
 import type { Message } from '../session/replay/message.js';
-import { readJsonFile } from '../session/reading/read-json-file.js';
+import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import type { ResolvedBatch } from '../session/reading/read-events.js';
 import { readSession, type ReadSessionOptions, type SessionRead } from '../session/reading/read-session.js';
 import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/cursors/read-since.js';
@@ -128,7 +128,7 @@ export async function openSession(path: string): Promise<OpenedSession> {
         full,
         id,
         async () => {
-          const header = await readJsonFile(join(full, SESSION_FILES.header), HeaderSchema);
+          const header = readableOrThrow(await readJsonFile(join(full, SESSION_FILES.header), HeaderSchema));
           return header.state === 'ok' ? (header.value.cwd ?? null) : null;
         },
         cursor,

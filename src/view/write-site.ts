@@ -3,7 +3,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { writeStreamAtomic } from '../fs/atomic-stream.js';
-import { readJsonFile } from '../session/reading/read-json-file.js';
+import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import type { ListedSession } from '../store/listing/describe-conversation.js';
 import { openSession } from '../store/open-session.js';
@@ -38,7 +38,7 @@ export async function writeSite(
   const pagesDir = join(dir, 'sessions');
   await mkdir(pagesDir, { recursive: true });
   const statePath = join(dir, SITE_STATE_FILE);
-  const previous = await readJsonFile(statePath, SiteStateSchema);
+  const previous = readableOrThrow(await readJsonFile(statePath, SiteStateSchema));
   const known = new Map<string, SitePage>();
   if (previous.state === 'ok' && previous.value.renderer === RENDERER_VERSION) for (const page of previous.value.pages) known.set(page.file, page);
 

@@ -1,17 +1,30 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { isSystemError, systemErrorInWords } from '../../errors/index.js';
+import { FileSystemError, isSystemError } from '../../errors/index.js';
 import { mayExist } from '../../fs/may-exist.js';
 import { firstIssue } from './first-issue.js';
 
-/** A JSON file as read against its schema: missing, invalid (with why), or its value. */
-export type JsonFileResult<T> = { state: 'missing' } | { state: 'invalid'; reason: string } | { state: 'ok'; value: T; text: string };
+/**
+ * A JSON file as read against its schema: missing, invalid (with why), its value, or unreadable —
+ * the system would not let it be read (a permission, an I/O error), which says nothing of the file.
+ */
+export type JsonFileResult<T> =
+  | { state: 'missing' }
+  | { state: 'invalid'; reason: string }
+  | { state: 'ok'; value: T; text: string }
+  | { state: 'unreadable'; error: FileSystemError };
+
+/** A JSON file as read, or the system's error thrown: what the file holds is unknown, so it can be no verdict. */
+export function readableOrThrow<T>(result: JsonFileResult<T>): Exclude<JsonFileResult<T>, { state: 'unreadable' }> {
+  if (result.state === 'unreadable') throw result.error;
+  return result;
+}
 
 /** Far above any metadata file Reasonix writes; a larger one is not read into memory. */
 const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
- * Reads and validates a JSON file from disk; never throws for a missing or malformed file. Only a
+ * Reads and validates a JSON file from disk; never throws for a missing, malformed or unreadable file. Only a
  * regular file of sane size is read: a FIFO, a device or a huge file standing where metadata
  * belongs is reported as invalid, never waited on or read whole. The file is read synchronously:
  * a metadata file takes microseconds, while the promise API's four thread-pool round trips per
@@ -34,10 +47,11 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S)
       closeSync(fd);
     }
   } catch (error) {
-    // Only the system's answers are a verdict on the file (missing, or unreadable as Reasonix finds it); a fault surfaces.
+    // A missing file is a fact about the store; a permission or an I/O error is the system's, never
+    // damage (a file nobody may read is not an invalid one). Anything else is a fault and surfaces.
     if (!isSystemError(error)) throw error;
-    if (error.code === 'ENOENT') return { state: 'missing' };
-    return { state: 'invalid', reason: systemErrorInWords(error) };
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return { state: 'missing' };
+    return { state: 'unreadable', error: new FileSystemError(error, path) };
   }
   let json: unknown;
   try {

@@ -10,7 +10,7 @@ import { ManifestSchema, OPEN_STORAGE_REVISIONS, type Manifest } from './manifes
 import { logIdentity, OffsetIndexSchema } from './offset-index.js';
 import { Projection, type MessageKeeping } from '../replay/projection.js';
 import { strictPayloadError } from '../replay/strict-payload-error.js';
-import { readJsonFile } from './read-json-file.js';
+import { readableOrThrow, readJsonFile } from './read-json-file.js';
 import { readSessionEvents } from './read-events.js';
 import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from './session-files.js';
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
@@ -112,7 +112,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     return read;
   }
   const manifestPath = join(dir, SESSION_FILES.manifest);
-  const manifest = await readJsonFile(manifestPath, ManifestSchema);
+  const manifest = readableOrThrow(await readJsonFile(manifestPath, ManifestSchema));
   if (manifest.state === 'missing') refuse({ code: 'RX_MANIFEST_MISSING', message: 'manifest.json is missing', data: { file: manifestPath } });
   else if (manifest.state === 'invalid') refuse({ code: 'RX_MANIFEST_INVALID', message: `invalid manifest: ${manifest.reason}`, data: { file: manifestPath } });
   else {
@@ -132,7 +132,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
   }
 
   const headerPath = join(dir, SESSION_FILES.header);
-  const header = await readJsonFile(headerPath, HeaderSchema);
+  const header = readableOrThrow(await readJsonFile(headerPath, HeaderSchema));
   if (header.state === 'invalid') refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: ${header.reason}`, data: { file: headerPath } });
   else if (header.state === 'ok') {
     read.header = header.value;
@@ -215,7 +215,7 @@ async function checkCaches(
   note: (problem: Omit<Problem, 'severity'>) => void,
 ): Promise<void> {
   const identityPath = join(dir, SESSION_FILES.identity);
-  const identity = await readJsonFile(identityPath, StorageIdentitySchema);
+  const identity = readableOrThrow(await readJsonFile(identityPath, StorageIdentitySchema));
   if (identity.state === 'invalid') note({ code: 'RX_IDENTITY_STALE', message: `storage identity is not valid (${identity.reason}); Reasonix will mint a new one`, data: { file: identityPath } });
   else if (identity.state === 'ok') {
     const prefix = await logPrefixDigest(logPath);
@@ -224,7 +224,7 @@ async function checkCaches(
     }
   }
   const indexPath = join(dir, SESSION_FILES.offsetIndex);
-  const index = await readJsonFile(indexPath, OffsetIndexSchema);
+  const index = readableOrThrow(await readJsonFile(indexPath, OffsetIndexSchema));
   if (index.state === 'invalid') note({ code: 'RX_OFFSET_INDEX_STALE', message: `offset index is not valid (${index.reason}); it is a cache and will be rebuilt`, data: { file: indexPath } });
   else if (index.state === 'ok') {
     const actual = await logIdentity(logPath);

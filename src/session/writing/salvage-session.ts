@@ -12,7 +12,7 @@ import { MessageSchema, type Message } from '../replay/message.js';
 import { readSessionEvents } from '../reading/read-events.js';
 import { sessionContentStore } from '../reading/session-content.js';
 import { ManifestSchema } from '../reading/manifest.js';
-import { readJsonFile } from '../reading/read-json-file.js';
+import { readableOrThrow, readJsonFile } from '../reading/read-json-file.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 
 /** What `salvageSession` kept from a damaged session, and where the new session is. */
@@ -107,7 +107,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
   };
   if (options.dryRun) return report;
   // Salvaging the same bytes again finds its salvage there: the run is done, as a re-run of migrate is.
-  const there = await readJsonFile(join(report.newDir, SESSION_FILES.manifest), ManifestSchema);
+  const there = readableOrThrow(await readJsonFile(join(report.newDir, SESSION_FILES.manifest), ManifestSchema));
   if (there.state === 'ok' && there.value.source?.sha256 === logDigest && there.value.source.path === source) return { ...report, action: 'already-salvaged' };
   await createSession({
     storeDir,

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { goTime } from '../../codec/go-json.js';
 import { Projection } from '../../session/replay/projection.js';
 import { errorFromProblem, onFileSystem, problemFromError, type Problem } from '../../errors/index.js';
-import { readJsonFile } from '../../session/reading/read-json-file.js';
+import { readableOrThrow, readJsonFile } from '../../session/reading/read-json-file.js';
 import type { SessionRead } from '../../session/reading/read-session.js';
 import { branchIdOf } from './jsonl-sidecars.js';
 import { goMessage } from './jsonl-message.js';
@@ -19,7 +19,7 @@ import { assignLegacyIds } from '../roots/legacy-ids.js';
  */
 export async function readJsonlSession(path: string): Promise<SessionRead> {
   const id = branchIdOf(path);
-  const [text, stats, meta] = await onFileSystem(Promise.all([readFile(path, 'utf8'), stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema)]), path);
+  const [text, stats, meta] = await onFileSystem(Promise.all([readFile(path, 'utf8'), stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema).then(readableOrThrow)]), path);
   const { lines, errors } = parseTranscript(text, path);
   const problems: Problem[] = errors.map(problemFromError);
   if (meta.state === 'invalid') problems.push({ code: 'RX_JSONL_META', severity: 'warning', message: `invalid .jsonl.meta: ${meta.reason}`, data: { file: `${path}.meta` } });

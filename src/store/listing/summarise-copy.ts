@@ -76,6 +76,8 @@ export function unreadable(problem: string): CopySummary {
 }
 
 async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummary> {
+  // A meta file the system would not let be read: the copy is unreadable, never summarised without it.
+  if (copy.meta.state === 'unreadable') throw copy.meta.error;
   const [lines, stats] = await Promise.all([
     // Only damage is a verdict on the transcript; the file system (unreadable) and faults go on up.
     readTranscriptLines(copy.path).catch((error: unknown) => {

@@ -117,6 +117,8 @@ async function identityOf(copy: SessionCopy): Promise<string | undefined> {
   if (!stats) return undefined;
   const hash = createHash('sha256').update(stamp(main, stats));
   if (copy.format === 'v4') {
+    // A metadata file the system would not let be read: nothing is known, so nothing is kept or trusted.
+    if (copy.manifest.state === 'unreadable' || copy.header.state === 'unreadable') return undefined;
     for (const file of [copy.manifest, copy.header]) hash.update(file.state === 'ok' ? `ok\0${file.text}\0` : file.state === 'invalid' ? `invalid\0${file.reason}\0` : 'missing\0');
   } else {
     const meta = copy.format === 'jsonl' ? `${copy.path}.meta` : copy.path.replace(/\.jsonl$/, '.meta.json');

@@ -52,6 +52,7 @@ export async function readDesktopRegistry(stateRoot: string): Promise<DesktopReg
   const read = await readJsonFile(path, DesktopRegistrySchema);
   const facts: DesktopRegistryFacts = { workspaceOfSession: new Map(), sourceMappings: [] };
   if (read.state === 'invalid') facts.problem = `${path}: ${read.reason}`;
+  if (read.state === 'unreadable') facts.problem = read.error.message;
   if (read.state !== 'ok') return facts;
   for (const workspace of Object.values(read.value.workspaces)) {
     // The global workspace has no root: its sessions belong to no folder (docs/format.md §12).
