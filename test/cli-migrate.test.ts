@@ -43,7 +43,7 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
     );
     expect(existsSync(join(store, id, 'manifest.json'))).toBe(true);
     expect(about('b-bad-json.jsonl')).toMatch(
-      new RegExp(`^failed ${escape(folder)}/b-bad-json\\.jsonl:4: not JSON \\(.+\\) \\(RX_MIGRATION_REFUSED\\)$`),
+      new RegExp(`^failed ${escape(folder)}/b-bad-json\\.jsonl:4: not JSON \\(.+\\) \\(RX_JSONL_LINE\\)$`),
     );
     expect(about('c-duplicate.jsonl')).toBe(
       `failed ${folder}/c-duplicate.jsonl:2: duplicate message id "m1" (Reasonix refuses duplicate ids) (RX_MIGRATION_REFUSED)`,
@@ -59,7 +59,7 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
     const outcomes = JSON.parse(json.stdout) as { source: string; report?: { action: string; resume: string }; error?: { code: string; file: string; line?: number } }[];
     expect(outcomes.map((outcome) => outcome.report?.action ?? outcome.error!.code)).toEqual([
       'exists',
-      'RX_MIGRATION_REFUSED',
+      'RX_JSONL_LINE',
       'RX_MIGRATION_REFUSED',
       'RX_NOT_REGULAR_FILE',
       'RX_NOT_REGULAR_FILE',

@@ -7,7 +7,7 @@ import { goTime } from '../codec/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';
 import { ManifestSchema } from '../session/reading/manifest.js';
-import { readJsonFile } from '../session/reading/read-json-file.js';
+import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { isJsonObjectText } from '../session/replay/message.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
@@ -155,8 +155,9 @@ function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: 
   const transcript = source.artifacts.find((artifact) => artifact.path === source.path)!;
   const { lines, errors } = parseTranscript(transcript.bytes.toString('utf8'), source.path);
   // Reasonix's loader stops at the first error, and so does `parseTranscript`: there is one at most.
+  // A line that is not a message is damage to the transcript, named as every other reader names it.
   const [error] = errors;
-  if (error) throw new MigrationRefusedError(error.message, { file: source.path, line: error.data.line });
+  if (error) throw error;
   const warnings: string[] = [];
   let flattened = 0;
   const converted = lines.map(({ value }) => {
@@ -199,7 +200,7 @@ function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: 
 /** True when the target session exists and was made from these very bytes; another session there is a conflict. */
 async function existingTarget(targetDir: string, source: LegacySource): Promise<boolean> {
   if (!(await lstat(targetDir).catch(undefinedIfMissing))) return false;
-  const manifest = await readJsonFile(join(targetDir, SESSION_FILES.manifest), ManifestSchema);
+  const manifest = readableOrThrow(await readJsonFile(join(targetDir, SESSION_FILES.manifest), ManifestSchema));
   if (manifest.state === 'ok' && manifest.value.source?.sha256 === source.sha256) return true;
   throw new MigrationRefusedError('the session directory already exists and was not made from this transcript', { file: targetDir });
 }
