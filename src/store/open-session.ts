@@ -1,4 +1,5 @@
-import { lstat, stat } from 'node:fs/promises';
+import { lstatSync, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { EmptyTranscriptError, InvalidInputError, NotASessionError, undefinedIfMissing } from '../errors/index.js';
 import type { Cursor } from '../session/cursors/cursor.js';
@@ -140,14 +141,14 @@ function readerOver(id: string, path: string, files: string[], read: (options?: 
 
 export async function openSession(path: string): Promise<OpenedSession> {
   const full = resolve(path);
-  const stats = await lstat(full).catch(undefinedIfMissing);
+  const stats = lstatOrMissing(full);
   if (!stats) throw new NotASessionError(`${full}: no such file or directory`, { file: full });
   if (stats.isFile() && full.endsWith('.jsonl')) {
     // Reasonix answers `no session matches` for a transcript of zero bytes: it is not a session.
     if (stats.size === 0) throw new EmptyTranscriptError(`${full}: empty transcript: Reasonix does not list it (no session matches)`, { file: full, offset: 0 });
     return { ...readerOver(basename(full).replace(/\.jsonl$/, ''), full, [full, `${full}.meta`], () => readJsonlSession(full)), format: 'jsonl', store: 'jsonl' };
   }
-  if (!(await lstat(join(full, SESSION_FILES.manifest)).catch(undefinedIfMissing)) && !(await lstat(join(full, SESSION_FILES.log)).catch(undefinedIfMissing))) {
+  if (!lstatOrMissing(join(full, SESSION_FILES.manifest)) && !lstatOrMissing(join(full, SESSION_FILES.log))) {
     throw new NotASessionError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, { file: full });
   }
   const id = basename(full);
@@ -175,6 +176,19 @@ export async function openSession(path: string): Promise<OpenedSession> {
       ),
     follow: (options = {}) => followSession(full, id, options),
   };
+}
+
+/**
+ * What stands at `path` (not followed if a link), or undefined when nothing does; any other system
+ * error as a `FileSystemError`. Synchronous, as metadata looks are: an indexer opens every session
+ * of a machine on each run, and a look takes microseconds.
+ */
+function lstatOrMissing(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    return undefinedIfMissing(error, path);
+  }
 }
 
 /**
