@@ -93,6 +93,7 @@ describe('a cursor', () => {
   it.each([
     { where: 'inside the batch/begin frame that follows it', at: (cursor: Cursor) => cursor.offset + 5 },
     { where: 'inside the batch/end frame before it', at: (cursor: Cursor) => cursor.offset - 3 },
+    { where: 'inside the header of the log\'s first frame', at: () => 5 },
   ])('moved $where is refused as not a batch boundary', async ({ at }) => {
     const { dir, session, cursor } = await afterTwoBatches();
     const moved = await movedTo(dir, cursor, at(cursor));

@@ -2,19 +2,25 @@ import { Column } from './column.js';
 
 /** Strings are kept in chunks of this many bytes; one longer than a chunk gets a buffer of its own. */
 const CHUNK_BYTES = 256 * 1024;
+/**
+ * The first chunk starts this small and doubles up to a whole chunk: a table is made per replay,
+ * and a replay of one batch (an indexer's records since a cursor) or of a small session holds a
+ * few ids, where two whole chunks made zeroed up front were most of the time of reading it.
+ */
+const FIRST_CHUNK_BYTES = 1024;
 /** The top bit of a string's stored length: its code units take two bytes each. */
 const WIDE = 0x8000_0000;
 
 /**
  * Strings interned into byte chunks, each known by a number (its `ref`, in the order first met):
  * what a reader must remember of every operation id or message id costs about its length in
- * bytes and a dozen more, not a heap object each, and the collector has nothing to trace. The
- * chunks are never copied as the table grows, so there is no moment holding two copies. Exact: a
+ * bytes and a dozen more, not a heap object each, and the collector has nothing to trace. Only
+ * the first chunk is copied as it grows to a whole chunk; the others never are. Exact: a
  * string is stored as its UTF-16 code units — one byte each when all are below 256, else two — so
  * any string, lone surrogates included, comes back as it went in.
  */
 export class StringTable {
-  private readonly chunks: Buffer[] = [Buffer.alloc(CHUNK_BYTES)];
+  private readonly chunks: Buffer[] = [Buffer.allocUnsafe(FIRST_CHUNK_BYTES)];
   /** Bytes used in the last chunk. */
   private used = 0;
   /** Per ref: chunk × CHUNK_BYTES + offset in it, or -1 for a string kept in `long`. */
@@ -27,7 +33,7 @@ export class StringTable {
   /** Open addressing: ref + 1 in each used slot, 0 in an empty one. */
   private slots = new Int32Array(64);
   /** Where `stage` writes a string it is looking up (grown for a string longer than a chunk). */
-  private scratch = Buffer.alloc(CHUNK_BYTES);
+  private scratch = Buffer.allocUnsafe(FIRST_CHUNK_BYTES);
 
   /** How many strings the table holds; refs run from 0 to `size - 1`. */
   get size(): number {
@@ -78,7 +84,7 @@ export class StringTable {
       }
     }
     const bytes = text.length * (wide ? 2 : 1);
-    if (bytes > this.scratch.length) this.scratch = Buffer.alloc(bytes);
+    if (bytes > this.scratch.length) this.scratch = Buffer.allocUnsafe(Math.max(bytes, this.scratch.length * 2));
     this.scratch.write(text, 0, wide ? 'utf16le' : 'latin1');
     let hash = (wide ? 0x811c9dc5 ^ 1 : 0x811c9dc5) | 0;
     for (let at = 0; at < bytes; at += 1) hash = Math.imul(hash ^ this.scratch[at]!, 0x01000193);
@@ -108,13 +114,23 @@ export class StringTable {
       return;
     }
     if (this.used + bytes > CHUNK_BYTES) {
-      this.chunks.push(Buffer.alloc(CHUNK_BYTES));
+      this.chunks.push(Buffer.allocUnsafe(CHUNK_BYTES));
       this.used = 0;
     }
     const chunk = this.chunks.length - 1;
+    if (this.used + bytes > this.chunks[chunk]!.length) this.growFirstChunk(this.used + bytes);
     this.scratch.copy(this.chunks[chunk]!, this.used, 0, bytes);
     this.starts.push(chunk * CHUNK_BYTES + this.used);
     this.used += bytes;
+  }
+
+  /** The first chunk, doubled until it holds `bytes` (never past a whole chunk): its places stay as they were. */
+  private growFirstChunk(bytes: number): void {
+    let length = this.chunks[0]!.length;
+    while (length < bytes) length = Math.min(CHUNK_BYTES, length * 2);
+    const grown = Buffer.allocUnsafe(length);
+    this.chunks[0]!.copy(grown, 0, 0, this.used);
+    this.chunks[0] = grown;
   }
 
   private placeOf(ref: number): { buffer: Buffer; start: number; end: number } {

@@ -1,4 +1,5 @@
-import { lstat } from 'node:fs/promises';
+import { lstatSync, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { EmptyTranscriptError, InvalidInputError, NotASessionError, undefinedIfMissing } from '../errors/index.js';
 import type { Cursor } from '../session/cursors/cursor.js';
@@ -30,7 +31,11 @@ export type SessionReadOptions = Pick<ReadSessionOptions, 'keep' | 'previews' | 
 export interface SessionReader {
   id: string;
   path: string;
-  /** Reads and verifies the whole session: status, problems, the replayed projection (messages whole unless `keep` says otherwise). */
+  /**
+   * Reads and verifies the whole session: status, problems, the replayed projection (messages whole
+   * unless `keep` says otherwise). A whole read is shared with the views below, and read again only
+   * once a file of the session changed: treat what it returns as read-only.
+   */
   read(options?: SessionReadOptions): Promise<SessionRead>;
   /** The canonical transcript: every message, compacted ones included, with its time. */
   transcript(): AsyncIterable<TimedMessage>;
@@ -78,17 +83,53 @@ async function* verifiedView<T>(reading: Promise<SessionRead>, view: (read: Sess
   if (read.refusal) throw read.refusal;
 }
 
-/** The views every store shares, over a whole read. */
-function readerOver(id: string, path: string, read: (options?: SessionReadOptions) => Promise<SessionRead>): SessionReader {
+/** What tells that a session's files changed: each file's size, times and inode (a missing one is said so). */
+async function stampOf(files: string[]): Promise<string> {
+  const stamps = await Promise.all(
+    files.map(async (file) => {
+      const stats = await stat(file, { bigint: true }).catch(undefinedIfMissing);
+      return stats ? `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.dev}:${stats.ino}` : 'absent';
+    }),
+  );
+  return stamps.join('\0');
+}
+
+/**
+ * One whole read for every view and every whole `read()` of an opened session, while the files it
+ * came from stand as they were: an indexer that asks for a summary, the records and the transcript
+ * reads the log once. A file that changed (an append, a repair) makes the next one read it again; a
+ * read that fails is never kept.
+ */
+function sharedWholeRead(files: string[], read: () => Promise<SessionRead>): () => Promise<SessionRead> {
+  let kept: { stamp: string; reading: Promise<SessionRead> } | undefined;
+  return async () => {
+    // Taken before the read: a file that changes during it gives a newer stamp next time, never a stale read.
+    const stamp = await stampOf(files);
+    if (kept?.stamp !== stamp) {
+      const reading = read();
+      kept = { stamp, reading };
+      reading.catch(() => {
+        if (kept?.reading === reading) kept = undefined;
+      });
+    }
+    return kept.reading;
+  };
+}
+
+/** The views every store shares, over a whole read shared while `files` do not change. */
+function readerOver(id: string, path: string, files: string[], read: (options?: SessionReadOptions) => Promise<SessionRead>): SessionReader {
+  const whole = sharedWholeRead(files, () => read({ keep: 'whole' }));
+  const keepsWhole = (options: SessionReadOptions = {}) =>
+    options.previews === undefined && (options.keep === 'whole' || (options.keep === undefined && options.retainContent !== false));
   return {
     id,
     path,
-    read,
-    transcript: () => verifiedView(read(), (session) => canonicalTranscript(session.projection)),
-    modelView: () => verifiedView(read(), (session) => modelView(session.projection)),
-    personView: () => verifiedView(read(), (session) => personView(session.projection)),
+    read: (options) => (keepsWhole(options) ? whole() : read(options)),
+    transcript: () => verifiedView(whole(), (session) => canonicalTranscript(session.projection)),
+    modelView: () => verifiedView(whole(), (session) => modelView(session.projection)),
+    personView: () => verifiedView(whole(), (session) => personView(session.projection)),
     records: () =>
-      verifiedView(read(), (session) =>
+      verifiedView(whole(), (session) =>
         indexRecords(
           canonicalTranscript(session.projection),
           { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null },
@@ -98,22 +139,21 @@ function readerOver(id: string, path: string, read: (options?: SessionReadOption
   };
 }
 
-/** Opens a sessions-v4 / desktop-v5 session directory or a `.jsonl` transcript. Nothing is written. */
 export async function openSession(path: string): Promise<OpenedSession> {
   const full = resolve(path);
-  const stats = await lstat(full).catch(undefinedIfMissing);
+  const stats = lstatOrMissing(full);
   if (!stats) throw new NotASessionError(`${full}: no such file or directory`, { file: full });
   if (stats.isFile() && full.endsWith('.jsonl')) {
     // Reasonix answers `no session matches` for a transcript of zero bytes: it is not a session.
     if (stats.size === 0) throw new EmptyTranscriptError(`${full}: empty transcript: Reasonix does not list it (no session matches)`, { file: full, offset: 0 });
-    return { ...readerOver(basename(full).replace(/\.jsonl$/, ''), full, () => readJsonlSession(full)), format: 'jsonl', store: 'jsonl' };
+    return { ...readerOver(basename(full).replace(/\.jsonl$/, ''), full, [full, `${full}.meta`], () => readJsonlSession(full)), format: 'jsonl', store: 'jsonl' };
   }
-  if (!(await lstat(join(full, SESSION_FILES.manifest)).catch(undefinedIfMissing)) && !(await lstat(join(full, SESSION_FILES.log)).catch(undefinedIfMissing))) {
+  if (!lstatOrMissing(join(full, SESSION_FILES.manifest)) && !lstatOrMissing(join(full, SESSION_FILES.log))) {
     throw new NotASessionError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, { file: full });
   }
   const id = basename(full);
   return {
-    ...readerOver(id, full, (options = {}) => readSession(full, options)),
+    ...readerOver(id, full, [join(full, SESSION_FILES.log), join(full, SESSION_FILES.manifest), join(full, SESSION_FILES.header)], (options = {}) => readSession(full, options)),
     format: 'v4',
     store: storeKindOf(full),
     async *events() {
@@ -136,6 +176,19 @@ export async function openSession(path: string): Promise<OpenedSession> {
       ),
     follow: (options = {}) => followSession(full, id, options),
   };
+}
+
+/**
+ * What stands at `path` (not followed if a link), or undefined when nothing does; any other system
+ * error as a `FileSystemError`. Synchronous, as metadata looks are: an indexer opens every session
+ * of a machine on each run, and a look takes microseconds.
+ */
+function lstatOrMissing(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    return undefinedIfMissing(error, path);
+  }
 }
 
 /**

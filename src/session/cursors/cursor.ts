@@ -1,10 +1,12 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { FrameParser } from '../../codec/frame-parser.js';
-import { FRAME_HEADER_BYTES, parseFrameHeader } from '../../codec/frame.js';
+import { FRAME_HEADER_BYTES, FRAME_MAGIC, parseFrameHeader } from '../../codec/frame.js';
 import { RecordEnvelopeSchema } from '../../codec/records.js';
-import { CursorMismatchError, DamagedStoreError } from '../../errors/index.js';
+import { CursorMismatchError, DamagedStoreError, fileSystemErrorOf } from '../../errors/index.js';
 import { sha256OfRange } from '../../fs/read-range.js';
 import { firstIssue } from '../reading/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
@@ -103,7 +105,13 @@ export async function checkCursor(sessionDir: string, sessionId: string, given: 
   return (await checkCursorOnLog(sessionDir, sessionId, given)).cursor;
 }
 
-/** `checkCursor`, with the log's size on the handle it judged: whether anything follows the cursor, with no second look. */
+/**
+ * `checkCursor`, with the log's size on the handle it judged: whether anything follows the cursor,
+ * with no second look. The checks read at most two small ranges (the log's first bytes, and the
+ * window before the offset that both the anchor digest and the batch boundary are judged on),
+ * synchronously: an indexer's re-run checks a cursor per session, and the promise API's round
+ * trips per file were most of its time, for reads that take microseconds.
+ */
 export async function checkCursorOnLog(sessionDir: string, sessionId: string, given: unknown): Promise<{ cursor: Cursor; logSize: number }> {
   const logPath = join(sessionDir, SESSION_FILES.log);
   const parsed = CursorSchema.safeParse(given);
@@ -111,31 +119,52 @@ export async function checkCursorOnLog(sessionDir: string, sessionId: string, gi
   const cursor = parsed.data;
   const fail = (why: string) => new CursorMismatchError(`the cursor does not fit this log: ${why}; read the session again from the start`, { file: logPath, offset: cursor.offset });
   if (cursor.sessionId !== sessionId) throw fail(`it was taken from session ${JSON.stringify(cursor.sessionId)}`);
-  // One handle for every check: a log replaced meanwhile is judged whole, old or new, never half of each.
-  const handle = await open(logPath, 'r');
-  let size: number;
-  try {
-    ({ size } = await handle.stat());
-    if (size < cursor.offset) throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
-    const again = await CursorMaker.over(handle, sessionId).at(cursor);
-    if (again.prefixDigest !== cursor.prefixDigest || again.anchorDigest !== cursor.anchorDigest) throw fail('the bytes before the offset changed (the log was rewritten)');
-    if (cursor.offset > 0 && !(await endsBatch(handle, cursor.offset))) throw fail(`offset ${cursor.offset} is not a batch boundary: the bytes before it do not end a batch/end frame`);
-  } finally {
-    await handle.close();
-  }
+  // One descriptor for every check: a log replaced meanwhile is judged whole, old or new, never half of each.
+  const { size, prefix, window } = readCursorRanges(logPath, cursor.offset);
+  if (size < cursor.offset) throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
+  if (digestOf(prefix) !== cursor.prefixDigest || digestOf(window) !== cursor.anchorDigest) throw fail('the bytes before the offset changed (the log was rewritten)');
+  if (cursor.offset > 0 && !endsBatch(window)) throw fail(`offset ${cursor.offset} is not a batch boundary: the bytes before it do not end a batch/end frame`);
   return { cursor, logSize: size };
 }
 
+/** The log's size, its first bytes and the window before `offset`, as a cursor at `offset` hashes them (empty past the end). */
+function readCursorRanges(logPath: string, offset: number): { size: number; prefix: Buffer; window: Buffer } {
+  let fd: number;
+  try {
+    fd = openSync(logPath, 'r');
+  } catch (error) {
+    throw fileSystemErrorOf(error, logPath);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size < offset) return { size, prefix: Buffer.alloc(0), window: Buffer.alloc(0) };
+    const read = (start: number, end: number) => {
+      const bytes = Buffer.alloc(end - start);
+      return bytes.subarray(0, bytes.length === 0 ? 0 : readSync(fd, bytes, 0, bytes.length, start));
+    };
+    return { size, prefix: read(0, Math.min(PREFIX_BYTES, offset)), window: read(Math.max(0, offset - ANCHOR_BYTES), offset) };
+  } catch (error) {
+    throw fileSystemErrorOf(error, logPath);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A cursor's digest of a range: SHA-256 in lower-case hex, null for no bytes (as `CursorMaker` makes it). */
+function digestOf(bytes: Buffer): string | null {
+  return bytes.length === 0 ? null : createHash('sha256').update(bytes).digest('hex');
+}
+
 /**
- * Whether the log's bytes up to `offset` end with a whole `batch/end` frame. A frame has no
- * trailer, so the frame is found from its header: a magic whose declared size ends exactly at the
- * offset, and that decodes to a batch/end record. A batch/end record is a few hundred bytes, well
- * inside the window the anchor digest covers.
+ * Whether `window`, the log's bytes up to a cursor's offset, ends with a whole `batch/end` frame.
+ * A frame has no trailer, so the frame is found from its header: a magic whose declared size ends
+ * exactly at the offset, and that decodes to a batch/end record. A batch/end record is a few
+ * hundred bytes, well inside the window the anchor digest covers.
  */
-async function endsBatch(handle: FileHandle, offset: number): Promise<boolean> {
-  const window = Buffer.alloc(Math.min(ANCHOR_BYTES, offset));
-  await handle.read(window, 0, window.length, offset - window.length);
-  for (let start = window.length - FRAME_HEADER_BYTES; start >= 0; start -= 1) {
+function endsBatch(window: Buffer): boolean {
+  if (window.length < FRAME_HEADER_BYTES) return false;
+  // Only where the magic stands can a frame start: found by the native search, from the end back.
+  for (let start = window.lastIndexOf(FRAME_MAGIC, window.length - FRAME_HEADER_BYTES); start >= 0; start = start === 0 ? -1 : window.lastIndexOf(FRAME_MAGIC, start - 1)) {
     const header = parseFrameHeader(window, start);
     if (header.fault || start + header.frameBytes !== window.length) continue;
     if (isBatchEnd(window.subarray(start))) return true;
