@@ -25,8 +25,18 @@ export function goStruct<S extends Record<string, z.ZodType>>(shape: S, unknownK
     // `null` leaves a struct as it was: all zero values.
     if (value === null) return {};
     if (typeof value !== 'object' || Array.isArray(value)) return value;
+    const input = value as Record<string, unknown>;
+    const keys = Object.keys(input);
+    // The keys up to the first that names a field otherwise or holds null pass as they are; most
+    // objects have no such key and are not copied at all.
+    let at = 0;
+    while (at < keys.length && Object.hasOwn(shape, keys[at]!) && input[keys[at]!] !== null) at += 1;
+    if (at === keys.length) return input;
     const named: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    for (let before = 0; before < at; before += 1) named[keys[before]!] = input[keys[before]!];
+    for (; at < keys.length; at += 1) {
+      const key = keys[at]!;
+      const item = input[key];
       const field = Object.hasOwn(shape, key) ? key : byFold.get(fold(key));
       if (field === undefined) {
         named[key] = item;
