@@ -1,12 +1,16 @@
 // Each rule the batch reader enforces (spec §4, §5), alone: a batch whose records break one rule but
 // whose checksum is right for what it says, so only that rule can refuse it.
 import { createHash } from 'node:crypto';
+import { open, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DamagedStoreError, UnsupportedVersionError } from '../src/errors/index.js';
 import { encodeFrame } from '../src/codec/frame.js';
 import { readBatches, type LogItem, type ReadBatchesOptions } from '../src/codec/read-batches.js';
 import { readFrames } from '../src/codec/read-frames.js';
+import { readLogBatches } from '../src/codec/read-log.js';
 import { V4_CODEC } from '../src/codec/records.js';
+import { tempDir } from './support/temp-dir.js';
 
 type Json = Record<string, unknown>;
 
@@ -37,6 +41,15 @@ async function read(records: (Json | Buffer)[], options: ReadBatchesOptions = {}
   const bytes = log.subarray(0, log.length - cutLastBytes);
   const items: LogItem[] = [];
   for await (const item of readBatches(readFrames((async function* () { yield bytes; })(), { file: 'log' }), { file: 'log', ...options })) items.push(item);
+  return items;
+}
+
+/** The records as a log file, read as a reader of a session reads it. */
+async function readFile(records: Json[]): Promise<LogItem[]> {
+  const log = join(await tempDir(), 'events.frames');
+  await writeFile(log, Buffer.concat(records.map((record) => encodeFrame(recordBytes(record)))));
+  const items: LogItem[] = [];
+  for await (const item of readLogBatches(log)) items.push(item);
   return items;
 }
 
@@ -259,22 +272,54 @@ describe('the batch reader refuses each broken rule alone, naming where', () => 
     expect((error as DamagedStoreError).data).not.toHaveProperty('commitId');
   });
 
-  it('names the operation that conflicts, at the batch that repeats it', async () => {
+  // A reader of a file keeps a fingerprint of each operation and reads the earlier batch back: it judges alike.
+  it.each([
+    { from: 'frames in memory', reader: read },
+    { from: 'a log file', reader: readFile },
+  ])('names the operation that conflicts, at the batch that repeats it ($from)', async ({ reader }) => {
     const first = batchRecords(1, two);
-    const second = batchRecords(3, ['session/title'], edit(0, (begin) => (begin.operationId = 'op-1')));
-    const error = await read([...first, ...second]).catch((thrown: unknown) => thrown);
+    const between = batchRecords(3, two);
+    const second = batchRecords(5, ['session/title'], edit(0, (begin) => (begin.operationId = 'op-1')));
+    const error = await reader([...first, ...between, ...second]).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(DamagedStoreError);
     expect((error as Error).message).toBe('conflicting operation "op-1"');
-    expect((error as DamagedStoreError).data).toMatchObject({ offset: offsetOf(first, first.length), expected: 'hash-1', found: 'hash-3' });
+    expect((error as DamagedStoreError).data).toMatchObject({ offset: offsetOf([...first, ...between], first.length + between.length), expected: 'hash-1', found: 'hash-5' });
+  });
+
+  it('a log file whose earlier batch is rewritten while it is read, when a later batch repeats its operation', async () => {
+    const first = batchRecords(1, two);
+    const again = batchRecords(3, ['session/title'], edit(0, (begin) => Object.assign(begin, { operationId: 'op-1', operationHash: 'hash-1' })));
+    const dir = await tempDir();
+    const log = join(dir, 'events.frames');
+    await writeFile(log, Buffer.concat([...first, ...again].map((record) => encodeFrame(recordBytes(record)))));
+    const batches = readLogBatches(log);
+    expect((await batches.next()).value).toMatchObject({ type: 'batch', batch: { operationId: 'op-1' } });
+    // The reader holds the whole small log already; on disk, the first begin record now names another operation.
+    const rewritten = encodeFrame(recordBytes({ ...first[0]!, operationId: 'op-9' }));
+    const file = await open(log, 'r+');
+    await file.write(rewritten, 0, rewritten.length, 0);
+    await file.close();
+    const error = await batches.next().catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(DamagedStoreError);
+    expect((error as Error).message).toBe('v4 batch at 0 changed while the log was read');
+    expect((error as DamagedStoreError).data).toMatchObject({ file: log, offset: 0 });
   });
 });
 
 describe('what the batch reader accepts', () => {
-  it('a repeated operation with the same hash (a retried commit)', async () => {
+  it.each([
+    { from: 'frames in memory', reader: read },
+    { from: 'a log file', reader: readFile },
+  ])('a repeated operation with the same hash (a retried commit), from $from', async ({ reader }) => {
     const first = batchRecords(1, two);
     const again = batchRecords(3, ['session/title'], edit(0, (begin) => Object.assign(begin, { operationId: 'op-1', operationHash: 'hash-1' })));
-    const items = await read([...first, ...again]);
-    expect(items.map((item) => item.type)).toEqual(['batch', 'batch']);
+    const third = batchRecords(4, two, edit(0, (begin) => Object.assign(begin, { operationId: 'op-1', operationHash: 'hash-1' })));
+    const items = await reader([...first, ...again, ...third]);
+    expect(items.map((item) => item.type === 'batch' && [item.batch.firstSeq, item.batch.operationId])).toEqual([
+      [1, 'op-1'],
+      [3, 'op-1'],
+      [4, 'op-1'],
+    ]);
   });
 
   // The kinds Reasonix 1.38.11 projects without `optional` (its ProjectionKinds, spec §7.1), less

@@ -40,11 +40,20 @@ interface OpenBatch {
  * A frame's bytes are hashed and parsed before the next frame is taken, and not kept, so frames
  * read with `transientRaw` will do.
  */
-export async function* readBatches(frames: AsyncIterable<FrameItem>, options: ReadBatchesOptions = {}): AsyncGenerator<LogItem> {
+export function readBatches(frames: AsyncIterable<FrameItem>, options: ReadBatchesOptions = {}): AsyncGenerator<LogItem> {
+  return verifiedBatches(frames, options, new OperationLedger());
+}
+
+/** What `verifiedBatches` asks of the operations seen so far: admit one, or say the hash it conflicts with. */
+export interface OperationAdmission {
+  admit(operationId: string, operationHash: string, batchOffset: number): string | undefined | Promise<string | undefined>;
+}
+
+/** `readBatches`, judging operation ids by the ledger given (a reader of a file keeps a smaller one). */
+export async function* verifiedBatches(frames: AsyncIterable<FrameItem>, options: ReadBatchesOptions, operations: OperationAdmission): AsyncGenerator<LogItem> {
   const file = options.file;
   const knownKinds = options.knownKinds ?? KNOWN_EVENT_KINDS;
   let nextSequence = options.nextSequence ?? 1;
-  const operations = new OperationLedger();
   let open: OpenBatch | undefined;
   let logEnd: number | undefined;
 
@@ -164,7 +173,8 @@ export async function* readBatches(frames: AsyncIterable<FrameItem>, options: Re
             found: end.sha256 ?? '',
           });
         }
-        const prior = operations.admit(batch.operationId, batch.operationHash);
+        let prior = operations.admit(batch.operationId, batch.operationHash, batch.offset);
+        if (prior instanceof Promise) prior = await prior;
         if (prior !== undefined) {
           throw damage(`conflicting operation ${JSON.stringify(batch.operationId)}`, batch.offset, {
             commitId: batch.commitId,

@@ -1,5 +1,7 @@
-import { readBatches, type LogItem } from './read-batches.js';
+import { verifiedBatches, type LogItem } from './read-batches.js';
 import { openLogBytes, readFrames } from './read-frames.js';
+import { recallOperation } from './recall-operation.js';
+import { RecalledOperationLedger } from './recalled-operation-ledger.js';
 
 /** Where in a log file to start reading, and the sequence the first batch there must carry. */
 export interface ReadLogOptions {
@@ -13,10 +15,13 @@ export interface ReadLogOptions {
  * The committed batches of a log file, then its torn tail if it has one: its bytes read through
  * one refilled buffer, cut into frames, grouped into batches and verified as Reasonix verifies them
  * (`readFrames`, then `readBatches`); every error names the file. Memory is bounded by the largest
- * batch, not the log; stopping the iteration early closes the file.
+ * batch, not the log, but for 16 bytes a batch: each operation kept as a fingerprint and its
+ * batch's offset, its id and hash read back from the file when needed (`RecalledOperationLedger`).
+ * Stopping the iteration early closes the file.
  */
 export function readLogBatches(logPath: string, options: ReadLogOptions = {}): AsyncGenerator<LogItem> {
   const offset = options.offset ?? 0;
   const frames = readFrames(openLogBytes(logPath, offset), { file: logPath, startOffset: offset, transientRaw: true });
-  return readBatches(frames, { file: logPath, nextSequence: options.nextSequence ?? 1 });
+  const operations = new RecalledOperationLedger((batchOffset) => recallOperation(logPath, batchOffset), logPath);
+  return verifiedBatches(frames, { file: logPath, nextSequence: options.nextSequence ?? 1 }, operations);
 }

@@ -1,0 +1,38 @@
+import { open } from 'node:fs/promises';
+import { DamagedStoreError, onFileSystem } from '../errors/index.js';
+import { FrameParser } from './frame-parser.js';
+import { FRAME_HEADER_BYTES, parseFrameHeader } from './frame.js';
+import type { RecordedOperation } from './recalled-operation-ledger.js';
+import { BeginRecordSchema, RecordEnvelopeSchema } from './records.js';
+
+/**
+ * The operation id and hash of the batch whose `batch/begin` frame starts at `offset` of the log at
+ * `path`, read back from the file: a batch the reader verified earlier, so anything other than a
+ * sound begin record there means the log was rewritten since (a `DamagedStoreError` saying so).
+ */
+export async function recallOperation(path: string, offset: number): Promise<RecordedOperation> {
+  const changed = () => new DamagedStoreError(`v4 batch at ${offset} changed while the log was read`, { file: path, offset });
+  const file = await onFileSystem(open(path, 'r'), path);
+  try {
+    const header = Buffer.alloc(FRAME_HEADER_BYTES);
+    if ((await onFileSystem(file.read(header, 0, header.length, offset), path)).bytesRead < header.length) throw changed();
+    const { frameBytes, fault } = parseFrameHeader(header);
+    if (fault) throw changed();
+    const frame = Buffer.allocUnsafe(frameBytes);
+    if ((await onFileSystem(file.read(frame, 0, frame.length, offset), path)).bytesRead < frame.length) throw changed();
+    let record: unknown;
+    try {
+      const [decoded] = new FrameParser(path, offset).push(frame);
+      record = JSON.parse(decoded!.raw.toString('utf8'));
+    } catch {
+      throw changed();
+    }
+    const begin = BeginRecordSchema.safeParse(record);
+    if (RecordEnvelopeSchema.safeParse(record).data?.recordType !== 'batch/begin' || !begin.success) throw changed();
+    const { operationId, operationHash } = begin.data;
+    if (!operationId || !operationHash) throw changed();
+    return { operationId, operationHash };
+  } finally {
+    await file.close();
+  }
+}
