@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OperationLedger } from '../src/codec/operation-ledger.js';
-import { RecalledOperationLedger, type RecordedOperation } from '../src/codec/recalled-operation-ledger.js';
+import { OperationLedger } from '../src/codec/operations/operation-ledger.js';
+import { RecalledOperationLedger, type RecordedOperation } from '../src/codec/operations/recalled-operation-ledger.js';
 import { DamagedStoreError } from '../src/errors/index.js';
 import { StringTable } from '../src/compact/string-table.js';
 

@@ -4,7 +4,7 @@ import type { ContentStore } from './content-store.js';
 import { InvalidInputError } from '../errors/index.js';
 import { encodeFrame } from './frame.js';
 import { goJson, goTime } from './go-json.js';
-import { operationHash } from './operation-hash.js';
+import { operationHash } from './operations/operation-hash.js';
 import { V4_CODEC, V4_SCHEMA_VERSION, ZERO_TIME, type PayloadRef } from './records.js';
 
 /** Payloads longer than this go to the content store (docs/format.md §5.5). */

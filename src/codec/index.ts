@@ -6,7 +6,7 @@ export { KNOWN_EVENT_KINDS } from './event-kinds.js';
 export { encodeFrame, FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, type Frame } from './frame.js';
 export { FrameParser, type FrameParserOptions, type IncompleteFrame } from './frame-parser.js';
 export { goJson, goTime } from './go-json.js';
-export { operationHash } from './operation-hash.js';
+export { operationHash } from './operations/operation-hash.js';
 export { readBatches, type LogItem, type ReadBatchesOptions } from './read-batches.js';
 export { openLogBytes, readFrames, type ByteSource, type FrameItem, type ReadFramesOptions } from './read-frames.js';
 export * from './records.js';

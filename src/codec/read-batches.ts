@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { CommittedBatch, StoredEvent, TornTail } from './batch.js';
 import { DamagedStoreError, UnsupportedVersionError } from '../errors/index.js';
 import { KNOWN_EVENT_KINDS } from './event-kinds.js';
-import { OperationLedger } from './operation-ledger.js';
+import { OperationLedger } from './operations/operation-ledger.js';
 import type { FrameItem } from './read-frames.js';
 import {
   BeginRecordSchema,

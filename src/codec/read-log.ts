@@ -1,7 +1,7 @@
 import { verifiedBatches, type LogItem } from './read-batches.js';
 import { openLogBytes, readFrames } from './read-frames.js';
-import { recallOperation } from './recall-operation.js';
-import { RecalledOperationLedger } from './recalled-operation-ledger.js';
+import { recallOperation } from './operations/recall-operation.js';
+import { RecalledOperationLedger } from './operations/recalled-operation-ledger.js';
 
 /** Where in a log file to start reading, and the sequence the first batch there must carry. */
 export interface ReadLogOptions {

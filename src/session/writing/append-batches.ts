@@ -5,7 +5,7 @@ import type { CommittedBatch } from '../../codec/batch.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
 import { DamagedStoreError, InvalidInputError } from '../../errors/index.js';
 import { goJsonIndented } from '../../codec/go-json.js';
-import { OperationLedger } from '../../codec/operation-ledger.js';
+import { OperationLedger } from '../../codec/operations/operation-ledger.js';
 import { readLogBatches } from '../../codec/read-log.js';
 import { writeFileAtomic, writeNewFile } from '../../fs/atomic-write.js';
 import { ManifestSchema } from '../reading/manifest.js';

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { CommittedBatch } from '../../codec/batch.js';
 import { ContentStore, CONTENT_DIR } from '../../codec/content-store.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
-import { OperationLedger } from '../../codec/operation-ledger.js';
+import { OperationLedger } from '../../codec/operations/operation-ledger.js';
 import { InvalidInputError, SessionExistsError, undefinedIfMissing } from '../../errors/index.js';
 import { goJsonIndented, goTime } from '../../codec/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';

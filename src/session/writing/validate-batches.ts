@@ -2,7 +2,7 @@ import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
 import { operationHashOf, payloadBytesOf, type BatchToWrite } from '../../codec/encode-batch.js';
 import { RefusedBatchError } from '../../errors/index.js';
 import { KNOWN_EVENT_KINDS } from '../../codec/event-kinds.js';
-import type { OperationLedger } from '../../codec/operation-ledger.js';
+import type { OperationLedger } from '../../codec/operations/operation-ledger.js';
 import { Projection } from '../replay/projection.js';
 
 /** What the log already holds, so that new batches are judged as Reasonix would replay them after it. */

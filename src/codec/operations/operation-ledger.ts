@@ -1,4 +1,4 @@
-import { StringTable } from '../compact/string-table.js';
+import { StringTable } from '../../compact/string-table.js';
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 const DIGEST_BYTES = 32;

@@ -1,9 +1,9 @@
 import { open } from 'node:fs/promises';
-import { DamagedStoreError, onFileSystem } from '../errors/index.js';
-import { FrameParser } from './frame-parser.js';
-import { FRAME_HEADER_BYTES, parseFrameHeader } from './frame.js';
+import { DamagedStoreError, onFileSystem } from '../../errors/index.js';
+import { FrameParser } from '../frame-parser.js';
+import { FRAME_HEADER_BYTES, parseFrameHeader } from '../frame.js';
 import type { RecordedOperation } from './recalled-operation-ledger.js';
-import { BeginRecordSchema, RecordEnvelopeSchema } from './records.js';
+import { BeginRecordSchema, RecordEnvelopeSchema } from '../records.js';
 
 /**
  * The operation id and hash of the batch whose `batch/begin` frame starts at `offset` of the log at
@@ -24,8 +24,10 @@ export async function recallOperation(path: string, offset: number): Promise<Rec
     try {
       const [decoded] = new FrameParser(path, offset).push(frame);
       record = JSON.parse(decoded!.raw.toString('utf8'));
-    } catch {
-      throw changed();
+    } catch (error) {
+      // Bytes that no longer decode to a record (damage) or to JSON: not the batch that was verified.
+      if (error instanceof DamagedStoreError || error instanceof SyntaxError) throw changed();
+      throw error;
     }
     const begin = BeginRecordSchema.safeParse(record);
     if (RecordEnvelopeSchema.safeParse(record).data?.recordType !== 'batch/begin' || !begin.success) throw changed();

@@ -1,6 +1,6 @@
 import { getRandomValues } from 'node:crypto';
-import { Column } from '../compact/column.js';
-import { DamagedStoreError } from '../errors/index.js';
+import { Column } from '../../compact/column.js';
+import { DamagedStoreError } from '../../errors/index.js';
 
 /** The operation a batch's `batch/begin` record names. */
 export interface RecordedOperation {
