@@ -7,7 +7,14 @@ import { openLogSession, openSession } from '../../store/open-session.js';
 import type { Output } from '../output.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { CursorMismatchError, undefinedIfMissing, UsageError } from '../../errors/index.js';
-import type { CatArgs } from './cat.js';
+import type { RootArgs } from '../root-options.js';
+
+/** What `rxstore cat` is run with: the options cat.ts declares, as yargs gives them. */
+export interface CatArgs extends RootArgs {
+  session: string;
+  records: boolean;
+  cursor?: string;
+}
 
 /** `rxstore cat`, run: the command's options are in cat.ts. */
 export async function runCat(args: CatArgs, output: Output, setExit: (code: number) => void): Promise<void> {

@@ -1,14 +1,8 @@
 import type { Argv } from 'yargs';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
-import type { RootArgs } from '../root-options.js';
 import { withSessionArgument } from '../session-positional.js';
-
-export interface CatArgs extends RootArgs {
-  session: string;
-  records: boolean;
-  cursor?: string;
-}
+import type { CatArgs } from './cat-run.js';
 
 export function catCommand(output: Output, setExit: (code: number) => void) {
   return {

@@ -3,7 +3,17 @@ import { exportedText, exportSession } from '../../migrate/export-session.js';
 import { openSession } from '../../store/open-session.js';
 import type { Output } from '../output.js';
 import { resolveSessionArgument } from '../session-argument.js';
-import type { ExportArgs } from './export.js';
+import type { ExportFormat } from '../../migrate/export-session.js';
+import type { ExportView } from '../../migrate/export-session.js';
+import type { RootArgs } from '../root-options.js';
+
+/** What `rxstore export` is run with: the options export.ts declares, as yargs gives them. */
+export interface ExportArgs extends RootArgs {
+  session: string;
+  to: string;
+  format: ExportFormat;
+  view: ExportView;
+}
 
 /** `--to -`: standard output. */
 const STDOUT = '-';

@@ -1,16 +1,8 @@
 import type { Argv } from 'yargs';
-import type { ExportFormat, ExportView } from '../../migrate/export-session.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
-import type { RootArgs } from '../root-options.js';
 import { withSessionArgument } from '../session-positional.js';
-
-export interface ExportArgs extends RootArgs {
-  session: string;
-  to: string;
-  format: ExportFormat;
-  view: ExportView;
-}
+import type { ExportArgs } from './export-run.js';
 
 export function exportCommand(output: Output, setExit: (code: number) => void) {
   return {

@@ -9,7 +9,16 @@ import { formatInspect } from '../format-inspect.js';
 import type { Output } from '../output.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { UsageError } from '../../errors/index.js';
-import type { InspectArgs } from './inspect.js';
+import type { RootArgs } from '../root-options.js';
+
+/** What `rxstore inspect` is run with: the options inspect.ts declares, as yargs gives them. */
+export interface InspectArgs extends RootArgs {
+  sessions: string[];
+  json: boolean;
+  messages: boolean;
+  verbose: boolean;
+  strict: boolean;
+}
 
 /** One session named on the command line, opened and read (or why it could not be). */
 type Inspected = { session: OpenedSession; read: SessionRead; report: InspectReport } | { error: unknown };

@@ -1,16 +1,9 @@
 import type { Argv } from 'yargs';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
-import { withRootOptions, type RootArgs } from '../root-options.js';
+import { withRootOptions } from '../root-options.js';
 import { SESSION_ARGUMENT_HELP } from '../session-positional.js';
-
-export interface InspectArgs extends RootArgs {
-  sessions: string[];
-  json: boolean;
-  messages: boolean;
-  verbose: boolean;
-  strict: boolean;
-}
+import type { InspectArgs } from './inspect-run.js';
 
 export function inspectCommand(output: Output, setExit: (code: number) => void) {
   return {

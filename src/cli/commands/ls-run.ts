@@ -12,7 +12,18 @@ import type { Output } from '../output.js';
 import { SummaryCache } from '../../store/listing/summary-cache.js';
 import { printable } from '../printable.js';
 import { Progress } from '../progress.js';
-import type { LsArgs } from './ls.js';
+import type { ListedStore } from '../../store/roots/store-kind.js';
+import type { RootArgs } from '../root-options.js';
+
+/** What `rxstore ls` is run with: the options ls.ts declares, as yargs gives them. */
+export interface LsArgs extends RootArgs {
+  json: boolean;
+  verify: boolean;
+  cache: boolean;
+  utc: boolean;
+  workspace?: string;
+  store?: ListedStore[];
+}
 
 /** `rxstore ls`, run: the command's options are in ls.ts. */
 export async function runLs(args: LsArgs, output: Output, setExit: (code: number) => void): Promise<void> {

@@ -1,18 +1,10 @@
 import type { Argv } from 'yargs';
-import { STORES_NEWEST_FIRST, type ListedStore } from '../../store/roots/store-kind.js';
+import { STORES_NEWEST_FIRST } from '../../store/roots/store-kind.js';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
 import { defaultCacheDir } from '../../store/listing/cache-dir.js';
-import { withRootOptions, type RootArgs } from '../root-options.js';
-
-export interface LsArgs extends RootArgs {
-  json: boolean;
-  verify: boolean;
-  cache: boolean;
-  utc: boolean;
-  workspace?: string;
-  store?: ListedStore[];
-}
+import { withRootOptions } from '../root-options.js';
+import type { LsArgs } from './ls-run.js';
 
 export function lsCommand(output: Output, setExit: (code: number) => void) {
   return {

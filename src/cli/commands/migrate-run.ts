@@ -13,7 +13,17 @@ import type { RootInputs } from '../../store/roots/roots.js';
 import { goWorkingDirectory } from '../../store/roots/working-directory.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
-import type { MigrateArgs } from './migrate.js';
+import type { RootArgs } from '../root-options.js';
+
+/** What `rxstore migrate` is run with: the options migrate.ts declares, as yargs gives them. */
+export interface MigrateArgs extends RootArgs {
+  path?: string;
+  all: boolean;
+  to?: string;
+  dryRun: boolean;
+  json: boolean;
+  concurrency: string;
+}
 
 interface Failure {
   code: RxErrorCode;

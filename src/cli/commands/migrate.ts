@@ -1,15 +1,7 @@
 import type { Argv } from 'yargs';
-import { withRootOptions, type RootArgs } from '../root-options.js';
+import { withRootOptions } from '../root-options.js';
 import type { Output } from '../output.js';
-
-export interface MigrateArgs extends RootArgs {
-  path?: string;
-  all: boolean;
-  to?: string;
-  dryRun: boolean;
-  json: boolean;
-  concurrency: string;
-}
+import type { MigrateArgs } from './migrate-run.js';
 
 export function migrateCommand(output: Output, setExit: (code: number) => void, isTty: () => boolean) {
   return {

@@ -5,7 +5,14 @@ import type { Output } from '../output.js';
 import { printable } from '../printable.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { v4SessionPath } from '../session-path.js';
-import type { RepairArgs } from './repair.js';
+import type { RootArgs } from '../root-options.js';
+
+/** What `rxstore repair` is run with: the options repair.ts declares, as yargs gives them. */
+export interface RepairArgs extends RootArgs {
+  session: string;
+  dryRun: boolean;
+  json: boolean;
+}
 
 /** `rxstore repair`, run: the command's options are in repair.ts. */
 export async function runRepair(args: RepairArgs, output: Output, setExit: (code: number) => void): Promise<void> {

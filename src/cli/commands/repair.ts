@@ -1,14 +1,8 @@
 import type { Argv } from 'yargs';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
-import type { RootArgs } from '../root-options.js';
 import { withSessionArgument } from '../session-positional.js';
-
-export interface RepairArgs extends RootArgs {
-  session: string;
-  dryRun: boolean;
-  json: boolean;
-}
+import type { RepairArgs } from './repair-run.js';
 
 export function repairCommand(output: Output, setExit: (code: number) => void) {
   return {

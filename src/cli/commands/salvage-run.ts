@@ -5,7 +5,15 @@ import type { Output } from '../output.js';
 import { printable } from '../printable.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { v4SessionPath } from '../session-path.js';
-import type { SalvageArgs } from './salvage.js';
+import type { RootArgs } from '../root-options.js';
+
+/** What `rxstore salvage` is run with: the options salvage.ts declares, as yargs gives them. */
+export interface SalvageArgs extends RootArgs {
+  session: string;
+  to?: string;
+  dryRun: boolean;
+  json: boolean;
+}
 
 /** `rxstore salvage`, run: the command's options are in salvage.ts. */
 export async function runSalvage(args: SalvageArgs, output: Output, setExit: (code: number) => void): Promise<void> {

@@ -1,15 +1,8 @@
 import type { Argv } from 'yargs';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
-import type { RootArgs } from '../root-options.js';
 import { withSessionArgument } from '../session-positional.js';
-
-export interface SalvageArgs extends RootArgs {
-  session: string;
-  to?: string;
-  dryRun: boolean;
-  json: boolean;
-}
+import type { SalvageArgs } from './salvage-run.js';
 
 export function salvageCommand(output: Output, setExit: (code: number) => void) {
   return {

@@ -15,7 +15,14 @@ import { errorLines } from '../error-line.js';
 import { printable } from '../printable.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument } from '../session-argument.js';
-import type { ViewArgs } from './view.js';
+
+/** What `rxstore view` is run with: the options view.ts declares, as yargs gives them. */
+export interface ViewArgs extends RootArgs {
+  session?: string;
+  to?: string;
+  format?: 'html' | 'md';
+  all: boolean;
+}
 
 /** `rxstore view`, run: the command's options are in view.ts. */
 export async function runView(args: ViewArgs, output: Output, setExit: (code: number) => void): Promise<void> {

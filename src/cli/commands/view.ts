@@ -1,15 +1,9 @@
 import type { Argv } from 'yargs';
 import type { Output } from '../output.js';
 import { epilogue } from '../help-text.js';
-import { withRootOptions, type RootArgs } from '../root-options.js';
+import { withRootOptions } from '../root-options.js';
 import { SESSION_ARGUMENT_HELP } from '../session-positional.js';
-
-export interface ViewArgs extends RootArgs {
-  session?: string;
-  to?: string;
-  format?: 'html' | 'md';
-  all: boolean;
-}
+import type { ViewArgs } from './view-run.js';
 
 export function viewCommand(output: Output, setExit: (code: number) => void) {
   return {

@@ -3,7 +3,13 @@ import { machineRoots } from '../../store/roots/machine-roots.js';
 import type { Output } from '../output.js';
 import { printable } from '../printable.js';
 import { UsageError } from '../../errors/index.js';
-import type { WhereArgs } from './where.js';
+import type { RootArgs } from '../root-options.js';
+
+/** What `rxstore where` is run with: the options where.ts declares, as yargs gives them. */
+export interface WhereArgs extends RootArgs {
+  id: string;
+  json: boolean;
+}
 
 /** `rxstore where`, run: the command's options are in where.ts. */
 export async function runWhere(args: WhereArgs, output: Output, setExit: (code: number) => void): Promise<void> {

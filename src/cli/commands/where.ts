@@ -1,12 +1,8 @@
 import type { Argv } from 'yargs';
 import { epilogue } from '../help-text.js';
 import type { Output } from '../output.js';
-import { withRootOptions, type RootArgs } from '../root-options.js';
-
-export interface WhereArgs extends RootArgs {
-  id: string;
-  json: boolean;
-}
+import { withRootOptions } from '../root-options.js';
+import type { WhereArgs } from './where-run.js';
 
 export function whereCommand(output: Output, setExit: (code: number) => void) {
   return {
