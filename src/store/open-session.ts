@@ -139,6 +139,7 @@ function readerOver(id: string, path: string, files: string[], read: (options?: 
   };
 }
 
+/** Opens a sessions-v4 / desktop-v5 session directory or a `.jsonl` transcript. Nothing is written. */
 export async function openSession(path: string): Promise<OpenedSession> {
   const full = resolve(path);
   const stats = lstatOrMissing(full);
