@@ -10,12 +10,14 @@ import type { V4Copy } from './session-copy.js';
 /**
  * Where listing can go on reading a v4 copy that grew: the cursor after the last batch it read,
  * the tally of those batches, the log file it read (its inode: a log put in its place is read
+ * whole; its size: a log that changed without growing past it was rewritten in place and is read
  * whole) and a digest of the manifest and header it was read with (a change there is read whole).
  */
 export const ResumePointSchema = z.object({
   cursor: CursorSchema,
   tally: LogTallySchema,
   logInode: z.string(),
+  logSize: z.number().int().nonnegative(),
   meta: z.string(),
 });
 export type ResumePoint = z.infer<typeof ResumePointSchema>;
@@ -36,7 +38,7 @@ export function metaDigest(copy: V4Copy): string {
 }
 
 /** The log's inode, size and modification time: equal before and after a read, nothing changed it meanwhile. */
-export async function logStamp(copy: V4Copy): Promise<{ inode: string; stamp: string } | undefined> {
+export async function logStamp(copy: V4Copy): Promise<{ inode: string; stamp: string; size: number } | undefined> {
   const stats = await stat(join(copy.path, SESSION_FILES.log), { bigint: true }).catch(() => undefined);
-  return stats ? { inode: `${stats.dev}:${stats.ino}`, stamp: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}` } : undefined;
+  return stats ? { inode: `${stats.dev}:${stats.ino}`, stamp: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`, size: Number(stats.size) } : undefined;
 }

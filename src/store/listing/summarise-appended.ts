@@ -14,14 +14,17 @@ import { summaryOfV4, type CopyRead } from './summarise-copy.js';
 /**
  * Reads only what was appended to a v4 copy's log since `resume`: the batches after its cursor,
  * each replayed on its own and added to the tally — the same summary a whole read gives. Undefined
- * when that cannot be vouched for, and the caller reads the log whole: the log is another file
- * or its bytes before the cursor changed, the manifest or header changed, or the new batches do
+ * when that cannot be vouched for, and the caller reads the log whole: the log is another file,
+ * did not grow (changed in place), or its bytes around the cursor changed, the manifest or header changed, or the new batches do
  * something a tally cannot follow (`TallyCarrier`), are damaged, or are refused.
  */
 export async function summariseAppended(copy: V4Copy, resume: ResumePoint, registry: DesktopRegistryFacts | undefined): Promise<CopyRead | undefined> {
   if (resume.meta !== metaDigest(copy)) return undefined;
   const before = await logStamp(copy);
   if (before?.inode !== resume.logInode) return undefined;
+  // Only a log that grew was appended to: one that changed and did not grow was rewritten in place,
+  // where the digests around the cursor cannot vouch for its middle.
+  if (before.size <= resume.logSize) return undefined;
   // What a whole read refuses before it reads a batch: a symlinked directory, a log that is not a file.
   if ((await lstat(copy.path)).isSymbolicLink() || !(await lstat(join(copy.path, SESSION_FILES.log))).isFile()) return undefined;
   try {
@@ -59,5 +62,5 @@ export async function summariseAppended(copy: V4Copy, resume: ResumePoint, regis
   // A log that changed during the read gives no resume point: the next read is a whole one.
   const after = await logStamp(copy);
   if (before.stamp !== after?.stamp) return { summary };
-  return { summary, resume: { cursor, tally, logInode: before.inode, meta: resume.meta } };
+  return { summary, resume: { cursor, tally, logInode: before.inode, logSize: before.size, meta: resume.meta } };
 }

@@ -128,7 +128,7 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
   // A log that changed during the read gives no resume point: the bytes before the cursor may not be those replayed.
   const after = await logStamp(copy);
   if (!before || before.stamp !== after?.stamp) return { summary };
-  return { summary, resume: { cursor, tally, logInode: before.inode, meta: metaDigest(copy) } };
+  return { summary, resume: { cursor, tally, logInode: before.inode, logSize: before.size, meta: metaDigest(copy) } };
 }
 
 /** What a v4 copy's verdict and tally say, as listing shows it. */
