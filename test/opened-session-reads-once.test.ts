@@ -1,8 +1,8 @@
 // An opened session reads its files once for all its views while they stand unchanged, and again
 // as soon as one changed: an indexer asking for a summary, the records and the transcript pays for
 // one read, and never gets an answer older than the files.
-import { appendFile, copyFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, copyFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DamagedStoreError, openSession, type OpenedSession } from '../src/index.js';
 import { appendBatches } from '../src/session/writing/append-batches.js';
@@ -69,5 +69,20 @@ describe('an opened session reads its files once for all its views', () => {
     const views: (() => AsyncIterable<unknown>)[] = [() => session.transcript(), () => session.records(), () => session.modelView()];
     for (const view of views) await expect(all(view())).rejects.toBeInstanceOf(DamagedStoreError);
     expect((await session.read()).status).toBe('damaged');
+  });
+
+  // A payloadRef's bytes live in the store's `.content-v1`, outside the session directory: once they
+  // are gone Reasonix 1.38.11 refuses the session (the fault matrix), and an open session must say so too.
+  it('a session whose content store was removed after its first read answers damaged, as a freshly opened one does', async () => {
+    const dir = await copySession(fixture('payload-ref').dir);
+    const session = await openSession(dir);
+    expect((await session.read()).status).toBe('ok');
+    await rm(join(dirname(dir), '.content-v1'), { recursive: true });
+    const fresh = await (await openSession(dir)).read();
+    expect(fresh.status).toBe('damaged');
+    const again = await session.read();
+    expect(again.status).toBe('damaged');
+    expect(again.refusal?.code).toBe(fresh.refusal?.code);
+    await expect(all(session.personView())).rejects.toMatchObject({ code: fresh.refusal?.code, family: 'damaged' });
   });
 });

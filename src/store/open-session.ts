@@ -98,7 +98,7 @@ async function stampOf(files: string[]): Promise<string> {
  * One whole read for every view and every whole `read()` of an opened session, while the files it
  * came from stand as they were: an indexer that asks for a summary, the records and the transcript
  * reads the log once. A file that changed (an append, a repair) makes the next one read it again; a
- * read that fails is never kept.
+ * read that fails, or that took a payload from the content store, is never kept.
  */
 function sharedWholeRead(files: string[], read: () => Promise<SessionRead>): () => Promise<SessionRead> {
   let kept: { stamp: string; reading: Promise<SessionRead> } | undefined;
@@ -108,9 +108,14 @@ function sharedWholeRead(files: string[], read: () => Promise<SessionRead>): () 
     if (kept?.stamp !== stamp) {
       const reading = read();
       kept = { stamp, reading };
-      reading.catch(() => {
+      const forget = () => {
         if (kept?.reading === reading) kept = undefined;
-      });
+      };
+      // A payload in the content store lives outside the files stamped here: such a read is not
+      // kept, so an object removed or changed since is found by the next view, as a fresh open finds it.
+      reading.then((done) => {
+        if (done.payloadRefs > 0) forget();
+      }, forget);
     }
     return kept.reading;
   };
