@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError, DamagedStoreError, openLogSession, type Cursor } from '../src/index.js';
-import { copySession, framesOf, logOf } from './support/faults.js';
+import { appendBatch, copySession, framesOf, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 
 const source = fixture('tool-calls');
@@ -72,6 +72,22 @@ describe('a cursor', () => {
     log[at(cursor)]! ^= 0x01;
     await writeFile(logOf(dir), log);
     expect((await mismatch(session.readSince(cursor))).message).toContain('the bytes before the offset changed');
+  });
+
+  it('that fits, with a batch after it that skips sequences, meets damage in the log, not a mismatch of its own', async () => {
+    const dir = await copySession(source.dir);
+    const session = await openLogSession(dir);
+    const { cursor } = await session.readSince();
+    // A whole, checksummed batch appended after the end, whose first sequence leaves a gap.
+    await appendBatch(dir, [{ kind: 'session/title', payload: { title: 'after a gap' } }], { skipSequences: 3 });
+    const error = await session.readSince(cursor).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(DamagedStoreError);
+    expect((error as DamagedStoreError).message).toContain(`invalid v4 batch boundary at sequence ${cursor.nextSequence}`);
+    // Read from the start, the log gives the same verdict at the same place.
+    expect((await session.read()).refusal).toMatchObject({ code: (error as DamagedStoreError).code, data: { offset: cursor.offset } });
   });
 
   it('at a sequence the log does not continue at there', async () => {

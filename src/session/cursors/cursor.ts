@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { FrameParser } from '../../codec/frame-parser.js';
 import { FRAME_HEADER_BYTES, FRAME_MAGIC, parseFrameHeader } from '../../codec/frame.js';
-import { RecordEnvelopeSchema } from '../../codec/records.js';
+import { EndRecordSchema, RecordEnvelopeSchema } from '../../codec/records.js';
 import { CursorMismatchError, DamagedStoreError, fileSystemErrorOf } from '../../errors/index.js';
 import { sha256OfRange } from '../../fs/read-range.js';
 import { firstIssue } from '../reading/first-issue.js';
@@ -97,9 +97,9 @@ export async function cursorAt(sessionDir: string, sessionId: string, position: 
 
 /**
  * The cursor, validated: its shape and version, its session, that the log still holds, unchanged,
- * what it saw, and that its offset is a batch boundary (the bytes before it end a `batch/end`
- * frame); otherwise `CursorMismatchError` naming what differs. That the sequence is the one there
- * is checked by the read that follows: a batch that does not begin at that sequence is a mismatch too.
+ * what it saw, that its offset is a batch boundary (the bytes before it end a `batch/end` frame)
+ * and that its sequence is the one after that batch; otherwise `CursorMismatchError` naming what
+ * differs. A batch after a cursor that fits which does not begin at its sequence is then damage.
  */
 export async function checkCursor(sessionDir: string, sessionId: string, given: unknown): Promise<Cursor> {
   return (await checkCursorOnLog(sessionDir, sessionId, given)).cursor;
@@ -123,7 +123,16 @@ export async function checkCursorOnLog(sessionDir: string, sessionId: string, gi
   const { size, prefix, window } = readCursorRanges(logPath, cursor.offset);
   if (size < cursor.offset) throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
   if (digestOf(prefix) !== cursor.prefixDigest || digestOf(window) !== cursor.anchorDigest) throw fail('the bytes before the offset changed (the log was rewritten)');
-  if (cursor.offset > 0 && !endsBatch(window)) throw fail(`offset ${cursor.offset} is not a batch boundary: the bytes before it do not end a batch/end frame`);
+  const continues = cursor.offset === 0 ? 1 : sequenceAfterBatchEnd(window);
+  if (continues === undefined) throw fail(`offset ${cursor.offset} is not a batch boundary: the bytes before it do not end a batch/end frame`);
+  if (continues !== cursor.nextSequence) {
+    const why = cursor.offset === 0 ? 'a log starts at sequence 1' : `the batch before the offset ends at sequence ${continues - 1}`;
+    throw new CursorMismatchError(`the cursor does not fit this log: the log does not continue at sequence ${cursor.nextSequence} there (${why}); read the session again from the start`, {
+      file: logPath,
+      offset: cursor.offset,
+      sequence: cursor.nextSequence,
+    });
+  }
   return { cursor, logSize: size };
 }
 
@@ -156,30 +165,36 @@ function digestOf(bytes: Buffer): string | null {
 }
 
 /**
- * Whether `window`, the log's bytes up to a cursor's offset, ends with a whole `batch/end` frame.
+ * The sequence after the batch whose whole `batch/end` frame ends `window`, the log's bytes up to a
+ * cursor's offset; undefined when no such frame ends it.
  * A frame has no trailer, so the frame is found from its header: a magic whose declared size ends
  * exactly at the offset, and that decodes to a batch/end record. A batch/end record is a few
  * hundred bytes, well inside the window the anchor digest covers.
  */
-function endsBatch(window: Buffer): boolean {
-  if (window.length < FRAME_HEADER_BYTES) return false;
+function sequenceAfterBatchEnd(window: Buffer): number | undefined {
+  if (window.length < FRAME_HEADER_BYTES) return undefined;
   // Only where the magic stands can a frame start: found by the native search, from the end back.
   for (let start = window.lastIndexOf(FRAME_MAGIC, window.length - FRAME_HEADER_BYTES); start >= 0; start = start === 0 ? -1 : window.lastIndexOf(FRAME_MAGIC, start - 1)) {
     const header = parseFrameHeader(window, start);
     if (header.fault || start + header.frameBytes !== window.length) continue;
-    if (isBatchEnd(window.subarray(start))) return true;
+    const after = sequenceAfter(window.subarray(start));
+    if (after !== undefined) return after;
   }
-  return false;
+  return undefined;
 }
 
-function isBatchEnd(frameBytes: Buffer): boolean {
+/** The sequence after the batch a `batch/end` frame closes (its firstSeq + eventCount); undefined for any other frame. */
+function sequenceAfter(frameBytes: Buffer): number | undefined {
   try {
     const [frame] = new FrameParser(undefined).push(frameBytes);
-    const envelope = frame && RecordEnvelopeSchema.safeParse(JSON.parse(frame.raw.toString('utf8')));
-    return envelope?.success === true && envelope.data.recordType === 'batch/end';
+    if (!frame) return undefined;
+    const record: unknown = JSON.parse(frame.raw.toString('utf8'));
+    if (RecordEnvelopeSchema.safeParse(record).data?.recordType !== 'batch/end') return undefined;
+    const end = EndRecordSchema.safeParse(record);
+    return end.success && end.data.firstSeq !== undefined && end.data.eventCount !== undefined ? end.data.firstSeq + end.data.eventCount : undefined;
   } catch (error) {
     // Not a frame after all: bytes inside compressed data that look like a header.
-    if (error instanceof DamagedStoreError || error instanceof SyntaxError) return false;
+    if (error instanceof DamagedStoreError || error instanceof SyntaxError) return undefined;
     throw error;
   }
 }

@@ -1,8 +1,5 @@
-import { join } from 'node:path';
-import { CursorMismatchError, DamagedStoreError } from '../../errors/index.js';
 import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
-import { SESSION_FILES } from '../reading/session-files.js';
 import type { Projection } from '../replay/projection.js';
 import { replayedBatches } from '../replay/replayed-batches.js';
 
@@ -47,7 +44,6 @@ export async function* replayedBatchesSince(
 ): AsyncGenerator<BatchSince & { replay: Projection }> {
   const checked = given === undefined ? undefined : await checkCursorOnLog(sessionDir, sessionId, given);
   const cursor = checked?.cursor;
-  const logPath = join(sessionDir, SESSION_FILES.log);
   // Nothing after the cursor (the log's size as the check saw it): an indexer's re-run over unchanged sessions opens no reader.
   if (checked && checked.logSize === checked.cursor.offset) return;
   const start = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
@@ -62,9 +58,10 @@ export async function* replayedBatchesSince(
       } catch (error) {
         if (yielded > 0 || !cursor) throw error;
         // The log may have been replaced between the cursor's check and this read: if the cursor
-        // no longer fits, that is the answer (CursorMismatchError), not damage in the new log.
+        // no longer fits, that is the answer (CursorMismatchError); if it still does (its sequence
+        // included), what follows it is damaged, and that is the answer.
         await checkCursor(sessionDir, sessionId, cursor);
-        throw asCursorMismatch(error, cursor, logPath);
+        throw error;
       }
       if (next.done) return;
       const { batch, replay } = next.value;
@@ -77,16 +74,6 @@ export async function* replayedBatchesSince(
     await batches.return(undefined);
     await maker.close();
   }
-}
-
-/** The log does not continue at the cursor's sequence: the cursor is at fault, not the store. */
-function asCursorMismatch(error: unknown, cursor: Cursor, logPath: string): unknown {
-  if (!(error instanceof DamagedStoreError) || error.data.offset !== cursor.offset || !/batch boundary at sequence/.test(error.message)) return error;
-  return new CursorMismatchError(`the cursor does not fit this log: the log does not continue at sequence ${cursor.nextSequence} there (${error.message}); read the session again from the start`, {
-    file: logPath,
-    offset: cursor.offset,
-    sequence: cursor.nextSequence,
-  });
 }
 
 /**
