@@ -101,7 +101,7 @@ export type { ListedStore } from './store/roots/store-kind.js';
 export type { Platform } from './store/roots/platform.js';
 export type { DirValueContext } from './store/roots/expand-dir-value.js';
 export type { PinnedRoots, ReasonixLine, RootOverrides } from './store/roots/roots.js';
-export type { CopyRead, CopySummary, ListedStatus, WorkspaceSource } from './store/listing/summarise-copy.js';
+export type { ContentStamp, CopyRead, CopySummary, ListedStatus, WorkspaceSource } from './store/listing/summarise-copy.js';
 export type { ParentSession } from './store/listing/group-conversations.js';
 export type { CopyFacts, JsonlCopy, SessionCopy, V0Copy, V4Copy } from './store/listing/session-copy.js';
 export type { V0Meta, V0MetaSchema } from './store/listing/session-copy.js';

@@ -1,6 +1,6 @@
 import { lstatSync, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { filesStamp } from '../fs/files-stamp.js';
 import { EmptyTranscriptError, InvalidInputError, NotASessionError, undefinedIfMissing } from '../errors/index.js';
 import type { Cursor } from '../session/cursors/cursor.js';
 import { followSession, type FollowOptions } from '../session/cursors/follow.js';
@@ -83,39 +83,35 @@ async function* verifiedView<T>(reading: Promise<SessionRead>, view: (read: Sess
   if (read.refusal) throw read.refusal;
 }
 
-/** What tells that a session's files changed: each file's size, times and inode (a missing one is said so). */
-async function stampOf(files: string[]): Promise<string> {
-  const stamps = await Promise.all(
-    files.map(async (file) => {
-      const stats = await stat(file, { bigint: true }).catch(undefinedIfMissing);
-      return stats ? `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.dev}:${stats.ino}` : 'absent';
-    }),
-  );
-  return stamps.join('\0');
-}
-
 /**
  * One whole read for every view and every whole `read()` of an opened session, while the files it
  * came from stand as they were: an indexer that asks for a summary, the records and the transcript
- * reads the log once. A file that changed (an append, a repair) makes the next one read it again; a
- * read that fails, or that took a payload from the content store, is never kept.
+ * reads the log once. A file that changed (an append, a repair), or a content-store object one of
+ * its payloads came from, makes the next one read it again; a read that fails is never kept.
  */
 function sharedWholeRead(files: string[], read: () => Promise<SessionRead>): () => Promise<SessionRead> {
-  let kept: { stamp: string; reading: Promise<SessionRead> } | undefined;
+  let kept: { stamp: string; reading: Promise<SessionRead>; content?: Promise<string> } | undefined;
+  const stillHolds = async (held: NonNullable<typeof kept>, stamp: string): Promise<boolean> => {
+    if (held.stamp !== stamp) return false;
+    const done = await held.reading.catch(() => undefined);
+    // A payload in the content store lives outside the session's files: its objects are stamped too.
+    return done === undefined || held.content === undefined || (await held.content) === (await filesStamp(done.contentFiles));
+  };
   return async () => {
     // Taken before the read: a file that changes during it gives a newer stamp next time, never a stale read.
-    const stamp = await stampOf(files);
-    if (kept?.stamp !== stamp) {
+    const stamp = await filesStamp(files);
+    if (!kept || !(await stillHolds(kept, stamp))) {
       const reading = read();
-      kept = { stamp, reading };
-      const forget = () => {
-        if (kept?.reading === reading) kept = undefined;
-      };
-      // A payload in the content store lives outside the files stamped here: such a read is not
-      // kept, so an object removed or changed since is found by the next view, as a fresh open finds it.
-      reading.then((done) => {
-        if (done.payloadRefs > 0) forget();
-      }, forget);
+      const held: NonNullable<typeof kept> = { stamp, reading };
+      kept = held;
+      reading.then(
+        (done) => {
+          if (done.contentFiles.length > 0) held.content = filesStamp(done.contentFiles);
+        },
+        () => {
+          if (kept === held) kept = undefined;
+        },
+      );
     }
     return kept.reading;
   };

@@ -36,6 +36,11 @@ export interface SessionRead {
   batches: number;
   events: { total: number; byKind: Record<string, number> };
   payloadRefs: number;
+  /**
+   * The content-store files the read's payloadRefs resolved to (each object, and its integrity index
+   * where the ref names one): what a payload of this session depends on outside its directory.
+   */
+  contentFiles: string[];
   tornTail: TornTail | null;
   /** Byte offset after the last committed batch. */
   durableEnd: number;
@@ -89,6 +94,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     // Null-prototype counters: kinds such as `constructor` or `__proto__` count like any other.
     events: { total: 0, byKind: Object.create(null) as Record<string, number> },
     payloadRefs: 0,
+    contentFiles: [],
     tornTail: null,
     durableEnd: 0,
     lastSequence: 0,
@@ -145,6 +151,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     refuse({ code: 'RX_LOG_MISSING', message: logStats ? 'events.frames is not a regular file' : 'events.frames is missing', data: { file: logPath } });
   } else {
     let caught: RxError | undefined;
+    const contentFiles = new Set<string>();
     try {
       const content = new ContentStore(contentRootFor(dir, read.manifest?.contentRoot));
       for await (const item of readSessionEvents(dir, { content })) {
@@ -162,7 +169,11 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
         batch.events.forEach((event, index) => {
           read.events.total += 1;
           read.events.byKind[event.kind] = (read.events.byKind[event.kind] ?? 0) + 1;
-          if (event.payloadRef) read.payloadRefs += 1;
+          if (event.payloadRef) {
+            read.payloadRefs += 1;
+            contentFiles.add(content.objectPath(event.payloadRef.digest));
+            if (event.payloadRef.indexDigest) contentFiles.add(content.indexPath(event.payloadRef.indexDigest));
+          }
           projection.apply(batch, event, payloads[index], payloadBytes[index]);
         });
       }
@@ -171,6 +182,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
       if (!isSessionVerdict(error)) throw fileSystemErrorOf(error);
       caught = error;
     }
+    read.contentFiles = [...contentFiles];
     // Replay stopped at the first payload Reasonix would refuse, which precedes anything the codec stopped at.
     for (const finding of projection.strictness) {
       const error = strictPayloadError(finding, logPath);

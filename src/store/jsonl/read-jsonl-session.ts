@@ -49,6 +49,7 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
     batches: 0,
     events: { total: messages.length, byKind: messages.length > 0 ? { 'message/complete': messages.length } : {} },
     payloadRefs: 0,
+    contentFiles: [],
     tornTail: null,
     durableEnd: 0,
     lastSequence: messages.length,

@@ -68,7 +68,7 @@ async function readCopy(copy: SessionCopy, options: { verify: boolean; registrie
   if (found?.summary && !options.verify) return listedCopy(copy, await withLockState(copy, found.summary), 'cache');
   // A log that only grew since it was read: only its new batches are read. Any doubt, or anything
   // that stops that read, and the log is read whole, which names any damage as Reasonix would.
-  const appended = found?.resume && copy.format === 'v4' && !options.verify ? await summariseAppended(copy, found.resume, registry).catch(() => undefined) : undefined;
+  const appended = found?.resume && copy.format === 'v4' && !options.verify ? await summariseAppended(copy, found.resume, found.content?.files ?? [], registry).catch(() => undefined) : undefined;
   const read = appended ?? (await summariseCopy(copy, { verify: options.verify, registry }));
   const { summary } = read;
   // A copy a running Reasonix holds may be mid-append, and an unreadable one told nothing: neither is kept.

@@ -9,7 +9,8 @@ import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
 import { TallyCarrier } from './log-tally.js';
 import { logStamp, metaDigest, type ResumePoint } from './resume-point.js';
 import type { V4Copy } from './session-copy.js';
-import { summaryOfV4, type CopyRead } from './summarise-copy.js';
+import { contentStampOf, summaryOfV4, type CopyRead } from './summarise-copy.js';
+import { ContentStore, contentRootFor } from '../../codec/content-store.js';
 
 /**
  * Reads only what was appended to a v4 copy's log since `resume`: the batches after its cursor,
@@ -18,7 +19,12 @@ import { summaryOfV4, type CopyRead } from './summarise-copy.js';
  * did not grow (changed in place), or its bytes around the cursor changed, the manifest or header changed, or the new batches do
  * something a tally cannot follow (`TallyCarrier`), are damaged, or are refused.
  */
-export async function summariseAppended(copy: V4Copy, resume: ResumePoint, registry: DesktopRegistryFacts | undefined): Promise<CopyRead | undefined> {
+export async function summariseAppended(
+  copy: V4Copy,
+  resume: ResumePoint,
+  contentFiles: readonly string[],
+  registry: DesktopRegistryFacts | undefined,
+): Promise<CopyRead | undefined> {
   if (resume.meta !== metaDigest(copy)) return undefined;
   const before = await logStamp(copy);
   if (before?.inode !== resume.logInode) return undefined;
@@ -34,6 +40,9 @@ export async function summariseAppended(copy: V4Copy, resume: ResumePoint, regis
     return undefined;
   }
   const carrier = new TallyCarrier(resume.tally);
+  // The content files of what was read before (checked unchanged by the cache), and of the new batches.
+  const content = copy.manifest.state === 'ok' ? new ContentStore(contentRootFor(copy.path, copy.manifest.value.contentRoot)) : undefined;
+  const files = new Set(contentFiles);
   let position = resume.cursor;
   let tornTail = false;
   try {
@@ -47,6 +56,12 @@ export async function summariseAppended(copy: V4Copy, resume: ResumePoint, regis
       const replay = new Projection({ keep: 'summary' });
       batch.events.forEach((event, index) => replay.apply(batch, event, payloads[index], payloadBytes[index]));
       const payloadRefs = batch.events.filter((event) => event.payloadRef).length;
+      for (const { payloadRef } of batch.events) {
+        if (!payloadRef) continue;
+        if (!content) return undefined;
+        files.add(content.objectPath(payloadRef.digest));
+        if (payloadRef.indexDigest) files.add(content.indexPath(payloadRef.indexDigest));
+      }
       if (!carrier.add(replay, batch.events.map((event) => event.kind), { lastCommitAt: batch.createdAt, payloadRefs })) return undefined;
       position = { ...position, offset: batch.end, nextSequence: batch.firstSeq + batch.eventCount, writerGeneration: Math.max(position.writerGeneration, batch.writerGeneration) };
     }
@@ -61,6 +76,8 @@ export async function summariseAppended(copy: V4Copy, resume: ResumePoint, regis
   const summary = summaryOfV4(copy, { status: tornTail ? 'torn-tail' : 'ok', problem: null, tally, header, openBy }, registry);
   // A log that changed during the read gives no resume point: the next read is a whole one.
   const after = await logStamp(copy);
-  if (before.stamp !== after?.stamp) return { summary };
-  return { summary, resume: { cursor, tally, logInode: before.inode, logSize: before.size, meta: resume.meta } };
+  const stamped = await contentStampOf([...files]);
+  const withContent = stamped ? { content: stamped } : {};
+  if (before.stamp !== after?.stamp) return { summary, ...withContent };
+  return { summary, resume: { cursor, tally, logInode: before.inode, logSize: before.size, meta: resume.meta }, ...withContent };
 }

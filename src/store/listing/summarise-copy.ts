@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { filesStamp } from '../../fs/files-stamp.js';
 import { FileSystemError, fileSystemErrorOf, isSessionVerdict } from '../../errors/index.js';
 import { goTime } from '../../codec/go-json.js';
 import type { Header } from '../../session/reading/header.js';
@@ -53,6 +54,19 @@ export interface SummariseOptions {
 export interface CopyRead {
   summary: CopySummary;
   resume?: ResumePoint;
+  /** The content-store files the copy's payloads came from, and their stamp when it was read: what it depends on outside its directory. */
+  content?: ContentStamp;
+}
+
+/** Content-store files and a stamp of them (`filesStamp`): the summary holds while the stamp does. */
+export interface ContentStamp {
+  files: string[];
+  stamp: string;
+}
+
+/** The stamp of a read's content-store files; undefined when it took none. */
+export async function contentStampOf(files: string[]): Promise<ContentStamp | undefined> {
+  return files.length === 0 ? undefined : { files, stamp: await filesStamp(files) };
 }
 
 /**
@@ -123,12 +137,13 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
   const problem = read.problems.find((found) => found.severity === 'error')?.message ?? null;
   const tally = tallyOf(read.projection, { lastCommitAt: read.lastCommitAt ?? null, payloadRefs: read.payloadRefs });
   const summary = summaryOfV4(copy, { status: read.status, problem, tally, header: read.header, openBy: read.openBy }, options.registry);
-  if (read.status !== 'ok' && read.status !== 'torn-tail') return { summary };
+  const content = await contentStampOf(read.contentFiles);
+  if (read.status !== 'ok' && read.status !== 'torn-tail') return { summary, ...(content ? { content } : {}) };
   const cursor = await cursorAt(copy.path, copy.id, { offset: read.durableEnd, nextSequence: read.lastSequence + 1, writerGeneration: read.writerGeneration });
   // A log that changed during the read gives no resume point: the bytes before the cursor may not be those replayed.
   const after = await logStamp(copy);
-  if (!before || before.stamp !== after?.stamp) return { summary };
-  return { summary, resume: { cursor, tally, logInode: before.inode, logSize: before.size, meta: metaDigest(copy) } };
+  if (!before || before.stamp !== after?.stamp) return { summary, ...(content ? { content } : {}) };
+  return { summary, resume: { cursor, tally, logInode: before.inode, logSize: before.size, meta: metaDigest(copy) }, ...(content ? { content } : {}) };
 }
 
 /** What a v4 copy's verdict and tally say, as listing shows it. */

@@ -11,7 +11,8 @@ import type { SessionCopy } from './session-copy.js';
 import { WorkspaceSourceSchema } from './summarise-copy.js';
 import { TitleSourceSchema } from './title-text.js';
 import { ResumePointSchema, type ResumePoint } from './resume-point.js';
-import type { CopyRead, CopySummary } from './summarise-copy.js';
+import type { ContentStamp, CopyRead, CopySummary } from './summarise-copy.js';
+import { filesStamp } from '../../fs/files-stamp.js';
 
 /**
  * What listing learnt of each copy, kept between runs like git's index: a copy whose files have
@@ -36,7 +37,12 @@ const SummarySchema = z.object({
   payloadRefs: z.number().int().nonnegative(),
 }) satisfies z.ZodType<CopySummary>;
 /** An entry; its resume point is checked only when it is used (most lookups find the files unchanged). */
-const EntrySchema = z.object({ identity: z.string(), summary: SummarySchema, resume: z.unknown().optional() });
+const EntrySchema = z.object({
+  identity: z.string(),
+  summary: SummarySchema,
+  resume: z.unknown().optional(),
+  content: z.object({ files: z.array(z.string()), stamp: z.string() }).optional(),
+});
 type Entry = z.infer<typeof EntrySchema>;
 // Where the cache lives is said apart, so a command's help names it without loading the cache.
 export { defaultCacheDir };
@@ -68,19 +74,21 @@ export class SummaryCache {
    * next time (from the resume point, which `summariseAppended` checks), never trusted for bytes
    * not read.
    */
-  async lookup(copy: SessionCopy): Promise<{ identity: string | undefined; summary: CopySummary | undefined; resume: ResumePoint | undefined }> {
+  async lookup(copy: SessionCopy): Promise<{ identity: string | undefined; summary: CopySummary | undefined; resume: ResumePoint | undefined; content: ContentStamp | undefined }> {
     const identity = await identityOf(copy);
     const kept = this.entry(copy.path);
+    // A content-store object a payload came from, changed or gone since: nothing kept holds, the copy is read whole.
+    if (kept?.content && kept.content.stamp !== (await filesStamp(kept.content.files))) return { identity, summary: undefined, resume: undefined, content: undefined };
     const same = identity !== undefined && identity === kept?.identity;
-    if (same) return { identity, summary: kept.summary, resume: undefined };
+    if (same) return { identity, summary: kept.summary, resume: undefined, content: kept.content };
     const resume = kept?.resume === undefined ? undefined : ResumePointSchema.safeParse(kept.resume);
-    return { identity, summary: undefined, resume: resume?.success ? resume.data : undefined };
+    return { identity, summary: undefined, resume: resume?.success ? resume.data : undefined, content: kept?.content };
   }
 
   /** Keeps what reading a copy told, under the identity `lookup` gave before the read (none: not kept). */
   keep(copy: SessionCopy, identity: string | undefined, read: CopyRead): void {
     if (identity === undefined) return;
-    this.entries.set(copy.path, { identity, summary: read.summary, ...(read.resume ? { resume: read.resume } : {}) });
+    this.entries.set(copy.path, { identity, summary: read.summary, ...(read.resume ? { resume: read.resume } : {}), ...(read.content ? { content: read.content } : {}) });
     this.changed = true;
   }
 
