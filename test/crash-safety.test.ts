@@ -153,7 +153,7 @@ describe('a writer killed by SIGKILL at each of its durable steps (fail points),
       };
       const clean = await fresh();
       const hits = await traceFailPoints(clean.argv);
-      expectSteps(hits, ['new-file.written', 'new-file.synced', 'repair.evidence-linked', 'repair.staged-removed', 'dir.synced', 'repair.truncated', 'repair.log-synced']);
+      expectSteps(hits, ['new-file.written', 'new-file.synced', 'repair.evidence-linked', 'repair.staged-removed', 'dir.synced', 'repair.caches-removed', 'repair.truncated', 'repair.log-synced']);
       const repaired = await readFile(join(clean.dir, 'events.frames'));
       const [tail] = await evidenceOf(clean.dir);
       expect(Buffer.concat([repaired, tail!])).toEqual(torn);

@@ -48,7 +48,8 @@ describe('ls with a warm summary cache and a session whose payloads live in the 
     expect(await listed(home)).toMatchObject({ status: 'ok', checked: 'now' });
     for (const object of await objectsUnder(join(dirname(dir), '.content-v1', 'objects'))) {
       const bytes = await readFile(object);
-      bytes[bytes.length >> 1] ^= 0x01;
+      const middle = bytes.length >> 1;
+      bytes[middle] = bytes[middle]! ^ 0x01;
       await writeFile(object, bytes);
     }
     expect(await listed(home, '--no-cache')).toMatchObject({ status: 'damaged' });

@@ -1,5 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { mayExist } from '../../fs/may-exist.js';
 import { z } from 'zod';
 import type { TornTail } from '../../codec/batch.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
@@ -191,9 +192,14 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     if (caught) refuse(problemFromError(caught), caught);
     if (read.tornTail) {
       if (read.status === 'ok') read.status = 'torn-tail';
+      // Measured with 1.38.11: a recovery cache that recorded the cut batch makes Reasonix refuse the session.
+      const recoveryCache = join(dirname(dir), '.recovery-cache', id);
+      const cached = mayExist(recoveryCache)
+        ? `; Reasonix's recovery cache of the session (${recoveryCache}) may still know the cut batch, and then Reasonix refuses to resume it ("operation id conflicts with an earlier batch") until \`rxstore repair\` cuts the tail and clears that cache`
+        : '';
       warn({
         code: 'RX_TORN_TAIL',
-        message: `torn tail: ${read.tornTail.bytes} bytes after the last committed batch (${read.tornTail.reason}); invisible to readers, Reasonix moves them to events.torn-<time>.tail when it next opens the session`,
+        message: `torn tail: ${read.tornTail.bytes} bytes after the last committed batch (${read.tornTail.reason}); invisible to readers, Reasonix moves them to events.torn-<time>.tail when it next opens the session${cached}`,
         data: { file: logPath, offset: read.tornTail.offset },
       });
     }

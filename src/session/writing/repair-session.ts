@@ -1,5 +1,5 @@
 import { link, open, rm, truncate } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { TornTail } from '../../codec/batch.js';
 import { DamagedStoreError } from '../../errors/index.js';
 import { readLogBatches } from '../../codec/read-log.js';
@@ -27,6 +27,8 @@ function evidenceName(): string {
 /**
  * Repairs a torn tail as Reasonix's writer does (docs/format.md §3.4): under both writer locks, the bytes
  * after the last committed batch are copied to an evidence file (exclusive create, fsync), then
+ * Reasonix's disposable caches of the session are removed (they are rebuilt from the log, and
+ * one that still knows the cut batch makes Reasonix refuse the session), then
  * the log is truncated to the durable end and fsynced. Anything else wrong with the log is not
  * repaired in place: the read throws its damage, and `salvage` is the way forward.
  */
@@ -60,6 +62,11 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
     await rm(staged);
     failPoint('repair.staged-removed');
     await fsyncDir(dir);
+    // Reasonix's disposable caches may know the batch the cut removes (its recovery checkpoint
+    // records operations), and then it refuses to resume: "operation id conflicts with an earlier
+    // batch". They are rebuilt from the log, so they go first: a repair killed after this is done again.
+    await removeDisposableCaches(dir);
+    failPoint('repair.caches-removed');
     await truncate(logPath, durableEnd);
     failPoint('repair.truncated');
     const synced = await open(logPath, 'r+');
@@ -73,4 +80,17 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
   } finally {
     await locks?.release();
   }
+}
+
+/**
+ * The caches Reasonix rebuilds from the log (docs/format.md §9.8, §9.9): the store's
+ * `.recovery-cache/<id>/` and `.query-cache/<id>/`, and the session's offset index.
+ */
+async function removeDisposableCaches(dir: string): Promise<void> {
+  const store = dirname(dir);
+  const id = basename(dir);
+  await rm(join(store, '.recovery-cache', id), { recursive: true, force: true });
+  await rm(join(store, '.query-cache', id), { recursive: true, force: true });
+  await rm(join(dir, SESSION_FILES.offsetIndex), { force: true });
+  await fsyncDir(store);
 }

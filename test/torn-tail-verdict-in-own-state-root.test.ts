@@ -1,0 +1,52 @@
+import { mkdir, rm, truncate, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { logOf } from './support/faults.js';
+import { runCli } from './support/inspect-json-schema.js';
+import { startMockModel } from './support/mock-model.js';
+import { listSessionDirs, reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { tempDir } from './support/temp-dir.js';
+
+// The fault matrix judges a torn last frame on a session copied alone into a fresh state root. In the
+// state root that wrote it, the store's `.recovery-cache/<id>/` still knows the batch the cut removes,
+// and Reasonix 1.38.11 then refuses to resume: `close interrupted runtime: session operation id
+// conflicts with an earlier batch: "turn-finalize:…"`. What inspect (exit 0: opens in Reasonix) and
+// repair promise must hold there too.
+describe.skipIf(!reasonixBinary())(`a torn last frame in the state root that wrote it ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+  it('after rxstore repair, Reasonix resumes the session from the same state root', async () => {
+    const base = await tempDir('rxstore-torn-own-root-');
+    const home = join(base, 'home');
+    const workspace = join(base, 'ws');
+    await mkdir(workspace, { recursive: true });
+    try {
+      const first = await startMockModel([{ text: 'Hello.' }]);
+      try {
+        const run = await runReasonix({ home, cwd: workspace, args: ['run', 'Say hello'], mock: first, permissionMode: 'danger-full-access' });
+        expect(run.code, run.stderr).toBe(0);
+      } finally {
+        await first.close();
+      }
+      const [dir] = listSessionDirs(home);
+      const id = dir!.split('/').at(-1)!;
+      await truncate(logOf(dir!), (await stat(logOf(dir!))).size - 5);
+
+      const inspected = await runCli(['inspect', dir!]);
+      expect(inspected.code, inspected.stdout).toBe(0);
+      // The store's recovery cache knows the cut batch: inspect says Reasonix may refuse until a repair.
+      expect(inspected.stdout).toContain(`Reasonix's recovery cache of the session (${join(dir!, '..', '.recovery-cache', id)})`);
+      expect(inspected.stdout).toContain('until `rxstore repair` cuts the tail and clears that cache');
+      const repaired = await runCli(['repair', dir!]);
+      expect(repaired.code, repaired.stderr).toBe(0);
+
+      const second = await startMockModel([{ text: 'Still here.' }]);
+      try {
+        const resumed = await runReasonix({ home, cwd: workspace, args: ['run', '--resume', id, 'Are you there?'], mock: second, permissionMode: 'danger-full-access' });
+        expect(resumed.code, `${resumed.stdout}\n${resumed.stderr}`).toBe(0);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+});
