@@ -152,14 +152,26 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
  * wherever that was committed. System prompts and host-authored messages are not indexed.
  */
 export function indexRecords(transcript: TimedMessage[], context: RecordContext, options: { unansweredFrom?: number } = {}): IndexRecord[] {
-  const results = new Map<string, Message>();
-  for (const { message } of transcript) if (message.role === 'tool' && message.tool_call_id) results.set(message.tool_call_id, message);
+  // Each call takes the first result with its id that follows it: an id used again by a later call
+  // (which Reasonix refuses, after what precedes it) never lends that call an earlier call's output.
+  const results = new Map<string, { at: number; message: Message }[]>();
+  transcript.forEach(({ message }, at) => {
+    if (message.role !== 'tool' || !message.tool_call_id) return;
+    const queue = results.get(message.tool_call_id) ?? [];
+    queue.push({ at, message });
+    results.set(message.tool_call_id, queue);
+  });
+  const resultAfter = (id: string, at: number): Message | undefined => {
+    const queue = results.get(id);
+    while (queue && queue.length > 0 && queue[0]!.at < at) queue.shift();
+    return queue?.shift()?.message;
+  };
   const records: IndexRecord[] = [];
-  for (const { message, time, seq } of transcript) {
+  for (const [at, { message, time, seq }] of transcript.entries()) {
     const { said, calls } = recordsOfMessage(message, time, context);
     if (said) records.push(said);
     for (const recorded of calls) {
-      const result = results.get(recorded.call.id);
+      const result = resultAfter(recorded.call.id, at);
       // Reading stopped at damage inside this call's turn: its result may lie past it, so no record pretends it has none.
       if (!result && seq >= (options.unansweredFrom ?? Number.POSITIVE_INFINITY)) continue;
       const record = recordOfCall(recorded, result);
