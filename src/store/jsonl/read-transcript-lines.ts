@@ -5,7 +5,7 @@ import { readTranscript } from './jsonl-transcript.js';
 export interface TranscriptLines {
   /** The messages a person sees: host session-context lines and local-only records are not counted. */
   messages: number;
-  /** The text of the first user message: the title when no meta gives one. */
+  /** The text of the first message a person typed: the title when no meta gives one. */
   firstUserText: string | null;
   /** The first line that is not a message. */
   problem: string | null;
@@ -18,7 +18,8 @@ export interface TranscriptLines {
  */
 export async function readTranscriptLines(path: string): Promise<TranscriptLines> {
   const { lines, errors } = await readTranscript(path);
-  const firstUser = lines.find(({ value }) => value.role === 'user' && typeof value.content === 'string');
+  // A message a person typed, as a v4 copy's title is taken from: not the host's session-context message.
+  const firstUser = lines.find(({ value }) => value.role === 'user' && seenByPerson(value) && typeof value.content === 'string');
   const firstUserText = (firstUser?.value.content as string | undefined) ?? null;
   const messages = lines.filter(({ value }) => seenByPerson(value)).length;
   // Reasonix migrates the messages into v4 events, where an id used twice is refused.
