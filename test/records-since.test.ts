@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError, openLogSession, type IndexRecord, type OpenedLogSession, type RecordsCursor } from '../src/index.js';
@@ -144,5 +144,15 @@ describe('rxstore cat --records --cursor FILE', () => {
     const refused = await runCli(['cat', dir, '--records', '--cursor', cursorFile]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/RX_CURSOR_MISMATCH/);
+    // Another session's cursor: refused, naming the file to remove to start over, and the file kept.
+    const other = await copySession(fixture('plain-chat').dir);
+    const otherCursor = join(await tempDir(), 'plain-chat.cursor');
+    expect((await runCli(['cat', other, '--records', '--cursor', otherCursor])).code).toBe(0);
+    const kept = await readFile(otherCursor, 'utf8');
+    const wrong = await runCli(['cat', dir, '--records', '--cursor', otherCursor]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toBe('');
+    expect(wrong.stderr).toMatch(new RegExp(`RX_CURSOR_MISMATCH: .*it was taken from session .*; remove ${otherCursor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} to read the session from the start`));
+    expect(await readFile(otherCursor, 'utf8')).toBe(kept);
   });
 });

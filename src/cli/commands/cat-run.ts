@@ -49,6 +49,12 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
       for (const record of piece.records) output.out(`${JSON.stringify(record)}\n`);
       last = piece.cursor;
     }
+  } catch (error) {
+    // The cursor in the file does not fit this session's log: say which file to remove to start over.
+    if (error instanceof CursorMismatchError && !error.message.includes(cursorFile)) {
+      throw new CursorMismatchError(`${error.message.replace(/; read the session again from the start$/, '')}; remove ${cursorFile} to read the session from the start`, error.data);
+    }
+    throw error;
   } finally {
     if (last) await writeFileAtomic(cursorFile, `${JSON.stringify(last)}\n`);
   }
