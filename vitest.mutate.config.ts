@@ -24,6 +24,15 @@ export default defineConfig({
       'test/follow-across-rewrites.test.ts',
       'test/cursor-validation.test.ts',
       'test/writer-locks.test.ts',
+      // The session layer's in-process tests. Some files also drive the real Reasonix or the CLI in a
+      // test or two: with per-test coverage a mutant runs only the tests that reach it in process.
+      'test/compact-storage.test.ts',
+      'test/opened-session-reads-once.test.ts',
+      'test/records-since.test.ts',
+      'test/damage-is-never-silent.test.ts',
+      'test/salvage-past-damage.test.ts',
+      'test/repair-salvage.test.ts',
+      'test/library-follow.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
