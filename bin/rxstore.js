@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The rxstore command: everything lives in the compiled CLI module.
-import { tuneV8ForReading } from '../dist/cli/v8-flags.js';
+import { tuneV8ForCommand } from '../dist/cli/v8-flags.js';
 
 // Before anything is read: what the flags are and why is said in src/cli/v8-flags.ts.
-tuneV8ForReading();
+tuneV8ForCommand(process.argv.slice(2));
 const { main } = await import('../dist/cli/main.js');
 
 // A reader that stops early (`rxstore inspect … --messages | head`) is not an error.

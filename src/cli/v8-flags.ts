@@ -17,3 +17,13 @@ const READING_V8_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percen
 export function tuneV8ForReading(): void {
   for (const flag of READING_V8_FLAGS) v8.setFlagsFromString(flag);
 }
+
+/**
+ * Tunes V8 for reading (`tuneV8ForReading`) at the start of a command, but for `ls`, which tunes
+ * before its first read instead: a listing the summary cache answers reads no log, and with the
+ * young generation held at its starting size it collected garbage ten times as often, a seventh of
+ * its time.
+ */
+export function tuneV8ForCommand(argv: readonly string[]): void {
+  if (argv.find((arg) => !arg.startsWith('-')) !== 'ls') tuneV8ForReading();
+}

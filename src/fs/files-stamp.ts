@@ -1,27 +1,40 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { statSync, type BigIntStats } from 'node:fs';
 import { isSystemError } from '../errors/index.js';
 
 /**
- * A digest of what a `stat` says of each file (size, modification and change times in nanoseconds,
- * device, inode; or that it is not there): equal only while none of them was written, replaced or
- * removed. A file rewritten in place has a new change time, which no one can set back. The stats
- * are synchronous, as metadata looks are here: a warm listing stamps a few files per session, and
- * the promise API's round trips cost more than the stats.
+ * What a `stat` says of one file, as a stamp is made of: size, modification and change times in
+ * nanoseconds, device, inode. Equal only while the file was not written, replaced or removed: a file
+ * rewritten in place has a new change time, which no one can set back, and one put in its place a
+ * new inode.
  */
-export async function filesStamp(paths: readonly string[]): Promise<string> {
+export function statLine(path: string, stats: BigIntStats): string {
+  return `${path}\0${stats.size}\0${stats.mtimeNs}\0${stats.ctimeNs}\0${stats.dev}\0${stats.ino}\n`;
+}
+
+/**
+ * The stat of `path`, or the system's code when there is none (`ENOENT`; EACCES, ENOTDIR, …: not
+ * to be looked at). Synchronous, as metadata looks are here: a warm listing stats a few files per
+ * session, and the promise API's round trips cost more than the stats.
+ */
+export function statOrCode(path: string): BigIntStats | string {
+  try {
+    return statSync(path, { bigint: true, throwIfNoEntry: false }) ?? 'ENOENT';
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    return error.code ?? 'error';
+  }
+}
+
+/**
+ * A digest of what a stat says of each file (`statLine`, or that it is not there): equal only while
+ * none of them was written, replaced or removed.
+ */
+export function filesStamp(paths: readonly string[]): string {
   const hash = createHash('sha256');
   for (const path of paths) {
-    let stamp: string;
-    try {
-      const stats = statSync(path, { bigint: true, throwIfNoEntry: false });
-      stamp = stats ? `${stats.size}\0${stats.mtimeNs}\0${stats.ctimeNs}\0${stats.dev}\0${stats.ino}` : 'ENOENT';
-    } catch (error) {
-      // Not to be looked at (EACCES, ENOTDIR, …): not the file that was read, so the stamp differs.
-      if (!isSystemError(error)) throw error;
-      stamp = error.code ?? 'error';
-    }
-    hash.update(`${path}\0${stamp}\n`);
+    const stats = statOrCode(path);
+    hash.update(typeof stats === 'string' ? `${path}\0${stats}\n` : statLine(path, stats));
   }
   return hash.digest('hex');
 }

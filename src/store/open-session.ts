@@ -90,16 +90,16 @@ async function* verifiedView<T>(reading: Promise<SessionRead>, view: (read: Sess
  * its payloads came from, makes the next one read it again; a read that fails is never kept.
  */
 function sharedWholeRead(files: string[], read: () => Promise<SessionRead>): () => Promise<SessionRead> {
-  let kept: { stamp: string; reading: Promise<SessionRead>; content?: Promise<string> } | undefined;
+  let kept: { stamp: string; reading: Promise<SessionRead>; content?: string } | undefined;
   const stillHolds = async (held: NonNullable<typeof kept>, stamp: string): Promise<boolean> => {
     if (held.stamp !== stamp) return false;
     const done = await held.reading.catch(() => undefined);
     // A payload in the content store lives outside the session's files: its objects are stamped too.
-    return done === undefined || held.content === undefined || (await held.content) === (await filesStamp(done.contentFiles));
+    return done === undefined || held.content === undefined || held.content === filesStamp(done.contentFiles);
   };
   return async () => {
     // Taken before the read: a file that changes during it gives a newer stamp next time, never a stale read.
-    const stamp = await filesStamp(files);
+    const stamp = filesStamp(files);
     if (!kept || !(await stillHolds(kept, stamp))) {
       const reading = read();
       const held: NonNullable<typeof kept> = { stamp, reading };

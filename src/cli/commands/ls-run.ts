@@ -9,6 +9,7 @@ import { exitCodeOfStatus } from '../exit-code-of-status.js';
 import { EXIT } from '../exit-codes.js';
 import { formatLs } from '../format-ls.js';
 import type { Output } from '../output.js';
+import { tuneV8ForReading } from '../v8-flags.js';
 import { SummaryCache } from '../../store/listing/summary-cache.js';
 import { printable } from '../printable.js';
 import { Progress } from '../progress.js';
@@ -36,6 +37,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: number
     platform: inputs.platform,
     verify: args.verify,
     ...(cache ? { cache } : {}),
+    beforeReading: tuneV8ForReading,
     ...(args.verify && output.columns !== undefined ? { onProgress } : {}),
     ...(args.workspace !== undefined ? { workspace: resolve(args.workspace) } : {}),
     ...(args.store ? { stores: args.store } : {}),

@@ -52,20 +52,29 @@ export interface ListedSession extends ListedCopy {
   parent: ParentSession | null;
 }
 
+/** How `readCopies` reads: in full or for listing, with which desktop registries and summary cache (`ListOptions`). */
+interface CopyReading {
+  verify: boolean;
+  registries: Map<string, DesktopRegistryFacts>;
+  cache?: SummaryCache;
+  beforeReading?: () => void;
+}
+
 /** Reads every copy of a conversation, the newest store's first. */
 export async function readCopies(
   conversation: Conversation,
-  options: { verify: boolean; registries: Map<string, DesktopRegistryFacts>; cache?: SummaryCache },
+  options: CopyReading,
 ): Promise<[ListedCopy, ...ListedCopy[]]> {
   const copies = await Promise.all(conversation.copies.map(async (copy) => readCopy(copy, options)));
   return copies as [ListedCopy, ...ListedCopy[]];
 }
 
-async function readCopy(copy: SessionCopy, options: { verify: boolean; registries: Map<string, DesktopRegistryFacts>; cache?: SummaryCache }): Promise<ListedCopy> {
+async function readCopy(copy: SessionCopy, options: CopyReading): Promise<ListedCopy> {
   const { cache } = options;
   const registry = options.registries.get(copy.root);
   const found = cache ? await cache.lookup(copy) : undefined;
   if (found?.summary && !options.verify) return listedCopy(copy, await withLockState(copy, found.summary), 'cache');
+  options.beforeReading?.();
   // A log that only grew since it was read: only its new batches are read. Any doubt, or anything
   // that stops that read, and the log is read whole, which names any damage as Reasonix would.
   const appended = found?.resume && copy.format === 'v4' && !options.verify ? await summariseAppended(copy, found.resume, found.content?.files ?? [], registry).catch(() => undefined) : undefined;

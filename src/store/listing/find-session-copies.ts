@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { describeSystemError, isSystemError } from '../../errors/index.js';
 import { HeaderSchema } from '../../session/reading/header.js';
 import { ManifestSchema } from '../../session/reading/manifest.js';
+import { statLine, statOrCode } from '../../fs/files-stamp.js';
 import { readJsonFile } from '../../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
 import { readDesktopRegistry, type DesktopRegistryFacts } from '../roots/desktop-registry.js';
@@ -121,13 +122,19 @@ function facts(storeDir: StoreDir, id: string, path: string) {
 
 async function v4Copy(storeDir: StoreDir, id: string): Promise<SessionCopy> {
   const dir = join(storeDir.dir, id);
-  const [manifest, header, changed] = await Promise.all([
-    readJsonFile(join(dir, SESSION_FILES.manifest), ManifestSchema),
-    readJsonFile(join(dir, SESSION_FILES.header), HeaderSchema),
-    // Every append rewrites the log, so its mtime is when the session last changed.
-    stat(join(dir, SESSION_FILES.log)).catch(() => stat(dir)),
-  ]);
-  return { ...facts(storeDir, id, dir), format: 'v4', manifest, header, updatedAt: isoTime(changed.mtime) };
+  const log = join(dir, SESSION_FILES.log);
+  const [manifest, header] = await Promise.all([readJsonFile(join(dir, SESSION_FILES.manifest), ManifestSchema), readJsonFile(join(dir, SESSION_FILES.header), HeaderSchema)]);
+  // Every append rewrites the log, so its mtime is when the session last changed.
+  const logStats = statOrCode(log);
+  const changed = typeof logStats === 'string' ? await stat(dir) : logStats;
+  return {
+    ...facts(storeDir, id, dir),
+    format: 'v4',
+    manifest,
+    header,
+    logStatLine: typeof logStats === 'string' ? undefined : statLine(log, logStats),
+    updatedAt: isoTime(changed.mtime),
+  };
 }
 
 async function transcriptCopy(storeDir: StoreDir, name: string, names: Set<string>): Promise<SessionCopy> {

@@ -26,6 +26,11 @@ export interface ListOptions {
    * `save()` when the listing is done. None by default.
    */
   cache?: SummaryCache;
+  /**
+   * Called before a copy's log or transcript is read (never for one the summary cache answers):
+   * the CLI tunes V8 for reading there, and leaves a listing the cache answers untuned.
+   */
+  beforeReading?: () => void;
   /** Told after each conversation is read: how many are, of how many (a progress bar for `--verify`). */
   onProgress?: (done: number, total: number) => void;
 }
@@ -49,7 +54,7 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
   const conversations = groupConversations(found, options.platform);
   const wanted = options.workspace === undefined ? undefined : workspaceSlug(options.workspace, options.platform);
   const describe = async (conversation: Conversation) =>
-    describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries, ...(options.cache ? { cache: options.cache } : {}) }), conversation.parent);
+    describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries, ...(options.cache ? { cache: options.cache } : {}), ...(options.beforeReading ? { beforeReading: options.beforeReading } : {}) }), conversation.parent);
   async function* sessions(): AsyncGenerator<ListedSession> {
     const described: ListedSession[] = [];
     let done = 0;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { statLine, statOrCode } from '../../fs/files-stamp.js';
 import { CursorSchema } from '../../session/cursors/cursor.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
 import { LogTallySchema } from './log-tally.js';
@@ -37,8 +37,9 @@ export function metaDigest(copy: V4Copy): string {
   return hash.digest('hex');
 }
 
-/** The log's inode, size and modification time: equal before and after a read, nothing changed it meanwhile. */
-export async function logStamp(copy: V4Copy): Promise<{ inode: string; stamp: string; size: number } | undefined> {
-  const stats = await stat(join(copy.path, SESSION_FILES.log), { bigint: true }).catch(() => undefined);
-  return stats ? { inode: `${stats.dev}:${stats.ino}`, stamp: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`, size: Number(stats.size) } : undefined;
+/** The log's inode, size and `statLine`: equal before and after a read, nothing changed it meanwhile. */
+export function logStamp(copy: V4Copy): { inode: string; stamp: string; size: number } | undefined {
+  const log = join(copy.path, SESSION_FILES.log);
+  const stats = statOrCode(log);
+  return typeof stats === 'string' ? undefined : { inode: `${stats.dev}:${stats.ino}`, stamp: statLine(log, stats), size: Number(stats.size) };
 }

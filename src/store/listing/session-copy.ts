@@ -26,6 +26,11 @@ export interface CopyFacts extends Omit<StoreLocation, 'layout'> {
 /** A copy in a sessions-v4 or desktop store. */
 export interface V4Copy extends CopyFacts {
   format: 'v4';
+  /**
+   * What a stat said of the log when the copy was found, beside its manifest and header
+   * (`statLine`); undefined when it could not be looked at. The summary cache keys on it.
+   */
+  logStatLine: string | undefined;
   manifest: JsonFileResult<Manifest>;
   header: JsonFileResult<Header>;
 }

@@ -26,7 +26,7 @@ export async function summariseAppended(
   registry: DesktopRegistryFacts | undefined,
 ): Promise<CopyRead | undefined> {
   if (resume.meta !== metaDigest(copy)) return undefined;
-  const before = await logStamp(copy);
+  const before = logStamp(copy);
   if (before?.inode !== resume.logInode) return undefined;
   // Only a log that grew was appended to: one that changed and did not grow was rewritten in place,
   // where the digests around the cursor cannot vouch for its middle.
@@ -75,8 +75,8 @@ export async function summariseAppended(
   const header = copy.header.state === 'ok' ? copy.header.value : undefined;
   const summary = summaryOfV4(copy, { status: tornTail ? 'torn-tail' : 'ok', problem: null, tally, header, openBy }, registry);
   // A log that changed during the read gives no resume point: the next read is a whole one.
-  const after = await logStamp(copy);
-  const stamped = await contentStampOf([...files]);
+  const after = logStamp(copy);
+  const stamped = contentStampOf([...files]);
   const withContent = stamped ? { content: stamped } : {};
   if (before.stamp !== after?.stamp) return { summary, ...withContent };
   return { summary, resume: { cursor, tally, logInode: before.inode, logSize: before.size, meta: resume.meta }, ...withContent };

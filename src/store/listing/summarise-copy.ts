@@ -65,8 +65,8 @@ export interface ContentStamp {
 }
 
 /** The stamp of a read's content-store files; undefined when it took none. */
-export async function contentStampOf(files: string[]): Promise<ContentStamp | undefined> {
-  return files.length === 0 ? undefined : { files, stamp: await filesStamp(files) };
+export function contentStampOf(files: string[]): ContentStamp | undefined {
+  return files.length === 0 ? undefined : { files, stamp: filesStamp(files) };
 }
 
 /**
@@ -132,16 +132,16 @@ function transcriptMeta(copy: JsonlCopy | V0Copy): { file: string; title?: strin
 }
 
 async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<CopyRead> {
-  const before = await logStamp(copy);
+  const before = logStamp(copy);
   const read = await readSession(copy.path, { caches: options.verify, keep: 'summary' });
   const problem = read.problems.find((found) => found.severity === 'error')?.message ?? null;
   const tally = tallyOf(read.projection, { lastCommitAt: read.lastCommitAt ?? null, payloadRefs: read.payloadRefs });
   const summary = summaryOfV4(copy, { status: read.status, problem, tally, header: read.header, openBy: read.openBy }, options.registry);
-  const content = await contentStampOf(read.contentFiles);
+  const content = contentStampOf(read.contentFiles);
   if (read.status !== 'ok' && read.status !== 'torn-tail') return { summary, ...(content ? { content } : {}) };
   const cursor = await cursorAt(copy.path, copy.id, { offset: read.durableEnd, nextSequence: read.lastSequence + 1, writerGeneration: read.writerGeneration });
   // A log that changed during the read gives no resume point: the bytes before the cursor may not be those replayed.
-  const after = await logStamp(copy);
+  const after = logStamp(copy);
   if (!before || before.stamp !== after?.stamp) return { summary, ...(content ? { content } : {}) };
   return { summary, resume: { cursor, tally, logInode: before.inode, logSize: before.size, meta: metaDigest(copy) }, ...(content ? { content } : {}) };
 }

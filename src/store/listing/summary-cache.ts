@@ -1,18 +1,16 @@
 import { createHash } from 'node:crypto';
-import type { BigIntStats } from 'node:fs';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { SessionStatusSchema } from '../../session/reading/read-session.js';
-import { SESSION_FILES } from '../../session/reading/session-files.js';
 import { defaultCacheDir } from './cache-dir.js';
 import type { SessionCopy } from './session-copy.js';
 import { WorkspaceSourceSchema } from './summarise-copy.js';
 import { TitleSourceSchema } from './title-text.js';
 import { ResumePointSchema, type ResumePoint } from './resume-point.js';
 import type { ContentStamp, CopyRead, CopySummary } from './summarise-copy.js';
-import { filesStamp } from '../../fs/files-stamp.js';
+import { filesStamp, statLine, statOrCode } from '../../fs/files-stamp.js';
 
 /**
  * What listing learnt of each copy, kept between runs like git's index: a copy whose files have
@@ -75,10 +73,10 @@ export class SummaryCache {
    * not read.
    */
   async lookup(copy: SessionCopy): Promise<{ identity: string | undefined; summary: CopySummary | undefined; resume: ResumePoint | undefined; content: ContentStamp | undefined }> {
-    const identity = await identityOf(copy);
+    const identity = identityOf(copy);
     const kept = this.entry(copy.path);
     // A content-store object a payload came from, changed or gone since: nothing kept holds, the copy is read whole.
-    if (kept?.content && kept.content.stamp !== (await filesStamp(kept.content.files))) return { identity, summary: undefined, resume: undefined, content: undefined };
+    if (kept?.content && kept.content.stamp !== filesStamp(kept.content.files)) return { identity, summary: undefined, resume: undefined, content: undefined };
     const same = identity !== undefined && identity === kept?.identity;
     if (same) return { identity, summary: kept.summary, resume: undefined, content: kept.content };
     const resume = kept?.resume === undefined ? undefined : ResumePointSchema.safeParse(kept.resume);
@@ -113,31 +111,23 @@ export class SummaryCache {
 }
 
 /**
- * The identity of a copy's files: the main file's (log or transcript) size, modification and
- * change times in nanoseconds, device and inode — a file rewritten in place has a new change time,
- * which no one can set back, and one put in its place a new inode — and what its metadata files
- * said when the copy was found (v4: the manifest and header as read; otherwise the meta file's
- * stat). Undefined when the main file cannot be looked at.
+ * The identity of a copy's files: what a stat said of its main file (log or transcript: `statLine`)
+ * and what its metadata files said, as the copy was found (v4: the log's stat, manifest and header
+ * taken together when it was found; otherwise the transcript's and its meta file's stat, taken now).
+ * Undefined when the main file cannot be looked at.
  */
-async function identityOf(copy: SessionCopy): Promise<string | undefined> {
-  const main = copy.format === 'v4' ? join(copy.path, SESSION_FILES.log) : copy.path;
-  const stats = await stat(main, { bigint: true }).catch(() => undefined);
-  if (!stats) return undefined;
-  const hash = createHash('sha256').update(stamp(main, stats));
+function identityOf(copy: SessionCopy): string | undefined {
   if (copy.format === 'v4') {
     // A metadata file the system would not let be read: nothing is known, so nothing is kept or trusted.
-    if (copy.manifest.state === 'unreadable' || copy.header.state === 'unreadable') return undefined;
+    if (copy.logStatLine === undefined || copy.manifest.state === 'unreadable' || copy.header.state === 'unreadable') return undefined;
+    const hash = createHash('sha256').update(copy.logStatLine);
     for (const file of [copy.manifest, copy.header]) hash.update(file.state === 'ok' ? `ok\0${file.text}\0` : file.state === 'invalid' ? `invalid\0${file.reason}\0` : 'missing\0');
-  } else {
-    const meta = copy.format === 'jsonl' ? `${copy.path}.meta` : copy.path.replace(/\.jsonl$/, '.meta.json');
-    const metaStats = await stat(meta, { bigint: true }).catch(() => undefined);
-    hash.update(metaStats ? stamp(meta, metaStats) : `${meta}\0absent\n`);
+    return hash.digest('hex');
   }
-  return hash.digest('hex');
-}
-
-function stamp(file: string, stats: BigIntStats): string {
-  return `${file}\0${stats.size}\0${stats.mtimeNs}\0${stats.ctimeNs}\0${stats.dev}\0${stats.ino}\n`;
+  const stats = statOrCode(copy.path);
+  if (typeof stats === 'string') return undefined;
+  const meta = copy.format === 'jsonl' ? `${copy.path}.meta` : copy.path.replace(/\.jsonl$/, '.meta.json');
+  return createHash('sha256').update(statLine(copy.path, stats)).update(filesStamp([meta])).digest('hex');
 }
 
 /** A cache file's JSON; anything that is not JSON is no cache at all. */
