@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// The rxstore command: everything lives in the compiled CLI module.
-import { tuneV8ForCommand } from '../dist/cli/v8-flags.js';
+// The rxstore command: everything lives in the bundled CLI module (npm run build).
+import { tuneV8ForCommand } from '../dist/bundle/v8-flags.js';
 
 // Before anything is read: what the flags are and why is said in src/cli/v8-flags.ts.
 tuneV8ForCommand(process.argv.slice(2));
-const { main } = await import('../dist/cli/main.js');
+const { main } = await import('../dist/bundle/cli.js');
 
 // A reader that stops early (`rxstore inspect … --messages | head`) is not an error.
 process.stdout.on('error', (error) => {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runNodeChild } from './support/cli-child.js';
@@ -80,44 +80,48 @@ beforeAll(async () => {
 describe(`the packed ${name} tarball`, () => {
   it('holds the built library and CLI, the LICENSE its license field names, README, docs/format.md and docs/error-codes.md, and no source maps', async () => {
     const paths = packed.files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'docs/format.md', 'docs/error-codes.md', 'package.json', 'bin/rxstore.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js']));
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'docs/format.md', 'docs/error-codes.md', 'package.json', 'bin/rxstore.js', 'dist/bundle/index.js', 'dist/bundle/codec.js', 'dist/bundle/cli.js', 'dist/index.d.ts']));
     expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
+    // What runs is the bundle; tsc's per-module output ships only as types.
+    expect(paths.filter((path) => path.endsWith('.js') && path.startsWith('dist/') && !path.startsWith('dist/bundle/'))).toEqual([]);
     expect(paths.filter((path) => !/^(dist|bin|docs)\/|^(LICENSE|README\.md|package\.json)$/.test(path))).toEqual([]);
     expect(packageJson.license).toBe('MIT');
     expect(await readFile(join(repoRoot, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
-    const shipped = await readFile(join(project, 'node_modules', name, 'dist/index.js'), 'utf8');
+    const shipped = await readFile(join(project, 'node_modules', name, 'dist/bundle/index.js'), 'utf8');
     expect(shipped).not.toMatch(/sourceMappingURL/);
   });
 
-  it('installs without install scripts and reads a session from ESM and from CommonJS, never loading yargs', async () => {
-    // Hidden, so loading the CLI's dependency from the library would fail these imports.
-    const yargs = join(project, 'node_modules/yargs');
-    await rename(yargs, `${yargs}.hidden`);
-    try {
-      for (const script of ['read.mjs', 'read.cjs']) {
-        const result = await runNodeChild([join(project, script), session], { cwd: project });
-        expect(result.stderr, script).toBe('');
-        if (nodeHasZstd) expect(result.stdout.trimEnd(), script).toBe(readsTheFixture);
-        else {
-          expect(result.stdout.trimEnd().split('\n'), script).toHaveLength(1);
-          expect(result.stdout, script).toMatch(noZstdLine);
-        }
+  it('installs without install scripts and reads a session from ESM and from CommonJS', async () => {
+    for (const script of ['read.mjs', 'read.cjs']) {
+      const result = await runNodeChild([join(project, script), session], { cwd: project });
+      expect(result.stderr, script).toBe('');
+      if (nodeHasZstd) expect(result.stdout.trimEnd(), script).toBe(readsTheFixture);
+      else {
+        expect(result.stdout.trimEnd().split('\n'), script).toHaveLength(1);
+        expect(result.stdout, script).toMatch(noZstdLine);
       }
-      if (!nodeHasZstd) {
-        // With the addon built (what an install with scripts does), the same Node reads it.
-        await cp(join(repoRoot, 'node_modules/zstd-napi/build'), join(project, 'node_modules/zstd-napi/build'), { recursive: true });
-        try {
-          for (const script of ['read.mjs', 'read.cjs']) {
-            const result = await runNodeChild([join(project, script), session], { cwd: project });
-            expect(result.stdout.trimEnd(), script).toBe(readsTheFixture);
-          }
-        } finally {
-          await rm(join(project, 'node_modules/zstd-napi/build'), { recursive: true, force: true });
-        }
-      }
-    } finally {
-      await rename(`${yargs}.hidden`, yargs);
     }
+    if (!nodeHasZstd) {
+      // With the addon built (what an install with scripts does), the same Node reads it.
+      await cp(join(repoRoot, 'node_modules/zstd-napi/build'), join(project, 'node_modules/zstd-napi/build'), { recursive: true });
+      try {
+        for (const script of ['read.mjs', 'read.cjs']) {
+          const result = await runNodeChild([join(project, script), session], { cwd: project });
+          expect(result.stdout.trimEnd(), script).toBe(readsTheFixture);
+        }
+      } finally {
+        await rm(join(project, 'node_modules/zstd-napi/build'), { recursive: true, force: true });
+      }
+    }
+  });
+
+  it("never loads the command line's parser from the library: yargs is in the files the CLI loads, in none the library's entry does", async () => {
+    const installed = join(project, 'node_modules', name);
+    // yargs' own error class, which no rxstore module names.
+    const yargsCode = 'this.name = "YError"';
+    const has = async (files: string[]) => (await Promise.all(files.map(async (file) => (await readFile(join(installed, file), 'utf8')).includes(yargsCode)))).some(Boolean);
+    expect(await has(await loadedFrom(installed, 'dist/bundle/cli.js'))).toBe(true);
+    expect(await has(await loadedFrom(installed, 'dist/bundle/index.js'))).toBe(false);
   });
 
   it('keeps the low-level codec behind its own entry, and the main entry small', async () => {
@@ -186,3 +190,16 @@ describe(`the packed ${name} tarball`, () => {
     expect(result.code).toBe(0);
   });
 });
+
+/** Every bundle file `entry` loads, itself included: what it imports, statically or when asked, and so on. */
+async function loadedFrom(root: string, entry: string): Promise<string[]> {
+  const seen = new Set<string>();
+  const visit = async (file: string): Promise<void> => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = await readFile(join(root, file), 'utf8');
+    for (const [, relative] of text.matchAll(/(?:from|import\(?)\s*"(\.\/[^"]+\.js)"/g)) await visit(join(dirname(file), relative!));
+  };
+  await visit(entry);
+  return [...seen];
+}

@@ -2,7 +2,7 @@
 // timed from its call: `record` (until recordsSince gives its first record), `follow` (until follow
 // gives its first batch), `batches` (every batch of batchesSince from no cursor) or `readSince`
 // (readSince from no cursor, gathered). Prints milliseconds.
-import { openLogSession } from '../../dist/index.js';
+import { openLogSession } from '../../dist/bundle/index.js';
 
 const [what, dir] = process.argv.slice(2);
 const session = await openLogSession(dir);

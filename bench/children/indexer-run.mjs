@@ -3,7 +3,7 @@
 // (16 sessions at once, as the listing reads them).
 // Prints `<sessions> <records>`; the cursors file is replaced when a cursor moved.
 import { readFile, writeFile } from 'node:fs/promises';
-import { listSessions, machineRoots, openLogSession, SummaryCache } from '../../dist/index.js';
+import { listSessions, machineRoots, openLogSession, SummaryCache } from '../../dist/bundle/index.js';
 
 const [stateRoot, cursorsFile, cacheDir] = process.argv.slice(2);
 const cursors = JSON.parse(await readFile(cursorsFile, 'utf8').catch(() => '{}'));

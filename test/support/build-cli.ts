@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { bundleDist } from '../../scripts/bundle.js';
 import { repoRoot } from './paths.js';
 
 /**
@@ -7,7 +8,9 @@ import { repoRoot } from './paths.js';
  * process (a user's view, and the only way to SIGKILL it mid-write) run the code under test, and
  * the packed package holds no file a stale build left behind.
  */
-export default function buildCli(): void {
+export default async function buildCli(): Promise<void> {
   rmSync(`${repoRoot}dist`, { recursive: true, force: true });
   execFileSync(process.execPath, [`${repoRoot}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
+  // What the package runs: the bundle of what tsc emitted (npm run build does the same two steps).
+  await bundleDist(repoRoot);
 }
