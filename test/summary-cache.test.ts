@@ -1,4 +1,4 @@
-import { copyFile, readFile, rename, stat, truncate, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
@@ -33,7 +33,7 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
   afterEach(() => {
     process.env.XDG_CACHE_HOME = before;
   });
-  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v2.json');
+  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v3.json');
 
   it('an unchanged session is not read again; a changed one is; the rows say which, and read the same', async () => {
     const machine = await buildStateRoot();
@@ -68,6 +68,29 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
     const third = await ls(machine);
     expect(new Set(checked(third))).toEqual(new Set(['now']));
     expect(facts(third)).toEqual(facts(first));
+  });
+
+  it('resume points are kept apart: a listing of unchanged sessions needs none, and a foreign or spoilt file of them only costs a whole read', async () => {
+    const machine = await buildStateRoot();
+    const first = await ls(machine);
+    const points = join(cacheDir, 'rxstore', 'resume-points-v3.json');
+    // Unreadable as JSON, and then gone: the summaries alone answer every unchanged session.
+    await writeFile(points, '{"version": 3, "entries": {');
+    expect(new Set(checked(await ls(machine)))).toEqual(new Set(['cache']));
+    await rm(points);
+    expect(new Set(checked(await ls(machine)))).toEqual(new Set(['cache']));
+
+    // Without its resume point, an appended log is read whole, and gives the same row as a cold read.
+    const toolCalls = first.find((session) => session.id === machine.ids.toolCalls)!;
+    await appendBatch(toolCalls.path, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-cache-apart', content: 'one more', origin: 'user' } } }]);
+    const appended = (await ls(machine)).find((session) => session.id === machine.ids.toolCalls)!;
+    expect(appended.checked).toBe('now');
+    expect(appended.messages).toBe(toolCalls.messages + 1);
+    // That read kept a point again: the next append is read from it.
+    await appendBatch(toolCalls.path, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-cache-apart-2', content: 'and more', origin: 'user' } } }]);
+    const next = (await ls(machine)).find((session) => session.id === machine.ids.toolCalls)!;
+    expect(next).toMatchObject({ checked: 'appended', messages: toolCalls.messages + 2 });
+    expect(facts([next])).toEqual(facts((await ls(machine, '--no-cache')).filter((session) => session.id === machine.ids.toolCalls)));
   });
 
   it('--no-cache reads every log and leaves the cache alone; --verify reads every log too', async () => {
@@ -149,8 +172,8 @@ describe('an appended log costs only its new batches; anything else is read whol
     await appendBatch(dir, retract);
     expect(row(await ls(home), source.id).checked).toBe('now');
     // A message id the log already holds: Reasonix refuses the session, and so does the listing.
-    const kept = JSON.parse(await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'summaries-v2.json'), 'utf8')) as { entries: Record<string, { resume?: unknown }> };
-    expect(kept.entries[dir]?.resume).toBeDefined();
+    const kept = JSON.parse(await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'resume-points-v3.json'), 'utf8')) as { entries: Record<string, unknown> };
+    expect(kept.entries[dir]).toBeDefined();
     const repeated = (await readSession(dir)).projection.transcript.find(({ message }) => message.id !== undefined)!.message.id!;
     await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: repeated, content: 'again', origin: 'user' } } }]);
     const again = row(await ls(home), source.id);

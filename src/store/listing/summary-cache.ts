@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { SessionStatusSchema } from '../../session/reading/read-session.js';
+import { CacheFile } from './cache-file.js';
 import { defaultCacheDir } from './cache-dir.js';
 import type { SessionCopy } from './session-copy.js';
 import { WorkspaceSourceSchema } from './summarise-copy.js';
@@ -15,12 +15,16 @@ import { filesStamp, statLine, statOrCode } from '../../fs/files-stamp.js';
 /**
  * What listing learnt of each copy, kept between runs like git's index: a copy whose files have
  * the same identity (size, modification and change times in nanoseconds, inode, and what its
- * manifest and header say) is not read again, and a v4 log that only grew is read from where the last read stopped
- * (`ResumePoint`: the cursor, checked against the bytes before it, and the tally so far). Kept in the user's cache folder, never in Reasonix's; replaced
- * atomically, so concurrent runs cost at most a re-read; a file that is not one rxstore wrote, or
- * an entry that does not parse, is dropped, never trusted.
+ * manifest and header say) is not read again, and a v4 log that only grew is read from where the
+ * last read stopped (`ResumePoint`: the cursor, checked against the bytes before it, and the tally
+ * so far). Kept in the user's cache folder, never in Reasonix's, as two files: the summaries, read
+ * by every listing, and the resume points, read only when a copy changed (most listings find none
+ * changed, and the points are most of the bytes). Each is replaced atomically, so concurrent runs
+ * cost at most a re-read; a file that is not one rxstore wrote, or an entry that does not parse,
+ * is dropped, never trusted. A resume point checks itself against the log it is used on, so one
+ * from another run than the summaries is used only where it still holds.
  */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({
@@ -34,34 +38,32 @@ const SummarySchema = z.object({
   workspaceFrom: WorkspaceSourceSchema.nullable(),
   payloadRefs: z.number().int().nonnegative(),
 }) satisfies z.ZodType<CopySummary>;
-/** An entry; its resume point is checked only when it is used (most lookups find the files unchanged). */
+/** An entry of the summaries file. */
 const EntrySchema = z.object({
   identity: z.string(),
   summary: SummarySchema,
-  resume: z.unknown().optional(),
   content: z.object({ files: z.array(z.string()), stamp: z.string() }).optional(),
 });
 type Entry = z.infer<typeof EntrySchema>;
 // Where the cache lives is said apart, so a command's help names it without loading the cache.
 export { defaultCacheDir };
 
-const CacheFileSchema = z.object({ version: z.literal(CACHE_VERSION), entries: z.record(z.string(), z.unknown()) });
-
 /** What listing learned of each session, kept in the user's cache folder and keyed by the log's identity, so an unchanged session costs a stat. */
 export class SummaryCache {
-  /** Entries as the file holds them, each checked when it is first looked up: a listing of a few sessions checks a few. */
-  private readonly entries = new Map<string, unknown>();
-  private changed = false;
+  private constructor(
+    private readonly summaries: CacheFile,
+    private readonly resumePoints: CacheFile,
+  ) {}
 
-  private constructor(readonly file: string) {}
+  /** The summaries file, where `dir` holds it. */
+  get file(): string {
+    return this.summaries.file;
+  }
 
   /** The cache in `dir` (the user's cache folder by default); an unreadable or foreign file is an empty cache. */
   static async open(dir: string = defaultCacheDir()): Promise<SummaryCache> {
-    const cache = new SummaryCache(join(dir, `summaries-v${CACHE_VERSION}.json`));
-    // A cache is only ever a shortcut: one that cannot be read (missing, or any system error) is an empty cache.
-    const parsed = CacheFileSchema.safeParse(parseJson(await readFile(cache.file, 'utf8').catch(() => undefined)));
-    if (!parsed.success) return cache;
-    for (const [path, value] of Object.entries(parsed.data.entries)) cache.entries.set(path, value);
+    const cache = new SummaryCache(new CacheFile(join(dir, `summaries-v${CACHE_VERSION}.json`), CACHE_VERSION), new CacheFile(join(dir, `resume-points-v${CACHE_VERSION}.json`), CACHE_VERSION));
+    await cache.summaries.load();
     return cache;
   }
 
@@ -77,35 +79,35 @@ export class SummaryCache {
     const kept = this.entry(copy.path);
     // A content-store object a payload came from, changed or gone since: nothing kept holds, the copy is read whole.
     if (kept?.content && kept.content.stamp !== filesStamp(kept.content.files)) return { identity, summary: undefined, resume: undefined, content: undefined };
-    const same = identity !== undefined && identity === kept?.identity;
-    if (same) return { identity, summary: kept.summary, resume: undefined, content: kept.content };
-    const resume = kept?.resume === undefined ? undefined : ResumePointSchema.safeParse(kept.resume);
-    return { identity, summary: undefined, resume: resume?.success ? resume.data : undefined, content: kept?.content };
+    if (identity !== undefined && identity === kept?.identity) return { identity, summary: kept.summary, resume: undefined, content: kept.content };
+    await this.resumePoints.load();
+    const resume = ResumePointSchema.safeParse(this.resumePoints.get(copy.path));
+    return { identity, summary: undefined, resume: resume.success ? resume.data : undefined, content: kept?.content };
   }
 
   /** Keeps what reading a copy told, under the identity `lookup` gave before the read (none: not kept). */
   keep(copy: SessionCopy, identity: string | undefined, read: CopyRead): void {
     if (identity === undefined) return;
-    this.entries.set(copy.path, { identity, summary: read.summary, ...(read.resume ? { resume: read.resume } : {}), ...(read.content ? { content: read.content } : {}) });
-    this.changed = true;
+    this.summaries.set(copy.path, { identity, summary: read.summary, ...(read.content ? { content: read.content } : {}) });
+    if (read.resume) this.resumePoints.set(copy.path, read.resume);
+    else this.resumePoints.delete(copy.path);
   }
 
-  /** Writes the cache if anything was kept (temp file and rename: a reader sees one whole file). */
+  /** Writes what was kept (each file whole, by temp file and rename), and removes what older versions of rxstore kept. */
   async save(): Promise<void> {
-    if (!this.changed) return;
-    await mkdir(join(this.file, '..'), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(this.file, JSON.stringify({ version: CACHE_VERSION, entries: Object.fromEntries(this.entries) }));
-    this.changed = false;
+    await this.summaries.save();
+    await this.resumePoints.save();
+    const dir = dirname(this.summaries.file);
+    await Promise.all(Array.from({ length: CACHE_VERSION - 1 }, async (_, at) => rm(join(dir, `summaries-v${at + 1}.json`), { force: true }).catch(() => undefined)));
   }
 
   /** A kept entry, checked; one that does not parse is dropped, never trusted. */
   private entry(path: string): Entry | undefined {
-    const value = this.entries.get(path);
+    const value = this.summaries.get(path);
     if (value === undefined) return undefined;
     const parsed = EntrySchema.safeParse(value);
     if (parsed.success) return parsed.data;
-    this.entries.delete(path);
-    this.changed = true;
+    this.summaries.delete(path);
     return undefined;
   }
 }
@@ -128,15 +130,4 @@ function identityOf(copy: SessionCopy): string | undefined {
   if (typeof stats === 'string') return undefined;
   const meta = copy.format === 'jsonl' ? `${copy.path}.meta` : copy.path.replace(/\.jsonl$/, '.meta.json');
   return createHash('sha256').update(statLine(copy.path, stats)).update(filesStamp([meta])).digest('hex');
-}
-
-/** A cache file's JSON; anything that is not JSON is no cache at all. */
-function parseJson(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    // JSON.parse's SyntaxError, its only error.
-    return undefined;
-  }
 }

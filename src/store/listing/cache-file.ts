@@ -1,0 +1,69 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../../fs/atomic-write.js';
+
+/**
+ * One JSON file of rxstore's cache folder: entries by path, of a format `version`, read when first
+ * needed and replaced atomically (temp file and rename: a reader sees one whole file). A cache is
+ * only ever a shortcut: a file that cannot be read, is not JSON or is of another version is no
+ * entries at all. What is set or removed before the file is read wins over what it holds.
+ */
+export class CacheFile {
+  /** `undefined` marks an entry removed. */
+  private readonly entries = new Map<string, unknown>();
+  private loaded: Promise<void> | undefined;
+  private changed = false;
+
+  constructor(
+    readonly file: string,
+    private readonly version: number,
+  ) {}
+
+  /** Reads the file, once; entries set or removed meanwhile stay as they were set. */
+  load(): Promise<void> {
+    this.loaded ??= (async () => {
+      const text = await readFile(this.file, 'utf8').catch(() => undefined);
+      const parsed = z.object({ version: z.literal(this.version), entries: z.record(z.string(), z.unknown()) }).safeParse(parseJson(text));
+      if (!parsed.success) return;
+      for (const [path, value] of Object.entries(parsed.data.entries)) if (!this.entries.has(path)) this.entries.set(path, value);
+    })();
+    return this.loaded;
+  }
+
+  /** The entry kept for `path` (after `load`). */
+  get(path: string): unknown {
+    return this.entries.get(path);
+  }
+
+  set(path: string, value: unknown): void {
+    this.entries.set(path, value);
+    this.changed = true;
+  }
+
+  delete(path: string): void {
+    this.entries.set(path, undefined);
+    this.changed = true;
+  }
+
+  /** Writes the file if anything changed, with the entries it held that were not changed. */
+  async save(): Promise<void> {
+    if (!this.changed) return;
+    await this.load();
+    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
+    const kept = Object.fromEntries([...this.entries].filter(([, value]) => value !== undefined));
+    await writeFileAtomic(this.file, JSON.stringify({ version: this.version, entries: kept }));
+    this.changed = false;
+  }
+}
+
+/** A cache file's JSON; anything that is not JSON is no cache at all. */
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    // JSON.parse's SyntaxError, its only error.
+    return undefined;
+  }
+}
