@@ -1,6 +1,6 @@
 // `npm run build`'s second step: what tsc emitted in dist/, bundled into dist/bundle/ — the files
-// the package runs. A command or an `import` of the library then loads a few files, not the
-// hundred and fifty modules of rxstore, zod and yargs one by one: that load was a fifth of a warm
+// the package runs. A command or an `import` of the library then loads a few dozen files, not some
+// 250 modules of rxstore, zod and yargs one by one: that load was a fifth of a warm
 // `rxstore ls` of 2,000 sessions. The native addons and proper-lockfile (CommonJS) stay packages.
 import { build } from 'esbuild';
 import { join } from 'node:path';

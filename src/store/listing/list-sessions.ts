@@ -54,7 +54,7 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
   const conversations = groupConversations(found, options.platform);
   const wanted = options.workspace === undefined ? undefined : workspaceSlug(options.workspace, options.platform);
   const describe = async (conversation: Conversation) =>
-    describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries, ...(options.cache ? { cache: options.cache } : {}), ...(options.beforeReading ? { beforeReading: options.beforeReading } : {}) }), conversation.parent);
+    describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries, cache: options.cache, beforeReading: options.beforeReading }), conversation.parent);
   async function* sessions(): AsyncGenerator<ListedSession> {
     const described: ListedSession[] = [];
     let done = 0;
