@@ -33,6 +33,8 @@ export default defineConfig({
       'test/salvage-past-damage.test.ts',
       'test/repair-salvage.test.ts',
       'test/library-follow.test.ts',
+      // Reading and verifying a session directory, and reading since a cursor.
+      'test/read-session-verdicts.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
