@@ -46,8 +46,8 @@ describe('readSession on sessions the real Reasonix wrote', () => {
     await restoreIndexedMtime(dir);
     const read = await readSession(dir);
     const ends = await endFrames(dir);
-    const first = ends[0]!.record as { firstSeq: number };
-    const last = ends.at(-1)!.record as { firstSeq: number; eventCount: number };
+    const first = ends[0]!.record as unknown as { firstSeq: number };
+    const last = ends.at(-1)!.record as unknown as { firstSeq: number; eventCount: number };
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { writerGeneration: number };
 
     expect(read.status).toBe('ok');
@@ -306,7 +306,7 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     expect(read.status).toBe('damaged');
     expect(read.batches).toBe(3);
     expect(read.durableEnd).toBe(third.offset + third.bytes);
-    const record = third.record as { firstSeq: number; eventCount: number };
+    const record = third.record as unknown as { firstSeq: number; eventCount: number };
     expect(read.lastSequence).toBe(record.firstSeq + record.eventCount - 1);
     expect(read.problems).toHaveLength(1);
     expect(read.problems[0]!.severity).toBe('error');
