@@ -35,6 +35,7 @@ export default defineConfig({
       'test/library-follow.test.ts',
       // Reading and verifying a session directory, and reading since a cursor.
       'test/read-session-verdicts.test.ts',
+      'test/session-metadata-files.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
