@@ -25,7 +25,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<{ items: T[]; error:
 describe('metadata files that are not what Reasonix writes', () => {
   it('a manifest that is a FIFO, a directory or far too large is invalid, named so, and never waited on or read whole', async () => {
     const cases: [string, (path: string) => Promise<void>, string][] = [
-      ['fifo', async (path) => execFileSync('mkfifo', [path]), 'invalid manifest: not a regular file'],
+      ['fifo', async (path) => void execFileSync('mkfifo', [path]), 'invalid manifest: not a regular file'],
       ['directory', async (path) => mkdir(path), 'invalid manifest: not a regular file'],
       [
         'huge',
