@@ -272,6 +272,11 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
       expect(read.status).toBe('damaged');
       expect(read.problems).toEqual([{ code: 'RX_HEADER_INVALID', severity: 'error', message, data: { file: headerPath } }]);
     }
+    // Every origin Reasonix writes is accepted.
+    for (const origin of ['new', 'fork', 'canonical-v4-import', 'legacy-import']) {
+      await writeJson(headerPath, { ...header, origin });
+      expect((await readSession(dir, { caches: false })).header?.origin).toBe(origin);
+    }
     // Fields Reasonix may add are kept, and the optional ones may be absent.
     const { cwd: _, ...withoutCwd } = header;
     await writeJson(headerPath, { ...withoutCwd, createdAt: '2026-11-30T07:48:48+01:00', origin: 'fork', parentSessionId: 'p', extra: 1 });
@@ -279,6 +284,28 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     expect(read.problems).toEqual([]);
     expect(read.header).toMatchObject({ origin: 'fork', parentSessionId: 'p', extra: 1 });
     expect(workspaceOf(read)).toBe(plain.workspace);
+  });
+
+  it('a payload Reasonix would refuse: counted up to it, and refused with the strict payload error before any codec damage after it', async () => {
+    const dir = await copySession(plain.dir);
+    await appendBatch(dir, [complete({ role: 'user', id: messageId(), content: 'hi', host_authored: true })]);
+    await appendBatch(dir, [complete({ role: 'user', id: messageId(), content: 'after the refused payload' })]);
+    await editLog(dir, (log) => Buffer.concat([log, Buffer.from('RX4F')]));
+    const read = await readSession(dir, { caches: false });
+    expect(read.status).toBe('damaged');
+    expect(read.refusal?.code).toBe('RX_STRICT_PAYLOAD');
+    expect(read.refusal?.message).toMatch(/invalid message\/complete payload at \d+: unknown field "host_authored"/);
+    expect(read.problems[0]).toMatchObject({ code: 'RX_STRICT_PAYLOAD', severity: 'error', data: { file: logOf(dir) } });
+    expect(read.problems[0]!.message).toBe(read.refusal?.message);
+  });
+
+  it('a directory that is not there: every file is missing, each said once', async () => {
+    const dir = join(dirname(await copySession(plain.dir)), 'no-such-session');
+    const read = await readSession(dir);
+    expect(read.status).toBe('damaged');
+    expect(codes(read)).toEqual(['error RX_MANIFEST_MISSING', 'error RX_LOG_MISSING']);
+    expect(read.lockFiles).toEqual([]);
+    expect(read.tornEvidence).toEqual([]);
   });
 
   it('a missing log, or a log that is not a regular file, is damage', async () => {
@@ -417,6 +444,13 @@ describe('readSession: what lies beside the log', () => {
     const index = await readSession(plain.dir, { caches: false, keep: 'index' });
     expect(() => index.projection.transcript).toThrow();
     expect(index.events.total).toBe(plain.counts.events);
+    // An index keeps what a person typed only when previews are asked for (a listing's titles).
+    const typed = whole.projection.transcript.findIndex((entry) => entry.message.role === 'user' && entry.message.origin === 'user');
+    expect(typed).toBeGreaterThan(0);
+    expect(() => index.projection.transcriptIndex.typedText(typed)).toThrow();
+    const previews = await readSession(plain.dir, { caches: false, keep: 'index', previews: true });
+    expect(previews.projection.transcriptIndex.typedText(typed)).toBe(whole.projection.transcriptIndex.typedText(typed));
+    expect(previews.projection.transcriptIndex.typedText(typed)).toBeTruthy();
   });
 
   it('event kinds named like Object properties are counted like any other', async () => {
