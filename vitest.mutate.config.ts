@@ -36,6 +36,7 @@ export default defineConfig({
       // Reading and verifying a session directory, and reading since a cursor.
       'test/read-session-verdicts.test.ts',
       'test/session-metadata-files.test.ts',
+      'test/follow-session.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
