@@ -37,6 +37,7 @@ export default defineConfig({
       'test/read-session-verdicts.test.ts',
       'test/session-metadata-files.test.ts',
       'test/follow-session.test.ts',
+      'test/records-cursor-carry.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
