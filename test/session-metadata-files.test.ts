@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WriterOwnedError } from '../src/errors/index.js';
 import { readSessionEvents } from '../src/session/reading/read-events.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { acquireWriterLocks, writerLockHolder } from '../src/session/reading/writer-locks.js';
-import { copySession } from './support/faults.js';
+import { appendBatch, copySession, endFrames, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 
 const plain = fixture('plain-chat');
@@ -167,7 +168,66 @@ describe('where payloadRefs resolve', () => {
   });
 });
 
+describe('payloads as read', () => {
+  it('each payload is parsed when it is JSON; bytes that are not, and an event without any, give no value but keep their bytes', async () => {
+    const dir = await copySession(plain.dir);
+    await appendBatch(dir, [
+      { kind: 'rxstore.test/opaque', payloadJson: Buffer.from('not json {'), optional: true, required: false },
+      { kind: 'rxstore.test/empty', optional: true, required: false },
+      { kind: 'rxstore.test/value', payload: { answer: 42, text: '你好' }, optional: true, required: false },
+    ]);
+    const { items, error } = await collect(readSessionEvents(dir));
+    expect(error).toBeUndefined();
+    const last = items.at(-1)!;
+    if (last.type !== 'batch') throw new Error('expected a batch last');
+    expect(last.value.batch.events.map((event) => event.kind)).toEqual(['rxstore.test/opaque', 'rxstore.test/empty', 'rxstore.test/value']);
+    expect(last.value.payloads).toEqual([undefined, undefined, { answer: 42, text: '你好' }]);
+    expect(last.value.payloadBytes.map((bytes) => bytes?.toString('utf8'))).toEqual(['not json {', undefined, '{"answer":42,"text":"你好"}']);
+    // Reasonix skips optional kinds it does not know: the session opens.
+    expect((await readSession(dir, { caches: false })).status).toBe('ok');
+  });
+});
+
+describe('the offset index of a log between 4 and 8 KiB', () => {
+  it('is bound to the first 4096 bytes and the last (size − 4096), as docs/format.md §9.4 says', async () => {
+    const dir = await copySession(plain.dir);
+    const ends = await endFrames(dir);
+    const end = ends.map((frame) => frame.offset + frame.bytes).find((offset) => offset > 4096 && offset < 8192)!;
+    expect(end).toBeDefined();
+    await truncate(logOf(dir), end);
+    const log = await readFile(logOf(dir));
+    const { mtimeNs } = await stat(logOf(dir), { bigint: true });
+    const identity = (tail: number) =>
+      createHash('sha256')
+        .update(`${log.length}:${mtimeNs}:`)
+        .update(log.subarray(0, 4096))
+        .update(log.subarray(log.length - tail))
+        .digest('hex');
+    const indexPath = join(dir, 'events.offset-index.json');
+    const write = (logIdentity: string) =>
+      writeFile(indexPath, `{"codec":"reasonix.session.offset-index/v1","logSize":${log.length},"logModTimeNs":${mtimeNs},"logIdentity":"${logIdentity}","lastSequence":1,"commitCount":1,"entries":null}`);
+    await write(identity(log.length - 4096));
+    expect((await readSession(dir)).problems).toEqual([]);
+    await write(identity(4096));
+    expect((await readSession(dir)).problems.map((problem) => problem.code)).toEqual(['RX_OFFSET_INDEX_STALE']);
+  });
+});
+
 describe("Reasonix's writer locks", () => {
+  it('a lock file that is not a regular file refuses the writer, and the lock already taken is let go', async () => {
+    const dir = await copySession(plain.dir);
+    await rm(join(dir, 'writer.lock'));
+    execFileSync('mkfifo', [join(dir, 'writer.lock')]);
+    await expect(acquireWriterLocks(dir)).rejects.toMatchObject({ code: 'RX_NOT_REGULAR_FILE' });
+    // The outer lock, taken first, was released: another writer may take it.
+    const outer = join(dirname(dir), `.${plain.id}.ownership.lock`);
+    expect(await writerLockHolder(dir)).toBeUndefined();
+    await rm(join(dir, 'writer.lock'));
+    const locks = await acquireWriterLocks(dir);
+    expect(await writerLockHolder(dir)).toBe(outer);
+    await locks.release();
+  });
+
   it('a second writer is refused at once, naming the lock held; once released the locks are free again', async () => {
     const dir = await copySession(plain.dir);
     const outer = join(dirname(dir), `.${plain.id}.ownership.lock`);
