@@ -38,6 +38,7 @@ export default defineConfig({
       'test/session-metadata-files.test.ts',
       'test/follow-session.test.ts',
       'test/records-cursor-carry.test.ts',
+      'test/cursor-edges.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -1,0 +1,112 @@
+// Cursors at the edges of a log: an empty log, offset 0, and offsets that stand right after a
+// well-formed frame that is not a whole batch/end record (bytes only a batch boundary check can tell).
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { CursorMismatchError } from '../src/errors/index.js';
+import { checkCursor, cursorAt, type Cursor } from '../src/session/cursors/cursor.js';
+import { batchesSince, readSince } from '../src/session/cursors/read-since.js';
+import { copySession, endFrames, insertRawFrame, logOf } from './support/faults.js';
+import { fixture } from './support/fixtures.js';
+
+const source = fixture('plain-chat');
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** A cursor at `offset` with the digests of the bytes before it, as one made there would carry them. */
+async function cursorOver(dir: string, offset: number, nextSequence: number): Promise<Cursor> {
+  const log = await readFile(logOf(dir));
+  return {
+    version: 1,
+    sessionId: source.id,
+    offset,
+    nextSequence,
+    writerGeneration: 1,
+    prefixDigest: offset === 0 ? null : sha(log.subarray(0, Math.min(64, offset))),
+    anchorDigest: offset === 0 ? null : sha(log.subarray(Math.max(0, offset - 4096), offset)),
+  };
+}
+
+async function refusal(read: Promise<unknown>): Promise<CursorMismatchError> {
+  const error = await read.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(CursorMismatchError);
+  return error as CursorMismatchError;
+}
+
+describe('a cursor', () => {
+  it('of an empty log is at offset 0, sequence 1, with no digests; it fits the log and finds nothing after it', async () => {
+    const dir = await copySession(source.dir);
+    await writeFile(logOf(dir), Buffer.alloc(0));
+    const { batches, cursor } = await readSince(dir, source.id);
+    expect(batches).toEqual([]);
+    expect(cursor).toEqual({ version: 1, sessionId: source.id, offset: 0, nextSequence: 1, writerGeneration: 0, prefixDigest: null, anchorDigest: null });
+    expect(await readSince(dir, source.id, cursor)).toEqual({ batches: [], cursor });
+    expect(await checkCursor(dir, source.id, cursor)).toEqual(cursor);
+  });
+
+  it('at offset 0 of a log reads it all; one that claims another sequence there is refused, naming why', async () => {
+    const dir = await copySession(source.dir);
+    const start = await cursorOver(dir, 0, 1);
+    const whole = await readSince(dir, source.id);
+    const fromStart = await readSince(dir, source.id, start);
+    expect(fromStart.batches.map((batch) => batch.batch.commitId)).toEqual(whole.batches.map((batch) => batch.batch.commitId));
+    expect(fromStart.cursor).toEqual(whole.cursor);
+    const error = await refusal(readSince(dir, source.id, { ...start, nextSequence: 2 }));
+    expect(error.message).toBe('the cursor does not fit this log: the log does not continue at sequence 2 there (a log starts at sequence 1); read the session again from the start');
+    expect(error.data).toMatchObject({ file: logOf(dir), offset: 0, sequence: 2 });
+  });
+
+  it('a cursor made at a boundary has the digests of the 64 first bytes and the 4096 before it', async () => {
+    const dir = await copySession(source.dir);
+    const ends = await endFrames(dir);
+    const log = await readFile(logOf(dir));
+    for (const frame of [ends[0]!, ends.at(-1)!]) {
+      const offset = frame.offset + frame.bytes;
+      const record = frame.record as unknown as { firstSeq: number; eventCount: number };
+      const cursor = await cursorAt(dir, source.id, { offset, nextSequence: record.firstSeq + record.eventCount, writerGeneration: 1 });
+      expect(cursor).toEqual({
+        version: 1,
+        sessionId: source.id,
+        offset,
+        nextSequence: record.firstSeq + record.eventCount,
+        writerGeneration: 1,
+        prefixDigest: sha(log.subarray(0, 64)),
+        anchorDigest: sha(log.subarray(Math.max(0, offset - 4096), offset)),
+      });
+      expect(await checkCursor(dir, source.id, JSON.parse(JSON.stringify(cursor)))).toEqual(cursor);
+    }
+  });
+
+  it.each([
+    ['a frame that is not JSON', Buffer.from('not json at all')],
+    ['a record of another type', Buffer.from(JSON.stringify({ recordType: 'batch/event', schemaVersion: 4 }))],
+    ['a batch/end record without its sequence', Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, eventCount: 1 }))],
+    ['a batch/end record without its event count', Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, firstSeq: 3 }))],
+    ['a batch/end record of another shape', Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, firstSeq: 'three', eventCount: 1 }))],
+  ])('right after %s is not at a batch boundary', async (_, raw) => {
+    const dir = await copySession(source.dir);
+    const third = (await endFrames(dir))[2]!;
+    const boundary = third.offset + third.bytes;
+    const before = (await readFile(logOf(dir))).length;
+    await insertRawFrame(dir, boundary, raw);
+    const offset = boundary + (await readFile(logOf(dir))).length - before;
+    const record = third.record as unknown as { firstSeq: number; eventCount: number };
+    const cursor = await cursorOver(dir, offset, record.firstSeq + record.eventCount);
+    const error = await refusal(readSince(dir, source.id, cursor));
+    expect(error.message).toBe(`the cursor does not fit this log: offset ${offset} is not a batch boundary: the bytes before it do not end a batch/end frame; read the session again from the start`);
+    // The boundary before the inserted frame still fits, and what follows it is damage, as a whole read says.
+    const fits = await cursorOver(dir, boundary, record.firstSeq + record.eventCount);
+    const items: unknown[] = [];
+    const damage = await (async () => {
+      for await (const item of batchesSince(dir, source.id, fits)) items.push(item);
+    })().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(items).toEqual([]);
+    expect(damage).not.toBeInstanceOf(CursorMismatchError);
+    expect(damage).toMatchObject({ data: { file: logOf(dir), offset: boundary } });
+  });
+});
