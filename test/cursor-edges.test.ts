@@ -1,6 +1,7 @@
 // Cursors at the edges of a log: an empty log, offset 0, and offsets that stand right after a
 // well-formed frame that is not a whole batch/end record (bytes only a batch boundary check can tell).
 import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError } from '../src/errors/index.js';
@@ -34,6 +35,32 @@ async function refusal(read: Promise<unknown>): Promise<CursorMismatchError> {
   expect(error).toBeInstanceOf(CursorMismatchError);
   return error as CursorMismatchError;
 }
+
+/** The descriptors this process has open: a reader that stops early must leave none behind. */
+const openDescriptors = () => readdirSync('/proc/self/fd').length;
+
+describe('reading since a cursor, stopped early', () => {
+  it.skipIf(process.platform !== 'linux')('a consumer that breaks off, maxBatches, and damage each leave no file open', async () => {
+    const dir = await copySession(source.dir);
+    const before = openDescriptors();
+    for await (const _ of batchesSince(dir, source.id)) break;
+    expect(openDescriptors()).toBe(before);
+    expect((await readSince(dir, source.id, undefined, { maxBatches: 1 })).batches).toHaveLength(1);
+    expect(openDescriptors()).toBe(before);
+    // Damage in the first batch, read without a cursor: the codec's error, never a cursor's.
+    const damaged = await copySession(source.dir);
+    const log = await readFile(logOf(damaged));
+    log[10]! ^= 0xff;
+    await writeFile(logOf(damaged), log);
+    const error = await readSince(damaged, source.id).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).not.toBeInstanceOf(CursorMismatchError);
+    expect(error).toMatchObject({ data: { file: logOf(damaged), offset: 0 } });
+    expect(openDescriptors()).toBe(before);
+  });
+});
 
 describe('a cursor', () => {
   it('of an empty log is at offset 0, sequence 1, with no digests; it fits the log and finds nothing after it', async () => {

@@ -1,5 +1,6 @@
 // followSession in process: what wakes it (a file-system notification, a poll, an abort) and where
 // it starts and stops. A poll interval of an hour means only a notification or the abort can wake it.
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { followSession, type FollowOptions } from '../src/session/cursors/follow.js';
 import type { BatchSince } from '../src/session/cursors/read-since.js';
@@ -59,6 +60,16 @@ describe('followSession', () => {
     await expect.poll(() => follower.seen.length).toBe(source.counts.batches);
     follower.stop();
     await follower.done;
+  });
+
+  it.skipIf(process.platform !== 'linux')('once it ends, the files it read are closed', async () => {
+    const dir = await copySession(source.dir);
+    const before = readdirSync('/proc/self/fd').length;
+    const follower = startFollowing(dir, { pollMs: AN_HOUR });
+    await expect.poll(() => follower.seen.length).toBe(source.counts.batches);
+    follower.stop();
+    await follower.done;
+    expect(readdirSync('/proc/self/fd').length).toBe(before);
   });
 
   it('aborted before it starts gives nothing; aborted by the consumer mid-backlog gives nothing more', async () => {
