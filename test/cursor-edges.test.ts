@@ -2,12 +2,12 @@
 // well-formed frame that is not a whole batch/end record (bytes only a batch boundary check can tell).
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError } from '../src/errors/index.js';
 import { checkCursor, cursorAt, type Cursor } from '../src/session/cursors/cursor.js';
 import { batchesSince, readSince } from '../src/session/cursors/read-since.js';
-import { copySession, endFrames, insertRawFrame, logOf } from './support/faults.js';
+import { copySession, endFrames, framesOf, insertRawFrame, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 
 const source = fixture('plain-chat');
@@ -104,6 +104,21 @@ describe('a cursor', () => {
       });
       expect(await checkCursor(dir, source.id, JSON.parse(JSON.stringify(cursor)))).toEqual(cursor);
     }
+  });
+
+  it("right after the log's first frame (a batch/begin) is not at a batch boundary", async () => {
+    const dir = await copySession(source.dir);
+    const [first] = await framesOf(dir);
+    expect(first!.record.recordType).toBe('batch/begin');
+    const cursor = await cursorOver(dir, first!.bytes, 2);
+    expect((await refusal(readSince(dir, source.id, cursor))).message).toContain(`offset ${first!.bytes} is not a batch boundary`);
+  });
+
+  it('of a session whose log is gone is the file system error naming the log, not a verdict on the cursor', async () => {
+    const dir = await copySession(source.dir);
+    const { cursor } = await readSince(dir, source.id, undefined, { maxBatches: 1 });
+    await rm(logOf(dir));
+    await expect(readSince(dir, source.id, cursor)).rejects.toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: logOf(dir) } });
   });
 
   it.each([

@@ -179,6 +179,7 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     expect(read.status).toBe('damaged');
     expect(read.problems).toEqual([{ code: 'RX_MANIFEST_MISSING', severity: 'error', message: 'manifest.json is missing', data: { file: manifestPath } }]);
     expect(read.refusal?.code).toBe('RX_MANIFEST_MISSING');
+    expect(reasonixRefuses(read.status)).toBe(true);
     expect(read.batches).toBe(plain.counts.batches);
 
     await writeJson(manifestPath, '{"schemaVersion": 4,');
@@ -226,6 +227,15 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     expect(read.status).toBe('unsupported');
     expect(codes(read)).toEqual(['error RX_UNSUPPORTED_VERSION', 'error RX_LOG_MISSING']);
     expect(read.refusal?.code).toBe('RX_UNSUPPORTED_VERSION');
+
+    // Damage first, an unsupported event after: Reasonix cannot open it either way; the verdict is unsupported, the refusal the first problem.
+    const both = await copySession(plain.dir);
+    await editManifest(both, (manifest) => ({ ...manifest, sessionId: 'someone-else' }));
+    await appendBatch(both, [{ kind: 'rxstore.test/from-the-future', payload: {} }]);
+    const mixed = await readSession(both, { caches: false });
+    expect(codes(mixed)).toEqual(['error RX_MANIFEST_ID', 'error RX_UNSUPPORTED_VERSION']);
+    expect(mixed.status).toBe('unsupported');
+    expect(mixed.refusal?.code).toBe('RX_MANIFEST_ID');
   });
 
   it('a manifest of each storage revision Reasonix opens is read; one with none is a draft Reasonix would import (a warning)', async () => {
@@ -284,6 +294,9 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     expect(read.problems).toEqual([]);
     expect(read.header).toMatchObject({ origin: 'fork', parentSessionId: 'p', extra: 1 });
     expect(workspaceOf(read)).toBe(plain.workspace);
+    // Without a header's cwd, the workspace the store declares (a transcript's meta) comes before the log's.
+    expect(workspaceOf({ ...read, declaredWorkspace: '/declared' })).toBe('/declared');
+    expect(workspaceOf({ ...read, header: { ...read.header!, cwd: '' }, declaredWorkspace: '/declared' })).toBe('/declared');
   });
 
   it('a payload Reasonix would refuse: counted up to it, and refused with the strict payload error before any codec damage after it', async () => {
