@@ -4,7 +4,8 @@ import { copyFile, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireWriterLocks } from '../src/session/reading/writer-locks.js';
-import { readSession, reasonixRefuses, workspaceOf, type SessionRead } from '../src/session/reading/read-session.js';
+import { MissingContentError } from '../src/errors/index.js';
+import { readSession, reasonixRefuses, SessionStatusSchema, workspaceOf, type SessionRead } from '../src/session/reading/read-session.js';
 import { appendBatch, copySession, cutLog, editLog, endFrames, framesOf, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { complete, messageId } from './support/sample-session.js';
@@ -106,16 +107,21 @@ describe('readSession on sessions the real Reasonix wrote', () => {
     expect((await readSession(dir, { caches: false })).problems).toEqual([]);
   });
 
-  it('an offset index that names another size, or another identity, is stale even with the mtime Reasonix recorded', async () => {
-    const edits = [(text: string) => text.replace(/"logSize":(\d+)/, (_, size: string) => `"logSize":${Number(size) + 1}`), (text: string) => text.replace(/"logIdentity":"[0-9a-f]+"/, `"logIdentity":"${'0'.repeat(64)}"`)];
+  it('an offset index that names another size, identity or mtime is stale', async () => {
+    const edits = [
+      (text: string) => text.replace(/"logSize":(\d+)/, (_, size: string) => `"logSize":${Number(size) + 1}`),
+      (text: string) => text.replace(/"logIdentity":"[0-9a-f]+"/, `"logIdentity":"${'0'.repeat(64)}"`),
+      // A time that is not whole nanoseconds is no mtime a log has.
+      (text: string) => text.replace(/"logModTimeNs":\d+/, '"logModTimeNs":1.5'),
+    ];
     for (const edit of edits) {
       const dir = await copySession(plain.dir);
       const path = join(dir, 'events.offset-index.json');
       // Edited as text: the nanoseconds Reasonix wrote are digits no double holds.
+      await restoreIndexedMtime(dir);
       const text = await readFile(path, 'utf8');
       expect(edit(text)).not.toBe(text);
       await writeFile(path, edit(text));
-      await restoreIndexedMtime(dir);
       expect(codes(await readSession(dir))).toEqual(['note RX_OFFSET_INDEX_STALE']);
     }
   });
@@ -366,6 +372,8 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     const read = await readSession(dir, { caches: false });
     expect(read.status).toBe('damaged');
     expect(read.refusal?.code).toBe('RX_MISSING_CONTENT');
+    // The refusal is the error the content store's read threw, as every view of the session throws it.
+    expect(read.refusal).toBeInstanceOf(MissingContentError);
     expect(read.problems[0]!.message).toMatch(/^read v4 event \S+ payload: /);
     expect(read.problems[0]!.data).toMatchObject({ file: object, eventId: expect.any(String), sequence: expect.any(Number) });
     expect(read.batches).toBeLessThan(whole.batches);
@@ -404,6 +412,14 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     read = await readSession(dir, { caches: false });
     expect(read.status).toBe('damaged');
     expect(codes(read)).toEqual(['error RX_MANIFEST_MISSING', 'warning RX_TORN_TAIL']);
+  });
+});
+
+describe('the statuses a read gives', () => {
+  it('are the four a caller narrows on, and only the last two are refusals', () => {
+    expect(SessionStatusSchema.options).toEqual(['ok', 'torn-tail', 'damaged', 'unsupported']);
+    expect(SessionStatusSchema.options.filter((status) => reasonixRefuses(status))).toEqual(['damaged', 'unsupported']);
+    expect(SessionStatusSchema.safeParse('refused').success).toBe(false);
   });
 });
 
