@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WriterOwnedError } from '../src/errors/index.js';
@@ -51,6 +51,19 @@ describe('metadata files that are not what Reasonix writes', () => {
     await writeFile(join(dir, 'manifest.json'), '');
     await truncate(join(dir, 'manifest.json'), 16 * 1024 * 1024);
     expect((await readSession(dir, { caches: false })).problems[0]!.message).toMatch(/^invalid manifest: .*JSON/);
+  });
+
+  it('a manifest the system will not let be read (a symlink loop) is a file-system error naming it, never a verdict on the session', async () => {
+    const dir = await copySession(plain.dir);
+    const path = join(dir, 'manifest.json');
+    await rm(path);
+    await symlink(path, path);
+    const error = await readSession(dir).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: path, errno: 'ELOOP' } });
+    expect((await collect(readSessionEvents(dir))).error).toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: path } });
   });
 
   it('what zod found wrong is named by its path inside the file', async () => {
