@@ -51,6 +51,11 @@ describe('a records cursor', () => {
     ]);
     expect(next!.cursor).toMatchObject({ lastTime: later + 1, workspace: '/carried/workspace', title: 'Carried title', waiting: [] });
 
+    // A workspace the caller knows (a desktop session's header) is every record's.
+    const given = await all(recordsSince(dir, plain.id, { workspace: '/given/by/caller' }, carried));
+    expect(given.flatMap((piece) => piece.records).map((record) => record.workspace)).toEqual(['/given/by/caller']);
+    expect(given.at(-1)!.cursor.workspace).toBe('/given/by/caller');
+
     // The workspace the session names wins over the one carried, and is asked for once a batch is new.
     let asked = 0;
     const named = await all(
