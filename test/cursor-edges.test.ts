@@ -6,6 +6,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError } from '../src/errors/index.js';
 import { checkCursor, cursorAt, type Cursor } from '../src/session/cursors/cursor.js';
+import { readSession } from '../src/session/reading/read-session.js';
 import { batchesSince, readSince } from '../src/session/cursors/read-since.js';
 import { copySession, endFrames, framesOf, insertRawFrame, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
@@ -58,6 +59,12 @@ describe('reading since a cursor, stopped early', () => {
     );
     expect(error).not.toBeInstanceOf(CursorMismatchError);
     expect(error).toMatchObject({ data: { file: logOf(damaged), offset: 0 } });
+    expect(openDescriptors()).toBe(before);
+    // Making and checking cursors, and a whole read with its caches, close what they open too.
+    const { cursor } = await readSince(dir, source.id, undefined, { maxBatches: 2 });
+    await cursorAt(dir, source.id, { offset: cursor.offset, nextSequence: cursor.nextSequence, writerGeneration: 1 });
+    await checkCursor(dir, source.id, cursor);
+    await readSession(dir);
     expect(openDescriptors()).toBe(before);
   });
 });
@@ -114,6 +121,16 @@ describe('a cursor', () => {
     expect((await refusal(readSince(dir, source.id, cursor))).message).toContain(`offset ${first!.bytes} is not a batch boundary`);
   });
 
+  it('that is not one names the log it was given for; one at a sequence the log does not continue at names where the batch before it ends', async () => {
+    const dir = await copySession(source.dir);
+    expect((await refusal(readSince(dir, source.id, 'not a cursor'))).data).toEqual({ file: logOf(dir) });
+    const { cursor } = await readSince(dir, source.id, undefined, { maxBatches: 2 });
+    const error = await refusal(readSince(dir, source.id, { ...cursor, nextSequence: cursor.nextSequence + 2 }));
+    expect(error.message).toBe(
+      `the cursor does not fit this log: the log does not continue at sequence ${cursor.nextSequence + 2} there (the batch before the offset ends at sequence ${cursor.nextSequence - 1}); read the session again from the start`,
+    );
+  });
+
   it('of a session whose log is gone is the file system error naming the log, not a verdict on the cursor', async () => {
     const dir = await copySession(source.dir);
     const { cursor } = await readSince(dir, source.id, undefined, { maxBatches: 1 });
@@ -123,6 +140,7 @@ describe('a cursor', () => {
 
   it.each([
     ['a frame that is not JSON', Buffer.from('not json at all')],
+    ['JSON that is not a record', Buffer.from(JSON.stringify({ note: 'no record type here' }))],
     ['a record of another type', Buffer.from(JSON.stringify({ recordType: 'batch/event', schemaVersion: 4 }))],
     ['a batch/end record without its sequence', Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, eventCount: 1 }))],
     ['a batch/end record without its event count', Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, firstSeq: 3 }))],

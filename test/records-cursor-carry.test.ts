@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CursorMismatchError } from '../src/errors/index.js';
 import type { IndexRecord } from '../src/session/replay/index-records.js';
 import { recordsSince, recordsSinceNamed, type RecordsCursor, type RecordsSince } from '../src/session/cursors/records-since.js';
+import { appendBatches } from '../src/session/writing/append-batches.js';
 import { appendBatch, copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { complete, messageId } from './support/sample-session.js';
@@ -56,7 +57,8 @@ describe('a records cursor', () => {
     expect(given.flatMap((piece) => piece.records).map((record) => record.workspace)).toEqual(['/given/by/caller']);
     expect(given.at(-1)!.cursor.workspace).toBe('/given/by/caller');
 
-    // The workspace the session names wins over the one carried, and is asked for once a batch is new.
+    // The workspace the session names wins over the one carried, and is asked for once, when the first batch is new.
+    await appendBatch(dir, [complete({ role: 'user', id: messageId(), origin: 'user', content: 'and another' })]);
     let asked = 0;
     const named = await all(
       recordsSinceNamed(dir, plain.id, async () => {
@@ -65,12 +67,13 @@ describe('a records cursor', () => {
       }, carried),
     );
     expect(asked).toBe(1);
-    expect(named[0]!.records[0]!.workspace).toBe('/named/by/header');
+    expect(named).toHaveLength(2);
+    expect(named.flatMap((piece) => piece.records).map((record) => record.workspace)).toEqual(['/named/by/header', '/named/by/header']);
     // Nothing new after the last cursor: nothing given, nothing asked.
     expect(await all(recordsSinceNamed(dir, plain.id, async () => {
       asked += 1;
       return null;
-    }, named[0]!.cursor))).toEqual([]);
+    }, named.at(-1)!.cursor))).toEqual([]);
     expect(asked).toBe(1);
   });
 
@@ -90,20 +93,25 @@ describe('a records cursor', () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
-  it('a call whose turn never ends waits until more than 256 records wait; then the oldest is given without its result', async () => {
-    const dir = await copySession(plain.dir);
+  it('calls of a turn still open wait until more than 256 records wait, the oldest then given without a result; a turn that ends gives them all', async () => {
     const callIds = Array.from({ length: 300 }, (_, at) => `call_rxstore_unanswered_${at}`);
-    await appendBatch(dir, [
-      { kind: 'turn/start', payload: { turnId: 'turn_rxstore_open' } },
-      ...callIds.map((id) => complete({ role: 'assistant', id: messageId(), content: '', tool_calls: [{ id, name: 'bash', arguments: JSON.stringify({ command: `echo ${id}` }) }] })),
-    ]);
+    const calls = callIds.map((id) => complete({ role: 'assistant', id: messageId(), content: '', tool_calls: [{ id, name: 'bash', arguments: JSON.stringify({ command: `echo ${id}` }) }] }));
+    const turnId = 'turn_00000000000000000000000000000300';
     const { cursor } = (await all(recordsSince(plain.dir, plain.id, { workspace: null }))).at(-1)!;
-    const [piece] = await all(recordsSince(dir, plain.id, { workspace: null }, cursor));
-    const commands = piece!.records.filter((record): record is Extract<IndexRecord, { type: 'command' }> => record.type === 'command');
-    expect(commands.length + piece!.cursor.waiting.length).toBe(300);
+    const commandsOf = (piece: RecordsSince) => piece.records.filter((record): record is Extract<IndexRecord, { type: 'command' }> => record.type === 'command');
+
+    const open = await copySession(plain.dir);
+    await appendBatches(open, [{ operationId: 'rxstore-test:open-turn', turnId, events: [{ kind: 'turn/start', payload: {} }, ...calls] }], { validate: false });
+    const [piece] = await all(recordsSince(open, plain.id, { workspace: null }, cursor));
     expect(piece!.cursor.waiting).toHaveLength(256);
-    expect(commands.map((record) => record.command)).toEqual(callIds.slice(0, 300 - 256).map((id) => `echo ${id}`));
-    expect(commands.every((record) => record.state === undefined && record.exitCode === undefined)).toBe(true);
+    expect(commandsOf(piece!).map((record) => record.command)).toEqual(callIds.slice(0, 300 - 256).map((id) => `echo ${id}`));
+    expect(commandsOf(piece!).every((record) => record.state === undefined && record.exitCode === undefined)).toBe(true);
+
+    const ended = await copySession(plain.dir);
+    await appendBatches(ended, [{ operationId: 'rxstore-test:ended-turn', turnId, events: [{ kind: 'turn/start', payload: {} }, ...calls.slice(0, 3), { kind: 'turn/end', payload: { status: 'completed' } }] }], { validate: false });
+    const [whole] = await all(recordsSince(ended, plain.id, { workspace: null }, cursor));
+    expect(whole!.cursor.waiting).toEqual([]);
+    expect(commandsOf(whole!).map((record) => record.command)).toEqual(callIds.slice(0, 3).map((id) => `echo ${id}`));
   });
 
   it.each([
