@@ -33,6 +33,12 @@ export default defineConfig({
       'test/salvage-past-damage.test.ts',
       'test/repair-salvage.test.ts',
       'test/library-follow.test.ts',
+      // Reading and verifying a session directory, and reading since a cursor.
+      'test/read-session-verdicts.test.ts',
+      'test/session-metadata-files.test.ts',
+      'test/follow-session.test.ts',
+      'test/records-cursor-carry.test.ts',
+      'test/cursor-edges.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -173,7 +173,8 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
           if (event.payloadRef) {
             read.payloadRefs += 1;
             contentFiles.add(content.objectPath(event.payloadRef.digest));
-            if (event.payloadRef.indexDigest) contentFiles.add(content.indexPath(event.payloadRef.indexDigest));
+            // The index is filed under the object's digest; `indexDigest` is the digest of its bytes.
+            if (event.payloadRef.indexDigest) contentFiles.add(content.indexPath(event.payloadRef.digest));
           }
           projection.apply(batch, event, payloads[index], payloadBytes[index]);
         });

@@ -60,7 +60,7 @@ export async function summariseAppended(
         if (!payloadRef) continue;
         if (!content) return undefined;
         files.add(content.objectPath(payloadRef.digest));
-        if (payloadRef.indexDigest) files.add(content.indexPath(payloadRef.indexDigest));
+        if (payloadRef.indexDigest) files.add(content.indexPath(payloadRef.digest));
       }
       if (!carrier.add(replay, batch.events.map((event) => event.kind), { lastCommitAt: batch.createdAt, payloadRefs })) return undefined;
       position = { ...position, offset: batch.end, nextSequence: batch.firstSeq + batch.eventCount, writerGeneration: Math.max(position.writerGeneration, batch.writerGeneration) };
