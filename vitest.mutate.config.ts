@@ -33,6 +33,12 @@ export default defineConfig({
       'test/salvage-past-damage.test.ts',
       'test/repair-salvage.test.ts',
       'test/library-follow.test.ts',
+      // The session writer (create, append, validate, repair, salvage) in process.
+      'test/writer-refusals-in-process.test.ts',
+      'test/create-session-in-process.test.ts',
+      'test/append-batches-in-process.test.ts',
+      'test/repair-session-in-process.test.ts',
+      'test/salvage-session-in-process.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
