@@ -39,6 +39,12 @@ export default defineConfig({
       'test/follow-session.test.ts',
       'test/records-cursor-carry.test.ts',
       'test/cursor-edges.test.ts',
+      // The session writer (create, append, validate, repair, salvage) in process.
+      'test/writer-refusals-in-process.test.ts',
+      'test/create-session-in-process.test.ts',
+      'test/append-batches-in-process.test.ts',
+      'test/repair-session-in-process.test.ts',
+      'test/salvage-session-in-process.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -43,6 +43,9 @@ export interface CreatedSession {
   batches: CommittedBatch[];
 }
 
+/** The staging name `.<id>.tmp-rxstore-<12 hex digits>` must fit in a file name of 255 bytes. */
+const MAX_ID_BYTES = 255 - '..tmp-rxstore-'.length - 12;
+
 /** The writer generation of a freshly created session: its creator's first open (docs/format.md §5.4). */
 const CREATOR_GENERATION = 1;
 
@@ -55,7 +58,7 @@ const CREATOR_GENERATION = 1;
  */
 export async function createSession(spec: NewSession): Promise<CreatedSession> {
   const id = spec.sessionId ?? randomBytes(16).toString('hex');
-  if (!/^[^./\\<>:"|?*\x00-\x1f][^/\\<>:"|?*\x00-\x1f]{0,254}$/.test(id) || id.endsWith('.')) {
+  if (!/^[^./\\<>:"|?*\x00-\x1f][^/\\<>:"|?*\x00-\x1f]*$/.test(id) || id.endsWith('.') || Buffer.byteLength(id) > MAX_ID_BYTES) {
     throw new InvalidInputError(`${JSON.stringify(id)} is not a valid session id`);
   }
   if (spec.validate ?? true) {

@@ -9,6 +9,7 @@ import { PhysicalEventSchema, V4_CODEC } from '../../codec/records.js';
 import { salvageFrames } from '../../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
 import { MessageSchema, type Message } from '../replay/message.js';
+import { decodePayload } from '../replay/payloads.js';
 import { readSessionEvents } from '../reading/read-events.js';
 import { sessionContentStore } from '../reading/session-content.js';
 import { ManifestSchema } from '../reading/manifest.js';
@@ -127,7 +128,8 @@ function messageIdsOf(payload: unknown): string[] {
 
 /**
  * The person's view of the messages in frames past `from` that still decode: message events
- * whose payload parses, without host and local-only records, each id once and none already kept.
+ * whose payload parses, without host and local-only records, each id once and none already kept,
+ * and none Reasonix would refuse to read back.
  */
 async function messagesPast(log: Buffer, from: number, content: ContentStore, known: Set<string>): Promise<Message[]> {
   const found: Message[] = [];
@@ -143,8 +145,11 @@ async function messagesPast(log: Buffer, from: number, content: ContentStore, kn
       if (message.origin === 'host' || message.local_only) continue;
       const id = message.id || `salvaged-${frame.offset}`;
       if (known.has(id)) continue;
+      const recovered = { ...message, id };
+      // A message Reasonix would refuse (a field it does not know) would make it refuse the whole new session: left out.
+      if (decodePayload('message/complete', Buffer.from(JSON.stringify({ message: recovered }))).state !== 'ok') continue;
       known.add(id);
-      found.push({ ...message, id });
+      found.push(recovered);
     } catch (error) {
       // A frame that decodes but does not hold a readable message (not JSON, not an event or a message,
       // its content object missing or damaged): nothing to recover from it. Anything else is a fault.
