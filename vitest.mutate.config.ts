@@ -33,6 +33,11 @@ export default defineConfig({
       'test/salvage-past-damage.test.ts',
       'test/repair-salvage.test.ts',
       'test/library-follow.test.ts',
+      // The replay: projection, model list, turns, hygiene, index records, inspect's report, Go decoding.
+      'test/replay-projection.test.ts',
+      'test/replay-hygiene-inspect.test.ts',
+      'test/replay-index-records.test.ts',
+      'test/replay-go-decode.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
