@@ -131,6 +131,24 @@ describe('the inspect report', () => {
     expect(inspectReport(await readSession(fixture('payload-ref').dir), 'sessions-v4').payloadRefs).toBe(2);
   });
 
+  it('gives a JSONL transcript\'s times, title and workspace from its meta file', async () => {
+    const source = fixture('jsonl-migrated');
+    const path = join(source.root, 'projects/-tmp-rxstore-fixture-ws-jsonl-migrated/sessions/legacy-demo.jsonl');
+    const report = inspectReport(await readJsonlSession(path), 'sessions');
+    expect(report).toMatchObject({
+      id: 'legacy-demo',
+      store: 'sessions',
+      path,
+      status: 'ok',
+      workspace: '/tmp/rxstore-fixture-ws/jsonl-migrated',
+      createdAt: '2025-06-01T10:00:00Z',
+      updatedAt: '2025-06-01T10:05:00Z',
+      messages: { total: 5, byRole: { system: 1, user: 1, assistant: 2, tool: 1 }, seenByPerson: 5 },
+      tornTail: null,
+      problems: [],
+    });
+  });
+
   it('flattens each problem\'s place beside it, gives the torn tail, and makes warnings errors under strict', async () => {
     const dir = await copySession(fixture('plain-chat').dir);
     await cutLog(dir, 7);

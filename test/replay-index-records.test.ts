@@ -128,7 +128,8 @@ describe('index records', () => {
       { type: 'file', tool: 'read_file', action: 'read', path: 'a.txt' },
     ]);
     // Arguments that are not an object give no path.
-    expect(only([call('r', 'read_file', '["a.txt"]'), ok('r')])).toEqual([{ type: 'file', tool: 'read_file', action: 'read', path: '', ...done }]);
+    for (const args of ['["a.txt"]', 'null', '"a.txt"', '{"path":'])
+      expect(only([call('r', 'read_file', args), ok('r')])).toEqual([{ type: 'file', tool: 'read_file', action: 'read', path: '', ...done }]);
   });
 
   it('pair each call with the first result after it, whatever lies between, and flatten calls in OpenAI\'s nested form', () => {

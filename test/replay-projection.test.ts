@@ -124,6 +124,12 @@ describe('a replay of events', () => {
     ]);
     expect(rewritten.status).toBe('ok');
 
+    const replaced = await replay([
+      { operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1')), event('history/replace', { messages: [system, call] }), complete(result('m-r2'))] },
+    ]);
+    expect(replaced.status).toBe('ok');
+    expect(ids(replaced.projection.modelMessages)).toEqual(['m-system', 'm-call', 'm-r2']);
+
     const localResults = await replay([{ operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1', { local_only: true })), complete(result('m-r2', { local_only: true })), complete(result('m-r3'))] }]);
     expect(localResults.status).toBe('ok');
     expect(ids(localResults.projection.modelMessages)).toEqual(['m-system', 'm-call', 'm-r3']);
@@ -225,6 +231,29 @@ describe('a replay of events', () => {
     expect(plain.projection.modelIdentity).toBe('kept');
     expect(ids(plain.projection.modelMessages)).toEqual(['m-system', 'm-b']);
     expect(plain.projection.compactions).toEqual([]);
+  });
+
+  it('reads payload keys as Reasonix\'s fields name them, and a message without a role as role ""', async () => {
+    const read = await replay([
+      {
+        operationId: 'o1',
+        events: [
+          event('session/title', { Title: 'Cased key' }),
+          event('session/config', { MODELREF: 'cased/model', ModelIdentity: 'cased' }),
+          complete({ id: 'm-norole', content: 'x' } as unknown as Stored),
+          event('message/complete', { Message: { Role: 'user', ID: 'm-cased', Content: 'cased' } }),
+        ],
+      },
+    ]);
+    const projection = read.projection;
+    expect(projection.title).toBe('Cased key');
+    expect(projection.titleSequence).toBe(2);
+    expect(projection.modelRef).toBe('cased/model');
+    expect(projection.modelIdentity).toBe('cased');
+    expect(projection.transcript.map((entry) => [entry.message.role, entry.message.id, entry.message.content])).toEqual([
+      ['', 'm-norole', 'x'],
+      ['user', 'm-cased', 'cased'],
+    ]);
   });
 
   it('applies checkpoints of both kinds to the model list only, and notes their sequences', async () => {
