@@ -45,6 +45,11 @@ export default defineConfig({
       'test/append-batches-in-process.test.ts',
       'test/repair-session-in-process.test.ts',
       'test/salvage-session-in-process.test.ts',
+      // The replay: projection, model list, turns, hygiene, index records, inspect's report, Go decoding.
+      'test/replay-projection.test.ts',
+      'test/replay-hygiene-inspect.test.ts',
+      'test/replay-index-records.test.ts',
+      'test/replay-go-decode.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -83,6 +83,7 @@ const accepted: { rule: string; event: EventToWrite }[] = [
   { rule: 'keys match fields case-insensitively', event: raw('message/complete', '{"Message":{"ROLE":"user","Id":"rx-rule-1","content":"x"}}') },
   { rule: 'a null payload is the zero value', event: raw('session/title', 'null') },
   { rule: 'a null field is the zero value', event: raw('session/title', '{"title":null}') },
+  { rule: 'a null leaves a string field as an earlier key set it', event: raw('message/complete', '{"message":{"role":"user","id":"rx-rule-1","ID":null,"content":"x"}}') },
   { rule: 'a message needs no role', event: { kind: 'message/complete', payload: { message: { id: 'rx-rule-1', content: 'x' } } } },
   { rule: 'an id of spaces is an id', event: message({ id: ' ' }) },
   { rule: 'a tool call needs no id in the store', event: message({ role: 'assistant', tool_calls: [{ name: 'bash', arguments: '{}' }] }) },

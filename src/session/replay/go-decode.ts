@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Building blocks that decode JSON the way Go's `encoding/json` decodes it into Reasonix 1.38.11's
  * structs (docs/format.md §7.2, measured against the binary): a key names a field exactly or, failing that,
- * case-insensitively; `null` leaves a field at its zero value; a value of the wrong JSON type is
+ * case-insensitively; `null` makes a pointer, slice, map or interface nil and leaves any other field as it is; a value of the wrong JSON type is
  * refused; keys no field has are refused where Reasonix decodes strictly and dropped where it
  * decodes leniently (its JSONL loader).
  */
@@ -17,6 +17,8 @@ function fold(key: string): string {
 /** A Go struct: the fields of `shape`, each optional (absent or `null` is the zero value). */
 export function goStruct<S extends Record<string, z.ZodType>>(shape: S, unknownKeys: UnknownKeys) {
   const byFold = new Map(Object.keys(shape).map((field) => [fold(field), field]));
+  // Go sets a pointer, slice, map or interface to nil on `null`; any other field keeps what it holds.
+  const nilable = new Set(Object.keys(shape).filter((field) => shape[field] instanceof z.ZodNullable || shape[field] === goRaw));
   const fields = Object.fromEntries(Object.entries(shape).map(([field, schema]) => [field, schema.optional()])) as {
     [K in keyof S]: z.ZodOptional<S[K]>;
   };
@@ -42,8 +44,8 @@ export function goStruct<S extends Record<string, z.ZodType>>(shape: S, unknownK
         named[key] = item;
         continue;
       }
-      if (item === null) delete named[field];
-      else named[field] = item;
+      if (item !== null) named[field] = item;
+      else if (nilable.has(field)) delete named[field];
     }
     return named;
   }, object);
