@@ -33,6 +33,9 @@ export default defineConfig({
       'test/salvage-past-damage.test.ts',
       'test/repair-salvage.test.ts',
       'test/library-follow.test.ts',
+      // The replay's payload rules, transcript index and views.
+      'test/payload-rules.test.ts',
+      'test/transcript-views.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
