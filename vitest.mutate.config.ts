@@ -36,6 +36,8 @@ export default defineConfig({
       // The replay's payload rules, transcript index and views.
       'test/payload-rules.test.ts',
       'test/transcript-views.test.ts',
+      'test/message-summaries.test.ts',
+      'test/strict-payload-refusal.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
