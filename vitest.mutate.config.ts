@@ -38,6 +38,7 @@ export default defineConfig({
       'test/transcript-views.test.ts',
       'test/message-summaries.test.ts',
       'test/strict-payload-refusal.test.ts',
+      'test/jsonl-lenient-messages.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
