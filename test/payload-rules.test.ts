@@ -47,6 +47,7 @@ describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
       ['message/complete', {}, 'the message is missing or has no id'],
       ['message/upsert', { message: { role: 'user', content: 'x' } }, 'the message is missing or has no id'],
       ['message/upsert', { message: { role: 'user', id: '', content: 'x' } }, 'the message is missing or has no id'],
+      ['message/upsert', { message: null }, 'the message is missing or has no id'],
       ['message/retract', {}, 'empty messageIds'],
       ['message/retract', { messageIds: null }, 'empty messageIds'],
       ['message/retract', { messageIds: [''] }, 'invalid or duplicate message id'],
@@ -86,6 +87,10 @@ describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
       ['tool/start', { id: 't', name: 'bash', args: '{}', extra: 1 }, 'unknown field "args"'],
       ['legacy/import', { source: { path: 'x', bogus: 1 }, messages: [] }, 'unknown field "bogus" in source'],
       ['message/complete', { message: { id: 'm', tool_calls: [{ name: 'bash', bogus: 1 }] } }, 'unknown field "bogus" in message.tool_calls.0'],
+      // The v4 reader knows only the flat tool-call form: OpenAI's nested one is refused.
+      ['message/complete', { message: { id: 'm', tool_calls: [{ id: 'c', type: 'function', function: { name: 'bash', arguments: '{}' } }] } }, 'unknown field "type" in message.tool_calls.0'],
+      // Go names the first problem in the document: here the unknown field, before the wrong type.
+      ['session/title', { bogus: 2, title: 1 }, 'unknown field "bogus"'],
       ['plan/state', [], 'not a JSON object'],
       ['plan/state', null, 'not a JSON object'],
       ['goal/state', 'x', 'not a JSON object'],
