@@ -20,6 +20,8 @@ describe('message summaries', () => {
     for (const [at, { message }] of whole.entries()) {
       const kept = summary[at]!.message;
       for (const key of Object.keys(kept)) expect(KEPT_KEYS).toContain(key);
+      // Only the text may be absent and still named: a field a message does not have is left out.
+      for (const [key, value] of Object.entries(kept)) if (key !== 'content') expect(value, key).not.toBeUndefined();
       expect([kept.role, kept.id, kept.origin, kept.tool_call_id, kept.name, kept.createdAt]).toEqual([message.role, message.id, message.origin, message.tool_call_id, message.name, message.createdAt]);
       expect(kept.local_only).toBe(message.local_only || undefined);
       const said = message.role === 'user' || message.role === 'tool';
@@ -46,7 +48,7 @@ describe('message summaries', () => {
     const summary = (await readSession(fixture('interrupted').dir, { keep: 'summary' })).projection.transcript.map((entry) => entry.message);
     const local = summary.filter((message) => message.local_only);
     expect(local).toHaveLength(2);
-    for (const message of local) expect(message).toEqual({ role: 'tool', id: message.id, local_only: true, tool_call_id: '__reasonix_local_only__', name: '__reasonix_local_only__', content: undefined });
+    for (const message of local) expect(message).toStrictEqual({ role: 'tool', id: message.id, local_only: true, tool_call_id: '__reasonix_local_only__', name: '__reasonix_local_only__', content: undefined });
   });
 
   it('a text of exactly 200 characters is kept whole; tool-call arguments are told apart as object, none or cut', async () => {
@@ -68,7 +70,7 @@ describe('message summaries', () => {
       ],
     });
     const summary = (await readSession(dir, { keep: 'summary' })).projection.transcript.map((entry) => entry.message);
-    expect(summary).toEqual<Message[]>([
+    expect(summary).toStrictEqual<Message[]>([
       { role: 'user', id: 'u1', origin: 'user', createdAt: 1767323045123, raw_content: exact, content: exact },
       {
         role: 'assistant',

@@ -86,7 +86,7 @@ describe('the views of a session a reader gets from openSession', () => {
     const session = await openSession(fixture('plain-chat').dir);
     const read = await session.read();
     const [system, host, user, assistant] = read.projection.transcript.map((entry) => entry.message);
-    expect(await collect(session.personView())).toEqual<PersonMessage[]>([
+    expect(await collect(session.personView())).toStrictEqual<PersonMessage[]>([
       { id: system!.id, role: 'system', content: system!.content as string, time: new Date(1796021328608).toISOString() },
       { id: user!.id, role: 'user', content: 'Say hello in one short sentence.', time: new Date(1796021328644).toISOString() },
       { id: assistant!.id, role: 'assistant', content: 'Hello! How can I help you today?', time: new Date(1796021328660).toISOString() },
@@ -156,11 +156,11 @@ describe('the views of a session a reader gets from openSession', () => {
     const read = await readSession(fixture('tool-calls').dir);
     const sent = providerMessages(read.projection);
     expect(sent).toHaveLength(19);
-    expect(sent[3]).toEqual({ role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'call_ls', type: 'function', function: { name: 'bash', arguments: '{"command":"echo listing && ls"}' } }] });
-    expect(sent[4]).toEqual({ role: 'tool', content: 'listing\nnotes.txt\n', tool_call_id: 'call_ls', name: 'bash' });
+    expect(sent[3]).toStrictEqual({ role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'call_ls', type: 'function', function: { name: 'bash', arguments: '{"command":"echo listing && ls"}' } }] });
+    expect(sent[4]).toStrictEqual({ role: 'tool', content: 'listing\nnotes.txt\n', tool_call_id: 'call_ls', name: 'bash' });
     // An assistant message with calls and no text is sent with content null, as OpenAI's form has it.
-    expect(sent[2]).toEqual({ role: 'user', content: 'List the files in this workspace.' });
-    expect(sent[8]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'call_missing', type: 'function', function: { name: 'bash', arguments: '{"command":"ls missing-dir"}' } }] });
+    expect(sent[2]).toStrictEqual({ role: 'user', content: 'List the files in this workspace.' });
+    expect(sent[8]).toStrictEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'call_missing', type: 'function', function: { name: 'bash', arguments: '{"command":"ls missing-dir"}' } }] });
     expect(sent[0]).toEqual({ role: 'system', content: read.projection.transcript[0]!.message.content });
     expect(sent.at(-1)).toEqual({ role: 'assistant', content: 'Done: new.txt created and beta capitalised in notes.txt.' });
   });
@@ -249,5 +249,59 @@ describe('the index follows what the log does to the transcript', () => {
       expect(at.toolCalls(1).map((call) => `${at.callId(call.idRef)} ${call.arguments}`)).toEqual(['new_0 object', 'new_1 none', 'new_2 other']);
       expect(at.typedText(0)).toBe(read === replaced.whole ? 'new start' : undefined);
     }
+  });
+
+  it('empty fields are left out of what a person and a provider read; times past what a Date holds are not times', async () => {
+    const { dir, whole, index } = await written([
+      {
+        operationId: 'turn-1',
+        events: [
+          {
+            kind: 'history/replace',
+            payload: {
+              reason: 'test',
+              messages: [
+                { role: 'system', content: 'You are helpful.' },
+                { role: 'user', id: 'u1', origin: 'user', content: 'hi', createdAt: -9e15 },
+                { role: 'user', id: 'gone', origin: 'user', content: 'taken back' },
+                { role: 'assistant', id: 'a1', content: '', tool_calls: [] },
+                { role: 'assistant', id: 'a2', content: '', tool_calls: [{ id: 'c1', name: 'bash', arguments: '{}' }] },
+                { role: 'tool', id: 't1', tool_call_id: 'c1', name: '', content: '' },
+                { role: 'assistant', id: 'a3', content: 'end', createdAt: 8.64e15 },
+              ],
+            },
+          },
+        ],
+      },
+      { operationId: 'turn-2', events: [{ kind: 'message/retract', payload: { messageIds: ['gone'] } }] },
+    ]);
+    // A message without an id stays when others are taken out.
+    for (const read of [whole, index]) {
+      const at = read.projection.transcriptIndex;
+      expect(Array.from({ length: at.length }, (_, n) => at.messageId(n))).toEqual([undefined, 'u1', 'a1', 'a2', 't1', 'a3']);
+      expect(at.role(0)).toBe('system');
+    }
+    const session = await openSession(dir);
+    const times = (await collect(session.transcript())).map((entry) => entry.time);
+    const commit = whole.projection.transcript[0]!.batchTime;
+    expect(times).toEqual([commit, commit + 1, commit + 2, commit + 3, commit + 4, 8.64e15]);
+    const person = await collect(session.personView());
+    expect(person).toStrictEqual<PersonMessage[]>([
+      { role: 'system', content: 'You are helpful.', time: new Date(commit).toISOString() },
+      { id: 'u1', role: 'user', content: 'hi', time: new Date(commit + 1).toISOString() },
+      { id: 'a1', role: 'assistant', content: '', time: new Date(commit + 2).toISOString() },
+      { id: 'a2', role: 'assistant', content: '', time: new Date(commit + 3).toISOString(), toolCalls: [{ id: 'c1', name: 'bash', arguments: '{}' }] },
+      { id: 't1', role: 'tool', content: '', time: new Date(commit + 4).toISOString(), toolCallId: 'c1' },
+      { id: 'a3', role: 'assistant', content: 'end', time: '+275760-09-13T00:00:00.000Z' },
+    ]);
+    const { providerMessages } = await import('../src/index.js');
+    expect(providerMessages(whole.projection)).toStrictEqual([
+      { role: 'system', content: 'You are helpful.' },
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: '' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{}' } }] },
+      { role: 'tool', content: '', tool_call_id: 'c1' },
+      { role: 'assistant', content: 'end' },
+    ]);
   });
 });
