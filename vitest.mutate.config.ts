@@ -50,6 +50,12 @@ export default defineConfig({
       'test/replay-hygiene-inspect.test.ts',
       'test/replay-index-records.test.ts',
       'test/replay-go-decode.test.ts',
+      // The replay's payload rules, transcript index and views.
+      'test/payload-rules.test.ts',
+      'test/transcript-views.test.ts',
+      'test/message-summaries.test.ts',
+      'test/strict-payload-refusal.test.ts',
+      'test/jsonl-lenient-messages.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
