@@ -176,9 +176,10 @@ const calls = (count: number, prefix: string) => Array.from({ length: count }, (
 
 describe('the index follows what the log does to the transcript', () => {
   it('an upsert rewrites a message in place, a retract takes messages out, later ones move up', async () => {
+    // Each batch is committed at a time of its own, a second apart: the order of commit times is the test's, not the clock's.
     const { dir, whole, index } = await written([
       {
-        operationId: 'turn-1',
+        operationId: 'turn-1', createdAt: '2026-01-01T00:00:01.000Z',
         events: [
           complete({ role: 'user', id: 'u1', origin: 'user', content: 'first', raw_content: 'typed first' }),
           complete({ role: 'assistant', id: 'a1', content: '', tool_calls: calls(3, 'one') }),
@@ -188,9 +189,9 @@ describe('the index follows what the log does to the transcript', () => {
           complete({ role: 'user', id: 'u3', origin: 'user', content: 'second' }),
         ],
       },
-      { operationId: 'turn-2', events: [{ kind: 'message/upsert', payload: { message: { role: 'assistant', id: 'a1', content: 'rewritten', tool_calls: calls(1, 'two') } } }] },
-      { operationId: 'turn-3', events: [{ kind: 'message/retract', payload: { messageIds: ['u1', 't2'] } }] },
-      { operationId: 'turn-4', events: [{ kind: 'message/upsert', payload: { message: { role: 'user', id: 'u4', origin: 'user', content: 'appended by upsert', createdAt: -1000 } } }, complete({ role: 'assistant', id: 'a5', content: 'late', createdAt: 9e15 })] },
+      { operationId: 'turn-2', createdAt: '2026-01-01T00:00:02.000Z', events: [{ kind: 'message/upsert', payload: { message: { role: 'assistant', id: 'a1', content: 'rewritten', tool_calls: calls(1, 'two') } } }] },
+      { operationId: 'turn-3', createdAt: '2026-01-01T00:00:03.000Z', events: [{ kind: 'message/retract', payload: { messageIds: ['u1', 't2'] } }] },
+      { operationId: 'turn-4', createdAt: '2026-01-01T00:00:04.000Z', events: [{ kind: 'message/upsert', payload: { message: { role: 'user', id: 'u4', origin: 'user', content: 'appended by upsert', createdAt: -1000 } } }, complete({ role: 'assistant', id: 'a5', content: 'late', createdAt: 9e15 })] },
     ]);
     for (const read of [whole, index]) {
       const at = read.projection.transcriptIndex;
