@@ -8,19 +8,9 @@ import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
+import { drain } from './support/drain.js';
 
 const source = fixture('tool-calls');
-
-/** Everything an iterator yields before it stops, and what it stopped with. */
-async function drain<T>(items: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
-  const seen: T[] = [];
-  try {
-    for await (const item of items) seen.push(item);
-  } catch (error) {
-    return { items: seen, error };
-  }
-  return { items: seen, error: undefined };
-}
 
 /** Flips the last byte (part of the zstd content checksum) of the frame at `index`. */
 async function flipFrame(dir: string, pick: (frames: LoggedFrame[]) => LoggedFrame): Promise<LoggedFrame> {

@@ -9,19 +9,10 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { acquireWriterLocks, writerLockHolder } from '../src/session/reading/writer-locks.js';
 import { appendBatch, copySession, endFrames, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
+import { drain } from './support/drain.js';
 
 const plain = fixture('plain-chat');
 const withRefs = fixture('payload-ref');
-
-async function collect<T>(items: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
-  const seen: T[] = [];
-  try {
-    for await (const item of items) seen.push(item);
-  } catch (error) {
-    return { items: seen, error };
-  }
-  return { items: seen, error: undefined };
-}
 
 describe('metadata files that are not what Reasonix writes', () => {
   it('a manifest that is a FIFO, a directory or far too large is invalid, named so, and never waited on or read whole', async () => {
@@ -63,7 +54,7 @@ describe('metadata files that are not what Reasonix writes', () => {
       (thrown: unknown) => thrown,
     );
     expect(error).toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: path, errno: 'ELOOP' } });
-    expect((await collect(readSessionEvents(dir))).error).toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: path } });
+    expect((await drain(readSessionEvents(dir))).error).toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: path } });
   });
 
   it('what zod found wrong is named by its path inside the file', async () => {
@@ -131,7 +122,7 @@ describe('metadata files that are not what Reasonix writes', () => {
 
 describe('where payloadRefs resolve', () => {
   it("a manifest's contentRoot picks the store's shared .content-v1 or the session's own, as Reasonix honours only these two", async () => {
-    const whole = await collect(readSessionEvents(withRefs.dir));
+    const whole = await drain(readSessionEvents(withRefs.dir));
     expect(whole.error).toBeUndefined();
     const payloads = whole.items.flatMap((item) => (item.type === 'batch' ? item.value.payloadBytes : []));
     const refs = whole.items.flatMap((item) => (item.type === 'batch' ? item.value.batch.events.filter((event) => event.payloadRef) : []));
@@ -143,7 +134,7 @@ describe('where payloadRefs resolve', () => {
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
     await rename(join(dirname(dir), '.content-v1'), join(dir, '.content-v1'));
     await writeFile(manifestPath, JSON.stringify({ ...manifest, contentRoot: '.content-v1' }));
-    const inside = await collect(readSessionEvents(dir));
+    const inside = await drain(readSessionEvents(dir));
     expect(inside.error).toBeUndefined();
     expect(inside.items.flatMap((item) => (item.type === 'batch' ? item.value.payloadBytes : []))).toEqual(payloads);
     const read = await readSession(dir, { caches: false });
@@ -153,7 +144,7 @@ describe('where payloadRefs resolve', () => {
     // Any other contentRoot, or none, is the shared store beside the session: empty here, so the first ref is missing.
     for (const contentRoot of ['../.content-v1', 'elsewhere', undefined]) {
       await writeFile(manifestPath, JSON.stringify({ ...manifest, contentRoot }));
-      const { items, error } = await collect(readSessionEvents(dir));
+      const { items, error } = await drain(readSessionEvents(dir));
       expect(error).toMatchObject({ code: 'RX_MISSING_CONTENT' });
       expect((error as Error).message).toMatch(/^read v4 event \S+ payload: /);
       expect((error as { data: { file: string } }).data.file.startsWith(join(dirname(dir), '.content-v1'))).toBe(true);
@@ -161,7 +152,7 @@ describe('where payloadRefs resolve', () => {
     }
     // A manifest that cannot be read leaves the default too.
     await writeFile(manifestPath, '{');
-    expect((await collect(readSessionEvents(dir))).error).toMatchObject({ code: 'RX_MISSING_CONTENT' });
+    expect((await drain(readSessionEvents(dir))).error).toMatchObject({ code: 'RX_MISSING_CONTENT' });
   });
 
   it('a content object with other bytes is corrupt content, named with the event that refers to it', async () => {
@@ -171,7 +162,7 @@ describe('where payloadRefs resolve', () => {
     const bytes = await readFile(object);
     bytes[0]! ^= 0x01;
     await writeFile(object, bytes);
-    const { items, error } = await collect(readSessionEvents(dir));
+    const { items, error } = await drain(readSessionEvents(dir));
     expect(error).toMatchObject({ code: 'RX_CORRUPT_CONTENT', data: { file: object, eventId: expect.any(String), sequence: expect.any(Number) } });
     expect((error as Error).message).toMatch(/^read v4 event \S+ payload: /);
     expect(items.every((item) => item.type === 'batch')).toBe(true);
@@ -189,7 +180,7 @@ describe('payloads as read', () => {
       { kind: 'rxstore.test/empty', optional: true, required: false },
       { kind: 'rxstore.test/value', payload: { answer: 42, text: '你好' }, optional: true, required: false },
     ]);
-    const { items, error } = await collect(readSessionEvents(dir));
+    const { items, error } = await drain(readSessionEvents(dir));
     expect(error).toBeUndefined();
     const last = items.at(-1)!;
     if (last.type !== 'batch') throw new Error('expected a batch last');
