@@ -27,7 +27,7 @@ export { inspectReport, type InspectOptions, type InspectReport, type ReportedPr
 // Reading what is new since last time, and following a live session.
 export { CursorSchema, type Cursor } from './session/cursors/cursor.js';
 export { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from './session/cursors/read-since.js';
-export { recordsSince, RecordsCursorSchema, type RecordsCursor, type RecordsSince } from './session/cursors/records-since.js';
+export { recordsSince, RecordsCursorSchema, AcceptedRecordsCursorSchema, type AcceptedRecordsCursor, type RecordsCursor, type RecordsSince } from './session/cursors/records-since.js';
 export { followSession, type FollowOptions } from './session/cursors/follow.js';
 
 // Writing: new sessions, appends, repair and salvage, under Reasonix's locks.

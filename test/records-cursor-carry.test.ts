@@ -9,6 +9,8 @@ import { appendBatches } from '../src/session/writing/append-batches.js';
 import { appendBatch, copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { complete, messageId } from './support/sample-session.js';
+import { StrictPayloadError } from '../src/errors/index.js';
+import { readSession } from '../src/session/reading/read-session.js';
 
 const plain = fixture('plain-chat');
 const tools = fixture('tool-calls');
@@ -33,7 +35,7 @@ describe('a records cursor', () => {
     const dir = await copySession(plain.dir);
     const pieces = await all(recordsSince(dir, plain.id, { workspace: null }, undefined, { maxBatches: 1000 }));
     const cursor = pieces.at(-1)!.cursor;
-    expect(cursor.version).toBe(1);
+    expect(cursor.version).toBe(2);
     expect(cursor.waiting).toEqual([]);
     // plain-chat's host context names the workspace; it has no title.
     expect(cursor.workspace).toBe(plain.workspace);
@@ -115,7 +117,9 @@ describe('a records cursor', () => {
   });
 
   it.each([
-    ['another version', (cursor: RecordsCursor) => ({ ...cursor, version: 2 }), /^not a records cursor rxstore made: version: /],
+    ['another version', (cursor: RecordsCursor) => ({ ...cursor, version: 3 }), /^not a records cursor rxstore made: version: /],
+    ['ids that are not base64', (cursor: RecordsCursor) => ({ ...cursor, seen: { ...cursor.seen, ids: 'not base64!' } }), /^not a records cursor rxstore made: seen\.ids: /],
+    ['no ids at version 2', (cursor: RecordsCursor) => ({ ...cursor, seen: undefined }), /^not a records cursor rxstore made: seen: /],
     ['a log cursor of another shape', (cursor: RecordsCursor) => ({ ...cursor, log: { ...cursor.log, offset: -1 } }), /^not a records cursor rxstore made: log\.offset: /],
     ['a time that is not a number', (cursor: RecordsCursor) => ({ ...cursor, lastTime: 'noon' }), /^not a records cursor rxstore made: lastTime: /],
     ['a workspace that is not text', (cursor: RecordsCursor) => ({ ...cursor, workspace: 7 }), /^not a records cursor rxstore made: workspace: /],
@@ -143,5 +147,88 @@ describe('a records cursor', () => {
     const withCall = await all(recordsSince(plain.dir, plain.id, { workspace: null }, { ...first, waiting: [call] }));
     // Its turn ends in a later batch: the call is given then, as it stands.
     expect(withCall.flatMap((piece) => piece.records)[0]).toMatchObject({ type: 'command', command: 'true', messageId: 'm' });
+  });
+});
+
+/** What a whole replay of the session refuses, as `records()` throws it. */
+async function wholeRefusal(dir: string): Promise<unknown> {
+  const read = await readSession(dir, { caches: false });
+  expect(read.refusal).toBeDefined();
+  return read.refusal;
+}
+
+/** Everything given before the read stopped, and what it stopped with. */
+async function readOn(dir: string, id: string, cursor: unknown): Promise<{ records: IndexRecord[]; error: unknown }> {
+  const records: IndexRecord[] = [];
+  try {
+    for await (const piece of recordsSince(dir, id, { workspace: null }, cursor)) records.push(...piece.records);
+  } catch (error) {
+    return { records, error };
+  }
+  return { records, error: undefined };
+}
+
+/** Two different ids whose 32-bit hashes (FNV-1a, as the cursor keeps them) are equal. */
+function collidingIds(): [string, string] {
+  const byHash = new Map<number, string>();
+  for (let n = 0; ; n += 1) {
+    const id = `rx-collide-${n}`;
+    let hash = 0x811c9dc5;
+    for (let at = 0; at < id.length; at += 1) hash = Math.imul(hash ^ id.charCodeAt(at), 0x01000193) >>> 0;
+    const earlier = byHash.get(hash);
+    if (earlier !== undefined) return [earlier, id];
+    byHash.set(hash, id);
+  }
+}
+
+describe('a batch after a cursor is judged with what came before it', () => {
+  it('a message id the log already holds is refused as the whole replay refuses it, after what precedes it', async () => {
+    const dir = await copySession(plain.dir);
+    const cursor = (await all(recordsSince(dir, plain.id, { workspace: null }))).at(-1)!.cursor;
+    const taken = (await readSession(dir)).projection.transcript.at(-1)!.message.id!;
+    await appendBatch(dir, [complete({ role: 'user', id: messageId(), origin: 'user', content: 'new' })]);
+    await appendBatch(dir, [complete({ role: 'user', id: taken, origin: 'user', content: 'again' })]);
+    const expected = await wholeRefusal(dir);
+    expect(expected).toBeInstanceOf(StrictPayloadError);
+    expect((expected as Error).message).toMatch(/duplicate stable message id/);
+    const read = await readOn(dir, plain.id, cursor);
+    expect(read.records.map((record) => (record.type === 'message' ? record.text : record.type))).toEqual(['new']);
+    expect(read.error).toEqual(expected);
+  });
+
+  it('a second result for a tool call an earlier batch answered is refused as the whole replay refuses it', async () => {
+    const dir = await copySession(tools.dir);
+    const cursor = (await all(recordsSince(dir, tools.id, { workspace: null }))).at(-1)!.cursor;
+    const answered = (await readSession(dir)).projection.modelMessages.find((message) => message.role === 'tool')!.tool_call_id!;
+    await appendBatch(dir, [complete({ role: 'tool', id: messageId(), tool_call_id: answered, name: 'bash', content: 'again' })]);
+    const expected = await wholeRefusal(dir);
+    expect((expected as Error).message).toMatch(/duplicate transcript record/);
+    expect((await readOn(dir, tools.id, cursor)).error).toEqual(expected);
+    // A cursor of the first version, which carries no ids: they are gathered from the log before it.
+    const { seen: _, ...older } = cursor;
+    expect((await readOn(dir, tools.id, { ...older, version: 1 })).error).toEqual(expected);
+  });
+
+  it('ids whose hashes collide are only a maybe: the whole replay finds nothing wrong, and the records are given', async () => {
+    const [first, second] = collidingIds();
+    const dir = await copySession(plain.dir);
+    await appendBatch(dir, [complete({ role: 'user', id: first, origin: 'user', content: 'first' })]);
+    const cursor = (await all(recordsSince(dir, plain.id, { workspace: null }))).at(-1)!.cursor;
+    await appendBatch(dir, [complete({ role: 'user', id: second, origin: 'user', content: 'second' })]);
+    expect((await readSession(dir)).refusal).toBeUndefined();
+    const read = await readOn(dir, plain.id, cursor);
+    expect(read.error).toBeUndefined();
+    expect(read.records.map((record) => (record.type === 'message' ? record.messageId : record.type))).toEqual([second]);
+  });
+
+  it('a cursor of the first version reads on as one of this version does, and hands out this version', async () => {
+    const dir = await copySession(tools.dir);
+    const pieces = await all(recordsSince(dir, tools.id, { workspace: null }, undefined, { maxBatches: 2 }));
+    const cursor = pieces.at(-1)!.cursor;
+    const { seen: _, ...older } = cursor;
+    const fromNew = await all(recordsSince(dir, tools.id, { workspace: null }, cursor));
+    const fromOld = await all(recordsSince(dir, tools.id, { workspace: null }, { ...older, version: 1 }));
+    expect(fromOld).toEqual(fromNew);
+    expect(fromOld.at(-1)!.cursor.version).toBe(2);
   });
 });

@@ -119,6 +119,49 @@ describe.skipIf(!reasonixBinary())(`records since a cursor on a session the real
     const appended = second.flatMap((piece) => piece.records).filter((record) => record.type === 'command');
     expect(appended).toEqual([expect.objectContaining({ command: 'echo appended', state: 'completed', exitCode: 0, output: expect.stringContaining('appended') })]);
   });
+
+  it('a resumed turn that reuses a tool-call id Reasonix then refuses: the read since the cursor is refused too, and the cursor file kept', async () => {
+    const { runCli } = await import('./support/inspect-json-schema.js');
+    const source = fixture('tool-calls');
+    const home = await tempDir('rxstore-records-');
+    const dir = await layForResume(source.dir, home, source.workspace);
+    const cursorFile = join(await tempDir(), 'tool-calls.cursor');
+    expect((await runCli(['cat', dir, '--records', '--cursor', cursorFile])).code).toBe(0);
+    const kept = await readFile(cursorFile, 'utf8');
+    // The model answers with a call id the session already used for a call that has its result.
+    const reused = { text: 'Again.', toolCalls: [{ id: 'call_ls', name: 'bash', arguments: { command: 'echo again' } }] };
+    const mock = await startMockModel([reused, { text: 'Done again.' }]);
+    try {
+      const run = await runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', source.id, 'Run it again.'], mock, permissionMode: 'danger-full-access' });
+      expect(run.code, run.stderr).toBe(0);
+    } finally {
+      await mock.close();
+    }
+    // Reasonix wrote it, and now refuses to open it.
+    const judge = await startMockModel([{ text: 'Never sent.' }]);
+    try {
+      const refused = await runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', source.id, 'Once more.'], mock: judge, permissionMode: 'danger-full-access' });
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/duplicate transcript record "tool:call_ls"/);
+    } finally {
+      await judge.close();
+    }
+    const whole = await runCli(['cat', dir, '--records']);
+    expect(whole.code).toBe(1);
+    expect(whole.stderr).toMatch(/duplicate transcript record "tool:call_ls"/);
+    // What precedes the refused batch is printed and its cursor kept; the refusal ends the command.
+    const since = await runCli(['cat', dir, '--records', '--cursor', cursorFile]);
+    expect(since.code).toBe(1);
+    expect(since.stderr).toMatch(/RX_STRICT_PAYLOAD: .*duplicate transcript record "tool:call_ls"/);
+    expect(whole.stdout.endsWith(since.stdout)).toBe(true);
+    const advanced = await readFile(cursorFile, 'utf8');
+    expect(advanced).not.toBe(kept);
+    // Read again from there: nothing more, the same refusal, the file as it was.
+    const again = await runCli(['cat', dir, '--records', '--cursor', cursorFile]);
+    expect([again.code, again.stdout]).toEqual([1, '']);
+    expect(again.stderr).toBe(since.stderr);
+    expect(await readFile(cursorFile, 'utf8')).toBe(advanced);
+  });
 });
 
 describe('rxstore cat --records --cursor FILE', () => {
@@ -135,6 +178,10 @@ describe('rxstore cat --records --cursor FILE', () => {
     const again = await runCli(['cat', dir, '--records', '--cursor', cursorFile]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe('');
+    // A cursor file of the first version (no ids) is still read.
+    const { seen: _seen, ...firstVersion } = JSON.parse(await readFile(cursorFile, 'utf8')) as RecordsCursor;
+    await writeFile(cursorFile, JSON.stringify({ ...firstVersion, version: 1 }));
+    expect(await runCli(['cat', dir, '--records', '--cursor', cursorFile])).toMatchObject({ code: 0, stdout: '' });
     await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-appended', content: 'one more question', origin: 'user' } } }]);
     const later = await runCli(['cat', dir, '--records', '--cursor', cursorFile]);
     expect(later.code, later.stderr).toBe(0);

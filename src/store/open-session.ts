@@ -11,7 +11,7 @@ import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file
 import type { ResolvedBatch } from '../session/reading/read-events.js';
 import { readSession, type ReadSessionOptions, type SessionRead } from '../session/reading/read-session.js';
 import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/cursors/read-since.js';
-import { recordsSinceNamed, type RecordsCursor, type RecordsSince } from '../session/cursors/records-since.js';
+import { recordsSinceNamed, type AcceptedRecordsCursor, type RecordsSince } from '../session/cursors/records-since.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { replayedBatches } from '../session/replay/replayed-batches.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/replay/views.js';
@@ -59,7 +59,7 @@ export interface OpenedLogSession extends SessionReader {
   /** The batches committed since a cursor, gathered, and the cursor after them. */
   readSince(cursor?: Cursor, options?: ReadSinceOptions): Promise<ReadSince>;
   /** Index records of what was committed since a records cursor, batch by batch, each with the cursor to keep. */
-  recordsSince(cursor?: RecordsCursor, options?: ReadSinceOptions): AsyncIterable<RecordsSince>;
+  recordsSince(cursor?: AcceptedRecordsCursor, options?: ReadSinceOptions): AsyncIterable<RecordsSince>;
   /** Each batch as it is committed, until the signal aborts. */
   follow(options?: FollowOptions): AsyncIterable<BatchSince>;
 }

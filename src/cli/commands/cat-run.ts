@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
-import { RecordsCursorSchema, type RecordsCursor } from '../../session/cursors/records-since.js';
+import { AcceptedRecordsCursorSchema, type AcceptedRecordsCursor, type RecordsCursor } from '../../session/cursors/records-since.js';
 import { firstIssue } from '../../session/reading/first-issue.js';
 import { openLogSession, openSession } from '../../store/open-session.js';
 import type { Output } from '../output.js';
@@ -60,7 +60,7 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
   }
 }
 
-function parseCursorFile(text: string, file: string): RecordsCursor {
+function parseCursorFile(text: string, file: string): AcceptedRecordsCursor {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -69,7 +69,7 @@ function parseCursorFile(text: string, file: string): RecordsCursor {
     throw new CursorMismatchError(`not a cursor rxstore wrote (not JSON); remove it to read the session from the start`, { file });
   }
   // Checked here too, not only by recordsSince, so that the refusal names the file it came from.
-  const parsed = RecordsCursorSchema.safeParse(json);
+  const parsed = AcceptedRecordsCursorSchema.safeParse(json);
   if (parsed.success) return parsed.data;
   throw new CursorMismatchError(`not a cursor rxstore wrote (${firstIssue(parsed.error)}); remove it to read the session from the start`, { file });
 }

@@ -6,6 +6,9 @@ import { recordOfCall, recordsOfMessage, type IndexRecord, type RecordedCall } f
 import type { Message } from '../replay/message.js';
 import { replayedBatchesSince, type ReadSinceOptions } from './read-since.js';
 import { messageTime } from '../replay/views.js';
+import { SeenIds, SeenIdsSchema } from '../replay/seen-ids.js';
+import { readSession } from '../reading/read-session.js';
+import type { ResolvedBatch } from '../reading/read-events.js';
 
 /**
  * At most this many records wait behind a tool call whose result has not been committed yet; past
@@ -26,13 +29,7 @@ const KeptRecordSchema = z.looseObject({ type: z.enum(['message', 'command', 'fi
 const WaitingSchema = z.union([z.object({ call: RecordedCallSchema }), z.object({ record: KeptRecordSchema })]);
 type Waiting = { call: RecordedCall } | { record: IndexRecord };
 
-/**
- * Where an indexer stopped reading records: the log position (a `Cursor`) and what must be carried
- * across it — the time of the last message (times are made strictly increasing), the workspace
- * and title known so far, and the records waiting behind a tool call whose result is committed
- * in a later batch. Plain JSON; validated on use.
- */
-export const RecordsCursorSchema = z.object({
+const RecordsCursorV1Schema = z.object({
   version: z.literal(1),
   log: CursorSchema,
   lastTime: z.number().nullable(),
@@ -40,8 +37,21 @@ export const RecordsCursorSchema = z.object({
   title: z.string().nullable(),
   waiting: z.array(WaitingSchema).max(MAX_WAITING),
 });
+
+/**
+ * Where an indexer stopped reading records: the log position (a `Cursor`) and what must be carried
+ * across it — the time of the last message (times are made strictly increasing), the workspace
+ * and title known so far, the records waiting behind a tool call whose result is committed in a
+ * later batch, and hashes of the ids used so far (4 bytes an id), against which a later batch is
+ * judged as the whole replay judges it. Plain JSON; validated on use. A version 1 cursor (no ids)
+ * is still taken: the ids are then gathered from the log before it, once.
+ */
+export const RecordsCursorSchema = RecordsCursorV1Schema.extend({ version: z.literal(2), seen: SeenIdsSchema });
 /** A cursor for index records: the log cursor, plus the tool calls still waiting for their results. */
 export type RecordsCursor = z.infer<typeof RecordsCursorSchema>;
+/** What `recordsSince` takes as a cursor: one of this version, or of the first. */
+export const AcceptedRecordsCursorSchema = z.discriminatedUnion('version', [RecordsCursorSchema, RecordsCursorV1Schema]);
+export type AcceptedRecordsCursor = z.infer<typeof AcceptedRecordsCursorSchema>;
 
 /** The records a batch completed, and the cursor to keep once they are stored. */
 export interface RecordsSince {
@@ -58,7 +68,10 @@ export interface RecordsSince {
  * each carries the title and workspace known when it was committed (the messages a migration
  * imported come before the first one naming the workspace, so theirs is null), and that a message
  * rewritten later (an upsert, a retraction, a history replace) is given again as it was rewritten
- * rather than taken back.
+ * rather than taken back. A batch Reasonix would refuse only for what came before it (a message id
+ * already used, a second result for an answered tool call) throws that refusal, as `records()`
+ * does: the batch's ids are checked against the cursor's, and a possible repeat is decided by a
+ * whole replay of the log.
  */
 export function recordsSince(
   sessionDir: string,
@@ -89,9 +102,14 @@ export async function* recordsSinceNamed(
   let named: string | null | undefined;
   let title = cursor?.title ?? null;
   const waiting: Waiting[] = (cursor?.waiting ?? []) as Waiting[];
+  // Undefined for a version 1 cursor until a new batch needs them.
+  let seen = cursor === undefined ? SeenIds.none() : cursor.version === 2 ? SeenIds.from(cursor.seen) : undefined;
 
   // Each batch replayed on its own (the messages it writes, the workspace and title it names), as the check for a refused payload replays it.
-  for await (const { replay, cursor: log } of replayedBatchesSince(sessionDir, sessionId, cursor?.log, options)) {
+  for await (const { batch, replay, cursor: log } of replayedBatchesSince(sessionDir, sessionId, cursor?.log, options)) {
+    seen ??= await seenBefore(sessionDir, sessionId, batch.batch.offset);
+    if (seen.mayRepeat(replay)) await refuseAsTheWholeReplay(sessionDir, batch);
+    seen.add(replay);
     if (named === undefined) named = await namedWorkspace();
     workspace = named ?? replay.workspace ?? workspace;
     title = replay.title ?? title;
@@ -113,15 +131,49 @@ export async function* recordsSinceNamed(
     }
     yield {
       records,
-      cursor: { version: 1, log, lastTime: Number.isFinite(lastTime) ? lastTime : null, workspace, title, waiting: [...waiting] as RecordsCursor['waiting'] },
+      cursor: {
+        version: 2,
+        log,
+        lastTime: Number.isFinite(lastTime) ? lastTime : null,
+        workspace,
+        title,
+        waiting: [...waiting] as RecordsCursor['waiting'],
+        seen: seen.save(),
+      },
     };
   }
 }
 
-function parseRecordsCursor(given: unknown): RecordsCursor {
-  const parsed = RecordsCursorSchema.safeParse(given);
+function parseRecordsCursor(given: unknown): AcceptedRecordsCursor {
+  const parsed = AcceptedRecordsCursorSchema.safeParse(given);
   if (parsed.success) return parsed.data;
   throw new CursorMismatchError(`not a records cursor rxstore made: ${firstIssue(parsed.error)}`, {});
+}
+
+/** The ids of the batches before `offset`, each replayed on its own: a version 1 cursor's, gathered once. */
+async function seenBefore(sessionDir: string, sessionId: string, offset: number): Promise<SeenIds> {
+  const seen = SeenIds.none();
+  if (offset === 0) return seen;
+  for await (const { batch, replay } of replayedBatchesSince(sessionDir, sessionId)) {
+    if (batch.batch.offset >= offset) break;
+    seen.add(replay);
+  }
+  return seen;
+}
+
+/**
+ * A batch that may reuse an id or answer a call again, judged by a replay of the whole log: the
+ * refusal is thrown when it falls at or before this batch (one after it is met when its batch is
+ * read); nothing happens when the hashes only collided.
+ */
+async function refuseAsTheWholeReplay(sessionDir: string, batch: ResolvedBatch): Promise<void> {
+  const whole = await readSession(sessionDir, { caches: false, keep: 'summary' });
+  if (!whole.refusal) return;
+  const lastSeq = batch.batch.firstSeq + batch.batch.eventCount - 1;
+  const refusedAt = whole.projection.refusedAt;
+  const offset = whole.refusal.data.offset;
+  const later = refusedAt !== undefined ? refusedAt > lastSeq : offset !== undefined && offset >= batch.batch.end;
+  if (!later) throw whole.refusal;
 }
 
 /** The waiting call with this id takes its result. */

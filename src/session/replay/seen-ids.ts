@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { Projection } from './projection.js';
+
+/**
+ * The ids a log's earlier batches used, carried across a cursor so that a later batch is judged
+ * as the whole replay would judge it: Reasonix refuses a message id the transcript already holds
+ * and a second result for a tool call the model's list already answers, whatever batch they came
+ * in. Kept as 32-bit hashes (4 bytes an id), so a hit is only a maybe: the caller then replays the
+ * log whole, which decides.
+ */
+export const SeenIdsSchema = z.object({
+  /** Hashes of the transcript's message ids, base64 of little-endian 32-bit words. */
+  ids: z.base64(),
+  /** Hashes of the tool calls answered in the model's list, as `ids`. */
+  answered: z.base64(),
+});
+export type SavedSeenIds = z.infer<typeof SeenIdsSchema>;
+
+export class SeenIds {
+  private readonly ids: Set<number>;
+  private readonly answered: Set<number>;
+  private readonly newIds: string[] = [];
+  private readonly newAnswers: string[] = [];
+
+  private constructor(private readonly saved: SavedSeenIds) {
+    this.ids = hashSet(saved.ids);
+    this.answered = hashSet(saved.answered);
+  }
+
+  /** What a replay of the log so far holds. */
+  static of(projection: Projection): SeenIds {
+    return new SeenIds({ ids: hashList(messageIds(projection)), answered: hashList(answeredCalls(projection)) });
+  }
+
+  /** What a log with no batches holds. */
+  static none(): SeenIds {
+    return new SeenIds({ ids: '', answered: '' });
+  }
+
+  static from(saved: SavedSeenIds): SeenIds {
+    return new SeenIds(saved);
+  }
+
+  /** Whether a batch, replayed on its own, may reuse an id or answer a call again (then replay the log whole). */
+  mayRepeat(batch: Projection): boolean {
+    return messageIds(batch).some((id) => this.ids.has(hash32(id))) || answeredCalls(batch).some((id) => this.answered.has(hash32(id)));
+  }
+
+  /** Takes in the ids of a batch replayed on its own. */
+  add(batch: Projection): void {
+    for (const id of messageIds(batch)) {
+      this.ids.add(hash32(id));
+      this.newIds.push(id);
+    }
+    for (const id of answeredCalls(batch)) {
+      this.answered.add(hash32(id));
+      this.newAnswers.push(id);
+    }
+  }
+
+  /** What to save: the hashes given, then those of the batches added. */
+  save(): SavedSeenIds {
+    return { ids: appendHashes(this.saved.ids, this.newIds), answered: appendHashes(this.saved.answered, this.newAnswers) };
+  }
+}
+
+function messageIds(projection: Projection): string[] {
+  return projection.transcript.flatMap(({ message }) => (message.id === undefined ? [] : [message.id]));
+}
+
+/** The tool calls the model's list holds a result for (what a second result is refused against). */
+function answeredCalls(projection: Projection): string[] {
+  return projection.modelMessages.flatMap((message) => (message.role === 'tool' && message.tool_call_id && !message.local_only ? [message.tool_call_id] : []));
+}
+
+/** FNV-1a over UTF-16 code units: cheap, and a collision costs only a whole read. */
+function hash32(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let at = 0; at < text.length; at += 1) {
+    hash ^= text.charCodeAt(at);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+function hashList(texts: readonly string[]): string {
+  const words = Buffer.alloc(texts.length * 4);
+  texts.forEach((text, at) => words.writeUInt32LE(hash32(text), at * 4));
+  return words.toString('base64');
+}
+
+function appendHashes(base64: string, texts: readonly string[]): string {
+  if (texts.length === 0) return base64;
+  return Buffer.concat([Buffer.from(base64, 'base64'), Buffer.from(hashList(texts), 'base64')]).toString('base64');
+}
+
+function hashSet(base64: string): Set<number> {
+  const words = Buffer.from(base64, 'base64');
+  const set = new Set<number>();
+  for (let at = 0; at + 4 <= words.length; at += 4) set.add(words.readUInt32LE(at));
+  return set;
+}
