@@ -227,3 +227,51 @@ describe.skipIf(!reasonixBinary())(`ls after the real Reasonix appended to a ses
     expect((await ls(home)).find((session) => session.id === source.id)!.checked).toBe('cache');
   });
 });
+
+describe('the cache folder and files, when they are not what they should be', () => {
+  /** `rxstore ls --json` of a machine, with the cache under `cacheHome`. */
+  async function lsWithCacheHome(machine: BuiltMachine, cacheHome: string) {
+    const before = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = cacheHome;
+    try {
+      return await runCli(['ls', '--state-home', machine.stateRoot, '--json']);
+    } finally {
+      process.env.XDG_CACHE_HOME = before;
+    }
+  }
+
+  it('a FIFO in place of a cache file is no cache (not a wait for a writer), and the save replaces it with a file', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { mkdir } = await import('node:fs/promises');
+    const machine = await buildStateRoot();
+    const cacheHome = await tempDir('rxstore-cache-');
+    const folder = join(cacheHome, 'rxstore');
+    await mkdir(folder);
+    for (const name of ['summaries-v3.json', 'resume-points-v3.json']) execFileSync('mkfifo', [join(folder, name)]);
+    const run = await lsWithCacheHome(machine, cacheHome);
+    expect(run.code, run.stderr).toBe(0);
+    expect(new Set(checked(JSON.parse(run.stdout) as ListedSession[]))).toEqual(new Set(['now']));
+    expect((await stat(join(folder, 'summaries-v3.json'))).isFile()).toBe(true);
+  });
+
+  it('a cache folder that cannot be made is one warning in words, and the listing still answers; the library throws RX_FILE_SYSTEM', async () => {
+    const { CacheFile } = await import('../src/store/listing/cache-file.js');
+    const machine = await buildStateRoot();
+    const notAFolder = join(await tempDir('rxstore-cache-'), 'a-file');
+    await writeFile(notAFolder, 'x');
+    const run = await lsWithCacheHome(machine, notAFolder);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).not.toEqual([]);
+    expect(run.stderr).toBe(`rxstore: warning: the summary cache was not saved whole (${join(notAFolder, 'rxstore')}: not a directory); the next ls reads again the logs it lacks\n`);
+    const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v3.json'), 3);
+    file.set('a', 1);
+    await expect(file.save()).rejects.toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: join(notAFolder, 'rxstore'), errno: 'ENOTDIR' } });
+  });
+
+  it('a relative XDG_CACHE_HOME is ignored, as the XDG spec says', async () => {
+    const { homedir } = await import('node:os');
+    const { defaultCacheDir } = await import('../src/store/listing/cache-dir.js');
+    expect(defaultCacheDir({ XDG_CACHE_HOME: 'relcache' }, 'linux')).toBe(join(homedir(), '.cache', 'rxstore'));
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/abs/cache' }, 'linux')).toBe(join('/abs/cache', 'rxstore'));
+  });
+});

@@ -8,6 +8,7 @@ import type { ReadRoot } from '../../store/roots/roots.js';
 import { exitCodeOfStatus } from '../exit-code-of-status.js';
 import { EXIT } from '../exit-codes.js';
 import { formatLs } from '../format-ls.js';
+import { describeSystemError } from '../../errors/index.js';
 import type { Output } from '../output.js';
 import { tuneV8ForReading } from '../v8-flags.js';
 import { SummaryCache } from '../../store/listing/summary-cache.js';
@@ -45,7 +46,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: number
   for (const warning of listing.warnings) output.err(`rxstore: warning: ${printable(warning)}\n`);
   const sessions: ListedSession[] = [];
   for await (const session of listing.sessions) sessions.push(session);
-  await cache?.save().catch((error: unknown) => output.err(`rxstore: warning: the summary cache was not saved (${printable(error instanceof Error ? error.message : String(error))}); the next ls reads every log again\n`));
+  await cache?.save().catch((error: unknown) => output.err(`rxstore: warning: the summary cache was not saved whole (${printable(describeSystemError(error))}); the next ls reads again the logs it lacks\n`));
   for (const session of sessions) {
     if (session.status === 'unreadable') output.err(`rxstore: warning: ${printable(session.problem ?? session.path)}; listed as unreadable\n`);
   }

@@ -1,7 +1,12 @@
+import { constants } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { onFileSystem } from '../../errors/index.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
+
+/** Opened without waiting: a FIFO in a cache file's place reads as empty instead of blocking for a writer. */
+const READ_NOW = constants.O_RDONLY | constants.O_NONBLOCK;
 
 /**
  * One JSON file of rxstore's cache folder: entries by path, of a format `version`, read when first
@@ -23,7 +28,7 @@ export class CacheFile {
   /** Reads the file, once; entries set or removed meanwhile stay as they were set. */
   load(): Promise<void> {
     this.loaded ??= (async () => {
-      const text = await readFile(this.file, 'utf8').catch(() => undefined);
+      const text = await readFile(this.file, { encoding: 'utf8', flag: READ_NOW }).catch(() => undefined);
       const parsed = z.object({ version: z.literal(this.version), entries: z.record(z.string(), z.unknown()) }).safeParse(parseJson(text));
       if (!parsed.success) return;
       for (const [path, value] of Object.entries(parsed.data.entries)) if (!this.entries.has(path)) this.entries.set(path, value);
@@ -50,9 +55,9 @@ export class CacheFile {
   async save(): Promise<void> {
     if (!this.changed) return;
     await this.load();
-    await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
+    await onFileSystem(mkdir(dirname(this.file), { recursive: true, mode: 0o700 }), dirname(this.file));
     const kept = Object.fromEntries([...this.entries].filter(([, value]) => value !== undefined));
-    await writeFileAtomic(this.file, JSON.stringify({ version: this.version, entries: kept }));
+    await onFileSystem(writeFileAtomic(this.file, JSON.stringify({ version: this.version, entries: kept })), this.file);
     this.changed = false;
   }
 }
