@@ -29,6 +29,13 @@ describe("the README's library examples", () => {
 });
 
 describe('the library entry', () => {
+  it('holds as many names as the README says', async () => {
+    const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
+    const said = /The main entry holds what a library user needs, (\d+) names/.exec(readme)?.[1];
+    expect(said).toBeDefined();
+    expect(Object.keys(await import('../src/index.js')).length).toBe(Number(said));
+  });
+
   it('never reaches the CLI or yargs', async () => {
     const seen = new Set<string>();
     const visit = async (file: string): Promise<void> => {
