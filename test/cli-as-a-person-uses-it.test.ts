@@ -103,6 +103,12 @@ describe('help as people type it', () => {
       expect(help.stdout, command).toMatch(/^Examples:\n {2}rxstore /m);
       expect(help.stdout, command).toContain(EXIT_CODES_HELP);
     }
+    // migrate and its migrations too.
+    for (const args of [['migrate'], ['migrate', 'jsonl-to-v4']]) {
+      const help = await runCli([...args, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout, args.join(' ')).toContain(EXIT_CODES_HELP);
+    }
   });
 
   it('an unknown option names itself and points to the command’s help, exit 2', async () => {

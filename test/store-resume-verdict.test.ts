@@ -67,6 +67,9 @@ describe('resume verdicts', () => {
       explanation: 'Reasonix would refuse this copy: invalid v4 frame magic',
     });
     expect(resumeVerdict(copy({ status: 'unsupported', scope: 'global' }), null, [], linux)).toMatchObject({ reason: 'unsupported', command: null });
+    // A refused payload's problem says Reasonix would refuse it already: the explanation says so once.
+    const refused = copy({ status: 'damaged', problem: 'Reasonix 1.38.11 would refuse: invalid message/complete payload at 5: empty id' });
+    expect(resumeVerdict(refused, null, [], linux).explanation).toBe('Reasonix would refuse this copy: invalid message/complete payload at 5: empty id');
   });
 
   it('on Windows: cmd.exe commands, and slugs compared without regard to case', () => {

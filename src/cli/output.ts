@@ -10,6 +10,7 @@ export const processOutput: Output = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   get columns() {
-    return process.stdout.isTTY ? process.stdout.columns : undefined;
+    // A terminal that reports no width (0 columns) gets whole rows, as a pipe does.
+    return process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined;
   },
 };

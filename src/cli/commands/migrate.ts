@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { epilogue } from '../help-text.js';
 import { withRootOptions } from '../root-options.js';
 import type { Output } from '../output.js';
 import type { MigrateArgs } from './migrate-run.js';
@@ -23,11 +24,13 @@ export function migrateCommand(output: Output, setExit: (code: number) => void, 
             .example('$0 migrate jsonl-to-v4 ~/.reasonix/sessions/notes.jsonl --cwd ~/src/app', 'into the store of ~/src/app; prints the command that resumes it')
             .example('$0 migrate jsonl-to-v4 --all --dry-run', 'what --all would migrate')
             .epilogue(
-              'Each transcript gets a line: the new session’s id and directory and the command that resumes it, or, for a failure, the file, the line and why. Exit 0: every transcript migrated (or was already). 1: one or more failed. 2: a usage error (a path that is not a transcript, a bad option).',
+              epilogue(
+                'Each transcript gets a line: the new session’s id and directory and the command that resumes it, or, for a failure, the file, the line and why. Exit 0 only when every transcript migrated (or already was); 1 when one or more failed; 2 for a path that is not a transcript.',
+              ),
             ),
           // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
           handler: async (args: MigrateArgs) => (await import('./migrate-run.js')).runMigrateJsonlToV4(args, output, setExit, isTty),
-      }).demandCommand(1, 'name a migration: jsonl-to-v4'),
+      }).demandCommand(1, 'name a migration: jsonl-to-v4').epilogue(epilogue()),
     handler: () => undefined,
   };
 }

@@ -72,7 +72,9 @@ export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblin
 
   if (!state) return verdict('no-state-root', 'Reasonix has no state root here: neither REASONIX_HOME nor a home directory is set', null);
   if (reasonixRefuses(copy.status)) {
-    return verdict(copy.status, `Reasonix would refuse this copy: ${copy.problem ?? copy.status}`, null);
+    // A refused payload's problem already says Reasonix would refuse it: said once.
+    const why = (copy.problem ?? copy.status).replace(/^Reasonix [\d.]+ would refuse: /, '');
+    return verdict(copy.status, `Reasonix would refuse this copy: ${why}`, null);
   }
   if (copy.status === 'unreadable') return verdict('unreadable', `it cannot be read: ${copy.problem ?? 'unreadable'}`, null);
   const sameRoot = paths.resolve(copy.root) === paths.resolve(state);
