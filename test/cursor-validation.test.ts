@@ -38,9 +38,10 @@ describe('a cursor', () => {
   });
 
   it.each([
-    { what: 'an empty object', value: {}, message: /^not a cursor rxstore made: version: / },
-    { what: 'version 2', value: { version: 2 }, message: /^not a cursor rxstore made: version: / },
-    { what: 'a string', value: 'cursor', message: /^not a cursor rxstore made: value: / },
+    { what: 'an empty object', value: {}, message: /^not a log cursor rxstore made: version: / },
+    { what: 'version 2', value: { version: 2 }, message: /^not a log cursor rxstore made: version: / },
+    { what: 'a string', value: 'cursor', message: /^not a log cursor rxstore made: value: / },
+    { what: 'a records cursor', value: { version: 2, log: {}, waiting: [] }, message: /^not a log cursor rxstore made: a records cursor \(recordsSince takes it; its `log` is the log cursor\)$/ },
   ])('that is $what is not a cursor', async ({ value, message }) => {
     const { session } = await afterTwoBatches();
     expect((await mismatch(session.readSince(value as unknown as Cursor))).message).toMatch(message);

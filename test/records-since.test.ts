@@ -79,7 +79,7 @@ describe('records since a cursor add up to the records of the whole session', ()
     const session = await openLogSession(dir);
     const { cursor } = await session.readSince(undefined, { maxBatches: 1 });
     await expect(session.readSince({ ...cursor, nextSequence: cursor.nextSequence + 5 })).rejects.toMatchObject({ code: 'RX_CURSOR_MISMATCH', message: expect.stringMatching(/does not continue at sequence/) });
-    await expect(session.readSince({ ...cursor, version: 7 } as never)).rejects.toMatchObject({ code: 'RX_CURSOR_MISMATCH', message: expect.stringMatching(/not a cursor rxstore made: version/) });
+    await expect(session.readSince({ ...cursor, version: 7 } as never)).rejects.toMatchObject({ code: 'RX_CURSOR_MISMATCH', message: expect.stringMatching(/not a log cursor rxstore made: version/) });
   });
 
   it('a log rewritten before the cursor (bytes changed, size kept) is noticed by the digest', async () => {

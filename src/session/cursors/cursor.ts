@@ -115,7 +115,12 @@ export async function checkCursor(sessionDir: string, sessionId: string, given: 
 export async function checkCursorOnLog(sessionDir: string, sessionId: string, given: unknown): Promise<{ cursor: Cursor; logSize: number }> {
   const logPath = join(sessionDir, SESSION_FILES.log);
   const parsed = CursorSchema.safeParse(given);
-  if (!parsed.success) throw new CursorMismatchError(`not a cursor rxstore made: ${firstIssue(parsed.error)}`, { file: logPath });
+  if (!parsed.success) {
+    // A records cursor holds a log cursor: say which to give rather than what its shape lacks.
+    const recordsCursor = typeof given === 'object' && given !== null && 'log' in given && 'waiting' in given;
+    const why = recordsCursor ? 'a records cursor (recordsSince takes it; its `log` is the log cursor)' : firstIssue(parsed.error);
+    throw new CursorMismatchError(`not a log cursor rxstore made: ${why}`, { file: logPath });
+  }
   const cursor = parsed.data;
   const fail = (why: string) => new CursorMismatchError(`the cursor does not fit this log: ${why}; read the session again from the start`, { file: logPath, offset: cursor.offset });
   if (cursor.sessionId !== sessionId) throw fail(`it was taken from session ${JSON.stringify(cursor.sessionId)}`);
