@@ -51,6 +51,7 @@ export const RecordsCursorSchema = RecordsCursorV1Schema.extend({ version: z.lit
 export type RecordsCursor = z.infer<typeof RecordsCursorSchema>;
 /** What `recordsSince` takes as a cursor: one of this version, or of the first. */
 export const AcceptedRecordsCursorSchema = z.discriminatedUnion('version', [RecordsCursorSchema, RecordsCursorV1Schema]);
+/** A records cursor `recordsSince` takes: one of this version, or of the first. */
 export type AcceptedRecordsCursor = z.infer<typeof AcceptedRecordsCursorSchema>;
 
 /** The records a batch completed, and the cursor to keep once they are stored. */
