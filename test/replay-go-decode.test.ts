@@ -15,6 +15,8 @@ describe('payload keys and nulls, decoded as Go decodes them into Reasonix\'s st
     // A key that folds to no field is refused by name, wherever it comes.
     expect(verdict('session/title', '{"Title":"x","titles":"y"}')).toEqual({ state: 'refused', reason: 'unknown field "titles"', damaged: true });
     expect(verdict('session/title', '{"titlé":"x"}')).toEqual({ state: 'refused', reason: 'unknown field "titlé"', damaged: true });
+    // The dotless ı upper-cases to I, but Go's folds do not take it for i.
+    expect(verdict('session/title', '{"t\u0131tle":"x"}')).toEqual({ state: 'refused', reason: 'unknown field "t\u0131tle"', damaged: true });
     // Where Reasonix decodes leniently an unknown key is dropped.
     expect(verdict('runtime/recovery', '{"anything":1}')).toEqual({ state: 'ok', value: {} });
   });
@@ -32,6 +34,9 @@ describe('payload keys and nulls, decoded as Go decodes them into Reasonix\'s st
     // A struct is an object: an array or a string is refused.
     expect(verdict('session/title', '["x"]').state).toBe('refused');
     expect(verdict('session/title', '"x"').state).toBe('refused');
+    // Even where unknown keys are dropped, a string or an array is not an object whose keys are dropped.
+    expect(verdict('runtime/recovery', '"xy"').state).toBe('refused');
+    expect(verdict('runtime/recovery', '[1]').state).toBe('refused');
     expect(verdict('session/title', '{"title":1}')).toMatchObject({ state: 'refused', damaged: true });
   });
 });
