@@ -161,4 +161,46 @@ describe('index records', () => {
     expect(commands(indexRecords(transcript, context, { unansweredFrom: 1 }))).toEqual(['at']);
     expect(commands(indexRecords(transcript, context))).toEqual(['before', 'at', 'after']);
   });
+
+  it('take a result only from a tool message with a call id, and give a file tool\'s source as its path', () => {
+    const records = only([
+      call('c', 'bash', { command: 'ls' }),
+      { role: 'user', id: 'm-u', content: 'not a result', tool_call_id: 'c' },
+      result('c', 'the listing'),
+      // A call without an id is answered by no result, not by one without a call id either.
+      { role: 'assistant', id: 'm-a', content: '', tool_calls: [{ name: 'bash', arguments: '{"command":"pwd"}' }] },
+      { role: 'tool', id: 'm-r-blank', tool_call_id: '', content: 'not its output' },
+      call('s', 'delete_symbol', { source: 'n.ts' }),
+      result('s', 'ok'),
+    ]);
+    expect(records).toEqual([
+      { type: 'command', tool: 'bash', command: 'ls', state: 'completed', output: 'the listing' },
+      { type: 'message', role: 'user', text: 'not a result' },
+      { type: 'command', tool: 'bash', command: 'pwd', output: '' },
+      { type: 'file', tool: 'delete_symbol', action: 'delete-symbol', path: 'n.ts', state: 'completed' },
+    ]);
+  });
+
+  it('index an assistant message without text only by its calls, and a call without a name not at all', () => {
+    expect(
+      only([
+        { role: 'assistant', id: 'm-a', content: null, tool_calls: [{ id: 'c', name: 'bash', arguments: '{"command":"true"}' }, { id: 'c2' }] },
+        { role: 'tool', id: 'm-r', tool_call_id: 'c', content: null },
+        { role: 'tool', id: 'm-r2', tool_call_id: 'c2', content: 'x' },
+      ]),
+    ).toEqual([{ type: 'command', tool: 'bash', command: 'true', state: 'completed', output: '' }]);
+  });
+
+  it('give a failed delete_range no removed lines, and an outcome only the fields its execution record has', () => {
+    const records = only([
+      call('d', 'delete_range', { path: 'f.txt' }),
+      result('d', '--- a/f.txt\n+++ b/f.txt\n-not removed', { tool_execution: { state: 'failed', exitCode: 1 } }),
+      call('c', 'bash', { command: 'ls' }),
+      result('c', 'out', { tool_execution: { exitCode: 0 } }),
+    ]);
+    expect(records).toStrictEqual([
+      { type: 'file', tool: 'delete_range', action: 'delete-range', path: 'f.txt', removedLines: [], state: 'failed', exitCode: 1 },
+      { type: 'command', tool: 'bash', command: 'ls', exitCode: 0, output: 'out' },
+    ]);
+  });
 });
