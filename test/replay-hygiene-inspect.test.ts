@@ -58,6 +58,42 @@ describe('hygiene findings', () => {
     expect(checkHygiene(read.projection, { strict: true }).findings.map((finding) => finding.severity)).toEqual(['error', 'error', 'error', 'error', 'error', 'note']);
   });
 
+  it('take only a JSON object for complete arguments, an absent name as empty and absent arguments as none, and a typed marker for no pruning', async () => {
+    const dir = await sessionOf([
+      {
+        operationId: 'o1',
+        events: [
+          complete(system),
+          calls('m-c', { id: 'c_five', name: 'bash', arguments: '5' }, { id: 'c_null', name: 'bash', arguments: 'null' }, { id: 'c_list', name: 'bash', arguments: '[1]' }, { id: 'c_none', name: 'bash' }, { id: 'c_nameless', arguments: '{}' }),
+          ...['c_five', 'c_null', 'c_list', 'c_none', 'c_nameless'].map((callId) => result(`m-${callId}`, callId)),
+          complete({ role: 'user', id: 'm-u', content: `${LEGACY_PRUNE_MARKER}typed by a person]` }),
+        ],
+      },
+    ]);
+    expect(checkHygiene((await readSession(dir)).projection).findings).toStrictEqual([
+      { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_five (bash) has arguments that are not a complete JSON object', messageId: 'm-c' },
+      { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_null (bash) has arguments that are not a complete JSON object', messageId: 'm-c' },
+      { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_list (bash) has arguments that are not a complete JSON object', messageId: 'm-c' },
+      { code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: 'tool call c_nameless has an empty name', messageId: 'm-c' },
+    ]);
+    // A message without an id (a replaced history may hold one) gives findings without one; inspect of an
+    // undamaged session reports a turn that never ended and the call left without a result in it.
+    const unnamed = await sessionOf([
+      { operationId: 'o1', events: [event('history/replace', { messages: [system, { role: 'assistant', content: '', tool_calls: [{ id: 'c_cut', name: 'bash', arguments: '{' }] }] }), complete({ role: 'tool', id: 'm-r', tool_call_id: 'c_cut', content: 'x' })] },
+      { operationId: 'o2', turnId: 'turn_open', events: [event('turn/start', {}), calls('m-c2', { id: 'c_open', name: 'bash', arguments: '{}' })] },
+    ]);
+    expect(inspectReport(await readSession(unnamed), 'sessions-v4').hygiene).toStrictEqual({
+      findings: [
+        { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_cut (bash) has arguments that are not a complete JSON object' },
+        { code: 'RX_DANGLING_TOOL_CALL', severity: 'warning', message: 'tool call c_open (bash) has no tool result', messageId: 'm-c2' },
+        { code: 'RX_INTERRUPTED_TURN', severity: 'warning', message: 'turn turn_open never ended' },
+      ],
+      hasContent: true,
+      compactions: [],
+      interruptedTurns: ['turn_open'],
+    });
+  });
+
   it('say a transcript without a leading system message, count content past the system prompt, and turn compactions into notes', async () => {
     const noSystem = checkHygiene((await readSession(await sessionOf([{ operationId: 'o1', events: [complete({ role: 'user', id: 'm-u', content: 'hi' }), complete(system)] }]))).projection);
     expect(noSystem.findings).toEqual([
