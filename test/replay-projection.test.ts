@@ -6,6 +6,7 @@ import { createSession } from '../src/session/writing/create-session.js';
 import type { BatchToWrite, EventToWrite } from '../src/codec/encode-batch.js';
 import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
 import { replayedBatches } from '../src/session/replay/replayed-batches.js';
+import { modelView } from '../src/session/replay/views.js';
 import { copySession, cutLog, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
@@ -381,5 +382,79 @@ describe('batches replayed one by one', () => {
     await expect(reading).rejects.toMatchObject({ code: 'RX_STRICT_PAYLOAD', data: { file: logOf(refused.dir), sequence: 3 } });
     await expect(reading).rejects.toThrow('Reasonix 1.38.11 would refuse: invalid message/complete payload at 3: the message is missing or has no id');
     expect(seen).toBe(1);
+  });
+});
+
+describe('a replay of upserts, retractions and checkpoints', () => {
+  const text = (messages: readonly { id?: string | undefined; content?: string | null | undefined }[]) => messages.map((message) => `${message.id ?? ''}:${message.content ?? ''}`);
+  const user = (id: string, content: string, extra: Record<string, unknown> = {}) => ({ role: 'user', id, content, ...extra });
+
+  it('replaces a message where it stands, wherever retractions moved it, and takes it out of the model list when it becomes local-only', async () => {
+    const { projection } = await replay([
+      { operationId: 'o1', events: [complete(user('a', 'a1')), complete(user('b', 'b1')), complete(user('c', 'c1'))] },
+      { operationId: 'o2', events: [event('message/retract', { messageIds: ['a'] }), event('message/upsert', { message: user('b', 'b2') }), event('message/upsert', { message: user('c', 'c2') })] },
+      { operationId: 'o3', events: [complete(user('a', 'a3')), event('message/retract', { messageIds: ['b'] }), event('message/upsert', { message: user('a', 'a4') })] },
+    ]);
+    expect(text(projection.transcript.map((entry) => entry.message))).toEqual(['c:c2', 'a:a4']);
+    expect(text(projection.modelMessages)).toEqual(['c:c2', 'a:a4']);
+    expect(projection.transcriptIndex.length).toBe(2);
+
+    const { projection: local } = await replay([
+      { operationId: 'o1', events: [complete(user('a', 'a1')), complete(user('b', 'b1'))] },
+      { operationId: 'o2', events: [event('message/upsert', { message: user('a', 'a2') }), event('message/upsert', { message: user('a', 'a3', { local_only: true }) })] },
+    ]);
+    expect(text(local.transcript.map((entry) => entry.message))).toEqual(['a:a3', 'b:b1']);
+    expect(text(local.modelMessages)).toEqual(['b:b1']);
+  });
+
+  it('after a checkpoint, appends an upserted message the model list lost, and knows the ids only the checkpoint names are not in the transcript', async () => {
+    const { projection } = await replay([
+      { operationId: 'o1', events: [complete(user('a', 'a1')), complete(user('b', 'b1'))] },
+      { operationId: 'o2', events: [event('model/context-replace', { messages: [user('summary', 'what came before'), { role: 'tool', id: 'r-local', tool_call_id: 'call_1', content: 'seen locally', local_only: true }] })] },
+      { operationId: 'o3', events: [event('message/upsert', { message: user('a', 'a2') }), complete(user('d', 'd1')), complete({ role: 'tool', id: 'r-1', tool_call_id: 'call_1', content: 'the result' })] },
+    ]);
+    expect(projection.strictness).toEqual([]);
+    expect(text(projection.modelMessages)).toEqual(['summary:what came before', 'r-local:seen locally', 'a:a2', 'd:d1', 'r-1:the result']);
+    expect(projection.transcriptIndex.has('summary')).toBe(false);
+    expect(projection.transcriptIndex.has('a')).toBe(true);
+    // What modelView gives is the caller's own list.
+    modelView(projection).pop();
+    expect(modelView(projection)).toHaveLength(5);
+  });
+
+  it('counts only a tool message that is not local-only as the result of its call', async () => {
+    const { projection } = await replay([
+      {
+        operationId: 'o1',
+        events: [
+          complete({ role: 'assistant', id: 'm-a', content: '', tool_calls: [{ id: 'call_1', name: 'bash', arguments: '{}' }] }),
+          complete(user('m-u', 'not a result', { tool_call_id: 'call_1' })),
+          complete({ role: 'tool', id: 'r-1', tool_call_id: 'call_1', content: 'the result' }),
+          complete({ role: 'assistant', id: 'm-a2', content: 'nor this', tool_call_id: 'call_1' }),
+          complete({ role: 'tool', id: 'r-local', tool_call_id: 'call_1', content: 'kept locally', local_only: true }),
+        ],
+      },
+    ]);
+    expect(projection.strictness).toEqual([]);
+    expect(ids(projection.transcript.map((entry) => entry.message))).toEqual(['m-a', 'm-u', 'r-1', 'm-a2', 'r-local']);
+  });
+
+  it('keeps every message without an id of a replaced history, and reads what a person typed as it is there', async () => {
+    const history = [
+      { role: 'user', content: null },
+      { role: 'user', content: 'second without id' },
+      { role: 'tool', content: 'a result without a call id' },
+    ];
+    const batches: BatchToWrite[] = [{ operationId: 'o1', turnId: 'turn_1', events: [event('turn/start', {}), event('history/replace', { messages: history }), event('turn/end', { status: 'completed' })] }];
+    const whole = (await replay(batches)).projection;
+    // Go's decoding leaves a null string unset.
+    expect(whole.transcript.map((entry) => entry.message.content)).toEqual([undefined, 'second without id', 'a result without a call id']);
+    expect(whole.transcriptIndex.typedText(0)).toBeUndefined();
+    expect(whole.transcriptIndex.answeredCall(2)).toBe('');
+    expect(whole.turns.get('turn_1')).toEqual({ turnId: 'turn_1', status: 'completed', startSeq: 1 });
+    const previews = (await replay(batches, { keep: 'index', previews: true })).projection;
+    expect([0, 1].map((at) => previews.transcriptIndex.typedText(at))).toEqual([undefined, 'second without id']);
+    const index = (await replay(batches, { keep: 'index' })).projection;
+    expect(() => index.transcriptIndex.typedText(1)).toThrow(/kept no previews/);
   });
 });
