@@ -87,4 +87,20 @@ describe('message summaries', () => {
       { role: 'user', id: 'u2', origin: 'host', content: exact },
     ]);
   });
+
+  it('a message without an id, a call without a name or arguments, and a short text with a lone surrogate are summarised as they are', async () => {
+    const history = [
+      { role: 'user', content: 'half a pair \ud800' },
+      { role: 'assistant', content: 'calling', tool_calls: [{ id: 'c1' }] },
+      { role: 'tool', tool_call_id: 'c1', content: `${'y'.repeat(199)}\ud800` },
+    ];
+    const { dir } = await createSession({ storeDir: await tempDir(), batches: [{ operationId: 'o1', events: [{ kind: 'history/replace', payload: { messages: history } }] }] });
+    const whole = (await readSession(dir)).projection.transcript.map((entry) => entry.message);
+    const summary = (await readSession(dir, { keep: 'summary' })).projection.transcript.map((entry) => entry.message);
+    expect(summary).toStrictEqual<Message[]>([
+      { role: 'user', content: whole[0]!.content },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'c1', name: undefined, arguments: '' }] },
+      { role: 'tool', tool_call_id: 'c1', content: whole[2]!.content },
+    ]);
+  });
 });
