@@ -2,7 +2,8 @@
 // well-formed frame that is not a whole batch/end record (bytes only a batch boundary check can tell).
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError } from '../src/errors/index.js';
 import { checkCursor, cursorAt, type Cursor } from '../src/session/cursors/cursor.js';
@@ -140,9 +141,21 @@ describe('a cursor', () => {
     await expect(readSince(dir, source.id, cursor)).rejects.toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: logOf(dir) } });
   });
 
+  it('of a session whose log is now a directory (as long as the offset) is the file system error naming the log', async () => {
+    const dir = await copySession(source.dir);
+    const { cursor } = await readSince(dir, source.id, undefined, { maxBatches: 1 });
+    await rm(logOf(dir));
+    await mkdir(logOf(dir));
+    // Entries enough that the directory's size reaches the offset: its bytes are then read, and the read fails.
+    for (let entry = 0; entry < 200; entry += 1) await writeFile(join(logOf(dir), `entry-${String(entry).padStart(16, '0')}`), '');
+    expect((await stat(logOf(dir))).size).toBeGreaterThanOrEqual(cursor.offset);
+    await expect(checkCursor(dir, source.id, cursor)).rejects.toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: logOf(dir) } });
+  });
+
   it.each([
     ['a frame that is not JSON', Buffer.from('not json at all')],
     ['JSON that is not a record', Buffer.from(JSON.stringify({ note: 'no record type here' }))],
+    ['JSON that is not an object', Buffer.from('null')],
     ['a record of another type', Buffer.from(JSON.stringify({ recordType: 'batch/event', schemaVersion: 4 }))],
     ['a batch/end record without its sequence', Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, eventCount: 1 }))],
     ['a batch/end record without its event count', Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, firstSeq: 3 }))],
