@@ -67,6 +67,35 @@ describe('salvageSession', () => {
     expect(rescued.events.byKind).toEqual(source.counts.eventsByKind);
   });
 
+  it('a torn tail is no damage: the whole batches are kept with their turns, and the messages of the cut batch come back', async () => {
+    const dir = await copySession(source.dir);
+    const frames = await framesOf(dir);
+    const isMessage = (frame: (typeof frames)[number]) => frame.record.recordType === 'batch/event' && (frame.record.event as { kind: string }).kind === 'message/complete';
+    // The last batch with a message, cut at its commit: its messages are written but its batch/end is not.
+    const lastMessage = frames.findLast(isMessage)!;
+    const cutAt = frames.find((frame) => frame.offset > lastMessage.offset && frame.record.recordType === 'batch/end')!;
+    const batchStart = frames.findLast((frame) => frame.offset < lastMessage.offset && frame.record.recordType === 'batch/begin')!;
+    const cutMessages = frames.filter((frame) => frame.offset > batchStart.offset && frame.offset < cutAt.offset && isMessage(frame));
+    const batchesKept = frames.filter((frame) => frame.offset < batchStart.offset && frame.record.recordType === 'batch/end').length;
+    expect(cutMessages.length).toBeGreaterThan(0);
+    await editLog(dir, (log) => log.subarray(0, cutAt.offset));
+    expect((await readSession(dir)).status).toBe('torn-tail');
+    const turnsOf = async (session: string) => {
+      const turns: (string | undefined)[] = [];
+      for await (const item of readSessionEvents(session)) if (item.type === 'batch') turns.push(item.value.batch.turnId);
+      return turns;
+    };
+    const report = await salvageSession(dir);
+    expect(report).toMatchObject({ action: 'salvaged', damage: null, batchesKept, recoveredMessages: cutMessages.length });
+    const kept = await turnsOf(dir);
+    expect(kept.some((turn) => turn !== undefined)).toBe(true);
+    expect((await turnsOf(report.newDir)).slice(0, kept.length)).toEqual(kept);
+    const events = await eventsOf(report.newDir);
+    expect(events.filter((event) => event.kind === 'diagnostic').map((event) => event.payload)).toEqual([
+      { salvage: expect.objectContaining({ damage: null, offset: null, recoveredMessages: cutMessages.length }) },
+    ]);
+  });
+
   it('past a flipped bit: keeps the verified batches, recovers the person\'s view of the messages after, and says so in a diagnostic event', async () => {
     const { dir, flipped, kept, keptEvents, keptLastSeq, verifiedEnd } = await flippedCopy();
     const original = await treeDigest(dirname(dir));
