@@ -7,7 +7,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeFrame } from '../src/codec/frame.js';
-import { readSession, salvageSession } from '../src/index.js';
+import { createSession, readSession, salvageSession } from '../src/index.js';
 import { readSessionEvents } from '../src/session/reading/read-events.js';
 import { copySession, editLog, endFrames, framesOf, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
@@ -94,6 +94,32 @@ describe('salvageSession', () => {
     expect(events.filter((event) => event.kind === 'diagnostic').map((event) => event.payload)).toEqual([
       { salvage: expect.objectContaining({ damage: null, offset: null, recoveredMessages: cutMessages.length }) },
     ]);
+  });
+
+  it('past the last whole batch only message events come back: another event holding a message, and events without a payload, are no messages', async () => {
+    const storeDir = await tempDir();
+    const say = (id: string, content: string) => ({ kind: 'message/complete', payload: { message: { role: 'user', id, content } } });
+    const created = await createSession({
+      storeDir,
+      sessionId: 'mixed-events',
+      batches: [
+        { operationId: 'op-1', turnId: 'turn-1', events: [{ kind: 'turn/start' }, say('kept', 'first')] },
+        { operationId: 'op-2', events: [{ kind: 'diagnostic', payload: { message: { role: 'user', id: 'in-a-diagnostic', content: 'not said' } } }, say('cut', 'second')] },
+      ],
+    });
+    const cutAt = (await framesOf(created.dir)).findLast((frame) => frame.record.recordType === 'batch/end')!;
+    await editLog(created.dir, (log) => log.subarray(0, cutAt.offset));
+    const report = await salvageSession(created.dir);
+    expect(report).toMatchObject({ damage: null, batchesKept: 1, recoveredMessages: 1 });
+    const messages = (await eventsOf(report.newDir)).filter((event) => event.kind === 'message/complete').map((event) => (event.payload as { message: { id: string } }).message.id);
+    expect(messages).toEqual(['kept', 'cut']);
+  });
+
+  it('a session already standing where the salvage goes, made from no source, is never written over', async () => {
+    const dir = await copySession(source.dir);
+    const planned = await salvageSession(dir, { dryRun: true });
+    await createSession({ storeDir: dirname(planned.newDir), sessionId: planned.newId, batches: [{ operationId: 'other', events: [{ kind: 'session/title', payload: { title: 'other' } }] }] });
+    await expect(salvageSession(dir)).rejects.toMatchObject({ code: 'RX_SESSION_EXISTS' });
   });
 
   it('past a flipped bit: keeps the verified batches, recovers the person\'s view of the messages after, and says so in a diagnostic event', async () => {
