@@ -1,6 +1,6 @@
 // createSession as a library user sees it: the manifest and files it lays down, the ids it refuses,
 // and that a session is never written over or left half made.
-import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readdir, readFile, writeFile, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, SessionExistsError } from '../src/errors/index.js';
@@ -79,6 +79,31 @@ describe('createSession', () => {
     expect(await readdir(storeDir)).toEqual([]);
     // The longest id whose staging name `.<id>.tmp-rxstore-<12 hex>` fits in 255 bytes, and dots inside one, are fine.
     for (const id of ['x'.repeat(229), '語'.repeat(76), 'a.b.c']) expect((await createSession({ storeDir, sessionId: id, batches: title('x') })).id).toBe(id);
+  });
+
+  it('refuses a session that is there before it writes anything, content objects included', async () => {
+    const storeDir = await tempDir();
+    await createSession({ storeDir, sessionId: 'taken', batches: title('first') });
+    const before = await readdir(storeDir, { recursive: true });
+    // These batches hold a payload large enough for the content store.
+    await expect(createSession({ storeDir, sessionId: 'taken', batches: sampleBatches() })).rejects.toBeInstanceOf(SessionExistsError);
+    expect(await readdir(storeDir, { recursive: true })).toEqual(before);
+  });
+
+  it('lays down files at the top of the session and deep inside it, in a directory only its owner may enter', async () => {
+    const storeDir = await tempDir();
+    const created = await createSession({
+      storeDir,
+      sessionId: 'with-files',
+      batches: title('files'),
+      files: [
+        { path: 'notes.txt', bytes: Buffer.from('top') },
+        { path: 'a/b/c/deep.txt', bytes: Buffer.from('deep') },
+      ],
+    });
+    expect(await readFile(join(created.dir, 'notes.txt'), 'utf8')).toBe('top');
+    expect(await readFile(join(created.dir, 'a', 'b', 'c', 'deep.txt'), 'utf8')).toBe('deep');
+    for (const dir of [created.dir, join(created.dir, 'a'), join(created.dir, 'a', 'b', 'c')]) expect((await stat(dir)).mode & 0o777).toBe(0o700);
   });
 
   it('never writes over a session: one that is there is refused, and its files stay as they were', async () => {

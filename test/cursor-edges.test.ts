@@ -2,14 +2,17 @@
 // well-formed frame that is not a whole batch/end record (bytes only a batch boundary check can tell).
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError } from '../src/errors/index.js';
 import { checkCursor, cursorAt, type Cursor } from '../src/session/cursors/cursor.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { batchesSince, readSince } from '../src/session/cursors/read-since.js';
-import { copySession, endFrames, framesOf, insertRawFrame, logOf } from './support/faults.js';
+import { copySession, endFrames, framesOf, insertRawFrame, logOf, replaceFrame } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
+import { tempDir } from './support/temp-dir.js';
+import { createSession } from '../src/session/writing/create-session.js';
 
 const source = fixture('plain-chat');
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -138,9 +141,21 @@ describe('a cursor', () => {
     await expect(readSince(dir, source.id, cursor)).rejects.toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: logOf(dir) } });
   });
 
+  it('of a session whose log is now a directory (as long as the offset) is the file system error naming the log', async () => {
+    const dir = await copySession(source.dir);
+    const { cursor } = await readSince(dir, source.id, undefined, { maxBatches: 1 });
+    await rm(logOf(dir));
+    await mkdir(logOf(dir));
+    // Entries enough that the directory's size reaches the offset: its bytes are then read, and the read fails.
+    for (let entry = 0; entry < 200; entry += 1) await writeFile(join(logOf(dir), `entry-${String(entry).padStart(16, '0')}`), '');
+    expect((await stat(logOf(dir))).size).toBeGreaterThanOrEqual(cursor.offset);
+    await expect(checkCursor(dir, source.id, cursor)).rejects.toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: logOf(dir) } });
+  });
+
   it.each([
     ['a frame that is not JSON', Buffer.from('not json at all')],
     ['JSON that is not a record', Buffer.from(JSON.stringify({ note: 'no record type here' }))],
+    ['JSON that is not an object', Buffer.from('null')],
     ['a record of another type', Buffer.from(JSON.stringify({ recordType: 'batch/event', schemaVersion: 4 }))],
     ['a batch/end record without its sequence', Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, eventCount: 1 }))],
     ['a batch/end record without its event count', Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, firstSeq: 3 }))],
@@ -168,5 +183,91 @@ describe('a cursor', () => {
     expect(items).toEqual([]);
     expect(damage).not.toBeInstanceOf(CursorMismatchError);
     expect(damage).toMatchObject({ data: { file: logOf(dir), offset: boundary } });
+  });
+});
+
+/**
+ * A frame holding `raw` in one stored (uncompressed) zstd block, its bytes readable as they are;
+ * `trailer` follows as a zstd skippable frame (bytes a decoder passes over).
+ */
+function storedFrame(raw: Buffer, trailer: Buffer = Buffer.alloc(0)): Buffer {
+  const zstd = Buffer.alloc(4 + 1 + 4 + 3);
+  zstd.writeUInt32LE(0xfd2fb528, 0); // zstd's magic
+  zstd[4] = 0xa0; // single segment, a 4-byte content size, no checksum
+  zstd.writeUInt32LE(raw.length, 5);
+  zstd.writeUIntLE((raw.length << 3) | 1, 9, 3); // the last block, raw, of raw.length bytes
+  const body = Buffer.concat([zstd, raw, trailer]);
+  const header = Buffer.alloc(12);
+  header.write('RX4F', 0, 'ascii');
+  header.writeUInt32BE(body.length, 4);
+  header.writeUInt32BE(raw.length, 8);
+  return Buffer.concat([header, body]);
+}
+
+describe('a batch boundary', () => {
+  it('is found when the batch/end frame holds the frame magic in its own bytes (a commit id that spells it, stored uncompressed)', async () => {
+    const storeDir = await tempDir();
+    const batch = { operationId: 'op-1', commitId: 'commit-RX4F-1', events: [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'm1', content: 'hello' } } }] };
+    const created = await createSession({ storeDir, sessionId: 'magic-in-commit', batches: [batch] });
+    const [end] = await endFrames(created.dir);
+    await replaceFrame(created.dir, end!, storedFrame(end!.raw));
+    const log = await readFile(logOf(created.dir));
+    expect(log.indexOf('commit-RX4F-1', end!.offset)).toBeGreaterThan(end!.offset);
+    expect((await readSession(created.dir, { caches: false })).status).toBe('ok');
+    const { cursor } = await readSince(created.dir, created.id);
+    expect(cursor).toMatchObject({ offset: log.length, nextSequence: 2 });
+    expect(await checkCursor(created.dir, created.id, cursor)).toEqual(cursor);
+    expect((await readSince(created.dir, created.id, cursor)).batches).toEqual([]);
+  });
+
+  it('is found when the batch/end frame ends in bytes that read as a frame header of their own', async () => {
+    const storeDir = await tempDir();
+    const batch = { operationId: 'op-1', events: [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'm1', content: 'hello' } } }] };
+    const created = await createSession({ storeDir, sessionId: 'frame-in-frame', batches: [batch] });
+    const [end] = await endFrames(created.dir);
+    // A frame header whose declared size ends exactly where the batch/end frame ends, over bytes that are not zstd.
+    const inner = Buffer.concat([Buffer.from('RX4F'), Buffer.from([0, 0, 0, 8, 0, 0, 0, 8]), Buffer.from('garbage!')]);
+    const skippable = Buffer.alloc(8);
+    skippable.writeUInt32LE(0x184d2a50, 0);
+    skippable.writeUInt32LE(inner.length, 4);
+    await replaceFrame(created.dir, end!, storedFrame(end!.raw, Buffer.concat([skippable, inner])));
+    expect((await readSession(created.dir, { caches: false })).status).toBe('ok');
+    const { cursor } = await readSince(created.dir, created.id);
+    expect(cursor.nextSequence).toBe(2);
+    expect(await checkCursor(created.dir, created.id, cursor)).toEqual(cursor);
+  });
+
+  it('is found when the batch/end frame is the whole window the anchor digest covers (4096 bytes)', async () => {
+    const storeDir = await tempDir();
+    const message = (id: string) => [{ kind: 'message/complete', payload: { message: { role: 'user', id, content: 'hello' } } }];
+    const make = async (sessionId: string, commitLength: number) => {
+      const created = await createSession({
+        storeDir,
+        sessionId,
+        batches: [
+          { operationId: 'op-1', events: message('m1') },
+          { operationId: 'op-2', commitId: 'c'.repeat(commitLength), events: message('m2') },
+        ],
+      });
+      const end = (await endFrames(created.dir))[1]!;
+      await replaceFrame(created.dir, end, storedFrame(end.raw));
+      return { created, frameBytes: storedFrame(end.raw).length };
+    };
+    // The stored frame grows byte for byte with the commit id: sized to exactly 4096 bytes.
+    const { frameBytes } = await make('measure', 3000);
+    const { created } = await make('window-sized', 3000 + 4096 - frameBytes);
+    const log = await readFile(logOf(created.dir));
+    const end = (await endFrames(created.dir))[1]!;
+    expect([end.bytes, end.offset + end.bytes]).toEqual([4096, log.length]);
+    expect(log.length).toBeGreaterThan(4096);
+    const { cursor } = await readSince(created.dir, created.id);
+    expect(cursor).toMatchObject({ offset: log.length, nextSequence: 3 });
+    expect(await checkCursor(created.dir, created.id, cursor)).toEqual(cursor);
+  });
+
+  it('is not inside the first frame header: a cursor whose offset cuts it is refused as one', async () => {
+    const dir = await copySession(source.dir);
+    const error = await refusal(checkCursor(dir, source.id, await cursorOver(dir, 8, 1)));
+    expect(error.message).toMatch(/offset 8 is not a batch boundary/);
   });
 });

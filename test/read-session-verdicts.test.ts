@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -8,6 +9,9 @@ import { MissingContentError } from '../src/errors/index.js';
 import { readSession, reasonixRefuses, SessionStatusSchema, workspaceOf, type SessionRead } from '../src/session/reading/read-session.js';
 import { appendBatch, copySession, cutLog, editLog, endFrames, framesOf, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
+import { tempDir } from './support/temp-dir.js';
+import { createSession } from '../src/session/writing/create-session.js';
+import { encodeFrame } from '../src/codec/frame.js';
 import { complete, messageId } from './support/sample-session.js';
 
 const plain = fixture('plain-chat');
@@ -504,5 +508,30 @@ describe('readSession: what lies beside the log', () => {
     expect(read.status).toBe('ok');
     expect(read.writerGeneration).toBe(1);
     expect(basename(read.dir)).toBe(plain.id);
+  });
+});
+
+describe('content files', () => {
+  it('a payloadRef without an integrity index names its object only', async () => {
+    const storeDir = await tempDir();
+    const big = 'x'.repeat(70 * 1024);
+    const created = await createSession({ storeDir, sessionId: 'no-index', batches: [{ operationId: 'op-1', events: [complete({ role: 'user', id: messageId(), content: big })] }] });
+    // The same batch with its payloadRef's indexDigest left out, and the batch checksum made over the new records.
+    const frames = await framesOf(created.dir);
+    const raws = frames.map((frame) => {
+      if (frame.record.recordType !== 'batch/event') return frame.raw;
+      const event = frame.record.event as { payloadRef: Record<string, unknown> };
+      const { indexDigest: _indexDigest, ...ref } = event.payloadRef;
+      return Buffer.from(JSON.stringify({ ...frame.record, event: { ...event, payloadRef: ref } }));
+    });
+    const digest = createHash('sha256');
+    for (const raw of raws.slice(0, -1)) digest.update(raw).update(Buffer.from([0]));
+    raws[raws.length - 1] = Buffer.from(JSON.stringify({ ...frames.at(-1)!.record, sha256: digest.digest('hex') }));
+    await writeFile(logOf(created.dir), Buffer.concat(raws.map((raw) => encodeFrame(raw))));
+    const read = await readSession(created.dir, { caches: false });
+    expect(read.status).toBe('ok');
+    expect(read.payloadRefs).toBe(1);
+    expect(read.contentFiles).toHaveLength(1);
+    expect(read.contentFiles[0]).toMatch(/\/objects\//);
   });
 });

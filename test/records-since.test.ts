@@ -7,6 +7,7 @@ import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { startMockModel } from './support/mock-model.js';
 import { layForResume, reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
+import { createSession } from '../src/session/writing/create-session.js';
 
 /**
  * A record as the whole-session `records()` and the pieces must agree on it: all but the title and
@@ -201,5 +202,52 @@ describe('rxstore cat --records --cursor FILE', () => {
     expect(wrong.stdout).toBe('');
     expect(wrong.stderr).toMatch(new RegExp(`RX_CURSOR_MISMATCH: .*it was taken from session .*; remove ${otherCursor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} to read the session from the start`));
     expect(await readFile(otherCursor, 'utf8')).toBe(kept);
+  });
+});
+
+describe('records since, of tool results', () => {
+  it('a call of a tool that is not indexed, a result no call waits for, and a message that only names a call give no record of their own', async () => {
+    const storeDir = await tempDir();
+    const say = (message: Record<string, unknown>) => ({ kind: 'message/complete', payload: { message } });
+    const created = await createSession({
+      storeDir,
+      sessionId: 'tool-results',
+      batches: [
+        {
+          operationId: 'op-1',
+          events: [
+            say({ role: 'user', id: 'u1', content: 'list the files' }),
+            say({
+              role: 'assistant',
+              id: 'a1',
+              content: '',
+              tool_calls: [
+                { id: 'call-todo', name: 'todo_write', arguments: '{}' },
+                { id: 'call-ls', name: 'bash', arguments: '{"command":"ls"}' },
+              ],
+            }),
+          ],
+        },
+        {
+          operationId: 'op-2',
+          events: [
+            // Not a tool's result: it names the call, but only a tool message answers it.
+            say({ role: 'assistant', id: 'a2', content: 'still waiting', tool_call_id: 'call-ls' }),
+            say({ role: 'tool', id: 't0', tool_call_id: 'call-nowhere', name: 'bash', content: 'answers no call' }),
+            say({ role: 'tool', id: 't1', tool_call_id: 'call-todo', name: 'todo_write', content: 'noted' }),
+            say({ role: 'tool', id: 't2', tool_call_id: 'call-ls', name: 'bash', content: 'README.md\nsrc\n' }),
+          ],
+        },
+      ],
+    });
+    const session = await openLogSession(created.dir);
+    const first = await all(session.recordsSince(undefined, { maxBatches: 1 }));
+    const rest = await all(session.recordsSince(first.at(-1)!.cursor));
+    const given = [...first, ...rest].flatMap((piece) => piece.records);
+    expect(given).toEqual([
+      expect.objectContaining({ type: 'message', role: 'user', text: 'list the files' }),
+      expect.objectContaining({ type: 'command', command: 'ls', output: 'README.md\nsrc\n' }),
+      expect.objectContaining({ type: 'message', role: 'assistant', text: 'still waiting' }),
+    ]);
   });
 });

@@ -2,7 +2,7 @@
 // evidence named as Reasonix names it, the log cut to its durable end, Reasonix's disposable caches of
 // that session (and only that session) removed, and the dry run and refusals that change nothing.
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WriterOwnedError } from '../src/errors/index.js';
@@ -66,6 +66,14 @@ describe('repairSession', () => {
     const digest = await treeDigest(dir);
     expect(await repairSession(dir)).toEqual({ dir, action: 'nothing-to-repair', tornTail: null, durableEnd: torn.durableEnd });
     expect(await treeDigest(dir)).toBe(digest);
+  });
+
+  it('repairs a session that has no offset index (a cache Reasonix may not have written yet)', async () => {
+    const { dir, torn } = await tornCopy();
+    await rm(join(dir, 'events.offset-index.json'));
+    const report = await repairSession(dir);
+    expect(report).toMatchObject({ action: 'repaired', durableEnd: torn.durableEnd });
+    expect((await readSession(dir)).status).toBe('ok');
   });
 
   it('an intact session: nothing to repair, its durable end the whole log', async () => {

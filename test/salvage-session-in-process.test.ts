@@ -7,7 +7,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeFrame } from '../src/codec/frame.js';
-import { readSession, salvageSession } from '../src/index.js';
+import { createSession, readSession, salvageSession } from '../src/index.js';
 import { readSessionEvents } from '../src/session/reading/read-events.js';
 import { copySession, editLog, endFrames, framesOf, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
@@ -65,6 +65,61 @@ describe('salvageSession', () => {
     const rescued = await readSession(report.newDir);
     expect(rescued.status).toBe('ok');
     expect(rescued.events.byKind).toEqual(source.counts.eventsByKind);
+  });
+
+  it('a torn tail is no damage: the whole batches are kept with their turns, and the messages of the cut batch come back', async () => {
+    const dir = await copySession(source.dir);
+    const frames = await framesOf(dir);
+    const isMessage = (frame: (typeof frames)[number]) => frame.record.recordType === 'batch/event' && (frame.record.event as { kind: string }).kind === 'message/complete';
+    // The last batch with a message, cut at its commit: its messages are written but its batch/end is not.
+    const lastMessage = frames.findLast(isMessage)!;
+    const cutAt = frames.find((frame) => frame.offset > lastMessage.offset && frame.record.recordType === 'batch/end')!;
+    const batchStart = frames.findLast((frame) => frame.offset < lastMessage.offset && frame.record.recordType === 'batch/begin')!;
+    const cutMessages = frames.filter((frame) => frame.offset > batchStart.offset && frame.offset < cutAt.offset && isMessage(frame));
+    const batchesKept = frames.filter((frame) => frame.offset < batchStart.offset && frame.record.recordType === 'batch/end').length;
+    expect(cutMessages.length).toBeGreaterThan(0);
+    await editLog(dir, (log) => log.subarray(0, cutAt.offset));
+    expect((await readSession(dir)).status).toBe('torn-tail');
+    const turnsOf = async (session: string) => {
+      const turns: (string | undefined)[] = [];
+      for await (const item of readSessionEvents(session)) if (item.type === 'batch') turns.push(item.value.batch.turnId);
+      return turns;
+    };
+    const report = await salvageSession(dir);
+    expect(report).toMatchObject({ action: 'salvaged', damage: null, batchesKept, recoveredMessages: cutMessages.length });
+    const kept = await turnsOf(dir);
+    expect(kept.some((turn) => turn !== undefined)).toBe(true);
+    expect((await turnsOf(report.newDir)).slice(0, kept.length)).toEqual(kept);
+    const events = await eventsOf(report.newDir);
+    expect(events.filter((event) => event.kind === 'diagnostic').map((event) => event.payload)).toEqual([
+      { salvage: expect.objectContaining({ damage: null, offset: null, recoveredMessages: cutMessages.length }) },
+    ]);
+  });
+
+  it('past the last whole batch only message events come back: another event holding a message, and events without a payload, are no messages', async () => {
+    const storeDir = await tempDir();
+    const say = (id: string, content: string) => ({ kind: 'message/complete', payload: { message: { role: 'user', id, content } } });
+    const created = await createSession({
+      storeDir,
+      sessionId: 'mixed-events',
+      batches: [
+        { operationId: 'op-1', turnId: 'turn-1', events: [{ kind: 'turn/start' }, say('kept', 'first')] },
+        { operationId: 'op-2', events: [{ kind: 'diagnostic', payload: { message: { role: 'user', id: 'in-a-diagnostic', content: 'not said' } } }, say('cut', 'second')] },
+      ],
+    });
+    const cutAt = (await framesOf(created.dir)).findLast((frame) => frame.record.recordType === 'batch/end')!;
+    await editLog(created.dir, (log) => log.subarray(0, cutAt.offset));
+    const report = await salvageSession(created.dir);
+    expect(report).toMatchObject({ damage: null, batchesKept: 1, recoveredMessages: 1 });
+    const messages = (await eventsOf(report.newDir)).filter((event) => event.kind === 'message/complete').map((event) => (event.payload as { message: { id: string } }).message.id);
+    expect(messages).toEqual(['kept', 'cut']);
+  });
+
+  it('a session already standing where the salvage goes, made from no source, is never written over', async () => {
+    const dir = await copySession(source.dir);
+    const planned = await salvageSession(dir, { dryRun: true });
+    await createSession({ storeDir: dirname(planned.newDir), sessionId: planned.newId, batches: [{ operationId: 'other', events: [{ kind: 'session/title', payload: { title: 'other' } }] }] });
+    await expect(salvageSession(dir)).rejects.toMatchObject({ code: 'RX_SESSION_EXISTS' });
   });
 
   it('past a flipped bit: keeps the verified batches, recovers the person\'s view of the messages after, and says so in a diagnostic event', async () => {

@@ -255,3 +255,13 @@ describe("Reasonix's writer locks", () => {
     await again.release();
   });
 });
+
+describe('where a session directory is expected', () => {
+  it('a path through a regular file has no manifest: the session is refused as missing one, never a file system error', async () => {
+    const dir = await copySession(plain.dir);
+    // The session's log given where its directory belongs: every metadata path runs through a file.
+    const read = await readSession(logOf(dir), { caches: false });
+    expect(read.status).toBe('damaged');
+    expect(read.problems.map((problem) => problem.code)).toContain('RX_MANIFEST_MISSING');
+  });
+});
