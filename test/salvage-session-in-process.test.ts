@@ -180,6 +180,9 @@ describe('salvageSession', () => {
       // An event with a message of no id: recovered under a name of its own.
       eventFrame({ seq: 900, kind: 'message/complete', payload: message({ content: 'no id here' }) }),
       encodeFrame(Buffer.from('not JSON at all')),
+      // JSON that is not a record at all.
+      encodeFrame(Buffer.from('null')),
+      encodeFrame(Buffer.from('[1,2]')),
       encodeFrame(Buffer.from(JSON.stringify({ recordType: 'batch/begin', event: { kind: 'message/complete', payload: message({ id: messageId() }) } }))),
       eventFrame({ seq: 901, kind: 'session/title', payload: payload({ title: 'not a message' }) }),
       eventFrame({ seq: 902, kind: 'message/complete' }),

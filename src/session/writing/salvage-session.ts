@@ -126,6 +126,9 @@ function messageIdsOf(payload: unknown): string[] {
   return messages.flatMap((message) => (typeof message?.id === 'string' ? [message.id] : []));
 }
 
+/** What a frame past the damage must be to hold an event: an object; its type and event are judged next. */
+const SalvagedRecordSchema = z.looseObject({ recordType: z.unknown(), event: z.unknown() });
+
 /**
  * The person's view of the messages in frames past `from` that still decode: message events
  * whose payload parses, without host and local-only records, each id once and none already kept,
@@ -135,9 +138,10 @@ async function messagesPast(log: Buffer, from: number, content: ContentStore, kn
   const found: Message[] = [];
   for (const frame of salvageFrames(log, from)) {
     try {
-      const record = JSON.parse(frame.raw.toString('utf8')) as { recordType?: unknown; event?: unknown };
-      if (record.recordType !== 'batch/event') continue;
-      const event = PhysicalEventSchema.parse(record.event);
+      const record = SalvagedRecordSchema.safeParse(JSON.parse(frame.raw.toString('utf8')));
+      // JSON that is not a record (null, an array, a number), or a record of another type.
+      if (!record.success || record.data.recordType !== 'batch/event') continue;
+      const event = PhysicalEventSchema.parse(record.data.event);
       if (event.kind !== 'message/complete' && event.kind !== 'message/upsert') continue;
       const bytes = event.payloadRef ? await content.read(event.payloadRef) : event.payload;
       if (!bytes) continue;
