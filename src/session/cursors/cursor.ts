@@ -56,11 +56,6 @@ export class CursorMaker {
     return new CursorMaker(await open(join(sessionDir, SESSION_FILES.log), 'r'), sessionId);
   }
 
-  /** Over a handle the caller keeps and closes (its `close` is not to be called). */
-  static over(handle: FileHandle, sessionId: string): CursorMaker {
-    return new CursorMaker(handle, sessionId);
-  }
-
   async at(position: LogPosition): Promise<Cursor> {
     const prefixEnd = Math.min(PREFIX_BYTES, position.offset);
     // The prefix digest is the same for every offset past the prefix: hashed once.
