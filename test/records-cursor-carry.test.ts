@@ -6,7 +6,7 @@ import { CursorMismatchError } from '../src/errors/index.js';
 import type { IndexRecord } from '../src/session/replay/index-records.js';
 import { recordsSince, recordsSinceNamed, type RecordsCursor, type RecordsSince } from '../src/session/cursors/records-since.js';
 import { appendBatches } from '../src/session/writing/append-batches.js';
-import { appendBatch, copySession } from './support/faults.js';
+import { appendBatch, copySession, editLog, framesOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { complete, messageId } from './support/sample-session.js';
 import { StrictPayloadError } from '../src/errors/index.js';
@@ -219,6 +219,34 @@ describe('a batch after a cursor is judged with what came before it', () => {
     const read = await readOn(dir, plain.id, cursor);
     expect(read.error).toBeUndefined();
     expect(read.records.map((record) => (record.type === 'message' ? record.messageId : record.type))).toEqual([second]);
+  });
+
+  it('a maybe whose whole replay is refused only later gives its batch; the refusal comes with the batch it falls in', async () => {
+    const [first, second] = collidingIds();
+    const messageIdOf = (record: IndexRecord) => (record.type === 'message' ? record.messageId : record.type);
+    const dir = await copySession(plain.dir);
+    await appendBatch(dir, [complete({ role: 'user', id: first, origin: 'user', content: 'first' })]);
+    const cursor = (await all(recordsSince(dir, plain.id, { workspace: null }))).at(-1)!.cursor;
+    await appendBatch(dir, [complete({ role: 'user', id: second, origin: 'user', content: 'second' })]);
+    const damaged = await copySession(dir);
+    // A message id used again, in a later batch.
+    await appendBatch(dir, [complete({ role: 'user', id: second, origin: 'user', content: 'again' })]);
+    const repeated = await readOn(dir, plain.id, cursor);
+    expect(repeated.records.map(messageIdOf)).toEqual([second]);
+    expect(repeated.error).toEqual(await wholeRefusal(dir));
+    // Damaged bytes in a later batch: the whole replay's refusal names an offset past the batch.
+    await appendBatch(damaged, [complete({ role: 'user', id: messageId(), origin: 'user', content: 'later' })]);
+    const frames = await framesOf(damaged);
+    const flipped = frames.at(-2)!;
+    await editLog(damaged, (log) => {
+      log[flipped.offset + flipped.bytes - 1] ^= 0xff;
+      return log;
+    });
+    const expected = await wholeRefusal(damaged);
+    expect(expected).toMatchObject({ code: 'RX_DAMAGED_STORE' });
+    const cut = await readOn(damaged, plain.id, cursor);
+    expect(cut.records.map(messageIdOf)).toEqual([second]);
+    expect(cut.error).toMatchObject({ code: 'RX_DAMAGED_STORE' });
   });
 
   it('a cursor of the first version reads on as one of this version does, and hands out this version', async () => {
