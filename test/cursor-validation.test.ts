@@ -41,6 +41,7 @@ describe('a cursor', () => {
     { what: 'an empty object', value: {}, message: /^not a log cursor rxstore made: version: / },
     { what: 'version 2', value: { version: 2 }, message: /^not a log cursor rxstore made: version: / },
     { what: 'a string', value: 'cursor', message: /^not a log cursor rxstore made: value: / },
+    { what: 'null', value: null, message: /^not a log cursor rxstore made: value: / },
     { what: 'a records cursor', value: { version: 2, log: {}, waiting: [] }, message: /^not a log cursor rxstore made: a records cursor \(recordsSince takes it; its `log` is the log cursor\)$/ },
   ])('that is $what is not a cursor', async ({ value, message }) => {
     const { session } = await afterTwoBatches();
