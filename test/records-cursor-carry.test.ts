@@ -239,7 +239,8 @@ describe('a batch after a cursor is judged with what came before it', () => {
     const frames = await framesOf(damaged);
     const flipped = frames.at(-2)!;
     await editLog(damaged, (log) => {
-      log[flipped.offset + flipped.bytes - 1] ^= 0xff;
+      const last = flipped.offset + flipped.bytes - 1;
+      log[last] = log[last]! ^ 0xff;
       return log;
     });
     const expected = await wholeRefusal(damaged);
