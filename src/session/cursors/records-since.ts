@@ -109,8 +109,7 @@ export async function* recordsSinceNamed(
   // Each batch replayed on its own (the messages it writes, the workspace and title it names), as the check for a refused payload replays it.
   for await (const { batch, replay, cursor: log } of replayedBatchesSince(sessionDir, sessionId, cursor?.log, options)) {
     seen ??= await seenBefore(sessionDir, sessionId, batch.batch.offset);
-    if (seen.mayRepeat(replay)) await refuseAsTheWholeReplay(sessionDir, batch);
-    seen.add(replay);
+    if (seen.add(replay)) await refuseAsTheWholeReplay(sessionDir, batch);
     if (named === undefined) named = await namedWorkspace();
     workspace = named ?? replay.workspace ?? workspace;
     title = replay.title ?? title;

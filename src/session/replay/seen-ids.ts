@@ -41,21 +41,21 @@ export class SeenIds {
     return new SeenIds(saved);
   }
 
-  /** Whether a batch, replayed on its own, may reuse an id or answer a call again (then replay the log whole). */
-  mayRepeat(batch: Projection): boolean {
-    return messageIds(batch).some((id) => this.ids.has(hash32(id))) || answeredCalls(batch).some((id) => this.answered.has(hash32(id)));
-  }
-
-  /** Takes in the ids of a batch replayed on its own. */
-  add(batch: Projection): void {
-    for (const id of messageIds(batch)) {
-      this.ids.add(hash32(id));
-      this.newIds.push(id);
-    }
-    for (const id of answeredCalls(batch)) {
-      this.answered.add(hash32(id));
-      this.newAnswers.push(id);
-    }
+  /**
+   * Takes in the ids of a batch replayed on its own, and says whether one may repeat an id taken in
+   * before (a hash hit: replay the log whole to decide).
+   */
+  add(batch: Projection): boolean {
+    const ids = messageIds(batch);
+    const answers = answeredCalls(batch);
+    const hashes = ids.map(hash32);
+    const answerHashes = answers.map(hash32);
+    const mayRepeat = hashes.some((hash) => this.ids.has(hash)) || answerHashes.some((hash) => this.answered.has(hash));
+    for (const hash of hashes) this.ids.add(hash);
+    for (const hash of answerHashes) this.answered.add(hash);
+    this.newIds.push(...ids);
+    this.newAnswers.push(...answers);
+    return mayRepeat;
   }
 
   /** What to save: the hashes given, then those of the batches added. */

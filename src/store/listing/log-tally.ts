@@ -58,8 +58,8 @@ export class TallyCarrier {
 
   add(batch: Projection, kinds: readonly string[], facts: BatchFacts): boolean {
     if (batch.strictness.length > 0 || kinds.some((kind) => REWRITING_KINDS.has(kind))) return false;
-    if (this.seen.mayRepeat(batch)) return false;
-    this.seen.add(batch);
+    // A possible repeat ends the carrying: the caller reads the log whole, and this tally is dropped.
+    if (this.seen.add(batch)) return false;
     const { tally } = this;
     this.tally = {
       ...tally,
