@@ -56,6 +56,8 @@ export default defineConfig({
       'test/message-summaries.test.ts',
       'test/strict-payload-refusal.test.ts',
       'test/jsonl-lenient-messages.test.ts',
+      'test/accepted-payloads-are-replayed.test.ts',
+      'test/seen-ids.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -39,4 +39,25 @@ describe('payload keys and nulls, decoded as Go decodes them into Reasonix\'s st
     expect(verdict('runtime/recovery', '[1]').state).toBe('refused');
     expect(verdict('session/title', '{"title":1}')).toMatchObject({ state: 'refused', damaged: true });
   });
+
+  it('read a null element of a list as its type\'s zero value, as Go grows a slice (judged in go-zero-values-match-reasonix)', () => {
+    expect(verdict('history/replace', '{"messages":[null,{"role":"user","id":"a","content":"x"}]}')).toEqual({ state: 'ok', value: { messages: [{}, { role: 'user', id: 'a', content: 'x' }] } });
+    expect(verdict('message/complete', '{"message":{"id":"m","tool_calls":[null],"images":[null],"image_inputs":[null]}}')).toEqual({
+      state: 'ok',
+      value: { message: { id: 'm', tool_calls: [{}], images: [''], image_inputs: [null] } },
+    });
+    expect(verdict('history/replace', '{"messages":[],"sourceSequences":[null,2]}')).toEqual({ state: 'ok', value: { messages: [], sourceSequences: [0, 2] } });
+    expect(verdict('tool/call', '{"id":"t","name":"bash","workspacePaths":[null],"presentedFiles":[null]}')).toEqual({
+      state: 'ok',
+      value: { id: 't', name: 'bash', workspacePaths: [''], presentedFiles: [null] },
+    });
+    expect(verdict('tool/result', '{"id":"t","name":"bash","todos":[null]}')).toEqual({ state: 'ok', value: { id: 't', name: 'bash', todos: [{}] } });
+    expect(verdict('message/complete', '{"message":{"id":"m","tool_calls":[{"id":"c","write_intents":[null]}]}}')).toEqual({
+      state: 'ok',
+      value: { message: { id: 'm', tool_calls: [{ id: 'c', write_intents: [null] }] } },
+    });
+    // A zero element is still judged: a null todo has no content, and a null id is an empty one.
+    expect(verdict('todo/write', '{"todos":[null]}')).toEqual({ state: 'refused', reason: 'todos[0].content is invalid', damaged: true });
+    expect(verdict('message/retract', '{"messageIds":["a",null]}')).toEqual({ state: 'refused', reason: 'invalid or duplicate message id', damaged: true });
+  });
 });

@@ -49,16 +49,17 @@ describe('hygiene findings', () => {
       { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call call_cut (bash) has arguments that are not a complete JSON object', messageId: 'm-c1' },
       { code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: 'tool call (no id) has an empty name', messageId: 'm-c2' },
       { code: 'RX_DANGLING_TOOL_CALL', severity: 'warning', message: 'tool call (no id) () has no tool result', messageId: 'm-c2' },
+      { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call (no id) () has empty arguments, not a JSON object', messageId: 'm-c2' },
       { code: 'RX_PRUNED_TOOL_RESULT', severity: 'note', message: 'tool result call_fine was pruned by an older Reasonix', messageId: 'm-r3' },
     ]);
     expect(hygiene.hasContent).toBe(true);
     expect(hygiene.interruptedTurns).toEqual([]);
     expect(hygiene.compactions).toEqual([]);
     // Strict makes each warning an error; a note stays a note.
-    expect(checkHygiene(read.projection, { strict: true }).findings.map((finding) => finding.severity)).toEqual(['error', 'error', 'error', 'error', 'error', 'note']);
+    expect(checkHygiene(read.projection, { strict: true }).findings.map((finding) => finding.severity)).toEqual(['error', 'error', 'error', 'error', 'error', 'error', 'note']);
   });
 
-  it('take only a JSON object for complete arguments, an absent name as empty and absent arguments as none, and a typed marker for no pruning', async () => {
+  it('take only a JSON object for complete arguments, an absent name as empty and absent arguments as empty (refused too), and a typed marker for no pruning', async () => {
     const dir = await sessionOf([
       {
         operationId: 'o1',
@@ -74,6 +75,8 @@ describe('hygiene findings', () => {
       { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_five (bash) has arguments that are not a complete JSON object', messageId: 'm-c' },
       { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_null (bash) has arguments that are not a complete JSON object', messageId: 'm-c' },
       { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_list (bash) has arguments that are not a complete JSON object', messageId: 'm-c' },
+      // Reasonix's transcript gate refuses empty arguments too (test/go-zero-values-match-reasonix).
+      { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_none (bash) has empty arguments, not a JSON object', messageId: 'm-c' },
       { code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: 'tool call c_nameless has an empty name', messageId: 'm-c' },
     ]);
     // A message without an id (a replaced history may hold one) gives findings without one; inspect of an

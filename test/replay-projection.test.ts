@@ -422,6 +422,16 @@ describe('a replay of upserts, retractions and checkpoints', () => {
     expect(modelView(projection)).toHaveLength(5);
   });
 
+  it('takes a checkpoint as it is, one id twice included, and upserts that id into the first (as Reasonix does: go-zero-values-match-reasonix)', async () => {
+    const { projection } = await replay([
+      { operationId: 'o1', events: [complete(user('a', 'a1'))] },
+      { operationId: 'o2', events: [event('model/context-replace', { messages: [user('k', 'first'), user('b', 'between'), user('k', 'second')] })] },
+      { operationId: 'o3', events: [event('message/upsert', { message: user('k', 'upserted') })] },
+    ]);
+    expect(projection.strictness).toEqual([]);
+    expect(text(projection.modelMessages)).toEqual(['k:upserted', 'b:between', 'k:second']);
+  });
+
   it('counts only a tool message that is not local-only as the result of its call', async () => {
     const { projection } = await replay([
       {

@@ -59,8 +59,25 @@ export function goStructFields<S extends Record<string, z.ZodType>>(struct: Retu
 /** A Go pointer to a struct: `null` or absent is nil, which the caller may refuse. */
 export const goPointer = <T extends z.ZodType>(schema: T) => schema.nullable();
 
-/** A Go slice: `null` is a nil slice; a `null` element is that element's zero value. */
-export const goSlice = <T extends z.ZodType>(element: T) => z.array(element.nullable()).nullable();
+/**
+ * A Go slice: `null` is a nil slice. Go grows a slice with zeroed elements and `null` leaves an
+ * element as it is, so a `null` element is its type's zero value: an empty struct, `""`, 0, false,
+ * or nil for a pointer, map or interface.
+ */
+export const goSlice = <T extends z.ZodType>(element: T) => {
+  const zero = zeroValueOf(element);
+  return z.array(z.preprocess((item) => (item === null ? zero : item), element)).nullable();
+};
+
+/** What `null` decodes to as a slice element of this type. */
+function zeroValueOf(element: z.ZodType): unknown {
+  // A struct decodes `null` itself (to its zero value); a pointer, map or interface stays nil.
+  if (element.safeParse(null).success) return null;
+  // The element types Reasonix's lists have: strings and sequence numbers.
+  if (element === goString) return '';
+  if (element === goUint) return 0;
+  return null;
+}
 
 export const goString = z.string();
 /** Go's int and int64: a whole number. */

@@ -54,8 +54,10 @@ export function checkHygiene(projection: Projection, options: HygieneOptions = {
       const callId = transcript.callId(call.idRef);
       if (call.name.trim() === '') findings.push({ code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: `tool call ${callId || '(no id)'} has an empty name`, ...id });
       if (answered[call.idRef] !== 1 && transcript.seq(at) < cutFrom) findings.push({ code: 'RX_DANGLING_TOOL_CALL', severity: 'warning', message: `tool call ${callId || '(no id)'} (${call.name}) has no tool result`, ...id });
-      if (call.arguments === 'other') {
-        findings.push({ code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: `tool call ${callId || '(no id)'} (${call.name}) has arguments that are not a complete JSON object`, ...id });
+      // Reasonix's transcript gate refuses to resume a call whose arguments are not a JSON object, empty ones included.
+      if (call.arguments !== 'object') {
+        const what = call.arguments === 'none' ? 'empty arguments, not a JSON object' : 'arguments that are not a complete JSON object';
+        findings.push({ code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: `tool call ${callId || '(no id)'} (${call.name}) has ${what}`, ...id });
       }
     }
     if (transcript.pruned(at)) {
