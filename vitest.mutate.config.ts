@@ -15,6 +15,7 @@ export default defineConfig({
       'test/codec-encode-batch.test.ts',
       'test/codec-frame-rules.test.ts',
       'test/codec-go-json.test.ts',
+      'test/codec-go-text.test.ts',
       'test/content-store.test.ts',
       'test/content-store-rules.test.ts',
       'test/content-store-errors.test.ts',

@@ -152,6 +152,9 @@ describe('index records', () => {
       ['two', 'second', 'completed'],
       ['three', '', undefined],
     ]);
+    // A message never answers a call it makes itself: the result is the first one after it.
+    const own = indexRecords(timed(result('c', 'its own', { tool_calls: [{ id: 'c', name: 'bash', arguments: '{"command":"own"}' }] }), result('c', 'after it')), context);
+    expect(own.map((record) => (record.type === 'command' ? [record.command, record.output] : [record.type]))).toEqual([['own', 'after it']]);
   });
 
   it('leave out a call without a result from where reading stopped at damage inside its turn', () => {

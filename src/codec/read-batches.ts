@@ -13,6 +13,7 @@ import {
   V4_CODEC,
   V4_SCHEMA_VERSION,
 } from './records.js';
+import { parseGoJson } from './go-text.js';
 
 export type LogItem = { type: 'batch'; batch: CommittedBatch } | { type: 'torn-tail'; tail: TornTail };
 
@@ -217,7 +218,7 @@ export async function* verifiedBatches(frames: AsyncIterable<FrameItem>, options
 function parseRecord(raw: Buffer, offset: number, file: string | undefined): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString('utf8'));
+    value = parseGoJson(raw);
   } catch (error) {
     throw new DamagedStoreError(`decode v4 record at ${offset}: ${(error as Error).message}`, { file, offset });
   }

@@ -20,6 +20,7 @@ import { goWorkingDirectory } from '../store/roots/working-directory.js';
 import { freezeLegacySource, type LegacySource } from './legacy-source.js';
 import { recordMigration } from './migration-map.js';
 import { migrationTarget, type MigrationTarget } from './migration-target.js';
+import { goText } from '../codec/go-text.js';
 
 /** Reasonix commits a legacy import in batches of at most this many messages (docs/format.md §10.1 step 5). */
 const MESSAGES_PER_BATCH = 128;
@@ -153,7 +154,7 @@ function declaredWorkspace(source: LegacySource): string | undefined {
 /** The commits of the import, or the reason Reasonix could not resume the result. */
 function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: number; warnings: string[] } {
   const transcript = source.artifacts.find((artifact) => artifact.path === source.path)!;
-  const { lines, errors } = parseTranscript(transcript.bytes.toString('utf8'), source.path);
+  const { lines, errors } = parseTranscript(goText(transcript.bytes), source.path);
   // Reasonix's loader stops at the first error, and so does `parseTranscript`: there is one at most.
   // A line that is not a message is damage to the transcript, named as every other reader names it.
   const [error] = errors;

@@ -7,6 +7,7 @@ import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { JsonlMetaSchema } from '../store/jsonl/jsonl-meta.js';
 import { parseTranscript } from '../store/jsonl/jsonl-transcript.js';
+import { goText } from '../codec/go-text.js';
 
 /** A line of the damaged transcript that was left out of the salvaged one, and why. */
 export interface DroppedLine {
@@ -38,7 +39,7 @@ const BYTE_ORDER_MARK = '\uFEFF';
  */
 export async function salvageTranscript(path: string, options: { to?: string; dryRun?: boolean } = {}): Promise<TranscriptSalvageReport> {
   const source = resolve(path);
-  const text = await readFile(source, 'utf8');
+  const text = goText(await readFile(source));
   const byteOrderMarkRemoved = text.startsWith(BYTE_ORDER_MARK);
   const body = byteOrderMarkRemoved ? text.slice(BYTE_ORDER_MARK.length) : text;
   // Line by line, each judged on its own as Reasonix's loader would judge it: a bad line costs only itself.

@@ -4,6 +4,7 @@ import { FrameParser } from '../frame-parser.js';
 import { FRAME_HEADER_BYTES, parseFrameHeader } from '../frame.js';
 import type { RecordedOperation } from './recalled-operation-ledger.js';
 import { BeginRecordSchema, RecordEnvelopeSchema } from '../records.js';
+import { parseGoJson } from '../go-text.js';
 
 /**
  * The operation id and hash of the batch whose `batch/begin` frame starts at `offset` of the log at
@@ -23,7 +24,7 @@ export async function recallOperation(path: string, offset: number): Promise<Rec
     let record: unknown;
     try {
       const [decoded] = new FrameParser(path, offset).push(frame);
-      record = JSON.parse(decoded!.raw.toString('utf8'));
+      record = parseGoJson(decoded!.raw);
     } catch (error) {
       // Bytes that no longer decode to a record (damage) or to JSON: not the batch that was verified.
       if (error instanceof DamagedStoreError || error instanceof SyntaxError) throw changed();

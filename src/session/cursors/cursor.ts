@@ -10,6 +10,7 @@ import { CursorMismatchError, DamagedStoreError, fileSystemErrorOf } from '../..
 import { sha256OfRange } from '../../fs/read-range.js';
 import { firstIssue } from '../reading/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
+import { parseGoJson } from '../../codec/go-text.js';
 
 /**
  * Where an incremental reader stopped: after the last committed batch it saw. It carries the
@@ -188,7 +189,7 @@ function sequenceAfter(frameBytes: Buffer): number | undefined {
   try {
     const [frame] = new FrameParser(undefined).push(frameBytes);
     if (!frame) return undefined;
-    const record: unknown = JSON.parse(frame.raw.toString('utf8'));
+    const record: unknown = parseGoJson(frame.raw);
     if (RecordEnvelopeSchema.safeParse(record).data?.recordType !== 'batch/end') return undefined;
     const end = EndRecordSchema.safeParse(record);
     return end.success && end.data.firstSeq !== undefined && end.data.eventCount !== undefined ? end.data.firstSeq + end.data.eventCount : undefined;

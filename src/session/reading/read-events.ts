@@ -6,6 +6,7 @@ import { CorruptContentError, MissingContentError } from '../../errors/index.js'
 import { readLogBatches, type ReadLogOptions } from '../../codec/read-log.js';
 import { sessionContentStore } from './session-content.js';
 import { SESSION_FILES } from './session-files.js';
+import { parseGoJson } from '../../codec/go-text.js';
 
 /** A committed batch with each event's payload resolved and parsed (undefined when it has none). */
 export interface ResolvedBatch {
@@ -74,7 +75,7 @@ async function readReferencedPayload(event: StoredEvent, ref: PayloadRef, conten
 function parsePayload(bytes: Buffer | undefined): unknown {
   if (!bytes || bytes.length === 0) return undefined;
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return parseGoJson(bytes);
   } catch {
     // JSON.parse's SyntaxError, its only error: the payload is not JSON, which the projection judges.
     return undefined;

@@ -163,7 +163,7 @@ export function indexRecords(transcript: TimedMessage[], context: RecordContext,
   });
   const resultAfter = (id: string, at: number): Message | undefined => {
     const queue = results.get(id);
-    while (queue && queue.length > 0 && queue[0]!.at < at) queue.shift();
+    while (queue && queue.length > 0 && queue[0]!.at <= at) queue.shift();
     return queue?.shift()?.message;
   };
   const records: IndexRecord[] = [];

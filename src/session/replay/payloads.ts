@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct, goUint } from './go-decode.js';
 import { MessageSchema } from './message.js';
 import { StrictMessageSchema } from './strict-message.js';
+import { parseGoJson } from '../../codec/go-text.js';
 
 const uint = z.number().int().nonnegative();
 
@@ -212,7 +213,7 @@ function parseJson(bytes: Buffer | undefined, parsed?: unknown): { ok: true; val
   if (parsed !== undefined) return { ok: true, value: parsed };
   if (!bytes || bytes.length === 0) return { ok: false, reason: 'unexpected EOF' };
   try {
-    return { ok: true, value: JSON.parse(bytes.toString('utf8')) };
+    return { ok: true, value: parseGoJson(bytes) };
   } catch (error) {
     return { ok: false, reason: (error as Error).message };
   }

@@ -15,6 +15,7 @@ import { sessionContentStore } from '../reading/session-content.js';
 import { ManifestSchema } from '../reading/manifest.js';
 import { readableOrThrow, readJsonFile } from '../reading/read-json-file.js';
 import { SESSION_FILES } from '../reading/session-files.js';
+import { parseGoJson } from '../../codec/go-text.js';
 
 /** What `salvageSession` kept from a damaged session, and where the new session is. */
 export interface SalvageReport {
@@ -138,14 +139,14 @@ async function messagesPast(log: Buffer, from: number, content: ContentStore, kn
   const found: Message[] = [];
   for (const frame of salvageFrames(log, from)) {
     try {
-      const record = SalvagedRecordSchema.safeParse(JSON.parse(frame.raw.toString('utf8')));
+      const record = SalvagedRecordSchema.safeParse(parseGoJson(frame.raw));
       // JSON that is not a record (null, an array, a number), or a record of another type.
       if (!record.success || record.data.recordType !== 'batch/event') continue;
       const event = PhysicalEventSchema.parse(record.data.event);
       if (event.kind !== 'message/complete' && event.kind !== 'message/upsert') continue;
       const bytes = event.payloadRef ? await content.read(event.payloadRef) : event.payload;
       if (!bytes) continue;
-      const message = MessageSchema.parse((JSON.parse(bytes.toString('utf8')) as { message?: unknown } | null)?.message);
+      const message = MessageSchema.parse((parseGoJson(bytes) as { message?: unknown } | null)?.message);
       if (message.origin === 'host' || message.local_only) continue;
       const id = message.id || `salvaged-${frame.offset}`;
       if (known.has(id)) continue;

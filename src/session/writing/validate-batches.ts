@@ -4,6 +4,7 @@ import { RefusedBatchError } from '../../errors/index.js';
 import { KNOWN_EVENT_KINDS } from '../../codec/event-kinds.js';
 import type { OperationLedger } from '../../codec/operations/operation-ledger.js';
 import { Projection } from '../replay/projection.js';
+import { parseGoJson } from '../../codec/go-text.js';
 
 /** What the log already holds, so that new batches are judged as Reasonix would replay them after it. */
 export interface WrittenState {
@@ -62,7 +63,7 @@ export function validateBatches(batches: readonly BatchToWrite[], state: Written
       const bytes = payloads[index];
       let parsed: unknown;
       try {
-        parsed = bytes && bytes.length > 0 ? JSON.parse(bytes.toString('utf8')) : undefined;
+        parsed = bytes && bytes.length > 0 ? parseGoJson(bytes) : undefined;
       } catch {
         // JSON.parse's SyntaxError, its only error: not JSON, which the projection refuses as the reader would.
         parsed = undefined;

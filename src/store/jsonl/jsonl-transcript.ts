@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { EmptyTranscriptError, TranscriptLineError } from '../../errors/index.js';
 import { LenientMessageSchema } from '../../session/replay/strict-message.js';
+import { goText, parseGoJsonText } from '../../codec/go-text.js';
 
 /** One message of a JSONL transcript, decoded as Reasonix decodes it (its keys named as its fields are). */
 export interface TranscriptLine {
@@ -86,7 +87,7 @@ export function parseTranscript(text: string, file: string): { lines: Transcript
     }
     let value: unknown;
     try {
-      value = JSON.parse(text.slice(index, end));
+      value = parseGoJsonText(text.slice(index, end));
     } catch (error) {
       return fail(`not JSON (${(error as Error).message})`);
     }
@@ -104,5 +105,5 @@ export function parseTranscript(text: string, file: string): { lines: Transcript
 }
 
 export async function readTranscript(file: string) {
-  return parseTranscript(await readFile(file, 'utf8'), file);
+  return parseTranscript(goText(await readFile(file)), file);
 }

@@ -9,6 +9,7 @@ import { goMessage } from './jsonl-message.js';
 import { jsonlMetaTitle, JsonlMetaSchema } from './jsonl-meta.js';
 import { parseTranscript } from './jsonl-transcript.js';
 import { assignLegacyIds } from '../roots/legacy-ids.js';
+import { goText } from '../../codec/go-text.js';
 
 /**
  * Reads a JSONL transcript (docs/format.md §11) into the same shape as a v4 session read, so that every
@@ -19,7 +20,7 @@ import { assignLegacyIds } from '../roots/legacy-ids.js';
  */
 export async function readJsonlSession(path: string): Promise<SessionRead> {
   const id = branchIdOf(path);
-  const [text, stats, meta] = await onFileSystem(Promise.all([readFile(path, 'utf8'), stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema).then(readableOrThrow)]), path);
+  const [text, stats, meta] = await onFileSystem(Promise.all([readFile(path).then(goText), stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema).then(readableOrThrow)]), path);
   const { lines, errors } = parseTranscript(text, path);
   const problems: Problem[] = errors.map(problemFromError);
   if (meta.state === 'invalid') problems.push({ code: 'RX_JSONL_META', severity: 'warning', message: `invalid .jsonl.meta: ${meta.reason}`, data: { file: `${path}.meta` } });

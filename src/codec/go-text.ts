@@ -1,0 +1,67 @@
+import { isUtf8 } from 'node:buffer';
+
+/**
+ * JSON read as Go's `encoding/json` reads it into Reasonix's structs: a string's invalid UTF-8 is
+ * U+FFFD for each byte Go's `utf8.DecodeRune` cannot take (one for each byte of a cut sequence,
+ * where a WHATWG decoder gives one for the whole), and a `\u` escape of a surrogate without its
+ * pair is U+FFFD (where `JSON.parse` keeps the lone surrogate). Measured with Reasonix 1.38.11:
+ * the model is sent these characters (test/go-text-matches-reasonix).
+ */
+export function parseGoJson(bytes: Buffer): unknown {
+  return parseGoJsonText(goText(bytes));
+}
+
+/** JSON text (already decoded, as by `goText`) parsed with its lone surrogates made U+FFFD. */
+export function parseGoJsonText(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  return SURROGATE_ESCAPE.test(text) ? wellFormed(value) : value;
+}
+
+/** UTF-8 bytes as Go turns them into a string's characters: each byte of an invalid sequence is U+FFFD. */
+export function goText(bytes: Buffer): string {
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  let text = '';
+  let from = 0;
+  let at = 0;
+  while (at < bytes.length) {
+    const width = runeWidth(bytes, at);
+    if (width > 0) {
+      at += width;
+      continue;
+    }
+    text += `${bytes.toString('utf8', from, at)}\ufffd`;
+    at += 1;
+    from = at;
+  }
+  return text + bytes.toString('utf8', from, at);
+}
+
+/** A `\u` escape of a surrogate (`\uD800`–`\uDFFF`): only then can `JSON.parse` give a lone one. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** The width of the valid UTF-8 sequence at `at` (Go's `utf8.DecodeRune` ranges), 0 when it is invalid. */
+function runeWidth(bytes: Buffer, at: number): number {
+  const lead = bytes[at]!;
+  if (lead < 0x80) return 1;
+  const [width, low, high] = lead >= 0xc2 && lead <= 0xdf ? [2, 0x80, 0xbf] : lead === 0xe0 ? [3, 0xa0, 0xbf] : lead === 0xed ? [3, 0x80, 0x9f] : lead >= 0xe1 && lead <= 0xef ? [3, 0x80, 0xbf] : lead === 0xf0 ? [4, 0x90, 0xbf] : lead === 0xf4 ? [4, 0x80, 0x8f] : lead >= 0xf1 && lead <= 0xf3 ? [4, 0x80, 0xbf] : [0, 0, 0];
+  if (width === 0 || at + width > bytes.length) return 0;
+  const second = bytes[at + 1]!;
+  if (second < low || second > high) return 0;
+  for (let next = at + 2; next < at + width; next += 1) if ((bytes[next]! & 0xc0) !== 0x80) return 0;
+  return width;
+}
+
+/** The value with every lone surrogate in its strings and keys made U+FFFD. */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\ufffd');
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value === null || typeof value !== 'object') return value;
+  const object: Record<string, unknown> = {};
+  // Defined, not assigned: a `__proto__` key stays a key, as JSON.parse made it.
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(object, key.replace(LONE_SURROGATE, '\ufffd'), { value: wellFormed(item), enumerable: true, writable: true, configurable: true });
+  }
+  return object;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { goText, parseGoJson, parseGoJsonText } from '../src/codec/go-text.js';
+
+/** Go's reading of text, character by character (the real Reasonix judges it in go-text-matches-reasonix). */
+const codePoints = (text: string) => [...text].map((char) => char.codePointAt(0)!.toString(16));
+
+describe('text read as Go reads it', () => {
+  it('gives U+FFFD for each byte Go cannot take, and leaves valid UTF-8 as it is', () => {
+    const cases: [number[], string[]][] = [
+      [[0x41, 0xc3, 0xa9], ['41', 'e9']],
+      [[0xe2, 0x82, 0xac], ['20ac']],
+      [[0xf0, 0x9f, 0x98, 0x80], ['1f600']],
+      [[0xe2, 0x82, 0x41], ['fffd', 'fffd', '41']],
+      [[0xf0, 0x9f, 0x98, 0x41], ['fffd', 'fffd', 'fffd', '41']],
+      [[0xf0, 0x9f, 0x98], ['fffd', 'fffd', 'fffd']],
+      [[0xed, 0xa0, 0x80], ['fffd', 'fffd', 'fffd']],
+      [[0xed, 0x9f, 0xbf], ['d7ff']],
+      [[0xe0, 0x9f, 0x80], ['fffd', 'fffd', 'fffd']],
+      [[0xe0, 0xa0, 0x80], ['800']],
+      [[0xf0, 0x8f, 0xbf, 0xbf], ['fffd', 'fffd', 'fffd', 'fffd']],
+      [[0xf4, 0x8f, 0xbf, 0xbf], ['10ffff']],
+      [[0xf4, 0x90, 0x80, 0x80], ['fffd', 'fffd', 'fffd', 'fffd']],
+      [[0xf3, 0xbf, 0xbf, 0xbf], ['fffff']],
+      [[0xee, 0x80, 0x80], ['e000']],
+      [[0xc0, 0x80], ['fffd', 'fffd']],
+      [[0xc2, 0x80], ['80']],
+      [[0xdf, 0xbf, 0xc1], ['7ff', 'fffd']],
+      [[0xff, 0x41, 0x80], ['fffd', '41', 'fffd']],
+      [[0xe1, 0x80, 0xc0, 0x41], ['fffd', 'fffd', 'fffd', '41']],
+      [[0x41, 0xe2], ['41', 'fffd']],
+    ];
+    for (const [bytes, expected] of cases) expect(codePoints(goText(Buffer.from(bytes))), bytes.map((byte) => byte.toString(16)).join(' ')).toEqual(expected);
+  });
+
+  it('makes a lone surrogate escape U+FFFD, in strings and keys, at any depth; a pair stays a pair', () => {
+    expect(parseGoJson(Buffer.from('"\\ud800"'))).toBe('\ufffd');
+    expect(parseGoJson(Buffer.from('"\\uDC00x"'))).toBe('\ufffdx');
+    expect(parseGoJson(Buffer.from('"\\ud800\\ud800\\ude00"'))).toBe('\ufffd\u{10200}');
+    expect(parseGoJson(Buffer.from('"\\ud83d\\ude00"'))).toBe('\u{1f600}');
+    expect(parseGoJson(Buffer.from('{"a":[{"b\\udfff":"\\udbff"}],"n":1,"t":true,"z":null}'))).toEqual({ a: [{ 'b\ufffd': '\ufffd' }], n: 1, t: true, z: null });
+    // A `__proto__` key stays an own key, as JSON.parse made it.
+    const parsed = parseGoJsonText('{"__proto__":{"x":"\\ud800"}}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(parsed, '__proto__')?.value).toEqual({ x: '\ufffd' });
+    // Without a surrogate escape nothing is walked: the parsed value is JSON.parse's own.
+    expect(parseGoJsonText('{"a":"\\u00e9\\\\ud800"}')).toEqual({ a: '\u00e9\\ud800' });
+  });
+
+  it('still refuses what is not JSON, invalid bytes outside a string included', () => {
+    expect(() => parseGoJson(Buffer.from([0x7b, 0xff, 0x7d]))).toThrow(SyntaxError);
+    expect(() => parseGoJson(Buffer.from('{"a":'))).toThrow(SyntaxError);
+  });
+});
