@@ -59,6 +59,7 @@ export default defineConfig({
       'test/jsonl-lenient-messages.test.ts',
       'test/accepted-payloads-are-replayed.test.ts',
       'test/seen-ids.test.ts',
+      'test/io-error-is-not-damage.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

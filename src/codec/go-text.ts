@@ -14,7 +14,7 @@ export function parseGoJson(bytes: Buffer): unknown {
 /** JSON text (already decoded, as by `goText`) parsed with its lone surrogates made U+FFFD. */
 export function parseGoJsonText(text: string): unknown {
   const value: unknown = JSON.parse(text);
-  return SURROGATE_ESCAPE.test(text) ? wellFormed(value) : value;
+  return hasSurrogateEscape(text) ? wellFormed(value) : value;
 }
 
 /** UTF-8 bytes as Go turns them into a string's characters: each byte of an invalid sequence is U+FFFD. */
@@ -36,8 +36,19 @@ export function goText(bytes: Buffer): string {
   return text + bytes.toString('utf8', from, at);
 }
 
-/** A `\u` escape of a surrogate (`\uD800`–`\uDFFF`): only then can `JSON.parse` give a lone one. */
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/**
+ * Whether the text holds a `\u` escape of a surrogate (`\uD800`–`\uDFFF`): only then can
+ * `JSON.parse` give a lone one. A search for `\u` is several times faster than a regular expression.
+ */
+function hasSurrogateEscape(text: string): boolean {
+  for (let at = text.indexOf('\\u'); at >= 0; at = text.indexOf('\\u', at + 2)) {
+    // Lower-cased by setting bit 5: `d`, then `8`, `9` or `a`–`f`.
+    if ((text.charCodeAt(at + 2) | 0x20) !== 0x64) continue;
+    const next = text.charCodeAt(at + 3) | 0x20;
+    if (next === 0x38 || next === 0x39 || (next >= 0x61 && next <= 0x66)) return true;
+  }
+  return false;
+}
 
 /** The width of the valid UTF-8 sequence at `at` (Go's `utf8.DecodeRune` ranges), 0 when it is invalid. */
 function runeWidth(bytes: Buffer, at: number): number {

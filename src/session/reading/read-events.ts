@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { CommittedBatch, StoredEvent, TornTail } from '../../codec/batch.js';
 import type { ContentStore } from '../../codec/content-store.js';
 import type { PayloadRef } from '../../codec/records.js';
-import { CorruptContentError, MissingContentError } from '../../errors/index.js';
+import { CorruptContentError, fileSystemErrorOf, MissingContentError } from '../../errors/index.js';
 import { readLogBatches, type ReadLogOptions } from '../../codec/read-log.js';
 import { sessionContentStore } from './session-content.js';
 import { SESSION_FILES } from './session-files.js';
@@ -56,7 +56,8 @@ async function readReferencedPayload(event: StoredEvent, ref: PayloadRef, conten
   try {
     return await content.read(ref);
   } catch (error) {
-    if (!(error instanceof MissingContentError || error instanceof CorruptContentError)) throw error;
+    // Anything else is the machine's (a read the disk failed), not the session's.
+    if (!(error instanceof MissingContentError || error instanceof CorruptContentError)) throw fileSystemErrorOf(error);
     // Reasonix names the event and refuses the session (docs/format.md §6.3).
     const Named = error instanceof MissingContentError ? MissingContentError : CorruptContentError;
     throw new Named(`read v4 event ${event.id} payload: ${error.message}`, {

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ContentStore } from '../../codec/content-store.js';
 import type { BatchToWrite, EventToWrite } from '../../codec/encode-batch.js';
-import { isSessionVerdict, type Problem, problemFromError, undefinedIfMissing } from '../../errors/index.js';
+import { fileSystemErrorOf, isSessionVerdict, type Problem, problemFromError, undefinedIfMissing } from '../../errors/index.js';
 import { PhysicalEventSchema, V4_CODEC } from '../../codec/records.js';
 import { salvageFrames } from '../../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
@@ -158,7 +158,7 @@ async function messagesPast(log: Buffer, from: number, content: ContentStore, kn
     } catch (error) {
       // A frame that decodes but does not hold a readable message (not JSON, not an event or a message,
       // its content object missing or damaged): nothing to recover from it. Anything else is a fault.
-      if (!(error instanceof SyntaxError || error instanceof z.ZodError || isSessionVerdict(error))) throw error;
+      if (!(error instanceof SyntaxError || error instanceof z.ZodError || isSessionVerdict(error))) throw fileSystemErrorOf(error);
     }
   }
   return found;
