@@ -60,6 +60,8 @@ export default defineConfig({
       'test/accepted-payloads-are-replayed.test.ts',
       'test/seen-ids.test.ts',
       'test/io-error-is-not-damage.test.ts',
+      'test/log-replaced-mid-read.test.ts',
+      'test/log-shrunk-during-repair.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

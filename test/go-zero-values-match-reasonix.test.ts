@@ -34,6 +34,7 @@ const lists: [string, EventToWrite[]][] = [
   ['a null in a model/context-replace list is an empty message', [raw('model/context-replace', '{"messages":[null,{"role":"user","id":"k1","content":"kept"}]}')]],
   ['a null in a compaction list is an empty message', [raw('compaction', '{"messages":[{"role":"user","id":"k1","content":"summary"},null],"trigger":"auto"}')]],
   ['nulls in a message\'s lists of citations, images and receipts', [raw('message/complete', '{"message":{"role":"user","id":"z1","content":"x","memoryCitations":[null],"images":[null],"decision_receipts":[null]}}')]],
+  ['a local-only message in a checkpoint is not sent', [raw('model/context-replace', '{"messages":[{"role":"system","id":"s","content":"sys"},{"role":"user","id":"k1","content":"local","local_only":true},{"role":"user","id":"k2","content":"kept"}]}')]],
   // A checkpoint is taken as it is, one id twice included; an upsert of that id then replaces the first.
   [
     'an upsert of an id a checkpoint holds twice',
@@ -50,6 +51,8 @@ const calls: [string, string, boolean][] = [
   ['arguments that are a JSON list', '{"id":"c","name":"bash","arguments":"[]"}', true],
   ['an empty name', '{"id":"c","name":"","arguments":"{}"}', true],
   ['a null tool call: no id, name or arguments', 'null', true],
+  ['its id made twice in the message', '{"id":"c","name":"bash","arguments":"{}"},{"id":"c","name":"bash","arguments":"{}"}', true],
+  ['an empty id made twice in the message', '{"id":"","name":"bash","arguments":"{}"},{"id":"","name":"bash","arguments":"{}"}', false],
 ];
 
 describe.skipIf(!reasonixBinary())(`Go's zero values and the transcript gate, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
@@ -67,9 +70,9 @@ describe.skipIf(!reasonixBinary())(`Go's zero values and the transcript gate, ju
       raw('message/complete', '{"message":{"role":"tool","id":"z2","tool_call_id":"c","content":"out"}}'),
     ]);
     expect(read.status).toBe('ok');
-    const warned = checkHygiene(read.projection).findings.filter((finding) => ['RX_TRUNCATED_ARGUMENTS', 'RX_EMPTY_TOOL_NAME'].includes(finding.code));
+    const warned = checkHygiene(read.projection).findings.filter((finding) => ['RX_TRUNCATED_ARGUMENTS', 'RX_EMPTY_TOOL_NAME', 'RX_DUPLICATE_CALL_ID'].includes(finding.code));
     expect({ code, gate: gate !== undefined }).toEqual({ code: refused ? 1 : 0, gate: refused });
     expect(warned.length > 0).toBe(refused);
-    expect(read.projection.transcript.at(-2)!.message).toMatchObject({ id: 'z1', tool_calls: [expect.any(Object)] });
+    expect(read.projection.transcript.at(-2)!.message).toMatchObject({ id: 'z1', tool_calls: expect.arrayContaining([expect.any(Object)]) });
   });
 });

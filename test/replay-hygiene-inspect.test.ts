@@ -97,6 +97,27 @@ describe('hygiene findings', () => {
     });
   });
 
+  it('name a call id made twice in one message, once for each repeat, and not one made again in another message or left empty', async () => {
+    const twice = { id: 'c_twice', name: 'bash', arguments: '{}' };
+    const dir = await sessionOf([
+      {
+        operationId: 'o1',
+        events: [
+          complete(system),
+          calls('m-c', twice, twice, { id: 'c_other', name: 'bash', arguments: '{}' }, twice, { id: '', name: 'bash', arguments: '{}' }, { id: '', name: 'bash', arguments: '{}' }),
+          calls('m-d', twice),
+          result('m-r', 'c_twice'),
+          result('m-r2', 'c_other'),
+        ],
+      },
+    ]);
+    const findings = checkHygiene((await readSession(dir)).projection).findings.filter((finding) => finding.code === 'RX_DUPLICATE_CALL_ID');
+    expect(findings).toStrictEqual([
+      { code: 'RX_DUPLICATE_CALL_ID', severity: 'warning', message: 'tool call c_twice (bash) comes twice in one message', messageId: 'm-c' },
+      { code: 'RX_DUPLICATE_CALL_ID', severity: 'warning', message: 'tool call c_twice (bash) comes twice in one message', messageId: 'm-c' },
+    ]);
+  });
+
   it('say a transcript without a leading system message, count content past the system prompt, and turn compactions into notes', async () => {
     const noSystem = checkHygiene((await readSession(await sessionOf([{ operationId: 'o1', events: [complete({ role: 'user', id: 'm-u', content: 'hi' }), complete(system)] }]))).projection);
     expect(noSystem.findings).toEqual([

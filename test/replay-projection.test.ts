@@ -105,7 +105,7 @@ describe('a replay of events', () => {
     expect(projection.transcript.every((entry) => entry.batchTime === Date.parse('2026-01-02T03:04:05.000Z'))).toBe(true);
   });
 
-  it('refuses a second result for one tool call in the model list, and lets one follow a retracted or rewritten result', async () => {
+  it('refuses a transcript that answers one tool call twice, as it stands after the whole log, and lets one follow a retracted or rewritten result', async () => {
     const call = { role: 'assistant', id: 'm-call', content: '', tool_calls: [{ id: 'call_1', name: 'bash', arguments: '{"command":"ls"}' }] };
     const result = (id: string, extra: Record<string, unknown> = {}) => ({ role: 'tool', id, tool_call_id: 'call_1', name: 'bash', content: 'out', ...extra });
     const retracted = await replay([
@@ -141,8 +141,28 @@ describe('a replay of events', () => {
     expect(twice.status).toBe('damaged');
     expect(twice.projection.strictness).toEqual([{ seq: 5, offset: expect.any(Number), kind: 'message/complete', message: 'session: initialize transcript: duplicate transcript record "tool:call_1"', damaged: false }]);
     expect(twice.projection.refusedAt).toBe(5);
-    // The views hold what precedes the refusal.
-    expect(ids(twice.projection.transcript.map((entry) => entry.message))).toEqual(['m-system', 'm-call', 'm-r1', 'm-u']);
+    // Reasonix refuses it when it loads the whole transcript: the views hold all of it.
+    expect(ids(twice.projection.transcript.map((entry) => entry.message))).toEqual(['m-system', 'm-call', 'm-r1', 'm-u', 'm-r2', 'm-after']);
+
+    // Only what the whole log leaves counts (judged with Reasonix in repeated-result-matches-reasonix).
+    const retractedLater = await replay([
+      { operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1'))] },
+      { operationId: 'o2', events: [complete(result('m-r2'))] },
+      { operationId: 'o3', events: [event('message/retract', { messageIds: ['m-r2'] })] },
+    ]);
+    expect(retractedLater.status).toBe('ok');
+    const finding = (seq: number, kind: string) => ({ seq, offset: expect.any(Number), kind, message: 'session: initialize transcript: duplicate transcript record "tool:call_1"', damaged: false });
+    const upserted = await replay([
+      { operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1'))] },
+      { operationId: 'o2', events: [event('message/upsert', { message: result('m-r2') })] },
+    ]);
+    expect(upserted.projection.strictness).toEqual([finding(4, 'message/upsert')]);
+    const inHistory = await replay([{ operationId: 'o1', events: [event('history/replace', { messages: [system, call, result('m-r1'), result('m-r2')] })] }]);
+    expect(inHistory.projection.strictness).toEqual([finding(1, 'history/replace')]);
+    expect(inHistory.problems[0]).toMatchObject({ data: { offset: inHistory.projection.strictness[0]!.offset, sequence: 1 } });
+    // A checkpoint changes only what the model is sent, not the transcript Reasonix keys by call.
+    const checkpointed = await replay([{ operationId: 'o1', events: [complete(system), complete(call), event('model/context-replace', { messages: [system, call, result('m-r1'), result('m-r2')] })] }]);
+    expect(checkpointed.status).toBe('ok');
   });
 
   it('refuses a repeated message id, notes later refused payloads, and replays nothing past the first', async () => {
@@ -414,12 +434,13 @@ describe('a replay of upserts, retractions and checkpoints', () => {
       { operationId: 'o3', events: [event('message/upsert', { message: user('a', 'a2') }), complete(user('d', 'd1')), complete({ role: 'tool', id: 'r-1', tool_call_id: 'call_1', content: 'the result' })] },
     ]);
     expect(projection.strictness).toEqual([]);
-    expect(text(projection.modelMessages)).toEqual(['summary:what came before', 'r-local:seen locally', 'a:a2', 'd:d1', 'r-1:the result']);
+    // A local-only message of the checkpoint is not sent (go-zero-values-match-reasonix).
+    expect(text(projection.modelMessages)).toEqual(['summary:what came before', 'a:a2', 'd:d1', 'r-1:the result']);
     expect(projection.transcriptIndex.has('summary')).toBe(false);
     expect(projection.transcriptIndex.has('a')).toBe(true);
     // What modelView gives is the caller's own list.
     modelView(projection).pop();
-    expect(modelView(projection)).toHaveLength(5);
+    expect(modelView(projection)).toHaveLength(4);
   });
 
   it('takes a checkpoint as it is, one id twice included, and upserts that id into the first (as Reasonix does: go-zero-values-match-reasonix)', async () => {

@@ -51,6 +51,7 @@ export const RX_ERROR_FAMILIES = {
   RX_EMPTY_TOOL_NAME: 'finding',
   RX_DANGLING_TOOL_CALL: 'finding',
   RX_TRUNCATED_ARGUMENTS: 'finding',
+  RX_DUPLICATE_CALL_ID: 'finding',
   RX_PRUNED_TOOL_RESULT: 'finding',
   RX_NO_SYSTEM_MESSAGE: 'finding',
   RX_INTERRUPTED_TURN: 'finding',

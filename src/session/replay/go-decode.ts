@@ -80,10 +80,13 @@ function zeroValueOf(element: z.ZodType): unknown {
 }
 
 export const goString = z.string();
-/** Go's int and int64: a whole number. */
-export const goInt = z.number().int();
-/** Go's uint64: a whole number not below zero. */
-export const goUint = z.number().int().nonnegative();
+/**
+ * Go's int and int64: a whole number in int64's range, the largest included (measured with Reasonix
+ * 1.38.11: 2^53 + 1 is read). As a double that largest is 2^63, so 2^63 itself passes too.
+ */
+export const goInt = z.number().refine((value) => Number.isInteger(value) && value >= -(2 ** 63) && value <= 2 ** 63, { message: 'expected a whole number an int64 holds' });
+/** Go's uint64: a whole number in its range; `-0` too is refused, as Go refuses the minus sign. */
+export const goUint = z.number().refine((value) => Number.isInteger(value) && value >= 0 && !Object.is(value, -0) && value <= 2 ** 64, { message: 'expected a whole number a uint64 holds' });
 export const goBool = z.boolean();
 /** `json.RawMessage` and `any`: whatever JSON is there. */
 export const goRaw = z.unknown();

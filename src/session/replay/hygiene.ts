@@ -38,7 +38,7 @@ export interface HygieneOptions {
 
 /**
  * The things that make a session load or compact badly in Reasonix, read off its transcript:
- * tool calls without names, without results or with cut-off arguments, a missing system prompt
+ * tool calls without names, without results, with cut-off arguments or made twice in one message, a missing system prompt
  * (Reasonix refuses to snapshot such a session), pruned results, checkpoints and broken turns.
  */
 export function checkHygiene(projection: Projection, options: HygieneOptions = {}): Hygiene {
@@ -50,8 +50,14 @@ export function checkHygiene(projection: Projection, options: HygieneOptions = {
   for (let at = 0; at < transcript.length; at += 1) {
     const messageId = transcript.messageId(at);
     const id = messageId !== undefined ? { messageId } : {};
+    const callsHere = new Set<string>();
     for (const call of transcript.toolCalls(at)) {
       const callId = transcript.callId(call.idRef);
+      // Reasonix's transcript gate refuses to resume a message that makes two calls with one id.
+      if (callId !== '' && callsHere.has(callId)) {
+        findings.push({ code: 'RX_DUPLICATE_CALL_ID', severity: 'warning', message: `tool call ${callId} (${call.name}) comes twice in one message`, ...id });
+      }
+      callsHere.add(callId);
       if (call.name.trim() === '') findings.push({ code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: `tool call ${callId || '(no id)'} has an empty name`, ...id });
       if (answered[call.idRef] !== 1 && transcript.seq(at) < cutFrom) findings.push({ code: 'RX_DANGLING_TOOL_CALL', severity: 'warning', message: `tool call ${callId || '(no id)'} (${call.name}) has no tool result`, ...id });
       // Reasonix's transcript gate refuses to resume a call whose arguments are not a JSON object, empty ones included.

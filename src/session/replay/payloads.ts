@@ -4,7 +4,8 @@ import { MessageSchema } from './message.js';
 import { StrictMessageSchema } from './strict-message.js';
 import { parseGoJson } from '../../codec/go-text.js';
 
-const uint = z.number().int().nonnegative();
+// Loose: the strict decoding has judged the range already.
+const uint = z.number();
 
 /**
  * The payload shapes of the event kinds whose content rxstore uses (docs/format.md §7.3, §7.4), read

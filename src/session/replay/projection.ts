@@ -5,6 +5,7 @@ import type { Message } from './message.js';
 import { summaryOf } from './message-summary.js';
 import { ModelList } from './model-list.js';
 import { decodePayload, isReplayedKind, PayloadSchemas, type ReplayedKind } from './payloads.js';
+import { ResultEvents, type ResultEventKind } from './result-events.js';
 import { TranscriptIndex, type IndexedTranscript, type TranscriptEntry } from './transcript-index.js';
 import { TurnTable, type TurnRecord, type Turns } from './turn-table.js';
 
@@ -78,6 +79,7 @@ export class Projection {
     'message/complete': handler(PayloadSchemas['message/complete'], (projection, { message }, event) => projection.complete(message, event)),
     'message/upsert': handler(PayloadSchemas['message/upsert'], (projection, { message }, event) => {
       projection.noteWorkspace(message);
+      projection.noteResults([message], event);
       const kept = projection.kept(message);
       projection.index.upsert(kept, event.seq, event.batchTime);
       projection.model.upsert(kept);
@@ -120,6 +122,13 @@ export class Projection {
   /** Sequences of `model/context-replace` and `compaction` events. */
   private readonly checkpoints: number[] = [];
   private readonly findings: StrictnessFinding[] = [];
+  /** Where the events that wrote tool results are: a result repeated in the transcript is refused at the one that wrote it. */
+  private readonly resultEvents = new ResultEvents();
+  /** A JSONL transcript's messages, replayed as Reasonix's migration reads them: a repeated result stops it there. */
+  private replayingTranscript = false;
+  /** Events replayed so far: the check for a repeated result is made again only after more. */
+  private replayed = 0;
+  private repeated: { replayed: number; finding: StrictnessFinding | undefined } | undefined;
   private titleText: string | undefined;
   private titleSeq: number | undefined;
   private modelRefText: string | undefined;
@@ -184,14 +193,20 @@ export class Projection {
     return this.checkpoints;
   }
 
-  /** What Reasonix would refuse, in log order: the first stopped the replay. */
+  /**
+   * What Reasonix would refuse, in log order: the first stopped the replay. With none, a tool
+   * result the transcript holds twice (Reasonix refuses it when it loads the transcript, so only
+   * what the whole replay leaves counts: a later retract or history replace makes it good).
+   */
   get strictness(): readonly StrictnessFinding[] {
-    return this.findings;
+    if (this.findings.length > 0) return this.findings;
+    const repeated = this.repeatedResult();
+    return repeated ? [repeated] : [];
   }
 
   /** The sequence of the first event Reasonix would refuse: the views stop before it. */
   get refusedAt(): number | undefined {
-    return this.findings[0]?.seq;
+    return this.strictness[0]?.seq;
   }
 
   /**
@@ -208,7 +223,8 @@ export class Projection {
     }
     this.lastSeq = Math.max(this.lastSeq, event.seq);
     // Past a refusal the payloads are still checked (each is reported), but nothing more is replayed.
-    const halted = this.refusedAt !== undefined;
+    const halted = this.findings.length > 0;
+    this.replayed += 1;
     if (event.kind === 'turn/start' && batch.turnId && !halted) this.turnTable.set(batch.turnId, 'in_progress', event.seq);
     const verdict = decodePayload(event.kind, bytes ?? (payload === undefined ? undefined : Buffer.from(JSON.stringify(payload))), payload);
     if (verdict.state === 'refused') {
@@ -228,9 +244,11 @@ export class Projection {
    */
   replayTranscript(messages: readonly unknown[], createdAt: string): void {
     const batchTime = Date.parse(createdAt) || 0;
+    this.replayingTranscript = true;
     for (const message of messages) {
-      if (this.refusedAt !== undefined) return;
+      if (this.findings.length > 0) return;
       this.lastSeq += 1;
+      this.replayed += 1;
       this.dispatch('message/complete', { message }, { seq: this.lastSeq, offset: 0, kind: 'message/complete', batchTime, turnId: undefined });
     }
   }
@@ -255,12 +273,13 @@ export class Projection {
       this.refuse(event, `duplicate stable message id ${JSON.stringify(message.id)}`, true);
       return;
     }
-    // Reasonix keys the model's transcript by record; a second result for one tool call is refused when it loads it.
+    // Reasonix's migration of a JSONL transcript stops at a second result for one tool call.
     const answers = !message.local_only && message.role === 'tool' && message.tool_call_id ? message.tool_call_id : undefined;
-    if (answers !== undefined && this.model.hasResultFor(answers)) {
-      this.refuse(event, `session: initialize transcript: duplicate transcript record ${JSON.stringify(`tool:${answers}`)}`, false);
+    if (this.replayingTranscript && answers !== undefined && this.model.hasResultFor(answers)) {
+      this.refuse(event, repeatedResultMessage(answers), false);
       return;
     }
+    this.noteResults([message], event);
     const kept = this.kept(message);
     this.index.push(kept, event.seq, event.batchTime);
     if (!message.local_only) this.model.push(kept);
@@ -268,6 +287,7 @@ export class Projection {
 
   private replaceHistory(messages: readonly Message[], event: EventPlace): void {
     for (const message of messages) this.noteWorkspace(message);
+    this.noteResults(messages, event);
     // Repeated ids inside the list: Reasonix 1.38.11 opens such a session; the first of each is kept.
     const list = firstPerId(messages).map((message) => this.kept(message));
     this.index.replace(list, event.seq, event.batchTime);
@@ -277,8 +297,30 @@ export class Projection {
   /** A checkpoint changes only what the model is sent; the transcript keeps every message. */
   private checkpoint(messages: readonly Message[], event: EventPlace): void {
     for (const message of messages) this.noteWorkspace(message);
-    this.model.replace(messages.map((message) => this.kept(message)));
+    // Local-only messages are never sent, a checkpoint's included (measured with Reasonix 1.38.11).
+    this.model.replace(messages.filter((message) => !message.local_only).map((message) => this.kept(message)));
     this.checkpoints.push(event.seq);
+  }
+
+  /** Notes the event when it writes a tool result the transcript keys by its call. */
+  private noteResults(messages: readonly Message[], event: EventPlace): void {
+    if (messages.some((message) => message.role === 'tool' && message.tool_call_id && !message.local_only)) {
+      this.resultEvents.note(event.seq, event.offset, event.kind as ResultEventKind);
+    }
+  }
+
+  /** The repeated tool result of the transcript as it stands, checked again only after more events. */
+  private repeatedResult(): StrictnessFinding | undefined {
+    if (this.repeated?.replayed === this.replayed) return this.repeated.finding;
+    const at = this.index.firstRepeatedResult();
+    let finding: StrictnessFinding | undefined;
+    if (at >= 0) {
+      const seq = this.index.seq(at);
+      const place = this.resultEvents.placeOf(seq) ?? { offset: 0, kind: 'message/complete' };
+      finding = { seq, offset: place.offset, kind: place.kind, message: repeatedResultMessage(this.index.answeredCall(at)), damaged: false };
+    }
+    this.repeated = { replayed: this.replayed, finding };
+    return finding;
   }
 
   /** The message as this projection keeps it. */
@@ -296,6 +338,10 @@ export class Projection {
   private refuse(event: Pick<EventPlace, 'seq' | 'offset' | 'kind'>, message: string, damaged: boolean): void {
     if (this.findings.at(-1)?.seq !== event.seq) this.findings.push({ seq: event.seq, offset: event.offset, kind: event.kind, message, damaged });
   }
+}
+
+function repeatedResultMessage(callId: string): string {
+  return `session: initialize transcript: duplicate transcript record ${JSON.stringify(`tool:${callId}`)}`;
 }
 
 function firstPerId(messages: readonly Message[]): Message[] {

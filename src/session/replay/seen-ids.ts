@@ -4,14 +4,13 @@ import type { Projection } from './projection.js';
 /**
  * The ids a log's earlier batches used, carried across a cursor so that a later batch is judged
  * as the whole replay would judge it: Reasonix refuses a message id the transcript already holds
- * and a second result for a tool call the model's list already answers, whatever batch they came
- * in. Kept as 32-bit hashes (4 bytes an id), so a hit is only a maybe: the caller then replays the
+ * and a transcript that answers one tool call twice, whatever batches the results came in. Kept as 32-bit hashes (4 bytes an id), so a hit is only a maybe: the caller then replays the
  * log whole, which decides.
  */
 export const SeenIdsSchema = z.object({
   /** Hashes of the transcript's message ids, base64 of little-endian 32-bit words. */
   ids: z.base64(),
-  /** Hashes of the tool calls answered in the model's list, as `ids`. */
+  /** Hashes of the tool calls the transcript's results answer, as `ids`. */
   answered: z.base64(),
 });
 export type SavedSeenIds = z.infer<typeof SeenIdsSchema>;
@@ -68,9 +67,9 @@ function messageIds(projection: Projection): string[] {
   return projection.transcript.flatMap(({ message }) => (message.id === undefined ? [] : [message.id]));
 }
 
-/** The tool calls the model's list holds a result for (what a second result is refused against). */
+/** The tool calls the transcript holds a result for (what a second result is refused against). */
 function answeredCalls(projection: Projection): string[] {
-  return projection.modelMessages.flatMap((message) => (message.role === 'tool' && message.tool_call_id && !message.local_only ? [message.tool_call_id] : []));
+  return projection.transcript.flatMap(({ message }) => (message.role === 'tool' && message.tool_call_id && !message.local_only ? [message.tool_call_id] : []));
 }
 
 /** FNV-1a over UTF-16 code units: cheap, and a collision costs only a whole read. */

@@ -229,6 +229,23 @@ export class TranscriptIndex implements IndexedTranscript {
   }
 
   /**
+   * Where the first tool result stands whose call an earlier result already answers (neither
+   * local-only, the call id not empty), -1 when there is none: Reasonix keys its transcript's
+   * records by call and refuses such a transcript when it loads it.
+   */
+  firstRepeatedResult(): number {
+    const answered = new Uint8Array(this.callIds.size);
+    const noCall = this.callIds.find('');
+    for (let at = 0; at < this.length; at += 1) {
+      const ref = this.answers.at(at);
+      if (ref < 0 || ref === noCall || (this.flags.at(at) & LOCAL_ONLY) !== 0) continue;
+      if (answered[ref] === 1) return at;
+      answered[ref] = 1;
+    }
+    return -1;
+  }
+
+  /**
    * What the person typed in the message at `at`: `raw_content`, else its text — as the message
    * is kept, else the start of it, when previews are kept.
    */
