@@ -46,6 +46,24 @@ describe('text read as Go reads it', () => {
     expect(parseGoJsonText('{"a":"\\u00e9\\\\ud800"}')).toEqual({ a: '\u00e9\\ud800' });
   });
 
+  it('refuses nesting past 10,000 levels as Go does, and reads 10,000 (judged in payload-rules and reasonix-jsonl-rules)', () => {
+    const nested = (depth: number, open = '[', close = ']') => `${open.repeat(depth)}${close.repeat(depth)}`;
+    expect(() => parseGoJsonText(nested(10_001))).toThrow(new SyntaxError("invalid character '[' exceeded max depth"));
+    expect(() => parseGoJsonText(`[${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}]`)).toThrow(new SyntaxError("invalid character '{' exceeded max depth"));
+    expect(() => parseGoJsonText(nested(10_000))).not.toThrow();
+    expect(() => parseGoJsonText(nested(5_000), 4_999)).toThrow(SyntaxError);
+    expect(() => parseGoJsonText(nested(4_999), 4_999)).not.toThrow();
+    // Deep and with lone surrogates: made well formed without running out of stack.
+    const deep = parseGoJsonText(`${'['.repeat(9_000)}"\\ud800"${']'.repeat(9_000)}`);
+    let inner: unknown = deep;
+    for (let level = 0; level < 9_000; level += 1) inner = (inner as unknown[])[0];
+    expect(inner).toBe('\ufffd');
+  });
+
+  it('keeps the order of keys when one of them changes', () => {
+    expect(Object.keys(parseGoJsonText('{"a":1,"b\\udc00":2,"c":3}') as object)).toEqual(['a', 'b\ufffd', 'c']);
+  });
+
   it('still refuses what is not JSON, invalid bytes outside a string included', () => {
     expect(() => parseGoJson(Buffer.from([0x7b, 0xff, 0x7d]))).toThrow(SyntaxError);
     expect(() => parseGoJson(Buffer.from('{"a":'))).toThrow(SyntaxError);

@@ -17,6 +17,8 @@ const SYSTEM = '{"role":"system","content":"You are terse."}';
 const USER = '{"role":"user","content":"Hello there"}';
 const REPLY = '{"role":"assistant","content":"Hi."}';
 const lines = (...items: string[]) => `${items.join('\n')}\n`;
+/** A user message nested `depth` levels deep in all (its own object is the first). */
+const nested = (depth: number) => `{"role":"user","content":"deep","protocol_recovery":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
 
 interface JsonlRule {
   rule: string;
@@ -38,6 +40,14 @@ const rules: JsonlRule[] = [
   { rule: 'a value is not a string', refused: lines(SYSTEM, '"x"', USER), valid: lines(SYSTEM, '{"content":"x"}', USER), reasonix: 'json: cannot unmarshal string into Go value of type provider.Message', line: 2 },
   { rule: 'a role is a string', refused: lines(SYSTEM, '{"role":1,"content":"x"}', USER), valid: lines(SYSTEM, '{"content":"x"}', USER), reasonix: 'json: cannot unmarshal number into Go struct field Message.role of type provider.Role', line: 2 },
   { rule: 'content is a string', refused: lines(SYSTEM, '{"role":"user","content":5}', REPLY), valid: lines(SYSTEM, '{"role":"user","content":"5","extra":5}', REPLY), reasonix: 'json: cannot unmarshal number into Go struct field Message.content of type string', line: 2 },
+  { rule: 'a message nests at most 10,000 levels deep', refused: lines(SYSTEM, nested(10_001), REPLY), valid: lines(SYSTEM, nested(9_999), REPLY), reasonix: "invalid character '[' exceeded max depth", line: 2 },
+  {
+    rule: "a message Reasonix's migration can write again in an event: at most 9,999 levels deep",
+    refused: lines(SYSTEM, nested(10_000), REPLY),
+    valid: lines(SYSTEM, nested(9_999), REPLY),
+    reasonix: "error: json: error calling MarshalJSON for type json.RawMessage: invalid character '[' exceeded max depth",
+    line: 2,
+  },
   { rule: 'no NUL byte between messages', refused: `${lines(SYSTEM, USER, REPLY)}\u0000\n`, valid: `${lines(SYSTEM, USER, REPLY)} \t\r\n`, reasonix: "invalid character '\\x00' looking for beginning of value", line: 4 },
 ];
 

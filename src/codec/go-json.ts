@@ -1,15 +1,17 @@
+import { jsonText } from './json-text.js';
+
 /**
  * JSON as Go's `encoding/json` writes it: compact, with `<`, `>`, `&`, U+2028 and U+2029 escaped
  * inside strings (docs/format.md §4). Byte-identical records need it; digests and operation hashes cover it.
  * Key order is the caller's: build objects in the field order Reasonix uses.
  */
 export function goJson(value: unknown): string {
-  return goEscape(JSON.stringify(value));
+  return goEscape(jsonText(value));
 }
 
 /** Go's `json.MarshalIndent(value, "", "  ")` plus the trailing newline Reasonix adds to its files. */
 export function goJsonIndented(value: unknown): string {
-  return `${goEscape(JSON.stringify(value, null, 2))}\n`;
+  return `${goEscape(jsonText(value, 2))}\n`;
 }
 
 function goEscape(json: string): string {

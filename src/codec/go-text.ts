@@ -11,10 +11,32 @@ export function parseGoJson(bytes: Buffer): unknown {
   return parseGoJsonText(goText(bytes));
 }
 
-/** JSON text (already decoded, as by `goText`) parsed with its lone surrogates made U+FFFD. */
-export function parseGoJsonText(text: string): unknown {
+/**
+ * JSON text (already decoded, as by `goText`) parsed with its lone surrogates made U+FFFD, and
+ * refused past `maxDepth` levels of nesting as Go refuses it (10,000).
+ */
+export function parseGoJsonText(text: string, maxDepth = MAX_DEPTH): unknown {
   const value: unknown = JSON.parse(text);
-  return hasSurrogateEscape(text) ? wellFormed(value) : value;
+  // Nesting past the limit takes one opening bracket a level and a closing one.
+  if (text.length > 2 * maxDepth) refusePastMaxDepth(value, maxDepth);
+  if (!hasSurrogateEscape(text)) return value;
+  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\ufffd');
+  makeWellFormed(value);
+  return value;
+}
+
+/** Go's decoder refuses JSON nested deeper than this (`exceeded max depth`); Reasonix's payloads and transcript lines with it. */
+export const MAX_DEPTH = 10_000;
+
+/** Throws Go's error when the value nests deeper than Go reads; walked with a stack of its own. */
+function refusePastMaxDepth(root: unknown, maxDepth: number): void {
+  const stack: [value: unknown, depth: number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > maxDepth) throw new SyntaxError(`invalid character '${Array.isArray(value) ? '[' : '{'}' exceeded max depth`);
+    for (const item of Object.values(value)) if (item !== null && typeof item === 'object') stack.push([item, depth + 1]);
+  }
 }
 
 /** UTF-8 bytes as Go turns them into a string's characters: each byte of an invalid sequence is U+FFFD. */
@@ -62,17 +84,32 @@ function runeWidth(bytes: Buffer, at: number): number {
   return width;
 }
 
-/** The value with every lone surrogate in its strings and keys made U+FFFD. */
-function wellFormed(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\ufffd');
-  if (Array.isArray(value)) return value.map(wellFormed);
-  if (value === null || typeof value !== 'object') return value;
-  const object: Record<string, unknown> = {};
-  // Defined, not assigned: a `__proto__` key stays a key, as JSON.parse made it.
-  for (const [key, item] of Object.entries(value)) {
-    Object.defineProperty(object, key.replace(LONE_SURROGATE, '\ufffd'), { value: wellFormed(item), enumerable: true, writable: true, configurable: true });
+/**
+ * Makes every lone surrogate in the value's strings and keys U+FFFD, in place (the value is
+ * JSON.parse's own), with a stack of its own: the value may nest as deep as Go reads.
+ */
+function makeWellFormed(root: unknown): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value === null || typeof value !== 'object') continue;
+    const object = value as Record<string, unknown>;
+    const keys = Object.keys(object);
+    // A key to change takes its place again in order: every key after it is put back after it.
+    const from = keys.findIndex((key) => HAS_LONE_SURROGATE.test(key));
+    if (from >= 0 && !Array.isArray(value)) {
+      const moved = keys.slice(from).map((key) => [key.replace(LONE_SURROGATE, '\ufffd'), object[key]] as const);
+      for (const key of keys.slice(from)) delete object[key];
+      // Defined, not assigned: a `__proto__` key stays a key, as JSON.parse made it.
+      for (const [key, item] of moved) Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
+    }
+    for (const key of Object.keys(object)) {
+      const item = object[key];
+      if (typeof item === 'string') object[key] = item.replace(LONE_SURROGATE, '\ufffd');
+      else if (item !== null && typeof item === 'object') stack.push(item);
+    }
   }
-  return object;
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const HAS_LONE_SURROGATE = new RegExp(LONE_SURROGATE.source);

@@ -8,6 +8,8 @@ import type { EventToWrite } from '../../src/codec/encode-batch.js';
 export const raw = (kind: string, text: string, extra: Partial<EventToWrite> = {}): EventToWrite => ({ kind, payloadJson: Buffer.from(text), ...extra });
 export const message = (fields: Record<string, unknown>): EventToWrite => ({ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-rule-1', content: 'hi', ...fields } } });
 export const TAKEN_ID = '__taken__';
+/** A message/complete payload nested `depth` levels deep in all (the payload's object is the first). */
+const nested = (depth: number) => raw('message/complete', `{"message":{"role":"user","id":"rx-rule-1","content":"deep","protocol_recovery":${'['.repeat(depth - 2)}${']'.repeat(depth - 2)}}}`);
 
 export interface Rule {
   rule: string;
@@ -42,6 +44,7 @@ export const rules: Rule[] = [
   { rule: 'a compaction has messages', refused: { kind: 'compaction', payload: { trigger: 'auto' } }, valid: { kind: 'compaction', payload: { messages: [], trigger: 'auto' } } },
   { rule: 'a legacy/import has messages', refused: { kind: 'legacy/import', payload: { source: { path: 'x' } } }, valid: { kind: 'legacy/import', payload: { source: { path: 'x' }, messages: [{ role: 'system', id: 'rx-rule-1', content: 's' }] } } },
   { rule: 'a legacy/import source has only its own fields', refused: { kind: 'legacy/import', payload: { source: { bogus: 1 }, messages: [] } }, valid: { kind: 'legacy/import', payload: { source: { path: 'x', size: 1, sha256: 'a' }, messages: [{ role: 'system', id: 'rx-rule-1', content: 's' }] } }, cause: 'json: unknown field "bogus"' },
+  { rule: 'a payload nests at most 10,000 levels deep', refused: nested(10_001), valid: nested(10_000), cause: "invalid character '[' exceeded max depth" },
   { rule: 'a decoded payload is not empty', refused: { kind: 'session/title' }, valid: raw('session/title', '{"title":"x"}'), cause: 'unexpected EOF' },
   { rule: 'nothing follows the payload', refused: raw('session/title', '{"title":"x"} {}'), valid: raw('session/title', '{"title":"x"} '), cause: 'multiple JSON values' },
   { rule: 'a session/title is a string', refused: raw('session/title', '{"title":1}'), valid: raw('session/title', '{"title":"1"}'), cause: 'json: cannot unmarshal number into Go struct field .title of type string' },

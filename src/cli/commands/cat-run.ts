@@ -8,6 +8,7 @@ import type { Output } from '../output.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { CursorMismatchError, undefinedIfMissing, UsageError } from '../../errors/index.js';
 import type { RootArgs } from '../root-options.js';
+import { jsonText } from '../../codec/json-text.js';
 
 /** What `rxstore cat` is run with: the options cat.ts declares, as yargs gives them. */
 export interface CatArgs extends RootArgs {
@@ -27,7 +28,7 @@ export async function runCat(args: CatArgs, output: Output, setExit: (code: numb
   }
   const session = await openSession(await resolveSessionArgument(args.session, args));
   const lines = args.records ? session.records() : session.personView();
-  for await (const line of lines) output.out(`${JSON.stringify(line)}\n`);
+  for await (const line of lines) output.out(`${jsonText(line)}\n`);
   setExit(0);
 }
 
@@ -46,7 +47,7 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
   let last: RecordsCursor | undefined;
   try {
     for await (const piece of session.recordsSince(saved)) {
-      for (const record of piece.records) output.out(`${JSON.stringify(record)}\n`);
+      for (const record of piece.records) output.out(`${jsonText(record)}\n`);
       last = piece.cursor;
     }
   } catch (error) {

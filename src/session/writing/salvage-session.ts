@@ -16,6 +16,7 @@ import { ManifestSchema } from '../reading/manifest.js';
 import { readableOrThrow, readJsonFile } from '../reading/read-json-file.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { parseGoJson } from '../../codec/go-text.js';
+import { jsonText } from '../../codec/json-text.js';
 
 /** What `salvageSession` kept from a damaged session, and where the new session is. */
 export interface SalvageReport {
@@ -152,7 +153,7 @@ async function messagesPast(log: Buffer, from: number, content: ContentStore, kn
       if (known.has(id)) continue;
       const recovered = { ...message, id };
       // A message Reasonix would refuse (a field it does not know) would make it refuse the whole new session: left out.
-      if (decodePayload('message/complete', Buffer.from(JSON.stringify({ message: recovered }))).state !== 'ok') continue;
+      if (decodePayload('message/complete', Buffer.from(jsonText({ message: recovered }))).state !== 'ok') continue;
       known.add(id);
       found.push(recovered);
     } catch (error) {

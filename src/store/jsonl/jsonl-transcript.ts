@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { EmptyTranscriptError, TranscriptLineError } from '../../errors/index.js';
 import { LenientMessageSchema } from '../../session/replay/strict-message.js';
-import { goText, parseGoJsonText } from '../../codec/go-text.js';
+import { goText, MAX_DEPTH, parseGoJsonText } from '../../codec/go-text.js';
+
+/**
+ * Reasonix's migration writes each message again inside an event's payload, one level deeper, and
+ * fails past Go's limit (measured with 1.38.11: "json: error calling MarshalJSON … exceeded max depth").
+ */
+const MESSAGE_MAX_DEPTH = MAX_DEPTH - 1;
 
 /** One message of a JSONL transcript, decoded as Reasonix decodes it (its keys named as its fields are). */
 export interface TranscriptLine {
@@ -87,7 +93,7 @@ export function parseTranscript(text: string, file: string): { lines: Transcript
     }
     let value: unknown;
     try {
-      value = parseGoJsonText(text.slice(index, end));
+      value = parseGoJsonText(text.slice(index, end), MESSAGE_MAX_DEPTH);
     } catch (error) {
       return fail(`not JSON (${(error as Error).message})`);
     }
