@@ -301,8 +301,47 @@ describe('the index follows what the log does to the transcript', () => {
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: '' },
       { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{}' } }] },
-      { role: 'tool', content: '', tool_call_id: 'c1' },
+      { role: 'tool', content: '', tool_call_id: 'c1', name: 'bash' },
       { role: 'assistant', content: 'end' },
+    ]);
+  });
+});
+
+describe('the provider request, built as Reasonix builds it (judged in provider-request-matches-reasonix)', () => {
+  it('sends each call\'s results right after it in call order, a stand-in for a call without one, no stray result, names only on results, provider_content in place of content', async () => {
+    const call = (id: string, name: string) => ({ id, name, arguments: '{}' });
+    const { whole } = await written([
+      {
+        operationId: 'turn-1',
+        events: [
+          { kind: 'message/complete', payload: { message: { role: 'system', id: 's', content: 'sys', name: 'system-name' } } },
+          { kind: 'message/complete', payload: { message: { role: 'tool', id: 'stray', tool_call_id: 'c1', content: 'before its call' } } },
+          { kind: 'message/complete', payload: { message: { role: 'user', id: 'u1', content: 'typed', provider_content: 'sent instead' } } },
+          { kind: 'message/complete', payload: { message: { role: 'assistant', id: 'a1', content: '', tool_calls: [call('c1', 'bash'), call('c2', 'grep'), call('', 'ls')] } } },
+          { kind: 'message/complete', payload: { message: { role: 'tool', id: 't2', tool_call_id: 'c2', name: 'other', content: 'two' } } },
+          { kind: 'message/complete', payload: { message: { role: 'tool', id: 't9', tool_call_id: 'c9', content: 'no such call' } } },
+          { kind: 'message/complete', payload: { message: { role: 'user', id: 'u2', content: 'next', provider_content: '' } } },
+        ],
+      },
+    ]);
+    const { providerMessages } = await import('../src/index.js');
+    const stand = '[no result: the previous turn was interrupted before this tool call completed]';
+    expect(providerMessages(whole.projection)).toStrictEqual([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'sent instead' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'bash', arguments: '{}' } },
+          { id: 'c2', type: 'function', function: { name: 'grep', arguments: '{}' } },
+          { type: 'function', function: { name: 'ls', arguments: '{}' } },
+        ],
+      },
+      { role: 'tool', content: stand, tool_call_id: 'c1', name: 'bash' },
+      { role: 'tool', content: 'two', tool_call_id: 'c2', name: 'grep' },
+      { role: 'tool', content: stand, name: 'ls' },
+      { role: 'user', content: 'next' },
     ]);
   });
 });

@@ -20,7 +20,8 @@ interface Open {
   wrote: boolean;
 }
 
-function stringifyWithOwnStack(root: unknown, indent: number): string {
+/** What `jsonText` writes when `JSON.stringify` overflows: the same text, with a stack of its own. */
+export function stringifyWithOwnStack(root: unknown, indent = 0): string {
   const parts: string[] = [];
   const stack: Open[] = [];
   const newline = (depth: number) => (indent > 0 ? `\n${' '.repeat(indent * depth)}` : '');

@@ -37,6 +37,8 @@ export const MessageSchema = z.looseObject({
   origin: z.string().optional(),
   content: z.string().nullable().optional(),
   raw_content: z.string().optional(),
+  /** What the provider is sent in place of `content`, when not empty. */
+  provider_content: z.string().optional(),
   reasoning_content: z.string().optional(),
   tool_calls: z.array(ToolCallSchema).nullable().optional(),
   tool_call_id: z.string().optional(),

@@ -80,26 +80,56 @@ export function personMessage({ message, time }: Pick<TimedMessage, 'message' | 
 export interface ProviderMessage {
   role: string;
   content: string | null;
-  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  /** A call's `id` is left out when it has none, as Reasonix leaves it out. */
+  tool_calls?: { id?: string; type: 'function'; function: { name: string; arguments: string } }[];
   tool_call_id?: string;
   name?: string;
 }
 
 /**
- * The model view as a provider receives it: roles, contents and tool calls in the OpenAI form,
- * without rxstore's and Reasonix's bookkeeping (ids, origins, times), which never reach a model.
+ * The model view as a provider receives it, as Reasonix 1.38.11 builds its request (measured
+ * against the binary: test/model-view-matches-reasonix and provider-request-matches-reasonix):
+ * roles, contents and tool calls in the OpenAI form, without rxstore's and Reasonix's bookkeeping
+ * (ids, origins, times). Each assistant message's calls are followed by their results, in call
+ * order, from the tool messages right after it: a call without one gets Reasonix's stand-in
+ * result, and a tool message anywhere else is left out. A result is named by its call; no other
+ * message keeps a name; `provider_content`, when not empty, is sent in place of `content`.
  */
 export function providerMessages(projection: Projection): ProviderMessage[] {
-  return modelView(projection).map((message) => {
+  const view = modelView(projection);
+  const sent: ProviderMessage[] = [];
+  for (let at = 0; at < view.length; at += 1) {
+    const message = view[at]!;
+    if (message.role === 'tool') continue;
     const calls = (message.tool_calls ?? []).map(flatToolCall);
-    return {
+    sent.push({
       role: message.role,
-      content: message.content || (calls.length > 0 ? null : ''),
-      ...(calls.length > 0
-        ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) }
-        : {}),
-      ...(message.tool_call_id ? { tool_call_id: message.tool_call_id } : {}),
-      ...(message.name ? { name: message.name } : {}),
-    };
-  });
+      content: sentContent(message) || (calls.length > 0 ? null : ''),
+      ...(calls.length > 0 ? { tool_calls: calls.map((call) => ({ ...(call.id ? { id: call.id } : {}), type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) } : {}),
+    });
+    if (calls.length === 0) continue;
+    // The results right after the calls, the last for a call winning; whatever follows them is not theirs.
+    const results = new Map<string, Message>();
+    while (view[at + 1]?.role === 'tool') {
+      at += 1;
+      results.set(view[at]!.tool_call_id ?? '', view[at]!);
+    }
+    for (const call of calls) {
+      const result = results.get(call.id);
+      sent.push({
+        role: 'tool',
+        content: result ? sentContent(result) : NO_RESULT,
+        ...(call.id ? { tool_call_id: call.id } : {}),
+        name: call.name,
+      });
+    }
+  }
+  return sent;
+}
+
+/** What Reasonix sends for a call the log holds no result for. */
+const NO_RESULT = '[no result: the previous turn was interrupted before this tool call completed]';
+
+function sentContent(message: Message): string | null {
+  return message.provider_content || (message.content ?? null);
 }
