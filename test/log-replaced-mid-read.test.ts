@@ -22,12 +22,17 @@ function replaceAfterTheCheck(replace: () => Promise<void>) {
   });
 }
 
+/** A copy of a session Reasonix wrote, a cursor after its first two batches, and where its batches end. */
+async function afterTwoBatches() {
+  const dir = await copySession(fixture('tool-calls').dir);
+  const session = await openLogSession(dir);
+  const { cursor } = await session.readSince(undefined, { maxBatches: 2 });
+  return { dir, session, cursor, ends: await endFrames(dir) };
+}
+
 describe('a log replaced between the cursor check and the read', () => {
   it('is a cursor that no longer fits (CursorMismatchError), not damage after it', async () => {
-    const dir = await copySession(fixture('tool-calls').dir);
-    const session = await openLogSession(dir);
-    const { cursor } = await session.readSince(undefined, { maxBatches: 2 });
-    const ends = await endFrames(dir);
+    const { dir, session, cursor, ends } = await afterTwoBatches();
     // The replacement differs in the first batch (so the cursor no longer fits) and in the one after the cursor (so reading it fails).
     replaceAfterTheCheck(async () => {
       const log = await readFile(logOf(dir));
@@ -43,10 +48,7 @@ describe('a log replaced between the cursor check and the read', () => {
   });
 
   it('that still fits the cursor: the damage after it is the answer', async () => {
-    const dir = await copySession(fixture('tool-calls').dir);
-    const session = await openLogSession(dir);
-    const { cursor } = await session.readSince(undefined, { maxBatches: 2 });
-    const ends = await endFrames(dir);
+    const { dir, session, cursor, ends } = await afterTwoBatches();
     replaceAfterTheCheck(async () => {
       const log = await readFile(logOf(dir));
       log[ends[2]!.offset - 1]! ^= 0x01;
