@@ -50,6 +50,14 @@ export const MessageSchema = z.looseObject({
 /** A transcript message as Reasonix stores it. */
 export type Message = z.infer<typeof MessageSchema>;
 
+/**
+ * The tool call a message answers as a record of the transcript Reasonix keys by call: a tool
+ * result, not local-only, naming a call; undefined for any other message. Two for one call are refused.
+ */
+export function answeredCall(message: Pick<Message, 'role' | 'tool_call_id' | 'local_only'>): string | undefined {
+  return message.role === 'tool' && message.tool_call_id && !message.local_only ? message.tool_call_id : undefined;
+}
+
 /** What a person reads of a message: what was typed (`raw_content`), else what the model was sent. */
 export function messageText(message: Pick<Message, 'raw_content' | 'content'>): string {
   return message.raw_content || (message.content ?? '');

@@ -1,6 +1,6 @@
 import { Column } from '../../compact/column.js';
 import type { StringTable } from '../../compact/string-table.js';
-import type { Message } from './message.js';
+import { answeredCall, type Message } from './message.js';
 
 /**
  * The list of messages the model is sent (docs/format.md §7.5), kept as each one's id and the tool
@@ -74,7 +74,8 @@ export class ModelList {
 
   private write(at: number, message: Message): void {
     this.idRefs.set(at, message.id === undefined ? -1 : this.messageIds.intern(message.id));
-    const answers = !message.local_only && message.role === 'tool' && message.tool_call_id ? this.callIds.intern(message.tool_call_id) : -1;
+    const call = answeredCall(message);
+    const answers = call === undefined ? -1 : this.callIds.intern(call);
     this.answers.set(at, answers);
     if (this.kept) this.kept[at] = message;
     if (answers >= 0 && this.answered) {

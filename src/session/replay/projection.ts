@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
 import { StringTable } from '../../compact/string-table.js';
-import type { Message } from './message.js';
+import { answeredCall, type Message } from './message.js';
 import { summaryOf } from './message-summary.js';
 import { ModelList } from './model-list.js';
 import { decodePayload, isReplayedKind, PayloadSchemas, type ReplayedKind } from './payloads.js';
@@ -274,7 +274,7 @@ export class Projection {
       return;
     }
     // Reasonix's migration of a JSONL transcript stops at a second result for one tool call.
-    const answers = !message.local_only && message.role === 'tool' && message.tool_call_id ? message.tool_call_id : undefined;
+    const answers = answeredCall(message);
     if (this.replayingTranscript && answers !== undefined && this.model.hasResultFor(answers)) {
       this.refuse(event, repeatedResultMessage(answers), false);
       return;
@@ -304,7 +304,7 @@ export class Projection {
 
   /** Notes the event when it writes a tool result the transcript keys by its call. */
   private noteResults(messages: readonly Message[], event: EventPlace): void {
-    if (messages.some((message) => message.role === 'tool' && message.tool_call_id && !message.local_only)) {
+    if (messages.some((message) => answeredCall(message) !== undefined)) {
       this.resultEvents.note(event.seq, event.offset, event.kind as ResultEventKind);
     }
   }

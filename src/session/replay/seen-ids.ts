@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answeredCall } from './message.js';
 import type { Projection } from './projection.js';
 
 /**
@@ -69,7 +70,7 @@ function messageIds(projection: Projection): string[] {
 
 /** The tool calls the transcript holds a result for (what a second result is refused against). */
 function answeredCalls(projection: Projection): string[] {
-  return projection.transcript.flatMap(({ message }) => (message.role === 'tool' && message.tool_call_id && !message.local_only ? [message.tool_call_id] : []));
+  return projection.transcript.flatMap(({ message }) => answeredCall(message) ?? []);
 }
 
 /** FNV-1a over UTF-16 code units: cheap, and a collision costs only a whole read. */
