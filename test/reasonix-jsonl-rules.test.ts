@@ -125,6 +125,18 @@ describe.skipIf(!reasonixBinary())(`JSONL loader rules: refused by Reasonix 1.38
     expect(judged.read.problems.find((problem) => problem.severity === 'error')).toMatchObject({ data: { line: 2 } });
   });
 
+  it.concurrent('a tool call in OpenAI\'s nested form loses its name and arguments in Reasonix, whose gate refuses to resume: rxstore warns, naming the line', async () => {
+    const call = '{"role":"assistant","content":"","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{\\"command\\":\\"ls\\"}"}}]}';
+    const judged = await judge(lines(SYSTEM, USER, call, '{"role":"tool","tool_call_id":"c1","content":"a b"}', REPLY));
+    expect(judged.code, judged.said.join('\n')).toBe(1);
+    expect(judged.said.some((line) => line.startsWith('error: transcript gate:'))).toBe(true);
+    expect(judged.read.problems).toContainEqual(expect.objectContaining({ code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', data: { file: judged.file, line: 3 } }));
+    // The same call in Reasonix's flat form is resumed, and rxstore has nothing to say of it.
+    const flat = await judge(lines(SYSTEM, USER, call.replace('"type":"function","function":{"name":"bash","arguments":"{\\"command\\":\\"ls\\"}"}', '"name":"bash","arguments":"{\\"command\\":\\"ls\\"}"'), '{"role":"tool","tool_call_id":"c1","content":"a b"}', REPLY));
+    expect(flat.code, flat.said.join('\n')).toBe(0);
+    expect(flat.read.problems).toEqual([]);
+  });
+
   it.concurrent.each(opened)('resumed by both: $rule', async ({ text, messages }) => {
     const judged = await judge(text);
     expect(judged.code, judged.said.join('\n')).toBe(0);

@@ -26,7 +26,22 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
   if (meta.state === 'invalid') problems.push({ code: 'RX_JSONL_META', severity: 'warning', message: `invalid .jsonl.meta: ${meta.reason}`, data: { file: `${path}.meta` } });
   const startedAt = meta.state === 'ok' ? meta.value.created_at : stats.mtime.toISOString();
   // The loader stops at its first error: `lines` are the messages before it, what was verified.
-  const messages = assignLegacyIds(id, lines.map(({ value }) => goMessage(value).message));
+  const messages = assignLegacyIds(
+    id,
+    lines.map(({ value, line }) => {
+      const { message, flattenedToolCalls } = goMessage(value);
+      // Shown with their names and arguments, but Reasonix reads neither and its transcript gate then refuses.
+      if (flattenedToolCalls > 0) {
+        problems.push({
+          code: 'RX_EMPTY_TOOL_NAME',
+          severity: 'warning',
+          message: `line ${line}: ${flattenedToolCalls} tool call(s) in OpenAI's nested form: Reasonix 1.38.11 reads no name or arguments in them and refuses to resume (transcript gate)`,
+          data: { file: path, line },
+        });
+      }
+      return message;
+    }),
+  );
   const projection = new Projection(meta.state === 'ok' ? { title: jsonlMetaTitle(meta.value) } : {});
   projection.replayTranscript(messages, startedAt);
   // Reasonix migrates what it loaded into v4 message/complete events: a message id used twice is refused there.

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * Building blocks that decode JSON the way Go's `encoding/json` decodes it into Reasonix 1.38.11's
+ * structs (docs/format.md §7.2, measured against the binary): a key names a field exactly or, failing that,
+ * case-insensitively; `null` makes a pointer, slice, map or interface nil and leaves any other field as it is; a value of the wrong JSON type is
+ * refused; keys no field has are refused where Reasonix decodes strictly and dropped where it
+ * decodes leniently (its JSONL loader); `keep` ignores them as Go does but leaves them in the value, for a
+ * file shown to a person as it is.
+ */
+export type UnknownKeys = 'refuse' | 'drop' | 'keep';
+
+/** Go folds keys to upper case ASCII; `ſ` folds to `S` and the Kelvin sign to `K`. */
+export function fold(key: string): string {
+  return key.replace(/\u017f/g, 's').replace(/\u212a/g, 'k').toLowerCase();
+}
+
+/** A Go struct: the fields of `shape`, each optional (absent or `null` is the zero value). */
+export function goStruct<S extends Record<string, z.ZodType>>(shape: S, unknownKeys: UnknownKeys) {
+  const byFold = new Map(Object.keys(shape).map((field) => [fold(field), field]));
+  // Go sets a pointer, slice, map or interface to nil on `null`; any other field keeps what it holds.
+  const nilable = new Set(Object.keys(shape).filter((field) => shape[field] instanceof z.ZodNullable || shape[field] === goRaw));
+  const fields = Object.fromEntries(Object.entries(shape).map(([field, schema]) => [field, schema.optional()])) as {
+    [K in keyof S]: z.ZodOptional<S[K]>;
+  };
+  const object = unknownKeys === 'refuse' ? z.strictObject(fields) : unknownKeys === 'keep' ? z.looseObject(fields) : z.object(fields);
+  return z.preprocess((value) => {
+    // `null` leaves a struct as it was: all zero values.
+    if (value === null) return {};
+    if (typeof value !== 'object' || Array.isArray(value)) return value;
+    const input = value as Record<string, unknown>;
+    const keys = Object.keys(input);
+    // The keys up to the first that names a field otherwise or holds null pass as they are; most
+    // objects have no such key and are not copied at all.
+    let at = 0;
+    while (at < keys.length && Object.hasOwn(shape, keys[at]!) && input[keys[at]!] !== null) at += 1;
+    if (at === keys.length) return input;
+    const named: Record<string, unknown> = {};
+    for (let before = 0; before < at; before += 1) named[keys[before]!] = input[keys[before]!];
+    for (; at < keys.length; at += 1) {
+      const key = keys[at]!;
+      const item = input[key];
+      const field = Object.hasOwn(shape, key) ? key : byFold.get(fold(key));
+      if (field === undefined) {
+        named[key] = item;
+        continue;
+      }
+      if (item !== null) named[field] = item;
+      else if (nilable.has(field)) delete named[field];
+    }
+    return named;
+  }, object);
+}
+
+/** The fields of a `goStruct`, in the order its shape names them: Go's struct order. */
+export function goStructFields<S extends Record<string, z.ZodType>>(struct: ReturnType<typeof goStruct<S>>): (keyof S & string)[] {
+  return Object.keys(struct.out.shape) as (keyof S & string)[];
+}
+
+/** A Go pointer to a struct: `null` or absent is nil, which the caller may refuse. */
+export const goPointer = <T extends z.ZodType>(schema: T) => schema.nullable();
+
+/**
+ * A Go slice: `null` is a nil slice. Go grows a slice with zeroed elements and `null` leaves an
+ * element as it is, so a `null` element is its type's zero value: an empty struct, `""`, 0, false,
+ * or nil for a pointer, map or interface.
+ */
+export const goSlice = <T extends z.ZodType>(element: T) => {
+  const zero = zeroValueOf(element);
+  return z.array(z.preprocess((item) => (item === null ? zero : item), element)).nullable();
+};
+
+/** What `null` decodes to as a slice element of this type. */
+function zeroValueOf(element: z.ZodType): unknown {
+  // A struct decodes `null` itself (to its zero value); a pointer, map or interface stays nil.
+  if (element.safeParse(null).success) return null;
+  // The element types Reasonix's lists have: strings and sequence numbers.
+  if (element === goString) return '';
+  if (element === goUint) return 0;
+  return null;
+}
+
+export const goString = z.string();
+/**
+ * Go's int and int64: a whole number in int64's range, the largest included (measured with Reasonix
+ * 1.38.11: 2^53 + 1 is read). As a double that largest is 2^63, so 2^63 itself passes too.
+ */
+export const goInt = z.number().refine((value) => Number.isInteger(value) && value >= -(2 ** 63) && value <= 2 ** 63, { message: 'expected a whole number an int64 holds' });
+/** Go's uint64: a whole number in its range; `-0` too is refused, as Go refuses the minus sign. */
+export const goUint = z.number().refine((value) => Number.isInteger(value) && value >= 0 && !Object.is(value, -0) && value <= 2 ** 64, { message: 'expected a whole number a uint64 holds' });
+export const goBool = z.boolean();
+/** `json.RawMessage` and `any`: whatever JSON is there. */
+export const goRaw = z.unknown();
+/** A Go map or an object whose fields Reasonix keeps opaque. */
+export const goObject = z.record(z.string(), z.unknown()).nullable();
