@@ -203,7 +203,8 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
 
     await writeJson(manifestPath, { schemaVersion: 4, codec: 'reasonix.session.linear/v4', storageRevision: 3 });
     read = await readSession(dir, { caches: false });
-    expect(read.problems[0]!.message).toBe('invalid manifest: sessionId: Invalid input: expected string, received undefined');
+    // Go's zero value: a manifest that names no session belongs to "", not to this directory.
+    expect(read.problems[0]!.message).toBe(`manifest belongs to "", not to directory "${plain.id}"`);
     expect(read.refusal?.message).toBe(read.problems[0]!.message);
 
     await writeJson(manifestPath, '[]');

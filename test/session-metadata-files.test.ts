@@ -61,22 +61,26 @@ describe('metadata files that are not what Reasonix writes', () => {
     const dir = await copySession(plain.dir);
     const manifestPath = join(dir, 'manifest.json');
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
+    // Go's decoding: a value of the wrong JSON type is refused; null, a negative int64 and a source without
+    // fields are not (judged by Reasonix in test/manifest-matches-reasonix).
     const reasons: [unknown, string][] = [
-      [{ ...manifest, source: { path: 'p', size: -1, sha256: 'x' } }, 'invalid manifest: source.size: Too small: expected number to be >=0'],
-      [{ ...manifest, source: { path: 'p', size: 1 } }, 'invalid manifest: source.sha256: Invalid input: expected string, received undefined'],
-      [{ ...manifest, writerGeneration: 1.5 }, 'invalid manifest: writerGeneration: Invalid input: expected int, received number'],
-      [{ ...manifest, inheritedEventCount: -1 }, 'invalid manifest: inheritedEventCount: Too small: expected number to be >=0'],
+      [{ ...manifest, source: { path: 1 } }, 'invalid manifest: source.path: Invalid input: expected string, received number'],
+      [{ ...manifest, writerGeneration: 1.5 }, 'invalid manifest: writerGeneration: expected a whole number a uint64 holds'],
+      [{ ...manifest, inheritedEventCount: -1 }, 'invalid manifest: inheritedEventCount: expected a whole number a uint64 holds'],
       [{ ...manifest, storageRevision: '3' }, 'invalid manifest: storageRevision: Invalid input: expected number, received string'],
       [{ ...manifest, codec: 4 }, 'invalid manifest: codec: Invalid input: expected string, received number'],
-      [{ ...manifest, contentRoot: null }, 'invalid manifest: contentRoot: Invalid input: expected string, received null'],
-      [{ ...manifest, kind: 1 }, 'invalid manifest: kind: Invalid input: expected string, received number'],
+      [{ ...manifest, contentRoot: 1 }, 'invalid manifest: contentRoot: Invalid input: expected string, received number'],
       [{ ...manifest, createdAt: 1 }, 'invalid manifest: createdAt: Invalid input: expected string, received number'],
-      [null, 'invalid manifest: value: Invalid input: expected object, received null'],
+      [{ ...manifest, createdAt: '2026-02-30T00:00:00Z' }, 'invalid manifest: createdAt: parsing time "2026-02-30T00:00:00Z": day out of range'],
+      [[], 'invalid manifest: value: Invalid input: expected object, received array'],
     ];
     for (const [value, message] of reasons) {
       await writeFile(manifestPath, JSON.stringify(value));
       expect((await readSession(dir, { caches: false })).problems.map((problem) => problem.message)).toEqual([message]);
     }
+    // `null` leaves Go's struct as it was: all zero values, a manifest of no codec (Reasonix: unsupported preview codec "").
+    await writeFile(manifestPath, 'null');
+    expect((await readSession(dir, { caches: false })).problems.map((problem) => problem.code)).toEqual(['RX_UNSUPPORTED_VERSION', 'RX_MANIFEST_ID']);
     // A source Reasonix wrote, with its optional fields, and fields rxstore does not know, are kept.
     const source = { path: '/elsewhere/log', size: 10, sha256: 'ab', version: 'reasonix.session.linear/v4', legacyHeadId: 'h', more: true };
     await writeFile(manifestPath, JSON.stringify({ ...manifest, source, kind: 'fork', unknownField: [1] }));

@@ -1,24 +1,34 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
 import { link, mkdir, readFile, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { z } from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
 import { CorruptContentError, MissingContentError } from '../errors/index.js';
 import type { PayloadRef } from './records.js';
+import { goInt, goSlice, goString, goStruct } from './go-decode.js';
 import { failPoint } from '../fs/fail-point.js';
+import { parseGoJson } from './go-text.js';
 
 /** Objects are indexed in 1 MiB blocks; an index with any other block size is refused (docs/format.md §6.1). */
 export const INTEGRITY_BLOCK_BYTES = 1024 * 1024;
 export const CONTENT_DIR = '.content-v1';
 
-const IntegrityIndexSchema = z.object({
-  version: z.literal(1),
-  object: z.string(),
-  bytes: z.number().int().nonnegative(),
-  blockBytes: z.literal(INTEGRITY_BLOCK_BYTES),
-  blocks: z.array(z.string()).nullable(),
-});
+/**
+ * An integrity index as Reasonix 1.38.11 reads it: a Go struct (keys in any case, `null` as the zero value)
+ * whose version, object, size, block size and number of blocks it checks, not the block digests
+ * themselves: the object's own SHA-256 is checked whole (docs/format.md §6.1).
+ */
+const IntegrityIndexSchema = goStruct(
+  {
+    version: goInt,
+    object: goString,
+    bytes: goInt,
+    blockBytes: goInt,
+    blocks: goSlice(goString),
+  },
+  'drop',
+);
 
 const DIGEST = /^[0-9a-f]{64}$/;
 
@@ -27,10 +37,12 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 /**
  * The root of the content store a session uses (docs/format.md §6.2): only `../.content-v1` (shared by the
  * store) and `.content-v1` (inside an exported session) are honoured; anything else falls back
- * to the shared one, as Reasonix does.
+ * to the shared one, as Reasonix does. The path is cleaned first, as Go's `filepath.Clean` does:
+ * `./.content-v1` and `.content-v1/` are the session's own store.
  */
 export function contentRootFor(sessionDir: string, manifestContentRoot?: string): string {
-  const relative = manifestContentRoot === CONTENT_DIR ? CONTENT_DIR : join('..', CONTENT_DIR);
+  const cleaned = manifestContentRoot ? posix.normalize(manifestContentRoot).replace(/(.)\/+$/, '$1') : '';
+  const relative = cleaned === CONTENT_DIR ? CONTENT_DIR : join('..', CONTENT_DIR);
   return join(sessionDir, relative);
 }
 
@@ -65,7 +77,7 @@ export class ContentStore {
         found: digest,
       });
     }
-    if (ref.indexDigest !== undefined) this.verifyIndex(ref, bytes);
+    if (ref.indexDigest !== undefined) this.verifyIndex(ref);
     return bytes;
   }
 
@@ -88,7 +100,7 @@ export class ContentStore {
     };
   }
 
-  private verifyIndex(ref: PayloadRef, object: Buffer): void {
+  private verifyIndex(ref: PayloadRef): void {
     const path = this.indexPath(ref.digest);
     if (ref.integrityBlockBytes !== INTEGRITY_BLOCK_BYTES) {
       throw new CorruptContentError(`integrity block size ${ref.integrityBlockBytes ?? 0}, expected ${INTEGRITY_BLOCK_BYTES}`, {
@@ -109,12 +121,20 @@ export class ContentStore {
     }
     let parsed: z.infer<typeof IntegrityIndexSchema>;
     try {
-      parsed = IntegrityIndexSchema.parse(JSON.parse(raw.toString('utf8')));
+      const result = IntegrityIndexSchema.safeParse(parseGoJson(raw));
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        throw new Error(`${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`);
+      }
+      parsed = result.data;
     } catch (error) {
-      throw new CorruptContentError(`integrity index is not valid: ${(error as Error).message.split('\n')[0]}`, { file: path });
+      throw new CorruptContentError(`integrity index is not valid: ${(error as Error).message}`, { file: path });
     }
-    const expected = buildIndex(ref.digest, object);
-    if (parsed.object !== ref.digest || parsed.bytes !== ref.bytes || JSON.stringify(parsed.blocks) !== JSON.stringify(expected.blocks)) {
+    const invalid = (field: string, expected: number, found: number) =>
+      new CorruptContentError(`integrity index is not valid: ${field} ${found}, expected ${expected}`, { file: path, expected, found });
+    if (parsed.version !== 1) throw invalid('version', 1, parsed.version ?? 0);
+    if (parsed.blockBytes !== INTEGRITY_BLOCK_BYTES) throw invalid('blockBytes', INTEGRITY_BLOCK_BYTES, parsed.blockBytes ?? 0);
+    if (parsed.object !== ref.digest || parsed.bytes !== ref.bytes || (parsed.blocks?.length ?? 0) !== Math.ceil(ref.bytes / INTEGRITY_BLOCK_BYTES)) {
       throw new CorruptContentError('integrity index does not match the object', { file: path, expected: ref.digest });
     }
   }

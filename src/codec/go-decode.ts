@@ -15,15 +15,21 @@ export function fold(key: string): string {
   return key.replace(/\u017f/g, 's').replace(/\u212a/g, 'k').toLowerCase();
 }
 
+/** The fields of a Go struct, each optional. */
+type OptionalFields<S extends Record<string, z.ZodType>> = { [K in keyof S]: z.ZodOptional<S[K]> };
+/** The object schema a `goStruct` checks its fields with, by what it does with unknown keys. */
+type StructObject<S extends Record<string, z.ZodType>, U extends UnknownKeys> = z.ZodObject<
+  OptionalFields<S>,
+  U extends 'refuse' ? z.core.$strict : U extends 'keep' ? z.core.$loose : z.core.$strip
+>;
+
 /** A Go struct: the fields of `shape`, each optional (absent or `null` is the zero value). */
-export function goStruct<S extends Record<string, z.ZodType>>(shape: S, unknownKeys: UnknownKeys) {
+export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownKeys>(shape: S, unknownKeys: U) {
   const byFold = new Map(Object.keys(shape).map((field) => [fold(field), field]));
   // Go sets a pointer, slice, map or interface to nil on `null`; any other field keeps what it holds.
   const nilable = new Set(Object.keys(shape).filter((field) => shape[field] instanceof z.ZodNullable || shape[field] === goRaw));
-  const fields = Object.fromEntries(Object.entries(shape).map(([field, schema]) => [field, schema.optional()])) as {
-    [K in keyof S]: z.ZodOptional<S[K]>;
-  };
-  const object = unknownKeys === 'refuse' ? z.strictObject(fields) : unknownKeys === 'keep' ? z.looseObject(fields) : z.object(fields);
+  const fields = Object.fromEntries(Object.entries(shape).map(([field, schema]) => [field, schema.optional()])) as OptionalFields<S>;
+  const object = (unknownKeys === 'refuse' ? z.strictObject(fields) : unknownKeys === 'keep' ? z.looseObject(fields) : z.object(fields)) as StructObject<S, U>;
   return z.preprocess((value) => {
     // `null` leaves a struct as it was: all zero values.
     if (value === null) return {};
@@ -53,7 +59,7 @@ export function goStruct<S extends Record<string, z.ZodType>>(shape: S, unknownK
 }
 
 /** The fields of a `goStruct`, in the order its shape names them: Go's struct order. */
-export function goStructFields<S extends Record<string, z.ZodType>>(struct: ReturnType<typeof goStruct<S>>): (keyof S & string)[] {
+export function goStructFields<S extends Record<string, z.ZodType>, U extends UnknownKeys>(struct: ReturnType<typeof goStruct<S, U>>): (keyof S & string)[] {
   return Object.keys(struct.out.shape) as (keyof S & string)[];
 }
 

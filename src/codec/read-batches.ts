@@ -1,19 +1,12 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { z } from 'zod';
 import type { CommittedBatch, StoredEvent, TornTail } from './batch.js';
 import { DamagedStoreError, UnsupportedVersionError } from '../errors/index.js';
 import { KNOWN_EVENT_KINDS } from './event-kinds.js';
 import { OperationLedger } from './operations/operation-ledger.js';
 import type { FrameItem } from './read-frames.js';
-import {
-  BeginRecordSchema,
-  EndRecordSchema,
-  EventRecordSchema,
-  RecordEnvelopeSchema,
-  V4_CODEC,
-  V4_SCHEMA_VERSION,
-} from './records.js';
-import { parseGoJson } from './go-text.js';
+import { RECORD_WHOLE_NUMBERS, V4_CODEC, V4_SCHEMA_VERSION, V4RecordSchema, type V4Record } from './records.js';
+import { goText, parseGoJsonText } from './go-text.js';
+import { wholeNumberRefusal } from './go-number-literals.js';
 
 export type LogItem = { type: 'batch'; batch: CommittedBatch } | { type: 'torn-tail'; tail: TornTail };
 
@@ -73,18 +66,17 @@ export async function* verifiedBatches(frames: AsyncIterable<FrameItem>, options
     const { offset, raw } = item.frame;
     logEnd = offset + item.frame.frameBytes;
     const record = parseRecord(raw, offset, file);
-    const envelope = RecordEnvelopeSchema.safeParse(record);
-    if (!envelope.success || envelope.data.schemaVersion !== V4_SCHEMA_VERSION || envelope.data.codec !== V4_CODEC) {
+    if (record.schemaVersion !== V4_SCHEMA_VERSION || record.codec !== V4_CODEC) {
       throw new UnsupportedVersionError(`v4 physical record at ${offset}`, {
         file,
         offset,
         expected: `schemaVersion ${V4_SCHEMA_VERSION}, codec ${V4_CODEC}`,
       });
     }
-    switch (envelope.data.recordType) {
+    switch (record.recordType) {
       case 'batch/begin': {
         if (open) throw damage(`nested v4 batch at ${offset}`, offset, { commitId: open.batch.commitId });
-        const begin = parseShape(BeginRecordSchema, record, 'batch/begin', offset, file);
+        const begin = record;
         if (
           !begin.commitId ||
           !begin.operationId ||
@@ -122,11 +114,10 @@ export async function* verifiedBatches(frames: AsyncIterable<FrameItem>, options
         break;
       }
       case 'batch/event': {
-        const parsed = parseShape(EventRecordSchema, record, 'batch/event', offset, file);
-        if (!open || !parsed.event || open.batch.events.length >= open.batch.eventCount) {
+        if (!open || !record.event || open.batch.events.length >= open.batch.eventCount) {
           throw damage(`v4 event outside batch at ${offset}`, offset);
         }
-        const physical = parsed.event;
+        const physical = record.event;
         const wantSequence = open.batch.firstSeq + open.batch.events.length;
         if (
           !physical.id ||
@@ -155,7 +146,7 @@ export async function* verifiedBatches(frames: AsyncIterable<FrameItem>, options
         break;
       }
       case 'batch/end': {
-        const end = parseShape(EndRecordSchema, record, 'batch/end', offset, file);
+        const end = record;
         if (
           !open ||
           end.commitId !== open.batch.commitId ||
@@ -202,10 +193,10 @@ export async function* verifiedBatches(frames: AsyncIterable<FrameItem>, options
         break;
       }
       default:
-        throw new UnsupportedVersionError(`unknown v4 physical record ${JSON.stringify(envelope.data.recordType ?? '')}`, {
+        throw new UnsupportedVersionError(`unknown v4 physical record ${JSON.stringify(record.recordType ?? '')}`, {
           file,
           offset,
-          found: envelope.data.recordType ?? '',
+          found: record.recordType ?? '',
         });
     }
   }
@@ -215,23 +206,31 @@ export async function* verifiedBatches(frames: AsyncIterable<FrameItem>, options
   }
 }
 
-function parseRecord(raw: Buffer, offset: number, file: string | undefined): unknown {
+/**
+ * A frame's record as Reasonix decodes it: JSON read as Go reads it, into the one struct every record
+ * shares; a value of the wrong type in any field is damage.
+ */
+function parseRecord(raw: Buffer, offset: number, file: string | undefined): V4Record {
   let value: unknown;
+  let text: string;
   try {
-    value = parseGoJson(raw);
+    text = goText(raw);
+    value = parseGoJsonText(text);
   } catch (error) {
     throw new DamagedStoreError(`decode v4 record at ${offset}: ${(error as Error).message}`, { file, offset });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new DamagedStoreError(`decode v4 record at ${offset}: not a JSON object`, { file, offset });
   }
-  return value;
-}
-
-function parseShape<T extends z.ZodType>(schema: T, record: unknown, what: string, offset: number, file: string | undefined): z.infer<T> {
-  const result = schema.safeParse(record);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  throw new DamagedStoreError(`decode v4 record at ${offset}: ${what}: ${path}${issue?.message ?? 'invalid'}`, { file, offset });
+  const type = (value as { recordType?: unknown }).recordType;
+  const named = typeof type === 'string' ? `${type}: ` : '';
+  const result = V4RecordSchema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const path = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    throw new DamagedStoreError(`decode v4 record at ${offset}: ${named}${path}${issue?.message ?? 'invalid'}`, { file, offset });
+  }
+  const written = wholeNumberRefusal(text, RECORD_WHOLE_NUMBERS);
+  if (written) throw new DamagedStoreError(`decode v4 record at ${offset}: ${named}${written}`, { file, offset });
+  return result.data;
 }

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { goBool, goInt, goPointer, goString, goStruct, goUint } from './go-decode.js';
+import { goRfc3339 } from './go-time.js';
+import { wholeNumberFields } from './go-number-literals.js';
 
 /** The codec string every v4 record and manifest carries (docs/format.md §4.1). */
 export const V4_CODEC = 'reasonix.session.linear/v4';
@@ -6,44 +9,30 @@ export const V4_SCHEMA_VERSION = 4;
 /** Go's zero `time.Time`, which Reasonix writes on every event and end record (docs/format.md §4.5). */
 export const ZERO_TIME = '0001-01-01T00:00:00Z';
 
-const uint = z.number().int().nonnegative();
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lower-case hex digits');
 
 /**
  * A content-store reference (docs/format.md §6.1). The digest is validated here so that no path built
  * from it can leave the store.
  */
-export const PayloadRefSchema = z.object({
-  digest: hex64,
-  bytes: uint,
-  mediaType: z.string().optional(),
-  name: z.string().optional(),
-  indexDigest: hex64.optional(),
-  integrityBlockBytes: uint.optional(),
+export const PayloadRefSchema = goStruct(
+  {
+    digest: hex64,
+    bytes: goUint,
+    mediaType: goString,
+    name: goString,
+    indexDigest: hex64,
+    integrityBlockBytes: goUint,
+  },
+  'drop',
+).transform((ref, context) => {
+  // Go's zero digest, "", names no object.
+  if (ref.digest !== undefined) return { ...ref, digest: ref.digest, bytes: ref.bytes ?? 0 };
+  context.issues.push({ code: 'custom', message: 'expected 64 lower-case hex digits', path: ['digest'], input: ref });
+  return z.NEVER;
 });
 /** Where a payload over 64 KiB lives: its digest and size in the content store (docs/format.md §6). */
 export type PayloadRef = z.infer<typeof PayloadRefSchema>;
-
-/** The fields every physical record shares; checked first, since a mismatch means "unsupported". */
-export const RecordEnvelopeSchema = z.object({
-  schemaVersion: z.number().optional(),
-  codec: z.string().optional(),
-  recordType: z.string().optional(),
-});
-
-// Go fills a missing field with its zero value and then checks it, so the shapes below only
-// require the right JSON types; the batch reader checks the values with Reasonix's messages.
-export const BeginRecordSchema = z.object({
-  commitId: z.string().optional(),
-  operationId: z.string().optional(),
-  operationHash: z.string().optional(),
-  firstSeq: uint.optional(),
-  eventCount: z.number().int().optional(),
-  turnId: z.string().optional(),
-  writerGeneration: uint.optional(),
-  createdAt: z.iso.datetime({ offset: true }).optional(),
-});
-export type BeginRecord = z.infer<typeof BeginRecordSchema>;
 
 /**
  * Inline payloads are standard base64 with padding, decoded as Go's `encoding/json` decodes them
@@ -62,25 +51,55 @@ const paddedBase64 = z.string().transform((raw, context) => {
   return bytes;
 });
 
-export const PhysicalEventSchema = z.object({
-  id: z.string().optional(),
-  seq: uint.optional(),
-  kind: z.string().optional(),
-  optional: z.boolean().optional(),
-  required: z.boolean().optional(),
-  payload: paddedBase64.optional(),
-  payloadRef: PayloadRefSchema.optional(),
-});
+/** The event a `batch/event` record carries. */
+export const PhysicalEventSchema = goStruct(
+  {
+    id: goString,
+    seq: goUint,
+    kind: goString,
+    optional: goBool,
+    required: goBool,
+    // A `[]byte`: `null` is nil, as no payload.
+    payload: paddedBase64.nullable(),
+    payloadRef: goPointer(PayloadRefSchema),
+  },
+  'drop',
+);
 
-export const EventRecordSchema = z.object({
-  createdAt: z.iso.datetime({ offset: true }).optional(),
-  event: PhysicalEventSchema.optional(),
-});
+/**
+ * Every physical record, as Reasonix 1.38.11 decodes it: into one Go struct whatever its `recordType`
+ * (a field of the wrong type is refused in any record), keys matched in any case, `null` as the zero
+ * value, unknown keys ignored. Go fills a missing field with its zero value and then checks it, so the
+ * shape only requires the right JSON types; the batch reader checks the values with Reasonix's messages.
+ */
+export const V4RecordSchema = goStruct(
+  {
+    schemaVersion: goInt,
+    codec: goString,
+    recordType: goString,
+    commitId: goString,
+    operationId: goString,
+    operationHash: goString,
+    firstSeq: goUint,
+    eventCount: goInt,
+    turnId: goString,
+    writerGeneration: goUint,
+    createdAt: goRfc3339,
+    event: goPointer(PhysicalEventSchema),
+    sha256: goString,
+  },
+  'drop',
+);
+/** A physical record of a v4 log, whichever its type. */
+export type V4Record = z.infer<typeof V4RecordSchema>;
 
-export const EndRecordSchema = z.object({
-  commitId: z.string().optional(),
-  firstSeq: uint.optional(),
-  eventCount: z.number().int().optional(),
-  createdAt: z.iso.datetime({ offset: true }).optional(),
-  sha256: z.string().optional(),
+/** The integer fields of a record, which Go refuses written as `1.0` or `1e2`. */
+export const RECORD_WHOLE_NUMBERS = wholeNumberFields({
+  schemaVersion: 'int',
+  firstSeq: 'uint64',
+  eventCount: 'int',
+  writerGeneration: 'uint64',
+  'event.seq': 'uint64',
+  'event.payloadRef.bytes': 'uint64',
+  'event.payloadRef.integrityBlockBytes': 'uint64',
 });

@@ -6,8 +6,8 @@ import { InvalidInputError, MigrationRefusedError, SessionExistsError, undefined
 import { goTime } from '../codec/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';
-import { ManifestSchema } from '../session/reading/manifest.js';
-import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
+import { readManifest } from '../session/reading/manifest.js';
+import { readableOrThrow } from '../session/reading/read-json-file.js';
 import { isJsonObjectText } from '../session/replay/message.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
@@ -201,7 +201,7 @@ function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: 
 /** True when the target session exists and was made from these very bytes; another session there is a conflict. */
 async function existingTarget(targetDir: string, source: LegacySource): Promise<boolean> {
   if (!(await lstat(targetDir).catch(undefinedIfMissing))) return false;
-  const manifest = readableOrThrow(await readJsonFile(join(targetDir, SESSION_FILES.manifest), ManifestSchema));
+  const manifest = readableOrThrow(await readManifest(join(targetDir, SESSION_FILES.manifest)));
   if (manifest.state === 'ok' && manifest.value.source?.sha256 === source.sha256) return true;
   throw new MigrationRefusedError('the session directory already exists and was not made from this transcript', { file: targetDir });
 }

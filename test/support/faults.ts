@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { cp, mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { encodeBatch, type EventToWrite } from '../../src/codec/encode-batch.js';
@@ -89,4 +90,22 @@ export async function appendBatch(
 
 export async function removePath(path: string): Promise<void> {
   await rm(path, { recursive: true, force: true });
+}
+
+/**
+ * Rewrites the text of every record with `edit` and signs each batch again (its end's sha256 over the
+ * new bytes): a log Reasonix verifies, saying what the edit made it say.
+ */
+export async function rewriteEveryRecord(sessionDir: string, edit: (text: string) => string): Promise<void> {
+  const out: Buffer[] = [];
+  let digest = createHash('sha256');
+  for (const frame of await framesOf(sessionDir)) {
+    let text = edit(frame.raw.toString('utf8'));
+    if (frame.record.recordType === 'batch/end') {
+      text = text.replace(/"sha256":"[0-9a-f]*"/, `"sha256":"${digest.digest('hex')}"`);
+      digest = createHash('sha256');
+    } else digest.update(text).update(Buffer.from([0]));
+    out.push(encodeFrame(Buffer.from(text)));
+  }
+  await writeFile(logOf(sessionDir), Buffer.concat(out));
 }

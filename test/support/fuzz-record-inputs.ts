@@ -365,10 +365,11 @@ export function* badDigests(rand: Random, bases: readonly BaseSession[]): Iterab
         ref.digest = SIXTY_FOUR;
         break;
       case 'wrong bytes':
-        ref.bytes = rand.pick([0, real.bytes - 1, real.bytes + 1, 0xffffffff]);
+        // 2^53 + 2 is a size Go reads (a uint64), though no object has it.
+        ref.bytes = rand.pick([0, real.bytes - 1, real.bytes + 1, 0xffffffff, 2 ** 53 + 2]);
         break;
       case 'malformed bytes':
-        ref.bytes = rand.pick([-1, 1.5, 2 ** 53 + 2]);
+        ref.bytes = rand.pick([-1, 1.5]);
         break;
       case 'malformed index digest':
         ref.indexDigest = rand.pick(BAD_DIGESTS(real.digest));

@@ -3,7 +3,7 @@ import { DamagedStoreError, onFileSystem } from '../../errors/index.js';
 import { FrameParser } from '../frame-parser.js';
 import { FRAME_HEADER_BYTES, parseFrameHeader } from '../frame.js';
 import type { RecordedOperation } from './recalled-operation-ledger.js';
-import { BeginRecordSchema, RecordEnvelopeSchema } from '../records.js';
+import { V4RecordSchema } from '../records.js';
 import { parseGoJson } from '../go-text.js';
 
 /**
@@ -30,8 +30,8 @@ export async function recallOperation(path: string, offset: number): Promise<Rec
       if (error instanceof DamagedStoreError || error instanceof SyntaxError) throw changed();
       throw error;
     }
-    const begin = BeginRecordSchema.safeParse(record);
-    if (RecordEnvelopeSchema.safeParse(record).data?.recordType !== 'batch/begin' || !begin.success) throw changed();
+    const begin = V4RecordSchema.safeParse(record);
+    if (!begin.success || begin.data.recordType !== 'batch/begin') throw changed();
     const { operationId, operationHash } = begin.data;
     if (!operationId || !operationHash) throw changed();
     return { operationId, operationHash };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { FrameParser } from '../../codec/frame-parser.js';
 import { FRAME_HEADER_BYTES, FRAME_MAGIC, parseFrameHeader } from '../../codec/frame.js';
-import { EndRecordSchema, RecordEnvelopeSchema } from '../../codec/records.js';
+import { V4RecordSchema } from '../../codec/records.js';
 import { CursorMismatchError, DamagedStoreError, fileSystemErrorOf } from '../../errors/index.js';
 import { sha256OfRange } from '../../fs/read-range.js';
 import { firstIssue } from '../reading/first-issue.js';
@@ -190,9 +190,8 @@ function sequenceAfter(frameBytes: Buffer): number | undefined {
     const [frame] = new FrameParser(undefined).push(frameBytes);
     if (!frame) return undefined;
     const record: unknown = parseGoJson(frame.raw);
-    if (RecordEnvelopeSchema.safeParse(record).data?.recordType !== 'batch/end') return undefined;
-    const end = EndRecordSchema.safeParse(record);
-    return end.success && end.data.firstSeq !== undefined && end.data.eventCount !== undefined ? end.data.firstSeq + end.data.eventCount : undefined;
+    const end = V4RecordSchema.safeParse(record);
+    return end.success && end.data.recordType === 'batch/end' && end.data.firstSeq !== undefined && end.data.eventCount !== undefined ? end.data.firstSeq + end.data.eventCount : undefined;
   } catch (error) {
     // Not a frame after all: bytes inside compressed data that look like a header.
     if (error instanceof DamagedStoreError || error instanceof SyntaxError) return undefined;

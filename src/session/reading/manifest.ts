@@ -1,26 +1,46 @@
 import { z } from 'zod';
+import { goInt, goPointer, goString, goStruct, goUint } from '../../codec/go-decode.js';
+import { goWritableRfc3339 } from '../../codec/go-time.js';
+import { wholeNumberFields, wholeNumberRefusal } from '../../codec/go-number-literals.js';
+import { readJsonFile, type JsonFileResult } from './read-json-file.js';
 
-/** `source` of a migrated, forked or imported session (docs/format.md §9.1). */
-export const ManifestSourceSchema = z.looseObject({
-  path: z.string(),
-  size: z.number().int().nonnegative(),
-  sha256: z.string(),
-  version: z.string().optional(),
-  legacyHeadId: z.string().optional(),
-});
+/** `source` of a migrated, forked or imported session (docs/format.md §9.1); every field may be absent. */
+export const ManifestSourceSchema = goStruct(
+  {
+    path: goString,
+    size: goInt,
+    sha256: goString,
+    version: goString,
+    legacyHeadId: goString,
+  },
+  'keep',
+);
 
-/** `manifest.json` (docs/format.md §9.1). Unknown fields are tolerated, as Reasonix tolerates them on read. */
-export const ManifestSchema = z.looseObject({
-  schemaVersion: z.number().int(),
-  codec: z.string(),
-  storageRevision: z.number().int().optional(),
-  contentRoot: z.string().optional(),
-  sessionId: z.string(),
-  createdAt: z.string().optional(),
-  writerGeneration: z.number().int().nonnegative().optional(),
-  inheritedEventCount: z.number().int().nonnegative().optional(),
-  source: ManifestSourceSchema.optional(),
-  kind: z.string().optional(),
+/**
+ * `manifest.json` (docs/format.md §9.1), read as Reasonix 1.38.11 reads it into its Go struct: keys in any
+ * case, `null` as the zero value, numbers of the field's type, a `createdAt` Go parses and can write back
+ * (Reasonix writes the manifest again when it opens the session). Keys it does not know are ignored by
+ * Reasonix and kept here as they are. The fields the store cannot do without are Go's zero values when
+ * absent.
+ */
+export const ManifestSchema = goStruct(
+  {
+    schemaVersion: goInt,
+    codec: goString,
+    storageRevision: goInt,
+    contentRoot: goString,
+    sessionId: goString,
+    createdAt: goWritableRfc3339,
+    writerGeneration: goUint,
+    inheritedEventCount: goUint,
+    source: goPointer(ManifestSourceSchema),
+  },
+  'keep',
+).transform((manifest) => {
+  const { source, ...rest } = manifest;
+  const zeros = { schemaVersion: manifest.schemaVersion ?? 0, codec: manifest.codec ?? '', sessionId: manifest.sessionId ?? '' };
+  // A nil source is no source.
+  return { ...rest, ...zeros, ...(source ? { source } : {}) };
 });
 /** A session's `manifest.json`. */
 export type Manifest = z.infer<typeof ManifestSchema>;
@@ -28,3 +48,20 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 /** The storage revisions Reasonix 1.38.11 opens in place; it writes 3 (docs/format.md §9.1). */
 export const OPEN_STORAGE_REVISIONS = [1, 2, 3] as const;
 export const WRITE_STORAGE_REVISION = 3;
+
+/** The manifest's integer fields, which Go refuses written as `3.0` or `3e0`. */
+const MANIFEST_WHOLE_NUMBERS = wholeNumberFields({
+  schemaVersion: 'int',
+  storageRevision: 'int',
+  writerGeneration: 'uint64',
+  inheritedEventCount: 'uint64',
+  'source.size': 'int64',
+});
+
+/** A session's `manifest.json` as Reasonix reads it: missing, invalid (with why), unreadable, or its value. */
+export async function readManifest(path: string): Promise<JsonFileResult<Manifest>> {
+  const result = await readJsonFile(path, ManifestSchema);
+  if (result.state !== 'ok') return result;
+  const refusal = wholeNumberRefusal(result.text, MANIFEST_WHOLE_NUMBERS);
+  return refusal ? { state: 'invalid', reason: refusal } : result;
+}

@@ -7,7 +7,7 @@ import { ContentStore, contentRootFor } from '../../codec/content-store.js';
 import { errorFromProblem, fileSystemErrorOf, isSessionVerdict, problemFromError, undefinedIfMissing, type Problem, type RxError } from '../../errors/index.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { HeaderSchema, type Header } from './header.js';
-import { ManifestSchema, OPEN_STORAGE_REVISIONS, type Manifest } from './manifest.js';
+import { OPEN_STORAGE_REVISIONS, readManifest, type Manifest } from './manifest.js';
 import { logIdentity, OffsetIndexSchema } from './offset-index.js';
 import { Projection, type MessageKeeping } from '../replay/projection.js';
 import { strictPayloadError } from '../replay/strict-payload-error.js';
@@ -119,7 +119,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     return read;
   }
   const manifestPath = join(dir, SESSION_FILES.manifest);
-  const manifest = readableOrThrow(await readJsonFile(manifestPath, ManifestSchema));
+  const manifest = readableOrThrow(await readManifest(manifestPath));
   if (manifest.state === 'missing') refuse({ code: 'RX_MANIFEST_MISSING', message: 'manifest.json is missing', data: { file: manifestPath } });
   else if (manifest.state === 'invalid') refuse({ code: 'RX_MANIFEST_INVALID', message: `invalid manifest: ${manifest.reason}`, data: { file: manifestPath } });
   else {
@@ -128,7 +128,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     const revision = value.storageRevision ?? 0;
     if (value.schemaVersion !== V4_SCHEMA_VERSION || value.codec !== V4_CODEC) {
       refuse({ code: 'RX_UNSUPPORTED_VERSION', message: `unsupported session storage version: codec ${value.codec}, schemaVersion ${value.schemaVersion}`, data: { file: manifestPath } });
-    } else if (revision > OPEN_STORAGE_REVISIONS.at(-1)!) {
+    } else if (revision < 0 || revision > OPEN_STORAGE_REVISIONS.at(-1)!) {
       refuse({ code: 'RX_UNSUPPORTED_VERSION', message: `unsupported session storage version: storageRevision ${revision}`, data: { file: manifestPath } });
     } else if (revision === 0) {
       warn({ code: 'RX_UNPUBLISHED_DRAFT', message: 'manifest has no storageRevision: Reasonix would import this draft under a new id instead of resuming it', data: { file: manifestPath } });

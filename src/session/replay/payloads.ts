@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct, goUint } from './go-decode.js';
+import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../../codec/go-decode.js';
 import { MessageSchema } from './message.js';
 import { StrictMessageSchema } from './strict-message.js';
 import { parseGoJson } from '../../codec/go-text.js';

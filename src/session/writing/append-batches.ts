@@ -8,8 +8,8 @@ import { goJsonIndented } from '../../codec/go-json.js';
 import { OperationLedger } from '../../codec/operations/operation-ledger.js';
 import { readLogBatches } from '../../codec/read-log.js';
 import { writeFileAtomic, writeNewFile } from '../../fs/atomic-write.js';
-import { ManifestSchema } from '../reading/manifest.js';
-import { readableOrThrow, readJsonFile } from '../reading/read-json-file.js';
+import { readManifest } from '../reading/manifest.js';
+import { readableOrThrow } from '../reading/read-json-file.js';
 import { sessionContentStore } from '../reading/session-content.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { acquireWriterLocks } from '../reading/writer-locks.js';
@@ -39,7 +39,7 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[],
   const locks = await acquireWriterLocks(sessionDir);
   try {
     const manifestPath = join(sessionDir, SESSION_FILES.manifest);
-    const manifest = readableOrThrow(await readJsonFile(manifestPath, ManifestSchema));
+    const manifest = readableOrThrow(await readManifest(manifestPath));
     if (manifest.state !== 'ok') throw new DamagedStoreError(`cannot append: manifest is ${manifest.state}`, { file: manifestPath });
     const logPath = join(sessionDir, SESSION_FILES.log);
 

@@ -12,8 +12,8 @@ import { MessageSchema, type Message } from '../replay/message.js';
 import { decodePayload } from '../replay/payloads.js';
 import { readSessionEvents } from '../reading/read-events.js';
 import { sessionContentStore } from '../reading/session-content.js';
-import { ManifestSchema } from '../reading/manifest.js';
-import { readableOrThrow, readJsonFile } from '../reading/read-json-file.js';
+import { readManifest } from '../reading/manifest.js';
+import { readableOrThrow } from '../reading/read-json-file.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { parseGoJson } from '../../codec/go-text.js';
 import { jsonText } from '../../codec/json-text.js';
@@ -110,7 +110,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
   };
   if (options.dryRun) return report;
   // Salvaging the same bytes again finds its salvage there: the run is done, as a re-run of migrate is.
-  const there = readableOrThrow(await readJsonFile(join(report.newDir, SESSION_FILES.manifest), ManifestSchema));
+  const there = readableOrThrow(await readManifest(join(report.newDir, SESSION_FILES.manifest)));
   if (there.state === 'ok' && there.value.source?.sha256 === logDigest && there.value.source.path === source) return { ...report, action: 'already-salvaged' };
   await createSession({
     storeDir,

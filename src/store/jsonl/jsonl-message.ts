@@ -1,4 +1,4 @@
-import { goStructFields } from '../../session/replay/go-decode.js';
+import { goStructFields } from '../../codec/go-decode.js';
 import { StrictMessageSchema, StrictToolCallSchema, StrictToolExecutionSchema } from '../../session/replay/strict-message.js';
 
 /**

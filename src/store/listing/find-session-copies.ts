@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describeSystemError, isSystemError } from '../../errors/index.js';
 import { HeaderSchema } from '../../session/reading/header.js';
-import { ManifestSchema } from '../../session/reading/manifest.js';
+import { readManifest } from '../../session/reading/manifest.js';
 import { statLine, statOrCode } from '../../fs/files-stamp.js';
 import { readJsonFile } from '../../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
@@ -123,7 +123,7 @@ function facts(storeDir: StoreDir, id: string, path: string) {
 async function v4Copy(storeDir: StoreDir, id: string): Promise<SessionCopy> {
   const dir = join(storeDir.dir, id);
   const log = join(dir, SESSION_FILES.log);
-  const [manifest, header] = await Promise.all([readJsonFile(join(dir, SESSION_FILES.manifest), ManifestSchema), readJsonFile(join(dir, SESSION_FILES.header), HeaderSchema)]);
+  const [manifest, header] = await Promise.all([readManifest(join(dir, SESSION_FILES.manifest)), readJsonFile(join(dir, SESSION_FILES.header), HeaderSchema)]);
   // Every append rewrites the log, so its mtime is when the session last changed.
   const logStats = statOrCode(log);
   const changed = typeof logStats === 'string' ? await stat(dir) : logStats;

@@ -56,7 +56,8 @@ export function groupConversations(found: FoundCopies, platform: Platform): Conv
   copies.forEach((copy, index) => {
     if (copy.format === 'v4') {
       const source = copy.manifest.state === 'ok' ? copy.manifest.value.source : undefined;
-      if (!source) return;
+      // A source without a path (Go's zero value) names nothing to group with.
+      if (!source?.path) return;
       const target = resolve(source.path, copy);
       const targetCopy = target === undefined ? undefined : copies[target];
       if (source.version !== V4_CODEC) {
@@ -64,7 +65,8 @@ export function groupConversations(found: FoundCopies, platform: Platform): Conv
       } else if (targetCopy?.format === 'v4' && targetCopy.manifest.state === 'ok' && targetCopy.manifest.value.storageRevision === undefined) {
         union(index, target!); // an unpublished draft imported under a new id (docs/format.md §10.3)
       } else {
-        parents.set(index, { id: targetCopy?.id ?? basename(source.path), path: targetCopy?.path ?? source.path });
+        const path = source.path;
+        parents.set(index, { id: targetCopy?.id ?? basename(path), path: targetCopy?.path ?? path });
       }
       return;
     }
