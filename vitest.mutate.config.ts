@@ -17,6 +17,7 @@ export default defineConfig({
       'test/codec-go-json.test.ts',
       'test/codec-go-text.test.ts',
       'test/codec-json-text.test.ts',
+      'test/codec-go-number-literals.test.ts',
       'test/content-store.test.ts',
       'test/content-store-rules.test.ts',
       'test/content-store-errors.test.ts',

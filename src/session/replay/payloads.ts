@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../../codec/go-decode.js';
-import { MessageSchema } from './message.js';
+import { MessageSchema, type Message } from './message.js';
 import { StrictMessageSchema } from './strict-message.js';
 import { parseGoJson } from '../../codec/go-text.js';
 
@@ -12,12 +12,12 @@ const uint = z.number();
  * loosely: whatever is there, typed where it is used. What Reasonix 1.38.11 accepts is decided
  * by `decodePayload`.
  */
-function looseShapes() {
-  const messages = z.array(MessageSchema);
+function looseShapes(message: z.ZodType<Message, unknown>) {
+  const messages = z.array(message);
   const historyReplace = z.looseObject({ messages, reason: z.string().optional(), sourceSequences: z.array(uint).nullable().optional() });
   return {
-    'message/complete': z.looseObject({ message: MessageSchema }),
-    'message/upsert': z.looseObject({ message: MessageSchema }),
+    'message/complete': z.looseObject({ message }),
+    'message/upsert': z.looseObject({ message }),
     'message/retract': z.looseObject({ messageIds: z.array(z.string()), reason: z.string().optional() }),
     'history/replace': historyReplace,
     'model/context-replace': historyReplace,
@@ -36,7 +36,18 @@ function looseShapes() {
   };
 }
 
-export const PayloadSchemas = looseShapes();
+export const PayloadSchemas = looseShapes(MessageSchema);
+
+/**
+ * A message `StrictMessageSchema` decoded already: of the loose shape's types but for Go's zero role,
+ * filled in. Checking it field by field again took half the time of replaying a long history.
+ */
+const DecodedMessageSchema = z.custom<Message>((value) => typeof value === 'object' && value !== null).transform((message) => {
+  message.role ??= '';
+  return message;
+});
+/** `PayloadSchemas` for payloads `decodePayload` accepted: their messages are not checked a second time. */
+export const DecodedPayloadSchemas = looseShapes(DecodedMessageSchema);
 export type ReplayedKind = keyof typeof PayloadSchemas;
 export type Payload<K extends ReplayedKind> = z.infer<(typeof PayloadSchemas)[K]>;
 

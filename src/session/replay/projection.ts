@@ -1,10 +1,10 @@
-import type { z } from 'zod';
+
 import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
 import { StringTable } from '../../compact/string-table.js';
 import { answeredCall, type Message } from './message.js';
 import { summaryOf } from './message-summary.js';
 import { ModelList } from './model-list.js';
-import { decodePayload, isReplayedKind, PayloadSchemas, type ReplayedKind } from './payloads.js';
+import { decodePayload, DecodedPayloadSchemas, isReplayedKind, PayloadSchemas, type Payload, type ReplayedKind } from './payloads.js';
 import { ResultEvents, type ResultEventKind } from './result-events.js';
 import { TranscriptIndex, type IndexedTranscript, type TranscriptEntry } from './transcript-index.js';
 import { TurnTable, type TurnRecord, type Turns } from './turn-table.js';
@@ -53,14 +53,17 @@ interface EventPlace {
   turnId: string | undefined;
 }
 
-/** What an event of one kind does to the projection, given its payload as the kind's schema types it. */
-type Handler = (projection: Projection, value: unknown, event: EventPlace) => void;
+/**
+ * What an event of one kind does to the projection, given its payload as the kind's schema types it;
+ * `decoded` when `decodePayload` accepted it (its messages are then not checked again).
+ */
+type Handler = (projection: Projection, value: unknown, event: EventPlace, decoded: boolean) => void;
 
 /** A kind's handler: its payload read with the kind's schema; one that does not fit is not replayed. */
-function handler<S extends z.ZodType>(schema: S, run: (projection: Projection, payload: z.output<S>, event: EventPlace) => void): Handler {
-  return (projection, value, event) => {
-    const parsed = schema.safeParse(value);
-    if (parsed.success) run(projection, parsed.data, event);
+function handler<K extends ReplayedKind>(kind: K, run: (projection: Projection, payload: Payload<K>, event: EventPlace) => void): Handler {
+  return (projection, value, event, decoded) => {
+    const parsed = (decoded ? DecodedPayloadSchemas[kind] : PayloadSchemas[kind]).safeParse(value);
+    if (parsed.success) run(projection, parsed.data as Payload<K>, event);
   };
 }
 
@@ -76,39 +79,39 @@ const WORKSPACE_LINE = /Current workspace: "((?:[^"\\]|\\.)*)"/;
 export class Projection {
   /** What each kind whose content rxstore uses does (docs/format.md §7.3, §7.4); other kinds change nothing here. */
   private static readonly handlers: { readonly [K in ReplayedKind]: Handler } = {
-    'message/complete': handler(PayloadSchemas['message/complete'], (projection, { message }, event) => projection.complete(message, event)),
-    'message/upsert': handler(PayloadSchemas['message/upsert'], (projection, { message }, event) => {
+    'message/complete': handler('message/complete', (projection, { message }, event) => projection.complete(message, event)),
+    'message/upsert': handler('message/upsert', (projection, { message }, event) => {
       projection.noteWorkspace(message);
       projection.noteResults([message], event);
       const kept = projection.kept(message);
       projection.index.upsert(kept, event.seq, event.batchTime);
       projection.model.upsert(kept);
     }),
-    'message/retract': handler(PayloadSchemas['message/retract'], (projection, { messageIds }) => {
+    'message/retract': handler('message/retract', (projection, { messageIds }) => {
       projection.index.retract(messageIds);
       projection.model.retract(messageIds);
     }),
-    'history/replace': handler(PayloadSchemas['history/replace'], (projection, { messages }, event) => projection.replaceHistory(messages, event)),
-    'legacy/import': handler(PayloadSchemas['legacy/import'], (projection, { messages, modelRef, modelIdentity }, event) => {
+    'history/replace': handler('history/replace', (projection, { messages }, event) => projection.replaceHistory(messages, event)),
+    'legacy/import': handler('legacy/import', (projection, { messages, modelRef, modelIdentity }, event) => {
       projection.replaceHistory(messages, event);
       if (modelRef) projection.modelRefText = modelRef;
       if (modelIdentity) projection.modelIdentityText = modelIdentity;
     }),
-    'model/context-replace': handler(PayloadSchemas['model/context-replace'], (projection, { messages }, event) => projection.checkpoint(messages, event)),
-    compaction: handler(PayloadSchemas.compaction, (projection, { messages }, event) => projection.checkpoint(messages, event)),
-    'session/title': handler(PayloadSchemas['session/title'], (projection, { title }, event) => {
+    'model/context-replace': handler('model/context-replace', (projection, { messages }, event) => projection.checkpoint(messages, event)),
+    compaction: handler('compaction', (projection, { messages }, event) => projection.checkpoint(messages, event)),
+    'session/title': handler('session/title', (projection, { title }, event) => {
       projection.titleText = title;
       projection.titleSeq = event.seq + 1;
     }),
-    'session/config': handler(PayloadSchemas['session/config'], (projection, { modelRef, modelIdentity }) => {
+    'session/config': handler('session/config', (projection, { modelRef, modelIdentity }) => {
       projection.modelRefText = modelRef;
       if (modelIdentity !== undefined) projection.modelIdentityText = modelIdentity;
     }),
-    'turn/end': handler(PayloadSchemas['turn/end'], (projection, { status }, event) => {
+    'turn/end': handler('turn/end', (projection, { status }, event) => {
       const turnId = event.turnId ?? '';
       projection.turnTable.set(turnId, status, projection.turnTable.startOf(turnId) ?? event.seq);
     }),
-    'assistant/attempt': handler(PayloadSchemas['assistant/attempt'], () => {}),
+    'assistant/attempt': handler('assistant/attempt', () => {}),
   };
 
   /** Message ids and tool-call ids, shared by the transcript and the model's list. */
@@ -233,7 +236,7 @@ export class Projection {
     }
     if (halted || !isReplayedKind(event.kind)) return;
     const place = { seq: event.seq, offset: event.offset, kind: event.kind, batchTime: this.timedBatchTime, turnId: batch.turnId };
-    this.dispatch(event.kind, verdict.state === 'ok' ? verdict.value : payload, place);
+    this.dispatch(event.kind, verdict.state === 'ok' ? verdict.value : payload, place, verdict.state === 'ok');
   }
 
   /**
@@ -249,7 +252,7 @@ export class Projection {
       if (this.findings.length > 0) return;
       this.lastSeq += 1;
       this.replayed += 1;
-      this.dispatch('message/complete', { message }, { seq: this.lastSeq, offset: 0, kind: 'message/complete', batchTime, turnId: undefined });
+      this.dispatch('message/complete', { message }, { seq: this.lastSeq, offset: 0, kind: 'message/complete', batchTime, turnId: undefined }, false);
     }
   }
 
@@ -263,8 +266,8 @@ export class Projection {
     return this.turnTable.openFrom();
   }
 
-  private dispatch(kind: ReplayedKind, value: unknown, event: EventPlace): void {
-    Projection.handlers[kind](this, value, event);
+  private dispatch(kind: ReplayedKind, value: unknown, event: EventPlace, decoded: boolean): void {
+    Projection.handlers[kind](this, value, event, decoded);
   }
 
   private complete(message: Message, event: EventPlace): void {
