@@ -12,7 +12,7 @@ const uint = z.number();
  * loosely: whatever is there, typed where it is used. What Reasonix 1.38.11 accepts is decided
  * by `decodePayload`.
  */
-function looseShapes(message: z.ZodType<Message, unknown>) {
+function looseShapes<M extends z.ZodType<Message, unknown>>(message: M) {
   const messages = z.array(message);
   const historyReplace = z.looseObject({ messages, reason: z.string().optional(), sourceSequences: z.array(uint).nullable().optional() });
   return {
