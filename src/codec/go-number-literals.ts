@@ -2,7 +2,7 @@ import { fold } from './go-decode.js';
 
 /** A number in JSON text written with a fraction or an exponent (`1.0`, `1e2`), and where it is. */
 export interface FractionLiteral {
-  /** Object keys from the root, case-folded as Go matches them, joined by `.`; list elements add nothing. */
+  /** Object keys from the root, case-folded as Go matches them, joined by `.`; a list adds nothing. */
   path: string;
   literal: string;
 }
@@ -10,27 +10,24 @@ export interface FractionLiteral {
 /**
  * The numbers of a JSON text written with a fraction or an exponent. Go refuses such a literal for an
  * integer field even when its value is whole (`cannot unmarshal number 1.0 into … of type int64`), and
- * `JSON.parse` keeps no trace of how a number was written. Most texts have none: strings are skipped with
- * `indexOf`, and only a `.` or a digit's `e` outside them starts the full walk. The text must be valid JSON.
+ * `JSON.parse` keeps no trace of how a number was written. Most texts have none, which one regular
+ * expression tells; only the others are walked. The text must be valid JSON. Only the values of object
+ * keys are found: a number in a list is no field's.
  */
 export function fractionLiterals(text: string): FractionLiteral[] {
   return mayHaveFractionLiteral(text) ? walk(text) : [];
 }
 
+/**
+ * Whether an object's value in `text` may be a number written with a fraction or an exponent: a
+ * quote, a colon and such a number. One regular expression, so that records whose strings are long
+ * cost little; inside a string a quote is escaped, which the look-behind leaves out. A number in a list
+ * is no Go struct field's value and is not looked for.
+ */
+const MAY_HAVE_FRACTION = /(?<!\\)"\s*:\s*-?\d+(?:\.\d|[eE])/;
+
 function mayHaveFractionLiteral(text: string): boolean {
-  let at = 0;
-  for (;;) {
-    const quote = text.indexOf('"', at);
-    const end = quote === -1 ? text.length : quote;
-    for (let index = at; index < end; index += 1) {
-      const char = text.charCodeAt(index);
-      if (char === 0x2e) return true;
-      // `e` outside a string is in `true`, `false` or a number's exponent (after a digit).
-      if ((char === 0x65 || char === 0x45) && isDigit(text.charCodeAt(index - 1))) return true;
-    }
-    if (quote === -1) return false;
-    at = stringEnd(text, quote);
-  }
+  return MAY_HAVE_FRACTION.test(text);
 }
 
 const isDigit = (char: number) => char >= 0x30 && char <= 0x39;
@@ -78,7 +75,8 @@ function walk(text: string): FractionLiteral[] {
       let end = at + 1;
       while (end < text.length && /[0-9.eE+-]/.test(text[end]!)) end += 1;
       const literal = text.slice(at, end);
-      if (/[.eE]/.test(literal)) found.push({ path: keys.filter((key) => key !== undefined).join('.'), literal });
+      // An object's value only: a number in a list is no field's.
+      if (/[.eE]/.test(literal) && keys.at(-1) !== undefined) found.push({ path: keys.filter((key) => key !== undefined).join('.'), literal });
       at = end;
       continue;
     }

@@ -13,8 +13,12 @@ function daysIn(month: number, year: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
+/** Go's zero time, which Reasonix writes on every event record: most times read are this one. */
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
 /** Why Go's `time.Parse` refuses `text` as RFC 3339, in its words, or undefined when it takes it. */
 export function goTimeProblem(text: string): string | undefined {
+  if (text === ZERO_TIME) return undefined;
   const match = LAYOUT.exec(text);
   if (!match) return `parsing time ${JSON.stringify(text)} as "2006-01-02T15:04:05Z07:00"`;
   const [, year, month, day, hour, minute, second, , offsetHour, offsetMinute] = match.map((part) => (part === undefined ? undefined : Number(part)));
