@@ -15,13 +15,14 @@ import { tempDir } from './support/temp-dir.js';
 const hasFlockUtility = spawnSync('flock', ['--version']).status === 0;
 
 describe('a lock file that is not a file', () => {
-  it('is held by no one, and a write is refused with a coded file-system error naming it, not a raw EISDIR', async () => {
+  it('is held by no one; the session is refused as Reasonix refuses it, and a write with a coded file-system error naming it, not a raw EISDIR', async () => {
     const { dir } = await createSession({ storeDir: await tempDir(), batches: sampleBatches() });
     const lockFile = join(dir, 'writer.lock');
     await rm(lockFile, { force: true });
     await mkdir(lockFile);
     expect(await writerLockHolder(dir)).toBeUndefined();
-    expect((await readSession(dir)).status).toBe('ok');
+    // Reasonix cannot take the lock and refuses to open the session (test/blocked-files-match-reasonix).
+    expect((await readSession(dir)).refusal).toMatchObject({ code: 'RX_BLOCKED_FILE', data: { file: lockFile } });
     const refused = await appendBatches(dir, [{ operationId: 'x', events: [{ kind: 'session/title', payload: { title: 'x' } }] }]).catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'RX_FILE_SYSTEM', message: `${lockFile}: is a directory`, data: { file: lockFile, errno: 'EISDIR' } });
   });

@@ -12,6 +12,7 @@ export const RX_ERROR_FAMILIES = {
   RX_STRICT_PAYLOAD: 'damaged',
   RX_ZSTD_SIZE_MISMATCH: 'damaged',
   RX_SESSION_SYMLINK: 'damaged',
+  RX_BLOCKED_FILE: 'damaged',
   RX_MANIFEST_MISSING: 'damaged',
   RX_MANIFEST_INVALID: 'damaged',
   RX_MANIFEST_ID: 'damaged',

@@ -16,6 +16,7 @@ import { readSessionEvents } from './read-events.js';
 import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from './session-files.js';
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { writerLockHolder } from './writer-locks.js';
+import { blockedFiles } from './blocked-files.js';
 
 /** What Reasonix would do with the session: open it (`ok`, `torn-tail`) or refuse it. */
 export const SessionStatusSchema = z.enum(['ok', 'torn-tail', 'damaged', 'unsupported']);
@@ -146,6 +147,11 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     if (header.value.sessionId !== id) refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: sessionId ${JSON.stringify(header.value.sessionId)}`, data: { file: headerPath } });
   }
 
+  // Reasonix takes the writer lock and writes the identity before it reads the log.
+  const blocked = await blockedFiles(dir);
+  for (const { file, why } of blocked) {
+    refuse({ code: 'RX_BLOCKED_FILE', message: `${basename(file)} is ${why}, and refuses to open the session`, data: { file } });
+  }
   const logPath = join(dir, SESSION_FILES.log);
   const logStats = await lstat(logPath).catch(undefinedIfMissing);
   if (!logStats?.isFile()) {
@@ -204,7 +210,9 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
         data: { file: logPath, offset: read.tornTail.offset },
       });
     }
-    if (options.caches ?? true) await checkCaches(dir, id, logPath, logStats.size, note);
+    // An identity Reasonix cannot replace is refused below, not noted as one it will mint again.
+    const noteOnBlocked = (problem: Omit<Problem, 'severity'>) => (blocked.some(({ file }) => file === problem.data.file) ? undefined : note(problem));
+    if (options.caches ?? true) await checkCaches(dir, id, logPath, logStats.size, noteOnBlocked);
   }
 
   const entries = await readdir(dir).catch((error: unknown): string[] => undefinedIfMissing(error, dir) ?? []);
