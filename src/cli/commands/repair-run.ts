@@ -18,8 +18,10 @@ export interface RepairArgs extends RootArgs {
 export async function runRepair(args: RepairArgs, output: Output, setExit: (code: number) => void): Promise<void> {
   const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
   const read = await readSession(dir);
-  if (reasonixRefuses(read.status)) {
-    const problem = read.problems.find((found) => found.severity === 'error');
+  // A recovery cache ahead of the log is what repair clears; any other refusal is damage to salvage.
+  const errors = read.problems.filter((found) => found.severity === 'error');
+  if (reasonixRefuses(read.status) && !errors.every((found) => found.code === 'RX_RECOVERY_CACHE_AHEAD')) {
+    const problem = errors.find((found) => found.code !== 'RX_RECOVERY_CACHE_AHEAD');
     const message = `the session is ${read.status}, not torn (${problem?.message ?? read.status}); rxstore repair only cuts torn tails — use rxstore salvage ${dir}`;
     const data = { file: problem?.data.file ?? dir, ...(problem?.data.offset !== undefined ? { offset: problem.data.offset } : {}) };
     throw read.status === 'unsupported' ? new UnsupportedVersionError(message, data) : new DamagedStoreError(message, data);
@@ -28,7 +30,10 @@ export async function runRepair(args: RepairArgs, output: Output, setExit: (code
   const shown = printable(dir);
   if (args.json) output.out(`${JSON.stringify(report, null, 2)}\n`);
   else if (report.action === 'nothing-to-repair') output.out(`${shown}: no torn tail; nothing to repair\n`);
-  else {
+  else if (!report.tornTail) {
+    const verb = report.action === 'repaired' ? 'removed' : 'would remove';
+    output.out(`${shown}: ${verb} Reasonix's recovery cache of the session, which held more of it than the log (Reasonix rebuilds it from the log)\n`);
+  } else {
     const tail = report.tornTail!;
     const verb = report.action === 'repaired' ? 'cut' : 'would cut';
     output.out(`${shown}: ${verb} ${tail.bytes} torn bytes at offset ${tail.offset}${report.evidence ? `, kept in ${printable(report.evidence)}` : ''}\n`);

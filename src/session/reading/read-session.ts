@@ -1,6 +1,5 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { mayExist } from '../../fs/may-exist.js';
 import { z } from 'zod';
 import type { TornTail } from '../../codec/batch.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
@@ -17,6 +16,7 @@ import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from './session-files
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { writerLockHolder } from './writer-locks.js';
 import { blockedFiles } from './blocked-files.js';
+import { recoveryCacheAhead } from './recovery-cache.js';
 
 /** What Reasonix would do with the session: open it (`ok`, `torn-tail`) or refuse it. */
 export const SessionStatusSchema = z.enum(['ok', 'torn-tail', 'damaged', 'unsupported']);
@@ -199,16 +199,21 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     if (caught) refuse(problemFromError(caught), caught);
     if (read.tornTail) {
       if (read.status === 'ok') read.status = 'torn-tail';
-      // Measured with 1.38.11: a recovery cache that recorded the cut batch makes Reasonix refuse the session.
-      const recoveryCache = join(dirname(dir), '.recovery-cache', id);
-      const cached = mayExist(recoveryCache)
-        ? `; Reasonix's recovery cache of the session (${recoveryCache}) may still know the cut batch, and then Reasonix refuses to resume it ("operation id conflicts with an earlier batch") until \`rxstore repair\` cuts the tail and clears that cache`
-        : '';
       warn({
         code: 'RX_TORN_TAIL',
-        message: `torn tail: ${read.tornTail.bytes} bytes after the last committed batch (${read.tornTail.reason}); invisible to readers, Reasonix moves them to events.torn-<time>.tail when it next opens the session${cached}`,
+        message: `torn tail: ${read.tornTail.bytes} bytes after the last committed batch (${read.tornTail.reason}); invisible to readers, Reasonix moves them to events.torn-<time>.tail when it next opens the session`,
         data: { file: logPath, offset: read.tornTail.offset },
       });
+    }
+    if (read.status === 'ok' || read.status === 'torn-tail') {
+      const ahead = await recoveryCacheAhead(dir, id, read.lastSequence);
+      if (ahead) {
+        refuse({
+          code: 'RX_RECOVERY_CACHE_AHEAD',
+          message: `Reasonix's recovery cache of the session holds it up to sequence ${ahead.durableSequence}, past this log's last (${read.lastSequence}): the log was cut or an older copy put back, and Reasonix refuses to resume it ("session operation id conflicts with an earlier batch") until \`rxstore repair\` clears that cache`,
+          data: { file: ahead.cache, sequence: read.lastSequence },
+        });
+      }
     }
     // An identity Reasonix cannot replace is refused below, not noted as one it will mint again.
     const noteOnBlocked = (problem: Omit<Problem, 'severity'>) => (blocked.some(({ file }) => file === problem.data.file) ? undefined : note(problem));

@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { mayExist } from '../../fs/may-exist.js';
+import { readableOrThrow, readJsonFile } from './read-json-file.js';
+import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
+import { SESSION_FILES } from './session-files.js';
+
+/**
+ * `recent-v1.json` of Reasonix's recovery cache (docs/format.md §9.9): the recent messages it keeps, and
+ * the storage generation and last durable sequence it kept them at. The checkpoint beside it
+ * (`recovery-v1.bolt`, a bbolt database) is written with it.
+ */
+const RecentSnapshotSchema = z.looseObject({
+  version: z.literal(1),
+  sessionId: z.string(),
+  storageGeneration: z.string(),
+  durableSequence: z.number().int().nonnegative(),
+});
+
+/** The recovery cache of a session, when it records more of the log than the log holds. */
+export interface RecoveryCacheAhead {
+  cache: string;
+  durableSequence: number;
+}
+
+/** Where Reasonix keeps the recovery cache of the session in `sessionDir` (docs/format.md §9.9). */
+export function recoveryCacheDir(sessionDir: string, id: string): string {
+  return join(sessionDir, '..', '.recovery-cache', id);
+}
+
+/**
+ * Whether Reasonix's recovery cache of the session records batches its log no longer holds: the log was
+ * cut, or an older copy of the session put back, while the cache stayed. Reasonix trusts the cache
+ * while the storage identity still matches the log (the same session, the same first bytes), and then
+ * refuses to resume it: the operations it writes next take ids the cache already holds
+ * (`session operation id conflicts with an earlier batch`). Measured with 1.38.11; the checkpoint is a
+ * bbolt database rxstore does not read, so the durable sequence is the one `recent-v1.json` was written
+ * with (test/recovery-cache-matches-reasonix). Undefined when there is no such cache, or it is not ahead.
+ */
+export async function recoveryCacheAhead(sessionDir: string, id: string, lastSequence: number): Promise<RecoveryCacheAhead | undefined> {
+  const cache = recoveryCacheDir(sessionDir, id);
+  // The checkpoint is what Reasonix reads: without it the cache is not used.
+  if (!mayExist(join(cache, 'recovery-v1.bolt'))) return undefined;
+  const recent = readableOrThrow(await readJsonFile(join(cache, 'recent-v1.json'), RecentSnapshotSchema));
+  if (recent.state !== 'ok' || recent.value.sessionId !== id || recent.value.durableSequence <= lastSequence) return undefined;
+  // A missing or stale identity makes Reasonix mint a new generation, which retires the cache.
+  const identity = readableOrThrow(await readJsonFile(join(sessionDir, SESSION_FILES.identity), StorageIdentitySchema));
+  if (identity.state !== 'ok' || identity.value.sessionId !== id || identity.value.generation !== recent.value.storageGeneration) return undefined;
+  if (identity.value.logPrefixDigest !== (await logPrefixDigest(join(sessionDir, SESSION_FILES.log)))) return undefined;
+  return { cache, durableSequence: recent.value.durableSequence };
+}
