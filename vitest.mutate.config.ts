@@ -61,6 +61,7 @@ export default defineConfig({
       'test/jsonl-lenient-messages.test.ts',
       'test/accepted-payloads-are-replayed.test.ts',
       'test/seen-ids.test.ts',
+      'test/since-refuses-what-read-refuses.test.ts',
       'test/io-error-is-not-damage.test.ts',
       'test/log-replaced-mid-read.test.ts',
       'test/log-shrunk-during-repair.test.ts',

@@ -4,9 +4,8 @@ import { z } from 'zod';
 import type { TornTail } from '../../codec/batch.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
 import { errorFromProblem, fileSystemErrorOf, isSessionVerdict, problemFromError, undefinedIfMissing, type Problem, type RxError } from '../../errors/index.js';
-import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
-import { HeaderSchema, type Header } from './header.js';
-import { OPEN_STORAGE_REVISIONS, readManifest, type Manifest } from './manifest.js';
+import type { Header } from './header.js';
+import type { Manifest } from './manifest.js';
 import { logIdentity, OffsetIndexSchema } from './offset-index.js';
 import { Projection, type MessageKeeping } from '../replay/projection.js';
 import { strictPayloadError } from '../replay/strict-payload-error.js';
@@ -15,7 +14,7 @@ import { readSessionEvents } from './read-events.js';
 import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from './session-files.js';
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { writerLockHolder } from './writer-locks.js';
-import { blockedFiles } from './blocked-files.js';
+import { readSessionDirectory } from './session-directory.js';
 import { recoveryCacheAhead } from './recovery-cache.js';
 
 /** What Reasonix would do with the session: open it (`ok`, `torn-tail`) or refuse it. */
@@ -115,43 +114,15 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
   const warn = (problem: Omit<Problem, 'severity'>) => problems.push({ ...problem, severity: 'warning' });
   const note = (problem: Omit<Problem, 'severity'>) => problems.push({ ...problem, severity: 'note' });
 
-  if ((await lstat(dir).catch(undefinedIfMissing))?.isSymbolicLink()) {
-    refuse({ code: 'RX_SESSION_SYMLINK', message: 'the session directory is a symlink: Reasonix refuses to open it', data: { file: dir } });
-    return read;
+  const directory = await readSessionDirectory(dir);
+  for (const problem of directory.problems) {
+    if (problem.severity === 'error') refuse(problem);
+    else warn(problem);
   }
-  const manifestPath = join(dir, SESSION_FILES.manifest);
-  const manifest = readableOrThrow(await readManifest(manifestPath));
-  if (manifest.state === 'missing') refuse({ code: 'RX_MANIFEST_MISSING', message: 'manifest.json is missing', data: { file: manifestPath } });
-  else if (manifest.state === 'invalid') refuse({ code: 'RX_MANIFEST_INVALID', message: `invalid manifest: ${manifest.reason}`, data: { file: manifestPath } });
-  else {
-    const value = manifest.value;
-    read.manifest = value;
-    const revision = value.storageRevision ?? 0;
-    if (value.schemaVersion !== V4_SCHEMA_VERSION || value.codec !== V4_CODEC) {
-      refuse({ code: 'RX_UNSUPPORTED_VERSION', message: `unsupported session storage version: codec ${value.codec}, schemaVersion ${value.schemaVersion}`, data: { file: manifestPath } });
-    } else if (revision < 0 || revision > OPEN_STORAGE_REVISIONS.at(-1)!) {
-      refuse({ code: 'RX_UNSUPPORTED_VERSION', message: `unsupported session storage version: storageRevision ${revision}`, data: { file: manifestPath } });
-    } else if (revision === 0) {
-      warn({ code: 'RX_UNPUBLISHED_DRAFT', message: 'manifest has no storageRevision: Reasonix would import this draft under a new id instead of resuming it', data: { file: manifestPath } });
-    }
-    if (value.sessionId !== id) {
-      refuse({ code: 'RX_MANIFEST_ID', message: `manifest belongs to ${JSON.stringify(value.sessionId)}, not to directory ${JSON.stringify(id)}`, data: { file: manifestPath } });
-    }
-  }
-
-  const headerPath = join(dir, SESSION_FILES.header);
-  const header = readableOrThrow(await readJsonFile(headerPath, HeaderSchema));
-  if (header.state === 'invalid') refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: ${header.reason}`, data: { file: headerPath } });
-  else if (header.state === 'ok') {
-    read.header = header.value;
-    if (header.value.sessionId !== id) refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: sessionId ${JSON.stringify(header.value.sessionId)}`, data: { file: headerPath } });
-  }
-
-  // Reasonix takes the writer lock and writes the identity before it reads the log.
-  const blocked = await blockedFiles(dir);
-  for (const { file, why } of blocked) {
-    refuse({ code: 'RX_BLOCKED_FILE', message: `${basename(file)} is ${why}, and refuses to open the session`, data: { file } });
-  }
+  if (directory.manifest) read.manifest = directory.manifest;
+  if (directory.header) read.header = directory.header;
+  if (directory.symlink) return read;
+  const blocked = directory.blocked;
   const logPath = join(dir, SESSION_FILES.log);
   const logStats = await lstat(logPath).catch(undefinedIfMissing);
   if (!logStats?.isFile()) {
