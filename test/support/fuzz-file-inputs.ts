@@ -89,7 +89,8 @@ export function* specialFiles(_rand: Random, bases: readonly BaseSession[], opti
         sessionPath: session,
         log: isLog ? undefined : base.log,
         ...(isContent ? { expect: { sessionOpens: false, sessionProblem: CONTENT_REFUSED } } : {}),
-        ...(isLog && kind !== 'sparse' ? { expect: { sessionOpens: false, sessionProblem: 'RX_LOG_MISSING' } } : {}),
+        // A link to a log elsewhere is followed, as Reasonix follows it.
+        ...(isLog && kind !== 'sparse' && kind !== 'link out' ? { expect: { sessionOpens: false, sessionProblem: 'RX_LOG_MISSING' } } : {}),
       };
     }
   }

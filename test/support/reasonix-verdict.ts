@@ -10,9 +10,9 @@ export interface ReasonixVerdict {
   status: 'ok' | 'unsupported' | 'damaged';
 }
 
-/** Resumes a copy of the session with the real Reasonix (a mock model answers) and reads its verdict. */
-export async function reasonixVerdict(dir: string, workspace: string): Promise<ReasonixVerdict> {
-  const run = await resumeWithReasonix(dir, { workspace, prompt: 'Resume check: say ok.' });
+/** Resumes a copy of the session with the real Reasonix (a mock model answers) and reads its verdict; `home` is a scratch state root to lay it in (removed after). */
+export async function reasonixVerdict(dir: string, workspace: string, home?: string): Promise<ReasonixVerdict> {
+  const run = await resumeWithReasonix(dir, { workspace, prompt: 'Resume check: say ok.', ...(home ? { home } : {}) });
   await rm(run.home, { recursive: true, force: true });
   const error = `${run.stdout}\n${run.stderr}`.split('\n').find((line) => line.startsWith('error: ')) ?? '';
   if (run.code === 0) return { opens: true, error: '', status: 'ok' };

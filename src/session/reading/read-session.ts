@@ -1,4 +1,4 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { TornTail } from '../../codec/batch.js';
@@ -124,7 +124,8 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
   if (directory.symlink) return read;
   const blocked = directory.blocked;
   const logPath = join(dir, SESSION_FILES.log);
-  const logStats = await lstat(logPath).catch(undefinedIfMissing);
+  // Followed if a symlink, as Reasonix opens the log by its path: a link to nothing is a missing log.
+  const logStats = await stat(logPath).catch(undefinedIfMissing);
   if (!logStats?.isFile()) {
     refuse({ code: 'RX_LOG_MISSING', message: logStats ? 'events.frames is not a regular file' : 'events.frames is missing', data: { file: logPath } });
   } else {
