@@ -9,12 +9,8 @@ module.enableCompileCache?.();
 
 // Before anything is read: what the flags are and why is said in src/cli/v8-flags.ts.
 tuneV8ForCommand(process.argv.slice(2));
-const { main } = await import('../dist/bundle/cli.js');
+const { main, endQuietlyOnClosedPipe } = await import('../dist/bundle/cli.js');
 
-// A reader that stops early (`rxstore inspect … --messages | head`) is not an error.
-process.stdout.on('error', (error) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
-
+// A reader that stops early (`rxstore inspect … --messages | head`) is not an error: see src/cli/output.ts.
+endQuietlyOnClosedPipe();
 process.exitCode = await main(process.argv.slice(2));

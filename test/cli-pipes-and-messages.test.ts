@@ -2,7 +2,7 @@
 // `inspect --messages` into a pipe that closes early (`| head -1`) end quietly, and
 // `inspect --messages` prints the person's view — of the whole session, or up to its damage.
 import { spawnSync } from 'node:child_process';
-import { readFile, truncate } from 'node:fs/promises';
+import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../src/session/writing/create-session.js';
@@ -46,6 +46,25 @@ describe('printing into a pipe that closes early', () => {
     expect(() => JSON.parse(stdout)).not.toThrow();
     expect(status).toBe('0');
     expect(await readFile(errFile, 'utf8')).toBe('');
+  });
+});
+
+describe('a damaged session printed into a pipe that closes early', () => {
+  it.each([
+    { shown: 'cat <dir>', args: (dir: string) => ['cat', dir] },
+    { shown: 'cat <dir> --records', args: (dir: string) => ['cat', dir, '--records'] },
+    { shown: 'view <dir> --format md --to -', args: (dir: string) => ['view', dir, '--format', 'md', '--to', '-'] },
+  ])('rxstore $shown | head -1 still exits 1 with its coded line: the verdict is not the reader\'s', async ({ args }) => {
+    const dir = await bigSession();
+    // A flipped byte near the end of the log: damage the reader meets after the first line was printed.
+    const log = await readFile(join(dir, 'events.frames'));
+    log[Math.floor(log.length * 0.9)]! ^= 0xff;
+    await writeFile(join(dir, 'events.frames'), log);
+    const errFile = join(await tempDir('rxstore-epipe-'), 'stderr');
+    const { stdout, status } = intoHead(args(dir), errFile);
+    expect(stdout.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(status).toBe('1');
+    expect(await readFile(errFile, 'utf8')).toMatch(/^rxstore: RX_DAMAGED_STORE: /);
   });
 });
 

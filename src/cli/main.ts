@@ -69,6 +69,9 @@ function said(message: string, argv: readonly string[]): string {
   return oneLine;
 }
 
+// For bin/rxstore.js, which installs it before a command runs.
+export { endQuietlyOnClosedPipe } from './output.js';
+
 /**
  * Runs the rxstore CLI with `argv` (without node and script) and returns the exit code (see
  * `exit-codes.ts`: 0 done, 1 refused or failed, 2 usage, not a session or nothing found).

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { errorFromProblem, SessionNotFoundError, UsageError } from '../../errors/index.js';
 import { writeStreamAtomic } from '../../fs/atomic-stream.js';
@@ -10,7 +9,7 @@ import { renderHtml } from '../../view/render-html.js';
 import { renderMarkdown } from '../../view/render-markdown.js';
 import { readSessionView } from '../../view/session-view.js';
 import { writeSite } from '../../view/write-site.js';
-import { processOutput, type Output } from '../output.js';
+import { processOutput, writeStdout, type Output } from '../output.js';
 import { errorLines } from '../error-line.js';
 import { printable } from '../printable.js';
 import type { RootArgs } from '../root-options.js';
@@ -60,7 +59,7 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
 async function writeToOutput(pieces: AsyncIterable<string>, output: Output): Promise<void> {
   for await (const piece of pieces) {
     if (output !== processOutput) output.out(piece);
-    else if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
+    else await writeStdout(piece);
   }
 }
 
