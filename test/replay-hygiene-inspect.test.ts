@@ -1,7 +1,8 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkHygiene, inspectReport } from '../src/index.js';
+import { formatInspect } from '../src/cli/format-inspect.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { createSession } from '../src/session/writing/create-session.js';
 import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
@@ -230,6 +231,17 @@ describe('the inspect report', () => {
     expect(strict.problems.find((problem) => problem.code === 'RX_TORN_TAIL')!.severity).toBe('error');
     expect(strict.problems.filter((problem) => problem.severity === 'warning')).toEqual([]);
     expect(report.problems.filter((problem) => problem.severity === 'note').map((problem) => problem.code)).toEqual(strict.problems.filter((problem) => problem.severity === 'note').map((problem) => problem.code));
+    // As printed: the status stays Reasonix's, and says what --strict makes fail; a byte is one byte.
+    expect(formatInspect(report)).toMatch(/^status {7}torn-tail\n/m);
+    expect(formatInspect(strict)).toMatch(/^status {7}torn-tail \(2 warnings made an error by --strict\)\n/m);
+    await truncate(logOf(dir), read.durableEnd + 1);
+    expect(formatInspect(inspectReport(await readSession(dir), 'sessions-v4'))).toMatch(/^torn tail {4}1 byte at offset \d+\n/m);
+  });
+
+  it('names a message without a role as such in the counts', async () => {
+    const path = join(await tempDir('rxstore-inspect-'), 'roles.jsonl');
+    await writeFile(path, ['{"role":"system","content":"s"}', '{"content":"no role"}', ''].join('\n'));
+    expect(formatInspect(inspectReport(await readJsonlSession(path), 'sessions'))).toMatch(/^messages {5}2 \((system 1, \(no role\) 1|\(no role\) 1, system 1)\)/m);
   });
 
   it('names the line of a transcript problem, and at damage leaves the open turn out of the hygiene findings', async () => {

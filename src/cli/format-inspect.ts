@@ -1,11 +1,15 @@
 import type { InspectReport } from '../session/replay/inspect-report.js';
+import { familyOf } from '../errors/index.js';
 import { printable } from './printable.js';
 
 const counts = (record: Record<string, number>) =>
   Object.entries(record)
     .sort(([, a], [, b]) => b - a)
-    .map(([key, count]) => `${key} ${count}`)
+    // A message without a role (Go's zero value) is named so, not left a blank.
+    .map(([key, count]) => `${key === '' ? '(no role)' : printable(key)} ${count}`)
     .join(', ');
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /**
  * The readable summary `rxstore inspect` prints; one line per problem, each with code, file and
@@ -13,10 +17,12 @@ const counts = (record: Record<string, number>) =>
  * with its control characters escaped.
  */
 export function formatInspect(report: InspectReport, options: { verbose?: boolean } = {}): string {
+  // Under --strict a warning is an error: the status is Reasonix's, and the line says what else fails the run.
+  const promoted = [...report.hygiene.findings, ...report.problems].filter((found) => found.severity === 'error' && familyOf(found.code) === 'finding').length;
   const lines = [
     `session      ${printable(report.id)}`,
     `store        ${report.store}  ${printable(report.path)}`,
-    `status       ${report.status}`,
+    `status       ${report.status}${promoted > 0 ? ` (${plural(promoted, 'warning')} made an error by --strict)` : ''}`,
     `workspace    ${report.workspace === null ? '(unknown)' : printable(report.workspace)}`,
     `title        ${report.title === null ? '(none)' : printable(report.title)}`,
     `created      ${report.createdAt ?? '(unknown)'}`,
@@ -26,7 +32,7 @@ export function formatInspect(report: InspectReport, options: { verbose?: boolea
     `events       ${report.events.total}${report.events.total ? ` (${counts(report.events.byKind)})` : ''}`,
     `messages     ${report.messages.total}${report.messages.total ? ` (${counts(report.messages.byRole)}); ${report.messages.seenByPerson} a person sees` : ''}`,
     `payloadRefs  ${report.payloadRefs}`,
-    `torn tail    ${report.tornTail ? `${report.tornTail.bytes} bytes at offset ${report.tornTail.offset}` : 'none'}`,
+    `torn tail    ${report.tornTail ? `${plural(report.tornTail.bytes, 'byte')} at offset ${report.tornTail.offset}` : 'none'}`,
   ];
   if (report.tornEvidence.length > 0) lines.push(`torn kept    ${printable(report.tornEvidence.join(', '))}`);
   if (report.openInRunningReasonix) lines.push('open         in a running Reasonix (its writer lock is held)');
@@ -34,7 +40,7 @@ export function formatInspect(report: InspectReport, options: { verbose?: boolea
     lines.push(`lock files   ${report.lockFiles.length}, not held (a lock file left behind is harmless: Reasonix's lock is an OS lock, held only while it runs; do not delete it)`);
   }
   lines.push(`content      ${report.hygiene.hasContent ? 'has messages beyond the system prompt' : 'system prompt only'}`);
-  for (const finding of report.hygiene.findings) lines.push(`hygiene      ${finding.code}: ${printable(finding.message)}`);
+  for (const finding of report.hygiene.findings) lines.push(`hygiene      ${finding.severity === 'error' ? 'error ' : ''}${finding.code}: ${printable(finding.message)}`);
   for (const problem of report.problems) {
     if (problem.severity === 'note' && !options.verbose) continue;
     const at = problem.offset !== undefined ? `offset ${problem.offset}` : problem.line !== undefined ? `line ${problem.line}` : undefined;

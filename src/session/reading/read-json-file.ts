@@ -53,6 +53,8 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S)
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return { state: 'missing' };
     return { state: 'unreadable', error: new FileSystemError(error, path) };
   }
+  // JSON.parse's own words for it show the invisible character itself.
+  if (text.startsWith('\ufeff')) return { state: 'invalid', reason: "starts with a byte-order mark (U+FEFF), which Reasonix's JSON reader refuses" };
   let json: unknown;
   try {
     json = JSON.parse(text);
