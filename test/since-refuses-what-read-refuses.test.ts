@@ -8,8 +8,8 @@ import { drain } from './support/drain.js';
 
 /**
  * What an indexer reads since a cursor is refused as the whole read refuses it: a session Reasonix refuses
- * for its directory (no manifest, one that is not JSON or names another session, a writer lock it cannot
- * use) gives no batch and no record, but the coded error `read()` reports — never the log's records as
+ * for its directory or its log file (no manifest, one that is not JSON or names another session, a writer
+ * lock it cannot use, no log, a log that is not a file) gives no batch and no record, but the coded error `read()` reports — never the log's records as
  * if the session were sound.
  */
 const source = fixture('tool-calls');
@@ -20,6 +20,11 @@ const breakages: [string, (dir: string) => Promise<void>][] = [
   ['a manifest of another session', async (dir) => {
     const path = join(dir, 'manifest.json');
     await writeFile(path, JSON.stringify({ ...(JSON.parse(await readFile(path, 'utf8')) as object), sessionId: 'someone-else' }));
+  }],
+  ['events.frames removed', (dir) => rm(join(dir, 'events.frames'))],
+  ['events.frames a directory', async (dir) => {
+    await rm(join(dir, 'events.frames'));
+    await mkdir(join(dir, 'events.frames'));
   }],
   ['writer.lock a directory', async (dir) => {
     await rm(join(dir, 'writer.lock'), { force: true });

@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import { readSessionDirectory } from '../reading/session-directory.js';
+import { logFile } from '../reading/log-file.js';
+import { SESSION_FILES } from '../reading/session-files.js';
 import { errorFromProblem } from '../../errors/index.js';
 import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
@@ -50,7 +53,7 @@ export async function* replayedBatchesSince(
   if (checked && checked.logSize === checked.cursor.offset) return;
   // A session Reasonix refuses for its directory (its manifest, its header, a file it cannot use) gives
   // no batch: its log is not a session's, whatever it holds.
-  const refusal = (await readSessionDirectory(sessionDir)).problems.find((problem) => problem.severity === 'error');
+  const refusal = (await readSessionDirectory(sessionDir)).problems.find((problem) => problem.severity === 'error') ?? (await logFile(join(sessionDir, SESSION_FILES.log))).problem;
   if (refusal) throw errorFromProblem(refusal);
   const start = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
   const maker = await CursorMaker.open(sessionDir, sessionId);

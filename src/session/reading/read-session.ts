@@ -1,4 +1,4 @@
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { TornTail } from '../../codec/batch.js';
@@ -15,6 +15,7 @@ import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from './session-files
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { writerLockHolder } from './writer-locks.js';
 import { readSessionDirectory } from './session-directory.js';
+import { logFile } from './log-file.js';
 import { recoveryCacheAhead } from './recovery-cache.js';
 
 /** What Reasonix would do with the session: open it (`ok`, `torn-tail`) or refuse it. */
@@ -124,11 +125,11 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
   if (directory.symlink) return read;
   const blocked = directory.blocked;
   const logPath = join(dir, SESSION_FILES.log);
-  // Followed if a symlink, as Reasonix opens the log by its path: a link to nothing is a missing log.
-  const logStats = await stat(logPath).catch(undefinedIfMissing);
-  if (!logStats?.isFile()) {
-    refuse({ code: 'RX_LOG_MISSING', message: logStats ? 'events.frames is not a regular file' : 'events.frames is missing', data: { file: logPath } });
-  } else {
+  const log = await logFile(logPath);
+  const logStats = log.stats;
+  if (log.problem) {
+    refuse(log.problem);
+  } else if (logStats) {
     let caught: RxError | undefined;
     const contentFiles = new Set<string>();
     try {

@@ -1,0 +1,15 @@
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { undefinedIfMissing, type Problem } from '../../errors/index.js';
+
+/**
+ * The session's log as a file: its stats, or why Reasonix has no log to read there (missing, or not a
+ * regular file). Followed if a symlink, as Reasonix opens the log by its path: a link to nothing is a
+ * missing log.
+ */
+export async function logFile(logPath: string): Promise<{ stats: Stats; problem?: undefined } | { stats?: undefined; problem: Problem }> {
+  const stats = await stat(logPath).catch((error: unknown) => undefinedIfMissing(error, logPath));
+  if (stats?.isFile()) return { stats };
+  const message = stats ? 'events.frames is not a regular file' : 'events.frames is missing';
+  return { problem: { code: 'RX_LOG_MISSING', severity: 'error', message, data: { file: logPath } } };
+}
