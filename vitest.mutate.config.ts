@@ -18,6 +18,7 @@ export default defineConfig({
       'test/codec-go-text.test.ts',
       'test/codec-json-text.test.ts',
       'test/codec-go-number-literals.test.ts',
+      'test/codec-go-time.test.ts',
       'test/content-store.test.ts',
       'test/content-store-rules.test.ts',
       'test/content-store-errors.test.ts',
