@@ -8,6 +8,8 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
     ['{"A":{"Bc":[1,{"d":-2E+3}]}}', [{ path: 'a.bc.d', literal: '-2E+3' }]],
     ['[1e2,{"x":[3.5],"y":0.5}]', [{ path: 'y', literal: '0.5' }]],
     ['{"x" : 1.0}', [{ path: 'x', literal: '1.0' }]],
+    ['{"n":9.5,"m":90e1}', [{ path: 'n', literal: '9.5' }, { path: 'm', literal: '90e1' }]],
+    ['{"a":["x",1.5],"b":{"c":"y","d":2.0}}', [{ path: 'b.d', literal: '2.0' }]],
     ['{"s":"a \\\\\\" 1.0 \\\\","n":10e-1}', [{ path: 'n', literal: '10e-1' }]],
     ['{"k\\u0065y":1.5,"\\u017fize":2.0}', [{ path: 'key', literal: '1.5' }, { path: 'size', literal: '2.0' }]],
     ['{"a":{"b":1},"c":0.5}', [{ path: 'c', literal: '0.5' }]],
