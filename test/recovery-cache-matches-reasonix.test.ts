@@ -50,6 +50,11 @@ const cases: [string, (session: Awaited<ReturnType<typeof resumedOnce>>) => Prom
     const last = (await endFrames(dir)).at(-1)!;
     await truncate(logOf(dir), last.offset + last.bytes - 10);
   }, false],
+  // Reasonix's refused run writes recent-v1.json again from the log: its checkpoint still holds the turn's end.
+  ['the last batch cut off, and a resume already refused', async ({ dir, home, id }) => {
+    await cutWholeBatches(dir, 1);
+    expect((await resume(home, id)).opens).toBe(false);
+  }, false],
   ['an older copy of the session put back', async ({ dir }) => {
     await rm(dir, { recursive: true });
     await cp(source.dir, dir, { recursive: true });

@@ -99,7 +99,11 @@ export async function checkInput(input: FuzzInput, workspace: FuzzWorkspace): Pr
   const cpu = process.cpuUsage(cpuBefore);
   result.cpuMs = (cpu.user + cpu.system) / 1000;
   if (result.cpuMs > LIMITS.inputMs) {
-    findings.push({ kind: 'time', layer, detail: `took ${Math.round(result.cpuMs)} ms of CPU, over ${LIMITS.inputMs} ms` });
+    // A first read pays V8's compiling of the code paths the input takes, once a process (the first input of a
+    // 130,000-message history was measured at 0.7 s alone and 2.1 s of CPU in the full suite): an input slow by
+    // its own nature is as slow when read again.
+    const again = await cpuMsOfReading(input, workspace);
+    if (again > LIMITS.inputMs) findings.push({ kind: 'time', layer, detail: `took ${Math.round(result.cpuMs)} ms of CPU, and ${Math.round(again)} ms read again, over ${LIMITS.inputMs} ms` });
   }
   if (allocations.largest >= allocationBound) {
     // Named by the first rxstore frame that asked for it, which is what a fix changes.
@@ -305,4 +309,13 @@ const peakRss = () => process.resourceUsage().maxRSS * 1024;
 export function retainedBytes(): number {
   const usage = process.memoryUsage();
   return usage.heapUsed + usage.external;
+}
+
+/** CPU time of reading the input again with both layers, whatever they say of it. */
+async function cpuMsOfReading(input: FuzzInput, workspace: FuzzWorkspace): Promise<number> {
+  const before = process.cpuUsage();
+  if (input.log) await readLogFromMemory(input.log, input.chunkBytes).catch(() => undefined);
+  if (!input.codecOnly) await readSession(workspace.path(input.sessionPath)).catch(() => undefined);
+  const cpu = process.cpuUsage(before);
+  return (cpu.user + cpu.system) / 1000;
 }

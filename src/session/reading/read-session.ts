@@ -179,11 +179,11 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
       });
     }
     if (read.status === 'ok' || read.status === 'torn-tail') {
-      const ahead = await recoveryCacheAhead(dir, id, read.lastSequence);
+      const ahead = await recoveryCacheAhead(dir, id, read.lastSequence, projection.openTurns().map((turn) => turn.turnId));
       if (ahead) {
         refuse({
           code: 'RX_RECOVERY_CACHE_AHEAD',
-          message: `Reasonix's recovery cache of the session holds it up to sequence ${ahead.durableSequence}, past this log's last (${read.lastSequence}): the log was cut or an older copy put back, and Reasonix refuses to resume it ("session operation id conflicts with an earlier batch") until \`rxstore repair\` clears that cache`,
+          message: `Reasonix's recovery cache of the session holds ${ahead.holds}: the log was cut or an older copy put back, and Reasonix refuses to resume it ("session operation id conflicts with an earlier batch") until \`rxstore repair\` clears that cache`,
           data: { file: ahead.cache, sequence: read.lastSequence },
         });
       }

@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { onFileSystem } from '../../errors/index.js';
 import { z } from 'zod';
 import { mayExist } from '../../fs/may-exist.js';
 import { readableOrThrow, readJsonFile } from './read-json-file.js';
@@ -17,10 +19,11 @@ const RecentSnapshotSchema = z.looseObject({
   durableSequence: z.number().int().nonnegative(),
 });
 
-/** The recovery cache of a session, when it records more of the log than the log holds. */
+/** The recovery cache of a session, when it records more of the log than the log holds, and what it holds. */
 export interface RecoveryCacheAhead {
   cache: string;
-  durableSequence: number;
+  /** What the cache holds that the log does not, in words. */
+  holds: string;
 }
 
 /** Where Reasonix keeps the recovery cache of the session in `sessionDir` (docs/format.md §9.9). */
@@ -37,15 +40,29 @@ export function recoveryCacheDir(sessionDir: string, id: string): string {
  * bbolt database rxstore does not read, so the durable sequence is the one `recent-v1.json` was written
  * with (test/recovery-cache-matches-reasonix). Undefined when there is no such cache, or it is not ahead.
  */
-export async function recoveryCacheAhead(sessionDir: string, id: string, lastSequence: number): Promise<RecoveryCacheAhead | undefined> {
+export async function recoveryCacheAhead(sessionDir: string, id: string, lastSequence: number, openTurns: readonly string[] = []): Promise<RecoveryCacheAhead | undefined> {
   const cache = recoveryCacheDir(sessionDir, id);
   // The checkpoint is what Reasonix reads: without it the cache is not used.
-  if (!mayExist(join(cache, 'recovery-v1.bolt'))) return undefined;
+  const checkpoint = join(cache, 'recovery-v1.bolt');
+  if (!mayExist(checkpoint)) return undefined;
   const recent = readableOrThrow(await readJsonFile(join(cache, 'recent-v1.json'), RecentSnapshotSchema));
-  if (recent.state !== 'ok' || recent.value.sessionId !== id || recent.value.durableSequence <= lastSequence) return undefined;
+  if (recent.state !== 'ok' || recent.value.sessionId !== id) return undefined;
+  // After Reasonix has refused such a log once, `recent-v1.json` matches the log again while the checkpoint
+  // still holds the operation that finalized a turn the log leaves open: Reasonix finalizes it again on
+  // open, under the same operation id, and refuses. The ids are stored as they are, as bbolt keys.
+  const finalized = recent.value.durableSequence > lastSequence ? undefined : await firstHeld(checkpoint, openTurns.map((turn) => `turn-finalize:${turn}`));
+  if (recent.value.durableSequence <= lastSequence && finalized === undefined) return undefined;
   // A missing or stale identity makes Reasonix mint a new generation, which retires the cache.
   const identity = readableOrThrow(await readJsonFile(join(sessionDir, SESSION_FILES.identity), StorageIdentitySchema));
   if (identity.state !== 'ok' || identity.value.sessionId !== id || identity.value.generation !== recent.value.storageGeneration) return undefined;
   if (identity.value.logPrefixDigest !== (await logPrefixDigest(join(sessionDir, SESSION_FILES.log)))) return undefined;
-  return { cache, durableSequence: recent.value.durableSequence };
+  const holds = finalized === undefined ? `the session up to sequence ${recent.value.durableSequence}, past this log's last (${lastSequence})` : `the operation ${JSON.stringify(finalized)} that ended a turn this log leaves open`;
+  return { cache, holds };
+}
+
+/** The first of `texts` the file's bytes hold (a checkpoint of at most a few megabytes, read once). */
+async function firstHeld(path: string, texts: readonly string[]): Promise<string | undefined> {
+  if (texts.length === 0) return undefined;
+  const bytes = await onFileSystem(readFile(path), path);
+  return texts.find((text) => bytes.includes(text));
 }

@@ -6,7 +6,7 @@ import { readLogBatches } from '../../codec/read-log.js';
 import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { acquireWriterLocks } from '../reading/writer-locks.js';
-import { recoveryCacheAhead } from '../reading/recovery-cache.js';
+import { readSession } from '../reading/read-session.js';
 import { failPoint } from '../../fs/fail-point.js';
 
 /** What `repairSession` did (or, a dry run, would do): the torn tail it cut, where the cut bytes were kept, the durable end. */
@@ -40,19 +40,16 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
   const locks = options.dryRun ? undefined : await acquireWriterLocks(dir);
   try {
     let durableEnd = 0;
-    let sequenceAfter = 1;
     let tornTail: TornTail | null = null;
     for await (const item of readLogBatches(logPath)) {
-      if (item.type === 'batch') {
-        durableEnd = item.batch.end;
-        sequenceAfter = item.batch.firstSeq + item.batch.eventCount;
-      }
+      if (item.type === 'batch') durableEnd = item.batch.end;
       else tornTail = item.tail;
     }
     if (!tornTail) {
       // A whole log behind Reasonix's recovery cache (cut at a batch boundary, or an older copy put back):
       // the cache goes, and Reasonix rebuilds it from the log.
-      if (!(await recoveryCacheAhead(dir, basename(dir), sequenceAfter - 1))) return { dir, action: 'nothing-to-repair', tornTail, durableEnd };
+      const whole = await readSession(dir, { caches: false, keep: 'summary' });
+      if (whole.refusal?.code !== 'RX_RECOVERY_CACHE_AHEAD') return { dir, action: 'nothing-to-repair', tornTail, durableEnd };
       if (options.dryRun) return { dir, action: 'would-repair', tornTail, durableEnd, staleCache: true };
       await removeDisposableCaches(dir);
       return { dir, action: 'repaired', tornTail, durableEnd, staleCache: true };
