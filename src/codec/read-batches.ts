@@ -222,15 +222,19 @@ function parseRecord(raw: Buffer, offset: number, file: string | undefined): V4R
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new DamagedStoreError(`decode v4 record at ${offset}: not a JSON object`, { file, offset });
   }
-  const type = (value as { recordType?: unknown }).recordType;
-  const named = typeof type === 'string' ? `${type}: ` : '';
   const result = V4RecordSchema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
     const path = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    throw new DamagedStoreError(`decode v4 record at ${offset}: ${named}${path}${issue?.message ?? 'invalid'}`, { file, offset });
+    throw new DamagedStoreError(`decode v4 record at ${offset}: ${recordTypeNamed(value)}${path}${issue?.message ?? 'invalid'}`, { file, offset });
   }
   const written = wholeNumberRefusal(text, RECORD_WHOLE_NUMBERS);
-  if (written) throw new DamagedStoreError(`decode v4 record at ${offset}: ${named}${written}`, { file, offset });
+  if (written) throw new DamagedStoreError(`decode v4 record at ${offset}: ${recordTypeNamed(value)}${written}`, { file, offset });
   return result.data;
+}
+
+/** A refused record's type, as the start of its message (built only for a record that fails). */
+function recordTypeNamed(value: object): string {
+  const type = (value as { recordType?: unknown }).recordType;
+  return typeof type === 'string' ? `${type}: ` : '';
 }

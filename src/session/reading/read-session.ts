@@ -126,10 +126,10 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
   const blocked = directory.blocked;
   const logPath = join(dir, SESSION_FILES.log);
   const log = await logFile(logPath);
-  const logStats = log.stats;
   if (log.problem) {
     refuse(log.problem);
-  } else if (logStats) {
+  } else {
+    const logStats = log.stats;
     let caught: RxError | undefined;
     const contentFiles = new Set<string>();
     try {

@@ -7,6 +7,7 @@ import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { acquireWriterLocks } from '../reading/writer-locks.js';
 import { readSession } from '../reading/read-session.js';
+import { recoveryCacheDir } from '../reading/recovery-cache.js';
 import { failPoint } from '../../fs/fail-point.js';
 
 /** What `repairSession` did (or, a dry run, would do): the torn tail it cut, where the cut bytes were kept, the durable end. */
@@ -100,7 +101,7 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
 async function removeDisposableCaches(dir: string): Promise<void> {
   const store = dirname(dir);
   const id = basename(dir);
-  await rm(join(store, '.recovery-cache', id), { recursive: true, force: true });
+  await rm(recoveryCacheDir(dir, id), { recursive: true, force: true });
   await rm(join(store, '.query-cache', id), { recursive: true, force: true });
   await rm(join(dir, SESSION_FILES.offsetIndex), { force: true });
   await fsyncDir(store);
