@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { fractionLiterals, wholeNumberFields, wholeNumberRefusal } from '../src/codec/go-number-literals.js';
+import { z } from 'zod';
+import { goInt, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../src/codec/go-decode.js';
+import { fractionLiterals, wholeNumberFields, wholeNumberFieldsOf, wholeNumberRefusal, wholeNumberRefusalOfBytes, wholeNumberRefusalOfDecoded } from '../src/codec/go-number-literals.js';
 
 describe('numbers written with a fraction or an exponent, found in JSON text', () => {
   it.each([
     ['{"a":1,"b":true,"c":false,"d":null,"e":"1.0 and 1e2"}', []],
     ['{"a":1.0}', [{ path: 'a', literal: '1.0' }]],
     ['{"A":{"Bc":[1,{"d":-2E+3}]}}', [{ path: 'a.bc.d', literal: '-2E+3' }]],
-    ['[1e2,{"x":[3.5],"y":0.5}]', [{ path: 'y', literal: '0.5' }]],
+    ['[1e2,{"x":[3.5],"y":0.5}]', [{ path: '', literal: '1e2' }, { path: 'x', literal: '3.5' }, { path: 'y', literal: '0.5' }]],
     ['{"x" : 1.0}', [{ path: 'x', literal: '1.0' }]],
     ['{"n":9.5,"m":90e1}', [{ path: 'n', literal: '9.5' }, { path: 'm', literal: '90e1' }]],
-    ['{"a":["x",1.5],"b":{"c":"y","d":2.0}}', [{ path: 'b.d', literal: '2.0' }]],
+    ['{"a":["x",1.5],"b":{"c":"y","d":2.0}}', [{ path: 'a', literal: '1.5' }, { path: 'b.d', literal: '2.0' }]],
+    ['{"a":[1, 2,3e0]}', [{ path: 'a', literal: '3e0' }]],
+    ['{"s":"[1, 2.5]","t":", 3.5"}', []],
     ['{"s":"a \\\\\\" 1.0 \\\\","n":10e-1}', [{ path: 'n', literal: '10e-1' }]],
     ['{"k\\u0065y":1.5,"\\u017fize":2.0}', [{ path: 'key', literal: '1.5' }, { path: 'size', literal: '2.0' }]],
     ['{"a":{"b":1},"c":0.5}', [{ path: 'c', literal: '0.5' }]],
@@ -25,4 +29,39 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
     expect(wholeNumberRefusal('{"event":{"seq":1E1}}', fields)).toBe('event.seq: cannot unmarshal number 1E1 into Go value of type uint64');
     expect(wholeNumberRefusal('{"seq":1.0,"event":{"firstSeq":2.0},"firstSeq":5}', fields)).toBeUndefined();
   });
+
+  it('the integer fields of a Go struct are found in its schema, through pointers, slices and nested structs, not inside any JSON', () => {
+    const inner = goStruct({ exitCode: goPointer(goInt), name: goString }, 'refuse');
+    const schema = goStruct({ seq: goUint, items: goSlice(goStruct({ n: goInt }, 'refuse')), inner: goPointer(inner), ids: goSlice(goUint), raw: goRaw, text: goString, plain: z.number() }, 'refuse');
+    const fields = wholeNumberFieldsOf(schema);
+    expect(Object.fromEntries([...fields].map(([path, { name, type }]) => [path, { name, type }]))).toEqual({
+      seq: { name: 'seq', type: 'uint64' },
+      'items.n': { name: 'items.n', type: 'int64' },
+      'inner.exitcode': { name: 'inner.exitCode', type: 'int64' },
+      ids: { name: 'ids', type: 'uint64' },
+    });
+    const refusal = (text: string) => wholeNumberRefusalOfBytes(Buffer.from(text), fields);
+    expect(refusal('{"ids":[1,2.0]}')).toBe('ids: cannot unmarshal number 2.0 into Go value of type uint64');
+    expect(refusal('{"Inner":{"exitCode":0.0},"text":"é 1.5"}')).toBe('inner.exitCode: cannot unmarshal number 0.0 into Go value of type int64');
+    expect(refusal('{"items":[{"n":1},{"n":2E0}]}')).toBe('items.n: cannot unmarshal number 2E0 into Go value of type int64');
+    // A key Go folds to the field's name is the field, whatever bytes spell it.
+    expect(refusal('{"\u017feq":1.5}')).toBe('seq: cannot unmarshal number 1.5 into Go value of type uint64');
+    expect(refusal('{"ſeq":1.5}')).toBe('seq: cannot unmarshal number 1.5 into Go value of type uint64');
+    expect(refusal('{"raw":{"seq":1.0,"l":[2.0]},"text":"[1.5], 2.5","seq":1}')).toBeUndefined();
+    expect(wholeNumberRefusalOfBytes(Buffer.from('{"seq":1.0}'), wholeNumberFields({}))).toBeUndefined();
+  });
+
+  it('a decoded payload is searched only when one of its integer fields holds a number, in a list too', () => {
+    const schema = goStruct({ seq: goUint, items: goSlice(goStruct({ n: goInt }, 'refuse')), raw: goRaw }, 'refuse');
+    const fields = wholeNumberFieldsOf(schema);
+    const refusal = (text: string) => wholeNumberRefusalOfDecoded(Buffer.from(text), schema.parse(JSON.parse(text)), fields);
+    expect(refusal('{"SEQ":1.0}')).toBe('seq: cannot unmarshal number 1.0 into Go value of type uint64');
+    expect(refusal('{"seq":1,"items":[{"n":1},{"N":2.0}]}')).toBe('items.n: cannot unmarshal number 2.0 into Go value of type int64');
+    expect(refusal('{"items":[{},{"n":3e0}]}')).toBe('items.n: cannot unmarshal number 3e0 into Go value of type int64');
+    // Go keeps a number when null follows it for a field of a plain type: the number is still looked at.
+    expect(refusal('{"seq":2.0,"Seq":null}')).toBe('seq: cannot unmarshal number 2.0 into Go value of type uint64');
+    expect(refusal('{"raw":{"seq":1.0},"items":[]}')).toBeUndefined();
+    expect(refusal('{"seq":1,"items":[{"n":5}]}')).toBeUndefined();
+  });
 });
+

@@ -43,6 +43,8 @@ const cases: [string, (index: Record<string, unknown>) => string, boolean][] = [
   ['a block size of 4096', (index) => JSON.stringify({ ...index, blockBytes: 4096 }), false],
   ['another object', (index) => JSON.stringify({ ...index, object: 'a'.repeat(64) }), false],
   ['another size', (index) => JSON.stringify({ ...index, bytes: (index.bytes as number) - 1 }), false],
+  ['version written 1.0', (index) => JSON.stringify(index).replace('"version":1', '"version":1.0'), false],
+  ['bytes written with an exponent', (index) => JSON.stringify(index).replace(/"bytes":(\d+)/, '"bytes":$1e0'), false],
   ['blocks that are numbers', (index) => JSON.stringify({ ...index, blocks: blocks(index).map(() => 1) }), false],
 ];
 

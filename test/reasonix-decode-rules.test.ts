@@ -52,7 +52,7 @@ describe.skipIf(!reasonixBinary())(`payload rules: refused by Reasonix 1.38.11 a
     const expected =
       rule.line ?? `error: damaged session store: invalid ${rule.refused.kind} payload at ${refused.seq}${rule.cause ? `: ${rule.cause.replace('%TAKEN%', taken)}` : ''}`;
     expect(refused.code, refused.lines.join('\n')).toBe(1);
-    expect(refused.lines).toContain(expected);
+    expect(refused.lines, refused.lines.join('\n')).toContain(expected);
     expect(refused.read.status).toBe(rule.line === UNSUPPORTED ? 'unsupported' : 'damaged');
     const errors = refused.read.problems.filter((problem) => problem.severity === 'error');
     expect(errors).toHaveLength(1);

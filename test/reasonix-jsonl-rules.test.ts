@@ -40,6 +40,7 @@ const rules: JsonlRule[] = [
   { rule: 'a value is not a string', refused: lines(SYSTEM, '"x"', USER), valid: lines(SYSTEM, '{"content":"x"}', USER), reasonix: 'json: cannot unmarshal string into Go value of type provider.Message', line: 2 },
   { rule: 'a role is a string', refused: lines(SYSTEM, '{"role":1,"content":"x"}', USER), valid: lines(SYSTEM, '{"content":"x"}', USER), reasonix: 'json: cannot unmarshal number into Go struct field Message.role of type provider.Role', line: 2 },
   { rule: 'content is a string', refused: lines(SYSTEM, '{"role":"user","content":5}', REPLY), valid: lines(SYSTEM, '{"role":"user","content":"5","extra":5}', REPLY), reasonix: 'json: cannot unmarshal number into Go struct field Message.content of type string', line: 2 },
+  { rule: 'a createdAt is written as a whole number', refused: lines(SYSTEM, '{"role":"user","content":"x","createdAt":1.0}', REPLY), valid: lines(SYSTEM, '{"role":"user","content":"x","createdAt":1,"note":1.0}', REPLY), reasonix: 'json: cannot unmarshal number 1.0 into Go struct field Message.createdAt of type int64', line: 2 },
   { rule: 'a message nests at most 10,000 levels deep', refused: lines(SYSTEM, nested(10_001), REPLY), valid: lines(SYSTEM, nested(9_999), REPLY), reasonix: "invalid character '[' exceeded max depth", line: 2 },
   {
     rule: "a message Reasonix's migration can write again in an event: at most 9,999 levels deep",

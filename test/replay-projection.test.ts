@@ -6,6 +6,7 @@ import { createSession } from '../src/session/writing/create-session.js';
 import type { BatchToWrite, EventToWrite } from '../src/codec/encode-batch.js';
 import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
 import { replayedBatches } from '../src/session/replay/replayed-batches.js';
+import { readLogBatches } from '../src/codec/read-log.js';
 import { modelView } from '../src/session/replay/views.js';
 import { copySession, cutLog, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
@@ -23,6 +24,15 @@ async function replay(batches: BatchToWrite[], options: ReadSessionOptions = {})
 }
 
 const ids = (messages: readonly { id?: string | undefined }[]) => messages.map((message) => message.id);
+
+/** The byte offset of the event at `seq` in the session's log, as the codec reads it. */
+async function offsetOfEvent(dir: string, seq: number): Promise<number> {
+  for await (const item of readLogBatches(join(dir, 'events.frames'))) {
+    const found = item.type === 'batch' ? item.batch.events.find((stored) => stored.seq === seq) : undefined;
+    if (found) return found.offset;
+  }
+  throw new Error(`no event ${seq} in ${dir}`);
+}
 
 describe('a replay of the fixtures Reasonix wrote', () => {
   it('keeps the title, its sequence, model and workspace the events set', async () => {
@@ -139,7 +149,8 @@ describe('a replay of events', () => {
       { operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1')), event('message/upsert', { message: { role: 'user', id: 'm-u', content: 'more' } }), complete(result('m-r2')), complete({ role: 'user', id: 'm-after', content: 'x' })] },
     ]);
     expect(twice.status).toBe('damaged');
-    expect(twice.projection.strictness).toEqual([{ seq: 5, offset: expect.any(Number), kind: 'message/complete', message: 'session: initialize transcript: duplicate transcript record "tool:call_1"', damaged: false }]);
+    // The refusal names the event that wrote the second result, where the log holds it.
+    expect(twice.projection.strictness).toEqual([{ seq: 5, offset: await offsetOfEvent(twice.dir, 5), kind: 'message/complete', message: 'session: initialize transcript: duplicate transcript record "tool:call_1"', damaged: false }]);
     expect(twice.projection.refusedAt).toBe(5);
     // Reasonix refuses it when it loads the whole transcript: the views hold all of it.
     expect(ids(twice.projection.transcript.map((entry) => entry.message))).toEqual(['m-system', 'm-call', 'm-r1', 'm-u', 'm-r2', 'm-after']);
@@ -151,15 +162,15 @@ describe('a replay of events', () => {
       { operationId: 'o3', events: [event('message/retract', { messageIds: ['m-r2'] })] },
     ]);
     expect(retractedLater.status).toBe('ok');
-    const finding = (seq: number, kind: string) => ({ seq, offset: expect.any(Number), kind, message: 'session: initialize transcript: duplicate transcript record "tool:call_1"', damaged: false });
+    const finding = (seq: number, offset: number, kind: string) => ({ seq, offset, kind, message: 'session: initialize transcript: duplicate transcript record "tool:call_1"', damaged: false });
     const upserted = await replay([
       { operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1'))] },
       { operationId: 'o2', events: [event('message/upsert', { message: result('m-r2') })] },
     ]);
-    expect(upserted.projection.strictness).toEqual([finding(4, 'message/upsert')]);
-    const inHistory = await replay([{ operationId: 'o1', events: [event('history/replace', { messages: [system, call, result('m-r1'), result('m-r2')] })] }]);
-    expect(inHistory.projection.strictness).toEqual([finding(1, 'history/replace')]);
-    expect(inHistory.problems[0]).toMatchObject({ data: { offset: inHistory.projection.strictness[0]!.offset, sequence: 1 } });
+    expect(upserted.projection.strictness).toEqual([finding(4, await offsetOfEvent(upserted.dir, 4), 'message/upsert')]);
+    const inHistory = await replay([{ operationId: 'o1', events: [complete(system), event('history/replace', { messages: [system, call, result('m-r1'), result('m-r2')] })] }]);
+    expect(inHistory.projection.strictness).toEqual([finding(2, await offsetOfEvent(inHistory.dir, 2), 'history/replace')]);
+    expect(inHistory.problems[0]).toMatchObject({ data: { offset: inHistory.projection.strictness[0]!.offset, sequence: 2 } });
     // A checkpoint changes only what the model is sent, not the transcript Reasonix keys by call.
     const checkpointed = await replay([{ operationId: 'o1', events: [complete(system), complete(call), event('model/context-replace', { messages: [system, call, result('m-r1'), result('m-r2')] })] }]);
     expect(checkpointed.status).toBe('ok');

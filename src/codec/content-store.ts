@@ -9,6 +9,7 @@ import type { PayloadRef } from './records.js';
 import { goInt, goSlice, goString, goStruct } from './go-decode.js';
 import { failPoint } from '../fs/fail-point.js';
 import { parseGoJson } from './go-text.js';
+import { wholeNumberFieldsOf, wholeNumberRefusalOfBytes } from './go-number-literals.js';
 
 /** Objects are indexed in 1 MiB blocks; an index with any other block size is refused (docs/format.md §6.1). */
 export const INTEGRITY_BLOCK_BYTES = 1024 * 1024;
@@ -29,6 +30,9 @@ const IntegrityIndexSchema = goStruct(
   },
   'drop',
 );
+
+/** Its integer fields, which Go refuses written as `1.0` or `1e0`. */
+const INDEX_WHOLE_NUMBERS = wholeNumberFieldsOf(IntegrityIndexSchema);
 
 const DIGEST = /^[0-9a-f]{64}$/;
 
@@ -126,6 +130,8 @@ export class ContentStore {
         const issue = result.error.issues[0];
         throw new Error(`${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`);
       }
+      const written = wholeNumberRefusalOfBytes(raw, INDEX_WHOLE_NUMBERS);
+      if (written) throw new Error(written);
       parsed = result.data;
     } catch (error) {
       throw new CorruptContentError(`integrity index is not valid: ${(error as Error).message}`, { file: path });

@@ -1,4 +1,6 @@
-import { fold } from './go-decode.js';
+import { z } from 'zod';
+import { fold, goInt, goUint } from './go-decode.js';
+import { goText } from './go-text.js';
 
 /** A number in JSON text written with a fraction or an exponent (`1.0`, `1e2`), and where it is. */
 export interface FractionLiteral {
@@ -11,20 +13,20 @@ export interface FractionLiteral {
  * The numbers of a JSON text written with a fraction or an exponent. Go refuses such a literal for an
  * integer field even when its value is whole (`cannot unmarshal number 1.0 into … of type int64`), and
  * `JSON.parse` keeps no trace of how a number was written. Most texts have none, which one regular
- * expression tells; only the others are walked. The text must be valid JSON. Only the values of object
- * keys are found: a number in a list is no field's.
+ * expression tells; only the others are walked. The text must be valid JSON. A number in a list has the
+ * path of the list: it is an element of the field the list is (`sourceSequences: [1.0]`).
  */
 export function fractionLiterals(text: string): FractionLiteral[] {
   return mayHaveFractionLiteral(text) ? walk(text) : [];
 }
 
 /**
- * Whether an object's value in `text` may be a number written with a fraction or an exponent: a
- * quote, a colon and such a number. One regular expression, so that records whose strings are long
- * cost little; inside a string a quote is escaped, which the look-behind leaves out. A number in a list
- * is no Go struct field's value and is not looked for.
+ * Whether a value in `text` may be a number written with a fraction or an exponent: such a number after
+ * a key's closing quote and colon, or opening or continuing a list. One regular expression, so that
+ * records whose strings are long cost little; inside a string a quote is escaped, which the look-behind
+ * leaves out (a list-like run of text inside a string only costs a walk).
  */
-const MAY_HAVE_FRACTION = /(?<!\\)"\s*:\s*-?\d+(?:\.\d|[eE])/;
+const MAY_HAVE_FRACTION = /(?:(?<!\\)"\s*:|[[,])\s*-?\d+(?:\.\d|[eE])/;
 
 function mayHaveFractionLiteral(text: string): boolean {
   return MAY_HAVE_FRACTION.test(text);
@@ -44,7 +46,7 @@ function stringEnd(text: string, quote: number): number {
   }
 }
 
-/** Every number token, with the keys of the objects it is inside. */
+/** Every number token written with a fraction or an exponent, with the keys of the objects it is inside. */
 function walk(text: string): FractionLiteral[] {
   const found: FractionLiteral[] = [];
   // One entry per open object (its current key) or list (undefined).
@@ -75,8 +77,7 @@ function walk(text: string): FractionLiteral[] {
       let end = at + 1;
       while (end < text.length && /[0-9.eE+-]/.test(text[end]!)) end += 1;
       const literal = text.slice(at, end);
-      // An object's value only: a number in a list is no field's.
-      if (/[.eE]/.test(literal) && keys.at(-1) !== undefined) found.push({ path: keys.filter((key) => key !== undefined).join('.'), literal });
+      if (/[.eE]/.test(literal)) found.push({ path: keys.filter((key) => key !== undefined).join('.'), literal });
       at = end;
       continue;
     }
@@ -85,12 +86,31 @@ function walk(text: string): FractionLiteral[] {
   return found;
 }
 
-/** Go integer fields by their folded dotted path: the name to show and the Go type. */
-export type WholeNumberFields = ReadonlyMap<string, { name: string; type: string }>;
+/** Go integer fields by their folded dotted path: the name to show (as the struct spells it, and split) and the Go type. */
+export type WholeNumberFields = ReadonlyMap<string, { name: string; names: readonly string[]; type: string }>;
 
 /** `WholeNumberFields` from dotted field names as a struct spells them and their Go types. */
 export function wholeNumberFields(fields: Record<string, string>): WholeNumberFields {
-  return new Map(Object.entries(fields).map(([name, type]) => [name.split('.').map(fold).join('.'), { name, type }]));
+  return new Map(Object.entries(fields).map(([name, type]) => [name.split('.').map(fold).join('.'), { name, names: name.split('.'), type }]));
+}
+
+/**
+ * The integer fields of a schema built from `go-decode`'s blocks (structs, pointers, slices), found by
+ * walking it: each `goInt` as int64 and `goUint` as uint64, an element of a slice at the slice's path.
+ * A field of any JSON (`goRaw`) or a map holds no integer field.
+ */
+export function wholeNumberFieldsOf(schema: z.ZodType): WholeNumberFields {
+  const fields: Record<string, string> = {};
+  const visit = (node: z.ZodType, path: string) => {
+    if (node === goInt) fields[path] = 'int64';
+    else if (node === goUint) fields[path] = 'uint64';
+    else if (node instanceof z.ZodOptional || node instanceof z.ZodNullable) visit(node.unwrap() as z.ZodType, path);
+    else if (node instanceof z.ZodPipe) visit(node.out as z.ZodType, path);
+    else if (node instanceof z.ZodArray) visit(node.element as z.ZodType, path);
+    else if (node instanceof z.ZodObject) for (const [key, field] of Object.entries(node.shape as Record<string, z.ZodType>)) visit(field, path ? `${path}.${key}` : key);
+  };
+  visit(schema, '');
+  return wholeNumberFields(fields);
 }
 
 /**
@@ -103,4 +123,35 @@ export function wholeNumberRefusal(text: string, fields: WholeNumberFields): str
     if (field) return `${field.name}: cannot unmarshal number ${literal} into Go value of type ${field.type}`;
   }
   return undefined;
+}
+
+/**
+ * `wholeNumberRefusal` of JSON bytes: looked for in the bytes read as Latin-1 first (every byte one
+ * character: JSON's punctuation and digits are where they are in UTF-8, and no character is decoded),
+ * and only when that finds a candidate in the text Go reads.
+ */
+export function wholeNumberRefusalOfBytes(bytes: Buffer, fields: WholeNumberFields): string | undefined {
+  if (fields.size === 0 || !mayHaveFractionLiteral(bytes.toString('latin1'))) return undefined;
+  return wholeNumberRefusal(goText(bytes), fields);
+}
+
+/**
+ * `wholeNumberRefusalOfBytes` of a payload already decoded into `decoded` (its keys as the struct spells
+ * them): looked for only when one of the fields holds a number there. A member the JSON holds for such a
+ * field, in any case of its key and whatever follows it, leaves a number in the decoded value; most
+ * payloads hold none, and their text is not searched at all.
+ */
+export function wholeNumberRefusalOfDecoded(bytes: Buffer, decoded: unknown, fields: WholeNumberFields): string | undefined {
+  for (const { names } of fields.values()) {
+    if (holdsNumber(decoded, names, 0)) return wholeNumberRefusalOfBytes(bytes, fields);
+  }
+  return undefined;
+}
+
+/** Whether the value holds a number at the field path from `depth` on; a list holds one if any element does. */
+function holdsNumber(value: unknown, names: readonly string[], depth: number): boolean {
+  if (Array.isArray(value)) return value.some((item) => holdsNumber(item, names, depth));
+  if (depth === names.length) return typeof value === 'number';
+  if (typeof value !== 'object' || value === null) return false;
+  return holdsNumber((value as Record<string, unknown>)[names[depth]!], names, depth + 1);
 }

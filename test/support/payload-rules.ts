@@ -70,6 +70,12 @@ export const rules: Rule[] = [
   { rule: 'a kind Reasonix does not know is optional', refused: { kind: 'future/thing', payload: {} }, valid: { kind: 'future/thing', optional: true, payload: {} }, line: UNSUPPORTED },
   { rule: 'session/permission-preset is not a kind 1.38.11 knows', refused: { kind: 'session/permission-preset', payload: { preset: 'read-only' } }, valid: { kind: 'session/permission-preset', optional: true, payload: { preset: 'read-only' } }, line: UNSUPPORTED },
   { rule: 'a kind is matched exactly, spaces included', refused: { kind: ' session/title', payload: { title: 'x' } }, valid: { kind: 'session/title', payload: { title: 'x' } }, line: UNSUPPORTED },
+  { rule: 'a message createdAt is written as a whole number', refused: raw('message/complete', '{"message":{"role":"user","id":"rx-rule-1","content":"x","createdAt":1.0}}'), valid: raw('message/complete', '{"message":{"role":"user","id":"rx-rule-1","content":"x","createdAt":1}}'), cause: 'json: cannot unmarshal number 1.0 into Go struct field Message.message.createdAt of type int64' },
+  { rule: 'a tool_execution exitCode is written as a whole number', refused: raw('message/complete', '{"message":{"role":"tool","id":"rx-rule-1","content":"x","tool_execution":{"state":"completed","exitCode":0.0}}}'), valid: raw('message/complete', '{"message":{"role":"tool","id":"rx-rule-1","content":"x","tool_execution":{"state":"completed","exitCode":0}}}'), cause: 'json: cannot unmarshal number 0.0 into Go struct field ToolExecution.message.tool_execution.exitCode of type int' },
+  { rule: 'a history/replace sourceSequence is written as a whole number', refused: raw('history/replace', '{"messages":[],"sourceSequences":[1,2e0]}'), valid: raw('history/replace', '{"messages":[],"sourceSequences":[1,2]}'), cause: 'json: cannot unmarshal number 2e0 into Go struct field historyReplacePayload.sourceSequences of type uint64' },
+  { rule: 'a replaced history message createdAt is written as a whole number', refused: raw('history/replace', '{"messages":[{"role":"system","id":"rx-rule-1","content":"s","createdAt":5E0}]}'), valid: raw('history/replace', '{"messages":[{"role":"system","id":"rx-rule-1","content":"s","createdAt":5}]}'), cause: 'json: cannot unmarshal number 5E0 into Go struct field Message.messages.createdAt of type int64' },
+  { rule: 'a tool/result durationMs is written as a whole number', refused: raw('tool/result', '{"id":"t","name":"bash","output":"x","durationMs":5.00}'), valid: raw('tool/result', '{"id":"t","name":"bash","output":"x","durationMs":5}'), cause: 'json: cannot unmarshal number 5.00 into Go struct field .durationMs of type int64' },
+  { rule: 'an assistant/attempt attempt is written as a whole number', refused: raw('assistant/attempt', '{"id":"a","action":"begin","attempt":1e0}'), valid: raw('assistant/attempt', '{"id":"a","action":"begin","attempt":1}'), cause: 'json: cannot unmarshal number 1e0 into Go struct field .attempt of type int' },
   { rule: 'a submission/accepted receipt is JSON, even when optional', refused: raw('submission/accepted', '{x', { optional: true }), valid: raw('future/receipt', '{x', { optional: true }), line: "error: invalid character 'x' looking for beginning of object key string" },
 ];
 
@@ -88,6 +94,7 @@ export const accepted: { rule: string; event: EventToWrite }[] = [
   { rule: 'a turn/start payload is not read', event: raw('turn/start', '{not json') },
   { rule: 'an optional unknown kind is not read', event: raw('future/thing', '{not json', { optional: true }) },
   { rule: 'ids repeated inside history/replace are kept once', event: { kind: 'history/replace', payload: { messages: [{ role: 'system', id: 'a', content: 's' }, { role: 'user', id: 'a', content: 'u' }] } } },
+  { rule: 'a number written with a fraction in a field of any JSON, a list of them or a string', event: raw('message/complete', '{"message":{"role":"user","id":"rx-rule-1","content":"x, 1.5 [2.0]","protocol_recovery":{"n":1.0,"l":[2e0]}}}') },
   { rule: 'message/retract needs no required flag', event: { kind: 'message/retract', payload: { messageIds: ['absent'] } } },
 ];
 

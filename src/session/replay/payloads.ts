@@ -3,6 +3,7 @@ import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct,
 import { MessageSchema, type Message } from './message.js';
 import { StrictMessageSchema } from './strict-message.js';
 import { parseGoJson } from '../../codec/go-text.js';
+import { wholeNumberFieldsOf, wholeNumberRefusalOfDecoded, type WholeNumberFields } from '../../codec/go-number-literals.js';
 
 // Loose: the strict decoding has judged the range already.
 const uint = z.number();
@@ -193,6 +194,9 @@ const CHECKS: Partial<Record<keyof typeof StrictPayloadSchemas, (value: Value) =
   'interaction/resolved': (value) => (text(value.id) !== '' && TERMINAL_INTERACTION.has(text(value.state)) ? undefined : 'id is empty or state is not answered, rejected, cancelled or unavailable'),
 };
 
+/** Each kind's integer fields, which Go refuses written as `1.0` or `1e0` (docs/format.md §7.2). */
+const PAYLOAD_WHOLE_NUMBERS = Object.fromEntries(Object.entries(StrictPayloadSchemas).map(([kind, schema]) => [kind, wholeNumberFieldsOf(schema)])) as Record<keyof typeof StrictPayloadSchemas, WholeNumberFields>;
+
 /** `submission/accepted` (read even when optional): its own receipt decoder, with its own message. */
 const SubmissionReceiptSchema = struct({
   fingerprintVersion: goInt,
@@ -203,6 +207,7 @@ const SubmissionReceiptSchema = struct({
   turnId: goString,
   messageId: goString,
 });
+const RECEIPT_WHOLE_NUMBERS = wholeNumberFieldsOf(SubmissionReceiptSchema);
 
 /** What Reasonix 1.38.11 makes of one event's payload. */
 export type PayloadVerdict =
@@ -253,7 +258,9 @@ export function decodePayload(kind: string, bytes: Buffer | undefined, parsed?: 
     const json = parseJson(bytes, parsed);
     if (!json.ok) return { state: 'refused', reason: json.reason, damaged: false };
     const receipt = SubmissionReceiptSchema.safeParse(json.value);
-    return receipt.success ? { state: 'ok', value: receipt.data } : { state: 'refused', reason: `invalid submission receipt: ${describe(receipt.error)}`, damaged: false };
+    if (!receipt.success) return { state: 'refused', reason: `invalid submission receipt: ${describe(receipt.error)}`, damaged: false };
+    const written = bytes && wholeNumberRefusalOfDecoded(bytes, receipt.data, RECEIPT_WHOLE_NUMBERS);
+    return written ? { state: 'refused', reason: `invalid submission receipt: ${written}`, damaged: false } : { state: 'ok', value: receipt.data };
   }
   if (!Object.hasOwn(StrictPayloadSchemas, kind)) return { state: 'unread' };
   const json = parseJson(bytes, parsed);
@@ -261,6 +268,9 @@ export function decodePayload(kind: string, bytes: Buffer | undefined, parsed?: 
   const name = kind as keyof typeof StrictPayloadSchemas;
   const decoded = StrictPayloadSchemas[name].safeParse(json.value);
   if (!decoded.success) return { state: 'refused', reason: describe(decoded.error), damaged: true };
+  // JSON.parse keeps no trace of `1.0`; Go refuses it for an integer field.
+  const written = bytes && wholeNumberRefusalOfDecoded(bytes, decoded.data, PAYLOAD_WHOLE_NUMBERS[name]);
+  if (written) return { state: 'refused', reason: written, damaged: true };
   const reason = CHECKS[name]?.(decoded.data as Value);
   return reason === undefined ? { state: 'ok', value: decoded.data } : { state: 'refused', reason, damaged: true };
 }

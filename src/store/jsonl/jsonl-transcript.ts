@@ -2,6 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { EmptyTranscriptError, TranscriptLineError } from '../../errors/index.js';
 import { LenientMessageSchema } from '../../session/replay/strict-message.js';
 import { goText, MAX_DEPTH, parseGoJsonText } from '../../codec/go-text.js';
+import { wholeNumberFieldsOf, wholeNumberRefusalOfDecoded } from '../../codec/go-number-literals.js';
+
+/** A message's integer fields, which Go refuses written as `1.0` or `1e0`. */
+const MESSAGE_WHOLE_NUMBERS = wholeNumberFieldsOf(LenientMessageSchema);
 
 /**
  * Reasonix's migration writes each message again inside an event's payload, one level deeper, and
@@ -103,6 +107,8 @@ export function parseTranscript(text: string, file: string): { lines: Transcript
       const issue = decoded.error.issues[0];
       return fail(`not a message: ${issue ? `${issue.path.map(String).join('.')}: ${issue.message}` : 'invalid'}`);
     }
+    const written = wholeNumberRefusalOfDecoded(Buffer.from(text.slice(index, end)), decoded.data, MESSAGE_WHOLE_NUMBERS);
+    if (written) return fail(`not a message: ${written}`);
     lines.push({ line, value: decoded.data as Record<string, unknown> });
     for (let at = index; at < end; at += 1) if (text[at] === '\n') line += 1;
     index = end;
