@@ -3,7 +3,7 @@
 // `--dry-run` must write where (and only where) they say, and the real Reasonix must resume the result.
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_DIR } from '../src/codec/content-store.js';
 import { FRAME_MAGIC } from '../src/codec/frame.js';
@@ -11,7 +11,8 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { copySession, editLog, endFrames, framesOf, type LoggedFrame } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { layForResume, reasonixAbsentMessage, reasonixBinary, resumeWithReasonix, runReasonix } from './support/reasonix.js';
+import { startMockModel } from './support/mock-model.js';
 import { seededRandom } from './support/seeded-random.js';
 import { tempDir } from './support/temp-dir.js';
 import { treeDigest } from './support/tree-digest.js';
@@ -179,6 +180,34 @@ describe.skipIf(!reasonixBinary())(`salvage past damage, judged by the real Reas
     } finally {
       await rm(resumed.home, { recursive: true, force: true });
     }
+  });
+
+  it('in the state root the original was refused in, Reasonix finds and resumes the salvaged session by its id', async () => {
+    const source = fixture('payload-ref');
+    const home = await tempDir('rxstore-salvage-home-');
+    const dir = await layForResume(source.dir, home, source.workspace);
+    const { file } = await contentFile(dir, 'objects');
+    await rm(file);
+    /** `reasonix run --resume <id>` in this state root, as its user would run it. */
+    const resumeHere = async (id: string) => {
+      const mock = await startMockModel([{ text: 'Resumed.' }]);
+      try {
+        const run = await runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', id, 'What survived?'], mock, permissionMode: 'danger-full-access' });
+        return { code: run.code, said: `${run.stdout}\n${run.stderr}`, sent: mock.chatRequests()[0]?.messages.map((message) => message.content) ?? [] };
+      } finally {
+        await mock.close();
+      }
+    };
+    // Reasonix refuses the original where it lies (and leaves the state root as its user then has it).
+    expect((await resumeHere(basename(dir))).code).toBe(1);
+
+    const salvaged = await runCli(['salvage', dir, '--json']);
+    expect(salvaged.code, salvaged.stderr).toBe(0);
+    const report = JSON.parse(salvaged.stdout) as SalvageReport;
+    expect(dirname(report.newDir)).toBe(dirname(dir));
+    const resumed = await resumeHere(basename(report.newDir));
+    expect(resumed.code, resumed.said).toBe(0);
+    expect(resumed.sent).toContain((await readSession(source.dir)).projection.transcript.at(-1)!.message.content);
   });
 
   it('--to puts the salvaged session in another store, --dry-run with --to creates nothing, and Reasonix resumes it there', async () => {
