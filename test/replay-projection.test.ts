@@ -171,6 +171,20 @@ describe('a replay of events', () => {
     const inHistory = await replay([{ operationId: 'o1', events: [complete(system), event('history/replace', { messages: [system, call, result('m-r1'), result('m-r2')] })] }]);
     expect(inHistory.projection.strictness).toEqual([finding(2, await offsetOfEvent(inHistory.dir, 2), 'history/replace')]);
     expect(inHistory.problems[0]).toMatchObject({ data: { offset: inHistory.projection.strictness[0]!.offset, sequence: 2 } });
+    // Among several events that wrote results, the refusal names the one that wrote the repeat, found by halving.
+    const other = (n: number) => [
+      complete({ role: 'assistant', id: `m-call-${n}`, content: '', tool_calls: [{ id: `call_${n}`, name: 'bash', arguments: '{}' }] }),
+      complete({ role: 'tool', id: `m-result-${n}`, tool_call_id: `call_${n}`, name: 'bash', content: 'out' }),
+    ];
+    const first = await replay([
+      { operationId: 'o1', events: [complete(system), event('history/replace', { messages: [system, call, result('m-r1'), result('m-r2')] })] },
+      { operationId: 'o2', events: [...other(2), ...other(3), ...other(4)] },
+    ]);
+    expect(first.projection.strictness).toEqual([finding(2, await offsetOfEvent(first.dir, 2), 'history/replace')]);
+    const last = await replay([
+      { operationId: 'o1', events: [complete(system), ...other(2), ...other(3), complete(call), complete(result('m-r1')), event('message/upsert', { message: result('m-r2') })] },
+    ]);
+    expect(last.projection.strictness).toEqual([finding(8, await offsetOfEvent(last.dir, 8), 'message/upsert')]);
     // A checkpoint changes only what the model is sent, not the transcript Reasonix keys by call.
     const checkpointed = await replay([{ operationId: 'o1', events: [complete(system), complete(call), event('model/context-replace', { messages: [system, call, result('m-r1'), result('m-r2')] })] }]);
     expect(checkpointed.status).toBe('ok');
