@@ -30,6 +30,7 @@ const cases: [string, EventToWrite[]][] = [
   ['a result after another assistant message is not the call\'s', [assistant('a1', 'c1'), complete({ role: 'assistant', id: 'a2', content: 'more' }), result('t1', 'c1')]],
   ['the last call of the log without a result', [assistant('a1', 'c1')]],
   ['a call without an id: neither its id nor the stand-in\'s call id is sent', [assistant('a1', '')]],
+  ['a result without a call id answers a call without one', [assistant('a1', ''), result('t1', undefined)]],
   ['names: a result takes its call\'s, other messages none', [user('u1', { name: 'bob' }), complete({ role: 'assistant', id: 'a0', content: 'hi', name: 'al' }), assistant('a1', 'c1'), result('t1', 'c1', { name: 'other' })]],
   ['provider_content is sent in place of content, when not empty', [user('u1', { provider_content: 'P' }), user('u2', { provider_content: '' })]],
   [

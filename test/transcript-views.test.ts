@@ -343,5 +343,24 @@ describe('the provider request, built as Reasonix builds it (judged in provider-
       { role: 'tool', content: stand, name: 'ls' },
       { role: 'user', content: 'next' },
     ]);
+
+    // The log's last message a call with nothing after it: the stand-in ends the request. A result
+    // without a call id answers a call without one.
+    const { whole: interrupted } = await written([
+      {
+        operationId: 'turn-1',
+        events: [
+          { kind: 'message/complete', payload: { message: { role: 'assistant', id: 'a0', content: '', tool_calls: [call('', 'ls')] } } },
+          { kind: 'message/complete', payload: { message: { role: 'tool', id: 't0', content: 'listed' } } },
+          { kind: 'message/complete', payload: { message: { role: 'assistant', id: 'a1', content: '', tool_calls: [call('c1', 'bash')] } } },
+        ],
+      },
+    ]);
+    expect(providerMessages(interrupted.projection)).toStrictEqual([
+      { role: 'assistant', content: null, tool_calls: [{ type: 'function', function: { name: 'ls', arguments: '{}' } }] },
+      { role: 'tool', content: 'listed', name: 'ls' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{}' } }] },
+      { role: 'tool', content: stand, tool_call_id: 'c1', name: 'bash' },
+    ]);
   });
 });
