@@ -1,9 +1,10 @@
-import { cp, mkdtemp, readFile, rm, truncate } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { repairSession } from '../src/session/writing/repair-session.js';
+import { boltDamage } from '../src/session/reading/bolt-damage.js';
 import { endFrames, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { startMockModel } from './support/mock-model.js';
@@ -90,6 +91,60 @@ describe.skipIf(!reasonixBinary())(`a recovery cache that holds more than the lo
         const log = await readFile(logOf(session.dir));
         expect(await repairSession(session.dir)).toMatchObject({ action: 'repaired', tornTail: torn ? read.tornTail : null });
         expect(await readFile(logOf(session.dir))).toEqual(log.subarray(0, read.durableEnd));
+        expect((await readSession(session.dir)).status).toBe('ok');
+        expect((await resume(session.home, session.id)).opens).toBe(true);
+      }
+    } finally {
+      await rm(session.home, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The pages of the checkpoint bbolt reaches when it opens it, and those it does not: each page zeroed in turn. */
+function pagesOf(bolt: Buffer, pageSize = 4096) {
+  const reached: number[] = [];
+  const unreached: number[] = [];
+  for (let page = 2; page < bolt.length / pageSize; page += 1) {
+    const zeroed = Buffer.from(bolt).fill(0, page * pageSize, (page + 1) * pageSize);
+    (boltDamage(zeroed) ? reached : unreached).push(page);
+  }
+  return { reached, unreached };
+}
+
+const zeroPage = (bolt: Buffer, page: number, pageSize = 4096) => Buffer.from(bolt).fill(0, page * pageSize, (page + 1) * pageSize);
+
+const damagedCheckpoints: [string, (bolt: Buffer) => Buffer, boolean][] = [
+  ['a page the database reaches zeroed', (bolt) => zeroPage(bolt, pagesOf(bolt).reached.at(-1)!), false],
+  ['the file cut after its two meta pages', (bolt) => bolt.subarray(0, 8192), false],
+  ['a freed page zeroed (no longer reached)', (bolt) => zeroPage(bolt, pagesOf(bolt).unreached.at(-1)!), true],
+  ['the newer meta page zeroed (bbolt takes the older)', (bolt) => zeroPage(bolt, 0), true],
+  ['both meta pages zeroed (no database: Reasonix makes a new one)', (bolt) => Buffer.from(bolt).fill(0, 0, 8192), true],
+  ['an empty file', () => Buffer.alloc(0), true],
+];
+
+describe.skipIf(!reasonixBinary())(`a damaged recovery checkpoint, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+  it.concurrent.each(damagedCheckpoints)('%s', async (_, damage, opens) => {
+    const session = await resumedOnce();
+    try {
+      const checkpoint = join(session.cache, 'recovery-v1.bolt');
+      const bolt = await readFile(checkpoint);
+      expect(boltDamage(bolt)).toBeUndefined();
+      await writeFile(checkpoint, damage(bolt));
+      const read = await readSession(session.dir);
+      const judged = await mkdtemp(join(tmpdir(), 'rxstore-recovery-judged-'));
+      await cp(session.home, judged, { recursive: true });
+      const reasonix = await resume(judged, session.id);
+      await rm(judged, { recursive: true, force: true });
+      expect(reasonix.opens, reasonix.said).toBe(opens);
+      if (opens) expect(read.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
+      else {
+        // Reasonix crashes: a bbolt assertion, or a fault reading past the file.
+        expect(reasonix.said).toMatch(/panic: assertion failed: Page expected to be|fatal error: fault/);
+        expect(read.refusal).toMatchObject({ code: 'RX_RECOVERY_CACHE_DAMAGED', data: { file: checkpoint } });
+        // The repair clears the cache and leaves the log as it is; Reasonix then resumes the session.
+        const log = await readFile(logOf(session.dir));
+        expect(await repairSession(session.dir)).toMatchObject({ action: 'repaired', tornTail: null, staleCache: true });
+        expect(await readFile(logOf(session.dir))).toEqual(log);
         expect((await readSession(session.dir)).status).toBe('ok');
         expect((await resume(session.home, session.id)).opens).toBe(true);
       }

@@ -14,6 +14,7 @@ export const RX_ERROR_FAMILIES = {
   RX_SESSION_SYMLINK: 'damaged',
   RX_BLOCKED_FILE: 'damaged',
   RX_RECOVERY_CACHE_AHEAD: 'damaged',
+  RX_RECOVERY_CACHE_DAMAGED: 'damaged',
   RX_MANIFEST_MISSING: 'damaged',
   RX_MANIFEST_INVALID: 'damaged',
   RX_MANIFEST_ID: 'damaged',

@@ -1,5 +1,6 @@
 import { DamagedStoreError, UnsupportedVersionError } from '../../errors/index.js';
 import { readSession, reasonixRefuses } from '../../session/reading/read-session.js';
+import { CACHE_REFUSALS } from '../../session/reading/recovery-cache.js';
 import { repairSession } from '../../session/writing/repair-session.js';
 import type { Output } from '../output.js';
 import { printable } from '../printable.js';
@@ -18,10 +19,10 @@ export interface RepairArgs extends RootArgs {
 export async function runRepair(args: RepairArgs, output: Output, setExit: (code: number) => void): Promise<void> {
   const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
   const read = await readSession(dir);
-  // A recovery cache ahead of the log is what repair clears; any other refusal is damage to salvage.
+  // A recovery cache ahead of the log or damaged is what repair clears; any other refusal is damage to salvage.
   const errors = read.problems.filter((found) => found.severity === 'error');
-  if (reasonixRefuses(read.status) && !errors.every((found) => found.code === 'RX_RECOVERY_CACHE_AHEAD')) {
-    const problem = errors.find((found) => found.code !== 'RX_RECOVERY_CACHE_AHEAD');
+  if (reasonixRefuses(read.status) && !errors.every((found) => CACHE_REFUSALS.has(found.code))) {
+    const problem = errors.find((found) => !CACHE_REFUSALS.has(found.code));
     const message = `the session is ${read.status}, not torn (${problem?.message ?? read.status}); rxstore repair only cuts torn tails — use rxstore salvage ${dir}`;
     const data = { file: problem?.data.file ?? dir, ...(problem?.data.offset !== undefined ? { offset: problem.data.offset } : {}) };
     throw read.status === 'unsupported' ? new UnsupportedVersionError(message, data) : new DamagedStoreError(message, data);
@@ -32,7 +33,8 @@ export async function runRepair(args: RepairArgs, output: Output, setExit: (code
   else if (report.action === 'nothing-to-repair') output.out(`${shown}: no torn tail; nothing to repair\n`);
   else if (!report.tornTail) {
     const verb = report.action === 'repaired' ? 'removed' : 'would remove';
-    output.out(`${shown}: ${verb} Reasonix's recovery cache of the session, which held more of it than the log (Reasonix rebuilds it from the log)\n`);
+    const why = errors.some((found) => found.code === 'RX_RECOVERY_CACHE_DAMAGED') ? 'whose checkpoint is damaged' : 'which held more of it than the log';
+    output.out(`${shown}: ${verb} Reasonix's recovery cache of the session, ${why} (Reasonix rebuilds it from the log)\n`);
   } else {
     const tail = report.tornTail!;
     const verb = report.action === 'repaired' ? 'cut' : 'would cut';

@@ -16,7 +16,7 @@ import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { writerLockHolder } from './writer-locks.js';
 import { readSessionDirectory } from './session-directory.js';
 import { logFile } from './log-file.js';
-import { recoveryCacheAhead } from './recovery-cache.js';
+import { recoveryCacheAhead, recoveryCacheDamage } from './recovery-cache.js';
 
 /** What Reasonix would do with the session: open it (`ok`, `torn-tail`) or refuse it. */
 export const SessionStatusSchema = z.enum(['ok', 'torn-tail', 'damaged', 'unsupported']);
@@ -185,6 +185,14 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
           code: 'RX_RECOVERY_CACHE_AHEAD',
           message: `Reasonix's recovery cache of the session holds ${ahead.holds}: the log was cut or an older copy put back, and Reasonix refuses to resume it ("session operation id conflicts with an earlier batch") until \`rxstore repair\` clears that cache`,
           data: { file: ahead.cache, sequence: read.lastSequence },
+        });
+      }
+      const damage = await recoveryCacheDamage(dir, id);
+      if (damage) {
+        refuse({
+          code: 'RX_RECOVERY_CACHE_DAMAGED',
+          message: `Reasonix's recovery checkpoint of the session is damaged (${damage.why}): Reasonix crashes when it opens the session, until \`rxstore repair\` clears that cache (it is rebuilt from the log)`,
+          data: { file: damage.checkpoint },
         });
       }
     }

@@ -6,6 +6,7 @@ import { mayExist } from '../../fs/may-exist.js';
 import { readableOrThrow, readJsonFile } from './read-json-file.js';
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { SESSION_FILES } from './session-files.js';
+import { boltDamage } from './bolt-damage.js';
 
 /**
  * `recent-v1.json` of Reasonix's recovery cache (docs/format.md §9.9): the recent messages it keeps, and
@@ -58,6 +59,23 @@ export async function recoveryCacheAhead(sessionDir: string, id: string, lastSeq
   if (identity.value.logPrefixDigest !== (await logPrefixDigest(join(sessionDir, SESSION_FILES.log)))) return undefined;
   const holds = finalized === undefined ? `the session up to sequence ${recent.value.durableSequence}, past this log's last (${lastSequence})` : `the operation ${JSON.stringify(finalized)} that ended a turn this log leaves open`;
   return { cache, holds };
+}
+
+/** The refusals of a session that `rxstore repair` answers by clearing the recovery cache (Reasonix rebuilds it from the log). */
+export const CACHE_REFUSALS: ReadonlySet<string> = new Set(['RX_RECOVERY_CACHE_AHEAD', 'RX_RECOVERY_CACHE_DAMAGED']);
+
+/**
+ * Why the checkpoint of the session's recovery cache is one Reasonix crashes on, if it is: a page its
+ * database reaches is not what it should be (`boltDamage`). Reasonix opens the checkpoint whatever else
+ * the cache holds, and discards one that is no bbolt database at all. Undefined when there is none, it is
+ * sound, or it cannot be read (then it is not rxstore's to judge).
+ */
+export async function recoveryCacheDamage(sessionDir: string, id: string): Promise<{ checkpoint: string; why: string } | undefined> {
+  const checkpoint = join(recoveryCacheDir(sessionDir, id), 'recovery-v1.bolt');
+  if (!mayExist(checkpoint)) return undefined;
+  const bytes = await readFile(checkpoint).catch(() => undefined);
+  const why = bytes && boltDamage(bytes);
+  return why ? { checkpoint, why } : undefined;
 }
 
 /** The first of `texts` the file's bytes hold (a checkpoint of at most a few megabytes, read once). */

@@ -7,7 +7,7 @@ import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { acquireWriterLocks } from '../reading/writer-locks.js';
 import { readSession } from '../reading/read-session.js';
-import { recoveryCacheDir } from '../reading/recovery-cache.js';
+import { CACHE_REFUSALS, recoveryCacheDir } from '../reading/recovery-cache.js';
 import { failPoint } from '../../fs/fail-point.js';
 
 /** What `repairSession` did (or, a dry run, would do): the torn tail it cut, where the cut bytes were kept, the durable end. */
@@ -17,8 +17,10 @@ export interface RepairReport {
   tornTail: TornTail | null;
   /** Where the cut bytes were kept. */
   evidence?: string;
-  /** Reasonix's recovery cache held more of the session than the log: it was (or would be) removed. */
+  /** Reasonix's recovery cache held more of the session than the log, or was damaged: it was (or would be) removed. */
   staleCache?: boolean;
+  /** Why the recovery cache goes: the refusal it caused, in words. */
+  cacheProblem?: string;
   durableEnd: number;
 }
 
@@ -47,13 +49,15 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
       else tornTail = item.tail;
     }
     if (!tornTail) {
-      // A whole log behind Reasonix's recovery cache (cut at a batch boundary, or an older copy put back):
-      // the cache goes, and Reasonix rebuilds it from the log.
+      // A whole log behind Reasonix's recovery cache (cut at a batch boundary, or an older copy put back),
+      // or a damaged checkpoint: the cache goes, and Reasonix rebuilds it from the log.
       const whole = await readSession(dir, { caches: false, keep: 'summary' });
-      if (whole.refusal?.code !== 'RX_RECOVERY_CACHE_AHEAD') return { dir, action: 'nothing-to-repair', tornTail, durableEnd };
-      if (options.dryRun) return { dir, action: 'would-repair', tornTail, durableEnd, staleCache: true };
+      const refusal = whole.refusal;
+      if (!refusal || !CACHE_REFUSALS.has(refusal.code)) return { dir, action: 'nothing-to-repair', tornTail, durableEnd };
+      const cleared = { tornTail, durableEnd, staleCache: true, cacheProblem: refusal.message };
+      if (options.dryRun) return { dir, action: 'would-repair', ...cleared };
       await removeDisposableCaches(dir);
-      return { dir, action: 'repaired', tornTail, durableEnd, staleCache: true };
+      return { dir, action: 'repaired', ...cleared };
     }
     if (options.dryRun) return { dir, action: 'would-repair', tornTail, durableEnd };
 
