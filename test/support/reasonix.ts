@@ -65,6 +65,14 @@ export interface RunOptions extends ReasonixConfig {
   timeoutMs?: number;
   /** Send `signal` once the mock has received `afterChatRequests` chat requests (plus `delayMs`). */
   interrupt?: { afterChatRequests: number; signal: NodeJS.Signals; delayMs?: number };
+  /** Run as this user and group id (through `setpriv`, when the tests run as root; otherwise as this process's user). */
+  asUser?: number;
+}
+
+/** The command and arguments that run `bin` as `user` (root drops to it with `setpriv`; any other user runs it as itself). */
+export function commandAsUser(bin: string, args: string[], user: number | undefined): [string, string[]] {
+  if (user === undefined || process.getuid?.() !== 0) return [bin, args];
+  return ['setpriv', [`--reuid=${user}`, `--regid=${user}`, '--clear-groups', bin, ...args]];
 }
 
 export interface RunResult {
@@ -152,7 +160,8 @@ async function runReasonixNow(bin: string, options: RunOptions): Promise<RunResu
     ? [subcommand, '--permission-mode', options.permissionMode, ...rest]
     : options.args;
 
-  const child = spawn(bin, args, { cwd: options.cwd, env: reasonixEnv(options.home, options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, argv] = commandAsUser(bin, args, options.asUser);
+  const child = spawn(command, argv, { cwd: options.cwd, env: reasonixEnv(options.home, options.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));

@@ -1,7 +1,9 @@
-import { lstat, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, lstat, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isSystemError, undefinedIfMissing } from '../../errors/index.js';
 import { ownershipLockPath, SESSION_FILES } from './session-files.js';
+import { recoveryCacheDir } from './recovery-cache.js';
 
 /** A file Reasonix must open or replace when it opens a session, and why it cannot. */
 export interface BlockedFile {
@@ -15,7 +17,7 @@ export interface BlockedFile {
  * nothing (it resolves the lock file's identity first), the store's `.<id>.ownership.lock` as a directory,
  * and `storage.identity.json` as a directory (it
  * writes the identity by renaming a temporary file over it). Either makes it refuse to open the session.
- * A missing file is no obstacle: Reasonix creates it.
+ * A missing file is no obstacle: Reasonix creates it. And what this user may not write (`unwritable`).
  */
 export async function blockedFiles(sessionDir: string): Promise<BlockedFile[]> {
   const found: BlockedFile[] = [];
@@ -34,5 +36,52 @@ export async function blockedFiles(sessionDir: string): Promise<BlockedFile[]> {
   const identity = join(sessionDir, SESSION_FILES.identity);
   const identityEntry = await lstat(identity).catch((error: unknown) => undefinedIfMissing(error, identity));
   if (identityEntry?.isDirectory()) found.push({ file: identity, why: 'a directory: Reasonix cannot write the storage identity over it' });
+  else if (identityEntry) {
+    // Reasonix opens the identity to read it, and waits forever on a FIFO (measured with 1.38.11).
+    const target = await stat(identity).catch((error: unknown) => (isSystemError(error) && error.code === 'ELOOP' ? undefined : undefinedIfMissing(error, identity)));
+    if (target && !target.isFile() && !target.isDirectory()) found.push({ file: identity, why: 'not a regular file (a FIFO, socket or device): Reasonix waits forever reading it' });
+  }
+  found.push(...(await unwritable(sessionDir, lock, lockEntry !== undefined, ownership)));
   return found;
+}
+
+/**
+ * What the user running rxstore may not write of what Reasonix, run by the same user, must write to open
+ * the session (measured with 1.38.11 as another user): its writer lock and the store's ownership lock,
+ * opened for reading and writing (or created), and the session directory, where it writes the manifest
+ * and the storage identity. A copy made by another user (`sudo cp`), a read-only directory or file
+ * system: Reasonix refuses (`try acquire file lock: open …: permission denied`).
+ */
+async function unwritable(sessionDir: string, lock: string, lockExists: boolean, ownership: string): Promise<BlockedFile[]> {
+  const found: BlockedFile[] = [];
+  const dirWritable = await mayWrite(sessionDir, constants.W_OK | constants.X_OK);
+  if (lockExists && !(await mayWrite(lock, constants.R_OK | constants.W_OK))) {
+    found.push({ file: lock, why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot take its writer lock' });
+  }
+  if (!dirWritable) {
+    found.push({ file: sessionDir, why: 'not writable by this user (permission denied): Reasonix, run by this user, writes the manifest and its locks there when it opens the session' });
+  }
+  const ownershipExists = (await lstat(ownership).catch((error: unknown) => undefinedIfMissing(error, ownership))) !== undefined;
+  const store = dirname(sessionDir);
+  const ownershipWritable = ownershipExists ? await mayWrite(ownership, constants.R_OK | constants.W_OK) : await mayWrite(store, constants.W_OK | constants.X_OK);
+  if (!ownershipWritable) {
+    found.push({ file: ownershipExists ? ownership : store, why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot take the store\'s ownership lock of the session' });
+  }
+  // Reasonix opens its recovery cache of the session when there is one: a checkpoint in it that it may not
+  // open it replaces, but a folder it may not use stops it (`open …/recovery-v1.bolt: permission denied`).
+  const cache = recoveryCacheDir(sessionDir, basename(sessionDir));
+  if ((await lstat(cache).catch((error: unknown) => undefinedIfMissing(error, cache))) && !(await mayWrite(cache, constants.R_OK | constants.W_OK | constants.X_OK))) {
+    found.push({ file: cache, why: 'not usable by this user (permission denied): Reasonix, run by this user, cannot open its recovery checkpoint of the session' });
+  }
+  return found;
+}
+
+/** Whether this process may use the path so; a permission or a read-only file system says no, and anything else is not this check's to judge. */
+async function mayWrite(path: string, mode: number): Promise<boolean> {
+  try {
+    await access(path, mode);
+    return true;
+  } catch (error) {
+    return !(isSystemError(error) && (error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS'));
+  }
 }

@@ -9,7 +9,7 @@ import type { Manifest } from './manifest.js';
 import { logIdentity, OffsetIndexSchema } from './offset-index.js';
 import { Projection, type MessageKeeping } from '../replay/projection.js';
 import { strictPayloadError } from '../replay/strict-payload-error.js';
-import { readableOrThrow, readJsonFile } from './read-json-file.js';
+import { readJsonFile } from './read-json-file.js';
 import { readSessionEvents } from './read-events.js';
 import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from './session-files.js';
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
@@ -228,8 +228,10 @@ async function checkCaches(
   note: (problem: Omit<Problem, 'severity'>) => void,
 ): Promise<void> {
   const identityPath = join(dir, SESSION_FILES.identity);
-  const identity = readableOrThrow(await readJsonFile(identityPath, StorageIdentitySchema));
-  if (identity.state === 'invalid') note({ code: 'RX_IDENTITY_STALE', message: `storage identity is not valid (${identity.reason}); Reasonix will mint a new one`, data: { file: identityPath } });
+  // Caches Reasonix rebuilds: one this user may not read is one Reasonix, run by this user, replaces.
+  const identity = await readJsonFile(identityPath, StorageIdentitySchema);
+  if (identity.state === 'unreadable') note({ code: 'RX_IDENTITY_STALE', message: `storage identity cannot be read (${identity.error.message}); Reasonix will mint a new one`, data: { file: identityPath } });
+  else if (identity.state === 'invalid') note({ code: 'RX_IDENTITY_STALE', message: `storage identity is not valid (${identity.reason}); Reasonix will mint a new one`, data: { file: identityPath } });
   else if (identity.state === 'ok') {
     const prefix = await logPrefixDigest(logPath);
     if (identity.value.sessionId !== id || identity.value.logPrefixDigest !== prefix) {
@@ -237,8 +239,9 @@ async function checkCaches(
     }
   }
   const indexPath = join(dir, SESSION_FILES.offsetIndex);
-  const index = readableOrThrow(await readJsonFile(indexPath, OffsetIndexSchema));
-  if (index.state === 'invalid') note({ code: 'RX_OFFSET_INDEX_STALE', message: `offset index is not valid (${index.reason}); it is a cache and will be rebuilt`, data: { file: indexPath } });
+  const index = await readJsonFile(indexPath, OffsetIndexSchema);
+  if (index.state === 'unreadable') note({ code: 'RX_OFFSET_INDEX_STALE', message: `offset index cannot be read (${index.error.message}); it is a cache and will be rebuilt`, data: { file: indexPath } });
+  else if (index.state === 'invalid') note({ code: 'RX_OFFSET_INDEX_STALE', message: `offset index is not valid (${index.reason}); it is a cache and will be rebuilt`, data: { file: indexPath } });
   else if (index.state === 'ok') {
     const actual = await logIdentity(logPath);
     // The mtime in nanoseconds does not fit a double: compare the digits as written.

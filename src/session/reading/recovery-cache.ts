@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { onFileSystem } from '../../errors/index.js';
 import { z } from 'zod';
 import { mayExist } from '../../fs/may-exist.js';
-import { readableOrThrow, readJsonFile } from './read-json-file.js';
+import { readJsonFile } from './read-json-file.js';
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { SESSION_FILES } from './session-files.js';
 import { boltDamage } from './bolt-damage.js';
@@ -46,7 +45,8 @@ export async function recoveryCacheAhead(sessionDir: string, id: string, lastSeq
   // The checkpoint is what Reasonix reads: without it the cache is not used.
   const checkpoint = join(cache, 'recovery-v1.bolt');
   if (!mayExist(checkpoint)) return undefined;
-  const recent = readableOrThrow(await readJsonFile(join(cache, 'recent-v1.json'), RecentSnapshotSchema));
+  // A cache this user may not read is not one rxstore can judge.
+  const recent = await readJsonFile(join(cache, 'recent-v1.json'), RecentSnapshotSchema);
   if (recent.state !== 'ok' || recent.value.sessionId !== id) return undefined;
   // After Reasonix has refused such a log once, `recent-v1.json` matches the log again while the checkpoint
   // still holds the operation that finalized a turn the log leaves open: Reasonix finalizes it again on
@@ -54,7 +54,7 @@ export async function recoveryCacheAhead(sessionDir: string, id: string, lastSeq
   const finalized = recent.value.durableSequence > lastSequence ? undefined : await firstHeld(checkpoint, openTurns.map((turn) => `turn-finalize:${turn}`));
   if (recent.value.durableSequence <= lastSequence && finalized === undefined) return undefined;
   // A missing or stale identity makes Reasonix mint a new generation, which retires the cache.
-  const identity = readableOrThrow(await readJsonFile(join(sessionDir, SESSION_FILES.identity), StorageIdentitySchema));
+  const identity = await readJsonFile(join(sessionDir, SESSION_FILES.identity), StorageIdentitySchema);
   if (identity.state !== 'ok' || identity.value.sessionId !== id || identity.value.generation !== recent.value.storageGeneration) return undefined;
   if (identity.value.logPrefixDigest !== (await logPrefixDigest(join(sessionDir, SESSION_FILES.log)))) return undefined;
   const holds = finalized === undefined ? `the session up to sequence ${recent.value.durableSequence}, past this log's last (${lastSequence})` : `the operation ${JSON.stringify(finalized)} that ended a turn this log leaves open`;
@@ -81,6 +81,6 @@ export async function recoveryCacheDamage(sessionDir: string, id: string): Promi
 /** The first of `texts` the file's bytes hold (a checkpoint of at most a few megabytes, read once). */
 async function firstHeld(path: string, texts: readonly string[]): Promise<string | undefined> {
   if (texts.length === 0) return undefined;
-  const bytes = await onFileSystem(readFile(path), path);
-  return texts.find((text) => bytes.includes(text));
+  const bytes = await readFile(path).catch(() => undefined);
+  return bytes && texts.find((text) => bytes.includes(text));
 }
