@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { goInt, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../src/codec/go-decode.js';
-import { fractionLiterals, wholeNumberFields, wholeNumberFieldsOf, wholeNumberRefusal, wholeNumberRefusalOfBytes, wholeNumberRefusalOfDecoded } from '../src/codec/go-number-literals.js';
+import { numberLiterals, wholeNumberFields, wholeNumberFieldsOf, wholeNumberRefusal, wholeNumberRefusalOfBytes, wholeNumberRefusalOfDecoded } from '../src/codec/go-number-literals.js';
 
 describe('numbers written with a fraction or an exponent, found in JSON text', () => {
   it.each([
@@ -18,8 +18,9 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
     ['{"k\\u0065y":1.5,"\\u017fize":2.0}', [{ path: 'key', literal: '1.5' }, { path: 'size', literal: '2.0' }]],
     ['{"a":{"b":1},"c":0.5}', [{ path: 'c', literal: '0.5' }]],
     ['{"tru":1,"x":[true,false]}', []],
+    ['{"a":1234567890123456789,"b":-999999999999999999,"c":[18446744073709551616]}', [{ path: 'a', literal: '1234567890123456789' }, { path: 'c', literal: '18446744073709551616' }]],
   ])('%s', (text, expected) => {
-    expect(fractionLiterals(text)).toEqual(expected);
+    expect(numberLiterals(text)).toEqual(expected);
   });
 
   it('a whole-number field written so is refused in Go\'s words; the same number elsewhere is not', () => {
@@ -28,6 +29,14 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
     expect(wholeNumberRefusal('{"FIRSTSEQ":5e0}', fields)).toBe('firstSeq: cannot unmarshal number 5e0 into Go value of type uint64');
     expect(wholeNumberRefusal('{"event":{"seq":1E1}}', fields)).toBe('event.seq: cannot unmarshal number 1E1 into Go value of type uint64');
     expect(wholeNumberRefusal('{"seq":1.0,"event":{"firstSeq":2.0},"firstSeq":5}', fields)).toBeUndefined();
+    // Past the type's range as written: Go refuses it; a double cannot tell 2^64 - 1 from 2^64.
+    expect(wholeNumberRefusal('{"firstSeq":18446744073709551616}', fields)).toBe('firstSeq: cannot unmarshal number 18446744073709551616 into Go value of type uint64');
+    expect(wholeNumberRefusal('{"firstSeq":18446744073709551615}', fields)).toBeUndefined();
+    expect(wholeNumberRefusal('{"firstSeq":-1000000000000000000}', fields)).toBe('firstSeq: cannot unmarshal number -1000000000000000000 into Go value of type uint64');
+    const ints = wholeNumberFields({ n: 'int64', m: 'int' });
+    expect(wholeNumberRefusal('{"n":9223372036854775807,"m":-9223372036854775808}', ints)).toBeUndefined();
+    expect(wholeNumberRefusal('{"n":9223372036854775808}', ints)).toBe('n: cannot unmarshal number 9223372036854775808 into Go value of type int64');
+    expect(wholeNumberRefusal('{"m":-9223372036854775809}', ints)).toBe('m: cannot unmarshal number -9223372036854775809 into Go value of type int');
   });
 
   it('the integer fields of a Go struct are found in its schema, through pointers, slices and nested structs, not inside any JSON', () => {

@@ -2,34 +2,46 @@ import { z } from 'zod';
 import { fold, goInt, goUint } from './go-decode.js';
 import { goText } from './go-text.js';
 
-/** A number in JSON text written with a fraction or an exponent (`1.0`, `1e2`), and where it is. */
-export interface FractionLiteral {
+/**
+ * A number in JSON text that Go may refuse for an integer field, and where it is: written with a fraction or
+ * an exponent (`1.0`, `1e2`), or with 19 digits or more (past what a double holds exactly, where int64 and
+ * uint64 end).
+ */
+export interface NumberLiteral {
   /** Object keys from the root, case-folded as Go matches them, joined by `.`; a list adds nothing. */
   path: string;
   literal: string;
 }
 
 /**
- * The numbers of a JSON text written with a fraction or an exponent. Go refuses such a literal for an
- * integer field even when its value is whole (`cannot unmarshal number 1.0 into … of type int64`), and
- * `JSON.parse` keeps no trace of how a number was written. Most texts have none, which one regular
- * expression tells; only the others are walked. The text must be valid JSON. A number in a list has the
- * path of the list: it is an element of the field the list is (`sourceSequences: [1.0]`).
+ * The numbers of a JSON text Go may refuse for an integer field: Go refuses a fraction or an exponent even
+ * when the value is whole (`cannot unmarshal number 1.0 into … of type int64`) and a number past the type's
+ * range (`… number 18446744073709551616 into … of type uint64`), and `JSON.parse` keeps no trace of how a
+ * number was written, nor its digits past a double's. Most texts have none, which one regular expression
+ * tells; only the others are walked. The text must be valid JSON. A number in a list has the path of the
+ * list: it is an element of the field the list is (`sourceSequences: [1.0]`).
  */
-export function fractionLiterals(text: string): FractionLiteral[] {
-  return mayHaveFractionLiteral(text) ? walk(text) : [];
+export function numberLiterals(text: string): NumberLiteral[] {
+  return mayHaveNumberLiteral(text) ? walk(text) : [];
 }
 
 /**
- * Whether a value in `text` may be a number written with a fraction or an exponent: such a number after
- * a key's closing quote and colon, or opening or continuing a list. One regular expression, so that
- * records whose strings are long cost little; inside a string a quote is escaped, which the look-behind
- * leaves out (a list-like run of text inside a string only costs a walk).
+ * Whether a value in `text` may be such a number: after a key's closing quote and colon, or opening or
+ * continuing a list. One regular expression, so that records whose strings are long cost little; inside a
+ * string a quote is escaped, which the look-behind leaves out (a list-like run of text inside a string only
+ * costs a walk).
  */
-const MAY_HAVE_FRACTION = /(?:(?<!\\)"\s*:|[[,])\s*-?\d+(?:\.\d|[eE])/;
+const MAY_HAVE_LITERAL = /(?:(?<!\\)"\s*:|[[,])\s*-?(?:\d+(?:\.\d|[eE])|\d{19})/;
 
-function mayHaveFractionLiteral(text: string): boolean {
-  return MAY_HAVE_FRACTION.test(text);
+function mayHaveNumberLiteral(text: string): boolean {
+  return MAY_HAVE_LITERAL.test(text);
+}
+
+/** Whether Go reads the literal into an integer of the type without refusing it. */
+function fitsGoInteger(literal: string, type: string): boolean {
+  if (/[.eE]/.test(literal)) return false;
+  const value = BigInt(literal);
+  return type === 'uint64' ? value >= 0n && value < 2n ** 64n : value >= -(2n ** 63n) && value < 2n ** 63n;
 }
 
 const isDigit = (char: number) => char >= 0x30 && char <= 0x39;
@@ -46,9 +58,9 @@ function stringEnd(text: string, quote: number): number {
   }
 }
 
-/** Every number token written with a fraction or an exponent, with the keys of the objects it is inside. */
-function walk(text: string): FractionLiteral[] {
-  const found: FractionLiteral[] = [];
+/** Every number token written with a fraction or an exponent or 19 digits or more, with the keys of the objects it is inside. */
+function walk(text: string): NumberLiteral[] {
+  const found: NumberLiteral[] = [];
   // One entry per open object (its current key) or list (undefined).
   const keys: (string | undefined)[] = [];
   let expectingKey = false;
@@ -77,7 +89,7 @@ function walk(text: string): FractionLiteral[] {
       let end = at + 1;
       while (end < text.length && /[0-9.eE+-]/.test(text[end]!)) end += 1;
       const literal = text.slice(at, end);
-      if (/[.eE]/.test(literal)) found.push({ path: keys.filter((key) => key !== undefined).join('.'), literal });
+      if (/[.eE]/.test(literal) || literal.replace('-', '').length >= 19) found.push({ path: keys.filter((key) => key !== undefined).join('.'), literal });
       at = end;
       continue;
     }
@@ -114,13 +126,13 @@ export function wholeNumberFieldsOf(schema: z.ZodType): WholeNumberFields {
 }
 
 /**
- * The first number in one of `fields` written with a fraction or an exponent, as Go's refusal of it;
- * undefined when there is none.
+ * The first number in one of `fields` Go refuses (written with a fraction or an exponent, or past the
+ * field's range), as Go's refusal of it; undefined when there is none.
  */
 export function wholeNumberRefusal(text: string, fields: WholeNumberFields): string | undefined {
-  for (const { path, literal } of fractionLiterals(text)) {
+  for (const { path, literal } of numberLiterals(text)) {
     const field = fields.get(path);
-    if (field) return `${field.name}: cannot unmarshal number ${literal} into Go value of type ${field.type}`;
+    if (field && !fitsGoInteger(literal, field.type)) return `${field.name}: cannot unmarshal number ${literal} into Go value of type ${field.type}`;
   }
   return undefined;
 }
@@ -131,7 +143,7 @@ export function wholeNumberRefusal(text: string, fields: WholeNumberFields): str
  * and only when that finds a candidate in the text Go reads.
  */
 export function wholeNumberRefusalOfBytes(bytes: Buffer, fields: WholeNumberFields): string | undefined {
-  if (fields.size === 0 || !mayHaveFractionLiteral(bytes.toString('latin1'))) return undefined;
+  if (fields.size === 0 || !mayHaveNumberLiteral(bytes.toString('latin1'))) return undefined;
   return wholeNumberRefusal(goText(bytes), fields);
 }
 
