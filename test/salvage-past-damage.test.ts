@@ -23,6 +23,7 @@ interface SalvageReport {
   damage: { code: string; message: string; data: { offset?: number; file?: string } } | null;
   batchesKept: number;
   recoveredMessages: number;
+  leftOutMessages: { host: number; localOnly: number; refused: number };
 }
 
 interface DamageCase {
@@ -148,6 +149,9 @@ async function salvagePastDamage(fault: DamageCase) {
   if (where.file) expect(report.damage?.data.file).toBe(where.file);
   expect(report.batchesKept).toBe(where.kept);
   expect(report.recoveredMessages).toBeGreaterThanOrEqual(after.length);
+  // Reasonix's own context messages past the damage are left out, and counted as such.
+  const hostAfter = intact.projection.transcript.filter((entry) => entry.seq > lostUpTo && entry.message.origin === 'host').length;
+  expect(report.leftOutMessages.host).toBeGreaterThanOrEqual(hostAfter);
   expect(await treeDigest(dir)).toBe(sessionBefore);
   expect(dirname(report.newDir)).toBe(store);
   const rescuedDir = report.newDir;
@@ -161,6 +165,16 @@ async function salvagePastDamage(fault: DamageCase) {
 }
 
 describe('salvage past damage', () => {
+  it('of a session with no damage says so, and keeps all of it', async () => {
+    const dir = await copySession(fixture('tool-calls').dir);
+    const salvaged = await runCli(['salvage', dir]);
+    expect(salvaged.code, salvaged.stderr).toBe(0);
+    expect(salvaged.stdout).toContain('nothing was damaged, the new session holds all of it');
+    const report = JSON.parse((await runCli(['salvage', dir, '--json'])).stdout) as SalvageReport;
+    expect(report.damage).toBeNull();
+    expect(report.eventsKept).toBe((await readSession(dir)).events.total);
+  });
+
   it.concurrent.each(cases)('$name: the messages after the damage come back, the original stays as it was', async (fault) => {
     await salvagePastDamage(fault);
   });

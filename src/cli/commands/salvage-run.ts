@@ -1,4 +1,4 @@
-import { salvageSession } from '../../session/writing/salvage-session.js';
+import { salvageSession, type SalvageReport } from '../../session/writing/salvage-session.js';
 import { isTranscriptPath, salvageTranscript, type TranscriptSalvageReport } from '../../migrate/salvage-transcript.js';
 import { quote, reasonixResume } from '../../store/resume/shell-command.js';
 import type { Output } from '../output.js';
@@ -32,11 +32,21 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
       printable(
         `${dir}: ${verb} ${report.newDir}: ${report.batchesKept} verified batches (${report.eventsKept} events)` +
           `${report.damage ? `, damage at ${report.damage.data.file ?? ''}${report.damage.data.offset !== undefined ? ` offset ${report.damage.data.offset}` : ''}: ${report.damage.message}` : ''}` +
-          `, ${report.recoveredMessages} messages recovered past it`,
+          (report.damage ? `, ${report.recoveredMessages} messages recovered past it${leftOutText(report.leftOutMessages)}` : ': nothing was damaged, the new session holds all of it'),
       ) + '\n',
     );
   }
   setExit(0);
+}
+
+/** The messages past the damage that were left out, and why, in words (nothing when none were). */
+function leftOutText(leftOut: SalvageReport['leftOutMessages']): string {
+  const parts = [
+    leftOut.host > 0 ? `${leftOut.host} of Reasonix's own context messages (it writes them again)` : '',
+    leftOut.localOnly > 0 ? `${leftOut.localOnly} local-only` : '',
+    leftOut.refused > 0 ? `${leftOut.refused} Reasonix would refuse` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `; left out: ${parts.join(', ')}` : '';
 }
 
 function describeTranscriptSalvage(report: TranscriptSalvageReport): string {

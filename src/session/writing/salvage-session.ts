@@ -31,6 +31,12 @@ export interface SalvageReport {
   eventsKept: number;
   /** Messages read from frames past the last verified batch, in the person's view. */
   recoveredMessages: number;
+  /**
+   * Messages read past it and left out, by why: Reasonix's own context messages (`origin: host`, which it
+   * writes again) and local-only ones are not the conversation; one Reasonix would refuse would make it
+   * refuse the whole new session.
+   */
+  leftOutMessages: { host: number; localOnly: number; refused: number };
 }
 
 interface KeptBatch {
@@ -79,7 +85,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
 
   const log = await readFile(logPath).catch((error: unknown) => undefinedIfMissing(error, logPath) ?? Buffer.alloc(0));
   const known = new Set(kept.flatMap((batch) => batch.messageIds));
-  const recovered = await messagesPast(log, verifiedEnd, await sessionContentStore(source), known);
+  const { found: recovered, leftOut } = await messagesPast(log, verifiedEnd, await sessionContentStore(source), known);
   const batches = kept.map((batch) => batch.batch);
   if (recovered.length > 0 || damage) {
     batches.push({
@@ -107,6 +113,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
     batchesKept: kept.length,
     eventsKept: kept.reduce((sum, batch) => sum + batch.batch.events.length, 0),
     recoveredMessages: recovered.length,
+    leftOutMessages: leftOut,
   };
   if (options.dryRun) return report;
   // Salvaging the same bytes again finds its salvage there: the run is done, as a re-run of migrate is.
@@ -136,8 +143,9 @@ const SalvagedRecordSchema = z.looseObject({ recordType: z.unknown(), event: z.u
  * whose payload parses, without host and local-only records, each id once and none already kept,
  * and none Reasonix would refuse to read back.
  */
-async function messagesPast(log: Buffer, from: number, content: ContentStore, known: Set<string>): Promise<Message[]> {
+async function messagesPast(log: Buffer, from: number, content: ContentStore, known: Set<string>): Promise<{ found: Message[]; leftOut: SalvageReport['leftOutMessages'] }> {
   const found: Message[] = [];
+  const leftOut = { host: 0, localOnly: 0, refused: 0 };
   for (const frame of salvageFrames(log, from)) {
     try {
       const record = SalvagedRecordSchema.safeParse(parseGoJson(frame.raw));
@@ -148,12 +156,17 @@ async function messagesPast(log: Buffer, from: number, content: ContentStore, kn
       const bytes = event.payloadRef ? await content.read(event.payloadRef) : event.payload;
       if (!bytes) continue;
       const message = MessageSchema.parse((parseGoJson(bytes) as { message?: unknown } | null)?.message);
+      if (message.origin === 'host') leftOut.host += 1;
+      else if (message.local_only) leftOut.localOnly += 1;
       if (message.origin === 'host' || message.local_only) continue;
       const id = message.id || `salvaged-${frame.offset}`;
       if (known.has(id)) continue;
       const recovered = { ...message, id };
       // A message Reasonix would refuse (a field it does not know) would make it refuse the whole new session: left out.
-      if (decodePayload('message/complete', Buffer.from(jsonText({ message: recovered }))).state !== 'ok') continue;
+      if (decodePayload('message/complete', Buffer.from(jsonText({ message: recovered }))).state !== 'ok') {
+        leftOut.refused += 1;
+        continue;
+      }
       known.add(id);
       found.push(recovered);
     } catch (error) {
@@ -162,5 +175,5 @@ async function messagesPast(log: Buffer, from: number, content: ContentStore, kn
       if (!(error instanceof SyntaxError || error instanceof z.ZodError || isSessionVerdict(error))) throw fileSystemErrorOf(error);
     }
   }
-  return found;
+  return { found, leftOut };
 }
