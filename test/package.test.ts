@@ -78,13 +78,19 @@ beforeAll(async () => {
 }, 300_000);
 
 describe(`the packed ${name} tarball`, () => {
-  it('holds the built library and CLI, the LICENSE its license field names, README, docs/format.md and docs/error-codes.md, and no source maps', async () => {
+  it('holds the built library and CLI, the LICENSE its license field names, README with every file it links to and the sample sessions its examples read, and no source maps', async () => {
     const paths = packed.files.map((file) => file.path);
     expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'docs/format.md', 'docs/error-codes.md', 'package.json', 'bin/rxstore.js', 'dist/bundle/index.js', 'dist/bundle/codec.js', 'dist/bundle/cli.js', 'dist/index.d.ts']));
     expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
     // What runs is the bundle; tsc's per-module output ships only as types.
     expect(paths.filter((path) => path.endsWith('.js') && path.startsWith('dist/') && !path.startsWith('dist/bundle/'))).toEqual([]);
-    expect(paths.filter((path) => !/^(dist|bin|docs)\/|^(LICENSE|README\.md|package\.json)$/.test(path))).toEqual([]);
+    expect(paths.filter((path) => !/^(dist|bin|docs|fixtures)\/|^(LICENSE|README\.md|ARCHITECTURE\.md|package\.json)$/.test(path))).toEqual([]);
+    // Every file README links to, and the sessions its examples read, are in the package.
+    const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
+    const linked = [...readme.matchAll(/\]\(((?:docs|fixtures)\/[^)#\s]+|ARCHITECTURE\.md)[)#]/g)].map((match) => match[1]!.replace(/\/$/, ''));
+    expect(linked.length).toBeGreaterThan(0);
+    for (const path of linked) expect(paths.some((file) => file === path || file.startsWith(`${path}/`)), path).toBe(true);
+    for (const example of ['tool-calls', 'titled', 'jsonl-migrated']) expect(paths.some((file) => file.startsWith(`fixtures/${example}/projects/`)), example).toBe(true);
     expect(packageJson.license).toBe('MIT');
     expect(await readFile(join(repoRoot, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
     const shipped = await readFile(join(project, 'node_modules', name, 'dist/bundle/index.js'), 'utf8');
