@@ -25,7 +25,9 @@ describe('rxstore export', () => {
     expect(roundTrip.projection.transcript.map((entry) => entry.message)).toEqual(original.projection.transcript.map((entry) => entry.message));
     // A second export finds exactly its own files there (as after an interrupted run) and leaves them.
     const written = await readFile(out);
-    expect((await runCli(['export', source.dir, '--to', out])).code).toBe(0);
+    const second = await runCli(['export', source.dir, '--to', out]);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^already exported: .* hold exactly these \d+ messages; nothing was written\n$/);
     expect(await readFile(out)).toEqual(written);
     // A file holding anything else is never overwritten (exit 1), the file named once.
     await writeFile(out, `${written.toString('utf8')}{"role":"user","content":"mine"}\n`);

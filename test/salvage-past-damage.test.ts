@@ -22,6 +22,7 @@ interface SalvageReport {
   newDir: string;
   damage: { code: string; message: string; data: { offset?: number; file?: string } } | null;
   batchesKept: number;
+  eventsKept: number;
   recoveredMessages: number;
   leftOutMessages: { host: number; localOnly: number; refused: number };
 }

@@ -26,6 +26,8 @@ export interface ExportReport {
   to: string;
   files: string[];
   messages: number;
+  /** The files that already held exactly what this export writes (an earlier run's), left as they were. */
+  unchanged: string[];
 }
 
 /** A session as export writes it: the document (a JSONL transcript or one JSON document) and, for JSONL, its meta. */
@@ -81,13 +83,14 @@ export async function exportSession(read: SessionRead, options: ExportOptions): 
   const text = exportedText(read, { format: options.format, view: options.view, id: branchIdOf(options.to) });
   const writes = [{ file: options.to, bytes: text.document }, ...(text.meta === undefined ? [] : [{ file: `${options.to}.meta`, bytes: text.meta }])];
   // A file already holding exactly what this export writes is an interrupted run's: kept, not a conflict.
-  const pending = [];
+  const pending: typeof writes = [];
   for (const write of writes) {
     if (!(await lstat(write.file).catch(undefinedIfMissing))) pending.push(write);
     else if (!(await sameText(write.file, write.bytes))) throw new ExportRefusedError(`${write.file} already exists; export never overwrites`, { file: write.file });
   }
   for (const write of pending) await writeFileAtomic(write.file, write.bytes);
-  return { to: options.to, files, messages: text.messages };
+  const unchanged = writes.filter((write) => !pending.includes(write)).map((write) => write.file);
+  return { to: options.to, files, messages: text.messages, unchanged };
 }
 
 /** Whether a regular file holds exactly `text`. */
