@@ -27,7 +27,7 @@ describe('rxstore export', () => {
     const written = await readFile(out);
     const second = await runCli(['export', source.dir, '--to', out]);
     expect(second.code).toBe(0);
-    expect(second.stdout).toMatch(/^already exported: .* hold exactly these \d+ messages; nothing was written\n$/);
+    expect(second.stdout).toMatch(/^already exported: .* holds? exactly these \d+ messages; nothing was written\n$/);
     expect(await readFile(out)).toEqual(written);
     // A file holding anything else is never overwritten (exit 1), the file named once.
     await writeFile(out, `${written.toString('utf8')}{"role":"user","content":"mine"}\n`);

@@ -33,8 +33,12 @@ export async function runRepair(args: RepairArgs, output: Output, setExit: (code
   else if (report.action === 'nothing-to-repair') output.out(`${shown}: no torn tail; nothing to repair\n`);
   else if (!report.tornTail) {
     const verb = report.action === 'repaired' ? 'removed' : 'would remove';
-    const why = errors.some((found) => found.code === 'RX_RECOVERY_CACHE_DAMAGED') ? 'whose checkpoint is damaged' : 'which held more of it than the log';
-    output.out(`${shown}: ${verb} Reasonix's recovery cache of the session, ${why} (Reasonix rebuilds it from the log)\n`);
+    const why = errors.some((found) => found.code === 'RX_QUERY_CACHE_BLOCKED')
+      ? 'one of whose files Reasonix would wait on forever'
+      : errors.some((found) => found.code === 'RX_RECOVERY_CACHE_DAMAGED')
+        ? 'whose recovery checkpoint is damaged'
+        : 'whose recovery cache held more of the session than the log';
+    output.out(`${shown}: ${verb} Reasonix's caches of the session, ${why} (Reasonix rebuilds them from the log)\n`);
   } else {
     const tail = report.tornTail!;
     const verb = report.action === 'repaired' ? 'cut' : 'would cut';

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, lstat, stat } from 'node:fs/promises';
+import { access, lstat, open, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isSystemError, undefinedIfMissing } from '../../errors/index.js';
 import { ownershipLockPath, SESSION_FILES } from './session-files.js';
@@ -17,7 +17,7 @@ export interface BlockedFile {
  * nothing (it resolves the lock file's identity first), the store's `.<id>.ownership.lock` as a directory,
  * and `storage.identity.json` as a directory (it
  * writes the identity by renaming a temporary file over it). Either makes it refuse to open the session.
- * A missing file is no obstacle: Reasonix creates it. And what this user may not write (`unwritable`).
+ * A missing file is no obstacle: Reasonix creates it.
  */
 export async function blockedFiles(sessionDir: string): Promise<BlockedFile[]> {
   const found: BlockedFile[] = [];
@@ -36,24 +36,47 @@ export async function blockedFiles(sessionDir: string): Promise<BlockedFile[]> {
   const identity = join(sessionDir, SESSION_FILES.identity);
   const identityEntry = await lstat(identity).catch((error: unknown) => undefinedIfMissing(error, identity));
   if (identityEntry?.isDirectory()) found.push({ file: identity, why: 'a directory: Reasonix cannot write the storage identity over it' });
-  else if (identityEntry) {
-    // Reasonix opens the identity to read it, and waits forever on a FIFO (measured with 1.38.11).
-    const target = await stat(identity).catch((error: unknown) => (isSystemError(error) && error.code === 'ELOOP' ? undefined : undefinedIfMissing(error, identity)));
-    if (target && !target.isFile() && !target.isDirectory()) found.push({ file: identity, why: 'not a regular file (a FIFO, socket or device): Reasonix waits forever reading it' });
+  else if (identityEntry && (await waitsForever(identity))) {
+    // Reasonix opens the identity to read it (measured with 1.38.11).
+    found.push({ file: identity, why: 'a FIFO, socket or endless device: Reasonix waits forever reading it' });
   }
-  found.push(...(await unwritable(sessionDir, lock, lockEntry !== undefined, ownership)));
   return found;
+}
+
+/**
+ * Whether reading the file never ends, as Reasonix reads it: a FIFO with no writer, a socket, or a device
+ * that never runs out (`/dev/zero`; `/dev/null` ends at once, and Reasonix takes it as an empty file).
+ * Looked at without waiting. A missing path, a regular file or a directory does not.
+ */
+export async function waitsForever(path: string): Promise<boolean> {
+  const target = await stat(path).catch(() => undefined);
+  if (!target || target.isFile() || target.isDirectory()) return false;
+  if (target.isFIFO() || target.isSocket()) return true;
+  const probe = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined);
+  if (!probe) return false;
+  try {
+    const { bytesRead } = await probe.read(Buffer.alloc(1), 0, 1, null);
+    return bytesRead > 0;
+  } catch {
+    return false;
+  } finally {
+    await probe.close();
+  }
 }
 
 /**
  * What the user running rxstore may not write of what Reasonix, run by the same user, must write to open
  * the session (measured with 1.38.11 as another user): its writer lock and the store's ownership lock,
- * opened for reading and writing (or created), and the session directory, where it writes the manifest
- * and the storage identity. A copy made by another user (`sudo cp`), a read-only directory or file
- * system: Reasonix refuses (`try acquire file lock: open …: permission denied`).
+ * opened for reading and writing (or created), the session directory, where it writes the manifest
+ * and the storage identity, and the session's recovery cache folder. A copy made by another user (`sudo
+ * cp`), a read-only directory or file system: Reasonix refuses (`try acquire file lock: open …: permission
+ * denied`). The session itself is sound, and another user (its owner) opens it: this is no verdict on it.
  */
-async function unwritable(sessionDir: string, lock: string, lockExists: boolean, ownership: string): Promise<BlockedFile[]> {
+export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]> {
   const found: BlockedFile[] = [];
+  const lock = join(sessionDir, SESSION_FILES.writerLock);
+  const lockExists = (await lstat(lock).catch((error: unknown) => undefinedIfMissing(error, lock))) !== undefined;
+  const ownership = ownershipLockPath(dirname(sessionDir), basename(sessionDir));
   const dirWritable = await mayWrite(sessionDir, constants.W_OK | constants.X_OK);
   if (lockExists && !(await mayWrite(lock, constants.R_OK | constants.W_OK))) {
     found.push({ file: lock, why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot take its writer lock' });
@@ -68,10 +91,16 @@ async function unwritable(sessionDir: string, lock: string, lockExists: boolean,
     found.push({ file: ownershipExists ? ownership : store, why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot take the store\'s ownership lock of the session' });
   }
   // Reasonix opens its recovery cache of the session when there is one: a checkpoint in it that it may not
-  // open it replaces, but a folder it may not use stops it (`open …/recovery-v1.bolt: permission denied`).
+  // open it replaces, and a folder it may only read it takes, but a folder it may not read stops it
+  // (`open …/recovery-v1.bolt: permission denied`).
   const cache = recoveryCacheDir(sessionDir, basename(sessionDir));
-  if ((await lstat(cache).catch((error: unknown) => undefinedIfMissing(error, cache))) && !(await mayWrite(cache, constants.R_OK | constants.W_OK | constants.X_OK))) {
-    found.push({ file: cache, why: 'not usable by this user (permission denied): Reasonix, run by this user, cannot open its recovery checkpoint of the session' });
+  if ((await lstat(cache).catch((error: unknown) => undefinedIfMissing(error, cache))) && !(await mayWrite(cache, constants.R_OK | constants.X_OK))) {
+    found.push({ file: cache, why: 'not readable by this user (permission denied): Reasonix, run by this user, cannot open its recovery checkpoint of the session' });
+  }
+  // The log it opens for appending.
+  const log = join(sessionDir, SESSION_FILES.log);
+  if ((await lstat(log).catch((error: unknown) => undefinedIfMissing(error, log))) && !(await mayWrite(log, constants.R_OK | constants.W_OK))) {
+    found.push({ file: log, why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot open the log to append to it' });
   }
   return found;
 }

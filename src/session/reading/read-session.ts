@@ -16,7 +16,8 @@ import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { writerLockHolder } from './writer-locks.js';
 import { readSessionDirectory } from './session-directory.js';
 import { logFile } from './log-file.js';
-import { recoveryCacheAhead, recoveryCacheDamage } from './recovery-cache.js';
+import { queryCacheFiles, recoveryCacheAhead, recoveryCacheDamage } from './recovery-cache.js';
+import { waitsForever } from './blocked-files.js';
 
 /** What Reasonix would do with the session: open it (`ok`, `torn-tail`) or refuse it. */
 export const SessionStatusSchema = z.enum(['ok', 'torn-tail', 'damaged', 'unsupported']);
@@ -185,6 +186,14 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
           code: 'RX_RECOVERY_CACHE_AHEAD',
           message: `Reasonix's recovery cache of the session holds ${ahead.holds}: the log was cut or an older copy put back, and Reasonix refuses to resume it ("session operation id conflicts with an earlier batch") until \`rxstore repair\` clears that cache`,
           data: { file: ahead.cache, sequence: read.lastSequence },
+        });
+      }
+      for (const file of queryCacheFiles(dir, id)) {
+        if (!(await waitsForever(file))) continue;
+        refuse({
+          code: 'RX_QUERY_CACHE_BLOCKED',
+          message: `Reasonix's query cache file ${basename(file)} is a FIFO, socket or endless device: Reasonix waits forever reading it when it opens the session, until \`rxstore repair\` clears that cache (it is rebuilt from the log)`,
+          data: { file },
         });
       }
       const damage = await recoveryCacheDamage(dir, id);

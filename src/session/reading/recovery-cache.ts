@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { mayExist } from '../../fs/may-exist.js';
@@ -6,6 +5,7 @@ import { readJsonFile } from './read-json-file.js';
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { SESSION_FILES } from './session-files.js';
 import { boltDamage } from './bolt-damage.js';
+import { readRegularFile } from '../../fs/read-regular-file.js';
 
 /**
  * `recent-v1.json` of Reasonix's recovery cache (docs/format.md §9.9): the recent messages it keeps, and
@@ -61,8 +61,13 @@ export async function recoveryCacheAhead(sessionDir: string, id: string, lastSeq
   return { cache, holds };
 }
 
-/** The refusals of a session that `rxstore repair` answers by clearing the recovery cache (Reasonix rebuilds it from the log). */
-export const CACHE_REFUSALS: ReadonlySet<string> = new Set(['RX_RECOVERY_CACHE_AHEAD', 'RX_RECOVERY_CACHE_DAMAGED']);
+/** The refusals of a session that `rxstore repair` answers by clearing the caches (Reasonix rebuilds them from the log). */
+export const CACHE_REFUSALS: ReadonlySet<string> = new Set(['RX_RECOVERY_CACHE_AHEAD', 'RX_RECOVERY_CACHE_DAMAGED', 'RX_QUERY_CACHE_BLOCKED']);
+
+/** The files of Reasonix's query cache of the session it reads when it opens the session (measured with 1.38.11). */
+export function queryCacheFiles(sessionDir: string, id: string): string[] {
+  return [join(sessionDir, '..', '.query-cache', id, 'catalog-metadata.json')];
+}
 
 /**
  * Why the checkpoint of the session's recovery cache is one Reasonix crashes on, if it is: a page its
@@ -73,7 +78,8 @@ export const CACHE_REFUSALS: ReadonlySet<string> = new Set(['RX_RECOVERY_CACHE_A
 export async function recoveryCacheDamage(sessionDir: string, id: string): Promise<{ checkpoint: string; why: string } | undefined> {
   const checkpoint = join(recoveryCacheDir(sessionDir, id), 'recovery-v1.bolt');
   if (!mayExist(checkpoint)) return undefined;
-  const bytes = await readFile(checkpoint).catch(() => undefined);
+  // A checkpoint that is no regular file, Reasonix sets aside (`.corrupt-<time>`) and makes again.
+  const bytes = readRegularFile(checkpoint);
   const why = bytes && boltDamage(bytes);
   return why ? { checkpoint, why } : undefined;
 }
@@ -81,6 +87,6 @@ export async function recoveryCacheDamage(sessionDir: string, id: string): Promi
 /** The first of `texts` the file's bytes hold (a checkpoint of at most a few megabytes, read once). */
 async function firstHeld(path: string, texts: readonly string[]): Promise<string | undefined> {
   if (texts.length === 0) return undefined;
-  const bytes = await readFile(path).catch(() => undefined);
+  const bytes = readRegularFile(path);
   return bytes && texts.find((text) => bytes.includes(text));
 }

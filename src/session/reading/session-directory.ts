@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { undefinedIfMissing, type Problem } from '../../errors/index.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
-import { blockedFiles, type BlockedFile } from './blocked-files.js';
+import { blockedFiles, unwritableFiles, type BlockedFile } from './blocked-files.js';
 import { HeaderSchema, type Header } from './header.js';
 import { OPEN_STORAGE_REVISIONS, readManifest, type Manifest } from './manifest.js';
 import { readableOrThrow, readJsonFile } from './read-json-file.js';
@@ -70,6 +70,10 @@ export async function readSessionDirectory(dir: string): Promise<SessionDirector
   read.blocked = await blockedFiles(dir);
   for (const { file, why } of read.blocked) {
     refuse({ code: 'RX_BLOCKED_FILE', message: `${basename(file)} is ${why}, and refuses to open the session`, data: { file } });
+  }
+  // What this user may not write: Reasonix, run by this user, refuses the session; its owner opens it.
+  for (const { file, why } of await unwritableFiles(dir)) {
+    warn({ code: 'RX_NOT_WRITABLE', message: `${basename(file)} is ${why}, and refuses to open the session (its owner can)`, data: { file } });
   }
   return read;
 }
