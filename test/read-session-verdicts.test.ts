@@ -286,7 +286,6 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
       [{ ...header, sessionId: 'other' }, 'invalid session header: sessionId "other"'],
       [{ ...header, createdAt: '0001-01-01T00:00:00Z' }, 'invalid session header: createdAt: createdAt must not be the zero time'],
       [{ ...header, origin: 'copied' }, expect.stringMatching(/^invalid session header: origin: /)],
-      [{ ...header, schemaVersion: 2 }, expect.stringMatching(/^invalid session header: schemaVersion: /)],
       [{ ...header, createdAt: 'yesterday' }, expect.stringMatching(/^invalid session header: createdAt: /)],
       ['not json', expect.stringMatching(/^invalid session header: .*JSON/)],
     ];

@@ -4,10 +4,10 @@ import { filesStamp } from '../fs/files-stamp.js';
 import { EmptyTranscriptError, InvalidInputError, NotASessionError, undefinedIfMissing } from '../errors/index.js';
 import type { Cursor } from '../session/cursors/cursor.js';
 import { followSession, type FollowOptions } from '../session/cursors/follow.js';
-import { HeaderSchema } from '../session/reading/header.js';
+import { readHeader } from '../session/reading/header.js';
 import { indexRecords, type IndexRecord } from '../session/replay/index-records.js';
 import type { Message } from '../session/replay/message.js';
-import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
+import { readableOrThrow } from '../session/reading/read-json-file.js';
 import type { ResolvedBatch } from '../session/reading/read-events.js';
 import { readSession, type ReadSessionOptions, type SessionRead } from '../session/reading/read-session.js';
 import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/cursors/read-since.js';
@@ -170,7 +170,7 @@ export async function openSession(path: string): Promise<OpenedSession> {
         full,
         id,
         async () => {
-          const header = readableOrThrow(await readJsonFile(join(full, SESSION_FILES.header), HeaderSchema));
+          const header = readableOrThrow(await readHeader(join(full, SESSION_FILES.header)));
           return header.state === 'ok' ? (header.value.cwd ?? null) : null;
         },
         cursor,

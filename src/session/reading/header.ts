@@ -1,13 +1,47 @@
 import { z } from 'zod';
+import { goInt, goString, goStruct } from '../../codec/go-decode.js';
+import { goRfc3339 } from '../../codec/go-time.js';
+import { wholeNumberFieldsOf, wholeNumberRefusal } from '../../codec/go-number-literals.js';
+import { readJsonFile, type JsonFileResult } from './read-json-file.js';
 
-/** `header.json`, written by the desktop app and `serve` (docs/format.md §9.2). Present means it must be valid. */
-export const HeaderSchema = z.looseObject({
-  schemaVersion: z.literal(1),
-  sessionId: z.string(),
-  createdAt: z.iso.datetime({ offset: true }).refine((time) => !time.startsWith('0001-01-01'), 'createdAt must not be the zero time'),
-  cwd: z.string().optional(),
-  parentSessionId: z.string().optional(),
-  origin: z.enum(['new', 'fork', 'canonical-v4-import', 'legacy-import']),
-});
+/** `header.json` as Go decodes it: keys in any case, `null` as the zero value, numbers as written. */
+const HeaderStruct = goStruct(
+  {
+    schemaVersion: goInt,
+    sessionId: goString,
+    createdAt: goRfc3339,
+    cwd: goString,
+    parentSessionId: goString,
+    origin: goString,
+  },
+  'keep',
+);
+
+/**
+ * `header.json`, written by the desktop app and `serve` (docs/format.md §9.2). Present means it must be
+ * valid: read as Reasonix 1.38.11 reads it (a trial matched `"cwd": null` and keys in another case, which it
+ * opens, and `"schemaVersion": 1.0`, which it refuses), then its checks: a session id, a time that is not
+ * Go's zero, one of the origins it writes. A version other than 1 is an unsupported version (the reader says).
+ */
+export const HeaderSchema = HeaderStruct.pipe(
+  z.looseObject({
+    schemaVersion: z.number().default(0),
+    sessionId: z.string(),
+    createdAt: z.string().refine((time) => !time.startsWith('0001-01-01'), 'createdAt must not be the zero time'),
+    cwd: z.string().optional(),
+    parentSessionId: z.string().optional(),
+    origin: z.enum(['new', 'fork', 'canonical-v4-import', 'legacy-import']),
+  }),
+);
 /** A session's `header.json`. */
 export type Header = z.infer<typeof HeaderSchema>;
+
+const HEADER_WHOLE_NUMBERS = wholeNumberFieldsOf(HeaderStruct);
+
+/** A session's `header.json` as Reasonix reads it: missing, invalid (with why), unreadable, or its value. */
+export async function readHeader(path: string): Promise<JsonFileResult<Header>> {
+  const result = await readJsonFile(path, HeaderSchema);
+  if (result.state !== 'ok') return result;
+  const refusal = wholeNumberRefusal(result.text, HEADER_WHOLE_NUMBERS);
+  return refusal ? { state: 'invalid', reason: refusal } : result;
+}

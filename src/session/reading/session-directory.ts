@@ -3,9 +3,9 @@ import { basename, join } from 'node:path';
 import { undefinedIfMissing, type Problem } from '../../errors/index.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { blockedFiles, unwritableFiles, type BlockedFile } from './blocked-files.js';
-import { HeaderSchema, type Header } from './header.js';
+import { readHeader, type Header } from './header.js';
 import { OPEN_STORAGE_REVISIONS, readManifest, type Manifest } from './manifest.js';
-import { readableOrThrow, readJsonFile } from './read-json-file.js';
+import { readableOrThrow } from './read-json-file.js';
 import { SESSION_FILES } from './session-files.js';
 
 /** What a session directory says of the session before its log is read. */
@@ -59,11 +59,12 @@ export async function readSessionDirectory(dir: string): Promise<SessionDirector
   }
 
   const headerPath = join(dir, SESSION_FILES.header);
-  const header = readableOrThrow(await readJsonFile(headerPath, HeaderSchema));
+  const header = readableOrThrow(await readHeader(headerPath));
   if (header.state === 'invalid') refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: ${header.reason}`, data: { file: headerPath } });
   else if (header.state === 'ok') {
     read.header = header.value;
-    if (header.value.sessionId !== id) refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: sessionId ${JSON.stringify(header.value.sessionId)}`, data: { file: headerPath } });
+    if (header.value.schemaVersion !== 1) refuse({ code: 'RX_UNSUPPORTED_VERSION', message: `unsupported session storage version: header schemaVersion ${header.value.schemaVersion}`, data: { file: headerPath } });
+    else if (header.value.sessionId !== id) refuse({ code: 'RX_HEADER_INVALID', message: `invalid session header: sessionId ${JSON.stringify(header.value.sessionId)}`, data: { file: headerPath } });
   }
 
   // Reasonix takes the writer lock and writes the identity before it reads the log.

@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describeSystemError, isSystemError } from '../../errors/index.js';
-import { HeaderSchema } from '../../session/reading/header.js';
+import { readHeader } from '../../session/reading/header.js';
 import { readManifest } from '../../session/reading/manifest.js';
 import { statLine, statOrCode } from '../../fs/files-stamp.js';
 import { readJsonFile } from '../../session/reading/read-json-file.js';
@@ -123,7 +123,7 @@ function facts(storeDir: StoreDir, id: string, path: string) {
 async function v4Copy(storeDir: StoreDir, id: string): Promise<SessionCopy> {
   const dir = join(storeDir.dir, id);
   const log = join(dir, SESSION_FILES.log);
-  const [manifest, header] = await Promise.all([readManifest(join(dir, SESSION_FILES.manifest)), readJsonFile(join(dir, SESSION_FILES.header), HeaderSchema)]);
+  const [manifest, header] = await Promise.all([readManifest(join(dir, SESSION_FILES.manifest)), readHeader(join(dir, SESSION_FILES.header))]);
   // Every append rewrites the log, so its mtime is when the session last changed.
   const logStats = statOrCode(log);
   const changed = typeof logStats === 'string' ? await stat(dir) : logStats;
