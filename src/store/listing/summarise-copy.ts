@@ -101,9 +101,10 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
     stat(copy.path),
   ]);
   const meta = transcriptMeta(copy);
-  const problem = copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : lines.problem;
+  // A meta file Reasonix cannot read it does without (it resumes the transcript): said, but no damage.
+  const problem = lines.problem ?? (copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : null);
   return {
-    status: problem ? 'damaged' : 'ok',
+    status: lines.problem ? 'damaged' : 'ok',
     problem,
     messages: lines.messages,
     updatedAt: meta.updatedAt ?? goTime(stats.mtime),

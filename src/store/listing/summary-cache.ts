@@ -24,7 +24,8 @@ import { filesStamp, statLine, statOrCode } from '../../fs/files-stamp.js';
  * is dropped, never trusted. A resume point checks itself against the log it is used on, so one
  * from another run than the summaries is used only where it still holds.
  */
-const CACHE_VERSION = 3;
+/** One more whenever a rule of rxstore's verdicts changes: a summary judged by the old rules is judged again. */
+const CACHE_VERSION = 4;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({
@@ -98,7 +99,8 @@ export class SummaryCache {
     await this.summaries.save();
     await this.resumePoints.save();
     const dir = dirname(this.summaries.file);
-    await Promise.all(Array.from({ length: CACHE_VERSION - 1 }, async (_, at) => rm(join(dir, `summaries-v${at + 1}.json`), { force: true }).catch(() => undefined)));
+    const older = Array.from({ length: CACHE_VERSION - 1 }, (_, at) => [`summaries-v${at + 1}.json`, `resume-points-v${at + 1}.json`]).flat();
+    await Promise.all(older.map((name) => rm(join(dir, name), { force: true }).catch(() => undefined)));
   }
 
   /** A kept entry, checked; one that does not parse is dropped, never trusted. */
