@@ -196,6 +196,16 @@ describe('a batch after a cursor is judged with what came before it', () => {
     expect(read.error).toEqual(expected);
   });
 
+  it('one id of a batch the log already holds, beside new ones, is refused too', async () => {
+    const dir = await copySession(plain.dir);
+    const cursor = (await all(recordsSince(dir, plain.id, { workspace: null }))).at(-1)!.cursor;
+    const taken = (await readSession(dir)).projection.transcript.at(-1)!.message.id!;
+    await appendBatch(dir, [complete({ role: 'user', id: messageId(), origin: 'user', content: 'new' }), complete({ role: 'user', id: taken, origin: 'user', content: 'again' })]);
+    const expected = await wholeRefusal(dir);
+    expect((expected as Error).message).toMatch(/duplicate stable message id/);
+    expect((await readOn(dir, plain.id, cursor)).error).toEqual(expected);
+  });
+
   it('a second result for a tool call an earlier batch answered is refused as the whole replay refuses it', async () => {
     const dir = await copySession(tools.dir);
     const cursor = (await all(recordsSince(dir, tools.id, { workspace: null }))).at(-1)!.cursor;
