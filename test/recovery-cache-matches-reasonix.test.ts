@@ -37,6 +37,17 @@ async function resumedOnce() {
   return { home, dir, id: basename(dir), cache: join(dirname(dir), '.recovery-cache', basename(dir)) };
 }
 
+/** Reasonix's verdict, judged on a copy of the state root: a resume changes the log and the cache. */
+async function resumeCopy(session: Awaited<ReturnType<typeof resumedOnce>>) {
+  const judged = await mkdtemp(join(tmpdir(), 'rxstore-recovery-judged-'));
+  try {
+    await cp(session.home, judged, { recursive: true });
+    return await resume(judged, session.id);
+  } finally {
+    await rm(judged, { recursive: true, force: true });
+  }
+}
+
 const cutWholeBatches = async (dir: string, batches: number) => {
   const ends = await endFrames(dir);
   const kept = ends.at(-1 - batches)!;
@@ -76,11 +87,7 @@ describe.skipIf(!reasonixBinary())(`a recovery cache that holds more than the lo
     try {
       await change(session);
       const read = await readSession(session.dir);
-      // Judged on a copy of the state root: a resume changes the log and the cache.
-      const judged = await mkdtemp(join(tmpdir(), 'rxstore-recovery-judged-'));
-      await cp(session.home, judged, { recursive: true });
-      const reasonix = await resume(judged, session.id);
-      await rm(judged, { recursive: true, force: true });
+      const reasonix = await resumeCopy(session);
       expect(reasonix.opens, reasonix.said).toBe(opens);
       if (opens) expect(read.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
       else {
@@ -131,10 +138,7 @@ describe.skipIf(!reasonixBinary())(`a damaged recovery checkpoint, judged by Rea
       expect(boltDamage(bolt)).toBeUndefined();
       await writeFile(checkpoint, damage(bolt));
       const read = await readSession(session.dir);
-      const judged = await mkdtemp(join(tmpdir(), 'rxstore-recovery-judged-'));
-      await cp(session.home, judged, { recursive: true });
-      const reasonix = await resume(judged, session.id);
-      await rm(judged, { recursive: true, force: true });
+      const reasonix = await resumeCopy(session);
       expect(reasonix.opens, reasonix.said).toBe(opens);
       if (opens) expect(read.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
       else {
