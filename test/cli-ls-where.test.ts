@@ -74,6 +74,14 @@ describe('rxstore where', () => {
     expect(found!.resume).toMatchObject({ resumes: true, command: `REASONIX_STATE_HOME=${machine.stateRoot} reasonix --resume ${machine.ids.jsonlTwin}` });
   });
 
+  it('asked about another folder (--cwd), prints the command that goes there first', async () => {
+    const machine = await buildStateRoot();
+    const folder = machine.workspaces['jsonl-migrated'];
+    const where = await runCli(['where', machine.ids.jsonlTwin.slice(0, 10), '--state-home', machine.stateRoot, '--cwd', folder]);
+    expect(where.code, where.stderr).toBe(0);
+    expect(where.stdout).toContain(`  resume from ${folder}: cd ${folder} && REASONIX_STATE_HOME=${machine.stateRoot} reasonix --resume ${machine.ids.jsonlTwin}\n`);
+  });
+
   it('never suggests copying a desktop session over its copy in the workspace store', async () => {
     const machine = await buildStateRoot();
     const elsewhere = await tempDir('rxstore-where-cwd-');

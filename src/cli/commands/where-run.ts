@@ -4,6 +4,9 @@ import type { Output } from '../output.js';
 import { printable } from '../printable.js';
 import { UsageError } from '../../errors/index.js';
 import type { RootArgs } from '../root-options.js';
+import { resolve } from 'node:path';
+import { fromFolder } from '../../store/resume/shell-command.js';
+import type { Platform } from '../../store/roots/platform.js';
 
 /** What `rxstore where` is run with: the options where.ts declares, as yargs gives them. */
 export interface WhereArgs extends RootArgs {
@@ -21,12 +24,14 @@ export async function runWhere(args: WhereArgs, output: Output, setExit: (code: 
     reasonixStateRoot: roots.reasonixStateRoot,
     pinned: roots.pinned,
   });
-  output.out(args.json ? `${JSON.stringify(located, null, 2)}\n` : located.map((session) => formatWhereabouts(session, inputs.cwd)).join('\n'));
+  // Asked about another folder than this one: the command to resume goes there first.
+  const elsewhere = args.cwd !== undefined && inputs.cwd !== resolve('.') ? inputs.platform : undefined;
+  output.out(args.json ? `${JSON.stringify(located, null, 2)}\n` : located.map((session) => formatWhereabouts(session, inputs.cwd, elsewhere)).join('\n'));
   setExit(0);
 }
 
 /** One session's copies and verdicts, text from the session escaped (commands are shell-quoted already). */
-function formatWhereabouts(session: SessionWhereabouts, cwd: string): string {
+function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: Platform | undefined): string {
   const p = printable;
   const lines = [`${p(session.id)}${session.title ? `  ${p(session.title)}` : ''}`];
   const workspace = session.workspace ? `${p(session.workspace)} (from ${session.workspaceFrom})` : session.slug ? `unknown; it sits under slug ${p(session.slug)}` : 'none (a global store)';
@@ -38,7 +43,7 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string): string {
     lines.push(`      \`reasonix --resume\` from ${p(cwd)}: ${copy.resume.resumes ? 'opens it' : `no (${copy.resume.reason})`} — ${p(copy.resume.explanation)}`);
   }
   const { resume } = session;
-  if (resume.resumes) lines.push(`  resume from here: ${p(resume.command!)}`);
+  if (resume.resumes) lines.push(elsewhere ? `  resume from ${p(cwd)}: ${p(fromFolder(cwd, resume.command!, elsewhere))}` : `  resume from here: ${p(resume.command!)}`);
   else if (resume.command) lines.push(`  not from here: ${p(resume.explanation)}`, `  to resume: ${p(resume.command)}`);
   else lines.push(`  no command resumes it: ${p(resume.explanation)}`);
   return `${lines.join('\n')}\n`;
