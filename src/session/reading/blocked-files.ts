@@ -73,20 +73,21 @@ export async function waitsForever(path: string): Promise<boolean> {
  * denied`). The session itself is sound, and another user (its owner) opens it: this is no verdict on it.
  */
 export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]> {
+  // A path that cannot even be looked at is not this check's to judge: the reads that need it say so.
   const found: BlockedFile[] = [];
   const lock = join(sessionDir, SESSION_FILES.writerLock);
-  const lockExists = (await lstat(lock).catch((error: unknown) => undefinedIfMissing(error, lock))) !== undefined;
+  const lockExists = (await lstat(lock).catch(() => undefined)) !== undefined;
   const ownership = ownershipLockPath(dirname(sessionDir), basename(sessionDir));
-  const dirWritable = await mayWrite(sessionDir, constants.W_OK | constants.X_OK);
-  if (lockExists && !(await mayWrite(lock, constants.R_OK | constants.W_OK))) {
+  const dirWritable = await mayUse(sessionDir, constants.W_OK | constants.X_OK);
+  if (lockExists && !(await mayUse(lock, constants.R_OK | constants.W_OK))) {
     found.push({ file: lock, why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot take its writer lock' });
   }
   if (!dirWritable) {
     found.push({ file: sessionDir, why: 'not writable by this user (permission denied): Reasonix, run by this user, writes the manifest and its locks there when it opens the session' });
   }
-  const ownershipExists = (await lstat(ownership).catch((error: unknown) => undefinedIfMissing(error, ownership))) !== undefined;
+  const ownershipExists = (await lstat(ownership).catch(() => undefined)) !== undefined;
   const store = dirname(sessionDir);
-  const ownershipWritable = ownershipExists ? await mayWrite(ownership, constants.R_OK | constants.W_OK) : await mayWrite(store, constants.W_OK | constants.X_OK);
+  const ownershipWritable = ownershipExists ? await mayUse(ownership, constants.R_OK | constants.W_OK) : await mayUse(store, constants.W_OK | constants.X_OK);
   if (!ownershipWritable) {
     found.push({ file: ownershipExists ? ownership : store, why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot take the store\'s ownership lock of the session' });
   }
@@ -94,19 +95,19 @@ export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]
   // open it replaces, and a folder it may only read it takes, but a folder it may not read stops it
   // (`open …/recovery-v1.bolt: permission denied`).
   const cache = recoveryCacheDir(sessionDir, basename(sessionDir));
-  if ((await lstat(cache).catch((error: unknown) => undefinedIfMissing(error, cache))) && !(await mayWrite(cache, constants.R_OK | constants.X_OK))) {
+  if ((await lstat(cache).catch(() => undefined)) && !(await mayUse(cache, constants.R_OK | constants.X_OK))) {
     found.push({ file: cache, why: 'not readable by this user (permission denied): Reasonix, run by this user, cannot open its recovery checkpoint of the session' });
   }
   // The log it opens for appending.
   const log = join(sessionDir, SESSION_FILES.log);
-  if ((await lstat(log).catch((error: unknown) => undefinedIfMissing(error, log))) && !(await mayWrite(log, constants.R_OK | constants.W_OK))) {
+  if ((await lstat(log).catch(() => undefined)) && !(await mayUse(log, constants.R_OK | constants.W_OK))) {
     found.push({ file: log, why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot open the log to append to it' });
   }
   return found;
 }
 
-/** Whether this process may use the path so; a permission or a read-only file system says no, and anything else is not this check's to judge. */
-async function mayWrite(path: string, mode: number): Promise<boolean> {
+/** Whether this process may use the path so (`access(2)`); a permission or a read-only file system says no, and anything else is not this check's to judge. */
+async function mayUse(path: string, mode: number): Promise<boolean> {
   try {
     await access(path, mode);
     return true;
