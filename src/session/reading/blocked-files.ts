@@ -1,9 +1,10 @@
 import { constants } from 'node:fs';
-import { access, lstat, open, stat } from 'node:fs/promises';
+import { access, lstat, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isSystemError, undefinedIfMissing } from '../../errors/index.js';
 import { ownershipLockPath, SESSION_FILES } from './session-files.js';
 import { recoveryCacheDir } from './recovery-cache.js';
+import { waitsForever } from '../../fs/waits-forever.js';
 
 /** A file Reasonix must open or replace when it opens a session, and why it cannot. */
 export interface BlockedFile {
@@ -44,27 +45,6 @@ export async function blockedFiles(sessionDir: string): Promise<BlockedFile[]> {
 }
 
 /**
- * Whether reading the file never ends, as Reasonix reads it: a FIFO with no writer, a socket, or a device
- * that never runs out (`/dev/zero`; `/dev/null` ends at once, and Reasonix takes it as an empty file).
- * Looked at without waiting. A missing path, a regular file or a directory does not.
- */
-export async function waitsForever(path: string): Promise<boolean> {
-  const target = await stat(path).catch(() => undefined);
-  if (!target || target.isFile() || target.isDirectory()) return false;
-  if (target.isFIFO() || target.isSocket()) return true;
-  const probe = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined);
-  if (!probe) return false;
-  try {
-    const { bytesRead } = await probe.read(Buffer.alloc(1), 0, 1, null);
-    return bytesRead > 0;
-  } catch {
-    return false;
-  } finally {
-    await probe.close();
-  }
-}
-
-/**
  * What the user running rxstore may not write of what Reasonix, run by the same user, must write to open
  * the session (measured with 1.38.11 as another user): its writer lock and the store's ownership lock,
  * opened for reading and writing (or created), the session directory, where it writes the manifest
@@ -76,7 +56,7 @@ export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]
   // A path that cannot even be looked at is not this check's to judge: the reads that need it say so.
   const found: BlockedFile[] = [];
   const lock = join(sessionDir, SESSION_FILES.writerLock);
-  const lockExists = (await lstat(lock).catch(() => undefined)) !== undefined;
+  const lockExists = await present(lock);
   const ownership = ownershipLockPath(dirname(sessionDir), basename(sessionDir));
   const dirWritable = await mayUse(sessionDir, constants.W_OK | constants.X_OK);
   if (lockExists && !(await mayUse(lock, constants.R_OK | constants.W_OK))) {
@@ -85,7 +65,7 @@ export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]
   if (!dirWritable) {
     found.push({ file: sessionDir, why: 'not writable by this user (permission denied): Reasonix, run by this user, writes the manifest and its locks there when it opens the session' });
   }
-  const ownershipExists = (await lstat(ownership).catch(() => undefined)) !== undefined;
+  const ownershipExists = await present(ownership);
   const store = dirname(sessionDir);
   const ownershipWritable = ownershipExists ? await mayUse(ownership, constants.R_OK | constants.W_OK) : await mayUse(store, constants.W_OK | constants.X_OK);
   if (!ownershipWritable) {
@@ -95,16 +75,19 @@ export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]
   // open it replaces, and a folder it may only read it takes, but a folder it may not read stops it
   // (`open …/recovery-v1.bolt: permission denied`).
   const cache = recoveryCacheDir(sessionDir, basename(sessionDir));
-  if ((await lstat(cache).catch(() => undefined)) && !(await mayUse(cache, constants.R_OK | constants.X_OK))) {
+  if ((await present(cache)) && !(await mayUse(cache, constants.R_OK | constants.X_OK))) {
     found.push({ file: cache, why: 'not readable by this user (permission denied): Reasonix, run by this user, cannot open its recovery checkpoint of the session' });
   }
   // The log it opens for appending.
   const log = join(sessionDir, SESSION_FILES.log);
-  if ((await lstat(log).catch(() => undefined)) && !(await mayUse(log, constants.R_OK | constants.W_OK))) {
+  if ((await present(log)) && !(await mayUse(log, constants.R_OK | constants.W_OK))) {
     found.push({ file: log, why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot open the log to append to it' });
   }
   return found;
 }
+
+/** Whether something stands at the path (a link included); any doubt says no: the reads that need it decide. */
+const present = (path: string) => lstat(path).then(() => true, () => false);
 
 /** Whether this process may use the path so (`access(2)`); a permission or a read-only file system says no, and anything else is not this check's to judge. */
 async function mayUse(path: string, mode: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { goInt, goString, goStruct } from '../../codec/go-decode.js';
 import { goRfc3339 } from '../../codec/go-time.js';
-import { wholeNumberFieldsOf, wholeNumberRefusal } from '../../codec/go-number-literals.js';
+import { wholeNumberFieldsOf } from '../../codec/go-number-literals.js';
 import { readJsonFile, type JsonFileResult } from './read-json-file.js';
 
 /** `header.json` as Go decodes it: keys in any case, `null` as the zero value, numbers as written. */
@@ -39,9 +39,6 @@ export type Header = z.infer<typeof HeaderSchema>;
 const HEADER_WHOLE_NUMBERS = wholeNumberFieldsOf(HeaderStruct);
 
 /** A session's `header.json` as Reasonix reads it: missing, invalid (with why), unreadable, or its value. */
-export async function readHeader(path: string): Promise<JsonFileResult<Header>> {
-  const result = await readJsonFile(path, HeaderSchema);
-  if (result.state !== 'ok') return result;
-  const refusal = wholeNumberRefusal(result.text, HEADER_WHOLE_NUMBERS);
-  return refusal ? { state: 'invalid', reason: refusal } : result;
+export function readHeader(path: string): Promise<JsonFileResult<Header>> {
+  return readJsonFile(path, HeaderSchema, HEADER_WHOLE_NUMBERS);
 }

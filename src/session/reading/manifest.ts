@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { goInt, goPointer, goString, goStruct, goUint } from '../../codec/go-decode.js';
 import { goWritableRfc3339 } from '../../codec/go-time.js';
-import { wholeNumberFields, wholeNumberRefusal } from '../../codec/go-number-literals.js';
+import { wholeNumberFields } from '../../codec/go-number-literals.js';
 import { readJsonFile, type JsonFileResult } from './read-json-file.js';
 
 /** `source` of a migrated, forked or imported session (docs/format.md §9.1); every field may be absent. */
@@ -59,9 +59,6 @@ const MANIFEST_WHOLE_NUMBERS = wholeNumberFields({
 });
 
 /** A session's `manifest.json` as Reasonix reads it: missing, invalid (with why), unreadable, or its value. */
-export async function readManifest(path: string): Promise<JsonFileResult<Manifest>> {
-  const result = await readJsonFile(path, ManifestSchema);
-  if (result.state !== 'ok') return result;
-  const refusal = wholeNumberRefusal(result.text, MANIFEST_WHOLE_NUMBERS);
-  return refusal ? { state: 'invalid', reason: refusal } : result;
+export function readManifest(path: string): Promise<JsonFileResult<Manifest>> {
+  return readJsonFile(path, ManifestSchema, MANIFEST_WHOLE_NUMBERS);
 }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { FileSystemError, isSystemError } from '../../errors/index.js';
 import { mayExist } from '../../fs/may-exist.js';
 import { firstIssue } from './first-issue.js';
+import { wholeNumberRefusal, type WholeNumberFields } from '../../codec/go-number-literals.js';
 
 /**
  * A JSON file as read against its schema: missing, invalid (with why), its value, or unreadable —
@@ -30,7 +31,7 @@ const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
  * a metadata file takes microseconds, while the promise API's four thread-pool round trips per
  * file were most of the time of listing two thousand sessions.
  */
-export async function readJsonFile<S extends z.ZodType>(path: string, schema: S): Promise<JsonFileResult<z.infer<S>>> {
+export async function readJsonFile<S extends z.ZodType>(path: string, schema: S, wholeNumbers?: WholeNumberFields): Promise<JsonFileResult<z.infer<S>>> {
   // A missing file (a sessions-v4 session has no header.json) is told by a stat that makes no error:
   // a failed open makes one, and listing thousands of sessions made thousands.
   if (!mayExist(path)) return { state: 'missing' };
@@ -63,5 +64,8 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S)
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { state: 'invalid', reason: firstIssue(parsed.error) };
+  // A Go struct's integer fields as written: `JSON.parse` keeps no trace of `3.0`, which Go refuses.
+  const written = wholeNumbers && wholeNumberRefusal(text, wholeNumbers);
+  if (written) return { state: 'invalid', reason: written };
   return { state: 'ok', value: parsed.data, text };
 }

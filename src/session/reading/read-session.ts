@@ -16,8 +16,8 @@ import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { writerLockHolder } from './writer-locks.js';
 import { readSessionDirectory } from './session-directory.js';
 import { logFile } from './log-file.js';
-import { queryCacheFiles, recoveryCacheAhead, recoveryCacheDamage } from './recovery-cache.js';
-import { waitsForever } from './blocked-files.js';
+import { queryCacheFiles, recoveryCacheAhead, recoveryCacheDamage, recoveryCheckpoint } from './recovery-cache.js';
+import { waitsForever } from '../../fs/waits-forever.js';
 
 /** What Reasonix would do with the session: open it (`ok`, `torn-tail`) or refuse it. */
 export const SessionStatusSchema = z.enum(['ok', 'torn-tail', 'damaged', 'unsupported']);
@@ -180,7 +180,8 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
       });
     }
     if (read.status === 'ok' || read.status === 'torn-tail') {
-      const ahead = await recoveryCacheAhead(dir, id, read.lastSequence, projection.openTurns().map((turn) => turn.turnId));
+      const checkpoint = recoveryCheckpoint(dir, id);
+      const ahead = checkpoint && (await recoveryCacheAhead(dir, id, checkpoint, read.lastSequence, projection.openTurns().map((turn) => turn.turnId)));
       if (ahead) {
         refuse({
           code: 'RX_RECOVERY_CACHE_AHEAD',
@@ -196,12 +197,12 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
           data: { file },
         });
       }
-      const damage = await recoveryCacheDamage(dir, id);
-      if (damage) {
+      const damage = checkpoint && recoveryCacheDamage(checkpoint);
+      if (checkpoint && damage) {
         refuse({
           code: 'RX_RECOVERY_CACHE_DAMAGED',
-          message: `Reasonix's recovery checkpoint of the session is damaged (${damage.why}): Reasonix crashes when it opens the session, until \`rxstore repair\` clears that cache (it is rebuilt from the log)`,
-          data: { file: damage.checkpoint },
+          message: `Reasonix's recovery checkpoint of the session is damaged (${damage}): Reasonix crashes when it opens the session, until \`rxstore repair\` clears that cache (it is rebuilt from the log)`,
+          data: { file: checkpoint.path },
         });
       }
     }

@@ -36,22 +36,19 @@ export function recoveryCacheDir(sessionDir: string, id: string): string {
  * cut, or an older copy of the session put back, while the cache stayed. Reasonix trusts the cache
  * while the storage identity still matches the log (the same session, the same first bytes), and then
  * refuses to resume it: the operations it writes next take ids the cache already holds
- * (`session operation id conflicts with an earlier batch`). Measured with 1.38.11; the checkpoint is a
- * bbolt database rxstore does not read, so the durable sequence is the one `recent-v1.json` was written
+ * (`session operation id conflicts with an earlier batch`). Measured with 1.38.11; rxstore does not read the
+ * checkpoint's bbolt records, so the durable sequence is the one `recent-v1.json` was written
  * with (test/recovery-cache-matches-reasonix). Undefined when there is no such cache, or it is not ahead.
  */
-export async function recoveryCacheAhead(sessionDir: string, id: string, lastSequence: number, openTurns: readonly string[] = []): Promise<RecoveryCacheAhead | undefined> {
+export async function recoveryCacheAhead(sessionDir: string, id: string, checkpoint: Checkpoint, lastSequence: number, openTurns: readonly string[] = []): Promise<RecoveryCacheAhead | undefined> {
   const cache = recoveryCacheDir(sessionDir, id);
-  // The checkpoint is what Reasonix reads: without it the cache is not used.
-  const checkpoint = join(cache, 'recovery-v1.bolt');
-  if (!mayExist(checkpoint)) return undefined;
   // A cache this user may not read is not one rxstore can judge.
   const recent = await readJsonFile(join(cache, 'recent-v1.json'), RecentSnapshotSchema);
   if (recent.state !== 'ok' || recent.value.sessionId !== id) return undefined;
   // After Reasonix has refused such a log once, `recent-v1.json` matches the log again while the checkpoint
   // still holds the operation that finalized a turn the log leaves open: Reasonix finalizes it again on
   // open, under the same operation id, and refuses. The ids are stored as they are, as bbolt keys.
-  const finalized = recent.value.durableSequence > lastSequence ? undefined : await firstHeld(checkpoint, openTurns.map((turn) => `turn-finalize:${turn}`));
+  const finalized = recent.value.durableSequence > lastSequence ? undefined : openTurns.map((turn) => `turn-finalize:${turn}`).find((key) => checkpoint.bytes?.includes(key));
   if (recent.value.durableSequence <= lastSequence && finalized === undefined) return undefined;
   // A missing or stale identity makes Reasonix mint a new generation, which retires the cache.
   const identity = await readJsonFile(join(sessionDir, SESSION_FILES.identity), StorageIdentitySchema);
@@ -69,24 +66,28 @@ export function queryCacheFiles(sessionDir: string, id: string): string[] {
   return [join(sessionDir, '..', '.query-cache', id, 'catalog-metadata.json')];
 }
 
-/**
- * Why the checkpoint of the session's recovery cache is one Reasonix crashes on, if it is: a page its
- * database reaches is not what it should be (`boltDamage`). Reasonix opens the checkpoint whatever else
- * the cache holds, and discards one that is no bbolt database at all. Undefined when there is none, it is
- * sound, or it cannot be read (then it is not rxstore's to judge).
- */
-export async function recoveryCacheDamage(sessionDir: string, id: string): Promise<{ checkpoint: string; why: string } | undefined> {
-  const checkpoint = join(recoveryCacheDir(sessionDir, id), 'recovery-v1.bolt');
-  if (!mayExist(checkpoint)) return undefined;
-  // A checkpoint that is no regular file, Reasonix sets aside (`.corrupt-<time>`) and makes again.
-  const bytes = readRegularFile(checkpoint);
-  const why = bytes && boltDamage(bytes);
-  return why ? { checkpoint, why } : undefined;
+/** The checkpoint of a session's recovery cache: where it is, and its bytes when it is a regular file this user may read. */
+export interface Checkpoint {
+  path: string;
+  bytes: Buffer | undefined;
 }
 
-/** The first of `texts` the file's bytes hold (a checkpoint of at most a few megabytes, read once). */
-async function firstHeld(path: string, texts: readonly string[]): Promise<string | undefined> {
-  if (texts.length === 0) return undefined;
-  const bytes = readRegularFile(path);
-  return bytes && texts.find((text) => bytes.includes(text));
+/**
+ * The checkpoint of the session's recovery cache (`recovery-v1.bolt`, a bbolt database of at most a few
+ * megabytes), read once for every check of it; undefined when there is none: without it Reasonix does not
+ * use the cache. A checkpoint that is no regular file has no bytes (Reasonix sets it aside as
+ * `.corrupt-<time>` and makes it again), nor does one this user may not read.
+ */
+export function recoveryCheckpoint(sessionDir: string, id: string): Checkpoint | undefined {
+  const path = join(recoveryCacheDir(sessionDir, id), 'recovery-v1.bolt');
+  return mayExist(path) ? { path, bytes: readRegularFile(path) } : undefined;
+}
+
+/**
+ * Why the checkpoint is one Reasonix crashes on, if it is: a page its database reaches is not what it
+ * should be (`boltDamage`). Reasonix opens the checkpoint whatever else the cache holds, and discards one
+ * that is no bbolt database at all. Undefined when it is sound, or has no bytes to judge.
+ */
+export function recoveryCacheDamage(checkpoint: Checkpoint): string | undefined {
+  return checkpoint.bytes && boltDamage(checkpoint.bytes);
 }
