@@ -26,15 +26,30 @@ export function numberLiterals(text: string): NumberLiteral[] {
 }
 
 /**
- * Whether a value in `text` may be such a number: after a key's closing quote and colon, or opening or
- * continuing a list. One regular expression, so that records whose strings are long cost little; inside a
- * string a quote is escaped, which the look-behind leaves out (a list-like run of text inside a string only
- * costs a walk).
+ * Whether `text` may hold such a number: a digit outside every string followed by `.`, `e` or `E`, or a
+ * run of 19 digits. Strings are skipped with `indexOf` (most of a record is one long string: a payload's
+ * base64, a tool's output), so only the few characters between strings are looked at one by one; true
+ * only costs a walk.
  */
-const MAY_HAVE_LITERAL = /(?:(?<!\\)"\s*:|[[,])\s*-?(?:\d+(?:\.\d|[eE])|\d{19})/;
-
 function mayHaveNumberLiteral(text: string): boolean {
-  return MAY_HAVE_LITERAL.test(text);
+  for (let at = 0; at < text.length; ) {
+    const quote = text.indexOf('"', at);
+    const end = quote === -1 ? text.length : quote;
+    let digits = 0;
+    for (; at < end; at += 1) {
+      const char = text.charCodeAt(at);
+      if (isDigit(char)) {
+        digits += 1;
+        if (digits === 19) return true;
+        continue;
+      }
+      if (digits > 0 && (char === 0x2e || char === 0x65 || char === 0x45)) return true;
+      digits = 0;
+    }
+    if (quote === -1) return false;
+    at = stringEnd(text, quote);
+  }
+  return false;
 }
 
 /** Whether Go reads the literal into an integer of the type without refusing it. */
