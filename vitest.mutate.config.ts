@@ -28,6 +28,7 @@ export default defineConfig({
       'test/follow-across-rewrites.test.ts',
       'test/cursor-validation.test.ts',
       'test/writer-locks.test.ts',
+      'test/log-read-in-worker.test.ts',
       // The session layer's in-process tests. Some files also drive the real Reasonix or the CLI in a
       // test or two: with per-test coverage a mutant runs only the tests that reach it in process.
       'test/compact-storage.test.ts',

@@ -24,7 +24,7 @@ interface Row {
 }
 
 const ROWS: Record<string, Row> = {
-  scan: { run: scanRow, usesCli: false },
+  scan: { run: scanRow, usesCli: true },
   memory: { run: memoryRow, usesCli: true },
   reasonix: { run: reasonixRow, usesCli: true },
   incremental: { run: incrementalRow, usesCli: false },

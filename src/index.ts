@@ -14,6 +14,7 @@ export { openLogSession, openSession, type OpenedLogSession, type OpenedSession,
 export { readSession, type ReadSessionOptions, type SessionRead, type SessionStatus } from './session/reading/read-session.js';
 export { readSessionEvents, type ResolvedBatch, type SessionLogItem } from './session/reading/read-events.js';
 export { workspaceOf } from './session/reading/read-session.js';
+export { setLogWorkers } from './codec/log-worker/log-worker-pool.js';
 
 // Its views, records and reports.
 export { canonicalTranscript, modelView, personView, providerMessages, type PersonMessage, type ProviderMessage, type TimedMessage } from './session/replay/views.js';

@@ -71,6 +71,7 @@ function said(message: string, argv: readonly string[]): string {
 
 // For bin/rxstore.js, which installs it before a command runs.
 export { endQuietlyOnClosedPipe } from './output.js';
+export { setLogWorkers } from '../codec/log-worker/log-worker-pool.js';
 
 /**
  * Runs the rxstore CLI with `argv` (without node and script) and returns the exit code (see

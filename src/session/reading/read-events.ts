@@ -3,7 +3,7 @@ import type { CommittedBatch, StoredEvent, TornTail } from '../../codec/batch.js
 import type { ContentStore } from '../../codec/content-store.js';
 import type { PayloadRef } from '../../codec/records.js';
 import { CorruptContentError, fileSystemErrorOf, MissingContentError } from '../../errors/index.js';
-import { readLogBatches, type ReadLogOptions } from '../../codec/read-log.js';
+import { readLogBatches, type LogReadingThread, type ReadLogOptions } from '../../codec/read-log.js';
 import { sessionContentStore } from './session-content.js';
 import { SESSION_FILES } from './session-files.js';
 import { parseGoJson } from '../../codec/go-text.js';
@@ -29,10 +29,19 @@ export interface ReadEventsOptions extends ReadLogOptions {
  * The committed batches of a session's log, with payloadRefs resolved through the content store
  * and every payload parsed. Streams: memory is bounded by the largest batch, not the log.
  */
-export async function* readSessionEvents(sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<SessionLogItem> {
+export function readSessionEvents(sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<SessionLogItem> {
+  return readSessionEventsOn('this', sessionDir, options);
+}
+
+/**
+ * `readSessionEvents` with the log decoded where `thread` says: a read of the whole log to verify it
+ * (`readSession`) takes a worker for a long log; a stream of what is new takes none, as starting one
+ * would delay its first item.
+ */
+export async function* readSessionEventsOn(thread: LogReadingThread, sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<SessionLogItem> {
   const logPath = join(sessionDir, SESSION_FILES.log);
   const content = options.content ?? (await sessionContentStore(sessionDir));
-  for await (const item of readLogBatches(logPath, options)) {
+  for await (const item of readLogBatches(logPath, options, thread)) {
     if (item.type === 'torn-tail') yield item;
     else yield { type: 'batch', value: await resolveBatch(item.batch, content, logPath) };
   }

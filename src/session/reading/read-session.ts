@@ -10,7 +10,7 @@ import { logIdentity, OffsetIndexSchema } from './offset-index.js';
 import { Projection, type MessageKeeping } from '../replay/projection.js';
 import { strictPayloadError } from '../replay/strict-payload-error.js';
 import { readJsonFile } from './read-json-file.js';
-import { readSessionEvents } from './read-events.js';
+import { readSessionEventsOn } from './read-events.js';
 import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from './session-files.js';
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { writerLockHolder } from './writer-locks.js';
@@ -135,7 +135,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     const contentFiles = new Set<string>();
     try {
       const content = new ContentStore(contentRootFor(dir, read.manifest?.contentRoot));
-      for await (const item of readSessionEvents(dir, { content })) {
+      for await (const item of readSessionEventsOn('by size', dir, { content })) {
         if (item.type === 'torn-tail') {
           read.tornTail = item.tail;
           continue;

@@ -1,0 +1,130 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { FromLogWorker, ToLogWorker } from './log-worker-protocol.js';
+import type { ReadLogOptions } from '../read-log-options.js';
+import { InvalidInputError } from '../../errors/index.js';
+
+/**
+ * One log worker thread, kept between reads: a thread started for each read would decode with code
+ * not yet optimised, and a long log is decoded half again as slowly that way. It keeps the process
+ * alive only while a reader waits for its next message: an idle worker, or one whose reader was
+ * dropped half way, never holds the process open.
+ */
+export class LogWorker {
+  private readonly queue: FromLogWorker[] = [];
+  private waiting: ((message: FromLogWorker) => void) | undefined;
+  /** The thread has exited or failed: it reads nothing more. */
+  dead = false;
+
+  private constructor(private readonly worker: Worker) {
+    worker.unref();
+    worker.on('message', (message: FromLogWorker) => this.deliver(message));
+    const die = () => {
+      this.dead = true;
+      this.deliver({ type: 'failed' });
+    };
+    worker.on('error', die);
+    worker.on('exit', die);
+  }
+
+  /**
+   * A new worker, or undefined when none can start here. From the bundle, the worker is its own entry
+   * beside this one; run from the sources (tests, the bench), it registers tsx first, as its parent did.
+   */
+  static start(): LogWorker | undefined {
+    const here = import.meta.url;
+    try {
+      if (!here.endsWith('.ts')) return new LogWorker(new Worker(new URL('./log-worker.js', here), { execArgv: [] }));
+      const tsx = import.meta.resolve('tsx/esm/api');
+      const script = new URL('./log-worker.ts', here).href;
+      const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(script)}); })`;
+      return new LogWorker(new Worker(bootstrap, { eval: true, execArgv: [] }));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Starts reading a log; its messages come from `next()` until one that ends the read. */
+  read(logPath: string, options: ReadLogOptions): void {
+    this.queue.length = 0;
+    this.send({ type: 'read', logPath, options });
+  }
+
+  send(message: ToLogWorker): void {
+    if (!this.dead) this.worker.postMessage(message);
+  }
+
+  next(): Promise<FromLogWorker> {
+    const message = this.queue.shift();
+    if (message) return Promise.resolve(message);
+    if (this.dead) return Promise.resolve({ type: 'failed' });
+    this.worker.ref();
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  /** Stops the read under way, if any, and waits for its end: no message of it is left for the next read. */
+  async finish(ended: boolean): Promise<void> {
+    if (!ended) {
+      this.send({ type: 'stop' });
+      for (let message = await this.next(); message.type === 'items'; message = await this.next());
+    }
+  }
+
+  /** Ends the thread (an idle one: no read is under way). */
+  end(): void {
+    this.dead = true;
+    void this.worker.terminate();
+  }
+
+  private deliver(message: FromLogWorker): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (!waiting) {
+      this.queue.push(message);
+      return;
+    }
+    this.worker.unref();
+    waiting(message);
+  }
+}
+
+/** Log workers at most: by default one core is left to the threads that use what they decode. */
+let mostWorkers = Math.max(0, availableParallelism() - 1);
+const idle: LogWorker[] = [];
+let started = 0;
+
+/**
+ * How many log worker threads may decode long logs (16 MiB or more) at once; 0 reads every log on the
+ * caller's thread. By default one fewer than the machine's cores. A worker makes a long read about a
+ * third faster on two cores, for a second heap: some 80 MiB more at the peak of a 100 MiB log. The
+ * command line sets 0, to hold its memory near what is live. Idle workers beyond the new count end.
+ */
+export function setLogWorkers(count: number): void {
+  if (!Number.isInteger(count) || count < 0) throw new InvalidInputError(`log workers: expected a whole number of 0 or more, got ${count}`);
+  mostWorkers = count;
+  while (idle.length > 0 && started > count) {
+    idle.pop()!.end();
+    started -= 1;
+  }
+}
+
+/**
+ * A log worker for one read (an idle one, or a new one while there are fewer than `setLogWorkers` allows; any
+ * number when `always`), undefined when none is free. Give it back with `returnLogWorker`.
+ */
+export function takeLogWorker(always = false): LogWorker | undefined {
+  for (let worker = idle.pop(); worker; worker = idle.pop()) {
+    if (!worker.dead) return worker;
+    started -= 1;
+  }
+  if (started >= mostWorkers && !always) return undefined;
+  const worker = LogWorker.start();
+  if (worker) started += 1;
+  return worker;
+}
+
+/** A worker whose read has ended, kept for the next read while it lives. */
+export function returnLogWorker(worker: LogWorker): void {
+  if (worker.dead) started -= 1;
+  else idle.push(worker);
+}

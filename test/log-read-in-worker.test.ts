@@ -1,0 +1,145 @@
+// A long log is decoded on a worker thread (readLogBatchesInWorker): the reader must get exactly
+// what a read on its own thread gives, item for item, and the same error at the same place, whatever
+// the damage; a reader that stops early must leave no thread and no open file behind.
+import { readlinkSync, readdirSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { LogItem } from '../src/codec/read-batches.js';
+import { readLogBatches, type LogReadingThread } from '../src/codec/read-log.js';
+import { GROUPS_AHEAD } from '../src/codec/log-worker/log-worker-protocol.js';
+import { createSession } from '../src/session/writing/create-session.js';
+import { codecFaults, source } from './support/codec-faults.js';
+import { copySession, cutLog, editLog, endFrames, logOf, rewriteEveryRecord } from './support/faults.js';
+import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
+import { complete, messageId } from './support/sample-session.js';
+import { tempDir } from './support/temp-dir.js';
+
+interface Outcome {
+  items: LogItem[];
+  error?: { name: string; code?: string; message: string; data?: unknown };
+}
+
+async function readWith(dir: string, thread: LogReadingThread): Promise<Outcome> {
+  const items: LogItem[] = [];
+  try {
+    for await (const item of readLogBatches(logOf(dir), {}, thread)) items.push(item);
+    return { items };
+  } catch (error) {
+    const { name, message, code, data } = error as { name: string; message: string; code?: string; data?: unknown };
+    return { items, error: { name, code, message, data } };
+  }
+}
+
+/** Both reads of the log, which must be the same; the worker's is returned. */
+async function sameOnBothThreads(dir: string): Promise<Outcome> {
+  const here = await readWith(dir, 'this');
+  const worker = await readWith(dir, 'worker');
+  expect(worker).toEqual(here);
+  for (const [at, item] of worker.items.entries()) {
+    if (item.type === 'batch') for (const event of item.batch.events) if (event.payload) expect(Buffer.isBuffer(event.payload), `batch ${at}`).toBe(true);
+  }
+  return worker;
+}
+
+/** A session of `batches` batches of twenty messages of about 1.2 KB each: a log of several of the worker's groups. */
+async function longSession(batches: number): Promise<string> {
+  const written = Array.from({ length: batches }, (_, turn) => ({
+    operationId: `rxstore-test:long-${turn}`,
+    events: Array.from({ length: 20 }, (_, index) =>
+      complete({ role: index % 2 ? 'assistant' : 'user', id: messageId(), ...(index % 2 ? {} : { origin: 'user' }), content: `turn ${turn} message ${index} ${'words '.repeat(200)}` }),
+    ),
+  }));
+  return (await createSession({ storeDir: join(await tempDir('rxstore-worker-'), 'sessions-v4'), batches: written })).dir;
+}
+
+/** Whether this process holds the file open. */
+function isOpen(path: string): boolean {
+  return readdirSync('/proc/self/fd').some((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe('a log decoded on a worker thread', () => {
+  it.each(FIXTURE_NAMES)('gives what a read on this thread gives: %s', async (name) => {
+    const read = await sameOnBothThreads(fixture(name).dir);
+    expect(read.error).toBeUndefined();
+    expect(read.items.filter((item) => item.type === 'batch').length).toBeGreaterThan(0);
+  });
+
+  it('gives the same batches over many groups, read ahead no further than it is asked', async () => {
+    const dir = await longSession(150);
+    const read = await sameOnBothThreads(dir);
+    expect(read.items).toHaveLength(150);
+    // Three megabytes of payloads: more groups than the worker may post ahead.
+    const payloadBytes = read.items.reduce((sum, item) => sum + (item.type === 'batch' ? item.batch.events.reduce((bytes, event) => bytes + (event.payload?.length ?? 0), 0) : 0), 0);
+    expect(payloadBytes).toBeGreaterThan((GROUPS_AHEAD + 1) * 1024 * 1024);
+  });
+
+  it.each(codecFaults.map((fault) => [fault.name, fault] as const))('stops with the same error where a read on this thread stops: %s', async (_name, fault) => {
+    const dir = await copySession(source.dir);
+    await fault.damage(dir);
+    const read = await sameOnBothThreads(dir);
+    expect(read.error?.code).toBe(fault.code);
+  });
+
+  it('gives the same torn tail', async () => {
+    const dir = await copySession(source.dir);
+    await cutLog(dir, 5);
+    const read = await sameOnBothThreads(dir);
+    expect(read.items.at(-1)).toMatchObject({ type: 'torn-tail', tail: { reason: 'unfinished batch' } });
+  });
+
+  it('stops with the same error at a flipped bit, after the same batches', async () => {
+    const dir = await copySession(source.dir);
+    const ends = await endFrames(dir);
+    const middle = ends[Math.floor(ends.length / 2)]!;
+    await editLog(dir, (log) => {
+      log[middle.offset - 3]! ^= 0x10;
+      return log;
+    });
+    const read = await sameOnBothThreads(dir);
+    expect(read.error?.code).toBe('RX_DAMAGED_STORE');
+    expect(read.items.length).toBeGreaterThan(0);
+  });
+
+  it('says so when a batch it gave is not there when the log is read again after damage', async () => {
+    // Damage after the first batch: the worker gives that batch, then stops, and the log is read again here.
+    const damageSecondBatch = async (dir: string) => {
+      const ends = await endFrames(dir);
+      await editLog(dir, (log) => {
+        log[ends[1]!.offset - 3]! ^= 0x10;
+        return log;
+      });
+    };
+    const dir = await copySession(source.dir);
+    // The same log with every batch rewritten (and signed again): its first batch is another.
+    const other = await copySession(source.dir);
+    await rewriteEveryRecord(other, (text) => text.replace('"commitId":"', '"commitId":"x'));
+    await damageSecondBatch(dir);
+    await damageSecondBatch(other);
+    const read = async () => {
+      let given = 0;
+      for await (const item of readLogBatches(logOf(dir), {}, 'worker')) {
+        given += 1;
+        if (given === 1 && item.type === 'batch') await writeFile(logOf(dir), await readFile(logOf(other)));
+      }
+    };
+    await expect(read()).rejects.toThrow(/^v4 batch at 0 changed while the log was read$/);
+  });
+
+  it('leaves no open log behind when the reader stops after the first batch, and reads the next log whole', async () => {
+    const dir = await longSession(150);
+    for await (const item of readLogBatches(logOf(dir), {}, 'worker')) {
+      expect(item.type).toBe('batch');
+      break;
+    }
+    expect(isOpen(logOf(dir))).toBe(false);
+    // The worker is kept for the next read: nothing of the stopped one may reach it.
+    expect((await sameOnBothThreads(dir)).items).toHaveLength(150);
+  });
+});
