@@ -2,11 +2,13 @@
 // what a read on its own thread gives, item for item, and the same error at the same place, whatever
 // the damage; a reader that stops early must leave no thread and no open file behind.
 import { readlinkSync, readdirSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
+import { describe, expect, it, vi } from 'vitest';
 import type { LogItem } from '../src/codec/read-batches.js';
 import { readLogBatches, type LogReadingThread } from '../src/codec/read-log.js';
+import { IDLE_WORKER_MS, liveLogWorkers, setLogWorkers, takeLogWorker } from '../src/codec/log-worker/log-worker-pool.js';
 import { GROUPS_AHEAD } from '../src/codec/log-worker/log-worker-protocol.js';
 import { createSession } from '../src/session/writing/create-session.js';
 import { codecFaults, source } from './support/codec-faults.js';
@@ -141,5 +143,69 @@ describe('a log decoded on a worker thread', () => {
     expect(isOpen(logOf(dir))).toBe(false);
     // The worker is kept for the next read: nothing of the stopped one may reach it.
     expect((await sameOnBothThreads(dir)).items).toHaveLength(150);
+  });
+
+  it('ends a worker left idle for IDLE_WORKER_MS, and starts another for the next read', async () => {
+    // No idle worker of an earlier test (their timers are not this test's), and room for one.
+    setLogWorkers(0);
+    setLogWorkers(1);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      expect(liveLogWorkers()).toBe(0);
+      const dir = fixture('tool-calls').dir;
+      await readWith(dir, 'worker');
+      expect(liveLogWorkers()).toBe(1);
+      vi.advanceTimersByTime(IDLE_WORKER_MS - 1);
+      expect(liveLogWorkers()).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(liveLogWorkers()).toBe(0);
+      expect((await sameOnBothThreads(dir)).error).toBeUndefined();
+      expect(liveLogWorkers()).toBe(1);
+    } finally {
+      vi.useRealTimers();
+      setLogWorkers(Math.max(0, availableParallelism() - 1));
+    }
+  });
+
+  it.each(['this', 'worker'] as const)('says so when the log is cut shorter while it is read (%s thread)', async (thread) => {
+    // Longer than the worker reads ahead of its reader: the cut comes before the worker reaches the end.
+    const dir = await longSession(500);
+    const cutTo = 500_000;
+    const read = async () => {
+      let first = true;
+      for await (const item of readLogBatches(logOf(dir), {}, thread)) {
+        expect(item.type).toBe('batch');
+        if (first) await truncate(logOf(dir), cutTo);
+        first = false;
+      }
+    };
+    await expect(read()).rejects.toThrow(/^(the log was cut to 500000 bytes while it was read, past \d+|v4 batch at \d+ changed while the log was read)$/);
+  });
+
+  it('setLogWorkers lowered during a read: the worker reading then ends with it, and no other is taken', async () => {
+    setLogWorkers(0);
+    setLogWorkers(1);
+    try {
+      const dir = await longSession(150);
+      let during = -1;
+      for await (const item of readLogBatches(logOf(dir), {}, 'worker')) {
+        if (during === -1) {
+          during = liveLogWorkers();
+          setLogWorkers(0);
+        }
+        void item;
+      }
+      expect(during).toBe(1);
+      expect(liveLogWorkers()).toBe(0);
+      expect(takeLogWorker()).toBeUndefined();
+    } finally {
+      setLogWorkers(Math.max(0, availableParallelism() - 1));
+    }
+  });
+
+  it('setLogWorkers takes a whole number of 0 or more, and says what it got otherwise', () => {
+    for (const [count, got] of [[-1, '-1'], [1.5, '1.5'], ['2', 'a value of type string'], [Symbol('x'), 'a value of type symbol'], [Object.create(null), 'a value of type object']] as const) {
+      expect(() => setLogWorkers(count as number)).toThrow(`log workers: expected a whole number of 0 or more, got ${got}`);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { onFileSystem } from '../errors/index.js';
+import { DamagedStoreError, onFileSystem } from '../errors/index.js';
 import { FrameParser, type FrameParserOptions, type IncompleteFrame } from './frame-parser.js';
 import type { Frame } from './frame.js';
 
@@ -51,7 +51,12 @@ export async function* openLogBytes(path: string, offset = 0): ByteSource {
     const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(READ_CHUNK_BYTES, size - offset)));
     for (let position = offset; ; ) {
       const { bytesRead } = await onFileSystem(file.read(buffer, 0, buffer.length, position), path);
-      if (bytesRead === 0) return;
+      if (bytesRead === 0) {
+        // Cut shorter than what was read of it (a repair, a copy put back): what was read is not the log now.
+        const { size: now } = await onFileSystem(file.stat(), path);
+        if (now < position) throw new DamagedStoreError(`the log was cut to ${now} bytes while it was read, past ${position}`, { file: path, offset: now });
+        return;
+      }
       position += bytesRead;
       yield buffer.subarray(0, bytesRead);
     }

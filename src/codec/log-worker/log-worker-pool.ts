@@ -13,6 +13,7 @@ import { InvalidInputError } from '../../errors/index.js';
 export class LogWorker {
   private readonly queue: FromLogWorker[] = [];
   private waiting: ((message: FromLogWorker) => void) | undefined;
+  private idleEnd: NodeJS.Timeout | undefined;
   /** The thread has exited or failed: it reads nothing more. */
   dead = false;
 
@@ -72,8 +73,22 @@ export class LogWorker {
 
   /** Ends the thread (an idle one: no read is under way). */
   end(): void {
+    clearTimeout(this.idleEnd);
     this.dead = true;
     void this.worker.terminate();
+  }
+
+  /** Ends the thread once it has had no read for `ms`, then calls `ended`. */
+  endWhenIdleFor(ms: number, ended: () => void): void {
+    this.idleEnd = setTimeout(() => {
+      this.end();
+      ended();
+    }, ms).unref();
+  }
+
+  /** Keeps the thread for a read: it no longer ends by itself. */
+  keep(): void {
+    clearTimeout(this.idleEnd);
   }
 
   private deliver(message: FromLogWorker): void {
@@ -93,14 +108,25 @@ let mostWorkers = Math.max(0, availableParallelism() - 1);
 const idle: LogWorker[] = [];
 let started = 0;
 
+/** An idle worker ends after this long without a read: its heap is not kept for reads that may never come. */
+export const IDLE_WORKER_MS = 30_000;
+
+/** Log worker threads alive now, reading or idle. */
+export function liveLogWorkers(): number {
+  return started;
+}
+
 /**
  * How many log worker threads may decode long logs (16 MiB or more) at once; 0 reads every log on the
  * caller's thread. By default one fewer than the machine's cores. A worker makes a long read about a
  * third faster on two cores, for a second heap: some 80 MiB more at the peak of a 100 MiB log. The
- * command line sets 0, to hold its memory near what is live. Idle workers beyond the new count end.
+ * command line sets 0, to hold its memory near what is live. Idle workers beyond the new count end; any
+ * idle worker ends after `IDLE_WORKER_MS` without a read.
  */
 export function setLogWorkers(count: number): void {
-  if (!Number.isInteger(count) || count < 0) throw new InvalidInputError(`log workers: expected a whole number of 0 or more, got ${count}`);
+  if (!Number.isInteger(count) || count < 0) {
+    throw new InvalidInputError(`log workers: expected a whole number of 0 or more, got ${typeof count === 'number' ? count : `a value of type ${typeof count}`}`);
+  }
   mostWorkers = count;
   while (idle.length > 0 && started > count) {
     idle.pop()!.end();
@@ -109,22 +135,34 @@ export function setLogWorkers(count: number): void {
 }
 
 /**
- * A log worker for one read (an idle one, or a new one while there are fewer than `setLogWorkers` allows; any
+ * A log worker for one read (an idle one, or a new one) while fewer than `setLogWorkers` allows are reading (any
  * number when `always`), undefined when none is free. Give it back with `returnLogWorker`.
  */
 export function takeLogWorker(always = false): LogWorker | undefined {
+  if (started - idle.length >= mostWorkers && !always) return undefined;
   for (let worker = idle.pop(); worker; worker = idle.pop()) {
-    if (!worker.dead) return worker;
+    if (!worker.dead) {
+      worker.keep();
+      return worker;
+    }
     started -= 1;
   }
-  if (started >= mostWorkers && !always) return undefined;
   const worker = LogWorker.start();
   if (worker) started += 1;
   return worker;
 }
 
-/** A worker whose read has ended, kept for the next read while it lives. */
+/** A worker whose read has ended, kept for the next read while it lives, until it has been idle for `IDLE_WORKER_MS`. */
 export function returnLogWorker(worker: LogWorker): void {
-  if (worker.dead) started -= 1;
-  else idle.push(worker);
+  // One more than `setLogWorkers` now allows (it was lowered during the read) ends here.
+  if (!worker.dead && started > mostWorkers) worker.end();
+  if (worker.dead) {
+    started -= 1;
+    return;
+  }
+  idle.push(worker);
+  worker.endWhenIdleFor(IDLE_WORKER_MS, () => {
+    idle.splice(idle.indexOf(worker), 1);
+    started -= 1;
+  });
 }

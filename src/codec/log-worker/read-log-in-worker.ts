@@ -43,16 +43,18 @@ export async function* readLogBatchesInWorker(worker: LogWorker, logPath: string
     returnLogWorker(worker);
   }
   let seen = 0;
+  const changed = (offset: number) => new DamagedStoreError(`v4 batch at ${offset} changed while the log was read`, { file: logPath, offset });
   for await (const item of readHere(logPath, options)) {
-    if (item.type === 'batch' && seen < given) {
+    if (seen < given) {
+      // A batch given is not there now: the log was cut or rewritten meanwhile.
+      if (item.type !== 'batch') throw changed(lastGiven!.offset);
       seen += 1;
-      if (seen === given && !sameBatch(item.batch, lastGiven!)) {
-        throw new DamagedStoreError(`v4 batch at ${item.batch.offset} changed while the log was read`, { file: logPath, offset: item.batch.offset });
-      }
+      if (seen === given && !sameBatch(item.batch, lastGiven!)) throw changed(item.batch.offset);
       continue;
     }
     yield item;
   }
+  if (seen < given) throw changed(lastGiven!.offset);
 }
 
 function sameBatch(a: CommittedBatch, b: CommittedBatch): boolean {
