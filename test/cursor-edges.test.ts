@@ -271,3 +271,15 @@ describe('a batch boundary', () => {
     expect(error.message).toMatch(/offset 8 is not a batch boundary/);
   });
 });
+
+describe('reading since a cursor, of a session with a warning', () => {
+  it('a draft copy (no storageRevision: Reasonix imports it) is read like any other: a warning refuses nothing', async () => {
+    const dir = await copySession(fixture('plain-chat').dir);
+    const manifestPath = join(dir, 'manifest.json');
+    const { storageRevision: _, ...manifest } = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
+    await writeFile(manifestPath, JSON.stringify(manifest));
+    expect((await readSession(dir)).problems.map((problem) => [problem.code, problem.severity])).toContainEqual(['RX_UNPUBLISHED_DRAFT', 'warning']);
+    const since = await readSince(dir, fixture('plain-chat').id);
+    expect(since.batches.length).toBe((await endFrames(dir)).length);
+  });
+});

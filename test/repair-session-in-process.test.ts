@@ -1,6 +1,7 @@
 // repairSession in process on torn copies of a session the real Reasonix wrote: the cut bytes kept as
 // evidence named as Reasonix names it, the log cut to its durable end, Reasonix's disposable caches of
 // that session (and only that session) removed, and the dry run and refusals that change nothing.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -98,5 +99,25 @@ describe('repairSession', () => {
     expect(await treeDigest(dir)).toBe(digest);
     // Released, the repair goes through.
     expect((await repairSession(dir)).action).toBe('repaired');
+  });
+
+  it('a whole log behind a cache Reasonix would wait on forever: the caches go (a dry run only says so), the log stays as it is', async () => {
+    const dir = await copySession(source.dir);
+    const id = basename(dir);
+    // Reasonix reads its query cache's catalog when it opens the session: a FIFO there never ends.
+    const catalog = join(dirname(dir), '.query-cache', id, 'catalog-metadata.json');
+    await mkdir(dirname(catalog), { recursive: true });
+    expect(spawnSync('mkfifo', [catalog]).status).toBe(0);
+    const refusal = (await readSession(dir)).refusal;
+    expect(refusal?.code).toBe('RX_QUERY_CACHE_BLOCKED');
+    const log = await readFile(logOf(dir));
+    const durableEnd = log.length;
+    const cleared = { dir, tornTail: null, durableEnd, staleCache: true, cacheProblem: refusal!.message };
+    expect(await repairSession(dir, { dryRun: true })).toEqual({ ...cleared, action: 'would-repair' });
+    expect(existsSync(catalog)).toBe(true);
+    expect(await repairSession(dir)).toEqual({ ...cleared, action: 'repaired' });
+    expect(existsSync(catalog)).toBe(false);
+    expect(await readFile(logOf(dir))).toEqual(log);
+    expect((await readSession(dir)).status).toBe('ok');
   });
 });

@@ -166,7 +166,11 @@ describe('salvageSession', () => {
 
   it('the frames past the damage that hold no message of the person\'s view are left out; each message id comes back once', async () => {
     const { dir, kept } = await flippedCopy();
-    const keptIds = (await readSession(source.dir)).projection.transcript.filter((entry) => entry.seq <= (kept.at(-1)!.record.firstSeq as number)).map((entry) => entry.message.id!);
+    // Of the person's view: a host or local-only message would be left out before its id is looked at.
+    const keptIds = (await readSession(source.dir)).projection.transcript
+      .filter((entry) => entry.seq <= (kept.at(-1)!.record.firstSeq as number) && entry.message.origin !== 'host' && !entry.message.local_only)
+      .map((entry) => entry.message.id!);
+    expect(keptIds.length).toBeGreaterThan(0);
     const eventFrame = (event: Record<string, unknown>) =>
       encodeFrame(Buffer.from(JSON.stringify({ schemaVersion: 4, codec: 'reasonix.session.linear/v4', recordType: 'batch/event', createdAt: '0001-01-01T00:00:00Z', event })));
     const payload = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
@@ -201,6 +205,9 @@ describe('salvageSession', () => {
     await writeFile(logOf(dir), Buffer.concat([log, ...crafted]));
 
     const report = await salvageSession(dir);
+    // Counted apart: one host message, one local-only, one Reasonix would refuse, beyond what the same damage leaves out alone.
+    const plain = await salvageSession((await flippedCopy()).dir);
+    expect(report.leftOutMessages).toEqual({ host: plain.leftOutMessages.host + 1, localOnly: plain.leftOutMessages.localOnly + 1, refused: plain.leftOutMessages.refused + 1 });
     const events = await eventsOf(report.newDir);
     const recovered = events.slice(events.findIndex((event) => event.kind === 'diagnostic') + 1).map((event) => (event.payload as { message: { id: string; content: string } }).message);
     expect(recovered.length).toBe(report.recoveredMessages);
