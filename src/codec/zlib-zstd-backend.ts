@@ -1,6 +1,6 @@
 import * as zlib from 'node:zlib';
 import { WRITE_LEVEL, WRITE_WINDOW_LOG, type ZstdBackend } from './zstd-backend.js';
-import { zstdFrameEnd } from './zstd-frame-end.js';
+import { skippableFramesEnd, zstdFrameEnd } from './zstd-frame-end.js';
 import { ZstdSizeMismatch } from '../errors/index.js';
 
 /** The zstd API `node:zlib` has from Node 22.15 / 23.8 on; absent on Node 20. */
@@ -58,17 +58,18 @@ export function createZlibZstdBackend(options: ZlibZstdOptions = {}): ZstdBacken
     decompress(frame, rawSize, into) {
       const end = zstdFrameEnd(frame);
       if (end === undefined) throw new Error('unexpected end of zstd frame');
-      if (end < frame.length) throw new Error(`${frame.length - end} bytes after the end of the zstd frame`);
+      // Skippable frames may follow it; any other byte after it is damage.
+      if (skippableFramesEnd(frame, end) < frame.length) throw new Error(`${frame.length - end} bytes after the end of the zstd frame`);
       if (decodeInto) {
         // One spare byte: content longer than rawSize fills it instead of being cut off unseen.
         const out = into ? into.subarray(0, rawSize + 1) : Buffer.allocUnsafe(rawSize + 1);
-        const written = decodeInto(frame, out);
+        const written = decodeInto(frame.subarray(0, end), out);
         if (written !== rawSize) throw new ZstdSizeMismatch(written > rawSize ? 'more' : written, rawSize);
         return out.subarray(0, rawSize);
       }
       let out: Buffer;
       try {
-        out = zstdDecompressSync(frame, { maxOutputLength: rawSize });
+        out = zstdDecompressSync(frame.subarray(0, end), { maxOutputLength: rawSize });
       } catch (error) {
         if (error instanceof RangeError) throw new ZstdSizeMismatch('more', rawSize);
         throw error;

@@ -26,3 +26,18 @@ export function zstdFrameEnd(frame: Uint8Array): number | undefined {
   at += (descriptor & 0x04) !== 0 ? 4 : 0;
   return at > frame.length ? undefined : at;
 }
+
+/**
+ * Where the skippable frames from `at` on end (RFC 8878 §3.1.2: a magic of 0x184D2A50 to 0x184D2A5F, a
+ * 4-byte size, that many bytes), or `at` itself when none starts there. A decoder passes over them, and so
+ * does Reasonix 1.38.11: a record's zstd frame followed by one opens (measured); zstd-napi takes them too.
+ */
+export function skippableFramesEnd(frame: Uint8Array, at: number): number {
+  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  while (at + 8 <= frame.length && (view.getUint32(at, true) & 0xfffffff0) === 0x184d2a50) {
+    const end = at + 8 + view.getUint32(at + 4, true);
+    if (end > frame.length) break;
+    at = end;
+  }
+  return at;
+}

@@ -1,0 +1,51 @@
+// A record's zstd frame followed by a zstd skippable frame (RFC 8878 §3.1.2) inside an RX4F frame: Reasonix
+// 1.38.11 opens the session (its decoder passes over skippable frames), and so must rxstore, through either
+// zstd backend (node:zlib on Node 22.15 and later, zstd-napi before); other bytes after the frame are damage.
+import { describe, expect, it } from 'vitest';
+import { readSession } from '../src/session/reading/read-session.js';
+import { copySession, endFrames, replaceFrame } from './support/faults.js';
+import { fixture } from './support/fixtures.js';
+import { reasonixVerdict } from './support/reasonix-verdict.js';
+import { reasonixAbsentMessage, reasonixBinary } from './support/reasonix.js';
+
+const source = fixture('tool-calls');
+
+/** An RX4F frame of `raw` stored in one raw zstd block, then `trailer`. */
+function storedFrame(raw: Buffer, trailer: Buffer): Buffer {
+  const zstd = Buffer.alloc(12);
+  zstd.writeUInt32LE(0xfd2fb528, 0);
+  zstd[4] = 0xa0; // single segment, a 4-byte content size, no checksum
+  zstd.writeUInt32LE(raw.length, 5);
+  zstd.writeUIntLE((raw.length << 3) | 1, 9, 3); // the last block, raw
+  const body = Buffer.concat([zstd, raw, trailer]);
+  const header = Buffer.alloc(12);
+  header.write('RX4F', 0, 'ascii');
+  header.writeUInt32BE(body.length, 4);
+  header.writeUInt32BE(raw.length, 8);
+  return Buffer.concat([header, body]);
+}
+
+function skippable(content: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(0x184d2a5f, 0);
+  head.writeUInt32LE(content.length, 4);
+  return Buffer.concat([head, content]);
+}
+
+const cases: [string, Buffer, 'ok' | 'damaged'][] = [
+  ['one skippable frame', skippable(Buffer.from('garbage!')), 'ok'],
+  ['two skippable frames, one empty', Buffer.concat([skippable(Buffer.alloc(0)), skippable(Buffer.from('RX4F'))]), 'ok'],
+  ['bytes that are no frame', Buffer.from('garbage!'), 'damaged'],
+];
+
+describe.skipIf(!reasonixBinary())(`a zstd skippable frame after a record's frame, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+  it.each(cases)('%s: rxstore says what Reasonix does', async (_, trailer, expected) => {
+    const dir = await copySession(source.dir);
+    const end = (await endFrames(dir)).at(-1)!;
+    await replaceFrame(dir, end, storedFrame(end.raw, trailer));
+    const read = await readSession(dir, { caches: false });
+    const reasonix = await reasonixVerdict(dir, source.workspace);
+    expect(reasonix.status, reasonix.error).toBe(expected);
+    expect(read.status, read.problems.map((problem) => problem.message).join('\n')).toBe(expected);
+  });
+});
