@@ -9,7 +9,7 @@ import { CursorMismatchError } from '../src/errors/index.js';
 import { checkCursor, cursorAt, type Cursor } from '../src/session/cursors/cursor.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { batchesSince, readSince } from '../src/session/cursors/read-since.js';
-import { copySession, endFrames, framesOf, insertRawFrame, logOf, replaceFrame } from './support/faults.js';
+import { copySession, endFrames, framesOf, insertRawFrame, logOf, replaceFrame, storedFrame } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
 import { createSession } from '../src/session/writing/create-session.js';
@@ -185,24 +185,6 @@ describe('a cursor', () => {
     expect(damage).toMatchObject({ data: { file: logOf(dir), offset: boundary } });
   });
 });
-
-/**
- * A frame holding `raw` in one stored (uncompressed) zstd block, its bytes readable as they are;
- * `trailer` follows as a zstd skippable frame (bytes a decoder passes over).
- */
-function storedFrame(raw: Buffer, trailer: Buffer = Buffer.alloc(0)): Buffer {
-  const zstd = Buffer.alloc(4 + 1 + 4 + 3);
-  zstd.writeUInt32LE(0xfd2fb528, 0); // zstd's magic
-  zstd[4] = 0xa0; // single segment, a 4-byte content size, no checksum
-  zstd.writeUInt32LE(raw.length, 5);
-  zstd.writeUIntLE((raw.length << 3) | 1, 9, 3); // the last block, raw, of raw.length bytes
-  const body = Buffer.concat([zstd, raw, trailer]);
-  const header = Buffer.alloc(12);
-  header.write('RX4F', 0, 'ascii');
-  header.writeUInt32BE(body.length, 4);
-  header.writeUInt32BE(raw.length, 8);
-  return Buffer.concat([header, body]);
-}
 
 describe('a batch boundary', () => {
   it('is found when the batch/end frame holds the frame magic in its own bytes (a commit id that spells it, stored uncompressed)', async () => {

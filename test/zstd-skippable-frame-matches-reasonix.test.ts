@@ -3,27 +3,12 @@
 // zstd backend (node:zlib on Node 22.15 and later, zstd-napi before); other bytes after the frame are damage.
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
-import { copySession, endFrames, replaceFrame } from './support/faults.js';
+import { copySession, endFrames, replaceFrame, storedFrame } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { reasonixVerdict } from './support/reasonix-verdict.js';
 import { reasonixAbsentMessage, reasonixBinary } from './support/reasonix.js';
 
 const source = fixture('tool-calls');
-
-/** An RX4F frame of `raw` stored in one raw zstd block, then `trailer`. */
-function storedFrame(raw: Buffer, trailer: Buffer): Buffer {
-  const zstd = Buffer.alloc(12);
-  zstd.writeUInt32LE(0xfd2fb528, 0);
-  zstd[4] = 0xa0; // single segment, a 4-byte content size, no checksum
-  zstd.writeUInt32LE(raw.length, 5);
-  zstd.writeUIntLE((raw.length << 3) | 1, 9, 3); // the last block, raw
-  const body = Buffer.concat([zstd, raw, trailer]);
-  const header = Buffer.alloc(12);
-  header.write('RX4F', 0, 'ascii');
-  header.writeUInt32BE(body.length, 4);
-  header.writeUInt32BE(raw.length, 8);
-  return Buffer.concat([header, body]);
-}
 
 function skippable(content: Buffer): Buffer {
   const head = Buffer.alloc(8);

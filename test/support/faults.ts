@@ -109,3 +109,21 @@ export async function rewriteEveryRecord(sessionDir: string, edit: (text: string
   }
   await writeFile(logOf(sessionDir), Buffer.concat(out));
 }
+
+/**
+ * A frame holding `raw` in one stored (uncompressed) zstd block, its bytes readable as they are;
+ * `trailer` follows it (a skippable frame, bytes a decoder passes over, or anything else).
+ */
+export function storedFrame(raw: Buffer, trailer: Buffer = Buffer.alloc(0)): Buffer {
+  const zstd = Buffer.alloc(4 + 1 + 4 + 3);
+  zstd.writeUInt32LE(0xfd2fb528, 0); // zstd's magic
+  zstd[4] = 0xa0; // single segment, a 4-byte content size, no checksum
+  zstd.writeUInt32LE(raw.length, 5);
+  zstd.writeUIntLE((raw.length << 3) | 1, 9, 3); // the last block, raw, of raw.length bytes
+  const body = Buffer.concat([zstd, raw, trailer]);
+  const header = Buffer.alloc(12);
+  header.write('RX4F', 0, 'ascii');
+  header.writeUInt32BE(body.length, 4);
+  header.writeUInt32BE(raw.length, 8);
+  return Buffer.concat([header, body]);
+}
