@@ -16,7 +16,7 @@ export type LogReadingThread = 'worker' | 'this' | 'by size';
  * Logs at least this long (from where the read starts) are decoded on a worker thread when a core is
  * free for it: starting one costs about as much as decoding a few megabytes here.
  */
-export const WORKER_MIN_BYTES = 16 * 1024 * 1024;
+const WORKER_MIN_BYTES = 16 * 1024 * 1024;
 
 /**
  * The committed batches of a log file, then its torn tail if it has one: its bytes read through

@@ -33,6 +33,8 @@ export function zstdFrameEnd(frame: Uint8Array): number | undefined {
  * does Reasonix 1.38.11: a record's zstd frame followed by one opens (measured); zstd-napi takes them too.
  */
 export function skippableFramesEnd(frame: Uint8Array, at: number): number {
+  // Nearly every frame ends where its zstd frame does: nothing to look at.
+  if (at >= frame.length) return at;
   const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
   while (at + 8 <= frame.length && (view.getUint32(at, true) & 0xfffffff0) === 0x184d2a50) {
     const end = at + 8 + view.getUint32(at + 4, true);

@@ -29,6 +29,7 @@ port.on('message', (message: ToLogWorker) => {
 /** Reads the log and posts its items; returns the message that ends the read. */
 async function read(logPath: string, options: Extract<ToLogWorker, { type: 'read' }>['options']): Promise<FromLogWorker> {
   let group: LogItem[] = [];
+  let ending: FromLogWorker = { type: 'end' };
   try {
     let bytes = 0;
     // The first item goes at once, alone: a reader waiting for the first record does not wait for a megabyte.
@@ -42,14 +43,12 @@ async function read(logPath: string, options: Extract<ToLogWorker, { type: 'read
       group = [];
       bytes = 0;
     }
-    if (group.length > 0 && !(await post(group))) return { type: 'stopped' };
-    return { type: 'end' };
   } catch {
     // The batches before the failure are the reader's; it reads the log again on its own thread past
     // them, which throws this error itself.
-    if (group.length > 0 && !(await post(group))) return { type: 'stopped' };
-    return { type: 'failed' };
+    ending = { type: 'failed' };
   }
+  return group.length > 0 && !(await post(group)) ? { type: 'stopped' } : ending;
 }
 
 /** Posts a group once the reader has room for it; false when the reader has stopped. */
