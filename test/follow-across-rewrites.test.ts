@@ -10,22 +10,16 @@ import { appendBatches } from '../src/session/writing/append-batches.js';
 import { copySession, endFrames, logOf, replaceFrame } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
+import { followInBackground } from './support/follow-in-background.js';
 import { seededRandom } from './support/seeded-random.js';
 
 const source = fixture('tool-calls');
 
 /** Follows a session in the background, keeping what it yields and how it ended. */
-function startFollowing(dir: string, options: { watch?: boolean; pollMs: number }) {
-  const controller = new AbortController();
-  const seen: BatchSince[] = [];
-  const done = (async () => {
-    const session = await openLogSession(dir);
-    for await (const item of session.follow({ ...options, signal: controller.signal })) seen.push(item);
-  })();
-  // Observed, so that a rejection before the test awaits it is not reported as unhandled.
-  done.catch(() => undefined);
-  return { seen, done, stop: () => controller.abort() };
-}
+const startFollowing = (dir: string, options: { watch?: boolean; pollMs: number }) =>
+  followInBackground(async function* (signal) {
+    yield* (await openLogSession(dir)).follow({ ...options, signal });
+  });
 
 const titleBatch = (title: string) => ({ operationId: `rxstore-test:${title}`, events: [{ kind: 'session/title', payload: { title } }] });
 const titles = (seen: BatchSince[]) =>
@@ -41,11 +35,12 @@ describe('following a session whose log changes under the follower', () => {
     expect(torn.status).toBe('torn-tail');
 
     const follower = startFollowing(dir, { pollMs: 50 });
-    await expect.poll(() => follower.seen.length).toBe(torn.batches);
+    await follower.until((seen) => seen.length >= torn.batches, 'the backlog');
+    expect(follower.seen).toHaveLength(torn.batches);
     const repaired = await runCli(['repair', dir]);
     expect(repaired.code, repaired.stderr).toBe(0);
     await appendBatches(dir, [titleBatch('after the repair')]);
-    await expect.poll(() => titles(follower.seen)).toContain('after the repair');
+    await follower.until((seen) => titles(seen).includes('after the repair'), 'after the repair');
     follower.stop();
     await follower.done;
 
@@ -58,7 +53,8 @@ describe('following a session whose log changes under the follower', () => {
     const dir = await copySession(source.dir);
     const before = await readSession(dir);
     const follower = startFollowing(dir, { pollMs: 50 });
-    await expect.poll(() => follower.seen.length).toBe(before.batches);
+    await follower.until((seen) => seen.length >= before.batches, 'the backlog');
+    expect(follower.seen).toHaveLength(before.batches);
     const cursor = follower.seen.at(-1)!.cursor;
 
     // Another log takes its place, longer than the cursor's offset: the last batch replaced by a different one.
@@ -90,11 +86,12 @@ describe('following a session whose log changes under the follower', () => {
     const dir = await copySession(source.dir);
     const before = await readSession(dir);
     const follower = startFollowing(dir, { watch: false, pollMs: 20 });
-    await expect.poll(() => follower.seen.length).toBe(before.batches);
+    await follower.until((seen) => seen.length >= before.batches, 'the backlog');
+    expect(follower.seen).toHaveLength(before.batches);
     await appendBatches(dir, [titleBatch('first by polling')]);
-    await expect.poll(() => titles(follower.seen)).toContain('first by polling');
+    await follower.until((seen) => titles(seen).includes('first by polling'), 'first by polling');
     await appendBatches(dir, [titleBatch('second by polling')]);
-    await expect.poll(() => titles(follower.seen)).toContain('second by polling');
+    await follower.until((seen) => titles(seen).includes('second by polling'), 'second by polling');
     follower.stop();
     await follower.done;
     expect(follower.seen).toHaveLength(before.batches + 2);

@@ -9,19 +9,12 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { appendBatches } from '../src/session/writing/append-batches.js';
 import { copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
+import { followInBackground } from './support/follow-in-background.js';
 
 const source = fixture('plain-chat');
 const AN_HOUR = 3_600_000;
 
-function startFollowing(dir: string, options: FollowOptions) {
-  const controller = new AbortController();
-  const seen: BatchSince[] = [];
-  const done = (async () => {
-    for await (const item of followSession(dir, source.id, { ...options, signal: controller.signal })) seen.push(item);
-  })();
-  done.catch(() => undefined);
-  return { seen, done, stop: () => controller.abort() };
-}
+const startFollowing = (dir: string, options: FollowOptions) => followInBackground((signal) => followSession(dir, source.id, { ...options, signal }));
 
 const titleBatch = (title: string) => ({ operationId: `rxstore-test:${title}`, events: [{ kind: 'session/title', payload: { title } }] });
 const titles = (seen: BatchSince[]) => seen.flatMap((item) => item.batch.payloads).flatMap((payload) => ((payload as { title?: string } | undefined)?.title ? [(payload as { title: string }).title] : []));
@@ -30,9 +23,11 @@ describe('followSession', () => {
   it('gives the backlog at once, then each appended batch as the directory notifies it, and ends when aborted while waiting', async () => {
     const dir = await copySession(source.dir);
     const follower = startFollowing(dir, { pollMs: AN_HOUR });
-    await expect.poll(() => follower.seen.length).toBe(source.counts.batches);
+    await follower.until((seen) => seen.length >= source.counts.batches, 'the backlog');
+    expect(follower.seen).toHaveLength(source.counts.batches);
     await appendBatches(dir, [titleBatch('woken by a notification')]);
-    await expect.poll(() => titles(follower.seen)).toEqual(['woken by a notification']);
+    await follower.until((seen) => titles(seen).length > 0, 'woken by a notification');
+    expect(titles(follower.seen)).toEqual(['woken by a notification']);
     follower.stop();
     await follower.done;
     expect(follower.seen).toHaveLength(source.counts.batches + 1);
@@ -45,10 +40,12 @@ describe('followSession', () => {
     const dir = await copySession(source.dir);
     const { cursor } = await readSince(dir, source.id, undefined, { maxBatches: 3 });
     const follower = startFollowing(dir, { cursor, pollMs: 10, watch: false });
-    await expect.poll(() => follower.seen.length).toBe(source.counts.batches - 3);
+    await follower.until((seen) => seen.length >= source.counts.batches - 3, 'the backlog');
+    expect(follower.seen).toHaveLength(source.counts.batches - 3);
     expect(follower.seen[0]!.batch.batch.offset).toBe(cursor.offset);
     await appendBatches(dir, [titleBatch('found by polling')]);
-    await expect.poll(() => titles(follower.seen)).toEqual(['found by polling']);
+    await follower.until((seen) => titles(seen).length > 0, 'found by polling');
+    expect(titles(follower.seen)).toEqual(['found by polling']);
     follower.stop();
     await follower.done;
     expect(follower.seen.at(-1)!.cursor.offset).toBe((await readSession(dir, { caches: false })).durableEnd);
@@ -57,7 +54,8 @@ describe('followSession', () => {
   it('with notifications off and an hour between polls, an abort still ends the wait at once', async () => {
     const dir = await copySession(source.dir);
     const follower = startFollowing(dir, { pollMs: AN_HOUR, watch: false });
-    await expect.poll(() => follower.seen.length).toBe(source.counts.batches);
+    await follower.until((seen) => seen.length >= source.counts.batches, 'the backlog');
+    expect(follower.seen).toHaveLength(source.counts.batches);
     follower.stop();
     await follower.done;
   });
@@ -66,7 +64,8 @@ describe('followSession', () => {
     const dir = await copySession(source.dir);
     const before = readdirSync('/proc/self/fd').length;
     const follower = startFollowing(dir, { pollMs: AN_HOUR });
-    await expect.poll(() => follower.seen.length).toBe(source.counts.batches);
+    await follower.until((seen) => seen.length >= source.counts.batches, 'the backlog');
+    expect(follower.seen).toHaveLength(source.counts.batches);
     follower.stop();
     await follower.done;
     expect(readdirSync('/proc/self/fd').length).toBe(before);
@@ -97,7 +96,8 @@ describe('followSession', () => {
       if (first.length === 2) break;
     }
     const rest = startFollowing(dir, { cursor: first.at(-1)!.cursor, pollMs: AN_HOUR });
-    await expect.poll(() => rest.seen.length).toBe(source.counts.batches - 2);
+    await rest.until((seen) => seen.length >= source.counts.batches - 2, 'the backlog');
+    expect(rest.seen).toHaveLength(source.counts.batches - 2);
     rest.stop();
     await rest.done;
     const sequences = [...first, ...rest.seen].flatMap((item) => item.batch.batch.events.map((event) => event.seq));

@@ -1,9 +1,10 @@
 import { truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CursorMismatchError, openLogSession, readSession, type Cursor, type ResolvedBatch } from '../src/index.js';
+import { CursorMismatchError, openLogSession, readSession, type Cursor } from '../src/index.js';
 import { copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
+import { followInBackground } from './support/follow-in-background.js';
 import { startMockModel } from './support/mock-model.js';
 import { reasonixAbsentMessage, reasonixBinary, runReasonix, layForResume } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
@@ -40,15 +41,7 @@ describe.skipIf(!reasonixBinary())(`following a live session ${reasonixBinary() 
     const session = await openLogSession(dir);
     const start = await session.readSince();
 
-    const controller = new AbortController();
-    const seen: ResolvedBatch[] = [];
-    let last: Cursor = start.cursor;
-    const following = (async () => {
-      for await (const { batch, cursor } of session.follow({ cursor: start.cursor, signal: controller.signal, pollMs: 200 })) {
-        seen.push(batch);
-        last = cursor;
-      }
-    })();
+    const follower = followInBackground((signal) => session.follow({ cursor: start.cursor, signal, pollMs: 200 }));
     const prompts = ['First follow-up.', 'Second follow-up.'];
     for (const prompt of prompts) {
       const mock = await startMockModel([{ text: `Answer to: ${prompt}`, holdMs: 300 }]);
@@ -60,9 +53,12 @@ describe.skipIf(!reasonixBinary())(`following a live session ${reasonixBinary() 
       }
     }
     const final = await readSession(dir);
-    await expect.poll(() => seen.length, { timeout: 10_000 }).toBe(final.batches - start.batches.length);
-    controller.abort();
-    await following;
+    await follower.until((given) => given.length >= final.batches - start.batches.length, 'every batch committed');
+    follower.stop();
+    await follower.done;
+    expect(follower.seen).toHaveLength(final.batches - start.batches.length);
+    const seen = follower.seen.map((item) => item.batch);
+    const last = follower.seen.at(-1)!.cursor;
 
     const sequences = seen.flatMap((batch) => batch.batch.events.map((event) => event.seq));
     expect(new Set(sequences).size).toBe(sequences.length);
