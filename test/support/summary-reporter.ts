@@ -1,21 +1,25 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { SerializedError } from 'vitest';
 
 /**
  * Prints the plain closing line `N passed, N failed` (with `, N skipped: …` when any were), which CI
  * reads to tell that tests ran; vitest's own summary is not in that form. Every skip says why, so
  * tests that vanish on one machine cannot pass unnoticed: the reason is the `— skipped: <why>`
- * a test or one of its suites puts in its name (or the note of `context.skip(note)`).
+ * a test or one of its suites puts in its name (or the note of `context.skip(note)`). A test that never
+ * finished (its test process died, a native crash) and an error outside any test count as failed.
  */
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError> = []): void {
     let passed = 0;
     let failed = 0;
+    let unfinished = 0;
     const skipped = new Map<string, number>();
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
         const result = test.result();
         if (result.state === 'passed') passed += 1;
         else if (result.state === 'failed') failed += 1;
+        else if (result.state === 'pending') unfinished += 1;
         else {
           const why = skipReason(test, result.state === 'skipped' ? result.note : undefined);
           skipped.set(why, (skipped.get(why) ?? 0) + 1);
@@ -25,7 +29,9 @@ export default class SummaryReporter implements Reporter {
     }
     const skippedCount = [...skipped.values()].reduce((sum, count) => sum + count, 0);
     const reasons = [...skipped].map(([why, count]) => `${count} ${why}`).join('; ');
-    process.stdout.write(`\n${passed} passed, ${failed} failed${skippedCount > 0 ? `, ${skippedCount} skipped: ${reasons}` : ''}\n`);
+    const notes = [unfinished > 0 ? `${unfinished} never finished` : '', unhandledErrors.length > 0 ? `${unhandledErrors.length} error${unhandledErrors.length === 1 ? '' : 's'} outside any test` : ''].filter(Boolean);
+    failed += unfinished + unhandledErrors.length;
+    process.stdout.write(`\n${passed} passed, ${failed} failed${notes.length > 0 ? ` (${notes.join(', ')})` : ''}${skippedCount > 0 ? `, ${skippedCount} skipped: ${reasons}` : ''}\n`);
   }
 }
 
