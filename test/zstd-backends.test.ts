@@ -62,6 +62,30 @@ describe.each(backends)('the %s zstd backend', (_, backend) => {
     expect(() => backend.decompress(flipped, record.length)).toThrow(/checksum/i);
   });
 
+  it('passes over skippable frames after the frame, and refuses anything else there', () => {
+    const frame = backend.compress(record);
+    const skippable = (size: number, claimed = size) => {
+      const bytes = Buffer.alloc(8 + size, 0x5a);
+      bytes.writeUInt32LE(0x184d2a5f, 0);
+      bytes.writeUInt32LE(claimed, 4);
+      return bytes;
+    };
+    expect(backend.decompress(Buffer.concat([frame, skippable(0)]), record.length).equals(record)).toBe(true);
+    expect(backend.decompress(Buffer.concat([frame, skippable(5), skippable(0)]), record.length).equals(record)).toBe(true);
+    // Eight bytes that are not a skippable frame, and a skippable frame longer than the bytes left.
+    expect(() => backend.decompress(Buffer.concat([frame, Buffer.alloc(8)]), record.length)).toThrow();
+    expect(() => backend.decompress(Buffer.concat([frame, skippable(5, 6)]), record.length)).toThrow();
+  });
+
+  it('decodes the next frames correctly after refusing one longer than declared', () => {
+    const frame = backend.compress(record);
+    // Declared far shorter than it is: the decoder stops inside the frame, with most of it unread.
+    expect(() => backend.decompress(frame, 100)).toThrow(new ZstdSizeMismatch('more', 100));
+    expect(backend.decompress(frame, record.length).equals(record)).toBe(true);
+    expect(() => backend.decompress(frame, record.length - 1)).toThrow(ZstdSizeMismatch);
+    expect(backend.decompress(backend.compress(bigRecord), bigRecord.length).equals(bigRecord)).toBe(true);
+  });
+
   it('decodes the next frame correctly after refusing a damaged one', () => {
     const frame = backend.compress(record);
     const flipped = Buffer.from(frame);
@@ -70,6 +94,26 @@ describe.each(backends)('the %s zstd backend', (_, backend) => {
     expect(backend.decompress(frame, record.length).equals(record)).toBe(true);
   });
 
+});
+
+// Made inside the test, not once when the file loads: what a backend is made with is part of what is checked.
+const factories: Array<[string, () => ZstdBackend | undefined]> = [
+  ['zstd-napi', () => createZstdNapiBackend()],
+  ['node:zlib', () => createZlibZstdBackend()],
+  ['node:zlib, one context per frame', () => createZlibZstdBackend({ reuseContext: false })],
+];
+describe.each(factories.filter(([, make]) => make() !== undefined))('a %s backend made when it is asked for', (_, make) => {
+  it('writes frames with a checksum, the content size and a window of 1 MiB at most', () => {
+    const backend = make()!;
+    for (const raw of [record, bigRecord]) {
+      const frame = backend.compress(raw);
+      const descriptor = frame[4]!;
+      expect(descriptor & 0x04).toBe(0x04);
+      expect(descriptor >> 6).toBeGreaterThan(0);
+      if ((descriptor & 0x20) === 0) expect(2 ** (10 + (frame[5]! >> 3)) * (1 + (frame[5]! & 0x07) / 8)).toBeLessThanOrEqual(1 << 20);
+      expect(backend.decompress(frame, raw.length).equals(raw)).toBe(true);
+    }
+  });
 });
 
 describe.each(backends.filter(([, backend]) => backend !== zlibOneShot))('the %s zstd backend', (_, backend) => {
