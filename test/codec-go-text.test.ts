@@ -1,5 +1,20 @@
+import { isUtf8 } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { goText, parseGoJson, parseGoJsonText } from '../src/codec/go-text.js';
+
+/**
+ * Go's reading by another route: from each byte, the one whole UTF-8 character of 1 to 4 bytes that starts
+ * there (Node's `isUtf8` judges it: shortest form, no surrogate, at most U+10FFFF), or U+FFFD for that byte.
+ */
+function goTextByAnotherRoute(bytes: Buffer): string {
+  let text = '';
+  for (let at = 0; at < bytes.length; ) {
+    const width = [1, 2, 3, 4].find((size) => at + size <= bytes.length && isUtf8(bytes.subarray(at, at + size)) && [...bytes.toString('utf8', at, at + size)].length === 1);
+    text += width === undefined ? '\ufffd' : bytes.toString('utf8', at, at + width);
+    at += width ?? 1;
+  }
+  return text;
+}
 
 /** Go's reading of text, character by character (the real Reasonix judges it in go-text-matches-reasonix). */
 const codePoints = (text: string) => [...text].map((char) => char.codePointAt(0)!.toString(16));
@@ -30,6 +45,32 @@ describe('text read as Go reads it', () => {
       [[0x41, 0xe2], ['41', 'fffd']],
     ];
     for (const [bytes, expected] of cases) expect(codePoints(goText(Buffer.from(bytes))), bytes.map((byte) => byte.toString(16)).join(' ')).toEqual(expected);
+  });
+
+  it('agrees with another reading of UTF-8 on every lead byte and the continuation bytes at the edges of its ranges', () => {
+    const edges = [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
+    const sequences: number[][] = [];
+    for (let lead = 0x80; lead <= 0xff; lead += 1) {
+      for (let second = 0; second <= 0xff; second += 1) sequences.push([lead, second]);
+      for (const second of edges) for (const third of edges) sequences.push([lead, second, third]);
+      if (lead >= 0xf0) for (const second of edges) for (const third of edges) for (const fourth of edges) sequences.push([lead, second, third, fourth]);
+    }
+    for (const sequence of sequences) {
+      const bytes = Buffer.from([0x41, ...sequence]);
+      expect(goText(bytes), sequence.map((byte) => byte.toString(16)).join(' ')).toBe(goTextByAnotherRoute(bytes));
+    }
+    // All of them in one text, so that what comes before a sequence is carried over as well.
+    const all = Buffer.from(sequences.flat());
+    expect(goText(all)).toBe(goTextByAnotherRoute(all));
+  });
+
+  it('makes every lone surrogate escape U+FFFD, \\uD800 to \\uDFFF in either case, and leaves other escapes as they are', () => {
+    for (const high of ['d8', 'd9', 'da', 'db', 'dc', 'dd', 'de', 'df', 'D9', 'DA', 'DF']) {
+      const escape = `\\u${high}42`;
+      expect(parseGoJsonText(`{"k":"a${escape}b"}`), escape).toEqual({ k: 'a\ufffdb' });
+      expect(parseGoJsonText(`"${escape}"`), escape).toBe('\ufffd');
+    }
+    for (const other of ['d742', 'e000', 'c842', '0041']) expect(parseGoJsonText(`"\\u${other}"`)).toBe(String.fromCharCode(parseInt(other, 16)));
   });
 
   it('makes a lone surrogate escape U+FFFD, in strings and keys, at any depth; a pair stays a pair', () => {

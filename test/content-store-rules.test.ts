@@ -93,6 +93,19 @@ describe('a content read refuses', () => {
 });
 
 describe('a content write', () => {
+  it("indexes the digest of each 1 MiB block of the object, the last one short, and the index's own digest in the ref", async () => {
+    const { store, ref } = await stored();
+    const index = await readFile(store.indexPath(ref.digest));
+    expect(JSON.parse(index.toString('utf8'))).toEqual({
+      version: 1,
+      object: sha256(payload),
+      bytes: payload.length,
+      blockBytes: INTEGRITY_BLOCK_BYTES,
+      blocks: [sha256(payload.subarray(0, INTEGRITY_BLOCK_BYTES)), sha256(payload.subarray(INTEGRITY_BLOCK_BYTES))],
+    });
+    expect(ref).toMatchObject({ digest: sha256(payload), bytes: payload.length, indexDigest: sha256(index) });
+  });
+
   it('of an empty payload: an index without blocks, read back', async () => {
     const store = new ContentStore(join(await tempDir('rxstore-content-'), '.content-v1'));
     const ref = await store.write(Buffer.alloc(0));
@@ -123,6 +136,8 @@ describe('the content root of a session', () => {
   it("is the store's shared one, unless the manifest names the session's own", () => {
     expect(contentRootFor('/s/store/id')).toBe('/s/store/.content-v1');
     expect(contentRootFor('/s/store/id', '.content-v1')).toBe('/s/store/id/.content-v1');
+    // Cleaned as Go's filepath.Clean does: the same directory written another way is still the session's own.
+    for (const written of ['./.content-v1', '.content-v1/', './.content-v1//', 'x/../.content-v1']) expect(contentRootFor('/s/store/id', written), written).toBe('/s/store/id/.content-v1');
     expect(contentRootFor('/s/store/id', '../../elsewhere')).toBe('/s/store/.content-v1');
   });
 });
