@@ -1,5 +1,6 @@
 // Mutation testing of the codec and the session layer: `npm run mutate` (not part of `npm test`).
-// One part at a time: `npm run mutate -- --mutate 'src/codec/**/*.ts'`.
+// One part at a time: `npm run mutate -- --mutate 'src/codec/**/*.ts'`; a part judged by another test set, with its
+// own report: `npm run mutate:part -- <name> '<globs>' [vitest config]` (scripts/mutate-part.ts).
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   mutate: ['src/codec/**/*.ts', 'src/session/**/*.ts'],

@@ -24,6 +24,8 @@ export default defineConfig({
       'test/content-store-errors.test.ts',
       'test/fixtures-decode.test.ts',
       'test/zstd-backends.test.ts',
+      'test/zstd-frame-end.test.ts',
+      'test/zstd-zlib-fallbacks.test.ts',
       'test/records-and-hygiene.test.ts',
       'test/follow-across-rewrites.test.ts',
       'test/cursor-validation.test.ts',
