@@ -4,6 +4,7 @@ import { createZstdNapiBackend } from '../src/codec/zstd-napi-backend.js';
 import { type ZstdBackend } from '../src/codec/zstd-backend.js';
 import { zstdBackend } from '../src/codec/zstd.js';
 import { ZstdSizeMismatch } from '../src/errors/index.js';
+import { skippableFrame } from './support/faults.js';
 
 const record = Buffer.from(JSON.stringify({ recordType: 'batch/event', text: 'Hello <world> & co '.repeat(200) }));
 // Larger than the 1 MiB window and not very compressible, so the frame has to carry a window descriptor.
@@ -64,12 +65,7 @@ describe.each(backends)('the %s zstd backend', (_, backend) => {
 
   it('passes over skippable frames after the frame, and refuses anything else there', () => {
     const frame = backend.compress(record);
-    const skippable = (size: number, claimed = size) => {
-      const bytes = Buffer.alloc(8 + size, 0x5a);
-      bytes.writeUInt32LE(0x184d2a5f, 0);
-      bytes.writeUInt32LE(claimed, 4);
-      return bytes;
-    };
+    const skippable = (size: number, claimed = size) => skippableFrame(Buffer.alloc(size, 0x5a), { claimed });
     expect(backend.decompress(Buffer.concat([frame, skippable(0)]), record.length).equals(record)).toBe(true);
     expect(backend.decompress(Buffer.concat([frame, skippable(5), skippable(0)]), record.length).equals(record)).toBe(true);
     // Eight bytes that are not a skippable frame, and a skippable frame longer than the bytes left.

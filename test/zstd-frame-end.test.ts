@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { skippableFramesEnd, zstdFrameEnd } from '../src/codec/zstd-frame-end.js';
 import { zstdBackend } from '../src/codec/zstd.js';
+import { skippableFrame } from './support/faults.js';
 
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
 /** A block header: last flag, type (0 raw, 1 RLE, 2 compressed), size. */
@@ -12,12 +13,7 @@ const block = (last: boolean, type: number, size: number) => {
   return [header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff];
 };
 const frame = (...parts: number[][]) => Buffer.from(parts.flat());
-const skippable = (magicLow: number, content: number[]) => {
-  const head = Buffer.alloc(8);
-  head.writeUInt32LE(0x184d2a50 + magicLow, 0);
-  head.writeUInt32LE(content.length, 4);
-  return Buffer.concat([head, Buffer.from(content)]);
-};
+const skippable = (magicLow: number, content: number[]) => skippableFrame(Buffer.from(content), { magicLow });
 
 describe('zstdFrameEnd', () => {
   it('is the length of every frame the writer makes, one block or many', () => {

@@ -3,19 +3,12 @@
 // zstd backend (node:zlib on Node 22.15 and later, zstd-napi before); other bytes after the frame are damage.
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
-import { copySession, endFrames, replaceFrame, storedFrame } from './support/faults.js';
+import { copySession, endFrames, replaceFrame, skippableFrame as skippable, storedFrame } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { reasonixVerdict } from './support/reasonix-verdict.js';
 import { reasonixAbsentMessage, reasonixBinary } from './support/reasonix.js';
 
 const source = fixture('tool-calls');
-
-function skippable(content: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32LE(0x184d2a5f, 0);
-  head.writeUInt32LE(content.length, 4);
-  return Buffer.concat([head, content]);
-}
 
 const cases: [string, Buffer, 'ok' | 'damaged'][] = [
   ['one skippable frame', skippable(Buffer.from('garbage!')), 'ok'],

@@ -127,3 +127,14 @@ export function storedFrame(raw: Buffer, trailer: Buffer = Buffer.alloc(0)): Buf
   header.writeUInt32BE(raw.length, 8);
   return Buffer.concat([header, body]);
 }
+
+/**
+ * A zstd skippable frame (RFC 8878 §3.1.2) holding `content`: magic 0x184D2A50 + `magicLow` (0 to 15), then
+ * the size it claims (`content`'s own unless given: a claim past the bytes there makes it cut short).
+ */
+export function skippableFrame(content: Uint8Array, { magicLow = 15, claimed = content.length } = {}): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(0x184d2a50 + magicLow, 0);
+  head.writeUInt32LE(claimed, 4);
+  return Buffer.concat([head, content]);
+}
