@@ -1,5 +1,5 @@
-// The closing line CI reads: a test process that dies takes its tests with it, and they must count as failed,
-// never as skipped under a green-looking `0 failed`.
+// The closing line CI reads: a test process that dies takes its tests with it, and a global setup that fails
+// (the CLI's build) runs no file at all; both must count as failed, never as a green-looking `0 failed`.
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -25,4 +25,18 @@ it('counts the tests of a test process that died as failed, and says they never 
   expect(failed).toBeGreaterThanOrEqual(unfinished);
   expect(passed + unfinished).toBeLessThanOrEqual(3);
   expect(line).not.toMatch(/skipped/);
+});
+
+it('counts the test files of a run whose global setup failed as failed, and says they never ran', async () => {
+  const dir = await tempDir('rxstore-summary-');
+  await writeFile(join(dir, 'setup.mjs'), "export default function setup() { throw new Error('the build failed'); }\n");
+  await writeFile(join(dir, 'a.test.mjs'), "it('runs', () => {});\n");
+  await writeFile(join(dir, 'b.test.mjs'), "it('runs', () => {});\n");
+  await writeFile(
+    join(dir, 'vitest.config.mjs'),
+    `export default { test: { globals: true, include: ['*.test.mjs'], globalSetup: ['setup.mjs'], reporters: [${JSON.stringify(reporter)}] } };`,
+  );
+  const run = spawnSync(process.execPath, [vitest, 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs')], { encoding: 'utf8', timeout: 60_000 });
+  expect(run.status, run.stderr).toBe(1);
+  expect(run.stdout.trim().split('\n').at(-1)).toBe('0 passed, 2 failed (2 test files never ran)');
 });

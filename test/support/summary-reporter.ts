@@ -1,4 +1,4 @@
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSpecification } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 
 /**
@@ -6,9 +6,16 @@ import type { SerializedError } from 'vitest';
  * reads to tell that tests ran; vitest's own summary is not in that form. Every skip says why, so
  * tests that vanish on one machine cannot pass unnoticed: the reason is the `— skipped: <why>`
  * a test or one of its suites puts in its name (or the note of `context.skip(note)`). A test that never
- * finished (its test process died, a native crash) and an error outside any test count as failed.
+ * finished (its test process died, a native crash), an error outside any test and a test file that never
+ * ran (a global setup that failed: vitest then reports no file at all) count as failed.
  */
 export default class SummaryReporter implements Reporter {
+  private scheduled = 0;
+
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.scheduled = specifications.length;
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError> = []): void {
     let passed = 0;
     let failed = 0;
@@ -29,8 +36,13 @@ export default class SummaryReporter implements Reporter {
     }
     const skippedCount = [...skipped.values()].reduce((sum, count) => sum + count, 0);
     const reasons = [...skipped].map(([why, count]) => `${count} ${why}`).join('; ');
-    const notes = [unfinished > 0 ? `${unfinished} never finished` : '', unhandledErrors.length > 0 ? `${unhandledErrors.length} error${unhandledErrors.length === 1 ? '' : 's'} outside any test` : ''].filter(Boolean);
-    failed += unfinished + unhandledErrors.length;
+    const neverRan = Math.max(0, this.scheduled - testModules.length);
+    const notes = [
+      unfinished > 0 ? `${unfinished} never finished` : '',
+      unhandledErrors.length > 0 ? `${unhandledErrors.length} error${unhandledErrors.length === 1 ? '' : 's'} outside any test` : '',
+      neverRan > 0 ? `${neverRan} test file${neverRan === 1 ? '' : 's'} never ran` : '',
+    ].filter(Boolean);
+    failed += unfinished + unhandledErrors.length + neverRan;
     process.stdout.write(`\n${passed} passed, ${failed} failed${notes.length > 0 ? ` (${notes.join(', ')})` : ''}${skippedCount > 0 ? `, ${skippedCount} skipped: ${reasons}` : ''}\n`);
   }
 }
