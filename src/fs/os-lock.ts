@@ -69,9 +69,9 @@ export async function isOsLockHeld(path: string): Promise<boolean> {
   // failed open makes two — most of a warm listing's time when every session was probed that way.
   if (!mayExist(path)) return false;
   const handle = await openLockFile(path, constants.O_RDONLY).catch((error: unknown) => {
-    // No lock file (or no session directory), or something there that is not a file: no writer holds a
-    // lock on it (Reasonix locks a regular file, docs/format.md §9.5). Any other error surfaces.
-    if (error instanceof FileSystemError && (error.data.errno === 'ENOENT' || error.data.errno === 'ENOTDIR')) return undefined;
+    // No lock file (or no session directory), a symlink loop nobody can open, or something there that is not
+    // a file: no writer holds a lock on it (Reasonix locks a regular file, docs/format.md §9.5). Any other error surfaces.
+    if (error instanceof FileSystemError && (error.data.errno === 'ENOENT' || error.data.errno === 'ENOTDIR' || error.data.errno === 'ELOOP')) return undefined;
     if (error instanceof NotRegularFileError) return undefined;
     throw error;
   });
