@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { DamagedStoreError, onFileSystem } from '../errors/index.js';
+import { LogCutWhileReadError, onFileSystem } from '../errors/index.js';
 import { FrameParser, type FrameParserOptions, type IncompleteFrame } from './frame-parser.js';
 import type { Frame } from './frame.js';
 
@@ -54,7 +54,7 @@ export async function* openLogBytes(path: string, offset = 0): ByteSource {
       if (bytesRead === 0) {
         // Cut shorter than what was read of it (a repair, a copy put back): what was read is not the log now.
         const { size: now } = await onFileSystem(file.stat(), path);
-        if (now < position) throw new DamagedStoreError(`the log was cut to ${now} bytes while it was read, past ${position}`, { file: path, offset: now });
+        if (now < position) throw new LogCutWhileReadError(`the log was cut to ${now} bytes while it was read, past ${position}`, { file: path, offset: now });
         return;
       }
       position += bytesRead;

@@ -6,6 +6,12 @@ export class DamagedStoreError extends RxError {
   readonly code: CodeOf<'damaged'> = 'RX_DAMAGED_STORE';
 }
 
+/**
+ * A log cut shorter than the bytes already read of it, while it was read (a repair, a copy put back):
+ * what was read is not the log now. `offset` is where the log ends now.
+ */
+export class LogCutWhileReadError extends DamagedStoreError {}
+
 /** Reasonix: `unsupported session storage version: …` — a newer or unknown format (exit 1). */
 export class UnsupportedVersionError extends RxError {
   readonly code: CodeOf<'unsupported'> = 'RX_UNSUPPORTED_VERSION';

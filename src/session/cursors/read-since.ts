@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { readSessionDirectory } from '../reading/session-directory.js';
 import { logFile } from '../reading/log-file.js';
 import { SESSION_FILES } from '../reading/session-files.js';
-import { errorFromProblem } from '../../errors/index.js';
+import { errorFromProblem, LogCutWhileReadError } from '../../errors/index.js';
 import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
 import type { Projection } from '../replay/projection.js';
@@ -59,12 +59,18 @@ export async function* replayedBatchesSince(
   const maker = await CursorMaker.open(sessionDir, sessionId);
   const batches = replayedBatches(sessionDir, start);
   let yielded = 0;
+  // Where the last batch given ends: what a read since the cursor has handed over.
+  let givenEnd = start.offset;
   try {
     while (options.maxBatches === undefined || yielded < options.maxBatches) {
       let next: IteratorResult<{ batch: ResolvedBatch; replay: Projection }>;
       try {
         next = await batches.next();
       } catch (error) {
+        // A torn tail cut while this read was in it (a repair; Reasonix's own when it opens the session):
+        // every batch before the cut was given, none is gone. The log now ends there, and so does the read;
+        // a follower reads on from there.
+        if (error instanceof LogCutWhileReadError && (error.data.offset ?? 0) >= givenEnd) return;
         if (yielded > 0 || !cursor) throw error;
         // The log may have been replaced between the cursor's check and this read: if the cursor
         // no longer fits, that is the answer (CursorMismatchError); if it still does (its sequence
@@ -76,6 +82,7 @@ export async function* replayedBatchesSince(
       const { batch, replay } = next.value;
       const { end, firstSeq, eventCount, writerGeneration } = batch.batch;
       yielded += 1;
+      givenEnd = end;
       yield { batch, replay, cursor: await maker.at({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }) };
     }
   } finally {
