@@ -238,6 +238,33 @@ const refusals: Refusal[] = [
   { name: 'an unknown required event kind', records: () => batchRecords(1, ['future/thing']), frame: 1, error: UnsupportedVersionError, message: /^unknown required event "future\/thing"$/ },
   { name: 'a begin whose firstSeq is a string', records: () => batchRecords(1, two, edit(0, (begin) => (begin.firstSeq = '1'))), frame: 0, error: DamagedStoreError, message: /^decode v4 record at 0: batch\/begin: firstSeq: / },
   {
+    // The schema sees the number 2; only the text says Go refuses it (record-fields-match-reasonix).
+    name: 'a begin whose eventCount is written 2.0',
+    records: () => {
+      const [begin, ...rest] = batchRecords(1, two);
+      return [Buffer.from(JSON.stringify(begin).replace('"eventCount":2', '"eventCount":2.0')), ...rest];
+    },
+    frame: 0,
+    error: DamagedStoreError,
+    message: /^decode v4 record at 0: batch\/begin: eventCount: cannot unmarshal number 2\.0 into Go value of type int$/,
+  },
+  {
+    // Go's zero digest names no object (record-fields-match-reasonix has Reasonix's verdict).
+    name: 'an event whose payloadRef has no digest',
+    records: () =>
+      batchRecords(
+        1,
+        two,
+        editEvent(1, (event) => {
+          delete event.payload;
+          event.payloadRef = { bytes: 70_000 };
+        }),
+      ),
+    frame: 1,
+    error: DamagedStoreError,
+    message: /^decode v4 record at \d+: batch\/event: event\.payloadRef\.digest: expected 64 lower-case hex digits$/,
+  },
+  {
     name: 'a payload in URL-safe base64',
     // Four characters, three bytes: only the alphabet is wrong (Node would decode it).
     records: () => batchRecords(1, two, editEvent(1, (event) => (event.payload = Buffer.from([0xfb, 0xef, 0xbe]).toString('base64url')))),

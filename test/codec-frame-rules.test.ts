@@ -52,7 +52,13 @@ describe('frame header sizes', () => {
     expect(tail).toBeNull();
     expect(frames).toHaveLength(1);
     expect(frames[0]!.raw.equals(big)).toBe(true);
-    expect(() => encodeFrame(Buffer.alloc(FRAME_BUDGET_BYTES + 1, 0x61))).toThrow(expect.objectContaining({ code: 'RX_INVALID_INPUT', data: { expected: `1..${FRAME_BUDGET_BYTES}`, found: FRAME_BUDGET_BYTES + 1 } }));
+    expect(() => encodeFrame(Buffer.alloc(FRAME_BUDGET_BYTES + 1, 0x61))).toThrow(
+      expect.objectContaining({
+        code: 'RX_INVALID_INPUT',
+        message: `record of ${FRAME_BUDGET_BYTES + 1} bytes is outside the 1..${FRAME_BUDGET_BYTES} frame budget`,
+        data: { expected: `1..${FRAME_BUDGET_BYTES}`, found: FRAME_BUDGET_BYTES + 1 },
+      }),
+    );
     expect(() => encodeFrame(Buffer.alloc(0))).toThrow(expect.objectContaining({ code: 'RX_INVALID_INPUT', data: { expected: `1..${FRAME_BUDGET_BYTES}`, found: 0 } }));
   });
 
@@ -157,5 +163,13 @@ describe('salvaging frames', () => {
     const frame = frameOf(noise);
     expect(frame.readUInt32BE(4)).toBeGreaterThan(FRAME_BUDGET_BYTES);
     expect([...salvageFrames(frame, 0)]).toEqual([]);
+    // The writer refuses to write it, saying so.
+    expect(() => encodeFrame(noise)).toThrow(
+      expect.objectContaining({
+        code: 'RX_INVALID_INPUT',
+        message: expect.stringMatching(/^compressed record of \d+ bytes exceeds the frame budget$/),
+        data: { expected: `at most ${FRAME_BUDGET_BYTES}`, found: expect.any(Number) },
+      }),
+    );
   });
 });

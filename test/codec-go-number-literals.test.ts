@@ -13,6 +13,8 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
     ['{"n":9.5,"m":90e1}', [{ path: 'n', literal: '9.5' }, { path: 'm', literal: '90e1' }]],
     ['{"a":["x",1.5],"b":{"c":"y","d":2.0}}', [{ path: 'a', literal: '1.5' }, { path: 'b.d', literal: '2.0' }]],
     ['{"a":[1, 2,3e0]}', [{ path: 'a', literal: '3e0' }]],
+    // A string after a comma in a list is a value, never a key of the path.
+    ['{"a":[1,"x",{"d":2.0}]}', [{ path: 'a.d', literal: '2.0' }]],
     ['{"s":"[1, 2.5]","t":", 3.5"}', []],
     ['{"s":"a \\\\\\" 1.0 \\\\","n":10e-1}', [{ path: 'n', literal: '10e-1' }]],
     ['{"k\\u0065y":1.5,"\\u017fize":2.0}', [{ path: 'key', literal: '1.5' }, { path: 'size', literal: '2.0' }]],
@@ -72,5 +74,30 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
     expect(refusal('{"raw":{"seq":1.0},"items":[]}')).toBeUndefined();
     expect(refusal('{"seq":1,"items":[{"n":5}]}')).toBeUndefined();
   });
+
+  it('a nil struct or a list of nils on the way to an integer field holds no number, and is no error', () => {
+    const inner = goStruct({ exitCode: goPointer(goInt) }, 'refuse');
+    const schema = goStruct({ inner: goPointer(inner), items: goSlice(goPointer(inner)) }, 'refuse');
+    const fields = wholeNumberFieldsOf(schema);
+    const refusal = (text: string) => wholeNumberRefusalOfDecoded(Buffer.from(text), schema.parse(JSON.parse(text)), fields);
+    expect(refusal('{"inner":null,"items":[null,{"exitCode":null}]}')).toBeUndefined();
+    expect(refusal('{"inner":null,"items":[null,{"exitCode":1.0}]}')).toBe('items.exitCode: cannot unmarshal number 1.0 into Go value of type int64');
+  });
 });
 
+
+// The decoded value's side of the same rule: what a Go int or uint64 field holds once the text is a double.
+describe('Go integer fields, as doubles', () => {
+  const takes = (schema: z.ZodType, value: number) => schema.safeParse(value).success;
+
+  it("int: whole numbers from -2^63 to 2^63 (int64's largest, 2^63 - 1, is 2^63 as a double)", () => {
+    for (const value of [0, -1, 2 ** 53 + 2, -(2 ** 63), 2 ** 63]) expect(takes(goInt, value), String(value)).toBe(true);
+    // The doubles next to each end (2^63's neighbours are 1,024 and 2,048 away), a fraction, the largest finite double.
+    for (const value of [1.5, -0.5, -(2 ** 63) - 2048, 2 ** 63 + 2048, Number.MAX_VALUE]) expect(takes(goInt, value), String(value)).toBe(false);
+  });
+
+  it('uint64: whole numbers from 0 to 2^64, never -0', () => {
+    for (const value of [0, 1, 2 ** 63, 2 ** 64]) expect(takes(goUint, value), String(value)).toBe(true);
+    for (const value of [-1, -0, 0.5, 2 ** 64 + 4096]) expect(takes(goUint, value), String(value)).toBe(false);
+  });
+});

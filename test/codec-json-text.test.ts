@@ -27,6 +27,13 @@ describe('JSON text of a value of any depth', () => {
     }
   });
 
+  it("refuses what JSON.stringify refuses for another reason than depth, with JSON.stringify's error", () => {
+    expect(() => jsonText({ n: 1n })).toThrow(TypeError);
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(() => jsonText(cycle)).toThrow(/circular/);
+  });
+
   it('writes what JSON.stringify cannot (past about 4,000 levels), as the same text a shallower one would have', () => {
     const deep = nestedArrays(10_000, { k: ['v', undefined] });
     // JSON.stringify overflows the stack on this one under Node's default stack size (not in every runner).
