@@ -57,6 +57,78 @@ describe('metadata files that are not what Reasonix writes', () => {
     expect((await drain(readSessionEvents(dir))).error).toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: path } });
   });
 
+  /** A copy of the session whose manifest is `edit`ed (an edit that changes nothing fails the test), read. */
+  async function withManifest(edit: (text: string) => string) {
+    const dir = await copySession(plain.dir);
+    const path = join(dir, 'manifest.json');
+    const text = await readFile(path, 'utf8');
+    expect(edit(text)).not.toBe(text);
+    await writeFile(path, edit(text));
+    return { path, read: await readSession(dir, { caches: false }) };
+  }
+
+  // Reasonix's verdict on each is in manifest-matches-reasonix. JSON.parse takes the first two; Go reads an absent codec as "".
+  it.each([
+    {
+      what: 'a byte-order mark before it',
+      edit: (text: string) => `\ufeff${text}`,
+      status: 'damaged',
+      code: 'RX_MANIFEST_INVALID',
+      severity: 'error',
+      message: /^invalid manifest: starts with a byte-order mark \(U\+FEFF\), which Reasonix's JSON reader refuses$/,
+    },
+    {
+      what: 'its storageRevision written 3.0',
+      edit: (text: string) => text.replace(/"storageRevision": (\d+)/, '"storageRevision": $1.0'),
+      status: 'damaged',
+      code: 'RX_MANIFEST_INVALID',
+      severity: 'error',
+      message: /^invalid manifest: storageRevision: cannot unmarshal number \d+\.0 into Go value of type int(64)?$/,
+    },
+    {
+      what: 'no codec',
+      edit: (text: string) => text.replace(/\s*"codec": "[^"]*",/, ''),
+      status: 'unsupported',
+      code: 'RX_UNSUPPORTED_VERSION',
+      severity: 'error',
+      message: /^unsupported session storage version: codec , schemaVersion 4$/,
+    },
+    {
+      what: 'a storageRevision of -1',
+      edit: (text: string) => text.replace(/"storageRevision": \d+/, '"storageRevision": -1'),
+      status: 'unsupported',
+      code: 'RX_UNSUPPORTED_VERSION',
+      severity: 'error',
+      message: /^unsupported session storage version: storageRevision -1$/,
+    },
+    {
+      what: 'a storageRevision of 0 (a draft, which Reasonix imports under a new id)',
+      edit: (text: string) => text.replace(/"storageRevision": \d+/, '"storageRevision": 0'),
+      status: 'ok',
+      code: 'RX_UNPUBLISHED_DRAFT',
+      severity: 'warning',
+      message: /^manifest has no storageRevision: Reasonix would import this draft under a new id instead of resuming it$/,
+    },
+  ])('a manifest with $what: $code, named so', async ({ edit, status, code, severity, message }) => {
+    const { path, read } = await withManifest(edit);
+    expect(read.status).toBe(status);
+    expect(read.problems).toEqual([{ code, severity, message: expect.stringMatching(message), data: { file: path } }]);
+  });
+
+  // Reasonix opens both (blocked-files-match-reasonix): it writes a new identity and rebuilds the index.
+  it.each([
+    ['storage.identity.json', 'RX_IDENTITY_STALE', 'storage identity cannot be read', 'Reasonix will mint a new one'],
+    ['events.offset-index.json', 'RX_OFFSET_INDEX_STALE', 'offset index cannot be read', 'it is a cache and will be rebuilt'],
+  ])('%s that the system will not let be read (a symlink loop) is a note naming it', async (name, code, what, then) => {
+    const dir = await copySession(plain.dir);
+    const path = join(dir, name);
+    await rm(path);
+    await symlink(path, path);
+    const read = await readSession(dir);
+    expect(read.status).toBe('ok');
+    expect(read.problems).toContainEqual({ code, severity: 'note', message: `${what} (${path}: too many levels of symbolic links); ${then}`, data: { file: path } });
+  });
+
   it('what zod found wrong is named by its path inside the file', async () => {
     const dir = await copySession(plain.dir);
     const manifestPath = join(dir, 'manifest.json');
