@@ -31,6 +31,7 @@ export default defineConfig({
       'test/cursor-validation.test.ts',
       'test/writer-locks.test.ts',
       'test/log-read-in-worker.test.ts',
+      'test/serve-log-reads.test.ts',
       // The session layer's in-process tests. Some files also drive the real Reasonix or the CLI in a
       // test or two: with per-test coverage a mutant runs only the tests that reach it in process.
       'test/compact-storage.test.ts',
@@ -42,10 +43,14 @@ export default defineConfig({
       'test/library-follow.test.ts',
       // Reading and verifying a session directory, and reading since a cursor.
       'test/read-session-verdicts.test.ts',
+      // One Reasonix run for the file (a session it resumed, with its recovery cache); each test reads in process.
+      'test/recovery-cache-in-process.test.ts',
+      'test/blocked-files-in-process.test.ts',
       'test/session-metadata-files.test.ts',
       'test/follow-session.test.ts',
       'test/records-cursor-carry.test.ts',
       'test/cursor-edges.test.ts',
+      'test/torn-tail-cut-mid-read.test.ts',
       // The session writer (create, append, validate, repair, salvage) in process.
       'test/writer-refusals-in-process.test.ts',
       'test/create-session-in-process.test.ts',
