@@ -11,6 +11,7 @@ import type { LogItem } from '../src/codec/read-batches.js';
 import { readLogBatchesOnThisThread } from '../src/codec/read-log.js';
 import { GROUPS_AHEAD, type FromLogWorker } from '../src/codec/log-worker/log-worker-protocol.js';
 import { GROUP_BYTES, GROUP_ITEMS, serveLogReads } from '../src/codec/log-worker/serve-log-reads.js';
+import { restoreBuffers } from '../src/codec/log-worker/read-log-in-worker.js';
 import { createSession } from '../src/session/writing/create-session.js';
 import { copySession, cutLog, endFrames, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
@@ -56,15 +57,6 @@ async function session(batches: number, messages: number, bytes: number): Promis
   return (await createSession({ storeDir: join(await tempDir('rxstore-serve-'), 'sessions-v4'), batches: written })).dir;
 }
 
-/** A group as it crossed the channel: its payloads are plain views of one block; as Buffers, as the reader makes them. */
-function asBuffers(items: LogItem[]): LogItem[] {
-  for (const item of items) {
-    if (item.type !== 'batch') continue;
-    for (const event of item.batch.events) if (event.payload) event.payload = Buffer.from(event.payload.buffer, event.payload.byteOffset, event.payload.byteLength);
-  }
-  return items;
-}
-
 /** The items with each payload as its length and digest: deep equality over megabytes of bytes is slow. */
 const comparable = (items: LogItem[]) =>
   items.map((item) =>
@@ -79,7 +71,9 @@ async function readAll(reader: ReturnType<typeof served>, log: string) {
   const groups: LogItem[][] = [];
   for (let message = await reader.next(); ; message = await reader.next()) {
     if (message.type !== 'items') return { groups, ending: message.type };
-    groups.push(asBuffers(message.items));
+    // As the reader makes them: each payload a Buffer again (it crossed as a view of its group's block).
+    for (const item of message.items) if (item.type === 'batch') restoreBuffers(item.batch);
+    groups.push(message.items);
     reader.port.postMessage({ type: 'more' });
   }
 }

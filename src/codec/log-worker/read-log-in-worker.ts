@@ -62,7 +62,7 @@ function sameBatch(a: CommittedBatch, b: CommittedBatch): boolean {
 }
 
 /** A payload crosses threads as a plain Uint8Array (a view of its group's block): a Buffer again, of the same bytes. */
-function restoreBuffers(batch: CommittedBatch): void {
+export function restoreBuffers(batch: CommittedBatch): void {
   for (const event of batch.events) {
     if (event.payload) event.payload = Buffer.from(event.payload.buffer, event.payload.byteOffset, event.payload.byteLength);
   }
