@@ -1,6 +1,7 @@
 // A torn tail cut while a read since a cursor is in it (a repair; Reasonix's own when it opens the session):
 // nothing that was given is gone, so the read ends where the log now does, with no error, and a follower
-// reads on. A cut behind a batch already given is still an error. The cut is made in process, at the moment
+// reads on. A cut behind a batch already given is still an error. A whole read of the session (`readSession`)
+// has given nothing yet: it reads the log as it now is, once more. The cut is made in process, at the moment
 // that tells: when the read, having reached the end of the bytes, asks the log's size again.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LogCutWhileReadError } from '../src/errors/index.js';
@@ -9,7 +10,8 @@ import { batchesSince, readSince } from '../src/session/cursors/read-since.js';
 import { copySession, cutLog, endFrames, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 
-const cut = vi.hoisted(() => ({ path: undefined as string | undefined, to: 0, done: false }));
+// Each size the log is cut to, in turn, one a file handle (each read opens its own).
+const cut = vi.hoisted(() => ({ path: undefined as string | undefined, to: [] as number[], made: 0 }));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>();
@@ -22,10 +24,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
       get(target, name) {
         if (name !== 'stat') return (Reflect.get(target, name) as (...args: unknown[]) => unknown)?.bind?.(target) ?? Reflect.get(target, name);
         return async (...args: unknown[]) => {
-          if ((stats += 1) === 2 && !cut.done) {
-            cut.done = true;
-            await fs.truncate(path as string, cut.to);
-          }
+          if ((stats += 1) === 2 && cut.made < cut.to.length) await fs.truncate(path as string, cut.to[cut.made++]!);
           return (target.stat as (...a: unknown[]) => unknown)(...args);
         };
       },
@@ -34,7 +33,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...fs, default: { ...fs, open }, open };
 });
 
-afterEach(() => Object.assign(cut, { path: undefined, to: 0, done: false }));
+afterEach(() => Object.assign(cut, { path: undefined, to: [], made: 0 }));
 
 const source = fixture('plain-chat');
 
@@ -51,18 +50,18 @@ async function tornCopy() {
 describe('a read since a cursor while the log is cut', () => {
   it('at the end of its last batch (its torn tail cut): nothing new, no error', async () => {
     const { dir, id, durableEnd, last } = await tornCopy();
-    Object.assign(cut, { path: logOf(dir), to: durableEnd });
+    Object.assign(cut, { path: logOf(dir), to: [durableEnd] });
     expect((await readSince(dir, id, last)).batches).toEqual([]);
-    expect(cut.done).toBe(true);
+    expect(cut.made).toBe(1);
     expect((await readSession(dir)).status).toBe('ok');
   });
 
   it('from an earlier cursor: the batches after it, all of them, then the end, no error', async () => {
     const { dir, id, durableEnd, batches } = await tornCopy();
     const from = (await readSince(dir, id, undefined, { maxBatches: 2 })).cursor;
-    Object.assign(cut, { path: logOf(dir), to: durableEnd });
+    Object.assign(cut, { path: logOf(dir), to: [durableEnd] });
     const read = await readSince(dir, id, from);
-    expect(cut.done).toBe(true);
+    expect(cut.made).toBe(1);
     expect(read.batches.map((batch) => batch.batch.offset)).toEqual(batches.slice(2).map((batch) => batch.batch.offset));
     expect(read.cursor.offset).toBe(durableEnd);
   });
@@ -71,7 +70,7 @@ describe('a read since a cursor while the log is cut', () => {
     const { dir, id } = await tornCopy();
     const ends = await endFrames(dir);
     // Cut inside the last committed batch, after the read has given it.
-    Object.assign(cut, { path: logOf(dir), to: ends.at(-1)!.offset });
+    Object.assign(cut, { path: logOf(dir), to: [ends.at(-1)!.offset] });
     const given: number[] = [];
     const error = await (async () => {
       for await (const item of batchesSince(dir, id)) given.push(item.batch.batch.end);
@@ -79,9 +78,43 @@ describe('a read since a cursor while the log is cut', () => {
       () => undefined,
       (thrown: unknown) => thrown,
     );
-    expect(cut.done).toBe(true);
+    expect(cut.made).toBe(1);
     expect(given.at(-1)).toBeGreaterThan(ends.at(-1)!.offset);
     expect(error).toBeInstanceOf(LogCutWhileReadError);
     expect(error).toMatchObject({ code: 'RX_DAMAGED_STORE', data: { file: logOf(dir), offset: ends.at(-1)!.offset } });
+  });
+});
+
+describe('a whole read of the session while the log is cut', () => {
+  it('its torn tail cut (a repair): the session as it now is, whole, with no torn tail', async () => {
+    const { dir, durableEnd, batches } = await tornCopy();
+    Object.assign(cut, { path: logOf(dir), to: [durableEnd] });
+    const read = await readSession(dir);
+    expect(cut.made).toBe(1);
+    expect(read).toMatchObject({ status: 'ok', tornTail: null, batches: batches.length, durableEnd });
+    // A copy's caches are stale (a note); nothing is wrong with the session.
+    expect(read.problems.filter((problem) => problem.severity !== 'note')).toEqual([]);
+  });
+
+  it('cut inside its last batch: the session as it now is, that batch a torn tail', async () => {
+    const { dir, batches } = await tornCopy();
+    const ends = await endFrames(dir);
+    const to = ends.at(-1)!.offset;
+    Object.assign(cut, { path: logOf(dir), to: [to] });
+    const read = await readSession(dir);
+    expect(cut.made).toBe(1);
+    expect(read).toMatchObject({ status: 'torn-tail', batches: batches.length - 1, durableEnd: batches.at(-2)!.batch.end });
+    expect(read.tornTail).toMatchObject({ offset: batches.at(-2)!.batch.end, bytes: to - batches.at(-2)!.batch.end });
+  });
+
+  it('cut again while it is read again: the error that says so', async () => {
+    const { dir, durableEnd } = await tornCopy();
+    const ends = await endFrames(dir);
+    Object.assign(cut, { path: logOf(dir), to: [durableEnd, ends.at(-1)!.offset] });
+    const read = await readSession(dir);
+    expect(cut.made).toBe(2);
+    expect(read.status).toBe('damaged');
+    expect(read.refusal).toBeInstanceOf(LogCutWhileReadError);
+    expect(read.refusal).toMatchObject({ code: 'RX_DAMAGED_STORE', data: { file: logOf(dir), offset: ends.at(-1)!.offset } });
   });
 });

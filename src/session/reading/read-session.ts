@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { TornTail } from '../../codec/batch.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
-import { errorFromProblem, fileSystemErrorOf, isSessionVerdict, problemFromError, undefinedIfMissing, type Problem, type RxError } from '../../errors/index.js';
+import { errorFromProblem, fileSystemErrorOf, isSessionVerdict, LogCutWhileReadError, problemFromError, undefinedIfMissing, type Problem, type RxError } from '../../errors/index.js';
 import type { Header } from './header.js';
 import type { Manifest } from './manifest.js';
 import { logIdentity, OffsetIndexSchema } from './offset-index.js';
@@ -85,6 +85,16 @@ export interface ReadSessionOptions {
  * says what Reasonix 1.38.11 would make of it (docs/format.md §2, §9, §13.1 step 3).
  */
 export async function readSession(dir: string, options: ReadSessionOptions = {}): Promise<SessionRead> {
+  const first = await readSessionOnce(dir, options);
+  // The log was cut while it was read (a repair cutting its torn tail; Reasonix's own when it opens the
+  // session): nothing has been handed over yet, so the answer is the log as it now is, read once more.
+  // A second cut in a row is the answer.
+  if (!first.cutWhileRead) return first.read;
+  return (await readSessionOnce(dir, options)).read;
+}
+
+/** One read of the session, and whether its log was cut under it. */
+async function readSessionOnce(dir: string, options: ReadSessionOptions): Promise<{ read: SessionRead; cutWhileRead: boolean }> {
   const id = basename(dir);
   const problems: Problem[] = [];
   const projection = new Projection({ keep: options.keep ?? (options.retainContent === false ? 'summary' : 'whole'), previews: options.previews ?? false });
@@ -113,6 +123,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     if (read.status !== 'unsupported') read.status = refusal.family === 'unsupported' ? 'unsupported' : 'damaged';
     read.refusal ??= refusal;
   };
+  let cutWhileRead = false;
   const warn = (problem: Omit<Problem, 'severity'>) => problems.push({ ...problem, severity: 'warning' });
   const note = (problem: Omit<Problem, 'severity'>) => problems.push({ ...problem, severity: 'note' });
 
@@ -123,7 +134,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
   }
   if (directory.manifest) read.manifest = directory.manifest;
   if (directory.header) read.header = directory.header;
-  if (directory.symlink) return read;
+  if (directory.symlink) return { read, cutWhileRead: false };
   const blocked = directory.blocked;
   const logPath = join(dir, SESSION_FILES.log);
   const log = await logFile(logPath);
@@ -163,6 +174,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
       // Damage or an unsupported version is the session's verdict; anything else (the file system, no zstd) is not.
       if (!isSessionVerdict(error)) throw fileSystemErrorOf(error);
       caught = error;
+      cutWhileRead = error instanceof LogCutWhileReadError;
     }
     read.contentFiles = [...contentFiles];
     // Replay stopped at the first payload Reasonix would refuse, which precedes anything the codec stopped at.
@@ -223,7 +235,7 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
     read.openBy = holder;
     warn({ code: 'RX_OPEN_IN_REASONIX', message: 'open in a running Reasonix: its writer lock is held; the log may grow while you read it', data: { file: holder } });
   }
-  return read;
+  return { read, cutWhileRead };
 }
 
 /**
