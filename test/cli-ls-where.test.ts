@@ -1,6 +1,7 @@
 // `rxstore ls` and `rxstore where`, with `where`'s verdicts checked against the real Reasonix 1.38.11 (docs/format.md §13.1).
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ListedSession } from '../src/store/listing/describe-conversation.js';
@@ -178,5 +179,56 @@ describe.skipIf(!bin)(`where, judged by the real Reasonix${bin ? '' : ` — skip
     const after = await runCli(['where', id, '--json', flag, machine.stateRoot, '--cwd', workspace]);
     const [now] = JSON.parse(after.stdout) as SessionWhereabouts[];
     expect(now!.resume).toMatchObject({ resumes: true, reason: 'resumes', command: `${variable}=${machine.stateRoot} reasonix --resume ${id}` });
+  });
+
+  it('a draft (no storageRevision) in the folder\'s own store: `where` says Reasonix imports it, and the command it prints goes on in a new session, the draft left as it is', async () => {
+    const machine = await buildStateRoot();
+    const id = machine.ids.plainChat;
+    const workspace = machine.workspaces['plain-chat'];
+    await mkdir(workspace, { recursive: true });
+    const before = await runCli(['where', id, '--json', '--state-home', machine.stateRoot, '--cwd', workspace]);
+    const draftPath = (JSON.parse(before.stdout) as SessionWhereabouts[])[0]!.copies.find((copy) => copy.store === 'sessions-v4' && copy.resume.reason === 'resumes')!.path;
+    const manifestPath = join(draftPath, 'manifest.json');
+    const { storageRevision, ...unpublished } = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
+    expect(storageRevision).toBe(3);
+    await writeFile(manifestPath, `${JSON.stringify(unpublished, null, 2)}\n`);
+    const digest = async () => createHash('sha256').update(await readFile(manifestPath)).update(await readFile(join(draftPath, 'events.frames'))).digest('hex');
+    const draftDigest = await digest();
+
+    const where = await runCli(['where', id, '--json', '--state-home', machine.stateRoot, '--cwd', workspace]);
+    const [found] = JSON.parse(where.stdout) as SessionWhereabouts[];
+    const draft = found!.copies.find((copy) => copy.path === draftPath)!;
+    expect(draft).toMatchObject({ draft: true, resume: { resumes: true, reason: 'imports-draft' } });
+    expect(found!.resume).toMatchObject({ resumes: true, reason: 'imports-draft', command: `REASONIX_STATE_HOME=${machine.stateRoot} reasonix --resume ${id}` });
+    const human = await runCli(['where', id, '--state-home', machine.stateRoot, '--cwd', workspace]);
+    expect(human.stdout).toContain(`\`reasonix --resume\` from ${workspace}: imports it into a new session — it is in this folder's sessions-v4 store, but a draft`);
+
+    const mock = await startMockModel([{ text: 'Resumed.' }]);
+    try {
+      const resumed = await runPrinted(found!.resume.command!, workspace, mock);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      // The conversation goes on: the model is sent what the draft held, then the new message.
+      const sent = mock.chatRequests().at(-1)!.messages;
+      expect(sent.filter((message) => message.role === 'user').length).toBeGreaterThan(1);
+      expect(sent.some((message) => message.content === 'Please continue.')).toBe(true);
+    } finally {
+      await mock.close();
+    }
+    // In a new session of the same store, which names the draft as its source; the draft is as it was.
+    expect(await digest()).toBe(draftDigest);
+    const store = join(draftPath, '..');
+    const imported = [];
+    for (const name of await readdir(store)) {
+      if (name === id || name.startsWith('.')) continue;
+      const manifest = JSON.parse(await readFile(join(store, name, 'manifest.json'), 'utf8').catch(() => '{}')) as { source?: { path?: string }; storageRevision?: number };
+      if (manifest.source?.path === draftPath) imported.push({ name, storageRevision: manifest.storageRevision });
+    }
+    expect(imported).toEqual([{ name: expect.stringMatching(/^[0-9a-f]{32}$/), storageRevision: 3 }]);
+
+    // `where` now gives the import, which Reasonix opens, before the draft.
+    const after = await runCli(['where', id, '--json', '--state-home', machine.stateRoot, '--cwd', workspace]);
+    const [now] = JSON.parse(after.stdout) as SessionWhereabouts[];
+    expect(now!.resume).toMatchObject({ resumes: true, reason: 'resumes', command: `REASONIX_STATE_HOME=${machine.stateRoot} reasonix --resume ${imported[0]!.name}` });
+    expect(now!.copies.find((copy) => copy.path === draftPath)?.resume.reason).toBe('imports-draft');
   });
 });

@@ -23,6 +23,7 @@ function copy(facts: Partial<ListedCopy>): ListedCopy {
     problem: null,
     payloadRefs: 0,
     checked: 'now',
+    draft: false,
     ...facts,
   };
 }
@@ -32,6 +33,17 @@ describe('resume verdicts', () => {
     expect(resumeVerdict(copy({}), null, [], linux)).toMatchObject({ resumes: true, reason: 'resumes', command: 'reasonix --resume 0123456789abcdef0123456789abcdef' });
     expect(resumeVerdict(copy({ status: 'locked' }), null, [], linux)).toMatchObject({ resumes: false, reason: 'locked' });
     expect(resumeVerdict(copy({ status: 'torn-tail' }), null, [], linux).resumes).toBe(true);
+  });
+
+  it('a draft (no storageRevision) in the folder\'s own store: its id goes on in a new session Reasonix imports it into; elsewhere, the command says so', () => {
+    const draft = resumeVerdict(copy({ draft: true }), null, [], linux);
+    expect(draft).toMatchObject({ resumes: true, reason: 'imports-draft', command: 'reasonix --resume 0123456789abcdef0123456789abcdef', copiesSession: false });
+    expect(draft.explanation).toContain('imports it into a new session of this store, under a new id');
+    const global = resumeVerdict(copy({ draft: true, scope: 'global', slug: null, path: '/home/me/.reasonix/sessions-v4/0123456789abcdef0123456789abcdef' }), '/home/me/app', [], linux);
+    expect(global).toMatchObject({ resumes: false, reason: 'global-store', copiesSession: true });
+    expect(global.explanation).toMatch(/; a draft \(its manifest has no storageRevision\), which Reasonix imports into a new session under a new id and goes on there$/);
+    // A draft with no command says nothing of what a command would do.
+    expect(resumeVerdict(copy({ draft: true, status: 'damaged', problem: 'decode v4 frame: CRC check failed' }), null, [], linux).explanation).not.toContain('draft');
   });
 
   it('a session under a slug whose folder is unknown gets no command', () => {

@@ -48,11 +48,12 @@ function verdictsOf(session: ListedSession, context: ResumeContext): LocatedCopy
 }
 
 /**
- * The first copy that resumes from the folder; else the first a command resumes without copying
- * files; else the first any command resumes; else the first.
+ * The first copy that resumes from the folder (one Reasonix opens before a draft it imports); else the
+ * first a command resumes without copying files; else the first any command resumes; else the first.
  */
 function bestOf(copies: LocatedCopy[]): ResumeVerdict {
   const best =
+    copies.find((copy) => copy.resume.reason === 'resumes') ??
     copies.find((copy) => copy.resume.resumes) ??
     copies.find((copy) => copy.resume.command !== null && !copy.resume.copiesSession) ??
     copies.find((copy) => copy.resume.command !== null) ??

@@ -40,7 +40,7 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: 
   lines.push('  copies');
   for (const copy of session.copies) {
     lines.push(`    ${copy.store}${copy.scope === 'global' && copy.store === 'sessions-v4' ? ' (global)' : ''}  ${copy.status}  ${p(copy.path)}`);
-    lines.push(`      \`reasonix --resume\` from ${p(cwd)}: ${copy.resume.resumes ? 'opens it' : `no (${copy.resume.reason})`} — ${p(copy.resume.explanation)}`);
+    lines.push(`      \`reasonix --resume\` from ${p(cwd)}: ${copy.resume.reason === 'resumes' ? 'opens it' : copy.resume.resumes ? 'imports it into a new session' : `no (${copy.resume.reason})`} — ${p(copy.resume.explanation)}`);
   }
   const { resume } = session;
   if (resume.resumes) lines.push(elsewhere ? `  resume from ${p(cwd)}: ${p(fromFolder(cwd, resume.command!, elsewhere))}` : `  resume from here: ${p(resume.command!)}`);

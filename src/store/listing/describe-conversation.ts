@@ -37,6 +37,11 @@ export interface ListedCopy {
    * (the system would not let it be read).
    */
   checked: 'now' | 'appended' | 'cache' | 'no';
+  /**
+   * A sessions-v4 copy whose manifest has no `storageRevision` (an unpublished draft): Reasonix never
+   * opens it, but imports it into a new session of the same store and goes on there (docs/format.md §10.3).
+   */
+  draft: boolean;
 }
 
 /**
@@ -115,5 +120,7 @@ export function describeConversation(all: [ListedCopy, ...ListedCopy[]], parent:
 
 function listedCopy(copy: SessionCopy, summary: CopySummary, checked: ListedCopy['checked']): ListedCopy {
   const { id, store, scope, slug, path, root } = copy;
-  return { id, store, scope, slug, path, root, ...summary, checked };
+  // Read from the manifest found with the copy, so a summary kept in the cache needs no field for it.
+  const draft = copy.format === 'v4' && copy.manifest.state === 'ok' && (copy.manifest.value.storageRevision ?? 0) === 0;
+  return { id, store, scope, slug, path, root, ...summary, checked, draft };
 }

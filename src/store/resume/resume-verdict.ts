@@ -8,6 +8,7 @@ import { sameSlug, workspaceSlug } from '../roots/workspace-slug.js';
 /** Why `reasonix --resume <id>` from a folder does, or does not, open a copy (docs/format.md §13.1). */
 export type ResumeReason =
   | 'resumes'
+  | 'imports-draft'
   | 'other-workspace'
   | 'global-store'
   | 'desktop-store'
@@ -21,7 +22,10 @@ export type ResumeReason =
 
 /** Whether Reasonix resumes a copy as it stands, and the command that does. */
 export interface ResumeVerdict {
-  /** `reasonix --resume <id>` run from the folder finds this copy and opens it. */
+  /**
+   * `reasonix --resume <id>` run from the folder finds this copy and goes on with the conversation:
+   * in this copy (`resumes`), or, for a draft, in the new session it imports it into (`imports-draft`).
+   */
   resumes: boolean;
   reason: ResumeReason;
   explanation: string;
@@ -56,9 +60,10 @@ export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblin
   const slugOf = (folder: string) => workspaceSlug(folder, platform);
   const cwdSlug = slugOf(cwd);
   const verdict = (reason: ResumeReason, explanation: string, command: string | null, copiesSession = false): ResumeVerdict => ({
-    resumes: reason === 'resumes',
+    resumes: reason === 'resumes' || reason === 'imports-draft',
     reason,
-    explanation,
+    // Wherever a command finds a draft, Reasonix imports it rather than open it: said with every such command.
+    explanation: copy.draft && command !== null && reason !== 'imports-draft' ? `${explanation}; a draft (its manifest has no storageRevision), which Reasonix imports into a new session under a new id and goes on there` : explanation,
     command,
     copiesSession,
   });
@@ -114,6 +119,9 @@ export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblin
   }
   if (copy.status === 'locked') {
     return verdict('locked', 'a running Reasonix holds its writer lock: a second one refuses it (`session writer is owned by another runtime`) until that one exits', byId);
+  }
+  if (copy.draft) {
+    return verdict('imports-draft', `it is in this folder's sessions-v4 store, but a draft (its manifest has no storageRevision): Reasonix does not open it; it imports it into a new session of this store, under a new id, and goes on there, leaving the draft as it is (a later resume by this id goes on in that import while the draft is unchanged)`, byId);
   }
   return verdict('resumes', 'it is in this folder\'s sessions-v4 store', byId);
 }
