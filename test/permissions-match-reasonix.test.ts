@@ -66,9 +66,11 @@ const inspect = (home: string, dir: string, options: string[] = []) => runAs(pro
 type Root = Awaited<ReturnType<typeof stateRoot>>;
 /** rxstore's answer: `ok` (exit 0, nothing said), `warns` (exit 0 with the code, exit 1 under --strict), `refuses` (exit 1 with the code). */
 type Answer = 'ok' | 'warns' | 'refuses';
-const cases: { name: string; change: (root: Root) => Promise<void>; opens: boolean; rxstore: Answer; code?: string; onlyAsRoot?: boolean; repairs?: boolean }[] = [
+const cases: { name: string; change: (root: Root) => Promise<void>; opens: boolean; rxstore: Answer; code?: string; says?: string; onlyAsRoot?: boolean; repairs?: boolean }[] = [
   { name: 'as it was', change: async () => {}, opens: true, rxstore: 'ok' },
   { name: 'writer.lock read-only', change: ({ dir }) => chmod(join(dir, 'writer.lock'), 0o400), opens: false, rxstore: 'warns', code: 'RX_NOT_WRITABLE' },
+  // Nor may this user tell whether another user's Reasonix holds it: a warning, never a system error.
+  { name: 'writer.lock unreadable', change: ({ dir }) => chmod(join(dir, 'writer.lock'), 0o000), opens: false, rxstore: 'warns', code: 'RX_NOT_WRITABLE', says: 'writer.lock is not readable by this user' },
   { name: 'the session directory read-only', change: ({ dir }) => chmod(dir, 0o500), opens: false, rxstore: 'warns', code: 'RX_NOT_WRITABLE' },
   // The ownership lock is there already: Reasonix opens it, and writes nothing else in the store's folder.
   { name: 'the store read-only', change: ({ store }) => chmod(store, 0o500), opens: true, rxstore: 'ok' },
@@ -130,7 +132,7 @@ const cases: { name: string; change: (root: Root) => Promise<void>; opens: boole
 const applicable = cases.filter((found) => !found.onlyAsRoot || asRoot);
 
 describe.skipIf(!reasonixBinary() || process.platform !== 'linux')(`what its user may read and write, judged by Reasonix 1.38.11 run as the same user ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
-  it.concurrent.each(applicable)('$name', async ({ change, opens, rxstore: answer, code, repairs }) => {
+  it.concurrent.each(applicable)('$name', async ({ change, opens, rxstore: answer, code, says, repairs }) => {
     const root = await stateRoot();
     try {
       await change(root);
@@ -143,6 +145,7 @@ describe.skipIf(!reasonixBinary() || process.platform !== 'linux')(`what its use
       expect(strict.code, strict.said).toBe(answer === 'ok' ? 0 : 1);
       if (code) expect(rxstore.said).toContain(code);
       else expect(rxstore.said).not.toMatch(/RX_NOT_WRITABLE|RX_BLOCKED_FILE/);
+      if (says) expect(rxstore.said).toContain(says);
       if (repairs) {
         const repaired = await runAs(process.execPath, [rxstoreBin, 'repair', root.dir], { ...reasonixEnv(root.home), XDG_CACHE_HOME: join(root.home, '.cache') });
         expect(repaired.code, repaired.said).toBe(0);

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { InspectReport } from '../session/replay/inspect-report.js';
 import { familyOf } from '../errors/index.js';
 import { printable } from './printable.js';
@@ -37,7 +38,13 @@ export function formatInspect(report: InspectReport, options: { verbose?: boolea
   if (report.tornEvidence.length > 0) lines.push(`torn kept    ${printable(report.tornEvidence.join(', '))}`);
   if (report.openInRunningReasonix) lines.push('open         in a running Reasonix (its writer lock is held)');
   else if (report.lockFiles.length > 0) {
-    lines.push(`lock files   ${report.lockFiles.length}, not held (a lock file left behind is harmless: Reasonix's lock is an OS lock, held only while it runs; do not delete it)`);
+    // A lock file Reasonix cannot use is refused below: not called harmless here.
+    const blocked = report.problems.filter((problem) => problem.code === 'RX_BLOCKED_FILE' && report.lockFiles.includes(problem.data.file ?? ''));
+    lines.push(
+      blocked.length > 0
+        ? `lock files   ${report.lockFiles.length}, not held; ${blocked.map((problem) => printable(basename(problem.data.file!))).join(', ')} Reasonix cannot use (below)`
+        : `lock files   ${report.lockFiles.length}, not held (a lock file left behind is harmless: Reasonix's lock is an OS lock, held only while it runs; do not delete it)`,
+    );
   }
   lines.push(`content      ${report.hygiene.hasContent ? 'has messages beyond the system prompt' : 'system prompt only'}`);
   for (const finding of report.hygiene.findings) lines.push(`hygiene      ${finding.severity === 'error' ? 'error ' : ''}${finding.code}: ${printable(finding.message)}`);

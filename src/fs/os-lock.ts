@@ -70,8 +70,10 @@ export async function isOsLockHeld(path: string): Promise<boolean> {
   if (!mayExist(path)) return false;
   const handle = await openLockFile(path, constants.O_RDONLY).catch((error: unknown) => {
     // No lock file (or no session directory), a symlink loop nobody can open, or something there that is not
-    // a file: no writer holds a lock on it (Reasonix locks a regular file, docs/format.md §9.5). Any other error surfaces.
-    if (error instanceof FileSystemError && (error.data.errno === 'ENOENT' || error.data.errno === 'ENOTDIR' || error.data.errno === 'ELOOP')) return undefined;
+    // a file: no writer holds a lock on it (Reasonix locks a regular file, docs/format.md §9.5). One this user
+    // may not open, no Reasonix run by this user holds, and whether another's does cannot be seen: the reads
+    // that need the file say what stops them. Any other error surfaces.
+    if (error instanceof FileSystemError && ['ENOENT', 'ENOTDIR', 'ELOOP', 'EACCES', 'EPERM'].includes(error.data.errno ?? '')) return undefined;
     if (error instanceof NotRegularFileError) return undefined;
     throw error;
   });

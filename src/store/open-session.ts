@@ -14,6 +14,7 @@ import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinc
 import { recordsSinceNamed, type AcceptedRecordsCursor, type RecordsSince } from '../session/cursors/records-since.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { replayedBatches } from '../session/replay/replayed-batches.js';
+import { directoryRefusal } from '../session/reading/directory-refusal.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/replay/views.js';
 import { workspaceOf } from '../session/reading/read-session.js';
 import { readJsonlSession } from './jsonl/read-jsonl-session.js';
@@ -159,6 +160,8 @@ export async function openSession(path: string): Promise<OpenedSession> {
     format: 'v4',
     store: storeKindOf(full),
     async *events() {
+      const refusal = await directoryRefusal(full);
+      if (refusal) throw refusal;
       for await (const { batch } of replayedBatches(full)) yield batch;
     },
     batchesSince: (cursor, options) => batchesSince(full, id, cursor, options),

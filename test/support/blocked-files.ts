@@ -25,7 +25,7 @@ export const blockedFileCases: [name: string, make: (dir: string) => Promise<voi
     }),
     undefined,
   ],
-  ['writer.lock is a symlink to nothing — to itself, a loop', replaced('writer.lock', (path) => symlink(path, path)), 'writer.lock'],
+  ['writer.lock is a symlink loop (too many links) — to itself', replaced('writer.lock', (path) => symlink(path, path)), 'writer.lock'],
   [
     'writer.lock is a symlink to a directory',
     replaced('writer.lock', async (path, dir) => {

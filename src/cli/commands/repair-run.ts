@@ -1,4 +1,4 @@
-import { DamagedStoreError, UnsupportedVersionError } from '../../errors/index.js';
+import { DamagedStoreError, errorFromProblem, UnsupportedVersionError } from '../../errors/index.js';
 import { readSession, reasonixRefuses } from '../../session/reading/read-session.js';
 import { CACHE_REFUSALS } from '../../session/reading/recovery-cache.js';
 import { repairSession } from '../../session/writing/repair-session.js';
@@ -23,6 +23,8 @@ export async function runRepair(args: RepairArgs, output: Output, setExit: (code
   const errors = read.problems.filter((found) => found.severity === 'error');
   if (reasonixRefuses(read.status) && !errors.every((found) => CACHE_REFUSALS.has(found.code))) {
     const problem = errors.find((found) => !CACHE_REFUSALS.has(found.code));
+    // A file Reasonix cannot use, beside a sound log: neither a cut nor salvage helps, and its refusal says what does.
+    if (problem?.code === 'RX_BLOCKED_FILE') throw errorFromProblem({ ...problem, message: `${problem.message}; rxstore repair changes only a torn tail and Reasonix's caches, and leaves it` });
     const message = `the session is ${read.status}, not torn (${problem?.message ?? read.status}); rxstore repair only cuts torn tails — use rxstore salvage ${dir}`;
     const data = { file: problem?.data.file ?? dir, ...(problem?.data.offset !== undefined ? { offset: problem.data.offset } : {}) };
     throw read.status === 'unsupported' ? new UnsupportedVersionError(message, data) : new DamagedStoreError(message, data);

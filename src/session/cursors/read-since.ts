@@ -1,8 +1,5 @@
-import { join } from 'node:path';
-import { readSessionDirectory } from '../reading/session-directory.js';
-import { logFile } from '../reading/log-file.js';
-import { SESSION_FILES } from '../reading/session-files.js';
-import { errorFromProblem, LogCutWhileReadError } from '../../errors/index.js';
+import { directoryRefusal } from '../reading/directory-refusal.js';
+import { LogCutWhileReadError } from '../../errors/index.js';
 import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
 import type { Projection } from '../replay/projection.js';
@@ -51,10 +48,8 @@ export async function* replayedBatchesSince(
   const cursor = checked?.cursor;
   // Nothing after the cursor (the log's size as the check saw it): an indexer's re-run over unchanged sessions opens no reader.
   if (checked && checked.logSize === checked.cursor.offset) return;
-  // A session Reasonix refuses for its directory (its manifest, its header, a file it cannot use) gives
-  // no batch: its log is not a session's, whatever it holds.
-  const refusal = (await readSessionDirectory(sessionDir)).problems.find((problem) => problem.severity === 'error') ?? (await logFile(join(sessionDir, SESSION_FILES.log))).problem;
-  if (refusal) throw errorFromProblem(refusal);
+  const refusal = await directoryRefusal(sessionDir);
+  if (refusal) throw refusal;
   const start = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
   const maker = await CursorMaker.open(sessionDir, sessionId);
   const batches = replayedBatches(sessionDir, start);

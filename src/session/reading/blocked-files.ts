@@ -26,8 +26,13 @@ export async function blockedFiles(sessionDir: string): Promise<BlockedFile[]> {
   const lockEntry = await lstat(lock).catch((error: unknown) => undefinedIfMissing(error, lock));
   if (lockEntry?.isSymbolicLink()) {
     // A link to nothing, or a loop of links, resolves to no file.
-    const target = await stat(lock).catch((error: unknown) => (isSystemError(error) && error.code === 'ELOOP' ? undefined : undefinedIfMissing(error, lock)));
-    if (!target) found.push({ file: lock, why: 'a symlink to nothing: Reasonix cannot resolve its writer lock' });
+    let loop = false;
+    const target = await stat(lock).catch((error: unknown) => {
+      if (!isSystemError(error) || error.code !== 'ELOOP') return undefinedIfMissing(error, lock);
+      loop = true;
+      return undefined;
+    });
+    if (!target) found.push({ file: lock, why: `${loop ? 'a symlink loop (too many links)' : 'a symlink to nothing'}: Reasonix cannot resolve its writer lock` });
     else if (target.isDirectory()) found.push({ file: lock, why: 'a symlink to a directory: Reasonix cannot take its writer lock' });
   } else if (lockEntry?.isDirectory()) found.push({ file: lock, why: 'a directory: Reasonix cannot take its writer lock' });
   const ownership = ownershipLockPath(dirname(sessionDir), basename(sessionDir));
@@ -60,7 +65,8 @@ export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]
   const ownership = ownershipLockPath(dirname(sessionDir), basename(sessionDir));
   const dirWritable = await mayUse(sessionDir, constants.W_OK | constants.X_OK);
   if (lockExists && !(await mayUse(lock, constants.R_OK | constants.W_OK))) {
-    found.push({ file: lock, why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot take its writer lock' });
+    const what = (await mayUse(lock, constants.R_OK)) ? 'not writable' : 'not readable';
+    found.push({ file: lock, why: `${what} by this user (permission denied): Reasonix, run by this user, cannot take its writer lock` });
   }
   if (!dirWritable) {
     found.push({ file: sessionDir, why: 'not writable by this user (permission denied): Reasonix, run by this user, writes the manifest and its locks there when it opens the session' });

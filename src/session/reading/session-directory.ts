@@ -70,11 +70,12 @@ export async function readSessionDirectory(dir: string): Promise<SessionDirector
   // Reasonix takes the writer lock and writes the identity before it reads the log.
   read.blocked = await blockedFiles(dir);
   for (const { file, why } of read.blocked) {
-    refuse({ code: 'RX_BLOCKED_FILE', message: `${basename(file)} is ${why}, and refuses to open the session`, data: { file } });
+    // Each is a file Reasonix makes when it is missing: what to do is said with the refusal.
+    refuse({ code: 'RX_BLOCKED_FILE', message: `${basename(file)} is ${why}, and refuses to open the session (moved aside, it is made again when Reasonix opens the session)`, data: { file } });
   }
   // What this user may not write: Reasonix, run by this user, refuses the session; its owner opens it.
   for (const { file, why } of await unwritableFiles(dir)) {
-    warn({ code: 'RX_NOT_WRITABLE', message: `${basename(file)} is ${why}, and refuses to open the session (its owner can)`, data: { file } });
+    warn({ code: 'RX_NOT_WRITABLE', message: `${basename(file)} is ${why}, and refuses to open the session (a user who may can)`, data: { file } });
   }
   return read;
 }
