@@ -112,11 +112,11 @@ describe('help as people type it', () => {
   });
 
   it('an unknown option names itself and points to the command’s help, exit 2', async () => {
-    expect(await runCli(['--foo'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: unknown option --foo; see rxstore --help\n' });
-    expect(await runCli(['inspect', '--jsn', 'abc'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: unknown option --jsn; see rxstore inspect --help\n' });
-    expect(await runCli([])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: name a command; see rxstore --help\n' });
-    expect((await runCli(['export', 'abc'])).stderr).toBe('rxstore: missing required option --to; see rxstore export --help\n');
-    expect((await runCli(['lss'])).stderr).toBe('rxstore: unknown command lss; did you mean ls? see rxstore --help\n');
+    expect(await runCli(['--foo'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: unknown option --foo; see rxstore --help\n' });
+    expect(await runCli(['inspect', '--jsn', 'abc'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: unknown option --jsn; see rxstore inspect --help\n' });
+    expect(await runCli([])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: name a command; see rxstore --help\n' });
+    expect((await runCli(['export', 'abc'])).stderr).toBe('rxstore: RX_USAGE: missing required option --to; see rxstore export --help\n');
+    expect((await runCli(['lss'])).stderr).toBe('rxstore: RX_USAGE: unknown command lss; did you mean ls? see rxstore --help\n');
   });
 
   it('rxstore completion prints a completion script that asks rxstore for the commands', async () => {
@@ -197,10 +197,10 @@ describe('export to standard output', () => {
 describe('ls of a root that does not exist', () => {
   it('says the root does not exist and exits 2, never "no sessions" with 0', async () => {
     const typo = join(await tempDir('rxstore-typo-'), 'reasonxi');
-    expect(await runCli(['ls', '--home', typo])).toEqual({ code: 2, stdout: '', stderr: `rxstore: no sessions found (${typo}: no such directory)\n` });
+    expect(await runCli(['ls', '--home', typo])).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_SESSION_NOT_FOUND: no sessions found (${typo}: no such directory)\n` });
     const empty = await tempDir('rxstore-empty-home-');
     await mkdir(join(empty, 'projects'));
-    expect(await runCli(['ls', '--home', empty, '--json'])).toEqual({ code: 2, stdout: '[]\n', stderr: `rxstore: no sessions found (read ${empty})\n` });
+    expect(await runCli(['ls', '--home', empty, '--json'])).toEqual({ code: 2, stdout: '[]\n', stderr: `rxstore: RX_SESSION_NOT_FOUND: no sessions found (read ${empty})\n` });
   });
 });
 

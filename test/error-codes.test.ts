@@ -88,10 +88,16 @@ describe('a file-system error is a coded RxError, never a raw ENOENT or ENOTDIR'
     expect(run.stderr).toBe(`rxstore: RX_FILE_SYSTEM: ${dir}: is a directory\n`);
   });
 
+  it('a cursor file in a folder that is not there: one coded line naming the folder, before any record is printed', async () => {
+    const folder = join(await tempDir('rxstore-cursor-'), 'no-such-folder');
+    const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', join(folder, 'session.cursor')]);
+    expect(run).toEqual({ code: 1, stdout: '', stderr: `rxstore: RX_FILE_SYSTEM: ${folder}: no such file or directory\n` });
+  });
+
   it('a cursor without --records is a usage error, and no cursor file is written', async () => {
     const file = join(await tempDir('rxstore-cursor-'), 'session.cursor');
     const run = await runCli(['cat', fixture('plain-chat').dir, '--cursor', file]);
-    expect(run).toEqual({ code: 2, stdout: '', stderr: 'rxstore: --cursor needs --records (a cursor keeps the place in the records); see rxstore cat --help\n' });
+    expect(run).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: --cursor needs --records (a cursor keeps the place in the records); see rxstore cat --help\n' });
     expect(await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error.code)).toBe('ENOENT');
   });
 

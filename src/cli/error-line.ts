@@ -20,7 +20,8 @@ function describeRxError(error: RxError): string {
 export function errorLines(thrown: unknown): string {
   const error = fileSystemErrorOf(thrown);
   let text: string;
-  if (error instanceof UsageError) text = error.message;
+  // A usage error names no file: its code, then what was wrong with the command line.
+  if (error instanceof UsageError) text = `${error.code}: ${error.message}`;
   else if (error instanceof RxError) text = `${error.code}: ${describeRxError(error)}`;
   else text = error instanceof Error ? error.message : String(error);
   const lines = [`rxstore: ${printable(text.replace(TEMP_NAME, (name) => destinationOf(name)))}`];

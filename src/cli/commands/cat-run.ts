@@ -1,12 +1,13 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { AcceptedRecordsCursorSchema, type AcceptedRecordsCursor, type RecordsCursor } from '../../session/cursors/records-since.js';
 import { firstIssue } from '../../session/reading/first-issue.js';
 import { openLogSession, openSession } from '../../store/open-session.js';
 import type { Output } from '../output.js';
 import { resolveSessionArgument } from '../session-argument.js';
-import { CursorMismatchError, undefinedIfMissing, UsageError } from '../../errors/index.js';
+import { CursorMismatchError, onFileSystem, undefinedIfMissing, UsageError } from '../../errors/index.js';
 import type { RootArgs } from '../root-options.js';
 import { jsonText } from '../../codec/json-text.js';
 
@@ -39,6 +40,9 @@ export async function runCat(args: CatArgs, output: Output, setExit: (code: numb
  */
 async function catSince(sessionPath: string, cursorFile: string, output: Output): Promise<void> {
   const session = await openLogSession(sessionPath);
+  // A folder that cannot take the cursor is said before a record is printed: printed, then not kept, every
+  // record would come again on the next run.
+  await onFileSystem(access(dirname(cursorFile), constants.W_OK | constants.X_OK), dirname(cursorFile));
   const saved = await readFile(cursorFile, 'utf8').then(
     (text) => parseCursorFile(text, cursorFile),
     // No cursor file yet: everything is new. Any other system error is the file's, in words.

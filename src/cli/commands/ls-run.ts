@@ -60,7 +60,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: number
     }
   }
   if (sessions.length === 0) {
-    output.err(`rxstore: no sessions found (${printable(await rootsRead(roots.roots))})\n`);
+    output.err(`rxstore: RX_SESSION_NOT_FOUND: no sessions found (${printable(await rootsRead(roots.roots))})\n`);
     setExit(EXIT.usage);
     return;
   }
