@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchToWrite } from '../src/codec/encode-batch.js';
 import { createSession, openSession, readSession, type Message, type PersonMessage, type SessionRead } from '../src/index.js';
+import { messageTime } from '../src/session/replay/views.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -304,6 +305,17 @@ describe('the index follows what the log does to the transcript', () => {
       { role: 'tool', content: '', tool_call_id: 'c1', name: 'bash' },
       { role: 'assistant', content: 'end' },
     ]);
+  });
+});
+
+describe('a message\'s time', () => {
+  it('is its createdAt when a Date can hold it; else its batch\'s time, at least 1 ms after the message before', () => {
+    expect(messageTime({ role: 'user', createdAt: 5 }, 1000, 0)).toBe(5);
+    expect(messageTime({ role: 'user', createdAt: -8.64e15 }, 1000, 0)).toBe(-8.64e15);
+    expect(messageTime({ role: 'user', createdAt: 8.64e15 + 1 }, 1000, 0)).toBe(1000);
+    expect(messageTime({ role: 'user', createdAt: -8.64e15 - 1 }, 1000, 0)).toBe(1000);
+    expect(messageTime({ role: 'user', createdAt: '5' as unknown as number }, 1000, 0)).toBe(1000);
+    expect(messageTime({ role: 'user' }, 1000, 1000)).toBe(1001);
   });
 });
 
