@@ -117,6 +117,12 @@ describe('help as people type it', () => {
     expect(await runCli([])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: name a command; see rxstore --help\n' });
     expect((await runCli(['export', 'abc'])).stderr).toBe('rxstore: RX_USAGE: missing required option --to; see rxstore export --help\n');
     expect((await runCli(['lss'])).stderr).toBe('rxstore: RX_USAGE: unknown command lss; did you mean ls? see rxstore --help\n');
+    // An option without its value is a usage error; one given twice counts once, the last.
+    expect(await runCli(['ls', '--home'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: --home needs a value; see rxstore ls --help\n' });
+    const typo = join(await tempDir('rxstore-twice-'), 'nowhere');
+    for (const option of ['--home', '--state-home']) {
+      expect(await runCli(['ls', option, '/no/such/first', option, typo])).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_SESSION_NOT_FOUND: no sessions found (${typo}: no such directory)\n` });
+    }
   });
 
   it('rxstore completion prints a completion script that asks rxstore for the commands', async () => {

@@ -94,6 +94,13 @@ describe('a file-system error is a coded RxError, never a raw ENOENT or ENOTDIR'
     expect(run).toEqual({ code: 1, stdout: '', stderr: `rxstore: RX_FILE_SYSTEM: ${folder}: no such file or directory\n` });
   });
 
+  it('a cursor file in a folder that is a file: not a directory, before any record is printed', async () => {
+    const file = join(await tempDir('rxstore-cursor-'), 'a-file');
+    await writeFile(file, 'x');
+    const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', join(file, 'session.cursor')]);
+    expect(run).toEqual({ code: 1, stdout: '', stderr: `rxstore: RX_FILE_SYSTEM: ${file}: not a directory\n` });
+  });
+
   it('a cursor without --records is a usage error, and no cursor file is written', async () => {
     const file = join(await tempDir('rxstore-cursor-'), 'session.cursor');
     const run = await runCli(['cat', fixture('plain-chat').dir, '--cursor', file]);

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LogCutWhileReadError } from '../src/errors/index.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { batchesSince, readSince } from '../src/session/cursors/read-since.js';
+import { openSession } from '../src/store/open-session.js';
 import { copySession, cutLog, endFrames, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 
@@ -116,5 +117,38 @@ describe('a whole read of the session while the log is cut', () => {
     expect(read.status).toBe('damaged');
     expect(read.refusal).toBeInstanceOf(LogCutWhileReadError);
     expect(read.refusal).toMatchObject({ code: 'RX_DAMAGED_STORE', data: { file: logOf(dir), offset: ends.at(-1)!.offset } });
+  });
+});
+
+describe('every batch of the log, from an opened session, while the log is cut', () => {
+  /** `events()` drained: the offsets of the batches it gave, and what it threw. */
+  async function drained(dir: string) {
+    const session = await openSession(dir);
+    if (session.format !== 'v4') throw new Error('a sessions-v4 copy');
+    const offsets: number[] = [];
+    try {
+      for await (const batch of session.events()) offsets.push(batch.batch.offset);
+    } catch (error) {
+      return { offsets, error };
+    }
+    return { offsets, error: undefined };
+  }
+
+  it('its torn tail cut: every batch, then the end, no error', async () => {
+    const { dir, durableEnd, batches } = await tornCopy();
+    Object.assign(cut, { path: logOf(dir), to: [durableEnd] });
+    const read = await drained(dir);
+    expect(cut.made).toBe(1);
+    expect(read).toEqual({ offsets: batches.map((batch) => batch.batch.offset), error: undefined });
+  });
+
+  it('cut behind a batch it gave: the error that says so, after what was given', async () => {
+    const { dir } = await tornCopy();
+    const ends = await endFrames(dir);
+    Object.assign(cut, { path: logOf(dir), to: [ends.at(-1)!.offset] });
+    const read = await drained(dir);
+    expect(cut.made).toBe(1);
+    expect(read.error).toBeInstanceOf(LogCutWhileReadError);
+    expect(read.error).toMatchObject({ code: 'RX_DAMAGED_STORE', data: { offset: ends.at(-1)!.offset } });
   });
 });

@@ -30,6 +30,7 @@ const YARGS_STRINGS = {
   'Missing required argument: %s': { one: 'missing required option --%s', other: 'missing required options: %s' },
   'Invalid values:': 'invalid value:',
   'Argument: %s, Given: %s, Choices: %s': '--%s is %s; it must be one of %s',
+  'Not enough arguments following: %s': '--%s needs a value',
 };
 
 /** Every command's name, to point a person at the help of the one they ran. */
@@ -123,8 +124,21 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .alias('version', 'v')
       .wrap(Math.min(100, output.columns ?? 100))
       .exitProcess(false)
+      // An option of one value given twice: the last one counts, as on most command lines (yargs makes a list).
+      .middleware((args) => {
+        const options = (parser as unknown as { getOptions(): { string: string[]; array: string[] } }).getOptions();
+        // yargs keeps each option under its name and its camel-case name (`state-home`, `stateHome`).
+        const withCamel = (keys: string[]) => new Set(keys.flatMap((key) => [key, key.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())]));
+        const lists = withCamel(options.array);
+        for (const key of withCamel(options.string)) {
+          const value: unknown = args[key];
+          if (!lists.has(key) && Array.isArray(value)) args[key] = value.at(-1);
+        }
+      }, true)
       .fail((message, error) => {
-        if (error) throw error;
+        // yargs' own parse errors (an option without its value) are usage errors too; a command's own error goes on up.
+        if (error && error.name !== 'YError') throw error;
+        if (error) throw new UsageError(said(error.message, argv));
         // `getOptions` is yargs' own (its types leave it out): the options of the command being parsed.
         const options = (parser as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]> } }).getOptions();
         const known = new Set<string>([...Object.keys(options.key), ...Object.values(options.alias).flat()]);

@@ -12,6 +12,15 @@ export class DamagedStoreError extends RxError {
  */
 export class LogCutWhileReadError extends DamagedStoreError {}
 
+/**
+ * Whether `error` is a log cut while it was read at or past `givenEnd`, the end of the last batch a
+ * stream handed over: a torn tail cut by a repair (Reasonix's own, when it opens the session). Nothing
+ * given is gone; the stream ends where the log now does.
+ */
+export function isCutAfter(error: unknown, givenEnd: number): boolean {
+  return error instanceof LogCutWhileReadError && (error.data.offset ?? 0) >= givenEnd;
+}
+
 /** Reasonix: `unsupported session storage version: …` — a newer or unknown format (exit 1). */
 export class UnsupportedVersionError extends RxError {
   readonly code: CodeOf<'unsupported'> = 'RX_UNSUPPORTED_VERSION';

@@ -1,7 +1,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { filesStamp } from '../fs/files-stamp.js';
-import { EmptyTranscriptError, InvalidInputError, NotASessionError, undefinedIfMissing } from '../errors/index.js';
+import { EmptyTranscriptError, InvalidInputError, isCutAfter, NotASessionError, undefinedIfMissing } from '../errors/index.js';
 import type { Cursor } from '../session/cursors/cursor.js';
 import { followSession, type FollowOptions } from '../session/cursors/follow.js';
 import { readHeader } from '../session/reading/header.js';
@@ -162,7 +162,16 @@ export async function openSession(path: string): Promise<OpenedSession> {
     async *events() {
       const refusal = await directoryRefusal(full);
       if (refusal) throw refusal;
-      for await (const { batch } of replayedBatches(full)) yield batch;
+      let givenEnd = 0;
+      try {
+        for await (const { batch } of replayedBatches(full)) {
+          givenEnd = batch.batch.end;
+          yield batch;
+        }
+      } catch (error) {
+        // A torn tail cut while this read was in it: every batch was given, and the log now ends there.
+        if (!isCutAfter(error, givenEnd)) throw error;
+      }
     },
     batchesSince: (cursor, options) => batchesSince(full, id, cursor, options),
     readSince: (cursor, options) => readSince(full, id, cursor, options),

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { access, opendir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { AcceptedRecordsCursorSchema, type AcceptedRecordsCursor, type RecordsCursor } from '../../session/cursors/records-since.js';
@@ -42,7 +42,10 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
   const session = await openLogSession(sessionPath);
   // A folder that cannot take the cursor is said before a record is printed: printed, then not kept, every
   // record would come again on the next run.
-  await onFileSystem(access(dirname(cursorFile), constants.W_OK | constants.X_OK), dirname(cursorFile));
+  // (A folder that is a file is said to be not a directory, as opening it as one says.)
+  const folder = dirname(cursorFile);
+  await onFileSystem(opendir(folder).then((dir) => dir.close()), folder);
+  await onFileSystem(access(folder, constants.W_OK | constants.X_OK), folder);
   const saved = await readFile(cursorFile, 'utf8').then(
     (text) => parseCursorFile(text, cursorFile),
     // No cursor file yet: everything is new. Any other system error is the file's, in words.

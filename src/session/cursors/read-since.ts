@@ -1,5 +1,5 @@
 import { directoryRefusal } from '../reading/directory-refusal.js';
-import { LogCutWhileReadError } from '../../errors/index.js';
+import { isCutAfter } from '../../errors/index.js';
 import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
 import type { Projection } from '../replay/projection.js';
@@ -65,7 +65,7 @@ export async function* replayedBatchesSince(
         // A torn tail cut while this read was in it (a repair; Reasonix's own when it opens the session):
         // every batch before the cut was given, none is gone. The log now ends there, and so does the read;
         // a follower reads on from there.
-        if (error instanceof LogCutWhileReadError && (error.data.offset ?? 0) >= givenEnd) return;
+        if (isCutAfter(error, givenEnd)) return;
         if (yielded > 0 || !cursor) throw error;
         // The log may have been replaced between the cursor's check and this read: if the cursor
         // no longer fits, that is the answer (CursorMismatchError); if it still does (its sequence
