@@ -1,4 +1,4 @@
-import { copyFile, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
@@ -51,6 +51,24 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
     expect(changed.checked).toBe('appended');
     expect(changed.messages).toBe(toolCalls.messages + 1);
     expect(third.filter((session) => session.id !== machine.ids.toolCalls).every((session) => session.checked === 'cache')).toBe(true);
+  });
+
+  it('a writer.lock turned into a directory, or put right, is seen at once, the log untouched or grown', async () => {
+    const machine = await buildStateRoot();
+    const copyOf = (sessions: ListedSession[]) => sessions.find((session) => session.id === machine.ids.plainChat)!.copies.find((copy) => copy.store === 'sessions-v4')!;
+    const lock = join(copyOf(await ls(machine)).path, 'writer.lock');
+    await rm(lock, { force: true });
+    await mkdir(lock);
+    const blocked = copyOf(await ls(machine));
+    expect(blocked).toMatchObject({ status: 'damaged', checked: 'now' });
+    expect(blocked.problem).toContain('writer.lock is a directory');
+    await rename(lock, `${lock}.aside`);
+    expect(copyOf(await ls(machine))).toMatchObject({ status: 'ok', checked: 'now', problem: null });
+    expect(copyOf(await ls(machine))).toMatchObject({ status: 'ok', checked: 'cache' });
+    // Blocked again while the log grew: not the appended batches alone, but the verdict.
+    await mkdir(lock);
+    await appendBatch(copyOf(await ls(machine, '--no-cache')).path, [{ kind: 'session/title', payload: { title: 'grown' } }]);
+    expect(copyOf(await ls(machine))).toMatchObject({ status: 'damaged', checked: 'now' });
   });
 
   it('a corrupt cache file, or a bad entry in it, is never trusted: those sessions are read again', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstatSync, type BigIntStats } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { SessionStatusSchema } from '../../session/reading/read-session.js';
 import { CacheFile } from './cache-file.js';
@@ -11,6 +12,8 @@ import { TitleSourceSchema } from './title-text.js';
 import { ResumePointSchema, type ResumePoint } from './resume-point.js';
 import type { ContentStamp, CopyRead, CopySummary } from './summarise-copy.js';
 import { filesStamp, statLine, statOrCode } from '../../fs/files-stamp.js';
+import { ownershipLockPath, SESSION_FILES } from '../../session/reading/session-files.js';
+import { isSystemError } from '../../errors/index.js';
 
 /**
  * What listing learnt of each copy, kept between runs like git's index: a copy whose files have
@@ -126,10 +129,30 @@ function identityOf(copy: SessionCopy): string | undefined {
     if (copy.logStatLine === undefined || copy.manifest.state === 'unreadable' || copy.header.state === 'unreadable') return undefined;
     const hash = createHash('sha256').update(copy.logStatLine);
     for (const file of [copy.manifest, copy.header]) hash.update(file.state === 'ok' ? `ok\0${file.text}\0` : file.state === 'invalid' ? `invalid\0${file.reason}\0` : 'missing\0');
+    // What stands where Reasonix takes its locks and writes the identity: one turned into a directory or a
+    // symlink loop (or put right) changes the verdict, with the log untouched.
+    const usedFiles = [join(copy.path, SESSION_FILES.writerLock), join(copy.path, SESSION_FILES.identity), ownershipLockPath(dirname(copy.path), basename(copy.path))];
+    for (const path of usedFiles) hash.update(`${entryKind(path)}\0`);
     return hash.digest('hex');
   }
   const stats = statOrCode(copy.path);
   if (typeof stats === 'string') return undefined;
   const meta = copy.format === 'jsonl' ? `${copy.path}.meta` : copy.path.replace(/\.jsonl$/, '.meta.json');
   return createHash('sha256').update(statLine(copy.path, stats)).update(filesStamp([meta])).digest('hex');
+}
+
+/**
+ * The kind, mode and inode of what stands at `path` and of what it leads to (a symlink followed), or the
+ * system's code: no times, so that Reasonix taking a lock or rewriting the identity leaves it as it was.
+ */
+function entryKind(path: string): string {
+  const kind = (stats: BigIntStats | string) => (typeof stats === 'string' ? stats : `${stats.mode}:${stats.ino}`);
+  let entry: BigIntStats | string;
+  try {
+    entry = lstatSync(path, { bigint: true, throwIfNoEntry: false }) ?? 'ENOENT';
+  } catch (error) {
+    if (!isSystemError(error)) throw error;
+    entry = error.code ?? 'error';
+  }
+  return `${kind(entry)}>${kind(statOrCode(path))}`;
 }
