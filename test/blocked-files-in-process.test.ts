@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { openSession } from '../src/store/open-session.js';
 import { blockedFileCases, source } from './support/blocked-files.js';
+import { drain } from './support/drain.js';
 import { copySession } from './support/faults.js';
 
 describe('files Reasonix must use to open a session, in process', () => {
@@ -35,17 +36,8 @@ describe('files Reasonix must use to open a session, in process', () => {
     if (session.format !== 'v4') throw new Error('a sessions-v4 copy');
     const refusal = (await session.read()).refusal!;
     expect(refusal.code).toBe('RX_BLOCKED_FILE');
-    const drained = async (batches: AsyncIterable<unknown>) => {
-      let given = 0;
-      try {
-        for await (const _batch of batches) given += 1;
-      } catch (error) {
-        return { given, error };
-      }
-      return { given, error: undefined };
-    };
     for (const stream of [session.events(), session.batchesSince(), session.recordsSince()]) {
-      expect(await drained(stream)).toEqual({ given: 0, error: refusal });
+      expect(await drain<unknown>(stream)).toEqual({ items: [], error: refusal });
     }
     await expect(session.readSince()).rejects.toEqual(refusal);
   });

@@ -8,6 +8,7 @@ import { LogCutWhileReadError } from '../src/errors/index.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { batchesSince, readSince } from '../src/session/cursors/read-since.js';
 import { openSession } from '../src/store/open-session.js';
+import { drain } from './support/drain.js';
 import { copySession, cutLog, endFrames, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 
@@ -125,13 +126,8 @@ describe('every batch of the log, from an opened session, while the log is cut',
   async function drained(dir: string) {
     const session = await openSession(dir);
     if (session.format !== 'v4') throw new Error('a sessions-v4 copy');
-    const offsets: number[] = [];
-    try {
-      for await (const batch of session.events()) offsets.push(batch.batch.offset);
-    } catch (error) {
-      return { offsets, error };
-    }
-    return { offsets, error: undefined };
+    const { items, error } = await drain(session.events());
+    return { offsets: items.map((batch) => batch.batch.offset), error };
   }
 
   it('its torn tail cut: every batch, then the end, no error', async () => {
