@@ -33,6 +33,11 @@ const YARGS_STRINGS = {
   'Not enough arguments following: %s': '--%s needs a value',
 };
 
+/** What yargs knows of the options of the command being parsed: `getOptions` is its own, which its types leave out. */
+function optionsOf(parser: Argv): { key: Record<string, unknown>; alias: Record<string, string[]>; string: string[]; array: string[] } {
+  return (parser as unknown as { getOptions(): ReturnType<typeof optionsOf> }).getOptions();
+}
+
 /** Every command's name, to point a person at the help of the one they ran. */
 const COMMAND_NAMES = ['inspect', 'ls', 'where', 'cat', 'export', 'view', 'repair', 'salvage', 'migrate', 'help', 'completion'];
 
@@ -126,7 +131,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .exitProcess(false)
       // An option of one value given twice: the last one counts, as on most command lines (yargs makes a list).
       .middleware((args) => {
-        const options = (parser as unknown as { getOptions(): { string: string[]; array: string[] } }).getOptions();
+        const options = optionsOf(parser);
         // yargs keeps each option under its name and its camel-case name (`state-home`, `stateHome`).
         const withCamel = (keys: string[]) => new Set(keys.flatMap((key) => [key, key.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())]));
         const lists = withCamel(options.array);
@@ -139,8 +144,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         // yargs' own parse errors (an option without its value) are usage errors too; a command's own error goes on up.
         if (error && error.name !== 'YError') throw error;
         if (error) throw new UsageError(said(error.message, argv));
-        // `getOptions` is yargs' own (its types leave it out): the options of the command being parsed.
-        const options = (parser as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]> } }).getOptions();
+        const options = optionsOf(parser);
         const known = new Set<string>([...Object.keys(options.key), ...Object.values(options.alias).flat()]);
         const unknown = unknownOptions(argv, known);
         throw new UsageError(unknown.length > 0 ? `unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}` : said(message, argv));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { statSync, type BigIntStats } from 'node:fs';
+import { lstatSync, statSync, type BigIntStats } from 'node:fs';
 import { isSystemError } from '../errors/index.js';
 
 /**
@@ -18,8 +18,17 @@ export function statLine(path: string, stats: BigIntStats): string {
  * session, and the promise API's round trips cost more than the stats.
  */
 export function statOrCode(path: string): BigIntStats | string {
+  return orCode(() => statSync(path, { bigint: true, throwIfNoEntry: false }));
+}
+
+/** `statOrCode` of the entry itself: a symlink is not followed. */
+export function lstatOrCode(path: string): BigIntStats | string {
+  return orCode(() => lstatSync(path, { bigint: true, throwIfNoEntry: false }));
+}
+
+function orCode(look: () => BigIntStats | undefined): BigIntStats | string {
   try {
-    return statSync(path, { bigint: true, throwIfNoEntry: false }) ?? 'ENOENT';
+    return look() ?? 'ENOENT';
   } catch (error) {
     if (!isSystemError(error)) throw error;
     return error.code ?? 'error';

@@ -1,9 +1,6 @@
-import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { checkCursor, cursorAt } from '../../session/cursors/cursor.js';
 import { readSessionEvents } from '../../session/reading/read-events.js';
 import { directoryRefusal } from '../../session/reading/directory-refusal.js';
-import { SESSION_FILES } from '../../session/reading/session-files.js';
 import { writerLockHolder } from '../../session/reading/writer-locks.js';
 import { Projection } from '../../session/replay/projection.js';
 import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
@@ -32,9 +29,8 @@ export async function summariseAppended(
   // Only a log that grew was appended to: one that changed and did not grow was rewritten in place,
   // where the digests around the cursor cannot vouch for its middle.
   if (before.size <= resume.logSize) return undefined;
-  // What a whole read refuses before it reads a batch: a symlinked directory, a log that is not a file, a file
-  // Reasonix cannot use to open the session.
-  if ((await lstat(copy.path)).isSymbolicLink() || !(await lstat(join(copy.path, SESSION_FILES.log))).isFile()) return undefined;
+  // What a whole read refuses before it reads a batch (a symlinked directory, a log that is not a file, a file
+  // Reasonix cannot use to open the session): the whole read names it.
   if (await directoryRefusal(copy.path)) return undefined;
   try {
     await checkCursor(copy.path, copy.id, resume.cursor);

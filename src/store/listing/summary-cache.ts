@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { lstatSync, type BigIntStats } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { SessionStatusSchema } from '../../session/reading/read-session.js';
@@ -11,9 +11,8 @@ import { WorkspaceSourceSchema } from './summarise-copy.js';
 import { TitleSourceSchema } from './title-text.js';
 import { ResumePointSchema, type ResumePoint } from './resume-point.js';
 import type { ContentStamp, CopyRead, CopySummary } from './summarise-copy.js';
-import { filesStamp, statLine, statOrCode } from '../../fs/files-stamp.js';
+import { filesStamp, lstatOrCode, statLine, statOrCode } from '../../fs/files-stamp.js';
 import { ownershipLockPath, SESSION_FILES } from '../../session/reading/session-files.js';
-import { isSystemError } from '../../errors/index.js';
 
 /**
  * What listing learnt of each copy, kept between runs like git's index: a copy whose files have
@@ -147,12 +146,5 @@ function identityOf(copy: SessionCopy): string | undefined {
  */
 function entryKind(path: string): string {
   const kind = (stats: BigIntStats | string) => (typeof stats === 'string' ? stats : `${stats.mode}:${stats.ino}`);
-  let entry: BigIntStats | string;
-  try {
-    entry = lstatSync(path, { bigint: true, throwIfNoEntry: false }) ?? 'ENOENT';
-  } catch (error) {
-    if (!isSystemError(error)) throw error;
-    entry = error.code ?? 'error';
-  }
-  return `${kind(entry)}>${kind(statOrCode(path))}`;
+  return `${kind(lstatOrCode(path))}>${kind(statOrCode(path))}`;
 }
