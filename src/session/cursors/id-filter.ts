@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
 /**
- * The message ids a log's earlier batches used, as a records cursor carries them: the greatest id
- * (exact: an id after it in text order was never used, which is every new id Reasonix writes, its
- * ids being ULIDs made as time goes on) and a Bloom filter of every id (an id it does not hold was
- * never used; one it holds may have been, and the whole log decides). The filter grows with the
- * ids up to `MAX_BITS`, so a cursor stays small whatever the log: a session of 50,000 message ids
- * carries 11 KB of it.
+ * The ids a log's earlier batches used (message ids, tool-call ids), as a records cursor carries
+ * them: a Bloom filter of every id (an id it does not hold was never used; one it holds may have
+ * been, and the whole log decides) and, for message ids, the greatest (exact: an id after it in
+ * text order was never used, which is every new id Reasonix writes, its ids being ULIDs made as
+ * time goes on). The filter grows with the ids up to a bound, so a cursor stays small whatever the
+ * log: 11 KB of message ids and 22 KB of call ids at most.
  */
 export const IdFilterSchema = z.object({
   /** The greatest id taken in, in JavaScript's string order; null for none. */
@@ -14,12 +14,15 @@ export const IdFilterSchema = z.object({
   /** How many ids were taken in. */
   count: z.number().int().nonnegative(),
   /** The filter's bits, base64; a power of two bits from `MIN_BITS` to `MAX_BITS`. */
-  bits: z.base64().refine((text) => isFilterSize(Buffer.byteLength(text, 'base64') * 8), 'not a filter size (a power of two bits from 1024 to 65536)'),
+  bits: z.base64().refine((text) => isFilterSize(Buffer.byteLength(text, 'base64') * 8), 'not a filter size (a power of two bits from 1024 to 131072)'),
 });
 export type SavedIdFilter = z.infer<typeof IdFilterSchema>;
 
 const MIN_BITS = 1024;
-const MAX_BITS = 65536;
+/** The most bits a filter of message ids grows to (each new id Reasonix writes is told new by its order); one of call ids, twice that. */
+export const MESSAGE_ID_BITS = 65536;
+export const CALL_ID_BITS = 131072;
+const MAX_BITS = CALL_ID_BITS;
 /** Bits a filter is given per id before it is doubled. */
 const BITS_PER_ID = 16;
 const PROBES = 4;
@@ -36,19 +39,22 @@ export class IdFilter {
     private bits: Uint8Array,
     private greatest: string | undefined,
     private count: number,
+    private readonly ordered: boolean,
+    private readonly maxBits: number,
   ) {}
 
-  static none(): IdFilter {
-    return new IdFilter(new Uint8Array(MIN_BITS / 8), undefined, 0);
+  /** No ids; `ordered` keeps the greatest (message ids), and the filter grows to `maxBits`. */
+  static none(ordered: boolean, maxBits: number): IdFilter {
+    return new IdFilter(new Uint8Array(MIN_BITS / 8), undefined, 0, ordered, maxBits);
   }
 
-  static from(saved: SavedIdFilter): IdFilter {
-    return new IdFilter(new Uint8Array(Buffer.from(saved.bits, 'base64')), saved.greatest ?? undefined, saved.count);
+  static from(saved: SavedIdFilter, ordered: boolean, maxBits: number): IdFilter {
+    return new IdFilter(new Uint8Array(Buffer.from(saved.bits, 'base64')), saved.greatest ?? undefined, saved.count, ordered, maxBits);
   }
 
   /** Whether the id may have been taken in: false only when it certainly was not. */
   mayHold(id: string): boolean {
-    if (this.greatest === undefined || id > this.greatest) return false;
+    if (this.count === 0 || (this.ordered && this.greatest !== undefined && id > this.greatest)) return false;
     const size = this.bits.length * 8;
     return probes(id).every((at) => (this.bits[(at & (size - 1)) >>> 3]! & (1 << (at & 7))) !== 0);
   }
@@ -60,7 +66,7 @@ export class IdFilter {
     }
     this.count += 1;
     // Doubling repeats the bits: every id taken in still finds its own, each probe being taken modulo the size.
-    while (this.count * BITS_PER_ID > this.bits.length * 8 && this.bits.length * 8 < MAX_BITS) {
+    while (this.count * BITS_PER_ID > this.bits.length * 8 && this.bits.length * 8 < this.maxBits) {
       const doubled = new Uint8Array(this.bits.length * 2);
       doubled.set(this.bits, 0);
       doubled.set(this.bits, this.bits.length);
@@ -68,7 +74,7 @@ export class IdFilter {
     }
     const size = this.bits.length * 8;
     for (const at of probes(id)) this.bits[(at & (size - 1)) >>> 3]! |= 1 << (at & 7);
-    if (this.greatest === undefined || id > this.greatest) this.greatest = id;
+    if (this.ordered && (this.greatest === undefined || id > this.greatest)) this.greatest = id;
   }
 
   /** What to save, as it stands now; later changes copy the bits first, so a snapshot taken is never changed. */

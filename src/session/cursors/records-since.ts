@@ -10,6 +10,7 @@ import {
   recordsOfMessage,
   sessionKey,
   type IndexRecord,
+  type KeyedMessage,
   type RecordChange,
   type RecordContext,
   type RecordedCall,
@@ -17,7 +18,7 @@ import {
 import { Projection } from '../replay/projection.js';
 import { flatToolCall } from '../replay/message.js';
 import { replayedBatchesSince, type ReadSinceOptions } from './read-since.js';
-import { IdFilter, IdFilterSchema } from './id-filter.js';
+import { CALL_ID_BITS, IdFilter, IdFilterSchema, MESSAGE_ID_BITS, type SavedIdFilter } from './id-filter.js';
 import { readSession } from '../reading/read-session.js';
 import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js';
 
@@ -51,7 +52,10 @@ export const RecordsCursorSchema = z.object({
   log: CursorSchema,
   session: SessionFieldsSchema,
   pending: z.array(PendingCallSchema).max(MAX_PENDING),
+  /** The message ids the transcript holds. */
   ids: IdFilterSchema,
+  /** The tool-call ids its messages made. */
+  calls: IdFilterSchema,
 });
 /** A cursor for index records. */
 export type RecordsCursor = z.infer<typeof RecordsCursorSchema>;
@@ -140,7 +144,8 @@ class RecordsReader {
   fields: SessionFields;
   private pending: PendingCall[];
   private pendingCharacters: number;
-  private ids: IdFilter;
+  private ids: KnownIds;
+  private calls: KnownIds;
 
   constructor(
     private readonly sessionDir: string,
@@ -150,7 +155,8 @@ class RecordsReader {
     this.fields = cursor ? { ...cursor.session } : { title: null, workspace: null };
     this.pending = cursor ? [...cursor.pending] : [];
     this.pendingCharacters = this.pending.reduce((sum, item) => sum + sizeOf(item), 0);
-    this.ids = cursor ? IdFilter.from(cursor.ids) : IdFilter.none();
+    this.ids = new KnownIds(cursor?.ids, true, MESSAGE_ID_BITS);
+    this.calls = new KnownIds(cursor?.calls, false, CALL_ID_BITS);
   }
 
   /** Takes the session's fields as the batch left them: whether they changed. */
@@ -161,15 +167,16 @@ class RecordsReader {
   }
 
   cursorAt(log: Cursor): RecordsCursor {
-    const ids = this.ids.snapshot();
+    const [ids, calls] = [this.ids.snapshot(), this.calls.snapshot()];
     const cursor = { version: 3 as const, log, session: { ...this.fields }, pending: [...this.pending] } as RecordsCursor;
-    // The filter's base64 is made only when the cursor is read (stored, or given back): a first read offers thousands.
+    // The filters' base64 is made only when the cursor is read (stored, or given back): a first read offers thousands.
     Object.defineProperty(cursor, 'ids', { get: ids, enumerable: true, configurable: true });
+    Object.defineProperty(cursor, 'calls', { get: calls, enumerable: true, configurable: true });
     return cursor;
   }
 
   private get context(): RecordContext {
-    return { sessionId: this.sessionId, ...this.fields };
+    return { sessionId: this.sessionId, workspace: this.fields.workspace, title: this.fields.title };
   }
 
   /** The changes a batch makes to the records, from the batch on its own where it can tell them, else from a replay of the log up to it. */
@@ -211,8 +218,7 @@ class RecordsReader {
     if (counts.replace > 0) {
       // The transcript is what this batch made it: every record of it, after one that takes every earlier one.
       const records = indexRecords(entries, this.context);
-      this.ids = IdFilter.none();
-      for (const { message } of entries) if (message.id !== undefined) this.ids.add(message.id);
+      this.knowOnly(entries);
       this.pending = [];
       this.pendingCharacters = 0;
       const answered = new Set(entries.flatMap(({ message }) => answers(message) ?? []));
@@ -227,6 +233,8 @@ class RecordsReader {
     if (entries.some(({ message, seq }) => message.id !== undefined && this.ids.mayHold(message.id) && (!upserted(seq) || (message.tool_calls ?? []).length > 0 || message.role === 'tool'))) {
       return { whole: true, mayRepeat: true };
     }
+    // A call id made before: its result may be a second one for it.
+    if (entries.some(({ message }) => (message.tool_calls ?? []).some((call) => this.calls.mayHold(flatToolCall(call).id)))) return { whole: true, mayRepeat: true };
     // The results this batch writes must each complete a call waiting, or one this batch wrote before them.
     const waiting = this.pending.map((item) => item.call.id);
     for (const { message } of entries) {
@@ -247,6 +255,7 @@ class RecordsReader {
       if (rewritten) changes.push({ type: 'removed', key, sessionId: this.sessionId });
       const { said, calls } = recordsOfMessage(entry, this.context);
       if (said) changes.push(said);
+      for (const call of calls) this.calls.add(call.call.id);
       const callId = answers(message);
       if (callId !== undefined) {
         // Checked above: a call waits for it.
@@ -305,8 +314,7 @@ class RecordsReader {
     for (const [key, record] of after) if (JSON.stringify(record) !== JSON.stringify(before.get(key))) changes.push(record);
     // From here the batches after it go on from the whole transcript: its ids, and the calls this batch wrote that no result answers.
     const entries = keyedMessages(this.sessionId, projection.transcript);
-    this.ids = IdFilter.none();
-    for (const { message } of entries) if (message.id !== undefined) this.ids.add(message.id);
+    this.knowOnly(entries);
     this.pending = [];
     this.pendingCharacters = 0;
     const answered = new Set(entries.flatMap(({ message }) => answers(message) ?? []));
@@ -317,26 +325,72 @@ class RecordsReader {
     return changes;
   }
 
+  /** The ids from here are those of these entries, the whole transcript. */
+  private knowOnly(entries: readonly KeyedMessage[]): void {
+    this.ids = new KnownIds(undefined, true, MESSAGE_ID_BITS);
+    this.calls = new KnownIds(undefined, false, CALL_ID_BITS);
+    for (const { message } of entries) {
+      if (message.id !== undefined) this.ids.add(message.id);
+      for (const call of message.tool_calls ?? []) this.calls.add(flatToolCall(call).id);
+    }
+  }
+
   private recordsOf(projection: Projection): Map<string, IndexRecord> {
     return new Map(indexRecords(keyedMessages(this.sessionId, projection.transcript), this.context).map((record) => [record.key, record]));
   }
 }
 
+/**
+ * The ids used so far: those of this read exactly, those before its cursor by the cursor's filter
+ * (a maybe there is decided by the whole log), all of them into the filter the next cursor keeps.
+ */
+class KnownIds {
+  private readonly read = new Set<string>();
+  private readonly filter: IdFilter;
+  /** Ids before this read's cursor are known only by the filter. */
+  private readonly before: boolean;
+
+  constructor(saved: SavedIdFilter | undefined, ordered: boolean, maxBits: number) {
+    this.filter = saved ? IdFilter.from(saved, ordered, maxBits) : IdFilter.none(ordered, maxBits);
+    this.before = saved !== undefined;
+  }
+
+  mayHold(id: string): boolean {
+    return this.read.has(id) || (this.before && this.filter.mayHold(id));
+  }
+
+  add(id: string): void {
+    if (this.read.has(id)) return;
+    this.read.add(id);
+    this.filter.add(id);
+  }
+
+  snapshot(): () => SavedIdFilter {
+    return this.filter.snapshot();
+  }
+}
+
+/** What a waiting call takes of a cursor's JSON (measured once, when it starts to wait). */
+const sizes = new WeakMap<PendingCall, number>();
 function sizeOf(item: PendingCall): number {
-  return item.call.arguments.length + item.call.name.length + item.call.id.length + item.base.key.length * 2 + 160;
+  let size = sizes.get(item);
+  if (size === undefined) sizes.set(item, (size = JSON.stringify(item).length + 1));
+  return size;
 }
 
 function parseRecordsCursor(given: unknown): RecordsCursor {
   const parsed = RecordsCursorSchema.safeParse(given);
   if (parsed.success) return parsed.data;
-  const version = typeof given === 'object' && given !== null && 'version' in given ? (given as { version: unknown }).version : undefined;
-  if (version === 1 || version === 2) {
-    throw new CursorMismatchError(
-      `a version ${version} records cursor, from an earlier rxstore: its records have no keys, so what it was given cannot be replaced or removed by key; read the session again from the start (no cursor) and replace what was indexed of it`,
-      {},
-    );
-  }
+  const older = olderRecordsCursor(given);
+  if (older) throw new CursorMismatchError(`${older}; read the session again from the start (no cursor) and replace what was indexed of it`, {});
   throw new CursorMismatchError(`not a records cursor rxstore made: ${firstIssue(parsed.error)}`, {});
+}
+
+/** What a records cursor of an earlier version is, in words; undefined for anything else. */
+export function olderRecordsCursor(given: unknown): string | undefined {
+  const version = typeof given === 'object' && given !== null && 'version' in given ? (given as { version: unknown }).version : undefined;
+  if (version !== 1 && version !== 2) return undefined;
+  return `a version ${version} records cursor, from an earlier rxstore: the records it gave have no keys, so they cannot be replaced or removed by key`;
 }
 
 /**
