@@ -154,7 +154,7 @@ describe.skipIf(!reasonixBinary())(`records since a cursor on a session the real
     // The whole read prints every record (Reasonix refuses the transcript as a whole); the read since the cursor stops before the refused batch.
     expect(since.stdout).not.toBe('');
     const wholeLines = new Set(whole.stdout.trim().split('\n'));
-    for (const line of since.stdout.trim().split('\n')) expect(wholeLines).toContain(line);
+    for (const line of since.stdout.trim().split('\n')) expect([...wholeLines], line).toContain(line);
     const advanced = await readFile(cursorFile, 'utf8');
     expect(advanced).not.toBe(kept);
     // Read again from there: nothing more, the same refusal, the file as it was.

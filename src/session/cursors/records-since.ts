@@ -6,6 +6,7 @@ import {
   answers,
   indexRecords,
   keyedMessages,
+  pairedRecords,
   recordOfCall,
   recordsOfMessage,
   sessionKey,
@@ -31,6 +32,8 @@ const PendingCallSchema = z.object({
   base: z.object({ key: z.string(), sessionId: z.string(), workspace: z.string().nullable(), title: z.string().nullable(), time: z.string(), messageId: z.string().optional() }),
   /** Its record is not given yet: it is, with the result, or as it stands when its turn or the read ends. */
   held: z.boolean(),
+  /** An earlier message made a call with its id: its result may be a second one for that id, which the whole log judges. */
+  repeated: z.literal(true).optional(),
 });
 type PendingCall = z.infer<typeof PendingCallSchema>;
 
@@ -221,8 +224,7 @@ class RecordsReader {
       this.knowOnly(entries);
       this.pending = [];
       this.pendingCharacters = 0;
-      const answered = new Set(entries.flatMap(({ message }) => answers(message) ?? []));
-      for (const entry of entries) for (const call of recordsOfMessage(entry, this.context).calls) if (!answered.has(call.call.id)) this.wait(call, false, []);
+      for (const { calls } of pairedRecords(entries, this.context)) for (const { recorded, result } of calls) if (!result) this.wait(recorded, false, []);
       return [{ type: 'removed', key: sessionKey(this.sessionId), sessionId: this.sessionId }, ...records];
     }
     // Each event that writes a message left one entry: an upsert of a message this batch wrote first is not told apart from a rewrite.
@@ -236,15 +238,15 @@ class RecordsReader {
     // A call id made before: its result may be a second one for it.
     if (entries.some(({ message }) => (message.tool_calls ?? []).some((call) => this.calls.mayHold(flatToolCall(call).id)))) return { whole: true, mayRepeat: true };
     // The results this batch writes must each complete a call waiting, or one this batch wrote before them.
-    const waiting = this.pending.map((item) => item.call.id);
+    const waiting = this.pending.map((item) => ({ id: item.call.id, repeated: item.repeated === true }));
     for (const { message } of entries) {
       const callId = answers(message);
       if (callId !== undefined) {
-        const at = waiting.indexOf(callId);
-        if (at < 0) return { whole: true, mayRepeat: true };
+        const at = waiting.findIndex((item) => item.id === callId);
+        if (at < 0 || waiting[at]!.repeated) return { whole: true, mayRepeat: true };
         waiting.splice(at, 1);
       }
-      for (const call of message.tool_calls ?? []) waiting.push(flatToolCall(call).id);
+      for (const call of message.tool_calls ?? []) waiting.push({ id: flatToolCall(call).id, repeated: false });
     }
     const changes: RecordChange[] = [];
     for (const entry of entries) {
@@ -276,8 +278,8 @@ class RecordsReader {
   }
 
   /** A call waits for its result; past the bounds the oldest is given as it stands and waits no more. */
-  private wait(call: RecordedCall, held: boolean, changes: RecordChange[]): void {
-    const item: PendingCall = { call: call.call, base: call.base, held };
+  private wait(call: RecordedCall, held: boolean, changes: RecordChange[], repeated = false): void {
+    const item: PendingCall = { call: call.call, base: call.base, held, ...(repeated ? { repeated: true as const } : {}) };
     this.pending.push(item);
     this.pendingCharacters += sizeOf(item);
     while (this.pending.length > MAX_PENDING || (this.pendingCharacters > PENDING_CHARACTERS && this.pending.length > 0)) {
@@ -301,10 +303,14 @@ class RecordsReader {
     const changes: RecordChange[] = this.flush();
     const projection = new Projection();
     let before: Map<string, IndexRecord> | undefined;
+    const callsBefore = new Set<string>();
     for await (const item of readSessionEvents(this.sessionDir, { offset: 0, nextSequence: 1 })) {
       if (item.type !== 'batch') continue;
       const { batch: each, payloads, payloadBytes } = item.value;
-      if (each.offset === batch.offset) before = this.recordsOf(projection);
+      if (each.offset === batch.offset) {
+        before = this.recordsOf(projection);
+        for (const { message } of projection.transcript) for (const call of message.tool_calls ?? []) callsBefore.add(flatToolCall(call).id);
+      }
       each.events.forEach((event, index) => projection.apply(each, event, payloads[index], payloadBytes[index]));
       if (each.offset === batch.offset) break;
     }
@@ -317,11 +323,17 @@ class RecordsReader {
     this.knowOnly(entries);
     this.pending = [];
     this.pendingCharacters = 0;
-    const answered = new Set(entries.flatMap(({ message }) => answers(message) ?? []));
-    for (const entry of entries) {
-      if (entry.seq < batch.firstSeq) continue;
-      for (const call of recordsOfMessage(entry, this.context).calls) if (!answered.has(call.call.id)) this.wait(call, false, changes);
+    // The calls this batch wrote that no result answers wait, held, as a call read on its own batch does.
+    const held = new Set<string>();
+    for (const { calls, seq } of pairedRecords(entries, this.context)) {
+      if (seq < batch.firstSeq) continue;
+      for (const { recorded, result } of calls) {
+        if (result || !after.has(recorded.base.key)) continue;
+        held.add(recorded.base.key);
+        this.wait(recorded, true, changes, callsBefore.has(recorded.call.id));
+      }
     }
+    return changes.filter((change) => change.type === 'removed' || !held.has(change.key) || !this.pending.some((item) => item.held && item.base.key === change.key));
     return changes;
   }
 

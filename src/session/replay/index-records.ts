@@ -247,8 +247,27 @@ function withKeys(sessionId: string, entries: readonly (TimedMessage & { key?: s
  */
 export function indexRecords(given: readonly (TimedMessage & { key?: string })[], context: RecordContext, options: { unansweredFrom?: number } = {}): IndexRecord[] {
   const transcript = withKeys(context.sessionId, given);
-  // Each call takes the first result with its id that follows it: an id used again by a later call
-  // (which Reasonix refuses, after what precedes it) never lends that call an earlier call's output.
+  const records: IndexRecord[] = [];
+  for (const { said, calls, seq } of pairedRecords(transcript, context)) {
+    if (said) records.push(said);
+    for (const { recorded, result } of calls) {
+      if (!result && seq >= (options.unansweredFrom ?? Number.POSITIVE_INFINITY)) continue;
+      const record = recordOfCall(recorded, result);
+      if (record) records.push(record);
+    }
+  }
+  return records;
+}
+
+/**
+ * Each message's record and its calls, each call paired with its result: the first result with its
+ * id that follows it. An id used again by a later call (which Reasonix refuses, after what precedes
+ * it) never lends that call an earlier call's output.
+ */
+export function pairedRecords(
+  transcript: readonly (KeyedMessage & { seq: number })[],
+  context: RecordContext,
+): { said: IndexRecord | undefined; calls: { recorded: RecordedCall; result: Message | undefined }[]; seq: number }[] {
   const results = new Map<string, { at: number; message: Message }[]>();
   transcript.forEach(({ message }, at) => {
     const callId = answers(message);
@@ -262,16 +281,8 @@ export function indexRecords(given: readonly (TimedMessage & { key?: string })[]
     while (queue && queue.length > 0 && queue[0]!.at <= at) queue.shift();
     return queue?.shift()?.message;
   };
-  const records: IndexRecord[] = [];
-  for (const [at, entry] of transcript.entries()) {
+  return transcript.map((entry, at) => {
     const { said, calls } = recordsOfMessage(entry, context);
-    if (said) records.push(said);
-    for (const recorded of calls) {
-      const result = resultAfter(recorded.call.id, at);
-      if (!result && entry.seq >= (options.unansweredFrom ?? Number.POSITIVE_INFINITY)) continue;
-      const record = recordOfCall(recorded, result);
-      if (record) records.push(record);
-    }
-  }
-  return records;
+    return { said, seq: entry.seq, calls: calls.map((recorded) => ({ recorded, result: resultAfter(recorded.call.id, at) })) };
+  });
 }
