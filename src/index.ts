@@ -21,14 +21,14 @@ export { canonicalTranscript, modelView, personView, providerMessages, type Pers
 export type { MessageKeeping, TranscriptEntry, TurnRecord } from './session/replay/projection.js';
 export type { ArgumentsShape, IndexedCall, IndexedTranscript } from './session/replay/transcript-index.js';
 export type { Turns, TurnStatus } from './session/replay/turn-table.js';
-export { indexRecords, type IndexRecord, type RecordContext } from './session/replay/index-records.js';
+export { indexRecords, keyedMessages, type IndexRecord, type RecordContext, type RecordChange, type RemovedRecord, type KeyedMessage } from './session/replay/index-records.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
 export { inspectReport, type InspectOptions, type InspectReport, type ReportedProblem } from './session/replay/inspect-report.js';
 
 // Reading what is new since last time, and following a live session.
 export { CursorSchema, type Cursor } from './session/cursors/cursor.js';
 export { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from './session/cursors/read-since.js';
-export { recordsSince, RecordsCursorSchema, AcceptedRecordsCursorSchema, type AcceptedRecordsCursor, type RecordsCursor, type RecordsSince } from './session/cursors/records-since.js';
+export { recordsSince, RecordsCursorSchema, AcceptedRecordsCursorSchema, type AcceptedRecordsCursor, type RecordsCursor, type RecordsSince, type RecordsSinceOptions, type SessionFields } from './session/cursors/records-since.js';
 export { followSession, type FollowOptions } from './session/cursors/follow.js';
 
 // Writing: new sessions, appends, repair and salvage, under Reasonix's locks.

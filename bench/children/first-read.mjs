@@ -1,7 +1,9 @@
 // `first-read.mjs <what> <session dir>`: one thing an indexer does to a session it has never read,
 // timed from its call: `record` (until recordsSince gives its first record), `follow` (until follow
 // gives its first batch), `batches` (every batch of batchesSince from no cursor) or `readSince`
-// (readSince from no cursor, gathered). Prints milliseconds.
+// (readSince from no cursor, gathered), `records` (every record of records()) or `recordsSince`
+// (every piece of recordsSince from no cursor, each cursor serialised as an indexer stores it).
+// Prints milliseconds; for `recordsSince`, then the bytes of the last cursor as JSON.
 import { openLogSession } from '../../dist/bundle/index.js';
 
 const [what, dir] = process.argv.slice(2);
@@ -17,5 +19,13 @@ if (what === 'record') {
 } else if (what === 'readSince') {
   const { batches } = await session.readSince();
   if (batches.length === 0) throw new Error('nothing read');
+} else if (what === 'records') {
+  let records = 0;
+  for await (const record of session.records()) records += record ? 1 : 0;
+} else if (what === 'recordsSince') {
+  let cursorBytes = 0;
+  for await (const piece of session.recordsSince(undefined, { cursorAtEnd: true })) cursorBytes = JSON.stringify(piece.cursor).length;
+  process.stdout.write(`${(performance.now() - started).toFixed(3)} ${cursorBytes}\n`);
+  process.exit(0);
 } else throw new Error(`unknown: ${what}`);
 process.stdout.write(`${(performance.now() - started).toFixed(3)}\n`);

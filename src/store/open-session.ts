@@ -5,13 +5,13 @@ import { EmptyTranscriptError, InvalidInputError, isCutAfter, NotASessionError, 
 import type { Cursor } from '../session/cursors/cursor.js';
 import { followSession, type FollowOptions } from '../session/cursors/follow.js';
 import { readHeader } from '../session/reading/header.js';
-import { indexRecords, type IndexRecord } from '../session/replay/index-records.js';
+import { indexRecords, keyedMessages, type IndexRecord } from '../session/replay/index-records.js';
 import type { Message } from '../session/replay/message.js';
 import { readableOrThrow } from '../session/reading/read-json-file.js';
 import type { ResolvedBatch } from '../session/reading/read-events.js';
 import { readSession, type ReadSessionOptions, type SessionRead } from '../session/reading/read-session.js';
 import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/cursors/read-since.js';
-import { recordsSinceNamed, type AcceptedRecordsCursor, type RecordsSince } from '../session/cursors/records-since.js';
+import { recordsSinceNamed, type AcceptedRecordsCursor, type RecordsSince, type RecordsSinceOptions } from '../session/cursors/records-since.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { replayedBatches } from '../session/replay/replayed-batches.js';
 import { directoryRefusal } from '../session/reading/directory-refusal.js';
@@ -59,8 +59,14 @@ export interface OpenedLogSession extends SessionReader {
   batchesSince(cursor?: Cursor, options?: ReadSinceOptions): AsyncIterable<BatchSince>;
   /** The batches committed since a cursor, gathered, and the cursor after them. */
   readSince(cursor?: Cursor, options?: ReadSinceOptions): Promise<ReadSince>;
-  /** Index records of what was committed since a records cursor, batch by batch, each with the cursor to keep. */
-  recordsSince(cursor?: AcceptedRecordsCursor, options?: ReadSinceOptions): AsyncIterable<RecordsSince>;
+  /**
+   * The changes to the index records committed since a records cursor (every record without one):
+   * a piece after each batch that changed something, each with the cursor to keep. Applied in order
+   * by `key` (a `removed` record takes its key and every key under it), a read that ran to the end
+   * gives exactly `records()`, but for the title and workspace, which a record keeps as they were
+   * when it was given and a piece's `session` gives when they change.
+   */
+  recordsSince(cursor?: AcceptedRecordsCursor, options?: RecordsSinceOptions): AsyncIterable<RecordsSince>;
   /** Each batch as it is committed, until the signal aborts. */
   follow(options?: FollowOptions): AsyncIterable<BatchSince>;
 }
@@ -133,7 +139,7 @@ function readerOver(id: string, path: string, files: string[], read: (options?: 
     records: () =>
       verifiedView(whole(), (session) =>
         indexRecords(
-          canonicalTranscript(session.projection),
+          keyedMessages(id, session.projection.transcript),
           { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null },
           { unansweredFrom: session.refusal ? session.projection.openFrom() : undefined },
         ),

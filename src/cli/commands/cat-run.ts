@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access, opendir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
-import { AcceptedRecordsCursorSchema, type AcceptedRecordsCursor, type RecordsCursor } from '../../session/cursors/records-since.js';
+import { AcceptedRecordsCursorSchema, olderRecordsCursor, type AcceptedRecordsCursor, type RecordsCursor } from '../../session/cursors/records-since.js';
 import { firstIssue } from '../../session/reading/first-issue.js';
 import { openLogSession, openSession } from '../../store/open-session.js';
 import type { Output } from '../output.js';
@@ -79,5 +79,7 @@ function parseCursorFile(text: string, file: string): AcceptedRecordsCursor {
   // Checked here too, not only by recordsSince, so that the refusal names the file it came from.
   const parsed = AcceptedRecordsCursorSchema.safeParse(json);
   if (parsed.success) return parsed.data;
+  const older = olderRecordsCursor(json);
+  if (older) throw new CursorMismatchError(`${older}; remove ${file} to read the session from the start, and replace what was indexed of it`, { file });
   throw new CursorMismatchError(`not a cursor rxstore wrote (${firstIssue(parsed.error)}); remove it to read the session from the start`, { file });
 }

@@ -44,6 +44,9 @@ export async function* replayedBatchesSince(
   given?: unknown,
   options: ReadSinceOptions = {},
 ): AsyncGenerator<BatchSince & { replay: Projection }> {
+  // The cursor's check is a few synchronous microseconds of file work, and a caught-up read is done
+  // after it: a loop over many sessions would otherwise never let timers, I/O or signals in.
+  await new Promise<void>((resolve) => setImmediate(resolve));
   const checked = given === undefined ? undefined : await checkCursorOnLog(sessionDir, sessionId, given);
   const cursor = checked?.cursor;
   // Nothing after the cursor (the log's size as the check saw it): an indexer's re-run over unchanged sessions opens no reader.

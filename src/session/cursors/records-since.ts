@@ -1,85 +1,111 @@
 import { z } from 'zod';
 import { CursorMismatchError } from '../../errors/index.js';
-import { CursorSchema } from './cursor.js';
+import { CursorSchema, type Cursor } from './cursor.js';
 import { firstIssue } from '../reading/first-issue.js';
-import { recordOfCall, recordsOfMessage, type IndexRecord, type RecordedCall } from '../replay/index-records.js';
-import type { Message } from '../replay/message.js';
+import {
+  answers,
+  indexRecords,
+  keyedMessages,
+  pairedRecords,
+  recordOfCall,
+  recordsOfMessage,
+  sessionKey,
+  type IndexRecord,
+  type KeyedMessage,
+  type RecordChange,
+  type RecordContext,
+  type RecordedCall,
+} from '../replay/index-records.js';
+import { Projection } from '../replay/projection.js';
+import { flatToolCall } from '../replay/message.js';
 import { replayedBatchesSince, type ReadSinceOptions } from './read-since.js';
-import { messageTime } from '../replay/views.js';
-import { SeenIds, SeenIdsSchema } from '../replay/seen-ids.js';
+import { CALL_ID_BITS, IdFilter, IdFilterSchema, MESSAGE_ID_BITS, type SavedIdFilter } from './id-filter.js';
 import { readSession } from '../reading/read-session.js';
-import type { ResolvedBatch } from '../reading/read-events.js';
+import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js';
 
-/**
- * At most this many records wait behind a tool call whose result has not been committed yet; past
- * it the oldest call is given without its result. Reasonix commits a result in the call's own
- * turn, so a turn's end gives every call of it; the bound only matters for a turn that never ends.
- */
-const MAX_WAITING = 256;
+/** At most this many calls wait in a cursor for their results, in at most `PENDING_CHARACTERS` of JSON; past either, the oldest is given as it stands. */
+const MAX_PENDING = 128;
+const PENDING_CHARACTERS = 32 * 1024;
 
-const RecordedCallSchema = z.object({
+const PendingCallSchema = z.object({
   call: z.object({ id: z.string(), name: z.string(), arguments: z.string() }),
-  base: z.object({ sessionId: z.string(), workspace: z.string().nullable(), title: z.string().nullable(), time: z.string(), messageId: z.string().optional() }),
+  base: z.object({ key: z.string(), sessionId: z.string(), workspace: z.string().nullable(), title: z.string().nullable(), time: z.string(), messageId: z.string().optional() }),
+  /** Its record is not given yet: it is, with the result, or as it stands when its turn or the read ends. */
+  held: z.boolean(),
+  /** An earlier message made a call with its id: its result may be a second one for that id, which the whole log judges. */
+  repeated: z.literal(true).optional(),
 });
+type PendingCall = z.infer<typeof PendingCallSchema>;
 
-/** A record kept in a cursor, as it will be given: checked for the fields every record has. */
-const KeptRecordSchema = z.looseObject({ type: z.enum(['message', 'command', 'file']), sessionId: z.string(), time: z.string() });
-
-/** What waits in order: records ready to give, behind a call still waiting for its result. */
-const WaitingSchema = z.union([z.object({ call: RecordedCallSchema }), z.object({ record: KeptRecordSchema })]);
-type Waiting = { call: RecordedCall } | { record: IndexRecord };
-
-const RecordsCursorV1Schema = z.object({
-  version: z.literal(1),
-  log: CursorSchema,
-  lastTime: z.number().nullable(),
-  workspace: z.string().nullable(),
-  title: z.string().nullable(),
-  waiting: z.array(WaitingSchema).max(MAX_WAITING),
-});
+/** What describes the session, as the records committed since know it. */
+export const SessionFieldsSchema = z.object({ title: z.string().nullable(), workspace: z.string().nullable() });
+/** The session's title and workspace as the log so far names them (the header's workspace first). */
+export type SessionFields = z.infer<typeof SessionFieldsSchema>;
 
 /**
- * Where an indexer stopped reading records: the log position (a `Cursor`) and what must be carried
- * across it — the time of the last message (times are made strictly increasing), the workspace
- * and title known so far, the records waiting behind a tool call whose result is committed in a
- * later batch, and hashes of the ids used so far (4 bytes an id), against which a later batch is
- * judged as the whole replay judges it. Plain JSON; validated on use. A version 1 cursor (no ids)
- * is still taken: the ids are then gathered from the log before it, once.
+ * Where an indexer stopped reading records: the log position (a `Cursor`), the session's title and
+ * workspace as known there, the tool calls still waiting for a result (at most 128, in at most
+ * 32 KiB), and the message ids used so far as a bounded filter (`IdFilterSchema`), against which
+ * a later batch is judged as the whole replay judges it. Plain JSON, at most some 50 KB whatever
+ * the log; validated on use. A cursor of an earlier version is refused (`CursorMismatchError`):
+ * its records had no keys, so the session is read again from the start.
  */
-export const RecordsCursorSchema = RecordsCursorV1Schema.extend({ version: z.literal(2), seen: SeenIdsSchema });
-/** A cursor for index records: the log cursor, plus the tool calls still waiting for their results. */
+export const RecordsCursorSchema = z.object({
+  version: z.literal(3),
+  log: CursorSchema,
+  session: SessionFieldsSchema,
+  pending: z.array(PendingCallSchema).max(MAX_PENDING),
+  /** The message ids the transcript holds. */
+  ids: IdFilterSchema,
+  /** The tool-call ids its messages made. */
+  calls: IdFilterSchema,
+});
+/** A cursor for index records. */
 export type RecordsCursor = z.infer<typeof RecordsCursorSchema>;
-/** What `recordsSince` takes as a cursor: one of this version, or of the first. */
-export const AcceptedRecordsCursorSchema = z.discriminatedUnion('version', [RecordsCursorSchema, RecordsCursorV1Schema]);
-/** A records cursor `recordsSince` takes: one of this version, or of the first. */
-export type AcceptedRecordsCursor = z.infer<typeof AcceptedRecordsCursorSchema>;
+/** What `recordsSince` takes as a cursor (the records cursor of this version). */
+export const AcceptedRecordsCursorSchema = RecordsCursorSchema;
+/** A records cursor `recordsSince` takes. */
+export type AcceptedRecordsCursor = RecordsCursor;
 
-/** The records a batch completed, and the cursor to keep once they are stored. */
+/** What a read of records since a cursor gives at a time: the changes of the batches read, and the cursor to keep once they are stored. */
 export interface RecordsSince {
-  records: IndexRecord[];
+  /** Records to add or replace by their `key`, and `removed` records, to apply in order. */
+  records: RecordChange[];
+  /** The session's title and workspace, when they changed (and on the first piece read from no cursor). */
+  session?: SessionFields;
   cursor: RecordsCursor;
 }
 
+/** How far `recordsSince` reads, and whether it gives a cursor at the end. */
+export interface RecordsSinceOptions extends ReadSinceOptions {
+  /**
+   * A piece is given only after a batch that changed a record or the session's fields; with this,
+   * a last piece (with no records when nothing changed) carries the cursor after the last batch
+   * read, so that a later read does not read again the batches after the last change.
+   */
+  cursorAtEnd?: boolean;
+}
+
 /**
- * Index records of only what was committed since `cursor` (everything without one), batch by
- * batch, each batch's records with the cursor to keep after them. A tool call's record waits for
- * its result, committed in a later batch, so it carries the command's output and outcome; the
- * records after it wait with it, so they come in the order `records()` gives them. Over any
- * sequence of cursors, the records given add up to `records()` of the whole session, except that
- * each carries the title and workspace known when it was committed (the messages a migration
- * imported come before the first one naming the workspace, so theirs is null), and that a message
- * rewritten later (an upsert, a retraction, a history replace) is given again as it was rewritten
- * rather than taken back. A batch Reasonix would refuse only for what came before it (a message id
- * already used, a second result for an answered tool call) throws that refusal, as `records()`
- * does: the batch's ids are checked against the cursor's, and a possible repeat is decided by a
- * whole replay of the log.
+ * The changes to the records of a session committed since `cursor` (from the beginning without
+ * one), one piece after each batch that changed something, each with the cursor to keep once its
+ * records are stored. Applied in order by key — a record adds or replaces the one with its key, a
+ * `removed` record takes away its key and every key under it — the pieces of a read that ran to
+ * the end give exactly `records()` of the session as it then stood, however the log was cut into
+ * reads; except that a record carries the title and workspace known when it was given, and a
+ * piece's `session` says when those change. A tool call's record waits in the cursor for its
+ * result, and is given with it, or as it stands when its turn ends or the read does. A batch that
+ * takes back or rewrites what earlier batches wrote (a retract, an upsert of a message with calls,
+ * a result for a call no longer waiting) is judged by a replay of the log up to it, once. A batch
+ * Reasonix would refuse for what came before it (a message id already used, a second result for an
+ * answered call) throws that refusal, as `records()` does.
  */
 export function recordsSince(
   sessionDir: string,
   sessionId: string,
   context: { workspace: string | null },
   given?: unknown,
-  options: ReadSinceOptions = {},
+  options: RecordsSinceOptions = {},
 ): AsyncGenerator<RecordsSince> {
   return recordsSinceNamed(sessionDir, sessionId, async () => context.workspace, given, options);
 }
@@ -94,77 +120,295 @@ export async function* recordsSinceNamed(
   sessionId: string,
   namedWorkspace: () => Promise<string | null>,
   given?: unknown,
-  options: ReadSinceOptions = {},
+  options: RecordsSinceOptions = {},
 ): AsyncGenerator<RecordsSince> {
   const cursor = given === undefined ? undefined : parseRecordsCursor(given);
-  let lastTime = cursor?.lastTime ?? Number.NEGATIVE_INFINITY;
-  let workspace = cursor?.workspace ?? null;
+  const reader = new RecordsReader(sessionDir, sessionId, cursor);
   // Undefined until the first new batch asks; null when the session names none.
   let named: string | null | undefined;
-  let title = cursor?.title ?? null;
-  const waiting: Waiting[] = (cursor?.waiting ?? []) as Waiting[];
-  // Undefined for a version 1 cursor until a new batch needs them.
-  let seen = cursor === undefined ? SeenIds.none() : cursor.version === 2 ? SeenIds.from(cursor.seen) : undefined;
-
-  // Each batch replayed on its own (the messages it writes, the workspace and title it names), as the check for a refused payload replays it.
-  for await (const { batch, replay, cursor: log } of replayedBatchesSince(sessionDir, sessionId, cursor?.log, options)) {
-    seen ??= await seenBefore(sessionDir, sessionId, batch.batch.offset);
-    if (seen.add(replay)) await refuseAsTheWholeReplay(sessionDir, batch);
+  let log: Cursor | undefined;
+  let givenAt: Cursor | undefined = cursor?.log;
+  for await (const { batch, replay, cursor: after } of replayedBatchesSince(sessionDir, sessionId, cursor?.log, options)) {
     if (named === undefined) named = await namedWorkspace();
-    workspace = named ?? replay.workspace ?? workspace;
-    title = replay.title ?? title;
-    for (const { message, batchTime } of replay.transcript) {
-      const time = messageTime(message, batchTime, lastTime);
-      lastTime = time;
-      if (message.role === 'tool' && message.tool_call_id) complete(waiting, message.tool_call_id, message);
-      const { said, calls } = recordsOfMessage(message, time, { sessionId, workspace, title });
-      if (said) waiting.push({ record: said });
-      for (const call of calls) waiting.push({ call });
+    log = after;
+    const sessionChanged = reader.name({ workspace: named ?? replay.workspace ?? reader.fields.workspace, title: replay.title ?? reader.fields.title }) || (cursor === undefined && givenAt === undefined);
+    const records = await reader.read(batch, replay);
+    if (records.length === 0 && !sessionChanged) continue;
+    givenAt = log;
+    yield { records, ...(sessionChanged ? { session: { ...reader.fields } } : {}), cursor: reader.cursorAt(log) };
+  }
+  // The read's end: a call still waiting is given as it stands, as `records()` gives it now.
+  const flushed = reader.flush();
+  if (log && (flushed.length > 0 || (options.cursorAtEnd && givenAt !== log))) yield { records: flushed, cursor: reader.cursorAt(log) };
+}
+
+/** What a read of records carries from batch to batch, and into its cursors. */
+class RecordsReader {
+  fields: SessionFields;
+  private pending: PendingCall[];
+  private pendingCharacters: number;
+  private ids: KnownIds;
+  private calls: KnownIds;
+
+  constructor(
+    private readonly sessionDir: string,
+    private readonly sessionId: string,
+    cursor: RecordsCursor | undefined,
+  ) {
+    this.fields = cursor ? { ...cursor.session } : { title: null, workspace: null };
+    this.pending = cursor ? [...cursor.pending] : [];
+    this.pendingCharacters = this.pending.reduce((sum, item) => sum + sizeOf(item), 0);
+    this.ids = new KnownIds(cursor?.ids, true, MESSAGE_ID_BITS);
+    this.calls = new KnownIds(cursor?.calls, false, CALL_ID_BITS);
+  }
+
+  /** Takes the session's fields as the batch left them: whether they changed. */
+  name(fields: SessionFields): boolean {
+    if (fields.title === this.fields.title && fields.workspace === this.fields.workspace) return false;
+    this.fields = fields;
+    return true;
+  }
+
+  cursorAt(log: Cursor): RecordsCursor {
+    const [ids, calls] = [this.ids.snapshot(), this.calls.snapshot()];
+    const cursor = { version: 3 as const, log, session: { ...this.fields }, pending: [...this.pending] } as RecordsCursor;
+    // The filters' base64 is made only when the cursor is read (stored, or given back): a first read offers thousands.
+    Object.defineProperty(cursor, 'ids', { get: ids, enumerable: true, configurable: true });
+    Object.defineProperty(cursor, 'calls', { get: calls, enumerable: true, configurable: true });
+    return cursor;
+  }
+
+  private get context(): RecordContext {
+    return { sessionId: this.sessionId, workspace: this.fields.workspace, title: this.fields.title };
+  }
+
+  /** The changes a batch makes to the records, from the batch on its own where it can tell them, else from a replay of the log up to it. */
+  async read(batch: ResolvedBatch, replay: Projection): Promise<RecordChange[]> {
+    const local = this.readLocally(batch, replay);
+    if (Array.isArray(local)) return local;
+    return this.readByWhole(batch, local.mayRepeat);
+  }
+
+  /** The calls still held, given as they stand. */
+  flush(): IndexRecord[] {
+    const records: IndexRecord[] = [];
+    this.pending = this.pending.map((item) => {
+      if (!item.held) return item;
+      const record = recordOfCall(item, undefined);
+      if (record) records.push(record);
+      return { ...item, held: false };
+    });
+    return records;
+  }
+
+  /**
+   * The changes of a batch told from the batch alone, or 'whole' when it changes what earlier
+   * batches wrote in ways only the log before it tells (a retract, a message rewritten with calls,
+   * a result for a call not waiting, an id that may be used again).
+   */
+  private readLocally({ batch, payloads }: ResolvedBatch, replay: Projection): RecordChange[] | { whole: true; mayRepeat: boolean } {
+    const kinds = new Map(batch.events.map((event) => [event.seq, event.kind]));
+    const counts = { complete: 0, upsert: 0, retract: 0, replace: 0 };
+    batch.events.forEach((event, index) => {
+      if (event.kind === 'message/complete') counts.complete += 1;
+      else if (event.kind === 'message/upsert') counts.upsert += 1;
+      else if (event.kind === 'message/retract') counts.retract += 1;
+      // A replace whose payload the replay did not take leaves the transcript as it was.
+      else if ((event.kind === 'history/replace' || event.kind === 'legacy/import') && payloads[index] !== undefined) counts.replace += 1;
+    });
+    if (counts.retract > 0) return { whole: true, mayRepeat: false };
+    const entries = keyedMessages(this.sessionId, replay.transcript);
+    if (counts.replace > 0) {
+      // The transcript is what this batch made it: every record of it, after one that takes every earlier one.
+      const records = indexRecords(entries, this.context);
+      this.knowOnly(entries);
+      this.pending = [];
+      this.pendingCharacters = 0;
+      for (const { calls } of pairedRecords(entries, this.context)) for (const { recorded, result } of calls) if (!result) this.wait(recorded, false, []);
+      return [{ type: 'removed', key: sessionKey(this.sessionId), sessionId: this.sessionId }, ...records];
+    }
+    // Each event that writes a message left one entry: an upsert of a message this batch wrote first is not told apart from a rewrite.
+    const written = entries.filter(({ seq }) => kinds.get(seq) === 'message/complete' || kinds.get(seq) === 'message/upsert');
+    if (written.length !== entries.length || written.length !== counts.complete + counts.upsert) return { whole: true, mayRepeat: true };
+    const upserted = (seq: number) => kinds.get(seq) === 'message/upsert';
+    // A message/complete of an id that may be used already may be refused; an upsert of a message with calls or of a result may move what results pair with.
+    if (entries.some(({ message, seq }) => message.id !== undefined && this.ids.mayHold(message.id) && (!upserted(seq) || (message.tool_calls ?? []).length > 0 || message.role === 'tool'))) {
+      return { whole: true, mayRepeat: true };
+    }
+    // A call id made before: its result may be a second one for it.
+    if (entries.some(({ message }) => (message.tool_calls ?? []).some((call) => this.calls.mayHold(flatToolCall(call).id)))) return { whole: true, mayRepeat: true };
+    // The results this batch writes must each complete a call waiting, or one this batch wrote before them.
+    const waiting = this.pending.map((item) => ({ id: item.call.id, repeated: item.repeated === true }));
+    for (const { message } of entries) {
+      const callId = answers(message);
+      if (callId !== undefined) {
+        const at = waiting.findIndex((item) => item.id === callId);
+        if (at < 0 || waiting[at]!.repeated) return { whole: true, mayRepeat: true };
+        waiting.splice(at, 1);
+      }
+      for (const call of message.tool_calls ?? []) waiting.push({ id: flatToolCall(call).id, repeated: false });
+    }
+    const changes: RecordChange[] = [];
+    for (const entry of entries) {
+      const { message, key } = entry;
+      const rewritten = message.id !== undefined && upserted(entry.seq) && this.ids.mayHold(message.id);
+      if (message.id !== undefined) this.ids.add(message.id);
+      // A message rewritten in place (no calls, not a result: checked above) takes back what it said before.
+      if (rewritten) changes.push({ type: 'removed', key, sessionId: this.sessionId });
+      const { said, calls } = recordsOfMessage(entry, this.context);
+      if (said) changes.push(said);
+      for (const call of calls) this.calls.add(call.call.id);
+      const callId = answers(message);
+      if (callId !== undefined) {
+        // Checked above: a call waits for it.
+        const [item] = this.pending.splice(this.pending.findIndex((item) => item.call.id === callId), 1);
+        this.pendingCharacters -= sizeOf(item!);
+        const record = recordOfCall(item!, message);
+        if (record) changes.push(record);
+      }
+      for (const call of calls) this.wait(call, true, changes);
     }
     // A turn that ended gave every call of it the result it will get.
-    if (replay.turns.size > 0 && [...replay.turns.values()].some((turn) => turn.status !== 'in_progress')) completeAll(waiting);
-    const records = takeReady(waiting);
-    // Past the bound the oldest waiting call is given without its result, with what waited behind it.
-    while (waiting.length > MAX_WAITING) {
-      settle(waiting, 0, undefined);
-      records.push(...takeReady(waiting));
+    if ([...replay.turns.values()].some((turn) => turn.status !== 'in_progress')) {
+      changes.push(...this.flush());
+      this.pending = [];
+      this.pendingCharacters = 0;
     }
-    yield {
-      records,
-      cursor: {
-        version: 2,
-        log,
-        lastTime: Number.isFinite(lastTime) ? lastTime : null,
-        workspace,
-        title,
-        waiting: [...waiting] as RecordsCursor['waiting'],
-        seen: seen.save(),
-      },
-    };
+    return changes;
+  }
+
+  /** A call waits for its result; past the bounds the oldest is given as it stands and waits no more. */
+  private wait(call: RecordedCall, held: boolean, changes: RecordChange[], repeated = false): void {
+    const item: PendingCall = { call: call.call, base: call.base, held, ...(repeated ? { repeated: true as const } : {}) };
+    this.pending.push(item);
+    this.pendingCharacters += sizeOf(item);
+    while (this.pending.length > MAX_PENDING || (this.pendingCharacters > PENDING_CHARACTERS && this.pending.length > 0)) {
+      const oldest = this.pending.shift()!;
+      this.pendingCharacters -= sizeOf(oldest);
+      if (!oldest.held) continue;
+      const record = recordOfCall(oldest, undefined);
+      if (record) changes.push(record);
+    }
+  }
+
+  /**
+   * The changes of a batch told from a replay of the log up to it: the records before it and after
+   * it, compared by key. A batch that may use an id again, or answer a call again, is first judged
+   * by the whole log, as `records()` judges it.
+   */
+  private async readByWhole(resolved: ResolvedBatch, mayRepeat: boolean): Promise<RecordChange[]> {
+    const { batch } = resolved;
+    if (mayRepeat) await refuseAsTheWholeReplay(this.sessionDir, resolved);
+    // What the reader was given so far holds the calls still held: they are given now, as `records()` before this batch gives them.
+    const changes: RecordChange[] = this.flush();
+    const projection = new Projection();
+    let before: Map<string, IndexRecord> | undefined;
+    const callsBefore = new Set<string>();
+    for await (const item of readSessionEvents(this.sessionDir, { offset: 0, nextSequence: 1 })) {
+      if (item.type !== 'batch') continue;
+      const { batch: each, payloads, payloadBytes } = item.value;
+      if (each.offset === batch.offset) {
+        before = this.recordsOf(projection);
+        for (const { message } of projection.transcript) for (const call of message.tool_calls ?? []) callsBefore.add(flatToolCall(call).id);
+      }
+      each.events.forEach((event, index) => projection.apply(each, event, payloads[index], payloadBytes[index]));
+      if (each.offset === batch.offset) break;
+    }
+    if (!before) throw new Error(`the batch at ${batch.offset} was not found again in the log`);
+    const after = this.recordsOf(projection);
+    for (const key of before.keys()) if (!after.has(key)) changes.push({ type: 'removed', key, sessionId: this.sessionId });
+    for (const [key, record] of after) if (JSON.stringify(record) !== JSON.stringify(before.get(key))) changes.push(record);
+    // From here the batches after it go on from the whole transcript: its ids, and the calls this batch wrote that no result answers.
+    const entries = keyedMessages(this.sessionId, projection.transcript);
+    this.knowOnly(entries);
+    this.pending = [];
+    this.pendingCharacters = 0;
+    // The calls this batch wrote that no result answers wait, held, as a call read on its own batch does.
+    const held = new Set<string>();
+    for (const { calls, seq } of pairedRecords(entries, this.context)) {
+      if (seq < batch.firstSeq) continue;
+      for (const { recorded, result } of calls) {
+        if (result || !after.has(recorded.base.key)) continue;
+        held.add(recorded.base.key);
+        this.wait(recorded, true, changes, callsBefore.has(recorded.call.id));
+      }
+    }
+    return changes.filter((change) => change.type === 'removed' || !held.has(change.key) || !this.pending.some((item) => item.held && item.base.key === change.key));
+    return changes;
+  }
+
+  /** The ids from here are those of these entries, the whole transcript. */
+  private knowOnly(entries: readonly KeyedMessage[]): void {
+    this.ids = new KnownIds(undefined, true, MESSAGE_ID_BITS);
+    this.calls = new KnownIds(undefined, false, CALL_ID_BITS);
+    for (const { message } of entries) {
+      if (message.id !== undefined) this.ids.add(message.id);
+      for (const call of message.tool_calls ?? []) this.calls.add(flatToolCall(call).id);
+    }
+  }
+
+  private recordsOf(projection: Projection): Map<string, IndexRecord> {
+    return new Map(indexRecords(keyedMessages(this.sessionId, projection.transcript), this.context).map((record) => [record.key, record]));
   }
 }
 
-function parseRecordsCursor(given: unknown): AcceptedRecordsCursor {
-  const parsed = AcceptedRecordsCursorSchema.safeParse(given);
+/**
+ * The ids used so far: those of this read exactly, those before its cursor by the cursor's filter
+ * (a maybe there is decided by the whole log), all of them into the filter the next cursor keeps.
+ */
+class KnownIds {
+  private readonly read = new Set<string>();
+  private readonly filter: IdFilter;
+  /** Ids before this read's cursor are known only by the filter. */
+  private readonly before: boolean;
+
+  constructor(saved: SavedIdFilter | undefined, ordered: boolean, maxBits: number) {
+    this.filter = saved ? IdFilter.from(saved, ordered, maxBits) : IdFilter.none(ordered, maxBits);
+    this.before = saved !== undefined;
+  }
+
+  mayHold(id: string): boolean {
+    return this.read.has(id) || (this.before && this.filter.mayHold(id));
+  }
+
+  add(id: string): void {
+    if (this.read.has(id)) return;
+    this.read.add(id);
+    this.filter.add(id);
+  }
+
+  snapshot(): () => SavedIdFilter {
+    return this.filter.snapshot();
+  }
+}
+
+/** What a waiting call takes of a cursor's JSON (measured once, when it starts to wait). */
+const sizes = new WeakMap<PendingCall, number>();
+function sizeOf(item: PendingCall): number {
+  let size = sizes.get(item);
+  if (size === undefined) sizes.set(item, (size = JSON.stringify(item).length + 1));
+  return size;
+}
+
+function parseRecordsCursor(given: unknown): RecordsCursor {
+  const parsed = RecordsCursorSchema.safeParse(given);
   if (parsed.success) return parsed.data;
+  const older = olderRecordsCursor(given);
+  if (older) throw new CursorMismatchError(`${older}; read the session again from the start (no cursor) and replace what was indexed of it`, {});
   throw new CursorMismatchError(`not a records cursor rxstore made: ${firstIssue(parsed.error)}`, {});
 }
 
-/** The ids of the batches before `offset`, each replayed on its own: a version 1 cursor's, gathered once. */
-async function seenBefore(sessionDir: string, sessionId: string, offset: number): Promise<SeenIds> {
-  const seen = SeenIds.none();
-  if (offset === 0) return seen;
-  for await (const { batch, replay } of replayedBatchesSince(sessionDir, sessionId)) {
-    if (batch.batch.offset >= offset) break;
-    seen.add(replay);
-  }
-  return seen;
+/** What a records cursor of an earlier version is, in words; undefined for anything else. */
+export function olderRecordsCursor(given: unknown): string | undefined {
+  const version = typeof given === 'object' && given !== null && 'version' in given ? (given as { version: unknown }).version : undefined;
+  if (version !== 1 && version !== 2) return undefined;
+  return `a version ${version} records cursor, from an earlier rxstore: the records it gave have no keys, so they cannot be replaced or removed by key`;
 }
 
 /**
  * A batch that may reuse an id or answer a call again, judged by a replay of the whole log: the
  * refusal is thrown when it falls at or before this batch (one after it is met when its batch is
- * read); nothing happens when the hashes only collided.
+ * read); nothing happens when the filter only matched.
  */
 async function refuseAsTheWholeReplay(sessionDir: string, batch: ResolvedBatch): Promise<void> {
   const whole = await readSession(sessionDir, { caches: false, keep: 'summary' });
@@ -174,31 +418,4 @@ async function refuseAsTheWholeReplay(sessionDir: string, batch: ResolvedBatch):
   const offset = whole.refusal.data.offset;
   const later = refusedAt !== undefined ? refusedAt > lastSeq : offset !== undefined && offset >= batch.batch.end;
   if (!later) throw whole.refusal;
-}
-
-/** The waiting call with this id takes its result. */
-function complete(waiting: Waiting[], callId: string, result: Message): void {
-  const at = waiting.findIndex((item) => 'call' in item && item.call.call.id === callId);
-  if (at >= 0) settle(waiting, at, result);
-}
-
-/** Every waiting call is given as it stands, from the last so that positions hold. */
-function completeAll(waiting: Waiting[]): void {
-  for (let at = waiting.length - 1; at >= 0; at -= 1) settle(waiting, at, undefined);
-}
-
-/** A waiting call becomes its record, or leaves the queue for a tool that is not indexed. */
-function settle(waiting: Waiting[], at: number, result: Message | undefined): void {
-  const item = waiting[at]!;
-  if (!('call' in item)) return;
-  const record = recordOfCall(item.call, result);
-  if (record) waiting[at] = { record };
-  else waiting.splice(at, 1);
-}
-
-/** The records at the front that wait for nothing, taken out in order. */
-function takeReady(waiting: Waiting[]): IndexRecord[] {
-  const ready: IndexRecord[] = [];
-  while (waiting.length > 0 && 'record' in waiting[0]!) ready.push((waiting.shift() as { record: IndexRecord }).record);
-  return ready;
 }

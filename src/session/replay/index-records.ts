@@ -8,12 +8,34 @@ export interface RecordContext {
   title: string | null;
 }
 
-/** What every index record carries: the session, its workspace and title, the message it came from. */
+/** What every index record carries: its key, the session, its workspace and title, the message it came from. */
 export interface RecordBase extends RecordContext {
-  /** ISO time of the message the record comes from (the inspect rules: createdAt, else commit time). */
+  /**
+   * What the record is of, stable for the life of the session: the session, then the message (its
+   * id, or where Reasonix gives none, the event that wrote it and its place in that event), then
+   * for a command or a file touched the tool call. A later record with the same key replaces this
+   * one; a `removed` record with this key, or with a key this one begins with followed by `/`,
+   * removes it.
+   */
+  key: string;
+  /** ISO time of the message the record comes from: its createdAt, else the commit time of the batch that last wrote it. */
   time: string;
   messageId?: string;
 }
+
+/**
+ * A record taken back (a tombstone): the record with this key, and every record whose key begins
+ * with it followed by `/`, are no longer the session's — a message retracted or rewritten takes
+ * its commands and files with it; the session's own key (its id) takes every record of it.
+ */
+export interface RemovedRecord {
+  type: 'removed';
+  key: string;
+  sessionId: string;
+}
+
+/** What a stream of records since a cursor gives: a record that adds or replaces by its key, or one that removes. */
+export type RecordChange = IndexRecord | RemovedRecord;
 
 /**
  * How a tool call ended, as its result's `tool_execution` records it: `state` (`completed`, `failed`,
@@ -29,10 +51,11 @@ export interface ToolOutcome {
 /** One record for a search index: a user prompt, an answer, a command with its output and exit code, a file edit, … */
 export type IndexRecord =
   | (RecordBase & { type: 'message'; role: 'user' | 'assistant'; text: string })
-  | (RecordBase & ToolOutcome & { type: 'command'; tool: string; command: string; output: string })
+  | (RecordBase & ToolOutcome & { type: 'command'; tool: string; callId: string; command: string; output: string })
   | (RecordBase & ToolOutcome & {
       type: 'file';
       tool: string;
+      callId: string;
       action: 'read' | 'write' | 'edit' | 'notebook-edit' | 'delete-range' | 'delete-symbol' | 'move';
       path: string;
       /** Edits: the span replaced and what replaced it. */
@@ -82,20 +105,60 @@ function removedLines(diff: string): string[] {
 /** A tool call as its assistant message holds it, waiting for the result that completes its record. */
 export interface RecordedCall {
   call: { id: string; name: string; arguments: string };
-  /** The record fields of the message the call belongs to. */
+  /** The record fields of the message the call belongs to, with the call's own key. */
   base: RecordBase;
 }
 
-/** What a message says (its record, when it is indexed) and the tool calls it makes. */
-export function recordsOfMessage(message: Message, time: number, context: RecordContext): { said: IndexRecord | undefined; calls: RecordedCall[] } {
+/** A key's part: any text, with `/` and `%` escaped, so that a key's parts never run into each other. */
+const part = (text: string) => encodeURIComponent(text);
+
+/** The key of a session's message: by its id, else by the event that wrote it and its place among that event's messages. */
+export function messageKey(sessionId: string, message: Pick<Message, 'id'>, place: { seq: number; ordinal: number }): string {
+  return message.id !== undefined ? `${part(sessionId)}/m/${part(message.id)}` : `${part(sessionId)}/at/${place.seq}.${place.ordinal}`;
+}
+
+/** The key that stands for the whole session: a `removed` record with it takes every record of the session. */
+export function sessionKey(sessionId: string): string {
+  return part(sessionId);
+}
+
+/** A message's time as a record gives it: its createdAt when it is a time, else the commit time of the batch that last wrote it. */
+export function recordTime(message: Pick<Message, 'createdAt'>, batchTime: number): number {
+  const stamped = message.createdAt;
+  return typeof stamped === 'number' && Number.isFinite(stamped) && Math.abs(stamped) <= 8.64e15 ? stamped : batchTime;
+}
+
+/** A message of the transcript as records are made of it: when it was written, by which event, and its key. */
+export interface KeyedMessage {
+  message: Message;
+  /** Unix milliseconds (`recordTime`). */
+  time: number;
+  key: string;
+}
+
+/** What a message says (its record, when it is indexed) and the tool calls it makes, each with its key. */
+export function recordsOfMessage({ message, time, key }: KeyedMessage, context: RecordContext): { said: IndexRecord | undefined; calls: RecordedCall[] } {
   if (message.local_only || message.origin === 'host') return { said: undefined, calls: [] };
-  const base: RecordBase = { ...context, time: new Date(time).toISOString(), ...(message.id ? { messageId: message.id } : {}) };
+  const base: RecordBase = { key, ...context, time: new Date(time).toISOString(), ...(message.id ? { messageId: message.id } : {}) };
   let said: IndexRecord | undefined;
   if (message.role === 'user' || message.role === 'assistant') {
     const text = messageText(message);
     if (text.trim() !== '') said = { ...base, type: 'message', role: message.role, text };
   }
-  return { said, calls: (message.tool_calls ?? []).map((call) => ({ call: flatToolCall(call), base })) };
+  // Two calls of one message with one id (or none) are told apart by their place.
+  const used = new Set<string>();
+  const calls = (message.tool_calls ?? []).map((raw, index) => {
+    const call = flatToolCall(raw);
+    const callKey = call.id !== '' && !used.has(call.id) ? `${key}/call/${part(call.id)}` : `${key}/call-at/${index}`;
+    used.add(call.id);
+    return { call, base: { ...base, key: callKey } };
+  });
+  return { said, calls };
+}
+
+/** Whether a message is a tool result that can complete a call's record: a tool message with a call id, not a local-only record (never sent as a result). */
+export function answers(message: Message): string | undefined {
+  return message.role === 'tool' && message.tool_call_id && !message.local_only ? message.tool_call_id : undefined;
 }
 
 /**
@@ -108,6 +171,7 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
     ...base,
     type: 'file',
     tool: call.name,
+    callId: call.id,
     action,
     path: firstText(args, 'path', 'file_path', 'notebook_path', 'source'),
     ...extra,
@@ -138,6 +202,7 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
         ...base,
         type: 'command',
         tool: call.name,
+        callId: call.id,
         command: firstText(args, 'command', 'script'),
         ...outcomeOf(result),
         output: result ? messageText(result) : '',
@@ -146,37 +211,78 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
 }
 
 /**
+ * Transcript entries as records key them. A message Reasonix gave no id is keyed by the event that
+ * wrote it and its place among that event's messages without an id: no later event moves it (an
+ * upsert or a retract by id never touches it; a retract of '' or a replace takes them all).
+ */
+export function keyedMessages(sessionId: string, entries: readonly { message: Message; seq: number; batchTime: number }[]): (KeyedMessage & { seq: number })[] {
+  return withKeys(
+    sessionId,
+    entries.map(({ message, seq, batchTime }) => ({ message, seq, time: recordTime(message, batchTime) })),
+  );
+}
+
+/** Entries with their keys: those that have one keep it. */
+function withKeys(sessionId: string, entries: readonly (TimedMessage & { key?: string })[]): (KeyedMessage & { seq: number })[] {
+  const withoutId = new Map<number, number>();
+  return entries.map((entry) => {
+    let ordinal = 0;
+    if (entry.message.id === undefined) {
+      ordinal = withoutId.get(entry.seq) ?? 0;
+      withoutId.set(entry.seq, ordinal + 1);
+    }
+    return { message: entry.message, seq: entry.seq, time: entry.time, key: entry.key ?? messageKey(sessionId, entry.message, { seq: entry.seq, ordinal }) };
+  });
+}
+
+/**
  * The records an indexer stores for a session: what the person typed (`raw_content`) and what the
  * assistant answered, each shell command with its outcome and output, and each file a tool read
  * or changed — edits with the replaced and the new span — each call paired with its result
- * wherever that was committed. System prompts and host-authored messages are not indexed.
+ * wherever that was committed. System prompts, host-authored messages and local-only records are
+ * not indexed. Each record has its `key` (an entry's own, else made from its message id, or the
+ * sequence of the event that wrote it); each takes its entry's `time` (`keyedMessages` gives the
+ * time records have: createdAt, else the commit time). Past `unansweredFrom`, a call with no result
+ * is left out: reading stopped at damage inside its turn, and its result may lie past it.
  */
-export function indexRecords(transcript: TimedMessage[], context: RecordContext, options: { unansweredFrom?: number } = {}): IndexRecord[] {
-  // Each call takes the first result with its id that follows it: an id used again by a later call
-  // (which Reasonix refuses, after what precedes it) never lends that call an earlier call's output.
-  const results = new Map<string, { at: number; message: Message }[]>();
-  transcript.forEach(({ message }, at) => {
-    if (message.role !== 'tool' || !message.tool_call_id) return;
-    const queue = results.get(message.tool_call_id) ?? [];
-    queue.push({ at, message });
-    results.set(message.tool_call_id, queue);
-  });
-  const resultAfter = (id: string, at: number): Message | undefined => {
-    const queue = results.get(id);
-    while (queue && queue.length > 0 && queue[0]!.at <= at) queue.shift();
-    return queue?.shift()?.message;
-  };
+export function indexRecords(given: readonly (TimedMessage & { key?: string })[], context: RecordContext, options: { unansweredFrom?: number } = {}): IndexRecord[] {
+  const transcript = withKeys(context.sessionId, given);
   const records: IndexRecord[] = [];
-  for (const [at, { message, time, seq }] of transcript.entries()) {
-    const { said, calls } = recordsOfMessage(message, time, context);
+  for (const { said, calls, seq } of pairedRecords(transcript, context)) {
     if (said) records.push(said);
-    for (const recorded of calls) {
-      const result = resultAfter(recorded.call.id, at);
-      // Reading stopped at damage inside this call's turn: its result may lie past it, so no record pretends it has none.
+    for (const { recorded, result } of calls) {
       if (!result && seq >= (options.unansweredFrom ?? Number.POSITIVE_INFINITY)) continue;
       const record = recordOfCall(recorded, result);
       if (record) records.push(record);
     }
   }
   return records;
+}
+
+/**
+ * Each message's record and its calls, each call paired with its result: the first result with its
+ * id that follows it. An id used again by a later call (which Reasonix refuses, after what precedes
+ * it) never lends that call an earlier call's output.
+ */
+export function pairedRecords(
+  transcript: readonly (KeyedMessage & { seq: number })[],
+  context: RecordContext,
+): { said: IndexRecord | undefined; calls: { recorded: RecordedCall; result: Message | undefined }[]; seq: number }[] {
+  const results = new Map<string, { at: number; message: Message }[]>();
+  transcript.forEach(({ message }, at) => {
+    const callId = answers(message);
+    if (callId === undefined) return;
+    const queue = results.get(callId) ?? [];
+    queue.push({ at, message });
+    results.set(callId, queue);
+  });
+  const resultAfter = (id: string, at: number): Message | undefined => {
+    const queue = results.get(id);
+    while (queue && queue.length > 0 && queue[0]!.at <= at) queue.shift();
+    return queue?.shift()?.message;
+  };
+  return transcript.map((entry, at) => {
+    const { said, calls } = recordsOfMessage(entry, context);
+    return { said, seq: entry.seq, calls: calls.map((recorded) => ({ recorded, result: resultAfter(recorded.call.id, at) })) };
+  });
 }

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/**
+ * The ids a log's earlier batches used (message ids, tool-call ids), as a records cursor carries
+ * them: a Bloom filter of every id (an id it does not hold was never used; one it holds may have
+ * been, and the whole log decides) and, for message ids, the greatest (exact: an id after it in
+ * text order was never used, which is every new id Reasonix writes, its ids being ULIDs made as
+ * time goes on). The filter grows with the ids up to a bound, so a cursor stays small whatever the
+ * log: 11 KB of message ids and 22 KB of call ids at most.
+ */
+export const IdFilterSchema = z.object({
+  /** The greatest id taken in, in JavaScript's string order; null for none. */
+  greatest: z.string().nullable(),
+  /** How many ids were taken in. */
+  count: z.number().int().nonnegative(),
+  /** The filter's bits, base64; a power of two bits from `MIN_BITS` to `MAX_BITS`. */
+  bits: z.base64().refine((text) => isFilterSize(Buffer.byteLength(text, 'base64') * 8), 'not a filter size (a power of two bits from 1024 to 131072)'),
+});
+export type SavedIdFilter = z.infer<typeof IdFilterSchema>;
+
+const MIN_BITS = 1024;
+/** The most bits a filter of message ids grows to (each new id Reasonix writes is told new by its order); one of call ids, twice that. */
+export const MESSAGE_ID_BITS = 65536;
+export const CALL_ID_BITS = 131072;
+const MAX_BITS = CALL_ID_BITS;
+/** Bits a filter is given per id before it is doubled. */
+const BITS_PER_ID = 16;
+const PROBES = 4;
+
+function isFilterSize(bits: number): boolean {
+  return bits >= MIN_BITS && bits <= MAX_BITS && (bits & (bits - 1)) === 0;
+}
+
+export class IdFilter {
+  /** Shared with the last snapshot until the next change copies it. */
+  private shared = false;
+
+  private constructor(
+    private bits: Uint8Array,
+    private greatest: string | undefined,
+    private count: number,
+    private readonly ordered: boolean,
+    private readonly maxBits: number,
+  ) {}
+
+  /** No ids; `ordered` keeps the greatest (message ids), and the filter grows to `maxBits`. */
+  static none(ordered: boolean, maxBits: number): IdFilter {
+    return new IdFilter(new Uint8Array(MIN_BITS / 8), undefined, 0, ordered, maxBits);
+  }
+
+  static from(saved: SavedIdFilter, ordered: boolean, maxBits: number): IdFilter {
+    return new IdFilter(new Uint8Array(Buffer.from(saved.bits, 'base64')), saved.greatest ?? undefined, saved.count, ordered, maxBits);
+  }
+
+  /** Whether the id may have been taken in: false only when it certainly was not. */
+  mayHold(id: string): boolean {
+    if (this.count === 0 || (this.ordered && this.greatest !== undefined && id > this.greatest)) return false;
+    const size = this.bits.length * 8;
+    return probes(id).every((at) => (this.bits[(at & (size - 1)) >>> 3]! & (1 << (at & 7))) !== 0);
+  }
+
+  add(id: string): void {
+    if (this.shared) {
+      this.bits = this.bits.slice();
+      this.shared = false;
+    }
+    this.count += 1;
+    // Doubling repeats the bits: every id taken in still finds its own, each probe being taken modulo the size.
+    while (this.count * BITS_PER_ID > this.bits.length * 8 && this.bits.length * 8 < this.maxBits) {
+      const doubled = new Uint8Array(this.bits.length * 2);
+      doubled.set(this.bits, 0);
+      doubled.set(this.bits, this.bits.length);
+      this.bits = doubled;
+    }
+    const size = this.bits.length * 8;
+    for (const at of probes(id)) this.bits[(at & (size - 1)) >>> 3]! |= 1 << (at & 7);
+    if (this.ordered && (this.greatest === undefined || id > this.greatest)) this.greatest = id;
+  }
+
+  /** What to save, as it stands now; later changes copy the bits first, so a snapshot taken is never changed. */
+  snapshot(): () => SavedIdFilter {
+    this.shared = true;
+    const { bits, greatest, count } = this;
+    let saved: SavedIdFilter | undefined;
+    return () => (saved ??= { greatest: greatest ?? null, count, bits: Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength).toString('base64') });
+  }
+}
+
+/** `PROBES` bit positions for an id: two FNV-1a hashes over its UTF-16 code units, combined (double hashing). */
+function probes(id: string): number[] {
+  let first = 0x811c9dc5;
+  let second = 0x01000193;
+  for (let at = 0; at < id.length; at += 1) {
+    const unit = id.charCodeAt(at);
+    first = Math.imul(first ^ unit, 0x01000193) >>> 0;
+    second = Math.imul(second ^ unit, 0x5bd1e995) >>> 0;
+  }
+  second |= 1;
+  return Array.from({ length: PROBES }, (_, index) => (first + Math.imul(index, second)) >>> 0);
+}
