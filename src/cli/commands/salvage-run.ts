@@ -18,7 +18,8 @@ export interface SalvageArgs extends RootArgs {
 /** `rxstore salvage`, run: the command's options are in salvage.ts. */
 export async function runSalvage(args: SalvageArgs, output: Output, setExit: (code: number) => void): Promise<void> {
   if (isTranscriptPath(args.session)) {
-    const report = await salvageTranscript(args.session, { to: args.to, dryRun: args.dryRun });
+    // Looked at as every command looks at what was typed: a transcript that is not there is not a session (exit 2).
+    const report = await salvageTranscript(await resolveSessionArgument(args.session, args), { to: args.to, dryRun: args.dryRun });
     output.out(args.json ? `${JSON.stringify(report, null, 2)}\n` : describeTranscriptSalvage(report));
     setExit(0);
     return;

@@ -10,7 +10,7 @@ import { renderMarkdown } from '../../view/render-markdown.js';
 import { readSessionView } from '../../view/session-view.js';
 import { writeSite } from '../../view/write-site.js';
 import { processOutput, writeStdout, type Output } from '../output.js';
-import { errorLines } from '../error-line.js';
+import { cutLongWords, errorLines, warningLine } from '../error-line.js';
 import { printable } from '../printable.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument } from '../session-argument.js';
@@ -31,15 +31,15 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
     if (args.format === 'md') throw new UsageError('view --all writes HTML pages; --format md is for one session');
     const { inputs, roots } = await machineRoots(args);
     const listing = await listSessions(roots.roots, { platform: inputs.platform });
-    for (const warning of listing.warnings) output.err(`rxstore: warning: ${printable(warning)}\n`);
+    for (const warning of listing.warnings) output.err(warningLine(warning));
     const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
     const report = await writeSite(listing.sessions, resolve(args.to), { platform: inputs.platform, resume: (listed) => resumeOfListed(listed, context).command });
-    for (const damaged of report.damaged) output.err(`rxstore: ${damaged.id}: ${damaged.problem}\n`);
+    for (const damaged of report.damaged) output.err(`${cutLongWords(`rxstore: ${printable(damaged.id)}: ${printable(damaged.problem)}`)}\n`);
     output.out(`${report.index}: ${report.sessions} sessions, ${report.written} pages written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
     setExit(report.damaged.length > 0 ? 1 : 0);
     return;
   }
-  if (args.session === undefined) throw new UsageError('name a session (its id or the start of one, a directory or a .jsonl transcript), or use --all --to DIR');
+  if (args.session === undefined) throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript; or use --all --to DIR');
   const session = await openSession(await resolveSessionArgument(args.session, args));
   const format = args.format ?? (args.to?.toLowerCase().endsWith('.md') ? 'md' : 'html');
   const view = await readSessionView(session, { resume: await resumeAsWhereSays(session.id, session.path, args) });
