@@ -28,7 +28,7 @@ export function lsCommand(output: Output, setExit: (code: number) => void) {
         .epilogue(
           epilogue(
             'UPDATED is when the session last committed an event (not when its files were copied), with its offset from UTC. ' +
-              'MSGS counts the messages a person sees. On a terminal rows are cut to its width (title and workspace with …); in a pipe they are whole.',
+              'MSGS counts the messages a person sees. On a terminal rows are cut to its width (title and workspace with …; on a narrow one, columns are left out before the title is cut to nothing); in a pipe they are whole.',
             'Reads every state root (Reasonix 1.x and 2.x rules) and the legacy roots; RXSTORE_ROOT names one state root or store directory to read instead.',
             'Exit 0 when sessions are listed (with --verify: 1 when Reasonix would refuse one); 2 when none is found.',
           ),
