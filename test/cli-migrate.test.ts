@@ -43,7 +43,7 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
     );
     expect(existsSync(join(store, id, 'manifest.json'))).toBe(true);
     expect(about('b-bad-json.jsonl')).toMatch(
-      new RegExp(`^failed ${escape(folder)}/b-bad-json\\.jsonl:4: not JSON \\(.+\\) \\(RX_JSONL_LINE\\)$`),
+      new RegExp(`^failed ${escape(folder)}/b-bad-json\\.jsonl:4: not JSON \\(.+\\); the line reads: .+ \\(RX_JSONL_LINE\\); rxstore salvage '${escape(folder)}/b-bad-json\\.jsonl' keeps the lines that are messages$`),
     );
     expect(about('c-duplicate.jsonl')).toBe(
       `failed ${folder}/c-duplicate.jsonl:2: duplicate message id "m1" (Reasonix refuses duplicate ids) (RX_MIGRATION_REFUSED)`,

@@ -11,6 +11,7 @@ import { readableOrThrow } from '../session/reading/read-json-file.js';
 import { isJsonObjectText } from '../session/replay/message.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
+import { goSyntaxError } from '../codec/go-json-syntax.js';
 import { parseTranscript } from '../store/jsonl/jsonl-transcript.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
 import { assignLegacyIds } from '../store/roots/legacy-ids.js';
@@ -81,7 +82,9 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
   if (stateRoot === undefined && options.to === undefined) {
     throw new InvalidInputError('Reasonix has no state root here (no REASONIX_HOME and no home directory): name one, or the store to publish into');
   }
-  const target = await migrationTarget(path, { stateRoot: stateRoot ?? cwd, cwd, platform, declaredWorkspace: declaredWorkspace(source), to: options.to });
+  const declared = declaredWorkspace(source);
+  if (declared.warning) warnings.push(declared.warning);
+  const target = await migrationTarget(path, { stateRoot: stateRoot ?? cwd, cwd, platform, declaredWorkspace: declared.workspace, to: options.to });
   const { storeDir } = target;
   const targetDir = join(storeDir, source.targetId);
   const report = (action: MigrationAction): MigrationReport => ({
@@ -139,15 +142,17 @@ async function canonicalTranscriptPath(transcript: string): Promise<string> {
 /** `.jsonl.meta` `workspace_root`: the folder the transcript says it belongs to (docs/format.md §11.3). */
 const DeclaredWorkspaceSchema = z.looseObject({ workspace_root: z.string().optional() });
 
-function declaredWorkspace(source: LegacySource): string | undefined {
+function declaredWorkspace(source: LegacySource): { workspace?: string; warning?: string } {
   const meta = source.artifacts.find((artifact) => artifact.path === `${source.path}.meta`);
-  if (!meta) return undefined;
+  if (!meta) return {};
+  const text = meta.bytes.toString('utf8');
   try {
-    const parsed = DeclaredWorkspaceSchema.safeParse(JSON.parse(meta.bytes.toString('utf8')));
-    return parsed.success && parsed.data.workspace_root ? parsed.data.workspace_root : undefined;
-  } catch {
-    // JSON.parse's SyntaxError, its only error: a meta file that is not JSON declares no workspace.
-    return undefined;
+    const parsed = DeclaredWorkspaceSchema.safeParse(JSON.parse(text));
+    return parsed.success && parsed.data.workspace_root ? { workspace: parsed.data.workspace_root } : {};
+  } catch (error) {
+    // JSON.parse's SyntaxError, its only error: a meta file that is not JSON declares no workspace, and
+    // is said so, as inspect says it (RX_JSONL_META).
+    return { warning: `invalid .jsonl.meta (not JSON: ${goSyntaxError(text, error as Error).words}): it declares no workspace (RX_JSONL_META)` };
   }
 }
 

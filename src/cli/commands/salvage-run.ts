@@ -54,7 +54,8 @@ function describeTranscriptSalvage(report: TranscriptSalvageReport): string {
   const verb = report.action === 'salvaged' ? 'salvaged into' : 'would salvage into';
   const lines = [`${report.source}: ${verb} ${report.newPath}: ${report.linesKept} messages kept, ${report.dropped.length} ${report.dropped.length === 1 ? 'line' : 'lines'} left out`];
   if (report.byteOrderMarkRemoved) lines.push('  the byte-order mark at its start was left out');
-  for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
+  // A reason shows the line it is about: text from the transcript, escaped.
+  for (const dropped of report.dropped) lines.push(`  ${printable(dropped.reason)}`);
   const platform = process.platform === 'win32' ? 'win32' : 'linux';
   lines.push(`  resume it with: ${reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
   return `${lines.join('\n')}\n`;
