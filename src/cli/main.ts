@@ -10,7 +10,7 @@ import { salvageCommand } from './commands/salvage.js';
 import { viewCommand } from './commands/view.js';
 import { errorLines } from './error-line.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
-import { epilogue } from './help-text.js';
+import { epilogue, examples } from './help-text.js';
 import { processOutput, type Output } from './output.js';
 import { fileSystemErrorOf, UsageError } from '../errors/index.js';
 import { rxstoreVersion } from './version.js';
@@ -116,9 +116,13 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         },
       })
       .completion('completion', 'Print a bash/zsh completion script: rxstore completion >> ~/.bashrc')
-      .example('$0 ls', 'every session on this machine, newest first')
-      .example('$0 inspect 15350df4', 'verify a session named by (the start of) its id')
-      .example('$0 help inspect', "a command's options, examples and exit codes")
+      .example(
+        examples(
+          ['$0 ls', 'every session on this machine, newest first'],
+          ['$0 inspect 15350df4', 'verify a session named by (the start of) its id'],
+          ['$0 help inspect', "a command's options, examples and exit codes"],
+        ),
+      )
       .epilogue(epilogue('A session can be named by its id or the start of one wherever a command takes one; --home, --state-home and the environment say where to look.'))
       .demandCommand(1, 'name a command')
       .strict()

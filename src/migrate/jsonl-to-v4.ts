@@ -65,12 +65,14 @@ export interface MigrationReport {
 }
 
 /**
- * Migrates one JSONL transcript into sessions-v4 exactly as Reasonix 1.38.11 does when it resumes
+ * Migrates one JSONL transcript into sessions-v4 as Reasonix 1.38.11 does when it resumes
  * one (docs/format.md §10.1): into the store it picks (a workspace's own transcript into that workspace's
  * store, any other into the store of the folder it runs from), with the same target id, message
  * ids and `legacy-import` commits, byte copies of the transcript and its sidecars under `legacy/`,
  * the manifest `source`, the migration-map entry. Built in a staging directory and published by
  * one rename under the store lock; the source is only read. A re-run finds the target and does nothing.
+ * One deliberate difference: tool calls in OpenAI's nested form are flattened (with a warning), where
+ * Reasonix's own migration loses their names and arguments, then refuses to resume.
  */
 export async function migrateJsonlToV4(transcript: string, options: MigrationOptions = {}): Promise<MigrationReport> {
   const path = await canonicalTranscriptPath(transcript);
@@ -172,7 +174,7 @@ function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: 
     return result.message;
   });
   if (flattened > 0) {
-    warnings.push(`${flattened} tool call(s) in OpenAI's nested form were flattened (Reasonix 1.38.11's own migration loses their names and arguments, then refuses to resume)`);
+    warnings.push(`${flattened === 1 ? '1 tool call' : `${flattened} tool calls`} in OpenAI's nested form ${flattened === 1 ? 'was' : 'were'} flattened (Reasonix 1.38.11's own migration loses their names and arguments, then refuses to resume)`);
   }
   const messages = assignLegacyIds(branchIdOf(source.path), converted);
   const seen = new Set<string>();

@@ -15,6 +15,7 @@ import { quote } from '../../store/resume/shell-command.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
 import type { RootArgs } from '../root-options.js';
+import { counted } from '../plural.js';
 
 /** What `rxstore migrate` is run with: the options migrate.ts declares, as yargs gives them. */
 export interface MigrateArgs extends RootArgs {
@@ -66,7 +67,7 @@ export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, set
   else {
     const count = (action: string) => outcomes.filter((outcome) => outcome.report?.action === action).length;
     output.out(
-      `${outcomes.length} transcript(s): ${count('migrated')} migrated, ${count('would-migrate')} would be migrated, ${count('exists')} already migrated, ${failed.length} failed\n`,
+      `${counted(outcomes.length, 'transcript')}: ${count('migrated')} migrated, ${count('would-migrate')} would be migrated, ${count('exists')} already migrated, ${failed.length} failed\n`,
     );
   }
   setExit(failed.length > 0 ? 1 : 0);

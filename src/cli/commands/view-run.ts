@@ -14,6 +14,7 @@ import { cutLongWords, errorLines, warningLine } from '../error-line.js';
 import { printable } from '../printable.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument } from '../session-argument.js';
+import { counted } from '../plural.js';
 
 /** What `rxstore view` is run with: the options view.ts declares, as yargs gives them. */
 export interface ViewArgs extends RootArgs {
@@ -35,7 +36,7 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
     const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
     const report = await writeSite(listing.sessions, resolve(args.to), { platform: inputs.platform, resume: (listed) => resumeOfListed(listed, context).command });
     for (const damaged of report.damaged) output.err(`${cutLongWords(`rxstore: ${printable(damaged.id)}: ${printable(damaged.problem)}`)}\n`);
-    output.out(`${report.index}: ${report.sessions} sessions, ${report.written} pages written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
+    output.out(`${report.index}: ${counted(report.sessions, 'session')}, ${counted(report.written, 'page')} written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
     setExit(report.damaged.length > 0 ? 1 : 0);
     return;
   }
@@ -47,8 +48,12 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
   // one error line and exit 2, as every other command that reads it says.
   if (view.refusal?.family === 'lookup') throw view.refusal;
   const pieces = format === 'md' ? renderMarkdown(view) : renderHtml(view);
-  if (args.to && args.to !== '-') await writeStreamAtomic(resolve(args.to), pieces);
-  else await writeToOutput(pieces, output);
+  if (args.to && args.to !== '-') {
+    const file = resolve(args.to);
+    await writeStreamAtomic(file, pieces);
+    // Said as export says it: a file written is confirmed, with what it holds.
+    output.out(`${printable(`wrote ${file}: ${format === 'md' ? 'Markdown' : 'an HTML page'} of ${counted(view.header.counts.messages, 'message')}`)}\n`);
+  } else await writeToOutput(pieces, output);
   const stopped = view.stoppedBy();
   // The same one line as every other command's refusal: `rxstore: <CODE>: <path> at offset <n>: <what>`.
   if (stopped) output.err(errorLines(errorFromProblem(stopped)));
