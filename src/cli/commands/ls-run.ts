@@ -61,7 +61,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: number
     }
   }
   if (sessions.length === 0) {
-    output.err(`${cutLongWords(`rxstore: RX_SESSION_NOT_FOUND: no sessions found (${printable(await rootsRead(roots.roots))})`)}\n`);
+    output.err(await noSessionsFound(roots.roots));
     setExit(EXIT.usage);
     return;
   }
@@ -81,6 +81,11 @@ function checkedLine(sessions: readonly ListedSession[]): string | undefined {
     no > 0 ? `${no} not read at all` : undefined,
   ].filter((part) => part !== undefined);
   return `${parts.join(', ')}${appended + cached > 0 ? ' (--verify reads every log)' : ''}`;
+}
+
+/** The one line of a listing that found nothing: where it looked (exit 2, as a lookup that finds nothing). */
+export async function noSessionsFound(roots: readonly ReadRoot[]): Promise<string> {
+  return `${cutLongWords(`rxstore: RX_SESSION_NOT_FOUND: no sessions found (${printable(await rootsRead(roots))})`)}\n`;
 }
 
 /** The roots read, those that do not exist said so: `ls --home /typo` must not look like an empty home. */

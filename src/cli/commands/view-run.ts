@@ -14,6 +14,8 @@ import { cutLongWords, errorLines, warningLine } from '../error-line.js';
 import { printable } from '../printable.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument } from '../session-argument.js';
+import { EXIT } from '../exit-codes.js';
+import { noSessionsFound } from './ls-run.js';
 import { counted } from '../plural.js';
 
 /** What `rxstore view` is run with: the options view.ts declares, as yargs gives them. */
@@ -34,7 +36,19 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
     const listing = await listSessions(roots.roots, { platform: inputs.platform });
     for (const warning of listing.warnings) output.err(warningLine(warning));
     const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
-    const report = await writeSite(listing.sessions, resolve(args.to), { platform: inputs.platform, resume: (listed) => resumeOfListed(listed, context).command });
+    // Nothing found (a typo in --home, say) is said as ls says it, and the site is left as it is: written
+    // from an empty listing, it would lose the page of every session it holds.
+    const first = await listing.sessions.next();
+    if (first.done) {
+      output.err(await noSessionsFound(roots.roots));
+      setExit(EXIT.usage);
+      return;
+    }
+    const sessions = (async function* () {
+      yield first.value;
+      yield* listing.sessions;
+    })();
+    const report = await writeSite(sessions, resolve(args.to), { platform: inputs.platform, resume: (listed) => resumeOfListed(listed, context).command });
     for (const damaged of report.damaged) output.err(`${cutLongWords(`rxstore: ${printable(damaged.id)}: ${printable(damaged.problem)}`)}\n`);
     output.out(`${report.index}: ${counted(report.sessions, 'session')}, ${counted(report.written, 'page')} written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
     setExit(report.damaged.length > 0 ? 1 : 0);
