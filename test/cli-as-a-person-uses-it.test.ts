@@ -113,7 +113,7 @@ describe('help as people type it', () => {
 
   it('an unknown option names itself and points to the command’s help, exit 2', async () => {
     expect(await runCli(['--foo'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: unknown option --foo; see rxstore --help\n' });
-    expect(await runCli(['inspect', '--jsn', 'abc'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: unknown option --jsn; see rxstore inspect --help\n' });
+    expect(await runCli(['inspect', '--jsn', 'abc'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: unknown option --jsn; did you mean --json? see rxstore inspect --help\n' });
     expect(await runCli([])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: name a command; see rxstore --help\n' });
     expect((await runCli(['export', 'abc'])).stderr).toBe('rxstore: RX_USAGE: missing required option --to; see rxstore export --help\n');
     expect((await runCli(['lss'])).stderr).toBe('rxstore: RX_USAGE: unknown command lss; did you mean ls? see rxstore --help\n');

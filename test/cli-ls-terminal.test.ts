@@ -40,6 +40,30 @@ describe.skipIf(!hasScript)('rxstore ls on a terminal', () => {
     });
   });
 
+  it.each([40, 60])('in %i columns leaves out columns rather than cut the title to nothing; a shortened id is one every command takes', async (columns) => {
+    const machine = await buildStateRoot();
+    const sessions = await listedJson(machine);
+    const lines = onTerminal(columns, ['ls', '--state-home', machine.stateRoot], { TZ: 'UTC' }).slice(0, sessions.length + 1);
+    const header = lines[0]!.split(/ +/);
+    expect(header).toEqual(expect.arrayContaining(['ID', 'TITLE']));
+    expect(header).not.toContain('WORKSPACE');
+    const [idColumn, titleColumn] = [lines[0]!.indexOf('ID'), lines[0]!.indexOf('TITLE')];
+    sessions.forEach((session, index) => {
+      const line = lines[index + 1]!;
+      expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
+      const shown = line.slice(idColumn).split(' ')[0]!;
+      expect(shown).not.toContain('…');
+      expect(shown.length).toBeGreaterThanOrEqual(Math.min(8, session.id.length));
+      expect(session.id.startsWith(shown), `${shown} for ${session.id}`).toBe(true);
+      // A title is shown, not a column of "…".
+      if (session.title) expect(stringWidth(line.slice(titleColumn).replaceAll('…', '').trim()), line).toBeGreaterThanOrEqual(Math.min(8, stringWidth(session.title)));
+    });
+    // The id as shown is one a command takes.
+    const shownId = lines[1]!.slice(idColumn).split(' ')[0]!;
+    const inspected = await runCliChild(['inspect', shownId, '--json', '--state-home', machine.stateRoot]);
+    expect((JSON.parse(inspected.stdout) as { id: string }).id).toBe(sessions[0]!.id);
+  });
+
   it('shows local time with its offset, or UTC with --utc', async () => {
     const machine = await buildStateRoot();
     const [newest] = await listedJson(machine);

@@ -47,7 +47,7 @@ describe('rxstore migrate jsonl-to-v4 --dry-run', () => {
     const planned = lineOf(dry.stdout);
     const id = /: ([0-9a-f]{24}) -> /.exec(planned.line)?.[1];
     expect(planned.line).toBe(`would-migrate ${transcript}: ${id} -> ${store}/${id}; resume: cd ${workspace} && REASONIX_HOME=${home} reasonix --resume ${id}`);
-    expect(planned.summary).toBe('1 transcript(s): 0 migrated, 1 would be migrated, 0 already migrated, 0 failed');
+    expect(planned.summary).toBe('1 transcript: 0 migrated, 1 would be migrated, 0 already migrated, 0 failed');
     expect(await treeDigest(base)).toBe(untouched);
 
     const real = await runCliChild(args);

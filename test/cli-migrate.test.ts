@@ -43,7 +43,7 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
     );
     expect(existsSync(join(store, id, 'manifest.json'))).toBe(true);
     expect(about('b-bad-json.jsonl')).toMatch(
-      new RegExp(`^failed ${escape(folder)}/b-bad-json\\.jsonl:4: not JSON \\(.+\\) \\(RX_JSONL_LINE\\)$`),
+      new RegExp(`^failed ${escape(folder)}/b-bad-json\\.jsonl:4: not JSON \\(.+\\); the line reads: .+ \\(RX_JSONL_LINE\\); rxstore salvage '${escape(folder)}/b-bad-json\\.jsonl' keeps the lines that are messages$`),
     );
     expect(about('c-duplicate.jsonl')).toBe(
       `failed ${folder}/c-duplicate.jsonl:2: duplicate message id "m1" (Reasonix refuses duplicate ids) (RX_MIGRATION_REFUSED)`,
@@ -52,7 +52,7 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
       `failed ${folder}/d-fifo-sidecar.jsonl: ${folder}/d-fifo-sidecar.jsonl.meta: a FIFO, not a regular file: Reasonix 1.38.11 resuming the transcript waits on it forever (RX_NOT_REGULAR_FILE)`,
     );
     expect(about('e-fifo.jsonl')).toBe(`failed ${folder}/e-fifo.jsonl: a FIFO, not a regular file: a transcript is a regular file (RX_NOT_REGULAR_FILE)`);
-    expect(lines[5]).toBe('5 transcript(s): 1 migrated, 0 would be migrated, 0 already migrated, 4 failed');
+    expect(lines[5]).toBe('5 transcripts: 1 migrated, 0 would be migrated, 0 already migrated, 4 failed');
 
     // --json carries the same facts.
     const json = await runCliChild(['migrate', 'jsonl-to-v4', folder, '--home', home, '--cwd', workspace, '--json'], HANG);
@@ -81,7 +81,7 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
     expect(lines.slice(1, 5).map((line) => line.split(':')[0])).toEqual(
       ['b-bad-json.jsonl', 'c-duplicate.jsonl', 'd-fifo-sidecar.jsonl', 'e-fifo.jsonl'].map((name) => `failed ${folder}/${name}`),
     );
-    expect(lines[5]).toBe('5 transcript(s): 1 migrated, 0 would be migrated, 0 already migrated, 4 failed');
+    expect(lines[5]).toBe('5 transcripts: 1 migrated, 0 would be migrated, 0 already migrated, 4 failed');
   });
 
   it.each(['abc', '0', '-1', '1.5', ''])('refuses --concurrency %j: a positive integer, exit 2, nothing written', async (value) => {

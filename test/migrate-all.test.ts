@@ -39,7 +39,7 @@ describe('rxstore migrate jsonl-to-v4 --all', () => {
     const migrated = lines.filter((line) => /^\[\d+\/202\] migrated /.test(line));
     expect(migrated).toHaveLength(201);
     expect(lines.filter((line) => line.includes(`] failed ${broken}:2: not JSON`))).toHaveLength(1);
-    expect(lines.at(-1)).toBe('202 transcript(s): 201 migrated, 0 would be migrated, 0 already migrated, 1 failed');
+    expect(lines.at(-1)).toBe('202 transcripts: 201 migrated, 0 would be migrated, 0 already migrated, 1 failed');
     for (const slug of workspaces) {
       const sessions = await visibleSessions(join(stateRoot, 'projects', slug, 'sessions-v4'));
       expect(sessions).toHaveLength(100);

@@ -172,7 +172,7 @@ describe.skipIf(!reasonixBinary())(`rxstore migrate jsonl-to-v4 lands where Reas
     expect(run.code, run.stderr).toBe(0);
     const [line, summary, ...rest] = run.stdout.trim().split('\n');
     expect(rest).toEqual([]);
-    expect(summary).toBe('1 transcript(s): 1 migrated, 0 would be migrated, 0 already migrated, 0 failed');
+    expect(summary).toBe('1 transcript: 1 migrated, 0 would be migrated, 0 already migrated, 0 failed');
     const id = /: ([0-9a-f]{24}) -> /.exec(line!)?.[1];
     expect(id, line).toBeDefined();
     const store = join(home, 'projects', workspaceSlug(workspace, 'linux'), 'sessions-v4');

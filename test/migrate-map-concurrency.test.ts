@@ -75,7 +75,7 @@ describe('the migration map', () => {
     const { stateRoot, transcripts, stores } = await stateRootWithTranscripts();
     const run = await migrateAll(stateRoot);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.trim().split('\n').at(-1)).toBe(`${transcripts.length} transcript(s): ${transcripts.length} migrated, 0 would be migrated, 0 already migrated, 0 failed`);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe(`${transcripts.length} transcripts: ${transcripts.length} migrated, 0 would be migrated, 0 already migrated, 0 failed`);
     const maps: Buffer[] = [];
     for (const [index, store] of stores.entries()) {
       await checkMap(store, transcripts.filter((path) => path.includes(`/${WORKSPACES[index]}/`)));
@@ -84,7 +84,7 @@ describe('the migration map', () => {
 
     const again = await migrateAll(stateRoot);
     expect(again.code).toBe(0);
-    expect(again.stdout.trim()).toBe('0 transcript(s): 0 migrated, 0 would be migrated, 0 already migrated, 0 failed');
+    expect(again.stdout.trim()).toBe('0 transcripts: 0 migrated, 0 would be migrated, 0 already migrated, 0 failed');
     for (const [index, store] of stores.entries()) expect(await readFile(join(store, 'migration-map.json'))).toEqual(maps[index]);
   });
 
@@ -121,7 +121,7 @@ describe('the migration map', () => {
     expect(run.stderr).toBe('');
     const [line, summary] = run.stdout.trim().split('\n');
     expect(line).toBe(`[1/1] failed ${transcript}: ${lockFile}: migration-map.json stayed locked by another process (a running Reasonix or rxstore) (RX_WRITER_OWNED)`);
-    expect(summary).toBe('1 transcript(s): 0 migrated, 0 would be migrated, 0 already migrated, 1 failed');
+    expect(summary).toBe('1 transcript: 0 migrated, 0 would be migrated, 0 already migrated, 1 failed');
     // Nothing lost: the session was published before the map was reached, and is whole.
     const [id] = await sessionsIn(store);
     expect((await readSession(join(store, id!))).status).toBe('ok');
@@ -148,7 +148,7 @@ describe('the migration map', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout.trim().split('\n')).toEqual([
       `[1/1] failed ${transcript}: ${join(store, '.rxstore.lock')}: the store stayed locked by another rxstore publishing into it; try again once it is done (RX_WRITER_OWNED)`,
-      '1 transcript(s): 0 migrated, 0 would be migrated, 0 already migrated, 1 failed',
+      '1 transcript: 0 migrated, 0 would be migrated, 0 already migrated, 1 failed',
     ]);
     // Nothing half done: no session, no map.
     expect(await sessionsIn(store)).toEqual([]);

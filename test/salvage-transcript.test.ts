@@ -37,10 +37,10 @@ describe('salvage of a JSONL transcript with bad lines', () => {
     expect(await readFile(report.newPath, 'utf8')).toBe(`${[...good, after].map((message) => JSON.stringify(message)).join('\n')}\n`);
     expect(JSON.parse(await readFile(`${report.newPath}.meta`, 'utf8'))).toMatchObject({ id: 'notes-chat-salvaged', custom_title: 'Notes chat' });
     expect(await readFile(file)).toEqual(bytes);
-    // The salvaged transcript reads whole; a second salvage picks a free name.
+    // The salvaged transcript reads whole; a second salvage finds it there, as session salvage does.
     const read = await (await openSession(report.newPath)).read();
     expect(read.status).toBe('ok');
-    expect(JSON.parse((await runCli(['salvage', file, '--json'])).stdout).newPath).toBe(join(dir, 'notes-chat-salvaged-2.jsonl'));
+    expect(JSON.parse((await runCli(['salvage', file, '--json'])).stdout)).toMatchObject({ action: 'already-salvaged', newPath: join(dir, 'notes-chat-salvaged.jsonl') });
   });
 
   it('a transcript with no message line at all is refused, and nothing is written', async () => {

@@ -4,12 +4,35 @@ import { printable } from './printable.js';
 /** Temporary names a writer uses beside a file, wherever they appear in a message. */
 const TEMP_NAME = /[^\s'"`]*\.atomic-[^\s'"`]+-[0-9a-f]{12}\.tmp/g;
 
+/** No line of an error is longer: a 5,000-character id typed by mistake is not echoed whole. */
+const LONGEST_LINE = 400;
+
+/**
+ * A word (a path, an id, what was typed) over `longest` characters cut to its start, with its
+ * length; the line then over LONGEST_LINE anyway (many long words) cut at its end.
+ */
+export function cutLongWords(line: string): string {
+  const cut = (longest: number) =>
+    line.replace(new RegExp(`[^\\s"'\`]{${longest + 1},}`, 'g'), (run) => {
+      // The punctuation that follows a path (`<path>: …`) is the message's, not the word's.
+      const [, word, after] = /^(.*?)([:;,.)]*)$/s.exec(run)!;
+      return `${word!.slice(0, 60)}… (${word!.length.toLocaleString('en-US')} characters)${after}`;
+    });
+  const kept = [cut(200), cut(80)].find((each) => each.length <= LONGEST_LINE);
+  return kept ?? `${cut(80).slice(0, LONGEST_LINE - 1)}…`;
+}
+
 /** An RxError's message with where it happened, the path said once. */
 function describeRxError(error: RxError): string {
   const { file, offset, line } = error.data;
   if (file === undefined || !error.message.includes(file)) return error.describe();
   const at = offset !== undefined ? ` at offset ${offset}` : line !== undefined && !error.message.includes(`line ${line}`) ? ` at line ${line}` : '';
   return at && error.message.startsWith(`${file}: `) ? `${file}${at}: ${error.message.slice(file.length + 2)}` : error.message;
+}
+
+/** A warning as every command prints it: one line, text from data escaped, long words cut. */
+export function warningLine(text: string): string {
+  return `${cutLongWords(`rxstore: warning: ${printable(text)}`)}\n`;
 }
 
 /**
@@ -28,5 +51,5 @@ export function errorLines(thrown: unknown): string {
   if (error instanceof AmbiguousSessionError) {
     for (const candidate of error.candidates) lines.push(`  ${printable(candidate.id)}  ${candidate.store}  ${printable(candidate.path)}`);
   }
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(cutLongWords).join('\n')}\n`;
 }

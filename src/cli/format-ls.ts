@@ -102,33 +102,48 @@ function shortIds(sessions: readonly ListedSession[]): Map<string, string> {
   );
 }
 
+/** Columns given up, in this order, on a terminal too narrow for the title: the id and the title are kept. */
+const DROPPED_FIRST = [4, 2, 0, 1] as const;
+/** Narrowest a title is cut to before a column is given up for it: a cut to nothing shows nothing. */
+const MIN_TITLE_SHOWN = 12;
+
 /**
  * `rxstore ls` as text: a header, then a row a conversation. In a pipe every row is whole. On a
  * terminal each row fits its width: the workspace is cut at the start and the title at the end,
- * each with `…`, and on a narrow one ids are shortened to a prefix no other listed id shares.
+ * each with `…`; on a narrow one ids are shortened to a prefix no other listed id shares (one every
+ * command takes, never with `…`), and on a narrower one the workspace, then the message count, the
+ * time and the status are left out rather than the title cut to nothing.
  * Text from sessions has its control characters escaped.
  */
 export function formatLs(sessions: readonly ListedSession[], layout: LsLayout): string {
-  const full = table(sessions, layout, undefined);
+  const full = table(sessions, layout, undefined, new Set());
   if (layout.columns === undefined || full.titleWidth >= Math.min(MIN_TITLE, full.titleNeeded)) return full.text;
-  return table(sessions, layout, shortIds(sessions)).text;
+  const ids = shortIds(sessions);
+  const dropped = new Set<number>();
+  let shown = table(sessions, layout, ids, dropped);
+  for (const column of DROPPED_FIRST) {
+    if (shown.titleWidth >= Math.min(MIN_TITLE_SHOWN, shown.titleNeeded)) break;
+    dropped.add(column);
+    shown = table(sessions, layout, ids, dropped);
+  }
+  return shown.text;
 }
 
-function table(sessions: readonly ListedSession[], layout: LsLayout, ids: Map<string, string> | undefined) {
+function table(sessions: readonly ListedSession[], layout: LsLayout, ids: Map<string, string> | undefined, dropped: ReadonlySet<number>) {
   const rows = sessions.map((session) => {
     const title = [session.title === null ? '' : printable(session.title), notes(session)].filter(Boolean).join('  ');
     const id = ids?.get(session.id) ?? session.id;
     return [shownTime(session.updatedAt, layout.utc), session.status, String(session.messages), printable(id), printable(workspaceText(session, layout.homeDir)), title];
   });
   const all = [[...HEADER], ...rows];
-  const widths = HEADER.map((_, column) => Math.max(...all.map((row) => stringWidth(row[column]!))));
-  const fixed = widths.slice(0, 4).reduce((sum, width) => sum + width + GAP.length, 0);
+  const widths = HEADER.map((_, column) => (dropped.has(column) ? 0 : Math.max(...all.map((row) => stringWidth(row[column]!)))));
+  const fixed = widths.slice(0, 4).reduce((sum, width, column) => sum + (dropped.has(column) ? 0 : width + GAP.length), 0);
   let workspaceWidth = widths[4]!;
   let titleWidth = widths[5]!;
   if (layout.columns !== undefined) {
-    const room = layout.columns - fixed - GAP.length;
+    const room = layout.columns - fixed - (dropped.has(4) ? 0 : GAP.length);
     if (workspaceWidth + titleWidth > room) {
-      workspaceWidth = Math.min(workspaceWidth, Math.max(MIN_WORKSPACE, Math.floor(room * 0.4)));
+      if (!dropped.has(4)) workspaceWidth = Math.min(workspaceWidth, Math.max(MIN_WORKSPACE, Math.floor(room * 0.4)));
       titleWidth = Math.max(1, room - workspaceWidth);
     }
   }
@@ -140,7 +155,7 @@ function table(sessions: readonly ListedSession[], layout: LsLayout, ids: Map<st
       padCells(row[3]!, widths[3]!),
       padCells(cutStart(row[4]!, workspaceWidth), workspaceWidth),
       cutEnd(row[5]!, titleWidth),
-    ];
+    ].filter((_, column) => !dropped.has(column));
     const line = cells.join(GAP).trimEnd();
     // Columns that do not fit even before the title (a very narrow terminal): the row is cut, never wrapped.
     return layout.columns === undefined ? line : cutEnd(line, layout.columns);

@@ -10,3 +10,16 @@ export const EXIT_CODES_HELP = [
 export function epilogue(...notes: string[]): string {
   return [...notes, EXIT_CODES_HELP].join('\n\n');
 }
+
+/**
+ * A command's examples, each as a shell comment saying what it does above the command, on lines of
+ * their own (yargs lays out an example without a description so). Side by side, a long example
+ * wrapped into the description's column and its end read as another example.
+ */
+export function examples(...pairs: [command: string, description: string][]): [string, string][] {
+  return pairs.flatMap(([command, description], index): [string, string][] => [
+    ...(index > 0 ? [['', ''] as [string, string]] : []),
+    [`# ${description}`, ''],
+    [command, ''],
+  ]);
+}

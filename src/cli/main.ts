@@ -10,10 +10,11 @@ import { salvageCommand } from './commands/salvage.js';
 import { viewCommand } from './commands/view.js';
 import { errorLines } from './error-line.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
-import { epilogue } from './help-text.js';
+import { epilogue, examples } from './help-text.js';
 import { processOutput, type Output } from './output.js';
 import { fileSystemErrorOf, UsageError } from '../errors/index.js';
 import { rxstoreVersion } from './version.js';
+import { COMMAND_NAMES, MISSING_ARGUMENT, unknownCommand, unknownName } from './usage-words.js';
 
 /** yargs' validation messages, said the way the rest of rxstore speaks. */
 const YARGS_STRINGS = {
@@ -37,9 +38,6 @@ const YARGS_STRINGS = {
 function optionsOf(parser: Argv): { key: Record<string, unknown>; alias: Record<string, string[]>; string: string[]; array: string[] } {
   return (parser as unknown as { getOptions(): ReturnType<typeof optionsOf> }).getOptions();
 }
-
-/** Every command's name, to point a person at the help of the one they ran. */
-const COMMAND_NAMES = ['inspect', 'ls', 'where', 'cat', 'export', 'view', 'repair', 'salvage', 'migrate', 'help', 'completion'];
 
 /** The command a person ran (two words for `migrate`), to point them at its help. */
 function commandOf(argv: readonly string[]): string | undefined {
@@ -67,13 +65,15 @@ function unknownOptions(argv: readonly string[], known: ReadonlySet<string>): st
   return unknown;
 }
 
-/** A yargs validation message as rxstore says it: the options named as typed. */
+/** A yargs validation message as rxstore says it, in one line; a missing argument in the words of the command's own check. */
 function said(message: string, argv: readonly string[]): string {
-  const oneLine = message.replace(/\n\s*/g, ' ');
-  const suggestion = /^Did you mean (.*)\?$/.exec(oneLine);
-  if (suggestion) return `unknown command ${argv.find((arg) => !arg.startsWith('-')) ?? ''}; did you mean ${suggestion[1]}?`;
-  return oneLine;
+  const command = commandOf(argv);
+  if (message.startsWith('missing an argument') && command && MISSING_ARGUMENT[command]) return MISSING_ARGUMENT[command];
+  return message.replace(/\n\s*/g, ' ');
 }
+
+/** The words of a command line that are not options: where a command is named, at the top (no option there takes a value). */
+const wordsOf = (argv: readonly string[]) => argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).filter((arg) => !arg.startsWith('-'));
 
 // For bin/rxstore.js, which installs it before a command runs.
 export { endQuietlyOnClosedPipe } from './output.js';
@@ -116,12 +116,15 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         },
       })
       .completion('completion', 'Print a bash/zsh completion script: rxstore completion >> ~/.bashrc')
-      .example('$0 ls', 'every session on this machine, newest first')
-      .example('$0 inspect 15350df4', 'verify a session named by (the start of) its id')
-      .example('$0 help inspect', "a command's options, examples and exit codes")
+      .example(
+        examples(
+          ['$0 ls', 'every session on this machine, newest first'],
+          ['$0 inspect 15350df4', 'verify a session named by (the start of) its id'],
+          ['$0 help inspect', "a command's options, examples and exit codes"],
+        ),
+      )
       .epilogue(epilogue('A session can be named by its id or the start of one wherever a command takes one; --home, --state-home and the environment say where to look.'))
       .demandCommand(1, 'name a command')
-      .recommendCommands()
       .strict()
       .help()
       .alias('help', 'h')
@@ -144,13 +147,23 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         // yargs' own parse errors (an option without its value) are usage errors too; a command's own error goes on up.
         if (error && error.name !== 'YError') throw error;
         if (error) throw new UsageError(said(error.message, argv));
+        // A command that does not exist is said before its options: they are not known because it is not.
+        const notACommand = unknownCommand(wordsOf(argv));
+        if (notACommand) throw new UsageError(notACommand);
         const options = optionsOf(parser);
         const known = new Set<string>([...Object.keys(options.key), ...Object.values(options.alias).flat()]);
         const unknown = unknownOptions(argv, known);
-        throw new UsageError(unknown.length > 0 ? `unknown option${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}` : said(message, argv));
+        if (unknown.length === 1) {
+          const names = [...known].filter((name) => name.length > 1 && !/[A-Z]/.test(name)).map((name) => `--${name}`);
+          throw new UsageError(unknownName('option', unknown[0]!, unknown[0]!, names));
+        }
+        throw new UsageError(unknown.length > 1 ? `unknown options ${unknown.join(', ')}` : said(message, argv));
       })
       // Help, version and completion text come back here rather than being printed by yargs: they go where output goes.
-      .parseAsync(argv, {}, (_error, _args, text) => {
+      .parseAsync(argv, {}, (_error, args, text) => {
+        // `rxstore frob --help` is a usage error, as `rxstore frob` is: yargs would print the whole help.
+        const notACommand = text && args.help === true ? unknownCommand(args._.map(String)) : undefined;
+        if (notACommand) throw new UsageError(notACommand);
         printed = text;
       });
   } catch (error) {
@@ -163,6 +176,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
     output.err(errorLines(coded));
     return exitCodeOf(coded);
   }
+  // `rxstore help frob` is `rxstore frob --help`: the same usage error as `rxstore frob`.
   if (helpFor !== undefined) return main([...helpFor.filter((word) => word !== 'help'), '--help'], output);
   if (printed) output.out(printed.endsWith('\n') ? printed : `${printed}\n`);
   return exitCode;

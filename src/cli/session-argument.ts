@@ -1,15 +1,33 @@
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
-import { AmbiguousSessionError, NotASessionError, undefinedIfMissing, UsageError } from '../errors/index.js';
+import type { Stats } from 'node:fs';
+import { AmbiguousSessionError, fileSystemErrorOf, isSystemError, NotASessionError, systemErrorInWords, UsageError } from '../errors/index.js';
 import { copiesMatching, findSession } from '../store/listing/find-session.js';
 import { machineRoots } from '../store/roots/machine-roots.js';
 import type { SessionCopy } from '../store/listing/session-copy.js';
 import type { RootArgs } from './root-options.js';
 
+/** Why nothing is at a path a person typed, the system's words. */
+const NOTHING_THERE = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP']);
+
+/**
+ * What is at a path a person typed: its stats, or why nothing is (a name too long for the file
+ * system names nothing, as a missing one does: what was typed decides the exit code, not how the
+ * system failed on it). Any other system error is the file system's.
+ */
+async function typedPath(path: string): Promise<Stats | string> {
+  try {
+    return await lstat(path);
+  } catch (error) {
+    if (isSystemError(error) && NOTHING_THERE.has(error.code ?? '')) return systemErrorInWords(error);
+    throw fileSystemErrorOf(error, path);
+  }
+}
+
 /** What a person typed names a path, not an id: it exists, or it has a path's shape. */
 async function isPath(arg: string): Promise<boolean> {
   if (arg.includes('/') || arg.includes(sep) || isAbsolute(arg) || arg.endsWith('.jsonl') || arg === '.' || arg === '..') return true;
-  return (await lstat(arg).catch(undefinedIfMissing)) !== undefined;
+  return typeof (await typedPath(arg)) !== 'string';
 }
 
 const candidate = (copy: SessionCopy) => ({ id: copy.id, store: copy.store, path: copy.path });
@@ -30,7 +48,8 @@ export async function resolveSessionArgument(arg: string, rootArgs: RootArgs, op
   if (arg.trim() === '') throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript');
   if (await isPath(arg)) {
     const full = resolve(arg);
-    if (!(await lstat(full).catch(undefinedIfMissing))) throw new NotASessionError(`${full}: no such file or directory`, { file: full });
+    const there = await typedPath(full);
+    if (typeof there === 'string') throw new NotASessionError(`${full}: ${there}`, { file: full });
     return full;
   }
   const { inputs, roots } = await machineRoots(rootArgs);

@@ -11,6 +11,7 @@ import { readableOrThrow } from '../session/reading/read-json-file.js';
 import { isJsonObjectText } from '../session/replay/message.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
+import { goSyntaxError } from '../codec/go-json-syntax.js';
 import { parseTranscript } from '../store/jsonl/jsonl-transcript.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
 import { assignLegacyIds } from '../store/roots/legacy-ids.js';
@@ -64,12 +65,14 @@ export interface MigrationReport {
 }
 
 /**
- * Migrates one JSONL transcript into sessions-v4 exactly as Reasonix 1.38.11 does when it resumes
+ * Migrates one JSONL transcript into sessions-v4 as Reasonix 1.38.11 does when it resumes
  * one (docs/format.md §10.1): into the store it picks (a workspace's own transcript into that workspace's
  * store, any other into the store of the folder it runs from), with the same target id, message
  * ids and `legacy-import` commits, byte copies of the transcript and its sidecars under `legacy/`,
  * the manifest `source`, the migration-map entry. Built in a staging directory and published by
  * one rename under the store lock; the source is only read. A re-run finds the target and does nothing.
+ * One deliberate difference: tool calls in OpenAI's nested form are flattened (with a warning), where
+ * Reasonix's own migration loses their names and arguments, then refuses to resume.
  */
 export async function migrateJsonlToV4(transcript: string, options: MigrationOptions = {}): Promise<MigrationReport> {
   const path = await canonicalTranscriptPath(transcript);
@@ -81,7 +84,9 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
   if (stateRoot === undefined && options.to === undefined) {
     throw new InvalidInputError('Reasonix has no state root here (no REASONIX_HOME and no home directory): name one, or the store to publish into');
   }
-  const target = await migrationTarget(path, { stateRoot: stateRoot ?? cwd, cwd, platform, declaredWorkspace: declaredWorkspace(source), to: options.to });
+  const declared = declaredWorkspace(source);
+  if (declared.warning) warnings.push(declared.warning);
+  const target = await migrationTarget(path, { stateRoot: stateRoot ?? cwd, cwd, platform, declaredWorkspace: declared.workspace, to: options.to });
   const { storeDir } = target;
   const targetDir = join(storeDir, source.targetId);
   const report = (action: MigrationAction): MigrationReport => ({
@@ -139,15 +144,17 @@ async function canonicalTranscriptPath(transcript: string): Promise<string> {
 /** `.jsonl.meta` `workspace_root`: the folder the transcript says it belongs to (docs/format.md §11.3). */
 const DeclaredWorkspaceSchema = z.looseObject({ workspace_root: z.string().optional() });
 
-function declaredWorkspace(source: LegacySource): string | undefined {
+function declaredWorkspace(source: LegacySource): { workspace?: string; warning?: string } {
   const meta = source.artifacts.find((artifact) => artifact.path === `${source.path}.meta`);
-  if (!meta) return undefined;
+  if (!meta) return {};
+  const text = meta.bytes.toString('utf8');
   try {
-    const parsed = DeclaredWorkspaceSchema.safeParse(JSON.parse(meta.bytes.toString('utf8')));
-    return parsed.success && parsed.data.workspace_root ? parsed.data.workspace_root : undefined;
-  } catch {
-    // JSON.parse's SyntaxError, its only error: a meta file that is not JSON declares no workspace.
-    return undefined;
+    const parsed = DeclaredWorkspaceSchema.safeParse(JSON.parse(text));
+    return parsed.success && parsed.data.workspace_root ? { workspace: parsed.data.workspace_root } : {};
+  } catch (error) {
+    // JSON.parse's SyntaxError, its only error: a meta file that is not JSON declares no workspace, and
+    // is said so, as inspect says it (RX_JSONL_META).
+    return { warning: `invalid .jsonl.meta (not JSON: ${goSyntaxError(text, error as Error).words}): it declares no workspace (RX_JSONL_META)` };
   }
 }
 
@@ -167,7 +174,7 @@ function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: 
     return result.message;
   });
   if (flattened > 0) {
-    warnings.push(`${flattened} tool call(s) in OpenAI's nested form were flattened (Reasonix 1.38.11's own migration loses their names and arguments, then refuses to resume)`);
+    warnings.push(`${flattened === 1 ? '1 tool call' : `${flattened} tool calls`} in OpenAI's nested form ${flattened === 1 ? 'was' : 'were'} flattened (Reasonix 1.38.11's own migration loses their names and arguments, then refuses to resume)`);
   }
   const messages = assignLegacyIds(branchIdOf(source.path), converted);
   const seen = new Set<string>();

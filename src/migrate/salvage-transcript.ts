@@ -1,6 +1,6 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { NothingToSalvageError } from '../errors/index.js';
+import { InvalidInputError, isSystemError, NothingToSalvageError, undefinedIfMissing } from '../errors/index.js';
 import { goJsonIndented } from '../codec/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
@@ -17,7 +17,8 @@ export interface DroppedLine {
 
 export interface TranscriptSalvageReport {
   source: string;
-  action: 'salvaged' | 'would-salvage';
+  /** `already-salvaged`: a transcript salvaged from these very lines is there already; nothing was written. */
+  action: 'salvaged' | 'would-salvage' | 'already-salvaged';
   /** The new transcript (its `.jsonl.meta` beside it when the source had a readable one). */
   newPath: string;
   newId: string;
@@ -43,44 +44,84 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
   const byteOrderMarkRemoved = text.startsWith(BYTE_ORDER_MARK);
   const body = byteOrderMarkRemoved ? text.slice(BYTE_ORDER_MARK.length) : text;
   // Line by line, each judged on its own as Reasonix's loader would judge it: a bad line costs only itself.
-  const kept: string[] = [];
+  const kept: { raw: string; line: number; value: Record<string, unknown> | null }[] = [];
   const dropped: DroppedLine[] = [];
   body.split('\n').forEach((raw, index) => {
     if (raw.trim() === '') return;
     const { lines, errors } = parseTranscript(raw, source);
-    if (errors.length === 0 && lines.length === 1) kept.push(raw);
+    if (errors.length === 0 && lines.length === 1) kept.push({ raw, line: index + 1, value: lines[0]!.value as Record<string, unknown> | null });
     else {
       // Judged alone, a line that runs out inside its message was cut, whatever follows it in the file.
       const why = errors[0]?.message.replace(/^line \d+: /, '').replace('the file ends inside a message', 'the line ends inside a message') ?? 'more than one message on the line';
       dropped.push({ line: index + 1, reason: `line ${index + 1}: ${why}` });
     }
   });
-  if (kept.length === 0) throw new NothingToSalvageError(`${source}: no line of it is a message; there is nothing to salvage`, { file: source });
+  const answered = keptResults(kept, dropped);
+  if (answered.length === 0) throw new NothingToSalvageError(`${source}: no line of it is a message; there is nothing to salvage`, { file: source });
+  dropped.sort((a, b) => a.line - b.line);
 
-  const newPath = await freeTranscriptPath(resolve(options.to ?? dirname(source)), branchIdOf(source));
+  const dir = resolve(options.to ?? dirname(source));
+  // A folder named with --to is written into, never made: a typo would otherwise put the transcript where no one looks.
+  if (options.to !== undefined) {
+    const there = await stat(dir).catch((error: unknown) => (isSystemError(error) && error.code === 'ENAMETOOLONG' ? undefined : undefinedIfMissing(error, dir)));
+    if (!there) throw new InvalidInputError(`${dir}: no such directory; the salvaged transcript is written into a folder that exists`, { file: dir });
+  }
+  const salvaged = `${answered.map((each) => each.raw).join('\n')}\n`;
+  const meta = readableOrThrow(await readJsonFile(`${source}.meta`, JsonlMetaSchema));
+  const metaText = (id: string) => (meta.state === 'ok' ? goJsonIndented({ ...meta.value, id }) : undefined);
+  const { path: newPath, already } = await salvagePath(dir, branchIdOf(source), salvaged, metaText);
   const report: TranscriptSalvageReport = {
     source,
-    action: options.dryRun ? 'would-salvage' : 'salvaged',
+    action: already ? 'already-salvaged' : options.dryRun ? 'would-salvage' : 'salvaged',
     newPath,
     newId: branchIdOf(newPath),
-    linesKept: kept.length,
+    linesKept: answered.length,
     dropped,
     byteOrderMarkRemoved,
   };
-  if (options.dryRun) return report;
-  await writeFileAtomic(newPath, `${kept.join('\n')}\n`);
-  const meta = readableOrThrow(await readJsonFile(`${source}.meta`, JsonlMetaSchema));
-  if (meta.state === 'ok') await writeFileAtomic(`${newPath}.meta`, goJsonIndented({ ...meta.value, id: report.newId }));
+  if (options.dryRun || already) return report;
+  await writeFileAtomic(newPath, salvaged);
+  const newMeta = metaText(report.newId);
+  if (newMeta !== undefined) await writeFileAtomic(`${newPath}.meta`, newMeta);
   return report;
 }
 
-/** `<dir>/<id>-salvaged.jsonl`, or the first `-salvaged-N` whose transcript and meta are both free. */
-async function freeTranscriptPath(dir: string, id: string): Promise<string> {
+/**
+ * The kept lines Reasonix would send: a tool result only in the run of tool messages right after
+ * the assistant message that made its call. Any other (its call's line left out, or never there)
+ * Reasonix leaves out of the request without a word (measured with 1.38.11:
+ * test/provider-request-matches-reasonix), so salvage leaves it out, and says so.
+ */
+function keptResults<T extends { line: number; value: Record<string, unknown> | null }>(kept: readonly T[], dropped: DroppedLine[]): T[] {
+  let calls: Set<string> | undefined;
+  return kept.filter(({ line, value }) => {
+    if (value?.role !== 'tool') {
+      const made = value?.role === 'assistant' && Array.isArray(value.tool_calls) ? (value.tool_calls as { id?: unknown }[]) : [];
+      calls = new Set(made.map((call) => (typeof call?.id === 'string' ? call.id : '')));
+      return true;
+    }
+    if (calls?.has(typeof value.tool_call_id === 'string' ? value.tool_call_id : '')) return true;
+    dropped.push({ line, reason: `line ${line}: a tool result whose call is not in the assistant message just before it, which Reasonix leaves out of what it sends the model` });
+    return false;
+  });
+}
+
+/**
+ * `<dir>/<id>-salvaged.jsonl`, or the first `-salvaged-N` whose transcript and meta are both free;
+ * or one holding exactly what this salvage writes (a second run of the same salvage): `already`.
+ */
+async function salvagePath(dir: string, id: string, text: string, metaText: (id: string) => string | undefined): Promise<{ path: string; already: boolean }> {
   for (let n = 1; ; n += 1) {
     const candidate = join(dir, `${id}-salvaged${n === 1 ? '' : `-${n}`}.jsonl`);
-    const taken = await Promise.all([candidate, `${candidate}.meta`].map((file) => lstat(file).then(() => true, () => false)));
-    if (!taken.includes(true)) return candidate;
+    const [transcript, meta] = await Promise.all([candidate, `${candidate}.meta`].map((file) => readFile(file, 'utf8').then((bytes) => bytes, (error: unknown) => (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR') ? undefined : null))));
+    if (transcript === undefined && meta === undefined && !(await taken(candidate))) return { path: candidate, already: false };
+    if (transcript === text && meta === metaText(branchIdOf(candidate))) return { path: candidate, already: true };
   }
+}
+
+/** Something stands at the path (a link to nothing, a folder): the name is not free. */
+async function taken(path: string): Promise<boolean> {
+  return Promise.all([path, `${path}.meta`].map((file) => lstat(file).then(() => true, () => false))).then((found) => found.includes(true));
 }
 
 /** Whether a path names a JSONL transcript rather than a session directory. */

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { epilogue } from '../help-text.js';
+import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withSessionArgument } from '../session-positional.js';
 import type { CatArgs } from './cat-run.js';
@@ -16,10 +16,14 @@ export function catCommand(output: Output, setExit: (code: number) => void) {
           requiresArg: true,
           describe: 'with --records: print only what was committed since the cursor kept in this file (everything when it does not exist), then replace the file with the cursor after it',
         })
-        .example('$0 cat 15350df4', 'what a person reads, one JSON message a line')
-        .example('$0 cat 15350df4 --records | jq -r "select(.type == \\"command\\") | .command"', 'the shell commands the session ran')
-        .example('$0 cat ~/.reasonix/projects/-home-me-app/sessions/old.jsonl', 'a JSONL transcript')
-        .example('$0 cat 15350df4 --records --cursor 15350df4.cursor >> index.jsonl', 'only the records committed since the last run')
+        .example(
+          examples(
+            ['$0 cat 15350df4', 'what a person reads, one JSON message a line'],
+            ['$0 cat 15350df4 --records | jq -r "select(.type == \\"command\\") | .command"', 'the shell commands the session ran'],
+            ['$0 cat ~/.reasonix/projects/-home-me-app/sessions/old.jsonl', 'a JSONL transcript'],
+            ['$0 cat 15350df4 --records --cursor 15350df4.cursor >> index.jsonl', 'only the records committed since the last run'],
+          ),
+        )
         .epilogue(epilogue()),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
     handler: async (args: CatArgs) => (await import('./cat-run.js')).runCat(args, output, setExit),

@@ -6,6 +6,7 @@ import { resolveSessionArgument } from '../session-argument.js';
 import type { ExportFormat } from '../../migrate/export-session.js';
 import type { ExportView } from '../../migrate/export-session.js';
 import type { RootArgs } from '../root-options.js';
+import { counted } from '../plural.js';
 
 /** What `rxstore export` is run with: the options export.ts declares, as yargs gives them. */
 export interface ExportArgs extends RootArgs {
@@ -28,7 +29,7 @@ export async function runExport(args: ExportArgs, output: Output, setExit: (code
     return;
   }
   const report = await exportSession(read, { to: resolve(args.to), format: args.format, view: args.view });
-  if (report.unchanged.length === report.files.length) output.out(`already exported: ${report.files.join(' and ')} ${report.files.length === 1 ? 'holds' : 'hold'} exactly these ${report.messages} messages; nothing was written\n`);
-  else output.out(`exported ${report.messages} messages to ${report.files.join(' and ')}\n`);
+  if (report.unchanged.length === report.files.length) output.out(`already exported: ${report.files.join(' and ')} ${report.files.length === 1 ? 'holds' : 'hold'} exactly these ${counted(report.messages, 'message')}; nothing was written\n`);
+  else output.out(`exported ${counted(report.messages, 'message')} to ${report.files.join(' and ')}\n`);
   setExit(0);
 }

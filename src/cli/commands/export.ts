@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { epilogue } from '../help-text.js';
+import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withSessionArgument } from '../session-positional.js';
 import type { ExportArgs } from './export-run.js';
@@ -19,8 +19,12 @@ export function exportCommand(output: Output, setExit: (code: number) => void) {
         })
         .option('format', { choices: ['jsonl', 'json'] as const, default: 'jsonl' as const, describe: 'a JSONL transcript Reasonix resumes, or one JSON document' })
         .option('view', { choices: ['canonical', 'person'] as const, default: 'canonical' as const, describe: 'every message, or what a person reads' })
-        .example('$0 export 15350df4 --to session.jsonl', 'a transcript (+ session.jsonl.meta) that `reasonix --resume session.jsonl` opens')
-        .example('$0 export 15350df4 --to - --format json --view person | jq .messages', 'one JSON document on standard output')
+        .example(
+          examples(
+            ['$0 export 15350df4 --to session.jsonl', 'a transcript (+ session.jsonl.meta) that `reasonix --resume session.jsonl` opens'],
+            ['$0 export 15350df4 --to - --format json --view person | jq .messages', 'one JSON document on standard output'],
+          ),
+        )
         .epilogue(epilogue('A session Reasonix would refuse is not exported (exit 1): rxstore salvage recovers what can be read.')),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
     handler: async (args: ExportArgs) => (await import('./export-run.js')).runExport(args, output, setExit),

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { epilogue } from '../help-text.js';
+import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withRootOptions } from '../root-options.js';
 import { SESSION_ARGUMENT_HELP } from '../session-positional.js';
@@ -16,9 +16,13 @@ export function inspectCommand(output: Output, setExit: (code: number) => void) 
         .option('messages', { type: 'boolean', default: false, describe: "print the person's view as JSONL (with --json: one object with the messages)" })
         .option('verbose', { type: 'boolean', default: false, describe: 'also show notes: caches Reasonix rebuilds by itself (offset index, storage identity)' })
         .option('strict', { type: 'boolean', default: false, describe: 'every warning is an error: exit 1 when there is any (a torn tail, an interrupted turn, a dangling tool call, …)' })
-        .example('$0 inspect 15350df4', 'a session by the start of its id, looked up as `rxstore ls` finds it')
-        .example('$0 inspect ~/.reasonix/projects/*/sessions-v4/*/', 'every session of every workspace, one report each')
-        .example('$0 inspect old.jsonl --messages | head', 'what a person reads in a JSONL transcript')
+        .example(
+          examples(
+            ['$0 inspect 15350df4', 'a session by the start of its id, looked up as `rxstore ls` finds it'],
+            ['$0 inspect ~/.reasonix/projects/*/sessions-v4/*/', 'every session of every workspace, one report each'],
+            ['$0 inspect old.jsonl --messages | head', 'what a person reads in a JSONL transcript'],
+          ),
+        )
         .epilogue(epilogue('Exit with several sessions: the worst of theirs (2 over 1 over 0).')),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
     handler: async (args: InspectArgs) => (await import('./inspect-run.js')).runInspect(args, output, setExit),

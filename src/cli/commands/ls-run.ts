@@ -13,6 +13,7 @@ import type { Output } from '../output.js';
 import { tuneV8ForReading } from '../v8-flags.js';
 import { SummaryCache } from '../../store/listing/summary-cache.js';
 import { printable } from '../printable.js';
+import { cutLongWords, warningLine } from '../error-line.js';
 import { Progress } from '../progress.js';
 import type { ListedStore } from '../../store/roots/store-kind.js';
 import type { RootArgs } from '../root-options.js';
@@ -43,12 +44,12 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: number
     ...(args.workspace !== undefined ? { workspace: resolve(args.workspace) } : {}),
     ...(args.store ? { stores: args.store } : {}),
   });
-  for (const warning of listing.warnings) output.err(`rxstore: warning: ${printable(warning)}\n`);
+  for (const warning of listing.warnings) output.err(warningLine(warning));
   const sessions: ListedSession[] = [];
   for await (const session of listing.sessions) sessions.push(session);
-  await cache?.save().catch((error: unknown) => output.err(`rxstore: warning: the summary cache was not saved whole (${printable(describeSystemError(error))}); the next ls reads again the logs it lacks\n`));
+  await cache?.save().catch((error: unknown) => output.err(warningLine(`the summary cache was not saved whole (${describeSystemError(error)}); the next ls reads again the logs it lacks`)));
   for (const session of sessions) {
-    if (session.status === 'unreadable') output.err(`rxstore: warning: ${printable(session.problem ?? session.path)}; listed as unreadable\n`);
+    if (session.status === 'unreadable') output.err(warningLine(`${session.problem ?? session.path}; listed as unreadable`));
   }
   if (args.json) output.out(`${JSON.stringify(sessions, null, 2)}\n`);
   else if (sessions.length > 0) {
@@ -60,7 +61,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: number
     }
   }
   if (sessions.length === 0) {
-    output.err(`rxstore: RX_SESSION_NOT_FOUND: no sessions found (${printable(await rootsRead(roots.roots))})\n`);
+    output.err(await noSessionsFound(roots.roots));
     setExit(EXIT.usage);
     return;
   }
@@ -80,6 +81,11 @@ function checkedLine(sessions: readonly ListedSession[]): string | undefined {
     no > 0 ? `${no} not read at all` : undefined,
   ].filter((part) => part !== undefined);
   return `${parts.join(', ')}${appended + cached > 0 ? ' (--verify reads every log)' : ''}`;
+}
+
+/** The one line of a listing that found nothing: where it looked (exit 2, as a lookup that finds nothing). */
+export async function noSessionsFound(roots: readonly ReadRoot[]): Promise<string> {
+  return `${cutLongWords(`rxstore: RX_SESSION_NOT_FOUND: no sessions found (${printable(await rootsRead(roots))})`)}\n`;
 }
 
 /** The roots read, those that do not exist said so: `ls --home /typo` must not look like an empty home. */

@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { STORES_NEWEST_FIRST } from '../../store/roots/store-kind.js';
-import { epilogue } from '../help-text.js';
+import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { defaultCacheDir } from '../../store/listing/cache-dir.js';
 import { withRootOptions } from '../root-options.js';
@@ -22,13 +22,17 @@ export function lsCommand(output: Output, setExit: (code: number) => void) {
         .option('utc', { type: 'boolean', default: false, describe: 'show times in UTC rather than the local time zone' })
         .option('workspace', { type: 'string', describe: 'only sessions of this workspace folder' })
         .option('store', { type: 'string', array: true, choices: STORES_NEWEST_FIRST, describe: 'read only these stores' })
-        .example('$0 ls', 'every session, newest first, fitted to the terminal')
-        .example('$0 ls --workspace . --utc', "this folder's sessions, times in UTC")
-        .example('$0 ls --home /backup/reasonix --json', 'the sessions of another Reasonix home, as JSON')
+        .example(
+          examples(
+            ['$0 ls', 'every session, newest first, fitted to the terminal'],
+            ['$0 ls --workspace . --utc', "this folder's sessions, times in UTC"],
+            ['$0 ls --home /backup/reasonix --json', 'the sessions of another Reasonix home, as JSON'],
+          ),
+        )
         .epilogue(
           epilogue(
             'UPDATED is when the session last committed an event (not when its files were copied), with its offset from UTC. ' +
-              'MSGS counts the messages a person sees. On a terminal rows are cut to its width (title and workspace with …); in a pipe they are whole.',
+              'MSGS counts the messages a person sees. On a terminal rows are cut to its width (title and workspace with …; on a narrow one, columns are left out before the title is cut to nothing); in a pipe they are whole.',
             'Reads every state root (Reasonix 1.x and 2.x rules) and the legacy roots; RXSTORE_ROOT names one state root or store directory to read instead.',
             'Exit 0 when sessions are listed (with --verify: 1 when Reasonix would refuse one); 2 when none is found.',
           ),

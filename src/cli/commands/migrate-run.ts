@@ -11,9 +11,11 @@ import { machineRoots } from '../../store/roots/machine-roots.js';
 import type { Platform } from '../../store/roots/platform.js';
 import type { RootInputs } from '../../store/roots/roots.js';
 import { goWorkingDirectory } from '../../store/roots/working-directory.js';
+import { quote } from '../../store/resume/shell-command.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
 import type { RootArgs } from '../root-options.js';
+import { counted } from '../plural.js';
 
 /** What `rxstore migrate` is run with: the options migrate.ts declares, as yargs gives them. */
 export interface MigrateArgs extends RootArgs {
@@ -65,7 +67,7 @@ export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, set
   else {
     const count = (action: string) => outcomes.filter((outcome) => outcome.report?.action === action).length;
     output.out(
-      `${outcomes.length} transcript(s): ${count('migrated')} migrated, ${count('would-migrate')} would be migrated, ${count('exists')} already migrated, ${failed.length} failed\n`,
+      `${counted(outcomes.length, 'transcript')}: ${count('migrated')} migrated, ${count('would-migrate')} would be migrated, ${count('exists')} already migrated, ${failed.length} failed\n`,
     );
   }
   setExit(failed.length > 0 ? 1 : 0);
@@ -191,7 +193,9 @@ function describeOutcome(outcome: Outcome, destination: Destination): string {
   const { report, error } = outcome;
   if (error) {
     // A line number leads the message of a transcript error; it is already in the place.
-    if (error.line !== undefined) return `failed ${error.file ?? outcome.source}:${error.line}: ${error.message.replace(/^line \d+: /, '')} (${error.code})`;
+    // A transcript Reasonix stops reading: salvage keeps every line that is a message on its own.
+    const salvage = error.code === 'RX_JSONL_LINE' ? `; rxstore salvage ${quote(outcome.source, destination.platform)} keeps the lines that are messages` : '';
+    if (error.line !== undefined) return `failed ${error.file ?? outcome.source}:${error.line}: ${error.message.replace(/^line \d+: /, '')} (${error.code})${salvage}`;
     const about = error.file !== undefined && error.file !== outcome.source ? `${error.file}: ` : '';
     return `failed ${outcome.source}: ${about}${error.message} (${error.code})`;
   }

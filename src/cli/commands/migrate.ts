@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { epilogue } from '../help-text.js';
+import { epilogue, examples } from '../help-text.js';
 import { withRootOptions } from '../root-options.js';
 import type { Output } from '../output.js';
 import type { MigrateArgs } from './migrate-run.js';
@@ -21,8 +21,12 @@ export function migrateCommand(output: Output, setExit: (code: number) => void, 
             .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; say what would be done' })
             .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' })
             .option('concurrency', { type: 'string', default: '4', describe: 'transcripts migrated at once (a positive integer)' })
-            .example('$0 migrate jsonl-to-v4 ~/.reasonix/sessions/notes.jsonl --cwd ~/src/app', 'into the store of ~/src/app; prints the command that resumes it')
-            .example('$0 migrate jsonl-to-v4 --all --dry-run', 'what --all would migrate')
+            .example(
+              examples(
+                ['$0 migrate jsonl-to-v4 ~/.reasonix/sessions/notes.jsonl --cwd ~/src/app', 'into the store of ~/src/app; prints the command that resumes it'],
+                ['$0 migrate jsonl-to-v4 --all --dry-run', 'what --all would migrate'],
+              ),
+            )
             .epilogue(
               epilogue(
                 'Each transcript gets a line: the new session’s id and directory and the command that resumes it, or, for a failure, the file, the line and why. Exit 0 only when every transcript migrated (or already was); 1 when one or more failed; 2 for a path that is not a transcript.',

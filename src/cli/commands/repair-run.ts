@@ -7,6 +7,7 @@ import { printable } from '../printable.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { v4SessionPath } from '../session-path.js';
 import type { RootArgs } from '../root-options.js';
+import { counted } from '../plural.js';
 
 /** What `rxstore repair` is run with: the options repair.ts declares, as yargs gives them. */
 export interface RepairArgs extends RootArgs {
@@ -44,7 +45,7 @@ export async function runRepair(args: RepairArgs, output: Output, setExit: (code
   } else {
     const tail = report.tornTail!;
     const verb = report.action === 'repaired' ? 'cut' : 'would cut';
-    output.out(`${shown}: ${verb} ${tail.bytes} torn bytes at offset ${tail.offset}${report.evidence ? `, kept in ${printable(report.evidence)}` : ''}\n`);
+    output.out(`${shown}: ${verb} ${counted(tail.bytes, 'torn byte')} at offset ${tail.offset}${report.evidence ? `, kept in ${printable(report.evidence)}` : ''}\n`);
   }
   setExit(0);
 }

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { epilogue } from '../help-text.js';
+import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withSessionArgument } from '../session-positional.js';
 import type { RepairArgs } from './repair-run.js';
@@ -12,8 +12,12 @@ export function repairCommand(output: Output, setExit: (code: number) => void) {
       withSessionArgument(yargs, 'a sessions-v4 session: its id or the start of one, or its directory')
         .option('dry-run', { type: 'boolean', default: false, describe: 'change nothing; say what would be done' })
         .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' })
-        .example('$0 repair 15350df4 --dry-run', 'what would be cut, changing nothing')
-        .example('$0 repair ~/.reasonix/projects/-home-me-app/sessions-v4/15350df4…', 'a session by its directory')
+        .example(
+          examples(
+            ['$0 repair 15350df4 --dry-run', 'what would be cut, changing nothing'],
+            ['$0 repair ~/.reasonix/projects/-home-me-app/sessions-v4/15350df4…', 'a session by its directory'],
+          ),
+        )
         .epilogue(
           epilogue(
             'Only a torn tail is repaired in place, under Reasonix\'s own writer locks (refused while a Reasonix holds them). A damaged log is never edited (exit 1): use rxstore salvage.',

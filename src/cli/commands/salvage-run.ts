@@ -6,6 +6,7 @@ import { printable } from '../printable.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { v4SessionPath } from '../session-path.js';
 import type { RootArgs } from '../root-options.js';
+import { counted } from '../plural.js';
 
 /** What `rxstore salvage` is run with: the options salvage.ts declares, as yargs gives them. */
 export interface SalvageArgs extends RootArgs {
@@ -18,7 +19,8 @@ export interface SalvageArgs extends RootArgs {
 /** `rxstore salvage`, run: the command's options are in salvage.ts. */
 export async function runSalvage(args: SalvageArgs, output: Output, setExit: (code: number) => void): Promise<void> {
   if (isTranscriptPath(args.session)) {
-    const report = await salvageTranscript(args.session, { to: args.to, dryRun: args.dryRun });
+    // Looked at as every command looks at what was typed: a transcript that is not there is not a session (exit 2).
+    const report = await salvageTranscript(await resolveSessionArgument(args.session, args), { to: args.to, dryRun: args.dryRun });
     output.out(args.json ? `${JSON.stringify(report, null, 2)}\n` : describeTranscriptSalvage(report));
     setExit(0);
     return;
@@ -30,9 +32,9 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
     const verb = { salvaged: 'salvaged into', 'would-salvage': 'would salvage into', 'already-salvaged': 'already salvaged into' }[report.action];
     output.out(
       printable(
-        `${dir}: ${verb} ${report.newDir}: ${report.batchesKept} verified batches (${report.eventsKept} events)` +
+        `${dir}: ${verb} ${report.newDir}: ${counted(report.batchesKept, 'verified batch', 'verified batches')} (${counted(report.eventsKept, 'event')})` +
           `${report.damage ? `, damage at ${report.damage.data.file ?? ''}${report.damage.data.offset !== undefined ? ` offset ${report.damage.data.offset}` : ''}: ${report.damage.message}` : ''}` +
-          (report.damage ? `, ${report.recoveredMessages} messages recovered past it${leftOutText(report.leftOutMessages)}` : ': nothing was damaged, the new session holds all of it'),
+          (report.damage ? `, ${counted(report.recoveredMessages, 'message')} recovered past it${leftOutText(report.leftOutMessages)}` : ': nothing was damaged, the new session holds all of it'),
       ) + '\n',
     );
   }
@@ -50,10 +52,11 @@ function leftOutText(leftOut: SalvageReport['leftOutMessages']): string {
 }
 
 function describeTranscriptSalvage(report: TranscriptSalvageReport): string {
-  const verb = report.action === 'salvaged' ? 'salvaged into' : 'would salvage into';
-  const lines = [`${report.source}: ${verb} ${report.newPath}: ${report.linesKept} messages kept, ${report.dropped.length} ${report.dropped.length === 1 ? 'line' : 'lines'} left out`];
+  const verb = { salvaged: 'salvaged into', 'would-salvage': 'would salvage into', 'already-salvaged': 'already salvaged into' }[report.action];
+  const lines = [`${report.source}: ${verb} ${report.newPath}: ${counted(report.linesKept, 'message')} kept, ${counted(report.dropped.length, 'line')} left out`];
   if (report.byteOrderMarkRemoved) lines.push('  the byte-order mark at its start was left out');
-  for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
+  // A reason shows the line it is about: text from the transcript, escaped.
+  for (const dropped of report.dropped) lines.push(`  ${printable(dropped.reason)}`);
   const platform = process.platform === 'win32' ? 'win32' : 'linux';
   lines.push(`  resume it with: ${reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
   return `${lines.join('\n')}\n`;

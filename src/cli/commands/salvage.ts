@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { epilogue } from '../help-text.js';
+import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withSessionArgument } from '../session-positional.js';
 import type { SalvageArgs } from './salvage-run.js';
@@ -13,8 +13,12 @@ export function salvageCommand(output: Output, setExit: (code: number) => void) 
         .option('to', { type: 'string', describe: 'the sessions-v4 directory for the new session, or the folder for the new transcript (default: beside the original)' })
         .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; say what would be done' })
         .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' })
-        .example('$0 salvage 15350df4 --dry-run', 'how much would be kept, writing nothing')
-        .example('$0 salvage 15350df4', 'a new session beside the original, which is left as it is')
+        .example(
+          examples(
+            ['$0 salvage 15350df4 --dry-run', 'how much would be kept, writing nothing'],
+            ['$0 salvage 15350df4', 'a new session beside the original, which is left as it is'],
+          ),
+        )
         .epilogue(epilogue()),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
     handler: async (args: SalvageArgs) => (await import('./salvage-run.js')).runSalvage(args, output, setExit),

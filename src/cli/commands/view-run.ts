@@ -10,10 +10,13 @@ import { renderMarkdown } from '../../view/render-markdown.js';
 import { readSessionView } from '../../view/session-view.js';
 import { writeSite } from '../../view/write-site.js';
 import { processOutput, writeStdout, type Output } from '../output.js';
-import { errorLines } from '../error-line.js';
+import { cutLongWords, errorLines, warningLine } from '../error-line.js';
 import { printable } from '../printable.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument } from '../session-argument.js';
+import { EXIT } from '../exit-codes.js';
+import { noSessionsFound } from './ls-run.js';
+import { counted } from '../plural.js';
 
 /** What `rxstore view` is run with: the options view.ts declares, as yargs gives them. */
 export interface ViewArgs extends RootArgs {
@@ -31,15 +34,27 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
     if (args.format === 'md') throw new UsageError('view --all writes HTML pages; --format md is for one session');
     const { inputs, roots } = await machineRoots(args);
     const listing = await listSessions(roots.roots, { platform: inputs.platform });
-    for (const warning of listing.warnings) output.err(`rxstore: warning: ${printable(warning)}\n`);
+    for (const warning of listing.warnings) output.err(warningLine(warning));
     const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
-    const report = await writeSite(listing.sessions, resolve(args.to), { platform: inputs.platform, resume: (listed) => resumeOfListed(listed, context).command });
-    for (const damaged of report.damaged) output.err(`rxstore: ${damaged.id}: ${damaged.problem}\n`);
-    output.out(`${report.index}: ${report.sessions} sessions, ${report.written} pages written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
+    // Nothing found (a typo in --home, say) is said as ls says it, and the site is left as it is: written
+    // from an empty listing, it would lose the page of every session it holds.
+    const first = await listing.sessions.next();
+    if (first.done) {
+      output.err(await noSessionsFound(roots.roots));
+      setExit(EXIT.usage);
+      return;
+    }
+    const sessions = (async function* () {
+      yield first.value;
+      yield* listing.sessions;
+    })();
+    const report = await writeSite(sessions, resolve(args.to), { platform: inputs.platform, resume: (listed) => resumeOfListed(listed, context).command });
+    for (const damaged of report.damaged) output.err(`${cutLongWords(`rxstore: ${printable(damaged.id)}: ${printable(damaged.problem)}`)}\n`);
+    output.out(`${report.index}: ${counted(report.sessions, 'session')}, ${counted(report.written, 'page')} written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
     setExit(report.damaged.length > 0 ? 1 : 0);
     return;
   }
-  if (args.session === undefined) throw new UsageError('name a session (its id or the start of one, a directory or a .jsonl transcript), or use --all --to DIR');
+  if (args.session === undefined) throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript; or use --all --to DIR');
   const session = await openSession(await resolveSessionArgument(args.session, args));
   const format = args.format ?? (args.to?.toLowerCase().endsWith('.md') ? 'md' : 'html');
   const view = await readSessionView(session, { resume: await resumeAsWhereSays(session.id, session.path, args) });
@@ -47,8 +62,12 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
   // one error line and exit 2, as every other command that reads it says.
   if (view.refusal?.family === 'lookup') throw view.refusal;
   const pieces = format === 'md' ? renderMarkdown(view) : renderHtml(view);
-  if (args.to && args.to !== '-') await writeStreamAtomic(resolve(args.to), pieces);
-  else await writeToOutput(pieces, output);
+  if (args.to && args.to !== '-') {
+    const file = resolve(args.to);
+    await writeStreamAtomic(file, pieces);
+    // Said as export says it: a file written is confirmed, with what it holds.
+    output.out(`${printable(`wrote ${file}: ${format === 'md' ? 'Markdown' : 'an HTML page'} of ${counted(view.header.counts.messages, 'message')}`)}\n`);
+  } else await writeToOutput(pieces, output);
   const stopped = view.stoppedBy();
   // The same one line as every other command's refusal: `rxstore: <CODE>: <path> at offset <n>: <what>`.
   if (stopped) output.err(errorLines(errorFromProblem(stopped)));

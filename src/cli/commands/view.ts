@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import type { Output } from '../output.js';
-import { epilogue } from '../help-text.js';
+import { epilogue, examples } from '../help-text.js';
 import { withRootOptions } from '../root-options.js';
 import { SESSION_ARGUMENT_HELP } from '../session-positional.js';
 import type { ViewArgs } from './view-run.js';
@@ -20,9 +20,13 @@ export function viewCommand(output: Output, setExit: (code: number) => void) {
         })
         .option('format', { choices: ['html', 'md'] as const, describe: 'html (default, or from --to ending in .md) or md' })
         .option('all', { type: 'boolean', default: false, describe: 'every session on this machine: an index page and one page per session in --to' })
-        .example('$0 view 15350df4 --to session.html', 'one page, self-contained, to open in a browser or attach to a report')
-        .example('$0 view 15350df4 --format md | pbcopy', 'Markdown for an issue or a pull request')
-        .example('$0 view --all --to ~/reasonix-history', 'a site of every session; a re-run rewrites only what changed')
+        .example(
+          examples(
+            ['$0 view 15350df4 --to session.html', 'one page, self-contained, to open in a browser or attach to a report'],
+            ['$0 view 15350df4 --format md | pbcopy', 'Markdown for an issue or a pull request'],
+            ['$0 view --all --to ~/reasonix-history', 'a site of every session; a re-run rewrites only what changed'],
+          ),
+        )
         .epilogue(epilogue('A damaged session is shown up to the damage, with a banner saying where and why (exit 1).')),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
     handler: async (args: ViewArgs) => (await import('./view-run.js')).runView(args, output, setExit),

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { epilogue } from '../help-text.js';
+import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withRootOptions } from '../root-options.js';
 import type { WhereArgs } from './where-run.js';
@@ -12,9 +12,13 @@ export function whereCommand(output: Output, setExit: (code: number) => void) {
       withRootOptions(yargs)
         .positional('id', { type: 'string', demandOption: true, describe: 'a session id or the start of one (a JSONL transcript’s name without .jsonl counts)' })
         .option('json', { type: 'boolean', default: false, describe: 'print a JSON array, one entry per matching session' })
-        .example('$0 where 166cabf3', 'its copies, and whether `reasonix --resume` finds it from here')
-        .example('$0 where 166cabf3 --cwd ~/src/app', 'would `reasonix --resume` find it from ~/src/app?')
-        .example('$0 where 166cabf3 --home /backup/reasonix', 'in another Reasonix home: the printed command sets REASONIX_HOME')
+        .example(
+          examples(
+            ['$0 where 166cabf3', 'its copies, and whether `reasonix --resume` finds it from here'],
+            ['$0 where 166cabf3 --cwd ~/src/app', 'would `reasonix --resume` find it from ~/src/app?'],
+            ['$0 where 166cabf3 --home /backup/reasonix', 'in another Reasonix home: the printed command sets REASONIX_HOME'],
+          ),
+        )
         .epilogue(
           epilogue(
             'Every printed command works as printed: it changes to the folder Reasonix must run from, and carries REASONIX_HOME / REASONIX_STATE_HOME when --home, --state-home or the environment set them.',

@@ -4,6 +4,7 @@ import { FileSystemError, isSystemError } from '../../errors/index.js';
 import { mayExist } from '../../fs/may-exist.js';
 import { firstIssue } from './first-issue.js';
 import { wholeNumberRefusal, type WholeNumberFields } from '../../codec/go-number-literals.js';
+import { goSyntaxError } from '../../codec/go-json-syntax.js';
 
 /**
  * A JSON file as read against its schema: missing, invalid (with why), its value, or unreadable —
@@ -60,7 +61,7 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S,
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { state: 'invalid', reason: (error as Error).message };
+    return { state: 'invalid', reason: `not JSON (${goSyntaxError(text, error as Error).words})` };
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { state: 'invalid', reason: firstIssue(parsed.error) };

@@ -3,6 +3,7 @@ import { EmptyTranscriptError, TranscriptLineError } from '../../errors/index.js
 import { LenientMessageSchema } from '../../session/replay/strict-message.js';
 import { goText, MAX_DEPTH, parseGoJsonText } from '../../codec/go-text.js';
 import { wholeNumberFieldsOf, wholeNumberRefusalOfDecoded } from '../../codec/go-number-literals.js';
+import { goSyntaxError, shownCharacter } from '../../codec/go-json-syntax.js';
 
 /** A message's integer fields, which Go refuses written as `1.0` or `1e0`. */
 const MESSAGE_WHOLE_NUMBERS = wholeNumberFieldsOf(LenientMessageSchema);
@@ -73,9 +74,28 @@ export function parseTranscript(text: string, file: string): { lines: Transcript
   }
   let line = 1;
   let index = 0;
+  /** The line a message starts on, as it reads, cut: a message about a line shows that line, never the next. */
+  const lineText = () => {
+    const start = text.lastIndexOf('\n', index - 1) + 1;
+    const end = text.indexOf('\n', index);
+    // Characters that show nothing (a byte-order mark, a zero-width space) are shown by their code.
+    const whole = text
+      .slice(start, end === -1 ? text.length : end)
+      .replace(/\r$/, '')
+      .replace(/\p{Cf}/gu, (char) => `\\u${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+    const shown = [...whole];
+    return shown.length > 80 ? `${shown.slice(0, 80).join('')}…` : whole;
+  };
   const fail = (message: string) => {
     const offset = Buffer.byteLength(text.slice(0, index));
-    return { lines, errors: [new TranscriptLineError(`line ${line}: ${message}`, { file, line, offset })] };
+    return { lines, errors: [new TranscriptLineError(`line ${line}: ${message}; the line reads: ${lineText()}`, { file, line, offset })] };
+  };
+  /** A fault past the end of the message's first line: the line runs on into the next one before it closes. */
+  const runsOn = (at: number | undefined) => {
+    const lineEnd = text.indexOf('\n', index);
+    if (at === undefined || lineEnd === -1 || index + at <= lineEnd) return '';
+    const faultLine = line + [...text.slice(index, index + at)].filter((char) => char === '\n').length;
+    return faultLine > line ? ` at line ${faultLine}: the message does not end on its line (cut mid-write?)` : '';
   };
   while (index < text.length) {
     const char = text[index]!;
@@ -84,14 +104,15 @@ export function parseTranscript(text: string, file: string): { lines: Transcript
       index += 1;
       continue;
     }
-    if (!VALUE_START.test(char)) return fail(`invalid character ${JSON.stringify(char)} looking for the beginning of a message`);
+    if (char === '\uFEFF' && index === 0) return fail('a byte-order mark (U+FEFF) at its start, which Reasonix does not read past');
+    if (!VALUE_START.test(char)) return fail(`invalid character ${shownCharacter(char)} looking for the beginning of a message`);
     const end = valueEnd(text, index);
     if (end === undefined) {
       try {
         JSON.parse(text.slice(index));
       } catch (error) {
-        const reason = (error as Error).message;
-        if (!/unterminated|unexpected end/i.test(reason)) return fail(`not JSON (${reason})`);
+        const { words, at } = goSyntaxError(text.slice(index), error as Error);
+        if (words !== 'unexpected end of JSON input') return fail(`not JSON (${words})${runsOn(at)}`);
       }
       return fail('the file ends inside a message (a line cut mid-write?)');
     }
@@ -99,7 +120,8 @@ export function parseTranscript(text: string, file: string): { lines: Transcript
     try {
       value = parseGoJsonText(text.slice(index, end), MESSAGE_MAX_DEPTH);
     } catch (error) {
-      return fail(`not JSON (${(error as Error).message})`);
+      const { words, at } = goSyntaxError(text.slice(index, end), error as Error);
+      return fail(`not JSON (${words})${runsOn(at)}`);
     }
     if (value !== null && (typeof value !== 'object' || Array.isArray(value))) return fail(`${kindOf(value)} is not a message object`);
     const decoded = LenientMessageSchema.safeParse(value);

@@ -1,0 +1,63 @@
+import leven from 'leven';
+
+/**
+ * The commands a person can name, and the ones of them that take a command of their own: what
+ * `rxstore <word>` and `rxstore help <word>` accept.
+ */
+const COMMANDS: Record<string, readonly string[]> = {
+  inspect: [],
+  ls: [],
+  where: [],
+  cat: [],
+  export: [],
+  view: [],
+  repair: [],
+  salvage: [],
+  migrate: ['jsonl-to-v4'],
+  help: [],
+  completion: [],
+};
+
+/** Every command's name, to point a person at the help of the one they ran. */
+export const COMMAND_NAMES = Object.keys(COMMANDS);
+
+/** The name among `names` a typo of `typed` most likely meant: the nearest, when it is near enough to be one. */
+export function closest(typed: string, names: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const distance = leven(typed, name);
+    if (!best || distance < best.distance) best = { name, distance };
+  }
+  // A third of the word or less, and never all of it: `lss` is ls, `frobnicate` is nothing.
+  return best && best.distance <= Math.max(1, Math.floor(typed.length / 3)) && best.distance < typed.length ? best.name : undefined;
+}
+
+/** `unknown <what> <name>`, with the nearest known name when one is close. */
+export function unknownName(what: string, shown: string, typed: string, names: readonly string[], prefix = ''): string {
+  const near = closest(typed, names);
+  return `unknown ${what} ${shown}${near ? `; did you mean ${prefix}${near}?` : ''}`;
+}
+
+/**
+ * Why the command words a person typed (`migrate frob`, `inspct`) name no command, or undefined
+ * when they do: only the words where a command is expected are judged (the first, and the second
+ * of a command that has commands of its own); the rest are the command's arguments.
+ */
+export function unknownCommand(words: readonly string[]): string | undefined {
+  const [first, second] = words;
+  if (first === undefined) return undefined;
+  if (!(first in COMMANDS)) return unknownName('command', first, first, COMMAND_NAMES);
+  const subcommands = COMMANDS[first]!;
+  if (subcommands.length === 0 || second === undefined || subcommands.includes(second)) return undefined;
+  return unknownName('command', `${first} ${second}`, second, subcommands, `${first} `);
+}
+
+/** What a command that was run without the argument it needs says, in the words its own check of an empty one uses. */
+export const MISSING_ARGUMENT: Record<string, string> = {
+  inspect: 'name a session: its id or the start of one, a session directory, or a .jsonl transcript (or several)',
+  cat: 'name a session: its id or the start of one, a session directory, or a .jsonl transcript',
+  export: 'name a session: its id or the start of one, a session directory, or a .jsonl transcript',
+  repair: 'name a session: its id or the start of one, or its sessions-v4 directory',
+  salvage: 'name a session: its id or the start of one, its sessions-v4 directory, or a .jsonl transcript',
+  where: 'name a session id, or the start of one',
+};
