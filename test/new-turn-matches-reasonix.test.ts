@@ -28,6 +28,7 @@ describe.skipIf(!reasonixBinary())(`a new turn: taken or refused as Reasonix 1.3
     // The table says what the binary said; rxstore says the same.
     expect(said, resumed.stderr).toBe(expected ? `error: ${expected}` : '');
     expect(resumed.code).toBe(expected ? 1 : 0);
+    expect(read.status).toBe(expected ? 'turn-refused' : 'ok');
     expect(read.projection.newTurn).toEqual(expected ? { accepted: false, reason: expected, index: Number(/at message (\d+)$/.exec(expected)?.[1]) } : { accepted: true });
   });
 });

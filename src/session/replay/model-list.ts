@@ -40,7 +40,12 @@ export class ModelList {
 
   /** Whether Reasonix takes a new turn after this list (`transcriptGate`), the system message counted as message 0. */
   gate(): GateVerdict {
-    return transcriptGate(this.facts.map((facts) => facts ?? PLAIN));
+    return transcriptGate(this.gateMessages());
+  }
+
+  /** What the transcript gate reads of each message of the list. */
+  gateMessages(): GateMessage[] {
+    return this.facts.map((facts) => facts ?? PLAIN);
   }
 
   push(message: Message): void {

@@ -8,7 +8,7 @@ import { decodePayload, DecodedPayloadSchemas, isReplayedKind, PayloadSchemas, t
 import { ResultEvents, type ResultEventKind } from './result-events.js';
 import { TranscriptIndex, type IndexedTranscript, type TranscriptEntry } from './transcript-index.js';
 import { TurnTable, type TurnRecord, type Turns } from './turn-table.js';
-import type { GateVerdict } from './transcript-gate.js';
+import type { GateMessage, GateVerdict } from './transcript-gate.js';
 
 export type { TranscriptEntry } from './transcript-index.js';
 export type { TurnRecord, Turns } from './turn-table.js';
@@ -172,6 +172,11 @@ export class Projection {
    */
   get newTurn(): GateVerdict {
     return this.model.gate();
+  }
+
+  /** What Reasonix's transcript gate reads of each message the model is sent. */
+  gateMessages(): GateMessage[] {
+    return this.model.gateMessages();
   }
 
   get title(): string | undefined {

@@ -1,23 +1,44 @@
 import { parseGoJsonText } from '../../codec/go-text.js';
+import { z } from 'zod';
+import type { Problem } from '../../errors/index.js';
 
 /**
  * What Reasonix's transcript gate reads of a tool call (internal/provider/transcript_gate.go): its
  * id and name as stored, and whether its arguments are a JSON object.
  */
-export interface GateCall {
-  id: string;
-  name: string;
+export const GateCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
   /** The arguments decode, as Go decodes them, into a JSON object (`{}` included; `null`, `[]`, `""`, `"  "` not). */
-  object: boolean;
-}
+  object: z.boolean(),
+});
+export type GateCall = z.infer<typeof GateCallSchema>;
 
 /** What the gate reads of a message of the model view: its role, its tool calls, the call it answers. */
-export interface GateMessage {
-  role: string;
-  calls?: readonly GateCall[];
-  toolCallId?: string;
-  name?: string;
-}
+export const GateMessageSchema = z.object({
+  role: z.string(),
+  calls: z.array(GateCallSchema).optional(),
+  toolCallId: z.string().optional(),
+  name: z.string().optional(),
+});
+export type GateMessage = z.infer<typeof GateMessageSchema>;
+
+/**
+ * Where a part of a model view starts: its first message's index in the whole view, and in the
+ * list the gate checks after its repairs (results dropped or added before it move that one).
+ */
+export const GatePlaceSchema = z.object({ raw: z.number().int().nonnegative(), paired: z.number().int().nonnegative() });
+export type GatePlace = z.infer<typeof GatePlaceSchema>;
+
+/**
+ * What a later part of the view is judged with, so the gate need not see the whole view again:
+ * the open end (the last assistant message with calls, when only results follow it: more results
+ * may come) and where it starts. A view the gate accepted has nothing else pending past it.
+ */
+export const GateCarrySchema = GatePlaceSchema.extend({ tail: z.array(GateMessageSchema) });
+export type GateCarry = z.infer<typeof GateCarrySchema>;
+
+const START: GatePlace = { raw: 0, paired: 0 };
 
 /** Whether Reasonix takes a new turn in the session, and, when not, its reason as it words it. */
 export type GateVerdict =
@@ -50,14 +71,15 @@ export function argumentsAreObject(text: string): boolean {
  * with an id and a name, no id twice in one message, each result answering a call. `followers`
  * messages come after the view in the request (the new turn's host context and user message).
  */
-export function transcriptGate(view: readonly GateMessage[], followers = 2): GateVerdict {
+export function transcriptGate(view: readonly GateMessage[], from: GatePlace = START, followers = 2): GateVerdict {
   for (let at = 0; at < view.length; at += 1) {
-    if (view[at]!.calls?.some((call) => !call.object)) return refused('tool arguments must be a JSON object', at);
+    if (view[at]!.calls?.some((call) => !call.object)) return refused('tool arguments must be a JSON object', from.raw + at);
   }
-  const paired = withPositionalIds(pairResults(view));
+  const paired = withPositionalIds(pairResults(view), from.paired);
   const pending = new Map<string, string>();
-  for (let at = 0; at < paired.length + followers; at += 1) {
-    const message = paired[at] ?? { role: 'user' };
+  for (let place = 0; place < paired.length + followers; place += 1) {
+    const message = paired[place] ?? { role: 'user' };
+    const at = from.paired + place;
     if (message.role !== 'tool' && pending.size > 0) return refused('unanswered tool calls before message', at);
     for (const call of message.calls ?? []) {
       if (message.role !== 'assistant' || call.id.trim() === '' || call.name.trim() === '') return refused('invalid tool identity', at);
@@ -73,6 +95,20 @@ export function transcriptGate(view: readonly GateMessage[], followers = 2): Gat
   return pending.size > 0 ? { accepted: false, reason: 'transcript gate: unanswered tool calls', index: undefined } : { accepted: true };
 }
 
+/**
+ * The problem of a session Reasonix opens but takes no new turn in, with its reason in its words;
+ * undefined when it takes one. `file` is the log (or transcript) the session is read from.
+ */
+export function newTurnProblem(verdict: GateVerdict, file: string): Problem | undefined {
+  if (verdict.accepted) return undefined;
+  return {
+    code: 'RX_TURN_REFUSED',
+    severity: 'error',
+    message: `Reasonix opens the session but refuses every new turn in it ("${verdict.reason}"); \`rxstore salvage\` writes a copy it goes on with`,
+    data: { file, ...(verdict.index !== undefined ? { messageIndex: verdict.index } : {}) },
+  };
+}
+
 /** The facts the gate reads of a stored message; null for one it passes over (no tool calls, not a result). */
 export function gateFacts(message: { role: string; tool_calls?: readonly { id?: string; name?: string; arguments?: string }[] | null; tool_call_id?: string; name?: string }): GateMessage | null {
   const calls = message.tool_calls ?? [];
@@ -84,6 +120,15 @@ export function gateFacts(message: { role: string; tool_calls?: readonly { id?: 
     ...(message.tool_call_id !== undefined ? { toolCallId: message.tool_call_id } : {}),
     ...(message.name !== undefined ? { name: message.name } : {}),
   };
+}
+
+/** What a view ending as `view` (starting at `from`) carries to the gate's judgement of what follows it. */
+export function gateCarry(view: readonly GateMessage[], from: GatePlace = START): GateCarry {
+  let start = view.length;
+  while (start > 0 && view[start - 1]!.role === 'tool') start -= 1;
+  const open = start > 0 && view[start - 1]!.role === 'assistant' && (view[start - 1]!.calls?.length ?? 0) > 0;
+  start = open ? start - 1 : view.length;
+  return { raw: from.raw + start, paired: from.paired + pairResults(view.slice(0, start)).length, tail: view.slice(start) };
 }
 
 function refused(what: string, index: number): GateVerdict {
@@ -143,9 +188,10 @@ function namesFromResults(calls: readonly GateCall[], results: readonly GateMess
  * Empty call ids given the positional id Reasonix gives them for the check (`legacy-<message>-<call>`),
  * and each result without an id given the first such call of its name.
  */
-function withPositionalIds(messages: readonly GateMessage[]): GateMessage[] {
+function withPositionalIds(messages: readonly GateMessage[], from: number): GateMessage[] {
   let unnamed: GateCall[] = [];
-  return messages.map((message, at) => {
+  return messages.map((message, place) => {
+    const at = from + place;
     if ((message.calls?.length ?? 0) > 0) {
       unnamed = [];
       const calls = message.calls!.map((call, place) => {
