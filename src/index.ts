@@ -23,6 +23,8 @@ export type { ArgumentsShape, IndexedCall, IndexedTranscript } from './session/r
 export type { Turns, TurnStatus } from './session/replay/turn-table.js';
 export { indexRecords, keyedMessages, type IndexRecord, type RecordContext, type RecordChange, type RemovedRecord, type KeyedMessage } from './session/replay/index-records.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
+export { repairForNewTurn, TurnRepairChangeSchema, type TurnRepair, type TurnRepairChange } from './session/writing/turn-repair.js';
+export { GateCallSchema, GateMessageSchema, GatePlaceSchema, transcriptGate, type GateCall, type GateMessage, type GatePlace, type GateVerdict } from './session/replay/transcript-gate.js';
 export { inspectReport, type InspectOptions, type InspectReport, type ReportedProblem } from './session/replay/inspect-report.js';
 
 // Reading what is new since last time, and following a live session.
@@ -77,6 +79,7 @@ export {
   CursorMismatchError,
   FileSystemError,
   SessionNotFoundError,
+  TurnRefusedError,
   WriterOwnedError,
   ZstdUnavailableError,
   type CodeOf,

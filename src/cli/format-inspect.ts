@@ -46,6 +46,7 @@ export function formatInspect(report: InspectReport, options: { verbose?: boolea
         : `lock files   ${report.lockFiles.length}, not held (a lock file left behind is harmless: Reasonix's lock is an OS lock, held only while it runs; do not delete it)`,
     );
   }
+  if (report.newTurn) lines.push(`new turn     ${report.newTurn.accepted ? 'taken' : `refused by Reasonix: ${printable(report.newTurn.reason ?? '')}`}`);
   lines.push(`content      ${report.hygiene.hasContent ? 'has messages beyond the system prompt' : 'system prompt only'}`);
   for (const finding of report.hygiene.findings) lines.push(`hygiene      ${finding.severity === 'error' ? 'error ' : ''}${finding.code}: ${printable(finding.message)}`);
   for (const problem of report.problems) {

@@ -73,7 +73,7 @@ function notes(session: ListedSession): string {
     storeNote(session),
     session.copies.length > 1 ? `+${session.copies.length - 1} ${session.copies.length === 2 ? 'copy' : 'copies'}` : undefined,
     session.parent ? `fork of ${session.parent.id}` : undefined,
-    refused && session.problem ? session.problem : undefined,
+    (refused || session.status === 'turn-refused') && session.problem ? session.problem : undefined,
   ].filter((part): part is string => part !== undefined);
   return parts.length > 0 ? `(${parts.join('; ')})` : '';
 }

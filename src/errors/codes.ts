@@ -41,6 +41,8 @@ export const RX_ERROR_FAMILIES = {
   RX_NOT_REGULAR_FILE: 'refused',
   RX_CURSOR_MISMATCH: 'refused',
   RX_NOTHING_TO_SALVAGE: 'refused',
+  // Reasonix opens the session but refuses every new turn in it (its transcript gate).
+  RX_TURN_REFUSED: 'refused',
   // The machine, not the store: a file system error, no zstd, a lock taken away.
   RX_FILE_SYSTEM: 'environment',
   RX_ZSTD_UNAVAILABLE: 'environment',

@@ -26,6 +26,11 @@ export class ExportRefusedError extends RefusedError {
   override readonly code = 'RX_EXPORT_REFUSED';
 }
 
+/** A session Reasonix opens but takes no new turn in: its transcript gate refuses the model view (`data.messageIndex` is the message it names). */
+export class TurnRefusedError extends RefusedError {
+  override readonly code = 'RX_TURN_REFUSED';
+}
+
 /** A transcript that cannot become a session Reasonix would resume; nothing is written. */
 export class MigrationRefusedError extends RefusedError {
   override readonly code = 'RX_MIGRATION_REFUSED';

@@ -18,6 +18,8 @@ export interface ErrorData {
   line?: number;
   expected?: string | number;
   found?: string | number;
+  /** The message of the model view Reasonix names (the system message is message 0). */
+  messageIndex?: number;
   /** The system's error code (`ENOENT`, `EACCES`, …) of a file-system error. */
   errno?: string;
 }

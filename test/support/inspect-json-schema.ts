@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const InspectJsonSchema = z.object({
   id: z.string(),
   store: z.string(),
-  status: z.enum(['ok', 'torn-tail', 'damaged', 'unsupported']),
+  status: z.enum(['ok', 'torn-tail', 'turn-refused', 'damaged', 'unsupported']),
+  newTurn: z.object({ accepted: z.boolean(), reason: z.string().nullable(), message: z.number().int().nullable() }).nullable(),
   batches: z.number().int().nonnegative(),
   events: z.object({ total: z.number().int().nonnegative(), byKind: z.record(z.string(), z.number().int()) }),
   messages: z.object({ total: z.number().int().nonnegative(), byRole: z.record(z.string(), z.number().int()) }),

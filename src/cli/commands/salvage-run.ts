@@ -37,8 +37,19 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
           (report.damage ? `, ${counted(report.recoveredMessages, 'message')} recovered past it${leftOutText(report.leftOutMessages)}` : ': nothing was damaged, the new session holds all of it'),
       ) + '\n',
     );
+    if (report.turnRepair) output.out(turnRepairText(report.turnRepair));
   }
   setExit(0);
+}
+
+/** What was changed in what the model is sent, each change with what was there. */
+function turnRepairText(repair: NonNullable<SalvageReport['turnRepair']>): string {
+  const lines = [`  Reasonix refused a new turn in it ("${repair.refusal}"): what the model is sent was changed (the transcript keeps every message as it was):`];
+  for (const change of repair.changes) {
+    const call = change.call !== null ? ` call ${JSON.stringify(change.call)}` : '';
+    lines.push(`    message ${change.message}${change.messageId ? ` (${change.messageId})` : ''}${call}: ${change.what}${change.before || change.after ? `: ${JSON.stringify(change.before)} -> ${JSON.stringify(change.after)}` : ''}`);
+  }
+  return lines.map((line) => `${printable(line)}\n`).join('');
 }
 
 /** The messages past the damage that were left out, and why, in words (nothing when none were). */

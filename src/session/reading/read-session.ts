@@ -9,6 +9,7 @@ import type { Manifest } from './manifest.js';
 import { logIdentity, OffsetIndexSchema } from './offset-index.js';
 import { Projection, type MessageKeeping } from '../replay/projection.js';
 import { strictPayloadError } from '../replay/strict-payload-error.js';
+import { newTurnProblem } from '../replay/transcript-gate.js';
 import { readJsonFile } from './read-json-file.js';
 import { readSessionEventsOn } from './read-events.js';
 import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from './session-files.js';
@@ -19,8 +20,11 @@ import { logFile } from './log-file.js';
 import { queryCacheFiles, recoveryCacheAhead, recoveryCacheDamage, recoveryCheckpoint } from './recovery-cache.js';
 import { waitsForever } from '../../fs/waits-forever.js';
 
-/** What Reasonix would do with the session: open it (`ok`, `torn-tail`) or refuse it. */
-export const SessionStatusSchema = z.enum(['ok', 'torn-tail', 'damaged', 'unsupported']);
+/**
+ * What Reasonix would do with the session: open it and take a new turn (`ok`, `torn-tail`), open it
+ * but refuse every new turn (`turn-refused`: its transcript gate refuses the model view), or refuse it.
+ */
+export const SessionStatusSchema = z.enum(['ok', 'torn-tail', 'turn-refused', 'damaged', 'unsupported']);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 
 /** Reasonix refuses a session with this status: it is damaged, or of a version it does not support. */
@@ -217,6 +221,11 @@ async function readSessionOnce(dir: string, options: ReadSessionOptions): Promis
           data: { file: checkpoint.path },
         });
       }
+    }
+    const turn = read.status === 'ok' || read.status === 'torn-tail' ? newTurnProblem(projection.newTurn, logPath) : undefined;
+    if (turn) {
+      problems.push(turn);
+      read.status = 'turn-refused';
     }
     // An identity Reasonix cannot replace is refused below, not noted as one it will mint again.
     const noteOnBlocked = (problem: Omit<Problem, 'severity'>) => (blocked.some(({ file }) => file === problem.data.file) ? undefined : note(problem));

@@ -34,6 +34,12 @@ export interface InspectReport {
   tornTail: { offset: number; bytes: number } | null;
   tornEvidence: string[];
   lockFiles: string[];
+  /**
+   * Whether Reasonix takes a new turn in the session it opens (its transcript gate): when it will
+   * not, its reason in its words and the message of its model view it names (the system message is 0).
+   * Null for a session Reasonix does not open.
+   */
+  newTurn: { accepted: boolean; reason: string | null; message: number | null } | null;
   /** True while a running Reasonix holds the session's writer lock. */
   openInRunningReasonix: boolean;
   hygiene: Hygiene;
@@ -68,10 +74,17 @@ export function inspectReport(read: SessionRead, store: string, options: Inspect
     tornTail: tornTailFacts(read.tornTail),
     tornEvidence: read.tornEvidence,
     lockFiles: read.lockFiles,
+    newTurn: newTurnFacts(read),
     openInRunningReasonix: read.openBy !== undefined,
     hygiene: checkHygiene(read.projection, { cutByDamage: read.refusal !== undefined, strict: options.strict }),
     problems: promoteWarnings(read.problems, options.strict).map(reported),
   };
+}
+
+function newTurnFacts(read: SessionRead): InspectReport['newTurn'] {
+  if (read.status === 'damaged' || read.status === 'unsupported') return null;
+  const verdict = read.projection.newTurn;
+  return verdict.accepted ? { accepted: true, reason: null, message: null } : { accepted: false, reason: verdict.reason, message: verdict.index ?? null };
 }
 
 function reported(problem: Problem): ReportedProblem {

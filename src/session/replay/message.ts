@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StrictMessageSchema, StrictToolExecutionSchema } from './strict-message.js';
+import { argumentsAreObject } from './transcript-gate.js';
 
 /** The fields of Reasonix's message structs (the strict schemas' keys): each field typed below is one of them. */
 type Fields<S extends { out: { shape: object } }> = { [K in keyof S['out']['shape']]?: z.ZodType };
@@ -85,5 +86,5 @@ export function parseJsonObject(text: string): Record<string, unknown> | undefin
 
 /** Whether tool-call arguments are a complete JSON object: what Reasonix's run-time gate requires. */
 export function isJsonObjectText(text: string): boolean {
-  return parseJsonObject(text) !== undefined;
+  return argumentsAreObject(text);
 }

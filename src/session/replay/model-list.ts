@@ -1,6 +1,7 @@
 import { Column } from '../../compact/column.js';
 import type { StringTable } from '../../compact/string-table.js';
 import { answeredCall, type Message } from './message.js';
+import { gateFacts, transcriptGate, type GateMessage, type GateVerdict } from './transcript-gate.js';
 
 /**
  * The list of messages the model is sent (docs/format.md §7.5), kept as each one's id and the tool
@@ -12,6 +13,8 @@ export class ModelList {
   /** Per message: the call-id ref of the call a tool result (not local-only) answers, else -1. */
   private readonly answers = new Column((length) => new Int32Array(length));
   private readonly kept: Message[] | undefined;
+  /** Per message: what Reasonix's transcript gate reads of it, null for most (no tool calls, not a result). */
+  private readonly facts: (GateMessage | null)[] = [];
   /** 1 at each call-id ref a message of the list answers; rebuilt after the list is rewritten. */
   private answered: Column<Uint8Array> | undefined;
 
@@ -35,7 +38,18 @@ export class ModelList {
     return ref >= 0 && this.answeredRefs().at(ref) === 1;
   }
 
+  /** Whether Reasonix takes a new turn after this list (`transcriptGate`), the system message counted as message 0. */
+  gate(): GateVerdict {
+    return transcriptGate(this.gateMessages());
+  }
+
+  /** What the transcript gate reads of each message of the list. */
+  gateMessages(): GateMessage[] {
+    return this.facts.map((facts) => facts ?? PLAIN);
+  }
+
   push(message: Message): void {
+    this.facts.push(null);
     this.idRefs.push(-1);
     this.answers.push(-1);
     this.kept?.push(message);
@@ -77,6 +91,7 @@ export class ModelList {
     const call = answeredCall(message);
     const answers = call === undefined ? -1 : this.callIds.intern(call);
     this.answers.set(at, answers);
+    this.facts[at] = gateFacts(message);
     if (this.kept) this.kept[at] = message;
     if (answers >= 0 && this.answered) {
       this.answered.extendTo(this.callIds.size);
@@ -91,12 +106,14 @@ export class ModelList {
       if (kept !== index) {
         this.idRefs.set(kept, this.idRefs.at(index));
         this.answers.set(kept, this.answers.at(index));
+        this.facts[kept] = this.facts[index]!;
         if (this.kept) this.kept[kept] = this.kept[index]!;
       }
       kept += 1;
     }
     this.idRefs.truncate(kept);
     this.answers.truncate(kept);
+    this.facts.length = kept;
     if (this.kept) this.kept.length = kept;
   }
 
@@ -113,3 +130,6 @@ export class ModelList {
     return this.answered;
   }
 }
+
+/** A message the gate passes over. */
+const PLAIN: GateMessage = { role: '' };

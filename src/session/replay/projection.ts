@@ -8,6 +8,7 @@ import { decodePayload, DecodedPayloadSchemas, isReplayedKind, PayloadSchemas, t
 import { ResultEvents, type ResultEventKind } from './result-events.js';
 import { TranscriptIndex, type IndexedTranscript, type TranscriptEntry } from './transcript-index.js';
 import { TurnTable, type TurnRecord, type Turns } from './turn-table.js';
+import type { GateMessage, GateVerdict } from './transcript-gate.js';
 
 export type { TranscriptEntry } from './transcript-index.js';
 export type { TurnRecord, Turns } from './turn-table.js';
@@ -163,6 +164,19 @@ export class Projection {
   /** What the model is sent, each message as kept: not with `keep: 'index'`. */
   get modelMessages(): readonly Message[] {
     return this.model.messages;
+  }
+
+  /**
+   * Whether Reasonix takes a new turn after the model's list as replayed (its transcript gate,
+   * `transcriptGate`): a session it opens may still refuse every new turn.
+   */
+  get newTurn(): GateVerdict {
+    return this.model.gate();
+  }
+
+  /** What Reasonix's transcript gate reads of each message the model is sent. */
+  gateMessages(): GateMessage[] {
+    return this.model.gateMessages();
   }
 
   get title(): string | undefined {

@@ -8,6 +8,8 @@ import { fileSystemErrorOf, isSessionVerdict, type Problem, problemFromError, un
 import { PhysicalEventSchema, V4_CODEC } from '../../codec/records.js';
 import { salvageFrames } from '../../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
+import { repairForNewTurn, type TurnRepairChange } from './turn-repair.js';
+import { Projection } from '../replay/projection.js';
 import { MessageSchema, type Message } from '../replay/message.js';
 import { decodePayload } from '../replay/payloads.js';
 import { readSessionEvents } from '../reading/read-events.js';
@@ -37,6 +39,12 @@ export interface SalvageReport {
    * refuse the whole new session.
    */
   leftOutMessages: { host: number; localOnly: number; refused: number };
+  /**
+   * What the model is sent was changed so that Reasonix takes a new turn in the new session (its
+   * transcript gate refused the original's): Reasonix's refusal and every change, with what was
+   * there verbatim; null when none was needed. The transcript keeps the original messages.
+   */
+  turnRepair: { refusal: string; changes: TurnRepairChange[] } | null;
 }
 
 interface KeptBatch {
@@ -56,10 +64,13 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
   const kept: KeptBatch[] = [];
   let verifiedEnd = 0;
   let damage: Problem | null = null;
+  // What the model is sent after the kept batches: Reasonix must take a new turn after it.
+  const projection = new Projection();
   try {
     for await (const item of readSessionEvents(source)) {
       if (item.type !== 'batch') continue;
       const { batch, payloads, payloadBytes } = item.value;
+      batch.events.forEach((event, index) => projection.apply(batch, event, payloads[index], payloadBytes[index]));
       kept.push({
         batch: {
           operationId: batch.operationId,
@@ -99,6 +110,17 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
       ],
     });
   }
+  // Recovered messages are sent after the kept ones; a repair replaces the whole list the model is sent.
+  const repair = projection.strictness.length === 0 ? repairForNewTurn([...projection.modelMessages, ...recovered.filter((message) => !message.local_only)]) : undefined;
+  if (repair) {
+    batches.push({
+      operationId: `salvage:${basename(source)}:new-turn`,
+      events: [
+        { kind: 'diagnostic', payload: { salvage: { source, turnRepair: { refusal: repair.refusal, changes: repair.changes } } } },
+        { kind: 'model/context-replace', payload: { messages: repair.messages, reason: `rxstore salvage: Reasonix refused a new turn (${repair.refusal})` } },
+      ],
+    });
+  }
   const storeDir = resolve(options.to ?? dirname(source));
   const logDigest = createHash('sha256').update(log).digest('hex');
   // Named by what it salvages: a dry run names the session the real run writes, and a second run
@@ -114,6 +136,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
     eventsKept: kept.reduce((sum, batch) => sum + batch.batch.events.length, 0),
     recoveredMessages: recovered.length,
     leftOutMessages: leftOut,
+    turnRepair: repair ? { refusal: repair.refusal, changes: repair.changes } : null,
   };
   if (options.dryRun) return report;
   // Salvaging the same bytes again finds its salvage there: the run is done, as a re-run of migrate is.

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { goTime } from '../../codec/go-json.js';
 import { Projection } from '../../session/replay/projection.js';
+import { newTurnProblem } from '../../session/replay/transcript-gate.js';
 import { errorFromProblem, onFileSystem, problemFromError, type Problem } from '../../errors/index.js';
 import { readableOrThrow, readJsonFile } from '../../session/reading/read-json-file.js';
 import type { SessionRead } from '../../session/reading/read-session.js';
@@ -55,12 +56,15 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
     });
   }
   const firstError = problems.find((problem) => problem.severity === 'error');
+  // What Reasonix migrates it to opens, but a new turn in it may still be refused.
+  const turn = firstError ? undefined : newTurnProblem(projection.newTurn, path);
+  if (turn) problems.push(turn);
   // The loader's own error where it stopped; else the repeated id its migration would refuse.
   const refusal = errors[0] ?? (firstError ? errorFromProblem(firstError) : undefined);
   return {
     dir: path,
     id,
-    status: problems.some((problem) => problem.severity === 'error') ? 'damaged' : 'ok',
+    status: firstError ? 'damaged' : turn ? 'turn-refused' : 'ok',
     problems,
     batches: 0,
     events: { total: messages.length, byKind: messages.length > 0 ? { 'message/complete': messages.length } : {} },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Projection } from '../../session/replay/projection.js';
 import { seenByPerson } from '../../session/replay/views.js';
 import { SeenIds, SeenIdsSchema } from '../../session/replay/seen-ids.js';
+import { gateCarry, GateCarrySchema, transcriptGate } from '../../session/replay/transcript-gate.js';
 
 /**
  * What listing takes from a v4 log's replay, and what must be carried across a cursor to go on
@@ -20,6 +21,8 @@ export const LogTallySchema = SeenIdsSchema.extend({
   /** The workspace the latest host session-context message names. */
   workspace: z.string().nullable(),
   payloadRefs: z.number().int().nonnegative(),
+  /** What Reasonix's transcript gate needs of the model's list to judge what is appended to it. */
+  gate: GateCarrySchema,
 });
 export type LogTally = z.infer<typeof LogTallySchema>;
 
@@ -38,6 +41,7 @@ export function tallyOf(projection: Projection, facts: BatchFacts): LogTally {
     firstTyped: firstTyped(projection),
     workspace: projection.workspace ?? null,
     payloadRefs: facts.payloadRefs,
+    gate: gateCarry(projection.gateMessages()),
     ...SeenIds.of(projection).save(),
   };
 }
@@ -61,6 +65,9 @@ export class TallyCarrier {
     // A possible repeat ends the carrying: the caller reads the log whole, and this tally is dropped.
     if (this.seen.add(batch)) return false;
     const { tally } = this;
+    // A new turn Reasonix refuses after the batch: the whole read says so, in its words.
+    const view = [...tally.gate.tail, ...batch.gateMessages()];
+    if (!transcriptGate(view, tally.gate).accepted) return false;
     this.tally = {
       ...tally,
       messages: tally.messages + batch.transcript.filter(({ message }) => seenByPerson(message)).length,
@@ -69,6 +76,7 @@ export class TallyCarrier {
       firstTyped: tally.firstTyped ?? firstTyped(batch),
       workspace: batch.workspace ?? tally.workspace,
       payloadRefs: tally.payloadRefs + facts.payloadRefs,
+      gate: gateCarry(view, tally.gate),
     };
     return true;
   }
