@@ -6,6 +6,7 @@ import type { BatchToWrite } from '../codec/encode-batch.js';
 import { InvalidInputError, isSessionVerdict, MigrationRefusedError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../errors/index.js';
 import { readLogBatches } from '../codec/read-log.js';
 import { withStoreLock } from '../fs/store-lock.js';
+import { checkFolder } from '../fs/path-kind.js';
 import { goTime } from '../codec/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';
@@ -75,6 +76,7 @@ export interface MigrationReport {
  * one rename under the store lock; the source is only read. A re-run finds the target and does nothing.
  */
 export async function migrateJsonlToV4(transcript: string, options: MigrationOptions = {}): Promise<MigrationReport> {
+  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
   const path = await canonicalTranscriptPath(transcript);
   const source = await freezeLegacySource(path);
   const { batches, messages, warnings } = planImport(source);

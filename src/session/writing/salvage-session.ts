@@ -8,6 +8,7 @@ import { fileSystemErrorOf, isSessionVerdict, type Problem, problemFromError, un
 import { PhysicalEventSchema, V4_CODEC } from '../../codec/records.js';
 import { salvageFrames } from '../../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
+import { checkFolder } from '../../fs/path-kind.js';
 import { MessageSchema, type Message } from '../replay/message.js';
 import { decodePayload } from '../replay/payloads.js';
 import { readSessionEvents } from '../reading/read-events.js';
@@ -51,6 +52,7 @@ interface KeptBatch {
  * `diagnostic` event saying where they came from. The new session's manifest names the original.
  */
 export async function salvageSession(dir: string, options: { to?: string; dryRun?: boolean } = {}): Promise<SalvageReport> {
+  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
   const source = resolve(dir);
   const logPath = join(source, SESSION_FILES.log);
   const kept: KeptBatch[] = [];
