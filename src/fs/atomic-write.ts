@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { fileSystemErrorOf, isSystemError } from '../errors/index.js';
+import { FileSystemError, fileSystemErrorOf, isSystemError } from '../errors/index.js';
 import { failPoint } from './fail-point.js';
 import { expectSize, writeAll } from './write-all.js';
 
@@ -45,7 +45,7 @@ export function tempPathBeside(path: string): string {
  */
 export async function writeNewFile(path: string, data: Uint8Array | string, shown = path): Promise<void> {
   const handle = await open(path, 'wx', FILE_MODE).catch((error: unknown) => {
-    throw fileSystemErrorOf(error, shown);
+    throw isSystemError(error) ? new FileSystemError(error, shown) : error;
   });
   try {
     const written = await writeAll(handle, data, shown, 'write.new-file');
@@ -57,7 +57,7 @@ export async function writeNewFile(path: string, data: Uint8Array | string, show
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(path, { force: true });
-    throw fileSystemErrorOf(error, shown);
+    throw isSystemError(error) ? new FileSystemError(error, shown) : error;
   }
 }
 
@@ -65,6 +65,8 @@ export async function writeNewFile(path: string, data: Uint8Array | string, show
 export interface WriteOptions {
   mode?: number;
   point?: string;
+  /** The path errors name, where `path` is not one a person knows (a file in a staging folder); default `path`. */
+  shown?: string;
 }
 
 /**
@@ -75,21 +77,22 @@ export interface WriteOptions {
  */
 export async function writeThroughTemp<T>(path: string, write: (bytes: WriteBytes) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   const temp = tempPathBeside(path);
+  const shown = options.shown ?? path;
   // A system error names the file asked for (never the temporary name), with its code: a FileSystemError.
   const handle = await open(temp, 'wx', options.mode ?? FILE_MODE).catch((error: unknown) => {
-    throw fileSystemErrorOf(error, path);
+    throw fileSystemErrorOf(error, shown);
   });
   let result: T;
   let written = 0;
   const point = options.point ?? 'write.atomic';
   try {
     result = await write(async (data) => {
-      written += await writeAll(handle, data, path, point);
+      written += await writeAll(handle, data, shown, point);
     });
     failPoint('atomic.temp-written');
     await handle.sync();
     failPoint('atomic.temp-synced');
-    await expectSize(handle, written, path);
+    await expectSize(handle, written, shown);
     await handle.close();
     failPoint('atomic.before-rename');
     await rename(temp, path);
@@ -98,7 +101,8 @@ export async function writeThroughTemp<T>(path: string, write: (bytes: WriteByte
     // Closing again after a failed close says nothing new: the write's own error is the one to tell.
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
-    throw fileSystemErrorOf(error, path);
+    // The system's own error names the temporary file: the error names the file asked for.
+    throw isSystemError(error) ? new FileSystemError(error, shown) : error;
   }
   await fsyncDir(dirname(path));
   return result;

@@ -84,13 +84,13 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
       ...(spec.inheritedEventCount ? { inheritedEventCount: spec.inheritedEventCount } : {}),
       ...(spec.source ? { source: spec.source } : {}),
     };
-    await writeFileAtomic(join(staging, SESSION_FILES.manifest), goJsonIndented(manifest));
+    // Errors name the files the session will have: the staging name is never one to show.
+    await writeFileAtomic(join(staging, SESSION_FILES.manifest), goJsonIndented(manifest), { shown: join(dir, SESSION_FILES.manifest) });
     for (const file of spec.files ?? []) {
       await mkdir(dirname(join(staging, file.path)), { recursive: true, mode: DIR_MODE });
-      await writeFileAtomic(join(staging, file.path), file.bytes);
+      await writeFileAtomic(join(staging, file.path), file.bytes, { shown: join(dir, file.path) });
     }
     const content = new ContentStore(join(spec.storeDir, CONTENT_DIR));
-    // Errors name the log the session will have: the staging name is never one to show.
     const logPath = join(dir, SESSION_FILES.log);
     const log = await onFileSystem(open(join(staging, SESSION_FILES.log), 'wx', FILE_MODE), logPath);
     const batches: CommittedBatch[] = [];
