@@ -55,12 +55,18 @@ export async function writeSite(
   const previous = await siteState(dir, shown(SITE_STATE_FILE), force);
   // Pages the state says rxstore wrote (any renderer's) are its own to rewrite or remove; those of this renderer may be kept.
   const owned = new Set(previous?.pages.map((page) => page.file));
+  // Renderers before view-3 wrote no generator mark: the files their state names are known by the state alone.
+  const unmarked = previous !== undefined && MARKLESS_RENDERERS.has(previous.renderer);
+  const ours = async (path: string, file?: string) => {
+    const entry = await entryAt(path);
+    return entry?.isFile() === true && ((unmarked && (file === undefined || owned.has(file))) || (await carriesGeneratorMark(path)));
+  };
   const known = new Map<string, SitePage>();
   if (previous?.renderer === RENDERER_VERSION) for (const page of previous.pages) known.set(page.file, page);
 
   const report: SiteReport = { index: join(dir, 'index.html'), sessions: 0, written: 0, unchanged: 0, removed: 0, damaged: [] };
   const indexEntry = await entryAt(report.index);
-  if (indexEntry && !force && !(indexEntry.isFile() && previous) && !(await carriesGeneratorMark(report.index))) {
+  if (indexEntry && !force && !(await ours(report.index))) {
     throw new OverwriteRefusedError(`${shown('index.html')}: a file rxstore did not write (it has no generator mark); --force writes the site over it`, { file: shown('index.html') });
   }
   const pagesEntry = await entryAt(pagesDir);
@@ -85,7 +91,7 @@ export async function writeSite(
       if (before.problem) report.damaged.push({ id: listed.id, path: listed.path, problem: before.problem });
       continue;
     }
-    if (entry && !force && !(entry.isFile() && owned.has(file)) && !(await carriesGeneratorMark(pagePath))) {
+    if (entry && !force && !(await ours(pagePath, file))) {
       throw new OverwriteRefusedError(`${shown(join('sessions', file))}: a file rxstore did not write (it has no generator mark); --force writes over it`, { file: shown(join('sessions', file)) });
     }
     const view = await readSessionView(await openSession(listed.path), { platform: options.platform, ...(options.resume ? { resume: options.resume(listed) } : {}) });
@@ -113,9 +119,9 @@ export async function writeSite(
   }
   for (const file of owned) {
     if (taken.has(file)) continue;
-    // Only a regular file the state names (a checked page name, so inside `sessions/`) is removed: never what a symlink leads to.
+    // Only a regular file of rxstore's the state names (a checked page name, so inside `sessions/`) is removed: never what a symlink leads to.
     const path = join(pagesDir, file);
-    if (!(await entryAt(path))?.isFile()) continue;
+    if (!(await ours(path, file))) continue;
     await rm(path, { force: true });
     report.removed += 1;
   }
@@ -123,6 +129,9 @@ export async function writeSite(
   await writeFileAtomic(statePath, `${JSON.stringify({ format: 1, renderer: RENDERER_VERSION, pages }, null, 1)}\n`, { mode: OUTPUT_FILE_MODE });
   return report;
 }
+
+/** Renderers whose pages carry no generator mark. */
+const MARKLESS_RENDERERS = new Set(['view-1', 'view-2']);
 
 /**
  * The site state rxstore left in `dir`, checked before anything is done by it: every page name one
