@@ -1,7 +1,7 @@
 // Every write writes all its bytes or fails naming the path: short writes and ENOSPC at every write
 // of every writing command (fail points), and a real nearly full file system (a small tmpfs, as root).
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, readdir, readFile, rm, stat, statfs, truncate, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, realpath, rm, stat, statfs, truncate, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,9 @@ import { forEachHit, type FailPointHit } from './support/fail-points.js';
 import { copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
+import { startMockModel } from './support/mock-model.js';
+import { reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { treeDigest } from './support/tree-digest.js';
 
 /** Temporary names rxstore writes beside what it publishes: none may be left after a failed write. */
@@ -312,6 +315,50 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
       expect(repair.stderr).toMatch(new RegExp(`^rxstore: RX_FILE_SYSTEM: ${torn}/events\\.torn-\\d+\\.tail: no space left on device\\n$`));
       expect(await treeDigest(torn)).toBe(tornBefore);
       expect(await tempNamesUnder(disk.dir)).toEqual([]);
+    },
+    120_000,
+  );
+});
+
+describe('a migration target that does not verify is never counted as migrated', () => {
+  it.skipIf(!reasonixBinary())(
+    `a target cut inside its import (as a full disk left it before) is set aside, migrated again whole, and the real Reasonix resumes it beside the set-aside copy${reasonixBinary() ? '' : ` — skipped: ${reasonixAbsentMessage()}`}`,
+    async () => {
+      const base = await realpath(await tempDir('rxstore-cut-migration-'));
+      const [home, workspace] = [join(base, 'home'), join(base, 'ws')];
+      await Promise.all([mkdir(home), mkdir(workspace)]);
+      const { transcript, messages } = await bigTranscript(32 * 1024);
+      const args = ['migrate', 'jsonl-to-v4', transcript, '--home', home, '--cwd', workspace];
+      expect((await runCliChild(args)).code).toBe(0);
+      const store = join(home, 'projects', workspaceSlug(workspace, 'linux'), 'sessions-v4');
+      const [id] = (await readdir(store)).filter((name) => /^[0-9a-f]{24}$/.test(name));
+      // What the earlier code published on a full disk: the log cut at 16 KiB, inside the first batch.
+      await truncate(join(store, id!, 'events.frames'), 16 * 1024);
+      expect((await readSession(join(store, id!))).projection.transcript).toHaveLength(0);
+
+      const again = await runCliChild(args);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/1 migrated, 0 would be migrated, 0 already migrated, 0 failed/);
+      const aside = /it was moved to (\S+) and migrated again/.exec(again.stdout)?.[1];
+      expect(aside).toMatch(new RegExp(`^${store}/\\.${id}\\.unverified-rxstore-[0-9a-f]{12}$`));
+      expect((await stat(join(aside!, 'events.frames'))).size).toBe(16 * 1024);
+      const read = await readSession(join(store, id!));
+      expect(read.status).toBe('ok');
+      expect(read.projection.transcript).toHaveLength(messages);
+      // A third run finds it whole.
+      expect((await runCliChild(args)).stdout).toMatch(/0 migrated, 0 would be migrated, 1 already migrated/);
+
+      const mock = await startMockModel([{ text: 'Resumed.' }]);
+      try {
+        const resumed = await runReasonix({ home, cwd: workspace, args: ['run', '--resume', id!, 'Still there?'], mock });
+        expect(resumed.code, resumed.stderr).toBe(0);
+        // The model is sent every message of the transcript (Reasonix may add its own context around them).
+        const sent = mock.chatRequests()[0]!.messages.map((message) => message.content);
+        const lines = (await readFile(transcript, 'utf8')).trimEnd().split('\n').map((line) => (JSON.parse(line) as { content: string }).content);
+        expect(sent).toEqual(expect.arrayContaining([...lines, 'Still there?']));
+      } finally {
+        await mock.close();
+      }
     },
     120_000,
   );
