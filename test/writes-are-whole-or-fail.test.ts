@@ -230,7 +230,7 @@ describe('every write of every writing command writes all its bytes or fails nam
         // (migrate says it on the transcript's line, as it says every failure.)
         const line = `${failed.stderr}${failed.stdout}`.split('\n').find((text) => text.includes('RX_FILE_SYSTEM')) ?? '';
         expect(line, failed.stderr).toMatch(/\/[^ ]*: no space left on device/);
-        expect(line).not.toMatch(/\.atomic-|\.tmp-rxstore-|\.tail\.tmp/);
+        expect(line).not.toMatch(/\.atomic-|\.tmp-rxstore-|\.tail\.tmp|\.append-|\/content-[0-9a-f]+\.tmp/);
         expect(await tempNamesUnder(full.area)).toEqual([]);
         await full.check(failed, 'failed');
       });

@@ -30,8 +30,9 @@ export interface SiteReport {
 /**
  * Writes a static site of sessions into `dir`: `index.html` and one page per session under
  * `sessions/`. A session whose log (size, modification time) and listing are what they were when
- * its page was written is not read again; pages of sessions no longer listed are removed. Every
- * file is written through a temp file and a rename.
+ * its page was written is not read again; pages rxstore wrote of sessions no longer listed are
+ * removed. Every file is written through a temp file and a rename, after its size is checked; a
+ * file or folder rxstore did not write is refused unless `force` (`OverwriteRefusedError`).
  */
 export async function writeSite(
   sessions: AsyncIterable<ListedSession>,
