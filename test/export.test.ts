@@ -29,10 +29,15 @@ describe('rxstore export', () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/^already exported: .* holds? exactly these \d+ messages; nothing was written\n$/);
     expect(await readFile(out)).toEqual(written);
-    // A file holding anything else is never overwritten (exit 1), the file named once.
-    await writeFile(out, `${written.toString('utf8')}{"role":"user","content":"mine"}\n`);
+    // A file holding anything else is not written over (exit 1), the file named once, unless the user says --force.
+    const mine = `${written.toString('utf8')}{"role":"user","content":"mine"}\n`;
+    await writeFile(out, mine);
     const again = await runCli(['export', source.dir, '--to', out]);
-    expect(again).toMatchObject({ code: 1, stdout: '', stderr: `rxstore: RX_EXPORT_REFUSED: ${out} already exists; export never overwrites\n` });
+    expect(again).toMatchObject({ code: 1, stdout: '', stderr: `rxstore: RX_EXPORT_REFUSED: ${out} already exists and holds something else; --force writes over it\n` });
+    expect(await readFile(out, 'utf8')).toBe(mine);
+    const forced = await runCli(['export', source.dir, '--to', out, '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(await readFile(out)).toEqual(written);
   });
 
   it('to JSON, as one document of the person’s view', async () => {

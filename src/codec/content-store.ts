@@ -175,7 +175,8 @@ export class ContentStore {
     await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
     const temp = join(tmpDir, `content-${randomBytes(8).toString('hex')}.tmp`);
     try {
-      await writeNewFile(temp, bytes);
+      // A failed write names the object it was to be, never the temporary name.
+      await writeNewFile(temp, bytes, path);
       // Another writer may publish the same digest first: content-addressed, so it is ours too.
       await link(temp, path).catch(async (error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST' || !(await standsAlready(path, bytes))) throw error;

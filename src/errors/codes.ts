@@ -27,6 +27,7 @@ export const RX_ERROR_FAMILIES = {
   // A caller's mistake: how rxstore or the library was called.
   RX_USAGE: 'input',
   RX_INVALID_INPUT: 'input',
+  RX_PATH_KIND: 'input',
   // What was asked for is not there, not a session, or not one session.
   RX_NOT_A_SESSION: 'lookup',
   RX_SESSION_NOT_FOUND: 'lookup',
@@ -43,8 +44,10 @@ export const RX_ERROR_FAMILIES = {
   RX_NOTHING_TO_SALVAGE: 'refused',
   // Reasonix opens the session but refuses every new turn in it (its transcript gate).
   RX_TURN_REFUSED: 'refused',
+  RX_OVERWRITE_REFUSED: 'refused',
   // The machine, not the store: a file system error, no zstd, a lock taken away.
   RX_FILE_SYSTEM: 'environment',
+  RX_SHORT_WRITE: 'environment',
   RX_ZSTD_UNAVAILABLE: 'environment',
   RX_LOCK_COMPROMISED: 'environment',
   // Findings that never stop a read: warnings (the session opens, but something is off) and notes.

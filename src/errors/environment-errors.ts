@@ -34,6 +34,15 @@ export class ZstdUnavailableError extends EnvironmentError {
   }
 }
 
+/**
+ * A write that did not write all it was asked to: a write that wrote nothing (a full device that
+ * says no error), or a file found shorter or longer than what was written to it before it was
+ * published. Nothing is published: the file it was to replace is left as it was.
+ */
+export class ShortWriteError extends EnvironmentError {
+  override readonly code = 'RX_SHORT_WRITE';
+}
+
 /** Thrown into the locked work when another rxstore process took rxstore's store lock from under it. */
 export class StoreLockCompromisedError extends EnvironmentError {
   override readonly code = 'RX_LOCK_COMPROMISED';

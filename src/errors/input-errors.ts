@@ -10,3 +10,11 @@ export class InvalidInputError extends RxError {
 export class UsageError extends InvalidInputError {
   override readonly code = 'RX_USAGE';
 }
+
+/**
+ * A path of the wrong kind for what it is to be: a file where a folder is needed, or a folder
+ * where a file is (exit 2). The message names the path as the user gave it.
+ */
+export class PathKindError extends InvalidInputError {
+  override readonly code = 'RX_PATH_KIND';
+}

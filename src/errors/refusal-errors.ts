@@ -54,3 +54,12 @@ export class CursorMismatchError extends RefusedError {
 export class NothingToSalvageError extends RefusedError {
   override readonly code = 'RX_NOTHING_TO_SALVAGE';
 }
+
+/**
+ * A file or folder rxstore would write over, or remove, that it did not write (no generator mark,
+ * no site state of its own), or site state naming a file outside its site: refused unless the
+ * user says `--force`.
+ */
+export class OverwriteRefusedError extends RefusedError {
+  override readonly code = 'RX_OVERWRITE_REFUSED';
+}

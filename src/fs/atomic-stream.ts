@@ -1,4 +1,4 @@
-import { writeThroughTemp } from './atomic-write.js';
+import { writeThroughTemp, type WriteOptions } from './atomic-write.js';
 import { failPoint } from './fail-point.js';
 
 /** Writes are gathered to about this many bytes: a page arrives in many small pieces. */
@@ -10,8 +10,8 @@ const WRITE_BYTES = 256 * 1024;
  * fsynced and renamed over the target. If the stream fails, the temp file is removed and the
  * target is left as it was. Returns the bytes written.
  */
-export async function writeStreamAtomic(path: string, pieces: AsyncIterable<string>): Promise<number> {
-  return writeThroughTemp(path, async (handle) => {
+export async function writeStreamAtomic(path: string, pieces: AsyncIterable<string>, options: WriteOptions = {}): Promise<number> {
+  return writeThroughTemp(path, async (write) => {
     let written = 0;
     let pending: string[] = [];
     let pendingLength = 0;
@@ -19,7 +19,7 @@ export async function writeStreamAtomic(path: string, pieces: AsyncIterable<stri
       const bytes = Buffer.from(pending.join(''), 'utf8');
       pending = [];
       pendingLength = 0;
-      await handle.write(bytes);
+      await write(bytes);
       failPoint('stream.piece-written');
       written += bytes.length;
     };
@@ -30,5 +30,5 @@ export async function writeStreamAtomic(path: string, pieces: AsyncIterable<stri
     }
     await flush();
     return written;
-  });
+  }, { point: 'write.stream', ...options });
 }

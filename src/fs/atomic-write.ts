@@ -1,12 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { fileSystemErrorOf, isSystemError } from '../errors/index.js';
+import { FileSystemError, fileSystemErrorOf, isSystemError } from '../errors/index.js';
 import { failPoint } from './fail-point.js';
+import { expectSize, writeAll } from './write-all.js';
 
-/** Files rxstore writes are private to their owner, as Reasonix's are (docs/format.md §2). */
+/** Files rxstore writes into a store are private to their owner, as Reasonix's are (docs/format.md §2). */
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
+/**
+ * What a user asks for at a path they name (a page, a site, an export, a cursor) is made as cp and
+ * tar make files: the user's umask decides who else may read it (a site served to others is readable).
+ */
+export const OUTPUT_FILE_MODE = 0o666;
+export const OUTPUT_DIR_MODE = 0o777;
+
+/** Writes bytes to a file being made; resolves when all of them are written. */
+export type WriteBytes = (data: Uint8Array | string) => Promise<void>;
 
 /** Makes a directory entry durable: fsync of the directory itself (skipped only where the file system does not support it). */
 export async function fsyncDir(dir: string): Promise<void> {
@@ -28,36 +38,61 @@ export function tempPathBeside(path: string): string {
   return join(dirname(path), `.atomic-${basename(path)}-${randomBytes(6).toString('hex')}.tmp`);
 }
 
-/** Creates `path`, which must not exist, with `data`, made durable (fsync) before it returns. */
-export async function writeNewFile(path: string, data: Uint8Array | string): Promise<void> {
-  const handle = await open(path, 'wx', FILE_MODE);
+/**
+ * Creates `path`, which must not exist, with `data`, made durable (fsync) before it returns. If
+ * any of it fails, the file is removed (it is this call's own) and the error names `shown`, the
+ * file a person knows (a staged file stands for the one it becomes).
+ */
+export async function writeNewFile(path: string, data: Uint8Array | string, shown = path): Promise<void> {
+  const handle = await open(path, 'wx', FILE_MODE).catch((error: unknown) => {
+    throw isSystemError(error) ? new FileSystemError(error, shown) : error;
+  });
   try {
-    await handle.writeFile(data);
+    const written = await writeAll(handle, data, shown, 'write.new-file');
     failPoint('new-file.written');
     await handle.sync();
     failPoint('new-file.synced');
-  } finally {
+    await expectSize(handle, written, shown);
     await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(path, { force: true });
+    throw isSystemError(error) ? new FileSystemError(error, shown) : error;
   }
+}
+
+/** How a file is made: its mode before the umask (default `FILE_MODE`), and the name of its writes for the crash tests. */
+export interface WriteOptions {
+  mode?: number;
+  point?: string;
+  /** The path errors name, where `path` is not one a person knows (a file in a staging folder); default `path`. */
+  shown?: string;
 }
 
 /**
  * Writes `path` so that a reader sees either the old file or the whole new one, never a part:
- * temp file in the same directory, written by `write`, fsynced, renamed over the target, then the
- * directory fsynced. If anything fails, the temp file is removed and the target is left as it was.
+ * temp file in the same directory, written by `write` (every byte, or a coded error), fsynced, its
+ * size checked against what was written, renamed over the target, then the directory fsynced. If
+ * anything fails, the temp file is removed and the target is left as it was; the error names `path`.
  */
-export async function writeThroughTemp<T>(path: string, write: (handle: FileHandle) => Promise<T>): Promise<T> {
+export async function writeThroughTemp<T>(path: string, write: (bytes: WriteBytes) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   const temp = tempPathBeside(path);
+  const shown = options.shown ?? path;
   // A system error names the file asked for (never the temporary name), with its code: a FileSystemError.
-  const handle = await open(temp, 'wx', FILE_MODE).catch((error: unknown) => {
-    throw fileSystemErrorOf(error, path);
+  const handle = await open(temp, 'wx', options.mode ?? FILE_MODE).catch((error: unknown) => {
+    throw fileSystemErrorOf(error, shown);
   });
   let result: T;
+  let written = 0;
+  const point = options.point ?? 'write.atomic';
   try {
-    result = await write(handle);
+    result = await write(async (data) => {
+      written += await writeAll(handle, data, shown, point);
+    });
     failPoint('atomic.temp-written');
     await handle.sync();
     failPoint('atomic.temp-synced');
+    await expectSize(handle, written, shown);
     await handle.close();
     failPoint('atomic.before-rename');
     await rename(temp, path);
@@ -66,13 +101,14 @@ export async function writeThroughTemp<T>(path: string, write: (handle: FileHand
     // Closing again after a failed close says nothing new: the write's own error is the one to tell.
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
-    throw fileSystemErrorOf(error, path);
+    // The system's own error names the temporary file: the error names the file asked for.
+    throw isSystemError(error) ? new FileSystemError(error, shown) : error;
   }
   await fsyncDir(dirname(path));
   return result;
 }
 
 /** `writeThroughTemp` of data at hand. */
-export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
-  await writeThroughTemp(path, (handle) => handle.writeFile(data));
+export async function writeFileAtomic(path: string, data: Uint8Array | string, options: WriteOptions = {}): Promise<void> {
+  await writeThroughTemp(path, (write) => write(data), options);
 }

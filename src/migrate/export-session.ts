@@ -1,8 +1,9 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { goJson, goJsonIndented } from '../codec/go-json.js';
-import { ExportRefusedError, undefinedIfMissing } from '../errors/index.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { ExportRefusedError, PathKindError, undefinedIfMissing } from '../errors/index.js';
+import { OUTPUT_FILE_MODE, writeFileAtomic } from '../fs/atomic-write.js';
+import { checkFile } from '../fs/path-kind.js';
 import type { SessionRead } from '../session/reading/read-session.js';
 import { canonicalTranscript, personView } from '../session/replay/views.js';
 import { workspaceOf } from '../session/reading/read-session.js';
@@ -19,6 +20,10 @@ export interface ExportOptions {
   format: ExportFormat;
   /** JSONL: which messages; the canonical transcript by default (it is what Reasonix resumes). */
   view?: ExportView;
+  /** Write over files already there (by default only a file holding exactly what is written is let be). */
+  force?: boolean;
+  /** `to` as the user gave it, for messages; default `to`. */
+  given?: string;
 }
 
 /** What `exportSession` wrote. */
@@ -76,19 +81,26 @@ export function exportedText(read: SessionRead, options: { format: ExportFormat;
 
 /**
  * Writes a session out as `exportedText` gives it: the document at `to`, and for JSONL its
- * `.jsonl.meta` beside it. Never overwrites a file.
+ * `.jsonl.meta` beside it. Never writes over a file that holds something else, unless `force`.
  */
 export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport> {
+  await checkFile(options.to, options.given ?? options.to);
   const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
   const text = exportedText(read, { format: options.format, view: options.view, id: branchIdOf(options.to) });
   const writes = [{ file: options.to, bytes: text.document }, ...(text.meta === undefined ? [] : [{ file: `${options.to}.meta`, bytes: text.meta }])];
   // A file already holding exactly what this export writes is an interrupted run's: kept, not a conflict.
   const pending: typeof writes = [];
   for (const write of writes) {
-    if (!(await lstat(write.file).catch(undefinedIfMissing))) pending.push(write);
-    else if (!(await sameText(write.file, write.bytes))) throw new ExportRefusedError(`${write.file} already exists; export never overwrites`, { file: write.file });
+    const there = await lstat(write.file).catch(undefinedIfMissing);
+    if (!there) pending.push(write);
+    else if (there.isDirectory()) throw new PathKindError(`${write.file}: is a folder, a file is needed`, { file: write.file });
+    else if (!(await sameText(write.file, write.bytes))) {
+      if (!options.force) throw new ExportRefusedError(`${write.file} already exists and holds something else; --force writes over it`, { file: write.file });
+      pending.push(write);
+    }
   }
-  for (const write of pending) await writeFileAtomic(write.file, write.bytes);
+  // A file the user asked for: the umask decides who else may read it, as with cp.
+  for (const write of pending) await writeFileAtomic(write.file, write.bytes, { mode: OUTPUT_FILE_MODE });
   const unchanged = writes.filter((write) => !pending.includes(write)).map((write) => write.file);
   return { to: options.to, files, messages: text.messages, unchanged };
 }

@@ -1,8 +1,12 @@
-import { lstat, realpath } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { lstat, realpath, rename } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { BatchToWrite } from '../codec/encode-batch.js';
-import { InvalidInputError, MigrationRefusedError, SessionExistsError, undefinedIfMissing } from '../errors/index.js';
+import { InvalidInputError, isSessionVerdict, MigrationRefusedError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../errors/index.js';
+import { readLogBatches } from '../codec/read-log.js';
+import { withStoreLock } from '../fs/store-lock.js';
+import { checkFolder } from '../fs/path-kind.js';
 import { goTime } from '../codec/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';
@@ -75,6 +79,7 @@ export interface MigrationReport {
  * Reasonix's own migration loses their names and arguments, then refuses to resume.
  */
 export async function migrateJsonlToV4(transcript: string, options: MigrationOptions = {}): Promise<MigrationReport> {
+  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
   const path = await canonicalTranscriptPath(transcript);
   const source = await freezeLegacySource(path);
   const { batches, messages, warnings } = planImport(source);
@@ -103,10 +108,15 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
     batches: batches.length,
     warnings,
   });
-  if (options.dryRun) return report((await existingTarget(targetDir, source)) ? 'exists' : 'would-migrate');
+  if (options.dryRun) return report((await existingTarget(targetDir, source, batches)) === 'migrated' ? 'exists' : 'would-migrate');
 
   let action: MigrationAction = 'exists';
-  if (!(await existingTarget(targetDir, source))) {
+  const found = await existingTarget(targetDir, source, batches);
+  if (found !== 'migrated') {
+    if (found === 'incomplete') {
+      const aside = await setAside(storeDir, source.targetId);
+      warnings.push(`an earlier migration left ${targetDir} without all its messages; it was moved to ${aside} and migrated again`);
+    }
     try {
       await createSession({
         storeDir,
@@ -118,7 +128,7 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
       action = 'migrated';
     } catch (error) {
       // Another run published the same migration first: it is the same session.
-      if (!(error instanceof SessionExistsError) || !(await existingTarget(targetDir, source))) throw error;
+      if (!(error instanceof SessionExistsError) || (await existingTarget(targetDir, source, batches)) !== 'migrated') throw error;
     }
   }
   await recordMigration(storeDir, {
@@ -205,10 +215,37 @@ function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: 
   return { batches, messages: messages.length, warnings };
 }
 
-/** True when the target session exists and was made from these very bytes; another session there is a conflict. */
-async function existingTarget(targetDir: string, source: LegacySource): Promise<boolean> {
-  if (!(await lstat(targetDir).catch(undefinedIfMissing))) return false;
+/**
+ * Whether the target session is there, made from these very bytes, with every batch of the import
+ * verified in its log (a session Reasonix went on with has more after them): `migrated`. One made
+ * from these bytes that lacks some (a migration cut short: by a full disk, say) is `incomplete`,
+ * and is migrated again; another session there is a conflict.
+ */
+async function existingTarget(targetDir: string, source: LegacySource, batches: BatchToWrite[]): Promise<'absent' | 'migrated' | 'incomplete'> {
+  if (!(await lstat(targetDir).catch(undefinedIfMissing))) return 'absent';
   const manifest = readableOrThrow(await readManifest(join(targetDir, SESSION_FILES.manifest)));
-  if (manifest.state === 'ok' && manifest.value.source?.sha256 === source.sha256) return true;
-  throw new MigrationRefusedError('the session directory already exists and was not made from this transcript', { file: targetDir });
+  if (manifest.state !== 'ok' || manifest.value.source?.sha256 !== source.sha256) {
+    throw new MigrationRefusedError('the session directory already exists and was not made from this transcript', { file: targetDir });
+  }
+  const wanted = new Set(batches.map((batch) => batch.operationId));
+  try {
+    for await (const item of readLogBatches(join(targetDir, SESSION_FILES.log))) if (item.type === 'batch') wanted.delete(item.batch.operationId);
+  } catch (error) {
+    // Damage after the import's batches is the session's own matter; before them, the import is not all there.
+    if (!isSessionVerdict(error)) throw error;
+  }
+  return wanted.size > 0 ? 'incomplete' : 'migrated';
+}
+
+/**
+ * Moves an incomplete migration out of the way, under the store lock, to a dot-name beside it that
+ * readers pass over (`.<id>.unverified-rxstore-<12 hex>`): nothing of it is lost. Returns where.
+ */
+async function setAside(storeDir: string, id: string): Promise<string> {
+  const aside = join(storeDir, `.${id}.unverified-rxstore-${randomBytes(6).toString('hex')}`);
+  await withStoreLock(storeDir, async (compromised) => {
+    compromised.throwIfAborted();
+    await onFileSystem(rename(join(storeDir, id), aside), join(storeDir, id));
+  });
+  return aside;
 }

@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { InvalidInputError, isSystemError, NothingToSalvageError, undefinedIfMissing } from '../errors/index.js';
 import { goJsonIndented } from '../codec/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { checkFolder } from '../fs/path-kind.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { JsonlMetaSchema } from '../store/jsonl/jsonl-meta.js';
@@ -39,6 +40,7 @@ const BYTE_ORDER_MARK = '\uFEFF';
  * take it from there. Its `.jsonl.meta` is the original's with the new id.
  */
 export async function salvageTranscript(path: string, options: { to?: string; dryRun?: boolean } = {}): Promise<TranscriptSalvageReport> {
+  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
   const source = resolve(path);
   const text = goText(await readFile(source));
   const byteOrderMarkRemoved = text.startsWith(BYTE_ORDER_MARK);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from './escape-html.js';
+import { HTML_GENERATOR_MARK } from './page-target.js';
 import { PAGE_SCRIPT, PAGE_STYLE } from './page-style.js';
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
@@ -21,7 +22,7 @@ const CONTENT_SECURITY_POLICY = [
 /** The start of a page up to its `<body>`; `title` is text from a session. */
 export function pageStart(title: string): string {
   return (
-    '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
+    `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n${HTML_GENERATOR_MARK}\n` +
     `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">\n` +
     '<meta name="viewport" content="width=device-width, initial-scale=1">\n<meta name="referrer" content="no-referrer">\n' +
     `<title>${escapeHtml(title)}</title>\n<style>${PAGE_STYLE}</style>\n</head>\n<body>\n<div class="page">\n`

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
+/** The page names rxstore gives: `pageFileName`'s, with `-<n>` before `.html` where two sessions would share one. */
+const PAGE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.html$/;
+
 /** What the site remembers of each page it wrote: enough to skip an unchanged session and to list it. */
 export const SitePageSchema = z.object({
-  file: z.string(),
+  /** A name `pageFileName` gives (a plain name, no folder, no leading dot): it can only name a file in `sessions/`. */
+  file: z.string().regex(PAGE_FILE_NAME, 'not a page name rxstore gives'),
   digest: z.string(),
   id: z.string(),
   path: z.string(),
@@ -32,7 +36,7 @@ export type SiteState = z.infer<typeof SiteStateSchema>;
 export const SITE_STATE_FILE = 'rxstore-site.json';
 
 /** Bump when pages change shape: every page is then written again. */
-export const RENDERER_VERSION = 'view-2';
+export const RENDERER_VERSION = 'view-3';
 
 /**
  * A file name for a session's page: the id where it is a plain name (Reasonix ids are), else a

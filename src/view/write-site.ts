@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { OverwriteRefusedError, undefinedIfMissing } from '../errors/index.js';
+import { OUTPUT_DIR_MODE, OUTPUT_FILE_MODE, writeFileAtomic } from '../fs/atomic-write.js';
+import { checkFolder } from '../fs/path-kind.js';
 import { writeStreamAtomic } from '../fs/atomic-stream.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
@@ -12,7 +14,8 @@ import { renderHtml } from './render-html.js';
 import { readSessionView } from './session-view.js';
 import { siteIndexHtml } from './site-index.js';
 import { describeProblem } from './view-format.js';
-import { pageFileName, RENDERER_VERSION, SITE_STATE_FILE, SiteStateSchema, type SitePage } from './site-state.js';
+import { carriesGeneratorMark, entryAt } from './page-target.js';
+import { pageFileName, RENDERER_VERSION, SITE_STATE_FILE, SiteStateSchema, type SitePage, type SiteState } from './site-state.js';
 
 export interface SiteReport {
   index: string;
@@ -27,37 +30,73 @@ export interface SiteReport {
 /**
  * Writes a static site of sessions into `dir`: `index.html` and one page per session under
  * `sessions/`. A session whose log (size, modification time) and listing are what they were when
- * its page was written is not read again; pages of sessions no longer listed are removed. Every
- * file is written through a temp file and a rename.
+ * its page was written is not read again; pages rxstore wrote of sessions no longer listed are
+ * removed. Every file is written through a temp file and a rename, after its size is checked; a
+ * file or folder rxstore did not write is refused unless `force` (`OverwriteRefusedError`).
  */
 export async function writeSite(
   sessions: AsyncIterable<ListedSession>,
   dir: string,
-  options: { platform: Platform; now?: Date; resume?: (listed: ListedSession) => string | null },
+  options: {
+    platform: Platform;
+    now?: Date;
+    resume?: (listed: ListedSession) => string | null;
+    /** Write over files and folders rxstore did not write (never through a symlink). */
+    force?: boolean;
+    /** The folder as the user named it, for messages; default `dir`. */
+    given?: string;
+  },
 ): Promise<SiteReport> {
+  const force = options.force ?? false;
+  const given = options.given ?? dir;
+  const shown = (name: string) => join(given, name);
+  await checkFolder(dir, given);
   const pagesDir = join(dir, 'sessions');
-  await mkdir(pagesDir, { recursive: true });
   const statePath = join(dir, SITE_STATE_FILE);
-  const previous = readableOrThrow(await readJsonFile(statePath, SiteStateSchema));
+  const previous = await siteState(dir, shown(SITE_STATE_FILE), force);
+  // Pages the state says rxstore wrote (any renderer's) are its own to rewrite or remove; those of this renderer may be kept.
+  const owned = new Set(previous?.pages.map((page) => page.file));
+  // Renderers before view-3 wrote no generator mark: the files their state names are known by the state alone.
+  const unmarked = previous !== undefined && MARKLESS_RENDERERS.has(previous.renderer);
+  const ours = async (path: string, file?: string) => {
+    const entry = await entryAt(path);
+    return entry?.isFile() === true && ((unmarked && (file === undefined || owned.has(file))) || (await carriesGeneratorMark(path)));
+  };
   const known = new Map<string, SitePage>();
-  if (previous.state === 'ok' && previous.value.renderer === RENDERER_VERSION) for (const page of previous.value.pages) known.set(page.file, page);
+  if (previous?.renderer === RENDERER_VERSION) for (const page of previous.pages) known.set(page.file, page);
 
   const report: SiteReport = { index: join(dir, 'index.html'), sessions: 0, written: 0, unchanged: 0, removed: 0, damaged: [] };
+  const indexEntry = await entryAt(report.index);
+  if (indexEntry && !force && !(await ours(report.index))) {
+    throw new OverwriteRefusedError(`${shown('index.html')}: a file rxstore did not write (it has no generator mark); --force writes the site over it`, { file: shown('index.html') });
+  }
+  const pagesEntry = await entryAt(pagesDir);
+  if (pagesEntry && !pagesEntry.isDirectory()) {
+    // A symlink is never followed out of the site: what it leads to is not rxstore's to write.
+    const what = pagesEntry.isSymbolicLink() ? 'a symlink' : 'not a folder';
+    throw new OverwriteRefusedError(`${shown('sessions')}: ${what}; rxstore writes pages only into a folder of its own there`, { file: shown('sessions') });
+  }
+  await mkdir(pagesDir, { recursive: true, mode: OUTPUT_DIR_MODE });
   const pages: SitePage[] = [];
   const taken = new Set<string>();
   for await (const listed of sessions) {
     const file = uniqueName(pageFileName(listed.id), taken);
+    const pagePath = join(pagesDir, file);
     const digest = await sessionDigest(listed);
     const before = known.get(file);
     report.sessions += 1;
-    if (before && before.digest === digest && before.path === listed.path && (await exists(join(pagesDir, file)))) {
+    const entry = await entryAt(pagePath);
+    if (before && before.digest === digest && before.path === listed.path && entry?.isFile()) {
       pages.push(before);
       report.unchanged += 1;
       if (before.problem) report.damaged.push({ id: listed.id, path: listed.path, problem: before.problem });
       continue;
     }
+    if (entry && !force && !(await ours(pagePath, file))) {
+      throw new OverwriteRefusedError(`${shown(join('sessions', file))}: a file rxstore did not write (it has no generator mark); --force writes over it`, { file: shown(join('sessions', file)) });
+    }
     const view = await readSessionView(await openSession(listed.path), { platform: options.platform, ...(options.resume ? { resume: options.resume(listed) } : {}) });
-    await writeStreamAtomic(join(pagesDir, file), renderHtml(view));
+    await writeStreamAtomic(pagePath, renderHtml(view), { mode: OUTPUT_FILE_MODE });
     const stopped = view.stoppedBy();
     const problem = stopped ? describeProblem(stopped) : null;
     if (problem) report.damaged.push({ id: listed.id, path: listed.path, problem });
@@ -79,14 +118,43 @@ export async function writeSite(
     });
     report.written += 1;
   }
-  for (const file of known.keys()) {
+  for (const file of owned) {
     if (taken.has(file)) continue;
-    await rm(join(pagesDir, file), { force: true });
+    // Only a regular file of rxstore's the state names (a checked page name, so inside `sessions/`) is removed: never what a symlink leads to.
+    const path = join(pagesDir, file);
+    if (!(await ours(path, file))) continue;
+    await rm(path, { force: true });
     report.removed += 1;
   }
-  await writeFileAtomic(report.index, siteIndexHtml(pages, (options.now ?? new Date()).toISOString()));
-  await writeFileAtomic(statePath, `${JSON.stringify({ format: 1, renderer: RENDERER_VERSION, pages }, null, 1)}\n`);
+  await writeFileAtomic(report.index, siteIndexHtml(pages, (options.now ?? new Date()).toISOString()), { mode: OUTPUT_FILE_MODE });
+  await writeFileAtomic(statePath, `${JSON.stringify({ format: 1, renderer: RENDERER_VERSION, pages }, null, 1)}\n`, { mode: OUTPUT_FILE_MODE });
   return report;
+}
+
+/** Renderers whose pages carry no generator mark. */
+const MARKLESS_RENDERERS = new Set(['view-1', 'view-2']);
+
+/**
+ * The site state rxstore left in `dir`, checked before anything is done by it: every page name one
+ * rxstore gives, inside `sessions/`. None when the folder is new or empty. A state that is not
+ * rxstore's (invalid, a symlink), or a folder of other files without one, is refused unless `force`
+ * (then nothing it names is touched).
+ */
+async function siteState(dir: string, shown: string, force: boolean): Promise<SiteState | undefined> {
+  const statePath = join(dir, SITE_STATE_FILE);
+  const entry = await entryAt(statePath);
+  if (!entry) {
+    const names = await readdir(dir).catch((error: unknown) => undefinedIfMissing(error, dir));
+    if (!force && names && names.length > 0) {
+      throw new OverwriteRefusedError(`${dirname(shown)}: a folder rxstore did not write (it holds files and no ${SITE_STATE_FILE}); --force writes the site into it`, { file: dirname(shown) });
+    }
+    return undefined;
+  }
+  const read = entry.isSymbolicLink() ? ({ state: 'invalid', reason: 'a symlink' } as const) : readableOrThrow(await readJsonFile(statePath, SiteStateSchema));
+  if (read.state === 'ok') return read.value;
+  if (force) return undefined;
+  const why = read.state === 'invalid' ? read.reason : 'missing';
+  throw new OverwriteRefusedError(`${shown}: not site state rxstore wrote (${why}); --force writes the site anew and removes nothing it names`, { file: shown });
 }
 
 /**
@@ -109,8 +177,3 @@ function uniqueName(name: string, taken: Set<string>): string {
   taken.add(candidate);
   return candidate;
 }
-
-async function exists(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined)) !== undefined;
-}
-

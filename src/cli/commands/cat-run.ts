@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, opendir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { OUTPUT_FILE_MODE, writeFileAtomic } from '../../fs/atomic-write.js';
 import { AcceptedRecordsCursorSchema, olderRecordsCursor, type AcceptedRecordsCursor, type RecordsCursor } from '../../session/cursors/records-since.js';
 import { firstIssue } from '../../session/reading/first-issue.js';
 import { openLogSession, openSession } from '../../store/open-session.js';
@@ -64,7 +64,7 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
     }
     throw error;
   } finally {
-    if (last) await writeFileAtomic(cursorFile, `${JSON.stringify(last)}\n`);
+    if (last) await writeFileAtomic(cursorFile, `${JSON.stringify(last)}\n`, { mode: OUTPUT_FILE_MODE });
   }
 }
 

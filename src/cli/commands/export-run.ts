@@ -14,6 +14,7 @@ export interface ExportArgs extends RootArgs {
   to: string;
   format: ExportFormat;
   view: ExportView;
+  force: boolean;
 }
 
 /** `--to -`: standard output. */
@@ -28,7 +29,7 @@ export async function runExport(args: ExportArgs, output: Output, setExit: (code
     setExit(0);
     return;
   }
-  const report = await exportSession(read, { to: resolve(args.to), format: args.format, view: args.view });
+  const report = await exportSession(read, { to: resolve(args.to), format: args.format, view: args.view, force: args.force, given: args.to });
   if (report.unchanged.length === report.files.length) output.out(`already exported: ${report.files.join(' and ')} ${report.files.length === 1 ? 'holds' : 'hold'} exactly these ${counted(report.messages, 'message')}; nothing was written\n`);
   else output.out(`exported ${counted(report.messages, 'message')} to ${report.files.join(' and ')}\n`);
   setExit(0);

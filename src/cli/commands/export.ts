@@ -15,10 +15,11 @@ export function exportCommand(output: Output, setExit: (code: number) => void) {
           demandOption: true,
           // Takes the next word even when it is `-`: standard output.
           requiresArg: true,
-          describe: 'the file to write (never overwritten), or - for standard output (JSONL: the transcript lines, without a .jsonl.meta)',
+          describe: 'the file to write (a file already there is not written over without --force), or - for standard output (JSONL: the transcript lines, without a .jsonl.meta)',
         })
         .option('format', { choices: ['jsonl', 'json'] as const, default: 'jsonl' as const, describe: 'a JSONL transcript Reasonix resumes, or one JSON document' })
         .option('view', { choices: ['canonical', 'person'] as const, default: 'canonical' as const, describe: 'every message, or what a person reads' })
+        .option('force', { type: 'boolean', default: false, describe: 'write over files already there (export writes no mark of its own in a transcript, so it cannot tell its own)' })
         .example(
           examples(
             ['$0 export 15350df4 --to session.jsonl', 'a transcript (+ session.jsonl.meta) that `reasonix --resume session.jsonl` opens'],

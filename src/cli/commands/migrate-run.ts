@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { FileSystemError, isSystemError, NotASessionError, RxError, systemErrorInWords, UsageError, type RxErrorCode } from '../../errors/index.js';
+import { checkFolder } from '../../fs/path-kind.js';
 import { migrateJsonlToV4, type MigrationReport } from '../../migrate/jsonl-to-v4.js';
 import { resumeCommand, resumeWithRoot, type PinnedRoot } from '../../migrate/resume-command.js';
 import { unmigratedTranscripts } from '../../migrate/unmigrated-transcripts.js';
@@ -57,6 +58,8 @@ export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, set
   if (stateRoot === undefined && args.to === undefined) {
     throw new UsageError('Reasonix has no state root here (no REASONIX_HOME and no home directory): give --home or --state-home, or --to');
   }
+  // Said once, before any transcript: a file named as the store is no place for any of them.
+  if (args.to !== undefined) await checkFolder(resolve(args.to), args.to);
   const destination: Destination = { stateRoot, cwd, platform: inputs.platform, pinned: pinnedRoot(args, inputs, stateRoot) };
   const { transcripts, special } = args.all
     ? { transcripts: await unmigratedTranscripts(roots.roots, inputs.platform), special: [] }

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { errorFromProblem, SessionNotFoundError, UsageError } from '../../errors/index.js';
 import { writeStreamAtomic } from '../../fs/atomic-stream.js';
+import { OUTPUT_FILE_MODE } from '../../fs/atomic-write.js';
+import { checkPageFile, MARKDOWN_GENERATOR_MARK } from '../../view/page-target.js';
 import { listSessions } from '../../store/listing/list-sessions.js';
 import { locateSession, resumeOfListed } from '../../store/locate-session.js';
 import { machineRoots } from '../../store/roots/machine-roots.js';
@@ -24,6 +26,7 @@ export interface ViewArgs extends RootArgs {
   to?: string;
   format?: 'html' | 'md';
   all: boolean;
+  force: boolean;
 }
 
 /** `rxstore view`, run: the command's options are in view.ts. */
@@ -48,7 +51,12 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
       yield first.value;
       yield* listing.sessions;
     })();
-    const report = await writeSite(sessions, resolve(args.to), { platform: inputs.platform, resume: (listed) => resumeOfListed(listed, context).command });
+    const report = await writeSite(sessions, resolve(args.to), {
+      platform: inputs.platform,
+      resume: (listed) => resumeOfListed(listed, context).command,
+      force: args.force,
+      given: args.to,
+    });
     for (const damaged of report.damaged) output.err(`${cutLongWords(`rxstore: ${printable(damaged.id)}: ${printable(damaged.problem)}`)}\n`);
     output.out(`${report.index}: ${counted(report.sessions, 'session')}, ${counted(report.written, 'page')} written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
     setExit(report.damaged.length > 0 ? 1 : 0);
@@ -56,22 +64,30 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
   }
   if (args.session === undefined) throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript; or use --all --to DIR');
   const session = await openSession(await resolveSessionArgument(args.session, args));
+  const toFile = args.to && args.to !== '-' ? resolve(args.to) : undefined;
+  // Said before the session is read: a folder, or a file rxstore did not write, is not written over.
+  if (toFile) await checkPageFile(toFile, args.to!, args.force);
   const format = args.format ?? (args.to?.toLowerCase().endsWith('.md') ? 'md' : 'html');
   const view = await readSessionView(session, { resume: await resumeAsWhereSays(session.id, session.path, args) });
   // Not a session at all (an empty transcript: Reasonix lists no such session): no page, the
   // one error line and exit 2, as every other command that reads it says.
   if (view.refusal?.family === 'lookup') throw view.refusal;
   const pieces = format === 'md' ? renderMarkdown(view) : renderHtml(view);
-  if (args.to && args.to !== '-') {
-    const file = resolve(args.to);
-    await writeStreamAtomic(file, pieces);
+  // A Markdown file starts with the generator mark (an HTML page carries it in its head), so a re-run knows it for its own.
+  if (toFile) {
+    await writeStreamAtomic(toFile, format === 'md' ? markedMarkdown(pieces) : pieces, { mode: OUTPUT_FILE_MODE });
     // Said as export says it: a file written is confirmed, with what it holds.
-    output.out(`${printable(`wrote ${file}: ${format === 'md' ? 'Markdown' : 'an HTML page'} of ${counted(view.header.counts.messages, 'message')}`)}\n`);
+    output.out(`${printable(`wrote ${toFile}: ${format === 'md' ? 'Markdown' : 'an HTML page'} of ${counted(view.header.counts.messages, 'message')}`)}\n`);
   } else await writeToOutput(pieces, output);
   const stopped = view.stoppedBy();
   // The same one line as every other command's refusal: `rxstore: <CODE>: <path> at offset <n>: <what>`.
   if (stopped) output.err(errorLines(errorFromProblem(stopped)));
   setExit(stopped ? 1 : 0);
+}
+
+async function* markedMarkdown(pieces: AsyncIterable<string>): AsyncGenerator<string> {
+  yield MARKDOWN_GENERATOR_MARK;
+  yield* pieces;
 }
 
 /** Standard output is written as fast as it is read (a page of a large session is never held whole). */

@@ -3,11 +3,12 @@ import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CommittedBatch } from '../../codec/batch.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
-import { DamagedStoreError, InvalidInputError } from '../../errors/index.js';
+import { DamagedStoreError, InvalidInputError, onFileSystem } from '../../errors/index.js';
 import { goJsonIndented } from '../../codec/go-json.js';
 import { OperationLedger } from '../../codec/operations/operation-ledger.js';
 import { readLogBatches } from '../../codec/read-log.js';
 import { writeFileAtomic, writeNewFile } from '../../fs/atomic-write.js';
+import { expectSize, writeAll } from '../../fs/write-all.js';
 import { readManifest } from '../reading/manifest.js';
 import { readableOrThrow } from '../reading/read-json-file.js';
 import { sessionContentStore } from '../reading/session-content.js';
@@ -64,6 +65,7 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[],
     }
     if (validate) validateBatches(batches, { sessionId: manifest.value.sessionId, projection, operations: new OperationLedger(operations), nextSequence });
 
+    const durableEnd = end;
     const writerGeneration = (manifest.value.writerGeneration ?? 0) + 1;
     await writeFileAtomic(manifestPath, goJsonIndented({ ...manifest.value, writerGeneration }));
 
@@ -83,13 +85,19 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[],
 
     const bytes = Buffer.concat(encoded);
     const staged = join(sessionDir, `.append-${randomBytes(6).toString('hex')}.staged`);
-    await writeNewFile(staged, bytes);
-    const log = await open(logPath, 'a');
+    await writeNewFile(staged, bytes, logPath);
+    const log = await onFileSystem(open(logPath, 'a'), logPath);
     try {
-      await log.writeFile(bytes);
+      await writeAll(log, bytes, logPath, 'write.append-log');
       failPoint('append.log-written');
-      await log.sync();
+      await onFileSystem(log.sync(), logPath);
       failPoint('append.log-synced');
+      await expectSize(log, durableEnd + bytes.length, logPath);
+    } catch (error) {
+      // A part of an append is a torn tail: the log goes back to where it ended, as it was.
+      await log.truncate(durableEnd).then(() => log.sync()).catch(() => undefined);
+      await rm(staged, { force: true });
+      throw error;
     } finally {
       await log.close();
     }

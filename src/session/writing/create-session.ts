@@ -5,11 +5,12 @@ import type { CommittedBatch } from '../../codec/batch.js';
 import { ContentStore, CONTENT_DIR } from '../../codec/content-store.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
 import { OperationLedger } from '../../codec/operations/operation-ledger.js';
-import { InvalidInputError, SessionExistsError, undefinedIfMissing } from '../../errors/index.js';
+import { InvalidInputError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../../errors/index.js';
 import { goJsonIndented, goTime } from '../../codec/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic } from '../../fs/atomic-write.js';
 import { withStoreLock } from '../../fs/store-lock.js';
+import { expectSize, writeAll } from '../../fs/write-all.js';
 import { WRITE_STORAGE_REVISION, type Manifest } from '../reading/manifest.js';
 import { Projection } from '../replay/projection.js';
 import { SESSION_FILES } from '../reading/session-files.js';
@@ -83,27 +84,31 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
       ...(spec.inheritedEventCount ? { inheritedEventCount: spec.inheritedEventCount } : {}),
       ...(spec.source ? { source: spec.source } : {}),
     };
-    await writeFileAtomic(join(staging, SESSION_FILES.manifest), goJsonIndented(manifest));
+    // Errors name the files the session will have: the staging name is never one to show.
+    await writeFileAtomic(join(staging, SESSION_FILES.manifest), goJsonIndented(manifest), { shown: join(dir, SESSION_FILES.manifest) });
     for (const file of spec.files ?? []) {
       await mkdir(dirname(join(staging, file.path)), { recursive: true, mode: DIR_MODE });
-      await writeFileAtomic(join(staging, file.path), file.bytes);
+      await writeFileAtomic(join(staging, file.path), file.bytes, { shown: join(dir, file.path) });
     }
     const content = new ContentStore(join(spec.storeDir, CONTENT_DIR));
-    const log = await open(join(staging, SESSION_FILES.log), 'wx', FILE_MODE);
+    const logPath = join(dir, SESSION_FILES.log);
+    const log = await onFileSystem(open(join(staging, SESSION_FILES.log), 'wx', FILE_MODE), logPath);
     const batches: CommittedBatch[] = [];
     try {
       let firstSeq = 1;
       let offset = 0;
       for (const batch of spec.batches) {
         const encoded = await encodeBatch(batch, { sessionId: id, writerGeneration: CREATOR_GENERATION, firstSeq, offset, content });
-        await log.write(encoded.bytes);
+        await writeAll(log, encoded.bytes, logPath, 'write.create-log');
         failPoint('create.batch-written');
         batches.push(encoded.batch);
         firstSeq += encoded.batch.eventCount;
         offset = encoded.batch.end;
       }
-      await log.sync();
+      await onFileSystem(log.sync(), logPath);
       failPoint('create.log-synced');
+      // Published only when the log on disk is every byte written: a cut log would pass for a shorter session.
+      await expectSize(log, offset, logPath);
     } finally {
       await log.close();
     }

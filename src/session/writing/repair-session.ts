@@ -1,7 +1,7 @@
 import { link, open, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { TornTail } from '../../codec/batch.js';
-import { DamagedStoreError } from '../../errors/index.js';
+import { DamagedStoreError, fileSystemErrorOf } from '../../errors/index.js';
 import { readLogBatches } from '../../codec/read-log.js';
 import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';
 import { SESSION_FILES } from '../reading/session-files.js';
@@ -72,8 +72,11 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
     // The evidence appears whole or not at all: a repair killed midway leaves the log as it was.
     const evidence = join(dir, evidenceName());
     const staged = join(dir, `.${basename(evidence)}.tmp`);
-    await writeNewFile(staged, tail);
-    await link(staged, evidence);
+    await writeNewFile(staged, tail, evidence);
+    await link(staged, evidence).catch(async (error: unknown) => {
+      await rm(staged, { force: true });
+      throw fileSystemErrorOf(error, evidence);
+    });
     failPoint('repair.evidence-linked');
     await rm(staged);
     failPoint('repair.staged-removed');

@@ -10,6 +10,7 @@ import { salvageFrames } from '../../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
 import { repairForNewTurn, type TurnRepairChange } from './turn-repair.js';
 import { Projection } from '../replay/projection.js';
+import { checkFolder } from '../../fs/path-kind.js';
 import { MessageSchema, type Message } from '../replay/message.js';
 import { decodePayload } from '../replay/payloads.js';
 import { readSessionEvents } from '../reading/read-events.js';
@@ -59,6 +60,7 @@ interface KeptBatch {
  * `diagnostic` event saying where they came from. The new session's manifest names the original.
  */
 export async function salvageSession(dir: string, options: { to?: string; dryRun?: boolean } = {}): Promise<SalvageReport> {
+  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
   const source = resolve(dir);
   const logPath = join(source, SESSION_FILES.log);
   const kept: KeptBatch[] = [];
