@@ -1,6 +1,7 @@
 // What a new user meets when they mistype at the command line: one wording for every unknown
 // command, help topic, option and missing argument, exit 2; what they typed decides the exit code,
 // and long input is cut in the message, with its length.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from './support/cli-child.js';
 import { tempDir } from './support/temp-dir.js';
@@ -62,7 +63,8 @@ describe('what the user typed decides the exit code, and long input is cut in me
 
   it('a path of 6,000 characters is not a session, as /nonexistent/dir is: exit 2, cut with its length', async () => {
     const long = `/${'a/'.repeat(3000)}`;
-    for (const args of [['inspect', long], ['cat', long], ['salvage', `${long}x.jsonl`], ['migrate', 'jsonl-to-v4', long], ['inspect', '/nonexistent/dir']]) {
+    const missing = join(await tempDir('rxstore-missing-'), 'nonexistent', 'dir');
+    for (const args of [['inspect', long], ['cat', long], ['salvage', `${long}x.jsonl`], ['migrate', 'jsonl-to-v4', long], ['inspect', missing]]) {
       const run = await runCliChild(args);
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toMatch(/^rxstore: RX_NOT_A_SESSION: \//);
