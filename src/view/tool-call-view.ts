@@ -1,3 +1,4 @@
+import { jsonText } from '../codec/json-text.js';
 import { messageText, parseJsonObject, ToolExecutionSchema, type Message } from '../session/replay/message.js';
 import { diffLines, type DiffLine } from './edit-diff.js';
 
@@ -45,7 +46,8 @@ export function toolCallView(
   return {
     name: call.name || '(unnamed tool)',
     target: oneLine(targetOf(call.name, args ?? {})),
-    arguments: args ? JSON.stringify(args, null, 2) : call.arguments,
+    // Arguments nested deeper than V8's stringify recurses (Reasonix reads 10,000 levels) are written all the same.
+    arguments: args ? jsonText(args, 2) : call.arguments,
     edits: args ? editsOf(call.name, args) : [],
     ...(result ? { result: resultView(result, eventDurationMs) } : {}),
   };

@@ -1,3 +1,4 @@
+import { printable } from '../printable.js';
 import { resolve } from 'node:path';
 import { exportedText, exportSession } from '../../migrate/export-session.js';
 import { openSession } from '../../store/open-session.js';
@@ -28,7 +29,7 @@ export async function runExport(args: ExportArgs, output: Output, setExit: (code
     return;
   }
   const report = await exportSession(read, { to: resolve(args.to), format: args.format, view: args.view });
-  if (report.unchanged.length === report.files.length) output.out(`already exported: ${report.files.join(' and ')} ${report.files.length === 1 ? 'holds' : 'hold'} exactly these ${report.messages} messages; nothing was written\n`);
-  else output.out(`exported ${report.messages} messages to ${report.files.join(' and ')}\n`);
+  if (report.unchanged.length === report.files.length) output.out(`already exported: ${printable(report.files.join(' and '))} ${report.files.length === 1 ? 'holds' : 'hold'} exactly these ${report.messages} messages; nothing was written\n`);
+  else output.out(`exported ${report.messages} messages to ${printable(report.files.join(' and '))}\n`);
   setExit(0);
 }

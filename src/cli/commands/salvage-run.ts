@@ -1,3 +1,4 @@
+import { jsonOutput } from '../json-output.js';
 import { salvageSession, type SalvageReport } from '../../session/writing/salvage-session.js';
 import { isTranscriptPath, salvageTranscript, type TranscriptSalvageReport } from '../../migrate/salvage-transcript.js';
 import { quote, reasonixResume } from '../../store/resume/shell-command.js';
@@ -19,13 +20,13 @@ export interface SalvageArgs extends RootArgs {
 export async function runSalvage(args: SalvageArgs, output: Output, setExit: (code: number) => void): Promise<void> {
   if (isTranscriptPath(args.session)) {
     const report = await salvageTranscript(args.session, { to: args.to, dryRun: args.dryRun });
-    output.out(args.json ? `${JSON.stringify(report, null, 2)}\n` : describeTranscriptSalvage(report));
+    output.out(args.json ? `${jsonOutput(report, 2)}\n` : describeTranscriptSalvage(report));
     setExit(0);
     return;
   }
   const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
   const report = await salvageSession(dir, { to: args.to, dryRun: args.dryRun });
-  if (args.json) output.out(`${JSON.stringify(report, null, 2)}\n`);
+  if (args.json) output.out(`${jsonOutput(report, 2)}\n`);
   else {
     const verb = { salvaged: 'salvaged into', 'would-salvage': 'would salvage into', 'already-salvaged': 'already salvaged into' }[report.action];
     output.out(
@@ -56,5 +57,5 @@ function describeTranscriptSalvage(report: TranscriptSalvageReport): string {
   for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
   const platform = process.platform === 'win32' ? 'win32' : 'linux';
   lines.push(`  resume it with: ${reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(printable).join('\n')}\n`;
 }

@@ -34,8 +34,8 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
     for (const warning of listing.warnings) output.err(`rxstore: warning: ${printable(warning)}\n`);
     const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
     const report = await writeSite(listing.sessions, resolve(args.to), { platform: inputs.platform, resume: (listed) => resumeOfListed(listed, context).command });
-    for (const damaged of report.damaged) output.err(`rxstore: ${damaged.id}: ${damaged.problem}\n`);
-    output.out(`${report.index}: ${report.sessions} sessions, ${report.written} pages written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
+    for (const damaged of report.damaged) output.err(`rxstore: ${printable(damaged.id)}: ${printable(damaged.problem)}\n`);
+    output.out(`${printable(report.index)}: ${report.sessions} sessions, ${report.written} pages written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
     setExit(report.damaged.length > 0 ? 1 : 0);
     return;
   }
