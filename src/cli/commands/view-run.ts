@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { errorFromProblem, SessionNotFoundError, UsageError } from '../../errors/index.js';
+import { errorFromProblem, FileSystemError, SessionNotFoundError, UsageError } from '../../errors/index.js';
 import { writeStreamAtomic } from '../../fs/atomic-stream.js';
 import { listSessions } from '../../store/listing/list-sessions.js';
 import { locateSession, resumeOfListed } from '../../store/locate-session.js';
@@ -70,8 +70,9 @@ async function writeToOutput(pieces: AsyncIterable<string>, output: Output): Pro
 async function resumeAsWhereSays(id: string, path: string, args: RootArgs): Promise<string | null | undefined> {
   const { inputs, roots } = await machineRoots(args);
   const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
+  // A root the system will not list is said by the commands that read roots; this page only loses its resume line.
   const located = await locateSession(roots.roots, id, context).catch((error: unknown) => {
-    if (error instanceof SessionNotFoundError) return [];
+    if (error instanceof SessionNotFoundError || error instanceof FileSystemError) return [];
     throw error;
   });
   const found = located.find((whereabouts) => whereabouts.copies.some((copy) => copy.path === path));
