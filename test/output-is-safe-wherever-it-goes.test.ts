@@ -123,6 +123,8 @@ describe('JSON lines and --json', () => {
     { shown: 'inspect --json', args: ({ dir }) => ['inspect', dir, '--json'] },
     { shown: 'ls --json', args: ({ stateHome }) => ['ls', '--json', '--state-home', stateHome] },
     { shown: 'where --json', args: ({ stateHome, id }) => ['where', id, '--json', '--state-home', stateHome] },
+    { shown: 'export --to -', args: ({ dir }) => ['export', dir, '--to', '-'] },
+    { shown: 'export --to - --format json', args: ({ dir }) => ['export', dir, '--to', '-', '--format', 'json'] },
   ];
 
   it.each(commands)('$shown escapes C0, C1 and bidirectional controls as \\uXXXX: the same JSON, safe on a terminal', async ({ args }) => {

@@ -13,5 +13,10 @@ const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
  * depth (Reasonix reads JSON nested 10,000 deep; V8's stringify recurses).
  */
 export function jsonOutput(value: unknown, indent = 0): string {
-  return jsonText(value, indent).replace(RAW_IN_JSON, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return terminalSafeJson(jsonText(value, indent));
+}
+
+/** JSON text (a document, or JSON lines) with the controls JSON.stringify and Go leave raw written as `\uXXXX`: the same values. */
+export function terminalSafeJson(json: string): string {
+  return json.replace(RAW_IN_JSON, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,3 +1,4 @@
+import { terminalSafeJson } from '../json-output.js';
 import { printable } from '../printable.js';
 import { resolve } from 'node:path';
 import { exportedText, exportSession } from '../../migrate/export-session.js';
@@ -24,7 +25,8 @@ export async function runExport(args: ExportArgs, output: Output, setExit: (code
   const session = await openSession(await resolveSessionArgument(args.session, args));
   const read = await session.read();
   if (args.to === STDOUT) {
-    output.out(exportedText(read, { format: args.format, view: args.view, id: read.id }).document);
+    // On standard output, likely a terminal: the same JSON values, with no raw control character.
+    output.out(terminalSafeJson(exportedText(read, { format: args.format, view: args.view, id: read.id }).document));
     setExit(0);
     return;
   }
