@@ -12,6 +12,7 @@ import { IDLE_WORKER_MS, liveLogWorkers, setLogWorkers, takeLogWorker } from '..
 import { GROUPS_AHEAD } from '../src/codec/log-worker/log-worker-protocol.js';
 import { createSession } from '../src/session/writing/create-session.js';
 import { codecFaults, source } from './support/codec-faults.js';
+import { CPU_CLOCK_ONLY, withinCpuTime } from './support/cpu-budget.js';
 import { copySession, cutLog, editLog, endFrames, logOf, rewriteEveryRecord } from './support/faults.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { complete, messageId } from './support/sample-session.js';
@@ -73,14 +74,14 @@ describe('a log decoded on a worker thread', () => {
     expect(read.items.filter((item) => item.type === 'batch').length).toBeGreaterThan(0);
   });
 
+  // Writing and reading a long log twice is seconds of CPU: held to the test budget in CPU time, not the wall clock.
   it('gives the same batches over many groups, read ahead no further than it is asked', async () => {
-    const dir = await longSession(150);
-    const read = await sameOnBothThreads(dir);
+    const read = await withinCpuTime(async () => sameOnBothThreads(await longSession(150)));
     expect(read.items).toHaveLength(150);
     // Three megabytes of payloads: more groups than the worker may post ahead.
     const payloadBytes = read.items.reduce((sum, item) => sum + (item.type === 'batch' ? item.batch.events.reduce((bytes, event) => bytes + (event.payload?.length ?? 0), 0) : 0), 0);
     expect(payloadBytes).toBeGreaterThan((GROUPS_AHEAD + 1) * 1024 * 1024);
-  });
+  }, CPU_CLOCK_ONLY);
 
   it.each(codecFaults.map((fault) => [fault.name, fault] as const))('stops with the same error where a read on this thread stops: %s', async (_name, fault) => {
     const dir = await copySession(source.dir);
@@ -135,15 +136,17 @@ describe('a log decoded on a worker thread', () => {
   });
 
   it('leaves no open log behind when the reader stops after the first batch, and reads the next log whole', async () => {
-    const dir = await longSession(150);
-    for await (const item of readLogBatches(logOf(dir), {}, 'worker')) {
-      expect(item.type).toBe('batch');
-      break;
-    }
-    expect(isOpen(logOf(dir))).toBe(false);
-    // The worker is kept for the next read: nothing of the stopped one may reach it.
-    expect((await sameOnBothThreads(dir)).items).toHaveLength(150);
-  });
+    await withinCpuTime(async () => {
+      const dir = await longSession(150);
+      for await (const item of readLogBatches(logOf(dir), {}, 'worker')) {
+        expect(item.type).toBe('batch');
+        break;
+      }
+      expect(isOpen(logOf(dir))).toBe(false);
+      // The worker is kept for the next read: nothing of the stopped one may reach it.
+      expect((await sameOnBothThreads(dir)).items).toHaveLength(150);
+    });
+  }, CPU_CLOCK_ONLY);
 
   it('ends a worker left idle for IDLE_WORKER_MS, and starts another for the next read', async () => {
     // No idle worker of an earlier test (their timers are not this test's), and room for one.

@@ -131,7 +131,7 @@ export function formatLs(sessions: readonly ListedSession[], layout: LsLayout): 
 
 function table(sessions: readonly ListedSession[], layout: LsLayout, ids: Map<string, string> | undefined, dropped: ReadonlySet<number>) {
   const rows = sessions.map((session) => {
-    const title = [session.title === null ? '' : printable(session.title), notes(session)].filter(Boolean).join('  ');
+    const title = [session.title === null ? '' : printable(session.title), printable(notes(session))].filter(Boolean).join('  ');
     const id = ids?.get(session.id) ?? session.id;
     return [shownTime(session.updatedAt, layout.utc), session.status, String(session.messages), printable(id), printable(workspaceText(session, layout.homeDir)), title];
   });

@@ -1,3 +1,6 @@
+import { FileSystemError } from '../errors/index.js';
+import { errorLines } from './error-line.js';
+
 /** Where the CLI writes; tests pass their own to capture what a user would see. */
 export interface Output {
   out(text: string): void;
@@ -6,17 +9,38 @@ export interface Output {
   readonly columns?: number | undefined;
 }
 
-/** Standard output's reader stopped early (`rxstore … | head`): nothing more is written to it. */
+/** Standard output's reader stopped early (`rxstore … | head`), or it failed: nothing more is written to it. */
 let stdoutClosed = false;
 
 /**
  * A reader that stops early is not an error, and does not decide the exit status: the command goes on to
- * its verdict (a damaged session is still exit 1), writing nothing more. Called once, before a command runs.
+ * its verdict (a damaged session is still exit 1), writing nothing more. Standard output that fails (a
+ * full disk, `> /dev/full`, an I/O error) is: one coded line, `rxstore: RX_FILE_SYSTEM: standard output:
+ * no space left on device`, and exit 1 at the end, whatever the command had decided. Standard error
+ * that fails leaves nowhere to say it: exit 1 alone. Called once, before a command runs.
  */
 export function endQuietlyOnClosedPipe(): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
     stdoutClosed = true;
+    if (error.code === 'EPIPE') return;
+    if (stderrFailed === false) process.stderr.write(errorLines(new FileSystemError(error, 'standard output')));
+    exitOneAtTheEnd();
+  });
+  process.stderr.on('error', () => {
+    stderrFailed = true;
+    exitOneAtTheEnd();
+  });
+}
+
+let stderrFailed = false;
+let exitingOne = false;
+
+/** The command may still set its exit code after the failure is known: the failure's 1 is set last. */
+function exitOneAtTheEnd(): void {
+  if (exitingOne) return;
+  exitingOne = true;
+  process.once('exit', () => {
+    if (!process.exitCode) process.exitCode = 1;
   });
 }
 

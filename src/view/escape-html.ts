@@ -1,3 +1,5 @@
+import { escapeControlsKeepingLines } from './control-characters.js';
+
 /** A lone surrogate (a string cut inside an emoji, or bad data): not a character a page can show. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -12,7 +14,9 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
  * Text from a session as HTML text: every character that could open markup, an entity or an
  * attribute is replaced, so nothing a session holds ever becomes markup. Lone surrogates (a
  * string cut inside an emoji) become U+FFFD rather than bytes a browser would guess about.
+ * Control characters and bidirectional overrides are shown as escapes (`\x1b`, `\u202e`): a page
+ * is also read with `cat`, where they would act on the terminal, and a browser would reorder by them.
  */
 export function escapeHtml(text: string): string {
-  return wellFormed(text).replace(/[&<>"']/g, (character: string) => ENTITIES[character]!);
+  return escapeControlsKeepingLines(wellFormed(text)).replace(/[&<>"']/g, (character: string) => ENTITIES[character]!);
 }

@@ -1,4 +1,5 @@
-import { wellFormed } from './escape-html.js';
+import { escapeControlsKeepingLines } from './control-characters.js';
+import { escapeHtml, wellFormed } from './escape-html.js';
 
 /**
  * A fenced code block that its content cannot close: the fence is a run of backticks longer than
@@ -14,13 +15,8 @@ export function fencedBlock(text: string, info = 'text'): string {
  * Control characters other than line breaks and tabs (an ANSI colour, a bidirectional override)
  * written as escapes: Markdown is read in terminals too, where they would act instead of show.
  */
-const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
 function shown(text: string): string {
-  return wellFormed(text).replace(CONTROLS, (character) => {
-    const code = character.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
+  return escapeControlsKeepingLines(wellFormed(text));
 }
 
 /** An inline code span its content cannot close (CommonMark: backtick strings of equal length). */
@@ -37,7 +33,16 @@ export function inlineCode(text: string): string {
  * every ASCII punctuation character.
  */
 export function markdownText(text: string): string {
-  return shown(text).replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()#+\-.!<>&|~]/g, '\\$&');
+  return shown(text).replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()#+\-.!<>&|~:@]/g, '\\$&');
+}
+
+/**
+ * Text from a session inside an HTML block of a Markdown page (a `<summary>`): escaped HTML on
+ * one line. A line break would let a blank line end the block, and what follows it would be
+ * read as Markdown: headings, images, links.
+ */
+export function htmlBlockText(text: string): string {
+  return escapeHtml(text.replace(/\s*[\r\n]+\s*/g, ' '));
 }
 
 /** The longest run of backticks in a text (a loop: a spread of every run would overflow the stack). */

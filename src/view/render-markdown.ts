@@ -1,6 +1,5 @@
 import { cutText, formatBytes } from './cut-text.js';
-import { escapeHtml } from './escape-html.js';
-import { fencedBlock, inlineCode, markdownText } from './markdown-fence.js';
+import { fencedBlock, htmlBlockText, inlineCode, markdownText } from './markdown-fence.js';
 import type { SessionView, ViewHeader, ViewItem } from './session-view.js';
 import type { ToolCallView } from './tool-call-view.js';
 import { describeProblem, formatClock, headerFacts, LIMITS, plural, roleLabel, toolBadges, turnNote } from './view-format.js';
@@ -8,7 +7,7 @@ import { describeProblem, formatClock, headerFacts, LIMITS, plural, roleLabel, t
 /**
  * A session as Markdown for an issue or a pull request, streamed a piece at a time. Text from
  * the session only ever appears inside a fence it cannot close, an inline code span, escaped
- * Markdown text, or (in a `<summary>`) escaped HTML.
+ * Markdown text, or (in a `<summary>`) escaped HTML on one line; control characters are escapes everywhere.
  */
 export async function* renderMarkdown(view: SessionView): AsyncGenerator<string> {
   yield headerMarkdown(view.header);
@@ -48,7 +47,7 @@ function itemMarkdown(item: ViewItem): string {
 function toolMarkdown(call: ToolCallView): string {
   const badges = toolBadges(call).map((badge) => badge.text);
   const summary = `${call.name}${call.target ? `: ${call.target}` : ''}${badges.length > 0 ? ` — ${badges.join(', ')}` : ''}`;
-  let md = `<details><summary>${escapeHtml(summary)}</summary>\n\n`;
+  let md = `<details><summary>${htmlBlockText(summary)}</summary>\n\n`;
   md += `Arguments:\n\n${fencedBlock(cutText(call.arguments || '(none)', LIMITS.markdownOutput).shown, 'json')}\n`;
   for (const edit of call.edits) {
     const diff = edit.lines.map((line) => `${line.kind === 'added' ? '+' : line.kind === 'removed' ? '-' : ' '}${line.text}`).join('\n');

@@ -1,3 +1,4 @@
+import { jsonText } from '../codec/json-text.js';
 import { messageText, parseJsonObject, ToolExecutionSchema, type Message } from '../session/replay/message.js';
 import { diffLines, type DiffLine } from './edit-diff.js';
 
@@ -26,6 +27,29 @@ export interface ToolResultView {
   failed: boolean;
 }
 
+/**
+ * Arguments nested deeper are shown as sent: indenting every level makes text that grows with the
+ * square of the depth (10,000 levels, which Reasonix reads, would be 200 MB for a page that shows 200 lines).
+ */
+const PRETTY_DEPTH = 64;
+
+/** How deep the arrays and objects of a JSON text nest, by one pass over its characters (no recursion). */
+function nestingDepth(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let at = 0; at < json.length; at += 1) {
+    const character = json[at];
+    if (inString) {
+      if (character === '\\') at += 1;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '{' || character === '[') deepest = Math.max(deepest, ++depth);
+    else if (character === '}' || character === ']') depth -= 1;
+  }
+  return deepest;
+}
+
 const SHELL_TOOLS = new Set(['bash', 'pwsh', 'powershell']);
 const TARGET_CHARS = 160;
 
@@ -45,7 +69,7 @@ export function toolCallView(
   return {
     name: call.name || '(unnamed tool)',
     target: oneLine(targetOf(call.name, args ?? {})),
-    arguments: args ? JSON.stringify(args, null, 2) : call.arguments,
+    arguments: args && nestingDepth(call.arguments) <= PRETTY_DEPTH ? jsonText(args, 2) : call.arguments,
     edits: args ? editsOf(call.name, args) : [],
     ...(result ? { result: resultView(result, eventDurationMs) } : {}),
   };

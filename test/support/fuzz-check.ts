@@ -82,7 +82,7 @@ export async function checkInput(input: FuzzInput, workspace: FuzzWorkspace): Pr
       if (session.late && (!session.outcome || session.released)) {
         const detail = session.outcome
           ? `readSession was blocked ${LIMITS.inputMs} ms and returned only once its FIFOs were opened for writing`
-          : `readSession still running after ${STUCK_MS / 1000} s`;
+          : `readSession still pending after ${STUCK_MS / 1000} s of CPU time, or doing no work`;
         findings.push({ kind: 'time', layer, detail });
       }
       if (session.outcome && 'error' in session.outcome) findings.push({ kind: 'uncoded-error', layer, detail: describeError(session.outcome.error) });
@@ -219,7 +219,14 @@ function countsOf(counts: Record<string, number>, total: number): boolean {
   return values.every((count) => Number.isInteger(count) && (count as number) > 0) && values.reduce((sum: number, count) => sum + Number(count), 0) === total;
 }
 
+/** A read still pending after this much CPU time is running away (the bound is 2 s: six times over). */
 const STUCK_MS = 12_000;
+/**
+ * Checks in a row, 100 ms apart on the wall clock, in which the process did no work at all while the
+ * read was pending: it is blocked, not slow. A read that computes gets its turn on a loaded machine
+ * within milliseconds; the wall clock only decides how often this is looked at.
+ */
+const STUCK_IDLE_CHECKS = 40;
 
 interface Settled<T> {
   /** Absent when the promise was still pending at STUCK_MS. */
@@ -231,22 +238,34 @@ interface Settled<T> {
 
 /**
  * Waits for `promise` up to `ms` of wall-clock time. A read that blocks on a FIFO is then let go
- * with `release`, again and again; one still pending at STUCK_MS is left behind.
+ * with `release`, again and again; one still pending after STUCK_MS of CPU time, or that does no work
+ * over STUCK_IDLE_CHECKS checks in a row (blocked on something release cannot open), is left behind.
+ * Neither depends on how busy the machine is.
  */
 async function settle<T>(promise: Promise<T>, ms: number, release: () => boolean): Promise<Settled<T>> {
   const outcome = promise.then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
+  const cpuStart = cpuMsNow();
   const first = await within(outcome, ms);
   if (first) return { outcome: first, late: false, released: false };
   let released = false;
-  for (let waited = ms; waited < STUCK_MS; waited += 100) {
+  let last = cpuMsNow();
+  for (let idle = 0; idle < STUCK_IDLE_CHECKS && last - cpuStart < STUCK_MS; ) {
     released = release() || released;
     const later = await within(outcome, 100);
     if (later) return { outcome: later, late: true, released };
+    const now = cpuMsNow();
+    idle = now - last < 1 ? idle + 1 : 0;
+    last = now;
   }
   return { late: true, released };
+}
+
+function cpuMsNow(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** The promise's value, or undefined once `ms` have passed. */

@@ -1,7 +1,7 @@
 // `reasonix serve` on a loopback port, for the writer paths only it has (fork with a title, rewind).
 // Started with `--auth none --no-open`; the bound address comes from `--port-file` (addr 127.0.0.1:0).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, watch } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +14,6 @@ export interface ServeOptions {
   /** Workspace whose store serve uses. */
   cwd: string;
   mock: MockModel;
-  /** How long to wait for the port file. Default 20 s. */
-  startTimeoutMs?: number;
 }
 
 export interface ReasonixServer {
@@ -41,14 +39,26 @@ export async function startReasonixServe(options: ServeOptions): Promise<Reasoni
   child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
 
-  const deadline = Date.now() + (options.startTimeoutMs ?? 20_000);
-  while (!(existsSync(portFile) && readFileSync(portFile, 'utf8').trim())) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      await rm(portDir, { recursive: true, force: true });
-      throw new Error(`reasonix serve did not start: ${stderr || stdout}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // Started when it has written its address; failed when it exits first. Events, no deadline: a slow start
+  // on a busy machine is slower, never a failure.
+  const started = await new Promise<boolean>((resolve) => {
+    const watcher = watch(portDir);
+    const settle = (ok: boolean) => {
+      watcher.close();
+      child.off('exit', exitedFirst);
+      resolve(ok);
+    };
+    const check = () => {
+      if (existsSync(portFile) && readFileSync(portFile, 'utf8').trim()) settle(true);
+    };
+    const exitedFirst = () => settle(false);
+    watcher.on('change', check);
+    child.once('exit', exitedFirst);
+    check();
+  });
+  if (!started) {
+    await rm(portDir, { recursive: true, force: true });
+    throw new Error(`reasonix serve did not start: ${stderr || stdout}`);
   }
   const url = `http://${readFileSync(portFile, 'utf8').trim()}`;
   await rm(portDir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import type { Output } from '../output.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { CursorMismatchError, onFileSystem, undefinedIfMissing, UsageError } from '../../errors/index.js';
 import type { RootArgs } from '../root-options.js';
-import { jsonText } from '../../codec/json-text.js';
+import { jsonOutput } from '../json-output.js';
 
 /** What `rxstore cat` is run with: the options cat.ts declares, as yargs gives them. */
 export interface CatArgs extends RootArgs {
@@ -29,7 +29,7 @@ export async function runCat(args: CatArgs, output: Output, setExit: (code: numb
   }
   const session = await openSession(await resolveSessionArgument(args.session, args));
   const lines = args.records ? session.records() : session.personView();
-  for await (const line of lines) output.out(`${jsonText(line)}\n`);
+  for await (const line of lines) output.out(`${jsonOutput(line)}\n`);
   setExit(0);
 }
 
@@ -54,7 +54,7 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
   let last: RecordsCursor | undefined;
   try {
     for await (const piece of session.recordsSince(saved)) {
-      for (const record of piece.records) output.out(`${jsonText(record)}\n`);
+      for (const record of piece.records) output.out(`${jsonOutput(record)}\n`);
       last = piece.cursor;
     }
   } catch (error) {

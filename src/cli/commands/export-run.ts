@@ -1,3 +1,5 @@
+import { terminalSafeJson } from '../json-output.js';
+import { printable } from '../printable.js';
 import { resolve } from 'node:path';
 import { exportedText, exportSession } from '../../migrate/export-session.js';
 import { openSession } from '../../store/open-session.js';
@@ -25,12 +27,13 @@ export async function runExport(args: ExportArgs, output: Output, setExit: (code
   const session = await openSession(await resolveSessionArgument(args.session, args));
   const read = await session.read();
   if (args.to === STDOUT) {
-    output.out(exportedText(read, { format: args.format, view: args.view, id: read.id }).document);
+    // On standard output, likely a terminal: the same JSON values, with no raw control character.
+    output.out(terminalSafeJson(exportedText(read, { format: args.format, view: args.view, id: read.id }).document));
     setExit(0);
     return;
   }
   const report = await exportSession(read, { to: resolve(args.to), format: args.format, view: args.view, force: args.force, given: args.to });
-  if (report.unchanged.length === report.files.length) output.out(`already exported: ${report.files.join(' and ')} ${report.files.length === 1 ? 'holds' : 'hold'} exactly these ${counted(report.messages, 'message')}; nothing was written\n`);
-  else output.out(`exported ${counted(report.messages, 'message')} to ${report.files.join(' and ')}\n`);
+  if (report.unchanged.length === report.files.length) output.out(`already exported: ${printable(report.files.join(' and '))} ${report.files.length === 1 ? 'holds' : 'hold'} exactly these ${counted(report.messages, 'message')}; nothing was written\n`);
+  else output.out(`exported ${counted(report.messages, 'message')} to ${printable(report.files.join(' and '))}\n`);
   setExit(0);
 }

@@ -1,3 +1,4 @@
+import { jsonOutput } from '../json-output.js';
 import { inspectReport, type InspectReport } from '../../session/replay/inspect-report.js';
 import type { SessionRead } from '../../session/reading/read-session.js';
 import { personView } from '../../session/replay/views.js';
@@ -44,7 +45,7 @@ export async function runInspect(args: InspectArgs, output: Output, setExit: (co
       const messages = personView(item.read.projection);
       if (args.json) objects.push({ id: item.report.id, path: item.report.path, status: item.report.status, messages });
       else {
-        for (const message of messages) output.out(`${JSON.stringify(message)}\n`);
+        for (const message of messages) output.out(`${jsonOutput(message)}\n`);
         // What precedes the damage was printed; the refusal is the one error line.
         if (item.read.refusal) output.err(errorLines(item.read.refusal));
       }
@@ -52,7 +53,7 @@ export async function runInspect(args: InspectArgs, output: Output, setExit: (co
     else output.out(`${shown > 0 ? '\n' : ''}${formatInspect(item.report, { verbose: args.verbose })}`);
     shown += 1;
   }
-  if (args.json) output.out(`${JSON.stringify(args.sessions.length > 1 ? objects : objects[0], null, 2)}\n`);
+  if (args.json) output.out(`${jsonOutput(args.sessions.length > 1 ? objects : objects[0], 2)}\n`);
   setExit(worst);
 }
 

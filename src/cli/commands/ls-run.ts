@@ -1,3 +1,4 @@
+import { jsonOutput } from '../json-output.js';
 import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ListedSession } from '../../store/listing/describe-conversation.js';
@@ -51,7 +52,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: number
   for (const session of sessions) {
     if (session.status === 'unreadable') output.err(warningLine(`${session.problem ?? session.path}; listed as unreadable`));
   }
-  if (args.json) output.out(`${JSON.stringify(sessions, null, 2)}\n`);
+  if (args.json) output.out(`${jsonOutput(sessions, 2)}\n`);
   else if (sessions.length > 0) {
     output.out(formatLs(sessions, { columns: output.columns, utc: args.utc, homeDir: inputs.homeDir }));
     // On a terminal, a person is told what was not read whole now; a pipe gets the rows alone (--json has `checked`).

@@ -1,3 +1,5 @@
+import { printable } from '../printable.js';
+import { jsonOutput } from '../json-output.js';
 import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -66,7 +68,7 @@ export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, set
     : await transcriptsAt(resolve(args.path!));
   const outcomes = await migrateAll(transcripts, special, args, destination, concurrency, output, isTty() && !args.json);
   const failed = outcomes.filter((outcome) => outcome.error);
-  if (args.json) output.out(`${JSON.stringify(outcomes, null, 2)}\n`);
+  if (args.json) output.out(`${jsonOutput(outcomes, 2)}\n`);
   else {
     const count = (action: string) => outcomes.filter((outcome) => outcome.report?.action === action).length;
     output.out(
@@ -189,7 +191,7 @@ function resumeText(report: MigrationReport, destination: Destination): string |
  * they cannot move the cursor or break the line.
  */
 function outcomeLine(outcome: Outcome, destination: Destination): string {
-  return describeOutcome(outcome, destination).replace(/[\x00-\x1f\x7f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return printable(describeOutcome(outcome, destination));
 }
 
 function describeOutcome(outcome: Outcome, destination: Destination): string {

@@ -1,3 +1,4 @@
+import { jsonOutput } from '../json-output.js';
 import { DamagedStoreError, errorFromProblem, UnsupportedVersionError } from '../../errors/index.js';
 import { readSession, reasonixRefuses } from '../../session/reading/read-session.js';
 import { CACHE_REFUSALS } from '../../session/reading/recovery-cache.js';
@@ -32,7 +33,7 @@ export async function runRepair(args: RepairArgs, output: Output, setExit: (code
   }
   const report = await repairSession(dir, { dryRun: args.dryRun });
   const shown = printable(dir);
-  if (args.json) output.out(`${JSON.stringify(report, null, 2)}\n`);
+  if (args.json) output.out(`${jsonOutput(report, 2)}\n`);
   else if (report.action === 'nothing-to-repair') output.out(`${shown}: no torn tail; nothing to repair\n`);
   else if (!report.tornTail) {
     const verb = report.action === 'repaired' ? 'removed' : 'would remove';

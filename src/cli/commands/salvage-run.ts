@@ -1,3 +1,4 @@
+import { jsonOutput } from '../json-output.js';
 import { salvageSession, type SalvageReport } from '../../session/writing/salvage-session.js';
 import { isTranscriptPath, salvageTranscript, type TranscriptSalvageReport } from '../../migrate/salvage-transcript.js';
 import { quote, reasonixResume } from '../../store/resume/shell-command.js';
@@ -21,13 +22,13 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
   if (isTranscriptPath(args.session)) {
     // Looked at as every command looks at what was typed: a transcript that is not there is not a session (exit 2).
     const report = await salvageTranscript(await resolveSessionArgument(args.session, args), { to: args.to, dryRun: args.dryRun });
-    output.out(args.json ? `${JSON.stringify(report, null, 2)}\n` : describeTranscriptSalvage(report));
+    output.out(args.json ? `${jsonOutput(report, 2)}\n` : describeTranscriptSalvage(report));
     setExit(0);
     return;
   }
   const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
   const report = await salvageSession(dir, { to: args.to, dryRun: args.dryRun });
-  if (args.json) output.out(`${JSON.stringify(report, null, 2)}\n`);
+  if (args.json) output.out(`${jsonOutput(report, 2)}\n`);
   else {
     const verb = { salvaged: 'salvaged into', 'would-salvage': 'would salvage into', 'already-salvaged': 'already salvaged into' }[report.action];
     output.out(
@@ -66,9 +67,9 @@ function describeTranscriptSalvage(report: TranscriptSalvageReport): string {
   const verb = { salvaged: 'salvaged into', 'would-salvage': 'would salvage into', 'already-salvaged': 'already salvaged into' }[report.action];
   const lines = [`${report.source}: ${verb} ${report.newPath}: ${counted(report.linesKept, 'message')} kept, ${counted(report.dropped.length, 'line')} left out`];
   if (report.byteOrderMarkRemoved) lines.push('  the byte-order mark at its start was left out');
-  // A reason shows the line it is about: text from the transcript, escaped.
-  for (const dropped of report.dropped) lines.push(`  ${printable(dropped.reason)}`);
+  // A reason shows the line it is about: text from the transcript, escaped with every line below.
+  for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
   const platform = process.platform === 'win32' ? 'win32' : 'linux';
   lines.push(`  resume it with: ${reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(printable).join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { errorFromProblem, SessionNotFoundError, UsageError } from '../../errors/index.js';
+import { errorFromProblem, FileSystemError, SessionNotFoundError, UsageError } from '../../errors/index.js';
 import { writeStreamAtomic } from '../../fs/atomic-stream.js';
 import { OUTPUT_FILE_MODE } from '../../fs/atomic-write.js';
 import { checkPageFile, MARKDOWN_GENERATOR_MARK } from '../../view/page-target.js';
@@ -58,7 +58,7 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
       given: args.to,
     });
     for (const damaged of report.damaged) output.err(`${cutLongWords(`rxstore: ${printable(damaged.id)}: ${printable(damaged.problem)}`)}\n`);
-    output.out(`${report.index}: ${counted(report.sessions, 'session')}, ${counted(report.written, 'page')} written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
+    output.out(`${printable(report.index)}: ${counted(report.sessions, 'session')}, ${counted(report.written, 'page')} written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
     setExit(report.damaged.length > 0 ? 1 : 0);
     return;
   }
@@ -105,8 +105,9 @@ async function writeToOutput(pieces: AsyncIterable<string>, output: Output): Pro
 async function resumeAsWhereSays(id: string, path: string, args: RootArgs): Promise<string | null | undefined> {
   const { inputs, roots } = await machineRoots(args);
   const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
+  // A root the system will not list is said by the commands that read roots; this page only loses its resume line.
   const located = await locateSession(roots.roots, id, context).catch((error: unknown) => {
-    if (error instanceof SessionNotFoundError) return [];
+    if (error instanceof SessionNotFoundError || error instanceof FileSystemError) return [];
     throw error;
   });
   const found = located.find((whereabouts) => whereabouts.copies.some((copy) => copy.path === path));

@@ -1,3 +1,4 @@
+import { jsonOutput } from '../json-output.js';
 import { locateSession, type SessionWhereabouts } from '../../store/locate-session.js';
 import { machineRoots } from '../../store/roots/machine-roots.js';
 import type { Output } from '../output.js';
@@ -26,7 +27,7 @@ export async function runWhere(args: WhereArgs, output: Output, setExit: (code: 
   });
   // Asked about another folder than this one: the command to resume goes there first.
   const elsewhere = args.cwd !== undefined && inputs.cwd !== resolve('.') ? inputs.platform : undefined;
-  output.out(args.json ? `${JSON.stringify(located, null, 2)}\n` : located.map((session) => formatWhereabouts(session, inputs.cwd, elsewhere)).join('\n'));
+  output.out(args.json ? `${jsonOutput(located, 2)}\n` : located.map((session) => formatWhereabouts(session, inputs.cwd, elsewhere)).join('\n'));
   setExit(0);
 }
 

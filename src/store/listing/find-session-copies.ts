@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { opendir, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { describeSystemError, isSystemError } from '../../errors/index.js';
+import { describeSystemError, fileSystemErrorOf, isSystemError } from '../../errors/index.js';
 import { readHeader } from '../../session/reading/header.js';
 import { readManifest } from '../../session/reading/manifest.js';
 import { statLine, statOrCode } from '../../fs/files-stamp.js';
@@ -48,6 +48,7 @@ export async function findSessionCopies(roots: ReadRoot[], stores: readonly List
   const found: FoundCopies = { copies: [], registries: new Map(), warnings: [] };
   const storeDirs: StoreDir[] = [];
   for (const root of roots) {
+    if (!(await rootIsThere(root.path))) continue;
     if (root.kind === 'store') storeDirs.push(storeDirNamed(root.path));
     else storeDirs.push(...(await storeDirsUnder(root.path, root.kind === 'legacy' ? 'legacy' : undefined, found.warnings)));
     if (root.kind === 'state') {
@@ -60,6 +61,21 @@ export async function findSessionCopies(roots: ReadRoot[], stores: readonly List
   const perStore = await Promise.all(wanted.map((storeDir) => copiesIn(storeDir, found.warnings)));
   found.copies = perStore.flat();
   return found;
+}
+
+/**
+ * Whether a root is there to read. A missing one holds nothing; one the system will not list (permission
+ * denied, a file where the folder should be) is the one coded error it is, with its path, rather than
+ * "no session matches" or a warning for every store below it.
+ */
+async function rootIsThere(root: string): Promise<boolean> {
+  try {
+    await (await opendir(root)).close();
+    return true;
+  } catch (error) {
+    if (isSystemError(error) && error.code === 'ENOENT') return false;
+    throw fileSystemErrorOf(error, root);
+  }
 }
 
 /** The store directories of a state root (or, as `legacy`, of a legacy root's JSONL layout). */
