@@ -104,3 +104,22 @@ describe('whether arguments are a JSON object, as Go decodes them', () => {
     for (const name of ['plain-chat', 'tool-calls', 'compacted', 'interrupted'] as const) expect((await readSession(fixture(name).dir)).projection.newTurn, name).toEqual({ accepted: true });
   });
 });
+
+describe('what rxstore writes, Reasonix takes a new turn in', () => {
+  it('the writer refuses messages after which Reasonix would refuse every new turn, as it refuses payloads Reasonix refuses', async () => {
+    const { createSession, appendBatches } = await import('../src/index.js');
+    const system = { kind: 'message/complete', payload: { message: { role: 'system', id: 'rx-w-system', content: 'You are helpful.' } } };
+    await expect(createSession({ storeDir: await tempDir(), batches: [{ operationId: 'turn-1', events: [system, refusedCall, itsResult] }] })).rejects.toMatchObject({
+      code: 'RX_WRITE_REFUSED',
+      message: 'refused to write batch 1 (operation "turn-1"): Reasonix would open the session but refuse every new turn in it ("transcript gate: tool arguments must be a JSON object at message 1")',
+      data: { messageIndex: 1 },
+    });
+    const { dir } = await createSession({ storeDir: await tempDir(), batches: [{ operationId: 'turn-1', events: [system] }] });
+    const userCalls = { kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-w-user', content: 'hi', tool_calls: [{ id: 'c', name: 'bash', arguments: '{}' }] } } };
+    await expect(appendBatches(dir, [{ operationId: 'turn-2', events: [userCalls] }])).rejects.toMatchObject({ code: 'RX_WRITE_REFUSED', data: { messageIndex: 1 } });
+    expect((await readSession(dir)).projection.modelMessages).toHaveLength(1);
+    // A call whose result comes in a later append is taken: Reasonix stands in for a missing result.
+    await appendBatches(dir, [{ operationId: 'turn-2', events: [{ kind: 'message/complete', payload: { message: { role: 'assistant', id: 'rx-w-a', content: '', tool_calls: [{ id: 'c', name: 'bash', arguments: '{}' }] } } }] }]);
+    expect((await readSession(dir)).status).toBe('ok');
+  });
+});
