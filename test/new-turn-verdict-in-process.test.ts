@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { gateCarry, gateFacts, transcriptGate, type GateMessage } from '../src/session/replay/transcript-gate.js';
 import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { appendBatch } from './support/faults.js';
+import { appendBatch, copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { InspectJsonSchema, runCli } from './support/inspect-json-schema.js';
 import { newTurnCases, type NewTurnCase } from './support/new-turn-cases.js';
@@ -121,5 +121,18 @@ describe('what rxstore writes, Reasonix takes a new turn in', () => {
     // A call whose result comes in a later append is taken: Reasonix stands in for a missing result.
     await appendBatches(dir, [{ operationId: 'turn-2', events: [{ kind: 'message/complete', payload: { message: { role: 'assistant', id: 'rx-w-a', content: '', tool_calls: [{ id: 'c', name: 'bash', arguments: '{}' }] } } }] }]);
     expect((await readSession(dir)).status).toBe('ok');
+  });
+});
+
+describe('the commands agree on what a session is', () => {
+  it('view shows a session Reasonix takes no turn in whole, with no damage, and exits 0; inspect says a session without messages has none', async () => {
+    const dir = await copySession(fixture('plain-chat').dir);
+    await appendBatch(dir, [refusedCall, itsResult]);
+    const page = await runCli(['view', dir, '--format', 'md']);
+    expect(page.code, page.stderr).toBe(0);
+    expect(page.stdout).not.toContain('Reasonix would refuse this session');
+    const { createSession } = await import('../src/index.js');
+    const { dir: empty } = await createSession({ storeDir: await tempDir(), batches: [{ operationId: 'o', events: [{ kind: 'session/title', payload: { title: 'x' } }] }] });
+    expect((await runCli(['inspect', empty])).stdout).toContain('content      no messages\n');
   });
 });
