@@ -29,7 +29,7 @@ describe('view --all --to acts on its own site state only after checking it', ()
     const forced = await site(to, '--force');
     expect(forced.code, forced.stderr).toBe(0);
     expect(await readFile(victim, 'utf8')).toBe('keep me\n');
-    expect(forced.stdout).toMatch(/1 sessions, 1 pages written, 0 unchanged, 0 removed/);
+    expect(forced.stdout).toMatch(/1 session, 1 page written, 0 unchanged, 0 removed/);
   });
 
   it('a sessions/ symlink is never written through, --force or not', async () => {

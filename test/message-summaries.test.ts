@@ -55,8 +55,10 @@ describe('message summaries', () => {
     const exact = 'x'.repeat(199) + '!';
     const longer = `${exact}and more`;
     const message = (fields: Record<string, unknown>) => ({ kind: 'message/complete', payload: { message: fields } });
+    // Arguments that are no object, written on purpose: Reasonix would take no new turn after them.
     const { dir } = await createSession({
       storeDir: await tempDir(),
+      validate: false,
       batches: [
         {
           operationId: 'turn-1',
@@ -94,7 +96,7 @@ describe('message summaries', () => {
       { role: 'assistant', content: 'calling', tool_calls: [{ id: 'c1' }] },
       { role: 'tool', tool_call_id: 'c1', content: `${'y'.repeat(199)}\ud800` },
     ];
-    const { dir } = await createSession({ storeDir: await tempDir(), batches: [{ operationId: 'o1', events: [{ kind: 'history/replace', payload: { messages: history } }] }] });
+    const { dir } = await createSession({ storeDir: await tempDir(), validate: false, batches: [{ operationId: 'o1', events: [{ kind: 'history/replace', payload: { messages: history } }] }] });
     const whole = (await readSession(dir)).projection.transcript.map((entry) => entry.message);
     const summary = (await readSession(dir, { keep: 'summary' })).projection.transcript.map((entry) => entry.message);
     expect(summary).toStrictEqual<Message[]>([

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { gateCarry, gateFacts, transcriptGate, type GateMessage } from '../src/session/replay/transcript-gate.js';
 import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { appendBatch } from './support/faults.js';
+import { appendBatch, copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { InspectJsonSchema, runCli } from './support/inspect-json-schema.js';
 import { newTurnCases, type NewTurnCase } from './support/new-turn-cases.js';
@@ -102,5 +102,37 @@ describe('whether arguments are a JSON object, as Go decodes them', () => {
   });
   it('a session whose model view is a fixture\'s takes a new turn', async () => {
     for (const name of ['plain-chat', 'tool-calls', 'compacted', 'interrupted'] as const) expect((await readSession(fixture(name).dir)).projection.newTurn, name).toEqual({ accepted: true });
+  });
+});
+
+describe('what rxstore writes, Reasonix takes a new turn in', () => {
+  it('the writer refuses messages after which Reasonix would refuse every new turn, as it refuses payloads Reasonix refuses', async () => {
+    const { createSession, appendBatches } = await import('../src/index.js');
+    const system = { kind: 'message/complete', payload: { message: { role: 'system', id: 'rx-w-system', content: 'You are helpful.' } } };
+    await expect(createSession({ storeDir: await tempDir(), batches: [{ operationId: 'turn-1', events: [system, refusedCall, itsResult] }] })).rejects.toMatchObject({
+      code: 'RX_WRITE_REFUSED',
+      message: 'refused to write batch 1 (operation "turn-1"): Reasonix would open the session but refuse every new turn in it ("transcript gate: tool arguments must be a JSON object at message 1")',
+      data: { messageIndex: 1 },
+    });
+    const { dir } = await createSession({ storeDir: await tempDir(), batches: [{ operationId: 'turn-1', events: [system] }] });
+    const userCalls = { kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-w-user', content: 'hi', tool_calls: [{ id: 'c', name: 'bash', arguments: '{}' }] } } };
+    await expect(appendBatches(dir, [{ operationId: 'turn-2', events: [userCalls] }])).rejects.toMatchObject({ code: 'RX_WRITE_REFUSED', data: { messageIndex: 1 } });
+    expect((await readSession(dir)).projection.modelMessages).toHaveLength(1);
+    // A call whose result comes in a later append is taken: Reasonix stands in for a missing result.
+    await appendBatches(dir, [{ operationId: 'turn-2', events: [{ kind: 'message/complete', payload: { message: { role: 'assistant', id: 'rx-w-a', content: '', tool_calls: [{ id: 'c', name: 'bash', arguments: '{}' }] } } }] }]);
+    expect((await readSession(dir)).status).toBe('ok');
+  });
+});
+
+describe('the commands agree on what a session is', () => {
+  it('view shows a session Reasonix takes no turn in whole, with no damage, and exits 0; inspect says a session without messages has none', async () => {
+    const dir = await copySession(fixture('plain-chat').dir);
+    await appendBatch(dir, [refusedCall, itsResult]);
+    const page = await runCli(['view', dir, '--format', 'md']);
+    expect(page.code, page.stderr).toBe(0);
+    expect(page.stdout).not.toContain('Reasonix would refuse this session');
+    const { createSession } = await import('../src/index.js');
+    const { dir: empty } = await createSession({ storeDir: await tempDir(), batches: [{ operationId: 'o', events: [{ kind: 'session/title', payload: { title: 'x' } }] }] });
+    expect((await runCli(['inspect', empty])).stdout).toContain('content      no messages\n');
   });
 });

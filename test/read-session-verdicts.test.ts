@@ -423,8 +423,8 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
 });
 
 describe('the statuses a read gives', () => {
-  it('are the four a caller narrows on, and only the last two are refusals', () => {
-    expect(SessionStatusSchema.options).toEqual(['ok', 'torn-tail', 'damaged', 'unsupported']);
+  it('are the five a caller narrows on, and only the last two are refusals to open', () => {
+    expect(SessionStatusSchema.options).toEqual(['ok', 'torn-tail', 'turn-refused', 'damaged', 'unsupported']);
     expect(SessionStatusSchema.options.filter((status) => reasonixRefuses(status))).toEqual(['damaged', 'unsupported']);
     expect(SessionStatusSchema.safeParse('refused').success).toBe(false);
   });

@@ -47,7 +47,7 @@ export function formatInspect(report: InspectReport, options: { verbose?: boolea
     );
   }
   if (report.newTurn) lines.push(`new turn     ${report.newTurn.accepted ? 'taken' : `refused by Reasonix: ${printable(report.newTurn.reason ?? '')}`}`);
-  lines.push(`content      ${report.hygiene.hasContent ? 'has messages beyond the system prompt' : 'system prompt only'}`);
+  lines.push(`content      ${report.hygiene.hasContent ? 'has messages beyond the system prompt' : report.messages.total === 0 ? 'no messages' : 'system prompt only'}`);
   for (const finding of report.hygiene.findings) lines.push(`hygiene      ${finding.severity === 'error' ? 'error ' : ''}${finding.code}: ${printable(finding.message)}`);
   for (const problem of report.problems) {
     if (problem.severity === 'note' && !options.verbose) continue;

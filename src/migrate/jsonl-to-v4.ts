@@ -12,7 +12,8 @@ import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';
 import { readManifest } from '../session/reading/manifest.js';
 import { readableOrThrow } from '../session/reading/read-json-file.js';
-import { isJsonObjectText } from '../session/replay/message.js';
+import type { Message } from '../session/replay/message.js';
+import { repairForNewTurn } from '../session/writing/turn-repair.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { goSyntaxError } from '../codec/go-json-syntax.js';
@@ -193,14 +194,6 @@ function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: 
     const id = message.id as string;
     if (seen.has(id)) throw new MigrationRefusedError(`line ${line}: duplicate message id ${JSON.stringify(id)} (Reasonix refuses duplicate ids)`, { file: source.path, line });
     seen.add(id);
-    for (const call of (message.tool_calls as { name: string; arguments: string }[] | undefined) ?? []) {
-      if (call.arguments !== '' && !isJsonObjectText(call.arguments)) {
-        throw new MigrationRefusedError(`line ${line}: tool ${JSON.stringify(call.name)} arguments are not a JSON object (Reasonix refuses to resume it)`, {
-          file: source.path,
-          line,
-        });
-      }
-    }
   });
   if (messages.length > 0 && messages[0]!.role !== 'system') {
     warnings.push('the transcript has no system message: Reasonix resumes it without a system prompt (and does not add one)');
@@ -210,6 +203,19 @@ function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: 
     batches.push({
       operationId: `legacy-import:${source.sha256}:messages:${start / MESSAGES_PER_BATCH}`,
       events: messages.slice(start, start + MESSAGES_PER_BATCH).map((message) => ({ kind: 'message/complete', payload: { message } })),
+    });
+  }
+  // Reasonix's own migration of such a transcript opens and then refuses every new turn: the model
+  // is sent a list its transcript gate takes, and the transcript keeps every message as it was.
+  const repair = repairForNewTurn(messages.filter((message) => !message.local_only) as Message[]);
+  if (repair) {
+    warnings.push(`Reasonix would take no new turn after the transcript as it is ("${repair.refusal}"): what the model is sent was changed (${repair.changes.length} ${repair.changes.length === 1 ? 'change' : 'changes'}, each kept with what was there in a diagnostic event); the transcript keeps every message`);
+    batches.push({
+      operationId: `legacy-import:${source.sha256}:new-turn`,
+      events: [
+        { kind: 'diagnostic', payload: { migration: { source: source.path, turnRepair: { refusal: repair.refusal, changes: repair.changes } } } },
+        { kind: 'model/context-replace', payload: { messages: repair.messages, reason: `rxstore migrate: Reasonix refused a new turn (${repair.refusal})` } },
+      ],
     });
   }
   return { batches, messages: messages.length, warnings };

@@ -280,7 +280,8 @@ function headerOf(session: OpenedSession, read: SessionRead, visible: TimedMessa
     // A session Reasonix refuses is resumed by no command.
     resume: read.refusal ? null : resume !== undefined ? resume : resumeCommand(session, workspace, platform),
     status: read.status,
-    damage: read.problems.filter((problem) => problem.severity === 'error'),
+    // A new turn refused is no damage: Reasonix opens the session and the page shows all of it.
+    damage: read.problems.filter((problem) => problem.severity === 'error' && problem.code !== 'RX_TURN_REFUSED'),
     tornTailBytes: read.tornTail?.bytes ?? 0,
   };
 }

@@ -21,7 +21,8 @@ export interface WrittenState {
  * Checks batches before anything is written, with the rules Reasonix 1.38.11 reads a log by: a
  * kind it does not know must be optional; each payload must decode as its kind's (the reader's
  * `decodePayload`, message ids included, none used twice); an operation id may come again only
- * for the same events. The first breach is thrown, naming the batch and the event (both
+ * for the same events; and Reasonix must take a new turn after them (its transcript gate,
+ * `transcriptGate`). The first breach is thrown, naming the batch and the event (both
  * 1-based). Sequences are assigned by the writer itself, so they are always in order.
  */
 export function validateBatches(batches: readonly BatchToWrite[], state: WrittenState): void {
@@ -74,4 +75,13 @@ export function validateBatches(batches: readonly BatchToWrite[], state: Written
     });
     sequence += input.events.length;
   });
+  // A session Reasonix opens but takes no new turn in is one no writer of rxstore's leaves behind.
+  const turn = projection.newTurn;
+  if (!turn.accepted && batches.length > 0) {
+    const last = batches.at(-1)!;
+    throw new RefusedBatchError(
+      `refused to write ${batches.length === 1 ? `batch 1 (operation ${JSON.stringify(last.operationId)})` : `batches 1–${batches.length}`}: Reasonix would open the session but refuse every new turn in it ("${turn.reason}")`,
+      { sequence: sequence - 1, found: last.operationId, ...(turn.index !== undefined ? { messageIndex: turn.index } : {}) },
+    );
+  }
 }
