@@ -21,7 +21,7 @@ export { canonicalTranscript, modelView, personView, providerMessages, type Pers
 export type { MessageKeeping, TranscriptEntry, TurnRecord } from './session/replay/projection.js';
 export type { ArgumentsShape, IndexedCall, IndexedTranscript } from './session/replay/transcript-index.js';
 export type { Turns, TurnStatus } from './session/replay/turn-table.js';
-export { indexRecords, keyedMessages, type IndexRecord, type RecordContext, type RecordChange, type RemovedRecord, type KeyedMessage } from './session/replay/index-records.js';
+export { indexRecords, type IndexRecord, type RecordContext, type RecordChange, type RemovedRecord, type KeyedMessage } from './session/replay/index-records.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
 export { repairForNewTurn, TurnRepairChangeSchema, type TurnRepair, type TurnRepairChange } from './session/writing/turn-repair.js';
 export { GateCallSchema, GateMessageSchema, GatePlaceSchema, transcriptGate, type GateCall, type GateMessage, type GatePlace, type GateVerdict } from './session/replay/transcript-gate.js';

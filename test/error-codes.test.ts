@@ -114,7 +114,7 @@ describe('a file-system error is a coded RxError, never a raw ENOENT or ENOTDIR'
     const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', file]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(`rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (version: Invalid discriminator value. Expected '2' | '1'); remove it to read the session from the start\n`);
+    expect(run.stderr).toBe(`rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (version: Invalid input: expected 3); remove it to read the session from the start\n`);
     expect(await readFile(file, 'utf8')).toBe('{"a":1}\n');
   });
 });

@@ -174,7 +174,10 @@ describe('rxstore cat --records --cursor FILE', () => {
     const whole = await runCli(['cat', dir, '--records']);
     const first = await runCli(['cat', dir, '--records', '--cursor', cursorFile]);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toBe(whole.stdout);
+    // The same records, and a session line when the title or workspace changes.
+    const lines = first.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; workspace?: string | null });
+    expect(lines.filter((line) => line.type !== 'session').map((line) => JSON.stringify(line)).join('\n')).toBe(whole.stdout.trim());
+    expect(lines.filter((line) => line.type === 'session').at(-1)).toMatchObject({ type: 'session', workspace: fixture('tool-calls').workspace, title: null });
     expect(existsSync(cursorFile)).toBe(true);
     const again = await runCli(['cat', dir, '--records', '--cursor', cursorFile]);
     expect(again.code).toBe(0);

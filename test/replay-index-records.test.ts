@@ -16,7 +16,10 @@ const call = (id: string, name: string, args: unknown, extra: Partial<Message> =
 const result = (id: string, content: string, extra: Partial<Message> = {}): Message => ({ role: 'tool', id: `m-r-${id}`, tool_call_id: id, content, ...extra });
 /** The records of one call and its result, without the fields every record has. */
 function only(messages: Message[]): Record<string, unknown>[] {
-  return indexRecords(timed(...messages), context).map(({ sessionId, workspace, title, time, messageId, ...rest }) => rest);
+  return indexRecords(timed(...messages), context).map(({ sessionId, workspace, title, time, messageId, key, ...rest }) => {
+    const { callId: _callId, ...fields } = rest as typeof rest & { callId?: string };
+    return fields;
+  });
 }
 
 describe('index records', () => {
@@ -34,9 +37,10 @@ describe('index records', () => {
       context,
     );
     expect(records).toEqual([
-      { sessionId: 'session-1', workspace: '/w', title: 'A title', time: '2026-03-04T05:06:09.089Z', messageId: 'm-u', type: 'message', role: 'user', text: 'what I typed' },
-      { sessionId: 'session-1', workspace: '/w', title: 'A title', time: '2026-03-04T05:06:10.089Z', type: 'message', role: 'assistant', text: 'An answer without an id' },
-      { sessionId: 'session-1', workspace: '/w', title: 'A title', time: '2026-03-04T05:06:13.089Z', messageId: 'm-plain', type: 'message', role: 'user', text: 'typed, no raw content' },
+      { key: 'session-1/m/m-u', sessionId: 'session-1', workspace: '/w', title: 'A title', time: '2026-03-04T05:06:09.089Z', messageId: 'm-u', type: 'message', role: 'user', text: 'what I typed' },
+      // No id: keyed by the event that wrote it (sequence 4) and its place among that event's messages without one.
+      { key: 'session-1/at/4.0', sessionId: 'session-1', workspace: '/w', title: 'A title', time: '2026-03-04T05:06:10.089Z', type: 'message', role: 'assistant', text: 'An answer without an id' },
+      { key: 'session-1/m/m-plain', sessionId: 'session-1', workspace: '/w', title: 'A title', time: '2026-03-04T05:06:13.089Z', messageId: 'm-plain', type: 'message', role: 'user', text: 'typed, no raw content' },
     ]);
   });
 
@@ -54,11 +58,11 @@ describe('index records', () => {
       context,
     );
     expect(records).toEqual([
-      { ...context, time: '2026-03-04T05:06:07.089Z', messageId: 'm-c1', type: 'command', tool: 'bash', command: 'ls -la', state: 'completed', exitCode: 0, durationMs: 12, output: 'a\nb\n' },
-      { ...context, time: '2026-03-04T05:06:09.089Z', messageId: 'm-c2', type: 'command', tool: 'pwsh', command: 'Get-ChildItem', state: 'failed', exitCode: 1, output: 'what the person saw' },
-      { ...context, time: '2026-03-04T05:06:11.089Z', messageId: 'm-c3', type: 'command', tool: 'powershell', command: 'dir', durationMs: 0, output: 'x' },
+      { ...context, time: '2026-03-04T05:06:07.089Z', messageId: 'm-c1', key: 'session-1/m/m-c1/call/c1', type: 'command', tool: 'bash', callId: 'c1', command: 'ls -la', state: 'completed', exitCode: 0, durationMs: 12, output: 'a\nb\n' },
+      { ...context, time: '2026-03-04T05:06:09.089Z', messageId: 'm-c2', key: 'session-1/m/m-c2/call/c2', type: 'command', tool: 'pwsh', callId: 'c2', command: 'Get-ChildItem', state: 'failed', exitCode: 1, output: 'what the person saw' },
+      { ...context, time: '2026-03-04T05:06:11.089Z', messageId: 'm-c3', key: 'session-1/m/m-c3/call/c3', type: 'command', tool: 'powershell', callId: 'c3', command: 'dir', durationMs: 0, output: 'x' },
       // No result: no outcome, no output; arguments cut off: no command.
-      { ...context, time: '2026-03-04T05:06:13.089Z', messageId: 'm-c4', type: 'command', tool: 'bash', command: '', output: '' },
+      { ...context, time: '2026-03-04T05:06:13.089Z', messageId: 'm-c4', key: 'session-1/m/m-c4/call/c4', type: 'command', tool: 'bash', callId: 'c4', command: '', output: '' },
     ]);
   });
 

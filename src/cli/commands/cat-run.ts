@@ -34,9 +34,10 @@ export async function runCat(args: CatArgs, output: Output, setExit: (code: numb
 }
 
 /**
- * The records committed since the cursor kept in `cursorFile`, then the cursor after the last
- * batch printed, written atomically: when the log is damaged past it, what precedes the damage
- * is printed and kept, and the error still ends the command.
+ * The changes to the records committed since the cursor kept in `cursorFile` (records by key,
+ * removed records, and a session line when the title or workspace changes), then the cursor after
+ * the last batch read, written atomically: when the log is damaged past it, what precedes the
+ * damage is printed and kept, and the error still ends the command.
  */
 async function catSince(sessionPath: string, cursorFile: string, output: Output): Promise<void> {
   const session = await openLogSession(sessionPath);
@@ -53,7 +54,10 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
   );
   let last: RecordsCursor | undefined;
   try {
-    for await (const piece of session.recordsSince(saved)) {
+    // The cursor after the last batch read, even one that changed nothing: the next run starts there.
+    for await (const piece of session.recordsSince(saved, { cursorAtEnd: true })) {
+      // The session's title and workspace when they change: a line of its own, with no key (records keep theirs).
+      if (piece.session) output.out(`${jsonOutput({ type: 'session', sessionId: session.id, ...piece.session })}\n`);
       for (const record of piece.records) output.out(`${jsonOutput(record)}\n`);
       last = piece.cursor;
     }

@@ -37,10 +37,12 @@ const PendingCallSchema = z.object({
 });
 type PendingCall = z.infer<typeof PendingCallSchema>;
 
-/** What describes the session, as the records committed since know it. */
-export const SessionFieldsSchema = z.object({ title: z.string().nullable(), workspace: z.string().nullable() });
 /** The session's title and workspace as the log so far names them (the header's workspace first). */
-export type SessionFields = z.infer<typeof SessionFieldsSchema>;
+export interface SessionFields {
+  title: string | null;
+  workspace: string | null;
+}
+const SessionFieldsSchema: z.ZodType<SessionFields> = z.object({ title: z.string().nullable(), workspace: z.string().nullable() });
 
 /**
  * Where an indexer stopped reading records: the log position (a `Cursor`), the session's title and
