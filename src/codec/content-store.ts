@@ -5,7 +5,7 @@ import { link, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { z } from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
-import { CorruptContentError, MissingContentError, systemErrorInWords, TooLargeError } from '../errors/index.js';
+import { CorruptContentError, FileSystemError, isSystemError, MissingContentError, systemErrorInWords, TooLargeError } from '../errors/index.js';
 import type { PayloadRef } from './records.js';
 import { goInt, goSlice, goString, goStruct } from './go-decode.js';
 import { failPoint } from '../fs/fail-point.js';
@@ -178,23 +178,30 @@ export class ContentStore {
       throw new CorruptContentError(`content ${what} cannot be read: ${systemErrorInWords(error as NodeJS.ErrnoException)}`, { file: path });
     }
     try {
-      const stats = fstatSync(fd);
-      if (!stats.isFile()) throw new CorruptContentError(`content ${what} is not a regular file`, { file: path });
-      if (rule === 'exactly' ? stats.size !== size : stats.size > size) {
-        throw new CorruptContentError(`content ${what} is ${stats.size} bytes, expected ${rule === 'exactly' ? '' : 'at most '}${size}`, { file: path, expected: size, found: stats.size });
-      }
-      // Never read, so never hashed: seconds a gigabyte to learn nothing rxstore could use.
-      if (stats.size > MAX_OBJECT_BYTES) {
-        throw new TooLargeError(`content ${what} is ${stats.size} bytes, more than rxstore reads into memory (${MAX_OBJECT_BYTES})`, { file: path, found: stats.size, expected: MAX_OBJECT_BYTES });
-      }
-      if (digest !== undefined && stats.size > WHOLE_READ_BYTES) checkDigest(path, what, digest, hashInBlocks(fd, stats.size));
-      const bytes = readFileSync(fd);
-      if (bytes.length !== stats.size) throw new CorruptContentError(`content ${what} changed while it was read`, { file: path, expected: stats.size, found: bytes.length });
-      if (digest !== undefined && stats.size <= WHOLE_READ_BYTES) checkDigest(path, what, digest, sha256(bytes));
-      return bytes;
+      return this.readOpenFile(fd, path, what, size, rule, digest);
+    } catch (error) {
+      // A read the disk fails is the machine's, named by the file (a descriptor's error names none).
+      throw isSystemError(error) ? new FileSystemError(error, path) : error;
     } finally {
       closeSync(fd);
     }
+  }
+
+  private readOpenFile(fd: number, path: string, what: string, size: number, rule: 'exactly' | 'at most', digest: string | undefined): Buffer {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new CorruptContentError(`content ${what} is not a regular file`, { file: path });
+    if (rule === 'exactly' ? stats.size !== size : stats.size > size) {
+      throw new CorruptContentError(`content ${what} is ${stats.size} bytes, expected ${rule === 'exactly' ? '' : 'at most '}${size}`, { file: path, expected: size, found: stats.size });
+    }
+    // Never read, so never hashed: seconds a gigabyte to learn nothing rxstore could use.
+    if (stats.size > MAX_OBJECT_BYTES) {
+      throw new TooLargeError(`content ${what} is ${stats.size} bytes, more than rxstore reads into memory (${MAX_OBJECT_BYTES})`, { file: path, found: stats.size, expected: MAX_OBJECT_BYTES });
+    }
+    if (digest !== undefined && stats.size > WHOLE_READ_BYTES) checkDigest(path, what, digest, hashInBlocks(fd, stats.size));
+    const bytes = readFileSync(fd);
+    if (bytes.length !== stats.size) throw new CorruptContentError(`content ${what} changed while it was read`, { file: path, expected: stats.size, found: bytes.length });
+    if (digest !== undefined && stats.size <= WHOLE_READ_BYTES) checkDigest(path, what, digest, sha256(bytes));
+    return bytes;
   }
 
   /** Refuses a link among the store's folders above a file (`.content-v1`, `objects`, the two shards): a read never leaves the store through one. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { openRegularFile } from '../../fs/open-regular-file.js';
+import { RefusedAsDamagedError } from '../../errors/index.js';
 import { z } from 'zod';
 import { readRange } from '../../fs/read-range.js';
 
@@ -22,7 +23,7 @@ const EDGE_BYTES = 4096;
  * first min(size, 4096) bytes and the last min(size − 4096, 4096) bytes of the log.
  */
 export async function logIdentity(logPath: string): Promise<{ size: number; modTimeNs: bigint; identity: string }> {
-  const handle = await open(logPath, 'r');
+  const { handle } = await openRegularFile(logPath, () => new RefusedAsDamagedError('RX_LOG_MISSING', 'events.frames is not a regular file', { file: logPath }));
   try {
     const stats = await handle.stat({ bigint: true });
     const size = Number(stats.size);
