@@ -1,0 +1,56 @@
+// One bad session never sinks the others: a transcript that holds a message longer than rxstore reads
+// gets its own row, with its code, and every other session is listed. A transcript that is a FIFO or a
+// link to /dev/zero is refused before a byte is read.
+import { execFileSync } from 'node:child_process';
+import { open, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAX_TRANSCRIPT_MESSAGE_BYTES } from '../src/store/jsonl/jsonl-transcript.js';
+import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
+import { readTranscriptLines } from '../src/store/jsonl/read-transcript-lines.js';
+import { runCli } from './support/inspect-json-schema.js';
+import { tempDir } from './support/temp-dir.js';
+import { buildStateRoot } from './support/state-root.js';
+
+interface Row {
+  id: string;
+  status: string;
+  problem: string | null;
+}
+
+/** A transcript whose second message runs past the cap: written as a sparse file, no byte of the run stored. */
+async function transcriptWithLongMessage(path: string): Promise<void> {
+  const file = await open(path, 'w');
+  await file.write('{"role":"system","content":"You are terse."}\n{"role":"user","content":"');
+  await file.truncate(MAX_TRANSCRIPT_MESSAGE_BYTES + 1024 * 1024);
+  await file.close();
+}
+
+describe('ls over a machine with a bad transcript among good sessions', () => {
+  it('lists every good session, gives each bad one its own row and code, and exits 1', async () => {
+    const machine = await buildStateRoot();
+    const before = JSON.parse((await runCli(['ls', '--state-home', machine.stateRoot, '--json'])).stdout) as Row[];
+    const sessions = join(machine.stateRoot, 'sessions');
+    await transcriptWithLongMessage(join(sessions, 'long-chat.jsonl'));
+    const run = await runCli(['ls', '--state-home', machine.stateRoot, '--json']);
+    const rows = JSON.parse(run.stdout) as Row[];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const row of before) expect(byId.get(row.id), row.id).toMatchObject({ status: row.status });
+    expect(byId.get('long-chat')).toMatchObject({ status: 'unreadable', problem: expect.stringMatching(/^RX_TOO_LARGE: .*long-chat\.jsonl: line 2: a message of more than/) });
+    expect(rows).toHaveLength(before.length + 1);
+    expect(run.code).toBe(1);
+  });
+});
+
+describe('a transcript that is no regular file', () => {
+  it.each([
+    ['a FIFO', (path: string) => execFileSync('mkfifo', [path])],
+    ['a symlink to /dev/zero', (path: string) => symlink('/dev/zero', path)],
+  ])('%s is refused by the transcript readers, naming it, never waited on or read without end', async (_, make) => {
+    const path = join(await tempDir('rxstore-odd-'), 'odd-chat.jsonl');
+    await make(path);
+    for (const read of [readJsonlSession, readTranscriptLines]) {
+      await expect(read(path)).rejects.toMatchObject({ code: 'RX_NOT_REGULAR_FILE', data: { file: path } });
+    }
+  });
+});
