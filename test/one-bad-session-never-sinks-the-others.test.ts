@@ -2,7 +2,7 @@
 // gets its own row, with its code, and every other session is listed. A transcript that is a FIFO or a
 // link to /dev/zero is refused before a byte is read.
 import { execFileSync } from 'node:child_process';
-import { open, symlink } from 'node:fs/promises';
+import { open, readdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_TRANSCRIPT_MESSAGE_BYTES } from '../src/store/jsonl/jsonl-transcript.js';
@@ -39,6 +39,22 @@ describe('ls over a machine with a bad transcript among good sessions', () => {
     expect(byId.get('long-chat')).toMatchObject({ status: 'unreadable', problem: expect.stringMatching(/^RX_TOO_LARGE: .*long-chat\.jsonl: line 2: a message of more than/) });
     expect(rows).toHaveLength(before.length + 1);
     expect(run.code).toBe(1);
+  });
+});
+
+describe('view --all over a machine with a transcript too long to read', () => {
+  it('writes a page for every other session, says the bad one with its code, and exits 1', async () => {
+    const machine = await buildStateRoot();
+    const sessions = join(machine.stateRoot, 'sessions');
+    await transcriptWithLongMessage(join(sessions, 'long-chat.jsonl'));
+    const site = await tempDir('rxstore-site-');
+    const run = await runCli(['view', '--all', '--to', site, '--state-home', machine.stateRoot]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^rxstore: long-chat: RX_TOO_LARGE: .*long-chat\.jsonl: line 2: a message of more than \d+ bytes/m);
+    const pages = await readdir(join(site, 'sessions'));
+    const listed = JSON.parse((await runCli(['ls', '--state-home', machine.stateRoot, '--json'])).stdout) as Row[];
+    // Every session but the bad one has its page.
+    expect(pages.length).toBe(listed.length - 1);
   });
 });
 

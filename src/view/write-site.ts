@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { RxError } from '../errors/index.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { writeStreamAtomic } from '../fs/atomic-stream.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
@@ -56,7 +57,16 @@ export async function writeSite(
       if (before.problem) report.damaged.push({ id: listed.id, path: listed.path, problem: before.problem });
       continue;
     }
-    const view = await readSessionView(await openSession(listed.path), { platform: options.platform, ...(options.resume ? { resume: options.resume(listed) } : {}) });
+    let view;
+    try {
+      view = await readSessionView(await openSession(listed.path), { platform: options.platform, ...(options.resume ? { resume: options.resume(listed) } : {}) });
+    } catch (error) {
+      // One session rxstore cannot read (the system refuses it, it is larger than rxstore holds) gets no
+      // page and a line with its code; the site goes on with the rest.
+      if (!(error instanceof RxError)) throw error;
+      report.damaged.push({ id: listed.id, path: listed.path, problem: `${error.code}: ${error.data.file && !error.message.startsWith(error.data.file) ? `${error.data.file}: ` : ''}${error.message}` });
+      continue;
+    }
     await writeStreamAtomic(join(pagesDir, file), renderHtml(view));
     const stopped = view.stoppedBy();
     const problem = stopped ? describeProblem(stopped) : null;
