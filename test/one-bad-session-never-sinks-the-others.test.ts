@@ -2,7 +2,8 @@
 // gets its own row, with its code, and every other session is listed. A transcript that is a FIFO or a
 // link to /dev/zero is refused before a byte is read.
 import { execFileSync } from 'node:child_process';
-import { open, readdir, symlink } from 'node:fs/promises';
+import { constants } from 'node:buffer';
+import { mkdir, open, readdir, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_TRANSCRIPT_MESSAGE_BYTES } from '../src/store/jsonl/jsonl-transcript.js';
@@ -55,6 +56,24 @@ describe('view --all over a machine with a transcript too long to read', () => {
     const listed = JSON.parse((await runCli(['ls', '--state-home', machine.stateRoot, '--json'])).stdout) as Row[];
     // Every session but the bad one has its page.
     expect(pages.length).toBe(listed.length - 1);
+  });
+});
+
+describe('migrate --all beside a transcript longer than any string', () => {
+  it('migrates the others and fails that one with its code, never an engine message', async () => {
+    const stateRoot = await tempDir('rxstore-all-');
+    const dir = join(stateRoot, 'projects', '-home-me-alpha', 'sessions');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'fine.jsonl'), '{"role":"system","content":"You are a test."}\n{"role":"user","content":"hello"}\n');
+    const huge = join(dir, 'huge.jsonl');
+    // Sparse: one byte past the longest string V8 makes, none of it written.
+    await writeFile(huge, '');
+    await truncate(huge, constants.MAX_STRING_LENGTH + 1);
+    const run = await runCli(['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot, '--cwd', join(stateRoot, 'ws')]);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines.filter((line) => line.includes(`] failed ${huge}: `) && line.endsWith('(RX_TOO_LARGE)'))).toHaveLength(1);
+    expect(lines.at(-1)).toBe('2 transcript(s): 1 migrated, 0 would be migrated, 0 already migrated, 1 failed');
   });
 });
 
