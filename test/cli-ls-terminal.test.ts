@@ -132,7 +132,7 @@ describe.skipIf(asRoot && !hasSetpriv)('an unreadable session', () => {
     // No summary cache: `nobody` cannot write the run's cache folder, and this test is about the unreadable file.
     const argv = ['ls', '--state-home', machine.stateRoot, '--no-cache'];
     const run = runAsOther(argv);
-    expect(run.status, run.stderr).toBe(0);
+    expect(run.status, run.stderr).toBe(1);
     expect(run.stderr).toBe(`rxstore: warning: ${path}: permission denied; listed as unreadable\n`);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines.find((line) => line.includes(machine.ids.plainChat))).toMatch(/unreadable +0 .*\(.*permission denied\)$/);

@@ -16,13 +16,21 @@ const failing = vi.hoisted(() => ({ under: undefined as string | undefined }));
 
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
+  // Files under the folder opened by descriptor fail their reads too.
+  const failingFds = new Set<number>();
+  const openSync = ((path: unknown, ...rest: unknown[]) => {
+    const fd = (fs.openSync as (...args: unknown[]) => number)(path, ...rest);
+    if (failing.under !== undefined && typeof path === 'string' && path.startsWith(failing.under)) failingFds.add(fd);
+    else failingFds.delete(fd);
+    return fd;
+  }) as typeof fs.openSync;
   const readFileSync = ((path: unknown, ...rest: unknown[]) => {
-    if (failing.under !== undefined && typeof path === 'string' && path.startsWith(failing.under)) {
+    if (failing.under !== undefined && ((typeof path === 'string' && path.startsWith(failing.under)) || (typeof path === 'number' && failingFds.has(path)))) {
       throw Object.assign(new Error(`EIO: i/o error, read '${path}'`), { code: 'EIO', errno: -5, syscall: 'read', path });
     }
     return (fs.readFileSync as (...args: unknown[]) => unknown)(path, ...rest);
   }) as typeof fs.readFileSync;
-  return { ...fs, default: { ...fs, readFileSync }, readFileSync };
+  return { ...fs, default: { ...fs, openSync, readFileSync }, openSync, readFileSync };
 });
 
 afterEach(() => {

@@ -1,10 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
-import { reasonixAbsentMessage, reasonixBinary } from './support/reasonix.js';
+import { listSessionDirs, reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
 import { reasonixVerdict } from './support/reasonix-verdict.js';
 
 /**
@@ -59,6 +59,11 @@ const cases: [string, (text: string) => string][] = [
   ['an unknown key holding 1.0 and a kind holding 2e0', added('"whatever": 1.0, "kind": 2e0')],
   ['a contentRoot holding the text 3.0', set('contentRoot', '"3.0"')],
   ['a byte-order mark before the manifest', (text) => `\ufeff${text}`],
+  ['no storageRevision, one under "__proto__" (a draft to Go)', (text) => added('"__proto__": {"storageRevision": 3}')(text.replace(/"storageRevision": [^,\n]*,/, ''))],
+  ['a "__proto__" that is a list', added('"__proto__": []')],
+  ['an unknown key nested 10,000 deep (Go reads it)', added(`"deep": ${'['.repeat(9_999)}${']'.repeat(9_999)}`)],
+  ['an unknown key nested 10,001 deep (past Go\'s limit)', added(`"deep": ${'['.repeat(10_000)}${']'.repeat(10_000)}`)],
+  ['an unknown key nested 100,000 deep', added(`"deep": ${'['.repeat(100_000)}${']'.repeat(100_000)}`)],
 ];
 
 describe.skipIf(!reasonixBinary())(`manifest.json, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
@@ -72,5 +77,33 @@ describe.skipIf(!reasonixBinary())(`manifest.json, judged by Reasonix 1.38.11 ${
     const read = await readSession(dir, { caches: false });
     const reasonix = await reasonixVerdict(dir, source.workspace);
     expect(read.status, `${reasonix.error}\n${read.problems.map((problem) => problem.message).join('\n')}`).toBe(reasonix.status);
+  });
+});
+
+/**
+ * Whether a manifest is a draft, as Reasonix tells it: it imports a draft into a new session under a
+ * new id (two sessions in its store after the run) and goes on in place otherwise (one). A key Go
+ * ignores, such as `__proto__`, must lend no field to the manifest.
+ */
+const draftCases: [string, (text: string) => string, boolean][] = [
+  ['storageRevision 3', (text) => text, false],
+  ['storageRevision 0', set('storageRevision', '0'), true],
+  ['no storageRevision, one under "__proto__"', (text) => added('"__proto__": {"storageRevision": 3}')(text.replace(/"storageRevision": [^,\n]*,/, '')), true],
+  ['no storageRevision, one under "constructor"', (text) => added('"constructor": {"storageRevision": 3}')(text.replace(/"storageRevision": [^,\n]*,/, '')), true],
+];
+
+describe.skipIf(!reasonixBinary())(`a draft manifest, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+  it.concurrent.each(draftCases)('%s: rxstore calls it a draft when Reasonix imports it as one', async (_, edit, draft) => {
+    const dir = await copySession(source.dir);
+    const path = join(dir, 'manifest.json');
+    await writeFile(path, edit(await readFile(path, 'utf8')));
+    const read = await readSession(dir, { caches: false });
+    const run = await resumeWithReasonix(dir, { workspace: source.workspace, prompt: 'Resume check: say ok.' });
+    const sessions = listSessionDirs(run.home);
+    await rm(run.home, { recursive: true, force: true });
+    expect(run.code).toBe(0);
+    expect(sessions.length === 2).toBe(draft);
+    expect(read.status).toBe('ok');
+    expect(read.problems.some((problem) => problem.code === 'RX_UNPUBLISHED_DRAFT')).toBe(draft);
   });
 });

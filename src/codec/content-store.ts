@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync, readFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { constants } from 'node:buffer';
 import { link, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { z } from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
-import { CorruptContentError, MissingContentError } from '../errors/index.js';
+import { CorruptContentError, FileSystemError, isSystemError, MissingContentError, systemErrorInWords, TooLargeError } from '../errors/index.js';
 import type { PayloadRef } from './records.js';
 import { goInt, goSlice, goString, goStruct } from './go-decode.js';
 import { failPoint } from '../fs/fail-point.js';
@@ -38,6 +39,28 @@ const DIGEST = /^[0-9a-f]{64}$/;
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
+/** Objects up to this size are read whole and hashed; a larger one is hashed a block at a time first. */
+const WHOLE_READ_BYTES = 16 * 1024 * 1024;
+/** The largest object rxstore reads: a payload is decoded to a string, and V8 holds none longer. */
+const MAX_OBJECT_BYTES = constants.MAX_STRING_LENGTH;
+
+/** SHA-256 of a file's first `size` bytes, read 1 MiB at a time into one buffer. */
+function hashInBlocks(fd: number, size: number): string {
+  const hash = createHash('sha256');
+  const block = Buffer.allocUnsafe(INTEGRITY_BLOCK_BYTES);
+  for (let at = 0; at < size; ) {
+    const read = readSync(fd, block, 0, Math.min(block.length, size - at), at);
+    if (read === 0) break;
+    hash.update(block.subarray(0, read));
+    at += read;
+  }
+  return hash.digest('hex');
+}
+
+function checkDigest(file: string, what: string, expected: string, found: string): void {
+  if (found !== expected) throw new CorruptContentError(`content ${what} digest is ${found}, expected ${expected}`, { file, expected, found });
+}
+
 /**
  * The root of the content store a session uses (docs/format.md §6.2): only `../.content-v1` (shared by the
  * store) and `.content-v1` (inside an exported session) are honoured; anything else falls back
@@ -52,6 +75,9 @@ export function contentRootFor(sessionDir: string, manifestContentRoot?: string)
 
 /** A `.content-v1` directory: content-addressed payloads, verified on every read (docs/format.md §6). */
 export class ContentStore {
+  /** Folders of the store checked to be no link, each once. */
+  private readonly unlinkedFolders = new Set<string>();
+
   constructor(readonly root: string) {}
 
   objectPath(digest: string): string {
@@ -65,22 +91,7 @@ export class ContentStore {
   /** The bytes a ref names, after checking size, digest and (when the ref has one) the integrity index. */
   async read(ref: PayloadRef): Promise<Buffer> {
     const path = this.objectPath(ref.digest);
-    const bytes = this.readRegularFile(path, 'object', ref.bytes);
-    if (bytes.length !== ref.bytes) {
-      throw new CorruptContentError(`content object is ${bytes.length} bytes, expected ${ref.bytes}`, {
-        file: path,
-        expected: ref.bytes,
-        found: bytes.length,
-      });
-    }
-    const digest = sha256(bytes);
-    if (digest !== ref.digest) {
-      throw new CorruptContentError(`content object digest is ${digest}, expected ${ref.digest}`, {
-        file: path,
-        expected: ref.digest,
-        found: digest,
-      });
-    }
+    const bytes = this.readRegularFile(path, 'object', ref.bytes, 'exactly', ref.digest);
     if (ref.indexDigest !== undefined) this.verifyIndex(ref);
     return bytes;
   }
@@ -146,26 +157,72 @@ export class ContentStore {
   }
 
   /**
-   * Reads a store file, refusing anything but a regular file (no symlink leads out of the store)
-   * and checking its size before reading it, so a wrong file is never read whole. Synchronously:
-   * each asynchronous call is a round trip through libuv's thread pool, and the ten or so per
-   * payloadRef were measured at 7 % of reading a 100 MiB session; one object is read in well
-   * under a millisecond.
+   * Reads a store file, refusing anything but a regular file reached through folders that are no
+   * links (nothing leads a read out of the store) and checking its size before reading it, so a
+   * wrong file is never read whole; with `digest`, checks the bytes' SHA-256 too. A large file is
+   * hashed a block at a time before it is read whole: memory holds only an object whose digest
+   * holds, and none larger than a string can be (a payload is decoded to one). Synchronously: each asynchronous call is a round trip
+   * through libuv's thread pool, and the ten or so per payloadRef were measured at 7 % of reading a
+   * 100 MiB session; one object is read in well under a millisecond.
    */
-  private readRegularFile(path: string, what: string, size: number, rule: 'exactly' | 'at most' = 'exactly'): Buffer {
-    let stats;
+  private readRegularFile(path: string, what: string, size: number, rule: 'exactly' | 'at most' = 'exactly', digest?: string): Buffer {
+    this.refuseLinkedFolders(path);
+    let fd: number;
     try {
-      stats = lstatSync(path);
+      // No link followed, and no wait on a FIFO standing where a file belongs.
+      fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
     } catch (error) {
-      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      if (missing) throw new MissingContentError(`content ${what} is missing`, { file: path });
-      throw new CorruptContentError(`content ${what} cannot be read: ${(error as Error).message}`, { file: path });
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new MissingContentError(`content ${what} is missing`, { file: path });
+      if (code === 'ELOOP') throw new CorruptContentError(`content ${what} is not a regular file`, { file: path });
+      throw new CorruptContentError(`content ${what} cannot be read: ${systemErrorInWords(error as NodeJS.ErrnoException)}`, { file: path });
     }
+    try {
+      return this.readOpenFile(fd, path, what, size, rule, digest);
+    } catch (error) {
+      // A read the disk fails is the machine's, named by the file (a descriptor's error names none).
+      throw isSystemError(error) ? new FileSystemError(error, path) : error;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private readOpenFile(fd: number, path: string, what: string, size: number, rule: 'exactly' | 'at most', digest: string | undefined): Buffer {
+    const stats = fstatSync(fd);
     if (!stats.isFile()) throw new CorruptContentError(`content ${what} is not a regular file`, { file: path });
     if (rule === 'exactly' ? stats.size !== size : stats.size > size) {
       throw new CorruptContentError(`content ${what} is ${stats.size} bytes, expected ${rule === 'exactly' ? '' : 'at most '}${size}`, { file: path, expected: size, found: stats.size });
     }
-    return readFileSync(path);
+    // Never read, so never hashed: seconds a gigabyte to learn nothing rxstore could use.
+    if (stats.size > MAX_OBJECT_BYTES) {
+      throw new TooLargeError(`content ${what} is ${stats.size} bytes, more than rxstore reads into memory (${MAX_OBJECT_BYTES})`, { file: path, found: stats.size, expected: MAX_OBJECT_BYTES });
+    }
+    if (digest !== undefined && stats.size > WHOLE_READ_BYTES) checkDigest(path, what, digest, hashInBlocks(fd, stats.size));
+    const bytes = readFileSync(fd);
+    if (bytes.length !== stats.size) throw new CorruptContentError(`content ${what} changed while it was read`, { file: path, expected: stats.size, found: bytes.length });
+    if (digest !== undefined && stats.size <= WHOLE_READ_BYTES) checkDigest(path, what, digest, sha256(bytes));
+    return bytes;
+  }
+
+  /** Refuses a link among the store's folders above a file (`.content-v1`, `objects`, the two shards): a read never leaves the store through one. */
+  private refuseLinkedFolders(path: string): void {
+    const folders: string[] = [];
+    for (let folder = dirname(path); folder.length >= this.root.length; folder = dirname(folder)) {
+      if (this.unlinkedFolders.has(folder)) break;
+      folders.push(folder);
+      if (folder === this.root) break;
+    }
+    for (const folder of folders.reverse()) {
+      let stats;
+      try {
+        stats = lstatSync(folder);
+      } catch {
+        // A folder that is not there holds no file: opening the file says it is missing.
+        return;
+      }
+      if (stats.isSymbolicLink()) throw new CorruptContentError(`content store folder is a symlink, which rxstore does not follow out of the store`, { file: folder });
+      this.unlinkedFolders.add(folder);
+    }
   }
 
   private async publish(path: string, bytes: Uint8Array): Promise<void> {

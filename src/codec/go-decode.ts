@@ -48,7 +48,8 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
       const item = input[key];
       const field = Object.hasOwn(shape, key) ? key : byFold.get(fold(key));
       if (field === undefined) {
-        named[key] = item;
+        // Defined, not assigned: `named.__proto__ = {…}` would lend its fields to the struct, where Go ignores the key.
+        Object.defineProperty(named, key, { value: item, enumerable: true, writable: true, configurable: true });
         continue;
       }
       if (item !== null) named[field] = item;

@@ -16,13 +16,32 @@ export function parseGoJson(bytes: Buffer): unknown {
  * refused past `maxDepth` levels of nesting as Go refuses it (10,000).
  */
 export function parseGoJsonText(text: string, maxDepth = MAX_DEPTH): unknown {
-  const value: unknown = JSON.parse(text);
+  const value = parseJsonText(text);
   // Nesting past the limit takes one opening bracket a level and a closing one.
   if (text.length > 2 * maxDepth) refusePastMaxDepth(value, maxDepth);
   if (!hasSurrogateEscape(text)) return value;
   if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\ufffd');
   makeWellFormed(value);
   return value;
+}
+
+/**
+ * `JSON.parse`, its SyntaxError said without the text: V8 quotes up to ten characters of the input
+ * (`Unexpected token 'r', "root:x:0:0"... is not valid JSON`), and an error must never echo a file's
+ * contents (a link may have led the read to a file that is no session's).
+ */
+export function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new SyntaxError(jsonSyntaxMessage((error as Error).message));
+  }
+}
+
+/** V8's words for a JSON syntax error, kept where they say only where it is; otherwise that the text is not JSON. */
+function jsonSyntaxMessage(message: string): string {
+  if (/ JSON at position \d+(?: \(line \d+ column \d+\))?$/.test(message) || message === 'Unexpected end of JSON input') return message;
+  return 'Unexpected token: not valid JSON';
 }
 
 /** Go's decoder refuses JSON nested deeper than this (`exceeded max depth`); Reasonix's payloads and transcript lines with it. */

@@ -1,5 +1,5 @@
-import { open } from 'node:fs/promises';
-import { LogCutWhileReadError, onFileSystem } from '../errors/index.js';
+import { LogCutWhileReadError, onFileSystem, RefusedAsDamagedError } from '../errors/index.js';
+import { openRegularFile } from '../fs/open-regular-file.js';
 import { FrameParser, type FrameParserOptions, type IncompleteFrame } from './frame-parser.js';
 import type { Frame } from './frame.js';
 
@@ -43,11 +43,11 @@ const READ_CHUNK_BYTES = 1024 * 1024;
  * a read of a directory fails with an error that names no file.
  */
 export async function* openLogBytes(path: string, offset = 0): ByteSource {
-  const file = await onFileSystem(open(path, 'r'), path);
+  const { handle: file, stats } = await openRegularFile(path, () => new RefusedAsDamagedError('RX_LOG_MISSING', 'events.frames is not a regular file', { file: path }));
   try {
     // Most logs are far smaller than a chunk: a listing of thousands of them must not allocate a
     // whole chunk for each (a log that grows meanwhile is still read to its end, in these steps).
-    const { size } = await onFileSystem(file.stat(), path);
+    const { size } = stats;
     const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(READ_CHUNK_BYTES, size - offset)));
     for (let position = offset; ; ) {
       const { bytesRead } = await onFileSystem(file.read(buffer, 0, buffer.length, position), path);

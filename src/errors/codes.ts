@@ -50,6 +50,8 @@ export const RX_ERROR_FAMILIES = {
   RX_SHORT_WRITE: 'environment',
   RX_ZSTD_UNAVAILABLE: 'environment',
   RX_LOCK_COMPROMISED: 'environment',
+  // rxstore's own bound, not the store's fault: a record or file larger than rxstore holds in memory.
+  RX_TOO_LARGE: 'environment',
   // Findings that never stop a read: warnings (the session opens, but something is off) and notes.
   RX_TORN_TAIL: 'finding',
   RX_UNPUBLISHED_DRAFT: 'finding',

@@ -43,6 +43,14 @@ export class ShortWriteError extends EnvironmentError {
   override readonly code = 'RX_SHORT_WRITE';
 }
 
+/**
+ * A file, record or line larger than rxstore reads into memory: its own bound (what a string or a
+ * buffer can hold), not damage — Reasonix may well read it. `data.file` names it, `data.found` its size.
+ */
+export class TooLargeError extends EnvironmentError {
+  override readonly code = 'RX_TOO_LARGE';
+}
+
 /** Thrown into the locked work when another rxstore process took rxstore's store lock from under it. */
 export class StoreLockCompromisedError extends EnvironmentError {
   override readonly code = 'RX_LOCK_COMPROMISED';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { NotRegularFileError } from '../errors/index.js';
+import { NotRegularFileError, TooLargeError } from '../errors/index.js';
+import { constants as bufferConstants } from 'node:buffer';
 import { basename } from 'node:path';
 import { V4_CODEC } from '../codec/records.js';
 import { transcriptSidecars } from '../store/jsonl/jsonl-sidecars.js';
@@ -24,6 +25,7 @@ export interface LegacySource {
 }
 
 const NUL = Buffer.from([0]);
+const MAX_STRING_LENGTH = bufferConstants.MAX_STRING_LENGTH;
 
 /**
  * Reads the transcript and every sidecar that exists, in full path order, as Reasonix freezes them
@@ -64,7 +66,11 @@ async function readRegularFile(path: string): Promise<ReadResult> {
   if (!handle) return { kind: 'socket' };
   try {
     const stats = await handle.stat();
-    if (stats.isFile()) return { kind: 'file', bytes: await handle.readFile() };
+    if (stats.isFile()) {
+      // Migration holds the transcript as one text; past the longest string it is an engine error, not a read.
+      if (stats.size > MAX_STRING_LENGTH) throw new TooLargeError(`${stats.size} bytes, more than rxstore reads into memory (${MAX_STRING_LENGTH})`, { file: path, found: stats.size, expected: MAX_STRING_LENGTH });
+      return { kind: 'file', bytes: await handle.readFile() };
+    }
     if (stats.isDirectory()) return { kind: 'directory' };
     return { kind: stats.isFIFO() ? 'FIFO' : stats.isSocket() ? 'socket' : 'device' };
   } finally {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { OverwriteRefusedError, undefinedIfMissing } from '../errors/index.js';
+import { OverwriteRefusedError, RxError, undefinedIfMissing } from '../errors/index.js';
 import { OUTPUT_DIR_MODE, OUTPUT_FILE_MODE, writeFileAtomic } from '../fs/atomic-write.js';
 import { checkFolder } from '../fs/path-kind.js';
 import { writeStreamAtomic } from '../fs/atomic-stream.js';
@@ -95,7 +95,16 @@ export async function writeSite(
     if (entry && !force && !(await ours(pagePath, file))) {
       throw new OverwriteRefusedError(`${shown(join('sessions', file))}: a file rxstore did not write (it has no generator mark); --force writes over it`, { file: shown(join('sessions', file)) });
     }
-    const view = await readSessionView(await openSession(listed.path), { platform: options.platform, ...(options.resume ? { resume: options.resume(listed) } : {}) });
+    let view;
+    try {
+      view = await readSessionView(await openSession(listed.path), { platform: options.platform, ...(options.resume ? { resume: options.resume(listed) } : {}) });
+    } catch (error) {
+      // One session rxstore cannot read (the system refuses it, it is larger than rxstore holds) gets no
+      // page and a line with its code; the site goes on with the rest.
+      if (!(error instanceof RxError)) throw error;
+      report.damaged.push({ id: listed.id, path: listed.path, problem: `${error.code}: ${error.data.file && !error.message.startsWith(error.data.file) ? `${error.data.file}: ` : ''}${error.message}` });
+      continue;
+    }
     await writeStreamAtomic(pagePath, renderHtml(view), { mode: OUTPUT_FILE_MODE });
     const stopped = view.stoppedBy();
     const problem = stopped ? describeProblem(stopped) : null;

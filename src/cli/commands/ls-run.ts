@@ -66,7 +66,8 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: number
     setExit(EXIT.usage);
     return;
   }
-  const refused = args.verify && sessions.some((session) => exitCodeOfStatus(session.status) !== EXIT.done);
+  // A session rxstore could not read is a failure whether or not the rest were verified; the others are listed all the same.
+  const refused = sessions.some((session) => session.status === 'unreadable' || (args.verify && exitCodeOfStatus(session.status) !== EXIT.done));
   setExit(refused ? EXIT.refused : EXIT.done);
 }
 

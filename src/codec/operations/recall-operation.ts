@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openRegularFile } from '../../fs/open-regular-file.js';
 import { DamagedStoreError, onFileSystem } from '../../errors/index.js';
 import { FrameParser } from '../frame-parser.js';
 import { FRAME_HEADER_BYTES, parseFrameHeader } from '../frame.js';
@@ -13,7 +13,7 @@ import { parseGoJson } from '../go-text.js';
  */
 export async function recallOperation(path: string, offset: number): Promise<RecordedOperation> {
   const changed = () => new DamagedStoreError(`v4 batch at ${offset} changed while the log was read`, { file: path, offset });
-  const file = await onFileSystem(open(path, 'r'), path);
+  const { handle: file } = await openRegularFile(path, changed);
   try {
     const header = Buffer.alloc(FRAME_HEADER_BYTES);
     if ((await onFileSystem(file.read(header, 0, header.length, offset), path)).bytesRead < header.length) throw changed();

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { RefusedAsDamagedError } from '../../errors/index.js';
 import { z } from 'zod';
 import { readRange } from '../../fs/read-range.js';
 
@@ -22,9 +24,11 @@ const EDGE_BYTES = 4096;
  * first min(size, 4096) bytes and the last min(size − 4096, 4096) bytes of the log.
  */
 export async function logIdentity(logPath: string): Promise<{ size: number; modTimeNs: bigint; identity: string }> {
-  const handle = await open(logPath, 'r');
+  // Without waiting: a FIFO standing where the log belongs must not hang the read; one stat, bigint for the nanoseconds.
+  const handle = await open(logPath, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stats = await handle.stat({ bigint: true });
+    if (!stats.isFile()) throw new RefusedAsDamagedError('RX_LOG_MISSING', 'events.frames is not a regular file', { file: logPath });
     const size = Number(stats.size);
     const hash = createHash('sha256').update(`${size}:${stats.mtimeNs}:`);
     hash.update(await readRange(handle, 0, Math.min(size, EDGE_BYTES)));

@@ -5,6 +5,7 @@ import { mayExist } from '../../fs/may-exist.js';
 import { firstIssue } from './first-issue.js';
 import { wholeNumberRefusal, type WholeNumberFields } from '../../codec/go-number-literals.js';
 import { goSyntaxError } from '../../codec/go-json-syntax.js';
+import { parseGoJsonText } from '../../codec/go-text.js';
 
 /**
  * A JSON file as read against its schema: missing, invalid (with why), its value, or unreadable —
@@ -59,7 +60,8 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S,
   if (text.startsWith('\ufeff')) return { state: 'invalid', reason: "starts with a byte-order mark (U+FEFF), which Reasonix's JSON reader refuses" };
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // As Go reads it: past 10,000 levels of nesting is refused, and the error quotes nothing of the file.
+    json = parseGoJsonText(text);
   } catch (error) {
     return { state: 'invalid', reason: `not JSON (${goSyntaxError(text, error as Error).words})` };
   }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ContentStore } from '../../codec/content-store.js';
 import type { BatchToWrite, EventToWrite } from '../../codec/encode-batch.js';
-import { fileSystemErrorOf, isSessionVerdict, type Problem, problemFromError, undefinedIfMissing } from '../../errors/index.js';
+import { FileSystemError, fileSystemErrorOf, isSessionVerdict, NotRegularFileError, onFileSystem, type Problem, problemFromError, undefinedIfMissing } from '../../errors/index.js';
 import { PhysicalEventSchema, V4_CODEC } from '../../codec/records.js';
 import { salvageFrames } from '../../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
@@ -96,9 +97,15 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
     damage = problemFromError(error);
   }
 
-  const log = await readFile(logPath).catch((error: unknown) => undefinedIfMissing(error, logPath) ?? Buffer.alloc(0));
+  const log = await openLog(logPath);
   const known = new Set(kept.flatMap((batch) => batch.messageIds));
-  const { found: recovered, leftOut } = await messagesPast(log, verifiedEnd, await sessionContentStore(source), known);
+  let found;
+  try {
+    found = await messagesPast(log.chunks(), verifiedEnd, await sessionContentStore(source), known);
+  } finally {
+    await log.close();
+  }
+  const { found: recovered, leftOut } = found;
   const batches = kept.map((batch) => batch.batch);
   if (recovered.length > 0 || damage) {
     batches.push({
@@ -124,7 +131,7 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
     });
   }
   const storeDir = resolve(options.to ?? dirname(source));
-  const logDigest = createHash('sha256').update(log).digest('hex');
+  const logDigest = log.digest();
   // Named by what it salvages: a dry run names the session the real run writes, and a second run
   // of the same damaged log finds its salvage already there instead of writing another.
   const newId = createHash('sha256').update(`rxstore-salvage\0${basename(source)}\0${logDigest}`).digest('hex').slice(0, 32);
@@ -147,11 +154,60 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
   await createSession({
     storeDir,
     sessionId: newId,
-    source: { path: source, size: log.length, sha256: logDigest, version: V4_CODEC },
+    source: { path: source, size: log.size(), sha256: logDigest, version: V4_CODEC },
     inheritedEventCount: report.eventsKept,
     batches,
   });
   return report;
+}
+
+/** A log read in chunks while its bytes are hashed and counted; a missing one is empty. */
+interface LogChunks {
+  chunks(): AsyncIterable<Buffer>;
+  /** SHA-256 and size of every byte read (call after the chunks are read to the end). */
+  digest(): string;
+  size(): number;
+  close(): Promise<void>;
+}
+
+const LOG_CHUNK_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Opens the log as the reader does: a regular file only (a FIFO would hang the read, a link to
+ * /dev/zero would never end), read a chunk at a time, so that memory holds a frame, not the log.
+ */
+async function openLog(logPath: string): Promise<LogChunks> {
+  const hash = createHash('sha256');
+  let size = 0;
+  const handle = await open(logPath, constants.O_RDONLY | constants.O_NONBLOCK).catch((error: unknown) => undefinedIfMissing(error, logPath));
+  if (handle) {
+    const stats = await onFileSystem(handle.stat(), logPath);
+    if (stats.isDirectory()) {
+      await handle.close();
+      throw new FileSystemError(Object.assign(new Error('EISDIR: illegal operation on a directory'), { code: 'EISDIR', path: logPath }));
+    }
+    if (!stats.isFile()) {
+      await handle.close();
+      throw new NotRegularFileError('events.frames is not a regular file: salvage reads no FIFO, device or socket', { file: logPath });
+    }
+  }
+  return {
+    async *chunks() {
+      if (!handle) return;
+      for (;;) {
+        const buffer = Buffer.allocUnsafe(LOG_CHUNK_BYTES);
+        const { bytesRead } = await onFileSystem(handle.read(buffer, 0, buffer.length, size), logPath);
+        if (bytesRead === 0) return;
+        const chunk = buffer.subarray(0, bytesRead);
+        hash.update(chunk);
+        size += bytesRead;
+        yield chunk;
+      }
+    },
+    digest: () => hash.copy().digest('hex'),
+    size: () => size,
+    close: async () => handle?.close(),
+  };
 }
 
 function messageIdsOf(payload: unknown): string[] {
@@ -168,10 +224,10 @@ const SalvagedRecordSchema = z.looseObject({ recordType: z.unknown(), event: z.u
  * whose payload parses, without host and local-only records, each id once and none already kept,
  * and none Reasonix would refuse to read back.
  */
-async function messagesPast(log: Buffer, from: number, content: ContentStore, known: Set<string>): Promise<{ found: Message[]; leftOut: SalvageReport['leftOutMessages'] }> {
+async function messagesPast(log: AsyncIterable<Buffer>, from: number, content: ContentStore, known: Set<string>): Promise<{ found: Message[]; leftOut: SalvageReport['leftOutMessages'] }> {
   const found: Message[] = [];
   const leftOut = { host: 0, localOnly: 0, refused: 0 };
-  for (const frame of salvageFrames(log, from)) {
+  for await (const frame of salvageFrames(log, from)) {
     try {
       const record = SalvagedRecordSchema.safeParse(parseGoJson(frame.raw));
       // JSON that is not a record (null, an array, a number), or a record of another type.

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { EmptyTranscriptError, TranscriptLineError } from '../../errors/index.js';
+import { EmptyTranscriptError, NotRegularFileError, onFileSystem, TooLargeError, TranscriptLineError } from '../../errors/index.js';
+import { openRegularFile } from '../../fs/open-regular-file.js';
 import { LenientMessageSchema } from '../../session/replay/strict-message.js';
-import { goText, MAX_DEPTH, parseGoJsonText } from '../../codec/go-text.js';
+import { goText, MAX_DEPTH, parseGoJsonText, parseJsonText } from '../../codec/go-text.js';
 import { wholeNumberFieldsOf, wholeNumberRefusalOfDecoded } from '../../codec/go-number-literals.js';
 import { goSyntaxError, shownCharacter } from '../../codec/go-json-syntax.js';
 
@@ -67,12 +67,12 @@ function kindOf(value: unknown): string {
  * a last message cut mid-write — stops the loader, and Reasonix refuses the transcript. So does a
  * file of zero bytes. The messages before the first error are returned, with that one error.
  */
-export function parseTranscript(text: string, file: string): { lines: TranscriptLine[]; errors: (EmptyTranscriptError | TranscriptLineError)[] } {
+export function parseTranscript(text: string, file: string, from: { line: number; offset: number } = { line: 1, offset: 0 }): { lines: TranscriptLine[]; errors: (EmptyTranscriptError | TranscriptLineError)[] } {
   const lines: TranscriptLine[] = [];
-  if (text.length === 0) {
+  if (text.length === 0 && from.offset === 0) {
     return { lines, errors: [new EmptyTranscriptError('empty transcript: Reasonix does not list it (no session matches)', { file, offset: 0 })] };
   }
-  let line = 1;
+  let line = from.line;
   let index = 0;
   /** The line a message starts on, as it reads, cut: a message about a line shows that line, never the next. */
   const lineText = () => {
@@ -87,7 +87,7 @@ export function parseTranscript(text: string, file: string): { lines: Transcript
     return shown.length > 80 ? `${shown.slice(0, 80).join('')}…` : whole;
   };
   const fail = (message: string) => {
-    const offset = Buffer.byteLength(text.slice(0, index));
+    const offset = from.offset + Buffer.byteLength(text.slice(0, index));
     return { lines, errors: [new TranscriptLineError(`line ${line}: ${message}; the line reads: ${lineText()}`, { file, line, offset })] };
   };
   /** A fault past the end of the message's first line: the line runs on into the next one before it closes. */
@@ -104,12 +104,12 @@ export function parseTranscript(text: string, file: string): { lines: Transcript
       index += 1;
       continue;
     }
-    if (char === '\uFEFF' && index === 0) return fail('a byte-order mark (U+FEFF) at its start, which Reasonix does not read past');
+    if (char === '\uFEFF' && index === 0 && from.offset === 0) return fail('a byte-order mark (U+FEFF) at its start, which Reasonix does not read past');
     if (!VALUE_START.test(char)) return fail(`invalid character ${shownCharacter(char)} looking for the beginning of a message`);
     const end = valueEnd(text, index);
     if (end === undefined) {
       try {
-        JSON.parse(text.slice(index));
+        parseJsonText(text.slice(index));
       } catch (error) {
         const { words, at } = goSyntaxError(text.slice(index), error as Error);
         if (words !== 'unexpected end of JSON input') return fail(`not JSON (${words})${runsOn(at)}`);
@@ -138,6 +138,75 @@ export function parseTranscript(text: string, file: string): { lines: Transcript
   return { lines, errors: [] };
 }
 
-export async function readTranscript(file: string) {
-  return parseTranscript(goText(await readFile(file)), file);
+/**
+ * The longest message rxstore reads from a transcript: far above any a model writes, and low enough
+ * that a listing beside it stays within memory. A longer one is `RX_TOO_LARGE`, rxstore's bound.
+ */
+export const MAX_TRANSCRIPT_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+const READ_CHUNK_BYTES = 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/**
+ * Reads a transcript file as `parseTranscript` reads its text, a run of whole messages at a time:
+ * a regular file only (a FIFO or /dev/zero is refused before a byte is read), and never more than
+ * one message (at most `maxMessageBytes`) and a chunk in memory beside the messages read. A run ends
+ * at a newline outside every string and bracket: where the loader, reading the whole text, is
+ * between two values too.
+ */
+export async function readTranscript(file: string, maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES): Promise<ReturnType<typeof parseTranscript>> {
+  const { handle } = await openRegularFile(file, () => new NotRegularFileError('not a regular file: a transcript is read from a file only', { file }));
+  const lines: TranscriptLine[] = [];
+  try {
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let from = { line: 1, offset: 0 };
+    // The scan's state at the end of what is pending: inside a string, after a backslash, nesting depth.
+    let inString = false;
+    let escaped = false;
+    let depth = 0;
+    const parsePending = (upTo: number) => {
+      const bytes = Buffer.concat(pending, pendingBytes);
+      const run = bytes.subarray(0, upTo);
+      const parsed = parseTranscript(goText(run), file, from);
+      lines.push(...parsed.lines);
+      let newlines = 0;
+      for (let at = run.indexOf(NEWLINE); at >= 0; at = run.indexOf(NEWLINE, at + 1)) newlines += 1;
+      from = { line: from.line + newlines, offset: from.offset + run.length };
+      pending = upTo < bytes.length ? [bytes.subarray(upTo)] : [];
+      pendingBytes = bytes.length - upTo;
+      return parsed.errors;
+    };
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    for (;;) {
+      const { bytesRead } = await onFileSystem(handle.read(buffer, 0, buffer.length, from.offset + pendingBytes), file);
+      if (bytesRead === 0) break;
+      const chunk = Buffer.from(buffer.subarray(0, bytesRead));
+      let boundary = -1;
+      for (let at = 0; at < chunk.length; at += 1) {
+        const byte = chunk[at]!;
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (byte === 0x5c) escaped = true;
+          else if (byte === 0x22) inString = false;
+        } else if (byte === 0x22) inString = true;
+        else if (byte === 0x7b || byte === 0x5b) depth += 1;
+        else if (byte === 0x7d || byte === 0x5d) depth -= 1;
+        else if (byte === NEWLINE && depth <= 0) boundary = at;
+      }
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (boundary >= 0) {
+        const errors = parsePending(pendingBytes - chunk.length + boundary + 1);
+        if (errors.length > 0) return { lines, errors };
+      }
+      if (pendingBytes > maxMessageBytes) {
+        throw new TooLargeError(`line ${from.line}: a message of more than ${maxMessageBytes} bytes, more than rxstore reads into memory`, { file, line: from.line, offset: from.offset, expected: maxMessageBytes });
+      }
+    }
+    const errors = parsePending(pendingBytes);
+    return { lines, errors };
+  } finally {
+    await handle.close();
+  }
 }

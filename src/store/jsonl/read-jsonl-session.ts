@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { goTime } from '../../codec/go-json.js';
 import { Projection } from '../../session/replay/projection.js';
 import { newTurnProblem } from '../../session/replay/transcript-gate.js';
@@ -8,9 +8,8 @@ import type { SessionRead } from '../../session/reading/read-session.js';
 import { branchIdOf } from './jsonl-sidecars.js';
 import { goMessage } from './jsonl-message.js';
 import { jsonlMetaTitle, JsonlMetaSchema } from './jsonl-meta.js';
-import { parseTranscript } from './jsonl-transcript.js';
+import { readTranscript } from './jsonl-transcript.js';
 import { assignLegacyIds } from '../roots/legacy-ids.js';
-import { goText } from '../../codec/go-text.js';
 
 /**
  * Reads a JSONL transcript (docs/format.md §11) into the same shape as a v4 session read, so that every
@@ -21,8 +20,7 @@ import { goText } from '../../codec/go-text.js';
  */
 export async function readJsonlSession(path: string): Promise<SessionRead> {
   const id = branchIdOf(path);
-  const [text, stats, meta] = await onFileSystem(Promise.all([readFile(path).then(goText), stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema).then(readableOrThrow)]), path);
-  const { lines, errors } = parseTranscript(text, path);
+  const [{ lines, errors }, stats, meta] = await onFileSystem(Promise.all([readTranscript(path), stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema).then(readableOrThrow)]), path);
   const problems: Problem[] = errors.map(problemFromError);
   if (meta.state === 'invalid') problems.push({ code: 'RX_JSONL_META', severity: 'warning', message: `invalid .jsonl.meta: ${meta.reason}`, data: { file: `${path}.meta` } });
   const startedAt = meta.state === 'ok' ? meta.value.created_at : stats.mtime.toISOString();

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { filesStamp } from '../../fs/files-stamp.js';
-import { FileSystemError, fileSystemErrorOf, isSessionVerdict } from '../../errors/index.js';
+import { FileSystemError, fileSystemErrorOf, isSessionVerdict, RxError } from '../../errors/index.js';
 import { goTime } from '../../codec/go-json.js';
 import type { Header } from '../../session/reading/header.js';
 import { readSession, reasonixRefuses, type SessionStatus } from '../../session/reading/read-session.js';
@@ -77,10 +77,13 @@ export async function summariseCopy(copy: SessionCopy, options: SummariseOptions
   try {
     return copy.format === 'v4' ? await summariseV4(copy, options) : { summary: await summariseTranscript(copy) };
   } catch (error) {
-    // The system will not let it be read (EACCES, EIO, …): that copy is `unreadable`; any other error surfaces.
+    // The system will not let it be read (EACCES, EIO, …), or rxstore will not read it whole (a FIFO,
+    // a message or object larger than it holds): that copy is `unreadable`, said with its code; a
+    // fault of rxstore's own surfaces.
     const coded = fileSystemErrorOf(error);
-    if (!(coded instanceof FileSystemError)) throw error;
-    return { summary: unreadable(coded.message) };
+    if (coded instanceof FileSystemError) return { summary: unreadable(coded.message) };
+    if (coded instanceof RxError && !isSessionVerdict(coded)) return { summary: unreadable(`${coded.code}: ${coded.data.file ? `${coded.data.file}: ` : ''}${coded.message}`) };
+    throw error;
   }
 }
 
