@@ -73,7 +73,8 @@ async function rootIsThere(root: string): Promise<boolean> {
     await (await opendir(root)).close();
     return true;
   } catch (error) {
-    if (isSystemError(error) && error.code === 'ENOENT') return false;
+    // A name too long for the file system names nothing there, as a missing one does (what was typed decides).
+    if (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENAMETOOLONG')) return false;
     throw fileSystemErrorOf(error, root);
   }
 }
