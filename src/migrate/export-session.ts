@@ -2,7 +2,8 @@ import { lstat, readFile } from 'node:fs/promises';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { goJson, goJsonIndented } from '../codec/go-json.js';
 import { ExportRefusedError, PathKindError, undefinedIfMissing } from '../errors/index.js';
-import { OUTPUT_FILE_MODE, writeFileAtomic } from '../fs/atomic-write.js';
+import { OUTPUT_FILE_MODE } from '../fs/atomic-write.js';
+import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFile } from '../fs/path-kind.js';
 import type { SessionRead } from '../session/reading/read-session.js';
 import { canonicalTranscript, personView } from '../session/replay/views.js';
@@ -100,7 +101,8 @@ export async function exportSession(read: SessionRead, options: ExportOptions): 
     }
   }
   // A file the user asked for: the umask decides who else may read it, as with cp.
-  for (const write of pending) await writeFileAtomic(write.file, write.bytes, { mode: OUTPUT_FILE_MODE });
+  // The transcript and its meta appear together or not at all, the meta first (a transcript never stands without it).
+  await writeFilesAtomic([...pending].reverse().map((write) => ({ path: write.file, data: write.bytes, mode: OUTPUT_FILE_MODE })));
   const unchanged = writes.filter((write) => !pending.includes(write)).map((write) => write.file);
   return { to: options.to, files, messages: text.messages, unchanged };
 }

@@ -2,7 +2,7 @@ import { lstat, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InvalidInputError, isSystemError, NothingToSalvageError, undefinedIfMissing } from '../errors/index.js';
 import { goJsonIndented } from '../codec/go-json.js';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFolder } from '../fs/path-kind.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
@@ -82,9 +82,9 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
     byteOrderMarkRemoved,
   };
   if (options.dryRun || already) return report;
-  await writeFileAtomic(newPath, salvaged);
   const newMeta = metaText(report.newId);
-  if (newMeta !== undefined) await writeFileAtomic(`${newPath}.meta`, newMeta);
+  // The transcript and its meta appear together or not at all, the meta first (a transcript never stands without it).
+  await writeFilesAtomic([...(newMeta === undefined ? [] : [{ path: `${newPath}.meta`, data: newMeta }]), { path: newPath, data: salvaged }]);
   return report;
 }
 
@@ -117,7 +117,10 @@ async function salvagePath(dir: string, id: string, text: string, metaText: (id:
     const candidate = join(dir, `${id}-salvaged${n === 1 ? '' : `-${n}`}.jsonl`);
     const [transcript, meta] = await Promise.all([candidate, `${candidate}.meta`].map((file) => readFile(file, 'utf8').then((bytes) => bytes, (error: unknown) => (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR') ? undefined : null))));
     if (transcript === undefined && meta === undefined && !(await taken(candidate))) return { path: candidate, already: false };
-    if (transcript === text && meta === metaText(branchIdOf(candidate))) return { path: candidate, already: true };
+    const ownMeta = metaText(branchIdOf(candidate));
+    if (transcript === text && meta === ownMeta) return { path: candidate, already: true };
+    // Half of this salvage's own pair (a run killed between its two renames): the name is this salvage's to finish.
+    if ((transcript === text && meta === undefined && ownMeta !== undefined) || (transcript === undefined && meta !== undefined && meta === ownMeta)) return { path: candidate, already: false };
   }
 }
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { OverwriteRefusedError, RxError, undefinedIfMissing } from '../errors/index.js';
+import { OverwriteRefusedError, RxError, undefinedIfMissing, WriterOwnedError } from '../errors/index.js';
+import { withStoreLock } from '../fs/store-lock.js';
 import { OUTPUT_DIR_MODE, OUTPUT_FILE_MODE, writeFileAtomic } from '../fs/atomic-write.js';
 import { checkFolder } from '../fs/path-kind.js';
 import { writeStreamAtomic } from '../fs/atomic-stream.js';
@@ -34,34 +35,47 @@ export interface SiteReport {
  * removed. Every file is written through a temp file and a rename, after its size is checked; a
  * file or folder rxstore did not write is refused unless `force` (`OverwriteRefusedError`).
  */
-export async function writeSite(
-  sessions: AsyncIterable<ListedSession>,
-  dir: string,
-  options: {
-    platform: Platform;
-    now?: Date;
-    resume?: (listed: ListedSession) => string | null;
-    /** Write over files and folders rxstore did not write (never through a symlink). */
-    force?: boolean;
-    /** The folder as the user named it, for messages; default `dir`. */
-    given?: string;
-  },
-): Promise<SiteReport> {
+export async function writeSite(sessions: AsyncIterable<ListedSession>, dir: string, options: SiteOptions): Promise<SiteReport> {
+  const given = options.given ?? dir;
+  await checkFolder(dir, given);
+  await mkdir(dir, { recursive: true, mode: OUTPUT_DIR_MODE });
+  // One run at a time writes a site: a second waits for the first, or is told another is writing it.
+  try {
+    return await withStoreLock(dir, () => writeSiteHeld(sessions, dir, options));
+  } catch (error) {
+    if (error instanceof WriterOwnedError && error.data.file === join(dir, SITE_LOCK)) {
+      throw new WriterOwnedError(`${given}: another rxstore is writing this site; try again once it is done`, { file: given });
+    }
+    throw error;
+  }
+}
+
+/** How `writeSite` writes. */
+export interface SiteOptions {
+  platform: Platform;
+  now?: Date;
+  resume?: (listed: ListedSession) => string | null;
+  /** Write over files and folders rxstore did not write (never through a symlink). */
+  force?: boolean;
+  /** The folder as the user named it, for messages; default `dir`. */
+  given?: string;
+}
+
+/** The lock `withStoreLock` holds in the site folder while a run writes it. */
+const SITE_LOCK = '.rxstore.lock';
+
+async function writeSiteHeld(sessions: AsyncIterable<ListedSession>, dir: string, options: SiteOptions): Promise<SiteReport> {
   const force = options.force ?? false;
   const given = options.given ?? dir;
   const shown = (name: string) => join(given, name);
-  await checkFolder(dir, given);
   const pagesDir = join(dir, 'sessions');
   const statePath = join(dir, SITE_STATE_FILE);
   const previous = await siteState(dir, shown(SITE_STATE_FILE), force);
-  // Pages the state says rxstore wrote (any renderer's) are its own to rewrite or remove; those of this renderer may be kept.
+  // Pages the state says rxstore wrote are its own to rewrite or remove once each carries the generator mark;
+  // those of this renderer may be kept. A state alone never makes a file rxstore's: it may have been planted, and
+  // renderers before view-3 wrote no mark, so their pages are left (never removed; written over only with --force).
   const owned = new Set(previous?.pages.map((page) => page.file));
-  // Renderers before view-3 wrote no generator mark: the files their state names are known by the state alone.
-  const unmarked = previous !== undefined && MARKLESS_RENDERERS.has(previous.renderer);
-  const ours = async (path: string, file?: string) => {
-    const entry = await entryAt(path);
-    return entry?.isFile() === true && ((unmarked && (file === undefined || owned.has(file))) || (await carriesGeneratorMark(path)));
-  };
+  const ours = async (path: string) => (await entryAt(path))?.isFile() === true && (await carriesGeneratorMark(path));
   const known = new Map<string, SitePage>();
   if (previous?.renderer === RENDERER_VERSION) for (const page of previous.pages) known.set(page.file, page);
 
@@ -92,7 +106,7 @@ export async function writeSite(
       if (before.problem) report.damaged.push({ id: listed.id, path: listed.path, problem: before.problem });
       continue;
     }
-    if (entry && !force && !(await ours(pagePath, file))) {
+    if (entry && !force && !(await ours(pagePath))) {
       throw new OverwriteRefusedError(`${shown(join('sessions', file))}: a file rxstore did not write (it has no generator mark); --force writes over it`, { file: shown(join('sessions', file)) });
     }
     let view;
@@ -131,7 +145,7 @@ export async function writeSite(
     if (taken.has(file)) continue;
     // Only a regular file of rxstore's the state names (a checked page name, so inside `sessions/`) is removed: never what a symlink leads to.
     const path = join(pagesDir, file);
-    if (!(await ours(path, file))) continue;
+    if (!(await ours(path))) continue;
     await rm(path, { force: true });
     report.removed += 1;
   }
@@ -139,9 +153,6 @@ export async function writeSite(
   await writeFileAtomic(statePath, `${JSON.stringify({ format: 1, renderer: RENDERER_VERSION, pages }, null, 1)}\n`, { mode: OUTPUT_FILE_MODE });
   return report;
 }
-
-/** Renderers whose pages carry no generator mark. */
-const MARKLESS_RENDERERS = new Set(['view-1', 'view-2']);
 
 /**
  * The site state rxstore left in `dir`, checked before anything is done by it: every page name one
@@ -154,7 +165,8 @@ async function siteState(dir: string, shown: string, force: boolean): Promise<Si
   const entry = await entryAt(statePath);
   if (!entry) {
     const names = await readdir(dir).catch((error: unknown) => undefinedIfMissing(error, dir));
-    if (!force && names && names.length > 0) {
+    // A first run cut short (a full disk, a kill) leaves marked pages and no state yet: that is rxstore's own, to finish.
+    if (!force && names && !(await onlyPartialSite(dir, names))) {
       throw new OverwriteRefusedError(`${dirname(shown)}: a folder rxstore did not write (it holds files and no ${SITE_STATE_FILE}); --force writes the site into it`, { file: dirname(shown) });
     }
     return undefined;
@@ -164,6 +176,21 @@ async function siteState(dir: string, shown: string, force: boolean): Promise<Si
   if (force) return undefined;
   const why = read.state === 'invalid' ? read.reason : 'missing';
   throw new OverwriteRefusedError(`${shown}: not site state rxstore wrote (${why}); --force writes the site anew and removes nothing it names`, { file: shown });
+}
+
+/**
+ * Whether a folder without site state holds only what a first run of rxstore leaves when it is cut
+ * short: its lock, an `index.html` and a `sessions/` folder of regular files that all carry the
+ * generator mark. Nothing else in it, and no symlink, is rxstore's.
+ */
+async function onlyPartialSite(dir: string, names: string[]): Promise<boolean> {
+  for (const name of names) {
+    if (name === SITE_LOCK) continue;
+    if (name === 'index.html' && (await carriesGeneratorMark(join(dir, name)))) continue;
+    if (name !== 'sessions' || !(await entryAt(join(dir, name)))?.isDirectory()) return false;
+    for (const page of await readdir(join(dir, name))) if (!(await carriesGeneratorMark(join(dir, name, page)))) return false;
+  }
+  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, opendir, readFile } from 'node:fs/promises';
+import { access, open, opendir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { OUTPUT_FILE_MODE, writeFileAtomic } from '../../fs/atomic-write.js';
 import { AcceptedRecordsCursorSchema, olderRecordsCursor, type AcceptedRecordsCursor, type RecordsCursor } from '../../session/cursors/records-since.js';
@@ -7,7 +7,7 @@ import { firstIssue } from '../../session/reading/first-issue.js';
 import { openLogSession, openSession } from '../../store/open-session.js';
 import type { Output } from '../output.js';
 import { resolveSessionArgument } from '../session-argument.js';
-import { CursorMismatchError, onFileSystem, undefinedIfMissing, UsageError } from '../../errors/index.js';
+import { CursorMismatchError, fileSystemErrorOf, NotRegularFileError, onFileSystem, undefinedIfMissing, UsageError } from '../../errors/index.js';
 import type { RootArgs } from '../root-options.js';
 import { jsonOutput } from '../json-output.js';
 
@@ -23,7 +23,7 @@ export async function runCat(args: CatArgs, output: Output, setExit: (code: numb
   if (args.cursor !== undefined) {
     // A cursor keeps a place in the records: without --records it would print what was not asked for.
     if (!args.records) throw new UsageError('--cursor needs --records (a cursor keeps the place in the records)');
-    await catSince(await resolveSessionArgument(args.session, args), resolve(args.cursor), output);
+    await catSince(await resolveSessionArgument(args.session, args), resolve(args.cursor), output, args.cursor);
     setExit(0);
     return;
   }
@@ -39,7 +39,7 @@ export async function runCat(args: CatArgs, output: Output, setExit: (code: numb
  * the last batch read, written atomically: when the log is damaged past it, what precedes the
  * damage is printed and kept, and the error still ends the command.
  */
-async function catSince(sessionPath: string, cursorFile: string, output: Output): Promise<void> {
+async function catSince(sessionPath: string, cursorFile: string, output: Output, shownCursor = cursorFile): Promise<void> {
   const session = await openLogSession(sessionPath);
   // A folder that cannot take the cursor is said before a record is printed: printed, then not kept, every
   // record would come again on the next run.
@@ -47,11 +47,8 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
   const folder = dirname(cursorFile);
   await onFileSystem(opendir(folder).then((dir) => dir.close()), folder);
   await onFileSystem(access(folder, constants.W_OK | constants.X_OK), folder);
-  const saved = await readFile(cursorFile, 'utf8').then(
-    (text) => parseCursorFile(text, cursorFile),
-    // No cursor file yet: everything is new. Any other system error is the file's, in words.
-    (error: unknown) => undefinedIfMissing(error, cursorFile),
-  );
+  const text = await readCursorFile(cursorFile, shownCursor);
+  const saved = text === undefined ? undefined : parseCursorFile(text, cursorFile);
   let last: RecordsCursor | undefined;
   try {
     // The cursor after the last batch read, even one that changed nothing: the next run starts there.
@@ -69,6 +66,44 @@ async function catSince(sessionPath: string, cursorFile: string, output: Output)
     throw error;
   } finally {
     if (last) await writeFileAtomic(cursorFile, `${JSON.stringify(last)}\n`, { mode: OUTPUT_FILE_MODE });
+  }
+}
+
+/** A cursor is some 50 KB at most (records-since.ts): a file far larger is no cursor, and is not read whole. */
+const CURSOR_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The text of the cursor file, or undefined when there is none yet. Only a regular file is read,
+ * opened without waiting (a FIFO there must not hang the command, a device must not be read for
+ * ever), and only up to the size a cursor can have; anything else is refused, naming `shown`.
+ */
+async function readCursorFile(path: string, shown: string): Promise<string | undefined> {
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch((error: unknown) => {
+    // No cursor file yet: everything is new. Any other system error is the file's, in words.
+    return undefinedIfMissing(error, shown);
+  });
+  if (!handle) return undefined;
+  try {
+    const stats = await handle.stat().catch((error: unknown) => {
+      throw fileSystemErrorOf(error, shown);
+    });
+    if (!stats.isFile()) throw new NotRegularFileError(`${shown}: not a regular file, so it cannot be a cursor; name a file rxstore keeps the cursor in`, { file: shown });
+    if (stats.size > CURSOR_MAX_BYTES) {
+      throw new CursorMismatchError(`${shown}: not a cursor rxstore wrote (${stats.size} bytes, a cursor is at most ${CURSOR_MAX_BYTES}); remove it to read the session from the start`, { file: shown });
+    }
+    const bytes = Buffer.alloc(CURSOR_MAX_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length).catch((error: unknown) => {
+        throw fileSystemErrorOf(error, shown);
+      });
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > CURSOR_MAX_BYTES) throw new CursorMismatchError(`${shown}: not a cursor rxstore wrote (more than ${CURSOR_MAX_BYTES} bytes); remove it to read the session from the start`, { file: shown });
+    }
+    return bytes.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
   }
 }
 

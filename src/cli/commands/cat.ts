@@ -14,7 +14,7 @@ export function catCommand(output: Output, setExit: (code: number) => void) {
         .option('cursor', {
           type: 'string',
           requiresArg: true,
-          describe: 'with --records: print only what was committed since the cursor kept in this file (everything when it does not exist), then replace the file with the cursor after it',
+          describe: 'with --records: print only what was committed since the cursor kept in this file (everything when it does not exist), then replace the file with the cursor after it (if that fails, the records printed come again on the next run: apply each by its key, which replaces the record of the same key)',
         })
         .example(
           examples(

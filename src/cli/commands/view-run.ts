@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
-import { errorFromProblem, FileSystemError, SessionNotFoundError, UsageError } from '../../errors/index.js';
+import { realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { errorFromProblem, FileSystemError, OverwriteRefusedError, SessionNotFoundError, UsageError } from '../../errors/index.js';
 import { writeStreamAtomic } from '../../fs/atomic-stream.js';
 import { OUTPUT_FILE_MODE } from '../../fs/atomic-write.js';
 import { checkPageFile, MARKDOWN_GENERATOR_MARK } from '../../view/page-target.js';
@@ -36,6 +37,7 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
     if (!args.to || args.to === '-') throw new UsageError('view --all writes a folder: name it with --to DIR');
     if (args.format === 'md') throw new UsageError('view --all writes HTML pages; --format md is for one session');
     const { inputs, roots } = await machineRoots(args);
+    await refuseInsideRoots(resolve(args.to), args.to, roots.roots.map((root) => root.path));
     const listing = await listSessions(roots.roots, { platform: inputs.platform });
     for (const warning of listing.warnings) output.err(warningLine(warning));
     const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
@@ -112,4 +114,28 @@ async function resumeAsWhereSays(id: string, path: string, args: RootArgs): Prom
   });
   const found = located.find((whereabouts) => whereabouts.copies.some((copy) => copy.path === path));
   return found ? found.resume.command : undefined;
+}
+
+/**
+ * Refuses a site folder inside a root rxstore reads sessions from (a state root, a store): its
+ * pages and folders would be listed as sessions, damaged ones, and break the next read. Paths are
+ * compared with their links resolved (of the site, the part that exists).
+ */
+async function refuseInsideRoots(dir: string, given: string, roots: readonly string[]): Promise<void> {
+  const real = async (path: string): Promise<string> => {
+    let rest = '';
+    for (let at = path; ; at = dirname(at)) {
+      const found = await realpath(at).catch(() => undefined);
+      if (found !== undefined) return resolve(found, rest);
+      if (dirname(at) === at) return path;
+      rest = rest === '' ? relative(dirname(at), at) : `${relative(dirname(at), at)}/${rest}`;
+    }
+  };
+  const site = await real(dir);
+  for (const root of roots) {
+    const inside = relative(await real(resolve(root)), site);
+    if (inside === '' || (inside !== '..' && !inside.startsWith('../') && !isAbsolute(inside))) {
+      throw new OverwriteRefusedError(`${given}: inside ${root}, where rxstore reads sessions from; a site there would be read as a session: name a folder outside it`, { file: given });
+    }
+  }
 }

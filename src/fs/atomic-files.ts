@@ -1,0 +1,58 @@
+import { lstat, open, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fileSystemErrorOf, FileSystemError, isSystemError } from '../errors/index.js';
+import { FILE_MODE, fsyncDir, tempPathBeside } from './atomic-write.js';
+import { failPoint } from './fail-point.js';
+import { expectSize, writeAll } from './write-all.js';
+
+/** One file of a set written together. */
+export interface FileToWrite {
+  path: string;
+  data: Uint8Array | string;
+  mode?: number;
+}
+
+/**
+ * Writes files that belong together (a transcript and its `.jsonl.meta`) so that they appear
+ * whole or not at all: every file is written to a temporary beside it, fsynced and its size
+ * checked, and only then are they renamed into place, in the order given (a sidecar first, so the
+ * file a reader looks for never stands without it). If any of it fails, the temporaries are
+ * removed and so is every file this call published where nothing stood before; the error names
+ * the file it is about.
+ */
+export async function writeFilesAtomic(files: readonly FileToWrite[], point = 'write.atomic'): Promise<void> {
+  const staged: { temp: string; path: string; existed: boolean }[] = [];
+  const published: { path: string; existed: boolean }[] = [];
+  try {
+    for (const file of files) {
+      const temp = tempPathBeside(file.path);
+      const handle = await open(temp, 'wx', file.mode ?? FILE_MODE).catch((error: unknown) => {
+        throw fileSystemErrorOf(error, file.path);
+      });
+      staged.push({ temp, path: file.path, existed: await lstat(file.path).then(() => true, () => false) });
+      try {
+        const written = await writeAll(handle, file.data, file.path, point);
+        failPoint('atomic.temp-written');
+        await handle.sync();
+        failPoint('atomic.temp-synced');
+        await expectSize(handle, written, file.path);
+      } finally {
+        await handle.close().catch(() => undefined);
+      }
+    }
+    failPoint('atomic.before-rename');
+    for (const { temp, path, existed } of staged) {
+      await rename(temp, path).catch((error: unknown) => {
+        throw fileSystemErrorOf(error, path);
+      });
+      published.push({ path, existed });
+      failPoint('atomic.renamed');
+    }
+    for (const dir of new Set(files.map((file) => dirname(file.path)))) await fsyncDir(dir);
+  } catch (error) {
+    // What this run made is taken back: none of the set stands new without the rest.
+    for (const { temp } of staged) await rm(temp, { force: true });
+    for (const { path, existed } of published) if (!existed) await rm(path, { force: true });
+    throw isSystemError(error) ? new FileSystemError(error, files[0]?.path ?? '') : error;
+  }
+}
