@@ -23,8 +23,9 @@ export type { ArgumentsShape, IndexedCall, IndexedTranscript } from './session/r
 export type { Turns, TurnStatus } from './session/replay/turn-table.js';
 export { indexRecords, type IndexRecord, type RecordContext, type RecordChange, type RemovedRecord, type KeyedMessage } from './session/replay/index-records.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
-export { repairForNewTurn, TurnRepairChangeSchema, type TurnRepair, type TurnRepairChange } from './session/writing/turn-repair.js';
-export { GateCallSchema, GateMessageSchema, GatePlaceSchema, transcriptGate, type GateCall, type GateMessage, type GatePlace, type GateVerdict } from './session/replay/transcript-gate.js';
+// The schemas behind these types are exported as types only: a caller names them, the main entry stays small.
+export type { TurnRepair, TurnRepairChange, TurnRepairChangeSchema } from './session/writing/turn-repair.js';
+export type { GateCall, GateCallSchema, GateMessage, GateMessageSchema, GatePlace, GatePlaceSchema, GateVerdict } from './session/replay/transcript-gate.js';
 export { inspectReport, type InspectOptions, type InspectReport, type ReportedProblem } from './session/replay/inspect-report.js';
 
 // Reading what is new since last time, and following a live session.
@@ -53,7 +54,6 @@ export { locateSession, type SessionWhereabouts } from './store/locate-session.j
 
 // Migration and export.
 export { migrateJsonlToV4, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
-export { v4StoreForJsonlDir } from './store/roots/v4-store-for-jsonl-dir.js';
 export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
 
 // Schemas of the JSON files a session is made of, and of what its events carry.
