@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ListedSession } from '../src/store/listing/describe-conversation.js';
 import type { SessionWhereabouts } from '../src/store/locate-session.js';
+import { runCliChild } from './support/cli-child.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { startMockModel, type MockModel } from './support/mock-model.js';
 import { reasonixAbsentMessage, reasonixBinary, runReasonix, writeReasonixConfig } from './support/reasonix.js';
@@ -120,11 +121,11 @@ describe.skipIf(!bin)(`where, judged by the real Reasonix${bin ? '' : ` — skip
    * environment, HOME a folder whose own ~/.reasonix has the mock provider and no sessions, and
    * `reasonix` standing for `reasonix run` against the mock.
    */
-  async function runPrinted(command: string, cwd: string, mock: MockModel): Promise<{ code: number | null; stderr: string }> {
+  async function runPrinted(command: string, cwd: string, mock: MockModel, personalHome?: string): Promise<{ code: number | null; stderr: string }> {
     const binDir = await tempDir('rxstore-where-bin-');
     await writeFile(join(binDir, 'reasonix'), `#!/bin/sh\nexec '${bin}' run --permission-mode danger-full-access "$@" 'Please continue.'\n`);
     await chmod(join(binDir, 'reasonix'), 0o755);
-    const personalHome = await tempDir('rxstore-where-home-');
+    personalHome ??= await tempDir('rxstore-where-home-');
     await writeReasonixConfig(join(personalHome, '.reasonix'), mock.baseUrl);
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: personalHome, PATH: `${binDir}:${process.env.PATH}` };
     for (const name of ['REASONIX_HOME', 'REASONIX_STATE_HOME', 'REASONIX_CACHE_HOME', 'XDG_CONFIG_HOME']) delete env[name];
@@ -179,6 +180,41 @@ describe.skipIf(!bin)(`where, judged by the real Reasonix${bin ? '' : ` — skip
     const after = await runCli(['where', id, '--json', flag, machine.stateRoot, '--cwd', workspace]);
     const [now] = JSON.parse(after.stdout) as SessionWhereabouts[];
     expect(now!.resume).toMatchObject({ resumes: true, reason: 'resumes', command: `${variable}=${machine.stateRoot} reasonix --resume ${id}` });
+  });
+
+  it.each([
+    ['under another workspace\'s slug', 'plainChat', 'plain-chat', 'workspace'],
+    ['in the global store', 'cjkGlobal', 'cjk-emoji', 'global'],
+  ] as const)('`view` of a session %s named by its folder, outside the roots: the command on the page is the one `where` decides, and resumes it as printed', async (_case, which, workspaceOf, scope) => {
+    const machine = await buildStateRoot();
+    const id = machine.ids[which];
+    const workspace = machine.workspaces[workspaceOf];
+    await mkdir(workspace, { recursive: true });
+    const elsewhere = await tempDir('rxstore-view-cwd-');
+    const personalHome = await tempDir('rxstore-view-home-');
+    const where = await runCli(['where', id, '--json', '--state-home', machine.stateRoot]);
+    const [found] = JSON.parse(where.stdout) as SessionWhereabouts[];
+    const folder = found!.copies.find((copy) => copy.store === 'sessions-v4' && copy.scope === scope)!.path;
+
+    // Run as a person whose own Reasonix home is elsewhere: the session's state root is none Reasonix uses.
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: personalHome };
+    for (const name of ['REASONIX_HOME', 'REASONIX_STATE_HOME', 'RXSTORE_ROOT', 'XDG_CONFIG_HOME']) delete env[name];
+    const view = await runCliChild(['view', folder, '--format', 'md'], { cwd: elsewhere, env });
+    expect(view.code, view.stderr).toBe(0);
+    const command = /^- \*\*Resume:\*\* `(.+)`$/m.exec(view.stdout)?.[1];
+    expect(command).toBeDefined();
+    if (scope === 'workspace') expect(command).toBe(`cd ${workspace} && REASONIX_STATE_HOME=${machine.stateRoot} reasonix --resume ${id}`);
+    // A global session is copied into its workspace's store under the state root Reasonix uses, then resumed there.
+    else expect(command).toMatch(new RegExp(`^mkdir -p ${personalHome}/\\.reasonix/projects/[^ ]+/sessions-v4 && cp -R ${folder} .* && cd ${workspace} && reasonix --resume ${id}$`));
+
+    const mock = await startMockModel([{ text: 'Resumed.' }]);
+    try {
+      const resumed = await runPrinted(command!, elsewhere, mock, personalHome);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(mock.chatRequests().at(-1)?.messages.some((message) => message.content === 'Please continue.')).toBe(true);
+    } finally {
+      await mock.close();
+    }
   });
 
   it('a draft (no storageRevision) in the folder\'s own store: `where` says Reasonix imports it, and the command it prints goes on in a new session, the draft left as it is', async () => {

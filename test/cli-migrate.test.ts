@@ -102,6 +102,20 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
     expect(run.stdout.split('\n')[0]).toMatch(new RegExp(`^\\[1/1\\] failed ${escape(base)}/odd\\\\x1b\\[2Jname\\.jsonl:1: not JSON`));
   });
 
+  it('refuses a --cwd that does not exist, naming it as given, before any transcript is migrated', async () => {
+    const { home, folder, store } = await mixedFolder();
+    const missing = join(folder, 'no such folder');
+    const run = await runCliChild(['migrate', 'jsonl-to-v4', join(folder, 'a-good.jsonl'), '--home', home, '--cwd', missing], HANG);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`rxstore: RX_PATH_KIND: ${missing}: no such folder\n`);
+    expect(existsSync(store)).toBe(false);
+    const file = join(folder, 'a-good.jsonl');
+    const onFile = await runCliChild(['migrate', 'jsonl-to-v4', file, '--home', home, '--cwd', file], HANG);
+    expect(onFile.code).toBe(2);
+    expect(onFile.stderr).toBe(`rxstore: RX_PATH_KIND: ${file}: is a file, a folder is needed\n`);
+  });
+
   it('refuses a FIFO named x.jsonl at once, without reading it', async () => {
     const { home, workspace, folder } = await mixedFolder();
     const run = await runCliChild(['migrate', 'jsonl-to-v4', join(folder, 'e-fifo.jsonl'), '--home', home, '--cwd', workspace], HANG);

@@ -32,6 +32,7 @@ describe('rxstore migrate jsonl-to-v4 --all', () => {
     await mkdir(join(stateRoot, 'sessions'));
     await writeFile(global, '{"role":"system","content":"You are a test."}\n{"role":"user","content":"global"}\n');
     const cwd = join(stateRoot, 'some ws');
+    await mkdir(cwd);
 
     const run = await runCliChild(['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot, '--cwd', cwd]);
     expect(run.code).toBe(1);

@@ -94,7 +94,8 @@ describe('listing a machine assembled from the fixtures', () => {
     const times = sessions.map((session) => Date.parse(session.updatedAt ?? '') || 0);
     expect(times).toEqual([...times].sort((a, b) => b - a));
     for (const session of sessions.filter((listed) => listed.status === 'ok' && listed.store !== 'legacy')) {
-      expect(session.updatedAt, session.path).toBe((await (await openSession(session.path)).read()).lastCommitAt);
+      // Printed in one form, milliseconds in UTC, whatever precision the store wrote.
+      expect(session.updatedAt, session.path).toBe(new Date(Date.parse((await (await openSession(session.path)).read()).lastCommitAt!)).toISOString());
     }
     // The damaged session names no workspace: the slug it sits under is reported instead.
     expect(sessions.find((session) => session.id === ids.damaged)).toMatchObject({ slug: '-tmp-rxstore-fixture-ws-interrupted', problem: expect.stringMatching(/CRC/) });

@@ -136,13 +136,14 @@ describe('rxstore view of every fixture the real Reasonix wrote', () => {
   }
 
   it('tool calls show their exit code and duration; the failing one is marked; edits are diffs', async () => {
-    const { dir } = fixture('tool-calls');
+    const { dir, root } = fixture('tool-calls');
     const { stdout, code } = await runCli(['view', dir]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/<span class="name mono">bash<\/span><span class="target mono">echo listing &amp;&amp; ls<\/span><span class="badge ok">exit 0<\/span><span class="badge plain">13 ms<\/span>/);
     expect(stdout).toMatch(/<span class="target mono">ls missing-dir<\/span><span class="badge fail">exit 2<\/span>/);
     expect(stdout).toContain('<span class="del">-beta</span><span class="add">+BETA</span>');
-    expect(stdout).toContain('<code>cd /tmp/rxstore-fixture-ws/tool-calls &amp;&amp; reasonix --resume 1083b7d00d4a95855b15212dd9c840c6</code>');
+    // Under a state root Reasonix does not use here: the command names it, as `where --state-home` would.
+    expect(stdout).toContain(`<code>cd /tmp/rxstore-fixture-ws/tool-calls &amp;&amp; REASONIX_STATE_HOME=${root} reasonix --resume 1083b7d00d4a95855b15212dd9c840c6</code>`);
   });
 
   it('marks the interrupted and failed turns, and the compaction point with its summary', async () => {

@@ -1,3 +1,4 @@
+import { isoTime } from '../codec/iso-time.js';
 import { z } from 'zod';
 import { isSessionVerdict, problemFromError, type Problem, type RxError } from '../errors/index.js';
 import { flatToolCall, type Message } from '../session/replay/message.js';
@@ -266,8 +267,8 @@ function headerOf(session: OpenedSession, read: SessionRead, visible: TimedMessa
     store: session.store,
     title: projection.title ?? null,
     workspace,
-    startedAt: isoOf(read.firstCommitAt) ?? (visible[0] ? new Date(visible[0].time).toISOString() : null),
-    updatedAt: isoOf(read.lastCommitAt) ?? (visible.at(-1) ? new Date(visible.at(-1)!.time).toISOString() : null),
+    startedAt: isoTime(read.firstCommitAt) ?? (visible[0] ? new Date(visible[0].time).toISOString() : null),
+    updatedAt: isoTime(read.lastCommitAt) ?? (visible.at(-1) ? new Date(visible.at(-1)!.time).toISOString() : null),
     model,
     counts: {
       messages: visible.length,
@@ -294,11 +295,6 @@ function resumeCommand(session: OpenedSession, workspace: string | null, platfor
   return workspace ? fromFolder(workspace, command, platform) : command;
 }
 
-function isoOf(time: string | undefined): string | null {
-  if (!time) return null;
-  const parsed = Date.parse(time);
-  return Number.isNaN(parsed) ? null : new Date(parsed).toISOString();
-}
 
 function unreadableView(session: OpenedSession, error: RxError): SessionView {
   const problem = problemFromError(error);

@@ -4,7 +4,7 @@ import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { FileSystemError, isSystemError, NotASessionError, RxError, systemErrorInWords, UsageError, type RxErrorCode } from '../../errors/index.js';
-import { checkFolder } from '../../fs/path-kind.js';
+import { checkExistingFolder, checkFolder } from '../../fs/path-kind.js';
 import { migrateJsonlToV4, type MigrationReport } from '../../migrate/jsonl-to-v4.js';
 import { resumeCommand, resumeWithRoot, type PinnedRoot } from '../../migrate/resume-command.js';
 import { unmigratedTranscripts } from '../../migrate/unmigrated-transcripts.js';
@@ -55,6 +55,8 @@ export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, set
   const concurrency = positiveInteger(args.concurrency, '--concurrency');
   if (args.all === (args.path !== undefined)) throw new UsageError('name a transcript or a directory, or give --all');
   const cwd = resolve(args.cwd ?? goWorkingDirectory());
+  // The folder the printed resume command runs from, and whose store a transcript of no workspace goes into: it must be there.
+  if (args.cwd !== undefined) await checkExistingFolder(cwd, args.cwd);
   const { inputs, roots } = await machineRoots({ ...args, cwd });
   const stateRoot = roots.reasonixStateRoot;
   if (stateRoot === undefined && args.to === undefined) {

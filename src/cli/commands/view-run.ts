@@ -113,7 +113,16 @@ async function resumeAsWhereSays(id: string, path: string, args: RootArgs): Prom
     throw error;
   });
   const found = located.find((whereabouts) => whereabouts.copies.some((copy) => copy.path === path));
-  return found ? found.resume.command : undefined;
+  if (found) return found.resume.command;
+  // Outside the roots (a copied or moved state root, named by its folder): judged where it is, by the
+  // same rule, so the command carries the state root it needs, or copies a global session into a
+  // workspace's store, as `where --state-home <its root>` would say.
+  const own = await locateSession([{ kind: 'store', path: dirname(path) }], id, context).catch((error: unknown) => {
+    if (error instanceof SessionNotFoundError || error instanceof FileSystemError) return [];
+    throw error;
+  });
+  const copy = own.flatMap((whereabouts) => whereabouts.copies).find((candidate) => candidate.path === path);
+  return copy ? copy.resume.command : undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isoTime } from '../../codec/iso-time.js';
 import { checkHygiene, type Hygiene } from './hygiene.js';
 import { promoteWarnings, type ErrorData, type Problem } from '../../errors/index.js';
 import type { SessionRead, SessionStatus } from '../reading/read-session.js';
@@ -64,8 +65,8 @@ export function inspectReport(read: SessionRead, store: string, options: Inspect
     status: read.status,
     workspace: workspaceOf(read) ?? null,
     title: read.projection.title ?? null,
-    createdAt: read.manifest?.createdAt ?? read.firstCommitAt ?? null,
-    updatedAt: read.lastCommitAt ?? null,
+    createdAt: isoTime(read.manifest?.createdAt) ?? isoTime(read.firstCommitAt),
+    updatedAt: isoTime(read.lastCommitAt),
     writerGeneration: read.writerGeneration,
     batches: read.batches,
     events: read.events,

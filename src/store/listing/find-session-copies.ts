@@ -1,3 +1,4 @@
+import { isoTime } from '../../codec/iso-time.js';
 import type { Dirent } from 'node:fs';
 import { opendir, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -166,11 +167,4 @@ async function transcriptCopy(storeDir: StoreDir, name: string, names: Set<strin
   const meta = await readJsonFile(`${path}.meta`, JsonlMetaSchema);
   const updatedAt = (meta.state === 'ok' ? isoTime(meta.value.updated_at) : null) ?? isoTime(changed.mtime);
   return { ...facts(storeDir, id, path), format: 'jsonl', meta, updatedAt };
-}
-
-/** A time as an ISO 8601 UTC string, or null when it is missing or not a time. */
-function isoTime(value: string | number | Date | undefined | null): string | null {
-  if (value === undefined || value === null || value === '') return null;
-  const time = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
-  return Number.isFinite(time) ? new Date(time).toISOString() : null;
 }

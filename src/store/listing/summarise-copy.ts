@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { filesStamp } from '../../fs/files-stamp.js';
 import { FileSystemError, fileSystemErrorOf, isSessionVerdict, RxError } from '../../errors/index.js';
-import { goTime } from '../../codec/go-json.js';
+import { isoTime } from '../../codec/iso-time.js';
 import type { Header } from '../../session/reading/header.js';
 import { readSession, reasonixRefuses, type SessionStatus } from '../../session/reading/read-session.js';
 import { tallyOf, type LogTally } from './log-tally.js';
@@ -110,7 +110,7 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
     status: lines.problem ? 'damaged' : 'ok',
     problem,
     messages: lines.messages,
-    updatedAt: meta.updatedAt ?? goTime(stats.mtime),
+    updatedAt: isoTime(meta.updatedAt) ?? isoTime(stats.mtime),
     ...displayTitle(meta.title, meta.preview ?? lines.firstUserText),
     workspace: meta.workspace ?? null,
     workspaceFrom: meta.workspace ? meta.source : null,
@@ -165,7 +165,7 @@ export function summaryOfV4(
     status: read.openBy && !reasonixRefuses(status) ? 'locked' : status,
     problem: read.problem,
     messages: tally.messages,
-    updatedAt: tally.lastCommitAt,
+    updatedAt: isoTime(tally.lastCommitAt),
     ...displayTitle(tally.title, tally.firstTyped?.text),
     workspace: claimed?.path ?? registered ?? null,
     workspaceFrom: claimed?.from ?? (registered ? 'desktop-registry' : null),
