@@ -69,11 +69,13 @@ describe('migrate --all beside a transcript longer than any string', () => {
     // Sparse: one byte past the longest string V8 makes, none of it written.
     await writeFile(huge, '');
     await truncate(huge, constants.MAX_STRING_LENGTH + 1);
+    // The folder the migrated sessions belong to must exist, as migrate --cwd asks.
+    await mkdir(join(stateRoot, 'ws'));
     const run = await runCli(['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot, '--cwd', join(stateRoot, 'ws')]);
     expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
     expect(lines.filter((line) => line.includes(`] failed ${huge}: `) && line.endsWith('(RX_TOO_LARGE)'))).toHaveLength(1);
-    expect(lines.at(-1)).toBe('2 transcript(s): 1 migrated, 0 would be migrated, 0 already migrated, 1 failed');
+    expect(lines.at(-1)).toBe('2 transcripts: 1 migrated, 0 would be migrated, 0 already migrated, 1 failed');
   });
 });
 
