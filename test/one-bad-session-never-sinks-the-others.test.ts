@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_TRANSCRIPT_MESSAGE_BYTES } from '../src/store/jsonl/jsonl-transcript.js';
 import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
 import { readTranscriptLines } from '../src/store/jsonl/read-transcript-lines.js';
+import { migrateJsonlToV4 } from '../src/migrate/jsonl-to-v4.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { tempDir } from './support/temp-dir.js';
 import { buildStateRoot } from './support/state-root.js';
@@ -74,6 +75,17 @@ describe('migrate --all beside a transcript longer than any string', () => {
     const lines = run.stdout.trim().split('\n');
     expect(lines.filter((line) => line.includes(`] failed ${huge}: `) && line.endsWith('(RX_TOO_LARGE)'))).toHaveLength(1);
     expect(lines.at(-1)).toBe('2 transcript(s): 1 migrated, 0 would be migrated, 0 already migrated, 1 failed');
+  });
+});
+
+describe('migrate over a transcript with a message longer than rxstore reads', () => {
+  it('refuses it as inspect does, RX_TOO_LARGE at its line, in a file far shorter than any string', async () => {
+    const dir = await tempDir('rxstore-long-');
+    const path = join(dir, 'long-chat.jsonl');
+    await transcriptWithLongMessage(path);
+    const tooLarge = { code: 'RX_TOO_LARGE', data: { file: path, line: 2 } };
+    await expect(readJsonlSession(path)).rejects.toMatchObject(tooLarge);
+    await expect(migrateJsonlToV4(path, { to: join(dir, 'store'), dryRun: true })).rejects.toMatchObject(tooLarge);
   });
 });
 
