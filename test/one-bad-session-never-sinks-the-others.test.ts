@@ -10,6 +10,7 @@ import { MAX_TRANSCRIPT_MESSAGE_BYTES } from '../src/store/jsonl/jsonl-transcrip
 import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
 import { readTranscriptLines } from '../src/store/jsonl/read-transcript-lines.js';
 import { migrateJsonlToV4 } from '../src/migrate/jsonl-to-v4.js';
+import { salvageTranscript } from '../src/migrate/salvage-transcript.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { tempDir } from './support/temp-dir.js';
 import { buildStateRoot } from './support/state-root.js';
@@ -74,7 +75,7 @@ describe('migrate --all beside a transcript longer than any string', () => {
     expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
     expect(lines.filter((line) => line.includes(`] failed ${huge}: `) && line.endsWith('(RX_TOO_LARGE)'))).toHaveLength(1);
-    expect(lines.at(-1)).toBe('2 transcript(s): 1 migrated, 0 would be migrated, 0 already migrated, 1 failed');
+    expect(lines.at(-1)).toBe('2 transcripts: 1 migrated, 0 would be migrated, 0 already migrated, 1 failed');
   });
 });
 
@@ -89,6 +90,20 @@ describe('migrate over a transcript with a message longer than rxstore reads', (
   });
 });
 
+describe('salvage over a transcript with a line longer than rxstore reads', () => {
+  it('keeps the lines around it and lists that one as too large, never holding it', async () => {
+    const dir = await tempDir('rxstore-long-');
+    const path = join(dir, 'long-chat.jsonl');
+    await transcriptWithLongMessage(path);
+    const file = await open(path, 'a');
+    await file.write('\n{"role":"user","content":"still here"}\n');
+    await file.close();
+    const report = await salvageTranscript(path, { dryRun: true });
+    expect(report.linesKept).toBe(2);
+    expect(report.dropped).toEqual([{ line: 2, reason: `line 2: more than ${MAX_TRANSCRIPT_MESSAGE_BYTES} bytes, more than rxstore reads into memory (RX_TOO_LARGE)` }]);
+  });
+});
+
 describe('a transcript that is no regular file', () => {
   it.each([
     ['a FIFO', (path: string) => execFileSync('mkfifo', [path])],
@@ -96,7 +111,7 @@ describe('a transcript that is no regular file', () => {
   ])('%s is refused by the transcript readers, naming it, never waited on or read without end', async (_, make) => {
     const path = join(await tempDir('rxstore-odd-'), 'odd-chat.jsonl');
     await make(path);
-    for (const read of [readJsonlSession, readTranscriptLines]) {
+    for (const read of [readJsonlSession, readTranscriptLines, salvageTranscript]) {
       await expect(read(path)).rejects.toMatchObject({ code: 'RX_NOT_REGULAR_FILE', data: { file: path } });
     }
   });
