@@ -1,5 +1,6 @@
 // Each way a content object or its integrity index can be wrong gives a coded error naming the
 // file and, where there is one, what was expected and what was found (what `--json` shows).
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -124,6 +125,15 @@ describe('the content store publishes', () => {
     expect((await readdir(store.root)).sort()).toEqual(['.tmp', 'indexes', 'objects']);
     expect(await readdir(join(store.root, '.tmp'))).toEqual([]);
     expect(await store.read(ref)).toEqual(payload);
+  });
+
+  it('never over a FIFO standing at the digest, which is refused, never waited on', async () => {
+    const { store, object } = await storeWith(payload);
+    await rm(object);
+    execFileSync('mkfifo', [object]);
+    const error = await refusal(store.write(payload));
+    expect(error).toMatchObject({ code: 'RX_CORRUPT_CONTENT', data: { file: object } });
+    expect(error.message).toBe('something that is not a file (a FIFO, a device, a folder) stands at this digest');
   });
 
   it('never over a different file standing at the digest', async () => {

@@ -1,5 +1,6 @@
 // Cursors at the edges of a log: an empty log, offset 0, and offsets that stand right after a
 // well-formed frame that is not a whole batch/end record (bytes only a batch boundary check can tell).
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -263,5 +264,16 @@ describe('reading since a cursor, of a session with a warning', () => {
     expect((await readSession(dir)).problems.map((problem) => [problem.code, problem.severity])).toContainEqual(['RX_UNPUBLISHED_DRAFT', 'warning']);
     const since = await readSince(dir, fixture('plain-chat').id);
     expect(since.batches.length).toBe((await endFrames(dir)).length);
+  });
+});
+
+describe('the log a cursor is made from', () => {
+  it('a FIFO standing as the log is refused with the file named, never waited on', async () => {
+    const dir = await copySession(source.dir);
+    const log = join(dir, 'events.frames');
+    await rm(log);
+    execFileSync('mkfifo', [log]);
+    // Opened without O_NONBLOCK, a FIFO with no writer never opens: the read hangs and the test times out.
+    await expect(cursorAt(dir, source.id, { offset: 0, nextSequence: 1, writerGeneration: 0 })).rejects.toMatchObject({ code: 'RX_NOT_REGULAR_FILE', data: { file: log } });
   });
 });

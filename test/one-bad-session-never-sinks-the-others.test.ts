@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { MAX_TRANSCRIPT_MESSAGE_BYTES } from '../src/store/jsonl/jsonl-transcript.js';
 import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
 import { readTranscriptLines } from '../src/store/jsonl/read-transcript-lines.js';
+import { migrateJsonlToV4 } from '../src/migrate/jsonl-to-v4.js';
+import { salvageTranscript } from '../src/migrate/salvage-transcript.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { tempDir } from './support/temp-dir.js';
 import { buildStateRoot } from './support/state-root.js';
@@ -79,6 +81,31 @@ describe('migrate --all beside a transcript longer than any string', () => {
   });
 });
 
+describe('migrate over a transcript with a message longer than rxstore reads', () => {
+  it('refuses it as inspect does, RX_TOO_LARGE at its line, in a file far shorter than any string', async () => {
+    const dir = await tempDir('rxstore-long-');
+    const path = join(dir, 'long-chat.jsonl');
+    await transcriptWithLongMessage(path);
+    const tooLarge = { code: 'RX_TOO_LARGE', data: { file: path, line: 2 } };
+    await expect(readJsonlSession(path)).rejects.toMatchObject(tooLarge);
+    await expect(migrateJsonlToV4(path, { to: join(dir, 'store'), dryRun: true })).rejects.toMatchObject(tooLarge);
+  });
+});
+
+describe('salvage over a transcript with a line longer than rxstore reads', () => {
+  it('keeps the lines around it and lists that one as too large, never holding it', async () => {
+    const dir = await tempDir('rxstore-long-');
+    const path = join(dir, 'long-chat.jsonl');
+    await transcriptWithLongMessage(path);
+    const file = await open(path, 'a');
+    await file.write('\n{"role":"user","content":"still here"}\n');
+    await file.close();
+    const report = await salvageTranscript(path, { dryRun: true });
+    expect(report.linesKept).toBe(2);
+    expect(report.dropped).toEqual([{ line: 2, reason: `line 2: more than ${MAX_TRANSCRIPT_MESSAGE_BYTES} bytes, more than rxstore reads into memory (RX_TOO_LARGE)` }]);
+  });
+});
+
 describe('a transcript that is no regular file', () => {
   it.each([
     ['a FIFO', (path: string) => execFileSync('mkfifo', [path])],
@@ -86,7 +113,7 @@ describe('a transcript that is no regular file', () => {
   ])('%s is refused by the transcript readers, naming it, never waited on or read without end', async (_, make) => {
     const path = join(await tempDir('rxstore-odd-'), 'odd-chat.jsonl');
     await make(path);
-    for (const read of [readJsonlSession, readTranscriptLines]) {
+    for (const read of [readJsonlSession, readTranscriptLines, salvageTranscript]) {
       await expect(read(path)).rejects.toMatchObject({ code: 'RX_NOT_REGULAR_FILE', data: { file: path } });
     }
   });

@@ -1,5 +1,6 @@
 // Where Reasonix keeps sessions on each platform, as 1.38.11 and 2.x resolve it (docs/format.md §1.1, §1.4), and what rxstore reads.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandDirValue } from '../src/store/roots/expand-dir-value.js';
@@ -130,6 +131,17 @@ describe('what rxstore reads', () => {
         { kind: 'legacy', path: join(home, '.config', 'reasonix') },
       ],
     });
+  });
+
+  it.each([
+    ['a FIFO', (path: string) => execFileSync('mkfifo', [path])],
+    ['a symlink to /dev/zero', (path: string) => symlink('/dev/zero', path)],
+  ])('a config.toml that is %s is no setting, never waited on or read without end', async (_, make) => {
+    const home = await tempDir('rxstore-roots-home-');
+    await mkdir(join(home, '.reasonix'));
+    await make(join(home, '.reasonix', 'config.toml'));
+    const roots = await resolveStoreRoots(linux({}, home));
+    expect(roots.roots.filter((root) => root.kind === 'state')).toEqual([{ kind: 'state', path: join(home, '.reasonix'), lines: ['1.x', '2.x'] }]);
   });
 
   it('--home and --state-home act as REASONIX_HOME and REASONIX_STATE_HOME, and outrank RXSTORE_ROOT', async () => {

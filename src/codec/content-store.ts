@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { constants } from 'node:buffer';
-import { link, mkdir, readFile, rm } from 'node:fs/promises';
+import { link, mkdir, open, rm } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { z } from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
@@ -249,13 +249,22 @@ export class ContentStore {
 
 /** True when `path` already holds exactly `bytes`; a different file there is a conflict. */
 async function standsAlready(path: string, bytes: Uint8Array): Promise<boolean> {
-  const current = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+  // Opened without waiting and read only when it is a regular file of the object's length: a FIFO or
+  // a device standing at the digest must not hang a write or be read without end.
+  const handle = await open(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   });
-  if (current === undefined) return false;
-  if (!current.equals(bytes)) throw new CorruptContentError('a different content file already stands at this digest', { file: path });
-  return true;
+  if (handle === undefined) return false;
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new CorruptContentError('something that is not a file (a FIFO, a device, a folder) stands at this digest', { file: path });
+    const current = stats.size === bytes.length ? await handle.readFile() : undefined;
+    if (!current?.equals(bytes)) throw new CorruptContentError('a different content file already stands at this digest', { file: path });
+    return true;
+  } finally {
+    await handle.close();
+  }
 }
 
 function shard(digest: string): [string, string] {

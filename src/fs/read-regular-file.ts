@@ -2,10 +2,11 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 
 /**
  * The bytes of a regular file; undefined when the path is no regular file (a FIFO, a device, a
- * directory), is missing, or cannot be read. Opened without waiting: a FIFO standing where a file
- * belongs must never hang a reader. For a cache whose contents rxstore only looks at.
+ * directory), is longer than `maxBytes`, is missing, or cannot be read. Opened without waiting: a FIFO
+ * standing where a file belongs must never hang a reader. For a cache or a setting whose contents
+ * rxstore only looks at.
  */
-export function readRegularFile(path: string): Buffer | undefined {
+export function readRegularFile(path: string, maxBytes = Number.POSITIVE_INFINITY): Buffer | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -13,7 +14,8 @@ export function readRegularFile(path: string): Buffer | undefined {
     return undefined;
   }
   try {
-    return fstatSync(fd).isFile() ? readFileSync(fd) : undefined;
+    const stats = fstatSync(fd);
+    return stats.isFile() && stats.size <= maxBytes ? readFileSync(fd) : undefined;
   } catch {
     return undefined;
   } finally {

@@ -17,7 +17,7 @@ import { repairForNewTurn } from '../session/writing/turn-repair.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { goSyntaxError } from '../codec/go-json-syntax.js';
-import { parseTranscript } from '../store/jsonl/jsonl-transcript.js';
+import { readTranscriptBytes } from '../store/jsonl/jsonl-transcript.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
 import { assignLegacyIds } from '../store/roots/legacy-ids.js';
 import { machineRoots } from '../store/roots/machine-roots.js';
@@ -26,7 +26,6 @@ import { goWorkingDirectory } from '../store/roots/working-directory.js';
 import { freezeLegacySource, type LegacySource } from './legacy-source.js';
 import { recordMigration } from './migration-map.js';
 import { migrationTarget, type MigrationTarget } from './migration-target.js';
-import { goText } from '../codec/go-text.js';
 
 /** Reasonix commits a legacy import in batches of at most this many messages (docs/format.md §10.1 step 5). */
 const MESSAGES_PER_BATCH = 128;
@@ -83,7 +82,7 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
   if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
   const path = await canonicalTranscriptPath(transcript);
   const source = await freezeLegacySource(path);
-  const { batches, messages, warnings } = planImport(source);
+  const { batches, messages, warnings } = await planImport(source);
   const platform = options.platform ?? currentPlatform();
   const cwd = resolve(options.cwd ?? goWorkingDirectory());
   const stateRoot = options.stateRoot === undefined ? (await machineRoots({ cwd, platform })).roots.reasonixStateRoot : resolve(options.stateRoot);
@@ -170,10 +169,12 @@ function declaredWorkspace(source: LegacySource): { workspace?: string; warning?
 }
 
 /** The commits of the import, or the reason Reasonix could not resume the result. */
-function planImport(source: LegacySource): { batches: BatchToWrite[]; messages: number; warnings: string[] } {
+async function planImport(source: LegacySource): Promise<{ batches: BatchToWrite[]; messages: number; warnings: string[] }> {
   const transcript = source.artifacts.find((artifact) => artifact.path === source.path)!;
-  const { lines, errors } = parseTranscript(goText(transcript.bytes), source.path);
-  // Reasonix's loader stops at the first error, and so does `parseTranscript`: there is one at most.
+  // Read as `inspect` reads the file, a run of whole messages at a time: the same verdict (a message
+  // over rxstore's bound is RX_TOO_LARGE), and never the whole text as one string beside its bytes.
+  const { lines, errors } = await readTranscriptBytes(transcript.bytes, source.path);
+  // Reasonix's loader stops at the first error, and so does the reader: there is one at most.
   // A line that is not a message is damage to the transcript, named as every other reader names it.
   const [error] = errors;
   if (error) throw error;

@@ -67,7 +67,7 @@ async function readRegularFile(path: string): Promise<ReadResult> {
   try {
     const stats = await handle.stat();
     if (stats.isFile()) {
-      // Migration holds the transcript as one text; past the longest string it is an engine error, not a read.
+      // Migration holds the source's bytes (it hashes them and keeps them in the session): past this bound they are refused.
       if (stats.size > MAX_STRING_LENGTH) throw new TooLargeError(`${stats.size} bytes, more than rxstore reads into memory (${MAX_STRING_LENGTH})`, { file: path, found: stats.size, expected: MAX_STRING_LENGTH });
       return { kind: 'file', bytes: await handle.readFile() };
     }

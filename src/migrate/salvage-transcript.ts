@@ -1,13 +1,14 @@
 import { lstat, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InvalidInputError, isSystemError, NothingToSalvageError, undefinedIfMissing } from '../errors/index.js';
+import { InvalidInputError, isSystemError, NotRegularFileError, NothingToSalvageError, onFileSystem, undefinedIfMissing } from '../errors/index.js';
+import { openRegularFile } from '../fs/open-regular-file.js';
 import { goJsonIndented } from '../codec/go-json.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFolder } from '../fs/path-kind.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
 import { JsonlMetaSchema } from '../store/jsonl/jsonl-meta.js';
-import { parseTranscript } from '../store/jsonl/jsonl-transcript.js';
+import { MAX_TRANSCRIPT_MESSAGE_BYTES, parseTranscript } from '../store/jsonl/jsonl-transcript.js';
 import { goText } from '../codec/go-text.js';
 
 /** A line of the damaged transcript that was left out of the salvaged one, and why. */
@@ -42,22 +43,29 @@ const BYTE_ORDER_MARK = '\uFEFF';
 export async function salvageTranscript(path: string, options: { to?: string; dryRun?: boolean } = {}): Promise<TranscriptSalvageReport> {
   if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
   const source = resolve(path);
-  const text = goText(await readFile(source));
-  const byteOrderMarkRemoved = text.startsWith(BYTE_ORDER_MARK);
-  const body = byteOrderMarkRemoved ? text.slice(BYTE_ORDER_MARK.length) : text;
+  let byteOrderMarkRemoved = false;
   // Line by line, each judged on its own as Reasonix's loader would judge it: a bad line costs only itself.
   const kept: { raw: string; line: number; value: Record<string, unknown> | null }[] = [];
   const dropped: DroppedLine[] = [];
-  body.split('\n').forEach((raw, index) => {
-    if (raw.trim() === '') return;
+  for await (const { line, bytes } of linesOf(source)) {
+    if (bytes === undefined) {
+      dropped.push({ line, reason: `line ${line}: more than ${MAX_TRANSCRIPT_MESSAGE_BYTES} bytes, more than rxstore reads into memory (RX_TOO_LARGE)` });
+      continue;
+    }
+    let raw = goText(bytes);
+    if (line === 1 && raw.startsWith(BYTE_ORDER_MARK)) {
+      byteOrderMarkRemoved = true;
+      raw = raw.slice(BYTE_ORDER_MARK.length);
+    }
+    if (raw.trim() === '') continue;
     const { lines, errors } = parseTranscript(raw, source);
-    if (errors.length === 0 && lines.length === 1) kept.push({ raw, line: index + 1, value: lines[0]!.value as Record<string, unknown> | null });
+    if (errors.length === 0 && lines.length === 1) kept.push({ raw, line, value: lines[0]!.value as Record<string, unknown> | null });
     else {
       // Judged alone, a line that runs out inside its message was cut, whatever follows it in the file.
       const why = errors[0]?.message.replace(/^line \d+: /, '').replace('the file ends inside a message', 'the line ends inside a message') ?? 'more than one message on the line';
-      dropped.push({ line: index + 1, reason: `line ${index + 1}: ${why}` });
+      dropped.push({ line, reason: `line ${line}: ${why}` });
     }
-  });
+  }
   const answered = keptResults(kept, dropped);
   if (answered.length === 0) throw new NothingToSalvageError(`${source}: no line of it is a message; there is nothing to salvage`, { file: source });
   dropped.sort((a, b) => a.line - b.line);
@@ -127,6 +135,49 @@ async function salvagePath(dir: string, id: string, text: string, metaText: (id:
 /** Something stands at the path (a link to nothing, a folder): the name is not free. */
 async function taken(path: string): Promise<boolean> {
   return Promise.all([path, `${path}.meta`].map((file) => lstat(file).then(() => true, () => false))).then((found) => found.includes(true));
+}
+
+const READ_CHUNK_BYTES = 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/**
+ * The transcript's lines, each as its bytes without the newline, read a chunk at a time from a
+ * regular file only (a FIFO or /dev/zero is refused before a byte is read); a line longer than
+ * rxstore reads a message (`MAX_TRANSCRIPT_MESSAGE_BYTES`) is given without its bytes, and never held.
+ */
+async function* linesOf(file: string): AsyncGenerator<{ line: number; bytes: Buffer | undefined }> {
+  const { handle } = await openRegularFile(file, () => new NotRegularFileError('not a regular file: a transcript is read from a file only', { file }));
+  try {
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let tooLong = false;
+    let line = 1;
+    for (;;) {
+      const { bytesRead } = await onFileSystem(handle.read(buffer, 0, buffer.length, null), file);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      let start = 0;
+      for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
+        const ends = !tooLong && pendingBytes + end - start <= MAX_TRANSCRIPT_MESSAGE_BYTES;
+        yield { line, bytes: ends ? Buffer.concat([...pending, chunk.subarray(start, end)]) : undefined };
+        pending = [];
+        pendingBytes = 0;
+        tooLong = false;
+        line += 1;
+        start = end + 1;
+      }
+      if (tooLong) continue;
+      pendingBytes += chunk.length - start;
+      if (pendingBytes > MAX_TRANSCRIPT_MESSAGE_BYTES) {
+        tooLong = true;
+        pending = [];
+      } else pending.push(Buffer.from(chunk.subarray(start)));
+    }
+    if (tooLong || pendingBytes > 0) yield { line, bytes: tooLong ? undefined : Buffer.concat(pending) };
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Whether a path names a JSONL transcript rather than a session directory. */

@@ -1,12 +1,13 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { FrameParser } from '../../codec/frame-parser.js';
 import { FRAME_HEADER_BYTES, FRAME_MAGIC, parseFrameHeader } from '../../codec/frame.js';
 import { V4RecordSchema } from '../../codec/records.js';
-import { CursorMismatchError, DamagedStoreError, fileSystemErrorOf } from '../../errors/index.js';
+import { CursorMismatchError, DamagedStoreError, fileSystemErrorOf, NotRegularFileError } from '../../errors/index.js';
+import { openRegularFile } from '../../fs/open-regular-file.js';
 import { sha256OfRange } from '../../fs/read-range.js';
 import { firstIssue } from '../reading/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
@@ -53,8 +54,11 @@ export class CursorMaker {
     private readonly sessionId: string,
   ) {}
 
+  /** Opens the log as the reader does: a FIFO or a device standing there is refused, never waited on. */
   static async open(sessionDir: string, sessionId: string): Promise<CursorMaker> {
-    return new CursorMaker(await open(join(sessionDir, SESSION_FILES.log), 'r'), sessionId);
+    const log = join(sessionDir, SESSION_FILES.log);
+    const { handle } = await openRegularFile(log, () => new NotRegularFileError('not a regular file: a session\'s log is read from a file only', { file: log }));
+    return new CursorMaker(handle, sessionId);
   }
 
   async at(position: LogPosition): Promise<Cursor> {

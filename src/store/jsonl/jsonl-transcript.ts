@@ -156,57 +156,73 @@ const NEWLINE = 0x0a;
  */
 export async function readTranscript(file: string, maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES): Promise<ReturnType<typeof parseTranscript>> {
   const { handle } = await openRegularFile(file, () => new NotRegularFileError('not a regular file: a transcript is read from a file only', { file }));
-  const lines: TranscriptLine[] = [];
   try {
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    let from = { line: 1, offset: 0 };
-    // The scan's state at the end of what is pending: inside a string, after a backslash, nesting depth.
-    let inString = false;
-    let escaped = false;
-    let depth = 0;
-    const parsePending = (upTo: number) => {
-      const bytes = Buffer.concat(pending, pendingBytes);
-      const run = bytes.subarray(0, upTo);
-      const parsed = parseTranscript(goText(run), file, from);
-      lines.push(...parsed.lines);
-      let newlines = 0;
-      for (let at = run.indexOf(NEWLINE); at >= 0; at = run.indexOf(NEWLINE, at + 1)) newlines += 1;
-      from = { line: from.line + newlines, offset: from.offset + run.length };
-      pending = upTo < bytes.length ? [bytes.subarray(upTo)] : [];
-      pendingBytes = bytes.length - upTo;
-      return parsed.errors;
-    };
-    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    for (;;) {
-      const { bytesRead } = await onFileSystem(handle.read(buffer, 0, buffer.length, from.offset + pendingBytes), file);
-      if (bytesRead === 0) break;
-      const chunk = Buffer.from(buffer.subarray(0, bytesRead));
-      let boundary = -1;
-      for (let at = 0; at < chunk.length; at += 1) {
-        const byte = chunk[at]!;
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (byte === 0x5c) escaped = true;
-          else if (byte === 0x22) inString = false;
-        } else if (byte === 0x22) inString = true;
-        else if (byte === 0x7b || byte === 0x5b) depth += 1;
-        else if (byte === 0x7d || byte === 0x5d) depth -= 1;
-        else if (byte === NEWLINE && depth <= 0) boundary = at;
-      }
-      pending.push(chunk);
-      pendingBytes += chunk.length;
-      if (boundary >= 0) {
-        const errors = parsePending(pendingBytes - chunk.length + boundary + 1);
-        if (errors.length > 0) return { lines, errors };
-      }
-      if (pendingBytes > maxMessageBytes) {
-        throw new TooLargeError(`line ${from.line}: a message of more than ${maxMessageBytes} bytes, more than rxstore reads into memory`, { file, line: from.line, offset: from.offset, expected: maxMessageBytes });
-      }
-    }
-    const errors = parsePending(pendingBytes);
-    return { lines, errors };
+    return await readTranscriptRuns(async (buffer, position) => (await onFileSystem(handle.read(buffer, 0, buffer.length, position), file)).bytesRead, file, maxMessageBytes);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Reads a transcript already in memory (the bytes a migration hashed) as `readTranscript` reads the
+ * file: a run of whole messages at a time, so the text is never made whole and a message longer
+ * than `maxMessageBytes` is `RX_TOO_LARGE` here as in every other reader.
+ */
+export function readTranscriptBytes(bytes: Buffer, file: string, maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES): Promise<ReturnType<typeof parseTranscript>> {
+  return readTranscriptRuns((buffer, position) => Promise.resolve(bytes.copy(buffer, 0, Math.min(position, bytes.length))), file, maxMessageBytes);
+}
+
+/** Fills `buffer` with the transcript's bytes from `position`; how many, 0 at its end. */
+type ReadAt = (buffer: Buffer, position: number) => Promise<number>;
+
+async function readTranscriptRuns(readAt: ReadAt, file: string, maxMessageBytes: number): Promise<ReturnType<typeof parseTranscript>> {
+  const lines: TranscriptLine[] = [];
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let from = { line: 1, offset: 0 };
+  // The scan's state at the end of what is pending: inside a string, after a backslash, nesting depth.
+  let inString = false;
+  let escaped = false;
+  let depth = 0;
+  const parsePending = (upTo: number) => {
+    const bytes = Buffer.concat(pending, pendingBytes);
+    const run = bytes.subarray(0, upTo);
+    const parsed = parseTranscript(goText(run), file, from);
+    lines.push(...parsed.lines);
+    let newlines = 0;
+    for (let at = run.indexOf(NEWLINE); at >= 0; at = run.indexOf(NEWLINE, at + 1)) newlines += 1;
+    from = { line: from.line + newlines, offset: from.offset + run.length };
+    pending = upTo < bytes.length ? [bytes.subarray(upTo)] : [];
+    pendingBytes = bytes.length - upTo;
+    return parsed.errors;
+  };
+  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  for (;;) {
+    const bytesRead = await readAt(buffer, from.offset + pendingBytes);
+    if (bytesRead === 0) break;
+    const chunk = Buffer.from(buffer.subarray(0, bytesRead));
+    let boundary = -1;
+    for (let at = 0; at < chunk.length; at += 1) {
+      const byte = chunk[at]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (byte === 0x5c) escaped = true;
+        else if (byte === 0x22) inString = false;
+      } else if (byte === 0x22) inString = true;
+      else if (byte === 0x7b || byte === 0x5b) depth += 1;
+      else if (byte === 0x7d || byte === 0x5d) depth -= 1;
+      else if (byte === NEWLINE && depth <= 0) boundary = at;
+    }
+    pending.push(chunk);
+    pendingBytes += chunk.length;
+    if (boundary >= 0) {
+      const errors = parsePending(pendingBytes - chunk.length + boundary + 1);
+      if (errors.length > 0) return { lines, errors };
+    }
+    if (pendingBytes > maxMessageBytes) {
+      throw new TooLargeError(`line ${from.line}: a message of more than ${maxMessageBytes} bytes, more than rxstore reads into memory`, { file, line: from.line, offset: from.offset, expected: maxMessageBytes });
+    }
+  }
+  const errors = parsePending(pendingBytes);
+  return { lines, errors };
 }

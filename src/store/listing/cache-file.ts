@@ -1,12 +1,12 @@
-import { constants } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { onFileSystem } from '../../errors/index.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { readRegularFile } from '../../fs/read-regular-file.js';
 
-/** Opened without waiting: a FIFO in a cache file's place reads as empty instead of blocking for a writer. */
-const READ_NOW = constants.O_RDONLY | constants.O_NONBLOCK;
+/** Far above the cache of any machine's sessions; a larger file (or /dev/zero) is read as no cache. */
+const MAX_CACHE_FILE_BYTES = 256 * 1024 * 1024;
 
 /**
  * One JSON file of rxstore's cache folder: entries by path, of a format `version`, read when first
@@ -28,7 +28,8 @@ export class CacheFile {
   /** Reads the file, once; entries set or removed meanwhile stay as they were set. */
   load(): Promise<void> {
     this.loaded ??= (async () => {
-      const text = await readFile(this.file, { encoding: 'utf8', flag: READ_NOW }).catch(() => undefined);
+      // A regular file only, opened without waiting: a FIFO in a cache file's place is no cache, never a wait.
+      const text = readRegularFile(this.file, MAX_CACHE_FILE_BYTES)?.toString('utf8');
       const parsed = z.object({ version: z.literal(this.version), entries: z.record(z.string(), z.unknown()) }).safeParse(parseJson(text));
       if (!parsed.success) return;
       for (const [path, value] of Object.entries(parsed.data.entries)) if (!this.entries.has(path)) this.entries.set(path, value);

@@ -1,7 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../fs/read-regular-file.js';
 import { expandDirValue, type DirValueContext } from './expand-dir-value.js';
 import { pathsOf } from './platform.js';
 import { storageStateEntry } from './storage-state-entry.js';
+
+/** Far above any config.toml a person writes; a larger one is read as no setting. */
+const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 /** The machine as Reasonix sees it: platform, home directory, environment and working directory. */
 export type RootInputs = DirValueContext;
@@ -140,7 +143,8 @@ export async function resolveStoreRoots(machine: RootInputs, overrides: RootOver
   }
 
   const home = reasonixHome(inputs);
-  const storageState = home ? storageStateEntry(await readFile(pathsOf(inputs.platform).join(home, 'config.toml'), 'utf8').catch(() => '')) : undefined;
+  // A regular file of a setting's size only: a FIFO or /dev/zero standing there must not hang or fill every command.
+  const storageState = home ? storageStateEntry(readRegularFile(pathsOf(inputs.platform).join(home, 'config.toml'), MAX_CONFIG_BYTES)?.toString('utf8') ?? '') : undefined;
   const roots: ReadRoot[] = [];
   for (const line of ['1.x', '2.x'] as const) {
     const path = stateRoot(inputs, line, storageState);
