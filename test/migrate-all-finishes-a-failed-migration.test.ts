@@ -14,6 +14,8 @@ describe('migrate jsonl-to-v4 --all after a migration whose map write failed', (
     const stateRoot = await tempDir('rxstore-all-map-');
     const dir = join(stateRoot, 'projects', 'ws', 'sessions');
     await mkdir(dir, { recursive: true });
+    // The folder given as --cwd: migrate takes only one that exists.
+    await mkdir(join(stateRoot, 'ws'));
     const transcript = join(dir, 'legacy-demo.jsonl');
     await copyFile(join(sessions, 'legacy-demo.jsonl'), transcript);
     await copyFile(join(sessions, 'legacy-demo.jsonl.meta'), `${transcript}.meta`);

@@ -17,6 +17,8 @@ const PER_WORKSPACE = 6;
 /** A state root with PER_WORKSPACE transcripts in each workspace's JSONL store. */
 async function stateRootWithTranscripts() {
   const stateRoot = await realpath(await tempDir('rxstore-map-'));
+  // The folder given as --cwd: migrate takes only one that exists.
+  await mkdir(join(stateRoot, 'ws'));
   const transcripts: string[] = [];
   for (const slug of WORKSPACES) {
     const dir = join(stateRoot, 'projects', slug, 'sessions');
