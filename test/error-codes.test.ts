@@ -81,11 +81,11 @@ describe('a file-system error is a coded RxError, never a raw ENOENT or ENOTDIR'
     expect((await runCli(['export', fixture('plain-chat').dir, '--to', to])).stderr).toBe(`rxstore: RX_FILE_SYSTEM: ${to}: not a directory\n`);
   });
 
-  it('a cursor file that is a directory is one coded line, exit 1', async () => {
+  it('a cursor file that is a directory is one coded line, exit 1: not a regular file, so no cursor', async () => {
     const dir = await tempDir('rxstore-cursor-');
     const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', dir]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`rxstore: RX_FILE_SYSTEM: ${dir}: is a directory\n`);
+    expect(run.stderr).toBe(`rxstore: RX_NOT_REGULAR_FILE: ${dir}: not a regular file, so it cannot be a cursor; name a file rxstore keeps the cursor in\n`);
   });
 
   it('a cursor file in a folder that is not there: one coded line naming the folder, before any record is printed', async () => {
