@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
+import { startThread } from './start-thread.js';
 import type { FromLogWorker, ToLogWorker } from './log-worker-protocol.js';
 import type { ReadLogOptions } from '../read-log-options.js';
 import { InvalidInputError } from '../../errors/index.js';
@@ -28,21 +29,10 @@ export class LogWorker {
     worker.on('exit', die);
   }
 
-  /**
-   * A new worker, or undefined when none can start here. From the bundle, the worker is its own entry
-   * beside this one; run from the sources (tests, the bench), it registers tsx first, as its parent did.
-   */
+  /** A new worker (`startThread`), or undefined when none can start here. */
   static start(): LogWorker | undefined {
-    const here = import.meta.url;
-    try {
-      if (!here.endsWith('.ts')) return new LogWorker(new Worker(new URL('./log-worker.js', here), { execArgv: [] }));
-      const tsx = import.meta.resolve('tsx/esm/api');
-      const script = new URL('./log-worker.ts', here).href;
-      const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(script)}); })`;
-      return new LogWorker(new Worker(bootstrap, { eval: true, execArgv: [] }));
-    } catch {
-      return undefined;
-    }
+    const thread = startThread(import.meta.url, 'log-worker', LOG_WORKER_LIMITS);
+    return thread ? new LogWorker(thread) : undefined;
   }
 
   /** Starts reading a log; its messages come from `next()` until one that ends the read. */
@@ -102,6 +92,9 @@ export class LogWorker {
     waiting(message);
   }
 }
+
+/** A log worker's heap limits: none yet (see `setLogWorkers`). */
+const LOG_WORKER_LIMITS: ResourceLimits | undefined = undefined;
 
 /** Log workers at most: by default one core is left to the threads that use what they decode. */
 let mostWorkers = Math.max(0, availableParallelism() - 1);
