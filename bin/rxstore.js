@@ -9,9 +9,9 @@ module.enableCompileCache?.();
 
 // Before anything is read: what the flags are and why is said in src/cli/v8-flags.ts.
 tuneV8ForCommand(process.argv.slice(2));
-const { main, endQuietlyOnClosedPipe, setLogWorkers } = await import('../dist/bundle/cli.js');
-// Logs are decoded on this thread: a worker's second heap would cost more memory than the flags above save.
-setLogWorkers(0);
+// A long log is decoded on a worker thread while this one replays it (the library's default): the
+// flags above hold both heaps, as a thread's start no longer undoes them (src/codec/log-worker/start-thread.ts).
+const { main, endQuietlyOnClosedPipe } = await import('../dist/bundle/cli.js');
 
 // A reader that stops early (`rxstore inspect … --messages | head`) is not an error: see src/cli/output.ts.
 endQuietlyOnClosedPipe();

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import type { ResourceLimits, Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { startThread } from './start-thread.js';
 import type { FromLogWorker, ToLogWorker } from './log-worker-protocol.js';
 import type { ReadLogOptions } from '../read-log-options.js';
@@ -31,7 +31,7 @@ export class LogWorker {
 
   /** A new worker (`startThread`), or undefined when none can start here. */
   static start(): LogWorker | undefined {
-    const thread = startThread(import.meta.url, 'log-worker', LOG_WORKER_LIMITS);
+    const thread = startThread(import.meta.url, 'log-worker');
     return thread ? new LogWorker(thread) : undefined;
   }
 
@@ -93,9 +93,6 @@ export class LogWorker {
   }
 }
 
-/** A log worker's heap limits: none yet (see `setLogWorkers`). */
-const LOG_WORKER_LIMITS: ResourceLimits | undefined = undefined;
-
 /** Log workers at most: by default one core is left to the threads that use what they decode. */
 let mostWorkers = Math.max(0, availableParallelism() - 1);
 const idle: LogWorker[] = [];
@@ -112,9 +109,9 @@ export function liveLogWorkers(): number {
 /**
  * How many log worker threads may decode long logs (16 MiB or more) at once; 0 reads every log on the
  * caller's thread. By default one fewer than the machine's cores. A worker makes a long read about a
- * third faster on two cores, for a second heap: some 80 MiB more at the peak of a 100 MiB log. The
- * command line sets 0, to hold its memory near what is live. Idle workers beyond the new count end; any
- * idle worker ends after `IDLE_WORKER_MS` without a read.
+ * third faster on two cores, for a second heap: some 30 MiB more at the peak of a 100 MiB log with the
+ * reading V8 flags (`tuneV8ForReading`, which a thread's start no longer undoes). Idle workers beyond the
+ * new count end; any idle worker ends after `IDLE_WORKER_MS` without a read.
  */
 export function setLogWorkers(count: number): void {
   if (!Number.isInteger(count) || count < 0) {
