@@ -77,6 +77,7 @@ const wordsOf = (argv: readonly string[]) => argv.slice(0, argv.includes('--') ?
 
 // For bin/rxstore.js, which installs it before a command runs.
 export { endQuietlyOnClosedPipe } from './output.js';
+export { setLogWorkers } from '../codec/log-worker/log-worker-pool.js';
 
 /**
  * Runs the rxstore CLI with `argv` (without node and script) and returns the exit code (see

@@ -109,9 +109,10 @@ export function liveLogWorkers(): number {
 /**
  * How many log worker threads may decode long logs (16 MiB or more) at once; 0 reads every log on the
  * caller's thread. By default one fewer than the machine's cores. A worker makes a long read about a
- * third faster on two cores, for a second heap: some 30 MiB more at the peak of a 100 MiB log with the
- * reading V8 flags (`tuneV8ForReading`, which a thread's start no longer undoes). Idle workers beyond the
- * new count end; any idle worker ends after `IDLE_WORKER_MS` without a read.
+ * third faster on two cores, for a second heap: with the reading V8 flags (`tuneV8ForReading`, which a
+ * thread's start no longer undoes) some 30 MiB more at the peak of a 100 MiB log and 55 MiB of a 1 GiB
+ * one. The command line sets 0, to hold its memory near what is live. Idle workers beyond the new count
+ * end; any idle worker ends after `IDLE_WORKER_MS` without a read.
  */
 export function setLogWorkers(count: number): void {
   if (!Number.isInteger(count) || count < 0) {
