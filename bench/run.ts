@@ -4,6 +4,7 @@ import { cpus } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { zstd } from '../src/codec/zstd.js';
+import { coldRow } from './rows/cold.js';
 import { incrementalRow } from './rows/incremental.js';
 import { lsRow } from './rows/ls.js';
 import { memoryRow } from './rows/memory.js';
@@ -24,6 +25,7 @@ interface Row {
 }
 
 const ROWS: Record<string, Row> = {
+  cold: { run: coldRow, usesCli: true },
   scan: { run: scanRow, usesCli: true },
   memory: { run: memoryRow, usesCli: true },
   reasonix: { run: reasonixRow, usesCli: true },

@@ -57,7 +57,11 @@ export interface OpenedLogSession extends SessionReader {
   events(): AsyncIterable<ResolvedBatch>;
   /** The batches committed since a cursor, one at a time, each with the cursor after it. */
   batchesSince(cursor?: Cursor, options?: ReadSinceOptions): AsyncIterable<BatchSince>;
-  /** The batches committed since a cursor, gathered, and the cursor after them. */
+  /**
+   * The batches committed since a cursor, gathered, and the cursor after them. It holds what it
+   * gathers, so its peak memory grows with it (about five times the batches' raw bytes); `batchesSince`
+   * or `maxBatches` keep it bounded by the largest batch.
+   */
   readSince(cursor?: Cursor, options?: ReadSinceOptions): Promise<ReadSince>;
   /**
    * The changes to the index records committed since a records cursor (every record without one):

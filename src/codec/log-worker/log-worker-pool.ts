@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from './start-thread.js';
 import type { FromLogWorker, ToLogWorker } from './log-worker-protocol.js';
 import type { ReadLogOptions } from '../read-log-options.js';
 import { InvalidInputError } from '../../errors/index.js';
@@ -28,21 +29,10 @@ export class LogWorker {
     worker.on('exit', die);
   }
 
-  /**
-   * A new worker, or undefined when none can start here. From the bundle, the worker is its own entry
-   * beside this one; run from the sources (tests, the bench), it registers tsx first, as its parent did.
-   */
+  /** A new worker (`startThread`), or undefined when none can start here. */
   static start(): LogWorker | undefined {
-    const here = import.meta.url;
-    try {
-      if (!here.endsWith('.ts')) return new LogWorker(new Worker(new URL('./log-worker.js', here), { execArgv: [] }));
-      const tsx = import.meta.resolve('tsx/esm/api');
-      const script = new URL('./log-worker.ts', here).href;
-      const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(script)}); })`;
-      return new LogWorker(new Worker(bootstrap, { eval: true, execArgv: [] }));
-    } catch {
-      return undefined;
-    }
+    const thread = startThread(import.meta.url, 'log-worker');
+    return thread ? new LogWorker(thread) : undefined;
   }
 
   /** Starts reading a log; its messages come from `next()` until one that ends the read. */
@@ -119,9 +109,10 @@ export function liveLogWorkers(): number {
 /**
  * How many log worker threads may decode long logs (16 MiB or more) at once; 0 reads every log on the
  * caller's thread. By default one fewer than the machine's cores. A worker makes a long read about a
- * third faster on two cores, for a second heap: some 80 MiB more at the peak of a 100 MiB log. The
- * command line sets 0, to hold its memory near what is live. Idle workers beyond the new count end; any
- * idle worker ends after `IDLE_WORKER_MS` without a read.
+ * third faster on two cores, for a second heap: with the reading V8 flags (`tuneV8ForReading`, which a
+ * thread's start no longer undoes) some 30 MiB more at the peak of a 100 MiB log and 55 MiB of a 1 GiB
+ * one. The command line sets 0, to hold its memory near what is live. Idle workers beyond the new count
+ * end; any idle worker ends after `IDLE_WORKER_MS` without a read.
  */
 export function setLogWorkers(count: number): void {
   if (!Number.isInteger(count) || count < 0) {

@@ -92,7 +92,10 @@ export async function* replayedBatchesSince(
 
 /**
  * The batches committed since `cursor`, gathered (up to `maxBatches`), and the cursor after the
- * last of them: `batchesSince` for callers that want them at once.
+ * last of them: `batchesSince` for callers that want them at once. It holds its result, so its
+ * memory grows with what it gathers: about five times the raw bytes of the batches at its peak (some
+ * 500 MiB for a first read of a 100 MiB session: payloads kept as bytes and parsed). To read a long log with memory bounded by its
+ * largest batch, use `batchesSince`, or give `maxBatches` and go on from the cursor returned.
  */
 export async function readSince(sessionDir: string, sessionId: string, cursor?: unknown, options: ReadSinceOptions = {}): Promise<ReadSince> {
   const batches: ResolvedBatch[] = [];

@@ -63,6 +63,8 @@ interface CopyReading {
   registries: Map<string, DesktopRegistryFacts>;
   cache?: SummaryCache;
   beforeReading?: () => void;
+  /** Where a copy read whole is summarised: `summariseCopy` here, or a `SummaryPool`'s threads. */
+  summarise?: typeof summariseCopy;
 }
 
 /** Reads every copy of a conversation, the newest store's first. */
@@ -83,7 +85,7 @@ async function readCopy(copy: SessionCopy, options: CopyReading): Promise<Listed
   // A log that only grew since it was read: only its new batches are read. Any doubt, or anything
   // that stops that read, and the log is read whole, which names any damage as Reasonix would.
   const appended = found?.resume && copy.format === 'v4' && !options.verify ? await summariseAppended(copy, found.resume, found.content?.files ?? [], registry).catch(() => undefined) : undefined;
-  const read = appended ?? (await summariseCopy(copy, { verify: options.verify, registry }));
+  const read = appended ?? (await (options.summarise ?? summariseCopy)(copy, { verify: options.verify, registry }));
   const { summary } = read;
   // A copy a running Reasonix holds may be mid-append, and an unreadable one told nothing: neither is kept.
   if (cache && summary.status !== 'locked' && summary.status !== 'unreadable') cache.keep(copy, found?.identity, read);

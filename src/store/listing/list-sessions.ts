@@ -2,6 +2,7 @@ import { describeConversation, readCopies, type ListedSession } from './describe
 import { findSessionCopies } from './find-session-copies.js';
 import { groupConversations, type Conversation } from './group-conversations.js';
 import { mapInOrder } from './map-in-order.js';
+import { SummaryPool } from './summary-pool/summary-pool.js';
 import type { Platform } from '../roots/platform.js';
 import type { ReadRoot } from '../roots/roots.js';
 import type { ListedStore } from '../roots/store-kind.js';
@@ -20,6 +21,12 @@ export interface ListOptions {
   stores?: readonly ListedStore[];
   /** Sessions read at once; default 16. */
   concurrency?: number;
+  /**
+   * Worker threads that read sessions whole beside this one, once more than a few need reading (the
+   * summary cache answers most listings); 0 reads every session on this thread. Default: the
+   * machine's cores. The rows, their order and every verdict are the same either way.
+   */
+  threads?: number;
   /**
    * A summary cache (`SummaryCache.open()`): a copy whose files did not change since it was read is
    * not read again (its row says `checked: 'cache'`), and what is read is kept in it; call its
@@ -53,15 +60,22 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
   const found = await findSessionCopies([...roots], options.stores);
   const conversations = groupConversations(found, options.platform);
   const wanted = options.workspace === undefined ? undefined : workspaceSlug(options.workspace, options.platform);
-  const describe = async (conversation: Conversation) =>
-    describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries, cache: options.cache, beforeReading: options.beforeReading }), conversation.parent);
   async function* sessions(): AsyncGenerator<ListedSession> {
+    // Started on the first read, not here: a listing never iterated starts no thread.
+    const pool = new SummaryPool({ threads: options.threads });
+    const summarise = pool.summarise.bind(pool);
+    const reading = { verify: options.verify ?? false, registries: found.registries, cache: options.cache, beforeReading: options.beforeReading, summarise };
+    const describe = async (conversation: Conversation) => describeConversation(await readCopies(conversation, reading), conversation.parent);
     const described: ListedSession[] = [];
     let done = 0;
-    for await (const session of mapInOrder(conversations, options.concurrency ?? 16, describe)) {
-      options.onProgress?.((done += 1), conversations.length);
-      // Slugs compare workspaces as Reasonix does: Windows spellings that differ in case are one folder.
-      if (wanted === undefined || belongsTo(session, wanted, options.platform)) described.push(session);
+    try {
+      for await (const session of mapInOrder(conversations, options.concurrency ?? 16, describe)) {
+        options.onProgress?.((done += 1), conversations.length);
+        // Slugs compare workspaces as Reasonix does: Windows spellings that differ in case are one folder.
+        if (wanted === undefined || belongsTo(session, wanted, options.platform)) described.push(session);
+      }
+    } finally {
+      pool.end();
     }
     yield* newestFirst(described);
   }
