@@ -1,7 +1,6 @@
 import { directoryRefusal } from '../reading/directory-refusal.js';
 import { isCutAfter } from '../../errors/index.js';
 import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
-import type { LogReadingThread } from '../../codec/read-log.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
 import type { Projection } from '../replay/projection.js';
 import { replayedBatches } from '../replay/replayed-batches.js';
@@ -38,17 +37,12 @@ export async function* batchesSince(sessionDir: string, sessionId: string, given
   for await (const { batch, cursor } of replayedBatchesSince(sessionDir, sessionId, given, options)) yield { batch, cursor };
 }
 
-/**
- * `batchesSince`, each batch with its replay on its own (which the check for a refused payload
- * makes anyway); the log decoded where `thread` says (this thread by default: the first batch
- * comes soonest).
- */
+/** `batchesSince`, each batch with its replay on its own (which the check for a refused payload makes anyway). */
 export async function* replayedBatchesSince(
   sessionDir: string,
   sessionId: string,
   given?: unknown,
   options: ReadSinceOptions = {},
-  thread: LogReadingThread = 'this',
 ): AsyncGenerator<BatchSince & { replay: Projection }> {
   // The cursor's check is a few synchronous microseconds of file work, and a caught-up read is done
   // after it: a loop over many sessions would otherwise never let timers, I/O or signals in.
@@ -61,7 +55,7 @@ export async function* replayedBatchesSince(
   if (refusal) throw refusal;
   const start = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
   const maker = await CursorMaker.open(sessionDir, sessionId);
-  const batches = replayedBatches(sessionDir, start, thread);
+  const batches = replayedBatches(sessionDir, start);
   let yielded = 0;
   // Where the last batch given ends: what a read since the cursor has handed over.
   let givenEnd = start.offset;

@@ -130,9 +130,7 @@ export async function* recordsSinceNamed(
   let named: string | null | undefined;
   let log: Cursor | undefined;
   let givenAt: Cursor | undefined = cursor?.log;
-  // A long stretch of log (a first read of a long session) is decoded on a worker, as `records()` decodes it:
-  // the records are worked out here meanwhile, and the read costs what the whole one does.
-  for await (const { batch, replay, cursor: after } of replayedBatchesSince(sessionDir, sessionId, cursor?.log, options, 'by size')) {
+  for await (const { batch, replay, cursor: after } of replayedBatchesSince(sessionDir, sessionId, cursor?.log, options)) {
     if (named === undefined) named = await namedWorkspace();
     log = after;
     const sessionChanged = reader.name({ workspace: named ?? replay.workspace ?? reader.fields.workspace, title: replay.title ?? reader.fields.title }) || (cursor === undefined && givenAt === undefined);

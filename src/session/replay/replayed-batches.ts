@@ -1,19 +1,17 @@
 import { join } from 'node:path';
 import type { Projection } from './projection.js';
-import type { LogReadingThread } from '../../codec/read-log.js';
-import { readSessionEventsOn, type ReadEventsOptions, type ResolvedBatch } from '../reading/read-events.js';
+import { readSessionEvents, type ReadEventsOptions, type ResolvedBatch } from '../reading/read-events.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { replayBatch } from './strict-payload-error.js';
 
 /**
  * The committed batches of a session's log (from `options.offset` on), each with its replay on its
  * own: a batch holding a payload Reasonix would refuse throws its `StrictPayloadError`, after the
- * batches before it. A torn tail is left out, as readers never see it. The log is decoded where
- * `thread` says (this thread by default: see `readLogBatches`).
+ * batches before it. A torn tail is left out, as readers never see it.
  */
-export async function* replayedBatches(sessionDir: string, options: ReadEventsOptions = {}, thread: LogReadingThread = 'this'): AsyncGenerator<{ batch: ResolvedBatch; replay: Projection }> {
+export async function* replayedBatches(sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<{ batch: ResolvedBatch; replay: Projection }> {
   const logPath = join(sessionDir, SESSION_FILES.log);
-  for await (const item of readSessionEventsOn(thread, sessionDir, options)) {
+  for await (const item of readSessionEvents(sessionDir, options)) {
     if (item.type !== 'batch') continue;
     const { replay, refusal } = replayBatch(item.value, logPath);
     if (refusal) throw refusal;
