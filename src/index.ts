@@ -31,8 +31,13 @@ export { inspectReport, type InspectOptions, type InspectReport, type ReportedPr
 // Reading what is new since last time, and following a live session.
 export { CursorSchema, type Cursor } from './session/cursors/cursor.js';
 export { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from './session/cursors/read-since.js';
-export { recordsSince, RecordsCursorSchema, AcceptedRecordsCursorSchema, type AcceptedRecordsCursor, type RecordsCursor, type RecordsSince, type RecordsSinceOptions, type SessionFields } from './session/cursors/records-since.js';
+export { recordsSince, RecordsCursorSchema, type AcceptedRecordsCursor, type RecordsCursor, type RecordsSince, type RecordsSinceOptions, type SessionFields } from './session/cursors/records-since.js';
 export { followSession, type FollowOptions } from './session/cursors/follow.js';
+// Every session under the roots since a checkpoint: the indexer's one call.
+export { indexSince, type IndexedSession, type IndexPiece, type IndexProblem, type IndexRun, type IndexSinceOptions } from './store/indexing/index-since.js';
+export type { IndexCheckpoint, IndexCheckpointSchema } from './store/indexing/index-checkpoint.js';
+// The same schema as RecordsCursorSchema, under the name the cursor's type has: a type only, the main entry stays small.
+export type { AcceptedRecordsCursorSchema } from './session/cursors/records-since.js';
 
 // Writing: new sessions, appends, repair and salvage, under Reasonix's locks.
 export { createSession, type CreatedSession, type NewSession } from './session/writing/create-session.js';

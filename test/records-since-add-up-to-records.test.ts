@@ -1,7 +1,12 @@
+import { readdirSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IndexRecord, RecordsCursor } from '../src/index.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { frameBoundaries, growingCopy, readInto, RecordIndex, wholeRecords } from './support/record-index.js';
+import { writeSession } from '../bench/support/write-session.js';
+import { repoRoot } from './support/paths.js';
+import { tempDir } from './support/temp-dir.js';
 import { seededRandom } from './support/seeded-random.js';
 
 /**
@@ -30,10 +35,23 @@ async function expectAddsUp(sessionDir: string, cuts: number[], options: { whole
 
 const sorted = (records: Map<string, IndexRecord>) => [...records.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
+/** Every session log the fixtures hold: each fixture's session and the others Reasonix wrote beside it (a fork's parent). */
+function fixtureSessions(): { name: string; dir: string }[] {
+  const fixtures = join(repoRoot, 'fixtures');
+  return readdirSync(fixtures, { recursive: true, encoding: 'utf8' })
+    .filter((path) => basename(path) === 'events.frames')
+    .map((path) => ({ name: relative(fixtures, join(fixtures, dirname(path))), dir: join(fixtures, dirname(path)) }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
 describe('records read since cursors add up to records() of the whole, however the log is cut', () => {
-  for (const name of FIXTURE_NAMES) {
+  const sessions = fixtureSessions();
+  it("covers every session log in the fixtures: each fixture's own and the others beside it", () => {
+    for (const name of FIXTURE_NAMES) expect(sessions.map((session) => session.dir)).toContain(fixture(name).dir);
+    expect(sessions.length).toBeGreaterThan(FIXTURE_NAMES.length);
+  });
+  for (const { name, dir } of sessions) {
     it(`${name}: cut once at every frame boundary, at every boundary in turn, and at random boundaries`, async () => {
-      const { dir } = fixture(name);
       const boundaries = await frameBoundaries(dir);
       const end = boundaries.at(-1)!;
       const whole = await wholeRecords(dir);
@@ -45,5 +63,18 @@ describe('records read since cursors add up to records() of the whole, however t
         await expectAddsUp(dir, [...cuts, end]);
       }
     }, 120_000);
+  }
+
+  // Generated sessions (turns of messages, shell calls and results, edits, payloads in the content store), as the bench writes them.
+  for (const seed of [7, 20261130]) {
+    it(`a generated session (seed ${seed}): cut once at every frame boundary, and at every boundary in turn`, async () => {
+      const store = join(await tempDir('rxstore-generated-'), 'sessions-v4');
+      const { dir } = await writeSession(store, `generated${seed}`.padEnd(32, '0'), { rawBytes: 256 * 1024, seed, workspace: '/tmp/rxstore-generated-ws' });
+      const boundaries = await frameBoundaries(dir);
+      const whole = await wholeRecords(dir);
+      expect(whole.count).toBeGreaterThan(10);
+      for (const cut of boundaries) await expectAddsUp(dir, [cut, boundaries.at(-1)!], { wholeAtEnd: whole });
+      await expectAddsUp(dir, boundaries);
+    }, 240_000);
   }
 });

@@ -1,3 +1,4 @@
+import type { RxErrorCode } from '../../errors/index.js';
 import { seenByPerson } from '../../session/replay/views.js';
 import { readTranscript } from './jsonl-transcript.js';
 
@@ -9,6 +10,8 @@ export interface TranscriptLines {
   firstUserText: string | null;
   /** The first line that is not a message. */
   problem: string | null;
+  /** Its code: the line's error's, or `RX_MIGRATION_REFUSED` for an id used twice (Reasonix refuses to migrate it). */
+  problemCode: RxErrorCode | null;
 }
 
 /**
@@ -26,5 +29,6 @@ export async function readTranscriptLines(path: string): Promise<TranscriptLines
   const seen = new Set<string>();
   const repeated = lines.find(({ value }) => typeof value.id === 'string' && value.id !== '' && (seen.has(value.id) || !seen.add(value.id)));
   const problem = errors[0]?.message ?? (repeated ? `line ${repeated.line}: duplicate stable message id ${JSON.stringify(repeated.value.id)} (Reasonix refuses it)` : null);
-  return { messages, firstUserText, problem };
+  const problemCode = errors[0]?.code ?? (repeated ? 'RX_MIGRATION_REFUSED' : null);
+  return { messages, firstUserText, problem, problemCode };
 }

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { filesStamp } from '../../fs/files-stamp.js';
-import { FileSystemError, fileSystemErrorOf, isSessionVerdict, RxError } from '../../errors/index.js';
+import { FileSystemError, fileSystemErrorOf, isSessionVerdict, RxError, type RxErrorCode } from '../../errors/index.js';
 import { isoTime } from '../../codec/iso-time.js';
 import type { Header } from '../../session/reading/header.js';
 import { readSession, reasonixRefuses, type SessionStatus } from '../../session/reading/read-session.js';
@@ -29,6 +29,8 @@ export interface CopySummary extends DisplayTitle {
   status: ListedStatus;
   /** Why Reasonix would refuse it, or what is wrong with its files. */
   problem: string | null;
+  /** That problem's code (docs/error-codes.md); null with none. */
+  problemCode: RxErrorCode | null;
   /** The messages a person sees (the person's view): no host session-context lines, no local-only records. */
   messages: number;
   /**
@@ -81,15 +83,15 @@ export async function summariseCopy(copy: SessionCopy, options: SummariseOptions
     // a message or object larger than it holds): that copy is `unreadable`, said with its code; a
     // fault of rxstore's own surfaces.
     const coded = fileSystemErrorOf(error);
-    if (coded instanceof FileSystemError) return { summary: unreadable(coded.message) };
-    if (coded instanceof RxError && !isSessionVerdict(coded)) return { summary: unreadable(`${coded.code}: ${coded.data.file ? `${coded.data.file}: ` : ''}${coded.message}`) };
+    if (coded instanceof FileSystemError) return { summary: unreadable(coded.message, coded.code) };
+    if (coded instanceof RxError && !isSessionVerdict(coded)) return { summary: unreadable(`${coded.code}: ${coded.data.file ? `${coded.data.file}: ` : ''}${coded.message}`, coded.code) };
     throw error;
   }
 }
 
 /** A copy the system would not let be read. */
-export function unreadable(problem: string): CopySummary {
-  return { status: 'unreadable', problem, messages: 0, updatedAt: null, title: null, titleFrom: null, workspace: null, workspaceFrom: null, payloadRefs: 0 };
+export function unreadable(problem: string, problemCode: RxErrorCode): CopySummary {
+  return { status: 'unreadable', problem, problemCode, messages: 0, updatedAt: null, title: null, titleFrom: null, workspace: null, workspaceFrom: null, payloadRefs: 0 };
 }
 
 async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummary> {
@@ -99,16 +101,18 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
     // Only damage is a verdict on the transcript; the file system (unreadable) and faults go on up.
     readTranscriptLines(copy.path).catch((error: unknown) => {
       if (!isSessionVerdict(error)) throw error;
-      return { messages: 0, firstUserText: null, problem: error.message };
+      return { messages: 0, firstUserText: null, problem: error.message, problemCode: error.code };
     }),
     stat(copy.path),
   ]);
   const meta = transcriptMeta(copy);
   // A meta file Reasonix cannot read it does without (it resumes the transcript): said, but no damage.
-  const problem = lines.problem ?? (copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : null);
+  const invalidMeta = copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : null;
+  const problem = lines.problem ?? invalidMeta;
   return {
     status: lines.problem ? 'damaged' : 'ok',
     problem,
+    problemCode: lines.problem ? lines.problemCode : invalidMeta ? 'RX_JSONL_META' : null,
     messages: lines.messages,
     updatedAt: isoTime(meta.updatedAt) ?? isoTime(stats.mtime),
     ...displayTitle(meta.title, meta.preview ?? lines.firstUserText),
@@ -138,7 +142,8 @@ function transcriptMeta(copy: JsonlCopy | V0Copy): { file: string; title?: strin
 async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<CopyRead> {
   const before = logStamp(copy);
   const read = await readSession(copy.path, { caches: options.verify, keep: 'summary' });
-  const problem = read.problems.find((found) => found.severity === 'error')?.message ?? null;
+  const found = read.problems.find((each) => each.severity === 'error');
+  const problem = found ? { message: found.message, code: found.code } : null;
   const tally = tallyOf(read.projection, { lastCommitAt: read.lastCommitAt ?? null, payloadRefs: read.payloadRefs });
   const summary = summaryOfV4(copy, { status: read.status, problem, tally, header: read.header, openBy: read.openBy }, options.registry);
   const content = contentStampOf(read.contentFiles);
@@ -153,7 +158,7 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
 /** What a v4 copy's verdict and tally say, as listing shows it. */
 export function summaryOfV4(
   copy: V4Copy,
-  read: { status: SessionStatus; problem: string | null; tally: LogTally; header: Header | undefined; openBy: string | undefined },
+  read: { status: SessionStatus; problem: { message: string; code: RxErrorCode } | null; tally: LogTally; header: Header | undefined; openBy: string | undefined },
   registry: DesktopRegistryFacts | undefined,
 ): CopySummary {
   const { status, tally } = read;
@@ -163,7 +168,8 @@ export function summaryOfV4(
   return {
     // A running writer may be mid-append: what looks torn now is its next batch (docs/format.md §9.5).
     status: read.openBy && !reasonixRefuses(status) ? 'locked' : status,
-    problem: read.problem,
+    problem: read.problem?.message ?? null,
+    problemCode: read.problem?.code ?? null,
     messages: tally.messages,
     updatedAt: isoTime(tally.lastCommitAt),
     ...displayTitle(tally.title, tally.firstTyped?.text),

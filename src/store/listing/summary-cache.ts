@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import type { BigIntStats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
+import { RX_ERROR_FAMILIES, type RxErrorCode } from '../../errors/index.js';
 import { SessionStatusSchema } from '../../session/reading/read-session.js';
 import { CacheFile } from './cache-file.js';
 import { defaultCacheDir } from './cache-dir.js';
@@ -27,12 +28,13 @@ import { ownershipLockPath, SESSION_FILES } from '../../session/reading/session-
  * from another run than the summaries is used only where it still holds.
  */
 /** One more whenever a rule of rxstore's verdicts changes: a summary judged by the old rules is judged again. */
-const CACHE_VERSION = 5;
+const CACHE_VERSION = 6;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({
   status: SessionStatusSchema,
   problem: z.string().nullable(),
+  problemCode: z.enum(Object.keys(RX_ERROR_FAMILIES) as [RxErrorCode, ...RxErrorCode[]]).nullable(),
   messages: z.number().int().nonnegative(),
   updatedAt: z.string().nullable(),
   title: z.string().nullable(),
