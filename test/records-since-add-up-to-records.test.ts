@@ -8,6 +8,7 @@ import { writeSession } from '../bench/support/write-session.js';
 import { repoRoot } from './support/paths.js';
 import { tempDir } from './support/temp-dir.js';
 import { seededRandom } from './support/seeded-random.js';
+import { CPU_CLOCK_ONLY, withinCpuTime } from './support/cpu-budget.js';
 
 /**
  * The rule an incremental indexer lives by: however a session's log is cut into appended pieces
@@ -51,7 +52,8 @@ describe('records read since cursors add up to records() of the whole, however t
     expect(sessions.length).toBeGreaterThan(FIXTURE_NAMES.length);
   });
   for (const { name, dir } of sessions) {
-    it(`${name}: cut once at every frame boundary, at every boundary in turn, and at random boundaries`, async () => {
+    it(`${name}: cut once at every frame boundary, at every boundary in turn, and at random boundaries`, () =>
+      withinCpuTime(async () => {
       const boundaries = await frameBoundaries(dir);
       const end = boundaries.at(-1)!;
       const whole = await wholeRecords(dir);
@@ -62,12 +64,13 @@ describe('records read since cursors add up to records() of the whole, however t
         const cuts = boundaries.filter(() => random.next() < 0.2);
         await expectAddsUp(dir, [...cuts, end]);
       }
-    }, 120_000);
+      }), CPU_CLOCK_ONLY);
   }
 
   // Generated sessions (turns of messages, shell calls and results, edits, payloads in the content store), as the bench writes them.
   for (const seed of [7, 20261130]) {
-    it(`a generated session (seed ${seed}): cut once at every frame boundary, and at every boundary in turn`, async () => {
+    it(`a generated session (seed ${seed}): cut once at every frame boundary, and at every boundary in turn`, () =>
+      withinCpuTime(async () => {
       const store = join(await tempDir('rxstore-generated-'), 'sessions-v4');
       const { dir } = await writeSession(store, `generated${seed}`.padEnd(32, '0'), { rawBytes: 256 * 1024, seed, workspace: '/tmp/rxstore-generated-ws' });
       const boundaries = await frameBoundaries(dir);
@@ -75,6 +78,6 @@ describe('records read since cursors add up to records() of the whole, however t
       expect(whole.count).toBeGreaterThan(10);
       for (const cut of boundaries) await expectAddsUp(dir, [cut, boundaries.at(-1)!], { wholeAtEnd: whole });
       await expectAddsUp(dir, boundaries);
-    }, 240_000);
+      }), CPU_CLOCK_ONLY);
   }
 });

@@ -3,6 +3,7 @@ import { openLogSession, type RecordChange } from '../src/index.js';
 import type { EventToWrite } from '../src/codec/encode-batch.js';
 import { appendBatch, copySession } from './support/faults.js';
 import { drain } from './support/drain.js';
+import { CPU_CLOCK_ONLY, withinCpuTime } from './support/cpu-budget.js';
 import { fixture } from './support/fixtures.js';
 import { frameBoundaries, growingCopy, readInto, RecordIndex, wholeRecords } from './support/record-index.js';
 
@@ -60,7 +61,8 @@ async function rewrittenSession(): Promise<string> {
 }
 
 describe('records since a cursor, over batches that rewrite what came before', () => {
-  it('add up to records() after every batch, read one batch at a time and cut at every batch boundary', async () => {
+  it('add up to records() after every batch, read one batch at a time and cut at every batch boundary', () =>
+    withinCpuTime(async () => {
     const dir = await rewrittenSession();
     const boundaries = await frameBoundaries(dir);
     const ends = (await openLogSession(dir).then((session) => session.readSince())).batches.map((batch) => batch.batch.end);
@@ -84,7 +86,7 @@ describe('records since a cursor, over batches that rewrite what came before', (
       from = await readInto(again.dir, pieces, from);
       expect(new Map([...pieces.current()].sort()), `cut at ${cut}`).toEqual(new Map([...(await wholeRecords(dir)).byKey].sort()));
     }
-  }, 240_000);
+  }), CPU_CLOCK_ONLY);
 
   it('an edited message replaces its record, a retract removes it, and two calls of one message have keys of their own', async () => {
     const dir = await rewrittenSession();
