@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { copySession } from './support/faults.js';
 import { blockedFileCases, source } from './support/blocked-files.js';
-import { reasonixAbsentMessage, reasonixBinary, simpleWorkspaceSlug } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, simpleWorkspaceSlug } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 import { reasonixVerdict } from './support/reasonix-verdict.js';
 
@@ -13,7 +13,7 @@ import { reasonixVerdict } from './support/reasonix-verdict.js';
  * the session when it cannot take its writer lock or write its storage identity, and opens it when the
  * file is only stale or replaceable. rxstore's verdict is Reasonix's, and names the file.
  */
-describe.skipIf(!reasonixBinary())(`the store's ownership lock as a directory, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle(`the store's ownership lock as a directory, judged by Reasonix 1.38.11`), () => {
   it('is refused by both', async () => {
     const dir = await copySession(source.dir);
     const lock = join(dirname(dir), `.${basename(dir)}.ownership.lock`);
@@ -26,7 +26,7 @@ describe.skipIf(!reasonixBinary())(`the store's ownership lock as a directory, j
   });
 });
 
-describe.skipIf(!reasonixBinary())(`files Reasonix must use to open a session, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('files Reasonix must use to open a session, judged by Reasonix 1.38.11'), () => {
   it.concurrent.each(blockedFileCases)('%s', async (_, make, blocked) => {
     const dir = await copySession(source.dir);
     await make(dir);

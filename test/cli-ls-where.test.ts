@@ -9,7 +9,7 @@ import type { SessionWhereabouts } from '../src/store/locate-session.js';
 import { runCliChild } from './support/cli-child.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { startMockModel, type MockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, runReasonix, writeReasonixConfig } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, runReasonix, writeReasonixConfig } from './support/reasonix.js';
 import { buildStateRoot } from './support/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -115,7 +115,7 @@ describe('rxstore where', () => {
 
 const bin = reasonixBinary();
 
-describe.skipIf(!bin)(`where, judged by the real Reasonix${bin ? '' : ` — skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!bin)(reasonixTitle('where, judged by the real Reasonix'), () => {
   /**
    * Runs a command `where` printed in bash, as a person would paste it: no Reasonix variable in the
    * environment, HOME a folder whose own ~/.reasonix has the mock provider and no sessions, and

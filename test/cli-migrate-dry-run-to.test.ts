@@ -7,7 +7,7 @@ import { readSession } from '../src/index.js';
 import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { runCliChild } from './support/cli-child.js';
 import { startMockModel } from './support/mock-model.js';
-import { listSessionDirs, reasonixAbsentMessage, reasonixBinary, resumeWithReasonix, runReasonix } from './support/reasonix.js';
+import { listSessionDirs, reasonixBinary, reasonixTitle, resumeWithReasonix, runReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 import { treeDigest } from './support/tree-digest.js';
 
@@ -64,7 +64,7 @@ describe('rxstore migrate jsonl-to-v4 --dry-run', () => {
 
 describe('rxstore migrate jsonl-to-v4 --to', () => {
   it.skipIf(!reasonixBinary())(
-    `into another workspace's store under the state root: the printed command resumes it from that workspace, and Reasonix opens it there ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`,
+    reasonixTitle(`into another workspace's store under the state root: the printed command resumes it from that workspace, and Reasonix opens it there`),
     async () => {
       const { base, home, transcript } = await laidOut();
       const other = join(base, 'other project');
@@ -94,7 +94,7 @@ describe('rxstore migrate jsonl-to-v4 --to', () => {
   );
 
   it.skipIf(!reasonixBinary())(
-    `into a store Reasonix does not search: says so instead of a resume command, and the session written there is one Reasonix opens ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`,
+    reasonixTitle('into a store Reasonix does not search: says so instead of a resume command, and the session written there is one Reasonix opens'),
     async () => {
       const { base, home, workspace, transcript } = await laidOut();
       const store = join(base, 'backup', 'sessions-v4');

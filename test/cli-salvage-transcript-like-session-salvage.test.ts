@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from './support/cli-child.js';
 import { startMockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 const SYSTEM = { role: 'system', content: 'You are terse.' };
@@ -51,7 +51,7 @@ describe('JSONL salvage, as session salvage', () => {
   });
 });
 
-describe.skipIf(!reasonixBinary())(`what Reasonix 1.38.11 does with a tool result whose call is gone ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('what Reasonix 1.38.11 does with a tool result whose call is gone'), () => {
   /** Resumes a transcript by path with the real Reasonix; what the model was sent, role and content. */
   async function sentOnResume(transcript: string): Promise<[string, unknown][]> {
     const mock = await startMockModel([{ text: 'Resumed.' }]);

@@ -4,9 +4,9 @@ import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { codecFaults, expectRxstoreVerdict, source } from './support/codec-faults.js';
 import { copySession } from './support/faults.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 
-describe.skipIf(!reasonixBinary())(`codec faults: Reasonix 1.38.11 refuses each one as rxstore does ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('codec faults: Reasonix 1.38.11 refuses each one as rxstore does'), () => {
   it.concurrent.each(codecFaults)('$name', async (fault) => {
     const dir = await copySession(source.dir);
     const message = await expectRxstoreVerdict(dir, fault, await fault.damage(dir));

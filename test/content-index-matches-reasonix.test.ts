@@ -6,7 +6,7 @@ import { CONTENT_DIR, ContentStore } from '../src/codec/content-store.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { copySession, framesOf, rewriteEveryRecord } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 
 /**
  * An integrity index as Reasonix 1.38.11 reads it: it checks the version, the object, its size, the
@@ -48,7 +48,7 @@ const cases: [string, (index: Record<string, unknown>) => string, boolean][] = [
   ['blocks that are numbers', (index) => JSON.stringify({ ...index, blocks: blocks(index).map(() => 1) }), false],
 ];
 
-describe.skipIf(!reasonixBinary())(`an integrity index, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('an integrity index, judged by Reasonix 1.38.11'), () => {
   it.concurrent.each(cases)('%s: rxstore says ok exactly when Reasonix opens the session', async (_, edit, opens) => {
     const dir = await withIndex(edit);
     const read = await readSession(dir, { caches: false });

@@ -6,7 +6,7 @@ import { DamagedStoreError, openLogSession, RxError, type OpenedSession } from '
 import { appendBatch, copySession, editLog, framesOf, type LoggedFrame } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 import { drain } from './support/drain.js';
 
@@ -96,7 +96,7 @@ describe('a damaged session: every view gives what precedes the damage, then the
     expect(records.items.map((record) => record.type)).toContain('message');
   });
 
-  it.skipIf(!reasonixBinary())(`the real Reasonix refuses the same copy ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async () => {
+  it.skipIf(!reasonixBinary())(reasonixTitle('the real Reasonix refuses the same copy'), async () => {
     const dir = await copySession(source.dir);
     await flipFrame(dir, (all) => all[Math.floor(all.length / 2)]!);
     const resumed = await resumeWithReasonix(dir, { workspace: source.workspace, prompt: 'Go on.' });

@@ -6,7 +6,7 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { startMockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 const source = fixture('tool-calls');
@@ -51,7 +51,7 @@ describe('rxstore export', () => {
     expect(document.messages.map((message: { role: string }) => message.role)).toContain('tool');
   });
 
-  it.skipIf(!reasonixBinary())(`to JSONL is resumed by the real Reasonix ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async () => {
+  it.skipIf(!reasonixBinary())(reasonixTitle('to JSONL is resumed by the real Reasonix'), async () => {
     const home = await tempDir('rxstore-export-home-');
     const out = join(home, 'exported.jsonl');
     expect((await runCli(['export', source.dir, '--to', out])).code).toBe(0);

@@ -18,7 +18,7 @@ import {
 } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { InspectJsonSchema, runCli } from './support/inspect-json-schema.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 
 const source = fixture('payload-ref');
 const middle = (frames: LoggedFrame[]) => frames[Math.floor(frames.length / 2)]!;
@@ -249,7 +249,7 @@ const cases: FaultCase[] = [
   },
 ];
 
-describe.skipIf(!reasonixBinary())(`fault matrix: rxstore's verdict is Reasonix 1.38.11's ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle(`fault matrix: rxstore's verdict is Reasonix 1.38.11's`), () => {
   it.concurrent.each(cases)('$name', async (fault) => {
     const dir = await copySession(source.dir);
     const where = (await fault.damage(dir)) ?? {};

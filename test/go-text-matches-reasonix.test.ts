@@ -5,7 +5,7 @@ import { providerMessages } from '../src/session/replay/views.js';
 import { asSent } from './support/as-sent.js';
 import { appendBatch, copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 
 /**
  * Text Go reads otherwise than JavaScript: a lone surrogate escape, and invalid UTF-8 in a string
@@ -29,7 +29,7 @@ const contents: [string, Buffer][] = [
   ['a code point past U+10FFFF', Buffer.from([0xf4, 0x90, 0x80, 0x80])],
 ];
 
-describe.skipIf(!reasonixBinary())(`strings read as Go reads them, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('strings read as Go reads them, judged by Reasonix 1.38.11'), () => {
   it.concurrent.each(contents)('%s: the model view is what Reasonix sends', async (_, bytes) => {
     const dir = await copySession(source.dir);
     const payloadJson = Buffer.concat([Buffer.from('{"message":{"role":"user","id":"text-1","content":"<'), bytes, Buffer.from('>"}}')]);

@@ -8,7 +8,7 @@ import { asSent } from './support/as-sent.js';
 import { appendBatch, copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { raw } from './support/payload-rules.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 
 /**
  * Payloads Reasonix 1.38.11 opens where a reading of the JSON alone would not see what it holds:
@@ -55,7 +55,7 @@ const calls: [string, string, boolean][] = [
   ['an empty id made twice in the message', '{"id":"","name":"bash","arguments":"{}"},{"id":"","name":"bash","arguments":"{}"}', false],
 ];
 
-describe.skipIf(!reasonixBinary())(`Go's zero values and the transcript gate, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle(`Go's zero values and the transcript gate, judged by Reasonix 1.38.11`), () => {
   it.concurrent.each(lists)('%s: the model view is what Reasonix sends', async (_, events) => {
     const { read, code, sent } = await resumed(events);
     expect(code).toBe(0);

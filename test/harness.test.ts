@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from './support/fixtures.js';
 import { COMPACTION_SUMMARY_TEXT, FALLBACK_TEXT, startMockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 const bin = reasonixBinary();
@@ -45,7 +45,7 @@ describe('mock model', () => {
   });
 });
 
-describe.skipIf(!bin)(`real Reasonix harness${bin ? '' : ` — skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!bin)(reasonixTitle('real Reasonix harness'), () => {
   it('resumes the tool-calls fixture and sends Reasonix its earlier messages', async () => {
     const { dir } = fixture('tool-calls');
     const workspace = join(await tempDir('rxstore-harness-ws-'), 'ws');

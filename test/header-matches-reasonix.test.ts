@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
-import { reasonixAbsentMessage, reasonixBinary } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle } from './support/reasonix.js';
 import { reasonixVerdict } from './support/reasonix-verdict.js';
 
 /**
@@ -28,7 +28,7 @@ const cases: [string, string][] = [
   ['cwd a number', header('"cwd": 1, "origin": "new"')],
 ];
 
-describe.skipIf(!reasonixBinary())(`header.json, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('header.json, judged by Reasonix 1.38.11'), () => {
   it.concurrent.each(cases)('%s: rxstore says what Reasonix does', async (_, text) => {
     const dir = await copySession(source.dir);
     await writeFile(join(dir, 'header.json'), text);

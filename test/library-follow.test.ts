@@ -6,7 +6,7 @@ import { copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { followInBackground } from './support/follow-in-background.js';
 import { startMockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, runReasonix, layForResume } from './support/reasonix.js';
+import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 const source = fixture('plain-chat');
@@ -34,7 +34,7 @@ describe('incremental reading', () => {
   });
 });
 
-describe.skipIf(!reasonixBinary())(`following a live session ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('following a live session'), () => {
   it('yields every batch Reasonix commits exactly once, never an unfinished one, while it resumes the session twice', async () => {
     const home = await tempDir('rxstore-follow-');
     const dir = await layForResume(source.dir, home, source.workspace);

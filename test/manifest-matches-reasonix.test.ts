@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
-import { listSessionDirs, reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { listSessionDirs, reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 import { reasonixVerdict } from './support/reasonix-verdict.js';
 
 /**
@@ -66,7 +66,7 @@ const cases: [string, (text: string) => string][] = [
   ['an unknown key nested 100,000 deep', added(`"deep": ${'['.repeat(100_000)}${']'.repeat(100_000)}`)],
 ];
 
-describe.skipIf(!reasonixBinary())(`manifest.json, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('manifest.json, judged by Reasonix 1.38.11'), () => {
   it.concurrent.each(cases)('%s: rxstore says what Reasonix does', async (_, edit) => {
     const dir = await copySession(source.dir);
     const path = join(dir, 'manifest.json');
@@ -92,7 +92,7 @@ const draftCases: [string, (text: string) => string, boolean][] = [
   ['no storageRevision, one under "constructor"', (text) => added('"constructor": {"storageRevision": 3}')(text.replace(/"storageRevision": [^,\n]*,/, '')), true],
 ];
 
-describe.skipIf(!reasonixBinary())(`a draft manifest, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('a draft manifest, judged by Reasonix 1.38.11'), () => {
   it.concurrent.each(draftCases)('%s: rxstore calls it a draft when Reasonix imports it as one', async (_, edit, draft) => {
     const dir = await copySession(source.dir);
     const path = join(dir, 'manifest.json');

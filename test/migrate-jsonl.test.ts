@@ -9,7 +9,7 @@ import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { rxstoreBin, runCliChild } from './support/cli-child.js';
 import { fixture } from './support/fixtures.js';
 import { startMockModel, type MockModel } from './support/mock-model.js';
-import { listSessionDirs, reasonixAbsentMessage, reasonixBinary, runReasonix, writeReasonixConfig } from './support/reasonix.js';
+import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix, writeReasonixConfig } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 const migrated = fixture('jsonl-migrated');
@@ -23,7 +23,7 @@ async function batchesOf(dir: string) {
 }
 
 describe('rxstore migrate jsonl-to-v4 reproduces Reasonix 1.38.11', () => {
-  it.skipIf(!reasonixBinary())(`gives a transcript the id, messages, commits, legacy bytes and map entry Reasonix gives it when it migrates it ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async () => {
+  it.skipIf(!reasonixBinary())(reasonixTitle('gives a transcript the id, messages, commits, legacy bytes and map entry Reasonix gives it when it migrates it'), async () => {
     // The target id hashes the transcript's absolute path: rxstore and then Reasonix migrate the
     // same transcript at the same path, a folder of this test's own.
     const base = await realpath(await tempDir('rxstore-jsonl-same-'));
@@ -76,7 +76,7 @@ describe('rxstore migrate jsonl-to-v4 reproduces Reasonix 1.38.11', () => {
     expect(again).toMatchObject({ action: 'exists', targetId: report.targetId });
   });
 
-  it.skipIf(!reasonixBinary())(`is resumed by Reasonix from the transcript's workspace without a second migration ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async () => {
+  it.skipIf(!reasonixBinary())(reasonixTitle(`is resumed by Reasonix from the transcript's workspace without a second migration`), async () => {
     // Reasonix looks the migrated copy up from wherever the state root is: a folder of this test's own.
     const stateRoot = await lay(join(await tempDir('rxstore-jsonl-resume-'), 'state'));
     const transcript = join(stateRoot, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions', 'legacy-demo.jsonl');
@@ -160,7 +160,7 @@ const SOURCE_KINDS: SourceKind[] = [
   },
 ];
 
-describe.skipIf(!reasonixBinary())(`rxstore migrate jsonl-to-v4 lands where Reasonix 1.38.11 puts it ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('rxstore migrate jsonl-to-v4 lands where Reasonix 1.38.11 puts it'), () => {
   it.each(SOURCE_KINDS)('from $kind: the printed command resumes it, and Reasonix resuming the transcript makes no second session', async ({ lay }) => {
     const base = await realpath(await tempDir('rxstore-land-'));
     const home = join(base, 'home');
@@ -206,7 +206,7 @@ describe.skipIf(!reasonixBinary())(`rxstore migrate jsonl-to-v4 lands where Reas
   });
 });
 
-describe.skipIf(!reasonixBinary())(`rxstore migrate jsonl-to-v4 without --cwd ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('rxstore migrate jsonl-to-v4 without --cwd'), () => {
   it('uses the folder as the shell names it ($PWD through a link), as Reasonix picks its store', async () => {
     const base = await realpath(await tempDir('rxstore-pwd-'));
     const home = join(base, 'home');

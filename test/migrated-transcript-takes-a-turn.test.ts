@@ -6,7 +6,7 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
 import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { startMockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 /**
@@ -43,7 +43,7 @@ async function turn(stateRoot: string, workspace: string, id: string) {
   }
 }
 
-describe.skipIf(!reasonixBinary())(`a transcript Reasonix would migrate into a session it takes no turn in ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('a transcript Reasonix would migrate into a session it takes no turn in'), () => {
   it.concurrent('is refused a new turn by Reasonix, as rxstore says of the transcript', async () => {
     const { stateRoot, workspace, transcript } = await transcriptIn(await realpath(await tempDir('rxstore-v0-call-')));
     const read = await readJsonlSession(transcript);

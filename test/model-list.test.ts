@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { StringTable } from '../src/compact/string-table.js';
 import { answeredCall, type Message } from '../src/session/replay/message.js';
 import { ModelList } from '../src/session/replay/model-list.js';
+import { toolResult as result } from './support/messages.js';
 
 const list = (keep = true) => new ModelList(new StringTable(), new StringTable(), keep);
-const result = (id: string | undefined, call: string, extra: Partial<Message> = {}): Message => ({ role: 'tool', ...(id === undefined ? {} : { id }), tool_call_id: call, content: 'ok', ...extra });
 const said = (id: string | undefined, content = 'hi'): Message => ({ role: 'user', ...(id === undefined ? {} : { id }), content });
 const answered = (model: ModelList, calls: string[]) => calls.filter((call) => model.hasResultFor(call));
 

@@ -5,10 +5,10 @@ import { canonicalTranscript, providerMessages } from '../src/session/replay/vie
 import { copySession } from './support/faults.js';
 import { fixture, FIXTURE_NAMES } from './support/fixtures.js';
 import { asSent } from './support/as-sent.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 
 
-describe.skipIf(!reasonixBinary())(`rxstore's model view is what Reasonix sends the model ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle(`rxstore's model view is what Reasonix sends the model`), () => {
   it.concurrent.each(FIXTURE_NAMES)('%s', async (name) => {
     const source = fixture(name);
     const dir = await copySession(source.dir);

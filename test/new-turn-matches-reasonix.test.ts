@@ -7,7 +7,7 @@ import { treeDigest } from './support/tree-digest.js';
 import { appendBatch, copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { eventsOf, newTurnCases } from './support/new-turn-cases.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 
 /**
  * Whether Reasonix 1.38.11 takes a new turn in a session it opens: each case is appended to a real
@@ -17,7 +17,7 @@ import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './sup
  */
 const source = fixture('plain-chat');
 
-describe.skipIf(!reasonixBinary())(`a new turn: taken or refused as Reasonix 1.38.11 decides ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('a new turn: taken or refused as Reasonix 1.38.11 decides'), () => {
   it.concurrent.each(newTurnCases)('$case', async (each) => {
     const dir = await copySession(source.dir);
     const base = each.replace ? 0 : modelView((await readSession(dir)).projection).length;

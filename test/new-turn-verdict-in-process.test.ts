@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { gateCarry, gateFacts, transcriptGate, type GateMessage } from '../src/session/replay/transcript-gate.js';
 import type { ListedSession } from '../src/store/listing/describe-conversation.js';
@@ -9,19 +9,13 @@ import { newTurnCases, type NewTurnCase } from './support/new-turn-cases.js';
 import { buildStateRoot } from './support/state-root.js';
 import { seededRandom } from './support/seeded-random.js';
 import { tempDir } from './support/temp-dir.js';
+import { cachePerTest } from './support/cache-per-test.js';
 
 const refusedCall = { kind: 'message/complete', payload: { message: { role: 'assistant', id: 'rx-gate-bad', content: '', tool_calls: [{ id: 'call_bad', name: 'bash', arguments: '' }] } } };
 const itsResult = { kind: 'message/complete', payload: { message: { role: 'tool', id: 'rx-gate-bad-result', tool_call_id: 'call_bad', name: 'bash', content: 'x' } } };
 
 describe('a session Reasonix opens but takes no new turn in is its own verdict', () => {
-  let before: string | undefined;
-  beforeEach(async () => {
-    before = process.env.XDG_CACHE_HOME;
-    process.env.XDG_CACHE_HOME = await tempDir('rxstore-cache-');
-  });
-  afterEach(() => {
-    process.env.XDG_CACHE_HOME = before;
-  });
+  cachePerTest();
 
   it('inspect exits 1 with a coded problem in Reasonix\'s words, --json carries the verdict', async () => {
     const machine = await buildStateRoot();

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { rxstoreBin } from './support/cli-child.js';
 import { fixture } from './support/fixtures.js';
 import { startMockModel } from './support/mock-model.js';
-import { commandAsUser, layForResume, reasonixAbsentMessage, reasonixBinary, reasonixEnv, runReasonix } from './support/reasonix.js';
+import { commandAsUser, layForResume, reasonixBinary, reasonixEnv, reasonixTitle, runReasonix } from './support/reasonix.js';
 
 /**
  * Reasonix opens a session for writing, whoever runs it: its writer lock, the store's ownership lock and the
@@ -131,7 +131,7 @@ const cases: { name: string; change: (root: Root) => Promise<void>; opens: boole
 
 const applicable = cases.filter((found) => !found.onlyAsRoot || asRoot);
 
-describe.skipIf(!reasonixBinary() || process.platform !== 'linux')(`what its user may read and write, judged by Reasonix 1.38.11 run as the same user ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary() || process.platform !== 'linux')(reasonixTitle('what its user may read and write, judged by Reasonix 1.38.11 run as the same user'), () => {
   it.concurrent.each(applicable)('$name', async ({ change, opens, rxstore: answer, code, says, repairs }) => {
     const root = await stateRoot();
     try {

@@ -2,11 +2,13 @@ import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { EventToWrite } from '../src/codec/encode-batch.js';
 import { readSession } from '../src/session/reading/read-session.js';
+import type { Message } from '../src/session/replay/message.js';
 import { providerMessages } from '../src/session/replay/views.js';
 import { asSent } from './support/as-sent.js';
 import { appendBatch, copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
+import { complete, toolResult } from './support/messages.js';
 
 /**
  * How Reasonix 1.38.11 builds the request it sends from the model's list: each assistant message's
@@ -17,9 +19,8 @@ import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './sup
  * what the real Reasonix sends.
  */
 const source = fixture('plain-chat');
-const complete = (message: object): EventToWrite => ({ kind: 'message/complete', payload: { message } });
 const assistant = (id: string, ...calls: string[]) => complete({ role: 'assistant', id, content: '', tool_calls: calls.map((call) => ({ id: call, name: call === '' ? 'bash' : `tool_${call}`, arguments: '{}' })) });
-const result = (id: string, call: string | undefined, extra: object = {}) => complete({ role: 'tool', id, ...(call !== undefined ? { tool_call_id: call } : {}), content: `out ${id}`, ...extra });
+const result = (id: string, call: string | undefined, extra: Partial<Message> = {}) => complete(toolResult(id, call, { content: `out ${id}`, ...extra }));
 const user = (id: string, extra: object = {}) => complete({ role: 'user', id, content: `user ${id}`, ...extra });
 
 const cases: [string, EventToWrite[]][] = [
@@ -44,7 +45,7 @@ const cases: [string, EventToWrite[]][] = [
   ],
 ];
 
-describe.skipIf(!reasonixBinary())(`rxstore's provider messages are the request Reasonix 1.38.11 sends ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle(`rxstore's provider messages are the request Reasonix 1.38.11 sends`), () => {
   it.concurrent.each(cases)('%s', async (_, events) => {
     const dir = await copySession(source.dir);
     await appendBatch(dir, events);

@@ -6,7 +6,7 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { copySession, endFrames, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { accepted, rules, TAKEN_ID, UNSUPPORTED } from './support/payload-rules.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 
 /**
  * Each rule Reasonix 1.38.11 applies when it replays an event payload (internal/session
@@ -45,7 +45,7 @@ async function judge(events: EventToWrite[], options: { operationId?: string; fi
 const withTaken = (event: EventToWrite, id: string): EventToWrite =>
   event.payload && JSON.stringify(event.payload).includes(TAKEN_ID) ? { ...event, payload: JSON.parse(JSON.stringify(event.payload).replace(TAKEN_ID, id)) } : event;
 
-describe.skipIf(!reasonixBinary())(`payload rules: refused by Reasonix 1.38.11 and rxstore, the nearest valid one opened by both ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('payload rules: refused by Reasonix 1.38.11 and rxstore, the nearest valid one opened by both'), () => {
   it.concurrent.each(rules)('$rule', async (rule) => {
     const taken = (await readSession(source.dir)).projection.transcript[1]!.message.id!;
     const refused = await judge([withTaken(rule.refused, taken)]);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
 import { readTranscriptLines } from '../src/store/jsonl/read-transcript-lines.js';
 import { startMockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, runReasonix, simpleWorkspaceSlug } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, runReasonix, simpleWorkspaceSlug } from './support/reasonix.js';
 
 /**
  * The rules of Reasonix 1.38.11's JSONL loader (internal/agent, `StreamSessionMessagesForMigration`:
@@ -93,7 +93,7 @@ async function judge(text: string): Promise<Judged> {
   }
 }
 
-describe.skipIf(!reasonixBinary())(`JSONL loader rules: refused by Reasonix 1.38.11 and rxstore, the nearest valid transcript resumed by both ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('JSONL loader rules: refused by Reasonix 1.38.11 and rxstore, the nearest valid transcript resumed by both'), () => {
   it.concurrent.each(rules)('$rule', async (rule) => {
     const refused = await judge(rule.refused);
     expect(refused.code, refused.said.join('\n')).toBe(1);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { copySession, framesOf, rewriteEveryRecord } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
-import { reasonixAbsentMessage, reasonixBinary } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle } from './support/reasonix.js';
 import { reasonixVerdict } from './support/reasonix-verdict.js';
 
 /**
@@ -52,7 +52,7 @@ const cases: [string, Edit][] = [
   ['records holding an unknown key of 1.0', added('"whatever":1.0')],
 ];
 
-describe.skipIf(!reasonixBinary())(`the fields of every record, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('the fields of every record, judged by Reasonix 1.38.11'), () => {
   it.concurrent.each(cases)('%s: rxstore says what Reasonix does', async (_, edit) => {
     const dir = await copySession(source.dir);
     // An edit that matched nothing would compare two readings of the fixture as it is.

@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { IndexRecord } from '../src/session/replay/index-records.js';
 import { openSession } from '../src/store/open-session.js';
 import { fixture } from './support/fixtures.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 
 // When Reasonix 1.38.11 writes a second tool call under an id the transcript already holds (a provider
 // that numbers calls per response), it refuses the session from the second result on. What records()
 // yields before that refusal must be what the session says: the new call never gets the earlier
 // call's output and exit code.
-describe.skipIf(!reasonixBinary())(`records before a duplicate tool-call refusal ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('records before a duplicate tool-call refusal'), () => {
   it('a call whose id repeats an earlier one is not given the earlier call’s result', async () => {
     const source = fixture('tool-calls');
     const appended = await resumeWithReasonix(source.dir, {

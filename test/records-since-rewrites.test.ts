@@ -5,6 +5,7 @@ import { appendBatch, copySession } from './support/faults.js';
 import { drain } from './support/drain.js';
 import { fixture } from './support/fixtures.js';
 import { frameBoundaries, growingCopy, readInto, RecordIndex, wholeRecords } from './support/record-index.js';
+import { complete } from './support/messages.js';
 
 /**
  * Sessions a real Reasonix wrote, with batches appended that rewrite what came before (an edited
@@ -27,7 +28,6 @@ const result = (id: string, callId: string, output: string, exitCode = 0) => ({
   name: 'bash',
   tool_execution: { kind: 'shell', state: exitCode === 0 ? 'completed' : 'failed', exitCode, durationMs: 5 },
 });
-const complete = (message: object): EventToWrite => ({ kind: 'message/complete', payload: { message } });
 const upsert = (message: object): EventToWrite => ({ kind: 'message/upsert', payload: { message } });
 
 /** Batches appended to the tool-calls fixture, in order; each is one piece a reader may meet. */

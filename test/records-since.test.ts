@@ -5,7 +5,7 @@ import { CursorMismatchError, openLogSession, type IndexRecord, type OpenedLogSe
 import { appendBatch, copySession } from './support/faults.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { startMockModel } from './support/mock-model.js';
-import { layForResume, reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 import { RecordIndex, wholeRecords } from './support/record-index.js';
 import { createSession } from '../src/session/writing/create-session.js';
@@ -90,7 +90,7 @@ describe('records since a cursor add up to the records of the whole session', ()
   });
 });
 
-describe.skipIf(!reasonixBinary())(`records since a cursor on a session the real Reasonix appends to ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('records since a cursor on a session the real Reasonix appends to'), () => {
   it('before and after a resumed turn with a shell command, the pieces add up to the whole', async () => {
     const source = fixture('tool-calls');
     const home = await tempDir('rxstore-records-');

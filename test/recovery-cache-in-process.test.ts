@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boltDamage } from '../src/session/reading/bolt-damage.js';
 import { readSession } from '../src/session/reading/read-session.js';
-import { reasonixAbsentMessage, reasonixBinary } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle } from './support/reasonix.js';
 import { cacheAheadCases, copyOfResumed, damagedCheckpoints, pagesOf, resumedOnce, zeroPage, type ResumedSession } from './support/recovery-cache.js';
 
 const errorsOf = (read: Awaited<ReturnType<typeof readSession>>) => read.problems.filter((problem) => problem.severity === 'error');
 
-describe.skipIf(!reasonixBinary())(`a recovery cache, read in process as Reasonix 1.38.11 judged it ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('a recovery cache, read in process as Reasonix 1.38.11 judged it'), () => {
   let resumed: ResumedSession;
   beforeAll(async () => {
     resumed = await resumedOnce();

@@ -5,7 +5,7 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { repairSession } from '../src/session/writing/repair-session.js';
 import { boltDamage } from '../src/session/reading/bolt-damage.js';
 import { logOf } from './support/faults.js';
-import { reasonixAbsentMessage, reasonixBinary } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle } from './support/reasonix.js';
 import { cacheAheadCases, damagedCheckpoints, resume, resumeCopy, resumedOnce } from './support/recovery-cache.js';
 
 /**
@@ -15,7 +15,7 @@ import { cacheAheadCases, damagedCheckpoints, resume, resumeCopy, resumedOnce } 
  * conflicts with an earlier batch"); without the cache, or with a new identity, it opens. rxstore says what
  * Reasonix does, and `repairSession` clears such a cache so that the session opens.
  */
-describe.skipIf(!reasonixBinary())(`a recovery cache that holds more than the log, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('a recovery cache that holds more than the log, judged by Reasonix 1.38.11'), () => {
   it.concurrent.each(cacheAheadCases)('%s', async (_, change, opens) => {
     const session = await resumedOnce();
     try {
@@ -41,7 +41,7 @@ describe.skipIf(!reasonixBinary())(`a recovery cache that holds more than the lo
   });
 });
 
-describe.skipIf(!reasonixBinary())(`a damaged recovery checkpoint, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('a damaged recovery checkpoint, judged by Reasonix 1.38.11'), () => {
   it.concurrent.each(damagedCheckpoints)('%s', async (_, damage, opens) => {
     const session = await resumedOnce();
     try {

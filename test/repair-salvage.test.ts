@@ -5,14 +5,14 @@ import { copySession, cutLog, endFrames, replaceFrame } from './support/faults.j
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { startMockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix, runReasonix, layForResume } from './support/reasonix.js';
+import { layForResume, reasonixBinary, reasonixTitle, resumeWithReasonix, runReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 import { treeDigest } from './support/tree-digest.js';
 
 const source = fixture('tool-calls');
 const tornEvidence = async (dir: string) => (await readdir(dir)).filter((name) => /^events\.torn-\d+\.tail$/.test(name));
 
-describe.skipIf(!reasonixBinary())(`repair and salvage, judged by the real Reasonix ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('repair and salvage, judged by the real Reasonix'), () => {
   it('while Reasonix runs a turn, inspect says the session is open and repair refuses', async () => {
     const home = await tempDir('rxstore-live-');
     const dir = await layForResume(source.dir, home, source.workspace);

@@ -5,7 +5,7 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { appendBatch, copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { raw } from './support/payload-rules.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 
 /**
  * Reasonix keys the transcript's records by tool call and refuses a session whose transcript, as the
@@ -31,7 +31,7 @@ const cases: [string, EventToWrite[][], boolean][] = [
   ['two calls with one id, each with its result', [[...answered, complete(call('a2')), complete(result('t2'))]], true],
 ];
 
-describe.skipIf(!reasonixBinary())(`a tool call answered twice, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('a tool call answered twice, judged by Reasonix 1.38.11'), () => {
   it.concurrent.each(cases)('%s', async (_, batches, refused) => {
     const dir = await copySession(source.dir);
     for (const events of batches) await appendBatch(dir, events);

@@ -11,13 +11,12 @@ import type { BatchToWrite, EventToWrite } from '../src/codec/encode-batch.js';
 import { copySession, cutLog, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
+import { complete, toolResult } from './support/messages.js';
 
-type Stored = Record<string, unknown> & { role: string };
-const complete = (message: Stored): EventToWrite => ({ kind: 'message/complete', payload: { message } });
 const event = (kind: string, payload: unknown): EventToWrite => ({ kind, payload });
 const system = { role: 'system', id: 'm-system', content: 'You are a careful coding agent.' };
 const calls = (id: string, ...toolCalls: Record<string, unknown>[]) => complete({ role: 'assistant', id, content: '', tool_calls: toolCalls });
-const result = (id: string, callId: string, content = 'done') => complete({ role: 'tool', id, tool_call_id: callId, name: 'bash', content });
+const result = (id: string, callId: string, content = 'done') => complete(toolResult(id, callId, { name: 'bash', content }));
 
 async function sessionOf(batches: BatchToWrite[]): Promise<string> {
   return (await createSession({ storeDir: join(await tempDir('rxstore-hygiene-'), 'sessions-v4'), batches, validate: false })).dir;

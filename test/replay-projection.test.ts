@@ -11,9 +11,9 @@ import { modelView } from '../src/session/replay/views.js';
 import { copySession, cutLog, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
+import { complete } from './support/messages.js';
 
 type Stored = Record<string, unknown> & { role: string };
-const complete = (message: Stored): EventToWrite => ({ kind: 'message/complete', payload: { message } });
 const event = (kind: string, payload: unknown): EventToWrite => ({ kind, payload });
 const system = { role: 'system', id: 'm-system', content: 'You are a careful coding agent.' };
 

@@ -11,7 +11,7 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { copySession, editLog, endFrames, framesOf, type LoggedFrame } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { layForResume, reasonixAbsentMessage, reasonixBinary, resumeWithReasonix, runReasonix } from './support/reasonix.js';
+import { layForResume, reasonixBinary, reasonixTitle, resumeWithReasonix, runReasonix } from './support/reasonix.js';
 import { startMockModel } from './support/mock-model.js';
 import { seededRandom } from './support/seeded-random.js';
 import { tempDir } from './support/temp-dir.js';
@@ -181,7 +181,7 @@ describe('salvage past damage', () => {
   });
 });
 
-describe.skipIf(!reasonixBinary())(`salvage past damage, judged by the real Reasonix ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('salvage past damage, judged by the real Reasonix'), () => {
   it.concurrent.each(cases)('$name: Reasonix resumes the salvaged session with the messages after the damage', async (fault) => {
     const { rescuedDir, after, lastAnswer } = await salvagePastDamage(fault);
     const resumed = await resumeWithReasonix(rescuedDir, { workspace: fault.source.workspace, prompt: 'What survived?' });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openSession } from '../src/index.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { startMockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 const good = [
@@ -53,7 +53,7 @@ describe('salvage of a JSONL transcript with bad lines', () => {
     expect(stderr).toMatch(/garbage\.jsonl: no line of it is a message/);
   });
 
-  it.skipIf(!reasonixBinary())(`the real Reasonix refuses nothing of the salvaged transcript: resumed by path, the model is sent every kept message ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async () => {
+  it.skipIf(!reasonixBinary())(reasonixTitle('the real Reasonix refuses nothing of the salvaged transcript: resumed by path, the model is sent every kept message'), async () => {
     const { file } = await damagedTranscript();
     const report = JSON.parse((await runCli(['salvage', file, '--json'])).stdout);
     const home = await tempDir('rxstore-home-');

@@ -5,12 +5,12 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { SeenIds } from '../src/session/replay/seen-ids.js';
 import { createSession } from '../src/session/writing/create-session.js';
 import { tempDir } from './support/temp-dir.js';
+import { complete } from './support/messages.js';
 
 /**
  * The ids a log's replay holds, as listing's tally and the records cursor carry them: a batch that
  * may repeat a message id or answer an answered call again says so; one of new ids does not.
  */
-const complete = (message: Record<string, unknown>): EventToWrite => ({ kind: 'message/complete', payload: { message } });
 
 async function projectionOf(events: EventToWrite[]) {
   const batches: BatchToWrite[] = [{ operationId: 'o1', createdAt: '2026-01-02T03:04:05.000Z', events }];

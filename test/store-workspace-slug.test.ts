@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fnv1a64Hex, workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { startMockModel } from './support/mock-model.js';
-import { listSessionDirs, reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -53,7 +53,7 @@ function pathCutInside(base: string, char: string): string {
   return join(base, `${'x'.repeat(pad)}${char.repeat(Math.floor((255 - pad) / width))}`);
 }
 
-describe.skipIf(!bin)(`slugs of the real Reasonix${bin ? '' : ` — skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!bin)(reasonixTitle('slugs of the real Reasonix'), () => {
   /** Runs one turn from `workspace` and returns the slug folder Reasonix created under `<state>/projects/`. */
   async function slugFolderOf(workspace: string): Promise<string> {
     const home = await tempDir('rxstore-slug-home-');

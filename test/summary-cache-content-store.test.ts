@@ -3,21 +3,15 @@
 // 1.38.11 refuses the session (the fault matrix), and a warm `ls` must not keep listing it as ok.
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ListedSession } from '../src/store/listing/describe-conversation.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { layForResume } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
+import { cachePerTest } from './support/cache-per-test.js';
 
-let cacheBefore: string | undefined;
-beforeEach(async () => {
-  cacheBefore = process.env.XDG_CACHE_HOME;
-  process.env.XDG_CACHE_HOME = await tempDir('rxstore-cache-');
-});
-afterEach(() => {
-  process.env.XDG_CACHE_HOME = cacheBefore;
-});
+cachePerTest();
 
 async function objectsUnder(dir: string): Promise<string[]> {
   const found: string[] = [];

@@ -6,10 +6,11 @@ import type { ListedSession } from '../src/store/listing/describe-conversation.j
 import { appendBatch, endFrames, framesOf, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { startMockModel } from './support/mock-model.js';
-import { layForResume, reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { buildStateRoot, type BuiltMachine } from './support/state-root.js';
 import { tempDir } from './support/temp-dir.js';
+import { cachePerTest } from './support/cache-per-test.js';
 
 /** `rxstore ls --json` of the machine (or a state root), with the summary cache in `XDG_CACHE_HOME`. */
 async function ls(machine: BuiltMachine | string, ...extra: string[]): Promise<ListedSession[]> {
@@ -126,14 +127,7 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
 });
 
 describe('an appended log costs only its new batches; anything else is read whole', () => {
-  let before: string | undefined;
-  beforeEach(async () => {
-    before = process.env.XDG_CACHE_HOME;
-    process.env.XDG_CACHE_HOME = await tempDir('rxstore-cache-');
-  });
-  afterEach(() => {
-    process.env.XDG_CACHE_HOME = before;
-  });
+  cachePerTest();
   const row = (sessions: ListedSession[], id: string) => sessions.find((session) => session.id === id)!;
 
   /** A fixture session alone in a state root of its own. */
@@ -210,15 +204,8 @@ describe('an appended log costs only its new batches; anything else is read whol
   });
 });
 
-describe.skipIf(!reasonixBinary())(`ls after the real Reasonix appended to a session ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
-  let before: string | undefined;
-  beforeEach(async () => {
-    before = process.env.XDG_CACHE_HOME;
-    process.env.XDG_CACHE_HOME = await tempDir('rxstore-cache-');
-  });
-  afterEach(() => {
-    process.env.XDG_CACHE_HOME = before;
-  });
+describe.skipIf(!reasonixBinary())(reasonixTitle('ls after the real Reasonix appended to a session'), () => {
+  cachePerTest();
 
   it.each(['tool-calls', 'titled', 'payload-ref', 'compacted', 'jsonl-migrated'] as const)('%s: only the new batches are read, and the row is what reading the whole log gives', async (name) => {
     const source = fixture(name);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { copySession, endFrames, framesOf, logOf, replaceFrame } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 
 const source = fixture('tool-calls');
 
@@ -49,7 +49,7 @@ const shapes: TornShape[] = [
 
 const evidenceFiles = async (dir: string) => (await readdir(dir)).filter((name) => /^events\.torn-\d+\.tail$/.test(name));
 
-describe.skipIf(!reasonixBinary())(`repair cuts where Reasonix 1.38.11 cuts ${reasonixBinary() ? '' : reasonixAbsentMessage()}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('repair cuts where Reasonix 1.38.11 cuts'), () => {
   it.concurrent.each(shapes)('$name', async (shape) => {
     const torn = await copySession(source.dir);
     await shape.tear(torn);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { logOf } from './support/faults.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { startMockModel } from './support/mock-model.js';
-import { listSessionDirs, reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 // The fault matrix judges a torn last frame on a session copied alone into a fresh state root. In the
@@ -12,7 +12,7 @@ import { tempDir } from './support/temp-dir.js';
 // and Reasonix 1.38.11 then refuses to resume: `close interrupted runtime: session operation id
 // conflicts with an earlier batch: "turn-finalize:…"`. inspect says so (exit 1), and after repair
 // Reasonix resumes the session from the same state root.
-describe.skipIf(!reasonixBinary())(`a torn last frame in the state root that wrote it ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('a torn last frame in the state root that wrote it'), () => {
   it('after rxstore repair, Reasonix resumes the session from the same state root', async () => {
     const base = await tempDir('rxstore-torn-own-root-');
     const home = join(base, 'home');

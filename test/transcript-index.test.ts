@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { StringTable } from '../src/compact/string-table.js';
 import type { Message } from '../src/session/replay/message.js';
 import { LEGACY_PRUNE_MARKER, TranscriptIndex } from '../src/session/replay/transcript-index.js';
+import { toolResult as result } from './support/messages.js';
 
 const index = (keeping = { messages: true, previews: false }) => new TranscriptIndex(new StringTable(), new StringTable(), keeping);
 const user = (id: string | undefined, content = 'hi', extra: Partial<Message> = {}): Message => ({ role: 'user', ...(id === undefined ? {} : { id }), content, ...extra });
 const calling = (id: string, calls: [string, string, string][]): Message => ({ role: 'assistant', id, content: '', tool_calls: calls.map(([call, name, args]) => ({ id: call, name, arguments: args })) });
-const result = (id: string | undefined, call: string, extra: Partial<Message> = {}): Message => ({ role: 'tool', ...(id === undefined ? {} : { id }), tool_call_id: call, content: 'ok', ...extra });
 
 /** Each row as a reader sees it: id, role, sequence, calls (id, name, arguments' shape), the call it answers. */
 function rows(transcript: TranscriptIndex) {

@@ -4,6 +4,7 @@ import { createSession, openSession, readSession, type Message, type PersonMessa
 import { messageTime } from '../src/session/replay/views.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
+import { complete } from './support/messages.js';
 
 /**
  * The transcript of a session as a reader of the library gets it, from sessions the real Reasonix
@@ -173,7 +174,6 @@ async function written(batches: BatchToWrite[]): Promise<{ dir: string; whole: S
   const { dir } = await createSession({ storeDir: await tempDir(), validate: false, batches: [{ operationId: 'session-create', events: [{ kind: 'session/config', payload: { modelRef: 'mock/mock-model' } }] }, ...batches] });
   return { dir, whole: await readSession(dir), index: await readSession(dir, { keep: 'index', previews: true }) };
 }
-const complete = (message: Record<string, unknown>) => ({ kind: 'message/complete', payload: { message } });
 const calls = (count: number, prefix: string) => Array.from({ length: count }, (_, n) => ({ id: `${prefix}_${n}`, name: n % 2 ? 'read_file' : 'bash', arguments: n % 3 === 0 ? '{"a":1}' : n % 3 === 1 ? '' : '{"cut' }));
 
 describe('the index follows what the log does to the transcript', () => {

@@ -10,7 +10,7 @@ import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { FENCE_LINES, FENCE_MESSAGES, writeFenceSession } from './support/fence-session.js';
 import { HOSTILE, writeHostileSession } from './support/hostile-session.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 import { buildStateRoot } from './support/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -86,7 +86,7 @@ describe('edit diffs', () => {
   });
 });
 
-describe.skipIf(!reasonixBinary())(`rxstore view of a session the real Reasonix writes in the test ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('rxstore view of a session the real Reasonix writes in the test'), () => {
   it('a turn with a shell command, resumed just now: the page holds the new prompt, the command with its exit code, and the answer', async () => {
     const source = fixture('tool-calls');
     const resumed = await resumeWithReasonix(source.dir, {

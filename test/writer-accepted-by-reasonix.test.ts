@@ -8,7 +8,7 @@ import { providerMessages } from '../src/session/replay/views.js';
 import { asSent } from './support/as-sent.js';
 import { copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 import { complete, messageId, sampleBatches } from './support/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -16,7 +16,7 @@ import { tempDir } from './support/temp-dir.js';
 const newWorkspace = async () => join(await tempDir('rxstore-writer-ws-'), 'writer');
 
 
-describe.skipIf(!reasonixBinary())(`sessions rxstore writes are resumed by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle('sessions rxstore writes are resumed by Reasonix 1.38.11'), () => {
   it.concurrent('a session with tool calls, a payload over 64 KiB and CJK: Reasonix resumes it, appends, and every digest still verifies', async () => {
     const created = await createSession({ storeDir: await tempDir(), batches: sampleBatches() });
     const before = await readSession(created.dir);

@@ -7,7 +7,7 @@ import { createSession } from '../src/session/writing/create-session.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { copySession, logOf } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 import { complete, messageId } from './support/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 import { RefusedBatchError } from '../src/errors/index.js';
@@ -98,7 +98,7 @@ describe('the writer refuses what Reasonix 1.38.11 refuses', () => {
     expect(await readFile(logOf(dir))).toEqual(before);
   });
 
-  it.skipIf(!reasonixBinary()).concurrent.each(cases)(`with validation off, $name is written, and the real Reasonix refuses it too ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, async (refused) => {
+  it.skipIf(!reasonixBinary()).concurrent.each(cases)(reasonixTitle(`with validation off, $name is written, and the real Reasonix refuses it too`), async (refused) => {
     const created = await createSession({ storeDir: await tempDir(), batches: [start(), ...refused.batches()], validate: false });
     expect(['damaged', 'unsupported']).toContain((await readSession(created.dir)).status);
     const resumed = await resumeWithReasonix(created.dir, { workspace: join(workspace, created.id), prompt: 'Hello?' });

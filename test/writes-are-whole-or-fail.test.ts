@@ -12,7 +12,7 @@ import { copySession } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
 import { startMockModel } from './support/mock-model.js';
-import { reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
 import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { treeDigest } from './support/tree-digest.js';
 
@@ -322,7 +322,7 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
 
 describe('a migration target that does not verify is never counted as migrated', () => {
   it.skipIf(!reasonixBinary())(
-    `a target cut inside its import (as a full disk left it before) is set aside, migrated again whole, and the real Reasonix resumes it beside the set-aside copy${reasonixBinary() ? '' : ` — skipped: ${reasonixAbsentMessage()}`}`,
+    reasonixTitle('a target cut inside its import (as a full disk left it before) is set aside, migrated again whole, and the real Reasonix resumes it beside the set-aside copy'),
     async () => {
       const base = await realpath(await tempDir('rxstore-cut-migration-'));
       const [home, workspace] = [join(base, 'home'), join(base, 'ws')];

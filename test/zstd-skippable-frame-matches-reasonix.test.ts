@@ -6,7 +6,7 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { copySession, endFrames, replaceFrame, skippableFrame as skippable, storedFrame } from './support/faults.js';
 import { fixture } from './support/fixtures.js';
 import { reasonixVerdict } from './support/reasonix-verdict.js';
-import { reasonixAbsentMessage, reasonixBinary } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle } from './support/reasonix.js';
 
 const source = fixture('tool-calls');
 
@@ -16,7 +16,7 @@ const cases: [string, Buffer, 'ok' | 'damaged'][] = [
   ['bytes that are no frame', Buffer.from('garbage!'), 'damaged'],
 ];
 
-describe.skipIf(!reasonixBinary())(`a zstd skippable frame after a record's frame, judged by Reasonix 1.38.11 ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
+describe.skipIf(!reasonixBinary())(reasonixTitle(`a zstd skippable frame after a record's frame, judged by Reasonix 1.38.11`), () => {
   it.each(cases)('%s: rxstore says what Reasonix does', async (_, trailer, expected) => {
     const dir = await copySession(source.dir);
     const end = (await endFrames(dir)).at(-1)!;

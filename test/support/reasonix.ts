@@ -33,6 +33,11 @@ export function reasonixAbsentMessage(): string {
   return `no Reasonix ${REASONIX_VERSION} binary for ${process.platform}-${process.arch} (${PLATFORM_PACKAGE} exists for linux-x64 only)`;
 }
 
+/** A title for tests the real Reasonix judges, saying why they are skipped where its platform has no binary. */
+export function reasonixTitle(title: string): string {
+  return reasonixBinary() ? title : `${title} — skipped: ${reasonixAbsentMessage()}`;
+}
+
 /**
  * Slug of a workspace path for ordinary short ASCII paths only: `/`, `\` and `:` become `-` (docs/format.md §1.3).
  * Test-support stand-in; the real rule (Windows lower-casing, the 255-byte FNV-1a bound) belongs to src/store.

@@ -1,7 +1,7 @@
 import type { BatchToWrite } from '../../src/codec/encode-batch.js';
+import { complete } from './messages.js';
 
-/** A message in the shape Reasonix 1.38.11 stores (docs/format.md §8.1): only fields it knows. */
-type StoredMessage = Record<string, unknown> & { role: string; id: string };
+export { complete };
 
 let counter = 0;
 /** Ids in Reasonix's 26-character Crockford base32 form (docs/format.md §8.3); any unique string would do. */
@@ -10,7 +10,7 @@ export function messageId(): string {
   return `01RXSTORE${String(counter).padStart(17, '0')}`;
 }
 
-export const complete = (message: StoredMessage) => ({ kind: 'message/complete', payload: { message } });
+
 
 /**
  * A small conversation as rxstore's writer lays it down: a system prompt and session config, a
