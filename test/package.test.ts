@@ -80,16 +80,19 @@ beforeAll(async () => {
 describe(`the packed ${name} tarball`, () => {
   it('holds the built library and CLI, the LICENSE its license field names, README with every file it links to and the sample sessions its examples read, and no source maps', async () => {
     const paths = packed.files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'docs/format.md', 'docs/error-codes.md', 'package.json', 'bin/rxstore.js', 'dist/bundle/index.js', 'dist/bundle/codec.js', 'dist/bundle/cli.js', 'dist/index.d.ts']));
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'docs/format.md', 'docs/error-codes.md', 'docs/commands.md', 'docs/library.md', 'package.json', 'bin/rxstore.js', 'dist/bundle/index.js', 'dist/bundle/codec.js', 'dist/bundle/cli.js', 'dist/index.d.ts']));
     expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
     // What runs is the bundle; tsc's per-module output ships only as types.
     expect(paths.filter((path) => path.endsWith('.js') && path.startsWith('dist/') && !path.startsWith('dist/bundle/'))).toEqual([]);
     expect(paths.filter((path) => !/^(dist|bin|docs|fixtures)\/|^(LICENSE|README\.md|ARCHITECTURE\.md|package\.json)$/.test(path))).toEqual([]);
-    // Every file README links to, and the sessions its examples read, are in the package.
+    // Every file README links to, and the sessions its examples read, are in the package, but for what is kept
+    // for the repository's readers alone: journals, pictures and the contributors' notes, which no user needs.
+    const repositoryOnly = ['docs/performance.md', 'docs/view-screenshot.png', 'docs/mutation-left.md', 'CONTRIBUTING.md'];
+    for (const path of repositoryOnly) expect(paths, path).not.toContain(path);
     const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
     const linked = [...readme.matchAll(/\]\(((?:docs|fixtures)\/[^)#\s]+|ARCHITECTURE\.md)[)#]/g)].map((match) => match[1]!.replace(/\/$/, ''));
-    expect(linked.length).toBeGreaterThan(0);
-    for (const path of linked) expect(paths.some((file) => file === path || file.startsWith(`${path}/`)), path).toBe(true);
+    expect(linked.filter((path) => !repositoryOnly.includes(path)).length).toBeGreaterThan(2);
+    for (const path of linked.filter((path) => !repositoryOnly.includes(path))) expect(paths.some((file) => file === path || file.startsWith(`${path}/`)), path).toBe(true);
     for (const example of ['tool-calls', 'titled', 'jsonl-migrated']) expect(paths.some((file) => file.startsWith(`fixtures/${example}/projects/`)), example).toBe(true);
     expect(packageJson.license).toBe('MIT');
     expect(await readFile(join(repoRoot, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);

@@ -4,17 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { runNodeChild } from './support/cli-child.js';
 import { repoRoot } from './support/paths.js';
 
-/** Each ```js block of the README's library section with the ```text block it says it prints. */
+/** Each ```js block of the README's library section and of docs/library.md, with the ```text block it says it prints. */
 async function examples(): Promise<{ code: string; prints: string }[]> {
   const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## Use it as a library'), readme.indexOf('\n## ', readme.indexOf('## Use it as a library') + 1));
-  return [...section.matchAll(/```js\n([\s\S]*?)```\s*prints\s*```text\n([\s\S]*?)```/g)].map((match) => ({ code: match[1]!, prints: match[2]!.trimEnd() }));
+  const library = await readFile(join(repoRoot, 'docs', 'library.md'), 'utf8');
+  return [section, library].flatMap((text) =>
+    [...text.matchAll(/```js\n([\s\S]*?)```\s*prints\s*```text\n([\s\S]*?)```/g)].map((match) => ({ code: match[1]!, prints: match[2]!.trimEnd() })),
+  );
 }
 
-describe("the README's library examples", () => {
+describe("the library examples of README and docs/library.md", () => {
   it('run, importing rxstore by its package name, and print what the README says', async () => {
     const found = await examples();
-    expect(found.length).toBeGreaterThanOrEqual(5);
+    expect(found.length).toBeGreaterThanOrEqual(6);
     // Inside the package, so `import 'reasonix-sessions'` resolves to the package itself (built by the test setup).
     const dir = join(repoRoot, '.readme-examples');
     await mkdir(dir, { recursive: true });
