@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodePayload, isReplayedKind, PayloadSchemas } from '../src/session/replay/payloads.js';
-import { framesOf } from './support/faults.js';
+import { framesOf } from './support/faults/faults.js';
 import { fixture, FIXTURE_NAMES } from './support/fixtures.js';
 
 /**

@@ -9,7 +9,7 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { openSession } from '../src/store/open-session.js';
 import { blockedFileCases, source } from './support/blocked-files.js';
 import { drain } from './support/drain.js';
-import { copySession } from './support/faults.js';
+import { copySession } from './support/faults/faults.js';
 
 describe('files Reasonix must use to open a session, in process', () => {
   it.each(blockedFileCases)('%s', async (name, make, blocked) => {

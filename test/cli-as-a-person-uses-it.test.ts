@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES_HELP } from '../src/cli/exit-codes.js';
 import { runCliChild } from './support/cli-child.js';
-import { copySession } from './support/faults.js';
+import { copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { repoRoot } from './support/paths.js';

@@ -9,7 +9,7 @@ import { createSession } from '../src/session/writing/create-session.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { personView } from '../src/session/replay/views.js';
 import { rxstoreBin } from './support/cli-child.js';
-import { copySession, endFrames, framesOf, logOf, replaceFrame } from './support/faults.js';
+import { copySession, endFrames, framesOf, logOf, replaceFrame } from './support/faults/faults.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { complete, messageId } from './support/sample-session.js';

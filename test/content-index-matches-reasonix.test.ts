@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_DIR, ContentStore } from '../src/codec/content-store.js';
 import { readSession } from '../src/session/reading/read-session.js';
-import { copySession, framesOf, rewriteEveryRecord } from './support/faults.js';
+import { copySession, framesOf, rewriteEveryRecord } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 

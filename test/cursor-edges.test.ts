@@ -10,7 +10,7 @@ import { CursorMismatchError } from '../src/errors/index.js';
 import { checkCursor, cursorAt, type Cursor } from '../src/session/cursors/cursor.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { batchesSince, readSince } from '../src/session/cursors/read-since.js';
-import { copySession, endFrames, framesOf, insertRawFrame, logOf, replaceFrame, storedFrame } from './support/faults.js';
+import { copySession, endFrames, framesOf, insertRawFrame, logOf, replaceFrame, storedFrame } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
 import { createSession } from '../src/session/writing/create-session.js';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError, DamagedStoreError, openLogSession, type Cursor } from '../src/index.js';
-import { appendBatch, copySession, framesOf, logOf } from './support/faults.js';
+import { appendBatch, copySession, framesOf, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 
 const source = fixture('tool-calls');

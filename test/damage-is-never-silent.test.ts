@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DamagedStoreError, openLogSession, RxError, type OpenedSession } from '../src/index.js';
-import { appendBatch, copySession, editLog, framesOf, type LoggedFrame } from './support/faults.js';
+import { appendBatch, copySession, editLog, framesOf, type LoggedFrame } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';

@@ -15,7 +15,7 @@ import {
   replaceFrame,
   rewriteRecord,
   type LoggedFrame,
-} from './support/faults.js';
+} from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { InspectJsonSchema, runCli } from './support/inspect-json-schema.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeBatch } from '../src/codec/encode-batch.js';
 import { CursorMismatchError, openLogSession, readSession, type BatchSince } from '../src/index.js';
 import { appendBatches } from '../src/session/writing/append-batches.js';
-import { copySession, endFrames, logOf, replaceFrame } from './support/faults.js';
+import { copySession, endFrames, logOf, replaceFrame } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { followInBackground } from './support/follow-in-background.js';

@@ -7,7 +7,7 @@ import type { BatchSince } from '../src/session/cursors/read-since.js';
 import { readSince } from '../src/session/cursors/read-since.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { appendBatches } from '../src/session/writing/append-batches.js';
-import { copySession } from './support/faults.js';
+import { copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { followInBackground } from './support/follow-in-background.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { providerMessages } from '../src/session/replay/views.js';
 import { asSent } from './support/as-sent.js';
-import { appendBatch, copySession } from './support/faults.js';
+import { appendBatch, copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 

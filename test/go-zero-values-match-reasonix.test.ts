@@ -5,7 +5,7 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { checkHygiene } from '../src/session/replay/hygiene.js';
 import { providerMessages } from '../src/session/replay/views.js';
 import { asSent } from './support/as-sent.js';
-import { appendBatch, copySession } from './support/faults.js';
+import { appendBatch, copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { raw } from './support/payload-rules.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';

@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { copySession, logOf } from './support/faults.js';
+import { copySession, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 

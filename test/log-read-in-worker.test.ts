@@ -11,9 +11,9 @@ import { readLogBatches, type LogReadingThread } from '../src/codec/read-log.js'
 import { IDLE_WORKER_MS, liveLogWorkers, setLogWorkers, takeLogWorker } from '../src/codec/log-worker/log-worker-pool.js';
 import { GROUPS_AHEAD } from '../src/codec/log-worker/log-worker-protocol.js';
 import { createSession } from '../src/session/writing/create-session.js';
-import { codecFaults, source } from './support/codec-faults.js';
+import { codecFaults, source } from './support/faults/codec-faults.js';
 import { CPU_CLOCK_ONLY, withinCpuTime } from './support/cpu-budget.js';
-import { copySession, cutLog, editLog, endFrames, logOf, rewriteEveryRecord } from './support/faults.js';
+import { copySession, cutLog, editLog, endFrames, logOf, rewriteEveryRecord } from './support/faults/faults.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { complete, messageId } from './support/sample-session.js';
 import { tempDir } from './support/temp-dir.js';

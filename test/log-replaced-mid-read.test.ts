@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CursorMismatchError, DamagedStoreError, openLogSession } from '../src/index.js';
 import { CursorMaker } from '../src/session/cursors/cursor.js';
-import { copySession, endFrames, logOf } from './support/faults.js';
+import { copySession, endFrames, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 
 afterEach(() => {

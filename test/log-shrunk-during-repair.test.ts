@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readSession, repairSession } from '../src/index.js';
-import { copySession, cutLog, logOf } from './support/faults.js';
+import { copySession, cutLog, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 
 const shrink = vi.hoisted(() => ({ path: undefined as string | undefined, to: 0, opens: 0 }));

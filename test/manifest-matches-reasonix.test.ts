@@ -2,7 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
-import { copySession } from './support/faults.js';
+import { copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { listSessionDirs, reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 import { reasonixVerdict } from './support/reasonix-verdict.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
-import { visibleSessions } from './support/crash-trials.js';
+import { visibleSessions } from './support/faults/crash-trials.js';
 import { runCliChild } from './support/cli-child.js';
 import { tempDir } from './support/temp-dir.js';
 

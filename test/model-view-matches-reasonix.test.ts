@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { canonicalTranscript, providerMessages } from '../src/session/replay/views.js';
-import { copySession } from './support/faults.js';
+import { copySession } from './support/faults/faults.js';
 import { fixture, FIXTURE_NAMES } from './support/fixtures.js';
 import { asSent } from './support/as-sent.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';

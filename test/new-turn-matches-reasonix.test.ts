@@ -4,7 +4,7 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { modelView } from '../src/session/replay/views.js';
 import { salvageSession } from '../src/session/writing/salvage-session.js';
 import { treeDigest } from './support/tree-digest.js';
-import { appendBatch, copySession } from './support/faults.js';
+import { appendBatch, copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { eventsOf, newTurnCases } from './support/new-turn-cases.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { gateCarry, gateFacts, transcriptGate, type GateMessage } from '../src/session/replay/transcript-gate.js';
 import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { appendBatch, copySession } from './support/faults.js';
+import { appendBatch, copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { InspectJsonSchema, runCli } from './support/inspect-json-schema.js';
 import { newTurnCases, type NewTurnCase } from './support/new-turn-cases.js';

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DamagedStoreError, openSession, type OpenedSession } from '../src/index.js';
 import { appendBatches } from '../src/session/writing/append-batches.js';
-import { copySession, endFrames, replaceFrame } from './support/faults.js';
+import { copySession, endFrames, replaceFrame } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
 

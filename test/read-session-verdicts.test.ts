@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { acquireWriterLocks } from '../src/session/reading/writer-locks.js';
 import { MissingContentError } from '../src/errors/index.js';
 import { readSession, reasonixRefuses, SessionStatusSchema, workspaceOf, type SessionRead } from '../src/session/reading/read-session.js';
-import { appendBatch, copySession, cutLog, editLog, endFrames, framesOf, logOf } from './support/faults.js';
+import { appendBatch, copySession, cutLog, editLog, endFrames, framesOf, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
 import { createSession } from '../src/session/writing/create-session.js';

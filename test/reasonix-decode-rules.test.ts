@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeBatch, type EventToWrite } from '../src/codec/encode-batch.js';
 import { readSession } from '../src/session/reading/read-session.js';
-import { copySession, endFrames, logOf } from './support/faults.js';
+import { copySession, endFrames, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { accepted, rules, TAKEN_ID, UNSUPPORTED } from './support/payload-rules.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';

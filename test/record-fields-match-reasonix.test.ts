@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
-import { copySession, framesOf, rewriteEveryRecord } from './support/faults.js';
+import { copySession, framesOf, rewriteEveryRecord } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { reasonixBinary, reasonixTitle } from './support/reasonix.js';
 import { reasonixVerdict } from './support/reasonix-verdict.js';

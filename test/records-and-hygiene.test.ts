@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openSession, type IndexRecord } from '../src/index.js';
-import { appendBatch, copySession } from './support/faults.js';
+import { appendBatch, copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 

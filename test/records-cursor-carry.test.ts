@@ -7,7 +7,7 @@ import type { IndexRecord, RecordChange } from '../src/session/replay/index-reco
 import { IdFilter, MESSAGE_ID_BITS } from '../src/session/cursors/id-filter.js';
 import { recordsSince, recordsSinceNamed, type RecordsCursor, type RecordsSince } from '../src/session/cursors/records-since.js';
 import { appendBatches } from '../src/session/writing/append-batches.js';
-import { appendBatch, copySession, editLog, framesOf } from './support/faults.js';
+import { appendBatch, copySession, editLog, framesOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { complete, messageId } from './support/sample-session.js';
 import { StrictPayloadError } from '../src/errors/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openLogSession, type RecordChange } from '../src/index.js';
 import type { EventToWrite } from '../src/codec/encode-batch.js';
-import { appendBatch, copySession } from './support/faults.js';
+import { appendBatch, copySession } from './support/faults/faults.js';
 import { drain } from './support/drain.js';
 import { fixture } from './support/fixtures.js';
 import { frameBoundaries, growingCopy, readInto, RecordIndex, wholeRecords } from './support/record-index.js';

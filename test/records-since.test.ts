@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError, openLogSession, type IndexRecord, type OpenedLogSession, type RecordsCursor } from '../src/index.js';
-import { appendBatch, copySession } from './support/faults.js';
+import { appendBatch, copySession } from './support/faults/faults.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { startMockModel } from './support/mock-model.js';
 import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { repairSession } from '../src/session/writing/repair-session.js';
 import { boltDamage } from '../src/session/reading/bolt-damage.js';
-import { logOf } from './support/faults.js';
+import { logOf } from './support/faults/faults.js';
 import { reasonixBinary, reasonixTitle } from './support/reasonix.js';
 import { cacheAheadCases, damagedCheckpoints, resume, resumeCopy, resumedOnce } from './support/recovery-cache.js';
 

@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
-import { copySession, cutLog, endFrames, replaceFrame } from './support/faults.js';
+import { copySession, cutLog, endFrames, replaceFrame } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { startMockModel } from './support/mock-model.js';

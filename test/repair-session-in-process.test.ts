@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { WriterOwnedError } from '../src/errors/index.js';
 import { readSession, repairSession } from '../src/index.js';
 import { acquireWriterLocks } from '../src/session/reading/writer-locks.js';
-import { copySession, cutLog, logOf } from './support/faults.js';
+import { copySession, cutLog, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { treeDigest } from './support/tree-digest.js';
 

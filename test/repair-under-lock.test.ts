@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
-import { copySession, endFrames, logOf, replaceFrame } from './support/faults.js';
+import { copySession, endFrames, logOf, replaceFrame } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { tempDir } from './support/temp-dir.js';

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { EventToWrite } from '../src/codec/encode-batch.js';
 import { readSession } from '../src/session/reading/read-session.js';
-import { appendBatch, copySession } from './support/faults.js';
+import { appendBatch, copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { raw } from './support/payload-rules.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';

@@ -8,7 +8,7 @@ import { createSession } from '../src/session/writing/create-session.js';
 import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
 import { LEGACY_PRUNE_MARKER } from '../src/session/replay/hygiene.js';
 import type { BatchToWrite, EventToWrite } from '../src/codec/encode-batch.js';
-import { copySession, cutLog, logOf } from './support/faults.js';
+import { copySession, cutLog, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
 import { complete, toolResult } from './support/messages.js';

@@ -8,7 +8,7 @@ import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
 import { replayedBatches } from '../src/session/replay/replayed-batches.js';
 import { readLogBatches } from '../src/codec/read-log.js';
 import { modelView } from '../src/session/replay/views.js';
-import { copySession, cutLog, logOf } from './support/faults.js';
+import { copySession, cutLog, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
 import { complete } from './support/messages.js';

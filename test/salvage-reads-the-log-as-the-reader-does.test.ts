@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encodeFrame, FRAME_BUDGET_BYTES } from '../src/codec/frame.js';
 import { zstd } from '../src/codec/zstd.js';
 import { salvageSession } from '../src/index.js';
-import { copySession, logOf } from './support/faults.js';
+import { copySession, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeFrame } from '../src/codec/frame.js';
 import { createSession, readSession, salvageSession } from '../src/index.js';
 import { readSessionEvents } from '../src/session/reading/read-events.js';
-import { copySession, editLog, endFrames, framesOf, logOf } from './support/faults.js';
+import { copySession, editLog, endFrames, framesOf, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { messageId } from './support/sample-session.js';
 import { tempDir } from './support/temp-dir.js';

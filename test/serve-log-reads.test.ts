@@ -13,7 +13,7 @@ import { GROUPS_AHEAD, type FromLogWorker } from '../src/codec/log-worker/log-wo
 import { GROUP_BYTES, GROUP_ITEMS, serveLogReads } from '../src/codec/log-worker/serve-log-reads.js';
 import { restoreBuffers } from '../src/codec/log-worker/read-log-in-worker.js';
 import { createSession } from '../src/session/writing/create-session.js';
-import { copySession, cutLog, endFrames, logOf } from './support/faults.js';
+import { copySession, cutLog, endFrames, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { complete, messageId } from './support/sample-session.js';
 import { tempDir } from './support/temp-dir.js';

@@ -7,7 +7,7 @@ import { WriterOwnedError } from '../src/errors/index.js';
 import { readSessionEvents } from '../src/session/reading/read-events.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { acquireWriterLocks, writerLockHolder } from '../src/session/reading/writer-locks.js';
-import { appendBatch, copySession, endFrames, logOf } from './support/faults.js';
+import { appendBatch, copySession, endFrames, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { drain } from './support/drain.js';
 

@@ -3,7 +3,7 @@ import { StrictPayloadError } from '../src/errors/index.js';
 import { openLogSession, readSession } from '../src/index.js';
 import type { EventToWrite } from '../src/codec/encode-batch.js';
 import { drain } from './support/drain.js';
-import { appendBatch, copySession, framesOf, logOf } from './support/faults.js';
+import { appendBatch, copySession, framesOf, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 
 /**

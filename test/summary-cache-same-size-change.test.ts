@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { framesOf, logOf } from './support/faults.js';
+import { framesOf, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { layForResume } from './support/reasonix.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { appendBatch, endFrames, framesOf, logOf } from './support/faults.js';
+import { appendBatch, endFrames, framesOf, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { startMockModel } from './support/mock-model.js';
 import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';

@@ -4,7 +4,7 @@
 import { readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copySession, endFrames, framesOf, logOf, replaceFrame } from './support/faults.js';
+import { copySession, endFrames, framesOf, logOf, replaceFrame } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';

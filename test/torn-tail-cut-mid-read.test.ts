@@ -9,7 +9,7 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { batchesSince, readSince } from '../src/session/cursors/read-since.js';
 import { openSession } from '../src/store/open-session.js';
 import { drain } from './support/drain.js';
-import { copySession, cutLog, endFrames, logOf } from './support/faults.js';
+import { copySession, cutLog, endFrames, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 
 // Each size the log is cut to, in turn, one a file handle (each read opens its own).

@@ -1,7 +1,7 @@
 import { mkdir, rm, truncate, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { logOf } from './support/faults.js';
+import { logOf } from './support/faults/faults.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { startMockModel } from './support/mock-model.js';
 import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';

@@ -6,7 +6,7 @@ import { createSession } from '../src/session/writing/create-session.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { providerMessages } from '../src/session/replay/views.js';
 import { asSent } from './support/as-sent.js';
-import { copySession } from './support/faults.js';
+import { copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 import { complete, messageId, sampleBatches } from './support/sample-session.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatchToWrite } from '../src/codec/encode-batch.js';
 import { RefusedBatchError } from '../src/errors/index.js';
 import { appendBatches, createSession, readSession } from '../src/index.js';
-import { copySession, logOf } from './support/faults.js';
+import { copySession, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { complete, messageId } from './support/sample-session.js';
 import { tempDir } from './support/temp-dir.js';

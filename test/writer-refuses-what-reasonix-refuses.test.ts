@@ -5,7 +5,7 @@ import type { BatchToWrite } from '../src/codec/encode-batch.js';
 import { appendBatches } from '../src/session/writing/append-batches.js';
 import { createSession } from '../src/session/writing/create-session.js';
 import { readSession } from '../src/session/reading/read-session.js';
-import { copySession, logOf } from './support/faults.js';
+import { copySession, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
 import { complete, messageId } from './support/sample-session.js';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { skippableFramesEnd, zstdFrameEnd } from '../src/codec/zstd-frame-end.js';
 import { zstdBackend } from '../src/codec/zstd.js';
-import { skippableFrame } from './support/faults.js';
+import { skippableFrame } from './support/faults/faults.js';
 
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
 /** A block header: last flag, type (0 raw, 1 RLE, 2 compressed), size. */

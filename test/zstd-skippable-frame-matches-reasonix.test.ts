@@ -3,7 +3,7 @@
 // zstd backend (node:zlib on Node 22.15 and later, zstd-napi before); other bytes after the frame are damage.
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
-import { copySession, endFrames, replaceFrame, skippableFrame as skippable, storedFrame } from './support/faults.js';
+import { copySession, endFrames, replaceFrame, skippableFrame as skippable, storedFrame } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { reasonixVerdict } from './support/reasonix-verdict.js';
 import { reasonixBinary, reasonixTitle } from './support/reasonix.js';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { cp, mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { encodeBatch, type EventToWrite } from '../../src/codec/encode-batch.js';
-import { encodeFrame } from '../../src/codec/frame.js';
-import { FrameParser } from '../../src/codec/frame-parser.js';
-import { tempDir } from './temp-dir.js';
+import { encodeBatch, type EventToWrite } from '../../../src/codec/encode-batch.js';
+import { encodeFrame } from '../../../src/codec/frame.js';
+import { FrameParser } from '../../../src/codec/frame-parser.js';
+import { tempDir } from '../temp-dir.js';
 
 /** One frame of a log as the fault builders see it. */
 export interface LoggedFrame {

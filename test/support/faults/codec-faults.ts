@@ -1,10 +1,10 @@
 // Record-level faults of a v4 log (spec §4, §5), one named case each: well-formed frames that say
 // something a writer never says, with rxstore's verdict and the real Reasonix 1.38.11's.
 import { expect } from 'vitest';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
 import { appendBatch, endFrames, framesOf, insertFrame, insertRawFrame, logOf, rewriteRecord, type LoggedFrame } from './faults.js';
-import { fixture } from './fixtures.js';
-import { InspectJsonSchema, runCli } from './inspect-json-schema.js';
+import { fixture } from '../fixtures.js';
+import { InspectJsonSchema, runCli } from '../inspect-json-schema.js';
 
 export const source = fixture('tool-calls');
 

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { runNodeChild } from './cli-child.js';
-import { tempDir } from './temp-dir.js';
+import { runNodeChild } from '../cli-child.js';
+import { tempDir } from '../temp-dir.js';
 
 /** One pass of a run through a fail point (src/fs/fail-point.ts): its name and which hit of that name. */
 export interface FailPointHit {

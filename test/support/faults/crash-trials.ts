@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { rxstoreBin, runNodeChild } from './cli-child.js';
-import { seededRandom } from './seeded-random.js';
+import { rxstoreBin, runNodeChild } from '../cli-child.js';
+import { seededRandom } from '../seeded-random.js';
 
 /** Session directories a reader (ls, Reasonix) would see in a store: no dot-directories. */
 export async function visibleSessions(store: string): Promise<string[]> {
