@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadBases, type Entry } from '../test/support/fuzz-bases.js';
-import { checkInput, collectGarbage, LIMITS, retainedBytes } from '../test/support/fuzz-check.js';
-import { CATEGORIES, fuzzInputs, type Category, type FuzzInput, type FuzzOptions } from '../test/support/fuzz-inputs.js';
-import { FuzzTally } from '../test/support/fuzz-tally.js';
-import { FuzzWorkspace } from '../test/support/fuzz-workspace.js';
+import { loadBases, type Entry } from '../test/support/fuzz/fuzz-bases.js';
+import { checkInput, collectGarbage, LIMITS, retainedBytes } from '../test/support/fuzz/fuzz-check.js';
+import { CATEGORIES, fuzzInputs, type Category, type FuzzInput, type FuzzOptions } from '../test/support/fuzz/fuzz-inputs.js';
+import { FuzzTally } from '../test/support/fuzz/fuzz-tally.js';
+import { FuzzWorkspace } from '../test/support/fuzz/fuzz-workspace.js';
 
 /** Longer than any check may take (a blocked read is let go after 12 s): silence this long is a hang. */
 const SILENCE_MS = 30_000;

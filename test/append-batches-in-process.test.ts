@@ -7,7 +7,7 @@ import { DamagedStoreError, InvalidInputError } from '../src/errors/index.js';
 import { appendBatches, readSession } from '../src/index.js';
 import { copySession, cutLog, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
-import { complete, messageId } from './support/sample-session.js';
+import { complete, messageId } from './support/sessions/sample-session.js';
 
 const manifestOf = async (dir: string) => JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
 

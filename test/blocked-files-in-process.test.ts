@@ -7,7 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { openSession } from '../src/store/open-session.js';
-import { blockedFileCases, source } from './support/blocked-files.js';
+import { blockedFileCases, source } from './support/reasonix/blocked-files.js';
 import { drain } from './support/drain.js';
 import { copySession } from './support/faults/faults.js';
 

@@ -9,7 +9,7 @@ import { copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { repoRoot } from './support/paths.js';
-import { buildStateRoot } from './support/state-root.js';
+import { buildStateRoot } from './support/sessions/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
 const COMMANDS = ['inspect', 'ls', 'where', 'cat', 'export', 'repair', 'salvage'];

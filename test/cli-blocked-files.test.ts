@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './support/inspect-json-schema.js';
 import { copySession, logOf } from './support/faults/faults.js';
-import { source } from './support/blocked-files.js';
+import { source } from './support/reasonix/blocked-files.js';
 
 async function withLock(make: (lock: string) => Promise<void>): Promise<{ dir: string; lock: string }> {
   const dir = await copySession(source.dir);

@@ -8,9 +8,9 @@ import type { ListedSession } from '../src/store/listing/describe-conversation.j
 import type { SessionWhereabouts } from '../src/store/locate-session.js';
 import { runCliChild } from './support/cli-child.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { startMockModel, type MockModel } from './support/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix, writeReasonixConfig } from './support/reasonix.js';
-import { buildStateRoot } from './support/state-root.js';
+import { startMockModel, type MockModel } from './support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix, writeReasonixConfig } from './support/reasonix/reasonix.js';
+import { buildStateRoot } from './support/sessions/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
 describe('rxstore ls', () => {

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/index.js';
 import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { runCliChild } from './support/cli-child.js';
-import { startMockModel } from './support/mock-model.js';
-import { listSessionDirs, reasonixBinary, reasonixTitle, resumeWithReasonix, runReasonix } from './support/reasonix.js';
+import { startMockModel } from './support/reasonix/mock-model.js';
+import { listSessionDirs, reasonixBinary, reasonixTitle, resumeWithReasonix, runReasonix } from './support/reasonix/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 import { treeDigest } from './support/tree-digest.js';
 

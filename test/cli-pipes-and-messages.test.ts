@@ -12,7 +12,7 @@ import { rxstoreBin } from './support/cli-child.js';
 import { copySession, endFrames, framesOf, logOf, replaceFrame } from './support/faults/faults.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { complete, messageId } from './support/sample-session.js';
+import { complete, messageId } from './support/sessions/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 
 /** A session whose person's view is megabytes of JSONL: far more than a pipe holds. */

@@ -4,8 +4,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from './support/cli-child.js';
-import { startMockModel } from './support/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
+import { startMockModel } from './support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 const SYSTEM = { role: 'system', content: 'You are terse.' };

@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { codecFaults, expectRxstoreVerdict, source } from './support/faults/codec-faults.js';
 import { copySession } from './support/faults/faults.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
 
 describe.skipIf(!reasonixBinary())(reasonixTitle('codec faults: Reasonix 1.38.11 refuses each one as rxstore does'), () => {
   it.concurrent.each(codecFaults)('$name', async (fault) => {

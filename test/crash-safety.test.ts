@@ -9,14 +9,14 @@ import { crashTrials, visibleSessions } from './support/faults/crash-trials.js';
 import { forEachHit, killAtFailPoint, traceFailPoints, visiblePaths, type FailPointHit } from './support/faults/fail-points.js';
 import { copySession, endFrames, replaceFrame } from './support/faults/faults.js';
 import { repoRoot } from './support/paths.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix, runReasonix } from './support/reasonix.js';
-import { startMockModel } from './support/mock-model.js';
-import { complete, messageId } from './support/sample-session.js';
+import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix, runReasonix } from './support/reasonix/reasonix.js';
+import { startMockModel } from './support/reasonix/mock-model.js';
+import { complete, messageId } from './support/sessions/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 import { treeDigest } from './support/tree-digest.js';
 
 const TRIALS = 5;
-const writerChild = join(repoRoot, 'test', 'support', 'writer-child.mjs');
+const writerChild = join(repoRoot, 'test', 'support', 'children', 'writer-child.mjs');
 const PARALLEL = 4;
 const RANDOM_PARALLEL = 2;
 const report = (what: string, result: { killed: number; startupMs: number; runtimeMs: number }) =>

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, SessionExistsError } from '../src/errors/index.js';
 import { createSession, readSession } from '../src/index.js';
-import { sampleBatches } from './support/sample-session.js';
+import { sampleBatches } from './support/sessions/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 
 const title = (text: string) => [{ operationId: 'title', events: [{ kind: 'session/title', payload: { title: text } }] }];

@@ -6,7 +6,7 @@ import { DamagedStoreError, openLogSession, RxError, type OpenedSession } from '
 import { appendBatch, copySession, editLog, framesOf, type LoggedFrame } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 import { drain } from './support/drain.js';
 

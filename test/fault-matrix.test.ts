@@ -18,7 +18,7 @@ import {
 } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { InspectJsonSchema, runCli } from './support/inspect-json-schema.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
 
 const source = fixture('payload-ref');
 const middle = (frames: LoggedFrame[]) => frames[Math.floor(frames.length / 2)]!;

@@ -4,11 +4,11 @@ import type { EventToWrite } from '../src/codec/encode-batch.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { checkHygiene } from '../src/session/replay/hygiene.js';
 import { providerMessages } from '../src/session/replay/views.js';
-import { asSent } from './support/as-sent.js';
+import { asSent } from './support/reasonix/as-sent.js';
 import { appendBatch, copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
-import { raw } from './support/payload-rules.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
+import { raw } from './support/sessions/payload-rules.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
 
 /**
  * Payloads Reasonix 1.38.11 opens where a reading of the JSON alone would not see what it holds:

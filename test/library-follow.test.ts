@@ -5,8 +5,8 @@ import { CursorMismatchError, openLogSession, readSession, type Cursor } from '.
 import { copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { followInBackground } from './support/follow-in-background.js';
-import { startMockModel } from './support/mock-model.js';
-import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
+import { startMockModel } from './support/reasonix/mock-model.js';
+import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 const source = fixture('plain-chat');

@@ -15,7 +15,7 @@ import { codecFaults, source } from './support/faults/codec-faults.js';
 import { CPU_CLOCK_ONLY, withinCpuTime } from './support/cpu-budget.js';
 import { copySession, cutLog, editLog, endFrames, logOf, rewriteEveryRecord } from './support/faults/faults.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
-import { complete, messageId } from './support/sample-session.js';
+import { complete, messageId } from './support/sessions/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 
 interface Outcome {

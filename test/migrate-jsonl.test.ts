@@ -8,8 +8,8 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { rxstoreBin, runCliChild } from './support/cli-child.js';
 import { fixture } from './support/fixtures.js';
-import { startMockModel, type MockModel } from './support/mock-model.js';
-import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix, writeReasonixConfig } from './support/reasonix.js';
+import { startMockModel, type MockModel } from './support/reasonix/mock-model.js';
+import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix, writeReasonixConfig } from './support/reasonix/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 const migrated = fixture('jsonl-migrated');

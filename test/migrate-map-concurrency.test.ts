@@ -58,7 +58,7 @@ async function checkMap(store: string, transcripts: string[]) {
 
 /** Holds a lock in another process until `release` is called. */
 async function holdLock(kind: 'os' | 'store', target: string) {
-  const child = spawn(process.execPath, [join(repoRoot, 'test', 'support', 'hold-lock.mjs'), kind, target], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(repoRoot, 'test', 'support', 'children', 'hold-lock.mjs'), kind, target], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolve());

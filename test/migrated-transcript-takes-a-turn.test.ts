@@ -5,8 +5,8 @@ import { migrateJsonlToV4 } from '../src/migrate/jsonl-to-v4.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
 import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
-import { startMockModel } from './support/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
+import { startMockModel } from './support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 /**

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { StringTable } from '../src/compact/string-table.js';
 import { answeredCall, type Message } from '../src/session/replay/message.js';
 import { ModelList } from '../src/session/replay/model-list.js';
-import { toolResult as result } from './support/messages.js';
+import { toolResult as result } from './support/sessions/messages.js';
 
 const list = (keep = true) => new ModelList(new StringTable(), new StringTable(), keep);
 const said = (id: string | undefined, content = 'hi'): Message => ({ role: 'user', ...(id === undefined ? {} : { id }), content });

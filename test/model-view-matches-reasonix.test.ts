@@ -4,8 +4,8 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { canonicalTranscript, providerMessages } from '../src/session/replay/views.js';
 import { copySession } from './support/faults/faults.js';
 import { fixture, FIXTURE_NAMES } from './support/fixtures.js';
-import { asSent } from './support/as-sent.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
+import { asSent } from './support/reasonix/as-sent.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
 
 
 describe.skipIf(!reasonixBinary())(reasonixTitle(`rxstore's model view is what Reasonix sends the model`), () => {

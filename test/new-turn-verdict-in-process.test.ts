@@ -5,8 +5,8 @@ import type { ListedSession } from '../src/store/listing/describe-conversation.j
 import { appendBatch, copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { InspectJsonSchema, runCli } from './support/inspect-json-schema.js';
-import { newTurnCases, type NewTurnCase } from './support/new-turn-cases.js';
-import { buildStateRoot } from './support/state-root.js';
+import { newTurnCases, type NewTurnCase } from './support/reasonix/new-turn-cases.js';
+import { buildStateRoot } from './support/sessions/state-root.js';
 import { seededRandom } from './support/seeded-random.js';
 import { tempDir } from './support/temp-dir.js';
 import { cachePerTest } from './support/cache-per-test.js';

@@ -13,7 +13,7 @@ import { migrateJsonlToV4 } from '../src/migrate/jsonl-to-v4.js';
 import { salvageTranscript } from '../src/migrate/salvage-transcript.js';
 import { runCli } from './support/inspect-json-schema.js';
 import { tempDir } from './support/temp-dir.js';
-import { buildStateRoot } from './support/state-root.js';
+import { buildStateRoot } from './support/sessions/state-root.js';
 
 interface Row {
   id: string;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../src/session/writing/create-session.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { complete, messageId } from './support/sample-session.js';
+import { complete, messageId } from './support/sessions/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 
 /** What a terminal acts on: clear the screen, write the clipboard (OSC 52), ring, a C1 CSI, reorder (RLO), a lone CR. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventToWrite } from '../src/codec/encode-batch.js';
 import { decodePayload, PayloadSchemas } from '../src/index.js';
-import { accepted, rules, TAKEN_ID, UNSUPPORTED } from './support/payload-rules.js';
+import { accepted, rules, TAKEN_ID, UNSUPPORTED } from './support/sessions/payload-rules.js';
 
 /**
  * The payload rules of Reasonix 1.38.11, judged in process by `decodePayload` (what inspect, read

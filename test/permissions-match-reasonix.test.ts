@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { rxstoreBin } from './support/cli-child.js';
 import { fixture } from './support/fixtures.js';
-import { startMockModel } from './support/mock-model.js';
-import { commandAsUser, layForResume, reasonixBinary, reasonixEnv, reasonixTitle, runReasonix } from './support/reasonix.js';
+import { startMockModel } from './support/reasonix/mock-model.js';
+import { commandAsUser, layForResume, reasonixBinary, reasonixEnv, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
 
 /**
  * Reasonix opens a session for writing, whoever runs it: its writer lock, the store's ownership lock and the

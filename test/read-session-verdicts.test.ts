@@ -12,7 +12,7 @@ import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
 import { createSession } from '../src/session/writing/create-session.js';
 import { encodeFrame } from '../src/codec/frame.js';
-import { complete, messageId } from './support/sample-session.js';
+import { complete, messageId } from './support/sessions/sample-session.js';
 
 const plain = fixture('plain-chat');
 

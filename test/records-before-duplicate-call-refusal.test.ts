@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { IndexRecord } from '../src/session/replay/index-records.js';
 import { openSession } from '../src/store/open-session.js';
 import { fixture } from './support/fixtures.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
 
 // When Reasonix 1.38.11 writes a second tool call under an id the transcript already holds (a provider
 // that numbers calls per response), it refuses the session from the second result on. What records()

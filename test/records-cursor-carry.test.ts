@@ -9,7 +9,7 @@ import { recordsSince, recordsSinceNamed, type RecordsCursor, type RecordsSince 
 import { appendBatches } from '../src/session/writing/append-batches.js';
 import { appendBatch, copySession, editLog, framesOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
-import { complete, messageId } from './support/sample-session.js';
+import { complete, messageId } from './support/sessions/sample-session.js';
 import { StrictPayloadError } from '../src/errors/index.js';
 import { readSession } from '../src/session/reading/read-session.js';
 

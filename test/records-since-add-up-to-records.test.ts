@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexRecord, RecordsCursor } from '../src/index.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
-import { frameBoundaries, growingCopy, readInto, RecordIndex, wholeRecords } from './support/record-index.js';
+import { frameBoundaries, growingCopy, readInto, RecordIndex, wholeRecords } from './support/sessions/record-index.js';
 import { seededRandom } from './support/seeded-random.js';
 
 /**

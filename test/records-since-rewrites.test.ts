@@ -4,8 +4,8 @@ import type { EventToWrite } from '../src/codec/encode-batch.js';
 import { appendBatch, copySession } from './support/faults/faults.js';
 import { drain } from './support/drain.js';
 import { fixture } from './support/fixtures.js';
-import { frameBoundaries, growingCopy, readInto, RecordIndex, wholeRecords } from './support/record-index.js';
-import { complete } from './support/messages.js';
+import { frameBoundaries, growingCopy, readInto, RecordIndex, wholeRecords } from './support/sessions/record-index.js';
+import { complete } from './support/sessions/messages.js';
 
 /**
  * Sessions a real Reasonix wrote, with batches appended that rewrite what came before (an edited

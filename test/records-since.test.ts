@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { CursorMismatchError, openLogSession, type IndexRecord, type OpenedLogSession, type RecordsCursor } from '../src/index.js';
 import { appendBatch, copySession } from './support/faults/faults.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
-import { startMockModel } from './support/mock-model.js';
-import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
+import { startMockModel } from './support/reasonix/mock-model.js';
+import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
-import { RecordIndex, wholeRecords } from './support/record-index.js';
+import { RecordIndex, wholeRecords } from './support/sessions/record-index.js';
 import { createSession } from '../src/session/writing/create-session.js';
 
 async function all<T>(items: AsyncIterable<T>): Promise<T[]> {

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boltDamage } from '../src/session/reading/bolt-damage.js';
 import { readSession } from '../src/session/reading/read-session.js';
-import { reasonixBinary, reasonixTitle } from './support/reasonix.js';
-import { cacheAheadCases, copyOfResumed, damagedCheckpoints, pagesOf, resumedOnce, zeroPage, type ResumedSession } from './support/recovery-cache.js';
+import { reasonixBinary, reasonixTitle } from './support/reasonix/reasonix.js';
+import { cacheAheadCases, copyOfResumed, damagedCheckpoints, pagesOf, resumedOnce, zeroPage, type ResumedSession } from './support/reasonix/recovery-cache.js';
 
 const errorsOf = (read: Awaited<ReturnType<typeof readSession>>) => read.problems.filter((problem) => problem.severity === 'error');
 

@@ -5,8 +5,8 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { repairSession } from '../src/session/writing/repair-session.js';
 import { boltDamage } from '../src/session/reading/bolt-damage.js';
 import { logOf } from './support/faults/faults.js';
-import { reasonixBinary, reasonixTitle } from './support/reasonix.js';
-import { cacheAheadCases, damagedCheckpoints, resume, resumeCopy, resumedOnce } from './support/recovery-cache.js';
+import { reasonixBinary, reasonixTitle } from './support/reasonix/reasonix.js';
+import { cacheAheadCases, damagedCheckpoints, resume, resumeCopy, resumedOnce } from './support/reasonix/recovery-cache.js';
 
 /**
  * Reasonix 1.38.11 keeps a recovery cache of each session it opens (`.recovery-cache/<id>/`), trusted while

@@ -4,8 +4,8 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { copySession, cutLog, endFrames, replaceFrame } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { startMockModel } from './support/mock-model.js';
-import { layForResume, reasonixBinary, reasonixTitle, resumeWithReasonix, runReasonix } from './support/reasonix.js';
+import { startMockModel } from './support/reasonix/mock-model.js';
+import { layForResume, reasonixBinary, reasonixTitle, resumeWithReasonix, runReasonix } from './support/reasonix/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 import { treeDigest } from './support/tree-digest.js';
 

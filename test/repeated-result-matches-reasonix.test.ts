@@ -4,8 +4,8 @@ import type { EventToWrite } from '../src/codec/encode-batch.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { appendBatch, copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
-import { raw } from './support/payload-rules.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
+import { raw } from './support/sessions/payload-rules.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
 
 /**
  * Reasonix keys the transcript's records by tool call and refuses a session whose transcript, as the

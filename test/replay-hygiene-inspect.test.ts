@@ -11,7 +11,7 @@ import type { BatchToWrite, EventToWrite } from '../src/codec/encode-batch.js';
 import { copySession, cutLog, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
-import { complete, toolResult } from './support/messages.js';
+import { complete, toolResult } from './support/sessions/messages.js';
 
 const event = (kind: string, payload: unknown): EventToWrite => ({ kind, payload });
 const system = { role: 'system', id: 'm-system', content: 'You are a careful coding agent.' };

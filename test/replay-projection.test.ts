@@ -11,7 +11,7 @@ import { modelView } from '../src/session/replay/views.js';
 import { copySession, cutLog, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
-import { complete } from './support/messages.js';
+import { complete } from './support/sessions/messages.js';
 
 type Stored = Record<string, unknown> & { role: string };
 const event = (kind: string, payload: unknown): EventToWrite => ({ kind, payload });

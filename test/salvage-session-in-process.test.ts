@@ -11,7 +11,7 @@ import { createSession, readSession, salvageSession } from '../src/index.js';
 import { readSessionEvents } from '../src/session/reading/read-events.js';
 import { copySession, editLog, endFrames, framesOf, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
-import { messageId } from './support/sample-session.js';
+import { messageId } from './support/sessions/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 import { treeDigest } from './support/tree-digest.js';
 

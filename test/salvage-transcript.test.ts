@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSession } from '../src/index.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { startMockModel } from './support/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
+import { startMockModel } from './support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 const good = [

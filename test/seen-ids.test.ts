@@ -5,7 +5,7 @@ import { readSession } from '../src/session/reading/read-session.js';
 import { SeenIds } from '../src/session/replay/seen-ids.js';
 import { createSession } from '../src/session/writing/create-session.js';
 import { tempDir } from './support/temp-dir.js';
-import { complete } from './support/messages.js';
+import { complete } from './support/sessions/messages.js';
 
 /**
  * The ids a log's replay holds, as listing's tally and the records cursor carry them: a batch that

@@ -15,7 +15,7 @@ import { restoreBuffers } from '../src/codec/log-worker/read-log-in-worker.js';
 import { createSession } from '../src/session/writing/create-session.js';
 import { copySession, cutLog, endFrames, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
-import { complete, messageId } from './support/sample-session.js';
+import { complete, messageId } from './support/sessions/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 
 const opened: MessagePort[] = [];

@@ -8,7 +8,7 @@ import type { ListedSession } from '../src/store/listing/describe-conversation.j
 import { listSessions } from '../src/store/listing/list-sessions.js';
 import type { ReadRoot } from '../src/store/roots/roots.js';
 import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
-import { complete, messageId } from './support/sample-session.js';
+import { complete, messageId } from './support/sessions/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 
 /** A small session as rxstore's writer lays it down: no header, no session-context message. */

@@ -8,7 +8,7 @@ import type { ListedSession } from '../src/store/listing/describe-conversation.j
 import { listSessions, type ListOptions } from '../src/store/listing/list-sessions.js';
 import { openSession } from '../src/store/open-session.js';
 import { resolveStoreRoots, type ReadRoot } from '../src/store/roots/roots.js';
-import { buildStateRoot, V0_WORKSPACE, type BuiltMachine } from './support/state-root.js';
+import { buildStateRoot, V0_WORKSPACE, type BuiltMachine } from './support/sessions/state-root.js';
 
 async function machineRoots(machine: BuiltMachine): Promise<ReadRoot[]> {
   return (await resolveStoreRoots({ platform: 'linux', homeDir: machine.home, env: {}, cwd: machine.home })).roots;

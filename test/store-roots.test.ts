@@ -7,7 +7,7 @@ import { expandDirValue } from '../src/store/roots/expand-dir-value.js';
 import { listSessions } from '../src/store/listing/list-sessions.js';
 import { legacyRoots, reasonixHome, resolveStoreRoots, stateRoot, type RootInputs } from '../src/store/roots/roots.js';
 import { storageStateEntry } from '../src/store/roots/storage-state-entry.js';
-import { buildStateRoot } from './support/state-root.js';
+import { buildStateRoot } from './support/sessions/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
 const linux = (env: RootInputs['env'] = {}, homeDir = '/home/me'): RootInputs => ({ platform: 'linux', env, homeDir, cwd: '/home/me/project' });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ListedSession } from '../src/store/listing/describe-conversation.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { layForResume } from './support/reasonix.js';
+import { layForResume } from './support/reasonix/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 import { cachePerTest } from './support/cache-per-test.js';
 

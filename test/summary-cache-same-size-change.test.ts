@@ -4,7 +4,7 @@ import type { ListedSession } from '../src/store/listing/describe-conversation.j
 import { framesOf, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { layForResume } from './support/reasonix.js';
+import { layForResume } from './support/reasonix/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 // A log only ever grows when a batch is appended: one whose size did not change but whose bytes did

@@ -5,10 +5,10 @@ import { readSession } from '../src/session/reading/read-session.js';
 import type { ListedSession } from '../src/store/listing/describe-conversation.js';
 import { appendBatch, endFrames, framesOf, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
-import { startMockModel } from './support/mock-model.js';
-import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
+import { startMockModel } from './support/reasonix/mock-model.js';
+import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { buildStateRoot, type BuiltMachine } from './support/state-root.js';
+import { buildStateRoot, type BuiltMachine } from './support/sessions/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 import { cachePerTest } from './support/cache-per-test.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rxstoreBin, type ChildResult } from './support/cli-child.js';
 import { fixture } from './support/fixtures.js';
-import { commandAsUser } from './support/reasonix.js';
+import { commandAsUser } from './support/reasonix/reasonix.js';
 import { tempDir } from './support/temp-dir.js';
 
 /** Another user than root, for whom a folder's mode bars the way (root is let through any mode). */

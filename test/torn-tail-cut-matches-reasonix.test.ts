@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { copySession, endFrames, framesOf, logOf, replaceFrame } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
 
 const source = fixture('tool-calls');
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { StringTable } from '../src/compact/string-table.js';
 import type { Message } from '../src/session/replay/message.js';
 import { LEGACY_PRUNE_MARKER, TranscriptIndex } from '../src/session/replay/transcript-index.js';
-import { toolResult as result } from './support/messages.js';
+import { toolResult as result } from './support/sessions/messages.js';
 
 const index = (keeping = { messages: true, previews: false }) => new TranscriptIndex(new StringTable(), new StringTable(), keeping);
 const user = (id: string | undefined, content = 'hi', extra: Partial<Message> = {}): Message => ({ role: 'user', ...(id === undefined ? {} : { id }), content, ...extra });

@@ -4,7 +4,7 @@ import { createSession, openSession, readSession, type Message, type PersonMessa
 import { messageTime } from '../src/session/replay/views.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
-import { complete } from './support/messages.js';
+import { complete } from './support/sessions/messages.js';
 
 /**
  * The transcript of a session as a reader of the library gets it, from sessions the real Reasonix

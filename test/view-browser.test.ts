@@ -7,10 +7,10 @@ import type { PersonMessage } from '../src/session/replay/views.js';
 import { openSession } from '../src/store/open-session.js';
 import { chromiumAbsentMessage, chromiumPresent, launchChromium, openPage } from './support/browser.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
-import { FENCE_MESSAGES, writeFenceSession } from './support/fence-session.js';
-import { HOSTILE, writeHostileSession } from './support/hostile-session.js';
+import { FENCE_MESSAGES, writeFenceSession } from './support/sessions/fence-session.js';
+import { HOSTILE, writeHostileSession } from './support/sessions/hostile-session.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { buildStateRoot } from './support/state-root.js';
+import { buildStateRoot } from './support/sessions/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
 const present = chromiumPresent();

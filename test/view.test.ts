@@ -7,11 +7,11 @@ import { cutText, formatBytes } from '../src/view/cut-text.js';
 import { diffLines } from '../src/view/edit-diff.js';
 import { fencedBlock, inlineCode } from '../src/view/markdown-fence.js';
 import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
-import { FENCE_LINES, FENCE_MESSAGES, writeFenceSession } from './support/fence-session.js';
-import { HOSTILE, writeHostileSession } from './support/hostile-session.js';
+import { FENCE_LINES, FENCE_MESSAGES, writeFenceSession } from './support/sessions/fence-session.js';
+import { HOSTILE, writeHostileSession } from './support/sessions/hostile-session.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
-import { buildStateRoot } from './support/state-root.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
+import { buildStateRoot } from './support/sessions/state-root.js';
 import { tempDir } from './support/temp-dir.js';
 
 /** The blocks CommonMark reads out of Markdown: a fence opens with 3+ backticks and closes at the first run at least as long. */

@@ -9,7 +9,7 @@ import { createSession } from '../src/session/writing/create-session.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { acquireWriterLocks, writerLockHolder } from '../src/session/reading/writer-locks.js';
 import { runCli } from './support/inspect-json-schema.js';
-import { sampleBatches } from './support/sample-session.js';
+import { sampleBatches } from './support/sessions/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 
 const hasFlockUtility = spawnSync('flock', ['--version']).status === 0;

@@ -8,7 +8,7 @@ import { RefusedBatchError } from '../src/errors/index.js';
 import { appendBatches, createSession, readSession } from '../src/index.js';
 import { copySession, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
-import { complete, messageId } from './support/sample-session.js';
+import { complete, messageId } from './support/sessions/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 
 /** Two events: the first new event of a later batch is sequence 3. */

@@ -7,8 +7,8 @@ import { createSession } from '../src/session/writing/create-session.js';
 import { readSession } from '../src/session/reading/read-session.js';
 import { copySession, logOf } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix.js';
-import { complete, messageId } from './support/sample-session.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
+import { complete, messageId } from './support/sessions/sample-session.js';
 import { tempDir } from './support/temp-dir.js';
 import { RefusedBatchError } from '../src/errors/index.js';
 

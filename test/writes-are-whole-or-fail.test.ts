@@ -11,8 +11,8 @@ import { forEachHit, type FailPointHit } from './support/faults/fail-points.js';
 import { copySession } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
 import { tempDir } from './support/temp-dir.js';
-import { startMockModel } from './support/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix.js';
+import { startMockModel } from './support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
 import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
 import { treeDigest } from './support/tree-digest.js';
 

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { readSession } from '../src/session/reading/read-session.js';
 import { copySession, endFrames, replaceFrame, skippableFrame as skippable, storedFrame } from './support/faults/faults.js';
 import { fixture } from './support/fixtures.js';
-import { reasonixVerdict } from './support/reasonix-verdict.js';
-import { reasonixBinary, reasonixTitle } from './support/reasonix.js';
+import { reasonixVerdict } from './support/reasonix/reasonix-verdict.js';
+import { reasonixBinary, reasonixTitle } from './support/reasonix/reasonix.js';
 
 const source = fixture('tool-calls');
 

@@ -1,8 +1,8 @@
 // A child process that writes through rxstore's session writer, for the crash tests:
 //   node writer-child.mjs create <store> <batches>   creates one session of that many batches
 //   node writer-child.mjs append <session> <batches> appends that many batches, one call each
-import { appendBatches } from '../../dist/session/writing/append-batches.js';
-import { createSession } from '../../dist/session/writing/create-session.js';
+import { appendBatches } from '../../../dist/session/writing/append-batches.js';
+import { createSession } from '../../../dist/session/writing/create-session.js';
 
 const [mode, target, count] = process.argv.slice(2);
 // Ids unique to this run, so a re-run after a kill never repeats a message id.

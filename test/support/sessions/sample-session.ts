@@ -1,4 +1,4 @@
-import type { BatchToWrite } from '../../src/codec/encode-batch.js';
+import type { BatchToWrite } from '../../../src/codec/encode-batch.js';
 import { complete } from './messages.js';
 
 export { complete };

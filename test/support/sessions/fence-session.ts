@@ -1,4 +1,4 @@
-import { createSession } from '../../src/session/writing/create-session.js';
+import { createSession } from '../../../src/session/writing/create-session.js';
 import { complete, messageId } from './sample-session.js';
 
 /** Lines that open or close a fence and carry text of their own: a page that drops fence lines loses it. */

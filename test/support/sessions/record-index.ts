@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { openLogSession, type IndexRecord, type RecordChange, type RecordsCursor, type SessionFields } from '../../src/index.js';
-import { copySession, framesOf, logOf } from './faults/faults.js';
+import { openLogSession, type IndexRecord, type RecordChange, type RecordsCursor, type SessionFields } from '../../../src/index.js';
+import { copySession, framesOf, logOf } from '../faults/faults.js';
 
 /** An index as a reader of `recordsSince` keeps one: records by key, and the session's fields. */
 export class RecordIndex {

@@ -3,10 +3,10 @@
 // a JSONL original beside its migrated twin, a damaged session, dot-directories, sidecars and a legacy root.
 import { cp, mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { createSession } from '../../src/session/writing/create-session.js';
-import { fixture, type FIXTURE_NAMES } from './fixtures.js';
+import { createSession } from '../../../src/session/writing/create-session.js';
+import { fixture, type FIXTURE_NAMES } from '../fixtures.js';
 import { complete, messageId } from './sample-session.js';
-import { tempDir } from './temp-dir.js';
+import { tempDir } from '../temp-dir.js';
 
 type FixtureName = (typeof FIXTURE_NAMES)[number];
 

@@ -1,4 +1,4 @@
-import { encodeFrame } from '../../src/codec/frame.js';
+import { encodeFrame } from '../../../src/codec/frame.js';
 import { sessionPathOf, type BaseSession } from './fuzz-bases.js';
 import { DAMAGED, fileEntry, frameOffset, refsOf, replaced, withLog, type Draft, type Random } from './fuzz-drafts.js';
 import { appended, beginRecord, eventRecord, isObject, messagesIn, messagesOfPayload, parsedPayload, RawJson, resealEnd, setOwn } from './fuzz-records.js';

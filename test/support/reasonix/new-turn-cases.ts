@@ -1,4 +1,4 @@
-import type { EventToWrite } from '../../src/codec/encode-batch.js';
+import type { EventToWrite } from '../../../src/codec/encode-batch.js';
 
 /**
  * Sessions Reasonix 1.38.11 opens, each with what it says when asked for a new turn in it: nothing

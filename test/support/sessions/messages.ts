@@ -1,6 +1,6 @@
 // Messages and the events that record them, as tests lay them down.
-import type { EventToWrite } from '../../src/codec/encode-batch.js';
-import type { Message } from '../../src/session/replay/message.js';
+import type { EventToWrite } from '../../../src/codec/encode-batch.js';
+import type { Message } from '../../../src/session/replay/message.js';
 
 /** The event that records one whole message. */
 export const complete = (message: object): EventToWrite => ({ kind: 'message/complete', payload: { message } });

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { FrameParser } from '../../src/codec/frame-parser.js';
-import { FIXTURE_NAMES, fixture } from './fixtures.js';
-import { vectorsDir } from './paths.js';
+import { FrameParser } from '../../../src/codec/frame-parser.js';
+import { FIXTURE_NAMES, fixture } from '../fixtures.js';
+import { vectorsDir } from '../paths.js';
 
 /** What stands at one path of a fuzz store: the hostile inputs need more than regular files. */
 export type Entry =

@@ -1,4 +1,4 @@
-import type { EventToWrite } from '../../src/codec/encode-batch.js';
+import type { EventToWrite } from '../../../src/codec/encode-batch.js';
 
 /**
  * The payload rules of Reasonix 1.38.11 (internal/session projection.go), each as a pair: an event

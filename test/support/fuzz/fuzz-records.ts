@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { encodeFrame } from '../../src/codec/frame.js';
-import { V4_CODEC, V4_SCHEMA_VERSION, ZERO_TIME } from '../../src/codec/records.js';
+import { encodeFrame } from '../../../src/codec/frame.js';
+import { V4_CODEC, V4_SCHEMA_VERSION, ZERO_TIME } from '../../../src/codec/records.js';
 import type { BaseSession } from './fuzz-bases.js';
 import { withLog, type Draft } from './fuzz-drafts.js';
 

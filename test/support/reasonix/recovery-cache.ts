@@ -5,9 +5,9 @@ import { cp, mkdtemp, rm, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { expect } from 'vitest';
-import { boltDamage } from '../../src/session/reading/bolt-damage.js';
-import { endFrames, logOf } from './faults/faults.js';
-import { fixture } from './fixtures.js';
+import { boltDamage } from '../../../src/session/reading/bolt-damage.js';
+import { endFrames, logOf } from '../faults/faults.js';
+import { fixture } from '../fixtures.js';
 import { startMockModel } from './mock-model.js';
 import { layForResume, runReasonix } from './reasonix.js';
 

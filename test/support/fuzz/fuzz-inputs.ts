@@ -3,7 +3,7 @@ import type { MakeDrafts } from './fuzz-drafts.js';
 import { specialFiles, symlinks } from './fuzz-file-inputs.js';
 import { bitFlips, hugeSizes, splices, truncations, zstdOverruns } from './fuzz-log-inputs.js';
 import { badDigests, badUtf8, deepJson, protoKeys, randomRecords, wideJson } from './fuzz-record-inputs.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '../seeded-random.js';
 
 /**
  * Seeded generators of hostile session stores, one stream per category. An input is made again

@@ -1,4 +1,4 @@
-import { createSession } from '../../src/session/writing/create-session.js';
+import { createSession } from '../../../src/session/writing/create-session.js';
 import { complete, messageId } from './sample-session.js';
 
 /** Markup that runs code or fetches something if a page ever lets it through as markup. */

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { logPathOf, sessionPathOf, type BaseSession, type Entries, type Entry } from './fuzz-bases.js';
 import type { Expectation, FuzzInput, FuzzOptions } from './fuzz-inputs.js';
-import type { seededRandom } from './seeded-random.js';
+import type { seededRandom } from '../seeded-random.js';
 
 /** What every generator makes and the helpers they share: a draft is an input before it is numbered. */
 

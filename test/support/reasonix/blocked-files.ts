@@ -3,8 +3,8 @@
 // test/blocked-files-match-reasonix; test/blocked-files-in-process holds rxstore to the same verdicts.
 import { copyFile, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fixture } from './fixtures.js';
-import { tempDir } from './temp-dir.js';
+import { fixture } from '../fixtures.js';
+import { tempDir } from '../temp-dir.js';
 
 export const source = fixture('plain-chat');
 
