@@ -2,9 +2,9 @@
 // byte-identical records and one-line messages depend on both.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DamagedStoreError, InvalidInputError } from '../src/errors/index.js';
-import { goJson, goJsonIndented, goTime } from '../src/codec/go-json.js';
-import { operationHash } from '../src/codec/operations/operation-hash.js';
+import { DamagedStoreError, InvalidInputError } from '../../../src/errors/index.js';
+import { goJson, goJsonIndented, goTime } from '../../../src/codec/go-json.js';
+import { operationHash } from '../../../src/codec/operations/operation-hash.js';
 
 describe("Go's JSON", () => {
   it('escapes <, >, &, U+2028 and U+2029 inside strings, as four hex digits, and nothing else', () => {

@@ -7,16 +7,16 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LogItem } from '../src/codec/read-batches.js';
-import { readLogBatchesOnThisThread } from '../src/codec/read-log.js';
-import { GROUPS_AHEAD, type FromLogWorker } from '../src/codec/log-worker/log-worker-protocol.js';
-import { GROUP_BYTES, GROUP_ITEMS, serveLogReads } from '../src/codec/log-worker/serve-log-reads.js';
-import { restoreBuffers } from '../src/codec/log-worker/read-log-in-worker.js';
-import { createSession } from '../src/session/writing/create-session.js';
-import { copySession, cutLog, endFrames, logOf } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { complete, messageId } from './support/sessions/sample-session.js';
-import { tempDir } from './support/temp-dir.js';
+import type { LogItem } from '../../src/codec/read-batches.js';
+import { readLogBatchesOnThisThread } from '../../src/codec/read-log.js';
+import { GROUPS_AHEAD, type FromLogWorker } from '../../src/codec/log-worker/log-worker-protocol.js';
+import { GROUP_BYTES, GROUP_ITEMS, serveLogReads } from '../../src/codec/log-worker/serve-log-reads.js';
+import { restoreBuffers } from '../../src/codec/log-worker/read-log-in-worker.js';
+import { createSession } from '../../src/session/writing/create-session.js';
+import { copySession, cutLog, endFrames, logOf } from '../support/faults/faults.js';
+import { fixture } from '../support/fixtures.js';
+import { complete, messageId } from '../support/sessions/sample-session.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const opened: MessagePort[] = [];
 afterEach(() => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { BatchToWrite } from '../src/codec/encode-batch.js';
-import { goJson } from '../src/codec/go-json.js';
-import { createSession } from '../src/session/writing/create-session.js';
-import { readSessionEvents } from '../src/session/reading/read-events.js';
-import { readSession } from '../src/session/reading/read-session.js';
-import { seededRandom } from './support/seeded-random.js';
-import { tempDir } from './support/temp-dir.js';
+import type { BatchToWrite } from '../../src/codec/encode-batch.js';
+import { goJson } from '../../src/codec/go-json.js';
+import { createSession } from '../../src/session/writing/create-session.js';
+import { readSessionEvents } from '../../src/session/reading/read-events.js';
+import { readSession } from '../../src/session/reading/read-session.js';
+import { seededRandom } from '../support/seeded-random.js';
+import { tempDir } from '../support/temp-dir.js';
 
 function randomBatches(seed: number): BatchToWrite[] {
   const random = seededRandom(seed);

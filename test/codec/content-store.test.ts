@@ -1,10 +1,10 @@
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ContentStore } from '../src/codec/content-store.js';
-import { CorruptContentError, MissingContentError } from '../src/errors/index.js';
-import { PayloadRefSchema } from '../src/codec/records.js';
-import { tempDir } from './support/temp-dir.js';
+import { ContentStore } from '../../src/codec/content-store.js';
+import { CorruptContentError, MissingContentError } from '../../src/errors/index.js';
+import { PayloadRefSchema } from '../../src/codec/records.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const payload = Buffer.from(JSON.stringify({ message: { role: 'tool', id: 'x', content: 'y'.repeat(2_500_000) } }));
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createZlibZstdBackend } from '../src/codec/zlib-zstd-backend.js';
-import { createZstdNapiBackend } from '../src/codec/zstd-napi-backend.js';
-import { type ZstdBackend } from '../src/codec/zstd-backend.js';
-import { zstdBackend } from '../src/codec/zstd.js';
-import { ZstdSizeMismatch } from '../src/errors/index.js';
-import { skippableFrame } from './support/faults/faults.js';
+import { createZlibZstdBackend } from '../../../src/codec/zlib-zstd-backend.js';
+import { createZstdNapiBackend } from '../../../src/codec/zstd-napi-backend.js';
+import { type ZstdBackend } from '../../../src/codec/zstd-backend.js';
+import { zstdBackend } from '../../../src/codec/zstd.js';
+import { ZstdSizeMismatch } from '../../../src/errors/index.js';
+import { skippableFrame } from '../../support/faults/faults.js';
 
 const record = Buffer.from(JSON.stringify({ recordType: 'batch/event', text: 'Hello <world> & co '.repeat(200) }));
 // Larger than the 1 MiB window and not very compressible, so the frame has to carry a window descriptor.

@@ -12,8 +12,8 @@ import {
   type BatchPlacement,
   type BatchToWrite,
   type CommittedBatch,
-} from '../src/codec/index.js';
-import { tempDir } from './support/temp-dir.js';
+} from '../../src/codec/index.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const place: BatchPlacement = { sessionId: 'session-1', writerGeneration: 2, firstSeq: 5, offset: 1000 };
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DamagedStoreError } from '../src/errors/index.js';
-import { FrameParser } from '../src/codec/frame-parser.js';
-import { collectLog } from './support/collect.js';
-import { vectorsDir } from './support/paths.js';
+import { DamagedStoreError } from '../../src/errors/index.js';
+import { FrameParser } from '../../src/codec/frame-parser.js';
+import { collectLog } from '../support/collect.js';
+import { vectorsDir } from '../support/paths.js';
 
 const log = readFileSync(join(vectorsDir, 'demo-session-0001', 'events.frames'));
 

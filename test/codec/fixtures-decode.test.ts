@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { fixture, FIXTURE_NAMES } from './support/fixtures.js';
+import { readSession } from '../../src/session/reading/read-session.js';
+import { fixture, FIXTURE_NAMES } from '../support/fixtures.js';
 
 describe('every fixture written by the real Reasonix decodes', () => {
   it.each(FIXTURE_NAMES)('%s: every batch verifies and the counts match its note', async (name) => {

@@ -4,13 +4,13 @@ import { createHash } from 'node:crypto';
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DamagedStoreError, UnsupportedVersionError } from '../src/errors/index.js';
-import { encodeFrame } from '../src/codec/frame.js';
-import { readBatches, type LogItem, type ReadBatchesOptions } from '../src/codec/read-batches.js';
-import { readFrames } from '../src/codec/read-frames.js';
-import { readLogBatches } from '../src/codec/read-log.js';
-import { V4_CODEC } from '../src/codec/records.js';
-import { tempDir } from './support/temp-dir.js';
+import { DamagedStoreError, UnsupportedVersionError } from '../../src/errors/index.js';
+import { encodeFrame } from '../../src/codec/frame.js';
+import { readBatches, type LogItem, type ReadBatchesOptions } from '../../src/codec/read-batches.js';
+import { readFrames } from '../../src/codec/read-frames.js';
+import { readLogBatches } from '../../src/codec/read-log.js';
+import { V4_CODEC } from '../../src/codec/records.js';
+import { tempDir } from '../support/temp-dir.js';
 
 type Json = Record<string, unknown>;
 

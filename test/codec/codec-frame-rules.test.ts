@@ -1,11 +1,11 @@
 // The RX4F frame rules at their edges (spec §3): both sizes in 1..8 MiB, the decoded length exactly
 // the declared one, what is left at the end of the input a torn tail of the right kind and size.
 import { describe, expect, it } from 'vitest';
-import { DamagedStoreError } from '../src/errors/index.js';
-import { encodeFrame, FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES } from '../src/codec/frame.js';
-import { FrameParser } from '../src/codec/frame-parser.js';
-import { salvageFrames } from '../src/codec/salvage-frames.js';
-import type { Frame } from '../src/codec/frame.js';
+import { DamagedStoreError } from '../../src/errors/index.js';
+import { encodeFrame, FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES } from '../../src/codec/frame.js';
+import { FrameParser } from '../../src/codec/frame-parser.js';
+import { salvageFrames } from '../../src/codec/salvage-frames.js';
+import type { Frame } from '../../src/codec/frame.js';
 
 /** What salvage finds in a log given a few bytes at a time (a large one whole): any chunking finds the same. */
 async function salvaged(log: Buffer, from: number): Promise<Frame[]> {
@@ -17,8 +17,8 @@ async function salvaged(log: Buffer, from: number): Promise<Frame[]> {
   for await (const frame of salvageFrames(chunks(), from)) found.push(frame);
   return found;
 }
-import { zstd } from '../src/codec/zstd.js';
-import { seededRandom } from './support/seeded-random.js';
+import { zstd } from '../../src/codec/zstd.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 const record = Buffer.from('{"schemaVersion":4}');
 const withHeader = (frame: Buffer, compressed: number, raw: number) => {

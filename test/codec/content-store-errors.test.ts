@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ContentStore, CorruptContentError, INTEGRITY_BLOCK_BYTES, MissingContentError, type PayloadRef } from '../src/codec/index.js';
-import { tempDir } from './support/temp-dir.js';
+import { ContentStore, CorruptContentError, INTEGRITY_BLOCK_BYTES, MissingContentError, type PayloadRef } from '../../src/codec/index.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 

@@ -6,17 +6,17 @@ import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it, vi } from 'vitest';
-import type { LogItem } from '../src/codec/read-batches.js';
-import { readLogBatches, type LogReadingThread } from '../src/codec/read-log.js';
-import { IDLE_WORKER_MS, liveLogWorkers, setLogWorkers, takeLogWorker } from '../src/codec/log-worker/log-worker-pool.js';
-import { GROUPS_AHEAD } from '../src/codec/log-worker/log-worker-protocol.js';
-import { createSession } from '../src/session/writing/create-session.js';
-import { codecFaults, source } from './support/faults/codec-faults.js';
-import { CPU_CLOCK_ONLY, withinCpuTime } from './support/cpu-budget.js';
-import { copySession, cutLog, editLog, endFrames, logOf, rewriteEveryRecord } from './support/faults/faults.js';
-import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
-import { complete, messageId } from './support/sessions/sample-session.js';
-import { tempDir } from './support/temp-dir.js';
+import type { LogItem } from '../../src/codec/read-batches.js';
+import { readLogBatches, type LogReadingThread } from '../../src/codec/read-log.js';
+import { IDLE_WORKER_MS, liveLogWorkers, setLogWorkers, takeLogWorker } from '../../src/codec/log-worker/log-worker-pool.js';
+import { GROUPS_AHEAD } from '../../src/codec/log-worker/log-worker-protocol.js';
+import { createSession } from '../../src/session/writing/create-session.js';
+import { codecFaults, source } from '../support/faults/codec-faults.js';
+import { CPU_CLOCK_ONLY, withinCpuTime } from '../support/cpu-budget.js';
+import { copySession, cutLog, editLog, endFrames, logOf, rewriteEveryRecord } from '../support/faults/faults.js';
+import { FIXTURE_NAMES, fixture } from '../support/fixtures.js';
+import { complete, messageId } from '../support/sessions/sample-session.js';
+import { tempDir } from '../support/temp-dir.js';
 
 interface Outcome {
   items: LogItem[];

@@ -5,10 +5,10 @@ import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentRootFor, ContentStore, INTEGRITY_BLOCK_BYTES } from '../src/codec/content-store.js';
-import { CorruptContentError } from '../src/errors/index.js';
-import type { PayloadRef } from '../src/codec/records.js';
-import { tempDir } from './support/temp-dir.js';
+import { contentRootFor, ContentStore, INTEGRITY_BLOCK_BYTES } from '../../src/codec/content-store.js';
+import { CorruptContentError } from '../../src/errors/index.js';
+import type { PayloadRef } from '../../src/codec/records.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 const payload = Buffer.from('z'.repeat(INTEGRITY_BLOCK_BYTES + 10));

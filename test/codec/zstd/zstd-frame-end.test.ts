@@ -2,9 +2,9 @@
 // follow it inside a record's frame (§3.1.2). The node:zlib backend relies on both to tell a whole frame from
 // a cut one or from bytes after it; these are frames Reasonix never writes but a damaged or foreign log holds.
 import { describe, expect, it } from 'vitest';
-import { skippableFramesEnd, zstdFrameEnd } from '../src/codec/zstd-frame-end.js';
-import { zstdBackend } from '../src/codec/zstd.js';
-import { skippableFrame } from './support/faults/faults.js';
+import { skippableFramesEnd, zstdFrameEnd } from '../../../src/codec/zstd-frame-end.js';
+import { zstdBackend } from '../../../src/codec/zstd.js';
+import { skippableFrame } from '../../support/faults/faults.js';
 
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
 /** A block header: last flag, type (0 raw, 1 RLE, 2 compressed), size. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { OperationLedger } from '../src/codec/operations/operation-ledger.js';
-import { RecalledOperationLedger, type RecordedOperation } from '../src/codec/operations/recalled-operation-ledger.js';
-import { DamagedStoreError } from '../src/errors/index.js';
-import { StringTable } from '../src/compact/string-table.js';
+import { OperationLedger } from '../../src/codec/operations/operation-ledger.js';
+import { RecalledOperationLedger, type RecordedOperation } from '../../src/codec/operations/recalled-operation-ledger.js';
+import { DamagedStoreError } from '../../src/errors/index.js';
+import { StringTable } from '../../src/compact/string-table.js';
 
 describe('the string table a replay keeps ids in', () => {
   it('gives every string back exactly, whatever its characters or length, and finds only what it holds', () => {

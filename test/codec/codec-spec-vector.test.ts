@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encodeBatch } from '../src/codec/encode-batch.js';
-import { readFrames } from '../src/codec/read-frames.js';
-import { collectLog } from './support/collect.js';
-import { vectorsDir } from './support/paths.js';
+import { encodeBatch } from '../../src/codec/encode-batch.js';
+import { readFrames } from '../../src/codec/read-frames.js';
+import { collectLog } from '../support/collect.js';
+import { vectorsDir } from '../support/paths.js';
 
 const logPath = join(vectorsDir, 'demo-session-0001', 'events.frames');
 const records = readFileSync(join(vectorsDir, 'demo-session-0001.records.jsonl'), 'utf8').trim().split('\n');
