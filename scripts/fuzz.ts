@@ -1,5 +1,5 @@
 // The long fuzz run (npm run fuzz -- [--seconds N] [--seed S] [--category C …] | --replay FILE): the generators and
-// checks of test/fuzz.test.ts for as long as it is given, on a fresh seed unless told one. The fuzzing runs in a
+// checks of test/session/reading/fuzz.test.ts for as long as it is given, on a fresh seed unless told one. The fuzzing runs in a
 // child process under a watchdog, so a read that never returns (even one spinning synchronously) or one that runs
 // out of memory is still reported with the input that did it. Each new finding's input is saved as JSON, and
 // --replay checks one again. Exits 1 on any finding.
