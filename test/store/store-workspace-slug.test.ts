@@ -2,10 +2,10 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fnv1a64Hex, workspaceSlug } from '../src/store/roots/workspace-slug.js';
-import { startMockModel } from './support/reasonix/mock-model.js';
-import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
-import { tempDir } from './support/temp-dir.js';
+import { fnv1a64Hex, workspaceSlug } from '../../src/store/roots/workspace-slug.js';
+import { startMockModel } from '../support/reasonix/mock-model.js';
+import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix } from '../support/reasonix/reasonix.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 

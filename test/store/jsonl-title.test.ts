@@ -3,9 +3,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { tempDir } from './support/temp-dir.js';
+import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { tempDir } from '../support/temp-dir.js';
 
 it('a transcript without a meta title is titled by the first message a person typed, not the host context', async () => {
   const home = await tempDir('rxstore-jsonl-title-');

@@ -1,16 +1,16 @@
 import { copyFile, mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { appendBatch, endFrames, framesOf, logOf } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { startMockModel } from './support/reasonix/mock-model.js';
-import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { buildStateRoot, type BuiltMachine } from './support/sessions/state-root.js';
-import { tempDir } from './support/temp-dir.js';
-import { cachePerTest } from './support/cache-per-test.js';
+import { readSession } from '../../src/session/reading/read-session.js';
+import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
+import { appendBatch, endFrames, framesOf, logOf } from '../support/faults/faults.js';
+import { fixture } from '../support/fixtures.js';
+import { startMockModel } from '../support/reasonix/mock-model.js';
+import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from '../support/reasonix/reasonix.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { buildStateRoot, type BuiltMachine } from '../support/sessions/state-root.js';
+import { tempDir } from '../support/temp-dir.js';
+import { cachePerTest } from '../support/cache-per-test.js';
 
 /** `rxstore ls --json` of the machine (or a state root), with the summary cache in `XDG_CACHE_HOME`. */
 async function ls(machine: BuiltMachine | string, ...extra: string[]): Promise<ListedSession[]> {
@@ -260,7 +260,7 @@ describe('the cache folder and files, when they are not what they should be', ()
   });
 
   it('a cache folder that cannot be made is one warning in words, and the listing still answers; the library throws RX_FILE_SYSTEM', async () => {
-    const { CacheFile } = await import('../src/store/listing/cache-file.js');
+    const { CacheFile } = await import('../../src/store/listing/cache-file.js');
     const machine = await buildStateRoot();
     const notAFolder = join(await tempDir('rxstore-cache-'), 'a-file');
     await writeFile(notAFolder, 'x');
@@ -275,7 +275,7 @@ describe('the cache folder and files, when they are not what they should be', ()
 
   it('a relative XDG_CACHE_HOME is ignored, as the XDG spec says', async () => {
     const { homedir } = await import('node:os');
-    const { defaultCacheDir } = await import('../src/store/listing/cache-dir.js');
+    const { defaultCacheDir } = await import('../../src/store/listing/cache-dir.js');
     expect(defaultCacheDir({ XDG_CACHE_HOME: 'relcache' }, 'linux')).toBe(join(homedir(), '.cache', 'rxstore'));
     expect(defaultCacheDir({ XDG_CACHE_HOME: '/abs/cache' }, 'linux')).toBe(join('/abs/cache', 'rxstore'));
   });

@@ -1,7 +1,7 @@
 // What `reasonix --resume <id>` run from a folder makes of each kind of copy (docs/format.md §13.1), on each platform.
 import { describe, expect, it } from 'vitest';
-import type { ListedCopy } from '../src/store/listing/describe-conversation.js';
-import { resumeVerdict, type ResumeContext } from '../src/store/resume/resume-verdict.js';
+import type { ListedCopy } from '../../src/store/listing/describe-conversation.js';
+import { resumeVerdict, type ResumeContext } from '../../src/store/resume/resume-verdict.js';
 
 const linux: ResumeContext = { platform: 'linux', cwd: '/home/me/app', reasonixStateRoot: '/home/me/.reasonix' };
 

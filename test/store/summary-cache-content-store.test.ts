@@ -4,12 +4,12 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { fixture } from './support/fixtures.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { layForResume } from './support/reasonix/reasonix.js';
-import { tempDir } from './support/temp-dir.js';
-import { cachePerTest } from './support/cache-per-test.js';
+import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
+import { fixture } from '../support/fixtures.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { layForResume } from '../support/reasonix/reasonix.js';
+import { tempDir } from '../support/temp-dir.js';
+import { cachePerTest } from '../support/cache-per-test.js';
 
 cachePerTest();
 

@@ -1,11 +1,11 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { framesOf, logOf } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { layForResume } from './support/reasonix/reasonix.js';
-import { tempDir } from './support/temp-dir.js';
+import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
+import { framesOf, logOf } from '../support/faults/faults.js';
+import { fixture } from '../support/fixtures.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { layForResume } from '../support/reasonix/reasonix.js';
+import { tempDir } from '../support/temp-dir.js';
 
 // A log only ever grows when a batch is appended: one whose size did not change but whose bytes did
 // was not appended to, so the summary cache has nothing to vouch for and `ls` must read it whole.

@@ -4,11 +4,11 @@ import { once } from 'node:events';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { listSessions, type ListOptions } from '../src/store/listing/list-sessions.js';
-import { openSession } from '../src/store/open-session.js';
-import { resolveStoreRoots, type ReadRoot } from '../src/store/roots/roots.js';
-import { buildStateRoot, V0_WORKSPACE, type BuiltMachine } from './support/sessions/state-root.js';
+import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
+import { listSessions, type ListOptions } from '../../src/store/listing/list-sessions.js';
+import { openSession } from '../../src/store/open-session.js';
+import { resolveStoreRoots, type ReadRoot } from '../../src/store/roots/roots.js';
+import { buildStateRoot, V0_WORKSPACE, type BuiltMachine } from '../support/sessions/state-root.js';
 
 async function machineRoots(machine: BuiltMachine): Promise<ReadRoot[]> {
   return (await resolveStoreRoots({ platform: 'linux', homeDir: machine.home, env: {}, cwd: machine.home })).roots;

@@ -2,14 +2,14 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { V4_CODEC } from '../src/codec/records.js';
-import { createSession } from '../src/session/writing/create-session.js';
-import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { listSessions } from '../src/store/listing/list-sessions.js';
-import type { ReadRoot } from '../src/store/roots/roots.js';
-import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
-import { complete, messageId } from './support/sessions/sample-session.js';
-import { tempDir } from './support/temp-dir.js';
+import { V4_CODEC } from '../../src/codec/records.js';
+import { createSession } from '../../src/session/writing/create-session.js';
+import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
+import { listSessions } from '../../src/store/listing/list-sessions.js';
+import type { ReadRoot } from '../../src/store/roots/roots.js';
+import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
+import { complete, messageId } from '../support/sessions/sample-session.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** A small session as rxstore's writer lays it down: no header, no session-context message. */
 async function session(storeDir: string, sessionId?: string, extra: { source?: { path: string; size: number; sha256: string; version: string } } = {}) {

@@ -3,12 +3,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandDirValue } from '../src/store/roots/expand-dir-value.js';
-import { listSessions } from '../src/store/listing/list-sessions.js';
-import { legacyRoots, reasonixHome, resolveStoreRoots, stateRoot, type RootInputs } from '../src/store/roots/roots.js';
-import { storageStateEntry } from '../src/store/roots/storage-state-entry.js';
-import { buildStateRoot } from './support/sessions/state-root.js';
-import { tempDir } from './support/temp-dir.js';
+import { expandDirValue } from '../../src/store/roots/expand-dir-value.js';
+import { listSessions } from '../../src/store/listing/list-sessions.js';
+import { legacyRoots, reasonixHome, resolveStoreRoots, stateRoot, type RootInputs } from '../../src/store/roots/roots.js';
+import { storageStateEntry } from '../../src/store/roots/storage-state-entry.js';
+import { buildStateRoot } from '../support/sessions/state-root.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const linux = (env: RootInputs['env'] = {}, homeDir = '/home/me'): RootInputs => ({ platform: 'linux', env, homeDir, cwd: '/home/me/project' });
 const macos = (env: RootInputs['env'] = {}): RootInputs => ({ platform: 'darwin', env, homeDir: '/Users/me', cwd: '/home/me/project' });

@@ -1,9 +1,9 @@
 import { cp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { tempDir } from './support/temp-dir.js';
+import { fixture } from '../support/fixtures.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /**
  * A transcript whose `.jsonl.meta` is not valid is resumed by Reasonix 1.38.11 (it does without the meta:

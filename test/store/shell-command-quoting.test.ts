@@ -5,9 +5,9 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { resumeCommand } from '../src/migrate/resume-command.js';
-import { fromFolder, quote, reasonixResume, withEnv } from '../src/store/resume/shell-command.js';
-import { tempDir } from './support/temp-dir.js';
+import { resumeCommand } from '../../src/migrate/resume-command.js';
+import { fromFolder, quote, reasonixResume, withEnv } from '../../src/store/resume/shell-command.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const run = promisify(execFile);
 
