@@ -1,11 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openSession } from '../src/index.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { startMockModel } from './support/reasonix/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
-import { tempDir } from './support/temp-dir.js';
+import { openSession } from '../../src/index.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { startMockModel } from '../support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from '../support/reasonix/reasonix.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const good = [
   { role: 'system', content: 'You are terse.' },

@@ -6,10 +6,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MigrationMapSchema, readSession } from '../src/index.js';
-import { runCliChild } from './support/cli-child.js';
-import { repoRoot } from './support/paths.js';
-import { tempDir } from './support/temp-dir.js';
+import { MigrationMapSchema, readSession } from '../../src/index.js';
+import { runCliChild } from '../support/cli-child.js';
+import { repoRoot } from '../support/paths.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const WORKSPACES = ['-home-me-alpha', '-home-me-beta'];
 const PER_WORKSPACE = 6;

@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
-import { visibleSessions } from './support/faults/crash-trials.js';
-import { runCliChild } from './support/cli-child.js';
-import { tempDir } from './support/temp-dir.js';
+import { readSession } from '../../src/session/reading/read-session.js';
+import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
+import { visibleSessions } from '../support/faults/crash-trials.js';
+import { runCliChild } from '../support/cli-child.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('rxstore migrate jsonl-to-v4 --all', () => {
   it('migrates every transcript without a twin under the state root where Reasonix would, a line each and a summary, and fails when one fails', async () => {
