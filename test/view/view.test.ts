@@ -2,17 +2,17 @@
 import { cp, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openLogSession, openSession } from '../src/store/open-session.js';
-import { cutText, formatBytes } from '../src/view/cut-text.js';
-import { diffLines } from '../src/view/edit-diff.js';
-import { fencedBlock, inlineCode } from '../src/view/markdown-fence.js';
-import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
-import { FENCE_LINES, FENCE_MESSAGES, writeFenceSession } from './support/sessions/fence-session.js';
-import { HOSTILE, writeHostileSession } from './support/sessions/hostile-session.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
-import { buildStateRoot } from './support/sessions/state-root.js';
-import { tempDir } from './support/temp-dir.js';
+import { openLogSession, openSession } from '../../src/store/open-session.js';
+import { cutText, formatBytes } from '../../src/view/cut-text.js';
+import { diffLines } from '../../src/view/edit-diff.js';
+import { fencedBlock, inlineCode } from '../../src/view/markdown-fence.js';
+import { FIXTURE_NAMES, fixture } from '../support/fixtures.js';
+import { FENCE_LINES, FENCE_MESSAGES, writeFenceSession } from '../support/sessions/fence-session.js';
+import { HOSTILE, writeHostileSession } from '../support/sessions/hostile-session.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../support/reasonix/reasonix.js';
+import { buildStateRoot } from '../support/sessions/state-root.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** The blocks CommonMark reads out of Markdown: a fence opens with 3+ backticks and closes at the first run at least as long. */
 function fencedBlocks(markdown: string): string[] {

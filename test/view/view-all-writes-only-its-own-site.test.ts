@@ -4,9 +4,9 @@
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from './support/cli-child.js';
-import { fixture } from './support/fixtures.js';
-import { tempDir } from './support/temp-dir.js';
+import { runCliChild } from '../support/cli-child.js';
+import { fixture } from '../support/fixtures.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const plain = fixture('plain-chat');
 

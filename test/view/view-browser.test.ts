@@ -3,15 +3,15 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PersonMessage } from '../src/session/replay/views.js';
-import { openSession } from '../src/store/open-session.js';
-import { chromiumAbsentMessage, chromiumPresent, launchChromium, openPage } from './support/browser.js';
-import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
-import { FENCE_MESSAGES, writeFenceSession } from './support/sessions/fence-session.js';
-import { HOSTILE, writeHostileSession } from './support/sessions/hostile-session.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { buildStateRoot } from './support/sessions/state-root.js';
-import { tempDir } from './support/temp-dir.js';
+import type { PersonMessage } from '../../src/session/replay/views.js';
+import { openSession } from '../../src/store/open-session.js';
+import { chromiumAbsentMessage, chromiumPresent, launchChromium, openPage } from '../support/browser.js';
+import { FIXTURE_NAMES, fixture } from '../support/fixtures.js';
+import { FENCE_MESSAGES, writeFenceSession } from '../support/sessions/fence-session.js';
+import { HOSTILE, writeHostileSession } from '../support/sessions/hostile-session.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { buildStateRoot } from '../support/sessions/state-root.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const present = chromiumPresent();
 
