@@ -4,9 +4,9 @@ import { chmod, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { rxstoreBin, runCliChild } from './support/cli-child.js';
-import { buildStateRoot, type BuiltMachine } from './support/sessions/state-root.js';
+import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
+import { rxstoreBin, runCliChild } from '../support/cli-child.js';
+import { buildStateRoot, type BuiltMachine } from '../support/sessions/state-root.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
 

@@ -3,14 +3,14 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODES_HELP } from '../src/cli/exit-codes.js';
-import { runCliChild } from './support/cli-child.js';
-import { copySession } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { repoRoot } from './support/paths.js';
-import { buildStateRoot } from './support/sessions/state-root.js';
-import { tempDir } from './support/temp-dir.js';
+import { EXIT_CODES_HELP } from '../../src/cli/exit-codes.js';
+import { runCliChild } from '../support/cli-child.js';
+import { copySession } from '../support/faults/faults.js';
+import { fixture } from '../support/fixtures.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { repoRoot } from '../support/paths.js';
+import { buildStateRoot } from '../support/sessions/state-root.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const COMMANDS = ['inspect', 'ls', 'where', 'cat', 'export', 'repair', 'salvage'];
 const ESC = '\u001b';

@@ -4,8 +4,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from './support/cli-child.js';
-import { tempDir } from './support/temp-dir.js';
+import { runCliChild } from '../support/cli-child.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const GOOD = ['{"role":"user","content":"hi"}', '{"role":"assistant","content":"hello"}'];
 

@@ -5,15 +5,15 @@ import { spawnSync } from 'node:child_process';
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSession } from '../src/session/writing/create-session.js';
-import { readSession } from '../src/session/reading/read-session.js';
-import { personView } from '../src/session/replay/views.js';
-import { rxstoreBin } from './support/cli-child.js';
-import { copySession, endFrames, framesOf, logOf, replaceFrame } from './support/faults/faults.js';
-import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { complete, messageId } from './support/sessions/sample-session.js';
-import { tempDir } from './support/temp-dir.js';
+import { createSession } from '../../src/session/writing/create-session.js';
+import { readSession } from '../../src/session/reading/read-session.js';
+import { personView } from '../../src/session/replay/views.js';
+import { rxstoreBin } from '../support/cli-child.js';
+import { copySession, endFrames, framesOf, logOf, replaceFrame } from '../support/faults/faults.js';
+import { FIXTURE_NAMES, fixture } from '../support/fixtures.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { complete, messageId } from '../support/sessions/sample-session.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** A session whose person's view is megabytes of JSONL: far more than a pipe holds. */
 async function bigSession(): Promise<string> {

@@ -4,9 +4,9 @@
 import { mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './support/inspect-json-schema.js';
-import { copySession, logOf } from './support/faults/faults.js';
-import { source } from './support/reasonix/blocked-files.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { copySession, logOf } from '../support/faults/faults.js';
+import { source } from '../support/reasonix/blocked-files.js';
 
 async function withLock(make: (lock: string) => Promise<void>): Promise<{ dir: string; lock: string }> {
   const dir = await copySession(source.dir);

@@ -3,13 +3,13 @@
 import { mkdir, readdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/index.js';
-import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
-import { runCliChild } from './support/cli-child.js';
-import { startMockModel } from './support/reasonix/mock-model.js';
-import { listSessionDirs, reasonixBinary, reasonixTitle, resumeWithReasonix, runReasonix } from './support/reasonix/reasonix.js';
-import { tempDir } from './support/temp-dir.js';
-import { treeDigest } from './support/tree-digest.js';
+import { readSession } from '../../src/index.js';
+import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
+import { runCliChild } from '../support/cli-child.js';
+import { startMockModel } from '../support/reasonix/mock-model.js';
+import { listSessionDirs, reasonixBinary, reasonixTitle, resumeWithReasonix, runReasonix } from '../support/reasonix/reasonix.js';
+import { tempDir } from '../support/temp-dir.js';
+import { treeDigest } from '../support/tree-digest.js';
 
 const QUESTION = 'Which port does the staging server use?';
 const ANSWER = 'Port 8443, behind the proxy.';

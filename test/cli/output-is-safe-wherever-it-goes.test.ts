@@ -4,10 +4,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSession } from '../src/session/writing/create-session.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { complete, messageId } from './support/sessions/sample-session.js';
-import { tempDir } from './support/temp-dir.js';
+import { createSession } from '../../src/session/writing/create-session.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { complete, messageId } from '../support/sessions/sample-session.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** What a terminal acts on: clear the screen, write the clipboard (OSC 52), ring, a C1 CSI, reorder (RLO), a lone CR. */
 const TERMINAL = '\u001b[2J\u001b]52;c;cm0gLXJmIH4=\u0007\u009b31m\u202eevil\u2066\r';

@@ -3,8 +3,8 @@
 // and long input is cut in the message, with its length.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from './support/cli-child.js';
-import { tempDir } from './support/temp-dir.js';
+import { runCliChild } from '../support/cli-child.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const usage = (message: string, help = 'rxstore --help') => `rxstore: RX_USAGE: ${message}${message.endsWith('?') ? '' : ';'} see ${help}\n`;
 

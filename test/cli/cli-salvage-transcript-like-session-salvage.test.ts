@@ -3,10 +3,10 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from './support/cli-child.js';
-import { startMockModel } from './support/reasonix/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
-import { tempDir } from './support/temp-dir.js';
+import { runCliChild } from '../support/cli-child.js';
+import { startMockModel } from '../support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from '../support/reasonix/reasonix.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const SYSTEM = { role: 'system', content: 'You are terse.' };
 const USER = { role: 'user', content: 'list the files' };

@@ -4,14 +4,14 @@ import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import type { SessionWhereabouts } from '../src/store/locate-session.js';
-import { runCliChild } from './support/cli-child.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { startMockModel, type MockModel } from './support/reasonix/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix, writeReasonixConfig } from './support/reasonix/reasonix.js';
-import { buildStateRoot } from './support/sessions/state-root.js';
-import { tempDir } from './support/temp-dir.js';
+import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
+import type { SessionWhereabouts } from '../../src/store/locate-session.js';
+import { runCliChild } from '../support/cli-child.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { startMockModel, type MockModel } from '../support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix, writeReasonixConfig } from '../support/reasonix/reasonix.js';
+import { buildStateRoot } from '../support/sessions/state-root.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('rxstore ls', () => {
   it('--json prints every conversation with id, store, path, workspace, title, updatedAt, messages, status and copies', async () => {

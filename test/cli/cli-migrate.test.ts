@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
-import { rxstoreBin, runCliChild } from './support/cli-child.js';
-import { tempDir } from './support/temp-dir.js';
+import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
+import { rxstoreBin, runCliChild } from '../support/cli-child.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const good = (text: string) => `${[{ role: 'system', content: 'You help.' }, { role: 'user', content: text }, { role: 'assistant', content: 'Done.' }].map((line) => JSON.stringify(line)).join('\n')}\n`;
 
