@@ -71,7 +71,7 @@ export default defineConfig({
       'test/session/replay/accepted-payloads-are-replayed.test.ts',
       'test/session/replay/seen-ids.test.ts',
       'test/session/reading/since-refuses-what-read-refuses.test.ts',
-      'test/io-error-is-not-damage.test.ts',
+      'test/edges/io-error-is-not-damage.test.ts',
       'test/session/cursors/log-replaced-mid-read.test.ts',
       'test/session/writing/log-shrunk-during-repair.test.ts',
     ],

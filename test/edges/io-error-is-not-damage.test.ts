@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openLogSession, readSession, salvageSession } from '../src/index.js';
-import { copySession, editLog, framesOf } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { treeDigest } from './support/tree-digest.js';
+import { openLogSession, readSession, salvageSession } from '../../src/index.js';
+import { copySession, editLog, framesOf } from '../support/faults/faults.js';
+import { fixture } from '../support/fixtures.js';
+import { treeDigest } from '../support/tree-digest.js';
 
 /**
  * A disk that fails a read (EIO) is the machine's fault, not the session's: rxstore says so with

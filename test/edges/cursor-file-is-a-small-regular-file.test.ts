@@ -4,9 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from './support/cli-child.js';
-import { fixture } from './support/fixtures.js';
-import { tempDir } from './support/temp-dir.js';
+import { runCliChild } from '../support/cli-child.js';
+import { fixture } from '../support/fixtures.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const session = fixture('plain-chat').dir;
 

@@ -6,14 +6,14 @@ import { constants } from 'node:buffer';
 import { mkdir, open, readdir, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_TRANSCRIPT_MESSAGE_BYTES } from '../src/store/jsonl/jsonl-transcript.js';
-import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
-import { readTranscriptLines } from '../src/store/jsonl/read-transcript-lines.js';
-import { migrateJsonlToV4 } from '../src/migrate/jsonl-to-v4.js';
-import { salvageTranscript } from '../src/migrate/salvage-transcript.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { tempDir } from './support/temp-dir.js';
-import { buildStateRoot } from './support/sessions/state-root.js';
+import { MAX_TRANSCRIPT_MESSAGE_BYTES } from '../../src/store/jsonl/jsonl-transcript.js';
+import { readJsonlSession } from '../../src/store/jsonl/read-jsonl-session.js';
+import { readTranscriptLines } from '../../src/store/jsonl/read-transcript-lines.js';
+import { migrateJsonlToV4 } from '../../src/migrate/jsonl-to-v4.js';
+import { salvageTranscript } from '../../src/migrate/salvage-transcript.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { tempDir } from '../support/temp-dir.js';
+import { buildStateRoot } from '../support/sessions/state-root.js';
 
 interface Row {
   id: string;

@@ -6,10 +6,10 @@ import { existsSync, openSync, closeSync } from 'node:fs';
 import { chmod, cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rxstoreBin, type ChildResult } from './support/cli-child.js';
-import { fixture } from './support/fixtures.js';
-import { commandAsUser } from './support/reasonix/reasonix.js';
-import { tempDir } from './support/temp-dir.js';
+import { rxstoreBin, type ChildResult } from '../support/cli-child.js';
+import { fixture } from '../support/fixtures.js';
+import { commandAsUser } from '../support/reasonix/reasonix.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** Another user than root, for whom a folder's mode bars the way (root is let through any mode). */
 const NOBODY = 65534;

@@ -3,9 +3,9 @@
 import { mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from './support/cli-child.js';
-import { fixture } from './support/fixtures.js';
-import { tempDir } from './support/temp-dir.js';
+import { runCliChild } from '../support/cli-child.js';
+import { fixture } from '../support/fixtures.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const plain = fixture('tool-calls');
 const site = (to: string, ...more: string[]) => runCliChild(['view', '--all', '--to', to, '--state-home', plain.root, ...more]);

@@ -1,8 +1,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { copySession, logOf } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { runCli } from './support/inspect-json-schema.js';
+import { copySession, logOf } from '../support/faults/faults.js';
+import { fixture } from '../support/fixtures.js';
+import { runCli } from '../support/inspect-json-schema.js';
 
 // A log that is a directory fails its read with a system error that names no file: every command
 // must still say which file, in one line, with the environment's exit status.

@@ -3,9 +3,9 @@
 import { appendFile, copyFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from './support/cli-child.js';
-import { fixture } from './support/fixtures.js';
-import { tempDir } from './support/temp-dir.js';
+import { runCliChild } from '../support/cli-child.js';
+import { fixture } from '../support/fixtures.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const jsonlSessions = join(fixture('jsonl-migrated').root, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions');
 

@@ -5,16 +5,16 @@ import { cp, mkdir, readdir, readFile, realpath, rm, stat, statfs, truncate, wri
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { rxstoreBin, runCliChild, runNodeChild, type ChildResult } from './support/cli-child.js';
-import { forEachHit, type FailPointHit } from './support/faults/fail-points.js';
-import { copySession } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { tempDir } from './support/temp-dir.js';
-import { startMockModel } from './support/reasonix/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
-import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
-import { treeDigest } from './support/tree-digest.js';
+import { readSession } from '../../src/session/reading/read-session.js';
+import { rxstoreBin, runCliChild, runNodeChild, type ChildResult } from '../support/cli-child.js';
+import { forEachHit, type FailPointHit } from '../support/faults/fail-points.js';
+import { copySession } from '../support/faults/faults.js';
+import { fixture } from '../support/fixtures.js';
+import { tempDir } from '../support/temp-dir.js';
+import { startMockModel } from '../support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from '../support/reasonix/reasonix.js';
+import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
+import { treeDigest } from '../support/tree-digest.js';
 
 /** Temporary names rxstore writes beside what it publishes: none may be left after a failed write. */
 const TEMP_NAME = /^\.atomic-.*\.tmp$|\.tmp-rxstore-|\.tail\.tmp$|^\.append-.*\.staged$|^content-.*\.tmp$/;

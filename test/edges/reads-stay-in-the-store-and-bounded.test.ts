@@ -6,12 +6,12 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, symlink, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ContentStore, CorruptContentError } from '../src/codec/index.js';
-import { readSession } from '../src/session/reading/read-session.js';
-import { copySession } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { tempDir } from './support/temp-dir.js';
+import { ContentStore, CorruptContentError } from '../../src/codec/index.js';
+import { readSession } from '../../src/session/reading/read-session.js';
+import { copySession } from '../support/faults/faults.js';
+import { fixture } from '../support/fixtures.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const GiB = 1024 ** 3;
 
