@@ -3,7 +3,7 @@ import type { EventToWrite } from '../../../src/codec/encode-batch.js';
 /**
  * The payload rules of Reasonix 1.38.11 (internal/session projection.go), each as a pair: an event
  * breaking the rule, which the real Reasonix refuses, and the nearest event keeping it, which it
- * opens (test/reasonix-decode-rules.test.ts judges every pair with the real binary).
+ * opens (test/reasonix/reads/reasonix-decode-rules.test.ts judges every pair with the real binary).
  */
 export const raw = (kind: string, text: string, extra: Partial<EventToWrite> = {}): EventToWrite => ({ kind, payloadJson: Buffer.from(text), ...extra });
 export const message = (fields: Record<string, unknown>): EventToWrite => ({ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-rule-1', content: 'hi', ...fields } } });

@@ -1,14 +1,14 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { EventToWrite } from '../src/codec/encode-batch.js';
-import { readSession } from '../src/session/reading/read-session.js';
-import type { Message } from '../src/session/replay/message.js';
-import { providerMessages } from '../src/session/replay/views.js';
-import { asSent } from './support/reasonix/as-sent.js';
-import { appendBatch, copySession } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
-import { complete, toolResult } from './support/sessions/messages.js';
+import type { EventToWrite } from '../../../src/codec/encode-batch.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import type { Message } from '../../../src/session/replay/message.js';
+import { providerMessages } from '../../../src/session/replay/views.js';
+import { asSent } from '../../support/reasonix/as-sent.js';
+import { appendBatch, copySession } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
+import { complete, toolResult } from '../../support/sessions/messages.js';
 
 /**
  * How Reasonix 1.38.11 builds the request it sends from the model's list: each assistant message's

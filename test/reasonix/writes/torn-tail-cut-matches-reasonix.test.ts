@@ -4,10 +4,10 @@
 import { readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copySession, endFrames, framesOf, logOf, replaceFrame } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
+import { copySession, endFrames, framesOf, logOf, replaceFrame } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { runCli } from '../../support/inspect-json-schema.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
 
 const source = fixture('tool-calls');
 

@@ -1,13 +1,13 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { modelView } from '../src/session/replay/views.js';
-import { salvageSession } from '../src/session/writing/salvage-session.js';
-import { treeDigest } from './support/tree-digest.js';
-import { appendBatch, copySession } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { eventsOf, newTurnCases } from './support/reasonix/new-turn-cases.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { modelView } from '../../../src/session/replay/views.js';
+import { salvageSession } from '../../../src/session/writing/salvage-session.js';
+import { treeDigest } from '../../support/tree-digest.js';
+import { appendBatch, copySession } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { eventsOf, newTurnCases } from '../../support/reasonix/new-turn-cases.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
 
 /**
  * Whether Reasonix 1.38.11 takes a new turn in a session it opens: each case is appended to a real

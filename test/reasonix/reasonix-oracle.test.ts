@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { REASONIX_VERSION, reasonixAbsentMessage, reasonixBinary } from './support/reasonix/reasonix.js';
+import { REASONIX_VERSION, reasonixAbsentMessage, reasonixBinary } from '../support/reasonix/reasonix.js';
 
 const hasBinary = process.platform === 'linux' && process.arch === 'x64';
 

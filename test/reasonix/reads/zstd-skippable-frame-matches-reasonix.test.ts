@@ -2,11 +2,11 @@
 // 1.38.11 opens the session (its decoder passes over skippable frames), and so must rxstore, through either
 // zstd backend (node:zlib on Node 22.15 and later, zstd-napi before); other bytes after the frame are damage.
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { copySession, endFrames, replaceFrame, skippableFrame as skippable, storedFrame } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { reasonixVerdict } from './support/reasonix/reasonix-verdict.js';
-import { reasonixBinary, reasonixTitle } from './support/reasonix/reasonix.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { copySession, endFrames, replaceFrame, skippableFrame as skippable, storedFrame } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { reasonixVerdict } from '../../support/reasonix/reasonix-verdict.js';
+import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.js';
 
 const source = fixture('tool-calls');
 

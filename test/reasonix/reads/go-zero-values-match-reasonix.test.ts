@@ -1,14 +1,14 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { EventToWrite } from '../src/codec/encode-batch.js';
-import { readSession } from '../src/session/reading/read-session.js';
-import { checkHygiene } from '../src/session/replay/hygiene.js';
-import { providerMessages } from '../src/session/replay/views.js';
-import { asSent } from './support/reasonix/as-sent.js';
-import { appendBatch, copySession } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { raw } from './support/sessions/payload-rules.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
+import type { EventToWrite } from '../../../src/codec/encode-batch.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { checkHygiene } from '../../../src/session/replay/hygiene.js';
+import { providerMessages } from '../../../src/session/replay/views.js';
+import { asSent } from '../../support/reasonix/as-sent.js';
+import { appendBatch, copySession } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { raw } from '../../support/sessions/payload-rules.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
 
 /**
  * Payloads Reasonix 1.38.11 opens where a reading of the JSON alone would not see what it holds:

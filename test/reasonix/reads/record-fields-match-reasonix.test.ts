@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { copySession, framesOf, rewriteEveryRecord } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { reasonixBinary, reasonixTitle } from './support/reasonix/reasonix.js';
-import { reasonixVerdict } from './support/reasonix/reasonix-verdict.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { copySession, framesOf, rewriteEveryRecord } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.js';
+import { reasonixVerdict } from '../../support/reasonix/reasonix-verdict.js';
 
 /**
  * Reasonix 1.38.11 decodes every record of a log into one Go struct: keys in any case, `null` as the zero

@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
-import { readTranscriptLines } from '../src/store/jsonl/read-transcript-lines.js';
-import { startMockModel } from './support/reasonix/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix, simpleWorkspaceSlug } from './support/reasonix/reasonix.js';
+import { readJsonlSession } from '../../../src/store/jsonl/read-jsonl-session.js';
+import { readTranscriptLines } from '../../../src/store/jsonl/read-transcript-lines.js';
+import { startMockModel } from '../../support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix, simpleWorkspaceSlug } from '../../support/reasonix/reasonix.js';
 
 /**
  * The rules of Reasonix 1.38.11's JSONL loader (internal/agent, `StreamSessionMessagesForMigration`:

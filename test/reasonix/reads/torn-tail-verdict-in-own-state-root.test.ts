@@ -1,11 +1,11 @@
 import { mkdir, rm, truncate, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { logOf } from './support/faults/faults.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { startMockModel } from './support/reasonix/mock-model.js';
-import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
-import { tempDir } from './support/temp-dir.js';
+import { logOf } from '../../support/faults/faults.js';
+import { runCli } from '../../support/inspect-json-schema.js';
+import { startMockModel } from '../../support/reasonix/mock-model.js';
+import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 // The fault matrix judges a torn last frame on a session copied alone into a fresh state root. In the
 // state root that wrote it, the store's `.recovery-cache/<id>/` still knows the batch the cut removes,

@@ -1,11 +1,11 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { canonicalTranscript, providerMessages } from '../src/session/replay/views.js';
-import { copySession } from './support/faults/faults.js';
-import { fixture, FIXTURE_NAMES } from './support/fixtures.js';
-import { asSent } from './support/reasonix/as-sent.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { canonicalTranscript, providerMessages } from '../../../src/session/replay/views.js';
+import { copySession } from '../../support/faults/faults.js';
+import { fixture, FIXTURE_NAMES } from '../../support/fixtures.js';
+import { asSent } from '../../support/reasonix/as-sent.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
 
 
 describe.skipIf(!reasonixBinary())(reasonixTitle(`rxstore's model view is what Reasonix sends the model`), () => {

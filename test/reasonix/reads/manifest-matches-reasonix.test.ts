@@ -1,11 +1,11 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { copySession } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { listSessionDirs, reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
-import { reasonixVerdict } from './support/reasonix/reasonix-verdict.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { copySession } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { listSessionDirs, reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
+import { reasonixVerdict } from '../../support/reasonix/reasonix-verdict.js';
 
 /**
  * `manifest.json` is a Go struct to Reasonix 1.38.11: keys in any case, `null` as the zero value, numbers

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { rxstoreBin } from './support/cli-child.js';
-import { fixture } from './support/fixtures.js';
-import { startMockModel } from './support/reasonix/mock-model.js';
-import { commandAsUser, layForResume, reasonixBinary, reasonixEnv, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
+import { rxstoreBin } from '../../support/cli-child.js';
+import { fixture } from '../../support/fixtures.js';
+import { startMockModel } from '../../support/reasonix/mock-model.js';
+import { commandAsUser, layForResume, reasonixBinary, reasonixEnv, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
 
 /**
  * Reasonix opens a session for writing, whoever runs it: its writer lock, the store's ownership lock and the

@@ -1,13 +1,13 @@
 import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrateJsonlToV4 } from '../src/migrate/jsonl-to-v4.js';
-import { readSession } from '../src/session/reading/read-session.js';
-import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
-import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
-import { startMockModel } from './support/reasonix/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix } from './support/reasonix/reasonix.js';
-import { tempDir } from './support/temp-dir.js';
+import { migrateJsonlToV4 } from '../../../src/migrate/jsonl-to-v4.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { readJsonlSession } from '../../../src/store/jsonl/read-jsonl-session.js';
+import { workspaceSlug } from '../../../src/store/roots/workspace-slug.js';
+import { startMockModel } from '../../support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 /**
  * A v0.x transcript's tool call with an empty name and empty arguments: Reasonix 1.38.11 migrates it

@@ -1,16 +1,16 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendBatches } from '../src/session/writing/append-batches.js';
-import { createSession } from '../src/session/writing/create-session.js';
-import { readSession } from '../src/session/reading/read-session.js';
-import { providerMessages } from '../src/session/replay/views.js';
-import { asSent } from './support/reasonix/as-sent.js';
-import { copySession } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
-import { complete, messageId, sampleBatches } from './support/sessions/sample-session.js';
-import { tempDir } from './support/temp-dir.js';
+import { appendBatches } from '../../../src/session/writing/append-batches.js';
+import { createSession } from '../../../src/session/writing/create-session.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { providerMessages } from '../../../src/session/replay/views.js';
+import { asSent } from '../../support/reasonix/as-sent.js';
+import { copySession } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
+import { complete, messageId, sampleBatches } from '../../support/sessions/sample-session.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 /** A workspace of this test's own, so that no two tests (or two runs of the suite) share one. */
 const newWorkspace = async () => join(await tempDir('rxstore-writer-ws-'), 'writer');

@@ -1,11 +1,11 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { providerMessages } from '../src/session/replay/views.js';
-import { asSent } from './support/reasonix/as-sent.js';
-import { appendBatch, copySession } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { providerMessages } from '../../../src/session/replay/views.js';
+import { asSent } from '../../support/reasonix/as-sent.js';
+import { appendBatch, copySession } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
 
 /**
  * Text Go reads otherwise than JavaScript: a lone surrogate escape, and invalid UTF-8 in a string

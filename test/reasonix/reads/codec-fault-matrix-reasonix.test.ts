@@ -2,9 +2,9 @@
 // verdict, exit code 1, and where it can be compared, the same words and the same offset.
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { codecFaults, expectRxstoreVerdict, source } from './support/faults/codec-faults.js';
-import { copySession } from './support/faults/faults.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
+import { codecFaults, expectRxstoreVerdict, source } from '../../support/faults/codec-faults.js';
+import { copySession } from '../../support/faults/faults.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
 
 describe.skipIf(!reasonixBinary())(reasonixTitle('codec faults: Reasonix 1.38.11 refuses each one as rxstore does'), () => {
   it.concurrent.each(codecFaults)('$name', async (fault) => {

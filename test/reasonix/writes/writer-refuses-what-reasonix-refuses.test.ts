@@ -1,16 +1,16 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BatchToWrite } from '../src/codec/encode-batch.js';
-import { appendBatches } from '../src/session/writing/append-batches.js';
-import { createSession } from '../src/session/writing/create-session.js';
-import { readSession } from '../src/session/reading/read-session.js';
-import { copySession, logOf } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
-import { complete, messageId } from './support/sessions/sample-session.js';
-import { tempDir } from './support/temp-dir.js';
-import { RefusedBatchError } from '../src/errors/index.js';
+import type { BatchToWrite } from '../../../src/codec/encode-batch.js';
+import { appendBatches } from '../../../src/session/writing/append-batches.js';
+import { createSession } from '../../../src/session/writing/create-session.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { copySession, logOf } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
+import { complete, messageId } from '../../support/sessions/sample-session.js';
+import { tempDir } from '../../support/temp-dir.js';
+import { RefusedBatchError } from '../../../src/errors/index.js';
 
 const workspace = '/tmp/rxstore-test-ws/writer-refuses';
 const start = (): BatchToWrite => ({

@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
-import { COMPACTION_SUMMARY_TEXT, FALLBACK_TEXT, startMockModel } from './support/reasonix/mock-model.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
-import { tempDir } from './support/temp-dir.js';
+import { fixture } from '../support/fixtures.js';
+import { COMPACTION_SUMMARY_TEXT, FALLBACK_TEXT, startMockModel } from '../support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../support/reasonix/reasonix.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const bin = reasonixBinary();
 

@@ -1,11 +1,11 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { EventToWrite } from '../src/codec/encode-batch.js';
-import { readSession } from '../src/session/reading/read-session.js';
-import { appendBatch, copySession } from './support/faults/faults.js';
-import { fixture } from './support/fixtures.js';
-import { raw } from './support/sessions/payload-rules.js';
-import { reasonixBinary, reasonixTitle, resumeWithReasonix } from './support/reasonix/reasonix.js';
+import type { EventToWrite } from '../../../src/codec/encode-batch.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { appendBatch, copySession } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { raw } from '../../support/sessions/payload-rules.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
 
 /**
  * Reasonix keys the transcript's records by tool call and refuses a session whose transcript, as the

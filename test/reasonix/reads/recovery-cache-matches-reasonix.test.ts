@@ -1,12 +1,12 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { repairSession } from '../src/session/writing/repair-session.js';
-import { boltDamage } from '../src/session/reading/bolt-damage.js';
-import { logOf } from './support/faults/faults.js';
-import { reasonixBinary, reasonixTitle } from './support/reasonix/reasonix.js';
-import { cacheAheadCases, damagedCheckpoints, resume, resumeCopy, resumedOnce } from './support/reasonix/recovery-cache.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { repairSession } from '../../../src/session/writing/repair-session.js';
+import { boltDamage } from '../../../src/session/reading/bolt-damage.js';
+import { logOf } from '../../support/faults/faults.js';
+import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.js';
+import { cacheAheadCases, damagedCheckpoints, resume, resumeCopy, resumedOnce } from '../../support/reasonix/recovery-cache.js';
 
 /**
  * Reasonix 1.38.11 keeps a recovery cache of each session it opens (`.recovery-cache/<id>/`), trusted while

@@ -1,12 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { copySession } from './support/faults/faults.js';
-import { blockedFileCases, source } from './support/reasonix/blocked-files.js';
-import { reasonixBinary, reasonixTitle, simpleWorkspaceSlug } from './support/reasonix/reasonix.js';
-import { tempDir } from './support/temp-dir.js';
-import { reasonixVerdict } from './support/reasonix/reasonix-verdict.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { copySession } from '../../support/faults/faults.js';
+import { blockedFileCases, source } from '../../support/reasonix/blocked-files.js';
+import { reasonixBinary, reasonixTitle, simpleWorkspaceSlug } from '../../support/reasonix/reasonix.js';
+import { tempDir } from '../../support/temp-dir.js';
+import { reasonixVerdict } from '../../support/reasonix/reasonix-verdict.js';
 
 /**
  * Files Reasonix 1.38.11 must use to open a session, standing there as something else: it refuses to open
