@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
-import { tempDir } from './support/temp-dir.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const vitest = resolve('node_modules/vitest/vitest.mjs');
 const reporter = resolve('test/support/summary-reporter.ts');

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from './support/cli-child.js';
-import { repoRoot } from './support/paths.js';
+import { runCliChild } from '../support/cli-child.js';
+import { repoRoot } from '../support/paths.js';
 
 /** Each ```console block of the README: `$ rxstore <args>` and what it prints. */
 async function examples(): Promise<{ args: string[]; prints: string }[]> {

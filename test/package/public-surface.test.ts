@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runNodeChild } from './support/cli-child.js';
-import { repoRoot } from './support/paths.js';
+import { runNodeChild } from '../support/cli-child.js';
+import { repoRoot } from '../support/paths.js';
 
 // API Extractor reads the declarations the test setup built (dist/) and compares the library's
 // public surface with docs/api/reasonix-sessions.api.md: a change to what users import is a

@@ -10,16 +10,16 @@ import {
   RxError,
   ZstdUnavailableError,
   type RxErrorCode,
-} from '../src/index.js';
-import { NotASessionError, StoreLockCompromisedError, UsageError, ZstdSizeMismatch } from '../src/errors/index.js';
-import { exitCodeOf } from '../src/cli/exit-codes.js';
-import { fixture } from './support/fixtures.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { tempDir } from './support/temp-dir.js';
+} from '../../src/index.js';
+import { NotASessionError, StoreLockCompromisedError, UsageError, ZstdSizeMismatch } from '../../src/errors/index.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { fixture } from '../support/fixtures.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** The rows of the code table in docs/error-codes.md: code, class, family, exit. */
 async function documentedCodes(): Promise<Map<string, { family: string; exit: string }>> {
-  const text = await readFile(new URL('../docs/error-codes.md', import.meta.url), 'utf8');
+  const text = await readFile(new URL('../../docs/error-codes.md', import.meta.url), 'utf8');
   const rows = new Map<string, { family: string; exit: string }>();
   for (const line of text.split('\n')) {
     const cells = line.split('|').map((cell) => cell.trim());

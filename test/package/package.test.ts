@@ -3,9 +3,9 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runNodeChild } from './support/cli-child.js';
-import { repoRoot } from './support/paths.js';
-import { tempDir } from './support/temp-dir.js';
+import { runNodeChild } from '../support/cli-child.js';
+import { repoRoot } from '../support/paths.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const run = promisify(execFile);
 const packageJson = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { name: string; license: string; version: string };

@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runNodeChild } from './support/cli-child.js';
-import { repoRoot } from './support/paths.js';
+import { runNodeChild } from '../support/cli-child.js';
+import { repoRoot } from '../support/paths.js';
 
 /** Each ```js block of the README's library section and of docs/library.md, with the ```text block it says it prints. */
 async function examples(): Promise<{ code: string; prints: string }[]> {
@@ -36,7 +36,7 @@ describe('the library entry', () => {
     const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
     const said = /The main entry holds what a library user needs, (\d+) names/.exec(readme)?.[1];
     expect(said).toBeDefined();
-    expect(Object.keys(await import('../src/index.js')).length).toBe(Number(said));
+    expect(Object.keys(await import('../../src/index.js')).length).toBe(Number(said));
   });
 
   it('never reaches the CLI or yargs', async () => {
