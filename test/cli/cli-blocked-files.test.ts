@@ -1,5 +1,5 @@
 // What a person reads of a file Reasonix cannot use to open the session (its verdicts are judged by Reasonix in
-// test/blocked-files-match-reasonix): `inspect` names it with what to do and does not call it harmless, and
+// test/reasonix/reads/blocked-files-match-reasonix): `inspect` names it with what to do and does not call it harmless, and
 // `repair`, which changes only a torn tail and Reasonix's caches, says so and leaves every file as it was.
 import { mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';

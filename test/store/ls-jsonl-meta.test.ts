@@ -7,7 +7,7 @@ import { tempDir } from '../support/temp-dir.js';
 
 /**
  * A transcript whose `.jsonl.meta` is not valid is resumed by Reasonix 1.38.11 (it does without the meta:
- * test/reasonix-jsonl-rules), and `inspect` warns (`RX_JSONL_META`): `ls` lists it as sound, naming the meta's problem.
+ * test/reasonix/reads/reasonix-jsonl-rules), and `inspect` warns (`RX_JSONL_META`): `ls` lists it as sound, naming the meta's problem.
  */
 describe('ls of a transcript whose meta is not valid', () => {
   it.each([['not JSON', '{not json'], ['an array', '[]'], ['null', 'null']])('%s: listed ok, the problem named', async (_, meta) => {

@@ -3,8 +3,8 @@ import { goRfc3339, goTimeProblem, goWritableRfc3339 } from '../../../src/codec/
 
 /**
  * Go's `time.Parse` with the RFC 3339 layout, as Reasonix 1.38.11 reads a record's or the manifest's time.
- * The verdicts on the edge cases are the binary's (test/manifest-matches-reasonix and
- * test/record-fields-match-reasonix run it on such times); these hold the rule in process.
+ * The verdicts on the edge cases are the binary's (test/reasonix/reads/manifest-matches-reasonix and
+ * test/reasonix/reads/record-fields-match-reasonix run it on such times); these hold the rule in process.
  */
 const taken = [
   '0001-01-01T00:00:00Z',

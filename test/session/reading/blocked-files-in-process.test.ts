@@ -1,5 +1,5 @@
 // The files Reasonix must use to open a session, standing there as something else, read in process: rxstore's
-// verdict on each is the one Reasonix 1.38.11 gave in test/blocked-files-match-reasonix, and its message says
+// verdict on each is the one Reasonix 1.38.11 gave in test/reasonix/reads/blocked-files-match-reasonix, and its message says
 // which file and why. No Reasonix run, so the mutation run can judge the session reader by it.
 import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';

@@ -408,7 +408,7 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
       },
     ]);
 
-    // A recovery cache without Reasonix's checkpoint in it is not used (test/recovery-cache-matches-reasonix judges one that is).
+    // A recovery cache without Reasonix's checkpoint in it is not used (test/reasonix/reads/recovery-cache-matches-reasonix judges one that is).
     const cache = join(dirname(dir), '.recovery-cache', plain.id);
     await mkdir(cache, { recursive: true });
     read = await readSession(dir, { caches: false });

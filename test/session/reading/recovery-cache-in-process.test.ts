@@ -1,5 +1,5 @@
 // rxstore's verdicts on Reasonix's recovery cache, in process: one session the real Reasonix resumed once, then
-// each change whose verdict Reasonix gave in test/recovery-cache-matches-reasonix, applied to a copy and read by
+// each change whose verdict Reasonix gave in test/reasonix/reads/recovery-cache-matches-reasonix, applied to a copy and read by
 // rxstore alone. One Reasonix run for the file, so the mutation run can judge the cache checks by it.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 // What a session's manifest and header say of it, read in process: the verdicts Reasonix 1.38.11 gives in
-// test/header-matches-reasonix and test/cli-ls-where (a draft), held without a Reasonix run, so the mutation
+// test/reasonix/reads/header-matches-reasonix and test/cli/cli-ls-where (a draft), held without a Reasonix run, so the mutation
 // run can judge the reader by them.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -134,7 +134,7 @@ describe('metadata files that are not what Reasonix writes', () => {
     const manifestPath = join(dir, 'manifest.json');
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
     // Go's decoding: a value of the wrong JSON type is refused; null, a negative int64 and a source without
-    // fields are not (judged by Reasonix in test/manifest-matches-reasonix).
+    // fields are not (judged by Reasonix in test/reasonix/reads/manifest-matches-reasonix).
     const reasons: [unknown, string][] = [
       [{ ...manifest, source: { path: 1 } }, 'invalid manifest: source.path: Invalid input: expected string, received number'],
       [{ ...manifest, writerGeneration: 1.5 }, 'invalid manifest: writerGeneration: expected a whole number a uint64 holds'],

@@ -75,7 +75,7 @@ describe('hygiene findings', () => {
       { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_five (bash) has arguments that are not a complete JSON object', messageId: 'm-c' },
       { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_null (bash) has arguments that are not a complete JSON object', messageId: 'm-c' },
       { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_list (bash) has arguments that are not a complete JSON object', messageId: 'm-c' },
-      // Reasonix's transcript gate refuses empty arguments too (test/go-zero-values-match-reasonix).
+      // Reasonix's transcript gate refuses empty arguments too (test/reasonix/reads/go-zero-values-match-reasonix).
       { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_none (bash) has empty arguments, not a JSON object', messageId: 'm-c' },
       { code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: 'tool call c_nameless has an empty name', messageId: 'm-c' },
     ]);

@@ -21,7 +21,7 @@ describe('a lock file that is not a file', () => {
     await rm(lockFile, { force: true });
     await mkdir(lockFile);
     expect(await writerLockHolder(dir)).toBeUndefined();
-    // Reasonix cannot take the lock and refuses to open the session (test/blocked-files-match-reasonix).
+    // Reasonix cannot take the lock and refuses to open the session (test/reasonix/reads/blocked-files-match-reasonix).
     expect((await readSession(dir)).refusal).toMatchObject({ code: 'RX_BLOCKED_FILE', data: { file: lockFile } });
     const refused = await appendBatches(dir, [{ operationId: 'x', events: [{ kind: 'session/title', payload: { title: 'x' } }] }]).catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'RX_FILE_SYSTEM', message: `${lockFile}: is a directory`, data: { file: lockFile, errno: 'EISDIR' } });

@@ -1,6 +1,6 @@
 // Files Reasonix 1.38.11 must use to open a session, standing there as something else, each with the file
 // Reasonix refused to open the session over (undefined: it opened it), measured in
-// test/blocked-files-match-reasonix; test/blocked-files-in-process holds rxstore to the same verdicts.
+// test/reasonix/reads/blocked-files-match-reasonix; test/session/reading/blocked-files-in-process holds rxstore to the same verdicts.
 import { copyFile, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fixture } from '../fixtures.js';

@@ -5,7 +5,7 @@ import type { EventToWrite } from '../../../src/codec/encode-batch.js';
  * (the turn is taken) or its transcript gate's refusal (internal/provider/transcript_gate.go,
  * after the repairs of the request's copy in provider.go). Each case is messages appended to a
  * session whose model view is a system message, then plain turns (`base` messages in all); the
- * message index Reasonix names counts the system message as 0. test/new-turn-matches-reasonix
+ * message index Reasonix names counts the system message as 0. test/reasonix/writes/new-turn-matches-reasonix
  * lets the real binary judge every one.
  */
 export interface NewTurnCase {

@@ -1,5 +1,5 @@
 // A session the real Reasonix 1.38.11 has resumed once, so that it has a recovery cache, and the changes to
-// its log and checkpoint whose verdicts Reasonix gave (test/recovery-cache-matches-reasonix): shared with the
+// its log and checkpoint whose verdicts Reasonix gave (test/reasonix/reads/recovery-cache-matches-reasonix): shared with the
 // in-process test, which holds rxstore to the same verdicts without a Reasonix run a case.
 import { cp, mkdtemp, rm, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
