@@ -7,11 +7,11 @@ import unshared from './vitest.mutate-unshared.config.js';
 // for the whole file.) A narrower set can only detect fewer mutants, so a score
 // measured with it is a floor; those files stay in `npm test`, where Reasonix judges every read.
 const drivesReasonix = new Set([
-  'test/records-since.test.ts',
-  'test/damage-is-never-silent.test.ts',
-  'test/salvage-past-damage.test.ts',
-  'test/repair-salvage.test.ts',
-  'test/library-follow.test.ts',
+  'test/session/cursors/records-since.test.ts',
+  'test/session/reading/damage-is-never-silent.test.ts',
+  'test/session/writing/salvage-past-damage.test.ts',
+  'test/session/writing/repair-salvage.test.ts',
+  'test/session/cursors/library-follow.test.ts',
 ]);
 const include = unshared.test!.include!.filter((file) => !drivesReasonix.has(file));
 export default defineConfig({ ...unshared, test: { ...unshared.test, include } });

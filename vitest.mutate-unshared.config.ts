@@ -6,5 +6,5 @@ import base from './vitest.mutate.config.js';
 // would kill every mutant of the code both threads share by comparing it with the original, which is not
 // a judgement any test makes of rxstore. Parts that mutate that shared code (the codec below the log
 // worker) use this set; the log worker's own files use the whole one.
-const include = base.test!.include!.filter((file) => file !== 'test/log-read-in-worker.test.ts');
+const include = base.test!.include!.filter((file) => file !== 'test/codec/log-read-in-worker.test.ts');
 export default defineConfig({ ...base, test: { ...base.test, include } });

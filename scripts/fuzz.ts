@@ -1,5 +1,5 @@
 // The long fuzz run (npm run fuzz -- [--seconds N] [--seed S] [--category C …] | --replay FILE): the generators and
-// checks of test/fuzz.test.ts for as long as it is given, on a fresh seed unless told one. The fuzzing runs in a
+// checks of test/session/reading/fuzz.test.ts for as long as it is given, on a fresh seed unless told one. The fuzzing runs in a
 // child process under a watchdog, so a read that never returns (even one spinning synchronously) or one that runs
 // out of memory is still reported with the input that did it. Each new finding's input is saved as JSON, and
 // --replay checks one again. Exits 1 on any finding.
@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadBases, type Entry } from '../test/support/fuzz-bases.js';
-import { checkInput, collectGarbage, LIMITS, retainedBytes } from '../test/support/fuzz-check.js';
-import { CATEGORIES, fuzzInputs, type Category, type FuzzInput, type FuzzOptions } from '../test/support/fuzz-inputs.js';
-import { FuzzTally } from '../test/support/fuzz-tally.js';
-import { FuzzWorkspace } from '../test/support/fuzz-workspace.js';
+import { loadBases, type Entry } from '../test/support/fuzz/fuzz-bases.js';
+import { checkInput, collectGarbage, LIMITS, retainedBytes } from '../test/support/fuzz/fuzz-check.js';
+import { CATEGORIES, fuzzInputs, type Category, type FuzzInput, type FuzzOptions } from '../test/support/fuzz/fuzz-inputs.js';
+import { FuzzTally } from '../test/support/fuzz/fuzz-tally.js';
+import { FuzzWorkspace } from '../test/support/fuzz/fuzz-workspace.js';
 
 /** Longer than any check may take (a blocked read is let go after 12 s): silence this long is a hang. */
 const SILENCE_MS = 30_000;

@@ -6,8 +6,8 @@ import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decompress } from 'zstd-napi';
-import { startMockModel, type MockReply } from '../test/support/mock-model.js';
-import { startReasonixServe } from '../test/support/reasonix-serve.js';
+import { startMockModel, type MockReply } from '../test/support/reasonix/mock-model.js';
+import { startReasonixServe } from '../test/support/reasonix/reasonix-serve.js';
 import {
   listSessionDirs,
   reasonixAbsentMessage,
@@ -16,7 +16,7 @@ import {
   runReasonix,
   simpleWorkspaceSlug,
   type RunOptions,
-} from '../test/support/reasonix.js';
+} from '../test/support/reasonix/reasonix.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 /** Stable paths, so the workspace and state root recorded inside the sessions are the same on every machine. */
@@ -467,7 +467,7 @@ function readme(recipe: Recipe, ctx: Context, built: Built, sessionDir: string, 
 ${recipe.summary}
 
 Written by the real Reasonix ${REASONIX_VERSION} (\`@reasonix/cli-linux-x64\`) against the scripted mock model of
-\`test/support/mock-model.ts\`, by \`scripts/make-fixtures.ts\` (\`npm run fixtures -- ${recipe.name}\`). The bytes are
+\`test/support/reasonix/mock-model.ts\`, by \`scripts/make-fixtures.ts\` (\`npm run fixtures -- ${recipe.name}\`). The bytes are
 Reasonix's own; ids and timestamps change on every regeneration, the layout does not.
 
 - Workspace (cwd of every run): \`${ctx.workspace}\`

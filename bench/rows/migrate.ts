@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
-import { reasonixAbsentMessage, reasonixBinary } from '../../test/support/reasonix.js';
+import { reasonixAbsentMessage, reasonixBinary } from '../../test/support/reasonix/reasonix.js';
 import { runChildOk } from '../support/child.js';
 import { seconds, skipped, speedup, verdict, type Figure } from '../support/figure.js';
 import { rxstoreBin, scratchDir } from '../support/paths.js';

@@ -1,4 +1,4 @@
-import { reasonixAbsentMessage, reasonixBinary } from '../../test/support/reasonix.js';
+import { reasonixAbsentMessage, reasonixBinary } from '../../test/support/reasonix/reasonix.js';
 import { seconds, skipped, speedup, verdict, type Figure } from '../support/figure.js';
 import { inspectCli } from '../support/inspect-cli.js';
 import { timeReasonixResume } from '../support/reasonix-timing.js';

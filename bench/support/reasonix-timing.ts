@@ -1,7 +1,7 @@
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isCompactionRequest, startMockModel, type MockModel } from '../../test/support/mock-model.js';
-import { runReasonix } from '../../test/support/reasonix.js';
+import { isCompactionRequest, startMockModel, type MockModel } from '../../test/support/reasonix/mock-model.js';
+import { runReasonix } from '../../test/support/reasonix/reasonix.js';
 import { benchWorkspace, scratchDir } from './paths.js';
 import { timeRuns, type RunPlan, type Timing } from './timing.js';
 

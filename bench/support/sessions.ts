@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { simpleWorkspaceSlug } from '../../test/support/reasonix.js';
+import { simpleWorkspaceSlug } from '../../test/support/reasonix/reasonix.js';
 import { cachedInput } from './cached-input.js';
 import { benchWorkspace } from './paths.js';
 import { writeSession, type WrittenSession } from './write-session.js';

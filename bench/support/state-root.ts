@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { simpleWorkspaceSlug } from '../../test/support/reasonix.js';
+import { simpleWorkspaceSlug } from '../../test/support/reasonix/reasonix.js';
 import { cachedInput } from './cached-input.js';
 import { writeSession } from './write-session.js';
 

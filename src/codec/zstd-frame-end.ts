@@ -7,6 +7,7 @@
  * is what tells a cut frame, or bytes after one, from a whole frame there.
  */
 export function zstdFrameEnd(frame: Uint8Array): number | undefined {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a frame of 6 bytes or fewer has no room for a block header after its own: the walk finds it cut either way
   if (frame.length < 6) return undefined;
   const descriptor = frame[4]!;
   const singleSegment = (descriptor & 0x20) !== 0;
@@ -14,12 +15,14 @@ export function zstdFrameEnd(frame: Uint8Array): number | undefined {
   const dictionaryIdBytes = [0, 1, 2, 4][descriptor & 0x03]!;
   let at = 5 + (singleSegment ? 0 : 1) + dictionaryIdBytes + contentSizeBytes;
   for (;;) {
+    // Stryker disable next-line ConditionalExpression,ArithmeticOperator: a block header past the end reads as zeros, a block that ends past the end: the check after it says cut
     if (at + 3 > frame.length) return undefined;
     const header = frame[at]! | (frame[at + 1]! << 8) | (frame[at + 2]! << 16);
     const last = (header & 1) === 1;
     const type = (header >> 1) & 0x03;
     const size = header >>> 3;
     at += 3 + (type === 1 ? 1 : size); // an RLE block holds one byte, repeated `size` times
+    // Stryker disable next-line ConditionalExpression: a block past the end leaves at past it, and the last check says cut
     if (at > frame.length) return undefined;
     if (last) break;
   }
@@ -34,6 +37,7 @@ export function zstdFrameEnd(frame: Uint8Array): number | undefined {
  */
 export function skippableFramesEnd(frame: Uint8Array, at: number): number {
   // Nearly every frame ends where its zstd frame does: nothing to look at.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only: the loop below finds nothing at the end either
   if (at >= frame.length) return at;
   const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
   while (at + 8 <= frame.length && (view.getUint32(at, true) & 0xfffffff0) === 0x184d2a50) {

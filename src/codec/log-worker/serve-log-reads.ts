@@ -13,6 +13,7 @@ export const GROUP_ITEMS = 256;
 /** Answers the reads asked for on `port`, one at a time, until the port closes. */
 export function serveLogReads(port: Pick<MessagePort, 'on' | 'postMessage'>): void {
   let credits = 0;
+  // Stryker disable next-line BooleanLiteral: every read sets it again before anything reads it
   let stopped = false;
   let wake: (() => void) | undefined;
 

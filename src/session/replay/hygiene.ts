@@ -47,6 +47,7 @@ export function checkHygiene(projection: Projection, options: HygieneOptions = {
   const answered = transcript.answeredCalls();
   // Reading stopped at damage: a turn still open there, and the calls made in it, may well end past it.
   const cutFrom = options.cutByDamage ? projection.openFrom() : Number.POSITIVE_INFINITY;
+  // Stryker disable next-line EqualityOperator: the row past the end has no calls and no flags
   for (let at = 0; at < transcript.length; at += 1) {
     const messageId = transcript.messageId(at);
     const id = messageId !== undefined ? { messageId } : {};
@@ -59,6 +60,7 @@ export function checkHygiene(projection: Projection, options: HygieneOptions = {
       }
       callsHere.add(callId);
       if (call.name.trim() === '') findings.push({ code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: `tool call ${callId || '(no id)'} has an empty name`, ...id });
+      // Stryker disable next-line EqualityOperator: a message's sequence is never that of a turn/start event, the only sequences openFrom gives
       if (answered[call.idRef] !== 1 && transcript.seq(at) < cutFrom) findings.push({ code: 'RX_DANGLING_TOOL_CALL', severity: 'warning', message: `tool call ${callId || '(no id)'} (${call.name}) has no tool result`, ...id });
       // Reasonix's transcript gate refuses to resume a call whose arguments are not a JSON object, empty ones included.
       if (call.arguments !== 'object') {

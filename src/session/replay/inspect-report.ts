@@ -90,6 +90,7 @@ function newTurnFacts(read: SessionRead): InspectReport['newTurn'] {
 
 function reported(problem: Problem): ReportedProblem {
   const { file, offset, line } = problem.data;
+  // Stryker disable next-line ConditionalExpression: every problem a session or transcript reader reports names its file: no input leaves file undefined
   return { ...problem, ...(file !== undefined ? { file } : {}), ...(offset !== undefined ? { offset } : {}), ...(line !== undefined ? { line } : {}) };
 }
 

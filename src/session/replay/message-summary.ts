@@ -24,6 +24,7 @@ export function summaryOf(message: Message): Message {
     ...(raw_content ? { raw_content: prefixOf(raw_content) } : {}),
     content: typeof content === 'string' ? prefixOf(content) : content,
     ...(message.tool_calls
+      // Stryker disable next-line StringLiteral: arguments that are none: neither '' nor the mutant's text is a JSON object
       ? { tool_calls: message.tool_calls.map((call) => ({ id: call.id, name: call.name ?? call.function?.name, arguments: isJsonObjectText(call.arguments ?? call.function?.arguments ?? '') ? '{}' : (call.arguments ?? call.function?.arguments ?? '') === '' ? '' : 'not an object' })) }
       : {}),
   };
@@ -31,5 +32,6 @@ export function summaryOf(message: Message): Message {
 
 /** The start of a text as a string of its own: a plain slice would keep the whole text alive. */
 export function prefixOf(text: string): string {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a text of exactly 200 characters, or any text, copied whole: the same string (memory only)
   return text.length <= SUMMARY_CONTENT_CHARS ? text : Buffer.from(text.slice(0, SUMMARY_CONTENT_CHARS)).toString();
 }

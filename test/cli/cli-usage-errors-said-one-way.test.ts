@@ -1,0 +1,83 @@
+// What a new user meets when they mistype at the command line: one wording for every unknown
+// command, help topic, option and missing argument, exit 2; what they typed decides the exit code,
+// and long input is cut in the message, with its length.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCliChild } from '../support/cli-child.js';
+import { tempDir } from '../support/temp-dir.js';
+
+const usage = (message: string, help = 'rxstore --help') => `rxstore: RX_USAGE: ${message}${message.endsWith('?') ? '' : ';'} see ${help}\n`;
+
+describe('unknown things are usage errors, said the same way', () => {
+  it.each([
+    [['frobnicate'], usage('unknown command frobnicate')],
+    [['help', 'frobnicate'], usage('unknown command frobnicate')],
+    [['frobnicate', '--help'], usage('unknown command frobnicate')],
+    [['inspct'], usage('unknown command inspct; did you mean inspect?')],
+    [['help', 'inspct'], usage('unknown command inspct; did you mean inspect?')],
+    [['migrate', 'frob'], usage('unknown command migrate frob', 'rxstore migrate --help')],
+    [['help', 'migrate', 'jsonl-to-v3'], usage('unknown command migrate jsonl-to-v3; did you mean migrate jsonl-to-v4?', 'rxstore migrate --help')],
+    [['frobnicate', '--frob'], usage('unknown command frobnicate')],
+    [['ls', '--verfy'], usage('unknown option --verfy; did you mean --verify?', 'rxstore ls --help')],
+    [['inspect', '--jsn', 'abc'], usage('unknown option --jsn; did you mean --json?', 'rxstore inspect --help')],
+    [['ls', '--frobnicate'], usage('unknown option --frobnicate', 'rxstore ls --help')],
+  ])('rxstore %j', async (args, stderr) => {
+    expect(await runCliChild(args)).toMatchObject({ code: 2, stdout: '', stderr });
+  });
+
+  it('a command run without its session says what `inspect ""` says, in the command’s words', async () => {
+    const named = 'name a session: its id or the start of one, a session directory, or a .jsonl transcript';
+    for (const command of ['cat', 'export']) {
+      const missing = await runCliChild([command]);
+      expect(missing).toMatchObject({ code: 2, stdout: '', stderr: usage(named, `rxstore ${command} --help`) });
+      expect((await runCliChild(command === 'export' ? [command, '', '--to', '-'] : [command, ''])).stderr).toMatch(new RegExp(`^rxstore: RX_USAGE: ${named.replace('.', '\\.')}[;\n]`));
+    }
+    expect((await runCliChild(['inspect'])).stderr).toBe(usage(`${named} (or several)`, 'rxstore inspect --help'));
+    expect((await runCliChild(['where'])).stderr).toBe(usage('name a session id, or the start of one', 'rxstore where --help'));
+    for (const command of ['repair', 'salvage', 'view']) {
+      const missing = await runCliChild([command]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(new RegExp(`^rxstore: RX_USAGE: name a session[:(] .*; see rxstore ${command} --help\n$`));
+    }
+    // The help of a command that exists is still help.
+    expect(await runCliChild(['help', 'migrate', 'jsonl-to-v4'])).toMatchObject({ code: 0, stderr: '' });
+  });
+});
+
+describe('what the user typed decides the exit code, and long input is cut in messages', () => {
+  const longestLine = (text: string) => Math.max(...text.split('\n').map((line) => line.length));
+
+  it('an id of 5,000 characters is not found, as one of 255 is: exit 2, the id cut with its length', async () => {
+    const home = await tempDir('rxstore-long-id-');
+    for (const length of [255, 5000]) {
+      const id = 'a'.repeat(length);
+      for (const command of ['inspect', 'cat', 'where', 'repair', 'salvage', 'view']) {
+        const run = await runCliChild([command, id, '--home', home]);
+        expect(run.code, `${command} ${length}: ${run.stderr}`).toBe(2);
+        expect(run.stderr).toMatch(/^rxstore: RX_SESSION_NOT_FOUND: no session matches "a+/);
+        expect(longestLine(run.stderr)).toBeLessThanOrEqual(400);
+        if (length > 400) expect(run.stderr).toContain('… (5,000 characters)"');
+      }
+    }
+  });
+
+  it('a path of 6,000 characters is not a session, as /nonexistent/dir is: exit 2, cut with its length', async () => {
+    const long = `/${'a/'.repeat(3000)}`;
+    const missing = join(await tempDir('rxstore-missing-'), 'nonexistent', 'dir');
+    for (const args of [['inspect', long], ['cat', long], ['salvage', `${long}x.jsonl`], ['migrate', 'jsonl-to-v4', long], ['inspect', missing]]) {
+      const run = await runCliChild(args);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/^rxstore: RX_NOT_A_SESSION: \//);
+      expect(run.stderr.split('\n')).toHaveLength(2);
+      expect(longestLine(run.stderr)).toBeLessThanOrEqual(400);
+    }
+    expect((await runCliChild(['inspect', long])).stderr).toMatch(/^rxstore: RX_NOT_A_SESSION: \/a\/a\/\S*… \(6,000 characters\): file name too long\n$/);
+  });
+
+  it('warnings about a long --home are cut too, and ls says none was found (exit 2)', async () => {
+    const run = await runCliChild(['ls', '--home', `/${'b'.repeat(5000)}`]);
+    expect(run.code).toBe(2);
+    expect(longestLine(run.stderr)).toBeLessThanOrEqual(400);
+    expect(run.stderr).toMatch(/^rxstore: RX_SESSION_NOT_FOUND: no sessions found \(\/b+… \(5,\d{3} characters\): no such directory\)$/m);
+  });
+});

@@ -1,0 +1,365 @@
+// Every write writes all its bytes or fails naming the path: short writes and ENOSPC at every write
+// of every writing command (fail points), and a real nearly full file system (a small tmpfs, as root).
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, readdir, readFile, realpath, rm, stat, statfs, truncate, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readSession } from '../../src/session/reading/read-session.js';
+import { rxstoreBin, runCliChild, runNodeChild, type ChildResult } from '../support/cli-child.js';
+import { forEachHit, type FailPointHit } from '../support/faults/fail-points.js';
+import { copySession } from '../support/faults/faults.js';
+import { fixture } from '../support/fixtures.js';
+import { tempDir } from '../support/temp-dir.js';
+import { startMockModel } from '../support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from '../support/reasonix/reasonix.js';
+import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
+import { treeDigest } from '../support/tree-digest.js';
+
+/** Temporary names rxstore writes beside what it publishes: none may be left after a failed write. */
+const TEMP_NAME = /^\.atomic-.*\.tmp$|\.tmp-rxstore-|\.tail\.tmp$|^\.append-.*\.staged$|^content-.*\.tmp$/;
+
+async function tempNamesUnder(root: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      if (TEMP_NAME.test(entry.name)) found.push(join(dir, entry.name));
+      if (entry.isDirectory()) await walk(join(dir, entry.name));
+    }
+  };
+  await walk(root);
+  return found;
+}
+
+/** Runs the CLI with a fault at one hit of a write point (or none), tracing every point it passes. */
+async function runWithFault(args: string[], fault?: { point: FailPointHit; kind: 'short' | 'enospc' }): Promise<{ run: ChildResult; hits: FailPointHit[] }> {
+  const trace = join(await tempDir('rxstore-write-trace-'), 'trace');
+  const env: NodeJS.ProcessEnv = { ...process.env, RXSTORE_FAIL_POINT_TRACE: trace };
+  if (fault) env.RXSTORE_FAIL_POINT = `${fault.point.name}:${fault.point.hit}:${fault.kind}`;
+  else delete env.RXSTORE_FAIL_POINT;
+  const run = await runNodeChild([rxstoreBin, ...args], { env });
+  const seen = new Map<string, number>();
+  const hits = (await readFile(trace, 'utf8').catch(() => ''))
+    .split('\n')
+    .filter((name) => name.startsWith('write.'))
+    .map((name) => {
+      const hit = (seen.get(name) ?? 0) + 1;
+      seen.set(name, hit);
+      return { name, hit };
+    });
+  return { run, hits };
+}
+
+/** A torn copy of a fixture: its last frame cut short, as a writer killed mid-append leaves it. */
+async function tornSession(): Promise<string> {
+  const dir = await copySession(fixture('tool-calls').dir);
+  const log = join(dir, 'events.frames');
+  await truncate(log, (await stat(log)).size - 7);
+  return dir;
+}
+
+/** A JSONL transcript whose session takes more than `bytes` on disk (the text does not compress). */
+async function bigTranscript(bytes: number): Promise<{ transcript: string; messages: number }> {
+  const dir = await tempDir('rxstore-big-jsonl-');
+  await mkdir(join(dir, 'sessions'));
+  const lines = [JSON.stringify({ role: 'system', content: 'You are a test.' })];
+  for (let turn = 0; turn < 8; turn += 1) {
+    lines.push(JSON.stringify({ role: 'user', content: `question ${turn}` }));
+    lines.push(JSON.stringify({ role: 'assistant', content: randomBytes(Math.ceil(bytes / 8)).toString('base64') }));
+  }
+  const transcript = join(dir, 'sessions', 'big.jsonl');
+  await writeFile(transcript, `${lines.join('\n')}\n`);
+  return { transcript, messages: lines.length };
+}
+
+/** One writing command, set up afresh for each run, and what must hold after it. */
+interface Writer {
+  name: string;
+  /** Sets up a run: the arguments, the folder it writes in, and the check of a run that succeeded or failed. */
+  prepare(): Promise<{ args: string[]; area: string; check(run: ChildResult, outcome: 'failed' | 'whole'): Promise<void> }>;
+}
+
+const plain = fixture('tool-calls');
+
+const writers: Writer[] = [
+  {
+    name: 'view --to a page (one rxstore wrote before)',
+    async prepare() {
+      const area = await tempDir('rxstore-w-view-');
+      const page = join(area, 'page.html');
+      expect((await runCliChild(['view', plain.dir, '--to', page])).code).toBe(0);
+      const before = await readFile(page);
+      return {
+        args: ['view', plain.dir, '--to', page],
+        area,
+        // The old page stays as it was, or the new one is whole (the same session: the same page).
+        check: async () => expect((await readFile(page)).equals(before)).toBe(true),
+      };
+    },
+  },
+  {
+    name: 'view --all --to a site',
+    async prepare() {
+      const area = await tempDir('rxstore-w-site-');
+      const site = join(area, 'site');
+      return {
+        args: ['view', '--all', '--to', site, '--state-home', plain.root],
+        area,
+        check: async (_run, outcome) => {
+          if (outcome === 'failed') return;
+          const state = JSON.parse(await readFile(join(site, 'rxstore-site.json'), 'utf8')) as { pages: { file: string }[] };
+          expect(state.pages).toHaveLength(1);
+          expect(await readFile(join(site, 'sessions', state.pages[0]!.file), 'utf8')).toMatch(/<\/html>\n$/);
+          expect(await readFile(join(site, 'index.html'), 'utf8')).toMatch(/<\/html>\n$/);
+        },
+      };
+    },
+  },
+  {
+    name: 'export --to a transcript',
+    async prepare() {
+      const area = await tempDir('rxstore-w-export-');
+      const out = join(area, 'out.jsonl');
+      const expected = (await runCliChild(['export', plain.dir, '--to', '-'])).stdout;
+      return {
+        args: ['export', plain.dir, '--to', out],
+        area,
+        check: async (_run, outcome) => {
+          if (outcome === 'whole') expect(await readFile(out, 'utf8')).toBe(expected);
+          else expect(await readFile(out, 'utf8').catch(() => 'absent')).toMatch(new RegExp(`^(absent|${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})$`));
+        },
+      };
+    },
+  },
+  {
+    name: 'migrate jsonl-to-v4 --to a store',
+    async prepare() {
+      const area = await tempDir('rxstore-w-migrate-');
+      const { transcript, messages } = await bigTranscript(32 * 1024);
+      const store = join(area, 'sessions-v4');
+      await mkdir(store);
+      const args = ['migrate', 'jsonl-to-v4', transcript, '--to', store];
+      return {
+        args,
+        area,
+        check: async (_run, outcome) => {
+          // Whatever a failed run left, a re-run ends with the whole session: never "already migrated" for less.
+          if (outcome === 'failed') {
+            const again = await runCliChild(args);
+            expect(again.code, again.stderr).toBe(0);
+          }
+          const sessions = (await readdir(store)).filter((name) => /^[0-9a-f]{24}$/.test(name));
+          expect(sessions).toHaveLength(1);
+          const read = await readSession(join(store, sessions[0]!));
+          expect(read.status).toBe('ok');
+          expect(read.projection.transcript).toHaveLength(messages);
+        },
+      };
+    },
+  },
+  {
+    name: 'salvage --to a store',
+    async prepare() {
+      const area = await tempDir('rxstore-w-salvage-');
+      const damaged = await tornSession();
+      const store = join(area, 'rescued');
+      await mkdir(store);
+      return {
+        args: ['salvage', damaged, '--to', store],
+        area,
+        check: async (_run, outcome) => {
+          const made = (await readdir(store)).filter((name) => !name.startsWith('.'));
+          if (outcome === 'failed') expect(made).toEqual([]);
+          else expect((await readSession(join(store, made[0]!))).status).toBe('ok');
+        },
+      };
+    },
+  },
+  {
+    name: 'repair of a torn tail',
+    async prepare() {
+      const dir = await tornSession();
+      const before = await treeDigest(dir);
+      return {
+        args: ['repair', dir],
+        area: dir,
+        check: async (_run, outcome) => {
+          if (outcome === 'failed') expect(await treeDigest(dir)).toBe(before);
+          else expect((await readSession(dir)).status).toBe('ok');
+        },
+      };
+    },
+  },
+  {
+    name: 'cat --records --cursor',
+    async prepare() {
+      const area = await tempDir('rxstore-w-cursor-');
+      const cursor = join(area, 'cursor.json');
+      return {
+        args: ['cat', plain.dir, '--records', '--cursor', cursor],
+        area,
+        check: async (_run, outcome) => {
+          const text = await readFile(cursor, 'utf8').catch(() => undefined);
+          if (outcome === 'failed') expect(text).toBeUndefined();
+          else expect(JSON.parse(text!)).toMatchObject({ log: { offset: expect.any(Number) } });
+        },
+      };
+    },
+  },
+];
+
+describe('every write of every writing command writes all its bytes or fails naming the path (fail points)', () => {
+  for (const writer of writers) {
+    it(`${writer.name}: a short write is completed; ENOSPC fails with one coded line, exit 1, no temporary file, nothing cut published`, async () => {
+      const clean = await writer.prepare();
+      const { run, hits } = await runWithFault(clean.args);
+      expect(run.code, run.stderr).toBe(0);
+      expect(hits.length, 'the command writes through writeAll').toBeGreaterThan(0);
+      await clean.check(run, 'whole');
+
+      await forEachHit(hits, 4, async (point) => {
+        const short = await writer.prepare();
+        const shortRun = (await runWithFault(short.args, { point, kind: 'short' })).run;
+        expect(shortRun.code, `short at ${point.name}:${point.hit}: ${shortRun.stderr}`).toBe(0);
+        await short.check(shortRun, 'whole');
+
+        const full = await writer.prepare();
+        const failed = (await runWithFault(full.args, { point, kind: 'enospc' })).run;
+        expect(failed.code, `ENOSPC at ${point.name}:${point.hit}: ${failed.stdout}`).toBe(1);
+        // One coded line naming a path the user knows (never a temporary name), for a single-target command.
+        // (migrate says it on the transcript's line, as it says every failure.)
+        const line = `${failed.stderr}${failed.stdout}`.split('\n').find((text) => text.includes('RX_FILE_SYSTEM')) ?? '';
+        expect(line, failed.stderr).toMatch(/\/[^ ]*: no space left on device/);
+        expect(line).not.toMatch(/\.atomic-|\.tmp-rxstore-|\.tail\.tmp|\.append-|\/content-[0-9a-f]+\.tmp/);
+        expect(await tempNamesUnder(full.area)).toEqual([]);
+        await full.check(failed, 'failed');
+      });
+    }, 240_000);
+  }
+});
+
+const isRoot = process.getuid?.() === 0;
+
+describe('on a real file system that fills up (a small tmpfs)', () => {
+  const mounts: string[] = [];
+  afterAll(() => {
+    for (const dir of mounts) execFileSync('umount', [dir]);
+  });
+
+  /** A tmpfs of `size` bytes, mounted for this test file, with all but about `free` bytes taken by a filler file. */
+  async function nearlyFull(size: number): Promise<{ dir: string; fill(free: number): Promise<void>; unfill(): Promise<void> }> {
+    const dir = await tempDir('rxstore-tmpfs-');
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
+    mounts.push(dir);
+    const filler = join(dir, 'filler');
+    return {
+      dir,
+      async fill(free) {
+        const stats = await statfs(dir);
+        await writeFile(filler, Buffer.alloc(Math.max(0, stats.bavail * stats.bsize - free)));
+      },
+      unfill: () => rm(filler, { force: true }),
+    };
+  }
+
+  it.skipIf(!isRoot)(
+    `view --to, view --all --to, migrate and repair fail with the path and exit 1, publish nothing cut, leave no temporary file, and a re-run after space is freed does the whole job${isRoot ? '' : ' — skipped: mounting a tmpfs needs root (CI runs as root)'}`,
+    async () => {
+      const disk = await nearlyFull(1024 * 1024);
+
+      // A page rxstore wrote before stays as it was.
+      const page = join(disk.dir, 'page.html');
+      expect((await runCliChild(['view', plain.dir, '--to', page])).code).toBe(0);
+      const pageBefore = await readFile(page);
+      expect(pageBefore.length).toBeGreaterThan(8192);
+      await disk.fill(4096);
+      const view = await runCliChild(['view', plain.dir, '--to', page]);
+      expect(view).toMatchObject({ code: 1, stderr: `rxstore: RX_FILE_SYSTEM: ${page}: no space left on device\n` });
+      expect((await readFile(page)).equals(pageBefore)).toBe(true);
+
+      const site = join(disk.dir, 'site');
+      const all = await runCliChild(['view', '--all', '--to', site, '--state-home', plain.root]);
+      expect(all.code).toBe(1);
+      expect(all.stderr).toMatch(new RegExp(`^rxstore: RX_FILE_SYSTEM: ${site}/[^:]+: no space left on device\\n$`));
+      expect(await readdir(join(site, 'sessions'))).toEqual([]);
+      expect(await tempNamesUnder(disk.dir)).toEqual([]);
+
+      // A migration cut by the full disk is not published; once there is room, a re-run migrates it whole.
+      await disk.unfill();
+      const { transcript, messages } = await bigTranscript(64 * 1024);
+      const store = join(disk.dir, 'sessions-v4');
+      await mkdir(store);
+      await disk.fill(16 * 1024);
+      const cut = await runCliChild(['migrate', 'jsonl-to-v4', transcript, '--to', store]);
+      expect(cut.code).toBe(1);
+      expect(cut.stdout).toMatch(/no space left on device \(RX_FILE_SYSTEM\)/);
+      expect((await readdir(store)).filter((name) => !name.startsWith('.'))).toEqual([]);
+      expect(await tempNamesUnder(disk.dir)).toEqual([]);
+      await disk.unfill();
+      const again = await runCliChild(['migrate', 'jsonl-to-v4', transcript, '--to', store]);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/1 migrated/);
+      const [id] = (await readdir(store)).filter((name) => /^[0-9a-f]{24}$/.test(name));
+      const read = await readSession(join(store, id!));
+      expect(read.status).toBe('ok');
+      expect(read.projection.transcript).toHaveLength(messages);
+
+      // repair keeps the cut bytes as evidence first: with no room for them, it changes nothing and leaves no .tail.tmp.
+      const source = await tornSession();
+      const torn = join(disk.dir, 'sessions-v4', basename(source));
+      await cp(source, torn, { recursive: true });
+      const tornBefore = await treeDigest(torn);
+      await disk.fill(0);
+      const repair = await runCliChild(['repair', torn]);
+      expect(repair.code).toBe(1);
+      expect(repair.stderr).toMatch(new RegExp(`^rxstore: RX_FILE_SYSTEM: ${torn}/events\\.torn-\\d+\\.tail: no space left on device\\n$`));
+      expect(await treeDigest(torn)).toBe(tornBefore);
+      expect(await tempNamesUnder(disk.dir)).toEqual([]);
+    },
+    120_000,
+  );
+});
+
+describe('a migration target that does not verify is never counted as migrated', () => {
+  it.skipIf(!reasonixBinary())(
+    reasonixTitle('a target cut inside its import (as a full disk left it before) is set aside, migrated again whole, and the real Reasonix resumes it beside the set-aside copy'),
+    async () => {
+      const base = await realpath(await tempDir('rxstore-cut-migration-'));
+      const [home, workspace] = [join(base, 'home'), join(base, 'ws')];
+      await Promise.all([mkdir(home), mkdir(workspace)]);
+      const { transcript, messages } = await bigTranscript(32 * 1024);
+      const args = ['migrate', 'jsonl-to-v4', transcript, '--home', home, '--cwd', workspace];
+      expect((await runCliChild(args)).code).toBe(0);
+      const store = join(home, 'projects', workspaceSlug(workspace, 'linux'), 'sessions-v4');
+      const [id] = (await readdir(store)).filter((name) => /^[0-9a-f]{24}$/.test(name));
+      // What the earlier code published on a full disk: the log cut at 16 KiB, inside the first batch.
+      await truncate(join(store, id!, 'events.frames'), 16 * 1024);
+      expect((await readSession(join(store, id!))).projection.transcript).toHaveLength(0);
+
+      const again = await runCliChild(args);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/1 migrated, 0 would be migrated, 0 already migrated, 0 failed/);
+      const aside = /it was moved to (\S+) and migrated again/.exec(again.stdout)?.[1];
+      expect(aside).toMatch(new RegExp(`^${store}/\\.${id}\\.unverified-rxstore-[0-9a-f]{12}$`));
+      expect((await stat(join(aside!, 'events.frames'))).size).toBe(16 * 1024);
+      const read = await readSession(join(store, id!));
+      expect(read.status).toBe('ok');
+      expect(read.projection.transcript).toHaveLength(messages);
+      // A third run finds it whole.
+      expect((await runCliChild(args)).stdout).toMatch(/0 migrated, 0 would be migrated, 1 already migrated/);
+
+      const mock = await startMockModel([{ text: 'Resumed.' }]);
+      try {
+        const resumed = await runReasonix({ home, cwd: workspace, args: ['run', '--resume', id!, 'Still there?'], mock });
+        expect(resumed.code, resumed.stderr).toBe(0);
+        // The model is sent every message of the transcript (Reasonix may add its own context around them).
+        const sent = mock.chatRequests()[0]!.messages.map((message) => message.content);
+        const lines = (await readFile(transcript, 'utf8')).trimEnd().split('\n').map((line) => (JSON.parse(line) as { content: string }).content);
+        expect(sent).toEqual(expect.arrayContaining([...lines, 'Still there?']));
+      } finally {
+        await mock.close();
+      }
+    },
+    120_000,
+  );
+});

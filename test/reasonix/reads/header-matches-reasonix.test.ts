@@ -1,0 +1,39 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readSession } from '../../../src/session/reading/read-session.js';
+import { copySession } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.js';
+import { reasonixVerdict } from '../../support/reasonix/reasonix-verdict.js';
+
+/**
+ * `header.json` (written by the desktop app and `serve`) is a Go struct to Reasonix 1.38.11: keys in any case,
+ * `null` as the zero value, numbers as written; then its own checks. rxstore's verdict on each is Reasonix's.
+ */
+const source = fixture('plain-chat');
+const header = (fields: string) => `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", ${fields}}`;
+
+const cases: [string, string][] = [
+  ['a valid header', header('"cwd": "/w", "origin": "new"')],
+  ['cwd null', header('"cwd": null, "origin": "new"')],
+  ['keys in another case', `{"SchemaVersion": 1, "SESSIONID": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "Origin": "new"}`],
+  ['parentSessionId null', header('"parentSessionId": null, "origin": "fork"')],
+  ['schemaVersion written 1.0', `{"schemaVersion": 1.0, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "new"}`],
+  ['schemaVersion null', `{"schemaVersion": null, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "new"}`],
+  ['schemaVersion 2', `{"schemaVersion": 2, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "new"}`],
+  ['another session\'s id', `{"schemaVersion": 1, "sessionId": "other", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "new"}`],
+  ['an origin Reasonix does not write', header('"origin": "copied"')],
+  ['createdAt Go\'s zero time', `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "0001-01-01T00:00:00Z", "origin": "new"}`],
+  ['cwd a number', header('"cwd": 1, "origin": "new"')],
+];
+
+describe.skipIf(!reasonixBinary())(reasonixTitle('header.json, judged by Reasonix 1.38.11'), () => {
+  it.concurrent.each(cases)('%s: rxstore says what Reasonix does', async (_, text) => {
+    const dir = await copySession(source.dir);
+    await writeFile(join(dir, 'header.json'), text);
+    const read = await readSession(dir, { caches: false });
+    const reasonix = await reasonixVerdict(dir, source.workspace);
+    expect(read.status, `${reasonix.error}\n${read.problems.map((problem) => problem.message).join('\n')}`).toBe(reasonix.status);
+  });
+});

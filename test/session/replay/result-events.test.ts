@@ -1,0 +1,23 @@
+// Where each event that wrote a tool result is: what names the event of a repeated result when Reasonix's
+// refusal of it is reported. One note an event, however many results it holds; found by sequence.
+import { describe, expect, it } from 'vitest';
+import { ResultEvents } from '../../../src/session/replay/result-events.js';
+
+describe('ResultEvents', () => {
+  it('finds each noted event by its sequence, once however often it is noted, and nothing for another', () => {
+    const events = new ResultEvents();
+    expect(events.placeOf(1)).toBeUndefined();
+    events.note(3, 100, 'message/complete');
+    events.note(3, 100, 'message/complete');
+    events.note(7, 250, 'history/replace');
+    events.note(8, 400, 'message/upsert');
+    events.note(12, 900, 'legacy/import');
+    expect([3, 7, 8, 12].map((seq) => events.placeOf(seq))).toEqual([
+      { offset: 100, kind: 'message/complete' },
+      { offset: 250, kind: 'history/replace' },
+      { offset: 400, kind: 'message/upsert' },
+      { offset: 900, kind: 'legacy/import' },
+    ]);
+    expect([1, 4, 9, 13].map((seq) => events.placeOf(seq))).toEqual([undefined, undefined, undefined, undefined]);
+  });
+});

@@ -1,0 +1,282 @@
+import { copyFile, mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readSession } from '../../src/session/reading/read-session.js';
+import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
+import { appendBatch, endFrames, framesOf, logOf } from '../support/faults/faults.js';
+import { fixture } from '../support/fixtures.js';
+import { startMockModel } from '../support/reasonix/mock-model.js';
+import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from '../support/reasonix/reasonix.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { buildStateRoot, type BuiltMachine } from '../support/sessions/state-root.js';
+import { tempDir } from '../support/temp-dir.js';
+import { cachePerTest } from '../support/cache-per-test.js';
+
+/** `rxstore ls --json` of the machine (or a state root), with the summary cache in `XDG_CACHE_HOME`. */
+async function ls(machine: BuiltMachine | string, ...extra: string[]): Promise<ListedSession[]> {
+  const run = await runCli(['ls', '--state-home', typeof machine === 'string' ? machine : machine.stateRoot, '--json', ...extra]);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as ListedSession[];
+}
+
+const checked = (sessions: ListedSession[]) => sessions.flatMap((session) => session.copies.map((copy) => copy.checked));
+/** A row as it reads, without how it was checked. */
+const facts = (sessions: ListedSession[]) => sessions.map(({ checked: _, copies, ...row }) => ({ ...row, copies: copies.map(({ checked: __, ...copy }) => copy) }));
+
+describe('ls keeps a summary cache, like git keeps its index', () => {
+  let cacheDir: string;
+  let before: string | undefined;
+  beforeEach(async () => {
+    before = process.env.XDG_CACHE_HOME;
+    cacheDir = await tempDir('rxstore-cache-');
+    process.env.XDG_CACHE_HOME = cacheDir;
+  });
+  afterEach(() => {
+    process.env.XDG_CACHE_HOME = before;
+  });
+  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v6.json');
+
+  it('an unchanged session is not read again; a changed one is; the rows say which, and read the same', async () => {
+    const machine = await buildStateRoot();
+    const first = await ls(machine);
+    expect(new Set(checked(first))).toEqual(new Set(['now']));
+    const second = await ls(machine);
+    expect(facts(second)).toEqual(facts(first));
+    // Every copy that told something came from the cache; the damaged one too: its verdict is kept.
+    expect(checked(second).filter((how) => how === 'now')).toEqual([]);
+
+    const toolCalls = first.find((session) => session.id === machine.ids.toolCalls)!;
+    await appendBatch(toolCalls.path, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-cache-new', content: 'one more', origin: 'user' } } }]);
+    const third = await ls(machine);
+    const changed = third.find((session) => session.id === machine.ids.toolCalls)!;
+    expect(changed.checked).toBe('appended');
+    expect(changed.messages).toBe(toolCalls.messages + 1);
+    expect(third.filter((session) => session.id !== machine.ids.toolCalls).every((session) => session.checked === 'cache')).toBe(true);
+  });
+
+  it('a writer.lock turned into a directory, or put right, is seen at once, the log untouched or grown', async () => {
+    const machine = await buildStateRoot();
+    const copyOf = (sessions: ListedSession[]) => sessions.find((session) => session.id === machine.ids.plainChat)!.copies.find((copy) => copy.store === 'sessions-v4')!;
+    const lock = join(copyOf(await ls(machine)).path, 'writer.lock');
+    await rm(lock, { force: true });
+    await mkdir(lock);
+    const blocked = copyOf(await ls(machine));
+    expect(blocked).toMatchObject({ status: 'damaged', checked: 'now' });
+    expect(blocked.problem).toContain('writer.lock is a directory');
+    await rename(lock, `${lock}.aside`);
+    expect(copyOf(await ls(machine))).toMatchObject({ status: 'ok', checked: 'now', problem: null });
+    expect(copyOf(await ls(machine))).toMatchObject({ status: 'ok', checked: 'cache' });
+    // Blocked again while the log grew: not the appended batches alone, but the verdict.
+    await mkdir(lock);
+    await appendBatch(copyOf(await ls(machine, '--no-cache')).path, [{ kind: 'session/title', payload: { title: 'grown' } }]);
+    expect(copyOf(await ls(machine))).toMatchObject({ status: 'damaged', checked: 'now' });
+  });
+
+  it('a corrupt cache file, or a bad entry in it, is never trusted: those sessions are read again', async () => {
+    const machine = await buildStateRoot();
+    const first = await ls(machine);
+    const kept = JSON.parse(await readFile(cacheFile(), 'utf8')) as { entries: Record<string, { summary: { status: string } }> };
+    const [path] = Object.keys(kept.entries);
+    kept.entries[path!]!.summary.status = 'splendid';
+    await writeFile(cacheFile(), JSON.stringify(kept));
+    const second = await ls(machine);
+    const copies = second.flatMap((session) => session.copies);
+    expect(copies.find((copy) => copy.path === path)!.checked).toBe('now');
+    expect(copies.filter((copy) => copy.path !== path).every((copy) => copy.checked === 'cache')).toBe(true);
+    await writeFile(cacheFile(), 'not json at all');
+    const third = await ls(machine);
+    expect(new Set(checked(third))).toEqual(new Set(['now']));
+    expect(facts(third)).toEqual(facts(first));
+  });
+
+  it('resume points are kept apart: a listing of unchanged sessions needs none, and a foreign or spoilt file of them only costs a whole read', async () => {
+    const machine = await buildStateRoot();
+    const first = await ls(machine);
+    const points = join(cacheDir, 'rxstore', 'resume-points-v6.json');
+    // Unreadable as JSON, and then gone: the summaries alone answer every unchanged session.
+    await writeFile(points, '{"version": 3, "entries": {');
+    expect(new Set(checked(await ls(machine)))).toEqual(new Set(['cache']));
+    await rm(points);
+    expect(new Set(checked(await ls(machine)))).toEqual(new Set(['cache']));
+
+    // Without its resume point, an appended log is read whole, and gives the same row as a cold read.
+    const toolCalls = first.find((session) => session.id === machine.ids.toolCalls)!;
+    await appendBatch(toolCalls.path, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-cache-apart', content: 'one more', origin: 'user' } } }]);
+    const appended = (await ls(machine)).find((session) => session.id === machine.ids.toolCalls)!;
+    expect(appended.checked).toBe('now');
+    expect(appended.messages).toBe(toolCalls.messages + 1);
+    // That read kept a point again: the next append is read from it.
+    await appendBatch(toolCalls.path, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-cache-apart-2', content: 'and more', origin: 'user' } } }]);
+    const next = (await ls(machine)).find((session) => session.id === machine.ids.toolCalls)!;
+    expect(next).toMatchObject({ checked: 'appended', messages: toolCalls.messages + 2 });
+    expect(facts([next])).toEqual(facts((await ls(machine, '--no-cache')).filter((session) => session.id === machine.ids.toolCalls)));
+  });
+
+  it('--no-cache reads every log and leaves the cache alone; --verify reads every log too', async () => {
+    const machine = await buildStateRoot();
+    await ls(machine);
+    const { mtimeMs } = await stat(cacheFile());
+    const bytes = await readFile(cacheFile());
+    expect(new Set(checked(await ls(machine, '--no-cache')))).toEqual(new Set(['now']));
+    expect(await readFile(cacheFile())).toEqual(bytes);
+    expect((await stat(cacheFile())).mtimeMs).toBe(mtimeMs);
+    const verified = await runCli(['ls', '--state-home', machine.stateRoot, '--json', '--verify']);
+    expect(verified.code).toBe(1); // the machine holds a damaged session
+    expect(new Set(checked(JSON.parse(verified.stdout) as ListedSession[]))).toEqual(new Set(['now']));
+  });
+});
+
+describe('an appended log costs only its new batches; anything else is read whole', () => {
+  cachePerTest();
+  const row = (sessions: ListedSession[], id: string) => sessions.find((session) => session.id === id)!;
+
+  /** A fixture session alone in a state root of its own. */
+  async function alone(name: Parameters<typeof fixture>[0]) {
+    const source = fixture(name);
+    const home = await tempDir('rxstore-appended-');
+    return { source, home, dir: await layForResume(source.dir, home, source.workspace) };
+  }
+
+  it('reads from where the last ls stopped: a byte spoilt before that is not seen until --verify', async () => {
+    const { source, home, dir } = await alone('plain-chat');
+    await ls(home);
+    const [, second] = await framesOf(dir);
+    await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-appended-1', content: 'and then?', origin: 'user' } } }]);
+    // Spoil a byte in the log's first batch (neither in its first bytes nor just before the old end, which the cursor hashes).
+    const log = await readFile(logOf(dir));
+    const at = second!.offset + 12 + Math.floor((second!.bytes - 12) / 2);
+    log[at] = log[at]! ^ 0xff;
+    await writeFile(logOf(dir), log);
+    const appended = row(await ls(home), source.id);
+    expect(appended.checked).toBe('appended');
+    expect(appended.status).toBe('ok');
+    const verified = await runCli(['ls', '--state-home', home, '--json', '--verify']);
+    expect(verified.code).toBe(1);
+    expect(row(JSON.parse(verified.stdout) as ListedSession[], source.id)).toMatchObject({ checked: 'now', status: 'damaged' });
+  });
+
+  it('a log cut and written again, or another file put in its place, is read whole', async () => {
+    const { source, home, dir } = await alone('tool-calls');
+    await ls(home);
+    const message = (id: string) => [{ kind: 'message/complete', payload: { message: { role: 'user', id, content: `question ${id}`, origin: 'user' } } }];
+    // A repair cut the last batch; a writer appended after the cut: the bytes before the old end changed.
+    const ends = await endFrames(dir);
+    const lastButOne = ends.at(-2)!;
+    await truncate(logOf(dir), lastButOne.offset + lastButOne.bytes);
+    await appendBatch(dir, message('rx-after-cut'));
+    const cut = await ls(home);
+    expect(row(cut, source.id).checked).toBe('now');
+    expect(facts(cut)).toEqual(facts(await ls(home, '--no-cache')));
+    // The same bytes and one batch more, but in a new file renamed over the log.
+    const copy = join(dir, 'events.frames.new');
+    await copyFile(logOf(dir), copy);
+    await rename(copy, logOf(dir));
+    await appendBatch(dir, message('rx-new-file'));
+    const replaced = await ls(home);
+    expect(row(replaced, source.id).checked).toBe('now');
+    expect(facts(replaced)).toEqual(facts(await ls(home, '--no-cache')));
+  });
+
+  it('an appended batch that takes back or repeats what was written before is read whole', async () => {
+    const { source, home, dir } = await alone('plain-chat');
+    const first = row(await ls(home), source.id);
+    const retract = [{ kind: 'message/retract', payload: { messageIds: ['rx-nothing-such'] } }];
+    await appendBatch(dir, retract);
+    expect(row(await ls(home), source.id).checked).toBe('now');
+    // A message id the log already holds: Reasonix refuses the session, and so does the listing.
+    const kept = JSON.parse(await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'resume-points-v6.json'), 'utf8')) as { entries: Record<string, unknown> };
+    expect(kept.entries[dir]).toBeDefined();
+    const repeated = (await readSession(dir)).projection.transcript.find(({ message }) => message.id !== undefined)!.message.id!;
+    await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: repeated, content: 'again', origin: 'user' } } }]);
+    const again = row(await ls(home), source.id);
+    expect(again).toMatchObject({ checked: 'now', status: 'damaged' });
+    expect(again.problem).toMatch(/duplicate stable message id/);
+    expect(first.status).toBe('ok');
+  });
+
+  it('two listings at once both answer whole, and leave a cache the next one trusts', async () => {
+    const machine = await buildStateRoot();
+    const [one, two] = await Promise.all([ls(machine), ls(machine)]);
+    expect(facts(one)).toEqual(facts(two));
+    const third = await ls(machine);
+    expect(facts(third)).toEqual(facts(one));
+    expect(third.filter((session) => session.checked === 'cache').length).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(!reasonixBinary())(reasonixTitle('ls after the real Reasonix appended to a session'), () => {
+  cachePerTest();
+
+  it.each(['tool-calls', 'titled', 'payload-ref', 'compacted', 'jsonl-migrated'] as const)('%s: only the new batches are read, and the row is what reading the whole log gives', async (name) => {
+    const source = fixture(name);
+    const home = await tempDir('rxstore-appended-');
+    await layForResume(source.dir, home, source.workspace);
+    const first = (await ls(home)).find((session) => session.id === source.id)!;
+    expect(first.checked).toBe('now');
+    const mock = await startMockModel([
+      { text: 'Checking.', toolCalls: [{ id: `call_${name}`, name: 'bash', arguments: { command: 'echo appended' } }] },
+      { text: 'It printed appended.' },
+    ]);
+    try {
+      const run = await runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', source.id, 'Run echo appended.'], mock, permissionMode: 'danger-full-access' });
+      expect(run.code, run.stderr).toBe(0);
+    } finally {
+      await mock.close();
+    }
+    const again = await ls(home);
+    const appended = again.find((session) => session.id === source.id)!;
+    expect(appended.checked).toBe('appended');
+    expect(appended.messages).toBeGreaterThan(first.messages);
+    expect(facts(again)).toEqual(facts(await ls(home, '--no-cache')));
+    // Unchanged since: from the cache alone.
+    expect((await ls(home)).find((session) => session.id === source.id)!.checked).toBe('cache');
+  });
+});
+
+describe('the cache folder and files, when they are not what they should be', () => {
+  /** `rxstore ls --json` of a machine, with the cache under `cacheHome`. */
+  async function lsWithCacheHome(machine: BuiltMachine, cacheHome: string) {
+    const before = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = cacheHome;
+    try {
+      return await runCli(['ls', '--state-home', machine.stateRoot, '--json']);
+    } finally {
+      process.env.XDG_CACHE_HOME = before;
+    }
+  }
+
+  it('a FIFO in place of a cache file is no cache (not a wait for a writer), and the save replaces it with a file', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { mkdir } = await import('node:fs/promises');
+    const machine = await buildStateRoot();
+    const cacheHome = await tempDir('rxstore-cache-');
+    const folder = join(cacheHome, 'rxstore');
+    await mkdir(folder);
+    for (const name of ['summaries-v6.json', 'resume-points-v6.json']) execFileSync('mkfifo', [join(folder, name)]);
+    const run = await lsWithCacheHome(machine, cacheHome);
+    expect(run.code, run.stderr).toBe(0);
+    expect(new Set(checked(JSON.parse(run.stdout) as ListedSession[]))).toEqual(new Set(['now']));
+    expect((await stat(join(folder, 'summaries-v6.json'))).isFile()).toBe(true);
+  });
+
+  it('a cache folder that cannot be made is one warning in words, and the listing still answers; the library throws RX_FILE_SYSTEM', async () => {
+    const { CacheFile } = await import('../../src/store/listing/cache-file.js');
+    const machine = await buildStateRoot();
+    const notAFolder = join(await tempDir('rxstore-cache-'), 'a-file');
+    await writeFile(notAFolder, 'x');
+    const run = await lsWithCacheHome(machine, notAFolder);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).not.toEqual([]);
+    expect(run.stderr).toBe(`rxstore: warning: the summary cache was not saved whole (${join(notAFolder, 'rxstore')}: not a directory); the next ls reads again the logs it lacks\n`);
+    const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v6.json'), 4);
+    file.set('a', 1);
+    await expect(file.save()).rejects.toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: join(notAFolder, 'rxstore'), errno: 'ENOTDIR' } });
+  });
+
+  it('a relative XDG_CACHE_HOME is ignored, as the XDG spec says', async () => {
+    const { homedir } = await import('node:os');
+    const { defaultCacheDir } = await import('../../src/store/listing/cache-dir.js');
+    expect(defaultCacheDir({ XDG_CACHE_HOME: 'relcache' }, 'linux')).toBe(join(homedir(), '.cache', 'rxstore'));
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/abs/cache' }, 'linux')).toBe(join('/abs/cache', 'rxstore'));
+  });
+});

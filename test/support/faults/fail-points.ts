@@ -1,0 +1,87 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { runNodeChild } from '../cli-child.js';
+import { tempDir } from '../temp-dir.js';
+
+/** One pass of a run through a fail point (src/fs/fail-point.ts): its name and which hit of that name. */
+export interface FailPointHit {
+  name: string;
+  hit: number;
+}
+
+export const describeHit = (point: FailPointHit) => `${point.name}:${point.hit}`;
+
+async function tracedRun(argv: string[], failPoint?: FailPointHit) {
+  const trace = join(await tempDir('rxstore-fail-trace-'), 'trace');
+  const env: NodeJS.ProcessEnv = { ...process.env, RXSTORE_FAIL_POINT_TRACE: trace };
+  if (failPoint) env.RXSTORE_FAIL_POINT = describeHit(failPoint);
+  else delete env.RXSTORE_FAIL_POINT;
+  const run = await runNodeChild(argv, { env });
+  const names = (await readFile(trace, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  const seen = new Map<string, number>();
+  const hits = names.map((name) => {
+    const hit = (seen.get(name) ?? 0) + 1;
+    seen.set(name, hit);
+    return { name, hit };
+  });
+  return { run, hits };
+}
+
+/** Runs `argv` (a node script and its arguments) to its end; returns every fail point it passed, in order. */
+export async function traceFailPoints(argv: string[]): Promise<FailPointHit[]> {
+  const { run, hits } = await tracedRun(argv);
+  expect(run.code, run.stderr).toBe(0);
+  return hits;
+}
+
+/**
+ * Runs `argv` with `point` switched on and checks that the process died there, by SIGKILL: the
+ * trace of the run ends with that very hit, so the step was reached and nothing ran after it.
+ */
+export async function killAtFailPoint(argv: string[], point: FailPointHit): Promise<void> {
+  const { run, hits } = await tracedRun(argv, point);
+  expect(run.signal, `${run.stdout}${run.stderr}`).toBe('SIGKILL');
+  expect(hits.at(-1)).toEqual(point);
+}
+
+/**
+ * Runs `check` on every hit, `parallel` at once, each failure naming its fail point. Start-up
+ * dominates a run, so several overlap well even on a small machine.
+ */
+export async function forEachHit(hits: FailPointHit[], parallel: number, check: (point: FailPointHit) => Promise<void>): Promise<void> {
+  let next = 0;
+  const failures: string[] = [];
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < hits.length) {
+        const point = hits[next++]!;
+        try {
+          await check(point);
+        } catch (error) {
+          failures.push(`killed at ${describeHit(point)}: ${(error as Error).message}`);
+        }
+      }
+    }),
+  );
+  expect(failures).toEqual([]);
+}
+
+/**
+ * Paths under `root` a reader takes for real: every name not starting with a dot (Reasonix and
+ * rxstore pass over dot-names: staging directories, temp files, locks), relative, sorted, with
+ * the nanosecond stamp of an evidence file replaced by `N` (each repair picks its own).
+ */
+export async function visiblePaths(root: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string, prefix: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      if (entry.name.startsWith('.')) continue;
+      const path = `${prefix}${entry.name.replace(/^events\.torn-\d+\.tail$/, 'events.torn-N.tail')}`;
+      found.push(path);
+      if (entry.isDirectory()) await walk(join(dir, entry.name), `${path}/`);
+    }
+  };
+  await walk(root, '');
+  return [...new Set(found)].sort();
+}

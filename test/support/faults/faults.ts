@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { cp, mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { encodeBatch, type EventToWrite } from '../../../src/codec/encode-batch.js';
+import { encodeFrame } from '../../../src/codec/frame.js';
+import { FrameParser } from '../../../src/codec/frame-parser.js';
+import { tempDir } from '../temp-dir.js';
+
+/** One frame of a log as the fault builders see it. */
+export interface LoggedFrame {
+  offset: number;
+  bytes: number;
+  record: { recordType: string; [key: string]: unknown };
+  raw: Buffer;
+}
+
+/** Copies a session and its store's `.content-v1` into a fresh store; returns the copy's directory. */
+export async function copySession(sessionDir: string): Promise<string> {
+  const store = join(await tempDir('rxstore-fault-'), 'sessions-v4');
+  const copy = join(store, basename(sessionDir));
+  await mkdir(store, { recursive: true });
+  await cp(sessionDir, copy, { recursive: true });
+  await cp(join(dirname(sessionDir), '.content-v1'), join(store, '.content-v1'), { recursive: true }).catch(() => undefined);
+  return copy;
+}
+
+export const logOf = (sessionDir: string) => join(sessionDir, 'events.frames');
+
+export async function framesOf(sessionDir: string): Promise<LoggedFrame[]> {
+  const parser = new FrameParser(undefined);
+  return [...parser.push(await readFile(logOf(sessionDir)))].map((frame) => ({
+    offset: frame.offset,
+    bytes: frame.frameBytes,
+    raw: frame.raw,
+    record: JSON.parse(frame.raw.toString('utf8')) as LoggedFrame['record'],
+  }));
+}
+
+/** The `batch/end` frames, in order. */
+export async function endFrames(sessionDir: string): Promise<LoggedFrame[]> {
+  return (await framesOf(sessionDir)).filter((frame) => frame.record.recordType === 'batch/end');
+}
+
+export async function editLog(sessionDir: string, edit: (log: Buffer) => Buffer): Promise<void> {
+  await writeFile(logOf(sessionDir), edit(await readFile(logOf(sessionDir))));
+}
+
+/** Replaces the bytes of one frame with other bytes (or with nothing). */
+export async function replaceFrame(sessionDir: string, frame: LoggedFrame, replacement: Buffer): Promise<void> {
+  await editLog(sessionDir, (log) => Buffer.concat([log.subarray(0, frame.offset), replacement, log.subarray(frame.offset + frame.bytes)]));
+}
+
+/** Re-encodes a frame's record with some fields changed: a well-formed frame that says something else. */
+export async function rewriteRecord(sessionDir: string, frame: LoggedFrame, change: Record<string, unknown>): Promise<void> {
+  await replaceFrame(sessionDir, frame, encodeFrame(Buffer.from(JSON.stringify({ ...frame.record, ...change }))));
+}
+
+/** Inserts one well-formed frame holding `record` at a frame boundary. */
+export async function insertFrame(sessionDir: string, offset: number, record: Record<string, unknown>): Promise<void> {
+  await insertRawFrame(sessionDir, offset, Buffer.from(JSON.stringify(record)));
+}
+
+/** Inserts one well-formed frame holding any bytes (not necessarily a record) at a frame boundary. */
+export async function insertRawFrame(sessionDir: string, offset: number, raw: Buffer): Promise<void> {
+  const frame = encodeFrame(raw);
+  await editLog(sessionDir, (log) => Buffer.concat([log.subarray(0, offset), frame, log.subarray(offset)]));
+}
+
+export async function cutLog(sessionDir: string, bytes: number): Promise<void> {
+  const frames = await framesOf(sessionDir);
+  const last = frames.at(-1)!;
+  await truncate(logOf(sessionDir), last.offset + last.bytes - bytes);
+}
+
+/** Appends one well-formed batch after the last one, starting at `firstSeq` (default: the next sequence). */
+export async function appendBatch(
+  sessionDir: string,
+  events: EventToWrite[],
+  options: { skipSequences?: number; operationId?: string } = {},
+): Promise<void> {
+  const ends = await endFrames(sessionDir);
+  const last = ends.at(-1)!.record as unknown as { firstSeq: number; eventCount: number };
+  const log = await readFile(logOf(sessionDir));
+  const encoded = await encodeBatch(
+    { operationId: options.operationId ?? `rxstore-fault:${log.length}`, events },
+    { sessionId: basename(sessionDir), writerGeneration: 1, firstSeq: last.firstSeq + last.eventCount + (options.skipSequences ?? 0), offset: log.length },
+  );
+  await writeFile(logOf(sessionDir), Buffer.concat([log, encoded.bytes]));
+}
+
+export async function removePath(path: string): Promise<void> {
+  await rm(path, { recursive: true, force: true });
+}
+
+/**
+ * Rewrites the text of every record with `edit` and signs each batch again (its end's sha256 over the
+ * new bytes): a log Reasonix verifies, saying what the edit made it say.
+ */
+export async function rewriteEveryRecord(sessionDir: string, edit: (text: string) => string): Promise<void> {
+  const out: Buffer[] = [];
+  let digest = createHash('sha256');
+  for (const frame of await framesOf(sessionDir)) {
+    let text = edit(frame.raw.toString('utf8'));
+    if (frame.record.recordType === 'batch/end') {
+      text = text.replace(/"sha256":"[0-9a-f]*"/, `"sha256":"${digest.digest('hex')}"`);
+      digest = createHash('sha256');
+    } else digest.update(text).update(Buffer.from([0]));
+    out.push(encodeFrame(Buffer.from(text)));
+  }
+  await writeFile(logOf(sessionDir), Buffer.concat(out));
+}
+
+/**
+ * A frame holding `raw` in one stored (uncompressed) zstd block, its bytes readable as they are;
+ * `trailer` follows it (a skippable frame, bytes a decoder passes over, or anything else).
+ */
+export function storedFrame(raw: Buffer, trailer: Buffer = Buffer.alloc(0)): Buffer {
+  const zstd = Buffer.alloc(4 + 1 + 4 + 3);
+  zstd.writeUInt32LE(0xfd2fb528, 0); // zstd's magic
+  zstd[4] = 0xa0; // single segment, a 4-byte content size, no checksum
+  zstd.writeUInt32LE(raw.length, 5);
+  zstd.writeUIntLE((raw.length << 3) | 1, 9, 3); // the last block, raw, of raw.length bytes
+  const body = Buffer.concat([zstd, raw, trailer]);
+  const header = Buffer.alloc(12);
+  header.write('RX4F', 0, 'ascii');
+  header.writeUInt32BE(body.length, 4);
+  header.writeUInt32BE(raw.length, 8);
+  return Buffer.concat([header, body]);
+}
+
+/**
+ * A zstd skippable frame (RFC 8878 §3.1.2) holding `content`: magic 0x184D2A50 + `magicLow` (0 to 15), then
+ * the size it claims (`content`'s own unless given: a claim past the bytes there makes it cut short).
+ */
+export function skippableFrame(content: Uint8Array, { magicLow = 15, claimed = content.length } = {}): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(0x184d2a50 + magicLow, 0);
+  head.writeUInt32LE(claimed, 4);
+  return Buffer.concat([head, content]);
+}
