@@ -1,9 +1,11 @@
 import { lstat, readFile } from 'node:fs/promises';
-import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
+import { dirname } from 'node:path';
+import { branchIdOf, readPathsOf } from '../store/jsonl/jsonl-sidecars.js';
+import { transcriptModeIn } from '../store/roots/store-kind.js';
 import { goJson, goJsonIndented } from '../codec/go-json.js';
 import { ExportRefusedError, PathKindError, undefinedIfMissing } from '../errors/index.js';
-import { OUTPUT_FILE_MODE, writeFileAtomic } from '../fs/atomic-write.js';
-import { checkFile } from '../fs/path-kind.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
+import { checkFile, checkOutside } from '../fs/path-kind.js';
 import type { SessionRead } from '../session/reading/read-session.js';
 import { canonicalTranscript, personView } from '../session/replay/views.js';
 import { workspaceOf } from '../session/reading/read-session.js';
@@ -84,8 +86,14 @@ export function exportedText(read: SessionRead, options: { format: ExportFormat;
  * `.jsonl.meta` beside it. Never writes over a file that holds something else, unless `force`.
  */
 export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport> {
-  await checkFile(options.to, options.given ?? options.to);
+  const given = options.given ?? options.to;
   const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
+  // Only a regular file is written over, --force or not, and nothing inside the session exported.
+  for (const [index, file] of files.entries()) {
+    const named = index === 0 ? given : `${given}.meta`;
+    await checkFile(file, named);
+    await checkOutside(file, named, 'file', readPathsOf(read.dir));
+  }
   const text = exportedText(read, { format: options.format, view: options.view, id: branchIdOf(options.to) });
   const writes = [{ file: options.to, bytes: text.document }, ...(text.meta === undefined ? [] : [{ file: `${options.to}.meta`, bytes: text.meta }])];
   // A file already holding exactly what this export writes is an interrupted run's: kept, not a conflict.
@@ -99,8 +107,8 @@ export async function exportSession(read: SessionRead, options: ExportOptions): 
       pending.push(write);
     }
   }
-  // A file the user asked for: the umask decides who else may read it, as with cp.
-  for (const write of pending) await writeFileAtomic(write.file, write.bytes, { mode: OUTPUT_FILE_MODE });
+  // A file the user asked for: the umask decides who else may read it, as with cp; in Reasonix's JSONL store, Reasonix's mode.
+  for (const write of pending) await writeFileAtomic(write.file, write.bytes, { mode: transcriptModeIn(dirname(options.to)) });
   const unchanged = writes.filter((write) => !pending.includes(write)).map((write) => write.file);
   return { to: options.to, files, messages: text.messages, unchanged };
 }

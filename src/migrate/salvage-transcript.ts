@@ -1,11 +1,12 @@
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InvalidInputError, isSystemError, NothingToSalvageError, undefinedIfMissing } from '../errors/index.js';
+import { isSystemError, NothingToSalvageError } from '../errors/index.js';
 import { goJsonIndented } from '../codec/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { checkFolder } from '../fs/path-kind.js';
+import { checkFolder, checkOutside } from '../fs/path-kind.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
-import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
+import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
+import { transcriptModeIn } from '../store/roots/store-kind.js';
 import { JsonlMetaSchema } from '../store/jsonl/jsonl-meta.js';
 import { parseTranscript } from '../store/jsonl/jsonl-transcript.js';
 import { goText } from '../codec/go-text.js';
@@ -40,8 +41,12 @@ const BYTE_ORDER_MARK = '\uFEFF';
  * take it from there. Its `.jsonl.meta` is the original's with the new id.
  */
 export async function salvageTranscript(path: string, options: { to?: string; dryRun?: boolean } = {}): Promise<TranscriptSalvageReport> {
-  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
   const source = resolve(path);
+  // A folder named with --to is written into, never made: a typo would otherwise put the transcript where no one looks.
+  if (options.to !== undefined) {
+    await checkFolder(resolve(options.to), options.to, { mustExist: true });
+    await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(source));
+  }
   const text = goText(await readFile(source));
   const byteOrderMarkRemoved = text.startsWith(BYTE_ORDER_MARK);
   const body = byteOrderMarkRemoved ? text.slice(BYTE_ORDER_MARK.length) : text;
@@ -63,11 +68,6 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
   dropped.sort((a, b) => a.line - b.line);
 
   const dir = resolve(options.to ?? dirname(source));
-  // A folder named with --to is written into, never made: a typo would otherwise put the transcript where no one looks.
-  if (options.to !== undefined) {
-    const there = await stat(dir).catch((error: unknown) => (isSystemError(error) && error.code === 'ENAMETOOLONG' ? undefined : undefinedIfMissing(error, dir)));
-    if (!there) throw new InvalidInputError(`${dir}: no such directory; the salvaged transcript is written into a folder that exists`, { file: dir });
-  }
   const salvaged = `${answered.map((each) => each.raw).join('\n')}\n`;
   const meta = readableOrThrow(await readJsonFile(`${source}.meta`, JsonlMetaSchema));
   const metaText = (id: string) => (meta.state === 'ok' ? goJsonIndented({ ...meta.value, id }) : undefined);
@@ -82,9 +82,10 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
     byteOrderMarkRemoved,
   };
   if (options.dryRun || already) return report;
-  await writeFileAtomic(newPath, salvaged);
+  const mode = transcriptModeIn(dir);
+  await writeFileAtomic(newPath, salvaged, { mode });
   const newMeta = metaText(report.newId);
-  if (newMeta !== undefined) await writeFileAtomic(`${newPath}.meta`, newMeta);
+  if (newMeta !== undefined) await writeFileAtomic(`${newPath}.meta`, newMeta, { mode });
   return report;
 }
 
