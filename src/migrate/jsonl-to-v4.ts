@@ -6,7 +6,7 @@ import type { BatchToWrite } from '../codec/encode-batch.js';
 import { InvalidInputError, isSessionVerdict, MigrationRefusedError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../errors/index.js';
 import { readLogBatches } from '../codec/read-log.js';
 import { withStoreLock } from '../fs/store-lock.js';
-import { checkFolder } from '../fs/path-kind.js';
+import { checkFolder, checkOutside } from '../fs/path-kind.js';
 import { goTime } from '../codec/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';
@@ -15,7 +15,7 @@ import { readableOrThrow } from '../session/reading/read-json-file.js';
 import type { Message } from '../session/replay/message.js';
 import { repairForNewTurn } from '../session/writing/turn-repair.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
-import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
+import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
 import { goSyntaxError } from '../codec/go-json-syntax.js';
 import { readTranscriptBytes } from '../store/jsonl/jsonl-transcript.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
@@ -79,8 +79,10 @@ export interface MigrationReport {
  * Reasonix's own migration loses their names and arguments, then refuses to resume.
  */
 export async function migrateJsonlToV4(transcript: string, options: MigrationOptions = {}): Promise<MigrationReport> {
-  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
+  // A store named with `to` is one that is there (a typo makes no store nobody looks in), outside the transcript's own files.
+  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to, { mustExist: true });
   const path = await canonicalTranscriptPath(transcript);
+  if (options.to !== undefined) await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(path));
   const source = await freezeLegacySource(path);
   const { batches, messages, warnings } = await planImport(source);
   const platform = options.platform ?? currentPlatform();

@@ -1,12 +1,13 @@
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InvalidInputError, isSystemError, NotRegularFileError, NothingToSalvageError, onFileSystem, undefinedIfMissing } from '../errors/index.js';
+import { isSystemError, NotRegularFileError, NothingToSalvageError, onFileSystem } from '../errors/index.js';
 import { openRegularFile } from '../fs/open-regular-file.js';
 import { goJsonIndented } from '../codec/go-json.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
-import { checkFolder } from '../fs/path-kind.js';
+import { checkFolder, checkOutside } from '../fs/path-kind.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
-import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
+import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
+import { transcriptModeIn } from '../store/roots/store-kind.js';
 import { JsonlMetaSchema } from '../store/jsonl/jsonl-meta.js';
 import { MAX_TRANSCRIPT_MESSAGE_BYTES, parseTranscript } from '../store/jsonl/jsonl-transcript.js';
 import { goText } from '../codec/go-text.js';
@@ -41,8 +42,12 @@ const BYTE_ORDER_MARK = '\uFEFF';
  * take it from there. Its `.jsonl.meta` is the original's with the new id.
  */
 export async function salvageTranscript(path: string, options: { to?: string; dryRun?: boolean } = {}): Promise<TranscriptSalvageReport> {
-  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
   const source = resolve(path);
+  // A folder named with --to is written into, never made: a typo would otherwise put the transcript where no one looks.
+  if (options.to !== undefined) {
+    await checkFolder(resolve(options.to), options.to, { mustExist: true });
+    await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(source));
+  }
   let byteOrderMarkRemoved = false;
   // Line by line, each judged on its own as Reasonix's loader would judge it: a bad line costs only itself.
   const kept: { raw: string; line: number; value: Record<string, unknown> | null }[] = [];
@@ -71,11 +76,6 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
   dropped.sort((a, b) => a.line - b.line);
 
   const dir = resolve(options.to ?? dirname(source));
-  // A folder named with --to is written into, never made: a typo would otherwise put the transcript where no one looks.
-  if (options.to !== undefined) {
-    const there = await stat(dir).catch((error: unknown) => (isSystemError(error) && error.code === 'ENAMETOOLONG' ? undefined : undefinedIfMissing(error, dir)));
-    if (!there) throw new InvalidInputError(`${dir}: no such directory; the salvaged transcript is written into a folder that exists`, { file: dir });
-  }
   const salvaged = `${answered.map((each) => each.raw).join('\n')}\n`;
   const meta = readableOrThrow(await readJsonFile(`${source}.meta`, JsonlMetaSchema));
   const metaText = (id: string) => (meta.state === 'ok' ? goJsonIndented({ ...meta.value, id }) : undefined);
@@ -90,9 +90,10 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
     byteOrderMarkRemoved,
   };
   if (options.dryRun || already) return report;
+  const mode = transcriptModeIn(dir);
   const newMeta = metaText(report.newId);
   // The transcript and its meta appear together or not at all, the meta first (a transcript never stands without it).
-  await writeFilesAtomic([...(newMeta === undefined ? [] : [{ path: `${newPath}.meta`, data: newMeta }]), { path: newPath, data: salvaged }]);
+  await writeFilesAtomic([...(newMeta === undefined ? [] : [{ path: `${newPath}.meta`, data: newMeta, mode }]), { path: newPath, data: salvaged, mode }]);
   return report;
 }
 

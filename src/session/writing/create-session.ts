@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { CommittedBatch } from '../../codec/batch.js';
-import { ContentStore, CONTENT_DIR } from '../../codec/content-store.js';
+import { ContentStore, CONTENT_DIR, discardPublished } from '../../codec/content-store.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
 import { OperationLedger } from '../../codec/operations/operation-ledger.js';
-import { InvalidInputError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../../errors/index.js';
+import { FileSystemError, fileSystemErrorOf, InvalidInputError, isSystemError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../../errors/index.js';
 import { goJsonIndented, goTime } from '../../codec/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic } from '../../fs/atomic-write.js';
@@ -44,8 +44,8 @@ export interface CreatedSession {
   batches: CommittedBatch[];
 }
 
-/** The staging name `.<id>.tmp-rxstore-<12 hex digits>` must fit in a file name of 255 bytes. */
-const MAX_ID_BYTES = 255 - '..tmp-rxstore-'.length - 12;
+/** A session id is one file name (docs/format.md §2): its staging name is short whatever the id (`.tmp-rxstore-<12 hex>`). */
+const MAX_ID_BYTES = 255;
 
 /** The writer generation of a freshly created session: its creator's first open (docs/format.md §5.4). */
 const CREATOR_GENERATION = 1;
@@ -69,10 +69,12 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
   const exists = async () => (await lstat(dir).catch(undefinedIfMissing)) !== undefined;
   if (await exists()) throw new SessionExistsError(`session already exists: ${dir}`, { file: dir });
   await mkdir(spec.storeDir, { recursive: true, mode: DIR_MODE });
-  const staging = join(spec.storeDir, `.${id}.tmp-rxstore-${randomBytes(6).toString('hex')}`);
-  await mkdir(staging, { mode: DIR_MODE });
-  failPoint('create.staging-made');
+  const staging = join(spec.storeDir, `.tmp-rxstore-${randomBytes(6).toString('hex')}`);
+  const content = new ContentStore(join(spec.storeDir, CONTENT_DIR));
+  let published = false;
   try {
+    await mkdir(staging, { mode: DIR_MODE });
+    failPoint('create.staging-made');
     const manifest = {
       schemaVersion: V4_SCHEMA_VERSION,
       codec: V4_CODEC,
@@ -90,7 +92,6 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
       await mkdir(dirname(join(staging, file.path)), { recursive: true, mode: DIR_MODE });
       await writeFileAtomic(join(staging, file.path), file.bytes, { shown: join(dir, file.path) });
     }
-    const content = new ContentStore(join(spec.storeDir, CONTENT_DIR));
     const logPath = join(dir, SESSION_FILES.log);
     const log = await onFileSystem(open(join(staging, SESSION_FILES.log), 'wx', FILE_MODE), logPath);
     const batches: CommittedBatch[] = [];
@@ -118,12 +119,25 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
       compromised.throwIfAborted();
       failPoint('create.before-publish');
       await rename(staging, dir);
+      published = true;
       failPoint('create.published');
       await fsyncDir(spec.storeDir);
     });
     return { dir, id, batches };
   } catch (error) {
+    // Nothing of a run that failed before it published is left: its staging folder, and the content
+    // objects it published, which no session refers to.
     await rm(staging, { recursive: true, force: true });
-    throw error;
+    if (!published) await discardPublished(content);
+    throw shownAsPublished(error, staging, dir);
   }
+}
+
+/** A system error at the staging folder names the session it was to be (`.tmp-rxstore-…` is no name a person knows). */
+function shownAsPublished(error: unknown, staging: string, dir: string): unknown {
+  const system = error instanceof FileSystemError ? error.cause : error;
+  if (!isSystemError(system)) return error;
+  const file = error instanceof FileSystemError ? error.data.file : system.path;
+  if (file === undefined || (file !== staging && !file.startsWith(`${staging}${sep}`))) return fileSystemErrorOf(error);
+  return new FileSystemError(system, `${dir}${file.slice(staging.length)}`);
 }
