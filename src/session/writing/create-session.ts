@@ -8,13 +8,13 @@ import { OperationLedger } from '../../codec/operations/operation-ledger.js';
 import { FileSystemError, fileSystemErrorOf, InvalidInputError, isSystemError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../../errors/index.js';
 import { goJsonIndented, goTime } from '../../codec/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
-import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic } from '../../fs/atomic-write.js';
+import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic, writeThroughTemp, type WriteBytes } from '../../fs/atomic-write.js';
 import { withStoreLock } from '../../fs/store-lock.js';
 import { expectSize, writeAll } from '../../fs/write-all.js';
 import { WRITE_STORAGE_REVISION, type Manifest } from '../reading/manifest.js';
 import { Projection } from '../replay/projection.js';
 import { SESSION_FILES } from '../reading/session-files.js';
-import { validateBatches } from './validate-batches.js';
+import { validateBatch, validateBatches, validateNewTurn, type WrittenState } from './validate-batches.js';
 import { failPoint } from '../../fs/fail-point.js';
 
 /** A session to create: the store it is published into, its id and time, where it came from, its first batches. */
@@ -27,9 +27,17 @@ export interface NewSession {
   /** For migrations and salvage: what the session was made from (docs/format.md §9.1). */
   source?: Manifest['source'];
   inheritedEventCount?: number;
-  batches: BatchToWrite[];
-  /** Further files of the session directory (e.g. `legacy/` copies), by relative path. */
-  files?: { path: string; bytes: Uint8Array }[];
+  /**
+   * The batches, in order. An async iterable is written as it is made, one batch in memory at a
+   * time (a migration of a transcript of any length): checked as each comes, and the whole refused
+   * before it is published.
+   */
+  batches: readonly BatchToWrite[] | AsyncIterable<BatchToWrite>;
+  /**
+   * Further files of the session directory (e.g. `legacy/` copies), by relative path: their bytes,
+   * or a `write` that gives them a piece at a time (a copy streamed from its source).
+   */
+  files?: ({ path: string; bytes: Uint8Array } | { path: string; write: (write: WriteBytes) => Promise<void> })[];
   /**
    * Refuse batches Reasonix 1.38.11 would refuse the session for (default true; see
    * `validateBatches`). Off only for tools and tests that write such sessions on purpose.
@@ -62,9 +70,11 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
   if (!/^[^./\\<>:"|?*\x00-\x1f][^/\\<>:"|?*\x00-\x1f]*$/.test(id) || id.endsWith('.') || Buffer.byteLength(id) > MAX_ID_BYTES) {
     throw new InvalidInputError(`${JSON.stringify(id)} is not a valid session id`);
   }
-  if (spec.validate ?? true) {
-    validateBatches(spec.batches, { sessionId: id, projection: new Projection({ keep: 'index' }), operations: new OperationLedger(), nextSequence: 1 });
-  }
+  const validate = spec.validate ?? true;
+  const written: WrittenState = { sessionId: id, projection: new Projection({ keep: 'index' }), operations: new OperationLedger(), nextSequence: 1 };
+  const atHand = Array.isArray(spec.batches) ? (spec.batches as readonly BatchToWrite[]) : undefined;
+  // Batches at hand are checked before anything is written; batches made as they go, each as it comes.
+  if (validate && atHand) validateBatches(atHand, written);
   const dir = join(spec.storeDir, id);
   const exists = async () => (await lstat(dir).catch(undefinedIfMissing)) !== undefined;
   if (await exists()) throw new SessionExistsError(`session already exists: ${dir}`, { file: dir });
@@ -90,7 +100,8 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
     await writeFileAtomic(join(staging, SESSION_FILES.manifest), goJsonIndented(manifest), { shown: join(dir, SESSION_FILES.manifest) });
     for (const file of spec.files ?? []) {
       await mkdir(dirname(join(staging, file.path)), { recursive: true, mode: DIR_MODE });
-      await writeFileAtomic(join(staging, file.path), file.bytes, { shown: join(dir, file.path) });
+      const write = 'write' in file ? file.write : (bytes: WriteBytes) => bytes(file.bytes);
+      await writeThroughTemp(join(staging, file.path), write, { shown: join(dir, file.path) });
     }
     const logPath = join(dir, SESSION_FILES.log);
     const log = await onFileSystem(open(join(staging, SESSION_FILES.log), 'wx', FILE_MODE), logPath);
@@ -98,7 +109,10 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
     try {
       let firstSeq = 1;
       let offset = 0;
-      for (const batch of spec.batches) {
+      let last: BatchToWrite | undefined;
+      for await (const batch of spec.batches) {
+        if (validate && !atHand) validateBatch(batch, batches.length, firstSeq, written);
+        last = batch;
         const encoded = await encodeBatch(batch, { sessionId: id, writerGeneration: CREATOR_GENERATION, firstSeq, offset, content });
         await writeAll(log, encoded.bytes, logPath, 'write.create-log');
         failPoint('create.batch-written');
@@ -106,6 +120,7 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
         firstSeq += encoded.batch.eventCount;
         offset = encoded.batch.end;
       }
+      if (validate && !atHand) validateNewTurn(written, batches.length, last, firstSeq);
       await onFileSystem(log.sync(), logPath);
       failPoint('create.log-synced');
       // Published only when the log on disk is every byte written: a cut log would pass for a shorter session.
