@@ -24,10 +24,10 @@ export function kindInWords(stats: Stats): string {
  * the folders above it.
  */
 export async function checkFolder(path: string, given = path, options: { mustExist?: boolean } = {}): Promise<void> {
-  const there = await stat(path).catch((error: unknown) => undefinedIfMissing(error, path));
+  const there = await stat(path).catch((error: unknown) => missingOrRefused(error, path, given));
   if (there?.isDirectory()) return;
   if (there) throw new PathKindError(`${given}: is ${kindInWords(there)}, a folder is needed`, { file: given });
-  const entry = await lstat(path).catch((error: unknown) => undefinedIfMissing(error, path));
+  const entry = await lstat(path).catch((error: unknown) => missingOrRefused(error, path, given));
   // A symbolic link to nothing: a folder cannot be made there.
   if (entry) throw new PathKindError(`${given}: is ${kindInWords(entry)} to nothing, a folder is needed`, { file: given });
   await notAFolderAbove(path, given);
@@ -40,7 +40,7 @@ export async function checkFolder(path: string, given = path, options: { mustExi
  * anything but a folder. `given` is the path as the user gave it, and the message names it.
  */
 export async function checkExistingFolder(path: string, given = path): Promise<void> {
-  const there = await stat(path).catch((error: unknown) => undefinedIfMissing(error, path));
+  const there = await stat(path).catch((error: unknown) => missingOrRefused(error, path, given));
   if (!there) throw new PathKindError(`${given}: no such folder`, { file: given });
   if (!there.isDirectory()) throw new PathKindError(`${given}: is ${kindInWords(there)}, a folder is needed`, { file: given });
 }
@@ -52,16 +52,25 @@ export async function checkExistingFolder(path: string, given = path): Promise<v
  * a path whose folder does not exist. Returns what stands there: a regular file, or nothing.
  */
 export async function checkFile(path: string, given = path): Promise<Stats | undefined> {
-  const there = await lstat(path).catch((error: unknown) => undefinedIfMissing(error, path));
+  const there = await lstat(path).catch((error: unknown) => missingOrRefused(error, path, given));
   if (/[\\/]$/.test(given) || there?.isDirectory()) throw new PathKindError(`${given}: is a folder, a file is needed`, { file: given });
   if (there && !there.isFile()) throw new PathKindError(`${given}: is ${kindInWords(there)}; rxstore writes only over a regular file, --force or not`, { file: given });
   if (!there) await checkParentFolder(path, given);
   return there;
 }
 
+/**
+ * Undefined for a path that is not there; a name longer than the file system takes is the path the
+ * user typed, refused as such (`RX_PATH_KIND`, exit 2); any other system error is the file's, in words.
+ */
+function missingOrRefused(error: unknown, path: string, given: string): undefined {
+  if (isSystemError(error) && error.code === 'ENAMETOOLONG') throw new PathKindError(`${given}: a name longer than the file system takes`, { file: given });
+  return undefinedIfMissing(error, path);
+}
+
 /** The folder a file is to be written in must be there: rxstore makes no folder a user named by mistake. */
 async function checkParentFolder(path: string, given: string): Promise<void> {
-  const folder = await stat(dirname(path)).catch((error: unknown) => undefinedIfMissing(error, dirname(path)));
+  const folder = await stat(dirname(path)).catch((error: unknown) => missingOrRefused(error, dirname(path), given));
   if (folder?.isDirectory()) return;
   await notAFolderAbove(path, given);
   throw new PathKindError(`${given}: no such folder ${dirname(given)}; create it first`, { file: given });
