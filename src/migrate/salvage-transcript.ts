@@ -1,4 +1,5 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isSystemError, NotRegularFileError, NothingToSalvageError, onFileSystem } from '../errors/index.js';
 import { openRegularFile } from '../fs/open-regular-file.js';
@@ -124,12 +125,32 @@ function keptResults<T extends { line: number; value: Record<string, unknown> | 
 async function salvagePath(dir: string, id: string, text: string, metaText: (id: string) => string | undefined): Promise<{ path: string; already: boolean }> {
   for (let n = 1; ; n += 1) {
     const candidate = join(dir, `${id}-salvaged${n === 1 ? '' : `-${n}`}.jsonl`);
-    const [transcript, meta] = await Promise.all([candidate, `${candidate}.meta`].map((file) => readFile(file, 'utf8').then((bytes) => bytes, (error: unknown) => (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR') ? undefined : null))));
-    if (transcript === undefined && meta === undefined && !(await taken(candidate))) return { path: candidate, already: false };
     const ownMeta = metaText(branchIdOf(candidate));
+    const [transcript, meta] = await Promise.all([textIfSized(candidate, text), textIfSized(`${candidate}.meta`, ownMeta)]);
+    if (transcript === undefined && meta === undefined && !(await taken(candidate))) return { path: candidate, already: false };
     if (transcript === text && meta === ownMeta) return { path: candidate, already: true };
     // Half of this salvage's own pair (a run killed between its two renames): the name is this salvage's to finish.
     if ((transcript === text && meta === undefined && ownMeta !== undefined) || (transcript === undefined && meta !== undefined && meta === ownMeta)) return { path: candidate, already: false };
+  }
+}
+
+/**
+ * The text of `file` when it is a regular file of `expected`'s length (the only text it is compared
+ * with), opened without waiting; undefined when nothing is there; null for anything else (another
+ * file, a FIFO, a device, one that cannot be read): a planted file is never waited on or read whole.
+ */
+async function textIfSized(file: string, expected: string | undefined): Promise<string | undefined | null> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch((error: unknown) => (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR') ? undefined : null));
+  if (!handle) return handle;
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile() || expected === undefined || stats.size !== Buffer.byteLength(expected)) return null;
+    return await handle.readFile('utf8');
+  } catch {
+    // Unreadable: not this salvage's own file, so the name is not free.
+    return null;
+  } finally {
+    await handle.close();
   }
 }
 
