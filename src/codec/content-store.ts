@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { constants } from 'node:buffer';
-import { link, mkdir, open, rm } from 'node:fs/promises';
-import { dirname, join, posix } from 'node:path';
+import { link, mkdir, open, rm, rmdir } from 'node:fs/promises';
+import { dirname, join, posix, resolve } from 'node:path';
 import { z } from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
 import { CorruptContentError, FileSystemError, isSystemError, MissingContentError, systemErrorInWords, TooLargeError } from '../errors/index.js';
@@ -68,7 +68,6 @@ function checkDigest(file: string, what: string, expected: string, found: string
  * `./.content-v1` and `.content-v1/` are the session's own store.
  */
 export function contentRootFor(sessionDir: string, manifestContentRoot?: string): string {
-  // Stryker disable next-line Regex: Go's cleaning (posix.normalize) leaves at most one slash at the end, and a slash inside the name makes it …
   const cleaned = manifestContentRoot ? posix.normalize(manifestContentRoot).replace(/(.)\/+$/, '$1') : '';
   const relative = cleaned === CONTENT_DIR ? CONTENT_DIR : join('..', CONTENT_DIR);
   return join(sessionDir, relative);
@@ -140,7 +139,6 @@ export class ContentStore {
       const result = IntegrityIndexSchema.safeParse(parseGoJson(raw));
       if (!result.success) {
         const issue = result.error.issues[0];
-        // Stryker disable next-line OptionalChaining,StringLiteral: a failed parse always has a first issue (its run again, c-retest, kept it)
         throw new Error(`${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`);
       }
       const written = wholeNumberRefusalOfBytes(raw, INDEX_WHOLE_NUMBERS);
@@ -192,7 +190,6 @@ export class ContentStore {
   private readOpenFile(fd: number, path: string, what: string, size: number, rule: 'exactly' | 'at most', digest: string | undefined): Buffer {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new CorruptContentError(`content ${what} is not a regular file`, { file: path });
-    // Stryker disable next-line ConditionalExpression,StringLiteral: the size rule is checked again after reading (objects) or by the index's digest (indexes): only when the …
     if (rule === 'exactly' ? stats.size !== size : stats.size > size) {
       throw new CorruptContentError(`content ${what} is ${stats.size} bytes, expected ${rule === 'exactly' ? '' : 'at most '}${size}`, { file: path, expected: size, found: stats.size });
     }
@@ -229,29 +226,65 @@ export class ContentStore {
   }
 
   private async publish(path: string, bytes: Uint8Array): Promise<void> {
-    // Stryker disable next-line ConditionalExpression: speed only: the link then fails with EEXIST and the same check runs
     if (await standsAlready(path, bytes)) return;
     const tmpDir = join(this.root, '.tmp');
-    await mkdir(tmpDir, { recursive: true, mode: DIR_MODE });
-    await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
+    await this.makeFolder(tmpDir);
+    await this.makeFolder(dirname(path));
     const temp = join(tmpDir, `content-${randomBytes(8).toString('hex')}.tmp`);
     try {
       // A failed write names the object it was to be, never the temporary name.
       await writeNewFile(temp, bytes, path);
       // Another writer may publish the same digest first: content-addressed, so it is ours too.
-      await link(temp, path).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST' || !(await standsAlready(path, bytes))) throw error;
-      });
-      // Stryker disable next-line StringLiteral: the name of a fail point: only the crash tests, in a child process, stop at one
+      const linked = await link(temp, path).then(
+        () => true,
+        async (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST' || !(await standsAlready(path, bytes))) throw error;
+          return false;
+        },
+      );
+      if (linked) madeBy(this).files.push(path);
       failPoint('content.linked');
     } finally {
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: the temporary file exists when it is removed
       await rm(temp, { force: true });
     }
-    // Stryker disable next-line StringLiteral: the temporary file exists when it is removed
     failPoint('content.temp-removed');
     await fsyncDir(dirname(path));
   }
+
+  /** `mkdir -p`, keeping the folders it made, outermost first. */
+  private async makeFolder(dir: string): Promise<void> {
+    const first = await mkdir(dir, { recursive: true, mode: DIR_MODE });
+    if (first === undefined) return;
+    const folders: string[] = [];
+    for (let each = resolve(dir); ; each = dirname(each)) {
+      folders.unshift(each);
+      if (each === resolve(first) || dirname(each) === each) break;
+    }
+    madeBy(this).dirs.push(...folders);
+  }
+}
+
+/** What each store instance made: objects and indexes it published (not those it found there), and the folders it made for them. */
+const made = new WeakMap<ContentStore, { files: string[]; dirs: string[] }>();
+
+function madeBy(store: ContentStore): { files: string[]; dirs: string[] } {
+  let found = made.get(store);
+  if (!found) made.set(store, (found = { files: [], dirs: [] }));
+  return found;
+}
+
+/**
+ * Removes what `store` published, for a writer whose run failed before anything it wrote refers to
+ * it (a session never published): the objects and indexes that were not there before (one found
+ * there, or published by another writer first, is left), then the folders made for them once they
+ * are empty. Another writer that reused such an object in between would lose it: a window of a
+ * failed run's last moments, where leaving every object would leave orphans for good.
+ */
+export async function discardPublished(store: ContentStore): Promise<void> {
+  const { files, dirs } = madeBy(store);
+  // Whatever cannot be removed stays: the write's own error is the one to tell.
+  for (const file of files.splice(0).reverse()) await rm(file, { force: true }).catch(() => undefined);
+  for (const dir of dirs.splice(0).reverse()) await rmdir(dir).catch(() => undefined);
 }
 
 /** True when `path` already holds exactly `bytes`; a different file there is a conflict. */

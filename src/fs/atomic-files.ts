@@ -1,11 +1,11 @@
 import { lstat, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileSystemErrorOf, FileSystemError, isSystemError } from '../errors/index.js';
-import { FILE_MODE, fsyncDir, tempPathBeside } from './atomic-write.js';
+import { FILE_MODE, fsyncDir, keepModeOf, OUTPUT_FILE_MODE, regularOrNothing, tempPathBeside } from './atomic-write.js';
 import { failPoint } from './fail-point.js';
 import { expectSize, writeAll } from './write-all.js';
 
-/** One file of a set written together. */
+/** One file of a set written together: `mode` as in `WriteOptions` (a user's file, `OUTPUT_FILE_MODE`, is written only over a regular file, whose mode it keeps). */
 export interface FileToWrite {
   path: string;
   data: Uint8Array | string;
@@ -21,10 +21,12 @@ export interface FileToWrite {
  * the file it is about.
  */
 export async function writeFilesAtomic(files: readonly FileToWrite[], point = 'write.atomic'): Promise<void> {
-  const staged: { temp: string; path: string; existed: boolean }[] = [];
+  const staged: { temp: string; path: string; existed: boolean; usersFile: boolean }[] = [];
   const published: { path: string; existed: boolean }[] = [];
   try {
     for (const file of files) {
+      const usersFile = file.mode === OUTPUT_FILE_MODE;
+      const before = usersFile ? await regularOrNothing(file.path, file.path) : undefined;
       const temp = tempPathBeside(file.path);
       const handle = await open(temp, 'wx', file.mode ?? FILE_MODE).catch((error: unknown) => {
         // A folder that is missing or a file refuses every file of the set: the error names the one the
@@ -32,8 +34,9 @@ export async function writeFilesAtomic(files: readonly FileToWrite[], point = 'w
         if (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) throw new FileSystemError(error, files.at(-1)!.path);
         throw fileSystemErrorOf(error, file.path);
       });
-      staged.push({ temp, path: file.path, existed: await lstat(file.path).then(() => true, () => false) });
+      staged.push({ temp, path: file.path, existed: await lstat(file.path).then(() => true, () => false), usersFile });
       try {
+        if (before) await keepModeOf(handle, before);
         const written = await writeAll(handle, file.data, file.path, point);
         failPoint('atomic.temp-written');
         await handle.sync();
@@ -44,6 +47,8 @@ export async function writeFilesAtomic(files: readonly FileToWrite[], point = 'w
       }
     }
     failPoint('atomic.before-rename');
+    // What stands there may have changed while the files were written: a rename never replaces a link or a device.
+    for (const { path, usersFile } of staged) if (usersFile) await regularOrNothing(path, path);
     for (const { temp, path, existed } of staged) {
       await rename(temp, path).catch((error: unknown) => {
         throw fileSystemErrorOf(error, path);

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { FileSystemError, fileSystemErrorOf, isSystemError } from '../errors/index.js';
+import type { Stats } from 'node:fs';
+import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { FileSystemError, fileSystemErrorOf, isSystemError, PathKindError, undefinedIfMissing } from '../errors/index.js';
 import { failPoint } from './fail-point.js';
+import { kindInWords } from './path-kind.js';
 import { expectSize, writeAll } from './write-all.js';
 
 /** Files rxstore writes into a store are private to their owner, as Reasonix's are (docs/format.md §2). */
@@ -10,7 +12,9 @@ export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
 /**
  * What a user asks for at a path they name (a page, a site, an export, a cursor) is made as cp and
- * tar make files: the user's umask decides who else may read it (a site served to others is readable).
+ * tar make files: the user's umask decides who else may read a new one (a site served to others is
+ * readable), and one written over keeps its mode (and, written by root, its owner), as `cp` over a
+ * file keeps them.
  */
 export const OUTPUT_FILE_MODE = 0o666;
 export const OUTPUT_DIR_MODE = 0o777;
@@ -33,9 +37,13 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** A name beside `path` that no other writer picks: `.atomic-<name>-<random>.tmp` (docs/format.md §9.6). */
+/**
+ * A name beside `path` that no other writer picks: `.rxstore-<16 hex>.tmp`, whatever the file's
+ * name (docs/format.md §9.6). Short, so a file of any name the system allows can be written: a name
+ * made from the file's own would pass the system's limit for a long one.
+ */
 export function tempPathBeside(path: string): string {
-  return join(dirname(path), `.atomic-${basename(path)}-${randomBytes(6).toString('hex')}.tmp`);
+  return join(dirname(path), `.rxstore-${randomBytes(8).toString('hex')}.tmp`);
 }
 
 /**
@@ -61,7 +69,11 @@ export async function writeNewFile(path: string, data: Uint8Array | string, show
   }
 }
 
-/** How a file is made: its mode before the umask (default `FILE_MODE`), and the name of its writes for the crash tests. */
+/**
+ * How a file is made: its mode before the umask (default `FILE_MODE`: a store's file, always made
+ * so; `OUTPUT_FILE_MODE`: a user's file, written only over a regular file, whose mode it keeps),
+ * and the name of its writes for the crash tests.
+ */
 export interface WriteOptions {
   mode?: number;
   point?: string;
@@ -74,18 +86,24 @@ export interface WriteOptions {
  * temp file in the same directory, written by `write` (every byte, or a coded error), fsynced, its
  * size checked against what was written, renamed over the target, then the directory fsynced. If
  * anything fails, the temp file is removed and the target is left as it was; the error names `path`.
+ * A user's file (`OUTPUT_FILE_MODE`) is written only over a regular file, whose mode it keeps: a
+ * symbolic link, a FIFO or a device there is refused (`RX_PATH_KIND`), checked before the temp file
+ * is made and again just before the rename.
  */
 export async function writeThroughTemp<T>(path: string, write: (bytes: WriteBytes) => Promise<T>, options: WriteOptions = {}): Promise<T> {
-  const temp = tempPathBeside(path);
   const shown = options.shown ?? path;
+  const usersFile = options.mode === OUTPUT_FILE_MODE;
+  const before = usersFile ? await regularOrNothing(path, shown) : undefined;
+  const temp = tempPathBeside(path);
   // A system error names the file asked for (never the temporary name), with its code: a FileSystemError.
   const handle = await open(temp, 'wx', options.mode ?? FILE_MODE).catch((error: unknown) => {
-    throw fileSystemErrorOf(error, shown);
+    throw isSystemError(error) ? new FileSystemError(error, shown) : error;
   });
   let result: T;
   let written = 0;
   const point = options.point ?? 'write.atomic';
   try {
+    if (before) await keepModeOf(handle, before);
     result = await write(async (data) => {
       written += await writeAll(handle, data, shown, point);
     });
@@ -95,6 +113,8 @@ export async function writeThroughTemp<T>(path: string, write: (bytes: WriteByte
     await expectSize(handle, written, shown);
     await handle.close();
     failPoint('atomic.before-rename');
+    // What stands there may have changed while the file was written: a rename never replaces a link or a device.
+    if (usersFile) await regularOrNothing(path, shown);
     await rename(temp, path);
     failPoint('atomic.renamed');
   } catch (error) {
@@ -106,6 +126,20 @@ export async function writeThroughTemp<T>(path: string, write: (bytes: WriteByte
   }
   await fsyncDir(dirname(path));
   return result;
+}
+
+/** What stands at `path` when it is a regular file; nothing there is undefined; anything else is refused. */
+export async function regularOrNothing(path: string, shown: string): Promise<Stats | undefined> {
+  const there = await lstat(path).catch((error: unknown) => undefinedIfMissing(error, shown));
+  if (there && !there.isFile()) throw new PathKindError(`${shown}: is ${kindInWords(there)}; rxstore writes only over a regular file, --force or not`, { file: shown });
+  return there;
+}
+
+/** A user's file written over keeps its permissions, and, where root writes it, its owner and group. */
+export async function keepModeOf(handle: FileHandle, before: Stats): Promise<void> {
+  await handle.chmod(before.mode & 0o777);
+  // A file system without owners (FAT, some network mounts) refuses: the file is still written, root's.
+  if (process.getuid?.() === 0 && (before.uid !== 0 || before.gid !== 0)) await handle.chown(before.uid, before.gid).catch(() => undefined);
 }
 
 /** `writeThroughTemp` of data at hand. */

@@ -1,10 +1,11 @@
 import { lstat, readFile } from 'node:fs/promises';
-import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
+import { dirname } from 'node:path';
+import { branchIdOf, readPathsOf } from '../store/jsonl/jsonl-sidecars.js';
+import { transcriptModeIn } from '../store/roots/store-kind.js';
 import { goJson, goJsonIndented } from '../codec/go-json.js';
 import { ExportRefusedError, PathKindError, undefinedIfMissing } from '../errors/index.js';
-import { OUTPUT_FILE_MODE } from '../fs/atomic-write.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
-import { checkFile } from '../fs/path-kind.js';
+import { checkFile, checkOutside } from '../fs/path-kind.js';
 import type { SessionRead } from '../session/reading/read-session.js';
 import { canonicalTranscript, personView } from '../session/replay/views.js';
 import { workspaceOf } from '../session/reading/read-session.js';
@@ -85,8 +86,14 @@ export function exportedText(read: SessionRead, options: { format: ExportFormat;
  * `.jsonl.meta` beside it. Never writes over a file that holds something else, unless `force`.
  */
 export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport> {
-  await checkFile(options.to, options.given ?? options.to);
+  const given = options.given ?? options.to;
   const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
+  // Only a regular file is written over, --force or not, and nothing inside the session exported.
+  for (const [index, file] of files.entries()) {
+    const named = index === 0 ? given : `${given}.meta`;
+    await checkFile(file, named);
+    await checkOutside(file, named, 'file', readPathsOf(read.dir));
+  }
   const text = exportedText(read, { format: options.format, view: options.view, id: branchIdOf(options.to) });
   const writes = [{ file: options.to, bytes: text.document }, ...(text.meta === undefined ? [] : [{ file: `${options.to}.meta`, bytes: text.meta }])];
   // A file already holding exactly what this export writes is an interrupted run's: kept, not a conflict.
@@ -100,9 +107,10 @@ export async function exportSession(read: SessionRead, options: ExportOptions): 
       pending.push(write);
     }
   }
-  // A file the user asked for: the umask decides who else may read it, as with cp.
+  // A file the user asked for: the umask decides who else may read it, as with cp; in Reasonix's JSONL store, Reasonix's mode.
   // The transcript and its meta appear together or not at all, the meta first (a transcript never stands without it).
-  await writeFilesAtomic([...pending].reverse().map((write) => ({ path: write.file, data: write.bytes, mode: OUTPUT_FILE_MODE })));
+  const mode = transcriptModeIn(dirname(options.to));
+  await writeFilesAtomic([...pending].reverse().map((write) => ({ path: write.file, data: write.bytes, mode })));
   const unchanged = writes.filter((write) => !pending.includes(write)).map((write) => write.file);
   return { to: options.to, files, messages: text.messages, unchanged };
 }

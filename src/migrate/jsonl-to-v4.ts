@@ -6,24 +6,25 @@ import type { BatchToWrite } from '../codec/encode-batch.js';
 import { InvalidInputError, isSessionVerdict, MigrationRefusedError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../errors/index.js';
 import { readLogBatches } from '../codec/read-log.js';
 import { withStoreLock } from '../fs/store-lock.js';
-import { checkFolder } from '../fs/path-kind.js';
+import { checkFolder, checkOutside } from '../fs/path-kind.js';
 import { goTime } from '../codec/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';
 import { readManifest } from '../session/reading/manifest.js';
-import { readableOrThrow } from '../session/reading/read-json-file.js';
+import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import type { Message } from '../session/replay/message.js';
-import { repairForNewTurn } from '../session/writing/turn-repair.js';
+import { repairForNewTurn, type TurnRepair } from '../session/writing/turn-repair.js';
+import { gateFacts, transcriptGate, type GateMessage } from '../session/replay/transcript-gate.js';
+import type { WriteBytes } from '../fs/atomic-write.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
-import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
-import { goSyntaxError } from '../codec/go-json-syntax.js';
-import { readTranscriptBytes } from '../store/jsonl/jsonl-transcript.js';
+import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
+import { transcriptRuns } from '../store/jsonl/jsonl-transcript.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
-import { assignLegacyIds } from '../store/roots/legacy-ids.js';
+import { legacyIdAssigner } from '../store/roots/legacy-ids.js';
 import { machineRoots } from '../store/roots/machine-roots.js';
 import { currentPlatform, type Platform } from '../store/roots/platform.js';
 import { goWorkingDirectory } from '../store/roots/working-directory.js';
-import { freezeLegacySource, type LegacySource } from './legacy-source.js';
+import { copyArtifact, freezeLegacySource, openArtifact, type LegacySource } from './legacy-source.js';
 import { recordMigration } from './migration-map.js';
 import { migrationTarget, type MigrationTarget } from './migration-target.js';
 
@@ -79,17 +80,21 @@ export interface MigrationReport {
  * Reasonix's own migration loses their names and arguments, then refuses to resume.
  */
 export async function migrateJsonlToV4(transcript: string, options: MigrationOptions = {}): Promise<MigrationReport> {
-  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
+  // A store named with `to` is one that is there (a typo makes no store nobody looks in), outside the transcript's own files.
+  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to, { mustExist: true });
   const path = await canonicalTranscriptPath(transcript);
+  if (options.to !== undefined) await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(path));
   const source = await freezeLegacySource(path);
-  const { batches, messages, warnings } = await planImport(source);
+  const plan = await planImport(source);
+  const { messages, warnings } = plan;
+  const operationIds = importOperationIds(source, plan);
   const platform = options.platform ?? currentPlatform();
   const cwd = resolve(options.cwd ?? goWorkingDirectory());
   const stateRoot = options.stateRoot === undefined ? (await machineRoots({ cwd, platform })).roots.reasonixStateRoot : resolve(options.stateRoot);
   if (stateRoot === undefined && options.to === undefined) {
     throw new InvalidInputError('Reasonix has no state root here (no REASONIX_HOME and no home directory): name one, or the store to publish into');
   }
-  const declared = declaredWorkspace(source);
+  const declared = await declaredWorkspace(source);
   if (declared.warning) warnings.push(declared.warning);
   const target = await migrationTarget(path, { stateRoot: stateRoot ?? cwd, cwd, platform, declaredWorkspace: declared.workspace, to: options.to });
   const { storeDir } = target;
@@ -105,13 +110,13 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
     slug: target.slug,
     action,
     messages,
-    batches: batches.length,
+    batches: operationIds.length,
     warnings,
   });
-  if (options.dryRun) return report((await existingTarget(targetDir, source, batches)) === 'migrated' ? 'exists' : 'would-migrate');
+  if (options.dryRun) return report((await existingTarget(targetDir, source, operationIds)) === 'migrated' ? 'exists' : 'would-migrate');
 
   let action: MigrationAction = 'exists';
-  const found = await existingTarget(targetDir, source, batches);
+  const found = await existingTarget(targetDir, source, operationIds);
   if (found !== 'migrated') {
     if (found === 'incomplete') {
       const aside = await setAside(storeDir, source.targetId);
@@ -122,13 +127,14 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
         storeDir,
         sessionId: source.targetId,
         source: { path, size: source.size, sha256: source.sha256, version: 'legacy' },
-        batches,
-        files: source.artifacts.map((artifact) => ({ path: join('legacy', relative(dirname(path), artifact.path)), bytes: artifact.bytes })),
+        // Written as they are read, a batch and a chunk at a time: memory is bounded by the largest message, never the transcript.
+        batches: importBatches(source, plan),
+        files: source.artifacts.map((artifact) => ({ path: join('legacy', relative(dirname(path), artifact.path)), write: (write: WriteBytes) => copyArtifact(artifact, write) })),
       });
       action = 'migrated';
     } catch (error) {
       // Another run published the same migration first: it is the same session.
-      if (!(error instanceof SessionExistsError) || (await existingTarget(targetDir, source, batches)) !== 'migrated') throw error;
+      if (!(error instanceof SessionExistsError) || (await existingTarget(targetDir, source, operationIds)) !== 'migrated') throw error;
     }
   }
   await recordMigration(storeDir, {
@@ -154,72 +160,124 @@ async function canonicalTranscriptPath(transcript: string): Promise<string> {
 /** `.jsonl.meta` `workspace_root`: the folder the transcript says it belongs to (docs/format.md §11.3). */
 const DeclaredWorkspaceSchema = z.looseObject({ workspace_root: z.string().optional() });
 
-function declaredWorkspace(source: LegacySource): { workspace?: string; warning?: string } {
+async function declaredWorkspace(source: LegacySource): Promise<{ workspace?: string; warning?: string }> {
   const meta = source.artifacts.find((artifact) => artifact.path === `${source.path}.meta`);
   if (!meta) return {};
-  const text = meta.bytes.toString('utf8');
-  try {
-    const parsed = DeclaredWorkspaceSchema.safeParse(JSON.parse(text));
-    return parsed.success && parsed.data.workspace_root ? { workspace: parsed.data.workspace_root } : {};
-  } catch (error) {
-    // JSON.parse's SyntaxError, its only error: a meta file that is not JSON declares no workspace, and
-    // is said so, as inspect says it (RX_JSONL_META).
-    return { warning: `invalid .jsonl.meta (not JSON: ${goSyntaxError(text, error as Error).words}): it declares no workspace (RX_JSONL_META)` };
+  // The meta as frozen, read as every metadata file is: a regular file, capped, never whole past its bound.
+  const read = await readJsonFile(meta.path, DeclaredWorkspaceSchema);
+  if (read.state === 'ok') return read.value.workspace_root ? { workspace: read.value.workspace_root } : {};
+  if (read.state === 'invalid' && /^(not JSON|starts with)/.test(read.reason)) {
+    // A meta file that is not JSON declares no workspace, and is said so, as inspect says it (RX_JSONL_META).
+    return { warning: `invalid .jsonl.meta (${read.reason.replace(/^not JSON \((.*)\)$/, 'not JSON: $1')}): it declares no workspace (RX_JSONL_META)` };
   }
+  return {};
 }
 
-/** The commits of the import, or the reason Reasonix could not resume the result. */
-async function planImport(source: LegacySource): Promise<{ batches: BatchToWrite[]; messages: number; warnings: string[] }> {
-  const transcript = source.artifacts.find((artifact) => artifact.path === source.path)!;
-  // Read as `inspect` reads the file, a run of whole messages at a time: the same verdict (a message
-  // over rxstore's bound is RX_TOO_LARGE), and never the whole text as one string beside its bytes.
-  const { lines, errors } = await readTranscriptBytes(transcript.bytes, source.path);
-  // Reasonix's loader stops at the first error, and so does the reader: there is one at most.
-  // A line that is not a message is damage to the transcript, named as every other reader names it.
-  const [error] = errors;
-  if (error) throw error;
+/** What the import of a transcript writes, found by reading it once without keeping its messages. */
+interface ImportPlan {
+  messages: number;
+  warnings: string[];
+  /** The model view made one Reasonix takes a new turn after, when the transcript as it is is not. */
+  repair?: TurnRepair;
+}
+
+/**
+ * Reads the frozen transcript once, a run of whole messages at a time, as `inspect` reads the file
+ * (a message over rxstore's bound is RX_TOO_LARGE), keeping of each message only what the checks
+ * need (its id, its gate facts): the count, the warnings, or the reason Reasonix could not resume
+ * the result. Only a transcript Reasonix would refuse a new turn after is held whole, for the
+ * `model/context-replace` that repairs it, which holds it whole too.
+ */
+async function planImport(source: LegacySource): Promise<ImportPlan> {
   const warnings: string[] = [];
   let flattened = 0;
-  const converted = lines.map(({ value }) => {
-    const result = goMessage(value);
-    flattened += result.flattenedToolCalls;
-    return result.message;
-  });
+  let count = 0;
+  let firstRole: unknown;
+  const seen = new Set<string>();
+  const facts: GateMessage[] = [];
+  // Damage anywhere in the transcript is said before a duplicate id: the reader stops at it first.
+  let duplicate: MigrationRefusedError | undefined;
+  for await (const { message, line } of importMessages(source)) {
+    flattened += message.flattened;
+    const id = message.value.id as string;
+    if (seen.has(id)) duplicate ??= new MigrationRefusedError(`line ${line}: duplicate message id ${JSON.stringify(id)} (Reasonix refuses duplicate ids)`, { file: source.path, line });
+    seen.add(id);
+    if (count === 0) firstRole = message.value.role;
+    count += 1;
+    if (!message.value.local_only) facts.push(gateFacts(message.value as unknown as Message) ?? { role: '' });
+  }
+  if (duplicate) throw duplicate;
   if (flattened > 0) {
     warnings.push(`${flattened === 1 ? '1 tool call' : `${flattened} tool calls`} in OpenAI's nested form ${flattened === 1 ? 'was' : 'were'} flattened (Reasonix 1.38.11's own migration loses their names and arguments, then refuses to resume)`);
   }
-  const messages = assignLegacyIds(branchIdOf(source.path), converted);
-  const seen = new Set<string>();
-  messages.forEach((message, index) => {
-    const { line } = lines[index]!;
-    const id = message.id as string;
-    if (seen.has(id)) throw new MigrationRefusedError(`line ${line}: duplicate message id ${JSON.stringify(id)} (Reasonix refuses duplicate ids)`, { file: source.path, line });
-    seen.add(id);
-  });
-  if (messages.length > 0 && messages[0]!.role !== 'system') {
+  if (count > 0 && firstRole !== 'system') {
     warnings.push('the transcript has no system message: Reasonix resumes it without a system prompt (and does not add one)');
   }
-  const batches: BatchToWrite[] = [];
-  for (let start = 0; start < messages.length; start += MESSAGES_PER_BATCH) {
-    batches.push({
-      operationId: `legacy-import:${source.sha256}:messages:${start / MESSAGES_PER_BATCH}`,
-      events: messages.slice(start, start + MESSAGES_PER_BATCH).map((message) => ({ kind: 'message/complete', payload: { message } })),
-    });
-  }
+  if (transcriptGate(facts).accepted) return { messages: count, warnings };
   // Reasonix's own migration of such a transcript opens and then refuses every new turn: the model
   // is sent a list its transcript gate takes, and the transcript keeps every message as it was.
-  const repair = repairForNewTurn(messages.filter((message) => !message.local_only) as Message[]);
+  const view: Message[] = [];
+  for await (const { message } of importMessages(source)) if (!message.value.local_only) view.push(message.value as unknown as Message);
+  const repair = repairForNewTurn(view);
+  if (!repair) return { messages: count, warnings };
+  warnings.push(`Reasonix would take no new turn after the transcript as it is ("${repair.refusal}"): what the model is sent was changed (${repair.changes.length} ${repair.changes.length === 1 ? 'change' : 'changes'}, each kept with what was there in a diagnostic event); the transcript keeps every message`);
+  return { messages: count, warnings, repair };
+}
+
+/**
+ * The messages of the frozen transcript, converted as Reasonix's migration converts them, with the
+ * ids it gives them, one at a time: the file is read again each time, and refused if it is no
+ * longer what was hashed. A line that is not a message is damage, named as every reader names it.
+ */
+async function* importMessages(source: LegacySource): AsyncGenerator<{ message: { value: Record<string, unknown>; flattened: number }; line: number }> {
+  const reader = await openArtifact(source.artifacts.find((artifact) => artifact.path === source.path)!);
+  try {
+    const withId = legacyIdAssigner(branchIdOf(source.path));
+    for await (const run of transcriptRuns(reader.readAt, source.path)) {
+      for (const { value, line } of run.lines) {
+        const result = goMessage(value);
+        yield { message: { value: withId(result.message), flattened: result.flattenedToolCalls }, line };
+      }
+      // Reasonix's loader stops at the first error, and so does the reader: there is one at most.
+      const [error] = run.errors;
+      if (error) throw error;
+    }
+    await reader.verify();
+  } finally {
+    await reader.close();
+  }
+}
+
+/** The operation ids of the import's commits, in order: `existingTarget` looks for every one. */
+function importOperationIds(source: LegacySource, plan: ImportPlan): string[] {
+  const ids = Array.from({ length: Math.ceil(plan.messages / MESSAGES_PER_BATCH) }, (_, index) => `legacy-import:${source.sha256}:messages:${index}`);
+  return plan.repair ? [...ids, `legacy-import:${source.sha256}:new-turn`] : ids;
+}
+
+/** The import's commits, made as the transcript is read again: at most `MESSAGES_PER_BATCH` messages in memory. */
+async function* importBatches(source: LegacySource, plan: ImportPlan): AsyncGenerator<BatchToWrite> {
+  const [messageBatchIds, newTurnId] = [importOperationIds(source, { ...plan, repair: undefined }), `legacy-import:${source.sha256}:new-turn`];
+  let events: BatchToWrite['events'] = [];
+  let index = 0;
+  for await (const { message } of importMessages(source)) {
+    events.push({ kind: 'message/complete', payload: { message: message.value } });
+    if (events.length === MESSAGES_PER_BATCH) {
+      yield { operationId: messageBatchIds[index]!, events };
+      index += 1;
+      events = [];
+    }
+  }
+  if (events.length > 0) yield { operationId: messageBatchIds[index]!, events };
+  const { repair } = plan;
   if (repair) {
-    warnings.push(`Reasonix would take no new turn after the transcript as it is ("${repair.refusal}"): what the model is sent was changed (${repair.changes.length} ${repair.changes.length === 1 ? 'change' : 'changes'}, each kept with what was there in a diagnostic event); the transcript keeps every message`);
-    batches.push({
-      operationId: `legacy-import:${source.sha256}:new-turn`,
+    yield {
+      operationId: newTurnId,
       events: [
         { kind: 'diagnostic', payload: { migration: { source: source.path, turnRepair: { refusal: repair.refusal, changes: repair.changes } } } },
         { kind: 'model/context-replace', payload: { messages: repair.messages, reason: `rxstore migrate: Reasonix refused a new turn (${repair.refusal})` } },
       ],
-    });
+    };
   }
-  return { batches, messages: messages.length, warnings };
 }
 
 /**
@@ -228,13 +286,13 @@ async function planImport(source: LegacySource): Promise<{ batches: BatchToWrite
  * from these bytes that lacks some (a migration cut short: by a full disk, say) is `incomplete`,
  * and is migrated again; another session there is a conflict.
  */
-async function existingTarget(targetDir: string, source: LegacySource, batches: BatchToWrite[]): Promise<'absent' | 'migrated' | 'incomplete'> {
+async function existingTarget(targetDir: string, source: LegacySource, operationIds: readonly string[]): Promise<'absent' | 'migrated' | 'incomplete'> {
   if (!(await lstat(targetDir).catch(undefinedIfMissing))) return 'absent';
   const manifest = readableOrThrow(await readManifest(join(targetDir, SESSION_FILES.manifest)));
   if (manifest.state !== 'ok' || manifest.value.source?.sha256 !== source.sha256) {
     throw new MigrationRefusedError('the session directory already exists and was not made from this transcript', { file: targetDir });
   }
-  const wanted = new Set(batches.map((batch) => batch.operationId));
+  const wanted = new Set(operationIds);
   try {
     for await (const item of readLogBatches(join(targetDir, SESSION_FILES.log))) if (item.type === 'batch') wanted.delete(item.batch.operationId);
   } catch (error) {

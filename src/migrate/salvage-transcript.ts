@@ -1,12 +1,14 @@
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InvalidInputError, isSystemError, NotRegularFileError, NothingToSalvageError, onFileSystem, undefinedIfMissing } from '../errors/index.js';
+import { isSystemError, NotRegularFileError, NothingToSalvageError, onFileSystem } from '../errors/index.js';
 import { openRegularFile } from '../fs/open-regular-file.js';
 import { goJsonIndented } from '../codec/go-json.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
-import { checkFolder } from '../fs/path-kind.js';
+import { checkFolder, checkOutside } from '../fs/path-kind.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
-import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
+import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
+import { transcriptModeIn } from '../store/roots/store-kind.js';
 import { JsonlMetaSchema } from '../store/jsonl/jsonl-meta.js';
 import { MAX_TRANSCRIPT_MESSAGE_BYTES, parseTranscript } from '../store/jsonl/jsonl-transcript.js';
 import { goText } from '../codec/go-text.js';
@@ -41,8 +43,12 @@ const BYTE_ORDER_MARK = '\uFEFF';
  * take it from there. Its `.jsonl.meta` is the original's with the new id.
  */
 export async function salvageTranscript(path: string, options: { to?: string; dryRun?: boolean } = {}): Promise<TranscriptSalvageReport> {
-  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
   const source = resolve(path);
+  // A folder named with --to is written into, never made: a typo would otherwise put the transcript where no one looks.
+  if (options.to !== undefined) {
+    await checkFolder(resolve(options.to), options.to, { mustExist: true });
+    await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(source));
+  }
   let byteOrderMarkRemoved = false;
   // Line by line, each judged on its own as Reasonix's loader would judge it: a bad line costs only itself.
   const kept: { raw: string; line: number; value: Record<string, unknown> | null }[] = [];
@@ -71,11 +77,6 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
   dropped.sort((a, b) => a.line - b.line);
 
   const dir = resolve(options.to ?? dirname(source));
-  // A folder named with --to is written into, never made: a typo would otherwise put the transcript where no one looks.
-  if (options.to !== undefined) {
-    const there = await stat(dir).catch((error: unknown) => (isSystemError(error) && error.code === 'ENAMETOOLONG' ? undefined : undefinedIfMissing(error, dir)));
-    if (!there) throw new InvalidInputError(`${dir}: no such directory; the salvaged transcript is written into a folder that exists`, { file: dir });
-  }
   const salvaged = `${answered.map((each) => each.raw).join('\n')}\n`;
   const meta = readableOrThrow(await readJsonFile(`${source}.meta`, JsonlMetaSchema));
   const metaText = (id: string) => (meta.state === 'ok' ? goJsonIndented({ ...meta.value, id }) : undefined);
@@ -90,9 +91,10 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
     byteOrderMarkRemoved,
   };
   if (options.dryRun || already) return report;
+  const mode = transcriptModeIn(dir);
   const newMeta = metaText(report.newId);
   // The transcript and its meta appear together or not at all, the meta first (a transcript never stands without it).
-  await writeFilesAtomic([...(newMeta === undefined ? [] : [{ path: `${newPath}.meta`, data: newMeta }]), { path: newPath, data: salvaged }]);
+  await writeFilesAtomic([...(newMeta === undefined ? [] : [{ path: `${newPath}.meta`, data: newMeta, mode }]), { path: newPath, data: salvaged, mode }]);
   return report;
 }
 
@@ -123,12 +125,32 @@ function keptResults<T extends { line: number; value: Record<string, unknown> | 
 async function salvagePath(dir: string, id: string, text: string, metaText: (id: string) => string | undefined): Promise<{ path: string; already: boolean }> {
   for (let n = 1; ; n += 1) {
     const candidate = join(dir, `${id}-salvaged${n === 1 ? '' : `-${n}`}.jsonl`);
-    const [transcript, meta] = await Promise.all([candidate, `${candidate}.meta`].map((file) => readFile(file, 'utf8').then((bytes) => bytes, (error: unknown) => (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR') ? undefined : null))));
-    if (transcript === undefined && meta === undefined && !(await taken(candidate))) return { path: candidate, already: false };
     const ownMeta = metaText(branchIdOf(candidate));
+    const [transcript, meta] = await Promise.all([textIfSized(candidate, text), textIfSized(`${candidate}.meta`, ownMeta)]);
+    if (transcript === undefined && meta === undefined && !(await taken(candidate))) return { path: candidate, already: false };
     if (transcript === text && meta === ownMeta) return { path: candidate, already: true };
     // Half of this salvage's own pair (a run killed between its two renames): the name is this salvage's to finish.
     if ((transcript === text && meta === undefined && ownMeta !== undefined) || (transcript === undefined && meta !== undefined && meta === ownMeta)) return { path: candidate, already: false };
+  }
+}
+
+/**
+ * The text of `file` when it is a regular file of `expected`'s length (the only text it is compared
+ * with), opened without waiting; undefined when nothing is there; null for anything else (another
+ * file, a FIFO, a device, one that cannot be read): a planted file is never waited on or read whole.
+ */
+async function textIfSized(file: string, expected: string | undefined): Promise<string | undefined | null> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch((error: unknown) => (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR') ? undefined : null));
+  if (!handle) return handle;
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile() || expected === undefined || stats.size !== Buffer.byteLength(expected)) return null;
+    return await handle.readFile('utf8');
+  } catch {
+    // Unreadable: not this salvage's own file, so the name is not free.
+    return null;
+  } finally {
+    await handle.close();
   }
 }
 

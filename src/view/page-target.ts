@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { OverwriteRefusedError, undefinedIfMissing } from '../errors/index.js';
-import { checkFile } from '../fs/path-kind.js';
+import { checkFile, checkOutside, type ReadPaths } from '../fs/path-kind.js';
 
 /**
  * The mark every page rxstore writes carries near its start, so that a later run knows the file
@@ -36,13 +36,14 @@ export async function carriesGeneratorMark(path: string): Promise<boolean> {
 
 /**
  * Refuses a page file rxstore may not write to: a folder (`given` ending in a slash, or a folder
- * there) is the wrong kind of path; a file or symlink it did not write (no generator mark) is
- * someone else's, written over only with `force`. `given` is the path as the user gave it.
+ * there), anything but a regular file (a symbolic link, a FIFO, a device: never, whatever `force`
+ * says), a path in a folder that is not there, or one inside the session the page is of (`reading`),
+ * are the wrong kind of path; a file it did not write (no generator mark) is someone else's, written
+ * over only with `force`. `given` is the path as the user gave it.
  */
-export async function checkPageFile(path: string, given: string, force: boolean): Promise<void> {
-  await checkFile(path, given);
-  const entry = await entryAt(path);
-  if (!entry || force || (await carriesGeneratorMark(path))) return;
-  const what = entry.isSymbolicLink() ? 'a symlink' : entry.isFile() ? 'a file' : 'something';
-  throw new OverwriteRefusedError(`${given}: ${what} rxstore did not write (it has no generator mark); --force writes over it`, { file: given });
+export async function checkPageFile(path: string, given: string, options: { force: boolean; reading: ReadPaths }): Promise<void> {
+  const entry = await checkFile(path, given);
+  await checkOutside(path, given, 'file', options.reading);
+  if (!entry || options.force || (await carriesGeneratorMark(path))) return;
+  throw new OverwriteRefusedError(`${given}: a file rxstore did not write (it has no generator mark); --force writes over it`, { file: given });
 }

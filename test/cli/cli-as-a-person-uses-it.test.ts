@@ -147,10 +147,14 @@ describe('errors a person can act on', () => {
   it('a missing path is named once; a system error is said in words, without temporary file names', async () => {
     expect(await runCli(['cat', '/nowhere/x.jsonl'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_NOT_A_SESSION: /nowhere/x.jsonl: no such file or directory\n' });
     const dir = await tempDir('rxstore-errors-');
-    await writeFile(join(dir, 'a-file'), '');
-    const out = join(dir, 'a-file', 'export.jsonl');
+    // A name longer than the system allows is the path the user typed: a usage error naming it (cut, as every long word is).
+    const out = join(dir, `${'x'.repeat(300)}.jsonl`);
     const failed = await runCli(['export', fixture('plain-chat').dir, '--to', out]);
-    expect(failed).toEqual({ code: 1, stdout: '', stderr: `rxstore: RX_FILE_SYSTEM: ${out}: not a directory\n` });
+    expect(failed).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${out.slice(0, 60)}… (${out.length} characters): a name longer than the file system takes\n` });
+    // A path below a file is the wrong kind of path, said as such.
+    await writeFile(join(dir, 'a-file'), '');
+    const below = join(dir, 'a-file', 'export.jsonl');
+    expect(await runCli(['export', fixture('plain-chat').dir, '--to', below])).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${below}: ${join(dir, 'a-file')} is a file, not a folder\n` });
   });
 
   it('text from a session is printed with its control characters escaped', async () => {

@@ -70,6 +70,8 @@ describe('rxstore migrate jsonl-to-v4 --to', () => {
       const other = join(base, 'other project');
       await mkdir(other);
       const store = join(home, 'projects', workspaceSlug(other, 'linux'), 'sessions-v4');
+      // A store named with --to is one that is there.
+      await mkdir(store, { recursive: true });
       const run = await runCliChild(['migrate', 'jsonl-to-v4', transcript, '--home', home, '--cwd', other, '--to', store]);
       expect(run.code, run.stderr).toBe(0);
       const { line } = lineOf(run.stdout);
@@ -98,6 +100,7 @@ describe('rxstore migrate jsonl-to-v4 --to', () => {
     async () => {
       const { base, home, workspace, transcript } = await laidOut();
       const store = join(base, 'backup', 'sessions-v4');
+      await mkdir(store, { recursive: true });
       const run = await runCliChild(['migrate', 'jsonl-to-v4', transcript, '--home', home, '--cwd', workspace, '--to', store]);
       expect(run.code, run.stderr).toBe(0);
       const { line } = lineOf(run.stdout);

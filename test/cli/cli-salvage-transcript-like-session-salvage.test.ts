@@ -1,6 +1,7 @@
 // JSONL salvage behaves as session salvage does: a second run finds its salvage there, a --to folder
 // that is not there is refused with a coded line, and what it keeps is what Reasonix sends the model.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { fixture } from './support/fixtures.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from '../support/cli-child.js';
@@ -35,11 +36,13 @@ describe('JSONL salvage, as session salvage', () => {
     expect((await readdir(dir)).sort()).toEqual(['chat-salvaged.jsonl', 'chat.jsonl']);
   });
 
-  it('a --to folder that does not exist is refused with a coded line, exit 2, and nothing is written', async () => {
+  it('a --to folder that does not exist is refused with a coded line, exit 2, and nothing is written, as session salvage refuses it', async () => {
     const { dir, file } = await cutCall();
     const missing = join(dir, 'no-such-folder');
-    const run = await runCliChild(['salvage', file, '--to', missing]);
-    expect(run).toMatchObject({ code: 2, stdout: '', stderr: `rxstore: RX_INVALID_INPUT: ${missing}: no such directory; the salvaged transcript is written into a folder that exists\n` });
+    for (const source of [file, fixture('tool-calls').dir]) {
+      const run = await runCliChild(['salvage', source, '--to', missing]);
+      expect(run).toMatchObject({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${missing}: no such folder; create it first\n` });
+    }
     expect(await readdir(dir)).toEqual(['chat.jsonl']);
   });
 

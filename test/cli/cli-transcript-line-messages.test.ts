@@ -1,7 +1,7 @@
 // Messages about a transcript's lines show that line, visibly, in one wording whichever command
 // reads it; a transcript that fails to migrate points at salvage; a .jsonl.meta that is not JSON
 // is said by migrate as inspect says it.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from '../support/cli-child.js';
@@ -19,6 +19,7 @@ async function transcript(name: string, text: string | Buffer): Promise<{ dir: s
 /** What inspect, migrate --dry-run and salvage --dry-run each say of the transcript. */
 async function saidOf(path: string, dir: string) {
   const inspect = await runCliChild(['inspect', path]);
+  await mkdir(join(dir, 'store'), { recursive: true });
   const migrate = await runCliChild(['migrate', 'jsonl-to-v4', path, '--dry-run', '--to', join(dir, 'store')]);
   const salvage = await runCliChild(['salvage', path, '--dry-run']);
   return { inspect: inspect.stdout, migrate: migrate.stdout, salvage: salvage.stdout, migrateCode: migrate.code };

@@ -1,11 +1,14 @@
 // A command deletes or writes over only what it wrote: planted site state, symlinks, files it did not
 // write, --force; a path of the wrong kind said as such; the files follow the user's umask.
-import { mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { chmod, chown, cp, lstat, mkdir, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from '../support/cli-child.js';
+import { copySession } from '../support/faults/faults.js';
 import { fixture } from '../support/fixtures.js';
 import { tempDir } from '../support/temp-dir.js';
+import { treeDigest } from '../support/tree-digest.js';
 
 const plain = fixture('tool-calls');
 const site = (to: string, ...more: string[]) => runCliChild(['view', '--all', '--to', to, '--state-home', plain.root, ...more]);
@@ -159,5 +162,256 @@ describe('files a user asks for follow the umask, as cp and tar do', () => {
     const [pageName] = await readdir(join(to, 'sessions'));
     expect(await mode(join(to, 'sessions', pageName!))).toBe(0o666 & ~umask);
     expect(await mode(out)).toBe(0o666 & ~umask);
+  });
+});
+
+const isRoot = process.getuid?.() === 0;
+const notRegular = (given: string, what: string) => `rxstore: RX_PATH_KIND: ${given}: is ${what}; rxstore writes only over a regular file, --force or not\n`;
+
+/** A copy of a JSONL fixture's transcript and meta in a folder of its own. */
+async function transcriptCopy(): Promise<string> {
+  const dir = await tempDir('rxstore-jsonl-');
+  const source = join(fixture('jsonl-migrated').root, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions', 'legacy-demo.jsonl');
+  await cp(source, join(dir, 'legacy-demo.jsonl'));
+  await cp(`${source}.meta`, join(dir, 'legacy-demo.jsonl.meta'));
+  return join(dir, 'legacy-demo.jsonl');
+}
+
+describe('--force writes over a regular file only: never a device, a FIFO or a symbolic link', () => {
+  it('view --to, export --to and cat --cursor refuse a FIFO and a symbolic link, named as given and as what they are, exit 2, and leave them as they were', async () => {
+    const base = await tempDir('rxstore-not-regular-');
+    await mkdir(join(base, 'd'));
+    execFileSync('mkfifo', [join(base, 'd', 'fifo')]);
+    await writeFile(join(base, 'theirs.html'), 'theirs\n');
+    await symlink(join(base, 'theirs.html'), join(base, 'd', 'link'));
+    await symlink('/proc/self/fd/1', join(base, 'd', 'stdout'));
+    const cases = [
+      ['d/fifo', 'a FIFO'],
+      ['d/link', 'a symbolic link'],
+      ['d/stdout', 'a symbolic link'],
+    ] as const;
+    for (const [given, what] of cases) {
+      for (const args of [
+        ['view', plain.dir, '--to', given, '--force'],
+        ['view', plain.dir, '--to', given, '--format', 'md'],
+        ['export', plain.dir, '--to', given, '--force'],
+        ['export', plain.dir, '--to', given, '--format', 'json', '--force'],
+        ['cat', plain.dir, '--records', '--cursor', given],
+      ]) {
+        expect(await runCliChild(args, { cwd: base }), args.join(' ')).toEqual({ code: 2, signal: null, stdout: '', stderr: notRegular(given, what) });
+      }
+    }
+    expect((await lstat(join(base, 'd', 'fifo'))).isFIFO()).toBe(true);
+    expect(await readlink(join(base, 'd', 'link'))).toBe(join(base, 'theirs.html'));
+    expect(await readlink(join(base, 'd', 'stdout'))).toBe('/proc/self/fd/1');
+    expect(await readFile(join(base, 'theirs.html'), 'utf8')).toBe('theirs\n');
+    // Export wrote no .meta beside what it refused.
+    expect((await readdir(join(base, 'd'))).sort()).toEqual(['fifo', 'link', 'stdout']);
+  });
+
+  it.skipIf(!isRoot)(`a device node (mknod c 1 3, c 1 7) is refused as a device, --force or not${isRoot ? '' : ' — skipped: mknod needs root (CI runs as root)'}`, async () => {
+    const base = await tempDir('rxstore-device-');
+    await mkdir(join(base, 'd'));
+    execFileSync('mknod', [join(base, 'd', 'null'), 'c', '1', '3']);
+    execFileSync('mknod', [join(base, 'd', 'full'), 'c', '1', '7']);
+    for (const given of ['d/null', 'd/full']) {
+      for (const args of [
+        ['view', plain.dir, '--to', given, '--force'],
+        ['export', plain.dir, '--to', given, '--force'],
+        ['cat', plain.dir, '--records', '--cursor', given],
+      ]) {
+        expect(await runCliChild(args, { cwd: base }), args.join(' ')).toEqual({ code: 2, signal: null, stdout: '', stderr: notRegular(given, 'a device') });
+      }
+      expect((await lstat(join(base, given))).isCharacterDevice()).toBe(true);
+    }
+    expect((await readdir(join(base, 'd'))).sort()).toEqual(['full', 'null']);
+  });
+
+  it('view --all --force leaves a page that is a symbolic link, and what it leads to', async () => {
+    const base = await tempDir('rxstore-site-link-');
+    const to = join(base, 'site');
+    expect((await site(to)).code).toBe(0);
+    const [page] = await readdir(join(to, 'sessions'));
+    const pagePath = join(to, 'sessions', page!);
+    await writeFile(join(base, 'theirs.html'), 'theirs\n');
+    await rm(pagePath);
+    await symlink(join(base, 'theirs.html'), pagePath);
+    const forced = await site(to, '--force');
+    expect(forced).toMatchObject({ code: 2, stderr: notRegular(pagePath, 'a symbolic link') });
+    expect(await readlink(pagePath)).toBe(join(base, 'theirs.html'));
+    expect(await readFile(join(base, 'theirs.html'), 'utf8')).toBe('theirs\n');
+  });
+});
+
+describe('nothing is written inside the session a command reads, --force or not', () => {
+  const inside = (given: string, session: string) => `rxstore: RX_PATH_KIND: ${given}: inside the session ${session}, which this command reads; rxstore writes nothing there, --force or not\n`;
+
+  it('export, view, cat --cursor and salvage with a target in the session directory, or its store’s content store, are refused and change nothing', async () => {
+    const dir = await copySession(fixture('payload-ref').dir);
+    const store = dirname(dir);
+    // A folder inside the session, as a store salvage might be pointed at.
+    await mkdir(join(dir, 'legacy'));
+    const before = await treeDigest(store);
+    const runs: [string[], string][] = [
+      [['export', dir, '--to', join(dir, 'events.frames'), '--force'], join(dir, 'events.frames')],
+      [['export', dir, '--to', join(dir, 'copy.json'), '--format', 'json'], join(dir, 'copy.json')],
+      [['export', dir, '--to', join(store, '.content-v1', 'x.json'), '--format', 'json'], join(store, '.content-v1', 'x.json')],
+      [['view', dir, '--to', join(dir, 'manifest.json'), '--force'], join(dir, 'manifest.json')],
+      [['view', dir, '--to', join(dir, 'page.html')], join(dir, 'page.html')],
+      [['cat', dir, '--records', '--cursor', join(dir, 'manifest.json')], join(dir, 'manifest.json')],
+      [['cat', dir, '--records', '--cursor', join(dir, 'cursor.json')], join(dir, 'cursor.json')],
+      [['salvage', dir, '--to', dir], dir],
+      [['salvage', dir, '--to', join(dir, 'legacy')], join(dir, 'legacy')],
+    ];
+    for (const [args, given] of runs) {
+      const run = await runCliChild(args);
+      expect(run, args.join(' ')).toEqual({ code: 2, signal: null, stdout: '', stderr: inside(given, dir) });
+      // Never a word about removing a file of the session.
+      expect(run.stderr).not.toMatch(/remove/);
+    }
+    expect(await treeDigest(store)).toBe(before);
+    expect(await readdir(join(dir, 'legacy'))).toEqual([]);
+    const inspected = await runCliChild(['inspect', dir]);
+    expect(inspected.code, inspected.stdout).toBe(0);
+  });
+
+  it('a target reached through a symbolic link to the session is inside it too', async () => {
+    const dir = await copySession(plain.dir);
+    const link = join(await tempDir('rxstore-link-'), 'link');
+    await symlink(dir, link);
+    const before = await treeDigest(dir);
+    expect(await runCliChild(['export', dir, '--to', join(link, 'events.frames'), '--force'])).toMatchObject({ code: 2, stderr: inside(join(link, 'events.frames'), dir) });
+    expect(await treeDigest(dir)).toBe(before);
+  });
+
+  it('a JSONL session: its transcript, its .jsonl.meta and its sidecar folders are never written, by export, view, cat, salvage or migrate', async () => {
+    const transcript = await transcriptCopy();
+    const folder = dirname(transcript);
+    const sidecarFolder = join(folder, 'legacy-demo.ckpt');
+    await mkdir(sidecarFolder);
+    const before = await treeDigest(folder);
+    const runs: [string[], string][] = [
+      [['export', transcript, '--to', transcript, '--force'], transcript],
+      [['export', transcript, '--to', `${transcript}.meta`, '--format', 'json', '--force'], `${transcript}.meta`],
+      [['view', transcript, '--to', transcript, '--force'], transcript],
+      [['view', transcript, '--to', join(folder, 'legacy-demo.context.json'), '--force'], join(folder, 'legacy-demo.context.json')],
+      [['salvage', transcript, '--to', sidecarFolder], sidecarFolder],
+      [['migrate', 'jsonl-to-v4', transcript, '--to', sidecarFolder], sidecarFolder],
+    ];
+    for (const [args, given] of runs) expect(await runCliChild(args), args.join(' ')).toEqual({ code: 2, signal: null, stdout: '', stderr: inside(given, transcript) });
+    expect(await treeDigest(folder)).toBe(before);
+    expect(await readdir(sidecarFolder)).toEqual([]);
+    // Beside it, under names of its own, is fine.
+    expect((await runCliChild(['export', transcript, '--to', join(folder, 'legacy-demo.json'), '--format', 'json'])).code).toBe(0);
+    expect((await runCliChild(['view', transcript, '--to', join(folder, 'legacy-demo.html')])).code).toBe(0);
+  });
+
+  it('a cursor file that is not one rxstore wrote is refused and left, with no word of removing it', async () => {
+    const file = join(await tempDir('rxstore-cursor-'), 'notes.txt');
+    await writeFile(file, 'my notes\n');
+    const run = await runCliChild(['cat', plain.dir, '--records', '--cursor', file]);
+    expect(run).toMatchObject({ code: 1, stdout: '', stderr: `rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (not JSON); it is left as it is: give --cursor a new file to read the session from the start\n` });
+    expect(await readFile(file, 'utf8')).toBe('my notes\n');
+  });
+});
+
+describe('a path of the wrong kind, or a folder that is not there, is RX_PATH_KIND, exit 2, on standard error, naming the path as given', () => {
+  it('a folder as a cursor, a file as a folder above a page, an export, a site or a store', async () => {
+    const base = await tempDir('rxstore-kind-given-');
+    await mkdir(join(base, 'adir'));
+    await writeFile(join(base, 'afile'), 'mine\n');
+    const transcript = await transcriptCopy();
+    const runs: [string[], string][] = [
+      [['cat', plain.dir, '--records', '--cursor', 'adir'], 'adir: is a folder, a file is needed'],
+      [['cat', plain.dir, '--records', '--cursor', 'afile/cursor.json'], 'afile/cursor.json: afile is a file, not a folder'],
+      [['view', plain.dir, '--to', 'afile/x.html'], 'afile/x.html: afile is a file, not a folder'],
+      [['export', plain.dir, '--to', 'afile/x.html'], 'afile/x.html: afile is a file, not a folder'],
+      [['export', plain.dir, '--to', 'afile/deeper/x.jsonl'], 'afile/deeper/x.jsonl: afile is a file, not a folder'],
+      [['view', '--all', '--to', 'afile/sub', '--state-home', plain.root], 'afile/sub: afile is a file, not a folder'],
+      [['migrate', 'jsonl-to-v4', transcript, '--to', 'afile/st'], 'afile/st: afile is a file, not a folder'],
+      [['salvage', plain.dir, '--to', 'afile/st'], 'afile/st: afile is a file, not a folder'],
+      [['salvage', transcript, '--to', 'afile/st'], 'afile/st: afile is a file, not a folder'],
+    ];
+    for (const [args, said] of runs) expect(await runCliChild(args, { cwd: base }), args.join(' ')).toEqual({ code: 2, signal: null, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${said}\n` });
+    expect((await readdir(base)).sort()).toEqual(['adir', 'afile']);
+    expect(await readdir(join(base, 'adir'))).toEqual([]);
+  });
+
+  it('a --to folder that is not there is made by no command but view --all, and only when the folder above it is there', async () => {
+    const base = await tempDir('rxstore-missing-to-');
+    const transcript = await transcriptCopy();
+    const runs: [string[], string][] = [
+      [['salvage', plain.dir, '--to', 'store'], 'store: no such folder; create it first'],
+      [['salvage', plain.dir, '--to', 'store', '--dry-run'], 'store: no such folder; create it first'],
+      [['salvage', transcript, '--to', 'store'], 'store: no such folder; create it first'],
+      [['migrate', 'jsonl-to-v4', transcript, '--to', 'store'], 'store: no such folder; create it first'],
+      [['migrate', 'jsonl-to-v4', transcript, '--to', 'store', '--dry-run'], 'store: no such folder; create it first'],
+      [['migrate', 'jsonl-to-v4', transcript, '--to', 'typo/sessions-v4'], 'typo/sessions-v4: no such folder; create it first'],
+      [['export', plain.dir, '--to', 'out/x.jsonl'], 'out/x.jsonl: no such folder out; create it first'],
+      [['view', plain.dir, '--to', 'out/x.html'], 'out/x.html: no such folder out; create it first'],
+      [['cat', plain.dir, '--records', '--cursor', 'out/cursor.json'], 'out/cursor.json: no such folder out; create it first'],
+      [['view', '--all', '--to', 'out/site', '--state-home', plain.root], 'out/site: no such folder out; create it first'],
+    ];
+    for (const [args, said] of runs) expect(await runCliChild(args, { cwd: base }), args.join(' ')).toEqual({ code: 2, signal: null, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${said}\n` });
+    expect(await readdir(base)).toEqual([]);
+    // view --all makes the site's own folder in one that is there.
+    const made = await runCliChild(['view', '--all', '--to', 'site', '--state-home', plain.root], { cwd: base });
+    expect(made.code, made.stderr).toBe(0);
+    expect(await readdir(join(base, 'site'))).toEqual(expect.arrayContaining(['index.html', 'sessions']));
+  });
+});
+
+describe('a file written over keeps its mode; a new one follows the umask, or in Reasonix’s store, Reasonix’s mode', () => {
+  const mode = async (path: string) => (await stat(path)).mode & 0o777;
+
+  it('view --to, export --force and a site keep the mode of the file they write over', async () => {
+    const base = await tempDir('rxstore-keep-mode-');
+    const page = join(base, 'b.html');
+    const out = join(base, 'out.json');
+    const to = join(base, 'site');
+    expect((await runCliChild(['view', plain.dir, '--to', page])).code).toBe(0);
+    expect((await runCliChild(['export', plain.dir, '--to', out, '--format', 'json'])).code).toBe(0);
+    expect((await site(to)).code).toBe(0);
+    const index = join(to, 'index.html');
+    await chmod(page, 0o600);
+    await chmod(out, 0o640);
+    await chmod(index, 0o604);
+    expect((await runCliChild(['view', plain.dir, '--to', page])).code).toBe(0);
+    expect((await runCliChild(['export', plain.dir, '--to', out, '--format', 'json', '--view', 'person', '--force'])).code).toBe(0);
+    expect((await site(to)).code).toBe(0);
+    expect(await mode(page)).toBe(0o600);
+    expect(await mode(out)).toBe(0o640);
+    expect(await mode(index)).toBe(0o604);
+  });
+
+  it.skipIf(!isRoot)(`written by root, a user’s file keeps its owner too${isRoot ? '' : ' — skipped: chown needs root (CI runs as root)'}`, async () => {
+    const page = join(await tempDir('rxstore-keep-owner-'), 'b.html');
+    expect((await runCliChild(['view', plain.dir, '--to', page])).code).toBe(0);
+    await chown(page, 4321, 4322);
+    await chmod(page, 0o640);
+    expect((await runCliChild(['view', plain.dir, '--to', page])).code).toBe(0);
+    expect(await stat(page)).toMatchObject({ uid: 4321, gid: 4322 });
+    expect(await mode(page)).toBe(0o640);
+  });
+
+  it('a salvaged transcript and an export follow the umask in a folder of the user’s, and are 0600 in a JSONL store of Reasonix’s (a `sessions` folder)', async () => {
+    const umask = process.umask();
+    const transcript = await transcriptCopy();
+    const salvaged = await runCliChild(['salvage', transcript, '--json']);
+    expect(salvaged.code, salvaged.stderr).toBe(0);
+    const { newPath } = JSON.parse(salvaged.stdout) as { newPath: string };
+    expect(await mode(newPath)).toBe(0o666 & ~umask);
+    expect(await mode(`${newPath}.meta`)).toBe(0o666 & ~umask);
+
+    const store = join(await tempDir('rxstore-jsonl-store-'), 'sessions');
+    await mkdir(store);
+    const inStore = await runCliChild(['salvage', transcript, '--to', store, '--json']);
+    expect(inStore.code, inStore.stderr).toBe(0);
+    const { newPath: storePath } = JSON.parse(inStore.stdout) as { newPath: string };
+    expect(await mode(storePath)).toBe(0o600);
+    expect(await mode(`${storePath}.meta`)).toBe(0o600);
+    expect((await runCliChild(['export', plain.dir, '--to', join(store, 'exported.jsonl')])).code).toBe(0);
+    expect(await mode(join(store, 'exported.jsonl'))).toBe(0o600);
+    expect(await mode(join(store, 'exported.jsonl.meta'))).toBe(0o600);
   });
 });

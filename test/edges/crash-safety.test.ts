@@ -46,6 +46,8 @@ async function jsonlTemplate(turns: number): Promise<{ dir: string; lines: numbe
     lines.push(JSON.stringify({ role: 'assistant', content: turn === Math.floor(turns / 2) ? 'x'.repeat(100_000) : `answer ${turn}` }));
   }
   await mkdir(join(dir, 'sessions'));
+  // The store migrate --to adds to: one that is there.
+  await mkdir(join(dir, 'sessions-v4'));
   await writeFile(join(dir, 'sessions', 'crash.jsonl'), `${lines.join('\n')}\n`);
   await writeFile(join(dir, 'sessions', 'crash.jsonl.meta'), '{\n  "id": "crash"\n}\n');
   return { dir, lines: lines.length };
@@ -190,6 +192,8 @@ describe('a writer killed by SIGKILL at each of its durable steps (fail points),
       const fresh = async () => {
         const dir = await copySession(damaged);
         const rescued = join(dir, '..', '..', 'rescued');
+        // The store salvage --to adds to: one that is there.
+        await mkdir(rescued);
         return { dir, rescued, root: join(dir, '..', '..'), digest: await treeDigest(dir), argv: [rxstoreBin, 'salvage', dir, '--to', rescued] };
       };
       const clean = await fresh();
@@ -410,6 +414,7 @@ describe('a process killed with SIGKILL at a random point', () => {
           const ends = await endFrames(dir);
           await replaceFrame(dir, ends[Math.floor(ends.length / 2)]!, Buffer.alloc(0));
           stores.set(trial, { dir, digest: await treeDigest(dir) });
+          await mkdir(join(dir, '..', '..', 'rescued'));
           return [rxstoreBin, 'salvage', dir, '--to', join(dir, '..', '..', 'rescued')];
         },
         verify: async (trial, rerun) => {

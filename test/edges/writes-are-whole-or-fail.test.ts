@@ -17,7 +17,7 @@ import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
 import { treeDigest } from '../support/tree-digest.js';
 
 /** Temporary names rxstore writes beside what it publishes: none may be left after a failed write. */
-const TEMP_NAME = /^\.atomic-.*\.tmp$|\.tmp-rxstore-|\.tail\.tmp$|^\.append-.*\.staged$|^content-.*\.tmp$/;
+const TEMP_NAME = /^\.rxstore-[0-9a-f]+\.tmp$|^\.tmp-rxstore-|\.tail\.tmp$|^\.append-.*\.staged$|^content-.*\.tmp$/;
 
 async function tempNamesUnder(root: string): Promise<string[]> {
   const found: string[] = [];
@@ -230,7 +230,7 @@ describe('every write of every writing command writes all its bytes or fails nam
         // (migrate says it on the transcript's line, as it says every failure.)
         const line = `${failed.stderr}${failed.stdout}`.split('\n').find((text) => text.includes('RX_FILE_SYSTEM')) ?? '';
         expect(line, failed.stderr).toMatch(/\/[^ ]*: no space left on device/);
-        expect(line).not.toMatch(/\.atomic-|\.tmp-rxstore-|\.tail\.tmp|\.append-|\/content-[0-9a-f]+\.tmp/);
+        expect(line).not.toMatch(/\.rxstore-[0-9a-f]+\.tmp|\.tmp-rxstore-|\.tail\.tmp|\.append-|\/content-[0-9a-f]+\.tmp/);
         expect(await tempNamesUnder(full.area)).toEqual([]);
         await full.check(failed, 'failed');
       });
@@ -318,6 +318,25 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
     },
     120_000,
   );
+
+  it.skipIf(!isRoot)(
+    `on a read-only file system, salvage and migrate name the session they were to write, never their staging folder${isRoot ? '' : ' — skipped: mounting a tmpfs needs root (CI runs as root)'}`,
+    async () => {
+      const disk = await nearlyFull(1024 * 1024);
+      const store = join(disk.dir, 'sessions-v4');
+      await mkdir(store);
+      execFileSync('mount', ['-o', 'remount,ro', disk.dir]);
+      const salvaged = await runCliChild(['salvage', await tornSession(), '--to', store]);
+      expect(salvaged.code).toBe(1);
+      expect(salvaged.stderr).toMatch(new RegExp(`^rxstore: RX_FILE_SYSTEM: ${store}/[0-9a-f]{32}: read-only file system\n$`));
+      const { transcript } = await bigTranscript(1024);
+      const migrated = await runCliChild(['migrate', 'jsonl-to-v4', transcript, '--to', store]);
+      expect(migrated.code).toBe(1);
+      expect(migrated.stdout).toMatch(new RegExp(`: ${store}/[0-9a-f]{24}: read-only file system \\(RX_FILE_SYSTEM\\)`));
+      expect(`${salvaged.stderr}${migrated.stdout}`).not.toMatch(/tmp-rxstore/);
+    },
+    60_000,
+  );
 });
 
 describe('a migration target that does not verify is never counted as migrated', () => {
@@ -362,4 +381,65 @@ describe('a migration target that does not verify is never counted as migrated',
     },
     120_000,
   );
+});
+
+describe('what a write leaves, and what it names', () => {
+  it('a file name of 250 bytes, which the system allows, is written: the temporary name beside it is short whatever the name', async () => {
+    const base = await tempDir('rxstore-long-name-');
+    const name = (ext: string) => `${'n'.repeat(250 - ext.length)}${ext}`;
+    const runs = [
+      ['view', plain.dir, '--to', name('.html')],
+      ['view', plain.dir, '--to', name('.md')],
+      ['export', plain.dir, '--to', name('.json'), '--format', 'json'],
+      ['cat', plain.dir, '--records', '--cursor', name('.cursor')],
+    ];
+    for (const args of runs) {
+      const run = await runCliChild(args, { cwd: base });
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+    }
+    expect(Buffer.byteLength(name('.cursor'))).toBe(250);
+    expect((await readdir(base)).sort()).toEqual([name('.cursor'), name('.html'), name('.json'), name('.md')].sort());
+  });
+
+  it('a salvage or a migration that fails removes the content objects it wrote, and only those', async () => {
+    // payload-ref holds payloads large enough for the content store.
+    const source = await copySession(fixture('payload-ref').dir);
+    const { transcript } = await bigTranscript(600 * 1024);
+    const runs = [
+      { args: (store: string) => ['salvage', source, '--to', store], point: 'write.create-log' },
+      { args: (store: string) => ['migrate', 'jsonl-to-v4', transcript, '--to', store], point: 'write.create-log' },
+    ];
+    for (const { args, point } of runs) {
+      const store = join(await tempDir('rxstore-orphans-'), 'sessions-v4');
+      await mkdir(store);
+      const { hits } = await runWithFault(args(store));
+      expect(await readdir(join(store, '.content-v1', 'objects'), { recursive: true })).not.toEqual([]);
+      const last = hits.filter((hit) => hit.name === point).at(-1)!;
+      // A clean store: the failed run leaves nothing at all in it.
+      const clean = join(await tempDir('rxstore-orphans-'), 'sessions-v4');
+      await mkdir(clean);
+      const failed = (await runWithFault(args(clean), { point: last, kind: 'enospc' })).run;
+      expect(`${failed.stderr}${failed.stdout}`).toMatch(/no space left on device/);
+      expect(await readdir(clean, { recursive: true })).toEqual([]);
+      // A store that held the same objects before: they are still there, as they were.
+      const shared = join(await tempDir('rxstore-orphans-'), 'sessions-v4');
+      await cp(join(store, '.content-v1'), join(shared, '.content-v1'), { recursive: true });
+      const before = await treeDigest(shared);
+      expect((await runWithFault(args(shared), { point: last, kind: 'enospc' })).run.code).toBe(1);
+      expect(await treeDigest(shared)).toBe(before);
+      expect((await readdir(shared)).filter((name) => !name.startsWith('.'))).toEqual([]);
+    }
+  }, 120_000);
+
+  it('export’s line, like view’s, shows control characters in the path escaped, never raw', async () => {
+    const base = await tempDir('rxstore-export-line-');
+    const out = join(base, 'a\rb\x1b[2J.jsonl');
+    for (const run of [await runCliChild(['export', plain.dir, '--to', out]), await runCliChild(['export', plain.dir, '--to', out])]) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).not.toMatch(/[\r\x1b]/);
+      expect(run.stdout).toContain(`${base}/a\\rb\\x1b[2J.jsonl`);
+    }
+    const page = await runCliChild(['view', plain.dir, '--to', join(base, 'a\rb.html')]);
+    expect(page.stdout).toContain(`${base}/a\\rb.html`);
+  });
 });

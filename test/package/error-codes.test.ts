@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   exportSession,
-  FileSystemError,
   isSessionVerdict,
   openSession,
   RX_ERROR_FAMILIES,
@@ -11,7 +10,7 @@ import {
   ZstdUnavailableError,
   type RxErrorCode,
 } from '../../src/index.js';
-import { NotASessionError, StoreLockCompromisedError, UsageError, ZstdSizeMismatch } from '../../src/errors/index.js';
+import { NotASessionError, PathKindError, StoreLockCompromisedError, UsageError, ZstdSizeMismatch } from '../../src/errors/index.js';
 import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { fixture } from '../support/fixtures.js';
 import { runCli } from '../support/inspect-json-schema.js';
@@ -70,35 +69,34 @@ describe('a file-system error is a coded RxError, never a raw ENOENT or ENOTDIR'
     expect(error).toMatchObject({ code: 'RX_NOT_A_SESSION', data: { file: missing } });
   });
 
-  it('exporting to a path under a file: RX_FILE_SYSTEM naming the path asked for and the errno, in words', async () => {
+  it('exporting to a path under a file: RX_PATH_KIND naming the path asked for and the file in its way, exit 2', async () => {
     const dir = await tempDir('rxstore-export-');
     await writeFile(join(dir, 'a-file'), '');
     const to = join(dir, 'a-file', 'out.jsonl');
     const read = await (await openSession(fixture('plain-chat').dir)).read();
     const error = await exportSession(read, { to, format: 'jsonl' }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(FileSystemError);
-    expect(error).toMatchObject({ code: 'RX_FILE_SYSTEM', message: `${to}: not a directory`, data: { file: to, errno: 'ENOTDIR' } });
-    expect((await runCli(['export', fixture('plain-chat').dir, '--to', to])).stderr).toBe(`rxstore: RX_FILE_SYSTEM: ${to}: not a directory\n`);
+    expect(error).toBeInstanceOf(PathKindError);
+    expect(error).toMatchObject({ code: 'RX_PATH_KIND', message: `${to}: ${join(dir, 'a-file')} is a file, not a folder`, data: { file: to } });
+    expect(await runCli(['export', fixture('plain-chat').dir, '--to', to])).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${to}: ${join(dir, 'a-file')} is a file, not a folder\n` });
   });
 
-  it('a cursor file that is a directory is one coded line, exit 1: not a regular file, so no cursor', async () => {
+  it('a cursor file that is a directory is the wrong kind of path, exit 2', async () => {
     const dir = await tempDir('rxstore-cursor-');
     const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', dir]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`rxstore: RX_NOT_REGULAR_FILE: ${dir}: not a regular file, so it cannot be a cursor; name a file rxstore keeps the cursor in\n`);
+    expect(run).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${dir}: is a folder, a file is needed\n` });
   });
 
   it('a cursor file in a folder that is not there: one coded line naming the folder, before any record is printed', async () => {
     const folder = join(await tempDir('rxstore-cursor-'), 'no-such-folder');
     const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', join(folder, 'session.cursor')]);
-    expect(run).toEqual({ code: 1, stdout: '', stderr: `rxstore: RX_FILE_SYSTEM: ${folder}: no such file or directory\n` });
+    expect(run).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${join(folder, 'session.cursor')}: no such folder ${folder}; create it first\n` });
   });
 
-  it('a cursor file in a folder that is a file: not a directory, before any record is printed', async () => {
+  it('a cursor file in a folder that is a file: said so, before any record is printed', async () => {
     const file = join(await tempDir('rxstore-cursor-'), 'a-file');
     await writeFile(file, 'x');
     const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', join(file, 'session.cursor')]);
-    expect(run).toEqual({ code: 1, stdout: '', stderr: `rxstore: RX_FILE_SYSTEM: ${file}: not a directory\n` });
+    expect(run).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${join(file, 'session.cursor')}: ${file} is a file, not a folder\n` });
   });
 
   it('a cursor without --records is a usage error, and no cursor file is written', async () => {
@@ -114,7 +112,7 @@ describe('a file-system error is a coded RxError, never a raw ENOENT or ENOTDIR'
     const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', file]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(`rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (version: Invalid input: expected 3); remove it to read the session from the start\n`);
+    expect(run.stderr).toBe(`rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (version: Invalid input: expected 3); it is left as it is: give --cursor a new file to read the session from the start\n`);
     expect(await readFile(file, 'utf8')).toBe('{"a":1}\n');
   });
 });

@@ -1,11 +1,11 @@
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CursorMismatchError, indexSince, machineRoots, openSession, type IndexCheckpoint, type IndexPiece, type IndexRecord } from '../src/index.js';
-import { editLog, framesOf, logOf } from './support/faults.js';
-import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
-import { RecordIndex } from './support/record-index.js';
-import { tempDir } from './support/temp-dir.js';
+import { CursorMismatchError, indexSince, machineRoots, openSession, type IndexCheckpoint, type IndexPiece, type IndexRecord } from '../../src/index.js';
+import { editLog, framesOf, logOf } from '../support/faults/faults.js';
+import { FIXTURE_NAMES, fixture } from '../support/fixtures.js';
+import { RecordIndex } from '../support/sessions/record-index.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** A copy of a fixture's state root, to change. */
 async function rootCopy(name: (typeof FIXTURE_NAMES)[number]): Promise<{ root: string; dir: string }> {

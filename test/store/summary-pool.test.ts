@@ -4,16 +4,16 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import type { ListedSession } from '../src/store/listing/describe-conversation.js';
-import { listSessions } from '../src/store/listing/list-sessions.js';
-import { SummaryPool } from '../src/store/listing/summary-pool/summary-pool.js';
-import { summariseCopy } from '../src/store/listing/summarise-copy.js';
-import { findSessionCopies } from '../src/store/listing/find-session-copies.js';
-import type { V4Copy } from '../src/store/listing/session-copy.js';
-import { createSession } from '../src/session/writing/create-session.js';
-import { cutLog, editLog } from './support/faults.js';
-import { complete, messageId } from './support/sample-session.js';
-import { tempDir } from './support/temp-dir.js';
+import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
+import { listSessions } from '../../src/store/listing/list-sessions.js';
+import { SummaryPool } from '../../src/store/listing/summary-pool/summary-pool.js';
+import { summariseCopy } from '../../src/store/listing/summarise-copy.js';
+import { findSessionCopies } from '../../src/store/listing/find-session-copies.js';
+import type { V4Copy } from '../../src/store/listing/session-copy.js';
+import { createSession } from '../../src/session/writing/create-session.js';
+import { cutLog, editLog } from '../support/faults/faults.js';
+import { complete, messageId } from '../support/sessions/sample-session.js';
+import { tempDir } from '../support/temp-dir.js';
 
 /** A store of `count` sessions, each of a few turns; the third has a flipped byte, the fifth a torn tail. */
 async function storeOf(count: number): Promise<{ storeDir: string; damaged: string; torn: string }> {

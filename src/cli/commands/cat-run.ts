@@ -1,7 +1,9 @@
 import { constants } from 'node:fs';
-import { access, open, opendir } from 'node:fs/promises';
+import { access, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { OUTPUT_FILE_MODE, writeFileAtomic } from '../../fs/atomic-write.js';
+import { checkFile, checkOutside } from '../../fs/path-kind.js';
+import { readPathsOf } from '../../store/jsonl/jsonl-sidecars.js';
 import { AcceptedRecordsCursorSchema, olderRecordsCursor, type AcceptedRecordsCursor, type RecordsCursor } from '../../session/cursors/records-since.js';
 import { firstIssue } from '../../session/reading/first-issue.js';
 import { openLogSession, openSession } from '../../store/open-session.js';
@@ -23,7 +25,7 @@ export async function runCat(args: CatArgs, output: Output, setExit: (code: numb
   if (args.cursor !== undefined) {
     // A cursor keeps a place in the records: without --records it would print what was not asked for.
     if (!args.records) throw new UsageError('--cursor needs --records (a cursor keeps the place in the records)');
-    await catSince(await resolveSessionArgument(args.session, args), resolve(args.cursor), output, args.cursor);
+    await catSince(await resolveSessionArgument(args.session, args), resolve(args.cursor), args.cursor, output);
     setExit(0);
     return;
   }
@@ -39,15 +41,16 @@ export async function runCat(args: CatArgs, output: Output, setExit: (code: numb
  * the last batch read, written atomically: when the log is damaged past it, what precedes the
  * damage is printed and kept, and the error still ends the command.
  */
-async function catSince(sessionPath: string, cursorFile: string, output: Output, shownCursor = cursorFile): Promise<void> {
+async function catSince(sessionPath: string, cursorFile: string, given: string, output: Output): Promise<void> {
   const session = await openLogSession(sessionPath);
-  // A folder that cannot take the cursor is said before a record is printed: printed, then not kept, every
-  // record would come again on the next run.
-  // (A folder that is a file is said to be not a directory, as opening it as one says.)
+  // A place that cannot take the cursor is said before a record is printed: printed, then not kept, every
+  // record would come again on the next run. A cursor is a regular file of its own, in a folder that is
+  // there, outside the session it follows.
+  await checkFile(cursorFile, given);
+  await checkOutside(cursorFile, given, 'file', readPathsOf(session.path));
   const folder = dirname(cursorFile);
-  await onFileSystem(opendir(folder).then((dir) => dir.close()), folder);
   await onFileSystem(access(folder, constants.W_OK | constants.X_OK), folder);
-  const text = await readCursorFile(cursorFile, shownCursor);
+  const text = await readCursorFile(cursorFile, given);
   const saved = text === undefined ? undefined : parseCursorFile(text, cursorFile);
   let last: RecordsCursor | undefined;
   try {
@@ -113,12 +116,12 @@ function parseCursorFile(text: string, file: string): AcceptedRecordsCursor {
     json = JSON.parse(text);
   } catch {
     // JSON.parse's SyntaxError, its only error.
-    throw new CursorMismatchError(`not a cursor rxstore wrote (not JSON); remove it to read the session from the start`, { file });
+    throw new CursorMismatchError(`not a cursor rxstore wrote (not JSON); it is left as it is: give --cursor a new file to read the session from the start`, { file });
   }
   // Checked here too, not only by recordsSince, so that the refusal names the file it came from.
   const parsed = AcceptedRecordsCursorSchema.safeParse(json);
   if (parsed.success) return parsed.data;
   const older = olderRecordsCursor(json);
   if (older) throw new CursorMismatchError(`${older}; remove ${file} to read the session from the start, and replace what was indexed of it`, { file });
-  throw new CursorMismatchError(`not a cursor rxstore wrote (${firstIssue(parsed.error)}); remove it to read the session from the start`, { file });
+  throw new CursorMismatchError(`not a cursor rxstore wrote (${firstIssue(parsed.error)}); it is left as it is: give --cursor a new file to read the session from the start`, { file });
 }

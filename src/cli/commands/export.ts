@@ -19,7 +19,7 @@ export function exportCommand(output: Output, setExit: (code: number) => void) {
         })
         .option('format', { choices: ['jsonl', 'json'] as const, default: 'jsonl' as const, describe: 'a JSONL transcript Reasonix resumes, or one JSON document' })
         .option('view', { choices: ['canonical', 'person'] as const, default: 'canonical' as const, describe: 'every message, or what a person reads' })
-        .option('force', { type: 'boolean', default: false, describe: 'write over files already there (export writes no mark of its own in a transcript, so it cannot tell its own)' })
+        .option('force', { type: 'boolean', default: false, describe: 'write over regular files already there (export writes no mark of its own in a transcript, so it cannot tell its own); never a link, a FIFO or a device' })
         .example(
           examples(
             ['$0 export 15350df4 --to session.jsonl', 'a transcript (+ session.jsonl.meta) that `reasonix --resume session.jsonl` opens'],

@@ -4,7 +4,8 @@ import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { FileSystemError, isSystemError, NotASessionError, RxError, systemErrorInWords, UsageError, type RxErrorCode } from '../../errors/index.js';
-import { checkExistingFolder, checkFolder } from '../../fs/path-kind.js';
+import { checkExistingFolder, checkFolder, checkOutside } from '../../fs/path-kind.js';
+import { transcriptReadPaths } from '../../store/jsonl/jsonl-sidecars.js';
 import { migrateJsonlToV4, type MigrationReport } from '../../migrate/jsonl-to-v4.js';
 import { resumeCommand, resumeWithRoot, type PinnedRoot } from '../../migrate/resume-command.js';
 import { unmigratedTranscripts } from '../../migrate/unmigrated-transcripts.js';
@@ -62,12 +63,14 @@ export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, set
   if (stateRoot === undefined && args.to === undefined) {
     throw new UsageError('Reasonix has no state root here (no REASONIX_HOME and no home directory): give --home or --state-home, or --to');
   }
-  // Said once, before any transcript: a file named as the store is no place for any of them.
-  if (args.to !== undefined) await checkFolder(resolve(args.to), args.to);
+  // Said once, before any transcript: a file named as the store, or a folder that is not there, is no place for any of them.
+  if (args.to !== undefined) await checkFolder(resolve(args.to), args.to, { mustExist: true });
   const destination: Destination = { stateRoot, cwd, platform: inputs.platform, pinned: pinnedRoot(args, inputs, stateRoot) };
   const { transcripts, special } = args.all
     ? { transcripts: await unmigratedTranscripts(roots.roots, inputs.platform), special: [] }
     : await transcriptsAt(resolve(args.path!));
+  // A store inside what is migrated (a transcript's sidecar folder) is refused before any is migrated.
+  if (args.to !== undefined) for (const transcript of transcripts) await checkOutside(resolve(args.to), args.to, 'folder', transcriptReadPaths(transcript));
   const outcomes = await migrateAll(transcripts, special, args, destination, concurrency, output, isTty() && !args.json);
   const failed = outcomes.filter((outcome) => outcome.error);
   if (args.json) output.out(`${jsonOutput(outcomes, 2)}\n`);
@@ -218,5 +221,5 @@ function describeOutcome(outcome: Outcome, destination: Destination): string {
 
 /** A staging directory is never a name to show: the store it sits in is. */
 function shownPath(path: string): string {
-  return /^\.[^/\\]+\.tmp-/.test(basename(path)) ? dirname(path) : path;
+  return /^\.tmp-rxstore-/.test(basename(path)) ? dirname(path) : path;
 }

@@ -17,7 +17,7 @@ export function migrateCommand(output: Output, setExit: (code: number) => void, 
           withRootOptions(sub)
             .positional('path', { type: 'string', describe: 'a .jsonl transcript, or a directory of them' })
             .option('all', { type: 'boolean', default: false, describe: 'every transcript under the Reasonix state root that has no sessions-v4 twin' })
-            .option('to', { type: 'string', describe: 'the sessions-v4 directory to publish into (default: where Reasonix would put it)' })
+            .option('to', { type: 'string', describe: 'the sessions-v4 directory to publish into, one that exists (default: where Reasonix would put it)' })
             .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; say what would be done' })
             .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' })
             .option('concurrency', { type: 'string', default: '4', describe: 'transcripts migrated at once (a positive integer)' })

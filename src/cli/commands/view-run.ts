@@ -3,6 +3,8 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { errorFromProblem, FileSystemError, OverwriteRefusedError, SessionNotFoundError, UsageError } from '../../errors/index.js';
 import { writeStreamAtomic } from '../../fs/atomic-stream.js';
 import { OUTPUT_FILE_MODE } from '../../fs/atomic-write.js';
+import { checkFolder } from '../../fs/path-kind.js';
+import { readPathsOf } from '../../store/jsonl/jsonl-sidecars.js';
 import { checkPageFile, MARKDOWN_GENERATOR_MARK } from '../../view/page-target.js';
 import { listSessions } from '../../store/listing/list-sessions.js';
 import { locateSession, resumeOfListed } from '../../store/locate-session.js';
@@ -36,6 +38,8 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
     if (args.session !== undefined) throw new UsageError('view --all takes no session: it renders every session on this machine');
     if (!args.to || args.to === '-') throw new UsageError('view --all writes a folder: name it with --to DIR');
     if (args.format === 'md') throw new UsageError('view --all writes HTML pages; --format md is for one session');
+    // Said before a session is listed: the site's folder may be made, but not the folders above it.
+    await checkFolder(resolve(args.to), args.to);
     const { inputs, roots } = await machineRoots(args);
     await refuseInsideRoots(resolve(args.to), args.to, roots.roots.map((root) => root.path));
     const listing = await listSessions(roots.roots, { platform: inputs.platform });
@@ -68,7 +72,7 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
   const session = await openSession(await resolveSessionArgument(args.session, args));
   const toFile = args.to && args.to !== '-' ? resolve(args.to) : undefined;
   // Said before the session is read: a folder, or a file rxstore did not write, is not written over.
-  if (toFile) await checkPageFile(toFile, args.to!, args.force);
+  if (toFile) await checkPageFile(toFile, args.to!, { force: args.force, reading: readPathsOf(session.path) });
   const format = args.format ?? (args.to?.toLowerCase().endsWith('.md') ? 'md' : 'html');
   const view = await readSessionView(session, { resume: await resumeAsWhereSays(session.id, session.path, args) });
   // Not a session at all (an empty transcript: Reasonix lists no such session): no page, the

@@ -20,7 +20,7 @@ export function viewCommand(output: Output, setExit: (code: number) => void) {
         })
         .option('format', { choices: ['html', 'md'] as const, describe: 'html (default, or from --to ending in .md) or md' })
         .option('all', { type: 'boolean', default: false, describe: 'every session on this machine: an index page and one page per session in --to' })
-        .option('force', { type: 'boolean', default: false, describe: 'write over a file or folder rxstore did not write (a page or site it wrote is rewritten without it)' })
+        .option('force', { type: 'boolean', default: false, describe: 'write over a file or folder rxstore did not write (a page or site it wrote is rewritten without it); never a link, a FIFO or a device' })
         .example(
           examples(
             ['$0 view 15350df4 --to session.html', 'one page, self-contained, to open in a browser or attach to a report'],

@@ -17,7 +17,7 @@ import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { writerLockHolder } from './writer-locks.js';
 import { readSessionDirectory } from './session-directory.js';
 import { logFile } from './log-file.js';
-import { queryCacheFiles, recoveryCacheAhead, recoveryCacheDamage, recoveryCheckpoint } from './recovery-cache.js';
+import { MAX_CHECKPOINT_BYTES, queryCacheFiles, recoveryCacheAhead, recoveryCacheDamage, recoveryCheckpoint } from './recovery-cache.js';
 import { waitsForever } from '../../fs/waits-forever.js';
 
 /**
@@ -217,6 +217,13 @@ async function readSessionOnce(dir: string, options: ReadSessionOptions): Promis
           code: 'RX_QUERY_CACHE_BLOCKED',
           message: `Reasonix's query cache file ${basename(file)} is a FIFO, socket or endless device: Reasonix waits forever reading it when it opens the session, until \`rxstore repair\` clears that cache (it is rebuilt from the log)`,
           data: { file },
+        });
+      }
+      if (checkpoint?.tooLarge !== undefined) {
+        warn({
+          code: 'RX_TOO_LARGE',
+          message: `Reasonix's recovery checkpoint of the session is ${checkpoint.tooLarge} bytes, more than rxstore reads into memory (${MAX_CHECKPOINT_BYTES}): whether Reasonix can open it was not checked`,
+          data: { file: checkpoint.path, found: checkpoint.tooLarge, expected: MAX_CHECKPOINT_BYTES },
         });
       }
       const damage = checkpoint && recoveryCacheDamage(checkpoint);

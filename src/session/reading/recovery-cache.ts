@@ -6,6 +6,7 @@ import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { SESSION_FILES } from './session-files.js';
 import { boltDamage } from './bolt-damage.js';
 import { readRegularFile } from '../../fs/read-regular-file.js';
+import { statSync } from 'node:fs';
 
 /**
  * `recent-v1.json` of Reasonix's recovery cache (docs/format.md §9.9): the recent messages it keeps, and
@@ -71,7 +72,12 @@ export function queryCacheFiles(sessionDir: string, id: string): string[] {
 export interface Checkpoint {
   path: string;
   bytes: Buffer | undefined;
+  /** Its size, when it is a regular file larger than rxstore reads (`MAX_CHECKPOINT_BYTES`): not read, not judged. */
+  tooLarge?: number;
 }
+
+/** Far above the few megabytes a checkpoint holds: a larger file is not read into memory, and said so (RX_TOO_LARGE). */
+export const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 
 /**
  * The checkpoint of the session's recovery cache (`recovery-v1.bolt`, a bbolt database of at most a few
@@ -81,7 +87,20 @@ export interface Checkpoint {
  */
 export function recoveryCheckpoint(sessionDir: string, id: string): Checkpoint | undefined {
   const path = join(recoveryCacheDir(sessionDir, id), 'recovery-v1.bolt');
-  return mayExist(path) ? { path, bytes: readRegularFile(path) } : undefined;
+  if (!mayExist(path)) return undefined;
+  const bytes = readRegularFile(path, MAX_CHECKPOINT_BYTES);
+  if (bytes !== undefined) return { path, bytes };
+  // Not read: no regular file, one this user may not read, or one over the bound, which is said.
+  const stats = (() => {
+    try {
+      return statSync(path, { throwIfNoEntry: false });
+    } catch {
+      // Not one this user may look at: nothing to say of its size.
+      return undefined;
+    }
+  })();
+  const size = stats?.isFile() ? stats.size : undefined;
+  return size !== undefined && size > MAX_CHECKPOINT_BYTES ? { path, bytes: undefined, tooLarge: size } : { path, bytes: undefined };
 }
 
 /**

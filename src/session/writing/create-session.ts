@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { CommittedBatch } from '../../codec/batch.js';
-import { ContentStore, CONTENT_DIR } from '../../codec/content-store.js';
+import { ContentStore, CONTENT_DIR, discardPublished } from '../../codec/content-store.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
 import { OperationLedger } from '../../codec/operations/operation-ledger.js';
-import { InvalidInputError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../../errors/index.js';
+import { FileSystemError, fileSystemErrorOf, InvalidInputError, isSystemError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../../errors/index.js';
 import { goJsonIndented, goTime } from '../../codec/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
-import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic } from '../../fs/atomic-write.js';
+import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic, writeThroughTemp, type WriteBytes } from '../../fs/atomic-write.js';
 import { withStoreLock } from '../../fs/store-lock.js';
 import { expectSize, writeAll } from '../../fs/write-all.js';
 import { WRITE_STORAGE_REVISION, type Manifest } from '../reading/manifest.js';
 import { Projection } from '../replay/projection.js';
 import { SESSION_FILES } from '../reading/session-files.js';
-import { validateBatches } from './validate-batches.js';
+import { validateBatch, validateBatches, validateNewTurn, type WrittenState } from './validate-batches.js';
 import { failPoint } from '../../fs/fail-point.js';
 
 /** A session to create: the store it is published into, its id and time, where it came from, its first batches. */
@@ -27,9 +27,17 @@ export interface NewSession {
   /** For migrations and salvage: what the session was made from (docs/format.md §9.1). */
   source?: Manifest['source'];
   inheritedEventCount?: number;
-  batches: BatchToWrite[];
-  /** Further files of the session directory (e.g. `legacy/` copies), by relative path. */
-  files?: { path: string; bytes: Uint8Array }[];
+  /**
+   * The batches, in order. An async iterable is written as it is made, one batch in memory at a
+   * time (a migration of a transcript of any length): checked as each comes, and the whole refused
+   * before it is published.
+   */
+  batches: readonly BatchToWrite[] | AsyncIterable<BatchToWrite>;
+  /**
+   * Further files of the session directory (e.g. `legacy/` copies), by relative path: their bytes,
+   * or a `write` that gives them a piece at a time (a copy streamed from its source).
+   */
+  files?: ({ path: string; bytes: Uint8Array } | { path: string; write: (write: WriteBytes) => Promise<void> })[];
   /**
    * Refuse batches Reasonix 1.38.11 would refuse the session for (default true; see
    * `validateBatches`). Off only for tools and tests that write such sessions on purpose.
@@ -44,8 +52,8 @@ export interface CreatedSession {
   batches: CommittedBatch[];
 }
 
-/** The staging name `.<id>.tmp-rxstore-<12 hex digits>` must fit in a file name of 255 bytes. */
-const MAX_ID_BYTES = 255 - '..tmp-rxstore-'.length - 12;
+/** A session id is one file name (docs/format.md §2): its staging name is short whatever the id (`.tmp-rxstore-<12 hex>`). */
+const MAX_ID_BYTES = 255;
 
 /** The writer generation of a freshly created session: its creator's first open (docs/format.md §5.4). */
 const CREATOR_GENERATION = 1;
@@ -62,19 +70,21 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
   if (!/^[^./\\<>:"|?*\x00-\x1f][^/\\<>:"|?*\x00-\x1f]*$/.test(id) || id.endsWith('.') || Buffer.byteLength(id) > MAX_ID_BYTES) {
     throw new InvalidInputError(`${JSON.stringify(id)} is not a valid session id`);
   }
-  if (spec.validate ?? true) {
-    // Stryker disable next-line ObjectLiteral,StringLiteral: keep decides only what the validating projection retains, never a verdict
-    validateBatches(spec.batches, { sessionId: id, projection: new Projection({ keep: 'index' }), operations: new OperationLedger(), nextSequence: 1 });
-  }
+  const validate = spec.validate ?? true;
+  const written: WrittenState = { sessionId: id, projection: new Projection({ keep: 'index' }), operations: new OperationLedger(), nextSequence: 1 };
+  const atHand = Array.isArray(spec.batches) ? (spec.batches as readonly BatchToWrite[]) : undefined;
+  // Batches at hand are checked before anything is written; batches made as they go, each as it comes.
+  if (validate && atHand) validateBatches(atHand, written);
   const dir = join(spec.storeDir, id);
   const exists = async () => (await lstat(dir).catch(undefinedIfMissing)) !== undefined;
   if (await exists()) throw new SessionExistsError(`session already exists: ${dir}`, { file: dir });
   await mkdir(spec.storeDir, { recursive: true, mode: DIR_MODE });
-  const staging = join(spec.storeDir, `.${id}.tmp-rxstore-${randomBytes(6).toString('hex')}`);
-  await mkdir(staging, { mode: DIR_MODE });
-  // Stryker disable next-line StringLiteral: the name of a fail point: only the crash tests, which run the writer in a child process, stop at one
-  failPoint('create.staging-made');
+  const staging = join(spec.storeDir, `.tmp-rxstore-${randomBytes(6).toString('hex')}`);
+  const content = new ContentStore(join(spec.storeDir, CONTENT_DIR));
+  let published = false;
   try {
+    await mkdir(staging, { mode: DIR_MODE });
+    failPoint('create.staging-made');
     const manifest = {
       schemaVersion: V4_SCHEMA_VERSION,
       codec: V4_CODEC,
@@ -90,30 +100,31 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
     await writeFileAtomic(join(staging, SESSION_FILES.manifest), goJsonIndented(manifest), { shown: join(dir, SESSION_FILES.manifest) });
     for (const file of spec.files ?? []) {
       await mkdir(dirname(join(staging, file.path)), { recursive: true, mode: DIR_MODE });
-      await writeFileAtomic(join(staging, file.path), file.bytes, { shown: join(dir, file.path) });
+      const write = 'write' in file ? file.write : (bytes: WriteBytes) => bytes(file.bytes);
+      await writeThroughTemp(join(staging, file.path), write, { shown: join(dir, file.path) });
     }
-    const content = new ContentStore(join(spec.storeDir, CONTENT_DIR));
     const logPath = join(dir, SESSION_FILES.log);
     const log = await onFileSystem(open(join(staging, SESSION_FILES.log), 'wx', FILE_MODE), logPath);
     const batches: CommittedBatch[] = [];
     try {
       let firstSeq = 1;
       let offset = 0;
-      for (const batch of spec.batches) {
+      let last: BatchToWrite | undefined;
+      for await (const batch of spec.batches) {
+        if (validate && !atHand) validateBatch(batch, batches.length, firstSeq, written);
+        last = batch;
         const encoded = await encodeBatch(batch, { sessionId: id, writerGeneration: CREATOR_GENERATION, firstSeq, offset, content });
         await writeAll(log, encoded.bytes, logPath, 'write.create-log');
-        // Stryker disable next-line StringLiteral: the name of a fail point: only the crash tests, which run the writer in a child process, stop at one
         failPoint('create.batch-written');
         batches.push(encoded.batch);
         firstSeq += encoded.batch.eventCount;
         offset = encoded.batch.end;
       }
+      if (validate && !atHand) validateNewTurn(written, batches.length, last, firstSeq);
       await onFileSystem(log.sync(), logPath);
-      // Stryker disable next-line StringLiteral: the name of a fail point: only the crash tests, which run the writer in a child process, stop at one
       failPoint('create.log-synced');
       // Published only when the log on disk is every byte written: a cut log would pass for a shorter session.
       await expectSize(log, offset, logPath);
-    // Stryker disable next-line BlockStatement: a try/finally that closes a file or a watcher: what is left open does not change an answer, and the …
     } finally {
       await log.close();
     }
@@ -121,16 +132,27 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
     await withStoreLock(spec.storeDir, async (compromised) => {
       if (await exists()) throw new SessionExistsError(`session already exists: ${dir}`, { file: dir });
       compromised.throwIfAborted();
-      // Stryker disable next-line StringLiteral: the name of a fail point: only the crash tests, which run the writer in a child process, stop at one
       failPoint('create.before-publish');
       await rename(staging, dir);
-      // Stryker disable next-line StringLiteral: the name of a fail point: only the crash tests, which run the writer in a child process, stop at one
+      published = true;
       failPoint('create.published');
       await fsyncDir(spec.storeDir);
     });
     return { dir, id, batches };
   } catch (error) {
+    // Nothing of a run that failed before it published is left: its staging folder, and the content
+    // objects it published, which no session refers to.
     await rm(staging, { recursive: true, force: true });
-    throw error;
+    if (!published) await discardPublished(content);
+    throw shownAsPublished(error, staging, dir);
   }
+}
+
+/** A system error at the staging folder names the session it was to be (`.tmp-rxstore-…` is no name a person knows). */
+function shownAsPublished(error: unknown, staging: string, dir: string): unknown {
+  const system = error instanceof FileSystemError ? error.cause : error;
+  if (!isSystemError(system)) return error;
+  const file = error instanceof FileSystemError ? error.data.file : system.path;
+  if (file === undefined || (file !== staging && !file.startsWith(`${staging}${sep}`))) return fileSystemErrorOf(error);
+  return new FileSystemError(system, `${dir}${file.slice(staging.length)}`);
 }

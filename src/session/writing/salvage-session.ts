@@ -11,14 +11,14 @@ import { salvageFrames } from '../../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
 import { repairForNewTurn, type TurnRepairChange } from './turn-repair.js';
 import { Projection } from '../replay/projection.js';
-import { checkFolder } from '../../fs/path-kind.js';
+import { checkFolder, checkOutside } from '../../fs/path-kind.js';
 import { MessageSchema, type Message } from '../replay/message.js';
 import { decodePayload } from '../replay/payloads.js';
 import { readSessionEvents } from '../reading/read-events.js';
 import { sessionContentStore } from '../reading/session-content.js';
 import { readManifest } from '../reading/manifest.js';
 import { readableOrThrow } from '../reading/read-json-file.js';
-import { SESSION_FILES } from '../reading/session-files.js';
+import { SESSION_FILES, sessionReadPaths } from '../reading/session-files.js';
 import { parseGoJson } from '../../codec/go-text.js';
 import { jsonText } from '../../codec/json-text.js';
 
@@ -61,8 +61,12 @@ interface KeptBatch {
  * `diagnostic` event saying where they came from. The new session's manifest names the original.
  */
 export async function salvageSession(dir: string, options: { to?: string; dryRun?: boolean } = {}): Promise<SalvageReport> {
-  if (options.to !== undefined) await checkFolder(resolve(options.to), options.to);
   const source = resolve(dir);
+  if (options.to !== undefined) {
+    // A store that is there (a typo makes no new store nobody looks in), and not inside the session salvaged.
+    await checkFolder(resolve(options.to), options.to, { mustExist: true });
+    await checkOutside(resolve(options.to), options.to, 'folder', sessionReadPaths(source));
+  }
   const logPath = join(source, SESSION_FILES.log);
   const kept: KeptBatch[] = [];
   let verifiedEnd = 0;

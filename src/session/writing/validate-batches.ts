@@ -26,72 +26,73 @@ export interface WrittenState {
  * 1-based). Sequences are assigned by the writer itself, so they are always in order.
  */
 export function validateBatches(batches: readonly BatchToWrite[], state: WrittenState): void {
-  const { projection, operations } = state;
   let sequence = state.nextSequence;
   batches.forEach((input, batchIndex) => {
-    const where = `batch ${batchIndex + 1} (operation ${JSON.stringify(input.operationId)})`;
-    const refuse = (message: string, extra: { event?: number; kind?: string } = {}) =>
-      // Stryker disable next-line StringLiteral: every refusal that names an event also names its kind
-      new RefusedBatchError(`refused to write ${where}${extra.event ? `, event ${extra.event}${extra.kind ? ` (${extra.kind})` : ''}` : ''}: ${message}`, {
-        sequence: extra.event ? sequence + extra.event - 1 : sequence,
-        found: extra.kind ?? input.operationId,
-      });
-    const payloads = input.events.map((event) => payloadBytesOf(event));
-    const hash = operationHashOf(state.sessionId, input, payloads);
-    if (operations.admit(input.operationId, hash) !== undefined) {
-      throw refuse('the operation id is already in the log with other events (Reasonix: conflicting operation)');
-    }
-    // Stryker disable next-line ObjectLiteral: a field of the placeholder batch the validating replay is given: the refusal it throws is built from the …
-    const batch: CommittedBatch = {
-      // Stryker disable next-line StringLiteral: a field of the placeholder batch the validating replay is given: the refusal it throws is built from the …
-      commitId: '',
-      operationId: input.operationId,
-      operationHash: hash,
-      firstSeq: sequence,
-      eventCount: input.events.length,
-      // Stryker disable next-line ObjectLiteral: a field of the placeholder batch the validating replay is given: the refusal it throws is built from the …
-      ...(input.turnId ? { turnId: input.turnId } : {}),
-      writerGeneration: 1,
-      // Stryker disable next-line ConditionalExpression: a field of the placeholder batch the validating replay is given: the refusal it throws is built from the …
-      createdAt: typeof input.createdAt === 'string' ? input.createdAt : (input.createdAt ?? new Date()).toISOString(),
-      // Stryker disable next-line StringLiteral: a field of the placeholder batch the validating replay is given: the refusal it throws is built from the …
-      sha256: '',
-      // Stryker disable next-line ArrayDeclaration: a field of the placeholder batch the validating replay is given: the refusal it throws is built from the …
-      events: [],
-      offset: 0,
-      end: 0,
-    };
-    input.events.forEach((event, index) => {
-      const kind = event.kind;
-      if (!event.optional && !KNOWN_EVENT_KINDS.has(kind)) {
-        throw refuse('Reasonix 1.38.11 does not know this kind, and the event is not optional (unsupported session storage version)', { event: index + 1, kind });
-      }
-      // Stryker disable next-line LogicalOperator,StringLiteral,ArithmeticOperator,BooleanLiteral: a field of the placeholder batch the validating replay is given: the refusal it throws is built from the …
-      const stored: StoredEvent = { id: event.id ?? '', seq: sequence + index, kind, optional: event.optional ?? false, required: event.required ?? false, offset: 0 };
-      const before = projection.strictness.length;
-      const bytes = payloads[index];
-      let parsed: unknown;
-      // Stryker disable next-line BlockStatement: a try/finally that closes a file or a watcher: what is left open does not change an answer, and the …
-      try {
-        // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: speed only: a value kept to spare work done again (a digest per offset, a time parsed once per batch, a …
-        parsed = bytes && bytes.length > 0 ? parseGoJson(bytes) : undefined;
-      // Stryker disable next-line BlockStatement: speed only: a value kept to spare work done again (a digest per offset, a time parsed once per batch, a …
-      } catch {
-        // JSON.parse's SyntaxError, its only error: not JSON, which the projection refuses as the reader would.
-        parsed = undefined;
-      }
-      projection.apply(batch, stored, parsed, bytes);
-      const finding = projection.strictness[before];
-      if (finding) throw refuse(`invalid ${kind} payload: ${finding.message}`, { event: index + 1, kind });
-    });
-    sequence += input.events.length;
+    sequence = validateBatch(input, batchIndex, sequence, state);
   });
+  validateNewTurn(state, batches.length, batches.at(-1), sequence);
+}
+
+/**
+ * `validateBatches` for one batch of several written as they are made: `batchIndex` (0-based) and the
+ * sequence its first event gets, and the sequence after it returned. Call `validateNewTurn` after the last.
+ */
+export function validateBatch(input: BatchToWrite, batchIndex: number, sequence: number, state: WrittenState): number {
+  const { projection, operations } = state;
+  const where = `batch ${batchIndex + 1} (operation ${JSON.stringify(input.operationId)})`;
+  const refuse = (message: string, extra: { event?: number; kind?: string } = {}) =>
+    new RefusedBatchError(`refused to write ${where}${extra.event ? `, event ${extra.event}${extra.kind ? ` (${extra.kind})` : ''}` : ''}: ${message}`, {
+      sequence: extra.event ? sequence + extra.event - 1 : sequence,
+      found: extra.kind ?? input.operationId,
+    });
+  const payloads = input.events.map((event) => payloadBytesOf(event));
+  const hash = operationHashOf(state.sessionId, input, payloads);
+  if (operations.admit(input.operationId, hash) !== undefined) {
+    throw refuse('the operation id is already in the log with other events (Reasonix: conflicting operation)');
+  }
+  const batch: CommittedBatch = {
+    commitId: '',
+    operationId: input.operationId,
+    operationHash: hash,
+    firstSeq: sequence,
+    eventCount: input.events.length,
+    ...(input.turnId ? { turnId: input.turnId } : {}),
+    writerGeneration: 1,
+    createdAt: typeof input.createdAt === 'string' ? input.createdAt : (input.createdAt ?? new Date()).toISOString(),
+    sha256: '',
+    events: [],
+    offset: 0,
+    end: 0,
+  };
+  input.events.forEach((event, index) => {
+    const kind = event.kind;
+    if (!event.optional && !KNOWN_EVENT_KINDS.has(kind)) {
+      throw refuse('Reasonix 1.38.11 does not know this kind, and the event is not optional (unsupported session storage version)', { event: index + 1, kind });
+    }
+    const stored: StoredEvent = { id: event.id ?? '', seq: sequence + index, kind, optional: event.optional ?? false, required: event.required ?? false, offset: 0 };
+    const before = projection.strictness.length;
+    const bytes = payloads[index];
+    let parsed: unknown;
+    try {
+      parsed = bytes && bytes.length > 0 ? parseGoJson(bytes) : undefined;
+    } catch {
+      // JSON.parse's SyntaxError, its only error: not JSON, which the projection refuses as the reader would.
+      parsed = undefined;
+    }
+    projection.apply(batch, stored, parsed, bytes);
+    const finding = projection.strictness[before];
+    if (finding) throw refuse(`invalid ${kind} payload: ${finding.message}`, { event: index + 1, kind });
+  });
+  return sequence + input.events.length;
+}
+
+/** After the last of `count` batches (`last`, whose events end before `sequence`): Reasonix must take a new turn after them. */
+export function validateNewTurn(state: WrittenState, count: number, last: BatchToWrite | undefined, sequence: number): void {
   // A session Reasonix opens but takes no new turn in is one no writer of rxstore's leaves behind.
-  const turn = projection.newTurn;
-  if (!turn.accepted && batches.length > 0) {
-    const last = batches.at(-1)!;
+  const turn = state.projection.newTurn;
+  if (!turn.accepted && last !== undefined) {
     throw new RefusedBatchError(
-      `refused to write ${batches.length === 1 ? `batch 1 (operation ${JSON.stringify(last.operationId)})` : `batches 1–${batches.length}`}: Reasonix would open the session but refuse every new turn in it ("${turn.reason}")`,
+      `refused to write ${count === 1 ? `batch 1 (operation ${JSON.stringify(last.operationId)})` : `batches 1–${count}`}: Reasonix would open the session but refuse every new turn in it ("${turn.reason}")`,
       { sequence: sequence - 1, found: last.operationId, ...(turn.index !== undefined ? { messageIndex: turn.index } : {}) },
     );
   }

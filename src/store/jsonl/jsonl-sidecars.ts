@@ -1,4 +1,6 @@
 import { basename, dirname, join } from 'node:path';
+import type { ReadPaths } from '../../fs/path-kind.js';
+import { sessionReadPaths } from '../../session/reading/session-files.js';
 
 /**
  * The regular-file sidecars a JSONL transcript owns (Reasonix's SessionSidecarFiles): migrations
@@ -29,4 +31,22 @@ export function transcriptSidecars(transcriptPath: string): string[] {
 /** A JSONL session's id ("branch id"): the file name without its final extension (docs/format.md §11.1). */
 export function branchIdOf(transcriptPath: string): string {
   return basename(transcriptPath).replace(/\.[^.]*$/, '');
+}
+
+/**
+ * What reading a JSONL session reads, which a command writing elsewhere must not land in: the
+ * transcript, its sidecar files and its sidecar folders (docs/format.md §11.2).
+ */
+export function transcriptReadPaths(transcriptPath: string): ReadPaths {
+  const stem = join(dirname(transcriptPath), branchIdOf(transcriptPath));
+  return {
+    name: `the session ${transcriptPath}`,
+    dirs: ['ckpt', 'jobs', 'inbox'].map((suffix) => `${stem}.${suffix}`),
+    files: [transcriptPath, ...transcriptSidecars(transcriptPath), `${stem}.cleanup-pending.json`],
+  };
+}
+
+/** What reading a session (a v4 directory or a `.jsonl` transcript) reads. */
+export function readPathsOf(sessionPath: string): ReadPaths {
+  return sessionPath.endsWith('.jsonl') ? transcriptReadPaths(sessionPath) : sessionReadPaths(sessionPath);
 }

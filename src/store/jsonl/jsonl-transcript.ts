@@ -163,20 +163,25 @@ export async function readTranscript(file: string, maxMessageBytes = MAX_TRANSCR
   }
 }
 
-/**
- * Reads a transcript already in memory (the bytes a migration hashed) as `readTranscript` reads the
- * file: a run of whole messages at a time, so the text is never made whole and a message longer
- * than `maxMessageBytes` is `RX_TOO_LARGE` here as in every other reader.
- */
-export function readTranscriptBytes(bytes: Buffer, file: string, maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES): Promise<ReturnType<typeof parseTranscript>> {
-  return readTranscriptRuns((buffer, position) => Promise.resolve(bytes.copy(buffer, 0, Math.min(position, bytes.length))), file, maxMessageBytes);
-}
-
-/** Fills `buffer` with the transcript's bytes from `position`; how many, 0 at its end. */
-type ReadAt = (buffer: Buffer, position: number) => Promise<number>;
+/** Fills `buffer` with the transcript's bytes from `position`; how many, 0 at its end. Called at positions one after another. */
+export type ReadAt = (buffer: Buffer, position: number) => Promise<number>;
 
 async function readTranscriptRuns(readAt: ReadAt, file: string, maxMessageBytes: number): Promise<ReturnType<typeof parseTranscript>> {
   const lines: TranscriptLine[] = [];
+  for await (const run of transcriptRuns(readAt, file, maxMessageBytes)) {
+    lines.push(...run.lines);
+    if (run.errors.length > 0) return { lines, errors: run.errors };
+  }
+  return { lines, errors: [] };
+}
+
+/**
+ * The transcript as `readTranscript` reads it, one run of whole messages at a time, each given up
+ * before the next is read: a caller that keeps none (a migration writing batches as it goes) holds
+ * one message (at most `maxMessageBytes`) and a chunk, whatever the file's length. The run with an
+ * error is the last.
+ */
+export async function* transcriptRuns(readAt: ReadAt, file: string, maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES): AsyncGenerator<ReturnType<typeof parseTranscript>> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let from = { line: 1, offset: 0 };
@@ -188,13 +193,12 @@ async function readTranscriptRuns(readAt: ReadAt, file: string, maxMessageBytes:
     const bytes = Buffer.concat(pending, pendingBytes);
     const run = bytes.subarray(0, upTo);
     const parsed = parseTranscript(goText(run), file, from);
-    lines.push(...parsed.lines);
     let newlines = 0;
     for (let at = run.indexOf(NEWLINE); at >= 0; at = run.indexOf(NEWLINE, at + 1)) newlines += 1;
     from = { line: from.line + newlines, offset: from.offset + run.length };
     pending = upTo < bytes.length ? [bytes.subarray(upTo)] : [];
     pendingBytes = bytes.length - upTo;
-    return parsed.errors;
+    return parsed;
   };
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   for (;;) {
@@ -216,13 +220,13 @@ async function readTranscriptRuns(readAt: ReadAt, file: string, maxMessageBytes:
     pending.push(chunk);
     pendingBytes += chunk.length;
     if (boundary >= 0) {
-      const errors = parsePending(pendingBytes - chunk.length + boundary + 1);
-      if (errors.length > 0) return { lines, errors };
+      const parsed = parsePending(pendingBytes - chunk.length + boundary + 1);
+      yield parsed;
+      if (parsed.errors.length > 0) return;
     }
     if (pendingBytes > maxMessageBytes) {
       throw new TooLargeError(`line ${from.line}: a message of more than ${maxMessageBytes} bytes, more than rxstore reads into memory`, { file, line: from.line, offset: from.offset, expected: maxMessageBytes });
     }
   }
-  const errors = parsePending(pendingBytes);
-  return { lines, errors };
+  yield parsePending(pendingBytes);
 }

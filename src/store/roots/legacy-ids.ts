@@ -21,8 +21,17 @@ export function base32Id(bytes: Uint8Array): string {
  * already have an id keep it but still feed the running digest.
  */
 export function assignLegacyIds(branchId: string, messages: Record<string, unknown>[]): Record<string, unknown>[] {
+  const next = legacyIdAssigner(branchId);
+  return messages.map((message) => next(message));
+}
+
+/** `assignLegacyIds` one message at a time, in order: for a reader that keeps none of them. */
+export function legacyIdAssigner(branchId: string): (message: Record<string, unknown>) => Record<string, unknown> {
   const running = createHash('sha256');
-  return messages.map((message, index) => {
+  let index = 0;
+  return (message) => {
+    const at = index;
+    index += 1;
     const { id, createdAt: _createdAt, ...identity } = message;
     running.update(`${goJson(identity)}\n`);
     if (typeof id === 'string' && id !== '') return message;
@@ -31,11 +40,11 @@ export function assignLegacyIds(branchId: string, messages: Record<string, unkno
       .update(Buffer.from([0]))
       .update(branchId)
       .update(Buffer.from([0]))
-      .update(String(index))
+      .update(String(at))
       .update(Buffer.from([0]))
       .update(running.copy().digest())
       .digest();
     const { role, ...rest } = message;
     return { role, id: base32Id(digest), ...rest };
-  });
+  };
 }

@@ -3,8 +3,8 @@
 // batches (`titled`, `reasonix serve`'s POST /fork-session writes `session/title` last), and a
 // migrated transcript whose workspace is named only by its last turn (`jsonl-migrated`).
 import { describe, expect, it } from 'vitest';
-import { indexSince, machineRoots, openLogSession, type IndexRecord, type RecordsCursor, type SessionFields } from '../src/index.js';
-import { fixture } from './support/fixtures.js';
+import { indexSince, machineRoots, openLogSession, type IndexRecord, type RecordsCursor, type SessionFields } from '../../../src/index.js';
+import { fixture } from '../../support/fixtures.js';
 
 /** The session read one batch at a time, each cursor kept as JSON: the fields each piece gave (or undefined), and its records. */
 async function batchByBatch(dir: string): Promise<{ fields: (SessionFields | undefined)[]; records: IndexRecord[]; cursor: RecordsCursor }> {

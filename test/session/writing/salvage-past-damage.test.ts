@@ -2,7 +2,7 @@
 // content store. What follows the damage must come back, the original must not change, `--to` and
 // `--dry-run` must write where (and only where) they say, and the real Reasonix must resume the result.
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_DIR } from '../../../src/codec/content-store.js';
@@ -225,7 +225,7 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('salvage past damage, judged by
     expect(resumed.sent).toContain((await readSession(source.dir)).projection.transcript.at(-1)!.message.content);
   });
 
-  it('--to puts the salvaged session in another store, --dry-run with --to creates nothing, and Reasonix resumes it there', async () => {
+  it('--to puts the salvaged session in another store, --dry-run with --to writes nothing, and Reasonix resumes it there', async () => {
     const source = fixture('tool-calls');
     const dir = await copySession(source.dir);
     const frame = await middleMessageFrame(dir);
@@ -236,11 +236,13 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('salvage past damage, judged by
     const store = dirname(dir);
     const storeBefore = await treeDigest(store);
     const target = join(await tempDir('rxstore-salvage-to-'), 'elsewhere', 'sessions-v4');
+    // A store named with --to is one that is there.
+    await mkdir(target, { recursive: true });
 
     const dry = await runCli(['salvage', dir, '--to', target, '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dirname(JSON.parse(dry.stdout).newDir)).toBe(target);
-    expect(existsSync(dirname(target))).toBe(false);
+    expect(await readdir(target)).toEqual([]);
 
     const salvaged = await runCli(['salvage', dir, '--to', target, '--json']);
     expect(salvaged.code, salvaged.stderr).toBe(0);

@@ -3,7 +3,7 @@
 // where it writes, and when it writes nothing.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../../src/codec/frame.js';
@@ -227,9 +227,13 @@ describe('salvageSession', () => {
     const store = dirname(dir);
     const digest = await treeDigest(store);
     const target = join(await tempDir(), 'elsewhere', 'sessions-v4');
+    // A store named with `to` is one that is there: one that is not is said so, and nothing is made.
+    await expect(salvageSession(dir, { to: target, dryRun: true })).rejects.toMatchObject({ code: 'RX_PATH_KIND', message: `${target}: no such folder; create it first` });
+    expect(existsSync(dirname(target))).toBe(false);
+    await mkdir(target, { recursive: true });
     const dry = await salvageSession(dir, { to: target, dryRun: true });
     expect(dry.newDir).toBe(join(target, dry.newId));
-    expect(existsSync(dirname(target))).toBe(false);
+    expect(await readdir(target)).toEqual([]);
     const report = await salvageSession(dir, { to: target });
     expect(report.newDir).toBe(dry.newDir);
     expect((await readSession(report.newDir)).status).toBe('ok');
@@ -239,6 +243,7 @@ describe('salvageSession', () => {
   it('the same bytes salvaged from another place, or a salvage there that no longer matches, is never written over', async () => {
     const { dir } = await flippedCopy();
     const target = join(await tempDir(), 'sessions-v4');
+    await mkdir(target);
     const first = await salvageSession(dir, { to: target });
     // The same session directory name and bytes, somewhere else: the same new id, but not its salvage.
     const elsewhere = join(await tempDir(), 'other-store', basename(dir));
