@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { lstat, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './support/inspect-json-schema.js';
-import { tempDir } from './support/temp-dir.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe.skipIf(process.platform === 'win32')('a salvage whose name is taken by what rxstore did not write', () => {
   it('a FIFO and a 3 GB sparse file at the names are passed over: the transcript goes to the next free one', async () => {

@@ -3,10 +3,10 @@
 import { cp, mkdir, open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_CHECKPOINT_BYTES } from '../src/session/reading/recovery-cache.js';
-import { fixture } from './support/fixtures.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { tempDir } from './support/temp-dir.js';
+import { MAX_CHECKPOINT_BYTES } from '../../src/session/reading/recovery-cache.js';
+import { fixture } from '../support/fixtures.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('a recovery checkpoint past the bound', () => {
   it('inspect reads the session and says the checkpoint is too large to check, naming it', async () => {

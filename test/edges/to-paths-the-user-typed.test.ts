@@ -2,9 +2,9 @@
 // cut with its length, never a 5,000-character line, never a system failure (exit 1).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
-import { runCli } from './support/inspect-json-schema.js';
-import { tempDir } from './support/temp-dir.js';
+import { fixture } from '../support/fixtures.js';
+import { runCli } from '../support/inspect-json-schema.js';
+import { tempDir } from '../support/temp-dir.js';
 
 describe('a --to of 5,000 characters', () => {
   const session = fixture('plain-chat').dir;
