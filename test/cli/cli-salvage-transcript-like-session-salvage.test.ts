@@ -1,7 +1,7 @@
 // JSONL salvage behaves as session salvage does: a second run finds its salvage there, a --to folder
 // that is not there is refused with a coded line, and what it keeps is what Reasonix sends the model.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { fixture } from './support/fixtures.js';
+import { fixture } from '../support/fixtures.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from '../support/cli-child.js';
