@@ -1,6 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
-import { goJson, goJsonIndented } from '../codec/go-json.js';
+import { goJson, goJsonIndented } from '../codec/go-json/go-json.js';
 import { ExportRefusedError, PathKindError, undefinedIfMissing } from '../errors/index.js';
 import { OUTPUT_FILE_MODE } from '../fs/atomic-write.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';

@@ -7,7 +7,7 @@ import { InvalidInputError, isSessionVerdict, MigrationRefusedError, onFileSyste
 import { readLogBatches } from '../codec/read-log.js';
 import { withStoreLock } from '../fs/store-lock.js';
 import { checkFolder } from '../fs/path-kind.js';
-import { goTime } from '../codec/go-json.js';
+import { goTime } from '../codec/go-json/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';
 import { readManifest } from '../session/reading/manifest.js';
@@ -16,7 +16,7 @@ import type { Message } from '../session/replay/message.js';
 import { repairForNewTurn } from '../session/writing/turn-repair.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { branchIdOf } from '../store/jsonl/jsonl-sidecars.js';
-import { goSyntaxError } from '../codec/go-json-syntax.js';
+import { goSyntaxError } from '../codec/go-json/go-json-syntax.js';
 import { readTranscriptBytes } from '../store/jsonl/jsonl-transcript.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
 import { assignLegacyIds } from '../store/roots/legacy-ids.js';

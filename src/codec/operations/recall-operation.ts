@@ -4,7 +4,7 @@ import { FrameParser } from '../frame-parser.js';
 import { FRAME_HEADER_BYTES, parseFrameHeader } from '../frame.js';
 import type { RecordedOperation } from './recalled-operation-ledger.js';
 import { V4RecordSchema } from '../records.js';
-import { parseGoJson } from '../go-text.js';
+import { parseGoJson } from '../go-json/go-text.js';
 
 /**
  * The operation id and hash of the batch whose `batch/begin` frame starts at `offset` of the log at

@@ -11,7 +11,7 @@ import { openRegularFile } from '../../fs/open-regular-file.js';
 import { sha256OfRange } from '../../fs/read-range.js';
 import { firstIssue } from '../reading/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
-import { parseGoJson } from '../../codec/go-text.js';
+import { parseGoJson } from '../../codec/go-json/go-text.js';
 
 /**
  * Where an incremental reader stopped: after the last committed batch it saw. It carries the
