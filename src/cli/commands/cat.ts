@@ -2,7 +2,7 @@ import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withSessionArgument } from '../session-positional.js';
-import type { CatArgs } from './cat-run.js';
+import type { CatArgs } from '../run/cat.js';
 
 export function catCommand(output: Output, setExit: (code: number) => void) {
   return {
@@ -26,6 +26,6 @@ export function catCommand(output: Output, setExit: (code: number) => void) {
         )
         .epilogue(epilogue()),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: CatArgs) => (await import('./cat-run.js')).runCat(args, output, setExit),
+    handler: async (args: CatArgs) => (await import('../run/cat.js')).runCat(args, output, setExit),
   };
 }

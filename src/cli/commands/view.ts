@@ -3,7 +3,7 @@ import type { Output } from '../output.js';
 import { epilogue, examples } from '../help-text.js';
 import { withRootOptions } from '../root-options.js';
 import { SESSION_ARGUMENT_HELP } from '../session-positional.js';
-import type { ViewArgs } from './view-run.js';
+import type { ViewArgs } from '../run/view.js';
 
 export function viewCommand(output: Output, setExit: (code: number) => void) {
   return {
@@ -30,6 +30,6 @@ export function viewCommand(output: Output, setExit: (code: number) => void) {
         )
         .epilogue(epilogue('A damaged session is shown up to the damage, with a banner saying where and why (exit 1).')),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: ViewArgs) => (await import('./view-run.js')).runView(args, output, setExit),
+    handler: async (args: ViewArgs) => (await import('../run/view.js')).runView(args, output, setExit),
   };
 }

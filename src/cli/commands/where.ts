@@ -2,7 +2,7 @@ import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withRootOptions } from '../root-options.js';
-import type { WhereArgs } from './where-run.js';
+import type { WhereArgs } from '../run/where.js';
 
 export function whereCommand(output: Output, setExit: (code: number) => void) {
   return {
@@ -26,6 +26,6 @@ export function whereCommand(output: Output, setExit: (code: number) => void) {
           ),
         ),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: WhereArgs) => (await import('./where-run.js')).runWhere(args, output, setExit),
+    handler: async (args: WhereArgs) => (await import('../run/where.js')).runWhere(args, output, setExit),
   };
 }

@@ -18,7 +18,7 @@ import { printable } from '../printable.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { EXIT } from '../exit-codes.js';
-import { noSessionsFound } from './ls-run.js';
+import { noSessionsFound } from './ls.js';
 import { counted } from '../plural.js';
 
 /** What `rxstore view` is run with: the options view.ts declares, as yargs gives them. */
