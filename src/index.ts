@@ -11,28 +11,28 @@
 
 // Opening a session of any store, and what reading it tells.
 export { openLogSession, openSession, type OpenedLogSession, type OpenedSession, type OpenedTranscript, type SessionReadOptions } from './store/open-session.js';
-export { readSession, type ReadSessionOptions, type SessionRead, type SessionStatus } from './session/reading/read-session.js';
-export { readSessionEvents, type ResolvedBatch, type SessionLogItem } from './session/reading/read-events.js';
-export { workspaceOf } from './session/reading/read-session.js';
+export { workspaceOf, type ReadSessionOptions, type SessionRead, type SessionStatus } from './session/reading/read-session.js';
+export type { ResolvedBatch, SessionLogItem } from './session/reading/read-events.js';
 export { setLogWorkers } from './codec/log-worker/log-worker-pool.js';
 
 // Its views, records and reports.
-export { canonicalTranscript, modelView, personView, providerMessages, type PersonMessage, type ProviderMessage, type TimedMessage } from './session/replay/views.js';
+export { providerMessages, type PersonMessage, type ProviderMessage, type TimedMessage } from './session/replay/views.js';
 export type { MessageKeeping, TranscriptEntry, TurnRecord } from './session/replay/projection.js';
 export type { ArgumentsShape, IndexedCall, IndexedTranscript } from './session/replay/transcript-index.js';
 export type { Turns, TurnStatus } from './session/replay/turn-table.js';
-export { indexRecords, type IndexRecord, type RecordContext, type RecordChange, type RemovedRecord, type KeyedMessage } from './session/replay/index-records.js';
+export type { IndexRecord, RecordContext, RecordChange, RemovedRecord, KeyedMessage } from './session/replay/index-records.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
 // The schemas behind these types are exported as types only: a caller names them, the main entry stays small.
 export type { TurnRepair, TurnRepairChange, TurnRepairChangeSchema } from './session/writing/turn-repair.js';
 export type { GateCall, GateCallSchema, GateMessage, GateMessageSchema, GatePlace, GatePlaceSchema, GateVerdict } from './session/replay/transcript-gate.js';
 export { inspectReport, type InspectOptions, type InspectReport, type ReportedProblem } from './session/replay/inspect-report.js';
 
-// Reading what is new since last time, and following a live session.
-export { CursorSchema, type Cursor } from './session/cursors/cursor.js';
-export { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from './session/cursors/read-since.js';
-export { recordsSince, RecordsCursorSchema, AcceptedRecordsCursorSchema, type AcceptedRecordsCursor, type RecordsCursor, type RecordsSince, type RecordsSinceOptions, type SessionFields } from './session/cursors/records-since.js';
-export { followSession, type FollowOptions } from './session/cursors/follow.js';
+// Reading what is new since last time, and following a live session: an opened session's
+// `batchesSince()`, `readSince()`, `recordsSince()` and `follow()` take and give these.
+export type { Cursor, CursorSchema } from './session/cursors/cursor.js';
+export type { BatchSince, ReadSince, ReadSinceOptions } from './session/cursors/read-since.js';
+export type { AcceptedRecordsCursor, AcceptedRecordsCursorSchema, RecordsCursor, RecordsCursorSchema, RecordsSince, RecordsSinceOptions, SessionFields } from './session/cursors/records-since.js';
+export type { FollowOptions } from './session/cursors/follow.js';
 
 // Writing: new sessions, appends, repair and salvage, under Reasonix's locks.
 export { createSession, type CreatedSession, type NewSession } from './session/writing/create-session.js';
@@ -56,32 +56,28 @@ export { locateSession, type SessionWhereabouts } from './store/locate-session.j
 export { migrateJsonlToV4, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
 export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
 
-// Schemas of the JSON files a session is made of, and of what its events carry.
-export { ManifestSchema, type Manifest } from './session/reading/manifest.js';
-export { HeaderSchema, type Header } from './session/reading/header.js';
-export { MessageSchema, ToolCallSchema, type Message, type ToolCall } from './session/replay/message.js';
-export { decodePayload, PayloadSchemas, StrictPayloadSchemas, type PayloadVerdict } from './session/replay/payloads.js';
-export { JsonlMetaSchema, type JsonlMeta } from './store/jsonl/jsonl-meta.js';
-export { MigrationMapSchema } from './migrate/migration-map.js';
+// The schemas of the JSON files a session is made of, and of what its events carry, are types here;
+// their zod values are the codec entry's (`reasonix-sessions/codec`).
+export type { Manifest, ManifestSchema } from './session/reading/manifest.js';
+export type { Header, HeaderSchema } from './session/reading/header.js';
+export type { Message, MessageSchema, ToolCall, ToolCallSchema } from './session/replay/message.js';
+export type { PayloadVerdict } from './session/replay/payloads.js';
+export type { JsonlMeta, JsonlMetaSchema } from './store/jsonl/jsonl-meta.js';
+export type { MigrationMapSchema } from './migrate/migration-map.js';
 
 // Errors: every error rxstore throws is an RxError whose `code` (one union, docs/error-codes.md) names
 // it and whose family says what kind of trouble it is; a caller narrows on `code` or on these classes.
 export {
+  // The base, then each family with the classes in it.
   RxError,
+  DamagedStoreError, CorruptContentError, LogCutWhileReadError, MissingContentError, RefusedAsDamagedError, StrictPayloadError, TranscriptLineError, ZstdSizeMismatch,
+  UnsupportedVersionError,
+  InvalidInputError, PathKindError, UsageError,
+  LookupError, AmbiguousSessionError, EmptyTranscriptError, NotASessionError, SessionNotFoundError,
+  RefusedError, CursorMismatchError, ExportRefusedError, MigrationRefusedError, NothingToSalvageError, NotRegularFileError, OverwriteRefusedError, RefusedBatchError, SessionExistsError, TurnRefusedError, WriterOwnedError,
+  EnvironmentError, FileSystemError, ShortWriteError, StoreLockCompromisedError, TooLargeError, ZstdUnavailableError,
   RX_ERROR_FAMILIES,
   isSessionVerdict,
-  DamagedStoreError,
-  UnsupportedVersionError,
-  InvalidInputError,
-  LookupError,
-  RefusedError,
-  EnvironmentError,
-  CursorMismatchError,
-  FileSystemError,
-  SessionNotFoundError,
-  TurnRefusedError,
-  WriterOwnedError,
-  ZstdUnavailableError,
   type CodeOf,
   type ErrorData,
   type Problem,
