@@ -65,6 +65,12 @@ export type { PayloadVerdict } from './session/replay/payloads.js';
 export type { JsonlMeta, JsonlMetaSchema } from './store/jsonl/jsonl-meta.js';
 export type { MigrationMapSchema } from './migrate/migration-map.js';
 
+// Text as rxstore shows and writes it: control and invisible format characters escaped, JSON of any
+// depth, times in ISO 8601 UTC.
+export { printable, type PrintableOptions } from './text/printable.js';
+export { jsonText } from './codec/go-json/json-text.js';
+export { isoTime } from './codec/iso-time.js';
+
 // Errors: every error rxstore throws is an RxError whose `code` (one union, docs/error-codes.md) names
 // it and whose family says what kind of trouble it is; a caller narrows on `code` or on these classes.
 export {

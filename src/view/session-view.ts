@@ -1,4 +1,4 @@
-import { isoTime } from '../codec/iso-time.js';
+import { isoTime } from '../index.js';
 import { z } from 'zod';
 import { isSessionVerdict, problemFromError, type Problem, type RxError } from '../errors/index.js';
 import { flatToolCall, type Message } from '../session/replay/message.js';

@@ -1,4 +1,4 @@
-import { jsonText } from '../codec/go-json/json-text.js';
+import { jsonText } from '../index.js';
 import { messageText, parseJsonObject, ToolExecutionSchema, type Message } from '../session/replay/message.js';
 import { diffLines, type DiffLine } from './edit-diff.js';
 

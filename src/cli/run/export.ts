@@ -1,5 +1,5 @@
 import { terminalSafeJson } from '../json-output.js';
-import { printable } from '../printable.js';
+import { printable } from '../../index.js';
 import { resolve } from 'node:path';
 import { exportedText, exportSession } from '../../migrate/export-session.js';
 import { openSession } from '../../store/open-session.js';

@@ -13,7 +13,7 @@ import { describeSystemError } from '../../errors/index.js';
 import type { Output } from '../output.js';
 import { tuneV8ForReading } from '../v8-flags.js';
 import { SummaryCache } from '../../store/listing/summary-cache.js';
-import { printable } from '../printable.js';
+import { printable } from '../../index.js';
 import { cutLongWords, warningLine } from '../error-line.js';
 import { Progress } from '../progress.js';
 import type { ListedStore } from '../../store/roots/store-kind.js';

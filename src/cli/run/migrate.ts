@@ -1,4 +1,4 @@
-import { printable } from '../printable.js';
+import { printable } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
 import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';

@@ -4,7 +4,7 @@ import { readSession, reasonixRefuses } from '../../session/reading/read-session
 import { CACHE_REFUSALS } from '../../session/reading/recovery-cache.js';
 import { repairSession } from '../../session/writing/repair-session.js';
 import type { Output } from '../output.js';
-import { printable } from '../printable.js';
+import { printable } from '../../index.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { v4SessionPath } from '../session-path.js';
 import type { RootArgs } from '../root-options.js';

@@ -3,7 +3,7 @@ import { salvageSession, type SalvageReport } from '../../session/writing/salvag
 import { isTranscriptPath, salvageTranscript, type TranscriptSalvageReport } from '../../migrate/salvage-transcript.js';
 import { quote, reasonixResume } from '../../store/resume/shell-command.js';
 import type { Output } from '../output.js';
-import { printable } from '../printable.js';
+import { printable } from '../../index.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { v4SessionPath } from '../session-path.js';
 import type { RootArgs } from '../root-options.js';
@@ -71,5 +71,5 @@ function describeTranscriptSalvage(report: TranscriptSalvageReport): string {
   for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
   const platform = process.platform === 'win32' ? 'win32' : 'linux';
   lines.push(`  resume it with: ${reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
-  return `${lines.map(printable).join('\n')}\n`;
+  return `${lines.map((line) => printable(line)).join('\n')}\n`;
 }

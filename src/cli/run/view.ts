@@ -14,7 +14,7 @@ import { readSessionView } from '../../view/session-view.js';
 import { writeSite } from '../../view/write-site.js';
 import { processOutput, writeStdout, type Output } from '../output.js';
 import { cutLongWords, errorLines, warningLine } from '../error-line.js';
-import { printable } from '../printable.js';
+import { printable } from '../../index.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { EXIT } from '../exit-codes.js';

@@ -2,7 +2,7 @@ import { jsonOutput } from '../json-output.js';
 import { locateSession, type SessionWhereabouts } from '../../store/locate-session.js';
 import { machineRoots } from '../../store/roots/machine-roots.js';
 import type { Output } from '../output.js';
-import { printable } from '../printable.js';
+import { printable } from '../../index.js';
 import { UsageError } from '../../errors/index.js';
 import type { RootArgs } from '../root-options.js';
 import { resolve } from 'node:path';
