@@ -10,7 +10,7 @@
  */
 
 // Opening a session of any store, and what reading it tells.
-export { openLogSession, openSession, type OpenedLogSession, type OpenedSession, type OpenedTranscript, type SessionReadOptions } from './store/open-session.js';
+export { openLogSession, openSession, type CursorFileOptions, type OpenedLogSession, type OpenedSession, type OpenedTranscript, type SessionReadOptions } from './store/open-session.js';
 export { workspaceOf, type ReadSessionOptions, type SessionRead, type SessionStatus } from './session/reading/read-session.js';
 export type { ResolvedBatch, SessionLogItem } from './session/reading/read-events.js';
 export { setLogWorkers } from './codec/log-worker/log-worker-pool.js';
@@ -39,6 +39,7 @@ export { createSession, type CreatedSession, type NewSession } from './session/w
 export { appendBatches, type AppendOptions } from './session/writing/append-batches.js';
 export { repairSession, type RepairReport } from './session/writing/repair-session.js';
 export { salvageSession, type SalvageReport } from './session/writing/salvage-session.js';
+export { salvageTranscript, type DroppedLine, type TranscriptSalvageReport } from './migrate/salvage-transcript.js';
 export { acquireWriterLocks, writerLockHolder, type WriterLocks } from './session/reading/writer-locks.js';
 export type { BatchToWrite, EventToWrite } from './codec/encode-batch.js';
 

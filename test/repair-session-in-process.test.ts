@@ -113,7 +113,7 @@ describe('repairSession', () => {
     expect(refusal?.code).toBe('RX_QUERY_CACHE_BLOCKED');
     const log = await readFile(logOf(dir));
     const durableEnd = log.length;
-    const cleared = { dir, tornTail: null, durableEnd, staleCache: true, cacheProblem: refusal!.message };
+    const cleared = { dir, tornTail: null, durableEnd, staleCache: true, cacheProblem: refusal!.message, cacheCodes: ['RX_QUERY_CACHE_BLOCKED'] };
     expect(await repairSession(dir, { dryRun: true })).toEqual({ ...cleared, action: 'would-repair' });
     expect(existsSync(catalog)).toBe(true);
     expect(await repairSession(dir)).toEqual({ ...cleared, action: 'repaired' });

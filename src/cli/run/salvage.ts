@@ -1,6 +1,6 @@
 import { jsonOutput } from '../json-output.js';
-import { salvageSession, type SalvageReport } from '../../session/writing/salvage-session.js';
-import { isTranscriptPath, salvageTranscript, type TranscriptSalvageReport } from '../../migrate/salvage-transcript.js';
+import { salvageSession, salvageTranscript, type SalvageReport, type TranscriptSalvageReport } from '../../index.js';
+import { isTranscriptPath } from '../../migrate/salvage-transcript.js';
 import { quote, reasonixResume } from '../../store/resume/shell-command.js';
 import type { Output } from '../output.js';
 import { printable } from '../../index.js';
