@@ -55,6 +55,7 @@ export { locateSession, type SessionWhereabouts } from './store/locate-session.j
 
 // Migration and export.
 export { migrateJsonlToV4, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
+export { migrateTranscripts, type MigrationRun, type TranscriptFailure, type TranscriptMigration, type TranscriptMigrationOptions, type TranscriptOutcome } from './migrate/migrate-transcripts.js';
 export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
 
 // The schemas of the JSON files a session is made of, and of what its events carry, are types here;
@@ -118,6 +119,7 @@ export type { LocatedCopy } from './store/locate-session.js';
 export type { ResumeContext, ResumeReason, ResumeVerdict } from './store/resume/resume-verdict.js';
 export type { MigrationAction } from './migrate/jsonl-to-v4.js';
 export type { MigrationTarget } from './migrate/migration-target.js';
+export type { PinnedRoot } from './migrate/resume-command.js';
 export type { ExportFormat, ExportView } from './migrate/export-session.js';
 export type { ReadLogOptions } from './codec/read-log.js';
 export type { SessionStatusSchema } from './session/reading/read-session.js';
