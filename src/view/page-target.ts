@@ -1,6 +1,7 @@
+import { OverwriteRefusedError } from '../index.js';
 import type { Stats } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
-import { OverwriteRefusedError, undefinedIfMissing } from '../errors/index.js';
+import { undefinedIfMissing } from '../errors/index.js';
 import { checkFile } from '../fs/path-kind.js';
 
 /**

@@ -1,8 +1,8 @@
+import { defaultCacheDir } from '../../index.js';
 import type { Argv } from 'yargs';
 import { STORES_NEWEST_FIRST } from '../../store/roots/store-kind.js';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
-import { defaultCacheDir } from '../../store/listing/cache-dir.js';
 import { withRootOptions } from '../root-options.js';
 import type { LsArgs } from '../run/ls.js';
 

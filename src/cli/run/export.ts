@@ -1,12 +1,9 @@
 import { terminalSafeJson } from '../json-output.js';
-import { printable } from '../../index.js';
+import { printable, exportSession, openSession, type ExportFormat, type ExportView } from '../../index.js';
 import { resolve } from 'node:path';
-import { exportedText, exportSession } from '../../migrate/export-session.js';
-import { openSession } from '../../store/open-session.js';
+import { exportedText } from '../../migrate/export-session.js';
 import type { Output } from '../output.js';
 import { resolveSessionArgument } from '../session-argument.js';
-import type { ExportFormat } from '../../migrate/export-session.js';
-import type { ExportView } from '../../migrate/export-session.js';
 import type { RootArgs } from '../root-options.js';
 import { counted } from '../plural.js';
 

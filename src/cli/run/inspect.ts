@@ -1,15 +1,12 @@
+import { inspectReport, type InspectReport, type SessionRead, openSession, type OpenedSession, UsageError } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
-import { inspectReport, type InspectReport } from '../../session/replay/inspect-report.js';
-import type { SessionRead } from '../../session/reading/read-session.js';
 import { personView } from '../../session/replay/views.js';
-import { openSession, type OpenedSession } from '../../store/open-session.js';
 import { errorLines } from '../error-line.js';
 import { exitCodeOfFindings } from '../exit-code-of-status.js';
 import { EXIT, exitCodeOf } from '../exit-codes.js';
 import { formatInspect } from '../format-inspect.js';
 import type { Output } from '../output.js';
 import { resolveSessionArgument } from '../session-argument.js';
-import { UsageError } from '../../errors/index.js';
 import type { RootArgs } from '../root-options.js';
 
 /** What `rxstore inspect` is run with: the options inspect.ts declares, as yargs gives them. */

@@ -1,13 +1,9 @@
 import { jsonOutput } from '../json-output.js';
-import { locateSession, type SessionWhereabouts } from '../../store/locate-session.js';
-import { machineRoots } from '../../store/roots/machine-roots.js';
 import type { Output } from '../output.js';
-import { printable } from '../../index.js';
-import { UsageError } from '../../errors/index.js';
+import { printable, locateSession, type SessionWhereabouts, machineRoots, UsageError, type Platform } from '../../index.js';
 import type { RootArgs } from '../root-options.js';
 import { resolve } from 'node:path';
 import { fromFolder } from '../../store/resume/shell-command.js';
-import type { Platform } from '../../store/roots/platform.js';
 
 /** What `rxstore where` is run with: the options where.ts declares, as yargs gives them. */
 export interface WhereArgs extends RootArgs {
