@@ -10,7 +10,7 @@ import { repairCommand } from './commands/repair.js';
 import { salvageCommand } from './commands/salvage.js';
 import { viewCommand } from './commands/view.js';
 import { errorLines } from './error-line.js';
-import { EXIT, exitCodeOf } from './exit-codes.js';
+import { EXIT, exitCodeOf, type ExitCode } from './exit-codes.js';
 import { epilogue, examples } from './help-text.js';
 import { processOutput, type Output } from './output.js';
 import { fileSystemErrorOf } from '../errors/index.js';
@@ -86,8 +86,8 @@ export { setLogWorkers } from '../index.js';
  * Errors are printed as one line, never a stack.
  */
 export async function main(argv: string[], output: Output = processOutput): Promise<number> {
-  let exitCode: number = EXIT.done;
-  const setExit = (code: number) => {
+  let exitCode: ExitCode = EXIT.done;
+  const setExit = (code: ExitCode) => {
     exitCode = code;
   };
   let helpFor: string[] | undefined;

@@ -1,10 +1,11 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withSessionArgument } from '../session-positional.js';
 import type { ExportArgs } from '../run/export.js';
 
-export function exportCommand(output: Output, setExit: (code: number) => void) {
+export function exportCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'export <session>',
     describe: 'Write a session out as a JSONL transcript (+ .jsonl.meta) or one JSON document',

@@ -1,3 +1,4 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
@@ -5,7 +6,7 @@ import { withRootOptions } from '../root-options.js';
 import { SESSION_ARGUMENT_HELP } from '../session-positional.js';
 import type { InspectArgs } from '../run/inspect.js';
 
-export function inspectCommand(output: Output, setExit: (code: number) => void) {
+export function inspectCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'inspect <sessions..>',
     describe: 'Verify sessions and say what Reasonix would make of each',

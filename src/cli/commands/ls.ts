@@ -1,3 +1,4 @@
+import type { ExitCode } from '../exit-codes.js';
 import { defaultCacheDir } from '../../index.js';
 import type { Argv } from 'yargs';
 import { STORES_NEWEST_FIRST } from '../../store/roots/store-kind.js';
@@ -6,7 +7,7 @@ import type { Output } from '../output.js';
 import { withRootOptions } from '../root-options.js';
 import type { LsArgs } from '../run/ls.js';
 
-export function lsCommand(output: Output, setExit: (code: number) => void) {
+export function lsCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'ls',
     describe: 'List every Reasonix session on this machine, each conversation once, newest first',

@@ -1,10 +1,11 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import { withRootOptions } from '../root-options.js';
 import type { Output } from '../output.js';
 import type { MigrateArgs } from '../run/migrate.js';
 
-export function migrateCommand(output: Output, setExit: (code: number) => void, isTty: () => boolean) {
+export function migrateCommand(output: Output, setExit: (code: ExitCode) => void, isTty: () => boolean) {
   return {
     command: 'migrate',
     describe: 'Migrate sessions between stores',

@@ -1,10 +1,11 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withSessionArgument } from '../session-positional.js';
 import type { RepairArgs } from '../run/repair.js';
 
-export function repairCommand(output: Output, setExit: (code: number) => void) {
+export function repairCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'repair <session>',
     describe: "Cut a torn tail off a session's log as Reasonix would, keeping the cut bytes as evidence",

@@ -1,10 +1,11 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withSessionArgument } from '../session-positional.js';
 import type { SalvageArgs } from '../run/salvage.js';
 
-export function salvageCommand(output: Output, setExit: (code: number) => void) {
+export function salvageCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'salvage <session>',
     describe: 'Write what can be read from a damaged session or JSONL transcript into a new one; the original is left untouched',

@@ -1,3 +1,4 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import type { Output } from '../output.js';
 import { epilogue, examples } from '../help-text.js';
@@ -5,7 +6,7 @@ import { withRootOptions } from '../root-options.js';
 import { SESSION_ARGUMENT_HELP } from '../session-positional.js';
 import type { ViewArgs } from '../run/view.js';
 
-export function viewCommand(output: Output, setExit: (code: number) => void) {
+export function viewCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'view [session]',
     describe: 'Render a session as one self-contained HTML page or as Markdown; --all writes a site of every session',

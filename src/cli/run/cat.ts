@@ -1,3 +1,4 @@
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { resolve } from 'node:path';
 import { openLogSession, openSession, UsageError } from '../../index.js';
 import type { Output } from '../output.js';
@@ -13,18 +14,18 @@ export interface CatArgs extends RootArgs {
 }
 
 /** `rxstore cat`, run: the command's options are in cat.ts. */
-export async function runCat(args: CatArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runCat(args: CatArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (args.cursor !== undefined) {
     // A cursor keeps a place in the records: without --records it would print what was not asked for.
     if (!args.records) throw new UsageError('--cursor needs --records (a cursor keeps the place in the records)');
     await catSince(await resolveSessionArgument(args.session, args), resolve(args.cursor), output, args.cursor);
-    setExit(0);
+    setExit(EXIT.done);
     return;
   }
   const session = await openSession(await resolveSessionArgument(args.session, args));
   const lines = args.records ? session.records() : session.personView();
   for await (const line of lines) output.out(`${jsonOutput(line)}\n`);
-  setExit(0);
+  setExit(EXIT.done);
 }
 
 /**

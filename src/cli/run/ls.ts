@@ -3,7 +3,7 @@ import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describeRoots } from '../../store/listing/find-session.js';
 import { exitCodeOfStatus } from '../exit-code-of-status.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { formatLs } from '../format-ls.js';
 import { describeSystemError } from '../../errors/index.js';
 import type { Output } from '../output.js';
@@ -24,7 +24,7 @@ export interface LsArgs extends RootArgs {
 }
 
 /** `rxstore ls`, run: the command's options are in ls.ts. */
-export async function runLs(args: LsArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   const { inputs, roots } = await machineRoots(args);
   const cache = args.cache ? await SummaryCache.open() : undefined;
   // Reading every log whole takes a while: a person at a terminal sees how far it got.

@@ -1,3 +1,4 @@
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
 import { migrateTranscripts, printable, UsageError, type MigrationRun, type TranscriptOutcome } from '../../index.js';
 import { resumeWithRoot } from '../../migrate/resume-command.js';
@@ -25,7 +26,7 @@ type Destination = Pick<MigrationRun, 'platform' | 'pinned'>;
  * progress bar, then a line per migration and per failure; in a pipe a line per transcript as it
  * is done.
  */
-export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, setExit: (code: number) => void, isTty: () => boolean): Promise<void> {
+export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, setExit: (code: ExitCode) => void, isTty: () => boolean): Promise<void> {
   const concurrency = positiveInteger(args.concurrency, '--concurrency');
   const tty = isTty() && !args.json;
   let progress: Progress | undefined;
@@ -57,7 +58,7 @@ export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, set
       `${counted(outcomes.length, 'transcript')}: ${count('migrated')} migrated, ${count('would-migrate')} would be migrated, ${count('exists')} already migrated, ${failed.length} failed\n`,
     );
   }
-  setExit(failed.length > 0 ? 1 : 0);
+  setExit(failed.length > 0 ? EXIT.refused : EXIT.done);
 }
 
 function positiveInteger(value: string, option: string): number {

@@ -1,3 +1,4 @@
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
 import { printable, repairSession } from '../../index.js';
 import type { Output } from '../output.js';
@@ -14,7 +15,7 @@ export interface RepairArgs extends RootArgs {
 }
 
 /** `rxstore repair`, run: the command's options are in repair.ts. */
-export async function runRepair(args: RepairArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runRepair(args: RepairArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
   // The library reads the session once (under Reasonix's locks) and refuses what a repair does not mend.
   const report = await repairSession(dir, { dryRun: args.dryRun });
@@ -36,5 +37,5 @@ export async function runRepair(args: RepairArgs, output: Output, setExit: (code
     const verb = report.action === 'repaired' ? 'cut' : 'would cut';
     output.out(`${shown}: ${verb} ${counted(tail.bytes, 'torn byte')} at offset ${tail.offset}${report.evidence ? `, kept in ${printable(report.evidence)}` : ''}\n`);
   }
-  setExit(0);
+  setExit(EXIT.done);
 }

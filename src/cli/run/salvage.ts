@@ -1,3 +1,4 @@
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
 import { salvageSession, salvageTranscript, type SalvageReport, type TranscriptSalvageReport } from '../../index.js';
 import { isTranscriptPath } from '../../migrate/salvage-transcript.js';
@@ -18,12 +19,12 @@ export interface SalvageArgs extends RootArgs {
 }
 
 /** `rxstore salvage`, run: the command's options are in salvage.ts. */
-export async function runSalvage(args: SalvageArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runSalvage(args: SalvageArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (isTranscriptPath(args.session)) {
     // Looked at as every command looks at what was typed: a transcript that is not there is not a session (exit 2).
     const report = await salvageTranscript(await resolveSessionArgument(args.session, args), { to: args.to, dryRun: args.dryRun });
     output.out(args.json ? `${jsonOutput(report, 2)}\n` : describeTranscriptSalvage(report));
-    setExit(0);
+    setExit(EXIT.done);
     return;
   }
   const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
@@ -40,7 +41,7 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
     );
     if (report.turnRepair) output.out(turnRepairText(report.turnRepair));
   }
-  setExit(0);
+  setExit(EXIT.done);
 }
 
 /** What was changed in what the model is sent, each change with what was there. */

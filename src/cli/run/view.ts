@@ -10,7 +10,7 @@ import { cutLongWords, errorLines, warningLine } from '../error-line.js';
 import { printable, FileSystemError, OverwriteRefusedError, SessionNotFoundError, UsageError, listSessions, locateSession, machineRoots, openSession } from '../../index.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument } from '../session-argument.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { noSessionsFound } from './ls.js';
 import { counted } from '../plural.js';
 
@@ -24,7 +24,7 @@ export interface ViewArgs extends RootArgs {
 }
 
 /** `rxstore view`, run: the command's options are in view.ts. */
-export async function runView(args: ViewArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runView(args: ViewArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (args.all) {
     if (args.session !== undefined) throw new UsageError('view --all takes no session: it renders every session on this machine');
     if (!args.to || args.to === '-') throw new UsageError('view --all writes a folder: name it with --to DIR');
@@ -54,7 +54,7 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
     });
     for (const damaged of report.damaged) output.err(`${cutLongWords(`rxstore: ${printable(damaged.id)}: ${printable(damaged.problem)}`)}\n`);
     output.out(`${printable(report.index)}: ${counted(report.sessions, 'session')}, ${counted(report.written, 'page')} written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
-    setExit(report.damaged.length > 0 ? 1 : 0);
+    setExit(report.damaged.length > 0 ? EXIT.refused : EXIT.done);
     return;
   }
   if (args.session === undefined) throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript; or use --all --to DIR');
@@ -77,7 +77,7 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
   const stopped = view.stoppedBy();
   // The same one line as every other command's refusal: `rxstore: <CODE>: <path> at offset <n>: <what>`.
   if (stopped) output.err(errorLines(errorFromProblem(stopped)));
-  setExit(stopped ? 1 : 0);
+  setExit(stopped ? EXIT.refused : EXIT.done);
 }
 
 async function* markedMarkdown(pieces: AsyncIterable<string>): AsyncGenerator<string> {

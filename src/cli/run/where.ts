@@ -1,3 +1,4 @@
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
 import { printable, locateSession, type SessionWhereabouts, machineRoots, UsageError, type Platform } from '../../index.js';
@@ -12,7 +13,7 @@ export interface WhereArgs extends RootArgs {
 }
 
 /** `rxstore where`, run: the command's options are in where.ts. */
-export async function runWhere(args: WhereArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runWhere(args: WhereArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (args.id.trim() === '') throw new UsageError('name a session id, or the start of one');
   const { inputs, roots } = await machineRoots(args);
   const located = await locateSession(roots.roots, args.id, {
@@ -24,7 +25,7 @@ export async function runWhere(args: WhereArgs, output: Output, setExit: (code: 
   // Asked about another folder than this one: the command to resume goes there first.
   const elsewhere = args.cwd !== undefined && inputs.cwd !== resolve('.') ? inputs.platform : undefined;
   output.out(args.json ? `${jsonOutput(located, 2)}\n` : located.map((session) => formatWhereabouts(session, inputs.cwd, elsewhere)).join('\n'));
-  setExit(0);
+  setExit(EXIT.done);
 }
 
 /** One session's copies and verdicts, text from the session escaped (commands are shell-quoted already). */
