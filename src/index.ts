@@ -78,7 +78,7 @@ export { isoTime } from './codec/iso-time.js';
 export {
   // The base, then each family with the classes in it.
   RxError,
-  DamagedStoreError, CorruptContentError, LogCutWhileReadError, MissingContentError, RefusedAsDamagedError, StrictPayloadError, TranscriptLineError, ZstdSizeMismatch,
+  DamagedStoreError, BatchChangedError, CorruptContentError, LogCutWhileReadError, MissingContentError, RefusedAsDamagedError, StrictPayloadError, TranscriptLineError, ZstdSizeMismatch,
   UnsupportedVersionError,
   InvalidInputError, PathKindError, UsageError,
   LookupError, AmbiguousSessionError, EmptyTranscriptError, NotASessionError, SessionNotFoundError,
