@@ -112,7 +112,7 @@ export type { PinnedRoots, ReasonixLine, RootOverrides } from './store/roots/roo
 export type { ContentStamp, CopyRead, CopySummary, ListedStatus, WorkspaceSource } from './store/listing/summarise-copy.js';
 export type { ParentSession } from './store/listing/group-conversations.js';
 export type { CopyFacts, JsonlCopy, SessionCopy, V0Copy, V4Copy } from './store/listing/session-copy.js';
-export type { V0Meta, V0MetaSchema } from './store/listing/session-copy.js';
+export type { V0Meta } from './store/listing/session-copy.js';
 export type { StoreLocation } from './store/roots/store-location.js';
 export type { DisplayTitle } from './store/listing/title-text.js';
 export type { LocatedCopy } from './store/locate-session.js';

@@ -43,7 +43,11 @@ function evidenceName(): string {
  */
 export async function repairSession(dir: string, options: { dryRun?: boolean } = {}): Promise<RepairReport> {
   const logPath = join(dir, SESSION_FILES.log);
-  const locks = options.dryRun ? undefined : await acquireWriterLocks(dir);
+  const locks = options.dryRun ? undefined : await acquireWriterLocks(dir).catch(async (error: unknown) => {
+    // A lock file Reasonix cannot use either (a folder, a dangling link) is the session's refusal: said as the read says it.
+    refuseWhatRepairLeaves(await readSession(dir, { keep: 'summary' }), dir);
+    throw error;
+  });
   try {
     const read = await readSession(dir, { keep: 'summary' });
     const cacheCodes = refuseWhatRepairLeaves(read, dir);
