@@ -3,7 +3,7 @@
 import { cpus } from 'node:os';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { zstd } from '../src/codec/zstd.js';
+import { zstd } from '../src/codec/zstd/zstd.js';
 import { coldRow } from './rows/cold.js';
 import { incrementalRow } from './rows/incremental.js';
 import { lsRow } from './rows/ls.js';

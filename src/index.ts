@@ -10,40 +10,39 @@
  */
 
 // Opening a session of any store, and what reading it tells.
-export { openLogSession, openSession, type OpenedLogSession, type OpenedSession, type OpenedTranscript, type SessionReadOptions } from './store/open-session.js';
-export { readSession, type ReadSessionOptions, type SessionRead, type SessionStatus } from './session/reading/read-session.js';
-export { readSessionEvents, type ResolvedBatch, type SessionLogItem } from './session/reading/read-events.js';
-export { workspaceOf } from './session/reading/read-session.js';
+export { openLogSession, openSession, type CursorFileOptions, type OpenedLogSession, type OpenedSession, type OpenedTranscript, type SessionReadOptions } from './store/open-session.js';
+export { workspaceOf, type ReadSessionOptions, type SessionRead, type SessionStatus } from './session/reading/read-session.js';
+export type { ResolvedBatch, SessionLogItem } from './session/reading/read-events.js';
 export { setLogWorkers } from './codec/log-worker/log-worker-pool.js';
 
 // Its views, records and reports.
-export { canonicalTranscript, modelView, personView, providerMessages, type PersonMessage, type ProviderMessage, type TimedMessage } from './session/replay/views.js';
+export { providerMessages, type PersonMessage, type ProviderMessage, type TimedMessage } from './session/replay/views.js';
 export type { MessageKeeping, TranscriptEntry, TurnRecord } from './session/replay/projection.js';
 export type { ArgumentsShape, IndexedCall, IndexedTranscript } from './session/replay/transcript-index.js';
 export type { Turns, TurnStatus } from './session/replay/turn-table.js';
-export { indexRecords, type IndexRecord, type RecordContext, type RecordChange, type RemovedRecord, type KeyedMessage } from './session/replay/index-records.js';
+export type { IndexRecord, RecordContext, RecordChange, RemovedRecord, KeyedMessage } from './session/replay/index-records.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
 // The schemas behind these types are exported as types only: a caller names them, the main entry stays small.
 export type { TurnRepair, TurnRepairChange, TurnRepairChangeSchema } from './session/writing/turn-repair.js';
 export type { GateCall, GateCallSchema, GateMessage, GateMessageSchema, GatePlace, GatePlaceSchema, GateVerdict } from './session/replay/transcript-gate.js';
 export { inspectReport, type InspectOptions, type InspectReport, type ReportedProblem } from './session/replay/inspect-report.js';
 
-// Reading what is new since last time, and following a live session.
-export { CursorSchema, type Cursor } from './session/cursors/cursor.js';
-export { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from './session/cursors/read-since.js';
-export { recordsSince, RecordsCursorSchema, type AcceptedRecordsCursor, type RecordsCursor, type RecordsSince, type RecordsSinceOptions, type SessionFields } from './session/cursors/records-since.js';
-export { followSession, type FollowOptions } from './session/cursors/follow.js';
+// Reading what is new since last time, and following a live session: an opened session's
+// `batchesSince()`, `readSince()`, `recordsSince()` and `follow()` take and give these.
+export type { Cursor, CursorSchema } from './session/cursors/cursor.js';
+export type { BatchSince, ReadSince, ReadSinceOptions } from './session/cursors/read-since.js';
+export type { AcceptedRecordsCursor, AcceptedRecordsCursorSchema, RecordsCursor, RecordsCursorSchema, RecordsSince, RecordsSinceOptions, SessionFields } from './session/cursors/records-since.js';
+export type { FollowOptions } from './session/cursors/follow.js';
 // Every session under the roots since a checkpoint: the indexer's one call.
 export { indexSince, type IndexedSession, type IndexPiece, type IndexProblem, type IndexRun, type IndexSinceOptions } from './store/indexing/index-since.js';
 export type { IndexCheckpoint, IndexCheckpointSchema } from './store/indexing/index-checkpoint.js';
-// The same schema as RecordsCursorSchema, under the name the cursor's type has: a type only, the main entry stays small.
-export type { AcceptedRecordsCursorSchema } from './session/cursors/records-since.js';
 
 // Writing: new sessions, appends, repair and salvage, under Reasonix's locks.
 export { createSession, type CreatedSession, type NewSession } from './session/writing/create-session.js';
 export { appendBatches, type AppendOptions } from './session/writing/append-batches.js';
 export { repairSession, type RepairReport } from './session/writing/repair-session.js';
 export { salvageSession, type SalvageReport } from './session/writing/salvage-session.js';
+export { salvageTranscript, type DroppedLine, type TranscriptSalvageReport } from './migrate/salvage-transcript.js';
 export { acquireWriterLocks, writerLockHolder, type WriterLocks } from './session/reading/writer-locks.js';
 export type { BatchToWrite, EventToWrite } from './codec/encode-batch.js';
 
@@ -59,34 +58,37 @@ export { locateSession, type SessionWhereabouts } from './store/locate-session.j
 
 // Migration and export.
 export { migrateJsonlToV4, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
+export { migrateTranscripts, type MigrationRun, type TranscriptFailure, type TranscriptMigration, type TranscriptMigrationOptions, type TranscriptOutcome } from './migrate/migrate-transcripts.js';
 export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
 
-// Schemas of the JSON files a session is made of, and of what its events carry.
-export { ManifestSchema, type Manifest } from './session/reading/manifest.js';
-export { HeaderSchema, type Header } from './session/reading/header.js';
-export { MessageSchema, ToolCallSchema, type Message, type ToolCall } from './session/replay/message.js';
-export { decodePayload, PayloadSchemas, StrictPayloadSchemas, type PayloadVerdict } from './session/replay/payloads.js';
-export { JsonlMetaSchema, type JsonlMeta } from './store/jsonl/jsonl-meta.js';
-export { MigrationMapSchema } from './migrate/migration-map.js';
+// The schemas of the JSON files a session is made of, and of what its events carry, are types here;
+// their zod values are the codec entry's (`reasonix-sessions/codec`).
+export type { Manifest, ManifestSchema } from './session/reading/manifest.js';
+export type { Header, HeaderSchema } from './session/reading/header.js';
+export type { Message, MessageSchema, ToolCall, ToolCallSchema } from './session/replay/message.js';
+export type { PayloadVerdict } from './session/replay/payloads.js';
+export type { JsonlMeta, JsonlMetaSchema } from './store/jsonl/jsonl-meta.js';
+export type { MigrationMapSchema } from './migrate/migration-map.js';
+
+// Text as rxstore shows and writes it: control and invisible format characters escaped, JSON of any
+// depth, times in ISO 8601 UTC.
+export { printable, type PrintableOptions } from './text/printable.js';
+export { jsonText } from './codec/go-json/json-text.js';
+export { isoTime } from './codec/iso-time.js';
 
 // Errors: every error rxstore throws is an RxError whose `code` (one union, docs/error-codes.md) names
 // it and whose family says what kind of trouble it is; a caller narrows on `code` or on these classes.
 export {
+  // The base, then each family with the classes in it.
   RxError,
+  DamagedStoreError, BatchChangedError, CorruptContentError, LogCutWhileReadError, MissingContentError, RefusedAsDamagedError, StrictPayloadError, TranscriptLineError, ZstdSizeMismatch,
+  UnsupportedVersionError,
+  InvalidInputError, PathKindError, UsageError,
+  LookupError, AmbiguousSessionError, EmptyTranscriptError, NotASessionError, SessionNotFoundError,
+  RefusedError, CursorMismatchError, ExportRefusedError, MigrationRefusedError, NothingToSalvageError, NotRegularFileError, OverwriteRefusedError, RefusedBatchError, SessionExistsError, TurnRefusedError, WriterOwnedError,
+  EnvironmentError, FileSystemError, ShortWriteError, StoreLockCompromisedError, TooLargeError, ZstdUnavailableError,
   RX_ERROR_FAMILIES,
   isSessionVerdict,
-  DamagedStoreError,
-  UnsupportedVersionError,
-  InvalidInputError,
-  LookupError,
-  RefusedError,
-  EnvironmentError,
-  CursorMismatchError,
-  FileSystemError,
-  SessionNotFoundError,
-  TurnRefusedError,
-  WriterOwnedError,
-  ZstdUnavailableError,
   type CodeOf,
   type ErrorData,
   type Problem,
@@ -113,13 +115,14 @@ export type { PinnedRoots, ReasonixLine, RootOverrides } from './store/roots/roo
 export type { ContentStamp, CopyRead, CopySummary, ListedStatus, WorkspaceSource } from './store/listing/summarise-copy.js';
 export type { ParentSession } from './store/listing/group-conversations.js';
 export type { CopyFacts, JsonlCopy, SessionCopy, V0Copy, V4Copy } from './store/listing/session-copy.js';
-export type { V0Meta, V0MetaSchema } from './store/listing/session-copy.js';
+export type { V0Meta } from './store/listing/session-copy.js';
 export type { StoreLocation } from './store/roots/store-location.js';
 export type { DisplayTitle } from './store/listing/title-text.js';
 export type { LocatedCopy } from './store/locate-session.js';
 export type { ResumeContext, ResumeReason, ResumeVerdict } from './store/resume/resume-verdict.js';
 export type { MigrationAction } from './migrate/jsonl-to-v4.js';
 export type { MigrationTarget } from './migrate/migration-target.js';
+export type { PinnedRoot } from './migrate/resume-command.js';
 export type { ExportFormat, ExportView } from './migrate/export-session.js';
 export type { ReadLogOptions } from './codec/read-log.js';
 export type { SessionStatusSchema } from './session/reading/read-session.js';

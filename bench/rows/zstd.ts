@@ -1,7 +1,7 @@
-import { createZlibZstdBackend } from '../../src/codec/zlib-zstd-backend.js';
-import { createZstdNapiBackend } from '../../src/codec/zstd-napi-backend.js';
-import type { ZstdBackend } from '../../src/codec/zstd-backend.js';
-import { zstdBackend } from '../../src/codec/zstd.js';
+import { createZlibZstdBackend } from '../../src/codec/zstd/zlib-zstd-backend.js';
+import { createZstdNapiBackend } from '../../src/codec/zstd/zstd-napi-backend.js';
+import type { ZstdBackend } from '../../src/codec/zstd/zstd-backend.js';
+import { zstdBackend } from '../../src/codec/zstd/zstd.js';
 import { megabytesPerSecond, seconds, skipped, speedup, type Figure } from '../support/figure.js';
 import { timeTogether } from '../support/timing.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ContentStore, CONTENT_DIR } from '../../src/codec/content-store.js';
 import { encodeBatch } from '../../src/codec/encode-batch.js';
 import { parseFrameHeader } from '../../src/codec/frame.js';
-import { goJsonIndented, goTime } from '../../src/codec/go-json.js';
+import { goJsonIndented, goTime } from '../../src/codec/go-json/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../src/codec/records.js';
 import { WRITE_STORAGE_REVISION } from '../../src/session/reading/manifest.js';
 import { SESSION_FILES } from '../../src/session/reading/session-files.js';

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { join } from 'node:path';
 import { FRAME_HEADER_BYTES, parseFrameHeader } from '../../src/codec/frame.js';
-import { zstd } from '../../src/codec/zstd.js';
+import { zstd } from '../../src/codec/zstd/zstd.js';
 import { cachedInput } from './cached-input.js';
 import { runChildOk } from './child.js';
 import type { BenchSession } from './sessions.js';

@@ -1,5 +1,5 @@
-import { AmbiguousSessionError, destinationOf, fileSystemErrorOf, RxError, UsageError } from '../errors/index.js';
-import { printable } from './printable.js';
+import { destinationOf, fileSystemErrorOf } from '../errors/index.js';
+import { printable, AmbiguousSessionError, RxError, UsageError } from '../index.js';
 
 /** Temporary names a writer uses beside a file, wherever they appear in a message. */
 const TEMP_NAME = /[^\s'"`]*\.atomic-[^\s'"`]+-[0-9a-f]{12}\.tmp/g;

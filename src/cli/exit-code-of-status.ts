@@ -1,6 +1,5 @@
-import type { Severity } from '../errors/index.js';
+import { type Severity, type ListedStatus } from '../index.js';
 import { reasonixRefuses } from '../session/reading/read-session.js';
-import type { ListedStatus } from '../store/listing/summarise-copy.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
 // Apart from exit-codes.ts: deciding by a session's status loads the reader, which a usage error or --help never needs.

@@ -1,4 +1,4 @@
-import { RxError, type RxErrorFamily } from '../errors/index.js';
+import { RxError, type RxErrorFamily } from '../index.js';
 
 /**
  * rxstore's exit codes, the same for every command: 0 done (the session opens), 1 the session

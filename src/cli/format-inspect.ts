@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
-import type { InspectReport } from '../session/replay/inspect-report.js';
 import { familyOf } from '../errors/index.js';
-import { printable } from './printable.js';
+import { printable, type InspectReport } from '../index.js';
 
 const counts = (record: Record<string, number>) =>
   Object.entries(record)

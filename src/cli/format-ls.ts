@@ -1,8 +1,7 @@
 import stringWidth from 'string-width';
-import type { ListedSession } from '../store/listing/describe-conversation.js';
 import { exitCodeOfStatus } from './exit-code-of-status.js';
 import { EXIT } from './exit-codes.js';
-import { printable } from './printable.js';
+import { printable, type ListedSession } from '../index.js';
 
 export interface LsLayout {
   /** The terminal's width: rows are fitted to it. Undefined in a pipe: rows are whole. */

@@ -1,4 +1,4 @@
-import { jsonText } from '../codec/json-text.js';
+import { jsonText } from '../index.js';
 
 /**
  * What JSON.stringify leaves raw that a terminal acts on: DEL, C1 controls (a lone 0x9b is a CSI),

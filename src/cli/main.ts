@@ -1,3 +1,4 @@
+import { UsageError } from '../index.js';
 import yargs, { type Argv } from 'yargs';
 import { catCommand } from './commands/cat.js';
 import { exportCommand } from './commands/export.js';
@@ -9,10 +10,10 @@ import { repairCommand } from './commands/repair.js';
 import { salvageCommand } from './commands/salvage.js';
 import { viewCommand } from './commands/view.js';
 import { errorLines } from './error-line.js';
-import { EXIT, exitCodeOf } from './exit-codes.js';
+import { EXIT, exitCodeOf, type ExitCode } from './exit-codes.js';
 import { epilogue, examples } from './help-text.js';
 import { processOutput, type Output } from './output.js';
-import { fileSystemErrorOf, UsageError } from '../errors/index.js';
+import { fileSystemErrorOf } from '../errors/index.js';
 import { rxstoreVersion } from './version.js';
 import { COMMAND_NAMES, MISSING_ARGUMENT, unknownCommand, unknownName } from './usage-words.js';
 
@@ -77,7 +78,7 @@ const wordsOf = (argv: readonly string[]) => argv.slice(0, argv.includes('--') ?
 
 // For bin/rxstore.js, which installs it before a command runs.
 export { endQuietlyOnClosedPipe } from './output.js';
-export { setLogWorkers } from '../codec/log-worker/log-worker-pool.js';
+export { setLogWorkers } from '../index.js';
 
 /**
  * Runs the rxstore CLI with `argv` (without node and script) and returns the exit code (see
@@ -85,8 +86,8 @@ export { setLogWorkers } from '../codec/log-worker/log-worker-pool.js';
  * Errors are printed as one line, never a stack.
  */
 export async function main(argv: string[], output: Output = processOutput): Promise<number> {
-  let exitCode: number = EXIT.done;
-  const setExit = (code: number) => {
+  let exitCode: ExitCode = EXIT.done;
+  const setExit = (code: ExitCode) => {
     exitCode = code;
   };
   let helpFor: string[] | undefined;

@@ -1,4 +1,4 @@
-import { FileSystemError } from '../errors/index.js';
+import { FileSystemError } from '../index.js';
 import { errorLines } from './error-line.js';
 
 /** Where the CLI writes; tests pass their own to capture what a user would see. */

@@ -1,10 +1,9 @@
+import { AmbiguousSessionError, NotASessionError, UsageError, machineRoots, type SessionCopy } from '../index.js';
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
 import type { Stats } from 'node:fs';
-import { AmbiguousSessionError, fileSystemErrorOf, isSystemError, NotASessionError, systemErrorInWords, UsageError } from '../errors/index.js';
+import { fileSystemErrorOf, isSystemError, systemErrorInWords } from '../errors/index.js';
 import { copiesMatching, findSession } from '../store/listing/find-session.js';
-import { machineRoots } from '../store/roots/machine-roots.js';
-import type { SessionCopy } from '../store/listing/session-copy.js';
 import type { RootArgs } from './root-options.js';
 
 /** Why nothing is at a path a person typed, the system's words. */

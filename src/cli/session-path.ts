@@ -1,5 +1,4 @@
-import { openSession } from '../store/open-session.js';
-import { UsageError } from '../errors/index.js';
+import { openSession, UsageError } from '../index.js';
 
 /** The full path of a sessions-v4 (or desktop) session directory; a JSONL transcript or anything else is a usage error. */
 export async function v4SessionPath(path: string): Promise<string> {

@@ -7,10 +7,10 @@ import { z } from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
 import { CorruptContentError, FileSystemError, isSystemError, MissingContentError, systemErrorInWords, TooLargeError } from '../errors/index.js';
 import type { PayloadRef } from './records.js';
-import { goInt, goSlice, goString, goStruct } from './go-decode.js';
+import { goInt, goSlice, goString, goStruct } from './go-json/go-decode.js';
 import { failPoint } from '../fs/fail-point.js';
-import { parseGoJson } from './go-text.js';
-import { wholeNumberFieldsOf, wholeNumberRefusalOfBytes } from './go-number-literals.js';
+import { parseGoJson } from './go-json/go-text.js';
+import { wholeNumberFieldsOf, wholeNumberRefusalOfBytes } from './go-json/go-number-literals.js';
 
 /** Objects are indexed in 1 MiB blocks; an index with any other block size is refused (docs/format.md §6.1). */
 export const INTEGRITY_BLOCK_BYTES = 1024 * 1024;

@@ -3,7 +3,7 @@ import type { CommittedBatch, StoredEvent } from './batch.js';
 import type { ContentStore } from './content-store.js';
 import { InvalidInputError } from '../errors/index.js';
 import { encodeFrame } from './frame.js';
-import { goJson, goTime } from './go-json.js';
+import { goJson, goTime } from './go-json/go-json.js';
 import { operationHash } from './operations/operation-hash.js';
 import { V4_CODEC, V4_SCHEMA_VERSION, ZERO_TIME, type PayloadRef } from './records.js';
 

@@ -1,6 +1,6 @@
 import { DamagedStoreError, ZstdSizeMismatch, ZstdUnavailableError } from '../errors/index.js';
 import { FRAME_HEADER_BYTES, parseFrameHeader, type Frame, type FrameHeader } from './frame.js';
-import { zstd } from './zstd.js';
+import { zstd } from './zstd/zstd.js';
 
 /** Bytes at the end of the input that do not make a whole frame: a torn tail, not an error (docs/format.md §3.4). */
 export interface IncompleteFrame {

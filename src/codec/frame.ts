@@ -1,4 +1,4 @@
-import { zstd } from './zstd.js';
+import { zstd } from './zstd/zstd.js';
 import { InvalidInputError } from '../errors/index.js';
 
 /** RX4F framing constants (docs/format.md §3.1). */

@@ -6,8 +6,8 @@ import { KNOWN_EVENT_KINDS } from './event-kinds.js';
 import { OperationLedger } from './operations/operation-ledger.js';
 import type { FrameItem } from './read-frames.js';
 import { RECORD_WHOLE_NUMBERS, V4_CODEC, V4_SCHEMA_VERSION, V4RecordSchema, type V4Record } from './records.js';
-import { goText, parseGoJsonText } from './go-text.js';
-import { wholeNumberRefusal } from './go-number-literals.js';
+import { goText, parseGoJsonText } from './go-json/go-text.js';
+import { wholeNumberRefusal } from './go-json/go-number-literals.js';
 
 export type LogItem = { type: 'batch'; batch: CommittedBatch } | { type: 'torn-tail'; tail: TornTail };
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { goBool, goInt, goPointer, goString, goStruct, goUint } from './go-decode.js';
-import { goRfc3339 } from './go-time.js';
-import { wholeNumberFields } from './go-number-literals.js';
+import { goBool, goInt, goPointer, goString, goStruct, goUint } from './go-json/go-decode.js';
+import { goRfc3339 } from './go-json/go-time.js';
+import { wholeNumberFields } from './go-json/go-number-literals.js';
 
 /** The codec string every v4 record and manifest carries (docs/format.md §4.1). */
 export const V4_CODEC = 'reasonix.session.linear/v4';

@@ -1,6 +1,6 @@
 import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC, parseFrameHeader, type Frame } from './frame.js';
 import { ZstdUnavailableError } from '../errors/index.js';
-import { zstd } from './zstd.js';
+import { zstd } from './zstd/zstd.js';
 
 /**
  * How far salvage inflates what it scans: a frame that decodes to at most this many times its own

@@ -1,6 +1,6 @@
 export { RX_ERROR_FAMILIES, familyOf, isRxErrorCode, type CodeOf, type RxErrorCode, type RxErrorFamily } from './codes.js';
 export { RxError, isSessionVerdict, type ErrorData } from './rx-error.js';
-export { CorruptContentError, DamagedStoreError, isCutAfter, LogCutWhileReadError, MissingContentError, RefusedAsDamagedError, StrictPayloadError, TranscriptLineError, UnsupportedVersionError, ZstdSizeMismatch } from './store-errors.js';
+export { BatchChangedError, CorruptContentError, DamagedStoreError, isCutAfter, LogCutWhileReadError, MissingContentError, RefusedAsDamagedError, StrictPayloadError, TranscriptLineError, UnsupportedVersionError, ZstdSizeMismatch } from './store-errors.js';
 export { InvalidInputError, PathKindError, UsageError } from './input-errors.js';
 export { AmbiguousSessionError, EmptyTranscriptError, LookupError, NotASessionError, SessionNotFoundError, type SessionCandidate } from './lookup-errors.js';
 export { CursorMismatchError, ExportRefusedError, MigrationRefusedError, NothingToSalvageError, NotRegularFileError, OverwriteRefusedError, RefusedBatchError, RefusedError, SessionExistsError, TurnRefusedError, WriterOwnedError } from './refusal-errors.js';

@@ -13,6 +13,16 @@ export class DamagedStoreError extends RxError {
 export class LogCutWhileReadError extends DamagedStoreError {}
 
 /**
+ * A batch read back (to check an operation id come again, or the one a worker decoded) is not the
+ * bytes read the first time: the log was written over while it was read.
+ */
+export class BatchChangedError extends DamagedStoreError {
+  constructor(file: string | undefined, offset: number) {
+    super(`v4 batch at ${offset} changed while the log was read`, { file, offset });
+  }
+}
+
+/**
  * Whether `error` is a log cut while it was read at or past `givenEnd`, the end of the last batch a
  * stream handed over: a torn tail cut by a repair (Reasonix's own, when it opens the session). Nothing
  * given is gone; the stream ends where the log now does.

@@ -2,7 +2,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { branchIdOf, readPathsOf } from '../store/jsonl/jsonl-sidecars.js';
 import { transcriptModeIn } from '../store/roots/store-kind.js';
-import { goJson, goJsonIndented } from '../codec/go-json.js';
+import { goJson, goJsonIndented } from '../codec/go-json/go-json.js';
 import { ExportRefusedError, PathKindError, undefinedIfMissing } from '../errors/index.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFile, checkOutside } from '../fs/path-kind.js';

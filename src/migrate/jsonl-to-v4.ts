@@ -7,7 +7,7 @@ import { InvalidInputError, isSessionVerdict, MigrationRefusedError, onFileSyste
 import { readLogBatches } from '../codec/read-log.js';
 import { withStoreLock } from '../fs/store-lock.js';
 import { checkFolder, checkOutside } from '../fs/path-kind.js';
-import { goTime } from '../codec/go-json.js';
+import { goTime } from '../codec/go-json/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';
 import { readManifest } from '../session/reading/manifest.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { goJsonIndented } from '../codec/go-json.js';
+import { goJsonIndented } from '../codec/go-json/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { waitOsLock } from '../fs/os-lock.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';

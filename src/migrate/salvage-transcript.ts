@@ -3,7 +3,7 @@ import { lstat, open } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isSystemError, NotRegularFileError, NothingToSalvageError, onFileSystem } from '../errors/index.js';
 import { openRegularFile } from '../fs/open-regular-file.js';
-import { goJsonIndented } from '../codec/go-json.js';
+import { goJsonIndented } from '../codec/go-json/go-json.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFolder, checkOutside } from '../fs/path-kind.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
@@ -11,7 +11,7 @@ import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.j
 import { transcriptModeIn } from '../store/roots/store-kind.js';
 import { JsonlMetaSchema } from '../store/jsonl/jsonl-meta.js';
 import { MAX_TRANSCRIPT_MESSAGE_BYTES, parseTranscript } from '../store/jsonl/jsonl-transcript.js';
-import { goText } from '../codec/go-text.js';
+import { goText } from '../codec/go-json/go-text.js';
 
 /** A line of the damaged transcript that was left out of the salvaged one, and why. */
 export interface DroppedLine {

@@ -4,6 +4,7 @@ import { filesStamp } from '../fs/files-stamp.js';
 import { EmptyTranscriptError, InvalidInputError, isCutAfter, NotASessionError, undefinedIfMissing } from '../errors/index.js';
 import type { Cursor } from '../session/cursors/cursor.js';
 import { followSession, type FollowOptions } from '../session/cursors/follow.js';
+import { recordsSinceFile, type CursorFileOptions } from '../session/cursors/cursor-file.js';
 import { readHeader } from '../session/reading/header.js';
 import { indexRecords, keyedMessages, type IndexRecord } from '../session/replay/index-records.js';
 import type { Message } from '../session/replay/message.js';
@@ -12,7 +13,7 @@ import type { ResolvedBatch } from '../session/reading/read-events.js';
 import { readSession, type ReadSessionOptions, type SessionRead } from '../session/reading/read-session.js';
 import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/cursors/read-since.js';
 import { recordsSinceNamed, type AcceptedRecordsCursor, type RecordsSince, type RecordsSinceOptions } from '../session/cursors/records-since.js';
-import { SESSION_FILES } from '../session/reading/session-files.js';
+import { SESSION_FILES, sessionReadPaths } from '../session/reading/session-files.js';
 import { replayedBatches } from '../session/replay/replayed-batches.js';
 import { directoryRefusal } from '../session/reading/directory-refusal.js';
 import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/replay/views.js';
@@ -26,6 +27,7 @@ import { storeKindOf, type StoreKind } from './roots/store-kind.js';
  * `UnsupportedVersionError`); `salvage` is for reading past it.
  */
 /** What a whole read keeps of each message (a JSONL transcript is always kept whole). */
+export type { CursorFileOptions };
 export type SessionReadOptions = Pick<ReadSessionOptions, 'keep' | 'previews' | 'retainContent'>;
 
 /** What every opened session can do, whatever its format. */
@@ -71,6 +73,12 @@ export interface OpenedLogSession extends SessionReader {
    * when it was given and a piece's `session` gives when they change.
    */
   recordsSince(cursor?: AcceptedRecordsCursor, options?: RecordsSinceOptions): AsyncIterable<RecordsSince>;
+  /**
+   * `recordsSince` from the cursor kept in `file` (every record when there is none yet), the
+   * cursor after the last batch read written back to it atomically, also when the read stops at
+   * damage or the caller stops early. A file that is no cursor of this session is refused, named.
+   */
+  recordsSinceFile(file: string, options?: CursorFileOptions): AsyncIterable<RecordsSince>;
   /** Each batch as it is committed, until the signal aborts. */
   follow(options?: FollowOptions): AsyncIterable<BatchSince>;
 }
@@ -165,7 +173,7 @@ export async function openSession(path: string): Promise<OpenedSession> {
     throw new NotASessionError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, { file: full });
   }
   const id = basename(full);
-  return {
+  const session: OpenedLogSession = {
     ...readerOver(id, full, [join(full, SESSION_FILES.log), join(full, SESSION_FILES.manifest), join(full, SESSION_FILES.header)], (options = {}) => readSession(full, options)),
     format: 'v4',
     store: storeKindOf(full),
@@ -198,8 +206,10 @@ export async function openSession(path: string): Promise<OpenedSession> {
         cursor,
         options,
       ),
+    recordsSinceFile: (file, options) => recordsSinceFile((cursor, since) => session.recordsSince(cursor, since), file, sessionReadPaths(full), options),
     follow: (options = {}) => followSession(full, id, options),
   };
+  return session;
 }
 
 /**

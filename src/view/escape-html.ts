@@ -1,4 +1,4 @@
-import { escapeControlsKeepingLines } from './control-characters.js';
+import { printable } from '../index.js';
 
 /** A lone surrogate (a string cut inside an emoji, or bad data): not a character a page can show. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -18,5 +18,5 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
  * is also read with `cat`, where they would act on the terminal, and a browser would reorder by them.
  */
 export function escapeHtml(text: string): string {
-  return escapeControlsKeepingLines(wellFormed(text)).replace(/[&<>"']/g, (character: string) => ENTITIES[character]!);
+  return printable(wellFormed(text), { keepLines: true }).replace(/[&<>"']/g, (character: string) => ENTITIES[character]!);
 }

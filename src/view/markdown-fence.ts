@@ -1,4 +1,4 @@
-import { escapeControlsKeepingLines } from './control-characters.js';
+import { printable } from '../index.js';
 import { escapeHtml, wellFormed } from './escape-html.js';
 
 /**
@@ -16,7 +16,7 @@ export function fencedBlock(text: string, info = 'text'): string {
  * written as escapes: Markdown is read in terminals too, where they would act instead of show.
  */
 function shown(text: string): string {
-  return escapeControlsKeepingLines(wellFormed(text));
+  return printable(wellFormed(text), { keepLines: true });
 }
 
 /** An inline code span its content cannot close (CommonMark: backtick strings of equal length). */

@@ -1,13 +1,10 @@
-import { isoTime } from '../codec/iso-time.js';
+import { isoTime, isSessionVerdict, type RxError, type Problem, type Message, type SessionRead, type TimedMessage, workspaceOf, type OpenedSession, type Platform } from '../index.js';
 import { z } from 'zod';
-import { isSessionVerdict, problemFromError, type Problem, type RxError } from '../errors/index.js';
-import { flatToolCall, type Message } from '../session/replay/message.js';
+import { problemFromError } from '../errors/index.js';
+import { flatToolCall } from '../session/replay/message.js';
 import { PayloadSchemas } from '../session/replay/payloads.js';
-import type { SessionRead } from '../session/reading/read-session.js';
-import { canonicalTranscript, personMessage, type TimedMessage } from '../session/replay/views.js';
-import { workspaceOf } from '../session/reading/read-session.js';
-import type { OpenedSession } from '../store/open-session.js';
-import { currentPlatform, type Platform } from '../store/roots/platform.js';
+import { canonicalTranscript, personMessage } from '../session/replay/views.js';
+import { currentPlatform } from '../store/roots/platform.js';
 import { fromFolder, reasonixResume } from '../store/resume/shell-command.js';
 import { toolCallView, type ToolCallView } from './tool-call-view.js';
 

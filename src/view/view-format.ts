@@ -1,4 +1,4 @@
-import type { Problem } from '../errors/index.js';
+import { type Problem } from '../index.js';
 import type { ToolCallView } from './tool-call-view.js';
 import type { ViewHeader } from './session-view.js';
 

@@ -1,16 +1,14 @@
+import { OverwriteRefusedError, RxError, WriterOwnedError, type ListedSession, openSession, type Platform } from '../index.js';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { OverwriteRefusedError, RxError, undefinedIfMissing, WriterOwnedError } from '../errors/index.js';
+import { undefinedIfMissing } from '../errors/index.js';
 import { withStoreLock } from '../fs/store-lock.js';
 import { OUTPUT_DIR_MODE, OUTPUT_FILE_MODE, writeFileAtomic } from '../fs/atomic-write.js';
 import { checkFolder } from '../fs/path-kind.js';
 import { writeStreamAtomic } from '../fs/atomic-stream.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
-import type { ListedSession } from '../store/listing/describe-conversation.js';
-import { openSession } from '../store/open-session.js';
-import type { Platform } from '../store/roots/platform.js';
 import { renderHtml } from './render-html.js';
 import { readSessionView } from './session-view.js';
 import { siteIndexHtml } from './site-index.js';

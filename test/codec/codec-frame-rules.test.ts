@@ -17,7 +17,7 @@ async function salvaged(log: Buffer, from: number): Promise<Frame[]> {
   for await (const frame of salvageFrames(chunks(), from)) found.push(frame);
   return found;
 }
-import { zstd } from '../../src/codec/zstd.js';
+import { zstd } from '../../src/codec/zstd/zstd.js';
 import { seededRandom } from '../support/seeded-random.js';
 
 const record = Buffer.from('{"schemaVersion":4}');

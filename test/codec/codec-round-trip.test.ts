@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchToWrite } from '../../src/codec/encode-batch.js';
-import { goJson } from '../../src/codec/go-json.js';
+import { goJson } from '../../src/codec/go-json/go-json.js';
 import { createSession } from '../../src/session/writing/create-session.js';
 import { readSessionEvents } from '../../src/session/reading/read-events.js';
 import { readSession } from '../../src/session/reading/read-session.js';

@@ -42,6 +42,15 @@ describe('one error model', () => {
     }
   });
 
+  it('the main entry exports every error class there is, AmbiguousSessionError with its candidates among them', async () => {
+    const library: Record<string, unknown> = await import('../../src/index.js');
+    const errors: Record<string, unknown> = await import('../../src/errors/index.js');
+    const isErrorClass = (value: unknown) => typeof value === 'function' && (value === RxError || value.prototype instanceof RxError);
+    const classes = Object.entries(errors).filter(([, value]) => isErrorClass(value)).map(([name]) => name);
+    expect(classes.length).toBeGreaterThan(30);
+    for (const name of classes) expect(library[name], name).toBe(errors[name]);
+  });
+
   it('the errors that were plain Errors are RxErrors with their codes; only damage and unsupported versions are a session verdict', () => {
     const errors = [
       new UsageError('bad option'),

@@ -1,10 +1,11 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withSessionArgument } from '../session-positional.js';
-import type { CatArgs } from './cat-run.js';
+import type { CatArgs } from '../run/cat.js';
 
-export function catCommand(output: Output, setExit: (code: number) => void) {
+export function catCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'cat <session>',
     describe: "Print a session's person's view, or its index records, as JSONL",
@@ -26,6 +27,6 @@ export function catCommand(output: Output, setExit: (code: number) => void) {
         )
         .epilogue(epilogue()),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: CatArgs) => (await import('./cat-run.js')).runCat(args, output, setExit),
+    handler: async (args: CatArgs) => (await import('../run/cat.js')).runCat(args, output, setExit),
   };
 }

@@ -1,10 +1,11 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withSessionArgument } from '../session-positional.js';
-import type { ExportArgs } from './export-run.js';
+import type { ExportArgs } from '../run/export.js';
 
-export function exportCommand(output: Output, setExit: (code: number) => void) {
+export function exportCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'export <session>',
     describe: 'Write a session out as a JSONL transcript (+ .jsonl.meta) or one JSON document',
@@ -28,6 +29,6 @@ export function exportCommand(output: Output, setExit: (code: number) => void) {
         )
         .epilogue(epilogue('A session Reasonix would refuse is not exported (exit 1): rxstore salvage recovers what can be read.')),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: ExportArgs) => (await import('./export-run.js')).runExport(args, output, setExit),
+    handler: async (args: ExportArgs) => (await import('../run/export.js')).runExport(args, output, setExit),
   };
 }

@@ -1,11 +1,12 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withRootOptions } from '../root-options.js';
 import { SESSION_ARGUMENT_HELP } from '../session-positional.js';
-import type { InspectArgs } from './inspect-run.js';
+import type { InspectArgs } from '../run/inspect.js';
 
-export function inspectCommand(output: Output, setExit: (code: number) => void) {
+export function inspectCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'inspect <sessions..>',
     describe: 'Verify sessions and say what Reasonix would make of each',
@@ -25,6 +26,6 @@ export function inspectCommand(output: Output, setExit: (code: number) => void) 
         )
         .epilogue(epilogue('Exit with several sessions: the worst of theirs (2 over 1 over 0).')),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: InspectArgs) => (await import('./inspect-run.js')).runInspect(args, output, setExit),
+    handler: async (args: InspectArgs) => (await import('../run/inspect.js')).runInspect(args, output, setExit),
   };
 }

@@ -1,12 +1,13 @@
+import type { ExitCode } from '../exit-codes.js';
+import { defaultCacheDir } from '../../index.js';
 import type { Argv } from 'yargs';
 import { STORES_NEWEST_FIRST } from '../../store/roots/store-kind.js';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
-import { defaultCacheDir } from '../../store/listing/cache-dir.js';
 import { withRootOptions } from '../root-options.js';
-import type { LsArgs } from './ls-run.js';
+import type { LsArgs } from '../run/ls.js';
 
-export function lsCommand(output: Output, setExit: (code: number) => void) {
+export function lsCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'ls',
     describe: 'List every Reasonix session on this machine, each conversation once, newest first',
@@ -38,6 +39,6 @@ export function lsCommand(output: Output, setExit: (code: number) => void) {
           ),
         ),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: LsArgs) => (await import('./ls-run.js')).runLs(args, output, setExit),
+    handler: async (args: LsArgs) => (await import('../run/ls.js')).runLs(args, output, setExit),
   };
 }

@@ -1,10 +1,11 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import { withRootOptions } from '../root-options.js';
 import type { Output } from '../output.js';
-import type { MigrateArgs } from './migrate-run.js';
+import type { MigrateArgs } from '../run/migrate.js';
 
-export function migrateCommand(output: Output, setExit: (code: number) => void, isTty: () => boolean) {
+export function migrateCommand(output: Output, setExit: (code: ExitCode) => void, isTty: () => boolean) {
   return {
     command: 'migrate',
     describe: 'Migrate sessions between stores',
@@ -33,7 +34,7 @@ export function migrateCommand(output: Output, setExit: (code: number) => void, 
               ),
             ),
           // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-          handler: async (args: MigrateArgs) => (await import('./migrate-run.js')).runMigrateJsonlToV4(args, output, setExit, isTty),
+          handler: async (args: MigrateArgs) => (await import('../run/migrate.js')).runMigrateJsonlToV4(args, output, setExit, isTty),
       }).demandCommand(1, 'name a migration: jsonl-to-v4').epilogue(epilogue()),
     handler: () => undefined,
   };

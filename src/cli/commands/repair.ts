@@ -1,10 +1,11 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withSessionArgument } from '../session-positional.js';
-import type { RepairArgs } from './repair-run.js';
+import type { RepairArgs } from '../run/repair.js';
 
-export function repairCommand(output: Output, setExit: (code: number) => void) {
+export function repairCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'repair <session>',
     describe: "Cut a torn tail off a session's log as Reasonix would, keeping the cut bytes as evidence",
@@ -24,6 +25,6 @@ export function repairCommand(output: Output, setExit: (code: number) => void) {
           ),
         ),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: RepairArgs) => (await import('./repair-run.js')).runRepair(args, output, setExit),
+    handler: async (args: RepairArgs) => (await import('../run/repair.js')).runRepair(args, output, setExit),
   };
 }

@@ -1,10 +1,11 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withSessionArgument } from '../session-positional.js';
-import type { SalvageArgs } from './salvage-run.js';
+import type { SalvageArgs } from '../run/salvage.js';
 
-export function salvageCommand(output: Output, setExit: (code: number) => void) {
+export function salvageCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'salvage <session>',
     describe: 'Write what can be read from a damaged session or JSONL transcript into a new one; the original is left untouched',
@@ -21,6 +22,6 @@ export function salvageCommand(output: Output, setExit: (code: number) => void) 
         )
         .epilogue(epilogue()),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: SalvageArgs) => (await import('./salvage-run.js')).runSalvage(args, output, setExit),
+    handler: async (args: SalvageArgs) => (await import('../run/salvage.js')).runSalvage(args, output, setExit),
   };
 }

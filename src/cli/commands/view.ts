@@ -1,11 +1,12 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import type { Output } from '../output.js';
 import { epilogue, examples } from '../help-text.js';
 import { withRootOptions } from '../root-options.js';
 import { SESSION_ARGUMENT_HELP } from '../session-positional.js';
-import type { ViewArgs } from './view-run.js';
+import type { ViewArgs } from '../run/view.js';
 
-export function viewCommand(output: Output, setExit: (code: number) => void) {
+export function viewCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'view [session]',
     describe: 'Render a session as one self-contained HTML page or as Markdown; --all writes a site of every session',
@@ -30,6 +31,6 @@ export function viewCommand(output: Output, setExit: (code: number) => void) {
         )
         .epilogue(epilogue('A damaged session is shown up to the damage, with a banner saying where and why (exit 1).')),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: ViewArgs) => (await import('./view-run.js')).runView(args, output, setExit),
+    handler: async (args: ViewArgs) => (await import('../run/view.js')).runView(args, output, setExit),
   };
 }

@@ -1,10 +1,11 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withRootOptions } from '../root-options.js';
-import type { WhereArgs } from './where-run.js';
+import type { WhereArgs } from '../run/where.js';
 
-export function whereCommand(output: Output, setExit: (code: number) => void) {
+export function whereCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'where <id>',
     describe: 'Where each copy of a session lives, and the command that resumes it',
@@ -26,6 +27,6 @@ export function whereCommand(output: Output, setExit: (code: number) => void) {
           ),
         ),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: WhereArgs) => (await import('./where-run.js')).runWhere(args, output, setExit),
+    handler: async (args: WhereArgs) => (await import('../run/where.js')).runWhere(args, output, setExit),
   };
 }

@@ -2,7 +2,7 @@ import type { CommittedBatch } from '../batch.js';
 import { returnLogWorker, type LogWorker } from './log-worker-pool.js';
 import type { LogItem } from '../read-batches.js';
 import type { ReadLogOptions } from '../read-log-options.js';
-import { DamagedStoreError } from '../../errors/index.js';
+import { BatchChangedError } from '../../errors/index.js';
 
 type ReadHere = (logPath: string, options: ReadLogOptions) => AsyncGenerator<LogItem>;
 
@@ -43,7 +43,7 @@ export async function* readLogBatchesInWorker(worker: LogWorker, logPath: string
     returnLogWorker(worker);
   }
   let seen = 0;
-  const changed = (offset: number) => new DamagedStoreError(`v4 batch at ${offset} changed while the log was read`, { file: logPath, offset });
+  const changed = (offset: number) => new BatchChangedError(logPath, offset);
   for await (const item of readHere(logPath, options)) {
     if (seen < given) {
       // A batch given is not there now: the log was cut or rewritten meanwhile.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { goJson } from '../go-json.js';
+import { goJson } from '../go-json/go-json.js';
 
 export interface HashedEvent {
   kind: string;

@@ -1,10 +1,10 @@
 import { openRegularFile } from '../../fs/open-regular-file.js';
-import { DamagedStoreError, onFileSystem } from '../../errors/index.js';
+import { DamagedStoreError, onFileSystem, BatchChangedError } from '../../errors/index.js';
 import { FrameParser } from '../frame-parser.js';
 import { FRAME_HEADER_BYTES, parseFrameHeader } from '../frame.js';
 import type { RecordedOperation } from './recalled-operation-ledger.js';
 import { V4RecordSchema } from '../records.js';
-import { parseGoJson } from '../go-text.js';
+import { parseGoJson } from '../go-json/go-text.js';
 
 /**
  * The operation id and hash of the batch whose `batch/begin` frame starts at `offset` of the log at
@@ -12,7 +12,7 @@ import { parseGoJson } from '../go-text.js';
  * sound begin record there means the log was rewritten since (a `DamagedStoreError` saying so).
  */
 export async function recallOperation(path: string, offset: number): Promise<RecordedOperation> {
-  const changed = () => new DamagedStoreError(`v4 batch at ${offset} changed while the log was read`, { file: path, offset });
+  const changed = () => new BatchChangedError(path, offset);
   const { handle: file } = await openRegularFile(path, changed);
   try {
     const header = Buffer.alloc(FRAME_HEADER_BYTES);

@@ -1,6 +1,6 @@
 import { getRandomValues } from 'node:crypto';
 import { Column } from '../../compact/column.js';
-import { DamagedStoreError } from '../../errors/index.js';
+import { BatchChangedError } from '../../errors/index.js';
 
 /** The operation a batch's `batch/begin` record names. */
 export interface RecordedOperation {
@@ -56,7 +56,7 @@ export class RecalledOperationLedger {
       const [priorLow, priorHigh] = this.fingerprint(prior.operationId);
       if (priorLow !== low || priorHigh !== high) {
         // The batch was verified when it was read: its bytes have been rewritten since.
-        throw new DamagedStoreError(`v4 batch at ${offset} changed while the log was read`, { file: this.file, offset });
+        throw new BatchChangedError(this.file, offset);
       }
       if (prior.operationId === operationId) return prior.operationHash === operationHash ? undefined : prior.operationHash;
     }

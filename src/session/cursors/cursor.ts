@@ -10,7 +10,7 @@ import { CursorMismatchError, DamagedStoreError, fileSystemErrorOf, NotRegularFi
 import { openRegularFile } from '../../fs/open-regular-file.js';
 import { firstIssue } from '../reading/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
-import { parseGoJson } from '../../codec/go-text.js';
+import { parseGoJson } from '../../codec/go-json/go-text.js';
 
 /**
  * Where an incremental reader stopped: after the last committed batch it saw. It carries the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { goInt, goString, goStruct } from '../../codec/go-decode.js';
-import { goRfc3339 } from '../../codec/go-time.js';
-import { wholeNumberFieldsOf } from '../../codec/go-number-literals.js';
+import { goInt, goString, goStruct } from '../../codec/go-json/go-decode.js';
+import { goRfc3339 } from '../../codec/go-json/go-time.js';
+import { wholeNumberFieldsOf } from '../../codec/go-json/go-number-literals.js';
 import { readJsonFile, type JsonFileResult } from './read-json-file.js';
 
 /** `header.json` as Go decodes it: keys in any case, `null` as the zero value, numbers as written. */

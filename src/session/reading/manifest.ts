@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { goInt, goPointer, goString, goStruct, goUint } from '../../codec/go-decode.js';
-import { goWritableRfc3339 } from '../../codec/go-time.js';
-import { wholeNumberFields } from '../../codec/go-number-literals.js';
+import { goInt, goPointer, goString, goStruct, goUint } from '../../codec/go-json/go-decode.js';
+import { goWritableRfc3339 } from '../../codec/go-json/go-time.js';
+import { wholeNumberFields } from '../../codec/go-json/go-number-literals.js';
 import { readJsonFile, type JsonFileResult } from './read-json-file.js';
 
 /** `source` of a migrated, forked or imported session (docs/format.md §9.1); every field may be absent. */

@@ -6,7 +6,7 @@ import { CorruptContentError, fileSystemErrorOf, MissingContentError } from '../
 import { readLogBatches, type LogReadingThread, type ReadLogOptions } from '../../codec/read-log.js';
 import { sessionContentStore } from './session-content.js';
 import { SESSION_FILES } from './session-files.js';
-import { parseGoJson } from '../../codec/go-text.js';
+import { parseGoJson } from '../../codec/go-json/go-text.js';
 
 /** A committed batch with each event's payload resolved and parsed (undefined when it has none). */
 export interface ResolvedBatch {

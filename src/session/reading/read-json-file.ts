@@ -3,9 +3,9 @@ import type { z } from 'zod';
 import { FileSystemError, isSystemError } from '../../errors/index.js';
 import { mayExist } from '../../fs/may-exist.js';
 import { firstIssue } from './first-issue.js';
-import { wholeNumberRefusal, type WholeNumberFields } from '../../codec/go-number-literals.js';
-import { goSyntaxError } from '../../codec/go-json-syntax.js';
-import { parseGoJsonText } from '../../codec/go-text.js';
+import { wholeNumberRefusal, type WholeNumberFields } from '../../codec/go-json/go-number-literals.js';
+import { goSyntaxError } from '../../codec/go-json/go-json-syntax.js';
+import { parseGoJsonText } from '../../codec/go-json/go-text.js';
 
 /**
  * A JSON file as read against its schema: missing, invalid (with why), its value, or unreadable —

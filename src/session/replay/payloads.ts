@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../../codec/go-decode.js';
+import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../../codec/go-json/go-decode.js';
 import { MessageSchema, type Message } from './message.js';
 import { StrictMessageSchema } from './strict-message.js';
-import { parseGoJson } from '../../codec/go-text.js';
-import { wholeNumberFieldsOf, wholeNumberRefusalOfDecoded, type WholeNumberFields } from '../../codec/go-number-literals.js';
+import { parseGoJson } from '../../codec/go-json/go-text.js';
+import { wholeNumberFieldsOf, wholeNumberRefusalOfDecoded, type WholeNumberFields } from '../../codec/go-json/go-number-literals.js';
 
 // Loose: the strict decoding has judged the range already.
 const uint = z.number();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct, type UnknownKeys } from '../../codec/go-decode.js';
+import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct, type UnknownKeys } from '../../codec/go-json/go-decode.js';
 
 /**
  * The provider message as Reasonix 1.38.11 decodes it (docs/format.md §7.2, §8.1): 39 fields, tool calls in

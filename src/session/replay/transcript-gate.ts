@@ -1,4 +1,4 @@
-import { parseGoJsonText } from '../../codec/go-text.js';
+import { parseGoJsonText } from '../../codec/go-json/go-text.js';
 import { z } from 'zod';
 import type { Problem } from '../../errors/index.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CommittedBatch } from '../../codec/batch.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
 import { DamagedStoreError, InvalidInputError, onFileSystem } from '../../errors/index.js';
-import { goJsonIndented } from '../../codec/go-json.js';
+import { goJsonIndented } from '../../codec/go-json/go-json.js';
 import { OperationLedger } from '../../codec/operations/operation-ledger.js';
 import { readLogBatches } from '../../codec/read-log.js';
 import { writeFileAtomic, writeNewFile } from '../../fs/atomic-write.js';

@@ -6,7 +6,7 @@ import { ContentStore, CONTENT_DIR, discardPublished } from '../../codec/content
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
 import { OperationLedger } from '../../codec/operations/operation-ledger.js';
 import { FileSystemError, fileSystemErrorOf, InvalidInputError, isSystemError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../../errors/index.js';
-import { goJsonIndented, goTime } from '../../codec/go-json.js';
+import { goJsonIndented, goTime } from '../../codec/go-json/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic, writeThroughTemp, type WriteBytes } from '../../fs/atomic-write.js';
 import { withStoreLock } from '../../fs/store-lock.js';

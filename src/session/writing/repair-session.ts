@@ -1,12 +1,11 @@
 import { link, open, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { TornTail } from '../../codec/batch.js';
-import { DamagedStoreError, fileSystemErrorOf } from '../../errors/index.js';
-import { readLogBatches } from '../../codec/read-log.js';
+import { DamagedStoreError, errorFromProblem, fileSystemErrorOf, UnsupportedVersionError, type RxErrorCode } from '../../errors/index.js';
 import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { acquireWriterLocks } from '../reading/writer-locks.js';
-import { readSession } from '../reading/read-session.js';
+import { readSession, reasonixRefuses, type SessionRead } from '../reading/read-session.js';
 import { CACHE_REFUSALS, recoveryCacheDir } from '../reading/recovery-cache.js';
 import { failPoint } from '../../fs/fail-point.js';
 
@@ -21,6 +20,8 @@ export interface RepairReport {
   staleCache?: boolean;
   /** Why the recovery cache goes: the refusal it caused, in words. */
   cacheProblem?: string;
+  /** With `staleCache`: the codes of the cache refusals that make the caches go (`RX_QUERY_CACHE_BLOCKED`, …). */
+  cacheCodes?: RxErrorCode[];
   durableEnd: number;
 }
 
@@ -32,31 +33,32 @@ function evidenceName(): string {
 }
 
 /**
- * Repairs a torn tail as Reasonix's writer does (docs/format.md §3.4): under both writer locks, the bytes
- * after the last committed batch are copied to an evidence file (exclusive create, fsync), then
- * Reasonix's disposable caches of the session are removed (they are rebuilt from the log, and
- * one that still knows the cut batch makes Reasonix refuse the session), then
- * the log is truncated to the durable end and fsynced. Anything else wrong with the log is not
- * repaired in place: the read throws its damage, and `salvage` is the way forward.
+ * Repairs a torn tail as Reasonix's writer does (docs/format.md §3.4): under both writer locks, the
+ * session is read once, and what that read finds decides the repair. A torn tail: the bytes after
+ * the last committed batch are copied to an evidence file (exclusive create, fsync), then
+ * Reasonix's disposable caches of the session are removed (they are rebuilt from the log, and one
+ * that still knows the cut batch makes Reasonix refuse the session), then the log is truncated to
+ * the durable end and fsynced. A whole log that a recovery or query cache makes Reasonix refuse:
+ * the caches go. Anything else Reasonix refuses is not repaired in place: it is thrown, coded, and
+ * `salvage` is the way forward. A dry run takes no lock and changes nothing.
  */
 export async function repairSession(dir: string, options: { dryRun?: boolean } = {}): Promise<RepairReport> {
   const logPath = join(dir, SESSION_FILES.log);
-  const locks = options.dryRun ? undefined : await acquireWriterLocks(dir);
+  const locks = options.dryRun ? undefined : await acquireWriterLocks(dir).catch(async (error: unknown) => {
+    // A lock file Reasonix cannot use either (a folder, a dangling link) is the session's refusal: said as the read says it.
+    refuseWhatRepairLeaves(await readSession(dir, { keep: 'summary' }), dir);
+    throw error;
+  });
   try {
-    let durableEnd = 0;
-    let tornTail: TornTail | null = null;
-    for await (const item of readLogBatches(logPath)) {
-      if (item.type === 'batch') durableEnd = item.batch.end;
-      else tornTail = item.tail;
-    }
+    const read = await readSession(dir, { keep: 'summary' });
+    const cacheCodes = refuseWhatRepairLeaves(read, dir);
+    const { tornTail, durableEnd } = read;
     if (!tornTail) {
       // A whole log behind Reasonix's recovery cache (cut at a batch boundary, or an older copy put back),
-      // or a damaged checkpoint: the cache goes, and Reasonix rebuilds it from the log.
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral,StringLiteral: caches decides only whether the identity and offset index are compared (notes), keep only memory: never the …
-      const whole = await readSession(dir, { caches: false, keep: 'summary' });
-      const refusal = whole.refusal;
+      // or a damaged checkpoint, or a query cache Reasonix would wait on: the caches go, and Reasonix rebuilds them from the log.
+      const refusal = read.refusal;
       if (!refusal || !CACHE_REFUSALS.has(refusal.code)) return { dir, action: 'nothing-to-repair', tornTail, durableEnd };
-      const cleared = { tornTail, durableEnd, staleCache: true, cacheProblem: refusal.message };
+      const cleared = { tornTail, durableEnd, staleCache: true, cacheProblem: refusal.message, cacheCodes };
       if (options.dryRun) return { dir, action: 'would-repair', ...cleared };
       await removeDisposableCaches(dir);
       return { dir, action: 'repaired', ...cleared };
@@ -106,6 +108,23 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
   } finally {
     await locks?.release();
   }
+}
+
+/**
+ * What a repair cannot mend, refused before anything changes: a session Reasonix refuses for any
+ * reason but its caches is damage to salvage, and a file Reasonix cannot use beside a sound log
+ * needs what its refusal says. Gives the codes of the cache refusals, which the repair clears.
+ */
+function refuseWhatRepairLeaves(read: SessionRead, dir: string): RxErrorCode[] {
+  const errors = read.problems.filter((found) => found.severity === 'error');
+  const problem = errors.find((found) => !CACHE_REFUSALS.has(found.code));
+  if (reasonixRefuses(read.status) && problem) {
+    if (problem.code === 'RX_BLOCKED_FILE') throw errorFromProblem({ ...problem, message: `${problem.message}; rxstore repair changes only a torn tail and Reasonix's caches, and leaves it` });
+    const message = `the session is ${read.status}, not torn (${problem.message}); rxstore repair only cuts torn tails — use rxstore salvage ${dir}`;
+    const data = { file: problem.data.file ?? dir, ...(problem.data.offset !== undefined ? { offset: problem.data.offset } : {}) };
+    throw read.status === 'unsupported' ? new UnsupportedVersionError(message, data) : new DamagedStoreError(message, data);
+  }
+  return errors.filter((found) => CACHE_REFUSALS.has(found.code)).map((found) => found.code);
 }
 
 /**

@@ -19,8 +19,8 @@ import { sessionContentStore } from '../reading/session-content.js';
 import { readManifest } from '../reading/manifest.js';
 import { readableOrThrow } from '../reading/read-json-file.js';
 import { SESSION_FILES, sessionReadPaths } from '../reading/session-files.js';
-import { parseGoJson } from '../../codec/go-text.js';
-import { jsonText } from '../../codec/json-text.js';
+import { parseGoJson } from '../../codec/go-json/go-text.js';
+import { jsonText } from '../../codec/go-json/json-text.js';
 
 /** What `salvageSession` kept from a damaged session, and where the new session is. */
 export interface SalvageReport {

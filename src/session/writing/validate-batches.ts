@@ -4,7 +4,7 @@ import { RefusedBatchError } from '../../errors/index.js';
 import { KNOWN_EVENT_KINDS } from '../../codec/event-kinds.js';
 import type { OperationLedger } from '../../codec/operations/operation-ledger.js';
 import { Projection } from '../replay/projection.js';
-import { parseGoJson } from '../../codec/go-text.js';
+import { parseGoJson } from '../../codec/go-json/go-text.js';
 
 /** What the log already holds, so that new batches are judged as Reasonix would replay them after it. */
 export interface WrittenState {

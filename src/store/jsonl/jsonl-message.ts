@@ -1,4 +1,4 @@
-import { goStructFields } from '../../codec/go-decode.js';
+import { goStructFields } from '../../codec/go-json/go-decode.js';
 import { StrictMessageSchema, StrictToolCallSchema, StrictToolExecutionSchema } from '../../session/replay/strict-message.js';
 
 /**

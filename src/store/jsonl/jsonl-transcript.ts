@@ -1,9 +1,9 @@
 import { EmptyTranscriptError, NotRegularFileError, onFileSystem, TooLargeError, TranscriptLineError } from '../../errors/index.js';
 import { openRegularFile } from '../../fs/open-regular-file.js';
 import { LenientMessageSchema } from '../../session/replay/strict-message.js';
-import { goText, MAX_DEPTH, parseGoJsonText, parseJsonText } from '../../codec/go-text.js';
-import { wholeNumberFieldsOf, wholeNumberRefusalOfDecoded } from '../../codec/go-number-literals.js';
-import { goSyntaxError, shownCharacter } from '../../codec/go-json-syntax.js';
+import { goText, MAX_DEPTH, parseGoJsonText, parseJsonText } from '../../codec/go-json/go-text.js';
+import { wholeNumberFieldsOf, wholeNumberRefusalOfDecoded } from '../../codec/go-json/go-number-literals.js';
+import { goSyntaxError, shownCharacter } from '../../codec/go-json/go-json-syntax.js';
 
 /** A message's integer fields, which Go refuses written as `1.0` or `1e0`. */
 const MESSAGE_WHOLE_NUMBERS = wholeNumberFieldsOf(LenientMessageSchema);

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { goTime } from '../../codec/go-json.js';
+import { goTime } from '../../codec/go-json/go-json.js';
 import { Projection } from '../../session/replay/projection.js';
 import { newTurnProblem } from '../../session/replay/transcript-gate.js';
 import { errorFromProblem, onFileSystem, problemFromError, type Problem } from '../../errors/index.js';

@@ -55,5 +55,9 @@ export const V0MetaSchema = z.looseObject({
   workspace: z.string().optional(),
   summary: z.string().optional(),
 });
-/** The metadata of a v0.x session. */
-export type V0Meta = z.infer<typeof V0MetaSchema>;
+/** The metadata of a v0.x session: what the schema above reads (other keys are kept as they are). */
+export interface V0Meta {
+  workspace?: string | undefined;
+  summary?: string | undefined;
+  [key: string]: unknown;
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { goJson } from '../../codec/go-json.js';
+import { goJson } from '../../codec/go-json/go-json.js';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 

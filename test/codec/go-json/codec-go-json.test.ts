@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DamagedStoreError, InvalidInputError } from '../../../src/errors/index.js';
-import { goJson, goJsonIndented, goTime } from '../../../src/codec/go-json.js';
+import { goJson, goJsonIndented, goTime } from '../../../src/codec/go-json/go-json.js';
 import { operationHash } from '../../../src/codec/operations/operation-hash.js';
 
 describe("Go's JSON", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { goInt, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../../../src/codec/go-decode.js';
-import { numberLiterals, wholeNumberFields, wholeNumberFieldsOf, wholeNumberRefusal, wholeNumberRefusalOfBytes, wholeNumberRefusalOfDecoded } from '../../../src/codec/go-number-literals.js';
+import { goInt, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../../../src/codec/go-json/go-decode.js';
+import { numberLiterals, wholeNumberFields, wholeNumberFieldsOf, wholeNumberRefusal, wholeNumberRefusalOfBytes, wholeNumberRefusalOfDecoded } from '../../../src/codec/go-json/go-number-literals.js';
 
 describe('numbers written with a fraction or an exponent, found in JSON text', () => {
   it.each([

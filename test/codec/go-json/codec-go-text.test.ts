@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import { goText, parseGoJson, parseGoJsonText } from '../../../src/codec/go-text.js';
+import { goText, parseGoJson, parseGoJsonText } from '../../../src/codec/go-json/go-text.js';
 
 /**
  * Go's reading by another route: from each byte, the one whole UTF-8 character of 1 to 4 bytes that starts

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goRfc3339, goTimeProblem, goWritableRfc3339 } from '../../../src/codec/go-time.js';
+import { goRfc3339, goTimeProblem, goWritableRfc3339 } from '../../../src/codec/go-json/go-time.js';
 
 /**
  * Go's `time.Parse` with the RFC 3339 layout, as Reasonix 1.38.11 reads a record's or the manifest's time.

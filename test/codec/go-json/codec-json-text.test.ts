@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jsonText, stringifyWithOwnStack } from '../../../src/codec/json-text.js';
-import { goJson, goJsonIndented } from '../../../src/codec/go-json.js';
+import { jsonText, stringifyWithOwnStack } from '../../../src/codec/go-json/json-text.js';
+import { goJson, goJsonIndented } from '../../../src/codec/go-json/go-json.js';
 
 /** A value nested `depth` arrays deep around `inner`. */
 function nestedArrays(depth: number, inner: unknown = 'x'): unknown {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createZlibZstdBackend } from '../../../src/codec/zlib-zstd-backend.js';
-import { createZstdNapiBackend } from '../../../src/codec/zstd-napi-backend.js';
-import { type ZstdBackend } from '../../../src/codec/zstd-backend.js';
-import { zstdBackend } from '../../../src/codec/zstd.js';
+import { createZlibZstdBackend } from '../../../src/codec/zstd/zlib-zstd-backend.js';
+import { createZstdNapiBackend } from '../../../src/codec/zstd/zstd-napi-backend.js';
+import { type ZstdBackend } from '../../../src/codec/zstd/zstd-backend.js';
+import { zstdBackend } from '../../../src/codec/zstd/zstd.js';
 import { ZstdSizeMismatch } from '../../../src/errors/index.js';
 import { skippableFrame } from '../../support/faults/faults.js';
 

@@ -2,8 +2,8 @@
 // follow it inside a record's frame (§3.1.2). The node:zlib backend relies on both to tell a whole frame from
 // a cut one or from bytes after it; these are frames Reasonix never writes but a damaged or foreign log holds.
 import { describe, expect, it } from 'vitest';
-import { skippableFramesEnd, zstdFrameEnd } from '../../../src/codec/zstd-frame-end.js';
-import { zstdBackend } from '../../../src/codec/zstd.js';
+import { skippableFramesEnd, zstdFrameEnd } from '../../../src/codec/zstd/zstd-frame-end.js';
+import { zstdBackend } from '../../../src/codec/zstd/zstd.js';
 import { skippableFrame } from '../../support/faults/faults.js';
 
 const MAGIC = [0x28, 0xb5, 0x2f, 0xfd];

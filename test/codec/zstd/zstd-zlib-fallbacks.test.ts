@@ -3,7 +3,7 @@
 // part is taken away here in turn. Its messages for a cut frame or bytes after one are what a user reads.
 import * as zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createZlibZstdBackend } from '../../../src/codec/zlib-zstd-backend.js';
+import { createZlibZstdBackend } from '../../../src/codec/zstd/zlib-zstd-backend.js';
 import { ZstdSizeMismatch } from '../../../src/errors/index.js';
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);

@@ -1,12 +1,13 @@
 import { truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CursorMismatchError, openLogSession, readSession, type Cursor } from '../../../src/index.js';
+import { CursorMismatchError, openLogSession, type Cursor } from '../../../src/index.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
 import { copySession } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { followInBackground } from '../../support/follow-in-background.js';
 import { startMockModel } from '../../support/reasonix/mock-model.js';
-import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
+import { reasonixBinary, reasonixTitle, runReasonix, layForResume } from '../../support/reasonix/reasonix.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const source = fixture('plain-chat');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventToWrite } from '../../../src/codec/encode-batch.js';
-import { decodePayload, PayloadSchemas } from '../../../src/index.js';
+import { decodePayload, PayloadSchemas } from '../../../src/session/replay/payloads.js';
 import { accepted, rules, TAKEN_ID, UNSUPPORTED } from '../../support/sessions/payload-rules.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodePayload } from '../../../src/index.js';
+import { decodePayload } from '../../../src/session/replay/payloads.js';
 
 /** Reasonix 1.38.11's verdict on one payload, given as the JSON text the log holds. */
 const verdict = (kind: string, json: string) => decodePayload(kind, Buffer.from(json));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { indexRecords, type IndexRecord, type Message, type TimedMessage } from '../../../src/index.js';
+import { type IndexRecord, type Message, type TimedMessage } from '../../../src/index.js';
+import { indexRecords } from '../../../src/session/replay/index-records.js';
 
 const context = { sessionId: 'session-1', workspace: '/w', title: 'A title' };
 const TIME = Date.parse('2026-03-04T05:06:07.089Z');

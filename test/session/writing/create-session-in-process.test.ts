@@ -4,7 +4,8 @@ import { readdir, readFile, writeFile, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, SessionExistsError } from '../../../src/errors/index.js';
-import { createSession, readSession } from '../../../src/index.js';
+import { createSession } from '../../../src/index.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
 import { sampleBatches } from '../../support/sessions/sample-session.js';
 import { tempDir } from '../../support/temp-dir.js';
 

@@ -3,7 +3,8 @@
 // process at that moment: the second open of the log (the first is the scan's) truncates it first.
 import { readdir, readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readSession, repairSession } from '../../../src/index.js';
+import { repairSession } from '../../../src/index.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
 import { copySession, cutLog, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 

@@ -7,7 +7,8 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WriterOwnedError } from '../../../src/errors/index.js';
-import { readSession, repairSession } from '../../../src/index.js';
+import { repairSession } from '../../../src/index.js';
+import { readSession } from '../../../src/session/reading/read-session.js';
 import { acquireWriterLocks } from '../../../src/session/reading/writer-locks.js';
 import { copySession, cutLog, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
@@ -112,7 +113,7 @@ describe('repairSession', () => {
     expect(refusal?.code).toBe('RX_QUERY_CACHE_BLOCKED');
     const log = await readFile(logOf(dir));
     const durableEnd = log.length;
-    const cleared = { dir, tornTail: null, durableEnd, staleCache: true, cacheProblem: refusal!.message };
+    const cleared = { dir, tornTail: null, durableEnd, staleCache: true, cacheProblem: refusal!.message, cacheCodes: ['RX_QUERY_CACHE_BLOCKED'] };
     expect(await repairSession(dir, { dryRun: true })).toEqual({ ...cleared, action: 'would-repair' });
     expect(existsSync(catalog)).toBe(true);
     expect(await repairSession(dir)).toEqual({ ...cleared, action: 'repaired' });

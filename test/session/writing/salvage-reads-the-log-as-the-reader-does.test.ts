@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFile, rm, symlink } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encodeFrame, FRAME_BUDGET_BYTES } from '../../../src/codec/frame.js';
-import { zstd } from '../../../src/codec/zstd.js';
+import { zstd } from '../../../src/codec/zstd/zstd.js';
 import { salvageSession } from '../../../src/index.js';
 import { copySession, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';

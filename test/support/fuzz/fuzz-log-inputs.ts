@@ -1,6 +1,6 @@
 import { compress as compressWithoutSize } from 'zstd-napi';
 import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC } from '../../../src/codec/frame.js';
-import { zstd } from '../../../src/codec/zstd.js';
+import { zstd } from '../../../src/codec/zstd/zstd.js';
 import { logPathOf, type BaseSession } from './fuzz-bases.js';
 import { committedBefore, DAMAGED, fileEntry, frameOffset, replaced, withLog, type Draft, type Random } from './fuzz-drafts.js';
 import type { Expectation, FuzzOptions } from './fuzz-inputs.js';

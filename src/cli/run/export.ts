@@ -1,12 +1,10 @@
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { terminalSafeJson } from '../json-output.js';
-import { printable } from '../printable.js';
+import { printable, exportSession, openSession, type ExportFormat, type ExportView } from '../../index.js';
 import { resolve } from 'node:path';
-import { exportedText, exportSession } from '../../migrate/export-session.js';
-import { openSession } from '../../store/open-session.js';
+import { exportedText } from '../../migrate/export-session.js';
 import type { Output } from '../output.js';
 import { resolveSessionArgument } from '../session-argument.js';
-import type { ExportFormat } from '../../migrate/export-session.js';
-import type { ExportView } from '../../migrate/export-session.js';
 import type { RootArgs } from '../root-options.js';
 import { counted } from '../plural.js';
 
@@ -23,17 +21,17 @@ export interface ExportArgs extends RootArgs {
 const STDOUT = '-';
 
 /** `rxstore export`, run: the command's options are in export.ts. */
-export async function runExport(args: ExportArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runExport(args: ExportArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   const session = await openSession(await resolveSessionArgument(args.session, args));
   const read = await session.read();
   if (args.to === STDOUT) {
     // On standard output, likely a terminal: the same JSON values, with no raw control character.
     output.out(terminalSafeJson(exportedText(read, { format: args.format, view: args.view, id: read.id }).document));
-    setExit(0);
+    setExit(EXIT.done);
     return;
   }
   const report = await exportSession(read, { to: resolve(args.to), format: args.format, view: args.view, force: args.force, given: args.to });
   if (report.unchanged.length === report.files.length) output.out(`already exported: ${printable(report.files.join(' and '))} ${report.files.length === 1 ? 'holds' : 'hold'} exactly these ${counted(report.messages, 'message')}; nothing was written\n`);
   else output.out(`exported ${counted(report.messages, 'message')} to ${printable(report.files.join(' and '))}\n`);
-  setExit(0);
+  setExit(EXIT.done);
 }

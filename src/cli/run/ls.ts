@@ -1,22 +1,16 @@
 import { jsonOutput } from '../json-output.js';
 import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ListedSession } from '../../store/listing/describe-conversation.js';
 import { describeRoots } from '../../store/listing/find-session.js';
-import { listSessions } from '../../store/listing/list-sessions.js';
-import { machineRoots } from '../../store/roots/machine-roots.js';
-import type { ReadRoot } from '../../store/roots/roots.js';
 import { exitCodeOfStatus } from '../exit-code-of-status.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { formatLs } from '../format-ls.js';
 import { describeSystemError } from '../../errors/index.js';
 import type { Output } from '../output.js';
 import { tuneV8ForReading } from '../v8-flags.js';
-import { SummaryCache } from '../../store/listing/summary-cache.js';
-import { printable } from '../printable.js';
+import { printable, type ListedSession, listSessions, machineRoots, type ReadRoot, SummaryCache, type ListedStore } from '../../index.js';
 import { cutLongWords, warningLine } from '../error-line.js';
 import { Progress } from '../progress.js';
-import type { ListedStore } from '../../store/roots/store-kind.js';
 import type { RootArgs } from '../root-options.js';
 
 /** What `rxstore ls` is run with: the options ls.ts declares, as yargs gives them. */
@@ -30,7 +24,7 @@ export interface LsArgs extends RootArgs {
 }
 
 /** `rxstore ls`, run: the command's options are in ls.ts. */
-export async function runLs(args: LsArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   const { inputs, roots } = await machineRoots(args);
   const cache = args.cache ? await SummaryCache.open() : undefined;
   // Reading every log whole takes a while: a person at a terminal sees how far it got.

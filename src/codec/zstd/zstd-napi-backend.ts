@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Compressor as CompressorClass } from 'zstd-napi';
 import type { DCtx as DCtxClass } from 'zstd-napi/binding.js';
 import { WRITE_LEVEL, WRITE_WINDOW_LOG, type ZstdBackend } from './zstd-backend.js';
-import { ZstdSizeMismatch } from '../errors/index.js';
+import { ZstdSizeMismatch } from '../../errors/index.js';
 
 /**
  * zstd through the optional `zstd-napi` addon: synchronous, one context reused for every frame.

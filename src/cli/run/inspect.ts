@@ -1,15 +1,12 @@
+import { inspectReport, type InspectReport, type SessionRead, openSession, type OpenedSession, UsageError } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
-import { inspectReport, type InspectReport } from '../../session/replay/inspect-report.js';
-import type { SessionRead } from '../../session/reading/read-session.js';
 import { personView } from '../../session/replay/views.js';
-import { openSession, type OpenedSession } from '../../store/open-session.js';
 import { errorLines } from '../error-line.js';
 import { exitCodeOfFindings } from '../exit-code-of-status.js';
-import { EXIT, exitCodeOf } from '../exit-codes.js';
+import { EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
 import { formatInspect } from '../format-inspect.js';
 import type { Output } from '../output.js';
 import { resolveSessionArgument } from '../session-argument.js';
-import { UsageError } from '../../errors/index.js';
 import type { RootArgs } from '../root-options.js';
 
 /** What `rxstore inspect` is run with: the options inspect.ts declares, as yargs gives them. */
@@ -25,11 +22,11 @@ export interface InspectArgs extends RootArgs {
 type Inspected = { session: OpenedSession; read: SessionRead; report: InspectReport } | { error: unknown };
 
 /** `rxstore inspect`, run: the command's options are in inspect.ts. */
-export async function runInspect(args: InspectArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runInspect(args: InspectArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (args.messages && !args.json && args.sessions.length > 1) {
     throw new UsageError('--messages prints one session as JSONL; name one session, or add --json for several');
   }
-  let worst: number = EXIT.done;
+  let worst: ExitCode = EXIT.done;
   let shown = 0;
   const objects: unknown[] = [];
   // Each session is printed as soon as it is read: several never sit in memory at once.
@@ -37,10 +34,10 @@ export async function runInspect(args: InspectArgs, output: Output, setExit: (co
     const item = await inspectOne(arg, args);
     if ('error' in item) {
       output.err(errorLines(item.error));
-      worst = Math.max(worst, exitCodeOf(item.error));
+      worst = Math.max(worst, exitCodeOf(item.error)) as ExitCode;
       continue;
     }
-    worst = Math.max(worst, exitCodeOfFindings(item.report.status, [...item.report.problems, ...item.report.hygiene.findings]));
+    worst = Math.max(worst, exitCodeOfFindings(item.report.status, [...item.report.problems, ...item.report.hygiene.findings])) as ExitCode;
     if (args.messages) {
       const messages = personView(item.read.projection);
       if (args.json) objects.push({ id: item.report.id, path: item.report.path, status: item.report.status, messages });

@@ -1,7 +1,7 @@
 import * as zlib from 'node:zlib';
 import { WRITE_LEVEL, WRITE_WINDOW_LOG, type ZstdBackend } from './zstd-backend.js';
 import { skippableFramesEnd, zstdFrameEnd } from './zstd-frame-end.js';
-import { ZstdSizeMismatch } from '../errors/index.js';
+import { ZstdSizeMismatch } from '../../errors/index.js';
 
 /** The zstd API `node:zlib` has from Node 22.15 / 23.8 on; absent on Node 20. */
 interface ZlibZstd {

@@ -1,13 +1,10 @@
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
-import { locateSession, type SessionWhereabouts } from '../../store/locate-session.js';
-import { machineRoots } from '../../store/roots/machine-roots.js';
 import type { Output } from '../output.js';
-import { printable } from '../printable.js';
-import { UsageError } from '../../errors/index.js';
+import { printable, locateSession, type SessionWhereabouts, machineRoots, UsageError, type Platform } from '../../index.js';
 import type { RootArgs } from '../root-options.js';
 import { resolve } from 'node:path';
 import { fromFolder } from '../../store/resume/shell-command.js';
-import type { Platform } from '../../store/roots/platform.js';
 
 /** What `rxstore where` is run with: the options where.ts declares, as yargs gives them. */
 export interface WhereArgs extends RootArgs {
@@ -16,7 +13,7 @@ export interface WhereArgs extends RootArgs {
 }
 
 /** `rxstore where`, run: the command's options are in where.ts. */
-export async function runWhere(args: WhereArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runWhere(args: WhereArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (args.id.trim() === '') throw new UsageError('name a session id, or the start of one');
   const { inputs, roots } = await machineRoots(args);
   const located = await locateSession(roots.roots, args.id, {
@@ -28,7 +25,7 @@ export async function runWhere(args: WhereArgs, output: Output, setExit: (code: 
   // Asked about another folder than this one: the command to resume goes there first.
   const elsewhere = args.cwd !== undefined && inputs.cwd !== resolve('.') ? inputs.platform : undefined;
   output.out(args.json ? `${jsonOutput(located, 2)}\n` : located.map((session) => formatWhereabouts(session, inputs.cwd, elsewhere)).join('\n'));
-  setExit(0);
+  setExit(EXIT.done);
 }
 
 /** One session's copies and verdicts, text from the session escaped (commands are shell-quoted already). */

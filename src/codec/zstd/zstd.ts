@@ -1,4 +1,4 @@
-import { ZstdUnavailableError } from '../errors/index.js';
+import { ZstdUnavailableError } from '../../errors/index.js';
 import { createZlibZstdBackend } from './zlib-zstd-backend.js';
 import { createZstdNapiBackend } from './zstd-napi-backend.js';
 import type { ZstdBackend } from './zstd-backend.js';

@@ -1,9 +1,10 @@
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
-import { salvageSession, type SalvageReport } from '../../session/writing/salvage-session.js';
-import { isTranscriptPath, salvageTranscript, type TranscriptSalvageReport } from '../../migrate/salvage-transcript.js';
+import { salvageSession, salvageTranscript, type SalvageReport, type TranscriptSalvageReport } from '../../index.js';
+import { isTranscriptPath } from '../../migrate/salvage-transcript.js';
 import { quote, reasonixResume } from '../../store/resume/shell-command.js';
 import type { Output } from '../output.js';
-import { printable } from '../printable.js';
+import { printable } from '../../index.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { v4SessionPath } from '../session-path.js';
 import type { RootArgs } from '../root-options.js';
@@ -18,12 +19,12 @@ export interface SalvageArgs extends RootArgs {
 }
 
 /** `rxstore salvage`, run: the command's options are in salvage.ts. */
-export async function runSalvage(args: SalvageArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runSalvage(args: SalvageArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (isTranscriptPath(args.session)) {
     // Looked at as every command looks at what was typed: a transcript that is not there is not a session (exit 2).
     const report = await salvageTranscript(await resolveSessionArgument(args.session, args), { to: args.to, dryRun: args.dryRun });
     output.out(args.json ? `${jsonOutput(report, 2)}\n` : describeTranscriptSalvage(report));
-    setExit(0);
+    setExit(EXIT.done);
     return;
   }
   const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
@@ -40,7 +41,7 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
     );
     if (report.turnRepair) output.out(turnRepairText(report.turnRepair));
   }
-  setExit(0);
+  setExit(EXIT.done);
 }
 
 /** What was changed in what the model is sent, each change with what was there. */
@@ -71,5 +72,5 @@ function describeTranscriptSalvage(report: TranscriptSalvageReport): string {
   for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
   const platform = process.platform === 'win32' ? 'win32' : 'linux';
   lines.push(`  resume it with: ${reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
-  return `${lines.map(printable).join('\n')}\n`;
+  return `${lines.map((line) => printable(line)).join('\n')}\n`;
 }

@@ -1,26 +1,19 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { errorFromProblem, FileSystemError, OverwriteRefusedError, SessionNotFoundError, UsageError } from '../../errors/index.js';
+import { errorFromProblem } from '../../errors/index.js';
 import { writeStreamAtomic } from '../../fs/atomic-stream.js';
 import { OUTPUT_FILE_MODE } from '../../fs/atomic-write.js';
 import { checkFolder } from '../../fs/path-kind.js';
 import { readPathsOf } from '../../store/jsonl/jsonl-sidecars.js';
-import { checkPageFile, MARKDOWN_GENERATOR_MARK } from '../../view/page-target.js';
-import { listSessions } from '../../store/listing/list-sessions.js';
-import { locateSession, resumeOfListed } from '../../store/locate-session.js';
-import { machineRoots } from '../../store/roots/machine-roots.js';
-import { openSession } from '../../store/open-session.js';
-import { renderHtml } from '../../view/render-html.js';
-import { renderMarkdown } from '../../view/render-markdown.js';
-import { readSessionView } from '../../view/session-view.js';
-import { writeSite } from '../../view/write-site.js';
+import { resumeOfListed } from '../../store/locate-session.js';
+import { checkPageFile, MARKDOWN_GENERATOR_MARK, readSessionView, renderHtml, renderMarkdown, writeSite } from '../../view/index.js';
 import { processOutput, writeStdout, type Output } from '../output.js';
 import { cutLongWords, errorLines, warningLine } from '../error-line.js';
-import { printable } from '../printable.js';
+import { printable, FileSystemError, OverwriteRefusedError, SessionNotFoundError, UsageError, listSessions, locateSession, machineRoots, openSession } from '../../index.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument } from '../session-argument.js';
-import { EXIT } from '../exit-codes.js';
-import { noSessionsFound } from './ls-run.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { noSessionsFound } from './ls.js';
 import { counted } from '../plural.js';
 
 /** What `rxstore view` is run with: the options view.ts declares, as yargs gives them. */
@@ -33,7 +26,7 @@ export interface ViewArgs extends RootArgs {
 }
 
 /** `rxstore view`, run: the command's options are in view.ts. */
-export async function runView(args: ViewArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runView(args: ViewArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (args.all) {
     if (args.session !== undefined) throw new UsageError('view --all takes no session: it renders every session on this machine');
     if (!args.to || args.to === '-') throw new UsageError('view --all writes a folder: name it with --to DIR');
@@ -65,7 +58,7 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
     });
     for (const damaged of report.damaged) output.err(`${cutLongWords(`rxstore: ${printable(damaged.id)}: ${printable(damaged.problem)}`)}\n`);
     output.out(`${printable(report.index)}: ${counted(report.sessions, 'session')}, ${counted(report.written, 'page')} written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
-    setExit(report.damaged.length > 0 ? 1 : 0);
+    setExit(report.damaged.length > 0 ? EXIT.refused : EXIT.done);
     return;
   }
   if (args.session === undefined) throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript; or use --all --to DIR');
@@ -88,7 +81,7 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: nu
   const stopped = view.stoppedBy();
   // The same one line as every other command's refusal: `rxstore: <CODE>: <path> at offset <n>: <what>`.
   if (stopped) output.err(errorLines(errorFromProblem(stopped)));
-  setExit(stopped ? 1 : 0);
+  setExit(stopped ? EXIT.refused : EXIT.done);
 }
 
 async function* markedMarkdown(pieces: AsyncIterable<string>): AsyncGenerator<string> {
