@@ -3,9 +3,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CursorMismatchError, NotRegularFileError, openLogSession, type RecordsSince } from '../src/index.js';
-import { fixture } from './support/fixtures.js';
-import { tempDir } from './support/temp-dir.js';
+import { CursorMismatchError, NotRegularFileError, openLogSession, type RecordsSince } from '../../../src/index.js';
+import { fixture } from '../../support/fixtures.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 async function all(pieces: AsyncIterable<RecordsSince>): Promise<RecordsSince[]> {
   const got: RecordsSince[] = [];

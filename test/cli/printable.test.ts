@@ -1,7 +1,7 @@
 // The one escape every command's text and every page uses: nothing from a session can move a
 // terminal's cursor, write its clipboard or reorder what a reader sees.
 import { describe, expect, it } from 'vitest';
-import { printable } from '../src/index.js';
+import { printable } from '../../src/index.js';
 
 describe('printable', () => {
   it('escapes C0, DEL and C1 controls, and line and paragraph separators', () => {

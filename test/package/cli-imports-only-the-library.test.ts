@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './support/paths.js';
+import { repoRoot } from '../support/paths.js';
 
 /**
  * Deep imports not yet moved behind the main entry, each `<file>: <specifier>`. The list only
@@ -87,10 +87,10 @@ describe('the command line and the page renderer are clients of the library', ()
   });
 
   it('sees a deep import when there is one (the scan is not blind)', () => {
-    expect(specifiersOf(`import { a } from '../../fs/x.js';\nimport type { B } from "y";\nexport { c } from './c.js';\nconst m = await import('../view/v.js');`)).toEqual([
-      '../../fs/x.js',
+    expect(specifiersOf(`import { a } from '../../../fs/x.js';\nimport type { B } from "y";\nexport { c } from './c.js';\nconst m = await import('../../view/v.js');`)).toEqual([
+      '../../../fs/x.js',
       './c.js',
-      '../view/v.js',
+      '../../view/v.js',
     ]);
   });
 
