@@ -39,6 +39,7 @@ export type { IndexCheckpoint, IndexCheckpointSchema } from './store/indexing/in
 
 // Writing: new sessions, appends, repair and salvage, under Reasonix's locks.
 export { createSession, type CreatedSession, type NewSession } from './session/writing/create-session.js';
+export type { WriteBytes } from './fs/atomic-write.js';
 export { appendBatches, type AppendOptions } from './session/writing/append-batches.js';
 export { repairSession, type RepairReport } from './session/writing/repair-session.js';
 export { salvageSession, type SalvageReport } from './session/writing/salvage-session.js';

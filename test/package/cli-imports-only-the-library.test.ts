@@ -34,6 +34,7 @@ const NOT_YET_THROUGH_THE_ENTRY: string[] = [
   'cli/run/where.ts: ../../store/resume/shell-command.js',
   'cli/session-argument.ts: ../errors/index.js',
   'cli/session-argument.ts: ../store/listing/find-session.js',
+  'cli/v8-flags.ts: ../codec/log-worker/reading-v8-flags.js',
   'view/page-target.ts: ../errors/index.js',
   'view/page-target.ts: ../fs/path-kind.js',
   'view/session-view.ts: ../errors/index.js',

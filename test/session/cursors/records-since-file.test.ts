@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CursorMismatchError, NotRegularFileError, openLogSession, type RecordsSince } from '../../../src/index.js';
+import { CursorMismatchError, PathKindError, openLogSession, type RecordsSince } from '../../../src/index.js';
 import { fixture } from '../../support/fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';
 
@@ -37,7 +37,7 @@ describe('an opened session keeps its records cursor in a file', () => {
     expect((error as CursorMismatchError).data.file).toBe(file);
     expect(await readFile(file, 'utf8')).toBe('not json\n');
     const folder = await all(session.recordsSinceFile(dir, { shown: 'the-folder' })).catch((caught: unknown) => caught);
-    expect(folder).toBeInstanceOf(NotRegularFileError);
-    expect((folder as Error).message).toMatch(/^the-folder: not a regular file/);
+    expect(folder).toBeInstanceOf(PathKindError);
+    expect((folder as Error).message).toBe('the-folder: is a folder, a file is needed');
   });
 });
