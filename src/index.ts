@@ -56,6 +56,11 @@ export { locateSession, type SessionWhereabouts } from './store/locate-session.j
 export { migrateJsonlToV4, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
 export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
 
+// Moving a project folder's sessions to where the project is now.
+export { planRelocation, type RelocationOptions } from './relocate/plan-relocation.js';
+export { relocate, type RelocationReport } from './relocate/relocate.js';
+export type { PlannedSession, RelocationPlan, StorePlan } from './relocate/relocation-plan.js';
+
 // Schemas of the JSON files a session is made of, and of what its events carry.
 export { ManifestSchema, type Manifest } from './session/reading/manifest.js';
 export { HeaderSchema, type Header } from './session/reading/header.js';
@@ -82,6 +87,7 @@ export {
   TurnRefusedError,
   WriterOwnedError,
   ZstdUnavailableError,
+  type RelocationRefusedError,
   type CodeOf,
   type ErrorData,
   type Problem,
