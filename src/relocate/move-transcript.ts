@@ -1,4 +1,5 @@
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { DIR_MODE } from '../fs/atomic-write.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import type { PlannedSession, RelocationPlan, StorePlan } from './relocation-plan.js';
@@ -25,7 +26,10 @@ export async function moveTranscript(plan: RelocationPlan, store: StorePlan, ses
       if (!plan.keep) await rm(from, { recursive: true, force: true });
       continue;
     }
-    if (plan.keep) await copyVerified(from, to);
+    if (plan.keep) {
+      await mkdir(newDir, { recursive: true, mode: DIR_MODE });
+      await copyVerified(from, to);
+    }
     else await moveEntry(from, to, 'relocate.transcript-file-moved');
   }
   if (!(await present(join(newDir, `${session.id}.jsonl`)))) throw new DamagedStoreError(`transcript ${session.id} is in neither ${oldDir} nor ${newDir}`, { file: join(oldDir, `${session.id}.jsonl`) });

@@ -9,6 +9,7 @@ import { isTranscriptName } from '../store/jsonl/jsonl-names.js';
 import { mapInOrder } from '../store/listing/map-in-order.js';
 import { DesktopRegistrySchema, desktopRegistryPath } from '../store/roots/desktop-registry.js';
 import { machineRoots, type MachineRootOptions } from '../store/roots/machine-roots.js';
+import { currentPlatform } from '../store/roots/platform.js';
 import { sameSlug, workspaceSlug } from '../store/roots/workspace-slug.js';
 import { goWorkingDirectory } from '../store/roots/working-directory.js';
 import { readJsonFile } from '../session/reading/read-json-file.js';
@@ -47,8 +48,9 @@ const READ_AHEAD = 4;
  * relocation of the same folders stopped part way, the plan finishes it.
  */
 export async function planRelocation(options: RelocationOptions): Promise<RelocationPlan> {
-  const { inputs, roots } = await machineRoots({ ...options, cwd: options.cwd ?? goWorkingDirectory() });
-  const { platform } = inputs;
+  // The roots are this machine's files; the slug and path rules are `platform`'s (another platform's rules can so be checked here).
+  const { inputs, roots } = await machineRoots({ ...options, platform: currentPlatform(), cwd: options.cwd ?? goWorkingDirectory() });
+  const platform = options.platform ?? inputs.platform;
   const given = { from: options.from.trim(), to: options.to.trim() };
   if (!given.from || !given.to) throw new InvalidInputError('name the old workspace folder and the new one');
   const from = workspaceFolder(given.from, inputs.cwd, platform);

@@ -1,10 +1,10 @@
-import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { CONTENT_DIR } from '../codec/content-store.js';
 import { goJsonIndented } from '../codec/go-json.js';
 import { DamagedStoreError, WriterOwnedError, isSystemError } from '../errors/index.js';
-import { fsyncDir, writeFileAtomic } from '../fs/atomic-write.js';
+import { DIR_MODE, fsyncDir, writeFileAtomic } from '../fs/atomic-write.js';
 import { failPoint } from '../fs/fail-point.js';
 import { waitOsLock } from '../fs/os-lock.js';
 import { MIGRATION_MAP, MigrationMapSchema, recordMigration } from '../migrate/migration-map.js';
@@ -68,7 +68,10 @@ export async function carryOthers(plan: RelocationPlan, store: StorePlan, left: 
       left.push(`${from} (the new workspace has its own ${name})`);
       continue;
     }
-    if (plan.keep) await copyVerified(from, to);
+    if (plan.keep) {
+      await mkdir(store.toDir, { recursive: true, mode: DIR_MODE });
+      await copyVerified(from, to);
+    }
     else await moveEntry(from, to, 'relocate.other-moved');
   }
 }
