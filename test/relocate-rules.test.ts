@@ -180,6 +180,20 @@ describe('relocate', () => {
     expect(JSON.parse(await readFile(join(moved, 'header.json'), 'utf8')).cwd).toBe(to);
   });
 
+  it('ls and where say a session’s workspace folder is gone and print the relocate command; once relocated, they do not', async () => {
+    const { home, from, to, v4 } = await movedProject();
+    const listed = async () => JSON.parse((await runCliChild(['ls', '--json', '--home', home])).stdout) as { id: string; workspace: string | null; relocate: string | null }[];
+    const before = (await listed()).find((session) => session.id === v4[0]);
+    expect(before?.relocate).toBe(`rxstore relocate ${from} <new folder>`);
+    const where = await runCliChild(['where', v4[0]!, '--home', home]);
+    expect(where.stdout).toContain(`the folder no longer exists; to resume from where the project is now: rxstore relocate ${from} <new folder>`);
+    const text = await runCliChild(['ls', '--home', home]);
+    expect(text.stdout).toContain(`${from} (gone)`);
+    await relocate(await planRelocation(options(home, from, to)));
+    const after = (await listed()).find((session) => session.id === v4[0]);
+    expect([after?.workspace, after?.relocate]).toEqual([to, null]);
+  });
+
   it('says a usage error in one line, exit 2: the same folder twice, a new folder that does not exist, a missing argument', async () => {
     const { home, from, to, base } = await movedProject();
     const same = await runCliChild(['relocate', to, `${to}/`, '--home', home]);

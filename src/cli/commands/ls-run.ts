@@ -59,6 +59,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: number
     if (output.columns !== undefined) {
       const told = checkedLine(sessions);
       if (told) output.err(`${told}\n`);
+      for (const command of new Set(sessions.map((session) => session.relocate).filter((command) => command !== null))) output.err(`a workspace marked (gone) was moved? ${printable(command)}\n`);
     }
   }
   if (sessions.length === 0) {

@@ -37,6 +37,7 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: 
   const lines = [`${p(session.id)}${session.title ? `  ${p(session.title)}` : ''}`];
   const workspace = session.workspace ? `${p(session.workspace)} (from ${session.workspaceFrom})` : session.slug ? `unknown; it sits under slug ${p(session.slug)}` : 'none (a global store)';
   lines.push(`  workspace  ${workspace}`);
+  if (session.relocate) lines.push(`  moved?     the folder no longer exists; to resume from where the project is now: ${p(session.relocate)}`);
   if (session.parent) lines.push(`  fork of    ${p(session.parent.id)}  ${p(session.parent.path)}`);
   lines.push('  copies');
   for (const copy of session.copies) {

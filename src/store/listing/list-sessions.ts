@@ -1,4 +1,5 @@
 import { describeConversation, readCopies, type ListedSession } from './describe-conversation.js';
+import { relocateHint } from './relocate-hint.js';
 import { findSessionCopies } from './find-session-copies.js';
 import { groupConversations, type Conversation } from './group-conversations.js';
 import { mapInOrder } from './map-in-order.js';
@@ -53,8 +54,11 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
   const found = await findSessionCopies([...roots], options.stores);
   const conversations = groupConversations(found, options.platform);
   const wanted = options.workspace === undefined ? undefined : workspaceSlug(options.workspace, options.platform);
-  const describe = async (conversation: Conversation) =>
-    describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries, cache: options.cache, beforeReading: options.beforeReading }), conversation.parent);
+  const folders = new Map<string, boolean>();
+  const describe = async (conversation: Conversation) => {
+    const session = describeConversation(await readCopies(conversation, { verify: options.verify ?? false, registries: found.registries, cache: options.cache, beforeReading: options.beforeReading }), conversation.parent);
+    return { ...session, relocate: relocateHint(session, options.platform, folders) };
+  };
   async function* sessions(): AsyncGenerator<ListedSession> {
     const described: ListedSession[] = [];
     let done = 0;
