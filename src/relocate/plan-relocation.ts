@@ -93,7 +93,7 @@ async function folderExists(path: string): Promise<boolean> {
 
 /** The entries of a folder, none when it does not exist. */
 async function entries(dir: string): Promise<string[]> {
-  return readdir(dir).catch((error: unknown) => (undefinedIfMissing(error, dir) === undefined ? [] : []));
+  return readdir(dir).catch((error: unknown) => undefinedIfMissing(error, dir) ?? []);
 }
 
 /** The folder under `projects/` a slug names: on Windows NTFS matches names without regard to case. */
@@ -143,7 +143,7 @@ async function planStore(stateRoot: string, plan: RelocationPlan): Promise<Store
 
 /** Session directories of a store as Reasonix lists them: directories whose names do not start with `.` (docs/format.md §2). */
 async function visibleDirs(store: string): Promise<string[]> {
-  const found = await readdir(store, { withFileTypes: true }).catch((error: unknown) => (undefinedIfMissing(error, store) === undefined ? [] : []));
+  const found = await readdir(store, { withFileTypes: true }).catch((error: unknown) => undefinedIfMissing(error, store) ?? []);
   return found.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name);
 }
 
