@@ -130,13 +130,13 @@ async function planStore(stateRoot: string, plan: RelocationPlan): Promise<Store
   }
 
   const sessions: PlannedSession[] = [];
-  for await (const session of mapInOrder([...v4Ids].sort(), READ_AHEAD, (id) => planV4Session(oldV4, newV4, id))) sessions.push(session);
+  for await (const session of mapInOrder([...v4Ids].sort(), READ_AHEAD, (id) => planV4Session(oldV4, newV4, id, plan.session !== null))) sessions.push(session);
   for (const id of [...jsonlIds].sort()) sessions.push(await planTranscript(oldJsonl, newJsonl, id));
 
   const others = plan.session === null ? (await entries(fromDir)).filter((name) => name !== 'sessions-v4' && name !== 'sessions').sort() : [];
   const desktopWorkspaces = plan.session === null ? await registeredWorkspaces(stateRoot, plan) : [];
   const sameDevice = await onOneDevice(fromDir, toDir);
-  if (!sameDevice || plan.keep) plan.copyBytes += await bytesToCopy(oldV4, newV4, sessions, { sameDevice, keep: plan.keep, oldJsonl });
+  if (!sameDevice || plan.keep) plan.copyBytes += await bytesToCopy(oldV4, newV4, sessions, { sameDevice, keep: plan.keep, oldJsonl, wholeStore: plan.session === null });
   if (sessions.length === 0 && others.length === 0 && desktopWorkspaces.length === 0 && !journal) return undefined;
   return { stateRoot, fromDir, toDir, sessions, others, desktopWorkspaces, sameDevice };
 }
@@ -148,14 +148,17 @@ async function visibleDirs(store: string): Promise<string[]> {
 }
 
 /**
- * One sessions-v4 session: refused if a running Reasonix holds it; read (never changed) for the
- * content objects its log names. A session rxstore cannot read whole moves too, with every object
- * of the store: its bytes are moved as they are, and what was damaged stays so, no worse.
+ * One sessions-v4 session: refused if a running Reasonix holds it. Moved alone, it is read (never
+ * changed) for the content objects its log names; a session rxstore cannot read whole moves too,
+ * with every object of the store: its bytes are moved as they are, and what was damaged stays so,
+ * no worse. Moved with its whole workspace it is not read at all: the whole content store is brought
+ * over before any session moves (`relocate`).
  */
-async function planV4Session(oldStore: string, newStore: string, id: string): Promise<PlannedSession> {
+async function planV4Session(oldStore: string, newStore: string, id: string, alone: boolean): Promise<PlannedSession> {
   const dir = (await lstat(join(oldStore, id)).catch(() => undefined)) ? join(oldStore, id) : join(newStore, id);
   const holder = await writerLockHolder(dir);
   if (holder) throw new WriterOwnedError(`session ${id} is open in a running Reasonix (${holder} is locked): nothing was moved; quit it, then relocate again`, { file: holder });
+  if (!alone) return { id, store: 'sessions-v4', content: [], files: [], extent: null };
   const content = join(oldStore, CONTENT_DIR);
   const read = await readSession(dir, { caches: false, keep: 'summary' }).catch(() => undefined);
   const readable = read !== undefined && (read.status === 'ok' || read.status === 'torn-tail' || read.status === 'turn-refused');
@@ -209,11 +212,12 @@ async function onOneDevice(a: string, b: string): Promise<boolean> {
 }
 
 /** What must be copied rather than renamed or linked: content objects across file systems, and every copy `keep` leaves. */
-async function bytesToCopy(oldV4: string, newV4: string, sessions: PlannedSession[], how: { sameDevice: boolean; keep: boolean; oldJsonl: string }): Promise<number> {
+async function bytesToCopy(oldV4: string, newV4: string, sessions: PlannedSession[], how: { sameDevice: boolean; keep: boolean; oldJsonl: string; wholeStore: boolean }): Promise<number> {
   const sizeOf = (path: string) => lstat(path).then((stats) => (stats.isFile() ? stats.size : 0), () => 0);
   let total = 0;
   if (!how.sameDevice) {
-    const objects = new Set(sessions.flatMap((session) => session.content));
+    const content = join(oldV4, CONTENT_DIR);
+    const objects = new Set(how.wholeStore ? (await allFiles(content)).map((file) => relative(content, file)) : sessions.flatMap((session) => session.content));
     for (const object of objects) if (!(await lstat(join(newV4, CONTENT_DIR, object)).catch(() => undefined))) total += await sizeOf(join(oldV4, CONTENT_DIR, object));
   }
   if (how.keep || !how.sameDevice) {

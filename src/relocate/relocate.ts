@@ -7,7 +7,7 @@ import { moveTranscript } from './move-transcript.js';
 import { moveV4Session } from './move-v4-session.js';
 import { removeJournal, writeJournal } from './relocation-journal.js';
 import { RelocationPlanSchema, type RelocationPlan } from './relocation-plan.js';
-import { carryMigrationMap, carryOthers, carryTitles, clearOldFolder, rerootDesktopWorkspaces } from './workspace-files.js';
+import { bringContentStore, carryMigrationMap, carryOthers, carryTitles, clearOldFolder, rerootDesktopWorkspaces } from './workspace-files.js';
 
 /** What a relocation did. */
 export interface RelocationReport {
@@ -35,6 +35,7 @@ export async function relocate(plan: RelocationPlan): Promise<RelocationReport> 
   failPoint('relocate.journal-written');
   for (const store of checked.stores) {
     await mkdir(join(store.toDir, 'sessions-v4'), { recursive: true, mode: DIR_MODE });
+    if (checked.session === null) await bringContentStore(store);
     for (const session of store.sessions) {
       if (session.store === 'sessions-v4') await moveV4Session(checked, store, session);
       else await moveTranscript(checked, store, session);

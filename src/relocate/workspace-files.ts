@@ -91,6 +91,21 @@ export async function rerootDesktopWorkspaces(plan: RelocationPlan, store: Store
   }
 }
 
+/**
+ * Every object and integrity index of the old store's shared content store, in the new one (linked,
+ * or copied and checked): brought before any session of a whole workspace moves, so a session in
+ * its new place finds every payload its log names, and again before the old store is removed, for
+ * objects no log names (Reasonix's recent-message cache).
+ */
+export async function bringContentStore(store: StorePlan): Promise<void> {
+  const content = join(store.fromDir, 'sessions-v4', CONTENT_DIR);
+  for (const file of await allFiles(content)) {
+    const part = relative(content, file);
+    if (part.startsWith(`objects${sep}`) || part.startsWith(`indexes${sep}`)) await bringFile(file, join(store.toDir, 'sessions-v4', CONTENT_DIR, part), store.sameDevice);
+  }
+  failPoint('relocate.content-carried');
+}
+
 /** Names in an old sessions-v4 store that are Reasonix's housekeeping of sessions now moved (docs/format.md §2). */
 const HOUSEKEEPING = (name: string) => name === CONTENT_DIR || name === '.query-cache' || name === '.recovery-cache' || name === MIGRATION_MAP || name === `${MIGRATION_MAP}.lock` || name === '.rxstore.lock' || /^\..+\.ownership\.lock$/.test(name);
 
@@ -103,12 +118,7 @@ export async function clearOldFolder(store: StorePlan, left: string[]): Promise<
   const oldStore = join(store.fromDir, 'sessions-v4');
   const names = await readdir(oldStore, { withFileTypes: true }).catch(() => []);
   if (names.some((entry) => entry.isDirectory() && !entry.name.startsWith('.'))) return;
-  const content = join(oldStore, CONTENT_DIR);
-  for (const file of await allFiles(content)) {
-    const part = relative(content, file);
-    if (part.startsWith(`objects${sep}`) || part.startsWith(`indexes${sep}`)) await bringFile(file, join(store.toDir, 'sessions-v4', CONTENT_DIR, part), store.sameDevice);
-  }
-  failPoint('relocate.content-carried');
+  await bringContentStore(store);
   for (const entry of names) if (HOUSEKEEPING(entry.name)) await rm(join(oldStore, entry.name), { recursive: true, force: true });
   await rm(join(store.fromDir, 'sessions', TITLES), { force: true });
   for (const dir of [oldStore, join(store.fromDir, 'sessions'), store.fromDir]) await removeIfEmpty(dir, left);
