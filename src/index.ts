@@ -59,7 +59,7 @@ export { exportSession, type ExportOptions, type ExportReport } from './migrate/
 // Moving a project folder's sessions to where the project is now.
 export { planRelocation, type RelocationOptions } from './relocate/plan-relocation.js';
 export { relocate, type RelocationReport } from './relocate/relocate.js';
-export type { PlannedSession, RelocationPlan, StorePlan } from './relocate/relocation-plan.js';
+export type { PlannedSession, PlannedSessionSchema, RelocationPlan, RelocationPlanSchema, StorePlan, StorePlanSchema } from './relocate/relocation-plan.js';
 
 // Schemas of the JSON files a session is made of, and of what its events carry.
 export { ManifestSchema, type Manifest } from './session/reading/manifest.js';
