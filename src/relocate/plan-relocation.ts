@@ -80,11 +80,34 @@ export async function planRelocation(options: RelocationOptions): Promise<Reloca
     if (store) plan.stores.push(store);
   }
   if (plan.stores.every((store) => store.sessions.length === 0 && store.others.length === 0 && store.desktopWorkspaces.length === 0)) {
+    const stateRoots = roots.roots.filter((root) => root.kind === 'state').map((root) => root.path);
+    // Run again once it finished, a move finds its sessions under the new slug: said as done, not as a lookup that failed.
+    const there = await sessionsUnderSlug(stateRoots, plan);
+    if (there.length > 0) {
+      plan.stores = [];
+      plan.notes.push(plan.session
+        ? `session ${plan.session} is already under the slug of ${to} (${there[0]}): nothing left to relocate`
+        : `nothing is left under the slug of ${from} (${fromSlug}); ${there.length} ${there.length === 1 ? 'session is' : 'sessions are'} under the slug of ${to} (${toSlug}): nothing left to relocate`);
+      return plan;
+    }
     const what = plan.session ? `no session ${plan.session}` : 'nothing';
-    throw new SessionNotFoundError(`${what} under the slug of ${from} (${fromSlug}) in ${roots.roots.filter((root) => root.kind === 'state').map((root) => root.path).join(', ') || 'no state root'}: nothing to relocate`);
+    throw new SessionNotFoundError(`${what} under the slug of ${from} (${fromSlug}) in ${stateRoots.join(', ') || 'no state root'}: nothing to relocate`);
   }
   await checkFreeSpace(plan);
   return plan;
+}
+
+/** Sessions under the new slug in these state roots (only the one `plan.session` names, when it names one), as paths. */
+async function sessionsUnderSlug(stateRoots: string[], plan: RelocationPlan): Promise<string[]> {
+  const found: string[] = [];
+  for (const stateRoot of stateRoots) {
+    const toDir = await slugDir(join(stateRoot, 'projects'), plan.toSlug, plan);
+    for (const id of await visibleDirs(join(toDir, 'sessions-v4'))) if (plan.session === null || plan.session === id) found.push(join(toDir, 'sessions-v4', id));
+    for (const name of (await entries(join(toDir, 'sessions'))).filter(isTranscriptName)) {
+      if (plan.session === null || `${plan.session}.jsonl` === name) found.push(join(toDir, 'sessions', name));
+    }
+  }
+  return found;
 }
 
 async function folderExists(path: string): Promise<boolean> {

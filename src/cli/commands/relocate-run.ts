@@ -32,6 +32,12 @@ export async function runRelocate(args: RelocateArgs, output: Output, setExit: (
     setExit(0);
     return;
   }
+  if (plan.stores.length === 0) {
+    // Nothing under the old slug, its sessions already under the new one: a finished move, run again.
+    output.out(args.json ? `${jsonOutput({ dryRun: false, plan }, 2)}\n` : planText(plan));
+    setExit(0);
+    return;
+  }
   const report = await relocate(plan);
   output.out(args.json ? `${jsonOutput({ dryRun: false, ...report }, 2)}\n` : `${planText(plan)}${doneText(report)}`);
   setExit(0);
