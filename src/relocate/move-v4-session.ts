@@ -100,7 +100,7 @@ async function checkSameFiles(from: string, to: string): Promise<void> {
 }
 
 /** `header.json`'s `cwd` (docs/format.md §9.2), where it names the old folder, names the new one; every other byte stays. */
-async function rewriteHeader(plan: RelocationPlan, dir: string): Promise<void> {
+export async function rewriteHeader(plan: RelocationPlan, dir: string): Promise<void> {
   const path = join(dir, SESSION_FILES.header);
   const text = await readFile(path, 'utf8').catch(() => undefined);
   if (text === undefined) return;

@@ -13,8 +13,10 @@ import { currentPlatform } from '../store/roots/platform.js';
 import { sameSlug, workspaceSlug } from '../store/roots/workspace-slug.js';
 import { goWorkingDirectory } from '../store/roots/working-directory.js';
 import { readJsonFile } from '../session/reading/read-json-file.js';
+import { HeaderSchema } from '../session/reading/header.js';
+import { SESSION_FILES } from '../session/reading/session-files.js';
 import { readJournal } from './relocation-journal.js';
-import type { PlannedSession, RelocationPlan, StorePlan } from './relocation-plan.js';
+import { DESKTOP_SESSIONS, type PlannedSession, type RelocationPlan, type StorePlan } from './relocation-plan.js';
 import { transcriptFiles } from './transcript-files.js';
 import { foldersSharingSlug, sameFolder, workspaceFolder } from './workspace-folder.js';
 
@@ -79,7 +81,7 @@ export async function planRelocation(options: RelocationOptions): Promise<Reloca
     const store = await planStore(root.path, plan);
     if (store) plan.stores.push(store);
   }
-  if (plan.stores.every((store) => store.sessions.length === 0 && store.others.length === 0 && store.desktopWorkspaces.length === 0)) {
+  if (plan.stores.every((store) => store.sessions.length === 0 && store.others.length === 0 && store.desktopWorkspaces.length === 0 && store.desktopSessions.length === 0)) {
     const stateRoots = roots.roots.filter((root) => root.kind === 'state').map((root) => root.path);
     // Run again once it finished, a move finds its sessions under the new slug: said as done, not as a lookup that failed.
     const there = await sessionsUnderSlug(stateRoots, plan);
@@ -158,10 +160,11 @@ async function planStore(stateRoot: string, plan: RelocationPlan): Promise<Store
 
   const others = plan.session === null ? (await entries(fromDir)).filter((name) => name !== 'sessions-v4' && name !== 'sessions').sort() : [];
   const desktopWorkspaces = plan.session === null ? await registeredWorkspaces(stateRoot, plan) : [];
+  const desktopSessions = plan.session === null ? await desktopSessionsIn(stateRoot, plan) : [];
   const sameDevice = await onOneDevice(fromDir, toDir);
   if (!sameDevice || plan.keep) plan.copyBytes += await bytesToCopy(oldV4, newV4, sessions, { sameDevice, keep: plan.keep, oldJsonl, wholeStore: plan.session === null });
-  if (sessions.length === 0 && others.length === 0 && desktopWorkspaces.length === 0 && !journal) return undefined;
-  return { stateRoot, fromDir, toDir, sessions, others, desktopWorkspaces, sameDevice };
+  if (sessions.length === 0 && others.length === 0 && desktopWorkspaces.length === 0 && desktopSessions.length === 0 && !journal) return undefined;
+  return { stateRoot, fromDir, toDir, sessions, others, desktopWorkspaces, desktopSessions, sameDevice };
 }
 
 /** Session directories of a store as Reasonix lists them: directories whose names do not start with `.` (docs/format.md §2). */
@@ -219,6 +222,24 @@ async function registeredWorkspaces(stateRoot: string, plan: RelocationPlan): Pr
     .filter(([, workspace]) => workspace.root !== undefined && sameFolder(workspace.root, plan.from, plan.platform))
     .map(([id]) => id)
     .sort();
+}
+
+/**
+ * Desktop sessions whose `header.json` `cwd` is the old folder: the desktop app keeps them by id,
+ * not by slug, and checks a session's `cwd` against its workspace's root, so the `cwd` is pointed
+ * at the new folder with the registry's roots. Refused, before anything moves, when one is open.
+ */
+async function desktopSessionsIn(stateRoot: string, plan: RelocationPlan): Promise<string[]> {
+  const store = join(stateRoot, ...DESKTOP_SESSIONS.split('/'));
+  const found: string[] = [];
+  for (const id of (await visibleDirs(store)).sort()) {
+    const header = await readJsonFile(join(store, id, SESSION_FILES.header), HeaderSchema);
+    if (header.state !== 'ok' || !header.value.cwd || !sameFolder(header.value.cwd, plan.from, plan.platform)) continue;
+    const holder = await writerLockHolder(join(store, id));
+    if (holder) throw new WriterOwnedError(`desktop session ${id} is open in a running Reasonix (${holder} is locked): nothing was moved; quit it, then relocate again`, { file: holder });
+    found.push(id);
+  }
+  return found;
 }
 
 /** Whether two folders (the new one perhaps not made yet: its nearest existing parent) are on one file system. */

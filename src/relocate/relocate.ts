@@ -7,7 +7,7 @@ import { moveTranscript } from './move-transcript.js';
 import { moveV4Session } from './move-v4-session.js';
 import { removeJournal, writeJournal } from './relocation-journal.js';
 import { RelocationPlanSchema, type RelocationPlan } from './relocation-plan.js';
-import { bringContentStore, carryMigrationMap, carryOthers, carryTitles, clearOldFolder, rerootDesktopWorkspaces } from './workspace-files.js';
+import { bringContentStore, carryMigrationMap, carryOthers, carryTitles, clearOldFolder, rerootDesktopSessions, rerootDesktopWorkspaces } from './workspace-files.js';
 
 /** What a relocation did. */
 export interface RelocationReport {
@@ -45,6 +45,7 @@ export async function relocate(plan: RelocationPlan): Promise<RelocationReport> 
     if (checked.session === null) {
       await carryOthers(checked, store, left);
       await rerootDesktopWorkspaces(checked, store);
+      await rerootDesktopSessions(checked, store);
       if (!checked.keep) await clearOldFolder(store, left);
     }
   }

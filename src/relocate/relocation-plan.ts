@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** Where the desktop app keeps its sessions in a state root, by id (docs/format.md §12). */
+export const DESKTOP_SESSIONS = 'desktop-sessions-v5/by-id';
+
 /** One session to move: a sessions-v4 directory or a JSONL transcript with its sidecars. */
 export const PlannedSessionSchema = z.strictObject({
   id: z.string(),
@@ -24,6 +27,8 @@ export const StorePlanSchema = z.strictObject({
   others: z.array(z.string()),
   /** Workspaces of the desktop registry whose root is the old folder. */
   desktopWorkspaces: z.array(z.string()),
+  /** Desktop sessions (`desktop-sessions-v5/by-id/<id>`) whose `header.json` `cwd` is the old folder: they stay where they are, their `cwd` names the new one. */
+  desktopSessions: z.array(z.string()).default([]),
   /** Whether the old and new folders are on one file system: sessions are renamed and content objects hard-linked. */
   sameDevice: z.boolean(),
 });

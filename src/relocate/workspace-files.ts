@@ -11,7 +11,9 @@ import { MIGRATION_MAP, MigrationMapSchema, recordMigration } from '../migrate/m
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { desktopRegistryPath } from '../store/roots/desktop-registry.js';
 import { allFiles } from './plan-relocation.js';
-import type { RelocationPlan, StorePlan } from './relocation-plan.js';
+import { DESKTOP_SESSIONS, type RelocationPlan, type StorePlan } from './relocation-plan.js';
+import { acquireWriterLocks } from '../session/reading/writer-locks.js';
+import { rewriteHeader } from './move-v4-session.js';
 import { bringFile, copyVerified, moveEntry, present } from './move-entry.js';
 import { rewritePathField } from './rewrite-path-field.js';
 
@@ -88,6 +90,21 @@ export async function rerootDesktopWorkspaces(plan: RelocationPlan, store: Store
     if (rewritten !== undefined) await writeFileAtomic(path, rewritten, { point: 'relocate.registry' });
   } finally {
     await lock.release();
+  }
+}
+
+/** The desktop sessions the plan names get `header.json` `cwd` pointed at the new folder, each under its writer locks (so no Reasonix opens it meanwhile). */
+export async function rerootDesktopSessions(plan: RelocationPlan, store: StorePlan): Promise<void> {
+  for (const id of store.desktopSessions) {
+    const dir = join(store.stateRoot, ...DESKTOP_SESSIONS.split('/'), id);
+    if (!(await present(dir))) continue;
+    const locks = await acquireWriterLocks(dir);
+    try {
+      await rewriteHeader(plan, dir);
+    } finally {
+      await locks.release();
+    }
+    failPoint('relocate.desktop-header');
   }
 }
 

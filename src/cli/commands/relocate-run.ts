@@ -52,6 +52,7 @@ function planText(plan: RelocationPlan): string {
     const parts = [`${v4} sessions-v4 ${v4 === 1 ? 'session' : 'sessions'}`, `${jsonl} JSONL ${jsonl === 1 ? 'transcript' : 'transcripts'}`];
     if (store.others.length > 0) parts.push(`other entries: ${store.others.map(p).join(', ')}`);
     if (store.desktopWorkspaces.length > 0) parts.push(`${store.desktopWorkspaces.length} desktop ${store.desktopWorkspaces.length === 1 ? 'workspace' : 'workspaces'}`);
+    if (store.desktopSessions.length > 0) parts.push(`${store.desktopSessions.length} desktop ${store.desktopSessions.length === 1 ? 'session' : 'sessions'} (their recorded folder)`);
     lines.push(`  in ${p(store.stateRoot)}: ${parts.join(', ')}${store.sameDevice ? '' : ' (another file system: copied, then checked)'}`);
     for (const session of store.sessions) lines.push(`    ${plan.keep ? 'copy' : 'move'}  ${p(session.id)}  ${session.store}${session.content.length > 0 ? `, ${session.content.length} content ${session.content.length === 1 ? 'file' : 'files'}` : ''}`);
   }
