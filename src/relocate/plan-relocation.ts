@@ -15,6 +15,7 @@ import { goWorkingDirectory } from '../store/roots/working-directory.js';
 import { readJsonFile } from '../session/reading/read-json-file.js';
 import { HeaderSchema } from '../session/reading/header.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
+import { MIGRATION_MAP, MigrationMapSchema } from '../migrate/migration-map.js';
 import { readJournal } from './relocation-journal.js';
 import { DESKTOP_SESSIONS, type PlannedSession, type RelocationPlan, type StorePlan } from './relocation-plan.js';
 import { transcriptFiles } from './transcript-files.js';
@@ -158,6 +159,7 @@ async function planStore(stateRoot: string, plan: RelocationPlan): Promise<Store
   for await (const session of mapInOrder([...v4Ids].sort(), READ_AHEAD, (id) => planV4Session(oldV4, newV4, id, plan.session !== null))) sessions.push(session);
   for (const id of [...jsonlIds].sort()) sessions.push(await planTranscript(oldJsonl, newJsonl, id));
 
+  await noteImportedTranscripts(oldV4, oldJsonl, sessions, plan);
   const others = plan.session === null ? (await entries(fromDir)).filter((name) => name !== 'sessions-v4' && name !== 'sessions').sort() : [];
   const desktopWorkspaces = plan.session === null ? await registeredWorkspaces(stateRoot, plan) : [];
   const desktopSessions = plan.session === null ? await desktopSessionsIn(stateRoot, plan) : [];
@@ -165,6 +167,25 @@ async function planStore(stateRoot: string, plan: RelocationPlan): Promise<Store
   if (!sameDevice || plan.keep) plan.copyBytes += await bytesToCopy(oldV4, newV4, sessions, { sameDevice, keep: plan.keep, oldJsonl, wholeStore: plan.session === null });
   if (sessions.length === 0 && others.length === 0 && desktopWorkspaces.length === 0 && desktopSessions.length === 0 && !journal) return undefined;
   return { stateRoot, fromDir, toDir, sessions, others, desktopWorkspaces, desktopSessions, sameDevice };
+}
+
+/**
+ * A JSONL transcript Reasonix already imported (an entry of the old store's migration map) is
+ * resumed from the new folder by the session it became: Reasonix derives an imported session's id
+ * from the transcript's path, so `--resume <transcript id>` after the move imports it again as a
+ * new session without the turns taken since. Said in the plan, with the id to resume.
+ */
+async function noteImportedTranscripts(oldV4: string, oldJsonl: string, sessions: PlannedSession[], plan: RelocationPlan): Promise<void> {
+  const transcripts = sessions.filter((session) => session.store === 'jsonl');
+  if (transcripts.length === 0) return;
+  const map = await readJsonFile(join(oldV4, MIGRATION_MAP), MigrationMapSchema);
+  if (map.state !== 'ok') return;
+  for (const transcript of transcripts) {
+    const source = join(oldJsonl, `${transcript.id}.jsonl`);
+    const targets = [...new Set((map.value.entries ?? []).filter((entry) => entry.sourcePath === source).map((entry) => entry.targetId))];
+    if (targets.length === 0) continue;
+    plan.notes.push(`transcript ${transcript.id} was imported as session ${targets.join(', ')}: from ${plan.to} resume ${targets.length === 1 ? 'that id' : 'one of those ids'}; \`--resume ${transcript.id}\` there would import the transcript again as a new session`);
+  }
 }
 
 /** Session directories of a store as Reasonix lists them: directories whose names do not start with `.` (docs/format.md §2). */
