@@ -160,6 +160,7 @@ async function planStore(stateRoot: string, plan: RelocationPlan): Promise<Store
   for (const id of [...jsonlIds].sort()) sessions.push(await planTranscript(oldJsonl, newJsonl, id));
 
   await noteImportedTranscripts(oldV4, oldJsonl, sessions, plan);
+  for (const name of await linkedEntries(oldV4)) if (wanted(name)) plan.notes.push(`${join(oldV4, name)} is a symlink, not a session Reasonix opens: left where it is`);
   const others = plan.session === null ? (await entries(fromDir)).filter((name) => name !== 'sessions-v4' && name !== 'sessions').sort() : [];
   const desktopWorkspaces = plan.session === null ? await registeredWorkspaces(stateRoot, plan) : [];
   const desktopSessions = plan.session === null ? await desktopSessionsIn(stateRoot, plan) : [];
@@ -186,6 +187,12 @@ async function noteImportedTranscripts(oldV4: string, oldJsonl: string, sessions
     if (targets.length === 0) continue;
     plan.notes.push(`transcript ${transcript.id} was imported as session ${targets.join(', ')}: from ${plan.to} resume ${targets.length === 1 ? 'that id' : 'one of those ids'}; \`--resume ${transcript.id}\` there would import the transcript again as a new session`);
   }
+}
+
+/** Entries of a store that are symlinks with names a session could have: Reasonix refuses to open a session through one (docs/format.md §13.1). */
+async function linkedEntries(store: string): Promise<string[]> {
+  const found = await readdir(store, { withFileTypes: true }).catch((error: unknown) => undefinedIfMissing(error, store) ?? []);
+  return found.filter((entry) => entry.isSymbolicLink() && !entry.name.startsWith('.')).map((entry) => entry.name).sort();
 }
 
 /** Session directories of a store as Reasonix lists them: directories whose names do not start with `.` (docs/format.md §2). */
