@@ -46,6 +46,8 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: 
   }
   const { resume } = session;
   if (resume.resumes) lines.push(elsewhere ? `  resume from ${p(cwd)}: ${p(fromFolder(cwd, resume.command!, elsewhere))}` : `  resume from here: ${p(resume.command!)}`);
+  // The folder the command would go to is gone: the session is brought to where the project is now first.
+  else if (resume.command && session.relocate) lines.push(`  not from here: ${p(resume.explanation)}`, `  to resume: ${p(session.relocate)}, then \`reasonix --resume ${p(session.id)}\` from the new folder`);
   else if (resume.command) lines.push(`  not from here: ${p(resume.explanation)}`, `  to resume: ${p(resume.command)}`);
   else lines.push(`  no command resumes it: ${p(resume.explanation)}`);
   return `${lines.join('\n')}\n`;
