@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, link, lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { copyFile, link, lstat, mkdir, readdir, rename, rm, truncate } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { constants } from 'node:fs';
 import { DamagedStoreError, isSystemError } from '../errors/index.js';
 import { DIR_MODE, fsyncDir } from '../fs/atomic-write.js';
-import { failPoint } from '../fs/fail-point.js';
+import { failPoint, writePoint } from '../fs/fail-point.js';
+import { noSpaceLeft } from '../fs/write-all.js';
 import { open } from 'node:fs/promises';
 
 /** Whether anything (a file, folder or link) stands at `path`. */
@@ -26,15 +27,32 @@ export async function fileDigest(path: string): Promise<string> {
  * folders are copied: anything else in a session is refused, as Reasonix refuses it.
  */
 export async function copyVerified(from: string, to: string): Promise<void> {
+  if (await present(to)) throw Object.assign(new Error(`EEXIST: file already exists, copy '${from}' -> '${to}'`), { code: 'EEXIST', errno: -17, syscall: 'copyfile', path: to });
+  try {
+    await copyTree(from, to);
+  } catch (error) {
+    // A copy that stopped part way (a full disk) is removed: it is this call's own, and a re-run must never take it for a whole one.
+    await rm(to, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
   const stats = await lstat(from);
   if (stats.isDirectory()) {
     await mkdir(to, { mode: stats.mode & 0o777 });
-    for (const name of await readdir(from)) await copyVerified(join(from, name), join(to, name));
+    for (const name of await readdir(from)) await copyTree(join(from, name), join(to, name));
     await fsyncDir(to);
     return;
   }
   if (!stats.isFile()) throw new DamagedStoreError(`${from} is neither a file nor a folder: it cannot be copied into the new workspace's store`, { file: from });
+  const fault = writePoint('relocate.copy');
   await copyFile(from, to, constants.COPYFILE_EXCL);
+  // The fault a test arms: the disk filled part way through this file.
+  if (fault === 'enospc') {
+    await truncate(to, Math.floor(stats.size / 2));
+    throw noSpaceLeft();
+  }
   const handle = await open(to, 'r+');
   try {
     await handle.sync();

@@ -59,7 +59,8 @@ export async function moveV4Session(plan: RelocationPlan, store: StorePlan, sess
     const [old, now] = [join(oldStore, cache, session.id), join(newStore, cache, session.id)];
     if (!(await present(old))) continue;
     if (plan.keep) continue;
-    if (await present(now)) await rm(old, { recursive: true, force: true });
+    // Across file systems a cache is not worth the space it would take there (Reasonix rebuilds it): only the stale one goes.
+    if (!store.sameDevice || (await present(now))) await rm(old, { recursive: true, force: true });
     else await moveEntry(old, now, 'relocate.cache-moved');
   }
 }
