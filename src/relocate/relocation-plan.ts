@@ -5,12 +5,13 @@ export const DESKTOP_SESSIONS = 'desktop-sessions-v5/by-id';
 
 /** One session to move: a sessions-v4 directory or a JSONL transcript with its sidecars. */
 export const PlannedSessionSchema = z.strictObject({
-  id: z.string(),
+  /** A name within its store: a journal read back naming `..` or a path is refused, never followed out of it. */
+  id: z.string().regex(/^(?!\.\.?$)[^/\\\0]+$/, 'a session id is one name, not a path'),
   store: z.enum(['sessions-v4', 'jsonl']),
   /** sessions-v4: the files of the shared content store its log names, relative to `.content-v1`; jsonl: none. */
-  content: z.array(z.string()),
+  content: z.array(z.string().refine((path) => !path.split(/[/\\]/).includes('..') && !/^([/\\]|[A-Za-z]:)/.test(path), 'a content file is a path inside the content store')),
   /** jsonl: the transcript's files and folders in its store folder, the transcript last; sessions-v4: none. */
-  files: z.array(z.string()),
+  files: z.array(z.string().regex(/^(?!\.\.?$)[^/\\\0]+$/, 'a transcript file is one name in its folder')),
   /** What a check after the move must find again: sessions-v4, its last committed sequence; jsonl, the transcript's size. */
   extent: z.number().int().nullable(),
 });
