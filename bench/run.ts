@@ -10,6 +10,7 @@ import { lsRow } from './rows/ls.js';
 import { memoryRow } from './rows/memory.js';
 import { migrateRow } from './rows/migrate.js';
 import { reasonixRow } from './rows/reasonix.js';
+import { relocateRow } from './rows/relocate.js';
 import { scanRow } from './rows/scan.js';
 import { streamsRow } from './rows/streams.js';
 import { zstdRow } from './rows/zstd.js';
@@ -32,6 +33,7 @@ const ROWS: Record<string, Row> = {
   incremental: { run: incrementalRow, usesCli: false },
   migrate: { run: migrateRow, usesCli: true },
   ls: { run: lsRow, usesCli: true },
+  relocate: { run: relocateRow, usesCli: true },
   streams: { run: streamsRow, usesCli: true },
   zstd: { run: zstdRow, usesCli: false },
 };

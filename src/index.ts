@@ -62,6 +62,12 @@ export { migrateJsonlToV4, type MigrationOptions, type MigrationReport } from '.
 export { migrateTranscripts, type MigrationRun, type TranscriptFailure, type TranscriptMigration, type TranscriptMigrationOptions, type TranscriptOutcome } from './migrate/migrate-transcripts.js';
 export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
 
+// Moving a project folder's sessions to where the project is now.
+export { planRelocation, type RelocationOptions } from './relocate/plan-relocation.js';
+export { relocate, type RelocationReport } from './relocate/relocate.js';
+export type { PlannedSession, PlannedSessionSchema, RelocationPlan, RelocationPlanSchema, StorePlan, StorePlanSchema } from './relocate/relocation-plan.js';
+
+
 // The schemas of the JSON files a session is made of, and of what its events carry, are types here;
 // their zod values are the codec entry's (`reasonix-sessions/codec`).
 export type { Manifest, ManifestSchema } from './session/reading/manifest.js';
@@ -86,7 +92,7 @@ export {
   UnsupportedVersionError,
   InvalidInputError, PathKindError, UsageError,
   LookupError, AmbiguousSessionError, EmptyTranscriptError, NotASessionError, SessionNotFoundError,
-  RefusedError, CursorMismatchError, ExportRefusedError, MigrationRefusedError, NothingToSalvageError, NotRegularFileError, OverwriteRefusedError, RefusedBatchError, SessionExistsError, TurnRefusedError, WriterOwnedError,
+  RefusedError, CursorMismatchError, ExportRefusedError, MigrationRefusedError, NothingToSalvageError, NotRegularFileError, OverwriteRefusedError, RefusedBatchError, RelocationRefusedError, SessionExistsError, TurnRefusedError, WriterOwnedError,
   EnvironmentError, FileSystemError, ShortWriteError, StoreLockCompromisedError, TooLargeError, ZstdUnavailableError,
   RX_ERROR_FAMILIES,
   isSessionVerdict,

@@ -80,8 +80,10 @@ function notes(session: ListedSession): string {
 function workspaceText(session: ListedSession, homeDir: string): string {
   const { workspace } = session;
   if (workspace === null) return session.slug ? `slug ${session.slug}` : '-';
-  if (homeDir && (workspace === homeDir || workspace.startsWith(`${homeDir}/`))) return `~${workspace.slice(homeDir.length)}`;
-  return workspace;
+  // A folder that no longer exists is marked: `ls` then says the command that brings its sessions back.
+  const gone = session.relocate === null ? '' : ' (gone)';
+  if (homeDir && (workspace === homeDir || workspace.startsWith(`${homeDir}/`))) return `~${workspace.slice(homeDir.length)}${gone}`;
+  return `${workspace}${gone}`;
 }
 
 /** Shortest an id is shown: as long as git's short hashes, and never ambiguous among the listed ones. */

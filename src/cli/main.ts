@@ -5,6 +5,7 @@ import { exportCommand } from './commands/export.js';
 import { inspectCommand } from './commands/inspect.js';
 import { lsCommand } from './commands/ls.js';
 import { whereCommand } from './commands/where.js';
+import { relocateCommand } from './commands/relocate.js';
 import { migrateCommand } from './commands/migrate.js';
 import { repairCommand } from './commands/repair.js';
 import { salvageCommand } from './commands/salvage.js';
@@ -107,6 +108,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .command(repairCommand(output, setExit))
       .command(salvageCommand(output, setExit))
       .command(viewCommand(output, setExit))
+      .command(relocateCommand(output, setExit))
       .command(migrateCommand(output, setExit, () => output === processOutput && process.stderr.isTTY === true))
       .command({
         command: 'help [command..]',

@@ -13,6 +13,7 @@ const COMMANDS: Record<string, readonly string[]> = {
   view: [],
   repair: [],
   salvage: [],
+  relocate: [],
   migrate: ['jsonl-to-v4'],
   help: [],
   completion: [],

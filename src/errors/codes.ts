@@ -45,6 +45,7 @@ export const RX_ERROR_FAMILIES = {
   // Reasonix opens the session but refuses every new turn in it (its transcript gate).
   RX_TURN_REFUSED: 'refused',
   RX_OVERWRITE_REFUSED: 'refused',
+  RX_RELOCATION_REFUSED: 'refused',
   // The machine, not the store: a file system error, no zstd, a lock taken away.
   RX_FILE_SYSTEM: 'environment',
   RX_SHORT_WRITE: 'environment',

@@ -1,8 +1,8 @@
 import type { CodeOf } from './codes.js';
-import { RxError } from './rx-error.js';
+import { RxError, type ErrorData } from './rx-error.js';
 
 /** An operation rxstore will not do, and says why (exit 1). */
-export abstract class RefusedError extends RxError {
+export abstract class RefusedError<Data extends ErrorData = ErrorData> extends RxError<Data> {
   abstract override readonly code: CodeOf<'refused'>;
 }
 
@@ -62,4 +62,13 @@ export class NothingToSalvageError extends RefusedError {
  */
 export class OverwriteRefusedError extends RefusedError {
   override readonly code = 'RX_OVERWRITE_REFUSED';
+}
+
+/**
+ * A relocation that would lose or mix up sessions, refused before anything moves: the old folder
+ * still there, another folder sharing its slug, a session id in both workspaces, too little free
+ * space, or another relocation left unfinished in the state root (`data.reason` says which).
+ */
+export class RelocationRefusedError extends RefusedError<ErrorData & { reason: 'old-exists' | 'shared-slug' | 'id-clash' | 'no-space' | 'unfinished' }> {
+  override readonly code = 'RX_RELOCATION_REFUSED';
 }

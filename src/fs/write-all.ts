@@ -42,6 +42,6 @@ export async function expectSize(handle: FileHandle, expected: number, path: str
 }
 
 /** ENOSPC as the system gives it, for the fault a test arms. */
-function noSpaceLeft(): NodeJS.ErrnoException {
+export function noSpaceLeft(): NodeJS.ErrnoException {
   return Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
 }

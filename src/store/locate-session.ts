@@ -1,5 +1,6 @@
 import { describeConversation, readCopies, type ListedCopy, type ListedSession } from './listing/describe-conversation.js';
 import { findSessionCopies } from './listing/find-session-copies.js';
+import { relocateHint } from './listing/relocate-hint.js';
 import { conversationsMatching, describeRoots } from './listing/find-session.js';
 import { groupConversations } from './listing/group-conversations.js';
 import type { ReadRoot } from './roots/roots.js';
@@ -35,7 +36,8 @@ export async function locateSession(roots: readonly ReadRoot[], query: string, c
   return Promise.all(
     matching.map(async (conversation) => {
       const read = await readCopies(conversation, { verify: true, registries: found.registries });
-      const session = describeConversation(read, conversation.parent);
+      const described = describeConversation(read, conversation.parent);
+      const session = { ...described, relocate: relocateHint(described, context.platform, new Map()) };
       const copies = verdictsOf(session, context);
       return { ...session, copies, resume: bestOf(copies) };
     }),

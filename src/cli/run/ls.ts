@@ -53,6 +53,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCo
     if (output.columns !== undefined) {
       const told = checkedLine(sessions);
       if (told) output.err(`${told}\n`);
+      for (const command of new Set(sessions.map((session) => session.relocate).filter((command) => command !== null))) output.err(`a workspace marked (gone) was moved? ${printable(command)}\n`);
     }
   }
   if (sessions.length === 0) {

@@ -34,6 +34,7 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: 
   const lines = [`${p(session.id)}${session.title ? `  ${p(session.title)}` : ''}`];
   const workspace = session.workspace ? `${p(session.workspace)} (from ${session.workspaceFrom})` : session.slug ? `unknown; it sits under slug ${p(session.slug)}` : 'none (a global store)';
   lines.push(`  workspace  ${workspace}`);
+  if (session.relocate) lines.push(`  moved?     the folder no longer exists; to resume from where the project is now: ${p(session.relocate)}`);
   if (session.parent) lines.push(`  fork of    ${p(session.parent.id)}  ${p(session.parent.path)}`);
   lines.push('  copies');
   for (const copy of session.copies) {
@@ -42,6 +43,8 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: 
   }
   const { resume } = session;
   if (resume.resumes) lines.push(elsewhere ? `  resume from ${p(cwd)}: ${p(fromFolder(cwd, resume.command!, elsewhere))}` : `  resume from here: ${p(resume.command!)}`);
+  // The folder the command would go to is gone: the session is brought to where the project is now first.
+  else if (resume.command && session.relocate) lines.push(`  not from here: ${p(resume.explanation)}`, `  to resume: ${p(session.relocate)}, then \`reasonix --resume ${p(session.id)}\` from the new folder`);
   else if (resume.command) lines.push(`  not from here: ${p(resume.explanation)}`, `  to resume: ${p(resume.command)}`);
   else lines.push(`  no command resumes it: ${p(resume.explanation)}`);
   return `${lines.join('\n')}\n`;

@@ -55,6 +55,12 @@ export interface ListedSession extends ListedCopy {
   workspaceCopy: string | null;
   copies: ListedCopy[];
   parent: ParentSession | null;
+  /**
+   * Set when the workspace folder no longer exists while the session still sits under its slug (the
+   * project moved): the `rxstore relocate <old> <new folder>` command that brings it back, the new
+   * folder left for the user to name. Null otherwise.
+   */
+  relocate: string | null;
 }
 
 /** How `readCopies` reads: in full or for listing, with which desktop registries and summary cache (`ListOptions`). */
@@ -117,6 +123,7 @@ export function describeConversation(all: [ListedCopy, ...ListedCopy[]], parent:
     titleCopy: titled?.path ?? null,
     copies: all,
     parent,
+    relocate: null,
   };
 }
 

@@ -1,4 +1,5 @@
 import { describeConversation, readCopies, type ListedSession } from './describe-conversation.js';
+import { relocateHint } from './relocate-hint.js';
 import { findSessionCopies } from './find-session-copies.js';
 import { groupConversations, type Conversation } from './group-conversations.js';
 import { mapInOrder } from './map-in-order.js';
@@ -60,12 +61,16 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
   const found = await findSessionCopies([...roots], options.stores);
   const conversations = groupConversations(found, options.platform);
   const wanted = options.workspace === undefined ? undefined : workspaceSlug(options.workspace, options.platform);
+  const folders = new Map<string, boolean>();
   async function* sessions(): AsyncGenerator<ListedSession> {
     // Started on the first read, not here: a listing never iterated starts no thread.
     const pool = new SummaryPool({ threads: options.threads });
     const summarise = pool.summarise.bind(pool);
     const reading = { verify: options.verify ?? false, registries: found.registries, cache: options.cache, beforeReading: options.beforeReading, summarise };
-    const describe = async (conversation: Conversation) => describeConversation(await readCopies(conversation, reading), conversation.parent);
+    const describe = async (conversation: Conversation) => {
+      const session = describeConversation(await readCopies(conversation, reading), conversation.parent);
+      return { ...session, relocate: relocateHint(session, options.platform, folders) };
+    };
     const described: ListedSession[] = [];
     let done = 0;
     try {

@@ -34,7 +34,7 @@ export const DesktopRegistrySchema = z.looseObject({
 export type SourceMapping = z.infer<typeof SourceMappingSchema>;
 
 /** Where the registry lives under a state root (docs/format.md §1.2). */
-function desktopRegistryPath(stateRoot: string): string {
+export function desktopRegistryPath(stateRoot: string): string {
   return join(stateRoot, 'desktop', 'workspace-state-v1.json');
 }
 

@@ -12,8 +12,16 @@ const HASH_SUFFIX_BYTES = 17;
  * UTF-8 character boundary) and gets `-` and the FNV-1a-64 of the whole slug appended.
  */
 export function workspaceSlug(absolutePath: string, platform: Platform): string {
+  return boundComponent(unboundedSlug(absolutePath, platform));
+}
+
+/**
+ * The slug before its 255-byte bound: what the FNV suffix hashes, and what tells whether two
+ * folders share a slug (two long paths that differ only in `/` against `-` share the hash too).
+ */
+export function unboundedSlug(absolutePath: string, platform: Platform): string {
   const path = platform === 'win32' ? goToLower(absolutePath) : absolutePath;
-  return boundComponent(path.replace(/[/\\:]/g, '-'));
+  return path.replace(/[/\\:]/g, '-');
 }
 
 function boundComponent(slug: string): string {

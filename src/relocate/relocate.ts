@@ -1,0 +1,56 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DIR_MODE } from '../fs/atomic-write.js';
+import { failPoint } from '../fs/fail-point.js';
+import { reasonixResume, fromFolder } from '../store/resume/shell-command.js';
+import { moveTranscript } from './move-transcript.js';
+import { moveV4Session } from './move-v4-session.js';
+import { removeJournal, writeJournal } from './relocation-journal.js';
+import { RelocationPlanSchema, type RelocationPlan } from './relocation-plan.js';
+import { bringContentStore, carryMigrationMap, carryOthers, carryTitles, clearOldFolder, rerootDesktopSessions, rerootDesktopWorkspaces } from './workspace-files.js';
+
+/** What a relocation did. */
+export interface RelocationReport {
+  plan: RelocationPlan;
+  /** Ids of the sessions now under the new workspace's slug. */
+  moved: string[];
+  /** What was left in the old slug's folder, and why: entries rxstore does not know, or a name the new folder already had. */
+  left: string[];
+  /** A command that goes on with the first moved session from the new folder. */
+  resume: string | null;
+}
+
+/**
+ * Carries out a plan from `planRelocation`: the plan is first kept as a journal in each state root;
+ * each session is then moved (content objects first, the session by rename, its recorded workspace
+ * pointed at the new folder), then the workspace's migration map, titles and other files, the
+ * desktop registry's roots, and last the old slug's emptied folder is removed and the journal with
+ * it. A crash at any point leaves each session whole in one store, and the same plan run again
+ * (`planRelocation` finds the journal) finishes the move.
+ */
+export async function relocate(plan: RelocationPlan): Promise<RelocationReport> {
+  const checked = RelocationPlanSchema.parse(plan);
+  const left: string[] = [];
+  for (const store of checked.stores) await writeJournal(store.stateRoot, checked);
+  failPoint('relocate.journal-written');
+  for (const store of checked.stores) {
+    await mkdir(join(store.toDir, 'sessions-v4'), { recursive: true, mode: DIR_MODE });
+    if (checked.session === null) await bringContentStore(store);
+    for (const session of store.sessions) {
+      if (session.store === 'sessions-v4') await moveV4Session(checked, store, session);
+      else await moveTranscript(checked, store, session);
+    }
+    await carryMigrationMap(checked, store);
+    await carryTitles(checked, store);
+    if (checked.session === null) {
+      await carryOthers(checked, store, left);
+      await rerootDesktopWorkspaces(checked, store);
+      await rerootDesktopSessions(checked, store);
+      if (!checked.keep) await clearOldFolder(store, left);
+    }
+  }
+  for (const store of checked.stores) await removeJournal(store.stateRoot);
+  failPoint('relocate.done');
+  const moved = [...new Set(checked.stores.flatMap((store) => store.sessions.map((session) => session.id)))];
+  return { plan: checked, moved, left, resume: moved[0] ? fromFolder(checked.to, reasonixResume(moved[0], checked.platform), checked.platform) : null };
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { runCliChild } from './support/cli-child.js';
+import { movedProject } from './support/relocation-fixture.js';
+import { treeDigest } from './support/tree-digest.js';
+
+describe('relocate run again once it finished', () => {
+  it('says plainly the move is done, exit 0, and changes nothing', async () => {
+    const { home, from, to, v4 } = await movedProject();
+    const first = await runCliChild(['relocate', from, to, '--home', home]);
+    expect(first.code, first.stderr).toBe(0);
+    const before = await treeDigest(home);
+    const again = await runCliChild(['relocate', from, to, '--home', home]);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`nothing is left under the slug of ${from}`);
+    expect(again.stdout).toContain('nothing left to relocate');
+    const one = await runCliChild(['relocate', from, to, '--home', home, '--session', v4[0]!]);
+    expect([one.code, one.stderr]).toEqual([0, '']);
+    expect(one.stdout).toContain(`session ${v4[0]} is already under the slug of ${to}`);
+    expect(await treeDigest(home)).toBe(before);
+  });
+
+  it('still refuses, exit 2, an old folder whose sessions are nowhere, and a --session id in neither store', async () => {
+    const { home, from, to } = await movedProject();
+    const unknown = await runCliChild(['relocate', from, to, '--home', home, '--session', 'no-such-id']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('RX_SESSION_NOT_FOUND');
+    const nowhere = await runCliChild(['relocate', `${from}-other`, to, '--home', home]);
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toContain('nothing to relocate');
+  });
+});
