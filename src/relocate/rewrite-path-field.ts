@@ -1,4 +1,4 @@
-import { goJson } from '../codec/go-json.js';
+import { goJson } from '../codec/go-json/go-json.js';
 import type { Platform } from '../store/roots/platform.js';
 import { sameFolder } from './workspace-folder.js';
 

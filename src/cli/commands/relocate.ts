@@ -1,10 +1,11 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withRootOptions } from '../root-options.js';
-import type { RelocateArgs } from './relocate-run.js';
+import type { RelocateArgs } from '../run/relocate.js';
 
-export function relocateCommand(output: Output, setExit: (code: number) => void) {
+export function relocateCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'relocate <old> <new>',
     describe: 'Move the sessions of a project folder that moved, so `reasonix --resume` finds them from its new place',
@@ -30,6 +31,6 @@ export function relocateCommand(output: Output, setExit: (code: number) => void)
           ),
         ),
     // What the command moves with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: RelocateArgs) => (await import('./relocate-run.js')).runRelocate(args, output, setExit),
+    handler: async (args: RelocateArgs) => (await import('../run/relocate.js')).runRelocate(args, output, setExit),
   };
 }

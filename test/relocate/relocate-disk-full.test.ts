@@ -1,10 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { rxstoreBin, runNodeChild } from './support/cli-child.js';
-import { forEachHit, traceFailPoints } from './support/fail-points.js';
-import { jsonlOf, movedProject, storeOf } from './support/relocation-fixture.js';
+import { readSession } from '../../src/session/reading/read-session.js';
+import { rxstoreBin, runNodeChild } from '../support/cli-child.js';
+import { forEachHit, traceFailPoints } from '../support/faults/fail-points.js';
+import { jsonlOf, movedProject, storeOf } from '../support/sessions/relocation-fixture.js';
 
 /** Every path under a folder, relative to it. */
 async function tree(dir: string): Promise<string[]> {

@@ -1,9 +1,9 @@
 import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createSession } from '../../src/session/writing/create-session.js';
-import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
+import { createSession } from '../../../src/session/writing/create-session.js';
+import { workspaceSlug } from '../../../src/store/roots/workspace-slug.js';
 import { sampleBatches } from './sample-session.js';
-import { tempDir } from './temp-dir.js';
+import { tempDir } from '../temp-dir.js';
 
 /** A state root holding a moved project's sessions: its old folder (gone) and new one (there). */
 export interface MovedProject {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from './support/cli-child.js';
-import { movedProject } from './support/relocation-fixture.js';
+import { runCliChild } from '../support/cli-child.js';
+import { movedProject } from '../support/sessions/relocation-fixture.js';
 
 describe('where, for a session whose workspace folder is gone', () => {
   it('never tells to cd into the gone folder: it gives the relocate command, then the resume', async () => {

@@ -1,12 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
-import { rxstoreBin, runNodeChild } from './support/cli-child.js';
-import { crashTrials } from './support/crash-trials.js';
-import { forEachHit, killAtFailPoint, traceFailPoints } from './support/fail-points.js';
-import { jsonlOf, movedProject, storeOf, type MovedProject } from './support/relocation-fixture.js';
+import { readSession } from '../../src/session/reading/read-session.js';
+import { readJsonlSession } from '../../src/store/jsonl/read-jsonl-session.js';
+import { rxstoreBin, runNodeChild } from '../support/cli-child.js';
+import { crashTrials } from '../support/faults/crash-trials.js';
+import { forEachHit, killAtFailPoint, traceFailPoints } from '../support/faults/fail-points.js';
+import { jsonlOf, movedProject, storeOf, type MovedProject } from '../support/sessions/relocation-fixture.js';
 
 const argvOf = (project: MovedProject) => [rxstoreBin, 'relocate', project.from, project.to, '--home', project.home];
 

@@ -1,12 +1,12 @@
 import { mkdir, readdir, readFile, realpath, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
-import { runCliChild } from './support/cli-child.js';
-import { startMockModel } from './support/mock-model.js';
-import { listSessionDirs, reasonixAbsentMessage, reasonixBinary, runReasonix } from './support/reasonix.js';
-import { tempDir } from './support/temp-dir.js';
+import { readSession } from '../../src/session/reading/read-session.js';
+import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
+import { runCliChild } from '../support/cli-child.js';
+import { startMockModel } from '../support/reasonix/mock-model.js';
+import { listSessionDirs, reasonixAbsentMessage, reasonixBinary, runReasonix } from '../support/reasonix/reasonix.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const slugOf = (folder: string) => workspaceSlug(folder, 'linux');
 

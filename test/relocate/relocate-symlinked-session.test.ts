@@ -1,8 +1,8 @@
 import { lstat, mkdir, readdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from './support/cli-child.js';
-import { movedProject, storeOf } from './support/relocation-fixture.js';
+import { runCliChild } from '../support/cli-child.js';
+import { movedProject, storeOf } from '../support/sessions/relocation-fixture.js';
 
 describe('relocate and a symlink where a session folder should be', () => {
   it('leaves it and what it points at where they are, and says so', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from './support/cli-child.js';
-import { movedProject } from './support/relocation-fixture.js';
-import { treeDigest } from './support/tree-digest.js';
+import { runCliChild } from '../support/cli-child.js';
+import { movedProject } from '../support/sessions/relocation-fixture.js';
+import { treeDigest } from '../support/tree-digest.js';
 
 describe('relocate run again once it finished', () => {
   it('says plainly the move is done, exit 0, and changes nothing', async () => {

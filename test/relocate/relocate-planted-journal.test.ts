@@ -1,10 +1,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rxstoreBin, runNodeChild } from './support/cli-child.js';
-import { killAtFailPoint } from './support/fail-points.js';
-import { movedProject } from './support/relocation-fixture.js';
-import { treeDigest } from './support/tree-digest.js';
+import { rxstoreBin, runNodeChild } from '../support/cli-child.js';
+import { killAtFailPoint } from '../support/faults/fail-points.js';
+import { movedProject } from '../support/sessions/relocation-fixture.js';
+import { treeDigest } from '../support/tree-digest.js';
 
 describe('relocate and a journal planted in the state root', () => {
   it('refuses a journal whose session id is a path out of the store, moving nothing', async () => {

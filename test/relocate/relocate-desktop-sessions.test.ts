@@ -1,11 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../src/session/reading/read-session.js';
-import { createSession } from '../src/session/writing/create-session.js';
-import { runCliChild } from './support/cli-child.js';
-import { movedProject } from './support/relocation-fixture.js';
-import { sampleBatches } from './support/sample-session.js';
+import { readSession } from '../../src/session/reading/read-session.js';
+import { createSession } from '../../src/session/writing/create-session.js';
+import { runCliChild } from '../support/cli-child.js';
+import { movedProject } from '../support/sessions/relocation-fixture.js';
+import { sampleBatches } from '../support/sessions/sample-session.js';
 
 /** A desktop session (kept by id, not by slug) whose header.json names `cwd`. */
 async function desktopSession(home: string, id: string, cwd: string): Promise<string> {

@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from './support/cli-child.js';
-import { movedProject, storeOf } from './support/relocation-fixture.js';
+import { runCliChild } from '../support/cli-child.js';
+import { movedProject, storeOf } from '../support/sessions/relocation-fixture.js';
 
 // Observed with the real Reasonix: after the move, `run --resume <transcript id>` from the new folder
 // imports the transcript again under a new id (the id follows the transcript's path), so the session it

@@ -1,14 +1,14 @@
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planRelocation, relocate, RxError, type RelocationOptions } from '../src/index.js';
-import { readSession } from '../src/session/reading/read-session.js';
-import { readJsonlSession } from '../src/store/jsonl/read-jsonl-session.js';
-import { workspaceSlug } from '../src/store/roots/workspace-slug.js';
-import { runCliChild } from './support/cli-child.js';
-import { repoRoot } from './support/paths.js';
-import { jsonlOf, movedProject, sessionsUnder, storeOf } from './support/relocation-fixture.js';
-import { treeDigest } from './support/tree-digest.js';
+import { planRelocation, relocate, RxError, type RelocationOptions } from '../../src/index.js';
+import { readSession } from '../../src/session/reading/read-session.js';
+import { readJsonlSession } from '../../src/store/jsonl/read-jsonl-session.js';
+import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
+import { runCliChild } from '../support/cli-child.js';
+import { repoRoot } from '../support/paths.js';
+import { jsonlOf, movedProject, sessionsUnder, storeOf } from '../support/sessions/relocation-fixture.js';
+import { treeDigest } from '../support/tree-digest.js';
 import { spawn } from 'node:child_process';
 
 const options = (home: string, from: string, to: string, more: Partial<RelocationOptions> = {}): RelocationOptions => ({ from, to, home, env: {}, ...more });

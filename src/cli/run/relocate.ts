@@ -1,7 +1,7 @@
-import { planRelocation, relocate, type RelocationPlan, type RelocationReport } from '../../index.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { planRelocation, printable, relocate, type RelocationPlan, type RelocationReport } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
-import { printable } from '../printable.js';
 import type { RootArgs } from '../root-options.js';
 
 /** What `rxstore relocate` is run with: the options relocate.ts declares, as yargs gives them. */
@@ -16,7 +16,7 @@ export interface RelocateArgs extends RootArgs {
 }
 
 /** `rxstore relocate`, run: the plan first (printed alone with --dry-run), then the move. */
-export async function runRelocate(args: RelocateArgs, output: Output, setExit: (code: number) => void): Promise<void> {
+export async function runRelocate(args: RelocateArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   const plan = await planRelocation({
     from: args.old,
     to: args.new,
@@ -29,18 +29,18 @@ export async function runRelocate(args: RelocateArgs, output: Output, setExit: (
   });
   if (args.dryRun) {
     output.out(args.json ? `${jsonOutput({ dryRun: true, plan }, 2)}\n` : `${planText(plan)}dry run: nothing was changed\n`);
-    setExit(0);
+    setExit(EXIT.done);
     return;
   }
   if (plan.stores.length === 0) {
     // Nothing under the old slug, its sessions already under the new one: a finished move, run again.
     output.out(args.json ? `${jsonOutput({ dryRun: false, plan }, 2)}\n` : planText(plan));
-    setExit(0);
+    setExit(EXIT.done);
     return;
   }
   const report = await relocate(plan);
   output.out(args.json ? `${jsonOutput({ dryRun: false, ...report }, 2)}\n` : `${planText(plan)}${doneText(report)}`);
-  setExit(0);
+  setExit(EXIT.done);
 }
 
 function planText(plan: RelocationPlan): string {
@@ -50,7 +50,7 @@ function planText(plan: RelocationPlan): string {
     const v4 = store.sessions.filter((session) => session.store === 'sessions-v4').length;
     const jsonl = store.sessions.length - v4;
     const parts = [`${v4} sessions-v4 ${v4 === 1 ? 'session' : 'sessions'}`, `${jsonl} JSONL ${jsonl === 1 ? 'transcript' : 'transcripts'}`];
-    if (store.others.length > 0) parts.push(`other entries: ${store.others.map(p).join(', ')}`);
+    if (store.others.length > 0) parts.push(`other entries: ${store.others.map((other) => p(other)).join(', ')}`);
     if (store.desktopWorkspaces.length > 0) parts.push(`${store.desktopWorkspaces.length} desktop ${store.desktopWorkspaces.length === 1 ? 'workspace' : 'workspaces'}`);
     if (store.desktopSessions.length > 0) parts.push(`${store.desktopSessions.length} desktop ${store.desktopSessions.length === 1 ? 'session' : 'sessions'} (their recorded folder)`);
     lines.push(`  in ${p(store.stateRoot)}: ${parts.join(', ')}${store.sameDevice ? '' : ' (another file system: copied, then checked)'}`);
