@@ -10,7 +10,7 @@ import { salvageCommand } from './commands/salvage.js';
 import { viewCommand } from './commands/view.js';
 import { errorLines } from './error-line.js';
 import { EXIT, exitCodeOf } from './exit-codes.js';
-import { epilogue, examples } from './help-text.js';
+import { epilogue, examples, layHelpOut } from './help-text.js';
 import { processOutput, type Output } from './output.js';
 import { fileSystemErrorOf, UsageError } from '../errors/index.js';
 import { rxstoreVersion } from './version.js';
@@ -92,6 +92,8 @@ export async function main(argv: string[], output: Output = processOutput): Prom
   };
   let helpFor: string[] | undefined;
   let printed: string | undefined;
+  // Before any help is built: the examples are laid out for the terminal's width.
+  const helpColumns = layHelpOut(output.columns);
   try {
     const parser = yargs(argv);
     await parser
@@ -134,7 +136,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .alias('help', 'h')
       .version(rxstoreVersion())
       .alias('version', 'v')
-      .wrap(Math.min(100, output.columns ?? 100))
+      .wrap(helpColumns)
       .exitProcess(false)
       // An option of one value given twice: the last one counts, as on most command lines (yargs makes a list).
       .middleware((args) => {
