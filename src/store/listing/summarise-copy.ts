@@ -12,7 +12,7 @@ import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
 import { jsonlMetaTitle } from '../jsonl/jsonl-meta.js';
 import { readTranscriptLines } from '../jsonl/read-transcript-lines.js';
 import type { JsonlCopy, SessionCopy, V0Copy, V4Copy } from './session-copy.js';
-import { displayTitle, type DisplayTitle } from './title-text.js';
+import { displayTitle, type DisplayTitle } from '../../session/replay/session-title.js';
 
 /**
  * Reasonix's verdict on a copy (docs/format.md §13.1), or `locked`: a running process holds its writer lock,

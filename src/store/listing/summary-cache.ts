@@ -8,7 +8,7 @@ import { CacheFile } from './cache-file.js';
 import { defaultCacheDir } from './cache-dir.js';
 import type { SessionCopy } from './session-copy.js';
 import { WorkspaceSourceSchema } from './summarise-copy.js';
-import { TitleSourceSchema } from './title-text.js';
+import { TitleSourceSchema } from '../../session/replay/session-title.js';
 import { ResumePointSchema, type ResumePoint } from './resume-point.js';
 import type { ContentStamp, CopyRead, CopySummary } from './summarise-copy.js';
 import { filesStamp, lstatOrCode, statLine, statOrCode } from '../../fs/files-stamp.js';
