@@ -65,6 +65,7 @@ describe('an option given a value it cannot take is a usage error, naming the op
     ['ls', ['--verify=no']],
     ['ls', ['--cache=0']],
     ['ls', ['--utc=on']],
+    ['ls', ['-h=x']],
     ['where', ['x', '--json=maybe']],
     ['cat', ['x', '--records=maybe']],
     ['export', ['x', '--to', '-', '--force=maybe']],

@@ -27,19 +27,23 @@ export function optionValueProblem(argv: readonly string[], options: OptionKinds
   for (let at = 0; at < argv.length; at += 1) {
     const word = argv[at]!;
     if (word === '--') break;
-    if (!word.startsWith('--') || word === '--') continue;
+    if (!isOption(word)) continue;
+    // `--name`, `--name=value`, and a short one given a value (`-h=x`).
+    const dashes = word.startsWith('--') ? 2 : 1;
     const equals = word.indexOf('=');
-    const name = word.slice(2, equals < 0 ? undefined : equals);
+    const name = word.slice(dashes, equals < 0 ? undefined : equals);
     const value = equals < 0 ? undefined : word.slice(equals + 1);
+    if (dashes === 1 && (name.length !== 1 || value === undefined)) continue;
+    const shown = `${'-'.repeat(dashes)}${name}`;
     const negated = name.startsWith('no-') && booleans.has(name.slice(3));
     if (booleans.has(name) || negated) {
       if (value === undefined) continue;
-      if (negated) return `invalid value: --${name} is ${JSON.stringify(value)}; it takes no value`;
-      if (!BOOLEAN_VALUES.has(value)) return `invalid value: --${name} is ${JSON.stringify(value)}; it must be true or false (or no value)`;
+      if (negated) return `invalid value: ${shown} is ${JSON.stringify(value)}; it takes no value`;
+      if (!BOOLEAN_VALUES.has(value)) return `invalid value: ${shown} is ${JSON.stringify(value)}; it must be true or false (or no value)`;
       continue;
     }
     if (!known(name)) continue;
-    if (value === undefined ? at + 1 >= argv.length || argv[at + 1] === '--' || isOption(argv[at + 1]!) : value === '') return `--${name} needs a value`;
+    if (value === undefined ? at + 1 >= argv.length || argv[at + 1] === '--' || isOption(argv[at + 1]!) : value === '') return `${shown} needs a value`;
   }
   return undefined;
 }
