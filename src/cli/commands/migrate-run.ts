@@ -19,8 +19,6 @@ import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
 import type { RootArgs } from '../root-options.js';
 import { counted } from '../plural.js';
-import { resumeAsWhereSays } from '../resume-as-where-says.js';
-import type { ResumeContext } from '../../index.js';
 
 /** What `rxstore migrate` is run with: the options migrate.ts declares, as yargs gives them. */
 export interface MigrateArgs extends RootArgs {
@@ -50,8 +48,6 @@ interface Destination {
   cwd: string;
   platform: Platform;
   pinned: PinnedRoot | undefined;
-  /** What `rxstore where`, run here, judges a written session's resume command by. */
-  where: ResumeContext;
 }
 
 /** `rxstore migrate jsonl-to-v4`, run: the command's options are in migrate.ts. */
@@ -68,8 +64,7 @@ export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, set
   }
   // Said once, before any transcript: a file named as the store is no place for any of them.
   if (args.to !== undefined) await checkFolder(resolve(args.to), args.to);
-  const where = { platform: inputs.platform, cwd: resolve('.'), reasonixStateRoot: stateRoot, pinned: roots.pinned };
-  const destination: Destination = { stateRoot, cwd, platform: inputs.platform, pinned: pinnedRoot(args, inputs, stateRoot), where };
+  const destination: Destination = { stateRoot, cwd, platform: inputs.platform, pinned: pinnedRoot(args, inputs, stateRoot) };
   const { transcripts, special } = args.all
     ? { transcripts: await unmigratedTranscripts(roots.roots, inputs.platform), special: [] }
     : await transcriptsAt(resolve(args.path!));
@@ -175,7 +170,7 @@ async function migrateOne(source: string, args: MigrateArgs, destination: Destin
       platform: destination.platform,
       ...(destination.stateRoot !== undefined ? { stateRoot: destination.stateRoot } : {}),
     });
-    return { source, report: { ...report, resume: await resumeText(report, destination) } };
+    return { source, report: { ...report, resume: resumeText(report, destination) } };
   } catch (error) {
     // The system's error, coded (RX_FILE_SYSTEM): the words as the message, the path as the file, once.
     if (isSystemError(error)) return { source, error: { code: 'RX_FILE_SYSTEM', errno: error.code!, message: systemErrorInWords(error), ...(error.path ? { file: shownPath(error.path) } : {}) } };
@@ -187,13 +182,8 @@ async function migrateOne(source: string, args: MigrateArgs, destination: Destin
   }
 }
 
-/**
- * The command that resumes the session, as `rxstore where` prints it from here (the one rule);
- * for a session not written (a dry run), from its workspace; null when no folder is known to run it from.
- */
-async function resumeText(report: MigrationReport, destination: Destination): Promise<string | null> {
-  const written = report.action === 'migrated' || report.action === 'exists' ? await resumeAsWhereSays(report.targetDir, report.targetId, destination.where) : undefined;
-  if (written !== undefined) return written;
+/** The command that resumes the session as printed; null when no folder is known to run it from. */
+function resumeText(report: MigrationReport, destination: Destination): string | null {
   return report.workspace === null ? null : resumeCommand(report.targetId, report.workspace, destination.platform, destination.pinned);
 }
 
