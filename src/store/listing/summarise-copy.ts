@@ -11,6 +11,7 @@ import { cursorAt } from '../../session/cursors/cursor.js';
 import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
 import { jsonlMetaTitle } from '../jsonl/jsonl-meta.js';
 import { readTranscriptLines } from '../jsonl/read-transcript-lines.js';
+import { readJsonlSession } from '../jsonl/read-jsonl-session.js';
 import type { JsonlCopy, SessionCopy, V0Copy, V4Copy } from './session-copy.js';
 import { displayTitle, type DisplayTitle } from '../../session/replay/session-title.js';
 
@@ -104,10 +105,12 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
     stat(copy.path),
   ]);
   const meta = transcriptMeta(copy);
+  // A transcript Reasonix migrates whole may still be refused a new turn: its gate judges what it migrates to.
+  const turn = !lines.problem && copy.format === 'jsonl' ? (await readJsonlSession(copy.path)).problems.find(({ code }) => code === 'RX_TURN_REFUSED') : undefined;
   // A meta file Reasonix cannot read it does without (it resumes the transcript): said, but no damage.
-  const problem = lines.problem ?? (copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : null);
+  const problem = lines.problem ?? turn?.message ?? (copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : null);
   return {
-    status: lines.problem ? 'damaged' : 'ok',
+    status: lines.problem ? 'damaged' : turn ? 'turn-refused' : 'ok',
     problem,
     messages: lines.messages,
     updatedAt: isoTime(meta.updatedAt) ?? isoTime(stats.mtime),

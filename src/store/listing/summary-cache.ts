@@ -27,7 +27,8 @@ import { ownershipLockPath, SESSION_FILES } from '../../session/reading/session-
  * from another run than the summaries is used only where it still holds.
  */
 /** One more whenever a rule of rxstore's verdicts changes: a summary judged by the old rules is judged again. */
-const CACHE_VERSION = 5;
+// 6: a JSONL transcript's summary says whether Reasonix takes a new turn in what it migrates it to.
+const CACHE_VERSION = 6;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({
