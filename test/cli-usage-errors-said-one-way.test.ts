@@ -31,6 +31,13 @@ describe('unknown things are usage errors, said the same way', () => {
     [['help', 'inspect', 'extra'], usage('unexpected argument extra', 'rxstore help --help')],
     [['help', 'migrate', 'jsonl-to-v4', 'x', 'y'], usage('unexpected arguments x, y', 'rxstore help --help')],
     [['ls', 'extra'], usage('unexpected argument extra', 'rxstore ls --help')],
+    // A name that would not be seen is shown quoted.
+    [[''], usage('unknown command ""')],
+    [['help', ''], usage('unknown command ""')],
+    [['help', ' '], usage('unknown command " "')],
+    [['migrate', ''], usage('unknown command migrate ""', 'rxstore migrate --help')],
+    // An empty transcript name names nothing, as inspect "" does: not the current folder.
+    [['migrate', 'jsonl-to-v4', ''], usage('name a transcript or a directory, or give --all', 'rxstore migrate jsonl-to-v4 --help')],
   ])('rxstore %j', async (args, stderr) => {
     expect(await runCliChild(args)).toMatchObject({ code: 2, stdout: '', stderr });
   });
@@ -114,6 +121,14 @@ describe('an option given a value it cannot take is a usage error, naming the op
     ['migrate jsonl-to-v4', ['--to'], '--to'],
     ['migrate jsonl-to-v4', ['--concurrency'], '--concurrency'],
     ['migrate jsonl-to-v4', ['--cwd', '--all'], '--cwd'],
+    // An empty word is no value either: taken as given it would be the current folder, or no file at all.
+    ['ls', ['--home', ''], '--home'],
+    ['ls', ['--state-home', ''], '--state-home'],
+    ['ls', ['--cwd', ''], '--cwd'],
+    ['ls', ['--workspace', ''], '--workspace'],
+    ['where', ['x', '--cwd', ''], '--cwd'],
+    ['view', ['x', '--to', ''], '--to'],
+    ['migrate jsonl-to-v4', ['x', '--cwd', ''], '--cwd'],
   ])('rxstore %s %j: %s needs a value', async (command, args, option) => {
     const run = await runCliChild([...command.split(' '), ...args]);
     expect(run).toMatchObject({ code: 2, stdout: '', stderr: usage(`${option} needs a value`, `rxstore ${command} --help`) });

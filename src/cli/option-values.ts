@@ -14,7 +14,7 @@ const isOption = (word: string) => word.startsWith('-') && word !== '-' && !/^-\
 
 /**
  * The first option of `argv` given a value it cannot take, in words, or undefined: an option that
- * takes a value given none (`--state-home` at the end, before another option, or `--home=`), or a
+ * takes a value given none (`--state-home` at the end, before another option, `--home=` or `--home ""`), or a
  * boolean given something other than true or false (`--json=maybe`, which yargs would take as
  * false). yargs lets the first through as an empty string (or says "name a session" when it takes
  * the positional's place) and the second as a silent answer; both are usage errors, said so.
@@ -43,7 +43,8 @@ export function optionValueProblem(argv: readonly string[], options: OptionKinds
       continue;
     }
     if (!known(name)) continue;
-    if (value === undefined ? at + 1 >= argv.length || argv[at + 1] === '--' || isOption(argv[at + 1]!) : value === '') return `${shown} needs a value`;
+    // An empty word (`--home ""`) names nothing either: taken as given, it would be the current folder.
+    if (value === undefined ? at + 1 >= argv.length || argv[at + 1] === '--' || argv[at + 1] === '' || isOption(argv[at + 1]!) : value === '') return `${shown} needs a value`;
   }
   return undefined;
 }

@@ -49,11 +49,14 @@ export function unknownName(what: string, shown: string, typed: string, names: r
 export function unknownCommand(words: readonly string[]): string | undefined {
   const [first, second] = words;
   if (first === undefined) return undefined;
-  if (!(first in COMMANDS)) return unknownName('command', first, first, COMMAND_NAMES);
+  if (!(first in COMMANDS)) return unknownName('command', shownWord(first), first, COMMAND_NAMES);
   const subcommands = COMMANDS[first]!;
   if (subcommands.length === 0 || second === undefined || subcommands.includes(second)) return undefined;
-  return unknownName('command', `${first} ${second}`, second, subcommands, `${first} `);
+  return unknownName('command', `${first} ${shownWord(second)}`, second, subcommands, `${first} `);
 }
+
+/** A typed word as a message shows it: quoted when it is empty or holds blanks, which would otherwise not be seen. */
+const shownWord = (word: string) => (word.trim() === '' || /\s/.test(word) ? JSON.stringify(word) : word);
 
 /**
  * The words after a help topic (`help inspect extra`, `help migrate jsonl-to-v4 x`), which name

@@ -54,6 +54,8 @@ interface Destination {
 export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, setExit: (code: number) => void, isTty: () => boolean): Promise<void> {
   const concurrency = positiveInteger(args.concurrency, '--concurrency');
   if (args.all === (args.path !== undefined)) throw new UsageError('name a transcript or a directory, or give --all');
+  // An empty name names nothing, as it does for every command that takes a session (not the current folder).
+  if (args.path?.trim() === '') throw new UsageError('name a transcript or a directory, or give --all');
   const cwd = resolve(args.cwd ?? goWorkingDirectory());
   // The folder the printed resume command runs from, and whose store a transcript of no workspace goes into: it must be there.
   if (args.cwd !== undefined) await checkExistingFolder(cwd, args.cwd);
