@@ -17,7 +17,7 @@ const lines = [
 ];
 
 describe.skipIf(!reasonixBinary())(`a transcript whose tool call has array arguments ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
-  it('is turn-refused in ls, ls --json, where and inspect, in the words the real Reasonix refuses it with', async () => {
+  it('is turn-refused in ls, ls --json, where, inspect and export, in the words the real Reasonix refuses it with', async () => {
     const base = await realpath(await tempDir('rxstore-refused-transcript-'));
     const home = join(base, 'home');
     const workspace = join(base, 'ws');
@@ -54,6 +54,11 @@ describe.skipIf(!reasonixBinary())(`a transcript whose tool call has array argum
     expect(inspected.code).toBe(1);
     expect(inspected.stdout).toContain(`RX_TURN_REFUSED`);
     expect(inspected.stdout).toContain(`"${said}"`);
+
+    // Exported as it is, with a word that the copy is no more gone on with than the original.
+    const exported = await cli(['export', join(sessions, 'array-args.jsonl'), '--to', join(base, 'copy.jsonl')]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stderr).toBe(`rxstore: warning: Reasonix opens the session but refuses every new turn in it ("${said}"); the export keeps it as it is: \`rxstore salvage\` writes a copy Reasonix goes on with\n`);
     await rm(base, { recursive: true, force: true });
   });
 });
