@@ -191,11 +191,13 @@ function resumeText(report: MigrationReport, destination: Destination): string |
 
 /**
  * One line per transcript: what was done, the new session's id and directory and how to resume
- * it; or where and why it failed. Control characters (in a file name, say) are shown escaped, so
+ * it, then a line per warning; or where and why it failed. Control characters (in a file name, say) are shown escaped, so
  * they cannot move the cursor or break the line.
  */
 function outcomeLine(outcome: Outcome, destination: Destination): string {
-  return printable(describeOutcome(outcome, destination));
+  // Each warning on a line of its own under the outcome: joined, they made one line of many hundred characters.
+  const warnings = outcome.report?.warnings.map((warning) => `\n  warning: ${printable(warning)}`) ?? [];
+  return `${printable(describeOutcome(outcome, destination))}${warnings.join('')}`;
 }
 
 function describeOutcome(outcome: Outcome, destination: Destination): string {
@@ -214,8 +216,7 @@ function describeOutcome(outcome: Outcome, destination: Destination): string {
     (slug === null
       ? 'none: not a store `reasonix --resume` searches (<state root>/projects/<slug>/sessions-v4)'
       : `${resumeWithRoot(targetId, destination.platform, destination.pinned)}, from the folder whose slug is ${slug}`);
-  const warnings = report!.warnings.map((warning) => `; warning: ${warning}`).join('');
-  return `${action} ${outcome.source}: ${targetId} -> ${targetDir}; resume: ${resume}${warnings}`;
+  return `${action} ${outcome.source}: ${targetId} -> ${targetDir}; resume: ${resume}`;
 }
 
 /** A staging directory is never a name to show: the store it sits in is. */
