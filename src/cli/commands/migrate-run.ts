@@ -19,6 +19,8 @@ import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
 import type { RootArgs } from '../root-options.js';
 import { counted } from '../plural.js';
+import { resumeAsWhereSays } from '../resume-as-where-says.js';
+import type { ResumeContext } from '../../index.js';
 
 /** What `rxstore migrate` is run with: the options migrate.ts declares, as yargs gives them. */
 export interface MigrateArgs extends RootArgs {
@@ -48,6 +50,10 @@ interface Destination {
   cwd: string;
   platform: Platform;
   pinned: PinnedRoot | undefined;
+  /** What `rxstore where`, run here, judges a written session's resume command by. */
+  where: ResumeContext;
+  /** The store given with --to, if one was. */
+  to: string | undefined;
 }
 
 /** `rxstore migrate jsonl-to-v4`, run: the command's options are in migrate.ts. */
@@ -66,7 +72,8 @@ export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, set
   }
   // Said once, before any transcript: a file named as the store is no place for any of them.
   if (args.to !== undefined) await checkFolder(resolve(args.to), args.to);
-  const destination: Destination = { stateRoot, cwd, platform: inputs.platform, pinned: pinnedRoot(args, inputs, stateRoot) };
+  const where = { platform: inputs.platform, cwd: resolve('.'), reasonixStateRoot: stateRoot, pinned: roots.pinned };
+  const destination: Destination = { stateRoot, cwd, platform: inputs.platform, pinned: pinnedRoot(args, inputs, stateRoot), where, to: args.to };
   const { transcripts, special } = args.all
     ? { transcripts: await unmigratedTranscripts(roots.roots, inputs.platform), special: [] }
     : await transcriptsAt(resolve(args.path!));
@@ -172,7 +179,7 @@ async function migrateOne(source: string, args: MigrateArgs, destination: Destin
       platform: destination.platform,
       ...(destination.stateRoot !== undefined ? { stateRoot: destination.stateRoot } : {}),
     });
-    return { source, report: { ...report, resume: resumeText(report, destination) } };
+    return { source, report: { ...report, resume: await resumeText(report, destination) } };
   } catch (error) {
     // The system's error, coded (RX_FILE_SYSTEM): the words as the message, the path as the file, once.
     if (isSystemError(error)) return { source, error: { code: 'RX_FILE_SYSTEM', errno: error.code!, message: systemErrorInWords(error), ...(error.path ? { file: shownPath(error.path) } : {}) } };
@@ -184,8 +191,17 @@ async function migrateOne(source: string, args: MigrateArgs, destination: Destin
   }
 }
 
-/** The command that resumes the session as printed; null when no folder is known to run it from. */
-function resumeText(report: MigrationReport, destination: Destination): string | null {
+/**
+ * The command that resumes the session, as `rxstore where` prints it from here (the one rule),
+ * told the folder it was migrated for (its own workspace, else --cwd); for a session not written (a dry run), from that folder;
+ * null when no folder is known to run it from.
+ */
+async function resumeText(report: MigrationReport, destination: Destination): Promise<string | null> {
+  // A --to store is said as such (its handling is --to's): where's rule judges sessions in Reasonix's stores.
+  const written = (report.action === 'migrated' || report.action === 'exists') && !destination.to
+    ? await resumeAsWhereSays(report.targetDir, report.targetId, { ...destination.where, workspace: report.workspace ?? destination.cwd })
+    : undefined;
+  if (written !== undefined) return written;
   return report.workspace === null ? null : resumeCommand(report.targetId, report.workspace, destination.platform, destination.pinned);
 }
 
