@@ -17,7 +17,7 @@ const lines = [
 ];
 
 describe.skipIf(!reasonixBinary())(`a transcript whose tool call has array arguments ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
-  it('is turn-refused in ls, ls --json, where, inspect and export, in the words the real Reasonix refuses it with', async () => {
+  it('is turn-refused in ls, ls --json, where, inspect, export and salvage, in the words the real Reasonix refuses it with', async () => {
     const base = await realpath(await tempDir('rxstore-refused-transcript-'));
     const home = join(base, 'home');
     const workspace = join(base, 'ws');
@@ -59,6 +59,20 @@ describe.skipIf(!reasonixBinary())(`a transcript whose tool call has array argum
     const exported = await cli(['export', join(sessions, 'array-args.jsonl'), '--to', join(base, 'copy.jsonl')]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stderr).toBe(`rxstore: warning: Reasonix opens the session but refuses every new turn in it ("${said}"); the export keeps it as it is: \`rxstore salvage\` writes a copy Reasonix goes on with\n`);
+
+    // Salvage keeps the messages as they are, so its transcript is refused too: it says so, and points at migrate, which repairs it.
+    const salvaged = await cli(['salvage', join(sessions, 'array-args.jsonl')]);
+    expect(salvaged.code, salvaged.stderr).toBe(0);
+    const copy = join(sessions, 'array-args-salvaged.jsonl');
+    expect(salvaged.stdout).toContain(`\n  Reasonix opens the session but refuses every new turn in it ("${said}"): rxstore migrate jsonl-to-v4 ${copy} writes a session it goes on with\n`);
+    expect(salvaged.stdout).not.toContain('resume it with');
+    const migrated = await cli(['migrate', 'jsonl-to-v4', copy]);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    const id = /: ([0-9a-f]{24}) -> /.exec(migrated.stdout)![1]!;
+    const again = await startMockModel([{ text: 'Going on.' }]);
+    const goesOn = await runReasonix({ home, cwd: workspace, args: ['run', '--resume', id, 'And now?'], mock: again }).finally(() => again.close());
+    expect(goesOn.stderr.split('\n').filter((line) => line.startsWith('error: '))).toEqual([]);
+    expect(goesOn.code).toBe(0);
     await rm(base, { recursive: true, force: true });
   });
 });

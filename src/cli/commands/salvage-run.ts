@@ -1,3 +1,4 @@
+import { openSession } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
 import { salvageSession, type SalvageReport } from '../../session/writing/salvage-session.js';
 import { isTranscriptPath, salvageTranscript, type TranscriptSalvageReport } from '../../migrate/salvage-transcript.js';
@@ -27,7 +28,9 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
     const report = await salvageTranscript(await resolveSessionArgument(args.session, args), { to: args.to, dryRun: args.dryRun });
     const id = basename(report.newPath, '.jsonl');
     const resume = args.json || report.action === 'would-salvage' ? undefined : await resumeOfNew(report.newPath, id, args);
-    output.out(args.json ? `${jsonOutput(report, 2)}\n` : describeTranscriptSalvage(report, resume));
+    // Salvage keeps a transcript's messages as they are: one Reasonix takes no new turn in still takes none; migrate repairs that.
+    const refused = args.json || report.action === 'would-salvage' ? undefined : (await (await openSession(report.newPath)).read()).problems.find(({ code }) => code === 'RX_TURN_REFUSED');
+    output.out(args.json ? `${jsonOutput(report, 2)}\n` : describeTranscriptSalvage(report, resume, refused?.message));
     setExit(0);
     return;
   }
@@ -88,13 +91,14 @@ async function resumeOfNew(path: string, id: string, args: SalvageArgs): Promise
 }
 
 /** `resume`: the command `rxstore where` prints for the new transcript, when it could judge it. */
-function describeTranscriptSalvage(report: TranscriptSalvageReport, resume: string | null | undefined): string {
+function describeTranscriptSalvage(report: TranscriptSalvageReport, resume: string | null | undefined, refused: string | undefined): string {
   const verb = { salvaged: 'salvaged into', 'would-salvage': 'would salvage into', 'already-salvaged': 'already salvaged into' }[report.action];
   const lines = [`${report.source}: ${verb} ${report.newPath}: ${counted(report.linesKept, 'message')} kept, ${counted(report.dropped.length, 'line')} left out`];
   if (report.byteOrderMarkRemoved) lines.push('  the byte-order mark at its start was left out');
   // A reason shows the line it is about: text from the transcript, escaped with every line below.
   for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
   const platform = process.platform === 'win32' ? 'win32' : 'linux';
-  lines.push(`  resume it with: ${resume ?? reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
+  if (refused) lines.push(`  ${refused.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)} writes a session it goes on with`);
+  else lines.push(`  resume it with: ${resume ?? reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
   return `${lines.map(printable).join('\n')}\n`;
 }
