@@ -55,7 +55,7 @@ export { storeKindOf, type StoreKind } from './store/roots/store-kind.js';
 export { listSessions, type ListOptions, type SessionListing } from './store/listing/list-sessions.js';
 export type { ListedSession, ListedCopy } from './store/listing/describe-conversation.js';
 export { defaultCacheDir, SummaryCache } from './store/listing/summary-cache.js';
-export { locateSession, type SessionWhereabouts } from './store/locate-session.js';
+export { locateSession, resumeOfCopy, type SessionWhereabouts } from './store/locate-session.js';
 
 // Migration and export.
 export { migrateJsonlToV4, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
@@ -124,7 +124,7 @@ export type { ParentSession } from './store/listing/group-conversations.js';
 export type { CopyFacts, JsonlCopy, SessionCopy, V0Copy, V4Copy } from './store/listing/session-copy.js';
 export type { V0Meta } from './store/listing/session-copy.js';
 export type { StoreLocation } from './store/roots/store-location.js';
-export type { DisplayTitle } from './store/listing/title-text.js';
+export type { DisplayTitle } from './session/replay/session-title.js';
 export type { LocatedCopy } from './store/locate-session.js';
 export type { ResumeContext, ResumeReason, ResumeVerdict } from './store/resume/resume-verdict.js';
 export type { MigrationAction } from './migrate/jsonl-to-v4.js';
@@ -134,5 +134,5 @@ export type { ExportFormat, ExportView } from './migrate/export-session.js';
 export type { ReadLogOptions } from './codec/read-log.js';
 export type { SessionStatusSchema } from './session/reading/read-session.js';
 export type { WorkspaceSourceSchema } from './store/listing/summarise-copy.js';
-export type { TitleSourceSchema } from './store/listing/title-text.js';
+export type { TitleSourceSchema } from './session/replay/session-title.js';
 export type { ResumePoint, ResumePointSchema } from './store/listing/resume-point.js';

@@ -24,7 +24,7 @@ export function formatInspect(report: InspectReport, options: { verbose?: boolea
     `store        ${report.store}  ${printable(report.path)}`,
     `status       ${report.status}${promoted > 0 ? ` (${plural(promoted, 'warning')} made an error by --strict)` : ''}`,
     `workspace    ${report.workspace === null ? '(unknown)' : printable(report.workspace)}`,
-    `title        ${report.title === null ? '(none)' : printable(report.title)}`,
+    `title        ${report.title === null ? '(none)' : `${printable(report.title)}${report.titleFrom === 'preview' ? '  (its first message: no title of its own)' : ''}`}`,
     `created      ${report.createdAt ?? '(unknown)'}`,
     `updated      ${report.updatedAt ?? '(unknown)'}`,
     `writer gen.  ${report.writerGeneration}`,
@@ -45,7 +45,8 @@ export function formatInspect(report: InspectReport, options: { verbose?: boolea
         : `lock files   ${report.lockFiles.length}, not held (a lock file left behind is harmless: Reasonix's lock is an OS lock, held only while it runs; do not delete it)`,
     );
   }
-  if (report.newTurn) lines.push(`new turn     ${report.newTurn.accepted ? 'taken' : `refused by Reasonix: ${printable(report.newTurn.reason ?? '')}`}`);
+  // Whether a person can go on working in it, said plainly; Reasonix's refusal in its own words.
+  if (report.newTurn) lines.push(`new turn     ${report.newTurn.accepted ? 'Reasonix opens it and takes a new turn in it' : `Reasonix opens it but refuses a new turn: "${printable(report.newTurn.reason ?? '')}"`}`);
   lines.push(`content      ${report.hygiene.hasContent ? 'has messages beyond the system prompt' : report.messages.total === 0 ? 'no messages' : 'system prompt only'}`);
   for (const finding of report.hygiene.findings) lines.push(`hygiene      ${finding.severity === 'error' ? 'error ' : ''}${finding.code}: ${printable(finding.message)}`);
   for (const problem of report.problems) {

@@ -12,11 +12,12 @@ import { salvageCommand } from './commands/salvage.js';
 import { viewCommand } from './commands/view.js';
 import { errorLines } from './error-line.js';
 import { EXIT, exitCodeOf, type ExitCode } from './exit-codes.js';
-import { epilogue, examples } from './help-text.js';
+import { epilogue, examples, layHelpOut } from './help-text.js';
 import { processOutput, type Output } from './output.js';
 import { fileSystemErrorOf } from '../errors/index.js';
 import { rxstoreVersion } from './version.js';
-import { COMMAND_NAMES, MISSING_ARGUMENT, unknownCommand, unknownName } from './usage-words.js';
+import { optionValueProblem, type OptionKinds } from './option-values.js';
+import { COMMAND_NAMES, MISSING_ARGUMENT, pastHelpTopic, unexpectedArguments, unknownCommand, unknownName } from './usage-words.js';
 
 /** yargs' validation messages, said the way the rest of rxstore speaks. */
 const YARGS_STRINGS = {
@@ -37,7 +38,7 @@ const YARGS_STRINGS = {
 };
 
 /** What yargs knows of the options of the command being parsed: `getOptions` is its own, which its types leave out. */
-function optionsOf(parser: Argv): { key: Record<string, unknown>; alias: Record<string, string[]>; string: string[]; array: string[] } {
+function optionsOf(parser: Argv): OptionKinds & { string: string[]; array: string[] } {
   return (parser as unknown as { getOptions(): ReturnType<typeof optionsOf> }).getOptions();
 }
 
@@ -93,6 +94,8 @@ export async function main(argv: string[], output: Output = processOutput): Prom
   };
   let helpFor: string[] | undefined;
   let printed: string | undefined;
+  // Before any help is built: the examples are laid out for the terminal's width.
+  const helpColumns = layHelpOut(output.columns);
   try {
     const parser = yargs(argv);
     await parser
@@ -115,6 +118,9 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         describe: "Show a command's help: rxstore help <command>",
         builder: (sub: Argv) => sub.positional('command', { type: 'string', array: true, describe: 'the command' }),
         handler: (args: { command?: string[] | undefined }) => {
+          // `help inspect extra`: the topic is inspect, and `extra` is an argument nothing takes.
+          const extra = pastHelpTopic(args.command ?? []);
+          if (extra.length > 0) throw new UsageError(unexpectedArguments(extra));
           helpFor = args.command ?? [];
         },
       })
@@ -133,11 +139,14 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .alias('help', 'h')
       .version(rxstoreVersion())
       .alias('version', 'v')
-      .wrap(Math.min(100, output.columns ?? 100))
+      .wrap(helpColumns)
       .exitProcess(false)
       // An option of one value given twice: the last one counts, as on most command lines (yargs makes a list).
       .middleware((args) => {
         const options = optionsOf(parser);
+        // An option given a value it cannot take (none, or `--json=maybe`) yargs would let through.
+        const badValue = optionValueProblem(argv, options);
+        if (badValue) throw new UsageError(badValue);
         // yargs keeps each option under its name and its camel-case name (`state-home`, `stateHome`).
         const withCamel = (keys: string[]) => new Set(keys.flatMap((key) => [key, key.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())]));
         const lists = withCamel(options.array);
@@ -149,6 +158,9 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .fail((message, error) => {
         // yargs' own parse errors (an option without its value) are usage errors too; a command's own error goes on up.
         if (error && error.name !== 'YError') throw error;
+        // An option that took no value may have left the command short of its positional: the option is what is wrong.
+        const badValue = error || unknownCommand(wordsOf(argv)) ? undefined : optionValueProblem(argv, optionsOf(parser));
+        if (badValue) throw new UsageError(badValue);
         if (error) throw new UsageError(said(error.message, argv));
         // A command that does not exist is said before its options: they are not known because it is not.
         const notACommand = unknownCommand(wordsOf(argv));

@@ -22,11 +22,14 @@ const COMMANDS: Record<string, readonly string[]> = {
 /** Every command's name, to point a person at the help of the one they ran. */
 export const COMMAND_NAMES = Object.keys(COMMANDS);
 
-/** The name among `names` a typo of `typed` most likely meant: the nearest, when it is near enough to be one. */
+/**
+ * The name among `names` a typo of `typed` most likely meant: the nearest, when it is near enough
+ * to be one. Case is no distance: `INSPECT` and `--JSON` are typos of inspect and --json.
+ */
 export function closest(typed: string, names: readonly string[]): string | undefined {
   let best: { name: string; distance: number } | undefined;
   for (const name of names) {
-    const distance = leven(typed, name);
+    const distance = leven(typed.toLowerCase(), name.toLowerCase());
     if (!best || distance < best.distance) best = { name, distance };
   }
   // A third of the word or less, and never all of it: `lss` is ls, `frobnicate` is nothing.
@@ -47,11 +50,29 @@ export function unknownName(what: string, shown: string, typed: string, names: r
 export function unknownCommand(words: readonly string[]): string | undefined {
   const [first, second] = words;
   if (first === undefined) return undefined;
-  if (!(first in COMMANDS)) return unknownName('command', first, first, COMMAND_NAMES);
+  if (!(first in COMMANDS)) return unknownName('command', shownWord(first), first, COMMAND_NAMES);
   const subcommands = COMMANDS[first]!;
   if (subcommands.length === 0 || second === undefined || subcommands.includes(second)) return undefined;
-  return unknownName('command', `${first} ${second}`, second, subcommands, `${first} `);
+  return unknownName('command', `${first} ${shownWord(second)}`, second, subcommands, `${first} `);
 }
+
+/** A typed word as a message shows it: quoted when it is empty or holds blanks, which would otherwise not be seen. */
+const shownWord = (word: string) => (word.trim() === '' || /\s/.test(word) ? JSON.stringify(word) : word);
+
+/**
+ * The words after a help topic (`help inspect extra`, `help migrate jsonl-to-v4 x`), which name
+ * nothing: none when the topic itself is unknown, which `unknownCommand` says first.
+ */
+export function pastHelpTopic(words: readonly string[]): string[] {
+  const [first, second] = words;
+  if (first === undefined || !(first in COMMANDS)) return [];
+  const subcommands = COMMANDS[first]!;
+  if (subcommands.length === 0 || second === undefined) return words.slice(1);
+  return subcommands.includes(second) ? words.slice(2) : [];
+}
+
+/** Words a command does not take, as yargs' own check of them says it (main.ts words it the same). */
+export const unexpectedArguments = (words: readonly string[]) => `unexpected argument${words.length === 1 ? '' : 's'} ${words.join(', ')}`;
 
 /** What a command that was run without the argument it needs says, in the words its own check of an empty one uses. */
 export const MISSING_ARGUMENT: Record<string, string> = {

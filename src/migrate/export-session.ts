@@ -63,7 +63,8 @@ export function exportedText(read: SessionRead, options: { format: ExportFormat;
   const createdAt = read.manifest?.createdAt ?? read.firstCommitAt;
   if (options.format === 'json') {
     const messages = view === 'person' ? personView(read.projection) : timed.map(({ message, time }) => ({ ...message, time: new Date(time).toISOString() }));
-    return { document: goJsonIndented({ id: read.id, title: title ?? null, workspace: workspace ?? null, createdAt: createdAt ?? null, updatedAt: read.lastCommitAt ?? null, view, messages }), messages: messages.length };
+    // Called as ls, inspect and view call it: its own title, else what the person first typed (`titleFrom` says which).
+    return { document: goJsonIndented({ id: read.id, ...read.projection.displayTitle, workspace: workspace ?? null, createdAt: createdAt ?? null, updatedAt: read.lastCommitAt ?? null, view, messages }), messages: messages.length };
   }
   const kept = view === 'person' ? timed.filter(({ message }) => message.origin !== 'host' && !message.local_only) : timed;
   if (kept.length === 0) {

@@ -4,6 +4,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { FileSystemError, isSystemError, NotASessionError, RxError, systemErrorInWords, UsageError, type RxErrorCode } from '../errors/index.js';
 import { checkExistingFolder, checkFolder, checkOutside } from '../fs/path-kind.js';
 import { transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
+import { resumeOfCopy } from '../store/locate-session.js';
+import type { ResumeContext } from '../store/resume/resume-verdict.js';
 import { isTranscriptName, listTranscripts } from '../store/jsonl/jsonl-names.js';
 import { mapInOrder } from '../store/listing/map-in-order.js';
 import { expandDirValue } from '../store/roots/expand-dir-value.js';
@@ -73,6 +75,8 @@ export interface TranscriptMigration extends MigrationRun {
  */
 export async function migrateTranscripts(options: TranscriptMigrationOptions): Promise<TranscriptMigration> {
   if (options.all === (options.path !== undefined)) throw new UsageError('name a transcript or a directory, or give --all');
+  // An empty name names nothing, as for every command that takes a session (not the current folder).
+  if (options.path?.trim() === '') throw new UsageError('name a transcript or a directory, or give --all');
   const cwd = resolve(options.cwd ?? goWorkingDirectory());
   // The folder the printed resume command runs from, and whose store a transcript of no workspace goes into: it must be there.
   if (options.cwd !== undefined) await checkExistingFolder(cwd, options.cwd);
@@ -89,7 +93,8 @@ export async function migrateTranscripts(options: TranscriptMigrationOptions): P
   if (options.to !== undefined) for (const transcript of transcripts) await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(transcript));
   const run: MigrationRun = { total: transcripts.length + special.length, platform: inputs.platform, pinned };
   for (const outcome of special) options.onOutcome?.(outcome, run);
-  const migrate = (source: string) => migrateOne(source, options, { stateRoot, cwd, platform: inputs.platform, pinned });
+  const where: ResumeContext = { platform: inputs.platform, cwd: resolve('.'), reasonixStateRoot: stateRoot, pinned: roots.pinned };
+  const migrate = (source: string) => migrateOne(source, options, { stateRoot, cwd, platform: inputs.platform, pinned, where });
   const outcomes: TranscriptOutcome[] = [...special];
   for await (const outcome of mapInOrder(transcripts, options.concurrency ?? 4, migrate)) {
     options.onOutcome?.(outcome, run);
@@ -145,6 +150,8 @@ interface Destination {
   cwd: string;
   platform: Platform;
   pinned: PinnedRoot | undefined;
+  /** What `rxstore where`, run here, judges a written session's resume command by. */
+  where: ResumeContext;
 }
 
 async function migrateOne(source: string, options: TranscriptMigrationOptions, destination: Destination): Promise<TranscriptOutcome> {
@@ -156,7 +163,12 @@ async function migrateOne(source: string, options: TranscriptMigrationOptions, d
       platform: destination.platform,
       ...(destination.stateRoot !== undefined ? { stateRoot: destination.stateRoot } : {}),
     });
-    const resume = report.workspace === null ? null : resumeCommand(report.targetId, report.workspace, destination.platform, destination.pinned);
+    // Written into Reasonix's own stores: the command `rxstore where` prints (the one rule), told the
+    // folder it was migrated for. A dry run's session, or one in a `to` store, from that folder.
+    const written = (report.action === 'migrated' || report.action === 'exists') && options.to === undefined
+      ? await resumeOfCopy(report.targetDir, report.targetId, { ...destination.where, workspace: report.workspace ?? destination.cwd })
+      : undefined;
+    const resume = written !== undefined ? written : report.workspace === null ? null : resumeCommand(report.targetId, report.workspace, destination.platform, destination.pinned);
     return { source, report: { ...report, resume } };
   } catch (error) {
     // The system's error, coded (RX_FILE_SYSTEM): the words as the message, the path as the file, once.

@@ -5,7 +5,8 @@ import { conversationsMatching, describeRoots } from './listing/find-session.js'
 import { groupConversations } from './listing/group-conversations.js';
 import type { ReadRoot } from './roots/roots.js';
 import { resumeVerdict, type ResumeContext, type ResumeVerdict } from './resume/resume-verdict.js';
-import { SessionNotFoundError } from '../errors/index.js';
+import { dirname } from 'node:path';
+import { FileSystemError, SessionNotFoundError } from '../errors/index.js';
 
 /** One copy of a located session, with whether and how Reasonix resumes it. */
 export interface LocatedCopy extends ListedCopy {
@@ -66,4 +67,25 @@ function bestOf(copies: LocatedCopy[]): ResumeVerdict {
 /** What `where` says resumes a listed conversation from `context.cwd` (its command works as printed, or is null). */
 export function resumeOfListed(session: ListedSession, context: ResumeContext): ResumeVerdict {
   return bestOf(verdictsOf(session, context));
+}
+
+/**
+ * The command that resumes the copy at `path` (of session `id`), as `rxstore where` prints it: the
+ * copy as found under `roots`, else judged in the store it sits in by the same rule (the state root it
+ * needs, or a global session copied into a workspace's store). Null when no command resumes it;
+ * undefined when it cannot be judged (nothing there, or its store cannot be listed).
+ */
+export async function resumeOfCopy(path: string, id: string, context: ResumeContext, roots: readonly ReadRoot[] = []): Promise<string | null | undefined> {
+  // A root the system will not list is said by the commands that read roots; here it only loses the command.
+  const locate = (where: readonly ReadRoot[]) =>
+    locateSession(where, id, context).catch((error: unknown) => {
+      if (error instanceof SessionNotFoundError || error instanceof FileSystemError) return [];
+      throw error;
+    });
+  const found = roots.length === 0 ? undefined : (await locate(roots)).find((whereabouts) => whereabouts.copies.some((copy) => copy.path === path));
+  if (found) return found.resume.command;
+  const own = await locate([{ kind: 'store', path: dirname(path) }]);
+  const copy = own.flatMap((whereabouts) => whereabouts.copies).find((candidate) => candidate.path === path);
+  if (copy) return copy.resume.command;
+  return undefined;
 }

@@ -262,7 +262,8 @@ function headerOf(session: OpenedSession, read: SessionRead, visible: TimedMessa
     id: session.id,
     path: session.path,
     store: session.store,
-    title: projection.title ?? null,
+    // Called what `ls` and `inspect` call it.
+    title: projection.displayTitle.title,
     workspace,
     startedAt: isoTime(read.firstCommitAt) ?? (visible[0] ? new Date(visible[0].time).toISOString() : null),
     updatedAt: isoTime(read.lastCommitAt) ?? (visible.at(-1) ? new Date(visible.at(-1)!.time).toISOString() : null),

@@ -7,16 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
 import { rxstoreBin, runCliChild } from '../support/cli-child.js';
 import { buildStateRoot, type BuiltMachine } from '../support/sessions/state-root.js';
-
-const hasScript = spawnSync('script', ['--version']).status === 0;
-
-/** Runs `rxstore <args>` with its standard output on a pseudo-terminal `columns` wide; what the terminal showed, lines without CR. */
-function onTerminal(columns: number, args: string[], env: NodeJS.ProcessEnv = {}): string[] {
-  const quoted = [process.execPath, rxstoreBin, ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
-  const run = spawnSync('script', ['-q', '-e', '-c', `stty cols ${columns} rows 50; ${quoted}`, '/dev/null'], { encoding: 'utf8', env: { ...process.env, ...env } });
-  expect(run.status, run.stderr).toBe(0);
-  return run.stdout.replaceAll('\r', '').trimEnd().split('\n');
-}
+import { hasScript, onTerminal } from '../support/terminal.js';
 
 async function listedJson(machine: BuiltMachine): Promise<ListedSession[]> {
   return JSON.parse((await runCliChild(['ls', '--json', '--state-home', machine.stateRoot])).stdout) as ListedSession[];
@@ -167,5 +158,15 @@ describe.skipIf(!hasScript)('what a terminal is told of how rows were checked', 
     expect(verified.status).toBe(1); // the machine holds a damaged session
     expect(verified.stdout).toContain(`] ${sessions.length}/${sessions.length}`);
     expect(verified.stdout).not.toContain('summary cache read them');
+  });
+
+  it.each([40, 60])('in %i columns the line about the summary cache fits the terminal, said in short', async (columns) => {
+    const machine = await buildStateRoot();
+    const sessions = await listedJson(machine);
+    onTerminal(200, ['ls', '--state-home', machine.stateRoot]);
+    const lines = onTerminal(columns, ['ls', '--state-home', machine.stateRoot]);
+    expect(lines).toHaveLength(sessions.length + 2);
+    expect(lines.at(-1)).toBe(`0 read, ${sessions.length} cached; --verify reads all`);
+    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
   });
 });

@@ -88,7 +88,9 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
     const { home, workspace, folder } = await mixedFolder();
     const run = await runCliChild(['migrate', 'jsonl-to-v4', folder, '--home', home, '--cwd', workspace, `--concurrency=${value}`], HANG);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`rxstore: RX_USAGE: --concurrency must be a positive integer, not ${JSON.stringify(value)}; see rxstore migrate jsonl-to-v4 --help\n`);
+    // Given nothing, it is an option without its value, said as every such option is.
+    const why = value === '' ? '--concurrency needs a value' : `--concurrency must be a positive integer, not ${JSON.stringify(value)}`;
+    expect(run.stderr).toBe(`rxstore: RX_USAGE: ${why}; see rxstore migrate jsonl-to-v4 --help\n`);
     expect(run.stdout).toBe('');
     expect(existsSync(join(home, 'projects'))).toBe(false);
   });
@@ -122,6 +124,28 @@ describe('rxstore migrate jsonl-to-v4 as a person uses it', () => {
     expect(run.signal).toBeNull();
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(`rxstore: RX_NOT_A_SESSION: ${folder}/e-fifo.jsonl: a FIFO, not a regular file: a transcript is a regular .jsonl file\n`);
+  });
+  it('puts each warning on a line of its own under the migration, no line over 400 characters', async () => {
+    const { home, workspace, folder, store } = await mixedFolder();
+    // No system message, and a tool call in OpenAI's nested form whose arguments are an array: three warnings.
+    const lines = [
+      { role: 'user', content: 'Count the files' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'call_n', type: 'function', function: { name: 'bash', arguments: '["ls"]' } }] },
+      { role: 'tool', tool_call_id: 'call_n', content: '3' },
+    ];
+    const transcript = join(folder, 'nested.jsonl');
+    await writeFile(transcript, lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const run = await runCliChild(['migrate', 'jsonl-to-v4', transcript, '--home', home, '--cwd', workspace], HANG);
+    expect(run.code, run.stderr).toBe(0);
+    const [done, ...rest] = run.stdout.trimEnd().split('\n');
+    const id = /: ([0-9a-f]{24}) -> /.exec(done!)![1]!;
+    expect(done).toBe(`[1/1] migrated ${transcript}: ${id} -> ${store}/${id}; resume: cd ${workspace} && REASONIX_HOME=${home} reasonix --resume ${id}`);
+    const warnings = rest.slice(0, -1);
+    expect(warnings.length).toBeGreaterThanOrEqual(2);
+    for (const line of warnings) expect(line).toMatch(/^ {2}warning: \S/);
+    expect(warnings.join('\n')).toContain('no system message');
+    expect(rest.at(-1)).toBe('1 transcript: 1 migrated, 0 would be migrated, 0 already migrated, 0 failed');
+    for (const line of run.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(400);
   });
 });
 

@@ -21,6 +21,23 @@ describe('unknown things are usage errors, said the same way', () => {
     [['ls', '--verfy'], usage('unknown option --verfy; did you mean --verify?', 'rxstore ls --help')],
     [['inspect', '--jsn', 'abc'], usage('unknown option --jsn; did you mean --json?', 'rxstore inspect --help')],
     [['ls', '--frobnicate'], usage('unknown option --frobnicate', 'rxstore ls --help')],
+    // Case is no distance: a command or option typed in capitals is the one it spells.
+    [['INSPECT'], usage('unknown command INSPECT; did you mean inspect?')],
+    [['help', 'INSPECT'], usage('unknown command INSPECT; did you mean inspect?')],
+    [['Ls', '--json'], usage('unknown command Ls; did you mean ls?')],
+    [['ls', '--JSON'], usage('unknown option --JSON; did you mean --json?', 'rxstore ls --help')],
+    [['inspect', '--jsno', 'abc'], usage('unknown option --jsno; did you mean --json?', 'rxstore inspect --help')],
+    // Words after a help topic are arguments nothing takes, said as any command says them.
+    [['help', 'inspect', 'extra'], usage('unexpected argument extra', 'rxstore help --help')],
+    [['help', 'migrate', 'jsonl-to-v4', 'x', 'y'], usage('unexpected arguments x, y', 'rxstore help --help')],
+    [['ls', 'extra'], usage('unexpected argument extra', 'rxstore ls --help')],
+    // A name that would not be seen is shown quoted.
+    [[''], usage('unknown command ""')],
+    [['help', ''], usage('unknown command ""')],
+    [['help', ' '], usage('unknown command " "')],
+    [['migrate', ''], usage('unknown command migrate ""', 'rxstore migrate --help')],
+    // An empty transcript name names nothing, as inspect "" does: not the current folder.
+    [['migrate', 'jsonl-to-v4', ''], usage('name a transcript or a directory, or give --all', 'rxstore migrate jsonl-to-v4 --help')],
   ])('rxstore %j', async (args, stderr) => {
     expect(await runCliChild(args)).toMatchObject({ code: 2, stdout: '', stderr });
   });
@@ -41,6 +58,86 @@ describe('unknown things are usage errors, said the same way', () => {
     }
     // The help of a command that exists is still help.
     expect(await runCliChild(['help', 'migrate', 'jsonl-to-v4'])).toMatchObject({ code: 0, stderr: '' });
+  });
+});
+
+describe('an option given a value it cannot take is a usage error, naming the option', () => {
+  // Every boolean option of every command: a value other than true or false is never read as one.
+  it.each([
+    ['inspect', ['x', '--json=maybe']],
+    ['inspect', ['x', '--messages=1']],
+    ['inspect', ['x', '--verbose=yes']],
+    ['inspect', ['x', '--strict=TRUE']],
+    ['ls', ['--json=maybe']],
+    ['ls', ['--verify=no']],
+    ['ls', ['--cache=0']],
+    ['ls', ['--utc=on']],
+    ['ls', ['-h=x']],
+    ['where', ['x', '--json=maybe']],
+    ['cat', ['x', '--records=maybe']],
+    ['export', ['x', '--to', '-', '--force=maybe']],
+    ['repair', ['x', '--dry-run=maybe']],
+    ['repair', ['x', '--json=maybe']],
+    ['salvage', ['x', '--dry-run=maybe']],
+    ['salvage', ['x', '--json=maybe']],
+    ['view', ['x', '--all=maybe']],
+    ['view', ['x', '--force=maybe']],
+    ['migrate jsonl-to-v4', ['--all=maybe']],
+    ['migrate jsonl-to-v4', ['x.jsonl', '--dry-run=maybe']],
+    ['migrate jsonl-to-v4', ['x.jsonl', '--json=maybe']],
+  ])('rxstore %s %j', async (command, args) => {
+    const option = args.find((arg) => arg.includes('='))!;
+    const [name, value] = option.split('=') as [string, string];
+    const run = await runCliChild([...command.split(' '), ...args]);
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: usage(`invalid value: ${name} is "${value}"; it must be true or false (or no value)`, `rxstore ${command} --help`) });
+  });
+
+  it('--no-json=x is refused, --json=true and --json=false are read as they say', async () => {
+    expect((await runCliChild(['ls', '--no-json=x'])).stderr).toBe(usage('invalid value: --no-json is "x"; it takes no value', 'rxstore ls --help'));
+    const home = await tempDir('rxstore-no-home-');
+    const yes = await runCliChild(['ls', '--json=true', '--home', home]);
+    expect(yes).toMatchObject({ code: 2, stdout: '[]\n' });
+    const no = await runCliChild(['ls', '--json=false', '--home', home]);
+    expect(no).toMatchObject({ code: 2, stdout: '' });
+  });
+
+  // Every option that takes a value, given none: at the end, before another option, or empty after `=`.
+  it.each<[string, string[], string]>([
+    ['inspect', ['--state-home'], '--state-home'],
+    ['inspect', ['x', '--home'], '--home'],
+    ['inspect', ['--cwd', '--json', 'x'], '--cwd'],
+    ['where', ['--home'], '--home'],
+    ['ls', ['--home='], '--home'],
+    ['ls', ['--workspace'], '--workspace'],
+    ['ls', ['--workspace', '--json'], '--workspace'],
+    ['ls', ['--store'], '--store'],
+    ['cat', ['x', '--cursor'], '--cursor'],
+    ['export', ['x', '--to'], '--to'],
+    ['export', ['x', '--to', '-', '--format'], '--format'],
+    ['export', ['x', '--to', '-', '--view='], '--view'],
+    ['view', ['--format'], '--format'],
+    ['view', ['x', '--to'], '--to'],
+    ['salvage', ['x', '--to'], '--to'],
+    ['migrate jsonl-to-v4', ['--to'], '--to'],
+    ['migrate jsonl-to-v4', ['--concurrency'], '--concurrency'],
+    ['migrate jsonl-to-v4', ['--cwd', '--all'], '--cwd'],
+    // An empty word is no value either: taken as given it would be the current folder, or no file at all.
+    ['ls', ['--home', ''], '--home'],
+    ['ls', ['--state-home', ''], '--state-home'],
+    ['ls', ['--cwd', ''], '--cwd'],
+    ['ls', ['--workspace', ''], '--workspace'],
+    ['where', ['x', '--cwd', ''], '--cwd'],
+    ['view', ['x', '--to', ''], '--to'],
+    ['migrate jsonl-to-v4', ['x', '--cwd', ''], '--cwd'],
+  ])('rxstore %s %j: %s needs a value', async (command, args, option) => {
+    const run = await runCliChild([...command.split(' '), ...args]);
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: usage(`${option} needs a value`, `rxstore ${command} --help`) });
+  });
+
+  it('`-` is a value: view --to - writes to standard output', async () => {
+    const run = await runCliChild(['view', 'x', '--to', '-', '--home', await tempDir('rxstore-no-home-')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^rxstore: RX_SESSION_NOT_FOUND: no session matches "x"/);
   });
 });
 

@@ -34,7 +34,7 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
   afterEach(() => {
     process.env.XDG_CACHE_HOME = before;
   });
-  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v6.json');
+  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v7.json');
 
   it('an unchanged session is not read again; a changed one is; the rows say which, and read the same', async () => {
     const machine = await buildStateRoot();
@@ -92,7 +92,7 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
   it('resume points are kept apart: a listing of unchanged sessions needs none, and a foreign or spoilt file of them only costs a whole read', async () => {
     const machine = await buildStateRoot();
     const first = await ls(machine);
-    const points = join(cacheDir, 'rxstore', 'resume-points-v6.json');
+    const points = join(cacheDir, 'rxstore', 'resume-points-v7.json');
     // Unreadable as JSON, and then gone: the summaries alone answer every unchanged session.
     await writeFile(points, '{"version": 3, "entries": {');
     expect(new Set(checked(await ls(machine)))).toEqual(new Set(['cache']));
@@ -184,7 +184,7 @@ describe('an appended log costs only its new batches; anything else is read whol
     await appendBatch(dir, retract);
     expect(row(await ls(home), source.id).checked).toBe('now');
     // A message id the log already holds: Reasonix refuses the session, and so does the listing.
-    const kept = JSON.parse(await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'resume-points-v6.json'), 'utf8')) as { entries: Record<string, unknown> };
+    const kept = JSON.parse(await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'resume-points-v7.json'), 'utf8')) as { entries: Record<string, unknown> };
     expect(kept.entries[dir]).toBeDefined();
     const repeated = (await readSession(dir)).projection.transcript.find(({ message }) => message.id !== undefined)!.message.id!;
     await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: repeated, content: 'again', origin: 'user' } } }]);
@@ -252,11 +252,11 @@ describe('the cache folder and files, when they are not what they should be', ()
     const cacheHome = await tempDir('rxstore-cache-');
     const folder = join(cacheHome, 'rxstore');
     await mkdir(folder);
-    for (const name of ['summaries-v6.json', 'resume-points-v6.json']) execFileSync('mkfifo', [join(folder, name)]);
+    for (const name of ['summaries-v7.json', 'resume-points-v7.json']) execFileSync('mkfifo', [join(folder, name)]);
     const run = await lsWithCacheHome(machine, cacheHome);
     expect(run.code, run.stderr).toBe(0);
     expect(new Set(checked(JSON.parse(run.stdout) as ListedSession[]))).toEqual(new Set(['now']));
-    expect((await stat(join(folder, 'summaries-v6.json'))).isFile()).toBe(true);
+    expect((await stat(join(folder, 'summaries-v7.json'))).isFile()).toBe(true);
   });
 
   it('a cache folder that cannot be made is one warning in words, and the listing still answers; the library throws RX_FILE_SYSTEM', async () => {
@@ -268,7 +268,7 @@ describe('the cache folder and files, when they are not what they should be', ()
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).not.toEqual([]);
     expect(run.stderr).toBe(`rxstore: warning: the summary cache was not saved whole (${join(notAFolder, 'rxstore')}: not a directory); the next ls reads again the logs it lacks\n`);
-    const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v6.json'), 4);
+    const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v7.json'), 4);
     file.set('a', 1);
     await expect(file.save()).rejects.toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: join(notAFolder, 'rxstore'), errno: 'ENOTDIR' } });
   });

@@ -20,8 +20,8 @@ export function catCommand(output: Output, setExit: (code: ExitCode) => void) {
         .example(
           examples(
             ['$0 cat 15350df4', 'what a person reads, one JSON message a line'],
-            ['$0 cat 15350df4 --records | jq -r "select(.type == \\"command\\") | .command"', 'the shell commands the session ran'],
-            ['$0 cat ~/.reasonix/projects/-home-me-app/sessions/old.jsonl', 'a JSONL transcript'],
+            ["$0 cat 15350df4 --records | jq -r '.command // empty'", 'the shell commands the session ran'],
+            ['$0 cat ~/.reasonix/sessions/notes.jsonl', 'a JSONL transcript'],
             ['$0 cat 15350df4 --records --cursor 15350df4.cursor >> index.jsonl', 'only the records committed since the last run'],
           ),
         )

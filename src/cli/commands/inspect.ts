@@ -20,7 +20,7 @@ export function inspectCommand(output: Output, setExit: (code: ExitCode) => void
         .example(
           examples(
             ['$0 inspect 15350df4', 'a session by the start of its id, looked up as `rxstore ls` finds it'],
-            ['$0 inspect ~/.reasonix/projects/*/sessions-v4/*/', 'every session of every workspace, one report each'],
+            ['$0 inspect ~/.reasonix/projects/*/sessions-v4/*', 'every session of every workspace, one report each'],
             ['$0 inspect old.jsonl --messages | head', 'what a person reads in a JSONL transcript'],
           ),
         )

@@ -16,7 +16,7 @@ export function repairCommand(output: Output, setExit: (code: ExitCode) => void)
         .example(
           examples(
             ['$0 repair 15350df4 --dry-run', 'what would be cut, changing nothing'],
-            ['$0 repair ~/.reasonix/projects/-home-me-app/sessions-v4/15350df4…', 'a session by its directory'],
+            ['$0 repair ~/backup/sessions-v4/15350df4…', 'a session by its directory'],
           ),
         )
         .epilogue(

@@ -1,6 +1,7 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { terminalSafeJson } from '../json-output.js';
 import { printable, exportSession, openSession, type ExportFormat, type ExportView } from '../../index.js';
+import { warningLine } from '../error-line.js';
 import { resolve } from 'node:path';
 import { exportedText } from '../../migrate/export-session.js';
 import type { Output } from '../output.js';
@@ -24,6 +25,9 @@ const STDOUT = '-';
 export async function runExport(args: ExportArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   const session = await openSession(await resolveSessionArgument(args.session, args));
   const read = await session.read();
+  // The export is the session as it is: one Reasonix takes no new turn in is no more gone on with once exported.
+  const refusedTurn = read.problems.find(({ code }) => code === 'RX_TURN_REFUSED');
+  if (refusedTurn) output.err(warningLine(`${refusedTurn.message.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}; the export keeps it as it is: \`rxstore salvage\` writes a copy Reasonix goes on with`));
   if (args.to === STDOUT) {
     // On standard output, likely a terminal: the same JSON values, with no raw control character.
     output.out(terminalSafeJson(exportedText(read, { format: args.format, view: args.view, id: read.id }).document));

@@ -57,8 +57,8 @@ export async function runInspect(args: InspectArgs, output: Output, setExit: (co
 async function inspectOne(arg: string, args: InspectArgs): Promise<Inspected> {
   try {
     const session = await openSession(await resolveSessionArgument(arg, args));
-    // A summary needs no message text: it is read in memory that does not grow with the log.
-    const read = await session.read({ keep: args.messages ? 'whole' : 'index' });
+    // A summary needs no message text (but the start of what the person typed, for its title): it is read in memory that does not grow with the log.
+    const read = await session.read(args.messages ? { keep: 'whole' } : { keep: 'index', previews: true });
     return { session, read, report: inspectReport(read, session.store, { strict: args.strict }) };
   } catch (error) {
     // One session that cannot be found or read never hides the reports of the others.

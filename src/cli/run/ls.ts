@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import { jsonOutput } from '../json-output.js';
 import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -51,7 +52,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCo
     output.out(formatLs(sessions, { columns: output.columns, utc: args.utc, homeDir: inputs.homeDir }));
     // On a terminal, a person is told what was not read whole now; a pipe gets the rows alone (--json has `checked`).
     if (output.columns !== undefined) {
-      const told = checkedLine(sessions);
+      const told = checkedLine(sessions, output.columns);
       if (told) output.err(`${told}\n`);
       for (const command of new Set(sessions.map((session) => session.relocate).filter((command) => command !== null))) output.err(`a workspace marked (gone) was moved? ${printable(command)}\n`);
     }
@@ -66,18 +67,39 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCo
   setExit(refused ? EXIT.refused : EXIT.done);
 }
 
-/** How the rows were checked, when not every one was read whole now. */
-function checkedLine(sessions: readonly ListedSession[]): string | undefined {
+/**
+ * How the rows were checked, when not every one was read whole now; fitted to a terminal of
+ * `columns`: said in full, else in short, else the short form broken between words.
+ */
+function checkedLine(sessions: readonly ListedSession[], columns: number): string | undefined {
   const count = (how: ListedSession['checked']) => sessions.filter((session) => session.checked === how).length;
   const [now, appended, cached, no] = [count('now'), count('appended'), count('cache'), count('no')];
   if (now === sessions.length) return undefined;
-  const parts = [
-    `${now} read now`,
-    appended > 0 ? `${appended} from the summary cache and what was appended since, read now` : undefined,
-    cached > 0 ? `${cached} unchanged since the summary cache read them` : undefined,
-    no > 0 ? `${no} not read at all` : undefined,
-  ].filter((part) => part !== undefined);
-  return `${parts.join(', ')}${appended + cached > 0 ? ' (--verify reads every log)' : ''}`;
+  const fromCache = appended + cached > 0;
+  const said = (words: { now: string; appended: string; cached: string; no: string; verify: string }) =>
+    [
+      `${now} ${words.now}`,
+      appended > 0 ? `${appended} ${words.appended}` : undefined,
+      cached > 0 ? `${cached} ${words.cached}` : undefined,
+      no > 0 ? `${no} ${words.no}` : undefined,
+    ]
+      .filter((part) => part !== undefined)
+      .join(', ') + (fromCache ? words.verify : '');
+  const full = said({ now: 'read now', appended: 'from the summary cache and what was appended since, read now', cached: 'unchanged since the summary cache read them', no: 'not read at all', verify: ' (--verify reads every log)' });
+  if (stringWidth(full) <= columns) return full;
+  const short = said({ now: 'read', appended: 'cached + appended', cached: 'cached', no: 'not read', verify: '; --verify reads all' });
+  return wrapWords(short, columns);
+}
+
+/** `text` broken between words into lines of at most `columns` cells (a longer word is a line of its own). */
+function wrapWords(text: string, columns: number): string {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && stringWidth(last) + 1 + stringWidth(word) <= columns) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.join('\n');
 }
 
 /** The one line of a listing that found nothing: where it looked (exit 2, as a lookup that finds nothing). */

@@ -68,11 +68,13 @@ function positiveInteger(value: string, option: string): number {
 
 /**
  * One line per transcript: what was done, the new session's id and directory and how to resume
- * it; or where and why it failed. Control characters (in a file name, say) are shown escaped, so
+ * it, then a line per warning; or where and why it failed. Control characters (in a file name, say) are shown escaped, so
  * they cannot move the cursor or break the line.
  */
 function outcomeLine(outcome: TranscriptOutcome, destination: Destination): string {
-  return printable(describeOutcome(outcome, destination));
+  // Each warning on a line of its own under the outcome: joined, they made one line of many hundred characters.
+  const warnings = outcome.report?.warnings.map((warning) => `\n  warning: ${printable(warning)}`) ?? [];
+  return `${printable(describeOutcome(outcome, destination))}${warnings.join('')}`;
 }
 
 function describeOutcome(outcome: TranscriptOutcome, destination: Destination): string {
@@ -91,6 +93,5 @@ function describeOutcome(outcome: TranscriptOutcome, destination: Destination): 
     (slug === null
       ? 'none: not a store `reasonix --resume` searches (<state root>/projects/<slug>/sessions-v4)'
       : `${resumeWithRoot(targetId, destination.platform, destination.pinned)}, from the folder whose slug is ${slug}`);
-  const warnings = report!.warnings.map((warning) => `; warning: ${warning}`).join('');
-  return `${action} ${outcome.source}: ${targetId} -> ${targetDir}; resume: ${resume}${warnings}`;
+  return `${action} ${outcome.source}: ${targetId} -> ${targetDir}; resume: ${resume}`;
 }

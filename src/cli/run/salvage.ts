@@ -1,4 +1,5 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { openSession } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
 import { salvageSession, salvageTranscript, type SalvageReport, type TranscriptSalvageReport } from '../../index.js';
 import { isTranscriptPath } from '../../migrate/salvage-transcript.js';
@@ -9,6 +10,8 @@ import { resolveSessionArgument } from '../session-argument.js';
 import { v4SessionPath } from '../session-path.js';
 import type { RootArgs } from '../root-options.js';
 import { counted } from '../plural.js';
+import { basename } from 'node:path';
+import { machineRoots, resumeOfCopy, RxError, type ResumeContext } from '../../index.js';
 
 /** What `rxstore salvage` is run with: the options salvage.ts declares, as yargs gives them. */
 export interface SalvageArgs extends RootArgs {
@@ -23,7 +26,11 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
   if (isTranscriptPath(args.session)) {
     // Looked at as every command looks at what was typed: a transcript that is not there is not a session (exit 2).
     const report = await salvageTranscript(await resolveSessionArgument(args.session, args), { to: args.to, dryRun: args.dryRun });
-    output.out(args.json ? `${jsonOutput(report, 2)}\n` : describeTranscriptSalvage(report));
+    const id = basename(report.newPath, '.jsonl');
+    const resume = args.json || report.action === 'would-salvage' ? undefined : await resumeOfNew(report.newPath, id, args);
+    // Salvage keeps a transcript's messages as they are: one Reasonix takes no new turn in still takes none; migrate repairs that.
+    const refused = args.json || report.action === 'would-salvage' ? undefined : (await (await openSession(report.newPath)).read()).problems.find(({ code }) => code === 'RX_TURN_REFUSED');
+    output.out(args.json ? `${jsonOutput(report, 2)}\n` : describeTranscriptSalvage(report, resume, refused?.message));
     setExit(EXIT.done);
     return;
   }
@@ -40,6 +47,9 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
       ) + '\n',
     );
     if (report.turnRepair) output.out(turnRepairText(report.turnRepair));
+    // The command that goes on with the new session, as `rxstore where` would print it from here.
+    const resume = report.action === 'would-salvage' ? undefined : await resumeOfNew(report.newDir, report.newId, args);
+    if (resume) output.out(`${printable(`  resume it with: ${resume}`)}\n`);
   }
   setExit(EXIT.done);
 }
@@ -64,13 +74,31 @@ function leftOutText(leftOut: SalvageReport['leftOutMessages']): string {
   return parts.length > 0 ? `; left out: ${parts.join(', ')}` : '';
 }
 
-function describeTranscriptSalvage(report: TranscriptSalvageReport): string {
+/** What `rxstore where` judges resume commands by, run here with the same roots. */
+async function whereContext(args: SalvageArgs): Promise<ResumeContext> {
+  const { inputs, roots } = await machineRoots(args);
+  return { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
+}
+
+/** The resume line's command, after the salvage is done: roots that cannot be read leave it out, never fail what was written. */
+async function resumeOfNew(path: string, id: string, args: SalvageArgs): Promise<string | null | undefined> {
+  try {
+    return await resumeOfCopy(path, id, await whereContext(args));
+  } catch (error) {
+    if (error instanceof RxError) return undefined;
+    throw error;
+  }
+}
+
+/** `resume`: the command `rxstore where` prints for the new transcript, when it could judge it. */
+function describeTranscriptSalvage(report: TranscriptSalvageReport, resume: string | null | undefined, refused: string | undefined): string {
   const verb = { salvaged: 'salvaged into', 'would-salvage': 'would salvage into', 'already-salvaged': 'already salvaged into' }[report.action];
   const lines = [`${report.source}: ${verb} ${report.newPath}: ${counted(report.linesKept, 'message')} kept, ${counted(report.dropped.length, 'line')} left out`];
   if (report.byteOrderMarkRemoved) lines.push('  the byte-order mark at its start was left out');
   // A reason shows the line it is about: text from the transcript, escaped with every line below.
   for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
   const platform = process.platform === 'win32' ? 'win32' : 'linux';
-  lines.push(`  resume it with: ${reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
+  if (refused) lines.push(`  ${refused.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)} writes a session it goes on with`);
+  else lines.push(`  resume it with: ${resume ?? reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
   return `${lines.map((line) => printable(line)).join('\n')}\n`;
 }

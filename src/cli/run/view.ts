@@ -9,7 +9,7 @@ import { resumeOfListed } from '../../store/locate-session.js';
 import { checkPageFile, MARKDOWN_GENERATOR_MARK, readSessionView, renderHtml, renderMarkdown, writeSite } from '../../view/index.js';
 import { processOutput, writeStdout, type Output } from '../output.js';
 import { cutLongWords, errorLines, warningLine } from '../error-line.js';
-import { printable, FileSystemError, OverwriteRefusedError, SessionNotFoundError, UsageError, listSessions, locateSession, machineRoots, openSession } from '../../index.js';
+import { printable, OverwriteRefusedError, UsageError, listSessions, machineRoots, openSession, resumeOfCopy } from '../../index.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -99,27 +99,12 @@ async function writeToOutput(pieces: AsyncIterable<string>, output: Output): Pro
 
 /**
  * The command `rxstore where` prints for the session (the folder and the Reasonix home it needs);
- * undefined for a session outside the roots, where the page guesses from the session alone.
+ * undefined for a session no store lists, where the page guesses from the session alone.
  */
 async function resumeAsWhereSays(id: string, path: string, args: RootArgs): Promise<string | null | undefined> {
   const { inputs, roots } = await machineRoots(args);
   const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
-  // A root the system will not list is said by the commands that read roots; this page only loses its resume line.
-  const located = await locateSession(roots.roots, id, context).catch((error: unknown) => {
-    if (error instanceof SessionNotFoundError || error instanceof FileSystemError) return [];
-    throw error;
-  });
-  const found = located.find((whereabouts) => whereabouts.copies.some((copy) => copy.path === path));
-  if (found) return found.resume.command;
-  // Outside the roots (a copied or moved state root, named by its folder): judged where it is, by the
-  // same rule, so the command carries the state root it needs, or copies a global session into a
-  // workspace's store, as `where --state-home <its root>` would say.
-  const own = await locateSession([{ kind: 'store', path: dirname(path) }], id, context).catch((error: unknown) => {
-    if (error instanceof SessionNotFoundError || error instanceof FileSystemError) return [];
-    throw error;
-  });
-  const copy = own.flatMap((whereabouts) => whereabouts.copies).find((candidate) => candidate.path === path);
-  return copy ? copy.resume.command : undefined;
+  return resumeOfCopy(path, id, context, roots.roots);
 }
 
 /**

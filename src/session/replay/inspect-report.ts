@@ -4,6 +4,7 @@ import { promoteWarnings, type ErrorData, type Problem } from '../../errors/inde
 import type { SessionRead, SessionStatus } from '../reading/read-session.js';
 import { workspaceOf } from '../reading/read-session.js';
 import type { TornTail } from '../../codec/batch.js';
+import type { DisplayTitle } from './session-title.js';
 
 /**
  * A problem as `inspect --json` prints it: code, severity, message and data, with the place (file,
@@ -23,7 +24,10 @@ export interface InspectReport {
   path: string;
   status: SessionStatus;
   workspace: string | null;
+  /** What the session is called, as `ls` shows it: its own title, else the start of what the person first typed (null: neither). */
   title: string | null;
+  /** Where `title` comes from: the session's own title, or a preview of its first typed message. */
+  titleFrom: DisplayTitle['titleFrom'];
   createdAt: string | null;
   updatedAt: string | null;
   writerGeneration: number;
@@ -47,7 +51,11 @@ export interface InspectReport {
   problems: ReportedProblem[];
 }
 
-/** What `rxstore inspect` prints, as data: the verdict, counts, times, locks, hygiene and every problem found; `strict` makes warnings errors. */
+/**
+ * What `rxstore inspect` prints, as data: the verdict, counts, times, locks, hygiene and every
+ * problem found; `strict` makes warnings errors. A read that kept no messages must have kept
+ * their previews (`previews: true`), for the title.
+ */
 export function inspectReport(read: SessionRead, store: string, options: InspectOptions = {}): InspectReport {
   const transcript = read.projection.transcriptIndex;
   // Null-prototype counters, keys in the order roles are first met.
@@ -64,7 +72,7 @@ export function inspectReport(read: SessionRead, store: string, options: Inspect
     path: read.dir,
     status: read.status,
     workspace: workspaceOf(read) ?? null,
-    title: read.projection.title ?? null,
+    ...read.projection.displayTitle,
     createdAt: isoTime(read.manifest?.createdAt) ?? isoTime(read.firstCommitAt),
     updatedAt: isoTime(read.lastCommitAt),
     writerGeneration: read.writerGeneration,

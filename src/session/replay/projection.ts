@@ -9,6 +9,7 @@ import { ResultEvents, type ResultEventKind } from './result-events.js';
 import { TranscriptIndex, type IndexedTranscript, type TranscriptEntry } from './transcript-index.js';
 import { TurnTable, type TurnRecord, type Turns } from './turn-table.js';
 import type { GateMessage, GateVerdict } from './transcript-gate.js';
+import { displayTitle, firstTyped, type DisplayTitle } from './session-title.js';
 
 export type { TranscriptEntry } from './transcript-index.js';
 export type { TurnRecord, Turns } from './turn-table.js';
@@ -181,8 +182,17 @@ export class Projection {
     return this.model.gateMessages();
   }
 
+  /** The session's own title (`session/title`, or the one its store gives it). */
   get title(): string | undefined {
     return this.titleText;
+  }
+
+  /**
+   * What the session is called: its own title, else the start of what the person first typed, as
+   * `ls` shows it. Needs the messages kept, or (with `keep: 'index'`) their previews.
+   */
+  get displayTitle(): DisplayTitle {
+    return displayTitle(this.titleText, firstTyped(this.index)?.text);
   }
 
   /** The sequence after the `session/title` event that set the title. */

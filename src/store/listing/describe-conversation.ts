@@ -6,7 +6,7 @@ import { writerLockHolder } from '../../session/reading/writer-locks.js';
 import type { SummaryCache } from './summary-cache.js';
 import { summariseAppended } from './summarise-appended.js';
 import { summariseCopy, type CopySummary, type ListedStatus, type WorkspaceSource } from './summarise-copy.js';
-import type { DisplayTitle } from './title-text.js';
+import type { DisplayTitle } from '../../session/replay/session-title.js';
 
 /** One copy of a listed session, as `ls --json` and `where --json` print it. */
 export interface ListedCopy {

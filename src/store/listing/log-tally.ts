@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Projection } from '../../session/replay/projection.js';
 import { seenByPerson } from '../../session/replay/views.js';
 import { SeenIds, SeenIdsSchema } from '../../session/replay/seen-ids.js';
+import { firstTyped } from '../../session/replay/session-title.js';
 import { gateCarry, GateCarrySchema, transcriptGate } from '../../session/replay/transcript-gate.js';
 
 /**
@@ -38,7 +39,7 @@ export function tallyOf(projection: Projection, facts: BatchFacts): LogTally {
     messages: projection.transcript.filter(({ message }) => seenByPerson(message)).length,
     lastCommitAt: facts.lastCommitAt,
     title: projection.title ?? null,
-    firstTyped: firstTyped(projection),
+    firstTyped: firstTyped(projection.transcriptIndex),
     workspace: projection.workspace ?? null,
     payloadRefs: facts.payloadRefs,
     gate: gateCarry(projection.gateMessages()),
@@ -73,7 +74,7 @@ export class TallyCarrier {
       messages: tally.messages + batch.transcript.filter(({ message }) => seenByPerson(message)).length,
       lastCommitAt: facts.lastCommitAt ?? tally.lastCommitAt,
       title: batch.title ?? tally.title,
-      firstTyped: tally.firstTyped ?? firstTyped(batch),
+      firstTyped: tally.firstTyped ?? firstTyped(batch.transcriptIndex),
       workspace: batch.workspace ?? tally.workspace,
       payloadRefs: tally.payloadRefs + facts.payloadRefs,
       gate: gateCarry(view, tally.gate),
@@ -89,13 +90,3 @@ export class TallyCarrier {
 
 /** Event kinds that change what earlier batches wrote: a tally cannot follow them without the log before. */
 const REWRITING_KINDS = new Set(['message/upsert', 'message/retract', 'history/replace', 'legacy/import', 'model/context-replace', 'compaction']);
-
-/** What the person first typed: the preview Reasonix shows for an untitled session; null when none yet. */
-function firstTyped(projection: Projection): LogTally['firstTyped'] {
-  for (const { message } of projection.transcript) {
-    if (message.role === 'user' && message.origin !== 'host') {
-      return { text: message.raw_content || (typeof message.content === 'string' ? message.content : null) };
-    }
-  }
-  return null;
-}

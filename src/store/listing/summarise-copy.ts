@@ -11,8 +11,9 @@ import { cursorAt } from '../../session/cursors/cursor.js';
 import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
 import { jsonlMetaTitle } from '../jsonl/jsonl-meta.js';
 import { readTranscriptLines } from '../jsonl/read-transcript-lines.js';
+import { readJsonlSession } from '../jsonl/read-jsonl-session.js';
 import type { JsonlCopy, SessionCopy, V0Copy, V4Copy } from './session-copy.js';
-import { displayTitle, type DisplayTitle } from './title-text.js';
+import { displayTitle, type DisplayTitle } from '../../session/replay/session-title.js';
 
 /**
  * Reasonix's verdict on a copy (docs/format.md §13.1), or `locked`: a running process holds its writer lock,
@@ -106,13 +107,15 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
     stat(copy.path),
   ]);
   const meta = transcriptMeta(copy);
+  // A transcript Reasonix migrates whole may still be refused a new turn: its gate judges what it migrates to.
+  const turn = !lines.problem && copy.format === 'jsonl' ? (await readJsonlSession(copy.path)).problems.find(({ code }) => code === 'RX_TURN_REFUSED') : undefined;
   // A meta file Reasonix cannot read it does without (it resumes the transcript): said, but no damage.
   const invalidMeta = copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : null;
-  const problem = lines.problem ?? invalidMeta;
+  const problem = lines.problem ?? turn?.message ?? invalidMeta;
   return {
-    status: lines.problem ? 'damaged' : 'ok',
+    status: lines.problem ? 'damaged' : turn ? 'turn-refused' : 'ok',
     problem,
-    problemCode: lines.problem ? lines.problemCode : invalidMeta ? 'RX_JSONL_META' : null,
+    problemCode: lines.problem ? lines.problemCode : turn ? turn.code : invalidMeta ? 'RX_JSONL_META' : null,
     messages: lines.messages,
     updatedAt: isoTime(meta.updatedAt) ?? isoTime(stats.mtime),
     ...displayTitle(meta.title, meta.preview ?? lines.firstUserText),

@@ -9,7 +9,7 @@ import { CacheFile } from './cache-file.js';
 import { defaultCacheDir } from './cache-dir.js';
 import type { SessionCopy } from './session-copy.js';
 import { WorkspaceSourceSchema } from './summarise-copy.js';
-import { TitleSourceSchema } from './title-text.js';
+import { TitleSourceSchema } from '../../session/replay/session-title.js';
 import { ResumePointSchema, type ResumePoint } from './resume-point.js';
 import type { ContentStamp, CopyRead, CopySummary } from './summarise-copy.js';
 import { filesStamp, lstatOrCode, statLine, statOrCode } from '../../fs/files-stamp.js';
@@ -28,7 +28,9 @@ import { ownershipLockPath, SESSION_FILES } from '../../session/reading/session-
  * from another run than the summaries is used only where it still holds.
  */
 /** One more whenever a rule of rxstore's verdicts changes: a summary judged by the old rules is judged again. */
-const CACHE_VERSION = 6;
+// 6: a listed copy's problem has its code; 7: a JSONL transcript's summary says whether Reasonix takes a new turn in
+// what it migrates it to.
+const CACHE_VERSION = 7;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({

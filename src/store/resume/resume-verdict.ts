@@ -44,6 +44,11 @@ export interface ResumeContext {
   reasonixStateRoot: string | undefined;
   /** `REASONIX_HOME` / `REASONIX_STATE_HOME` the roots were found with: every suggested `reasonix` command carries them. */
   pinned?: PinnedRoots;
+  /**
+   * The session's workspace when the caller knows it and the session does not say: migrate knows the
+   * folder it migrated a transcript of no workspace into, and its command runs from there.
+   */
+  workspace?: string;
 }
 
 /**
@@ -71,7 +76,7 @@ export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblin
   const byId = reasonixResume(copy.id, platform, pinned);
   const byPath = reasonixResume(copy.path, platform, pinned);
   // The folder whose slug the copy sits under: the only one `--resume <id>` finds it from.
-  const home = [copy.workspace, workspace].find((folder): folder is string => folder !== null && sameSlug(slugOf(folder), copy.slug, platform));
+  const home = [copy.workspace, workspace, context.workspace ?? null].find((folder): folder is string => folder !== null && sameSlug(slugOf(folder), copy.slug, platform));
   const fromHome = (command: string) => (home ? fromFolder(home, command, platform) : null);
   const notFromHere = `Reasonix searches only the store of the folder it runs in (${cwd}, slug ${cwdSlug})`;
 
@@ -99,7 +104,7 @@ export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblin
       ? 'a desktop session: the CLI never reads desktop-sessions-v5'
       : 'it is in the global sessions-v4 store, which `reasonix --resume` never searches (`reasonix acp` session/load reads it)';
     // Copied into the store of its workspace (or of this folder), with its content store when it uses one.
-    const target = copy.workspace ?? workspace ?? cwd;
+    const target = copy.workspace ?? workspace ?? context.workspace ?? cwd;
     const store = paths.join(state, 'projects', slugOf(target), 'sessions-v4');
     const present = siblings.find((sibling) => sibling.path === paths.join(store, copy.id));
     if (present) return verdict(copy.store === 'desktop-sessions-v5' ? 'desktop-store' : 'global-store', `${why}; its copy ${present.path} is the one to resume`, null);

@@ -34,7 +34,7 @@ describe('a session Reasonix opens but takes no new turn in is its own verdict',
     const text = await runCli(['inspect', dir]);
     expect(text.code).toBe(1);
     expect(text.stdout).toContain('status       turn-refused');
-    expect(text.stdout).toContain(`new turn     refused by Reasonix: ${reason}`);
+    expect(text.stdout).toContain(`new turn     Reasonix opens it but refuses a new turn: "${reason}"\n`);
     expect(text.stdout).toMatch(/error +RX_TURN_REFUSED /);
 
     // ls marks the row and exits 0; a warm ls keeps the verdict from its cache.

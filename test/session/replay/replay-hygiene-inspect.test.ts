@@ -172,7 +172,9 @@ describe('the inspect report', () => {
       path: source.dir,
       status: 'ok',
       workspace: source.workspace,
-      title: null,
+      // No title of its own: called by what the person first typed, as ls calls it.
+      title: 'List the files in this workspace.',
+      titleFrom: 'preview',
       createdAt: '2026-11-30T06:48:49.235Z',
       updatedAt: '2026-11-30T06:48:49.917Z',
       writerGeneration: 3,

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import type { IndexedTranscript } from './transcript-index.js';
+
+/*
+ * What a session is called, wherever rxstore names it (ls, where, inspect, view): one home, so that
+ * every command calls a session the same.
+ */
 
 /** Longest title shown; longer text is cut with an ellipsis. */
 const TITLE_CHARACTERS = 80;
@@ -26,4 +32,16 @@ export function displayTitle(own: string | null | undefined, preview: string | n
   if (title) return { title, titleFrom: 'title' };
   const shown = titleFromText(preview);
   return { title: shown, titleFrom: shown ? 'preview' : null };
+}
+
+/**
+ * What the person first typed (`raw_content`, else its text), the preview an untitled session is
+ * shown by; `text` null when that message is not plain text; null when the person typed nothing yet.
+ * The transcript must keep its messages, or their previews.
+ */
+export function firstTyped(transcript: IndexedTranscript): { text: string | null } | null {
+  for (let at = 0; at < transcript.length; at += 1) {
+    if (transcript.typedByPerson(at)) return { text: transcript.typedText(at) ?? null };
+  }
+  return null;
 }
