@@ -7,6 +7,7 @@ import { InvalidInputError, isSessionVerdict, MigrationRefusedError, onFileSyste
 import { readLogBatches } from '../codec/read-log.js';
 import { withStoreLock } from '../fs/store-lock.js';
 import { checkFolder, checkOutside } from '../fs/path-kind.js';
+import { refuseSessionFolder } from './not-a-session-folder.js';
 import { goTime } from '../codec/go-json/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';
@@ -82,6 +83,7 @@ export interface MigrationReport {
 export async function migrateJsonlToV4(transcript: string, options: MigrationOptions = {}): Promise<MigrationReport> {
   // A store named with `to` is one that is there (a typo makes no store nobody looks in), outside the transcript's own files.
   if (options.to !== undefined) await checkFolder(resolve(options.to), options.to, { mustExist: true });
+  if (options.to !== undefined) await refuseSessionFolder(resolve(options.to), options.to);
   const path = await canonicalTranscriptPath(transcript);
   if (options.to !== undefined) await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(path));
   const source = await freezeLegacySource(path);

@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { FileSystemError, isSystemError, NotASessionError, RxError, systemErrorInWords, UsageError, type RxErrorCode } from '../errors/index.js';
 import { checkExistingFolder, checkFolder, checkOutside } from '../fs/path-kind.js';
+import { refuseSessionFolder } from './not-a-session-folder.js';
 import { transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
 import { resumeOfCopy } from '../store/locate-session.js';
 import type { ResumeContext } from '../store/resume/resume-verdict.js';
@@ -87,6 +88,7 @@ export async function migrateTranscripts(options: TranscriptMigrationOptions): P
   }
   // A file named as the store, or a folder that is not there, is no place for any transcript.
   if (options.to !== undefined) await checkFolder(resolve(options.to), options.to, { mustExist: true });
+  if (options.to !== undefined) await refuseSessionFolder(resolve(options.to), options.to);
   const pinned = pinnedRoot(options, inputs, stateRoot);
   const { transcripts, special } = options.all ? { transcripts: await unmigratedTranscripts(roots.roots, inputs.platform), special: [] } : await transcriptsAt(resolve(options.path!));
   // A store inside what is migrated (a transcript's sidecar folder) is refused before any is migrated.

@@ -25,3 +25,24 @@ describe('a --to of 5,000 characters', () => {
     expect(lines[0]).toMatch(/^rxstore: RX_PATH_KIND: .*characters\).*a name longer than the file system takes$/);
   });
 });
+
+describe('migrate --to a session folder', () => {
+  it('is refused before anything is written: RX_PATH_KIND, exit 2, the session folder as it was', async () => {
+    const { cp, readdir, writeFile } = await import('node:fs/promises');
+    const { basename } = await import('node:path');
+    const dir = await tempDir('rxstore-to-session-');
+    const source = fixture('plain-chat').dir;
+    const session = join(dir, basename(source));
+    await cp(source, session, { recursive: true });
+    const before = (await readdir(session)).sort();
+    const exported = await runCli(['export', session, '--to', join(dir, 'chat.jsonl')]);
+    expect(exported.code, exported.stderr).toBe(0);
+    await writeFile(join(dir, 'unused'), '');
+    for (const args of [['migrate', 'jsonl-to-v4', join(dir, 'chat.jsonl')], ['migrate', 'jsonl-to-v4', dir]]) {
+      const run = await runCli([...args, '--to', session, '--cwd', dir]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toBe(`rxstore: RX_PATH_KIND: ${session}: is a session (it holds manifest.json), not a sessions-v4 directory\n`);
+      expect((await readdir(session)).sort()).toEqual(before);
+    }
+  });
+});

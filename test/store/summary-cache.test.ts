@@ -259,6 +259,30 @@ describe('the cache folder and files, when they are not what they should be', ()
     expect((await stat(join(folder, 'summaries-v7.json'))).isFile()).toBe(true);
   });
 
+  it('junk entries planted in a cache file are dropped and the file rewritten without them; one past the bound is no cache', async () => {
+    const { MAX_CACHE_FILE_BYTES } = await import('../../src/store/listing/cache-file.js');
+    const machine = await buildStateRoot();
+    const cacheHome = await tempDir('rxstore-cache-');
+    const file = join(cacheHome, 'rxstore', 'summaries-v7.json');
+    const first = await lsWithCacheHome(machine, cacheHome);
+    expect(first.code, first.stderr).toBe(0);
+    const written = JSON.parse(await readFile(file, 'utf8')) as { version: number; entries: Record<string, unknown> };
+    const real = Object.keys(written.entries).sort();
+    expect(real.length).toBeGreaterThan(0);
+    // Cheap to plant, dear to keep: each costs a listing its parse and its rewrite, every run.
+    const junk = Object.fromEntries(Array.from({ length: 50_000 }, (_, at) => [`/junk/${at}`, [[[0]]]]));
+    await writeFile(file, JSON.stringify({ version: written.version, entries: { ...junk, ...written.entries } }));
+    const again = await lsWithCacheHome(machine, cacheHome);
+    expect(again.code, again.stderr).toBe(0);
+    expect(new Set(checked(JSON.parse(again.stdout) as ListedSession[]))).toEqual(new Set(['cache']));
+    expect(Object.keys((JSON.parse(await readFile(file, 'utf8')) as typeof written).entries).sort()).toEqual(real);
+    // Sparse: past the bound the file is not read at all, and the listing reads every session itself.
+    await truncate(file, MAX_CACHE_FILE_BYTES + 1);
+    const past = await lsWithCacheHome(machine, cacheHome);
+    expect(past.code, past.stderr).toBe(0);
+    expect(new Set(checked(JSON.parse(past.stdout) as ListedSession[]))).toEqual(new Set(['now']));
+  });
+
   it('a cache folder that cannot be made is one warning in words, and the listing still answers; the library throws RX_FILE_SYSTEM', async () => {
     const { CacheFile } = await import('../../src/store/listing/cache-file.js');
     const machine = await buildStateRoot();
@@ -268,7 +292,8 @@ describe('the cache folder and files, when they are not what they should be', ()
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).not.toEqual([]);
     expect(run.stderr).toBe(`rxstore: warning: the summary cache was not saved whole (${join(notAFolder, 'rxstore')}: not a directory); the next ls reads again the logs it lacks\n`);
-    const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v7.json'), 4);
+    const { z } = await import('zod');
+    const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v7.json'), 4, z.unknown());
     file.set('a', 1);
     await expect(file.save()).rejects.toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: join(notAFolder, 'rxstore'), errno: 'ENOTDIR' } });
   });

@@ -5,8 +5,12 @@ import { onFileSystem } from '../../errors/index.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { readRegularFile } from '../../fs/read-regular-file.js';
 
-/** Far above the cache of any machine's sessions; a larger file (or /dev/zero) is read as no cache. */
-const MAX_CACHE_FILE_BYTES = 256 * 1024 * 1024;
+/**
+ * Far above the cache of any machine's sessions (an entry is under a kilobyte: 64 MiB is some
+ * hundred thousand sessions); a larger file (or /dev/zero) is read as no cache. Parsing JSON costs
+ * many times its size in memory, so the bound is what a planted file can cost a listing.
+ */
+export const MAX_CACHE_FILE_BYTES = 64 * 1024 * 1024;
 
 /**
  * One JSON file of rxstore's cache folder: entries by path, of a format `version`, read when first
@@ -23,6 +27,7 @@ export class CacheFile {
   constructor(
     readonly file: string,
     private readonly version: number,
+    private readonly entrySchema: z.ZodType,
   ) {}
 
   /** Reads the file, once; entries set or removed meanwhile stay as they were set. */
@@ -32,7 +37,13 @@ export class CacheFile {
       const text = readRegularFile(this.file, MAX_CACHE_FILE_BYTES)?.toString('utf8');
       const parsed = z.object({ version: z.literal(this.version), entries: z.record(z.string(), z.unknown()) }).safeParse(parseJson(text));
       if (!parsed.success) return;
-      for (const [path, value] of Object.entries(parsed.data.entries)) if (!this.entries.has(path)) this.entries.set(path, value);
+      for (const [path, value] of Object.entries(parsed.data.entries)) {
+        if (this.entries.has(path)) continue;
+        // An entry of another shape (a planted file's junk) is dropped, and the file rewritten without
+        // it: kept, it would cost every later listing its memory and time again.
+        if (this.entrySchema.safeParse(value).success) this.entries.set(path, value);
+        else this.changed = true;
+      }
     })();
     return this.loaded;
   }

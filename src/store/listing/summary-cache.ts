@@ -69,7 +69,10 @@ export class SummaryCache {
 
   /** The cache in `dir` (the user's cache folder by default); an unreadable or foreign file is an empty cache. */
   static async open(dir: string = defaultCacheDir()): Promise<SummaryCache> {
-    const cache = new SummaryCache(new CacheFile(join(dir, `summaries-v${CACHE_VERSION}.json`), CACHE_VERSION), new CacheFile(join(dir, `resume-points-v${CACHE_VERSION}.json`), CACHE_VERSION));
+    const cache = new SummaryCache(
+      new CacheFile(join(dir, `summaries-v${CACHE_VERSION}.json`), CACHE_VERSION, EntrySchema),
+      new CacheFile(join(dir, `resume-points-v${CACHE_VERSION}.json`), CACHE_VERSION, ResumePointSchema),
+    );
     await cache.summaries.load();
     return cache;
   }
