@@ -76,7 +76,7 @@ describe('migrate --all beside a transcript longer than any string', () => {
     const run = await runCli(['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot, '--cwd', join(stateRoot, 'ws')]);
     expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
-    expect(lines.filter((line) => line.includes(`] failed ${huge}: `) && line.endsWith('(RX_TOO_LARGE)'))).toHaveLength(1);
+    expect(lines.filter((line) => line.includes(`] failed ${huge}:1: `) && line.endsWith('(RX_TOO_LARGE)'))).toHaveLength(1);
     expect(lines.at(-1)).toBe('2 transcripts: 1 migrated, 0 would be migrated, 0 already migrated, 1 failed');
   });
 });
@@ -88,6 +88,7 @@ describe('migrate over a transcript with a message longer than rxstore reads', (
     await transcriptWithLongMessage(path);
     const tooLarge = { code: 'RX_TOO_LARGE', data: { file: path, line: 2 } };
     await expect(readJsonlSession(path)).rejects.toMatchObject(tooLarge);
+    await mkdir(join(dir, 'store'));
     await expect(migrateJsonlToV4(path, { to: join(dir, 'store'), dryRun: true })).rejects.toMatchObject(tooLarge);
   });
 });
