@@ -1,0 +1,40 @@
+import type { ListedStore } from '../store/roots/store-kind.js';
+
+/** What a hit is of: a person's prompt, an answer, a call's arguments, its result, a shell command line, a path a turn touched. */
+export const SEARCH_KINDS = ['user', 'assistant', 'tool-input', 'tool-output', 'command', 'file'] as const;
+/** One of `SEARCH_KINDS`. */
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+/** Where a match lies in a hit's snippet: `[start, end)` in UTF-16 code units, as JavaScript strings count. */
+export interface SearchMatch {
+  start: number;
+  end: number;
+}
+
+/** One place a query matched: the session, the message (as `cat` and `view` name it), what kind of text, and a snippet. */
+export interface SearchHit {
+  sessionId: string;
+  title: string | null;
+  workspace: string | null;
+  store: ListedStore;
+  /** The session directory or transcript the hit was read from. */
+  path: string;
+  messageId: string | null;
+  /** The record's key: stable for the life of the session (see `IndexRecord.key`). */
+  key: string;
+  role: 'user' | 'assistant' | 'tool';
+  kind: SearchKind;
+  /** The tool of a call, its result, a command or a file; null for prompts and answers. */
+  tool: string | null;
+  /** A command's exit code, when its result recorded one. */
+  exitCode: number | null;
+  /** ISO time of the message. */
+  time: string;
+  /** Higher is better; hits come best first. */
+  score: number;
+  /** The matched text with some context, line breaks as spaces. */
+  snippet: string;
+  matches: SearchMatch[];
+  /** The session was read up to damage (this says which): what follows it is not searched. Null when it read whole. */
+  damage: string | null;
+}

@@ -1,0 +1,308 @@
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import sqlite from 'node-sqlite3-wasm';
+import { CursorMismatchError, FileSystemError, RxError, WriterOwnedError } from '../errors/index.js';
+import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
+import { waitOsLock, type OsLock } from '../fs/os-lock.js';
+import { openSession, type OpenedSession } from '../store/open-session.js';
+import type { RecordChange } from '../session/replay/index-records.js';
+import { documentsOf, type SearchDocument } from './documents.js';
+import { damageOf, sourceStamp, type SearchSource } from './search-sources.js';
+
+/** Bumped whenever what the index keeps changes: an index of another version is built again. */
+const INDEX_VERSION = 1;
+/** Documents written in one transaction: a commit syncs the file, so a first build commits in large steps. */
+const DOCUMENTS_PER_COMMIT = 20_000;
+
+/** A session as the index knows it. */
+export interface IndexedSession {
+  path: string;
+  id: string;
+  store: SearchSource['store'];
+  workspace: string | null;
+  title: string | null;
+  damage: string | null;
+}
+
+/** A document read back from the index, with the session it belongs to. */
+export interface IndexedDocument extends SearchDocument {
+  path: string;
+}
+
+type Row = Record<string, string | number | bigint | null | Uint8Array>;
+
+const SCHEMA = `
+create table if not exists sessions(path text primary key, id text not null, store text not null, workspace text, title text, stamp text not null, cursor text, damage text);
+create table if not exists docs(id integer primary key, path text not null, rkey text not null, kind text not null, role text not null, tool text, exit_code integer, message_id text, time text not null);
+create index if not exists docs_by_key on docs(path, rkey);
+create virtual table if not exists docs_text using fts5(text, tokenize = 'trigram');
+`;
+
+/**
+ * The search index: an SQLite file (FTS5, trigram tokenizer) in the user's cache folder, readable
+ * only by the user, with a lock file beside it. Whoever holds the lock updates the index and reads
+ * it; every session's changes are committed with the cursor they bring the session to, so an index
+ * cut short by a crash resumes from what it committed, and SQLite's journal takes back half a commit.
+ */
+export class SearchIndex {
+  private constructor(
+    private readonly db: sqlite.Database,
+    private readonly lock: OsLock,
+  ) {}
+
+  /** Opens (creating) the index in `cacheDir`, waiting for the lock another search holds. */
+  static async open(cacheDir: string): Promise<SearchIndex> {
+    mkdirSync(cacheDir, { recursive: true, mode: DIR_MODE });
+    const file = join(cacheDir, 'search-index.sqlite');
+    // Another search builds the index: wait for it (a first build of thousands of sessions takes a while).
+    const lock = await waitOsLock(join(cacheDir, 'search-index.lock'), 6_000, 50);
+    if (!lock) throw new WriterOwnedError(`the search index in ${cacheDir} stayed locked by another rxstore search; try again once it is done`, { file: join(cacheDir, 'search-index.lock') });
+    try {
+      return new SearchIndex(openDatabase(file), lock);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      this.db.close();
+    } finally {
+      await this.lock.release();
+    }
+  }
+
+  /**
+   * Brings the index up to the sessions given: an unchanged one costs a stat; a log that grew is read
+   * from its cursor; a transcript that changed, or a log rewritten under its cursor, is read again;
+   * a session no longer there is dropped. Told after each session read.
+   */
+  async update(sources: readonly SearchSource[], onProgress?: (done: number, total: number) => void): Promise<void> {
+    const known = new Map<string, { stamp: string; cursor: string | null }>();
+    for (const row of this.db.all('select path, stamp, cursor from sessions') as Row[]) known.set(String(row.path), { stamp: String(row.stamp), cursor: row.cursor === null ? null : String(row.cursor) });
+    const wanted = new Set(sources.map((source) => source.path));
+    const gone = [...known.keys()].filter((path) => !wanted.has(path));
+    if (gone.length > 0) this.transaction(() => gone.forEach((path) => this.dropSession(path)));
+    const stale = sources.map((source) => ({ source, stamp: sourceStamp(source) })).filter(({ source, stamp }) => known.get(source.path)?.stamp !== stamp);
+    let done = 0;
+    for (const { source, stamp } of stale) {
+      await this.indexSession(source, stamp, known.get(source.path)?.cursor ?? null);
+      onProgress?.((done += 1), stale.length);
+    }
+  }
+
+  /** The sessions indexed, by path. */
+  sessions(): Map<string, IndexedSession> {
+    const sessions = new Map<string, IndexedSession>();
+    for (const row of this.db.all('select path, id, store, workspace, title, damage from sessions') as Row[]) {
+      sessions.set(String(row.path), {
+        path: String(row.path),
+        id: String(row.id),
+        store: String(row.store) as IndexedSession['store'],
+        workspace: row.workspace === null ? null : String(row.workspace),
+        title: row.title === null ? null : String(row.title),
+        damage: row.damage === null ? null : String(row.damage),
+      });
+    }
+    return sessions;
+  }
+
+  /**
+   * The documents that may hold every word (each a literal of three characters or more narrows by
+   * the trigram index; shorter ones and patterns are checked by the caller), of the kinds asked.
+   */
+  *candidates(words: readonly string[], kinds?: readonly string[]): Generator<IndexedDocument> {
+    const narrowing = words.filter((word) => [...word].length >= 3);
+    // Every word quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax.
+    const match = narrowing.map((word) => `"${word.replaceAll('"', '""')}"`).join(' ');
+    const kindFilter = kinds && kinds.length > 0 ? ` and d.kind in (${kinds.map(() => '?').join(', ')})` : '';
+    const sql =
+      match === ''
+        ? `select d.*, t.text from docs d join docs_text t on t.rowid = d.id where 1${kindFilter}`
+        : `select d.*, t.text from docs_text t join docs d on d.id = t.rowid where docs_text match ?${kindFilter}`;
+    const statement = this.db.prepare(sql);
+    try {
+      for (const row of statement.iterate([...(match === '' ? [] : [match]), ...(kinds ?? [])]) as Iterable<Row>) yield documentOf(row);
+    } finally {
+      statement.finalize();
+    }
+  }
+
+  private async indexSession(source: SearchSource, stamp: string, cursor: string | null): Promise<void> {
+    let opened: OpenedSession;
+    try {
+      opened = await openSession(source.path);
+    } catch (error) {
+      this.transaction(() => {
+        this.dropSession(source.path);
+        this.putSession(source, stamp, null, { title: null, workspace: source.workspace }, damageOf(error));
+      });
+      return;
+    }
+    let fields = this.fieldsOf(source.path) ?? { title: null, workspace: source.workspace };
+    let kept: string | null = cursor;
+    let pending: RecordChange[] = [];
+    let pendingDocuments = 0;
+    const flush = () => {
+      const changes = pending;
+      pending = [];
+      pendingDocuments = 0;
+      this.transaction(() => {
+        for (const change of changes) this.apply(source.path, change);
+        this.putSession(source, stamp, kept, fields, null);
+      });
+    };
+    let damage: string | null = null;
+    try {
+      if (opened.format === 'v4') {
+        let given: unknown;
+        try {
+          given = cursor === null ? undefined : JSON.parse(cursor);
+        } catch {
+          given = undefined;
+        }
+        if (given === undefined) this.transaction(() => this.dropSession(source.path));
+        try {
+          for await (const piece of opened.recordsSince(given as never, { cursorAtEnd: true })) {
+            if (piece.session) fields = piece.session;
+            pending.push(...piece.records);
+            pendingDocuments += piece.records.length;
+            kept = JSON.stringify(piece.cursor);
+            if (pendingDocuments >= DOCUMENTS_PER_COMMIT) flush();
+          }
+        } catch (error) {
+          // Rewritten under its cursor (a repair, a salvage): read again from the start.
+          if (!(error instanceof CursorMismatchError) || given === undefined) throw error;
+          pending = [];
+          kept = null;
+          this.transaction(() => this.dropSession(source.path));
+          for await (const piece of opened.recordsSince(undefined, { cursorAtEnd: true })) {
+            if (piece.session) fields = piece.session;
+            pending.push(...piece.records);
+            kept = JSON.stringify(piece.cursor);
+            if ((pendingDocuments += piece.records.length) >= DOCUMENTS_PER_COMMIT) flush();
+          }
+        }
+      } else {
+        // A transcript is read whole: what it held before is dropped with the first commit.
+        pending.push({ type: 'removed', key: '', sessionId: opened.id });
+        for await (const record of opened.records()) {
+          if (fields.title === null && record.title !== null) fields = { ...fields, title: record.title };
+          if (fields.workspace === null && record.workspace !== null) fields = { ...fields, workspace: record.workspace };
+          pending.push(record);
+          if ((pendingDocuments += 1) >= DOCUMENTS_PER_COMMIT) flush();
+        }
+      }
+    } catch (error) {
+      damage = damageOf(error);
+    }
+    flush();
+    if (damage !== null) this.db.run('update sessions set damage = ? where path = ?', [damage, source.path]);
+  }
+
+  private fieldsOf(path: string): { title: string | null; workspace: string | null } | undefined {
+    const row = this.db.get('select title, workspace from sessions where path = ?', [path]) as Row | null;
+    return row ? { title: row.title === null ? null : String(row.title), workspace: row.workspace === null ? null : String(row.workspace) } : undefined;
+  }
+
+  private putSession(source: SearchSource, stamp: string, cursor: string | null, fields: { title: string | null; workspace: string | null }, damage: string | null): void {
+    this.db.run('insert or replace into sessions(path, id, store, workspace, title, stamp, cursor, damage) values (?, ?, ?, ?, ?, ?, ?, ?)', [
+      source.path,
+      source.id,
+      source.store,
+      fields.workspace ?? source.workspace,
+      fields.title,
+      stamp,
+      cursor,
+      damage,
+    ]);
+  }
+
+  /** A record adds or replaces the documents of its key; a removal takes its key and every key under it (the empty key: all). */
+  private apply(path: string, change: RecordChange): void {
+    const key = change.key;
+    const under = `${key}/`;
+    const ids =
+      change.type === 'removed' && key === ''
+        ? (this.db.all('select id from docs where path = ?', [path]) as Row[])
+        : change.type === 'removed'
+          ? (this.db.all('select id from docs where path = ? and (rkey = ? or substr(rkey, 1, ?) = ?)', [path, key, under.length, under]) as Row[])
+          : (this.db.all('select id from docs where path = ? and rkey = ?', [path, key]) as Row[]);
+    for (const { id } of ids) {
+      this.db.run('delete from docs where id = ?', [id!]);
+      this.db.run('delete from docs_text where rowid = ?', [id!]);
+    }
+    if (change.type === 'removed') return;
+    for (const document of documentsOf(change)) {
+      const { lastInsertRowid } = this.db.run('insert into docs(path, rkey, kind, role, tool, exit_code, message_id, time) values (?, ?, ?, ?, ?, ?, ?, ?)', [
+        path,
+        document.recordKey,
+        document.kind,
+        document.role,
+        document.tool,
+        document.exitCode,
+        document.messageId,
+        document.time,
+      ]);
+      this.db.run('insert into docs_text(rowid, text) values (?, ?)', [lastInsertRowid, document.text]);
+    }
+  }
+
+  private dropSession(path: string): void {
+    this.db.run('delete from docs_text where rowid in (select id from docs where path = ?)', [path]);
+    this.db.run('delete from docs where path = ?', [path]);
+    this.db.run('delete from sessions where path = ?', [path]);
+  }
+
+  private transaction(work: () => void): void {
+    this.db.exec('begin immediate');
+    try {
+      work();
+      this.db.exec('commit');
+    } catch (error) {
+      this.db.exec('rollback');
+      throw error;
+    }
+  }
+}
+
+/** The index file, opened and of this version; one that cannot be read, or of another version, is a cache: it is built again. */
+function openDatabase(file: string): sqlite.Database {
+  for (let attempt = 0; ; attempt += 1) {
+    let db: sqlite.Database | undefined;
+    try {
+      db = new sqlite.Database(file);
+      chmodSync(file, FILE_MODE);
+      const version = Number((db.get('pragma user_version') as Row | null)?.user_version ?? 0);
+      const hasTables = db.get("select 1 as found from sqlite_master where name = 'sessions'") !== null;
+      if (hasTables && version !== INDEX_VERSION) throw new Error('another version');
+      db.exec(SCHEMA);
+      db.exec(`pragma user_version = ${INDEX_VERSION}`);
+      // The whole index is checked only by what reads it; a page that fails to read throws there.
+      return db;
+    } catch (error) {
+      try {
+        db?.close();
+      } catch {
+        // Closing a file that would not open: nothing more to release.
+      }
+      if (attempt > 0) throw error instanceof RxError ? error : new FileSystemError(Object.assign(new Error((error as Error).message), { code: 'EIO' }), file);
+      for (const suffix of ['', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+    }
+  }
+}
+
+function documentOf(row: Row): IndexedDocument {
+  return {
+    path: String(row.path),
+    recordKey: String(row.rkey),
+    kind: String(row.kind) as IndexedDocument['kind'],
+    role: String(row.role) as IndexedDocument['role'],
+    tool: row.tool === null ? null : String(row.tool),
+    exitCode: row.exit_code === null ? null : Number(row.exit_code),
+    messageId: row.message_id === null ? null : String(row.message_id),
+    time: String(row.time),
+    text: String(row.text),
+  };
+}
