@@ -56,7 +56,7 @@ function patternMatcher(source: string, caseSensitive: boolean): TermMatcher {
 
 /**
  * Parses what a person typed: words (ANDed) and `"quoted phrases"` (an unclosed quote runs to the
- * end), every character the user's own — nothing is passed to the index engine as syntax. Case
+ * end; `\"` is a quote to find), every other character the user's own — nothing is passed to the index engine as syntax. Case
  * matters only when the query has a capital letter. With `regex`, the whole query is one pattern.
  */
 export function parseQuery(text: string, options: { regex?: boolean } = {}): Query {
@@ -68,8 +68,9 @@ export function parseQuery(text: string, options: { regex?: boolean } = {}): Que
   }
   const caseSensitive = hasCapital(text);
   const groups: string[][] = [];
-  for (const [, phrase, word] of text.matchAll(/"([^"]*)"?|([^\s"]+)/g)) {
-    const words = (phrase ?? word ?? '').split(/\s+/).filter((part) => part !== '');
+  // A quote typed as \" is a quote to search for, inside a phrase or a word.
+  for (const [, phrase, word] of text.matchAll(/"((?:\\"|[^"])*)"?|((?:\\"|[^\s"])+)/g)) {
+    const words = (phrase ?? word ?? '').replaceAll('\\"', '"').split(/\s+/).filter((part) => part !== '');
     if (words.length > 0) groups.push(words);
   }
   if (groups.length === 0) throw new InvalidInputError('the query is empty: give words to search for');
