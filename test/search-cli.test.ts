@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from './support/cli-child.js';
@@ -42,6 +43,11 @@ describe('rxstore search, as a person runs it', () => {
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     const direct = await searchCli(['file', '--json', '--no-index'], cache);
     expect(direct.stdout).toBe(stdout);
+    // Each hit's message has its anchor in the session's page.
+    const page = join(cache, 'page.html');
+    expect((await runCliChild(['view', fixture('tool-calls').dir, '--to', page])).code).toBe(0);
+    const html = await readFile(page, 'utf8');
+    for (const hit of hits) expect(html).toContain(`id="m-${String(hit.messageId)}"`);
     const commands = await searchCli(['ls', '--kind', 'command', '--json'], cache);
     const lines = commands.stdout.trim().split('\n').map((line) => JSON.parse(line) as { kind: string; exitCode: number });
     expect(lines.map((line) => [line.kind, line.exitCode])).toEqual(expect.arrayContaining([['command', 2]]));

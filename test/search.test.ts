@@ -189,7 +189,7 @@ describe('the index stays true', () => {
     const log = join(session.dir, 'events.frames');
     const bytes = await readFile(log);
     // A byte of the last batch's frames flipped: its digest no longer verifies.
-    bytes[bytes.length - 40] ^= 0xff;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 40) ^ 0xff, bytes.length - 40);
     await writeFile(log, bytes);
     for (const index of [true, false]) {
       const hits = await hitsOf('papaya', { ...options, index });
