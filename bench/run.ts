@@ -10,6 +10,7 @@ import { memoryRow } from './rows/memory.js';
 import { migrateRow } from './rows/migrate.js';
 import { reasonixRow } from './rows/reasonix.js';
 import { scanRow } from './rows/scan.js';
+import { searchRow } from './rows/search.js';
 import { streamsRow } from './rows/streams.js';
 import { zstdRow } from './rows/zstd.js';
 import { buildCli } from './support/build-cli.js';
@@ -30,6 +31,7 @@ const ROWS: Record<string, Row> = {
   incremental: { run: incrementalRow, usesCli: false },
   migrate: { run: migrateRow, usesCli: true },
   ls: { run: lsRow, usesCli: true },
+  search: { run: searchRow, usesCli: true },
   streams: { run: streamsRow, usesCli: true },
   zstd: { run: zstdRow, usesCli: false },
 };
