@@ -38,7 +38,12 @@ export function snippetOf(text: string, matches: readonly (readonly [number, num
   if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start -= 1;
   if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end += 1;
   const lead = start > 0 ? '…' : '';
-  const snippet = `${lead}${text.slice(start, end).replace(/[\r\n\t\f\v]/g, ' ')}${end < text.length ? '…' : ''}`;
+  // Line breaks and tabs become one space each (offsets stay put); a text's own trailing space is left out.
+  const atEnd = end === text.length;
+  let body = text.slice(start, end).replace(/[\r\n\t\f\v]/g, ' ');
+  if (atEnd) body = body.trimEnd();
+  end = start + body.length;
+  const snippet = `${lead}${body}${atEnd ? '' : '…'}`;
   const shown: SearchMatch[] = [];
   for (const [matchStart, matchEnd] of all) {
     if (matchEnd <= start || matchStart >= end) continue;
