@@ -47,9 +47,13 @@ export interface SearchOptions {
 
 /** A message beside a hit, given with `around`. */
 export interface AroundMessage {
+  /** Its place in the session's canonical transcript, from 0. */
   index: number;
+  /** Its id, where Reasonix gave it one. */
   messageId: string | null;
+  /** `user`, `assistant`, `tool` or `system`. */
   role: string;
+  /** What it says (a person's prompt as typed). */
   text: string;
   /** This is the hit's own message. */
   hit: boolean;
