@@ -5,8 +5,8 @@ import { InvalidInputError } from '../errors/index.js';
 export interface Query {
   /** Each must match somewhere in a text: words and phrases as literal text, or the one pattern. */
   terms: readonly TermMatcher[];
-  /** The words the index narrows candidates by: every word of every phrase (none for a pattern). */
-  indexWords: readonly string[];
+  /** Each word or phrase as the index narrows by it, its words one space apart (none for a pattern). */
+  phrases: readonly string[];
   /** The whole query as one phrase, when it has more than one word: a text holding it ranks first. */
   whole: TermMatcher | undefined;
   caseSensitive: boolean;
@@ -64,7 +64,7 @@ export function parseQuery(text: string, options: { regex?: boolean } = {}): Que
   if (options.regex) {
     // A capital typed as an escape (\S, \W, \D, \p{Lu}) is not a capital of the text.
     const caseSensitive = hasCapital(text.replace(/\\p\{[^}]*\}|\\P\{[^}]*\}|\\./g, ''));
-    return { terms: [patternMatcher(text, caseSensitive)], indexWords: [], whole: undefined, caseSensitive };
+    return { terms: [patternMatcher(text, caseSensitive)], phrases: [], whole: undefined, caseSensitive };
   }
   const caseSensitive = hasCapital(text);
   const groups: string[][] = [];
@@ -77,7 +77,7 @@ export function parseQuery(text: string, options: { regex?: boolean } = {}): Que
   const all = groups.flat();
   return {
     terms: groups.map((words) => literalMatcher(words, caseSensitive)),
-    indexWords: [...new Set(all)],
+    phrases: [...new Set(groups.map((words) => words.join(' ')))],
     whole: all.length > 1 ? literalMatcher(all, caseSensitive) : undefined,
     caseSensitive,
   };

@@ -9,8 +9,8 @@ const AVERAGE_LENGTH = 400;
 const WHOLE_PHRASE = 100;
 
 /**
- * A text's score for a query, from the text alone (so a search through the index and one over the
- * stores score alike): BM25's term-frequency part for each term, plus a bonus for the exact phrase.
+ * A text's score for a query the trigram index cannot narrow (short words, a pattern): BM25's
+ * term-frequency part for each term, plus a bonus for the exact phrase.
  */
 export function scoreText(query: Query, text: string, matches: readonly (readonly [number, number][])[]): number {
   const lengthWeight = 1 - B + (B * text.length) / AVERAGE_LENGTH;
@@ -18,11 +18,6 @@ export function scoreText(query: Query, text: string, matches: readonly (readonl
   for (const found of matches) score += (found.length * (K1 + 1)) / (found.length + K1 * lengthWeight);
   if (query.whole && query.whole(text).length > 0) score += WHOLE_PHRASE;
   return score;
-}
-
-/** A session with more matching texts is more about the query: its hits rise by the log of their count. */
-export function sessionWeight(hitsInSession: number): number {
-  return 1 + Math.log(hitsInSession);
 }
 
 const SNIPPET_BEFORE = 60;

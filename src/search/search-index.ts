@@ -24,9 +24,31 @@ export interface IndexedSession {
   damage: string | null;
 }
 
-/** A document read back from the index, with the session it belongs to. */
+/** A document read back from the index, with the session it belongs to and its score. */
 export interface IndexedDocument extends SearchDocument {
   path: string;
+  score: number;
+}
+
+/** What the index is asked for: the phrases that narrow it, how to check and score what it does not decide, and the filters. */
+export interface IndexSearch {
+  /** Words and phrases every hit holds; those of three characters or more narrow by the trigram index (which ignores case). */
+  phrases: readonly string[];
+  /** The whole query as one phrase: a document holding it ranks first. */
+  whole: string | undefined;
+  /**
+   * Where the index alone does not decide (a short word, a capital, a pattern): a document's score,
+   * or null when it does not match. Its score ranks only when no phrase narrows.
+   */
+  check?: (text: string, path: string) => number | null;
+  kinds?: readonly string[];
+  tool?: string;
+  /** Only documents of these sessions. */
+  paths?: readonly string[];
+  /** ISO times: at or after, before. */
+  since?: string;
+  until?: string;
+  limit?: number;
 }
 
 type Row = Record<string, string | number | bigint | null | Uint8Array>;
@@ -47,7 +69,7 @@ create virtual table if not exists docs_text using fts5(text, tokenize = 'trigra
 export class SearchIndex {
   private constructor(
     private readonly db: sqlite.Database,
-    private readonly lock: OsLock,
+    private readonly lock: OsLock | undefined,
   ) {}
 
   /** Opens (creating) the index in `cacheDir`, waiting for the lock another search holds. */
@@ -65,11 +87,18 @@ export class SearchIndex {
     }
   }
 
+  /** An index in memory, for one search straight from the stores: the same tables, the same SQL, nothing kept. */
+  static inMemory(): SearchIndex {
+    const db = new sqlite.Database(':memory:');
+    db.exec(SCHEMA);
+    return new SearchIndex(db, undefined);
+  }
+
   async close(): Promise<void> {
     try {
       this.db.close();
     } finally {
-      await this.lock.release();
+      await this.lock?.release();
     }
   }
 
@@ -109,24 +138,71 @@ export class SearchIndex {
   }
 
   /**
-   * The documents that may hold every word (each a literal of three characters or more narrows by
-   * the trigram index; shorter ones and patterns are checked by the caller), of the kinds asked.
+   * The documents that match, ranked in SQL and cut to `limit` there: the whole query as a phrase
+   * first, then BM25 (FTS5's bm25() when the index narrows, else `check`'s score), lifted by the log
+   * of how many hits their session has. Texts are read back only for the documents returned.
    */
-  *candidates(words: readonly string[], kinds?: readonly string[]): Generator<IndexedDocument> {
-    const narrowing = words.filter((word) => [...word].length >= 3);
-    // Every word quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax.
-    const match = narrowing.map((word) => `"${word.replaceAll('"', '""')}"`).join(' ');
-    const kindFilter = kinds && kinds.length > 0 ? ` and d.kind in (${kinds.map(() => '?').join(', ')})` : '';
-    const sql =
-      match === ''
-        ? `select d.*, t.text from docs d join docs_text t on t.rowid = d.id where 1${kindFilter}`
-        : `select d.*, t.text from docs_text t join docs d on d.id = t.rowid where docs_text match ?${kindFilter}`;
-    const statement = this.db.prepare(sql);
-    try {
-      for (const row of statement.iterate([...(match === '' ? [] : [match]), ...(kinds ?? [])]) as Iterable<Row>) yield documentOf(row);
-    } finally {
-      statement.finalize();
+  find(asked: IndexSearch): IndexedDocument[] {
+    const params: unknown[] = [];
+    const where: string[] = [];
+    const ftsable = (phrase: string) => [...phrase].length >= 3;
+    // Each phrase quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax.
+    const quoted = (phrase: string) => `"${phrase.replaceAll('"', '""')}"`;
+    const narrowing = asked.phrases.filter(ftsable);
+    let from = 'docs d join docs_text t on t.rowid = d.id';
+    let base = 'rx_check(t.text, d.path)';
+    if (narrowing.length > 0) {
+      from = 'docs_text t join docs d on d.id = t.rowid';
+      where.push('docs_text match ?');
+      params.push(narrowing.map(quoted).join(' '));
+      base = '-bm25(docs_text)';
+      if (asked.check) where.push('rx_check(t.text, d.path) is not null');
+    } else if (!asked.check) throw new Error('a search the index does not narrow needs a check');
+    if (asked.kinds && asked.kinds.length > 0) {
+      where.push(`d.kind in (${asked.kinds.map(() => '?').join(', ')})`);
+      params.push(...asked.kinds);
     }
+    if (asked.tool !== undefined) {
+      where.push('d.tool = ?');
+      params.push(asked.tool);
+    }
+    if (asked.paths !== undefined) {
+      where.push('d.path in (select value from json_each(?))');
+      params.push(JSON.stringify(asked.paths));
+    }
+    if (asked.since !== undefined) {
+      where.push('d.time >= ?');
+      params.push(asked.since);
+    }
+    if (asked.until !== undefined) {
+      where.push('d.time < ?');
+      params.push(asked.until);
+    }
+    const wholeParams: unknown[] = [];
+    let whole = '0';
+    if (asked.whole !== undefined && ftsable(asked.whole)) {
+      whole = 'd.id in (select rowid from docs_text where docs_text match ?)';
+      wholeParams.push(quoted(asked.whole));
+    }
+    const sql = `with hits as materialized (
+      select d.id, d.path, d.rkey, d.kind, d.role, d.tool, d.exit_code, d.message_id, d.time, ${base} as base, ${whole} as whole
+      from ${from} where ${where.length > 0 ? where.join(' and ') : '1'}
+    )
+    select *, round(base * (1 + ln(count(*) over (partition by path))), 4) as score from hits where base is not null
+    order by whole desc, score desc, time desc, path, rkey, kind${asked.limit === undefined ? '' : ' limit ?'}`;
+    const check = asked.check;
+    if (check) this.db.function('rx_check', (text: unknown, path: unknown) => check(String(text), String(path)), { deterministic: true });
+    const rows = this.db.all(sql, [...wholeParams, ...params, ...(asked.limit === undefined ? [] : [asked.limit])] as never) as Row[];
+    const texts = new Map<number, string>();
+    for (const row of this.db.all('select rowid, text from docs_text where rowid in (select value from json_each(?))', [JSON.stringify(rows.map((row) => Number(row.id)))]) as Row[]) {
+      texts.set(Number(row.rowid), String(row.text));
+    }
+    return rows.map((row) => ({ ...documentOf(row), text: texts.get(Number(row.id)) ?? '', score: Number(row.score) }));
+  }
+
+  /** The file documents (a path a turn touched) of every session. */
+  fileDocuments(): IndexedDocument[] {
+    return (this.db.all("select d.*, t.text from docs d join docs_text t on t.rowid = d.id where d.kind = 'file'") as Row[]).map((row) => ({ ...documentOf(row), score: 0 }));
   }
 
   private async indexSession(source: SearchSource, stamp: string, cursor: string | null): Promise<void> {
@@ -293,7 +369,7 @@ function openDatabase(file: string): sqlite.Database {
   }
 }
 
-function documentOf(row: Row): IndexedDocument {
+function documentOf(row: Row): Omit<IndexedDocument, 'score'> {
   return {
     path: String(row.path),
     recordKey: String(row.rkey),
@@ -303,6 +379,6 @@ function documentOf(row: Row): IndexedDocument {
     exitCode: row.exit_code === null ? null : Number(row.exit_code),
     messageId: row.message_id === null ? null : String(row.message_id),
     time: String(row.time),
-    text: String(row.text),
+    text: row.text === undefined ? '' : String(row.text),
   };
 }

@@ -6,12 +6,11 @@ import type { Platform } from '../store/roots/platform.js';
 import type { ReadRoot } from '../store/roots/roots.js';
 import { sameSlug, workspaceSlug } from '../store/roots/workspace-slug.js';
 import { messageText } from '../session/replay/message.js';
-import { documentsOf, type SearchDocument } from './documents.js';
 import { matchText, parseQuery, type Query } from './query.js';
-import { scoreText, sessionWeight, snippetOf } from './rank.js';
+import { scoreText, snippetOf } from './rank.js';
 import { SEARCH_KINDS, type SearchHit, type SearchKind } from './search-hit.js';
 import { SearchIndex } from './search-index.js';
-import { damageOf, searchSources, type SearchSource } from './search-sources.js';
+import { searchSources, type SearchSource } from './search-sources.js';
 
 /** What `search` searches, how, and how many hits it gives. */
 export interface SearchOptions {
@@ -35,7 +34,7 @@ export interface SearchOptions {
   until?: Date;
   /** At most this many hits (default: all). */
   limit?: number;
-  /** Each hit carries up to this many messages before and after it (`around`), and its place (`index`). */
+  /** Each hit carries up to this many messages before and after it (`around`). Every hit carries its place (`index`). */
   around?: number;
   /** `false`: read the stores directly instead of the index (same hits, slower). Default true. */
   index?: boolean;
@@ -75,113 +74,106 @@ interface Session {
 /**
  * Searches every session under the roots: words ANDed, `"phrases"` contiguous, or a `regex`; case
  * matters only when the query has a capital. Through an index kept in the cache folder, brought up
- * to date first (a first search builds it), or with `index: false` straight from the stores, with
- * the same hits. Hits come best first: the exact query phrase first, then by term frequency, lifted
- * by how much of their session matches. A query that is empty (with no `file`) or a pattern that
- * does not compile is an `InvalidInputError`.
+ * to date first (a first search builds it), or with `index: false` through the same index built in
+ * memory from the stores, so both give the same hits in the same order. Hits come best first: the
+ * exact query phrase first, then BM25, lifted by how much of their session matches. A query that is
+ * empty (with no `file`) or a pattern that does not compile is an `InvalidInputError`.
  */
 export async function* search(text: string, options: SearchOptions): AsyncGenerator<FoundHit> {
   const query = text.trim() === '' && options.file !== undefined ? undefined : parseQuery(text, { regex: options.regex });
   for (const kind of options.kinds ?? []) if (!SEARCH_KINDS.includes(kind)) throw new InvalidInputError(`unknown kind ${JSON.stringify(kind)}: one of ${SEARCH_KINDS.join(', ')}`);
   if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0)) throw new InvalidInputError('limit must be a whole number above 0');
   const { sources } = await searchSources(options.roots, options.platform);
-  const found = options.index === false ? await scanStores(query, sources, options) : await searchIndex(query, sources, options);
-  const hits = ranked(found);
-  const wanted = options.limit === undefined ? hits : hits.slice(0, options.limit);
-  for (const hit of wanted) yield options.around === undefined ? { ...hit, index: null } : await withAround(hit, options.around);
-}
-
-type Candidate = SearchDocument & { session: Session };
-
-/** Through the index: brought up to date, then asked for the documents that hold every word. */
-async function searchIndex(query: Query | undefined, sources: readonly SearchSource[], options: SearchOptions): Promise<SearchHit[]> {
-  const index = await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
+  const inMemory = options.index === false;
+  const index = inMemory ? SearchIndex.inMemory() : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
+  let hits: SearchHit[];
   try {
-    await index.update(sources, options.onProgress);
-    const slugs = new Map(sources.map((source) => [source.path, source.slug]));
-    const sessions = new Map([...index.sessions()].map(([path, session]) => [path, { ...session, slug: slugs.get(path) ?? null }]));
-    const touched = options.file === undefined ? undefined : new Set<string>();
-    if (touched) for (const document of index.candidates([], ['file'])) if (touches(document, sessions.get(document.path)!, options.file!)) touched.add(document.path);
-    const kinds = query === undefined ? ['file'] : options.kinds;
-    const hits: SearchHit[] = [];
-    for (const document of index.candidates(query?.indexWords ?? [], kinds)) {
-      const hit = hitOf(query, { ...document, session: sessions.get(document.path)! }, touched, options);
-      if (hit) hits.push(hit);
-    }
-    return hits;
+    // Straight from the stores, only the sessions asked for are read.
+    await index.update(inMemory && options.session !== undefined ? sources.filter((source) => source.id.startsWith(options.session!)) : sources, options.onProgress);
+    hits = found(index, query, sources, options);
   } finally {
     await index.close();
   }
-}
-
-/** Straight from the stores: every session's records read whole, as the index would hold them. */
-async function scanStores(query: Query | undefined, sources: readonly SearchSource[], options: SearchOptions): Promise<SearchHit[]> {
-  const hits: SearchHit[] = [];
-  for (const source of sources) {
-    if (options.session !== undefined && !source.id.startsWith(options.session)) continue;
-    const session: Session = { path: source.path, id: source.id, store: source.store, title: null, workspace: null, slug: source.slug, damage: null };
-    const documents: SearchDocument[] = [];
-    try {
-      const opened = await openSession(source.path);
-      for await (const record of opened.records()) {
-        session.title = record.title;
-        session.workspace = record.workspace;
-        documents.push(...documentsOf(record));
-      }
-    } catch (error) {
-      session.damage = damageOf(error);
-    }
-    session.workspace ??= source.workspace;
-    const touched = options.file === undefined ? undefined : new Set<string>();
-    if (touched && documents.some((document) => document.kind === 'file' && touches(document, session, options.file!))) touched.add(session.path);
-    for (const document of documents) {
-      if (query === undefined ? document.kind !== 'file' : options.kinds && !options.kinds.includes(document.kind)) continue;
-      const hit = hitOf(query, { ...document, session }, touched, options);
-      if (hit) hits.push(hit);
-    }
+  const places = new Map<string, Promise<PlacedMessage[]>>();
+  for (const hit of hits) {
+    if (!places.has(hit.path)) places.set(hit.path, transcriptOf(hit.path));
+    yield placed(hit, await places.get(hit.path)!, options.around);
   }
-  return hits;
 }
 
-/** Whether a file document names the file asked for: the same path, its end, or the same path from the session's workspace. */
-function touches(document: SearchDocument, session: Session, file: string): boolean {
-  return document.text.split('\n').some((path) => {
-    if (path === file || path.endsWith(`/${file}`)) return true;
-    return isAbsolute(file) && session.workspace !== null && resolve(session.workspace, path) === resolve(file);
+interface Session {
+  path: string;
+  id: string;
+  store: SearchSource['store'];
+  title: string | null;
+  workspace: string | null;
+  slug: string | null;
+  damage: string | null;
+}
+
+/** The hits the index gives, ranked and cut there, each with its snippet. */
+function found(index: SearchIndex, query: Query | undefined, sources: readonly SearchSource[], options: SearchOptions): SearchHit[] {
+  const slugs = new Map(sources.map((source) => [source.path, source.slug]));
+  const sessions = new Map<string, Session>([...index.sessions()].map(([path, session]) => [path, { ...session, slug: slugs.get(path) ?? null }]));
+  let chosen = [...sessions.values()];
+  if (options.session !== undefined) chosen = chosen.filter((session) => session.id.startsWith(options.session!));
+  if (options.workspace !== undefined) chosen = chosen.filter((session) => inWorkspace(session, options.workspace!, options.platform));
+  if (options.file !== undefined) {
+    const touched = new Set(index.fileDocuments().filter((document) => touches(document.text, sessions.get(document.path)!, options.file!)).map((document) => document.path));
+    chosen = chosen.filter((session) => touched.has(session.path));
+  }
+  const narrowed = options.session !== undefined || options.workspace !== undefined || options.file !== undefined;
+  // The trigram index ignores case and needs three characters: a capital, a shorter word or a pattern is checked on the text.
+  const decided = query !== undefined && !options.regex && !query.caseSensitive && query.phrases.every((phrase) => [...phrase].length >= 3);
+  const check =
+    query === undefined
+      ? (text: string, path: string) => (touches(text, sessions.get(path)!, options.file!) ? 1 : null)
+      : decided
+        ? undefined
+        : (text: string) => {
+            const matches = matchText(query, text);
+            return matches ? scoreText(query, text, matches) : null;
+          };
+  const documents = index.find({
+    phrases: query?.phrases ?? [],
+    whole: query?.phrases.join(' '),
+    check,
+    kinds: query === undefined ? ['file'] : options.kinds,
+    tool: options.tool,
+    paths: narrowed ? chosen.map((session) => session.path) : undefined,
+    since: options.since?.toISOString(),
+    until: options.until?.toISOString(),
+    limit: options.limit,
+  });
+  return documents.map((document) => {
+    const session = sessions.get(document.path)!;
+    const matches = query === undefined ? [[[0, document.text.length] as [number, number]]] : (matchText(query, document.text) ?? []);
+    return {
+      sessionId: session.id,
+      title: session.title,
+      workspace: session.workspace,
+      store: session.store,
+      path: session.path,
+      messageId: document.messageId,
+      key: document.recordKey,
+      role: document.role,
+      kind: document.kind,
+      tool: document.tool,
+      exitCode: document.exitCode,
+      time: document.time,
+      score: document.score,
+      ...snippetOf(document.text, matches),
+      damage: session.damage,
+    };
   });
 }
 
-/** A candidate that passes every filter and matches every term, as a hit (not yet weighed by its session). */
-function hitOf(query: Query | undefined, candidate: Candidate, touched: Set<string> | undefined, options: SearchOptions): SearchHit | undefined {
-  const { session } = candidate;
-  if (options.session !== undefined && !session.id.startsWith(options.session)) return undefined;
-  if (options.tool !== undefined && candidate.tool !== options.tool) return undefined;
-  if (touched && !touched.has(session.path)) return undefined;
-  if (query === undefined && !touches(candidate, session, options.file!)) return undefined;
-  if (options.workspace !== undefined && !inWorkspace(session, options.workspace, options.platform)) return undefined;
-  const time = Date.parse(candidate.time);
-  if (options.since && !(time >= options.since.getTime())) return undefined;
-  if (options.until && !(time < options.until.getTime())) return undefined;
-  const matches = query === undefined ? [[[0, candidate.text.length] as [number, number]]] : matchText(query, candidate.text);
-  if (!matches) return undefined;
-  const score = query === undefined ? 1 : scoreText(query, candidate.text, matches);
-  return {
-    sessionId: session.id,
-    title: session.title,
-    workspace: session.workspace,
-    store: session.store,
-    path: session.path,
-    messageId: candidate.messageId,
-    key: candidate.recordKey,
-    role: candidate.role,
-    kind: candidate.kind,
-    tool: candidate.tool,
-    exitCode: candidate.exitCode,
-    time: candidate.time,
-    score,
-    ...snippetOf(candidate.text, matches),
-    damage: session.damage,
-  };
+/** Whether a file document names the file asked for: the same path, its end, or the same path from the session's workspace. */
+function touches(text: string, session: Session, file: string): boolean {
+  return text.split('\n').some((path) => {
+    if (path === file || path.endsWith(`/${file}`)) return true;
+    return isAbsolute(file) && session.workspace !== null && resolve(session.workspace, path) === resolve(file);
+  });
 }
 
 function inWorkspace(session: Session, workspace: string, platform: Platform): boolean {
@@ -190,25 +182,25 @@ function inWorkspace(session: Session, workspace: string, platform: Platform): b
   return session.slug !== null && sameSlug(session.slug, slug, platform);
 }
 
-/** Best first: each hit's score lifted by its session's count of hits; ties in a fixed order, whichever way the hits were found. */
-function ranked(hits: SearchHit[]): SearchHit[] {
-  const perSession = new Map<string, number>();
-  for (const hit of hits) perSession.set(hit.path, (perSession.get(hit.path) ?? 0) + 1);
-  const weighed = hits.map((hit) => ({ ...hit, score: Math.round(hit.score * sessionWeight(perSession.get(hit.path)!) * 1e4) / 1e4 }));
-  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return weighed.sort((a, b) => b.score - a.score || order(b.time, a.time) || order(a.path, b.path) || order(a.key, b.key) || order(a.kind, b.kind));
+type PlacedMessage = { messageId: string | null; role: string; text: string };
+
+/** A session's canonical transcript, read once for all its hits; up to damage when there is some. */
+async function transcriptOf(path: string): Promise<PlacedMessage[]> {
+  const messages: PlacedMessage[] = [];
+  try {
+    for await (const { message } of (await openSession(path)).transcript()) messages.push({ messageId: message.id ?? null, role: message.role, text: messageText(message) });
+  } catch {
+    // Damage: the messages before it are still there to place a hit by.
+  }
+  return messages;
 }
 
-/** The hit's place in its session's transcript, and the messages around it. */
-async function withAround(hit: SearchHit, around: number): Promise<FoundHit> {
-  const messages: { messageId: string | null; role: string; text: string }[] = [];
-  try {
-    for await (const { message } of (await openSession(hit.path)).transcript()) messages.push({ messageId: message.id ?? null, role: message.role, text: messageText(message) });
-  } catch {
-    // Damage: the messages before it are still there to show.
-  }
-  const index = hit.messageId === null ? -1 : messages.findIndex((message) => message.messageId === hit.messageId);
-  if (index < 0) return { ...hit, index: null, around: [] };
+/** The hit's place in its session's transcript (what `cat` and `view` number it by), and the messages around it when asked. */
+function placed(hit: SearchHit, messages: readonly PlacedMessage[], around: number | undefined): FoundHit {
+  const found = hit.messageId === null ? -1 : messages.findIndex((message) => message.messageId === hit.messageId);
+  const index = found < 0 ? null : found;
+  if (around === undefined) return { ...hit, index };
+  if (index === null) return { ...hit, index, around: [] };
   const from = Math.max(0, index - around);
   return { ...hit, index, around: messages.slice(from, index + around + 1).map((message, offset) => ({ ...message, index: from + offset, hit: from + offset === index })) };
 }
