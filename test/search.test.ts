@@ -56,6 +56,7 @@ const placesOf = (hits: readonly FoundHit[]) => hits.map((hit) => `${hit.session
 function textsOf(record: IndexRecord): [string, string][] {
   if (record.type === 'message') return [[record.role, record.text]];
   if (record.type === 'command') return [['command', record.command], ['tool-output', record.output]];
+  if (record.type === 'call') return [['tool-input', record.arguments], ['tool-output', record.output]];
   return [['file', [record.path, record.destination].filter(Boolean).join('\n')], ['tool-input', (record.edits ?? []).flatMap((edit) => [edit.old, edit.new]).filter(Boolean).join('\n')], ['tool-output', (record.removedLines ?? []).join('\n')]];
 }
 

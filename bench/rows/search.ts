@@ -115,7 +115,7 @@ async function exportText(stateRoot: string, file: string): Promise<number> {
     const store = join(stateRoot, 'projects', slug, 'sessions-v4');
     for (const id of (await readdir(store)).filter((name) => !name.startsWith('.'))) {
       for await (const record of (await openSession(join(store, id))).records()) {
-        const said = record.type === 'message' ? [record.text] : record.type === 'command' ? [record.command, record.output] : [record.path, ...(record.edits ?? []).flatMap((edit) => [edit.old, edit.new])];
+        const said = record.type === 'message' ? [record.text] : record.type === 'command' ? [record.command, record.output] : record.type === 'call' ? [record.arguments, record.output] : [record.path, ...(record.edits ?? []).flatMap((edit) => [edit.old, edit.new])];
         for (const text of said) {
           if (text === '') continue;
           lines.push(JSON.stringify({ session: id, key: record.key, text }));

@@ -1,7 +1,7 @@
 import type { IndexRecord } from '../session/replay/index-records.js';
 import type { SearchKind } from './search-hit.js';
 
-/** One searchable text of a record: a record gives one to three (a command's line and its output, an edit's path and its spans). */
+/** One searchable text of a record: a record gives one to three (a command's line and its output, an edit's path and its spans, a call's arguments and result). */
 export interface SearchDocument {
   /** The record's key: a later record with it replaces these documents, a removal takes them away. */
   recordKey: string;
@@ -33,6 +33,10 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
       add('file', 'assistant', record.tool, record.destination ? `${record.path}\n${record.destination}` : record.path);
       add('tool-input', 'assistant', record.tool, (record.edits ?? []).flatMap((edit) => [edit.old, edit.new]).filter((text) => text !== '').join('\n'));
       add('tool-output', 'tool', record.tool, (record.removedLines ?? []).join('\n'));
+      break;
+    case 'call':
+      add('tool-input', 'assistant', record.tool, record.arguments);
+      add('tool-output', 'tool', record.tool, record.output, record.exitCode ?? null);
       break;
   }
   return documents;

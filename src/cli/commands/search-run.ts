@@ -29,6 +29,8 @@ export async function runSearch(args: SearchArgs, output: Output, setExit: (code
   if (query.trim() === '' && args.file === undefined) throw new InvalidInputError('give words to search for (or --file PATH)');
   if (!Number.isInteger(args.limit) || args.limit < 1) throw new InvalidInputError('--limit takes a whole number above 0');
   if (args.around !== undefined && (!Number.isInteger(args.around) || args.around < 0)) throw new InvalidInputError('--around takes a whole number, 0 or more');
+  // `--file` alone lists sessions, one line each: --limit counts sessions, so every touch is read.
+  const sessionsOnly = query.trim() === '' && !args.json;
   const { inputs, roots } = await machineRoots(args);
   let progress: Progress | undefined;
   const hits: FoundHit[] = [];
@@ -44,7 +46,7 @@ export async function runSearch(args: SearchArgs, output: Output, setExit: (code
     session: args.session,
     since: timeOption('--since', args.since),
     until: timeOption('--until', args.until),
-    limit: args.limit,
+    limit: sessionsOnly ? undefined : args.limit,
     around: args.around,
     index: args.index,
     // A bar on a terminal while a first build (or a large update) reads sessions; nothing in a pipe.
@@ -60,7 +62,8 @@ export async function runSearch(args: SearchArgs, output: Output, setExit: (code
     if (args.json) output.out(`${jsonOutput(jsonHit(hit))}\n`);
     else hits.push(hit);
   }
-  if (!args.json && found > 0) output.out(formatHits(hits, output.columns !== undefined));
+  if (sessionsOnly && found > 0) output.out(formatTouches(hits, args.limit));
+  else if (!args.json && found > 0) output.out(formatHits(hits, output.columns !== undefined));
   // A session searched only up to damage is said once, whatever the hits: what lies past it was not searched.
   const damaged = new Map(hits.filter((hit) => hit.damage !== null).map((hit) => [hit.path, hit.damage!]));
   for (const [path, damage] of damaged) output.err(`rxstore: ${printable(path)}: searched up to damage: ${printable(damage)}\n`);
@@ -135,4 +138,19 @@ function formatHits(hits: readonly FoundHit[], colour: boolean): string {
     blocks.push(lines.join('\n'));
   }
   return `${blocks.join('\n\n')}\n`;
+}
+
+/** `--file` with no query: the sessions that touched the file, one line each, most touches first. */
+function formatTouches(hits: readonly FoundHit[], limit: number): string {
+  const sessions = new Map<string, FoundHit[]>();
+  for (const hit of hits) sessions.set(hit.path, [...(sessions.get(hit.path) ?? []), hit]);
+  const lines: string[] = [];
+  for (const group of [...sessions.values()].slice(0, limit)) {
+    const first = group[0]!;
+    const last = group.reduce((latest, hit) => (hit.time > latest ? hit.time : latest), first.time);
+    const how = [...new Set(group.map((hit) => hit.tool ?? hit.kind))].join(',');
+    const touches = `${group.length} ${group.length === 1 ? 'touch' : 'touches'} (${printable(how)})`;
+    lines.push(`${last}  ${printable(first.sessionId)}  ${touches}  ${first.title ? printable(first.title) : '(untitled)'}  ${first.workspace ? printable(first.workspace) : '(no workspace)'}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
