@@ -108,15 +108,17 @@ export class SearchIndex {
    * a session no longer there is dropped. Told after each session read.
    */
   async update(sources: readonly SearchSource[], onProgress?: (done: number, total: number) => void): Promise<void> {
-    const known = new Map<string, { stamp: string; cursor: string | null }>();
-    for (const row of this.db.all('select path, stamp, cursor from sessions') as Row[]) known.set(String(row.path), { stamp: String(row.stamp), cursor: row.cursor === null ? null : String(row.cursor) });
+    // Stamps only: a cursor is read for a session that changed.
+    const known = new Map<string, string>();
+    for (const row of this.db.all('select path, stamp from sessions') as Row[]) known.set(String(row.path), String(row.stamp));
     const wanted = new Set(sources.map((source) => source.path));
     const gone = [...known.keys()].filter((path) => !wanted.has(path));
     if (gone.length > 0) this.transaction(() => gone.forEach((path) => this.dropSession(path)));
-    const stale = sources.map((source) => ({ source, stamp: sourceStamp(source) })).filter(({ source, stamp }) => known.get(source.path)?.stamp !== stamp);
+    const stale = sources.map((source) => ({ source, stamp: sourceStamp(source) })).filter(({ source, stamp }) => known.get(source.path) !== stamp);
     let done = 0;
     for (const { source, stamp } of stale) {
-      await this.indexSession(source, stamp, known.get(source.path)?.cursor ?? null);
+      const cursor = (this.db.get('select cursor from sessions where path = ?', [source.path]) as Row | null)?.cursor;
+      await this.indexSession(source, stamp, typeof cursor === 'string' ? cursor : null);
       onProgress?.((done += 1), stale.length);
     }
   }
@@ -180,7 +182,9 @@ export class SearchIndex {
     }
     const wholeParams: unknown[] = [];
     let whole = '0';
-    if (asked.whole !== undefined && ftsable(asked.whole)) {
+    // A query of one word or phrase is its own whole phrase: every hit holds it.
+    if (asked.whole !== undefined && asked.phrases.length === 1 && asked.whole === asked.phrases[0] && narrowing.length === 1) whole = '1';
+    else if (asked.whole !== undefined && ftsable(asked.whole)) {
       whole = 'd.id in (select rowid from docs_text where docs_text match ?)';
       wholeParams.push(quoted(asked.whole));
     }
@@ -353,8 +357,10 @@ function openDatabase(file: string): sqlite.Database {
       const version = Number((db.get('pragma user_version') as Row | null)?.user_version ?? 0);
       const hasTables = db.get("select 1 as found from sqlite_master where name = 'sessions'") !== null;
       if (hasTables && version !== INDEX_VERSION) throw new Error('another version');
-      db.exec(SCHEMA);
-      db.exec(`pragma user_version = ${INDEX_VERSION}`);
+      // Only a new file is written here: setting the version on every open would be a commit (a sync) per search.
+      if (!hasTables) db.exec(`begin immediate; ${SCHEMA}; pragma user_version = ${INDEX_VERSION}; commit`);
+      // The whole index in memory while it is open: a search reads pages once, however many it looks at.
+      db.exec('pragma cache_size = -65536');
       // The whole index is checked only by what reads it; a page that fails to read throws there.
       return db;
     } catch (error) {
