@@ -39,6 +39,8 @@ describe('rxstore search, as a person runs it', () => {
       expect(['user', 'assistant', 'tool-input', 'tool-output', 'command', 'file']).toContain(hit.kind);
       for (const { start, end } of hit.matches as { start: number; end: number }[]) expect((hit.snippet as string).slice(start, end).toLowerCase()).toBe('file');
     }
+    // Every hit carries the message index cat and view number it by, with or without --around.
+    for (const hit of hits) expect(typeof hit.index).toBe('number');
     const scores = hits.map((hit) => hit.score as number);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     const direct = await searchCli(['file', '--json', '--no-index'], cache);
@@ -51,6 +53,14 @@ describe('rxstore search, as a person runs it', () => {
     const commands = await searchCli(['ls', '--kind', 'command', '--json'], cache);
     const lines = commands.stdout.trim().split('\n').map((line) => JSON.parse(line) as { kind: string; exitCode: number });
     expect(lines.map((line) => [line.kind, line.exitCode])).toEqual(expect.arrayContaining([['command', 2]]));
+  });
+
+  it('--file with no query lists the sessions that touched the file, one line each', async () => {
+    const cache = await tempDir('rxstore-search-cli-');
+    const { code, stdout } = await searchCli(['--file', 'notes.txt'], cache);
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toEqual([expect.stringMatching(/^\S+Z {2}1083b7d00d4a95855b15212dd9c840c6 {2}2 touches \((edit_file,read_file|read_file,edit_file)\) /)]);
+    expect((await searchCli(['--file', 'never-touched.txt'], cache)).code).toBe(1);
   });
 
   it('two searches at once in two processes, on a first build, both answer the same', async () => {

@@ -17,17 +17,18 @@ const id = () => `01SEARCH${String((ids += 1)).padStart(18, '0')}`;
 const user = (text: string) => complete({ role: 'user', id: id(), origin: 'user', content: text, raw_content: text, createdAt: Date.parse('2026-05-01T10:00:00Z') + ids * 1000 });
 const answer = (text: string) => complete({ role: 'assistant', id: id(), content: text, createdAt: Date.parse('2026-05-01T10:00:00Z') + ids * 1000 });
 
-/** A turn: a prompt, a shell call with its output, an edit, and an answer. */
+/** A turn: a prompt, a shell call with its output, an edit, a web search with its result, and an answer. */
 function turn(n: number, words: () => string): BatchToWrite {
-  const [bash, edit] = [`call_bash_${n}_${ids}`, `call_edit_${n}_${ids}`];
+  const [bash, edit, web] = [`call_bash_${n}_${ids}`, `call_edit_${n}_${ids}`, `call_web_${n}_${ids}`];
   return {
     operationId: `search-test:${n}:${ids}`,
     turnId: `turn_${String(ids).padStart(32, '0')}`,
     events: [
       user(words()),
-      complete({ role: 'assistant', id: id(), content: '', tool_calls: [{ id: bash, name: 'bash', arguments: JSON.stringify({ command: `grep ${words()}` }) }, { id: edit, name: 'edit_file', arguments: JSON.stringify({ path: `src/${n}.ts`, old_string: words(), new_string: words() }) }] }),
+      complete({ role: 'assistant', id: id(), content: '', tool_calls: [{ id: bash, name: 'bash', arguments: JSON.stringify({ command: `grep ${words()}` }) }, { id: edit, name: 'edit_file', arguments: JSON.stringify({ path: `src/${n}.ts`, old_string: words(), new_string: words() }) }, { id: web, name: 'web_search', arguments: JSON.stringify({ query: words() }) }] }),
       complete({ role: 'tool', id: id(), tool_call_id: bash, name: 'bash', content: words(), tool_execution: { state: 'completed', exitCode: n % 3 } }),
       complete({ role: 'tool', id: id(), tool_call_id: edit, name: 'edit_file', content: 'edited' }),
+      complete({ role: 'tool', id: id(), tool_call_id: web, name: 'web_search', content: `found ${words()}` }),
       answer(words()),
     ],
   };
@@ -109,8 +110,10 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     for (const [query, terms] of queries) {
       const expected = await bruteForce(terms, options);
       if (['parser', 'kilo lima', 'README', 'files'].includes(query)) expect(expected.length, query).toBeGreaterThan(0);
-      expect(placesOf(await hitsOf(query, options)), query).toEqual(expected);
-      expect(placesOf(await hitsOf(query, { ...options, index: false })), `${query} --no-index`).toEqual(expected);
+      const [indexed, direct] = [await hitsOf(query, options), await hitsOf(query, { ...options, index: false })];
+      expect(placesOf(indexed), query).toEqual(expected);
+      // Without the index: the same hits, in the same order, with the same scores.
+      expect(direct.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`), `${query} --no-index`).toEqual(indexed.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`));
     }
   });
 
@@ -150,6 +153,13 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     expect(touched.length).toBeGreaterThan(0);
     expect(touched.every((hit) => hit.kind === 'file' && hit.snippet === 'src/0.ts')).toBe(true);
     expect(await hitsOf('grep', { ...options, tool: 'no-such-tool' })).toEqual([]);
+    // Any tool's arguments and result are searched, not only shell and file tools'.
+    const searched = await hitsOf('query', { ...options, tool: 'web_search', kinds: ['tool-input'] });
+    expect(searched.length).toBeGreaterThan(0);
+    expect(searched.every((hit) => hit.kind === 'tool-input' && hit.role === 'assistant' && hit.snippet.startsWith('{"query":'))).toBe(true);
+    const results = await hitsOf('found', { ...options, tool: 'web_search', kinds: ['tool-output'] });
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every((hit) => hit.role === 'tool' && hit.snippet.startsWith('found '))).toBe(true);
   });
 });
 

@@ -36,6 +36,11 @@ export interface SearchOptions {
   limit?: number;
   /** Each hit carries up to this many messages before and after it (`around`). Every hit carries its place (`index`). */
   around?: number;
+  /**
+   * `false`: hits carry no `index` (null), and no session's transcript is read to place them — a
+   * search that shows no places is then as fast as the index. Default true; `around` needs it.
+   */
+  messageIndex?: boolean;
   /** `false`: read the stores directly instead of the index (same hits, slower). Default true. */
   index?: boolean;
   /** Where the index lives (default: rxstore's cache folder, as the summary cache). */
@@ -93,6 +98,10 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
     hits = found(index, query, sources, options);
   } finally {
     await index.close();
+  }
+  if (options.messageIndex === false && options.around === undefined) {
+    for (const hit of hits) yield { ...hit, index: null };
+    return;
   }
   const places = new Map<string, Promise<PlacedMessage[]>>();
   for (const hit of hits) {

@@ -49,6 +49,8 @@ export async function runSearch(args: SearchArgs, output: Output, setExit: (code
     limit: sessionsOnly ? undefined : args.limit,
     around: args.around,
     index: args.index,
+    // The terminal shows no message index: its sessions' transcripts are read only for --json and --around.
+    messageIndex: args.json,
     // A bar on a terminal while a first build (or a large update) reads sessions; nothing in a pipe.
     onProgress: showProgress
       ? (_done, total) => {
