@@ -107,7 +107,7 @@ export class SearchIndex {
    * from its cursor; a transcript that changed, or a log rewritten under its cursor, is read again;
    * a session no longer there is dropped. Told after each session read.
    */
-  async update(sources: readonly SearchSource[], onProgress?: (done: number, total: number) => void): Promise<void> {
+  async update(sources: readonly SearchSource[], onProgress?: (done: number, total: number) => void, beforeReading?: () => void): Promise<void> {
     // Stamps only: a cursor is read for a session that changed.
     const known = new Map<string, string>();
     for (const row of this.db.all('select path, stamp from sessions') as Row[]) known.set(String(row.path), String(row.stamp));
@@ -116,6 +116,7 @@ export class SearchIndex {
     if (gone.length > 0) this.transaction(() => gone.forEach((path) => this.dropSession(path)));
     const stale = sources.map((source) => ({ source, stamp: sourceStamp(source) })).filter(({ source, stamp }) => known.get(source.path) !== stamp);
     let done = 0;
+    if (stale.length > 0) beforeReading?.();
     for (const { source, stamp } of stale) {
       const cursor = (this.db.get('select cursor from sessions where path = ?', [source.path]) as Row | null)?.cursor;
       await this.indexSession(source, stamp, typeof cursor === 'string' ? cursor : null);

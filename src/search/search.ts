@@ -45,6 +45,8 @@ export interface SearchOptions {
   index?: boolean;
   /** Where the index lives (default: rxstore's cache folder, as the summary cache). */
   cacheDir?: string;
+  /** Called once before the first session is read (none when the index is up to date): a process can tune itself for reading logs. */
+  beforeReading?: () => void;
   /** Told after each session the index reads: how many are read, of how many changed. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -94,7 +96,7 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
   let hits: SearchHit[];
   try {
     // Straight from the stores, only the sessions asked for are read.
-    await index.update(inMemory && options.session !== undefined ? sources.filter((source) => source.id.startsWith(options.session!)) : sources, options.onProgress);
+    await index.update(inMemory && options.session !== undefined ? sources.filter((source) => source.id.startsWith(options.session!)) : sources, options.onProgress, options.beforeReading);
     hits = found(index, query, sources, options);
   } finally {
     await index.close();

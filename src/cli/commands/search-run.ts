@@ -5,6 +5,7 @@ import type { Output } from '../output.js';
 import { printable } from '../printable.js';
 import { Progress } from '../progress.js';
 import type { RootArgs } from '../root-options.js';
+import { tuneV8ForReading } from '../v8-flags.js';
 
 /** What `rxstore search` is run with: the options search.ts declares, as yargs gives them. */
 export interface SearchArgs extends RootArgs {
@@ -51,6 +52,8 @@ export async function runSearch(args: SearchArgs, output: Output, setExit: (code
     index: args.index,
     // The terminal shows no message index: its sessions' transcripts are read only for --json and --around.
     messageIndex: args.json,
+    // As ls: V8 is tuned for reading logs only when some are read (a warm search reads none).
+    beforeReading: tuneV8ForReading,
     // A bar on a terminal while a first build (or a large update) reads sessions; nothing in a pipe.
     onProgress: showProgress
       ? (_done, total) => {
