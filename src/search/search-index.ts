@@ -11,8 +11,9 @@ import { damageOf, sourceStamp, type SearchSource } from './search-sources.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
 const INDEX_VERSION = 1;
-/** Documents written in one transaction: a commit syncs the file, so a first build commits in large steps. */
+/** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
+const SESSIONS_PER_COMMIT = 100;
 
 /** A session as the index knows it. */
 export interface IndexedSession {
@@ -67,6 +68,10 @@ create virtual table if not exists docs_text using fts5(text, tokenize = 'trigra
  * cut short by a crash resumes from what it committed, and SQLite's journal takes back half a commit.
  */
 export class SearchIndex {
+  private readonly statements = new Map<string, sqlite.Statement>();
+  /** While `update` reads sessions: what its open transaction holds. */
+  private batch: { documents: number; sessions: number } | undefined;
+
   private constructor(
     private readonly db: sqlite.Database,
     private readonly lock: OsLock | undefined,
@@ -96,6 +101,7 @@ export class SearchIndex {
 
   async close(): Promise<void> {
     try {
+      for (const statement of this.statements.values()) statement.finalize();
       this.db.close();
     } finally {
       await this.lock?.release();
@@ -116,12 +122,35 @@ export class SearchIndex {
     if (gone.length > 0) this.transaction(() => gone.forEach((path) => this.dropSession(path)));
     const stale = sources.map((source) => ({ source, stamp: sourceStamp(source) })).filter(({ source, stamp }) => known.get(source.path) !== stamp);
     let done = 0;
-    if (stale.length > 0) beforeReading?.();
-    for (const { source, stamp } of stale) {
-      const cursor = (this.db.get('select cursor from sessions where path = ?', [source.path]) as Row | null)?.cursor;
-      await this.indexSession(source, stamp, typeof cursor === 'string' ? cursor : null);
-      onProgress?.((done += 1), stale.length);
+    if (stale.length === 0) return;
+    beforeReading?.();
+    // Sessions are committed together (a commit syncs the file, tens of milliseconds on a busy disk),
+    // each with the cursor it reached: a crash loses only what the open transaction held, read again next time.
+    this.db.exec('begin immediate');
+    this.batch = { documents: 0, sessions: 0 };
+    try {
+      for (const { source, stamp } of stale) {
+        const cursor = (this.db.get('select cursor from sessions where path = ?', [source.path]) as Row | null)?.cursor;
+        await this.indexSession(source, stamp, typeof cursor === 'string' ? cursor : null);
+        this.batch.sessions += 1;
+        this.commitPoint();
+        onProgress?.((done += 1), stale.length);
+      }
+      this.db.exec('commit');
+    } catch (error) {
+      this.db.exec('rollback');
+      throw error;
+    } finally {
+      this.batch = undefined;
     }
+  }
+
+  /** Within a batch: commits, and begins the next, once it holds enough sessions or documents. */
+  private commitPoint(): void {
+    if (!this.batch || (this.batch.sessions < SESSIONS_PER_COMMIT && this.batch.documents < DOCUMENTS_PER_COMMIT)) return;
+    this.db.exec('commit');
+    this.db.exec('begin immediate');
+    this.batch = { documents: 0, sessions: 0 };
   }
 
   /** The sessions indexed, by path. */
@@ -227,12 +256,14 @@ export class SearchIndex {
     let pendingDocuments = 0;
     const flush = () => {
       const changes = pending;
+      if (this.batch) this.batch.documents += pendingDocuments;
       pending = [];
       pendingDocuments = 0;
       this.transaction(() => {
         for (const change of changes) this.apply(source.path, change);
         this.putSession(source, stamp, kept, fields, null);
       });
+      this.commitPoint();
     };
     let damage: string | null = null;
     try {
@@ -306,17 +337,17 @@ export class SearchIndex {
     const under = `${key}/`;
     const ids =
       change.type === 'removed' && key === ''
-        ? (this.db.all('select id from docs where path = ?', [path]) as Row[])
+        ? (this.cached('select id from docs where path = ?').all([path]) as Row[])
         : change.type === 'removed'
-          ? (this.db.all('select id from docs where path = ? and (rkey = ? or substr(rkey, 1, ?) = ?)', [path, key, under.length, under]) as Row[])
-          : (this.db.all('select id from docs where path = ? and rkey = ?', [path, key]) as Row[]);
+          ? (this.cached('select id from docs where path = ? and (rkey = ? or substr(rkey, 1, ?) = ?)').all([path, key, under.length, under]) as Row[])
+          : (this.cached('select id from docs where path = ? and rkey = ?').all([path, key]) as Row[]);
     for (const { id } of ids) {
-      this.db.run('delete from docs where id = ?', [id!]);
-      this.db.run('delete from docs_text where rowid = ?', [id!]);
+      this.cached('delete from docs where id = ?').run([id!]);
+      this.cached('delete from docs_text where rowid = ?').run([id!]);
     }
     if (change.type === 'removed') return;
     for (const document of documentsOf(change)) {
-      const { lastInsertRowid } = this.db.run('insert into docs(path, rkey, kind, role, tool, exit_code, message_id, time) values (?, ?, ?, ?, ?, ?, ?, ?)', [
+      const { lastInsertRowid } = this.cached('insert into docs(path, rkey, kind, role, tool, exit_code, message_id, time) values (?, ?, ?, ?, ?, ?, ?, ?)').run([
         path,
         document.recordKey,
         document.kind,
@@ -326,8 +357,15 @@ export class SearchIndex {
         document.messageId,
         document.time,
       ]);
-      this.db.run('insert into docs_text(rowid, text) values (?, ?)', [lastInsertRowid, document.text]);
+      this.cached('insert into docs_text(rowid, text) values (?, ?)').run([lastInsertRowid, document.text]);
     }
+  }
+
+  /** A statement prepared once for the life of the index: the build runs a few of them for every record. */
+  private cached(sql: string): sqlite.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
   }
 
   private dropSession(path: string): void {
@@ -337,6 +375,11 @@ export class SearchIndex {
   }
 
   private transaction(work: () => void): void {
+    // Inside a batch the batch's transaction holds the work; it commits at the batch's next commit point.
+    if (this.batch) {
+      work();
+      return;
+    }
     this.db.exec('begin immediate');
     try {
       work();
