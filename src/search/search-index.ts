@@ -153,6 +153,19 @@ export class SearchIndex {
     this.batch = { documents: 0, sessions: 0 };
   }
 
+  /**
+   * Runs reads in one read transaction: the WASM build's file lock (a directory made and removed)
+   * is then taken once, not once per statement.
+   */
+  reading<T>(work: () => T): T {
+    this.db.exec('begin');
+    try {
+      return work();
+    } finally {
+      this.db.exec('commit');
+    }
+  }
+
   /** The sessions indexed, by path. */
   sessions(): Map<string, IndexedSession> {
     const sessions = new Map<string, IndexedSession>();

@@ -97,7 +97,7 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
   try {
     // Straight from the stores, only the sessions asked for are read.
     await index.update(inMemory && options.session !== undefined ? sources.filter((source) => source.id.startsWith(options.session!)) : sources, options.onProgress, options.beforeReading);
-    hits = found(index, query, sources, options);
+    hits = index.reading(() => found(index, query, sources, options));
   } finally {
     await index.close();
   }
