@@ -12,6 +12,7 @@ import { migrateRow } from './rows/migrate.js';
 import { reasonixRow } from './rows/reasonix.js';
 import { relocateRow } from './rows/relocate.js';
 import { scanRow } from './rows/scan.js';
+import { searchRow } from './rows/search.js';
 import { streamsRow } from './rows/streams.js';
 import { zstdRow } from './rows/zstd.js';
 import { buildCli } from './support/build-cli.js';
@@ -34,6 +35,7 @@ const ROWS: Record<string, Row> = {
   migrate: { run: migrateRow, usesCli: true },
   ls: { run: lsRow, usesCli: true },
   relocate: { run: relocateRow, usesCli: true },
+  search: { run: searchRow, usesCli: true },
   streams: { run: streamsRow, usesCli: true },
   zstd: { run: zstdRow, usesCli: false },
 };

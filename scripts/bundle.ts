@@ -21,7 +21,7 @@ export async function bundleDist(root: string = repoRoot): Promise<void> {
     format: 'esm',
     platform: 'node',
     target: 'node20.19',
-    external: ['zstd-napi', 'fs-ext-extra-prebuilt', 'proper-lockfile'],
+    external: ['zstd-napi', 'fs-ext-extra-prebuilt', 'proper-lockfile', 'node-sqlite3-wasm'],
     logLevel: 'warning',
   });
 }

@@ -6,6 +6,7 @@ import { inspectCommand } from './commands/inspect.js';
 import { lsCommand } from './commands/ls.js';
 import { whereCommand } from './commands/where.js';
 import { relocateCommand } from './commands/relocate.js';
+import { searchCommand } from './commands/search.js';
 import { migrateCommand } from './commands/migrate.js';
 import { repairCommand } from './commands/repair.js';
 import { salvageCommand } from './commands/salvage.js';
@@ -106,6 +107,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .command(inspectCommand(output, setExit))
       .command(lsCommand(output, setExit))
       .command(whereCommand(output, setExit))
+      .command(searchCommand(output, setExit, () => output === processOutput && process.stderr.isTTY === true))
       .command(catCommand(output, setExit))
       .command(exportCommand(output, setExit))
       .command(repairCommand(output, setExit))

@@ -8,6 +8,7 @@ const COMMANDS: Record<string, readonly string[]> = {
   inspect: [],
   ls: [],
   where: [],
+  search: [],
   cat: [],
   export: [],
   view: [],

@@ -46,7 +46,7 @@ function itemHtml(item: ViewItem): string {
     case 'message':
       return messageHtml(item);
     case 'tool':
-      return toolHtml(item.call, item.time);
+      return toolHtml(item.call, item.time, item.messageIds);
     case 'compaction':
       return (
         '<div class="marker warn">Context compacted here: earlier messages stay in the transcript, the model was sent a summary from now on</div>\n' +
@@ -57,9 +57,14 @@ function itemHtml(item: ViewItem): string {
   }
 }
 
+/** The anchor a search hit links to: `#m-<message id>`. */
+function anchor(messageId: string | null): string {
+  return messageId === null ? '' : ` id="m-${escapeHtml(messageId)}"`;
+}
+
 function messageHtml(item: Extract<ViewItem, { type: 'message' }>): string {
   const roleClass = item.role === 'user' ? 'user' : item.role === 'assistant' ? 'assistant' : item.role === 'system' ? 'system' : 'other';
-  let html = `<article class="msg ${roleClass}">\n<div class="who"><span class="role">${escapeHtml(roleLabel(item.role))}</span><span>${escapeHtml(formatClock(item.time))}</span>`;
+  let html = `<article class="msg ${roleClass}"${anchor(item.messageId)}>\n<div class="who"><span class="role">${escapeHtml(roleLabel(item.role))}</span><span>${escapeHtml(formatClock(item.time))}</span>`;
   if (item.storedBytes !== null) html += `<span class="badge plain">${escapeHtml(formatBytes(item.bytes))} · content store</span>`;
   html += '</div>\n<div class="body">';
   if (item.reasoning) html += `<details class="reasoning"><summary>Reasoning</summary>${textHtml(item.reasoning, LIMITS.message)}</details>`;
@@ -123,8 +128,9 @@ function splitFences(text: string): MessagePart[] {
   return parts;
 }
 
-function toolHtml(call: ToolCallView, time: string): string {
-  let html = `<details class="tool"><summary><span class="name mono">${escapeHtml(call.name)}</span><span class="target mono">${escapeHtml(call.target)}</span>`;
+function toolHtml(call: ToolCallView, time: string, messageIds: readonly string[]): string {
+  // The first id anchors the call; a second (its result's) an empty mark inside it.
+  let html = `<details class="tool"${anchor(messageIds[0] ?? null)}><summary>${messageIds.slice(1).map((id) => `<span${anchor(id)}></span>`).join('')}<span class="name mono">${escapeHtml(call.name)}</span><span class="target mono">${escapeHtml(call.target)}</span>`;
   for (const badge of toolBadges(call)) html += `<span class="badge ${badge.tone}">${escapeHtml(badge.text)}</span>`;
   if (call.result && call.result.storedBytes !== null) html += `<span class="badge plain">${escapeHtml(formatBytes(call.result.bytes))}</span>`;
   html += `</summary>\n<div class="part"><h3>Arguments · ${escapeHtml(formatClock(time))}</h3>${textHtml(call.arguments || '(none)', LIMITS.toolArguments)}</div>\n`;

@@ -39,8 +39,16 @@ export type ViewItem =
       bytes: number;
       /** The size of the JSON payload kept in the content store (a payloadRef); null for an inline message. */
       storedBytes: number | null;
+      /** The message's id, which a search hit names: the page's anchor for it. */
+      messageId: string | null;
     }
-  | { type: 'tool'; time: string; call: ToolCallView }
+  | {
+      type: 'tool';
+      time: string;
+      call: ToolCallView;
+      /** The ids a search hit may name for this call: the calling message's (when it showed no text of its own) and the result's. */
+      messageIds: string[];
+    }
   | { type: 'compaction'; time: string | null; summary: string | null }
   | { type: 'turn'; status: string };
 
@@ -191,7 +199,7 @@ function occurrenceKeys(seq: number, messages: Message[]): string[] {
 class ItemAssembler {
   readonly eventDurations = new Map<string, number>();
   readonly summaries = new Map<number, string>();
-  private readonly pending = new Map<string, { name: string; arguments: string; time: string }>();
+  private readonly pending = new Map<string, { name: string; arguments: string; time: string; messageId?: string }>();
   private readonly turns: { startSeq: number; status: string }[];
   private readonly compactions: number[];
   private turn = -1;
@@ -210,17 +218,22 @@ class ItemAssembler {
       const callId = message.tool_call_id ?? '';
       const call = this.pending.get(callId) ?? { name: message.name ?? '', arguments: '', time };
       this.pending.delete(callId);
-      yield { type: 'tool', time: call.time, call: toolCallView(call, found, this.eventDurations.get(callId)) };
+      const messageIds = [call.messageId, message.id].filter((id): id is string => id !== undefined);
+      yield { type: 'tool', time: call.time, call: toolCallView(call, found, this.eventDurations.get(callId)), messageIds };
       this.eventDurations.delete(callId);
       return;
     }
     yield* this.unanswered();
     const person = personMessage({ message, time: entry.time })!;
     const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : '';
-    if (person.content !== '' || reasoning !== '' || !person.toolCalls) {
-      yield { type: 'message', role: person.role, time, text: person.content, reasoning, bytes: Buffer.byteLength(person.content), storedBytes: found.storedBytes };
+    const shown = person.content !== '' || reasoning !== '' || !person.toolCalls;
+    if (shown) {
+      yield { type: 'message', role: person.role, time, text: person.content, reasoning, bytes: Buffer.byteLength(person.content), storedBytes: found.storedBytes, messageId: message.id ?? null };
     }
-    for (const call of (message.tool_calls ?? []).map(flatToolCall)) this.pending.set(call.id, { name: call.name, arguments: call.arguments, time });
+    // A message of calls alone is anchored at its first call.
+    (message.tool_calls ?? []).map(flatToolCall).forEach((call, index) =>
+      this.pending.set(call.id, { name: call.name, arguments: call.arguments, time, ...(!shown && index === 0 && message.id !== undefined ? { messageId: message.id } : {}) }),
+    );
   }
 
   *finish(): Generator<ViewItem> {
@@ -248,7 +261,7 @@ class ItemAssembler {
   }
 
   private *unanswered(): Generator<ViewItem> {
-    for (const call of this.pending.values()) yield { type: 'tool', time: call.time, call: toolCallView(call, undefined) };
+    for (const call of this.pending.values()) yield { type: 'tool', time: call.time, call: toolCallView(call, undefined), messageIds: call.messageId === undefined ? [] : [call.messageId] };
     this.pending.clear();
   }
 }

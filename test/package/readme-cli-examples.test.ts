@@ -13,7 +13,7 @@ async function examples(): Promise<{ args: string[]; prints: string }[]> {
 describe("the README's command examples", () => {
   it('print what the README shows, run from the repository (shown as a checkout at /home/me/rxstore), in a pipe', async () => {
     const found = await examples();
-    expect(found.map((example) => example.args[0])).toEqual(['ls', 'inspect', 'where']);
+    expect(found.map((example) => example.args[0])).toEqual(['ls', 'inspect', 'where', 'search']);
     for (const example of found) {
       const run = await runCliChild(example.args, { cwd: repoRoot, env: { ...process.env, TZ: 'UTC' } });
       expect(run.stderr).toBe('');

@@ -130,7 +130,9 @@ describe('rxstore view of every fixture the real Reasonix wrote', () => {
         expect(blocks.some((block) => block.includes(firstLine)), `${message.role} message in Markdown`).toBe(true);
       }
       const toolCalls = people.flatMap((message) => message.toolCalls ?? []);
-      expect(page.match(/<details class="tool">/g)?.length ?? 0).toBe(toolCalls.length);
+      expect(page.match(/<details class="tool"[ >]/g)?.length ?? 0).toBe(toolCalls.length);
+      // Every message a search hit can name has its anchor.
+      for (const message of people) if (message.id !== undefined && message.role !== 'system') expect(page, `anchor of ${message.id}`).toContain(`id="m-${escape(message.id)}"`);
       expect(md.stdout.match(/^<details><summary>(?!System prompt)/gm)?.length ?? 0).toBe(toolCalls.length);
     });
   }
@@ -171,7 +173,8 @@ describe('rxstore view of every fixture the real Reasonix wrote', () => {
     const output = people.find((message) => message.role === 'tool')!.content;
     const size = formatBytes(Buffer.byteLength(output));
     const { stdout } = await runCli(['view', dir]);
-    const tool = stdout.slice(stdout.indexOf('<details class="tool">'), stdout.indexOf('</details>', stdout.indexOf('<details class="tool">')));
+    const opening = stdout.search(/<details class="tool"[ >]/);
+    const tool = stdout.slice(opening, stdout.indexOf('</details>', opening));
     const sizes = [...tool.matchAll(/(\d+(?:\.\d)? [KM]?B)(?! JSON payload)/g)].map((match) => match[1]);
     // The summary's badge, the output's heading and the note under the cut text.
     expect(sizes.length).toBeGreaterThanOrEqual(3);

@@ -63,7 +63,9 @@ export type IndexRecord =
       /** delete_range: the lines removed, read from the unified diff in its result. */
       removedLines?: string[];
       destination?: string;
-    });
+    })
+  /** Any other tool's call: its arguments as the model wrote them (JSON) and its result's text. */
+  | (RecordBase & ToolOutcome & { type: 'call'; tool: string; callId: string; arguments: string; output: string });
 
 const SHELL_TOOLS = new Set(['bash', 'pwsh', 'powershell']);
 
@@ -165,7 +167,7 @@ export function answers(message: Message): string | undefined {
 
 /**
  * The record of a tool call, completed by its result (undefined while none is known): a shell
- * command with its outcome and output, or the file a tool read or changed; undefined for other tools.
+ * command with its outcome and output, the file a tool read or changed, or any other tool's arguments and result.
  */
 export function recordOfCall({ call, base }: RecordedCall, result: Message | undefined): IndexRecord | undefined {
   const args: Args = parseJsonObject(call.arguments) ?? {};
@@ -200,7 +202,9 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
     case 'move_file':
       return file('move', { path: firstText(args, 'source', 'from', 'path'), destination: firstText(args, 'destination', 'to', 'target') });
     default:
-      if (!SHELL_TOOLS.has(call.name)) return undefined;
+      // A call without a name is nothing Reasonix could have run.
+      if (call.name === '') return undefined;
+      if (!SHELL_TOOLS.has(call.name)) return { ...base, type: 'call', tool: call.name, callId: call.id, arguments: call.arguments, ...outcomeOf(result), output: result ? messageText(result) : '' };
       return {
         ...base,
         type: 'command',

@@ -126,6 +126,7 @@ describe('index records', () => {
       { type: 'file', tool: 'move_file', action: 'move', path: 'h.txt', destination: 'i.txt', ...done },
       { type: 'file', tool: 'move_file', action: 'move', path: 'j.txt', destination: 'k.txt', ...done },
       { type: 'file', tool: 'move_file', action: 'move', path: 'l.txt', destination: 'm.txt', ...done },
+      { type: 'call', tool: 'web_search', arguments: '{"query":"anything"}', output: 'ok', ...done },
     ]);
     // Without a result: no outcome, and a delete_range removed nothing anyone saw.
     expect(only([call('d', 'delete_range', { path: 'f.txt' }), call('r', 'read_file', { path: 'a.txt' })])).toEqual([

@@ -1,0 +1,161 @@
+import { resolve } from 'node:path';
+import { InvalidInputError, machineRoots, search, type FoundHit, type SearchKind } from '../../index.js';
+import { jsonOutput } from '../json-output.js';
+import type { Output } from '../output.js';
+import { printable } from '../printable.js';
+import { Progress } from '../progress.js';
+import type { RootArgs } from '../root-options.js';
+import { tuneV8ForReading } from '../v8-flags.js';
+
+/** What `rxstore search` is run with: the options search.ts declares, as yargs gives them. */
+export interface SearchArgs extends RootArgs {
+  query?: (string | number)[];
+  regex: boolean;
+  kind?: string[];
+  tool?: string;
+  file?: string;
+  workspace?: string;
+  session?: string;
+  since?: string;
+  until?: string;
+  limit: number;
+  around?: number;
+  json: boolean;
+  index: boolean;
+}
+
+/** `rxstore search`, run: the command's options are in search.ts. */
+export async function runSearch(args: SearchArgs, output: Output, setExit: (code: number) => void, showProgress: boolean): Promise<void> {
+  const query = (args.query ?? []).map(String).join(' ');
+  if (query.trim() === '' && args.file === undefined) throw new InvalidInputError('give words to search for (or --file PATH)');
+  if (!Number.isInteger(args.limit) || args.limit < 1) throw new InvalidInputError('--limit takes a whole number above 0');
+  if (args.around !== undefined && (!Number.isInteger(args.around) || args.around < 0)) throw new InvalidInputError('--around takes a whole number, 0 or more');
+  // `--file` alone lists sessions, one line each: --limit counts sessions, so every touch is read.
+  const sessionsOnly = query.trim() === '' && !args.json;
+  const { inputs, roots } = await machineRoots(args);
+  let progress: Progress | undefined;
+  const hits: FoundHit[] = [];
+  let found = 0;
+  for await (const hit of search(query, {
+    roots: roots.roots,
+    platform: inputs.platform,
+    regex: args.regex,
+    kinds: args.kind as SearchKind[] | undefined,
+    tool: args.tool,
+    file: args.file,
+    workspace: args.workspace === undefined ? undefined : resolve(args.workspace),
+    session: args.session,
+    since: timeOption('--since', args.since),
+    until: timeOption('--until', args.until),
+    limit: sessionsOnly ? undefined : args.limit,
+    around: args.around,
+    index: args.index,
+    // The terminal shows no message index: its sessions' transcripts are read only for --json and --around.
+    messageIndex: args.json,
+    // As ls: V8 is tuned for reading logs only when some are read (a warm search reads none).
+    beforeReading: tuneV8ForReading,
+    // A bar on a terminal while a first build (or a large update) reads sessions; nothing in a pipe.
+    onProgress: showProgress
+      ? (_done, total) => {
+          if (total < 20) return;
+          progress ??= new Progress(output, total, true);
+          progress.step('');
+        }
+      : undefined,
+  })) {
+    found += 1;
+    if (args.json) output.out(`${jsonOutput(jsonHit(hit))}\n`);
+    else hits.push(hit);
+  }
+  if (sessionsOnly && found > 0) output.out(formatTouches(hits, args.limit));
+  else if (!args.json && found > 0) output.out(formatHits(hits, output.columns !== undefined));
+  // A session searched only up to damage is said once, whatever the hits: what lies past it was not searched.
+  const damaged = new Map(hits.filter((hit) => hit.damage !== null).map((hit) => [hit.path, hit.damage!]));
+  for (const [path, damage] of damaged) output.err(`rxstore: ${printable(path)}: searched up to damage: ${printable(damage)}\n`);
+  setExit(found > 0 ? 0 : 1);
+}
+
+/** A time option: a date or an ISO time; anything else is a usage error. */
+function timeOption(name: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new InvalidInputError(`${name} takes a date (2026-05-01) or an ISO time, not ${JSON.stringify(value)}`);
+  return new Date(time);
+}
+
+/** One hit as a JSON line: the fields \`cat\` and \`view\` name a message by, what matched, and where. */
+function jsonHit(hit: FoundHit): Record<string, unknown> {
+  return {
+    sessionId: hit.sessionId,
+    workspace: hit.workspace,
+    store: hit.store,
+    messageId: hit.messageId,
+    index: hit.index,
+    role: hit.role,
+    kind: hit.kind,
+    tool: hit.tool,
+    exitCode: hit.exitCode,
+    time: hit.time,
+    score: hit.score,
+    snippet: hit.snippet,
+    matches: hit.matches,
+    title: hit.title,
+    path: hit.path,
+    damage: hit.damage,
+    ...(hit.around ? { around: hit.around } : {}),
+  };
+}
+
+const BOLD_RED = '\u001b[1;31m';
+const RESET = '\u001b[0m';
+
+/** The snippet with its matches marked: in colour on a terminal, between » and « in a pipe. */
+function highlighted(hit: FoundHit, colour: boolean): string {
+  const [open, close] = colour ? [BOLD_RED, RESET] : ['»', '«'];
+  let text = '';
+  let at = 0;
+  for (const { start, end } of hit.matches) {
+    text += printable(hit.snippet.slice(at, start)) + open + printable(hit.snippet.slice(start, end)) + close;
+    at = end;
+  }
+  return text + printable(hit.snippet.slice(at));
+}
+
+/** Hits grouped by session, sessions in the order of their best hit: title, workspace, id, each hit, and the commands to open it. */
+function formatHits(hits: readonly FoundHit[], colour: boolean): string {
+  const sessions = new Map<string, FoundHit[]>();
+  for (const hit of hits) sessions.set(hit.path, [...(sessions.get(hit.path) ?? []), hit]);
+  const blocks: string[] = [];
+  for (const group of sessions.values()) {
+    const first = group[0]!;
+    const lines = [`${first.title ? printable(first.title) : '(untitled)'}  ${printable(first.sessionId)}`];
+    lines.push(`  ${first.workspace ? printable(first.workspace) : '(no workspace)'}  ${first.store}${first.damage ? `  read up to damage: ${printable(first.damage)}` : ''}`);
+    for (const hit of group) {
+      const what = `${hit.kind}${hit.tool ? ` ${printable(hit.tool)}` : ''}${hit.exitCode !== null && hit.kind === 'command' ? ` exit ${hit.exitCode}` : ''}`;
+      lines.push(`  ${hit.time}  ${what}${hit.messageId ? `  #${printable(hit.messageId)}` : ''}`);
+      lines.push(`    ${highlighted(hit, colour)}`);
+      for (const message of hit.around ?? []) {
+        if (message.hit) continue;
+        lines.push(`      [${message.index}] ${printable(message.role)}: ${printable(message.text.replace(/\s+/g, ' ').slice(0, 160))}`);
+      }
+    }
+    lines.push(`  open: rxstore view ${printable(first.sessionId)}   resume: rxstore where ${printable(first.sessionId)}`);
+    blocks.push(lines.join('\n'));
+  }
+  return `${blocks.join('\n\n')}\n`;
+}
+
+/** `--file` with no query: the sessions that touched the file, one line each, most touches first. */
+function formatTouches(hits: readonly FoundHit[], limit: number): string {
+  const sessions = new Map<string, FoundHit[]>();
+  for (const hit of hits) sessions.set(hit.path, [...(sessions.get(hit.path) ?? []), hit]);
+  const lines: string[] = [];
+  for (const group of [...sessions.values()].slice(0, limit)) {
+    const first = group[0]!;
+    const last = group.reduce((latest, hit) => (hit.time > latest ? hit.time : latest), first.time);
+    const how = [...new Set(group.map((hit) => hit.tool ?? hit.kind))].join(',');
+    const touches = `${group.length} ${group.length === 1 ? 'touch' : 'touches'} (${printable(how)})`;
+    lines.push(`${last}  ${printable(first.sessionId)}  ${touches}  ${first.title ? printable(first.title) : '(untitled)'}  ${first.workspace ? printable(first.workspace) : '(no workspace)'}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

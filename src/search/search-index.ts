@@ -1,0 +1,447 @@
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import sqlite from 'node-sqlite3-wasm';
+import { CursorMismatchError, FileSystemError, RxError, WriterOwnedError } from '../errors/index.js';
+import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
+import { waitOsLock, type OsLock } from '../fs/os-lock.js';
+import { openSession, type OpenedSession } from '../store/open-session.js';
+import type { RecordChange } from '../session/replay/index-records.js';
+import { documentsOf, type SearchDocument } from './documents.js';
+import { damageOf, sourceStamp, type SearchSource } from './search-sources.js';
+
+/** Bumped whenever what the index keeps changes: an index of another version is built again. */
+const INDEX_VERSION = 1;
+/** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
+const DOCUMENTS_PER_COMMIT = 20_000;
+const SESSIONS_PER_COMMIT = 100;
+
+/** A session as the index knows it. */
+export interface IndexedSession {
+  path: string;
+  id: string;
+  store: SearchSource['store'];
+  workspace: string | null;
+  title: string | null;
+  damage: string | null;
+}
+
+/** A document read back from the index, with the session it belongs to and its score. */
+export interface IndexedDocument extends SearchDocument {
+  path: string;
+  score: number;
+}
+
+/** What the index is asked for: the phrases that narrow it, how to check and score what it does not decide, and the filters. */
+export interface IndexSearch {
+  /** Words and phrases every hit holds; those of three characters or more narrow by the trigram index (which ignores case). */
+  phrases: readonly string[];
+  /** The whole query as one phrase: a document holding it ranks first. */
+  whole: string | undefined;
+  /**
+   * Where the index alone does not decide (a short word, a capital, a pattern): a document's score,
+   * or null when it does not match. Its score ranks only when no phrase narrows.
+   */
+  check?: (text: string, path: string) => number | null;
+  kinds?: readonly string[];
+  tool?: string;
+  /** Only documents of these sessions. */
+  paths?: readonly string[];
+  /** ISO times: at or after, before. */
+  since?: string;
+  until?: string;
+  limit?: number;
+}
+
+type Row = Record<string, string | number | bigint | null | Uint8Array>;
+
+const SCHEMA = `
+create table if not exists sessions(path text primary key, id text not null, store text not null, workspace text, title text, stamp text not null, cursor text, damage text);
+create table if not exists docs(id integer primary key, path text not null, rkey text not null, kind text not null, role text not null, tool text, exit_code integer, message_id text, time text not null);
+create index if not exists docs_by_key on docs(path, rkey);
+create virtual table if not exists docs_text using fts5(text, tokenize = 'trigram');
+`;
+
+/**
+ * The search index: an SQLite file (FTS5, trigram tokenizer) in the user's cache folder, readable
+ * only by the user, with a lock file beside it. Whoever holds the lock updates the index and reads
+ * it; every session's changes are committed with the cursor they bring the session to, so an index
+ * cut short by a crash resumes from what it committed, and SQLite's journal takes back half a commit.
+ */
+export class SearchIndex {
+  private readonly statements = new Map<string, sqlite.Statement>();
+  /** While `update` reads sessions: what its open transaction holds. */
+  private batch: { documents: number; sessions: number } | undefined;
+
+  private constructor(
+    private readonly db: sqlite.Database,
+    private readonly lock: OsLock | undefined,
+  ) {}
+
+  /** Opens (creating) the index in `cacheDir`, waiting for the lock another search holds. */
+  static async open(cacheDir: string): Promise<SearchIndex> {
+    mkdirSync(cacheDir, { recursive: true, mode: DIR_MODE });
+    const file = join(cacheDir, 'search-index.sqlite');
+    // Another search builds the index: wait for it (a first build of thousands of sessions takes a while).
+    const lock = await waitOsLock(join(cacheDir, 'search-index.lock'), 6_000, 50);
+    if (!lock) throw new WriterOwnedError(`the search index in ${cacheDir} stayed locked by another rxstore search; try again once it is done`, { file: join(cacheDir, 'search-index.lock') });
+    try {
+      return new SearchIndex(openDatabase(file), lock);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** An index in memory, for one search straight from the stores: the same tables, the same SQL, nothing kept. */
+  static inMemory(): SearchIndex {
+    const db = new sqlite.Database(':memory:');
+    db.exec(SCHEMA);
+    return new SearchIndex(db, undefined);
+  }
+
+  async close(): Promise<void> {
+    try {
+      for (const statement of this.statements.values()) statement.finalize();
+      this.db.close();
+    } finally {
+      await this.lock?.release();
+    }
+  }
+
+  /**
+   * Brings the index up to the sessions given: an unchanged one costs a stat; a log that grew is read
+   * from its cursor; a transcript that changed, or a log rewritten under its cursor, is read again;
+   * a session no longer there is dropped. Told after each session read.
+   */
+  async update(sources: readonly SearchSource[], onProgress?: (done: number, total: number) => void, beforeReading?: () => void): Promise<void> {
+    // Stamps only: a cursor is read for a session that changed.
+    const known = new Map<string, string>();
+    for (const row of this.db.all('select path, stamp from sessions') as Row[]) known.set(String(row.path), String(row.stamp));
+    const wanted = new Set(sources.map((source) => source.path));
+    const gone = [...known.keys()].filter((path) => !wanted.has(path));
+    if (gone.length > 0) this.transaction(() => gone.forEach((path) => this.dropSession(path)));
+    const stale = sources.map((source) => ({ source, stamp: sourceStamp(source) })).filter(({ source, stamp }) => known.get(source.path) !== stamp);
+    let done = 0;
+    if (stale.length === 0) return;
+    beforeReading?.();
+    // Sessions are committed together (a commit syncs the file, tens of milliseconds on a busy disk),
+    // each with the cursor it reached: a crash loses only what the open transaction held, read again next time.
+    this.db.exec('begin immediate');
+    this.batch = { documents: 0, sessions: 0 };
+    try {
+      for (const { source, stamp } of stale) {
+        const cursor = (this.db.get('select cursor from sessions where path = ?', [source.path]) as Row | null)?.cursor;
+        await this.indexSession(source, stamp, typeof cursor === 'string' ? cursor : null);
+        this.batch.sessions += 1;
+        this.commitPoint();
+        onProgress?.((done += 1), stale.length);
+      }
+      this.db.exec('commit');
+    } catch (error) {
+      this.db.exec('rollback');
+      throw error;
+    } finally {
+      this.batch = undefined;
+    }
+  }
+
+  /** Within a batch: commits, and begins the next, once it holds enough sessions or documents. */
+  private commitPoint(): void {
+    if (!this.batch || (this.batch.sessions < SESSIONS_PER_COMMIT && this.batch.documents < DOCUMENTS_PER_COMMIT)) return;
+    this.db.exec('commit');
+    this.db.exec('begin immediate');
+    this.batch = { documents: 0, sessions: 0 };
+  }
+
+  /**
+   * Runs reads in one read transaction: the WASM build's file lock (a directory made and removed)
+   * is then taken once, not once per statement.
+   */
+  reading<T>(work: () => T): T {
+    this.db.exec('begin');
+    try {
+      return work();
+    } finally {
+      this.db.exec('commit');
+    }
+  }
+
+  /** The sessions indexed, by path. */
+  sessions(): Map<string, IndexedSession> {
+    const sessions = new Map<string, IndexedSession>();
+    for (const row of this.db.all('select path, id, store, workspace, title, damage from sessions') as Row[]) {
+      sessions.set(String(row.path), {
+        path: String(row.path),
+        id: String(row.id),
+        store: String(row.store) as IndexedSession['store'],
+        workspace: row.workspace === null ? null : String(row.workspace),
+        title: row.title === null ? null : String(row.title),
+        damage: row.damage === null ? null : String(row.damage),
+      });
+    }
+    return sessions;
+  }
+
+  /**
+   * The documents that match, ranked in SQL and cut to `limit` there: the whole query as a phrase
+   * first, then BM25 (FTS5's bm25() when the index narrows, else `check`'s score), lifted by the log
+   * of how many hits their session has. Texts are read back only for the documents returned.
+   */
+  find(asked: IndexSearch): IndexedDocument[] {
+    const params: unknown[] = [];
+    const where: string[] = [];
+    const ftsable = (phrase: string) => [...phrase].length >= 3;
+    // Each phrase quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax.
+    const quoted = (phrase: string) => `"${phrase.replaceAll('"', '""')}"`;
+    const narrowing = asked.phrases.filter(ftsable);
+    let from = 'docs d join docs_text t on t.rowid = d.id';
+    let base = 'rx_check(t.text, d.path)';
+    if (narrowing.length > 0) {
+      from = 'docs_text t join docs d on d.id = t.rowid';
+      where.push('docs_text match ?');
+      params.push(narrowing.map(quoted).join(' '));
+      base = '-bm25(docs_text)';
+      if (asked.check) where.push('rx_check(t.text, d.path) is not null');
+    } else if (!asked.check) throw new Error('a search the index does not narrow needs a check');
+    if (asked.kinds && asked.kinds.length > 0) {
+      where.push(`d.kind in (${asked.kinds.map(() => '?').join(', ')})`);
+      params.push(...asked.kinds);
+    }
+    if (asked.tool !== undefined) {
+      where.push('d.tool = ?');
+      params.push(asked.tool);
+    }
+    if (asked.paths !== undefined) {
+      where.push('d.path in (select value from json_each(?))');
+      params.push(JSON.stringify(asked.paths));
+    }
+    if (asked.since !== undefined) {
+      where.push('d.time >= ?');
+      params.push(asked.since);
+    }
+    if (asked.until !== undefined) {
+      where.push('d.time < ?');
+      params.push(asked.until);
+    }
+    const wholeParams: unknown[] = [];
+    let whole = '0';
+    // A query of one word or phrase is its own whole phrase: every hit holds it.
+    if (asked.whole !== undefined && asked.phrases.length === 1 && asked.whole === asked.phrases[0] && narrowing.length === 1) whole = '1';
+    else if (asked.whole !== undefined && ftsable(asked.whole)) {
+      whole = 'd.id in (select rowid from docs_text where docs_text match ?)';
+      wholeParams.push(quoted(asked.whole));
+    }
+    const sql = `with hits as materialized (
+      select d.id, d.path, d.rkey, d.kind, d.role, d.tool, d.exit_code, d.message_id, d.time, ${base} as base, ${whole} as whole
+      from ${from} where ${where.length > 0 ? where.join(' and ') : '1'}
+    )
+    select *, round(base * (1 + ln(count(*) over (partition by path))), 4) as score from hits where base is not null
+    order by whole desc, score desc, time desc, path, rkey, kind${asked.limit === undefined ? '' : ' limit ?'}`;
+    const check = asked.check;
+    if (check) this.db.function('rx_check', (text: unknown, path: unknown) => check(String(text), String(path)), { deterministic: true });
+    const rows = this.db.all(sql, [...wholeParams, ...params, ...(asked.limit === undefined ? [] : [asked.limit])] as never) as Row[];
+    const texts = new Map<number, string>();
+    for (const row of this.db.all('select rowid, text from docs_text where rowid in (select value from json_each(?))', [JSON.stringify(rows.map((row) => Number(row.id)))]) as Row[]) {
+      texts.set(Number(row.rowid), String(row.text));
+    }
+    return rows.map((row) => ({ ...documentOf(row), text: texts.get(Number(row.id)) ?? '', score: Number(row.score) }));
+  }
+
+  /** The file documents (a path a turn touched) of every session. */
+  fileDocuments(): IndexedDocument[] {
+    return (this.db.all("select d.*, t.text from docs d join docs_text t on t.rowid = d.id where d.kind = 'file'") as Row[]).map((row) => ({ ...documentOf(row), score: 0 }));
+  }
+
+  private async indexSession(source: SearchSource, stamp: string, cursor: string | null): Promise<void> {
+    let opened: OpenedSession;
+    try {
+      opened = await openSession(source.path);
+    } catch (error) {
+      this.transaction(() => {
+        this.dropSession(source.path);
+        this.putSession(source, stamp, null, { title: null, workspace: source.workspace }, damageOf(error));
+      });
+      return;
+    }
+    let fields = this.fieldsOf(source.path) ?? { title: null, workspace: source.workspace };
+    let kept: string | null = cursor;
+    let pending: RecordChange[] = [];
+    let pendingDocuments = 0;
+    const flush = () => {
+      const changes = pending;
+      if (this.batch) this.batch.documents += pendingDocuments;
+      pending = [];
+      pendingDocuments = 0;
+      this.transaction(() => {
+        for (const change of changes) this.apply(source.path, change);
+        this.putSession(source, stamp, kept, fields, null);
+      });
+      this.commitPoint();
+    };
+    let damage: string | null = null;
+    try {
+      if (opened.format === 'v4') {
+        let given: unknown;
+        try {
+          given = cursor === null ? undefined : JSON.parse(cursor);
+        } catch {
+          given = undefined;
+        }
+        if (given === undefined) this.transaction(() => this.dropSession(source.path));
+        try {
+          for await (const piece of opened.recordsSince(given as never, { cursorAtEnd: true })) {
+            if (piece.session) fields = piece.session;
+            pending.push(...piece.records);
+            pendingDocuments += piece.records.length;
+            kept = JSON.stringify(piece.cursor);
+            if (pendingDocuments >= DOCUMENTS_PER_COMMIT) flush();
+          }
+        } catch (error) {
+          // Rewritten under its cursor (a repair, a salvage): read again from the start.
+          if (!(error instanceof CursorMismatchError) || given === undefined) throw error;
+          pending = [];
+          kept = null;
+          this.transaction(() => this.dropSession(source.path));
+          for await (const piece of opened.recordsSince(undefined, { cursorAtEnd: true })) {
+            if (piece.session) fields = piece.session;
+            pending.push(...piece.records);
+            kept = JSON.stringify(piece.cursor);
+            if ((pendingDocuments += piece.records.length) >= DOCUMENTS_PER_COMMIT) flush();
+          }
+        }
+      } else {
+        // A transcript is read whole: what it held before is dropped with the first commit.
+        pending.push({ type: 'removed', key: '', sessionId: opened.id });
+        for await (const record of opened.records()) {
+          if (fields.title === null && record.title !== null) fields = { ...fields, title: record.title };
+          if (fields.workspace === null && record.workspace !== null) fields = { ...fields, workspace: record.workspace };
+          pending.push(record);
+          if ((pendingDocuments += 1) >= DOCUMENTS_PER_COMMIT) flush();
+        }
+      }
+    } catch (error) {
+      damage = damageOf(error);
+    }
+    flush();
+    if (damage !== null) this.db.run('update sessions set damage = ? where path = ?', [damage, source.path]);
+  }
+
+  private fieldsOf(path: string): { title: string | null; workspace: string | null } | undefined {
+    const row = this.db.get('select title, workspace from sessions where path = ?', [path]) as Row | null;
+    return row ? { title: row.title === null ? null : String(row.title), workspace: row.workspace === null ? null : String(row.workspace) } : undefined;
+  }
+
+  private putSession(source: SearchSource, stamp: string, cursor: string | null, fields: { title: string | null; workspace: string | null }, damage: string | null): void {
+    this.db.run('insert or replace into sessions(path, id, store, workspace, title, stamp, cursor, damage) values (?, ?, ?, ?, ?, ?, ?, ?)', [
+      source.path,
+      source.id,
+      source.store,
+      fields.workspace ?? source.workspace,
+      fields.title,
+      stamp,
+      cursor,
+      damage,
+    ]);
+  }
+
+  /** A record adds or replaces the documents of its key; a removal takes its key and every key under it (the empty key: all). */
+  private apply(path: string, change: RecordChange): void {
+    const key = change.key;
+    const under = `${key}/`;
+    const ids =
+      change.type === 'removed' && key === ''
+        ? (this.cached('select id from docs where path = ?').all([path]) as Row[])
+        : change.type === 'removed'
+          ? (this.cached('select id from docs where path = ? and (rkey = ? or substr(rkey, 1, ?) = ?)').all([path, key, under.length, under]) as Row[])
+          : (this.cached('select id from docs where path = ? and rkey = ?').all([path, key]) as Row[]);
+    for (const { id } of ids) {
+      this.cached('delete from docs where id = ?').run([id!]);
+      this.cached('delete from docs_text where rowid = ?').run([id!]);
+    }
+    if (change.type === 'removed') return;
+    for (const document of documentsOf(change)) {
+      const { lastInsertRowid } = this.cached('insert into docs(path, rkey, kind, role, tool, exit_code, message_id, time) values (?, ?, ?, ?, ?, ?, ?, ?)').run([
+        path,
+        document.recordKey,
+        document.kind,
+        document.role,
+        document.tool,
+        document.exitCode,
+        document.messageId,
+        document.time,
+      ]);
+      this.cached('insert into docs_text(rowid, text) values (?, ?)').run([lastInsertRowid, document.text]);
+    }
+  }
+
+  /** A statement prepared once for the life of the index: the build runs a few of them for every record. */
+  private cached(sql: string): sqlite.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+
+  private dropSession(path: string): void {
+    this.db.run('delete from docs_text where rowid in (select id from docs where path = ?)', [path]);
+    this.db.run('delete from docs where path = ?', [path]);
+    this.db.run('delete from sessions where path = ?', [path]);
+  }
+
+  private transaction(work: () => void): void {
+    // Inside a batch the batch's transaction holds the work; it commits at the batch's next commit point.
+    if (this.batch) {
+      work();
+      return;
+    }
+    this.db.exec('begin immediate');
+    try {
+      work();
+      this.db.exec('commit');
+    } catch (error) {
+      this.db.exec('rollback');
+      throw error;
+    }
+  }
+}
+
+/** The index file, opened and of this version; one that cannot be read, or of another version, is a cache: it is built again. */
+function openDatabase(file: string): sqlite.Database {
+  for (let attempt = 0; ; attempt += 1) {
+    let db: sqlite.Database | undefined;
+    try {
+      db = new sqlite.Database(file);
+      chmodSync(file, FILE_MODE);
+      const version = Number((db.get('pragma user_version') as Row | null)?.user_version ?? 0);
+      const hasTables = db.get("select 1 as found from sqlite_master where name = 'sessions'") !== null;
+      if (hasTables && version !== INDEX_VERSION) throw new Error('another version');
+      // Only a new file is written here: setting the version on every open would be a commit (a sync) per search.
+      if (!hasTables) db.exec(`begin immediate; ${SCHEMA}; pragma user_version = ${INDEX_VERSION}; commit`);
+      // The whole index in memory while it is open: a search reads pages once, however many it looks at.
+      db.exec('pragma cache_size = -65536');
+      // The whole index is checked only by what reads it; a page that fails to read throws there.
+      return db;
+    } catch (error) {
+      try {
+        db?.close();
+      } catch {
+        // Closing a file that would not open: nothing more to release.
+      }
+      if (attempt > 0) throw error instanceof RxError ? error : new FileSystemError(Object.assign(new Error((error as Error).message), { code: 'EIO' }), file);
+      for (const suffix of ['', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+    }
+  }
+}
+
+function documentOf(row: Row): Omit<IndexedDocument, 'score'> {
+  return {
+    path: String(row.path),
+    recordKey: String(row.rkey),
+    kind: String(row.kind) as IndexedDocument['kind'],
+    role: String(row.role) as IndexedDocument['role'],
+    tool: row.tool === null ? null : String(row.tool),
+    exitCode: row.exit_code === null ? null : Number(row.exit_code),
+    messageId: row.message_id === null ? null : String(row.message_id),
+    time: String(row.time),
+    text: row.text === undefined ? '' : String(row.text),
+  };
+}

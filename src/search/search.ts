@@ -1,0 +1,217 @@
+import { isAbsolute, resolve } from 'node:path';
+import { InvalidInputError } from '../errors/index.js';
+import { defaultCacheDir } from '../store/listing/cache-dir.js';
+import { openSession } from '../store/open-session.js';
+import type { Platform } from '../store/roots/platform.js';
+import type { ReadRoot } from '../store/roots/roots.js';
+import { sameSlug, workspaceSlug } from '../store/roots/workspace-slug.js';
+import { messageText } from '../session/replay/message.js';
+import { matchText, parseQuery, type Query } from './query.js';
+import { scoreText, snippetOf } from './rank.js';
+import { SEARCH_KINDS, type SearchHit, type SearchKind } from './search-hit.js';
+import { SearchIndex } from './search-index.js';
+import { searchSources, type SearchSource } from './search-sources.js';
+
+/** What `search` searches, how, and how many hits it gives. */
+export interface SearchOptions {
+  /** The roots to search (`machineRoots().roots.roots`), and whose path rules apply. */
+  roots: readonly ReadRoot[];
+  platform: Platform;
+  /** The query is one regular expression (RE2 syntax: linear time, no backreferences). */
+  regex?: boolean;
+  /** Only texts of these kinds (default: every kind). */
+  kinds?: readonly SearchKind[];
+  /** Only a call, its result, a command or a file of this tool. */
+  tool?: string;
+  /** Only sessions that touched this file (a path as a tool was given it, or its end); with no query, the touches themselves. */
+  file?: string;
+  /** Only sessions of this workspace (an absolute path): the one they name, or the one whose slug they sit under. */
+  workspace?: string;
+  /** Only sessions whose id starts with this. */
+  session?: string;
+  /** Only messages at or after, and before, these times. */
+  since?: Date;
+  until?: Date;
+  /** At most this many hits (default: all). */
+  limit?: number;
+  /** Each hit carries up to this many messages before and after it (`around`). Every hit carries its place (`index`). */
+  around?: number;
+  /**
+   * `false`: hits carry no `index` (null), and no session's transcript is read to place them — a
+   * search that shows no places is then as fast as the index. Default true; `around` needs it.
+   */
+  messageIndex?: boolean;
+  /** `false`: read the stores directly instead of the index (same hits, slower). Default true. */
+  index?: boolean;
+  /** Where the index lives (default: rxstore's cache folder, as the summary cache). */
+  cacheDir?: string;
+  /** Called once before the first session is read (none when the index is up to date): a process can tune itself for reading logs. */
+  beforeReading?: () => void;
+  /** Told after each session the index reads: how many are read, of how many changed. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** A message beside a hit, given with `around`. */
+export interface AroundMessage {
+  /** Its place in the session's canonical transcript, from 0. */
+  index: number;
+  /** Its id, where Reasonix gave it one. */
+  messageId: string | null;
+  /** `user`, `assistant`, `tool` or `system`. */
+  role: string;
+  /** What it says (a person's prompt as typed). */
+  text: string;
+  /** This is the hit's own message. */
+  hit: boolean;
+}
+
+/** A search hit, with the messages around it when `around` was asked for. */
+export type FoundHit = SearchHit & { index: number | null; around?: AroundMessage[] };
+
+interface Session {
+  path: string;
+  id: string;
+  store: SearchSource['store'];
+  title: string | null;
+  workspace: string | null;
+  slug: string | null;
+  damage: string | null;
+}
+
+/**
+ * Searches every session under the roots: words ANDed, `"phrases"` contiguous, or a `regex`; case
+ * matters only when the query has a capital. Through an index kept in the cache folder, brought up
+ * to date first (a first search builds it), or with `index: false` through the same index built in
+ * memory from the stores, so both give the same hits in the same order. Hits come best first: the
+ * exact query phrase first, then BM25, lifted by how much of their session matches. A query that is
+ * empty (with no `file`) or a pattern that does not compile is an `InvalidInputError`.
+ */
+export async function* search(text: string, options: SearchOptions): AsyncGenerator<FoundHit> {
+  const query = text.trim() === '' && options.file !== undefined ? undefined : parseQuery(text, { regex: options.regex });
+  for (const kind of options.kinds ?? []) if (!SEARCH_KINDS.includes(kind)) throw new InvalidInputError(`unknown kind ${JSON.stringify(kind)}: one of ${SEARCH_KINDS.join(', ')}`);
+  if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0)) throw new InvalidInputError('limit must be a whole number above 0');
+  const { sources } = await searchSources(options.roots, options.platform);
+  const inMemory = options.index === false;
+  const index = inMemory ? SearchIndex.inMemory() : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
+  let hits: SearchHit[];
+  try {
+    // Straight from the stores, only the sessions asked for are read.
+    await index.update(inMemory && options.session !== undefined ? sources.filter((source) => source.id.startsWith(options.session!)) : sources, options.onProgress, options.beforeReading);
+    hits = index.reading(() => found(index, query, sources, options));
+  } finally {
+    await index.close();
+  }
+  if (options.messageIndex === false && options.around === undefined) {
+    for (const hit of hits) yield { ...hit, index: null };
+    return;
+  }
+  const places = new Map<string, Promise<PlacedMessage[]>>();
+  for (const hit of hits) {
+    if (!places.has(hit.path)) places.set(hit.path, transcriptOf(hit.path));
+    yield placed(hit, await places.get(hit.path)!, options.around);
+  }
+}
+
+interface Session {
+  path: string;
+  id: string;
+  store: SearchSource['store'];
+  title: string | null;
+  workspace: string | null;
+  slug: string | null;
+  damage: string | null;
+}
+
+/** The hits the index gives, ranked and cut there, each with its snippet. */
+function found(index: SearchIndex, query: Query | undefined, sources: readonly SearchSource[], options: SearchOptions): SearchHit[] {
+  const slugs = new Map(sources.map((source) => [source.path, source.slug]));
+  const sessions = new Map<string, Session>([...index.sessions()].map(([path, session]) => [path, { ...session, slug: slugs.get(path) ?? null }]));
+  let chosen = [...sessions.values()];
+  if (options.session !== undefined) chosen = chosen.filter((session) => session.id.startsWith(options.session!));
+  if (options.workspace !== undefined) chosen = chosen.filter((session) => inWorkspace(session, options.workspace!, options.platform));
+  if (options.file !== undefined) {
+    const touched = new Set(index.fileDocuments().filter((document) => touches(document.text, sessions.get(document.path)!, options.file!)).map((document) => document.path));
+    chosen = chosen.filter((session) => touched.has(session.path));
+  }
+  const narrowed = options.session !== undefined || options.workspace !== undefined || options.file !== undefined;
+  // The trigram index ignores case and needs three characters: a capital, a shorter word or a pattern is checked on the text.
+  const decided = query !== undefined && !options.regex && !query.caseSensitive && query.phrases.every((phrase) => [...phrase].length >= 3);
+  const check =
+    query === undefined
+      ? (text: string, path: string) => (touches(text, sessions.get(path)!, options.file!) ? 1 : null)
+      : decided
+        ? undefined
+        : (text: string) => {
+            const matches = matchText(query, text);
+            return matches ? scoreText(query, text, matches) : null;
+          };
+  const documents = index.find({
+    phrases: query?.phrases ?? [],
+    whole: query?.phrases.join(' '),
+    check,
+    kinds: query === undefined ? ['file'] : options.kinds,
+    tool: options.tool,
+    paths: narrowed ? chosen.map((session) => session.path) : undefined,
+    since: options.since?.toISOString(),
+    until: options.until?.toISOString(),
+    limit: options.limit,
+  });
+  return documents.map((document) => {
+    const session = sessions.get(document.path)!;
+    const matches = query === undefined ? [[[0, document.text.length] as [number, number]]] : (matchText(query, document.text) ?? []);
+    return {
+      sessionId: session.id,
+      title: session.title,
+      workspace: session.workspace,
+      store: session.store,
+      path: session.path,
+      messageId: document.messageId,
+      key: document.recordKey,
+      role: document.role,
+      kind: document.kind,
+      tool: document.tool,
+      exitCode: document.exitCode,
+      time: document.time,
+      score: document.score,
+      ...snippetOf(document.text, matches),
+      damage: session.damage,
+    };
+  });
+}
+
+/** Whether a file document names the file asked for: the same path, its end, or the same path from the session's workspace. */
+function touches(text: string, session: Session, file: string): boolean {
+  return text.split('\n').some((path) => {
+    if (path === file || path.endsWith(`/${file}`)) return true;
+    return isAbsolute(file) && session.workspace !== null && resolve(session.workspace, path) === resolve(file);
+  });
+}
+
+function inWorkspace(session: Session, workspace: string, platform: Platform): boolean {
+  const slug = workspaceSlug(workspace, platform);
+  if (session.workspace !== null && sameSlug(workspaceSlug(session.workspace, platform), slug, platform)) return true;
+  return session.slug !== null && sameSlug(session.slug, slug, platform);
+}
+
+type PlacedMessage = { messageId: string | null; role: string; text: string };
+
+/** A session's canonical transcript, read once for all its hits; up to damage when there is some. */
+async function transcriptOf(path: string): Promise<PlacedMessage[]> {
+  const messages: PlacedMessage[] = [];
+  try {
+    for await (const { message } of (await openSession(path)).transcript()) messages.push({ messageId: message.id ?? null, role: message.role, text: messageText(message) });
+  } catch {
+    // Damage: the messages before it are still there to place a hit by.
+  }
+  return messages;
+}
+
+/** The hit's place in its session's transcript (what `cat` and `view` number it by), and the messages around it when asked. */
+function placed(hit: SearchHit, messages: readonly PlacedMessage[], around: number | undefined): FoundHit {
+  const found = hit.messageId === null ? -1 : messages.findIndex((message) => message.messageId === hit.messageId);
+  const index = found < 0 ? null : found;
+  if (around === undefined) return { ...hit, index };
+  if (index === null) return { ...hit, index, around: [] };
+  const from = Math.max(0, index - around);
+  return { ...hit, index, around: messages.slice(from, index + around + 1).map((message, offset) => ({ ...message, index: from + offset, hit: from + offset === index })) };
+}

@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCliChild } from './support/cli-child.js';
+import { fixture } from './support/fixtures.js';
+import { tempDir } from './support/temp-dir.js';
+
+/** The built CLI over the tool-calls fixture, with a cache folder of its own. */
+async function searchCli(args: string[], cache: string) {
+  return runCliChild(['search', '--state-home', fixture('tool-calls').root, ...args], { env: { ...process.env, XDG_CACHE_HOME: cache } });
+}
+
+describe('rxstore search, as a person runs it', () => {
+  it('exits 0 with hits, 1 with none, 2 on an empty query or an invalid --regex', async () => {
+    const cache = await tempDir('rxstore-search-cli-');
+    const found = await searchCli(['"cannot access"'], cache);
+    expect(found.code).toBe(0);
+    expect(found.stdout).toContain('1083b7d00d4a95855b15212dd9c840c6');
+    expect(found.stdout).toContain('»cannot access«');
+    expect(found.stdout).toContain('rxstore view 1083b7d00d4a95855b15212dd9c840c6');
+    expect((await searchCli(['no-such-words-anywhere'], cache)).code).toBe(1);
+    const empty = await searchCli([''], cache);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/give words to search for/);
+    const invalid = await searchCli(['--regex', '(unclosed'], cache);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toMatch(/invalid --regex/);
+    expect(invalid.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('--json prints one hit per line, best first, with the fields cat and view name a message by; --no-index gives the same', async () => {
+    const cache = await tempDir('rxstore-search-cli-');
+    const { code, stdout } = await searchCli(['file', '--json'], cache);
+    expect(code).toBe(0);
+    const hits = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(hits.length).toBeGreaterThan(1);
+    for (const hit of hits) {
+      expect(Object.keys(hit)).toEqual(expect.arrayContaining(['sessionId', 'workspace', 'store', 'messageId', 'index', 'role', 'kind', 'tool', 'time', 'score', 'snippet', 'matches']));
+      expect(['user', 'assistant', 'tool-input', 'tool-output', 'command', 'file']).toContain(hit.kind);
+      for (const { start, end } of hit.matches as { start: number; end: number }[]) expect((hit.snippet as string).slice(start, end).toLowerCase()).toBe('file');
+    }
+    // Every hit carries the message index cat and view number it by, with or without --around.
+    for (const hit of hits) expect(typeof hit.index).toBe('number');
+    const scores = hits.map((hit) => hit.score as number);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const direct = await searchCli(['file', '--json', '--no-index'], cache);
+    expect(direct.stdout).toBe(stdout);
+    // Each hit's message has its anchor in the session's page.
+    const page = join(cache, 'page.html');
+    expect((await runCliChild(['view', fixture('tool-calls').dir, '--to', page])).code).toBe(0);
+    const html = await readFile(page, 'utf8');
+    for (const hit of hits) expect(html).toContain(`id="m-${String(hit.messageId)}"`);
+    const commands = await searchCli(['ls', '--kind', 'command', '--json'], cache);
+    const lines = commands.stdout.trim().split('\n').map((line) => JSON.parse(line) as { kind: string; exitCode: number });
+    expect(lines.map((line) => [line.kind, line.exitCode])).toEqual(expect.arrayContaining([['command', 2]]));
+  });
+
+  it('--file with no query lists the sessions that touched the file, one line each', async () => {
+    const cache = await tempDir('rxstore-search-cli-');
+    const { code, stdout } = await searchCli(['--file', 'notes.txt'], cache);
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toEqual([expect.stringMatching(/^\S+Z {2}1083b7d00d4a95855b15212dd9c840c6 {2}2 touches \((edit_file,read_file|read_file,edit_file)\) /)]);
+    expect((await searchCli(['--file', 'never-touched.txt'], cache)).code).toBe(1);
+  });
+
+  it('two searches at once in two processes, on a first build, both answer the same', async () => {
+    const cache = await tempDir('rxstore-search-cli-');
+    const [a, b] = await Promise.all([searchCli(['missing', '--json'], cache), searchCli(['missing', '--json'], cache)]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout).not.toBe('');
+    expect(join(cache, 'rxstore')).toBeTruthy();
+  });
+});
