@@ -1,13 +1,14 @@
+import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withRootOptions } from '../root-options.js';
-import type { SearchArgs } from './search-run.js';
+import type { SearchArgs } from '../run/search.js';
 
 /** The kinds of text `--kind` takes (the library checks them too). */
 const KINDS = ['user', 'assistant', 'tool-input', 'tool-output', 'command', 'file'];
 
-export function searchCommand(output: Output, setExit: (code: number) => void, showProgress: () => boolean) {
+export function searchCommand(output: Output, setExit: (code: ExitCode) => void, showProgress: () => boolean) {
   return {
     command: 'search [query..]',
     describe: 'Find words, a phrase or a pattern in every session on this machine',
@@ -42,6 +43,6 @@ export function searchCommand(output: Output, setExit: (code: number) => void, s
           ),
         ),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: SearchArgs) => (await import('./search-run.js')).runSearch(args, output, setExit, showProgress()),
+    handler: async (args: SearchArgs) => (await import('../run/search.js')).runSearch(args, output, setExit, showProgress()),
   };
 }

@@ -1,8 +1,8 @@
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import { resolve } from 'node:path';
-import { InvalidInputError, machineRoots, search, type FoundHit, type SearchKind } from '../../index.js';
+import { InvalidInputError, machineRoots, printable, search, type FoundHit, type SearchKind } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
-import { printable } from '../printable.js';
 import { Progress } from '../progress.js';
 import type { RootArgs } from '../root-options.js';
 import { tuneV8ForReading } from '../v8-flags.js';
@@ -25,7 +25,7 @@ export interface SearchArgs extends RootArgs {
 }
 
 /** `rxstore search`, run: the command's options are in search.ts. */
-export async function runSearch(args: SearchArgs, output: Output, setExit: (code: number) => void, showProgress: boolean): Promise<void> {
+export async function runSearch(args: SearchArgs, output: Output, setExit: (code: ExitCode) => void, showProgress: boolean): Promise<void> {
   const query = (args.query ?? []).map(String).join(' ');
   if (query.trim() === '' && args.file === undefined) throw new InvalidInputError('give words to search for (or --file PATH)');
   if (!Number.isInteger(args.limit) || args.limit < 1) throw new InvalidInputError('--limit takes a whole number above 0');
@@ -72,7 +72,8 @@ export async function runSearch(args: SearchArgs, output: Output, setExit: (code
   // A session searched only up to damage is said once, whatever the hits: what lies past it was not searched.
   const damaged = new Map(hits.filter((hit) => hit.damage !== null).map((hit) => [hit.path, hit.damage!]));
   for (const [path, damage] of damaged) output.err(`rxstore: ${printable(path)}: searched up to damage: ${printable(damage)}\n`);
-  setExit(found > 0 ? 0 : 1);
+  // As grep: 0 when something was found, 1 when nothing was.
+  setExit(found > 0 ? EXIT.done : EXIT.refused);
 }
 
 /** A time option: a date or an ISO time; anything else is a usage error. */

@@ -1,14 +1,14 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { appendBatches, createSession, openSession, search, type FoundHit, type IndexRecord, type SearchOptions } from '../src/index.js';
-import type { BatchToWrite } from '../src/codec/encode-batch.js';
-import { FIXTURE_NAMES, fixture } from './support/fixtures.js';
-import { complete } from './support/sample-session.js';
-import { seededRandom } from './support/seeded-random.js';
-import { tempDir } from './support/temp-dir.js';
-import { findSessionCopies } from '../src/store/listing/find-session-copies.js';
-import { groupConversations } from '../src/store/listing/group-conversations.js';
+import { appendBatches, createSession, openSession, search, type FoundHit, type IndexRecord, type SearchOptions } from '../../src/index.js';
+import type { BatchToWrite } from '../../src/codec/encode-batch.js';
+import { FIXTURE_NAMES, fixture } from '../support/fixtures.js';
+import { complete } from '../support/sessions/sample-session.js';
+import { seededRandom } from '../support/seeded-random.js';
+import { tempDir } from '../support/temp-dir.js';
+import { findSessionCopies } from '../../src/store/listing/find-session-copies.js';
+import { groupConversations } from '../../src/store/listing/group-conversations.js';
 
 const VOCABULARY = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'parser', 'frame', 'cursor', 'zstd', 'ok', 'go', '你好', '世界', 'Émile', 'naïve', 'x*y', '(paren)', '-dash', 'NEAR', '"quoted"'];
 
