@@ -7,6 +7,7 @@ import base from './vitest.mutate.config.js';
 // worker's tests (test/codec/log-read-in-worker, serve-log-reads), for the reason given in vitest.mutate-unshared.config.ts.
 // By what they test, not by folder: Go's decoding of payloads (replay-go-decode, payload-rules) is codec
 // code whose tests sit in the replay's room.
-const codecTests = /^test\/(codec\/(?!log-read-in-worker|serve-log-reads)|session\/replay\/(replay-go-decode|payload-rules)\.)/;
+const codecTests =
+  /^test\/(codec\/(?!log-read-in-worker|serve-log-reads)|session\/replay\/(replay-go-decode|payload-rules)\.)/;
 const include = base.test!.include!.filter((file) => codecTests.test(file));
 export default defineConfig({ ...base, test: { ...base.test, include } });

@@ -19,7 +19,9 @@ interface CpuProfile {
 /** A directory may hold several profiles (one per thread, tsx's loader among them): take the largest. */
 function pickProfile(path: string): string {
   if (!statSync(path).isDirectory()) return path;
-  const files = readdirSync(path).filter((name) => name.endsWith('.cpuprofile')).map((name) => join(path, name));
+  const files = readdirSync(path)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .map((name) => join(path, name));
   const largest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
   if (!largest) throw new Error(`no .cpuprofile in ${path}`);
   return largest;
@@ -45,5 +47,7 @@ profile.samples.forEach((id, index) => {
 });
 process.stdout.write(`${file}: ${(total / 1e6).toFixed(2)} s sampled\n`);
 for (const [key, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(count))) {
-  process.stdout.write(`${((micros / total) * 100).toFixed(1).padStart(5)}%  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${key}\n`);
+  process.stdout.write(
+    `${((micros / total) * 100).toFixed(1).padStart(5)}%  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${key}\n`,
+  );
 }

@@ -52,7 +52,8 @@ async function main(): Promise<number> {
   await mkdir(scratchDir, { recursive: true });
 
   const build = names.some((name) => ROWS[name]!.usesCli) ? await buildCli() : undefined;
-  if (build && !build.ok) process.stderr.write(`bench: WARNING: the build failed; timing what tsc emitted.\n${build.message}\n`);
+  if (build && !build.ok)
+    process.stderr.write(`bench: WARNING: the build failed; timing what tsc emitted.\n${build.message}\n`);
 
   const figures: Figure[] = [];
   const rowSeconds: Record<string, number> = {};
@@ -64,7 +65,16 @@ async function main(): Promise<number> {
     } catch (error) {
       // One broken row must not cost the others their figures.
       const message = error instanceof Error ? error.message : String(error);
-      figures.push({ row: name, measure: 'failed', rxstore: '—', reference: '—', ratio: '—', target: '—', verdict: 'MISS', data: { error: message } });
+      figures.push({
+        row: name,
+        measure: 'failed',
+        rxstore: '—',
+        reference: '—',
+        ratio: '—',
+        target: '—',
+        verdict: 'MISS',
+        data: { error: message },
+      });
       process.stderr.write(`bench: ${name} failed: ${message}\n`);
     }
     rowSeconds[name] = (performance.now() - rowStarted) / 1000;
@@ -75,7 +85,10 @@ async function main(): Promise<number> {
   process.stdout.write(`\n${formatTable(figures)}\n\nwall time ${seconds(wallSeconds)} (${names.join(', ')})\n`);
   await mkdir(dirname(resultsFile), { recursive: true });
   const machine = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, zstdBackend: zstd.name };
-  await writeFile(resultsFile, `${JSON.stringify({ date: new Date().toISOString(), wallSeconds, rowSeconds, machine, build, figures }, null, 2)}\n`);
+  await writeFile(
+    resultsFile,
+    `${JSON.stringify({ date: new Date().toISOString(), wallSeconds, rowSeconds, machine, build, figures }, null, 2)}\n`,
+  );
   process.stdout.write(`figures written to ${resultsFile}\n`);
   return figures.some((figure) => figure.measure === 'failed') ? 1 : 0;
 }

@@ -12,7 +12,14 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 export async function bundleDist(root: string = repoRoot): Promise<void> {
   await build({
     absWorkingDir: root,
-    entryPoints: { index: 'dist/index.js', codec: 'dist/codec/index.js', cli: 'dist/cli/main.js', 'v8-flags': 'dist/cli/v8-flags.js', 'log-worker': 'dist/codec/log-worker/log-worker.js', 'summary-worker': 'dist/store/listing/summary-pool/summary-worker.js' },
+    entryPoints: {
+      index: 'dist/index.js',
+      codec: 'dist/codec/index.js',
+      cli: 'dist/cli/main.js',
+      'v8-flags': 'dist/cli/v8-flags.js',
+      'log-worker': 'dist/codec/log-worker/log-worker.js',
+      'summary-worker': 'dist/store/listing/summary-pool/summary-worker.js',
+    },
     outdir: join(root, 'dist/bundle'),
     // Every chunk beside the entries: a module that finds package.json from where it lies finds it from there.
     chunkNames: '[name]-[hash]',

@@ -13,7 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadBases, type Entry } from '../test/support/fuzz/fuzz-bases.js';
 import { checkInput, collectGarbage, LIMITS, retainedBytes } from '../test/support/fuzz/fuzz-check.js';
-import { CATEGORIES, fuzzInputs, type Category, type FuzzInput, type FuzzOptions } from '../test/support/fuzz/fuzz-inputs.js';
+import {
+  CATEGORIES,
+  fuzzInputs,
+  type Category,
+  type FuzzInput,
+  type FuzzOptions,
+} from '../test/support/fuzz/fuzz-inputs.js';
 import { FuzzTally } from '../test/support/fuzz/fuzz-tally.js';
 import { FuzzWorkspace } from '../test/support/fuzz/fuzz-workspace.js';
 
@@ -21,7 +27,9 @@ import { FuzzWorkspace } from '../test/support/fuzz/fuzz-workspace.js';
 const SILENCE_MS = 30_000;
 const PROGRESS_MS = 10_000;
 
-type Note = { type: 'input'; category: Category; index: number; recipe: string } | { type: 'done'; report: string; findings: number };
+type Note =
+  | { type: 'input'; category: Category; index: number; recipe: string }
+  | { type: 'done'; report: string; findings: number };
 
 const { values: args } = parseArgs({
   options: {
@@ -38,7 +46,9 @@ const seed = Number(args.seed);
 const categories = (args.category ?? [...CATEGORIES]) as Category[];
 const unknown = categories.filter((category) => !CATEGORIES.includes(category));
 if (!Number.isFinite(seconds) || !Number.isInteger(seed) || unknown.length > 0) {
-  console.error(`usage: scripts/fuzz.ts [--seconds N] [--seed S] [--category ${CATEGORIES.join('|')} …] | --replay FILE`);
+  console.error(
+    `usage: scripts/fuzz.ts [--seconds N] [--seed S] [--category ${CATEGORIES.join('|')} …] | --replay FILE`,
+  );
   process.exit(2);
 }
 const options: FuzzOptions = { seed, depth: 100_000, truncationSessionStride: 1, sparseBytes: 32 * 1024 * 1024 };
@@ -50,9 +60,21 @@ async function supervise(): Promise<number> {
   console.log(`rxstore fuzz: seed ${seed}, ${seconds} s, ${categories.join(' ')}`);
   // Made and removed here: a child killed for hanging cannot clean up after itself.
   const root = await mkdtemp(join(tmpdir(), 'rxstore-fuzz-'));
-  const child = fork(fileURLToPath(import.meta.url), ['--root', root, '--seconds', String(seconds), '--seed', String(seed), ...categories.flatMap((category) => ['--category', category])], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
-  });
+  const child = fork(
+    fileURLToPath(import.meta.url),
+    [
+      '--root',
+      root,
+      '--seconds',
+      String(seconds),
+      '--seed',
+      String(seed),
+      ...categories.flatMap((category) => ['--category', category]),
+    ],
+    {
+      execArgv: ['--import', 'tsx', '--expose-gc'],
+    },
+  );
   // Ctrl-C reaches the child too, which stops early and still reports.
   process.on('SIGINT', () => undefined);
   let last: Extract<Note, { type: 'input' }> | undefined;
@@ -77,8 +99,12 @@ async function supervise(): Promise<number> {
     return done.findings === 0 ? 0 : 1;
   }
   const during = last ? `${last.category} #${last.index} (${last.recipe})` : 'start-up';
-  const why = hung ? `no progress for ${SILENCE_MS / 1000} s` : `the fuzzing process died (${signal ?? `exit code ${code}`})`;
-  console.log(`\nFINDING: ${why} during ${during}; make it again with --seed ${seed} --category ${last?.category ?? ''}`);
+  const why = hung
+    ? `no progress for ${SILENCE_MS / 1000} s`
+    : `the fuzzing process died (${signal ?? `exit code ${code}`})`;
+  console.log(
+    `\nFINDING: ${why} during ${during}; make it again with --seed ${seed} --category ${last?.category ?? ''}`,
+  );
   return 1;
 }
 
@@ -110,7 +136,9 @@ async function fuzz(root: string): Promise<number> {
     stream.ms += result.ms;
     if (tally.add(input, result).length > 0) await save(input, findingsDir);
     if (Date.now() > nextProgress) {
-      console.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${tally.inputs} inputs, ${tally.findingCount} findings`);
+      console.log(
+        `  ${Math.round((Date.now() - started) / 1000)} s: ${tally.inputs} inputs, ${tally.findingCount} findings`,
+      );
       nextProgress += PROGRESS_MS;
     }
   }
@@ -121,7 +149,9 @@ async function fuzz(root: string): Promise<number> {
   const report = [
     tally.format(),
     `heap and buffers grew ${Math.round(grown / 2 ** 20)} MiB over the run (bound ${LIMITS.runGrowthBytes / 2 ** 20} MiB)${leaked ? ': FINDING' : ''}`,
-    ...(tally.findingCount > 0 ? [`inputs of new findings saved in ${findingsDir}; check one again with --replay FILE`] : []),
+    ...(tally.findingCount > 0
+      ? [`inputs of new findings saved in ${findingsDir}; check one again with --replay FILE`]
+      : []),
     `seed ${seed}`,
   ].join('\n');
   send({ type: 'done', report, findings });
@@ -135,25 +165,37 @@ function send(note: Note): void {
 /** An input as JSON, file contents in base64: everything needed to check it again. */
 async function save(input: FuzzInput, dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  const entries = [...input.entries].map(([path, entry]) => [path, entry.kind === 'file' ? { kind: 'file', base64: entry.bytes.toString('base64') } : entry]);
+  const entries = [...input.entries].map(([path, entry]) => [
+    path,
+    entry.kind === 'file' ? { kind: 'file', base64: entry.bytes.toString('base64') } : entry,
+  ]);
   const saved = { ...input, seed, log: input.log?.toString('base64'), entries };
   await writeFile(join(dir, `${input.category}-${input.index}.json`), JSON.stringify(saved));
 }
 
 async function replay(file: string): Promise<number> {
   type SavedEntry = Exclude<Entry, { kind: 'file' }> | { kind: 'file'; base64: string };
-  const saved = JSON.parse(await readFile(file, 'utf8')) as Omit<FuzzInput, 'entries' | 'log'> & { log?: string; entries: [string, SavedEntry][] };
+  const saved = JSON.parse(await readFile(file, 'utf8')) as Omit<FuzzInput, 'entries' | 'log'> & {
+    log?: string;
+    entries: [string, SavedEntry][];
+  };
   const input: FuzzInput = {
     ...saved,
     log: saved.log === undefined ? undefined : Buffer.from(saved.log, 'base64'),
-    entries: new Map(saved.entries.map(([path, entry]): [string, Entry] => [path, entry.kind === 'file' ? { kind: 'file', bytes: Buffer.from(entry.base64, 'base64') } : entry])),
+    entries: new Map(
+      saved.entries.map(([path, entry]): [string, Entry] => [
+        path,
+        entry.kind === 'file' ? { kind: 'file', bytes: Buffer.from(entry.base64, 'base64') } : entry,
+      ]),
+    ),
   };
   const root = await mkdtemp(join(tmpdir(), 'rxstore-fuzz-replay-'));
   try {
     const result = await checkInput(input, new FuzzWorkspace(root));
     console.log(`${input.category} #${input.index}: ${input.recipe}`);
     console.log(`codec: ${result.codec ?? '-'}; session: ${result.session ?? '-'}; ${Math.round(result.cpuMs)} ms CPU`);
-    for (const finding of result.findings) console.log(`FINDING ${finding.kind} in ${finding.layer}: ${finding.detail}`);
+    for (const finding of result.findings)
+      console.log(`FINDING ${finding.kind} in ${finding.layer}: ${finding.detail}`);
     return result.findings.length === 0 ? 0 : 1;
   } finally {
     await rm(root, { recursive: true, force: true });

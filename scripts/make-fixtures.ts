@@ -79,7 +79,9 @@ async function run(ctx: Context, step: RunStep): Promise<void> {
     });
     ctx.steps.push({ command: commandLine(step.args), script: step.script, note: step.note, code: result.code });
     if (result.code !== (step.expectCode ?? 0)) {
-      throw new Error(`${ctx.name}: ${commandLine(step.args)} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+      throw new Error(
+        `${ctx.name}: ${commandLine(step.args)} exited ${result.code}\n${result.stdout}\n${result.stderr}`,
+      );
     }
   } finally {
     await mock.close();
@@ -100,20 +102,30 @@ const RECIPES: Recipe[] = [
     name: 'plain-chat',
     summary: 'One `reasonix run` with a plain-text reply.',
     async build(ctx) {
-      await run(ctx, { args: ['run', 'Say hello in one short sentence.'], script: [text('Hello! How can I help you today?')] });
-      return { sessionDir: onlySession(ctx), holds: ['one completed turn: host session-context, user prompt, assistant text'] };
+      await run(ctx, {
+        args: ['run', 'Say hello in one short sentence.'],
+        script: [text('Hello! How can I help you today?')],
+      });
+      return {
+        sessionDir: onlySession(ctx),
+        holds: ['one completed turn: host session-context, user prompt, assistant text'],
+      };
     },
     check: (c) => expect(c.turnEnds.completed === 1, 'one completed turn'),
   },
   {
     name: 'tool-calls',
-    summary: 'Three turns (`run`, `run --resume <id>`, `run -c`) with bash (ok and failing), read_file, write_file and edit_file calls, two of them parallel.',
+    summary:
+      'Three turns (`run`, `run --resume <id>`, `run -c`) with bash (ok and failing), read_file, write_file and edit_file calls, two of them parallel.',
     async build(ctx) {
       await writeFile(join(ctx.workspace, 'notes.txt'), 'alpha\nbeta\ngamma\n');
       await run(ctx, {
         args: ['run', 'List the files in this workspace.'],
         script: [
-          { text: 'Let me look.', toolCalls: [{ id: 'call_ls', name: 'bash', arguments: { command: 'echo listing && ls' } }] },
+          {
+            text: 'Let me look.',
+            toolCalls: [{ id: 'call_ls', name: 'bash', arguments: { command: 'echo listing && ls' } }],
+          },
           text('The workspace holds notes.txt.'),
         ],
       });
@@ -132,10 +144,22 @@ const RECIPES: Recipe[] = [
             text: 'Reading and writing in parallel.',
             toolCalls: [
               { id: 'call_read', name: 'read_file', arguments: { path: 'notes.txt' } },
-              { id: 'call_write', name: 'write_file', arguments: { path: 'new.txt', content: 'created by the mock\n' } },
+              {
+                id: 'call_write',
+                name: 'write_file',
+                arguments: { path: 'new.txt', content: 'created by the mock\n' },
+              },
             ],
           },
-          { toolCalls: [{ id: 'call_edit', name: 'edit_file', arguments: { path: 'notes.txt', old_string: 'beta', new_string: 'BETA' } }] },
+          {
+            toolCalls: [
+              {
+                id: 'call_edit',
+                name: 'edit_file',
+                arguments: { path: 'notes.txt', old_string: 'beta', new_string: 'BETA' },
+              },
+            ],
+          },
           text('Done: new.txt created and beta capitalised in notes.txt.'),
         ],
       });
@@ -155,9 +179,10 @@ const RECIPES: Recipe[] = [
   },
   {
     name: 'payload-ref',
-    summary: 'A prompt and a bash tool result over 64 KiB, stored through payloadRef in the store\'s `.content-v1`.',
+    summary: "A prompt and a bash tool result over 64 KiB, stored through payloadRef in the store's `.content-v1`.",
     async build(ctx) {
-      const line = (i: number): string => `line ${String(i).padStart(5, '0')} of generated text that makes a large payload\n`;
+      const line = (i: number): string =>
+        `line ${String(i).padStart(5, '0')} of generated text that makes a large payload\n`;
       const bigFile = Array.from({ length: 1300 }, (_, i) => line(i)).join('');
       await writeFile(join(ctx.workspace, 'big.txt'), bigFile);
       const prompt = `Summarise these lines:\n${Array.from({ length: 1200 }, (_, i) => line(i)).join('')}`;
@@ -188,7 +213,10 @@ const RECIPES: Recipe[] = [
         args: ['run', '请用一句话总结这个项目 🚀 日本語も大丈夫？ 한국어도 돼요 👩‍💻🎉'],
         script: [text('这是一个测试项目 ✅ — テストです 🍣, 테스트입니다 🇰🇷 👨‍👩‍👧‍👦')],
       });
-      return { sessionDir: onlySession(ctx), holds: ['one completed turn whose prompt and reply mix Chinese, Japanese, Korean and emoji'] };
+      return {
+        sessionDir: onlySession(ctx),
+        holds: ['one completed turn whose prompt and reply mix Chinese, Japanese, Korean and emoji'],
+      };
     },
     check: (c) => expect(c.turnEnds.completed === 1, 'one completed turn'),
   },
@@ -196,7 +224,10 @@ const RECIPES: Recipe[] = [
     name: 'titled',
     summary: 'A session forked with a name by `reasonix serve` (`POST /fork-session`), which writes `session/title`.',
     async build(ctx) {
-      await run(ctx, { args: ['run', 'Plan a small refactor of notes.txt.'], script: [text('Plan: split notes.txt into sections.')] });
+      await run(ctx, {
+        args: ['run', 'Plan a small refactor of notes.txt.'],
+        script: [text('Plan: split notes.txt into sections.')],
+      });
       const parent = onlySession(ctx);
       const parentId = basename(parent);
       const mock = await startMockModel([]);
@@ -210,8 +241,14 @@ const RECIPES: Recipe[] = [
         };
         const target = targets.targets[0];
         if (!target) throw new Error('titled: no fork target');
-        const fork = { sourceSessionId: parentId, ...pick(target), name: 'Refactor plan (fork)', operationId: 'rxstore-fixture-fork-1' };
-        childId = ((await serveCall(serve.request('POST', '/fork-session', fork, expected))) as { sessionId: string }).sessionId;
+        const fork = {
+          sourceSessionId: parentId,
+          ...pick(target),
+          name: 'Refactor plan (fork)',
+          operationId: 'rxstore-fixture-fork-1',
+        };
+        childId = ((await serveCall(serve.request('POST', '/fork-session', fork, expected))) as { sessionId: string })
+          .sessionId;
         ctx.steps.push({
           command: 'reasonix serve --addr 127.0.0.1:0 --auth none --no-open --port-file <file>',
           script: [],
@@ -241,14 +278,19 @@ const RECIPES: Recipe[] = [
   },
   {
     name: 'jsonl-migrated',
-    summary: 'A hand-written JSONL transcript (+ .jsonl.meta) that Reasonix migrated into sessions-v4 on `run --resume <stem>`.',
+    summary:
+      'A hand-written JSONL transcript (+ .jsonl.meta) that Reasonix migrated into sessions-v4 on `run --resume <stem>`.',
     async build(ctx) {
       const jsonlDir = join(ctx.home, 'projects', simpleWorkspaceSlug(ctx.workspace), 'sessions');
       await mkdir(jsonlDir, { recursive: true });
       const transcript = [
         { role: 'system', content: 'You are a legacy assistant.' },
         { role: 'user', content: 'What files are here?' },
-        { role: 'assistant', content: 'Let me check.', tool_calls: [{ id: 'call_legacy_1', name: 'bash', arguments: '{"command":"ls"}' }] },
+        {
+          role: 'assistant',
+          content: 'Let me check.',
+          tool_calls: [{ id: 'call_legacy_1', name: 'bash', arguments: '{"command":"ls"}' }],
+        },
         { role: 'tool', tool_call_id: 'call_legacy_1', name: 'bash', content: 'README.md\n' },
         { role: 'assistant', content: 'There is one file: README.md.' },
       ];
@@ -269,7 +311,10 @@ const RECIPES: Recipe[] = [
         script: [],
         code: null,
       });
-      await run(ctx, { args: ['run', '--resume', 'legacy-demo', 'And what now?'], script: [text('Continuing the legacy session.')] });
+      await run(ctx, {
+        args: ['run', '--resume', 'legacy-demo', 'And what now?'],
+        script: [text('Continuing the legacy session.')],
+      });
       return {
         sessionDir: onlySession(ctx),
         keepJsonl: true,
@@ -280,11 +325,13 @@ const RECIPES: Recipe[] = [
         ],
       };
     },
-    check: (c) => expect(c.turnEnds.completed === 1 && (c.messagesByRole.tool ?? 0) === 1, 'the import and one completed turn'),
+    check: (c) =>
+      expect(c.turnEnds.completed === 1 && (c.messagesByRole.tool ?? 0) === 1, 'the import and one completed turn'),
   },
   {
     name: 'interrupted',
-    summary: 'A completed turn, a turn that failed (the mock dropped the connection on every attempt), and a turn interrupted by SIGINT.',
+    summary:
+      'A completed turn, a turn that failed (the mock dropped the connection on every attempt), and a turn interrupted by SIGINT.',
     async build(ctx) {
       await run(ctx, { args: ['run', 'Start the long task.'], script: [text('Ready to start.')] });
       const drop: MockReply = { holdMs: 200, dropConnection: true };
@@ -311,11 +358,15 @@ const RECIPES: Recipe[] = [
       };
     },
     check: (c) =>
-      expect(c.turnEnds.completed === 1 && c.turnEnds.failed === 1 && c.turnEnds.interrupted === 1, 'completed, failed and interrupted turns'),
+      expect(
+        c.turnEnds.completed === 1 && c.turnEnds.failed === 1 && c.turnEnds.interrupted === 1,
+        'completed, failed and interrupted turns',
+      ),
   },
   {
     name: 'compacted',
-    summary: 'Six turns with a 40 000-token context window and compact_ratio 0.5, so Reasonix compacts automatically (`model/context-replace`).',
+    summary:
+      'Six turns with a 40 000-token context window and compact_ratio 0.5, so Reasonix compacts automatically (`model/context-replace`).',
     async build(ctx) {
       const options = { contextWindow: 40_000, compactRatio: 0.5 };
       for (let turn = 1; turn <= 6; turn++) {
@@ -330,7 +381,7 @@ const RECIPES: Recipe[] = [
       return {
         sessionDir: onlySession(ctx),
         holds: [
-          'six completed turns; during turn 6 Reasonix sent a compaction request (answered with the mock\'s fixed summary, not from the script) and wrote a `model-context-maintenance:summary-1-<hex>` commit holding `model/context-replace` (reason `summary`): system, the latest host context, a `<compaction-summary>` user message without id, the latest user prompt',
+          "six completed turns; during turn 6 Reasonix sent a compaction request (answered with the mock's fixed summary, not from the script) and wrote a `model-context-maintenance:summary-1-<hex>` commit holding `model/context-replace` (reason `summary`): system, the latest host context, a `<compaction-summary>` user message without id, the latest user prompt",
         ],
       };
     },
@@ -354,7 +405,13 @@ async function serveCall(response: Promise<{ status: number; body: unknown }>): 
 
 function commandLine(args: string[]): string {
   return ['reasonix', ...args.slice(0, 1), '--permission-mode', 'danger-full-access', ...args.slice(1)]
-    .map((a) => (a.length > 120 ? `${JSON.stringify(`${a.slice(0, 60)}…`)} (${Buffer.byteLength(a)} bytes)` : /[\s"'&|]/.test(a) ? JSON.stringify(a) : a))
+    .map((a) =>
+      a.length > 120
+        ? `${JSON.stringify(`${a.slice(0, 60)}…`)} (${Buffer.byteLength(a)} bytes)`
+        : /[\s"'&|]/.test(a)
+          ? JSON.stringify(a)
+          : a,
+    )
     .join(' ');
 }
 
@@ -376,12 +433,21 @@ interface Counts {
  */
 function countEvents(sessionDir: string): Counts {
   const log = readFileSync(join(sessionDir, 'events.frames'));
-  const counts: Counts = { frames: 0, batches: 0, events: 0, payloadRefs: 0, eventsByKind: {}, messagesByRole: {}, turnEnds: {} };
+  const counts: Counts = {
+    frames: 0,
+    batches: 0,
+    events: 0,
+    payloadRefs: 0,
+    eventsByKind: {},
+    messagesByRole: {},
+    turnEnds: {},
+  };
   const bump = (table: Record<string, number>, key: string): void => void (table[key] = (table[key] ?? 0) + 1);
   const sorted = (table: Record<string, number>): Record<string, number> =>
     Object.fromEntries(Object.entries(table).sort(([a], [b]) => a.localeCompare(b)));
   for (let offset = 0; offset < log.length; counts.frames++) {
-    if (log.toString('latin1', offset, offset + 4) !== 'RX4F') throw new Error(`${sessionDir}: bad frame magic at ${offset}`);
+    if (log.toString('latin1', offset, offset + 4) !== 'RX4F')
+      throw new Error(`${sessionDir}: bad frame magic at ${offset}`);
     const size = log.readUInt32BE(offset + 4);
     const record = JSON.parse(decompress(log.subarray(offset + 12, offset + 12 + size)).toString('utf8'));
     offset += 12 + size;
@@ -399,7 +465,12 @@ function countEvents(sessionDir: string): Counts {
     if (event.kind === 'message/complete') bump(counts.messagesByRole, JSON.parse(payload).message.role);
     if (event.kind === 'turn/end') bump(counts.turnEnds, JSON.parse(payload).status);
   }
-  return { ...counts, eventsByKind: sorted(counts.eventsByKind), messagesByRole: sorted(counts.messagesByRole), turnEnds: sorted(counts.turnEnds) };
+  return {
+    ...counts,
+    eventsByKind: sorted(counts.eventsByKind),
+    messagesByRole: sorted(counts.messagesByRole),
+    turnEnds: sorted(counts.turnEnds),
+  };
 }
 
 /** Top-level store entries worth keeping for the chosen sessions; everything else is cache or staging. */
@@ -420,7 +491,10 @@ async function exportFixture(recipe: Recipe, ctx: Context, built: Built): Promis
   const sessions = [built.sessionDir, ...(built.otherSessionDirs ?? [])];
   const targetStore = join(target, relative(ctx.home, store));
   await mkdir(targetStore, { recursive: true });
-  for (const entry of keptStoreEntries(store, sessions.map((s) => basename(s)))) {
+  for (const entry of keptStoreEntries(
+    store,
+    sessions.map((s) => basename(s)),
+  )) {
     await cp(join(store, entry), join(targetStore, entry), {
       recursive: true,
       filter: (src) => basename(src) !== '.tmp', // content-store staging (§6.2)
@@ -446,7 +520,9 @@ async function exportFixture(recipe: Recipe, ctx: Context, built: Built): Promis
   };
   await writeFile(join(target, 'fixture.json'), `${JSON.stringify(fixture, null, 2)}\n`);
   await writeFile(join(target, 'README.md'), readme(recipe, ctx, built, fixture.sessionDir, counts));
-  console.log(`${recipe.name}: ${fixture.sessionDir} (${counts.batches} batches, ${counts.events} events, ${directorySize(target)} bytes)`);
+  console.log(
+    `${recipe.name}: ${fixture.sessionDir} (${counts.batches} batches, ${counts.events} events, ${directorySize(target)} bytes)`,
+  );
 }
 
 function readme(recipe: Recipe, ctx: Context, built: Built, sessionDir: string, counts: Counts): string {
@@ -487,7 +563,9 @@ ${built.holds.map((h) => `- ${h}`).join('\n')}
 Kept: the session director${built.otherSessionDirs ? 'ies' : 'y'} as Reasonix left ${built.otherSessionDirs ? 'them' : 'it'}, the store's \`.content-v1\`,
 \`.<id>.ownership.lock\` and \`migration-map.json\` where written. Dropped: \`.query-cache/\`, \`.recovery-cache/\`
 (disposable, docs/format.md §9.9), \`.content-v1/.tmp\`, other sessions, and everything outside the store. Files in the session
-directory: ${filesIn(built.sessionDir).map((f) => `\`${f}\``).join(', ')}.
+directory: ${filesIn(built.sessionDir)
+    .map((f) => `\`${f}\``)
+    .join(', ')}.
 
 Counts for \`${sessionDir}\`: ${counts.frames} frames, ${counts.batches} batches, ${counts.events} events, ${counts.payloadRefs} payloadRef events.
 
@@ -507,7 +585,9 @@ ${table(counts.turnEnds)}
 
 /** JSON.stringify replacer shortening long strings in the README. */
 function abbreviate(_key: string, value: unknown): unknown {
-  return typeof value === 'string' && value.length > 120 ? `${value.slice(0, 60)}… (${Buffer.byteLength(value)} bytes)` : value;
+  return typeof value === 'string' && value.length > 120
+    ? `${value.slice(0, 60)}… (${Buffer.byteLength(value)} bytes)`
+    : value;
 }
 
 function filesIn(dir: string): string[] {
@@ -529,12 +609,18 @@ async function main(): Promise<void> {
   const unknown = wanted.filter((w) => !RECIPES.some((r) => r.name === w));
   if (unknown.length) throw new Error(`unknown fixture(s): ${unknown.join(', ')}`);
   for (const recipe of RECIPES.filter((r) => wanted.length === 0 || wanted.includes(r.name))) {
-    const ctx: Context = { name: recipe.name, home: join(HOME_ROOT, recipe.name), workspace: join(WORKSPACE_ROOT, recipe.name), steps: [] };
+    const ctx: Context = {
+      name: recipe.name,
+      home: join(HOME_ROOT, recipe.name),
+      workspace: join(WORKSPACE_ROOT, recipe.name),
+      steps: [],
+    };
     await rm(ctx.home, { recursive: true, force: true });
     await rm(ctx.workspace, { recursive: true, force: true });
     await mkdir(ctx.workspace, { recursive: true });
     const built = await recipe.build(ctx);
-    if (!existsSync(join(built.sessionDir, 'manifest.json'))) throw new Error(`${recipe.name}: no session at ${built.sessionDir}`);
+    if (!existsSync(join(built.sessionDir, 'manifest.json')))
+      throw new Error(`${recipe.name}: no session at ${built.sessionDir}`);
     await exportFixture(recipe, ctx, built);
   }
 }

@@ -27,5 +27,7 @@ export default {
 };
 `,
 );
-const run = spawnSync('npx', ['stryker', 'run', config, '--ignoreStatic', '--mutate', files, ...options], { stdio: 'inherit' });
+const run = spawnSync('npx', ['stryker', 'run', config, '--ignoreStatic', '--mutate', files, ...options], {
+  stdio: 'inherit',
+});
 process.exit(run.status ?? 1);

@@ -20,7 +20,10 @@ const ReportSchema = z.object({
           mutatorName: z.string(),
           replacement: z.string().optional(),
           status: z.string(),
-          location: z.object({ start: z.object({ line: z.number(), column: z.number() }), end: z.object({ line: z.number(), column: z.number() }) }),
+          location: z.object({
+            start: z.object({ line: z.number(), column: z.number() }),
+            end: z.object({ line: z.number(), column: z.number() }),
+          }),
         }),
       ),
     }),
@@ -47,7 +50,12 @@ for (const arg of args) {
   }
   for (const [file, { mutants }] of Object.entries(parsed.data.files)) {
     if (leftOut.has(file)) continue;
-    for (const { location: { start, end }, mutatorName, replacement, status } of mutants) {
+    for (const {
+      location: { start, end },
+      mutatorName,
+      replacement,
+      status,
+    } of mutants) {
       const key = `${file}|${start.line}:${start.column}-${end.line}:${end.column}|${mutatorName}|${replacement ?? ''}`;
       if (any && DETECTED.has(latest.get(key)?.status ?? '')) continue;
       latest.set(key, { file, status });
@@ -58,7 +66,9 @@ for (const arg of args) {
 /** The folders a file's mutant counts in: its part (`src/session/reading`) and its layer (`src/session`). */
 const groupsOf = (file: string) => {
   const parts = file.split('/');
-  return parts[1] === 'session' ? [parts.slice(0, 3).join('/'), parts.slice(0, 2).join('/')] : [parts.slice(0, 2).join('/')];
+  return parts[1] === 'session'
+    ? [parts.slice(0, 3).join('/'), parts.slice(0, 2).join('/')]
+    : [parts.slice(0, 2).join('/')];
 };
 const tally = new Map<string, { counted: number; killed: number; timedOut: number }>();
 for (const { file, status } of latest.values()) {
@@ -73,5 +83,7 @@ for (const { file, status } of latest.values()) {
 }
 for (const [group, { counted, killed, timedOut }] of [...tally].sort(([a], [b]) => a.localeCompare(b))) {
   const detected = killed + timedOut;
-  process.stdout.write(`${group}: ${detected} of ${counted} detected (${killed} killed, ${timedOut} timed out), ${((100 * detected) / counted).toFixed(1)} %\n`);
+  process.stdout.write(
+    `${group}: ${detected} of ${counted} detected (${killed} killed, ${timedOut} timed out), ${((100 * detected) / counted).toFixed(1)} %\n`,
+  );
 }

@@ -10,31 +10,83 @@
  */
 
 // Opening a session of any store, and what reading it tells.
-export { openLogSession, openSession, type CursorFileOptions, type OpenedLogSession, type OpenedSession, type OpenedTranscript, type SessionReadOptions } from './store/open-session.js';
-export { workspaceOf, type ReadSessionOptions, type SessionRead, type SessionStatus } from './session/reading/read-session.js';
+export {
+  openLogSession,
+  openSession,
+  type CursorFileOptions,
+  type OpenedLogSession,
+  type OpenedSession,
+  type OpenedTranscript,
+  type SessionReadOptions,
+} from './store/open-session.js';
+export {
+  workspaceOf,
+  type ReadSessionOptions,
+  type SessionRead,
+  type SessionStatus,
+} from './session/reading/read-session.js';
 export type { ResolvedBatch, SessionLogItem } from './session/reading/read-events.js';
 export { setLogWorkers } from './codec/log-worker/log-worker-pool.js';
 
 // Its views, records and reports.
-export { providerMessages, type PersonMessage, type ProviderMessage, type TimedMessage } from './session/replay/views.js';
+export {
+  providerMessages,
+  type PersonMessage,
+  type ProviderMessage,
+  type TimedMessage,
+} from './session/replay/views.js';
 export type { MessageKeeping, TranscriptEntry, TurnRecord } from './session/replay/projection.js';
 export type { ArgumentsShape, IndexedCall, IndexedTranscript } from './session/replay/transcript-index.js';
 export type { Turns, TurnStatus } from './session/replay/turn-table.js';
-export type { IndexRecord, RecordContext, RecordChange, RemovedRecord, KeyedMessage } from './session/replay/index-records.js';
+export type {
+  IndexRecord,
+  RecordContext,
+  RecordChange,
+  RemovedRecord,
+  KeyedMessage,
+} from './session/replay/index-records.js';
 export { checkHygiene, type Hygiene, type HygieneFinding } from './session/replay/hygiene.js';
 // The schemas behind these types are exported as types only: a caller names them, the main entry stays small.
 export type { TurnRepair, TurnRepairChange, TurnRepairChangeSchema } from './session/writing/turn-repair.js';
-export type { GateCall, GateCallSchema, GateMessage, GateMessageSchema, GatePlace, GatePlaceSchema, GateVerdict } from './session/replay/transcript-gate.js';
-export { inspectReport, type InspectOptions, type InspectReport, type ReportedProblem } from './session/replay/inspect-report.js';
+export type {
+  GateCall,
+  GateCallSchema,
+  GateMessage,
+  GateMessageSchema,
+  GatePlace,
+  GatePlaceSchema,
+  GateVerdict,
+} from './session/replay/transcript-gate.js';
+export {
+  inspectReport,
+  type InspectOptions,
+  type InspectReport,
+  type ReportedProblem,
+} from './session/replay/inspect-report.js';
 
 // Reading what is new since last time, and following a live session: an opened session's
 // `batchesSince()`, `readSince()`, `recordsSince()` and `follow()` take and give these.
 export type { Cursor, CursorSchema } from './session/cursors/cursor.js';
 export type { BatchSince, ReadSince, ReadSinceOptions } from './session/cursors/read-since.js';
-export type { AcceptedRecordsCursor, AcceptedRecordsCursorSchema, RecordsCursor, RecordsCursorSchema, RecordsSince, RecordsSinceOptions, SessionFields } from './session/cursors/records-since.js';
+export type {
+  AcceptedRecordsCursor,
+  AcceptedRecordsCursorSchema,
+  RecordsCursor,
+  RecordsCursorSchema,
+  RecordsSince,
+  RecordsSinceOptions,
+  SessionFields,
+} from './session/cursors/records-since.js';
 export type { FollowOptions } from './session/cursors/follow.js';
 // Every session under the roots since a checkpoint: the indexer's one call.
-export { indexSince, type IndexedSession, type IndexPiece, type IndexProblem, type IndexRun, type IndexSinceOptions } from './store/indexing/index-since.js';
+export {
+  indexSince,
+  type IndexedSession,
+  type IndexPiece,
+  type IndexProblem,
+  type IndexRun,
+  type IndexSinceOptions,
+} from './store/indexing/index-since.js';
 export type { IndexCheckpoint, IndexCheckpointSchema } from './store/indexing/index-checkpoint.js';
 
 // Writing: new sessions, appends, repair and salvage, under Reasonix's locks.
@@ -59,14 +111,27 @@ export { locateSession, resumeOfCopy, type SessionWhereabouts } from './store/lo
 
 // Migration and export.
 export { migrateJsonlToV4, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
-export { migrateTranscripts, type MigrationRun, type TranscriptFailure, type TranscriptMigration, type TranscriptMigrationOptions, type TranscriptOutcome } from './migrate/migrate-transcripts.js';
+export {
+  migrateTranscripts,
+  type MigrationRun,
+  type TranscriptFailure,
+  type TranscriptMigration,
+  type TranscriptMigrationOptions,
+  type TranscriptOutcome,
+} from './migrate/migrate-transcripts.js';
 export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
 
 // Moving a project folder's sessions to where the project is now.
 export { planRelocation, type RelocationOptions } from './relocate/plan-relocation.js';
 export { relocate, type RelocationReport } from './relocate/relocate.js';
-export type { PlannedSession, PlannedSessionSchema, RelocationPlan, RelocationPlanSchema, StorePlan, StorePlanSchema } from './relocate/relocation-plan.js';
-
+export type {
+  PlannedSession,
+  PlannedSessionSchema,
+  RelocationPlan,
+  RelocationPlanSchema,
+  StorePlan,
+  StorePlanSchema,
+} from './relocate/relocation-plan.js';
 
 // The schemas of the JSON files a session is made of, and of what its events carry, are types here;
 // their zod values are the codec entry's (`reasonix-sessions/codec`).
@@ -88,12 +153,42 @@ export { isoTime } from './codec/iso-time.js';
 export {
   // The base, then each family with the classes in it.
   RxError,
-  DamagedStoreError, BatchChangedError, CorruptContentError, LogCutWhileReadError, MissingContentError, RefusedAsDamagedError, StrictPayloadError, TranscriptLineError, ZstdSizeMismatch,
+  DamagedStoreError,
+  BatchChangedError,
+  CorruptContentError,
+  LogCutWhileReadError,
+  MissingContentError,
+  RefusedAsDamagedError,
+  StrictPayloadError,
+  TranscriptLineError,
+  ZstdSizeMismatch,
   UnsupportedVersionError,
-  InvalidInputError, PathKindError, UsageError,
-  LookupError, AmbiguousSessionError, EmptyTranscriptError, NotASessionError, SessionNotFoundError,
-  RefusedError, CursorMismatchError, ExportRefusedError, MigrationRefusedError, NothingToSalvageError, NotRegularFileError, OverwriteRefusedError, RefusedBatchError, RelocationRefusedError, SessionExistsError, TurnRefusedError, WriterOwnedError,
-  EnvironmentError, FileSystemError, ShortWriteError, StoreLockCompromisedError, TooLargeError, ZstdUnavailableError,
+  InvalidInputError,
+  PathKindError,
+  UsageError,
+  LookupError,
+  AmbiguousSessionError,
+  EmptyTranscriptError,
+  NotASessionError,
+  SessionNotFoundError,
+  RefusedError,
+  CursorMismatchError,
+  ExportRefusedError,
+  MigrationRefusedError,
+  NothingToSalvageError,
+  NotRegularFileError,
+  OverwriteRefusedError,
+  RefusedBatchError,
+  RelocationRefusedError,
+  SessionExistsError,
+  TurnRefusedError,
+  WriterOwnedError,
+  EnvironmentError,
+  FileSystemError,
+  ShortWriteError,
+  StoreLockCompromisedError,
+  TooLargeError,
+  ZstdUnavailableError,
   RX_ERROR_FAMILIES,
   isSessionVerdict,
   type CodeOf,
@@ -119,7 +214,13 @@ export type { ListedStore } from './store/roots/store-kind.js';
 export type { Platform } from './store/roots/platform.js';
 export type { DirValueContext } from './store/roots/expand-dir-value.js';
 export type { PinnedRoots, ReasonixLine, RootOverrides } from './store/roots/roots.js';
-export type { ContentStamp, CopyRead, CopySummary, ListedStatus, WorkspaceSource } from './store/listing/summarise-copy.js';
+export type {
+  ContentStamp,
+  CopyRead,
+  CopySummary,
+  ListedStatus,
+  WorkspaceSource,
+} from './store/listing/summarise-copy.js';
 export type { ParentSession } from './store/listing/group-conversations.js';
 export type { CopyFacts, JsonlCopy, SessionCopy, V0Copy, V4Copy } from './store/listing/session-copy.js';
 export type { V0Meta } from './store/listing/session-copy.js';

@@ -24,7 +24,8 @@ if (what === 'record') {
   for await (const record of session.records()) records += record ? 1 : 0;
 } else if (what === 'recordsSince') {
   let cursorBytes = 0;
-  for await (const piece of session.recordsSince(undefined, { cursorAtEnd: true })) cursorBytes = JSON.stringify(piece.cursor).length;
+  for await (const piece of session.recordsSince(undefined, { cursorAtEnd: true }))
+    cursorBytes = JSON.stringify(piece.cursor).length;
   process.stdout.write(`${(performance.now() - started).toFixed(3)} ${cursorBytes}\n`);
   process.exit(0);
 } else throw new Error(`unknown: ${what}`);

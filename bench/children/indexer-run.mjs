@@ -28,9 +28,11 @@ const index = async (path) => {
   }
 };
 let next = 0;
-await Promise.all(Array.from({ length: 16 }, async () => {
-  while (next < paths.length) await index(paths[next++]);
-}));
+await Promise.all(
+  Array.from({ length: 16 }, async () => {
+    while (next < paths.length) await index(paths[next++]);
+  }),
+);
 await cache.save();
 if (moved) await writeFile(cursorsFile, JSON.stringify(cursors));
 process.stdout.write(`${listed} ${records}\n`);

@@ -81,14 +81,21 @@ async function lsFigures(): Promise<Figure[]> {
   const work = await mkdtemp(join(scratchDir, 'cold-ls-'));
   try {
     // The bench state root is the only root rxstore may read: no real home leaks into the listing.
-    const env: NodeJS.ProcessEnv = { ...process.env, RXSTORE_ROOT: stateRoot, REASONIX_HOME: stateRoot, HOME: stateRoot, XDG_CACHE_HOME: work };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      RXSTORE_ROOT: stateRoot,
+      REASONIX_HOME: stateRoot,
+      HOME: stateRoot,
+      XDG_CACHE_HOME: work,
+    };
     delete env.REASONIX_STATE_HOME;
     delete env.XDG_CONFIG_HOME;
     const peaks: number[] = [];
     const timed = await timeTogether(
       { runs: 3, minRuns: 1, budgetSeconds: 120 },
       {
-        ls: async () => peaks.push(await peakRssMiB(process.execPath, [rxstoreBin, 'ls', '--no-cache', '--json'], { env })),
+        ls: async () =>
+          peaks.push(await peakRssMiB(process.execPath, [rxstoreBin, 'ls', '--no-cache', '--json'], { env })),
         // Each log read from the page cache, then scanned: the floor of reading them all on one thread.
         least: async () => {
           for (const log of logs) await irreducibleScan(await readFile(log));
@@ -127,7 +134,11 @@ async function lsFigures(): Promise<Figure[]> {
 async function streamFigures(): Promise<Figure[]> {
   const [small, large] = [await benchSession(25), await benchSession(100)];
   const peakOf = async (what: string, dir: string) => {
-    const runs = [await peakRssMiB(process.execPath, [firstRead, what, dir]), await peakRssMiB(process.execPath, [firstRead, what, dir]), await peakRssMiB(process.execPath, [firstRead, what, dir])];
+    const runs = [
+      await peakRssMiB(process.execPath, [firstRead, what, dir]),
+      await peakRssMiB(process.execPath, [firstRead, what, dir]),
+      await peakRssMiB(process.execPath, [firstRead, what, dir]),
+    ];
     return median(runs);
   };
   const [recordsSmall, recordsLarge] = [await peakOf('records', small.dir), await peakOf('records', large.dir)];

@@ -16,7 +16,10 @@ const PLAN = { runs: 31, warmup: 10 };
  */
 export async function incrementalRow(): Promise<Figure[]> {
   const [small, large] = [await benchSession(1), await benchSession(100)];
-  const { smallTime, largeTime } = await timeTogether(PLAN, { smallTime: readNewBatch(small), largeTime: readNewBatch(large) });
+  const { smallTime, largeTime } = await timeTogether(PLAN, {
+    smallTime: readNewBatch(small),
+    largeTime: readNewBatch(large),
+  });
   return [
     {
       row: 'incremental',
@@ -38,6 +41,7 @@ function readNewBatch(session: BenchSession): () => Promise<void> {
   return async () => {
     const cursor = await cursorAt(dir, id, { offset, nextSequence: firstSeq, writerGeneration: 1 });
     const { batches } = await readSince(dir, id, cursor);
-    if (batches.length !== 1) throw new Error(`expected the one batch after the cursor at ${offset}, read ${batches.length}`);
+    if (batches.length !== 1)
+      throw new Error(`expected the one batch after the cursor at ${offset}, read ${batches.length}`);
   };
 }

@@ -21,33 +21,59 @@ const TARGET = 4;
  */
 export async function lsRow(): Promise<Figure[]> {
   const help = await runChild(process.execPath, [rxstoreBin, 'ls', '--help'], { keepStdout: true });
-  if (help.code !== 0) return [skipped('ls', `rxstore ls, ${SESSIONS} sessions`, `rxstore ls is not built yet: \`rxstore ls --help\` exited ${help.code}`)];
+  if (help.code !== 0)
+    return [
+      skipped(
+        'ls',
+        `rxstore ls, ${SESSIONS} sessions`,
+        `rxstore ls is not built yet: \`rxstore ls --help\` exited ${help.code}`,
+      ),
+    ];
   const { stateRoot, logBytes } = await benchStateRoot(SESSIONS, SESSION_BYTES);
   const work = await mkdtemp(join(scratchDir, 'ls-'));
   try {
     // The bench state root is the only root rxstore may read: no real home leaks into the listing.
     const env = (cacheHome: string): NodeJS.ProcessEnv => {
-      const base: NodeJS.ProcessEnv = { ...process.env, RXSTORE_ROOT: stateRoot, REASONIX_HOME: stateRoot, HOME: stateRoot, XDG_CACHE_HOME: cacheHome };
+      const base: NodeJS.ProcessEnv = {
+        ...process.env,
+        RXSTORE_ROOT: stateRoot,
+        REASONIX_HOME: stateRoot,
+        HOME: stateRoot,
+        XDG_CACHE_HOME: cacheHome,
+      };
       delete base.REASONIX_STATE_HOME;
       delete base.XDG_CONFIG_HOME;
       return base;
     };
     const ls = (cacheHome: string) => async () => {
-      const listed = (await runChildOk(process.execPath, [rxstoreBin, 'ls', '--json'], { env: env(cacheHome), keepStdout: true })).stdout;
+      const listed = (
+        await runChildOk(process.execPath, [rxstoreBin, 'ls', '--json'], { env: env(cacheHome), keepStdout: true })
+      ).stdout;
       const rows = (JSON.parse(listed) as unknown[]).length;
       if (rows !== SESSIONS) throw new Error(`rxstore ls listed ${rows} sessions, not ${SESSIONS}`);
     };
     const manifests = async () => {
-      const read = (await runChildOk(process.execPath, [join(repoRoot, 'bench', 'children', 'read-manifests.mjs'), stateRoot], { keepStdout: true })).stdout.trim();
+      const read = (
+        await runChildOk(process.execPath, [join(repoRoot, 'bench', 'children', 'read-manifests.mjs'), stateRoot], {
+          keepStdout: true,
+        })
+      ).stdout.trim();
       if (Number(read) !== SESSIONS) throw new Error(`read ${read} manifests, not ${SESSIONS}`);
     };
     const warmHome = join(work, 'warm');
     const cursors = join(work, 'cursors.json');
     const indexerCache = join(work, 'indexer-cache');
     const indexer = (expectRecords: boolean) => async () => {
-      const out = (await runChildOk(process.execPath, [join(repoRoot, 'bench', 'children', 'indexer-run.mjs'), stateRoot, cursors, indexerCache], { env: env(work), keepStdout: true })).stdout;
+      const out = (
+        await runChildOk(
+          process.execPath,
+          [join(repoRoot, 'bench', 'children', 'indexer-run.mjs'), stateRoot, cursors, indexerCache],
+          { env: env(work), keepStdout: true },
+        )
+      ).stdout;
       const [listed, records] = out.trim().split(' ').map(Number);
-      if (listed !== SESSIONS || (records! > 0) !== expectRecords) throw new Error(`the indexer listed ${listed} sessions and read ${records} records`);
+      if (listed !== SESSIONS || records! > 0 !== expectRecords)
+        throw new Error(`the indexer listed ${listed} sessions and read ${records} records`);
     };
 
     // The listing with an empty summary cache, once (it reads 2,000 logs whole; the page cache as
@@ -71,7 +97,11 @@ export async function lsRow(): Promise<Figure[]> {
     return [
       against(`rxstore ls, ${SESSIONS} sessions of 1 MiB, empty summary cache`, cold, undefined),
       against(`rxstore ls, ${SESSIONS} sessions of 1 MiB, warm summary cache`, timed.warm, TARGET),
-      against(`indexer re-run, ${SESSIONS} unchanged sessions (ls with cache + records since cursors)`, timed.rerun, TARGET),
+      against(
+        `indexer re-run, ${SESSIONS} unchanged sessions (ls with cache + records since cursors)`,
+        timed.rerun,
+        TARGET,
+      ),
     ];
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -47,7 +47,11 @@ export async function memoryRow(): Promise<Figure[]> {
     codec.large.push(await peakRssMiB(process.execPath, ['--input-type=module', '-e', CODEC_SCAN, large.log]));
   }
   const bare = median(bareNode);
-  const [peakSmall, peakLarge, peakHuge] = [smallRuns.peakRss.median, largeRuns.peakRss.median, hugeRuns.peakRss.median];
+  const [peakSmall, peakLarge, peakHuge] = [
+    smallRuns.peakRss.median,
+    largeRuns.peakRss.median,
+    hugeRuns.peakRss.median,
+  ];
   const [codecSmall, codecLarge] = [median(codec.small), median(codec.large)];
   return [
     {
@@ -58,7 +62,12 @@ export async function memoryRow(): Promise<Figure[]> {
       ratio: `${(peakLarge / peakSmall).toFixed(2)}× (+${mib(peakLarge - peakSmall)})`,
       target: `same within noise (≤ ${NOISE}×)`,
       verdict: verdict(peakLarge / peakSmall <= NOISE),
-      data: { peak25Runs: smallRuns.peakRss.runs, peak100Runs: largeRuns.peakRss.runs, events25: small.events, events100: large.events },
+      data: {
+        peak25Runs: smallRuns.peakRss.runs,
+        peak100Runs: largeRuns.peakRss.runs,
+        events25: small.events,
+        events100: large.events,
+      },
     },
     {
       row: 'memory',

@@ -38,7 +38,12 @@ export async function migrateRow(): Promise<Figure[]> {
       ratio: speedup(theirs, ours.median),
       target: '≥ 2× faster',
       verdict: verdict(theirs / ours.median >= 2),
-      data: { transcriptBytes: large.bytes, rxstoreRuns: ours.runs, reasonix50: theirsLarge.runs, reasonix1: theirsSmall.runs },
+      data: {
+        transcriptBytes: large.bytes,
+        rxstoreRuns: ours.runs,
+        reasonix50: theirsLarge.runs,
+        reasonix1: theirsSmall.runs,
+      },
     },
   ];
 }

@@ -31,7 +31,12 @@ export async function reasonixRow(): Promise<Figure[]> {
       ratio: speedup(theirs, ours),
       target: '≥ 20× faster',
       verdict: verdict(theirs / ours >= 20),
-      data: { rxstore100: oursLarge.runs, rxstore1: oursSmall.runs, reasonix100: theirsLarge.runs, reasonix1: theirsSmall.runs },
+      data: {
+        rxstore100: oursLarge.runs,
+        rxstore1: oursSmall.runs,
+        reasonix100: theirsLarge.runs,
+        reasonix1: theirsSmall.runs,
+      },
     },
   ];
 }

@@ -20,13 +20,23 @@ const TARGET = 1;
  */
 export async function relocateRow(): Promise<Figure[]> {
   const help = await runChild(process.execPath, [rxstoreBin, 'relocate', '--help'], { keepStdout: true });
-  if (help.code !== 0) return [skipped('relocate', `rxstore relocate, ${SESSIONS} sessions`, `rxstore relocate is not built yet: \`rxstore relocate --help\` exited ${help.code}`)];
+  if (help.code !== 0)
+    return [
+      skipped(
+        'relocate',
+        `rxstore relocate, ${SESSIONS} sessions`,
+        `rxstore relocate is not built yet: \`rxstore relocate --help\` exited ${help.code}`,
+      ),
+    ];
   const { stateRoot } = await benchStateRoot(SESSIONS, MiB);
   const work = await mkdtemp(join(scratchDir, 'relocate-'));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: stateRoot, XDG_CACHE_HOME: join(work, 'cache') };
   delete env.REASONIX_STATE_HOME;
   delete env.RXSTORE_ROOT;
-  const folders = Array.from({ length: WORKSPACES }, (_, index) => [`/tmp/rxstore-bench-ls/ws-${index}`, join(work, 'moved', `ws-${index}`)] as const);
+  const folders = Array.from(
+    { length: WORKSPACES },
+    (_, index) => [`/tmp/rxstore-bench-ls/ws-${index}`, join(work, 'moved', `ws-${index}`)] as const,
+  );
   const relocateAll = async (back: boolean) => {
     for (const [old, moved] of folders) {
       const [from, to] = back ? [moved, old] : [old, moved];
@@ -38,9 +48,12 @@ export async function relocateRow(): Promise<Figure[]> {
   };
   try {
     const coldStarted = performance.now();
-    const listed = (await runChildOk(process.execPath, [rxstoreBin, 'ls', '--json', '--home', stateRoot], { env, keepStdout: true })).stdout;
+    const listed = (
+      await runChildOk(process.execPath, [rxstoreBin, 'ls', '--json', '--home', stateRoot], { env, keepStdout: true })
+    ).stdout;
     const cold = (performance.now() - coldStarted) / 1000;
-    if ((JSON.parse(listed) as unknown[]).length !== SESSIONS) throw new Error(`rxstore ls did not list ${SESSIONS} sessions`);
+    if ((JSON.parse(listed) as unknown[]).length !== SESSIONS)
+      throw new Error(`rxstore ls did not list ${SESSIONS} sessions`);
     const started = performance.now();
     await relocateAll(false);
     const moving = (performance.now() - started) / 1000;

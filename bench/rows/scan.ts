@@ -26,9 +26,13 @@ const MIN_EVENTS = 40_000;
  */
 export async function scanRow(): Promise<Figure[]> {
   // What users run: the bundle (a long log's worker loads its own entry from there, not the sources through tsx).
-  const { readSession, setLogWorkers } = (await import(pathToFileURL(join(repoRoot, 'dist/bundle/index.js')).href)) as { readSession: typeof ReadSession; setLogWorkers: typeof SetLogWorkers };
+  const { readSession, setLogWorkers } = (await import(pathToFileURL(join(repoRoot, 'dist/bundle/index.js')).href)) as {
+    readSession: typeof ReadSession;
+    setLogWorkers: typeof SetLogWorkers;
+  };
   const session = await benchSession(100);
-  if (session.events < MIN_EVENTS) throw new Error(`the 100 MiB session has ${session.events} events, fewer than ${MIN_EVENTS}`);
+  if (session.events < MIN_EVENTS)
+    throw new Error(`the 100 MiB session has ${session.events} events, fewer than ${MIN_EVENTS}`);
   const refs = await zstdReferenceFiles(session);
   const first = await readSession(session.dir);
   if (first.status !== 'ok') throw new Error(`readSession says ${first.status}: ${first.problems[0]?.message ?? ''}`);
@@ -53,7 +57,12 @@ export async function scanRow(): Promise<Figure[]> {
   setLogWorkers(Math.max(0, availableParallelism() - 1));
 
   const rate = (timing: Timing) => `${seconds(timing.median)} (${megabytesPerSecond(session.rawBytes, timing.median)})`;
-  const input = { rawBytes: session.rawBytes, events: session.events, frames: session.frames, batches: session.batches };
+  const input = {
+    rawBytes: session.rawBytes,
+    events: session.events,
+    frames: session.frames,
+    batches: session.batches,
+  };
   const figure = (measure: string, ours: Timing, reference: Timing, target: string, pass?: boolean): Figure => ({
     row: 'scan',
     measure,
@@ -65,10 +74,31 @@ export async function scanRow(): Promise<Figure[]> {
     data: { ...input, rxstoreRuns: ours.runs, referenceRuns: reference.runs },
   });
   return [
-    figure('readSession (inspect) vs least work of any verify-scan, same process', timed.read, timed.least, '≤ 1.5× its time', timed.read.median / timed.least.median <= 1.5),
-    figure('readSession on one thread (as the CLI reads) vs least work, a round of its own', oneThread.read, oneThread.least, '— (the CLI holds memory instead)'),
-    figure('codec on one thread: readLogBatches vs least work of any verify-scan', timed.codec, timed.least, '— (where the time goes)'),
-    figure('readSession (inspect) vs zstd -dc --no-asyncio, frame per record', timed.read, timed.perFrameNoAsync, '— (for reference)'),
+    figure(
+      'readSession (inspect) vs least work of any verify-scan, same process',
+      timed.read,
+      timed.least,
+      '≤ 1.5× its time',
+      timed.read.median / timed.least.median <= 1.5,
+    ),
+    figure(
+      'readSession on one thread (as the CLI reads) vs least work, a round of its own',
+      oneThread.read,
+      oneThread.least,
+      '— (the CLI holds memory instead)',
+    ),
+    figure(
+      'codec on one thread: readLogBatches vs least work of any verify-scan',
+      timed.codec,
+      timed.least,
+      '— (where the time goes)',
+    ),
+    figure(
+      'readSession (inspect) vs zstd -dc --no-asyncio, frame per record',
+      timed.read,
+      timed.perFrameNoAsync,
+      '— (for reference)',
+    ),
     figure('readSession (inspect) vs zstd -dc, one zstd -1 frame', timed.read, timed.oneFrame, '— (for reference)'),
   ];
 }

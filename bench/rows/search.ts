@@ -15,7 +15,8 @@ const SESSIONS = Number(process.env.BENCH_SEARCH_SESSIONS ?? 2000);
 const QUERIES = ['invisible', '"torn tail"'];
 const MiB = 1024 * 1024;
 
-const p95 = (runs: readonly number[]) => [...runs].sort((a, b) => a - b)[Math.min(runs.length - 1, Math.floor(runs.length * 0.95))]!;
+const p95 = (runs: readonly number[]) =>
+  [...runs].sort((a, b) => a - b)[Math.min(runs.length - 1, Math.floor(runs.length * 0.95))]!;
 
 /**
  * `rxstore search` over the bench state (2,000 sessions of 20–100 KB of records): the index built
@@ -26,22 +27,43 @@ const p95 = (runs: readonly number[]) => [...runs].sort((a, b) => a - b)[Math.mi
  */
 export async function searchRow(): Promise<Figure[]> {
   const help = await runChild(process.execPath, [rxstoreBin, 'search', '--help'], { keepStdout: true });
-  if (help.code !== 0) return [skipped('search', `rxstore search, ${SESSIONS} sessions`, `rxstore search is not built yet: \`rxstore search --help\` exited ${help.code}`)];
+  if (help.code !== 0)
+    return [
+      skipped(
+        'search',
+        `rxstore search, ${SESSIONS} sessions`,
+        `rxstore search is not built yet: \`rxstore search --help\` exited ${help.code}`,
+      ),
+    ];
   const { stateRoot } = await benchStateRoot(SESSIONS);
   const work = await mkdtemp(join(scratchDir, 'search-'));
   const figures: Figure[] = [];
   try {
     const env = (cacheHome: string): NodeJS.ProcessEnv => {
-      const base: NodeJS.ProcessEnv = { ...process.env, RXSTORE_ROOT: stateRoot, REASONIX_HOME: stateRoot, HOME: stateRoot, XDG_CACHE_HOME: cacheHome };
+      const base: NodeJS.ProcessEnv = {
+        ...process.env,
+        RXSTORE_ROOT: stateRoot,
+        REASONIX_HOME: stateRoot,
+        HOME: stateRoot,
+        XDG_CACHE_HOME: cacheHome,
+      };
       delete base.REASONIX_STATE_HOME;
       delete base.XDG_CONFIG_HOME;
       return base;
     };
     const cli = (cacheHome: string, args: string[]) => async () => {
       const run = await runChild(process.execPath, [rxstoreBin, ...args], { env: env(cacheHome), keepStdout: true });
-      if (run.code !== 0 && !(args[0] === 'search' && run.code === 1)) throw new Error(`rxstore ${args.join(' ')} exited ${run.code}`);
+      if (run.code !== 0 && !(args[0] === 'search' && run.code === 1))
+        throw new Error(`rxstore ${args.join(' ')} exited ${run.code}`);
     };
-    const figure = (measure: string, ours: string, reference: string, ratio: number, target: number | undefined, data: Record<string, unknown>): Figure => ({
+    const figure = (
+      measure: string,
+      ours: string,
+      reference: string,
+      ratio: number,
+      target: number | undefined,
+      data: Record<string, unknown>,
+    ): Figure => ({
       row: 'search',
       measure,
       rxstore: ours,
@@ -56,51 +78,164 @@ export async function searchRow(): Promise<Figure[]> {
     const coldLs = await timeRuns({ runs: 1 }, cli(join(work, 'ls-cold'), ['ls', '--no-cache', '--json']));
     const buildCache = join(work, 'built');
     const build = await timeRuns({ runs: 1 }, cli(buildCache, ['search', QUERIES[0]!, '--json', '--limit', '1']));
-    figures.push(figure(`index build, ${SESSIONS} sessions (first search)`, seconds(build.median), `${seconds(coldLs.median)} (rxstore ls --no-cache)`, build.median / coldLs.median, 2, { buildRuns: build.runs, lsRuns: coldLs.runs }));
+    figures.push(
+      figure(
+        `index build, ${SESSIONS} sessions (first search)`,
+        seconds(build.median),
+        `${seconds(coldLs.median)} (rxstore ls --no-cache)`,
+        build.median / coldLs.median,
+        2,
+        { buildRuns: build.runs, lsRuns: coldLs.runs },
+      ),
+    );
 
     // Warm: the index up to date, against a warm `ls` (its summary cache filled first) and rg over the same text.
     const lsCache = join(work, 'ls-warm');
     await cli(lsCache, ['ls', '--json'])();
     const exported = join(work, 'text.jsonl');
     const textBytes = await exportText(stateRoot, exported);
-    const rg = existsSync('/usr/bin/rg') ? async () => runChild('/usr/bin/rg', ['-c', '-i', 'invisible', exported]) : undefined;
-    const things: Record<string, () => Promise<unknown>> = { ls: cli(lsCache, ['ls', '--json']), search: cli(buildCache, ['search', QUERIES[0]!, '--json']), phrase: cli(buildCache, ['search', QUERIES[1]!, '--json']), grouped: cli(buildCache, ['search', QUERIES[0]!]) };
+    const rg = existsSync('/usr/bin/rg')
+      ? async () => runChild('/usr/bin/rg', ['-c', '-i', 'invisible', exported])
+      : undefined;
+    const things: Record<string, () => Promise<unknown>> = {
+      ls: cli(lsCache, ['ls', '--json']),
+      search: cli(buildCache, ['search', QUERIES[0]!, '--json']),
+      phrase: cli(buildCache, ['search', QUERIES[1]!, '--json']),
+      grouped: cli(buildCache, ['search', QUERIES[0]!]),
+    };
     if (rg) things.rg = rg;
-    const timed = (await timeTogether({ runs: 11, warmup: 1 }, things)) as Record<'ls' | 'search' | 'phrase' | 'grouped', Timing> & { rg?: Timing };
+    const timed = (await timeTogether({ runs: 11, warmup: 1 }, things)) as Record<
+      'ls' | 'search' | 'phrase' | 'grouped',
+      Timing
+    > & { rg?: Timing };
     const lsReference = `${seconds(timed.ls.median)} (rxstore ls, warm cache)`;
-    for (const [name, query] of [['search', QUERIES[0]!], ['phrase', QUERIES[1]!]] as const) {
+    for (const [name, query] of [
+      ['search', QUERIES[0]!],
+      ['phrase', QUERIES[1]!],
+    ] as const) {
       const ours = timed[name];
-      figures.push(figure(`CLI warm search ${query}, median (p95 ${seconds(p95(ours.runs))})`, seconds(ours.median), lsReference, ours.median / timed.ls.median, 1.5, { runs: ours.runs, lsRuns: timed.ls.runs }));
+      figures.push(
+        figure(
+          `CLI warm search ${query}, median (p95 ${seconds(p95(ours.runs))})`,
+          seconds(ours.median),
+          lsReference,
+          ours.median / timed.ls.median,
+          1.5,
+          { runs: ours.runs, lsRuns: timed.ls.runs },
+        ),
+      );
       const rgTiming = timed.rg;
-      if (rgTiming) figures.push(figure(`CLI warm search ${query} against rg over the text as JSONL`, seconds(ours.median), `${seconds(rgTiming.median)} (rg -c -i, ${(textBytes / MiB).toFixed(1)} MiB)`, ours.median / rgTiming.median, undefined, { rgRuns: rgTiming.runs }));
+      if (rgTiming)
+        figures.push(
+          figure(
+            `CLI warm search ${query} against rg over the text as JSONL`,
+            seconds(ours.median),
+            `${seconds(rgTiming.median)} (rg -c -i, ${(textBytes / MiB).toFixed(1)} MiB)`,
+            ours.median / rgTiming.median,
+            undefined,
+            { rgRuns: rgTiming.runs },
+          ),
+        );
     }
     // As a person reads it, grouped by session: no message index, so no transcript is read.
-    figures.push(figure(`CLI warm search ${QUERIES[0]!} grouped (no --json), median (p95 ${seconds(p95(timed.grouped.runs))})`, seconds(timed.grouped.median), lsReference, timed.grouped.median / timed.ls.median, 1.5, { runs: timed.grouped.runs }));
-    const storeRoots = (await readdir(join(stateRoot, 'projects'))).map((slug) => ({ kind: 'store' as const, path: join(stateRoot, 'projects', slug, 'sessions-v4') }));
+    figures.push(
+      figure(
+        `CLI warm search ${QUERIES[0]!} grouped (no --json), median (p95 ${seconds(p95(timed.grouped.runs))})`,
+        seconds(timed.grouped.median),
+        lsReference,
+        timed.grouped.median / timed.ls.median,
+        1.5,
+        { runs: timed.grouped.runs },
+      ),
+    );
+    const storeRoots = (await readdir(join(stateRoot, 'projects'))).map((slug) => ({
+      kind: 'store' as const,
+      path: join(stateRoot, 'projects', slug, 'sessions-v4'),
+    }));
     const inProcess = async () => {
-      for await (const hit of search(QUERIES[0]!, { roots: storeRoots, platform: 'linux', cacheDir: join(buildCache, 'rxstore'), limit: 20 })) void hit;
+      for await (const hit of search(QUERIES[0]!, {
+        roots: storeRoots,
+        platform: 'linux',
+        cacheDir: join(buildCache, 'rxstore'),
+        limit: 20,
+      }))
+        void hit;
     };
     const warm = await timeRuns({ runs: 21, warmup: 2 }, inProcess);
-    figures.push(figure(`in-process warm search, median (p95 ${seconds(p95(warm.runs))})`, seconds(warm.median), '5 ms (the goal)', warm.median / 0.005, 1, { runs: warm.runs }));
+    figures.push(
+      figure(
+        `in-process warm search, median (p95 ${seconds(p95(warm.runs))})`,
+        seconds(warm.median),
+        '5 ms (the goal)',
+        warm.median / 0.005,
+        1,
+        { runs: warm.runs },
+      ),
+    );
 
     // One batch appended to one session: the next search reads it and nothing else.
     const first = join(stateRoot, 'projects', (await readdir(join(stateRoot, 'projects')))[0]!, 'sessions-v4');
     const session = join(first, (await readdir(first)).find((name) => !name.startsWith('.'))!);
     const updates: number[] = [];
     for (let run = 0; run < 5; run += 1) {
-      await appendBatches(session, [{ operationId: `bench-search-${Date.now()}-${run}`, events: [{ kind: 'message/complete', payload: { message: { role: 'user', id: `01BENCHSEARCH${String(Date.now()).slice(-8)}${String(run).padStart(5, '0')}`, origin: 'user', content: `appended ${run}` } } }] }], { validate: false });
+      await appendBatches(
+        session,
+        [
+          {
+            operationId: `bench-search-${Date.now()}-${run}`,
+            events: [
+              {
+                kind: 'message/complete',
+                payload: {
+                  message: {
+                    role: 'user',
+                    id: `01BENCHSEARCH${String(Date.now()).slice(-8)}${String(run).padStart(5, '0')}`,
+                    origin: 'user',
+                    content: `appended ${run}`,
+                  },
+                },
+              },
+            ],
+          },
+        ],
+        { validate: false },
+      );
       updates.push((await timeRuns({ runs: 1 }, cli(buildCache, ['search', QUERIES[0]!, '--json']))).median);
     }
-    figures.push(figure('re-index after one appended batch (CLI search)', seconds(median(updates)), lsReference, median(updates) / timed.ls.median, 2, { runs: updates }));
+    figures.push(
+      figure(
+        're-index after one appended batch (CLI search)',
+        seconds(median(updates)),
+        lsReference,
+        median(updates) / timed.ls.median,
+        2,
+        { runs: updates },
+      ),
+    );
 
     // Sizes and memory.
     const indexBytes = (await stat(join(buildCache, 'rxstore', 'search-index.sqlite'))).size;
-    figures.push(figure('index size against the text it holds', `${(indexBytes / MiB).toFixed(1)} MiB`, `${(textBytes / MiB).toFixed(1)} MiB of text as JSONL`, indexBytes / textBytes, undefined, { indexBytes, textBytes }));
+    figures.push(
+      figure(
+        'index size against the text it holds',
+        `${(indexBytes / MiB).toFixed(1)} MiB`,
+        `${(textBytes / MiB).toFixed(1)} MiB of text as JSONL`,
+        indexBytes / textBytes,
+        undefined,
+        { indexBytes, textBytes },
+      ),
+    );
     const rssReason = peakRssUnavailable();
     if (rssReason) figures.push(skipped('search', 'peak RSS of the index build', rssReason));
     else {
-      const rss = await peakRssMiB(process.execPath, [rxstoreBin, 'search', QUERIES[0]!, '--json', '--limit', '1'], { env: env(join(work, 'rss')) });
-      figures.push(figure('peak RSS of the index build', `${rss.toFixed(0)} MiB`, '256 MiB (the goal)', rss / 256, 1, { peakRssMiB: rss }));
+      const rss = await peakRssMiB(process.execPath, [rxstoreBin, 'search', QUERIES[0]!, '--json', '--limit', '1'], {
+        env: env(join(work, 'rss')),
+      });
+      figures.push(
+        figure('peak RSS of the index build', `${rss.toFixed(0)} MiB`, '256 MiB (the goal)', rss / 256, 1, {
+          peakRssMiB: rss,
+        }),
+      );
     }
     figures.push(await sqliteReference(exported, work, build.median));
     return figures;
@@ -117,7 +252,14 @@ async function exportText(stateRoot: string, file: string): Promise<number> {
     const store = join(stateRoot, 'projects', slug, 'sessions-v4');
     for (const id of (await readdir(store)).filter((name) => !name.startsWith('.'))) {
       for await (const record of (await openSession(join(store, id))).records()) {
-        const said = record.type === 'message' ? [record.text] : record.type === 'command' ? [record.command, record.output] : record.type === 'call' ? [record.arguments, record.output] : [record.path, ...(record.edits ?? []).flatMap((edit) => [edit.old, edit.new])];
+        const said =
+          record.type === 'message'
+            ? [record.text]
+            : record.type === 'command'
+              ? [record.command, record.output]
+              : record.type === 'call'
+                ? [record.arguments, record.output]
+                : [record.path, ...(record.edits ?? []).flatMap((edit) => [edit.old, edit.new])];
         for (const text of said) {
           if (text === '') continue;
           lines.push(JSON.stringify({ session: id, key: record.key, text }));
@@ -135,7 +277,12 @@ async function exportText(stateRoot: string, file: string): Promise<number> {
 
 /** The same text put into an FTS5 table (trigram) by the sqlite3 command line: what an index of it costs at least. */
 async function sqliteReference(exported: string, work: string, buildSeconds: number): Promise<Figure> {
-  if (!existsSync('/usr/bin/sqlite3')) return skipped('search', 'sqlite3 CLI: the same text into FTS5', '/usr/bin/sqlite3 is not installed (apt-get install sqlite3)');
+  if (!existsSync('/usr/bin/sqlite3'))
+    return skipped(
+      'search',
+      'sqlite3 CLI: the same text into FTS5',
+      '/usr/bin/sqlite3 is not installed (apt-get install sqlite3)',
+    );
   const db = join(work, 'reference.sqlite');
   const script = join(work, 'reference.sql');
   await writeFile(

@@ -14,11 +14,17 @@ const WHOLE_RUNS = 3;
 const script = join(repoRoot, 'bench', 'children', 'first-read.mjs');
 
 /** Milliseconds a fresh process takes to do `what` to a session, timed inside it from the call: the median of a few runs. */
-async function firstRead(what: string, session: BenchSession, runCount = RUNS): Promise<{ median: number; runs: number[]; extra: number[] }> {
+async function firstRead(
+  what: string,
+  session: BenchSession,
+  runCount = RUNS,
+): Promise<{ median: number; runs: number[]; extra: number[] }> {
   const runs: number[] = [];
   const extra: number[] = [];
   for (let run = 0; run < runCount; run += 1) {
-    const [ms, more] = (await runChildOk(process.execPath, [script, what, session.dir], { keepStdout: true })).stdout.trim().split(' ');
+    const [ms, more] = (await runChildOk(process.execPath, [script, what, session.dir], { keepStdout: true })).stdout
+      .trim()
+      .split(' ');
     runs.push(Number(ms) / 1000);
     if (more !== undefined) extra.push(Number(more));
   }
@@ -48,7 +54,10 @@ export async function firstRecordsRow(): Promise<Figure[]> {
   const scratch = await mkdtemp(join(tmpdir(), 'rxstore-bench-cursor-'));
   for (const size of [25, 50, 100]) {
     const session = await benchSession(size);
-    const [since, whole] = [await firstRead('recordsSince', session, WHOLE_RUNS), await firstRead('records', session, WHOLE_RUNS)];
+    const [since, whole] = [
+      await firstRead('recordsSince', session, WHOLE_RUNS),
+      await firstRead('records', session, WHOLE_RUNS),
+    ];
     const ratio = since.median / whole.median;
     figures.push({
       row: 'streams',
@@ -74,7 +83,9 @@ export async function firstRecordsRow(): Promise<Figure[]> {
       });
     }
     const cursorFile = join(scratch, `${size}.cursor`);
-    const withCursor = await catRun([session.dir, '--records', '--cursor', cursorFile], () => rm(cursorFile, { force: true }));
+    const withCursor = await catRun([session.dir, '--records', '--cursor', cursorFile], () =>
+      rm(cursorFile, { force: true }),
+    );
     const plain = await catRun([session.dir, '--records'], async () => undefined);
     const catRatio = withCursor.median / plain.median;
     figures.push({
@@ -114,11 +125,18 @@ export async function streamsRow(): Promise<Figure[]> {
       data: { rxstoreRuns: ours.runs, referenceRuns: reference.runs },
     };
   };
-  const figures = [...(await firstRecordsRow()), await timeFigure('record', 'first record of a 100 MiB session (recordsSince)'), await timeFigure('follow', "follow's first batch of a 100 MiB session")];
+  const figures = [
+    ...(await firstRecordsRow()),
+    await timeFigure('record', 'first record of a 100 MiB session (recordsSince)'),
+    await timeFigure('follow', "follow's first batch of a 100 MiB session"),
+  ];
   const unavailable = peakRssUnavailable();
   if (unavailable) return [...figures, skipped('streams', 'peak RSS of a first read of a 100 MiB log', unavailable)];
   for (const what of ['batches', 'readSince']) {
-    const [ours, reference] = [await peakRssMiB(process.execPath, [script, what, large.dir]), await peakRssMiB(process.execPath, [script, what, small.dir])];
+    const [ours, reference] = [
+      await peakRssMiB(process.execPath, [script, what, large.dir]),
+      await peakRssMiB(process.execPath, [script, what, small.dir]),
+    ];
     figures.push({
       row: 'streams',
       measure: `peak RSS of a first ${what === 'batches' ? 'batchesSince (streamed)' : 'readSince (gathered)'}, 100 MiB log`,

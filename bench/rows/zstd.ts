@@ -10,7 +10,14 @@ const RECORDS = 50_000;
 /** Records shaped like a log's: one small JSON object per frame, a few hundred bytes each, some larger. */
 function records(): Buffer[] {
   return Array.from({ length: RECORDS }, (_, i) =>
-    Buffer.from(JSON.stringify({ recordType: 'batch/event', sequence: i, kind: 'message.appended', text: `word${i % 97} `.repeat(10 + ((i * 7919) % 400)) })),
+    Buffer.from(
+      JSON.stringify({
+        recordType: 'batch/event',
+        sequence: i,
+        kind: 'message.appended',
+        text: `word${i % 97} `.repeat(10 + ((i * 7919) % 400)),
+      }),
+    ),
   );
 }
 

@@ -30,7 +30,11 @@ async function generator(): Promise<string> {
  * the generator's source) stay the same. The stamp is written last, so an interrupted build is
  * never mistaken for a finished one.
  */
-export async function cachedInput<T>(name: string, params: object, build: (dir: string) => Promise<T>): Promise<{ dir: string; value: T }> {
+export async function cachedInput<T>(
+  name: string,
+  params: object,
+  build: (dir: string) => Promise<T>,
+): Promise<{ dir: string; value: T }> {
   const dir = join(inputsDir, name);
   const key = JSON.stringify({ params, generator: await generator() });
   const stamp = await readFile(join(dir, STAMP), 'utf8').catch(() => undefined);

@@ -31,10 +31,16 @@ export function runChild(command: string, args: readonly string[], options: Chil
 }
 
 /** As `runChild`, but a non-zero exit is an error naming the command and its last words. */
-export async function runChildOk(command: string, args: readonly string[], options: ChildOptions = {}): Promise<ChildResult> {
+export async function runChildOk(
+  command: string,
+  args: readonly string[],
+  options: ChildOptions = {},
+): Promise<ChildResult> {
   const result = await runChild(command, args, options);
   if (result.code !== 0) {
-    throw new Error(`${[command, ...args].join(' ')} exited ${result.code}: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    throw new Error(
+      `${[command, ...args].join(' ')} exited ${result.code}: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+    );
   }
   return result;
 }

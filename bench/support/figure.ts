@@ -38,5 +38,14 @@ export function speedup(reference: number, ours: number): string {
 
 /** A row that could not run here, with the reason in place of its figures. */
 export function skipped(row: string, measure: string, reason: string): Figure {
-  return { row, measure, rxstore: '—', reference: '—', ratio: '—', target: '—', verdict: 'SKIP', data: { skipped: reason } };
+  return {
+    row,
+    measure,
+    rxstore: '—',
+    reference: '—',
+    ratio: '—',
+    target: '—',
+    verdict: 'SKIP',
+    data: { skipped: reason },
+  };
 }

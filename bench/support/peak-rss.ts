@@ -16,7 +16,11 @@ export function peakRssUnavailable(): string | null {
  * process (the same figure as VmHWM at exit), with time wrapping the command directly so no shell
  * stands between them.
  */
-export async function peakRssMiB(command: string, args: readonly string[], options: ChildOptions = {}): Promise<number> {
+export async function peakRssMiB(
+  command: string,
+  args: readonly string[],
+  options: ChildOptions = {},
+): Promise<number> {
   const report = join(scratchDir, `peak-rss-${process.pid}.txt`);
   try {
     await runChildOk(GNU_TIME, ['-f', '%M', '-o', report, command, ...args], options);

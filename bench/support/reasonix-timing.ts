@@ -16,7 +16,11 @@ const TIMEOUT_MS = 10 * 60_000;
  * made outside the timed part. The mock parses each request in this process; that is part of the
  * time, as a real provider's latency would be, and is small next to Reasonix's own work.
  */
-export async function timeReasonixResume(stateRoot: string, query: string, plan: Omit<RunPlan, 'prepare'>): Promise<Timing> {
+export async function timeReasonixResume(
+  stateRoot: string,
+  query: string,
+  plan: Omit<RunPlan, 'prepare'>,
+): Promise<Timing> {
   const home = join(scratchDir, 'reasonix-home');
   let mock: MockModel | undefined;
   const timing = await timeRuns(
@@ -41,10 +45,15 @@ export async function timeReasonixResume(stateRoot: string, query: string, plan:
           contextWindow: CONTEXT_WINDOW,
           timeoutMs: TIMEOUT_MS,
         });
-        if (result.code !== 0) throw new Error(`reasonix run --resume ${query} exited ${result.code}: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+        if (result.code !== 0)
+          throw new Error(
+            `reasonix run --resume ${query} exited ${result.code}: ${result.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+          );
         const chats = model.chatRequests();
         if (chats.length !== 1 || chats.some(isCompactionRequest)) {
-          throw new Error(`expected one plain model request from the resumed turn, the mock saw ${chats.length} (compaction: ${chats.some(isCompactionRequest)})`);
+          throw new Error(
+            `expected one plain model request from the resumed turn, the mock saw ${chats.length} (compaction: ${chats.some(isCompactionRequest)})`,
+          );
         }
       } finally {
         await model.close();

@@ -18,7 +18,12 @@ const WORKSPACES = 8;
  * `sessionBytes`, every one of that many raw record bytes.
  */
 export async function benchStateRoot(count: number, sessionBytes?: number): Promise<BenchStateRoot> {
-  const params = { count, workspaces: WORKSPACES, seed: 20261202, ...(sessionBytes !== undefined ? { sessionBytes } : {}) };
+  const params = {
+    count,
+    workspaces: WORKSPACES,
+    seed: 20261202,
+    ...(sessionBytes !== undefined ? { sessionBytes } : {}),
+  };
   const name = sessionBytes === undefined ? `state-${count}` : `state-${count}x${sessionBytes}`;
   const input = await cachedInput(name, params, async (dir) => {
     let logBytes = 0;
@@ -26,7 +31,11 @@ export async function benchStateRoot(count: number, sessionBytes?: number): Prom
       const workspace = `/tmp/rxstore-bench-ls/ws-${index % WORKSPACES}`;
       const store = join(dir, 'projects', simpleWorkspaceSlug(workspace), 'sessions-v4');
       const id = createHash('sha256').update(`ls-${index}`).digest('hex').slice(0, 32);
-      const written = await writeSession(store, id, { rawBytes: sessionBytes ?? (1 + (index % 5)) * 20_000, seed: params.seed + index, workspace });
+      const written = await writeSession(store, id, {
+        rawBytes: sessionBytes ?? (1 + (index % 5)) * 20_000,
+        seed: params.seed + index,
+        workspace,
+      });
       logBytes += written.logBytes;
     }
     return { sessions: count, logBytes };

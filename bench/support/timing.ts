@@ -28,7 +28,10 @@ export interface RunPlan {
  * meet the same load, and the median ignores the odd slow run. Slow things stop at `minRuns`
  * rounds once past their budget, so the whole bench stays within minutes.
  */
-export async function timeTogether<K extends string>(plan: RunPlan, things: Record<K, () => Promise<unknown>>): Promise<Record<K, Timing>> {
+export async function timeTogether<K extends string>(
+  plan: RunPlan,
+  things: Record<K, () => Promise<unknown>>,
+): Promise<Record<K, Timing>> {
   const names = Object.keys(things) as K[];
   const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
   for (let round = 0; round < (plan.warmup ?? 0); round += 1) {
@@ -38,7 +41,11 @@ export async function timeTogether<K extends string>(plan: RunPlan, things: Reco
     }
   }
   let spent = 0;
-  for (let round = 0; round < plan.runs && !(round >= (plan.minRuns ?? plan.runs) && spent >= (plan.budgetSeconds ?? 0)); round += 1) {
+  for (
+    let round = 0;
+    round < plan.runs && !(round >= (plan.minRuns ?? plan.runs) && spent >= (plan.budgetSeconds ?? 0));
+    round += 1
+  ) {
     for (const name of names) {
       await plan.prepare?.();
       const started = performance.now();
@@ -48,7 +55,10 @@ export async function timeTogether<K extends string>(plan: RunPlan, things: Reco
       spent += time;
     }
   }
-  return Object.fromEntries(names.map((name) => [name, { median: median(times[name]), runs: times[name] }])) as Record<K, Timing>;
+  return Object.fromEntries(names.map((name) => [name, { median: median(times[name]), runs: times[name] }])) as Record<
+    K,
+    Timing
+  >;
 }
 
 /** `timeTogether` of one thing. */

@@ -39,13 +39,21 @@ export class TurnPlan {
     const rng = this.rng;
     this.turnNumber += 1;
     const turnId = `turn_${hex(rng, 32)}`;
-    const runtime = (events: EventToWrite[], code: number) => this.batch(`runtime:${turnId}:${this.seq}:${code}`, turnId, events);
+    const runtime = (events: EventToWrite[], code: number) =>
+      this.batch(`runtime:${turnId}:${this.seq}:${code}`, turnId, events);
     const batches: BatchToWrite[] = [runtime([{ kind: 'turn/start', payload: { status: 'in_progress' } }], 0)];
     const typed = `${prose(rng, 8 + rng.int(30))} (turn ${this.turnNumber})`;
     batches.push(
       this.batch(`messages:turn-admission:${this.seq}`, turnId, [
         complete({ role: 'user', id: this.id(), origin: 'host', content: sessionContext(this.workspace) }),
-        complete({ role: 'user', id: this.id(), origin: 'user', content: typed, raw_content: typed, createdAt: this.clock }),
+        complete({
+          role: 'user',
+          id: this.id(),
+          origin: 'user',
+          content: typed,
+          raw_content: typed,
+          createdAt: this.clock,
+        }),
       ]),
     );
     const rounds = 1 + rng.int(3);
@@ -71,18 +79,30 @@ export class TurnPlan {
         batches.push(runtime([toolCallEvent(call, { runState: 'pending' })], 4));
         batches.push(runtime([{ kind: 'tool/start', payload: { id: call.id, name: call.name } }], 32));
         batches.push(runtime([toolCallEvent(call, { refreshed: true })], 4));
-        batches.push(runtime([complete(toolMessage(call, this.id())), { kind: 'tool/result', payload: toolResult(call, this.clock) }], 5));
+        batches.push(
+          runtime(
+            [complete(toolMessage(call, this.id())), { kind: 'tool/result', payload: toolResult(call, this.clock) }],
+            5,
+          ),
+        );
       }
     }
     const answerId = this.id();
     batches.push(runtime([attempt('begin', answerId)], 21));
     batches.push(
       this.batch(`messages:assistant-attempt:${this.seq}`, turnId, [
-        complete({ role: 'assistant', id: answerId, content: prose(rng, 20 + rng.int(120)), workDurationMs: 300 + rng.int(3000) }),
+        complete({
+          role: 'assistant',
+          id: answerId,
+          content: prose(rng, 20 + rng.int(120)),
+          workDurationMs: 300 + rng.int(3000),
+        }),
       ]),
     );
     batches.push(runtime([attempt('commit', answerId)], 21));
-    batches.push(this.batch(`turn-finalize:${turnId}`, turnId, [{ kind: 'turn/end', payload: { status: 'completed' } }]));
+    batches.push(
+      this.batch(`turn-finalize:${turnId}`, turnId, [{ kind: 'turn/end', payload: { status: 'completed' } }]),
+    );
     return batches;
   }
 
@@ -106,9 +126,21 @@ export class TurnPlan {
     const file = `src/${rng.pick(['codec', 'session', 'store', 'cli'])}/${prose(rng, 1)}-${this.callNumber % 97}.ts`;
     switch (rng.pick(['read_file', 'read_file', 'bash', 'bash', 'edit_file', 'write_file'] as const)) {
       case 'read_file':
-        return { id, name: 'read_file', arguments: JSON.stringify({ path: file }), output: sourceListing(rng, size), file };
+        return {
+          id,
+          name: 'read_file',
+          arguments: JSON.stringify({ path: file }),
+          output: sourceListing(rng, size),
+          file,
+        };
       case 'bash':
-        return { id, name: 'bash', arguments: JSON.stringify({ command: `npm test -- ${file}` }), output: commandOutput(rng, size), file };
+        return {
+          id,
+          name: 'bash',
+          arguments: JSON.stringify({ command: `npm test -- ${file}` }),
+          output: commandOutput(rng, size),
+          file,
+        };
       case 'edit_file': {
         const [oldText, newText] = [prose(rng, 6), prose(rng, 6)];
         return {
@@ -147,7 +179,10 @@ interface PlannedCall {
   diff?: string;
 }
 
-const complete = (message: Record<string, unknown>): EventToWrite => ({ kind: 'message/complete', payload: { message } });
+const complete = (message: Record<string, unknown>): EventToWrite => ({
+  kind: 'message/complete',
+  payload: { message },
+});
 
 /** Keys in Go map order (alphabetical), as Reasonix writes assistant/attempt. */
 const attempt = (action: 'begin' | 'commit', id: string): EventToWrite => ({
@@ -160,7 +195,17 @@ function toolMessage(call: PlannedCall, id: string): Record<string, unknown> {
   if (call.name === 'bash') {
     return {
       ...base,
-      tool_execution: { kind: 'shell', shell: 'bash', platform: 'linux', supportsAndAnd: true, state: 'completed', exitCode: 0, mutationRisk: 'may_have_completed', verification: 'not_verification', durationMs: 40 },
+      tool_execution: {
+        kind: 'shell',
+        shell: 'bash',
+        platform: 'linux',
+        supportsAndAnd: true,
+        state: 'completed',
+        exitCode: 0,
+        mutationRisk: 'may_have_completed',
+        verification: 'not_verification',
+        durationMs: 40,
+      },
       tool_run_state: 'completed',
     };
   }
@@ -173,7 +218,12 @@ function toolMessage(call: PlannedCall, id: string): Record<string, unknown> {
         protocol_version: 2,
         read_id: `read-${call.id.slice(5, 21)}`,
         result_ref: `tr-${call.id.slice(5, 29)}`,
-        source: { canonical_path: call.file, kind: 'disk', identity: `disk-v1:${call.id.slice(5).padEnd(64, '0')}`, snapshot: `ss2:${call.id.slice(5).padEnd(64, '1')}` },
+        source: {
+          canonical_path: call.file,
+          kind: 'disk',
+          identity: `disk-v1:${call.id.slice(5).padEnd(64, '0')}`,
+          snapshot: `ss2:${call.id.slice(5).padEnd(64, '1')}`,
+        },
         intent: 'inspect',
         delivered_ranges: [{ start: 0, end: lines }],
         window_digest: `wd2:${call.id.slice(5).padEnd(64, '2')}`,
@@ -187,7 +237,10 @@ function toolMessage(call: PlannedCall, id: string): Record<string, unknown> {
 }
 
 /** The tool/call event of Reasonix 1.38.11, every payload key in its (alphabetical) order. */
-function toolCallEvent(call: PlannedCall, phase: { attemptId?: string; partial?: boolean; runState?: string; refreshed?: boolean }): EventToWrite {
+function toolCallEvent(
+  call: PlannedCall,
+  phase: { attemptId?: string; partial?: boolean; runState?: string; refreshed?: boolean },
+): EventToWrite {
   const mutating = call.name === 'edit_file' || call.name === 'write_file';
   const payload = {
     added: call.diff ? 1 : 0,
@@ -240,7 +293,17 @@ function toolResult(call: PlannedCall, now: number) {
     error: '',
     execution:
       call.name === 'bash'
-        ? { kind: 'shell', shell: 'bash', platform: 'linux', supportsAndAnd: true, state: 'completed', exitCode: 0, mutationRisk: 'may_have_completed', verification: 'not_verification', durationMs: 40 }
+        ? {
+            kind: 'shell',
+            shell: 'bash',
+            platform: 'linux',
+            supportsAndAnd: true,
+            state: 'completed',
+            exitCode: 0,
+            mutationRisk: 'may_have_completed',
+            verification: 'not_verification',
+            durationMs: 40,
+          }
         : null,
     id: call.id,
     name: call.name,

@@ -53,13 +53,29 @@ export async function writeSession(storeDir: string, sessionId: string, spec: Se
   await writeFile(join(dir, SESSION_FILES.manifest), goJsonIndented(manifest));
   const content = new ContentStore(join(storeDir, CONTENT_DIR));
   const plan = new TurnPlan(spec.seed, spec.workspace);
-  const written: WrittenSession = { dir, id: sessionId, rawBytes: 0, logBytes: 0, frames: 0, batches: 0, events: 0, payloadRefs: 0, lastBatch: { offset: 0, firstSeq: 1 } };
+  const written: WrittenSession = {
+    dir,
+    id: sessionId,
+    rawBytes: 0,
+    logBytes: 0,
+    frames: 0,
+    batches: 0,
+    events: 0,
+    payloadRefs: 0,
+    lastBatch: { offset: 0, firstSeq: 1 },
+  };
   const partial = join(dir, `${SESSION_FILES.log}.partial`);
   const log = await open(partial, 'w');
   try {
     const append = async (batch: Parameters<typeof encodeBatch>[0]) => {
       const firstSeq = written.events + 1;
-      const encoded = await encodeBatch(batch, { sessionId, writerGeneration: 1, firstSeq, offset: written.logBytes, content });
+      const encoded = await encodeBatch(batch, {
+        sessionId,
+        writerGeneration: 1,
+        firstSeq,
+        offset: written.logBytes,
+        content,
+      });
       await log.write(encoded.bytes);
       written.lastBatch = { offset: written.logBytes, firstSeq };
       written.logBytes += encoded.bytes.length;

@@ -27,7 +27,9 @@ export async function zstdReferenceFiles(session: BenchSession): Promise<ZstdRef
     forEachFrame(log, (body) => out.write(body));
     out.end();
     await finished(out);
-    await runChildOk('sh', ['-c', `"${ZSTD_CLI}" -dc frames.zst | "${ZSTD_CLI}" -1 -q -c > one-frame.zst`], { cwd: into });
+    await runChildOk('sh', ['-c', `"${ZSTD_CLI}" -dc frames.zst | "${ZSTD_CLI}" -1 -q -c > one-frame.zst`], {
+      cwd: into,
+    });
     return {};
   });
   return { frames: join(dir, 'frames.zst'), oneFrame: join(dir, 'one-frame.zst') };

@@ -26,8 +26,15 @@ export function cutLongWords(line: string): string {
 function describeRxError(error: RxError): string {
   const { file, offset, line } = error.data;
   if (file === undefined || !error.message.includes(file)) return error.describe();
-  const at = offset !== undefined ? ` at offset ${offset}` : line !== undefined && !error.message.includes(`line ${line}`) ? ` at line ${line}` : '';
-  return at && error.message.startsWith(`${file}: `) ? `${file}${at}: ${error.message.slice(file.length + 2)}` : error.message;
+  const at =
+    offset !== undefined
+      ? ` at offset ${offset}`
+      : line !== undefined && !error.message.includes(`line ${line}`)
+        ? ` at line ${line}`
+        : '';
+  return at && error.message.startsWith(`${file}: `)
+    ? `${file}${at}: ${error.message.slice(file.length + 2)}`
+    : error.message;
 }
 
 /** A warning as every command prints it: one line, text from data escaped, long words cut. */
@@ -49,7 +56,8 @@ export function errorLines(thrown: unknown): string {
   else text = error instanceof Error ? error.message : String(error);
   const lines = [`rxstore: ${printable(text.replace(TEMP_NAME, (name) => destinationOf(name)))}`];
   if (error instanceof AmbiguousSessionError) {
-    for (const candidate of error.candidates) lines.push(`  ${printable(candidate.id)}  ${candidate.store}  ${printable(candidate.path)}`);
+    for (const candidate of error.candidates)
+      lines.push(`  ${printable(candidate.id)}  ${candidate.store}  ${printable(candidate.path)}`);
   }
   return `${lines.map(cutLongWords).join('\n')}\n`;
 }

@@ -9,7 +9,9 @@ import { EXIT, type ExitCode } from './exit-codes.js';
  * finding is an error (under `--strict`, every warning is one); else 0.
  */
 export function exitCodeOfFindings(status: ListedStatus, found: readonly { severity: Severity }[]): ExitCode {
-  return exitCodeOfStatus(status) === EXIT.refused || found.some((each) => each.severity === 'error') ? EXIT.refused : EXIT.done;
+  return exitCodeOfStatus(status) === EXIT.refused || found.some((each) => each.severity === 'error')
+    ? EXIT.refused
+    : EXIT.done;
 }
 
 /** A session Reasonix would refuse ends the command with 1; one it opens (a torn tail included) with 0. */

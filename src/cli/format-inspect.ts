@@ -18,7 +18,9 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
  */
 export function formatInspect(report: InspectReport, options: { verbose?: boolean } = {}): string {
   // Under --strict a warning is an error: the status is Reasonix's, and the line says what else fails the run.
-  const promoted = [...report.hygiene.findings, ...report.problems].filter((found) => found.severity === 'error' && familyOf(found.code) === 'finding').length;
+  const promoted = [...report.hygiene.findings, ...report.problems].filter(
+    (found) => found.severity === 'error' && familyOf(found.code) === 'finding',
+  ).length;
   const lines = [
     `session      ${printable(report.id)}`,
     `store        ${report.store}  ${printable(report.path)}`,
@@ -38,7 +40,9 @@ export function formatInspect(report: InspectReport, options: { verbose?: boolea
   if (report.openInRunningReasonix) lines.push('open         in a running Reasonix (its writer lock is held)');
   else if (report.lockFiles.length > 0) {
     // A lock file Reasonix cannot use is refused below: not called harmless here.
-    const blocked = report.problems.filter((problem) => problem.code === 'RX_BLOCKED_FILE' && report.lockFiles.includes(problem.data.file ?? ''));
+    const blocked = report.problems.filter(
+      (problem) => problem.code === 'RX_BLOCKED_FILE' && report.lockFiles.includes(problem.data.file ?? ''),
+    );
     lines.push(
       blocked.length > 0
         ? `lock files   ${report.lockFiles.length}, not held; ${blocked.map((problem) => printable(basename(problem.data.file!))).join(', ')} Reasonix cannot use (below)`
@@ -46,14 +50,29 @@ export function formatInspect(report: InspectReport, options: { verbose?: boolea
     );
   }
   // Whether a person can go on working in it, said plainly; Reasonix's refusal in its own words.
-  if (report.newTurn) lines.push(`new turn     ${report.newTurn.accepted ? 'Reasonix opens it and takes a new turn in it' : `Reasonix opens it but refuses a new turn: "${printable(report.newTurn.reason ?? '')}"`}`);
-  lines.push(`content      ${report.hygiene.hasContent ? 'has messages beyond the system prompt' : report.messages.total === 0 ? 'no messages' : 'system prompt only'}`);
-  for (const finding of report.hygiene.findings) lines.push(`hygiene      ${finding.severity === 'error' ? 'error ' : ''}${finding.code}: ${printable(finding.message)}`);
+  if (report.newTurn)
+    lines.push(
+      `new turn     ${report.newTurn.accepted ? 'Reasonix opens it and takes a new turn in it' : `Reasonix opens it but refuses a new turn: "${printable(report.newTurn.reason ?? '')}"`}`,
+    );
+  lines.push(
+    `content      ${report.hygiene.hasContent ? 'has messages beyond the system prompt' : report.messages.total === 0 ? 'no messages' : 'system prompt only'}`,
+  );
+  for (const finding of report.hygiene.findings)
+    lines.push(
+      `hygiene      ${finding.severity === 'error' ? 'error ' : ''}${finding.code}: ${printable(finding.message)}`,
+    );
   for (const problem of report.problems) {
     if (problem.severity === 'note' && !options.verbose) continue;
-    const at = problem.offset !== undefined ? `offset ${problem.offset}` : problem.line !== undefined ? `line ${problem.line}` : undefined;
+    const at =
+      problem.offset !== undefined
+        ? `offset ${problem.offset}`
+        : problem.line !== undefined
+          ? `line ${problem.line}`
+          : undefined;
     const where = [problem.file, at].filter(Boolean).join(' at ');
-    lines.push(`${problem.severity.padEnd(12)} ${problem.code} ${printable(`${where ? `${where}: ` : ''}${problem.message}`)}`);
+    lines.push(
+      `${problem.severity.padEnd(12)} ${problem.code} ${printable(`${where ? `${where}: ` : ''}${problem.message}`)}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -27,13 +27,15 @@ export function shownTime(iso: string | null, utc: boolean): string {
   const time = iso === null ? Number.NaN : Date.parse(iso);
   if (!Number.isFinite(time)) return '-';
   const date = new Date(time);
-  if (utc) return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}Z`;
+  if (utc)
+    return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}Z`;
   const offset = -date.getTimezoneOffset();
   const zone = `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}${Math.abs(offset) % 60 ? `:${pad(Math.abs(offset) % 60)}` : ''}`;
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}${zone}`;
 }
 
-const graphemes = (text: string) => [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].map((part) => part.segment);
+const graphemes = (text: string) =>
+  [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].map((part) => part.segment);
 
 /** `text` in at most `width` terminal cells, cut at the end with `…` (wide characters count two). */
 export function cutEnd(text: string, width: number): string {
@@ -70,7 +72,9 @@ function notes(session: ListedSession): string {
   const refused = exitCodeOfStatus(session.status) === EXIT.refused;
   const parts = [
     storeNote(session),
-    session.copies.length > 1 ? `+${session.copies.length - 1} ${session.copies.length === 2 ? 'copy' : 'copies'}` : undefined,
+    session.copies.length > 1
+      ? `+${session.copies.length - 1} ${session.copies.length === 2 ? 'copy' : 'copies'}`
+      : undefined,
     session.parent ? `fork of ${session.parent.id}` : undefined,
     (refused || session.status === 'turn-refused') && session.problem ? session.problem : undefined,
   ].filter((part): part is string => part !== undefined);
@@ -82,7 +86,8 @@ function workspaceText(session: ListedSession, homeDir: string): string {
   if (workspace === null) return session.slug ? `slug ${session.slug}` : '-';
   // A folder that no longer exists is marked: `ls` then says the command that brings its sessions back.
   const gone = session.relocate === null ? '' : ' (gone)';
-  if (homeDir && (workspace === homeDir || workspace.startsWith(`${homeDir}/`))) return `~${workspace.slice(homeDir.length)}${gone}`;
+  if (homeDir && (workspace === homeDir || workspace.startsWith(`${homeDir}/`)))
+    return `~${workspace.slice(homeDir.length)}${gone}`;
   return `${workspace}${gone}`;
 }
 
@@ -97,7 +102,11 @@ function shortIds(sessions: readonly ListedSession[]): Map<string, string> {
   return new Map(
     sessions.map((session) => {
       let length = Math.min(MIN_ID, session.id.length);
-      while (length < session.id.length && all.some((other) => other !== session.id && other.startsWith(session.id.slice(0, length)))) length += 1;
+      while (
+        length < session.id.length &&
+        all.some((other) => other !== session.id && other.startsWith(session.id.slice(0, length)))
+      )
+        length += 1;
       return [session.id, session.id.slice(0, length)];
     }),
   );
@@ -130,15 +139,33 @@ export function formatLs(sessions: readonly ListedSession[], layout: LsLayout): 
   return shown.text;
 }
 
-function table(sessions: readonly ListedSession[], layout: LsLayout, ids: Map<string, string> | undefined, dropped: ReadonlySet<number>) {
+function table(
+  sessions: readonly ListedSession[],
+  layout: LsLayout,
+  ids: Map<string, string> | undefined,
+  dropped: ReadonlySet<number>,
+) {
   const rows = sessions.map((session) => {
-    const title = [session.title === null ? '' : printable(session.title), printable(notes(session))].filter(Boolean).join('  ');
+    const title = [session.title === null ? '' : printable(session.title), printable(notes(session))]
+      .filter(Boolean)
+      .join('  ');
     const id = ids?.get(session.id) ?? session.id;
-    return [shownTime(session.updatedAt, layout.utc), session.status, String(session.messages), printable(id), printable(workspaceText(session, layout.homeDir)), title];
+    return [
+      shownTime(session.updatedAt, layout.utc),
+      session.status,
+      String(session.messages),
+      printable(id),
+      printable(workspaceText(session, layout.homeDir)),
+      title,
+    ];
   });
   const all = [[...HEADER], ...rows];
-  const widths = HEADER.map((_, column) => (dropped.has(column) ? 0 : Math.max(...all.map((row) => stringWidth(row[column]!)))));
-  const fixed = widths.slice(0, 4).reduce((sum, width, column) => sum + (dropped.has(column) ? 0 : width + GAP.length), 0);
+  const widths = HEADER.map((_, column) =>
+    dropped.has(column) ? 0 : Math.max(...all.map((row) => stringWidth(row[column]!))),
+  );
+  const fixed = widths
+    .slice(0, 4)
+    .reduce((sum, width, column) => sum + (dropped.has(column) ? 0 : width + GAP.length), 0);
   let workspaceWidth = widths[4]!;
   let titleWidth = widths[5]!;
   if (layout.columns !== undefined) {

@@ -36,7 +36,12 @@ export function examples(...pairs: [command: string, description: string][]): [s
   const width = helpColumns - EXAMPLE_PADDING;
   return pairs.flatMap(([command, description], index): [string, string][] => [
     ...(index > 0 ? [['', ''] as [string, string]] : []),
-    [fill(description.split(' '), width - 2).map((line) => `# ${line}`).join('\n'), ''],
+    [
+      fill(description.split(' '), width - 2)
+        .map((line) => `# ${line}`)
+        .join('\n'),
+      '',
+    ],
     // yargs would put its script name for `$0` after this: the width is counted with it.
     [fill(shellWords(command.replaceAll('$0', 'rxstore')), width - 2).join(' \\\n'), ''],
   ]);
@@ -47,7 +52,8 @@ function fill(words: readonly string[], width: number): string[] {
   const lines: string[] = [];
   for (const word of words) {
     const last = lines.at(-1);
-    if (last !== undefined && stringWidth(last) + 1 + stringWidth(word) <= width) lines[lines.length - 1] = `${last} ${word}`;
+    if (last !== undefined && stringWidth(last) + 1 + stringWidth(word) <= width)
+      lines[lines.length - 1] = `${last} ${word}`;
     else lines.push(word);
   }
   return lines;

@@ -18,7 +18,14 @@ import { processOutput, type Output } from './output.js';
 import { fileSystemErrorOf } from '../errors/index.js';
 import { rxstoreVersion } from './version.js';
 import { optionValueProblem, type OptionKinds } from './option-values.js';
-import { COMMAND_NAMES, MISSING_ARGUMENT, pastHelpTopic, unexpectedArguments, unknownCommand, unknownName } from './usage-words.js';
+import {
+  COMMAND_NAMES,
+  MISSING_ARGUMENT,
+  pastHelpTopic,
+  unexpectedArguments,
+  unknownCommand,
+  unknownName,
+} from './usage-words.js';
 
 /** yargs' validation messages, said the way the rest of rxstore speaks. */
 const YARGS_STRINGS = {
@@ -64,7 +71,11 @@ function unknownOptions(argv: readonly string[], known: ReadonlySet<string>): st
     if (!arg.startsWith('-') || arg === '-' || /^-\d/.test(arg)) continue;
     const name = arg.replace(/^--?/, '').split('=')[0]!;
     const names = arg.startsWith('--') ? [name, name.replace(/^no-/, '')] : [...name];
-    if (!names.every((each) => known.has(each) || known.has(camel(each))) && !names.slice(1).some((each) => known.has(each))) unknown.push(arg.split('=')[0]!);
+    if (
+      !names.every((each) => known.has(each) || known.has(camel(each))) &&
+      !names.slice(1).some((each) => known.has(each))
+    )
+      unknown.push(arg.split('=')[0]!);
   }
   return unknown;
 }
@@ -72,12 +83,14 @@ function unknownOptions(argv: readonly string[], known: ReadonlySet<string>): st
 /** A yargs validation message as rxstore says it, in one line; a missing argument in the words of the command's own check. */
 function said(message: string, argv: readonly string[]): string {
   const command = commandOf(argv);
-  if (message.startsWith('missing an argument') && command && MISSING_ARGUMENT[command]) return MISSING_ARGUMENT[command];
+  if (message.startsWith('missing an argument') && command && MISSING_ARGUMENT[command])
+    return MISSING_ARGUMENT[command];
   return message.replace(/\n\s*/g, ' ');
 }
 
 /** The words of a command line that are not options: where a command is named, at the top (no option there takes a value). */
-const wordsOf = (argv: readonly string[]) => argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).filter((arg) => !arg.startsWith('-'));
+const wordsOf = (argv: readonly string[]) =>
+  argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).filter((arg) => !arg.startsWith('-'));
 
 // For bin/rxstore.js, which installs it before a command runs.
 export { endQuietlyOnClosedPipe } from './output.js';
@@ -101,7 +114,9 @@ export async function main(argv: string[], output: Output = processOutput): Prom
     const parser = yargs(argv);
     await parser
       .scriptName('rxstore')
-      .usage('$0 <command> [options]\n\nRead, verify, project and write the session stores of the Reasonix coding agent.')
+      .usage(
+        '$0 <command> [options]\n\nRead, verify, project and write the session stores of the Reasonix coding agent.',
+      )
       // yargs' own strings take plural forms, which its types do not describe.
       .updateStrings(YARGS_STRINGS as unknown as Record<string, string>)
       .command(inspectCommand(output, setExit))
@@ -134,7 +149,11 @@ export async function main(argv: string[], output: Output = processOutput): Prom
           ['$0 help inspect', "a command's options, examples and exit codes"],
         ),
       )
-      .epilogue(epilogue('A session can be named by its id or the start of one wherever a command takes one; --home, --state-home and the environment say where to look.'))
+      .epilogue(
+        epilogue(
+          'A session can be named by its id or the start of one wherever a command takes one; --home, --state-home and the environment say where to look.',
+        ),
+      )
       .demandCommand(1, 'name a command')
       .strict()
       .help()
@@ -150,7 +169,8 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         const badValue = optionValueProblem(argv, options);
         if (badValue) throw new UsageError(badValue);
         // yargs keeps each option under its name and its camel-case name (`state-home`, `stateHome`).
-        const withCamel = (keys: string[]) => new Set(keys.flatMap((key) => [key, key.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())]));
+        const withCamel = (keys: string[]) =>
+          new Set(keys.flatMap((key) => [key, key.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())]));
         const lists = withCamel(options.array);
         for (const key of withCamel(options.string)) {
           const value: unknown = args[key];
@@ -161,7 +181,8 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         // yargs' own parse errors (an option without its value) are usage errors too; a command's own error goes on up.
         if (error && error.name !== 'YError') throw error;
         // An option that took no value may have left the command short of its positional: the option is what is wrong.
-        const badValue = error || unknownCommand(wordsOf(argv)) ? undefined : optionValueProblem(argv, optionsOf(parser));
+        const badValue =
+          error || unknownCommand(wordsOf(argv)) ? undefined : optionValueProblem(argv, optionsOf(parser));
         if (badValue) throw new UsageError(badValue);
         if (error) throw new UsageError(said(error.message, argv));
         // A command that does not exist is said before its options: they are not known because it is not.

@@ -23,7 +23,8 @@ const isOption = (word: string) => word.startsWith('-') && word !== '-' && !/^-\
 export function optionValueProblem(argv: readonly string[], options: OptionKinds): string | undefined {
   const aliasesOf = (name: string) => [name, ...(options.alias[name] ?? [])];
   const booleans = new Set(options.boolean.flatMap(aliasesOf));
-  const known = (name: string) => name in options.key || Object.values(options.alias).some((names) => names.includes(name));
+  const known = (name: string) =>
+    name in options.key || Object.values(options.alias).some((names) => names.includes(name));
   for (let at = 0; at < argv.length; at += 1) {
     const word = argv[at]!;
     if (word === '--') break;
@@ -39,12 +40,18 @@ export function optionValueProblem(argv: readonly string[], options: OptionKinds
     if (booleans.has(name) || negated) {
       if (value === undefined) continue;
       if (negated) return `invalid value: ${shown} is ${JSON.stringify(value)}; it takes no value`;
-      if (!BOOLEAN_VALUES.has(value)) return `invalid value: ${shown} is ${JSON.stringify(value)}; it must be true or false (or no value)`;
+      if (!BOOLEAN_VALUES.has(value))
+        return `invalid value: ${shown} is ${JSON.stringify(value)}; it must be true or false (or no value)`;
       continue;
     }
     if (!known(name)) continue;
     // An empty word (`--home ""`) names nothing either: taken as given, it would be the current folder.
-    if (value === undefined ? at + 1 >= argv.length || argv[at + 1] === '--' || argv[at + 1] === '' || isOption(argv[at + 1]!) : value === '') return `${shown} needs a value`;
+    if (
+      value === undefined
+        ? at + 1 >= argv.length || argv[at + 1] === '--' || argv[at + 1] === '' || isOption(argv[at + 1]!)
+        : value === ''
+    )
+      return `${shown} needs a value`;
   }
   return undefined;
 }

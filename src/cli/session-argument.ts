@@ -25,7 +25,15 @@ async function typedPath(path: string): Promise<Stats | string> {
 
 /** What a person typed names a path, not an id: it exists, or it has a path's shape. */
 async function isPath(arg: string): Promise<boolean> {
-  if (arg.includes('/') || arg.includes(sep) || isAbsolute(arg) || arg.endsWith('.jsonl') || arg === '.' || arg === '..') return true;
+  if (
+    arg.includes('/') ||
+    arg.includes(sep) ||
+    isAbsolute(arg) ||
+    arg.endsWith('.jsonl') ||
+    arg === '.' ||
+    arg === '..'
+  )
+    return true;
   return typeof (await typedPath(arg)) !== 'string';
 }
 
@@ -43,8 +51,13 @@ export interface ResolveOptions {
  * the candidates; of one conversation, its newest store's copy is taken (a command that writes
  * needs the only sessions-v4 copy, or a path).
  */
-export async function resolveSessionArgument(arg: string, rootArgs: RootArgs, options: ResolveOptions = {}): Promise<string> {
-  if (arg.trim() === '') throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript');
+export async function resolveSessionArgument(
+  arg: string,
+  rootArgs: RootArgs,
+  options: ResolveOptions = {},
+): Promise<string> {
+  if (arg.trim() === '')
+    throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript');
   if (await isPath(arg)) {
     const full = resolve(arg);
     const there = await typedPath(full);
@@ -55,14 +68,22 @@ export async function resolveSessionArgument(arg: string, rootArgs: RootArgs, op
   const conversations = await findSession(roots.roots, arg, inputs.platform);
   const named = conversations.map((conversation) => copiesMatching(conversation, arg));
   if (named.length > 1) {
-    throw new AmbiguousSessionError(`${JSON.stringify(arg)} is the start of ${named.length} sessions' ids; give more of the id`, named.map((copies) => candidate(copies[0]!)));
+    throw new AmbiguousSessionError(
+      `${JSON.stringify(arg)} is the start of ${named.length} sessions' ids; give more of the id`,
+      named.map((copies) => candidate(copies[0]!)),
+    );
   }
   const copies = options.v4Only ? named[0]!.filter((copy) => copy.format === 'v4') : named[0]!;
   if (copies.length === 0) {
-    throw new UsageError(`${named[0]![0]!.path}: a JSONL transcript; this command works on sessions-v4 directories (migrate it first)`);
+    throw new UsageError(
+      `${named[0]![0]!.path}: a JSONL transcript; this command works on sessions-v4 directories (migrate it first)`,
+    );
   }
   if (options.v4Only && copies.length > 1) {
-    throw new AmbiguousSessionError(`${JSON.stringify(arg)} has ${copies.length} sessions-v4 copies; name the one to change by its path`, copies.map(candidate));
+    throw new AmbiguousSessionError(
+      `${JSON.stringify(arg)} has ${copies.length} sessions-v4 copies; name the one to change by its path`,
+      copies.map(candidate),
+    );
   }
   return copies[0]!.path;
 }

@@ -34,7 +34,9 @@ export function closest(typed: string, names: readonly string[]): string | undef
     if (!best || distance < best.distance) best = { name, distance };
   }
   // A third of the word or less, and never all of it: `lss` is ls, `frobnicate` is nothing.
-  return best && best.distance <= Math.max(1, Math.floor(typed.length / 3)) && best.distance < typed.length ? best.name : undefined;
+  return best && best.distance <= Math.max(1, Math.floor(typed.length / 3)) && best.distance < typed.length
+    ? best.name
+    : undefined;
 }
 
 /** `unknown <what> <name>`, with the nearest known name when one is close. */
@@ -73,7 +75,8 @@ export function pastHelpTopic(words: readonly string[]): string[] {
 }
 
 /** Words a command does not take, as yargs' own check of them says it (main.ts words it the same). */
-export const unexpectedArguments = (words: readonly string[]) => `unexpected argument${words.length === 1 ? '' : 's'} ${words.join(', ')}`;
+export const unexpectedArguments = (words: readonly string[]) =>
+  `unexpected argument${words.length === 1 ? '' : 's'} ${words.join(', ')}`;
 
 /** What a command that was run without the argument it needs says, in the words its own check of an empty one uses. */
 export const MISSING_ARGUMENT: Record<string, string> = {

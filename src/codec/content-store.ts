@@ -5,7 +5,14 @@ import { link, mkdir, open, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
 import { z } from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
-import { CorruptContentError, FileSystemError, isSystemError, MissingContentError, systemErrorInWords, TooLargeError } from '../errors/index.js';
+import {
+  CorruptContentError,
+  FileSystemError,
+  isSystemError,
+  MissingContentError,
+  systemErrorInWords,
+  TooLargeError,
+} from '../errors/index.js';
 import type { PayloadRef } from './records.js';
 import { goInt, goSlice, goString, goStruct } from './go-json/go-decode.js';
 import { failPoint } from '../fs/fail-point.js';
@@ -58,7 +65,12 @@ function hashInBlocks(fd: number, size: number): string {
 }
 
 function checkDigest(file: string, what: string, expected: string, found: string): void {
-  if (found !== expected) throw new CorruptContentError(`content ${what} digest is ${found}, expected ${expected}`, { file, expected, found });
+  if (found !== expected)
+    throw new CorruptContentError(`content ${what} digest is ${found}, expected ${expected}`, {
+      file,
+      expected,
+      found,
+    });
 }
 
 /**
@@ -118,14 +130,22 @@ export class ContentStore {
   private verifyIndex(ref: PayloadRef): void {
     const path = this.indexPath(ref.digest);
     if (ref.integrityBlockBytes !== INTEGRITY_BLOCK_BYTES) {
-      throw new CorruptContentError(`integrity block size ${ref.integrityBlockBytes ?? 0}, expected ${INTEGRITY_BLOCK_BYTES}`, {
-        file: path,
-        expected: INTEGRITY_BLOCK_BYTES,
-        found: ref.integrityBlockBytes ?? 0,
-      });
+      throw new CorruptContentError(
+        `integrity block size ${ref.integrityBlockBytes ?? 0}, expected ${INTEGRITY_BLOCK_BYTES}`,
+        {
+          file: path,
+          expected: INTEGRITY_BLOCK_BYTES,
+          found: ref.integrityBlockBytes ?? 0,
+        },
+      );
     }
     // An index holds one 64-hex digest per 1 MiB block; a file far larger is not one.
-    const raw = this.readRegularFile(path, 'integrity index', 1024 + Math.ceil(ref.bytes / INTEGRITY_BLOCK_BYTES) * 80, 'at most');
+    const raw = this.readRegularFile(
+      path,
+      'integrity index',
+      1024 + Math.ceil(ref.bytes / INTEGRITY_BLOCK_BYTES) * 80,
+      'at most',
+    );
     const digest = sha256(raw);
     if (digest !== ref.indexDigest) {
       throw new CorruptContentError(`integrity index digest is ${digest}, expected ${ref.indexDigest}`, {
@@ -148,10 +168,19 @@ export class ContentStore {
       throw new CorruptContentError(`integrity index is not valid: ${(error as Error).message}`, { file: path });
     }
     const invalid = (field: string, expected: number, found: number) =>
-      new CorruptContentError(`integrity index is not valid: ${field} ${found}, expected ${expected}`, { file: path, expected, found });
+      new CorruptContentError(`integrity index is not valid: ${field} ${found}, expected ${expected}`, {
+        file: path,
+        expected,
+        found,
+      });
     if (parsed.version !== 1) throw invalid('version', 1, parsed.version ?? 0);
-    if (parsed.blockBytes !== INTEGRITY_BLOCK_BYTES) throw invalid('blockBytes', INTEGRITY_BLOCK_BYTES, parsed.blockBytes ?? 0);
-    if (parsed.object !== ref.digest || parsed.bytes !== ref.bytes || (parsed.blocks?.length ?? 0) !== Math.ceil(ref.bytes / INTEGRITY_BLOCK_BYTES)) {
+    if (parsed.blockBytes !== INTEGRITY_BLOCK_BYTES)
+      throw invalid('blockBytes', INTEGRITY_BLOCK_BYTES, parsed.blockBytes ?? 0);
+    if (
+      parsed.object !== ref.digest ||
+      parsed.bytes !== ref.bytes ||
+      (parsed.blocks?.length ?? 0) !== Math.ceil(ref.bytes / INTEGRITY_BLOCK_BYTES)
+    ) {
       throw new CorruptContentError('integrity index does not match the object', { file: path, expected: ref.digest });
     }
   }
@@ -165,7 +194,13 @@ export class ContentStore {
    * through libuv's thread pool, and the ten or so per payloadRef were measured at 7 % of reading a
    * 100 MiB session; one object is read in well under a millisecond.
    */
-  private readRegularFile(path: string, what: string, size: number, rule: 'exactly' | 'at most' = 'exactly', digest?: string): Buffer {
+  private readRegularFile(
+    path: string,
+    what: string,
+    size: number,
+    rule: 'exactly' | 'at most' = 'exactly',
+    digest?: string,
+  ): Buffer {
     this.refuseLinkedFolders(path);
     let fd: number;
     try {
@@ -175,7 +210,10 @@ export class ContentStore {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new MissingContentError(`content ${what} is missing`, { file: path });
       if (code === 'ELOOP') throw new CorruptContentError(`content ${what} is not a regular file`, { file: path });
-      throw new CorruptContentError(`content ${what} cannot be read: ${systemErrorInWords(error as NodeJS.ErrnoException)}`, { file: path });
+      throw new CorruptContentError(
+        `content ${what} cannot be read: ${systemErrorInWords(error as NodeJS.ErrnoException)}`,
+        { file: path },
+      );
     }
     try {
       return this.readOpenFile(fd, path, what, size, rule, digest);
@@ -187,19 +225,38 @@ export class ContentStore {
     }
   }
 
-  private readOpenFile(fd: number, path: string, what: string, size: number, rule: 'exactly' | 'at most', digest: string | undefined): Buffer {
+  private readOpenFile(
+    fd: number,
+    path: string,
+    what: string,
+    size: number,
+    rule: 'exactly' | 'at most',
+    digest: string | undefined,
+  ): Buffer {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new CorruptContentError(`content ${what} is not a regular file`, { file: path });
     if (rule === 'exactly' ? stats.size !== size : stats.size > size) {
-      throw new CorruptContentError(`content ${what} is ${stats.size} bytes, expected ${rule === 'exactly' ? '' : 'at most '}${size}`, { file: path, expected: size, found: stats.size });
+      throw new CorruptContentError(
+        `content ${what} is ${stats.size} bytes, expected ${rule === 'exactly' ? '' : 'at most '}${size}`,
+        { file: path, expected: size, found: stats.size },
+      );
     }
     // Never read, so never hashed: seconds a gigabyte to learn nothing rxstore could use.
     if (stats.size > MAX_OBJECT_BYTES) {
-      throw new TooLargeError(`content ${what} is ${stats.size} bytes, more than rxstore reads into memory (${MAX_OBJECT_BYTES})`, { file: path, found: stats.size, expected: MAX_OBJECT_BYTES });
+      throw new TooLargeError(
+        `content ${what} is ${stats.size} bytes, more than rxstore reads into memory (${MAX_OBJECT_BYTES})`,
+        { file: path, found: stats.size, expected: MAX_OBJECT_BYTES },
+      );
     }
-    if (digest !== undefined && stats.size > WHOLE_READ_BYTES) checkDigest(path, what, digest, hashInBlocks(fd, stats.size));
+    if (digest !== undefined && stats.size > WHOLE_READ_BYTES)
+      checkDigest(path, what, digest, hashInBlocks(fd, stats.size));
     const bytes = readFileSync(fd);
-    if (bytes.length !== stats.size) throw new CorruptContentError(`content ${what} changed while it was read`, { file: path, expected: stats.size, found: bytes.length });
+    if (bytes.length !== stats.size)
+      throw new CorruptContentError(`content ${what} changed while it was read`, {
+        file: path,
+        expected: stats.size,
+        found: bytes.length,
+      });
     if (digest !== undefined && stats.size <= WHOLE_READ_BYTES) checkDigest(path, what, digest, sha256(bytes));
     return bytes;
   }
@@ -220,7 +277,11 @@ export class ContentStore {
         // A folder that is not there holds no file: opening the file says it is missing.
         return;
       }
-      if (stats.isSymbolicLink()) throw new CorruptContentError(`content store folder is a symlink, which rxstore does not follow out of the store`, { file: folder });
+      if (stats.isSymbolicLink())
+        throw new CorruptContentError(
+          `content store folder is a symlink, which rxstore does not follow out of the store`,
+          { file: folder },
+        );
       this.unlinkedFolders.add(folder);
     }
   }
@@ -291,16 +352,22 @@ export async function discardPublished(store: ContentStore): Promise<void> {
 async function standsAlready(path: string, bytes: Uint8Array): Promise<boolean> {
   // Opened without waiting and read only when it is a regular file of the object's length: a FIFO or
   // a device standing at the digest must not hang a write or be read without end.
-  const handle = await open(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
+  const handle = await open(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    },
+  );
   if (handle === undefined) return false;
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) throw new CorruptContentError('something that is not a file (a FIFO, a device, a folder) stands at this digest', { file: path });
+    if (!stats.isFile())
+      throw new CorruptContentError('something that is not a file (a FIFO, a device, a folder) stands at this digest', {
+        file: path,
+      });
     const current = stats.size === bytes.length ? await handle.readFile() : undefined;
-    if (!current?.equals(bytes)) throw new CorruptContentError('a different content file already stands at this digest', { file: path });
+    if (!current?.equals(bytes))
+      throw new CorruptContentError('a different content file already stands at this digest', { file: path });
     return true;
   } finally {
     await handle.close();
@@ -309,7 +376,8 @@ async function standsAlready(path: string, bytes: Uint8Array): Promise<boolean> 
 
 function shard(digest: string): [string, string] {
   // The schema checks refs read from a log; this guards refs built by callers of the library.
-  if (!DIGEST.test(digest)) throw new CorruptContentError(`content digest ${JSON.stringify(digest)} is not 64 lower-case hex digits`, {});
+  if (!DIGEST.test(digest))
+    throw new CorruptContentError(`content digest ${JSON.stringify(digest)} is not 64 lower-case hex digits`, {});
   return [digest.slice(0, 2), digest.slice(2, 4)];
 }
 

@@ -62,8 +62,16 @@ export function payloadBytesOf(event: EventToWrite): Buffer | undefined {
 }
 
 /** The operation hash of a batch to write (docs/format.md §5.3), over its payloads as `payloadBytesOf` gives them. */
-export function operationHashOf(sessionId: string, input: BatchToWrite, payloads: readonly (Buffer | undefined)[]): string {
-  return operationHash(sessionId, input.turnId, input.events.map((event, index) => ({ kind: event.kind, optional: event.optional, payload: payloads[index] })));
+export function operationHashOf(
+  sessionId: string,
+  input: BatchToWrite,
+  payloads: readonly (Buffer | undefined)[],
+): string {
+  return operationHash(
+    sessionId,
+    input.turnId,
+    input.events.map((event, index) => ({ kind: event.kind, optional: event.optional, payload: payloads[index] })),
+  );
 }
 
 /** A physical record's JSON bytes: the fields every record starts with, then its own (docs/format.md §4). */
@@ -135,7 +143,15 @@ export async function encodeBatch(input: BatchToWrite, place: BatchPlacement): P
   const digest = createHash('sha256');
   for (const record of records) digest.update(record).update(Buffer.from([0]));
   const sha256 = digest.digest('hex');
-  records.push(physicalRecord('batch/end', { commitId, firstSeq: place.firstSeq, eventCount: input.events.length, createdAt: ZERO_TIME, sha256 }));
+  records.push(
+    physicalRecord('batch/end', {
+      commitId,
+      firstSeq: place.firstSeq,
+      eventCount: input.events.length,
+      createdAt: ZERO_TIME,
+      sha256,
+    }),
+  );
 
   const frames = records.map((record) => encodeFrame(record));
   let offset = place.offset;
@@ -154,4 +170,3 @@ export async function encodeBatch(input: BatchToWrite, place: BatchPlacement): P
     },
   };
 }
-

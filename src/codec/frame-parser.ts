@@ -107,7 +107,8 @@ export class FrameParser {
   /** The header at `start`, which must be sound (magic, both sizes in budget): a damaged store otherwise. */
   private checkedHeader(buf: Buffer, start: number, offset: number): FrameHeader {
     const header = parseFrameHeader(buf, start);
-    if (header.fault) throw this.damage(header.fault.message, offset, { expected: header.fault.expected, found: header.fault.found });
+    if (header.fault)
+      throw this.damage(header.fault.message, offset, { expected: header.fault.expected, found: header.fault.found });
     return header;
   }
 
@@ -121,10 +122,14 @@ export class FrameParser {
     } catch (error) {
       if (error instanceof ZstdUnavailableError) throw error;
       if (error instanceof ZstdSizeMismatch) {
-        throw this.damage(`v4 frame decoded ${error.decoded === 'more' ? `more than ${rawSize}` : error.decoded} bytes, expected ${rawSize}`, offset, {
-          expected: rawSize,
-          found: error.decoded,
-        });
+        throw this.damage(
+          `v4 frame decoded ${error.decoded === 'more' ? `more than ${rawSize}` : error.decoded} bytes, expected ${rawSize}`,
+          offset,
+          {
+            expected: rawSize,
+            found: error.decoded,
+          },
+        );
       }
       throw this.damage(`decode v4 frame: ${describeZstdError(error)}`, offset, {});
     }

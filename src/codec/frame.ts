@@ -47,7 +47,11 @@ export function parseFrameHeader(bytes: Buffer, start = 0): FrameHeader {
   const rawBytes = bytes.readUInt32BE(start + 8);
   const header: FrameHeader = { compressedBytes, rawBytes, frameBytes: FRAME_HEADER_BYTES + compressedBytes };
   if (bytes.readUInt32BE(start) !== MAGIC_WORD) {
-    header.fault = { message: 'invalid v4 frame magic', expected: 'RX4F', found: bytes.subarray(start, start + 4).toString('hex') };
+    header.fault = {
+      message: 'invalid v4 frame magic',
+      expected: 'RX4F',
+      found: bytes.subarray(start, start + 4).toString('hex'),
+    };
   } else if (!withinBudget(compressedBytes)) {
     header.fault = sizeFault('compressed', compressedBytes);
   } else if (!withinBudget(rawBytes)) {
@@ -65,11 +69,17 @@ function sizeFault(label: 'compressed' | 'raw', size: number): FrameHeaderFault 
 /** Encodes one record as an RX4F frame: header, then exactly one zstd frame. */
 export function encodeFrame(raw: Uint8Array): Buffer {
   if (raw.length < 1 || raw.length > FRAME_BUDGET_BYTES) {
-    throw new InvalidInputError(`record of ${raw.length} bytes is outside the 1..${FRAME_BUDGET_BYTES} frame budget`, { expected: `1..${FRAME_BUDGET_BYTES}`, found: raw.length });
+    throw new InvalidInputError(`record of ${raw.length} bytes is outside the 1..${FRAME_BUDGET_BYTES} frame budget`, {
+      expected: `1..${FRAME_BUDGET_BYTES}`,
+      found: raw.length,
+    });
   }
   const body = zstd.compress(raw);
   if (body.length > FRAME_BUDGET_BYTES) {
-    throw new InvalidInputError(`compressed record of ${body.length} bytes exceeds the frame budget`, { expected: `at most ${FRAME_BUDGET_BYTES}`, found: body.length });
+    throw new InvalidInputError(`compressed record of ${body.length} bytes exceeds the frame budget`, {
+      expected: `at most ${FRAME_BUDGET_BYTES}`,
+      found: body.length,
+    });
   }
   const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + body.length);
   FRAME_MAGIC.copy(frame, 0);

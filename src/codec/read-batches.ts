@@ -35,17 +35,28 @@ interface OpenBatch {
  * A frame's bytes are hashed and parsed before the next frame is taken, and not kept, so frames
  * read with `transientRaw` will do.
  */
-export function readBatches(frames: AsyncIterable<FrameItem>, options: ReadBatchesOptions = {}): AsyncGenerator<LogItem> {
+export function readBatches(
+  frames: AsyncIterable<FrameItem>,
+  options: ReadBatchesOptions = {},
+): AsyncGenerator<LogItem> {
   return verifiedBatches(frames, options, new OperationLedger());
 }
 
 /** What `verifiedBatches` asks of the operations seen so far: admit one, or say the hash it conflicts with. */
 export interface OperationAdmission {
-  admit(operationId: string, operationHash: string, batchOffset: number): string | undefined | Promise<string | undefined>;
+  admit(
+    operationId: string,
+    operationHash: string,
+    batchOffset: number,
+  ): string | undefined | Promise<string | undefined>;
 }
 
 /** `readBatches`, judging operation ids by the ledger given (a reader of a file keeps a smaller one). */
-export async function* verifiedBatches(frames: AsyncIterable<FrameItem>, options: ReadBatchesOptions, operations: OperationAdmission): AsyncGenerator<LogItem> {
+export async function* verifiedBatches(
+  frames: AsyncIterable<FrameItem>,
+  options: ReadBatchesOptions,
+  operations: OperationAdmission,
+): AsyncGenerator<LogItem> {
   const file = options.file;
   const knownKinds = options.knownKinds ?? KNOWN_EVENT_KINDS;
   let nextSequence = options.nextSequence ?? 1;
@@ -60,7 +71,11 @@ export async function* verifiedBatches(frames: AsyncIterable<FrameItem>, options
       const start = open ? open.batch.offset : item.tail.offset;
       yield {
         type: 'torn-tail',
-        tail: { offset: start, bytes: item.tail.offset + item.tail.bytes - start, reason: open ? 'unfinished batch' : item.tail.reason },
+        tail: {
+          offset: start,
+          bytes: item.tail.offset + item.tail.bytes - start,
+          reason: open ? 'unfinished batch' : item.tail.reason,
+        },
       };
       return;
     }
@@ -204,7 +219,10 @@ export async function* verifiedBatches(frames: AsyncIterable<FrameItem>, options
   }
   if (open) {
     const end = logEnd ?? open.batch.offset;
-    yield { type: 'torn-tail', tail: { offset: open.batch.offset, bytes: end - open.batch.offset, reason: 'unfinished batch' } };
+    yield {
+      type: 'torn-tail',
+      tail: { offset: open.batch.offset, bytes: end - open.batch.offset, reason: 'unfinished batch' },
+    };
   }
 }
 
@@ -230,10 +248,14 @@ function parseRecord(raw: Buffer, offset: number, file: string | undefined): V4R
     // Stryker disable next-line StringLiteral,ConditionalExpression,LogicalOperator,EqualityOperator: the shapes are z.objects over a value already known to be an object: every issue has a path
     const path = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
     // Stryker disable next-line StringLiteral,OptionalChaining: a failed parse always has a first issue
-    throw new DamagedStoreError(`decode v4 record at ${offset}: ${recordTypeNamed(value)}${path}${issue?.message ?? 'invalid'}`, { file, offset });
+    throw new DamagedStoreError(
+      `decode v4 record at ${offset}: ${recordTypeNamed(value)}${path}${issue?.message ?? 'invalid'}`,
+      { file, offset },
+    );
   }
   const written = wholeNumberRefusal(text, RECORD_WHOLE_NUMBERS);
-  if (written) throw new DamagedStoreError(`decode v4 record at ${offset}: ${recordTypeNamed(value)}${written}`, { file, offset });
+  if (written)
+    throw new DamagedStoreError(`decode v4 record at ${offset}: ${recordTypeNamed(value)}${written}`, { file, offset });
   return result.data;
 }
 

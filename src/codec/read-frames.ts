@@ -43,7 +43,10 @@ const READ_CHUNK_BYTES = 1024 * 1024;
  * a read of a directory fails with an error that names no file.
  */
 export async function* openLogBytes(path: string, offset = 0): ByteSource {
-  const { handle: file, stats } = await openRegularFile(path, () => new RefusedAsDamagedError('RX_LOG_MISSING', 'events.frames is not a regular file', { file: path }));
+  const { handle: file, stats } = await openRegularFile(
+    path,
+    () => new RefusedAsDamagedError('RX_LOG_MISSING', 'events.frames is not a regular file', { file: path }),
+  );
   try {
     // Most logs are far smaller than a chunk: a listing of thousands of them must not allocate a
     // whole chunk for each (a log that grows meanwhile is still read to its end, in these steps).
@@ -55,13 +58,17 @@ export async function* openLogBytes(path: string, offset = 0): ByteSource {
       if (bytesRead === 0) {
         // Cut shorter than what was read of it (a repair, a copy put back): what was read is not the log now.
         const { size: now } = await onFileSystem(file.stat(), path);
-        if (now < position) throw new LogCutWhileReadError(`the log was cut to ${now} bytes while it was read, past ${position}`, { file: path, offset: now });
+        if (now < position)
+          throw new LogCutWhileReadError(`the log was cut to ${now} bytes while it was read, past ${position}`, {
+            file: path,
+            offset: now,
+          });
         return;
       }
       position += bytesRead;
       yield buffer.subarray(0, bytesRead);
     }
-  // Stryker disable next-line BlockStatement: a finally that closes a file
+    // Stryker disable next-line BlockStatement: a finally that closes a file
   } finally {
     await file.close();
   }

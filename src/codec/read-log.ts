@@ -32,10 +32,19 @@ const WORKER_MIN_BYTES = 16 * 1024 * 1024;
  * read, but starting one delays the first item and adds a second heap.
  */
 // Stryker disable next-line StringLiteral: which thread reads the log: both give the same items (log-read-in-worker)
-export async function* readLogBatches(logPath: string, options: ReadLogOptions = {}, thread: LogReadingThread = 'this'): AsyncGenerator<LogItem> {
+export async function* readLogBatches(
+  logPath: string,
+  options: ReadLogOptions = {},
+  thread: LogReadingThread = 'this',
+): AsyncGenerator<LogItem> {
   // Asked for by name, a worker is started even when every core has one (tests of it on any machine).
   // Stryker disable next-line BooleanLiteral,ConditionalExpression,EqualityOperator,StringLiteral: which thread reads the log: both give the same items (log-read-in-worker)
-  const worker = thread === 'worker' ? takeLogWorker(true) : thread === 'by size' && (await longEnoughForAWorker(logPath, options)) ? takeLogWorker() : undefined;
+  const worker =
+    thread === 'worker'
+      ? takeLogWorker(true)
+      : thread === 'by size' && (await longEnoughForAWorker(logPath, options))
+        ? takeLogWorker()
+        : undefined;
   if (worker) yield* readLogBatchesInWorker(worker, logPath, options, readLogBatchesOnThisThread);
   else yield* readLogBatchesOnThisThread(logPath, options);
 }
@@ -56,7 +65,7 @@ async function longEnoughForAWorker(logPath: string, options: ReadLogOptions): P
     const { size } = await stat(logPath);
     // Stryker disable next-line ConditionalExpression,EqualityOperator: whether a log is long enough for a worker: which thread, speed only
     return size - (options.offset ?? 0) >= WORKER_MIN_BYTES;
-  // Stryker disable next-line BlockStatement: a log that cannot be measured is read by a worker, which fails, and then on this thread, which gives the same …
+    // Stryker disable next-line BlockStatement: a log that cannot be measured is read by a worker, which fails, and then on this thread, which gives the same …
   } catch {
     // Stryker disable next-line BooleanLiteral: a log that cannot be measured is read by a worker, which fails, and then on this thread, which gives the same …
     return false;

@@ -46,7 +46,8 @@ const paddedBase64 = z.string().transform((raw, context) => {
   const text = raw.includes('\n') || raw.includes('\r') ? raw.replace(/[\r\n]/g, '') : raw;
   const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
   // Stryker disable next-line ConditionalExpression: a length not a multiple of 4 fails the decoded-length check anyway
-  const bytes = text.length % 4 === 0 && !text.includes('-') && !text.includes('_') ? Buffer.from(text, 'base64') : undefined;
+  const bytes =
+    text.length % 4 === 0 && !text.includes('-') && !text.includes('_') ? Buffer.from(text, 'base64') : undefined;
   if (!bytes || bytes.length !== (text.length / 4) * 3 - padding) {
     // Stryker disable next-line StringLiteral: not the message (which codec-batch-rules checks): the issue's code, as for go-time.ts line 46
     context.issues.push({ code: 'custom', message: 'illegal base64 data', input: raw });

@@ -72,7 +72,7 @@ export async function* salvageFrames(chunks: AsyncIterable<Buffer>, from: number
       decoded += header.rawBytes;
       try {
         raw = zstd.decompress(window.subarray(found + FRAME_HEADER_BYTES, found + header.frameBytes), header.rawBytes);
-      // Stryker disable next-line BlockStatement: raw is still undefined there
+        // Stryker disable next-line BlockStatement: raw is still undefined there
       } catch (error) {
         if (error instanceof ZstdUnavailableError) throw error;
         raw = undefined;

@@ -74,7 +74,9 @@ export const RX_ERROR_FAMILIES = {
 export type RxErrorCode = keyof typeof RX_ERROR_FAMILIES;
 export type RxErrorFamily = (typeof RX_ERROR_FAMILIES)[RxErrorCode];
 /** The codes of one family. */
-export type CodeOf<Family extends RxErrorFamily> = { [Code in RxErrorCode]: (typeof RX_ERROR_FAMILIES)[Code] extends Family ? Code : never }[RxErrorCode];
+export type CodeOf<Family extends RxErrorFamily> = {
+  [Code in RxErrorCode]: (typeof RX_ERROR_FAMILIES)[Code] extends Family ? Code : never;
+}[RxErrorCode];
 
 export function familyOf(code: RxErrorCode): RxErrorFamily {
   return RX_ERROR_FAMILIES[code];

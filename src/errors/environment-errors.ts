@@ -17,7 +17,11 @@ export class FileSystemError extends EnvironmentError {
 
   constructor(error: NodeJS.ErrnoException, path = error.path) {
     const file = path === undefined ? undefined : destinationOf(path);
-    super(file === undefined ? systemErrorInWords(error) : `${file}: ${systemErrorInWords(error)}`, { ...(file === undefined ? {} : { file }), errno: error.code! }, { cause: error });
+    super(
+      file === undefined ? systemErrorInWords(error) : `${file}: ${systemErrorInWords(error)}`,
+      { ...(file === undefined ? {} : { file }), errno: error.code! },
+      { cause: error },
+    );
   }
 }
 

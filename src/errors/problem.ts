@@ -31,10 +31,17 @@ export function problemFromError(error: RxError): Problem {
 export function errorFromProblem(problem: Problem): RxError {
   const family = familyOf(problem.code);
   if (family === 'unsupported') return new UnsupportedVersionError(problem.message, problem.data);
-  return new RefusedAsDamagedError(family === 'damaged' ? (problem.code as RefusedAsDamagedError['code']) : 'RX_DAMAGED_STORE', problem.message, problem.data);
+  return new RefusedAsDamagedError(
+    family === 'damaged' ? (problem.code as RefusedAsDamagedError['code']) : 'RX_DAMAGED_STORE',
+    problem.message,
+    problem.data,
+  );
 }
 
 /** Under `strict`, every warning is an error (node-tar's `strict`); notes stay notes. */
-export function promoteWarnings<Found extends { severity: Severity }>(found: Found[], strict: boolean | undefined): Found[] {
+export function promoteWarnings<Found extends { severity: Severity }>(
+  found: Found[],
+  strict: boolean | undefined,
+): Found[] {
   return strict ? found.map((each) => (each.severity === 'warning' ? { ...each, severity: 'error' } : each)) : found;
 }

@@ -69,6 +69,8 @@ export class OverwriteRefusedError extends RefusedError {
  * still there, another folder sharing its slug, a session id in both workspaces, too little free
  * space, or another relocation left unfinished in the state root (`data.reason` says which).
  */
-export class RelocationRefusedError extends RefusedError<ErrorData & { reason: 'old-exists' | 'shared-slug' | 'id-clash' | 'no-space' | 'unfinished' }> {
+export class RelocationRefusedError extends RefusedError<
+  ErrorData & { reason: 'old-exists' | 'shared-slug' | 'id-clash' | 'no-space' | 'unfinished' }
+> {
   override readonly code = 'RX_RELOCATION_REFUSED';
 }

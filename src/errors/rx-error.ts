@@ -42,10 +42,9 @@ export abstract class RxError<Data extends ErrorData = ErrorData> extends Error 
 
   /** The message with where it happened, as the CLI prints it on one line. */
   describe(): string {
-    const where = [
-      this.data.file,
-      this.data.offset === undefined ? undefined : `offset ${this.data.offset}`,
-    ].filter((part) => part !== undefined);
+    const where = [this.data.file, this.data.offset === undefined ? undefined : `offset ${this.data.offset}`].filter(
+      (part) => part !== undefined,
+    );
     return where.length > 0 ? `${where.join(' at ')}: ${this.message}` : this.message;
   }
 

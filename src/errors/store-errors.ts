@@ -74,7 +74,10 @@ export class ZstdSizeMismatch extends DamagedStoreError {
     readonly decoded: number | 'more',
     readonly expected: number,
   ) {
-    super(`decoded ${decoded === 'more' ? `more than ${expected}` : decoded} bytes, expected ${expected}`, { expected, found: decoded });
+    super(`decoded ${decoded === 'more' ? `more than ${expected}` : decoded} bytes, expected ${expected}`, {
+      expected,
+      found: decoded,
+    });
   }
 }
 

@@ -31,10 +31,19 @@ export async function writeFilesAtomic(files: readonly FileToWrite[], point = 'w
       const handle = await open(temp, 'wx', file.mode ?? FILE_MODE).catch((error: unknown) => {
         // A folder that is missing or a file refuses every file of the set: the error names the one the
         // caller wrote the set for, the last (its sidecars come first), as the person named it.
-        if (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) throw new FileSystemError(error, files.at(-1)!.path);
+        if (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR'))
+          throw new FileSystemError(error, files.at(-1)!.path);
         throw fileSystemErrorOf(error, file.path);
       });
-      staged.push({ temp, path: file.path, existed: await lstat(file.path).then(() => true, () => false), usersFile });
+      staged.push({
+        temp,
+        path: file.path,
+        existed: await lstat(file.path).then(
+          () => true,
+          () => false,
+        ),
+        usersFile,
+      });
       try {
         if (before) await keepModeOf(handle, before);
         const written = await writeAll(handle, file.data, file.path, point);

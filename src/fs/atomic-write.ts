@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { FileSystemError, fileSystemErrorOf, isSystemError, PathKindError, undefinedIfMissing } from '../errors/index.js';
+import {
+  FileSystemError,
+  fileSystemErrorOf,
+  isSystemError,
+  PathKindError,
+  undefinedIfMissing,
+} from '../errors/index.js';
 import { failPoint } from './fail-point.js';
 import { kindInWords } from './path-kind.js';
 import { expectSize, writeAll } from './write-all.js';
@@ -31,7 +37,8 @@ export async function fsyncDir(dir: string): Promise<void> {
   } catch (error) {
     // Some file systems refuse fsync on a directory (EINVAL, ENOTSUP): the rename itself is still atomic.
     // Any other failure (EIO: the entry may not be on disk) is a failed write.
-    if (!isSystemError(error) || (error.code !== 'EINVAL' && error.code !== 'ENOTSUP')) throw fileSystemErrorOf(error, dir);
+    if (!isSystemError(error) || (error.code !== 'EINVAL' && error.code !== 'ENOTSUP'))
+      throw fileSystemErrorOf(error, dir);
   } finally {
     await handle.close();
   }
@@ -90,7 +97,11 @@ export interface WriteOptions {
  * symbolic link, a FIFO or a device there is refused (`RX_PATH_KIND`), checked before the temp file
  * is made and again just before the rename.
  */
-export async function writeThroughTemp<T>(path: string, write: (bytes: WriteBytes) => Promise<T>, options: WriteOptions = {}): Promise<T> {
+export async function writeThroughTemp<T>(
+  path: string,
+  write: (bytes: WriteBytes) => Promise<T>,
+  options: WriteOptions = {},
+): Promise<T> {
   const shown = options.shown ?? path;
   const usersFile = options.mode === OUTPUT_FILE_MODE;
   const before = usersFile ? await regularOrNothing(path, shown) : undefined;
@@ -131,7 +142,11 @@ export async function writeThroughTemp<T>(path: string, write: (bytes: WriteByte
 /** What stands at `path` when it is a regular file; nothing there is undefined; anything else is refused. */
 export async function regularOrNothing(path: string, shown: string): Promise<Stats | undefined> {
   const there = await lstat(path).catch((error: unknown) => undefinedIfMissing(error, shown));
-  if (there && !there.isFile()) throw new PathKindError(`${shown}: is ${kindInWords(there)}; rxstore writes only over a regular file, --force or not`, { file: shown });
+  if (there && !there.isFile())
+    throw new PathKindError(
+      `${shown}: is ${kindInWords(there)}; rxstore writes only over a regular file, --force or not`,
+      { file: shown },
+    );
   return there;
 }
 
@@ -139,10 +154,15 @@ export async function regularOrNothing(path: string, shown: string): Promise<Sta
 export async function keepModeOf(handle: FileHandle, before: Stats): Promise<void> {
   await handle.chmod(before.mode & 0o777);
   // A file system without owners (FAT, some network mounts) refuses: the file is still written, root's.
-  if (process.getuid?.() === 0 && (before.uid !== 0 || before.gid !== 0)) await handle.chown(before.uid, before.gid).catch(() => undefined);
+  if (process.getuid?.() === 0 && (before.uid !== 0 || before.gid !== 0))
+    await handle.chown(before.uid, before.gid).catch(() => undefined);
 }
 
 /** `writeThroughTemp` of data at hand. */
-export async function writeFileAtomic(path: string, data: Uint8Array | string, options: WriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: Uint8Array | string,
+  options: WriteOptions = {},
+): Promise<void> {
   await writeThroughTemp(path, (write) => write(data), options);
 }

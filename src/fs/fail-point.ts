@@ -12,7 +12,9 @@ import { appendFileSync } from 'node:fs';
  *   a test knows every step of a clean run and sees where a killed one stopped.
  * Off, both are empty functions.
  */
-const armed = /^(?<name>[^:]+)(?::(?<hit>[1-9]\d*))?(?::(?<fault>kill|short|enospc))?$/.exec(process.env.RXSTORE_FAIL_POINT ?? '')?.groups;
+const armed = /^(?<name>[^:]+)(?::(?<hit>[1-9]\d*))?(?::(?<fault>kill|short|enospc))?$/.exec(
+  process.env.RXSTORE_FAIL_POINT ?? '',
+)?.groups;
 const trace = process.env.RXSTORE_FAIL_POINT_TRACE || undefined;
 const hits = new Map<string, number>();
 

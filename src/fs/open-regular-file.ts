@@ -9,7 +9,10 @@ import { onFileSystem } from '../errors/index.js';
  * never end — is refused with the error `refusal` makes, before a byte is read. A system error is
  * a `FileSystemError` naming `path`.
  */
-export async function openRegularFile(path: string, refusal: () => Error): Promise<{ handle: FileHandle; stats: Stats }> {
+export async function openRegularFile(
+  path: string,
+  refusal: () => Error,
+): Promise<{ handle: FileHandle; stats: Stats }> {
   const handle = await onFileSystem(open(path, constants.O_RDONLY | constants.O_NONBLOCK), path);
   try {
     const stats = await onFileSystem(handle.stat(), path);

@@ -73,7 +73,11 @@ export async function isOsLockHeld(path: string): Promise<boolean> {
     // a file: no writer holds a lock on it (Reasonix locks a regular file, docs/format.md §9.5). One this user
     // may not open, no Reasonix run by this user holds, and whether another's does cannot be seen: the reads
     // that need the file say what stops them. Any other error surfaces.
-    if (error instanceof FileSystemError && ['ENOENT', 'ENOTDIR', 'ELOOP', 'EACCES', 'EPERM'].includes(error.data.errno ?? '')) return undefined;
+    if (
+      error instanceof FileSystemError &&
+      ['ENOENT', 'ENOTDIR', 'ELOOP', 'EACCES', 'EPERM'].includes(error.data.errno ?? '')
+    )
+      return undefined;
     if (error instanceof NotRegularFileError) return undefined;
     throw error;
   });

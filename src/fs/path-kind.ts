@@ -29,7 +29,8 @@ export async function checkFolder(path: string, given = path, options: { mustExi
   if (there) throw new PathKindError(`${given}: is ${kindInWords(there)}, a folder is needed`, { file: given });
   const entry = await lstat(path).catch((error: unknown) => missingOrRefused(error, path, given));
   // A symbolic link to nothing: a folder cannot be made there.
-  if (entry) throw new PathKindError(`${given}: is ${kindInWords(entry)} to nothing, a folder is needed`, { file: given });
+  if (entry)
+    throw new PathKindError(`${given}: is ${kindInWords(entry)} to nothing, a folder is needed`, { file: given });
   await notAFolderAbove(path, given);
   if (options.mustExist) throw new PathKindError(`${given}: no such folder; create it first`, { file: given });
   await checkParentFolder(path, given);
@@ -42,7 +43,8 @@ export async function checkFolder(path: string, given = path, options: { mustExi
 export async function checkExistingFolder(path: string, given = path): Promise<void> {
   const there = await stat(path).catch((error: unknown) => missingOrRefused(error, path, given));
   if (!there) throw new PathKindError(`${given}: no such folder`, { file: given });
-  if (!there.isDirectory()) throw new PathKindError(`${given}: is ${kindInWords(there)}, a folder is needed`, { file: given });
+  if (!there.isDirectory())
+    throw new PathKindError(`${given}: is ${kindInWords(there)}, a folder is needed`, { file: given });
 }
 
 /**
@@ -53,8 +55,13 @@ export async function checkExistingFolder(path: string, given = path): Promise<v
  */
 export async function checkFile(path: string, given = path): Promise<Stats | undefined> {
   const there = await lstat(path).catch((error: unknown) => missingOrRefused(error, path, given));
-  if (/[\\/]$/.test(given) || there?.isDirectory()) throw new PathKindError(`${given}: is a folder, a file is needed`, { file: given });
-  if (there && !there.isFile()) throw new PathKindError(`${given}: is ${kindInWords(there)}; rxstore writes only over a regular file, --force or not`, { file: given });
+  if (/[\\/]$/.test(given) || there?.isDirectory())
+    throw new PathKindError(`${given}: is a folder, a file is needed`, { file: given });
+  if (there && !there.isFile())
+    throw new PathKindError(
+      `${given}: is ${kindInWords(there)}; rxstore writes only over a regular file, --force or not`,
+      { file: given },
+    );
   if (!there) await checkParentFolder(path, given);
   return there;
 }
@@ -64,7 +71,8 @@ export async function checkFile(path: string, given = path): Promise<Stats | und
  * user typed, refused as such (`RX_PATH_KIND`, exit 2); any other system error is the file's, in words.
  */
 function missingOrRefused(error: unknown, path: string, given: string): undefined {
-  if (isSystemError(error) && error.code === 'ENAMETOOLONG') throw new PathKindError(`${given}: a name longer than the file system takes`, { file: given });
+  if (isSystemError(error) && error.code === 'ENAMETOOLONG')
+    throw new PathKindError(`${given}: a name longer than the file system takes`, { file: given });
   return undefinedIfMissing(error, path);
 }
 
@@ -107,13 +115,23 @@ export interface ReadPaths {
  * no longer be what Reasonix wrote. `kind` says how the path is written: a `file` is replaced by a
  * rename (its own name is never followed), a `folder` is written into (a link to it is followed).
  */
-export async function checkOutside(path: string, given: string, kind: 'file' | 'folder', reading: ReadPaths): Promise<void> {
+export async function checkOutside(
+  path: string,
+  given: string,
+  kind: 'file' | 'folder',
+  reading: ReadPaths,
+): Promise<void> {
   const target = kind === 'folder' ? await canonical(path) : join(await canonical(dirname(path)), basename(path));
   const within = (dir: string) => target === dir || target.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
   const dirs = await Promise.all(reading.dirs.map(canonical));
-  const files = await Promise.all(reading.files.map(async (file) => join(await canonical(dirname(file)), basename(file))));
+  const files = await Promise.all(
+    reading.files.map(async (file) => join(await canonical(dirname(file)), basename(file))),
+  );
   if (dirs.some(within) || files.includes(target)) {
-    throw new PathKindError(`${given}: inside ${reading.name}, which this command reads; rxstore writes nothing there, --force or not`, { file: given });
+    throw new PathKindError(
+      `${given}: inside ${reading.name}, which this command reads; rxstore writes nothing there, --force or not`,
+      { file: given },
+    );
   }
 }
 

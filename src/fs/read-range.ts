@@ -23,7 +23,12 @@ export async function readRange(file: FileHandle | string, start: number, end: n
 }
 
 /** SHA-256 (lower-case hex) of the bytes `readRange` gives; undefined when there are none. */
-export async function sha256OfRange(file: FileHandle | string, start: number, end: number, into?: Buffer): Promise<string | undefined> {
+export async function sha256OfRange(
+  file: FileHandle | string,
+  start: number,
+  end: number,
+  into?: Buffer,
+): Promise<string | undefined> {
   const bytes = await readRange(file, start, end, into);
   return bytes.length === 0 ? undefined : createHash('sha256').update(bytes).digest('hex');
 }

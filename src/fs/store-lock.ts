@@ -14,17 +14,26 @@ export async function withStoreLock<T>(storeDir: string, work: (signal: AbortSig
   await mkdir(storeDir, { recursive: true, mode: DIR_MODE });
   const compromised = new AbortController();
   const lockfilePath = `${storeDir}/.rxstore.lock`;
-  const release = await lockfile.lock(storeDir, {
-    lockfilePath,
-    retries: { retries: 50, minTimeout: 20, maxTimeout: 500 },
-    // Held only around a rename, so a lock left by a killed process is stale after a few seconds.
-    stale: 5_000,
-    onCompromised: (error) => compromised.abort(new StoreLockCompromisedError(`rxstore's lock on ${storeDir} was compromised: ${error.message}`)),
-  }).catch((error: NodeJS.ErrnoException) => {
-    // Still held after every retry: another rxstore is publishing into this store.
-    if (error.code === 'ELOCKED') throw new WriterOwnedError('the store stayed locked by another rxstore publishing into it; try again once it is done', { file: lockfilePath });
-    throw error;
-  });
+  const release = await lockfile
+    .lock(storeDir, {
+      lockfilePath,
+      retries: { retries: 50, minTimeout: 20, maxTimeout: 500 },
+      // Held only around a rename, so a lock left by a killed process is stale after a few seconds.
+      stale: 5_000,
+      onCompromised: (error) =>
+        compromised.abort(
+          new StoreLockCompromisedError(`rxstore's lock on ${storeDir} was compromised: ${error.message}`),
+        ),
+    })
+    .catch((error: NodeJS.ErrnoException) => {
+      // Still held after every retry: another rxstore is publishing into this store.
+      if (error.code === 'ELOCKED')
+        throw new WriterOwnedError(
+          'the store stayed locked by another rxstore publishing into it; try again once it is done',
+          { file: lockfilePath },
+        );
+      throw error;
+    });
   try {
     return await work(compromised.signal);
   } finally {

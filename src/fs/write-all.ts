@@ -9,7 +9,12 @@ import { writePoint } from './fail-point.js';
  * (ENOSPC), or writes nothing, which is a `ShortWriteError`. `point` names the write for the
  * crash tests (src/fs/fail-point.ts). Returns the bytes written: all of them.
  */
-export async function writeAll(handle: FileHandle, data: Uint8Array | string, path: string, point: string): Promise<number> {
+export async function writeAll(
+  handle: FileHandle,
+  data: Uint8Array | string,
+  path: string,
+  point: string,
+): Promise<number> {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   let done = 0;
   while (done < bytes.length) {
@@ -23,7 +28,11 @@ export async function writeAll(handle: FileHandle, data: Uint8Array | string, pa
       throw fileSystemErrorOf(error, path);
     }
     if (written === 0) {
-      throw new ShortWriteError(`${path}: wrote ${done} of ${bytes.length} bytes, and the system wrote no more`, { file: path, expected: bytes.length, found: done });
+      throw new ShortWriteError(`${path}: wrote ${done} of ${bytes.length} bytes, and the system wrote no more`, {
+        file: path,
+        expected: bytes.length,
+        found: done,
+      });
     }
     done += written;
   }
@@ -38,10 +47,19 @@ export async function expectSize(handle: FileHandle, expected: number, path: str
   const { size } = await handle.stat().catch((error: unknown) => {
     throw fileSystemErrorOf(error, path);
   });
-  if (size !== expected) throw new ShortWriteError(`${path}: ${size} bytes on disk where ${expected} were written; not published`, { file: path, expected, found: size });
+  if (size !== expected)
+    throw new ShortWriteError(`${path}: ${size} bytes on disk where ${expected} were written; not published`, {
+      file: path,
+      expected,
+      found: size,
+    });
 }
 
 /** ENOSPC as the system gives it, for the fault a test arms. */
 export function noSpaceLeft(): NodeJS.ErrnoException {
-  return Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+  return Object.assign(new Error('ENOSPC: no space left on device, write'), {
+    code: 'ENOSPC',
+    errno: -28,
+    syscall: 'write',
+  });
 }

@@ -51,10 +51,16 @@ export interface ExportedText {
  * name without `.jsonl`). A session Reasonix would refuse, or one with nothing Reasonix would
  * resume, is refused with `ExportRefusedError`.
  */
-export function exportedText(read: SessionRead, options: { format: ExportFormat; view?: ExportView; id: string }): ExportedText {
+export function exportedText(
+  read: SessionRead,
+  options: { format: ExportFormat; view?: ExportView; id: string },
+): ExportedText {
   if (read.refusal) {
     // A partial transcript would pass for the whole session: salvage is the way to keep what precedes the damage.
-    throw new ExportRefusedError(`not exported: Reasonix would refuse this session (${read.refusal.code}: ${read.refusal.message}); rxstore salvage writes what can still be read into a new session`, read.refusal.data);
+    throw new ExportRefusedError(
+      `not exported: Reasonix would refuse this session (${read.refusal.code}: ${read.refusal.message}); rxstore salvage writes what can still be read into a new session`,
+      read.refusal.data,
+    );
   }
   const view = options.view ?? 'canonical';
   const timed = canonicalTranscript(read.projection);
@@ -62,14 +68,32 @@ export function exportedText(read: SessionRead, options: { format: ExportFormat;
   const workspace = workspaceOf(read);
   const createdAt = read.manifest?.createdAt ?? read.firstCommitAt;
   if (options.format === 'json') {
-    const messages = view === 'person' ? personView(read.projection) : timed.map(({ message, time }) => ({ ...message, time: new Date(time).toISOString() }));
+    const messages =
+      view === 'person'
+        ? personView(read.projection)
+        : timed.map(({ message, time }) => ({ ...message, time: new Date(time).toISOString() }));
     // Called as ls, inspect and view call it: its own title, else what the person first typed (`titleFrom` says which).
-    return { document: goJsonIndented({ id: read.id, ...read.projection.displayTitle, workspace: workspace ?? null, createdAt: createdAt ?? null, updatedAt: read.lastCommitAt ?? null, view, messages }), messages: messages.length };
+    return {
+      document: goJsonIndented({
+        id: read.id,
+        ...read.projection.displayTitle,
+        workspace: workspace ?? null,
+        createdAt: createdAt ?? null,
+        updatedAt: read.lastCommitAt ?? null,
+        view,
+        messages,
+      }),
+      messages: messages.length,
+    };
   }
-  const kept = view === 'person' ? timed.filter(({ message }) => message.origin !== 'host' && !message.local_only) : timed;
+  const kept =
+    view === 'person' ? timed.filter(({ message }) => message.origin !== 'host' && !message.local_only) : timed;
   if (kept.length === 0) {
     // Reasonix answers `no session matches` for an empty transcript resumed by id.
-    throw new ExportRefusedError(`not exported: the session has no messages${view === 'person' ? ' a person reads' : ''}, and Reasonix does not resume an empty transcript`, { file: read.dir });
+    throw new ExportRefusedError(
+      `not exported: the session has no messages${view === 'person' ? ' a person reads' : ''}, and Reasonix does not resume an empty transcript`,
+      { file: read.dir },
+    );
   }
   // BranchMeta (docs/format.md §11.3): pretty JSON; the display title is custom_title.
   const meta = {
@@ -79,7 +103,11 @@ export function exportedText(read: SessionRead, options: { format: ExportFormat;
     updated_at: read.lastCommitAt ?? createdAt ?? new Date(0).toISOString(),
     ...(workspace ? { scope: 'project', workspace_root: workspace } : {}),
   };
-  return { document: kept.map(({ message }) => `${goJson(goMessage(message).message)}\n`).join(''), meta: goJsonIndented(meta), messages: kept.length };
+  return {
+    document: kept.map(({ message }) => `${goJson(goMessage(message).message)}\n`).join(''),
+    meta: goJsonIndented(meta),
+    messages: kept.length,
+  };
 }
 
 /**
@@ -96,15 +124,22 @@ export async function exportSession(read: SessionRead, options: ExportOptions): 
     await checkOutside(file, named, 'file', readPathsOf(read.dir));
   }
   const text = exportedText(read, { format: options.format, view: options.view, id: branchIdOf(options.to) });
-  const writes = [{ file: options.to, bytes: text.document }, ...(text.meta === undefined ? [] : [{ file: `${options.to}.meta`, bytes: text.meta }])];
+  const writes = [
+    { file: options.to, bytes: text.document },
+    ...(text.meta === undefined ? [] : [{ file: `${options.to}.meta`, bytes: text.meta }]),
+  ];
   // A file already holding exactly what this export writes is an interrupted run's: kept, not a conflict.
   const pending: typeof writes = [];
   for (const write of writes) {
     const there = await lstat(write.file).catch(undefinedIfMissing);
     if (!there) pending.push(write);
-    else if (there.isDirectory()) throw new PathKindError(`${write.file}: is a folder, a file is needed`, { file: write.file });
+    else if (there.isDirectory())
+      throw new PathKindError(`${write.file}: is a folder, a file is needed`, { file: write.file });
     else if (!(await sameText(write.file, write.bytes))) {
-      if (!options.force) throw new ExportRefusedError(`${write.file} already exists and holds something else; --force writes over it`, { file: write.file });
+      if (!options.force)
+        throw new ExportRefusedError(`${write.file} already exists and holds something else; --force writes over it`, {
+          file: write.file,
+        });
       pending.push(write);
     }
   }

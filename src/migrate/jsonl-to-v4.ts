@@ -3,7 +3,14 @@ import { lstat, realpath, rename } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { BatchToWrite } from '../codec/encode-batch.js';
-import { InvalidInputError, isSessionVerdict, MigrationRefusedError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../errors/index.js';
+import {
+  InvalidInputError,
+  isSessionVerdict,
+  MigrationRefusedError,
+  onFileSystem,
+  SessionExistsError,
+  undefinedIfMissing,
+} from '../errors/index.js';
 import { readLogBatches } from '../codec/read-log.js';
 import { withStoreLock } from '../fs/store-lock.js';
 import { checkFolder, checkOutside } from '../fs/path-kind.js';
@@ -85,20 +92,32 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
   if (options.to !== undefined) await checkFolder(resolve(options.to), options.to, { mustExist: true });
   if (options.to !== undefined) await refuseSessionFolder(resolve(options.to), options.to);
   const path = await canonicalTranscriptPath(transcript);
-  if (options.to !== undefined) await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(path));
+  if (options.to !== undefined)
+    await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(path));
   const source = await freezeLegacySource(path);
   const plan = await planImport(source);
   const { messages, warnings } = plan;
   const operationIds = importOperationIds(source, plan);
   const platform = options.platform ?? currentPlatform();
   const cwd = resolve(options.cwd ?? goWorkingDirectory());
-  const stateRoot = options.stateRoot === undefined ? (await machineRoots({ cwd, platform })).roots.reasonixStateRoot : resolve(options.stateRoot);
+  const stateRoot =
+    options.stateRoot === undefined
+      ? (await machineRoots({ cwd, platform })).roots.reasonixStateRoot
+      : resolve(options.stateRoot);
   if (stateRoot === undefined && options.to === undefined) {
-    throw new InvalidInputError('Reasonix has no state root here (no REASONIX_HOME and no home directory): name one, or the store to publish into');
+    throw new InvalidInputError(
+      'Reasonix has no state root here (no REASONIX_HOME and no home directory): name one, or the store to publish into',
+    );
   }
   const declared = await declaredWorkspace(source);
   if (declared.warning) warnings.push(declared.warning);
-  const target = await migrationTarget(path, { stateRoot: stateRoot ?? cwd, cwd, platform, declaredWorkspace: declared.workspace, to: options.to });
+  const target = await migrationTarget(path, {
+    stateRoot: stateRoot ?? cwd,
+    cwd,
+    platform,
+    declaredWorkspace: declared.workspace,
+    to: options.to,
+  });
   const { storeDir } = target;
   const targetDir = join(storeDir, source.targetId);
   const report = (action: MigrationAction): MigrationReport => ({
@@ -115,14 +134,17 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
     batches: operationIds.length,
     warnings,
   });
-  if (options.dryRun) return report((await existingTarget(targetDir, source, operationIds)) === 'migrated' ? 'exists' : 'would-migrate');
+  if (options.dryRun)
+    return report((await existingTarget(targetDir, source, operationIds)) === 'migrated' ? 'exists' : 'would-migrate');
 
   let action: MigrationAction = 'exists';
   const found = await existingTarget(targetDir, source, operationIds);
   if (found !== 'migrated') {
     if (found === 'incomplete') {
       const aside = await setAside(storeDir, source.targetId);
-      warnings.push(`an earlier migration left ${targetDir} without all its messages; it was moved to ${aside} and migrated again`);
+      warnings.push(
+        `an earlier migration left ${targetDir} without all its messages; it was moved to ${aside} and migrated again`,
+      );
     }
     try {
       await createSession({
@@ -131,12 +153,19 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
         source: { path, size: source.size, sha256: source.sha256, version: 'legacy' },
         // Written as they are read, a batch and a chunk at a time: memory is bounded by the largest message, never the transcript.
         batches: importBatches(source, plan),
-        files: source.artifacts.map((artifact) => ({ path: join('legacy', relative(dirname(path), artifact.path)), write: (write: WriteBytes) => copyArtifact(artifact, write) })),
+        files: source.artifacts.map((artifact) => ({
+          path: join('legacy', relative(dirname(path), artifact.path)),
+          write: (write: WriteBytes) => copyArtifact(artifact, write),
+        })),
       });
       action = 'migrated';
     } catch (error) {
       // Another run published the same migration first: it is the same session.
-      if (!(error instanceof SessionExistsError) || (await existingTarget(targetDir, source, operationIds)) !== 'migrated') throw error;
+      if (
+        !(error instanceof SessionExistsError) ||
+        (await existingTarget(targetDir, source, operationIds)) !== 'migrated'
+      )
+        throw error;
     }
   }
   await recordMigration(storeDir, {
@@ -170,7 +199,9 @@ async function declaredWorkspace(source: LegacySource): Promise<{ workspace?: st
   if (read.state === 'ok') return read.value.workspace_root ? { workspace: read.value.workspace_root } : {};
   if (read.state === 'invalid' && /^(not JSON|starts with)/.test(read.reason)) {
     // A meta file that is not JSON declares no workspace, and is said so, as inspect says it (RX_JSONL_META).
-    return { warning: `invalid .jsonl.meta (${read.reason.replace(/^not JSON \((.*)\)$/, 'not JSON: $1')}): it declares no workspace (RX_JSONL_META)` };
+    return {
+      warning: `invalid .jsonl.meta (${read.reason.replace(/^not JSON \((.*)\)$/, 'not JSON: $1')}): it declares no workspace (RX_JSONL_META)`,
+    };
   }
   return {};
 }
@@ -202,7 +233,11 @@ async function planImport(source: LegacySource): Promise<ImportPlan> {
   for await (const { message, line } of importMessages(source)) {
     flattened += message.flattened;
     const id = message.value.id as string;
-    if (seen.has(id)) duplicate ??= new MigrationRefusedError(`line ${line}: duplicate message id ${JSON.stringify(id)} (Reasonix refuses duplicate ids)`, { file: source.path, line });
+    if (seen.has(id))
+      duplicate ??= new MigrationRefusedError(
+        `line ${line}: duplicate message id ${JSON.stringify(id)} (Reasonix refuses duplicate ids)`,
+        { file: source.path, line },
+      );
     seen.add(id);
     if (count === 0) firstRole = message.value.role;
     count += 1;
@@ -210,19 +245,26 @@ async function planImport(source: LegacySource): Promise<ImportPlan> {
   }
   if (duplicate) throw duplicate;
   if (flattened > 0) {
-    warnings.push(`${flattened === 1 ? '1 tool call' : `${flattened} tool calls`} in OpenAI's nested form ${flattened === 1 ? 'was' : 'were'} flattened (Reasonix 1.38.11's own migration loses their names and arguments, then refuses to resume)`);
+    warnings.push(
+      `${flattened === 1 ? '1 tool call' : `${flattened} tool calls`} in OpenAI's nested form ${flattened === 1 ? 'was' : 'were'} flattened (Reasonix 1.38.11's own migration loses their names and arguments, then refuses to resume)`,
+    );
   }
   if (count > 0 && firstRole !== 'system') {
-    warnings.push('the transcript has no system message: Reasonix resumes it without a system prompt (and does not add one)');
+    warnings.push(
+      'the transcript has no system message: Reasonix resumes it without a system prompt (and does not add one)',
+    );
   }
   if (transcriptGate(facts).accepted) return { messages: count, warnings };
   // Reasonix's own migration of such a transcript opens and then refuses every new turn: the model
   // is sent a list its transcript gate takes, and the transcript keeps every message as it was.
   const view: Message[] = [];
-  for await (const { message } of importMessages(source)) if (!message.value.local_only) view.push(message.value as unknown as Message);
+  for await (const { message } of importMessages(source))
+    if (!message.value.local_only) view.push(message.value as unknown as Message);
   const repair = repairForNewTurn(view);
   if (!repair) return { messages: count, warnings };
-  warnings.push(`Reasonix would take no new turn after the transcript as it is ("${repair.refusal}"): what the model is sent was changed (${repair.changes.length} ${repair.changes.length === 1 ? 'change' : 'changes'}, each kept with what was there in a diagnostic event); the transcript keeps every message`);
+  warnings.push(
+    `Reasonix would take no new turn after the transcript as it is ("${repair.refusal}"): what the model is sent was changed (${repair.changes.length} ${repair.changes.length === 1 ? 'change' : 'changes'}, each kept with what was there in a diagnostic event); the transcript keeps every message`,
+  );
   return { messages: count, warnings, repair };
 }
 
@@ -231,7 +273,9 @@ async function planImport(source: LegacySource): Promise<ImportPlan> {
  * ids it gives them, one at a time: the file is read again each time, and refused if it is no
  * longer what was hashed. A line that is not a message is damage, named as every reader names it.
  */
-async function* importMessages(source: LegacySource): AsyncGenerator<{ message: { value: Record<string, unknown>; flattened: number }; line: number }> {
+async function* importMessages(
+  source: LegacySource,
+): AsyncGenerator<{ message: { value: Record<string, unknown>; flattened: number }; line: number }> {
   const reader = await openArtifact(source.artifacts.find((artifact) => artifact.path === source.path)!);
   try {
     const withId = legacyIdAssigner(branchIdOf(source.path));
@@ -252,13 +296,19 @@ async function* importMessages(source: LegacySource): AsyncGenerator<{ message: 
 
 /** The operation ids of the import's commits, in order: `existingTarget` looks for every one. */
 function importOperationIds(source: LegacySource, plan: ImportPlan): string[] {
-  const ids = Array.from({ length: Math.ceil(plan.messages / MESSAGES_PER_BATCH) }, (_, index) => `legacy-import:${source.sha256}:messages:${index}`);
+  const ids = Array.from(
+    { length: Math.ceil(plan.messages / MESSAGES_PER_BATCH) },
+    (_, index) => `legacy-import:${source.sha256}:messages:${index}`,
+  );
   return plan.repair ? [...ids, `legacy-import:${source.sha256}:new-turn`] : ids;
 }
 
 /** The import's commits, made as the transcript is read again: at most `MESSAGES_PER_BATCH` messages in memory. */
 async function* importBatches(source: LegacySource, plan: ImportPlan): AsyncGenerator<BatchToWrite> {
-  const [messageBatchIds, newTurnId] = [importOperationIds(source, { ...plan, repair: undefined }), `legacy-import:${source.sha256}:new-turn`];
+  const [messageBatchIds, newTurnId] = [
+    importOperationIds(source, { ...plan, repair: undefined }),
+    `legacy-import:${source.sha256}:new-turn`,
+  ];
   let events: BatchToWrite['events'] = [];
   let index = 0;
   for await (const { message } of importMessages(source)) {
@@ -275,8 +325,19 @@ async function* importBatches(source: LegacySource, plan: ImportPlan): AsyncGene
     yield {
       operationId: newTurnId,
       events: [
-        { kind: 'diagnostic', payload: { migration: { source: source.path, turnRepair: { refusal: repair.refusal, changes: repair.changes } } } },
-        { kind: 'model/context-replace', payload: { messages: repair.messages, reason: `rxstore migrate: Reasonix refused a new turn (${repair.refusal})` } },
+        {
+          kind: 'diagnostic',
+          payload: {
+            migration: { source: source.path, turnRepair: { refusal: repair.refusal, changes: repair.changes } },
+          },
+        },
+        {
+          kind: 'model/context-replace',
+          payload: {
+            messages: repair.messages,
+            reason: `rxstore migrate: Reasonix refused a new turn (${repair.refusal})`,
+          },
+        },
       ],
     };
   }
@@ -288,15 +349,22 @@ async function* importBatches(source: LegacySource, plan: ImportPlan): AsyncGene
  * from these bytes that lacks some (a migration cut short: by a full disk, say) is `incomplete`,
  * and is migrated again; another session there is a conflict.
  */
-async function existingTarget(targetDir: string, source: LegacySource, operationIds: readonly string[]): Promise<'absent' | 'migrated' | 'incomplete'> {
+async function existingTarget(
+  targetDir: string,
+  source: LegacySource,
+  operationIds: readonly string[],
+): Promise<'absent' | 'migrated' | 'incomplete'> {
   if (!(await lstat(targetDir).catch(undefinedIfMissing))) return 'absent';
   const manifest = readableOrThrow(await readManifest(join(targetDir, SESSION_FILES.manifest)));
   if (manifest.state !== 'ok' || manifest.value.source?.sha256 !== source.sha256) {
-    throw new MigrationRefusedError('the session directory already exists and was not made from this transcript', { file: targetDir });
+    throw new MigrationRefusedError('the session directory already exists and was not made from this transcript', {
+      file: targetDir,
+    });
   }
   const wanted = new Set(operationIds);
   try {
-    for await (const item of readLogBatches(join(targetDir, SESSION_FILES.log))) if (item.type === 'batch') wanted.delete(item.batch.operationId);
+    for await (const item of readLogBatches(join(targetDir, SESSION_FILES.log)))
+      if (item.type === 'batch') wanted.delete(item.batch.operationId);
   } catch (error) {
     // Damage after the import's batches is the session's own matter; before them, the import is not all there.
     if (!isSessionVerdict(error)) throw error;

@@ -59,7 +59,10 @@ export async function freezeLegacySource(transcriptPath: string): Promise<Legacy
     if (read === undefined || (read.kind === 'directory' && path !== transcriptPath)) continue;
     if (read.kind !== 'file') {
       const what = read.kind === 'directory' ? 'a directory' : `a ${read.kind}`;
-      const why = path === transcriptPath ? 'a transcript is a regular file' : 'Reasonix 1.38.11 resuming the transcript waits on it forever';
+      const why =
+        path === transcriptPath
+          ? 'a transcript is a regular file'
+          : 'Reasonix 1.38.11 resuming the transcript waits on it forever';
       throw new NotRegularFileError(`${what}, not a regular file: ${why}`, { file: path });
     }
     digest.update(NUL);
@@ -67,7 +70,16 @@ export async function freezeLegacySource(transcriptPath: string): Promise<Legacy
   }
   const sha256 = digest.digest('hex');
   const headId = '';
-  const targetId = createHash('sha256').update(transcriptPath).update(NUL).update(sha256).update(NUL).update(headId).update(NUL).update(V4_CODEC).digest('hex').slice(0, 24);
+  const targetId = createHash('sha256')
+    .update(transcriptPath)
+    .update(NUL)
+    .update(sha256)
+    .update(NUL)
+    .update(headId)
+    .update(NUL)
+    .update(V4_CODEC)
+    .digest('hex')
+    .slice(0, 24);
   const size = artifacts.reduce((sum, artifact) => sum + artifact.size, 0);
   return { path: transcriptPath, artifacts, size, sha256, headId, targetId };
 }
@@ -115,7 +127,10 @@ export async function openArtifact(artifact: FrozenArtifact): Promise<ArtifactRe
 }
 
 /** Writes the frozen bytes of `artifact` through `write` a chunk at a time, refusing them when they changed since. */
-export async function copyArtifact(artifact: FrozenArtifact, write: (data: Uint8Array) => Promise<void>): Promise<void> {
+export async function copyArtifact(
+  artifact: FrozenArtifact,
+  write: (data: Uint8Array) => Promise<void>,
+): Promise<void> {
   const reader = await openArtifact(artifact);
   try {
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
@@ -132,7 +147,10 @@ export async function copyArtifact(artifact: FrozenArtifact, write: (data: Uint8
 
 /** The refusal of a source that changed while it was migrated: what was hashed is no longer what is read. */
 export function changedWhileMigrated(file: string): MigrationRefusedError {
-  return new MigrationRefusedError('the file changed while it was migrated; nothing of it was published: migrate it again once it is still', { file });
+  return new MigrationRefusedError(
+    'the file changed while it was migrated; nothing of it was published: migrate it again once it is still',
+    { file },
+  );
 }
 
 /** O_NONBLOCK: opening a FIFO for reading must not wait for a writer (Windows has no FIFOs to open). */
@@ -141,7 +159,11 @@ const OPEN_WITHOUT_WAITING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 type ReadResult = { kind: 'file'; size: number } | { kind: 'directory' | 'FIFO' | 'socket' | 'device' };
 
 /** Reads a regular file a chunk at a time, each chunk given to `each` before the next is read; `isFile` first, once it is known to be one. */
-async function readRegularFile(path: string, each: (chunk: Buffer) => void | Promise<void>, isFile?: () => void): Promise<ReadResult> {
+async function readRegularFile(
+  path: string,
+  each: (chunk: Buffer) => void | Promise<void>,
+  isFile?: () => void,
+): Promise<ReadResult> {
   const handle = await open(path, OPEN_WITHOUT_WAITING).catch((error: NodeJS.ErrnoException) => {
     // A Unix socket cannot be opened at all.
     if (error.code === 'ENXIO') return undefined;

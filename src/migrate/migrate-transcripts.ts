@@ -1,7 +1,15 @@
 import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { FileSystemError, isSystemError, NotASessionError, RxError, systemErrorInWords, UsageError, type RxErrorCode } from '../errors/index.js';
+import {
+  FileSystemError,
+  isSystemError,
+  NotASessionError,
+  RxError,
+  systemErrorInWords,
+  UsageError,
+  type RxErrorCode,
+} from '../errors/index.js';
 import { checkExistingFolder, checkFolder, checkOutside } from '../fs/path-kind.js';
 import { refuseSessionFolder } from './not-a-session-folder.js';
 import { transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
@@ -36,7 +44,8 @@ export interface TranscriptOutcome {
 }
 
 /** Which transcripts to migrate, and where their sessions go. */
-export interface TranscriptMigrationOptions extends Pick<MachineRootOptions, 'home' | 'stateHome' | 'env' | 'platform' | 'homeDir'> {
+export interface TranscriptMigrationOptions
+  extends Pick<MachineRootOptions, 'home' | 'stateHome' | 'env' | 'platform' | 'homeDir'> {
   /** A `.jsonl` transcript, or a folder of them; or `all`. */
   path?: string;
   /** Every JSONL transcript of the state roots that has no sessions-v4 or desktop twin. */
@@ -75,7 +84,8 @@ export interface TranscriptMigration extends MigrationRun {
  * refused before a byte is read; so is a `to` or `cwd` that is not a folder.
  */
 export async function migrateTranscripts(options: TranscriptMigrationOptions): Promise<TranscriptMigration> {
-  if (options.all === (options.path !== undefined)) throw new UsageError('name a transcript or a directory, or give --all');
+  if (options.all === (options.path !== undefined))
+    throw new UsageError('name a transcript or a directory, or give --all');
   // An empty name names nothing, as for every command that takes a session (not the current folder).
   if (options.path?.trim() === '') throw new UsageError('name a transcript or a directory, or give --all');
   const cwd = resolve(options.cwd ?? goWorkingDirectory());
@@ -84,19 +94,31 @@ export async function migrateTranscripts(options: TranscriptMigrationOptions): P
   const { inputs, roots } = await machineRoots({ ...options, cwd });
   const stateRoot = roots.reasonixStateRoot;
   if (stateRoot === undefined && options.to === undefined) {
-    throw new UsageError('Reasonix has no state root here (no REASONIX_HOME and no home directory): give --home or --state-home, or --to');
+    throw new UsageError(
+      'Reasonix has no state root here (no REASONIX_HOME and no home directory): give --home or --state-home, or --to',
+    );
   }
   // A file named as the store, or a folder that is not there, is no place for any transcript.
   if (options.to !== undefined) await checkFolder(resolve(options.to), options.to, { mustExist: true });
   if (options.to !== undefined) await refuseSessionFolder(resolve(options.to), options.to);
   const pinned = pinnedRoot(options, inputs, stateRoot);
-  const { transcripts, special } = options.all ? { transcripts: await unmigratedTranscripts(roots.roots, inputs.platform), special: [] } : await transcriptsAt(resolve(options.path!));
+  const { transcripts, special } = options.all
+    ? { transcripts: await unmigratedTranscripts(roots.roots, inputs.platform), special: [] }
+    : await transcriptsAt(resolve(options.path!));
   // A store inside what is migrated (a transcript's sidecar folder) is refused before any is migrated.
-  if (options.to !== undefined) for (const transcript of transcripts) await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(transcript));
+  if (options.to !== undefined)
+    for (const transcript of transcripts)
+      await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(transcript));
   const run: MigrationRun = { total: transcripts.length + special.length, platform: inputs.platform, pinned };
   for (const outcome of special) options.onOutcome?.(outcome, run);
-  const where: ResumeContext = { platform: inputs.platform, cwd: resolve('.'), reasonixStateRoot: stateRoot, pinned: roots.pinned };
-  const migrate = (source: string) => migrateOne(source, options, { stateRoot, cwd, platform: inputs.platform, pinned, where });
+  const where: ResumeContext = {
+    platform: inputs.platform,
+    cwd: resolve('.'),
+    reasonixStateRoot: stateRoot,
+    pinned: roots.pinned,
+  };
+  const migrate = (source: string) =>
+    migrateOne(source, options, { stateRoot, cwd, platform: inputs.platform, pinned, where });
   const outcomes: TranscriptOutcome[] = [...special];
   for await (const outcome of mapInOrder(transcripts, options.concurrency ?? 4, migrate)) {
     options.onOutcome?.(outcome, run);
@@ -110,10 +132,16 @@ export async function migrateTranscripts(options: TranscriptMigrationOptions): P
  * The variable a printed command needs for Reasonix to use the same state root: the one that set
  * it, from an option or the environment (docs/format.md §1.1). None when it is the default.
  */
-function pinnedRoot(options: TranscriptMigrationOptions, inputs: RootInputs, stateRoot: string | undefined): PinnedRoot | undefined {
+function pinnedRoot(
+  options: TranscriptMigrationOptions,
+  inputs: RootInputs,
+  stateRoot: string | undefined,
+): PinnedRoot | undefined {
   if (stateRoot === undefined) return undefined;
-  if (options.stateHome !== undefined || expandDirValue(inputs.env.REASONIX_STATE_HOME, inputs)) return { name: 'REASONIX_STATE_HOME', value: stateRoot };
-  if (options.home !== undefined || expandDirValue(inputs.env.REASONIX_HOME, inputs)) return { name: 'REASONIX_HOME', value: stateRoot };
+  if (options.stateHome !== undefined || expandDirValue(inputs.env.REASONIX_STATE_HOME, inputs))
+    return { name: 'REASONIX_STATE_HOME', value: stateRoot };
+  if (options.home !== undefined || expandDirValue(inputs.env.REASONIX_HOME, inputs))
+    return { name: 'REASONIX_HOME', value: stateRoot };
   return undefined;
 }
 
@@ -128,15 +156,31 @@ async function transcriptsAt(path: string): Promise<{ transcripts: string[]; spe
   if (stats.isDirectory()) {
     const transcripts = await listTranscripts(path);
     const special = (await readdir(path, { withFileTypes: true }))
-      .filter((entry) => isTranscriptName(entry.name) && (entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()))
+      .filter(
+        (entry) =>
+          isTranscriptName(entry.name) &&
+          (entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()),
+      )
       .map((entry): TranscriptOutcome => {
         const source = join(path, entry.name);
-        return { source, error: { code: 'RX_NOT_REGULAR_FILE', message: `${fileKind(entry)}, not a regular file: a transcript is a regular file`, file: source } };
+        return {
+          source,
+          error: {
+            code: 'RX_NOT_REGULAR_FILE',
+            message: `${fileKind(entry)}, not a regular file: a transcript is a regular file`,
+            file: source,
+          },
+        };
       });
-    if (transcripts.length + special.length === 0) throw new NotASessionError(`${path}: no JSONL transcripts in this directory`, { file: path });
+    if (transcripts.length + special.length === 0)
+      throw new NotASessionError(`${path}: no JSONL transcripts in this directory`, { file: path });
     return { transcripts, special };
   }
-  if (!stats.isFile()) throw new NotASessionError(`${path}: ${fileKind(stats)}, not a regular file: a transcript is a regular .jsonl file`, { file: path });
+  if (!stats.isFile())
+    throw new NotASessionError(
+      `${path}: ${fileKind(stats)}, not a regular file: a transcript is a regular .jsonl file`,
+      { file: path },
+    );
   if (!path.endsWith('.jsonl')) throw new NotASessionError(`${path}: not a .jsonl transcript`, { file: path });
   return { transcripts: [path], special: [] };
 }
@@ -156,7 +200,11 @@ interface Destination {
   where: ResumeContext;
 }
 
-async function migrateOne(source: string, options: TranscriptMigrationOptions, destination: Destination): Promise<TranscriptOutcome> {
+async function migrateOne(
+  source: string,
+  options: TranscriptMigrationOptions,
+  destination: Destination,
+): Promise<TranscriptOutcome> {
   try {
     const report = await migrateJsonlToV4(source, {
       to: options.to,
@@ -167,10 +215,19 @@ async function migrateOne(source: string, options: TranscriptMigrationOptions, d
     });
     // Written into Reasonix's own stores: the command `rxstore where` prints (the one rule), told the
     // folder it was migrated for. A dry run's session, or one in a `to` store, from that folder.
-    const written = (report.action === 'migrated' || report.action === 'exists') && options.to === undefined
-      ? await resumeOfCopy(report.targetDir, report.targetId, { ...destination.where, workspace: report.workspace ?? destination.cwd })
-      : undefined;
-    const resume = written !== undefined ? written : report.workspace === null ? null : resumeCommand(report.targetId, report.workspace, destination.platform, destination.pinned);
+    const written =
+      (report.action === 'migrated' || report.action === 'exists') && options.to === undefined
+        ? await resumeOfCopy(report.targetDir, report.targetId, {
+            ...destination.where,
+            workspace: report.workspace ?? destination.cwd,
+          })
+        : undefined;
+    const resume =
+      written !== undefined
+        ? written
+        : report.workspace === null
+          ? null
+          : resumeCommand(report.targetId, report.workspace, destination.platform, destination.pinned);
     return { source, report: { ...report, resume } };
   } catch (error) {
     // The system's error, coded (RX_FILE_SYSTEM): the words as the message, the path as the file, once.
@@ -179,7 +236,10 @@ async function migrateOne(source: string, options: TranscriptMigrationOptions, d
     const { code, message, data } = coded.toJSON();
     const file = data.file === undefined ? undefined : shownPath(data.file);
     // A file-system error's message leads with its path, which `file` already says.
-    const said = coded instanceof FileSystemError && data.file !== undefined && message.startsWith(`${data.file}: `) ? message.slice(data.file.length + 2) : message;
+    const said =
+      coded instanceof FileSystemError && data.file !== undefined && message.startsWith(`${data.file}: `)
+        ? message.slice(data.file.length + 2)
+        : message;
     return { source, error: { code, message: said, ...data, ...(file !== undefined ? { file } : {}) } };
   }
 }

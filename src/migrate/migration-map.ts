@@ -25,7 +25,12 @@ export const MigrationMapSchema = z.looseObject({
 
 export const MIGRATION_MAP = 'migration-map.json';
 
-const sortKey = (entry: MigrationEntry) => [entry.sourcePath, entry.sourceSha256, entry.legacyHeadId ?? '', entry.targetCodec];
+const sortKey = (entry: MigrationEntry) => [
+  entry.sourcePath,
+  entry.sourceSha256,
+  entry.legacyHeadId ?? '',
+  entry.targetCodec,
+];
 
 /**
  * Records a migration in the store's map, as Reasonix does: under the OS lock on
@@ -55,20 +60,28 @@ const LOCK_RETRY_MS = 10;
 
 async function updateMap(path: string, entry: MigrationEntry): Promise<void> {
   const lock = await waitOsLock(`${path}.lock`, LOCK_ATTEMPTS, LOCK_RETRY_MS);
-  if (!lock) throw new WriterOwnedError('migration-map.json stayed locked by another process (a running Reasonix or rxstore)', { file: `${path}.lock` });
+  if (!lock)
+    throw new WriterOwnedError('migration-map.json stayed locked by another process (a running Reasonix or rxstore)', {
+      file: `${path}.lock`,
+    });
   try {
     const current = readableOrThrow(await readJsonFile(path, MigrationMapSchema));
-    if (current.state === 'invalid') throw new DamagedStoreError(`migration-map.json is not valid: ${current.reason}`, { file: path });
+    if (current.state === 'invalid')
+      throw new DamagedStoreError(`migration-map.json is not valid: ${current.reason}`, { file: path });
     const entries = current.state === 'ok' ? [...(current.value.entries ?? [])] : [];
     const key = JSON.stringify(sortKey(entry));
     if (entries.some((existing) => JSON.stringify(sortKey(existing)) === key)) return;
     entries.push(entry);
     entries.sort((a, b) => {
       const [x, y] = [sortKey(a), sortKey(b)];
-      for (let index = 0; index < x.length; index += 1) if (x[index] !== y[index]) return x[index]! < y[index]! ? -1 : 1;
+      for (let index = 0; index < x.length; index += 1)
+        if (x[index] !== y[index]) return x[index]! < y[index]! ? -1 : 1;
       return 0;
     });
-    await writeFileAtomic(path, goJsonIndented({ ...(current.state === 'ok' ? current.value : { schemaVersion: 4 }), entries }));
+    await writeFileAtomic(
+      path,
+      goJsonIndented({ ...(current.state === 'ok' ? current.value : { schemaVersion: 4 }), entries }),
+    );
   } finally {
     await lock.release();
   }

@@ -44,7 +44,9 @@ export async function migrationTarget(canonicalTranscript: string, context: Targ
   const { stateRoot, cwd, platform } = context;
   const projectStore = (slug: string) => paths.join(stateRoot, 'projects', slug, 'sessions-v4');
   const folderFor = (slug: string) =>
-    [cwd, context.declaredWorkspace].find((folder): folder is string => folder !== undefined && sameSlug(workspaceSlug(folder, platform), slug, platform)) ?? null;
+    [cwd, context.declaredWorkspace].find(
+      (folder): folder is string => folder !== undefined && sameSlug(workspaceSlug(folder, platform), slug, platform),
+    ) ?? null;
 
   if (context.to !== undefined) {
     const storeDir = paths.resolve(context.to);
@@ -52,9 +54,12 @@ export async function migrationTarget(canonicalTranscript: string, context: Targ
     return { storeDir, placement: 'explicit', slug, workspace: slug === null ? null : folderFor(slug) };
   }
   // The state root may itself be reached through a link; the transcript's path has every link resolved.
-  const canonicalRoot = await realpath(stateRoot).catch((error: unknown) => undefinedIfMissing(error, stateRoot) ?? paths.resolve(stateRoot));
+  const canonicalRoot = await realpath(stateRoot).catch(
+    (error: unknown) => undefinedIfMissing(error, stateRoot) ?? paths.resolve(stateRoot),
+  );
   const slug = slugOfStore(paths.relative(canonicalRoot, paths.dirname(canonicalTranscript)), 'sessions', platform);
-  if (slug !== null) return { storeDir: projectStore(slug), placement: 'transcript-workspace', slug, workspace: folderFor(slug) };
+  if (slug !== null)
+    return { storeDir: projectStore(slug), placement: 'transcript-workspace', slug, workspace: folderFor(slug) };
   const cwdSlug = workspaceSlug(cwd, platform);
   return { storeDir: projectStore(cwdSlug), placement: 'working-directory', slug: cwdSlug, workspace: cwd };
 }

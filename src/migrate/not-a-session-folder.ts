@@ -9,7 +9,13 @@ import { SESSION_FILES } from '../session/reading/session-files.js';
  */
 export async function refuseSessionFolder(path: string, given: string): Promise<void> {
   for (const name of [SESSION_FILES.manifest, SESSION_FILES.log]) {
-    const there = await lstat(join(path, name)).then(() => true, () => false);
-    if (there) throw new PathKindError(`${given}: is a session (it holds ${name}), not a sessions-v4 directory`, { file: given });
+    const there = await lstat(join(path, name)).then(
+      () => true,
+      () => false,
+    );
+    if (there)
+      throw new PathKindError(`${given}: is a session (it holds ${name}), not a sessions-v4 directory`, {
+        file: given,
+      });
   }
 }

@@ -42,7 +42,10 @@ const BYTE_ORDER_MARK = '\uFEFF';
  * so it never takes the place of the original; `reasonix --resume <new id>` or `rxstore migrate`
  * take it from there. Its `.jsonl.meta` is the original's with the new id.
  */
-export async function salvageTranscript(path: string, options: { to?: string; dryRun?: boolean } = {}): Promise<TranscriptSalvageReport> {
+export async function salvageTranscript(
+  path: string,
+  options: { to?: string; dryRun?: boolean } = {},
+): Promise<TranscriptSalvageReport> {
   const source = resolve(path);
   // A folder named with --to is written into, never made: a typo would otherwise put the transcript where no one looks.
   if (options.to !== undefined) {
@@ -55,7 +58,10 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
   const dropped: DroppedLine[] = [];
   for await (const { line, bytes } of linesOf(source)) {
     if (bytes === undefined) {
-      dropped.push({ line, reason: `line ${line}: more than ${MAX_TRANSCRIPT_MESSAGE_BYTES} bytes, more than rxstore reads into memory (RX_TOO_LARGE)` });
+      dropped.push({
+        line,
+        reason: `line ${line}: more than ${MAX_TRANSCRIPT_MESSAGE_BYTES} bytes, more than rxstore reads into memory (RX_TOO_LARGE)`,
+      });
       continue;
     }
     let raw = goText(bytes);
@@ -65,15 +71,23 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
     }
     if (raw.trim() === '') continue;
     const { lines, errors } = parseTranscript(raw, source);
-    if (errors.length === 0 && lines.length === 1) kept.push({ raw, line, value: lines[0]!.value as Record<string, unknown> | null });
+    if (errors.length === 0 && lines.length === 1)
+      kept.push({ raw, line, value: lines[0]!.value as Record<string, unknown> | null });
     else {
       // Judged alone, a line that runs out inside its message was cut, whatever follows it in the file.
-      const why = errors[0]?.message.replace(/^line \d+: /, '').replace('the file ends inside a message', 'the line ends inside a message') ?? 'more than one message on the line';
+      const why =
+        errors[0]?.message
+          .replace(/^line \d+: /, '')
+          .replace('the file ends inside a message', 'the line ends inside a message') ??
+        'more than one message on the line';
       dropped.push({ line, reason: `line ${line}: ${why}` });
     }
   }
   const answered = keptResults(kept, dropped);
-  if (answered.length === 0) throw new NothingToSalvageError(`${source}: no line of it is a message; there is nothing to salvage`, { file: source });
+  if (answered.length === 0)
+    throw new NothingToSalvageError(`${source}: no line of it is a message; there is nothing to salvage`, {
+      file: source,
+    });
   dropped.sort((a, b) => a.line - b.line);
 
   const dir = resolve(options.to ?? dirname(source));
@@ -94,7 +108,10 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
   const mode = transcriptModeIn(dir);
   const newMeta = metaText(report.newId);
   // The transcript and its meta appear together or not at all, the meta first (a transcript never stands without it).
-  await writeFilesAtomic([...(newMeta === undefined ? [] : [{ path: `${newPath}.meta`, data: newMeta, mode }]), { path: newPath, data: salvaged, mode }]);
+  await writeFilesAtomic([
+    ...(newMeta === undefined ? [] : [{ path: `${newPath}.meta`, data: newMeta, mode }]),
+    { path: newPath, data: salvaged, mode },
+  ]);
   return report;
 }
 
@@ -104,16 +121,23 @@ export async function salvageTranscript(path: string, options: { to?: string; dr
  * Reasonix leaves out of the request without a word (measured with 1.38.11:
  * test/provider-request-matches-reasonix), so salvage leaves it out, and says so.
  */
-function keptResults<T extends { line: number; value: Record<string, unknown> | null }>(kept: readonly T[], dropped: DroppedLine[]): T[] {
+function keptResults<T extends { line: number; value: Record<string, unknown> | null }>(
+  kept: readonly T[],
+  dropped: DroppedLine[],
+): T[] {
   let calls: Set<string> | undefined;
   return kept.filter(({ line, value }) => {
     if (value?.role !== 'tool') {
-      const made = value?.role === 'assistant' && Array.isArray(value.tool_calls) ? (value.tool_calls as { id?: unknown }[]) : [];
+      const made =
+        value?.role === 'assistant' && Array.isArray(value.tool_calls) ? (value.tool_calls as { id?: unknown }[]) : [];
       calls = new Set(made.map((call) => (typeof call?.id === 'string' ? call.id : '')));
       return true;
     }
     if (calls?.has(typeof value.tool_call_id === 'string' ? value.tool_call_id : '')) return true;
-    dropped.push({ line, reason: `line ${line}: a tool result whose call is not in the assistant message just before it, which Reasonix leaves out of what it sends the model` });
+    dropped.push({
+      line,
+      reason: `line ${line}: a tool result whose call is not in the assistant message just before it, which Reasonix leaves out of what it sends the model`,
+    });
     return false;
   });
 }
@@ -122,15 +146,28 @@ function keptResults<T extends { line: number; value: Record<string, unknown> | 
  * `<dir>/<id>-salvaged.jsonl`, or the first `-salvaged-N` whose transcript and meta are both free;
  * or one holding exactly what this salvage writes (a second run of the same salvage): `already`.
  */
-async function salvagePath(dir: string, id: string, text: string, metaText: (id: string) => string | undefined): Promise<{ path: string; already: boolean }> {
+async function salvagePath(
+  dir: string,
+  id: string,
+  text: string,
+  metaText: (id: string) => string | undefined,
+): Promise<{ path: string; already: boolean }> {
   for (let n = 1; ; n += 1) {
     const candidate = join(dir, `${id}-salvaged${n === 1 ? '' : `-${n}`}.jsonl`);
     const ownMeta = metaText(branchIdOf(candidate));
-    const [transcript, meta] = await Promise.all([textIfSized(candidate, text), textIfSized(`${candidate}.meta`, ownMeta)]);
-    if (transcript === undefined && meta === undefined && !(await taken(candidate))) return { path: candidate, already: false };
+    const [transcript, meta] = await Promise.all([
+      textIfSized(candidate, text),
+      textIfSized(`${candidate}.meta`, ownMeta),
+    ]);
+    if (transcript === undefined && meta === undefined && !(await taken(candidate)))
+      return { path: candidate, already: false };
     if (transcript === text && meta === ownMeta) return { path: candidate, already: true };
     // Half of this salvage's own pair (a run killed between its two renames): the name is this salvage's to finish.
-    if ((transcript === text && meta === undefined && ownMeta !== undefined) || (transcript === undefined && meta !== undefined && meta === ownMeta)) return { path: candidate, already: false };
+    if (
+      (transcript === text && meta === undefined && ownMeta !== undefined) ||
+      (transcript === undefined && meta !== undefined && meta === ownMeta)
+    )
+      return { path: candidate, already: false };
   }
 }
 
@@ -140,7 +177,9 @@ async function salvagePath(dir: string, id: string, text: string, metaText: (id:
  * file, a FIFO, a device, one that cannot be read): a planted file is never waited on or read whole.
  */
 async function textIfSized(file: string, expected: string | undefined): Promise<string | undefined | null> {
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch((error: unknown) => (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR') ? undefined : null));
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch((error: unknown) =>
+    isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR') ? undefined : null,
+  );
   if (!handle) return handle;
   try {
     const stats = await handle.stat();
@@ -156,7 +195,14 @@ async function textIfSized(file: string, expected: string | undefined): Promise<
 
 /** Something stands at the path (a link to nothing, a folder): the name is not free. */
 async function taken(path: string): Promise<boolean> {
-  return Promise.all([path, `${path}.meta`].map((file) => lstat(file).then(() => true, () => false))).then((found) => found.includes(true));
+  return Promise.all(
+    [path, `${path}.meta`].map((file) =>
+      lstat(file).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  ).then((found) => found.includes(true));
 }
 
 const READ_CHUNK_BYTES = 1024 * 1024;
@@ -168,7 +214,10 @@ const NEWLINE = 0x0a;
  * rxstore reads a message (`MAX_TRANSCRIPT_MESSAGE_BYTES`) is given without its bytes, and never held.
  */
 async function* linesOf(file: string): AsyncGenerator<{ line: number; bytes: Buffer | undefined }> {
-  const { handle } = await openRegularFile(file, () => new NotRegularFileError('not a regular file: a transcript is read from a file only', { file }));
+  const { handle } = await openRegularFile(
+    file,
+    () => new NotRegularFileError('not a regular file: a transcript is read from a file only', { file }),
+  );
   try {
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     let pending: Buffer[] = [];

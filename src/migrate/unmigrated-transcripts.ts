@@ -29,7 +29,8 @@ export async function unmigratedTranscripts(roots: readonly ReadRoot[], platform
       const sourcePath = source?.path;
       if (!sourcePath || source?.version === V4_CODEC) continue;
       const transcript = copies.find((other) => other.store === 'jsonl' && other.path === normalize(sourcePath));
-      if (transcript && !(await mapNames(dirname(copy.path), sourcePath, basename(copy.path)))) transcripts.push(transcript.path);
+      if (transcript && !(await mapNames(dirname(copy.path), sourcePath, basename(copy.path))))
+        transcripts.push(transcript.path);
     }
   }
   return [...new Set(transcripts)].sort();

@@ -11,7 +11,10 @@ import { open } from 'node:fs/promises';
 
 /** Whether anything (a file, folder or link) stands at `path`. */
 export async function present(path: string): Promise<boolean> {
-  return lstat(path).then(() => true, () => false);
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The SHA-256 of a file's bytes, streamed: memory stays one chunk whatever the file's size. */
@@ -27,7 +30,13 @@ export async function fileDigest(path: string): Promise<string> {
  * folders are copied: anything else in a session is refused, as Reasonix refuses it.
  */
 export async function copyVerified(from: string, to: string): Promise<void> {
-  if (await present(to)) throw Object.assign(new Error(`EEXIST: file already exists, copy '${from}' -> '${to}'`), { code: 'EEXIST', errno: -17, syscall: 'copyfile', path: to });
+  if (await present(to))
+    throw Object.assign(new Error(`EEXIST: file already exists, copy '${from}' -> '${to}'`), {
+      code: 'EEXIST',
+      errno: -17,
+      syscall: 'copyfile',
+      path: to,
+    });
   try {
     await copyTree(from, to);
   } catch (error) {
@@ -45,7 +54,11 @@ async function copyTree(from: string, to: string): Promise<void> {
     await fsyncDir(to);
     return;
   }
-  if (!stats.isFile()) throw new DamagedStoreError(`${from} is neither a file nor a folder: it cannot be copied into the new workspace's store`, { file: from });
+  if (!stats.isFile())
+    throw new DamagedStoreError(
+      `${from} is neither a file nor a folder: it cannot be copied into the new workspace's store`,
+      { file: from },
+    );
   const fault = writePoint('relocate.copy');
   await copyFile(from, to, constants.COPYFILE_EXCL);
   // The fault a test arms: the disk filled part way through this file.
@@ -59,7 +72,8 @@ async function copyTree(from: string, to: string): Promise<void> {
   } finally {
     await handle.close();
   }
-  if ((await fileDigest(from)) !== (await fileDigest(to))) throw new DamagedStoreError(`${to} does not hold the bytes of ${from} after it was copied`, { file: to });
+  if ((await fileDigest(from)) !== (await fileDigest(to)))
+    throw new DamagedStoreError(`${to} does not hold the bytes of ${from} after it was copied`, { file: to });
 }
 
 /**
@@ -95,7 +109,11 @@ export async function bringFile(from: string, to: string, sameDevice: boolean): 
   if (await present(to)) {
     const [a, b] = await Promise.all([lstat(from, { bigint: true }), lstat(to, { bigint: true })]);
     if (a.ino === b.ino && a.dev === b.dev) return;
-    if ((await fileDigest(from)) !== (await fileDigest(to))) throw new DamagedStoreError(`${to} is already in the new store with other bytes than ${from}: nothing more was moved`, { file: to });
+    if ((await fileDigest(from)) !== (await fileDigest(to)))
+      throw new DamagedStoreError(
+        `${to} is already in the new store with other bytes than ${from}: nothing more was moved`,
+        { file: to },
+      );
     return;
   }
   await mkdir(dirname(to), { recursive: true, mode: DIR_MODE });
@@ -107,7 +125,11 @@ export async function bringFile(from: string, to: string, sameDevice: boolean): 
     } catch (error) {
       // Another writer published the same object meanwhile: it is checked above on the next call.
       if (isSystemError(error) && error.code === 'EEXIST') return bringFile(from, to, sameDevice);
-      if (!isSystemError(error) || (error.code !== 'EPERM' && error.code !== 'ENOTSUP' && error.code !== 'EXDEV' && error.code !== 'EMLINK')) throw error;
+      if (
+        !isSystemError(error) ||
+        (error.code !== 'EPERM' && error.code !== 'ENOTSUP' && error.code !== 'EXDEV' && error.code !== 'EMLINK')
+      )
+        throw error;
     }
   }
   const staged = join(dirname(to), `.rxstore-relocating-${process.pid}-${Date.now()}`);

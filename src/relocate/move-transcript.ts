@@ -20,8 +20,15 @@ export async function moveTranscript(plan: RelocationPlan, store: StorePlan, ses
     if (!(await present(from))) continue;
     if (await present(to)) {
       // Left by a run that stopped: the transcript itself is removed only when the new one has its bytes.
-      if (!plan.keep && (await lstat(from)).isFile() && (await fileDigest(from)) !== (await fileDigest(to)) && name === `${session.id}.jsonl`) {
-        throw new DamagedStoreError(`${to} differs from ${from}: both are kept; move one aside, then relocate again`, { file: to });
+      if (
+        !plan.keep &&
+        (await lstat(from)).isFile() &&
+        (await fileDigest(from)) !== (await fileDigest(to)) &&
+        name === `${session.id}.jsonl`
+      ) {
+        throw new DamagedStoreError(`${to} differs from ${from}: both are kept; move one aside, then relocate again`, {
+          file: to,
+        });
       }
       if (!plan.keep) await rm(from, { recursive: true, force: true });
       continue;
@@ -29,12 +36,15 @@ export async function moveTranscript(plan: RelocationPlan, store: StorePlan, ses
     if (plan.keep) {
       await mkdir(newDir, { recursive: true, mode: DIR_MODE });
       await copyVerified(from, to);
-    }
-    else await moveEntry(from, to, 'relocate.transcript-file-moved');
+    } else await moveEntry(from, to, 'relocate.transcript-file-moved');
   }
-  if (!(await present(join(newDir, `${session.id}.jsonl`)))) throw new DamagedStoreError(`transcript ${session.id} is in neither ${oldDir} nor ${newDir}`, { file: join(oldDir, `${session.id}.jsonl`) });
+  if (!(await present(join(newDir, `${session.id}.jsonl`))))
+    throw new DamagedStoreError(`transcript ${session.id} is in neither ${oldDir} nor ${newDir}`, {
+      file: join(oldDir, `${session.id}.jsonl`),
+    });
   const meta = join(newDir, `${session.id}.jsonl.meta`);
   const text = await readFile(meta, 'utf8').catch(() => undefined);
-  const rewritten = text === undefined ? undefined : rewritePathField(text, 'workspace_root', plan.from, plan.to, plan.platform);
+  const rewritten =
+    text === undefined ? undefined : rewritePathField(text, 'workspace_root', plan.from, plan.to, plan.platform);
   if (rewritten !== undefined) await writeFileAtomic(meta, rewritten, { point: 'relocate.meta' });
 }

@@ -26,10 +26,15 @@ export async function moveV4Session(plan: RelocationPlan, store: StorePlan, sess
   const newStore = join(store.toDir, 'sessions-v4');
   const [from, to] = [join(oldStore, session.id), join(newStore, session.id)];
   for (const file of session.content) {
-    if (await present(join(oldStore, CONTENT_DIR, file))) await bringFile(join(oldStore, CONTENT_DIR, file), join(newStore, CONTENT_DIR, file), store.sameDevice);
+    if (await present(join(oldStore, CONTENT_DIR, file)))
+      await bringFile(join(oldStore, CONTENT_DIR, file), join(newStore, CONTENT_DIR, file), store.sameDevice);
   }
   for (const file of session.content) {
-    if (!(await present(join(newStore, CONTENT_DIR, file)))) throw new DamagedStoreError(`${join(newStore, CONTENT_DIR, file)}, which session ${session.id} names, is in neither store: the session was not moved`, { file: join(oldStore, CONTENT_DIR, file) });
+    if (!(await present(join(newStore, CONTENT_DIR, file))))
+      throw new DamagedStoreError(
+        `${join(newStore, CONTENT_DIR, file)}, which session ${session.id} names, is in neither store: the session was not moved`,
+        { file: join(oldStore, CONTENT_DIR, file) },
+      );
   }
   if (await present(from)) {
     const locks = await acquireWriterLocks(from);
@@ -52,7 +57,8 @@ export async function moveV4Session(plan: RelocationPlan, store: StorePlan, sess
     if (!plan.keep) await rm(ownershipLockPath(oldStore, session.id), { force: true });
     failPoint('relocate.session-moved');
   } else {
-    if (!(await present(to))) throw new DamagedStoreError(`session ${session.id} is in neither ${oldStore} nor ${newStore}`, { file: from });
+    if (!(await present(to)))
+      throw new DamagedStoreError(`session ${session.id} is in neither ${oldStore} nor ${newStore}`, { file: from });
     await rewriteHeader(plan, to);
   }
   for (const cache of SESSION_CACHES) {
@@ -67,18 +73,35 @@ export async function moveV4Session(plan: RelocationPlan, store: StorePlan, sess
 
 /** A rename, checked: the log and manifest in the new place are the very files that were in the old one. */
 async function renameChecked(from: string, to: string): Promise<void> {
-  const identity = async (dir: string) => Promise.all([SESSION_FILES.log, SESSION_FILES.manifest].map((name) => lstat(join(dir, name), { bigint: true }).then((stats) => `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`, () => 'missing')));
+  const identity = async (dir: string) =>
+    Promise.all(
+      [SESSION_FILES.log, SESSION_FILES.manifest].map((name) =>
+        lstat(join(dir, name), { bigint: true }).then(
+          (stats) => `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`,
+          () => 'missing',
+        ),
+      ),
+    );
   const before = await identity(from);
   await moveEntry(from, to, 'relocate.session-renamed');
   const after = await identity(to);
   // A move across file systems copied every byte and checked it; a rename keeps the files themselves.
-  if (before.join() !== after.join() && !before.every((line, index) => line.split(':')[2] === after[index]!.split(':')[2])) {
+  if (
+    before.join() !== after.join() &&
+    !before.every((line, index) => line.split(':')[2] === after[index]!.split(':')[2])
+  ) {
     throw new DamagedStoreError(`${to} does not hold the files ${from} held before it was moved`, { file: to });
   }
 }
 
 /** `keep`: the session copied beside its target under a hidden name, checked, its header rewritten, then published by rename. */
-async function publishCopy(plan: RelocationPlan, from: string, to: string, newStore: string, id: string): Promise<void> {
+async function publishCopy(
+  plan: RelocationPlan,
+  from: string,
+  to: string,
+  newStore: string,
+  id: string,
+): Promise<void> {
   const staged = join(newStore, `.${id}.rxstore-relocating`);
   await rm(staged, { recursive: true, force: true });
   await copyVerified(from, staged);
@@ -95,7 +118,10 @@ async function checkSameFiles(from: string, to: string): Promise<void> {
     if (name === SESSION_FILES.header || name === SESSION_FILES.writerLock) continue;
     const there = join(to, name);
     if (!(await present(there)) || (await fileDigest(file)) !== (await fileDigest(there))) {
-      throw new DamagedStoreError(`${there} differs from ${file}: both copies of the session are kept; move one aside, then relocate again`, { file: there });
+      throw new DamagedStoreError(
+        `${there} differs from ${file}: both copies of the session are kept; move one aside, then relocate again`,
+        { file: there },
+      );
     }
   }
 }

@@ -1,6 +1,13 @@
 import { lstat, readdir, stat, statfs } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { InvalidInputError, PathKindError, RelocationRefusedError, SessionNotFoundError, WriterOwnedError, undefinedIfMissing } from '../errors/index.js';
+import {
+  InvalidInputError,
+  PathKindError,
+  RelocationRefusedError,
+  SessionNotFoundError,
+  WriterOwnedError,
+  undefinedIfMissing,
+} from '../errors/index.js';
 import { CONTENT_DIR } from '../codec/content-store.js';
 import { isOsLockHeld } from '../fs/os-lock.js';
 import { readSession } from '../session/reading/read-session.js';
@@ -52,49 +59,94 @@ const READ_AHEAD = 4;
  */
 export async function planRelocation(options: RelocationOptions): Promise<RelocationPlan> {
   // The roots are this machine's files; the slug and path rules are `platform`'s (another platform's rules can so be checked here).
-  const { inputs, roots } = await machineRoots({ ...options, platform: currentPlatform(), cwd: options.cwd ?? goWorkingDirectory() });
+  const { inputs, roots } = await machineRoots({
+    ...options,
+    platform: currentPlatform(),
+    cwd: options.cwd ?? goWorkingDirectory(),
+  });
   const platform = options.platform ?? inputs.platform;
   const given = { from: options.from.trim(), to: options.to.trim() };
   if (!given.from || !given.to) throw new InvalidInputError('name the old workspace folder and the new one');
   const from = workspaceFolder(given.from, inputs.cwd, platform);
   const to = workspaceFolder(given.to, inputs.cwd, platform);
-  if (sameFolder(from, to, platform)) throw new InvalidInputError(`${from} is both the old and the new workspace: name the folder the project was in, then the one it is in now`);
+  if (sameFolder(from, to, platform))
+    throw new InvalidInputError(
+      `${from} is both the old and the new workspace: name the folder the project was in, then the one it is in now`,
+    );
   const [fromSlug, toSlug] = [workspaceSlug(from, platform), workspaceSlug(to, platform)];
-  if (sameSlug(fromSlug, toSlug, platform)) throw new InvalidInputError(`${from} and ${to} have the same slug (${fromSlug}): Reasonix already finds the sessions from either`);
+  if (sameSlug(fromSlug, toSlug, platform))
+    throw new InvalidInputError(
+      `${from} and ${to} have the same slug (${fromSlug}): Reasonix already finds the sessions from either`,
+    );
   const exists = options.folderExists ?? folderExists;
-  if (!(await exists(to))) throw new PathKindError(`${to}: no such folder; the new workspace must exist (it is where the project is now)`, { file: to });
+  if (!(await exists(to)))
+    throw new PathKindError(`${to}: no such folder; the new workspace must exist (it is where the project is now)`, {
+      file: to,
+    });
 
   const notes: string[] = [];
   if (await exists(from)) {
-    if (!options.force) throw new RelocationRefusedError(`${from} still exists: Reasonix run there still finds its sessions; move them anyway with --force`, { reason: 'old-exists', file: from });
+    if (!options.force)
+      throw new RelocationRefusedError(
+        `${from} still exists: Reasonix run there still finds its sessions; move them anyway with --force`,
+        { reason: 'old-exists', file: from },
+      );
     notes.push(`${from} still exists; its sessions move all the same (--force)`);
   }
   const sharing = await foldersSharingSlug(from, platform);
   if (sharing.length > 0) {
     const names = sharing.slice(0, 3).join(', ');
-    if (!options.force) throw new RelocationRefusedError(`${names} ${sharing.length === 1 ? 'has' : 'have'} the same slug as ${from} (${fromSlug}): its sessions may be ${sharing.length === 1 ? 'that folder’s' : 'theirs'}; move them anyway with --force`, { reason: 'shared-slug', file: sharing[0]! });
+    if (!options.force)
+      throw new RelocationRefusedError(
+        `${names} ${sharing.length === 1 ? 'has' : 'have'} the same slug as ${from} (${fromSlug}): its sessions may be ${sharing.length === 1 ? 'that folder’s' : 'theirs'}; move them anyway with --force`,
+        { reason: 'shared-slug', file: sharing[0]! },
+      );
     notes.push(`${names} share the old slug; the sessions move all the same (--force)`);
   }
 
-  const plan: RelocationPlan = { version: 1, platform, from, to, fromSlug, toSlug, session: options.session ?? null, keep: options.keep ?? false, stores: [], copyBytes: 0, notes };
+  const plan: RelocationPlan = {
+    version: 1,
+    platform,
+    from,
+    to,
+    fromSlug,
+    toSlug,
+    session: options.session ?? null,
+    keep: options.keep ?? false,
+    stores: [],
+    copyBytes: 0,
+    notes,
+  };
   for (const root of roots.roots) {
     if (root.kind !== 'state') continue;
     const store = await planStore(root.path, plan);
     if (store) plan.stores.push(store);
   }
-  if (plan.stores.every((store) => store.sessions.length === 0 && store.others.length === 0 && store.desktopWorkspaces.length === 0 && store.desktopSessions.length === 0)) {
+  if (
+    plan.stores.every(
+      (store) =>
+        store.sessions.length === 0 &&
+        store.others.length === 0 &&
+        store.desktopWorkspaces.length === 0 &&
+        store.desktopSessions.length === 0,
+    )
+  ) {
     const stateRoots = roots.roots.filter((root) => root.kind === 'state').map((root) => root.path);
     // Run again once it finished, a move finds its sessions under the new slug: said as done, not as a lookup that failed.
     const there = await sessionsUnderSlug(stateRoots, plan);
     if (there.length > 0) {
       plan.stores = [];
-      plan.notes.push(plan.session
-        ? `session ${plan.session} is already under the slug of ${to} (${there[0]}): nothing left to relocate`
-        : `nothing is left under the slug of ${from} (${fromSlug}); ${there.length} ${there.length === 1 ? 'session is' : 'sessions are'} under the slug of ${to} (${toSlug}): nothing left to relocate`);
+      plan.notes.push(
+        plan.session
+          ? `session ${plan.session} is already under the slug of ${to} (${there[0]}): nothing left to relocate`
+          : `nothing is left under the slug of ${from} (${fromSlug}); ${there.length} ${there.length === 1 ? 'session is' : 'sessions are'} under the slug of ${to} (${toSlug}): nothing left to relocate`,
+      );
       return plan;
     }
     const what = plan.session ? `no session ${plan.session}` : 'nothing';
-    throw new SessionNotFoundError(`${what} under the slug of ${from} (${fromSlug}) in ${stateRoots.join(', ') || 'no state root'}: nothing to relocate`);
+    throw new SessionNotFoundError(
+      `${what} under the slug of ${from} (${fromSlug}) in ${stateRoots.join(', ') || 'no state root'}: nothing to relocate`,
+    );
   }
   await checkFreeSpace(plan);
   return plan;
@@ -105,7 +157,8 @@ async function sessionsUnderSlug(stateRoots: string[], plan: RelocationPlan): Pr
   const found: string[] = [];
   for (const stateRoot of stateRoots) {
     const toDir = await slugDir(join(stateRoot, 'projects'), plan.toSlug, plan);
-    for (const id of await visibleDirs(join(toDir, 'sessions-v4'))) if (plan.session === null || plan.session === id) found.push(join(toDir, 'sessions-v4', id));
+    for (const id of await visibleDirs(join(toDir, 'sessions-v4')))
+      if (plan.session === null || plan.session === id) found.push(join(toDir, 'sessions-v4', id));
     for (const name of (await entries(join(toDir, 'sessions'))).filter(isTranscriptName)) {
       if (plan.session === null || `${plan.session}.jsonl` === name) found.push(join(toDir, 'sessions', name));
     }
@@ -114,7 +167,10 @@ async function sessionsUnderSlug(stateRoots: string[], plan: RelocationPlan): Pr
 }
 
 async function folderExists(path: string): Promise<boolean> {
-  return stat(path).then((stats) => stats.isDirectory(), (error: unknown) => undefinedIfMissing(error, path) ?? false);
+  return stat(path).then(
+    (stats) => stats.isDirectory(),
+    (error: unknown) => undefinedIfMissing(error, path) ?? false,
+  );
 }
 
 /** The entries of a folder, none when it does not exist. */
@@ -131,42 +187,94 @@ async function slugDir(projects: string, slug: string, plan: RelocationPlan): Pr
 async function planStore(stateRoot: string, plan: RelocationPlan): Promise<StorePlan | undefined> {
   const journal = await readJournal(stateRoot);
   if (journal && (journal.from !== plan.from || journal.to !== plan.to || journal.session !== plan.session)) {
-    throw new RelocationRefusedError(`${stateRoot} holds an unfinished relocation of ${journal.from} to ${journal.to}${journal.session ? ` (session ${journal.session})` : ''}: run it again to finish it first`, { reason: 'unfinished', file: stateRoot });
+    throw new RelocationRefusedError(
+      `${stateRoot} holds an unfinished relocation of ${journal.from} to ${journal.to}${journal.session ? ` (session ${journal.session})` : ''}: run it again to finish it first`,
+      { reason: 'unfinished', file: stateRoot },
+    );
   }
   if (journal) plan.notes.push(`finishing the relocation that stopped part way in ${stateRoot}`);
-  const ours = new Set(journal?.stores.find((store) => store.stateRoot === stateRoot)?.sessions.map((session) => `${session.store}:${session.id}`) ?? []);
+  const ours = new Set(
+    journal?.stores
+      .find((store) => store.stateRoot === stateRoot)
+      ?.sessions.map((session) => `${session.store}:${session.id}`) ?? [],
+  );
   const projects = join(stateRoot, 'projects');
   const fromDir = await slugDir(projects, plan.fromSlug, plan);
   const toDir = await slugDir(projects, plan.toSlug, plan);
-  const [oldV4, newV4, oldJsonl, newJsonl] = [join(fromDir, 'sessions-v4'), join(toDir, 'sessions-v4'), join(fromDir, 'sessions'), join(toDir, 'sessions')];
+  const [oldV4, newV4, oldJsonl, newJsonl] = [
+    join(fromDir, 'sessions-v4'),
+    join(toDir, 'sessions-v4'),
+    join(fromDir, 'sessions'),
+    join(toDir, 'sessions'),
+  ];
 
   const wanted = (id: string) => plan.session === null || plan.session === id;
-  const v4Ids = new Set([...(await visibleDirs(oldV4)), ...[...ours].filter((key) => key.startsWith('sessions-v4:')).map((key) => key.slice('sessions-v4:'.length))].filter(wanted));
+  const v4Ids = new Set(
+    [
+      ...(await visibleDirs(oldV4)),
+      ...[...ours].filter((key) => key.startsWith('sessions-v4:')).map((key) => key.slice('sessions-v4:'.length)),
+    ].filter(wanted),
+  );
   const transcripts = (await entries(oldJsonl)).filter(isTranscriptName);
-  const jsonlIds = new Set([...transcripts.map((name) => name.slice(0, -'.jsonl'.length)), ...[...ours].filter((key) => key.startsWith('jsonl:')).map((key) => key.slice('jsonl:'.length))].filter(wanted));
+  const jsonlIds = new Set(
+    [
+      ...transcripts.map((name) => name.slice(0, -'.jsonl'.length)),
+      ...[...ours].filter((key) => key.startsWith('jsonl:')).map((key) => key.slice('jsonl:'.length)),
+    ].filter(wanted),
+  );
 
   // A clash of ids is refused before anything moves: the new workspace's own sessions are never written over.
-  const newIds = new Set([...(await visibleDirs(newV4)), ...(await entries(newJsonl)).filter(isTranscriptName).map((name) => name.slice(0, -'.jsonl'.length))]);
-  for (const [store, ids] of [['sessions-v4', v4Ids], ['jsonl', jsonlIds]] as const) {
+  const newIds = new Set([
+    ...(await visibleDirs(newV4)),
+    ...(await entries(newJsonl)).filter(isTranscriptName).map((name) => name.slice(0, -'.jsonl'.length)),
+  ]);
+  for (const [store, ids] of [
+    ['sessions-v4', v4Ids],
+    ['jsonl', jsonlIds],
+  ] as const) {
     for (const id of ids) {
       if (newIds.has(id) && !ours.has(`${store}:${id}`)) {
-        throw new RelocationRefusedError(`session ${id} is in both workspaces (${join(store === 'jsonl' ? newJsonl : newV4, store === 'jsonl' ? `${id}.jsonl` : id)}): nothing was moved`, { reason: 'id-clash', file: join(store === 'jsonl' ? oldJsonl : oldV4, id) });
+        throw new RelocationRefusedError(
+          `session ${id} is in both workspaces (${join(store === 'jsonl' ? newJsonl : newV4, store === 'jsonl' ? `${id}.jsonl` : id)}): nothing was moved`,
+          { reason: 'id-clash', file: join(store === 'jsonl' ? oldJsonl : oldV4, id) },
+        );
       }
     }
   }
 
   const sessions: PlannedSession[] = [];
-  for await (const session of mapInOrder([...v4Ids].sort(), READ_AHEAD, (id) => planV4Session(oldV4, newV4, id, plan.session !== null))) sessions.push(session);
+  for await (const session of mapInOrder([...v4Ids].sort(), READ_AHEAD, (id) =>
+    planV4Session(oldV4, newV4, id, plan.session !== null),
+  ))
+    sessions.push(session);
   for (const id of [...jsonlIds].sort()) sessions.push(await planTranscript(oldJsonl, newJsonl, id));
 
   await noteImportedTranscripts(oldV4, oldJsonl, sessions, plan);
-  for (const name of await linkedEntries(oldV4)) if (wanted(name)) plan.notes.push(`${join(oldV4, name)} is a symlink, not a session Reasonix opens: left where it is`);
-  const others = plan.session === null ? (await entries(fromDir)).filter((name) => name !== 'sessions-v4' && name !== 'sessions').sort() : [];
+  for (const name of await linkedEntries(oldV4))
+    if (wanted(name))
+      plan.notes.push(`${join(oldV4, name)} is a symlink, not a session Reasonix opens: left where it is`);
+  const others =
+    plan.session === null
+      ? (await entries(fromDir)).filter((name) => name !== 'sessions-v4' && name !== 'sessions').sort()
+      : [];
   const desktopWorkspaces = plan.session === null ? await registeredWorkspaces(stateRoot, plan) : [];
   const desktopSessions = plan.session === null ? await desktopSessionsIn(stateRoot, plan) : [];
   const sameDevice = await onOneDevice(fromDir, toDir);
-  if (!sameDevice || plan.keep) plan.copyBytes += await bytesToCopy(oldV4, newV4, sessions, { sameDevice, keep: plan.keep, oldJsonl, wholeStore: plan.session === null });
-  if (sessions.length === 0 && others.length === 0 && desktopWorkspaces.length === 0 && desktopSessions.length === 0 && !journal) return undefined;
+  if (!sameDevice || plan.keep)
+    plan.copyBytes += await bytesToCopy(oldV4, newV4, sessions, {
+      sameDevice,
+      keep: plan.keep,
+      oldJsonl,
+      wholeStore: plan.session === null,
+    });
+  if (
+    sessions.length === 0 &&
+    others.length === 0 &&
+    desktopWorkspaces.length === 0 &&
+    desktopSessions.length === 0 &&
+    !journal
+  )
+    return undefined;
   return { stateRoot, fromDir, toDir, sessions, others, desktopWorkspaces, desktopSessions, sameDevice };
 }
 
@@ -176,28 +284,46 @@ async function planStore(stateRoot: string, plan: RelocationPlan): Promise<Store
  * from the transcript's path, so `--resume <transcript id>` after the move imports it again as a
  * new session without the turns taken since. Said in the plan, with the id to resume.
  */
-async function noteImportedTranscripts(oldV4: string, oldJsonl: string, sessions: PlannedSession[], plan: RelocationPlan): Promise<void> {
+async function noteImportedTranscripts(
+  oldV4: string,
+  oldJsonl: string,
+  sessions: PlannedSession[],
+  plan: RelocationPlan,
+): Promise<void> {
   const transcripts = sessions.filter((session) => session.store === 'jsonl');
   if (transcripts.length === 0) return;
   const map = await readJsonFile(join(oldV4, MIGRATION_MAP), MigrationMapSchema);
   if (map.state !== 'ok') return;
   for (const transcript of transcripts) {
     const source = join(oldJsonl, `${transcript.id}.jsonl`);
-    const targets = [...new Set((map.value.entries ?? []).filter((entry) => entry.sourcePath === source).map((entry) => entry.targetId))];
+    const targets = [
+      ...new Set(
+        (map.value.entries ?? []).filter((entry) => entry.sourcePath === source).map((entry) => entry.targetId),
+      ),
+    ];
     if (targets.length === 0) continue;
-    plan.notes.push(`transcript ${transcript.id} was imported as session ${targets.join(', ')}: from ${plan.to} resume ${targets.length === 1 ? 'that id' : 'one of those ids'}; \`--resume ${transcript.id}\` there would import the transcript again as a new session`);
+    plan.notes.push(
+      `transcript ${transcript.id} was imported as session ${targets.join(', ')}: from ${plan.to} resume ${targets.length === 1 ? 'that id' : 'one of those ids'}; \`--resume ${transcript.id}\` there would import the transcript again as a new session`,
+    );
   }
 }
 
 /** Entries of a store that are symlinks with names a session could have: Reasonix refuses to open a session through one (docs/format.md §13.1). */
 async function linkedEntries(store: string): Promise<string[]> {
-  const found = await readdir(store, { withFileTypes: true }).catch((error: unknown) => undefinedIfMissing(error, store) ?? []);
-  return found.filter((entry) => entry.isSymbolicLink() && !entry.name.startsWith('.')).map((entry) => entry.name).sort();
+  const found = await readdir(store, { withFileTypes: true }).catch(
+    (error: unknown) => undefinedIfMissing(error, store) ?? [],
+  );
+  return found
+    .filter((entry) => entry.isSymbolicLink() && !entry.name.startsWith('.'))
+    .map((entry) => entry.name)
+    .sort();
 }
 
 /** Session directories of a store as Reasonix lists them: directories whose names do not start with `.` (docs/format.md §2). */
 async function visibleDirs(store: string): Promise<string[]> {
-  const found = await readdir(store, { withFileTypes: true }).catch((error: unknown) => undefinedIfMissing(error, store) ?? []);
+  const found = await readdir(store, { withFileTypes: true }).catch(
+    (error: unknown) => undefinedIfMissing(error, store) ?? [],
+  );
   return found.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name);
 }
 
@@ -211,16 +337,24 @@ async function visibleDirs(store: string): Promise<string[]> {
 async function planV4Session(oldStore: string, newStore: string, id: string, alone: boolean): Promise<PlannedSession> {
   const dir = (await lstat(join(oldStore, id)).catch(() => undefined)) ? join(oldStore, id) : join(newStore, id);
   const holder = await writerLockHolder(dir);
-  if (holder) throw new WriterOwnedError(`session ${id} is open in a running Reasonix (${holder} is locked): nothing was moved; quit it, then relocate again`, { file: holder });
+  if (holder)
+    throw new WriterOwnedError(
+      `session ${id} is open in a running Reasonix (${holder} is locked): nothing was moved; quit it, then relocate again`,
+      { file: holder },
+    );
   if (!alone) return { id, store: 'sessions-v4', content: [], files: [], extent: null };
   const content = join(oldStore, CONTENT_DIR);
   const read = await readSession(dir, { caches: false, keep: 'summary' }).catch(() => undefined);
-  const readable = read !== undefined && (read.status === 'ok' || read.status === 'torn-tail' || read.status === 'turn-refused');
+  const readable =
+    read !== undefined && (read.status === 'ok' || read.status === 'torn-tail' || read.status === 'turn-refused');
   const files = readable ? read.contentFiles : await allFiles(content);
   return {
     id,
     store: 'sessions-v4',
-    content: files.filter((file) => file.startsWith(`${content}/`)).map((file) => relative(content, file)).sort(),
+    content: files
+      .filter((file) => file.startsWith(`${content}/`))
+      .map((file) => relative(content, file))
+      .sort(),
     files: [],
     extent: readable ? read.lastSequence : null,
   };
@@ -229,10 +363,17 @@ async function planV4Session(oldStore: string, newStore: string, id: string, alo
 async function planTranscript(oldDir: string, newDir: string, id: string): Promise<PlannedSession> {
   const here = (await lstat(join(oldDir, `${id}.jsonl`)).catch(() => undefined)) ? oldDir : newDir;
   for (const lock of [`${id}.jsonl.lease.lock`, `${id}.jsonl.lock`]) {
-    if (await isOsLockHeld(join(here, lock))) throw new WriterOwnedError(`transcript ${id} is open in a running Reasonix (${join(here, lock)} is locked): nothing was moved; quit it, then relocate again`, { file: join(here, lock) });
+    if (await isOsLockHeld(join(here, lock)))
+      throw new WriterOwnedError(
+        `transcript ${id} is open in a running Reasonix (${join(here, lock)} is locked): nothing was moved; quit it, then relocate again`,
+        { file: join(here, lock) },
+      );
   }
   const files = transcriptFiles(id, await entries(oldDir));
-  const size = await stat(join(here, `${id}.jsonl`)).then((stats) => stats.size, () => null);
+  const size = await stat(join(here, `${id}.jsonl`)).then(
+    (stats) => stats.size,
+    () => null,
+  );
   return { id, store: 'jsonl', content: [], files, extent: size };
 }
 
@@ -264,7 +405,11 @@ async function desktopSessionsIn(stateRoot: string, plan: RelocationPlan): Promi
     const header = await readJsonFile(join(store, id, SESSION_FILES.header), HeaderSchema);
     if (header.state !== 'ok' || !header.value.cwd || !sameFolder(header.value.cwd, plan.from, plan.platform)) continue;
     const holder = await writerLockHolder(join(store, id));
-    if (holder) throw new WriterOwnedError(`desktop session ${id} is open in a running Reasonix (${holder} is locked): nothing was moved; quit it, then relocate again`, { file: holder });
+    if (holder)
+      throw new WriterOwnedError(
+        `desktop session ${id} is open in a running Reasonix (${holder} is locked): nothing was moved; quit it, then relocate again`,
+        { file: holder },
+      );
     found.push(id);
   }
   return found;
@@ -284,17 +429,33 @@ async function onOneDevice(a: string, b: string): Promise<boolean> {
 }
 
 /** What must be copied rather than renamed or linked: content objects across file systems, and every copy `keep` leaves. */
-async function bytesToCopy(oldV4: string, newV4: string, sessions: PlannedSession[], how: { sameDevice: boolean; keep: boolean; oldJsonl: string; wholeStore: boolean }): Promise<number> {
-  const sizeOf = (path: string) => lstat(path).then((stats) => (stats.isFile() ? stats.size : 0), () => 0);
+async function bytesToCopy(
+  oldV4: string,
+  newV4: string,
+  sessions: PlannedSession[],
+  how: { sameDevice: boolean; keep: boolean; oldJsonl: string; wholeStore: boolean },
+): Promise<number> {
+  const sizeOf = (path: string) =>
+    lstat(path).then(
+      (stats) => (stats.isFile() ? stats.size : 0),
+      () => 0,
+    );
   let total = 0;
   if (!how.sameDevice) {
     const content = join(oldV4, CONTENT_DIR);
-    const objects = new Set(how.wholeStore ? (await allFiles(content)).map((file) => relative(content, file)) : sessions.flatMap((session) => session.content));
-    for (const object of objects) if (!(await lstat(join(newV4, CONTENT_DIR, object)).catch(() => undefined))) total += await sizeOf(join(oldV4, CONTENT_DIR, object));
+    const objects = new Set(
+      how.wholeStore
+        ? (await allFiles(content)).map((file) => relative(content, file))
+        : sessions.flatMap((session) => session.content),
+    );
+    for (const object of objects)
+      if (!(await lstat(join(newV4, CONTENT_DIR, object)).catch(() => undefined)))
+        total += await sizeOf(join(oldV4, CONTENT_DIR, object));
   }
   if (how.keep || !how.sameDevice) {
     for (const session of sessions) {
-      if (session.store === 'sessions-v4') for (const file of await allFiles(join(oldV4, session.id))) total += await sizeOf(file);
+      if (session.store === 'sessions-v4')
+        for (const file of await allFiles(join(oldV4, session.id))) total += await sizeOf(file);
       else for (const name of session.files) total += await sizeOf(join(how.oldJsonl, name));
     }
   }
@@ -311,7 +472,10 @@ async function checkFreeSpace(plan: RelocationPlan): Promise<void> {
     if (!fs) continue;
     const free = fs.bavail * fs.bsize;
     if (free < plan.copyBytes) {
-      throw new RelocationRefusedError(`${plan.copyBytes} bytes must be copied into ${store.toDir}, and only ${free} are free there: nothing was moved`, { reason: 'no-space', file: store.toDir });
+      throw new RelocationRefusedError(
+        `${plan.copyBytes} bytes must be copied into ${store.toDir}, and only ${free} are free there: nothing was moved`,
+        { reason: 'no-space', file: store.toDir },
+      );
     }
   }
 }

@@ -7,7 +7,15 @@ import { moveTranscript } from './move-transcript.js';
 import { moveV4Session } from './move-v4-session.js';
 import { removeJournal, writeJournal } from './relocation-journal.js';
 import { RelocationPlanSchema, type RelocationPlan } from './relocation-plan.js';
-import { bringContentStore, carryMigrationMap, carryOthers, carryTitles, clearOldFolder, rerootDesktopSessions, rerootDesktopWorkspaces } from './workspace-files.js';
+import {
+  bringContentStore,
+  carryMigrationMap,
+  carryOthers,
+  carryTitles,
+  clearOldFolder,
+  rerootDesktopSessions,
+  rerootDesktopWorkspaces,
+} from './workspace-files.js';
 
 /** What a relocation did. */
 export interface RelocationReport {
@@ -52,5 +60,10 @@ export async function relocate(plan: RelocationPlan): Promise<RelocationReport> 
   for (const store of checked.stores) await removeJournal(store.stateRoot);
   failPoint('relocate.done');
   const moved = [...new Set(checked.stores.flatMap((store) => store.sessions.map((session) => session.id)))];
-  return { plan: checked, moved, left, resume: moved[0] ? fromFolder(checked.to, reasonixResume(moved[0], checked.platform), checked.platform) : null };
+  return {
+    plan: checked,
+    moved,
+    left,
+    resume: moved[0] ? fromFolder(checked.to, reasonixResume(moved[0], checked.platform), checked.platform) : null,
+  };
 }

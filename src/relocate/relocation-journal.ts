@@ -15,7 +15,11 @@ export async function readJournal(stateRoot: string): Promise<RelocationPlan | u
   const path = journalPath(stateRoot);
   const read = readableOrThrow(await readJsonFile(path, RelocationPlanSchema));
   if (read.state === 'missing') return undefined;
-  if (read.state === 'invalid') throw new DamagedStoreError(`${path}: an unfinished relocation's journal that is not valid (${read.reason}); remove it once every session is where it belongs`, { file: path });
+  if (read.state === 'invalid')
+    throw new DamagedStoreError(
+      `${path}: an unfinished relocation's journal that is not valid (${read.reason}); remove it once every session is where it belongs`,
+      { file: path },
+    );
   return read.value;
 }
 

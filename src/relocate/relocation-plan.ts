@@ -9,7 +9,14 @@ export const PlannedSessionSchema = z.strictObject({
   id: z.string().regex(/^(?!\.\.?$)[^/\\\0]+$/, 'a session id is one name, not a path'),
   store: z.enum(['sessions-v4', 'jsonl']),
   /** sessions-v4: the files of the shared content store its log names, relative to `.content-v1`; jsonl: none. */
-  content: z.array(z.string().refine((path) => !path.split(/[/\\]/).includes('..') && !/^([/\\]|[A-Za-z]:)/.test(path), 'a content file is a path inside the content store')),
+  content: z.array(
+    z
+      .string()
+      .refine(
+        (path) => !path.split(/[/\\]/).includes('..') && !/^([/\\]|[A-Za-z]:)/.test(path),
+        'a content file is a path inside the content store',
+      ),
+  ),
   /** jsonl: the transcript's files and folders in its store folder, the transcript last; sessions-v4: none. */
   files: z.array(z.string().regex(/^(?!\.\.?$)[^/\\\0]+$/, 'a transcript file is one name in its folder')),
   /** What a check after the move must find again: sessions-v4, its last committed sequence; jsonl, the transcript's size. */

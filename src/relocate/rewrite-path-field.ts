@@ -9,7 +9,13 @@ import { sameFolder } from './workspace-folder.js';
  * Undefined when no such value names `from` (nothing to write). The value is written as Go
  * writes strings, `<`, `>` and `&` escaped.
  */
-export function rewritePathField(text: string, field: string, from: string, to: string, platform: Platform): string | undefined {
+export function rewritePathField(
+  text: string,
+  field: string,
+  from: string,
+  to: string,
+  platform: Platform,
+): string | undefined {
   const pattern = new RegExp(`("${field}"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*")`, 'g');
   let changed = false;
   const rewritten = text.replace(pattern, (whole, key: string, value: string) => {

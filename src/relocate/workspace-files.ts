@@ -27,12 +27,20 @@ export async function carryMigrationMap(plan: RelocationPlan, store: StorePlan):
   const [oldStore, newStore] = [join(store.fromDir, 'sessions-v4'), join(store.toDir, 'sessions-v4')];
   const read = readableOrThrow(await readJsonFile(join(oldStore, MIGRATION_MAP), MigrationMapSchema));
   if (read.state === 'missing') return;
-  if (read.state === 'invalid') throw new DamagedStoreError(`${join(oldStore, MIGRATION_MAP)} is not valid (${read.reason}): the sessions were moved, the map was not`, { file: join(oldStore, MIGRATION_MAP) });
+  if (read.state === 'invalid')
+    throw new DamagedStoreError(
+      `${join(oldStore, MIGRATION_MAP)} is not valid (${read.reason}): the sessions were moved, the map was not`,
+      { file: join(oldStore, MIGRATION_MAP) },
+    );
   const [oldJsonl, newJsonl] = [join(store.fromDir, 'sessions') + sep, join(store.toDir, 'sessions') + sep];
-  const moved = new Set(store.sessions.filter((session) => session.store === 'sessions-v4').map((session) => session.id));
+  const moved = new Set(
+    store.sessions.filter((session) => session.store === 'sessions-v4').map((session) => session.id),
+  );
   for (const entry of read.value.entries ?? []) {
     if (plan.session !== null && !moved.has(entry.targetId)) continue;
-    const sourcePath = entry.sourcePath.startsWith(oldJsonl) ? newJsonl + entry.sourcePath.slice(oldJsonl.length) : entry.sourcePath;
+    const sourcePath = entry.sourcePath.startsWith(oldJsonl)
+      ? newJsonl + entry.sourcePath.slice(oldJsonl.length)
+      : entry.sourcePath;
     await recordMigration(newStore, { ...entry, sourcePath });
   }
   failPoint('relocate.map-carried');
@@ -47,7 +55,9 @@ export async function carryTitles(plan: RelocationPlan, store: StorePlan): Promi
   const [from, to] = [join(store.fromDir, 'sessions', TITLES), join(store.toDir, 'sessions', TITLES)];
   const old = readableOrThrow(await readJsonFile(from, TitlesSchema));
   if (old.state !== 'ok') return;
-  const names = new Set(store.sessions.filter((session) => session.store === 'jsonl').map((session) => `${session.id}.jsonl`));
+  const names = new Set(
+    store.sessions.filter((session) => session.store === 'jsonl').map((session) => `${session.id}.jsonl`),
+  );
   const carried = Object.entries(old.value).filter(([name]) => plan.session === null || names.has(name));
   if (carried.length === 0) return;
   const now = readableOrThrow(await readJsonFile(to, TitlesSchema));
@@ -73,8 +83,7 @@ export async function carryOthers(plan: RelocationPlan, store: StorePlan, left: 
     if (plan.keep) {
       await mkdir(store.toDir, { recursive: true, mode: DIR_MODE });
       await copyVerified(from, to);
-    }
-    else await moveEntry(from, to, 'relocate.other-moved');
+    } else await moveEntry(from, to, 'relocate.other-moved');
   }
 }
 
@@ -83,10 +92,15 @@ export async function rerootDesktopWorkspaces(plan: RelocationPlan, store: Store
   if (store.desktopWorkspaces.length === 0) return;
   const path = desktopRegistryPath(store.stateRoot);
   const lock = await waitOsLock(`${path}.lock`, 200, 10);
-  if (!lock) throw new WriterOwnedError(`${path} stayed locked by the desktop app: the sessions were moved, its workspaces were not; relocate again once it is closed`, { file: `${path}.lock` });
+  if (!lock)
+    throw new WriterOwnedError(
+      `${path} stayed locked by the desktop app: the sessions were moved, its workspaces were not; relocate again once it is closed`,
+      { file: `${path}.lock` },
+    );
   try {
     const text = await readFile(path, 'utf8').catch(() => undefined);
-    const rewritten = text === undefined ? undefined : rewritePathField(text, 'root', plan.from, plan.to, plan.platform);
+    const rewritten =
+      text === undefined ? undefined : rewritePathField(text, 'root', plan.from, plan.to, plan.platform);
     if (rewritten !== undefined) await writeFileAtomic(path, rewritten, { point: 'relocate.registry' });
   } finally {
     await lock.release();
@@ -118,13 +132,21 @@ export async function bringContentStore(store: StorePlan): Promise<void> {
   const content = join(store.fromDir, 'sessions-v4', CONTENT_DIR);
   for (const file of await allFiles(content)) {
     const part = relative(content, file);
-    if (part.startsWith(`objects${sep}`) || part.startsWith(`indexes${sep}`)) await bringFile(file, join(store.toDir, 'sessions-v4', CONTENT_DIR, part), store.sameDevice);
+    if (part.startsWith(`objects${sep}`) || part.startsWith(`indexes${sep}`))
+      await bringFile(file, join(store.toDir, 'sessions-v4', CONTENT_DIR, part), store.sameDevice);
   }
   failPoint('relocate.content-carried');
 }
 
 /** Names in an old sessions-v4 store that are Reasonix's housekeeping of sessions now moved (docs/format.md §2). */
-const HOUSEKEEPING = (name: string) => name === CONTENT_DIR || name === '.query-cache' || name === '.recovery-cache' || name === MIGRATION_MAP || name === `${MIGRATION_MAP}.lock` || name === '.rxstore.lock' || /^\..+\.ownership\.lock$/.test(name);
+const HOUSEKEEPING = (name: string) =>
+  name === CONTENT_DIR ||
+  name === '.query-cache' ||
+  name === '.recovery-cache' ||
+  name === MIGRATION_MAP ||
+  name === `${MIGRATION_MAP}.lock` ||
+  name === '.rxstore.lock' ||
+  /^\..+\.ownership\.lock$/.test(name);
 
 /**
  * Once every session has left the old slug's folder: the rest of its content store (objects no log
@@ -136,7 +158,8 @@ export async function clearOldFolder(store: StorePlan, left: string[]): Promise<
   const names = await readdir(oldStore, { withFileTypes: true }).catch(() => []);
   if (names.some((entry) => entry.isDirectory() && !entry.name.startsWith('.'))) return;
   await bringContentStore(store);
-  for (const entry of names) if (HOUSEKEEPING(entry.name)) await rm(join(oldStore, entry.name), { recursive: true, force: true });
+  for (const entry of names)
+    if (HOUSEKEEPING(entry.name)) await rm(join(oldStore, entry.name), { recursive: true, force: true });
   await rm(join(store.fromDir, 'sessions', TITLES), { force: true });
   for (const dir of [oldStore, join(store.fromDir, 'sessions'), store.fromDir]) await removeIfEmpty(dir, left);
   await fsyncDir(join(store.stateRoot, 'projects')).catch(() => undefined);

@@ -15,7 +15,9 @@ export function workspaceFolder(path: string, cwd: string, platform: Platform): 
 export function sameFolder(a: string, b: string, platform: Platform): boolean {
   const paths = pathsOf(platform);
   const [x, y] = [paths.normalize(a), paths.normalize(b)];
-  return platform === 'win32' ? unboundedSlug(x, platform) === unboundedSlug(y, platform) && x.toLowerCase() === y.toLowerCase() : x === y;
+  return platform === 'win32'
+    ? unboundedSlug(x, platform) === unboundedSlug(y, platform) && x.toLowerCase() === y.toLowerCase()
+    : x === y;
 }
 
 /**
@@ -35,7 +37,13 @@ export async function foldersSharingSlug(folder: string, platform: Platform): Pr
       if (rest !== part && !rest.startsWith(`${part}-`)) continue;
       const path = posix.join(dir, name);
       // Followed as Reasonix would follow it: a symlinked folder is a folder to run in.
-      if (!(await stat(path).then((stats) => stats.isDirectory(), () => false))) continue;
+      if (
+        !(await stat(path).then(
+          (stats) => stats.isDirectory(),
+          () => false,
+        ))
+      )
+        continue;
       if (rest === part) found.push(path);
       else await walk(path, rest.slice(part.length + 1));
     }

@@ -18,7 +18,13 @@ export interface SearchDocument {
 export function documentsOf(record: IndexRecord): SearchDocument[] {
   const base = { recordKey: record.key, messageId: record.messageId ?? null, time: record.time };
   const documents: SearchDocument[] = [];
-  const add = (kind: SearchKind, role: SearchDocument['role'], tool: string | null, text: string, exitCode: number | null = null) => {
+  const add = (
+    kind: SearchKind,
+    role: SearchDocument['role'],
+    tool: string | null,
+    text: string,
+    exitCode: number | null = null,
+  ) => {
     if (text !== '') documents.push({ ...base, kind, role, tool, exitCode, text });
   };
   switch (record.type) {
@@ -31,7 +37,15 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
       break;
     case 'file':
       add('file', 'assistant', record.tool, record.destination ? `${record.path}\n${record.destination}` : record.path);
-      add('tool-input', 'assistant', record.tool, (record.edits ?? []).flatMap((edit) => [edit.old, edit.new]).filter((text) => text !== '').join('\n'));
+      add(
+        'tool-input',
+        'assistant',
+        record.tool,
+        (record.edits ?? [])
+          .flatMap((edit) => [edit.old, edit.new])
+          .filter((text) => text !== '')
+          .join('\n'),
+      );
       add('tool-output', 'tool', record.tool, (record.removedLines ?? []).join('\n'));
       break;
     case 'call':

@@ -27,7 +27,8 @@ function literalMatcher(words: readonly string[], caseSensitive: boolean): TermM
   return (text) => {
     const found: [number, number][] = [];
     pattern.lastIndex = 0;
-    for (let match = pattern.exec(text); match && found.length < MAX_MATCHES; match = pattern.exec(text)) found.push([match.index, match.index + match[0].length]);
+    for (let match = pattern.exec(text); match && found.length < MAX_MATCHES; match = pattern.exec(text))
+      found.push([match.index, match.index + match[0].length]);
     return found;
   };
 }
@@ -70,7 +71,10 @@ export function parseQuery(text: string, options: { regex?: boolean } = {}): Que
   const groups: string[][] = [];
   // A quote typed as \" is a quote to search for, inside a phrase or a word.
   for (const [, phrase, word] of text.matchAll(/"((?:\\"|[^"])*)"?|((?:\\"|[^\s"])+)/g)) {
-    const words = (phrase ?? word ?? '').replaceAll('\\"', '"').split(/\s+/).filter((part) => part !== '');
+    const words = (phrase ?? word ?? '')
+      .replaceAll('\\"', '"')
+      .split(/\s+/)
+      .filter((part) => part !== '');
     if (words.length > 0) groups.push(words);
   }
   if (groups.length === 0) throw new InvalidInputError('the query is empty: give words to search for');

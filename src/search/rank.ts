@@ -24,7 +24,10 @@ const SNIPPET_BEFORE = 60;
 const SNIPPET_LENGTH = 220;
 
 /** Some text around the first match, line breaks and tabs as spaces, with where each match lies in it. */
-export function snippetOf(text: string, matches: readonly (readonly [number, number][])[]): { snippet: string; matches: SearchMatch[] } {
+export function snippetOf(
+  text: string,
+  matches: readonly (readonly [number, number][])[],
+): { snippet: string; matches: SearchMatch[] } {
   const all = matches.flat().sort((a, b) => a[0] - b[0]);
   const first = all[0]?.[0] ?? 0;
   let start = Math.max(0, first - SNIPPET_BEFORE);
@@ -42,7 +45,10 @@ export function snippetOf(text: string, matches: readonly (readonly [number, num
   const shown: SearchMatch[] = [];
   for (const [matchStart, matchEnd] of all) {
     if (matchEnd <= start || matchStart >= end) continue;
-    const clipped = { start: Math.max(matchStart, start) - start + lead.length, end: Math.min(matchEnd, end) - start + lead.length };
+    const clipped = {
+      start: Math.max(matchStart, start) - start + lead.length,
+      end: Math.min(matchEnd, end) - start + lead.length,
+    };
     const last = shown.at(-1);
     if (last && clipped.start <= last.end) last.end = Math.max(last.end, clipped.end);
     else shown.push(clipped);

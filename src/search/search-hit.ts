@@ -3,7 +3,14 @@ import type { ListedStore } from '../store/roots/store-kind.js';
 /** What a hit is of: a person's prompt, an answer, a call's arguments, its result, a shell command line, a path a turn touched. */
 export type SearchKind = 'user' | 'assistant' | 'tool-input' | 'tool-output' | 'command' | 'file';
 /** Every `SearchKind`, for checking what a caller names. */
-export const SEARCH_KINDS: readonly SearchKind[] = ['user', 'assistant', 'tool-input', 'tool-output', 'command', 'file'];
+export const SEARCH_KINDS: readonly SearchKind[] = [
+  'user',
+  'assistant',
+  'tool-input',
+  'tool-output',
+  'command',
+  'file',
+];
 
 /** Where a match lies in a hit's snippet: `[start, end)` in UTF-16 code units, as JavaScript strings count. */
 export interface SearchMatch {

@@ -83,7 +83,11 @@ export class SearchIndex {
     const file = join(cacheDir, 'search-index.sqlite');
     // Another search builds the index: wait for it (a first build of thousands of sessions takes a while).
     const lock = await waitOsLock(join(cacheDir, 'search-index.lock'), 6_000, 50);
-    if (!lock) throw new WriterOwnedError(`the search index in ${cacheDir} stayed locked by another rxstore search; try again once it is done`, { file: join(cacheDir, 'search-index.lock') });
+    if (!lock)
+      throw new WriterOwnedError(
+        `the search index in ${cacheDir} stayed locked by another rxstore search; try again once it is done`,
+        { file: join(cacheDir, 'search-index.lock') },
+      );
     try {
       return new SearchIndex(openDatabase(file), lock);
     } catch (error) {
@@ -113,14 +117,21 @@ export class SearchIndex {
    * from its cursor; a transcript that changed, or a log rewritten under its cursor, is read again;
    * a session no longer there is dropped. Told after each session read.
    */
-  async update(sources: readonly SearchSource[], onProgress?: (done: number, total: number) => void, beforeReading?: () => void): Promise<void> {
+  async update(
+    sources: readonly SearchSource[],
+    onProgress?: (done: number, total: number) => void,
+    beforeReading?: () => void,
+  ): Promise<void> {
     // Stamps only: a cursor is read for a session that changed.
     const known = new Map<string, string>();
-    for (const row of this.db.all('select path, stamp from sessions') as Row[]) known.set(String(row.path), String(row.stamp));
+    for (const row of this.db.all('select path, stamp from sessions') as Row[])
+      known.set(String(row.path), String(row.stamp));
     const wanted = new Set(sources.map((source) => source.path));
     const gone = [...known.keys()].filter((path) => !wanted.has(path));
     if (gone.length > 0) this.transaction(() => gone.forEach((path) => this.dropSession(path)));
-    const stale = sources.map((source) => ({ source, stamp: sourceStamp(source) })).filter(({ source, stamp }) => known.get(source.path) !== stamp);
+    const stale = sources
+      .map((source) => ({ source, stamp: sourceStamp(source) }))
+      .filter(({ source, stamp }) => known.get(source.path) !== stamp);
     let done = 0;
     if (stale.length === 0) return;
     beforeReading?.();
@@ -147,7 +158,8 @@ export class SearchIndex {
 
   /** Within a batch: commits, and begins the next, once it holds enough sessions or documents. */
   private commitPoint(): void {
-    if (!this.batch || (this.batch.sessions < SESSIONS_PER_COMMIT && this.batch.documents < DOCUMENTS_PER_COMMIT)) return;
+    if (!this.batch || (this.batch.sessions < SESSIONS_PER_COMMIT && this.batch.documents < DOCUMENTS_PER_COMMIT))
+      return;
     this.db.exec('commit');
     this.db.exec('begin immediate');
     this.batch = { documents: 0, sessions: 0 };
@@ -226,7 +238,13 @@ export class SearchIndex {
     const wholeParams: unknown[] = [];
     let whole = '0';
     // A query of one word or phrase is its own whole phrase: every hit holds it.
-    if (asked.whole !== undefined && asked.phrases.length === 1 && asked.whole === asked.phrases[0] && narrowing.length === 1) whole = '1';
+    if (
+      asked.whole !== undefined &&
+      asked.phrases.length === 1 &&
+      asked.whole === asked.phrases[0] &&
+      narrowing.length === 1
+    )
+      whole = '1';
     else if (asked.whole !== undefined && ftsable(asked.whole)) {
       whole = 'd.id in (select rowid from docs_text where docs_text match ?)';
       wholeParams.push(quoted(asked.whole));
@@ -238,10 +256,19 @@ export class SearchIndex {
     select *, round(base * (1 + ln(count(*) over (partition by path))), 4) as score from hits where base is not null
     order by whole desc, score desc, time desc, path, rkey, kind${asked.limit === undefined ? '' : ' limit ?'}`;
     const check = asked.check;
-    if (check) this.db.function('rx_check', (text: unknown, path: unknown) => check(String(text), String(path)), { deterministic: true });
-    const rows = this.db.all(sql, [...wholeParams, ...params, ...(asked.limit === undefined ? [] : [asked.limit])] as never) as Row[];
+    if (check)
+      this.db.function('rx_check', (text: unknown, path: unknown) => check(String(text), String(path)), {
+        deterministic: true,
+      });
+    const rows = this.db.all(sql, [
+      ...wholeParams,
+      ...params,
+      ...(asked.limit === undefined ? [] : [asked.limit]),
+    ] as never) as Row[];
     const texts = new Map<number, string>();
-    for (const row of this.db.all('select rowid, text from docs_text where rowid in (select value from json_each(?))', [JSON.stringify(rows.map((row) => Number(row.id)))]) as Row[]) {
+    for (const row of this.db.all('select rowid, text from docs_text where rowid in (select value from json_each(?))', [
+      JSON.stringify(rows.map((row) => Number(row.id))),
+    ]) as Row[]) {
       texts.set(Number(row.rowid), String(row.text));
     }
     return rows.map((row) => ({ ...documentOf(row), text: texts.get(Number(row.id)) ?? '', score: Number(row.score) }));
@@ -249,7 +276,9 @@ export class SearchIndex {
 
   /** The file documents (a path a turn touched) of every session. */
   fileDocuments(): IndexedDocument[] {
-    return (this.db.all("select d.*, t.text from docs d join docs_text t on t.rowid = d.id where d.kind = 'file'") as Row[]).map((row) => ({ ...documentOf(row), score: 0 }));
+    return (
+      this.db.all("select d.*, t.text from docs d join docs_text t on t.rowid = d.id where d.kind = 'file'") as Row[]
+    ).map((row) => ({ ...documentOf(row), score: 0 }));
   }
 
   private async indexSession(source: SearchSource, stamp: string, cursor: string | null): Promise<void> {
@@ -314,7 +343,8 @@ export class SearchIndex {
         pending.push({ type: 'removed', key: '', sessionId: opened.id });
         for await (const record of opened.records()) {
           if (fields.title === null && record.title !== null) fields = { ...fields, title: record.title };
-          if (fields.workspace === null && record.workspace !== null) fields = { ...fields, workspace: record.workspace };
+          if (fields.workspace === null && record.workspace !== null)
+            fields = { ...fields, workspace: record.workspace };
           pending.push(record);
           if ((pendingDocuments += 1) >= DOCUMENTS_PER_COMMIT) flush();
         }
@@ -328,20 +358,25 @@ export class SearchIndex {
 
   private fieldsOf(path: string): { title: string | null; workspace: string | null } | undefined {
     const row = this.db.get('select title, workspace from sessions where path = ?', [path]) as Row | null;
-    return row ? { title: row.title === null ? null : String(row.title), workspace: row.workspace === null ? null : String(row.workspace) } : undefined;
+    return row
+      ? {
+          title: row.title === null ? null : String(row.title),
+          workspace: row.workspace === null ? null : String(row.workspace),
+        }
+      : undefined;
   }
 
-  private putSession(source: SearchSource, stamp: string, cursor: string | null, fields: { title: string | null; workspace: string | null }, damage: string | null): void {
-    this.db.run('insert or replace into sessions(path, id, store, workspace, title, stamp, cursor, damage) values (?, ?, ?, ?, ?, ?, ?, ?)', [
-      source.path,
-      source.id,
-      source.store,
-      fields.workspace ?? source.workspace,
-      fields.title,
-      stamp,
-      cursor,
-      damage,
-    ]);
+  private putSession(
+    source: SearchSource,
+    stamp: string,
+    cursor: string | null,
+    fields: { title: string | null; workspace: string | null },
+    damage: string | null,
+  ): void {
+    this.db.run(
+      'insert or replace into sessions(path, id, store, workspace, title, stamp, cursor, damage) values (?, ?, ?, ?, ?, ?, ?, ?)',
+      [source.path, source.id, source.store, fields.workspace ?? source.workspace, fields.title, stamp, cursor, damage],
+    );
   }
 
   /** A record adds or replaces the documents of its key; a removal takes its key and every key under it (the empty key: all). */
@@ -352,7 +387,12 @@ export class SearchIndex {
       change.type === 'removed' && key === ''
         ? (this.cached('select id from docs where path = ?').all([path]) as Row[])
         : change.type === 'removed'
-          ? (this.cached('select id from docs where path = ? and (rkey = ? or substr(rkey, 1, ?) = ?)').all([path, key, under.length, under]) as Row[])
+          ? (this.cached('select id from docs where path = ? and (rkey = ? or substr(rkey, 1, ?) = ?)').all([
+              path,
+              key,
+              under.length,
+              under,
+            ]) as Row[])
           : (this.cached('select id from docs where path = ? and rkey = ?').all([path, key]) as Row[]);
     for (const { id } of ids) {
       this.cached('delete from docs where id = ?').run([id!]);
@@ -360,7 +400,9 @@ export class SearchIndex {
     }
     if (change.type === 'removed') return;
     for (const document of documentsOf(change)) {
-      const { lastInsertRowid } = this.cached('insert into docs(path, rkey, kind, role, tool, exit_code, message_id, time) values (?, ?, ?, ?, ?, ?, ?, ?)').run([
+      const { lastInsertRowid } = this.cached(
+        'insert into docs(path, rkey, kind, role, tool, exit_code, message_id, time) values (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run([
         path,
         document.recordKey,
         document.kind,
@@ -426,7 +468,10 @@ function openDatabase(file: string): sqlite.Database {
       } catch {
         // Closing a file that would not open: nothing more to release.
       }
-      if (attempt > 0) throw error instanceof RxError ? error : new FileSystemError(Object.assign(new Error((error as Error).message), { code: 'EIO' }), file);
+      if (attempt > 0)
+        throw error instanceof RxError
+          ? error
+          : new FileSystemError(Object.assign(new Error((error as Error).message), { code: 'EIO' }), file);
       for (const suffix of ['', '-journal']) rmSync(`${file}${suffix}`, { force: true });
     }
   }

@@ -22,7 +22,10 @@ export interface SearchSource {
 }
 
 /** Every conversation under the roots, each once (`groupConversations`, as `ls` groups them), by the copy `ls` shows first. */
-export async function searchSources(roots: readonly ReadRoot[], platform: Platform): Promise<{ sources: SearchSource[]; warnings: string[] }> {
+export async function searchSources(
+  roots: readonly ReadRoot[],
+  platform: Platform,
+): Promise<{ sources: SearchSource[]; warnings: string[] }> {
   const found = await findSessionCopies([...roots]);
   const sources = groupConversations(found, platform).map(({ copies: [copy] }) => ({
     id: copy.id,
@@ -43,7 +46,10 @@ function workspaceNamed(copy: SessionCopy): string | null {
 
 /** What says a session changed: a stat of each file its records come from. */
 export function sourceStamp(source: SearchSource): string {
-  if (source.format === 'v4') return filesStamp([SESSION_FILES.log, SESSION_FILES.manifest, SESSION_FILES.header].map((name) => join(source.path, name)));
+  if (source.format === 'v4')
+    return filesStamp(
+      [SESSION_FILES.log, SESSION_FILES.manifest, SESSION_FILES.header].map((name) => join(source.path, name)),
+    );
   if (source.format === 'jsonl') return filesStamp([source.path, `${source.path}.meta`]);
   return filesStamp([source.path, join(dirname(source.path), `${source.id}.meta.json`)]);
 }

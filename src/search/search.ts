@@ -87,16 +87,26 @@ interface Session {
  * empty (with no `file`) or a pattern that does not compile is an `InvalidInputError`.
  */
 export async function* search(text: string, options: SearchOptions): AsyncGenerator<FoundHit> {
-  const query = text.trim() === '' && options.file !== undefined ? undefined : parseQuery(text, { regex: options.regex });
-  for (const kind of options.kinds ?? []) if (!SEARCH_KINDS.includes(kind)) throw new InvalidInputError(`unknown kind ${JSON.stringify(kind)}: one of ${SEARCH_KINDS.join(', ')}`);
-  if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0)) throw new InvalidInputError('limit must be a whole number above 0');
+  const query =
+    text.trim() === '' && options.file !== undefined ? undefined : parseQuery(text, { regex: options.regex });
+  for (const kind of options.kinds ?? [])
+    if (!SEARCH_KINDS.includes(kind))
+      throw new InvalidInputError(`unknown kind ${JSON.stringify(kind)}: one of ${SEARCH_KINDS.join(', ')}`);
+  if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0))
+    throw new InvalidInputError('limit must be a whole number above 0');
   const { sources } = await searchSources(options.roots, options.platform);
   const inMemory = options.index === false;
   const index = inMemory ? SearchIndex.inMemory() : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
   let hits: SearchHit[];
   try {
     // Straight from the stores, only the sessions asked for are read.
-    await index.update(inMemory && options.session !== undefined ? sources.filter((source) => source.id.startsWith(options.session!)) : sources, options.onProgress, options.beforeReading);
+    await index.update(
+      inMemory && options.session !== undefined
+        ? sources.filter((source) => source.id.startsWith(options.session!))
+        : sources,
+      options.onProgress,
+      options.beforeReading,
+    );
     hits = index.reading(() => found(index, query, sources, options));
   } finally {
     await index.close();
@@ -123,19 +133,36 @@ interface Session {
 }
 
 /** The hits the index gives, ranked and cut there, each with its snippet. */
-function found(index: SearchIndex, query: Query | undefined, sources: readonly SearchSource[], options: SearchOptions): SearchHit[] {
+function found(
+  index: SearchIndex,
+  query: Query | undefined,
+  sources: readonly SearchSource[],
+  options: SearchOptions,
+): SearchHit[] {
   const slugs = new Map(sources.map((source) => [source.path, source.slug]));
-  const sessions = new Map<string, Session>([...index.sessions()].map(([path, session]) => [path, { ...session, slug: slugs.get(path) ?? null }]));
+  const sessions = new Map<string, Session>(
+    [...index.sessions()].map(([path, session]) => [path, { ...session, slug: slugs.get(path) ?? null }]),
+  );
   let chosen = [...sessions.values()];
   if (options.session !== undefined) chosen = chosen.filter((session) => session.id.startsWith(options.session!));
-  if (options.workspace !== undefined) chosen = chosen.filter((session) => inWorkspace(session, options.workspace!, options.platform));
+  if (options.workspace !== undefined)
+    chosen = chosen.filter((session) => inWorkspace(session, options.workspace!, options.platform));
   if (options.file !== undefined) {
-    const touched = new Set(index.fileDocuments().filter((document) => touches(document.text, sessions.get(document.path)!, options.file!)).map((document) => document.path));
+    const touched = new Set(
+      index
+        .fileDocuments()
+        .filter((document) => touches(document.text, sessions.get(document.path)!, options.file!))
+        .map((document) => document.path),
+    );
     chosen = chosen.filter((session) => touched.has(session.path));
   }
   const narrowed = options.session !== undefined || options.workspace !== undefined || options.file !== undefined;
   // The trigram index ignores case and needs three characters: a capital, a shorter word or a pattern is checked on the text.
-  const decided = query !== undefined && !options.regex && !query.caseSensitive && query.phrases.every((phrase) => [...phrase].length >= 3);
+  const decided =
+    query !== undefined &&
+    !options.regex &&
+    !query.caseSensitive &&
+    query.phrases.every((phrase) => [...phrase].length >= 3);
   const check =
     query === undefined
       ? (text: string, path: string) => (touches(text, sessions.get(path)!, options.file!) ? 1 : null)
@@ -158,7 +185,8 @@ function found(index: SearchIndex, query: Query | undefined, sources: readonly S
   });
   return documents.map((document) => {
     const session = sessions.get(document.path)!;
-    const matches = query === undefined ? [[[0, document.text.length] as [number, number]]] : (matchText(query, document.text) ?? []);
+    const matches =
+      query === undefined ? [[[0, document.text.length] as [number, number]]] : (matchText(query, document.text) ?? []);
     return {
       sessionId: session.id,
       title: session.title,
@@ -199,7 +227,8 @@ type PlacedMessage = { messageId: string | null; role: string; text: string };
 async function transcriptOf(path: string): Promise<PlacedMessage[]> {
   const messages: PlacedMessage[] = [];
   try {
-    for await (const { message } of (await openSession(path)).transcript()) messages.push({ messageId: message.id ?? null, role: message.role, text: messageText(message) });
+    for await (const { message } of (await openSession(path)).transcript())
+      messages.push({ messageId: message.id ?? null, role: message.role, text: messageText(message) });
   } catch {
     // Damage: the messages before it are still there to place a hit by.
   }
@@ -213,5 +242,11 @@ function placed(hit: SearchHit, messages: readonly PlacedMessage[], around: numb
   if (around === undefined) return { ...hit, index };
   if (index === null) return { ...hit, index, around: [] };
   const from = Math.max(0, index - around);
-  return { ...hit, index, around: messages.slice(from, index + around + 1).map((message, offset) => ({ ...message, index: from + offset, hit: from + offset === index })) };
+  return {
+    ...hit,
+    index,
+    around: messages
+      .slice(from, index + around + 1)
+      .map((message, offset) => ({ ...message, index: from + offset, hit: from + offset === index })),
+  };
 }

@@ -1,4 +1,9 @@
-import { describeConversation, readCopies, type ListedCopy, type ListedSession } from './listing/describe-conversation.js';
+import {
+  describeConversation,
+  readCopies,
+  type ListedCopy,
+  type ListedSession,
+} from './listing/describe-conversation.js';
 import { findSessionCopies } from './listing/find-session-copies.js';
 import { relocateHint } from './listing/relocate-hint.js';
 import { conversationsMatching, describeRoots } from './listing/find-session.js';
@@ -30,10 +35,15 @@ export interface SessionWhereabouts extends Omit<ListedSession, 'copies'> {
  * `reasonix --resume <id>` run from `context.cwd` finds it, and if not why and what would.
  * Throws `SessionNotFoundError` when nothing matches.
  */
-export async function locateSession(roots: readonly ReadRoot[], query: string, context: ResumeContext): Promise<SessionWhereabouts[]> {
+export async function locateSession(
+  roots: readonly ReadRoot[],
+  query: string,
+  context: ResumeContext,
+): Promise<SessionWhereabouts[]> {
   const found = await findSessionCopies([...roots]);
   const matching = conversationsMatching(groupConversations(found, context.platform), query);
-  if (matching.length === 0) throw new SessionNotFoundError(`no session matches ${JSON.stringify(query)} (${describeRoots(roots)})`);
+  if (matching.length === 0)
+    throw new SessionNotFoundError(`no session matches ${JSON.stringify(query)} (${describeRoots(roots)})`);
   return Promise.all(
     matching.map(async (conversation) => {
       const read = await readCopies(conversation, { verify: true, registries: found.registries });
@@ -47,7 +57,10 @@ export async function locateSession(roots: readonly ReadRoot[], query: string, c
 
 /** Each copy of a listed conversation with what `reasonix --resume` from `context.cwd` makes of it. */
 function verdictsOf(session: ListedSession, context: ResumeContext): LocatedCopy[] {
-  return session.copies.map((copy) => ({ ...copy, resume: resumeVerdict(copy, session.workspace, session.copies, context) }));
+  return session.copies.map((copy) => ({
+    ...copy,
+    resume: resumeVerdict(copy, session.workspace, session.copies, context),
+  }));
 }
 
 /**
@@ -75,14 +88,22 @@ export function resumeOfListed(session: ListedSession, context: ResumeContext): 
  * needs, or a global session copied into a workspace's store). Null when no command resumes it;
  * undefined when it cannot be judged (nothing there, or its store cannot be listed).
  */
-export async function resumeOfCopy(path: string, id: string, context: ResumeContext, roots: readonly ReadRoot[] = []): Promise<string | null | undefined> {
+export async function resumeOfCopy(
+  path: string,
+  id: string,
+  context: ResumeContext,
+  roots: readonly ReadRoot[] = [],
+): Promise<string | null | undefined> {
   // A root the system will not list is said by the commands that read roots; here it only loses the command.
   const locate = (where: readonly ReadRoot[]) =>
     locateSession(where, id, context).catch((error: unknown) => {
       if (error instanceof SessionNotFoundError || error instanceof FileSystemError) return [];
       throw error;
     });
-  const found = roots.length === 0 ? undefined : (await locate(roots)).find((whereabouts) => whereabouts.copies.some((copy) => copy.path === path));
+  const found =
+    roots.length === 0
+      ? undefined
+      : (await locate(roots)).find((whereabouts) => whereabouts.copies.some((copy) => copy.path === path));
   if (found) return found.resume.command;
   const own = await locate([{ kind: 'store', path: dirname(path) }]);
   const copy = own.flatMap((whereabouts) => whereabouts.copies).find((candidate) => candidate.path === path);

@@ -1,7 +1,13 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { filesStamp } from '../fs/files-stamp.js';
-import { EmptyTranscriptError, InvalidInputError, isCutAfter, NotASessionError, undefinedIfMissing } from '../errors/index.js';
+import {
+  EmptyTranscriptError,
+  InvalidInputError,
+  isCutAfter,
+  NotASessionError,
+  undefinedIfMissing,
+} from '../errors/index.js';
 import type { Cursor } from '../session/cursors/cursor.js';
 import { followSession, type FollowOptions } from '../session/cursors/follow.js';
 import { recordsSinceFile, type CursorFileOptions } from '../session/cursors/cursor-file.js';
@@ -11,12 +17,29 @@ import type { Message } from '../session/replay/message.js';
 import { readableOrThrow } from '../session/reading/read-json-file.js';
 import type { ResolvedBatch } from '../session/reading/read-events.js';
 import { readSession, type ReadSessionOptions, type SessionRead } from '../session/reading/read-session.js';
-import { batchesSince, readSince, type BatchSince, type ReadSince, type ReadSinceOptions } from '../session/cursors/read-since.js';
-import { recordsSinceNamed, type AcceptedRecordsCursor, type RecordsSince, type RecordsSinceOptions } from '../session/cursors/records-since.js';
+import {
+  batchesSince,
+  readSince,
+  type BatchSince,
+  type ReadSince,
+  type ReadSinceOptions,
+} from '../session/cursors/read-since.js';
+import {
+  recordsSinceNamed,
+  type AcceptedRecordsCursor,
+  type RecordsSince,
+  type RecordsSinceOptions,
+} from '../session/cursors/records-since.js';
 import { SESSION_FILES, sessionReadPaths } from '../session/reading/session-files.js';
 import { replayedBatches } from '../session/replay/replayed-batches.js';
 import { directoryRefusal } from '../session/reading/directory-refusal.js';
-import { canonicalTranscript, modelView, personView, type PersonMessage, type TimedMessage } from '../session/replay/views.js';
+import {
+  canonicalTranscript,
+  modelView,
+  personView,
+  type PersonMessage,
+  type TimedMessage,
+} from '../session/replay/views.js';
 import { workspaceOf } from '../session/reading/read-session.js';
 import { readJsonlSession } from './jsonl/read-jsonl-session.js';
 import { storeKindOf, type StoreKind } from './roots/store-kind.js';
@@ -137,10 +160,16 @@ function sharedWholeRead(files: string[], read: () => Promise<SessionRead>): () 
 }
 
 /** The views every store shares, over a whole read shared while `files` do not change. */
-function readerOver(id: string, path: string, files: string[], read: (options?: SessionReadOptions) => Promise<SessionRead>): SessionReader {
+function readerOver(
+  id: string,
+  path: string,
+  files: string[],
+  read: (options?: SessionReadOptions) => Promise<SessionRead>,
+): SessionReader {
   const whole = sharedWholeRead(files, () => read({ keep: 'whole' }));
   const keepsWhole = (options: SessionReadOptions = {}) =>
-    options.previews === undefined && (options.keep === 'whole' || (options.keep === undefined && options.retainContent !== false));
+    options.previews === undefined &&
+    (options.keep === 'whole' || (options.keep === undefined && options.retainContent !== false));
   return {
     id,
     path,
@@ -166,15 +195,30 @@ export async function openSession(path: string): Promise<OpenedSession> {
   if (!stats) throw new NotASessionError(`${full}: no such file or directory`, { file: full });
   if (stats.isFile() && full.endsWith('.jsonl')) {
     // Reasonix answers `no session matches` for a transcript of zero bytes: it is not a session.
-    if (stats.size === 0) throw new EmptyTranscriptError(`${full}: empty transcript: Reasonix does not list it (no session matches)`, { file: full, offset: 0 });
-    return { ...readerOver(basename(full).replace(/\.jsonl$/, ''), full, [full, `${full}.meta`], () => readJsonlSession(full)), format: 'jsonl', store: 'jsonl' };
+    if (stats.size === 0)
+      throw new EmptyTranscriptError(`${full}: empty transcript: Reasonix does not list it (no session matches)`, {
+        file: full,
+        offset: 0,
+      });
+    return {
+      ...readerOver(basename(full).replace(/\.jsonl$/, ''), full, [full, `${full}.meta`], () => readJsonlSession(full)),
+      format: 'jsonl',
+      store: 'jsonl',
+    };
   }
   if (!lstatOrMissing(join(full, SESSION_FILES.manifest)) && !lstatOrMissing(join(full, SESSION_FILES.log))) {
-    throw new NotASessionError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, { file: full });
+    throw new NotASessionError(`${full}: not a session (a sessions-v4 directory or a .jsonl transcript)`, {
+      file: full,
+    });
   }
   const id = basename(full);
   const session: OpenedLogSession = {
-    ...readerOver(id, full, [join(full, SESSION_FILES.log), join(full, SESSION_FILES.manifest), join(full, SESSION_FILES.header)], (options = {}) => readSession(full, options)),
+    ...readerOver(
+      id,
+      full,
+      [join(full, SESSION_FILES.log), join(full, SESSION_FILES.manifest), join(full, SESSION_FILES.header)],
+      (options = {}) => readSession(full, options),
+    ),
     format: 'v4',
     store: storeKindOf(full),
     async *events() {
@@ -206,7 +250,8 @@ export async function openSession(path: string): Promise<OpenedSession> {
         cursor,
         options,
       ),
-    recordsSinceFile: (file, options) => recordsSinceFile((cursor, since) => session.recordsSince(cursor, since), file, sessionReadPaths(full), options),
+    recordsSinceFile: (file, options) =>
+      recordsSinceFile((cursor, since) => session.recordsSince(cursor, since), file, sessionReadPaths(full), options),
     follow: (options = {}) => followSession(full, id, options),
   };
   return session;
@@ -232,5 +277,8 @@ function lstatOrMissing(path: string): Stats | undefined {
 export async function openLogSession(path: string): Promise<OpenedLogSession> {
   const session = await openSession(path);
   if (session.format === 'v4') return session;
-  throw new InvalidInputError(`${session.path}: a JSONL transcript is read whole; migrate it to sessions-v4 to read it incrementally`, { file: session.path });
+  throw new InvalidInputError(
+    `${session.path}: a JSONL transcript is read whole; migrate it to sessions-v4 to read it incrementally`,
+    { file: session.path },
+  );
 }

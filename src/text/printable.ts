@@ -8,7 +8,8 @@
  * (U+FFF9–U+FFFB). The zero-width joiner and non-joiner (U+200C, U+200D) stay: scripts and emoji
  * sequences need them, and they move nothing.
  */
-const FORMAT_CONTROLS = '\\u061c\\u200b\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\ufff9-\\ufffb';
+const FORMAT_CONTROLS =
+  '\\u061c\\u200b\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\ufff9-\\ufffb';
 const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${FORMAT_CONTROLS}]`, 'g');
 /** The same, less line feeds and tabs: what text that keeps its lines (a code block, a `<pre>`) must not hold. */
 const UNSAFE_BUT_LINES = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${FORMAT_CONTROLS}]`, 'g');
@@ -17,7 +18,10 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 /** One unsafe character as the escape a person reads: `\n`, `\x1b`, `\u202e`. */
 function escapeOf(character: string): string {
   const code = character.charCodeAt(0);
-  return NAMED[character] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  return (
+    NAMED[character] ??
+    (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
+  );
 }
 
 /** How `printable` treats line breaks. */
@@ -35,5 +39,7 @@ export interface PrintableOptions {
  * (`\n`, `\x1b`, `\u202e`), the rest as is. The one escape every command's text and every page uses.
  */
 export function printable(text: string, options: PrintableOptions = {}): string {
-  return options.keepLines ? text.replace(/\r\n/g, '\n').replace(UNSAFE_BUT_LINES, escapeOf) : text.replace(UNSAFE, escapeOf);
+  return options.keepLines
+    ? text.replace(/\r\n/g, '\n').replace(UNSAFE_BUT_LINES, escapeOf)
+    : text.replace(UNSAFE, escapeOf);
 }

@@ -17,7 +17,12 @@ export function diffLines(before: string, after: string): DiffLine[] {
   let start = 0;
   while (start < old.length && start < next.length && old[start] === next[start]) start += 1;
   let end = 0;
-  while (end < old.length - start && end < next.length - start && old[old.length - 1 - end] === next[next.length - 1 - end]) end += 1;
+  while (
+    end < old.length - start &&
+    end < next.length - start &&
+    old[old.length - 1 - end] === next[next.length - 1 - end]
+  )
+    end += 1;
   const same = (text: string): DiffLine => ({ kind: 'same', text });
   const middle = alignMiddle(old.slice(start, old.length - end), next.slice(start, next.length - end));
   return [...old.slice(0, start).map(same), ...middle, ...old.slice(old.length - end).map(same)];
@@ -25,13 +30,17 @@ export function diffLines(before: string, after: string): DiffLine[] {
 
 function alignMiddle(old: string[], next: string[]): DiffLine[] {
   if (old.length * next.length > LCS_CELLS) {
-    return [...old.map((text) => ({ kind: 'removed' as const, text })), ...next.map((text) => ({ kind: 'added' as const, text }))];
+    return [
+      ...old.map((text) => ({ kind: 'removed' as const, text })),
+      ...next.map((text) => ({ kind: 'added' as const, text })),
+    ];
   }
   // lengths[i][j]: the longest common subsequence of old[i..] and next[j..].
   const lengths = Array.from({ length: old.length + 1 }, () => new Uint32Array(next.length + 1));
   for (let i = old.length - 1; i >= 0; i -= 1) {
     for (let j = next.length - 1; j >= 0; j -= 1) {
-      lengths[i]![j] = old[i] === next[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+      lengths[i]![j] =
+        old[i] === next[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
     }
   }
   const lines: DiffLine[] = [];

@@ -18,5 +18,8 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
  * is also read with `cat`, where they would act on the terminal, and a browser would reorder by them.
  */
 export function escapeHtml(text: string): string {
-  return printable(wellFormed(text), { keepLines: true }).replace(/[&<>"']/g, (character: string) => ENTITIES[character]!);
+  return printable(wellFormed(text), { keepLines: true }).replace(
+    /[&<>"']/g,
+    (character: string) => ENTITIES[character]!,
+  );
 }

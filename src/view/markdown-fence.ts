@@ -33,7 +33,9 @@ export function inlineCode(text: string): string {
  * every ASCII punctuation character.
  */
 export function markdownText(text: string): string {
-  return shown(text).replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()#+\-.!<>&|~:@]/g, '\\$&');
+  return shown(text)
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/[\\`*_{}[\]()#+\-.!<>&|~:@]/g, '\\$&');
 }
 
 /**

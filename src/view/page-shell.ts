@@ -35,4 +35,5 @@ export function pageEnd(footer: string): string {
 }
 
 /** Open- and close-all buttons, shown only when the script runs. */
-export const FOLD_CONTROLS = '<div class="controls" id="controls" hidden><button type="button" id="expand-all">Expand all</button><button type="button" id="collapse-all">Collapse all</button></div>\n';
+export const FOLD_CONTROLS =
+  '<div class="controls" id="controls" hidden><button type="button" id="expand-all">Expand all</button><button type="button" id="collapse-all">Collapse all</button></div>\n';

@@ -41,9 +41,16 @@ export async function carriesGeneratorMark(path: string): Promise<boolean> {
  * are the wrong kind of path; a file it did not write (no generator mark) is someone else's, written
  * over only with `force`. `given` is the path as the user gave it.
  */
-export async function checkPageFile(path: string, given: string, options: { force: boolean; reading: ReadPaths }): Promise<void> {
+export async function checkPageFile(
+  path: string,
+  given: string,
+  options: { force: boolean; reading: ReadPaths },
+): Promise<void> {
   const entry = await checkFile(path, given);
   await checkOutside(path, given, 'file', options.reading);
   if (!entry || options.force || (await carriesGeneratorMark(path))) return;
-  throw new OverwriteRefusedError(`${given}: a file rxstore did not write (it has no generator mark); --force writes over it`, { file: given });
+  throw new OverwriteRefusedError(
+    `${given}: a file rxstore did not write (it has no generator mark); --force writes over it`,
+    { file: given },
+  );
 }

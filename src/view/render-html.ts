@@ -4,7 +4,16 @@ import { escapeHtml } from './escape-html.js';
 import { FOLD_CONTROLS, pageEnd, pageStart } from './page-shell.js';
 import type { SessionView, ViewHeader, ViewItem } from './session-view.js';
 import type { ToolCallView } from './tool-call-view.js';
-import { describeProblem, formatClock, headerFacts, LIMITS, plural, roleLabel, toolBadges, turnNote } from './view-format.js';
+import {
+  describeProblem,
+  formatClock,
+  headerFacts,
+  LIMITS,
+  plural,
+  roleLabel,
+  toolBadges,
+  turnNote,
+} from './view-format.js';
 
 /**
  * A session as one self-contained HTML page, streamed a piece at a time. Every text from the
@@ -50,7 +59,9 @@ function itemHtml(item: ViewItem): string {
     case 'compaction':
       return (
         '<div class="marker warn">Context compacted here: earlier messages stay in the transcript, the model was sent a summary from now on</div>\n' +
-        (item.summary ? `<details class="more summary-box"><summary>The summary the model was sent</summary>${textHtml(item.summary, LIMITS.message)}</details>\n` : '')
+        (item.summary
+          ? `<details class="more summary-box"><summary>The summary the model was sent</summary>${textHtml(item.summary, LIMITS.message)}</details>\n`
+          : '')
       );
     case 'turn':
       return `<div class="marker ${item.status === 'in_progress' ? 'warn' : 'fail'}">${escapeHtml(turnNote(item.status))}</div>\n`;
@@ -63,11 +74,20 @@ function anchor(messageId: string | null): string {
 }
 
 function messageHtml(item: Extract<ViewItem, { type: 'message' }>): string {
-  const roleClass = item.role === 'user' ? 'user' : item.role === 'assistant' ? 'assistant' : item.role === 'system' ? 'system' : 'other';
+  const roleClass =
+    item.role === 'user'
+      ? 'user'
+      : item.role === 'assistant'
+        ? 'assistant'
+        : item.role === 'system'
+          ? 'system'
+          : 'other';
   let html = `<article class="msg ${roleClass}"${anchor(item.messageId)}>\n<div class="who"><span class="role">${escapeHtml(roleLabel(item.role))}</span><span>${escapeHtml(formatClock(item.time))}</span>`;
-  if (item.storedBytes !== null) html += `<span class="badge plain">${escapeHtml(formatBytes(item.bytes))} · content store</span>`;
+  if (item.storedBytes !== null)
+    html += `<span class="badge plain">${escapeHtml(formatBytes(item.bytes))} · content store</span>`;
   html += '</div>\n<div class="body">';
-  if (item.reasoning) html += `<details class="reasoning"><summary>Reasoning</summary>${textHtml(item.reasoning, LIMITS.message)}</details>`;
+  if (item.reasoning)
+    html += `<details class="reasoning"><summary>Reasoning</summary>${textHtml(item.reasoning, LIMITS.message)}</details>`;
   const head = cutText(item.text, item.role === 'system' ? LIMITS.systemHead : LIMITS.messageHead);
   // A long message (or one large enough for the content store) shows its start; the rest is one click away.
   if (item.role === 'system' || item.storedBytes !== null || head.moreLines > 0) {
@@ -105,7 +125,9 @@ function messageTextHtml(text: string): string {
   return html;
 }
 
-type MessagePart = { code: false; text: string } | { code: true; open: string; text: string; close: string | undefined };
+type MessagePart =
+  | { code: false; text: string }
+  | { code: true; open: string; text: string; close: string | undefined };
 
 /** Prose and fenced blocks of a message, in order, with their fence lines; an unclosed fence runs to the end. */
 function splitFences(text: string): MessagePart[] {
@@ -120,7 +142,12 @@ function splitFences(text: string): MessagePart[] {
     const bodyStart = open.index + open[0].length;
     const found = close.exec(text.slice(bodyStart));
     const bodyEnd = found ? bodyStart + found.index : text.length;
-    parts.push({ code: true, open: open[0].slice(0, -1), text: text.slice(bodyStart, bodyEnd).replace(/\n$/, ''), close: found?.[0] });
+    parts.push({
+      code: true,
+      open: open[0].slice(0, -1),
+      text: text.slice(bodyStart, bodyEnd).replace(/\n$/, ''),
+      close: found?.[0],
+    });
     at = found ? bodyEnd + found[0].length : text.length;
     fence.lastIndex = at;
   }
@@ -130,15 +157,25 @@ function splitFences(text: string): MessagePart[] {
 
 function toolHtml(call: ToolCallView, time: string, messageIds: readonly string[]): string {
   // The first id anchors the call; a second (its result's) an empty mark inside it.
-  let html = `<details class="tool"${anchor(messageIds[0] ?? null)}><summary>${messageIds.slice(1).map((id) => `<span${anchor(id)}></span>`).join('')}<span class="name mono">${escapeHtml(call.name)}</span><span class="target mono">${escapeHtml(call.target)}</span>`;
+  let html = `<details class="tool"${anchor(messageIds[0] ?? null)}><summary>${messageIds
+    .slice(1)
+    .map((id) => `<span${anchor(id)}></span>`)
+    .join(
+      '',
+    )}<span class="name mono">${escapeHtml(call.name)}</span><span class="target mono">${escapeHtml(call.target)}</span>`;
   for (const badge of toolBadges(call)) html += `<span class="badge ${badge.tone}">${escapeHtml(badge.text)}</span>`;
-  if (call.result && call.result.storedBytes !== null) html += `<span class="badge plain">${escapeHtml(formatBytes(call.result.bytes))}</span>`;
+  if (call.result && call.result.storedBytes !== null)
+    html += `<span class="badge plain">${escapeHtml(formatBytes(call.result.bytes))}</span>`;
   html += `</summary>\n<div class="part"><h3>Arguments · ${escapeHtml(formatClock(time))}</h3>${textHtml(call.arguments || '(none)', LIMITS.toolArguments)}</div>\n`;
-  for (const edit of call.edits) html += `<div class="part"><h3>Change to <span class="path mono">${escapeHtml(edit.path || 'the file')}</span></h3>${diffHtml(edit.lines)}</div>\n`;
+  for (const edit of call.edits)
+    html += `<div class="part"><h3>Change to <span class="path mono">${escapeHtml(edit.path || 'the file')}</span></h3>${diffHtml(edit.lines)}</div>\n`;
   if (call.result) {
     // One size for an output: its text's. The stored payload (JSON, escapes and all) is larger, and named as such.
     const { bytes, storedBytes } = call.result;
-    const size = storedBytes !== null ? ` · ${formatBytes(bytes)} of text, kept in the content store as a ${formatBytes(storedBytes)} JSON payload` : '';
+    const size =
+      storedBytes !== null
+        ? ` · ${formatBytes(bytes)} of text, kept in the content store as a ${formatBytes(storedBytes)} JSON payload`
+        : '';
     html += `<div class="part"><h3>Output${escapeHtml(size)}</h3>${textHtml(call.result.text || '(no output)', LIMITS.toolOutput)}</div>\n`;
   } else {
     html += '<div class="part"><p class="cut">No result was recorded for this call.</p></div>\n';

@@ -2,7 +2,16 @@ import { cutText, formatBytes } from './cut-text.js';
 import { fencedBlock, htmlBlockText, inlineCode, markdownText } from './markdown-fence.js';
 import type { SessionView, ViewHeader, ViewItem } from './session-view.js';
 import type { ToolCallView } from './tool-call-view.js';
-import { describeProblem, formatClock, headerFacts, LIMITS, plural, roleLabel, toolBadges, turnNote } from './view-format.js';
+import {
+  describeProblem,
+  formatClock,
+  headerFacts,
+  LIMITS,
+  plural,
+  roleLabel,
+  toolBadges,
+  turnNote,
+} from './view-format.js';
 
 /**
  * A session as Markdown for an issue or a pull request, streamed a piece at a time. Text from
@@ -22,14 +31,16 @@ function headerMarkdown(header: ViewHeader): string {
   for (const [name, value] of facts) md += `- **${name}:** ${inlineCode(value)}\n`;
   if (header.resume) md += `- **Resume:** ${inlineCode(header.resume)}\n`;
   md += '\n';
-  for (const problem of header.damage) md += `> [!CAUTION]\n> **Reasonix would refuse this session.** ${markdownText(describeProblem(problem))}. What follows was read before it.\n\n`;
+  for (const problem of header.damage)
+    md += `> [!CAUTION]\n> **Reasonix would refuse this session.** ${markdownText(describeProblem(problem))}. What follows was read before it.\n\n`;
   return `${md}---\n\n`;
 }
 
 function itemMarkdown(item: ViewItem): string {
   switch (item.type) {
     case 'message': {
-      if (item.role === 'system') return `<details><summary>System prompt</summary>\n\n${fencedBlock(cutText(item.text, LIMITS.markdownMessage).shown, 'text')}\n</details>\n\n`;
+      if (item.role === 'system')
+        return `<details><summary>System prompt</summary>\n\n${fencedBlock(cutText(item.text, LIMITS.markdownMessage).shown, 'text')}\n</details>\n\n`;
       let md = `### ${markdownText(roleLabel(item.role))} · ${formatClock(item.time)}${item.storedBytes !== null ? ` · ${formatBytes(item.bytes)}` : ''}\n\n`;
       const cut = cutText(item.text, LIMITS.markdownMessage);
       md += fencedBlock(cut.shown, 'text');
@@ -50,7 +61,9 @@ function toolMarkdown(call: ToolCallView): string {
   let md = `<details><summary>${htmlBlockText(summary)}</summary>\n\n`;
   md += `Arguments:\n\n${fencedBlock(cutText(call.arguments || '(none)', LIMITS.markdownOutput).shown, 'json')}\n`;
   for (const edit of call.edits) {
-    const diff = edit.lines.map((line) => `${line.kind === 'added' ? '+' : line.kind === 'removed' ? '-' : ' '}${line.text}`).join('\n');
+    const diff = edit.lines
+      .map((line) => `${line.kind === 'added' ? '+' : line.kind === 'removed' ? '-' : ' '}${line.text}`)
+      .join('\n');
     const cut = cutText(diff, LIMITS.markdownOutput);
     md += `Change to ${inlineCode(edit.path || 'the file')}:\n\n${fencedBlock(cut.shown, 'diff')}${cutNote(cut.moreLines, 0)}\n`;
   }
@@ -64,5 +77,7 @@ function toolMarkdown(call: ToolCallView): string {
 }
 
 function cutNote(moreLines: number, bytes: number): string {
-  return moreLines > 0 ? `\n_… ${plural(moreLines, 'more line')} not shown${bytes > 0 ? ` (${formatBytes(bytes)} in all)` : ''}._\n` : '';
+  return moreLines > 0
+    ? `\n_… ${plural(moreLines, 'more line')} not shown${bytes > 0 ? ` (${formatBytes(bytes)} in all)` : ''}._\n`
+    : '';
 }

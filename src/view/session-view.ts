@@ -1,4 +1,15 @@
-import { isoTime, isSessionVerdict, type RxError, type Problem, type Message, type SessionRead, type TimedMessage, workspaceOf, type OpenedSession, type Platform } from '../index.js';
+import {
+  isoTime,
+  isSessionVerdict,
+  type RxError,
+  type Problem,
+  type Message,
+  type SessionRead,
+  type TimedMessage,
+  workspaceOf,
+  type OpenedSession,
+  type Platform,
+} from '../index.js';
 import { z } from 'zod';
 import { problemFromError } from '../errors/index.js';
 import { flatToolCall } from '../session/replay/message.js';
@@ -145,10 +156,13 @@ export async function readSessionView(session: OpenedSession, options: SessionVi
             });
           } else if (event.kind === 'tool/result') {
             const result = ToolResultEventSchema.safeParse(payload);
-            if (result.success && result.data.durationMs !== undefined) assembler.eventDurations.set(result.data.id, result.data.durationMs);
+            if (result.success && result.data.durationMs !== undefined)
+              assembler.eventDurations.set(result.data.id, result.data.durationMs);
           } else if (COMPACTION_KINDS.has(event.kind)) {
             const parsed = PayloadSchemas.compaction.safeParse(payload);
-            const summary = parsed.success ? parsed.data.messages.find((message) => message.content?.startsWith(SUMMARY_OPENING)) : undefined;
+            const summary = parsed.success
+              ? parsed.data.messages.find((message) => message.content?.startsWith(SUMMARY_OPENING))
+              : undefined;
             if (summary?.content) assembler.summaries.set(event.seq, summary.content);
           }
         });
@@ -219,7 +233,12 @@ class ItemAssembler {
       const call = this.pending.get(callId) ?? { name: message.name ?? '', arguments: '', time };
       this.pending.delete(callId);
       const messageIds = [call.messageId, message.id].filter((id): id is string => id !== undefined);
-      yield { type: 'tool', time: call.time, call: toolCallView(call, found, this.eventDurations.get(callId)), messageIds };
+      yield {
+        type: 'tool',
+        time: call.time,
+        call: toolCallView(call, found, this.eventDurations.get(callId)),
+        messageIds,
+      };
       this.eventDurations.delete(callId);
       return;
     }
@@ -228,12 +247,28 @@ class ItemAssembler {
     const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : '';
     const shown = person.content !== '' || reasoning !== '' || !person.toolCalls;
     if (shown) {
-      yield { type: 'message', role: person.role, time, text: person.content, reasoning, bytes: Buffer.byteLength(person.content), storedBytes: found.storedBytes, messageId: message.id ?? null };
+      yield {
+        type: 'message',
+        role: person.role,
+        time,
+        text: person.content,
+        reasoning,
+        bytes: Buffer.byteLength(person.content),
+        storedBytes: found.storedBytes,
+        messageId: message.id ?? null,
+      };
     }
     // A message of calls alone is anchored at its first call.
-    (message.tool_calls ?? []).map(flatToolCall).forEach((call, index) =>
-      this.pending.set(call.id, { name: call.name, arguments: call.arguments, time, ...(!shown && index === 0 && message.id !== undefined ? { messageId: message.id } : {}) }),
-    );
+    (message.tool_calls ?? [])
+      .map(flatToolCall)
+      .forEach((call, index) =>
+        this.pending.set(call.id, {
+          name: call.name,
+          arguments: call.arguments,
+          time,
+          ...(!shown && index === 0 && message.id !== undefined ? { messageId: message.id } : {}),
+        }),
+      );
   }
 
   *finish(): Generator<ViewItem> {
@@ -261,12 +296,24 @@ class ItemAssembler {
   }
 
   private *unanswered(): Generator<ViewItem> {
-    for (const call of this.pending.values()) yield { type: 'tool', time: call.time, call: toolCallView(call, undefined), messageIds: call.messageId === undefined ? [] : [call.messageId] };
+    for (const call of this.pending.values())
+      yield {
+        type: 'tool',
+        time: call.time,
+        call: toolCallView(call, undefined),
+        messageIds: call.messageId === undefined ? [] : [call.messageId],
+      };
     this.pending.clear();
   }
 }
 
-function headerOf(session: OpenedSession, read: SessionRead, visible: TimedMessage[], platform: Platform, resume: string | null | undefined): ViewHeader {
+function headerOf(
+  session: OpenedSession,
+  read: SessionRead,
+  visible: TimedMessage[],
+  platform: Platform,
+  resume: string | null | undefined,
+): ViewHeader {
   const count = (role: string) => visible.filter((entry) => entry.message.role === role).length;
   const workspace = workspaceOf(read) ?? null;
   const projection = read.projection;
@@ -305,7 +352,6 @@ function resumeCommand(session: OpenedSession, workspace: string | null, platfor
   const command = reasonixResume(session.id, platform);
   return workspace ? fromFolder(workspace, command, platform) : command;
 }
-
 
 function unreadableView(session: OpenedSession, error: RxError): SessionView {
   const problem = problemFromError(error);

@@ -12,7 +12,9 @@ const NO_WORKSPACE = '(no workspace)';
  */
 export function siteIndexHtml(pages: SitePage[], generatedAt: string): string {
   const groups = new Map<string, SitePage[]>();
-  const newestFirst = [...pages].sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '') || a.id.localeCompare(b.id));
+  const newestFirst = [...pages].sort(
+    (a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '') || a.id.localeCompare(b.id),
+  );
   for (const page of newestFirst) {
     const workspace = page.workspace ?? NO_WORKSPACE;
     groups.set(workspace, [...(groups.get(workspace) ?? []), page]);
@@ -38,5 +40,7 @@ export function siteIndexHtml(pages: SitePage[], generatedAt: string): string {
 /** A time as its date and its clock, each kept on one line: a narrow column breaks between them, never inside. */
 function timeHtml(iso: string | null): string {
   const [date, ...clock] = formatTime(iso).split(' ');
-  return clock.length === 0 ? escapeHtml(date!) : `<span class="nowrap">${escapeHtml(date!)}</span> <span class="nowrap">${escapeHtml(clock.join(' '))}</span>`;
+  return clock.length === 0
+    ? escapeHtml(date!)
+    : `<span class="nowrap">${escapeHtml(date!)}</span> <span class="nowrap">${escapeHtml(clock.join(' '))}</span>`;
 }

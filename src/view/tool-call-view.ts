@@ -75,13 +75,17 @@ export function toolCallView(
   };
 }
 
-function resultView({ message, storedBytes }: { message: Message; storedBytes: number | null }, eventDurationMs: number | undefined): ToolResultView {
+function resultView(
+  { message, storedBytes }: { message: Message; storedBytes: number | null },
+  eventDurationMs: number | undefined,
+): ToolResultView {
   const execution = ToolExecutionSchema.safeParse(message.tool_execution ?? {});
   const facts = execution.success ? execution.data : {};
   const runState = typeof message.tool_run_state === 'string' ? message.tool_run_state : undefined;
   const state = facts.state ?? runState;
   const exitCode = typeof facts.exitCode === 'number' ? facts.exitCode : undefined;
-  const durationMs = facts.durationMs ?? (eventDurationMs !== undefined && eventDurationMs > 0 ? eventDurationMs : undefined);
+  const durationMs =
+    facts.durationMs ?? (eventDurationMs !== undefined && eventDurationMs > 0 ? eventDurationMs : undefined);
   const output = messageText(message);
   return {
     text: output,
@@ -97,10 +101,15 @@ function resultView({ message, storedBytes }: { message: Message; storedBytes: n
 function targetOf(name: string, args: Args): string {
   if (SHELL_TOOLS.has(name)) return text(args.command) || text(args.script);
   const path = text(args.path) || text(args.file_path) || text(args.notebook_path);
-  if (name === 'move_file') return `${text(args.source) || text(args.from) || path} → ${text(args.destination) || text(args.to) || text(args.target)}`;
+  if (name === 'move_file')
+    return `${text(args.source) || text(args.from) || path} → ${text(args.destination) || text(args.to) || text(args.target)}`;
   if (path) return path;
   // Any other tool: its first string argument says most about it (a query, a pattern, a URL).
-  return Object.values(args).map(text).find((value) => value !== '') ?? '';
+  return (
+    Object.values(args)
+      .map(text)
+      .find((value) => value !== '') ?? ''
+  );
 }
 
 function editsOf(name: string, args: Args): ToolCallView['edits'] {

@@ -49,7 +49,10 @@ export function headerFacts(header: ViewHeader): [string, string][] {
     ['Updated', formatTime(header.updatedAt)],
     ['Model', header.model ?? '—'],
     ['Messages', describeCounts(header.counts)],
-    ['Turns', `${header.counts.turns}${header.counts.compactions > 0 ? ` · ${plural(header.counts.compactions, 'compaction')}` : ''}`],
+    [
+      'Turns',
+      `${header.counts.turns}${header.counts.compactions > 0 ? ` · ${plural(header.counts.compactions, 'compaction')}` : ''}`,
+    ],
     ['Status', header.status],
   ];
 }
@@ -63,9 +66,11 @@ export function toolBadges(call: ToolCallView): { text: string; tone: 'ok' | 'fa
   const result = call.result;
   if (!result) return [{ text: 'no result', tone: 'warn' }];
   const badges: { text: string; tone: 'ok' | 'fail' | 'warn' | 'plain' }[] = [];
-  if (result.exitCode !== undefined) badges.push({ text: `exit ${result.exitCode}`, tone: result.exitCode === 0 ? 'ok' : 'fail' });
+  if (result.exitCode !== undefined)
+    badges.push({ text: `exit ${result.exitCode}`, tone: result.exitCode === 0 ? 'ok' : 'fail' });
   else if (result.failed) badges.push({ text: result.state ?? 'failed', tone: 'fail' });
-  else if (result.state !== undefined && result.state !== 'completed') badges.push({ text: result.state, tone: 'warn' });
+  else if (result.state !== undefined && result.state !== 'completed')
+    badges.push({ text: result.state, tone: 'warn' });
   if (result.durationMs !== undefined) badges.push({ text: formatDuration(result.durationMs), tone: 'plain' });
   return badges;
 }
@@ -81,7 +86,11 @@ export function turnNote(status: string): string {
 /** One line for a problem: code, what, where. */
 export function describeProblem(problem: Problem): string {
   const { file, offset, line } = problem.data;
-  const where = [file, offset !== undefined ? `offset ${offset}` : undefined, line !== undefined ? `line ${line}` : undefined]
+  const where = [
+    file,
+    offset !== undefined ? `offset ${offset}` : undefined,
+    line !== undefined ? `line ${line}` : undefined,
+  ]
     .filter((part) => part !== undefined)
     .join(', ');
   return `${problem.code}: ${problem.message}${where ? ` (${where})` : ''}`;

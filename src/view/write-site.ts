@@ -1,4 +1,11 @@
-import { OverwriteRefusedError, RxError, WriterOwnedError, type ListedSession, openSession, type Platform } from '../index.js';
+import {
+  OverwriteRefusedError,
+  RxError,
+  WriterOwnedError,
+  type ListedSession,
+  openSession,
+  type Platform,
+} from '../index.js';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -14,7 +21,14 @@ import { readSessionView } from './session-view.js';
 import { siteIndexHtml } from './site-index.js';
 import { describeProblem } from './view-format.js';
 import { carriesGeneratorMark, entryAt } from './page-target.js';
-import { pageFileName, RENDERER_VERSION, SITE_STATE_FILE, SiteStateSchema, type SitePage, type SiteState } from './site-state.js';
+import {
+  pageFileName,
+  RENDERER_VERSION,
+  SITE_STATE_FILE,
+  SiteStateSchema,
+  type SitePage,
+  type SiteState,
+} from './site-state.js';
 
 export interface SiteReport {
   index: string;
@@ -33,7 +47,11 @@ export interface SiteReport {
  * removed. Every file is written through a temp file and a rename, after its size is checked; a
  * file or folder rxstore did not write is refused unless `force` (`OverwriteRefusedError`).
  */
-export async function writeSite(sessions: AsyncIterable<ListedSession>, dir: string, options: SiteOptions): Promise<SiteReport> {
+export async function writeSite(
+  sessions: AsyncIterable<ListedSession>,
+  dir: string,
+  options: SiteOptions,
+): Promise<SiteReport> {
   const given = options.given ?? dir;
   await checkFolder(dir, given);
   await mkdir(dir, { recursive: true, mode: OUTPUT_DIR_MODE });
@@ -42,7 +60,9 @@ export async function writeSite(sessions: AsyncIterable<ListedSession>, dir: str
     return await withStoreLock(dir, () => writeSiteHeld(sessions, dir, options));
   } catch (error) {
     if (error instanceof WriterOwnedError && error.data.file === join(dir, SITE_LOCK)) {
-      throw new WriterOwnedError(`${given}: another rxstore is writing this site; try again once it is done`, { file: given });
+      throw new WriterOwnedError(`${given}: another rxstore is writing this site; try again once it is done`, {
+        file: given,
+      });
     }
     throw error;
   }
@@ -62,7 +82,11 @@ export interface SiteOptions {
 /** The lock `withStoreLock` holds in the site folder while a run writes it. */
 const SITE_LOCK = '.rxstore.lock';
 
-async function writeSiteHeld(sessions: AsyncIterable<ListedSession>, dir: string, options: SiteOptions): Promise<SiteReport> {
+async function writeSiteHeld(
+  sessions: AsyncIterable<ListedSession>,
+  dir: string,
+  options: SiteOptions,
+): Promise<SiteReport> {
   const force = options.force ?? false;
   const given = options.given ?? dir;
   const shown = (name: string) => join(given, name);
@@ -77,16 +101,29 @@ async function writeSiteHeld(sessions: AsyncIterable<ListedSession>, dir: string
   const known = new Map<string, SitePage>();
   if (previous?.renderer === RENDERER_VERSION) for (const page of previous.pages) known.set(page.file, page);
 
-  const report: SiteReport = { index: join(dir, 'index.html'), sessions: 0, written: 0, unchanged: 0, removed: 0, damaged: [] };
+  const report: SiteReport = {
+    index: join(dir, 'index.html'),
+    sessions: 0,
+    written: 0,
+    unchanged: 0,
+    removed: 0,
+    damaged: [],
+  };
   const indexEntry = await entryAt(report.index);
   if (indexEntry && !force && !(await ours(report.index))) {
-    throw new OverwriteRefusedError(`${shown('index.html')}: a file rxstore did not write (it has no generator mark); --force writes the site over it`, { file: shown('index.html') });
+    throw new OverwriteRefusedError(
+      `${shown('index.html')}: a file rxstore did not write (it has no generator mark); --force writes the site over it`,
+      { file: shown('index.html') },
+    );
   }
   const pagesEntry = await entryAt(pagesDir);
   if (pagesEntry && !pagesEntry.isDirectory()) {
     // A symlink is never followed out of the site: what it leads to is not rxstore's to write.
     const what = pagesEntry.isSymbolicLink() ? 'a symlink' : 'not a folder';
-    throw new OverwriteRefusedError(`${shown('sessions')}: ${what}; rxstore writes pages only into a folder of its own there`, { file: shown('sessions') });
+    throw new OverwriteRefusedError(
+      `${shown('sessions')}: ${what}; rxstore writes pages only into a folder of its own there`,
+      { file: shown('sessions') },
+    );
   }
   await mkdir(pagesDir, { recursive: true, mode: OUTPUT_DIR_MODE });
   const pages: SitePage[] = [];
@@ -105,16 +142,26 @@ async function writeSiteHeld(sessions: AsyncIterable<ListedSession>, dir: string
       continue;
     }
     if (entry && !force && !(await ours(pagePath))) {
-      throw new OverwriteRefusedError(`${shown(join('sessions', file))}: a file rxstore did not write (it has no generator mark); --force writes over it`, { file: shown(join('sessions', file)) });
+      throw new OverwriteRefusedError(
+        `${shown(join('sessions', file))}: a file rxstore did not write (it has no generator mark); --force writes over it`,
+        { file: shown(join('sessions', file)) },
+      );
     }
     let view;
     try {
-      view = await readSessionView(await openSession(listed.path), { platform: options.platform, ...(options.resume ? { resume: options.resume(listed) } : {}) });
+      view = await readSessionView(await openSession(listed.path), {
+        platform: options.platform,
+        ...(options.resume ? { resume: options.resume(listed) } : {}),
+      });
     } catch (error) {
       // One session rxstore cannot read (the system refuses it, it is larger than rxstore holds) gets no
       // page and a line with its code; the site goes on with the rest.
       if (!(error instanceof RxError)) throw error;
-      report.damaged.push({ id: listed.id, path: listed.path, problem: `${error.code}: ${error.data.file && !error.message.startsWith(error.data.file) ? `${error.data.file}: ` : ''}${error.message}` });
+      report.damaged.push({
+        id: listed.id,
+        path: listed.path,
+        problem: `${error.code}: ${error.data.file && !error.message.startsWith(error.data.file) ? `${error.data.file}: ` : ''}${error.message}`,
+      });
       continue;
     }
     await writeStreamAtomic(pagePath, renderHtml(view), { mode: OUTPUT_FILE_MODE });
@@ -147,8 +194,12 @@ async function writeSiteHeld(sessions: AsyncIterable<ListedSession>, dir: string
     await rm(path, { force: true });
     report.removed += 1;
   }
-  await writeFileAtomic(report.index, siteIndexHtml(pages, (options.now ?? new Date()).toISOString()), { mode: OUTPUT_FILE_MODE });
-  await writeFileAtomic(statePath, `${JSON.stringify({ format: 1, renderer: RENDERER_VERSION, pages }, null, 1)}\n`, { mode: OUTPUT_FILE_MODE });
+  await writeFileAtomic(report.index, siteIndexHtml(pages, (options.now ?? new Date()).toISOString()), {
+    mode: OUTPUT_FILE_MODE,
+  });
+  await writeFileAtomic(statePath, `${JSON.stringify({ format: 1, renderer: RENDERER_VERSION, pages }, null, 1)}\n`, {
+    mode: OUTPUT_FILE_MODE,
+  });
   return report;
 }
 
@@ -165,15 +216,23 @@ async function siteState(dir: string, shown: string, force: boolean): Promise<Si
     const names = await readdir(dir).catch((error: unknown) => undefinedIfMissing(error, dir));
     // A first run cut short (a full disk, a kill) leaves marked pages and no state yet: that is rxstore's own, to finish.
     if (!force && names && !(await onlyPartialSite(dir, names))) {
-      throw new OverwriteRefusedError(`${dirname(shown)}: a folder rxstore did not write (it holds files and no ${SITE_STATE_FILE}); --force writes the site into it`, { file: dirname(shown) });
+      throw new OverwriteRefusedError(
+        `${dirname(shown)}: a folder rxstore did not write (it holds files and no ${SITE_STATE_FILE}); --force writes the site into it`,
+        { file: dirname(shown) },
+      );
     }
     return undefined;
   }
-  const read = entry.isSymbolicLink() ? ({ state: 'invalid', reason: 'a symlink' } as const) : readableOrThrow(await readJsonFile(statePath, SiteStateSchema));
+  const read = entry.isSymbolicLink()
+    ? ({ state: 'invalid', reason: 'a symlink' } as const)
+    : readableOrThrow(await readJsonFile(statePath, SiteStateSchema));
   if (read.state === 'ok') return read.value;
   if (force) return undefined;
   const why = read.state === 'invalid' ? read.reason : 'missing';
-  throw new OverwriteRefusedError(`${shown}: not site state rxstore wrote (${why}); --force writes the site anew and removes nothing it names`, { file: shown });
+  throw new OverwriteRefusedError(
+    `${shown}: not site state rxstore wrote (${why}); --force writes the site anew and removes nothing it names`,
+    { file: shown },
+  );
 }
 
 /**
@@ -186,7 +245,8 @@ async function onlyPartialSite(dir: string, names: string[]): Promise<boolean> {
     if (name === SITE_LOCK) continue;
     if (name === 'index.html' && (await carriesGeneratorMark(join(dir, name)))) continue;
     if (name !== 'sessions' || !(await entryAt(join(dir, name)))?.isDirectory()) return false;
-    for (const page of await readdir(join(dir, name))) if (!(await carriesGeneratorMark(join(dir, name, page)))) return false;
+    for (const page of await readdir(join(dir, name)))
+      if (!(await carriesGeneratorMark(join(dir, name, page)))) return false;
   }
   return true;
 }
@@ -196,8 +256,18 @@ async function onlyPartialSite(dir: string, names: string[]): Promise<boolean> {
  * either changes its size or modification time) and what the listing says of it.
  */
 async function sessionDigest(listed: ListedSession): Promise<string> {
-  const files = listed.path.endsWith('.jsonl') ? [listed.path, `${listed.path}.meta`] : [join(listed.path, SESSION_FILES.log), join(listed.path, SESSION_FILES.manifest)];
-  const facts: unknown[] = [RENDERER_VERSION, listed.path, listed.updatedAt, listed.title, listed.workspace, listed.status, listed.messages];
+  const files = listed.path.endsWith('.jsonl')
+    ? [listed.path, `${listed.path}.meta`]
+    : [join(listed.path, SESSION_FILES.log), join(listed.path, SESSION_FILES.manifest)];
+  const facts: unknown[] = [
+    RENDERER_VERSION,
+    listed.path,
+    listed.updatedAt,
+    listed.title,
+    listed.workspace,
+    listed.status,
+    listed.messages,
+  ];
   for (const file of files) {
     const stats = await stat(file, { bigint: true }).catch(() => undefined);
     facts.push(stats ? [String(stats.size), String(stats.mtimeNs), String(stats.ino)] : null);

@@ -20,7 +20,13 @@ describe('a session by id or the start of one, in every command', () => {
     const machine = await buildStateRoot();
     const prefix = machine.ids.plainChat.slice(0, 8);
     const at = ['--state-home', machine.stateRoot];
-    const byPath = join(machine.stateRoot, 'projects', '-tmp-rxstore-fixture-ws-plain-chat', 'sessions-v4', machine.ids.plainChat);
+    const byPath = join(
+      machine.stateRoot,
+      'projects',
+      '-tmp-rxstore-fixture-ws-plain-chat',
+      'sessions-v4',
+      machine.ids.plainChat,
+    );
 
     const inspected = await runCli(['inspect', prefix, '--json', ...at]);
     expect(inspected.code, inspected.stderr).toBe(0);
@@ -28,26 +34,43 @@ describe('a session by id or the start of one, in every command', () => {
     expect((await runCli(['cat', prefix, ...at])).stdout).toBe((await runCli(['cat', byPath])).stdout);
     const exported = await runCli(['export', prefix, '--to', '-', '--format', 'json', ...at]);
     expect(JSON.parse(exported.stdout)).toMatchObject({ id: machine.ids.plainChat });
-    expect((await runCli(['repair', prefix, '--dry-run', ...at])).stdout).toBe(`${byPath}: no torn tail; nothing to repair\n`);
-    expect(JSON.parse((await runCli(['salvage', prefix, '--dry-run', '--json', ...at])).stdout)).toMatchObject({ action: 'would-salvage' });
+    expect((await runCli(['repair', prefix, '--dry-run', ...at])).stdout).toBe(
+      `${byPath}: no torn tail; nothing to repair\n`,
+    );
+    expect(JSON.parse((await runCli(['salvage', prefix, '--dry-run', '--json', ...at])).stdout)).toMatchObject({
+      action: 'would-salvage',
+    });
     expect((await runCli(['where', prefix, ...at])).stdout).toContain(byPath);
   });
 
   it('the environment says where to look as --home does, in every command', async () => {
     const machine = await buildStateRoot();
-    const env: NodeJS.ProcessEnv = { ...process.env, REASONIX_HOME: machine.stateRoot, HOME: await tempDir('rxstore-person-home-') };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      REASONIX_HOME: machine.stateRoot,
+      HOME: await tempDir('rxstore-person-home-'),
+    };
     delete env.REASONIX_STATE_HOME;
     const prefix = machine.ids.toolCalls.slice(0, 10);
-    for (const args of [['inspect', prefix], ['cat', prefix], ['where', prefix], ['export', prefix, '--to', '-']]) {
+    for (const args of [
+      ['inspect', prefix],
+      ['cat', prefix],
+      ['where', prefix],
+      ['export', prefix, '--to', '-'],
+    ]) {
       const run = await runCliChild(args, { env });
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
     }
     // The tool-calls conversation has a desktop copy and a workspace copy: read commands take the newest store's.
-    expect(JSON.parse((await runCliChild(['inspect', prefix, '--json'], { env })).stdout).store).toBe('desktop-sessions-v5');
+    expect(JSON.parse((await runCliChild(['inspect', prefix, '--json'], { env })).stdout).store).toBe(
+      'desktop-sessions-v5',
+    );
     // A command that writes takes a sessions-v4 copy only when there is one: here there are two, so it asks for a path.
     const repair = await runCliChild(['repair', prefix, '--dry-run'], { env });
     expect(repair.code).toBe(2);
-    expect(repair.stderr).toMatch(/^rxstore: RX_AMBIGUOUS_SESSION: .* has 2 sessions-v4 copies; name the one to change by its path/);
+    expect(repair.stderr).toMatch(
+      /^rxstore: RX_AMBIGUOUS_SESSION: .* has 2 sessions-v4 copies; name the one to change by its path/,
+    );
   });
 
   it('an ambiguous prefix lists the candidates, exit 2; a prefix of nothing says where it looked, exit 2', async () => {
@@ -59,20 +82,37 @@ describe('a session by id or the start of one, in every command', () => {
     const ambiguous = await runCli(['cat', shared!, '--state-home', machine.stateRoot]);
     expect(ambiguous.code).toBe(2);
     const [first, ...candidates] = ambiguous.stderr.trimEnd().split('\n');
-    expect(first).toMatch(new RegExp(`^rxstore: RX_AMBIGUOUS_SESSION: "${shared}" is the start of \\d+ sessions' ids; give more of the id$`));
+    expect(first).toMatch(
+      new RegExp(
+        `^rxstore: RX_AMBIGUOUS_SESSION: "${shared}" is the start of \\d+ sessions' ids; give more of the id$`,
+      ),
+    );
     expect(candidates.length).toBeGreaterThanOrEqual(2);
     for (const line of candidates) expect(line).toMatch(new RegExp(`^  ${shared}\\S*  \\S+  ${machine.stateRoot}/`));
 
     const missing = await runCli(['inspect', 'ffff0000', '--state-home', machine.stateRoot]);
-    expect(missing).toMatchObject({ code: 2, stdout: '', stderr: `rxstore: RX_SESSION_NOT_FOUND: no session matches "ffff0000" (read ${machine.stateRoot})\n` });
+    expect(missing).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `rxstore: RX_SESSION_NOT_FOUND: no session matches "ffff0000" (read ${machine.stateRoot})\n`,
+    });
   });
 
   it('inspect takes several sessions: one report each, --json an array, the worst exit code', async () => {
     const machine = await buildStateRoot();
     const at = ['--state-home', machine.stateRoot];
-    const json = await runCli(['inspect', machine.ids.plainChat, machine.ids.titledFork, machine.ids.damaged, '--json', ...at]);
+    const json = await runCli([
+      'inspect',
+      machine.ids.plainChat,
+      machine.ids.titledFork,
+      machine.ids.damaged,
+      '--json',
+      ...at,
+    ]);
     expect(json.code).toBe(1);
-    expect((JSON.parse(json.stdout) as { id: string; status: string }[]).map((report) => [report.id, report.status])).toEqual([
+    expect(
+      (JSON.parse(json.stdout) as { id: string; status: string }[]).map((report) => [report.id, report.status]),
+    ).toEqual([
       [machine.ids.plainChat, 'ok'],
       [machine.ids.titledFork, 'ok'],
       [machine.ids.damaged, 'damaged'],
@@ -83,7 +123,10 @@ describe('a session by id or the start of one, in every command', () => {
     expect(human.stderr).toBe('rxstore: RX_NOT_A_SESSION: /nowhere/session: no such file or directory\n');
 
     const messages = await runCli(['inspect', machine.ids.plainChat, '--messages', '--json', ...at]);
-    const cat = (await runCli(['cat', machine.ids.plainChat, ...at])).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const cat = (await runCli(['cat', machine.ids.plainChat, ...at])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(JSON.parse(messages.stdout)).toMatchObject({ id: machine.ids.plainChat, messages: cat });
   });
 });
@@ -91,7 +134,8 @@ describe('a session by id or the start of one, in every command', () => {
 describe('help as people type it', () => {
   it('-h, --help and help <command> show the same help; -v and --version the version', async () => {
     const version = (JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
-    for (const args of [['-v'], ['--version']]) expect(await runCli(args)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    for (const args of [['-v'], ['--version']])
+      expect(await runCli(args)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     const top = await runCli(['--help']);
     expect(top.code).toBe(0);
     expect((await runCli(['-h'])).stdout).toBe(top.stdout);
@@ -112,16 +156,40 @@ describe('help as people type it', () => {
   });
 
   it('an unknown option names itself and points to the command’s help, exit 2', async () => {
-    expect(await runCli(['--foo'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: unknown option --foo; see rxstore --help\n' });
-    expect(await runCli(['inspect', '--jsn', 'abc'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: unknown option --jsn; did you mean --json? see rxstore inspect --help\n' });
-    expect(await runCli([])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: name a command; see rxstore --help\n' });
-    expect((await runCli(['export', 'abc'])).stderr).toBe('rxstore: RX_USAGE: missing required option --to; see rxstore export --help\n');
-    expect((await runCli(['lss'])).stderr).toBe('rxstore: RX_USAGE: unknown command lss; did you mean ls? see rxstore --help\n');
+    expect(await runCli(['--foo'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'rxstore: RX_USAGE: unknown option --foo; see rxstore --help\n',
+    });
+    expect(await runCli(['inspect', '--jsn', 'abc'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'rxstore: RX_USAGE: unknown option --jsn; did you mean --json? see rxstore inspect --help\n',
+    });
+    expect(await runCli([])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'rxstore: RX_USAGE: name a command; see rxstore --help\n',
+    });
+    expect((await runCli(['export', 'abc'])).stderr).toBe(
+      'rxstore: RX_USAGE: missing required option --to; see rxstore export --help\n',
+    );
+    expect((await runCli(['lss'])).stderr).toBe(
+      'rxstore: RX_USAGE: unknown command lss; did you mean ls? see rxstore --help\n',
+    );
     // An option without its value is a usage error; one given twice counts once, the last.
-    expect(await runCli(['ls', '--home'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: --home needs a value; see rxstore ls --help\n' });
+    expect(await runCli(['ls', '--home'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'rxstore: RX_USAGE: --home needs a value; see rxstore ls --help\n',
+    });
     const typo = join(await tempDir('rxstore-twice-'), 'nowhere');
     for (const option of ['--home', '--state-home']) {
-      expect(await runCli(['ls', option, '/no/such/first', option, typo])).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_SESSION_NOT_FOUND: no sessions found (${typo}: no such directory)\n` });
+      expect(await runCli(['ls', option, '/no/such/first', option, typo])).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `rxstore: RX_SESSION_NOT_FOUND: no sessions found (${typo}: no such directory)\n`,
+      });
     }
   });
 
@@ -139,29 +207,45 @@ describe('help as people type it', () => {
       const [, code, meaning] = /^ {2}(\d) {2}(.*)$/.exec(line)!;
       expect(readme).toContain(`| ${code} | ${meaning} |`);
     }
-    for (const command of ['inspect', 'cat', 'export']) expect((await runCli(['help', command])).stdout).toContain('.jsonl transcript');
+    for (const command of ['inspect', 'cat', 'export'])
+      expect((await runCli(['help', command])).stdout).toContain('.jsonl transcript');
   });
 });
 
 describe('errors a person can act on', () => {
   it('a missing path is named once; a system error is said in words, without temporary file names', async () => {
-    expect(await runCli(['cat', '/nowhere/x.jsonl'])).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_NOT_A_SESSION: /nowhere/x.jsonl: no such file or directory\n' });
+    expect(await runCli(['cat', '/nowhere/x.jsonl'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'rxstore: RX_NOT_A_SESSION: /nowhere/x.jsonl: no such file or directory\n',
+    });
     const dir = await tempDir('rxstore-errors-');
     // A name longer than the system allows is the path the user typed: a usage error naming it (cut, as every long word is).
     const out = join(dir, `${'x'.repeat(300)}.jsonl`);
     const failed = await runCli(['export', fixture('plain-chat').dir, '--to', out]);
-    expect(failed).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${out.slice(0, 60)}… (${out.length} characters): a name longer than the file system takes\n` });
+    expect(failed).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `rxstore: RX_PATH_KIND: ${out.slice(0, 60)}… (${out.length} characters): a name longer than the file system takes\n`,
+    });
     // A path below a file is the wrong kind of path, said as such.
     await writeFile(join(dir, 'a-file'), '');
     const below = join(dir, 'a-file', 'export.jsonl');
-    expect(await runCli(['export', fixture('plain-chat').dir, '--to', below])).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${below}: ${join(dir, 'a-file')} is a file, not a folder\n` });
+    expect(await runCli(['export', fixture('plain-chat').dir, '--to', below])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `rxstore: RX_PATH_KIND: ${below}: ${join(dir, 'a-file')} is a file, not a folder\n`,
+    });
   });
 
   it('text from a session is printed with its control characters escaped', async () => {
     const dir = await tempDir('rxstore-escape-');
     const transcript = join(dir, `bad${ESC}[2J.jsonl`);
     await writeFile(transcript, `{"role":"user","content":"hi"}\n${ESC}[31mred\n`);
-    for (const args of [['inspect', transcript], ['cat', join(dir, `missing${ESC}.jsonl`)]]) {
+    for (const args of [
+      ['inspect', transcript],
+      ['cat', join(dir, `missing${ESC}.jsonl`)],
+    ]) {
       const run = await runCli(args);
       expect(run.stdout + run.stderr).not.toContain(ESC);
       expect(run.stdout + run.stderr).toContain('\\x1b');
@@ -172,8 +256,18 @@ describe('errors a person can act on', () => {
     const machine = await buildStateRoot();
     const outputs = await Promise.all([
       runCli(['ls', '--state-home', machine.stateRoot, '--verify']),
-      ...Object.values(machine.ids).map((id) => runCli(['where', id, '--state-home', machine.stateRoot, '--cwd', machine.workspaces['jsonl-migrated']])),
-      runCli(['inspect', machine.ids.damaged, machine.ids.jsonlTwin, machine.ids.desktopImport, '--verbose', '--state-home', machine.stateRoot]),
+      ...Object.values(machine.ids).map((id) =>
+        runCli(['where', id, '--state-home', machine.stateRoot, '--cwd', machine.workspaces['jsonl-migrated']]),
+      ),
+      runCli([
+        'inspect',
+        machine.ids.damaged,
+        machine.ids.jsonlTwin,
+        machine.ids.desktopImport,
+        '--verbose',
+        '--state-home',
+        machine.stateRoot,
+      ]),
     ]);
     for (const run of outputs) expect(run.stdout + run.stderr).not.toMatch(/§|spec /);
   });
@@ -185,8 +279,12 @@ describe('quiet by default', () => {
     const plain = await runCli(['inspect', dir]);
     expect(plain.code).toBe(0);
     expect(plain.stdout).not.toMatch(/RX_OFFSET_INDEX_STALE|warning/);
-    expect((await runCli(['inspect', dir, '--verbose'])).stdout).toMatch(/^note +RX_OFFSET_INDEX_STALE \S+events\.offset-index\.json: offset index is stale/m);
-    const json = JSON.parse((await runCli(['inspect', dir, '--json'])).stdout) as { problems: { code: string; severity: string }[] };
+    expect((await runCli(['inspect', dir, '--verbose'])).stdout).toMatch(
+      /^note +RX_OFFSET_INDEX_STALE \S+events\.offset-index\.json: offset index is stale/m,
+    );
+    const json = JSON.parse((await runCli(['inspect', dir, '--json'])).stdout) as {
+      problems: { code: string; severity: string }[];
+    };
     expect(json.problems).toContainEqual(expect.objectContaining({ code: 'RX_OFFSET_INDEX_STALE', severity: 'note' }));
   });
 });
@@ -207,10 +305,17 @@ describe('export to standard output', () => {
 describe('ls of a root that does not exist', () => {
   it('says the root does not exist and exits 2, never "no sessions" with 0', async () => {
     const typo = join(await tempDir('rxstore-typo-'), 'reasonxi');
-    expect(await runCli(['ls', '--home', typo])).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_SESSION_NOT_FOUND: no sessions found (${typo}: no such directory)\n` });
+    expect(await runCli(['ls', '--home', typo])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `rxstore: RX_SESSION_NOT_FOUND: no sessions found (${typo}: no such directory)\n`,
+    });
     const empty = await tempDir('rxstore-empty-home-');
     await mkdir(join(empty, 'projects'));
-    expect(await runCli(['ls', '--home', empty, '--json'])).toEqual({ code: 2, stdout: '[]\n', stderr: `rxstore: RX_SESSION_NOT_FOUND: no sessions found (read ${empty})\n` });
+    expect(await runCli(['ls', '--home', empty, '--json'])).toEqual({
+      code: 2,
+      stdout: '[]\n',
+      stderr: `rxstore: RX_SESSION_NOT_FOUND: no sessions found (read ${empty})\n`,
+    });
   });
 });
-

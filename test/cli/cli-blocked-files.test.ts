@@ -19,24 +19,39 @@ async function withLock(make: (lock: string) => Promise<void>): Promise<{ dir: s
 describe('a writer.lock Reasonix cannot use, as the CLI tells it', () => {
   it.each([
     ['a directory', (lock: string) => mkdir(lock), 'writer.lock is a directory: Reasonix cannot take its writer lock'],
-    ['a symlink to itself', (lock: string) => symlink(lock, lock), 'writer.lock is a symlink loop (too many links): Reasonix cannot resolve its writer lock'],
-    ['a symlink to nothing', (lock: string) => symlink(join('no', 'such', 'file'), lock), 'writer.lock is a symlink to nothing: Reasonix cannot resolve its writer lock'],
-  ])('%s: inspect refuses it, naming what to do; repair says it leaves it, and changes nothing', async (_name, make, says) => {
-    const { dir, lock } = await withLock(make);
-    const inspect = await runCli(['inspect', dir]);
-    expect(inspect.code).toBe(1);
-    expect(inspect.stdout).toContain(`error        RX_BLOCKED_FILE ${lock}: ${says}, and refuses to open the session (moved aside, it is made again when Reasonix opens the session)\n`);
-    expect(inspect.stdout).toContain('lock files   1, not held; writer.lock Reasonix cannot use (below)\n');
-    expect(inspect.stdout).not.toContain('harmless');
+    [
+      'a symlink to itself',
+      (lock: string) => symlink(lock, lock),
+      'writer.lock is a symlink loop (too many links): Reasonix cannot resolve its writer lock',
+    ],
+    [
+      'a symlink to nothing',
+      (lock: string) => symlink(join('no', 'such', 'file'), lock),
+      'writer.lock is a symlink to nothing: Reasonix cannot resolve its writer lock',
+    ],
+  ])(
+    '%s: inspect refuses it, naming what to do; repair says it leaves it, and changes nothing',
+    async (_name, make, says) => {
+      const { dir, lock } = await withLock(make);
+      const inspect = await runCli(['inspect', dir]);
+      expect(inspect.code).toBe(1);
+      expect(inspect.stdout).toContain(
+        `error        RX_BLOCKED_FILE ${lock}: ${says}, and refuses to open the session (moved aside, it is made again when Reasonix opens the session)\n`,
+      );
+      expect(inspect.stdout).toContain('lock files   1, not held; writer.lock Reasonix cannot use (below)\n');
+      expect(inspect.stdout).not.toContain('harmless');
 
-    const names = await readdir(dir);
-    const log = await readFile(logOf(dir));
-    const repair = await runCli(['repair', dir]);
-    expect(repair).toMatchObject({ code: 1, stdout: '' });
-    expect(repair.stderr).toBe(`rxstore: RX_BLOCKED_FILE: ${lock}: ${says}, and refuses to open the session (moved aside, it is made again when Reasonix opens the session); rxstore repair changes only a torn tail and Reasonix's caches, and leaves it\n`);
-    expect(await readdir(dir)).toEqual(names);
-    expect(await readFile(logOf(dir))).toEqual(log);
-  });
+      const names = await readdir(dir);
+      const log = await readFile(logOf(dir));
+      const repair = await runCli(['repair', dir]);
+      expect(repair).toMatchObject({ code: 1, stdout: '' });
+      expect(repair.stderr).toBe(
+        `rxstore: RX_BLOCKED_FILE: ${lock}: ${says}, and refuses to open the session (moved aside, it is made again when Reasonix opens the session); rxstore repair changes only a torn tail and Reasonix's caches, and leaves it\n`,
+      );
+      expect(await readdir(dir)).toEqual(names);
+      expect(await readFile(logOf(dir))).toEqual(log);
+    },
+  );
 
   it('a lock file left behind, nothing wrong with it: harmless, and said so', async () => {
     const dir = await copySession(source.dir);

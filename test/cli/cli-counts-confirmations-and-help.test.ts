@@ -17,7 +17,9 @@ describe('what the command line says of what it did', () => {
 
   it('view --all that finds no session says so as ls does (exit 2), and leaves the site as it was', async () => {
     const site = join(await tempDir('rxstore-kept-site-'), 'site');
-    expect((await runCliChild(['view', '--all', '--to', site, '--state-home', fixture('plain-chat').root])).code).toBe(0);
+    expect((await runCliChild(['view', '--all', '--to', site, '--state-home', fixture('plain-chat').root])).code).toBe(
+      0,
+    );
     const before = await readdir(join(site, 'sessions'));
     const typo = join(await tempDir('rxstore-typo-'), 'no-such-home');
     const ls = await runCliChild(['ls', '--state-home', typo]);
@@ -39,19 +41,25 @@ describe('what the command line says of what it did', () => {
     expect(exported.stdout).toMatch(/^exported \d+ messages to /);
   });
 
-  it.each(['', 'inspect', 'ls', 'where', 'cat', 'export', 'view', 'repair', 'salvage', 'migrate jsonl-to-v4'])('help %s: every example is a # line saying what it does, then its command', async (command) => {
-    const help = await runCliChild([...command.split(' ').filter(Boolean), '--help']);
-    expect(help.code).toBe(0);
-    const section = help.stdout.split('\nExamples:\n')[1] ?? '';
-    // The examples end where a paragraph does not start with a # line.
-    const blocks = section.slice(0, section.search(/\n\n(?! {2}#)/)).split('\n\n');
-    expect(blocks.length).toBeGreaterThan(0);
-    for (const block of blocks) {
-      const [comment, ...commandLines] = block.split('\n');
-      expect(comment, block).toMatch(/^ {2}# \S/);
-      expect(commandLines[0], block).toMatch(/^ {2}rxstore /);
-      // A command too long for the line goes on in the lines below it, never beside a description.
-      expect(commandLines.slice(1).every((line) => !line.includes('  #')), block).toBe(true);
-    }
-  });
+  it.each(['', 'inspect', 'ls', 'where', 'cat', 'export', 'view', 'repair', 'salvage', 'migrate jsonl-to-v4'])(
+    'help %s: every example is a # line saying what it does, then its command',
+    async (command) => {
+      const help = await runCliChild([...command.split(' ').filter(Boolean), '--help']);
+      expect(help.code).toBe(0);
+      const section = help.stdout.split('\nExamples:\n')[1] ?? '';
+      // The examples end where a paragraph does not start with a # line.
+      const blocks = section.slice(0, section.search(/\n\n(?! {2}#)/)).split('\n\n');
+      expect(blocks.length).toBeGreaterThan(0);
+      for (const block of blocks) {
+        const [comment, ...commandLines] = block.split('\n');
+        expect(comment, block).toMatch(/^ {2}# \S/);
+        expect(commandLines[0], block).toMatch(/^ {2}rxstore /);
+        // A command too long for the line goes on in the lines below it, never beside a description.
+        expect(
+          commandLines.slice(1).every((line) => !line.includes('  #')),
+          block,
+        ).toBe(true);
+      }
+    },
+  );
 });

@@ -5,7 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { runCliChild } from '../support/cli-child.js';
 import { hasScript, onTerminal } from '../support/terminal.js';
 
-const HELPS = [['inspect'], ['ls'], ['where'], ['cat'], ['export'], ['repair'], ['salvage'], ['view'], ['migrate', 'jsonl-to-v4'], []];
+const HELPS = [
+  ['inspect'],
+  ['ls'],
+  ['where'],
+  ['cat'],
+  ['export'],
+  ['repair'],
+  ['salvage'],
+  ['view'],
+  ['migrate', 'jsonl-to-v4'],
+  [],
+];
 
 /** The examples of a help text: each one's comment and its command, continuation lines (` \`) joined as the shell joins them. */
 function examplesOf(lines: readonly string[]): { comment: string; command: string }[] {
@@ -33,15 +44,18 @@ function examplesOf(lines: readonly string[]): { comment: string; command: strin
 }
 
 describe.skipIf(!hasScript)('help on a narrow terminal', () => {
-  it.each([40, 60, 80])('in %i columns: no line wider, each example a comment over a command that reads as the wide one', async (columns) => {
-    for (const args of HELPS) {
-      const wide = (await runCliChild([...args, '--help'])).stdout.trimEnd().split('\n');
-      const narrow = onTerminal(columns, [...args, '--help']);
-      for (const line of narrow) expect(stringWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(columns);
-      // In a pipe (100 columns) every example fits one line: the narrow ones are the same words, broken only between them.
-      const examples = examplesOf(wide);
-      expect(examples.length, args.join(' ')).toBeGreaterThan(0);
-      expect(examplesOf(narrow), args.join(' ')).toEqual(examples);
-    }
-  });
+  it.each([40, 60, 80])(
+    'in %i columns: no line wider, each example a comment over a command that reads as the wide one',
+    async (columns) => {
+      for (const args of HELPS) {
+        const wide = (await runCliChild([...args, '--help'])).stdout.trimEnd().split('\n');
+        const narrow = onTerminal(columns, [...args, '--help']);
+        for (const line of narrow) expect(stringWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(columns);
+        // In a pipe (100 columns) every example fits one line: the narrow ones are the same words, broken only between them.
+        const examples = examplesOf(wide);
+        expect(examples.length, args.join(' ')).toBeGreaterThan(0);
+        expect(examplesOf(narrow), args.join(' ')).toEqual(examples);
+      }
+    },
+  );
 });

@@ -31,29 +31,38 @@ describe.skipIf(!hasScript)('rxstore ls on a terminal', () => {
     });
   });
 
-  it.each([40, 60])('in %i columns leaves out columns rather than cut the title to nothing; a shortened id is one every command takes', async (columns) => {
-    const machine = await buildStateRoot();
-    const sessions = await listedJson(machine);
-    const lines = onTerminal(columns, ['ls', '--state-home', machine.stateRoot], { TZ: 'UTC' }).slice(0, sessions.length + 1);
-    const header = lines[0]!.split(/ +/);
-    expect(header).toEqual(expect.arrayContaining(['ID', 'TITLE']));
-    expect(header).not.toContain('WORKSPACE');
-    const [idColumn, titleColumn] = [lines[0]!.indexOf('ID'), lines[0]!.indexOf('TITLE')];
-    sessions.forEach((session, index) => {
-      const line = lines[index + 1]!;
-      expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
-      const shown = line.slice(idColumn).split(' ')[0]!;
-      expect(shown).not.toContain('…');
-      expect(shown.length).toBeGreaterThanOrEqual(Math.min(8, session.id.length));
-      expect(session.id.startsWith(shown), `${shown} for ${session.id}`).toBe(true);
-      // A title is shown, not a column of "…".
-      if (session.title) expect(stringWidth(line.slice(titleColumn).replaceAll('…', '').trim()), line).toBeGreaterThanOrEqual(Math.min(8, stringWidth(session.title)));
-    });
-    // The id as shown is one a command takes.
-    const shownId = lines[1]!.slice(idColumn).split(' ')[0]!;
-    const inspected = await runCliChild(['inspect', shownId, '--json', '--state-home', machine.stateRoot]);
-    expect((JSON.parse(inspected.stdout) as { id: string }).id).toBe(sessions[0]!.id);
-  });
+  it.each([40, 60])(
+    'in %i columns leaves out columns rather than cut the title to nothing; a shortened id is one every command takes',
+    async (columns) => {
+      const machine = await buildStateRoot();
+      const sessions = await listedJson(machine);
+      const lines = onTerminal(columns, ['ls', '--state-home', machine.stateRoot], { TZ: 'UTC' }).slice(
+        0,
+        sessions.length + 1,
+      );
+      const header = lines[0]!.split(/ +/);
+      expect(header).toEqual(expect.arrayContaining(['ID', 'TITLE']));
+      expect(header).not.toContain('WORKSPACE');
+      const [idColumn, titleColumn] = [lines[0]!.indexOf('ID'), lines[0]!.indexOf('TITLE')];
+      sessions.forEach((session, index) => {
+        const line = lines[index + 1]!;
+        expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
+        const shown = line.slice(idColumn).split(' ')[0]!;
+        expect(shown).not.toContain('…');
+        expect(shown.length).toBeGreaterThanOrEqual(Math.min(8, session.id.length));
+        expect(session.id.startsWith(shown), `${shown} for ${session.id}`).toBe(true);
+        // A title is shown, not a column of "…".
+        if (session.title)
+          expect(stringWidth(line.slice(titleColumn).replaceAll('…', '').trim()), line).toBeGreaterThanOrEqual(
+            Math.min(8, stringWidth(session.title)),
+          );
+      });
+      // The id as shown is one a command takes.
+      const shownId = lines[1]!.slice(idColumn).split(' ')[0]!;
+      const inspected = await runCliChild(['inspect', shownId, '--json', '--state-home', machine.stateRoot]);
+      expect((JSON.parse(inspected.stdout) as { id: string }).id).toBe(sessions[0]!.id);
+    },
+  );
 
   it('shows local time with its offset, or UTC with --utc', async () => {
     const machine = await buildStateRoot();
@@ -93,7 +102,13 @@ const hasSetpriv = spawnSync('setpriv', ['--version']).status === 0;
 /** A machine whose every folder anyone may read, with the one file `unreadable` (a path under the plain-chat session) readable by its owner only. */
 async function withUnreadable(file: string): Promise<{ machine: BuiltMachine; path: string; dir: string }> {
   const machine = await buildStateRoot();
-  const dir = join(machine.stateRoot, 'projects', '-tmp-rxstore-fixture-ws-plain-chat', 'sessions-v4', machine.ids.plainChat);
+  const dir = join(
+    machine.stateRoot,
+    'projects',
+    '-tmp-rxstore-fixture-ws-plain-chat',
+    'sessions-v4',
+    machine.ids.plainChat,
+  );
   const open = async (folder: string): Promise<void> => {
     await chmod(folder, 0o755);
     for (const entry of await readdir(folder, { withFileTypes: true })) {
@@ -113,36 +128,50 @@ async function withUnreadable(file: string): Promise<{ machine: BuiltMachine; pa
 /** Runs rxstore as a user who may not read what only its owner may: as root every file is readable, so it runs as `nobody` there. */
 function runAsOther(argv: string[]) {
   return asRoot
-    ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, rxstoreBin, ...argv], { encoding: 'utf8', cwd: '/' })
+    ? spawnSync(
+        'setpriv',
+        ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, rxstoreBin, ...argv],
+        { encoding: 'utf8', cwd: '/' },
+      )
     : spawnSync(process.execPath, [rxstoreBin, ...argv], { encoding: 'utf8' });
 }
 
 describe.skipIf(asRoot && !hasSetpriv)('an unreadable session', () => {
-  it.each(['events.frames', 'manifest.json'])('with %s unreadable is a warning and a row of its own, never damaged; the rest is listed', async (file) => {
-    const { machine, path } = await withUnreadable(file);
-    // No summary cache: `nobody` cannot write the run's cache folder, and this test is about the unreadable file.
-    const argv = ['ls', '--state-home', machine.stateRoot, '--no-cache'];
-    const run = runAsOther(argv);
-    expect(run.status, run.stderr).toBe(1);
-    expect(run.stderr).toBe(`rxstore: warning: ${path}: permission denied; listed as unreadable\n`);
-    const lines = run.stdout.trimEnd().split('\n');
-    expect(lines.find((line) => line.includes(machine.ids.plainChat))).toMatch(/unreadable +0 .*\(.*permission denied\)$/);
-    expect(lines.filter((line) => / ok +\d+ /.test(line)).length).toBeGreaterThan(5);
-    // Its row says it was not checked at all; every other one was read now.
-    const listed = (JSON.parse(runAsOther([...argv, '--json']).stdout) as ListedSession[]).flatMap((session) => session.copies);
-    expect(listed.filter((copy) => copy.checked === 'no').map((copy) => copy.id)).toEqual([machine.ids.plainChat]);
-    expect(listed.filter((copy) => copy.checked !== 'no').every((copy) => copy.checked === 'now')).toBe(true);
-  });
+  it.each(['events.frames', 'manifest.json'])(
+    'with %s unreadable is a warning and a row of its own, never damaged; the rest is listed',
+    async (file) => {
+      const { machine, path } = await withUnreadable(file);
+      // No summary cache: `nobody` cannot write the run's cache folder, and this test is about the unreadable file.
+      const argv = ['ls', '--state-home', machine.stateRoot, '--no-cache'];
+      const run = runAsOther(argv);
+      expect(run.status, run.stderr).toBe(1);
+      expect(run.stderr).toBe(`rxstore: warning: ${path}: permission denied; listed as unreadable\n`);
+      const lines = run.stdout.trimEnd().split('\n');
+      expect(lines.find((line) => line.includes(machine.ids.plainChat))).toMatch(
+        /unreadable +0 .*\(.*permission denied\)$/,
+      );
+      expect(lines.filter((line) => / ok +\d+ /.test(line)).length).toBeGreaterThan(5);
+      // Its row says it was not checked at all; every other one was read now.
+      const listed = (JSON.parse(runAsOther([...argv, '--json']).stdout) as ListedSession[]).flatMap(
+        (session) => session.copies,
+      );
+      expect(listed.filter((copy) => copy.checked === 'no').map((copy) => copy.id)).toEqual([machine.ids.plainChat]);
+      expect(listed.filter((copy) => copy.checked !== 'no').every((copy) => copy.checked === 'now')).toBe(true);
+    },
+  );
 
-  it.each(['events.frames', 'manifest.json'])('with %s unreadable, inspect says the system would not let it be read, never that the session is damaged', async (file) => {
-    const { path, dir } = await withUnreadable(file);
-    const run = runAsOther(['inspect', dir]);
-    expect(run.status).toBe(1);
-    expect(run.stderr).toBe(`rxstore: RX_FILE_SYSTEM: ${path}: permission denied\n`);
-    const json = runAsOther(['inspect', dir, '--json']);
-    expect(json.status).toBe(1);
-    expect(json.stdout + json.stderr).not.toMatch(/RX_MANIFEST_INVALID|damaged/);
-  });
+  it.each(['events.frames', 'manifest.json'])(
+    'with %s unreadable, inspect says the system would not let it be read, never that the session is damaged',
+    async (file) => {
+      const { path, dir } = await withUnreadable(file);
+      const run = runAsOther(['inspect', dir]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(`rxstore: RX_FILE_SYSTEM: ${path}: permission denied\n`);
+      const json = runAsOther(['inspect', dir, '--json']);
+      expect(json.status).toBe(1);
+      expect(json.stdout + json.stderr).not.toMatch(/RX_MANIFEST_INVALID|damaged/);
+    },
+  );
 });
 
 describe.skipIf(!hasScript)('what a terminal is told of how rows were checked', () => {
@@ -152,21 +181,30 @@ describe.skipIf(!hasScript)('what a terminal is told of how rows were checked', 
     const sessions = await listedJson(machine);
     expect(first).toHaveLength(sessions.length + 1);
     const second = onTerminal(200, ['ls', '--state-home', machine.stateRoot]);
-    expect(second.at(-1)).toBe(`0 read now, ${sessions.length} unchanged since the summary cache read them (--verify reads every log)`);
-    const quoted = [process.execPath, rxstoreBin, 'ls', '--state-home', machine.stateRoot, '--verify'].map((word) => `'${word}'`).join(' ');
-    const verified = spawnSync('script', ['-q', '-e', '-c', `stty cols 200 rows 50; ${quoted}`, '/dev/null'], { encoding: 'utf8' });
+    expect(second.at(-1)).toBe(
+      `0 read now, ${sessions.length} unchanged since the summary cache read them (--verify reads every log)`,
+    );
+    const quoted = [process.execPath, rxstoreBin, 'ls', '--state-home', machine.stateRoot, '--verify']
+      .map((word) => `'${word}'`)
+      .join(' ');
+    const verified = spawnSync('script', ['-q', '-e', '-c', `stty cols 200 rows 50; ${quoted}`, '/dev/null'], {
+      encoding: 'utf8',
+    });
     expect(verified.status).toBe(1); // the machine holds a damaged session
     expect(verified.stdout).toContain(`] ${sessions.length}/${sessions.length}`);
     expect(verified.stdout).not.toContain('summary cache read them');
   });
 
-  it.each([40, 60])('in %i columns the line about the summary cache fits the terminal, said in short', async (columns) => {
-    const machine = await buildStateRoot();
-    const sessions = await listedJson(machine);
-    onTerminal(200, ['ls', '--state-home', machine.stateRoot]);
-    const lines = onTerminal(columns, ['ls', '--state-home', machine.stateRoot]);
-    expect(lines).toHaveLength(sessions.length + 2);
-    expect(lines.at(-1)).toBe(`0 read, ${sessions.length} cached; --verify reads all`);
-    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
-  });
+  it.each([40, 60])(
+    'in %i columns the line about the summary cache fits the terminal, said in short',
+    async (columns) => {
+      const machine = await buildStateRoot();
+      const sessions = await listedJson(machine);
+      onTerminal(200, ['ls', '--state-home', machine.stateRoot]);
+      const lines = onTerminal(columns, ['ls', '--state-home', machine.stateRoot]);
+      expect(lines).toHaveLength(sessions.length + 2);
+      expect(lines.at(-1)).toBe(`0 read, ${sessions.length} cached; --verify reads all`);
+      for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
+    },
+  );
 });

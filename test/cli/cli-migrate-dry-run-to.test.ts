@@ -7,7 +7,13 @@ import { readSession } from '../../src/session/reading/read-session.js';
 import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
 import { runCliChild } from '../support/cli-child.js';
 import { startMockModel } from '../support/reasonix/mock-model.js';
-import { listSessionDirs, reasonixBinary, reasonixTitle, resumeWithReasonix, runReasonix } from '../support/reasonix/reasonix.js';
+import {
+  listSessionDirs,
+  reasonixBinary,
+  reasonixTitle,
+  resumeWithReasonix,
+  runReasonix,
+} from '../support/reasonix/reasonix.js';
 import { tempDir } from '../support/temp-dir.js';
 import { treeDigest } from '../support/tree-digest.js';
 
@@ -46,7 +52,9 @@ describe('rxstore migrate jsonl-to-v4 --dry-run', () => {
     expect(dry.code, dry.stderr).toBe(0);
     const planned = lineOf(dry.stdout);
     const id = /: ([0-9a-f]{24}) -> /.exec(planned.line)?.[1];
-    expect(planned.line).toBe(`would-migrate ${transcript}: ${id} -> ${store}/${id}; resume: cd ${workspace} && REASONIX_HOME=${home} reasonix --resume ${id}`);
+    expect(planned.line).toBe(
+      `would-migrate ${transcript}: ${id} -> ${store}/${id}; resume: cd ${workspace} && REASONIX_HOME=${home} reasonix --resume ${id}`,
+    );
     expect(planned.summary).toBe('1 transcript: 0 migrated, 1 would be migrated, 0 already migrated, 0 failed');
     expect(await treeDigest(base)).toBe(untouched);
 
@@ -57,14 +65,18 @@ describe('rxstore migrate jsonl-to-v4 --dry-run', () => {
     const migrated = await treeDigest(base);
     const again = await runCliChild([...args, '--dry-run', '--json']);
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject([{ source: transcript, report: { action: 'exists', targetId: id, targetDir: `${store}/${id}` } }]);
+    expect(JSON.parse(again.stdout)).toMatchObject([
+      { source: transcript, report: { action: 'exists', targetId: id, targetDir: `${store}/${id}` } },
+    ]);
     expect(await treeDigest(base)).toBe(migrated);
   });
 });
 
 describe('rxstore migrate jsonl-to-v4 --to', () => {
   it.skipIf(!reasonixBinary())(
-    reasonixTitle(`into another workspace's store under the state root: the printed command resumes it from that workspace, and Reasonix opens it there`),
+    reasonixTitle(
+      `into another workspace's store under the state root: the printed command resumes it from that workspace, and Reasonix opens it there`,
+    ),
     async () => {
       const { base, home, transcript } = await laidOut();
       const other = join(base, 'other project');
@@ -72,15 +84,32 @@ describe('rxstore migrate jsonl-to-v4 --to', () => {
       const store = join(home, 'projects', workspaceSlug(other, 'linux'), 'sessions-v4');
       // A store named with --to is one that is there.
       await mkdir(store, { recursive: true });
-      const run = await runCliChild(['migrate', 'jsonl-to-v4', transcript, '--home', home, '--cwd', other, '--to', store]);
+      const run = await runCliChild([
+        'migrate',
+        'jsonl-to-v4',
+        transcript,
+        '--home',
+        home,
+        '--cwd',
+        other,
+        '--to',
+        store,
+      ]);
       expect(run.code, run.stderr).toBe(0);
       const { line } = lineOf(run.stdout);
       const id = /: ([0-9a-f]{24}) -> /.exec(line)?.[1];
-      expect(line).toBe(`migrated ${transcript}: ${id} -> ${store}/${id}; resume: cd '${other}' && REASONIX_HOME=${home} reasonix --resume ${id}`);
+      expect(line).toBe(
+        `migrated ${transcript}: ${id} -> ${store}/${id}; resume: cd '${other}' && REASONIX_HOME=${home} reasonix --resume ${id}`,
+      );
 
       const mock = await startMockModel([{ text: 'Still 8443.' }]);
       try {
-        const resumed = await runReasonix({ home, cwd: other, args: ['run', '--resume', id!, 'Still the same port?'], mock });
+        const resumed = await runReasonix({
+          home,
+          cwd: other,
+          args: ['run', '--resume', id!, 'Still the same port?'],
+          mock,
+        });
         expect(resumed.code, resumed.stderr).toBe(0);
         const sent = mock.chatRequests()[0]!.messages.map((message) => message.content);
         expect(sent).toEqual(expect.arrayContaining([QUESTION, ANSWER, 'Still the same port?']));
@@ -96,22 +125,42 @@ describe('rxstore migrate jsonl-to-v4 --to', () => {
   );
 
   it.skipIf(!reasonixBinary())(
-    reasonixTitle('into a store Reasonix does not search: says so instead of a resume command, and the session written there is one Reasonix opens'),
+    reasonixTitle(
+      'into a store Reasonix does not search: says so instead of a resume command, and the session written there is one Reasonix opens',
+    ),
     async () => {
       const { base, home, workspace, transcript } = await laidOut();
       const store = join(base, 'backup', 'sessions-v4');
       await mkdir(store, { recursive: true });
-      const run = await runCliChild(['migrate', 'jsonl-to-v4', transcript, '--home', home, '--cwd', workspace, '--to', store]);
+      const run = await runCliChild([
+        'migrate',
+        'jsonl-to-v4',
+        transcript,
+        '--home',
+        home,
+        '--cwd',
+        workspace,
+        '--to',
+        store,
+      ]);
       expect(run.code, run.stderr).toBe(0);
       const { line } = lineOf(run.stdout);
       const id = /: ([0-9a-f]{24}) -> /.exec(line)?.[1];
-      expect(line).toBe(`migrated ${transcript}: ${id} -> ${store}/${id}; resume: none: not a store \`reasonix --resume\` searches (<state root>/projects/<slug>/sessions-v4)`);
+      expect(line).toBe(
+        `migrated ${transcript}: ${id} -> ${store}/${id}; resume: none: not a store \`reasonix --resume\` searches (<state root>/projects/<slug>/sessions-v4)`,
+      );
       expect(await readdir(store)).toEqual(expect.arrayContaining([id, 'migration-map.json']));
       expect(listSessionDirs(home)).toEqual([]);
 
-      const resumed = await resumeWithReasonix(join(store, id!), { workspace: join(base, 'scratch ws'), home: join(base, 'scratch home'), prompt: 'Still the same port?' });
+      const resumed = await resumeWithReasonix(join(store, id!), {
+        workspace: join(base, 'scratch ws'),
+        home: join(base, 'scratch home'),
+        prompt: 'Still the same port?',
+      });
       expect(resumed.code, resumed.stderr).toBe(0);
-      expect(resumed.requests[0]!.messages.map((message) => message.content)).toEqual(expect.arrayContaining([QUESTION, ANSWER]));
+      expect(resumed.requests[0]!.messages.map((message) => message.content)).toEqual(
+        expect.arrayContaining([QUESTION, ANSWER]),
+      );
     },
   );
 });

@@ -20,7 +20,12 @@ async function bigSession(): Promise<string> {
   const batches = Array.from({ length: 40 }, (_, turn) => ({
     operationId: `rxstore-test:big-${turn}`,
     events: Array.from({ length: 50 }, (_, index) =>
-      complete({ role: index % 2 ? 'assistant' : 'user', id: messageId(), ...(index % 2 ? {} : { origin: 'user' }), content: `turn ${turn} message ${index} ${'words '.repeat(200)}` }),
+      complete({
+        role: index % 2 ? 'assistant' : 'user',
+        id: messageId(),
+        ...(index % 2 ? {} : { origin: 'user' }),
+        content: `turn ${turn} message ${index} ${'words '.repeat(200)}`,
+      }),
     ),
   }));
   return (await createSession({ storeDir: join(await tempDir('rxstore-big-'), 'sessions-v4'), batches })).dir;
@@ -29,7 +34,14 @@ async function bigSession(): Promise<string> {
 /** Runs `rxstore <args> | head -1` in a shell; rxstore's exit status and stderr are its own. */
 function intoHead(args: string[], errFile: string) {
   const quoted = args.map((arg) => `'${arg}'`).join(' ');
-  const shell = spawnSync('bash', ['-c', `"${process.execPath}" "${rxstoreBin}" ${quoted} 2>"${errFile}" | head -1; echo "status \${PIPESTATUS[0]}" >&2`], { encoding: 'utf8' });
+  const shell = spawnSync(
+    'bash',
+    [
+      '-c',
+      `"${process.execPath}" "${rxstoreBin}" ${quoted} 2>"${errFile}" | head -1; echo "status \${PIPESTATUS[0]}" >&2`,
+    ],
+    { encoding: 'utf8' },
+  );
   return { stdout: shell.stdout, status: /status (\d+)/.exec(shell.stderr)?.[1] };
 }
 
@@ -54,18 +66,21 @@ describe('a damaged session printed into a pipe that closes early', () => {
     { shown: 'cat <dir>', args: (dir: string) => ['cat', dir] },
     { shown: 'cat <dir> --records', args: (dir: string) => ['cat', dir, '--records'] },
     { shown: 'view <dir> --format md --to -', args: (dir: string) => ['view', dir, '--format', 'md', '--to', '-'] },
-  ])('rxstore $shown | head -1 still exits 1 with its coded line: the verdict is not the reader\'s', async ({ args }) => {
-    const dir = await bigSession();
-    // A flipped byte near the end of the log: damage the reader meets after the first line was printed.
-    const log = await readFile(join(dir, 'events.frames'));
-    log[Math.floor(log.length * 0.9)]! ^= 0xff;
-    await writeFile(join(dir, 'events.frames'), log);
-    const errFile = join(await tempDir('rxstore-epipe-'), 'stderr');
-    const { stdout, status } = intoHead(args(dir), errFile);
-    expect(stdout.split('\n').filter(Boolean)).toHaveLength(1);
-    expect(status).toBe('1');
-    expect(await readFile(errFile, 'utf8')).toMatch(/^rxstore: RX_DAMAGED_STORE: /);
-  });
+  ])(
+    "rxstore $shown | head -1 still exits 1 with its coded line: the verdict is not the reader's",
+    async ({ args }) => {
+      const dir = await bigSession();
+      // A flipped byte near the end of the log: damage the reader meets after the first line was printed.
+      const log = await readFile(join(dir, 'events.frames'));
+      log[Math.floor(log.length * 0.9)]! ^= 0xff;
+      await writeFile(join(dir, 'events.frames'), log);
+      const errFile = join(await tempDir('rxstore-epipe-'), 'stderr');
+      const { stdout, status } = intoHead(args(dir), errFile);
+      expect(stdout.split('\n').filter(Boolean)).toHaveLength(1);
+      expect(status).toBe('1');
+      expect(await readFile(errFile, 'utf8')).toMatch(/^rxstore: RX_DAMAGED_STORE: /);
+    },
+  );
 });
 
 describe('inspect --messages', () => {
@@ -86,7 +101,9 @@ describe('inspect --messages', () => {
     const frames = await framesOf(dir);
     const ends = await endFrames(dir);
     const end = ends[Math.floor(ends.length / 2)]!;
-    const begin = frames.filter((frame) => frame.record.recordType === 'batch/begin' && frame.offset < end.offset).at(-1)!;
+    const begin = frames
+      .filter((frame) => frame.record.recordType === 'batch/begin' && frame.offset < end.offset)
+      .at(-1)!;
     // What precedes the damaged batch, as a session of its own.
     const prefix = await copySession(dir);
     await truncate(logOf(prefix), begin.offset);
@@ -94,7 +111,10 @@ describe('inspect --messages', () => {
 
     const printed = await runCli(['inspect', dir, '--messages']);
     expect(printed.code).toBe(1);
-    const lines = printed.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const lines = printed.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines).toEqual(JSON.parse(JSON.stringify(personView((await readSession(prefix)).projection))));
     const errorLines = printed.stderr.split('\n').filter(Boolean);

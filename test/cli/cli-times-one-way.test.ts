@@ -10,7 +10,7 @@ describe('every time a command prints has one form', () => {
   const { dir, root } = fixture('tool-calls');
   const id = '1083b7d00d4a95855b15212dd9c840c6';
 
-  it('inspect, text and --json: ISO 8601 UTC with milliseconds, not the store\'s own precision', async () => {
+  it("inspect, text and --json: ISO 8601 UTC with milliseconds, not the store's own precision", async () => {
     const json = await runCliChild(['inspect', dir, '--json']);
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout) as { createdAt: string; updatedAt: string };
@@ -24,7 +24,9 @@ describe('every time a command prints has one form', () => {
   it('ls --json and where --json give the same time for the same session, with milliseconds', async () => {
     const ls = await runCliChild(['ls', '--json', '--state-home', root]);
     expect(ls.code, ls.stderr).toBe(0);
-    const listed = (JSON.parse(ls.stdout) as { id: string; updatedAt: string; copies: { updatedAt: string }[] }[]).find((session) => session.id === id)!;
+    const listed = (JSON.parse(ls.stdout) as { id: string; updatedAt: string; copies: { updatedAt: string }[] }[]).find(
+      (session) => session.id === id,
+    )!;
     expect(listed.updatedAt).toBe('2026-11-30T06:48:49.917Z');
     for (const copy of listed.copies) expect(copy.updatedAt).toMatch(ISO_MS);
     const where = await runCliChild(['where', id, '--json', '--state-home', root]);

@@ -27,7 +27,10 @@ async function saidOf(path: string, dir: string) {
 
 describe('a transcript line a reader stops at', () => {
   it('a byte-order mark is named, never shown as an invisible character', async () => {
-    const { path, dir } = await transcript('bom.jsonl', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${GOOD.join('\n')}\n`)]));
+    const { path, dir } = await transcript(
+      'bom.jsonl',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${GOOD.join('\n')}\n`)]),
+    );
     const said = await saidOf(path, dir);
     for (const text of [said.inspect, said.migrate]) {
       expect(text).toContain('a byte-order mark (U+FEFF) at its start');
@@ -40,9 +43,15 @@ describe('a transcript line a reader stops at', () => {
     const lines = [...GOOD, '{"role":"user","content":"cut"', '{"role":"assistant","content":"LINE FOUR"}'];
     const { path, dir } = await transcript('cut.jsonl', `${lines.join('\n')}\n`);
     const said = await saidOf(path, dir);
-    expect(said.inspect).toMatch(/line 3: not JSON \(invalid character '\{' after object key:value pair\) at line 4: the message does not end on its line .*; the line reads: \{"role":"user","content":"cut"\n/);
-    expect(said.migrate).toMatch(/^\[1\/1\] failed \S+cut\.jsonl:3: not JSON \(invalid character '\{' after object key:value pair\) at line 4/m);
-    expect(said.salvage).toContain('line 3: the line ends inside a message (a line cut mid-write?); the line reads: {"role":"user","content":"cut"\n');
+    expect(said.inspect).toMatch(
+      /line 3: not JSON \(invalid character '\{' after object key:value pair\) at line 4: the message does not end on its line .*; the line reads: \{"role":"user","content":"cut"\n/,
+    );
+    expect(said.migrate).toMatch(
+      /^\[1\/1\] failed \S+cut\.jsonl:3: not JSON \(invalid character '\{' after object key:value pair\) at line 4/m,
+    );
+    expect(said.salvage).toContain(
+      'line 3: the line ends inside a message (a line cut mid-write?); the line reads: {"role":"user","content":"cut"\n',
+    );
     for (const text of [said.inspect, said.migrate, said.salvage]) {
       expect(text).not.toContain('LINE FOUR');
       // JavaScript's parser's own words are never shown.
@@ -54,14 +63,20 @@ describe('a transcript line a reader stops at', () => {
     const { path, dir } = await transcript('bad.jsonl', `${GOOD[0]}\nnot a message\n`);
     const said = await saidOf(path, dir);
     expect(said.migrateCode).toBe(1);
-    expect(said.migrate).toContain(`line reads: not a message (RX_JSONL_LINE); rxstore salvage ${path} keeps the lines that are messages`);
+    expect(said.migrate).toContain(
+      `line reads: not a message (RX_JSONL_LINE); rxstore salvage ${path} keeps the lines that are messages`,
+    );
   });
 
   it('migrate warns of a .jsonl.meta that is not JSON, as inspect does', async () => {
     const { path, dir } = await transcript('meta.jsonl', `${GOOD.join('\n')}\n`);
     await writeFile(`${path}.meta`, '{"workspace_root": ');
     const said = await saidOf(path, dir);
-    expect(said.inspect).toMatch(/warning +RX_JSONL_META \S+meta\.jsonl\.meta: invalid \.jsonl\.meta: not JSON \(unexpected end of JSON input\)/);
-    expect(said.migrate).toContain('warning: invalid .jsonl.meta (not JSON: unexpected end of JSON input): it declares no workspace (RX_JSONL_META)');
+    expect(said.inspect).toMatch(
+      /warning +RX_JSONL_META \S+meta\.jsonl\.meta: invalid \.jsonl\.meta: not JSON \(unexpected end of JSON input\)/,
+    );
+    expect(said.migrate).toContain(
+      'warning: invalid .jsonl.meta (not JSON: unexpected end of JSON input): it declares no workspace (RX_JSONL_META)',
+    );
   });
 });

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { runCliChild } from '../support/cli-child.js';
 import { tempDir } from '../support/temp-dir.js';
 
-const usage = (message: string, help = 'rxstore --help') => `rxstore: RX_USAGE: ${message}${message.endsWith('?') ? '' : ';'} see ${help}\n`;
+const usage = (message: string, help = 'rxstore --help') =>
+  `rxstore: RX_USAGE: ${message}${message.endsWith('?') ? '' : ';'} see ${help}\n`;
 
 describe('unknown things are usage errors, said the same way', () => {
   it.each([
@@ -16,7 +17,10 @@ describe('unknown things are usage errors, said the same way', () => {
     [['inspct'], usage('unknown command inspct; did you mean inspect?')],
     [['help', 'inspct'], usage('unknown command inspct; did you mean inspect?')],
     [['migrate', 'frob'], usage('unknown command migrate frob', 'rxstore migrate --help')],
-    [['help', 'migrate', 'jsonl-to-v3'], usage('unknown command migrate jsonl-to-v3; did you mean migrate jsonl-to-v4?', 'rxstore migrate --help')],
+    [
+      ['help', 'migrate', 'jsonl-to-v3'],
+      usage('unknown command migrate jsonl-to-v3; did you mean migrate jsonl-to-v4?', 'rxstore migrate --help'),
+    ],
     [['frobnicate', '--frob'], usage('unknown command frobnicate')],
     [['ls', '--verfy'], usage('unknown option --verfy; did you mean --verify?', 'rxstore ls --help')],
     [['inspect', '--jsn', 'abc'], usage('unknown option --jsn; did you mean --json?', 'rxstore inspect --help')],
@@ -37,7 +41,10 @@ describe('unknown things are usage errors, said the same way', () => {
     [['help', ' '], usage('unknown command " "')],
     [['migrate', ''], usage('unknown command migrate ""', 'rxstore migrate --help')],
     // An empty transcript name names nothing, as inspect "" does: not the current folder.
-    [['migrate', 'jsonl-to-v4', ''], usage('name a transcript or a directory, or give --all', 'rxstore migrate jsonl-to-v4 --help')],
+    [
+      ['migrate', 'jsonl-to-v4', ''],
+      usage('name a transcript or a directory, or give --all', 'rxstore migrate jsonl-to-v4 --help'),
+    ],
   ])('rxstore %j', async (args, stderr) => {
     expect(await runCliChild(args)).toMatchObject({ code: 2, stdout: '', stderr });
   });
@@ -47,14 +54,20 @@ describe('unknown things are usage errors, said the same way', () => {
     for (const command of ['cat', 'export']) {
       const missing = await runCliChild([command]);
       expect(missing).toMatchObject({ code: 2, stdout: '', stderr: usage(named, `rxstore ${command} --help`) });
-      expect((await runCliChild(command === 'export' ? [command, '', '--to', '-'] : [command, ''])).stderr).toMatch(new RegExp(`^rxstore: RX_USAGE: ${named.replace('.', '\\.')}[;\n]`));
+      expect((await runCliChild(command === 'export' ? [command, '', '--to', '-'] : [command, ''])).stderr).toMatch(
+        new RegExp(`^rxstore: RX_USAGE: ${named.replace('.', '\\.')}[;\n]`),
+      );
     }
     expect((await runCliChild(['inspect'])).stderr).toBe(usage(`${named} (or several)`, 'rxstore inspect --help'));
-    expect((await runCliChild(['where'])).stderr).toBe(usage('name a session id, or the start of one', 'rxstore where --help'));
+    expect((await runCliChild(['where'])).stderr).toBe(
+      usage('name a session id, or the start of one', 'rxstore where --help'),
+    );
     for (const command of ['repair', 'salvage', 'view']) {
       const missing = await runCliChild([command]);
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toMatch(new RegExp(`^rxstore: RX_USAGE: name a session[:(] .*; see rxstore ${command} --help\n$`));
+      expect(missing.stderr).toMatch(
+        new RegExp(`^rxstore: RX_USAGE: name a session[:(] .*; see rxstore ${command} --help\n$`),
+      );
     }
     // The help of a command that exists is still help.
     expect(await runCliChild(['help', 'migrate', 'jsonl-to-v4'])).toMatchObject({ code: 0, stderr: '' });
@@ -89,11 +102,20 @@ describe('an option given a value it cannot take is a usage error, naming the op
     const option = args.find((arg) => arg.includes('='))!;
     const [name, value] = option.split('=') as [string, string];
     const run = await runCliChild([...command.split(' '), ...args]);
-    expect(run).toMatchObject({ code: 2, stdout: '', stderr: usage(`invalid value: ${name} is "${value}"; it must be true or false (or no value)`, `rxstore ${command} --help`) });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: usage(
+        `invalid value: ${name} is "${value}"; it must be true or false (or no value)`,
+        `rxstore ${command} --help`,
+      ),
+    });
   });
 
   it('--no-json=x is refused, --json=true and --json=false are read as they say', async () => {
-    expect((await runCliChild(['ls', '--no-json=x'])).stderr).toBe(usage('invalid value: --no-json is "x"; it takes no value', 'rxstore ls --help'));
+    expect((await runCliChild(['ls', '--no-json=x'])).stderr).toBe(
+      usage('invalid value: --no-json is "x"; it takes no value', 'rxstore ls --help'),
+    );
     const home = await tempDir('rxstore-no-home-');
     const yes = await runCliChild(['ls', '--json=true', '--home', home]);
     expect(yes).toMatchObject({ code: 2, stdout: '[]\n' });
@@ -131,7 +153,11 @@ describe('an option given a value it cannot take is a usage error, naming the op
     ['migrate jsonl-to-v4', ['x', '--cwd', ''], '--cwd'],
   ])('rxstore %s %j: %s needs a value', async (command, args, option) => {
     const run = await runCliChild([...command.split(' '), ...args]);
-    expect(run).toMatchObject({ code: 2, stdout: '', stderr: usage(`${option} needs a value`, `rxstore ${command} --help`) });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: usage(`${option} needs a value`, `rxstore ${command} --help`),
+    });
   });
 
   it('`-` is a value: view --to - writes to standard output', async () => {
@@ -161,20 +187,30 @@ describe('what the user typed decides the exit code, and long input is cut in me
   it('a path of 6,000 characters is not a session, as /nonexistent/dir is: exit 2, cut with its length', async () => {
     const long = `/${'a/'.repeat(3000)}`;
     const missing = join(await tempDir('rxstore-missing-'), 'nonexistent', 'dir');
-    for (const args of [['inspect', long], ['cat', long], ['salvage', `${long}x.jsonl`], ['migrate', 'jsonl-to-v4', long], ['inspect', missing]]) {
+    for (const args of [
+      ['inspect', long],
+      ['cat', long],
+      ['salvage', `${long}x.jsonl`],
+      ['migrate', 'jsonl-to-v4', long],
+      ['inspect', missing],
+    ]) {
       const run = await runCliChild(args);
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toMatch(/^rxstore: RX_NOT_A_SESSION: \//);
       expect(run.stderr.split('\n')).toHaveLength(2);
       expect(longestLine(run.stderr)).toBeLessThanOrEqual(400);
     }
-    expect((await runCliChild(['inspect', long])).stderr).toMatch(/^rxstore: RX_NOT_A_SESSION: \/a\/a\/\S*… \(6,000 characters\): file name too long\n$/);
+    expect((await runCliChild(['inspect', long])).stderr).toMatch(
+      /^rxstore: RX_NOT_A_SESSION: \/a\/a\/\S*… \(6,000 characters\): file name too long\n$/,
+    );
   });
 
   it('warnings about a long --home are cut too, and ls says none was found (exit 2)', async () => {
     const run = await runCliChild(['ls', '--home', `/${'b'.repeat(5000)}`]);
     expect(run.code).toBe(2);
     expect(longestLine(run.stderr)).toBeLessThanOrEqual(400);
-    expect(run.stderr).toMatch(/^rxstore: RX_SESSION_NOT_FOUND: no sessions found \(\/b+… \(5,\d{3} characters\): no such directory\)$/m);
+    expect(run.stderr).toMatch(
+      /^rxstore: RX_SESSION_NOT_FOUND: no sessions found \(\/b+… \(5,\d{3} characters\): no such directory\)$/m,
+    );
   });
 });

@@ -8,23 +8,39 @@ import { buildStateRoot } from '../support/sessions/state-root.js';
 describe('every command calls a session what ls calls it', () => {
   it('a session with no title of its own, and one with a title, in ls, where, inspect, view and export', async () => {
     const machine = await buildStateRoot();
-    const listed = JSON.parse((await runCliChild(['ls', '--json', '--state-home', machine.stateRoot])).stdout) as ListedSession[];
+    const listed = JSON.parse(
+      (await runCliChild(['ls', '--json', '--state-home', machine.stateRoot])).stdout,
+    ) as ListedSession[];
     for (const id of [machine.ids.plainChat, machine.ids.payloadRef, machine.ids.titledFork]) {
       const session = listed.find((each) => each.id === id)!;
       expect(session.title, id).not.toBeNull();
       const args = [id, '--state-home', machine.stateRoot];
-      const inspected = JSON.parse((await runCliChild(['inspect', ...args, '--json'])).stdout) as { title: string | null; titleFrom: string | null };
+      const inspected = JSON.parse((await runCliChild(['inspect', ...args, '--json'])).stdout) as {
+        title: string | null;
+        titleFrom: string | null;
+      };
       expect(inspected, id).toMatchObject({ title: session.title, titleFrom: session.titleFrom });
       const text = (await runCliChild(['inspect', ...args])).stdout;
-      expect(text).toContain(`\ntitle        ${session.title}${session.titleFrom === 'preview' ? '  (its first message: no title of its own)' : ''}\n`);
+      expect(text).toContain(
+        `\ntitle        ${session.title}${session.titleFrom === 'preview' ? '  (its first message: no title of its own)' : ''}\n`,
+      );
       expect((await runCliChild(['where', ...args])).stdout.split('\n')[0]).toBe(`${id}  ${session.title}`);
       const page = (await runCliChild(['view', ...args, '--format', 'html'])).stdout;
-      expect(page).toContain(`<h1>${session.title!.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</h1>`);
+      expect(page).toContain(
+        `<h1>${session.title!.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</h1>`,
+      );
       expect(page).not.toContain('Untitled session');
-      const exported = JSON.parse((await runCliChild(['export', ...args, '--to', '-', '--format', 'json'])).stdout) as { title: string | null; titleFrom: string | null };
+      const exported = JSON.parse((await runCliChild(['export', ...args, '--to', '-', '--format', 'json'])).stdout) as {
+        title: string | null;
+        titleFrom: string | null;
+      };
       expect(exported, id).toMatchObject({ title: session.title, titleFrom: session.titleFrom });
     }
     // Two of them have no title of their own: the point of the test.
-    expect(listed.filter((each) => [machine.ids.plainChat, machine.ids.payloadRef].includes(each.id)).map((each) => each.titleFrom)).toEqual(['preview', 'preview']);
+    expect(
+      listed
+        .filter((each) => [machine.ids.plainChat, machine.ids.payloadRef].includes(each.id))
+        .map((each) => each.titleFrom),
+    ).toEqual(['preview', 'preview']);
   });
 });

@@ -35,9 +35,28 @@ async function hostileStateRoot(): Promise<{ stateHome: string; dir: string; id:
         turnId: 'turn_00000000000000000000000000000042',
         events: [
           { kind: 'turn/start', payload: { status: 'in_progress' } },
-          complete({ role: 'user', id: messageId(), origin: 'user', content: `say ${TERMINAL}`, raw_content: `say ${TERMINAL}` }),
-          complete({ role: 'assistant', id: messageId(), content: `answer ${TERMINAL}`, tool_calls: [{ id: callId, name: TOOL_NAME, arguments: JSON.stringify({ query: `q${MARKDOWN}${TERMINAL}` }) }] }),
-          complete({ role: 'tool', id: messageId(), tool_call_id: callId, name: TOOL_NAME, content: `out ${TERMINAL}` }),
+          complete({
+            role: 'user',
+            id: messageId(),
+            origin: 'user',
+            content: `say ${TERMINAL}`,
+            raw_content: `say ${TERMINAL}`,
+          }),
+          complete({
+            role: 'assistant',
+            id: messageId(),
+            content: `answer ${TERMINAL}`,
+            tool_calls: [
+              { id: callId, name: TOOL_NAME, arguments: JSON.stringify({ query: `q${MARKDOWN}${TERMINAL}` }) },
+            ],
+          }),
+          complete({
+            role: 'tool',
+            id: messageId(),
+            tool_call_id: callId,
+            name: TOOL_NAME,
+            content: `out ${TERMINAL}`,
+          }),
           { kind: 'turn/end', payload: { status: 'completed' } },
         ],
       },
@@ -76,15 +95,18 @@ describe('pages', () => {
     expect(markdown.join('\n')).not.toMatch(/!\[tracker\]|\]\(https:\/\/evil/);
   });
 
-  it.each(['md', 'html'])('a %s page holds no control character a terminal would act on, and shows each as an escape', async (format) => {
-    const { dir } = await hostileStateRoot();
-    const { code, stdout } = await runCli(['view', dir, '--format', format]);
-    expect(code).toBe(0);
-    expect(stdout).not.toMatch(ACTIVE);
-    expect(stdout).toContain('\\x1b[2J');
-    expect(stdout).toContain('\\x1b]52;c;cm0gLXJmIH4=\\x07');
-    expect(stdout).toContain('\\x9b31m\\u202eevil\\u2066\\r');
-  });
+  it.each(['md', 'html'])(
+    'a %s page holds no control character a terminal would act on, and shows each as an escape',
+    async (format) => {
+      const { dir } = await hostileStateRoot();
+      const { code, stdout } = await runCli(['view', dir, '--format', format]);
+      expect(code).toBe(0);
+      expect(stdout).not.toMatch(ACTIVE);
+      expect(stdout).toContain('\\x1b[2J');
+      expect(stdout).toContain('\\x1b]52;c;cm0gLXJmIH4=\\x07');
+      expect(stdout).toContain('\\x9b31m\\u202eevil\\u2066\\r');
+    },
+  );
 
   it('a page written with --to holds no control character either', async () => {
     const { dir } = await hostileStateRoot();
@@ -97,7 +119,12 @@ describe('pages', () => {
     const stateHome = await tempDir('rxstore-crlf-');
     const { dir } = await createSession({
       storeDir: join(stateHome, 'sessions-v4'),
-      batches: [{ operationId: 'one', events: [complete({ role: 'user', id: messageId(), origin: 'user', content: 'first\r\nsecond\r\n' })] }],
+      batches: [
+        {
+          operationId: 'one',
+          events: [complete({ role: 'user', id: messageId(), origin: 'user', content: 'first\r\nsecond\r\n' })],
+        },
+      ],
     });
     const { stdout } = await runCli(['view', dir, '--format', 'md']);
     expect(stdout).toContain('first\nsecond\n');
@@ -110,7 +137,10 @@ function parsedOutput(stdout: string): unknown[] {
   try {
     return [JSON.parse(stdout)];
   } catch {
-    return stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown);
+    return stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown);
   }
 }
 
@@ -127,16 +157,19 @@ describe('JSON lines and --json', () => {
     { shown: 'export --to - --format json', args: ({ dir }) => ['export', dir, '--to', '-', '--format', 'json'] },
   ];
 
-  it.each(commands)('$shown escapes C0, C1 and bidirectional controls as \\uXXXX: the same JSON, safe on a terminal', async ({ args }) => {
-    const session = await hostileStateRoot();
-    const { code, stdout, stderr } = await runCli(args(session));
-    expect(code, stderr).toBe(0);
-    expect(stdout).not.toMatch(ACTIVE_IN_JSON);
-    // The values are the session's own: a reader of the JSON gets the controls back.
-    const values = parsedOutput(stdout);
-    expect(JSON.stringify(values)).toMatch(/\\u001b\[2J|\\u001b\]52/);
-    expect(JSON.stringify(values)).toContain('\u202eevil');
-  });
+  it.each(commands)(
+    '$shown escapes C0, C1 and bidirectional controls as \\uXXXX: the same JSON, safe on a terminal',
+    async ({ args }) => {
+      const session = await hostileStateRoot();
+      const { code, stdout, stderr } = await runCli(args(session));
+      expect(code, stderr).toBe(0);
+      expect(stdout).not.toMatch(ACTIVE_IN_JSON);
+      // The values are the session's own: a reader of the JSON gets the controls back.
+      const values = parsedOutput(stdout);
+      expect(JSON.stringify(values)).toMatch(/\\u001b\[2J|\\u001b\]52/);
+      expect(JSON.stringify(values)).toContain('\u202eevil');
+    },
+  );
 });
 
 describe('human lines', () => {
@@ -145,7 +178,9 @@ describe('human lines', () => {
     // A folder name is data too: a slug holding an escape sequence, and a damaged log under it.
     const { dir } = await createSession({
       storeDir: join(stateHome, 'projects', `tmp-${TERMINAL}`, 'sessions-v4'),
-      batches: [{ operationId: 'one', events: [complete({ role: 'user', id: messageId(), origin: 'user', content: 'hello' })] }],
+      batches: [
+        { operationId: 'one', events: [complete({ role: 'user', id: messageId(), origin: 'user', content: 'hello' })] },
+      ],
     });
     const log = await readFile(join(dir, 'events.frames'));
     log[log.length - 20]! ^= 0xff;
@@ -164,30 +199,44 @@ function nested(depth: number): string {
 }
 
 describe('input of any depth', () => {
-  it.each(['md', 'html'])('view --format %s shows a tool call whose arguments are nested 8,000 deep', async (format) => {
-    const stateHome = await tempDir('rxstore-deep-');
-    const callId = 'call_deep_1';
-    const { dir } = await createSession({
-      storeDir: join(stateHome, 'sessions-v4'),
-      batches: [
-        {
-          operationId: 'deep',
-          events: [
-            complete({ role: 'user', id: messageId(), origin: 'user', content: 'go deep' }),
-            complete({ role: 'assistant', id: messageId(), content: '', tool_calls: [{ id: callId, name: 'probe', arguments: nested(8000) }] }),
-            complete({ role: 'tool', id: messageId(), tool_call_id: callId, name: 'probe', content: 'reached the bottom' }),
-          ],
-        },
-      ],
-    });
-    const { code, stdout, stderr } = await runCli(['view', dir, '--format', format]);
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    expect(stdout).toContain('reached the bottom');
-    // Shown as sent: indented, 8,000 levels would be 128 MB of spaces.
-    expect(stdout).toMatch(/\{(&quot;|")a(&quot;|"):\{(&quot;|")a/);
-    expect(stdout.length).toBeLessThan(1_000_000);
-  });
+  it.each(['md', 'html'])(
+    'view --format %s shows a tool call whose arguments are nested 8,000 deep',
+    async (format) => {
+      const stateHome = await tempDir('rxstore-deep-');
+      const callId = 'call_deep_1';
+      const { dir } = await createSession({
+        storeDir: join(stateHome, 'sessions-v4'),
+        batches: [
+          {
+            operationId: 'deep',
+            events: [
+              complete({ role: 'user', id: messageId(), origin: 'user', content: 'go deep' }),
+              complete({
+                role: 'assistant',
+                id: messageId(),
+                content: '',
+                tool_calls: [{ id: callId, name: 'probe', arguments: nested(8000) }],
+              }),
+              complete({
+                role: 'tool',
+                id: messageId(),
+                tool_call_id: callId,
+                name: 'probe',
+                content: 'reached the bottom',
+              }),
+            ],
+          },
+        ],
+      });
+      const { code, stdout, stderr } = await runCli(['view', dir, '--format', format]);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(stdout).toContain('reached the bottom');
+      // Shown as sent: indented, 8,000 levels would be 128 MB of spaces.
+      expect(stdout).toMatch(/\{(&quot;|")a(&quot;|"):\{(&quot;|")a/);
+      expect(stdout.length).toBeLessThan(1_000_000);
+    },
+  );
 
   it('arguments nested a few levels are pretty-printed', async () => {
     const stateHome = await tempDir('rxstore-shallow-');
@@ -199,7 +248,12 @@ describe('input of any depth', () => {
           operationId: 'shallow',
           events: [
             complete({ role: 'user', id: messageId(), origin: 'user', content: 'go' }),
-            complete({ role: 'assistant', id: messageId(), content: '', tool_calls: [{ id: callId, name: 'probe', arguments: nested(3) }] }),
+            complete({
+              role: 'assistant',
+              id: messageId(),
+              content: '',
+              tool_calls: [{ id: callId, name: 'probe', arguments: nested(3) }],
+            }),
             complete({ role: 'tool', id: messageId(), tool_call_id: callId, name: 'probe', content: 'ok' }),
           ],
         },

@@ -20,7 +20,12 @@ const place: BatchPlacement = { sessionId: 'session-1', writerGeneration: 2, fir
 /** The batches the reader finds in these bytes, laid at `offset` of a log that continues at `firstSeq`. */
 async function readBack(bytes: Buffer, at: BatchPlacement): Promise<CommittedBatch[]> {
   const batches: CommittedBatch[] = [];
-  const frames = readFrames((async function* () { yield bytes; })(), { file: 'log', startOffset: at.offset });
+  const frames = readFrames(
+    (async function* () {
+      yield bytes;
+    })(),
+    { file: 'log', startOffset: at.offset },
+  );
   for await (const item of readBatches(frames, { file: 'log', nextSequence: at.firstSeq })) {
     if (item.type === 'batch') batches.push(item.batch);
   }
@@ -37,14 +42,28 @@ describe('encodeBatch', () => {
       events: [
         { kind: 'turn/start', payload: { turnId: 'turn-1' }, id: 'e1' },
         { kind: 'future/note', optional: true, payload: { note: 'x' }, id: 'e2' },
-        { kind: 'message/complete', required: true, payloadJson: Buffer.from('{"message": {"role":"user", "content":"kept as written"}}'), id: 'e3' },
+        {
+          kind: 'message/complete',
+          required: true,
+          payloadJson: Buffer.from('{"message": {"role":"user", "content":"kept as written"}}'),
+          id: 'e3',
+        },
         { kind: 'turn/end', id: 'e4' },
       ],
     };
     const { bytes, batch } = await encodeBatch(input, place);
     const [read] = await readBack(bytes, place);
     expect(batch).toEqual(read);
-    expect(batch).toMatchObject({ commitId: 'commit-1', operationId: 'op-1', turnId: 'turn-1', firstSeq: 5, eventCount: 4, writerGeneration: 2, offset: 1000, end: 1000 + bytes.length });
+    expect(batch).toMatchObject({
+      commitId: 'commit-1',
+      operationId: 'op-1',
+      turnId: 'turn-1',
+      firstSeq: 5,
+      eventCount: 4,
+      writerGeneration: 2,
+      offset: 1000,
+      end: 1000 + bytes.length,
+    });
     expect(batch.events.map((event) => [event.id, event.seq, event.optional, event.required])).toEqual([
       ['e1', 5, false, false],
       ['e2', 6, true, false],
@@ -63,13 +82,19 @@ describe('encodeBatch', () => {
   });
 
   it('an empty payload is none, as the reader reads it', async () => {
-    const { bytes, batch } = await encodeBatch({ operationId: 'op', events: [{ kind: 'turn/end', payloadJson: new Uint8Array(0) }] }, place);
+    const { bytes, batch } = await encodeBatch(
+      { operationId: 'op', events: [{ kind: 'turn/end', payloadJson: new Uint8Array(0) }] },
+      place,
+    );
     expect(batch.events[0]).not.toHaveProperty('payload');
     expect(await readBack(bytes, place)).toEqual([batch]);
   });
 
   it('without a turn, the batch has none', async () => {
-    const { bytes, batch } = await encodeBatch({ operationId: 'op', events: [{ kind: 'session/title', payload: { title: 't' } }] }, place);
+    const { bytes, batch } = await encodeBatch(
+      { operationId: 'op', events: [{ kind: 'session/title', payload: { title: 't' } }] },
+      place,
+    );
     expect(batch).not.toHaveProperty('turnId');
     expect(bytes.includes('turnId')).toBe(false);
     expect(await readBack(bytes, place)).toEqual([batch]);
@@ -79,7 +104,13 @@ describe('encodeBatch', () => {
     const content = new ContentStore(join(await tempDir('rxstore-encode-'), '.content-v1'));
     const json = (size: number) => ({ title: 'x'.repeat(size - '{"title":""}'.length) });
     const { batch } = await encodeBatch(
-      { operationId: 'op', events: [{ kind: 'session/title', payload: json(INLINE_PAYLOAD_LIMIT) }, { kind: 'session/title', payload: json(INLINE_PAYLOAD_LIMIT + 1) }] },
+      {
+        operationId: 'op',
+        events: [
+          { kind: 'session/title', payload: json(INLINE_PAYLOAD_LIMIT) },
+          { kind: 'session/title', payload: json(INLINE_PAYLOAD_LIMIT + 1) },
+        ],
+      },
       { ...place, content },
     );
     expect(batch.events[0]!.payload).toHaveLength(INLINE_PAYLOAD_LIMIT);
@@ -91,11 +122,24 @@ describe('encodeBatch', () => {
   });
 
   it.each([
-    { what: 'no events', input: { operationId: 'op', events: [] }, at: place, message: 'a batch needs at least one event' },
-    { what: 'writer generation 0', input: { operationId: 'op', events: [{ kind: 'session/title' }] }, at: { ...place, writerGeneration: 0 }, message: 'writerGeneration must be at least 1' },
+    {
+      what: 'no events',
+      input: { operationId: 'op', events: [] },
+      at: place,
+      message: 'a batch needs at least one event',
+    },
+    {
+      what: 'writer generation 0',
+      input: { operationId: 'op', events: [{ kind: 'session/title' }] },
+      at: { ...place, writerGeneration: 0 },
+      message: 'writerGeneration must be at least 1',
+    },
     {
       what: 'a large payload and no content store',
-      input: { operationId: 'op', events: [{ kind: 'session/title', payload: { title: 'x'.repeat(INLINE_PAYLOAD_LIMIT) } }] },
+      input: {
+        operationId: 'op',
+        events: [{ kind: 'session/title', payload: { title: 'x'.repeat(INLINE_PAYLOAD_LIMIT) } }],
+      },
       at: place,
       message: `payload of ${INLINE_PAYLOAD_LIMIT + 12} bytes needs a content store`,
     },

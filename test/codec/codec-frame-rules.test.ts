@@ -49,14 +49,25 @@ describe('frame header sizes', () => {
     { label: 'raw', compressed: -1, raw: 0, found: 0 },
     { label: 'compressed', compressed: FRAME_BUDGET_BYTES + 1, raw: record.length, found: FRAME_BUDGET_BYTES + 1 },
     { label: 'raw', compressed: -1, raw: FRAME_BUDGET_BYTES + 1, found: FRAME_BUDGET_BYTES + 1 },
-  ])('a $label size of $found is refused before anything is read past the header', ({ label, compressed, raw, found }) => {
-    const frame = encodeFrame(record);
-    const bad = withHeader(frame, compressed === -1 ? frame.length - FRAME_HEADER_BYTES : compressed, raw).subarray(0, FRAME_HEADER_BYTES);
-    const error = refusal(Buffer.concat([encodeFrame(record), bad]));
-    expect(error).toBeInstanceOf(DamagedStoreError);
-    expect(error.message).toBe(`invalid v4 frame ${label} size ${found}`);
-    expect(error.data).toMatchObject({ file: 'log', offset: frame.length, expected: `1..${FRAME_BUDGET_BYTES}`, found });
-  });
+  ])(
+    'a $label size of $found is refused before anything is read past the header',
+    ({ label, compressed, raw, found }) => {
+      const frame = encodeFrame(record);
+      const bad = withHeader(frame, compressed === -1 ? frame.length - FRAME_HEADER_BYTES : compressed, raw).subarray(
+        0,
+        FRAME_HEADER_BYTES,
+      );
+      const error = refusal(Buffer.concat([encodeFrame(record), bad]));
+      expect(error).toBeInstanceOf(DamagedStoreError);
+      expect(error.message).toBe(`invalid v4 frame ${label} size ${found}`);
+      expect(error.data).toMatchObject({
+        file: 'log',
+        offset: frame.length,
+        expected: `1..${FRAME_BUDGET_BYTES}`,
+        found,
+      });
+    },
+  );
 
   it('a record of exactly 8 MiB is written and read back; one byte more is not written', () => {
     const big = Buffer.alloc(FRAME_BUDGET_BYTES, 0x61);
@@ -71,7 +82,9 @@ describe('frame header sizes', () => {
         data: { expected: `1..${FRAME_BUDGET_BYTES}`, found: FRAME_BUDGET_BYTES + 1 },
       }),
     );
-    expect(() => encodeFrame(Buffer.alloc(0))).toThrow(expect.objectContaining({ code: 'RX_INVALID_INPUT', data: { expected: `1..${FRAME_BUDGET_BYTES}`, found: 0 } }));
+    expect(() => encodeFrame(Buffer.alloc(0))).toThrow(
+      expect.objectContaining({ code: 'RX_INVALID_INPUT', data: { expected: `1..${FRAME_BUDGET_BYTES}`, found: 0 } }),
+    );
   });
 
   it('a decoded length one more or one less than declared is damage naming both', () => {

@@ -16,8 +16,21 @@ function randomBatches(seed: number): BatchToWrite[] {
     events: Array.from({ length: 1 + random.int(5) }, () => {
       const size = random.next() < 0.1 ? 70_000 + random.int(20_000) : random.int(300);
       return random.next() < 0.8
-        ? { kind: 'message/complete', payload: { message: { role: random.pick(['user', 'assistant', 'tool']), id: `m${(id += 1)}`, content: random.text(size) } } }
-        : { kind: `x-rxstore/${random.int(3)}`, optional: true, payload: { n: random.int(1000), text: random.text(20) } };
+        ? {
+            kind: 'message/complete',
+            payload: {
+              message: {
+                role: random.pick(['user', 'assistant', 'tool']),
+                id: `m${(id += 1)}`,
+                content: random.text(size),
+              },
+            },
+          }
+        : {
+            kind: `x-rxstore/${random.int(3)}`,
+            optional: true,
+            payload: { n: random.int(1000), text: random.text(20) },
+          };
     }),
   }));
 }
@@ -35,9 +48,13 @@ describe('write then read gives back what was written', () => {
       const readBack: { kind: string; payload: string }[] = [];
       for await (const item of readSessionEvents(created.dir)) {
         if (item.type !== 'batch') continue;
-        item.value.batch.events.forEach((event, index) => readBack.push({ kind: event.kind, payload: goJson(item.value.payloads[index]) }));
+        item.value.batch.events.forEach((event, index) =>
+          readBack.push({ kind: event.kind, payload: goJson(item.value.payloads[index]) }),
+        );
       }
-      expect(readBack).toEqual(written.flatMap((batch) => batch.events.map((event) => ({ kind: event.kind, payload: goJson(event.payload) }))));
+      expect(readBack).toEqual(
+        written.flatMap((batch) => batch.events.map((event) => ({ kind: event.kind, payload: goJson(event.payload) }))),
+      );
       expect(read.payloadRefs).toBe(readBack.filter((event) => Buffer.byteLength(event.payload) > 65_536).length);
     }
   });

@@ -39,11 +39,23 @@ describe('the docs/format.md §16 session (accepted by Reasonix 1.38.11)', () =>
         commitId: '0123456789abcdef0123456789abcdef',
         createdAt: '2026-01-02T03:04:05.123456789Z',
         events: [
-          { id: 'ev-0001', kind: 'message/complete', payload: { message: { role: 'system', id: 'msg-0000', content: 'You are a test.' } } },
+          {
+            id: 'ev-0001',
+            kind: 'message/complete',
+            payload: { message: { role: 'system', id: 'msg-0000', content: 'You are a test.' } },
+          },
           {
             id: 'ev-0002',
             kind: 'message/complete',
-            payload: { message: { role: 'user', id: 'msg-0001', origin: 'user', content: 'Hello <world> & co', createdAt: 1767323045123 } },
+            payload: {
+              message: {
+                role: 'user',
+                id: 'msg-0001',
+                origin: 'user',
+                content: 'Hello <world> & co',
+                createdAt: 1767323045123,
+              },
+            },
           },
           { id: 'ev-0003', kind: 'session/title', payload: { title: 'Demo' } },
         ],

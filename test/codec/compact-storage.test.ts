@@ -1,13 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { OperationLedger } from '../../src/codec/operations/operation-ledger.js';
-import { RecalledOperationLedger, type RecordedOperation } from '../../src/codec/operations/recalled-operation-ledger.js';
+import {
+  RecalledOperationLedger,
+  type RecordedOperation,
+} from '../../src/codec/operations/recalled-operation-ledger.js';
 import { DamagedStoreError } from '../../src/errors/index.js';
 import { StringTable } from '../../src/compact/string-table.js';
 
 describe('the string table a replay keeps ids in', () => {
   it('gives every string back exactly, whatever its characters or length, and finds only what it holds', () => {
     const table = new StringTable();
-    const strings = ['', 'a', 'msg-1', 'é', '日本語', '😀', '\uD800', 'x\uDC00y', 'z'.repeat(300_000), 'ÿ'.repeat(70_000), '日'.repeat(40_000)];
+    const strings = [
+      '',
+      'a',
+      'msg-1',
+      'é',
+      '日本語',
+      '😀',
+      '\uD800',
+      'x\uDC00y',
+      'z'.repeat(300_000),
+      'ÿ'.repeat(70_000),
+      '日'.repeat(40_000),
+    ];
     for (let n = 0; n < 20_000; n += 1) strings.push(`call_${n.toString(36)}`);
     const refs = strings.map((text) => table.intern(text));
     expect(table.size).toBe(strings.length);
@@ -89,7 +104,10 @@ describe('the operation ledger of a log read from a file', () => {
   });
 
   it('refuses a batch read back that no longer names the operation it held', async () => {
-    const ledger = new RecalledOperationLedger(() => Promise.resolve({ operationId: 'op-other', operationHash: hash(1) }), 'log');
+    const ledger = new RecalledOperationLedger(
+      () => Promise.resolve({ operationId: 'op-other', operationHash: hash(1) }),
+      'log',
+    );
     expect(ledger.admit('op-a', hash(1), 40)).toBeUndefined();
     const error = await Promise.resolve(ledger.admit('op-a', hash(1), 90)).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(DamagedStoreError);

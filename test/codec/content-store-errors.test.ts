@@ -5,7 +5,13 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ContentStore, CorruptContentError, INTEGRITY_BLOCK_BYTES, MissingContentError, type PayloadRef } from '../../src/codec/index.js';
+import {
+  ContentStore,
+  CorruptContentError,
+  INTEGRITY_BLOCK_BYTES,
+  MissingContentError,
+  type PayloadRef,
+} from '../../src/codec/index.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
@@ -102,20 +108,37 @@ describe('the content store refuses', () => {
 
   it('an index of another object, though its digest is the ref’s; its block digests are not compared, as Reasonix does not', async () => {
     const { store, ref, index } = await storeWith(payload);
-    const other = JSON.stringify({ version: 1, object: sha256('other'), bytes: ref.bytes, blockBytes: INTEGRITY_BLOCK_BYTES, blocks: [sha256('other')] });
+    const other = JSON.stringify({
+      version: 1,
+      object: sha256('other'),
+      bytes: ref.bytes,
+      blockBytes: INTEGRITY_BLOCK_BYTES,
+      blocks: [sha256('other')],
+    });
     await writeFile(index, other);
     const error = await refusal(store.read({ ...ref, indexDigest: sha256(other) }));
     expect(error.message).toBe('integrity index does not match the object');
     expect(error.data).toEqual({ file: index, expected: ref.digest });
-    const otherBlock = JSON.stringify({ version: 1, object: ref.digest, bytes: ref.bytes, blockBytes: INTEGRITY_BLOCK_BYTES, blocks: [sha256('other')] });
+    const otherBlock = JSON.stringify({
+      version: 1,
+      object: ref.digest,
+      bytes: ref.bytes,
+      blockBytes: INTEGRITY_BLOCK_BYTES,
+      blocks: [sha256('other')],
+    });
     await writeFile(index, otherBlock);
     expect(await store.read({ ...ref, indexDigest: sha256(otherBlock) })).toEqual(payload);
   });
 
-  it.each(['A'.repeat(64), `${'a'.repeat(64)}0`, `0${'a'.repeat(64)}`, 'a'.repeat(63), '../../etc/passwd'])('a digest that is not 64 lower-case hex digits: %j', async (digest) => {
-    const { store } = await storeWith(payload);
-    expect(() => store.objectPath(digest)).toThrow(new CorruptContentError(`content digest ${JSON.stringify(digest)} is not 64 lower-case hex digits`, {}));
-  });
+  it.each(['A'.repeat(64), `${'a'.repeat(64)}0`, `0${'a'.repeat(64)}`, 'a'.repeat(63), '../../etc/passwd'])(
+    'a digest that is not 64 lower-case hex digits: %j',
+    async (digest) => {
+      const { store } = await storeWith(payload);
+      expect(() => store.objectPath(digest)).toThrow(
+        new CorruptContentError(`content digest ${JSON.stringify(digest)} is not 64 lower-case hex digits`, {}),
+      );
+    },
+  );
 });
 
 describe('the content store publishes', () => {

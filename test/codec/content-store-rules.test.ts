@@ -61,17 +61,29 @@ describe('a content read refuses', () => {
   it('an index that is not JSON, or not of version 1', async () => {
     const { store, ref } = await stored();
     const index = JSON.parse(await readFile(store.indexPath(ref.digest), 'utf8')) as Record<string, unknown>;
-    expect((await corrupt(store.read(await withIndex(store, ref, '{not json')))).message).toMatch(/^integrity index is not valid: /);
-    expect((await corrupt(store.read(await withIndex(store, ref, JSON.stringify({ ...index, version: 2 }))))).message).toBe('integrity index is not valid: version 2, expected 1');
-    expect((await corrupt(store.read(await withIndex(store, ref, JSON.stringify({ ...index, blockBytes: 4096 }))))).message).toBe(
-      `integrity index is not valid: blockBytes 4096, expected ${INTEGRITY_BLOCK_BYTES}`,
+    expect((await corrupt(store.read(await withIndex(store, ref, '{not json')))).message).toMatch(
+      /^integrity index is not valid: /,
     );
+    expect(
+      (await corrupt(store.read(await withIndex(store, ref, JSON.stringify({ ...index, version: 2 }))))).message,
+    ).toBe('integrity index is not valid: version 2, expected 1');
+    expect(
+      (await corrupt(store.read(await withIndex(store, ref, JSON.stringify({ ...index, blockBytes: 4096 }))))).message,
+    ).toBe(`integrity index is not valid: blockBytes 4096, expected ${INTEGRITY_BLOCK_BYTES}`);
   });
 
   // Reasonix refuses each of these too (content-index-matches-reasonix); here, what rxstore names.
   it.each([
-    { what: 'block digests that are numbers', index: (index: Record<string, unknown>) => JSON.stringify({ ...index, blocks: [1, 2] }), message: /^integrity index is not valid: blocks\.0: Invalid input: expected string, received number$/ },
-    { what: 'a list, not an object', index: () => '[]', message: /^integrity index is not valid: value: Invalid input: expected object, received array$/ },
+    {
+      what: 'block digests that are numbers',
+      index: (index: Record<string, unknown>) => JSON.stringify({ ...index, blocks: [1, 2] }),
+      message: /^integrity index is not valid: blocks\.0: Invalid input: expected string, received number$/,
+    },
+    {
+      what: 'a list, not an object',
+      index: () => '[]',
+      message: /^integrity index is not valid: value: Invalid input: expected object, received array$/,
+    },
     {
       what: 'a version written 1.0',
       index: (index: Record<string, unknown>) => JSON.stringify(index).replace('"version":1', '"version":1.0'),
@@ -101,7 +113,9 @@ describe('a content read refuses', () => {
   it('an index whose block digests are others, as many: read, as Reasonix reads it (the object is checked whole)', async () => {
     const { store, ref } = await stored();
     const index = JSON.parse(await readFile(store.indexPath(ref.digest), 'utf8')) as Record<string, unknown>;
-    expect(await store.read(await withIndex(store, ref, JSON.stringify({ ...index, blocks: [sha256('x'), sha256('y')] })))).toEqual(payload);
+    expect(
+      await store.read(await withIndex(store, ref, JSON.stringify({ ...index, blocks: [sha256('x'), sha256('y')] }))),
+    ).toEqual(payload);
   });
 
   it('an index padded with spaces to exactly its size bound: read (Go takes white space after the value)', async () => {
@@ -141,7 +155,13 @@ describe('a content write', () => {
     const ref = await store.write(Buffer.alloc(0));
     expect(ref).toMatchObject({ digest: sha256(''), bytes: 0 });
     expect(ref).not.toHaveProperty('mediaType');
-    expect(JSON.parse(await readFile(store.indexPath(ref.digest), 'utf8'))).toEqual({ version: 1, object: ref.digest, bytes: 0, blockBytes: INTEGRITY_BLOCK_BYTES, blocks: null });
+    expect(JSON.parse(await readFile(store.indexPath(ref.digest), 'utf8'))).toEqual({
+      version: 1,
+      object: ref.digest,
+      bytes: 0,
+      blockBytes: INTEGRITY_BLOCK_BYTES,
+      blocks: null,
+    });
     expect((await store.read(ref)).length).toBe(0);
   });
 
@@ -156,8 +176,12 @@ describe('a content write', () => {
 
   it('lays objects and indexes out by the first two and next two hex digits', async () => {
     const { store, ref } = await stored();
-    expect(store.objectPath(ref.digest)).toBe(join(store.root, 'objects', ref.digest.slice(0, 2), ref.digest.slice(2, 4), ref.digest));
-    expect(store.indexPath(ref.digest)).toBe(join(store.root, 'indexes', ref.digest.slice(0, 2), ref.digest.slice(2, 4), `${ref.digest}.json`));
+    expect(store.objectPath(ref.digest)).toBe(
+      join(store.root, 'objects', ref.digest.slice(0, 2), ref.digest.slice(2, 4), ref.digest),
+    );
+    expect(store.indexPath(ref.digest)).toBe(
+      join(store.root, 'indexes', ref.digest.slice(0, 2), ref.digest.slice(2, 4), `${ref.digest}.json`),
+    );
     expect(() => store.objectPath('AB'.repeat(32))).toThrow(CorruptContentError);
   });
 });
@@ -167,7 +191,8 @@ describe('the content root of a session', () => {
     expect(contentRootFor('/s/store/id')).toBe('/s/store/.content-v1');
     expect(contentRootFor('/s/store/id', '.content-v1')).toBe('/s/store/id/.content-v1');
     // Cleaned as Go's filepath.Clean does: the same directory written another way is still the session's own.
-    for (const written of ['./.content-v1', '.content-v1/', './.content-v1//', 'x/../.content-v1']) expect(contentRootFor('/s/store/id', written), written).toBe('/s/store/id/.content-v1');
+    for (const written of ['./.content-v1', '.content-v1/', './.content-v1//', 'x/../.content-v1'])
+      expect(contentRootFor('/s/store/id', written), written).toBe('/s/store/id/.content-v1');
     expect(contentRootFor('/s/store/id', '../../elsewhere')).toBe('/s/store/.content-v1');
   });
 });

@@ -17,7 +17,12 @@ describe('the content store', () => {
     expect((await store.read(ref)).equals(payload)).toBe(true);
     const index = await readFile(store.indexPath(ref.digest), 'utf8');
     expect(index.endsWith('\n')).toBe(false);
-    expect(JSON.parse(index)).toMatchObject({ version: 1, object: ref.digest, bytes: payload.length, blockBytes: 1048576 });
+    expect(JSON.parse(index)).toMatchObject({
+      version: 1,
+      object: ref.digest,
+      bytes: payload.length,
+      blockBytes: 1048576,
+    });
     expect(JSON.parse(index).blocks).toHaveLength(3);
     // Publishing the same bytes again reuses the object.
     expect(await store.write(payload, 'application/json')).toEqual(ref);
@@ -34,7 +39,10 @@ describe('the content store', () => {
     const flipped = await store.read(ref).catch((error: unknown) => error);
     // Present but wrong is corrupt, not missing.
     expect(flipped).toBeInstanceOf(CorruptContentError);
-    expect(flipped).toMatchObject({ code: 'RX_CORRUPT_CONTENT', message: expect.stringMatching(/content object digest is/) });
+    expect(flipped).toMatchObject({
+      code: 'RX_CORRUPT_CONTENT',
+      message: expect.stringMatching(/content object digest is/),
+    });
     await rm(object);
     const missing = await store.read(ref).catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(MissingContentError);

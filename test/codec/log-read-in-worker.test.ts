@@ -8,7 +8,12 @@ import { availableParallelism } from 'node:os';
 import { describe, expect, it, vi } from 'vitest';
 import type { LogItem } from '../../src/codec/read-batches.js';
 import { readLogBatches, type LogReadingThread } from '../../src/codec/read-log.js';
-import { IDLE_WORKER_MS, liveLogWorkers, setLogWorkers, takeLogWorker } from '../../src/codec/log-worker/log-worker-pool.js';
+import {
+  IDLE_WORKER_MS,
+  liveLogWorkers,
+  setLogWorkers,
+  takeLogWorker,
+} from '../../src/codec/log-worker/log-worker-pool.js';
 import { GROUPS_AHEAD } from '../../src/codec/log-worker/log-worker-protocol.js';
 import { createSession } from '../../src/session/writing/create-session.js';
 import { codecFaults, source } from '../support/faults/codec-faults.js';
@@ -40,7 +45,9 @@ async function sameOnBothThreads(dir: string): Promise<Outcome> {
   const worker = await readWith(dir, 'worker');
   expect(worker).toEqual(here);
   for (const [at, item] of worker.items.entries()) {
-    if (item.type === 'batch') for (const event of item.batch.events) if (event.payload) expect(Buffer.isBuffer(event.payload), `batch ${at}`).toBe(true);
+    if (item.type === 'batch')
+      for (const event of item.batch.events)
+        if (event.payload) expect(Buffer.isBuffer(event.payload), `batch ${at}`).toBe(true);
   }
   return worker;
 }
@@ -50,10 +57,16 @@ async function longSession(batches: number): Promise<string> {
   const written = Array.from({ length: batches }, (_, turn) => ({
     operationId: `rxstore-test:long-${turn}`,
     events: Array.from({ length: 20 }, (_, index) =>
-      complete({ role: index % 2 ? 'assistant' : 'user', id: messageId(), ...(index % 2 ? {} : { origin: 'user' }), content: `turn ${turn} message ${index} ${'words '.repeat(200)}` }),
+      complete({
+        role: index % 2 ? 'assistant' : 'user',
+        id: messageId(),
+        ...(index % 2 ? {} : { origin: 'user' }),
+        content: `turn ${turn} message ${index} ${'words '.repeat(200)}`,
+      }),
     ),
   }));
-  return (await createSession({ storeDir: join(await tempDir('rxstore-worker-'), 'sessions-v4'), batches: written })).dir;
+  return (await createSession({ storeDir: join(await tempDir('rxstore-worker-'), 'sessions-v4'), batches: written }))
+    .dir;
 }
 
 /** Whether this process holds the file open. */
@@ -75,20 +88,34 @@ describe('a log decoded on a worker thread', () => {
   });
 
   // Writing and reading a long log twice is seconds of CPU: held to the test budget in CPU time, not the wall clock.
-  it('gives the same batches over many groups, read ahead no further than it is asked', async () => {
-    const read = await withinCpuTime(async () => sameOnBothThreads(await longSession(150)));
-    expect(read.items).toHaveLength(150);
-    // Three megabytes of payloads: more groups than the worker may post ahead.
-    const payloadBytes = read.items.reduce((sum, item) => sum + (item.type === 'batch' ? item.batch.events.reduce((bytes, event) => bytes + (event.payload?.length ?? 0), 0) : 0), 0);
-    expect(payloadBytes).toBeGreaterThan((GROUPS_AHEAD + 1) * 1024 * 1024);
-  }, CPU_CLOCK_ONLY);
+  it(
+    'gives the same batches over many groups, read ahead no further than it is asked',
+    async () => {
+      const read = await withinCpuTime(async () => sameOnBothThreads(await longSession(150)));
+      expect(read.items).toHaveLength(150);
+      // Three megabytes of payloads: more groups than the worker may post ahead.
+      const payloadBytes = read.items.reduce(
+        (sum, item) =>
+          sum +
+          (item.type === 'batch'
+            ? item.batch.events.reduce((bytes, event) => bytes + (event.payload?.length ?? 0), 0)
+            : 0),
+        0,
+      );
+      expect(payloadBytes).toBeGreaterThan((GROUPS_AHEAD + 1) * 1024 * 1024);
+    },
+    CPU_CLOCK_ONLY,
+  );
 
-  it.each(codecFaults.map((fault) => [fault.name, fault] as const))('stops with the same error where a read on this thread stops: %s', async (_name, fault) => {
-    const dir = await copySession(source.dir);
-    await fault.damage(dir);
-    const read = await sameOnBothThreads(dir);
-    expect(read.error?.code).toBe(fault.code);
-  });
+  it.each(codecFaults.map((fault) => [fault.name, fault] as const))(
+    'stops with the same error where a read on this thread stops: %s',
+    async (_name, fault) => {
+      const dir = await copySession(source.dir);
+      await fault.damage(dir);
+      const read = await sameOnBothThreads(dir);
+      expect(read.error?.code).toBe(fault.code);
+    },
+  );
 
   it('gives the same torn tail', async () => {
     const dir = await copySession(source.dir);
@@ -135,18 +162,22 @@ describe('a log decoded on a worker thread', () => {
     await expect(read()).rejects.toThrow(/^v4 batch at 0 changed while the log was read$/);
   });
 
-  it('leaves no open log behind when the reader stops after the first batch, and reads the next log whole', async () => {
-    await withinCpuTime(async () => {
-      const dir = await longSession(150);
-      for await (const item of readLogBatches(logOf(dir), {}, 'worker')) {
-        expect(item.type).toBe('batch');
-        break;
-      }
-      expect(isOpen(logOf(dir))).toBe(false);
-      // The worker is kept for the next read: nothing of the stopped one may reach it.
-      expect((await sameOnBothThreads(dir)).items).toHaveLength(150);
-    });
-  }, CPU_CLOCK_ONLY);
+  it(
+    'leaves no open log behind when the reader stops after the first batch, and reads the next log whole',
+    async () => {
+      await withinCpuTime(async () => {
+        const dir = await longSession(150);
+        for await (const item of readLogBatches(logOf(dir), {}, 'worker')) {
+          expect(item.type).toBe('batch');
+          break;
+        }
+        expect(isOpen(logOf(dir))).toBe(false);
+        // The worker is kept for the next read: nothing of the stopped one may reach it.
+        expect((await sameOnBothThreads(dir)).items).toHaveLength(150);
+      });
+    },
+    CPU_CLOCK_ONLY,
+  );
 
   it('ends a worker left idle for IDLE_WORKER_MS, and starts another for the next read', async () => {
     // No idle worker of an earlier test (their timers are not this test's), and room for one.
@@ -170,20 +201,25 @@ describe('a log decoded on a worker thread', () => {
     }
   });
 
-  it.each(['this', 'worker'] as const)('says so when the log is cut shorter while it is read (%s thread)', async (thread) => {
-    // Longer than the worker reads ahead of its reader: the cut comes before the worker reaches the end.
-    const dir = await longSession(500);
-    const cutTo = 500_000;
-    const read = async () => {
-      let first = true;
-      for await (const item of readLogBatches(logOf(dir), {}, thread)) {
-        expect(item.type).toBe('batch');
-        if (first) await truncate(logOf(dir), cutTo);
-        first = false;
-      }
-    };
-    await expect(read()).rejects.toThrow(/^(the log was cut to 500000 bytes while it was read, past \d+|v4 batch at \d+ changed while the log was read)$/);
-  });
+  it.each(['this', 'worker'] as const)(
+    'says so when the log is cut shorter while it is read (%s thread)',
+    async (thread) => {
+      // Longer than the worker reads ahead of its reader: the cut comes before the worker reaches the end.
+      const dir = await longSession(500);
+      const cutTo = 500_000;
+      const read = async () => {
+        let first = true;
+        for await (const item of readLogBatches(logOf(dir), {}, thread)) {
+          expect(item.type).toBe('batch');
+          if (first) await truncate(logOf(dir), cutTo);
+          first = false;
+        }
+      };
+      await expect(read()).rejects.toThrow(
+        /^(the log was cut to 500000 bytes while it was read, past \d+|v4 batch at \d+ changed while the log was read)$/,
+      );
+    },
+  );
 
   it('setLogWorkers lowered during a read: the worker reading then ends with it, and no other is taken', async () => {
     setLogWorkers(0);
@@ -207,8 +243,16 @@ describe('a log decoded on a worker thread', () => {
   });
 
   it('setLogWorkers takes a whole number of 0 or more, and says what it got otherwise', () => {
-    for (const [count, got] of [[-1, '-1'], [1.5, '1.5'], ['2', 'a value of type string'], [Symbol('x'), 'a value of type symbol'], [Object.create(null), 'a value of type object']] as const) {
-      expect(() => setLogWorkers(count as number)).toThrow(`log workers: expected a whole number of 0 or more, got ${got}`);
+    for (const [count, got] of [
+      [-1, '-1'],
+      [1.5, '1.5'],
+      ['2', 'a value of type string'],
+      [Symbol('x'), 'a value of type symbol'],
+      [Object.create(null), 'a value of type object'],
+    ] as const) {
+      expect(() => setLogWorkers(count as number)).toThrow(
+        `log workers: expected a whole number of 0 or more, got ${got}`,
+      );
     }
   });
 });

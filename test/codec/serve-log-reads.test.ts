@@ -52,9 +52,12 @@ async function readHere(log: string): Promise<LogItem[]> {
 async function session(batches: number, messages: number, bytes: number): Promise<string> {
   const written = Array.from({ length: batches }, (_, turn) => ({
     operationId: `rxstore-test:serve-${turn}`,
-    events: Array.from({ length: messages }, () => complete({ role: 'user', id: messageId(), origin: 'user', content: 'x'.repeat(bytes) })),
+    events: Array.from({ length: messages }, () =>
+      complete({ role: 'user', id: messageId(), origin: 'user', content: 'x'.repeat(bytes) }),
+    ),
   }));
-  return (await createSession({ storeDir: join(await tempDir('rxstore-serve-'), 'sessions-v4'), batches: written })).dir;
+  return (await createSession({ storeDir: join(await tempDir('rxstore-serve-'), 'sessions-v4'), batches: written }))
+    .dir;
 }
 
 /** The items with each payload as its length and digest: deep equality over megabytes of bytes is slow. */
@@ -62,7 +65,18 @@ const comparable = (items: LogItem[]) =>
   items.map((item) =>
     item.type !== 'batch'
       ? item
-      : { ...item, batch: { ...item.batch, events: item.batch.events.map((event) => ({ ...event, payload: event.payload && `${Buffer.isBuffer(event.payload)} ${createHash('sha256').update(event.payload).digest('hex')}` })) } },
+      : {
+          ...item,
+          batch: {
+            ...item.batch,
+            events: item.batch.events.map((event) => ({
+              ...event,
+              payload:
+                event.payload &&
+                `${Buffer.isBuffer(event.payload)} ${createHash('sha256').update(event.payload).digest('hex')}`,
+            })),
+          },
+        },
   );
 
 /** Reads the whole log, asking for more after each group; the groups and the ending. */
@@ -93,7 +107,13 @@ describe('a log worker serving reads', () => {
     const { groups, ending } = await readAll(served(), logOf(dir));
     expect(ending).toBe('end');
     expect(comparable(groups.flat())).toEqual(comparable(await readHere(logOf(dir))));
-    const payloadBytes = (group: LogItem[]) => group.reduce((sum, item) => sum + (item.type === 'batch' ? item.batch.events.reduce((s, event) => s + (event.payload?.length ?? 0), 0) : 0), 0);
+    const payloadBytes = (group: LogItem[]) =>
+      group.reduce(
+        (sum, item) =>
+          sum +
+          (item.type === 'batch' ? item.batch.events.reduce((s, event) => s + (event.payload?.length ?? 0), 0) : 0),
+        0,
+      );
     // The first item alone; then each group closes with the item that takes its payloads to 1 MiB.
     const expected: number[] = [];
     let count = 0;
@@ -110,7 +130,9 @@ describe('a log worker serving reads', () => {
     expect(expected.length).toBeGreaterThanOrEqual(5);
     expect(groups.map((group) => group.length)).toEqual(expected);
     for (const group of groups) {
-      const buffers = new Set(group.flatMap((item) => (item.type === 'batch' ? item.batch.events.map((event) => event.payload!.buffer) : [])));
+      const buffers = new Set(
+        group.flatMap((item) => (item.type === 'batch' ? item.batch.events.map((event) => event.payload!.buffer) : [])),
+      );
       expect(buffers.size).toBe(1);
       expect([...buffers][0]!.byteLength).toBe(payloadBytes(group));
     }
@@ -161,7 +183,9 @@ describe('a log worker serving reads', () => {
     await writeFile(logOf(damaged), bytes);
     const failed = await readAll(served(), logOf(damaged));
     expect(failed.ending).toBe('failed');
-    expect(failed.groups.flat().map((item) => item.type === 'batch' && item.batch.offset)).toEqual(ends.slice(0, -1).map((_, index) => (index === 0 ? 0 : ends[index - 1]!.offset + ends[index - 1]!.bytes)));
+    expect(failed.groups.flat().map((item) => item.type === 'batch' && item.batch.offset)).toEqual(
+      ends.slice(0, -1).map((_, index) => (index === 0 ? 0 : ends[index - 1]!.offset + ends[index - 1]!.bytes)),
+    );
   });
 
   it('passes an event whose payload is in the content store (no bytes inline) as it is', async () => {
@@ -169,7 +193,11 @@ describe('a log worker serving reads', () => {
     const { groups, ending } = await readAll(served(), dir);
     expect(ending).toBe('end');
     const items = groups.flat();
-    expect(items.some((item) => item.type === 'batch' && item.batch.events.some((event) => event.payloadRef && !event.payload))).toBe(true);
+    expect(
+      items.some(
+        (item) => item.type === 'batch' && item.batch.events.some((event) => event.payloadRef && !event.payload),
+      ),
+    ).toBe(true);
     expect(comparable(items)).toEqual(comparable(await readHere(dir)));
   });
 
@@ -177,6 +205,9 @@ describe('a log worker serving reads', () => {
     const empty = join(await tempDir('rxstore-serve-empty-'), 'events.frames');
     await writeFile(empty, '');
     expect(await readAll(served(), empty)).toEqual({ groups: [], ending: 'end' });
-    expect(await readAll(served(), join(await tempDir('rxstore-serve-none-'), 'events.frames'))).toEqual({ groups: [], ending: 'failed' });
+    expect(await readAll(served(), join(await tempDir('rxstore-serve-none-'), 'events.frames'))).toEqual({
+      groups: [],
+      ending: 'failed',
+    });
   });
 });

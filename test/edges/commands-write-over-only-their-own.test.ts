@@ -1,7 +1,20 @@
 // A command deletes or writes over only what it wrote: planted site state, symlinks, files it did not
 // write, --force; a path of the wrong kind said as such; the files follow the user's umask.
 import { execFileSync } from 'node:child_process';
-import { chmod, chown, cp, lstat, mkdir, readFile, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  cp,
+  lstat,
+  mkdir,
+  readFile,
+  readdir,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from '../support/cli-child.js';
@@ -11,7 +24,8 @@ import { tempDir } from '../support/temp-dir.js';
 import { treeDigest } from '../support/tree-digest.js';
 
 const plain = fixture('tool-calls');
-const site = (to: string, ...more: string[]) => runCliChild(['view', '--all', '--to', to, '--state-home', plain.root, ...more]);
+const site = (to: string, ...more: string[]) =>
+  runCliChild(['view', '--all', '--to', to, '--state-home', plain.root, ...more]);
 
 describe('view --all --to acts on its own site state only after checking it', () => {
   it('a planted rxstore-site.json naming ../../victim/important.txt deletes nothing: refused, and --force leaves the victim too', async () => {
@@ -21,12 +35,36 @@ describe('view --all --to acts on its own site state only after checking it', ()
     await writeFile(victim, 'keep me\n');
     const to = join(base, 'out', 'site');
     await mkdir(to, { recursive: true });
-    const planted = { format: 1, renderer: 'view-3', pages: [{ file: '../../victim/important.txt', digest: 'x', id: 'x', path: '/x', store: 'sessions-v4', title: null, workspace: null, startedAt: null, updatedAt: null, messages: 0, toolCalls: 0, status: 'ok', problem: null }] };
+    const planted = {
+      format: 1,
+      renderer: 'view-3',
+      pages: [
+        {
+          file: '../../victim/important.txt',
+          digest: 'x',
+          id: 'x',
+          path: '/x',
+          store: 'sessions-v4',
+          title: null,
+          workspace: null,
+          startedAt: null,
+          updatedAt: null,
+          messages: 0,
+          toolCalls: 0,
+          status: 'ok',
+          problem: null,
+        },
+      ],
+    };
     await writeFile(join(to, 'rxstore-site.json'), JSON.stringify(planted));
 
     const refused = await site(to);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(new RegExp(`^rxstore: RX_OVERWRITE_REFUSED: ${to}/rxstore-site\\.json: not site state rxstore wrote \\(pages\\.0\\.file: not a page name rxstore gives\\); --force .*\\n$`));
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^rxstore: RX_OVERWRITE_REFUSED: ${to}/rxstore-site\\.json: not site state rxstore wrote \\(pages\\.0\\.file: not a page name rxstore gives\\); --force .*\\n$`,
+      ),
+    );
     expect(await readFile(victim, 'utf8')).toBe('keep me\n');
 
     const forced = await site(to, '--force');
@@ -45,7 +83,10 @@ describe('view --all --to acts on its own site state only after checking it', ()
     await symlink(elsewhere, join(to, 'sessions'));
     for (const extra of [[], ['--force']]) {
       const run = await site(to, ...extra);
-      expect(run).toMatchObject({ code: 1, stderr: `rxstore: RX_OVERWRITE_REFUSED: ${to}/sessions: a symlink; rxstore writes pages only into a folder of its own there\n` });
+      expect(run).toMatchObject({
+        code: 1,
+        stderr: `rxstore: RX_OVERWRITE_REFUSED: ${to}/sessions: a symlink; rxstore writes pages only into a folder of its own there\n`,
+      });
       expect(await readdir(elsewhere)).toEqual([]);
     }
   });
@@ -56,7 +97,10 @@ describe('view --all --to acts on its own site state only after checking it', ()
     await mkdir(mine);
     await writeFile(join(mine, 'index.html'), '<p>my own page</p>\n');
     const refused = await site(mine);
-    expect(refused).toMatchObject({ code: 1, stderr: `rxstore: RX_OVERWRITE_REFUSED: ${mine}: a folder rxstore did not write (it holds files and no rxstore-site.json); --force writes the site into it\n` });
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: `rxstore: RX_OVERWRITE_REFUSED: ${mine}: a folder rxstore did not write (it holds files and no rxstore-site.json); --force writes the site into it\n`,
+    });
     expect(await readFile(join(mine, 'index.html'), 'utf8')).toBe('<p>my own page</p>\n');
 
     // A site rxstore wrote, then someone's own index put in its place.
@@ -66,7 +110,10 @@ describe('view --all --to acts on its own site state only after checking it', ()
     await writeFile(join(own, 'index.html'), '<p>replaced</p>\n');
     await writeFile(join(own, 'rxstore-site.json'), '{"format":1,"renderer":"view-3","pages":[]}\n');
     const index = await site(own);
-    expect(index).toMatchObject({ code: 1, stderr: `rxstore: RX_OVERWRITE_REFUSED: ${own}/index.html: a file rxstore did not write (it has no generator mark); --force writes the site over it\n` });
+    expect(index).toMatchObject({
+      code: 1,
+      stderr: `rxstore: RX_OVERWRITE_REFUSED: ${own}/index.html: a file rxstore did not write (it has no generator mark); --force writes the site over it\n`,
+    });
     expect((await site(own, '--force')).code).toBe(0);
     expect(await readFile(join(own, 'index.html'), 'utf8')).toContain('<meta name="generator" content="rxstore">');
   });
@@ -96,7 +143,11 @@ describe('view --to and export --to write over only what rxstore wrote, unless -
       const file = join(base, name);
       await writeFile(file, 'my notes\n');
       const refused = await runCliChild(['view', plain.dir, '--to', file]);
-      expect(refused).toMatchObject({ code: 1, stdout: '', stderr: `rxstore: RX_OVERWRITE_REFUSED: ${file}: a file rxstore did not write (it has no generator mark); --force writes over it\n` });
+      expect(refused).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: `rxstore: RX_OVERWRITE_REFUSED: ${file}: a file rxstore did not write (it has no generator mark); --force writes over it\n`,
+      });
       expect(await readFile(file, 'utf8')).toBe('my notes\n');
       expect((await runCliChild(['view', plain.dir, '--to', file, '--force'])).code).toBe(0);
       const again = await runCliChild(['view', plain.dir, '--to', file]);
@@ -109,7 +160,10 @@ describe('view --to and export --to write over only what rxstore wrote, unless -
     const file = join(await tempDir('rxstore-export-to-'), 'out.json');
     await writeFile(file, 'mine\n');
     const refused = await runCliChild(['export', plain.dir, '--to', file, '--format', 'json']);
-    expect(refused).toMatchObject({ code: 1, stderr: `rxstore: RX_EXPORT_REFUSED: ${file} already exists and holds something else; --force writes over it\n` });
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: `rxstore: RX_EXPORT_REFUSED: ${file} already exists and holds something else; --force writes over it\n`,
+    });
     expect((await runCliChild(['export', plain.dir, '--to', file, '--format', 'json', '--force'])).code).toBe(0);
     expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ id: expect.any(String) });
   });
@@ -128,7 +182,12 @@ describe('a path of the wrong kind is named as such', () => {
       await runCliChild(['salvage', transcript, '--to', file]),
       await site(file),
     ];
-    for (const run of runs) expect(run).toMatchObject({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${file}: is a file, a folder is needed\n` });
+    for (const run of runs)
+      expect(run).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `rxstore: RX_PATH_KIND: ${file}: is a file, a folder is needed\n`,
+      });
     expect(await readFile(file, 'utf8')).toBe('{}\n');
   });
 
@@ -137,8 +196,16 @@ describe('a path of the wrong kind is named as such', () => {
     const folder = join(base, 'out');
     await mkdir(folder);
     for (const given of [`${folder}/`, folder]) {
-      expect(await runCliChild(['export', plain.dir, '--to', given])).toMatchObject({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${given}: is a folder, a file is needed\n` });
-      expect(await runCliChild(['view', plain.dir, '--to', given])).toMatchObject({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${given}: is a folder, a file is needed\n` });
+      expect(await runCliChild(['export', plain.dir, '--to', given])).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `rxstore: RX_PATH_KIND: ${given}: is a folder, a file is needed\n`,
+      });
+      expect(await runCliChild(['view', plain.dir, '--to', given])).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `rxstore: RX_PATH_KIND: ${given}: is a folder, a file is needed\n`,
+      });
     }
     expect(await readdir(folder)).toEqual([]);
   });
@@ -166,12 +233,19 @@ describe('files a user asks for follow the umask, as cp and tar do', () => {
 });
 
 const isRoot = process.getuid?.() === 0;
-const notRegular = (given: string, what: string) => `rxstore: RX_PATH_KIND: ${given}: is ${what}; rxstore writes only over a regular file, --force or not\n`;
+const notRegular = (given: string, what: string) =>
+  `rxstore: RX_PATH_KIND: ${given}: is ${what}; rxstore writes only over a regular file, --force or not\n`;
 
 /** A copy of a JSONL fixture's transcript and meta in a folder of its own. */
 async function transcriptCopy(): Promise<string> {
   const dir = await tempDir('rxstore-jsonl-');
-  const source = join(fixture('jsonl-migrated').root, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions', 'legacy-demo.jsonl');
+  const source = join(
+    fixture('jsonl-migrated').root,
+    'projects',
+    '-tmp-rxstore-fixture-ws-jsonl-migrated',
+    'sessions',
+    'legacy-demo.jsonl',
+  );
   await cp(source, join(dir, 'legacy-demo.jsonl'));
   await cp(`${source}.meta`, join(dir, 'legacy-demo.jsonl.meta'));
   return join(dir, 'legacy-demo.jsonl');
@@ -198,7 +272,12 @@ describe('--force writes over a regular file only: never a device, a FIFO or a s
         ['export', plain.dir, '--to', given, '--format', 'json', '--force'],
         ['cat', plain.dir, '--records', '--cursor', given],
       ]) {
-        expect(await runCliChild(args, { cwd: base }), args.join(' ')).toEqual({ code: 2, signal: null, stdout: '', stderr: notRegular(given, what) });
+        expect(await runCliChild(args, { cwd: base }), args.join(' ')).toEqual({
+          code: 2,
+          signal: null,
+          stdout: '',
+          stderr: notRegular(given, what),
+        });
       }
     }
     expect((await lstat(join(base, 'd', 'fifo'))).isFIFO()).toBe(true);
@@ -209,23 +288,31 @@ describe('--force writes over a regular file only: never a device, a FIFO or a s
     expect((await readdir(join(base, 'd'))).sort()).toEqual(['fifo', 'link', 'stdout']);
   });
 
-  it.skipIf(!isRoot)(`a device node (mknod c 1 3, c 1 7) is refused as a device, --force or not${isRoot ? '' : ' — skipped: mknod needs root (CI runs as root)'}`, async () => {
-    const base = await tempDir('rxstore-device-');
-    await mkdir(join(base, 'd'));
-    execFileSync('mknod', [join(base, 'd', 'null'), 'c', '1', '3']);
-    execFileSync('mknod', [join(base, 'd', 'full'), 'c', '1', '7']);
-    for (const given of ['d/null', 'd/full']) {
-      for (const args of [
-        ['view', plain.dir, '--to', given, '--force'],
-        ['export', plain.dir, '--to', given, '--force'],
-        ['cat', plain.dir, '--records', '--cursor', given],
-      ]) {
-        expect(await runCliChild(args, { cwd: base }), args.join(' ')).toEqual({ code: 2, signal: null, stdout: '', stderr: notRegular(given, 'a device') });
+  it.skipIf(!isRoot)(
+    `a device node (mknod c 1 3, c 1 7) is refused as a device, --force or not${isRoot ? '' : ' — skipped: mknod needs root (CI runs as root)'}`,
+    async () => {
+      const base = await tempDir('rxstore-device-');
+      await mkdir(join(base, 'd'));
+      execFileSync('mknod', [join(base, 'd', 'null'), 'c', '1', '3']);
+      execFileSync('mknod', [join(base, 'd', 'full'), 'c', '1', '7']);
+      for (const given of ['d/null', 'd/full']) {
+        for (const args of [
+          ['view', plain.dir, '--to', given, '--force'],
+          ['export', plain.dir, '--to', given, '--force'],
+          ['cat', plain.dir, '--records', '--cursor', given],
+        ]) {
+          expect(await runCliChild(args, { cwd: base }), args.join(' ')).toEqual({
+            code: 2,
+            signal: null,
+            stdout: '',
+            stderr: notRegular(given, 'a device'),
+          });
+        }
+        expect((await lstat(join(base, given))).isCharacterDevice()).toBe(true);
       }
-      expect((await lstat(join(base, given))).isCharacterDevice()).toBe(true);
-    }
-    expect((await readdir(join(base, 'd'))).sort()).toEqual(['full', 'null']);
-  });
+      expect((await readdir(join(base, 'd'))).sort()).toEqual(['full', 'null']);
+    },
+  );
 
   it('view --all --force leaves a page that is a symbolic link, and what it leads to', async () => {
     const base = await tempDir('rxstore-site-link-');
@@ -244,7 +331,8 @@ describe('--force writes over a regular file only: never a device, a FIFO or a s
 });
 
 describe('nothing is written inside the session a command reads, --force or not', () => {
-  const inside = (given: string, session: string) => `rxstore: RX_PATH_KIND: ${given}: inside the session ${session}, which this command reads; rxstore writes nothing there, --force or not\n`;
+  const inside = (given: string, session: string) =>
+    `rxstore: RX_PATH_KIND: ${given}: inside the session ${session}, which this command reads; rxstore writes nothing there, --force or not\n`;
 
   it('export, view, cat --cursor and salvage with a target in the session directory, or its store’s content store, are refused and change nothing', async () => {
     const dir = await copySession(fixture('payload-ref').dir);
@@ -255,7 +343,10 @@ describe('nothing is written inside the session a command reads, --force or not'
     const runs: [string[], string][] = [
       [['export', dir, '--to', join(dir, 'events.frames'), '--force'], join(dir, 'events.frames')],
       [['export', dir, '--to', join(dir, 'copy.json'), '--format', 'json'], join(dir, 'copy.json')],
-      [['export', dir, '--to', join(store, '.content-v1', 'x.json'), '--format', 'json'], join(store, '.content-v1', 'x.json')],
+      [
+        ['export', dir, '--to', join(store, '.content-v1', 'x.json'), '--format', 'json'],
+        join(store, '.content-v1', 'x.json'),
+      ],
       [['view', dir, '--to', join(dir, 'manifest.json'), '--force'], join(dir, 'manifest.json')],
       [['view', dir, '--to', join(dir, 'page.html')], join(dir, 'page.html')],
       [['cat', dir, '--records', '--cursor', join(dir, 'manifest.json')], join(dir, 'manifest.json')],
@@ -280,7 +371,10 @@ describe('nothing is written inside the session a command reads, --force or not'
     const link = join(await tempDir('rxstore-link-'), 'link');
     await symlink(dir, link);
     const before = await treeDigest(dir);
-    expect(await runCliChild(['export', dir, '--to', join(link, 'events.frames'), '--force'])).toMatchObject({ code: 2, stderr: inside(join(link, 'events.frames'), dir) });
+    expect(await runCliChild(['export', dir, '--to', join(link, 'events.frames'), '--force'])).toMatchObject({
+      code: 2,
+      stderr: inside(join(link, 'events.frames'), dir),
+    });
     expect(await treeDigest(dir)).toBe(before);
   });
 
@@ -294,15 +388,26 @@ describe('nothing is written inside the session a command reads, --force or not'
       [['export', transcript, '--to', transcript, '--force'], transcript],
       [['export', transcript, '--to', `${transcript}.meta`, '--format', 'json', '--force'], `${transcript}.meta`],
       [['view', transcript, '--to', transcript, '--force'], transcript],
-      [['view', transcript, '--to', join(folder, 'legacy-demo.context.json'), '--force'], join(folder, 'legacy-demo.context.json')],
+      [
+        ['view', transcript, '--to', join(folder, 'legacy-demo.context.json'), '--force'],
+        join(folder, 'legacy-demo.context.json'),
+      ],
       [['salvage', transcript, '--to', sidecarFolder], sidecarFolder],
       [['migrate', 'jsonl-to-v4', transcript, '--to', sidecarFolder], sidecarFolder],
     ];
-    for (const [args, given] of runs) expect(await runCliChild(args), args.join(' ')).toEqual({ code: 2, signal: null, stdout: '', stderr: inside(given, transcript) });
+    for (const [args, given] of runs)
+      expect(await runCliChild(args), args.join(' ')).toEqual({
+        code: 2,
+        signal: null,
+        stdout: '',
+        stderr: inside(given, transcript),
+      });
     expect(await treeDigest(folder)).toBe(before);
     expect(await readdir(sidecarFolder)).toEqual([]);
     // Beside it, under names of its own, is fine.
-    expect((await runCliChild(['export', transcript, '--to', join(folder, 'legacy-demo.json'), '--format', 'json'])).code).toBe(0);
+    expect(
+      (await runCliChild(['export', transcript, '--to', join(folder, 'legacy-demo.json'), '--format', 'json'])).code,
+    ).toBe(0);
     expect((await runCliChild(['view', transcript, '--to', join(folder, 'legacy-demo.html')])).code).toBe(0);
   });
 
@@ -310,7 +415,11 @@ describe('nothing is written inside the session a command reads, --force or not'
     const file = join(await tempDir('rxstore-cursor-'), 'notes.txt');
     await writeFile(file, 'my notes\n');
     const run = await runCliChild(['cat', plain.dir, '--records', '--cursor', file]);
-    expect(run).toMatchObject({ code: 1, stdout: '', stderr: `rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (not JSON); it is left as it is: give --cursor a new file to read the session from the start\n` });
+    expect(run).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (not JSON); it is left as it is: give --cursor a new file to read the session from the start\n`,
+    });
     expect(await readFile(file, 'utf8')).toBe('my notes\n');
   });
 });
@@ -323,7 +432,10 @@ describe('a path of the wrong kind, or a folder that is not there, is RX_PATH_KI
     const transcript = await transcriptCopy();
     const runs: [string[], string][] = [
       [['cat', plain.dir, '--records', '--cursor', 'adir'], 'adir: is a folder, a file is needed'],
-      [['cat', plain.dir, '--records', '--cursor', 'afile/cursor.json'], 'afile/cursor.json: afile is a file, not a folder'],
+      [
+        ['cat', plain.dir, '--records', '--cursor', 'afile/cursor.json'],
+        'afile/cursor.json: afile is a file, not a folder',
+      ],
       [['view', plain.dir, '--to', 'afile/x.html'], 'afile/x.html: afile is a file, not a folder'],
       [['export', plain.dir, '--to', 'afile/x.html'], 'afile/x.html: afile is a file, not a folder'],
       [['export', plain.dir, '--to', 'afile/deeper/x.jsonl'], 'afile/deeper/x.jsonl: afile is a file, not a folder'],
@@ -332,7 +444,13 @@ describe('a path of the wrong kind, or a folder that is not there, is RX_PATH_KI
       [['salvage', plain.dir, '--to', 'afile/st'], 'afile/st: afile is a file, not a folder'],
       [['salvage', transcript, '--to', 'afile/st'], 'afile/st: afile is a file, not a folder'],
     ];
-    for (const [args, said] of runs) expect(await runCliChild(args, { cwd: base }), args.join(' ')).toEqual({ code: 2, signal: null, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${said}\n` });
+    for (const [args, said] of runs)
+      expect(await runCliChild(args, { cwd: base }), args.join(' ')).toEqual({
+        code: 2,
+        signal: null,
+        stdout: '',
+        stderr: `rxstore: RX_PATH_KIND: ${said}\n`,
+      });
     expect((await readdir(base)).sort()).toEqual(['adir', 'afile']);
     expect(await readdir(join(base, 'adir'))).toEqual([]);
   });
@@ -346,13 +464,28 @@ describe('a path of the wrong kind, or a folder that is not there, is RX_PATH_KI
       [['salvage', transcript, '--to', 'store'], 'store: no such folder; create it first'],
       [['migrate', 'jsonl-to-v4', transcript, '--to', 'store'], 'store: no such folder; create it first'],
       [['migrate', 'jsonl-to-v4', transcript, '--to', 'store', '--dry-run'], 'store: no such folder; create it first'],
-      [['migrate', 'jsonl-to-v4', transcript, '--to', 'typo/sessions-v4'], 'typo/sessions-v4: no such folder; create it first'],
+      [
+        ['migrate', 'jsonl-to-v4', transcript, '--to', 'typo/sessions-v4'],
+        'typo/sessions-v4: no such folder; create it first',
+      ],
       [['export', plain.dir, '--to', 'out/x.jsonl'], 'out/x.jsonl: no such folder out; create it first'],
       [['view', plain.dir, '--to', 'out/x.html'], 'out/x.html: no such folder out; create it first'],
-      [['cat', plain.dir, '--records', '--cursor', 'out/cursor.json'], 'out/cursor.json: no such folder out; create it first'],
-      [['view', '--all', '--to', 'out/site', '--state-home', plain.root], 'out/site: no such folder out; create it first'],
+      [
+        ['cat', plain.dir, '--records', '--cursor', 'out/cursor.json'],
+        'out/cursor.json: no such folder out; create it first',
+      ],
+      [
+        ['view', '--all', '--to', 'out/site', '--state-home', plain.root],
+        'out/site: no such folder out; create it first',
+      ],
     ];
-    for (const [args, said] of runs) expect(await runCliChild(args, { cwd: base }), args.join(' ')).toEqual({ code: 2, signal: null, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${said}\n` });
+    for (const [args, said] of runs)
+      expect(await runCliChild(args, { cwd: base }), args.join(' ')).toEqual({
+        code: 2,
+        signal: null,
+        stdout: '',
+        stderr: `rxstore: RX_PATH_KIND: ${said}\n`,
+      });
     expect(await readdir(base)).toEqual([]);
     // view --all makes the site's own folder in one that is there.
     const made = await runCliChild(['view', '--all', '--to', 'site', '--state-home', plain.root], { cwd: base });
@@ -377,22 +510,27 @@ describe('a file written over keeps its mode; a new one follows the umask, or in
     await chmod(out, 0o640);
     await chmod(index, 0o604);
     expect((await runCliChild(['view', plain.dir, '--to', page])).code).toBe(0);
-    expect((await runCliChild(['export', plain.dir, '--to', out, '--format', 'json', '--view', 'person', '--force'])).code).toBe(0);
+    expect(
+      (await runCliChild(['export', plain.dir, '--to', out, '--format', 'json', '--view', 'person', '--force'])).code,
+    ).toBe(0);
     expect((await site(to)).code).toBe(0);
     expect(await mode(page)).toBe(0o600);
     expect(await mode(out)).toBe(0o640);
     expect(await mode(index)).toBe(0o604);
   });
 
-  it.skipIf(!isRoot)(`written by root, a user’s file keeps its owner too${isRoot ? '' : ' — skipped: chown needs root (CI runs as root)'}`, async () => {
-    const page = join(await tempDir('rxstore-keep-owner-'), 'b.html');
-    expect((await runCliChild(['view', plain.dir, '--to', page])).code).toBe(0);
-    await chown(page, 4321, 4322);
-    await chmod(page, 0o640);
-    expect((await runCliChild(['view', plain.dir, '--to', page])).code).toBe(0);
-    expect(await stat(page)).toMatchObject({ uid: 4321, gid: 4322 });
-    expect(await mode(page)).toBe(0o640);
-  });
+  it.skipIf(!isRoot)(
+    `written by root, a user’s file keeps its owner too${isRoot ? '' : ' — skipped: chown needs root (CI runs as root)'}`,
+    async () => {
+      const page = join(await tempDir('rxstore-keep-owner-'), 'b.html');
+      expect((await runCliChild(['view', plain.dir, '--to', page])).code).toBe(0);
+      await chown(page, 4321, 4322);
+      await chmod(page, 0o640);
+      expect((await runCliChild(['view', plain.dir, '--to', page])).code).toBe(0);
+      expect(await stat(page)).toMatchObject({ uid: 4321, gid: 4322 });
+      expect(await mode(page)).toBe(0o640);
+    },
+  );
 
   it('a salvaged transcript and an export follow the umask in a folder of the user’s, and are 0600 in a JSONL store of Reasonix’s (a `sessions` folder)', async () => {
     const umask = process.umask();

@@ -6,10 +6,21 @@ import { createSession } from '../../src/session/writing/create-session.js';
 import { readSession } from '../../src/session/reading/read-session.js';
 import { rxstoreBin, runCliChild, runNodeChild } from '../support/cli-child.js';
 import { crashTrials, visibleSessions } from '../support/faults/crash-trials.js';
-import { forEachHit, killAtFailPoint, traceFailPoints, visiblePaths, type FailPointHit } from '../support/faults/fail-points.js';
+import {
+  forEachHit,
+  killAtFailPoint,
+  traceFailPoints,
+  visiblePaths,
+  type FailPointHit,
+} from '../support/faults/fail-points.js';
 import { copySession, endFrames, replaceFrame } from '../support/faults/faults.js';
 import { repoRoot } from '../support/paths.js';
-import { reasonixAbsentMessage, reasonixBinary, resumeWithReasonix, runReasonix } from '../support/reasonix/reasonix.js';
+import {
+  reasonixAbsentMessage,
+  reasonixBinary,
+  resumeWithReasonix,
+  runReasonix,
+} from '../support/reasonix/reasonix.js';
 import { startMockModel } from '../support/reasonix/mock-model.js';
 import { complete, messageId } from '../support/sessions/sample-session.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -20,11 +31,18 @@ const writerChild = join(repoRoot, 'test', 'support', 'children', 'writer-child.
 const PARALLEL = 4;
 const RANDOM_PARALLEL = 2;
 const report = (what: string, result: { killed: number; startupMs: number; runtimeMs: number }) =>
-  console.log(`${what}: ${result.killed} of ${TRIALS} runs killed mid-way (start-up ${Math.round(result.startupMs)} ms, whole run ${Math.round(result.runtimeMs)} ms)`);
+  console.log(
+    `${what}: ${result.killed} of ${TRIALS} runs killed mid-way (start-up ${Math.round(result.startupMs)} ms, whole run ${Math.round(result.runtimeMs)} ms)`,
+  );
 
 /** A session of `turns` turns with one payload over 64 KiB, written by rxstore. */
 async function bigSession(storeDir: string, turns: number): Promise<string> {
-  const batches = [{ operationId: 'session-create', events: [complete({ role: 'system', id: messageId(), content: 'You are a test.' })] }];
+  const batches = [
+    {
+      operationId: 'session-create',
+      events: [complete({ role: 'system', id: messageId(), content: 'You are a test.' })],
+    },
+  ];
   for (let turn = 0; turn < turns; turn += 1) {
     batches.push({
       operationId: `turn-${turn}`,
@@ -43,7 +61,12 @@ async function jsonlTemplate(turns: number): Promise<{ dir: string; lines: numbe
   const lines = [JSON.stringify({ role: 'system', content: 'You are a test.' })];
   for (let turn = 0; turn < turns; turn += 1) {
     lines.push(JSON.stringify({ role: 'user', content: `question ${turn} ${'·'.repeat(turn % 50)}` }));
-    lines.push(JSON.stringify({ role: 'assistant', content: turn === Math.floor(turns / 2) ? 'x'.repeat(100_000) : `answer ${turn}` }));
+    lines.push(
+      JSON.stringify({
+        role: 'assistant',
+        content: turn === Math.floor(turns / 2) ? 'x'.repeat(100_000) : `answer ${turn}`,
+      }),
+    );
   }
   await mkdir(join(dir, 'sessions'));
   // The store migrate --to adds to: one that is there.
@@ -81,7 +104,10 @@ function expectNothingHalfMade(after: string[], before: string[], clean: string[
 
 /** The real Reasonix resumes a session, and the model is sent its history. */
 async function expectReasonixResumes(session: string, said: string): Promise<void> {
-  const resumed = await resumeWithReasonix(session, { workspace: join(await tempDir('rxstore-crash-ws-'), 'ws'), prompt: 'Where were we?' });
+  const resumed = await resumeWithReasonix(session, {
+    workspace: join(await tempDir('rxstore-crash-ws-'), 'ws'),
+    prompt: 'Where were we?',
+  });
   try {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.requests[0]!.messages.map((message) => message.content)).toContain(said);
@@ -100,17 +126,46 @@ describe('a writer killed by SIGKILL at each of its durable steps (fail points),
     const fresh = async () => {
       const dir = await tempDir('rxstore-crash-');
       await cp(template.dir, dir, { recursive: true });
-      return { dir, store: join(dir, 'sessions-v4'), argv: [rxstoreBin, 'migrate', 'jsonl-to-v4', join(dir, 'sessions', 'crash.jsonl'), '--to', join(dir, 'sessions-v4')] };
+      return {
+        dir,
+        store: join(dir, 'sessions-v4'),
+        argv: [
+          rxstoreBin,
+          'migrate',
+          'jsonl-to-v4',
+          join(dir, 'sessions', 'crash.jsonl'),
+          '--to',
+          join(dir, 'sessions-v4'),
+        ],
+      };
     };
     const mapOf = async (store: string) => {
-      const map = JSON.parse(await readFile(join(store, 'migration-map.json'), 'utf8')) as { entries: Record<string, unknown>[] };
+      const map = JSON.parse(await readFile(join(store, 'migration-map.json'), 'utf8')) as {
+        entries: Record<string, unknown>[];
+      };
       return map.entries.map(({ createdAt, sourcePath, targetId, ...entry }) => entry);
     };
     // The target id is derived from the transcript's path, which each trial has its own of.
-    const pathsOf = async (dir: string) => (await visiblePaths(dir)).map((path) => path.replace(/^sessions-v4\/(?!migration-map)[^/]+/, 'sessions-v4/<id>'));
+    const pathsOf = async (dir: string) =>
+      (await visiblePaths(dir)).map((path) => path.replace(/^sessions-v4\/(?!migration-map)[^/]+/, 'sessions-v4/<id>'));
     const clean = await fresh();
     const hits = await traceFailPoints(clean.argv);
-    expectSteps(hits, ['create.staging-made', 'atomic.temp-written', 'atomic.temp-synced', 'atomic.before-rename', 'atomic.renamed', 'dir.synced', 'new-file.written', 'new-file.synced', 'content.linked', 'content.temp-removed', 'create.batch-written', 'create.log-synced', 'create.before-publish', 'create.published']);
+    expectSteps(hits, [
+      'create.staging-made',
+      'atomic.temp-written',
+      'atomic.temp-synced',
+      'atomic.before-rename',
+      'atomic.renamed',
+      'dir.synced',
+      'new-file.written',
+      'new-file.synced',
+      'content.linked',
+      'content.temp-removed',
+      'create.batch-written',
+      'create.log-synced',
+      'create.before-publish',
+      'create.published',
+    ]);
     const [session] = await visibleSessions(clean.store);
     const migrated = await transcriptOf(session!);
     const cleanPaths = await pathsOf(clean.dir);
@@ -143,7 +198,12 @@ describe('a writer killed by SIGKILL at each of its durable steps (fail points),
       template = await bigSession(join(await tempDir('rxstore-crash-template-'), 'sessions-v4'), 20);
       log = await readFile(join(template, 'events.frames'));
     });
-    const evidenceOf = async (dir: string) => Promise.all((await readdir(dir)).filter((name) => /^events\.torn-\d+\.tail$/.test(name)).map((name) => readFile(join(dir, name))));
+    const evidenceOf = async (dir: string) =>
+      Promise.all(
+        (await readdir(dir))
+          .filter((name) => /^events\.torn-\d+\.tail$/.test(name))
+          .map((name) => readFile(join(dir, name))),
+      );
 
     it(`repair: the log is torn as it was or cut with every cut byte kept, and a re-run completes the cut${reasonixNote}`, async () => {
       const tornAt = log.length - 9;
@@ -155,7 +215,16 @@ describe('a writer killed by SIGKILL at each of its durable steps (fail points),
       };
       const clean = await fresh();
       const hits = await traceFailPoints(clean.argv);
-      expectSteps(hits, ['new-file.written', 'new-file.synced', 'repair.evidence-linked', 'repair.staged-removed', 'dir.synced', 'repair.caches-removed', 'repair.truncated', 'repair.log-synced']);
+      expectSteps(hits, [
+        'new-file.written',
+        'new-file.synced',
+        'repair.evidence-linked',
+        'repair.staged-removed',
+        'dir.synced',
+        'repair.caches-removed',
+        'repair.truncated',
+        'repair.log-synced',
+      ]);
       const repaired = await readFile(join(clean.dir, 'events.frames'));
       const [tail] = await evidenceOf(clean.dir);
       expect(Buffer.concat([repaired, tail!])).toEqual(torn);
@@ -194,11 +263,27 @@ describe('a writer killed by SIGKILL at each of its durable steps (fail points),
         const rescued = join(dir, '..', '..', 'rescued');
         // The store salvage --to adds to: one that is there.
         await mkdir(rescued);
-        return { dir, rescued, root: join(dir, '..', '..'), digest: await treeDigest(dir), argv: [rxstoreBin, 'salvage', dir, '--to', rescued] };
+        return {
+          dir,
+          rescued,
+          root: join(dir, '..', '..'),
+          digest: await treeDigest(dir),
+          argv: [rxstoreBin, 'salvage', dir, '--to', rescued],
+        };
       };
       const clean = await fresh();
       const hits = await traceFailPoints(clean.argv);
-      expectSteps(hits, ['create.staging-made', 'atomic.renamed', 'new-file.synced', 'content.linked', 'create.batch-written', 'create.log-synced', 'create.before-publish', 'create.published', 'dir.synced']);
+      expectSteps(hits, [
+        'create.staging-made',
+        'atomic.renamed',
+        'new-file.synced',
+        'content.linked',
+        'create.batch-written',
+        'create.log-synced',
+        'create.before-publish',
+        'create.published',
+        'dir.synced',
+      ]);
       const [session] = await visibleSessions(clean.rescued);
       const salvaged = await transcriptOf(session!);
       const cleanPaths = await visiblePaths(clean.root);
@@ -226,12 +311,27 @@ describe('a writer killed by SIGKILL at each of its durable steps (fail points),
       const digest = await treeDigest(join(template, '..'));
       const fresh = async () => {
         const dir = await tempDir('rxstore-crash-export-');
-        return { dir, out: join(dir, 'exported.jsonl'), argv: [rxstoreBin, 'export', template, '--to', join(dir, 'exported.jsonl')] };
+        return {
+          dir,
+          out: join(dir, 'exported.jsonl'),
+          argv: [rxstoreBin, 'export', template, '--to', join(dir, 'exported.jsonl')],
+        };
       };
       const clean = await fresh();
       const hits = await traceFailPoints(clean.argv);
-      expectSteps(hits, ['atomic.temp-written', 'atomic.temp-synced', 'atomic.before-rename', 'atomic.renamed', 'dir.synced']);
-      const files = async (dir: string) => Object.fromEntries(await Promise.all((await visiblePaths(dir)).map(async (name) => [name, await readFile(join(dir, name), 'utf8')] as const)));
+      expectSteps(hits, [
+        'atomic.temp-written',
+        'atomic.temp-synced',
+        'atomic.before-rename',
+        'atomic.renamed',
+        'dir.synced',
+      ]);
+      const files = async (dir: string) =>
+        Object.fromEntries(
+          await Promise.all(
+            (await visiblePaths(dir)).map(async (name) => [name, await readFile(join(dir, name), 'utf8')] as const),
+          ),
+        );
       const exported = await files(clean.dir);
       expect(Object.keys(exported)).toEqual(['exported.jsonl', 'exported.jsonl.meta']);
       let judged: string | undefined;
@@ -251,7 +351,12 @@ describe('a writer killed by SIGKILL at each of its durable steps (fail points),
         await mkdir(workspace);
         const mock = await startMockModel([{ text: 'Back again.' }]);
         try {
-          const run = await runReasonix({ home, cwd: workspace, args: ['run', '--resume', judged!, 'Where were we?'], mock });
+          const run = await runReasonix({
+            home,
+            cwd: workspace,
+            args: ['run', '--resume', judged!, 'Where were we?'],
+            mock,
+          });
           expect(run.code, run.stderr).toBe(0);
           expect(mock.chatRequests()[0]!.messages.map((message) => message.content)).toContain('question 19');
         } finally {
@@ -269,7 +374,16 @@ describe('a writer killed by SIGKILL at each of its durable steps (fail points),
       };
       const clean = await fresh();
       const hits = await traceFailPoints(clean.argv);
-      expectSteps(hits, ['atomic.renamed', 'new-file.written', 'new-file.synced', 'content.linked', 'append.log-written', 'append.log-synced', 'append.staged-removed', 'dir.synced']);
+      expectSteps(hits, [
+        'atomic.renamed',
+        'new-file.written',
+        'new-file.synced',
+        'content.linked',
+        'append.log-written',
+        'append.log-synced',
+        'append.staged-removed',
+        'dir.synced',
+      ]);
       const appended = await contentsOf(clean.dir);
       expect((await readSession(clean.dir)).batches).toBe(committed + 3);
       const cleanPaths = await visiblePaths(join(clean.dir, '..'));
@@ -288,7 +402,10 @@ describe('a writer killed by SIGKILL at each of its durable steps (fail points),
         const rerun = await runNodeChild(trial.argv);
         expect(rerun.code, rerun.stderr).toBe(0);
         expect((await readSession(trial.dir)).batches).toBe(committed + kept + 3);
-        expect(await contentsOf(trial.dir)).toEqual([...appended.slice(0, oldContents.length + 2 * kept), ...appended.slice(oldContents.length)]);
+        expect(await contentsOf(trial.dir)).toEqual([
+          ...appended.slice(0, oldContents.length + 2 * kept),
+          ...appended.slice(oldContents.length),
+        ]);
         if (point.name === 'append.log-written' && point.hit === 2) judged = trial.dir;
       });
       if (withReasonix) await expectReasonixResumes(judged!, 'question 2');
@@ -303,7 +420,18 @@ describe('a writer killed by SIGKILL at each of its durable steps (fail points),
     };
     const clean = await fresh();
     const hits = await traceFailPoints(clean.argv);
-    expectSteps(hits, ['create.staging-made', 'atomic.temp-written', 'atomic.renamed', 'new-file.synced', 'content.linked', 'create.batch-written', 'create.log-synced', 'create.before-publish', 'create.published', 'dir.synced']);
+    expectSteps(hits, [
+      'create.staging-made',
+      'atomic.temp-written',
+      'atomic.renamed',
+      'new-file.synced',
+      'content.linked',
+      'create.batch-written',
+      'create.log-synced',
+      'create.before-publish',
+      'create.published',
+      'dir.synced',
+    ]);
     const [session] = await visibleSessions(clean.store);
     const created = await contentsOf(session!);
     const cleanPaths = await visiblePaths(clean.root);
@@ -343,7 +471,14 @@ describe('a process killed with SIGKILL at a random point', () => {
         const dir = await tempDir('rxstore-crash-');
         await cp(template, dir, { recursive: true });
         dirs.set(trial, dir);
-        return [rxstoreBin, 'migrate', 'jsonl-to-v4', join(dir, 'sessions', 'crash.jsonl'), '--to', join(dir, 'sessions-v4')];
+        return [
+          rxstoreBin,
+          'migrate',
+          'jsonl-to-v4',
+          join(dir, 'sessions', 'crash.jsonl'),
+          '--to',
+          join(dir, 'sessions-v4'),
+        ];
       },
       verify: async (trial, rerun) => {
         const dir = dirs.get(trial)!;
@@ -387,7 +522,12 @@ describe('a process killed with SIGKILL at a random point', () => {
         },
         verify: async (trial, rerun) => {
           const dir = dirs.get(trial)!;
-          const evidenceOf = async () => Promise.all((await readdir(dir)).filter((name) => /^events\.torn-\d+\.tail$/.test(name)).map((name) => readFile(join(dir, name))));
+          const evidenceOf = async () =>
+            Promise.all(
+              (await readdir(dir))
+                .filter((name) => /^events\.torn-\d+\.tail$/.test(name))
+                .map((name) => readFile(join(dir, name))),
+            );
           // Either the log is as it was, or it was cut and the cut bytes are kept.
           const now = await readFile(join(dir, 'events.frames'));
           if (now.length !== tornAt) {
@@ -397,7 +537,10 @@ describe('a process killed with SIGKILL at a random point', () => {
           await rerun();
           const read = await readSession(dir);
           expect(read.status).toBe('ok');
-          for (const evidence of await evidenceOf()) expect(Buffer.concat([read.durableEnd === 0 ? Buffer.alloc(0) : log.subarray(0, read.durableEnd), evidence])).toEqual(log.subarray(0, tornAt));
+          for (const evidence of await evidenceOf())
+            expect(
+              Buffer.concat([read.durableEnd === 0 ? Buffer.alloc(0) : log.subarray(0, read.durableEnd), evidence]),
+            ).toEqual(log.subarray(0, tornAt));
         },
       });
       report('repair', result);

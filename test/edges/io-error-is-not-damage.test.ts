@@ -26,8 +26,17 @@ vi.mock('node:fs', async (importOriginal) => {
     return fd;
   }) as typeof fs.openSync;
   const readFileSync = ((path: unknown, ...rest: unknown[]) => {
-    if (failing.under !== undefined && ((typeof path === 'string' && path.startsWith(failing.under)) || (typeof path === 'number' && failingFds.has(path)))) {
-      throw Object.assign(new Error(`EIO: i/o error, read '${path}'`), { code: 'EIO', errno: -5, syscall: 'read', path });
+    if (
+      failing.under !== undefined &&
+      ((typeof path === 'string' && path.startsWith(failing.under)) ||
+        (typeof path === 'number' && failingFds.has(path)))
+    ) {
+      throw Object.assign(new Error(`EIO: i/o error, read '${path}'`), {
+        code: 'EIO',
+        errno: -5,
+        syscall: 'read',
+        path,
+      });
     }
     return (fs.readFileSync as (...args: unknown[]) => unknown)(path, ...rest);
   }) as typeof fs.readFileSync;
@@ -52,9 +61,11 @@ describe('a read the disk fails is a file-system error, never damage', () => {
     const dir = await failingCopy();
     await expect(readSession(dir)).rejects.toMatchObject(eio);
     const session = await openLogSession(dir);
-    await expect((async () => {
-      for await (const _ of session.events()) void _;
-    })()).rejects.toMatchObject(eio);
+    await expect(
+      (async () => {
+        for await (const _ of session.events()) void _;
+      })(),
+    ).rejects.toMatchObject(eio);
     failing.under = undefined;
     expect((await readSession(dir)).status).toBe('ok');
   });
@@ -62,8 +73,16 @@ describe('a read the disk fails is a file-system error, never damage', () => {
   it('salvage of a log damaged before the payload stops with RX_FILE_SYSTEM, writing nothing, instead of leaving the message out', async () => {
     const dir = await failingCopy();
     const frames = await framesOf(dir);
-    const referenced = frames.find((frame) => (frame.record.event as { payloadRef?: unknown } | undefined)?.payloadRef !== undefined)!;
-    const before = frames.filter((frame) => frame.offset < referenced.offset && (frame.record.event as { kind?: string } | undefined)?.kind === 'message/complete').at(-1)!;
+    const referenced = frames.find(
+      (frame) => (frame.record.event as { payloadRef?: unknown } | undefined)?.payloadRef !== undefined,
+    )!;
+    const before = frames
+      .filter(
+        (frame) =>
+          frame.offset < referenced.offset &&
+          (frame.record.event as { kind?: string } | undefined)?.kind === 'message/complete',
+      )
+      .at(-1)!;
     // One bit flipped in the last message before the payload's frame: its batch and all after it fail to verify.
     await editLog(dir, (log) => {
       log[before.offset + before.bytes - 1]! ^= 0x01;

@@ -25,6 +25,8 @@ describe('a session whose events.frames is a directory', () => {
     expect(cat.stderr).toBe(`rxstore: RX_LOG_MISSING: ${logOf(dir)}: events.frames is not a regular file\n`);
     const inspect = await runCli(['inspect', dir, '--json']);
     expect(inspect.code).toBe(1);
-    expect(JSON.parse(inspect.stdout).problems).toContainEqual(expect.objectContaining({ code: 'RX_LOG_MISSING', message: 'events.frames is not a regular file' }));
+    expect(JSON.parse(inspect.stdout).problems).toContainEqual(
+      expect.objectContaining({ code: 'RX_LOG_MISSING', message: 'events.frames is not a regular file' }),
+    );
   });
 });

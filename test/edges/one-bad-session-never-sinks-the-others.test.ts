@@ -39,7 +39,10 @@ describe('ls over a machine with a bad transcript among good sessions', () => {
     const rows = JSON.parse(run.stdout) as Row[];
     const byId = new Map(rows.map((row) => [row.id, row]));
     for (const row of before) expect(byId.get(row.id), row.id).toMatchObject({ status: row.status });
-    expect(byId.get('long-chat')).toMatchObject({ status: 'unreadable', problem: expect.stringMatching(/^RX_TOO_LARGE: .*long-chat\.jsonl: line 2: a message of more than/) });
+    expect(byId.get('long-chat')).toMatchObject({
+      status: 'unreadable',
+      problem: expect.stringMatching(/^RX_TOO_LARGE: .*long-chat\.jsonl: line 2: a message of more than/),
+    });
     expect(rows).toHaveLength(before.length + 1);
     expect(run.code).toBe(1);
   });
@@ -53,7 +56,9 @@ describe('view --all over a machine with a transcript too long to read', () => {
     const site = await tempDir('rxstore-site-');
     const run = await runCli(['view', '--all', '--to', site, '--state-home', machine.stateRoot]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^rxstore: long-chat: RX_TOO_LARGE: .*long-chat\.jsonl: line 2: a message of more than \d+ bytes/m);
+    expect(run.stderr).toMatch(
+      /^rxstore: long-chat: RX_TOO_LARGE: .*long-chat\.jsonl: line 2: a message of more than \d+ bytes/m,
+    );
     const pages = await readdir(join(site, 'sessions'));
     const listed = JSON.parse((await runCli(['ls', '--state-home', machine.stateRoot, '--json'])).stdout) as Row[];
     // Every session but the bad one has its page.
@@ -66,17 +71,32 @@ describe('migrate --all beside a transcript longer than any string', () => {
     const stateRoot = await tempDir('rxstore-all-');
     const dir = join(stateRoot, 'projects', '-home-me-alpha', 'sessions');
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'fine.jsonl'), '{"role":"system","content":"You are a test."}\n{"role":"user","content":"hello"}\n');
+    await writeFile(
+      join(dir, 'fine.jsonl'),
+      '{"role":"system","content":"You are a test."}\n{"role":"user","content":"hello"}\n',
+    );
     const huge = join(dir, 'huge.jsonl');
     // Sparse: one byte past the longest string V8 makes, none of it written.
     await writeFile(huge, '');
     await truncate(huge, constants.MAX_STRING_LENGTH + 1);
     // The folder the migrated sessions belong to must exist, as migrate --cwd asks.
     await mkdir(join(stateRoot, 'ws'));
-    const run = await runCli(['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot, '--cwd', join(stateRoot, 'ws')]);
+    const run = await runCli([
+      'migrate',
+      'jsonl-to-v4',
+      '--all',
+      '--state-home',
+      stateRoot,
+      '--home',
+      stateRoot,
+      '--cwd',
+      join(stateRoot, 'ws'),
+    ]);
     expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
-    expect(lines.filter((line) => line.includes(`] failed ${huge}:1: `) && line.endsWith('(RX_TOO_LARGE)'))).toHaveLength(1);
+    expect(
+      lines.filter((line) => line.includes(`] failed ${huge}:1: `) && line.endsWith('(RX_TOO_LARGE)')),
+    ).toHaveLength(1);
     expect(lines.at(-1)).toBe('2 transcripts: 1 migrated, 0 would be migrated, 0 already migrated, 1 failed');
   });
 });
@@ -103,7 +123,12 @@ describe('salvage over a transcript with a line longer than rxstore reads', () =
     await file.close();
     const report = await salvageTranscript(path, { dryRun: true });
     expect(report.linesKept).toBe(2);
-    expect(report.dropped).toEqual([{ line: 2, reason: `line 2: more than ${MAX_TRANSCRIPT_MESSAGE_BYTES} bytes, more than rxstore reads into memory (RX_TOO_LARGE)` }]);
+    expect(report.dropped).toEqual([
+      {
+        line: 2,
+        reason: `line 2: more than ${MAX_TRANSCRIPT_MESSAGE_BYTES} bytes, more than rxstore reads into memory (RX_TOO_LARGE)`,
+      },
+    ]);
   });
 });
 

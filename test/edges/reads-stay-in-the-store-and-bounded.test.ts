@@ -26,7 +26,8 @@ async function sparse(path: string, size: number): Promise<void> {
 function zerosDigest(size: number): string {
   const hash = createHash('sha256');
   const block = Buffer.alloc(16 * 1024 * 1024);
-  for (let left = size; left > 0; left -= block.length) hash.update(left >= block.length ? block : block.subarray(0, left));
+  for (let left = size; left > 0; left -= block.length)
+    hash.update(left >= block.length ? block : block.subarray(0, left));
   return hash.digest('hex');
 }
 
@@ -38,7 +39,11 @@ describe('a content object larger than memory should hold', () => {
     await sparse(store.objectPath(digest), size);
     const error = await store.read({ digest, bytes: size }).catch((thrown: unknown) => thrown);
     // Read whole, it was a RangeError past 2 GiB: an uncoded engine message.
-    expect(error).toMatchObject({ code: 'RX_TOO_LARGE', family: 'environment', data: { file: store.objectPath(digest), found: size } });
+    expect(error).toMatchObject({
+      code: 'RX_TOO_LARGE',
+      family: 'environment',
+      data: { file: store.objectPath(digest), found: size },
+    });
   });
 
   it('of one byte more than a string holds is refused as too large, not as damage', async () => {
@@ -57,7 +62,10 @@ describe('a content object larger than memory should hold', () => {
     await sparse(store.objectPath(digest), size);
     const error = await store.read({ digest, bytes: size }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(CorruptContentError);
-    expect(error).toMatchObject({ message: `content object digest is ${zerosDigest(size)}, expected ${digest}`, data: { file: store.objectPath(digest) } });
+    expect(error).toMatchObject({
+      message: `content object digest is ${zerosDigest(size)}, expected ${digest}`,
+      data: { file: store.objectPath(digest) },
+    });
   });
 });
 
@@ -79,7 +87,13 @@ describe('no link leads a content read out of the store', () => {
     const { dir, folder } = await withLinkedFolder(which);
     const read = await readSession(dir, { caches: false });
     expect(read.status).toBe('damaged');
-    expect(read.problems.find((problem) => problem.severity === 'error')).toMatchObject({ code: 'RX_CORRUPT_CONTENT', message: expect.stringMatching(/: content store folder is a symlink, which rxstore does not follow out of the store$/), data: { file: folder } });
+    expect(read.problems.find((problem) => problem.severity === 'error')).toMatchObject({
+      code: 'RX_CORRUPT_CONTENT',
+      message: expect.stringMatching(
+        /: content store folder is a symlink, which rxstore does not follow out of the store$/,
+      ),
+      data: { file: folder },
+    });
   });
 });
 
@@ -93,7 +107,9 @@ describe('no error echoes what a file holds', () => {
     await symlink(secret, manifest);
     const result = await runCli(['inspect', dir, '--json']);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout).problems).toContainEqual(expect.objectContaining({ code: 'RX_MANIFEST_INVALID', data: { file: manifest } }));
+    expect(JSON.parse(result.stdout).problems).toContainEqual(
+      expect.objectContaining({ code: 'RX_MANIFEST_INVALID', data: { file: manifest } }),
+    );
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/root:x|\/bin\/bash/);
   });
 });

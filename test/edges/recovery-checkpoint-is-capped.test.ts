@@ -23,7 +23,10 @@ describe('a recovery checkpoint past the bound', () => {
     await handle.close();
     const run = await runCli(['inspect', dir, '--json']);
     expect(run.code).toBe(0);
-    const report = JSON.parse(run.stdout) as { status: string; problems: { code: string; severity: string; message: string; data: { file: string } }[] };
+    const report = JSON.parse(run.stdout) as {
+      status: string;
+      problems: { code: string; severity: string; message: string; data: { file: string } }[];
+    };
     expect(report.status).toBe('ok');
     // A copied session's offset index is a stale cache (a note): only warnings and errors are asked about.
     expect(report.problems.filter((problem) => problem.severity !== 'note')).toEqual([

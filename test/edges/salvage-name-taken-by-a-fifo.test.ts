@@ -11,7 +11,10 @@ describe.skipIf(process.platform === 'win32')('a salvage whose name is taken by 
   it('a FIFO and a 3 GB sparse file at the names are passed over: the transcript goes to the next free one', async () => {
     const dir = await tempDir('rxstore-salvage-fifo-');
     const file = join(dir, 'chat.jsonl');
-    await writeFile(file, `${JSON.stringify({ role: 'user', content: 'hello' })}\n{"role":"assistant","content":"cut\n`);
+    await writeFile(
+      file,
+      `${JSON.stringify({ role: 'user', content: 'hello' })}\n{"role":"assistant","content":"cut\n`,
+    );
     execFileSync('mkfifo', [join(dir, 'chat-salvaged.jsonl')]);
     const huge = await open(join(dir, 'chat-salvaged-2.jsonl'), 'w');
     await huge.truncate(3 * 1024 ** 3);
@@ -20,7 +23,9 @@ describe.skipIf(process.platform === 'win32')('a salvage whose name is taken by 
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ action: 'salvaged', newPath: join(dir, 'chat-salvaged-3.jsonl') });
-    expect(await readFile(join(dir, 'chat-salvaged-3.jsonl'), 'utf8')).toBe(`${JSON.stringify({ role: 'user', content: 'hello' })}\n`);
+    expect(await readFile(join(dir, 'chat-salvaged-3.jsonl'), 'utf8')).toBe(
+      `${JSON.stringify({ role: 'user', content: 'hello' })}\n`,
+    );
     expect((await lstat(join(dir, 'chat-salvaged.jsonl'))).isFIFO()).toBe(true);
     expect((await lstat(join(dir, 'chat-salvaged-2.jsonl'))).size).toBe(3 * 1024 ** 3);
   });

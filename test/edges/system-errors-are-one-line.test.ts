@@ -74,25 +74,31 @@ describe('a state root the system will not list', () => {
     ['inspect', [session.id]],
     ['where', [session.id]],
     ['view', ['--all', '--to', 'SITE']],
-  ] as const)('a state root without read permission: %s says "permission denied" once, not "no session matches", exit 1', async (command, rest) => {
-    const parent = await tempDir('rxstore-root-denied-');
-    const root = join(parent, 'state');
-    await cp(session.root, root, { recursive: true });
-    await chmod(root, 0o000);
-    // The other user may pass through the folders above the root, and write the site beside it.
-    await chmod(parent, 0o777);
-    const site = join(parent, 'site');
-    await mkdir(site, { mode: 0o777 });
-    await chmod(site, 0o777);
-    try {
-      const { code, stdout, stderr } = await run([command, ...rest.map((arg) => (arg === 'SITE' ? site : arg)), '--state-home', root], { user: NOBODY });
-      expect(stderr).toBe(`rxstore: RX_FILE_SYSTEM: ${root}: permission denied\n`);
-      expect(stdout).toBe('');
-      expect(code).toBe(1);
-    } finally {
-      await chmod(root, 0o755);
-    }
-  });
+  ] as const)(
+    'a state root without read permission: %s says "permission denied" once, not "no session matches", exit 1',
+    async (command, rest) => {
+      const parent = await tempDir('rxstore-root-denied-');
+      const root = join(parent, 'state');
+      await cp(session.root, root, { recursive: true });
+      await chmod(root, 0o000);
+      // The other user may pass through the folders above the root, and write the site beside it.
+      await chmod(parent, 0o777);
+      const site = join(parent, 'site');
+      await mkdir(site, { mode: 0o777 });
+      await chmod(site, 0o777);
+      try {
+        const { code, stdout, stderr } = await run(
+          [command, ...rest.map((arg) => (arg === 'SITE' ? site : arg)), '--state-home', root],
+          { user: NOBODY },
+        );
+        expect(stderr).toBe(`rxstore: RX_FILE_SYSTEM: ${root}: permission denied\n`);
+        expect(stdout).toBe('');
+        expect(code).toBe(1);
+      } finally {
+        await chmod(root, 0o755);
+      }
+    },
+  );
 
   it('a state root the user named that does not exist is still "no sessions found", exit 2', async () => {
     const missing = join(await tempDir('rxstore-root-missing-'), 'typo');

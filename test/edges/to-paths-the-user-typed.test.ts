@@ -38,10 +38,15 @@ describe('migrate --to a session folder', () => {
     const exported = await runCli(['export', session, '--to', join(dir, 'chat.jsonl')]);
     expect(exported.code, exported.stderr).toBe(0);
     await writeFile(join(dir, 'unused'), '');
-    for (const args of [['migrate', 'jsonl-to-v4', join(dir, 'chat.jsonl')], ['migrate', 'jsonl-to-v4', dir]]) {
+    for (const args of [
+      ['migrate', 'jsonl-to-v4', join(dir, 'chat.jsonl')],
+      ['migrate', 'jsonl-to-v4', dir],
+    ]) {
       const run = await runCli([...args, '--to', session, '--cwd', dir]);
       expect(run.code, run.stderr).toBe(2);
-      expect(run.stderr).toBe(`rxstore: RX_PATH_KIND: ${session}: is a session (it holds manifest.json), not a sessions-v4 directory\n`);
+      expect(run.stderr).toBe(
+        `rxstore: RX_PATH_KIND: ${session}: is a session (it holds manifest.json), not a sessions-v4 directory\n`,
+      );
       expect((await readdir(session)).sort()).toEqual(before);
     }
   });

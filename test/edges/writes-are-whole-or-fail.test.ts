@@ -32,7 +32,10 @@ async function tempNamesUnder(root: string): Promise<string[]> {
 }
 
 /** Runs the CLI with a fault at one hit of a write point (or none), tracing every point it passes. */
-async function runWithFault(args: string[], fault?: { point: FailPointHit; kind: 'short' | 'enospc' }): Promise<{ run: ChildResult; hits: FailPointHit[] }> {
+async function runWithFault(
+  args: string[],
+  fault?: { point: FailPointHit; kind: 'short' | 'enospc' },
+): Promise<{ run: ChildResult; hits: FailPointHit[] }> {
   const trace = join(await tempDir('rxstore-write-trace-'), 'trace');
   const env: NodeJS.ProcessEnv = { ...process.env, RXSTORE_FAIL_POINT_TRACE: trace };
   if (fault) env.RXSTORE_FAIL_POINT = `${fault.point.name}:${fault.point.hit}:${fault.kind}`;
@@ -76,7 +79,11 @@ async function bigTranscript(bytes: number): Promise<{ transcript: string; messa
 interface Writer {
   name: string;
   /** Sets up a run: the arguments, the folder it writes in, and the check of a run that succeeded or failed. */
-  prepare(): Promise<{ args: string[]; area: string; check(run: ChildResult, outcome: 'failed' | 'whole'): Promise<void> }>;
+  prepare(): Promise<{
+    args: string[];
+    area: string;
+    check(run: ChildResult, outcome: 'failed' | 'whole'): Promise<void>;
+  }>;
 }
 
 const plain = fixture('tool-calls');
@@ -107,7 +114,9 @@ const writers: Writer[] = [
         area,
         check: async (_run, outcome) => {
           if (outcome === 'failed') return;
-          const state = JSON.parse(await readFile(join(site, 'rxstore-site.json'), 'utf8')) as { pages: { file: string }[] };
+          const state = JSON.parse(await readFile(join(site, 'rxstore-site.json'), 'utf8')) as {
+            pages: { file: string }[];
+          };
           expect(state.pages).toHaveLength(1);
           expect(await readFile(join(site, 'sessions', state.pages[0]!.file), 'utf8')).toMatch(/<\/html>\n$/);
           expect(await readFile(join(site, 'index.html'), 'utf8')).toMatch(/<\/html>\n$/);
@@ -126,7 +135,10 @@ const writers: Writer[] = [
         area,
         check: async (_run, outcome) => {
           if (outcome === 'whole') expect(await readFile(out, 'utf8')).toBe(expected);
-          else expect(await readFile(out, 'utf8').catch(() => 'absent')).toMatch(new RegExp(`^(absent|${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})$`));
+          else
+            expect(await readFile(out, 'utf8').catch(() => 'absent')).toMatch(
+              new RegExp(`^(absent|${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})$`),
+            );
         },
       };
     },
@@ -228,9 +240,12 @@ describe('every write of every writing command writes all its bytes or fails nam
         expect(failed.code, `ENOSPC at ${point.name}:${point.hit}: ${failed.stdout}`).toBe(1);
         // One coded line naming a path the user knows (never a temporary name), for a single-target command.
         // (migrate says it on the transcript's line, as it says every failure.)
-        const line = `${failed.stderr}${failed.stdout}`.split('\n').find((text) => text.includes('RX_FILE_SYSTEM')) ?? '';
+        const line =
+          `${failed.stderr}${failed.stdout}`.split('\n').find((text) => text.includes('RX_FILE_SYSTEM')) ?? '';
         expect(line, failed.stderr).toMatch(/\/[^ ]*: no space left on device/);
-        expect(line).not.toMatch(/\.rxstore-[0-9a-f]+\.tmp|\.tmp-rxstore-|\.tail\.tmp|\.append-|\/content-[0-9a-f]+\.tmp/);
+        expect(line).not.toMatch(
+          /\.rxstore-[0-9a-f]+\.tmp|\.tmp-rxstore-|\.tail\.tmp|\.append-|\/content-[0-9a-f]+\.tmp/,
+        );
         expect(await tempNamesUnder(full.area)).toEqual([]);
         await full.check(failed, 'failed');
       });
@@ -247,7 +262,9 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
   });
 
   /** A tmpfs of `size` bytes, mounted for this test file, with all but about `free` bytes taken by a filler file. */
-  async function nearlyFull(size: number): Promise<{ dir: string; fill(free: number): Promise<void>; unfill(): Promise<void> }> {
+  async function nearlyFull(
+    size: number,
+  ): Promise<{ dir: string; fill(free: number): Promise<void>; unfill(): Promise<void> }> {
     const dir = await tempDir('rxstore-tmpfs-');
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
     mounts.push(dir);
@@ -312,7 +329,9 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
       await disk.fill(0);
       const repair = await runCliChild(['repair', torn]);
       expect(repair.code).toBe(1);
-      expect(repair.stderr).toMatch(new RegExp(`^rxstore: RX_FILE_SYSTEM: ${torn}/events\\.torn-\\d+\\.tail: no space left on device\\n$`));
+      expect(repair.stderr).toMatch(
+        new RegExp(`^rxstore: RX_FILE_SYSTEM: ${torn}/events\\.torn-\\d+\\.tail: no space left on device\\n$`),
+      );
       expect(await treeDigest(torn)).toBe(tornBefore);
       expect(await tempNamesUnder(disk.dir)).toEqual([]);
     },
@@ -328,11 +347,15 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
       execFileSync('mount', ['-o', 'remount,ro', disk.dir]);
       const salvaged = await runCliChild(['salvage', await tornSession(), '--to', store]);
       expect(salvaged.code).toBe(1);
-      expect(salvaged.stderr).toMatch(new RegExp(`^rxstore: RX_FILE_SYSTEM: ${store}/[0-9a-f]{32}: read-only file system\n$`));
+      expect(salvaged.stderr).toMatch(
+        new RegExp(`^rxstore: RX_FILE_SYSTEM: ${store}/[0-9a-f]{32}: read-only file system\n$`),
+      );
       const { transcript } = await bigTranscript(1024);
       const migrated = await runCliChild(['migrate', 'jsonl-to-v4', transcript, '--to', store]);
       expect(migrated.code).toBe(1);
-      expect(migrated.stdout).toMatch(new RegExp(`: ${store}/[0-9a-f]{24}: read-only file system \\(RX_FILE_SYSTEM\\)`));
+      expect(migrated.stdout).toMatch(
+        new RegExp(`: ${store}/[0-9a-f]{24}: read-only file system \\(RX_FILE_SYSTEM\\)`),
+      );
       expect(`${salvaged.stderr}${migrated.stdout}`).not.toMatch(/tmp-rxstore/);
     },
     60_000,
@@ -341,7 +364,9 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
 
 describe('a migration target that does not verify is never counted as migrated', () => {
   it.skipIf(!reasonixBinary())(
-    reasonixTitle('a target cut inside its import (as a full disk left it before) is set aside, migrated again whole, and the real Reasonix resumes it beside the set-aside copy'),
+    reasonixTitle(
+      'a target cut inside its import (as a full disk left it before) is set aside, migrated again whole, and the real Reasonix resumes it beside the set-aside copy',
+    ),
     async () => {
       const base = await realpath(await tempDir('rxstore-cut-migration-'));
       const [home, workspace] = [join(base, 'home'), join(base, 'ws')];
@@ -369,11 +394,19 @@ describe('a migration target that does not verify is never counted as migrated',
 
       const mock = await startMockModel([{ text: 'Resumed.' }]);
       try {
-        const resumed = await runReasonix({ home, cwd: workspace, args: ['run', '--resume', id!, 'Still there?'], mock });
+        const resumed = await runReasonix({
+          home,
+          cwd: workspace,
+          args: ['run', '--resume', id!, 'Still there?'],
+          mock,
+        });
         expect(resumed.code, resumed.stderr).toBe(0);
         // The model is sent every message of the transcript (Reasonix may add its own context around them).
         const sent = mock.chatRequests()[0]!.messages.map((message) => message.content);
-        const lines = (await readFile(transcript, 'utf8')).trimEnd().split('\n').map((line) => (JSON.parse(line) as { content: string }).content);
+        const lines = (await readFile(transcript, 'utf8'))
+          .trimEnd()
+          .split('\n')
+          .map((line) => (JSON.parse(line) as { content: string }).content);
         expect(sent).toEqual(expect.arrayContaining([...lines, 'Still there?']));
       } finally {
         await mock.close();
@@ -434,7 +467,10 @@ describe('what a write leaves, and what it names', () => {
   it('export’s line, like view’s, shows control characters in the path escaped, never raw', async () => {
     const base = await tempDir('rxstore-export-line-');
     const out = join(base, 'a\rb\x1b[2J.jsonl');
-    for (const run of [await runCliChild(['export', plain.dir, '--to', out]), await runCliChild(['export', plain.dir, '--to', out])]) {
+    for (const run of [
+      await runCliChild(['export', plain.dir, '--to', out]),
+      await runCliChild(['export', plain.dir, '--to', out]),
+    ]) {
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).not.toMatch(/[\r\x1b]/);
       expect(run.stdout).toContain(`${base}/a\\rb\\x1b[2J.jsonl`);

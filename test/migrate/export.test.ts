@@ -18,11 +18,16 @@ describe('rxstore export', () => {
     await mkdir(join(out, '..'));
     const exported = await runCli(['export', source.dir, '--to', out]);
     expect(exported.code, exported.stderr).toBe(0);
-    expect(JSON.parse(await readFile(`${out}.meta`, 'utf8'))).toMatchObject({ id: 'exported', workspace_root: source.workspace });
+    expect(JSON.parse(await readFile(`${out}.meta`, 'utf8'))).toMatchObject({
+      id: 'exported',
+      workspace_root: source.workspace,
+    });
     const report = await migrateJsonlToV4(out, { stateRoot, cwd: source.workspace });
     const [original, roundTrip] = await Promise.all([readSession(source.dir), readSession(report.targetDir)]);
     expect(roundTrip.status).toBe('ok');
-    expect(roundTrip.projection.transcript.map((entry) => entry.message)).toEqual(original.projection.transcript.map((entry) => entry.message));
+    expect(roundTrip.projection.transcript.map((entry) => entry.message)).toEqual(
+      original.projection.transcript.map((entry) => entry.message),
+    );
     // A second export finds exactly its own files there (as after an interrupted run) and leaves them.
     const written = await readFile(out);
     const second = await runCli(['export', source.dir, '--to', out]);
@@ -33,7 +38,11 @@ describe('rxstore export', () => {
     const mine = `${written.toString('utf8')}{"role":"user","content":"mine"}\n`;
     await writeFile(out, mine);
     const again = await runCli(['export', source.dir, '--to', out]);
-    expect(again).toMatchObject({ code: 1, stdout: '', stderr: `rxstore: RX_EXPORT_REFUSED: ${out} already exists and holds something else; --force writes over it\n` });
+    expect(again).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `rxstore: RX_EXPORT_REFUSED: ${out} already exists and holds something else; --force writes over it\n`,
+    });
     expect(await readFile(out, 'utf8')).toBe(mine);
     const forced = await runCli(['export', source.dir, '--to', out, '--force']);
     expect(forced.code, forced.stderr).toBe(0);
@@ -45,7 +54,9 @@ describe('rxstore export', () => {
     expect((await runCli(['export', source.dir, '--to', out, '--format', 'json', '--view', 'person'])).code).toBe(0);
     const document = JSON.parse(await readFile(out, 'utf8'));
     expect(document).toMatchObject({ id: source.id, view: 'person', workspace: source.workspace });
-    const hostIds = (await readSession(source.dir)).projection.transcript.filter((entry) => entry.message.origin === 'host').map((entry) => entry.message.id);
+    const hostIds = (await readSession(source.dir)).projection.transcript
+      .filter((entry) => entry.message.origin === 'host')
+      .map((entry) => entry.message.id);
     expect(hostIds.length).toBeGreaterThan(0);
     expect(document.messages.filter((message: { id: string }) => hostIds.includes(message.id))).toEqual([]);
     expect(document.messages.map((message: { role: string }) => message.role)).toContain('tool');

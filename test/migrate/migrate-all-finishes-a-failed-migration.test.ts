@@ -19,7 +19,17 @@ describe('migrate jsonl-to-v4 --all after a migration whose map write failed', (
     const transcript = join(dir, 'legacy-demo.jsonl');
     await copyFile(join(sessions, 'legacy-demo.jsonl'), transcript);
     await copyFile(join(sessions, 'legacy-demo.jsonl.meta'), `${transcript}.meta`);
-    const all = ['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot, '--cwd', join(stateRoot, 'ws')];
+    const all = [
+      'migrate',
+      'jsonl-to-v4',
+      '--all',
+      '--state-home',
+      stateRoot,
+      '--home',
+      stateRoot,
+      '--cwd',
+      join(stateRoot, 'ws'),
+    ];
     const store = join(stateRoot, 'projects', 'ws', 'sessions-v4');
 
     // The fourth atomic write is the map's, after the session was published: a full disk there.
@@ -34,7 +44,9 @@ describe('migrate jsonl-to-v4 --all after a migration whose map write failed', (
     const again = await runCliChild(all);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(again.stdout.trim().split('\n').at(-1)).toMatch(/^1 transcript: .*0 failed$/);
-    const map = JSON.parse(await readFile(join(store, 'migration-map.json'), 'utf8')) as { entries: { sourcePath: string }[] };
+    const map = JSON.parse(await readFile(join(store, 'migration-map.json'), 'utf8')) as {
+      entries: { sourcePath: string }[];
+    };
     expect(map.entries.map((entry) => entry.sourcePath)).toEqual([transcript]);
 
     // Now it is done: nothing is left for --all.

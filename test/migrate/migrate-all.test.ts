@@ -34,7 +34,17 @@ describe('rxstore migrate jsonl-to-v4 --all', () => {
     const cwd = join(stateRoot, 'some ws');
     await mkdir(cwd);
 
-    const run = await runCliChild(['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot, '--cwd', cwd]);
+    const run = await runCliChild([
+      'migrate',
+      'jsonl-to-v4',
+      '--all',
+      '--state-home',
+      stateRoot,
+      '--home',
+      stateRoot,
+      '--cwd',
+      cwd,
+    ]);
     expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
     const migrated = lines.filter((line) => /^\[\d+\/202\] migrated /.test(line));
@@ -50,11 +60,24 @@ describe('rxstore migrate jsonl-to-v4 --all', () => {
     const [globalTwin] = await visibleSessions(cwdStore);
     expect(globalTwin).toBeDefined();
     expect(migrated.find((line) => line.includes(global))).toMatch(
-      new RegExp(`: ([0-9a-f]{24}) -> ${cwdStore}/\\1; resume: cd '${cwd}' && REASONIX_STATE_HOME=${stateRoot} reasonix --resume \\1$`),
+      new RegExp(
+        `: ([0-9a-f]{24}) -> ${cwdStore}/\\1; resume: cd '${cwd}' && REASONIX_STATE_HOME=${stateRoot} reasonix --resume \\1$`,
+      ),
     );
 
     // Now every transcript but the broken one has its twin: only that one is left.
-    const again = await runCliChild(['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot, '--cwd', cwd, '--json']);
+    const again = await runCliChild([
+      'migrate',
+      'jsonl-to-v4',
+      '--all',
+      '--state-home',
+      stateRoot,
+      '--home',
+      stateRoot,
+      '--cwd',
+      cwd,
+      '--json',
+    ]);
     expect(JSON.parse(again.stdout).map((outcome: { source: string }) => outcome.source)).toEqual([broken]);
   });
 });

@@ -39,9 +39,24 @@ async function stateRootWithTranscripts() {
 }
 
 const migrateAll = (stateRoot: string, ...more: string[]) =>
-  runCliChild(['migrate', 'jsonl-to-v4', '--all', '--state-home', stateRoot, '--home', stateRoot, '--cwd', join(stateRoot, 'ws'), ...more]);
+  runCliChild([
+    'migrate',
+    'jsonl-to-v4',
+    '--all',
+    '--state-home',
+    stateRoot,
+    '--home',
+    stateRoot,
+    '--cwd',
+    join(stateRoot, 'ws'),
+    ...more,
+  ]);
 
-const sessionsIn = async (store: string) => (await readdir(store, { withFileTypes: true })).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name).sort();
+const sessionsIn = async (store: string) =>
+  (await readdir(store, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => entry.name)
+    .sort();
 
 /** The map of a store, through its schema: one entry per transcript, naming a session that is there. */
 async function checkMap(store: string, transcripts: string[]) {
@@ -50,7 +65,11 @@ async function checkMap(store: string, transcripts: string[]) {
   expect(entries.map((entry) => entry.sourcePath)).toEqual([...transcripts].sort());
   for (const entry of entries) {
     const bytes = await readFile(entry.sourcePath);
-    expect(entry).toMatchObject({ sourceSize: bytes.length, sourceSha256: expect.stringMatching(/^[0-9a-f]{64}$/), targetCodec: 'reasonix.session.linear/v4' });
+    expect(entry).toMatchObject({
+      sourceSize: bytes.length,
+      sourceSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      targetCodec: 'reasonix.session.linear/v4',
+    });
   }
   expect(entries.map((entry) => entry.targetId).sort()).toEqual(await sessionsIn(store));
   for (const id of await sessionsIn(store)) expect((await readSession(join(store, id))).status).toBe('ok');
@@ -59,7 +78,11 @@ async function checkMap(store: string, transcripts: string[]) {
 
 /** Holds a lock in another process until `release` is called. */
 async function holdLock(kind: 'os' | 'store', target: string) {
-  const child = spawn(process.execPath, [join(repoRoot, 'test', 'support', 'children', 'hold-lock.mjs'), kind, target], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [join(repoRoot, 'test', 'support', 'children', 'hold-lock.mjs'), kind, target],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolve());
@@ -78,29 +101,44 @@ describe('the migration map', () => {
     const { stateRoot, transcripts, stores } = await stateRootWithTranscripts();
     const run = await migrateAll(stateRoot);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.trim().split('\n').at(-1)).toBe(`${transcripts.length} transcripts: ${transcripts.length} migrated, 0 would be migrated, 0 already migrated, 0 failed`);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe(
+      `${transcripts.length} transcripts: ${transcripts.length} migrated, 0 would be migrated, 0 already migrated, 0 failed`,
+    );
     const maps: Buffer[] = [];
     for (const [index, store] of stores.entries()) {
-      await checkMap(store, transcripts.filter((path) => path.includes(`/${WORKSPACES[index]}/`)));
+      await checkMap(
+        store,
+        transcripts.filter((path) => path.includes(`/${WORKSPACES[index]}/`)),
+      );
       maps.push(await readFile(join(store, 'migration-map.json')));
     }
 
     const again = await migrateAll(stateRoot);
     expect(again.code).toBe(0);
     expect(again.stdout.trim()).toBe('0 transcripts: 0 migrated, 0 would be migrated, 0 already migrated, 0 failed');
-    for (const [index, store] of stores.entries()) expect(await readFile(join(store, 'migration-map.json'))).toEqual(maps[index]);
+    for (const [index, store] of stores.entries())
+      expect(await readFile(join(store, 'migration-map.json'))).toEqual(maps[index]);
   });
 
   it('two --all runs at once over the same transcripts migrate each once; both exit 0, the one that comes second to a transcript finds it done', async () => {
     const { stateRoot, transcripts, stores } = await stateRootWithTranscripts();
     const runs = await Promise.all([migrateAll(stateRoot, '--json'), migrateAll(stateRoot, '--json')]);
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
-    const outcomes = runs.flatMap((run) => JSON.parse(run.stdout) as { source: string; report?: { action: string; targetId: string }; error?: unknown }[]);
+    const outcomes = runs.flatMap(
+      (run) =>
+        JSON.parse(run.stdout) as { source: string; report?: { action: string; targetId: string }; error?: unknown }[],
+    );
     expect(outcomes.filter((outcome) => outcome.error)).toEqual([]);
     // Each transcript was migrated by exactly one of the runs; the other, if it came to it, found it done.
-    const migrated = outcomes.filter((outcome) => outcome.report!.action === 'migrated').map((outcome) => outcome.source);
+    const migrated = outcomes
+      .filter((outcome) => outcome.report!.action === 'migrated')
+      .map((outcome) => outcome.source);
     expect(migrated.sort()).toEqual([...transcripts].sort());
-    expect(outcomes.filter((outcome) => outcome.report!.action !== 'migrated').every((outcome) => outcome.report!.action === 'exists')).toBe(true);
+    expect(
+      outcomes
+        .filter((outcome) => outcome.report!.action !== 'migrated')
+        .every((outcome) => outcome.report!.action === 'exists'),
+    ).toBe(true);
     for (const [index, store] of stores.entries()) {
       const mine = transcripts.filter((path) => path.includes(`/${WORKSPACES[index]}/`));
       expect(await sessionsIn(store)).toHaveLength(mine.length);
@@ -123,7 +161,9 @@ describe('the migration map', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('');
     const [line, summary] = run.stdout.trim().split('\n');
-    expect(line).toBe(`[1/1] failed ${transcript}: ${lockFile}: migration-map.json stayed locked by another process (a running Reasonix or rxstore) (RX_WRITER_OWNED)`);
+    expect(line).toBe(
+      `[1/1] failed ${transcript}: ${lockFile}: migration-map.json stayed locked by another process (a running Reasonix or rxstore) (RX_WRITER_OWNED)`,
+    );
     expect(summary).toBe('1 transcript: 0 migrated, 0 would be migrated, 0 already migrated, 1 failed');
     // Nothing lost: the session was published before the map was reached, and is whole.
     const [id] = await sessionsIn(store);
@@ -136,7 +176,7 @@ describe('the migration map', () => {
     await checkMap(store, [transcript]);
   });
 
-  it("held by another rxstore (its lock on the store) all along: the run retries, then refuses with a coded line and publishes nothing; a later run migrates", async () => {
+  it('held by another rxstore (its lock on the store) all along: the run retries, then refuses with a coded line and publishes nothing; a later run migrates', async () => {
     const { stateRoot, transcripts, stores } = await stateRootWithTranscripts();
     const [transcript, store] = [transcripts[0]!, stores[0]!];
     await mkdir(store, { recursive: true });

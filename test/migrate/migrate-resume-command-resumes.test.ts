@@ -8,7 +8,11 @@ import { startMockModel } from '../support/reasonix/mock-model.js';
 import { reasonixAbsentMessage, reasonixBinary, runReasonix } from '../support/reasonix/reasonix.js';
 import { tempDir } from '../support/temp-dir.js';
 
-const transcript = [{ role: 'system', content: 'You help.' }, { role: 'user', content: 'Remember the port 8080' }, { role: 'assistant', content: 'Noted.' }];
+const transcript = [
+  { role: 'system', content: 'You help.' },
+  { role: 'user', content: 'Remember the port 8080' },
+  { role: 'assistant', content: 'Noted.' },
+];
 
 async function setUp() {
   const base = await realpath(await tempDir('rxstore-migrate-resume-'));
@@ -30,16 +34,20 @@ async function runPrinted(command: string, home: string) {
   }
 }
 
-describe.skipIf(!reasonixBinary())(`migrate's resume command ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`, () => {
-  it('into the store of --cwd, run from another folder: cd there, and Reasonix goes on with it', async () => {
-    const { home, workspace, elsewhere, file } = await setUp();
-    const run = await runCliChild(['migrate', 'jsonl-to-v4', file, '--home', home, '--cwd', workspace], { cwd: elsewhere });
-    expect(run.code, run.stderr).toBe(0);
-    const [, id, resume] = /^\[1\/1\] migrated \S+: (\S+) -> \S+; resume: (.*)$/m.exec(run.stdout)!;
-    expect(resume).toBe(`cd ${workspace} && REASONIX_HOME=${home} reasonix --resume ${id}`);
-    const resumed = await runPrinted(resume!, home);
-    expect(resumed.stderr.split('\n').filter((line) => line.startsWith('error: '))).toEqual([]);
-    expect(resumed.code).toBe(0);
-  });
-
-});
+describe.skipIf(!reasonixBinary())(
+  `migrate's resume command ${reasonixBinary() ? '' : `— skipped: ${reasonixAbsentMessage()}`}`,
+  () => {
+    it('into the store of --cwd, run from another folder: cd there, and Reasonix goes on with it', async () => {
+      const { home, workspace, elsewhere, file } = await setUp();
+      const run = await runCliChild(['migrate', 'jsonl-to-v4', file, '--home', home, '--cwd', workspace], {
+        cwd: elsewhere,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      const [, id, resume] = /^\[1\/1\] migrated \S+: (\S+) -> \S+; resume: (.*)$/m.exec(run.stdout)!;
+      expect(resume).toBe(`cd ${workspace} && REASONIX_HOME=${home} reasonix --resume ${id}`);
+      const resumed = await runPrinted(resume!, home);
+      expect(resumed.stderr.split('\n').filter((line) => line.startsWith('error: '))).toEqual([]);
+      expect(resumed.code).toBe(0);
+    });
+  },
+);

@@ -18,8 +18,19 @@ const after = { role: 'user', content: 'second question' };
 async function damagedTranscript(): Promise<{ dir: string; file: string; bytes: Buffer }> {
   const dir = await tempDir();
   const file = join(dir, 'notes-chat.jsonl');
-  await writeFile(file, `${good.map((message) => JSON.stringify(message)).join('\n')}\n{"role":"assistant","content":"cut\n${JSON.stringify(after)}\n`);
-  await writeFile(`${file}.meta`, JSON.stringify({ id: 'notes-chat', created_at: '2026-01-02T03:04:05Z', updated_at: '2026-01-02T03:05:00Z', custom_title: 'Notes chat' }));
+  await writeFile(
+    file,
+    `${good.map((message) => JSON.stringify(message)).join('\n')}\n{"role":"assistant","content":"cut\n${JSON.stringify(after)}\n`,
+  );
+  await writeFile(
+    `${file}.meta`,
+    JSON.stringify({
+      id: 'notes-chat',
+      created_at: '2026-01-02T03:04:05Z',
+      updated_at: '2026-01-02T03:05:00Z',
+      custom_title: 'Notes chat',
+    }),
+  );
   return { dir, file, bytes: await readFile(file) };
 }
 
@@ -32,15 +43,30 @@ describe('salvage of a JSONL transcript with bad lines', () => {
     const salvaged = await runCli(['salvage', file, '--json']);
     expect(salvaged.code, salvaged.stderr).toBe(0);
     const report = JSON.parse(salvaged.stdout);
-    expect(report).toMatchObject({ action: 'salvaged', newPath: join(dir, 'notes-chat-salvaged.jsonl'), newId: 'notes-chat-salvaged', linesKept: 4 });
-    expect(report.dropped).toEqual([{ line: 4, reason: expect.stringMatching(/^line 4: the line ends inside a message/) }]);
-    expect(await readFile(report.newPath, 'utf8')).toBe(`${[...good, after].map((message) => JSON.stringify(message)).join('\n')}\n`);
-    expect(JSON.parse(await readFile(`${report.newPath}.meta`, 'utf8'))).toMatchObject({ id: 'notes-chat-salvaged', custom_title: 'Notes chat' });
+    expect(report).toMatchObject({
+      action: 'salvaged',
+      newPath: join(dir, 'notes-chat-salvaged.jsonl'),
+      newId: 'notes-chat-salvaged',
+      linesKept: 4,
+    });
+    expect(report.dropped).toEqual([
+      { line: 4, reason: expect.stringMatching(/^line 4: the line ends inside a message/) },
+    ]);
+    expect(await readFile(report.newPath, 'utf8')).toBe(
+      `${[...good, after].map((message) => JSON.stringify(message)).join('\n')}\n`,
+    );
+    expect(JSON.parse(await readFile(`${report.newPath}.meta`, 'utf8'))).toMatchObject({
+      id: 'notes-chat-salvaged',
+      custom_title: 'Notes chat',
+    });
     expect(await readFile(file)).toEqual(bytes);
     // The salvaged transcript reads whole; a second salvage finds it there, as session salvage does.
     const read = await (await openSession(report.newPath)).read();
     expect(read.status).toBe('ok');
-    expect(JSON.parse((await runCli(['salvage', file, '--json'])).stdout)).toMatchObject({ action: 'already-salvaged', newPath: join(dir, 'notes-chat-salvaged.jsonl') });
+    expect(JSON.parse((await runCli(['salvage', file, '--json'])).stdout)).toMatchObject({
+      action: 'already-salvaged',
+      newPath: join(dir, 'notes-chat-salvaged.jsonl'),
+    });
   });
 
   it('a transcript with no message line at all is refused, and nothing is written', async () => {
@@ -53,19 +79,29 @@ describe('salvage of a JSONL transcript with bad lines', () => {
     expect(stderr).toMatch(/garbage\.jsonl: no line of it is a message/);
   });
 
-  it.skipIf(!reasonixBinary())(reasonixTitle('the real Reasonix refuses nothing of the salvaged transcript: resumed by path, the model is sent every kept message'), async () => {
-    const { file } = await damagedTranscript();
-    const report = JSON.parse((await runCli(['salvage', file, '--json'])).stdout);
-    const home = await tempDir('rxstore-home-');
-    const workspace = await tempDir('rxstore-ws-');
-    const mock = await startMockModel([{ text: 'Resumed.' }]);
-    try {
-      const run = await runReasonix({ home, cwd: workspace, args: ['run', '--resume', report.newPath, 'go on'], mock });
-      expect(run.code, run.stderr).toBe(0);
-      const sent = mock.chatRequests()[0]!.messages.map((message) => [message.role, message.content]);
-      for (const message of [...good.slice(1), after]) expect(sent).toContainEqual([message.role, message.content]);
-    } finally {
-      await mock.close();
-    }
-  });
+  it.skipIf(!reasonixBinary())(
+    reasonixTitle(
+      'the real Reasonix refuses nothing of the salvaged transcript: resumed by path, the model is sent every kept message',
+    ),
+    async () => {
+      const { file } = await damagedTranscript();
+      const report = JSON.parse((await runCli(['salvage', file, '--json'])).stdout);
+      const home = await tempDir('rxstore-home-');
+      const workspace = await tempDir('rxstore-ws-');
+      const mock = await startMockModel([{ text: 'Resumed.' }]);
+      try {
+        const run = await runReasonix({
+          home,
+          cwd: workspace,
+          args: ['run', '--resume', report.newPath, 'go on'],
+          mock,
+        });
+        expect(run.code, run.stderr).toBe(0);
+        const sent = mock.chatRequests()[0]!.messages.map((message) => [message.role, message.content]);
+        for (const message of [...good.slice(1), after]) expect(sent).toContainEqual([message.role, message.content]);
+      } finally {
+        await mock.close();
+      }
+    },
+  );
 });

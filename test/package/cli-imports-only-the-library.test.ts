@@ -55,7 +55,9 @@ const NOT_YET_THROUGH_THE_ENTRY: string[] = [
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.ts')).map((entry) => join(entry.parentPath, entry.name));
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 /** Every module specifier a file names: static imports and re-exports, `import type`, and dynamic `import()`. */
@@ -88,17 +90,18 @@ describe('the command line and the page renderer are clients of the library', ()
   });
 
   it('sees a deep import when there is one (the scan is not blind)', () => {
-    expect(specifiersOf(`import { a } from '../../../fs/x.js';\nimport type { B } from "y";\nexport { c } from './c.js';\nconst m = await import('../../view/v.js');`)).toEqual([
-      '../../../fs/x.js',
-      './c.js',
-      '../../view/v.js',
-    ]);
+    expect(
+      specifiersOf(
+        `import { a } from '../../../fs/x.js';\nimport type { B } from "y";\nexport { c } from './c.js';\nconst m = await import('../../view/v.js');`,
+      ),
+    ).toEqual(['../../../fs/x.js', './c.js', '../../view/v.js']);
   });
 
   it('the renderer never imports the command line', async () => {
     const view = join(repoRoot, 'src', 'view');
     for (const file of await sourceFiles(view)) {
-      for (const specifier of specifiersOf(await readFile(file, 'utf8'))) expect(resolve(dirname(file), specifier), file).not.toContain(join('src', 'cli'));
+      for (const specifier of specifiersOf(await readFile(file, 'utf8')))
+        expect(resolve(dirname(file), specifier), file).not.toContain(join('src', 'cli'));
     }
   });
 });

@@ -10,7 +10,13 @@ import {
   ZstdUnavailableError,
   type RxErrorCode,
 } from '../../src/index.js';
-import { NotASessionError, PathKindError, StoreLockCompromisedError, UsageError, ZstdSizeMismatch } from '../../src/errors/index.js';
+import {
+  NotASessionError,
+  PathKindError,
+  StoreLockCompromisedError,
+  UsageError,
+  ZstdSizeMismatch,
+} from '../../src/errors/index.js';
 import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { fixture } from '../support/fixtures.js';
 import { runCli } from '../support/inspect-json-schema.js';
@@ -45,8 +51,11 @@ describe('one error model', () => {
   it('the main entry exports every error class there is, AmbiguousSessionError with its candidates among them', async () => {
     const library: Record<string, unknown> = await import('../../src/index.js');
     const errors: Record<string, unknown> = await import('../../src/errors/index.js');
-    const isErrorClass = (value: unknown) => typeof value === 'function' && (value === RxError || value.prototype instanceof RxError);
-    const classes = Object.entries(errors).filter(([, value]) => isErrorClass(value)).map(([name]) => name);
+    const isErrorClass = (value: unknown) =>
+      typeof value === 'function' && (value === RxError || value.prototype instanceof RxError);
+    const classes = Object.entries(errors)
+      .filter(([, value]) => isErrorClass(value))
+      .map(([name]) => name);
     expect(classes.length).toBeGreaterThan(30);
     for (const name of classes) expect(library[name], name).toBe(errors[name]);
   });
@@ -66,7 +75,12 @@ describe('one error model', () => {
       ['RX_ZSTD_SIZE_MISMATCH', 'damaged', true],
     ]);
     expect(errors.map((error) => exitCodeOf(error))).toEqual([2, 1, 1, 1]);
-    expect(JSON.parse(JSON.stringify(new ZstdSizeMismatch(3, 4)))).toEqual({ code: 'RX_ZSTD_SIZE_MISMATCH', family: 'damaged', message: 'decoded 3 bytes, expected 4', data: { expected: 4, found: 3 } });
+    expect(JSON.parse(JSON.stringify(new ZstdSizeMismatch(3, 4)))).toEqual({
+      code: 'RX_ZSTD_SIZE_MISMATCH',
+      family: 'damaged',
+      message: 'decoded 3 bytes, expected 4',
+      data: { expected: 4, found: 3 },
+    });
   });
 });
 
@@ -85,33 +99,64 @@ describe('a file-system error is a coded RxError, never a raw ENOENT or ENOTDIR'
     const read = await (await openSession(fixture('plain-chat').dir)).read();
     const error = await exportSession(read, { to, format: 'jsonl' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PathKindError);
-    expect(error).toMatchObject({ code: 'RX_PATH_KIND', message: `${to}: ${join(dir, 'a-file')} is a file, not a folder`, data: { file: to } });
-    expect(await runCli(['export', fixture('plain-chat').dir, '--to', to])).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${to}: ${join(dir, 'a-file')} is a file, not a folder\n` });
+    expect(error).toMatchObject({
+      code: 'RX_PATH_KIND',
+      message: `${to}: ${join(dir, 'a-file')} is a file, not a folder`,
+      data: { file: to },
+    });
+    expect(await runCli(['export', fixture('plain-chat').dir, '--to', to])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `rxstore: RX_PATH_KIND: ${to}: ${join(dir, 'a-file')} is a file, not a folder\n`,
+    });
   });
 
   it('a cursor file that is a directory is the wrong kind of path, exit 2', async () => {
     const dir = await tempDir('rxstore-cursor-');
     const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', dir]);
-    expect(run).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${dir}: is a folder, a file is needed\n` });
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `rxstore: RX_PATH_KIND: ${dir}: is a folder, a file is needed\n`,
+    });
   });
 
   it('a cursor file in a folder that is not there: one coded line naming the folder, before any record is printed', async () => {
     const folder = join(await tempDir('rxstore-cursor-'), 'no-such-folder');
-    const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', join(folder, 'session.cursor')]);
-    expect(run).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${join(folder, 'session.cursor')}: no such folder ${folder}; create it first\n` });
+    const run = await runCli([
+      'cat',
+      fixture('plain-chat').dir,
+      '--records',
+      '--cursor',
+      join(folder, 'session.cursor'),
+    ]);
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `rxstore: RX_PATH_KIND: ${join(folder, 'session.cursor')}: no such folder ${folder}; create it first\n`,
+    });
   });
 
   it('a cursor file in a folder that is a file: said so, before any record is printed', async () => {
     const file = join(await tempDir('rxstore-cursor-'), 'a-file');
     await writeFile(file, 'x');
     const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', join(file, 'session.cursor')]);
-    expect(run).toEqual({ code: 2, stdout: '', stderr: `rxstore: RX_PATH_KIND: ${join(file, 'session.cursor')}: ${file} is a file, not a folder\n` });
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `rxstore: RX_PATH_KIND: ${join(file, 'session.cursor')}: ${file} is a file, not a folder\n`,
+    });
   });
 
   it('a cursor without --records is a usage error, and no cursor file is written', async () => {
     const file = join(await tempDir('rxstore-cursor-'), 'session.cursor');
     const run = await runCli(['cat', fixture('plain-chat').dir, '--cursor', file]);
-    expect(run).toEqual({ code: 2, stdout: '', stderr: 'rxstore: RX_USAGE: --cursor needs --records (a cursor keeps the place in the records); see rxstore cat --help\n' });
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'rxstore: RX_USAGE: --cursor needs --records (a cursor keeps the place in the records); see rxstore cat --help\n',
+    });
     expect(await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error.code)).toBe('ENOENT');
   });
 
@@ -121,7 +166,9 @@ describe('a file-system error is a coded RxError, never a raw ENOENT or ENOTDIR'
     const run = await runCli(['cat', fixture('plain-chat').dir, '--records', '--cursor', file]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(`rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (version: Invalid input: expected 3); it is left as it is: give --cursor a new file to read the session from the start\n`);
+    expect(run.stderr).toBe(
+      `rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (version: Invalid input: expected 3); it is left as it is: give --cursor a new file to read the session from the start\n`,
+    );
     expect(await readFile(file, 'utf8')).toBe('{"a":1}\n');
   });
 });

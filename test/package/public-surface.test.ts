@@ -12,7 +12,9 @@ describe("the library's public surface", () => {
     const result = await runNodeChild([extractor, 'run'], { cwd: repoRoot });
     const said = `${result.stdout}\n${result.stderr}`;
     expect(said).not.toMatch(/ae-forgotten-export/);
-    expect(said, 'the public surface changed: if that is meant, `npm run api` records it in docs/api').not.toMatch(/changed the API signature/);
+    expect(said, 'the public surface changed: if that is meant, `npm run api` records it in docs/api').not.toMatch(
+      /changed the API signature/,
+    );
     expect(result.code, said).toBe(0);
   }, 120_000);
 });

@@ -7,7 +7,10 @@ import { repoRoot } from '../support/paths.js';
 /** Each ```console block of the README: `$ rxstore <args>` and what it prints. */
 async function examples(): Promise<{ args: string[]; prints: string }[]> {
   const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
-  return [...readme.matchAll(/```console\n\$ rxstore (.*)\n([\s\S]*?)```/g)].map((match) => ({ args: match[1]!.split(' '), prints: match[2]! }));
+  return [...readme.matchAll(/```console\n\$ rxstore (.*)\n([\s\S]*?)```/g)].map((match) => ({
+    args: match[1]!.split(' '),
+    prints: match[2]!,
+  }));
 }
 
 describe("the README's command examples", () => {

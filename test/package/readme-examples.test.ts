@@ -7,14 +7,20 @@ import { repoRoot } from '../support/paths.js';
 /** Each ```js block of the README's library section and of docs/library.md, with the ```text block it says it prints. */
 async function examples(): Promise<{ code: string; prints: string }[]> {
   const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Use it as a library'), readme.indexOf('\n## ', readme.indexOf('## Use it as a library') + 1));
+  const section = readme.slice(
+    readme.indexOf('## Use it as a library'),
+    readme.indexOf('\n## ', readme.indexOf('## Use it as a library') + 1),
+  );
   const library = await readFile(join(repoRoot, 'docs', 'library.md'), 'utf8');
   return [section, library].flatMap((text) =>
-    [...text.matchAll(/```js\n([\s\S]*?)```\s*prints\s*```text\n([\s\S]*?)```/g)].map((match) => ({ code: match[1]!, prints: match[2]!.trimEnd() })),
+    [...text.matchAll(/```js\n([\s\S]*?)```\s*prints\s*```text\n([\s\S]*?)```/g)].map((match) => ({
+      code: match[1]!,
+      prints: match[2]!.trimEnd(),
+    })),
   );
 }
 
-describe("the library examples of README and docs/library.md", () => {
+describe('the library examples of README and docs/library.md', () => {
   it('run, importing rxstore by its package name, and print what the README says', async () => {
     const found = await examples();
     expect(found.length).toBeGreaterThanOrEqual(6);

@@ -12,9 +12,18 @@ const reporter = resolve('test/support/summary-reporter.ts');
 it('counts the tests of a test process that died as failed, and says they never finished', async () => {
   const dir = await tempDir('rxstore-summary-');
   // Globals: the file sits outside the project, where `import 'vitest'` would not resolve.
-  await writeFile(join(dir, 'dies.test.mjs'), "it('runs', () => {});\nit('kills its process', () => { process.kill(process.pid, 'SIGKILL'); });\nit('never runs', () => {});\n");
-  await writeFile(join(dir, 'vitest.config.mjs'), `export default { test: { globals: true, include: ['dies.test.mjs'], pool: 'forks', reporters: [${JSON.stringify(reporter)}] } };`);
-  const run = spawnSync(process.execPath, [vitest, 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs')], { encoding: 'utf8', timeout: 60_000 });
+  await writeFile(
+    join(dir, 'dies.test.mjs'),
+    "it('runs', () => {});\nit('kills its process', () => { process.kill(process.pid, 'SIGKILL'); });\nit('never runs', () => {});\n",
+  );
+  await writeFile(
+    join(dir, 'vitest.config.mjs'),
+    `export default { test: { globals: true, include: ['dies.test.mjs'], pool: 'forks', reporters: [${JSON.stringify(reporter)}] } };`,
+  );
+  const run = spawnSync(process.execPath, [vitest, 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs')], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   expect(run.status, run.stderr).toBe(1);
   const line = run.stdout.trim().split('\n').at(-1)!;
   const counts = /^(\d+) passed, (\d+) failed \((\d+) never finished/.exec(line);
@@ -36,7 +45,10 @@ it('counts the test files of a run whose global setup failed as failed, and says
     join(dir, 'vitest.config.mjs'),
     `export default { test: { globals: true, include: ['*.test.mjs'], globalSetup: ['setup.mjs'], reporters: [${JSON.stringify(reporter)}] } };`,
   );
-  const run = spawnSync(process.execPath, [vitest, 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs')], { encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [vitest, 'run', '--root', dir, '--config', join(dir, 'vitest.config.mjs')], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   expect(run.status, run.stderr).toBe(1);
   expect(run.stdout.trim().split('\n').at(-1)).toBe('0 passed, 2 failed (2 test files never ran)');
 });

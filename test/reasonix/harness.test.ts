@@ -13,9 +13,13 @@ const bin = reasonixBinary();
 
 describe('mock model', () => {
   it('answers non-streaming requests from the script, then falls back; compaction requests do not consume it', async () => {
-    const mock = await startMockModel([{ text: 'scripted', toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'ls' } }] }]);
+    const mock = await startMockModel([
+      { text: 'scripted', toolCalls: [{ id: 'c1', name: 'bash', arguments: { command: 'ls' } }] },
+    ]);
     try {
-      const post = async (content: string): Promise<{ choices: { message: { content: string; tool_calls?: unknown[] } }[] }> => {
+      const post = async (
+        content: string,
+      ): Promise<{ choices: { message: { content: string; tool_calls?: unknown[] } }[] }> => {
         const response = await fetch(`${mock.baseUrl}/chat/completions`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

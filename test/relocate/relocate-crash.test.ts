@@ -15,12 +15,15 @@ async function eachSessionInOnePlace(project: MovedProject): Promise<void> {
   const { home, from, to } = project;
   for (const id of project.v4) {
     const places: string[] = [];
-    for (const store of [storeOf(home, from), storeOf(home, to)]) if ((await readdir(store).catch(() => [] as string[])).includes(id)) places.push(join(store, id));
+    for (const store of [storeOf(home, from), storeOf(home, to)])
+      if ((await readdir(store).catch(() => [] as string[])).includes(id)) places.push(join(store, id));
     expect(places, id).toHaveLength(1);
     expect((await readSession(places[0]!)).status, places[0]).toBe('ok');
   }
   const transcripts: string[] = [];
-  for (const dir of [jsonlOf(home, from), jsonlOf(home, to)]) if ((await readdir(dir).catch(() => [] as string[])).includes(`${project.jsonl}.jsonl`)) transcripts.push(join(dir, `${project.jsonl}.jsonl`));
+  for (const dir of [jsonlOf(home, from), jsonlOf(home, to)])
+    if ((await readdir(dir).catch(() => [] as string[])).includes(`${project.jsonl}.jsonl`))
+      transcripts.push(join(dir, `${project.jsonl}.jsonl`));
   expect(transcripts).toHaveLength(1);
   expect((await readJsonlSession(transcripts[0]!)).status).toBe('ok');
 }
@@ -32,8 +35,12 @@ async function moveFinished(project: MovedProject): Promise<void> {
   await expect(readdir(home)).resolves.not.toContain('.rxstore-relocation.json');
   for (const id of project.v4) expect((await readSession(join(storeOf(home, to), id))).status).toBe('ok');
   expect(JSON.parse(await readFile(join(storeOf(home, to), project.v4[0]!, 'header.json'), 'utf8')).cwd).toBe(to);
-  expect(JSON.parse(await readFile(join(jsonlOf(home, to), `${project.jsonl}.jsonl.meta`), 'utf8')).workspace_root).toBe(to);
-  expect(JSON.parse(await readFile(join(home, 'desktop', 'workspace-state-v1.json'), 'utf8')).workspaces.w1.root).toBe(to);
+  expect(
+    JSON.parse(await readFile(join(jsonlOf(home, to), `${project.jsonl}.jsonl.meta`), 'utf8')).workspace_root,
+  ).toBe(to);
+  expect(JSON.parse(await readFile(join(home, 'desktop', 'workspace-state-v1.json'), 'utf8')).workspaces.w1.root).toBe(
+    to,
+  );
   expect(from).not.toBe(to);
 }
 
@@ -47,7 +54,19 @@ async function rerun(project: MovedProject): Promise<void> {
 describe('relocate, killed at any point', () => {
   it('leaves each session whole in one place at every fail point, and a re-run finishes the move', async () => {
     const hits = await traceFailPoints(argvOf(await movedProject()));
-    expect(hits.map((hit) => hit.name)).toEqual(expect.arrayContaining(['relocate.journal-written', 'relocate.content-linked', 'relocate.session-renamed', 'relocate.header', 'relocate.transcript-file-moved', 'relocate.meta', 'relocate.map-carried', 'relocate.registry', 'relocate.old-cleared']));
+    expect(hits.map((hit) => hit.name)).toEqual(
+      expect.arrayContaining([
+        'relocate.journal-written',
+        'relocate.content-linked',
+        'relocate.session-renamed',
+        'relocate.header',
+        'relocate.transcript-file-moved',
+        'relocate.meta',
+        'relocate.map-carried',
+        'relocate.registry',
+        'relocate.old-cleared',
+      ]),
+    );
     await forEachHit(hits, 4, async (point) => {
       const project = await movedProject();
       await killAtFailPoint(argvOf(project), point);

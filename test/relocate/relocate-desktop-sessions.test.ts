@@ -10,8 +10,15 @@ import { sampleBatches } from '../support/sessions/sample-session.js';
 /** A desktop session (kept by id, not by slug) whose header.json names `cwd`. */
 async function desktopSession(home: string, id: string, cwd: string): Promise<string> {
   const dir = join(home, 'desktop-sessions-v5', 'by-id', id);
-  await createSession({ storeDir: join(home, 'desktop-sessions-v5', 'by-id'), sessionId: id, batches: sampleBatches() });
-  await writeFile(join(dir, 'header.json'), `{"schemaVersion":1,"sessionId":${JSON.stringify(id)},"createdAt":"2026-11-30T05:50:59.806232714Z","cwd":${JSON.stringify(cwd)},"origin":"new"}\n`);
+  await createSession({
+    storeDir: join(home, 'desktop-sessions-v5', 'by-id'),
+    sessionId: id,
+    batches: sampleBatches(),
+  });
+  await writeFile(
+    join(dir, 'header.json'),
+    `{"schemaVersion":1,"sessionId":${JSON.stringify(id)},"createdAt":"2026-11-30T05:50:59.806232714Z","cwd":${JSON.stringify(cwd)},"origin":"new"}\n`,
+  );
   return dir;
 }
 
@@ -20,7 +27,11 @@ describe('relocate and the desktop app’s sessions', () => {
     const { home, from, to } = await movedProject();
     const ours = await desktopSession(home, 'd'.repeat(32), from);
     const docker = await desktopSession(home, 'e'.repeat(32), `${from}-docker`);
-    const [logBefore, dockerHeader, oursHeader] = await Promise.all([readFile(join(ours, 'events.frames')), readFile(join(docker, 'header.json'), 'utf8'), readFile(join(ours, 'header.json'), 'utf8')]);
+    const [logBefore, dockerHeader, oursHeader] = await Promise.all([
+      readFile(join(ours, 'events.frames')),
+      readFile(join(docker, 'header.json'), 'utf8'),
+      readFile(join(ours, 'header.json'), 'utf8'),
+    ]);
 
     const dry = await runCliChild(['relocate', from, to, '--home', home, '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
@@ -29,7 +40,9 @@ describe('relocate and the desktop app’s sessions', () => {
 
     const run = await runCliChild(['relocate', from, to, '--home', home]);
     expect(run.code, run.stderr).toBe(0);
-    expect(await readFile(join(ours, 'header.json'), 'utf8')).toBe(oursHeader.replace(JSON.stringify(from), JSON.stringify(to)));
+    expect(await readFile(join(ours, 'header.json'), 'utf8')).toBe(
+      oursHeader.replace(JSON.stringify(from), JSON.stringify(to)),
+    );
     expect(await readFile(join(docker, 'header.json'), 'utf8')).toBe(dockerHeader);
     expect(await readFile(join(ours, 'events.frames'))).toEqual(logBefore);
     expect((await readSession(ours)).status).toBe('ok');

@@ -13,20 +13,35 @@ async function tree(dir: string): Promise<string[]> {
 
 describe('relocate --keep on a disk that fills mid-copy', () => {
   it('leaves no part-copied file, under any name, and a re-run finishes with whole copies', async () => {
-    const argvOf = (home: string, from: string, to: string) => [rxstoreBin, 'relocate', from, to, '--home', home, '--keep'];
+    const argvOf = (home: string, from: string, to: string) => [
+      rxstoreBin,
+      'relocate',
+      from,
+      to,
+      '--home',
+      home,
+      '--keep',
+    ];
     const first = await movedProject();
-    const copies = (await traceFailPoints(argvOf(first.home, first.from, first.to))).filter((hit) => hit.name === 'relocate.copy');
+    const copies = (await traceFailPoints(argvOf(first.home, first.from, first.to))).filter(
+      (hit) => hit.name === 'relocate.copy',
+    );
     expect(copies.length).toBeGreaterThan(3);
     await forEachHit(copies, 2, async (point) => {
       const { home, from, to, v4, jsonl } = await movedProject();
-      const full = await runNodeChild(argvOf(home, from, to), { env: { ...process.env, RXSTORE_FAIL_POINT: `relocate.copy:${point.hit}:enospc` } });
+      const full = await runNodeChild(argvOf(home, from, to), {
+        env: { ...process.env, RXSTORE_FAIL_POINT: `relocate.copy:${point.hit}:enospc` },
+      });
       expect(full.code, full.stderr).toBe(1);
       expect(full.stderr).toContain('no space left on device');
       const left = await tree(join(home, 'projects'));
       expect(left.filter((path) => path.includes('rxstore-relocating'))).toEqual([]);
       const transcript = join(jsonlOf(home, to), `${jsonl}.jsonl`);
       const original = await readFile(join(jsonlOf(home, from), `${jsonl}.jsonl`));
-      if (left.some((path) => path.endsWith(`${jsonl}.jsonl`) && path.includes(join(to.replace(/\//g, '-'), 'sessions')))) expect(await readFile(transcript)).toEqual(original);
+      if (
+        left.some((path) => path.endsWith(`${jsonl}.jsonl`) && path.includes(join(to.replace(/\//g, '-'), 'sessions')))
+      )
+        expect(await readFile(transcript)).toEqual(original);
 
       const again = await runNodeChild(argvOf(home, from, to));
       expect(again.code, again.stderr).toBe(0);

@@ -12,7 +12,9 @@ describe('relocate and a transcript Reasonix already imported', () => {
     const { home, from, to, v4, jsonl } = await movedProject();
     const dry = await runCliChild(['relocate', from, to, '--home', home, '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain(`note: transcript ${jsonl} was imported as session ${v4[1]}: from ${to} resume that id`);
+    expect(dry.stdout).toContain(
+      `note: transcript ${jsonl} was imported as session ${v4[1]}: from ${to} resume that id`,
+    );
     const run = await runCliChild(['relocate', from, to, '--home', home]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`\`--resume ${jsonl}\` there would import the transcript again as a new session`);

@@ -11,27 +11,47 @@ import { jsonlOf, movedProject, sessionsUnder, storeOf } from '../support/sessio
 import { treeDigest } from '../support/tree-digest.js';
 import { spawn } from 'node:child_process';
 
-const options = (home: string, from: string, to: string, more: Partial<RelocationOptions> = {}): RelocationOptions => ({ from, to, home, env: {}, ...more });
+const options = (home: string, from: string, to: string, more: Partial<RelocationOptions> = {}): RelocationOptions => ({
+  from,
+  to,
+  home,
+  env: {},
+  ...more,
+});
 
 async function refusal(promise: Promise<unknown>): Promise<RxError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(RxError);
   return error as RxError;
 }
 
 /** Holds Reasonix's OS lock on `file` in another process until released. */
 async function holdLock(file: string) {
-  const child = spawn(process.execPath, [join(repoRoot, 'test', 'support', 'hold-lock.mjs'), 'os', file], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(repoRoot, 'test', 'support', 'hold-lock.mjs'), 'os', file], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolve()));
-  return { release: async () => { child.stdin.end(); await exited; } };
+  await new Promise<void>((resolve) =>
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolve()),
+  );
+  return {
+    release: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
 }
 
 describe('relocate', () => {
   it('moves every session, its content, sidecars, map, titles and registry root, and rewrites only where the workspace is recorded', async () => {
     const project = await movedProject();
     const { home, from, to, v4, jsonl } = project;
-    const records = await Promise.all(v4.map(async (id) => (await readSession(join(storeOf(home, from), id))).projection.transcript.length));
+    const records = await Promise.all(
+      v4.map(async (id) => (await readSession(join(storeOf(home, from), id))).projection.transcript.length),
+    );
     const report = await relocate(await planRelocation(options(home, from, to)));
     expect(report.moved.sort()).toEqual([...v4, jsonl].sort());
     expect(report.left).toEqual([]);
@@ -49,7 +69,9 @@ describe('relocate', () => {
     // Every other byte of the meta is as it was: the title keeps its characters as written.
     expect(meta).toContain('"custom_title": "A & B <x>"');
     expect((await readJsonlSession(join(jsonlOf(home, to), `${jsonl}.jsonl`))).status).toBe('ok');
-    expect(JSON.parse(await readFile(join(jsonlOf(home, to), '.titles.json'), 'utf8'))).toEqual({ [`${jsonl}.jsonl`]: 'JSONL title' });
+    expect(JSON.parse(await readFile(join(jsonlOf(home, to), '.titles.json'), 'utf8'))).toEqual({
+      [`${jsonl}.jsonl`]: 'JSONL title',
+    });
     const map = JSON.parse(await readFile(join(store, 'migration-map.json'), 'utf8'));
     expect(map.entries[0].sourcePath).toBe(join(jsonlOf(home, to), `${jsonl}.jsonl`));
     const registry = JSON.parse(await readFile(join(home, 'desktop', 'workspace-state-v1.json'), 'utf8'));
@@ -75,7 +97,11 @@ describe('relocate', () => {
     const dockerBefore = await treeDigest(join(home, 'projects', workspaceSlug(`${from}-docker`, 'linux')));
     await relocate(await planRelocation(options(home, from, to)));
     expect(await treeDigest(join(home, 'projects', workspaceSlug(`${from}-docker`, 'linux')))).toBe(dockerBefore);
-    expect((await readdir(storeOf(home, to))).filter((name) => !name.startsWith('.') && !name.startsWith('migration-map.json')).sort()).toEqual(v4);
+    expect(
+      (await readdir(storeOf(home, to)))
+        .filter((name) => !name.startsWith('.') && !name.startsWith('migration-map.json'))
+        .sort(),
+    ).toEqual(v4);
     expect(docker).toHaveLength(1);
   });
 
@@ -83,7 +109,9 @@ describe('relocate', () => {
     const { home, from, to, v4 } = await movedProject();
     const own = await sessionsUnder(home, to, 1, 'b');
     await relocate(await planRelocation(options(home, from, to)));
-    const ids = (await readdir(storeOf(home, to), { withFileTypes: true })).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name);
+    const ids = (await readdir(storeOf(home, to), { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+      .map((entry) => entry.name);
     expect(ids.sort()).toEqual([...v4, ...own].sort());
 
     const clash = await movedProject();
@@ -147,13 +175,18 @@ describe('relocate', () => {
       expect((await readSession(join(storeOf(kept.home, kept.from), id))).status).toBe('ok');
       expect((await readSession(join(storeOf(kept.home, kept.to), id))).status).toBe('ok');
     }
-    expect(JSON.parse(await readFile(join(storeOf(kept.home, kept.from), kept.v4[0]!, 'header.json'), 'utf8')).cwd).toBe(kept.from);
-    expect(JSON.parse(await readFile(join(storeOf(kept.home, kept.to), kept.v4[0]!, 'header.json'), 'utf8')).cwd).toBe(kept.to);
+    expect(
+      JSON.parse(await readFile(join(storeOf(kept.home, kept.from), kept.v4[0]!, 'header.json'), 'utf8')).cwd,
+    ).toBe(kept.from);
+    expect(JSON.parse(await readFile(join(storeOf(kept.home, kept.to), kept.v4[0]!, 'header.json'), 'utf8')).cwd).toBe(
+      kept.to,
+    );
   });
 
   it('moves a workspace whose slug is over 255 bytes (cut, with the FNV suffix) to another such slug', async () => {
     const project = await movedProject();
-    const deep = (root: string) => join(root, ...Array.from({ length: 12 }, (_, index) => `folder-with-a-long-name-${index}`));
+    const deep = (root: string) =>
+      join(root, ...Array.from({ length: 12 }, (_, index) => `folder-with-a-long-name-${index}`));
     const [from, to] = [deep(join(project.base, 'old')), deep(join(project.base, 'new'))];
     await mkdir(to, { recursive: true });
     const ids = await sessionsUnder(project.home, from, 1, 'e');
@@ -171,8 +204,18 @@ describe('relocate', () => {
     const ids = await sessionsUnder(project.home, '/unused', 1, 'f');
     await mkdir(join(project.home, 'projects', 'C--Users-Me-Proj'), { recursive: true });
     await rename(storeOf(project.home, '/unused'), store);
-    await writeFile(join(store, ids[0]!, 'header.json'), `{"schemaVersion":1,"sessionId":"${ids[0]}","createdAt":"2026-11-30T05:50:59Z","cwd":"c:\\\\users\\\\me\\\\proj","origin":"new"}\n`);
-    const plan = await planRelocation({ from, to, stateHome: project.home, env: {}, platform: 'win32', folderExists: async (path) => path === to });
+    await writeFile(
+      join(store, ids[0]!, 'header.json'),
+      `{"schemaVersion":1,"sessionId":"${ids[0]}","createdAt":"2026-11-30T05:50:59Z","cwd":"c:\\\\users\\\\me\\\\proj","origin":"new"}\n`,
+    );
+    const plan = await planRelocation({
+      from,
+      to,
+      stateHome: project.home,
+      env: {},
+      platform: 'win32',
+      folderExists: async (path) => path === to,
+    });
     expect([plan.fromSlug, plan.toSlug]).toEqual(['c--users-me-proj', 'c--users-me-proj2']);
     await relocate(plan);
     const moved = join(project.home, 'projects', 'c--users-me-proj2', 'sessions-v4', ids[0]!);
@@ -182,11 +225,18 @@ describe('relocate', () => {
 
   it('ls and where say a session’s workspace folder is gone and print the relocate command; once relocated, they do not', async () => {
     const { home, from, to, v4 } = await movedProject();
-    const listed = async () => JSON.parse((await runCliChild(['ls', '--json', '--home', home])).stdout) as { id: string; workspace: string | null; relocate: string | null }[];
+    const listed = async () =>
+      JSON.parse((await runCliChild(['ls', '--json', '--home', home])).stdout) as {
+        id: string;
+        workspace: string | null;
+        relocate: string | null;
+      }[];
     const before = (await listed()).find((session) => session.id === v4[0]);
     expect(before?.relocate).toBe(`rxstore relocate ${from} <new folder>`);
     const where = await runCliChild(['where', v4[0]!, '--home', home]);
-    expect(where.stdout).toContain(`the folder no longer exists; to resume from where the project is now: rxstore relocate ${from} <new folder>`);
+    expect(where.stdout).toContain(
+      `the folder no longer exists; to resume from where the project is now: rxstore relocate ${from} <new folder>`,
+    );
     const text = await runCliChild(['ls', '--home', home]);
     expect(text.stdout).toContain(`${from} (gone)`);
     await relocate(await planRelocation(options(home, from, to)));

@@ -9,7 +9,9 @@ describe('where, for a session whose workspace folder is gone', () => {
       const where = await runCliChild(['where', id, '--home', home]);
       expect(where.code, where.stderr).toBe(0);
       expect(where.stdout).not.toContain(`cd ${from}`);
-      expect(where.stdout).toContain(`to resume: rxstore relocate ${from} <new folder>, then \`reasonix --resume ${id}\` from the new folder`);
+      expect(where.stdout).toContain(
+        `to resume: rxstore relocate ${from} <new folder>, then \`reasonix --resume ${id}\` from the new folder`,
+      );
     }
   });
 });

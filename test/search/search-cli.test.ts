@@ -7,7 +7,9 @@ import { tempDir } from '../support/temp-dir.js';
 
 /** The built CLI over the tool-calls fixture, with a cache folder of its own. */
 async function searchCli(args: string[], cache: string) {
-  return runCliChild(['search', '--state-home', fixture('tool-calls').root, ...args], { env: { ...process.env, XDG_CACHE_HOME: cache } });
+  return runCliChild(['search', '--state-home', fixture('tool-calls').root, ...args], {
+    env: { ...process.env, XDG_CACHE_HOME: cache },
+  });
 }
 
 describe('rxstore search, as a person runs it', () => {
@@ -32,12 +34,31 @@ describe('rxstore search, as a person runs it', () => {
     const cache = await tempDir('rxstore-search-cli-');
     const { code, stdout } = await searchCli(['file', '--json'], cache);
     expect(code).toBe(0);
-    const hits = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const hits = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(hits.length).toBeGreaterThan(1);
     for (const hit of hits) {
-      expect(Object.keys(hit)).toEqual(expect.arrayContaining(['sessionId', 'workspace', 'store', 'messageId', 'index', 'role', 'kind', 'tool', 'time', 'score', 'snippet', 'matches']));
+      expect(Object.keys(hit)).toEqual(
+        expect.arrayContaining([
+          'sessionId',
+          'workspace',
+          'store',
+          'messageId',
+          'index',
+          'role',
+          'kind',
+          'tool',
+          'time',
+          'score',
+          'snippet',
+          'matches',
+        ]),
+      );
       expect(['user', 'assistant', 'tool-input', 'tool-output', 'command', 'file']).toContain(hit.kind);
-      for (const { start, end } of hit.matches as { start: number; end: number }[]) expect((hit.snippet as string).slice(start, end).toLowerCase()).toBe('file');
+      for (const { start, end } of hit.matches as { start: number; end: number }[])
+        expect((hit.snippet as string).slice(start, end).toLowerCase()).toBe('file');
     }
     // Every hit carries the message index cat and view number it by, with or without --around.
     for (const hit of hits) expect(typeof hit.index).toBe('number');
@@ -51,7 +72,10 @@ describe('rxstore search, as a person runs it', () => {
     const html = await readFile(page, 'utf8');
     for (const hit of hits) expect(html).toContain(`id="m-${String(hit.messageId)}"`);
     const commands = await searchCli(['ls', '--kind', 'command', '--json'], cache);
-    const lines = commands.stdout.trim().split('\n').map((line) => JSON.parse(line) as { kind: string; exitCode: number });
+    const lines = commands.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string; exitCode: number });
     expect(lines.map((line) => [line.kind, line.exitCode])).toEqual(expect.arrayContaining([['command', 2]]));
   });
 
@@ -59,13 +83,20 @@ describe('rxstore search, as a person runs it', () => {
     const cache = await tempDir('rxstore-search-cli-');
     const { code, stdout } = await searchCli(['--file', 'notes.txt'], cache);
     expect(code).toBe(0);
-    expect(stdout.trim().split('\n')).toEqual([expect.stringMatching(/^\S+Z {2}1083b7d00d4a95855b15212dd9c840c6 {2}2 touches \((edit_file,read_file|read_file,edit_file)\) /)]);
+    expect(stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^\S+Z {2}1083b7d00d4a95855b15212dd9c840c6 {2}2 touches \((edit_file,read_file|read_file,edit_file)\) /,
+      ),
+    ]);
     expect((await searchCli(['--file', 'never-touched.txt'], cache)).code).toBe(1);
   });
 
   it('two searches at once in two processes, on a first build, both answer the same', async () => {
     const cache = await tempDir('rxstore-search-cli-');
-    const [a, b] = await Promise.all([searchCli(['missing', '--json'], cache), searchCli(['missing', '--json'], cache)]);
+    const [a, b] = await Promise.all([
+      searchCli(['missing', '--json'], cache),
+      searchCli(['missing', '--json'], cache),
+    ]);
     expect([a.code, b.code]).toEqual([0, 0]);
     expect(a.stdout).toBe(b.stdout);
     expect(a.stdout).not.toBe('');

@@ -1,7 +1,15 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { appendBatches, createSession, openSession, search, type FoundHit, type IndexRecord, type SearchOptions } from '../../src/index.js';
+import {
+  appendBatches,
+  createSession,
+  openSession,
+  search,
+  type FoundHit,
+  type IndexRecord,
+  type SearchOptions,
+} from '../../src/index.js';
 import type { BatchToWrite } from '../../src/codec/encode-batch.js';
 import { FIXTURE_NAMES, fixture } from '../support/fixtures.js';
 import { complete } from '../support/sessions/sample-session.js';
@@ -10,12 +18,49 @@ import { tempDir } from '../support/temp-dir.js';
 import { findSessionCopies } from '../../src/store/listing/find-session-copies.js';
 import { groupConversations } from '../../src/store/listing/group-conversations.js';
 
-const VOCABULARY = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'parser', 'frame', 'cursor', 'zstd', 'ok', 'go', '你好', '世界', 'Émile', 'naïve', 'x*y', '(paren)', '-dash', 'NEAR', '"quoted"'];
+const VOCABULARY = [
+  'alpha',
+  'bravo',
+  'charlie',
+  'delta',
+  'echo',
+  'foxtrot',
+  'golf',
+  'hotel',
+  'india',
+  'juliet',
+  'kilo',
+  'lima',
+  'parser',
+  'frame',
+  'cursor',
+  'zstd',
+  'ok',
+  'go',
+  '你好',
+  '世界',
+  'Émile',
+  'naïve',
+  'x*y',
+  '(paren)',
+  '-dash',
+  'NEAR',
+  '"quoted"',
+];
 
 let ids = 0;
 const id = () => `01SEARCH${String((ids += 1)).padStart(18, '0')}`;
-const user = (text: string) => complete({ role: 'user', id: id(), origin: 'user', content: text, raw_content: text, createdAt: Date.parse('2026-05-01T10:00:00Z') + ids * 1000 });
-const answer = (text: string) => complete({ role: 'assistant', id: id(), content: text, createdAt: Date.parse('2026-05-01T10:00:00Z') + ids * 1000 });
+const user = (text: string) =>
+  complete({
+    role: 'user',
+    id: id(),
+    origin: 'user',
+    content: text,
+    raw_content: text,
+    createdAt: Date.parse('2026-05-01T10:00:00Z') + ids * 1000,
+  });
+const answer = (text: string) =>
+  complete({ role: 'assistant', id: id(), content: text, createdAt: Date.parse('2026-05-01T10:00:00Z') + ids * 1000 });
 
 /** A turn: a prompt, a shell call with its output, an edit, a web search with its result, and an answer. */
 function turn(n: number, words: () => string): BatchToWrite {
@@ -25,8 +70,28 @@ function turn(n: number, words: () => string): BatchToWrite {
     turnId: `turn_${String(ids).padStart(32, '0')}`,
     events: [
       user(words()),
-      complete({ role: 'assistant', id: id(), content: '', tool_calls: [{ id: bash, name: 'bash', arguments: JSON.stringify({ command: `grep ${words()}` }) }, { id: edit, name: 'edit_file', arguments: JSON.stringify({ path: `src/${n}.ts`, old_string: words(), new_string: words() }) }, { id: web, name: 'web_search', arguments: JSON.stringify({ query: words() }) }] }),
-      complete({ role: 'tool', id: id(), tool_call_id: bash, name: 'bash', content: words(), tool_execution: { state: 'completed', exitCode: n % 3 } }),
+      complete({
+        role: 'assistant',
+        id: id(),
+        content: '',
+        tool_calls: [
+          { id: bash, name: 'bash', arguments: JSON.stringify({ command: `grep ${words()}` }) },
+          {
+            id: edit,
+            name: 'edit_file',
+            arguments: JSON.stringify({ path: `src/${n}.ts`, old_string: words(), new_string: words() }),
+          },
+          { id: web, name: 'web_search', arguments: JSON.stringify({ query: words() }) },
+        ],
+      }),
+      complete({
+        role: 'tool',
+        id: id(),
+        tool_call_id: bash,
+        name: 'bash',
+        content: words(),
+        tool_execution: { state: 'completed', exitCode: n % 3 },
+      }),
       complete({ role: 'tool', id: id(), tool_call_id: edit, name: 'edit_file', content: 'edited' }),
       complete({ role: 'tool', id: id(), tool_call_id: web, name: 'web_search', content: `found ${words()}` }),
       answer(words()),
@@ -38,11 +103,21 @@ function turn(n: number, words: () => string): BatchToWrite {
 async function machine(): Promise<{ options: SearchOptions; stateRoot: string }> {
   const stateRoot = await tempDir('rxstore-search-');
   const { next: random } = seededRandom(37);
-  const words = () => Array.from({ length: 3 + Math.floor(random() * 12) }, () => VOCABULARY[Math.floor(random() * VOCABULARY.length)]).join(' ');
+  const words = () =>
+    Array.from(
+      { length: 3 + Math.floor(random() * 12) },
+      () => VOCABULARY[Math.floor(random() * VOCABULARY.length)],
+    ).join(' ');
   for (let n = 0; n < 12; n += 1) {
-    await createSession({ storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'), batches: Array.from({ length: 1 + (n % 4) }, (_, t) => turn(n * 10 + t, words)) });
+    await createSession({
+      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      batches: Array.from({ length: 1 + (n % 4) }, (_, t) => turn(n * 10 + t, words)),
+    });
   }
-  const roots = [{ kind: 'state' as const, path: stateRoot, lines: ['1.x' as const] }, ...FIXTURE_NAMES.map((name) => ({ kind: 'state' as const, path: fixture(name).root, lines: ['1.x' as const] }))];
+  const roots = [
+    { kind: 'state' as const, path: stateRoot, lines: ['1.x' as const] },
+    ...FIXTURE_NAMES.map((name) => ({ kind: 'state' as const, path: fixture(name).root, lines: ['1.x' as const] })),
+  ];
   return { stateRoot, options: { roots, platform: 'linux', cacheDir: join(stateRoot, 'cache') } };
 }
 
@@ -56,9 +131,27 @@ const placesOf = (hits: readonly FoundHit[]) => hits.map((hit) => `${hit.session
 /** The texts of a record, by kind, as a person would list what can be searched. */
 function textsOf(record: IndexRecord): [string, string][] {
   if (record.type === 'message') return [[record.role, record.text]];
-  if (record.type === 'command') return [['command', record.command], ['tool-output', record.output]];
-  if (record.type === 'call') return [['tool-input', record.arguments], ['tool-output', record.output]];
-  return [['file', [record.path, record.destination].filter(Boolean).join('\n')], ['tool-input', (record.edits ?? []).flatMap((edit) => [edit.old, edit.new]).filter(Boolean).join('\n')], ['tool-output', (record.removedLines ?? []).join('\n')]];
+  if (record.type === 'command')
+    return [
+      ['command', record.command],
+      ['tool-output', record.output],
+    ];
+  if (record.type === 'call')
+    return [
+      ['tool-input', record.arguments],
+      ['tool-output', record.output],
+    ];
+  return [
+    ['file', [record.path, record.destination].filter(Boolean).join('\n')],
+    [
+      'tool-input',
+      (record.edits ?? [])
+        .flatMap((edit) => [edit.old, edit.new])
+        .filter(Boolean)
+        .join('\n'),
+    ],
+    ['tool-output', (record.removedLines ?? []).join('\n')],
+  ];
 }
 
 /** Brute force: every text of every conversation read whole, and whether it holds every term (lower-cased unless the query has a capital). */
@@ -66,10 +159,14 @@ async function bruteForce(terms: string[], options: SearchOptions): Promise<stri
   const found = await findSessionCopies([...options.roots]);
   const fold = (text: string) => (terms.some((term) => /\p{Lu}/u.test(term)) ? text : text.toLowerCase());
   const places: string[] = [];
-  for (const { copies: [copy] } of groupConversations(found, 'linux')) {
+  for (const {
+    copies: [copy],
+  } of groupConversations(found, 'linux')) {
     try {
       for await (const record of (await openSession(copy.path)).records()) {
-        for (const [kind, text] of textsOf(record)) if (text !== '' && terms.every((term) => fold(text).includes(fold(term)))) places.push(`${copy.id} ${record.key} ${kind}`);
+        for (const [kind, text] of textsOf(record))
+          if (text !== '' && terms.every((term) => fold(text).includes(fold(term))))
+            places.push(`${copy.id} ${record.key} ${kind}`);
       }
     } catch {
       // Damage: what came before it was searched.
@@ -113,14 +210,33 @@ describe('rxstore search finds every place a word or phrase was said', () => {
       const [indexed, direct] = [await hitsOf(query, options), await hitsOf(query, { ...options, index: false })];
       expect(placesOf(indexed), query).toEqual(expected);
       // Without the index: the same hits, in the same order, with the same scores.
-      expect(direct.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`), `${query} --no-index`).toEqual(indexed.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`));
+      expect(
+        direct.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`),
+        `${query} --no-index`,
+      ).toEqual(indexed.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`));
     }
   });
 
   it('ranks the session most about a term first, and an exact phrase above its words apart', async () => {
     const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
-    const about = await createSession({ storeDir, batches: [{ operationId: 'about', events: [user('kumquat jam'), answer('kumquat trees, kumquat fruit'), user('more kumquat'), answer('kumquat is a citrus')] }] });
-    await createSession({ storeDir, batches: [{ operationId: 'mention', events: [user('a kumquat once'), answer('noted')] }] });
+    const about = await createSession({
+      storeDir,
+      batches: [
+        {
+          operationId: 'about',
+          events: [
+            user('kumquat jam'),
+            answer('kumquat trees, kumquat fruit'),
+            user('more kumquat'),
+            answer('kumquat is a citrus'),
+          ],
+        },
+      ],
+    });
+    await createSession({
+      storeDir,
+      batches: [{ operationId: 'mention', events: [user('a kumquat once'), answer('noted')] }],
+    });
     const hits = await hitsOf('kumquat', options);
     expect(hits[0]!.sessionId).toBe(about.id);
     const phrase = await hitsOf('"citrus kumquat"', options);
@@ -131,14 +247,23 @@ describe('rxstore search finds every place a word or phrase was said', () => {
 
   it('case matters only when the query has a capital', async () => {
     const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
-    await createSession({ storeDir, batches: [{ operationId: 'case', events: [user('Tangerine upper'), answer('tangerine lower')] }] });
-    expect((await hitsOf('tangerine', options)).map((hit) => hit.snippet).sort()).toEqual(['Tangerine upper', 'tangerine lower']);
+    await createSession({
+      storeDir,
+      batches: [{ operationId: 'case', events: [user('Tangerine upper'), answer('tangerine lower')] }],
+    });
+    expect((await hitsOf('tangerine', options)).map((hit) => hit.snippet).sort()).toEqual([
+      'Tangerine upper',
+      'tangerine lower',
+    ]);
     expect((await hitsOf('Tangerine', options)).map((hit) => hit.snippet)).toEqual(['Tangerine upper']);
   });
 
   it('a pathological regular expression runs in linear time and still answers', async () => {
     const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
-    await createSession({ storeDir, batches: [{ operationId: 'regex', events: [user(`${'a'.repeat(5000)}b`), answer('aaaa')] }] });
+    await createSession({
+      storeDir,
+      batches: [{ operationId: 'regex', events: [user(`${'a'.repeat(5000)}b`), answer('aaaa')] }],
+    });
     const hits = await hitsOf('^(a+)+$', { ...options, regex: true });
     expect(hits.map((hit) => hit.snippet)).toEqual(['aaaa']);
     await expect(hitsOf('(unclosed', { ...options, regex: true })).rejects.toMatchObject({ code: 'RX_INVALID_INPUT' });
@@ -148,7 +273,9 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   it('kinds, tools, files and exit codes narrow the hits', async () => {
     const commands = await hitsOf('grep', { ...options, kinds: ['command'] });
     expect(commands.length).toBeGreaterThan(0);
-    expect(commands.every((hit) => hit.kind === 'command' && hit.tool === 'bash' && typeof hit.exitCode === 'number')).toBe(true);
+    expect(
+      commands.every((hit) => hit.kind === 'command' && hit.tool === 'bash' && typeof hit.exitCode === 'number'),
+    ).toBe(true);
     const touched = await hitsOf('', { ...options, file: 'src/0.ts' });
     expect(touched.length).toBeGreaterThan(0);
     expect(touched.every((hit) => hit.kind === 'file' && hit.snippet === 'src/0.ts')).toBe(true);
@@ -156,7 +283,11 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     // Any tool's arguments and result are searched, not only shell and file tools'.
     const searched = await hitsOf('query', { ...options, tool: 'web_search', kinds: ['tool-input'] });
     expect(searched.length).toBeGreaterThan(0);
-    expect(searched.every((hit) => hit.kind === 'tool-input' && hit.role === 'assistant' && hit.snippet.startsWith('{"query":'))).toBe(true);
+    expect(
+      searched.every(
+        (hit) => hit.kind === 'tool-input' && hit.role === 'assistant' && hit.snippet.startsWith('{"query":'),
+      ),
+    ).toBe(true);
     const results = await hitsOf('found', { ...options, tool: 'web_search', kinds: ['tool-output'] });
     expect(results.length).toBeGreaterThan(0);
     expect(results.every((hit) => hit.role === 'tool' && hit.snippet.startsWith('found '))).toBe(true);
@@ -167,23 +298,58 @@ describe('the index stays true', () => {
   it('an appended batch, a retracted and a rewritten message show in the next search; an edited message is never found in its old words', async () => {
     const { options, stateRoot } = await machine();
     const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
-    const session = await createSession({ storeDir, batches: [{ operationId: 'start', events: [user('first words')] }] });
+    const session = await createSession({
+      storeDir,
+      batches: [{ operationId: 'start', events: [user('first words')] }],
+    });
     expect(await hitsOf('pineapple', options)).toEqual([]);
     const said = id();
-    await appendBatches(session.dir, [{ operationId: 'add', events: [complete({ role: 'user', id: said, origin: 'user', content: 'pineapple pizza', raw_content: 'pineapple pizza' })] }]);
+    await appendBatches(session.dir, [
+      {
+        operationId: 'add',
+        events: [
+          complete({
+            role: 'user',
+            id: said,
+            origin: 'user',
+            content: 'pineapple pizza',
+            raw_content: 'pineapple pizza',
+          }),
+        ],
+      },
+    ]);
     expect((await hitsOf('pineapple', options)).map((hit) => hit.messageId)).toEqual([said]);
-    await appendBatches(session.dir, [{ operationId: 'edit', events: [{ kind: 'message/upsert', payload: { message: { role: 'user', id: said, origin: 'user', content: 'mango salad', raw_content: 'mango salad' } } }] }]);
+    await appendBatches(session.dir, [
+      {
+        operationId: 'edit',
+        events: [
+          {
+            kind: 'message/upsert',
+            payload: {
+              message: { role: 'user', id: said, origin: 'user', content: 'mango salad', raw_content: 'mango salad' },
+            },
+          },
+        ],
+      },
+    ]);
     expect(await hitsOf('pineapple', options)).toEqual([]);
     expect((await hitsOf('mango', options)).map((hit) => hit.messageId)).toEqual([said]);
-    await appendBatches(session.dir, [{ operationId: 'retract', events: [{ kind: 'message/retract', payload: { messageIds: [said] } }] }]);
+    await appendBatches(session.dir, [
+      { operationId: 'retract', events: [{ kind: 'message/retract', payload: { messageIds: [said] } }] },
+    ]);
     expect(await hitsOf('mango', options)).toEqual([]);
-    expect(placesOf(await hitsOf('words', options))).toEqual(placesOf(await hitsOf('words', { ...options, index: false })));
+    expect(placesOf(await hitsOf('words', options))).toEqual(
+      placesOf(await hitsOf('words', { ...options, index: false })),
+    );
   });
 
   it('a session gone is dropped; two searches at once give the same hits', async () => {
     const { options, stateRoot } = await machine();
     const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
-    const session = await createSession({ storeDir, batches: [{ operationId: 'gone', events: [user('durian smell')] }] });
+    const session = await createSession({
+      storeDir,
+      batches: [{ operationId: 'gone', events: [user('durian smell')] }],
+    });
     const [a, b] = await Promise.all([hitsOf('durian', options), hitsOf('durian', options)]);
     expect(placesOf(a)).toEqual(placesOf(b));
     expect(a).toHaveLength(1);
@@ -196,7 +362,13 @@ describe('the index stays true', () => {
   it('a damaged session is searched up to its damage, and its hits say so', async () => {
     const { options, stateRoot } = await machine();
     const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
-    const session = await createSession({ storeDir, batches: [{ operationId: 'before', events: [user('papaya before')] }, { operationId: 'after', events: [user('papaya after')] }] });
+    const session = await createSession({
+      storeDir,
+      batches: [
+        { operationId: 'before', events: [user('papaya before')] },
+        { operationId: 'after', events: [user('papaya after')] },
+      ],
+    });
     const log = join(session.dir, 'events.frames');
     const bytes = await readFile(log);
     // A byte of the last batch's frames flipped: its digest no longer verifies.

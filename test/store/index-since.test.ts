@@ -1,7 +1,15 @@
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CursorMismatchError, indexSince, machineRoots, openSession, type IndexCheckpoint, type IndexPiece, type IndexRecord } from '../../src/index.js';
+import {
+  CursorMismatchError,
+  indexSince,
+  machineRoots,
+  openSession,
+  type IndexCheckpoint,
+  type IndexPiece,
+  type IndexRecord,
+} from '../../src/index.js';
 import { editLog, framesOf, logOf } from '../support/faults/faults.js';
 import { FIXTURE_NAMES, fixture } from '../support/fixtures.js';
 import { RecordIndex } from '../support/sessions/record-index.js';
@@ -16,9 +24,16 @@ async function rootCopy(name: (typeof FIXTURE_NAMES)[number]): Promise<{ root: s
 }
 
 /** One run of `indexSince` over a state root, applied to `index` as an indexer applies it; the checkpoint kept as JSON. */
-async function run(stateHome: string, index: MachineIndex, checkpoint?: string): Promise<{ pieces: IndexPiece[]; checkpoint: string }> {
+async function run(
+  stateHome: string,
+  index: MachineIndex,
+  checkpoint?: string,
+): Promise<{ pieces: IndexPiece[]; checkpoint: string }> {
   const { inputs, roots } = await machineRoots({ stateHome, env: {}, homeDir: stateHome });
-  const indexRun = indexSince(roots.roots, { platform: inputs.platform, checkpoint: checkpoint === undefined ? undefined : JSON.parse(checkpoint) });
+  const indexRun = indexSince(roots.roots, {
+    platform: inputs.platform,
+    checkpoint: checkpoint === undefined ? undefined : JSON.parse(checkpoint),
+  });
   const pieces: IndexPiece[] = [];
   for await (const piece of indexRun) {
     pieces.push(piece);
@@ -33,7 +48,9 @@ class MachineIndex extends RecordIndex {
   readonly sessions = new Map<string, { title: string | null; workspace: string | null }>();
 
   override current(): Map<string, IndexRecord> {
-    return new Map([...this.records].map(([key, record]) => [key, { ...record, ...this.sessions.get(record.sessionId) }]));
+    return new Map(
+      [...this.records].map(([key, record]) => [key, { ...record, ...this.sessions.get(record.sessionId) }]),
+    );
   }
 }
 
@@ -44,7 +61,8 @@ async function wholeOf(...dirs: string[]): Promise<Map<string, IndexRecord>> {
   return all;
 }
 
-const sorted = (records: Map<string, IndexRecord>) => [...records.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const sorted = (records: Map<string, IndexRecord>) =>
+  [...records.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 describe('indexSince: every session under the roots since one checkpoint', () => {
   for (const name of FIXTURE_NAMES) {
@@ -80,7 +98,9 @@ describe('indexSince: every session under the roots since one checkpoint', () =>
   it('a damaged session is a piece with its code, after what precedes the damage; the other session is indexed', async () => {
     const { root, dir } = await rootCopy('titled');
     const sessions = join(dir, '..');
-    const other = (await run(fixture('titled').root, new MachineIndex())).pieces.map((piece) => piece.session.path).find((path) => path !== fixture('titled').dir)!;
+    const other = (await run(fixture('titled').root, new MachineIndex())).pieces
+      .map((piece) => piece.session.path)
+      .find((path) => path !== fixture('titled').dir)!;
     const damaged = join(sessions, other.split('/').at(-1)!);
     const frames = await framesOf(damaged);
     const middle = frames[Math.floor(frames.length / 2)]!;
@@ -115,7 +135,10 @@ describe('indexSince: every session under the roots since one checkpoint', () =>
     await writeFile(logOf(dir), (await readFile(logOf(dir))).subarray(0, ends[Math.floor(ends.length / 2)]));
     const second = await run(root, index, first.checkpoint);
     expect(second.pieces[0]).toMatchObject({ session: { id: otherId }, records: [{ type: 'removed', key: otherId }] });
-    expect(second.pieces.find((piece) => piece.session.path === dir)?.records[0]).toMatchObject({ type: 'removed', key: dir.split('/').at(-1) });
+    expect(second.pieces.find((piece) => piece.session.path === dir)?.records[0]).toMatchObject({
+      type: 'removed',
+      key: dir.split('/').at(-1),
+    });
     expect(sorted(index.current())).toEqual(sorted(await wholeOf(dir)));
     expect((JSON.parse(second.checkpoint) as IndexCheckpoint).sessions.map((entry) => entry.path)).toEqual([dir]);
   });
@@ -140,8 +163,16 @@ describe('indexSince: every session under the roots since one checkpoint', () =>
   });
 
   it('refuses a checkpoint it did not make, with a code', async () => {
-    const { inputs, roots } = await machineRoots({ stateHome: fixture('plain-chat').root, env: {}, homeDir: fixture('plain-chat').root });
-    for (const checkpoint of [{ version: 2, sessions: [] }, { version: 1, sessions: [{ path: 'x', id: 'y', store: 'sessions-v4', cursor: { version: 2 } }] }, 'checkpoint']) {
+    const { inputs, roots } = await machineRoots({
+      stateHome: fixture('plain-chat').root,
+      env: {},
+      homeDir: fixture('plain-chat').root,
+    });
+    for (const checkpoint of [
+      { version: 2, sessions: [] },
+      { version: 1, sessions: [{ path: 'x', id: 'y', store: 'sessions-v4', cursor: { version: 2 } }] },
+      'checkpoint',
+    ]) {
       expect(() => indexSince(roots.roots, { platform: inputs.platform, checkpoint })).toThrow(CursorMismatchError);
     }
   });

@@ -13,7 +13,12 @@ it('a transcript without a meta title is titled by the first message a person ty
   await mkdir(sessions, { recursive: true });
   const lines = [
     { role: 'system', content: 'You are helpful.' },
-    { role: 'user', origin: 'host', content: '<session-context version="1">\nThis host-generated snapshot names the workspace: /tmp/ws\n</session-context>' },
+    {
+      role: 'user',
+      origin: 'host',
+      content:
+        '<session-context version="1">\nThis host-generated snapshot names the workspace: /tmp/ws\n</session-context>',
+    },
     { role: 'user', content: 'Say hello with echo' },
     { role: 'assistant', content: 'hello' },
   ];

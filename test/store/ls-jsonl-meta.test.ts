@@ -10,7 +10,11 @@ import { tempDir } from '../support/temp-dir.js';
  * test/reasonix/reads/reasonix-jsonl-rules), and `inspect` warns (`RX_JSONL_META`): `ls` lists it as sound, naming the meta's problem.
  */
 describe('ls of a transcript whose meta is not valid', () => {
-  it.each([['not JSON', '{not json'], ['an array', '[]'], ['null', 'null']])('%s: listed ok, the problem named', async (_, meta) => {
+  it.each([
+    ['not JSON', '{not json'],
+    ['an array', '[]'],
+    ['null', 'null'],
+  ])('%s: listed ok, the problem named', async (_, meta) => {
     const source = fixture('jsonl-migrated');
     const root = await tempDir('rxstore-ls-meta-');
     await cp(source.root, root, { recursive: true });
@@ -20,7 +24,11 @@ describe('ls of a transcript whose meta is not valid', () => {
     const listed = await runCli(['ls', '--state-home', root, '--no-cache', '--json']);
     expect(listed.code, listed.stderr).toBe(0);
     const [row] = JSON.parse(listed.stdout) as { id: string; status: string; problem: string | null }[];
-    expect(row).toMatchObject({ id: 'legacy-demo', status: 'ok', problem: expect.stringMatching(/^invalid legacy-demo\.jsonl\.meta: /) });
+    expect(row).toMatchObject({
+      id: 'legacy-demo',
+      status: 'ok',
+      problem: expect.stringMatching(/^invalid legacy-demo\.jsonl\.meta: /),
+    });
     const inspected = await runCli(['inspect', join(sessions, 'sessions', 'legacy-demo.jsonl')]);
     expect(inspected.code).toBe(0);
     expect(inspected.stdout + inspected.stderr).toContain('RX_JSONL_META');

@@ -59,8 +59,13 @@ describe('quoting for cmd.exe', () => {
   });
 
   it('a resume command from a folder with a pinned root keeps every path whole', () => {
-    const command = resumeCommand('0123456789abcdef0123456789abcdef', 'C:\\Work\\100% %CD% app', 'win32', { name: 'REASONIX_HOME', value: 'C:\\Rx %HOME%' });
-    expect(command).toBe('cd /d ^"C:\\Work\\100^% ^%CD^% app^" && set ^"REASONIX_HOME=C:\\Rx ^%HOME^%^" && reasonix --resume 0123456789abcdef0123456789abcdef');
+    const command = resumeCommand('0123456789abcdef0123456789abcdef', 'C:\\Work\\100% %CD% app', 'win32', {
+      name: 'REASONIX_HOME',
+      value: 'C:\\Rx %HOME%',
+    });
+    expect(command).toBe(
+      'cd /d ^"C:\\Work\\100^% ^%CD^% app^" && set ^"REASONIX_HOME=C:\\Rx ^%HOME^%^" && reasonix --resume 0123456789abcdef0123456789abcdef',
+    );
     expect(command.split(' && ').map(cmdArgs)).toEqual([
       ['cd', '/d', 'C:\\Work\\100% %CD% app'],
       ['set', 'REASONIX_HOME=C:\\Rx %HOME%'],
@@ -69,7 +74,9 @@ describe('quoting for cmd.exe', () => {
   });
 
   it('a variable whose value has no % keeps the plain set "NAME=value" form', () => {
-    expect(withEnv({ REASONIX_STATE_HOME: 'D:\\Backup\\Rx Store' }, 'reasonix --resume it', 'win32')).toBe('set "REASONIX_STATE_HOME=D:\\Backup\\Rx Store" && reasonix --resume it');
+    expect(withEnv({ REASONIX_STATE_HOME: 'D:\\Backup\\Rx Store' }, 'reasonix --resume it', 'win32')).toBe(
+      'set "REASONIX_STATE_HOME=D:\\Backup\\Rx Store" && reasonix --resume it',
+    );
   });
 });
 
@@ -99,7 +106,11 @@ describe('quoting for sh', () => {
       `#!/usr/bin/env node\nrequire('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), home: process.env.REASONIX_HOME }));\n`,
     );
     await chmod(join(bin, 'reasonix'), 0o755);
-    const command = fromFolder(workspace, withEnv({ REASONIX_HOME: root }, reasonixResume(query, 'linux'), 'linux'), 'linux');
+    const command = fromFolder(
+      workspace,
+      withEnv({ REASONIX_HOME: root }, reasonixResume(query, 'linux'), 'linux'),
+      'linux',
+    );
     await run('sh', ['-c', command], { env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` } });
     expect(JSON.parse(await readFile(seen, 'utf8'))).toEqual({ argv: ['--resume', query], cwd: workspace, home: root });
   });

@@ -12,13 +12,25 @@ import { complete, messageId } from '../support/sessions/sample-session.js';
 import { tempDir } from '../support/temp-dir.js';
 
 /** A small session as rxstore's writer lays it down: no header, no session-context message. */
-async function session(storeDir: string, sessionId?: string, extra: { source?: { path: string; size: number; sha256: string; version: string } } = {}) {
+async function session(
+  storeDir: string,
+  sessionId?: string,
+  extra: { source?: { path: string; size: number; sha256: string; version: string } } = {},
+) {
   await mkdir(storeDir, { recursive: true });
   return createSession({
     storeDir,
     ...(sessionId ? { sessionId } : {}),
     ...extra,
-    batches: [{ operationId: 'session-create', events: [complete({ role: 'system', id: messageId(), content: 'System.' }), complete({ role: 'user', id: messageId(), origin: 'user', content: 'Hello there.' })] }],
+    batches: [
+      {
+        operationId: 'session-create',
+        events: [
+          complete({ role: 'system', id: messageId(), content: 'System.' }),
+          complete({ role: 'user', id: messageId(), origin: 'user', content: 'Hello there.' }),
+        ],
+      },
+    ],
   });
 }
 
@@ -28,15 +40,26 @@ async function list(roots: ReadRoot[]): Promise<ListedSession[]> {
   return listed;
 }
 
-const shape = (found: ListedSession) => [found.id, found.store, found.copies.slice(1).map((copy) => `${copy.store}:${copy.id}`), found.parent?.id ?? null];
+const shape = (found: ListedSession) => [
+  found.id,
+  found.store,
+  found.copies.slice(1).map((copy) => `${copy.store}:${copy.id}`),
+  found.parent?.id ?? null,
+];
 
 describe('one conversation, many copies', () => {
   it('a v4 session named like a JSONL transcript in the sibling sessions-v4 is its same-id mirror', async () => {
     const state = await tempDir('rxstore-mirror-');
     await session(join(state, 'projects', '-w', 'sessions-v4'), 'notes-1');
     await mkdir(join(state, 'projects', '-w', 'sessions'), { recursive: true });
-    await writeFile(join(state, 'projects', '-w', 'sessions', 'notes-1.jsonl'), '{"role":"user","content":"Hello there."}\n');
-    await writeFile(join(state, 'projects', '-w', 'sessions', 'notes-2.jsonl'), '{"role":"user","content":"Another one."}\n');
+    await writeFile(
+      join(state, 'projects', '-w', 'sessions', 'notes-1.jsonl'),
+      '{"role":"user","content":"Hello there."}\n',
+    );
+    await writeFile(
+      join(state, 'projects', '-w', 'sessions', 'notes-2.jsonl'),
+      '{"role":"user","content":"Another one."}\n',
+    );
     const listed = await list([{ kind: 'state', path: state, lines: ['1.x'] }]);
     expect(listed.map(shape).sort()).toEqual([
       ['notes-1', 'sessions-v4', ['jsonl:notes-1'], null],
@@ -49,12 +72,17 @@ describe('one conversation, many copies', () => {
     const store = join(state, 'projects', '-w', 'sessions-v4');
     const draft = await session(store);
     const manifestPath = join(draft.dir, 'manifest.json');
-    const { storageRevision: _dropped, ...unpublished } = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
+    const { storageRevision: _dropped, ...unpublished } = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<
+      string,
+      unknown
+    >;
     await writeFile(manifestPath, `${JSON.stringify(unpublished, null, 2)}\n`);
     const source = (path: string) => ({ path, size: 1, sha256: '0'.repeat(64), version: V4_CODEC });
     const imported = await session(store, undefined, { source: source(draft.dir) });
     const fork = await session(store, undefined, { source: source(imported.dir) });
-    const orphan = await session(store, undefined, { source: source('/gone/projects/-w/sessions-v4/0123456789abcdef0123456789abcdef') });
+    const orphan = await session(store, undefined, {
+      source: source('/gone/projects/-w/sessions-v4/0123456789abcdef0123456789abcdef'),
+    });
     const listed = await list([{ kind: 'state', path: state, lines: ['1.x'] }]);
     expect(listed.map(shape).sort()).toEqual(
       [
@@ -63,10 +91,13 @@ describe('one conversation, many copies', () => {
         [orphan.id, 'sessions-v4', [], '0123456789abcdef0123456789abcdef'],
       ].sort(),
     );
-    expect(listed.find((found) => found.id === orphan.id)?.parent).toEqual({ id: '0123456789abcdef0123456789abcdef', path: '/gone/projects/-w/sessions-v4/0123456789abcdef0123456789abcdef' });
+    expect(listed.find((found) => found.id === orphan.id)?.parent).toEqual({
+      id: '0123456789abcdef0123456789abcdef',
+      path: '/gone/projects/-w/sessions-v4/0123456789abcdef0123456789abcdef',
+    });
   });
 
-  it('a v0.x transcript in a legacy root and its import under its workspace\'s slug are one conversation', async () => {
+  it("a v0.x transcript in a legacy root and its import under its workspace's slug are one conversation", async () => {
     const home = await tempDir('rxstore-v0-');
     const state = join(home, '.reasonix');
     const legacy = join(home, '.config', 'reasonix');
@@ -82,7 +113,12 @@ describe('one conversation, many copies', () => {
       { kind: 'legacy', path: legacy },
     ]);
     expect(listed.map(shape)).toEqual([['chat', 'jsonl', ['legacy:chat'], null]]);
-    expect(listed[0]).toMatchObject({ title: 'Old chat', workspace, workspaceFrom: 'v0-meta', slug: '-srv-old-project' });
+    expect(listed[0]).toMatchObject({
+      title: 'Old chat',
+      workspace,
+      workspaceFrom: 'v0-meta',
+      slug: '-srv-old-project',
+    });
   });
 });
 
@@ -97,7 +133,10 @@ describe('the workspace of a session', () => {
       join(state, 'desktop', 'workspace-state-v1.json'),
       JSON.stringify({
         version: 2,
-        workspaces: { w1: { id: 'w1', root: '/srv/desktop-app', sessionIds: [desktop.id] }, global: { id: 'global', root: '', sessionIds: [global.id] } },
+        workspaces: {
+          w1: { id: 'w1', root: '/srv/desktop-app', sessionIds: [desktop.id] },
+          global: { id: 'global', root: '', sessionIds: [global.id] },
+        },
       }),
     );
     const listed = await list([{ kind: 'state', path: state, lines: ['1.x'] }]);

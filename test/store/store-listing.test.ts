@@ -14,7 +14,10 @@ async function machineRoots(machine: BuiltMachine): Promise<ReadRoot[]> {
   return (await resolveStoreRoots({ platform: 'linux', homeDir: machine.home, env: {}, cwd: machine.home })).roots;
 }
 
-async function listAll(roots: ReadRoot[], options: Partial<ListOptions> = {}): Promise<{ sessions: ListedSession[]; warnings: string[] }> {
+async function listAll(
+  roots: ReadRoot[],
+  options: Partial<ListOptions> = {},
+): Promise<{ sessions: ListedSession[]; warnings: string[] }> {
   const listing = await listSessions(roots, { platform: 'linux', ...options });
   const sessions: ListedSession[] = [];
   for await (const session of listing.sessions) sessions.push(session);
@@ -42,8 +45,28 @@ describe('listing a machine assembled from the fixtures', () => {
     const { sessions, warnings } = await listAll(await machineRoots(machine));
     expect(warnings).toEqual([]);
     const expected = [
-      { id: ids.v0, store: 'legacy', scope: 'global', workspace: V0_WORKSPACE, workspaceFrom: 'v0-meta', status: 'ok', title: 'Old v0 chat', copies: [], parent: null },
-      { id: ids.looseJsonl, store: 'jsonl', scope: 'global', workspace: null, workspaceFrom: null, status: 'ok', title: 'Quick question about regex lookbehind', copies: [], parent: null },
+      {
+        id: ids.v0,
+        store: 'legacy',
+        scope: 'global',
+        workspace: V0_WORKSPACE,
+        workspaceFrom: 'v0-meta',
+        status: 'ok',
+        title: 'Old v0 chat',
+        copies: [],
+        parent: null,
+      },
+      {
+        id: ids.looseJsonl,
+        store: 'jsonl',
+        scope: 'global',
+        workspace: null,
+        workspaceFrom: null,
+        status: 'ok',
+        title: 'Quick question about regex lookbehind',
+        copies: [],
+        parent: null,
+      },
       {
         id: ids.desktopImport,
         store: 'desktop-sessions-v5',
@@ -51,7 +74,7 @@ describe('listing a machine assembled from the fixtures', () => {
         workspace: ws['jsonl-migrated'],
         workspaceFrom: 'header',
         status: 'ok',
-       
+
         title: 'What files are here?',
         copies: [
           [ids.jsonlTwin, 'sessions-v4', 'ok'],
@@ -60,7 +83,17 @@ describe('listing a machine assembled from the fixtures', () => {
         ],
         parent: null,
       },
-      { id: ids.desktopOnly, store: 'desktop-sessions-v5', scope: 'global', workspace: ws.compacted, workspaceFrom: 'session-context', status: 'ok', title: expect.stringMatching(/^Turn 1: lorem ipsum/), copies: [], parent: null },
+      {
+        id: ids.desktopOnly,
+        store: 'desktop-sessions-v5',
+        scope: 'global',
+        workspace: ws.compacted,
+        workspaceFrom: 'session-context',
+        status: 'ok',
+        title: expect.stringMatching(/^Turn 1: lorem ipsum/),
+        copies: [],
+        parent: null,
+      },
       {
         id: ids.toolCalls,
         store: 'desktop-sessions-v5',
@@ -68,23 +101,85 @@ describe('listing a machine assembled from the fixtures', () => {
         workspace: ws['tool-calls'],
         workspaceFrom: 'session-context',
         status: 'ok',
-       
+
         title: 'List the files in this workspace.',
         copies: [[ids.toolCalls, 'sessions-v4', 'ok']],
         parent: null,
       },
-      { id: ids.cjkGlobal, store: 'sessions-v4', scope: 'global', workspace: ws['cjk-emoji'], workspaceFrom: 'session-context', status: 'ok', title: expect.stringMatching(/^请用一句话/), copies: [], parent: null },
-      { id: ids.damaged, store: 'sessions-v4', scope: 'workspace', workspace: null, workspaceFrom: null, status: 'damaged', title: null, copies: [], parent: null },
-      { id: ids.titledParent, store: 'sessions-v4', scope: 'workspace', workspace: ws.titled, workspaceFrom: 'session-context', status: 'ok', title: 'Plan a small refactor of notes.txt.', copies: [], parent: null },
-      { id: ids.titledFork, store: 'sessions-v4', scope: 'workspace', workspace: ws.titled, workspaceFrom: 'session-context', status: 'ok', title: 'Refactor plan (fork)', copies: [], parent: ids.titledParent },
-      { id: ids.payloadRef, store: 'sessions-v4', scope: 'workspace', workspace: ws['payload-ref'], workspaceFrom: 'session-context', status: 'ok', title: expect.stringMatching(/^Summarise these lines/), copies: [], parent: null },
-      { id: ids.plainChat, store: 'sessions-v4', scope: 'workspace', workspace: ws['plain-chat'], workspaceFrom: 'session-context', status: 'ok', title: 'Say hello in one short sentence.', copies: [], parent: null },
+      {
+        id: ids.cjkGlobal,
+        store: 'sessions-v4',
+        scope: 'global',
+        workspace: ws['cjk-emoji'],
+        workspaceFrom: 'session-context',
+        status: 'ok',
+        title: expect.stringMatching(/^请用一句话/),
+        copies: [],
+        parent: null,
+      },
+      {
+        id: ids.damaged,
+        store: 'sessions-v4',
+        scope: 'workspace',
+        workspace: null,
+        workspaceFrom: null,
+        status: 'damaged',
+        title: null,
+        copies: [],
+        parent: null,
+      },
+      {
+        id: ids.titledParent,
+        store: 'sessions-v4',
+        scope: 'workspace',
+        workspace: ws.titled,
+        workspaceFrom: 'session-context',
+        status: 'ok',
+        title: 'Plan a small refactor of notes.txt.',
+        copies: [],
+        parent: null,
+      },
+      {
+        id: ids.titledFork,
+        store: 'sessions-v4',
+        scope: 'workspace',
+        workspace: ws.titled,
+        workspaceFrom: 'session-context',
+        status: 'ok',
+        title: 'Refactor plan (fork)',
+        copies: [],
+        parent: ids.titledParent,
+      },
+      {
+        id: ids.payloadRef,
+        store: 'sessions-v4',
+        scope: 'workspace',
+        workspace: ws['payload-ref'],
+        workspaceFrom: 'session-context',
+        status: 'ok',
+        title: expect.stringMatching(/^Summarise these lines/),
+        copies: [],
+        parent: null,
+      },
+      {
+        id: ids.plainChat,
+        store: 'sessions-v4',
+        scope: 'workspace',
+        workspace: ws['plain-chat'],
+        workspaceFrom: 'session-context',
+        status: 'ok',
+        title: 'Say hello in one short sentence.',
+        copies: [],
+        parent: null,
+      },
     ];
     const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
     expect(sessions.map(row).sort(byId)).toEqual(expected.sort(byId));
 
     // Counts are the messages a person reads: what `rxstore cat` prints, host session-context lines left out.
-    for (const copy of sessions.flatMap((session) => [session, ...session.copies]).filter((copy) => copy.status === 'ok')) {
+    for (const copy of sessions
+      .flatMap((session) => [session, ...session.copies])
+      .filter((copy) => copy.status === 'ok')) {
       let seen = 0;
       for await (const _message of (await openSession(copy.path)).personView()) seen += 1;
       expect(copy.messages, copy.path).toBe(seen);
@@ -95,10 +190,15 @@ describe('listing a machine assembled from the fixtures', () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
     for (const session of sessions.filter((listed) => listed.status === 'ok' && listed.store !== 'legacy')) {
       // Printed in one form, milliseconds in UTC, whatever precision the store wrote.
-      expect(session.updatedAt, session.path).toBe(new Date(Date.parse((await (await openSession(session.path)).read()).lastCommitAt!)).toISOString());
+      expect(session.updatedAt, session.path).toBe(
+        new Date(Date.parse((await (await openSession(session.path)).read()).lastCommitAt!)).toISOString(),
+      );
     }
     // The damaged session names no workspace: the slug it sits under is reported instead.
-    expect(sessions.find((session) => session.id === ids.damaged)).toMatchObject({ slug: '-tmp-rxstore-fixture-ws-interrupted', problem: expect.stringMatching(/CRC/) });
+    expect(sessions.find((session) => session.id === ids.damaged)).toMatchObject({
+      slug: '-tmp-rxstore-fixture-ws-interrupted',
+      problem: expect.stringMatching(/CRC/),
+    });
   });
 
   it('never lists dot-directories (trash, staging, caches, content stores) or JSONL sidecars', async () => {
@@ -108,7 +208,11 @@ describe('listing a machine assembled from the fixtures', () => {
     const paths = copies.map((copy) => copy.path);
     // Below its root (itself a dot-directory: ~/.reasonix), no copy's path has a folder or file starting with a dot.
     expect(copies.filter((copy) => /[/\\]\./.test(copy.path.slice(copy.root.length)))).toEqual([]);
-    expect(paths.filter((path) => /\.(events|turns|conflicts|guardian|wire|adjudication|execution)\.jsonl$|subagent|subagents/.test(path))).toEqual([]);
+    expect(
+      paths.filter((path) =>
+        /\.(events|turns|conflicts|guardian|wire|adjudication|execution)\.jsonl$|subagent|subagents/.test(path),
+      ),
+    ).toEqual([]);
     expect(paths.filter((path) => path.endsWith(machine.ids.plainChat))).toHaveLength(1);
   });
 
@@ -133,13 +237,17 @@ describe('listing a machine assembled from the fixtures', () => {
     const machine = await buildStateRoot();
     const roots = await machineRoots(machine);
     const titled = await listAll(roots, { workspace: machine.workspaces.titled });
-    expect(titled.sessions.map((session) => session.id).sort()).toEqual([machine.ids.titledFork, machine.ids.titledParent].sort());
+    expect(titled.sessions.map((session) => session.id).sort()).toEqual(
+      [machine.ids.titledFork, machine.ids.titledParent].sort(),
+    );
     // Named by its session-context only: it sits in the global store.
     const cjk = await listAll(roots, { workspace: machine.workspaces['cjk-emoji'] });
     expect(cjk.sessions.map((session) => session.id)).toEqual([machine.ids.cjkGlobal]);
     // Damaged: it names nothing readable, but it sits under the workspace's slug.
     const interrupted = await listAll(roots, { workspace: machine.workspaces.interrupted });
-    expect(interrupted.sessions.map((session) => [session.id, session.status])).toEqual([[machine.ids.damaged, 'damaged']]);
+    expect(interrupted.sessions.map((session) => [session.id, session.status])).toEqual([
+      [machine.ids.damaged, 'damaged'],
+    ]);
   });
 
   it('a session directory without a manifest, or with a wrong one, is listed as damaged', async () => {
@@ -162,21 +270,36 @@ describe('listing a machine assembled from the fixtures', () => {
     await writeFile(blocked, 'not a directory');
     await writeFile(join(machine.stateRoot, 'desktop', 'workspace-state-v1.json'), '{"workspaces": [');
     const { warnings } = await listAll(await machineRoots(machine));
-    expect(warnings).toEqual([expect.stringMatching(/^desktop registry unreadable: .*workspace-state-v1\.json/), expect.stringContaining(`cannot read ${blocked}`)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^desktop registry unreadable: .*workspace-state-v1\.json/),
+      expect.stringContaining(`cannot read ${blocked}`),
+    ]);
   });
 
   const hasFlockUtility = spawnSync('flock', ['--version']).status === 0;
-  it.skipIf(!hasFlockUtility)(`a session whose writer lock a running process holds is listed as locked${hasFlockUtility ? '' : ' — skipped: no flock(1) utility here to hold a lock independently'}`, async () => {
-    const machine = await buildStateRoot();
-    const lock = join(machine.stateRoot, 'projects', '-tmp-rxstore-fixture-ws-plain-chat', 'sessions-v4', machine.ids.plainChat, 'writer.lock');
-    const holder = spawn('flock', ['-x', lock, 'sh', '-c', 'echo locked; read line'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    await once(holder.stdout!, 'data');
-    try {
-      const { sessions } = await listAll(await machineRoots(machine), { stores: ['sessions-v4'] });
-      expect(sessions.find((session) => session.id === machine.ids.plainChat)?.status).toBe('locked');
-    } finally {
-      holder.stdin!.end('\n');
-      await once(holder, 'close');
-    }
-  });
+  it.skipIf(!hasFlockUtility)(
+    `a session whose writer lock a running process holds is listed as locked${hasFlockUtility ? '' : ' — skipped: no flock(1) utility here to hold a lock independently'}`,
+    async () => {
+      const machine = await buildStateRoot();
+      const lock = join(
+        machine.stateRoot,
+        'projects',
+        '-tmp-rxstore-fixture-ws-plain-chat',
+        'sessions-v4',
+        machine.ids.plainChat,
+        'writer.lock',
+      );
+      const holder = spawn('flock', ['-x', lock, 'sh', '-c', 'echo locked; read line'], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      await once(holder.stdout!, 'data');
+      try {
+        const { sessions } = await listAll(await machineRoots(machine), { stores: ['sessions-v4'] });
+        expect(sessions.find((session) => session.id === machine.ids.plainChat)?.status).toBe('locked');
+      } finally {
+        holder.stdin!.end('\n');
+        await once(holder, 'close');
+      }
+    },
+  );
 });

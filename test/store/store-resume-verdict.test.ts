@@ -29,25 +29,60 @@ function copy(facts: Partial<ListedCopy>): ListedCopy {
 }
 
 describe('resume verdicts', () => {
-  it('a session in the folder\'s own store resumes by id; a locked one only once its writer exits', () => {
-    expect(resumeVerdict(copy({}), null, [], linux)).toMatchObject({ resumes: true, reason: 'resumes', command: 'reasonix --resume 0123456789abcdef0123456789abcdef' });
-    expect(resumeVerdict(copy({ status: 'locked' }), null, [], linux)).toMatchObject({ resumes: false, reason: 'locked' });
+  it("a session in the folder's own store resumes by id; a locked one only once its writer exits", () => {
+    expect(resumeVerdict(copy({}), null, [], linux)).toMatchObject({
+      resumes: true,
+      reason: 'resumes',
+      command: 'reasonix --resume 0123456789abcdef0123456789abcdef',
+    });
+    expect(resumeVerdict(copy({ status: 'locked' }), null, [], linux)).toMatchObject({
+      resumes: false,
+      reason: 'locked',
+    });
     expect(resumeVerdict(copy({ status: 'torn-tail' }), null, [], linux).resumes).toBe(true);
   });
 
-  it('a draft (no storageRevision) in the folder\'s own store: its id goes on in a new session Reasonix imports it into; elsewhere, the command says so', () => {
+  it("a draft (no storageRevision) in the folder's own store: its id goes on in a new session Reasonix imports it into; elsewhere, the command says so", () => {
     const draft = resumeVerdict(copy({ draft: true }), null, [], linux);
-    expect(draft).toMatchObject({ resumes: true, reason: 'imports-draft', command: 'reasonix --resume 0123456789abcdef0123456789abcdef', copiesSession: false });
+    expect(draft).toMatchObject({
+      resumes: true,
+      reason: 'imports-draft',
+      command: 'reasonix --resume 0123456789abcdef0123456789abcdef',
+      copiesSession: false,
+    });
     expect(draft.explanation).toContain('imports it into a new session of this store, under a new id');
-    const global = resumeVerdict(copy({ draft: true, scope: 'global', slug: null, path: '/home/me/.reasonix/sessions-v4/0123456789abcdef0123456789abcdef' }), '/home/me/app', [], linux);
+    const global = resumeVerdict(
+      copy({
+        draft: true,
+        scope: 'global',
+        slug: null,
+        path: '/home/me/.reasonix/sessions-v4/0123456789abcdef0123456789abcdef',
+      }),
+      '/home/me/app',
+      [],
+      linux,
+    );
     expect(global).toMatchObject({ resumes: false, reason: 'global-store', copiesSession: true });
-    expect(global.explanation).toMatch(/; a draft \(its manifest has no storageRevision\), which Reasonix imports into a new session under a new id and goes on there$/);
+    expect(global.explanation).toMatch(
+      /; a draft \(its manifest has no storageRevision\), which Reasonix imports into a new session under a new id and goes on there$/,
+    );
     // A draft with no command says nothing of what a command would do.
-    expect(resumeVerdict(copy({ draft: true, status: 'damaged', problem: 'decode v4 frame: CRC check failed' }), null, [], linux).explanation).not.toContain('draft');
+    expect(
+      resumeVerdict(
+        copy({ draft: true, status: 'damaged', problem: 'decode v4 frame: CRC check failed' }),
+        null,
+        [],
+        linux,
+      ).explanation,
+    ).not.toContain('draft');
   });
 
   it('a session under a slug whose folder is unknown gets no command', () => {
-    const moved = copy({ slug: '-srv-elsewhere', path: '/home/me/.reasonix/projects/-srv-elsewhere/sessions-v4/x', workspace: '/home/me/app' });
+    const moved = copy({
+      slug: '-srv-elsewhere',
+      path: '/home/me/.reasonix/projects/-srv-elsewhere/sessions-v4/x',
+      workspace: '/home/me/app',
+    });
     expect(resumeVerdict(moved, '/home/me/app', [], { ...linux, cwd: '/tmp' })).toMatchObject({
       reason: 'other-workspace',
       command: null,
@@ -59,33 +94,77 @@ describe('resume verdicts', () => {
     const backup = copy({ root: '/mnt/backup/rx', path: '/mnt/backup/rx/projects/-home-me-app/sessions-v4/x' });
     expect(resumeVerdict(backup, null, [], linux)).toMatchObject({
       reason: 'other-state-root',
-      command: "cd /home/me/app && REASONIX_STATE_HOME=/mnt/backup/rx reasonix --resume 0123456789abcdef0123456789abcdef",
+      command:
+        'cd /home/me/app && REASONIX_STATE_HOME=/mnt/backup/rx reasonix --resume 0123456789abcdef0123456789abcdef',
     });
   });
 
   it('JSONL: by branch id from its own folder, by path from anywhere else; legacy roots by path', () => {
-    const transcript = copy({ id: 'notes', store: 'jsonl', path: '/home/me/.reasonix/projects/-home-me-app/sessions/notes.jsonl', workspaceFrom: 'jsonl-meta' });
-    expect(resumeVerdict(transcript, null, [], linux)).toMatchObject({ resumes: true, command: 'reasonix --resume notes' });
-    const global = copy({ id: 'notes', store: 'jsonl', scope: 'global', slug: null, workspace: null, path: "/home/me/.reasonix/sessions/it's notes.jsonl" });
-    expect(resumeVerdict(global, null, [], linux)).toMatchObject({ reason: 'global-store', command: "reasonix --resume '/home/me/.reasonix/sessions/it'\\''s notes.jsonl'" });
-    const legacy = copy({ id: 'old', store: 'legacy', scope: 'global', slug: null, workspace: null, root: '/home/me/.config/reasonix', path: '/home/me/.config/reasonix/sessions/old.jsonl' });
-    expect(resumeVerdict(legacy, null, [], linux)).toMatchObject({ reason: 'legacy-root', command: 'reasonix --resume /home/me/.config/reasonix/sessions/old.jsonl' });
+    const transcript = copy({
+      id: 'notes',
+      store: 'jsonl',
+      path: '/home/me/.reasonix/projects/-home-me-app/sessions/notes.jsonl',
+      workspaceFrom: 'jsonl-meta',
+    });
+    expect(resumeVerdict(transcript, null, [], linux)).toMatchObject({
+      resumes: true,
+      command: 'reasonix --resume notes',
+    });
+    const global = copy({
+      id: 'notes',
+      store: 'jsonl',
+      scope: 'global',
+      slug: null,
+      workspace: null,
+      path: "/home/me/.reasonix/sessions/it's notes.jsonl",
+    });
+    expect(resumeVerdict(global, null, [], linux)).toMatchObject({
+      reason: 'global-store',
+      command: "reasonix --resume '/home/me/.reasonix/sessions/it'\\''s notes.jsonl'",
+    });
+    const legacy = copy({
+      id: 'old',
+      store: 'legacy',
+      scope: 'global',
+      slug: null,
+      workspace: null,
+      root: '/home/me/.config/reasonix',
+      path: '/home/me/.config/reasonix/sessions/old.jsonl',
+    });
+    expect(resumeVerdict(legacy, null, [], linux)).toMatchObject({
+      reason: 'legacy-root',
+      command: 'reasonix --resume /home/me/.config/reasonix/sessions/old.jsonl',
+    });
   });
 
   it('a damaged or unsupported copy gets no command, wherever it is', () => {
-    expect(resumeVerdict(copy({ status: 'damaged', problem: 'invalid v4 frame magic' }), null, [], linux)).toMatchObject({
+    expect(
+      resumeVerdict(copy({ status: 'damaged', problem: 'invalid v4 frame magic' }), null, [], linux),
+    ).toMatchObject({
       reason: 'damaged',
       command: null,
       explanation: 'Reasonix would refuse this copy: invalid v4 frame magic',
     });
-    expect(resumeVerdict(copy({ status: 'unsupported', scope: 'global' }), null, [], linux)).toMatchObject({ reason: 'unsupported', command: null });
+    expect(resumeVerdict(copy({ status: 'unsupported', scope: 'global' }), null, [], linux)).toMatchObject({
+      reason: 'unsupported',
+      command: null,
+    });
     // A refused payload's problem says Reasonix would refuse it already: the explanation says so once.
-    const refused = copy({ status: 'damaged', problem: 'Reasonix 1.38.11 would refuse: invalid message/complete payload at 5: empty id' });
-    expect(resumeVerdict(refused, null, [], linux).explanation).toBe('Reasonix would refuse this copy: invalid message/complete payload at 5: empty id');
+    const refused = copy({
+      status: 'damaged',
+      problem: 'Reasonix 1.38.11 would refuse: invalid message/complete payload at 5: empty id',
+    });
+    expect(resumeVerdict(refused, null, [], linux).explanation).toBe(
+      'Reasonix would refuse this copy: invalid message/complete payload at 5: empty id',
+    );
   });
 
   it('on Windows: cmd.exe commands, and slugs compared without regard to case', () => {
-    const windows: ResumeContext = { platform: 'win32', cwd: 'C:\\Users\\Me\\Other', reasonixStateRoot: 'C:\\Users\\Me\\AppData\\Roaming\\reasonix' };
+    const windows: ResumeContext = {
+      platform: 'win32',
+      cwd: 'C:\\Users\\Me\\Other',
+      reasonixStateRoot: 'C:\\Users\\Me\\AppData\\Roaming\\reasonix',
+    };
     const desktop = copy({
       store: 'desktop-sessions-v5',
       scope: 'global',

@@ -5,14 +5,35 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandDirValue } from '../../src/store/roots/expand-dir-value.js';
 import { listSessions } from '../../src/store/listing/list-sessions.js';
-import { legacyRoots, reasonixHome, resolveStoreRoots, stateRoot, type RootInputs } from '../../src/store/roots/roots.js';
+import {
+  legacyRoots,
+  reasonixHome,
+  resolveStoreRoots,
+  stateRoot,
+  type RootInputs,
+} from '../../src/store/roots/roots.js';
 import { storageStateEntry } from '../../src/store/roots/storage-state-entry.js';
 import { buildStateRoot } from '../support/sessions/state-root.js';
 import { tempDir } from '../support/temp-dir.js';
 
-const linux = (env: RootInputs['env'] = {}, homeDir = '/home/me'): RootInputs => ({ platform: 'linux', env, homeDir, cwd: '/home/me/project' });
-const macos = (env: RootInputs['env'] = {}): RootInputs => ({ platform: 'darwin', env, homeDir: '/Users/me', cwd: '/home/me/project' });
-const windows = (env: RootInputs['env'] = {}, homeDir = 'C:\\Users\\Me'): RootInputs => ({ platform: 'win32', env, homeDir, cwd: 'D:\\work' });
+const linux = (env: RootInputs['env'] = {}, homeDir = '/home/me'): RootInputs => ({
+  platform: 'linux',
+  env,
+  homeDir,
+  cwd: '/home/me/project',
+});
+const macos = (env: RootInputs['env'] = {}): RootInputs => ({
+  platform: 'darwin',
+  env,
+  homeDir: '/Users/me',
+  cwd: '/home/me/project',
+});
+const windows = (env: RootInputs['env'] = {}, homeDir = 'C:\\Users\\Me'): RootInputs => ({
+  platform: 'win32',
+  env,
+  homeDir,
+  cwd: 'D:\\work',
+});
 
 describe('the Reasonix home and state root (1.38.11)', () => {
   it('defaults to ~/.reasonix on Linux and macOS', () => {
@@ -27,7 +48,9 @@ describe('the Reasonix home and state root (1.38.11)', () => {
   });
 
   it('defaults to %APPDATA%\\reasonix on Windows, else %USERPROFILE%\\AppData\\Roaming\\reasonix', () => {
-    expect(reasonixHome(windows({ APPDATA: 'C:\\Users\\Me\\AppData\\Roaming' }))).toBe('C:\\Users\\Me\\AppData\\Roaming\\reasonix');
+    expect(reasonixHome(windows({ APPDATA: 'C:\\Users\\Me\\AppData\\Roaming' }))).toBe(
+      'C:\\Users\\Me\\AppData\\Roaming\\reasonix',
+    );
     expect(reasonixHome(windows())).toBe('C:\\Users\\Me\\AppData\\Roaming\\reasonix');
     expect(reasonixHome(windows({}, ''))).toBeUndefined();
   });
@@ -103,7 +126,10 @@ describe('legacy roots (docs/format.md §1.4)', () => {
   });
 
   it('macOS: ~/Library/Application Support/reasonix and ~/.config/reasonix', () => {
-    expect(legacyRoots(macos())).toEqual(['/Users/me/Library/Application Support/reasonix', '/Users/me/.config/reasonix']);
+    expect(legacyRoots(macos())).toEqual([
+      '/Users/me/Library/Application Support/reasonix',
+      '/Users/me/.config/reasonix',
+    ]);
   });
 
   it('Windows: ~/.reasonix (the home is %APPDATA%\\reasonix there)', () => {
@@ -117,7 +143,7 @@ describe('legacy roots (docs/format.md §1.4)', () => {
 });
 
 describe('what rxstore reads', () => {
-  it('both lines\' state roots when a 2.x [storage] state relocates sessions, plus the legacy roots', async () => {
+  it("both lines' state roots when a 2.x [storage] state relocates sessions, plus the legacy roots", async () => {
     const home = await tempDir('rxstore-roots-home-');
     await mkdir(join(home, '.reasonix'));
     await writeFile(join(home, '.reasonix', 'config.toml'), '[storage]\nstate = "~/relocated"\n');
@@ -141,7 +167,9 @@ describe('what rxstore reads', () => {
     await mkdir(join(home, '.reasonix'));
     await make(join(home, '.reasonix', 'config.toml'));
     const roots = await resolveStoreRoots(linux({}, home));
-    expect(roots.roots.filter((root) => root.kind === 'state')).toEqual([{ kind: 'state', path: join(home, '.reasonix'), lines: ['1.x', '2.x'] }]);
+    expect(roots.roots.filter((root) => root.kind === 'state')).toEqual([
+      { kind: 'state', path: join(home, '.reasonix'), lines: ['1.x', '2.x'] },
+    ]);
   });
 
   it('--home and --state-home act as REASONIX_HOME and REASONIX_STATE_HOME, and outrank RXSTORE_ROOT', async () => {
@@ -155,7 +183,9 @@ describe('what rxstore reads', () => {
     const flagged = await resolveStoreRoots(linux({ REASONIX_HOME: '~/env-home' }), { home: '/flag/home' });
     expect(flagged.roots).toEqual([{ kind: 'state', path: '/flag/home', lines: ['1.x', '2.x'] }]);
     expect(flagged.pinned).toEqual({ REASONIX_HOME: '/flag/home' });
-    expect((await resolveStoreRoots(linux({ REASONIX_HOME: '~/env-home' }))).pinned).toEqual({ REASONIX_HOME: '/home/me/env-home' });
+    expect((await resolveStoreRoots(linux({ REASONIX_HOME: '~/env-home' }))).pinned).toEqual({
+      REASONIX_HOME: '/home/me/env-home',
+    });
   });
 
   it('RXSTORE_ROOT reads one state root, or one store directory, only; Reasonix keeps its own state root', async () => {
@@ -175,7 +205,9 @@ describe('what rxstore reads', () => {
     const { roots } = await resolveStoreRoots(linux({ RXSTORE_ROOT: store }, machine.home));
     const listed = [];
     for await (const session of (await listSessions(roots, { platform: 'linux' })).sessions) listed.push(session);
-    expect(listed.map((session) => [session.id, session.slug, session.root, session.parent?.id ?? null]).sort()).toEqual(
+    expect(
+      listed.map((session) => [session.id, session.slug, session.root, session.parent?.id ?? null]).sort(),
+    ).toEqual(
       [
         [machine.ids.titledFork, '-tmp-rxstore-fixture-ws-titled', machine.stateRoot, machine.ids.titledParent],
         [machine.ids.titledParent, '-tmp-rxstore-fixture-ws-titled', machine.stateRoot, null],

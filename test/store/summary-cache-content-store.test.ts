@@ -15,7 +15,8 @@ cachePerTest();
 
 async function objectsUnder(dir: string): Promise<string[]> {
   const found: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) found.push(join(entry.parentPath, entry.name));
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) found.push(join(entry.parentPath, entry.name));
   return found;
 }
 

@@ -14,14 +14,25 @@ import { cachePerTest } from '../support/cache-per-test.js';
 
 /** `rxstore ls --json` of the machine (or a state root), with the summary cache in `XDG_CACHE_HOME`. */
 async function ls(machine: BuiltMachine | string, ...extra: string[]): Promise<ListedSession[]> {
-  const run = await runCli(['ls', '--state-home', typeof machine === 'string' ? machine : machine.stateRoot, '--json', ...extra]);
+  const run = await runCli([
+    'ls',
+    '--state-home',
+    typeof machine === 'string' ? machine : machine.stateRoot,
+    '--json',
+    ...extra,
+  ]);
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as ListedSession[];
 }
 
-const checked = (sessions: ListedSession[]) => sessions.flatMap((session) => session.copies.map((copy) => copy.checked));
+const checked = (sessions: ListedSession[]) =>
+  sessions.flatMap((session) => session.copies.map((copy) => copy.checked));
 /** A row as it reads, without how it was checked. */
-const facts = (sessions: ListedSession[]) => sessions.map(({ checked: _, copies, ...row }) => ({ ...row, copies: copies.map(({ checked: __, ...copy }) => copy) }));
+const facts = (sessions: ListedSession[]) =>
+  sessions.map(({ checked: _, copies, ...row }) => ({
+    ...row,
+    copies: copies.map(({ checked: __, ...copy }) => copy),
+  }));
 
 describe('ls keeps a summary cache, like git keeps its index', () => {
   let cacheDir: string;
@@ -46,17 +57,27 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
     expect(checked(second).filter((how) => how === 'now')).toEqual([]);
 
     const toolCalls = first.find((session) => session.id === machine.ids.toolCalls)!;
-    await appendBatch(toolCalls.path, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-cache-new', content: 'one more', origin: 'user' } } }]);
+    await appendBatch(toolCalls.path, [
+      {
+        kind: 'message/complete',
+        payload: { message: { role: 'user', id: 'rx-cache-new', content: 'one more', origin: 'user' } },
+      },
+    ]);
     const third = await ls(machine);
     const changed = third.find((session) => session.id === machine.ids.toolCalls)!;
     expect(changed.checked).toBe('appended');
     expect(changed.messages).toBe(toolCalls.messages + 1);
-    expect(third.filter((session) => session.id !== machine.ids.toolCalls).every((session) => session.checked === 'cache')).toBe(true);
+    expect(
+      third.filter((session) => session.id !== machine.ids.toolCalls).every((session) => session.checked === 'cache'),
+    ).toBe(true);
   });
 
   it('a writer.lock turned into a directory, or put right, is seen at once, the log untouched or grown', async () => {
     const machine = await buildStateRoot();
-    const copyOf = (sessions: ListedSession[]) => sessions.find((session) => session.id === machine.ids.plainChat)!.copies.find((copy) => copy.store === 'sessions-v4')!;
+    const copyOf = (sessions: ListedSession[]) =>
+      sessions
+        .find((session) => session.id === machine.ids.plainChat)!
+        .copies.find((copy) => copy.store === 'sessions-v4')!;
     const lock = join(copyOf(await ls(machine)).path, 'writer.lock');
     await rm(lock, { force: true });
     await mkdir(lock);
@@ -68,14 +89,18 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
     expect(copyOf(await ls(machine))).toMatchObject({ status: 'ok', checked: 'cache' });
     // Blocked again while the log grew: not the appended batches alone, but the verdict.
     await mkdir(lock);
-    await appendBatch(copyOf(await ls(machine, '--no-cache')).path, [{ kind: 'session/title', payload: { title: 'grown' } }]);
+    await appendBatch(copyOf(await ls(machine, '--no-cache')).path, [
+      { kind: 'session/title', payload: { title: 'grown' } },
+    ]);
     expect(copyOf(await ls(machine))).toMatchObject({ status: 'damaged', checked: 'now' });
   });
 
   it('a corrupt cache file, or a bad entry in it, is never trusted: those sessions are read again', async () => {
     const machine = await buildStateRoot();
     const first = await ls(machine);
-    const kept = JSON.parse(await readFile(cacheFile(), 'utf8')) as { entries: Record<string, { summary: { status: string } }> };
+    const kept = JSON.parse(await readFile(cacheFile(), 'utf8')) as {
+      entries: Record<string, { summary: { status: string } }>;
+    };
     const [path] = Object.keys(kept.entries);
     kept.entries[path!]!.summary.status = 'splendid';
     await writeFile(cacheFile(), JSON.stringify(kept));
@@ -101,15 +126,27 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
 
     // Without its resume point, an appended log is read whole, and gives the same row as a cold read.
     const toolCalls = first.find((session) => session.id === machine.ids.toolCalls)!;
-    await appendBatch(toolCalls.path, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-cache-apart', content: 'one more', origin: 'user' } } }]);
+    await appendBatch(toolCalls.path, [
+      {
+        kind: 'message/complete',
+        payload: { message: { role: 'user', id: 'rx-cache-apart', content: 'one more', origin: 'user' } },
+      },
+    ]);
     const appended = (await ls(machine)).find((session) => session.id === machine.ids.toolCalls)!;
     expect(appended.checked).toBe('now');
     expect(appended.messages).toBe(toolCalls.messages + 1);
     // That read kept a point again: the next append is read from it.
-    await appendBatch(toolCalls.path, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-cache-apart-2', content: 'and more', origin: 'user' } } }]);
+    await appendBatch(toolCalls.path, [
+      {
+        kind: 'message/complete',
+        payload: { message: { role: 'user', id: 'rx-cache-apart-2', content: 'and more', origin: 'user' } },
+      },
+    ]);
     const next = (await ls(machine)).find((session) => session.id === machine.ids.toolCalls)!;
     expect(next).toMatchObject({ checked: 'appended', messages: toolCalls.messages + 2 });
-    expect(facts([next])).toEqual(facts((await ls(machine, '--no-cache')).filter((session) => session.id === machine.ids.toolCalls)));
+    expect(facts([next])).toEqual(
+      facts((await ls(machine, '--no-cache')).filter((session) => session.id === machine.ids.toolCalls)),
+    );
   });
 
   it('--no-cache reads every log and leaves the cache alone; --verify reads every log too', async () => {
@@ -141,7 +178,12 @@ describe('an appended log costs only its new batches; anything else is read whol
     const { source, home, dir } = await alone('plain-chat');
     await ls(home);
     const [, second] = await framesOf(dir);
-    await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-appended-1', content: 'and then?', origin: 'user' } } }]);
+    await appendBatch(dir, [
+      {
+        kind: 'message/complete',
+        payload: { message: { role: 'user', id: 'rx-appended-1', content: 'and then?', origin: 'user' } },
+      },
+    ]);
     // Spoil a byte in the log's first batch (neither in its first bytes nor just before the old end, which the cursor hashes).
     const log = await readFile(logOf(dir));
     const at = second!.offset + 12 + Math.floor((second!.bytes - 12) / 2);
@@ -152,13 +194,21 @@ describe('an appended log costs only its new batches; anything else is read whol
     expect(appended.status).toBe('ok');
     const verified = await runCli(['ls', '--state-home', home, '--json', '--verify']);
     expect(verified.code).toBe(1);
-    expect(row(JSON.parse(verified.stdout) as ListedSession[], source.id)).toMatchObject({ checked: 'now', status: 'damaged' });
+    expect(row(JSON.parse(verified.stdout) as ListedSession[], source.id)).toMatchObject({
+      checked: 'now',
+      status: 'damaged',
+    });
   });
 
   it('a log cut and written again, or another file put in its place, is read whole', async () => {
     const { source, home, dir } = await alone('tool-calls');
     await ls(home);
-    const message = (id: string) => [{ kind: 'message/complete', payload: { message: { role: 'user', id, content: `question ${id}`, origin: 'user' } } }];
+    const message = (id: string) => [
+      {
+        kind: 'message/complete',
+        payload: { message: { role: 'user', id, content: `question ${id}`, origin: 'user' } },
+      },
+    ];
     // A repair cut the last batch; a writer appended after the cut: the bytes before the old end changed.
     const ends = await endFrames(dir);
     const lastButOne = ends.at(-2)!;
@@ -184,10 +234,18 @@ describe('an appended log costs only its new batches; anything else is read whol
     await appendBatch(dir, retract);
     expect(row(await ls(home), source.id).checked).toBe('now');
     // A message id the log already holds: Reasonix refuses the session, and so does the listing.
-    const kept = JSON.parse(await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'resume-points-v7.json'), 'utf8')) as { entries: Record<string, unknown> };
+    const kept = JSON.parse(
+      await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'resume-points-v7.json'), 'utf8'),
+    ) as { entries: Record<string, unknown> };
     expect(kept.entries[dir]).toBeDefined();
-    const repeated = (await readSession(dir)).projection.transcript.find(({ message }) => message.id !== undefined)!.message.id!;
-    await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: repeated, content: 'again', origin: 'user' } } }]);
+    const repeated = (await readSession(dir)).projection.transcript.find(({ message }) => message.id !== undefined)!
+      .message.id!;
+    await appendBatch(dir, [
+      {
+        kind: 'message/complete',
+        payload: { message: { role: 'user', id: repeated, content: 'again', origin: 'user' } },
+      },
+    ]);
     const again = row(await ls(home), source.id);
     expect(again).toMatchObject({ checked: 'now', status: 'damaged' });
     expect(again.problem).toMatch(/duplicate stable message id/);
@@ -207,30 +265,42 @@ describe('an appended log costs only its new batches; anything else is read whol
 describe.skipIf(!reasonixBinary())(reasonixTitle('ls after the real Reasonix appended to a session'), () => {
   cachePerTest();
 
-  it.each(['tool-calls', 'titled', 'payload-ref', 'compacted', 'jsonl-migrated'] as const)('%s: only the new batches are read, and the row is what reading the whole log gives', async (name) => {
-    const source = fixture(name);
-    const home = await tempDir('rxstore-appended-');
-    await layForResume(source.dir, home, source.workspace);
-    const first = (await ls(home)).find((session) => session.id === source.id)!;
-    expect(first.checked).toBe('now');
-    const mock = await startMockModel([
-      { text: 'Checking.', toolCalls: [{ id: `call_${name}`, name: 'bash', arguments: { command: 'echo appended' } }] },
-      { text: 'It printed appended.' },
-    ]);
-    try {
-      const run = await runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', source.id, 'Run echo appended.'], mock, permissionMode: 'danger-full-access' });
-      expect(run.code, run.stderr).toBe(0);
-    } finally {
-      await mock.close();
-    }
-    const again = await ls(home);
-    const appended = again.find((session) => session.id === source.id)!;
-    expect(appended.checked).toBe('appended');
-    expect(appended.messages).toBeGreaterThan(first.messages);
-    expect(facts(again)).toEqual(facts(await ls(home, '--no-cache')));
-    // Unchanged since: from the cache alone.
-    expect((await ls(home)).find((session) => session.id === source.id)!.checked).toBe('cache');
-  });
+  it.each(['tool-calls', 'titled', 'payload-ref', 'compacted', 'jsonl-migrated'] as const)(
+    '%s: only the new batches are read, and the row is what reading the whole log gives',
+    async (name) => {
+      const source = fixture(name);
+      const home = await tempDir('rxstore-appended-');
+      await layForResume(source.dir, home, source.workspace);
+      const first = (await ls(home)).find((session) => session.id === source.id)!;
+      expect(first.checked).toBe('now');
+      const mock = await startMockModel([
+        {
+          text: 'Checking.',
+          toolCalls: [{ id: `call_${name}`, name: 'bash', arguments: { command: 'echo appended' } }],
+        },
+        { text: 'It printed appended.' },
+      ]);
+      try {
+        const run = await runReasonix({
+          home,
+          cwd: source.workspace,
+          args: ['run', '--resume', source.id, 'Run echo appended.'],
+          mock,
+          permissionMode: 'danger-full-access',
+        });
+        expect(run.code, run.stderr).toBe(0);
+      } finally {
+        await mock.close();
+      }
+      const again = await ls(home);
+      const appended = again.find((session) => session.id === source.id)!;
+      expect(appended.checked).toBe('appended');
+      expect(appended.messages).toBeGreaterThan(first.messages);
+      expect(facts(again)).toEqual(facts(await ls(home, '--no-cache')));
+      // Unchanged since: from the cache alone.
+      expect((await ls(home)).find((session) => session.id === source.id)!.checked).toBe('cache');
+    },
+  );
 });
 
 describe('the cache folder and files, when they are not what they should be', () => {
@@ -291,11 +361,16 @@ describe('the cache folder and files, when they are not what they should be', ()
     const run = await lsWithCacheHome(machine, notAFolder);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).not.toEqual([]);
-    expect(run.stderr).toBe(`rxstore: warning: the summary cache was not saved whole (${join(notAFolder, 'rxstore')}: not a directory); the next ls reads again the logs it lacks\n`);
+    expect(run.stderr).toBe(
+      `rxstore: warning: the summary cache was not saved whole (${join(notAFolder, 'rxstore')}: not a directory); the next ls reads again the logs it lacks\n`,
+    );
     const { z } = await import('zod');
     const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v7.json'), 4, z.unknown());
     file.set('a', 1);
-    await expect(file.save()).rejects.toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: join(notAFolder, 'rxstore'), errno: 'ENOTDIR' } });
+    await expect(file.save()).rejects.toMatchObject({
+      code: 'RX_FILE_SYSTEM',
+      data: { file: join(notAFolder, 'rxstore'), errno: 'ENOTDIR' },
+    });
   });
 
   it('a relative XDG_CACHE_HOME is ignored, as the XDG spec says', async () => {

@@ -22,7 +22,10 @@ async function storeOf(count: number): Promise<{ storeDir: string; damaged: stri
   for (let at = 0; at < count; at += 1) {
     const batches = Array.from({ length: 3 }, (_, turn) => ({
       operationId: `rxstore-test:pool-${at}-${turn}`,
-      events: [complete({ role: 'user', id: messageId(), origin: 'user', content: `session ${at} turn ${turn}` }), complete({ role: 'assistant', id: messageId(), content: `answer ${at}.${turn}` })],
+      events: [
+        complete({ role: 'user', id: messageId(), origin: 'user', content: `session ${at} turn ${turn}` }),
+        complete({ role: 'assistant', id: messageId(), content: `answer ${at}.${turn}` }),
+      ],
     }));
     dirs.push((await createSession({ storeDir, batches })).dir);
   }
@@ -45,7 +48,9 @@ async function list(storeDir: string, threads: number): Promise<ListedSession[]>
 
 async function v4Copies(storeDir: string): Promise<V4Copy[]> {
   const found = await findSessionCopies([{ kind: 'store', path: storeDir }]);
-  return found.copies.filter((copy): copy is V4Copy => copy.format === 'v4').sort((a, b) => a.path.localeCompare(b.path));
+  return found.copies
+    .filter((copy): copy is V4Copy => copy.format === 'v4')
+    .sort((a, b) => a.path.localeCompare(b.path));
 }
 
 describe('a listing that reads sessions on worker threads', () => {

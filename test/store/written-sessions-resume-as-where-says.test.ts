@@ -6,7 +6,17 @@ import { runCliChild } from '../support/cli-child.js';
 import { appendBatch } from '../support/faults/faults.js';
 import { buildStateRoot } from '../support/sessions/state-root.js';
 
-const refusedCall = { kind: 'message/complete', payload: { message: { role: 'assistant', id: 'rx-gate-bad', content: '', tool_calls: [{ id: 'call_bad', name: 'bash', arguments: '' }] } } };
+const refusedCall = {
+  kind: 'message/complete',
+  payload: {
+    message: {
+      role: 'assistant',
+      id: 'rx-gate-bad',
+      content: '',
+      tool_calls: [{ id: 'call_bad', name: 'bash', arguments: '' }],
+    },
+  },
+};
 
 /** What `where` prints as the command that resumes the session, from the folder it runs in. */
 async function whereSays(id: string, stateRoot: string): Promise<string> {
@@ -18,8 +28,12 @@ async function whereSays(id: string, stateRoot: string): Promise<string> {
 describe('a session salvage writes is resumed by the command where prints', () => {
   it('salvage of a session Reasonix takes no new turn in prints where’s command for the new session', async () => {
     const machine = await buildStateRoot();
-    const listed = JSON.parse((await runCliChild(['ls', '--json', '--state-home', machine.stateRoot])).stdout) as ListedSession[];
-    const dir = listed.find((session) => session.id === machine.ids.plainChat)!.copies.find((copy) => copy.store === 'sessions-v4')!.path;
+    const listed = JSON.parse(
+      (await runCliChild(['ls', '--json', '--state-home', machine.stateRoot])).stdout,
+    ) as ListedSession[];
+    const dir = listed
+      .find((session) => session.id === machine.ids.plainChat)!
+      .copies.find((copy) => copy.store === 'sessions-v4')!.path;
     await appendBatch(dir, [refusedCall]);
     const run = await runCliChild(['salvage', dir, '--state-home', machine.stateRoot]);
     expect(run.code, run.stderr).toBe(0);
@@ -28,6 +42,8 @@ describe('a session salvage writes is resumed by the command where prints', () =
     expect(resume).toBe(await whereSays(newId, machine.stateRoot));
     expect(resume).toContain(`REASONIX_STATE_HOME=${machine.stateRoot} reasonix --resume ${newId}`);
     // Run again, it finds its salvage there and says the same.
-    expect((await runCliChild(['salvage', dir, '--state-home', machine.stateRoot])).stdout).toContain(`  resume it with: ${resume}\n`);
+    expect((await runCliChild(['salvage', dir, '--state-home', machine.stateRoot])).stdout).toContain(
+      `  resume it with: ${resume}\n`,
+    );
   });
 });

@@ -28,8 +28,16 @@ export interface PageWatch {
  * Opens a page of `html` from a file:// URL in a fresh context, recording console errors, page
  * errors, dialogs, and every request other than the page itself (each one is also refused).
  */
-export async function openPage(browser: Browser, file: string, options: { javaScript?: boolean; colorScheme?: 'light' | 'dark' } = {}): Promise<{ page: Page; watch: PageWatch }> {
-  const context = await browser.newContext({ javaScriptEnabled: options.javaScript ?? true, colorScheme: options.colorScheme ?? 'light', viewport: { width: 1000, height: 900 } });
+export async function openPage(
+  browser: Browser,
+  file: string,
+  options: { javaScript?: boolean; colorScheme?: 'light' | 'dark' } = {},
+): Promise<{ page: Page; watch: PageWatch }> {
+  const context = await browser.newContext({
+    javaScriptEnabled: options.javaScript ?? true,
+    colorScheme: options.colorScheme ?? 'light',
+    viewport: { width: 1000, height: 900 },
+  });
   const page = await context.newPage();
   const url = `file://${file}`;
   const watch: PageWatch = { consoleErrors: [], requests: [], dialogs: [] };

@@ -10,7 +10,10 @@ import { repoRoot } from './paths.js';
  */
 export default async function buildCli(): Promise<void> {
   rmSync(`${repoRoot}dist`, { recursive: true, force: true });
-  execFileSync(process.execPath, [`${repoRoot}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'inherit' });
+  execFileSync(process.execPath, [`${repoRoot}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
   // What the package runs: the bundle of what tsc emitted (npm run build does the same two steps).
   await bundleDist(repoRoot);
 }

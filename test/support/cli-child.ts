@@ -12,14 +12,22 @@ export interface ChildResult {
 }
 
 /** Runs node with `argv` in its own process, optionally killing it with SIGKILL after a delay. */
-export function runNodeChild(argv: string[], options: { killAfterMs?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ChildResult> {
+export function runNodeChild(
+  argv: string[],
+  options: { killAfterMs?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ChildResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd, env: options.env ?? process.env });
+    const child = spawn(process.execPath, argv, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
+    const timer =
+      options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
@@ -28,6 +36,9 @@ export function runNodeChild(argv: string[], options: { killAfterMs?: number; cw
 }
 
 /** Runs the built CLI as a user would, in its own process. */
-export function runCliChild(args: string[], options: { killAfterMs?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ChildResult> {
+export function runCliChild(
+  args: string[],
+  options: { killAfterMs?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ChildResult> {
   return runNodeChild([rxstoreBin, ...args], options);
 }

@@ -11,7 +11,9 @@ export async function collectLog(
   const bytes = typeof source === 'string' ? openLogBytes(source) : source;
   const batches: CommittedBatch[] = [];
   let torn: TornTail | null = null;
-  for await (const item of readBatches(readFrames(bytes, { file: file ?? (typeof source === 'string' ? source : undefined), ...options }))) {
+  for await (const item of readBatches(
+    readFrames(bytes, { file: file ?? (typeof source === 'string' ? source : undefined), ...options }),
+  )) {
     if (item.type === 'batch') batches.push(item.batch);
     else torn = item.tail;
   }

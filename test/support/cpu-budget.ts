@@ -41,7 +41,12 @@ export async function withinCpuTime<T>(work: () => Promise<T>, budgetMs = TEST_B
       idle = now - last < 1 ? idle + 1 : 0;
       last = now;
       if (now - start > budgetMs) reject(new Error(`used more than ${budgetMs} ms of CPU time`));
-      else if (idle >= IDLE_WINDOWS) reject(new Error(`did no work over ${IDLE_WINDOWS} checks of the CPU clock: waiting for something that does not come`));
+      else if (idle >= IDLE_WINDOWS)
+        reject(
+          new Error(
+            `did no work over ${IDLE_WINDOWS} checks of the CPU clock: waiting for something that does not come`,
+          ),
+        );
     }, CHECK_EVERY_MS);
   });
   try {

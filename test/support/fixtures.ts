@@ -18,7 +18,16 @@ export interface FixtureNote {
   };
 }
 
-export const FIXTURE_NAMES = ['plain-chat', 'tool-calls', 'payload-ref', 'cjk-emoji', 'titled', 'jsonl-migrated', 'interrupted', 'compacted'] as const;
+export const FIXTURE_NAMES = [
+  'plain-chat',
+  'tool-calls',
+  'payload-ref',
+  'cjk-emoji',
+  'titled',
+  'jsonl-migrated',
+  'interrupted',
+  'compacted',
+] as const;
 
 /** A committed fixture written by the real Reasonix, with its note; `dir` is the session directory. */
 export function fixture(name: (typeof FIXTURE_NAMES)[number]): FixtureNote & { dir: string; root: string } {

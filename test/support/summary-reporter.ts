@@ -39,11 +39,15 @@ export default class SummaryReporter implements Reporter {
     const neverRan = Math.max(0, this.scheduled - testModules.length);
     const notes = [
       unfinished > 0 ? `${unfinished} never finished` : '',
-      unhandledErrors.length > 0 ? `${unhandledErrors.length} error${unhandledErrors.length === 1 ? '' : 's'} outside any test` : '',
+      unhandledErrors.length > 0
+        ? `${unhandledErrors.length} error${unhandledErrors.length === 1 ? '' : 's'} outside any test`
+        : '',
       neverRan > 0 ? `${neverRan} test file${neverRan === 1 ? '' : 's'} never ran` : '',
     ].filter(Boolean);
     failed += unfinished + unhandledErrors.length + neverRan;
-    process.stdout.write(`\n${passed} passed, ${failed} failed${notes.length > 0 ? ` (${notes.join(', ')})` : ''}${skippedCount > 0 ? `, ${skippedCount} skipped: ${reasons}` : ''}\n`);
+    process.stdout.write(
+      `\n${passed} passed, ${failed} failed${notes.length > 0 ? ` (${notes.join(', ')})` : ''}${skippedCount > 0 ? `, ${skippedCount} skipped: ${reasons}` : ''}\n`,
+    );
   }
 }
 

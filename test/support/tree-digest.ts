@@ -10,7 +10,12 @@ export async function treeDigest(root: string): Promise<string> {
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else hash.update(relative(root, path)).update('\0').update(await readFile(path)).update('\0');
+      else
+        hash
+          .update(relative(root, path))
+          .update('\0')
+          .update(await readFile(path))
+          .update('\0');
     }
   };
   await walk(root);

@@ -35,7 +35,9 @@ describe('view --all --to a site', () => {
 
   it('four first runs at once into one new folder all finish, one after another', async () => {
     const site = join(await tempDir('rxstore-site-parallel-'), 'site');
-    const runs = await Promise.all([1, 2, 3, 4].map(() => runCliChild(['view', '--all', '--state-home', plain.root, '--to', site])));
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() => runCliChild(['view', '--all', '--state-home', plain.root, '--to', site])),
+    );
     for (const run of runs) expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect((await readdir(site)).sort()).toEqual(['index.html', 'rxstore-site.json', 'sessions']);
   });
@@ -45,7 +47,21 @@ describe('view --all --to a site', () => {
     await mkdir(join(site, 'sessions'), { recursive: true });
     await writeFile(join(site, 'index.html'), '<p>my index</p>');
     await writeFile(join(site, 'sessions', 'notes.html'), '<p>my notes</p>');
-    const page = { file: 'notes.html', digest: 'x', id: 'notes', path: '/nowhere', store: 'sessions-v4', title: null, workspace: null, startedAt: null, updatedAt: null, messages: 0, toolCalls: 0, status: 'ok', problem: null };
+    const page = {
+      file: 'notes.html',
+      digest: 'x',
+      id: 'notes',
+      path: '/nowhere',
+      store: 'sessions-v4',
+      title: null,
+      workspace: null,
+      startedAt: null,
+      updatedAt: null,
+      messages: 0,
+      toolCalls: 0,
+      status: 'ok',
+      problem: null,
+    };
     await writeFile(join(site, 'rxstore-site.json'), JSON.stringify({ format: 1, renderer: 'view-1', pages: [page] }));
     const run = await runCliChild(['view', '--all', '--state-home', plain.root, '--to', site]);
     expect(run.code).toBe(1);
@@ -68,7 +84,9 @@ describe('view --all --to a site', () => {
     for (const site of [join(store, 'site'), join(root, 'site')]) {
       const run = await runCliChild(['view', '--all', '--state-home', root, '--to', site]);
       expect(run.code).toBe(1);
-      expect(run.stderr).toBe(`rxstore: RX_OVERWRITE_REFUSED: ${site}: inside ${root}, where rxstore reads sessions from; a site there would be read as a session: name a folder outside it\n`);
+      expect(run.stderr).toBe(
+        `rxstore: RX_OVERWRITE_REFUSED: ${site}: inside ${root}, where rxstore reads sessions from; a site there would be read as a session: name a folder outside it\n`,
+      );
     }
     expect(await readdir(store)).not.toContain('site');
     const ls = await runCliChild(['ls', '--state-home', root]);

@@ -48,7 +48,9 @@ describe.skipIf(!present)(`rxstore view in Chromium${present ? '' : ` — skippe
       const { page, watch } = await openPage(browser, await pageOf(dir));
 
       // Messages said by the user, the assistant or the system prompt: one article each, in order, on screen.
-      const said = people.filter((message) => message.role !== 'tool' && (message.content !== '' || !message.toolCalls));
+      const said = people.filter(
+        (message) => message.role !== 'tool' && (message.content !== '' || !message.toolCalls),
+      );
       const articles = page.locator('article.msg');
       expect(await articles.count()).toBe(said.length);
       for (const [at, message] of said.entries()) {
@@ -140,8 +142,23 @@ describe.skipIf(!present)(`rxstore view in Chromium${present ? '' : ` — skippe
         await page.setViewportSize({ width, height: 900 });
         const layout = await page.evaluate(() => {
           type Box = { left: number; right: number; top: number; bottom: number };
-          type Element = { scrollWidth: number; clientWidth: number; getBoundingClientRect(): Box; textContent: string | null; checkVisibility(): boolean };
-          const doc = (globalThis as unknown as { document: { documentElement: Element; querySelector(selector: string): Element; querySelectorAll(selector: string): Element[]; createRange(): { selectNodeContents(node: Element): void; getClientRects(): Box[] } } }).document;
+          type Element = {
+            scrollWidth: number;
+            clientWidth: number;
+            getBoundingClientRect(): Box;
+            textContent: string | null;
+            checkVisibility(): boolean;
+          };
+          const doc = (
+            globalThis as unknown as {
+              document: {
+                documentElement: Element;
+                querySelector(selector: string): Element;
+                querySelectorAll(selector: string): Element[];
+                createRange(): { selectNodeContents(node: Element): void; getClientRects(): Box[] };
+              };
+            }
+          ).document;
           const textBoxes = (element: Element) => {
             const range = doc.createRange();
             range.selectNodeContents(element);
@@ -149,17 +166,33 @@ describe.skipIf(!present)(`rxstore view in Chromium${present ? '' : ` — skippe
           };
           const main = doc.querySelector('main');
           const tables = [...doc.querySelectorAll('table.sessions')];
-          const cells = [...doc.querySelectorAll('table.sessions th, table.sessions td')].filter((cell) => cell.checkVisibility());
+          const cells = [...doc.querySelectorAll('table.sessions th, table.sessions td')].filter((cell) =>
+            cell.checkVisibility(),
+          );
           return {
             page: { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth },
             main: { scroll: main.scrollWidth, client: main.clientWidth, right: main.getBoundingClientRect().right },
-            tables: tables.map((table) => ({ scroll: table.scrollWidth, client: table.clientWidth, right: table.getBoundingClientRect().right })),
+            tables: tables.map((table) => ({
+              scroll: table.scrollWidth,
+              client: table.clientWidth,
+              right: table.getBoundingClientRect().right,
+            })),
             // Text that spills out of its cell: a header running into the next one, a badge cut off.
             spills: cells
-              .filter((cell) => cell.scrollWidth > cell.clientWidth || textBoxes(cell).some((box) => box.right > cell.getBoundingClientRect().right + 0.5 || box.left < cell.getBoundingClientRect().left - 0.5))
+              .filter(
+                (cell) =>
+                  cell.scrollWidth > cell.clientWidth ||
+                  textBoxes(cell).some(
+                    (box) =>
+                      box.right > cell.getBoundingClientRect().right + 0.5 ||
+                      box.left < cell.getBoundingClientRect().left - 0.5,
+                  ),
+              )
               .map((cell) => cell.textContent),
             // A time breaks only between its date and its clock: at most two lines.
-            times: cells.filter((cell) => /^\d{4}-\d\d-\d\d /.test(cell.textContent ?? '')).map((cell) => new Set(textBoxes(cell).map((box) => Math.round(box.top))).size),
+            times: cells
+              .filter((cell) => /^\d{4}-\d\d-\d\d /.test(cell.textContent ?? ''))
+              .map((cell) => new Set(textBoxes(cell).map((box) => Math.round(box.top))).size),
           };
         });
         const where = `${colorScheme} at ${width} px`;
@@ -185,15 +218,22 @@ describe.skipIf(!present)(`rxstore view in Chromium${present ? '' : ` — skippe
     const { page, watch } = await openPage(browser, await pageOf(dir));
     // Open every fold and hover and click everything, so that any handler that got through would fire.
     await page.locator('#expand-all').click();
-    for (const element of await page.locator('main *').all()) await element.hover({ force: true, timeout: 1000 }).catch(() => undefined);
+    for (const element of await page.locator('main *').all())
+      await element.hover({ force: true, timeout: 1000 }).catch(() => undefined);
     for (const summary of await page.locator('summary').all()) await summary.click();
     expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await page.locator('img, svg, iframe, a, main script, main style').count()).toBe(0);
     expect(await page.title()).toBe(`</title>${HOSTILE.script}${HOSTILE.attribute} · Reasonix session`);
     const text = await page.locator('body').innerText();
-    for (const hostile of [HOSTILE.script, HOSTILE.image, HOSTILE.svg, '<svg onload="window.__pwned=\'tool-name\'">', `src/${HOSTILE.image}.ts`]) expect(text).toContain(hostile);
+    for (const hostile of [
+      HOSTILE.script,
+      HOSTILE.image,
+      HOSTILE.svg,
+      '<svg onload="window.__pwned=\'tool-name\'">',
+      `src/${HOSTILE.image}.ts`,
+    ])
+      expect(text).toContain(hostile);
     expect(watch).toEqual({ consoleErrors: [], requests: [], dialogs: [] });
     await page.context().close();
   });
 });
-

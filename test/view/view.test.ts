@@ -23,7 +23,8 @@ function fencedBlocks(markdown: string): string[] {
     if (!open) continue;
     const body: string[] = [];
     let end = at + 1;
-    while (end < lines.length && !new RegExp(`^\`{${open[1]!.length},}\\s*$`).test(lines[end]!)) body.push(lines[end++]!);
+    while (end < lines.length && !new RegExp(`^\`{${open[1]!.length},}\\s*$`).test(lines[end]!))
+      body.push(lines[end++]!);
     blocks.push(body.join('\n'));
     at = end;
   }
@@ -32,7 +33,14 @@ function fencedBlocks(markdown: string): string[] {
 
 describe('Markdown fences', () => {
   it('a fenced block holds any text whole: backtick runs inside never close it', () => {
-    const texts = ['plain', '```\nclosing fence inside\n```', '````````` nine', 'a `code` span and ``` three', '```', ''];
+    const texts = [
+      'plain',
+      '```\nclosing fence inside\n```',
+      '````````` nine',
+      'a `code` span and ``` three',
+      '```',
+      '',
+    ];
     for (const text of texts) {
       const blocks = fencedBlocks(`before\n\n${fencedBlock(text)}\nafter\n`);
       expect(blocks).toEqual([text]);
@@ -46,10 +54,15 @@ describe('Markdown fences', () => {
   });
 
   it('control characters from a session are written as escapes, never raw: Markdown is read in terminals too', async () => {
-    expect(fencedBlock('\u001b[31mred\u001b[0m\ttab\u202eflip')).toBe('```text\n\\x1b[31mred\\x1b[0m\ttab\\u202eflip\n```\n');
+    expect(fencedBlock('\u001b[31mred\u001b[0m\ttab\u202eflip')).toBe(
+      '```text\n\\x1b[31mred\\x1b[0m\ttab\\u202eflip\n```\n',
+    );
     const dir = await tempDir();
     const file = join(dir, 'colours.jsonl');
-    await writeFile(file, `${JSON.stringify({ role: 'user', content: 'make it \u001b[31mred\u001b[0m' })}\n${JSON.stringify({ role: 'assistant', content: 'done \u001b[1mbold' })}\n`);
+    await writeFile(
+      file,
+      `${JSON.stringify({ role: 'user', content: 'make it \u001b[31mred\u001b[0m' })}\n${JSON.stringify({ role: 'assistant', content: 'done \u001b[1mbold' })}\n`,
+    );
     const { code, stdout } = await runCli(['view', file, '--format', 'md']);
     expect(code).toBe(0);
     expect(stdout).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/);
@@ -86,23 +99,33 @@ describe('edit diffs', () => {
   });
 });
 
-describe.skipIf(!reasonixBinary())(reasonixTitle('rxstore view of a session the real Reasonix writes in the test'), () => {
-  it('a turn with a shell command, resumed just now: the page holds the new prompt, the command with its exit code, and the answer', async () => {
-    const source = fixture('tool-calls');
-    const resumed = await resumeWithReasonix(source.dir, {
-      workspace: source.workspace,
-      prompt: 'Count the lines of notes.txt.',
-      mock: [{ text: 'Counting.', toolCalls: [{ id: 'call_wc', name: 'bash', arguments: { command: 'echo 3 notes.txt' } }] }, { text: 'It has 3 lines.' }],
+describe.skipIf(!reasonixBinary())(
+  reasonixTitle('rxstore view of a session the real Reasonix writes in the test'),
+  () => {
+    it('a turn with a shell command, resumed just now: the page holds the new prompt, the command with its exit code, and the answer', async () => {
+      const source = fixture('tool-calls');
+      const resumed = await resumeWithReasonix(source.dir, {
+        workspace: source.workspace,
+        prompt: 'Count the lines of notes.txt.',
+        mock: [
+          {
+            text: 'Counting.',
+            toolCalls: [{ id: 'call_wc', name: 'bash', arguments: { command: 'echo 3 notes.txt' } }],
+          },
+          { text: 'It has 3 lines.' },
+        ],
+      });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const md = await runCli(['view', resumed.sessionDir, '--format', 'md']);
+      expect(md.code, md.stderr).toBe(0);
+      for (const text of ['Count the lines of notes.txt.', 'echo 3 notes.txt', 'It has 3 lines.'])
+        expect(md.stdout).toContain(text);
+      const html = await runCli(['view', resumed.sessionDir]);
+      expect(html.code, html.stderr).toBe(0);
+      expect(html.stdout).toContain('It has 3 lines.');
     });
-    expect(resumed.code, resumed.stderr).toBe(0);
-    const md = await runCli(['view', resumed.sessionDir, '--format', 'md']);
-    expect(md.code, md.stderr).toBe(0);
-    for (const text of ['Count the lines of notes.txt.', 'echo 3 notes.txt', 'It has 3 lines.']) expect(md.stdout).toContain(text);
-    const html = await runCli(['view', resumed.sessionDir]);
-    expect(html.code, html.stderr).toBe(0);
-    expect(html.stdout).toContain('It has 3 lines.');
-  });
-});
+  },
+);
 
 describe('rxstore view of every fixture the real Reasonix wrote', () => {
   for (const name of FIXTURE_NAMES) {
@@ -114,7 +137,11 @@ describe('rxstore view of every fixture the real Reasonix wrote', () => {
       const out = await tempDir('rxstore-view-');
       const html = await runCli(['view', dir, '--to', join(out, 'page.html')]);
       expect(html.code, html.stderr).toBe(0);
-      expect(html.stdout).toMatch(new RegExp(`^wrote ${join(out, 'page.html').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: an HTML page of \\d+ messages?\n$`));
+      expect(html.stdout).toMatch(
+        new RegExp(
+          `^wrote ${join(out, 'page.html').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: an HTML page of \\d+ messages?\n$`,
+        ),
+      );
       const page = await readFile(join(out, 'page.html'), 'utf8');
       expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
       // Self-contained: no URL to fetch anywhere in the page.
@@ -127,12 +154,17 @@ describe('rxstore view of every fixture the real Reasonix wrote', () => {
         if (firstLine === undefined) continue;
         // A line longer than a page shows at once is cut inside: its start is what must be there.
         expect(page, `${message.role} message in HTML`).toContain(escape(firstLine.slice(0, 300)));
-        expect(blocks.some((block) => block.includes(firstLine)), `${message.role} message in Markdown`).toBe(true);
+        expect(
+          blocks.some((block) => block.includes(firstLine)),
+          `${message.role} message in Markdown`,
+        ).toBe(true);
       }
       const toolCalls = people.flatMap((message) => message.toolCalls ?? []);
       expect(page.match(/<details class="tool"[ >]/g)?.length ?? 0).toBe(toolCalls.length);
       // Every message a search hit can name has its anchor.
-      for (const message of people) if (message.id !== undefined && message.role !== 'system') expect(page, `anchor of ${message.id}`).toContain(`id="m-${escape(message.id)}"`);
+      for (const message of people)
+        if (message.id !== undefined && message.role !== 'system')
+          expect(page, `anchor of ${message.id}`).toContain(`id="m-${escape(message.id)}"`);
       expect(md.stdout.match(/^<details><summary>(?!System prompt)/gm)?.length ?? 0).toBe(toolCalls.length);
     });
   }
@@ -141,16 +173,23 @@ describe('rxstore view of every fixture the real Reasonix wrote', () => {
     const { dir, root } = fixture('tool-calls');
     const { stdout, code } = await runCli(['view', dir]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/<span class="name mono">bash<\/span><span class="target mono">echo listing &amp;&amp; ls<\/span><span class="badge ok">exit 0<\/span><span class="badge plain">13 ms<\/span>/);
+    expect(stdout).toMatch(
+      /<span class="name mono">bash<\/span><span class="target mono">echo listing &amp;&amp; ls<\/span><span class="badge ok">exit 0<\/span><span class="badge plain">13 ms<\/span>/,
+    );
     expect(stdout).toMatch(/<span class="target mono">ls missing-dir<\/span><span class="badge fail">exit 2<\/span>/);
     expect(stdout).toContain('<span class="del">-beta</span><span class="add">+BETA</span>');
     // Under a state root Reasonix does not use here: the command names it, as `where --state-home` would.
-    expect(stdout).toContain(`<code>cd /tmp/rxstore-fixture-ws/tool-calls &amp;&amp; REASONIX_STATE_HOME=${root} reasonix --resume 1083b7d00d4a95855b15212dd9c840c6</code>`);
+    expect(stdout).toContain(
+      `<code>cd /tmp/rxstore-fixture-ws/tool-calls &amp;&amp; REASONIX_STATE_HOME=${root} reasonix --resume 1083b7d00d4a95855b15212dd9c840c6</code>`,
+    );
   });
 
   it('marks the interrupted and failed turns, and the compaction point with its summary', async () => {
     const interrupted = await runCli(['view', fixture('interrupted').dir, '--format', 'md']);
-    expect(interrupted.stdout.match(/\*\*— Turn (failed|interrupted) —\*\*/g)).toEqual(['**— Turn failed —**', '**— Turn interrupted —**']);
+    expect(interrupted.stdout.match(/\*\*— Turn (failed|interrupted) —\*\*/g)).toEqual([
+      '**— Turn failed —**',
+      '**— Turn interrupted —**',
+    ]);
     const compacted = await runCli(['view', fixture('compacted').dir]);
     const marker = compacted.stdout.indexOf('Context compacted here');
     // Reasonix compacts after the sixth question is written, before the model is asked it.
@@ -162,8 +201,12 @@ describe('rxstore view of every fixture the real Reasonix wrote', () => {
   it('a payloadRef output is shown with its size, its start visible and the rest behind a fold', async () => {
     const { stdout } = await runCli(['view', fixture('payload-ref').dir]);
     expect(stdout).toMatch(/<span class="badge plain">\d+\.\d KB · content store<\/span>/);
-    expect(stdout).toMatch(/<details class="more"><summary><span class="if-closed">Show [\d,]+ more lines \(\d+\.\d KB in all\)<\/span><span class="if-open">Show less<\/span><\/summary>/);
-    expect(stdout).toMatch(/<h3>Output · \d+\.\d KB of text, kept in the content store as a \d+\.\d KB JSON payload<\/h3>/);
+    expect(stdout).toMatch(
+      /<details class="more"><summary><span class="if-closed">Show [\d,]+ more lines \(\d+\.\d KB in all\)<\/span><span class="if-open">Show less<\/span><\/summary>/,
+    );
+    expect(stdout).toMatch(
+      /<h3>Output · \d+\.\d KB of text, kept in the content store as a \d+\.\d KB JSON payload<\/h3>/,
+    );
   });
 
   it('a stored output has one size wherever the page gives it: its text, in UTF-8 bytes', async () => {
@@ -199,7 +242,9 @@ describe('rxstore view of every fixture the real Reasonix wrote', () => {
     const result = await runCli(['view', copy]);
     expect(result.code).toBe(1);
     // The one line every command prints for this damage: the code, the log and offset, then what is wrong.
-    expect(result.stderr).toMatch(new RegExp(`^rxstore: RX_\\w+: ${log.replaceAll('/', '\\/')} at offset ${last.offset}: .+\n$`));
+    expect(result.stderr).toMatch(
+      new RegExp(`^rxstore: RX_\\w+: ${log.replaceAll('/', '\\/')} at offset ${last.offset}: .+\n$`),
+    );
     expect(result.stderr).toBe((await runCli(['cat', copy])).stderr);
     const page = result.stdout;
     expect(page).toContain('Reasonix would refuse this session.');
@@ -230,9 +275,16 @@ describe('what a page must not lose', () => {
     const inspect = await runCli(['inspect', file, '--messages']);
     const cat = await runCli(['cat', file]);
     expect(inspect.code).toBe(2);
-    expect(inspect.stderr).toBe(`rxstore: RX_JSONL_EMPTY: ${file} at offset 0: empty transcript: Reasonix does not list it (no session matches)\n`);
+    expect(inspect.stderr).toBe(
+      `rxstore: RX_JSONL_EMPTY: ${file} at offset 0: empty transcript: Reasonix does not list it (no session matches)\n`,
+    );
     expect(cat).toEqual(inspect);
-    for (const args of [['inspect', file], ['inspect', file, '--json'], ['export', file, '--to', '-']]) expect(await runCli(args), args.join(' ')).toEqual(inspect);
+    for (const args of [
+      ['inspect', file],
+      ['inspect', file, '--json'],
+      ['export', file, '--to', '-'],
+    ])
+      expect(await runCli(args), args.join(' ')).toEqual(inspect);
     for (const format of ['html', 'md']) {
       const view = await runCli(['view', file, '--format', format]);
       expect(view).toEqual({ code: 2, stdout: '', stderr: inspect.stderr });
@@ -279,8 +331,14 @@ describe('rxstore view --all', () => {
     // The damaged session on this machine is rendered up to its damage, and named.
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(new RegExp(`^rxstore: ${machine.ids.damaged}: RX_\\w+: `, 'm'));
-    const listed = JSON.parse((await runCli(['ls', '--json', '--state-home', machine.stateRoot])).stdout) as { id: string; workspace: string | null; title: string | null }[];
-    expect(first.stdout).toBe(`${join(site, 'index.html')}: ${listed.length} sessions, ${listed.length} pages written, 0 unchanged, 0 removed\n`);
+    const listed = JSON.parse((await runCli(['ls', '--json', '--state-home', machine.stateRoot])).stdout) as {
+      id: string;
+      workspace: string | null;
+      title: string | null;
+    }[];
+    expect(first.stdout).toBe(
+      `${join(site, 'index.html')}: ${listed.length} sessions, ${listed.length} pages written, 0 unchanged, 0 removed\n`,
+    );
     const pages = (await readdir(join(site, 'sessions'))).sort();
     expect(pages).toEqual(listed.map((session) => `${session.id}.html`).sort());
     const index = await readFile(join(site, 'index.html'), 'utf8');
@@ -291,7 +349,9 @@ describe('rxstore view --all', () => {
 
     const before = await Promise.all(pages.map(async (page) => (await stat(join(site, 'sessions', page))).mtimeMs));
     const again = await runCli(['view', '--all', '--to', site, '--state-home', machine.stateRoot]);
-    expect(again.stdout).toBe(`${join(site, 'index.html')}: ${listed.length} sessions, 0 pages written, ${listed.length} unchanged, 0 removed\n`);
+    expect(again.stdout).toBe(
+      `${join(site, 'index.html')}: ${listed.length} sessions, 0 pages written, ${listed.length} unchanged, 0 removed\n`,
+    );
     expect(again.code).toBe(1);
 
     // One session changes on disk (here: its log's time); only its page is written again.
@@ -301,7 +361,9 @@ describe('rxstore view --all', () => {
     const later = new Date(Date.now() + 60_000);
     await utimes(log, later, later);
     const third = await runCli(['view', '--all', '--to', site, '--state-home', machine.stateRoot]);
-    expect(third.stdout).toBe(`${join(site, 'index.html')}: ${listed.length} sessions, 1 page written, ${listed.length - 1} unchanged, 0 removed\n`);
+    expect(third.stdout).toBe(
+      `${join(site, 'index.html')}: ${listed.length} sessions, 1 page written, ${listed.length - 1} unchanged, 0 removed\n`,
+    );
     const after = await Promise.all(pages.map(async (page) => (await stat(join(site, 'sessions', page))).mtimeMs));
     expect(pages.filter((_, at) => after[at] !== before[at])).toEqual([`${titled}.html`]);
   });
@@ -315,7 +377,10 @@ describe('rxstore view --all', () => {
 });
 
 function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!);
+  return text.replace(
+    /[&<>"']/g,
+    (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
+  );
 }
 
 /** Whether line `index` lies inside a fenced block (CommonMark's rule, as `fencedBlocks`). */
@@ -333,4 +398,3 @@ function insideFence(lines: string[], index: number): boolean {
   }
   return open !== undefined;
 }
-

@@ -12,11 +12,33 @@ export function inspectCommand(output: Output, setExit: (code: ExitCode) => void
     describe: 'Verify sessions and say what Reasonix would make of each',
     builder: (yargs: Argv) =>
       withRootOptions(yargs)
-        .positional('sessions', { type: 'string', array: true, demandOption: true, describe: `one or more sessions, each ${SESSION_ARGUMENT_HELP}` })
-        .option('json', { type: 'boolean', default: false, describe: 'print one JSON object (an array for several sessions)' })
-        .option('messages', { type: 'boolean', default: false, describe: "print the person's view as JSONL (with --json: one object with the messages)" })
-        .option('verbose', { type: 'boolean', default: false, describe: 'also show notes: caches Reasonix rebuilds by itself (offset index, storage identity)' })
-        .option('strict', { type: 'boolean', default: false, describe: 'every warning is an error: exit 1 when there is any (a torn tail, an interrupted turn, a dangling tool call, …)' })
+        .positional('sessions', {
+          type: 'string',
+          array: true,
+          demandOption: true,
+          describe: `one or more sessions, each ${SESSION_ARGUMENT_HELP}`,
+        })
+        .option('json', {
+          type: 'boolean',
+          default: false,
+          describe: 'print one JSON object (an array for several sessions)',
+        })
+        .option('messages', {
+          type: 'boolean',
+          default: false,
+          describe: "print the person's view as JSONL (with --json: one object with the messages)",
+        })
+        .option('verbose', {
+          type: 'boolean',
+          default: false,
+          describe: 'also show notes: caches Reasonix rebuilds by itself (offset index, storage identity)',
+        })
+        .option('strict', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'every warning is an error: exit 1 when there is any (a torn tail, an interrupted turn, a dangling tool call, …)',
+        })
         .example(
           examples(
             ['$0 inspect 15350df4', 'a session by the start of its id, looked up as `rxstore ls` finds it'],

@@ -13,16 +13,33 @@ export function lsCommand(output: Output, setExit: (code: ExitCode) => void) {
     describe: 'List every Reasonix session on this machine, each conversation once, newest first',
     builder: (yargs: Argv) =>
       withRootOptions(yargs)
-        .option('json', { type: 'boolean', default: false, describe: 'print a JSON array (ids, paths and times whole; updatedAt as inspect --json has it)' })
-        .option('verify', { type: 'boolean', default: false, describe: 'verify every session fully, caches included (slower)' })
+        .option('json', {
+          type: 'boolean',
+          default: false,
+          describe: 'print a JSON array (ids, paths and times whole; updatedAt as inspect --json has it)',
+        })
+        .option('verify', {
+          type: 'boolean',
+          default: false,
+          describe: 'verify every session fully, caches included (slower)',
+        })
         .option('cache', {
           type: 'boolean',
           default: true,
           describe: `keep what each session's files said in the summary cache (${defaultCacheDir()}), and read again only the sessions whose files changed; --no-cache reads every log and writes no cache`,
         })
-        .option('utc', { type: 'boolean', default: false, describe: 'show times in UTC rather than the local time zone' })
+        .option('utc', {
+          type: 'boolean',
+          default: false,
+          describe: 'show times in UTC rather than the local time zone',
+        })
         .option('workspace', { type: 'string', describe: 'only sessions of this workspace folder' })
-        .option('store', { type: 'string', array: true, choices: STORES_NEWEST_FIRST, describe: 'read only these stores' })
+        .option('store', {
+          type: 'string',
+          array: true,
+          choices: STORES_NEWEST_FIRST,
+          describe: 'read only these stores',
+        })
         .example(
           examples(
             ['$0 ls', 'every session, newest first, fitted to the terminal'],

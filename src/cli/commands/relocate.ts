@@ -11,16 +11,31 @@ export function relocateCommand(output: Output, setExit: (code: ExitCode) => voi
     describe: 'Move the sessions of a project folder that moved, so `reasonix --resume` finds them from its new place',
     builder: (yargs: Argv) =>
       withRootOptions(yargs)
-        .positional('old', { type: 'string', demandOption: true, describe: 'the folder the project was in (usually gone now)' })
-        .positional('new', { type: 'string', demandOption: true, describe: 'the folder the project is in now (it must exist)' })
+        .positional('old', {
+          type: 'string',
+          demandOption: true,
+          describe: 'the folder the project was in (usually gone now)',
+        })
+        .positional('new', {
+          type: 'string',
+          demandOption: true,
+          describe: 'the folder the project is in now (it must exist)',
+        })
         .option('session', { type: 'string', requiresArg: true, describe: 'move this session only (its whole id)' })
         .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan; change nothing' })
         .option('keep', { type: 'boolean', default: false, describe: 'leave the old copies where they are' })
-        .option('force', { type: 'boolean', default: false, describe: 'move although the old folder still exists, or another folder shares its slug' })
+        .option('force', {
+          type: 'boolean',
+          default: false,
+          describe: 'move although the old folder still exists, or another folder shares its slug',
+        })
         .option('json', { type: 'boolean', default: false, describe: 'print the plan (and what was done) as JSON' })
         .example(
           examples(
-            ['$0 relocate ~/src/app ~/work/app', 'after `mv ~/src/app ~/work/app`: every session of the project goes on from ~/work/app'],
+            [
+              '$0 relocate ~/src/app ~/work/app',
+              'after `mv ~/src/app ~/work/app`: every session of the project goes on from ~/work/app',
+            ],
             ['$0 relocate ~/src/app ~/work/app --dry-run', 'what would move, changing nothing'],
           ),
         )

@@ -21,7 +21,7 @@ export function repairCommand(output: Output, setExit: (code: ExitCode) => void)
         )
         .epilogue(
           epilogue(
-            'Only a torn tail is repaired in place, under Reasonix\'s own writer locks (refused while a Reasonix holds them). A damaged log is never edited (exit 1): use rxstore salvage.',
+            "Only a torn tail is repaired in place, under Reasonix's own writer locks (refused while a Reasonix holds them). A damaged log is never edited (exit 1): use rxstore salvage.",
           ),
         ),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.

@@ -8,10 +8,18 @@ import type { SalvageArgs } from '../run/salvage.js';
 export function salvageCommand(output: Output, setExit: (code: ExitCode) => void) {
   return {
     command: 'salvage <session>',
-    describe: 'Write what can be read from a damaged session or JSONL transcript into a new one; the original is left untouched',
+    describe:
+      'Write what can be read from a damaged session or JSONL transcript into a new one; the original is left untouched',
     builder: (yargs: Argv) =>
-      withSessionArgument(yargs, 'a (damaged) sessions-v4 session: its id or the start of one, or its directory; or a .jsonl transcript')
-        .option('to', { type: 'string', describe: 'the sessions-v4 directory for the new session, or the folder for the new transcript: one that exists (default: beside the original)' })
+      withSessionArgument(
+        yargs,
+        'a (damaged) sessions-v4 session: its id or the start of one, or its directory; or a .jsonl transcript',
+      )
+        .option('to', {
+          type: 'string',
+          describe:
+            'the sessions-v4 directory for the new session, or the folder for the new transcript: one that exists (default: beside the original)',
+        })
         .option('dry-run', { type: 'boolean', default: false, describe: 'write nothing; say what would be done' })
         .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' })
         .example(

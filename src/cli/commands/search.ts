@@ -14,23 +14,59 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
     describe: 'Find words, a phrase or a pattern in every session on this machine',
     builder: (yargs: Argv) =>
       withRootOptions(yargs)
-        .positional('query', { type: 'string', array: true, describe: 'words (all must match), "a quoted phrase", or with --regex a pattern' })
-        .option('regex', { type: 'boolean', default: false, describe: 'the query is a regular expression (RE2 syntax: linear time, no backreferences)' })
+        .positional('query', {
+          type: 'string',
+          array: true,
+          describe: 'words (all must match), "a quoted phrase", or with --regex a pattern',
+        })
+        .option('regex', {
+          type: 'boolean',
+          default: false,
+          describe: 'the query is a regular expression (RE2 syntax: linear time, no backreferences)',
+        })
         .option('kind', { type: 'string', array: true, choices: KINDS, describe: 'only these kinds of text' })
-        .option('tool', { type: 'string', requiresArg: true, describe: 'only calls, results, commands and files of this tool' })
-        .option('file', { type: 'string', requiresArg: true, describe: 'only sessions that touched this file; with no query, where they touched it' })
+        .option('tool', {
+          type: 'string',
+          requiresArg: true,
+          describe: 'only calls, results, commands and files of this tool',
+        })
+        .option('file', {
+          type: 'string',
+          requiresArg: true,
+          describe: 'only sessions that touched this file; with no query, where they touched it',
+        })
         .option('workspace', { type: 'string', requiresArg: true, describe: 'only sessions of this workspace folder' })
-        .option('session', { type: 'string', requiresArg: true, describe: 'only the session with this id, or ids starting with it' })
-        .option('since', { type: 'string', requiresArg: true, describe: 'only messages at or after this time (2026-05-01, or an ISO time)' })
+        .option('session', {
+          type: 'string',
+          requiresArg: true,
+          describe: 'only the session with this id, or ids starting with it',
+        })
+        .option('since', {
+          type: 'string',
+          requiresArg: true,
+          describe: 'only messages at or after this time (2026-05-01, or an ISO time)',
+        })
         .option('until', { type: 'string', requiresArg: true, describe: 'only messages before this time' })
         .option('limit', { type: 'number', default: 20, requiresArg: true, describe: 'at most this many hits' })
-        .option('around', { type: 'number', requiresArg: true, describe: 'show this many messages before and after each hit' })
+        .option('around', {
+          type: 'number',
+          requiresArg: true,
+          describe: 'show this many messages before and after each hit',
+        })
         .option('json', { type: 'boolean', default: false, describe: 'one JSON hit per line, best first' })
-        .option('index', { type: 'boolean', default: true, describe: 'search through the index in the cache folder (kept up to date on each search); --no-index reads the stores directly' })
+        .option('index', {
+          type: 'boolean',
+          default: true,
+          describe:
+            'search through the index in the cache folder (kept up to date on each search); --no-index reads the stores directly',
+        })
         .example(
           examples(
             ['$0 search "connection refused"', 'the exact phrase, in every session'],
-            ['$0 search migrate --kind command --workspace .', "shell commands of this folder's sessions that mention migrate"],
+            [
+              '$0 search migrate --kind command --workspace .',
+              "shell commands of this folder's sessions that mention migrate",
+            ],
             ['$0 search --file src/main.ts', 'the sessions that touched a file'],
             ['$0 search --regex "TODO\\(\\w+\\)" --json', 'a pattern, one JSON hit per line'],
           ),
@@ -43,6 +79,7 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
           ),
         ),
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
-    handler: async (args: SearchArgs) => (await import('../run/search.js')).runSearch(args, output, setExit, showProgress()),
+    handler: async (args: SearchArgs) =>
+      (await import('../run/search.js')).runSearch(args, output, setExit, showProgress()),
   };
 }

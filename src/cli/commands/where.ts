@@ -11,13 +11,24 @@ export function whereCommand(output: Output, setExit: (code: ExitCode) => void) 
     describe: 'Where each copy of a session lives, and the command that resumes it',
     builder: (yargs: Argv) =>
       withRootOptions(yargs)
-        .positional('id', { type: 'string', demandOption: true, describe: 'a session id or the start of one (a JSONL transcript’s name without .jsonl counts)' })
-        .option('json', { type: 'boolean', default: false, describe: 'print a JSON array, one entry per matching session' })
+        .positional('id', {
+          type: 'string',
+          demandOption: true,
+          describe: 'a session id or the start of one (a JSONL transcript’s name without .jsonl counts)',
+        })
+        .option('json', {
+          type: 'boolean',
+          default: false,
+          describe: 'print a JSON array, one entry per matching session',
+        })
         .example(
           examples(
             ['$0 where 166cabf3', 'its copies, and whether `reasonix --resume` finds it from here'],
             ['$0 where 166cabf3 --cwd ~/src/app', 'would `reasonix --resume` find it from ~/src/app?'],
-            ['$0 where 166cabf3 --home /backup/reasonix', 'in another Reasonix home: the printed command sets REASONIX_HOME'],
+            [
+              '$0 where 166cabf3 --home /backup/reasonix',
+              'in another Reasonix home: the printed command sets REASONIX_HOME',
+            ],
           ),
         )
         .epilogue(

@@ -27,15 +27,29 @@ export async function runExport(args: ExportArgs, output: Output, setExit: (code
   const read = await session.read();
   // The export is the session as it is: one Reasonix takes no new turn in is no more gone on with once exported.
   const refusedTurn = read.problems.find(({ code }) => code === 'RX_TURN_REFUSED');
-  if (refusedTurn) output.err(warningLine(`${refusedTurn.message.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}; the export keeps it as it is: \`rxstore salvage\` writes a copy Reasonix goes on with`));
+  if (refusedTurn)
+    output.err(
+      warningLine(
+        `${refusedTurn.message.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}; the export keeps it as it is: \`rxstore salvage\` writes a copy Reasonix goes on with`,
+      ),
+    );
   if (args.to === STDOUT) {
     // On standard output, likely a terminal: the same JSON values, with no raw control character.
     output.out(terminalSafeJson(exportedText(read, { format: args.format, view: args.view, id: read.id }).document));
     setExit(EXIT.done);
     return;
   }
-  const report = await exportSession(read, { to: resolve(args.to), format: args.format, view: args.view, force: args.force, given: args.to });
-  if (report.unchanged.length === report.files.length) output.out(`already exported: ${printable(report.files.join(' and '))} ${report.files.length === 1 ? 'holds' : 'hold'} exactly these ${counted(report.messages, 'message')}; nothing was written\n`);
+  const report = await exportSession(read, {
+    to: resolve(args.to),
+    format: args.format,
+    view: args.view,
+    force: args.force,
+    given: args.to,
+  });
+  if (report.unchanged.length === report.files.length)
+    output.out(
+      `already exported: ${printable(report.files.join(' and '))} ${report.files.length === 1 ? 'holds' : 'hold'} exactly these ${counted(report.messages, 'message')}; nothing was written\n`,
+    );
   else output.out(`exported ${counted(report.messages, 'message')} to ${printable(report.files.join(' and '))}\n`);
   setExit(EXIT.done);
 }

@@ -1,4 +1,11 @@
-import { inspectReport, type InspectReport, type SessionRead, openSession, type OpenedSession, UsageError } from '../../index.js';
+import {
+  inspectReport,
+  type InspectReport,
+  type SessionRead,
+  openSession,
+  type OpenedSession,
+  UsageError,
+} from '../../index.js';
 import { jsonOutput } from '../json-output.js';
 import { personView } from '../../session/replay/views.js';
 import { errorLines } from '../error-line.js';
@@ -37,7 +44,10 @@ export async function runInspect(args: InspectArgs, output: Output, setExit: (co
       worst = Math.max(worst, exitCodeOf(item.error)) as ExitCode;
       continue;
     }
-    worst = Math.max(worst, exitCodeOfFindings(item.report.status, [...item.report.problems, ...item.report.hygiene.findings])) as ExitCode;
+    worst = Math.max(
+      worst,
+      exitCodeOfFindings(item.report.status, [...item.report.problems, ...item.report.hygiene.findings]),
+    ) as ExitCode;
     if (args.messages) {
       const messages = personView(item.read.projection);
       if (args.json) objects.push({ id: item.report.id, path: item.report.path, status: item.report.status, messages });

@@ -9,7 +9,15 @@ import { formatLs } from '../format-ls.js';
 import { describeSystemError } from '../../errors/index.js';
 import type { Output } from '../output.js';
 import { tuneV8ForReading } from '../v8-flags.js';
-import { printable, type ListedSession, listSessions, machineRoots, type ReadRoot, SummaryCache, type ListedStore } from '../../index.js';
+import {
+  printable,
+  type ListedSession,
+  listSessions,
+  machineRoots,
+  type ReadRoot,
+  SummaryCache,
+  type ListedStore,
+} from '../../index.js';
 import { cutLongWords, warningLine } from '../error-line.js';
 import { Progress } from '../progress.js';
 import type { RootArgs } from '../root-options.js';
@@ -43,9 +51,18 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCo
   for (const warning of listing.warnings) output.err(warningLine(warning));
   const sessions: ListedSession[] = [];
   for await (const session of listing.sessions) sessions.push(session);
-  await cache?.save().catch((error: unknown) => output.err(warningLine(`the summary cache was not saved whole (${describeSystemError(error)}); the next ls reads again the logs it lacks`)));
+  await cache
+    ?.save()
+    .catch((error: unknown) =>
+      output.err(
+        warningLine(
+          `the summary cache was not saved whole (${describeSystemError(error)}); the next ls reads again the logs it lacks`,
+        ),
+      ),
+    );
   for (const session of sessions) {
-    if (session.status === 'unreadable') output.err(warningLine(`${session.problem ?? session.path}; listed as unreadable`));
+    if (session.status === 'unreadable')
+      output.err(warningLine(`${session.problem ?? session.path}; listed as unreadable`));
   }
   if (args.json) output.out(`${jsonOutput(sessions, 2)}\n`);
   else if (sessions.length > 0) {
@@ -54,7 +71,8 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCo
     if (output.columns !== undefined) {
       const told = checkedLine(sessions, output.columns);
       if (told) output.err(`${told}\n`);
-      for (const command of new Set(sessions.map((session) => session.relocate).filter((command) => command !== null))) output.err(`a workspace marked (gone) was moved? ${printable(command)}\n`);
+      for (const command of new Set(sessions.map((session) => session.relocate).filter((command) => command !== null)))
+        output.err(`a workspace marked (gone) was moved? ${printable(command)}\n`);
     }
   }
   if (sessions.length === 0) {
@@ -63,7 +81,9 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCo
     return;
   }
   // A session rxstore could not read is a failure whether or not the rest were verified; the others are listed all the same.
-  const refused = sessions.some((session) => session.status === 'unreadable' || (args.verify && exitCodeOfStatus(session.status) !== EXIT.done));
+  const refused = sessions.some(
+    (session) => session.status === 'unreadable' || (args.verify && exitCodeOfStatus(session.status) !== EXIT.done),
+  );
   setExit(refused ? EXIT.refused : EXIT.done);
 }
 
@@ -85,9 +105,21 @@ function checkedLine(sessions: readonly ListedSession[], columns: number): strin
     ]
       .filter((part) => part !== undefined)
       .join(', ') + (fromCache ? words.verify : '');
-  const full = said({ now: 'read now', appended: 'from the summary cache and what was appended since, read now', cached: 'unchanged since the summary cache read them', no: 'not read at all', verify: ' (--verify reads every log)' });
+  const full = said({
+    now: 'read now',
+    appended: 'from the summary cache and what was appended since, read now',
+    cached: 'unchanged since the summary cache read them',
+    no: 'not read at all',
+    verify: ' (--verify reads every log)',
+  });
   if (stringWidth(full) <= columns) return full;
-  const short = said({ now: 'read', appended: 'cached + appended', cached: 'cached', no: 'not read', verify: '; --verify reads all' });
+  const short = said({
+    now: 'read',
+    appended: 'cached + appended',
+    cached: 'cached',
+    no: 'not read',
+    verify: '; --verify reads all',
+  });
   return wrapWords(short, columns);
 }
 
@@ -96,7 +128,8 @@ function wrapWords(text: string, columns: number): string {
   const lines: string[] = [];
   for (const word of text.split(' ')) {
     const last = lines.at(-1);
-    if (last !== undefined && stringWidth(last) + 1 + stringWidth(word) <= columns) lines[lines.length - 1] = `${last} ${word}`;
+    if (last !== undefined && stringWidth(last) + 1 + stringWidth(word) <= columns)
+      lines[lines.length - 1] = `${last} ${word}`;
     else lines.push(word);
   }
   return lines.join('\n');
@@ -110,6 +143,7 @@ export async function noSessionsFound(roots: readonly ReadRoot[]): Promise<strin
 /** The roots read, those that do not exist said so: `ls --home /typo` must not look like an empty home. */
 async function rootsRead(roots: readonly ReadRoot[]): Promise<string> {
   const missing = await Promise.all(roots.map(async (root) => !(await lstat(root.path).catch(() => undefined))));
-  if (roots.length > 0 && missing.every(Boolean)) return `${roots.map((root) => root.path).join(', ')}: no such directory`;
+  if (roots.length > 0 && missing.every(Boolean))
+    return `${roots.map((root) => root.path).join(', ')}: no such directory`;
   return describeRoots(roots);
 }

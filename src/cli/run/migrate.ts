@@ -26,7 +26,12 @@ type Destination = Pick<MigrationRun, 'platform' | 'pinned'>;
  * progress bar, then a line per migration and per failure; in a pipe a line per transcript as it
  * is done.
  */
-export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, setExit: (code: ExitCode) => void, isTty: () => boolean): Promise<void> {
+export async function runMigrateJsonlToV4(
+  args: MigrateArgs,
+  output: Output,
+  setExit: (code: ExitCode) => void,
+  isTty: () => boolean,
+): Promise<void> {
   const concurrency = positiveInteger(args.concurrency, '--concurrency');
   const tty = isTty() && !args.json;
   let progress: Progress | undefined;
@@ -47,7 +52,9 @@ export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, set
         },
   });
   if (tty) {
-    const lines = [...outcomes.filter((outcome) => !outcome.error), ...outcomes.filter((outcome) => outcome.error)].map((outcome) => outcomeLine(outcome, destination));
+    const lines = [...outcomes.filter((outcome) => !outcome.error), ...outcomes.filter((outcome) => outcome.error)].map(
+      (outcome) => outcomeLine(outcome, destination),
+    );
     output.out(lines.map((line) => `${line}\n`).join(''));
   }
   const failed = outcomes.filter((outcome) => outcome.error);
@@ -62,7 +69,8 @@ export async function runMigrateJsonlToV4(args: MigrateArgs, output: Output, set
 }
 
 function positiveInteger(value: string, option: string): number {
-  if (!/^\s*[1-9]\d*\s*$/.test(String(value))) throw new UsageError(`${option} must be a positive integer, not ${JSON.stringify(value)}`);
+  if (!/^\s*[1-9]\d*\s*$/.test(String(value)))
+    throw new UsageError(`${option} must be a positive integer, not ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -82,8 +90,12 @@ function describeOutcome(outcome: TranscriptOutcome, destination: Destination): 
   if (error) {
     // A line number leads the message of a transcript error; it is already in the place.
     // A transcript Reasonix stops reading: salvage keeps every line that is a message on its own.
-    const salvage = error.code === 'RX_JSONL_LINE' ? `; rxstore salvage ${quote(outcome.source, destination.platform)} keeps the lines that are messages` : '';
-    if (error.line !== undefined) return `failed ${error.file ?? outcome.source}:${error.line}: ${error.message.replace(/^line \d+: /, '')} (${error.code})${salvage}`;
+    const salvage =
+      error.code === 'RX_JSONL_LINE'
+        ? `; rxstore salvage ${quote(outcome.source, destination.platform)} keeps the lines that are messages`
+        : '';
+    if (error.line !== undefined)
+      return `failed ${error.file ?? outcome.source}:${error.line}: ${error.message.replace(/^line \d+: /, '')} (${error.code})${salvage}`;
     const about = error.file !== undefined && error.file !== outcome.source ? `${error.file}: ` : '';
     return `failed ${outcome.source}: ${about}${error.message} (${error.code})`;
   }

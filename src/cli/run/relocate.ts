@@ -16,7 +16,11 @@ export interface RelocateArgs extends RootArgs {
 }
 
 /** `rxstore relocate`, run: the plan first (printed alone with --dry-run), then the move. */
-export async function runRelocate(args: RelocateArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
+export async function runRelocate(
+  args: RelocateArgs,
+  output: Output,
+  setExit: (code: ExitCode) => void,
+): Promise<void> {
   const plan = await planRelocation({
     from: args.old,
     to: args.new,
@@ -28,7 +32,9 @@ export async function runRelocate(args: RelocateArgs, output: Output, setExit: (
     keep: args.keep,
   });
   if (args.dryRun) {
-    output.out(args.json ? `${jsonOutput({ dryRun: true, plan }, 2)}\n` : `${planText(plan)}dry run: nothing was changed\n`);
+    output.out(
+      args.json ? `${jsonOutput({ dryRun: true, plan }, 2)}\n` : `${planText(plan)}dry run: nothing was changed\n`,
+    );
     setExit(EXIT.done);
     return;
   }
@@ -49,12 +55,26 @@ function planText(plan: RelocationPlan): string {
   for (const store of plan.stores) {
     const v4 = store.sessions.filter((session) => session.store === 'sessions-v4').length;
     const jsonl = store.sessions.length - v4;
-    const parts = [`${v4} sessions-v4 ${v4 === 1 ? 'session' : 'sessions'}`, `${jsonl} JSONL ${jsonl === 1 ? 'transcript' : 'transcripts'}`];
+    const parts = [
+      `${v4} sessions-v4 ${v4 === 1 ? 'session' : 'sessions'}`,
+      `${jsonl} JSONL ${jsonl === 1 ? 'transcript' : 'transcripts'}`,
+    ];
     if (store.others.length > 0) parts.push(`other entries: ${store.others.map((other) => p(other)).join(', ')}`);
-    if (store.desktopWorkspaces.length > 0) parts.push(`${store.desktopWorkspaces.length} desktop ${store.desktopWorkspaces.length === 1 ? 'workspace' : 'workspaces'}`);
-    if (store.desktopSessions.length > 0) parts.push(`${store.desktopSessions.length} desktop ${store.desktopSessions.length === 1 ? 'session' : 'sessions'} (their recorded folder)`);
-    lines.push(`  in ${p(store.stateRoot)}: ${parts.join(', ')}${store.sameDevice ? '' : ' (another file system: copied, then checked)'}`);
-    for (const session of store.sessions) lines.push(`    ${plan.keep ? 'copy' : 'move'}  ${p(session.id)}  ${session.store}${session.content.length > 0 ? `, ${session.content.length} content ${session.content.length === 1 ? 'file' : 'files'}` : ''}`);
+    if (store.desktopWorkspaces.length > 0)
+      parts.push(
+        `${store.desktopWorkspaces.length} desktop ${store.desktopWorkspaces.length === 1 ? 'workspace' : 'workspaces'}`,
+      );
+    if (store.desktopSessions.length > 0)
+      parts.push(
+        `${store.desktopSessions.length} desktop ${store.desktopSessions.length === 1 ? 'session' : 'sessions'} (their recorded folder)`,
+      );
+    lines.push(
+      `  in ${p(store.stateRoot)}: ${parts.join(', ')}${store.sameDevice ? '' : ' (another file system: copied, then checked)'}`,
+    );
+    for (const session of store.sessions)
+      lines.push(
+        `    ${plan.keep ? 'copy' : 'move'}  ${p(session.id)}  ${session.store}${session.content.length > 0 ? `, ${session.content.length} content ${session.content.length === 1 ? 'file' : 'files'}` : ''}`,
+      );
   }
   if (plan.copyBytes > 0) lines.push(`  ${plan.copyBytes} bytes to copy`);
   for (const note of plan.notes) lines.push(`  note: ${p(note)}`);
@@ -62,7 +82,9 @@ function planText(plan: RelocationPlan): string {
 }
 
 function doneText(report: RelocationReport): string {
-  const lines = [`${report.plan.keep ? 'copied' : 'moved'} ${report.moved.length} ${report.moved.length === 1 ? 'session' : 'sessions'}`];
+  const lines = [
+    `${report.plan.keep ? 'copied' : 'moved'} ${report.moved.length} ${report.moved.length === 1 ? 'session' : 'sessions'}`,
+  ];
   for (const entry of report.left) lines.push(`left in place: ${printable(entry)}`);
   if (report.resume) lines.push(`resume one: ${printable(report.resume)}`);
   return `${lines.join('\n')}\n`;

@@ -35,7 +35,9 @@ export async function runRepair(args: RepairArgs, output: Output, setExit: (code
   } else {
     const tail = report.tornTail!;
     const verb = report.action === 'repaired' ? 'cut' : 'would cut';
-    output.out(`${shown}: ${verb} ${counted(tail.bytes, 'torn byte')} at offset ${tail.offset}${report.evidence ? `, kept in ${printable(report.evidence)}` : ''}\n`);
+    output.out(
+      `${shown}: ${verb} ${counted(tail.bytes, 'torn byte')} at offset ${tail.offset}${report.evidence ? `, kept in ${printable(report.evidence)}` : ''}\n`,
+    );
   }
   setExit(EXIT.done);
 }

@@ -25,11 +25,18 @@ export interface SalvageArgs extends RootArgs {
 export async function runSalvage(args: SalvageArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (isTranscriptPath(args.session)) {
     // Looked at as every command looks at what was typed: a transcript that is not there is not a session (exit 2).
-    const report = await salvageTranscript(await resolveSessionArgument(args.session, args), { to: args.to, dryRun: args.dryRun });
+    const report = await salvageTranscript(await resolveSessionArgument(args.session, args), {
+      to: args.to,
+      dryRun: args.dryRun,
+    });
     const id = basename(report.newPath, '.jsonl');
-    const resume = args.json || report.action === 'would-salvage' ? undefined : await resumeOfNew(report.newPath, id, args);
+    const resume =
+      args.json || report.action === 'would-salvage' ? undefined : await resumeOfNew(report.newPath, id, args);
     // Salvage keeps a transcript's messages as they are: one Reasonix takes no new turn in still takes none; migrate repairs that.
-    const refused = args.json || report.action === 'would-salvage' ? undefined : (await (await openSession(report.newPath)).read()).problems.find(({ code }) => code === 'RX_TURN_REFUSED');
+    const refused =
+      args.json || report.action === 'would-salvage'
+        ? undefined
+        : (await (await openSession(report.newPath)).read()).problems.find(({ code }) => code === 'RX_TURN_REFUSED');
     output.out(args.json ? `${jsonOutput(report, 2)}\n` : describeTranscriptSalvage(report, resume, refused?.message));
     setExit(EXIT.done);
     return;
@@ -38,12 +45,18 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
   const report = await salvageSession(dir, { to: args.to, dryRun: args.dryRun });
   if (args.json) output.out(`${jsonOutput(report, 2)}\n`);
   else {
-    const verb = { salvaged: 'salvaged into', 'would-salvage': 'would salvage into', 'already-salvaged': 'already salvaged into' }[report.action];
+    const verb = {
+      salvaged: 'salvaged into',
+      'would-salvage': 'would salvage into',
+      'already-salvaged': 'already salvaged into',
+    }[report.action];
     output.out(
       printable(
         `${dir}: ${verb} ${report.newDir}: ${counted(report.batchesKept, 'verified batch', 'verified batches')} (${counted(report.eventsKept, 'event')})` +
           `${report.damage ? `, damage at ${report.damage.data.file ?? ''}${report.damage.data.offset !== undefined ? ` offset ${report.damage.data.offset}` : ''}: ${report.damage.message}` : ''}` +
-          (report.damage ? `, ${counted(report.recoveredMessages, 'message')} recovered past it${leftOutText(report.leftOutMessages)}` : ': nothing was damaged, the new session holds all of it'),
+          (report.damage
+            ? `, ${counted(report.recoveredMessages, 'message')} recovered past it${leftOutText(report.leftOutMessages)}`
+            : ': nothing was damaged, the new session holds all of it'),
       ) + '\n',
     );
     if (report.turnRepair) output.out(turnRepairText(report.turnRepair));
@@ -56,10 +69,14 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
 
 /** What was changed in what the model is sent, each change with what was there. */
 function turnRepairText(repair: NonNullable<SalvageReport['turnRepair']>): string {
-  const lines = [`  Reasonix refused a new turn in it ("${repair.refusal}"): what the model is sent was changed (the transcript keeps every message as it was):`];
+  const lines = [
+    `  Reasonix refused a new turn in it ("${repair.refusal}"): what the model is sent was changed (the transcript keeps every message as it was):`,
+  ];
   for (const change of repair.changes) {
     const call = change.call !== null ? ` call ${JSON.stringify(change.call)}` : '';
-    lines.push(`    message ${change.message}${change.messageId ? ` (${change.messageId})` : ''}${call}: ${change.what}${change.before || change.after ? `: ${JSON.stringify(change.before)} -> ${JSON.stringify(change.after)}` : ''}`);
+    lines.push(
+      `    message ${change.message}${change.messageId ? ` (${change.messageId})` : ''}${call}: ${change.what}${change.before || change.after ? `: ${JSON.stringify(change.before)} -> ${JSON.stringify(change.after)}` : ''}`,
+    );
   }
   return lines.map((line) => `${printable(line)}\n`).join('');
 }
@@ -77,7 +94,12 @@ function leftOutText(leftOut: SalvageReport['leftOutMessages']): string {
 /** What `rxstore where` judges resume commands by, run here with the same roots. */
 async function whereContext(args: SalvageArgs): Promise<ResumeContext> {
   const { inputs, roots } = await machineRoots(args);
-  return { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
+  return {
+    platform: inputs.platform,
+    cwd: inputs.cwd,
+    reasonixStateRoot: roots.reasonixStateRoot,
+    pinned: roots.pinned,
+  };
 }
 
 /** The resume line's command, after the salvage is done: roots that cannot be read leave it out, never fail what was written. */
@@ -91,14 +113,30 @@ async function resumeOfNew(path: string, id: string, args: SalvageArgs): Promise
 }
 
 /** `resume`: the command `rxstore where` prints for the new transcript, when it could judge it. */
-function describeTranscriptSalvage(report: TranscriptSalvageReport, resume: string | null | undefined, refused: string | undefined): string {
-  const verb = { salvaged: 'salvaged into', 'would-salvage': 'would salvage into', 'already-salvaged': 'already salvaged into' }[report.action];
-  const lines = [`${report.source}: ${verb} ${report.newPath}: ${counted(report.linesKept, 'message')} kept, ${counted(report.dropped.length, 'line')} left out`];
+function describeTranscriptSalvage(
+  report: TranscriptSalvageReport,
+  resume: string | null | undefined,
+  refused: string | undefined,
+): string {
+  const verb = {
+    salvaged: 'salvaged into',
+    'would-salvage': 'would salvage into',
+    'already-salvaged': 'already salvaged into',
+  }[report.action];
+  const lines = [
+    `${report.source}: ${verb} ${report.newPath}: ${counted(report.linesKept, 'message')} kept, ${counted(report.dropped.length, 'line')} left out`,
+  ];
   if (report.byteOrderMarkRemoved) lines.push('  the byte-order mark at its start was left out');
   // A reason shows the line it is about: text from the transcript, escaped with every line below.
   for (const dropped of report.dropped) lines.push(`  ${dropped.reason}`);
   const platform = process.platform === 'win32' ? 'win32' : 'linux';
-  if (refused) lines.push(`  ${refused.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)} writes a session it goes on with`);
-  else lines.push(`  resume it with: ${resume ?? reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`);
+  if (refused)
+    lines.push(
+      `  ${refused.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)} writes a session it goes on with`,
+    );
+  else
+    lines.push(
+      `  resume it with: ${resume ?? reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`,
+    );
   return `${lines.map((line) => printable(line)).join('\n')}\n`;
 }

@@ -25,11 +25,19 @@ export interface SearchArgs extends RootArgs {
 }
 
 /** `rxstore search`, run: the command's options are in search.ts. */
-export async function runSearch(args: SearchArgs, output: Output, setExit: (code: ExitCode) => void, showProgress: boolean): Promise<void> {
+export async function runSearch(
+  args: SearchArgs,
+  output: Output,
+  setExit: (code: ExitCode) => void,
+  showProgress: boolean,
+): Promise<void> {
   const query = (args.query ?? []).map(String).join(' ');
-  if (query.trim() === '' && args.file === undefined) throw new InvalidInputError('give words to search for (or --file PATH)');
-  if (!Number.isInteger(args.limit) || args.limit < 1) throw new InvalidInputError('--limit takes a whole number above 0');
-  if (args.around !== undefined && (!Number.isInteger(args.around) || args.around < 0)) throw new InvalidInputError('--around takes a whole number, 0 or more');
+  if (query.trim() === '' && args.file === undefined)
+    throw new InvalidInputError('give words to search for (or --file PATH)');
+  if (!Number.isInteger(args.limit) || args.limit < 1)
+    throw new InvalidInputError('--limit takes a whole number above 0');
+  if (args.around !== undefined && (!Number.isInteger(args.around) || args.around < 0))
+    throw new InvalidInputError('--around takes a whole number, 0 or more');
   // `--file` alone lists sessions, one line each: --limit counts sessions, so every touch is read.
   const sessionsOnly = query.trim() === '' && !args.json;
   const { inputs, roots } = await machineRoots(args);
@@ -71,7 +79,8 @@ export async function runSearch(args: SearchArgs, output: Output, setExit: (code
   else if (!args.json && found > 0) output.out(formatHits(hits, output.columns !== undefined));
   // A session searched only up to damage is said once, whatever the hits: what lies past it was not searched.
   const damaged = new Map(hits.filter((hit) => hit.damage !== null).map((hit) => [hit.path, hit.damage!]));
-  for (const [path, damage] of damaged) output.err(`rxstore: ${printable(path)}: searched up to damage: ${printable(damage)}\n`);
+  for (const [path, damage] of damaged)
+    output.err(`rxstore: ${printable(path)}: searched up to damage: ${printable(damage)}\n`);
   // As grep: 0 when something was found, 1 when nothing was.
   setExit(found > 0 ? EXIT.done : EXIT.refused);
 }
@@ -80,7 +89,8 @@ export async function runSearch(args: SearchArgs, output: Output, setExit: (code
 function timeOption(name: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const time = Date.parse(value);
-  if (Number.isNaN(time)) throw new InvalidInputError(`${name} takes a date (2026-05-01) or an ISO time, not ${JSON.stringify(value)}`);
+  if (Number.isNaN(time))
+    throw new InvalidInputError(`${name} takes a date (2026-05-01) or an ISO time, not ${JSON.stringify(value)}`);
   return new Date(time);
 }
 
@@ -130,17 +140,23 @@ function formatHits(hits: readonly FoundHit[], colour: boolean): string {
   for (const group of sessions.values()) {
     const first = group[0]!;
     const lines = [`${first.title ? printable(first.title) : '(untitled)'}  ${printable(first.sessionId)}`];
-    lines.push(`  ${first.workspace ? printable(first.workspace) : '(no workspace)'}  ${first.store}${first.damage ? `  read up to damage: ${printable(first.damage)}` : ''}`);
+    lines.push(
+      `  ${first.workspace ? printable(first.workspace) : '(no workspace)'}  ${first.store}${first.damage ? `  read up to damage: ${printable(first.damage)}` : ''}`,
+    );
     for (const hit of group) {
       const what = `${hit.kind}${hit.tool ? ` ${printable(hit.tool)}` : ''}${hit.exitCode !== null && hit.kind === 'command' ? ` exit ${hit.exitCode}` : ''}`;
       lines.push(`  ${hit.time}  ${what}${hit.messageId ? `  #${printable(hit.messageId)}` : ''}`);
       lines.push(`    ${highlighted(hit, colour)}`);
       for (const message of hit.around ?? []) {
         if (message.hit) continue;
-        lines.push(`      [${message.index}] ${printable(message.role)}: ${printable(message.text.replace(/\s+/g, ' ').slice(0, 160))}`);
+        lines.push(
+          `      [${message.index}] ${printable(message.role)}: ${printable(message.text.replace(/\s+/g, ' ').slice(0, 160))}`,
+        );
       }
     }
-    lines.push(`  open: rxstore view ${printable(first.sessionId)}   resume: rxstore where ${printable(first.sessionId)}`);
+    lines.push(
+      `  open: rxstore view ${printable(first.sessionId)}   resume: rxstore where ${printable(first.sessionId)}`,
+    );
     blocks.push(lines.join('\n'));
   }
   return `${blocks.join('\n\n')}\n`;
@@ -156,7 +172,9 @@ function formatTouches(hits: readonly FoundHit[], limit: number): string {
     const last = group.reduce((latest, hit) => (hit.time > latest ? hit.time : latest), first.time);
     const how = [...new Set(group.map((hit) => hit.tool ?? hit.kind))].join(',');
     const touches = `${group.length} ${group.length === 1 ? 'touch' : 'touches'} (${printable(how)})`;
-    lines.push(`${last}  ${printable(first.sessionId)}  ${touches}  ${first.title ? printable(first.title) : '(untitled)'}  ${first.workspace ? printable(first.workspace) : '(no workspace)'}`);
+    lines.push(
+      `${last}  ${printable(first.sessionId)}  ${touches}  ${first.title ? printable(first.title) : '(untitled)'}  ${first.workspace ? printable(first.workspace) : '(no workspace)'}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -6,10 +6,25 @@ import { OUTPUT_FILE_MODE } from '../../fs/atomic-write.js';
 import { checkFolder } from '../../fs/path-kind.js';
 import { readPathsOf } from '../../store/jsonl/jsonl-sidecars.js';
 import { resumeOfListed } from '../../store/locate-session.js';
-import { checkPageFile, MARKDOWN_GENERATOR_MARK, readSessionView, renderHtml, renderMarkdown, writeSite } from '../../view/index.js';
+import {
+  checkPageFile,
+  MARKDOWN_GENERATOR_MARK,
+  readSessionView,
+  renderHtml,
+  renderMarkdown,
+  writeSite,
+} from '../../view/index.js';
 import { processOutput, writeStdout, type Output } from '../output.js';
 import { cutLongWords, errorLines, warningLine } from '../error-line.js';
-import { printable, OverwriteRefusedError, UsageError, listSessions, machineRoots, openSession, resumeOfCopy } from '../../index.js';
+import {
+  printable,
+  OverwriteRefusedError,
+  UsageError,
+  listSessions,
+  machineRoots,
+  openSession,
+  resumeOfCopy,
+} from '../../index.js';
 import type { RootArgs } from '../root-options.js';
 import { resolveSessionArgument } from '../session-argument.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -28,16 +43,26 @@ export interface ViewArgs extends RootArgs {
 /** `rxstore view`, run: the command's options are in view.ts. */
 export async function runView(args: ViewArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (args.all) {
-    if (args.session !== undefined) throw new UsageError('view --all takes no session: it renders every session on this machine');
+    if (args.session !== undefined)
+      throw new UsageError('view --all takes no session: it renders every session on this machine');
     if (!args.to || args.to === '-') throw new UsageError('view --all writes a folder: name it with --to DIR');
     if (args.format === 'md') throw new UsageError('view --all writes HTML pages; --format md is for one session');
     // Said before a session is listed: the site's folder may be made, but not the folders above it.
     await checkFolder(resolve(args.to), args.to);
     const { inputs, roots } = await machineRoots(args);
-    await refuseInsideRoots(resolve(args.to), args.to, roots.roots.map((root) => root.path));
+    await refuseInsideRoots(
+      resolve(args.to),
+      args.to,
+      roots.roots.map((root) => root.path),
+    );
     const listing = await listSessions(roots.roots, { platform: inputs.platform });
     for (const warning of listing.warnings) output.err(warningLine(warning));
-    const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
+    const context = {
+      platform: inputs.platform,
+      cwd: inputs.cwd,
+      reasonixStateRoot: roots.reasonixStateRoot,
+      pinned: roots.pinned,
+    };
     // Nothing found (a typo in --home, say) is said as ls says it, and the site is left as it is: written
     // from an empty listing, it would lose the page of every session it holds.
     const first = await listing.sessions.next();
@@ -56,12 +81,18 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: Ex
       force: args.force,
       given: args.to,
     });
-    for (const damaged of report.damaged) output.err(`${cutLongWords(`rxstore: ${printable(damaged.id)}: ${printable(damaged.problem)}`)}\n`);
-    output.out(`${printable(report.index)}: ${counted(report.sessions, 'session')}, ${counted(report.written, 'page')} written, ${report.unchanged} unchanged, ${report.removed} removed\n`);
+    for (const damaged of report.damaged)
+      output.err(`${cutLongWords(`rxstore: ${printable(damaged.id)}: ${printable(damaged.problem)}`)}\n`);
+    output.out(
+      `${printable(report.index)}: ${counted(report.sessions, 'session')}, ${counted(report.written, 'page')} written, ${report.unchanged} unchanged, ${report.removed} removed\n`,
+    );
     setExit(report.damaged.length > 0 ? EXIT.refused : EXIT.done);
     return;
   }
-  if (args.session === undefined) throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript; or use --all --to DIR');
+  if (args.session === undefined)
+    throw new UsageError(
+      'name a session: its id or the start of one, a session directory, or a .jsonl transcript; or use --all --to DIR',
+    );
   const session = await openSession(await resolveSessionArgument(args.session, args));
   const toFile = args.to && args.to !== '-' ? resolve(args.to) : undefined;
   // Said before the session is read: a folder, or a file rxstore did not write, is not written over.
@@ -76,7 +107,9 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: Ex
   if (toFile) {
     await writeStreamAtomic(toFile, format === 'md' ? markedMarkdown(pieces) : pieces, { mode: OUTPUT_FILE_MODE });
     // Said as export says it: a file written is confirmed, with what it holds.
-    output.out(`${printable(`wrote ${toFile}: ${format === 'md' ? 'Markdown' : 'an HTML page'} of ${counted(view.header.counts.messages, 'message')}`)}\n`);
+    output.out(
+      `${printable(`wrote ${toFile}: ${format === 'md' ? 'Markdown' : 'an HTML page'} of ${counted(view.header.counts.messages, 'message')}`)}\n`,
+    );
   } else await writeToOutput(pieces, output);
   const stopped = view.stoppedBy();
   // The same one line as every other command's refusal: `rxstore: <CODE>: <path> at offset <n>: <what>`.
@@ -103,7 +136,12 @@ async function writeToOutput(pieces: AsyncIterable<string>, output: Output): Pro
  */
 async function resumeAsWhereSays(id: string, path: string, args: RootArgs): Promise<string | null | undefined> {
   const { inputs, roots } = await machineRoots(args);
-  const context = { platform: inputs.platform, cwd: inputs.cwd, reasonixStateRoot: roots.reasonixStateRoot, pinned: roots.pinned };
+  const context = {
+    platform: inputs.platform,
+    cwd: inputs.cwd,
+    reasonixStateRoot: roots.reasonixStateRoot,
+    pinned: roots.pinned,
+  };
   return resumeOfCopy(path, id, context, roots.roots);
 }
 
@@ -126,7 +164,10 @@ async function refuseInsideRoots(dir: string, given: string, roots: readonly str
   for (const root of roots) {
     const inside = relative(await real(resolve(root)), site);
     if (inside === '' || (inside !== '..' && !inside.startsWith('../') && !isAbsolute(inside))) {
-      throw new OverwriteRefusedError(`${given}: inside ${root}, where rxstore reads sessions from; a site there would be read as a session: name a folder outside it`, { file: given });
+      throw new OverwriteRefusedError(
+        `${given}: inside ${root}, where rxstore reads sessions from; a site there would be read as a session: name a folder outside it`,
+        { file: given },
+      );
     }
   }
 }

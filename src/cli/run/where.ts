@@ -1,7 +1,14 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
-import { printable, locateSession, type SessionWhereabouts, machineRoots, UsageError, type Platform } from '../../index.js';
+import {
+  printable,
+  locateSession,
+  type SessionWhereabouts,
+  machineRoots,
+  UsageError,
+  type Platform,
+} from '../../index.js';
 import type { RootArgs } from '../root-options.js';
 import { resolve } from 'node:path';
 import { fromFolder } from '../../store/resume/shell-command.js';
@@ -24,7 +31,11 @@ export async function runWhere(args: WhereArgs, output: Output, setExit: (code: 
   });
   // Asked about another folder than this one: the command to resume goes there first.
   const elsewhere = args.cwd !== undefined && inputs.cwd !== resolve('.') ? inputs.platform : undefined;
-  output.out(args.json ? `${jsonOutput(located, 2)}\n` : located.map((session) => formatWhereabouts(session, inputs.cwd, elsewhere)).join('\n'));
+  output.out(
+    args.json
+      ? `${jsonOutput(located, 2)}\n`
+      : located.map((session) => formatWhereabouts(session, inputs.cwd, elsewhere)).join('\n'),
+  );
   setExit(EXIT.done);
 }
 
@@ -32,21 +43,41 @@ export async function runWhere(args: WhereArgs, output: Output, setExit: (code: 
 function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: Platform | undefined): string {
   const p = printable;
   const lines = [`${p(session.id)}${session.title ? `  ${p(session.title)}` : ''}`];
-  const workspace = session.workspace ? `${p(session.workspace)} (from ${session.workspaceFrom})` : session.slug ? `unknown; it sits under slug ${p(session.slug)}` : 'none (a global store)';
+  const workspace = session.workspace
+    ? `${p(session.workspace)} (from ${session.workspaceFrom})`
+    : session.slug
+      ? `unknown; it sits under slug ${p(session.slug)}`
+      : 'none (a global store)';
   lines.push(`  workspace  ${workspace}`);
-  if (session.relocate) lines.push(`  moved?     the folder no longer exists; to resume from where the project is now: ${p(session.relocate)}`);
+  if (session.relocate)
+    lines.push(
+      `  moved?     the folder no longer exists; to resume from where the project is now: ${p(session.relocate)}`,
+    );
   if (session.parent) lines.push(`  fork of    ${p(session.parent.id)}  ${p(session.parent.path)}`);
   lines.push('  copies');
   for (const copy of session.copies) {
-    lines.push(`    ${copy.store}${copy.scope === 'global' && copy.store === 'sessions-v4' ? ' (global)' : ''}  ${copy.status}  ${p(copy.path)}`);
-    lines.push(`      \`reasonix --resume\` from ${p(cwd)}: ${copy.resume.reason === 'resumes' ? 'opens it' : copy.resume.resumes ? 'imports it into a new session' : `no (${copy.resume.reason})`} — ${p(copy.resume.explanation)}`);
+    lines.push(
+      `    ${copy.store}${copy.scope === 'global' && copy.store === 'sessions-v4' ? ' (global)' : ''}  ${copy.status}  ${p(copy.path)}`,
+    );
+    lines.push(
+      `      \`reasonix --resume\` from ${p(cwd)}: ${copy.resume.reason === 'resumes' ? 'opens it' : copy.resume.resumes ? 'imports it into a new session' : `no (${copy.resume.reason})`} — ${p(copy.resume.explanation)}`,
+    );
     // Opened is not gone on with: a copy whose next turn Reasonix refuses says so, in its words.
     if (copy.status === 'turn-refused' && copy.problem) lines.push(`      a new turn: refused — ${p(copy.problem)}`);
   }
   const { resume } = session;
-  if (resume.resumes) lines.push(elsewhere ? `  resume from ${p(cwd)}: ${p(fromFolder(cwd, resume.command!, elsewhere))}` : `  resume from here: ${p(resume.command!)}`);
+  if (resume.resumes)
+    lines.push(
+      elsewhere
+        ? `  resume from ${p(cwd)}: ${p(fromFolder(cwd, resume.command!, elsewhere))}`
+        : `  resume from here: ${p(resume.command!)}`,
+    );
   // The folder the command would go to is gone: the session is brought to where the project is now first.
-  else if (resume.command && session.relocate) lines.push(`  not from here: ${p(resume.explanation)}`, `  to resume: ${p(session.relocate)}, then \`reasonix --resume ${p(session.id)}\` from the new folder`);
+  else if (resume.command && session.relocate)
+    lines.push(
+      `  not from here: ${p(resume.explanation)}`,
+      `  to resume: ${p(session.relocate)}, then \`reasonix --resume ${p(session.id)}\` from the new folder`,
+    );
   else if (resume.command) lines.push(`  not from here: ${p(resume.explanation)}`, `  to resume: ${p(resume.command)}`);
   else lines.push(`  no command resumes it: ${p(resume.explanation)}`);
   return `${lines.join('\n')}\n`;

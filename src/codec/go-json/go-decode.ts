@@ -12,7 +12,10 @@ export type UnknownKeys = 'refuse' | 'drop' | 'keep';
 
 /** Go folds keys to upper case ASCII; `ſ` folds to `S` and the Kelvin sign to `K`. */
 export function fold(key: string): string {
-  return key.replace(/\u017f/g, 's').replace(/\u212a/g, 'k').toLowerCase();
+  return key
+    .replace(/\u017f/g, 's')
+    .replace(/\u212a/g, 'k')
+    .toLowerCase();
 }
 
 /** The fields of a Go struct, each optional. */
@@ -27,9 +30,19 @@ type StructObject<S extends Record<string, z.ZodType>, U extends UnknownKeys> = 
 export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownKeys>(shape: S, unknownKeys: U) {
   const byFold = new Map(Object.keys(shape).map((field) => [fold(field), field]));
   // Go sets a pointer, slice, map or interface to nil on `null`; any other field keeps what it holds.
-  const nilable = new Set(Object.keys(shape).filter((field) => shape[field] instanceof z.ZodNullable || shape[field] === goRaw));
-  const fields = Object.fromEntries(Object.entries(shape).map(([field, schema]) => [field, schema.optional()])) as OptionalFields<S>;
-  const object = (unknownKeys === 'refuse' ? z.strictObject(fields) : unknownKeys === 'keep' ? z.looseObject(fields) : z.object(fields)) as StructObject<S, U>;
+  const nilable = new Set(
+    Object.keys(shape).filter((field) => shape[field] instanceof z.ZodNullable || shape[field] === goRaw),
+  );
+  const fields = Object.fromEntries(
+    Object.entries(shape).map(([field, schema]) => [field, schema.optional()]),
+  ) as OptionalFields<S>;
+  const object = (
+    unknownKeys === 'refuse'
+      ? z.strictObject(fields)
+      : unknownKeys === 'keep'
+        ? z.looseObject(fields)
+        : z.object(fields)
+  ) as StructObject<S, U>;
   return z.preprocess((value) => {
     // `null` leaves a struct as it was: all zero values.
     if (value === null) return {};
@@ -62,7 +75,9 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
 }
 
 /** The fields of a `goStruct`, in the order its shape names them: Go's struct order. */
-export function goStructFields<S extends Record<string, z.ZodType>, U extends UnknownKeys>(struct: ReturnType<typeof goStruct<S, U>>): (keyof S & string)[] {
+export function goStructFields<S extends Record<string, z.ZodType>, U extends UnknownKeys>(
+  struct: ReturnType<typeof goStruct<S, U>>,
+): (keyof S & string)[] {
   return Object.keys(struct.out.shape) as (keyof S & string)[];
 }
 
@@ -94,9 +109,17 @@ export const goString = z.string();
  * Go's int and int64: a whole number in int64's range, the largest included (measured with Reasonix
  * 1.38.11: 2^53 + 1 is read). As a double that largest is 2^63, so 2^63 itself passes too.
  */
-export const goInt = z.number().refine((value) => Number.isInteger(value) && value >= -(2 ** 63) && value <= 2 ** 63, { message: 'expected a whole number an int64 holds' });
+export const goInt = z
+  .number()
+  .refine((value) => Number.isInteger(value) && value >= -(2 ** 63) && value <= 2 ** 63, {
+    message: 'expected a whole number an int64 holds',
+  });
 /** Go's uint64: a whole number in its range; `-0` too is refused, as Go refuses the minus sign. */
-export const goUint = z.number().refine((value) => Number.isInteger(value) && value >= 0 && !Object.is(value, -0) && value <= 2 ** 64, { message: 'expected a whole number a uint64 holds' });
+export const goUint = z
+  .number()
+  .refine((value) => Number.isInteger(value) && value >= 0 && !Object.is(value, -0) && value <= 2 ** 64, {
+    message: 'expected a whole number a uint64 holds',
+  });
 export const goBool = z.boolean();
 /** `json.RawMessage` and `any`: whatever JSON is there. */
 export const goRaw = z.unknown();

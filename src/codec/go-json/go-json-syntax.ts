@@ -5,7 +5,8 @@ export function shownCharacter(char: string | undefined): string {
   if (char === '\r') return "'\\r'";
   if (char === '\t') return "'\\t'";
   // Control, format and space characters other than a space are invisible on a terminal.
-  if (/^[\p{C}\p{Z}]$/u.test(char) && char !== ' ') return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (/^[\p{C}\p{Z}]$/u.test(char) && char !== ' ')
+    return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
   return `'${char}'`;
 }
 
@@ -27,7 +28,8 @@ const V8_SYNTAX: [RegExp, string][] = [
  */
 export function goSyntaxError(span: string, error: Error): { words: string; at: number | undefined } {
   const message = error.message;
-  if (/^Unexpected end of JSON input|^Unterminated string/.test(message)) return { words: 'unexpected end of JSON input', at: span.length };
+  if (/^Unexpected end of JSON input|^Unterminated string/.test(message))
+    return { words: 'unexpected end of JSON input', at: span.length };
   const position = /at position (\d+)/.exec(message);
   const at = position ? Number(position[1]) : undefined;
   // V8 names the place past the last character where the text ended too soon.
@@ -36,6 +38,10 @@ export function goSyntaxError(span: string, error: Error): { words: string; at: 
   if (where && at !== undefined) return { words: `invalid character ${shownCharacter(span[at])} ${where}`, at };
   // `Unexpected token 'x', "…" is not valid JSON` names the character but not where; its quote of the text is not repeated.
   const token = /^Unexpected token '(.)'/su.exec(message);
-  if (token) return { words: `invalid character ${shownCharacter(token[1])} looking for beginning of value`, at: span.indexOf(token[1]!) };
+  if (token)
+    return {
+      words: `invalid character ${shownCharacter(token[1])} looking for beginning of value`,
+      at: span.indexOf(token[1]!),
+    };
   return { words: message.replace(/, ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, ''), at };
 }

@@ -107,7 +107,7 @@ function walk(text: string): NumberLiteral[] {
       keys.pop();
     } else if (char === ',') {
       expectingKey = keys.at(-1) !== undefined;
-    // Stryker disable next-line ConditionalExpression,StringLiteral,BlockStatement: a string value taken as the key is replaced by the next member's key before any number can follow
+      // Stryker disable next-line ConditionalExpression,StringLiteral,BlockStatement: a string value taken as the key is replaced by the next member's key before any number can follow
     } else if (char === ':') {
       expectingKey = false;
     } else if (char === '-' || isDigit(char.charCodeAt(0))) {
@@ -115,7 +115,8 @@ function walk(text: string): NumberLiteral[] {
       // Stryker disable next-line ConditionalExpression,EqualityOperator: a JSON object never ends with a number: its closing brace ends the run first
       while (end < text.length && /[0-9.eE+-]/.test(text[end]!)) end += 1;
       const literal = text.slice(at, end);
-      if (/[.eE]/.test(literal) || literal.replace('-', '').length >= 19) found.push({ path: keys.filter((key) => key !== undefined).join('.'), literal });
+      if (/[.eE]/.test(literal) || literal.replace('-', '').length >= 19)
+        found.push({ path: keys.filter((key) => key !== undefined).join('.'), literal });
       at = end;
       continue;
     }
@@ -129,7 +130,12 @@ export type WholeNumberFields = ReadonlyMap<string, { name: string; names: reado
 
 /** `WholeNumberFields` from dotted field names as a struct spells them and their Go types. */
 export function wholeNumberFields(fields: Record<string, string>): WholeNumberFields {
-  return new Map(Object.entries(fields).map(([name, type]) => [name.split('.').map(fold).join('.'), { name, names: name.split('.'), type }]));
+  return new Map(
+    Object.entries(fields).map(([name, type]) => [
+      name.split('.').map(fold).join('.'),
+      { name, names: name.split('.'), type },
+    ]),
+  );
 }
 
 /**
@@ -145,7 +151,9 @@ export function wholeNumberFieldsOf(schema: z.ZodType): WholeNumberFields {
     else if (node instanceof z.ZodOptional || node instanceof z.ZodNullable) visit(node.unwrap() as z.ZodType, path);
     else if (node instanceof z.ZodPipe) visit(node.out as z.ZodType, path);
     else if (node instanceof z.ZodArray) visit(node.element as z.ZodType, path);
-    else if (node instanceof z.ZodObject) for (const [key, field] of Object.entries(node.shape as Record<string, z.ZodType>)) visit(field, path ? `${path}.${key}` : key);
+    else if (node instanceof z.ZodObject)
+      for (const [key, field] of Object.entries(node.shape as Record<string, z.ZodType>))
+        visit(field, path ? `${path}.${key}` : key);
   };
   visit(schema, '');
   return wholeNumberFields(fields);
@@ -158,7 +166,8 @@ export function wholeNumberFieldsOf(schema: z.ZodType): WholeNumberFields {
 export function wholeNumberRefusal(text: string, fields: WholeNumberFields): string | undefined {
   for (const { path, literal } of numberLiterals(text)) {
     const field = fields.get(path);
-    if (field && !fitsGoInteger(literal, field.type)) return `${field.name}: cannot unmarshal number ${literal} into Go value of type ${field.type}`;
+    if (field && !fitsGoInteger(literal, field.type))
+      return `${field.name}: cannot unmarshal number ${literal} into Go value of type ${field.type}`;
   }
   return undefined;
 }
@@ -180,7 +189,11 @@ export function wholeNumberRefusalOfBytes(bytes: Buffer, fields: WholeNumberFiel
  * field, in any case of its key and whatever follows it, leaves a number in the decoded value; most
  * payloads hold none, and their text is not searched at all.
  */
-export function wholeNumberRefusalOfDecoded(bytes: Buffer, decoded: unknown, fields: WholeNumberFields): string | undefined {
+export function wholeNumberRefusalOfDecoded(
+  bytes: Buffer,
+  decoded: unknown,
+  fields: WholeNumberFields,
+): string | undefined {
   for (const { names } of fields.values()) {
     // Stryker disable next-line ConditionalExpression: the text searched when no such field holds a number finds nothing to refuse (speed only)
     if (holdsNumber(decoded, names, 0)) return wholeNumberRefusalOfBytes(bytes, fields);

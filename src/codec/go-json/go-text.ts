@@ -40,7 +40,8 @@ export function parseJsonText(text: string): unknown {
 
 /** V8's words for a JSON syntax error, kept where they say only where it is; otherwise that the text is not JSON. */
 function jsonSyntaxMessage(message: string): string {
-  if (/ JSON at position \d+(?: \(line \d+ column \d+\))?$/.test(message) || message === 'Unexpected end of JSON input') return message;
+  if (/ JSON at position \d+(?: \(line \d+ column \d+\))?$/.test(message) || message === 'Unexpected end of JSON input')
+    return message;
   return 'Unexpected token: not valid JSON';
 }
 
@@ -53,9 +54,11 @@ function refusePastMaxDepth(root: unknown, maxDepth: number): void {
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
     if (value === null || typeof value !== 'object') continue;
-    if (depth > maxDepth) throw new SyntaxError(`invalid character '${Array.isArray(value) ? '[' : '{'}' exceeded max depth`);
+    if (depth > maxDepth)
+      throw new SyntaxError(`invalid character '${Array.isArray(value) ? '[' : '{'}' exceeded max depth`);
     // Stryker disable next-line ConditionalExpression,LogicalOperator: a value pushed that is no object is skipped when it is taken (line 36)
-    for (const item of Object.values(value)) if (item !== null && typeof item === 'object') stack.push([item, depth + 1]);
+    for (const item of Object.values(value))
+      if (item !== null && typeof item === 'object') stack.push([item, depth + 1]);
   }
 }
 
@@ -99,7 +102,22 @@ function runeWidth(bytes: Buffer, at: number): number {
   const lead = bytes[at]!;
   // Stryker disable next-line EqualityOperator: a lone byte 0x80 taken as one character is then decoded by Node, which also gives U+FFFD for it
   if (lead < 0x80) return 1;
-  const [width, low, high] = lead >= 0xc2 && lead <= 0xdf ? [2, 0x80, 0xbf] : lead === 0xe0 ? [3, 0xa0, 0xbf] : lead === 0xed ? [3, 0x80, 0x9f] : lead >= 0xe1 && lead <= 0xef ? [3, 0x80, 0xbf] : lead === 0xf0 ? [4, 0x90, 0xbf] : lead === 0xf4 ? [4, 0x80, 0x8f] : lead >= 0xf1 && lead <= 0xf3 ? [4, 0x80, 0xbf] : [0, 0, 0];
+  const [width, low, high] =
+    lead >= 0xc2 && lead <= 0xdf
+      ? [2, 0x80, 0xbf]
+      : lead === 0xe0
+        ? [3, 0xa0, 0xbf]
+        : lead === 0xed
+          ? [3, 0x80, 0x9f]
+          : lead >= 0xe1 && lead <= 0xef
+            ? [3, 0x80, 0xbf]
+            : lead === 0xf0
+              ? [4, 0x90, 0xbf]
+              : lead === 0xf4
+                ? [4, 0x80, 0x8f]
+                : lead >= 0xf1 && lead <= 0xf3
+                  ? [4, 0x80, 0xbf]
+                  : [0, 0, 0];
   if (width === 0 || at + width > bytes.length) return 0;
   const second = bytes[at + 1]!;
   if (second < low || second > high) return 0;
@@ -127,7 +145,8 @@ function makeWellFormed(root: unknown): void {
       for (const key of keys.slice(from)) delete object[key];
       // Defined, not assigned: a `__proto__` key stays a key, as JSON.parse made it.
       // Stryker disable next-line BooleanLiteral: a key put back not configurable: nothing deletes or redefines it afterwards
-      for (const [key, item] of moved) Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
+      for (const [key, item] of moved)
+        Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
     }
     for (const key of Object.keys(object)) {
       const item = object[key];

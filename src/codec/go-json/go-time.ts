@@ -23,7 +23,9 @@ export function goTimeProblem(text: string): string | undefined {
   const match = LAYOUT.exec(text);
   if (!match) return `parsing time ${JSON.stringify(text)} as "2006-01-02T15:04:05Z07:00"`;
   // Stryker disable next-line ConditionalExpression: an absent part becomes NaN instead of undefined: every range test below is false for both
-  const [, year, month, day, hour, minute, second, , offsetHour, offsetMinute] = match.map((part) => (part === undefined ? undefined : Number(part)));
+  const [, year, month, day, hour, minute, second, , offsetHour, offsetMinute] = match.map((part) =>
+    part === undefined ? undefined : Number(part),
+  );
   const range = (what: string) => `parsing time ${JSON.stringify(text)}: ${what} out of range`;
   if (month! < 1 || month! > 12) return range('month');
   if (hour! > 23) return range('hour');
@@ -55,5 +57,9 @@ export const goRfc3339 = z.string().superRefine((text, context) => {
  */
 export const goWritableRfc3339 = goRfc3339.superRefine((text, context) => {
   // Stryker disable next-line StringLiteral: not the message: the issue's code (custom), which rxstore never shows (its path and message are shown
-  if (offsetGoCannotWrite(text)) context.addIssue({ code: 'custom', message: `Time.MarshalJSON: timezone hour outside of range [0,23] in ${JSON.stringify(text)}` });
+  if (offsetGoCannotWrite(text))
+    context.addIssue({
+      code: 'custom',
+      message: `Time.MarshalJSON: timezone hour outside of range [0,23] in ${JSON.stringify(text)}`,
+    });
 });

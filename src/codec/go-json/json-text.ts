@@ -26,7 +26,10 @@ export function stringifyWithOwnStack(root: unknown, indent = 0): string {
   const stack: Open[] = [];
   const newline = (depth: number) => (indent > 0 ? `\n${' '.repeat(indent * depth)}` : '');
   const write = (key: string | undefined, raw: unknown, inArray: boolean): void => {
-    const value = typeof (raw as { toJSON?: unknown } | null)?.toJSON === 'function' ? (raw as { toJSON: () => unknown }).toJSON() : raw;
+    const value =
+      typeof (raw as { toJSON?: unknown } | null)?.toJSON === 'function'
+        ? (raw as { toJSON: () => unknown }).toJSON()
+        : raw;
     const skipped = value === undefined || typeof value === 'function' || typeof value === 'symbol';
     if (skipped && !inArray) return;
     const open = stack.at(-1);

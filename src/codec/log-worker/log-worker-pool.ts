@@ -119,7 +119,9 @@ export function liveLogWorkers(): number {
  */
 export function setLogWorkers(count: number): void {
   if (!Number.isInteger(count) || count < 0) {
-    throw new InvalidInputError(`log workers: expected a whole number of 0 or more, got ${typeof count === 'number' ? count : `a value of type ${typeof count}`}`);
+    throw new InvalidInputError(
+      `log workers: expected a whole number of 0 or more, got ${typeof count === 'number' ? count : `a value of type ${typeof count}`}`,
+    );
   }
   mostWorkers = count;
   while (idle.length > 0 && started > count) {

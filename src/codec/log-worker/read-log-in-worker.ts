@@ -16,7 +16,12 @@ type ReadHere = (logPath: string, options: ReadLogOptions) => AsyncGenerator<Log
  * `readHere` throws, where it throws it; a batch read again that differs from the one given is a log
  * changed while it was read. The worker goes back to the pool when the read ends.
  */
-export async function* readLogBatchesInWorker(worker: LogWorker, logPath: string, options: ReadLogOptions, readHere: ReadHere): AsyncGenerator<LogItem> {
+export async function* readLogBatchesInWorker(
+  worker: LogWorker,
+  logPath: string,
+  options: ReadLogOptions,
+  readHere: ReadHere,
+): AsyncGenerator<LogItem> {
   let given = 0;
   let lastGiven: CommittedBatch | undefined;
   let ended = false;
@@ -64,6 +69,7 @@ function sameBatch(a: CommittedBatch, b: CommittedBatch): boolean {
 /** A payload crosses threads as a plain Uint8Array (a view of its group's block): a Buffer again, of the same bytes. */
 export function restoreBuffers(batch: CommittedBatch): void {
   for (const event of batch.events) {
-    if (event.payload) event.payload = Buffer.from(event.payload.buffer, event.payload.byteOffset, event.payload.byteLength);
+    if (event.payload)
+      event.payload = Buffer.from(event.payload.buffer, event.payload.byteOffset, event.payload.byteLength);
   }
 }

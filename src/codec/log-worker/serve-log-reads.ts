@@ -30,7 +30,10 @@ export function serveLogReads(port: Pick<MessagePort, 'on' | 'postMessage'>): vo
   });
 
   /** Reads the log and posts its items; returns the message that ends the read. */
-  async function read(logPath: string, options: Extract<ToLogWorker, { type: 'read' }>['options']): Promise<FromLogWorker> {
+  async function read(
+    logPath: string,
+    options: Extract<ToLogWorker, { type: 'read' }>['options'],
+  ): Promise<FromLogWorker> {
     let group: LogItem[] = [];
     let ending: FromLogWorker = { type: 'end' };
     try {
@@ -70,7 +73,8 @@ export function serveLogReads(port: Pick<MessagePort, 'on' | 'postMessage'>): vo
  */
 function packPayloads(items: LogItem[]): ArrayBuffer {
   let total = 0;
-  for (const item of items) if (item.type === 'batch') for (const event of item.batch.events) total += event.payload?.length ?? 0;
+  for (const item of items)
+    if (item.type === 'batch') for (const event of item.batch.events) total += event.payload?.length ?? 0;
   // Its own memory, never a pool slab: the block is handed over whole.
   const block = new Uint8Array(total);
   let at = 0;

@@ -16,7 +16,8 @@ export async function recallOperation(path: string, offset: number): Promise<Rec
   const { handle: file } = await openRegularFile(path, changed);
   try {
     const header = Buffer.alloc(FRAME_HEADER_BYTES);
-    if ((await onFileSystem(file.read(header, 0, header.length, offset), path)).bytesRead < header.length) throw changed();
+    if ((await onFileSystem(file.read(header, 0, header.length, offset), path)).bytesRead < header.length)
+      throw changed();
     const { frameBytes, fault } = parseFrameHeader(header);
     if (fault) throw changed();
     const frame = Buffer.allocUnsafe(frameBytes);
@@ -35,7 +36,7 @@ export async function recallOperation(path: string, offset: number): Promise<Rec
     const { operationId, operationHash } = begin.data;
     if (!operationId || !operationHash) throw changed();
     return { operationId, operationHash };
-  // Stryker disable next-line BlockStatement: a finally that closes a file
+    // Stryker disable next-line BlockStatement: a finally that closes a file
   } finally {
     await file.close();
   }

@@ -40,7 +40,11 @@ export class RecalledOperationLedger {
    * then that hash is returned (a conflict) and nothing is admitted. Answers at once for an id
    * whose fingerprint is new (nearly every one); otherwise once the earlier batches are read back.
    */
-  admit(operationId: string, operationHash: string, batchOffset: number): string | undefined | Promise<string | undefined> {
+  admit(
+    operationId: string,
+    operationHash: string,
+    batchOffset: number,
+  ): string | undefined | Promise<string | undefined> {
     const [low, high] = this.fingerprint(operationId);
     if (this.matches(low, high).length === 0) {
       this.add(low, high, batchOffset);
@@ -49,7 +53,13 @@ export class RecalledOperationLedger {
     return this.admitRecalled(operationId, operationHash, batchOffset, low, high);
   }
 
-  private async admitRecalled(operationId: string, operationHash: string, batchOffset: number, low: number, high: number): Promise<string | undefined> {
+  private async admitRecalled(
+    operationId: string,
+    operationHash: string,
+    batchOffset: number,
+    low: number,
+    high: number,
+  ): Promise<string | undefined> {
     for (const ref of this.matches(low, high)) {
       const offset = this.offsets.at(ref);
       const prior = await this.recall(offset);
@@ -58,7 +68,8 @@ export class RecalledOperationLedger {
         // The batch was verified when it was read: its bytes have been rewritten since.
         throw new BatchChangedError(this.file, offset);
       }
-      if (prior.operationId === operationId) return prior.operationHash === operationHash ? undefined : prior.operationHash;
+      if (prior.operationId === operationId)
+        return prior.operationHash === operationHash ? undefined : prior.operationHash;
     }
     this.add(low, high, batchOffset);
     return undefined;

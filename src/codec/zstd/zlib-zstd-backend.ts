@@ -20,7 +20,15 @@ interface ZlibZstd {
  */
 interface ZstdEngine {
   _handle?: {
-    writeSync(flush: number, input: Uint8Array, inOffset: number, inLength: number, out: Uint8Array, outOffset: number, outLength: number): void;
+    writeSync(
+      flush: number,
+      input: Uint8Array,
+      inOffset: number,
+      inLength: number,
+      out: Uint8Array,
+      outOffset: number,
+      outLength: number,
+    ): void;
     reset(): void;
     onerror: (message: string, errno: number, code?: string) => void;
   };
@@ -56,7 +64,9 @@ export function createZlibZstdBackend(options: ZlibZstdOptions = {}): ZstdBacken
     [c.ZSTD_c_contentSizeFlag!]: 1,
   };
   const decodeInto = options.reuseContext === false ? undefined : reusedDecoder(z as ZlibZstd);
-  const encode = (options.reuseContext === false ? undefined : reusedEncoder(z as ZlibZstd, params)) ?? ((raw: Uint8Array) => zstdCompressSync(raw, { params }));
+  const encode =
+    (options.reuseContext === false ? undefined : reusedEncoder(z as ZlibZstd, params)) ??
+    ((raw: Uint8Array) => zstdCompressSync(raw, { params }));
   return {
     name: 'node:zlib',
     compress: encode,
@@ -64,7 +74,8 @@ export function createZlibZstdBackend(options: ZlibZstdOptions = {}): ZstdBacken
       const end = zstdFrameEnd(frame);
       if (end === undefined) throw new Error('unexpected end of zstd frame');
       // Skippable frames may follow it; any other byte after it is damage.
-      if (skippableFramesEnd(frame, end) < frame.length) throw new Error(`${frame.length - end} bytes after the end of the zstd frame`);
+      if (skippableFramesEnd(frame, end) < frame.length)
+        throw new Error(`${frame.length - end} bytes after the end of the zstd frame`);
       if (decodeInto) {
         // One spare byte: content longer than rawSize fills it instead of being cut off unseen.
         const out = into ? into.subarray(0, rawSize + 1) : Buffer.allocUnsafe(rawSize + 1);
@@ -119,7 +130,10 @@ function reusedDecoder(z: ZlibZstd): ((frame: Uint8Array, out: Buffer) => number
 }
 
 const usable = (engine: ZstdEngine) =>
-  typeof engine._handle?.writeSync === 'function' && typeof engine._handle.reset === 'function' && engine._writeState instanceof Uint32Array && typeof engine._finishFlushFlag === 'number';
+  typeof engine._handle?.writeSync === 'function' &&
+  typeof engine._handle.reset === 'function' &&
+  engine._writeState instanceof Uint32Array &&
+  typeof engine._finishFlushFlag === 'number';
 
 /** zstd's ZSTD_COMPRESSBOUND: an output this large takes any input's frame in one call. */
 // Stryker disable next-line EqualityOperator,ArithmeticOperator: a larger output buffer for the encoder (at 128 KiB exactly both give the same bound): memory only

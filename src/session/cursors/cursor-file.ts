@@ -1,11 +1,23 @@
 import { constants } from 'node:fs';
 import { access, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { CursorMismatchError, fileSystemErrorOf, NotRegularFileError, onFileSystem, undefinedIfMissing } from '../../errors/index.js';
+import {
+  CursorMismatchError,
+  fileSystemErrorOf,
+  NotRegularFileError,
+  onFileSystem,
+  undefinedIfMissing,
+} from '../../errors/index.js';
 import { OUTPUT_FILE_MODE, writeFileAtomic } from '../../fs/atomic-write.js';
 import { checkFile, checkOutside, type ReadPaths } from '../../fs/path-kind.js';
 import { firstIssue } from '../reading/first-issue.js';
-import { AcceptedRecordsCursorSchema, olderRecordsCursor, type AcceptedRecordsCursor, type RecordsCursor, type RecordsSince } from './records-since.js';
+import {
+  AcceptedRecordsCursorSchema,
+  olderRecordsCursor,
+  type AcceptedRecordsCursor,
+  type RecordsCursor,
+  type RecordsSince,
+} from './records-since.js';
 
 /** A cursor is some 50 KB at most (records-since.ts): a file far larger is no cursor, and is not read whole. */
 const CURSOR_MAX_BYTES = 1024 * 1024;
@@ -24,7 +36,10 @@ export interface CursorFileOptions {
  * then not kept, every record would come again on the next run).
  */
 export async function* recordsSinceFile(
-  recordsSince: (cursor: AcceptedRecordsCursor | undefined, options: { cursorAtEnd: true }) => AsyncIterable<RecordsSince>,
+  recordsSince: (
+    cursor: AcceptedRecordsCursor | undefined,
+    options: { cursorAtEnd: true },
+  ) => AsyncIterable<RecordsSince>,
   file: string,
   reading: ReadPaths,
   options: CursorFileOptions = {},
@@ -47,7 +62,10 @@ export async function* recordsSinceFile(
   } catch (error) {
     // The cursor in the file does not fit this session's log: say which file to remove to start over.
     if (error instanceof CursorMismatchError && !error.message.includes(file)) {
-      throw new CursorMismatchError(`${error.message.replace(/; read the session again from the start$/, '')}; remove ${file} to read the session from the start`, error.data);
+      throw new CursorMismatchError(
+        `${error.message.replace(/; read the session again from the start$/, '')}; remove ${file} to read the session from the start`,
+        error.data,
+      );
     }
     throw error;
   } finally {
@@ -70,9 +88,16 @@ async function readCursorFile(path: string, shown: string): Promise<string | und
     const stats = await handle.stat().catch((error: unknown) => {
       throw fileSystemErrorOf(error, shown);
     });
-    if (!stats.isFile()) throw new NotRegularFileError(`${shown}: not a regular file, so it cannot be a cursor; name a file rxstore keeps the cursor in`, { file: shown });
+    if (!stats.isFile())
+      throw new NotRegularFileError(
+        `${shown}: not a regular file, so it cannot be a cursor; name a file rxstore keeps the cursor in`,
+        { file: shown },
+      );
     if (stats.size > CURSOR_MAX_BYTES) {
-      throw new CursorMismatchError(`${shown}: not a cursor rxstore wrote (${stats.size} bytes, a cursor is at most ${CURSOR_MAX_BYTES}); remove it to read the session from the start`, { file: shown });
+      throw new CursorMismatchError(
+        `${shown}: not a cursor rxstore wrote (${stats.size} bytes, a cursor is at most ${CURSOR_MAX_BYTES}); remove it to read the session from the start`,
+        { file: shown },
+      );
     }
     const bytes = Buffer.alloc(CURSOR_MAX_BYTES + 1);
     let length = 0;
@@ -82,7 +107,11 @@ async function readCursorFile(path: string, shown: string): Promise<string | und
       });
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length > CURSOR_MAX_BYTES) throw new CursorMismatchError(`${shown}: not a cursor rxstore wrote (more than ${CURSOR_MAX_BYTES} bytes); remove it to read the session from the start`, { file: shown });
+      if (length > CURSOR_MAX_BYTES)
+        throw new CursorMismatchError(
+          `${shown}: not a cursor rxstore wrote (more than ${CURSOR_MAX_BYTES} bytes); remove it to read the session from the start`,
+          { file: shown },
+        );
     }
     return bytes.subarray(0, length).toString('utf8');
   } finally {
@@ -96,12 +125,22 @@ function parseCursorFile(text: string, file: string): AcceptedRecordsCursor {
     json = JSON.parse(text);
   } catch {
     // JSON.parse's SyntaxError, its only error.
-    throw new CursorMismatchError(`not a cursor rxstore wrote (not JSON); it is left as it is: give --cursor a new file to read the session from the start`, { file });
+    throw new CursorMismatchError(
+      `not a cursor rxstore wrote (not JSON); it is left as it is: give --cursor a new file to read the session from the start`,
+      { file },
+    );
   }
   // Checked here too, not only by recordsSince, so that the refusal names the file it came from.
   const parsed = AcceptedRecordsCursorSchema.safeParse(json);
   if (parsed.success) return parsed.data;
   const older = olderRecordsCursor(json);
-  if (older) throw new CursorMismatchError(`${older}; remove ${file} to read the session from the start, and replace what was indexed of it`, { file });
-  throw new CursorMismatchError(`not a cursor rxstore wrote (${firstIssue(parsed.error)}); it is left as it is: give --cursor a new file to read the session from the start`, { file });
+  if (older)
+    throw new CursorMismatchError(
+      `${older}; remove ${file} to read the session from the start, and replace what was indexed of it`,
+      { file },
+    );
+  throw new CursorMismatchError(
+    `not a cursor rxstore wrote (${firstIssue(parsed.error)}); it is left as it is: give --cursor a new file to read the session from the start`,
+    { file },
+  );
 }

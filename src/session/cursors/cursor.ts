@@ -57,7 +57,10 @@ export class CursorMaker {
   /** Opens the log as the reader does: a FIFO or a device standing there is refused, never waited on. */
   static async open(sessionDir: string, sessionId: string): Promise<CursorMaker> {
     const log = join(sessionDir, SESSION_FILES.log);
-    const { handle } = await openRegularFile(log, () => new NotRegularFileError('not a regular file: a session\'s log is read from a file only', { file: log }));
+    const { handle } = await openRegularFile(
+      log,
+      () => new NotRegularFileError("not a regular file: a session's log is read from a file only", { file: log }),
+    );
     return new CursorMaker(handle, sessionId, log);
   }
 
@@ -126,31 +129,50 @@ export async function checkCursor(sessionDir: string, sessionId: string, given: 
  * synchronously: an indexer's re-run checks a cursor per session, and the promise API's round
  * trips per file were most of its time, for reads that take microseconds.
  */
-export async function checkCursorOnLog(sessionDir: string, sessionId: string, given: unknown): Promise<{ cursor: Cursor; logSize: number }> {
+export async function checkCursorOnLog(
+  sessionDir: string,
+  sessionId: string,
+  given: unknown,
+): Promise<{ cursor: Cursor; logSize: number }> {
   const logPath = join(sessionDir, SESSION_FILES.log);
   const parsed = CursorSchema.safeParse(given);
   if (!parsed.success) {
     // A records cursor holds a log cursor: say which to give rather than what its shape lacks.
     const recordsCursor = typeof given === 'object' && given !== null && 'log' in given && 'waiting' in given;
-    const why = recordsCursor ? 'a records cursor (recordsSince takes it; its `log` is the log cursor)' : firstIssue(parsed.error);
+    const why = recordsCursor
+      ? 'a records cursor (recordsSince takes it; its `log` is the log cursor)'
+      : firstIssue(parsed.error);
     throw new CursorMismatchError(`not a log cursor rxstore made: ${why}`, { file: logPath });
   }
   const cursor = parsed.data;
-  const fail = (why: string) => new CursorMismatchError(`the cursor does not fit this log: ${why}; read the session again from the start`, { file: logPath, offset: cursor.offset });
+  const fail = (why: string) =>
+    new CursorMismatchError(`the cursor does not fit this log: ${why}; read the session again from the start`, {
+      file: logPath,
+      offset: cursor.offset,
+    });
   if (cursor.sessionId !== sessionId) throw fail(`it was taken from session ${JSON.stringify(cursor.sessionId)}`);
   // One descriptor for every check: a log replaced meanwhile is judged whole, old or new, never half of each.
   const { size, prefix, window } = readCursorRanges(logPath, cursor.offset);
-  if (size < cursor.offset) throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
-  if (digestOf(prefix) !== cursor.prefixDigest || digestOf(window) !== cursor.anchorDigest) throw fail('the bytes before the offset changed (the log was rewritten)');
+  if (size < cursor.offset)
+    throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
+  if (digestOf(prefix) !== cursor.prefixDigest || digestOf(window) !== cursor.anchorDigest)
+    throw fail('the bytes before the offset changed (the log was rewritten)');
   const continues = cursor.offset === 0 ? 1 : sequenceAfterBatchEnd(window);
-  if (continues === undefined) throw fail(`offset ${cursor.offset} is not a batch boundary: the bytes before it do not end a batch/end frame`);
+  if (continues === undefined)
+    throw fail(`offset ${cursor.offset} is not a batch boundary: the bytes before it do not end a batch/end frame`);
   if (continues !== cursor.nextSequence) {
-    const why = cursor.offset === 0 ? 'a log starts at sequence 1' : `the batch before the offset ends at sequence ${continues - 1}`;
-    throw new CursorMismatchError(`the cursor does not fit this log: the log does not continue at sequence ${cursor.nextSequence} there (${why}); read the session again from the start`, {
-      file: logPath,
-      offset: cursor.offset,
-      sequence: cursor.nextSequence,
-    });
+    const why =
+      cursor.offset === 0
+        ? 'a log starts at sequence 1'
+        : `the batch before the offset ends at sequence ${continues - 1}`;
+    throw new CursorMismatchError(
+      `the cursor does not fit this log: the log does not continue at sequence ${cursor.nextSequence} there (${why}); read the session again from the start`,
+      {
+        file: logPath,
+        offset: cursor.offset,
+        sequence: cursor.nextSequence,
+      },
+    );
   }
   return { cursor, logSize: size };
 }
@@ -172,7 +194,11 @@ function readCursorRanges(logPath: string, offset: number): { size: number; pref
       // Stryker disable next-line ConditionalExpression: readSync of length 0 returns 0 (checked), the same as the guard
       return bytes.subarray(0, bytes.length === 0 ? 0 : readSync(fd, bytes, 0, bytes.length, start));
     };
-    return { size, prefix: read(0, Math.min(PREFIX_BYTES, offset)), window: read(Math.max(0, offset - ANCHOR_BYTES), offset) };
+    return {
+      size,
+      prefix: read(0, Math.min(PREFIX_BYTES, offset)),
+      window: read(Math.max(0, offset - ANCHOR_BYTES), offset),
+    };
   } catch (error) {
     throw fileSystemErrorOf(error, logPath);
   } finally {
@@ -196,7 +222,11 @@ function sequenceAfterBatchEnd(window: Buffer): number | undefined {
   // Stryker disable next-line EqualityOperator: a 12-byte window can only end a header-only frame, which holds no batch/end record
   if (window.length < FRAME_HEADER_BYTES) return undefined;
   // Only where the magic stands can a frame start: found by the native search, from the end back.
-  for (let start = window.lastIndexOf(FRAME_MAGIC, window.length - FRAME_HEADER_BYTES); start >= 0; start = start === 0 ? -1 : window.lastIndexOf(FRAME_MAGIC, start - 1)) {
+  for (
+    let start = window.lastIndexOf(FRAME_MAGIC, window.length - FRAME_HEADER_BYTES);
+    start >= 0;
+    start = start === 0 ? -1 : window.lastIndexOf(FRAME_MAGIC, start - 1)
+  ) {
     const header = parseFrameHeader(window, start);
     if (header.fault || start + header.frameBytes !== window.length) continue;
     const after = sequenceAfter(window.subarray(start));
@@ -213,7 +243,12 @@ function sequenceAfter(frameBytes: Buffer): number | undefined {
     if (!frame) return undefined;
     const record: unknown = parseGoJson(frame.raw);
     const end = V4RecordSchema.safeParse(record);
-    return end.success && end.data.recordType === 'batch/end' && end.data.firstSeq !== undefined && end.data.eventCount !== undefined ? end.data.firstSeq + end.data.eventCount : undefined;
+    return end.success &&
+      end.data.recordType === 'batch/end' &&
+      end.data.firstSeq !== undefined &&
+      end.data.eventCount !== undefined
+      ? end.data.firstSeq + end.data.eventCount
+      : undefined;
   } catch (error) {
     // Not a frame after all: bytes inside compressed data that look like a header.
     if (error instanceof DamagedStoreError || error instanceof SyntaxError) return undefined;

@@ -23,7 +23,11 @@ export interface FollowOptions {
  * an unfinished one, with the cursor after it. Woken by file-system notifications on the session
  * directory, with a polling fallback (or by polling alone); returns when the signal aborts.
  */
-export async function* followSession(sessionDir: string, sessionId: string, options: FollowOptions = {}): AsyncGenerator<{ batch: ResolvedBatch; cursor: Cursor }> {
+export async function* followSession(
+  sessionDir: string,
+  sessionId: string,
+  options: FollowOptions = {},
+): AsyncGenerator<{ batch: ResolvedBatch; cursor: Cursor }> {
   const { signal, pollMs = 1000, watch: useWatch = true } = options;
   let cursor = options.cursor;
   let wake: (() => void) | undefined;
@@ -63,7 +67,7 @@ export async function* followSession(sessionDir: string, sessionId: string, opti
       });
       wake = undefined;
     }
-  // Stryker disable next-line BlockStatement: a try/finally that closes a file or a watcher: what is left open does not change an answer, and the …
+    // Stryker disable next-line BlockStatement: a try/finally that closes a file or a watcher: what is left open does not change an answer, and the …
   } finally {
     watcher?.close();
     // Stryker disable next-line StringLiteral: an option of the file-system watcher or the abort listener: the watcher only wakes the loop early, which …

@@ -14,7 +14,12 @@ export const IdFilterSchema = z.object({
   /** How many ids were taken in. */
   count: z.number().int().nonnegative(),
   /** The filter's bits, base64; a power of two bits from `MIN_BITS` to `MAX_BITS`. */
-  bits: z.base64().refine((text) => isFilterSize(Buffer.byteLength(text, 'base64') * 8), 'not a filter size (a power of two bits from 1024 to 131072)'),
+  bits: z
+    .base64()
+    .refine(
+      (text) => isFilterSize(Buffer.byteLength(text, 'base64') * 8),
+      'not a filter size (a power of two bits from 1024 to 131072)',
+    ),
 });
 export type SavedIdFilter = z.infer<typeof IdFilterSchema>;
 
@@ -49,7 +54,13 @@ export class IdFilter {
   }
 
   static from(saved: SavedIdFilter, ordered: boolean, maxBits: number): IdFilter {
-    return new IdFilter(new Uint8Array(Buffer.from(saved.bits, 'base64')), saved.greatest ?? undefined, saved.count, ordered, maxBits);
+    return new IdFilter(
+      new Uint8Array(Buffer.from(saved.bits, 'base64')),
+      saved.greatest ?? undefined,
+      saved.count,
+      ordered,
+      maxBits,
+    );
   }
 
   /** Whether the id may have been taken in: false only when it certainly was not. */
@@ -82,7 +93,12 @@ export class IdFilter {
     this.shared = true;
     const { bits, greatest, count } = this;
     let saved: SavedIdFilter | undefined;
-    return () => (saved ??= { greatest: greatest ?? null, count, bits: Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength).toString('base64') });
+    return () =>
+      (saved ??= {
+        greatest: greatest ?? null,
+        count,
+        bits: Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength).toString('base64'),
+      });
   }
 }
 

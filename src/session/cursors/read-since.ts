@@ -33,8 +33,14 @@ export interface BatchSince {
  * continue at). A batch Reasonix would refuse (damaged bytes, a payload its decoder rejects)
  * throws its coded error after the batches before it.
  */
-export async function* batchesSince(sessionDir: string, sessionId: string, given?: unknown, options: ReadSinceOptions = {}): AsyncGenerator<BatchSince> {
-  for await (const { batch, cursor } of replayedBatchesSince(sessionDir, sessionId, given, options)) yield { batch, cursor };
+export async function* batchesSince(
+  sessionDir: string,
+  sessionId: string,
+  given?: unknown,
+  options: ReadSinceOptions = {},
+): AsyncGenerator<BatchSince> {
+  for await (const { batch, cursor } of replayedBatchesSince(sessionDir, sessionId, given, options))
+    yield { batch, cursor };
 }
 
 /** `batchesSince`, each batch with its replay on its own (which the check for a refused payload makes anyway). */
@@ -82,7 +88,11 @@ export async function* replayedBatchesSince(
       const { end, firstSeq, eventCount, writerGeneration } = batch.batch;
       yielded += 1;
       givenEnd = end;
-      yield { batch, replay, cursor: await maker.at({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }) };
+      yield {
+        batch,
+        replay,
+        cursor: await maker.at({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }),
+      };
     }
   } finally {
     // Stopped early (maxBatches, a consumer that breaks, an error): the log's reader closes its file now.
@@ -98,7 +108,12 @@ export async function* replayedBatchesSince(
  * 500 MiB for a first read of a 100 MiB session: payloads kept as bytes and parsed). To read a long log with memory bounded by its
  * largest batch, use `batchesSince`, or give `maxBatches` and go on from the cursor returned.
  */
-export async function readSince(sessionDir: string, sessionId: string, cursor?: unknown, options: ReadSinceOptions = {}): Promise<ReadSince> {
+export async function readSince(
+  sessionDir: string,
+  sessionId: string,
+  cursor?: unknown,
+  options: ReadSinceOptions = {},
+): Promise<ReadSince> {
   const batches: ResolvedBatch[] = [];
   let last: Cursor | undefined;
   for await (const item of batchesSince(sessionDir, sessionId, cursor, options)) {
@@ -108,5 +123,8 @@ export async function readSince(sessionDir: string, sessionId: string, cursor?: 
   if (last) return { batches, cursor: last };
   // Nothing new: the cursor stands, as `batchesSince` validated it.
   if (cursor !== undefined) return { batches, cursor: CursorSchema.parse(cursor) };
-  return { batches, cursor: await cursorAt(sessionDir, sessionId, { offset: 0, nextSequence: 1, writerGeneration: 0 }) };
+  return {
+    batches,
+    cursor: await cursorAt(sessionDir, sessionId, { offset: 0, nextSequence: 1, writerGeneration: 0 }),
+  };
 }

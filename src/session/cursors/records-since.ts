@@ -29,7 +29,14 @@ const PENDING_CHARACTERS = 32 * 1024;
 
 const PendingCallSchema = z.object({
   call: z.object({ id: z.string(), name: z.string(), arguments: z.string() }),
-  base: z.object({ key: z.string(), sessionId: z.string(), workspace: z.string().nullable(), title: z.string().nullable(), time: z.string(), messageId: z.string().optional() }),
+  base: z.object({
+    key: z.string(),
+    sessionId: z.string(),
+    workspace: z.string().nullable(),
+    title: z.string().nullable(),
+    time: z.string(),
+    messageId: z.string().optional(),
+  }),
   /** Its record is not given yet: it is, with the result, or as it stands when its turn or the read ends. */
   held: z.boolean(),
   /** An earlier message made a call with its id: its result may be a second one for that id, which the whole log judges. */
@@ -42,7 +49,10 @@ export interface SessionFields {
   title: string | null;
   workspace: string | null;
 }
-const SessionFieldsSchema: z.ZodType<SessionFields> = z.object({ title: z.string().nullable(), workspace: z.string().nullable() });
+const SessionFieldsSchema: z.ZodType<SessionFields> = z.object({
+  title: z.string().nullable(),
+  workspace: z.string().nullable(),
+});
 
 /**
  * Where an indexer stopped reading records: the log position (a `Cursor`), the session's title and
@@ -130,10 +140,20 @@ export async function* recordsSinceNamed(
   let named: string | null | undefined;
   let log: Cursor | undefined;
   let givenAt: Cursor | undefined = cursor?.log;
-  for await (const { batch, replay, cursor: after } of replayedBatchesSince(sessionDir, sessionId, cursor?.log, options)) {
+  for await (const { batch, replay, cursor: after } of replayedBatchesSince(
+    sessionDir,
+    sessionId,
+    cursor?.log,
+    options,
+  )) {
     if (named === undefined) named = await namedWorkspace();
     log = after;
-    const sessionChanged = reader.name({ workspace: named ?? replay.workspace ?? reader.fields.workspace, title: replay.title ?? reader.fields.title }) || (cursor === undefined && givenAt === undefined);
+    const sessionChanged =
+      reader.name({
+        workspace: named ?? replay.workspace ?? reader.fields.workspace,
+        title: replay.title ?? reader.fields.title,
+      }) ||
+      (cursor === undefined && givenAt === undefined);
     const records = await reader.read(batch, replay);
     if (records.length === 0 && !sessionChanged) continue;
     givenAt = log;
@@ -141,7 +161,8 @@ export async function* recordsSinceNamed(
   }
   // The read's end: a call still waiting is given as it stands, as `records()` gives it now.
   const flushed = reader.flush();
-  if (log && (flushed.length > 0 || (options.cursorAtEnd && givenAt !== log))) yield { records: flushed, cursor: reader.cursorAt(log) };
+  if (log && (flushed.length > 0 || (options.cursorAtEnd && givenAt !== log)))
+    yield { records: flushed, cursor: reader.cursorAt(log) };
 }
 
 /** What a read of records carries from batch to batch, and into its cursors. */
@@ -173,7 +194,12 @@ class RecordsReader {
 
   cursorAt(log: Cursor): RecordsCursor {
     const [ids, calls] = [this.ids.snapshot(), this.calls.snapshot()];
-    const cursor = { version: 3 as const, log, session: { ...this.fields }, pending: [...this.pending] } as RecordsCursor;
+    const cursor = {
+      version: 3 as const,
+      log,
+      session: { ...this.fields },
+      pending: [...this.pending],
+    } as RecordsCursor;
     // The filters' base64 is made only when the cursor is read (stored, or given back): a first read offers thousands.
     Object.defineProperty(cursor, 'ids', { get: ids, enumerable: true, configurable: true });
     Object.defineProperty(cursor, 'calls', { get: calls, enumerable: true, configurable: true });
@@ -208,7 +234,10 @@ class RecordsReader {
    * batches wrote in ways only the log before it tells (a retract, a message rewritten with calls,
    * a result for a call not waiting, an id that may be used again).
    */
-  private readLocally({ batch, payloads }: ResolvedBatch, replay: Projection): RecordChange[] | { whole: true; mayRepeat: boolean } {
+  private readLocally(
+    { batch, payloads }: ResolvedBatch,
+    replay: Projection,
+  ): RecordChange[] | { whole: true; mayRepeat: boolean } {
     const kinds = new Map(batch.events.map((event) => [event.seq, event.kind]));
     const counts = { complete: 0, upsert: 0, retract: 0, replace: 0 };
     batch.events.forEach((event, index) => {
@@ -216,7 +245,8 @@ class RecordsReader {
       else if (event.kind === 'message/upsert') counts.upsert += 1;
       else if (event.kind === 'message/retract') counts.retract += 1;
       // A replace whose payload the replay did not take leaves the transcript as it was.
-      else if ((event.kind === 'history/replace' || event.kind === 'legacy/import') && payloads[index] !== undefined) counts.replace += 1;
+      else if ((event.kind === 'history/replace' || event.kind === 'legacy/import') && payloads[index] !== undefined)
+        counts.replace += 1;
     });
     if (counts.retract > 0) return { whole: true, mayRepeat: false };
     const entries = keyedMessages(this.sessionId, replay.transcript);
@@ -226,19 +256,35 @@ class RecordsReader {
       this.knowOnly(entries);
       this.pending = [];
       this.pendingCharacters = 0;
-      for (const { calls } of pairedRecords(entries, this.context)) for (const { recorded, result } of calls) if (!result) this.wait(recorded, false, []);
+      for (const { calls } of pairedRecords(entries, this.context))
+        for (const { recorded, result } of calls) if (!result) this.wait(recorded, false, []);
       return [{ type: 'removed', key: sessionKey(this.sessionId), sessionId: this.sessionId }, ...records];
     }
     // Each event that writes a message left one entry: an upsert of a message this batch wrote first is not told apart from a rewrite.
-    const written = entries.filter(({ seq }) => kinds.get(seq) === 'message/complete' || kinds.get(seq) === 'message/upsert');
-    if (written.length !== entries.length || written.length !== counts.complete + counts.upsert) return { whole: true, mayRepeat: true };
+    const written = entries.filter(
+      ({ seq }) => kinds.get(seq) === 'message/complete' || kinds.get(seq) === 'message/upsert',
+    );
+    if (written.length !== entries.length || written.length !== counts.complete + counts.upsert)
+      return { whole: true, mayRepeat: true };
     const upserted = (seq: number) => kinds.get(seq) === 'message/upsert';
     // A message/complete of an id that may be used already may be refused; an upsert of a message with calls or of a result may move what results pair with.
-    if (entries.some(({ message, seq }) => message.id !== undefined && this.ids.mayHold(message.id) && (!upserted(seq) || (message.tool_calls ?? []).length > 0 || message.role === 'tool'))) {
+    if (
+      entries.some(
+        ({ message, seq }) =>
+          message.id !== undefined &&
+          this.ids.mayHold(message.id) &&
+          (!upserted(seq) || (message.tool_calls ?? []).length > 0 || message.role === 'tool'),
+      )
+    ) {
       return { whole: true, mayRepeat: true };
     }
     // A call id made before: its result may be a second one for it.
-    if (entries.some(({ message }) => (message.tool_calls ?? []).some((call) => this.calls.mayHold(flatToolCall(call).id)))) return { whole: true, mayRepeat: true };
+    if (
+      entries.some(({ message }) =>
+        (message.tool_calls ?? []).some((call) => this.calls.mayHold(flatToolCall(call).id)),
+      )
+    )
+      return { whole: true, mayRepeat: true };
     // The results this batch writes must each complete a call waiting, or one this batch wrote before them.
     const waiting = this.pending.map((item) => ({ id: item.call.id, repeated: item.repeated === true }));
     for (const { message } of entries) {
@@ -263,7 +309,10 @@ class RecordsReader {
       const callId = answers(message);
       if (callId !== undefined) {
         // Checked above: a call waits for it.
-        const [item] = this.pending.splice(this.pending.findIndex((item) => item.call.id === callId), 1);
+        const [item] = this.pending.splice(
+          this.pending.findIndex((item) => item.call.id === callId),
+          1,
+        );
         this.pendingCharacters -= sizeOf(item!);
         const record = recordOfCall(item!, message);
         if (record) changes.push(record);
@@ -281,10 +330,18 @@ class RecordsReader {
 
   /** A call waits for its result; past the bounds the oldest is given as it stands and waits no more. */
   private wait(call: RecordedCall, held: boolean, changes: RecordChange[], repeated = false): void {
-    const item: PendingCall = { call: call.call, base: call.base, held, ...(repeated ? { repeated: true as const } : {}) };
+    const item: PendingCall = {
+      call: call.call,
+      base: call.base,
+      held,
+      ...(repeated ? { repeated: true as const } : {}),
+    };
     this.pending.push(item);
     this.pendingCharacters += sizeOf(item);
-    while (this.pending.length > MAX_PENDING || (this.pendingCharacters > PENDING_CHARACTERS && this.pending.length > 0)) {
+    while (
+      this.pending.length > MAX_PENDING ||
+      (this.pendingCharacters > PENDING_CHARACTERS && this.pending.length > 0)
+    ) {
       const oldest = this.pending.shift()!;
       this.pendingCharacters -= sizeOf(oldest);
       if (!oldest.held) continue;
@@ -311,15 +368,18 @@ class RecordsReader {
       const { batch: each, payloads, payloadBytes } = item.value;
       if (each.offset === batch.offset) {
         before = this.recordsOf(projection);
-        for (const { message } of projection.transcript) for (const call of message.tool_calls ?? []) callsBefore.add(flatToolCall(call).id);
+        for (const { message } of projection.transcript)
+          for (const call of message.tool_calls ?? []) callsBefore.add(flatToolCall(call).id);
       }
       each.events.forEach((event, index) => projection.apply(each, event, payloads[index], payloadBytes[index]));
       if (each.offset === batch.offset) break;
     }
     if (!before) throw new Error(`the batch at ${batch.offset} was not found again in the log`);
     const after = this.recordsOf(projection);
-    for (const key of before.keys()) if (!after.has(key)) changes.push({ type: 'removed', key, sessionId: this.sessionId });
-    for (const [key, record] of after) if (JSON.stringify(record) !== JSON.stringify(before.get(key))) changes.push(record);
+    for (const key of before.keys())
+      if (!after.has(key)) changes.push({ type: 'removed', key, sessionId: this.sessionId });
+    for (const [key, record] of after)
+      if (JSON.stringify(record) !== JSON.stringify(before.get(key))) changes.push(record);
     // From here the batches after it go on from the whole transcript: its ids, and the calls this batch wrote that no result answers.
     const entries = keyedMessages(this.sessionId, projection.transcript);
     this.knowOnly(entries);
@@ -335,7 +395,12 @@ class RecordsReader {
         this.wait(recorded, true, changes, callsBefore.has(recorded.call.id));
       }
     }
-    return changes.filter((change) => change.type === 'removed' || !held.has(change.key) || !this.pending.some((item) => item.held && item.base.key === change.key));
+    return changes.filter(
+      (change) =>
+        change.type === 'removed' ||
+        !held.has(change.key) ||
+        !this.pending.some((item) => item.held && item.base.key === change.key),
+    );
     return changes;
   }
 
@@ -350,7 +415,12 @@ class RecordsReader {
   }
 
   private recordsOf(projection: Projection): Map<string, IndexRecord> {
-    return new Map(indexRecords(keyedMessages(this.sessionId, projection.transcript), this.context).map((record) => [record.key, record]));
+    return new Map(
+      indexRecords(keyedMessages(this.sessionId, projection.transcript), this.context).map((record) => [
+        record.key,
+        record,
+      ]),
+    );
   }
 }
 
@@ -396,13 +466,20 @@ function parseRecordsCursor(given: unknown): RecordsCursor {
   const parsed = RecordsCursorSchema.safeParse(given);
   if (parsed.success) return parsed.data;
   const older = olderRecordsCursor(given);
-  if (older) throw new CursorMismatchError(`${older}; read the session again from the start (no cursor) and replace what was indexed of it`, {});
+  if (older)
+    throw new CursorMismatchError(
+      `${older}; read the session again from the start (no cursor) and replace what was indexed of it`,
+      {},
+    );
   throw new CursorMismatchError(`not a records cursor rxstore made: ${firstIssue(parsed.error)}`, {});
 }
 
 /** What a records cursor of an earlier version is, in words; undefined for anything else. */
 export function olderRecordsCursor(given: unknown): string | undefined {
-  const version = typeof given === 'object' && given !== null && 'version' in given ? (given as { version: unknown }).version : undefined;
+  const version =
+    typeof given === 'object' && given !== null && 'version' in given
+      ? (given as { version: unknown }).version
+      : undefined;
   if (version !== 1 && version !== 2) return undefined;
   return `a version ${version} records cursor, from an earlier rxstore: the records it gave have no keys, so they cannot be replaced or removed by key`;
 }

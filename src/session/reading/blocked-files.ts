@@ -32,16 +32,23 @@ export async function blockedFiles(sessionDir: string): Promise<BlockedFile[]> {
       loop = true;
       return undefined;
     });
-    if (!target) found.push({ file: lock, why: `${loop ? 'a symlink loop (too many links)' : 'a symlink to nothing'}: Reasonix cannot resolve its writer lock` });
-    else if (target.isDirectory()) found.push({ file: lock, why: 'a symlink to a directory: Reasonix cannot take its writer lock' });
-  } else if (lockEntry?.isDirectory()) found.push({ file: lock, why: 'a directory: Reasonix cannot take its writer lock' });
+    if (!target)
+      found.push({
+        file: lock,
+        why: `${loop ? 'a symlink loop (too many links)' : 'a symlink to nothing'}: Reasonix cannot resolve its writer lock`,
+      });
+    else if (target.isDirectory())
+      found.push({ file: lock, why: 'a symlink to a directory: Reasonix cannot take its writer lock' });
+  } else if (lockEntry?.isDirectory())
+    found.push({ file: lock, why: 'a directory: Reasonix cannot take its writer lock' });
   const ownership = ownershipLockPath(dirname(sessionDir), basename(sessionDir));
   if ((await lstat(ownership).catch((error: unknown) => undefinedIfMissing(error, ownership)))?.isDirectory()) {
     found.push({ file: ownership, why: 'a directory: Reasonix cannot take its ownership lock' });
   }
   const identity = join(sessionDir, SESSION_FILES.identity);
   const identityEntry = await lstat(identity).catch((error: unknown) => undefinedIfMissing(error, identity));
-  if (identityEntry?.isDirectory()) found.push({ file: identity, why: 'a directory: Reasonix cannot write the storage identity over it' });
+  if (identityEntry?.isDirectory())
+    found.push({ file: identity, why: 'a directory: Reasonix cannot write the storage identity over it' });
   else if (identityEntry && (await waitsForever(identity))) {
     // Reasonix opens the identity to read it (measured with 1.38.11).
     found.push({ file: identity, why: 'a FIFO, socket or endless device: Reasonix waits forever reading it' });
@@ -66,34 +73,55 @@ export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]
   const dirWritable = await mayUse(sessionDir, constants.W_OK | constants.X_OK);
   if (lockExists && !(await mayUse(lock, constants.R_OK | constants.W_OK))) {
     const what = (await mayUse(lock, constants.R_OK)) ? 'not writable' : 'not readable';
-    found.push({ file: lock, why: `${what} by this user (permission denied): Reasonix, run by this user, cannot take its writer lock` });
+    found.push({
+      file: lock,
+      why: `${what} by this user (permission denied): Reasonix, run by this user, cannot take its writer lock`,
+    });
   }
   if (!dirWritable) {
-    found.push({ file: sessionDir, why: 'not writable by this user (permission denied): Reasonix, run by this user, writes the manifest and its locks there when it opens the session' });
+    found.push({
+      file: sessionDir,
+      why: 'not writable by this user (permission denied): Reasonix, run by this user, writes the manifest and its locks there when it opens the session',
+    });
   }
   const ownershipExists = await present(ownership);
   const store = dirname(sessionDir);
-  const ownershipWritable = ownershipExists ? await mayUse(ownership, constants.R_OK | constants.W_OK) : await mayUse(store, constants.W_OK | constants.X_OK);
+  const ownershipWritable = ownershipExists
+    ? await mayUse(ownership, constants.R_OK | constants.W_OK)
+    : await mayUse(store, constants.W_OK | constants.X_OK);
   if (!ownershipWritable) {
-    found.push({ file: ownershipExists ? ownership : store, why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot take the store\'s ownership lock of the session' });
+    found.push({
+      file: ownershipExists ? ownership : store,
+      why: "not writable by this user (permission denied): Reasonix, run by this user, cannot take the store's ownership lock of the session",
+    });
   }
   // Reasonix opens its recovery cache of the session when there is one: a checkpoint in it that it may not
   // open it replaces, and a folder it may only read it takes, but a folder it may not read stops it
   // (`open …/recovery-v1.bolt: permission denied`).
   const cache = recoveryCacheDir(sessionDir, basename(sessionDir));
   if ((await present(cache)) && !(await mayUse(cache, constants.R_OK | constants.X_OK))) {
-    found.push({ file: cache, why: 'not readable by this user (permission denied): Reasonix, run by this user, cannot open its recovery checkpoint of the session' });
+    found.push({
+      file: cache,
+      why: 'not readable by this user (permission denied): Reasonix, run by this user, cannot open its recovery checkpoint of the session',
+    });
   }
   // The log it opens for appending.
   const log = join(sessionDir, SESSION_FILES.log);
   if ((await present(log)) && !(await mayUse(log, constants.R_OK | constants.W_OK))) {
-    found.push({ file: log, why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot open the log to append to it' });
+    found.push({
+      file: log,
+      why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot open the log to append to it',
+    });
   }
   return found;
 }
 
 /** Whether something stands at the path (a link included); any doubt says no: the reads that need it decide. */
-const present = (path: string) => lstat(path).then(() => true, () => false);
+const present = (path: string) =>
+  lstat(path).then(
+    () => true,
+    () => false,
+  );
 
 /** Whether this process may use the path so (`access(2)`); a permission or a read-only file system says no, and anything else is not this check's to judge. */
 async function mayUse(path: string, mode: number): Promise<boolean> {

@@ -53,7 +53,12 @@ function metaAt(bytes: Buffer, offset: number): Meta | string {
   if (bytes.readBigUInt64LE(at + 56) !== fnv1a64(bytes.subarray(at, at + 56))) return 'checksum does not match';
   const pageSize = bytes.readUInt32LE(at + 8);
   if (pageSize < 1024 || (pageSize & (pageSize - 1)) !== 0) return `page size ${pageSize}`;
-  return { pageSize, root: bytes.readBigUInt64LE(at + 16), pages: bytes.readBigUInt64LE(at + 40), txid: bytes.readBigUInt64LE(at + 48) };
+  return {
+    pageSize,
+    root: bytes.readBigUInt64LE(at + 16),
+    pages: bytes.readBigUInt64LE(at + 40),
+    txid: bytes.readBigUInt64LE(at + 48),
+  };
 }
 
 /** Every page reachable from the root bucket, each checked as bbolt checks a page it reads. */
@@ -81,7 +86,8 @@ function walk(bytes: Buffer, meta: Meta): string | undefined {
 function readPage(page: Buffer, id: bigint | string, stack: bigint[]): string | undefined {
   const flags = page.readUInt16LE(8);
   const count = page.readUInt16LE(10);
-  if (flags !== BRANCH && flags !== LEAF) return `page ${id} has flags 0x${flags.toString(16)}, neither a branch nor a leaf`;
+  if (flags !== BRANCH && flags !== LEAF)
+    return `page ${id} has flags 0x${flags.toString(16)}, neither a branch nor a leaf`;
   if (PAGE_HEADER + count * ELEMENT > page.length) return `page ${id} holds more elements than fit in it`;
   for (let index = 0; index < count; index += 1) {
     const element = PAGE_HEADER + index * ELEMENT;

@@ -10,6 +10,8 @@ import { SESSION_FILES } from './session-files.js';
  * A stream of batches checks it first: a log in a session Reasonix refuses gives no batch, whatever it holds.
  */
 export async function directoryRefusal(sessionDir: string): Promise<RxError | undefined> {
-  const refusal = (await readSessionDirectory(sessionDir)).problems.find((problem) => problem.severity === 'error') ?? (await logFile(join(sessionDir, SESSION_FILES.log))).problem;
+  const refusal =
+    (await readSessionDirectory(sessionDir)).problems.find((problem) => problem.severity === 'error') ??
+    (await logFile(join(sessionDir, SESSION_FILES.log))).problem;
   return refusal && errorFromProblem(refusal);
 }

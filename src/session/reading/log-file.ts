@@ -7,7 +7,9 @@ import { undefinedIfMissing, type Problem } from '../../errors/index.js';
  * regular file). Followed if a symlink, as Reasonix opens the log by its path: a link to nothing is a
  * missing log.
  */
-export async function logFile(logPath: string): Promise<{ stats: Stats; problem?: undefined } | { stats?: undefined; problem: Problem }> {
+export async function logFile(
+  logPath: string,
+): Promise<{ stats: Stats; problem?: undefined } | { stats?: undefined; problem: Problem }> {
   const stats = await stat(logPath).catch((error: unknown) => undefinedIfMissing(error, logPath));
   if (stats?.isFile()) return { stats };
   const message = stats ? 'events.frames is not a regular file' : 'events.frames is missing';

@@ -38,7 +38,11 @@ export const ManifestSchema = goStruct(
   'keep',
 ).transform((manifest) => {
   const { source, ...rest } = manifest;
-  const zeros = { schemaVersion: manifest.schemaVersion ?? 0, codec: manifest.codec ?? '', sessionId: manifest.sessionId ?? '' };
+  const zeros = {
+    schemaVersion: manifest.schemaVersion ?? 0,
+    codec: manifest.codec ?? '',
+    sessionId: manifest.sessionId ?? '',
+  };
   // A nil source is no source.
   return { ...rest, ...zeros, ...(source ? { source } : {}) };
 });

@@ -28,7 +28,8 @@ export async function logIdentity(logPath: string): Promise<{ size: number; modT
   const handle = await open(logPath, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stats = await handle.stat({ bigint: true });
-    if (!stats.isFile()) throw new RefusedAsDamagedError('RX_LOG_MISSING', 'events.frames is not a regular file', { file: logPath });
+    if (!stats.isFile())
+      throw new RefusedAsDamagedError('RX_LOG_MISSING', 'events.frames is not a regular file', { file: logPath });
     const size = Number(stats.size);
     const hash = createHash('sha256').update(`${size}:${stats.mtimeNs}:`);
     hash.update(await readRange(handle, 0, Math.min(size, EDGE_BYTES)));

@@ -39,7 +39,11 @@ export function readSessionEvents(sessionDir: string, options: ReadEventsOptions
  * (`readSession`) takes a worker for a long log; a stream of what is new takes none, as starting one
  * would delay its first item.
  */
-export async function* readSessionEventsOn(thread: LogReadingThread, sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<SessionLogItem> {
+export async function* readSessionEventsOn(
+  thread: LogReadingThread,
+  sessionDir: string,
+  options: ReadEventsOptions = {},
+): AsyncGenerator<SessionLogItem> {
   const logPath = join(sessionDir, SESSION_FILES.log);
   const content = options.content ?? (await sessionContentStore(sessionDir));
   for await (const item of readLogBatches(logPath, options, thread)) {
@@ -49,12 +53,18 @@ export async function* readSessionEventsOn(thread: LogReadingThread, sessionDir:
 }
 
 /** A committed batch of the log at `logPath` with each event's payload read (payloadRefs through `content`) and parsed. */
-export async function resolveBatch(batch: CommittedBatch, content: ContentStore, logPath: string): Promise<ResolvedBatch> {
+export async function resolveBatch(
+  batch: CommittedBatch,
+  content: ContentStore,
+  logPath: string,
+): Promise<ResolvedBatch> {
   const payloads: unknown[] = [];
   const payloadBytes: (Buffer | undefined)[] = [];
   for (const event of batch.events) {
     // Inline payloads (nearly all) are at hand: only a payloadRef waits on the content store.
-    const bytes = event.payloadRef ? await readReferencedPayload(event, event.payloadRef, content, logPath) : event.payload;
+    const bytes = event.payloadRef
+      ? await readReferencedPayload(event, event.payloadRef, content, logPath)
+      : event.payload;
     payloadBytes.push(bytes);
     payloads.push(parsePayload(bytes));
   }
@@ -62,7 +72,12 @@ export async function resolveBatch(batch: CommittedBatch, content: ContentStore,
 }
 
 /** The bytes an event's payloadRef names, with a missing or wrong object named as Reasonix names it. */
-async function readReferencedPayload(event: StoredEvent, ref: PayloadRef, content: ContentStore, logPath: string): Promise<Buffer> {
+async function readReferencedPayload(
+  event: StoredEvent,
+  ref: PayloadRef,
+  content: ContentStore,
+  logPath: string,
+): Promise<Buffer> {
   try {
     return await content.read(ref);
   } catch (error) {
@@ -88,7 +103,7 @@ function parsePayload(bytes: Buffer | undefined): unknown {
   if (!bytes || bytes.length === 0) return undefined;
   try {
     return parseGoJson(bytes);
-  // Stryker disable next-line BlockStatement: an empty catch block returns undefined too
+    // Stryker disable next-line BlockStatement: an empty catch block returns undefined too
   } catch {
     // JSON.parse's SyntaxError, its only error: the payload is not JSON, which the projection judges.
     return undefined;

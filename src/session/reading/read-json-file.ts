@@ -33,7 +33,11 @@ const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
  * a metadata file takes microseconds, while the promise API's four thread-pool round trips per
  * file were most of the time of listing two thousand sessions.
  */
-export async function readJsonFile<S extends z.ZodType>(path: string, schema: S, wholeNumbers?: WholeNumberFields): Promise<JsonFileResult<z.infer<S>>> {
+export async function readJsonFile<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  wholeNumbers?: WholeNumberFields,
+): Promise<JsonFileResult<z.infer<S>>> {
   // A missing file (a sessions-v4 session has no header.json) is told by a stat that makes no error:
   // a failed open makes one, and listing thousands of sessions made thousands.
   // Stryker disable next-line ConditionalExpression: speed only: the open then fails with ENOENT/ENOTDIR, which also answers missing
@@ -45,7 +49,8 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S,
     try {
       const stats = fstatSync(fd);
       if (!stats.isFile()) return { state: 'invalid', reason: 'not a regular file' };
-      if (stats.size > MAX_JSON_FILE_BYTES) return { state: 'invalid', reason: `${stats.size} bytes, larger than any metadata file` };
+      if (stats.size > MAX_JSON_FILE_BYTES)
+        return { state: 'invalid', reason: `${stats.size} bytes, larger than any metadata file` };
       // Stryker disable next-line StringLiteral: readFileSync gives a Buffer
       text = readFileSync(fd, 'utf8');
     } finally {
@@ -60,7 +65,8 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S,
     return { state: 'unreadable', error: new FileSystemError(error, path) };
   }
   // JSON.parse's own words for it show the invisible character itself.
-  if (text.startsWith('\ufeff')) return { state: 'invalid', reason: "starts with a byte-order mark (U+FEFF), which Reasonix's JSON reader refuses" };
+  if (text.startsWith('\ufeff'))
+    return { state: 'invalid', reason: "starts with a byte-order mark (U+FEFF), which Reasonix's JSON reader refuses" };
   let json: unknown;
   try {
     // As Go reads it: past 10,000 levels of nesting is refused, and the error quotes nothing of the file.

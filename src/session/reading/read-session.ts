@@ -3,7 +3,16 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { TornTail } from '../../codec/batch.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
-import { errorFromProblem, fileSystemErrorOf, isSessionVerdict, LogCutWhileReadError, problemFromError, undefinedIfMissing, type Problem, type RxError } from '../../errors/index.js';
+import {
+  errorFromProblem,
+  fileSystemErrorOf,
+  isSessionVerdict,
+  LogCutWhileReadError,
+  problemFromError,
+  undefinedIfMissing,
+  type Problem,
+  type RxError,
+} from '../../errors/index.js';
 import type { Header } from './header.js';
 import type { Manifest } from './manifest.js';
 import { logIdentity, OffsetIndexSchema } from './offset-index.js';
@@ -17,7 +26,13 @@ import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 import { writerLockHolder } from './writer-locks.js';
 import { readSessionDirectory } from './session-directory.js';
 import { logFile } from './log-file.js';
-import { MAX_CHECKPOINT_BYTES, queryCacheFiles, recoveryCacheAhead, recoveryCacheDamage, recoveryCheckpoint } from './recovery-cache.js';
+import {
+  MAX_CHECKPOINT_BYTES,
+  queryCacheFiles,
+  recoveryCacheAhead,
+  recoveryCacheDamage,
+  recoveryCheckpoint,
+} from './recovery-cache.js';
 import { waitsForever } from '../../fs/waits-forever.js';
 
 /**
@@ -99,11 +114,17 @@ export async function readSession(dir: string, options: ReadSessionOptions = {})
 }
 
 /** One read of the session, and whether its log was cut under it. */
-async function readSessionOnce(dir: string, options: ReadSessionOptions): Promise<{ read: SessionRead; cutWhileRead: boolean }> {
+async function readSessionOnce(
+  dir: string,
+  options: ReadSessionOptions,
+): Promise<{ read: SessionRead; cutWhileRead: boolean }> {
   const id = basename(dir);
   const problems: Problem[] = [];
   // Stryker disable next-line StringLiteral: keep "" behaves as whole (only summary and index are looked at)
-  const projection = new Projection({ keep: options.keep ?? (options.retainContent === false ? 'summary' : 'whole'), previews: options.previews ?? false });
+  const projection = new Projection({
+    keep: options.keep ?? (options.retainContent === false ? 'summary' : 'whole'),
+    previews: options.previews ?? false,
+  });
   const read: SessionRead = {
     dir,
     id,
@@ -203,7 +224,15 @@ async function readSessionOnce(dir: string, options: ReadSessionOptions): Promis
     }
     if (read.status === 'ok' || read.status === 'torn-tail') {
       const checkpoint = recoveryCheckpoint(dir, id);
-      const ahead = checkpoint && (await recoveryCacheAhead(dir, id, checkpoint, read.lastSequence, projection.openTurns().map((turn) => turn.turnId)));
+      const ahead =
+        checkpoint &&
+        (await recoveryCacheAhead(
+          dir,
+          id,
+          checkpoint,
+          read.lastSequence,
+          projection.openTurns().map((turn) => turn.turnId),
+        ));
       if (ahead) {
         refuse({
           code: 'RX_RECOVERY_CACHE_AHEAD',
@@ -235,13 +264,15 @@ async function readSessionOnce(dir: string, options: ReadSessionOptions): Promis
         });
       }
     }
-    const turn = read.status === 'ok' || read.status === 'torn-tail' ? newTurnProblem(projection.newTurn, logPath) : undefined;
+    const turn =
+      read.status === 'ok' || read.status === 'torn-tail' ? newTurnProblem(projection.newTurn, logPath) : undefined;
     if (turn) {
       problems.push(turn);
       read.status = 'turn-refused';
     }
     // An identity Reasonix cannot replace is refused below, not noted as one it will mint again.
-    const noteOnBlocked = (problem: Omit<Problem, 'severity'>) => (blocked.some(({ file }) => file === problem.data.file) ? undefined : note(problem));
+    const noteOnBlocked = (problem: Omit<Problem, 'severity'>) =>
+      blocked.some(({ file }) => file === problem.data.file) ? undefined : note(problem);
     if (options.caches ?? true) await checkCaches(dir, id, logPath, logStats.size, noteOnBlocked);
   }
 
@@ -257,7 +288,11 @@ async function readSessionOnce(dir: string, options: ReadSessionOptions): Promis
   const holder = await writerLockHolder(dir);
   if (holder) {
     read.openBy = holder;
-    warn({ code: 'RX_OPEN_IN_REASONIX', message: 'open in a running Reasonix: its writer lock is held; the log may grow while you read it', data: { file: holder } });
+    warn({
+      code: 'RX_OPEN_IN_REASONIX',
+      message: 'open in a running Reasonix: its writer lock is held; the log may grow while you read it',
+      data: { file: holder },
+    });
   }
   return { read, cutWhileRead };
 }
@@ -276,24 +311,56 @@ async function checkCaches(
   const identityPath = join(dir, SESSION_FILES.identity);
   // Caches Reasonix rebuilds: one this user may not read is one Reasonix, run by this user, replaces.
   const identity = await readJsonFile(identityPath, StorageIdentitySchema);
-  if (identity.state === 'unreadable') note({ code: 'RX_IDENTITY_STALE', message: `storage identity cannot be read (${identity.error.message}); Reasonix will mint a new one`, data: { file: identityPath } });
-  else if (identity.state === 'invalid') note({ code: 'RX_IDENTITY_STALE', message: `storage identity is not valid (${identity.reason}); Reasonix will mint a new one`, data: { file: identityPath } });
+  if (identity.state === 'unreadable')
+    note({
+      code: 'RX_IDENTITY_STALE',
+      message: `storage identity cannot be read (${identity.error.message}); Reasonix will mint a new one`,
+      data: { file: identityPath },
+    });
+  else if (identity.state === 'invalid')
+    note({
+      code: 'RX_IDENTITY_STALE',
+      message: `storage identity is not valid (${identity.reason}); Reasonix will mint a new one`,
+      data: { file: identityPath },
+    });
   else if (identity.state === 'ok') {
     const prefix = await logPrefixDigest(logPath);
     if (identity.value.sessionId !== id || identity.value.logPrefixDigest !== prefix) {
-      note({ code: 'RX_IDENTITY_STALE', message: 'storage identity does not match this log; Reasonix will mint a new one and drop its caches', data: { file: identityPath } });
+      note({
+        code: 'RX_IDENTITY_STALE',
+        message: 'storage identity does not match this log; Reasonix will mint a new one and drop its caches',
+        data: { file: identityPath },
+      });
     }
   }
   const indexPath = join(dir, SESSION_FILES.offsetIndex);
   const index = await readJsonFile(indexPath, OffsetIndexSchema);
-  if (index.state === 'unreadable') note({ code: 'RX_OFFSET_INDEX_STALE', message: `offset index cannot be read (${index.error.message}); it is a cache and will be rebuilt`, data: { file: indexPath } });
-  else if (index.state === 'invalid') note({ code: 'RX_OFFSET_INDEX_STALE', message: `offset index is not valid (${index.reason}); it is a cache and will be rebuilt`, data: { file: indexPath } });
+  if (index.state === 'unreadable')
+    note({
+      code: 'RX_OFFSET_INDEX_STALE',
+      message: `offset index cannot be read (${index.error.message}); it is a cache and will be rebuilt`,
+      data: { file: indexPath },
+    });
+  else if (index.state === 'invalid')
+    note({
+      code: 'RX_OFFSET_INDEX_STALE',
+      message: `offset index is not valid (${index.reason}); it is a cache and will be rebuilt`,
+      data: { file: indexPath },
+    });
   else if (index.state === 'ok') {
     const actual = await logIdentity(logPath);
     // The mtime in nanoseconds does not fit a double: compare the digits as written.
     const writtenModTime = /"logModTimeNs":(-?\d+)/.exec(index.text)?.[1];
-    if (index.value.logSize !== logSize || writtenModTime !== String(actual.modTimeNs) || index.value.logIdentity !== actual.identity) {
-      note({ code: 'RX_OFFSET_INDEX_STALE', message: 'offset index is stale (the log changed since it was written); it is a cache and will be rebuilt', data: { file: indexPath } });
+    if (
+      index.value.logSize !== logSize ||
+      writtenModTime !== String(actual.modTimeNs) ||
+      index.value.logIdentity !== actual.identity
+    ) {
+      note({
+        code: 'RX_OFFSET_INDEX_STALE',
+        message: 'offset index is stale (the log changed since it was written); it is a cache and will be rebuilt',
+        data: { file: indexPath },
+      });
     }
   }
 }
@@ -303,7 +370,9 @@ async function checkCaches(
  * (or a transcript's `.jsonl.meta` `workspace_root`), else the `Current workspace: "<root>"` line
  * of the latest host session-context message.
  */
-export function workspaceOf(read: Pick<SessionRead, 'header' | 'projection' | 'declaredWorkspace'>): string | undefined {
+export function workspaceOf(
+  read: Pick<SessionRead, 'header' | 'projection' | 'declaredWorkspace'>,
+): string | undefined {
   if (read.header?.cwd) return read.header.cwd;
   if (read.declaredWorkspace) return read.declaredWorkspace;
   return read.projection.workspace;

@@ -42,7 +42,13 @@ export function recoveryCacheDir(sessionDir: string, id: string): string {
  * with (test/recovery-cache-matches-reasonix). Undefined when there is no such cache, or it is not ahead.
  */
 // Stryker disable next-line ArrayDeclaration: the default list of open turns: every caller passes one
-export async function recoveryCacheAhead(sessionDir: string, id: string, checkpoint: Checkpoint, lastSequence: number, openTurns: readonly string[] = []): Promise<RecoveryCacheAhead | undefined> {
+export async function recoveryCacheAhead(
+  sessionDir: string,
+  id: string,
+  checkpoint: Checkpoint,
+  lastSequence: number,
+  openTurns: readonly string[] = [],
+): Promise<RecoveryCacheAhead | undefined> {
   const cache = recoveryCacheDir(sessionDir, id);
   // A cache this user may not read is not one rxstore can judge.
   const recent = await readJsonFile(join(cache, 'recent-v1.json'), RecentSnapshotSchema);
@@ -50,18 +56,33 @@ export async function recoveryCacheAhead(sessionDir: string, id: string, checkpo
   // After Reasonix has refused such a log once, `recent-v1.json` matches the log again while the checkpoint
   // still holds the operation that finalized a turn the log leaves open: Reasonix finalizes it again on
   // open, under the same operation id, and refuses. The ids are stored as they are, as bbolt keys.
-  const finalized = recent.value.durableSequence > lastSequence ? undefined : openTurns.map((turn) => `turn-finalize:${turn}`).find((key) => checkpoint.bytes?.includes(key));
+  const finalized =
+    recent.value.durableSequence > lastSequence
+      ? undefined
+      : openTurns.map((turn) => `turn-finalize:${turn}`).find((key) => checkpoint.bytes?.includes(key));
   if (recent.value.durableSequence <= lastSequence && finalized === undefined) return undefined;
   // A missing or stale identity makes Reasonix mint a new generation, which retires the cache.
   const identity = await readJsonFile(join(sessionDir, SESSION_FILES.identity), StorageIdentitySchema);
-  if (identity.state !== 'ok' || identity.value.sessionId !== id || identity.value.generation !== recent.value.storageGeneration) return undefined;
+  if (
+    identity.state !== 'ok' ||
+    identity.value.sessionId !== id ||
+    identity.value.generation !== recent.value.storageGeneration
+  )
+    return undefined;
   if (identity.value.logPrefixDigest !== (await logPrefixDigest(join(sessionDir, SESSION_FILES.log)))) return undefined;
-  const holds = finalized === undefined ? `the session up to sequence ${recent.value.durableSequence}, past this log's last (${lastSequence})` : `the operation ${JSON.stringify(finalized)} that ended a turn this log leaves open`;
+  const holds =
+    finalized === undefined
+      ? `the session up to sequence ${recent.value.durableSequence}, past this log's last (${lastSequence})`
+      : `the operation ${JSON.stringify(finalized)} that ended a turn this log leaves open`;
   return { cache, holds };
 }
 
 /** The refusals of a session that `rxstore repair` answers by clearing the caches (Reasonix rebuilds them from the log). */
-export const CACHE_REFUSALS: ReadonlySet<string> = new Set(['RX_RECOVERY_CACHE_AHEAD', 'RX_RECOVERY_CACHE_DAMAGED', 'RX_QUERY_CACHE_BLOCKED']);
+export const CACHE_REFUSALS: ReadonlySet<string> = new Set([
+  'RX_RECOVERY_CACHE_AHEAD',
+  'RX_RECOVERY_CACHE_DAMAGED',
+  'RX_QUERY_CACHE_BLOCKED',
+]);
 
 /** The files of Reasonix's query cache of the session it reads when it opens the session (measured with 1.38.11). */
 export function queryCacheFiles(sessionDir: string, id: string): string[] {
@@ -100,7 +121,9 @@ export function recoveryCheckpoint(sessionDir: string, id: string): Checkpoint |
     }
   })();
   const size = stats?.isFile() ? stats.size : undefined;
-  return size !== undefined && size > MAX_CHECKPOINT_BYTES ? { path, bytes: undefined, tooLarge: size } : { path, bytes: undefined };
+  return size !== undefined && size > MAX_CHECKPOINT_BYTES
+    ? { path, bytes: undefined, tooLarge: size }
+    : { path, bytes: undefined };
 }
 
 /**

@@ -26,5 +26,9 @@ export function ownershipLockPath(storeDir: string, sessionId: string): string {
  * directory, the content store its payloadRefs resolve in (the store's shared one) and its outer lock.
  */
 export function sessionReadPaths(dir: string): ReadPaths {
-  return { name: `the session ${dir}`, dirs: [dir, contentRootFor(dir)], files: [ownershipLockPath(dirname(dir), basename(dir))] };
+  return {
+    name: `the session ${dir}`,
+    dirs: [dir, contentRootFor(dir)],
+    files: [ownershipLockPath(dirname(dir), basename(dir))],
+  };
 }

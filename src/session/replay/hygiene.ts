@@ -56,36 +56,84 @@ export function checkHygiene(projection: Projection, options: HygieneOptions = {
       const callId = transcript.callId(call.idRef);
       // Reasonix's transcript gate refuses to resume a message that makes two calls with one id.
       if (callId !== '' && callsHere.has(callId)) {
-        findings.push({ code: 'RX_DUPLICATE_CALL_ID', severity: 'warning', message: `tool call ${callId} (${call.name}) comes twice in one message`, ...id });
+        findings.push({
+          code: 'RX_DUPLICATE_CALL_ID',
+          severity: 'warning',
+          message: `tool call ${callId} (${call.name}) comes twice in one message`,
+          ...id,
+        });
       }
       callsHere.add(callId);
-      if (call.name.trim() === '') findings.push({ code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: `tool call ${callId || '(no id)'} has an empty name`, ...id });
+      if (call.name.trim() === '')
+        findings.push({
+          code: 'RX_EMPTY_TOOL_NAME',
+          severity: 'warning',
+          message: `tool call ${callId || '(no id)'} has an empty name`,
+          ...id,
+        });
       // Stryker disable next-line EqualityOperator: a message's sequence is never that of a turn/start event, the only sequences openFrom gives
-      if (answered[call.idRef] !== 1 && transcript.seq(at) < cutFrom) findings.push({ code: 'RX_DANGLING_TOOL_CALL', severity: 'warning', message: `tool call ${callId || '(no id)'} (${call.name}) has no tool result`, ...id });
+      if (answered[call.idRef] !== 1 && transcript.seq(at) < cutFrom)
+        findings.push({
+          code: 'RX_DANGLING_TOOL_CALL',
+          severity: 'warning',
+          message: `tool call ${callId || '(no id)'} (${call.name}) has no tool result`,
+          ...id,
+        });
       // Reasonix's transcript gate refuses to resume a call whose arguments are not a JSON object, empty ones included.
       if (call.arguments !== 'object') {
-        const what = call.arguments === 'none' ? 'empty arguments, not a JSON object' : 'arguments that are not a complete JSON object';
-        findings.push({ code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: `tool call ${callId || '(no id)'} (${call.name}) has ${what}`, ...id });
+        const what =
+          call.arguments === 'none'
+            ? 'empty arguments, not a JSON object'
+            : 'arguments that are not a complete JSON object';
+        findings.push({
+          code: 'RX_TRUNCATED_ARGUMENTS',
+          severity: 'warning',
+          message: `tool call ${callId || '(no id)'} (${call.name}) has ${what}`,
+          ...id,
+        });
       }
     }
     if (transcript.pruned(at)) {
-      findings.push({ code: 'RX_PRUNED_TOOL_RESULT', severity: 'note', message: `tool result ${transcript.answeredCall(at)} was pruned by an older Reasonix`, ...id });
+      findings.push({
+        code: 'RX_PRUNED_TOOL_RESULT',
+        severity: 'note',
+        message: `tool result ${transcript.answeredCall(at)} was pruned by an older Reasonix`,
+        ...id,
+      });
     }
   }
   if (transcript.length > 0 && transcript.role(0) !== 'system') {
-    findings.push({ code: 'RX_NO_SYSTEM_MESSAGE', severity: 'warning', message: 'the session has no leading system message: Reasonix resumes it without a system prompt and refuses to snapshot it' });
+    findings.push({
+      code: 'RX_NO_SYSTEM_MESSAGE',
+      severity: 'warning',
+      message:
+        'the session has no leading system message: Reasonix resumes it without a system prompt and refuses to snapshot it',
+    });
   }
   const interruptedTurns: string[] = [];
   for (const turn of projection.turns.values()) {
     // Open at a cut by damage: a consequence of the cut, not a finding.
     if (turn.status === 'completed' || (options.cutByDamage && turn.status === 'in_progress')) continue;
     interruptedTurns.push(turn.turnId);
-    findings.push({ code: 'RX_INTERRUPTED_TURN', severity: 'warning', message: `turn ${turn.turnId} ${turn.status === 'in_progress' ? 'never ended' : `ended ${turn.status}`}` });
+    findings.push({
+      code: 'RX_INTERRUPTED_TURN',
+      severity: 'warning',
+      message: `turn ${turn.turnId} ${turn.status === 'in_progress' ? 'never ended' : `ended ${turn.status}`}`,
+    });
   }
   for (const seq of projection.compactions) {
-    findings.push({ code: 'RX_COMPACTED', severity: 'note', message: `compaction checkpoint at sequence ${seq}: the model is sent a summary, the transcript keeps every message` });
+    findings.push({
+      code: 'RX_COMPACTED',
+      severity: 'note',
+      message: `compaction checkpoint at sequence ${seq}: the model is sent a summary, the transcript keeps every message`,
+    });
   }
   let hasContent = false;
   for (let at = 0; at < transcript.length && !hasContent; at += 1) hasContent = transcript.role(at) !== 'system';
-  return { findings: promoteWarnings(findings, options.strict), hasContent, compactions: [...projection.compactions], interruptedTurns };
+  return {
+    findings: promoteWarnings(findings, options.strict),
+    hasContent,
+    compactions: [...projection.compactions],
+    interruptedTurns,
+  };
 }

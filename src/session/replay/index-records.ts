@@ -52,18 +52,19 @@ export interface ToolOutcome {
 export type IndexRecord =
   | (RecordBase & { type: 'message'; role: 'user' | 'assistant'; text: string })
   | (RecordBase & ToolOutcome & { type: 'command'; tool: string; callId: string; command: string; output: string })
-  | (RecordBase & ToolOutcome & {
-      type: 'file';
-      tool: string;
-      callId: string;
-      action: 'read' | 'write' | 'edit' | 'notebook-edit' | 'delete-range' | 'delete-symbol' | 'move';
-      path: string;
-      /** Edits: the span replaced and what replaced it. */
-      edits?: { old: string; new: string }[];
-      /** delete_range: the lines removed, read from the unified diff in its result. */
-      removedLines?: string[];
-      destination?: string;
-    })
+  | (RecordBase &
+      ToolOutcome & {
+        type: 'file';
+        tool: string;
+        callId: string;
+        action: 'read' | 'write' | 'edit' | 'notebook-edit' | 'delete-range' | 'delete-symbol' | 'move';
+        path: string;
+        /** Edits: the span replaced and what replaced it. */
+        edits?: { old: string; new: string }[];
+        /** delete_range: the lines removed, read from the unified diff in its result. */
+        removedLines?: string[];
+        destination?: string;
+      })
   /** Any other tool's call: its arguments as the model wrote them (JSON) and its result's text. */
   | (RecordBase & ToolOutcome & { type: 'call'; tool: string; callId: string; arguments: string; output: string });
 
@@ -71,8 +72,8 @@ const SHELL_TOOLS = new Set(['bash', 'pwsh', 'powershell']);
 
 type Args = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
-const firstText = (args: Args, ...names: string[]) => names.map((name) => text(args[name])).find((value) => value !== '') ?? '';
-
+const firstText = (args: Args, ...names: string[]) =>
+  names.map((name) => text(args[name])).find((value) => value !== '') ?? '';
 
 /** A tool result that reports failure: its execution state, or the error text Reasonix writes. */
 function failed(result: Message | undefined): boolean {
@@ -117,8 +118,14 @@ export interface RecordedCall {
 const part = (text: string) => encodeURIComponent(text);
 
 /** The key of a session's message: by its id, else by the event that wrote it and its place among that event's messages. */
-export function messageKey(sessionId: string, message: Pick<Message, 'id'>, place: { seq: number; ordinal: number }): string {
-  return message.id !== undefined ? `${part(sessionId)}/m/${part(message.id)}` : `${part(sessionId)}/at/${place.seq}.${place.ordinal}`;
+export function messageKey(
+  sessionId: string,
+  message: Pick<Message, 'id'>,
+  place: { seq: number; ordinal: number },
+): string {
+  return message.id !== undefined
+    ? `${part(sessionId)}/m/${part(message.id)}`
+    : `${part(sessionId)}/at/${place.seq}.${place.ordinal}`;
 }
 
 /** The key that stands for the whole session: a `removed` record with it takes every record of the session. */
@@ -141,9 +148,17 @@ export interface KeyedMessage {
 }
 
 /** What a message says (its record, when it is indexed) and the tool calls it makes, each with its key. */
-export function recordsOfMessage({ message, time, key }: KeyedMessage, context: RecordContext): { said: IndexRecord | undefined; calls: RecordedCall[] } {
+export function recordsOfMessage(
+  { message, time, key }: KeyedMessage,
+  context: RecordContext,
+): { said: IndexRecord | undefined; calls: RecordedCall[] } {
   if (message.local_only || message.origin === 'host') return { said: undefined, calls: [] };
-  const base: RecordBase = { key, ...context, time: new Date(time).toISOString(), ...(message.id ? { messageId: message.id } : {}) };
+  const base: RecordBase = {
+    key,
+    ...context,
+    time: new Date(time).toISOString(),
+    ...(message.id ? { messageId: message.id } : {}),
+  };
   let said: IndexRecord | undefined;
   if (message.role === 'user' || message.role === 'assistant') {
     const text = messageText(message);
@@ -171,7 +186,10 @@ export function answers(message: Message): string | undefined {
  */
 export function recordOfCall({ call, base }: RecordedCall, result: Message | undefined): IndexRecord | undefined {
   const args: Args = parseJsonObject(call.arguments) ?? {};
-  const file = (action: Extract<IndexRecord, { type: 'file' }>['action'], extra: Partial<Extract<IndexRecord, { type: 'file' }>> = {}): IndexRecord => ({
+  const file = (
+    action: Extract<IndexRecord, { type: 'file' }>['action'],
+    extra: Partial<Extract<IndexRecord, { type: 'file' }>> = {},
+  ): IndexRecord => ({
     ...base,
     type: 'file',
     tool: call.name,
@@ -200,11 +218,23 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
     case 'delete_symbol':
       return file('delete-symbol');
     case 'move_file':
-      return file('move', { path: firstText(args, 'source', 'from', 'path'), destination: firstText(args, 'destination', 'to', 'target') });
+      return file('move', {
+        path: firstText(args, 'source', 'from', 'path'),
+        destination: firstText(args, 'destination', 'to', 'target'),
+      });
     default:
       // A call without a name is nothing Reasonix could have run.
       if (call.name === '') return undefined;
-      if (!SHELL_TOOLS.has(call.name)) return { ...base, type: 'call', tool: call.name, callId: call.id, arguments: call.arguments, ...outcomeOf(result), output: result ? messageText(result) : '' };
+      if (!SHELL_TOOLS.has(call.name))
+        return {
+          ...base,
+          type: 'call',
+          tool: call.name,
+          callId: call.id,
+          arguments: call.arguments,
+          ...outcomeOf(result),
+          output: result ? messageText(result) : '',
+        };
       return {
         ...base,
         type: 'command',
@@ -222,7 +252,10 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
  * wrote it and its place among that event's messages without an id: no later event moves it (an
  * upsert or a retract by id never touches it; a retract of '' or a replace takes them all).
  */
-export function keyedMessages(sessionId: string, entries: readonly { message: Message; seq: number; batchTime: number }[]): (KeyedMessage & { seq: number })[] {
+export function keyedMessages(
+  sessionId: string,
+  entries: readonly { message: Message; seq: number; batchTime: number }[],
+): (KeyedMessage & { seq: number })[] {
   return withKeys(
     sessionId,
     entries.map(({ message, seq, batchTime }) => ({ message, seq, time: recordTime(message, batchTime) })),
@@ -230,7 +263,10 @@ export function keyedMessages(sessionId: string, entries: readonly { message: Me
 }
 
 /** Entries with their keys: those that have one keep it. */
-function withKeys(sessionId: string, entries: readonly (TimedMessage & { key?: string })[]): (KeyedMessage & { seq: number })[] {
+function withKeys(
+  sessionId: string,
+  entries: readonly (TimedMessage & { key?: string })[],
+): (KeyedMessage & { seq: number })[] {
   const withoutId = new Map<number, number>();
   return entries.map((entry) => {
     let ordinal = 0;
@@ -238,7 +274,12 @@ function withKeys(sessionId: string, entries: readonly (TimedMessage & { key?: s
       ordinal = withoutId.get(entry.seq) ?? 0;
       withoutId.set(entry.seq, ordinal + 1);
     }
-    return { message: entry.message, seq: entry.seq, time: entry.time, key: entry.key ?? messageKey(sessionId, entry.message, { seq: entry.seq, ordinal }) };
+    return {
+      message: entry.message,
+      seq: entry.seq,
+      time: entry.time,
+      key: entry.key ?? messageKey(sessionId, entry.message, { seq: entry.seq, ordinal }),
+    };
   });
 }
 
@@ -252,7 +293,11 @@ function withKeys(sessionId: string, entries: readonly (TimedMessage & { key?: s
  * time records have: createdAt, else the commit time). Past `unansweredFrom`, a call with no result
  * is left out: reading stopped at damage inside its turn, and its result may lie past it.
  */
-export function indexRecords(given: readonly (TimedMessage & { key?: string })[], context: RecordContext, options: { unansweredFrom?: number } = {}): IndexRecord[] {
+export function indexRecords(
+  given: readonly (TimedMessage & { key?: string })[],
+  context: RecordContext,
+  options: { unansweredFrom?: number } = {},
+): IndexRecord[] {
   const transcript = withKeys(context.sessionId, given);
   const records: IndexRecord[] = [];
   for (const { said, calls, seq } of pairedRecords(transcript, context)) {
@@ -290,6 +335,10 @@ export function pairedRecords(
   };
   return transcript.map((entry, at) => {
     const { said, calls } = recordsOfMessage(entry, context);
-    return { said, seq: entry.seq, calls: calls.map((recorded) => ({ recorded, result: resultAfter(recorded.call.id, at) })) };
+    return {
+      said,
+      seq: entry.seq,
+      calls: calls.map((recorded) => ({ recorded, result: resultAfter(recorded.call.id, at) })),
+    };
   });
 }

@@ -93,13 +93,20 @@ export function inspectReport(read: SessionRead, store: string, options: Inspect
 function newTurnFacts(read: SessionRead): InspectReport['newTurn'] {
   if (read.status === 'damaged' || read.status === 'unsupported') return null;
   const verdict = read.projection.newTurn;
-  return verdict.accepted ? { accepted: true, reason: null, message: null } : { accepted: false, reason: verdict.reason, message: verdict.index ?? null };
+  return verdict.accepted
+    ? { accepted: true, reason: null, message: null }
+    : { accepted: false, reason: verdict.reason, message: verdict.index ?? null };
 }
 
 function reported(problem: Problem): ReportedProblem {
   const { file, offset, line } = problem.data;
   // Stryker disable next-line ConditionalExpression: every problem a session or transcript reader reports names its file: no input leaves file undefined
-  return { ...problem, ...(file !== undefined ? { file } : {}), ...(offset !== undefined ? { offset } : {}), ...(line !== undefined ? { line } : {}) };
+  return {
+    ...problem,
+    ...(file !== undefined ? { file } : {}),
+    ...(offset !== undefined ? { offset } : {}),
+    ...(line !== undefined ? { line } : {}),
+  };
 }
 
 function tornTailFacts(tail: TornTail | null): InspectReport['tornTail'] {

@@ -24,8 +24,18 @@ export function summaryOf(message: Message): Message {
     ...(raw_content ? { raw_content: prefixOf(raw_content) } : {}),
     content: typeof content === 'string' ? prefixOf(content) : content,
     ...(message.tool_calls
-      // Stryker disable next-line StringLiteral: arguments that are none: neither '' nor the mutant's text is a JSON object
-      ? { tool_calls: message.tool_calls.map((call) => ({ id: call.id, name: call.name ?? call.function?.name, arguments: isJsonObjectText(call.arguments ?? call.function?.arguments ?? '') ? '{}' : (call.arguments ?? call.function?.arguments ?? '') === '' ? '' : 'not an object' })) }
+      ? // Stryker disable next-line StringLiteral: arguments that are none: neither '' nor the mutant's text is a JSON object
+        {
+          tool_calls: message.tool_calls.map((call) => ({
+            id: call.id,
+            name: call.name ?? call.function?.name,
+            arguments: isJsonObjectText(call.arguments ?? call.function?.arguments ?? '')
+              ? '{}'
+              : (call.arguments ?? call.function?.arguments ?? '') === ''
+                ? ''
+                : 'not an object',
+          })),
+        }
       : {}),
   };
 }

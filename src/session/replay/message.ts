@@ -77,8 +77,10 @@ export function flatToolCall(call: ToolCall): { id: string; name: string; argume
 export function parseJsonObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  // Stryker disable next-line BlockStatement: an empty catch returns undefined as the original does
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+    // Stryker disable next-line BlockStatement: an empty catch returns undefined as the original does
   } catch {
     // JSON.parse's SyntaxError, its only error: not JSON, so not a complete object.
     return undefined;

@@ -28,7 +28,10 @@ export class ModelList {
 
   /** Every message as kept (whole or summarised); only for a list that keeps them. */
   get messages(): readonly Message[] {
-    if (!this.kept) throw new Error("this replay kept only an index of the messages: read the session with keep 'whole' or 'summary'");
+    if (!this.kept)
+      throw new Error(
+        "this replay kept only an index of the messages: read the session with keep 'whole' or 'summary'",
+      );
     return this.kept;
   }
 
@@ -65,7 +68,9 @@ export class ModelList {
     const ref = message.id === undefined ? -1 : this.messageIds.find(message.id);
     let at = -1;
     // Stryker disable next-line ConditionalExpression: the transcript interns the id before the model list looks it up, so the ref is never -1
-    if (ref >= 0) for (let index = 0; index < this.idRefs.length && at < 0; index += 1) if (this.idRefs.at(index) === ref) at = index;
+    if (ref >= 0)
+      for (let index = 0; index < this.idRefs.length && at < 0; index += 1)
+        if (this.idRefs.at(index) === ref) at = index;
     if (message.local_only) {
       // Stryker disable next-line ConditionalExpression: removing where index === -1 removes nothing
       if (at >= 0) this.removeWhere((index) => index === at);

@@ -1,9 +1,23 @@
 import { z } from 'zod';
-import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../../codec/go-json/go-decode.js';
+import {
+  goBool,
+  goInt,
+  goObject,
+  goPointer,
+  goRaw,
+  goSlice,
+  goString,
+  goStruct,
+  goUint,
+} from '../../codec/go-json/go-decode.js';
 import { MessageSchema, type Message } from './message.js';
 import { StrictMessageSchema } from './strict-message.js';
 import { parseGoJson } from '../../codec/go-json/go-text.js';
-import { wholeNumberFieldsOf, wholeNumberRefusalOfDecoded, type WholeNumberFields } from '../../codec/go-json/go-number-literals.js';
+import {
+  wholeNumberFieldsOf,
+  wholeNumberRefusalOfDecoded,
+  type WholeNumberFields,
+} from '../../codec/go-json/go-number-literals.js';
 
 // Loose: the strict decoding has judged the range already.
 const uint = z.number();
@@ -15,14 +29,22 @@ const uint = z.number();
  */
 function looseShapes<M extends z.ZodType<Message, unknown>>(message: M) {
   const messages = z.array(message);
-  const historyReplace = z.looseObject({ messages, reason: z.string().optional(), sourceSequences: z.array(uint).nullable().optional() });
+  const historyReplace = z.looseObject({
+    messages,
+    reason: z.string().optional(),
+    sourceSequences: z.array(uint).nullable().optional(),
+  });
   return {
     'message/complete': z.looseObject({ message }),
     'message/upsert': z.looseObject({ message }),
     'message/retract': z.looseObject({ messageIds: z.array(z.string()), reason: z.string().optional() }),
     'history/replace': historyReplace,
     'model/context-replace': historyReplace,
-    compaction: z.looseObject({ messages, trigger: z.string().optional(), sourceSequences: z.array(uint).nullable().optional() }),
+    compaction: z.looseObject({
+      messages,
+      trigger: z.string().optional(),
+      sourceSequences: z.array(uint).nullable().optional(),
+    }),
     'legacy/import': z.looseObject({
       source: z.record(z.string(), z.unknown()).optional(),
       messages,
@@ -44,10 +66,12 @@ export const PayloadSchemas = looseShapes(MessageSchema);
  * filled in. Checking it field by field again took half the time of replaying a long history.
  */
 // Stryker disable next-line ConditionalExpression: the Go-compatible decoder before it gives an object for every message, or refuses the payload
-const DecodedMessageSchema = z.custom<Message>((value) => typeof value === 'object' && value !== null).transform((message) => {
-  message.role ??= '';
-  return message;
-});
+const DecodedMessageSchema = z
+  .custom<Message>((value) => typeof value === 'object' && value !== null)
+  .transform((message) => {
+    message.role ??= '';
+    return message;
+  });
 /** `PayloadSchemas` for payloads `decodePayload` accepted: their messages are not checked a second time. */
 export const DecodedPayloadSchemas = looseShapes(DecodedMessageSchema);
 export type ReplayedKind = keyof typeof PayloadSchemas;
@@ -123,12 +147,26 @@ export const StrictPayloadSchemas = {
   'session/title': struct({ title: goString }),
   'session/config': struct({ modelRef: goString, modelIdentity: goString }),
   'turn/end': struct({ status: goString }),
-  'assistant/attempt': struct({ id: goString, messageId: goString, action: goString, attempt: goInt, max: goInt, reason: goString }),
+  'assistant/attempt': struct({
+    id: goString,
+    messageId: goString,
+    action: goString,
+    attempt: goInt,
+    max: goInt,
+    reason: goString,
+  }),
   'step/start': struct({ id: goString, status: goString }),
   'step/end': struct({ id: goString, status: goString }),
   'tool/call': struct(toolFields),
   'tool/start': struct({ id: goString, name: goString }),
-  'tool/result': struct({ ...toolFields, error: goString, output: goString, state: goString, todos: goSlice(todo), todoWritten: goBool }),
+  'tool/result': struct({
+    ...toolFields,
+    error: goString,
+    output: goString,
+    state: goString,
+    todos: goSlice(todo),
+    todoWritten: goBool,
+  }),
   'todo/write': struct({ todos: goSlice(todo) }),
   'interaction/created': struct({
     id: goString,
@@ -156,8 +194,10 @@ const TERMINAL_INTERACTION = new Set(['answered', 'rejected', 'cancelled', 'unav
 
 /** The checks Reasonix makes after decoding (projection.go); each returns why it refuses, if it does. */
 const CHECKS: Partial<Record<keyof typeof StrictPayloadSchemas, (value: Value) => string | undefined>> = {
-  'message/complete': (value) => (text((value.message as Value | undefined)?.id) === '' ? 'the message is missing or has no id' : undefined),
-  'message/upsert': (value) => (text((value.message as Value | undefined)?.id) === '' ? 'the message is missing or has no id' : undefined),
+  'message/complete': (value) =>
+    text((value.message as Value | undefined)?.id) === '' ? 'the message is missing or has no id' : undefined,
+  'message/upsert': (value) =>
+    text((value.message as Value | undefined)?.id) === '' ? 'the message is missing or has no id' : undefined,
   'message/retract': (value) => {
     const ids = (value.messageIds as unknown[] | null | undefined) ?? [];
     if (ids.length === 0) return 'empty messageIds';
@@ -173,9 +213,16 @@ const CHECKS: Partial<Record<keyof typeof StrictPayloadSchemas, (value: Value) =
   compaction: (value) => (has(value.messages) ? undefined : 'messages is missing'),
   'legacy/import': (value) => (has(value.messages) ? undefined : 'messages is missing'),
   'session/config': (value) => (text(value.modelRef).trim() === '' ? 'modelRef is blank' : undefined),
-  'turn/end': (value) => (TERMINAL_TURN.has(text(value.status)) ? undefined : `status ${JSON.stringify(text(value.status))} is not completed, failed or interrupted`),
+  'turn/end': (value) =>
+    TERMINAL_TURN.has(text(value.status))
+      ? undefined
+      : `status ${JSON.stringify(text(value.status))} is not completed, failed or interrupted`,
   'assistant/attempt': (value) =>
-    text(value.id) === '' ? 'id is empty' : ATTEMPT_ACTIONS.has(text(value.action)) ? undefined : `action ${JSON.stringify(text(value.action))} is not begin, discard or commit`,
+    text(value.id) === ''
+      ? 'id is empty'
+      : ATTEMPT_ACTIONS.has(text(value.action))
+        ? undefined
+        : `action ${JSON.stringify(text(value.action))} is not begin, discard or commit`,
   'step/start': (value) => (text(value.id) === '' ? 'id is empty' : undefined),
   'step/end': (value) => (text(value.id) === '' ? 'id is empty' : undefined),
   'tool/call': (value) => (text(value.id) === '' || text(value.name) === '' ? 'id or name is empty' : undefined),
@@ -188,19 +235,28 @@ const CHECKS: Partial<Record<keyof typeof StrictPayloadSchemas, (value: Value) =
       // Stryker disable next-line OptionalChaining: a todo that is null is decoded as an empty one, never null (now a rule Reasonix judges)
       const content = text(item?.content);
       // Stryker disable next-line MethodExpression: a content of only spaces fails the trim test that follows anyway
-      if (content.trim() === '' || content.trim() !== content || seen.has(content)) return `todos[${index}].content is invalid`;
+      if (content.trim() === '' || content.trim() !== content || seen.has(content))
+        return `todos[${index}].content is invalid`;
       seen.add(content);
       // Stryker disable next-line OptionalChaining: a null item is refused by the content test first
       if (!TODO_STATUSES.has(text(item?.status))) return `todos[${index}].status is invalid`;
     }
     return undefined;
   },
-  'interaction/created': (value) => (text(value.id) === '' || !['', 'pending'].includes(text(value.state)) ? 'id is empty or state is not pending' : undefined),
-  'interaction/resolved': (value) => (text(value.id) !== '' && TERMINAL_INTERACTION.has(text(value.state)) ? undefined : 'id is empty or state is not answered, rejected, cancelled or unavailable'),
+  'interaction/created': (value) =>
+    text(value.id) === '' || !['', 'pending'].includes(text(value.state))
+      ? 'id is empty or state is not pending'
+      : undefined,
+  'interaction/resolved': (value) =>
+    text(value.id) !== '' && TERMINAL_INTERACTION.has(text(value.state))
+      ? undefined
+      : 'id is empty or state is not answered, rejected, cancelled or unavailable',
 };
 
 /** Each kind's integer fields, which Go refuses written as `1.0` or `1e0` (docs/format.md §7.2). */
-const PAYLOAD_WHOLE_NUMBERS = Object.fromEntries(Object.entries(StrictPayloadSchemas).map(([kind, schema]) => [kind, wholeNumberFieldsOf(schema)])) as Record<keyof typeof StrictPayloadSchemas, WholeNumberFields>;
+const PAYLOAD_WHOLE_NUMBERS = Object.fromEntries(
+  Object.entries(StrictPayloadSchemas).map(([kind, schema]) => [kind, wholeNumberFieldsOf(schema)]),
+) as Record<keyof typeof StrictPayloadSchemas, WholeNumberFields>;
 
 /** `submission/accepted` (read even when optional): its own receipt decoder, with its own message. */
 const SubmissionReceiptSchema = struct({
@@ -228,11 +284,15 @@ function describe(error: z.ZodError): string {
   // Stryker disable next-line StringLiteral,ConditionalExpression: a zod failure always has a first issue
   if (!issue) return 'invalid payload';
   const path = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys') return `unknown field ${JSON.stringify(issue.keys[0])}${path ? ` in ${path}` : ''}`;
+  if (issue.code === 'unrecognized_keys')
+    return `unknown field ${JSON.stringify(issue.keys[0])}${path ? ` in ${path}` : ''}`;
   return `${path ? `${path}: ` : ''}${issue.message}`;
 }
 
-function parseJson(bytes: Buffer | undefined, parsed?: unknown): { ok: true; value: unknown } | { ok: false; reason: string } {
+function parseJson(
+  bytes: Buffer | undefined,
+  parsed?: unknown,
+): { ok: true; value: unknown } | { ok: false; reason: string } {
   if (parsed !== undefined) return { ok: true, value: parsed };
   if (!bytes || bytes.length === 0) return { ok: false, reason: 'unexpected EOF' };
   try {
@@ -253,7 +313,9 @@ export function decodePayload(kind: string, bytes: Buffer | undefined, parsed?: 
   if (kind === 'plan/state' || kind === 'goal/state') {
     const json = parseJson(bytes, parsed);
     const isObject = json.ok && typeof json.value === 'object' && json.value !== null && !Array.isArray(json.value);
-    return isObject ? { state: 'ok', value: json.ok ? json.value : undefined } : { state: 'refused', reason: 'not a JSON object', damaged: true };
+    return isObject
+      ? { state: 'ok', value: json.ok ? json.value : undefined }
+      : { state: 'refused', reason: 'not a JSON object', damaged: true };
   }
   if (kind === 'diagnostic') {
     if (!bytes || bytes.length === 0) return { state: 'ok', value: undefined };
@@ -264,9 +326,12 @@ export function decodePayload(kind: string, bytes: Buffer | undefined, parsed?: 
     const json = parseJson(bytes, parsed);
     if (!json.ok) return { state: 'refused', reason: json.reason, damaged: false };
     const receipt = SubmissionReceiptSchema.safeParse(json.value);
-    if (!receipt.success) return { state: 'refused', reason: `invalid submission receipt: ${describe(receipt.error)}`, damaged: false };
+    if (!receipt.success)
+      return { state: 'refused', reason: `invalid submission receipt: ${describe(receipt.error)}`, damaged: false };
     const written = bytes && wholeNumberRefusalOfDecoded(bytes, receipt.data, RECEIPT_WHOLE_NUMBERS);
-    return written ? { state: 'refused', reason: `invalid submission receipt: ${written}`, damaged: false } : { state: 'ok', value: receipt.data };
+    return written
+      ? { state: 'refused', reason: `invalid submission receipt: ${written}`, damaged: false }
+      : { state: 'ok', value: receipt.data };
   }
   if (!Object.hasOwn(StrictPayloadSchemas, kind)) return { state: 'unread' };
   const json = parseJson(bytes, parsed);

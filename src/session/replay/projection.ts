@@ -1,10 +1,16 @@
-
 import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
 import { StringTable } from '../../compact/string-table.js';
 import { answeredCall, type Message } from './message.js';
 import { summaryOf } from './message-summary.js';
 import { ModelList } from './model-list.js';
-import { decodePayload, DecodedPayloadSchemas, isReplayedKind, PayloadSchemas, type Payload, type ReplayedKind } from './payloads.js';
+import {
+  decodePayload,
+  DecodedPayloadSchemas,
+  isReplayedKind,
+  PayloadSchemas,
+  type Payload,
+  type ReplayedKind,
+} from './payloads.js';
 import { ResultEvents, type ResultEventKind } from './result-events.js';
 import { TranscriptIndex, type IndexedTranscript, type TranscriptEntry } from './transcript-index.js';
 import { TurnTable, type TurnRecord, type Turns } from './turn-table.js';
@@ -44,7 +50,6 @@ export interface ProjectionOptions {
   title?: string;
 }
 
-
 /** Where an event sits in the log, and what its batch tells of it. */
 interface EventPlace {
   seq: number;
@@ -62,7 +67,10 @@ interface EventPlace {
 type Handler = (projection: Projection, value: unknown, event: EventPlace, decoded: boolean) => void;
 
 /** A kind's handler: its payload read with the kind's schema; one that does not fit is not replayed. */
-function handler<K extends ReplayedKind>(kind: K, run: (projection: Projection, payload: Payload<K>, event: EventPlace) => void): Handler {
+function handler<K extends ReplayedKind>(
+  kind: K,
+  run: (projection: Projection, payload: Payload<K>, event: EventPlace) => void,
+): Handler {
   return (projection, value, event, decoded) => {
     const parsed = (decoded ? DecodedPayloadSchemas[kind] : PayloadSchemas[kind]).safeParse(value);
     if (parsed.success) run(projection, parsed.data as Payload<K>, event);
@@ -81,7 +89,9 @@ const WORKSPACE_LINE = /Current workspace: "((?:[^"\\]|\\.)*)"/;
 export class Projection {
   /** What each kind whose content rxstore uses does (docs/format.md §7.3, §7.4); other kinds change nothing here. */
   private static readonly handlers: { readonly [K in ReplayedKind]: Handler } = {
-    'message/complete': handler('message/complete', (projection, { message }, event) => projection.complete(message, event)),
+    'message/complete': handler('message/complete', (projection, { message }, event) =>
+      projection.complete(message, event),
+    ),
     'message/upsert': handler('message/upsert', (projection, { message }, event) => {
       projection.noteWorkspace(message);
       projection.noteResults([message], event);
@@ -93,13 +103,17 @@ export class Projection {
       projection.index.retract(messageIds);
       projection.model.retract(messageIds);
     }),
-    'history/replace': handler('history/replace', (projection, { messages }, event) => projection.replaceHistory(messages, event)),
+    'history/replace': handler('history/replace', (projection, { messages }, event) =>
+      projection.replaceHistory(messages, event),
+    ),
     'legacy/import': handler('legacy/import', (projection, { messages, modelRef, modelIdentity }, event) => {
       projection.replaceHistory(messages, event);
       if (modelRef) projection.modelRefText = modelRef;
       if (modelIdentity) projection.modelIdentityText = modelIdentity;
     }),
-    'model/context-replace': handler('model/context-replace', (projection, { messages }, event) => projection.checkpoint(messages, event)),
+    'model/context-replace': handler('model/context-replace', (projection, { messages }, event) =>
+      projection.checkpoint(messages, event),
+    ),
     compaction: handler('compaction', (projection, { messages }, event) => projection.checkpoint(messages, event)),
     'session/title': handler('session/title', (projection, { title }, event) => {
       projection.titleText = title;
@@ -149,7 +163,10 @@ export class Projection {
     const keep = options.keep ?? 'whole';
     this.summarise = keep === 'summary';
     // Stryker disable next-line BooleanLiteral: every reader that reads previews passes the option
-    this.index = new TranscriptIndex(this.messageIds, this.callIds, { messages: keep !== 'index', previews: options.previews ?? false });
+    this.index = new TranscriptIndex(this.messageIds, this.callIds, {
+      messages: keep !== 'index',
+      previews: options.previews ?? false,
+    });
     this.model = new ModelList(this.messageIds, this.callIds, keep !== 'index');
     this.titleText = options.title;
   }
@@ -254,15 +271,26 @@ export class Projection {
     // Past a refusal the payloads are still checked (each is reported), but nothing more is replayed.
     const halted = this.findings.length > 0;
     this.replayed += 1;
-    if (event.kind === 'turn/start' && batch.turnId && !halted) this.turnTable.set(batch.turnId, 'in_progress', event.seq);
+    if (event.kind === 'turn/start' && batch.turnId && !halted)
+      this.turnTable.set(batch.turnId, 'in_progress', event.seq);
     // Stryker disable next-line ConditionalExpression: parsed is used whenever given
-    const verdict = decodePayload(event.kind, bytes ?? (payload === undefined ? undefined : Buffer.from(JSON.stringify(payload))), payload);
+    const verdict = decodePayload(
+      event.kind,
+      bytes ?? (payload === undefined ? undefined : Buffer.from(JSON.stringify(payload))),
+      payload,
+    );
     if (verdict.state === 'refused') {
       this.refuse(event, verdict.reason, verdict.damaged);
       return;
     }
     if (halted || !isReplayedKind(event.kind)) return;
-    const place = { seq: event.seq, offset: event.offset, kind: event.kind, batchTime: this.timedBatchTime, turnId: batch.turnId };
+    const place = {
+      seq: event.seq,
+      offset: event.offset,
+      kind: event.kind,
+      batchTime: this.timedBatchTime,
+      turnId: batch.turnId,
+    };
     this.dispatch(event.kind, verdict.state === 'ok' ? verdict.value : payload, place, verdict.state === 'ok');
   }
 
@@ -279,7 +307,12 @@ export class Projection {
       if (this.findings.length > 0) return;
       this.lastSeq += 1;
       this.replayed += 1;
-      this.dispatch('message/complete', { message }, { seq: this.lastSeq, offset: 0, kind: 'message/complete', batchTime, turnId: undefined }, false);
+      this.dispatch(
+        'message/complete',
+        { message },
+        { seq: this.lastSeq, offset: 0, kind: 'message/complete', batchTime, turnId: undefined },
+        false,
+      );
     }
   }
 
@@ -352,7 +385,13 @@ export class Projection {
       const seq = this.index.seq(at);
       // Stryker disable next-line ObjectLiteral: as line 314: the cache never hits, the finding is computed again
       const place = this.resultEvents.placeOf(seq) ?? { offset: 0, kind: 'message/complete' };
-      finding = { seq, offset: place.offset, kind: place.kind, message: repeatedResultMessage(this.index.answeredCall(at)), damaged: false };
+      finding = {
+        seq,
+        offset: place.offset,
+        kind: place.kind,
+        message: repeatedResultMessage(this.index.answeredCall(at)),
+        damaged: false,
+      };
     }
     this.repeated = { replayed: this.replayed, finding };
     return finding;
@@ -373,7 +412,8 @@ export class Projection {
   /** Notes what Reasonix would refuse (once an event); the replay stops here. */
   private refuse(event: Pick<EventPlace, 'seq' | 'offset' | 'kind'>, message: string, damaged: boolean): void {
     // Stryker disable next-line ConditionalExpression,UnaryOperator: refuse is called at most once per event
-    if (this.findings.at(-1)?.seq !== event.seq) this.findings.push({ seq: event.seq, offset: event.offset, kind: event.kind, message, damaged });
+    if (this.findings.at(-1)?.seq !== event.seq)
+      this.findings.push({ seq: event.seq, offset: event.offset, kind: event.kind, message, damaged });
   }
 }
 

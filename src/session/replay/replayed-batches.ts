@@ -9,7 +9,10 @@ import { replayBatch } from './strict-payload-error.js';
  * own: a batch holding a payload Reasonix would refuse throws its `StrictPayloadError`, after the
  * batches before it. A torn tail is left out, as readers never see it.
  */
-export async function* replayedBatches(sessionDir: string, options: ReadEventsOptions = {}): AsyncGenerator<{ batch: ResolvedBatch; replay: Projection }> {
+export async function* replayedBatches(
+  sessionDir: string,
+  options: ReadEventsOptions = {},
+): AsyncGenerator<{ batch: ResolvedBatch; replay: Projection }> {
   const logPath = join(sessionDir, SESSION_FILES.log);
   for await (const item of readSessionEvents(sessionDir, options)) {
     if (item.type !== 'batch') continue;

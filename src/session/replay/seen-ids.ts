@@ -60,7 +60,10 @@ export class SeenIds {
 
   /** What to save: the hashes given, then those of the batches added. */
   save(): SavedSeenIds {
-    return { ids: appendHashes(this.saved.ids, this.newIds), answered: appendHashes(this.saved.answered, this.newAnswers) };
+    return {
+      ids: appendHashes(this.saved.ids, this.newIds),
+      answered: appendHashes(this.saved.answered, this.newAnswers),
+    };
   }
 }
 

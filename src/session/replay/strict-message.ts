@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { goBool, goInt, goObject, goPointer, goRaw, goSlice, goString, goStruct, type UnknownKeys } from '../../codec/go-json/go-decode.js';
+import {
+  goBool,
+  goInt,
+  goObject,
+  goPointer,
+  goRaw,
+  goSlice,
+  goString,
+  goStruct,
+  type UnknownKeys,
+} from '../../codec/go-json/go-decode.js';
 
 /**
  * The provider message as Reasonix 1.38.11 decodes it (docs/format.md §7.2, §8.1): 39 fields, tool calls in
@@ -42,8 +52,21 @@ function messageSchemas(unknownKeys: UnknownKeys) {
     verification: goString,
     durationMs: goInt,
   });
-  const decisionReceipt = struct({ id: goString, kind: goString, tool: goString, subject: goString, outcome: goString });
-  const memoryCitation = struct({ id: goString, source: goString, lineStart: goInt, lineEnd: goInt, note: goString, kind: goString });
+  const decisionReceipt = struct({
+    id: goString,
+    kind: goString,
+    tool: goString,
+    subject: goString,
+    outcome: goString,
+  });
+  const memoryCitation = struct({
+    id: goString,
+    source: goString,
+    lineStart: goInt,
+    lineEnd: goInt,
+    note: goString,
+    kind: goString,
+  });
   const visionSummary = struct({
     version: goInt,
     prompt_version: goString,

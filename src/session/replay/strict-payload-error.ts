@@ -4,7 +4,9 @@ import type { ResolvedBatch } from '../reading/read-events.js';
 
 /** The error for a finding of the replay, naming the log, the event's offset and sequence. */
 export function strictPayloadError(finding: StrictnessFinding, logPath: string): StrictPayloadError {
-  const what = finding.damaged ? `invalid ${finding.kind} payload at ${finding.seq}` : `${finding.kind} at ${finding.seq}`;
+  const what = finding.damaged
+    ? `invalid ${finding.kind} payload at ${finding.seq}`
+    : `${finding.kind} at ${finding.seq}`;
   return new StrictPayloadError(`Reasonix 1.38.11 would refuse: ${what}: ${finding.message}`, {
     file: logPath,
     offset: finding.offset,
@@ -17,7 +19,10 @@ export function strictPayloadError(finding: StrictnessFinding, logPath: string):
  * before it): the messages, workspace and title it writes, and the first payload Reasonix would
  * refuse in it, if any.
  */
-export function replayBatch({ batch, payloads, payloadBytes }: ResolvedBatch, logPath: string): { replay: Projection; refusal: StrictPayloadError | undefined } {
+export function replayBatch(
+  { batch, payloads, payloadBytes }: ResolvedBatch,
+  logPath: string,
+): { replay: Projection; refusal: StrictPayloadError | undefined } {
   const replay = new Projection();
   batch.events.forEach((event, index) => replay.apply(batch, event, payloads[index], payloadBytes[index]));
   const finding = replay.strictness[0];

@@ -27,7 +27,10 @@ export type GateMessage = z.infer<typeof GateMessageSchema>;
  * Where a part of a model view starts: its first message's index in the whole view, and in the
  * list the gate checks after its repairs (results dropped or added before it move that one).
  */
-export const GatePlaceSchema = z.object({ raw: z.number().int().nonnegative(), paired: z.number().int().nonnegative() });
+export const GatePlaceSchema = z.object({
+  raw: z.number().int().nonnegative(),
+  paired: z.number().int().nonnegative(),
+});
 export type GatePlace = z.infer<typeof GatePlaceSchema>;
 
 /**
@@ -73,7 +76,8 @@ export function argumentsAreObject(text: string): boolean {
  */
 export function transcriptGate(view: readonly GateMessage[], from: GatePlace = START, followers = 2): GateVerdict {
   for (let at = 0; at < view.length; at += 1) {
-    if (view[at]!.calls?.some((call) => !call.object)) return refused('tool arguments must be a JSON object', from.raw + at);
+    if (view[at]!.calls?.some((call) => !call.object))
+      return refused('tool arguments must be a JSON object', from.raw + at);
   }
   const paired = withPositionalIds(pairResults(view), from.paired);
   const pending = new Map<string, string>();
@@ -82,17 +86,21 @@ export function transcriptGate(view: readonly GateMessage[], from: GatePlace = S
     const at = from.paired + place;
     if (message.role !== 'tool' && pending.size > 0) return refused('unanswered tool calls before message', at);
     for (const call of message.calls ?? []) {
-      if (message.role !== 'assistant' || call.id.trim() === '' || call.name.trim() === '') return refused('invalid tool identity', at);
+      if (message.role !== 'assistant' || call.id.trim() === '' || call.name.trim() === '')
+        return refused('invalid tool identity', at);
       if (pending.has(call.id)) return refused('duplicate call ID', at);
       pending.set(call.id, call.name);
     }
     if (message.role === 'tool') {
       const name = pending.get(message.toolCallId ?? '');
-      if (name === undefined || (message.name && message.name !== name)) return refused('orphan or mismatched result', at);
+      if (name === undefined || (message.name && message.name !== name))
+        return refused('orphan or mismatched result', at);
       pending.delete(message.toolCallId ?? '');
     }
   }
-  return pending.size > 0 ? { accepted: false, reason: 'transcript gate: unanswered tool calls', index: undefined } : { accepted: true };
+  return pending.size > 0
+    ? { accepted: false, reason: 'transcript gate: unanswered tool calls', index: undefined }
+    : { accepted: true };
 }
 
 /**
@@ -110,13 +118,26 @@ export function newTurnProblem(verdict: GateVerdict, file: string): Problem | un
 }
 
 /** The facts the gate reads of a stored message; null for one it passes over (no tool calls, not a result). */
-export function gateFacts(message: { role: string; tool_calls?: readonly { id?: string; name?: string; arguments?: string }[] | null; tool_call_id?: string; name?: string }): GateMessage | null {
+export function gateFacts(message: {
+  role: string;
+  tool_calls?: readonly { id?: string; name?: string; arguments?: string }[] | null;
+  tool_call_id?: string;
+  name?: string;
+}): GateMessage | null {
   const calls = message.tool_calls ?? [];
   if (calls.length === 0 && message.role !== 'tool') return null;
   return {
     role: message.role,
     // Reasonix reads the flat fields only: OpenAI's nested form has, to it, no name and no arguments.
-    ...(calls.length > 0 ? { calls: calls.map((call) => ({ id: call.id ?? '', name: call.name ?? '', object: argumentsAreObject(call.arguments ?? '') })) } : {}),
+    ...(calls.length > 0
+      ? {
+          calls: calls.map((call) => ({
+            id: call.id ?? '',
+            name: call.name ?? '',
+            object: argumentsAreObject(call.arguments ?? ''),
+          })),
+        }
+      : {}),
     ...(message.tool_call_id !== undefined ? { toolCallId: message.tool_call_id } : {}),
     ...(message.name !== undefined ? { name: message.name } : {}),
   };
@@ -128,11 +149,19 @@ export function gateCarry(view: readonly GateMessage[], from: GatePlace = START)
   while (start > 0 && view[start - 1]!.role === 'tool') start -= 1;
   const open = start > 0 && view[start - 1]!.role === 'assistant' && (view[start - 1]!.calls?.length ?? 0) > 0;
   start = open ? start - 1 : view.length;
-  return { raw: from.raw + start, paired: from.paired + pairResults(view.slice(0, start)).length, tail: view.slice(start) };
+  return {
+    raw: from.raw + start,
+    paired: from.paired + pairResults(view.slice(0, start)).length,
+    tail: view.slice(start),
+  };
 }
 
 function refused(what: string, index: number): GateVerdict {
-  return { accepted: false, reason: `transcript gate: ${what} ${what.endsWith('message') ? '' : 'at message '}${index}`, index };
+  return {
+    accepted: false,
+    reason: `transcript gate: ${what} ${what.endsWith('message') ? '' : 'at message '}${index}`,
+    index,
+  };
 }
 
 /** Ids that are there and differ: results are then matched to calls by id, else by place. */
@@ -165,7 +194,11 @@ function pairResults(view: readonly GateMessage[]): GateMessage[] {
         // By id, the last result of an id is its call's (a map keyed by id keeps the last).
         const result = byId ? results.findLast((each) => each.toolCallId === call.id) : results[place];
         // A result keeps what it is, but answers its call by the call's id and name.
-        out.push(result ? { ...result, toolCallId: call.id, name: call.name } : { role: 'tool', toolCallId: call.id, name: call.name });
+        out.push(
+          result
+            ? { ...result, toolCallId: call.id, name: call.name }
+            : { role: 'tool', toolCallId: call.id, name: call.name },
+        );
       });
       at = end;
       continue;
@@ -181,7 +214,9 @@ function namesFromResults(calls: readonly GateCall[], results: readonly GateMess
   if (!calls.some((call) => call.name === '')) return [...calls];
   const named = new Map<string, string>();
   if (byId) for (const result of results) if (result.name) named.set(result.toolCallId ?? '', result.name);
-  return calls.map((call, place) => (call.name !== '' ? call : { ...call, name: (byId ? named.get(call.id) : results[place]?.name) ?? '' }));
+  return calls.map((call, place) =>
+    call.name !== '' ? call : { ...call, name: (byId ? named.get(call.id) : results[place]?.name) ?? '' },
+  );
 }
 
 /**

@@ -89,7 +89,15 @@ export class TranscriptIndex implements IndexedTranscript {
   private readonly callStarts = new Column((length) => new Int32Array(length));
   private readonly callCounts = new Column((length) => new Int32Array(length));
   /** Every column with a row per message. */
-  private readonly rows = [this.idRefs, this.roles, this.flags, this.seqs, this.answers, this.callStarts, this.callCounts];
+  private readonly rows = [
+    this.idRefs,
+    this.roles,
+    this.flags,
+    this.seqs,
+    this.answers,
+    this.callStarts,
+    this.callCounts,
+  ];
   private calls = new CallColumns();
   /** Calls no message points to any more (rewritten or removed), freed once they outnumber the rest. */
   private deadCalls = 0;
@@ -118,7 +126,10 @@ export class TranscriptIndex implements IndexedTranscript {
 
   /** Every message as kept (whole or summarised); only for a transcript that keeps them. */
   get kept(): readonly TranscriptEntry[] {
-    if (!this.entries) throw new Error("this replay kept only an index of the messages: read the session with keep 'whole' or 'summary'");
+    if (!this.entries)
+      throw new Error(
+        "this replay kept only an index of the messages: read the session with keep 'whole' or 'summary'",
+      );
     return this.entries;
   }
 
@@ -288,7 +299,10 @@ export class TranscriptIndex implements IndexedTranscript {
     this.roles.set(at, this.label(message.role));
     // Stryker disable next-line StringLiteral: neither '' nor the replacement starts with the marker
     const pruned = message.role === 'tool' && (message.content ?? '').startsWith(LEGACY_PRUNE_MARKER);
-    this.flags.set(at, (message.origin === 'host' ? HOST : 0) | (message.local_only ? LOCAL_ONLY : 0) | (pruned ? PRUNED : 0));
+    this.flags.set(
+      at,
+      (message.origin === 'host' ? HOST : 0) | (message.local_only ? LOCAL_ONLY : 0) | (pruned ? PRUNED : 0),
+    );
     this.seqs.set(at, seq);
     this.answers.set(at, message.role === 'tool' ? this.callIds.intern(message.tool_call_id ?? '') : -1);
     const calls = (message.tool_calls ?? []).map(flatToolCall);
@@ -365,7 +379,11 @@ class CallColumns {
 
   get(index: number, labels: readonly string[]): IndexedCall {
     // Stryker disable next-line StringLiteral: every call's shape is 0, 1 or 2
-    return { idRef: this.ids.at(index), name: labels[this.names.at(index)] ?? '', arguments: SHAPES[this.shapes.at(index)] ?? 'other' };
+    return {
+      idRef: this.ids.at(index),
+      name: labels[this.names.at(index)] ?? '',
+      arguments: SHAPES[this.shapes.at(index)] ?? 'other',
+    };
   }
 }
 

@@ -61,12 +61,17 @@ export class TurnTable implements Turns {
   /** The sequence the first turn still open started at; Infinity when none is open. */
   openFrom(): number {
     let from = Number.POSITIVE_INFINITY;
-    for (let row = 0; row < this.size; row += 1) if (this.statuses.at(row) === 0) from = Math.min(from, this.starts.at(row));
+    for (let row = 0; row < this.size; row += 1)
+      if (this.statuses.at(row) === 0) from = Math.min(from, this.starts.at(row));
     return from;
   }
 
   private record(row: number): TurnRecord {
     // Stryker disable next-line StringLiteral: statuses written are always one of the four (turn/end's status is checked)
-    return { turnId: this.ids.text(row), status: TURN_STATUSES[this.statuses.at(row)] ?? 'in_progress', startSeq: this.starts.at(row) };
+    return {
+      turnId: this.ids.text(row),
+      status: TURN_STATUSES[this.statuses.at(row)] ?? 'in_progress',
+      startSeq: this.starts.at(row),
+    };
   }
 }

@@ -106,7 +106,15 @@ export function providerMessages(projection: Projection): ProviderMessage[] {
     sent.push({
       role: message.role,
       content: sentContent(message) || (calls.length > 0 ? null : ''),
-      ...(calls.length > 0 ? { tool_calls: calls.map((call) => ({ ...(call.id ? { id: call.id } : {}), type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) } : {}),
+      ...(calls.length > 0
+        ? {
+            tool_calls: calls.map((call) => ({
+              ...(call.id ? { id: call.id } : {}),
+              type: 'function' as const,
+              function: { name: call.name, arguments: call.arguments },
+            })),
+          }
+        : {}),
     });
     // Stryker disable next-line ConditionalExpression: a tool message after a message without calls is left out either way (line 103 skips it)
     if (calls.length === 0) continue;

@@ -35,13 +35,18 @@ export interface AppendOptions {
 }
 
 /** Appends batches to a session under Reasonix's locks, refusing what Reasonix would refuse to open; the log grows only by whole, durable batches. */
-export async function appendBatches(sessionDir: string, batches: BatchToWrite[], options: AppendOptions = {}): Promise<CommittedBatch[]> {
+export async function appendBatches(
+  sessionDir: string,
+  batches: BatchToWrite[],
+  options: AppendOptions = {},
+): Promise<CommittedBatch[]> {
   const validate = options.validate ?? true;
   const locks = await acquireWriterLocks(sessionDir);
   try {
     const manifestPath = join(sessionDir, SESSION_FILES.manifest);
     const manifest = readableOrThrow(await readManifest(manifestPath));
-    if (manifest.state !== 'ok') throw new DamagedStoreError(`cannot append: manifest is ${manifest.state}`, { file: manifestPath });
+    if (manifest.state !== 'ok')
+      throw new DamagedStoreError(`cannot append: manifest is ${manifest.state}`, { file: manifestPath });
     const logPath = join(sessionDir, SESSION_FILES.log);
 
     let nextSequence = 1;
@@ -53,7 +58,10 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[],
     const existingContent = validate ? await sessionContentStore(sessionDir) : undefined;
     for await (const item of readLogBatches(logPath)) {
       if (item.type === 'torn-tail') {
-        throw new DamagedStoreError(`cannot append after a torn tail of ${item.tail.bytes} bytes: run rxstore repair first`, { file: logPath, offset: item.tail.offset });
+        throw new DamagedStoreError(
+          `cannot append after a torn tail of ${item.tail.bytes} bytes: run rxstore repair first`,
+          { file: logPath, offset: item.tail.offset },
+        );
       }
       const { batch } = item;
       nextSequence = batch.firstSeq + batch.eventCount;
@@ -64,7 +72,13 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[],
         batch.events.forEach((event, index) => projection.apply(batch, event, payloads[index], payloadBytes[index]));
       }
     }
-    if (validate) validateBatches(batches, { sessionId: manifest.value.sessionId, projection, operations: new OperationLedger(operations), nextSequence });
+    if (validate)
+      validateBatches(batches, {
+        sessionId: manifest.value.sessionId,
+        projection,
+        operations: new OperationLedger(operations),
+        nextSequence,
+      });
 
     const durableEnd = end;
     const writerGeneration = (manifest.value.writerGeneration ?? 0) + 1;
@@ -74,9 +88,18 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[],
     const encoded: Buffer[] = [];
     const written: CommittedBatch[] = [];
     for (const batch of batches) {
-      const result = await encodeBatch(batch, { sessionId: manifest.value.sessionId, writerGeneration, firstSeq: nextSequence, offset: end, content });
+      const result = await encodeBatch(batch, {
+        sessionId: manifest.value.sessionId,
+        writerGeneration,
+        firstSeq: nextSequence,
+        offset: end,
+        content,
+      });
       if (operations.admit(result.batch.operationId, result.batch.operationHash) !== undefined) {
-        throw new InvalidInputError(`operation ${JSON.stringify(batch.operationId)} is already in the log with other events`, { file: logPath });
+        throw new InvalidInputError(
+          `operation ${JSON.stringify(batch.operationId)} is already in the log with other events`,
+          { file: logPath },
+        );
       }
       encoded.push(result.bytes);
       written.push(result.batch);
@@ -98,7 +121,10 @@ export async function appendBatches(sessionDir: string, batches: BatchToWrite[],
       await expectSize(log, durableEnd + bytes.length, logPath);
     } catch (error) {
       // A part of an append is a torn tail: the log goes back to where it ended, as it was.
-      await log.truncate(durableEnd).then(() => log.sync()).catch(() => undefined);
+      await log
+        .truncate(durableEnd)
+        .then(() => log.sync())
+        .catch(() => undefined);
       await rm(staged, { force: true });
       throw error;
     } finally {

@@ -5,10 +5,25 @@ import type { CommittedBatch } from '../../codec/batch.js';
 import { ContentStore, CONTENT_DIR, discardPublished } from '../../codec/content-store.js';
 import { encodeBatch, type BatchToWrite } from '../../codec/encode-batch.js';
 import { OperationLedger } from '../../codec/operations/operation-ledger.js';
-import { FileSystemError, fileSystemErrorOf, InvalidInputError, isSystemError, onFileSystem, SessionExistsError, undefinedIfMissing } from '../../errors/index.js';
+import {
+  FileSystemError,
+  fileSystemErrorOf,
+  InvalidInputError,
+  isSystemError,
+  onFileSystem,
+  SessionExistsError,
+  undefinedIfMissing,
+} from '../../errors/index.js';
 import { goJsonIndented, goTime } from '../../codec/go-json/go-json.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
-import { DIR_MODE, FILE_MODE, fsyncDir, writeFileAtomic, writeThroughTemp, type WriteBytes } from '../../fs/atomic-write.js';
+import {
+  DIR_MODE,
+  FILE_MODE,
+  fsyncDir,
+  writeFileAtomic,
+  writeThroughTemp,
+  type WriteBytes,
+} from '../../fs/atomic-write.js';
 import { withStoreLock } from '../../fs/store-lock.js';
 import { expectSize, writeAll } from '../../fs/write-all.js';
 import { WRITE_STORAGE_REVISION, type Manifest } from '../reading/manifest.js';
@@ -67,11 +82,20 @@ const CREATOR_GENERATION = 1;
  */
 export async function createSession(spec: NewSession): Promise<CreatedSession> {
   const id = spec.sessionId ?? randomBytes(16).toString('hex');
-  if (!/^[^./\\<>:"|?*\x00-\x1f][^/\\<>:"|?*\x00-\x1f]*$/.test(id) || id.endsWith('.') || Buffer.byteLength(id) > MAX_ID_BYTES) {
+  if (
+    !/^[^./\\<>:"|?*\x00-\x1f][^/\\<>:"|?*\x00-\x1f]*$/.test(id) ||
+    id.endsWith('.') ||
+    Buffer.byteLength(id) > MAX_ID_BYTES
+  ) {
     throw new InvalidInputError(`${JSON.stringify(id)} is not a valid session id`);
   }
   const validate = spec.validate ?? true;
-  const written: WrittenState = { sessionId: id, projection: new Projection({ keep: 'index' }), operations: new OperationLedger(), nextSequence: 1 };
+  const written: WrittenState = {
+    sessionId: id,
+    projection: new Projection({ keep: 'index' }),
+    operations: new OperationLedger(),
+    nextSequence: 1,
+  };
   const atHand = Array.isArray(spec.batches) ? (spec.batches as readonly BatchToWrite[]) : undefined;
   // Batches at hand are checked before anything is written; batches made as they go, each as it comes.
   if (validate && atHand) validateBatches(atHand, written);
@@ -97,7 +121,9 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
       ...(spec.source ? { source: spec.source } : {}),
     };
     // Errors name the files the session will have: the staging name is never one to show.
-    await writeFileAtomic(join(staging, SESSION_FILES.manifest), goJsonIndented(manifest), { shown: join(dir, SESSION_FILES.manifest) });
+    await writeFileAtomic(join(staging, SESSION_FILES.manifest), goJsonIndented(manifest), {
+      shown: join(dir, SESSION_FILES.manifest),
+    });
     for (const file of spec.files ?? []) {
       await mkdir(dirname(join(staging, file.path)), { recursive: true, mode: DIR_MODE });
       const write = 'write' in file ? file.write : (bytes: WriteBytes) => bytes(file.bytes);
@@ -113,7 +139,13 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
       for await (const batch of spec.batches) {
         if (validate && !atHand) validateBatch(batch, batches.length, firstSeq, written);
         last = batch;
-        const encoded = await encodeBatch(batch, { sessionId: id, writerGeneration: CREATOR_GENERATION, firstSeq, offset, content });
+        const encoded = await encodeBatch(batch, {
+          sessionId: id,
+          writerGeneration: CREATOR_GENERATION,
+          firstSeq,
+          offset,
+          content,
+        });
         await writeAll(log, encoded.bytes, logPath, 'write.create-log');
         failPoint('create.batch-written');
         batches.push(encoded.batch);

@@ -1,7 +1,13 @@
 import { link, open, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { TornTail } from '../../codec/batch.js';
-import { DamagedStoreError, errorFromProblem, fileSystemErrorOf, UnsupportedVersionError, type RxErrorCode } from '../../errors/index.js';
+import {
+  DamagedStoreError,
+  errorFromProblem,
+  fileSystemErrorOf,
+  UnsupportedVersionError,
+  type RxErrorCode,
+} from '../../errors/index.js';
 import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { acquireWriterLocks } from '../reading/writer-locks.js';
@@ -44,11 +50,13 @@ function evidenceName(): string {
  */
 export async function repairSession(dir: string, options: { dryRun?: boolean } = {}): Promise<RepairReport> {
   const logPath = join(dir, SESSION_FILES.log);
-  const locks = options.dryRun ? undefined : await acquireWriterLocks(dir).catch(async (error: unknown) => {
-    // A lock file Reasonix cannot use either (a folder, a dangling link) is the session's refusal: said as the read says it.
-    refuseWhatRepairLeaves(await readSession(dir, { keep: 'summary' }), dir);
-    throw error;
-  });
+  const locks = options.dryRun
+    ? undefined
+    : await acquireWriterLocks(dir).catch(async (error: unknown) => {
+        // A lock file Reasonix cannot use either (a folder, a dangling link) is the session's refusal: said as the read says it.
+        refuseWhatRepairLeaves(await readSession(dir, { keep: 'summary' }), dir);
+        throw error;
+      });
   try {
     const read = await readSession(dir, { keep: 'summary' });
     const cacheCodes = refuseWhatRepairLeaves(read, dir);
@@ -57,7 +65,8 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
       // A whole log behind Reasonix's recovery cache (cut at a batch boundary, or an older copy put back),
       // or a damaged checkpoint, or a query cache Reasonix would wait on: the caches go, and Reasonix rebuilds them from the log.
       const refusal = read.refusal;
-      if (!refusal || !CACHE_REFUSALS.has(refusal.code)) return { dir, action: 'nothing-to-repair', tornTail, durableEnd };
+      if (!refusal || !CACHE_REFUSALS.has(refusal.code))
+        return { dir, action: 'nothing-to-repair', tornTail, durableEnd };
       const cleared = { tornTail, durableEnd, staleCache: true, cacheProblem: refusal.message, cacheCodes };
       if (options.dryRun) return { dir, action: 'would-repair', ...cleared };
       await removeDisposableCaches(dir);
@@ -69,7 +78,8 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
     const tail = Buffer.alloc(tornTail.offset + tornTail.bytes - durableEnd);
     try {
       const { bytesRead } = await log.read(tail, 0, tail.length, durableEnd);
-      if (bytesRead !== tail.length) throw new DamagedStoreError('the log changed while it was repaired', { file: logPath, offset: durableEnd });
+      if (bytesRead !== tail.length)
+        throw new DamagedStoreError('the log changed while it was repaired', { file: logPath, offset: durableEnd });
     } finally {
       await log.close();
     }
@@ -119,10 +129,19 @@ function refuseWhatRepairLeaves(read: SessionRead, dir: string): RxErrorCode[] {
   const errors = read.problems.filter((found) => found.severity === 'error');
   const problem = errors.find((found) => !CACHE_REFUSALS.has(found.code));
   if (reasonixRefuses(read.status) && problem) {
-    if (problem.code === 'RX_BLOCKED_FILE') throw errorFromProblem({ ...problem, message: `${problem.message}; rxstore repair changes only a torn tail and Reasonix's caches, and leaves it` });
+    if (problem.code === 'RX_BLOCKED_FILE')
+      throw errorFromProblem({
+        ...problem,
+        message: `${problem.message}; rxstore repair changes only a torn tail and Reasonix's caches, and leaves it`,
+      });
     const message = `the session is ${read.status}, not torn (${problem.message}); rxstore repair only cuts torn tails — use rxstore salvage ${dir}`;
-    const data = { file: problem.data.file ?? dir, ...(problem.data.offset !== undefined ? { offset: problem.data.offset } : {}) };
-    throw read.status === 'unsupported' ? new UnsupportedVersionError(message, data) : new DamagedStoreError(message, data);
+    const data = {
+      file: problem.data.file ?? dir,
+      ...(problem.data.offset !== undefined ? { offset: problem.data.offset } : {}),
+    };
+    throw read.status === 'unsupported'
+      ? new UnsupportedVersionError(message, data)
+      : new DamagedStoreError(message, data);
   }
   return errors.filter((found) => CACHE_REFUSALS.has(found.code)).map((found) => found.code);
 }

@@ -5,7 +5,16 @@ import { open } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ContentStore } from '../../codec/content-store.js';
 import type { BatchToWrite, EventToWrite } from '../../codec/encode-batch.js';
-import { FileSystemError, fileSystemErrorOf, isSessionVerdict, NotRegularFileError, onFileSystem, type Problem, problemFromError, undefinedIfMissing } from '../../errors/index.js';
+import {
+  FileSystemError,
+  fileSystemErrorOf,
+  isSessionVerdict,
+  NotRegularFileError,
+  onFileSystem,
+  type Problem,
+  problemFromError,
+  undefinedIfMissing,
+} from '../../errors/index.js';
 import { PhysicalEventSchema, V4_CODEC } from '../../codec/records.js';
 import { salvageFrames } from '../../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
@@ -60,7 +69,10 @@ interface KeptBatch {
  * were), then the person's view of the messages that still decode past the damage, with a
  * `diagnostic` event saying where they came from. The new session's manifest names the original.
  */
-export async function salvageSession(dir: string, options: { to?: string; dryRun?: boolean } = {}): Promise<SalvageReport> {
+export async function salvageSession(
+  dir: string,
+  options: { to?: string; dryRun?: boolean } = {},
+): Promise<SalvageReport> {
   const source = resolve(dir);
   if (options.to !== undefined) {
     // A store that is there (a typo makes no new store nobody looks in), and not inside the session salvaged.
@@ -83,13 +95,15 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
           operationId: batch.operationId,
           ...(batch.turnId ? { turnId: batch.turnId } : {}),
           createdAt: batch.createdAt,
-          events: batch.events.map((event, index): EventToWrite => ({
-            id: event.id,
-            kind: event.kind,
-            optional: event.optional,
-            required: event.required,
-            ...(payloadBytes[index] ? { payloadJson: payloadBytes[index] } : {}),
-          })),
+          events: batch.events.map(
+            (event, index): EventToWrite => ({
+              id: event.id,
+              kind: event.kind,
+              optional: event.optional,
+              required: event.required,
+              ...(payloadBytes[index] ? { payloadJson: payloadBytes[index] } : {}),
+            }),
+          ),
         },
         messageIds: payloads.flatMap((payload) => messageIdsOf(payload)),
       });
@@ -117,20 +131,40 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
       events: [
         {
           kind: 'diagnostic',
-          payload: { salvage: { source, damage: damage?.message ?? null, offset: damage?.data.offset ?? null, verifiedEnd, recoveredMessages: recovered.length } },
+          payload: {
+            salvage: {
+              source,
+              damage: damage?.message ?? null,
+              offset: damage?.data.offset ?? null,
+              verifiedEnd,
+              recoveredMessages: recovered.length,
+            },
+          },
         },
         ...recovered.map((message) => ({ kind: 'message/complete', payload: { message } })),
       ],
     });
   }
   // Recovered messages are sent after the kept ones; a repair replaces the whole list the model is sent.
-  const repair = projection.strictness.length === 0 ? repairForNewTurn([...projection.modelMessages, ...recovered.filter((message) => !message.local_only)]) : undefined;
+  const repair =
+    projection.strictness.length === 0
+      ? repairForNewTurn([...projection.modelMessages, ...recovered.filter((message) => !message.local_only)])
+      : undefined;
   if (repair) {
     batches.push({
       operationId: `salvage:${basename(source)}:new-turn`,
       events: [
-        { kind: 'diagnostic', payload: { salvage: { source, turnRepair: { refusal: repair.refusal, changes: repair.changes } } } },
-        { kind: 'model/context-replace', payload: { messages: repair.messages, reason: `rxstore salvage: Reasonix refused a new turn (${repair.refusal})` } },
+        {
+          kind: 'diagnostic',
+          payload: { salvage: { source, turnRepair: { refusal: repair.refusal, changes: repair.changes } } },
+        },
+        {
+          kind: 'model/context-replace',
+          payload: {
+            messages: repair.messages,
+            reason: `rxstore salvage: Reasonix refused a new turn (${repair.refusal})`,
+          },
+        },
       ],
     });
   }
@@ -138,7 +172,10 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
   const logDigest = log.digest();
   // Named by what it salvages: a dry run names the session the real run writes, and a second run
   // of the same damaged log finds its salvage already there instead of writing another.
-  const newId = createHash('sha256').update(`rxstore-salvage\0${basename(source)}\0${logDigest}`).digest('hex').slice(0, 32);
+  const newId = createHash('sha256')
+    .update(`rxstore-salvage\0${basename(source)}\0${logDigest}`)
+    .digest('hex')
+    .slice(0, 32);
   const report: SalvageReport = {
     source,
     action: options.dryRun ? 'would-salvage' : 'salvaged',
@@ -154,7 +191,8 @@ export async function salvageSession(dir: string, options: { to?: string; dryRun
   if (options.dryRun) return report;
   // Salvaging the same bytes again finds its salvage there: the run is done, as a re-run of migrate is.
   const there = readableOrThrow(await readManifest(join(report.newDir, SESSION_FILES.manifest)));
-  if (there.state === 'ok' && there.value.source?.sha256 === logDigest && there.value.source.path === source) return { ...report, action: 'already-salvaged' };
+  if (there.state === 'ok' && there.value.source?.sha256 === logDigest && there.value.source.path === source)
+    return { ...report, action: 'already-salvaged' };
   await createSession({
     storeDir,
     sessionId: newId,
@@ -183,16 +221,22 @@ const LOG_CHUNK_BYTES = 4 * 1024 * 1024;
 async function openLog(logPath: string): Promise<LogChunks> {
   const hash = createHash('sha256');
   let size = 0;
-  const handle = await open(logPath, constants.O_RDONLY | constants.O_NONBLOCK).catch((error: unknown) => undefinedIfMissing(error, logPath));
+  const handle = await open(logPath, constants.O_RDONLY | constants.O_NONBLOCK).catch((error: unknown) =>
+    undefinedIfMissing(error, logPath),
+  );
   if (handle) {
     const stats = await onFileSystem(handle.stat(), logPath);
     if (stats.isDirectory()) {
       await handle.close();
-      throw new FileSystemError(Object.assign(new Error('EISDIR: illegal operation on a directory'), { code: 'EISDIR', path: logPath }));
+      throw new FileSystemError(
+        Object.assign(new Error('EISDIR: illegal operation on a directory'), { code: 'EISDIR', path: logPath }),
+      );
     }
     if (!stats.isFile()) {
       await handle.close();
-      throw new NotRegularFileError('events.frames is not a regular file: salvage reads no FIFO, device or socket', { file: logPath });
+      throw new NotRegularFileError('events.frames is not a regular file: salvage reads no FIFO, device or socket', {
+        file: logPath,
+      });
     }
   }
   return {
@@ -232,7 +276,12 @@ const SalvagedRecordSchema = z.looseObject({ recordType: z.unknown(), event: z.u
  * whose payload parses, without host and local-only records, each id once and none already kept,
  * and none Reasonix would refuse to read back.
  */
-async function messagesPast(log: AsyncIterable<Buffer>, from: number, content: ContentStore, known: Set<string>): Promise<{ found: Message[]; leftOut: SalvageReport['leftOutMessages'] }> {
+async function messagesPast(
+  log: AsyncIterable<Buffer>,
+  from: number,
+  content: ContentStore,
+  known: Set<string>,
+): Promise<{ found: Message[]; leftOut: SalvageReport['leftOutMessages'] }> {
   const found: Message[] = [];
   const leftOut = { host: 0, localOnly: 0, refused: 0 };
   for await (const frame of salvageFrames(log, from)) {
@@ -261,7 +310,8 @@ async function messagesPast(log: AsyncIterable<Buffer>, from: number, content: C
     } catch (error) {
       // A frame that decodes but does not hold a readable message (not JSON, not an event or a message,
       // its content object missing or damaged): nothing to recover from it. Anything else is a fault.
-      if (!(error instanceof SyntaxError || error instanceof z.ZodError || isSessionVerdict(error))) throw fileSystemErrorOf(error);
+      if (!(error instanceof SyntaxError || error instanceof z.ZodError || isSessionVerdict(error)))
+        throw fileSystemErrorOf(error);
     }
   }
   return { found, leftOut };

@@ -49,8 +49,13 @@ export function repairForNewTurn(view: readonly Message[]): TurnRepair | undefin
     usedIds.add(id);
     return id;
   };
-  const change = (message: Message, call: string | null, what: TurnRepairChange['what'], before: string, after: string) =>
-    changes.push({ message: messages.length, messageId: message.id ?? null, call, what, before, after });
+  const change = (
+    message: Message,
+    call: string | null,
+    what: TurnRepairChange['what'],
+    before: string,
+    after: string,
+  ) => changes.push({ message: messages.length, messageId: message.id ?? null, call, what, before, after });
   for (let at = 0; at < view.length; ) {
     const message = view[at]!;
     const calls = message.tool_calls ?? [];
@@ -102,20 +107,36 @@ export function repairForNewTurn(view: readonly Message[]): TurnRepair | undefin
     for (const { call, result, was } of repaired) {
       if (result) {
         answered.add(result);
-        if (result.tool_call_id !== call.id || (result.name && result.name !== call.name)) change(result, was, 'result renamed', JSON.stringify({ tool_call_id: result.tool_call_id, name: result.name }), JSON.stringify({ tool_call_id: call.id, name: call.name }));
+        if (result.tool_call_id !== call.id || (result.name && result.name !== call.name))
+          change(
+            result,
+            was,
+            'result renamed',
+            JSON.stringify({ tool_call_id: result.tool_call_id, name: result.name }),
+            JSON.stringify({ tool_call_id: call.id, name: call.name }),
+          );
         messages.push({ ...result, tool_call_id: call.id, name: call.name });
       } else {
-        const stand = { role: 'tool', id: freshId(`rxstore-result-${call.id}`), tool_call_id: call.id, name: call.name, content: NO_RESULT };
+        const stand = {
+          role: 'tool',
+          id: freshId(`rxstore-result-${call.id}`),
+          tool_call_id: call.id,
+          name: call.name,
+          content: NO_RESULT,
+        };
         change(stand, was, 'result added', '', NO_RESULT);
         messages.push(stand);
       }
     }
-    for (const result of results) if (!answered.has(result)) change(result, result.tool_call_id ?? null, 'result left out', JSON.stringify(result), '');
+    for (const result of results)
+      if (!answered.has(result))
+        change(result, result.tool_call_id ?? null, 'result left out', JSON.stringify(result), '');
     at = end;
   }
   const after = judge(messages);
   // Never hand back a view Reasonix still refuses: that would be a silent wrong answer.
-  if (!after.accepted) throw new Error(`the repaired model view is still refused by the transcript gate: ${after.reason}`);
+  if (!after.accepted)
+    throw new Error(`the repaired model view is still refused by the transcript gate: ${after.reason}`);
   return { refusal: verdict.reason, messages, changes };
 }
 

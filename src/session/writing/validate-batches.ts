@@ -41,10 +41,13 @@ export function validateBatch(input: BatchToWrite, batchIndex: number, sequence:
   const { projection, operations } = state;
   const where = `batch ${batchIndex + 1} (operation ${JSON.stringify(input.operationId)})`;
   const refuse = (message: string, extra: { event?: number; kind?: string } = {}) =>
-    new RefusedBatchError(`refused to write ${where}${extra.event ? `, event ${extra.event}${extra.kind ? ` (${extra.kind})` : ''}` : ''}: ${message}`, {
-      sequence: extra.event ? sequence + extra.event - 1 : sequence,
-      found: extra.kind ?? input.operationId,
-    });
+    new RefusedBatchError(
+      `refused to write ${where}${extra.event ? `, event ${extra.event}${extra.kind ? ` (${extra.kind})` : ''}` : ''}: ${message}`,
+      {
+        sequence: extra.event ? sequence + extra.event - 1 : sequence,
+        found: extra.kind ?? input.operationId,
+      },
+    );
   const payloads = input.events.map((event) => payloadBytesOf(event));
   const hash = operationHashOf(state.sessionId, input, payloads);
   if (operations.admit(input.operationId, hash) !== undefined) {
@@ -67,9 +70,19 @@ export function validateBatch(input: BatchToWrite, batchIndex: number, sequence:
   input.events.forEach((event, index) => {
     const kind = event.kind;
     if (!event.optional && !KNOWN_EVENT_KINDS.has(kind)) {
-      throw refuse('Reasonix 1.38.11 does not know this kind, and the event is not optional (unsupported session storage version)', { event: index + 1, kind });
+      throw refuse(
+        'Reasonix 1.38.11 does not know this kind, and the event is not optional (unsupported session storage version)',
+        { event: index + 1, kind },
+      );
     }
-    const stored: StoredEvent = { id: event.id ?? '', seq: sequence + index, kind, optional: event.optional ?? false, required: event.required ?? false, offset: 0 };
+    const stored: StoredEvent = {
+      id: event.id ?? '',
+      seq: sequence + index,
+      kind,
+      optional: event.optional ?? false,
+      required: event.required ?? false,
+      offset: 0,
+    };
     const before = projection.strictness.length;
     const bytes = payloads[index];
     let parsed: unknown;
@@ -87,13 +100,22 @@ export function validateBatch(input: BatchToWrite, batchIndex: number, sequence:
 }
 
 /** After the last of `count` batches (`last`, whose events end before `sequence`): Reasonix must take a new turn after them. */
-export function validateNewTurn(state: WrittenState, count: number, last: BatchToWrite | undefined, sequence: number): void {
+export function validateNewTurn(
+  state: WrittenState,
+  count: number,
+  last: BatchToWrite | undefined,
+  sequence: number,
+): void {
   // A session Reasonix opens but takes no new turn in is one no writer of rxstore's leaves behind.
   const turn = state.projection.newTurn;
   if (!turn.accepted && last !== undefined) {
     throw new RefusedBatchError(
       `refused to write ${count === 1 ? `batch 1 (operation ${JSON.stringify(last.operationId)})` : `batches 1–${count}`}: Reasonix would open the session but refuse every new turn in it ("${turn.reason}")`,
-      { sequence: sequence - 1, found: last.operationId, ...(turn.index !== undefined ? { messageIndex: turn.index } : {}) },
+      {
+        sequence: sequence - 1,
+        found: last.operationId,
+        ...(turn.index !== undefined ? { messageIndex: turn.index } : {}),
+      },
     );
   }
 }

@@ -14,7 +14,10 @@ export const MAX_CHECKPOINT_SESSIONS = 100_000;
  */
 const StoreSchema = z.enum(['desktop-sessions-v5', 'sessions-v4', 'jsonl', 'legacy']) satisfies z.ZodType<ListedStore>;
 const CopySchema = z.object({ path: z.string().min(1), id: z.string().min(1), store: StoreSchema });
-const CheckpointEntrySchema = z.union([CopySchema.extend({ cursor: RecordsCursorSchema }), CopySchema.extend({ stamp: z.string().regex(/^[0-9a-f]{64}$/) })]);
+const CheckpointEntrySchema = z.union([
+  CopySchema.extend({ cursor: RecordsCursorSchema }),
+  CopySchema.extend({ stamp: z.string().regex(/^[0-9a-f]{64}$/) }),
+]);
 export type CheckpointEntry = z.infer<typeof CheckpointEntrySchema>;
 
 /**
@@ -33,6 +36,10 @@ export type IndexCheckpoint = z.infer<typeof IndexCheckpointSchema>;
 export function parseIndexCheckpoint(given: unknown): IndexCheckpoint {
   if (given === undefined) return { version: 1, sessions: [] };
   const parsed = IndexCheckpointSchema.safeParse(given);
-  if (!parsed.success) throw new CursorMismatchError(`not an index checkpoint rxstore made: ${firstIssue(parsed.error)}; index again from no checkpoint`, {});
+  if (!parsed.success)
+    throw new CursorMismatchError(
+      `not an index checkpoint rxstore made: ${firstIssue(parsed.error)}; index again from no checkpoint`,
+      {},
+    );
   return parsed.data;
 }

@@ -74,14 +74,19 @@ export function indexSince(roots: readonly ReadRoot[], options: IndexSinceOption
     async *[Symbol.asyncIterator]() {
       const found = await findSessionCopies([...roots], options.stores);
       const conversations = groupConversations(found, options.platform);
-      const read = conversations.map((conversation) => ({ conversation, copy: copyToRead(conversation) })).filter((each): each is { conversation: Conversation; copy: SessionCopy } => each.copy !== undefined);
+      const read = conversations
+        .map((conversation) => ({ conversation, copy: copyToRead(conversation) }))
+        .filter((each): each is { conversation: Conversation; copy: SessionCopy } => each.copy !== undefined);
       const chosen = new Set(read.map(({ copy }) => copy.path));
       const seen = new Set(found.copies.map((copy) => copy.path));
       // First what is gone: a session removed, or a copy another copy of its conversation now stands for.
       for (const entry of [...entries.values()]) {
         if (chosen.has(entry.path) || !(seen.has(entry.path) || missing(entry.path))) continue;
         entries.delete(entry.path);
-        yield { session: { id: entry.id, path: entry.path, store: entry.store, title: null, workspace: null }, records: [removedSession(entry.id)] };
+        yield {
+          session: { id: entry.id, path: entry.path, store: entry.store, title: null, workspace: null },
+          records: [removedSession(entry.id)],
+        };
       }
       for (const { copy } of read) yield* readCopy(copy, entries);
     },
@@ -104,12 +109,20 @@ async function* readCopy(copy: SessionCopy, entries: Map<string, CheckpointEntry
   } catch (error) {
     const coded = fileSystemErrorOf(error, copy.path);
     if (!(coded instanceof RxError)) throw coded;
-    yield { session, records: [], problem: { code: coded.code, message: coded.message, ...(coded.data.file ? { file: coded.data.file } : {}) } };
+    yield {
+      session,
+      records: [],
+      problem: { code: coded.code, message: coded.message, ...(coded.data.file ? { file: coded.data.file } : {}) },
+    };
   }
 }
 
 /** A log copy from its cursor; from its start, replacing what was indexed of it, when it has none or the log no longer fits it. */
-async function* readLog(session: IndexedSession, entry: CheckpointEntry | undefined, entries: Map<string, CheckpointEntry>): AsyncGenerator<IndexPiece> {
+async function* readLog(
+  session: IndexedSession,
+  entry: CheckpointEntry | undefined,
+  entries: Map<string, CheckpointEntry>,
+): AsyncGenerator<IndexPiece> {
   const opened = await openLogSession(session.path);
   const cursor = entry && 'cursor' in entry ? entry.cursor : undefined;
   try {
@@ -145,7 +158,11 @@ async function* readLogFrom(
 }
 
 /** A transcript, read whole when its files changed since the entry's stamp: every record, after a `removed` of its key. */
-async function* readTranscript(session: IndexedSession, entry: CheckpointEntry | undefined, entries: Map<string, CheckpointEntry>): AsyncGenerator<IndexPiece> {
+async function* readTranscript(
+  session: IndexedSession,
+  entry: CheckpointEntry | undefined,
+  entries: Map<string, CheckpointEntry>,
+): AsyncGenerator<IndexPiece> {
   const stamp = filesStamp([session.path, `${session.path}.meta`]);
   if (entry && 'stamp' in entry && entry.stamp === stamp) return;
   const opened = await openSession(session.path);

@@ -1,5 +1,9 @@
 import { goStructFields } from '../../codec/go-json/go-decode.js';
-import { StrictMessageSchema, StrictToolCallSchema, StrictToolExecutionSchema } from '../../session/replay/strict-message.js';
+import {
+  StrictMessageSchema,
+  StrictToolCallSchema,
+  StrictToolExecutionSchema,
+} from '../../session/replay/strict-message.js';
 
 /**
  * A provider message as Reasonix's Go structs serialise it (docs/format.md §8.1, §8.2): the known fields in
@@ -23,7 +27,8 @@ const TOOL_EXECUTION_POINTERS = new Set<ToolExecutionField>(['exitCode']);
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Go's `omitempty`: false, 0, "", null, and empty arrays and maps are left out. */
 function isEmpty(value: unknown): boolean {
@@ -32,7 +37,12 @@ function isEmpty(value: unknown): boolean {
   return isObject(value) && Object.keys(value).length === 0;
 }
 
-function pick(source: Json, fields: readonly string[], always: ReadonlySet<string> = new Set(), pointers: ReadonlySet<string> = new Set()): Json {
+function pick(
+  source: Json,
+  fields: readonly string[],
+  always: ReadonlySet<string> = new Set(),
+  pointers: ReadonlySet<string> = new Set(),
+): Json {
   const out: Json = {};
   for (const field of fields) {
     const value = source[field];
@@ -46,7 +56,9 @@ function pick(source: Json, fields: readonly string[], always: ReadonlySet<strin
 function goToolCall(call: unknown): { call: Json; wasNested: boolean } {
   const source = isObject(call) ? call : {};
   const nested = isObject(source.function) ? source.function : undefined;
-  const flat = nested ? { ...source, name: source.name ?? nested.name, arguments: source.arguments ?? nested.arguments } : source;
+  const flat = nested
+    ? { ...source, name: source.name ?? nested.name, arguments: source.arguments ?? nested.arguments }
+    : source;
   return { call: pick(flat, TOOL_CALL_FIELDS, TOOL_CALL_ALWAYS), wasNested: nested !== undefined };
 }
 
@@ -72,7 +84,13 @@ export function goMessage(source: Json): GoMessage {
       return converted.call;
     });
   }
-  if (isObject(source.tool_execution)) message.tool_execution = pick(source.tool_execution, TOOL_EXECUTION_FIELDS, TOOL_EXECUTION_ALWAYS, TOOL_EXECUTION_POINTERS);
+  if (isObject(source.tool_execution))
+    message.tool_execution = pick(
+      source.tool_execution,
+      TOOL_EXECUTION_FIELDS,
+      TOOL_EXECUTION_ALWAYS,
+      TOOL_EXECUTION_POINTERS,
+    );
   return { message: reorder(message), flattenedToolCalls };
 }
 

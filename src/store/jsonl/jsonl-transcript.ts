@@ -1,4 +1,10 @@
-import { EmptyTranscriptError, NotRegularFileError, onFileSystem, TooLargeError, TranscriptLineError } from '../../errors/index.js';
+import {
+  EmptyTranscriptError,
+  NotRegularFileError,
+  onFileSystem,
+  TooLargeError,
+  TranscriptLineError,
+} from '../../errors/index.js';
 import { openRegularFile } from '../../fs/open-regular-file.js';
 import { LenientMessageSchema } from '../../session/replay/strict-message.js';
 import { goText, MAX_DEPTH, parseGoJsonText, parseJsonText } from '../../codec/go-json/go-text.js';
@@ -55,7 +61,13 @@ function valueEnd(text: string, start: number): number | undefined {
 
 function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'string' ? 'a string' : typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'a boolean' : 'a value';
+  return typeof value === 'string'
+    ? 'a string'
+    : typeof value === 'number'
+      ? 'a number'
+      : typeof value === 'boolean'
+        ? 'a boolean'
+        : 'a value';
 }
 
 /**
@@ -67,10 +79,22 @@ function kindOf(value: unknown): string {
  * a last message cut mid-write — stops the loader, and Reasonix refuses the transcript. So does a
  * file of zero bytes. The messages before the first error are returned, with that one error.
  */
-export function parseTranscript(text: string, file: string, from: { line: number; offset: number } = { line: 1, offset: 0 }): { lines: TranscriptLine[]; errors: (EmptyTranscriptError | TranscriptLineError)[] } {
+export function parseTranscript(
+  text: string,
+  file: string,
+  from: { line: number; offset: number } = { line: 1, offset: 0 },
+): { lines: TranscriptLine[]; errors: (EmptyTranscriptError | TranscriptLineError)[] } {
   const lines: TranscriptLine[] = [];
   if (text.length === 0 && from.offset === 0) {
-    return { lines, errors: [new EmptyTranscriptError('empty transcript: Reasonix does not list it (no session matches)', { file, offset: 0 })] };
+    return {
+      lines,
+      errors: [
+        new EmptyTranscriptError('empty transcript: Reasonix does not list it (no session matches)', {
+          file,
+          offset: 0,
+        }),
+      ],
+    };
   }
   let line = from.line;
   let index = 0;
@@ -88,7 +112,12 @@ export function parseTranscript(text: string, file: string, from: { line: number
   };
   const fail = (message: string) => {
     const offset = from.offset + Buffer.byteLength(text.slice(0, index));
-    return { lines, errors: [new TranscriptLineError(`line ${line}: ${message}; the line reads: ${lineText()}`, { file, line, offset })] };
+    return {
+      lines,
+      errors: [
+        new TranscriptLineError(`line ${line}: ${message}; the line reads: ${lineText()}`, { file, line, offset }),
+      ],
+    };
   };
   /** A fault past the end of the message's first line: the line runs on into the next one before it closes. */
   const runsOn = (at: number | undefined) => {
@@ -104,8 +133,10 @@ export function parseTranscript(text: string, file: string, from: { line: number
       index += 1;
       continue;
     }
-    if (char === '\uFEFF' && index === 0 && from.offset === 0) return fail('a byte-order mark (U+FEFF) at its start, which Reasonix does not read past');
-    if (!VALUE_START.test(char)) return fail(`invalid character ${shownCharacter(char)} looking for the beginning of a message`);
+    if (char === '\uFEFF' && index === 0 && from.offset === 0)
+      return fail('a byte-order mark (U+FEFF) at its start, which Reasonix does not read past');
+    if (!VALUE_START.test(char))
+      return fail(`invalid character ${shownCharacter(char)} looking for the beginning of a message`);
     const end = valueEnd(text, index);
     if (end === undefined) {
       try {
@@ -123,13 +154,18 @@ export function parseTranscript(text: string, file: string, from: { line: number
       const { words, at } = goSyntaxError(text.slice(index, end), error as Error);
       return fail(`not JSON (${words})${runsOn(at)}`);
     }
-    if (value !== null && (typeof value !== 'object' || Array.isArray(value))) return fail(`${kindOf(value)} is not a message object`);
+    if (value !== null && (typeof value !== 'object' || Array.isArray(value)))
+      return fail(`${kindOf(value)} is not a message object`);
     const decoded = LenientMessageSchema.safeParse(value);
     if (!decoded.success) {
       const issue = decoded.error.issues[0];
       return fail(`not a message: ${issue ? `${issue.path.map(String).join('.')}: ${issue.message}` : 'invalid'}`);
     }
-    const written = wholeNumberRefusalOfDecoded(Buffer.from(text.slice(index, end)), decoded.data, MESSAGE_WHOLE_NUMBERS);
+    const written = wholeNumberRefusalOfDecoded(
+      Buffer.from(text.slice(index, end)),
+      decoded.data,
+      MESSAGE_WHOLE_NUMBERS,
+    );
     if (written) return fail(`not a message: ${written}`);
     lines.push({ line, value: decoded.data as Record<string, unknown> });
     for (let at = index; at < end; at += 1) if (text[at] === '\n') line += 1;
@@ -154,10 +190,20 @@ const NEWLINE = 0x0a;
  * at a newline outside every string and bracket: where the loader, reading the whole text, is
  * between two values too.
  */
-export async function readTranscript(file: string, maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES): Promise<ReturnType<typeof parseTranscript>> {
-  const { handle } = await openRegularFile(file, () => new NotRegularFileError('not a regular file: a transcript is read from a file only', { file }));
+export async function readTranscript(
+  file: string,
+  maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES,
+): Promise<ReturnType<typeof parseTranscript>> {
+  const { handle } = await openRegularFile(
+    file,
+    () => new NotRegularFileError('not a regular file: a transcript is read from a file only', { file }),
+  );
   try {
-    return await readTranscriptRuns(async (buffer, position) => (await onFileSystem(handle.read(buffer, 0, buffer.length, position), file)).bytesRead, file, maxMessageBytes);
+    return await readTranscriptRuns(
+      async (buffer, position) => (await onFileSystem(handle.read(buffer, 0, buffer.length, position), file)).bytesRead,
+      file,
+      maxMessageBytes,
+    );
   } finally {
     await handle.close();
   }
@@ -166,7 +212,11 @@ export async function readTranscript(file: string, maxMessageBytes = MAX_TRANSCR
 /** Fills `buffer` with the transcript's bytes from `position`; how many, 0 at its end. Called at positions one after another. */
 export type ReadAt = (buffer: Buffer, position: number) => Promise<number>;
 
-async function readTranscriptRuns(readAt: ReadAt, file: string, maxMessageBytes: number): Promise<ReturnType<typeof parseTranscript>> {
+async function readTranscriptRuns(
+  readAt: ReadAt,
+  file: string,
+  maxMessageBytes: number,
+): Promise<ReturnType<typeof parseTranscript>> {
   const lines: TranscriptLine[] = [];
   for await (const run of transcriptRuns(readAt, file, maxMessageBytes)) {
     lines.push(...run.lines);
@@ -181,7 +231,11 @@ async function readTranscriptRuns(readAt: ReadAt, file: string, maxMessageBytes:
  * one message (at most `maxMessageBytes`) and a chunk, whatever the file's length. The run with an
  * error is the last.
  */
-export async function* transcriptRuns(readAt: ReadAt, file: string, maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES): AsyncGenerator<ReturnType<typeof parseTranscript>> {
+export async function* transcriptRuns(
+  readAt: ReadAt,
+  file: string,
+  maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES,
+): AsyncGenerator<ReturnType<typeof parseTranscript>> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let from = { line: 1, offset: 0 };
@@ -225,7 +279,10 @@ export async function* transcriptRuns(readAt: ReadAt, file: string, maxMessageBy
       if (parsed.errors.length > 0) return;
     }
     if (pendingBytes > maxMessageBytes) {
-      throw new TooLargeError(`line ${from.line}: a message of more than ${maxMessageBytes} bytes, more than rxstore reads into memory`, { file, line: from.line, offset: from.offset, expected: maxMessageBytes });
+      throw new TooLargeError(
+        `line ${from.line}: a message of more than ${maxMessageBytes} bytes, more than rxstore reads into memory`,
+        { file, line: from.line, offset: from.offset, expected: maxMessageBytes },
+      );
     }
   }
   yield parsePending(pendingBytes);

@@ -20,9 +20,22 @@ import { assignLegacyIds } from '../roots/legacy-ids.js';
  */
 export async function readJsonlSession(path: string): Promise<SessionRead> {
   const id = branchIdOf(path);
-  const [{ lines, errors }, stats, meta] = await onFileSystem(Promise.all([readTranscript(path), stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema).then(readableOrThrow)]), path);
+  const [{ lines, errors }, stats, meta] = await onFileSystem(
+    Promise.all([
+      readTranscript(path),
+      stat(path),
+      readJsonFile(`${path}.meta`, JsonlMetaSchema).then(readableOrThrow),
+    ]),
+    path,
+  );
   const problems: Problem[] = errors.map(problemFromError);
-  if (meta.state === 'invalid') problems.push({ code: 'RX_JSONL_META', severity: 'warning', message: `invalid .jsonl.meta: ${meta.reason}`, data: { file: `${path}.meta` } });
+  if (meta.state === 'invalid')
+    problems.push({
+      code: 'RX_JSONL_META',
+      severity: 'warning',
+      message: `invalid .jsonl.meta: ${meta.reason}`,
+      data: { file: `${path}.meta` },
+    });
   const startedAt = meta.state === 'ok' ? meta.value.created_at : stats.mtime.toISOString();
   // The loader stops at its first error: `lines` are the messages before it, what was verified.
   const messages = assignLegacyIds(

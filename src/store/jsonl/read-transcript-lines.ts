@@ -22,13 +22,21 @@ export interface TranscriptLines {
 export async function readTranscriptLines(path: string): Promise<TranscriptLines> {
   const { lines, errors } = await readTranscript(path);
   // A message a person typed, as a v4 copy's title is taken from: not the host's session-context message.
-  const firstUser = lines.find(({ value }) => value.role === 'user' && seenByPerson(value) && typeof value.content === 'string');
+  const firstUser = lines.find(
+    ({ value }) => value.role === 'user' && seenByPerson(value) && typeof value.content === 'string',
+  );
   const firstUserText = (firstUser?.value.content as string | undefined) ?? null;
   const messages = lines.filter(({ value }) => seenByPerson(value)).length;
   // Reasonix migrates the messages into v4 events, where an id used twice is refused.
   const seen = new Set<string>();
-  const repeated = lines.find(({ value }) => typeof value.id === 'string' && value.id !== '' && (seen.has(value.id) || !seen.add(value.id)));
-  const problem = errors[0]?.message ?? (repeated ? `line ${repeated.line}: duplicate stable message id ${JSON.stringify(repeated.value.id)} (Reasonix refuses it)` : null);
+  const repeated = lines.find(
+    ({ value }) => typeof value.id === 'string' && value.id !== '' && (seen.has(value.id) || !seen.add(value.id)),
+  );
+  const problem =
+    errors[0]?.message ??
+    (repeated
+      ? `line ${repeated.line}: duplicate stable message id ${JSON.stringify(repeated.value.id)} (Reasonix refuses it)`
+      : null);
   const problemCode = errors[0]?.code ?? (repeated ? 'RX_MIGRATION_REFUSED' : null);
   return { messages, firstUserText, problem, problemCode };
 }

@@ -35,7 +35,9 @@ export class CacheFile {
     this.loaded ??= (async () => {
       // A regular file only, opened without waiting: a FIFO in a cache file's place is no cache, never a wait.
       const text = readRegularFile(this.file, MAX_CACHE_FILE_BYTES)?.toString('utf8');
-      const parsed = z.object({ version: z.literal(this.version), entries: z.record(z.string(), z.unknown()) }).safeParse(parseJson(text));
+      const parsed = z
+        .object({ version: z.literal(this.version), entries: z.record(z.string(), z.unknown()) })
+        .safeParse(parseJson(text));
       if (!parsed.success) return;
       for (const [path, value] of Object.entries(parsed.data.entries)) {
         if (this.entries.has(path)) continue;

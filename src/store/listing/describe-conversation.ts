@@ -90,7 +90,10 @@ async function readCopy(copy: SessionCopy, options: CopyReading): Promise<Listed
   options.beforeReading?.();
   // A log that only grew since it was read: only its new batches are read. Any doubt, or anything
   // that stops that read, and the log is read whole, which names any damage as Reasonix would.
-  const appended = found?.resume && copy.format === 'v4' && !options.verify ? await summariseAppended(copy, found.resume, found.content?.files ?? [], registry).catch(() => undefined) : undefined;
+  const appended =
+    found?.resume && copy.format === 'v4' && !options.verify
+      ? await summariseAppended(copy, found.resume, found.content?.files ?? [], registry).catch(() => undefined)
+      : undefined;
   const read = appended ?? (await (options.summarise ?? summariseCopy)(copy, { verify: options.verify, registry }));
   const { summary } = read;
   // A copy a running Reasonix holds may be mid-append, and an unreadable one told nothing: neither is kept.
@@ -130,6 +133,7 @@ export function describeConversation(all: [ListedCopy, ...ListedCopy[]], parent:
 function listedCopy(copy: SessionCopy, summary: CopySummary, checked: ListedCopy['checked']): ListedCopy {
   const { id, store, scope, slug, path, root } = copy;
   // Read from the manifest found with the copy, so a summary kept in the cache needs no field for it.
-  const draft = copy.format === 'v4' && copy.manifest.state === 'ok' && (copy.manifest.value.storageRevision ?? 0) === 0;
+  const draft =
+    copy.format === 'v4' && copy.manifest.state === 'ok' && (copy.manifest.value.storageRevision ?? 0) === 0;
   return { id, store, scope, slug, path, root, ...summary, checked, draft };
 }

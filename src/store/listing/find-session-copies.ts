@@ -45,13 +45,19 @@ interface StoreDir {
  * legacy root its JSONL and v0.x transcripts (docs/format.md §1.2, §1.4, §12). Names starting with `.` are
  * never sessions (docs/format.md §2): `.content-v1`, `.query-cache`, `.trash`, `.<id>.tmp-*` staging.
  */
-export async function findSessionCopies(roots: ReadRoot[], stores: readonly ListedStore[] = STORES_NEWEST_FIRST): Promise<FoundCopies> {
+export async function findSessionCopies(
+  roots: ReadRoot[],
+  stores: readonly ListedStore[] = STORES_NEWEST_FIRST,
+): Promise<FoundCopies> {
   const found: FoundCopies = { copies: [], registries: new Map(), warnings: [] };
   const storeDirs: StoreDir[] = [];
   for (const root of roots) {
     if (!(await rootIsThere(root.path))) continue;
     if (root.kind === 'store') storeDirs.push(storeDirNamed(root.path));
-    else storeDirs.push(...(await storeDirsUnder(root.path, root.kind === 'legacy' ? 'legacy' : undefined, found.warnings)));
+    else
+      storeDirs.push(
+        ...(await storeDirsUnder(root.path, root.kind === 'legacy' ? 'legacy' : undefined, found.warnings)),
+      );
     if (root.kind === 'state') {
       const registry = await readDesktopRegistry(root.path);
       found.registries.set(root.path, registry);
@@ -85,7 +91,15 @@ async function storeDirsUnder(root: string, legacy: 'legacy' | undefined, warnin
   const dirs: StoreDir[] = [];
   const add = (keyDir: string, layout: StoreLocation['layout'], slug: string | null) => {
     const store: ListedStore = legacy ?? layout;
-    dirs.push({ dir: join(root, ...keyDir.split('/')), layout, store, root, scope: slug === null ? 'global' : 'workspace', slug, keyDir });
+    dirs.push({
+      dir: join(root, ...keyDir.split('/')),
+      layout,
+      store,
+      root,
+      scope: slug === null ? 'global' : 'workspace',
+      slug,
+      keyDir,
+    });
   };
   if (!legacy) {
     add('sessions-v4', 'sessions-v4', null);
@@ -102,11 +116,24 @@ async function storeDirsUnder(root: string, legacy: 'legacy' | undefined, warnin
 
 /** `RXSTORE_ROOT` naming one store directory: its kind and root come from the folders around it. */
 function storeDirNamed(dir: string): StoreDir {
-  const location = locateInStore(join(dir, 'session')) ?? { layout: 'sessions-v4', scope: 'global', slug: null, key: 'sessions-v4/session' };
+  const location = locateInStore(join(dir, 'session')) ?? {
+    layout: 'sessions-v4',
+    scope: 'global',
+    slug: null,
+    key: 'sessions-v4/session',
+  };
   const keyDir = location.key.slice(0, -'/session'.length);
   // The key names the same folders as the path's end, one separator each.
   const root = dir.slice(0, dir.length - keyDir.length - 1);
-  return { dir, layout: location.layout, store: location.layout, root, scope: location.scope, slug: location.slug, keyDir };
+  return {
+    dir,
+    layout: location.layout,
+    store: location.layout,
+    root,
+    scope: location.scope,
+    slug: location.slug,
+    keyDir,
+  };
 }
 
 /** Directory entries; a missing directory has none, an unreadable one is reported. */
@@ -141,7 +168,10 @@ function facts(storeDir: StoreDir, id: string, path: string) {
 async function v4Copy(storeDir: StoreDir, id: string): Promise<SessionCopy> {
   const dir = join(storeDir.dir, id);
   const log = join(dir, SESSION_FILES.log);
-  const [manifest, header] = await Promise.all([readManifest(join(dir, SESSION_FILES.manifest)), readHeader(join(dir, SESSION_FILES.header))]);
+  const [manifest, header] = await Promise.all([
+    readManifest(join(dir, SESSION_FILES.manifest)),
+    readHeader(join(dir, SESSION_FILES.header)),
+  ]);
   // Every append rewrites the log, so its mtime is when the session last changed.
   const logStats = statOrCode(log);
   const changed = typeof logStats === 'string' ? await stat(dir) : logStats;

@@ -12,7 +12,9 @@ import { SessionNotFoundError } from '../../errors/index.js';
  */
 export function conversationsMatching(conversations: readonly Conversation[], query: string): Conversation[] {
   const exact = conversations.filter((conversation) => conversation.copies.some((copy) => copy.id === query));
-  return exact.length > 0 ? exact : conversations.filter((conversation) => conversation.copies.some((copy) => copy.id.startsWith(query)));
+  return exact.length > 0
+    ? exact
+    : conversations.filter((conversation) => conversation.copies.some((copy) => copy.id.startsWith(query)));
 }
 
 /** The copies of a conversation the query names, the newest store's first. */
@@ -31,9 +33,14 @@ export function describeRoots(roots: readonly ReadRoot[]): string {
  * directory listings and metadata files only: no log is read. Throws `SessionNotFoundError` when
  * none does.
  */
-export async function findSession(roots: readonly ReadRoot[], query: string, platform: Platform): Promise<Conversation[]> {
+export async function findSession(
+  roots: readonly ReadRoot[],
+  query: string,
+  platform: Platform,
+): Promise<Conversation[]> {
   const found = await findSessionCopies([...roots]);
   const matching = conversationsMatching(groupConversations(found, platform), query);
-  if (matching.length === 0) throw new SessionNotFoundError(`no session matches ${JSON.stringify(query)} (${describeRoots(roots)})`);
+  if (matching.length === 0)
+    throw new SessionNotFoundError(`no session matches ${JSON.stringify(query)} (${describeRoots(roots)})`);
   return matching;
 }

@@ -46,7 +46,10 @@ export function groupConversations(found: FoundCopies, platform: Platform): Conv
     if (exact !== undefined) return exact;
     // The root was moved or copied since the path was recorded: the same place below a root.
     const candidates = byKey.get(locateInStore(recorded)?.key ?? '') ?? [];
-    return candidates.find((index) => copies[index]!.root === from.root) ?? (candidates.length === 1 ? candidates[0] : undefined);
+    return (
+      candidates.find((index) => copies[index]!.root === from.root) ??
+      (candidates.length === 1 ? candidates[0] : undefined)
+    );
   };
   const parents = new Map<number, ParentSession>();
 
@@ -62,7 +65,11 @@ export function groupConversations(found: FoundCopies, platform: Platform): Conv
       const targetCopy = target === undefined ? undefined : copies[target];
       if (source.version !== V4_CODEC) {
         if (target !== undefined) union(index, target); // a JSONL migration (docs/format.md §10.1)
-      } else if (targetCopy?.format === 'v4' && targetCopy.manifest.state === 'ok' && targetCopy.manifest.value.storageRevision === undefined) {
+      } else if (
+        targetCopy?.format === 'v4' &&
+        targetCopy.manifest.state === 'ok' &&
+        targetCopy.manifest.value.storageRevision === undefined
+      ) {
         union(index, target!); // an unpublished draft imported under a new id (docs/format.md §10.3)
       } else {
         const path = source.path;
@@ -80,12 +87,15 @@ export function groupConversations(found: FoundCopies, platform: Platform): Conv
       if (copy.format === 'v0' && copy.meta.state === 'ok' && copy.meta.value.workspace) {
         keys.push(`projects/${workspaceSlug(copy.meta.value.workspace, platform)}/sessions/${basename(copy.path)}`);
       }
-      for (const key of keys) for (const other of byKey.get(key) ?? []) if (copies[other]!.store === 'jsonl') union(index, other);
+      for (const key of keys)
+        for (const other of byKey.get(key) ?? []) if (copies[other]!.store === 'jsonl') union(index, other);
     }
   });
   for (const [root, registry] of found.registries) {
     for (const mapping of registry.sourceMappings) {
-      const desktop = copies.findIndex((copy) => copy.store === 'desktop-sessions-v5' && copy.root === root && copy.id === mapping.sessionId);
+      const desktop = copies.findIndex(
+        (copy) => copy.store === 'desktop-sessions-v5' && copy.root === root && copy.id === mapping.sessionId,
+      );
       if (desktop < 0) continue;
       const source = resolve(mapping.path, copies[desktop]!);
       if (source !== undefined) union(desktop, source);

@@ -66,7 +66,13 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
     // Started on the first read, not here: a listing never iterated starts no thread.
     const pool = new SummaryPool({ threads: options.threads });
     const summarise = pool.summarise.bind(pool);
-    const reading = { verify: options.verify ?? false, registries: found.registries, cache: options.cache, beforeReading: options.beforeReading, summarise };
+    const reading = {
+      verify: options.verify ?? false,
+      registries: found.registries,
+      cache: options.cache,
+      beforeReading: options.beforeReading,
+      summarise,
+    };
     const describe = async (conversation: Conversation) => {
       const session = describeConversation(await readCopies(conversation, reading), conversation.parent);
       return { ...session, relocate: relocateHint(session, options.platform, folders) };
@@ -95,6 +101,16 @@ function belongsTo(session: ListedSession, slug: string, platform: Platform): bo
 /** Newest last change first (times compared as instants: Reasonix writes up to nine fraction digits); unknown times last. */
 function newestFirst(sessions: ListedSession[]): ListedSession[] {
   // Each time parsed once, not at every comparison.
-  const instant = new Map(sessions.map((session) => [session, session.updatedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(session.updatedAt) || Number.NEGATIVE_INFINITY]));
-  return sessions.sort((a, b) => instant.get(b)! - instant.get(a)! || (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '') || a.id.localeCompare(b.id));
+  const instant = new Map(
+    sessions.map((session) => [
+      session,
+      session.updatedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(session.updatedAt) || Number.NEGATIVE_INFINITY,
+    ]),
+  );
+  return sessions.sort(
+    (a, b) =>
+      instant.get(b)! - instant.get(a)! ||
+      (b.updatedAt ?? '').localeCompare(a.updatedAt ?? '') ||
+      a.id.localeCompare(b.id),
+  );
 }

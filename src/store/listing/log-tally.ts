@@ -89,4 +89,11 @@ export class TallyCarrier {
 }
 
 /** Event kinds that change what earlier batches wrote: a tally cannot follow them without the log before. */
-const REWRITING_KINDS = new Set(['message/upsert', 'message/retract', 'history/replace', 'legacy/import', 'model/context-replace', 'compaction']);
+const REWRITING_KINDS = new Set([
+  'message/upsert',
+  'message/retract',
+  'history/replace',
+  'legacy/import',
+  'model/context-replace',
+  'compaction',
+]);

@@ -2,7 +2,11 @@
  * Maps `items` through `work` with at most `limit` calls in flight, yielding results in the items'
  * order as soon as each is ready: a listing streams while later rows are still being read.
  */
-export async function* mapInOrder<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): AsyncGenerator<R> {
+export async function* mapInOrder<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): AsyncGenerator<R> {
   const pending: Promise<R>[] = [];
   let next = 0;
   const startMore = () => {

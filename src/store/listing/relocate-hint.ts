@@ -18,7 +18,15 @@ export function relocateHint(session: ListedSession, platform: Platform, folders
   const { workspace } = session;
   if (workspace === null || platform !== currentPlatform()) return null;
   const slug = workspaceSlug(workspace, platform);
-  if (!session.copies.some((copy) => copy.scope === 'workspace' && (copy.store === 'sessions-v4' || copy.store === 'jsonl') && sameSlug(copy.slug, slug, platform))) return null;
+  if (
+    !session.copies.some(
+      (copy) =>
+        copy.scope === 'workspace' &&
+        (copy.store === 'sessions-v4' || copy.store === 'jsonl') &&
+        sameSlug(copy.slug, slug, platform),
+    )
+  )
+    return null;
   let there = folders.get(workspace);
   if (there === undefined) {
     there = statSync(workspace, { throwIfNoEntry: false })?.isDirectory() ?? false;

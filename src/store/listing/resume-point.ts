@@ -41,5 +41,7 @@ export function metaDigest(copy: V4Copy): string {
 export function logStamp(copy: V4Copy): { inode: string; stamp: string; size: number } | undefined {
   const log = join(copy.path, SESSION_FILES.log);
   const stats = statOrCode(log);
-  return typeof stats === 'string' ? undefined : { inode: `${stats.dev}:${stats.ino}`, stamp: statLine(log, stats), size: Number(stats.size) };
+  return typeof stats === 'string'
+    ? undefined
+    : { inode: `${stats.dev}:${stats.ino}`, stamp: statLine(log, stats), size: Number(stats.size) };
 }

@@ -40,12 +40,18 @@ export async function summariseAppended(
   }
   const carrier = new TallyCarrier(resume.tally);
   // The content files of what was read before (checked unchanged by the cache), and of the new batches.
-  const content = copy.manifest.state === 'ok' ? new ContentStore(contentRootFor(copy.path, copy.manifest.value.contentRoot)) : undefined;
+  const content =
+    copy.manifest.state === 'ok'
+      ? new ContentStore(contentRootFor(copy.path, copy.manifest.value.contentRoot))
+      : undefined;
   const files = new Set(contentFiles);
   let position = resume.cursor;
   let tornTail = false;
   try {
-    for await (const item of readSessionEvents(copy.path, { offset: position.offset, nextSequence: position.nextSequence })) {
+    for await (const item of readSessionEvents(copy.path, {
+      offset: position.offset,
+      nextSequence: position.nextSequence,
+    })) {
       if (item.type === 'torn-tail') {
         tornTail = true;
         continue;
@@ -61,8 +67,20 @@ export async function summariseAppended(
         files.add(content.objectPath(payloadRef.digest));
         if (payloadRef.indexDigest) files.add(content.indexPath(payloadRef.digest));
       }
-      if (!carrier.add(replay, batch.events.map((event) => event.kind), { lastCommitAt: batch.createdAt, payloadRefs })) return undefined;
-      position = { ...position, offset: batch.end, nextSequence: batch.firstSeq + batch.eventCount, writerGeneration: Math.max(position.writerGeneration, batch.writerGeneration) };
+      if (
+        !carrier.add(
+          replay,
+          batch.events.map((event) => event.kind),
+          { lastCommitAt: batch.createdAt, payloadRefs },
+        )
+      )
+        return undefined;
+      position = {
+        ...position,
+        offset: batch.end,
+        nextSequence: batch.firstSeq + batch.eventCount,
+        writerGeneration: Math.max(position.writerGeneration, batch.writerGeneration),
+      };
     }
   } catch {
     // Damage past the cursor: a whole read names it as Reasonix would.
@@ -72,11 +90,19 @@ export async function summariseAppended(
   const cursor = position === resume.cursor ? resume.cursor : await cursorAt(copy.path, copy.id, position);
   const openBy = await writerLockHolder(copy.path);
   const header = copy.header.state === 'ok' ? copy.header.value : undefined;
-  const summary = summaryOfV4(copy, { status: tornTail ? 'torn-tail' : 'ok', problem: null, tally, header, openBy }, registry);
+  const summary = summaryOfV4(
+    copy,
+    { status: tornTail ? 'torn-tail' : 'ok', problem: null, tally, header, openBy },
+    registry,
+  );
   // A log that changed during the read gives no resume point: the next read is a whole one.
   const after = logStamp(copy);
   const stamped = contentStampOf([...files]);
   const withContent = stamped ? { content: stamped } : {};
   if (before.stamp !== after?.stamp) return { summary, ...withContent };
-  return { summary, resume: { cursor, tally, logInode: before.inode, logSize: before.size, meta: resume.meta }, ...withContent };
+  return {
+    summary,
+    resume: { cursor, tally, logInode: before.inode, logSize: before.size, meta: resume.meta },
+    ...withContent,
+  };
 }

@@ -85,14 +85,31 @@ export async function summariseCopy(copy: SessionCopy, options: SummariseOptions
     // fault of rxstore's own surfaces.
     const coded = fileSystemErrorOf(error);
     if (coded instanceof FileSystemError) return { summary: unreadable(coded.message, coded.code) };
-    if (coded instanceof RxError && !isSessionVerdict(coded)) return { summary: unreadable(`${coded.code}: ${coded.data.file ? `${coded.data.file}: ` : ''}${coded.message}`, coded.code) };
+    if (coded instanceof RxError && !isSessionVerdict(coded))
+      return {
+        summary: unreadable(
+          `${coded.code}: ${coded.data.file ? `${coded.data.file}: ` : ''}${coded.message}`,
+          coded.code,
+        ),
+      };
     throw error;
   }
 }
 
 /** A copy the system would not let be read. */
 export function unreadable(problem: string, problemCode: RxErrorCode): CopySummary {
-  return { status: 'unreadable', problem, problemCode, messages: 0, updatedAt: null, title: null, titleFrom: null, workspace: null, workspaceFrom: null, payloadRefs: 0 };
+  return {
+    status: 'unreadable',
+    problem,
+    problemCode,
+    messages: 0,
+    updatedAt: null,
+    title: null,
+    titleFrom: null,
+    workspace: null,
+    workspaceFrom: null,
+    payloadRefs: 0,
+  };
 }
 
 async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummary> {
@@ -108,7 +125,10 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
   ]);
   const meta = transcriptMeta(copy);
   // A transcript Reasonix migrates whole may still be refused a new turn: its gate judges what it migrates to.
-  const turn = !lines.problem && copy.format === 'jsonl' ? (await readJsonlSession(copy.path)).problems.find(({ code }) => code === 'RX_TURN_REFUSED') : undefined;
+  const turn =
+    !lines.problem && copy.format === 'jsonl'
+      ? (await readJsonlSession(copy.path)).problems.find(({ code }) => code === 'RX_TURN_REFUSED')
+      : undefined;
   // A meta file Reasonix cannot read it does without (it resumes the transcript): said, but no damage.
   const invalidMeta = copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : null;
   const problem = lines.problem ?? turn?.message ?? invalidMeta;
@@ -126,7 +146,14 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
 }
 
 /** What a transcript's meta file says: `<id>.jsonl.meta` (docs/format.md §11.3) or v0.x `<id>.meta.json` (docs/format.md §11.4). */
-function transcriptMeta(copy: JsonlCopy | V0Copy): { file: string; title?: string; preview?: string; workspace?: string; updatedAt?: string; source: WorkspaceSource } {
+function transcriptMeta(copy: JsonlCopy | V0Copy): {
+  file: string;
+  title?: string;
+  preview?: string;
+  workspace?: string;
+  updatedAt?: string;
+  source: WorkspaceSource;
+} {
   if (copy.format === 'jsonl') {
     const meta = copy.meta.state === 'ok' ? copy.meta.value : undefined;
     return {
@@ -139,7 +166,12 @@ function transcriptMeta(copy: JsonlCopy | V0Copy): { file: string; title?: strin
     };
   }
   const meta = copy.meta.state === 'ok' ? copy.meta.value : undefined;
-  return { file: `${copy.id}.meta.json`, title: meta?.summary || undefined, workspace: meta?.workspace || undefined, source: 'v0-meta' };
+  return {
+    file: `${copy.id}.meta.json`,
+    title: meta?.summary || undefined,
+    workspace: meta?.workspace || undefined,
+    source: 'v0-meta',
+  };
 }
 
 async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<CopyRead> {
@@ -148,25 +180,47 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
   const found = read.problems.find((each) => each.severity === 'error');
   const problem = found ? { message: found.message, code: found.code } : null;
   const tally = tallyOf(read.projection, { lastCommitAt: read.lastCommitAt ?? null, payloadRefs: read.payloadRefs });
-  const summary = summaryOfV4(copy, { status: read.status, problem, tally, header: read.header, openBy: read.openBy }, options.registry);
+  const summary = summaryOfV4(
+    copy,
+    { status: read.status, problem, tally, header: read.header, openBy: read.openBy },
+    options.registry,
+  );
   const content = contentStampOf(read.contentFiles);
   if (read.status !== 'ok' && read.status !== 'torn-tail') return { summary, ...(content ? { content } : {}) };
-  const cursor = await cursorAt(copy.path, copy.id, { offset: read.durableEnd, nextSequence: read.lastSequence + 1, writerGeneration: read.writerGeneration });
+  const cursor = await cursorAt(copy.path, copy.id, {
+    offset: read.durableEnd,
+    nextSequence: read.lastSequence + 1,
+    writerGeneration: read.writerGeneration,
+  });
   // A log that changed during the read gives no resume point: the bytes before the cursor may not be those replayed.
   const after = logStamp(copy);
   if (!before || before.stamp !== after?.stamp) return { summary, ...(content ? { content } : {}) };
-  return { summary, resume: { cursor, tally, logInode: before.inode, logSize: before.size, meta: metaDigest(copy) }, ...(content ? { content } : {}) };
+  return {
+    summary,
+    resume: { cursor, tally, logInode: before.inode, logSize: before.size, meta: metaDigest(copy) },
+    ...(content ? { content } : {}),
+  };
 }
 
 /** What a v4 copy's verdict and tally say, as listing shows it. */
 export function summaryOfV4(
   copy: V4Copy,
-  read: { status: SessionStatus; problem: { message: string; code: RxErrorCode } | null; tally: LogTally; header: Header | undefined; openBy: string | undefined },
+  read: {
+    status: SessionStatus;
+    problem: { message: string; code: RxErrorCode } | null;
+    tally: LogTally;
+    header: Header | undefined;
+    openBy: string | undefined;
+  },
   registry: DesktopRegistryFacts | undefined,
 ): CopySummary {
   const { status, tally } = read;
   // The workspace the session names: `header.json` `cwd`, else its latest host session-context line.
-  const claimed = read.header?.cwd ? { path: read.header.cwd, from: 'header' as const } : tally.workspace !== null ? { path: tally.workspace, from: 'session-context' as const } : undefined;
+  const claimed = read.header?.cwd
+    ? { path: read.header.cwd, from: 'header' as const }
+    : tally.workspace !== null
+      ? { path: tally.workspace, from: 'session-context' as const }
+      : undefined;
   const registered = registry?.workspaceOfSession.get(copy.id);
   return {
     // A running writer may be mid-append: what looks torn now is its next batch (docs/format.md §9.5).

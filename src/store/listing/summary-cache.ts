@@ -84,12 +84,21 @@ export class SummaryCache {
    * next time (from the resume point, which `summariseAppended` checks), never trusted for bytes
    * not read.
    */
-  async lookup(copy: SessionCopy): Promise<{ identity: string | undefined; summary: CopySummary | undefined; resume: ResumePoint | undefined; content: ContentStamp | undefined }> {
+  async lookup(
+    copy: SessionCopy,
+  ): Promise<{
+    identity: string | undefined;
+    summary: CopySummary | undefined;
+    resume: ResumePoint | undefined;
+    content: ContentStamp | undefined;
+  }> {
     const identity = identityOf(copy);
     const kept = this.entry(copy.path);
     // A content-store object a payload came from, changed or gone since: nothing kept holds, the copy is read whole.
-    if (kept?.content && kept.content.stamp !== filesStamp(kept.content.files)) return { identity, summary: undefined, resume: undefined, content: undefined };
-    if (identity !== undefined && identity === kept?.identity) return { identity, summary: kept.summary, resume: undefined, content: kept.content };
+    if (kept?.content && kept.content.stamp !== filesStamp(kept.content.files))
+      return { identity, summary: undefined, resume: undefined, content: undefined };
+    if (identity !== undefined && identity === kept?.identity)
+      return { identity, summary: kept.summary, resume: undefined, content: kept.content };
     await this.resumePoints.load();
     const resume = ResumePointSchema.safeParse(this.resumePoints.get(copy.path));
     return { identity, summary: undefined, resume: resume.success ? resume.data : undefined, content: kept?.content };
@@ -98,7 +107,11 @@ export class SummaryCache {
   /** Keeps what reading a copy told, under the identity `lookup` gave before the read (none: not kept). */
   keep(copy: SessionCopy, identity: string | undefined, read: CopyRead): void {
     if (identity === undefined) return;
-    this.summaries.set(copy.path, { identity, summary: read.summary, ...(read.content ? { content: read.content } : {}) });
+    this.summaries.set(copy.path, {
+      identity,
+      summary: read.summary,
+      ...(read.content ? { content: read.content } : {}),
+    });
     if (read.resume) this.resumePoints.set(copy.path, read.resume);
     else this.resumePoints.delete(copy.path);
   }
@@ -108,7 +121,10 @@ export class SummaryCache {
     await this.summaries.save();
     await this.resumePoints.save();
     const dir = dirname(this.summaries.file);
-    const older = Array.from({ length: CACHE_VERSION - 1 }, (_, at) => [`summaries-v${at + 1}.json`, `resume-points-v${at + 1}.json`]).flat();
+    const older = Array.from({ length: CACHE_VERSION - 1 }, (_, at) => [
+      `summaries-v${at + 1}.json`,
+      `resume-points-v${at + 1}.json`,
+    ]).flat();
     await Promise.all(older.map((name) => rm(join(dir, name), { force: true }).catch(() => undefined)));
   }
 
@@ -132,19 +148,34 @@ export class SummaryCache {
 function identityOf(copy: SessionCopy): string | undefined {
   if (copy.format === 'v4') {
     // A metadata file the system would not let be read: nothing is known, so nothing is kept or trusted.
-    if (copy.logStatLine === undefined || copy.manifest.state === 'unreadable' || copy.header.state === 'unreadable') return undefined;
+    if (copy.logStatLine === undefined || copy.manifest.state === 'unreadable' || copy.header.state === 'unreadable')
+      return undefined;
     const hash = createHash('sha256').update(copy.logStatLine);
-    for (const file of [copy.manifest, copy.header]) hash.update(file.state === 'ok' ? `ok\0${file.text}\0` : file.state === 'invalid' ? `invalid\0${file.reason}\0` : 'missing\0');
+    for (const file of [copy.manifest, copy.header])
+      hash.update(
+        file.state === 'ok'
+          ? `ok\0${file.text}\0`
+          : file.state === 'invalid'
+            ? `invalid\0${file.reason}\0`
+            : 'missing\0',
+      );
     // What stands where Reasonix takes its locks and writes the identity: one turned into a directory or a
     // symlink loop (or put right) changes the verdict, with the log untouched.
-    const usedFiles = [join(copy.path, SESSION_FILES.writerLock), join(copy.path, SESSION_FILES.identity), ownershipLockPath(dirname(copy.path), basename(copy.path))];
+    const usedFiles = [
+      join(copy.path, SESSION_FILES.writerLock),
+      join(copy.path, SESSION_FILES.identity),
+      ownershipLockPath(dirname(copy.path), basename(copy.path)),
+    ];
     for (const path of usedFiles) hash.update(`${entryKind(path)}\0`);
     return hash.digest('hex');
   }
   const stats = statOrCode(copy.path);
   if (typeof stats === 'string') return undefined;
   const meta = copy.format === 'jsonl' ? `${copy.path}.meta` : copy.path.replace(/\.jsonl$/, '.meta.json');
-  return createHash('sha256').update(statLine(copy.path, stats)).update(filesStamp([meta])).digest('hex');
+  return createHash('sha256')
+    .update(statLine(copy.path, stats))
+    .update(filesStamp([meta]))
+    .digest('hex');
 }
 
 /**

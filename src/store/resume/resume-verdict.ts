@@ -59,16 +59,29 @@ export interface ResumeContext {
  * root. `workspace` is the conversation's workspace, for copies that do not name one; `siblings`
  * are its other copies, which a suggested copy must not overwrite.
  */
-export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblings: readonly ListedCopy[], context: ResumeContext): ResumeVerdict {
+export function resumeVerdict(
+  copy: ListedCopy,
+  workspace: string | null,
+  siblings: readonly ListedCopy[],
+  context: ResumeContext,
+): ResumeVerdict {
   const { platform, cwd, reasonixStateRoot: state } = context;
   const paths = pathsOf(platform);
   const slugOf = (folder: string) => workspaceSlug(folder, platform);
   const cwdSlug = slugOf(cwd);
-  const verdict = (reason: ResumeReason, explanation: string, command: string | null, copiesSession = false): ResumeVerdict => ({
+  const verdict = (
+    reason: ResumeReason,
+    explanation: string,
+    command: string | null,
+    copiesSession = false,
+  ): ResumeVerdict => ({
     resumes: reason === 'resumes' || reason === 'imports-draft',
     reason,
     // Wherever a command finds a draft, Reasonix imports it rather than open it: said with every such command.
-    explanation: copy.draft && command !== null && reason !== 'imports-draft' ? `${explanation}; a draft (its manifest has no storageRevision), which Reasonix imports into a new session under a new id and goes on there` : explanation,
+    explanation:
+      copy.draft && command !== null && reason !== 'imports-draft'
+        ? `${explanation}; a draft (its manifest has no storageRevision), which Reasonix imports into a new session under a new id and goes on there`
+        : explanation,
     command,
     copiesSession,
   });
@@ -76,57 +89,106 @@ export function resumeVerdict(copy: ListedCopy, workspace: string | null, siblin
   const byId = reasonixResume(copy.id, platform, pinned);
   const byPath = reasonixResume(copy.path, platform, pinned);
   // The folder whose slug the copy sits under: the only one `--resume <id>` finds it from.
-  const home = [copy.workspace, workspace, context.workspace ?? null].find((folder): folder is string => folder !== null && sameSlug(slugOf(folder), copy.slug, platform));
+  const home = [copy.workspace, workspace, context.workspace ?? null].find(
+    (folder): folder is string => folder !== null && sameSlug(slugOf(folder), copy.slug, platform),
+  );
   const fromHome = (command: string) => (home ? fromFolder(home, command, platform) : null);
   const notFromHere = `Reasonix searches only the store of the folder it runs in (${cwd}, slug ${cwdSlug})`;
 
-  if (!state) return verdict('no-state-root', 'Reasonix has no state root here: neither REASONIX_HOME nor a home directory is set', null);
+  if (!state)
+    return verdict(
+      'no-state-root',
+      'Reasonix has no state root here: neither REASONIX_HOME nor a home directory is set',
+      null,
+    );
   if (reasonixRefuses(copy.status)) {
     // A refused payload's problem already says Reasonix would refuse it: said once.
     const why = (copy.problem ?? copy.status).replace(/^Reasonix [\d.]+ would refuse: /, '');
     return verdict(copy.status, `Reasonix would refuse this copy: ${why}`, null);
   }
-  if (copy.status === 'unreadable') return verdict('unreadable', `it cannot be read: ${copy.problem ?? 'unreadable'}`, null);
+  if (copy.status === 'unreadable')
+    return verdict('unreadable', `it cannot be read: ${copy.problem ?? 'unreadable'}`, null);
   const sameRoot = paths.resolve(copy.root) === paths.resolve(state);
 
   if (copy.store === 'legacy') {
-    return verdict('legacy-root', `${copy.root} is a legacy root Reasonix only imports from; a transcript path resumes from anywhere (migrated into the store of the folder it runs in)`, fromHome(byPath) ?? byPath);
+    return verdict(
+      'legacy-root',
+      `${copy.root} is a legacy root Reasonix only imports from; a transcript path resumes from anywhere (migrated into the store of the folder it runs in)`,
+      fromHome(byPath) ?? byPath,
+    );
   }
   if (copy.store === 'jsonl') {
-    if (!sameRoot) return verdict('other-state-root', `it is under ${copy.root}, not under Reasonix's state root ${state}; a transcript path resumes from anywhere`, fromHome(byPath) ?? byPath);
-    if (sameSlug(copy.slug, cwdSlug, platform)) return verdict('resumes', 'a JSONL transcript of this folder: Reasonix migrates it into this folder\'s sessions-v4 store and opens that', byId);
+    if (!sameRoot)
+      return verdict(
+        'other-state-root',
+        `it is under ${copy.root}, not under Reasonix's state root ${state}; a transcript path resumes from anywhere`,
+        fromHome(byPath) ?? byPath,
+      );
+    if (sameSlug(copy.slug, cwdSlug, platform))
+      return verdict(
+        'resumes',
+        "a JSONL transcript of this folder: Reasonix migrates it into this folder's sessions-v4 store and opens that",
+        byId,
+      );
     const where = copy.slug === null ? 'the global JSONL store' : `the JSONL store of slug ${copy.slug}`;
-    return verdict(copy.slug === null ? 'global-store' : 'other-workspace', `it is in ${where}; ${notFromHere}; its path resumes from anywhere`, fromHome(byId) ?? byPath);
+    return verdict(
+      copy.slug === null ? 'global-store' : 'other-workspace',
+      `it is in ${where}; ${notFromHere}; its path resumes from anywhere`,
+      fromHome(byId) ?? byPath,
+    );
   }
 
   if (copy.store === 'desktop-sessions-v5' || copy.scope === 'global') {
-    const why = copy.store === 'desktop-sessions-v5'
-      ? 'a desktop session: the CLI never reads desktop-sessions-v5'
-      : 'it is in the global sessions-v4 store, which `reasonix --resume` never searches (`reasonix acp` session/load reads it)';
+    const why =
+      copy.store === 'desktop-sessions-v5'
+        ? 'a desktop session: the CLI never reads desktop-sessions-v5'
+        : 'it is in the global sessions-v4 store, which `reasonix --resume` never searches (`reasonix acp` session/load reads it)';
     // Copied into the store of its workspace (or of this folder), with its content store when it uses one.
     const target = copy.workspace ?? workspace ?? context.workspace ?? cwd;
     const store = paths.join(state, 'projects', slugOf(target), 'sessions-v4');
     const present = siblings.find((sibling) => sibling.path === paths.join(store, copy.id));
-    if (present) return verdict(copy.store === 'desktop-sessions-v5' ? 'desktop-store' : 'global-store', `${why}; its copy ${present.path} is the one to resume`, null);
+    if (present)
+      return verdict(
+        copy.store === 'desktop-sessions-v5' ? 'desktop-store' : 'global-store',
+        `${why}; its copy ${present.path} is the one to resume`,
+        null,
+      );
     const command = [
       copyInto(copy.path, store, platform),
       ...(copy.payloadRefs > 0 ? [copyInto(paths.join(paths.dirname(copy.path), '.content-v1'), store, platform)] : []),
       fromFolder(target, byId, platform),
     ].join(' && ');
-    return verdict(copy.store === 'desktop-sessions-v5' ? 'desktop-store' : 'global-store', `${why}; a copy in the store of ${target} resumes`, command, true);
+    return verdict(
+      copy.store === 'desktop-sessions-v5' ? 'desktop-store' : 'global-store',
+      `${why}; a copy in the store of ${target} resumes`,
+      command,
+      true,
+    );
   }
   if (!sameRoot) {
-    return verdict('other-state-root', `it is under ${copy.root}, not under Reasonix's state root ${state}`, fromHome(reasonixResume(copy.id, platform, { ...pinned, REASONIX_STATE_HOME: copy.root })));
+    return verdict(
+      'other-state-root',
+      `it is under ${copy.root}, not under Reasonix's state root ${state}`,
+      fromHome(reasonixResume(copy.id, platform, { ...pinned, REASONIX_STATE_HOME: copy.root })),
+    );
   }
   if (!sameSlug(copy.slug, cwdSlug, platform)) {
     const owner = home ? `${home} (slug ${copy.slug})` : `the folder whose slug is ${copy.slug}`;
     return verdict('other-workspace', `it is in the store of ${owner}; ${notFromHere}`, fromHome(byId));
   }
   if (copy.status === 'locked') {
-    return verdict('locked', 'a running Reasonix holds its writer lock: a second one refuses it (`session writer is owned by another runtime`) until that one exits', byId);
+    return verdict(
+      'locked',
+      'a running Reasonix holds its writer lock: a second one refuses it (`session writer is owned by another runtime`) until that one exits',
+      byId,
+    );
   }
   if (copy.draft) {
-    return verdict('imports-draft', `it is in this folder's sessions-v4 store, but a draft (its manifest has no storageRevision): Reasonix does not open it; it imports it into a new session of this store, under a new id, and goes on there, leaving the draft as it is (a later resume by this id goes on in that import while the draft is unchanged)`, byId);
+    return verdict(
+      'imports-draft',
+      `it is in this folder's sessions-v4 store, but a draft (its manifest has no storageRevision): Reasonix does not open it; it imports it into a new session of this store, under a new id, and goes on there, leaving the draft as it is (a later resume by this id goes on in that import while the draft is unchanged)`,
+      byId,
+    );
   }
-  return verdict('resumes', 'it is in this folder\'s sessions-v4 store', byId);
+  return verdict('resumes', "it is in this folder's sessions-v4 store", byId);
 }

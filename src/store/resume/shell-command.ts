@@ -26,14 +26,16 @@ export function fromFolder(folder: string, command: string, platform: Platform):
 /** Runs `command` with these variables set: `NAME=value command` in `sh`, `set "NAME=value" && command` in `cmd.exe`. */
 export function withEnv(env: PinnedRoots, command: string, platform: Platform): string {
   const set = Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined);
-  if (platform === 'win32') return [...set.map(([name, value]) => `set ${cmdQuoted(`${name}=${value}`)}`), command].join(' && ');
+  if (platform === 'win32')
+    return [...set.map(([name, value]) => `set ${cmdQuoted(`${name}=${value}`)}`), command].join(' && ');
   return [...set.map(([name, value]) => `${name}=${quote(value, platform)}`), command].join(' ');
 }
 
 /** Copies a directory into `intoDir` (created if missing), keeping its name; an existing folder of that name is merged into. */
 export function copyInto(dir: string, intoDir: string, platform: Platform): string {
   const paths = pathsOf(platform);
-  if (platform === 'win32') return `xcopy /E /I /Q /Y ${quote(dir, platform)} ${quote(paths.join(intoDir, paths.basename(dir)), platform)}`;
+  if (platform === 'win32')
+    return `xcopy /E /I /Q /Y ${quote(dir, platform)} ${quote(paths.join(intoDir, paths.basename(dir)), platform)}`;
   return `mkdir -p ${quote(intoDir, platform)} && cp -R ${quote(dir, platform)} ${quote(`${intoDir}/`, platform)}`;
 }
 

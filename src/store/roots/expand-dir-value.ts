@@ -21,11 +21,14 @@ const VARIABLE_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}/g;
 export function expandDirValue(value: string | undefined, context: DirValueContext): string | undefined {
   let dir = value?.trim() ?? '';
   if (dir === '') return undefined;
-  dir = dir.replace(VARIABLE_REFERENCE, (_reference, name: string, hasDefault: string | undefined, fallback: string | undefined) => {
-    const set = context.env[name];
-    if (set) return set;
-    return hasDefault ? (fallback ?? '') : '';
-  });
+  dir = dir.replace(
+    VARIABLE_REFERENCE,
+    (_reference, name: string, hasDefault: string | undefined, fallback: string | undefined) => {
+      const set = context.env[name];
+      if (set) return set;
+      return hasDefault ? (fallback ?? '') : '';
+    },
+  );
   const paths = pathsOf(context.platform);
   if (context.homeDir) {
     if (dir === '~') dir = context.homeDir;

@@ -18,7 +18,9 @@ export interface MachineRootOptions {
 }
 
 /** The roots Reasonix would use on this machine (or on the machine the options describe). */
-export async function machineRoots(options: MachineRootOptions = {}): Promise<{ inputs: RootInputs; roots: StoreRoots }> {
+export async function machineRoots(
+  options: MachineRootOptions = {},
+): Promise<{ inputs: RootInputs; roots: StoreRoots }> {
   const inputs: RootInputs = {
     platform: options.platform ?? currentPlatform(),
     env: options.env ?? process.env,

@@ -52,7 +52,8 @@ export const RXSTORE_ROOT = 'RXSTORE_ROOT';
 function userConfigDir(inputs: RootInputs): string {
   const paths = pathsOf(inputs.platform);
   if (inputs.platform === 'win32') return inputs.env.APPDATA ?? '';
-  if (inputs.platform === 'darwin') return inputs.homeDir ? paths.join(inputs.homeDir, 'Library', 'Application Support') : '';
+  if (inputs.platform === 'darwin')
+    return inputs.homeDir ? paths.join(inputs.homeDir, 'Library', 'Application Support') : '';
   const xdg = inputs.env.XDG_CONFIG_HOME ?? '';
   if (xdg) return paths.isAbsolute(xdg) ? xdg : '';
   return inputs.homeDir ? paths.join(inputs.homeDir, '.config') : '';
@@ -98,7 +99,8 @@ export function stateRoot(inputs: RootInputs, line: ReasonixLine, storageState?:
  * coincide with the home are not legacy.
  */
 export function legacyRoots(inputs: RootInputs): string[] {
-  if (expandDirValue(inputs.env.REASONIX_HOME, inputs) || expandDirValue(inputs.env.REASONIX_STATE_HOME, inputs)) return [];
+  if (expandDirValue(inputs.env.REASONIX_HOME, inputs) || expandDirValue(inputs.env.REASONIX_STATE_HOME, inputs))
+    return [];
   const paths = pathsOf(inputs.platform);
   const candidates: string[] = [];
   if (inputs.homeDir) candidates.push(paths.join(inputs.homeDir, '.reasonix'));
@@ -138,13 +140,19 @@ export async function resolveStoreRoots(machine: RootInputs, overrides: RootOver
   const pinned = pinnedRoots(inputs);
   const only = flagged ? undefined : expandDirValue(inputs.env[RXSTORE_ROOT], inputs);
   if (only) {
-    const root: ReadRoot = isStoreDirName(pathsOf(inputs.platform).basename(only)) ? { kind: 'store', path: only } : { kind: 'state', path: only, lines: [] };
+    const root: ReadRoot = isStoreDirName(pathsOf(inputs.platform).basename(only))
+      ? { kind: 'store', path: only }
+      : { kind: 'state', path: only, lines: [] };
     return { reasonixStateRoot, pinned, roots: [root] };
   }
 
   const home = reasonixHome(inputs);
   // A regular file of a setting's size only: a FIFO or /dev/zero standing there must not hang or fill every command.
-  const storageState = home ? storageStateEntry(readRegularFile(pathsOf(inputs.platform).join(home, 'config.toml'), MAX_CONFIG_BYTES)?.toString('utf8') ?? '') : undefined;
+  const storageState = home
+    ? storageStateEntry(
+        readRegularFile(pathsOf(inputs.platform).join(home, 'config.toml'), MAX_CONFIG_BYTES)?.toString('utf8') ?? '',
+      )
+    : undefined;
   const roots: ReadRoot[] = [];
   for (const line of ['1.x', '2.x'] as const) {
     const path = stateRoot(inputs, line, storageState);

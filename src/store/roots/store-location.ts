@@ -26,6 +26,7 @@ export function locateInStore(path: string): StoreLocation | undefined {
   }
   const layout = store === 'sessions-v4' ? 'sessions-v4' : store === 'sessions' ? 'jsonl' : undefined;
   if (!layout) return undefined;
-  if (projects === 'projects' && slug && !slug.startsWith('.')) return { layout, scope: 'workspace', slug, key: `projects/${slug}/${store}/${name}` };
+  if (projects === 'projects' && slug && !slug.startsWith('.'))
+    return { layout, scope: 'workspace', slug, key: `projects/${slug}/${store}/${name}` };
   return { layout, scope: 'global', slug: null, key: `${store}/${name}` };
 }

@@ -7,7 +7,10 @@ import { isAbsolute } from 'node:path';
  * the shell's `$PWD` keeps the link, while `process.cwd()` resolves it, and the workspace slug
  * Reasonix picks its store by comes from the former (docs/format.md §1.2).
  */
-export function goWorkingDirectory(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function goWorkingDirectory(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   const resolved = process.cwd();
   const pwd = env.PWD;
   if (platform === 'win32' || !pwd || !isAbsolute(pwd)) return resolved;

@@ -31,9 +31,9 @@ describe("Reasonix's operation hash", () => {
     const base = operationHash('s', 't', [{ kind: 'k', payload: Buffer.from('{"a":1}') }]);
     const text = '{"sessionId":"s","turnId":"t","events":[{"kind":"k","payload":{"a":1}}]}';
     expect(base).toBe(createHashHex(text));
-    expect(operationHash('s', undefined, [{ kind: 'k' }, { kind: 'o', optional: true, payload: new Uint8Array() }])).toBe(
-      createHashHex('{"sessionId":"s","turnId":"","events":[{"kind":"k"},{"kind":"o","optional":true}]}'),
-    );
+    expect(
+      operationHash('s', undefined, [{ kind: 'k' }, { kind: 'o', optional: true, payload: new Uint8Array() }]),
+    ).toBe(createHashHex('{"sessionId":"s","turnId":"","events":[{"kind":"k"},{"kind":"o","optional":true}]}'));
     expect(operationHash('s', 't', [{ kind: 'k', optional: false, payload: Buffer.from('{"a":1}') }])).toBe(base);
   });
 });
@@ -45,7 +45,12 @@ describe('a coded error', () => {
     expect(new DamagedStoreError('bad', { offset: 0 }).describe()).toBe('offset 0: bad');
     expect(new DamagedStoreError('bad', { file: 'f' }).describe()).toBe('f: bad');
     expect(new InvalidInputError('bad').describe()).toBe('bad');
-    expect(JSON.parse(JSON.stringify(error))).toEqual({ code: 'RX_DAMAGED_STORE', family: 'damaged', message: 'nested v4 batch at 7', data: { file: '/s/events.frames', offset: 7 } });
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      code: 'RX_DAMAGED_STORE',
+      family: 'damaged',
+      message: 'nested v4 batch at 7',
+      data: { file: '/s/events.frames', offset: 7 },
+    });
     expect(error.name).toBe('DamagedStoreError');
   });
 });

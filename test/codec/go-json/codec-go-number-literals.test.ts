@@ -1,49 +1,112 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { goInt, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../../../src/codec/go-json/go-decode.js';
-import { numberLiterals, wholeNumberFields, wholeNumberFieldsOf, wholeNumberRefusal, wholeNumberRefusalOfBytes, wholeNumberRefusalOfDecoded } from '../../../src/codec/go-json/go-number-literals.js';
+import {
+  numberLiterals,
+  wholeNumberFields,
+  wholeNumberFieldsOf,
+  wholeNumberRefusal,
+  wholeNumberRefusalOfBytes,
+  wholeNumberRefusalOfDecoded,
+} from '../../../src/codec/go-json/go-number-literals.js';
 
 describe('numbers written with a fraction or an exponent, found in JSON text', () => {
   it.each([
     ['{"a":1,"b":true,"c":false,"d":null,"e":"1.0 and 1e2"}', []],
     ['{"a":1.0}', [{ path: 'a', literal: '1.0' }]],
     ['{"A":{"Bc":[1,{"d":-2E+3}]}}', [{ path: 'a.bc.d', literal: '-2E+3' }]],
-    ['[1e2,{"x":[3.5],"y":0.5}]', [{ path: '', literal: '1e2' }, { path: 'x', literal: '3.5' }, { path: 'y', literal: '0.5' }]],
+    [
+      '[1e2,{"x":[3.5],"y":0.5}]',
+      [
+        { path: '', literal: '1e2' },
+        { path: 'x', literal: '3.5' },
+        { path: 'y', literal: '0.5' },
+      ],
+    ],
     ['{"x" : 1.0}', [{ path: 'x', literal: '1.0' }]],
-    ['{"n":9.5,"m":90e1}', [{ path: 'n', literal: '9.5' }, { path: 'm', literal: '90e1' }]],
-    ['{"a":["x",1.5],"b":{"c":"y","d":2.0}}', [{ path: 'a', literal: '1.5' }, { path: 'b.d', literal: '2.0' }]],
+    [
+      '{"n":9.5,"m":90e1}',
+      [
+        { path: 'n', literal: '9.5' },
+        { path: 'm', literal: '90e1' },
+      ],
+    ],
+    [
+      '{"a":["x",1.5],"b":{"c":"y","d":2.0}}',
+      [
+        { path: 'a', literal: '1.5' },
+        { path: 'b.d', literal: '2.0' },
+      ],
+    ],
     ['{"a":[1, 2,3e0]}', [{ path: 'a', literal: '3e0' }]],
     // A string after a comma in a list is a value, never a key of the path.
     ['{"a":[1,"x",{"d":2.0}]}', [{ path: 'a.d', literal: '2.0' }]],
     ['{"s":"[1, 2.5]","t":", 3.5"}', []],
     ['{"s":"a \\\\\\" 1.0 \\\\","n":10e-1}', [{ path: 'n', literal: '10e-1' }]],
-    ['{"k\\u0065y":1.5,"\\u017fize":2.0}', [{ path: 'key', literal: '1.5' }, { path: 'size', literal: '2.0' }]],
+    [
+      '{"k\\u0065y":1.5,"\\u017fize":2.0}',
+      [
+        { path: 'key', literal: '1.5' },
+        { path: 'size', literal: '2.0' },
+      ],
+    ],
     ['{"a":{"b":1},"c":0.5}', [{ path: 'c', literal: '0.5' }]],
     ['{"tru":1,"x":[true,false]}', []],
-    ['{"a":1234567890123456789,"b":-999999999999999999,"c":[18446744073709551616]}', [{ path: 'a', literal: '1234567890123456789' }, { path: 'c', literal: '18446744073709551616' }]],
+    [
+      '{"a":1234567890123456789,"b":-999999999999999999,"c":[18446744073709551616]}',
+      [
+        { path: 'a', literal: '1234567890123456789' },
+        { path: 'c', literal: '18446744073709551616' },
+      ],
+    ],
   ])('%s', (text, expected) => {
     expect(numberLiterals(text)).toEqual(expected);
   });
 
-  it('a whole-number field written so is refused in Go\'s words; the same number elsewhere is not', () => {
+  it("a whole-number field written so is refused in Go's words; the same number elsewhere is not", () => {
     const fields = wholeNumberFields({ firstSeq: 'uint64', 'event.seq': 'uint64' });
-    expect(wholeNumberRefusal('{"firstSeq":5.0}', fields)).toBe('firstSeq: cannot unmarshal number 5.0 into Go value of type uint64');
-    expect(wholeNumberRefusal('{"FIRSTSEQ":5e0}', fields)).toBe('firstSeq: cannot unmarshal number 5e0 into Go value of type uint64');
-    expect(wholeNumberRefusal('{"event":{"seq":1E1}}', fields)).toBe('event.seq: cannot unmarshal number 1E1 into Go value of type uint64');
+    expect(wholeNumberRefusal('{"firstSeq":5.0}', fields)).toBe(
+      'firstSeq: cannot unmarshal number 5.0 into Go value of type uint64',
+    );
+    expect(wholeNumberRefusal('{"FIRSTSEQ":5e0}', fields)).toBe(
+      'firstSeq: cannot unmarshal number 5e0 into Go value of type uint64',
+    );
+    expect(wholeNumberRefusal('{"event":{"seq":1E1}}', fields)).toBe(
+      'event.seq: cannot unmarshal number 1E1 into Go value of type uint64',
+    );
     expect(wholeNumberRefusal('{"seq":1.0,"event":{"firstSeq":2.0},"firstSeq":5}', fields)).toBeUndefined();
     // Past the type's range as written: Go refuses it; a double cannot tell 2^64 - 1 from 2^64.
-    expect(wholeNumberRefusal('{"firstSeq":18446744073709551616}', fields)).toBe('firstSeq: cannot unmarshal number 18446744073709551616 into Go value of type uint64');
+    expect(wholeNumberRefusal('{"firstSeq":18446744073709551616}', fields)).toBe(
+      'firstSeq: cannot unmarshal number 18446744073709551616 into Go value of type uint64',
+    );
     expect(wholeNumberRefusal('{"firstSeq":18446744073709551615}', fields)).toBeUndefined();
-    expect(wholeNumberRefusal('{"firstSeq":-1000000000000000000}', fields)).toBe('firstSeq: cannot unmarshal number -1000000000000000000 into Go value of type uint64');
+    expect(wholeNumberRefusal('{"firstSeq":-1000000000000000000}', fields)).toBe(
+      'firstSeq: cannot unmarshal number -1000000000000000000 into Go value of type uint64',
+    );
     const ints = wholeNumberFields({ n: 'int64', m: 'int' });
     expect(wholeNumberRefusal('{"n":9223372036854775807,"m":-9223372036854775808}', ints)).toBeUndefined();
-    expect(wholeNumberRefusal('{"n":9223372036854775808}', ints)).toBe('n: cannot unmarshal number 9223372036854775808 into Go value of type int64');
-    expect(wholeNumberRefusal('{"m":-9223372036854775809}', ints)).toBe('m: cannot unmarshal number -9223372036854775809 into Go value of type int');
+    expect(wholeNumberRefusal('{"n":9223372036854775808}', ints)).toBe(
+      'n: cannot unmarshal number 9223372036854775808 into Go value of type int64',
+    );
+    expect(wholeNumberRefusal('{"m":-9223372036854775809}', ints)).toBe(
+      'm: cannot unmarshal number -9223372036854775809 into Go value of type int',
+    );
   });
 
   it('the integer fields of a Go struct are found in its schema, through pointers, slices and nested structs, not inside any JSON', () => {
     const inner = goStruct({ exitCode: goPointer(goInt), name: goString }, 'refuse');
-    const schema = goStruct({ seq: goUint, items: goSlice(goStruct({ n: goInt }, 'refuse')), inner: goPointer(inner), ids: goSlice(goUint), raw: goRaw, text: goString, plain: z.number() }, 'refuse');
+    const schema = goStruct(
+      {
+        seq: goUint,
+        items: goSlice(goStruct({ n: goInt }, 'refuse')),
+        inner: goPointer(inner),
+        ids: goSlice(goUint),
+        raw: goRaw,
+        text: goString,
+        plain: z.number(),
+      },
+      'refuse',
+    );
     const fields = wholeNumberFieldsOf(schema);
     expect(Object.fromEntries([...fields].map(([path, { name, type }]) => [path, { name, type }]))).toEqual({
       seq: { name: 'seq', type: 'uint64' },
@@ -53,8 +116,12 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
     });
     const refusal = (text: string) => wholeNumberRefusalOfBytes(Buffer.from(text), fields);
     expect(refusal('{"ids":[1,2.0]}')).toBe('ids: cannot unmarshal number 2.0 into Go value of type uint64');
-    expect(refusal('{"Inner":{"exitCode":0.0},"text":"é 1.5"}')).toBe('inner.exitCode: cannot unmarshal number 0.0 into Go value of type int64');
-    expect(refusal('{"items":[{"n":1},{"n":2E0}]}')).toBe('items.n: cannot unmarshal number 2E0 into Go value of type int64');
+    expect(refusal('{"Inner":{"exitCode":0.0},"text":"é 1.5"}')).toBe(
+      'inner.exitCode: cannot unmarshal number 0.0 into Go value of type int64',
+    );
+    expect(refusal('{"items":[{"n":1},{"n":2E0}]}')).toBe(
+      'items.n: cannot unmarshal number 2E0 into Go value of type int64',
+    );
     // A key Go folds to the field's name is the field, whatever bytes spell it.
     expect(refusal('{"\u017feq":1.5}')).toBe('seq: cannot unmarshal number 1.5 into Go value of type uint64');
     expect(refusal('{"ſeq":1.5}')).toBe('seq: cannot unmarshal number 1.5 into Go value of type uint64');
@@ -65,10 +132,15 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
   it('a decoded payload is searched only when one of its integer fields holds a number, in a list too', () => {
     const schema = goStruct({ seq: goUint, items: goSlice(goStruct({ n: goInt }, 'refuse')), raw: goRaw }, 'refuse');
     const fields = wholeNumberFieldsOf(schema);
-    const refusal = (text: string) => wholeNumberRefusalOfDecoded(Buffer.from(text), schema.parse(JSON.parse(text)), fields);
+    const refusal = (text: string) =>
+      wholeNumberRefusalOfDecoded(Buffer.from(text), schema.parse(JSON.parse(text)), fields);
     expect(refusal('{"SEQ":1.0}')).toBe('seq: cannot unmarshal number 1.0 into Go value of type uint64');
-    expect(refusal('{"seq":1,"items":[{"n":1},{"N":2.0}]}')).toBe('items.n: cannot unmarshal number 2.0 into Go value of type int64');
-    expect(refusal('{"items":[{},{"n":3e0}]}')).toBe('items.n: cannot unmarshal number 3e0 into Go value of type int64');
+    expect(refusal('{"seq":1,"items":[{"n":1},{"N":2.0}]}')).toBe(
+      'items.n: cannot unmarshal number 2.0 into Go value of type int64',
+    );
+    expect(refusal('{"items":[{},{"n":3e0}]}')).toBe(
+      'items.n: cannot unmarshal number 3e0 into Go value of type int64',
+    );
     // Go keeps a number when null follows it for a field of a plain type: the number is still looked at.
     expect(refusal('{"seq":2.0,"Seq":null}')).toBe('seq: cannot unmarshal number 2.0 into Go value of type uint64');
     expect(refusal('{"raw":{"seq":1.0},"items":[]}')).toBeUndefined();
@@ -79,21 +151,25 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
     const inner = goStruct({ exitCode: goPointer(goInt) }, 'refuse');
     const schema = goStruct({ inner: goPointer(inner), items: goSlice(goPointer(inner)) }, 'refuse');
     const fields = wholeNumberFieldsOf(schema);
-    const refusal = (text: string) => wholeNumberRefusalOfDecoded(Buffer.from(text), schema.parse(JSON.parse(text)), fields);
+    const refusal = (text: string) =>
+      wholeNumberRefusalOfDecoded(Buffer.from(text), schema.parse(JSON.parse(text)), fields);
     expect(refusal('{"inner":null,"items":[null,{"exitCode":null}]}')).toBeUndefined();
-    expect(refusal('{"inner":null,"items":[null,{"exitCode":1.0}]}')).toBe('items.exitCode: cannot unmarshal number 1.0 into Go value of type int64');
+    expect(refusal('{"inner":null,"items":[null,{"exitCode":1.0}]}')).toBe(
+      'items.exitCode: cannot unmarshal number 1.0 into Go value of type int64',
+    );
   });
 });
-
 
 // The decoded value's side of the same rule: what a Go int or uint64 field holds once the text is a double.
 describe('Go integer fields, as doubles', () => {
   const takes = (schema: z.ZodType, value: number) => schema.safeParse(value).success;
 
   it("int: whole numbers from -2^63 to 2^63 (int64's largest, 2^63 - 1, is 2^63 as a double)", () => {
-    for (const value of [0, -1, 2 ** 53 + 2, -(2 ** 63), 2 ** 63]) expect(takes(goInt, value), String(value)).toBe(true);
+    for (const value of [0, -1, 2 ** 53 + 2, -(2 ** 63), 2 ** 63])
+      expect(takes(goInt, value), String(value)).toBe(true);
     // The doubles next to each end (2^63's neighbours are 1,024 and 2,048 away), a fraction, the largest finite double.
-    for (const value of [1.5, -0.5, -(2 ** 63) - 2048, 2 ** 63 + 2048, Number.MAX_VALUE]) expect(takes(goInt, value), String(value)).toBe(false);
+    for (const value of [1.5, -0.5, -(2 ** 63) - 2048, 2 ** 63 + 2048, Number.MAX_VALUE])
+      expect(takes(goInt, value), String(value)).toBe(false);
   });
 
   it('uint64: whole numbers from 0 to 2^64, never -0', () => {

@@ -55,8 +55,10 @@ describe("Go's RFC 3339 layout", () => {
     expect(goRfc3339.safeParse(text).success).toBe(true);
   });
 
-  it.each(refused)('refuses %j, in Go\'s words', (text, words) => {
-    expect(goTimeProblem(text)).toBe(`parsing time ${JSON.stringify(text)}${words.startsWith(':') ? words : ` ${words}`}`);
+  it.each(refused)("refuses %j, in Go's words", (text, words) => {
+    expect(goTimeProblem(text)).toBe(
+      `parsing time ${JSON.stringify(text)}${words.startsWith(':') ? words : ` ${words}`}`,
+    );
     expect(goRfc3339.safeParse(text).error?.issues[0]?.message).toBe(goTimeProblem(text));
   });
 
@@ -65,9 +67,15 @@ describe("Go's RFC 3339 layout", () => {
     expect(goWritableRfc3339.safeParse('2026-11-30T06:48:48-23:59').success).toBe(true);
     expect(goWritableRfc3339.safeParse('2026-11-30T06:48:48Z').success).toBe(true);
     for (const text of ['2026-11-30T06:48:48+24:00', '2026-11-30T06:48:48-23:60']) {
-      expect(goWritableRfc3339.safeParse(text).error?.issues[0]?.message).toBe(`Time.MarshalJSON: timezone hour outside of range [0,23] in ${JSON.stringify(text)}`);
+      expect(goWritableRfc3339.safeParse(text).error?.issues[0]?.message).toBe(
+        `Time.MarshalJSON: timezone hour outside of range [0,23] in ${JSON.stringify(text)}`,
+      );
     }
-    expect(goWritableRfc3339.safeParse('2026-13-01T00:00:00Z').error?.issues.map((issue) => issue.message)).toEqual(['parsing time "2026-13-01T00:00:00Z": month out of range']);
-    expect(goWritableRfc3339.safeParse('yesterday').error?.issues.map((issue) => issue.message)).toEqual(['parsing time "yesterday" as "2006-01-02T15:04:05Z07:00"']);
+    expect(goWritableRfc3339.safeParse('2026-13-01T00:00:00Z').error?.issues.map((issue) => issue.message)).toEqual([
+      'parsing time "2026-13-01T00:00:00Z": month out of range',
+    ]);
+    expect(goWritableRfc3339.safeParse('yesterday').error?.issues.map((issue) => issue.message)).toEqual([
+      'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00"',
+    ]);
   });
 });

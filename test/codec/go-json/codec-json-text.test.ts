@@ -10,11 +10,16 @@ function nestedArrays(depth: number, inner: unknown = 'x'): unknown {
 }
 
 describe('JSON text of a value of any depth', () => {
-  it('is JSON.stringify\'s text wherever that has one, compact or indented', () => {
+  it("is JSON.stringify's text wherever that has one, compact or indented", () => {
     const values: unknown[] = [
-      { a: 1, b: [true, null, 'x"\\\u2028<'], c: { d: {} , e: [] }, u: undefined, f: () => 1, n: NaN, i: -0 },
+      { a: 1, b: [true, null, 'x"\\\u2028<'], c: { d: {}, e: [] }, u: undefined, f: () => 1, n: NaN, i: -0 },
       [undefined, () => 1, Symbol('s'), 1.5e300, { toJSON: () => 'as json' }, new Date(0)],
-      'text', 12, null, true, [], {},
+      'text',
+      12,
+      null,
+      true,
+      [],
+      {},
       { __proto__: null, x: [[{ y: [1, { z: 'deep' }] }]] },
     ];
     // Deep enough to matter, shallow enough for JSON.stringify to answer too.

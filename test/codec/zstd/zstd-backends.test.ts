@@ -8,7 +8,11 @@ import { skippableFrame } from '../../support/faults/faults.js';
 
 const record = Buffer.from(JSON.stringify({ recordType: 'batch/event', text: 'Hello <world> & co '.repeat(200) }));
 // Larger than the 1 MiB window and not very compressible, so the frame has to carry a window descriptor.
-const bigRecord = Buffer.from(Array.from({ length: 3 << 18 }, (_, i) => ((i * 2654435761) >>> 13).toString(36)).join(' ').slice(0, 1_500_000));
+const bigRecord = Buffer.from(
+  Array.from({ length: 3 << 18 }, (_, i) => ((i * 2654435761) >>> 13).toString(36))
+    .join(' ')
+    .slice(0, 1_500_000),
+);
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 const nodeHasZstd = major > 22 || (major === 22 && minor >= 15);
@@ -20,10 +24,15 @@ if (zlibBackend) backends.push(['node:zlib, one reused context', zlibBackend]);
 if (zlibOneShot) backends.push(['node:zlib, one context per frame', zlibOneShot]);
 
 describe(`zstd on Node ${process.versions.node}`, () => {
-  it(nodeHasZstd ? 'is node:zlib, the built-in one (no addon loaded)' : 'is the zstd-napi addon: this Node has no built-in zstd', () => {
-    expect(zlibBackend === undefined).toBe(!nodeHasZstd);
-    expect(zstdBackend().name).toBe(nodeHasZstd ? 'node:zlib' : 'zstd-napi');
-  });
+  it(
+    nodeHasZstd
+      ? 'is node:zlib, the built-in one (no addon loaded)'
+      : 'is the zstd-napi addon: this Node has no built-in zstd',
+    () => {
+      expect(zlibBackend === undefined).toBe(!nodeHasZstd);
+      expect(zstdBackend().name).toBe(nodeHasZstd ? 'node:zlib' : 'zstd-napi');
+    },
+  );
 });
 
 describe.each(backends)('the %s zstd backend', (_, backend) => {
@@ -67,7 +76,9 @@ describe.each(backends)('the %s zstd backend', (_, backend) => {
     const frame = backend.compress(record);
     const skippable = (size: number, claimed = size) => skippableFrame(Buffer.alloc(size, 0x5a), { claimed });
     expect(backend.decompress(Buffer.concat([frame, skippable(0)]), record.length).equals(record)).toBe(true);
-    expect(backend.decompress(Buffer.concat([frame, skippable(5), skippable(0)]), record.length).equals(record)).toBe(true);
+    expect(backend.decompress(Buffer.concat([frame, skippable(5), skippable(0)]), record.length).equals(record)).toBe(
+      true,
+    );
     // Eight bytes that are not a skippable frame, and a skippable frame longer than the bytes left.
     expect(() => backend.decompress(Buffer.concat([frame, Buffer.alloc(8)]), record.length)).toThrow();
     expect(() => backend.decompress(Buffer.concat([frame, skippable(5, 6)]), record.length)).toThrow();
@@ -89,7 +100,6 @@ describe.each(backends)('the %s zstd backend', (_, backend) => {
     expect(() => backend.decompress(flipped, record.length)).toThrow();
     expect(backend.decompress(frame, record.length).equals(record)).toBe(true);
   });
-
 });
 
 // Made inside the test, not once when the file loads: what a backend is made with is part of what is checked.
@@ -98,19 +108,23 @@ const factories: Array<[string, () => ZstdBackend | undefined]> = [
   ['node:zlib', () => createZlibZstdBackend()],
   ['node:zlib, one context per frame', () => createZlibZstdBackend({ reuseContext: false })],
 ];
-describe.each(factories.filter(([, make]) => make() !== undefined))('a %s backend made when it is asked for', (_, make) => {
-  it('writes frames with a checksum, the content size and a window of 1 MiB at most', () => {
-    const backend = make()!;
-    for (const raw of [record, bigRecord]) {
-      const frame = backend.compress(raw);
-      const descriptor = frame[4]!;
-      expect(descriptor & 0x04).toBe(0x04);
-      expect(descriptor >> 6).toBeGreaterThan(0);
-      if ((descriptor & 0x20) === 0) expect(2 ** (10 + (frame[5]! >> 3)) * (1 + (frame[5]! & 0x07) / 8)).toBeLessThanOrEqual(1 << 20);
-      expect(backend.decompress(frame, raw.length).equals(raw)).toBe(true);
-    }
-  });
-});
+describe.each(factories.filter(([, make]) => make() !== undefined))(
+  'a %s backend made when it is asked for',
+  (_, make) => {
+    it('writes frames with a checksum, the content size and a window of 1 MiB at most', () => {
+      const backend = make()!;
+      for (const raw of [record, bigRecord]) {
+        const frame = backend.compress(raw);
+        const descriptor = frame[4]!;
+        expect(descriptor & 0x04).toBe(0x04);
+        expect(descriptor >> 6).toBeGreaterThan(0);
+        if ((descriptor & 0x20) === 0)
+          expect(2 ** (10 + (frame[5]! >> 3)) * (1 + (frame[5]! & 0x07) / 8)).toBeLessThanOrEqual(1 << 20);
+        expect(backend.decompress(frame, raw.length).equals(raw)).toBe(true);
+      }
+    });
+  },
+);
 
 describe.each(backends.filter(([, backend]) => backend !== zlibOneShot))('the %s zstd backend', (_, backend) => {
   it('decodes into the buffer it is given, so reading allocates nothing per record', () => {
@@ -122,14 +136,17 @@ describe.each(backends.filter(([, backend]) => backend !== zlibOneShot))('the %s
   });
 });
 
-describe.skipIf(backends.length < 2)(`zstd backends side by side${backends.length < 2 ? ` — skipped: Node ${process.versions.node} has no built-in zstd to compare with zstd-napi` : ''}`, () => {
-  it("each reads every other backend's frames, small and large", () => {
-    for (const [, writer] of backends) {
-      for (const [, reader] of backends) {
-        if (reader === writer) continue;
-        expect(reader.decompress(writer.compress(record), record.length).equals(record)).toBe(true);
-        expect(reader.decompress(writer.compress(bigRecord), bigRecord.length).equals(bigRecord)).toBe(true);
+describe.skipIf(backends.length < 2)(
+  `zstd backends side by side${backends.length < 2 ? ` — skipped: Node ${process.versions.node} has no built-in zstd to compare with zstd-napi` : ''}`,
+  () => {
+    it("each reads every other backend's frames, small and large", () => {
+      for (const [, writer] of backends) {
+        for (const [, reader] of backends) {
+          if (reader === writer) continue;
+          expect(reader.decompress(writer.compress(record), record.length).equals(record)).toBe(true);
+          expect(reader.decompress(writer.compress(bigRecord), bigRecord.length).equals(bigRecord)).toBe(true);
+        }
       }
-    }
-  });
-});
+    });
+  },
+);

@@ -18,14 +18,17 @@ const skippable = (magicLow: number, content: number[]) => skippableFrame(Buffer
 describe('zstdFrameEnd', () => {
   it('is the length of every frame the writer makes, one block or many', () => {
     const small = zstdBackend().compress(Buffer.from('{"recordType":"batch/begin"}'));
-    const large = zstdBackend().compress(Buffer.from(Array.from({ length: 400_000 }, (_, i) => ((i * 2654435761) >>> 7).toString(36)).join('')));
+    const large = zstdBackend().compress(
+      Buffer.from(Array.from({ length: 400_000 }, (_, i) => ((i * 2654435761) >>> 7).toString(36)).join('')),
+    );
     expect(zstdFrameEnd(small)).toBe(small.length);
     expect(zstdFrameEnd(large)).toBe(large.length);
   });
 
   it('is undefined for every frame cut short, and the same with bytes after it', () => {
     const whole = zstdBackend().compress(Buffer.from('{"recordType":"batch/event","text":"hello hello hello"}'));
-    for (let length = 0; length < whole.length; length += 1) expect(zstdFrameEnd(whole.subarray(0, length)), `cut to ${length}`).toBeUndefined();
+    for (let length = 0; length < whole.length; length += 1)
+      expect(zstdFrameEnd(whole.subarray(0, length)), `cut to ${length}`).toBeUndefined();
     expect(zstdFrameEnd(Buffer.concat([whole, Buffer.from([1, 2, 3])]))).toBe(whole.length);
   });
 

@@ -19,7 +19,10 @@ const source = fixture('payload-ref');
 async function withIndex(edit: (index: Record<string, unknown>) => string) {
   const dir = await copySession(source.dir);
   const ref = (await framesOf(dir))
-    .map((frame) => (frame.record as { event?: { payloadRef?: { digest: string; indexDigest?: string } } }).event?.payloadRef)
+    .map(
+      (frame) =>
+        (frame.record as { event?: { payloadRef?: { digest: string; indexDigest?: string } } }).event?.payloadRef,
+    )
     .find((found) => found?.indexDigest !== undefined)!;
   const store = new ContentStore(join(dirname(dir), CONTENT_DIR));
   const path = store.indexPath(ref.digest);
@@ -33,9 +36,21 @@ async function withIndex(edit: (index: Record<string, unknown>) => string) {
 const blocks = (index: Record<string, unknown>) => index.blocks as string[];
 const cases: [string, (index: Record<string, unknown>) => string, boolean][] = [
   ['the index as written', (index) => JSON.stringify(index), true],
-  ['other block digests, as many', (index) => JSON.stringify({ ...index, blocks: blocks(index).map(() => 'f'.repeat(64)) }), true],
-  ['block digests in upper case', (index) => JSON.stringify({ ...index, blocks: blocks(index).map((block) => block.toUpperCase()) }), true],
-  ['keys in another case', (index) => JSON.stringify(index).replace('"blocks"', '"Blocks"').replace('"blockBytes"', '"BLOCKBYTES"'), true],
+  [
+    'other block digests, as many',
+    (index) => JSON.stringify({ ...index, blocks: blocks(index).map(() => 'f'.repeat(64)) }),
+    true,
+  ],
+  [
+    'block digests in upper case',
+    (index) => JSON.stringify({ ...index, blocks: blocks(index).map((block) => block.toUpperCase()) }),
+    true,
+  ],
+  [
+    'keys in another case',
+    (index) => JSON.stringify(index).replace('"blocks"', '"Blocks"').replace('"blockBytes"', '"BLOCKBYTES"'),
+    true,
+  ],
   ['one block too few', (index) => JSON.stringify({ ...index, blocks: blocks(index).slice(1) }), false],
   ['one block too many', (index) => JSON.stringify({ ...index, blocks: [...blocks(index), 'f'.repeat(64)] }), false],
   ['version 2', (index) => JSON.stringify({ ...index, version: 2 }), false],
@@ -56,6 +71,10 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('an integrity index, judged by 
     await rm(run.home, { recursive: true, force: true });
     expect(run.code === 0, `${run.stdout}\n${run.stderr}`).toBe(opens);
     expect(read.status).toBe(opens ? 'ok' : 'damaged');
-    if (!opens) expect(read.refusal).toMatchObject({ code: 'RX_CORRUPT_CONTENT', message: expect.stringMatching(/integrity index/) });
+    if (!opens)
+      expect(read.refusal).toMatchObject({
+        code: 'RX_CORRUPT_CONTENT',
+        message: expect.stringMatching(/integrity index/),
+      });
   });
 });

@@ -32,7 +32,11 @@ const contents: [string, Buffer][] = [
 describe.skipIf(!reasonixBinary())(reasonixTitle('strings read as Go reads them, judged by Reasonix 1.38.11'), () => {
   it.concurrent.each(contents)('%s: the model view is what Reasonix sends', async (_, bytes) => {
     const dir = await copySession(source.dir);
-    const payloadJson = Buffer.concat([Buffer.from('{"message":{"role":"user","id":"text-1","content":"<'), bytes, Buffer.from('>"}}')]);
+    const payloadJson = Buffer.concat([
+      Buffer.from('{"message":{"role":"user","id":"text-1","content":"<'),
+      bytes,
+      Buffer.from('>"}}'),
+    ]);
     await appendBatch(dir, [{ kind: 'message/complete', payloadJson }]);
     const read = await readSession(dir);
     const run = await resumeWithReasonix(dir, { workspace: source.workspace, prompt: 'Resume check: say ok.' });

@@ -12,19 +12,38 @@ import { reasonixVerdict } from '../../support/reasonix/reasonix-verdict.js';
  * `null` as the zero value, numbers as written; then its own checks. rxstore's verdict on each is Reasonix's.
  */
 const source = fixture('plain-chat');
-const header = (fields: string) => `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", ${fields}}`;
+const header = (fields: string) =>
+  `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", ${fields}}`;
 
 const cases: [string, string][] = [
   ['a valid header', header('"cwd": "/w", "origin": "new"')],
   ['cwd null', header('"cwd": null, "origin": "new"')],
-  ['keys in another case', `{"SchemaVersion": 1, "SESSIONID": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "Origin": "new"}`],
+  [
+    'keys in another case',
+    `{"SchemaVersion": 1, "SESSIONID": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "Origin": "new"}`,
+  ],
   ['parentSessionId null', header('"parentSessionId": null, "origin": "fork"')],
-  ['schemaVersion written 1.0', `{"schemaVersion": 1.0, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "new"}`],
-  ['schemaVersion null', `{"schemaVersion": null, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "new"}`],
-  ['schemaVersion 2', `{"schemaVersion": 2, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "new"}`],
-  ['another session\'s id', `{"schemaVersion": 1, "sessionId": "other", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "new"}`],
+  [
+    'schemaVersion written 1.0',
+    `{"schemaVersion": 1.0, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "new"}`,
+  ],
+  [
+    'schemaVersion null',
+    `{"schemaVersion": null, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "new"}`,
+  ],
+  [
+    'schemaVersion 2',
+    `{"schemaVersion": 2, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "new"}`,
+  ],
+  [
+    "another session's id",
+    `{"schemaVersion": 1, "sessionId": "other", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "new"}`,
+  ],
   ['an origin Reasonix does not write', header('"origin": "copied"')],
-  ['createdAt Go\'s zero time', `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "0001-01-01T00:00:00Z", "origin": "new"}`],
+  [
+    "createdAt Go's zero time",
+    `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "0001-01-01T00:00:00Z", "origin": "new"}`,
+  ],
   ['cwd a number', header('"cwd": 1, "origin": "new"')],
 ];
 
@@ -34,6 +53,8 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('header.json, judged by Reasoni
     await writeFile(join(dir, 'header.json'), text);
     const read = await readSession(dir, { caches: false });
     const reasonix = await reasonixVerdict(dir, source.workspace);
-    expect(read.status, `${reasonix.error}\n${read.problems.map((problem) => problem.message).join('\n')}`).toBe(reasonix.status);
+    expect(read.status, `${reasonix.error}\n${read.problems.map((problem) => problem.message).join('\n')}`).toBe(
+      reasonix.status,
+    );
   });
 });

@@ -7,7 +7,6 @@ import { fixture, FIXTURE_NAMES } from '../../support/fixtures.js';
 import { asSent } from '../../support/reasonix/as-sent.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
 
-
 describe.skipIf(!reasonixBinary())(reasonixTitle(`rxstore's model view is what Reasonix sends the model`), () => {
   it.concurrent.each(FIXTURE_NAMES)('%s', async (name) => {
     const source = fixture(name);

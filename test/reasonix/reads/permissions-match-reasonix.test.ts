@@ -8,7 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { rxstoreBin } from '../../support/cli-child.js';
 import { fixture } from '../../support/fixtures.js';
 import { startMockModel } from '../../support/reasonix/mock-model.js';
-import { commandAsUser, layForResume, reasonixBinary, reasonixEnv, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
+import {
+  commandAsUser,
+  layForResume,
+  reasonixBinary,
+  reasonixEnv,
+  reasonixTitle,
+  runReasonix,
+} from '../../support/reasonix/reasonix.js';
 
 /**
  * Reasonix opens a session for writing, whoever runs it: its writer lock, the store's ownership lock and the
@@ -24,7 +31,12 @@ const asRoot = process.getuid?.() === 0;
 const user = asRoot ? 65534 : process.getuid?.();
 
 /** `command` run as the test's user, with its exit code and what it said; killed after `timeoutMs`. */
-function runAs(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<{ code: number | null; said: string }> {
+function runAs(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; said: string }> {
   const [bin, argv] = commandAsUser(command, args, user);
   return new Promise((resolve, reject) => {
     const child = spawn(bin, argv, { cwd: source.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -53,7 +65,16 @@ async function stateRoot() {
 async function resume(home: string, id: string, timeoutMs?: number) {
   const mock = await startMockModel([{ text: 'Resumed.' }]);
   try {
-    const result = await runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', id, 'say ok'], mock, permissionMode: 'danger-full-access', asUser: user, timeoutMs, env: { XDG_CACHE_HOME: join(home, '.cache') } });
+    const result = await runReasonix({
+      home,
+      cwd: source.workspace,
+      args: ['run', '--resume', id, 'say ok'],
+      mock,
+      permissionMode: 'danger-full-access',
+      asUser: user,
+      timeoutMs,
+      env: { XDG_CACHE_HOME: join(home, '.cache') },
+    });
     return { code: result.code, said: `${result.stdout}\n${result.stderr}`, timedOut: result.timedOut };
   } finally {
     await mock.close();
@@ -61,17 +82,49 @@ async function resume(home: string, id: string, timeoutMs?: number) {
 }
 
 /** `rxstore inspect` of the session, as the test's user. */
-const inspect = (home: string, dir: string, options: string[] = []) => runAs(process.execPath, [rxstoreBin, 'inspect', dir, ...options], { ...reasonixEnv(home), XDG_CACHE_HOME: join(home, '.cache') });
+const inspect = (home: string, dir: string, options: string[] = []) =>
+  runAs(process.execPath, [rxstoreBin, 'inspect', dir, ...options], {
+    ...reasonixEnv(home),
+    XDG_CACHE_HOME: join(home, '.cache'),
+  });
 
 type Root = Awaited<ReturnType<typeof stateRoot>>;
 /** rxstore's answer: `ok` (exit 0, nothing said), `warns` (exit 0 with the code, exit 1 under --strict), `refuses` (exit 1 with the code). */
 type Answer = 'ok' | 'warns' | 'refuses';
-const cases: { name: string; change: (root: Root) => Promise<void>; opens: boolean; rxstore: Answer; code?: string; says?: string; onlyAsRoot?: boolean; repairs?: boolean }[] = [
+const cases: {
+  name: string;
+  change: (root: Root) => Promise<void>;
+  opens: boolean;
+  rxstore: Answer;
+  code?: string;
+  says?: string;
+  onlyAsRoot?: boolean;
+  repairs?: boolean;
+}[] = [
   { name: 'as it was', change: async () => {}, opens: true, rxstore: 'ok' },
-  { name: 'writer.lock read-only', change: ({ dir }) => chmod(join(dir, 'writer.lock'), 0o400), opens: false, rxstore: 'warns', code: 'RX_NOT_WRITABLE' },
+  {
+    name: 'writer.lock read-only',
+    change: ({ dir }) => chmod(join(dir, 'writer.lock'), 0o400),
+    opens: false,
+    rxstore: 'warns',
+    code: 'RX_NOT_WRITABLE',
+  },
   // Nor may this user tell whether another user's Reasonix holds it: a warning, never a system error.
-  { name: 'writer.lock unreadable', change: ({ dir }) => chmod(join(dir, 'writer.lock'), 0o000), opens: false, rxstore: 'warns', code: 'RX_NOT_WRITABLE', says: 'writer.lock is not readable by this user' },
-  { name: 'the session directory read-only', change: ({ dir }) => chmod(dir, 0o500), opens: false, rxstore: 'warns', code: 'RX_NOT_WRITABLE' },
+  {
+    name: 'writer.lock unreadable',
+    change: ({ dir }) => chmod(join(dir, 'writer.lock'), 0o000),
+    opens: false,
+    rxstore: 'warns',
+    code: 'RX_NOT_WRITABLE',
+    says: 'writer.lock is not readable by this user',
+  },
+  {
+    name: 'the session directory read-only',
+    change: ({ dir }) => chmod(dir, 0o500),
+    opens: false,
+    rxstore: 'warns',
+    code: 'RX_NOT_WRITABLE',
+  },
   // The ownership lock is there already: Reasonix opens it, and writes nothing else in the store's folder.
   { name: 'the store read-only', change: ({ store }) => chmod(store, 0o500), opens: true, rxstore: 'ok' },
   {
@@ -95,68 +148,135 @@ const cases: { name: string; change: (root: Root) => Promise<void>; opens: boole
     code: 'RX_NOT_WRITABLE',
     onlyAsRoot: true,
   },
-  { name: 'storage.identity.json unreadable', change: ({ dir }) => chmod(join(dir, 'storage.identity.json'), 0o000), opens: true, rxstore: 'ok' },
+  {
+    name: 'storage.identity.json unreadable',
+    change: ({ dir }) => chmod(join(dir, 'storage.identity.json'), 0o000),
+    opens: true,
+    rxstore: 'ok',
+  },
   // Reasonix refuses a recovery cache folder it may not use; the checkpoint in it, it replaces if it must.
-  { name: 'the recovery cache unreadable', change: ({ store, id }) => chmod(join(store, '.recovery-cache', id), 0o000), opens: false, rxstore: 'warns', code: 'RX_NOT_WRITABLE' },
-  { name: 'the recovery cache read-only', change: ({ store, id }) => chmod(join(store, '.recovery-cache', id), 0o555), opens: true, rxstore: 'ok' },
-  { name: 'events.frames read-only', change: ({ dir }) => chmod(join(dir, 'events.frames'), 0o444), opens: false, rxstore: 'warns', code: 'RX_NOT_WRITABLE' },
-  { name: 'the recovery checkpoint a FIFO (Reasonix sets it aside and makes a new one)', change: async ({ store, id }) => {
-    const checkpoint = join(store, '.recovery-cache', id, 'recovery-v1.bolt');
-    await rm(checkpoint);
-    await run('mkfifo', [checkpoint]);
-    if (asRoot) await run('chown', [`${user}:${user}`, checkpoint]);
-  }, opens: true, rxstore: 'ok' },
-  { name: 'the recovery checkpoint unreadable', change: ({ store, id }) => chmod(join(store, '.recovery-cache', id, 'recovery-v1.bolt'), 0o000), opens: true, rxstore: 'ok' },
-  { name: 'the recovery checkpoint read-only', change: ({ store, id }) => chmod(join(store, '.recovery-cache', id, 'recovery-v1.bolt'), 0o400), opens: true, rxstore: 'ok' },
-  { name: 'storage.identity.json a link to /dev/null (read as empty)', change: async ({ dir }) => {
-    await rm(join(dir, 'storage.identity.json'));
-    await run('ln', ['-s', '/dev/null', join(dir, 'storage.identity.json')]);
-  }, opens: true, rxstore: 'ok' },
-  { name: 'storage.identity.json a link to /dev/zero (never ends)', change: async ({ dir }) => {
-    await rm(join(dir, 'storage.identity.json'));
-    await run('ln', ['-s', '/dev/zero', join(dir, 'storage.identity.json')]);
-  }, opens: false, rxstore: 'refuses', code: 'RX_BLOCKED_FILE' },
-  { name: 'the query cache\'s catalog a FIFO (repair clears it)', change: async ({ store, id }) => {
-    const catalog = join(store, '.query-cache', id, 'catalog-metadata.json');
-    await rm(catalog, { force: true });
-    await run('mkfifo', [catalog]);
-    if (asRoot) await run('chown', [`${user}:${user}`, catalog]);
-  }, opens: false, rxstore: 'refuses', code: 'RX_QUERY_CACHE_BLOCKED', repairs: true },
-  { name: 'storage.identity.json a FIFO', change: async ({ dir }) => {
-    await rm(join(dir, 'storage.identity.json'));
-    await run('mkfifo', [join(dir, 'storage.identity.json')]);
-    if (asRoot) await run('chown', [`${user}:${user}`, join(dir, 'storage.identity.json')]);
-  }, opens: false, rxstore: 'refuses', code: 'RX_BLOCKED_FILE' },
+  {
+    name: 'the recovery cache unreadable',
+    change: ({ store, id }) => chmod(join(store, '.recovery-cache', id), 0o000),
+    opens: false,
+    rxstore: 'warns',
+    code: 'RX_NOT_WRITABLE',
+  },
+  {
+    name: 'the recovery cache read-only',
+    change: ({ store, id }) => chmod(join(store, '.recovery-cache', id), 0o555),
+    opens: true,
+    rxstore: 'ok',
+  },
+  {
+    name: 'events.frames read-only',
+    change: ({ dir }) => chmod(join(dir, 'events.frames'), 0o444),
+    opens: false,
+    rxstore: 'warns',
+    code: 'RX_NOT_WRITABLE',
+  },
+  {
+    name: 'the recovery checkpoint a FIFO (Reasonix sets it aside and makes a new one)',
+    change: async ({ store, id }) => {
+      const checkpoint = join(store, '.recovery-cache', id, 'recovery-v1.bolt');
+      await rm(checkpoint);
+      await run('mkfifo', [checkpoint]);
+      if (asRoot) await run('chown', [`${user}:${user}`, checkpoint]);
+    },
+    opens: true,
+    rxstore: 'ok',
+  },
+  {
+    name: 'the recovery checkpoint unreadable',
+    change: ({ store, id }) => chmod(join(store, '.recovery-cache', id, 'recovery-v1.bolt'), 0o000),
+    opens: true,
+    rxstore: 'ok',
+  },
+  {
+    name: 'the recovery checkpoint read-only',
+    change: ({ store, id }) => chmod(join(store, '.recovery-cache', id, 'recovery-v1.bolt'), 0o400),
+    opens: true,
+    rxstore: 'ok',
+  },
+  {
+    name: 'storage.identity.json a link to /dev/null (read as empty)',
+    change: async ({ dir }) => {
+      await rm(join(dir, 'storage.identity.json'));
+      await run('ln', ['-s', '/dev/null', join(dir, 'storage.identity.json')]);
+    },
+    opens: true,
+    rxstore: 'ok',
+  },
+  {
+    name: 'storage.identity.json a link to /dev/zero (never ends)',
+    change: async ({ dir }) => {
+      await rm(join(dir, 'storage.identity.json'));
+      await run('ln', ['-s', '/dev/zero', join(dir, 'storage.identity.json')]);
+    },
+    opens: false,
+    rxstore: 'refuses',
+    code: 'RX_BLOCKED_FILE',
+  },
+  {
+    name: "the query cache's catalog a FIFO (repair clears it)",
+    change: async ({ store, id }) => {
+      const catalog = join(store, '.query-cache', id, 'catalog-metadata.json');
+      await rm(catalog, { force: true });
+      await run('mkfifo', [catalog]);
+      if (asRoot) await run('chown', [`${user}:${user}`, catalog]);
+    },
+    opens: false,
+    rxstore: 'refuses',
+    code: 'RX_QUERY_CACHE_BLOCKED',
+    repairs: true,
+  },
+  {
+    name: 'storage.identity.json a FIFO',
+    change: async ({ dir }) => {
+      await rm(join(dir, 'storage.identity.json'));
+      await run('mkfifo', [join(dir, 'storage.identity.json')]);
+      if (asRoot) await run('chown', [`${user}:${user}`, join(dir, 'storage.identity.json')]);
+    },
+    opens: false,
+    rxstore: 'refuses',
+    code: 'RX_BLOCKED_FILE',
+  },
 ];
 
 const applicable = cases.filter((found) => !found.onlyAsRoot || asRoot);
 
-describe.skipIf(!reasonixBinary() || process.platform !== 'linux')(reasonixTitle('what its user may read and write, judged by Reasonix 1.38.11 run as the same user'), () => {
-  it.concurrent.each(applicable)('$name', async ({ change, opens, rxstore: answer, code, says, repairs }) => {
-    const root = await stateRoot();
-    try {
-      await change(root);
-      const rxstore = await inspect(root.home, root.dir);
-      const strict = await inspect(root.home, root.dir, ['--strict']);
-      // Reasonix waits forever on a FIFO: a run that does not end in 20 s did not open the session.
-      const reasonix = await resume(root.home, root.id, 20_000);
-      expect(reasonix.code === 0, reasonix.said).toBe(opens);
-      expect(rxstore.code, rxstore.said).toBe(answer === 'refuses' ? 1 : 0);
-      expect(strict.code, strict.said).toBe(answer === 'ok' ? 0 : 1);
-      if (code) expect(rxstore.said).toContain(code);
-      else expect(rxstore.said).not.toMatch(/RX_NOT_WRITABLE|RX_BLOCKED_FILE/);
-      if (says) expect(rxstore.said).toContain(says);
-      if (repairs) {
-        const repaired = await runAs(process.execPath, [rxstoreBin, 'repair', root.dir], { ...reasonixEnv(root.home), XDG_CACHE_HOME: join(root.home, '.cache') });
-        expect(repaired.code, repaired.said).toBe(0);
-        expect((await inspect(root.home, root.dir)).code).toBe(0);
-        const after = await resume(root.home, root.id, 20_000);
-        expect(after.code, after.said).toBe(0);
+describe.skipIf(!reasonixBinary() || process.platform !== 'linux')(
+  reasonixTitle('what its user may read and write, judged by Reasonix 1.38.11 run as the same user'),
+  () => {
+    it.concurrent.each(applicable)('$name', async ({ change, opens, rxstore: answer, code, says, repairs }) => {
+      const root = await stateRoot();
+      try {
+        await change(root);
+        const rxstore = await inspect(root.home, root.dir);
+        const strict = await inspect(root.home, root.dir, ['--strict']);
+        // Reasonix waits forever on a FIFO: a run that does not end in 20 s did not open the session.
+        const reasonix = await resume(root.home, root.id, 20_000);
+        expect(reasonix.code === 0, reasonix.said).toBe(opens);
+        expect(rxstore.code, rxstore.said).toBe(answer === 'refuses' ? 1 : 0);
+        expect(strict.code, strict.said).toBe(answer === 'ok' ? 0 : 1);
+        if (code) expect(rxstore.said).toContain(code);
+        else expect(rxstore.said).not.toMatch(/RX_NOT_WRITABLE|RX_BLOCKED_FILE/);
+        if (says) expect(rxstore.said).toContain(says);
+        if (repairs) {
+          const repaired = await runAs(process.execPath, [rxstoreBin, 'repair', root.dir], {
+            ...reasonixEnv(root.home),
+            XDG_CACHE_HOME: join(root.home, '.cache'),
+          });
+          expect(repaired.code, repaired.said).toBe(0);
+          expect((await inspect(root.home, root.dir)).code).toBe(0);
+          const after = await resume(root.home, root.id, 20_000);
+          expect(after.code, after.said).toBe(0);
+        }
+      } finally {
+        // Put the permissions back so that the folder can be removed.
+        await run('chmod', ['-R', 'u+rwX', root.home]).catch(() => undefined);
+        await rm(root.home, { recursive: true, force: true });
       }
-    } finally {
-      // Put the permissions back so that the folder can be removed.
-      await run('chmod', ['-R', 'u+rwX', root.home]).catch(() => undefined);
-      await rm(root.home, { recursive: true, force: true });
-    }
-  });
-});
+    });
+  },
+);

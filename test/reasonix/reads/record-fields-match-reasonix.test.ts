@@ -14,20 +14,41 @@ import { reasonixVerdict } from '../../support/reasonix/reasonix-verdict.js';
 const source = fixture('plain-chat');
 
 type Edit = (text: string) => string;
-const field = (key: string, value: string): Edit => (text) => text.replace(new RegExp(`"${key}":("[^"]*"|[^,}]*)`), `"${key}":${value}`);
-const renamed = (key: string, to: string): Edit => (text) => text.replace(`"${key}":`, `"${to}":`);
-const added = (json: string): Edit => (text) => text.replace('{', `{${json},`);
-const on = (type: 'begin' | 'event' | 'end', edit: Edit): Edit => (text) => (text.includes(`"recordType":"batch/${type}"`) ? edit(text) : text);
+const field =
+  (key: string, value: string): Edit =>
+  (text) =>
+    text.replace(new RegExp(`"${key}":("[^"]*"|[^,}]*)`), `"${key}":${value}`);
+const renamed =
+  (key: string, to: string): Edit =>
+  (text) =>
+    text.replace(`"${key}":`, `"${to}":`);
+const added =
+  (json: string): Edit =>
+  (text) =>
+    text.replace('{', `{${json},`);
+const on =
+  (type: 'begin' | 'event' | 'end', edit: Edit): Edit =>
+  (text) =>
+    text.includes(`"recordType":"batch/${type}"`) ? edit(text) : text;
 
 const cases: [string, Edit][] = [
   ['a begin whose createdAt is null', on('begin', field('createdAt', 'null'))],
-  ['a begin whose createdAt has a comma before the fraction', on('begin', field('createdAt', '"2026-11-30T06:48:48,5Z"'))],
+  [
+    'a begin whose createdAt has a comma before the fraction',
+    on('begin', field('createdAt', '"2026-11-30T06:48:48,5Z"')),
+  ],
   ['a begin whose createdAt has an hour of one digit', on('begin', field('createdAt', '"2026-11-30T6:48:48Z"'))],
   ['a begin whose createdAt has an offset of 24 hours', on('begin', field('createdAt', '"2026-11-30T06:48:48+24:00"'))],
   ['a begin whose createdAt is 30 February', on('begin', field('createdAt', '"2026-02-30T06:48:48Z"'))],
   ['a begin whose createdAt has no seconds', on('begin', field('createdAt', '"2026-11-30T06:48Z"'))],
-  ['a begin with FirstSeq and COMMITID', on('begin', (text) => renamed('commitId', 'COMMITID')(renamed('firstSeq', 'FirstSeq')(text)))],
-  ['a begin with RecordType and Codec', on('begin', (text) => renamed('codec', 'Codec')(renamed('recordType', 'RecordType')(text)))],
+  [
+    'a begin with FirstSeq and COMMITID',
+    on('begin', (text) => renamed('commitId', 'COMMITID')(renamed('firstSeq', 'FirstSeq')(text))),
+  ],
+  [
+    'a begin with RecordType and Codec',
+    on('begin', (text) => renamed('codec', 'Codec')(renamed('recordType', 'RecordType')(text))),
+  ],
   ['a begin whose turnId is null', on('begin', field('turnId', 'null'))],
   ['a begin whose firstSeq is null', on('begin', field('firstSeq', 'null'))],
   ['a begin whose schemaVersion is null', on('begin', field('schemaVersion', 'null'))],
@@ -39,16 +60,31 @@ const cases: [string, Edit][] = [
   ['an event record holding a firstSeq that is a string', on('event', added('"firstSeq":"x"'))],
   ['an event whose optional is null', on('event', (text) => text.replace('"event":{', '"event":{"optional":null,'))],
   ['an event whose id is null', on('event', field('id', 'null'))],
-  ['an event whose payloadRef is null', on('event', (text) => text.replace('"event":{', '"event":{"payloadRef":null,'))],
-  ['an event whose payloadRef has no digest', on('event', (text) => text.replace(/"payload":"[^"]*"/, '"payloadRef":{"bytes":70000}'))],
-  ['an event whose payloadRef has an empty digest', on('event', (text) => text.replace(/"payload":"[^"]*"/, '"payloadRef":{"digest":"","bytes":70000}'))],
+  [
+    'an event whose payloadRef is null',
+    on('event', (text) => text.replace('"event":{', '"event":{"payloadRef":null,')),
+  ],
+  [
+    'an event whose payloadRef has no digest',
+    on('event', (text) => text.replace(/"payload":"[^"]*"/, '"payloadRef":{"bytes":70000}')),
+  ],
+  [
+    'an event whose payloadRef has an empty digest',
+    on('event', (text) => text.replace(/"payload":"[^"]*"/, '"payloadRef":{"digest":"","bytes":70000}')),
+  ],
   ['an end whose createdAt is null', on('end', field('createdAt', 'null'))],
   ['an end with FIRSTSEQ', on('end', renamed('firstSeq', 'FIRSTSEQ'))],
   ['an end whose commitId is null', on('end', field('commitId', 'null'))],
   ['an end holding a turnId that is a number', on('end', added('"turnId":1'))],
-  ['a begin whose eventCount is written with a fraction', on('begin', (text) => text.replace(/"eventCount":(\d+)/, '"eventCount":$1.0'))],
+  [
+    'a begin whose eventCount is written with a fraction',
+    on('begin', (text) => text.replace(/"eventCount":(\d+)/, '"eventCount":$1.0')),
+  ],
   ['an event whose seq is written with an exponent', on('event', (text) => text.replace(/"seq":(\d+)/, '"seq":$1e0'))],
-  ['an end whose firstSeq is written with a fraction', on('end', (text) => text.replace(/"firstSeq":(\d+)/, '"firstSeq":$1.00'))],
+  [
+    'an end whose firstSeq is written with a fraction',
+    on('end', (text) => text.replace(/"firstSeq":(\d+)/, '"firstSeq":$1.00')),
+  ],
   ['records holding an unknown key of 1.0', added('"whatever":1.0')],
 ];
 
@@ -56,10 +92,14 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('the fields of every record, ju
   it.concurrent.each(cases)('%s: rxstore says what Reasonix does', async (_, edit) => {
     const dir = await copySession(source.dir);
     // An edit that matched nothing would compare two readings of the fixture as it is.
-    expect((await framesOf(dir)).some((frame) => edit(frame.raw.toString('utf8')) !== frame.raw.toString('utf8'))).toBe(true);
+    expect((await framesOf(dir)).some((frame) => edit(frame.raw.toString('utf8')) !== frame.raw.toString('utf8'))).toBe(
+      true,
+    );
     await rewriteEveryRecord(dir, edit);
     const read = await readSession(dir, { caches: false });
     const reasonix = await reasonixVerdict(dir, source.workspace);
-    expect(read.status, `${reasonix.error}\n${read.problems.map((problem) => problem.message).join('\n')}`).toBe(reasonix.status);
+    expect(read.status, `${reasonix.error}\n${read.problems.map((problem) => problem.message).join('\n')}`).toBe(
+      reasonix.status,
+    );
   });
 });

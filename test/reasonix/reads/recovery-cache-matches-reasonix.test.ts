@@ -6,7 +6,13 @@ import { repairSession } from '../../../src/session/writing/repair-session.js';
 import { boltDamage } from '../../../src/session/reading/bolt-damage.js';
 import { logOf } from '../../support/faults/faults.js';
 import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.js';
-import { cacheAheadCases, damagedCheckpoints, resume, resumeCopy, resumedOnce } from '../../support/reasonix/recovery-cache.js';
+import {
+  cacheAheadCases,
+  damagedCheckpoints,
+  resume,
+  resumeCopy,
+  resumedOnce,
+} from '../../support/reasonix/recovery-cache.js';
 
 /**
  * Reasonix 1.38.11 keeps a recovery cache of each session it opens (`.recovery-cache/<id>/`), trusted while
@@ -15,31 +21,37 @@ import { cacheAheadCases, damagedCheckpoints, resume, resumeCopy, resumedOnce } 
  * conflicts with an earlier batch"); without the cache, or with a new identity, it opens. rxstore says what
  * Reasonix does, and `repairSession` clears such a cache so that the session opens.
  */
-describe.skipIf(!reasonixBinary())(reasonixTitle('a recovery cache that holds more than the log, judged by Reasonix 1.38.11'), () => {
-  it.concurrent.each(cacheAheadCases)('%s', async (_, change, opens) => {
-    const session = await resumedOnce();
-    try {
-      await change(session);
-      const read = await readSession(session.dir);
-      const reasonix = await resumeCopy(session);
-      expect(reasonix.opens, reasonix.said).toBe(opens);
-      if (opens) expect(read.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
-      else {
-        expect(reasonix.said).toContain('session operation id conflicts with an earlier batch');
-        expect(read.refusal).toMatchObject({ code: 'RX_RECOVERY_CACHE_AHEAD', data: { file: session.cache } });
-        // The repair clears the cache (and cuts a torn tail, nothing else); Reasonix then resumes the session.
-        const torn = read.tornTail !== null;
-        const log = await readFile(logOf(session.dir));
-        expect(await repairSession(session.dir)).toMatchObject({ action: 'repaired', tornTail: torn ? read.tornTail : null });
-        expect(await readFile(logOf(session.dir))).toEqual(log.subarray(0, read.durableEnd));
-        expect((await readSession(session.dir)).status).toBe('ok');
-        expect((await resume(session.home, session.id)).opens).toBe(true);
+describe.skipIf(!reasonixBinary())(
+  reasonixTitle('a recovery cache that holds more than the log, judged by Reasonix 1.38.11'),
+  () => {
+    it.concurrent.each(cacheAheadCases)('%s', async (_, change, opens) => {
+      const session = await resumedOnce();
+      try {
+        await change(session);
+        const read = await readSession(session.dir);
+        const reasonix = await resumeCopy(session);
+        expect(reasonix.opens, reasonix.said).toBe(opens);
+        if (opens) expect(read.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
+        else {
+          expect(reasonix.said).toContain('session operation id conflicts with an earlier batch');
+          expect(read.refusal).toMatchObject({ code: 'RX_RECOVERY_CACHE_AHEAD', data: { file: session.cache } });
+          // The repair clears the cache (and cuts a torn tail, nothing else); Reasonix then resumes the session.
+          const torn = read.tornTail !== null;
+          const log = await readFile(logOf(session.dir));
+          expect(await repairSession(session.dir)).toMatchObject({
+            action: 'repaired',
+            tornTail: torn ? read.tornTail : null,
+          });
+          expect(await readFile(logOf(session.dir))).toEqual(log.subarray(0, read.durableEnd));
+          expect((await readSession(session.dir)).status).toBe('ok');
+          expect((await resume(session.home, session.id)).opens).toBe(true);
+        }
+      } finally {
+        await rm(session.home, { recursive: true, force: true });
       }
-    } finally {
-      await rm(session.home, { recursive: true, force: true });
-    }
-  });
-});
+    });
+  },
+);
 
 describe.skipIf(!reasonixBinary())(reasonixTitle('a damaged recovery checkpoint, judged by Reasonix 1.38.11'), () => {
   it.concurrent.each(damagedCheckpoints)('%s', async (_, damage, opens) => {
@@ -61,7 +73,11 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('a damaged recovery checkpoint,
         expect(read.refusal).toMatchObject({ code: 'RX_RECOVERY_CACHE_DAMAGED', data: { file: checkpoint } });
         // The repair clears the cache and leaves the log as it is; Reasonix then resumes the session.
         const log = await readFile(logOf(session.dir));
-        expect(await repairSession(session.dir)).toMatchObject({ action: 'repaired', tornTail: null, staleCache: true });
+        expect(await repairSession(session.dir)).toMatchObject({
+          action: 'repaired',
+          tornTail: null,
+          staleCache: true,
+        });
         expect(await readFile(logOf(session.dir))).toEqual(log);
         expect((await readSession(session.dir)).status).toBe('ok');
         expect((await resume(session.home, session.id)).opens).toBe(true);

@@ -15,19 +15,51 @@ import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support
  */
 const source = fixture('plain-chat');
 const system = '{"role":"system","id":"s","content":"sys"}';
-const call = (id = 'a1') => `{"role":"assistant","id":"${id}","content":"","tool_calls":[{"id":"c1","name":"bash","arguments":"{}"}]}`;
-const result = (id: string, extra = '') => `{"role":"tool","id":"${id}","tool_call_id":"c1","name":"bash","content":"out ${id}"${extra}}`;
+const call = (id = 'a1') =>
+  `{"role":"assistant","id":"${id}","content":"","tool_calls":[{"id":"c1","name":"bash","arguments":"{}"}]}`;
+const result = (id: string, extra = '') =>
+  `{"role":"tool","id":"${id}","tool_call_id":"c1","name":"bash","content":"out ${id}"${extra}}`;
 const complete = (message: string) => raw('message/complete', `{"message":${message}}`);
 const answered = [complete(call()), complete(result('t1'))];
 
 const cases: [string, EventToWrite[][], boolean][] = [
   ['a second result by message/complete', [answered, [complete(result('t2'))]], true],
-  ['a second result by message/complete, taken back later', [answered, [complete(result('t2'))], [raw('message/retract', '{"messageIds":["t2"]}')]], false],
+  [
+    'a second result by message/complete, taken back later',
+    [answered, [complete(result('t2'))], [raw('message/retract', '{"messageIds":["t2"]}')]],
+    false,
+  ],
   ['a second result by message/upsert', [answered, [raw('message/upsert', `{"message":${result('t2')}}`)]], true],
-  ['two results in one history/replace', [[raw('history/replace', `{"messages":[${system},${call()},${result('t1')},${result('t2')}]}`)]], true],
-  ['two results in one history/replace, one local-only', [[raw('history/replace', `{"messages":[${system},${call()},${result('t1')},${result('t2', ',"local_only":true')}]}`)]], false],
-  ['two results in a history/replace that a later one replaces', [[raw('history/replace', `{"messages":[${system},${call()},${result('t1')},${result('t2')}]}`)], [raw('history/replace', `{"messages":[${system},${call()},${result('t1')}]}`)]], false],
-  ['two results in a model/context-replace checkpoint', [[raw('model/context-replace', `{"messages":[${system},${call()},${result('t1')},${result('t2')}]}`)]], false],
+  [
+    'two results in one history/replace',
+    [[raw('history/replace', `{"messages":[${system},${call()},${result('t1')},${result('t2')}]}`)]],
+    true,
+  ],
+  [
+    'two results in one history/replace, one local-only',
+    [
+      [
+        raw(
+          'history/replace',
+          `{"messages":[${system},${call()},${result('t1')},${result('t2', ',"local_only":true')}]}`,
+        ),
+      ],
+    ],
+    false,
+  ],
+  [
+    'two results in a history/replace that a later one replaces',
+    [
+      [raw('history/replace', `{"messages":[${system},${call()},${result('t1')},${result('t2')}]}`)],
+      [raw('history/replace', `{"messages":[${system},${call()},${result('t1')}]}`)],
+    ],
+    false,
+  ],
+  [
+    'two results in a model/context-replace checkpoint',
+    [[raw('model/context-replace', `{"messages":[${system},${call()},${result('t1')},${result('t2')}]}`)]],
+    false,
+  ],
   ['two calls with one id, each with its result', [[...answered, complete(call('a2')), complete(result('t2'))]], true],
 ];
 

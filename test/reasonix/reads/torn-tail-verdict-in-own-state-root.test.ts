@@ -21,7 +21,13 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('a torn last frame in the state
     try {
       const first = await startMockModel([{ text: 'Hello.' }]);
       try {
-        const run = await runReasonix({ home, cwd: workspace, args: ['run', 'Say hello'], mock: first, permissionMode: 'danger-full-access' });
+        const run = await runReasonix({
+          home,
+          cwd: workspace,
+          args: ['run', 'Say hello'],
+          mock: first,
+          permissionMode: 'danger-full-access',
+        });
         expect(run.code, run.stderr).toBe(0);
       } finally {
         await first.close();
@@ -40,7 +46,13 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('a torn last frame in the state
 
       const second = await startMockModel([{ text: 'Still here.' }]);
       try {
-        const resumed = await runReasonix({ home, cwd: workspace, args: ['run', '--resume', id, 'Are you there?'], mock: second, permissionMode: 'danger-full-access' });
+        const resumed = await runReasonix({
+          home,
+          cwd: workspace,
+          args: ['run', '--resume', id, 'Are you there?'],
+          mock: second,
+          permissionMode: 'danger-full-access',
+        });
         expect(resumed.code, `${resumed.stdout}\n${resumed.stderr}`).toBe(0);
       } finally {
         await second.close();

@@ -43,28 +43,40 @@ async function turn(stateRoot: string, workspace: string, id: string) {
   }
 }
 
-describe.skipIf(!reasonixBinary())(reasonixTitle('a transcript Reasonix would migrate into a session it takes no turn in'), () => {
-  it.concurrent('is refused a new turn by Reasonix, as rxstore says of the transcript', async () => {
-    const { stateRoot, workspace, transcript } = await transcriptIn(await realpath(await tempDir('rxstore-v0-call-')));
-    const read = await readJsonlSession(transcript);
-    expect(read.status).toBe('turn-refused');
-    expect(read.projection.newTurn).toEqual({ accepted: false, reason: refusal, index: 2 });
-    const run = await turn(stateRoot, workspace, 'v0-call');
-    expect(run.stderr.split('\n')).toContain(`error: ${refusal}`);
-    expect(run.code).toBe(1);
-    await rm(stateRoot, { recursive: true, force: true });
-  });
+describe.skipIf(!reasonixBinary())(
+  reasonixTitle('a transcript Reasonix would migrate into a session it takes no turn in'),
+  () => {
+    it.concurrent('is refused a new turn by Reasonix, as rxstore says of the transcript', async () => {
+      const { stateRoot, workspace, transcript } = await transcriptIn(
+        await realpath(await tempDir('rxstore-v0-call-')),
+      );
+      const read = await readJsonlSession(transcript);
+      expect(read.status).toBe('turn-refused');
+      expect(read.projection.newTurn).toEqual({ accepted: false, reason: refusal, index: 2 });
+      const run = await turn(stateRoot, workspace, 'v0-call');
+      expect(run.stderr.split('\n')).toContain(`error: ${refusal}`);
+      expect(run.code).toBe(1);
+      await rm(stateRoot, { recursive: true, force: true });
+    });
 
-  it.concurrent('takes a new turn once rxstore migrated it, the transcript kept as it was', async () => {
-    const { stateRoot, workspace, transcript } = await transcriptIn(await realpath(await tempDir('rxstore-v0-call-')));
-    const report = await migrateJsonlToV4(transcript, { stateRoot, cwd: workspace });
-    expect(report.warnings.join('\n')).toContain(refusal);
-    const migrated = await readSession(report.targetDir);
-    expect(migrated.status).toBe('ok');
-    expect(migrated.projection.transcript.map(({ message }) => message.tool_calls ?? null)[2]).toEqual([{ id: 'call_v0', name: '', arguments: '' }]);
-    const run = await turn(stateRoot, workspace, report.targetId);
-    expect(run.stderr.split('\n').filter((line) => line.startsWith('error: ')), run.stderr).toEqual([]);
-    expect(run.code).toBe(0);
-    await rm(stateRoot, { recursive: true, force: true });
-  });
-});
+    it.concurrent('takes a new turn once rxstore migrated it, the transcript kept as it was', async () => {
+      const { stateRoot, workspace, transcript } = await transcriptIn(
+        await realpath(await tempDir('rxstore-v0-call-')),
+      );
+      const report = await migrateJsonlToV4(transcript, { stateRoot, cwd: workspace });
+      expect(report.warnings.join('\n')).toContain(refusal);
+      const migrated = await readSession(report.targetDir);
+      expect(migrated.status).toBe('ok');
+      expect(migrated.projection.transcript.map(({ message }) => message.tool_calls ?? null)[2]).toEqual([
+        { id: 'call_v0', name: '', arguments: '' },
+      ]);
+      const run = await turn(stateRoot, workspace, report.targetId);
+      expect(
+        run.stderr.split('\n').filter((line) => line.startsWith('error: ')),
+        run.stderr,
+      ).toEqual([]);
+      expect(run.code).toBe(0);
+      await rm(stateRoot, { recursive: true, force: true });
+    });
+  },
+);

@@ -31,24 +31,45 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('a new turn: taken or refused a
     expect(said, resumed.stderr).toBe(expected ? `error: ${expected}` : '');
     expect(resumed.code).toBe(expected ? 1 : 0);
     expect(read.status).toBe(expected ? 'turn-refused' : 'ok');
-    expect(read.projection.newTurn).toEqual(expected ? { accepted: false, reason: expected, index: Number(/at message (\d+)$/.exec(expected)?.[1]) } : { accepted: true });
+    expect(read.projection.newTurn).toEqual(
+      expected
+        ? { accepted: false, reason: expected, index: Number(/at message (\d+)$/.exec(expected)?.[1]) }
+        : { accepted: true },
+    );
     if (!expected) return;
 
     // The way out: a salvaged copy takes a new turn in the real Reasonix; the original is left as it was.
     const digest = await treeDigest(dir);
     const salvaged = await salvageSession(dir);
     expect(await treeDigest(dir)).toBe(digest);
-    expect(salvaged.turnRepair).toMatchObject({ refusal: expected, changes: expect.arrayContaining([expect.anything()]) });
+    expect(salvaged.turnRepair).toMatchObject({
+      refusal: expected,
+      changes: expect.arrayContaining([expect.anything()]),
+    });
     expect((await readSession(salvaged.newDir)).status).toBe('ok');
     const goesOn = await resumeWithReasonix(salvaged.newDir, { workspace: source.workspace, prompt: 'Go on.' });
     await rm(goesOn.home, { recursive: true, force: true });
-    expect(goesOn.stderr.split('\n').filter((line) => line.startsWith('error: ')), goesOn.stderr).toEqual([]);
+    expect(
+      goesOn.stderr.split('\n').filter((line) => line.startsWith('error: ')),
+      goesOn.stderr,
+    ).toEqual([]);
     expect(goesOn.code).toBe(0);
     // What was changed is there as it was: the transcript keeps every original message (a replaced
     // model list is no message of it: the salvage's diagnostic event keeps what it changed).
     const transcript = (await readSession(salvaged.newDir)).projection.transcript.map(({ message }) => message);
-    if (!each.replace) for (const message of each.messages) expect(transcript).toContainEqual(expect.objectContaining(message));
-    const originals = each.messages.flatMap((message) => [JSON.stringify(message), JSON.stringify({ tool_call_id: message.tool_call_id, name: message.name }), ...((message.tool_calls as Record<string, string>[] | undefined) ?? []).flatMap((call) => [call.arguments, call.name, call.id, JSON.stringify(message.tool_calls)])]);
-    for (const changed of salvaged.turnRepair!.changes) if (changed.before !== '') expect(originals).toContain(changed.before);
+    if (!each.replace)
+      for (const message of each.messages) expect(transcript).toContainEqual(expect.objectContaining(message));
+    const originals = each.messages.flatMap((message) => [
+      JSON.stringify(message),
+      JSON.stringify({ tool_call_id: message.tool_call_id, name: message.name }),
+      ...((message.tool_calls as Record<string, string>[] | undefined) ?? []).flatMap((call) => [
+        call.arguments,
+        call.name,
+        call.id,
+        JSON.stringify(message.tool_calls),
+      ]),
+    ]);
+    for (const changed of salvaged.turnRepair!.changes)
+      if (changed.before !== '') expect(originals).toContain(changed.before);
   });
 });

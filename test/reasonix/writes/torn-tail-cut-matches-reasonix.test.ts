@@ -47,7 +47,8 @@ const shapes: TornShape[] = [
   },
 ];
 
-const evidenceFiles = async (dir: string) => (await readdir(dir)).filter((name) => /^events\.torn-\d+\.tail$/.test(name));
+const evidenceFiles = async (dir: string) =>
+  (await readdir(dir)).filter((name) => /^events\.torn-\d+\.tail$/.test(name));
 
 describe.skipIf(!reasonixBinary())(reasonixTitle('repair cuts where Reasonix 1.38.11 cuts'), () => {
   it.concurrent.each(shapes)('$name', async (shape) => {

@@ -15,13 +15,15 @@ import { tempDir } from '../../support/temp-dir.js';
 /** A workspace of this test's own, so that no two tests (or two runs of the suite) share one. */
 const newWorkspace = async () => join(await tempDir('rxstore-writer-ws-'), 'writer');
 
-
 describe.skipIf(!reasonixBinary())(reasonixTitle('sessions rxstore writes are resumed by Reasonix 1.38.11'), () => {
   it.concurrent('a session with tool calls, a payload over 64 KiB and CJK: Reasonix resumes it, appends, and every digest still verifies', async () => {
     const created = await createSession({ storeDir: await tempDir(), batches: sampleBatches() });
     const before = await readSession(created.dir);
     expect(before.payloadRefs).toBe(1);
-    const resumed = await resumeWithReasonix(created.dir, { workspace: await newWorkspace(), prompt: 'Summarise what we did.' });
+    const resumed = await resumeWithReasonix(created.dir, {
+      workspace: await newWorkspace(),
+      prompt: 'Summarise what we did.',
+    });
     try {
       expect(resumed.code, resumed.stderr).toBe(0);
       const sent = resumed.requests[0]!.messages.map(asSent);
@@ -29,7 +31,9 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('sessions rxstore writes are re
       const after = await readSession(resumed.sessionDir);
       expect(after.status).toBe('ok');
       expect(after.batches).toBeGreaterThan(before.batches);
-      expect(after.projection.transcript.slice(0, before.projection.transcript.length)).toEqual(before.projection.transcript);
+      expect(after.projection.transcript.slice(0, before.projection.transcript.length)).toEqual(
+        before.projection.transcript,
+      );
       expect(after.projection.transcript.at(-1)!.message).toMatchObject({ role: 'assistant', content: 'Resumed.' });
     } finally {
       await rm(resumed.home, { recursive: true, force: true });
@@ -41,14 +45,46 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('sessions rxstore writes are re
     const batches = [
       {
         operationId: 'session-create',
-        events: [complete({ role: 'system', id: system!, content: 'You are terse.' }), { kind: 'session/config', payload: { modelRef: 'mock/mock-model' } }],
+        events: [
+          complete({ role: 'system', id: system!, content: 'You are terse.' }),
+          { kind: 'session/config', payload: { modelRef: 'mock/mock-model' } },
+        ],
       },
-      { operationId: 't1', events: [complete({ role: 'user', id: user1!, origin: 'user', content: 'first question' }), complete({ role: 'assistant', id: reply1!, content: 'first draft' })] },
+      {
+        operationId: 't1',
+        events: [
+          complete({ role: 'user', id: user1!, origin: 'user', content: 'first question' }),
+          complete({ role: 'assistant', id: reply1!, content: 'first draft' }),
+        ],
+      },
       // An upsert replaces in place; one of an unknown id appends.
-      { operationId: 't1-fix', events: [{ kind: 'message/upsert', payload: { message: { role: 'assistant', id: reply1!, content: 'first answer, revised' } } }] },
-      { operationId: 't2', events: [complete({ role: 'user', id: user2!, origin: 'user', content: 'second question' }), complete({ role: 'assistant', id: reply2!, content: 'second answer' })] },
-      { operationId: 't2-drop', events: [{ kind: 'message/retract', payload: { messageIds: [user2!, reply2!, 'no-such-id'], reason: 'test' } }] },
-      { operationId: 't3', events: [complete({ role: 'user', id: user3!, origin: 'user', content: 'third question' }), complete({ role: 'assistant', id: reply3!, content: 'third answer' })] },
+      {
+        operationId: 't1-fix',
+        events: [
+          {
+            kind: 'message/upsert',
+            payload: { message: { role: 'assistant', id: reply1!, content: 'first answer, revised' } },
+          },
+        ],
+      },
+      {
+        operationId: 't2',
+        events: [
+          complete({ role: 'user', id: user2!, origin: 'user', content: 'second question' }),
+          complete({ role: 'assistant', id: reply2!, content: 'second answer' }),
+        ],
+      },
+      {
+        operationId: 't2-drop',
+        events: [{ kind: 'message/retract', payload: { messageIds: [user2!, reply2!, 'no-such-id'], reason: 'test' } }],
+      },
+      {
+        operationId: 't3',
+        events: [
+          complete({ role: 'user', id: user3!, origin: 'user', content: 'third question' }),
+          complete({ role: 'assistant', id: reply3!, content: 'third answer' }),
+        ],
+      },
       {
         operationId: 'rewrite',
         events: [
@@ -66,7 +102,15 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('sessions rxstore writes are re
           },
         ],
       },
-      { operationId: 't4', events: [{ kind: 'message/upsert', payload: { message: { role: 'assistant', id: messageId(), content: 'an appended upsert' } } }] },
+      {
+        operationId: 't4',
+        events: [
+          {
+            kind: 'message/upsert',
+            payload: { message: { role: 'assistant', id: messageId(), content: 'an appended upsert' } },
+          },
+        ],
+      },
     ];
     const created = await createSession({ storeDir: await tempDir(), batches });
     const read = await readSession(created.dir);

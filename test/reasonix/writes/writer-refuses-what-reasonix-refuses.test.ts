@@ -15,7 +15,10 @@ import { RefusedBatchError } from '../../../src/errors/index.js';
 const workspace = '/tmp/rxstore-test-ws/writer-refuses';
 const start = (): BatchToWrite => ({
   operationId: 'session-create',
-  events: [complete({ role: 'system', id: messageId(), content: 'You are terse.' }), { kind: 'session/config', payload: { modelRef: 'mock/mock-model' } }],
+  events: [
+    complete({ role: 'system', id: messageId(), content: 'You are terse.' }),
+    { kind: 'session/config', payload: { modelRef: 'mock/mock-model' } },
+  ],
 });
 
 interface RefusedCase {
@@ -30,19 +33,34 @@ interface RefusedCase {
 const cases: RefusedCase[] = [
   {
     name: 'a message without an id',
-    batches: () => [{ operationId: 't1', events: [complete({ role: 'user', id: messageId(), content: 'a' }), { kind: 'message/complete', payload: { message: { role: 'user', content: 'no id' } } }] }],
+    batches: () => [
+      {
+        operationId: 't1',
+        events: [
+          complete({ role: 'user', id: messageId(), content: 'a' }),
+          { kind: 'message/complete', payload: { message: { role: 'user', content: 'no id' } } },
+        ],
+      },
+    ],
     event: 2,
     reasonix: /^error: damaged session store: invalid message\/complete payload at 4$/,
   },
   {
     name: 'a misspelled event kind',
-    batches: () => [{ operationId: 't1', events: [{ kind: 'message/compelte', payload: { message: { role: 'user', id: messageId(), content: 'x' } } }] }],
+    batches: () => [
+      {
+        operationId: 't1',
+        events: [{ kind: 'message/compelte', payload: { message: { role: 'user', id: messageId(), content: 'x' } } }],
+      },
+    ],
     event: 1,
     reasonix: /^error: unsupported session storage version: /,
   },
   {
     name: 'a message with a key Reasonix does not know',
-    batches: () => [{ operationId: 't1', events: [complete({ role: 'user', id: messageId(), content: 'x', timestamp: 5 })] }],
+    batches: () => [
+      { operationId: 't1', events: [complete({ role: 'user', id: messageId(), content: 'x', timestamp: 5 })] },
+    ],
     event: 1,
     reasonix: /^error: damaged session store: invalid message\/complete payload at 3: json: unknown field "timestamp"$/,
   },
@@ -69,7 +87,16 @@ const cases: RefusedCase[] = [
   },
   {
     name: 'a turn/end with a status Reasonix does not know',
-    batches: () => [{ operationId: 't1', turnId: 'turn_1', events: [{ kind: 'turn/start', payload: { status: 'in_progress' } }, { kind: 'turn/end', payload: { status: 'cancelled' } }] }],
+    batches: () => [
+      {
+        operationId: 't1',
+        turnId: 'turn_1',
+        events: [
+          { kind: 'turn/start', payload: { status: 'in_progress' } },
+          { kind: 'turn/end', payload: { status: 'cancelled' } },
+        ],
+      },
+    ],
     event: 2,
     reasonix: /^error: damaged session store: invalid turn\/end payload at 4$/,
   },
@@ -92,22 +119,39 @@ describe('the writer refuses what Reasonix 1.38.11 refuses', () => {
     const dir = await copySession(source.dir);
     const before = await readFile(logOf(dir));
     const taken = (await readSession(dir)).projection.transcript[1]!.message.id!;
-    const error = await appendBatches(dir, [{ operationId: 'again', events: [complete({ role: 'user', id: taken, content: 'again' })] }]).catch((caught: unknown) => caught);
+    const error = await appendBatches(dir, [
+      { operationId: 'again', events: [complete({ role: 'user', id: taken, content: 'again' })] },
+    ]).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RefusedBatchError);
-    expect((error as Error).message).toMatch(/batch 1 \(operation "again"\), event 1 \(message\/complete\): invalid message\/complete payload: duplicate stable message id/);
+    expect((error as Error).message).toMatch(
+      /batch 1 \(operation "again"\), event 1 \(message\/complete\): invalid message\/complete payload: duplicate stable message id/,
+    );
     expect(await readFile(logOf(dir))).toEqual(before);
   });
 
-  it.skipIf(!reasonixBinary()).concurrent.each(cases)(reasonixTitle(`with validation off, $name is written, and the real Reasonix refuses it too`), async (refused) => {
-    const created = await createSession({ storeDir: await tempDir(), batches: [start(), ...refused.batches()], validate: false });
-    expect(['damaged', 'unsupported']).toContain((await readSession(created.dir)).status);
-    const resumed = await resumeWithReasonix(created.dir, { workspace: join(workspace, created.id), prompt: 'Hello?' });
-    try {
-      const said = `${resumed.stdout}\n${resumed.stderr}`.split('\n').map((line) => line.trim());
-      expect(resumed.code, said.join('\n')).toBe(1);
-      expect(said.some((line) => refused.reasonix.test(line)), said.join('\n')).toBe(true);
-    } finally {
-      await rm(resumed.home, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(!reasonixBinary()).concurrent.each(cases)(
+    reasonixTitle(`with validation off, $name is written, and the real Reasonix refuses it too`),
+    async (refused) => {
+      const created = await createSession({
+        storeDir: await tempDir(),
+        batches: [start(), ...refused.batches()],
+        validate: false,
+      });
+      expect(['damaged', 'unsupported']).toContain((await readSession(created.dir)).status);
+      const resumed = await resumeWithReasonix(created.dir, {
+        workspace: join(workspace, created.id),
+        prompt: 'Hello?',
+      });
+      try {
+        const said = `${resumed.stdout}\n${resumed.stderr}`.split('\n').map((line) => line.trim());
+        expect(resumed.code, said.join('\n')).toBe(1);
+        expect(
+          said.some((line) => refused.reasonix.test(line)),
+          said.join('\n'),
+        ).toBe(true);
+      } finally {
+        await rm(resumed.home, { recursive: true, force: true });
+      }
+    },
+  );
 });

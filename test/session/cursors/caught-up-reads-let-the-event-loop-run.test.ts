@@ -18,8 +18,10 @@ describe('reads since a cursor that find nothing new', () => {
     let reads = 0;
     // Caught up: every read finds nothing. A loop that never yields runs all of them before the timer.
     while (!fired && reads < 20_000) {
-      for await (const piece of session.recordsSince(cursor)) throw new Error(`nothing is new, yet ${JSON.stringify(piece.records)}`);
-      for await (const item of session.batchesSince(log)) throw new Error(`nothing is new, yet a batch at ${item.batch.batch.offset}`);
+      for await (const piece of session.recordsSince(cursor))
+        throw new Error(`nothing is new, yet ${JSON.stringify(piece.records)}`);
+      for await (const item of session.batchesSince(log))
+        throw new Error(`nothing is new, yet a batch at ${item.batch.batch.offset}`);
       reads += 1;
     }
     clearTimeout(timer);

@@ -10,7 +10,15 @@ import { CursorMismatchError } from '../../../src/errors/index.js';
 import { checkCursor, cursorAt, type Cursor } from '../../../src/session/cursors/cursor.js';
 import { readSession } from '../../../src/session/reading/read-session.js';
 import { batchesSince, readSince } from '../../../src/session/cursors/read-since.js';
-import { copySession, endFrames, framesOf, insertRawFrame, logOf, replaceFrame, storedFrame } from '../../support/faults/faults.js';
+import {
+  copySession,
+  endFrames,
+  framesOf,
+  insertRawFrame,
+  logOf,
+  replaceFrame,
+  storedFrame,
+} from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { createSession } from '../../../src/session/writing/create-session.js';
@@ -45,32 +53,35 @@ async function refusal(read: Promise<unknown>): Promise<CursorMismatchError> {
 const openDescriptors = () => readdirSync('/proc/self/fd').length;
 
 describe('reading since a cursor, stopped early', () => {
-  it.skipIf(process.platform !== 'linux')('a consumer that breaks off, maxBatches, and damage each leave no file open', async () => {
-    const dir = await copySession(source.dir);
-    const before = openDescriptors();
-    for await (const _ of batchesSince(dir, source.id)) break;
-    expect(openDescriptors()).toBe(before);
-    expect((await readSince(dir, source.id, undefined, { maxBatches: 1 })).batches).toHaveLength(1);
-    expect(openDescriptors()).toBe(before);
-    // Damage in the first batch, read without a cursor: the codec's error, never a cursor's.
-    const damaged = await copySession(source.dir);
-    const log = await readFile(logOf(damaged));
-    log[10]! ^= 0xff;
-    await writeFile(logOf(damaged), log);
-    const error = await readSince(damaged, source.id).then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    expect(error).not.toBeInstanceOf(CursorMismatchError);
-    expect(error).toMatchObject({ data: { file: logOf(damaged), offset: 0 } });
-    expect(openDescriptors()).toBe(before);
-    // Making and checking cursors, and a whole read with its caches, close what they open too.
-    const { cursor } = await readSince(dir, source.id, undefined, { maxBatches: 2 });
-    await cursorAt(dir, source.id, { offset: cursor.offset, nextSequence: cursor.nextSequence, writerGeneration: 1 });
-    await checkCursor(dir, source.id, cursor);
-    await readSession(dir);
-    expect(openDescriptors()).toBe(before);
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'a consumer that breaks off, maxBatches, and damage each leave no file open',
+    async () => {
+      const dir = await copySession(source.dir);
+      const before = openDescriptors();
+      for await (const _ of batchesSince(dir, source.id)) break;
+      expect(openDescriptors()).toBe(before);
+      expect((await readSince(dir, source.id, undefined, { maxBatches: 1 })).batches).toHaveLength(1);
+      expect(openDescriptors()).toBe(before);
+      // Damage in the first batch, read without a cursor: the codec's error, never a cursor's.
+      const damaged = await copySession(source.dir);
+      const log = await readFile(logOf(damaged));
+      log[10]! ^= 0xff;
+      await writeFile(logOf(damaged), log);
+      const error = await readSince(damaged, source.id).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).not.toBeInstanceOf(CursorMismatchError);
+      expect(error).toMatchObject({ data: { file: logOf(damaged), offset: 0 } });
+      expect(openDescriptors()).toBe(before);
+      // Making and checking cursors, and a whole read with its caches, close what they open too.
+      const { cursor } = await readSince(dir, source.id, undefined, { maxBatches: 2 });
+      await cursorAt(dir, source.id, { offset: cursor.offset, nextSequence: cursor.nextSequence, writerGeneration: 1 });
+      await checkCursor(dir, source.id, cursor);
+      await readSession(dir);
+      expect(openDescriptors()).toBe(before);
+    },
+  );
 });
 
 describe('a cursor', () => {
@@ -79,7 +90,15 @@ describe('a cursor', () => {
     await writeFile(logOf(dir), Buffer.alloc(0));
     const { batches, cursor } = await readSince(dir, source.id);
     expect(batches).toEqual([]);
-    expect(cursor).toEqual({ version: 1, sessionId: source.id, offset: 0, nextSequence: 1, writerGeneration: 0, prefixDigest: null, anchorDigest: null });
+    expect(cursor).toEqual({
+      version: 1,
+      sessionId: source.id,
+      offset: 0,
+      nextSequence: 1,
+      writerGeneration: 0,
+      prefixDigest: null,
+      anchorDigest: null,
+    });
     expect(await readSince(dir, source.id, cursor)).toEqual({ batches: [], cursor });
     expect(await checkCursor(dir, source.id, cursor)).toEqual(cursor);
   });
@@ -89,10 +108,14 @@ describe('a cursor', () => {
     const start = await cursorOver(dir, 0, 1);
     const whole = await readSince(dir, source.id);
     const fromStart = await readSince(dir, source.id, start);
-    expect(fromStart.batches.map((batch) => batch.batch.commitId)).toEqual(whole.batches.map((batch) => batch.batch.commitId));
+    expect(fromStart.batches.map((batch) => batch.batch.commitId)).toEqual(
+      whole.batches.map((batch) => batch.batch.commitId),
+    );
     expect(fromStart.cursor).toEqual(whole.cursor);
     const error = await refusal(readSince(dir, source.id, { ...start, nextSequence: 2 }));
-    expect(error.message).toBe('the cursor does not fit this log: the log does not continue at sequence 2 there (a log starts at sequence 1); read the session again from the start');
+    expect(error.message).toBe(
+      'the cursor does not fit this log: the log does not continue at sequence 2 there (a log starts at sequence 1); read the session again from the start',
+    );
     expect(error.data).toMatchObject({ file: logOf(dir), offset: 0, sequence: 2 });
   });
 
@@ -103,7 +126,11 @@ describe('a cursor', () => {
     for (const frame of [ends[0]!, ends.at(-1)!]) {
       const offset = frame.offset + frame.bytes;
       const record = frame.record as unknown as { firstSeq: number; eventCount: number };
-      const cursor = await cursorAt(dir, source.id, { offset, nextSequence: record.firstSeq + record.eventCount, writerGeneration: 1 });
+      const cursor = await cursorAt(dir, source.id, {
+        offset,
+        nextSequence: record.firstSeq + record.eventCount,
+        writerGeneration: 1,
+      });
       expect(cursor).toEqual({
         version: 1,
         sessionId: source.id,
@@ -122,7 +149,9 @@ describe('a cursor', () => {
     const [first] = await framesOf(dir);
     expect(first!.record.recordType).toBe('batch/begin');
     const cursor = await cursorOver(dir, first!.bytes, 2);
-    expect((await refusal(readSince(dir, source.id, cursor))).message).toContain(`offset ${first!.bytes} is not a batch boundary`);
+    expect((await refusal(readSince(dir, source.id, cursor))).message).toContain(
+      `offset ${first!.bytes} is not a batch boundary`,
+    );
   });
 
   it('that is not one names the log it was given for; one at a sequence the log does not continue at names where the batch before it ends', async () => {
@@ -139,7 +168,10 @@ describe('a cursor', () => {
     const dir = await copySession(source.dir);
     const { cursor } = await readSince(dir, source.id, undefined, { maxBatches: 1 });
     await rm(logOf(dir));
-    await expect(readSince(dir, source.id, cursor)).rejects.toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: logOf(dir) } });
+    await expect(readSince(dir, source.id, cursor)).rejects.toMatchObject({
+      code: 'RX_FILE_SYSTEM',
+      data: { file: logOf(dir) },
+    });
   });
 
   it('of a session whose log is now a directory (as long as the offset) is the file system error naming the log', async () => {
@@ -148,9 +180,13 @@ describe('a cursor', () => {
     await rm(logOf(dir));
     await mkdir(logOf(dir));
     // Entries enough that the directory's size reaches the offset: its bytes are then read, and the read fails.
-    for (let entry = 0; entry < 200; entry += 1) await writeFile(join(logOf(dir), `entry-${String(entry).padStart(16, '0')}`), '');
+    for (let entry = 0; entry < 200; entry += 1)
+      await writeFile(join(logOf(dir), `entry-${String(entry).padStart(16, '0')}`), '');
     expect((await stat(logOf(dir))).size).toBeGreaterThanOrEqual(cursor.offset);
-    await expect(checkCursor(dir, source.id, cursor)).rejects.toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: logOf(dir) } });
+    await expect(checkCursor(dir, source.id, cursor)).rejects.toMatchObject({
+      code: 'RX_FILE_SYSTEM',
+      data: { file: logOf(dir) },
+    });
   });
 
   it.each([
@@ -158,9 +194,18 @@ describe('a cursor', () => {
     ['JSON that is not a record', Buffer.from(JSON.stringify({ note: 'no record type here' }))],
     ['JSON that is not an object', Buffer.from('null')],
     ['a record of another type', Buffer.from(JSON.stringify({ recordType: 'batch/event', schemaVersion: 4 }))],
-    ['a batch/end record without its sequence', Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, eventCount: 1 }))],
-    ['a batch/end record without its event count', Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, firstSeq: 3 }))],
-    ['a batch/end record of another shape', Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, firstSeq: 'three', eventCount: 1 }))],
+    [
+      'a batch/end record without its sequence',
+      Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, eventCount: 1 })),
+    ],
+    [
+      'a batch/end record without its event count',
+      Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, firstSeq: 3 })),
+    ],
+    [
+      'a batch/end record of another shape',
+      Buffer.from(JSON.stringify({ recordType: 'batch/end', schemaVersion: 4, firstSeq: 'three', eventCount: 1 })),
+    ],
   ])('right after %s is not at a batch boundary', async (_, raw) => {
     const dir = await copySession(source.dir);
     const third = (await endFrames(dir))[2]!;
@@ -171,7 +216,9 @@ describe('a cursor', () => {
     const record = third.record as unknown as { firstSeq: number; eventCount: number };
     const cursor = await cursorOver(dir, offset, record.firstSeq + record.eventCount);
     const error = await refusal(readSince(dir, source.id, cursor));
-    expect(error.message).toBe(`the cursor does not fit this log: offset ${offset} is not a batch boundary: the bytes before it do not end a batch/end frame; read the session again from the start`);
+    expect(error.message).toBe(
+      `the cursor does not fit this log: offset ${offset} is not a batch boundary: the bytes before it do not end a batch/end frame; read the session again from the start`,
+    );
     // The boundary before the inserted frame still fits, and what follows it is damage, as a whole read says.
     const fits = await cursorOver(dir, boundary, record.firstSeq + record.eventCount);
     const items: unknown[] = [];
@@ -190,7 +237,11 @@ describe('a cursor', () => {
 describe('a batch boundary', () => {
   it('is found when the batch/end frame holds the frame magic in its own bytes (a commit id that spells it, stored uncompressed)', async () => {
     const storeDir = await tempDir();
-    const batch = { operationId: 'op-1', commitId: 'commit-RX4F-1', events: [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'm1', content: 'hello' } } }] };
+    const batch = {
+      operationId: 'op-1',
+      commitId: 'commit-RX4F-1',
+      events: [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'm1', content: 'hello' } } }],
+    };
     const created = await createSession({ storeDir, sessionId: 'magic-in-commit', batches: [batch] });
     const [end] = await endFrames(created.dir);
     await replaceFrame(created.dir, end!, storedFrame(end!.raw));
@@ -205,7 +256,10 @@ describe('a batch boundary', () => {
 
   it('is found when the batch/end frame ends in bytes that read as a frame header of their own', async () => {
     const storeDir = await tempDir();
-    const batch = { operationId: 'op-1', events: [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'm1', content: 'hello' } } }] };
+    const batch = {
+      operationId: 'op-1',
+      events: [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'm1', content: 'hello' } } }],
+    };
     const created = await createSession({ storeDir, sessionId: 'frame-in-frame', batches: [batch] });
     const [end] = await endFrames(created.dir);
     // A frame header whose declared size ends exactly where the batch/end frame ends, over bytes that are not zstd.
@@ -222,7 +276,9 @@ describe('a batch boundary', () => {
 
   it('is found when the batch/end frame is the whole window the anchor digest covers (4096 bytes)', async () => {
     const storeDir = await tempDir();
-    const message = (id: string) => [{ kind: 'message/complete', payload: { message: { role: 'user', id, content: 'hello' } } }];
+    const message = (id: string) => [
+      { kind: 'message/complete', payload: { message: { role: 'user', id, content: 'hello' } } },
+    ];
     const make = async (sessionId: string, commitLength: number) => {
       const created = await createSession({
         storeDir,
@@ -259,9 +315,15 @@ describe('reading since a cursor, of a session with a warning', () => {
   it('a draft copy (no storageRevision: Reasonix imports it) is read like any other: a warning refuses nothing', async () => {
     const dir = await copySession(fixture('plain-chat').dir);
     const manifestPath = join(dir, 'manifest.json');
-    const { storageRevision: _, ...manifest } = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
+    const { storageRevision: _, ...manifest } = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<
+      string,
+      unknown
+    >;
     await writeFile(manifestPath, JSON.stringify(manifest));
-    expect((await readSession(dir)).problems.map((problem) => [problem.code, problem.severity])).toContainEqual(['RX_UNPUBLISHED_DRAFT', 'warning']);
+    expect((await readSession(dir)).problems.map((problem) => [problem.code, problem.severity])).toContainEqual([
+      'RX_UNPUBLISHED_DRAFT',
+      'warning',
+    ]);
     const since = await readSince(dir, fixture('plain-chat').id);
     expect(since.batches.length).toBe((await endFrames(dir)).length);
   });
@@ -274,6 +336,9 @@ describe('the log a cursor is made from', () => {
     await rm(log);
     execFileSync('mkfifo', [log]);
     // Opened without O_NONBLOCK, a FIFO with no writer never opens: the read hangs and the test times out.
-    await expect(cursorAt(dir, source.id, { offset: 0, nextSequence: 1, writerGeneration: 0 })).rejects.toMatchObject({ code: 'RX_NOT_REGULAR_FILE', data: { file: log } });
+    await expect(cursorAt(dir, source.id, { offset: 0, nextSequence: 1, writerGeneration: 0 })).rejects.toMatchObject({
+      code: 'RX_NOT_REGULAR_FILE',
+      data: { file: log },
+    });
   });
 });

@@ -29,11 +29,17 @@ describe('a cursor', () => {
   it('gives what follows it, up to maxBatches, and a cursor after exactly those', async () => {
     const { session, batches, cursor } = await afterTwoBatches();
     expect(batches).toHaveLength(2);
-    expect(cursor).toMatchObject({ version: 1, offset: batches[1]!.batch.end, nextSequence: batches[1]!.batch.firstSeq + batches[1]!.batch.eventCount });
+    expect(cursor).toMatchObject({
+      version: 1,
+      offset: batches[1]!.batch.end,
+      nextSequence: batches[1]!.batch.firstSeq + batches[1]!.batch.eventCount,
+    });
     const next = await session.readSince(cursor, { maxBatches: 1 });
     expect(next.batches.map((batch) => batch.batch.offset)).toEqual([cursor.offset]);
     const whole = await session.readSince();
-    expect((await session.readSince(cursor)).batches.map((batch) => batch.batch.commitId)).toEqual(whole.batches.slice(2).map((batch) => batch.batch.commitId));
+    expect((await session.readSince(cursor)).batches.map((batch) => batch.batch.commitId)).toEqual(
+      whole.batches.slice(2).map((batch) => batch.batch.commitId),
+    );
     expect((await session.readSince(whole.cursor)).cursor).toEqual(whole.cursor);
   });
 
@@ -42,7 +48,12 @@ describe('a cursor', () => {
     { what: 'version 2', value: { version: 2 }, message: /^not a log cursor rxstore made: version: / },
     { what: 'a string', value: 'cursor', message: /^not a log cursor rxstore made: value: / },
     { what: 'null', value: null, message: /^not a log cursor rxstore made: value: / },
-    { what: 'a records cursor', value: { version: 2, log: {}, waiting: [] }, message: /^not a log cursor rxstore made: a records cursor \(recordsSince takes it; its `log` is the log cursor\)$/ },
+    {
+      what: 'a records cursor',
+      value: { version: 2, log: {}, waiting: [] },
+      message:
+        /^not a log cursor rxstore made: a records cursor \(recordsSince takes it; its `log` is the log cursor\)$/,
+    },
   ])('that is $what is not a cursor', async ({ value, message }) => {
     const { session } = await afterTwoBatches();
     expect((await mismatch(session.readSince(value as unknown as Cursor))).message).toMatch(message);
@@ -51,7 +62,9 @@ describe('a cursor', () => {
   it('from another session is refused by name', async () => {
     const { session, cursor } = await afterTwoBatches();
     const error = await mismatch(session.readSince({ ...cursor, sessionId: 'another' }));
-    expect(error.message).toBe('the cursor does not fit this log: it was taken from session "another"; read the session again from the start');
+    expect(error.message).toBe(
+      'the cursor does not fit this log: it was taken from session "another"; read the session again from the start',
+    );
   });
 
   it('past the end of a log that was cut', async () => {
@@ -87,9 +100,14 @@ describe('a cursor', () => {
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(DamagedStoreError);
-    expect((error as DamagedStoreError).message).toContain(`invalid v4 batch boundary at sequence ${cursor.nextSequence}`);
+    expect((error as DamagedStoreError).message).toContain(
+      `invalid v4 batch boundary at sequence ${cursor.nextSequence}`,
+    );
     // Read from the start, the log gives the same verdict at the same place.
-    expect((await session.read()).refusal).toMatchObject({ code: (error as DamagedStoreError).code, data: { offset: cursor.offset } });
+    expect((await session.read()).refusal).toMatchObject({
+      code: (error as DamagedStoreError).code,
+      data: { offset: cursor.offset },
+    });
   });
 
   it('at a sequence the log does not continue at there', async () => {
@@ -105,13 +123,18 @@ describe('a cursor', () => {
   const movedTo = async (dir: string, cursor: Cursor, offset: number): Promise<Cursor> => {
     const log = await readFile(logOf(dir));
     const sha = (from: number, to: number) => createHash('sha256').update(log.subarray(from, to)).digest('hex');
-    return { ...cursor, offset, prefixDigest: sha(0, Math.min(64, offset)), anchorDigest: sha(Math.max(0, offset - 4096), offset) };
+    return {
+      ...cursor,
+      offset,
+      prefixDigest: sha(0, Math.min(64, offset)),
+      anchorDigest: sha(Math.max(0, offset - 4096), offset),
+    };
   };
 
   it.each([
     { where: 'inside the batch/begin frame that follows it', at: (cursor: Cursor) => cursor.offset + 5 },
     { where: 'inside the batch/end frame before it', at: (cursor: Cursor) => cursor.offset - 3 },
-    { where: 'inside the header of the log\'s first frame', at: () => 5 },
+    { where: "inside the header of the log's first frame", at: () => 5 },
   ])('moved $where is refused as not a batch boundary', async ({ at }) => {
     const { dir, session, cursor } = await afterTwoBatches();
     const moved = await movedTo(dir, cursor, at(cursor));
@@ -124,9 +147,13 @@ describe('a cursor', () => {
 
   it('moved to a frame boundary inside a batch is refused as not a batch boundary', async () => {
     const { dir, session, cursor } = await afterTwoBatches();
-    const event = (await framesOf(dir)).find((frame) => frame.offset > cursor.offset && frame.record.recordType === 'batch/event')!;
+    const event = (await framesOf(dir)).find(
+      (frame) => frame.offset > cursor.offset && frame.record.recordType === 'batch/event',
+    )!;
     const moved = await movedTo(dir, cursor, event.offset);
-    expect((await mismatch(session.readSince(moved))).message).toContain(`offset ${event.offset} is not a batch boundary`);
+    expect((await mismatch(session.readSince(moved))).message).toContain(
+      `offset ${event.offset} is not a batch boundary`,
+    );
   });
 
   it('at a boundary with damage right after it gives the damage, not a mismatch', async () => {
@@ -139,7 +166,11 @@ describe('a cursor', () => {
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(DamagedStoreError);
-    expect((error as DamagedStoreError).data).toMatchObject({ file: logOf(dir), offset: cursor.offset, expected: 'RX4F' });
+    expect((error as DamagedStoreError).data).toMatchObject({
+      file: logOf(dir),
+      offset: cursor.offset,
+      expected: 'RX4F',
+    });
   });
 
   it('at the end of the log, and at every batch boundary, is accepted', async () => {
@@ -153,7 +184,11 @@ describe('a cursor', () => {
       seen.push(next.cursor.offset);
       cursor = next.cursor;
     }
-    expect(seen).toEqual((await framesOf(dir)).filter((frame) => frame.record.recordType === 'batch/end').map((frame) => frame.offset + frame.bytes));
+    expect(seen).toEqual(
+      (await framesOf(dir))
+        .filter((frame) => frame.record.recordType === 'batch/end')
+        .map((frame) => frame.offset + frame.bytes),
+    );
     expect(seen.at(-1)).toBe((await readFile(logOf(dir))).length);
   });
 });

@@ -22,9 +22,16 @@ const startFollowing = (dir: string, options: { watch?: boolean; pollMs: number 
     yield* (await openLogSession(dir)).follow({ ...options, signal });
   });
 
-const titleBatch = (title: string) => ({ operationId: `rxstore-test:${title}`, events: [{ kind: 'session/title', payload: { title } }] });
+const titleBatch = (title: string) => ({
+  operationId: `rxstore-test:${title}`,
+  events: [{ kind: 'session/title', payload: { title } }],
+});
 const titles = (seen: BatchSince[]) =>
-  seen.flatMap((item) => item.batch.payloads).flatMap((payload) => ((payload as { title?: string } | undefined)?.title ? [(payload as { title: string }).title] : []));
+  seen
+    .flatMap((item) => item.batch.payloads)
+    .flatMap((payload) =>
+      (payload as { title?: string } | undefined)?.title ? [(payload as { title: string }).title] : [],
+    );
 const sequences = (seen: BatchSince[]) => seen.flatMap((item) => item.batch.batch.events.map((event) => event.seq));
 const oneToN = (n: number) => Array.from({ length: n }, (_, index) => index + 1);
 
@@ -66,7 +73,12 @@ describe('following a session whose log changes under the follower', () => {
     const title = Array.from({ length: 8192 }, () => random.int(16).toString(16)).join(''); // does not compress away
     const other = await encodeBatch(
       { operationId: 'rxstore-test:another-log', events: [{ kind: 'session/title', payload: { title } }] },
-      { sessionId: before.id, writerGeneration: 1, firstSeq: cursor.nextSequence - (ends.at(-1)!.record.eventCount as number), offset: keep },
+      {
+        sessionId: before.id,
+        writerGeneration: 1,
+        firstSeq: cursor.nextSequence - (ends.at(-1)!.record.eventCount as number),
+        offset: keep,
+      },
     );
     const rewritten = Buffer.concat([log.subarray(0, keep), other.bytes]);
     expect(rewritten.length).toBeGreaterThan(cursor.offset);

@@ -14,10 +14,19 @@ import { followInBackground } from '../../support/follow-in-background.js';
 const source = fixture('plain-chat');
 const AN_HOUR = 3_600_000;
 
-const startFollowing = (dir: string, options: FollowOptions) => followInBackground((signal) => followSession(dir, source.id, { ...options, signal }));
+const startFollowing = (dir: string, options: FollowOptions) =>
+  followInBackground((signal) => followSession(dir, source.id, { ...options, signal }));
 
-const titleBatch = (title: string) => ({ operationId: `rxstore-test:${title}`, events: [{ kind: 'session/title', payload: { title } }] });
-const titles = (seen: BatchSince[]) => seen.flatMap((item) => item.batch.payloads).flatMap((payload) => ((payload as { title?: string } | undefined)?.title ? [(payload as { title: string }).title] : []));
+const titleBatch = (title: string) => ({
+  operationId: `rxstore-test:${title}`,
+  events: [{ kind: 'session/title', payload: { title } }],
+});
+const titles = (seen: BatchSince[]) =>
+  seen
+    .flatMap((item) => item.batch.payloads)
+    .flatMap((payload) =>
+      (payload as { title?: string } | undefined)?.title ? [(payload as { title: string }).title] : [],
+    );
 
 describe('followSession', () => {
   it('gives the backlog at once, then each appended batch as the directory notifies it, and ends when aborted while waiting', async () => {
@@ -33,7 +42,11 @@ describe('followSession', () => {
     expect(follower.seen).toHaveLength(source.counts.batches + 1);
     // Each item's cursor is where a reader that stops there resumes: the next batch, exactly.
     const whole = await readSince(dir, source.id);
-    expect(follower.seen.map((item) => item.cursor)).toEqual(await Promise.all(whole.batches.map(async (_, at) => (await readSince(dir, source.id, undefined, { maxBatches: at + 1 })).cursor)));
+    expect(follower.seen.map((item) => item.cursor)).toEqual(
+      await Promise.all(
+        whole.batches.map(async (_, at) => (await readSince(dir, source.id, undefined, { maxBatches: at + 1 })).cursor),
+      ),
+    );
   });
 
   it('starts after a cursor, and with notifications off, polls', async () => {
@@ -76,7 +89,8 @@ describe('followSession', () => {
     const aborted = new AbortController();
     aborted.abort();
     const none: BatchSince[] = [];
-    for await (const item of followSession(dir, source.id, { signal: aborted.signal, pollMs: AN_HOUR })) none.push(item);
+    for await (const item of followSession(dir, source.id, { signal: aborted.signal, pollMs: AN_HOUR }))
+      none.push(item);
     expect(none).toEqual([]);
 
     const controller = new AbortController();

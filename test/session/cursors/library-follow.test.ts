@@ -47,7 +47,12 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('following a live session'), ()
     for (const prompt of prompts) {
       const mock = await startMockModel([{ text: `Answer to: ${prompt}`, holdMs: 300 }]);
       try {
-        const run = await runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', source.id, prompt], mock });
+        const run = await runReasonix({
+          home,
+          cwd: source.workspace,
+          args: ['run', '--resume', source.id, prompt],
+          mock,
+        });
         expect(run.code, run.stderr).toBe(0);
       } finally {
         await mock.close();
@@ -64,7 +69,9 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('following a live session'), ()
     const sequences = seen.flatMap((batch) => batch.batch.events.map((event) => event.seq));
     expect(new Set(sequences).size).toBe(sequences.length);
     expect(sequences[0]).toBe(start.cursor.nextSequence);
-    const typed = seen.flatMap((batch) => batch.payloads).map((payload) => (payload as { message?: { origin?: string; content?: string } } | undefined)?.message);
+    const typed = seen
+      .flatMap((batch) => batch.payloads)
+      .map((payload) => (payload as { message?: { origin?: string; content?: string } } | undefined)?.message);
     expect(typed.filter((message) => message?.origin === 'user').map((message) => message?.content)).toEqual(prompts);
     expect((await session.readSince(last)).batches).toEqual([]);
   });

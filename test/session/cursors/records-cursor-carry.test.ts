@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { CursorMismatchError } from '../../../src/errors/index.js';
 import type { IndexRecord, RecordChange } from '../../../src/session/replay/index-records.js';
 import { IdFilter, MESSAGE_ID_BITS } from '../../../src/session/cursors/id-filter.js';
-import { recordsSince, recordsSinceNamed, type RecordsCursor, type RecordsSince } from '../../../src/session/cursors/records-since.js';
+import {
+  recordsSince,
+  recordsSinceNamed,
+  type RecordsCursor,
+  type RecordsSince,
+} from '../../../src/session/cursors/records-since.js';
 import { appendBatches } from '../../../src/session/writing/append-batches.js';
 import { appendBatch, copySession, editLog, framesOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
@@ -34,7 +39,9 @@ const refusal = async (given: unknown): Promise<string> => {
 describe('a records cursor', () => {
   it('carries the title and workspace known so far; a record takes them as they stand when it is given', async () => {
     const dir = await copySession(plain.dir);
-    const pieces = await all(recordsSince(dir, plain.id, { workspace: null }, undefined, { maxBatches: 1000, cursorAtEnd: true }));
+    const pieces = await all(
+      recordsSince(dir, plain.id, { workspace: null }, undefined, { maxBatches: 1000, cursorAtEnd: true }),
+    );
     const cursor = pieces.at(-1)!.cursor;
     expect(cursor.version).toBe(3);
     // The last piece, asked for, holds no records: the cursor after the batches that changed none.
@@ -43,38 +50,72 @@ describe('a records cursor', () => {
     expect(cursor.pending).toEqual([]);
     // plain-chat's host context names the workspace; it has no title.
     expect(cursor.session).toEqual({ workspace: plain.workspace, title: null });
-    expect(pieces.filter((piece) => piece.session).at(-1)!.session).toEqual({ workspace: plain.workspace, title: null });
+    expect(pieces.filter((piece) => piece.session).at(-1)!.session).toEqual({
+      workspace: plain.workspace,
+      title: null,
+    });
 
     await appendBatch(dir, [complete({ role: 'user', id: messageId(), origin: 'user', content: 'a later question' })]);
     const carried: RecordsCursor = { ...cursor, session: { workspace: '/carried/workspace', title: 'Carried title' } };
-    const [next, ...more] = await all(recordsSince(dir, plain.id, { workspace: null }, JSON.parse(JSON.stringify(carried))));
+    const [next, ...more] = await all(
+      recordsSince(dir, plain.id, { workspace: null }, JSON.parse(JSON.stringify(carried))),
+    );
     expect(more).toEqual([]);
     expect(next!.session).toBeUndefined();
-    expect(next!.records).toEqual([expect.objectContaining({ type: 'message', role: 'user', text: 'a later question', workspace: '/carried/workspace', title: 'Carried title' })]);
-    expect(next!.cursor).toMatchObject({ session: { workspace: '/carried/workspace', title: 'Carried title' }, pending: [] });
+    expect(next!.records).toEqual([
+      expect.objectContaining({
+        type: 'message',
+        role: 'user',
+        text: 'a later question',
+        workspace: '/carried/workspace',
+        title: 'Carried title',
+      }),
+    ]);
+    expect(next!.cursor).toMatchObject({
+      session: { workspace: '/carried/workspace', title: 'Carried title' },
+      pending: [],
+    });
 
     // A workspace the caller knows (a desktop session's header) is every record's, and the piece says it changed.
     const given = await all(recordsSince(dir, plain.id, { workspace: '/given/by/caller' }, carried));
-    expect(given.flatMap((piece) => piece.records).map((record) => record.type !== 'removed' && record.workspace)).toEqual(['/given/by/caller']);
+    expect(
+      given.flatMap((piece) => piece.records).map((record) => record.type !== 'removed' && record.workspace),
+    ).toEqual(['/given/by/caller']);
     expect(given[0]!.session).toEqual({ workspace: '/given/by/caller', title: 'Carried title' });
 
     // The workspace the session names wins over the one carried, and is asked for once, when the first batch is new.
     await appendBatch(dir, [complete({ role: 'user', id: messageId(), origin: 'user', content: 'and another' })]);
     let asked = 0;
     const named = await all(
-      recordsSinceNamed(dir, plain.id, async () => {
-        asked += 1;
-        return '/named/by/header';
-      }, carried),
+      recordsSinceNamed(
+        dir,
+        plain.id,
+        async () => {
+          asked += 1;
+          return '/named/by/header';
+        },
+        carried,
+      ),
     );
     expect(asked).toBe(1);
     expect(named).toHaveLength(2);
-    expect(named.flatMap((piece) => piece.records).map((record) => record.type !== 'removed' && record.workspace)).toEqual(['/named/by/header', '/named/by/header']);
+    expect(
+      named.flatMap((piece) => piece.records).map((record) => record.type !== 'removed' && record.workspace),
+    ).toEqual(['/named/by/header', '/named/by/header']);
     // Nothing new after the last cursor: nothing given, nothing asked.
-    expect(await all(recordsSinceNamed(dir, plain.id, async () => {
-      asked += 1;
-      return null;
-    }, named.at(-1)!.cursor))).toEqual([]);
+    expect(
+      await all(
+        recordsSinceNamed(
+          dir,
+          plain.id,
+          async () => {
+            asked += 1;
+            return null;
+          },
+          named.at(-1)!.cursor,
+        ),
+      ),
+    ).toEqual([]);
     expect(asked).toBe(1);
   });
 
@@ -87,7 +128,9 @@ describe('a records cursor', () => {
     const fromWhole = pieces.slice(at + 1).flatMap((piece) => piece.records);
     expect(rest.flatMap((piece) => piece.records)).toEqual(fromWhole);
     const commands = pieces.flatMap((piece) => piece.records).filter((record) => record.type === 'command');
-    expect(commands.map((record) => record.type === 'command' && [record.command, record.state, record.exitCode])).toEqual([
+    expect(
+      commands.map((record) => record.type === 'command' && [record.command, record.state, record.exitCode]),
+    ).toEqual([
       ['echo listing && ls', 'completed', 0],
       ['ls missing-dir', 'failed', 2],
     ]);
@@ -98,27 +141,59 @@ describe('a records cursor', () => {
 
   it('calls of a turn still open wait until more than 128 (or 32 KiB of them) wait, the oldest then given without a result; a turn that ends gives them all', async () => {
     const callIds = Array.from({ length: 140 }, (_, at) => `call_rxstore_unanswered_${at}`);
-    const calls = callIds.map((id) => complete({ role: 'assistant', id: messageId(), content: '', tool_calls: [{ id, name: 'bash', arguments: JSON.stringify({ command: `echo ${id}` }) }] }));
+    const calls = callIds.map((id) =>
+      complete({
+        role: 'assistant',
+        id: messageId(),
+        content: '',
+        tool_calls: [{ id, name: 'bash', arguments: JSON.stringify({ command: `echo ${id}` }) }],
+      }),
+    );
     const turnId = 'turn_00000000000000000000000000000300';
     const { cursor } = (await all(recordsSince(plain.dir, plain.id, { workspace: null }))).at(-1)!;
-    const commandsOf = (piece: RecordsSince) => piece.records.filter((record): record is Extract<IndexRecord, { type: 'command' }> => record.type === 'command');
+    const commandsOf = (piece: RecordsSince) =>
+      piece.records.filter((record): record is Extract<IndexRecord, { type: 'command' }> => record.type === 'command');
 
     const open = await copySession(plain.dir);
-    await appendBatches(open, [{ operationId: 'rxstore-test:open-turn', turnId, events: [{ kind: 'turn/start', payload: {} }, ...calls] }], { validate: false });
+    await appendBatches(
+      open,
+      [{ operationId: 'rxstore-test:open-turn', turnId, events: [{ kind: 'turn/start', payload: {} }, ...calls] }],
+      { validate: false },
+    );
     const [piece, end] = await all(recordsSince(open, plain.id, { workspace: null }, cursor));
     // At most 128 wait, in at most 32 KiB: the oldest past that are given.
     const waiting = piece!.cursor.pending.length;
     expect(waiting).toBeLessThanOrEqual(128);
     expect(JSON.stringify(piece!.cursor.pending).length).toBeLessThanOrEqual(32 * 1024);
     expect(piece!.cursor.pending.map((item) => item.call.id)).toEqual(callIds.slice(140 - waiting));
-    expect(commandsOf(piece!).map((record) => record.command)).toEqual(callIds.slice(0, 140 - waiting).map((id) => `echo ${id}`));
-    expect(commandsOf(piece!).every((record) => record.state === undefined && record.exitCode === undefined)).toBe(true);
+    expect(commandsOf(piece!).map((record) => record.command)).toEqual(
+      callIds.slice(0, 140 - waiting).map((id) => `echo ${id}`),
+    );
+    expect(commandsOf(piece!).every((record) => record.state === undefined && record.exitCode === undefined)).toBe(
+      true,
+    );
     // The read's end gives the calls still waiting as they stand (records() gives them so), and they wait on for their results.
-    expect(commandsOf(end!).map((record) => record.command)).toEqual(callIds.slice(140 - waiting).map((id) => `echo ${id}`));
+    expect(commandsOf(end!).map((record) => record.command)).toEqual(
+      callIds.slice(140 - waiting).map((id) => `echo ${id}`),
+    );
     expect(end!.cursor.pending.every((item) => !item.held)).toBe(true);
 
     const ended = await copySession(plain.dir);
-    await appendBatches(ended, [{ operationId: 'rxstore-test:ended-turn', turnId, events: [{ kind: 'turn/start', payload: {} }, ...calls.slice(0, 3), { kind: 'turn/end', payload: { status: 'completed' } }] }], { validate: false });
+    await appendBatches(
+      ended,
+      [
+        {
+          operationId: 'rxstore-test:ended-turn',
+          turnId,
+          events: [
+            { kind: 'turn/start', payload: {} },
+            ...calls.slice(0, 3),
+            { kind: 'turn/end', payload: { status: 'completed' } },
+          ],
+        },
+      ],
+      { validate: false },
+    );
     const [whole, ...after] = await all(recordsSince(ended, plain.id, { workspace: null }, cursor));
     expect(after).toEqual([]);
     expect(whole!.cursor.pending).toEqual([]);
@@ -127,27 +202,115 @@ describe('a records cursor', () => {
 
   it('stays small whatever the log: the ids are filters of at most 8 and 16 KiB', async () => {
     const dir = await copySession(plain.dir);
-    const many = Array.from({ length: 20 }, () => Array.from({ length: 500 }, (_, at) => complete({ role: 'user', id: messageId(), origin: 'user', content: `question ${at}` })));
-    await appendBatches(dir, many.map((events, at) => ({ operationId: `rxstore-test:many-${at}`, events })), { validate: false });
+    const many = Array.from({ length: 20 }, () =>
+      Array.from({ length: 500 }, (_, at) =>
+        complete({ role: 'user', id: messageId(), origin: 'user', content: `question ${at}` }),
+      ),
+    );
+    await appendBatches(
+      dir,
+      many.map((events, at) => ({ operationId: `rxstore-test:many-${at}`, events })),
+      { validate: false },
+    );
     const cursor = (await all(recordsSince(dir, plain.id, { workspace: null }))).at(-1)!.cursor;
     expect(cursor.ids.count).toBeGreaterThan(10_000);
     expect(JSON.stringify(cursor).length).toBeLessThan(12_000);
   });
 
   it.each([
-    ['another version', (cursor: RecordsCursor) => ({ ...cursor, version: 4 }), /^not a records cursor rxstore made: version: /],
-    ['a filter that is not base64', (cursor: RecordsCursor) => ({ ...cursor, ids: { ...cursor.ids, bits: 'not base64!' } }), /^not a records cursor rxstore made: ids\.bits: /],
-    ['a filter of a size rxstore never makes', (cursor: RecordsCursor) => ({ ...cursor, ids: { ...cursor.ids, bits: Buffer.alloc(100).toString('base64') } }), /^not a records cursor rxstore made: ids\.bits: not a filter size/],
+    [
+      'another version',
+      (cursor: RecordsCursor) => ({ ...cursor, version: 4 }),
+      /^not a records cursor rxstore made: version: /,
+    ],
+    [
+      'a filter that is not base64',
+      (cursor: RecordsCursor) => ({ ...cursor, ids: { ...cursor.ids, bits: 'not base64!' } }),
+      /^not a records cursor rxstore made: ids\.bits: /,
+    ],
+    [
+      'a filter of a size rxstore never makes',
+      (cursor: RecordsCursor) => ({ ...cursor, ids: { ...cursor.ids, bits: Buffer.alloc(100).toString('base64') } }),
+      /^not a records cursor rxstore made: ids\.bits: not a filter size/,
+    ],
     ['no ids', (cursor: RecordsCursor) => ({ ...cursor, ids: undefined }), /^not a records cursor rxstore made: ids: /],
-    ['no call ids', (cursor: RecordsCursor) => ({ ...cursor, calls: undefined }), /^not a records cursor rxstore made: calls: /],
-    ['a log cursor of another shape', (cursor: RecordsCursor) => ({ ...cursor, log: { ...cursor.log, offset: -1 } }), /^not a records cursor rxstore made: log\.offset: /],
-    ['a workspace that is not text', (cursor: RecordsCursor) => ({ ...cursor, session: { ...cursor.session, workspace: 7 } }), /^not a records cursor rxstore made: session\.workspace: /],
-    ['a title that is not text', (cursor: RecordsCursor) => ({ ...cursor, session: { ...cursor.session, title: false } }), /^not a records cursor rxstore made: session\.title: /],
-    ['a waiting call without its arguments', (cursor: RecordsCursor) => ({ ...cursor, pending: [{ call: { id: 'c', name: 'bash' }, base: { key: 'k', sessionId: 's', workspace: null, title: null, time: 't' }, held: true }] }), /^not a records cursor rxstore made: pending\.0/],
-    ['a waiting call without its key', (cursor: RecordsCursor) => ({ ...cursor, pending: [{ call: { id: 'c', name: 'bash', arguments: '{}' }, base: { sessionId: 's', workspace: null, title: null, time: 't' }, held: true }] }), /^not a records cursor rxstore made: pending\.0/],
-    ['more calls waiting than a cursor keeps', (cursor: RecordsCursor) => ({ ...cursor, pending: Array.from({ length: 129 }, () => ({ call: { id: 'c', name: 'bash', arguments: '{}' }, base: { key: 'k', sessionId: 's', workspace: null, title: null, time: 't' }, held: true })) }), /^not a records cursor rxstore made: pending: /],
-    ['an earlier version', (cursor: RecordsCursor) => ({ ...cursor, version: 2 }), /^a version 2 records cursor, from an earlier rxstore: .*; read the session again from the start/],
-    ['the first version', (cursor: RecordsCursor) => ({ version: 1, log: cursor.log, lastTime: null, workspace: null, title: null, waiting: [] }), /^a version 1 records cursor, from an earlier rxstore/],
+    [
+      'no call ids',
+      (cursor: RecordsCursor) => ({ ...cursor, calls: undefined }),
+      /^not a records cursor rxstore made: calls: /,
+    ],
+    [
+      'a log cursor of another shape',
+      (cursor: RecordsCursor) => ({ ...cursor, log: { ...cursor.log, offset: -1 } }),
+      /^not a records cursor rxstore made: log\.offset: /,
+    ],
+    [
+      'a workspace that is not text',
+      (cursor: RecordsCursor) => ({ ...cursor, session: { ...cursor.session, workspace: 7 } }),
+      /^not a records cursor rxstore made: session\.workspace: /,
+    ],
+    [
+      'a title that is not text',
+      (cursor: RecordsCursor) => ({ ...cursor, session: { ...cursor.session, title: false } }),
+      /^not a records cursor rxstore made: session\.title: /,
+    ],
+    [
+      'a waiting call without its arguments',
+      (cursor: RecordsCursor) => ({
+        ...cursor,
+        pending: [
+          {
+            call: { id: 'c', name: 'bash' },
+            base: { key: 'k', sessionId: 's', workspace: null, title: null, time: 't' },
+            held: true,
+          },
+        ],
+      }),
+      /^not a records cursor rxstore made: pending\.0/,
+    ],
+    [
+      'a waiting call without its key',
+      (cursor: RecordsCursor) => ({
+        ...cursor,
+        pending: [
+          {
+            call: { id: 'c', name: 'bash', arguments: '{}' },
+            base: { sessionId: 's', workspace: null, title: null, time: 't' },
+            held: true,
+          },
+        ],
+      }),
+      /^not a records cursor rxstore made: pending\.0/,
+    ],
+    [
+      'more calls waiting than a cursor keeps',
+      (cursor: RecordsCursor) => ({
+        ...cursor,
+        pending: Array.from({ length: 129 }, () => ({
+          call: { id: 'c', name: 'bash', arguments: '{}' },
+          base: { key: 'k', sessionId: 's', workspace: null, title: null, time: 't' },
+          held: true,
+        })),
+      }),
+      /^not a records cursor rxstore made: pending: /,
+    ],
+    [
+      'an earlier version',
+      (cursor: RecordsCursor) => ({ ...cursor, version: 2 }),
+      /^a version 2 records cursor, from an earlier rxstore: .*; read the session again from the start/,
+    ],
+    [
+      'the first version',
+      (cursor: RecordsCursor) => ({
+        version: 1,
+        log: cursor.log,
+        lastTime: null,
+        workspace: null,
+        title: null,
+        waiting: [],
+      }),
+      /^a version 1 records cursor, from an earlier rxstore/,
+    ],
   ])('holding %s is refused', async (_, change, message) => {
     const [first] = await all(recordsSince(plain.dir, plain.id, { workspace: null }, undefined, { maxBatches: 1 }));
     expect(await refusal(change(JSON.parse(JSON.stringify(first!.cursor)) as RecordsCursor))).toMatch(message);
@@ -157,10 +320,39 @@ describe('a records cursor', () => {
     const dir = await copySession(plain.dir);
     const pieces = await all(recordsSince(dir, plain.id, { workspace: null }, undefined, { cursorAtEnd: true }));
     const first = pieces.at(-1)!.cursor;
-    const call = { call: { id: 'call_kept', name: 'bash', arguments: '{"command":"true"}' }, base: { key: `${plain.id}/m/m/call/call_kept`, sessionId: plain.id, workspace: null, title: null, time: new Date(5).toISOString(), messageId: 'm' }, held: true };
-    await appendBatch(dir, [complete({ role: 'tool', id: messageId(), tool_call_id: 'call_kept', name: 'bash', content: 'ok', tool_execution: { state: 'completed', exitCode: 0 } })]);
+    const call = {
+      call: { id: 'call_kept', name: 'bash', arguments: '{"command":"true"}' },
+      base: {
+        key: `${plain.id}/m/m/call/call_kept`,
+        sessionId: plain.id,
+        workspace: null,
+        title: null,
+        time: new Date(5).toISOString(),
+        messageId: 'm',
+      },
+      held: true,
+    };
+    await appendBatch(dir, [
+      complete({
+        role: 'tool',
+        id: messageId(),
+        tool_call_id: 'call_kept',
+        name: 'bash',
+        content: 'ok',
+        tool_execution: { state: 'completed', exitCode: 0 },
+      }),
+    ]);
     const withCall = await all(recordsSince(dir, plain.id, { workspace: null }, { ...first, pending: [call] }));
-    expect(withCall.flatMap((piece) => piece.records)).toEqual([expect.objectContaining({ type: 'command', command: 'true', messageId: 'm', output: 'ok', exitCode: 0, key: call.base.key })]);
+    expect(withCall.flatMap((piece) => piece.records)).toEqual([
+      expect.objectContaining({
+        type: 'command',
+        command: 'true',
+        messageId: 'm',
+        output: 'ok',
+        exitCode: 0,
+        key: call.base.key,
+      }),
+    ]);
   });
 });
 
@@ -210,7 +402,10 @@ describe('a batch after a cursor is judged with what came before it', () => {
     const dir = await copySession(plain.dir);
     const cursor = (await all(recordsSince(dir, plain.id, { workspace: null }))).at(-1)!.cursor;
     const taken = (await readSession(dir)).projection.transcript.at(-1)!.message.id!;
-    await appendBatch(dir, [complete({ role: 'user', id: messageId(), origin: 'user', content: 'new' }), complete({ role: 'user', id: taken, origin: 'user', content: 'again' })]);
+    await appendBatch(dir, [
+      complete({ role: 'user', id: messageId(), origin: 'user', content: 'new' }),
+      complete({ role: 'user', id: taken, origin: 'user', content: 'again' }),
+    ]);
     const expected = await wholeRefusal(dir);
     expect((expected as Error).message).toMatch(/duplicate stable message id/);
     expect((await readOn(dir, plain.id, cursor)).error).toEqual(expected);
@@ -219,8 +414,11 @@ describe('a batch after a cursor is judged with what came before it', () => {
   it('a second result for a tool call an earlier batch answered is refused as the whole replay refuses it', async () => {
     const dir = await copySession(tools.dir);
     const cursor = (await all(recordsSince(dir, tools.id, { workspace: null }))).at(-1)!.cursor;
-    const answered = (await readSession(dir)).projection.modelMessages.find((message) => message.role === 'tool')!.tool_call_id!;
-    await appendBatch(dir, [complete({ role: 'tool', id: messageId(), tool_call_id: answered, name: 'bash', content: 'again' })]);
+    const answered = (await readSession(dir)).projection.modelMessages.find((message) => message.role === 'tool')!
+      .tool_call_id!;
+    await appendBatch(dir, [
+      complete({ role: 'tool', id: messageId(), tool_call_id: answered, name: 'bash', content: 'again' }),
+    ]);
     const expected = await wholeRefusal(dir);
     expect((expected as Error).message).toMatch(/duplicate transcript record/);
     expect((await readOn(dir, tools.id, cursor)).error).toEqual(expected);
@@ -234,7 +432,9 @@ describe('a batch after a cursor is judged with what came before it', () => {
     expect((await readSession(dir)).refusal).toBeUndefined();
     const read = await readOn(dir, plain.id, cursor);
     expect(read.error).toBeUndefined();
-    expect(read.records.map((record) => (record.type === 'message' ? record.messageId : record.type))).toEqual([second]);
+    expect(read.records.map((record) => (record.type === 'message' ? record.messageId : record.type))).toEqual([
+      second,
+    ]);
   });
 
   it('a maybe whose whole replay is refused only later gives its batch; the refusal comes with the batch it falls in', async () => {

@@ -3,7 +3,13 @@ import { basename, dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IndexRecord, RecordsCursor } from '../../../src/index.js';
 import { FIXTURE_NAMES, fixture } from '../../support/fixtures.js';
-import { frameBoundaries, growingCopy, readInto, RecordIndex, wholeRecords } from '../../support/sessions/record-index.js';
+import {
+  frameBoundaries,
+  growingCopy,
+  readInto,
+  RecordIndex,
+  wholeRecords,
+} from '../../support/sessions/record-index.js';
 import { writeSession } from '../../../bench/support/write-session.js';
 import { repoRoot } from '../../support/paths.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -17,7 +23,11 @@ import { CPU_CLOCK_ONLY, withinCpuTime } from '../../support/cpu-budget.js';
  * exactly `records()` of the session as it then stands — the title and workspace as the stream
  * last gave them.
  */
-async function expectAddsUp(sessionDir: string, cuts: number[], options: { wholeAtEnd?: Awaited<ReturnType<typeof wholeRecords>> } = {}): Promise<void> {
+async function expectAddsUp(
+  sessionDir: string,
+  cuts: number[],
+  options: { wholeAtEnd?: Awaited<ReturnType<typeof wholeRecords>> } = {},
+): Promise<void> {
   const copy = await growingCopy(sessionDir);
   const index = new RecordIndex();
   let cursor: RecordsCursor | undefined;
@@ -29,12 +39,20 @@ async function expectAddsUp(sessionDir: string, cuts: number[], options: { whole
     const whole = options.wholeAtEnd ?? (await wholeRecords(copy.dir));
     expect(whole.byKey.size, `records() gives each key once (log cut at ${cut})`).toBe(whole.count);
     const first = [...whole.byKey.values()][0];
-    if (first) expect(index.session, `the session's fields at ${cut}`).toEqual({ title: first.title, workspace: first.workspace });
-    expect(sorted(index.current()), `the records of the log's first ${cut} bytes, read in pieces cut at ${cuts.join(', ')}`).toEqual(sorted(whole.byKey));
+    if (first)
+      expect(index.session, `the session's fields at ${cut}`).toEqual({
+        title: first.title,
+        workspace: first.workspace,
+      });
+    expect(
+      sorted(index.current()),
+      `the records of the log's first ${cut} bytes, read in pieces cut at ${cuts.join(', ')}`,
+    ).toEqual(sorted(whole.byKey));
   }
 }
 
-const sorted = (records: Map<string, IndexRecord>) => [...records.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const sorted = (records: Map<string, IndexRecord>) =>
+  [...records.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** Every session log the fixtures hold: each fixture's session and the others Reasonix wrote beside it (a fork's parent). */
 function fixtureSessions(): { name: string; dir: string }[] {
@@ -52,32 +70,44 @@ describe('records read since cursors add up to records() of the whole, however t
     expect(sessions.length).toBeGreaterThan(FIXTURE_NAMES.length);
   });
   for (const { name, dir } of sessions) {
-    it(`${name}: cut once at every frame boundary, at every boundary in turn, and at random boundaries`, () =>
-      withinCpuTime(async () => {
-      const boundaries = await frameBoundaries(dir);
-      const end = boundaries.at(-1)!;
-      const whole = await wholeRecords(dir);
-      for (const cut of boundaries) await expectAddsUp(dir, [cut, end], { wholeAtEnd: whole });
-      await expectAddsUp(dir, boundaries);
-      const random = seededRandom(name.length);
-      for (let trial = 0; trial < 3; trial += 1) {
-        const cuts = boundaries.filter(() => random.next() < 0.2);
-        await expectAddsUp(dir, [...cuts, end]);
-      }
-      }), CPU_CLOCK_ONLY);
+    it(
+      `${name}: cut once at every frame boundary, at every boundary in turn, and at random boundaries`,
+      () =>
+        withinCpuTime(async () => {
+          const boundaries = await frameBoundaries(dir);
+          const end = boundaries.at(-1)!;
+          const whole = await wholeRecords(dir);
+          for (const cut of boundaries) await expectAddsUp(dir, [cut, end], { wholeAtEnd: whole });
+          await expectAddsUp(dir, boundaries);
+          const random = seededRandom(name.length);
+          for (let trial = 0; trial < 3; trial += 1) {
+            const cuts = boundaries.filter(() => random.next() < 0.2);
+            await expectAddsUp(dir, [...cuts, end]);
+          }
+        }),
+      CPU_CLOCK_ONLY,
+    );
   }
 
   // Generated sessions (turns of messages, shell calls and results, edits, payloads in the content store), as the bench writes them.
   for (const seed of [7, 20261130]) {
-    it(`a generated session (seed ${seed}): cut once at every frame boundary, and at every boundary in turn`, () =>
-      withinCpuTime(async () => {
-      const store = join(await tempDir('rxstore-generated-'), 'sessions-v4');
-      const { dir } = await writeSession(store, `generated${seed}`.padEnd(32, '0'), { rawBytes: 256 * 1024, seed, workspace: '/tmp/rxstore-generated-ws' });
-      const boundaries = await frameBoundaries(dir);
-      const whole = await wholeRecords(dir);
-      expect(whole.count).toBeGreaterThan(10);
-      for (const cut of boundaries) await expectAddsUp(dir, [cut, boundaries.at(-1)!], { wholeAtEnd: whole });
-      await expectAddsUp(dir, boundaries);
-      }), CPU_CLOCK_ONLY);
+    it(
+      `a generated session (seed ${seed}): cut once at every frame boundary, and at every boundary in turn`,
+      () =>
+        withinCpuTime(async () => {
+          const store = join(await tempDir('rxstore-generated-'), 'sessions-v4');
+          const { dir } = await writeSession(store, `generated${seed}`.padEnd(32, '0'), {
+            rawBytes: 256 * 1024,
+            seed,
+            workspace: '/tmp/rxstore-generated-ws',
+          });
+          const boundaries = await frameBoundaries(dir);
+          const whole = await wholeRecords(dir);
+          expect(whole.count).toBeGreaterThan(10);
+          for (const cut of boundaries) await expectAddsUp(dir, [cut, boundaries.at(-1)!], { wholeAtEnd: whole });
+          await expectAddsUp(dir, boundaries);
+        }),
+      CPU_CLOCK_ONLY,
+    );
   }
 });

@@ -32,7 +32,9 @@ describe('an opened session keeps its records cursor in a file', () => {
     const dir = await tempDir('rxstore-cursor-file-');
     const file = join(dir, 'cursor.json');
     await writeFile(file, 'not json\n');
-    const error = await all(session.recordsSinceFile(file, { shown: 'cursor.json' })).catch((caught: unknown) => caught);
+    const error = await all(session.recordsSinceFile(file, { shown: 'cursor.json' })).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(CursorMismatchError);
     expect((error as CursorMismatchError).data.file).toBe(file);
     expect(await readFile(file, 'utf8')).toBe('not json\n');

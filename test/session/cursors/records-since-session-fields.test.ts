@@ -3,11 +3,20 @@
 // batches (`titled`, `reasonix serve`'s POST /fork-session writes `session/title` last), and a
 // migrated transcript whose workspace is named only by its last turn (`jsonl-migrated`).
 import { describe, expect, it } from 'vitest';
-import { indexSince, machineRoots, openLogSession, type IndexRecord, type RecordsCursor, type SessionFields } from '../../../src/index.js';
+import {
+  indexSince,
+  machineRoots,
+  openLogSession,
+  type IndexRecord,
+  type RecordsCursor,
+  type SessionFields,
+} from '../../../src/index.js';
 import { fixture } from '../../support/fixtures.js';
 
 /** The session read one batch at a time, each cursor kept as JSON: the fields each piece gave (or undefined), and its records. */
-async function batchByBatch(dir: string): Promise<{ fields: (SessionFields | undefined)[]; records: IndexRecord[]; cursor: RecordsCursor }> {
+async function batchByBatch(
+  dir: string,
+): Promise<{ fields: (SessionFields | undefined)[]; records: IndexRecord[]; cursor: RecordsCursor }> {
   const session = await openLogSession(dir);
   const fields: (SessionFields | undefined)[] = [];
   const records: IndexRecord[] = [];
@@ -44,8 +53,12 @@ describe("a session's title and workspace as the record stream says them", () =>
     // indexSince says it too: the session's last piece names the title.
     const { inputs, roots } = await machineRoots({ stateHome: root, env: {}, homeDir: root });
     const pieces = [];
-    for await (const piece of indexSince(roots.roots, { platform: inputs.platform })) if (piece.session.path === dir) pieces.push(piece);
-    expect(pieces.at(-1)!.session).toMatchObject({ title: 'Refactor plan (fork)', workspace: fixture('titled').workspace });
+    for await (const piece of indexSince(roots.roots, { platform: inputs.platform }))
+      if (piece.session.path === dir) pieces.push(piece);
+    expect(pieces.at(-1)!.session).toMatchObject({
+      title: 'Refactor plan (fork)',
+      workspace: fixture('titled').workspace,
+    });
   });
 
   it('a migrated transcript whose workspace comes at its end: records before keep none, a session change names it', async () => {

@@ -18,13 +18,19 @@ const cut = vi.hoisted(() => ({ path: undefined as string | undefined, to: [] as
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>();
   const open = (async (path: unknown, ...rest: unknown[]) => {
-    const handle = await (fs.open as (...args: unknown[]) => Promise<import('node:fs/promises').FileHandle>)(path, ...rest);
+    const handle = await (fs.open as (...args: unknown[]) => Promise<import('node:fs/promises').FileHandle>)(
+      path,
+      ...rest,
+    );
     if (path !== cut.path) return handle;
     // The log's second size check is the one at the end of its bytes: the log is cut just before it.
     let stats = 0;
     return new Proxy(handle, {
       get(target, name) {
-        if (name !== 'stat') return (Reflect.get(target, name) as (...args: unknown[]) => unknown)?.bind?.(target) ?? Reflect.get(target, name);
+        if (name !== 'stat')
+          return (
+            (Reflect.get(target, name) as (...args: unknown[]) => unknown)?.bind?.(target) ?? Reflect.get(target, name)
+          );
         return async (...args: unknown[]) => {
           if ((stats += 1) === 2 && cut.made < cut.to.length) await fs.truncate(path as string, cut.to[cut.made++]!);
           return (target.stat as (...a: unknown[]) => unknown)(...args);
@@ -64,7 +70,9 @@ describe('a read since a cursor while the log is cut', () => {
     Object.assign(cut, { path: logOf(dir), to: [durableEnd] });
     const read = await readSince(dir, id, from);
     expect(cut.made).toBe(1);
-    expect(read.batches.map((batch) => batch.batch.offset)).toEqual(batches.slice(2).map((batch) => batch.batch.offset));
+    expect(read.batches.map((batch) => batch.batch.offset)).toEqual(
+      batches.slice(2).map((batch) => batch.batch.offset),
+    );
     expect(read.cursor.offset).toBe(durableEnd);
   });
 
@@ -105,7 +113,11 @@ describe('a whole read of the session while the log is cut', () => {
     Object.assign(cut, { path: logOf(dir), to: [to] });
     const read = await readSession(dir);
     expect(cut.made).toBe(1);
-    expect(read).toMatchObject({ status: 'torn-tail', batches: batches.length - 1, durableEnd: batches.at(-2)!.batch.end });
+    expect(read).toMatchObject({
+      status: 'torn-tail',
+      batches: batches.length - 1,
+      durableEnd: batches.at(-2)!.batch.end,
+    });
     expect(read.tornTail).toMatchObject({ offset: batches.at(-2)!.batch.end, bytes: to - batches.at(-2)!.batch.end });
   });
 
@@ -117,7 +129,10 @@ describe('a whole read of the session while the log is cut', () => {
     expect(cut.made).toBe(2);
     expect(read.status).toBe('damaged');
     expect(read.refusal).toBeInstanceOf(LogCutWhileReadError);
-    expect(read.refusal).toMatchObject({ code: 'RX_DAMAGED_STORE', data: { file: logOf(dir), offset: ends.at(-1)!.offset } });
+    expect(read.refusal).toMatchObject({
+      code: 'RX_DAMAGED_STORE',
+      data: { file: logOf(dir), offset: ends.at(-1)!.offset },
+    });
   });
 });
 

@@ -24,23 +24,28 @@ describe('files Reasonix must use to open a session, in process', () => {
     expect(read.refusal).toMatchObject({ code: 'RX_BLOCKED_FILE', data: { file: join(dir, blocked) } });
     // The case's name (before ` — `) is the message's start: `writer.lock is a directory: Reasonix cannot take its writer lock, …`.
     expect(read.refusal!.message.startsWith(`${name.split(' — ')[0]}: Reasonix cannot `)).toBe(true);
-    expect(read.refusal!.message).toMatch(/, and refuses to open the session \(moved aside, it is made again when Reasonix opens the session\)$/);
+    expect(read.refusal!.message).toMatch(
+      /, and refuses to open the session \(moved aside, it is made again when Reasonix opens the session\)$/,
+    );
     // Named once: not again as a stale cache or identity, which Reasonix would rebuild if it could.
     expect(read.problems.filter((problem) => problem.data.file === join(dir, blocked))).toHaveLength(1);
   });
 
-  it.each(blockedFileCases.filter(([, , blocked]) => blocked !== undefined))('%s: every stream of batches throws the refusal `read()` reports, before any batch', async (_name, make) => {
-    const dir = await copySession(source.dir);
-    await make(dir);
-    const session = await openSession(dir);
-    if (session.format !== 'v4') throw new Error('a sessions-v4 copy');
-    const refusal = (await session.read()).refusal!;
-    expect(refusal.code).toBe('RX_BLOCKED_FILE');
-    for (const stream of [session.events(), session.batchesSince(), session.recordsSince()]) {
-      expect(await drain<unknown>(stream)).toEqual({ items: [], error: refusal });
-    }
-    await expect(session.readSince()).rejects.toEqual(refusal);
-  });
+  it.each(blockedFileCases.filter(([, , blocked]) => blocked !== undefined))(
+    '%s: every stream of batches throws the refusal `read()` reports, before any batch',
+    async (_name, make) => {
+      const dir = await copySession(source.dir);
+      await make(dir);
+      const session = await openSession(dir);
+      if (session.format !== 'v4') throw new Error('a sessions-v4 copy');
+      const refusal = (await session.read()).refusal!;
+      expect(refusal.code).toBe('RX_BLOCKED_FILE');
+      for (const stream of [session.events(), session.batchesSince(), session.recordsSince()]) {
+        expect(await drain<unknown>(stream)).toEqual({ items: [], error: refusal });
+      }
+      await expect(session.readSince()).rejects.toEqual(refusal);
+    },
+  );
 
   it("Reasonix's query cache file as a FIFO: refused until a repair clears the cache, naming the file", async () => {
     const dir = await copySession(source.dir);
@@ -49,7 +54,9 @@ describe('files Reasonix must use to open a session, in process', () => {
     execFileSync('mkfifo', [catalog]);
     const read = await readSession(dir);
     expect(read.refusal).toMatchObject({ code: 'RX_QUERY_CACHE_BLOCKED', data: { file: catalog } });
-    expect(read.refusal!.message).toMatch(/^Reasonix's query cache file catalog-metadata\.json is a FIFO, socket or endless device: Reasonix waits forever reading it when it opens the session/);
+    expect(read.refusal!.message).toMatch(
+      /^Reasonix's query cache file catalog-metadata\.json is a FIFO, socket or endless device: Reasonix waits forever reading it when it opens the session/,
+    );
   });
 
   it("the store's ownership lock as a directory", async () => {
@@ -58,6 +65,8 @@ describe('files Reasonix must use to open a session, in process', () => {
     await mkdir(lock);
     const read = await readSession(dir);
     expect(read.refusal).toMatchObject({ code: 'RX_BLOCKED_FILE', data: { file: lock } });
-    expect(read.refusal!.message).toBe(`${basename(lock)} is a directory: Reasonix cannot take its ownership lock, and refuses to open the session (moved aside, it is made again when Reasonix opens the session)`);
+    expect(read.refusal!.message).toBe(
+      `${basename(lock)} is a directory: Reasonix cannot take its ownership lock, and refuses to open the session (moved aside, it is made again when Reasonix opens the session)`,
+    );
   });
 });

@@ -59,12 +59,22 @@ describe('a damaged session: every view gives what precedes the damage, then the
   it('a payload Reasonix would refuse: the views stop before it, and readSince and events() refuse it too', async () => {
     const dir = await copySession(source.dir);
     const before = (await drain((await openLogSession(dir)).personView())).items;
-    await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-extra', content: 'hi', host_authored: true } } }]);
-    await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-after', content: 'after the damage' } } }]);
+    await appendBatch(dir, [
+      {
+        kind: 'message/complete',
+        payload: { message: { role: 'user', id: 'rx-extra', content: 'hi', host_authored: true } },
+      },
+    ]);
+    await appendBatch(dir, [
+      { kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-after', content: 'after the damage' } } },
+    ]);
     const session = await openLogSession(dir);
     const read = await session.read();
     expect(read.status).toBe('damaged');
-    expect(read.refusal).toMatchObject({ code: 'RX_STRICT_PAYLOAD', message: expect.stringMatching(/invalid message\/complete payload at \d+: unknown field "host_authored"/) });
+    expect(read.refusal).toMatchObject({
+      code: 'RX_STRICT_PAYLOAD',
+      message: expect.stringMatching(/invalid message\/complete payload at \d+: unknown field "host_authored"/),
+    });
     const person = await drain(session.personView());
     expect(person.items).toEqual(before);
     expect(person.error).toMatchObject({ code: 'RX_STRICT_PAYLOAD' });
@@ -78,7 +88,9 @@ describe('a damaged session: every view gives what precedes the damage, then the
     const dir = await copySession(source.dir);
     // Damage the frame right after the first bash call's tool/call event: its turn is open there, its call unanswered.
     await flipFrame(dir, (all) => {
-      const call = all.findIndex((frame) => (frame.record.event as { kind?: string } | undefined)?.kind === 'tool/call');
+      const call = all.findIndex(
+        (frame) => (frame.record.event as { kind?: string } | undefined)?.kind === 'tool/call',
+      );
       return all[call + 1]!;
     });
     const { stdout, code } = await runCli(['inspect', dir, '--json']);
@@ -110,12 +122,18 @@ describe('the CLI prints what was verified, then one error line, and exits 1', (
     const dir = await copySession(source.dir);
     const bad = await flipFrame(dir, (all) => all[Math.floor(all.length / 2)]!);
     const whole = (await runCli(['cat', source.dir])).stdout.trim().split('\n');
-    for (const args of [['cat', dir], ['cat', dir, '--records'], ['inspect', dir, '--messages']]) {
+    for (const args of [
+      ['cat', dir],
+      ['cat', dir, '--records'],
+      ['inspect', dir, '--messages'],
+    ]) {
       const { code, stdout, stderr } = await runCli(args);
       expect(code, args.join(' ')).toBe(1);
       const lines = stderr.trim().split('\n');
       expect(lines, args.join(' ')).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`RX_DAMAGED_STORE: .*events\\.frames at offset ${bad.offset}: decode v4 frame`));
+      expect(lines[0]).toMatch(
+        new RegExp(`RX_DAMAGED_STORE: .*events\\.frames at offset ${bad.offset}: decode v4 frame`),
+      );
       if (args[0] === 'cat' && args.length === 2) {
         const printed = stdout.trim().split('\n');
         expect(printed.length).toBeGreaterThan(0);
@@ -132,10 +150,18 @@ describe('the CLI prints what was verified, then one error line, and exits 1', (
       { role: 'user', content: 'first' },
       { role: 'assistant', content: 'second' },
     ].map((message) => JSON.stringify(message));
-    await writeFile(file, `${lines.join('\n')}\n{"role": "user", "content": "cut\n${JSON.stringify({ role: 'assistant', content: 'fourth' })}\n`);
+    await writeFile(
+      file,
+      `${lines.join('\n')}\n{"role": "user", "content": "cut\n${JSON.stringify({ role: 'assistant', content: 'fourth' })}\n`,
+    );
     const { code, stdout, stderr } = await runCli(['cat', file]);
     expect(code).toBe(1);
-    expect(stdout.trim().split('\n').map((line) => JSON.parse(line).content)).toEqual(['first', 'second']);
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).content),
+    ).toEqual(['first', 'second']);
     expect(stderr).toMatch(/RX_JSONL_LINE: .*broken\.jsonl at offset \d+: line 3: not JSON/);
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
@@ -146,7 +172,9 @@ describe('the CLI prints what was verified, then one error line, and exits 1', (
     const to = join(await tempDir(), 'out.jsonl');
     const { code, stderr } = await runCli(['export', dir, '--to', to]);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/RX_EXPORT_REFUSED: .*Reasonix would refuse this session \(RX_DAMAGED_STORE: decode v4 frame.*rxstore salvage/);
+    expect(stderr).toMatch(
+      /RX_EXPORT_REFUSED: .*Reasonix would refuse this session \(RX_DAMAGED_STORE: decode v4 frame.*rxstore salvage/,
+    );
     expect(existsSync(to)).toBe(false);
     expect(existsSync(`${to}.meta`)).toBe(false);
   });

@@ -44,7 +44,9 @@ const flipLastByte = (frame: LoggedFrame) => async (dir: string) => {
 
 /** The content file of the first payloadRef the log holds (the store also keeps objects no event names). */
 const contentObject = async (dir: string, tree: 'objects' | 'indexes') => {
-  const withRef = (await framesOf(dir)).find((frame) => (frame.record.event as { payloadRef?: unknown } | undefined)?.payloadRef);
+  const withRef = (await framesOf(dir)).find(
+    (frame) => (frame.record.event as { payloadRef?: unknown } | undefined)?.payloadRef,
+  );
   const { digest } = (withRef!.record.event as { payloadRef: { digest: string } }).payloadRef;
   const shard = join(dir, '..', CONTENT_DIR, tree, digest.slice(0, 2), digest.slice(2, 4));
   return join(shard, tree === 'objects' ? digest : `${digest}.json`);
@@ -164,8 +166,17 @@ const cases: FaultCase[] = [
     name: 'a message with a key Reasonix does not know appended',
     damage: async (dir) => {
       const size = (await framesOf(dir)).reduce((sum, frame) => sum + frame.bytes, 0);
-      await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: 'rx-extra-key', content: 'hi', host_authored: true } } }]);
-      return { offset: (await framesOf(dir)).find((frame) => frame.offset >= size && frame.record.recordType === 'batch/event')!.offset };
+      await appendBatch(dir, [
+        {
+          kind: 'message/complete',
+          payload: { message: { role: 'user', id: 'rx-extra-key', content: 'hi', host_authored: true } },
+        },
+      ]);
+      return {
+        offset: (await framesOf(dir)).find(
+          (frame) => frame.offset >= size && frame.record.recordType === 'batch/event',
+        )!.offset,
+      };
     },
     status: 'damaged',
     problem: /Reasonix 1\.38\.11 would refuse: invalid message\/complete payload at \d+: unknown field "host_authored"/,
@@ -177,8 +188,14 @@ const cases: FaultCase[] = [
       const read = await readSession(dir);
       const taken = read.projection.transcript[1]!.message.id!;
       const size = (await framesOf(dir)).reduce((sum, frame) => sum + frame.bytes, 0);
-      await appendBatch(dir, [{ kind: 'message/complete', payload: { message: { role: 'user', id: taken, content: 'again' } } }]);
-      return { offset: (await framesOf(dir)).find((frame) => frame.offset >= size && frame.record.recordType === 'batch/event')!.offset };
+      await appendBatch(dir, [
+        { kind: 'message/complete', payload: { message: { role: 'user', id: taken, content: 'again' } } },
+      ]);
+      return {
+        offset: (await framesOf(dir)).find(
+          (frame) => frame.offset >= size && frame.record.recordType === 'batch/event',
+        )!.offset,
+      };
     },
     status: 'damaged',
     problem: /would refuse: invalid message\/complete payload at \d+: duplicate stable message id/,
@@ -191,10 +208,21 @@ const cases: FaultCase[] = [
       await appendBatch(dir, [
         {
           kind: 'message/complete',
-          payload: { message: { role: 'assistant', id: 'rx-nested-call', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{}' } }] } },
+          payload: {
+            message: {
+              role: 'assistant',
+              id: 'rx-nested-call',
+              content: '',
+              tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{}' } }],
+            },
+          },
         },
       ]);
-      return { offset: (await framesOf(dir)).find((frame) => frame.offset >= size && frame.record.recordType === 'batch/event')!.offset };
+      return {
+        offset: (await framesOf(dir)).find(
+          (frame) => frame.offset >= size && frame.record.recordType === 'batch/event',
+        )!.offset,
+      };
     },
     status: 'damaged',
     problem: /would refuse: invalid message\/complete payload at \d+: unknown field "type"/,

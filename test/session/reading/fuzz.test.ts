@@ -9,7 +9,13 @@ import { readSession } from '../../../src/session/reading/read-session.js';
 import { loadBases } from '../../support/fuzz/fuzz-bases.js';
 import { CPU_CLOCK_ONLY, withinCpuTime } from '../../support/cpu-budget.js';
 import { checkInput, collectGarbage, LIMITS, retainedBytes } from '../../support/fuzz/fuzz-check.js';
-import { CATEGORIES, fuzzInputs, type Category, type FuzzInput, type FuzzOptions } from '../../support/fuzz/fuzz-inputs.js';
+import {
+  CATEGORIES,
+  fuzzInputs,
+  type Category,
+  type FuzzInput,
+  type FuzzOptions,
+} from '../../support/fuzz/fuzz-inputs.js';
 import { FuzzTally } from '../../support/fuzz/fuzz-tally.js';
 import { FuzzWorkspace } from '../../support/fuzz/fuzz-workspace.js';
 import { fixture } from '../../support/fixtures.js';
@@ -17,7 +23,12 @@ import { vectorsDir } from '../../support/paths.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 /** Fixed, so this file fails the same way everywhere; `npm run fuzz` draws others for as long as it is given. */
-const OPTIONS: FuzzOptions = { seed: 0x5eed2026, depth: 100_000, truncationSessionStride: 256, sparseBytes: 32 * 1024 * 1024 };
+const OPTIONS: FuzzOptions = {
+  seed: 0x5eed2026,
+  depth: 100_000,
+  truncationSessionStride: 256,
+  sparseBytes: 32 * 1024 * 1024,
+};
 
 /** Inputs per category: about 22 s of CPU in all, half of it every cut of both logs. */
 const COUNTS: Record<Category, number> = {
@@ -75,23 +86,30 @@ describe('declared sizes and links are checked before they are trusted', () => {
     [FRAME_BUDGET_BYTES + 1, 100],
   ] as const;
 
-  it.each(bogus)('refuses a header declaring C=%i R=%i on the header alone, allocating nothing that size', async (compressed, raw) => {
-    const header = Buffer.concat([FRAME_MAGIC, uint32(compressed), uint32(raw)]);
-    const declared = Math.min(...[compressed, raw].filter((size) => size > FRAME_BUDGET_BYTES));
-    // After the header the source stays silent: a reader waiting for the declared bytes would never return.
-    const silence = silentAfter(header);
-    const { result, sizes } = await watchingAllocations(() => firstError(readBatches(readFrames(silence.source, { file: 'events.frames' })), silence.askedForMore));
-    expect(result).toBeInstanceOf(DamagedStoreError);
-    expect(result).toMatchObject({ code: 'RX_DAMAGED_STORE', data: { file: 'events.frames', offset: 0 } });
-    expect(Math.max(0, ...sizes)).toBeLessThan(declared);
+  it.each(bogus)(
+    'refuses a header declaring C=%i R=%i on the header alone, allocating nothing that size',
+    async (compressed, raw) => {
+      const header = Buffer.concat([FRAME_MAGIC, uint32(compressed), uint32(raw)]);
+      const declared = Math.min(...[compressed, raw].filter((size) => size > FRAME_BUDGET_BYTES));
+      // After the header the source stays silent: a reader waiting for the declared bytes would never return.
+      const silence = silentAfter(header);
+      const { result, sizes } = await watchingAllocations(() =>
+        firstError(readBatches(readFrames(silence.source, { file: 'events.frames' })), silence.askedForMore),
+      );
+      expect(result).toBeInstanceOf(DamagedStoreError);
+      expect(result).toMatchObject({ code: 'RX_DAMAGED_STORE', data: { file: 'events.frames', offset: 0 } });
+      expect(Math.max(0, ...sizes)).toBeLessThan(declared);
 
-    const dir = join(await tempDir(), 'demo-session-0001');
-    await cp(join(vectorsDir, 'demo-session-0001'), dir, { recursive: true });
-    await writeFile(join(dir, 'events.frames'), header);
-    const session = await watchingAllocations(() => readSession(dir));
-    expect(session.result.problems).toContainEqual(expect.objectContaining({ code: 'RX_DAMAGED_STORE', data: expect.objectContaining({ offset: 0 }) }));
-    expect(Math.max(0, ...session.sizes)).toBeLessThan(declared);
-  });
+      const dir = join(await tempDir(), 'demo-session-0001');
+      await cp(join(vectorsDir, 'demo-session-0001'), dir, { recursive: true });
+      await writeFile(join(dir, 'events.frames'), header);
+      const session = await watchingAllocations(() => readSession(dir));
+      expect(session.result.problems).toContainEqual(
+        expect.objectContaining({ code: 'RX_DAMAGED_STORE', data: expect.objectContaining({ offset: 0 }) }),
+      );
+      expect(Math.max(0, ...session.sizes)).toBeLessThan(declared);
+    },
+  );
 
   it('refuses a symlinked content object as corrupt (RX_CORRUPT_CONTENT), even one holding the right bytes', async () => {
     const source = fixture('payload-ref').dir;
@@ -103,7 +121,9 @@ describe('declared sizes and links are checked before they are trusted', () => {
     }
     const read = await readSession(join(store, basename(source)));
     expect(read.status).toBe('damaged');
-    expect(read.problems).toContainEqual(expect.objectContaining({ code: 'RX_CORRUPT_CONTENT', message: expect.stringContaining('not a regular file') }));
+    expect(read.problems).toContainEqual(
+      expect.objectContaining({ code: 'RX_CORRUPT_CONTENT', message: expect.stringContaining('not a regular file') }),
+    );
   });
 
   it('does not say Reasonix would open a session whose directory is a symlink (docs/format.md §2)', async () => {
@@ -122,17 +142,24 @@ describe('declared sizes and links are checked before they are trusted', () => {
 describe('hostile stores give coded errors only, in bounded time and memory', () => {
   for (const category of CATEGORIES) {
     // Seconds of CPU per category: held to the test budget in CPU time, which a busy machine does not stretch.
-    it(`${category}: ${BEHAVIOUR[category]}`, async () => {
-      const found: string[] = [];
-      await withinCpuTime(async () => {
-        for (const input of take(fuzzInputs(category, bases, OPTIONS), COUNTS[category])) {
-          const result = await checkInput(input, workspace);
-          tally.add(input, result);
-          for (const finding of result.findings) found.push(`#${input.index} ${input.recipe.slice(0, 200)}\n${finding.kind} in ${finding.layer}: ${finding.detail}`);
-        }
-      });
-      expect(found.length > 5 ? [...found.slice(0, 5), `… and ${found.length - 5} more`] : found).toEqual([]);
-    }, CPU_CLOCK_ONLY);
+    it(
+      `${category}: ${BEHAVIOUR[category]}`,
+      async () => {
+        const found: string[] = [];
+        await withinCpuTime(async () => {
+          for (const input of take(fuzzInputs(category, bases, OPTIONS), COUNTS[category])) {
+            const result = await checkInput(input, workspace);
+            tally.add(input, result);
+            for (const finding of result.findings)
+              found.push(
+                `#${input.index} ${input.recipe.slice(0, 200)}\n${finding.kind} in ${finding.layer}: ${finding.detail}`,
+              );
+          }
+        });
+        expect(found.length > 5 ? [...found.slice(0, 5), `… and ${found.length - 5} more`] : found).toEqual([]);
+      },
+      CPU_CLOCK_ONLY,
+    );
   }
 
   it(`gives back what it used: heap and buffers end within ${LIMITS.runGrowthBytes / 2 ** 20} MiB of where they began`, () => {
@@ -175,7 +202,9 @@ async function watchingAllocations<T>(read: () => Promise<T>): Promise<{ result:
  */
 function silentAfter(bytes: Buffer): { source: AsyncIterable<Buffer>; askedForMore: Promise<string> } {
   let asked!: () => void;
-  const askedForMore = new Promise<string>((resolve) => (asked = () => setImmediate(resolve, 'still waiting for input after the header')));
+  const askedForMore = new Promise<string>(
+    (resolve) => (asked = () => setImmediate(resolve, 'still waiting for input after the header')),
+  );
   async function* source() {
     yield bytes;
     asked();

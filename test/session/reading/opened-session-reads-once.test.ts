@@ -16,11 +16,18 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   return seen;
 }
 
-const titleBatch = (title: string) => ({ operationId: `rxstore-test:${title}`, events: [{ kind: 'session/title', payload: { title } }] });
+const titleBatch = (title: string) => ({
+  operationId: `rxstore-test:${title}`,
+  events: [{ kind: 'session/title', payload: { title } }],
+});
 
 /** The message objects of every view: the same objects only when the views share one read. */
 async function viewsOf(session: OpenedSession) {
-  return { read: await session.read(), transcript: await all(session.transcript()), person: await all(session.personView()) };
+  return {
+    read: await session.read(),
+    transcript: await all(session.transcript()),
+    person: await all(session.personView()),
+  };
 }
 
 describe('an opened session reads its files once for all its views', () => {
@@ -41,13 +48,21 @@ describe('an opened session reads its files once for all its views', () => {
     expect(after.read).not.toBe(first.read);
     expect(after.read.projection.title).toBe('renamed after the first read');
     expect(after.read.batches).toBe(first.read.batches + 1);
-    expect((await all(session.records())).every((record) => record.title === 'renamed after the first read')).toBe(true);
+    expect((await all(session.records())).every((record) => record.title === 'renamed after the first read')).toBe(
+      true,
+    );
   });
 
   it('a JSONL transcript: a line added after the first read is in the next view', async () => {
     const dir = await tempDir();
     const path = join(dir, 'transcript.jsonl');
-    const source = join(fixture('jsonl-migrated').root, 'projects', '-tmp-rxstore-fixture-ws-jsonl-migrated', 'sessions', 'legacy-demo.jsonl');
+    const source = join(
+      fixture('jsonl-migrated').root,
+      'projects',
+      '-tmp-rxstore-fixture-ws-jsonl-migrated',
+      'sessions',
+      'legacy-demo.jsonl',
+    );
     await copyFile(source, path);
     await copyFile(`${source}.meta`, `${path}.meta`);
     const session = await openSession(path);
@@ -66,7 +81,11 @@ describe('an opened session reads its files once for all its views', () => {
     expect(whole.length).toBeGreaterThan(0);
     const ends = await endFrames(dir);
     await replaceFrame(dir, ends[0]!, Buffer.from('not a frame at all'));
-    const views: (() => AsyncIterable<unknown>)[] = [() => session.transcript(), () => session.records(), () => session.modelView()];
+    const views: (() => AsyncIterable<unknown>)[] = [
+      () => session.transcript(),
+      () => session.records(),
+      () => session.modelView(),
+    ];
     for (const view of views) await expect(all(view())).rejects.toBeInstanceOf(DamagedStoreError);
     expect((await session.read()).status).toBe('damaged');
   });

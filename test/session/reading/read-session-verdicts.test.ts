@@ -6,7 +6,13 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquireWriterLocks } from '../../../src/session/reading/writer-locks.js';
 import { MissingContentError } from '../../../src/errors/index.js';
-import { readSession, reasonixRefuses, SessionStatusSchema, workspaceOf, type SessionRead } from '../../../src/session/reading/read-session.js';
+import {
+  readSession,
+  reasonixRefuses,
+  SessionStatusSchema,
+  workspaceOf,
+  type SessionRead,
+} from '../../../src/session/reading/read-session.js';
 import { appendBatch, copySession, cutLog, editLog, endFrames, framesOf, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -37,7 +43,10 @@ async function writeJson(path: string, value: unknown): Promise<void> {
   await writeFile(path, typeof value === 'string' ? value : JSON.stringify(value));
 }
 
-async function editManifest(dir: string, change: (manifest: Record<string, unknown>) => Record<string, unknown>): Promise<string> {
+async function editManifest(
+  dir: string,
+  change: (manifest: Record<string, unknown>) => Record<string, unknown>,
+): Promise<string> {
   const path = join(dir, 'manifest.json');
   await writeJson(path, change(JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>));
   return path;
@@ -45,51 +54,56 @@ async function editManifest(dir: string, change: (manifest: Record<string, unkno
 
 describe('readSession on sessions the real Reasonix wrote', () => {
   // Sessions whose offset index Reasonix last wrote after the log's last batch (in others it is stale as written).
-  it.each(['plain-chat', 'payload-ref', 'cjk-emoji'] as const)('%s: counts what the log holds, and its caches are current once the log has the mtime Reasonix bound them to', async (name) => {
-    const source = fixture(name);
-    const dir = await copySessionWithLocks(source.dir);
-    await restoreIndexedMtime(dir);
-    const read = await readSession(dir);
-    const ends = await endFrames(dir);
-    const first = ends[0]!.record as unknown as { firstSeq: number };
-    const last = ends.at(-1)!.record as unknown as { firstSeq: number; eventCount: number };
-    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { writerGeneration: number };
+  it.each(['plain-chat', 'payload-ref', 'cjk-emoji'] as const)(
+    '%s: counts what the log holds, and its caches are current once the log has the mtime Reasonix bound them to',
+    async (name) => {
+      const source = fixture(name);
+      const dir = await copySessionWithLocks(source.dir);
+      await restoreIndexedMtime(dir);
+      const read = await readSession(dir);
+      const ends = await endFrames(dir);
+      const first = ends[0]!.record as unknown as { firstSeq: number };
+      const last = ends.at(-1)!.record as unknown as { firstSeq: number; eventCount: number };
+      const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { writerGeneration: number };
 
-    expect(read.status).toBe('ok');
-    expect(read.problems).toEqual([]);
-    expect(read.refusal).toBeUndefined();
-    expect(read.id).toBe(source.id);
-    expect(read.dir).toBe(dir);
-    expect(read.manifest).toEqual(manifest);
-    expect(read.header).toBeUndefined();
-    expect(read.batches).toBe(source.counts.batches);
-    expect(read.events.total).toBe(source.counts.events);
-    expect({ ...read.events.byKind }).toEqual(source.counts.eventsByKind);
-    expect(read.payloadRefs).toBe(source.counts.payloadRefs);
-    expect(read.durableEnd).toBe((await stat(logOf(dir))).size);
-    expect(read.lastSequence).toBe(last.firstSeq + last.eventCount - 1);
-    expect(first.firstSeq).toBe(1);
-    expect(read.writerGeneration).toBe(manifest.writerGeneration);
-    expect(read.tornTail).toBeNull();
-    expect(read.tornEvidence).toEqual([]);
-    expect(read.openBy).toBeUndefined();
-    expect(read.lockFiles).toEqual([join(dir, 'writer.lock'), join(dirname(dir), `.${source.id}.ownership.lock`)]);
-    // The commit times are the batches' own, first and last.
-    const begins = (await framesOf(dir)).filter((frame) => frame.record.recordType === 'batch/begin');
-    expect(read.firstCommitAt).toBe(begins[0]!.record.createdAt);
-    expect(read.lastCommitAt).toBe(begins.at(-1)!.record.createdAt);
-    expect(read.firstCommitAt! < read.lastCommitAt!).toBe(true);
-    // Every content file a payloadRef resolved to exists in the store's content root, an object and its index each.
-    expect(read.contentFiles).toHaveLength(source.counts.payloadRefs * 2);
-    for (const file of read.contentFiles) {
-      expect(file.startsWith(join(dirname(dir), '.content-v1') + '/')).toBe(true);
-      expect(existsSync(file)).toBe(true);
-    }
-    // An object's integrity index is filed under the object's digest.
-    const objects = read.contentFiles.filter((file) => file.includes('/objects/')).map((file) => basename(file));
-    expect(objects).toHaveLength(source.counts.payloadRefs);
-    expect(read.contentFiles.filter((file) => file.includes('/indexes/')).map((file) => basename(file))).toEqual(objects.map((digest) => `${digest}.json`));
-  });
+      expect(read.status).toBe('ok');
+      expect(read.problems).toEqual([]);
+      expect(read.refusal).toBeUndefined();
+      expect(read.id).toBe(source.id);
+      expect(read.dir).toBe(dir);
+      expect(read.manifest).toEqual(manifest);
+      expect(read.header).toBeUndefined();
+      expect(read.batches).toBe(source.counts.batches);
+      expect(read.events.total).toBe(source.counts.events);
+      expect({ ...read.events.byKind }).toEqual(source.counts.eventsByKind);
+      expect(read.payloadRefs).toBe(source.counts.payloadRefs);
+      expect(read.durableEnd).toBe((await stat(logOf(dir))).size);
+      expect(read.lastSequence).toBe(last.firstSeq + last.eventCount - 1);
+      expect(first.firstSeq).toBe(1);
+      expect(read.writerGeneration).toBe(manifest.writerGeneration);
+      expect(read.tornTail).toBeNull();
+      expect(read.tornEvidence).toEqual([]);
+      expect(read.openBy).toBeUndefined();
+      expect(read.lockFiles).toEqual([join(dir, 'writer.lock'), join(dirname(dir), `.${source.id}.ownership.lock`)]);
+      // The commit times are the batches' own, first and last.
+      const begins = (await framesOf(dir)).filter((frame) => frame.record.recordType === 'batch/begin');
+      expect(read.firstCommitAt).toBe(begins[0]!.record.createdAt);
+      expect(read.lastCommitAt).toBe(begins.at(-1)!.record.createdAt);
+      expect(read.firstCommitAt! < read.lastCommitAt!).toBe(true);
+      // Every content file a payloadRef resolved to exists in the store's content root, an object and its index each.
+      expect(read.contentFiles).toHaveLength(source.counts.payloadRefs * 2);
+      for (const file of read.contentFiles) {
+        expect(file.startsWith(join(dirname(dir), '.content-v1') + '/')).toBe(true);
+        expect(existsSync(file)).toBe(true);
+      }
+      // An object's integrity index is filed under the object's digest.
+      const objects = read.contentFiles.filter((file) => file.includes('/objects/')).map((file) => basename(file));
+      expect(objects).toHaveLength(source.counts.payloadRefs);
+      expect(read.contentFiles.filter((file) => file.includes('/indexes/')).map((file) => basename(file))).toEqual(
+        objects.map((digest) => `${digest}.json`),
+      );
+    },
+  );
 
   it('the committed copy: its log has a new mtime, so the offset index is a stale cache (a note), and the session still opens', async () => {
     const dir = await copySession(plain.dir);
@@ -140,10 +154,21 @@ describe('readSession on sessions the real Reasonix wrote', () => {
     const read = await readSession(dir);
     expect(read.status).toBe('ok');
     expect(read.problems.map(({ code, severity, message }) => ({ code, severity, message }))).toEqual([
-      { code: 'RX_IDENTITY_STALE', severity: 'note', message: expect.stringMatching(/^storage identity is not valid \(.*JSON.*\); Reasonix will mint a new one$/) },
-      { code: 'RX_OFFSET_INDEX_STALE', severity: 'note', message: expect.stringMatching(/^offset index is not valid \(codec: .+\); it is a cache and will be rebuilt$/) },
+      {
+        code: 'RX_IDENTITY_STALE',
+        severity: 'note',
+        message: expect.stringMatching(/^storage identity is not valid \(.*JSON.*\); Reasonix will mint a new one$/),
+      },
+      {
+        code: 'RX_OFFSET_INDEX_STALE',
+        severity: 'note',
+        message: expect.stringMatching(/^offset index is not valid \(codec: .+\); it is a cache and will be rebuilt$/),
+      },
     ]);
-    expect(read.problems.map((problem) => problem.data.file)).toEqual([join(dir, 'storage.identity.json'), join(dir, 'events.offset-index.json')]);
+    expect(read.problems.map((problem) => problem.data.file)).toEqual([
+      join(dir, 'storage.identity.json'),
+      join(dir, 'events.offset-index.json'),
+    ]);
   });
 
   it('a storage identity of another session, or of other log bytes, is stale; one without a prefix digest is not checked against the log', async () => {
@@ -155,7 +180,9 @@ describe('readSession on sessions the real Reasonix wrote', () => {
       await restoreIndexedMtime(dir);
       await writeJson(identityPath(dir), { ...original, ...change });
       const read = await readSession(dir);
-      expect(read.problems).toEqual([{ code: 'RX_IDENTITY_STALE', severity: 'note', message: stale, data: { file: identityPath(dir) } }]);
+      expect(read.problems).toEqual([
+        { code: 'RX_IDENTITY_STALE', severity: 'note', message: stale, data: { file: identityPath(dir) } },
+      ]);
     }
     // The first 64 bytes of the log decide: a change past them leaves the identity matching.
     const dir = await copySession(plain.dir);
@@ -175,7 +202,12 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     const read = await readSession(link);
     expect(read.status).toBe('damaged');
     expect(read.problems).toEqual([
-      { code: 'RX_SESSION_SYMLINK', severity: 'error', message: 'the session directory is a symlink: Reasonix refuses to open it', data: { file: link } },
+      {
+        code: 'RX_SESSION_SYMLINK',
+        severity: 'error',
+        message: 'the session directory is a symlink: Reasonix refuses to open it',
+        data: { file: link },
+      },
     ]);
     expect(read.refusal?.code).toBe('RX_SESSION_SYMLINK');
     expect(read.refusal?.message).toBe('the session directory is a symlink: Reasonix refuses to open it');
@@ -190,7 +222,14 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     await rm(manifestPath);
     let read = await readSession(dir, { caches: false });
     expect(read.status).toBe('damaged');
-    expect(read.problems).toEqual([{ code: 'RX_MANIFEST_MISSING', severity: 'error', message: 'manifest.json is missing', data: { file: manifestPath } }]);
+    expect(read.problems).toEqual([
+      {
+        code: 'RX_MANIFEST_MISSING',
+        severity: 'error',
+        message: 'manifest.json is missing',
+        data: { file: manifestPath },
+      },
+    ]);
     expect(read.refusal?.code).toBe('RX_MANIFEST_MISSING');
     expect(reasonixRefuses(read.status)).toBe(true);
     expect(read.batches).toBe(plain.counts.batches);
@@ -208,13 +247,25 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     expect(read.refusal?.message).toBe(read.problems[0]!.message);
 
     await writeJson(manifestPath, '[]');
-    expect((await readSession(dir, { caches: false })).problems[0]!.message).toBe('invalid manifest: value: Invalid input: expected object, received array');
+    expect((await readSession(dir, { caches: false })).problems[0]!.message).toBe(
+      'invalid manifest: value: Invalid input: expected object, received array',
+    );
 
-    await writeJson(manifestPath, { schemaVersion: 4, codec: 'reasonix.session.linear/v4', storageRevision: 3, sessionId: 'someone-else' });
+    await writeJson(manifestPath, {
+      schemaVersion: 4,
+      codec: 'reasonix.session.linear/v4',
+      storageRevision: 3,
+      sessionId: 'someone-else',
+    });
     read = await readSession(dir, { caches: false });
     expect(read.status).toBe('damaged');
     expect(read.problems).toEqual([
-      { code: 'RX_MANIFEST_ID', severity: 'error', message: `manifest belongs to "someone-else", not to directory "${plain.id}"`, data: { file: manifestPath } },
+      {
+        code: 'RX_MANIFEST_ID',
+        severity: 'error',
+        message: `manifest belongs to "someone-else", not to directory "${plain.id}"`,
+        data: { file: manifestPath },
+      },
     ]);
     expect(read.manifest?.sessionId).toBe('someone-else');
   });
@@ -223,14 +274,19 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     const dir = await copySession(plain.dir);
     const cases: [Record<string, unknown>, string][] = [
       [{ schemaVersion: 5 }, 'unsupported session storage version: codec reasonix.session.linear/v4, schemaVersion 5'],
-      [{ codec: 'reasonix.session.linear/v5' }, 'unsupported session storage version: codec reasonix.session.linear/v5, schemaVersion 4'],
+      [
+        { codec: 'reasonix.session.linear/v5' },
+        'unsupported session storage version: codec reasonix.session.linear/v5, schemaVersion 4',
+      ],
       [{ storageRevision: 4 }, 'unsupported session storage version: storageRevision 4'],
     ];
     for (const [change, message] of cases) {
       const manifestPath = await editManifest(await copySession(plain.dir), (manifest) => ({ ...manifest, ...change }));
       const read = await readSession(dirname(manifestPath), { caches: false });
       expect(read.status).toBe('unsupported');
-      expect(read.problems).toEqual([{ code: 'RX_UNSUPPORTED_VERSION', severity: 'error', message, data: { file: manifestPath } }]);
+      expect(read.problems).toEqual([
+        { code: 'RX_UNSUPPORTED_VERSION', severity: 'error', message, data: { file: manifestPath } },
+      ]);
       expect(read.refusal?.family).toBe('unsupported');
       expect(reasonixRefuses(read.status)).toBe(true);
     }
@@ -254,18 +310,25 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
 
   it('a manifest of each storage revision Reasonix opens is read; one with none is a draft Reasonix would import (a warning)', async () => {
     for (const revision of [1, 2, 3]) {
-      const manifestPath = await editManifest(await copySession(plain.dir), (manifest) => ({ ...manifest, storageRevision: revision }));
+      const manifestPath = await editManifest(await copySession(plain.dir), (manifest) => ({
+        ...manifest,
+        storageRevision: revision,
+      }));
       const read = await readSession(dirname(manifestPath), { caches: false });
       expect([read.status, read.problems]).toEqual(['ok', []]);
     }
-    const manifestPath = await editManifest(await copySession(plain.dir), ({ storageRevision: _, ...manifest }) => manifest);
+    const manifestPath = await editManifest(
+      await copySession(plain.dir),
+      ({ storageRevision: _, ...manifest }) => manifest,
+    );
     const read = await readSession(dirname(manifestPath), { caches: false });
     expect(read.status).toBe('ok');
     expect(read.problems).toEqual([
       {
         code: 'RX_UNPUBLISHED_DRAFT',
         severity: 'warning',
-        message: 'manifest has no storageRevision: Reasonix would import this draft under a new id instead of resuming it',
+        message:
+          'manifest has no storageRevision: Reasonix would import this draft under a new id instead of resuming it',
         data: { file: manifestPath },
       },
     ]);
@@ -275,7 +338,13 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
   it('header.json: a valid one is read (its cwd is the workspace); one not valid, or of another session, is damage', async () => {
     const dir = await copySession(plain.dir);
     const headerPath = join(dir, 'header.json');
-    const header = { schemaVersion: 1, sessionId: plain.id, createdAt: '2026-11-30T06:48:48.599630499Z', cwd: '/home/someone/project', origin: 'new' };
+    const header = {
+      schemaVersion: 1,
+      sessionId: plain.id,
+      createdAt: '2026-11-30T06:48:48.599630499Z',
+      cwd: '/home/someone/project',
+      origin: 'new',
+    };
     await writeJson(headerPath, header);
     let read = await readSession(dir, { caches: false });
     expect([read.status, read.problems]).toEqual(['ok', []]);
@@ -284,7 +353,10 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
 
     const refusals: [unknown, string][] = [
       [{ ...header, sessionId: 'other' }, 'invalid session header: sessionId "other"'],
-      [{ ...header, createdAt: '0001-01-01T00:00:00Z' }, 'invalid session header: createdAt: createdAt must not be the zero time'],
+      [
+        { ...header, createdAt: '0001-01-01T00:00:00Z' },
+        'invalid session header: createdAt: createdAt must not be the zero time',
+      ],
       [{ ...header, origin: 'copied' }, expect.stringMatching(/^invalid session header: origin: /)],
       [{ ...header, createdAt: 'yesterday' }, expect.stringMatching(/^invalid session header: createdAt: /)],
       ['not json', expect.stringMatching(/^invalid session header: .*JSON/)],
@@ -293,7 +365,9 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
       await writeJson(headerPath, content);
       read = await readSession(dir, { caches: false });
       expect(read.status).toBe('damaged');
-      expect(read.problems).toEqual([{ code: 'RX_HEADER_INVALID', severity: 'error', message, data: { file: headerPath } }]);
+      expect(read.problems).toEqual([
+        { code: 'RX_HEADER_INVALID', severity: 'error', message, data: { file: headerPath } },
+      ]);
     }
     // Every origin Reasonix writes is accepted.
     for (const origin of ['new', 'fork', 'canonical-v4-import', 'legacy-import']) {
@@ -302,14 +376,22 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     }
     // Fields Reasonix may add are kept, and the optional ones may be absent.
     const { cwd: _, ...withoutCwd } = header;
-    await writeJson(headerPath, { ...withoutCwd, createdAt: '2026-11-30T07:48:48+01:00', origin: 'fork', parentSessionId: 'p', extra: 1 });
+    await writeJson(headerPath, {
+      ...withoutCwd,
+      createdAt: '2026-11-30T07:48:48+01:00',
+      origin: 'fork',
+      parentSessionId: 'p',
+      extra: 1,
+    });
     read = await readSession(dir, { caches: false });
     expect(read.problems).toEqual([]);
     expect(read.header).toMatchObject({ origin: 'fork', parentSessionId: 'p', extra: 1 });
     expect(workspaceOf(read)).toBe(plain.workspace);
     // Without a header's cwd, the workspace the store declares (a transcript's meta) comes before the log's.
     expect(workspaceOf({ ...read, declaredWorkspace: '/declared' })).toBe('/declared');
-    expect(workspaceOf({ ...read, header: { ...read.header!, cwd: '' }, declaredWorkspace: '/declared' })).toBe('/declared');
+    expect(workspaceOf({ ...read, header: { ...read.header!, cwd: '' }, declaredWorkspace: '/declared' })).toBe(
+      '/declared',
+    );
   });
 
   it('a payload Reasonix would refuse: counted up to it, and refused with the strict payload error before any codec damage after it', async () => {
@@ -321,7 +403,11 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     expect(read.status).toBe('damaged');
     expect(read.refusal?.code).toBe('RX_STRICT_PAYLOAD');
     expect(read.refusal?.message).toMatch(/invalid message\/complete payload at \d+: unknown field "host_authored"/);
-    expect(read.problems[0]).toMatchObject({ code: 'RX_STRICT_PAYLOAD', severity: 'error', data: { file: logOf(dir) } });
+    expect(read.problems[0]).toMatchObject({
+      code: 'RX_STRICT_PAYLOAD',
+      severity: 'error',
+      data: { file: logOf(dir) },
+    });
     expect(read.problems[0]!.message).toBe(read.refusal?.message);
   });
 
@@ -339,11 +425,20 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     await rm(logOf(dir));
     let read = await readSession(dir);
     expect(read.status).toBe('damaged');
-    expect(read.problems).toEqual([{ code: 'RX_LOG_MISSING', severity: 'error', message: 'events.frames is missing', data: { file: logOf(dir) } }]);
+    expect(read.problems).toEqual([
+      { code: 'RX_LOG_MISSING', severity: 'error', message: 'events.frames is missing', data: { file: logOf(dir) } },
+    ]);
     expect(read.batches).toBe(0);
     await mkdir(logOf(dir));
     read = await readSession(dir);
-    expect(read.problems).toEqual([{ code: 'RX_LOG_MISSING', severity: 'error', message: 'events.frames is not a regular file', data: { file: logOf(dir) } }]);
+    expect(read.problems).toEqual([
+      {
+        code: 'RX_LOG_MISSING',
+        severity: 'error',
+        message: 'events.frames is not a regular file',
+        data: { file: logOf(dir) },
+      },
+    ]);
   });
 
   it('damage in the log: what precedes it is counted, and the refusal is the codec error at its offset', async () => {
@@ -382,7 +477,11 @@ describe('readSession refuses what Reasonix refuses, with the coded problem firs
     // The refusal is the error the content store's read threw, as every view of the session throws it.
     expect(read.refusal).toBeInstanceOf(MissingContentError);
     expect(read.problems[0]!.message).toMatch(/^read v4 event \S+ payload: /);
-    expect(read.problems[0]!.data).toMatchObject({ file: object, eventId: expect.any(String), sequence: expect.any(Number) });
+    expect(read.problems[0]!.data).toMatchObject({
+      file: object,
+      eventId: expect.any(String),
+      sequence: expect.any(Number),
+    });
     expect(read.batches).toBeLessThan(whole.batches);
   });
 
@@ -434,10 +533,23 @@ describe('readSession: what lies beside the log', () => {
   it('torn-tail evidence files are listed in order; other names are not evidence', async () => {
     const dir = await copySession(plain.dir);
     // Five of them: a directory lists them in an order of its own, which is seldom theirs.
-    const evidence = ['events.torn-300.tail', 'events.torn-100.tail', 'events.torn-250.tail', 'events.torn-200.tail', 'events.torn-150.tail'];
-    for (const name of [...evidence, 'events.torn-x.tail', 'events.torn-1.tail.bak', 'xevents.torn-3.tail']) await writeFile(join(dir, name), 'x');
+    const evidence = [
+      'events.torn-300.tail',
+      'events.torn-100.tail',
+      'events.torn-250.tail',
+      'events.torn-200.tail',
+      'events.torn-150.tail',
+    ];
+    for (const name of [...evidence, 'events.torn-x.tail', 'events.torn-1.tail.bak', 'xevents.torn-3.tail'])
+      await writeFile(join(dir, name), 'x');
     const read = await readSession(dir, { caches: false });
-    expect(read.tornEvidence).toEqual(['events.torn-100.tail', 'events.torn-150.tail', 'events.torn-200.tail', 'events.torn-250.tail', 'events.torn-300.tail']);
+    expect(read.tornEvidence).toEqual([
+      'events.torn-100.tail',
+      'events.torn-150.tail',
+      'events.torn-200.tail',
+      'events.torn-250.tail',
+      'events.torn-300.tail',
+    ]);
     expect(read.status).toBe('ok');
   });
 
@@ -483,11 +595,15 @@ describe('readSession: what lies beside the log', () => {
     expect(() => index.projection.transcript).toThrow();
     expect(index.events.total).toBe(plain.counts.events);
     // An index keeps what a person typed only when previews are asked for (a listing's titles).
-    const typed = whole.projection.transcript.findIndex((entry) => entry.message.role === 'user' && entry.message.origin === 'user');
+    const typed = whole.projection.transcript.findIndex(
+      (entry) => entry.message.role === 'user' && entry.message.origin === 'user',
+    );
     expect(typed).toBeGreaterThan(0);
     expect(() => index.projection.transcriptIndex.typedText(typed)).toThrow();
     const previews = await readSession(plain.dir, { caches: false, keep: 'index', previews: true });
-    expect(previews.projection.transcriptIndex.typedText(typed)).toBe(whole.projection.transcriptIndex.typedText(typed));
+    expect(previews.projection.transcriptIndex.typedText(typed)).toBe(
+      whole.projection.transcriptIndex.typedText(typed),
+    );
     expect(previews.projection.transcriptIndex.typedText(typed)).toBeTruthy();
   });
 
@@ -517,7 +633,11 @@ describe('content files', () => {
   it('a payloadRef without an integrity index names its object only', async () => {
     const storeDir = await tempDir();
     const big = 'x'.repeat(70 * 1024);
-    const created = await createSession({ storeDir, sessionId: 'no-index', batches: [{ operationId: 'op-1', events: [complete({ role: 'user', id: messageId(), content: big })] }] });
+    const created = await createSession({
+      storeDir,
+      sessionId: 'no-index',
+      batches: [{ operationId: 'op-1', events: [complete({ role: 'user', id: messageId(), content: big })] }],
+    });
     // The same batch with its payloadRef's indexDigest left out, and the batch checksum made over the new records.
     const frames = await framesOf(created.dir);
     const raws = frames.map((frame) => {

@@ -35,7 +35,9 @@ describe('metadata files that are not what Reasonix writes', () => {
       await make(path);
       const read = await readSession(dir, { caches: false });
       expect(read.status).toBe('damaged');
-      expect(read.problems).toEqual([{ code: 'RX_MANIFEST_INVALID', severity: 'error', message, data: { file: path } }]);
+      expect(read.problems).toEqual([
+        { code: 'RX_MANIFEST_INVALID', severity: 'error', message, data: { file: path } },
+      ]);
     }
     // Exactly the limit is still read (and here is not JSON).
     const dir = await copySession(plain.dir);
@@ -107,7 +109,8 @@ describe('metadata files that are not what Reasonix writes', () => {
       status: 'ok',
       code: 'RX_UNPUBLISHED_DRAFT',
       severity: 'warning',
-      message: /^manifest has no storageRevision: Reasonix would import this draft under a new id instead of resuming it$/,
+      message:
+        /^manifest has no storageRevision: Reasonix would import this draft under a new id instead of resuming it$/,
     },
   ])('a manifest with $what: $code, named so', async ({ edit, status, code, severity, message }) => {
     const { path, read } = await withManifest(edit);
@@ -118,7 +121,12 @@ describe('metadata files that are not what Reasonix writes', () => {
   // Reasonix opens both (blocked-files-match-reasonix): it writes a new identity and rebuilds the index.
   it.each([
     ['storage.identity.json', 'RX_IDENTITY_STALE', 'storage identity cannot be read', 'Reasonix will mint a new one'],
-    ['events.offset-index.json', 'RX_OFFSET_INDEX_STALE', 'offset index cannot be read', 'it is a cache and will be rebuilt'],
+    [
+      'events.offset-index.json',
+      'RX_OFFSET_INDEX_STALE',
+      'offset index cannot be read',
+      'it is a cache and will be rebuilt',
+    ],
   ])('%s that the system will not let be read (a symlink loop) is a note naming it', async (name, code, what, then) => {
     const dir = await copySession(plain.dir);
     const path = join(dir, name);
@@ -126,7 +134,12 @@ describe('metadata files that are not what Reasonix writes', () => {
     await symlink(path, path);
     const read = await readSession(dir);
     expect(read.status).toBe('ok');
-    expect(read.problems).toContainEqual({ code, severity: 'note', message: `${what} (${path}: too many levels of symbolic links); ${then}`, data: { file: path } });
+    expect(read.problems).toContainEqual({
+      code,
+      severity: 'note',
+      message: `${what} (${path}: too many levels of symbolic links); ${then}`,
+      data: { file: path },
+    });
   });
 
   it('what zod found wrong is named by its path inside the file', async () => {
@@ -136,14 +149,32 @@ describe('metadata files that are not what Reasonix writes', () => {
     // Go's decoding: a value of the wrong JSON type is refused; null, a negative int64 and a source without
     // fields are not (judged by Reasonix in test/reasonix/reads/manifest-matches-reasonix).
     const reasons: [unknown, string][] = [
-      [{ ...manifest, source: { path: 1 } }, 'invalid manifest: source.path: Invalid input: expected string, received number'],
-      [{ ...manifest, writerGeneration: 1.5 }, 'invalid manifest: writerGeneration: expected a whole number a uint64 holds'],
-      [{ ...manifest, inheritedEventCount: -1 }, 'invalid manifest: inheritedEventCount: expected a whole number a uint64 holds'],
-      [{ ...manifest, storageRevision: '3' }, 'invalid manifest: storageRevision: Invalid input: expected number, received string'],
+      [
+        { ...manifest, source: { path: 1 } },
+        'invalid manifest: source.path: Invalid input: expected string, received number',
+      ],
+      [
+        { ...manifest, writerGeneration: 1.5 },
+        'invalid manifest: writerGeneration: expected a whole number a uint64 holds',
+      ],
+      [
+        { ...manifest, inheritedEventCount: -1 },
+        'invalid manifest: inheritedEventCount: expected a whole number a uint64 holds',
+      ],
+      [
+        { ...manifest, storageRevision: '3' },
+        'invalid manifest: storageRevision: Invalid input: expected number, received string',
+      ],
       [{ ...manifest, codec: 4 }, 'invalid manifest: codec: Invalid input: expected string, received number'],
-      [{ ...manifest, contentRoot: 1 }, 'invalid manifest: contentRoot: Invalid input: expected string, received number'],
+      [
+        { ...manifest, contentRoot: 1 },
+        'invalid manifest: contentRoot: Invalid input: expected string, received number',
+      ],
       [{ ...manifest, createdAt: 1 }, 'invalid manifest: createdAt: Invalid input: expected string, received number'],
-      [{ ...manifest, createdAt: '2026-02-30T00:00:00Z' }, 'invalid manifest: createdAt: parsing time "2026-02-30T00:00:00Z": day out of range'],
+      [
+        { ...manifest, createdAt: '2026-02-30T00:00:00Z' },
+        'invalid manifest: createdAt: parsing time "2026-02-30T00:00:00Z": day out of range',
+      ],
       [[], 'invalid manifest: value: Invalid input: expected object, received array'],
     ];
     for (const [value, message] of reasons) {
@@ -152,9 +183,19 @@ describe('metadata files that are not what Reasonix writes', () => {
     }
     // `null` leaves Go's struct as it was: all zero values, a manifest of no codec (Reasonix: unsupported preview codec "").
     await writeFile(manifestPath, 'null');
-    expect((await readSession(dir, { caches: false })).problems.map((problem) => problem.code)).toEqual(['RX_UNSUPPORTED_VERSION', 'RX_MANIFEST_ID']);
+    expect((await readSession(dir, { caches: false })).problems.map((problem) => problem.code)).toEqual([
+      'RX_UNSUPPORTED_VERSION',
+      'RX_MANIFEST_ID',
+    ]);
     // A source Reasonix wrote, with its optional fields, and fields rxstore does not know, are kept.
-    const source = { path: '/elsewhere/log', size: 10, sha256: 'ab', version: 'reasonix.session.linear/v4', legacyHeadId: 'h', more: true };
+    const source = {
+      path: '/elsewhere/log',
+      size: 10,
+      sha256: 'ab',
+      version: 'reasonix.session.linear/v4',
+      legacyHeadId: 'h',
+      more: true,
+    };
     await writeFile(manifestPath, JSON.stringify({ ...manifest, source, kind: 'fork', unknownField: [1] }));
     const read = await readSession(dir, { caches: false });
     expect(read.problems).toEqual([]);
@@ -167,7 +208,8 @@ describe('metadata files that are not what Reasonix writes', () => {
     const indexPath = join(dir, 'events.offset-index.json');
     const identity = JSON.parse(await readFile(identityPath, 'utf8')) as Record<string, unknown>;
     const index = JSON.parse(await readFile(indexPath, 'utf8')) as Record<string, unknown>;
-    const notes = async () => (await readSession(dir)).problems.map((problem) => `${problem.severity} ${problem.message}`);
+    const notes = async () =>
+      (await readSession(dir)).problems.map((problem) => `${problem.severity} ${problem.message}`);
 
     await writeFile(identityPath, JSON.stringify({ ...identity, version: 2 }));
     await writeFile(indexPath, JSON.stringify({ ...index, entries: [{ firstSequence: 1 }] }));
@@ -201,7 +243,9 @@ describe('where payloadRefs resolve', () => {
     const whole = await drain(readSessionEvents(withRefs.dir));
     expect(whole.error).toBeUndefined();
     const payloads = whole.items.flatMap((item) => (item.type === 'batch' ? item.value.payloadBytes : []));
-    const refs = whole.items.flatMap((item) => (item.type === 'batch' ? item.value.batch.events.filter((event) => event.payloadRef) : []));
+    const refs = whole.items.flatMap((item) =>
+      item.type === 'batch' ? item.value.batch.events.filter((event) => event.payloadRef) : [],
+    );
     expect(refs).toHaveLength(withRefs.counts.payloadRefs);
 
     // An exported archive keeps its content inside the session directory, and its manifest says so.
@@ -239,7 +283,10 @@ describe('where payloadRefs resolve', () => {
     bytes[0]! ^= 0x01;
     await writeFile(object, bytes);
     const { items, error } = await drain(readSessionEvents(dir));
-    expect(error).toMatchObject({ code: 'RX_CORRUPT_CONTENT', data: { file: object, eventId: expect.any(String), sequence: expect.any(Number) } });
+    expect(error).toMatchObject({
+      code: 'RX_CORRUPT_CONTENT',
+      data: { file: object, eventId: expect.any(String), sequence: expect.any(Number) },
+    });
     expect((error as Error).message).toMatch(/^read v4 event \S+ payload: /);
     expect(items.every((item) => item.type === 'batch')).toBe(true);
     const damaged = await readSession(dir, { caches: false });
@@ -260,9 +307,17 @@ describe('payloads as read', () => {
     expect(error).toBeUndefined();
     const last = items.at(-1)!;
     if (last.type !== 'batch') throw new Error('expected a batch last');
-    expect(last.value.batch.events.map((event) => event.kind)).toEqual(['rxstore.test/opaque', 'rxstore.test/empty', 'rxstore.test/value']);
+    expect(last.value.batch.events.map((event) => event.kind)).toEqual([
+      'rxstore.test/opaque',
+      'rxstore.test/empty',
+      'rxstore.test/value',
+    ]);
     expect(last.value.payloads).toEqual([undefined, undefined, { answer: 42, text: '你好' }]);
-    expect(last.value.payloadBytes.map((bytes) => bytes?.toString('utf8'))).toEqual(['not json {', undefined, '{"answer":42,"text":"你好"}']);
+    expect(last.value.payloadBytes.map((bytes) => bytes?.toString('utf8'))).toEqual([
+      'not json {',
+      undefined,
+      '{"answer":42,"text":"你好"}',
+    ]);
     // Reasonix skips optional kinds it does not know: the session opens.
     expect((await readSession(dir, { caches: false })).status).toBe('ok');
   });
@@ -285,7 +340,10 @@ describe('the offset index of a log between 4 and 8 KiB', () => {
         .digest('hex');
     const indexPath = join(dir, 'events.offset-index.json');
     const write = (logIdentity: string) =>
-      writeFile(indexPath, `{"codec":"reasonix.session.offset-index/v1","logSize":${log.length},"logModTimeNs":${mtimeNs},"logIdentity":"${logIdentity}","lastSequence":1,"commitCount":1,"entries":null}`);
+      writeFile(
+        indexPath,
+        `{"codec":"reasonix.session.offset-index/v1","logSize":${log.length},"logModTimeNs":${mtimeNs},"logIdentity":"${logIdentity}","lastSequence":1,"commitCount":1,"entries":null}`,
+      );
     await write(identity(log.length - 4096));
     expect((await readSession(dir)).problems).toEqual([]);
     await write(identity(4096));
@@ -320,7 +378,11 @@ describe("Reasonix's writer locks", () => {
         (error: unknown) => error,
       );
       expect(refused).toBeInstanceOf(WriterOwnedError);
-      expect(refused).toMatchObject({ code: 'RX_WRITER_OWNED', message: `session writer is owned by another runtime: ${plain.id}`, data: { file: outer } });
+      expect(refused).toMatchObject({
+        code: 'RX_WRITER_OWNED',
+        message: `session writer is owned by another runtime: ${plain.id}`,
+        data: { file: outer },
+      });
     } finally {
       await first.release();
     }

@@ -16,20 +16,36 @@ const source = fixture('tool-calls');
 
 const breakages: [string, (dir: string) => Promise<void>][] = [
   ['manifest.json removed', (dir) => rm(join(dir, 'manifest.json'))],
-  ['manifest.json cut short', async (dir) => writeFile(join(dir, 'manifest.json'), (await readFile(join(dir, 'manifest.json'), 'utf8')).slice(0, 20))],
-  ['a manifest of another session', async (dir) => {
-    const path = join(dir, 'manifest.json');
-    await writeFile(path, JSON.stringify({ ...(JSON.parse(await readFile(path, 'utf8')) as object), sessionId: 'someone-else' }));
-  }],
+  [
+    'manifest.json cut short',
+    async (dir) =>
+      writeFile(join(dir, 'manifest.json'), (await readFile(join(dir, 'manifest.json'), 'utf8')).slice(0, 20)),
+  ],
+  [
+    'a manifest of another session',
+    async (dir) => {
+      const path = join(dir, 'manifest.json');
+      await writeFile(
+        path,
+        JSON.stringify({ ...(JSON.parse(await readFile(path, 'utf8')) as object), sessionId: 'someone-else' }),
+      );
+    },
+  ],
   ['events.frames removed', (dir) => rm(join(dir, 'events.frames'))],
-  ['events.frames a directory', async (dir) => {
-    await rm(join(dir, 'events.frames'));
-    await mkdir(join(dir, 'events.frames'));
-  }],
-  ['writer.lock a directory', async (dir) => {
-    await rm(join(dir, 'writer.lock'), { force: true });
-    await mkdir(join(dir, 'writer.lock'));
-  }],
+  [
+    'events.frames a directory',
+    async (dir) => {
+      await rm(join(dir, 'events.frames'));
+      await mkdir(join(dir, 'events.frames'));
+    },
+  ],
+  [
+    'writer.lock a directory',
+    async (dir) => {
+      await rm(join(dir, 'writer.lock'), { force: true });
+      await mkdir(join(dir, 'writer.lock'));
+    },
+  ],
 ];
 
 describe('reading since a cursor refuses what the whole read refuses', () => {

@@ -11,7 +11,24 @@ import { fixture, FIXTURE_NAMES } from '../../support/fixtures.js';
  * of the fixtures Reasonix wrote, and on each with one value, or one list element, replaced by
  * values that strain a reader.
  */
-const STRAINING = [null, true, false, 0, -1, 1.5, 2 ** 53 + 2, '', ' ', '\u0000', '\ud800', [], {}, [null], [{}], { role: null }];
+const STRAINING = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  2 ** 53 + 2,
+  '',
+  ' ',
+  '\u0000',
+  '\ud800',
+  [],
+  {},
+  [null],
+  [{}],
+  { role: null },
+];
 
 /** The payload with the value at each place (every key, every list element) replaced by each straining value. */
 function* variants(payload: unknown): Generator<unknown> {
@@ -56,7 +73,8 @@ describe('every payload Reasonix accepts is replayed, none skipped', () => {
         const verdict = decodePayload(event.kind, Buffer.from(JSON.stringify(payload)));
         if (verdict.state !== 'ok') continue;
         judged += 1;
-        if (!PayloadSchemas[event.kind].safeParse(verdict.value).success) skipped.push(`${event.kind} ${JSON.stringify(payload).slice(0, 200)}`);
+        if (!PayloadSchemas[event.kind].safeParse(verdict.value).success)
+          skipped.push(`${event.kind} ${JSON.stringify(payload).slice(0, 200)}`);
       }
     }
     expect(judged).toBeGreaterThan(0);

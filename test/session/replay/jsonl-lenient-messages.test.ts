@@ -20,7 +20,13 @@ describe('JSONL messages are read leniently, as Reasonix loads them', () => {
     const file = await transcript([
       { role: 'system', content: 'You are helpful.', bogus_key: 1 },
       { role: 'user', content: 'run ls' },
-      { role: 'assistant', content: 'Listing.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' }, extra: true }] },
+      {
+        role: 'assistant',
+        content: 'Listing.',
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' }, extra: true },
+        ],
+      },
       {
         role: 'tool',
         tool_call_id: 'c1',
@@ -39,7 +45,11 @@ describe('JSONL messages are read leniently, as Reasonix loads them', () => {
     expect(messages.map(({ id: _id, ...rest }) => rest)).toEqual([
       { role: 'system', content: 'You are helpful.' },
       { role: 'user', content: 'run ls' },
-      { role: 'assistant', content: 'Listing.', tool_calls: [{ id: 'c1', name: 'bash', arguments: '{"command":"ls"}' }] },
+      {
+        role: 'assistant',
+        content: 'Listing.',
+        tool_calls: [{ id: 'c1', name: 'bash', arguments: '{"command":"ls"}' }],
+      },
       {
         role: 'tool',
         tool_call_id: 'c1',
@@ -58,16 +68,32 @@ describe('JSONL messages are read leniently, as Reasonix loads them', () => {
 
   it('a value of the wrong type stops the transcript at its line, nested ones included', async () => {
     const cases: [unknown, string][] = [
-      [{ role: 'user', content: 'bad', createdAt: 'yesterday' }, 'createdAt: Invalid input: expected number, received string'],
-      [{ role: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 7 }] }, 'tool_calls.0.name: Invalid input: expected string, received number'],
-      [{ role: 'tool', content: '', tool_execution: { exitCode: 'zero' } }, 'tool_execution.exitCode: Invalid input: expected number, received string'],
+      [
+        { role: 'user', content: 'bad', createdAt: 'yesterday' },
+        'createdAt: Invalid input: expected number, received string',
+      ],
+      [
+        { role: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 7 }] },
+        'tool_calls.0.name: Invalid input: expected string, received number',
+      ],
+      [
+        { role: 'tool', content: '', tool_execution: { exitCode: 'zero' } },
+        'tool_execution.exitCode: Invalid input: expected number, received string',
+      ],
     ];
     for (const [line, cause] of cases) {
-      const file = await transcript([{ role: 'system', content: 'You are helpful.' }, { role: 'user', content: 'hi' }, line]);
+      const file = await transcript([
+        { role: 'system', content: 'You are helpful.' },
+        { role: 'user', content: 'hi' },
+        line,
+      ]);
       const read = await (await openSession(file)).read();
       expect(read.status).toBe('damaged');
       expect(read.refusal).toMatchObject({ code: 'RX_JSONL_LINE', data: { file, line: 3 } });
-      expect(read.refusal!.message.startsWith(`line 3: not a message: ${cause}; the line reads: `), read.refusal!.message).toBe(true);
+      expect(
+        read.refusal!.message.startsWith(`line 3: not a message: ${cause}; the line reads: `),
+        read.refusal!.message,
+      ).toBe(true);
       expect(read.projection.transcript).toHaveLength(2);
     }
   });

@@ -8,7 +8,11 @@ import { ModelList } from '../../../src/session/replay/model-list.js';
 import { toolResult as result } from '../../support/sessions/messages.js';
 
 const list = (keep = true) => new ModelList(new StringTable(), new StringTable(), keep);
-const said = (id: string | undefined, content = 'hi'): Message => ({ role: 'user', ...(id === undefined ? {} : { id }), content });
+const said = (id: string | undefined, content = 'hi'): Message => ({
+  role: 'user',
+  ...(id === undefined ? {} : { id }),
+  content,
+});
 const answered = (model: ModelList, calls: string[]) => calls.filter((call) => model.hasResultFor(call));
 
 describe('answeredCall', () => {
@@ -44,7 +48,11 @@ describe('ModelList', () => {
     expect(answered(model, ['c1'])).toEqual(['c1']);
     model.upsert(result('m2', 'c2'));
     expect(answered(model, ['c1', 'c2'])).toEqual(['c2']);
-    expect(model.messages.map((message) => [message.id, message.tool_call_id])).toEqual([['m1', undefined], ['m2', 'c2'], ['m3', undefined]]);
+    expect(model.messages.map((message) => [message.id, message.tool_call_id])).toEqual([
+      ['m1', undefined],
+      ['m2', 'c2'],
+      ['m3', undefined],
+    ]);
     // No message has its id: it comes last.
     model.upsert(result('m9', 'c3'));
     expect(model.messages.map((message) => message.id)).toEqual(['m1', 'm2', 'm3', 'm9']);

@@ -8,7 +8,12 @@ import { accepted, rules, TAKEN_ID, UNSUPPORTED } from '../../support/sessions/p
  * and the writer refuse by): the same pairs the real binary judged in reasonix-decode-rules, and
  * the words each refusal gives a reader after `invalid <kind> payload at <seq>: `.
  */
-const bytesOf = (event: EventToWrite): Buffer | undefined => event.payloadJson ? Buffer.from(event.payloadJson) : (event.payload === undefined ? undefined : Buffer.from(JSON.stringify(event.payload)));
+const bytesOf = (event: EventToWrite): Buffer | undefined =>
+  event.payloadJson
+    ? Buffer.from(event.payloadJson)
+    : event.payload === undefined
+      ? undefined
+      : Buffer.from(JSON.stringify(event.payload));
 const verdict = (kind: string, payload: unknown) => decodePayload(kind, Buffer.from(JSON.stringify(payload)));
 const reasonOf = (kind: string, payload: unknown) => {
   const judged = verdict(kind, payload);
@@ -16,7 +21,9 @@ const reasonOf = (kind: string, payload: unknown) => {
 };
 
 /** Rules about the log around the event (a taken id) or the kind alone, not the payload's bytes. */
-const payloadRules = rules.filter((rule) => !JSON.stringify(rule.refused.payload ?? '').includes(TAKEN_ID) && rule.line !== UNSUPPORTED);
+const payloadRules = rules.filter(
+  (rule) => !JSON.stringify(rule.refused.payload ?? '').includes(TAKEN_ID) && rule.line !== UNSUPPORTED,
+);
 
 describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
   it.each(payloadRules)('$rule: refused, the nearest valid payload read', (rule) => {
@@ -26,9 +33,16 @@ describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
     expect(refused).toMatchObject({ damaged: rule.refused.kind !== 'submission/accepted' });
     // Where Reasonix names an unknown field, rxstore names the same one.
     const unknown = /^json: unknown field ("[^"]+")$/.exec(rule.cause ?? '');
-    if (unknown && refused.state === 'refused') expect(refused.reason).toMatch(new RegExp(`^unknown field ${unknown[1]}`));
+    if (unknown && refused.state === 'refused')
+      expect(refused.reason).toMatch(new RegExp(`^unknown field ${unknown[1]}`));
     const valid = decodePayload(rule.valid.kind, bytesOf(rule.valid));
-    expect(valid.state).toBe(rule.valid.kind === 'future/receipt' || rule.valid.kind === 'diagnostic' ? (rule.valid.kind === 'diagnostic' ? 'ok' : 'unread') : 'ok');
+    expect(valid.state).toBe(
+      rule.valid.kind === 'future/receipt' || rule.valid.kind === 'diagnostic'
+        ? rule.valid.kind === 'diagnostic'
+          ? 'ok'
+          : 'unread'
+        : 'ok',
+    );
   });
 
   it.each(accepted)('opened by Reasonix, not refused: $rule', ({ event }) => {
@@ -36,7 +50,15 @@ describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
   });
 
   it('kinds Reasonix never reads, or does not know, are not read at all', () => {
-    for (const kind of ['turn/start', 'future/thing', 'session/permission-preset', ' session/title', 'Session/Title', 'toString', 'constructor']) {
+    for (const kind of [
+      'turn/start',
+      'future/thing',
+      'session/permission-preset',
+      ' session/title',
+      'Session/Title',
+      'toString',
+      'constructor',
+    ]) {
       expect(decodePayload(kind, Buffer.from('{not json')), kind).toEqual({ state: 'unread' });
     }
   });
@@ -74,28 +96,64 @@ describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
       ['tool/result', { id: 't' }, 'id or name is empty'],
       ['todo/write', { todos: null }, 'todos must be an array'],
       ['todo/write', { todos: [{ content: ' ', status: 'pending' }] }, 'todos[0].content is invalid'],
-      ['todo/write', { todos: [{ content: 'a', status: 'pending' }, { content: 'b ', status: 'pending' }] }, 'todos[1].content is invalid'],
+      [
+        'todo/write',
+        {
+          todos: [
+            { content: 'a', status: 'pending' },
+            { content: 'b ', status: 'pending' },
+          ],
+        },
+        'todos[1].content is invalid',
+      ],
       ['todo/write', { todos: [null] }, 'todos[0].content is invalid'],
       ['todo/write', { todos: [{ content: 'a' }] }, 'todos[0].status is invalid'],
-      ['todo/write', { todos: [{ content: 'a', status: 'pending' }, { content: 'b', status: 'done' }] }, 'todos[1].status is invalid'],
+      [
+        'todo/write',
+        {
+          todos: [
+            { content: 'a', status: 'pending' },
+            { content: 'b', status: 'done' },
+          ],
+        },
+        'todos[1].status is invalid',
+      ],
       ['interaction/created', { state: 'pending' }, 'id is empty or state is not pending'],
       ['interaction/created', { id: 'i', state: 'cancelled' }, 'id is empty or state is not pending'],
-      ['interaction/resolved', { state: 'answered' }, 'id is empty or state is not answered, rejected, cancelled or unavailable'],
+      [
+        'interaction/resolved',
+        { state: 'answered' },
+        'id is empty or state is not answered, rejected, cancelled or unavailable',
+      ],
       ['interaction/resolved', { id: 'i' }, 'id is empty or state is not answered, rejected, cancelled or unavailable'],
       ['session/title', { title: 1 }, 'title: Invalid input: expected string, received number'],
       ['session/title', [], 'Invalid input: expected object, received array'],
       ['tool/start', { id: 't', name: 'bash', args: '{}', extra: 1 }, 'unknown field "args"'],
       ['legacy/import', { source: { path: 'x', bogus: 1 }, messages: [] }, 'unknown field "bogus" in source'],
-      ['message/complete', { message: { id: 'm', tool_calls: [{ name: 'bash', bogus: 1 }] } }, 'unknown field "bogus" in message.tool_calls.0'],
+      [
+        'message/complete',
+        { message: { id: 'm', tool_calls: [{ name: 'bash', bogus: 1 }] } },
+        'unknown field "bogus" in message.tool_calls.0',
+      ],
       // The v4 reader knows only the flat tool-call form: OpenAI's nested one is refused.
-      ['message/complete', { message: { id: 'm', tool_calls: [{ id: 'c', type: 'function', function: { name: 'bash', arguments: '{}' } }] } }, 'unknown field "type" in message.tool_calls.0'],
+      [
+        'message/complete',
+        {
+          message: {
+            id: 'm',
+            tool_calls: [{ id: 'c', type: 'function', function: { name: 'bash', arguments: '{}' } }],
+          },
+        },
+        'unknown field "type" in message.tool_calls.0',
+      ],
       // Go names the first problem in the document: here the unknown field, before the wrong type.
       ['session/title', { bogus: 2, title: 1 }, 'unknown field "bogus"'],
       ['plan/state', [], 'not a JSON object'],
       ['plan/state', null, 'not a JSON object'],
       ['goal/state', 'x', 'not a JSON object'],
     ];
-    for (const [kind, payload, reason] of words) expect(reasonOf(kind, payload), `${kind} ${JSON.stringify(payload)}`).toBe(reason);
+    for (const [kind, payload, reason] of words)
+      expect(reasonOf(kind, payload), `${kind} ${JSON.stringify(payload)}`).toBe(reason);
   });
 
   it('what each check lets through is read, with the keys as Reasonix names its fields', () => {
@@ -103,36 +161,109 @@ describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
       ['message/retract', { messageIds: ['a', 'b'] }],
       ['session/config', { modelRef: 'mock/mock-model', modelIdentity: 'mock' }],
       ...['completed', 'failed', 'interrupted'].map((status): [string, unknown] => ['turn/end', { status }]),
-      ...['begin', 'discard', 'commit'].map((action): [string, unknown] => ['assistant/attempt', { id: 'a', messageId: 'm', action, attempt: 1, max: 3, reason: 'r' }]),
+      ...['begin', 'discard', 'commit'].map((action): [string, unknown] => [
+        'assistant/attempt',
+        { id: 'a', messageId: 'm', action, attempt: 1, max: 3, reason: 'r' },
+      ]),
       ['step/start', { id: 's', status: 'running' }],
       ['step/end', { id: 's', status: 'done' }],
-      ['todo/write', { todos: [{ content: 'a', status: 'pending' }, { content: 'b', status: 'in_progress' }, { content: 'c', status: 'completed' }] }],
+      [
+        'todo/write',
+        {
+          todos: [
+            { content: 'a', status: 'pending' },
+            { content: 'b', status: 'in_progress' },
+            { content: 'c', status: 'completed' },
+          ],
+        },
+      ],
       ['todo/write', { todos: [] }],
       ['interaction/created', { id: 'i' }],
-      ['interaction/created', { id: 'i', toolCallId: 't', kind: 'k', state: 'pending', sessionId: 's', headId: 'h', turnId: 't', runtimeEpoch: 'e' }],
-      ...['answered', 'rejected', 'cancelled', 'unavailable'].map((state): [string, unknown] => ['interaction/resolved', { id: 'i', state }]),
+      [
+        'interaction/created',
+        {
+          id: 'i',
+          toolCallId: 't',
+          kind: 'k',
+          state: 'pending',
+          sessionId: 's',
+          headId: 'h',
+          turnId: 't',
+          runtimeEpoch: 'e',
+        },
+      ],
+      ...['answered', 'rejected', 'cancelled', 'unavailable'].map((state): [string, unknown] => [
+        'interaction/resolved',
+        { id: 'i', state },
+      ]),
       ['plan/state', { steps: [] }],
       ['goal/state', {}],
       ['compaction', { messages: [{ role: 'user', id: 'u', content: 'x' }], trigger: 'auto', sourceSequences: [3, 4] }],
       ['model/context-replace', { messages: [], reason: 'r', sourceSequences: [0] }],
-      ['legacy/import', { source: { path: 'p', size: 1, sha256: 's', version: 'v', legacyHeadId: 'h', createdAt: 'c', updatedAt: 'u' }, messages: [], goal: { x: 1 }, modelRef: 'm', modelIdentity: 'i' }],
+      [
+        'legacy/import',
+        {
+          source: { path: 'p', size: 1, sha256: 's', version: 'v', legacyHeadId: 'h', createdAt: 'c', updatedAt: 'u' },
+          messages: [],
+          goal: { x: 1 },
+          modelRef: 'm',
+          modelIdentity: 'i',
+        },
+      ],
       ['tool/start', { id: 't', name: 'bash' }],
     ];
-    for (const [kind, payload] of read) expect(verdict(kind, payload), `${kind} ${JSON.stringify(payload)}`).toEqual({ state: 'ok', value: payload });
+    for (const [kind, payload] of read)
+      expect(verdict(kind, payload), `${kind} ${JSON.stringify(payload)}`).toEqual({ state: 'ok', value: payload });
     // Its field list is not known here: any object passes, its fields left out.
     expect(verdict('runtime/recovery', { anything: { at: 'all' } })).toEqual({ state: 'ok', value: {} });
-    expect(decodePayload('message/complete', Buffer.from('{"MESSAGE":{"Id":"m","Role":"user"}}'))).toEqual({ state: 'ok', value: { message: { id: 'm', role: 'user' } } });
+    expect(decodePayload('message/complete', Buffer.from('{"MESSAGE":{"Id":"m","Role":"user"}}'))).toEqual({
+      state: 'ok',
+      value: { message: { id: 'm', role: 'user' } },
+    });
   });
 
   it('a tool call or result may carry every field Reasonix knows for it', () => {
     const call = {
-      id: 't', name: 'bash', args: '{}', runState: 'done', diagnostic: { a: 1 }, resolvedName: 'bash', capabilityId: 'c', readOnly: true, truncated: false,
-      durationMs: 5, startedAt: 1, endedAt: 6, partial: false, argChars: 2, refreshed: false, parentId: 'p', attemptId: 'a', subagentRef: 's',
-      subagentStatus: 'ok', subagentErrorCode: '', subagentRetryable: false, diff: '', added: 1, removed: 0, profile: { p: 1 }, execution: {},
-      presentedFiles: [{ path: 'a' }], workspaceMutation: true, workspacePaths: ['a'], workspaceAllPaths: false,
+      id: 't',
+      name: 'bash',
+      args: '{}',
+      runState: 'done',
+      diagnostic: { a: 1 },
+      resolvedName: 'bash',
+      capabilityId: 'c',
+      readOnly: true,
+      truncated: false,
+      durationMs: 5,
+      startedAt: 1,
+      endedAt: 6,
+      partial: false,
+      argChars: 2,
+      refreshed: false,
+      parentId: 'p',
+      attemptId: 'a',
+      subagentRef: 's',
+      subagentStatus: 'ok',
+      subagentErrorCode: '',
+      subagentRetryable: false,
+      diff: '',
+      added: 1,
+      removed: 0,
+      profile: { p: 1 },
+      execution: {},
+      presentedFiles: [{ path: 'a' }],
+      workspaceMutation: true,
+      workspacePaths: ['a'],
+      workspaceAllPaths: false,
     };
     expect(verdict('tool/call', call)).toEqual({ state: 'ok', value: call });
-    const result = { ...call, error: '', output: 'x', state: 'done', todos: [{ content: 'a', status: 'pending' }], todoWritten: true };
+    const result = {
+      ...call,
+      error: '',
+      output: 'x',
+      state: 'done',
+      todos: [{ content: 'a', status: 'pending' }],
+      todoWritten: true,
+    };
     expect(verdict('tool/result', result)).toEqual({ state: 'ok', value: result });
     expect(reasonOf('tool/call', { ...call, todos: [] })).toBe('unknown field "todos"');
     expect(reasonOf('tool/call', { ...call, durationMs: 1.5 })).toMatch(/^durationMs: /);
@@ -143,32 +274,72 @@ describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
       expect(decodePayload(kind, undefined), kind).toMatchObject({ state: 'refused', damaged: true });
       expect(decodePayload(kind, Buffer.alloc(0)), kind).toMatchObject({ state: 'refused', damaged: true });
     }
-    expect(decodePayload('session/title', Buffer.alloc(0))).toEqual({ state: 'refused', reason: 'unexpected EOF', damaged: true });
+    expect(decodePayload('session/title', Buffer.alloc(0))).toEqual({
+      state: 'refused',
+      reason: 'unexpected EOF',
+      damaged: true,
+    });
     expect(decodePayload('diagnostic', undefined)).toEqual({ state: 'ok', value: undefined });
     expect(decodePayload('diagnostic', Buffer.alloc(0))).toEqual({ state: 'ok', value: undefined });
     expect(decodePayload('diagnostic', Buffer.from('[1,"a"]'))).toEqual({ state: 'ok', value: [1, 'a'] });
-    expect(decodePayload('diagnostic', Buffer.from('{x'))).toMatchObject({ state: 'refused', damaged: true, reason: expect.stringMatching(/JSON/) });
-    expect(decodePayload('session/title', Buffer.from('{"title":'))).toMatchObject({ state: 'refused', damaged: true, reason: expect.stringMatching(/JSON/) });
+    expect(decodePayload('diagnostic', Buffer.from('{x'))).toMatchObject({
+      state: 'refused',
+      damaged: true,
+      reason: expect.stringMatching(/JSON/),
+    });
+    expect(decodePayload('session/title', Buffer.from('{"title":'))).toMatchObject({
+      state: 'refused',
+      damaged: true,
+      reason: expect.stringMatching(/JSON/),
+    });
   });
 
   it('an already parsed payload is judged as its bytes would be', () => {
     expect(decodePayload('plan/state', undefined, { steps: 1 })).toEqual({ state: 'ok', value: { steps: 1 } });
-    expect(decodePayload('plan/state', Buffer.from('{}'), [])).toMatchObject({ state: 'refused', reason: 'not a JSON object' });
-    expect(decodePayload('diagnostic', Buffer.from('{x'), { parsed: true })).toEqual({ state: 'ok', value: { parsed: true } });
-    expect(decodePayload('session/title', Buffer.from('{"title":1}'), { title: 'parsed' })).toEqual({ state: 'ok', value: { title: 'parsed' } });
-    expect(decodePayload('turn/end', undefined, { status: 'failed' })).toEqual({ state: 'ok', value: { status: 'failed' } });
+    expect(decodePayload('plan/state', Buffer.from('{}'), [])).toMatchObject({
+      state: 'refused',
+      reason: 'not a JSON object',
+    });
+    expect(decodePayload('diagnostic', Buffer.from('{x'), { parsed: true })).toEqual({
+      state: 'ok',
+      value: { parsed: true },
+    });
+    expect(decodePayload('session/title', Buffer.from('{"title":1}'), { title: 'parsed' })).toEqual({
+      state: 'ok',
+      value: { title: 'parsed' },
+    });
+    expect(decodePayload('turn/end', undefined, { status: 'failed' })).toEqual({
+      state: 'ok',
+      value: { status: 'failed' },
+    });
   });
 
   it('a submission receipt that is not one stops a resume without damaging the session', () => {
-    const receipt = { fingerprintVersion: 1, acceptedAttachmentDigests: ['d'], sessionId: 's', submissionId: 'u', fingerprint: 'f', turnId: 't', messageId: 'm' };
+    const receipt = {
+      fingerprintVersion: 1,
+      acceptedAttachmentDigests: ['d'],
+      sessionId: 's',
+      submissionId: 'u',
+      fingerprint: 'f',
+      turnId: 't',
+      messageId: 'm',
+    };
     expect(verdict('submission/accepted', receipt)).toEqual({ state: 'ok', value: receipt });
-    expect(verdict('submission/accepted', { ...receipt, bogus: 1 })).toEqual({ state: 'refused', reason: 'invalid submission receipt: unknown field "bogus"', damaged: false });
+    expect(verdict('submission/accepted', { ...receipt, bogus: 1 })).toEqual({
+      state: 'refused',
+      reason: 'invalid submission receipt: unknown field "bogus"',
+      damaged: false,
+    });
     expect(verdict('submission/accepted', { fingerprintVersion: 'one' })).toEqual({
       state: 'refused',
       reason: 'invalid submission receipt: fingerprintVersion: Invalid input: expected number, received string',
       damaged: false,
     });
-    expect(decodePayload('submission/accepted', Buffer.alloc(0))).toEqual({ state: 'refused', reason: 'unexpected EOF', damaged: false });
+    expect(decodePayload('submission/accepted', Buffer.alloc(0))).toEqual({
+      state: 'refused',
+      reason: 'unexpected EOF',
+      damaged: false,
+    });
   });
 });
 
@@ -190,6 +361,8 @@ describe('PayloadSchemas read the content of the kinds replayed into the transcr
     ];
     for (const [kind, payload] of wrong) expect(PayloadSchemas[kind].safeParse(payload).success, kind).toBe(false);
     expect(PayloadSchemas['session/title'].parse({})).toEqual({ title: '' });
-    expect(PayloadSchemas['history/replace'].parse({ messages: [message], reason: 'r', sourceSequences: null, extra: 1 })).toEqual({ messages: [message], reason: 'r', sourceSequences: null, extra: 1 });
+    expect(
+      PayloadSchemas['history/replace'].parse({ messages: [message], reason: 'r', sourceSequences: null, extra: 1 }),
+    ).toEqual({ messages: [message], reason: 'r', sourceSequences: null, extra: 1 });
   });
 });

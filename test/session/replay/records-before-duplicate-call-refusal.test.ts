@@ -15,7 +15,10 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('records before a duplicate too
     const appended = await resumeWithReasonix(source.dir, {
       workspace: source.workspace,
       prompt: 'List again',
-      mock: [{ toolCalls: [{ id: 'call_ls', name: 'bash', arguments: { command: 'echo again' } }] }, { text: 'Listed again.' }],
+      mock: [
+        { toolCalls: [{ id: 'call_ls', name: 'bash', arguments: { command: 'echo again' } }] },
+        { text: 'Listed again.' },
+      ],
     });
     try {
       expect(appended.code, appended.stderr).toBe(0);
@@ -28,7 +31,9 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('records before a duplicate too
       const again = records.find((record) => record.type === 'command' && record.command === 'echo again');
       // The first call keeps its own output; the repeated one has none to be given (its result is past the refusal) or its own.
       expect(first).toMatchObject({ type: 'command', exitCode: 0, output: expect.stringContaining('listing') });
-      expect(again === undefined || (again.type === 'command' && again.output !== (first as { output: string }).output)).toBe(true);
+      expect(
+        again === undefined || (again.type === 'command' && again.output !== (first as { output: string }).output),
+      ).toBe(true);
     } finally {
       await rm(appended.home, { recursive: true, force: true });
     }

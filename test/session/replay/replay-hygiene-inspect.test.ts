@@ -15,11 +15,15 @@ import { complete, toolResult } from '../../support/sessions/messages.js';
 
 const event = (kind: string, payload: unknown): EventToWrite => ({ kind, payload });
 const system = { role: 'system', id: 'm-system', content: 'You are a careful coding agent.' };
-const calls = (id: string, ...toolCalls: Record<string, unknown>[]) => complete({ role: 'assistant', id, content: '', tool_calls: toolCalls });
-const result = (id: string, callId: string, content = 'done') => complete(toolResult(id, callId, { name: 'bash', content }));
+const calls = (id: string, ...toolCalls: Record<string, unknown>[]) =>
+  complete({ role: 'assistant', id, content: '', tool_calls: toolCalls });
+const result = (id: string, callId: string, content = 'done') =>
+  complete(toolResult(id, callId, { name: 'bash', content }));
 
 async function sessionOf(batches: BatchToWrite[]): Promise<string> {
-  return (await createSession({ storeDir: join(await tempDir('rxstore-hygiene-'), 'sessions-v4'), batches, validate: false })).dir;
+  return (
+    await createSession({ storeDir: join(await tempDir('rxstore-hygiene-'), 'sessions-v4'), batches, validate: false })
+  ).dir;
 }
 
 describe('hygiene findings', () => {
@@ -32,7 +36,12 @@ describe('hygiene findings', () => {
         events: [
           event('turn/start', {}),
           complete({ role: 'user', id: 'm-u', content: 'go' }),
-          calls('m-c1', { id: 'call_blank', name: '  ', arguments: '{}' }, { id: 'call_dangling', name: 'bash', arguments: '{"command":"ls"}' }, { id: 'call_cut', name: 'bash', arguments: '{"command":"l' }),
+          calls(
+            'm-c1',
+            { id: 'call_blank', name: '  ', arguments: '{}' },
+            { id: 'call_dangling', name: 'bash', arguments: '{"command":"ls"}' },
+            { id: 'call_cut', name: 'bash', arguments: '{"command":"l' },
+          ),
           calls('m-c2', { name: '', arguments: '' }, { id: 'call_fine', name: 'read_file', arguments: '{"path":"a"}' }),
           result('m-r1', 'call_blank'),
           result('m-r2', 'call_cut'),
@@ -44,19 +53,62 @@ describe('hygiene findings', () => {
     const read = await readSession(dir);
     const hygiene = checkHygiene(read.projection);
     expect(hygiene.findings).toEqual([
-      { code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: 'tool call call_blank has an empty name', messageId: 'm-c1' },
-      { code: 'RX_DANGLING_TOOL_CALL', severity: 'warning', message: 'tool call call_dangling (bash) has no tool result', messageId: 'm-c1' },
-      { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call call_cut (bash) has arguments that are not a complete JSON object', messageId: 'm-c1' },
-      { code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: 'tool call (no id) has an empty name', messageId: 'm-c2' },
-      { code: 'RX_DANGLING_TOOL_CALL', severity: 'warning', message: 'tool call (no id) () has no tool result', messageId: 'm-c2' },
-      { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call (no id) () has empty arguments, not a JSON object', messageId: 'm-c2' },
-      { code: 'RX_PRUNED_TOOL_RESULT', severity: 'note', message: 'tool result call_fine was pruned by an older Reasonix', messageId: 'm-r3' },
+      {
+        code: 'RX_EMPTY_TOOL_NAME',
+        severity: 'warning',
+        message: 'tool call call_blank has an empty name',
+        messageId: 'm-c1',
+      },
+      {
+        code: 'RX_DANGLING_TOOL_CALL',
+        severity: 'warning',
+        message: 'tool call call_dangling (bash) has no tool result',
+        messageId: 'm-c1',
+      },
+      {
+        code: 'RX_TRUNCATED_ARGUMENTS',
+        severity: 'warning',
+        message: 'tool call call_cut (bash) has arguments that are not a complete JSON object',
+        messageId: 'm-c1',
+      },
+      {
+        code: 'RX_EMPTY_TOOL_NAME',
+        severity: 'warning',
+        message: 'tool call (no id) has an empty name',
+        messageId: 'm-c2',
+      },
+      {
+        code: 'RX_DANGLING_TOOL_CALL',
+        severity: 'warning',
+        message: 'tool call (no id) () has no tool result',
+        messageId: 'm-c2',
+      },
+      {
+        code: 'RX_TRUNCATED_ARGUMENTS',
+        severity: 'warning',
+        message: 'tool call (no id) () has empty arguments, not a JSON object',
+        messageId: 'm-c2',
+      },
+      {
+        code: 'RX_PRUNED_TOOL_RESULT',
+        severity: 'note',
+        message: 'tool result call_fine was pruned by an older Reasonix',
+        messageId: 'm-r3',
+      },
     ]);
     expect(hygiene.hasContent).toBe(true);
     expect(hygiene.interruptedTurns).toEqual([]);
     expect(hygiene.compactions).toEqual([]);
     // Strict makes each warning an error; a note stays a note.
-    expect(checkHygiene(read.projection, { strict: true }).findings.map((finding) => finding.severity)).toEqual(['error', 'error', 'error', 'error', 'error', 'error', 'note']);
+    expect(checkHygiene(read.projection, { strict: true }).findings.map((finding) => finding.severity)).toEqual([
+      'error',
+      'error',
+      'error',
+      'error',
+      'error',
+      'error',
+      'note',
+    ]);
   });
 
   it('take only a JSON object for complete arguments, an absent name as empty and absent arguments as empty (refused too), and a typed marker for no pruning', async () => {
@@ -65,30 +117,86 @@ describe('hygiene findings', () => {
         operationId: 'o1',
         events: [
           complete(system),
-          calls('m-c', { id: 'c_five', name: 'bash', arguments: '5' }, { id: 'c_null', name: 'bash', arguments: 'null' }, { id: 'c_list', name: 'bash', arguments: '[1]' }, { id: 'c_none', name: 'bash' }, { id: 'c_nameless', arguments: '{}' }),
+          calls(
+            'm-c',
+            { id: 'c_five', name: 'bash', arguments: '5' },
+            { id: 'c_null', name: 'bash', arguments: 'null' },
+            { id: 'c_list', name: 'bash', arguments: '[1]' },
+            { id: 'c_none', name: 'bash' },
+            { id: 'c_nameless', arguments: '{}' },
+          ),
           ...['c_five', 'c_null', 'c_list', 'c_none', 'c_nameless'].map((callId) => result(`m-${callId}`, callId)),
           complete({ role: 'user', id: 'm-u', content: `${LEGACY_PRUNE_MARKER}typed by a person]` }),
         ],
       },
     ]);
     expect(checkHygiene((await readSession(dir)).projection).findings).toStrictEqual([
-      { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_five (bash) has arguments that are not a complete JSON object', messageId: 'm-c' },
-      { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_null (bash) has arguments that are not a complete JSON object', messageId: 'm-c' },
-      { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_list (bash) has arguments that are not a complete JSON object', messageId: 'm-c' },
+      {
+        code: 'RX_TRUNCATED_ARGUMENTS',
+        severity: 'warning',
+        message: 'tool call c_five (bash) has arguments that are not a complete JSON object',
+        messageId: 'm-c',
+      },
+      {
+        code: 'RX_TRUNCATED_ARGUMENTS',
+        severity: 'warning',
+        message: 'tool call c_null (bash) has arguments that are not a complete JSON object',
+        messageId: 'm-c',
+      },
+      {
+        code: 'RX_TRUNCATED_ARGUMENTS',
+        severity: 'warning',
+        message: 'tool call c_list (bash) has arguments that are not a complete JSON object',
+        messageId: 'm-c',
+      },
       // Reasonix's transcript gate refuses empty arguments too (test/reasonix/reads/go-zero-values-match-reasonix).
-      { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_none (bash) has empty arguments, not a JSON object', messageId: 'm-c' },
-      { code: 'RX_EMPTY_TOOL_NAME', severity: 'warning', message: 'tool call c_nameless has an empty name', messageId: 'm-c' },
+      {
+        code: 'RX_TRUNCATED_ARGUMENTS',
+        severity: 'warning',
+        message: 'tool call c_none (bash) has empty arguments, not a JSON object',
+        messageId: 'm-c',
+      },
+      {
+        code: 'RX_EMPTY_TOOL_NAME',
+        severity: 'warning',
+        message: 'tool call c_nameless has an empty name',
+        messageId: 'm-c',
+      },
     ]);
     // A message without an id (a replaced history may hold one) gives findings without one; inspect of an
     // undamaged session reports a turn that never ended and the call left without a result in it.
     const unnamed = await sessionOf([
-      { operationId: 'o1', events: [event('history/replace', { messages: [system, { role: 'assistant', content: '', tool_calls: [{ id: 'c_cut', name: 'bash', arguments: '{' }] }] }), complete({ role: 'tool', id: 'm-r', tool_call_id: 'c_cut', content: 'x' })] },
-      { operationId: 'o2', turnId: 'turn_open', events: [event('turn/start', {}), calls('m-c2', { id: 'c_open', name: 'bash', arguments: '{}' })] },
+      {
+        operationId: 'o1',
+        events: [
+          event('history/replace', {
+            messages: [
+              system,
+              { role: 'assistant', content: '', tool_calls: [{ id: 'c_cut', name: 'bash', arguments: '{' }] },
+            ],
+          }),
+          complete({ role: 'tool', id: 'm-r', tool_call_id: 'c_cut', content: 'x' }),
+        ],
+      },
+      {
+        operationId: 'o2',
+        turnId: 'turn_open',
+        events: [event('turn/start', {}), calls('m-c2', { id: 'c_open', name: 'bash', arguments: '{}' })],
+      },
     ]);
     expect(inspectReport(await readSession(unnamed), 'sessions-v4').hygiene).toStrictEqual({
       findings: [
-        { code: 'RX_TRUNCATED_ARGUMENTS', severity: 'warning', message: 'tool call c_cut (bash) has arguments that are not a complete JSON object' },
-        { code: 'RX_DANGLING_TOOL_CALL', severity: 'warning', message: 'tool call c_open (bash) has no tool result', messageId: 'm-c2' },
+        {
+          code: 'RX_TRUNCATED_ARGUMENTS',
+          severity: 'warning',
+          message: 'tool call c_cut (bash) has arguments that are not a complete JSON object',
+        },
+        {
+          code: 'RX_DANGLING_TOOL_CALL',
+          severity: 'warning',
+          message: 'tool call c_open (bash) has no tool result',
+          messageId: 'm-c2',
+        },
         { code: 'RX_INTERRUPTED_TURN', severity: 'warning', message: 'turn turn_open never ended' },
       ],
       hasContent: true,
@@ -104,36 +212,90 @@ describe('hygiene findings', () => {
         operationId: 'o1',
         events: [
           complete(system),
-          calls('m-c', twice, twice, { id: 'c_other', name: 'bash', arguments: '{}' }, twice, { id: '', name: 'bash', arguments: '{}' }, { id: '', name: 'bash', arguments: '{}' }),
+          calls(
+            'm-c',
+            twice,
+            twice,
+            { id: 'c_other', name: 'bash', arguments: '{}' },
+            twice,
+            { id: '', name: 'bash', arguments: '{}' },
+            { id: '', name: 'bash', arguments: '{}' },
+          ),
           calls('m-d', twice),
           result('m-r', 'c_twice'),
           result('m-r2', 'c_other'),
         ],
       },
     ]);
-    const findings = checkHygiene((await readSession(dir)).projection).findings.filter((finding) => finding.code === 'RX_DUPLICATE_CALL_ID');
+    const findings = checkHygiene((await readSession(dir)).projection).findings.filter(
+      (finding) => finding.code === 'RX_DUPLICATE_CALL_ID',
+    );
     expect(findings).toStrictEqual([
-      { code: 'RX_DUPLICATE_CALL_ID', severity: 'warning', message: 'tool call c_twice (bash) comes twice in one message', messageId: 'm-c' },
-      { code: 'RX_DUPLICATE_CALL_ID', severity: 'warning', message: 'tool call c_twice (bash) comes twice in one message', messageId: 'm-c' },
+      {
+        code: 'RX_DUPLICATE_CALL_ID',
+        severity: 'warning',
+        message: 'tool call c_twice (bash) comes twice in one message',
+        messageId: 'm-c',
+      },
+      {
+        code: 'RX_DUPLICATE_CALL_ID',
+        severity: 'warning',
+        message: 'tool call c_twice (bash) comes twice in one message',
+        messageId: 'm-c',
+      },
     ]);
   });
 
   it('say a transcript without a leading system message, count content past the system prompt, and turn compactions into notes', async () => {
-    const noSystem = checkHygiene((await readSession(await sessionOf([{ operationId: 'o1', events: [complete({ role: 'user', id: 'm-u', content: 'hi' }), complete(system)] }]))).projection);
+    const noSystem = checkHygiene(
+      (
+        await readSession(
+          await sessionOf([
+            { operationId: 'o1', events: [complete({ role: 'user', id: 'm-u', content: 'hi' }), complete(system)] },
+          ]),
+        )
+      ).projection,
+    );
     expect(noSystem.findings).toEqual([
-      { code: 'RX_NO_SYSTEM_MESSAGE', severity: 'warning', message: 'the session has no leading system message: Reasonix resumes it without a system prompt and refuses to snapshot it' },
+      {
+        code: 'RX_NO_SYSTEM_MESSAGE',
+        severity: 'warning',
+        message:
+          'the session has no leading system message: Reasonix resumes it without a system prompt and refuses to snapshot it',
+      },
     ]);
     expect(noSystem.hasContent).toBe(true);
 
-    const onlySystem = checkHygiene((await readSession(await sessionOf([{ operationId: 'o1', events: [complete(system), complete({ ...system, id: 'm-system-2' })] }]))).projection);
+    const onlySystem = checkHygiene(
+      (
+        await readSession(
+          await sessionOf([
+            { operationId: 'o1', events: [complete(system), complete({ ...system, id: 'm-system-2' })] },
+          ]),
+        )
+      ).projection,
+    );
     expect(onlySystem).toEqual({ findings: [], hasContent: false, compactions: [], interruptedTurns: [] });
 
-    const empty = checkHygiene((await readSession(await sessionOf([{ operationId: 'o1', events: [event('session/config', { modelRef: 'a/b' })] }]))).projection);
+    const empty = checkHygiene(
+      (
+        await readSession(
+          await sessionOf([{ operationId: 'o1', events: [event('session/config', { modelRef: 'a/b' })] }]),
+        )
+      ).projection,
+    );
     expect(empty).toEqual({ findings: [], hasContent: false, compactions: [], interruptedTurns: [] });
 
     const compacted = checkHygiene((await readSession(fixture('compacted').dir)).projection, { strict: true });
     expect(compacted).toEqual({
-      findings: [{ code: 'RX_COMPACTED', severity: 'note', message: 'compaction checkpoint at sequence 41: the model is sent a summary, the transcript keeps every message' }],
+      findings: [
+        {
+          code: 'RX_COMPACTED',
+          severity: 'note',
+          message:
+            'compaction checkpoint at sequence 41: the model is sent a summary, the transcript keeps every message',
+        },
+      ],
       hasContent: true,
       compactions: [41],
       interruptedTurns: [],
@@ -143,9 +305,29 @@ describe('hygiene findings', () => {
   it('report turns that failed, were interrupted or never ended; at a cut by damage an open turn and its calls are not findings', async () => {
     const dir = await sessionOf([
       { operationId: 'o1', events: [complete(system)] },
-      { operationId: 'o2', turnId: 'turn_failed', events: [event('turn/start', {}), calls('m-c1', { id: 'call_early', name: 'bash', arguments: '{}' }), event('turn/end', { status: 'failed' })] },
-      { operationId: 'o3', turnId: 'turn_open', events: [event('turn/start', {}), calls('m-c2', { id: 'call_late', name: 'bash', arguments: '{}' })] },
-      { operationId: 'o4', turnId: 'turn_done', events: [event('turn/start', {}), complete({ role: 'user', id: 'm-u', content: 'x' }), event('turn/end', { status: 'completed' })] },
+      {
+        operationId: 'o2',
+        turnId: 'turn_failed',
+        events: [
+          event('turn/start', {}),
+          calls('m-c1', { id: 'call_early', name: 'bash', arguments: '{}' }),
+          event('turn/end', { status: 'failed' }),
+        ],
+      },
+      {
+        operationId: 'o3',
+        turnId: 'turn_open',
+        events: [event('turn/start', {}), calls('m-c2', { id: 'call_late', name: 'bash', arguments: '{}' })],
+      },
+      {
+        operationId: 'o4',
+        turnId: 'turn_done',
+        events: [
+          event('turn/start', {}),
+          complete({ role: 'user', id: 'm-u', content: 'x' }),
+          event('turn/end', { status: 'completed' }),
+        ],
+      },
     ]);
     const read = await readSession(dir);
     const whole = checkHygiene(read.projection);
@@ -157,7 +339,10 @@ describe('hygiene findings', () => {
     ]);
     expect(whole.interruptedTurns).toEqual(['turn_failed', 'turn_open']);
     const cut = checkHygiene(read.projection, { cutByDamage: true });
-    expect(cut.findings.map((finding) => finding.message)).toEqual(['tool call call_early (bash) has no tool result', 'turn turn_failed ended failed']);
+    expect(cut.findings.map((finding) => finding.message)).toEqual([
+      'tool call call_early (bash) has no tool result',
+      'turn turn_failed ended failed',
+    ]);
     expect(cut.interruptedTurns).toEqual(['turn_failed']);
   });
 });
@@ -193,7 +378,7 @@ describe('the inspect report', () => {
     expect(inspectReport(await readSession(fixture('payload-ref').dir), 'sessions-v4').payloadRefs).toBe(2);
   });
 
-  it('gives a JSONL transcript\'s times, title and workspace from its meta file', async () => {
+  it("gives a JSONL transcript's times, title and workspace from its meta file", async () => {
     const source = fixture('jsonl-migrated');
     const path = join(source.root, 'projects/-tmp-rxstore-fixture-ws-jsonl-migrated/sessions/legacy-demo.jsonl');
     const report = inspectReport(await readJsonlSession(path), 'sessions');
@@ -211,7 +396,7 @@ describe('the inspect report', () => {
     });
   });
 
-  it('flattens each problem\'s place beside it, gives the torn tail, and makes warnings errors under strict', async () => {
+  it("flattens each problem's place beside it, gives the torn tail, and makes warnings errors under strict", async () => {
     const dir = await copySession(fixture('plain-chat').dir);
     await cutLog(dir, 7);
     const read = await readSession(dir);
@@ -226,28 +411,38 @@ describe('the inspect report', () => {
     // A problem without a place has none of the flat fields.
     for (const problem of report.problems) {
       for (const key of ['file', 'offset', 'line'] as const) expect(problem[key]).toBe(problem.data[key]);
-      for (const key of ['file', 'offset', 'line'] as const) expect(key in problem).toBe(problem.data[key] !== undefined);
+      for (const key of ['file', 'offset', 'line'] as const)
+        expect(key in problem).toBe(problem.data[key] !== undefined);
     }
     const strict = inspectReport(read, 'sessions-v4', { strict: true });
     expect(strict.problems.find((problem) => problem.code === 'RX_TORN_TAIL')!.severity).toBe('error');
     expect(strict.problems.filter((problem) => problem.severity === 'warning')).toEqual([]);
-    expect(report.problems.filter((problem) => problem.severity === 'note').map((problem) => problem.code)).toEqual(strict.problems.filter((problem) => problem.severity === 'note').map((problem) => problem.code));
+    expect(report.problems.filter((problem) => problem.severity === 'note').map((problem) => problem.code)).toEqual(
+      strict.problems.filter((problem) => problem.severity === 'note').map((problem) => problem.code),
+    );
     // As printed: the status stays Reasonix's, and says what --strict makes fail; a byte is one byte.
     expect(formatInspect(report)).toMatch(/^status {7}torn-tail\n/m);
     expect(formatInspect(strict)).toMatch(/^status {7}torn-tail \(2 warnings made an error by --strict\)\n/m);
     await truncate(logOf(dir), read.durableEnd + 1);
-    expect(formatInspect(inspectReport(await readSession(dir), 'sessions-v4'))).toMatch(/^torn tail {4}1 byte at offset \d+\n/m);
+    expect(formatInspect(inspectReport(await readSession(dir), 'sessions-v4'))).toMatch(
+      /^torn tail {4}1 byte at offset \d+\n/m,
+    );
   });
 
   it('names a message without a role as such in the counts', async () => {
     const path = join(await tempDir('rxstore-inspect-'), 'roles.jsonl');
     await writeFile(path, ['{"role":"system","content":"s"}', '{"content":"no role"}', ''].join('\n'));
-    expect(formatInspect(inspectReport(await readJsonlSession(path), 'sessions'))).toMatch(/^messages {5}2 \((system 1, \(no role\) 1|\(no role\) 1, system 1)\)/m);
+    expect(formatInspect(inspectReport(await readJsonlSession(path), 'sessions'))).toMatch(
+      /^messages {5}2 \((system 1, \(no role\) 1|\(no role\) 1, system 1)\)/m,
+    );
   });
 
   it('names the line of a transcript problem, and at damage leaves the open turn out of the hygiene findings', async () => {
     const path = join(await tempDir('rxstore-inspect-'), 'broken.jsonl');
-    await writeFile(path, ['{"role":"system","content":"s"}', '{"role":"user","content":"hi"}', '{"role":"user",', ''].join('\n'));
+    await writeFile(
+      path,
+      ['{"role":"system","content":"s"}', '{"role":"user","content":"hi"}', '{"role":"user",', ''].join('\n'),
+    );
     const jsonl = inspectReport(await readJsonlSession(path), 'sessions');
     const broken = jsonl.problems.find((problem) => problem.severity === 'error')!;
     // Line 3 starts at byte 63.
@@ -256,12 +451,25 @@ describe('the inspect report', () => {
 
     const dir = await sessionOf([
       { operationId: 'o1', events: [complete(system)] },
-      { operationId: 'o2', turnId: 'turn_open', events: [event('turn/start', {}), calls('m-c', { id: 'call_x', name: 'bash', arguments: '{}' }), complete({ ...system })] },
+      {
+        operationId: 'o2',
+        turnId: 'turn_open',
+        events: [
+          event('turn/start', {}),
+          calls('m-c', { id: 'call_x', name: 'bash', arguments: '{}' }),
+          complete({ ...system }),
+        ],
+      },
     ]);
     const damaged = inspectReport(await readSession(dir), 'sessions-v4');
     expect(damaged.status).toBe('damaged');
     expect(damaged.hygiene.findings).toEqual([]);
     expect(damaged.hygiene.interruptedTurns).toEqual([]);
-    expect(damaged.problems[0]).toMatchObject({ code: 'RX_STRICT_PAYLOAD', severity: 'error', file: logOf(dir), offset: expect.any(Number) });
+    expect(damaged.problems[0]).toMatchObject({
+      code: 'RX_STRICT_PAYLOAD',
+      severity: 'error',
+      file: logOf(dir),
+      offset: expect.any(Number),
+    });
   });
 });

@@ -6,7 +6,8 @@ const context = { sessionId: 'session-1', workspace: '/w', title: 'A title' };
 const TIME = Date.parse('2026-03-04T05:06:07.089Z');
 
 /** A transcript of messages, each stamped one second after the one before. */
-const timed = (...messages: Message[]): TimedMessage[] => messages.map((message, at) => ({ message, time: TIME + at * 1000, seq: at + 1 }));
+const timed = (...messages: Message[]): TimedMessage[] =>
+  messages.map((message, at) => ({ message, time: TIME + at * 1000, seq: at + 1 }));
 const call = (id: string, name: string, args: unknown, extra: Partial<Message> = {}): Message => ({
   role: 'assistant',
   id: `m-${id}`,
@@ -14,13 +15,21 @@ const call = (id: string, name: string, args: unknown, extra: Partial<Message> =
   tool_calls: [{ id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }],
   ...extra,
 });
-const result = (id: string, content: string, extra: Partial<Message> = {}): Message => ({ role: 'tool', id: `m-r-${id}`, tool_call_id: id, content, ...extra });
+const result = (id: string, content: string, extra: Partial<Message> = {}): Message => ({
+  role: 'tool',
+  id: `m-r-${id}`,
+  tool_call_id: id,
+  content,
+  ...extra,
+});
 /** The records of one call and its result, without the fields every record has. */
 function only(messages: Message[]): Record<string, unknown>[] {
-  return indexRecords(timed(...messages), context).map(({ sessionId, workspace, title, time, messageId, key, ...rest }) => {
-    const { callId: _callId, ...fields } = rest as typeof rest & { callId?: string };
-    return fields;
-  });
+  return indexRecords(timed(...messages), context).map(
+    ({ sessionId, workspace, title, time, messageId, key, ...rest }) => {
+      const { callId: _callId, ...fields } = rest as typeof rest & { callId?: string };
+      return fields;
+    },
+  );
 }
 
 describe('index records', () => {
@@ -28,7 +37,12 @@ describe('index records', () => {
     const records = indexRecords(
       timed(
         { role: 'system', id: 'm-s', content: 'You are Reasonix.' },
-        { role: 'user', id: 'm-h', origin: 'host', content: '<session-context>Current workspace: "/w"</session-context>' },
+        {
+          role: 'user',
+          id: 'm-h',
+          origin: 'host',
+          content: '<session-context>Current workspace: "/w"</session-context>',
+        },
         { role: 'user', id: 'm-u', content: 'Expanded prompt the model saw', raw_content: 'what I typed' },
         { role: 'assistant', content: 'An answer without an id' },
         { role: 'assistant', id: 'm-blank', content: '  \n ' },
@@ -38,14 +52,43 @@ describe('index records', () => {
       context,
     );
     expect(records).toEqual([
-      { key: 'session-1/m/m-u', sessionId: 'session-1', workspace: '/w', title: 'A title', time: '2026-03-04T05:06:09.089Z', messageId: 'm-u', type: 'message', role: 'user', text: 'what I typed' },
+      {
+        key: 'session-1/m/m-u',
+        sessionId: 'session-1',
+        workspace: '/w',
+        title: 'A title',
+        time: '2026-03-04T05:06:09.089Z',
+        messageId: 'm-u',
+        type: 'message',
+        role: 'user',
+        text: 'what I typed',
+      },
       // No id: keyed by the event that wrote it (sequence 4) and its place among that event's messages without one.
-      { key: 'session-1/at/4.0', sessionId: 'session-1', workspace: '/w', title: 'A title', time: '2026-03-04T05:06:10.089Z', type: 'message', role: 'assistant', text: 'An answer without an id' },
-      { key: 'session-1/m/m-plain', sessionId: 'session-1', workspace: '/w', title: 'A title', time: '2026-03-04T05:06:13.089Z', messageId: 'm-plain', type: 'message', role: 'user', text: 'typed, no raw content' },
+      {
+        key: 'session-1/at/4.0',
+        sessionId: 'session-1',
+        workspace: '/w',
+        title: 'A title',
+        time: '2026-03-04T05:06:10.089Z',
+        type: 'message',
+        role: 'assistant',
+        text: 'An answer without an id',
+      },
+      {
+        key: 'session-1/m/m-plain',
+        sessionId: 'session-1',
+        workspace: '/w',
+        title: 'A title',
+        time: '2026-03-04T05:06:13.089Z',
+        messageId: 'm-plain',
+        type: 'message',
+        role: 'user',
+        text: 'typed, no raw content',
+      },
     ]);
   });
 
-  it('give each shell command its command, outcome and output, the call\'s message and time', () => {
+  it("give each shell command its command, outcome and output, the call's message and time", () => {
     const records = indexRecords(
       timed(
         call('c1', 'bash', { command: 'ls -la' }),
@@ -59,24 +102,78 @@ describe('index records', () => {
       context,
     );
     expect(records).toEqual([
-      { ...context, time: '2026-03-04T05:06:07.089Z', messageId: 'm-c1', key: 'session-1/m/m-c1/call/c1', type: 'command', tool: 'bash', callId: 'c1', command: 'ls -la', state: 'completed', exitCode: 0, durationMs: 12, output: 'a\nb\n' },
-      { ...context, time: '2026-03-04T05:06:09.089Z', messageId: 'm-c2', key: 'session-1/m/m-c2/call/c2', type: 'command', tool: 'pwsh', callId: 'c2', command: 'Get-ChildItem', state: 'failed', exitCode: 1, output: 'what the person saw' },
-      { ...context, time: '2026-03-04T05:06:11.089Z', messageId: 'm-c3', key: 'session-1/m/m-c3/call/c3', type: 'command', tool: 'powershell', callId: 'c3', command: 'dir', durationMs: 0, output: 'x' },
+      {
+        ...context,
+        time: '2026-03-04T05:06:07.089Z',
+        messageId: 'm-c1',
+        key: 'session-1/m/m-c1/call/c1',
+        type: 'command',
+        tool: 'bash',
+        callId: 'c1',
+        command: 'ls -la',
+        state: 'completed',
+        exitCode: 0,
+        durationMs: 12,
+        output: 'a\nb\n',
+      },
+      {
+        ...context,
+        time: '2026-03-04T05:06:09.089Z',
+        messageId: 'm-c2',
+        key: 'session-1/m/m-c2/call/c2',
+        type: 'command',
+        tool: 'pwsh',
+        callId: 'c2',
+        command: 'Get-ChildItem',
+        state: 'failed',
+        exitCode: 1,
+        output: 'what the person saw',
+      },
+      {
+        ...context,
+        time: '2026-03-04T05:06:11.089Z',
+        messageId: 'm-c3',
+        key: 'session-1/m/m-c3/call/c3',
+        type: 'command',
+        tool: 'powershell',
+        callId: 'c3',
+        command: 'dir',
+        durationMs: 0,
+        output: 'x',
+      },
       // No result: no outcome, no output; arguments cut off: no command.
-      { ...context, time: '2026-03-04T05:06:13.089Z', messageId: 'm-c4', key: 'session-1/m/m-c4/call/c4', type: 'command', tool: 'bash', callId: 'c4', command: '', output: '' },
+      {
+        ...context,
+        time: '2026-03-04T05:06:13.089Z',
+        messageId: 'm-c4',
+        key: 'session-1/m/m-c4/call/c4',
+        type: 'command',
+        tool: 'bash',
+        callId: 'c4',
+        command: '',
+        output: '',
+      },
     ]);
   });
 
   it('say a result without an execution record failed when it reports an error as Reasonix words it', () => {
-    const states = (content: string) => only([call('c', 'read_file', { path: 'a.txt' }), result('c', content)])[0]!.state;
+    const states = (content: string) =>
+      only([call('c', 'read_file', { path: 'a.txt' }), result('c', content)])[0]!.state;
     expect(states('error: ENOENT')).toBe('failed');
     expect(states('Error reading a.txt')).toBe('failed');
     expect(states('ERROR:\tbad')).toBe('failed');
     expect(states('errors are fine here')).toBe('completed');
     expect(states('no error: all good')).toBe('completed');
     expect(states('')).toBe('completed');
-    expect(only([call('c', 'read_file', { path: 'a.txt' }), result('c', 'fine', { tool_execution: { state: 'failed' } })])[0]!.state).toBe('failed');
-    expect(only([call('c', 'read_file', { path: 'a.txt' }), { role: 'tool', tool_call_id: 'c', content: null }])[0]!.state).toBe('completed');
+    expect(
+      only([
+        call('c', 'read_file', { path: 'a.txt' }),
+        result('c', 'fine', { tool_execution: { state: 'failed' } }),
+      ])[0]!.state,
+    ).toBe('failed');
+    expect(
+      only([call('c', 'read_file', { path: 'a.txt' }), { role: 'tool', tool_call_id: 'c', content: null }])[0]!.state,
+    ).toBe('completed');
   });
 
   it('give each file tool its action, path and what changed', () => {
@@ -117,10 +214,27 @@ describe('index records', () => {
       { type: 'file', tool: 'write_file', action: 'write', path: 'b.txt', ...done },
       { type: 'file', tool: 'edit_file', action: 'edit', path: 'c.txt', edits: [{ old: 'old', new: 'new' }], ...done },
       { type: 'file', tool: 'edit_file', action: 'edit', path: 'c.txt', edits: [{ old: '', new: '' }], ...done },
-      { type: 'file', tool: 'multi_edit', action: 'edit', path: 'd.txt', edits: [{ old: 'a', new: 'b' }, { old: 'c', new: '' }], ...done },
+      {
+        type: 'file',
+        tool: 'multi_edit',
+        action: 'edit',
+        path: 'd.txt',
+        edits: [
+          { old: 'a', new: 'b' },
+          { old: 'c', new: '' },
+        ],
+        ...done,
+      },
       { type: 'file', tool: 'multi_edit', action: 'edit', path: 'd.txt', edits: [], ...done },
       { type: 'file', tool: 'notebook_edit', action: 'notebook-edit', path: 'e.ipynb', ...done },
-      { type: 'file', tool: 'delete_range', action: 'delete-range', path: 'f.txt', removedLines: ['gone one', ' gone two'], ...done },
+      {
+        type: 'file',
+        tool: 'delete_range',
+        action: 'delete-range',
+        path: 'f.txt',
+        removedLines: ['gone one', ' gone two'],
+        ...done,
+      },
       { type: 'file', tool: 'delete_range', action: 'delete-range', path: 'f.txt', removedLines: [], state: 'failed' },
       { type: 'file', tool: 'delete_symbol', action: 'delete-symbol', path: 'g.ts', ...done },
       { type: 'file', tool: 'move_file', action: 'move', path: 'h.txt', destination: 'i.txt', ...done },
@@ -135,14 +249,21 @@ describe('index records', () => {
     ]);
     // Arguments that are not an object give no path.
     for (const args of ['["a.txt"]', 'null', '"a.txt"', '{"path":'])
-      expect(only([call('r', 'read_file', args), ok('r')])).toEqual([{ type: 'file', tool: 'read_file', action: 'read', path: '', ...done }]);
+      expect(only([call('r', 'read_file', args), ok('r')])).toEqual([
+        { type: 'file', tool: 'read_file', action: 'read', path: '', ...done },
+      ]);
   });
 
-  it('pair each call with the first result after it, whatever lies between, and flatten calls in OpenAI\'s nested form', () => {
+  it("pair each call with the first result after it, whatever lies between, and flatten calls in OpenAI's nested form", () => {
     const records = indexRecords(
       timed(
         result('c', 'orphan before its call'),
-        { role: 'assistant', id: 'm-1', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: 'bash', arguments: '{"command":"one"}' } }] },
+        {
+          role: 'assistant',
+          id: 'm-1',
+          content: '',
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'bash', arguments: '{"command":"one"}' } }],
+        },
         { role: 'user', id: 'm-u', content: 'meanwhile' },
         result('c', 'first'),
         call('c', 'bash', { command: 'two' }),
@@ -152,26 +273,39 @@ describe('index records', () => {
       ),
       context,
     );
-    expect(records.map((record) => (record.type === 'command' ? [record.command, record.output, record.state] : [record.type]))).toEqual([
-      ['one', 'first', 'completed'],
-      ['message'],
-      ['two', 'second', 'completed'],
-      ['three', '', undefined],
-    ]);
+    expect(
+      records.map((record) =>
+        record.type === 'command' ? [record.command, record.output, record.state] : [record.type],
+      ),
+    ).toEqual([['one', 'first', 'completed'], ['message'], ['two', 'second', 'completed'], ['three', '', undefined]]);
     // A message never answers a call it makes itself: the result is the first one after it.
-    const own = indexRecords(timed(result('c', 'its own', { tool_calls: [{ id: 'c', name: 'bash', arguments: '{"command":"own"}' }] }), result('c', 'after it')), context);
-    expect(own.map((record) => (record.type === 'command' ? [record.command, record.output] : [record.type]))).toEqual([['own', 'after it']]);
+    const own = indexRecords(
+      timed(
+        result('c', 'its own', { tool_calls: [{ id: 'c', name: 'bash', arguments: '{"command":"own"}' }] }),
+        result('c', 'after it'),
+      ),
+      context,
+    );
+    expect(own.map((record) => (record.type === 'command' ? [record.command, record.output] : [record.type]))).toEqual([
+      ['own', 'after it'],
+    ]);
   });
 
   it('leave out a call without a result from where reading stopped at damage inside its turn', () => {
-    const transcript = timed(call('a', 'bash', { command: 'before' }), call('b', 'bash', { command: 'at' }), result('b', 'done'), call('c', 'bash', { command: 'after' }));
-    const commands = (records: IndexRecord[]) => records.map((record) => (record.type === 'command' ? record.command : ''));
+    const transcript = timed(
+      call('a', 'bash', { command: 'before' }),
+      call('b', 'bash', { command: 'at' }),
+      result('b', 'done'),
+      call('c', 'bash', { command: 'after' }),
+    );
+    const commands = (records: IndexRecord[]) =>
+      records.map((record) => (record.type === 'command' ? record.command : ''));
     expect(commands(indexRecords(transcript, context, { unansweredFrom: 2 }))).toEqual(['before', 'at']);
     expect(commands(indexRecords(transcript, context, { unansweredFrom: 1 }))).toEqual(['at']);
     expect(commands(indexRecords(transcript, context))).toEqual(['before', 'at', 'after']);
   });
 
-  it('take a result only from a tool message with a call id, and give a file tool\'s source as its path', () => {
+  it("take a result only from a tool message with a call id, and give a file tool's source as its path", () => {
     const records = only([
       call('c', 'bash', { command: 'ls' }),
       { role: 'user', id: 'm-u', content: 'not a result', tool_call_id: 'c' },
@@ -193,7 +327,12 @@ describe('index records', () => {
   it('index an assistant message without text only by its calls, and a call without a name not at all', () => {
     expect(
       only([
-        { role: 'assistant', id: 'm-a', content: null, tool_calls: [{ id: 'c', name: 'bash', arguments: '{"command":"true"}' }, { id: 'c2' }] },
+        {
+          role: 'assistant',
+          id: 'm-a',
+          content: null,
+          tool_calls: [{ id: 'c', name: 'bash', arguments: '{"command":"true"}' }, { id: 'c2' }],
+        },
         { role: 'tool', id: 'm-r', tool_call_id: 'c', content: null },
         { role: 'tool', id: 'm-r2', tool_call_id: 'c2', content: 'x' },
       ]),
@@ -208,7 +347,15 @@ describe('index records', () => {
       result('c', 'out', { tool_execution: { exitCode: 0 } }),
     ]);
     expect(records).toStrictEqual([
-      { type: 'file', tool: 'delete_range', action: 'delete-range', path: 'f.txt', removedLines: [], state: 'failed', exitCode: 1 },
+      {
+        type: 'file',
+        tool: 'delete_range',
+        action: 'delete-range',
+        path: 'f.txt',
+        removedLines: [],
+        state: 'failed',
+        exitCode: 1,
+      },
       { type: 'command', tool: 'bash', command: 'ls', exitCode: 0, output: 'out' },
     ]);
   });

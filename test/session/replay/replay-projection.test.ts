@@ -19,7 +19,11 @@ const system = { role: 'system', id: 'm-system', content: 'You are a careful cod
 
 /** A session written as given (Reasonix's own checks off, so it can hold what Reasonix refuses), then read. */
 async function replay(batches: BatchToWrite[], options: ReadSessionOptions = {}) {
-  const { dir } = await createSession({ storeDir: join(await tempDir('rxstore-replay-'), 'sessions-v4'), batches: batches.map((batch) => ({ createdAt: '2026-01-02T03:04:05.000Z', ...batch })), validate: false });
+  const { dir } = await createSession({
+    storeDir: join(await tempDir('rxstore-replay-'), 'sessions-v4'),
+    batches: batches.map((batch) => ({ createdAt: '2026-01-02T03:04:05.000Z', ...batch })),
+    validate: false,
+  });
   return readSession(dir, options);
 }
 
@@ -51,8 +55,16 @@ describe('a replay of the fixtures Reasonix wrote', () => {
   it('keeps every message in the transcript and sends the model the compacted list after a checkpoint', async () => {
     const compacted = (await readSession(fixture('compacted').dir)).projection;
     expect(compacted.compactions).toEqual([41]);
-    expect(compacted.transcript.map((entry) => entry.seq)).toEqual([1, 4, 5, 7, 11, 12, 14, 18, 19, 21, 25, 26, 28, 32, 33, 35, 39, 40, 43]);
-    expect(compacted.modelMessages.map((message) => message.role)).toEqual(['system', 'user', 'user', 'user', 'assistant']);
+    expect(compacted.transcript.map((entry) => entry.seq)).toEqual([
+      1, 4, 5, 7, 11, 12, 14, 18, 19, 21, 25, 26, 28, 32, 33, 35, 39, 40, 43,
+    ]);
+    expect(compacted.modelMessages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'user',
+      'user',
+      'assistant',
+    ]);
     expect([...compacted.turns.values()].map((turn) => [turn.status, turn.startSeq])).toEqual([
       ['completed', 3],
       ['completed', 10],
@@ -73,9 +85,31 @@ describe('a replay of the fixtures Reasonix wrote', () => {
     expect(interrupted.turns.size).toBe(3);
     expect(interrupted.turns.get('turn_a3ca309eb4fd885995340b236295c291')?.status).toBe('failed');
     expect(interrupted.turns.get('turn_unknown')).toBeUndefined();
-    expect(interrupted.transcript.map((entry) => entry.message.role)).toEqual(['system', 'user', 'user', 'assistant', 'user', 'user', 'tool', 'user', 'user', 'tool']);
-    expect(interrupted.transcript.filter((entry) => entry.message.local_only).map((entry) => entry.message.role)).toEqual(['tool', 'tool']);
-    expect(interrupted.modelMessages.map((message) => message.role)).toEqual(['system', 'user', 'user', 'assistant', 'user', 'user', 'user', 'user']);
+    expect(interrupted.transcript.map((entry) => entry.message.role)).toEqual([
+      'system',
+      'user',
+      'user',
+      'assistant',
+      'user',
+      'user',
+      'tool',
+      'user',
+      'user',
+      'tool',
+    ]);
+    expect(
+      interrupted.transcript.filter((entry) => entry.message.local_only).map((entry) => entry.message.role),
+    ).toEqual(['tool', 'tool']);
+    expect(interrupted.modelMessages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'user',
+      'assistant',
+      'user',
+      'user',
+      'user',
+      'user',
+    ]);
   });
 
   it('times each message by its batch', async () => {
@@ -100,8 +134,12 @@ describe('a replay of events', () => {
           complete({ role: 'assistant', id: 'm-c', content: 'third' }),
           event('message/upsert', { message: { role: 'assistant', id: 'm-b', content: 'second, rewritten' } }),
           event('message/upsert', { message: { role: 'assistant', id: 'm-d', content: 'fourth' } }),
-          event('message/upsert', { message: { role: 'assistant', id: 'm-c', content: 'third, local', local_only: true } }),
-          event('message/upsert', { message: { role: 'assistant', id: 'm-e', content: 'local from the start', local_only: true } }),
+          event('message/upsert', {
+            message: { role: 'assistant', id: 'm-c', content: 'third, local', local_only: true },
+          }),
+          event('message/upsert', {
+            message: { role: 'assistant', id: 'm-e', content: 'local from the start', local_only: true },
+          }),
           event('message/retract', { messageIds: ['m-a'] }),
         ],
       },
@@ -112,48 +150,134 @@ describe('a replay of events', () => {
     expect(projection.transcript.map((entry) => entry.seq)).toEqual([1, 5, 7, 6, 8]);
     expect(ids(projection.modelMessages)).toEqual(['m-system', 'm-b', 'm-d']);
     expect(projection.modelMessages[1]!.content).toBe('second, rewritten');
-    expect(projection.transcript.every((entry) => entry.batchTime === Date.parse('2026-01-02T03:04:05.000Z'))).toBe(true);
+    expect(projection.transcript.every((entry) => entry.batchTime === Date.parse('2026-01-02T03:04:05.000Z'))).toBe(
+      true,
+    );
   });
 
   it('refuses a transcript that answers one tool call twice, as it stands after the whole log, and lets one follow a retracted or rewritten result', async () => {
-    const call = { role: 'assistant', id: 'm-call', content: '', tool_calls: [{ id: 'call_1', name: 'bash', arguments: '{"command":"ls"}' }] };
-    const result = (id: string, extra: Record<string, unknown> = {}) => ({ role: 'tool', id, tool_call_id: 'call_1', name: 'bash', content: 'out', ...extra });
+    const call = {
+      role: 'assistant',
+      id: 'm-call',
+      content: '',
+      tool_calls: [{ id: 'call_1', name: 'bash', arguments: '{"command":"ls"}' }],
+    };
+    const result = (id: string, extra: Record<string, unknown> = {}) => ({
+      role: 'tool',
+      id,
+      tool_call_id: 'call_1',
+      name: 'bash',
+      content: 'out',
+      ...extra,
+    });
     const retracted = await replay([
-      { operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1')), event('message/retract', { messageIds: ['m-r1'] }), complete(result('m-r2'))] },
+      {
+        operationId: 'o1',
+        events: [
+          complete(system),
+          complete(call),
+          complete(result('m-r1')),
+          event('message/retract', { messageIds: ['m-r1'] }),
+          complete(result('m-r2')),
+        ],
+      },
     ]);
     expect(retracted.status).toBe('ok');
     expect(ids(retracted.projection.modelMessages)).toEqual(['m-system', 'm-call', 'm-r2']);
 
     const localOnly = await replay([
-      { operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1')), event('message/upsert', { message: result('m-r1', { local_only: true }) }), complete(result('m-r2'))] },
+      {
+        operationId: 'o1',
+        events: [
+          complete(system),
+          complete(call),
+          complete(result('m-r1')),
+          event('message/upsert', { message: result('m-r1', { local_only: true }) }),
+          complete(result('m-r2')),
+        ],
+      },
     ]);
     expect(localOnly.status).toBe('ok');
     expect(ids(localOnly.projection.modelMessages)).toEqual(['m-system', 'm-call', 'm-r2']);
 
     const rewritten = await replay([
-      { operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1')), event('message/upsert', { message: { role: 'tool', id: 'm-r1', tool_call_id: 'call_other', content: 'x' } }), complete(result('m-r2'))] },
+      {
+        operationId: 'o1',
+        events: [
+          complete(system),
+          complete(call),
+          complete(result('m-r1')),
+          event('message/upsert', { message: { role: 'tool', id: 'm-r1', tool_call_id: 'call_other', content: 'x' } }),
+          complete(result('m-r2')),
+        ],
+      },
     ]);
     expect(rewritten.status).toBe('ok');
 
     const replaced = await replay([
-      { operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1')), event('history/replace', { messages: [system, call] }), complete(result('m-r2'))] },
+      {
+        operationId: 'o1',
+        events: [
+          complete(system),
+          complete(call),
+          complete(result('m-r1')),
+          event('history/replace', { messages: [system, call] }),
+          complete(result('m-r2')),
+        ],
+      },
     ]);
     expect(replaced.status).toBe('ok');
     expect(ids(replaced.projection.modelMessages)).toEqual(['m-system', 'm-call', 'm-r2']);
 
-    const localResults = await replay([{ operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1', { local_only: true })), complete(result('m-r2', { local_only: true })), complete(result('m-r3'))] }]);
+    const localResults = await replay([
+      {
+        operationId: 'o1',
+        events: [
+          complete(system),
+          complete(call),
+          complete(result('m-r1', { local_only: true })),
+          complete(result('m-r2', { local_only: true })),
+          complete(result('m-r3')),
+        ],
+      },
+    ]);
     expect(localResults.status).toBe('ok');
     expect(ids(localResults.projection.modelMessages)).toEqual(['m-system', 'm-call', 'm-r3']);
 
     const twice = await replay([
-      { operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1')), event('message/upsert', { message: { role: 'user', id: 'm-u', content: 'more' } }), complete(result('m-r2')), complete({ role: 'user', id: 'm-after', content: 'x' })] },
+      {
+        operationId: 'o1',
+        events: [
+          complete(system),
+          complete(call),
+          complete(result('m-r1')),
+          event('message/upsert', { message: { role: 'user', id: 'm-u', content: 'more' } }),
+          complete(result('m-r2')),
+          complete({ role: 'user', id: 'm-after', content: 'x' }),
+        ],
+      },
     ]);
     expect(twice.status).toBe('damaged');
     // The refusal names the event that wrote the second result, where the log holds it.
-    expect(twice.projection.strictness).toEqual([{ seq: 5, offset: await offsetOfEvent(twice.dir, 5), kind: 'message/complete', message: 'session: initialize transcript: duplicate transcript record "tool:call_1"', damaged: false }]);
+    expect(twice.projection.strictness).toEqual([
+      {
+        seq: 5,
+        offset: await offsetOfEvent(twice.dir, 5),
+        kind: 'message/complete',
+        message: 'session: initialize transcript: duplicate transcript record "tool:call_1"',
+        damaged: false,
+      },
+    ]);
     expect(twice.projection.refusedAt).toBe(5);
     // Reasonix refuses it when it loads the whole transcript: the views hold all of it.
-    expect(ids(twice.projection.transcript.map((entry) => entry.message))).toEqual(['m-system', 'm-call', 'm-r1', 'm-u', 'm-r2', 'm-after']);
+    expect(ids(twice.projection.transcript.map((entry) => entry.message))).toEqual([
+      'm-system',
+      'm-call',
+      'm-r1',
+      'm-u',
+      'm-r2',
+      'm-after',
+    ]);
 
     // Only what the whole log leaves counts (judged with Reasonix in repeated-result-matches-reasonix).
     const retractedLater = await replay([
@@ -162,41 +286,101 @@ describe('a replay of events', () => {
       { operationId: 'o3', events: [event('message/retract', { messageIds: ['m-r2'] })] },
     ]);
     expect(retractedLater.status).toBe('ok');
-    const finding = (seq: number, offset: number, kind: string) => ({ seq, offset, kind, message: 'session: initialize transcript: duplicate transcript record "tool:call_1"', damaged: false });
+    const finding = (seq: number, offset: number, kind: string) => ({
+      seq,
+      offset,
+      kind,
+      message: 'session: initialize transcript: duplicate transcript record "tool:call_1"',
+      damaged: false,
+    });
     const upserted = await replay([
       { operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1'))] },
       { operationId: 'o2', events: [event('message/upsert', { message: result('m-r2') })] },
     ]);
-    expect(upserted.projection.strictness).toEqual([finding(4, await offsetOfEvent(upserted.dir, 4), 'message/upsert')]);
-    const inHistory = await replay([{ operationId: 'o1', events: [complete(system), event('history/replace', { messages: [system, call, result('m-r1'), result('m-r2')] })] }]);
-    expect(inHistory.projection.strictness).toEqual([finding(2, await offsetOfEvent(inHistory.dir, 2), 'history/replace')]);
-    expect(inHistory.problems[0]).toMatchObject({ data: { offset: inHistory.projection.strictness[0]!.offset, sequence: 2 } });
+    expect(upserted.projection.strictness).toEqual([
+      finding(4, await offsetOfEvent(upserted.dir, 4), 'message/upsert'),
+    ]);
+    const inHistory = await replay([
+      {
+        operationId: 'o1',
+        events: [
+          complete(system),
+          event('history/replace', { messages: [system, call, result('m-r1'), result('m-r2')] }),
+        ],
+      },
+    ]);
+    expect(inHistory.projection.strictness).toEqual([
+      finding(2, await offsetOfEvent(inHistory.dir, 2), 'history/replace'),
+    ]);
+    expect(inHistory.problems[0]).toMatchObject({
+      data: { offset: inHistory.projection.strictness[0]!.offset, sequence: 2 },
+    });
     // Among several events that wrote results, the refusal names the one that wrote the repeat, found by halving.
     const other = (n: number) => [
-      complete({ role: 'assistant', id: `m-call-${n}`, content: '', tool_calls: [{ id: `call_${n}`, name: 'bash', arguments: '{}' }] }),
+      complete({
+        role: 'assistant',
+        id: `m-call-${n}`,
+        content: '',
+        tool_calls: [{ id: `call_${n}`, name: 'bash', arguments: '{}' }],
+      }),
       complete({ role: 'tool', id: `m-result-${n}`, tool_call_id: `call_${n}`, name: 'bash', content: 'out' }),
     ];
     const first = await replay([
-      { operationId: 'o1', events: [complete(system), event('history/replace', { messages: [system, call, result('m-r1'), result('m-r2')] })] },
+      {
+        operationId: 'o1',
+        events: [
+          complete(system),
+          event('history/replace', { messages: [system, call, result('m-r1'), result('m-r2')] }),
+        ],
+      },
       { operationId: 'o2', events: [...other(2), ...other(3), ...other(4)] },
     ]);
     expect(first.projection.strictness).toEqual([finding(2, await offsetOfEvent(first.dir, 2), 'history/replace')]);
     const last = await replay([
-      { operationId: 'o1', events: [complete(system), ...other(2), ...other(3), complete(call), complete(result('m-r1')), event('message/upsert', { message: result('m-r2') })] },
+      {
+        operationId: 'o1',
+        events: [
+          complete(system),
+          ...other(2),
+          ...other(3),
+          complete(call),
+          complete(result('m-r1')),
+          event('message/upsert', { message: result('m-r2') }),
+        ],
+      },
     ]);
     expect(last.projection.strictness).toEqual([finding(8, await offsetOfEvent(last.dir, 8), 'message/upsert')]);
     // A checkpoint changes only what the model is sent, not the transcript Reasonix keys by call.
-    const checkpointed = await replay([{ operationId: 'o1', events: [complete(system), complete(call), event('model/context-replace', { messages: [system, call, result('m-r1'), result('m-r2')] })] }]);
+    const checkpointed = await replay([
+      {
+        operationId: 'o1',
+        events: [
+          complete(system),
+          complete(call),
+          event('model/context-replace', { messages: [system, call, result('m-r1'), result('m-r2')] }),
+        ],
+      },
+    ]);
     expect(checkpointed.status).toBe('ok');
   });
 
   it('refuses a repeated message id, notes later refused payloads, and replays nothing past the first', async () => {
     const read = await replay([
-      { operationId: 'o1', turnId: 'turn_a', events: [event('turn/start', {}), complete(system), complete({ role: 'user', id: 'm-a', content: 'hi' })] },
+      {
+        operationId: 'o1',
+        turnId: 'turn_a',
+        events: [event('turn/start', {}), complete(system), complete({ role: 'user', id: 'm-a', content: 'hi' })],
+      },
       {
         operationId: 'o2',
         turnId: 'turn_b',
-        events: [event('turn/start', {}), complete({ role: 'user', id: 'm-a', content: 'again' }), event('session/title', { title: 'not applied' }), event('turn/end', { status: 'bogus' }), event('turn/end', { status: 'completed' })],
+        events: [
+          event('turn/start', {}),
+          complete({ role: 'user', id: 'm-a', content: 'again' }),
+          event('session/title', { title: 'not applied' }),
+          event('turn/end', { status: 'bogus' }),
+          event('turn/end', { status: 'completed' }),
+        ],
       },
       { operationId: 'o3', turnId: 'turn_c', events: [event('turn/start', {})] },
     ]);
@@ -222,7 +406,11 @@ describe('a replay of events', () => {
   it('ends turns at their start, a turn/end without a start at its own sequence, and a turn/end outside a turn under the id ""', async () => {
     const read = await replay([
       { operationId: 'o1', events: [complete(system)] },
-      { operationId: 'o2', turnId: 'turn_a', events: [event('turn/start', {}), complete({ role: 'user', id: 'm-a', content: 'hi' })] },
+      {
+        operationId: 'o2',
+        turnId: 'turn_a',
+        events: [event('turn/start', {}), complete({ role: 'user', id: 'm-a', content: 'hi' })],
+      },
       { operationId: 'o3', turnId: 'turn_b', events: [event('turn/start', {})] },
       { operationId: 'o4', turnId: 'turn_a', events: [event('turn/end', { status: 'failed' })] },
       { operationId: 'o5', turnId: 'turn_c', events: [event('turn/end', { status: 'interrupted' })] },
@@ -258,7 +446,13 @@ describe('a replay of events', () => {
         events: [
           complete({ role: 'user', id: 'm-gone', content: 'replaced' }),
           event('legacy/import', {
-            messages: [system, { role: 'user', id: 'm-a', content: 'first' }, { role: 'user', id: 'm-a', content: 'repeated' }, { role: 'assistant', id: 'm-l', content: 'local', local_only: true }, { role: 'assistant', content: 'no id' }],
+            messages: [
+              system,
+              { role: 'user', id: 'm-a', content: 'first' },
+              { role: 'user', id: 'm-a', content: 'repeated' },
+              { role: 'assistant', id: 'm-l', content: 'local', local_only: true },
+              { role: 'assistant', content: 'no id' },
+            ],
             modelRef: 'legacy/model',
             modelIdentity: 'legacy-identity',
           }),
@@ -266,13 +460,31 @@ describe('a replay of events', () => {
       },
     ]);
     const projection = imported.projection;
-    expect(projection.transcript.map((entry) => entry.message.content)).toEqual(['You are a careful coding agent.', 'first', 'local', 'no id']);
+    expect(projection.transcript.map((entry) => entry.message.content)).toEqual([
+      'You are a careful coding agent.',
+      'first',
+      'local',
+      'no id',
+    ]);
     expect(projection.transcript.map((entry) => entry.seq)).toEqual([2, 2, 2, 2]);
-    expect(projection.modelMessages.map((message) => message.content)).toEqual(['You are a careful coding agent.', 'first', 'no id']);
+    expect(projection.modelMessages.map((message) => message.content)).toEqual([
+      'You are a careful coding agent.',
+      'first',
+      'no id',
+    ]);
     expect(projection.modelRef).toBe('legacy/model');
     expect(projection.modelIdentity).toBe('legacy-identity');
 
-    const plain = await replay([{ operationId: 'o1', events: [event('session/config', { modelRef: 'kept/model', modelIdentity: 'kept' }), event('legacy/import', { messages: [system] }), event('history/replace', { messages: [system, { role: 'user', id: 'm-b', content: 'b' }] })] }]);
+    const plain = await replay([
+      {
+        operationId: 'o1',
+        events: [
+          event('session/config', { modelRef: 'kept/model', modelIdentity: 'kept' }),
+          event('legacy/import', { messages: [system] }),
+          event('history/replace', { messages: [system, { role: 'user', id: 'm-b', content: 'b' }] }),
+        ],
+      },
+    ]);
     expect(plain.projection.modelRef).toBe('kept/model');
     expect(plain.projection.modelIdentity).toBe('kept');
     expect(ids(plain.projection.modelMessages)).toEqual(['m-system', 'm-b']);
@@ -296,10 +508,12 @@ describe('a replay of events', () => {
     expect(projection.titleSequence).toBe(2);
     expect(projection.modelRef).toBe('cased/model');
     expect(projection.modelIdentity).toBe('cased');
-    expect(projection.transcript.map((entry) => [entry.message.role, entry.message.id, entry.message.content])).toEqual([
-      ['', 'm-norole', 'x'],
-      ['user', 'm-cased', 'cased'],
-    ]);
+    expect(projection.transcript.map((entry) => [entry.message.role, entry.message.id, entry.message.content])).toEqual(
+      [
+        ['', 'm-norole', 'x'],
+        ['user', 'm-cased', 'cased'],
+      ],
+    );
   });
 
   it('applies checkpoints of both kinds to the model list only, and notes their sequences', async () => {
@@ -322,7 +536,12 @@ describe('a replay of events', () => {
   });
 
   it('names the workspace from the latest host session-context message, whatever event carries it', async () => {
-    const host = (id: string, workspace: string) => ({ role: 'user', id, origin: 'host', content: `<session-context>\nCurrent workspace: "${workspace}"\n</session-context>` });
+    const host = (id: string, workspace: string) => ({
+      role: 'user',
+      id,
+      origin: 'host',
+      content: `<session-context>\nCurrent workspace: "${workspace}"\n</session-context>`,
+    });
     const cases: [EventToWrite[], string | undefined][] = [
       [[complete(host('m-h', '/w/one'))], '/w/one'],
       [[complete(host('m-h', '/w/one')), event('message/upsert', { message: host('m-h', '/w/two') })], '/w/two'],
@@ -330,13 +549,23 @@ describe('a replay of events', () => {
       [[event('legacy/import', { messages: [host('m-h', '/w/four')] })], '/w/four'],
       [[event('model/context-replace', { messages: [host('m-h', '/w/five')] })], '/w/five'],
       [[event('compaction', { messages: [host('m-h', '/w/six')] })], '/w/six'],
-      [[complete({ role: 'user', id: 'm-h', origin: 'host', content: 'Current workspace: "C:\\\\dir \\"quoted\\""' })], 'C:\\\\dir \\"quoted\\"'],
+      [
+        [complete({ role: 'user', id: 'm-h', origin: 'host', content: 'Current workspace: "C:\\\\dir \\"quoted\\""' })],
+        'C:\\\\dir \\"quoted\\"',
+      ],
       // Not the host's words, or no workspace line: nothing is named.
       [[complete({ ...host('m-h', '/w/typed'), origin: 'user' })], undefined],
       [[complete({ role: 'user', id: 'm-h', origin: 'host', content: 'no workspace here' })], undefined],
-      [[complete(host('m-h', '/w/one')), complete({ role: 'user', id: 'm-h2', origin: 'host', content: 'later, none' })], '/w/one'],
+      [
+        [
+          complete(host('m-h', '/w/one')),
+          complete({ role: 'user', id: 'm-h2', origin: 'host', content: 'later, none' }),
+        ],
+        '/w/one',
+      ],
     ];
-    for (const [events, workspace] of cases) expect((await replay([{ operationId: 'o1', events }])).projection.workspace).toBe(workspace);
+    for (const [events, workspace] of cases)
+      expect((await replay([{ operationId: 'o1', events }])).projection.workspace).toBe(workspace);
   });
 
   it('keeps summaries or only an index when asked', async () => {
@@ -359,29 +588,47 @@ describe('a replay of events', () => {
     const whole = (await replay(batches)).projection;
     expect(whole.transcript.map((entry) => entry.message.content)).toEqual(['You are a careful coding agent.', long]);
     expect(whole.modelMessages.map((message) => message.content)).toEqual([long]);
-    const upserted = (await replay([{ operationId: 'o1', events: [event('message/upsert', { message: { role: 'assistant', id: 'm-u', content: long } })] }], { keep: 'summary' })).projection;
+    const upserted = (
+      await replay(
+        [
+          {
+            operationId: 'o1',
+            events: [event('message/upsert', { message: { role: 'assistant', id: 'm-u', content: long } })],
+          },
+        ],
+        { keep: 'summary' },
+      )
+    ).projection;
     expect(upserted.transcript.map((entry) => entry.message.content)).toEqual(['']);
     expect(upserted.modelMessages.map((message) => message.content)).toEqual(['']);
 
     const index = (await replay(batches, { keep: 'index' })).projection;
     expect(index.transcriptIndex.length).toBe(2);
     expect(() => index.transcript).toThrow(/kept only an index/);
-    expect(() => index.modelMessages).toThrow("this replay kept only an index of the messages: read the session with keep 'whole' or 'summary'");
+    expect(() => index.modelMessages).toThrow(
+      "this replay kept only an index of the messages: read the session with keep 'whole' or 'summary'",
+    );
   });
 });
 
 describe('a replay of a JSONL transcript', () => {
-  it('numbers its messages after one another, all at the meta file\'s creation time', async () => {
+  it("numbers its messages after one another, all at the meta file's creation time", async () => {
     const source = fixture('jsonl-migrated');
-    const read = await readJsonlSession(join(source.root, 'projects/-tmp-rxstore-fixture-ws-jsonl-migrated/sessions/legacy-demo.jsonl'));
+    const read = await readJsonlSession(
+      join(source.root, 'projects/-tmp-rxstore-fixture-ws-jsonl-migrated/sessions/legacy-demo.jsonl'),
+    );
     expect(read.status).toBe('ok');
     expect(read.projection.transcript.map((entry) => [entry.message.role, entry.seq, entry.batchTime])).toEqual(
-      ['system', 'user', 'assistant', 'tool', 'assistant'].map((role, at) => [role, at + 1, Date.parse('2025-06-01T10:00:00Z')]),
+      ['system', 'user', 'assistant', 'tool', 'assistant'].map((role, at) => [
+        role,
+        at + 1,
+        Date.parse('2025-06-01T10:00:00Z'),
+      ]),
     );
     expect(read.projection.modelMessages).toHaveLength(5);
   });
 
-  it('stops at a second result for one tool call, as Reasonix\'s migration does', async () => {
+  it("stops at a second result for one tool call, as Reasonix's migration does", async () => {
     const path = join(await tempDir('rxstore-replay-'), 'twice.jsonl');
     const lines = [
       { role: 'system', content: 's' },
@@ -393,9 +640,14 @@ describe('a replay of a JSONL transcript', () => {
     await writeFile(path, lines.map((line) => JSON.stringify(line)).join('\n'));
     const read = await readJsonlSession(path);
     expect(read.status).toBe('damaged');
-    expect(read.projection.strictness.map(({ seq, offset, kind, damaged }) => ({ seq, offset, kind, damaged }))).toEqual([{ seq: 4, offset: 0, kind: 'message/complete', damaged: false }]);
+    expect(
+      read.projection.strictness.map(({ seq, offset, kind, damaged }) => ({ seq, offset, kind, damaged })),
+    ).toEqual([{ seq: 4, offset: 0, kind: 'message/complete', damaged: false }]);
     expect(read.projection.transcript.map((entry) => entry.message.role)).toEqual(['system', 'assistant', 'tool']);
-    expect(read.problems.find((problem) => problem.severity === 'error')).toMatchObject({ code: 'RX_STRICT_PAYLOAD', data: { file: path, line: 4 } });
+    expect(read.problems.find((problem) => problem.severity === 'error')).toMatchObject({
+      code: 'RX_STRICT_PAYLOAD',
+      data: { file: path, line: 4 },
+    });
   });
 });
 
@@ -418,27 +670,55 @@ describe('batches replayed one by one', () => {
 
     const refused = await replay([
       { operationId: 'o1', events: [complete(system)] },
-      { operationId: 'o2', events: [complete({ role: 'user', id: 'm-a', content: 'a' }), complete({ role: 'user', content: 'no id' })] },
+      {
+        operationId: 'o2',
+        events: [complete({ role: 'user', id: 'm-a', content: 'a' }), complete({ role: 'user', content: 'no id' })],
+      },
     ]);
     let seen = 0;
     const reading = (async () => {
       for await (const _ of replayedBatches(refused.dir)) seen += 1;
     })();
-    await expect(reading).rejects.toMatchObject({ code: 'RX_STRICT_PAYLOAD', data: { file: logOf(refused.dir), sequence: 3 } });
-    await expect(reading).rejects.toThrow('Reasonix 1.38.11 would refuse: invalid message/complete payload at 3: the message is missing or has no id');
+    await expect(reading).rejects.toMatchObject({
+      code: 'RX_STRICT_PAYLOAD',
+      data: { file: logOf(refused.dir), sequence: 3 },
+    });
+    await expect(reading).rejects.toThrow(
+      'Reasonix 1.38.11 would refuse: invalid message/complete payload at 3: the message is missing or has no id',
+    );
     expect(seen).toBe(1);
   });
 });
 
 describe('a replay of upserts, retractions and checkpoints', () => {
-  const text = (messages: readonly { id?: string | undefined; content?: string | null | undefined }[]) => messages.map((message) => `${message.id ?? ''}:${message.content ?? ''}`);
-  const user = (id: string, content: string, extra: Record<string, unknown> = {}) => ({ role: 'user', id, content, ...extra });
+  const text = (messages: readonly { id?: string | undefined; content?: string | null | undefined }[]) =>
+    messages.map((message) => `${message.id ?? ''}:${message.content ?? ''}`);
+  const user = (id: string, content: string, extra: Record<string, unknown> = {}) => ({
+    role: 'user',
+    id,
+    content,
+    ...extra,
+  });
 
   it('replaces a message where it stands, wherever retractions moved it, and takes it out of the model list when it becomes local-only', async () => {
     const { projection } = await replay([
       { operationId: 'o1', events: [complete(user('a', 'a1')), complete(user('b', 'b1')), complete(user('c', 'c1'))] },
-      { operationId: 'o2', events: [event('message/retract', { messageIds: ['a'] }), event('message/upsert', { message: user('b', 'b2') }), event('message/upsert', { message: user('c', 'c2') })] },
-      { operationId: 'o3', events: [complete(user('a', 'a3')), event('message/retract', { messageIds: ['b'] }), event('message/upsert', { message: user('a', 'a4') })] },
+      {
+        operationId: 'o2',
+        events: [
+          event('message/retract', { messageIds: ['a'] }),
+          event('message/upsert', { message: user('b', 'b2') }),
+          event('message/upsert', { message: user('c', 'c2') }),
+        ],
+      },
+      {
+        operationId: 'o3',
+        events: [
+          complete(user('a', 'a3')),
+          event('message/retract', { messageIds: ['b'] }),
+          event('message/upsert', { message: user('a', 'a4') }),
+        ],
+      },
     ]);
     expect(text(projection.transcript.map((entry) => entry.message))).toEqual(['c:c2', 'a:a4']);
     expect(text(projection.modelMessages)).toEqual(['c:c2', 'a:a4']);
@@ -446,7 +726,13 @@ describe('a replay of upserts, retractions and checkpoints', () => {
 
     const { projection: local } = await replay([
       { operationId: 'o1', events: [complete(user('a', 'a1')), complete(user('b', 'b1'))] },
-      { operationId: 'o2', events: [event('message/upsert', { message: user('a', 'a2') }), event('message/upsert', { message: user('a', 'a3', { local_only: true }) })] },
+      {
+        operationId: 'o2',
+        events: [
+          event('message/upsert', { message: user('a', 'a2') }),
+          event('message/upsert', { message: user('a', 'a3', { local_only: true }) }),
+        ],
+      },
     ]);
     expect(text(local.transcript.map((entry) => entry.message))).toEqual(['a:a3', 'b:b1']);
     expect(text(local.modelMessages)).toEqual(['b:b1']);
@@ -455,8 +741,25 @@ describe('a replay of upserts, retractions and checkpoints', () => {
   it('after a checkpoint, appends an upserted message the model list lost, and knows the ids only the checkpoint names are not in the transcript', async () => {
     const { projection } = await replay([
       { operationId: 'o1', events: [complete(user('a', 'a1')), complete(user('b', 'b1'))] },
-      { operationId: 'o2', events: [event('model/context-replace', { messages: [user('summary', 'what came before'), { role: 'tool', id: 'r-local', tool_call_id: 'call_1', content: 'seen locally', local_only: true }] })] },
-      { operationId: 'o3', events: [event('message/upsert', { message: user('a', 'a2') }), complete(user('d', 'd1')), complete({ role: 'tool', id: 'r-1', tool_call_id: 'call_1', content: 'the result' })] },
+      {
+        operationId: 'o2',
+        events: [
+          event('model/context-replace', {
+            messages: [
+              user('summary', 'what came before'),
+              { role: 'tool', id: 'r-local', tool_call_id: 'call_1', content: 'seen locally', local_only: true },
+            ],
+          }),
+        ],
+      },
+      {
+        operationId: 'o3',
+        events: [
+          event('message/upsert', { message: user('a', 'a2') }),
+          complete(user('d', 'd1')),
+          complete({ role: 'tool', id: 'r-1', tool_call_id: 'call_1', content: 'the result' }),
+        ],
+      },
     ]);
     expect(projection.strictness).toEqual([]);
     // A local-only message of the checkpoint is not sent (go-zero-values-match-reasonix).
@@ -471,7 +774,12 @@ describe('a replay of upserts, retractions and checkpoints', () => {
   it('takes a checkpoint as it is, one id twice included, and upserts that id into the first (as Reasonix does: go-zero-values-match-reasonix)', async () => {
     const { projection } = await replay([
       { operationId: 'o1', events: [complete(user('a', 'a1'))] },
-      { operationId: 'o2', events: [event('model/context-replace', { messages: [user('k', 'first'), user('b', 'between'), user('k', 'second')] })] },
+      {
+        operationId: 'o2',
+        events: [
+          event('model/context-replace', { messages: [user('k', 'first'), user('b', 'between'), user('k', 'second')] }),
+        ],
+      },
       { operationId: 'o3', events: [event('message/upsert', { message: user('k', 'upserted') })] },
     ]);
     expect(projection.strictness).toEqual([]);
@@ -483,7 +791,12 @@ describe('a replay of upserts, retractions and checkpoints', () => {
       {
         operationId: 'o1',
         events: [
-          complete({ role: 'assistant', id: 'm-a', content: '', tool_calls: [{ id: 'call_1', name: 'bash', arguments: '{}' }] }),
+          complete({
+            role: 'assistant',
+            id: 'm-a',
+            content: '',
+            tool_calls: [{ id: 'call_1', name: 'bash', arguments: '{}' }],
+          }),
           complete(user('m-u', 'not a result', { tool_call_id: 'call_1' })),
           complete({ role: 'tool', id: 'r-1', tool_call_id: 'call_1', content: 'the result' }),
           complete({ role: 'assistant', id: 'm-a2', content: 'nor this', tool_call_id: 'call_1' }),
@@ -501,10 +814,24 @@ describe('a replay of upserts, retractions and checkpoints', () => {
       { role: 'user', content: 'second without id' },
       { role: 'tool', content: 'a result without a call id' },
     ];
-    const batches: BatchToWrite[] = [{ operationId: 'o1', turnId: 'turn_1', events: [event('turn/start', {}), event('history/replace', { messages: history }), event('turn/end', { status: 'completed' })] }];
+    const batches: BatchToWrite[] = [
+      {
+        operationId: 'o1',
+        turnId: 'turn_1',
+        events: [
+          event('turn/start', {}),
+          event('history/replace', { messages: history }),
+          event('turn/end', { status: 'completed' }),
+        ],
+      },
+    ];
     const whole = (await replay(batches)).projection;
     // Go's decoding leaves a null string unset.
-    expect(whole.transcript.map((entry) => entry.message.content)).toEqual([undefined, 'second without id', 'a result without a call id']);
+    expect(whole.transcript.map((entry) => entry.message.content)).toEqual([
+      undefined,
+      'second without id',
+      'a result without a call id',
+    ]);
     expect(whole.transcriptIndex.typedText(0)).toBeUndefined();
     expect([0, 2].map((at) => whole.transcriptIndex.answeredCall(at))).toEqual(['', '']);
     expect(whole.turns.get('turn_1')).toEqual({ turnId: 'turn_1', status: 'completed', startSeq: 1 });

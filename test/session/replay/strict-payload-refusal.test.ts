@@ -15,7 +15,9 @@ async function withRefused(event: EventToWrite) {
   const dir = await copySession(fixture('plain-chat').dir);
   const seq = (await readSession(dir)).lastSequence + 1;
   await appendBatch(dir, [event]);
-  const frame = (await framesOf(dir)).find((candidate) => (candidate.record.event as { seq?: number } | undefined)?.seq === seq);
+  const frame = (await framesOf(dir)).find(
+    (candidate) => (candidate.record.event as { seq?: number } | undefined)?.seq === seq,
+  );
   expect(frame, 'the appended event frame').toBeDefined();
   return { dir, seq, offset: frame!.offset };
 }
@@ -38,10 +40,18 @@ describe('a refused payload is reported where it is, whichever way the session i
   });
 
   it('a receipt Reasonix cannot read is named without calling the session damaged payload', async () => {
-    const { dir, seq, offset } = await withRefused({ kind: 'submission/accepted', optional: true, payloadJson: Buffer.from('{"bogus":1}') });
+    const { dir, seq, offset } = await withRefused({
+      kind: 'submission/accepted',
+      optional: true,
+      payloadJson: Buffer.from('{"bogus":1}'),
+    });
     const message = `Reasonix 1.38.11 would refuse: submission/accepted at ${seq}: invalid submission receipt: unknown field "bogus"`;
     const read = await readSession(dir);
-    expect(read.refusal).toMatchObject({ code: 'RX_STRICT_PAYLOAD', message, data: { file: logOf(dir), offset, sequence: seq } });
+    expect(read.refusal).toMatchObject({
+      code: 'RX_STRICT_PAYLOAD',
+      message,
+      data: { file: logOf(dir), offset, sequence: seq },
+    });
     const events = await drain((await openLogSession(dir)).events());
     expect(events.error).toMatchObject({ message });
   });

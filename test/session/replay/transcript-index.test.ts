@@ -7,9 +7,20 @@ import type { Message } from '../../../src/session/replay/message.js';
 import { LEGACY_PRUNE_MARKER, TranscriptIndex } from '../../../src/session/replay/transcript-index.js';
 import { toolResult as result } from '../../support/sessions/messages.js';
 
-const index = (keeping = { messages: true, previews: false }) => new TranscriptIndex(new StringTable(), new StringTable(), keeping);
-const user = (id: string | undefined, content = 'hi', extra: Partial<Message> = {}): Message => ({ role: 'user', ...(id === undefined ? {} : { id }), content, ...extra });
-const calling = (id: string, calls: [string, string, string][]): Message => ({ role: 'assistant', id, content: '', tool_calls: calls.map(([call, name, args]) => ({ id: call, name, arguments: args })) });
+const index = (keeping = { messages: true, previews: false }) =>
+  new TranscriptIndex(new StringTable(), new StringTable(), keeping);
+const user = (id: string | undefined, content = 'hi', extra: Partial<Message> = {}): Message => ({
+  role: 'user',
+  ...(id === undefined ? {} : { id }),
+  content,
+  ...extra,
+});
+const calling = (id: string, calls: [string, string, string][]): Message => ({
+  role: 'assistant',
+  id,
+  content: '',
+  tool_calls: calls.map(([call, name, args]) => ({ id: call, name, arguments: args })),
+});
 
 /** Each row as a reader sees it: id, role, sequence, calls (id, name, arguments' shape), the call it answers. */
 function rows(transcript: TranscriptIndex) {
@@ -23,15 +34,33 @@ function rows(transcript: TranscriptIndex) {
 }
 
 describe('TranscriptIndex', () => {
-  it('keeps each message\'s id, role, sequence, calls and the call it answers, and the arguments\' shape', () => {
+  it("keeps each message's id, role, sequence, calls and the call it answers, and the arguments' shape", () => {
     const transcript = index();
     transcript.push(user('u1'), 1, 100);
-    transcript.push(calling('a1', [['c1', 'bash', '{"command":"ls"}'], ['c2', 'grep', ''], ['c3', 'ls', '[1]']]), 2, 100);
+    transcript.push(
+      calling('a1', [
+        ['c1', 'bash', '{"command":"ls"}'],
+        ['c2', 'grep', ''],
+        ['c3', 'ls', '[1]'],
+      ]),
+      2,
+      100,
+    );
     transcript.push(result('t1', 'c1'), 3, 100);
     transcript.push(result(undefined, ''), 4, 100);
     expect(rows(transcript)).toEqual([
       { id: 'u1', role: 'user', seq: 1, calls: [], answers: '' },
-      { id: 'a1', role: 'assistant', seq: 2, calls: [['c1', 'bash', 'object'], ['c2', 'grep', 'none'], ['c3', 'ls', 'other']], answers: '' },
+      {
+        id: 'a1',
+        role: 'assistant',
+        seq: 2,
+        calls: [
+          ['c1', 'bash', 'object'],
+          ['c2', 'grep', 'none'],
+          ['c3', 'ls', 'other'],
+        ],
+        answers: '',
+      },
       { id: 't1', role: 'tool', seq: 3, calls: [], answers: 'c1' },
       { id: undefined, role: 'tool', seq: 4, calls: [], answers: '' },
     ]);
@@ -97,14 +126,25 @@ describe('TranscriptIndex', () => {
 
   it('answers: which calls some result answers, and the first result whose call an earlier one answered (not local-only, not without a call id)', () => {
     const transcript = index();
-    transcript.push(calling('a1', [['c1', 'bash', '{}'], ['c2', 'bash', '{}']]), 1, 100);
+    transcript.push(
+      calling('a1', [
+        ['c1', 'bash', '{}'],
+        ['c2', 'bash', '{}'],
+      ]),
+      1,
+      100,
+    );
     transcript.push(result('t0', ''), 2, 100);
     transcript.push(result('t00', ''), 3, 100);
     transcript.push(result('t1', 'c1'), 4, 100);
     transcript.push(result('t1b', 'c1', { local_only: true }), 5, 100);
     expect(transcript.firstRepeatedResult()).toBe(-1);
     const answered = transcript.answeredCalls();
-    expect(['c1', 'c2'].map((call) => answered[transcript.toolCalls(0).find((found) => transcript.callId(found.idRef) === call)!.idRef])).toEqual([1, 0]);
+    expect(
+      ['c1', 'c2'].map(
+        (call) => answered[transcript.toolCalls(0).find((found) => transcript.callId(found.idRef) === call)!.idRef],
+      ),
+    ).toEqual([1, 0]);
     transcript.push(result('t2', 'c1'), 6, 100);
     expect(transcript.firstRepeatedResult()).toBe(5);
   });
@@ -129,7 +169,11 @@ describe('TranscriptIndex', () => {
     for (const transcript of [kept, previews]) {
       transcript.push(user('u1', 'sent', { raw_content: 'typed' }), 1, 100);
       transcript.push(user('u2', 'plain'), 2, 100);
-      transcript.push({ role: 'user', id: 'u3', content: [{ type: 'text', text: 'parts' }] as unknown as string }, 3, 100);
+      transcript.push(
+        { role: 'user', id: 'u3', content: [{ type: 'text', text: 'parts' }] as unknown as string },
+        3,
+        100,
+      );
       transcript.push({ role: 'assistant', id: 'a1', content: 'answer' }, 4, 100);
       transcript.retract(['u2']);
     }
@@ -142,18 +186,53 @@ describe('TranscriptIndex', () => {
   it('after thousands of messages rewritten, every message still has its own calls (the dead ones compacted away)', () => {
     const transcript = index({ messages: false, previews: false });
     transcript.push(user('u1'), 1, 100);
-    transcript.push(calling('keep', [['k1', 'bash', '{}'], ['k2', 'grep', '']]), 2, 100);
-    for (let round = 0; round < 700; round += 1) transcript.upsert(calling('busy', [[`b${round}a`, 'ls', '{}'], [`b${round}b`, 'cat', 'x']]), 3 + round, 100);
+    transcript.push(
+      calling('keep', [
+        ['k1', 'bash', '{}'],
+        ['k2', 'grep', ''],
+      ]),
+      2,
+      100,
+    );
+    for (let round = 0; round < 700; round += 1)
+      transcript.upsert(
+        calling('busy', [
+          [`b${round}a`, 'ls', '{}'],
+          [`b${round}b`, 'cat', 'x'],
+        ]),
+        3 + round,
+        100,
+      );
     transcript.push(calling('late', [['l1', 'ls', '{}']]), 1000, 100);
     const expected = [
       ['u1', []],
-      ['keep', [['k1', 'bash', 'object'], ['k2', 'grep', 'none']]],
-      ['busy', [['b699a', 'ls', 'object'], ['b699b', 'cat', 'other']]],
+      [
+        'keep',
+        [
+          ['k1', 'bash', 'object'],
+          ['k2', 'grep', 'none'],
+        ],
+      ],
+      [
+        'busy',
+        [
+          ['b699a', 'ls', 'object'],
+          ['b699b', 'cat', 'other'],
+        ],
+      ],
       ['late', [['l1', 'ls', 'object']]],
     ];
     expect(rows(transcript).map(({ id, calls }) => [id, calls])).toEqual(expected);
     // Messages with many calls taken out: compacted when the transcript is cut.
-    for (let round = 0; round < 600; round += 1) transcript.push(calling(`gone${round}`, [[`g${round}a`, 'ls', '{}'], [`g${round}b`, 'ls', '{}']]), 2000 + round, 100);
+    for (let round = 0; round < 600; round += 1)
+      transcript.push(
+        calling(`gone${round}`, [
+          [`g${round}a`, 'ls', '{}'],
+          [`g${round}b`, 'ls', '{}'],
+        ]),
+        2000 + round,
+        100,
+      );
     transcript.retract(Array.from({ length: 600 }, (_, round) => `gone${round}`));
     expect(rows(transcript).map(({ id, calls }) => [id, calls])).toEqual(expected);
   });

@@ -10,7 +10,8 @@ import { copySession, cutLog, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { complete, messageId } from '../../support/sessions/sample-session.js';
 
-const manifestOf = async (dir: string) => JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+const manifestOf = async (dir: string) =>
+  JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
 
 describe('appendBatches', () => {
   it('adds whole batches after the log, continuing its sequences, under the next writer generation', async () => {
@@ -23,7 +24,13 @@ describe('appendBatches', () => {
 
     const written = await appendBatches(dir, [
       { operationId: 'rename', events: [{ kind: 'session/title', payload: { title: 'Appended title' } }] },
-      { operationId: 'turn', events: [complete({ role: 'user', id: messageId(), content: 'One more question.' }), complete({ role: 'assistant', id: messageId(), content: 'One more answer.' })] },
+      {
+        operationId: 'turn',
+        events: [
+          complete({ role: 'user', id: messageId(), content: 'One more question.' }),
+          complete({ role: 'assistant', id: messageId(), content: 'One more answer.' }),
+        ],
+      },
     ]);
 
     expect(written.map((batch) => [batch.firstSeq, batch.eventCount, batch.writerGeneration])).toEqual([
@@ -44,12 +51,19 @@ describe('appendBatches', () => {
     expect(read.lastSequence).toBe(source.counts.events + 3);
     expect(read.writerGeneration).toBe(generation + 1);
     expect(read.projection.title).toBe('Appended title');
-    expect(read.projection.transcript.slice(-2).map((entry) => entry.message.content)).toEqual(['One more question.', 'One more answer.']);
+    expect(read.projection.transcript.slice(-2).map((entry) => entry.message.content)).toEqual([
+      'One more question.',
+      'One more answer.',
+    ]);
     // The staging file of the append is gone.
     expect((await readdir(dir)).filter((name) => name.endsWith('.staged'))).toEqual([]);
 
     // A second append is the generation after that.
-    const again = await appendBatches(dir, [{ operationId: 'rename-2', events: [{ kind: 'session/title', payload: { title: 'Again' } }] }], { validate: false });
+    const again = await appendBatches(
+      dir,
+      [{ operationId: 'rename-2', events: [{ kind: 'session/title', payload: { title: 'Again' } }] }],
+      { validate: false },
+    );
     expect(again[0]!.writerGeneration).toBe(generation + 2);
     expect(again[0]!.firstSeq).toBe(source.counts.events + 4);
   });
@@ -60,7 +74,9 @@ describe('appendBatches', () => {
     const torn = await readSession(dir);
     const log = await readFile(logOf(dir));
     const manifest = await readFile(join(dir, 'manifest.json'));
-    const error = await appendBatches(dir, [{ operationId: 'x', events: [{ kind: 'session/title', payload: { title: 'x' } }] }]).catch((caught: unknown) => caught);
+    const error = await appendBatches(dir, [
+      { operationId: 'x', events: [{ kind: 'session/title', payload: { title: 'x' } }] },
+    ]).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(DamagedStoreError);
     expect(error).toMatchObject({
       message: `cannot append after a torn tail of ${torn.tornTail!.bytes} bytes: run rxstore repair first`,
@@ -74,9 +90,14 @@ describe('appendBatches', () => {
     const dir = await copySession(fixture('plain-chat').dir);
     await rm(join(dir, 'manifest.json'));
     const log = await readFile(logOf(dir));
-    const error = await appendBatches(dir, [{ operationId: 'x', events: [{ kind: 'session/title', payload: { title: 'x' } }] }]).catch((caught: unknown) => caught);
+    const error = await appendBatches(dir, [
+      { operationId: 'x', events: [{ kind: 'session/title', payload: { title: 'x' } }] },
+    ]).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(DamagedStoreError);
-    expect(error).toMatchObject({ message: 'cannot append: manifest is missing', data: { file: join(dir, 'manifest.json') } });
+    expect(error).toMatchObject({
+      message: 'cannot append: manifest is missing',
+      data: { file: join(dir, 'manifest.json') },
+    });
     expect(await readFile(logOf(dir))).toEqual(log);
   });
 
@@ -84,11 +105,16 @@ describe('appendBatches', () => {
     // payload-ref holds payloads in the content store: without validation nothing of them needs reading.
     const dir = await copySession(fixture('payload-ref').dir);
     const log = await readFile(logOf(dir));
-    const error = await appendBatches(dir, [{ operationId: 'session-create', events: [{ kind: 'session/title', payload: { title: 'x' } }] }], { validate: false }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await appendBatches(
+      dir,
+      [{ operationId: 'session-create', events: [{ kind: 'session/title', payload: { title: 'x' } }] }],
+      { validate: false },
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InvalidInputError);
-    expect(error).toMatchObject({ message: 'operation "session-create" is already in the log with other events', data: { file: logOf(dir) } });
+    expect(error).toMatchObject({
+      message: 'operation "session-create" is already in the log with other events',
+      data: { file: logOf(dir) },
+    });
     expect(await readFile(logOf(dir))).toEqual(log);
   });
 
@@ -97,9 +123,15 @@ describe('appendBatches', () => {
     // Damage the content store: validation would replay these payloads; an append without it does not read them.
     const contentDir = join(dir, '..', '.content-v1');
     await rm(join(contentDir, 'objects'), { recursive: true, force: true });
-    const written = await appendBatches(dir, [{ operationId: 'late', events: [{ kind: 'session/title', payload: { title: 'late' } }] }], { validate: false });
+    const written = await appendBatches(
+      dir,
+      [{ operationId: 'late', events: [{ kind: 'session/title', payload: { title: 'late' } }] }],
+      { validate: false },
+    );
     expect(written).toHaveLength(1);
-    const refused = await appendBatches(dir, [{ operationId: 'later', events: [{ kind: 'session/title', payload: { title: 'later' } }] }]).catch((caught: unknown) => caught);
+    const refused = await appendBatches(dir, [
+      { operationId: 'later', events: [{ kind: 'session/title', payload: { title: 'later' } }] },
+    ]).catch((caught: unknown) => caught);
     expect(refused).toMatchObject({ code: 'RX_MISSING_CONTENT' });
   });
 });

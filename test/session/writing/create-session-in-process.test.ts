@@ -9,7 +9,9 @@ import { readSession } from '../../../src/session/reading/read-session.js';
 import { sampleBatches } from '../../support/sessions/sample-session.js';
 import { tempDir } from '../../support/temp-dir.js';
 
-const title = (text: string) => [{ operationId: 'title', events: [{ kind: 'session/title', payload: { title: text } }] }];
+const title = (text: string) => [
+  { operationId: 'title', events: [{ kind: 'session/title', payload: { title: text } }] },
+];
 
 describe('createSession', () => {
   it('lays down the manifest Reasonix writes, the given files, and the batches in sequence', async () => {
@@ -62,24 +64,53 @@ describe('createSession', () => {
 
   it('mints a 32-hex-digit id, and leaves out what was not given', async () => {
     const storeDir = await tempDir();
-    const created = await createSession({ storeDir, createdAt: '2026-01-01T00:00:00.5Z', inheritedEventCount: 0, batches: title('x') });
+    const created = await createSession({
+      storeDir,
+      createdAt: '2026-01-01T00:00:00.5Z',
+      inheritedEventCount: 0,
+      batches: title('x'),
+    });
     expect(created.id).toMatch(/^[0-9a-f]{32}$/);
     const manifest = JSON.parse(await readFile(join(created.dir, 'manifest.json'), 'utf8'));
     expect(manifest.createdAt).toBe('2026-01-01T00:00:00.5Z');
-    expect(Object.keys(manifest)).toEqual(['schemaVersion', 'codec', 'storageRevision', 'contentRoot', 'sessionId', 'createdAt', 'writerGeneration']);
+    expect(Object.keys(manifest)).toEqual([
+      'schemaVersion',
+      'codec',
+      'storageRevision',
+      'contentRoot',
+      'sessionId',
+      'createdAt',
+      'writerGeneration',
+    ]);
     expect(await readdir(storeDir)).toEqual([created.id]);
   });
 
   it('refuses ids that cannot name a session directory (or its staging directory), with one clear line, writing nothing', async () => {
     const storeDir = await tempDir();
-    for (const id of ['', '.hidden', 'ends-with.', 'a/b', 'x/abc', 'ab/c', 'a\\b', 'nul\u0000', 'tab\tin', '..', 'x'.repeat(256), '語'.repeat(86)]) {
-      const error = await createSession({ storeDir, sessionId: id, batches: title('x') }).catch((caught: unknown) => caught);
+    for (const id of [
+      '',
+      '.hidden',
+      'ends-with.',
+      'a/b',
+      'x/abc',
+      'ab/c',
+      'a\\b',
+      'nul\u0000',
+      'tab\tin',
+      '..',
+      'x'.repeat(256),
+      '語'.repeat(86),
+    ]) {
+      const error = await createSession({ storeDir, sessionId: id, batches: title('x') }).catch(
+        (caught: unknown) => caught,
+      );
       expect(error, JSON.stringify(id)).toBeInstanceOf(InvalidInputError);
       expect((error as Error).message).toBe(`${JSON.stringify(id)} is not a valid session id`);
     }
     expect(await readdir(storeDir)).toEqual([]);
     // The longest id a file name of 255 bytes holds (its staging name is short whatever the id), and dots inside one, are fine.
-    for (const id of ['x'.repeat(255), '語'.repeat(85), 'a.b.c']) expect((await createSession({ storeDir, sessionId: id, batches: title('x') })).id).toBe(id);
+    for (const id of ['x'.repeat(255), '語'.repeat(85), 'a.b.c'])
+      expect((await createSession({ storeDir, sessionId: id, batches: title('x') })).id).toBe(id);
   });
 
   it('refuses a session that is there before it writes anything, content objects included', async () => {
@@ -87,7 +118,9 @@ describe('createSession', () => {
     await createSession({ storeDir, sessionId: 'taken', batches: title('first') });
     const before = await readdir(storeDir, { recursive: true });
     // These batches hold a payload large enough for the content store.
-    await expect(createSession({ storeDir, sessionId: 'taken', batches: sampleBatches() })).rejects.toBeInstanceOf(SessionExistsError);
+    await expect(createSession({ storeDir, sessionId: 'taken', batches: sampleBatches() })).rejects.toBeInstanceOf(
+      SessionExistsError,
+    );
     expect(await readdir(storeDir, { recursive: true })).toEqual(before);
   });
 
@@ -104,21 +137,30 @@ describe('createSession', () => {
     });
     expect(await readFile(join(created.dir, 'notes.txt'), 'utf8')).toBe('top');
     expect(await readFile(join(created.dir, 'a', 'b', 'c', 'deep.txt'), 'utf8')).toBe('deep');
-    for (const dir of [created.dir, join(created.dir, 'a'), join(created.dir, 'a', 'b', 'c')]) expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    for (const dir of [created.dir, join(created.dir, 'a'), join(created.dir, 'a', 'b', 'c')])
+      expect((await stat(dir)).mode & 0o777).toBe(0o700);
   });
 
   it('never writes over a session: one that is there is refused, and its files stay as they were', async () => {
     const storeDir = await tempDir();
     const first = await createSession({ storeDir, sessionId: 'taken', batches: title('first') });
     const log = await readFile(join(first.dir, 'events.frames'));
-    const error = await createSession({ storeDir, sessionId: 'taken', batches: title('second') }).catch((caught: unknown) => caught);
+    const error = await createSession({ storeDir, sessionId: 'taken', batches: title('second') }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(SessionExistsError);
-    expect(error).toMatchObject({ code: 'RX_SESSION_EXISTS', message: `session already exists: ${first.dir}`, data: { file: first.dir } });
+    expect(error).toMatchObject({
+      code: 'RX_SESSION_EXISTS',
+      message: `session already exists: ${first.dir}`,
+      data: { file: first.dir },
+    });
     expect(await readFile(join(first.dir, 'events.frames'))).toEqual(log);
     expect((await readSession(first.dir)).projection.title).toBe('first');
     // Even a plain file with that name is not written over.
     await writeFile(join(storeDir, 'a-file'), 'x');
-    await expect(createSession({ storeDir, sessionId: 'a-file', batches: title('x') })).rejects.toBeInstanceOf(SessionExistsError);
+    await expect(createSession({ storeDir, sessionId: 'a-file', batches: title('x') })).rejects.toBeInstanceOf(
+      SessionExistsError,
+    );
   });
 
   it('two creations of one id at once: one session is published, the other refused, and no staging directory is left', async () => {
@@ -129,7 +171,10 @@ describe('createSession', () => {
     ]);
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refused = results.find((result) => result.status === 'rejected')!;
-    expect(refused.reason).toMatchObject({ code: 'RX_SESSION_EXISTS', message: `session already exists: ${join(storeDir, 'raced')}` });
+    expect(refused.reason).toMatchObject({
+      code: 'RX_SESSION_EXISTS',
+      message: `session already exists: ${join(storeDir, 'raced')}`,
+    });
     expect(await readdir(storeDir)).toEqual(['raced']);
     expect(['one', 'two']).toContain((await readSession(join(storeDir, 'raced'))).projection.title);
   });

@@ -5,12 +5,19 @@ import { copySession, cutLog, endFrames, replaceFrame } from '../../support/faul
 import { fixture } from '../../support/fixtures.js';
 import { runCli } from '../../support/inspect-json-schema.js';
 import { startMockModel } from '../../support/reasonix/mock-model.js';
-import { layForResume, reasonixBinary, reasonixTitle, resumeWithReasonix, runReasonix } from '../../support/reasonix/reasonix.js';
+import {
+  layForResume,
+  reasonixBinary,
+  reasonixTitle,
+  resumeWithReasonix,
+  runReasonix,
+} from '../../support/reasonix/reasonix.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { treeDigest } from '../../support/tree-digest.js';
 
 const source = fixture('tool-calls');
-const tornEvidence = async (dir: string) => (await readdir(dir)).filter((name) => /^events\.torn-\d+\.tail$/.test(name));
+const tornEvidence = async (dir: string) =>
+  (await readdir(dir)).filter((name) => /^events\.torn-\d+\.tail$/.test(name));
 
 describe.skipIf(!reasonixBinary())(reasonixTitle('repair and salvage, judged by the real Reasonix'), () => {
   it('while Reasonix runs a turn, inspect says the session is open and repair refuses', async () => {
@@ -21,13 +28,23 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('repair and salvage, judged by 
     const turnMayEnd = new Promise<void>((resolve) => (endTurn = resolve));
     const mock = await startMockModel([{ text: 'Slow answer.', holdUntil: turnMayEnd }]);
     try {
-      const running = runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', source.id, 'Take your time.'], mock });
+      const running = runReasonix({
+        home,
+        cwd: source.workspace,
+        args: ['run', '--resume', source.id, 'Take your time.'],
+        mock,
+      });
       await mock.waitForChatRequests(1);
       const inspected = await runCli(['inspect', dir, '--json']);
-      const report = JSON.parse(inspected.stdout) as { openInRunningReasonix: boolean; problems: { code: string; severity: string }[] };
+      const report = JSON.parse(inspected.stdout) as {
+        openInRunningReasonix: boolean;
+        problems: { code: string; severity: string }[];
+      };
       expect(report.openInRunningReasonix).toBe(true);
       // A warning, with its own code: the refusal's code (RX_WRITER_OWNED) is only for what was refused.
-      expect(report.problems).toContainEqual(expect.objectContaining({ code: 'RX_OPEN_IN_REASONIX', severity: 'warning' }));
+      expect(report.problems).toContainEqual(
+        expect.objectContaining({ code: 'RX_OPEN_IN_REASONIX', severity: 'warning' }),
+      );
       expect(report.problems.map((problem) => problem.code)).not.toContain('RX_WRITER_OWNED');
       expect((await runCli(['inspect', dir])).stdout).toMatch(/open +in a running Reasonix/);
       const repaired = await runCli(['repair', dir]);
@@ -78,7 +95,9 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('repair and salvage, judged by 
     const repaired = await runCli(['repair', dir]);
     // Refused, not a usage error: the session is what is wrong (exit 1), and one line says where and what to do.
     expect(repaired.code).toBe(1);
-    expect(repaired.stderr).toMatch(/^rxstore: RX_DAMAGED_STORE: \S+events\.frames at offset \d+: the session is damaged, not torn \(.*\); .*use rxstore salvage \S+\n$/);
+    expect(repaired.stderr).toMatch(
+      /^rxstore: RX_DAMAGED_STORE: \S+events\.frames at offset \d+: the session is damaged, not torn \(.*\); .*use rxstore salvage \S+\n$/,
+    );
     expect(await treeDigest(dir)).toBe(before);
   });
 

@@ -43,7 +43,13 @@ describe('repairSession', () => {
     const report = await repairSession(dir);
     const after = BigInt(Date.now());
 
-    expect(report).toEqual({ dir, action: 'repaired', tornTail: torn.tornTail, evidence: expect.any(String), durableEnd: torn.durableEnd });
+    expect(report).toEqual({
+      dir,
+      action: 'repaired',
+      tornTail: torn.tornTail,
+      evidence: expect.any(String),
+      durableEnd: torn.durableEnd,
+    });
     expect(dirname(report.evidence!)).toBe(dir);
     const nanos = /^events\.torn-(\d+)\.tail$/.exec(basename(report.evidence!))?.[1];
     expect(nanos).toBeDefined();
@@ -66,7 +72,12 @@ describe('repairSession', () => {
     expect(repaired.tornEvidence).toEqual([basename(report.evidence!)]);
     // Repaired, there is nothing more to do, and nothing changes.
     const digest = await treeDigest(dir);
-    expect(await repairSession(dir)).toEqual({ dir, action: 'nothing-to-repair', tornTail: null, durableEnd: torn.durableEnd });
+    expect(await repairSession(dir)).toEqual({
+      dir,
+      action: 'nothing-to-repair',
+      tornTail: null,
+      durableEnd: torn.durableEnd,
+    });
     expect(await treeDigest(dir)).toBe(digest);
   });
 
@@ -82,8 +93,18 @@ describe('repairSession', () => {
     const dir = await copySession(source.dir);
     const digest = await treeDigest(dir);
     const log = await readFile(logOf(dir));
-    expect(await repairSession(dir)).toEqual({ dir, action: 'nothing-to-repair', tornTail: null, durableEnd: log.length });
-    expect(await repairSession(dir, { dryRun: true })).toEqual({ dir, action: 'nothing-to-repair', tornTail: null, durableEnd: log.length });
+    expect(await repairSession(dir)).toEqual({
+      dir,
+      action: 'nothing-to-repair',
+      tornTail: null,
+      durableEnd: log.length,
+    });
+    expect(await repairSession(dir, { dryRun: true })).toEqual({
+      dir,
+      action: 'nothing-to-repair',
+      tornTail: null,
+      durableEnd: log.length,
+    });
     expect(await treeDigest(dir)).toBe(digest);
   });
 
@@ -92,7 +113,12 @@ describe('repairSession', () => {
     const digest = await treeDigest(dir);
     const locks = await acquireWriterLocks(dir);
     try {
-      expect(await repairSession(dir, { dryRun: true })).toEqual({ dir, action: 'would-repair', tornTail: torn.tornTail, durableEnd: torn.durableEnd });
+      expect(await repairSession(dir, { dryRun: true })).toEqual({
+        dir,
+        action: 'would-repair',
+        tornTail: torn.tornTail,
+        durableEnd: torn.durableEnd,
+      });
       await expect(repairSession(dir)).rejects.toBeInstanceOf(WriterOwnedError);
     } finally {
       await locks.release();
@@ -113,7 +139,14 @@ describe('repairSession', () => {
     expect(refusal?.code).toBe('RX_QUERY_CACHE_BLOCKED');
     const log = await readFile(logOf(dir));
     const durableEnd = log.length;
-    const cleared = { dir, tornTail: null, durableEnd, staleCache: true, cacheProblem: refusal!.message, cacheCodes: ['RX_QUERY_CACHE_BLOCKED'] };
+    const cleared = {
+      dir,
+      tornTail: null,
+      durableEnd,
+      staleCache: true,
+      cacheProblem: refusal!.message,
+      cacheCodes: ['RX_QUERY_CACHE_BLOCKED'],
+    };
     expect(await repairSession(dir, { dryRun: true })).toEqual({ ...cleared, action: 'would-repair' });
     expect(existsSync(catalog)).toBe(true);
     expect(await repairSession(dir)).toEqual({ ...cleared, action: 'repaired' });

@@ -26,7 +26,10 @@ const innerLock = (dir: string) => join(dir, 'writer.lock');
 async function otherWriter(locks: string[], log: string, tail: string) {
   const script = 'echo locked; read go; cat "$TAIL" >> "$LOG"; echo appended; read done';
   const argv = locks.flatMap((lock) => ['flock', '-x', lock]).concat(['sh', '-c', script]);
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, TAIL: tail, LOG: log } });
+  const child = spawn(argv[0]!, argv.slice(1), {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, TAIL: tail, LOG: log },
+  });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   expect((await lines.next()).value).toBe('locked');
   return {
@@ -46,34 +49,46 @@ describe.skipIf(!hasFlockUtility)('repair while another process holds the writer
     { held: 'the ownership lock', locks: (dir: string) => [outerLock(dir)] },
     { held: 'writer.lock', locks: (dir: string) => [innerLock(dir)] },
     { held: 'both locks', locks: (dir: string) => [outerLock(dir), innerLock(dir)] },
-  ])('with $held held: repair refuses and changes nothing, and the batch the writer then finishes is whole', async ({ locks }) => {
-    const dir = await copySession(source.dir);
-    const whole = await readFile(logOf(dir));
-    const end = (await endFrames(dir)).at(-1)!;
-    const tail = join(await tempDir('rxstore-tail-'), 'end-frame');
-    await writeFile(tail, whole.subarray(end.offset, end.offset + end.bytes));
-    await replaceFrame(dir, end, Buffer.alloc(0));
-    const torn = await readFile(logOf(dir));
+  ])(
+    'with $held held: repair refuses and changes nothing, and the batch the writer then finishes is whole',
+    async ({ locks }) => {
+      const dir = await copySession(source.dir);
+      const whole = await readFile(logOf(dir));
+      const end = (await endFrames(dir)).at(-1)!;
+      const tail = join(await tempDir('rxstore-tail-'), 'end-frame');
+      await writeFile(tail, whole.subarray(end.offset, end.offset + end.bytes));
+      await replaceFrame(dir, end, Buffer.alloc(0));
+      const torn = await readFile(logOf(dir));
 
-    const writer = await otherWriter(locks(dir), logOf(dir), tail);
-    const inspected = JSON.parse((await runCli(['inspect', dir, '--json'])).stdout) as { status: string; openInRunningReasonix: boolean; problems: { code: string; severity: string }[] };
-    expect(inspected.status).toBe('torn-tail');
-    expect(inspected.openInRunningReasonix).toBe(true);
-    // Open in a writer is a warning with its own code; RX_WRITER_OWNED is the refusal below.
-    expect(inspected.problems.filter((problem) => problem.severity === 'warning').map((problem) => problem.code).sort()).toEqual(['RX_OPEN_IN_REASONIX', 'RX_TORN_TAIL']);
-    expect((await runCli(['inspect', dir, '--strict'])).code).toBe(1);
-    const repaired = await runCli(['repair', dir]);
-    expect(repaired.code).toBe(1);
-    expect(repaired.stderr).toMatch(/^rxstore: RX_WRITER_OWNED: .*session writer is owned by another runtime/m);
-    expect((await readFile(logOf(dir))).equals(torn)).toBe(true);
-    expect(await evidence(dir)).toEqual([]);
+      const writer = await otherWriter(locks(dir), logOf(dir), tail);
+      const inspected = JSON.parse((await runCli(['inspect', dir, '--json'])).stdout) as {
+        status: string;
+        openInRunningReasonix: boolean;
+        problems: { code: string; severity: string }[];
+      };
+      expect(inspected.status).toBe('torn-tail');
+      expect(inspected.openInRunningReasonix).toBe(true);
+      // Open in a writer is a warning with its own code; RX_WRITER_OWNED is the refusal below.
+      expect(
+        inspected.problems
+          .filter((problem) => problem.severity === 'warning')
+          .map((problem) => problem.code)
+          .sort(),
+      ).toEqual(['RX_OPEN_IN_REASONIX', 'RX_TORN_TAIL']);
+      expect((await runCli(['inspect', dir, '--strict'])).code).toBe(1);
+      const repaired = await runCli(['repair', dir]);
+      expect(repaired.code).toBe(1);
+      expect(repaired.stderr).toMatch(/^rxstore: RX_WRITER_OWNED: .*session writer is owned by another runtime/m);
+      expect((await readFile(logOf(dir))).equals(torn)).toBe(true);
+      expect(await evidence(dir)).toEqual([]);
 
-    await writer.finish();
-    expect((await readFile(logOf(dir))).equals(whole)).toBe(true);
-    const after = await readSession(dir);
-    expect(after.status).toBe('ok');
-    expect(after.batches).toBe((await readSession(source.dir)).batches);
-    expect((await runCli(['repair', dir])).stdout).toMatch(/nothing to repair/);
-    expect(await evidence(dir)).toEqual([]);
-  });
+      await writer.finish();
+      expect((await readFile(logOf(dir))).equals(whole)).toBe(true);
+      const after = await readSession(dir);
+      expect(after.status).toBe('ok');
+      expect(after.batches).toBe((await readSession(source.dir)).batches);
+      expect((await runCli(['repair', dir])).stdout).toMatch(/nothing to repair/);
+      expect(await evidence(dir)).toEqual([]);
+    },
+  );
 });

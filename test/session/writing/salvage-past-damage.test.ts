@@ -11,7 +11,13 @@ import { readSession } from '../../../src/session/reading/read-session.js';
 import { copySession, editLog, endFrames, framesOf, type LoggedFrame } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { runCli } from '../../support/inspect-json-schema.js';
-import { layForResume, reasonixBinary, reasonixTitle, resumeWithReasonix, runReasonix } from '../../support/reasonix/reasonix.js';
+import {
+  layForResume,
+  reasonixBinary,
+  reasonixTitle,
+  resumeWithReasonix,
+  runReasonix,
+} from '../../support/reasonix/reasonix.js';
 import { startMockModel } from '../../support/reasonix/mock-model.js';
 import { seededRandom } from '../../support/seeded-random.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -37,7 +43,8 @@ interface DamageCase {
 
 /** The last sequence of the batch a frame belongs to. */
 /** How many committed batches end before an offset. */
-const batchesBefore = async (dir: string, offset: number) => (await endFrames(dir)).filter((frame) => frame.offset < offset).length;
+const batchesBefore = async (dir: string, offset: number) =>
+  (await endFrames(dir)).filter((frame) => frame.offset < offset).length;
 
 async function batchLastSequence(dir: string, offset: number): Promise<number> {
   const end = (await endFrames(dir)).find((frame) => frame.offset >= offset)!;
@@ -46,7 +53,9 @@ async function batchLastSequence(dir: string, offset: number): Promise<number> {
 
 /** A middle frame holding a message event, with at least one later batch holding messages. */
 async function middleMessageFrame(dir: string): Promise<LoggedFrame> {
-  const messages = (await framesOf(dir)).filter((frame) => (frame.record.event as { kind?: string } | undefined)?.kind === 'message/complete');
+  const messages = (await framesOf(dir)).filter(
+    (frame) => (frame.record.event as { kind?: string } | undefined)?.kind === 'message/complete',
+  );
   return messages[Math.floor(messages.length / 2)]!;
 }
 
@@ -59,7 +68,9 @@ function garbage(length: number): Buffer {
 }
 
 const contentFile = async (dir: string, tree: 'objects' | 'indexes') => {
-  const withRef = (await framesOf(dir)).find((frame) => (frame.record.event as { payloadRef?: unknown } | undefined)?.payloadRef)!;
+  const withRef = (await framesOf(dir)).find(
+    (frame) => (frame.record.event as { payloadRef?: unknown } | undefined)?.payloadRef,
+  )!;
   const { digest } = (withRef.record.event as { payloadRef: { digest: string } }).payloadRef;
   const shard = join(dirname(dir), CONTENT_DIR, tree, digest.slice(0, 2), digest.slice(2, 4));
   return { frame: withRef, file: join(shard, tree === 'objects' ? digest : `${digest}.json`) };
@@ -100,7 +111,11 @@ const cases: DamageCase[] = [
     damage: async (dir) => {
       const { frame, file } = await contentFile(dir, 'objects');
       await rm(file);
-      return { lostUpTo: await batchLastSequence(dir, frame.offset), kept: await batchesBefore(dir, frame.offset), file };
+      return {
+        lostUpTo: await batchLastSequence(dir, frame.offset),
+        kept: await batchesBefore(dir, frame.offset),
+        file,
+      };
     },
     problem: /content object is missing/,
   },
@@ -113,13 +128,18 @@ const cases: DamageCase[] = [
       bytes[100]! ^= 0x01;
       await rm(file);
       await writeFile(file, bytes);
-      return { lostUpTo: await batchLastSequence(dir, frame.offset), kept: await batchesBefore(dir, frame.offset), file };
+      return {
+        lostUpTo: await batchLastSequence(dir, frame.offset),
+        kept: await batchesBefore(dir, frame.offset),
+        file,
+      };
     },
     problem: /content object digest is/,
   },
 ];
 
-const transcriptIds = async (dir: string) => (await readSession(dir)).projection.transcript.map((entry) => entry.message.id);
+const transcriptIds = async (dir: string) =>
+  (await readSession(dir)).projection.transcript.map((entry) => entry.message.id);
 
 /** Damages a copy, salvages it with the CLI and checks what rxstore promises; gives what Reasonix is then asked to resume. */
 async function salvagePastDamage(fault: DamageCase) {
@@ -131,7 +151,9 @@ async function salvagePastDamage(fault: DamageCase) {
   const sessionBefore = await treeDigest(dir);
   const intact = await readSession(fault.source.dir);
   // The person's view past the damage: host-authored and local-only records are not recovered.
-  const after = intact.projection.transcript.filter((entry) => entry.seq > lostUpTo && entry.message.origin !== 'host' && !entry.message.local_only);
+  const after = intact.projection.transcript.filter(
+    (entry) => entry.seq > lostUpTo && entry.message.origin !== 'host' && !entry.message.local_only,
+  );
   expect(after.length).toBeGreaterThan(0);
 
   // --dry-run writes nothing, not even beside the original.
@@ -151,7 +173,9 @@ async function salvagePastDamage(fault: DamageCase) {
   expect(report.batchesKept).toBe(where.kept);
   expect(report.recoveredMessages).toBeGreaterThanOrEqual(after.length);
   // Reasonix's own context messages past the damage are left out, and counted as such.
-  const hostAfter = intact.projection.transcript.filter((entry) => entry.seq > lostUpTo && entry.message.origin === 'host').length;
+  const hostAfter = intact.projection.transcript.filter(
+    (entry) => entry.seq > lostUpTo && entry.message.origin === 'host',
+  ).length;
   expect(report.leftOutMessages.host).toBeGreaterThanOrEqual(hostAfter);
   expect(await treeDigest(dir)).toBe(sessionBefore);
   expect(dirname(report.newDir)).toBe(store);
@@ -176,26 +200,36 @@ describe('salvage past damage', () => {
     expect(report.eventsKept).toBe((await readSession(dir)).events.total);
   });
 
-  it.concurrent.each(cases)('$name: the messages after the damage come back, the original stays as it was', async (fault) => {
-    await salvagePastDamage(fault);
-  });
+  it.concurrent.each(cases)(
+    '$name: the messages after the damage come back, the original stays as it was',
+    async (fault) => {
+      await salvagePastDamage(fault);
+    },
+  );
 });
 
 describe.skipIf(!reasonixBinary())(reasonixTitle('salvage past damage, judged by the real Reasonix'), () => {
-  it.concurrent.each(cases)('$name: Reasonix resumes the salvaged session with the messages after the damage', async (fault) => {
-    const { rescuedDir, after, lastAnswer } = await salvagePastDamage(fault);
-    const resumed = await resumeWithReasonix(rescuedDir, { workspace: fault.source.workspace, prompt: 'What survived?' });
-    try {
-      expect(resumed.code, `${resumed.stdout}\n${resumed.stderr}`).toBe(0);
-      const sent = resumed.requests[0]!.messages.map((message) => message.content);
-      expect(sent).toContain(lastAnswer);
-      for (const entry of after.filter((found) => found.message.role !== 'system')) {
-        if (typeof entry.message.content === 'string' && entry.message.content) expect(sent).toContain(entry.message.content);
+  it.concurrent.each(cases)(
+    '$name: Reasonix resumes the salvaged session with the messages after the damage',
+    async (fault) => {
+      const { rescuedDir, after, lastAnswer } = await salvagePastDamage(fault);
+      const resumed = await resumeWithReasonix(rescuedDir, {
+        workspace: fault.source.workspace,
+        prompt: 'What survived?',
+      });
+      try {
+        expect(resumed.code, `${resumed.stdout}\n${resumed.stderr}`).toBe(0);
+        const sent = resumed.requests[0]!.messages.map((message) => message.content);
+        expect(sent).toContain(lastAnswer);
+        for (const entry of after.filter((found) => found.message.role !== 'system')) {
+          if (typeof entry.message.content === 'string' && entry.message.content)
+            expect(sent).toContain(entry.message.content);
+        }
+      } finally {
+        await rm(resumed.home, { recursive: true, force: true });
       }
-    } finally {
-      await rm(resumed.home, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   it('in the state root the original was refused in, Reasonix finds and resumes the salvaged session by its id', async () => {
     const source = fixture('payload-ref');
@@ -207,8 +241,18 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('salvage past damage, judged by
     const resumeHere = async (id: string) => {
       const mock = await startMockModel([{ text: 'Resumed.' }]);
       try {
-        const run = await runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', id, 'What survived?'], mock, permissionMode: 'danger-full-access' });
-        return { code: run.code, said: `${run.stdout}\n${run.stderr}`, sent: mock.chatRequests()[0]?.messages.map((message) => message.content) ?? [] };
+        const run = await runReasonix({
+          home,
+          cwd: source.workspace,
+          args: ['run', '--resume', id, 'What survived?'],
+          mock,
+          permissionMode: 'danger-full-access',
+        });
+        return {
+          code: run.code,
+          said: `${run.stdout}\n${run.stderr}`,
+          sent: mock.chatRequests()[0]?.messages.map((message) => message.content) ?? [],
+        };
       } finally {
         await mock.close();
       }

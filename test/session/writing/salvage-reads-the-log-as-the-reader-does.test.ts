@@ -21,7 +21,9 @@ describe('salvage reads only a regular file where the log belongs', () => {
     execFileSync('mkfifo', [logOf(dir)]);
     const result = await runCli(['salvage', '--dry-run', dir]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`rxstore: RX_NOT_REGULAR_FILE: ${logOf(dir)}: events.frames is not a regular file: salvage reads no FIFO, device or socket\n`);
+    expect(result.stderr).toBe(
+      `rxstore: RX_NOT_REGULAR_FILE: ${logOf(dir)}: events.frames is not a regular file: salvage reads no FIFO, device or socket\n`,
+    );
   });
 
   it('a symlink to /dev/zero is refused, not read without end', async () => {
@@ -30,7 +32,9 @@ describe('salvage reads only a regular file where the log belongs', () => {
     await symlink('/dev/zero', logOf(dir));
     const result = await runCli(['salvage', '--dry-run', dir]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^rxstore: RX_NOT_REGULAR_FILE: .*events\.frames: events\.frames is not a regular file/);
+    expect(result.stderr).toMatch(
+      /^rxstore: RX_NOT_REGULAR_FILE: .*events\.frames: events\.frames is not a regular file/,
+    );
   });
 });
 

@@ -15,7 +15,10 @@ import { tempDir } from '../../support/temp-dir.js';
 /** Two events: the first new event of a later batch is sequence 3. */
 const start = (): BatchToWrite => ({
   operationId: 'session-create',
-  events: [complete({ role: 'system', id: messageId(), content: 'You are terse.' }), { kind: 'session/config', payload: { modelRef: 'mock/mock-model' } }],
+  events: [
+    complete({ role: 'system', id: messageId(), content: 'You are terse.' }),
+    { kind: 'session/config', payload: { modelRef: 'mock/mock-model' } },
+  ],
 });
 
 async function refusal(batches: BatchToWrite[]): Promise<RefusedBatchError> {
@@ -31,16 +34,29 @@ describe('createSession refuses what Reasonix 1.38.11 refuses, naming where', ()
   it('a message without an id (Reasonix: "invalid message/complete payload at 4")', async () => {
     const error = await refusal([
       start(),
-      { operationId: 't1', events: [complete({ role: 'user', id: messageId(), content: 'a' }), { kind: 'message/complete', payload: { message: { role: 'user', content: 'no id' } } }] },
+      {
+        operationId: 't1',
+        events: [
+          complete({ role: 'user', id: messageId(), content: 'a' }),
+          { kind: 'message/complete', payload: { message: { role: 'user', content: 'no id' } } },
+        ],
+      },
     ]);
     expect(error.code).toBe('RX_WRITE_REFUSED');
-    expect(error.message).toBe('refused to write batch 2 (operation "t1"), event 2 (message/complete): invalid message/complete payload: the message is missing or has no id');
+    expect(error.message).toBe(
+      'refused to write batch 2 (operation "t1"), event 2 (message/complete): invalid message/complete payload: the message is missing or has no id',
+    );
     expect(error.data).toEqual({ sequence: 4, found: 'message/complete' });
   });
 
   it('a key Reasonix does not know (Reasonix: "invalid message/complete payload at 3: json: unknown field \\"timestamp\\"")', async () => {
-    const error = await refusal([start(), { operationId: 't1', events: [complete({ role: 'user', id: messageId(), content: 'x', timestamp: 5 })] }]);
-    expect(error.message).toBe('refused to write batch 2 (operation "t1"), event 1 (message/complete): invalid message/complete payload: unknown field "timestamp" in message');
+    const error = await refusal([
+      start(),
+      { operationId: 't1', events: [complete({ role: 'user', id: messageId(), content: 'x', timestamp: 5 })] },
+    ]);
+    expect(error.message).toBe(
+      'refused to write batch 2 (operation "t1"), event 1 (message/complete): invalid message/complete payload: unknown field "timestamp" in message',
+    );
     expect(error.data).toEqual({ sequence: 3, found: 'message/complete' });
   });
 
@@ -51,22 +67,38 @@ describe('createSession refuses what Reasonix 1.38.11 refuses, naming where', ()
       { operationId: 't1', events: [complete({ role: 'user', id, content: 'x' })] },
       { operationId: 't2', events: [complete({ role: 'assistant', id, content: 'y' })] },
     ]);
-    expect(error.message).toBe(`refused to write batch 3 (operation "t2"), event 1 (message/complete): invalid message/complete payload: duplicate stable message id "${id}"`);
+    expect(error.message).toBe(
+      `refused to write batch 3 (operation "t2"), event 1 (message/complete): invalid message/complete payload: duplicate stable message id "${id}"`,
+    );
     expect(error.data).toEqual({ sequence: 4, found: 'message/complete' });
   });
 
   it('a turn/end status Reasonix does not know (Reasonix: "invalid turn/end payload at 4")', async () => {
     const error = await refusal([
       start(),
-      { operationId: 't1', turnId: 'turn_1', events: [{ kind: 'turn/start', payload: { status: 'in_progress' } }, { kind: 'turn/end', payload: { status: 'cancelled' } }] },
+      {
+        operationId: 't1',
+        turnId: 'turn_1',
+        events: [
+          { kind: 'turn/start', payload: { status: 'in_progress' } },
+          { kind: 'turn/end', payload: { status: 'cancelled' } },
+        ],
+      },
     ]);
-    expect(error.message).toMatch(/^refused to write batch 2 \(operation "t1"\), event 2 \(turn\/end\): invalid turn\/end payload: /);
+    expect(error.message).toMatch(
+      /^refused to write batch 2 \(operation "t1"\), event 2 \(turn\/end\): invalid turn\/end payload: /,
+    );
     expect(error.data).toEqual({ sequence: 4, found: 'turn/end' });
   });
 
   it('a payload that is not JSON, given as bytes (Reasonix: "invalid message/complete payload at 3")', async () => {
-    const error = await refusal([start(), { operationId: 't1', events: [{ kind: 'message/complete', payloadJson: Buffer.from('{not json') }] }]);
-    expect(error.message).toMatch(/^refused to write batch 2 \(operation "t1"\), event 1 \(message\/complete\): invalid message\/complete payload: /);
+    const error = await refusal([
+      start(),
+      { operationId: 't1', events: [{ kind: 'message/complete', payloadJson: Buffer.from('{not json') }] },
+    ]);
+    expect(error.message).toMatch(
+      /^refused to write batch 2 \(operation "t1"\), event 1 \(message\/complete\): invalid message\/complete payload: /,
+    );
     expect(error.data).toEqual({ sequence: 3, found: 'message/complete' });
   });
 
@@ -74,7 +106,13 @@ describe('createSession refuses what Reasonix 1.38.11 refuses, naming where', ()
     const error = await refusal([
       start(),
       { operationId: 't1', events: [{ kind: 'session/title', payload: { title: 'ok' } }] },
-      { operationId: 't2', events: [complete({ role: 'user', id: messageId(), content: 'x' }), { kind: 'message/compelte', payload: { message: { role: 'user', id: messageId(), content: 'x' } } }] },
+      {
+        operationId: 't2',
+        events: [
+          complete({ role: 'user', id: messageId(), content: 'x' }),
+          { kind: 'message/compelte', payload: { message: { role: 'user', id: messageId(), content: 'x' } } },
+        ],
+      },
     ]);
     expect(error.message).toBe(
       'refused to write batch 3 (operation "t2"), event 2 (message/compelte): Reasonix 1.38.11 does not know this kind, and the event is not optional (unsupported session storage version)',
@@ -88,7 +126,9 @@ describe('createSession refuses what Reasonix 1.38.11 refuses, naming where', ()
       { operationId: 't1', events: [{ kind: 'session/title', payload: { title: 'one' } }] },
       { operationId: 't1', events: [{ kind: 'session/title', payload: { title: 'two' } }] },
     ]);
-    expect(error.message).toBe('refused to write batch 3 (operation "t1"): the operation id is already in the log with other events (Reasonix: conflicting operation)');
+    expect(error.message).toBe(
+      'refused to write batch 3 (operation "t1"): the operation id is already in the log with other events (Reasonix: conflicting operation)',
+    );
     expect(error.data).toEqual({ sequence: 4, found: 't1' });
   });
 });
@@ -102,7 +142,11 @@ describe('createSession writes what Reasonix accepts', () => {
         {
           operationId: 't1',
           createdAt: '2026-01-02T03:04:05Z',
-          events: [{ kind: 'rxstore/future-kind', optional: true, payload: { any: 'thing' } }, { kind: 'diagnostic' }, complete({ role: 'user', id: messageId(), content: 'hi' })],
+          events: [
+            { kind: 'rxstore/future-kind', optional: true, payload: { any: 'thing' } },
+            { kind: 'diagnostic' },
+            complete({ role: 'user', id: messageId(), content: 'hi' }),
+          ],
         },
       ],
     });
@@ -117,7 +161,13 @@ describe('createSession writes what Reasonix accepts', () => {
   it('with validation off, writes a session Reasonix refuses, and the read says so', async () => {
     const created = await createSession({
       storeDir: await tempDir(),
-      batches: [start(), { operationId: 't1', events: [{ kind: 'message/complete', payload: { message: { role: 'user', content: 'no id' } } }] }],
+      batches: [
+        start(),
+        {
+          operationId: 't1',
+          events: [{ kind: 'message/complete', payload: { message: { role: 'user', content: 'no id' } } }],
+        },
+      ],
       validate: false,
     });
     const read = await readSession(created.dir);
@@ -136,10 +186,18 @@ describe('appendBatches judges new batches after the log it appends to', () => {
     const taken = (await readSession(dir)).projection.transcript[1]!.message.id!;
     const error = await appendBatches(dir, [
       { operationId: 'fine', events: [{ kind: 'session/title', payload: { title: 'Renamed' } }] },
-      { operationId: 'again', events: [complete({ role: 'user', id: messageId(), content: 'new' }), complete({ role: 'user', id: taken, content: 'again' })] },
+      {
+        operationId: 'again',
+        events: [
+          complete({ role: 'user', id: messageId(), content: 'new' }),
+          complete({ role: 'user', id: taken, content: 'again' }),
+        ],
+      },
     ]).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RefusedBatchError);
-    expect((error as Error).message).toBe(`refused to write batch 2 (operation "again"), event 2 (message/complete): invalid message/complete payload: duplicate stable message id "${taken}"`);
+    expect((error as Error).message).toBe(
+      `refused to write batch 2 (operation "again"), event 2 (message/complete): invalid message/complete payload: duplicate stable message id "${taken}"`,
+    );
     expect((error as RefusedBatchError).data).toEqual({ sequence: 12, found: 'message/complete' });
     expect(await readFile(logOf(dir))).toEqual(before);
   });
@@ -147,7 +205,9 @@ describe('appendBatches judges new batches after the log it appends to', () => {
   it('an operation id of the log with other events is refused (Reasonix: "conflicting operation")', async () => {
     const dir = await copySession(source.dir);
     const before = await readFile(logOf(dir));
-    const error = await appendBatches(dir, [{ operationId: 'session-create', events: [{ kind: 'session/title', payload: { title: 'x' } }] }]).catch((caught: unknown) => caught);
+    const error = await appendBatches(dir, [
+      { operationId: 'session-create', events: [{ kind: 'session/title', payload: { title: 'x' } }] },
+    ]).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RefusedBatchError);
     expect((error as RefusedBatchError).data).toEqual({ sequence: 10, found: 'session-create' });
     expect(await readFile(logOf(dir))).toEqual(before);
@@ -156,7 +216,11 @@ describe('appendBatches judges new batches after the log it appends to', () => {
   it('with validation off, an invalid batch is appended, and the read says the session is damaged there', async () => {
     const dir = await copySession(source.dir);
     const taken = (await readSession(dir)).projection.transcript[1]!.message.id!;
-    await appendBatches(dir, [{ operationId: 'again', events: [complete({ role: 'user', id: taken, content: 'again' })] }], { validate: false });
+    await appendBatches(
+      dir,
+      [{ operationId: 'again', events: [complete({ role: 'user', id: taken, content: 'again' })] }],
+      { validate: false },
+    );
     const read = await readSession(dir);
     expect(read.status).toBe('damaged');
     expect(read.lastSequence).toBe(10);

@@ -10,7 +10,10 @@ const run = `${process.pid}-${Date.now()}`;
 const message = (role, id, content) => ({ kind: 'message/complete', payload: { message: { role, id, content } } });
 const batch = (n) => ({
   operationId: `crash-writer:${run}:${n}`,
-  events: [message('user', `q-${run}-${n}`, `question ${n}`), message('assistant', `a-${run}-${n}`, n % 50 === 1 ? 'x'.repeat(80_000) : `answer ${n}`)],
+  events: [
+    message('user', `q-${run}-${n}`, `question ${n}`),
+    message('assistant', `a-${run}-${n}`, n % 50 === 1 ? 'x'.repeat(80_000) : `answer ${n}`),
+  ],
 });
 const batches = Array.from({ length: Number(count) }, (_, n) => batch(n));
 if (mode === 'create') {

@@ -2,7 +2,16 @@
 // something a writer never says, with rxstore's verdict and the real Reasonix 1.38.11's.
 import { expect } from 'vitest';
 import { readSession } from '../../../src/session/reading/read-session.js';
-import { appendBatch, endFrames, framesOf, insertFrame, insertRawFrame, logOf, rewriteRecord, type LoggedFrame } from './faults.js';
+import {
+  appendBatch,
+  endFrames,
+  framesOf,
+  insertFrame,
+  insertRawFrame,
+  logOf,
+  rewriteRecord,
+  type LoggedFrame,
+} from './faults.js';
 import { fixture } from '../fixtures.js';
 import { InspectJsonSchema, runCli } from '../inspect-json-schema.js';
 
@@ -35,7 +44,8 @@ async function middleBatch(dir: string): Promise<{ begin: LoggedFrame; events: L
  * Reasonix 1.38.11 gives one message for every unsupported v4 record: the v4 read fails as unsupported,
  * it then tries the session as an older preview store, and that attempt refuses the manifest's v4 codec.
  */
-const UNSUPPORTED_BY_REASONIX = /^error: unsupported session storage version: unsupported preview codec "reasonix\.session\.linear\/v4"$/m;
+const UNSUPPORTED_BY_REASONIX =
+  /^error: unsupported session storage version: unsupported preview codec "reasonix\.session\.linear\/v4"$/m;
 
 const logSize = async (dir: string) => (await framesOf(dir)).reduce((sum, frame) => sum + frame.bytes, 0);
 
@@ -123,7 +133,9 @@ export const codecFaults: CodecFault[] = [
     damage: async (dir) => {
       const first = (await framesOf(dir)).find((frame) => frame.record.recordType === 'batch/begin')!;
       const at = await logSize(dir);
-      await appendBatch(dir, [{ kind: 'session/title', payload: { title: 'conflict' } }], { operationId: first.record.operationId as string });
+      await appendBatch(dir, [{ kind: 'session/title', payload: { title: 'conflict' } }], {
+        operationId: first.record.operationId as string,
+      });
       return at;
     },
     status: 'damaged',

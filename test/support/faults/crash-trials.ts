@@ -7,7 +7,9 @@ import { seededRandom } from '../seeded-random.js';
 /** Session directories a reader (ls, Reasonix) would see in a store: no dot-directories. */
 export async function visibleSessions(store: string): Promise<string[]> {
   const entries = await readdir(store, { withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => join(store, entry.name));
+  return entries
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => join(store, entry.name));
 }
 
 export interface CrashPlan {
@@ -48,7 +50,9 @@ export async function crashTrials(plan: CrashPlan): Promise<{ killed: number; st
       while (next < plan.trials) {
         const trial = next++;
         const args = await plan.prepare(trial);
-        const run = await runNodeChild(args, { killAfterMs: recentRunMs * (startupShare + random.next() * (1 - startupShare) * 1.1) });
+        const run = await runNodeChild(args, {
+          killAfterMs: recentRunMs * (startupShare + random.next() * (1 - startupShare) * 1.1),
+        });
         const wasKilled = run.signal === 'SIGKILL';
         if (wasKilled) killed += 1;
         // A run that finished before its kill: the window was too wide for this load; narrow it.

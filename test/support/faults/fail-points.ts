@@ -49,7 +49,11 @@ export async function killAtFailPoint(argv: string[], point: FailPointHit): Prom
  * Runs `check` on every hit, `parallel` at once, each failure naming its fail point. Start-up
  * dominates a run, so several overlap well even on a small machine.
  */
-export async function forEachHit(hits: FailPointHit[], parallel: number, check: (point: FailPointHit) => Promise<void>): Promise<void> {
+export async function forEachHit(
+  hits: FailPointHit[],
+  parallel: number,
+  check: (point: FailPointHit) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const failures: string[] = [];
   await Promise.all(

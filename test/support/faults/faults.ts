@@ -20,7 +20,9 @@ export async function copySession(sessionDir: string): Promise<string> {
   const copy = join(store, basename(sessionDir));
   await mkdir(store, { recursive: true });
   await cp(sessionDir, copy, { recursive: true });
-  await cp(join(dirname(sessionDir), '.content-v1'), join(store, '.content-v1'), { recursive: true }).catch(() => undefined);
+  await cp(join(dirname(sessionDir), '.content-v1'), join(store, '.content-v1'), { recursive: true }).catch(
+    () => undefined,
+  );
   return copy;
 }
 
@@ -47,11 +49,17 @@ export async function editLog(sessionDir: string, edit: (log: Buffer) => Buffer)
 
 /** Replaces the bytes of one frame with other bytes (or with nothing). */
 export async function replaceFrame(sessionDir: string, frame: LoggedFrame, replacement: Buffer): Promise<void> {
-  await editLog(sessionDir, (log) => Buffer.concat([log.subarray(0, frame.offset), replacement, log.subarray(frame.offset + frame.bytes)]));
+  await editLog(sessionDir, (log) =>
+    Buffer.concat([log.subarray(0, frame.offset), replacement, log.subarray(frame.offset + frame.bytes)]),
+  );
 }
 
 /** Re-encodes a frame's record with some fields changed: a well-formed frame that says something else. */
-export async function rewriteRecord(sessionDir: string, frame: LoggedFrame, change: Record<string, unknown>): Promise<void> {
+export async function rewriteRecord(
+  sessionDir: string,
+  frame: LoggedFrame,
+  change: Record<string, unknown>,
+): Promise<void> {
   await replaceFrame(sessionDir, frame, encodeFrame(Buffer.from(JSON.stringify({ ...frame.record, ...change }))));
 }
 
@@ -83,7 +91,12 @@ export async function appendBatch(
   const log = await readFile(logOf(sessionDir));
   const encoded = await encodeBatch(
     { operationId: options.operationId ?? `rxstore-fault:${log.length}`, events },
-    { sessionId: basename(sessionDir), writerGeneration: 1, firstSeq: last.firstSeq + last.eventCount + (options.skipSequences ?? 0), offset: log.length },
+    {
+      sessionId: basename(sessionDir),
+      writerGeneration: 1,
+      firstSeq: last.firstSeq + last.eventCount + (options.skipSequences ?? 0),
+      offset: log.length,
+    },
   );
   await writeFile(logOf(sessionDir), Buffer.concat([log, encoded.bytes]));
 }

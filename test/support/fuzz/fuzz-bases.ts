@@ -42,19 +42,24 @@ export interface BaseSession {
 
 /** The spec vector (§16.1) and every committed fixture, read into memory once. */
 export function loadBases(): BaseSession[] {
-  return [loadBase('vector', join(vectorsDir, 'demo-session-0001')), ...FIXTURE_NAMES.map((name) => loadBase(name, fixture(name).dir))];
+  return [
+    loadBase('vector', join(vectorsDir, 'demo-session-0001')),
+    ...FIXTURE_NAMES.map((name) => loadBase(name, fixture(name).dir)),
+  ];
 }
 
 function loadBase(name: string, dir: string): BaseSession {
   const id = basename(dir);
   const entries: Entries = new Map();
   for (const file of readdirSync(dir, { withFileTypes: true })) {
-    if (file.isFile()) entries.set(`${sessionPathOf(id)}/${file.name}`, { kind: 'file', bytes: readFileSync(join(dir, file.name)) });
+    if (file.isFile())
+      entries.set(`${sessionPathOf(id)}/${file.name}`, { kind: 'file', bytes: readFileSync(join(dir, file.name)) });
   }
   const content = join(dir, '..', '.content-v1');
   for (const path of regularFiles(content)) {
     // Publish locks are Reasonix's transient files, not content.
-    if (!path.endsWith('.lock')) entries.set(`${STORE}/.content-v1/${relative(content, path)}`, { kind: 'file', bytes: readFileSync(path) });
+    if (!path.endsWith('.lock'))
+      entries.set(`${STORE}/.content-v1/${relative(content, path)}`, { kind: 'file', bytes: readFileSync(path) });
   }
   const log = readFileSync(join(dir, 'events.frames'));
   const frames = [...new FrameParser(undefined).push(log)].map((frame) => ({
@@ -66,7 +71,11 @@ function loadBase(name: string, dir: string): BaseSession {
   let first = 0;
   let nextSeq = 1;
   frames.forEach((frame, index) => {
-    const record = JSON.parse(frame.record.toString('utf8')) as { recordType: string; firstSeq: number; eventCount: number };
+    const record = JSON.parse(frame.record.toString('utf8')) as {
+      recordType: string;
+      firstSeq: number;
+      eventCount: number;
+    };
     if (record.recordType === 'batch/begin') first = index;
     if (record.recordType === 'batch/end') {
       batches.push({ first, last: index, end: frame.offset + frame.bytes.length });

@@ -72,7 +72,14 @@ export async function checkInput(input: FuzzInput, workspace: FuzzWorkspace): Pr
   try {
     if (input.log) {
       codec = await readLogFromMemory(input.log, input.chunkBytes);
-      result.codec = codec.error instanceof RxError ? codec.error.code : codec.error ? 'uncoded error' : codec.torn ? 'torn-tail' : 'ok';
+      result.codec =
+        codec.error instanceof RxError
+          ? codec.error.code
+          : codec.error
+            ? 'uncoded error'
+            : codec.torn
+              ? 'torn-tail'
+              : 'ok';
       findings.push(...codecFindings(input, codec));
     }
     if (!input.codecOnly) {
@@ -85,10 +92,13 @@ export async function checkInput(input: FuzzInput, workspace: FuzzWorkspace): Pr
           : `readSession still pending after ${STUCK_MS / 1000} s of CPU time, or doing no work`;
         findings.push({ kind: 'time', layer, detail });
       }
-      if (session.outcome && 'error' in session.outcome) findings.push({ kind: 'uncoded-error', layer, detail: describeError(session.outcome.error) });
+      if (session.outcome && 'error' in session.outcome)
+        findings.push({ kind: 'uncoded-error', layer, detail: describeError(session.outcome.error) });
       if (session.outcome && 'value' in session.outcome) {
         const read = session.outcome.value;
-        result.session = [read.status, read.problems.find((problem) => problem.severity === 'error')?.code].filter(Boolean).join(' ');
+        result.session = [read.status, read.problems.find((problem) => problem.severity === 'error')?.code]
+          .filter(Boolean)
+          .join(' ');
         findings.push(...sessionFindings(input, read, codec), ...viewFindings(read, dir));
       }
     }
@@ -103,18 +113,35 @@ export async function checkInput(input: FuzzInput, workspace: FuzzWorkspace): Pr
     // 130,000-message history was measured at 0.7 s alone and 2.1 s of CPU in the full suite): an input slow by
     // its own nature is as slow when read again.
     const again = await cpuMsOfReading(input, workspace);
-    if (again > LIMITS.inputMs) findings.push({ kind: 'time', layer, detail: `took ${Math.round(result.cpuMs)} ms of CPU, and ${Math.round(again)} ms read again, over ${LIMITS.inputMs} ms` });
+    if (again > LIMITS.inputMs)
+      findings.push({
+        kind: 'time',
+        layer,
+        detail: `took ${Math.round(result.cpuMs)} ms of CPU, and ${Math.round(again)} ms read again, over ${LIMITS.inputMs} ms`,
+      });
   }
   if (allocations.largest >= allocationBound) {
     // Named by the first rxstore frame that asked for it, which is what a fix changes.
-    const stack = allocations.where.split('\n').filter((line) => line.trim().startsWith('at ')).map((line) => line.trim());
+    const stack = allocations.where
+      .split('\n')
+      .filter((line) => line.trim().startsWith('at '))
+      .map((line) => line.trim());
     const site = stack.find((line) => line.includes('/src/')) ?? stack[1] ?? 'an unknown caller';
-    findings.push({ kind: 'allocation', layer, detail: `a buffer over ${allocationBound} bytes, ${site}\n${allocations.largest} bytes\n  ${stack.slice(1, 8).join('\n  ')}` });
+    findings.push({
+      kind: 'allocation',
+      layer,
+      detail: `a buffer over ${allocationBound} bytes, ${site}\n${allocations.largest} bytes\n  ${stack.slice(1, 8).join('\n  ')}`,
+    });
   }
   // Growth still resident, or a new peak this input reached and gave back before we looked.
   const peak = peakRss();
   const grown = Math.max(process.memoryUsage.rss(), peak > peakBefore ? peak : 0) - rssBefore;
-  if (grown > LIMITS.inputGrowthBytes) findings.push({ kind: 'memory', layer, detail: `resident memory grew ${Math.round(grown / MiB)} MiB in one input` });
+  if (grown > LIMITS.inputGrowthBytes)
+    findings.push({
+      kind: 'memory',
+      layer,
+      detail: `resident memory grew ${Math.round(grown / MiB)} MiB in one input`,
+    });
   return result;
 }
 
@@ -144,20 +171,44 @@ function codecFindings(input: FuzzInput, codec: LogRead): Finding[] {
   const findings: Finding[] = [];
   const expect = input.expect ?? {};
   const error = codec.error;
-  if (error !== undefined && !(error instanceof RxError)) findings.push({ kind: 'uncoded-error', layer: 'codec', detail: describeError(error) });
+  if (error !== undefined && !(error instanceof RxError))
+    findings.push({ kind: 'uncoded-error', layer: 'codec', detail: describeError(error) });
   if (error instanceof RxError) {
     const { file, offset } = error.data;
-    if (file !== LOG_NAME || offset === undefined || !Number.isInteger(offset) || offset < 0 || offset > input.log!.length) {
-      findings.push({ kind: 'invariant', layer: 'codec', detail: `a codec error that does not name the log and an offset inside it\n${error.code} ${JSON.stringify(error.data)}` });
+    if (
+      file !== LOG_NAME ||
+      offset === undefined ||
+      !Number.isInteger(offset) ||
+      offset < 0 ||
+      offset > input.log!.length
+    ) {
+      findings.push({
+        kind: 'invariant',
+        layer: 'codec',
+        detail: `a codec error that does not name the log and an offset inside it\n${error.code} ${JSON.stringify(error.data)}`,
+      });
     }
   }
   if (expect.committedBatches !== undefined && (error !== undefined || codec.batches !== expect.committedBatches)) {
-    findings.push({ kind: 'expectation', layer: 'codec', detail: `expected ${expect.committedBatches} committed batches and no error, got ${codec.batches}${error ? ` then ${describeError(error)}` : ''}` });
+    findings.push({
+      kind: 'expectation',
+      layer: 'codec',
+      detail: `expected ${expect.committedBatches} committed batches and no error, got ${codec.batches}${error ? ` then ${describeError(error)}` : ''}`,
+    });
   }
   if (expect.codecError) {
-    const got = error instanceof RxError ? `${error.code} at ${error.data.offset}` : error ? describeError(error) : `no error (${codec.batches} batches)`;
+    const got =
+      error instanceof RxError
+        ? `${error.code} at ${error.data.offset}`
+        : error
+          ? describeError(error)
+          : `no error (${codec.batches} batches)`;
     if (got !== `${expect.codecError.code} at ${expect.codecError.offset}`) {
-      findings.push({ kind: 'expectation', layer: 'codec', detail: `expected ${expect.codecError.code} at ${expect.codecError.offset}, got ${got}` });
+      findings.push({
+        kind: 'expectation',
+        layer: 'codec',
+        detail: `expected ${expect.codecError.code} at ${expect.codecError.offset}, got ${got}`,
+      });
     }
   }
   return findings;
@@ -168,30 +219,54 @@ const STATUSES = new Set(['ok', 'torn-tail', 'damaged', 'unsupported']);
 function sessionFindings(input: FuzzInput, read: SessionRead, codec: LogRead | undefined): Finding[] {
   const broken: string[] = [];
   const opens = read.status === 'ok' || read.status === 'torn-tail';
-  if (!STATUSES.has(read.status)) broken.push(`a status that is none of ${[...STATUSES].join(', ')}\n${JSON.stringify(read.status)}`);
+  if (!STATUSES.has(read.status))
+    broken.push(`a status that is none of ${[...STATUSES].join(', ')}\n${JSON.stringify(read.status)}`);
   for (const problem of read.problems) {
-    if (!/^RX_[A-Z_]+$/.test(problem.code) || !['error', 'warning', 'note'].includes(problem.severity) || typeof problem.message !== 'string') {
+    if (
+      !/^RX_[A-Z_]+$/.test(problem.code) ||
+      !['error', 'warning', 'note'].includes(problem.severity) ||
+      typeof problem.message !== 'string'
+    ) {
       broken.push(`a problem without an RX_ code, a severity or a message\n${JSON.stringify(problem)}`);
     }
   }
-  if (opens === read.problems.some((problem) => problem.severity === 'error')) broken.push(`the status disagrees with the severity of the problems\n${read.status} ${JSON.stringify(read.problems)}`);
-  if (!countsOf(read.events.byKind, read.events.total)) broken.push(`events.byKind does not count events.total\n${JSON.stringify(read.events.byKind)} total ${read.events.total}`);
+  if (opens === read.problems.some((problem) => problem.severity === 'error'))
+    broken.push(
+      `the status disagrees with the severity of the problems\n${read.status} ${JSON.stringify(read.problems)}`,
+    );
+  if (!countsOf(read.events.byKind, read.events.total))
+    broken.push(
+      `events.byKind does not count events.total\n${JSON.stringify(read.events.byKind)} total ${read.events.total}`,
+    );
   if (codec && input.log) {
     const tail = JSON.stringify(read.tornTail);
-    if (codec.error instanceof RxError && opens) broken.push(`the codec refuses the log but readSession would open it\n${codec.error.code}, ${read.status}`);
-    if (!codec.error && opens && read.batches !== codec.batches) broken.push(`readSession and the codec count different batches\n${read.batches} and ${codec.batches}`);
+    if (codec.error instanceof RxError && opens)
+      broken.push(`the codec refuses the log but readSession would open it\n${codec.error.code}, ${read.status}`);
+    if (!codec.error && opens && read.batches !== codec.batches)
+      broken.push(`readSession and the codec count different batches\n${read.batches} and ${codec.batches}`);
     // Spec §3.4: the durable end is where the last committed batch ends; all after it is the torn tail.
-    if (opens && read.durableEnd !== (read.tornTail ? read.tornTail.offset : input.log.length)) broken.push(`durableEnd is not where the torn tail starts or the log ends\n${read.durableEnd}, tail ${tail}`);
-    if (read.tornTail && read.tornTail.offset + read.tornTail.bytes !== input.log.length) broken.push(`the torn tail does not reach the end of the log\n${tail}, log ${input.log.length} bytes`);
+    if (opens && read.durableEnd !== (read.tornTail ? read.tornTail.offset : input.log.length))
+      broken.push(`durableEnd is not where the torn tail starts or the log ends\n${read.durableEnd}, tail ${tail}`);
+    if (read.tornTail && read.tornTail.offset + read.tornTail.bytes !== input.log.length)
+      broken.push(`the torn tail does not reach the end of the log\n${tail}, log ${input.log.length} bytes`);
   }
   const findings: Finding[] = broken.map((detail) => ({ kind: 'invariant', layer: 'session', detail }));
   const expect = input.expect ?? {};
   if (expect.sessionOpens !== undefined && expect.sessionOpens !== opens) {
-    findings.push({ kind: 'expectation', layer: 'session', detail: `expected Reasonix to ${expect.sessionOpens ? 'open' : 'refuse'} it, readSession says ${read.status} ${JSON.stringify(read.problems.map((problem) => problem.code))}` });
+    findings.push({
+      kind: 'expectation',
+      layer: 'session',
+      detail: `expected Reasonix to ${expect.sessionOpens ? 'open' : 'refuse'} it, readSession says ${read.status} ${JSON.stringify(read.problems.map((problem) => problem.code))}`,
+    });
   }
-  const expectedCodes: readonly string[] | undefined = typeof expect.sessionProblem === 'string' ? [expect.sessionProblem] : expect.sessionProblem;
+  const expectedCodes: readonly string[] | undefined =
+    typeof expect.sessionProblem === 'string' ? [expect.sessionProblem] : expect.sessionProblem;
   if (expectedCodes !== undefined && !read.problems.some((problem) => expectedCodes.includes(problem.code))) {
-    findings.push({ kind: 'expectation', layer: 'session', detail: `expected problem ${expect.sessionProblem}, got ${JSON.stringify(read.problems.map((problem) => problem.code))}` });
+    findings.push({
+      kind: 'expectation',
+      layer: 'session',
+      detail: `expected problem ${expect.sessionProblem}, got ${JSON.stringify(read.problems.map((problem) => problem.code))}`,
+    });
   }
   return findings;
 }
@@ -205,7 +280,13 @@ function viewFindings(read: SessionRead, dir: string): Finding[] {
     for (const message of personView(read.projection)) JSON.stringify(message);
     providerMessages(read.projection);
     if (!countsOf(report.messages.byRole, report.messages.total)) {
-      return [{ kind: 'invariant', layer: 'views', detail: `messages.byRole does not count messages.total\n${JSON.stringify(report.messages.byRole)} total ${report.messages.total}` }];
+      return [
+        {
+          kind: 'invariant',
+          layer: 'views',
+          detail: `messages.byRole does not count messages.total\n${JSON.stringify(report.messages.byRole)} total ${report.messages.total}`,
+        },
+      ];
     }
     return [];
   } catch (error) {
@@ -216,7 +297,10 @@ function viewFindings(read: SessionRead, dir: string): Finding[] {
 /** Whether `counts` holds positive whole numbers that add up to `total`. */
 function countsOf(counts: Record<string, number>, total: number): boolean {
   const values: unknown[] = Object.values(counts);
-  return values.every((count) => Number.isInteger(count) && (count as number) > 0) && values.reduce((sum: number, count) => sum + Number(count), 0) === total;
+  return (
+    values.every((count) => Number.isInteger(count) && (count as number) > 0) &&
+    values.reduce((sum: number, count) => sum + Number(count), 0) === total
+  );
 }
 
 /** A read still pending after this much CPU time is running away (the bound is 2 s: six times over). */
@@ -302,8 +386,14 @@ function trackAllocations(bound: number) {
 /** An error as a finding names it: class, message and where it was thrown, then the stack. */
 export function describeError(error: unknown): string {
   if (!(error instanceof Error)) return `non-Error thrown: ${String(error)}`;
-  const [thrownAt, ...callers] = (error.stack ?? '').split('\n').filter((line) => line.trim().startsWith('at ')).map((line) => line.trim());
-  return [`${error.constructor.name}: ${error.message}${thrownAt ? ` ${thrownAt}` : ''}`, ...callers.slice(0, 5).map((line) => `  ${line}`)].join('\n');
+  const [thrownAt, ...callers] = (error.stack ?? '')
+    .split('\n')
+    .filter((line) => line.trim().startsWith('at '))
+    .map((line) => line.trim());
+  return [
+    `${error.constructor.name}: ${error.message}${thrownAt ? ` ${thrownAt}` : ''}`,
+    ...callers.slice(0, 5).map((line) => `  ${line}`),
+  ].join('\n');
 }
 
 let gc: (() => void) | undefined;

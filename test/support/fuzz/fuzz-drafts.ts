@@ -29,19 +29,25 @@ export function replaced(entries: Entries, path: string, entry: Entry): Entries 
 
 /** `path` becomes a relative link to a copy of itself at `outside`. */
 export function linkedOut(entries: Entries, path: string, outside: string): Entries {
-  return replaced(replaced(entries, outside, entries.get(path)!), path, { kind: 'symlink', target: posix.relative(posix.dirname(path), outside) });
+  return replaced(replaced(entries, outside, entries.get(path)!), path, {
+    kind: 'symlink',
+    target: posix.relative(posix.dirname(path), outside),
+  });
 }
 
 export const fileEntry = (bytes: Buffer): Entry => ({ kind: 'file', bytes });
 
 export const frameOffset = (base: BaseSession, k: number) => base.frames[k]?.offset ?? base.log.length;
 
-export const committedBefore = (base: BaseSession, offset: number) => base.batches.filter((batch) => batch.end <= offset).length;
+export const committedBefore = (base: BaseSession, offset: number) =>
+  base.batches.filter((batch) => batch.end <= offset).length;
 
 /** The payloadRefs a base's log holds. */
 export function refsOf(base: BaseSession): { digest: string; bytes: number }[] {
   return base.frames.flatMap((frame) => {
-    const record = JSON.parse(frame.record.toString('utf8')) as { event?: { payloadRef?: { digest: string; bytes: number } } };
+    const record = JSON.parse(frame.record.toString('utf8')) as {
+      event?: { payloadRef?: { digest: string; bytes: number } };
+    };
     return record.event?.payloadRef ? [record.event.payloadRef] : [];
   });
 }

@@ -72,12 +72,19 @@ export interface FuzzOptions {
 }
 
 /** The inputs of one category: endless, except for truncation and special-file, which enumerate. */
-export function* fuzzInputs(category: Category, bases: readonly BaseSession[], options: FuzzOptions): Generator<FuzzInput> {
+export function* fuzzInputs(
+  category: Category,
+  bases: readonly BaseSession[],
+  options: FuzzOptions,
+): Generator<FuzzInput> {
   const rand = seededRandom((options.seed ^ Math.imul(0x9e3779b9, CATEGORIES.indexOf(category) + 1)) >>> 0);
   let index = 0;
   for (const draft of GENERATORS[category](rand, bases, options)) {
     // Small chunks find chunk-boundary bugs; the floor keeps any log to 512 chunks, so big ones stay quick.
-    const chunkBytes = Math.max(rand.pick([1, 2, 7, 12, 13, 64, 4096, 1 << 20]), Math.ceil((draft.log?.length ?? 0) / 512));
+    const chunkBytes = Math.max(
+      rand.pick([1, 2, 7, 12, 13, 64, 4096, 1 << 20]),
+      Math.ceil((draft.log?.length ?? 0) / 512),
+    );
     yield { ...draft, category, index, chunkBytes };
     index += 1;
   }

@@ -2,7 +2,16 @@ import { compress as compressWithoutSize } from 'zstd-napi';
 import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES, FRAME_MAGIC } from '../../../src/codec/frame.js';
 import { zstd } from '../../../src/codec/zstd/zstd.js';
 import { logPathOf, type BaseSession } from './fuzz-bases.js';
-import { committedBefore, DAMAGED, fileEntry, frameOffset, replaced, withLog, type Draft, type Random } from './fuzz-drafts.js';
+import {
+  committedBefore,
+  DAMAGED,
+  fileEntry,
+  frameOffset,
+  replaced,
+  withLog,
+  type Draft,
+  type Random,
+} from './fuzz-drafts.js';
 import type { Expectation, FuzzOptions } from './fuzz-inputs.js';
 
 /** Hostile bytes of a log: flipped bits, every cut, spliced frames, bogus declared sizes, zstd that overruns. */
@@ -11,13 +20,20 @@ export function* bitFlips(rand: Random, bases: readonly BaseSession[]): Iterable
   for (;;) {
     const base = rand.pick(bases);
     // Mostly the log; otherwise the manifest, a cache file or a content object.
-    const others = [...base.entries].flatMap(([path, entry]) => (path !== logPathOf(base.id) && entry.kind === 'file' && entry.bytes.length > 0 ? [[path, entry.bytes] as const] : []));
-    const [path, original] = rand.next() < 0.75 || others.length === 0 ? ([logPathOf(base.id), base.log] as const) : rand.pick(others);
+    const others = [...base.entries].flatMap(([path, entry]) =>
+      path !== logPathOf(base.id) && entry.kind === 'file' && entry.bytes.length > 0
+        ? [[path, entry.bytes] as const]
+        : [],
+    );
+    const [path, original] =
+      rand.next() < 0.75 || others.length === 0 ? ([logPathOf(base.id), base.log] as const) : rand.pick(others);
     const bytes = Buffer.from(original);
     const flips = Array.from({ length: 1 + rand.int(8) }, () => [rand.int(bytes.length), rand.int(8)] as const);
     for (const [at, bit] of flips) bytes[at]! ^= 1 << bit;
     const recipe = `flip ${path.split('/').pop()} bits ${flips.map(([at, bit]) => `${at}.${bit}`).join(' ')}`;
-    yield path === logPathOf(base.id) ? withLog(base, recipe, bytes) : { ...withLog(base, recipe, base.log), entries: replaced(base.entries, path, fileEntry(bytes)) };
+    yield path === logPathOf(base.id)
+      ? withLog(base, recipe, bytes)
+      : { ...withLog(base, recipe, base.log), entries: replaced(base.entries, path, fileEntry(bytes)) };
   }
 }
 
@@ -27,14 +43,26 @@ export function* truncations(_rand: Random, bases: readonly BaseSession[], optio
     const edges = new Set(base.frames.flatMap((frame) => [frame.offset - 1, frame.offset, frame.offset + 1]));
     for (let cut = 0; cut < base.log.length; cut += 1) {
       yield {
-        ...withLog(base, `cut at ${cut} of ${base.log.length}`, base.log.subarray(0, cut), { committedBatches: committedBefore(base, cut), sessionOpens: true }),
+        ...withLog(base, `cut at ${cut} of ${base.log.length}`, base.log.subarray(0, cut), {
+          committedBatches: committedBefore(base, cut),
+          sessionOpens: true,
+        }),
         codecOnly: cut % options.truncationSessionStride !== 0 && !edges.has(cut),
       };
     }
   }
 }
 
-const SPLICES = ['drop', 'duplicate', 'swap', 'move', 'reverse', 'foreign-insert', 'foreign-replace', 'byte-paste'] as const;
+const SPLICES = [
+  'drop',
+  'duplicate',
+  'swap',
+  'move',
+  'reverse',
+  'foreign-insert',
+  'foreign-replace',
+  'byte-paste',
+] as const;
 
 export function* splices(rand: Random, bases: readonly BaseSession[]): Iterable<Draft> {
   for (;;) {
@@ -97,7 +125,17 @@ export function* splices(rand: Random, bases: readonly BaseSession[]): Iterable<
   }
 }
 
-const SIZES = [0, 1, FRAME_BUDGET_BYTES, FRAME_BUDGET_BYTES + 1, 0x00ffffff, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff];
+const SIZES = [
+  0,
+  1,
+  FRAME_BUDGET_BYTES,
+  FRAME_BUDGET_BYTES + 1,
+  0x00ffffff,
+  0x7fffffff,
+  0x80000000,
+  0xfffffffe,
+  0xffffffff,
+];
 
 /** Frame headers whose declared sizes are out of budget must be refused on the header alone (docs/format.md §3.3). */
 export function* hugeSizes(rand: Random, bases: readonly BaseSession[]): Iterable<Draft> {
@@ -120,7 +158,11 @@ export function* hugeSizes(rand: Random, bases: readonly BaseSession[]): Iterabl
     const oversize = bogus.filter((value) => value > FRAME_BUDGET_BYTES);
     const expect: Expectation | undefined =
       bogus.length > 0
-        ? { codecError: { code: DAMAGED, offset }, sessionOpens: false, ...(oversize.length > 0 ? { allocationBelow: Math.min(...oversize) } : {}) }
+        ? {
+            codecError: { code: DAMAGED, offset },
+            sessionOpens: false,
+            ...(oversize.length > 0 ? { allocationBelow: Math.min(...oversize) } : {}),
+          }
         : tail === 'nothing'
           ? { committedBatches: committedBefore(base, offset) }
           : undefined;
@@ -128,7 +170,13 @@ export function* hugeSizes(rand: Random, bases: readonly BaseSession[]): Iterabl
   }
 }
 
-const ZSTD_VARIANTS = ['declares less', 'declares more', 'no content size, declares less', 'two zstd frames', 'bomb'] as const;
+const ZSTD_VARIANTS = [
+  'declares less',
+  'declares more',
+  'no content size, declares less',
+  'two zstd frames',
+  'bomb',
+] as const;
 
 let bombs: Map<number, Buffer> | undefined;
 

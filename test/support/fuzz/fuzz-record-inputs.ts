@@ -1,20 +1,66 @@
 import { encodeFrame } from '../../../src/codec/frame.js';
 import { sessionPathOf, type BaseSession } from './fuzz-bases.js';
 import { DAMAGED, fileEntry, frameOffset, refsOf, replaced, withLog, type Draft, type Random } from './fuzz-drafts.js';
-import { appended, beginRecord, eventRecord, isObject, messagesIn, messagesOfPayload, parsedPayload, RawJson, resealEnd, setOwn } from './fuzz-records.js';
+import {
+  appended,
+  beginRecord,
+  eventRecord,
+  isObject,
+  messagesIn,
+  messagesOfPayload,
+  parsedPayload,
+  RawJson,
+  resealEnd,
+  setOwn,
+} from './fuzz-records.js';
 import { CONTENT_REFUSED, type FuzzOptions } from './fuzz-inputs.js';
 
 /** Valid frames around hostile JSON: changed records, deep and wide values, prototype keys, bad UTF-8 and bad refs. */
 
 /** Raw JSON texts that strain a reader: types it does not expect, numbers JS cannot hold, prototype keys. */
 const HOSTILE_JSON = [
-  'null', 'true', 'false', '0', '-1', '-0', '1.5', '1e400', '-1e400', '9007199254740993', '18446744073709551615',
-  '4294967295', '""', '" "', '"\\u0000"', '"\\ud800"', '[]', '{}', '[[[]]]', '{"__proto__":{"local_only":true,"role":"system"}}',
-  '{"constructor":{"prototype":{"polluted":true}}}', '"__proto__"', '"constructor"', '"0001-01-01T00:00:00Z"',
-  '"2026-02-30T25:61:61Z"', '"=="', '"not base64!"', '"AAAA"',
+  'null',
+  'true',
+  'false',
+  '0',
+  '-1',
+  '-0',
+  '1.5',
+  '1e400',
+  '-1e400',
+  '9007199254740993',
+  '18446744073709551615',
+  '4294967295',
+  '""',
+  '" "',
+  '"\\u0000"',
+  '"\\ud800"',
+  '[]',
+  '{}',
+  '[[[]]]',
+  '{"__proto__":{"local_only":true,"role":"system"}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '"__proto__"',
+  '"constructor"',
+  '"0001-01-01T00:00:00Z"',
+  '"2026-02-30T25:61:61Z"',
+  '"=="',
+  '"not base64!"',
+  '"AAAA"',
 ];
 
-const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf', 'then', 'length'];
+const HOSTILE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  'isPrototypeOf',
+  'then',
+  'length',
+];
 
 const SAMPLE_PAYLOADS: Record<string, unknown> = {
   'message/complete': { message: { role: 'user', id: 'fuzz-m1', content: 'hi' } },
@@ -31,9 +77,26 @@ const SAMPLE_PAYLOADS: Record<string, unknown> = {
   'assistant/attempt': { id: 'fuzz-a1', action: 'begin' },
 };
 
-const KINDS = [...Object.keys(SAMPLE_PAYLOADS), 'tool/call', 'diagnostic', 'fuzz/unknown', '', ' ', '\t', ...HOSTILE_KEYS];
+const KINDS = [
+  ...Object.keys(SAMPLE_PAYLOADS),
+  'tool/call',
+  'diagnostic',
+  'fuzz/unknown',
+  '',
+  ' ',
+  '\t',
+  ...HOSTILE_KEYS,
+];
 
-const RECORD_MUTATIONS = ['value', 'kind', 'payload', 'message field', 'message field', 'record type', 'fresh record'] as const;
+const RECORD_MUTATIONS = [
+  'value',
+  'kind',
+  'payload',
+  'message field',
+  'message field',
+  'record type',
+  'fresh record',
+] as const;
 
 /** The message fields rxstore reads (docs/format.md §8.1), and values that fit their type but not their sense. */
 const MESSAGE_FIELDS: Record<string, string[]> = {
@@ -42,7 +105,13 @@ const MESSAGE_FIELDS: Record<string, string[]> = {
   origin: ['"host"', '""'],
   content: ['null', '""', '"Current workspace: \\"unterminated"'],
   raw_content: ['""'],
-  tool_calls: ['null', '[]', '[{}]', '[{"id":"","name":"","arguments":"{"}]', '[{"function":{"name":"f","arguments":"[]"}}]'],
+  tool_calls: [
+    'null',
+    '[]',
+    '[{}]',
+    '[{"id":"","name":"","arguments":"{"}]',
+    '[{"function":{"name":"f","arguments":"[]"}}]',
+  ],
   tool_call_id: ['""', '"__proto__"'],
   name: ['""'],
   // The first four lie past the Date range (±8.64e15 ms) yet are numbers JSON and zod accept.
@@ -57,7 +126,9 @@ export function* randomRecords(rand: Random, bases: readonly BaseSession[]): Ite
     const base = rand.pick(bases);
     const batch = rand.pick(base.batches);
     const json = new RawJson();
-    const records: unknown[] = base.frames.slice(batch.first, batch.last + 1).map((frame) => JSON.parse(frame.record.toString('utf8')));
+    const records: unknown[] = base.frames
+      .slice(batch.first, batch.last + 1)
+      .map((frame) => JSON.parse(frame.record.toString('utf8')));
     const notes: string[] = [];
     // Mostly one change, so that most inputs get past the envelope checks to the layers behind them.
     for (let count = rand.pick([1, 1, 1, 2, 3]); count > 0; count -= 1) notes.push(mutateRecord(rand, records, json));
@@ -75,11 +146,18 @@ function mutateRecord(rand: Random, records: unknown[], json: RawJson): string {
   const mutation = rand.pick(RECORD_MUTATIONS);
   // A message field needs a record that holds messages; any other change takes any record.
   const withMessages = records.flatMap((record, index) => (messagesIn(record).length > 0 ? [index] : []));
-  const at = mutation === 'message field' && withMessages.length > 0 ? rand.pick(withMessages) : rand.int(records.length);
+  const at =
+    mutation === 'message field' && withMessages.length > 0 ? rand.pick(withMessages) : rand.int(records.length);
   return `record ${at}: ${mutateAt(rand, records, at, mutation, json)}`;
 }
 
-function mutateAt(rand: Random, records: unknown[], at: number, mutation: (typeof RECORD_MUTATIONS)[number], json: RawJson): string {
+function mutateAt(
+  rand: Random,
+  records: unknown[],
+  at: number,
+  mutation: (typeof RECORD_MUTATIONS)[number],
+  json: RawJson,
+): string {
   const record = records[at];
   const event = isObject(record) && isObject(record.event) ? record.event : undefined;
   switch (mutation) {
@@ -111,7 +189,15 @@ function mutateAt(rand: Random, records: unknown[], at: number, mutation: (typeo
     }
     case 'record type': {
       if (!isObject(record)) return mutateValue(rand, record, json);
-      record.recordType = rand.pick(['batch/begin', 'batch/event', 'batch/end', 'batch/abort', '', 'BATCH/BEGIN', ...HOSTILE_KEYS]);
+      record.recordType = rand.pick([
+        'batch/begin',
+        'batch/event',
+        'batch/end',
+        'batch/abort',
+        '',
+        'BATCH/BEGIN',
+        ...HOSTILE_KEYS,
+      ]);
       return `recordType ${JSON.stringify(record.recordType)}`;
     }
     case 'fresh record':
@@ -163,7 +249,12 @@ function randomJson(rand: Random, depth: number): unknown {
   if (roll === 2) return rand.text(rand.int(20));
   if (roll === 3) return rand.next();
   if (roll === 4) return Array.from({ length: rand.int(4) }, () => randomJson(rand, depth - 1));
-  return Object.fromEntries(Array.from({ length: rand.int(5) }, () => [rand.pick([...HOSTILE_KEYS, 'recordType', 'event', 'kind', rand.text(3)]), randomJson(rand, depth - 1)]));
+  return Object.fromEntries(
+    Array.from({ length: rand.int(5) }, () => [
+      rand.pick([...HOSTILE_KEYS, 'recordType', 'event', 'kind', rand.text(3)]),
+      randomJson(rand, depth - 1),
+    ]),
+  );
 }
 
 /** Deep nesting where a reader may recurse: a record, a record field, a payload, the manifest (docs/format.md §4). */
@@ -175,28 +266,66 @@ export function* deepJson(rand: Random, bases: readonly BaseSession[], options: 
     const [open, inner, close] = shapes[shape];
     const deep = `${open.repeat(options.depth)}${inner}${close.repeat(options.depth)}`;
     const json = new RawJson();
-    const place = rand.pick(['record', 'record field', 'payload', 'message field', 'legacy source', 'optional event', 'manifest', 'identity'] as const);
+    const place = rand.pick([
+      'record',
+      'record field',
+      'payload',
+      'message field',
+      'legacy source',
+      'optional event',
+      'manifest',
+      'identity',
+    ] as const);
     const what = `${options.depth} nested ${shape} as ${place}`;
     switch (place) {
       case 'record': {
         const k = rand.int(base.frames.length + 1);
         const offset = frameOffset(base, k);
-        yield withLog(base, `${what} at ${offset}`, Buffer.concat([base.log.subarray(0, offset), encodeFrame(Buffer.from(deep)), base.log.subarray(offset)]));
+        yield withLog(
+          base,
+          `${what} at ${offset}`,
+          Buffer.concat([base.log.subarray(0, offset), encodeFrame(Buffer.from(deep)), base.log.subarray(offset)]),
+        );
         break;
       }
       case 'record field':
-        yield appended(base, what, [eventRecord(base.nextSeq, 'session/title', { title: 'deep' }, json, { recordFields: { fuzz: json.raw(deep) } })]);
+        yield appended(base, what, [
+          eventRecord(base.nextSeq, 'session/title', { title: 'deep' }, json, {
+            recordFields: { fuzz: json.raw(deep) },
+          }),
+        ]);
         break;
       case 'payload':
-        yield appended(base, what, [eventRecord(base.nextSeq, rand.pick(Object.keys(SAMPLE_PAYLOADS)), json.raw(deep), json)]);
+        yield appended(base, what, [
+          eventRecord(base.nextSeq, rand.pick(Object.keys(SAMPLE_PAYLOADS)), json.raw(deep), json),
+        ]);
         break;
       case 'message field':
         yield appended(base, what, [
-          eventRecord(base.nextSeq, 'message/complete', { message: { role: 'user', id: 'fuzz-deep', content: 'x', [rand.pick(['content', 'tool_calls', 'extra'])]: json.raw(deep) } }, json),
+          eventRecord(
+            base.nextSeq,
+            'message/complete',
+            {
+              message: {
+                role: 'user',
+                id: 'fuzz-deep',
+                content: 'x',
+                [rand.pick(['content', 'tool_calls', 'extra'])]: json.raw(deep),
+              },
+            },
+            json,
+          ),
         ]);
         break;
       case 'legacy source':
-        yield appended(base, what, [eventRecord(base.nextSeq, 'legacy/import', { source: { path: 'x', nested: json.raw(deep) }, messages: [] }, json)]);
+        yield appended(base, what, [
+          eventRecord(
+            base.nextSeq,
+            'legacy/import',
+            { source: { path: 'x', nested: json.raw(deep) }, messages: [] },
+            json,
+          ),
+        ]);
         break;
       case 'optional event':
         yield appended(base, what, [eventRecord(base.nextSeq, 'fuzz/deep', json.raw(deep), json, { optional: true })]);
@@ -221,18 +350,44 @@ export function* wideJson(rand: Random, bases: readonly BaseSession[]): Iterable
     const json = new RawJson();
     // Past V8's limit on spread arguments (about 123k), short of 2 s of schema checks when all goes well.
     const count = 125_000 + rand.int(15_000);
-    const kind = rand.pick(['history/replace', 'model/context-replace', 'compaction', 'legacy/import', 'message/retract', 'message keys', 'record array'] as const);
+    const kind = rand.pick([
+      'history/replace',
+      'model/context-replace',
+      'compaction',
+      'legacy/import',
+      'message/retract',
+      'message keys',
+      'record array',
+    ] as const);
     const messages = json.raw(`[${Array(count).fill('{"role":"user"}').join(',')}]`);
     let records: Buffer[];
     switch (kind) {
       case 'message/retract':
-        records = [eventRecord(base.nextSeq, kind, { messageIds: json.raw(`[${Array.from({ length: count }, (_, i) => `"m${i}"`).join(',')}]`) }, json)];
+        records = [
+          eventRecord(
+            base.nextSeq,
+            kind,
+            { messageIds: json.raw(`[${Array.from({ length: count }, (_, i) => `"m${i}"`).join(',')}]`) },
+            json,
+          ),
+        ];
         break;
       case 'message keys':
-        records = [eventRecord(base.nextSeq, 'message/complete', { message: json.raw(`{"role":"user",${Array.from({ length: count }, (_, i) => `"k${i}":0`).join(',')}}`) }, json)];
+        records = [
+          eventRecord(
+            base.nextSeq,
+            'message/complete',
+            { message: json.raw(`{"role":"user",${Array.from({ length: count }, (_, i) => `"k${i}":0`).join(',')}}`) },
+            json,
+          ),
+        ];
         break;
       case 'record array':
-        records = [eventRecord(base.nextSeq, 'session/title', { title: 'wide' }, json, { recordFields: { fuzz: json.raw(`[${Array(count).fill('0').join(',')}]`) } })];
+        records = [
+          eventRecord(base.nextSeq, 'session/title', { title: 'wide' }, json, {
+            recordFields: { fuzz: json.raw(`[${Array(count).fill('0').join(',')}]`) },
+          }),
+        ];
         break;
       case 'legacy/import':
         records = [eventRecord(base.nextSeq, kind, { source: { path: 'old.jsonl' }, messages }, json)];
@@ -252,52 +407,143 @@ export function* protoKeys(rand: Random, bases: readonly BaseSession[]): Iterabl
     const key = rand.pick(HOSTILE_KEYS);
     const value = () => json.raw(rand.pick(HOSTILE_JSON));
     const seq = base.nextSeq;
-    const place = rand.pick(['kind', 'role', 'message id', 'record key', 'event key', 'payload key', 'message key', 'tool call', 'turn id', 'manifest key'] as const);
-    const message = (extra: Record<string, unknown> = {}) => ({ role: 'user', id: `fuzz-${seq}`, content: 'hi', ...extra });
+    const place = rand.pick([
+      'kind',
+      'role',
+      'message id',
+      'record key',
+      'event key',
+      'payload key',
+      'message key',
+      'tool call',
+      'turn id',
+      'manifest key',
+    ] as const);
+    const message = (extra: Record<string, unknown> = {}) => ({
+      role: 'user',
+      id: `fuzz-${seq}`,
+      content: 'hi',
+      ...extra,
+    });
     switch (place) {
       case 'kind':
         // Two events, so a count that is not a number shows.
-        yield appended(base, `optional kind ${key} twice`, [eventRecord(seq, key, { a: 1 }, json, { optional: true }), eventRecord(seq + 1, key, undefined, json, { optional: true })]);
+        yield appended(base, `optional kind ${key} twice`, [
+          eventRecord(seq, key, { a: 1 }, json, { optional: true }),
+          eventRecord(seq + 1, key, undefined, json, { optional: true }),
+        ]);
         break;
       case 'role':
-        yield appended(base, `role ${key} twice`, [eventRecord(seq, 'message/complete', { message: message({ role: key }) }, json), eventRecord(seq + 1, 'message/complete', { message: { ...message({ role: key }), id: `fuzz-${seq}b` } }, json)]);
+        yield appended(base, `role ${key} twice`, [
+          eventRecord(seq, 'message/complete', { message: message({ role: key }) }, json),
+          eventRecord(
+            seq + 1,
+            'message/complete',
+            { message: { ...message({ role: key }), id: `fuzz-${seq}b` } },
+            json,
+          ),
+        ]);
         break;
       case 'message id':
-        yield appended(base, `message id ${key}, then retracted`, [eventRecord(seq, 'message/complete', { message: message({ id: key }) }, json), eventRecord(seq + 1, 'message/retract', { messageIds: [key] }, json)]);
+        yield appended(base, `message id ${key}, then retracted`, [
+          eventRecord(seq, 'message/complete', { message: message({ id: key }) }, json),
+          eventRecord(seq + 1, 'message/retract', { messageIds: [key] }, json),
+        ]);
         break;
       case 'record key':
-        yield appended(base, `record key ${key}`, [eventRecord(seq, 'session/title', { title: 't' }, json, { recordFields: Object.fromEntries([[key, value()]]) })]);
+        yield appended(base, `record key ${key}`, [
+          eventRecord(seq, 'session/title', { title: 't' }, json, {
+            recordFields: Object.fromEntries([[key, value()]]),
+          }),
+        ]);
         break;
       case 'event key':
-        yield appended(base, `event key ${key}`, [eventRecord(seq, 'session/title', { title: 't' }, json, { eventFields: Object.fromEntries([[key, value()]]) })]);
+        yield appended(base, `event key ${key}`, [
+          eventRecord(seq, 'session/title', { title: 't' }, json, {
+            eventFields: Object.fromEntries([[key, value()]]),
+          }),
+        ]);
         break;
       case 'payload key':
-        yield appended(base, `payload key ${key}`, [eventRecord(seq, rand.pick(Object.keys(SAMPLE_PAYLOADS)), Object.fromEntries([[key, value()], ['title', 't'], ['status', 'completed']]), json)]);
+        yield appended(base, `payload key ${key}`, [
+          eventRecord(
+            seq,
+            rand.pick(Object.keys(SAMPLE_PAYLOADS)),
+            Object.fromEntries([
+              [key, value()],
+              ['title', 't'],
+              ['status', 'completed'],
+            ]),
+            json,
+          ),
+        ]);
         break;
       case 'message key':
-        yield appended(base, `message key ${key}`, [eventRecord(seq, 'message/complete', { message: Object.fromEntries([...Object.entries(message()), [key, value()]]) }, json)]);
+        yield appended(base, `message key ${key}`, [
+          eventRecord(
+            seq,
+            'message/complete',
+            { message: Object.fromEntries([...Object.entries(message()), [key, value()]]) },
+            json,
+          ),
+        ]);
         break;
       case 'tool call':
         yield appended(base, `tool call id and name ${key}`, [
-          eventRecord(seq, 'message/complete', { message: message({ role: 'assistant', content: '', tool_calls: [Object.fromEntries([['id', key], ['name', key], ['arguments', '{}'], [key, value()]])] }) }, json),
+          eventRecord(
+            seq,
+            'message/complete',
+            {
+              message: message({
+                role: 'assistant',
+                content: '',
+                tool_calls: [
+                  Object.fromEntries([
+                    ['id', key],
+                    ['name', key],
+                    ['arguments', '{}'],
+                    [key, value()],
+                  ]),
+                ],
+              }),
+            },
+            json,
+          ),
         ]);
         break;
       case 'turn id':
-        yield appended(base, `turn id ${key}`, [eventRecord(seq, 'turn/start', {}, json), eventRecord(seq + 1, 'turn/end', { status: 'completed' }, json)], { turnId: key, operationId: key, commitId: key });
+        yield appended(
+          base,
+          `turn id ${key}`,
+          [eventRecord(seq, 'turn/start', {}, json), eventRecord(seq + 1, 'turn/end', { status: 'completed' }, json)],
+          { turnId: key, operationId: key, commitId: key },
+        );
         break;
       case 'manifest key': {
         const path = `${sessionPathOf(base.id)}/manifest.json`;
         const manifest = base.entries.get(path);
         const text = manifest?.kind === 'file' ? manifest.bytes.toString('utf8') : '{}';
         const bytes = Buffer.from(text.replace('{', `{${JSON.stringify(key)}:${rand.pick(HOSTILE_JSON)},`));
-        yield { ...withLog(base, `manifest key ${key}`, base.log), entries: replaced(base.entries, path, fileEntry(bytes)) };
+        yield {
+          ...withLog(base, `manifest key ${key}`, base.log),
+          entries: replaced(base.entries, path, fileEntry(bytes)),
+        };
         break;
       }
     }
   }
 }
 
-const INVALID_UTF8 = [[0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xe4, 0xbd], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80], [0xf4, 0x90, 0x80, 0x80], [0xfe, 0xfe, 0xff]];
+const INVALID_UTF8 = [
+  [0xff],
+  [0xc0, 0x80],
+  [0xed, 0xa0, 0x80],
+  [0xe4, 0xbd],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xfe, 0xfe, 0xff],
+];
 
 /** Bytes that are not UTF-8 inside JSON strings: of records, of payloads, of the manifest. */
 export function* badUtf8(rand: Random, bases: readonly BaseSession[]): Iterable<Draft> {
@@ -315,22 +561,48 @@ export function* badUtf8(rand: Random, bases: readonly BaseSession[]): Iterable<
         raws[at] = insertInString(rand, raws[at]!, bad);
         raws[raws.length - 1] = resealEnd(JSON.parse(raws.at(-1)!.toString('utf8')), raws.slice(0, -1), json);
         const start = base.frames[batch.first]!.offset;
-        yield withLog(base, `${what} ${at} of batch at ${start}, resealed`, Buffer.concat([base.log.subarray(0, start), ...raws.map(encodeFrame), base.log.subarray(batch.end)]));
+        yield withLog(
+          base,
+          `${what} ${at} of batch at ${start}, resealed`,
+          Buffer.concat([base.log.subarray(0, start), ...raws.map(encodeFrame), base.log.subarray(batch.end)]),
+        );
         break;
       }
       case 'payload':
         yield appended(base, what, [
-          eventRecord(base.nextSeq, 'message/complete', json.raw(Buffer.concat([Buffer.from('{"message":{"role":"user","id":"fuzz-utf8","content":"a'), bad, Buffer.from('b"}}')])), json),
+          eventRecord(
+            base.nextSeq,
+            'message/complete',
+            json.raw(
+              Buffer.concat([
+                Buffer.from('{"message":{"role":"user","id":"fuzz-utf8","content":"a'),
+                bad,
+                Buffer.from('b"}}'),
+              ]),
+            ),
+            json,
+          ),
         ]);
         break;
       case 'kind':
-        yield appended(base, what, [eventRecord(base.nextSeq, json.raw(Buffer.concat([Buffer.from('"fuzz/'), bad, Buffer.from('"')])), { a: 1 }, json, { optional: true })]);
+        yield appended(base, what, [
+          eventRecord(
+            base.nextSeq,
+            json.raw(Buffer.concat([Buffer.from('"fuzz/'), bad, Buffer.from('"')])),
+            { a: 1 },
+            json,
+            { optional: true },
+          ),
+        ]);
         break;
       case 'manifest': {
         const path = `${sessionPathOf(base.id)}/manifest.json`;
         const manifest = base.entries.get(path);
         if (manifest?.kind !== 'file') continue;
-        yield { ...withLog(base, what, base.log), entries: replaced(base.entries, path, fileEntry(insertInString(rand, manifest.bytes, bad))) };
+        yield {
+          ...withLog(base, what, base.log),
+          entries: replaced(base.entries, path, fileEntry(insertInString(rand, manifest.bytes, bad))),
+        };
         break;
       }
     }
@@ -341,12 +613,30 @@ const SIXTY_FOUR = 'ab'.repeat(32);
 
 /** Digests a path could be built from: only 64 lower-case hex digits may reach the file system (docs/format.md §6.1). */
 const BAD_DIGESTS = (real: string) => [
-  `../${real.slice(3)}`, `../../../../../../../../../../../../../../../../../../../../etc/passwd`.slice(0, 64), real.toUpperCase(), real.slice(0, 63),
-  `${real}0`, '', 'g'.repeat(64), `${real.slice(0, 32)}/${real.slice(33)}`, `/${real.slice(1)}`, `${real.slice(0, 60)}\u0000abc`,
-  `..\\${real.slice(3)}`, `${real.slice(0, 63)}\n`, `${real.slice(0, 4)}/../../${real.slice(11)}`, ` ${real.slice(1)}`,
+  `../${real.slice(3)}`,
+  `../../../../../../../../../../../../../../../../../../../../etc/passwd`.slice(0, 64),
+  real.toUpperCase(),
+  real.slice(0, 63),
+  `${real}0`,
+  '',
+  'g'.repeat(64),
+  `${real.slice(0, 32)}/${real.slice(33)}`,
+  `/${real.slice(1)}`,
+  `${real.slice(0, 60)}\u0000abc`,
+  `..\\${real.slice(3)}`,
+  `${real.slice(0, 63)}\n`,
+  `${real.slice(0, 4)}/../../${real.slice(11)}`,
+  ` ${real.slice(1)}`,
 ];
 
-const REF_VARIANTS = ['malformed digest', 'missing object', 'wrong bytes', 'malformed bytes', 'malformed index digest', 'wrong block size'] as const;
+const REF_VARIANTS = [
+  'malformed digest',
+  'missing object',
+  'wrong bytes',
+  'malformed bytes',
+  'malformed index digest',
+  'wrong block size',
+] as const;
 
 /** payloadRefs with hostile digests, sizes and index fields, in resealed batches so they reach the content store. */
 export function* badDigests(rand: Random, bases: readonly BaseSession[]): Iterable<Draft> {
@@ -379,13 +669,17 @@ export function* badDigests(rand: Random, bases: readonly BaseSession[]): Iterab
         break;
     }
     const json = new RawJson();
-    const draft = appended(base, `payloadRef with ${variant}: ${JSON.stringify(ref)}`, [eventRecord(base.nextSeq, 'message/complete', undefined, json, { eventFields: { payloadRef: ref } })]);
+    const draft = appended(base, `payloadRef with ${variant}: ${JSON.stringify(ref)}`, [
+      eventRecord(base.nextSeq, 'message/complete', undefined, json, { eventFields: { payloadRef: ref } }),
+    ]);
     // A malformed ref is refused by the codec before any path is built from it (docs/format.md §6.1).
     const malformed = variant.startsWith('malformed');
     const eventOffset = base.log.length + encodeFrame(beginRecord(base.nextSeq, 1)).length;
     yield {
       ...draft,
-      expect: malformed ? { codecError: { code: DAMAGED, offset: eventOffset }, sessionOpens: false } : { sessionOpens: false, sessionProblem: CONTENT_REFUSED },
+      expect: malformed
+        ? { codecError: { code: DAMAGED, offset: eventOffset }, sessionOpens: false }
+        : { sessionOpens: false, sessionProblem: CONTENT_REFUSED },
     };
   }
 }
@@ -403,7 +697,11 @@ function insertInString(rand: Random, json: Buffer, bytes: Buffer): Buffer {
   return Buffer.concat([json.subarray(0, at), bytes, json.subarray(at)]);
 }
 
-function containersIn(value: unknown, found: (Record<string, unknown> | unknown[])[] = [], depth = 0): (Record<string, unknown> | unknown[])[] {
+function containersIn(
+  value: unknown,
+  found: (Record<string, unknown> | unknown[])[] = [],
+  depth = 0,
+): (Record<string, unknown> | unknown[])[] {
   if (depth > 12 || found.length > 200 || typeof value !== 'object' || value === null) return found;
   found.push(value as Record<string, unknown> | unknown[]);
   for (const child of Object.values(value)) containersIn(child, found, depth + 1);

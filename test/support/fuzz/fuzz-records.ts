@@ -31,7 +31,8 @@ export class RawJson {
   }
 }
 
-const sha256 = (parts: Buffer[]) => parts.reduce((hash, part) => hash.update(part).update(Buffer.from([0])), createHash('sha256')).digest('hex');
+const sha256 = (parts: Buffer[]) =>
+  parts.reduce((hash, part) => hash.update(part).update(Buffer.from([0])), createHash('sha256')).digest('hex');
 
 export function beginRecord(firstSeq: number, eventCount: number, fields: Record<string, unknown> = {}): Buffer {
   return Buffer.from(
@@ -59,12 +60,24 @@ export interface EventOptions {
 }
 
 /** A `batch/event` record; `payload` is JSON-encoded (raw parts allowed) and stored as base64. */
-export function eventRecord(seq: number, kind: string, payload: unknown, json: RawJson, options: EventOptions = {}): Buffer {
+export function eventRecord(
+  seq: number,
+  kind: string,
+  payload: unknown,
+  json: RawJson,
+  options: EventOptions = {},
+): Buffer {
   const event: Record<string, unknown> = { id: `fuzz-event-${seq}`, seq, kind };
   if (options.optional) event.optional = true;
   if (payload !== undefined) event.payload = json.encode(payload).toString('base64');
   for (const [key, value] of Object.entries(options.eventFields ?? {})) setOwn(event, key, value);
-  const record: Record<string, unknown> = { schemaVersion: V4_SCHEMA_VERSION, codec: V4_CODEC, recordType: 'batch/event', createdAt: ZERO_TIME, event };
+  const record: Record<string, unknown> = {
+    schemaVersion: V4_SCHEMA_VERSION,
+    codec: V4_CODEC,
+    recordType: 'batch/event',
+    createdAt: ZERO_TIME,
+    event,
+  };
   for (const [key, value] of Object.entries(options.recordFields ?? {})) setOwn(record, key, value);
   return json.encode(record);
 }
@@ -78,7 +91,12 @@ export function resealEnd(end: unknown, hashed: Buffer[], json: RawJson): Buffer
 }
 
 /** The base with one more batch after its last, holding `events`, sealed with the right digest. */
-export function appended(base: BaseSession, recipe: string, events: Buffer[], beginFields: Record<string, unknown> = {}): Draft {
+export function appended(
+  base: BaseSession,
+  recipe: string,
+  events: Buffer[],
+  beginFields: Record<string, unknown> = {},
+): Draft {
   const begin = beginRecord(base.nextSeq, events.length, beginFields);
   const end = Buffer.from(
     JSON.stringify({
@@ -92,7 +110,11 @@ export function appended(base: BaseSession, recipe: string, events: Buffer[], be
       sha256: sha256([begin, ...events]),
     }),
   );
-  return withLog(base, `appended batch: ${recipe}`, Buffer.concat([base.log, ...[begin, ...events, end].map(encodeFrame)]));
+  return withLog(
+    base,
+    `appended batch: ${recipe}`,
+    Buffer.concat([base.log, ...[begin, ...events, end].map(encodeFrame)]),
+  );
 }
 
 /** The messages an event record's payload holds (`message`, or `messages` of a history kind). */
@@ -114,7 +136,8 @@ export function parsedPayload(event: Record<string, unknown>): unknown {
   }
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An own property even for `__proto__`, which plain assignment would take as the prototype. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -26,7 +26,14 @@ export class FuzzTally {
 
   /** Counts one checked input; returns the findings no input had shown before. */
   add(input: FuzzInput, result: CheckResult): FindingGroup[] {
-    const totals = this.categories.get(input.category) ?? { inputs: 0, ms: 0, cpuMs: 0, slowestMs: 0, outcomes: new Map(), findings: 0 };
+    const totals = this.categories.get(input.category) ?? {
+      inputs: 0,
+      ms: 0,
+      cpuMs: 0,
+      slowestMs: 0,
+      outcomes: new Map(),
+      findings: 0,
+    };
     this.categories.set(input.category, totals);
     totals.inputs += 1;
     totals.ms += result.ms;
@@ -43,7 +50,11 @@ export class FuzzTally {
       const group = this.findings.get(key);
       if (group) group.count += 1;
       else {
-        const created = { finding, count: 1, first: { category: input.category, index: input.index, recipe: input.recipe } };
+        const created = {
+          finding,
+          count: 1,
+          first: { category: input.category, index: input.index, recipe: input.recipe },
+        };
         this.findings.set(key, created);
         fresh.push(created);
       }
@@ -67,13 +78,21 @@ export class FuzzTally {
         `${category.padEnd(14)} ${String(totals.inputs).padStart(6)} inputs  ${Math.round(totals.ms)} ms, ${Math.round(totals.cpuMs)} ms CPU (slowest input ${Math.round(totals.slowestMs)} ms CPU)  ${totals.findings} findings`,
       );
       for (const layer of ['codec', 'session']) {
-        const counts = [...totals.outcomes].filter(([outcome]) => outcome.startsWith(`${layer} `)).sort(([, a], [, b]) => b - a);
-        if (counts.length > 0) lines.push(`${''.padEnd(16)}${layer}: ${counts.map(([outcome, count]) => `${outcome.slice(layer.length + 1)} ${count}`).join(', ')}`);
+        const counts = [...totals.outcomes]
+          .filter(([outcome]) => outcome.startsWith(`${layer} `))
+          .sort(([, a], [, b]) => b - a);
+        if (counts.length > 0)
+          lines.push(
+            `${''.padEnd(16)}${layer}: ${counts.map(([outcome, count]) => `${outcome.slice(layer.length + 1)} ${count}`).join(', ')}`,
+          );
       }
     }
     lines.push(`${this.inputs} inputs, ${this.findingCount} findings`);
     for (const group of this.findings.values()) {
-      lines.push('', `FINDING ${group.finding.kind} in ${group.finding.layer} ×${group.count}, first: ${group.first.category} #${group.first.index} (${group.first.recipe.slice(0, 300)})`);
+      lines.push(
+        '',
+        `FINDING ${group.finding.kind} in ${group.finding.layer} ×${group.count}, first: ${group.first.category} #${group.first.index} (${group.first.recipe.slice(0, 300)})`,
+      );
       lines.push(...group.finding.detail.split('\n').map((line) => `    ${line}`));
     }
     return lines.join('\n');

@@ -19,7 +19,10 @@ export class FuzzWorkspace {
 
   async lay(entries: Entries): Promise<void> {
     // Deepest first, so a directory's contents go before the directory.
-    const stale = [...this.current.keys()].filter((path) => !sameEntry(this.current.get(path), entries.get(path))).sort().reverse();
+    const stale = [...this.current.keys()]
+      .filter((path) => !sameEntry(this.current.get(path), entries.get(path)))
+      .sort()
+      .reverse();
     for (const path of stale) await rm(this.path(path), { recursive: true, force: true });
     for (const [path, entry] of entries) {
       if (!sameEntry(this.current.get(path), entry)) await create(this.path(path), entry);

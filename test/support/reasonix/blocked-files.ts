@@ -16,7 +16,11 @@ const replaced = (name: string, make: (path: string, dir: string) => Promise<voi
 
 export const blockedFileCases: [name: string, make: (dir: string) => Promise<void>, blocked: string | undefined][] = [
   ['writer.lock is a directory', replaced('writer.lock', (path) => mkdir(path)), 'writer.lock'],
-  ['writer.lock is a symlink to nothing', replaced('writer.lock', (path) => symlink(join('no', 'such', 'file'), path)), 'writer.lock'],
+  [
+    'writer.lock is a symlink to nothing',
+    replaced('writer.lock', (path) => symlink(join('no', 'such', 'file'), path)),
+    'writer.lock',
+  ],
   [
     'writer.lock is a symlink to a file',
     replaced('writer.lock', async (path, dir) => {
@@ -25,7 +29,11 @@ export const blockedFileCases: [name: string, make: (dir: string) => Promise<voi
     }),
     undefined,
   ],
-  ['writer.lock is a symlink loop (too many links) — to itself', replaced('writer.lock', (path) => symlink(path, path)), 'writer.lock'],
+  [
+    'writer.lock is a symlink loop (too many links) — to itself',
+    replaced('writer.lock', (path) => symlink(path, path)),
+    'writer.lock',
+  ],
   [
     'writer.lock is a symlink to a directory',
     replaced('writer.lock', async (path, dir) => {
@@ -35,11 +43,27 @@ export const blockedFileCases: [name: string, make: (dir: string) => Promise<voi
     'writer.lock',
   ],
   ['writer.lock is missing', replaced('writer.lock', async () => {}), undefined],
-  ['storage.identity.json is a directory', replaced('storage.identity.json', (path) => mkdir(path)), 'storage.identity.json'],
-  ['storage.identity.json is a symlink to nothing', replaced('storage.identity.json', (path) => symlink(join('no', 'such', 'file'), path)), undefined],
+  [
+    'storage.identity.json is a directory',
+    replaced('storage.identity.json', (path) => mkdir(path)),
+    'storage.identity.json',
+  ],
+  [
+    'storage.identity.json is a symlink to nothing',
+    replaced('storage.identity.json', (path) => symlink(join('no', 'such', 'file'), path)),
+    undefined,
+  ],
   ['events.offset-index.json is a directory', replaced('events.offset-index.json', (path) => mkdir(path)), undefined],
-  ['storage.identity.json is a symlink to itself', replaced('storage.identity.json', (path) => symlink(path, path)), undefined],
-  ['events.offset-index.json is a symlink to itself', replaced('events.offset-index.json', (path) => symlink(path, path)), undefined],
+  [
+    'storage.identity.json is a symlink to itself',
+    replaced('storage.identity.json', (path) => symlink(path, path)),
+    undefined,
+  ],
+  [
+    'events.offset-index.json is a symlink to itself',
+    replaced('events.offset-index.json', (path) => symlink(path, path)),
+    undefined,
+  ],
   [
     'events.frames is a symlink to the log kept elsewhere',
     replaced('events.frames', async (path) => {
@@ -50,4 +74,3 @@ export const blockedFileCases: [name: string, make: (dir: string) => Promise<voi
     undefined,
   ],
 ];
-

@@ -96,7 +96,9 @@ export async function startMockModel(script: MockReply[]): Promise<MockModel> {
   let callCounter = 0;
   // Ends reply holds when the mock closes, so no timer outlives it.
   const closing = new AbortController();
-  const closed = new Promise<void>((resolve) => closing.signal.addEventListener('abort', () => resolve(), { once: true }));
+  const closed = new Promise<void>((resolve) =>
+    closing.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
   const hold = async ({ holdMs, holdUntil }: MockReply): Promise<unknown> => {
     if (holdUntil) await Promise.race([holdUntil, closed]);
     return holdMs ? delay(holdMs, undefined, { signal: closing.signal }) : undefined;
@@ -193,7 +195,8 @@ interface Usage {
 /** Roughly 4 bytes a token, so Reasonix's context accounting (and automatic compaction) sees realistic sizes. */
 function estimateUsage(requestBody: string, text: string | undefined, calls: WireCall[]): Usage {
   const prompt = Math.ceil(Buffer.byteLength(requestBody) / 4);
-  const completion = Math.ceil(Buffer.byteLength((text ?? '') + calls.map((c) => c.name + c.arguments).join('')) / 4) + 1;
+  const completion =
+    Math.ceil(Buffer.byteLength((text ?? '') + calls.map((c) => c.name + c.arguments).join('')) / 4) + 1;
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
@@ -204,7 +207,11 @@ function envelope(object: string): { id: string; object: string; created: number
 function completion(text: string | undefined, calls: WireCall[], usage: Usage): object {
   const message: Record<string, unknown> = { role: 'assistant', content: text ?? (calls.length ? null : '') };
   if (calls.length) {
-    message.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    message.tool_calls = calls.map((c) => ({
+      id: c.id,
+      type: 'function',
+      function: { name: c.name, arguments: c.arguments },
+    }));
   }
   return {
     ...envelope('chat.completion'),
@@ -222,8 +229,11 @@ function streamChunks(text: string | undefined, calls: WireCall[], usage: Usage)
   const chunks: object[] = [chunk({ role: 'assistant', content: '' })];
   for (const part of splitInTwo(text ?? '')) chunks.push(chunk({ content: part }));
   calls.forEach((c, index) => {
-    chunks.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
-    for (const part of splitInTwo(c.arguments)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+    chunks.push(
+      chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }),
+    );
+    for (const part of splitInTwo(c.arguments))
+      chunks.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
   });
   chunks.push(chunk({}, calls.length ? 'tool_calls' : 'stop'));
   chunks.push({ ...envelope('chat.completion.chunk'), choices: [], usage });

@@ -20,7 +20,12 @@ export interface ReasonixServer {
   /** `http://127.0.0.1:<port>` */
   url: string;
   /** JSON request to the server; resolves with the status and the parsed (or raw) body. */
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown }>;
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: unknown }>;
   /** SIGINT (serve shuts down gracefully) and wait for the exit. */
   stop(): Promise<RunResult>;
 }
@@ -32,12 +37,18 @@ export async function startReasonixServe(options: ServeOptions): Promise<Reasoni
   const portDir = await mkdtemp(join(tmpdir(), 'rxstore-serve-'));
   const portFile = join(portDir, 'addr');
   const args = ['serve', '--addr', '127.0.0.1:0', '--auth', 'none', '--no-open', '--port-file', portFile];
-  const child = spawn(bin, args, { cwd: options.cwd, env: reasonixEnv(options.home), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin, args, {
+    cwd: options.cwd,
+    env: reasonixEnv(options.home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
   child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('close', (c, s) => resolve([c, s])),
+  );
 
   // Started when it has written its address; failed when it exits first. Events, no deadline: a slow start
   // on a busy machine is slower, never a failure.

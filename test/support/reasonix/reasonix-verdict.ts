@@ -16,5 +16,9 @@ export async function reasonixVerdict(dir: string, workspace: string, home?: str
   await rm(run.home, { recursive: true, force: true });
   const error = `${run.stdout}\n${run.stderr}`.split('\n').find((line) => line.startsWith('error: ')) ?? '';
   if (run.code === 0) return { opens: true, error: '', status: 'ok' };
-  return { opens: false, error, status: error.startsWith('error: unsupported session storage version') ? 'unsupported' : 'damaged' };
+  return {
+    opens: false,
+    error,
+    status: error.startsWith('error: unsupported session storage version') ? 'unsupported' : 'damaged',
+  };
 }

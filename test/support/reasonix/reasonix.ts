@@ -22,9 +22,14 @@ export function reasonixBinary(): string | null {
   try {
     bin = join(dirname(createRequire(import.meta.url).resolve(`${PLATFORM_PACKAGE}/package.json`)), 'bin', 'reasonix');
   } catch {
-    throw new Error(`the real Reasonix ${REASONIX_VERSION} is missing on linux-x64, where the tests need it: ${PLATFORM_PACKAGE} is not installed (npm ci installs it through test/reasonix-binary)`);
+    throw new Error(
+      `the real Reasonix ${REASONIX_VERSION} is missing on linux-x64, where the tests need it: ${PLATFORM_PACKAGE} is not installed (npm ci installs it through test/reasonix-binary)`,
+    );
   }
-  if (!existsSync(bin)) throw new Error(`the real Reasonix ${REASONIX_VERSION} is missing on linux-x64, where the tests need it: ${bin} does not exist`);
+  if (!existsSync(bin))
+    throw new Error(
+      `the real Reasonix ${REASONIX_VERSION} is missing on linux-x64, where the tests need it: ${bin} does not exist`,
+    );
   return bin;
 }
 
@@ -161,12 +166,17 @@ async function runReasonixNow(bin: string, options: RunOptions): Promise<RunResu
   await writeReasonixConfig(options.home, options.mock.baseUrl, options);
 
   const [subcommand, ...rest] = options.args;
-  const args = options.permissionMode && subcommand
-    ? [subcommand, '--permission-mode', options.permissionMode, ...rest]
-    : options.args;
+  const args =
+    options.permissionMode && subcommand
+      ? [subcommand, '--permission-mode', options.permissionMode, ...rest]
+      : options.args;
 
   const [command, argv] = commandAsUser(bin, args, options.asUser);
-  const child = spawn(command, argv, { cwd: options.cwd, env: reasonixEnv(options.home, options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, argv, {
+    cwd: options.cwd,
+    env: reasonixEnv(options.home, options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));

@@ -16,7 +16,13 @@ export const source = fixture('plain-chat');
 export async function resume(home: string, id: string): Promise<{ opens: boolean; said: string }> {
   const mock = await startMockModel([{ text: 'Resumed.' }]);
   try {
-    const run = await runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', id, 'say ok'], mock, permissionMode: 'danger-full-access' });
+    const run = await runReasonix({
+      home,
+      cwd: source.workspace,
+      args: ['run', '--resume', id, 'say ok'],
+      mock,
+      permissionMode: 'danger-full-access',
+    });
     return { opens: run.code === 0, said: `${run.stdout}\n${run.stderr}` };
   } finally {
     await mock.close();
@@ -69,31 +75,57 @@ export const cutWholeBatches = async (dir: string, batches: number) => {
  * Changes to a resumed session's log or cache, each with whether Reasonix 1.38.11 opens the session after it;
  * the fourth element marks a change that itself runs Reasonix (its refused resume is part of the change).
  */
-export const cacheAheadCases: [name: string, change: (session: ResumedSession) => Promise<void>, opens: boolean, runsReasonix?: true][] = [
+export const cacheAheadCases: [
+  name: string,
+  change: (session: ResumedSession) => Promise<void>,
+  opens: boolean,
+  runsReasonix?: true,
+][] = [
   ['unchanged', async () => {}, true],
   ['the last batch cut off', ({ dir }) => cutWholeBatches(dir, 1), false],
   ['three batches cut off', ({ dir }) => cutWholeBatches(dir, 3), false],
-  ['the last batch cut in the middle (a torn tail the cache knows)', async ({ dir }) => {
-    const last = (await endFrames(dir)).at(-1)!;
-    await truncate(logOf(dir), last.offset + last.bytes - 10);
-  }, false],
+  [
+    'the last batch cut in the middle (a torn tail the cache knows)',
+    async ({ dir }) => {
+      const last = (await endFrames(dir)).at(-1)!;
+      await truncate(logOf(dir), last.offset + last.bytes - 10);
+    },
+    false,
+  ],
   // Reasonix's refused run writes recent-v1.json again from the log: its checkpoint still holds the turn's end.
-  ['the last batch cut off, and a resume already refused', async ({ dir, home, id }) => {
-    await cutWholeBatches(dir, 1);
-    expect((await resume(home, id)).opens).toBe(false);
-  }, false, true],
-  ['an older copy of the session put back', async ({ dir }) => {
-    await rm(dir, { recursive: true });
-    await cp(source.dir, dir, { recursive: true });
-  }, false],
-  ['the last batch cut off, the storage identity removed', async ({ dir }) => {
-    await cutWholeBatches(dir, 1);
-    await rm(join(dir, 'storage.identity.json'));
-  }, true],
-  ['the last batch cut off, the recovery cache removed', async ({ dir, cache }) => {
-    await cutWholeBatches(dir, 1);
-    await rm(cache, { recursive: true });
-  }, true],
+  [
+    'the last batch cut off, and a resume already refused',
+    async ({ dir, home, id }) => {
+      await cutWholeBatches(dir, 1);
+      expect((await resume(home, id)).opens).toBe(false);
+    },
+    false,
+    true,
+  ],
+  [
+    'an older copy of the session put back',
+    async ({ dir }) => {
+      await rm(dir, { recursive: true });
+      await cp(source.dir, dir, { recursive: true });
+    },
+    false,
+  ],
+  [
+    'the last batch cut off, the storage identity removed',
+    async ({ dir }) => {
+      await cutWholeBatches(dir, 1);
+      await rm(join(dir, 'storage.identity.json'));
+    },
+    true,
+  ],
+  [
+    'the last batch cut off, the recovery cache removed',
+    async ({ dir, cache }) => {
+      await cutWholeBatches(dir, 1);
+      await rm(cache, { recursive: true });
+    },
+    true,
+  ],
 ];
 
 /** The pages of the checkpoint bbolt reaches when it opens it, and those it does not: each page zeroed in turn. */
@@ -107,17 +139,32 @@ export function pagesOf(bolt: Buffer, pageSize = 4096) {
   return { reached, unreached };
 }
 
-const holdsData = (bolt: Buffer, page: number, pageSize = 4096) => bolt.subarray(page * pageSize, (page + 1) * pageSize).some((byte) => byte !== 0);
+const holdsData = (bolt: Buffer, page: number, pageSize = 4096) =>
+  bolt.subarray(page * pageSize, (page + 1) * pageSize).some((byte) => byte !== 0);
 
-export const zeroPage = (bolt: Buffer, page: number, pageSize = 4096) => Buffer.from(bolt).fill(0, page * pageSize, (page + 1) * pageSize);
+export const zeroPage = (bolt: Buffer, page: number, pageSize = 4096) =>
+  Buffer.from(bolt).fill(0, page * pageSize, (page + 1) * pageSize);
 
 export const damagedCheckpoints: [string, (bolt: Buffer) => Buffer, boolean][] = [
   ['a page the database reaches zeroed', (bolt) => zeroPage(bolt, pagesOf(bolt).reached.at(-1)!), false],
   ['the file cut after its two meta pages', (bolt) => bolt.subarray(0, 8192), false],
   // The last pages of the file may never have been written: a freed page that still holds data, or the case changes nothing.
-  ['a freed page zeroed (no longer reached)', (bolt) => zeroPage(bolt, pagesOf(bolt).unreached.filter((page) => holdsData(bolt, page)).at(-1)!), true],
+  [
+    'a freed page zeroed (no longer reached)',
+    (bolt) =>
+      zeroPage(
+        bolt,
+        pagesOf(bolt)
+          .unreached.filter((page) => holdsData(bolt, page))
+          .at(-1)!,
+      ),
+    true,
+  ],
   ['the newer meta page zeroed (bbolt takes the older)', (bolt) => zeroPage(bolt, 0), true],
-  ['both meta pages zeroed (no database: Reasonix makes a new one)', (bolt) => Buffer.from(bolt).fill(0, 0, 8192), true],
+  [
+    'both meta pages zeroed (no database: Reasonix makes a new one)',
+    (bolt) => Buffer.from(bolt).fill(0, 0, 8192),
+    true,
+  ],
   ['an empty file', () => Buffer.alloc(0), true],
 ];
-

@@ -2,7 +2,13 @@ import { createSession } from '../../../src/session/writing/create-session.js';
 import { complete, messageId } from './sample-session.js';
 
 /** Lines that open or close a fence and carry text of their own: a page that drops fence lines loses it. */
-export const FENCE_LINES = ['``` | a | b |', '~~~~ tilde info', '   ```` indented with text', '```python', '``` trailing text on a closing line'];
+export const FENCE_LINES = [
+  '``` | a | b |',
+  '~~~~ tilde info',
+  '   ```` indented with text',
+  '```python',
+  '``` trailing text on a closing line',
+];
 
 /** Messages whose fences hold text on their fence lines, closed or not. */
 export const FENCE_MESSAGES = [
@@ -22,7 +28,15 @@ export async function writeFenceSession(storeDir: string): Promise<{ dir: string
         turnId: 'turn_00000000000000000000000000000042',
         events: [
           { kind: 'turn/start', payload: { status: 'in_progress' } },
-          ...FENCE_MESSAGES.map((content, at) => complete({ role: at % 2 === 0 ? 'user' : 'assistant', id: messageId(), origin: 'user', content, raw_content: content })),
+          ...FENCE_MESSAGES.map((content, at) =>
+            complete({
+              role: at % 2 === 0 ? 'user' : 'assistant',
+              id: messageId(),
+              origin: 'user',
+              content,
+              raw_content: content,
+            }),
+          ),
           { kind: 'turn/end', payload: { status: 'completed' } },
         ],
       },

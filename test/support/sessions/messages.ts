@@ -6,7 +6,11 @@ import type { Message } from '../../../src/session/replay/message.js';
 export const complete = (message: object): EventToWrite => ({ kind: 'message/complete', payload: { message } });
 
 /** A tool's result: `id` and the call it answers where given, content `ok` unless `fields` says otherwise. */
-export const toolResult = (id: string | undefined, call: string | undefined, fields: Partial<Message> = {}): Message => ({
+export const toolResult = (
+  id: string | undefined,
+  call: string | undefined,
+  fields: Partial<Message> = {},
+): Message => ({
   role: 'tool',
   ...(id === undefined ? {} : { id }),
   ...(call === undefined ? {} : { tool_call_id: call }),

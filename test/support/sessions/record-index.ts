@@ -1,5 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { openLogSession, type IndexRecord, type RecordChange, type RecordsCursor, type SessionFields } from '../../../src/index.js';
+import {
+  openLogSession,
+  type IndexRecord,
+  type RecordChange,
+  type RecordsCursor,
+  type SessionFields,
+} from '../../../src/index.js';
 import { copySession, framesOf, logOf } from '../faults/faults.js';
 
 /** An index as a reader of `recordsSince` keeps one: records by key, and the session's fields. */
@@ -14,7 +20,8 @@ export class RecordIndex {
         this.records.set(change.key, change);
         continue;
       }
-      for (const key of [...this.records.keys()]) if (key === change.key || key.startsWith(`${change.key}/`)) this.records.delete(key);
+      for (const key of [...this.records.keys()])
+        if (key === change.key || key.startsWith(`${change.key}/`)) this.records.delete(key);
     }
   }
 
@@ -32,7 +39,11 @@ export async function wholeRecords(sessionDir: string): Promise<{ byKey: Map<str
 }
 
 /** Reads the records since `cursor` into `index`; returns the cursor to keep (the given one when nothing changed). */
-export async function readInto(sessionDir: string, index: RecordIndex, cursor: RecordsCursor | undefined): Promise<RecordsCursor | undefined> {
+export async function readInto(
+  sessionDir: string,
+  index: RecordIndex,
+  cursor: RecordsCursor | undefined,
+): Promise<RecordsCursor | undefined> {
   let last = cursor;
   for await (const piece of (await openLogSession(sessionDir)).recordsSince(cursor)) {
     index.apply(piece.records);

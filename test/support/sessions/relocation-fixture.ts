@@ -17,8 +17,10 @@ export interface MovedProject {
   jsonl: string;
 }
 
-export const storeOf = (home: string, folder: string) => join(home, 'projects', workspaceSlug(folder, 'linux'), 'sessions-v4');
-export const jsonlOf = (home: string, folder: string) => join(home, 'projects', workspaceSlug(folder, 'linux'), 'sessions');
+export const storeOf = (home: string, folder: string) =>
+  join(home, 'projects', workspaceSlug(folder, 'linux'), 'sessions-v4');
+export const jsonlOf = (home: string, folder: string) =>
+  join(home, 'projects', workspaceSlug(folder, 'linux'), 'sessions');
 
 /** Sessions written under `folder`'s slug: `count` sessions-v4 (content-store payloads included), the first with a header. */
 export async function sessionsUnder(home: string, folder: string, count: number, prefix: string): Promise<string[]> {
@@ -29,7 +31,10 @@ export async function sessionsUnder(home: string, folder: string, count: number,
     await createSession({ storeDir: store, sessionId: id, batches: sampleBatches() });
     ids.push(id);
   }
-  await writeFile(join(store, ids[0]!, 'header.json'), `{"schemaVersion":1,"sessionId":${JSON.stringify(ids[0])},"createdAt":"2026-11-30T05:50:59.806232714Z","cwd":${JSON.stringify(folder)},"origin":"new"}\n`);
+  await writeFile(
+    join(store, ids[0]!, 'header.json'),
+    `{"schemaVersion":1,"sessionId":${JSON.stringify(ids[0])},"createdAt":"2026-11-30T05:50:59.806232714Z","cwd":${JSON.stringify(folder)},"origin":"new"}\n`,
+  );
   return ids;
 }
 
@@ -37,9 +42,16 @@ export async function sessionsUnder(home: string, folder: string, count: number,
 export async function transcriptUnder(home: string, folder: string, id: string): Promise<void> {
   const dir = jsonlOf(home, folder);
   await mkdir(dir, { recursive: true });
-  const lines = [{ role: 'system', content: 'You are helpful.' }, { role: 'user', content: 'Hello from JSONL.' }, { role: 'assistant', content: 'Hi.' }];
+  const lines = [
+    { role: 'system', content: 'You are helpful.' },
+    { role: 'user', content: 'Hello from JSONL.' },
+    { role: 'assistant', content: 'Hi.' },
+  ];
   await writeFile(join(dir, `${id}.jsonl`), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-  await writeFile(join(dir, `${id}.jsonl.meta`), `${JSON.stringify({ id, created_at: '2026-11-01T08:00:00Z', updated_at: '2026-11-01T08:00:00Z', scope: 'project', workspace_root: folder, custom_title: 'A & B <x>' }, null, 2)}\n`);
+  await writeFile(
+    join(dir, `${id}.jsonl.meta`),
+    `${JSON.stringify({ id, created_at: '2026-11-01T08:00:00Z', updated_at: '2026-11-01T08:00:00Z', scope: 'project', workspace_root: folder, custom_title: 'A & B <x>' }, null, 2)}\n`,
+  );
   await writeFile(join(dir, '.titles.json'), `${JSON.stringify({ [`${id}.jsonl`]: 'JSONL title' }, null, 2)}\n`);
 }
 
@@ -53,10 +65,29 @@ export async function movedProject(options: { from?: string; to?: string } = {})
   const v4 = await sessionsUnder(home, from, 2, 'a');
   const jsonl = 'legacy-transcript';
   await transcriptUnder(home, from, jsonl);
-  const map = { schemaVersion: 4, entries: [{ sourcePath: join(jsonlOf(home, from), `${jsonl}.jsonl`), sourceSize: 10, sourceSha256: 'ab'.repeat(32), targetCodec: 'reasonix.session.linear/v4', targetId: v4[1], createdAt: '2026-11-01T08:00:00Z' }] };
+  const map = {
+    schemaVersion: 4,
+    entries: [
+      {
+        sourcePath: join(jsonlOf(home, from), `${jsonl}.jsonl`),
+        sourceSize: 10,
+        sourceSha256: 'ab'.repeat(32),
+        targetCodec: 'reasonix.session.linear/v4',
+        targetId: v4[1],
+        createdAt: '2026-11-01T08:00:00Z',
+      },
+    ],
+  };
   await writeFile(join(storeOf(home, from), 'migration-map.json'), `${JSON.stringify(map, null, 2)}\n`);
   await mkdir(join(home, 'desktop'), { recursive: true });
-  const registry = { version: 3, workspaces: { w1: { id: 'w1', root: from, title: 'app', sessionIds: [v4[0]] }, w2: { id: 'w2', root: `${from}-docker`, title: 'docker', sessionIds: [] } }, sourceMappings: {} };
+  const registry = {
+    version: 3,
+    workspaces: {
+      w1: { id: 'w1', root: from, title: 'app', sessionIds: [v4[0]] },
+      w2: { id: 'w2', root: `${from}-docker`, title: 'docker', sessionIds: [] },
+    },
+    sourceMappings: {},
+  };
   await writeFile(join(home, 'desktop', 'workspace-state-v1.json'), `${JSON.stringify(registry)}\n`);
   return { base, home, from, to, v4, jsonl };
 }

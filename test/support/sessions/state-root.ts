@@ -89,11 +89,23 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
   /** The slug folder a fixture's session sits under: `projects/<slug>/sessions-v4/<id>`. */
   const slugOf = (name: FixtureName) => f(name).sessionDir.split('/')[1]!;
   const workspaces = Object.fromEntries(
-    (['plain-chat', 'tool-calls', 'payload-ref', 'cjk-emoji', 'titled', 'jsonl-migrated', 'interrupted', 'compacted'] as const).map((name) => [name, f(name).workspace]),
+    (
+      [
+        'plain-chat',
+        'tool-calls',
+        'payload-ref',
+        'cjk-emoji',
+        'titled',
+        'jsonl-migrated',
+        'interrupted',
+        'compacted',
+      ] as const
+    ).map((name) => [name, f(name).workspace]),
   ) as Record<FixtureName, string>;
 
   // Workspace stores, as Reasonix wrote them.
-  for (const name of ['plain-chat', 'tool-calls', 'payload-ref', 'titled', 'jsonl-migrated', 'interrupted'] as const) await copyFixtureProjects(name, stateRoot);
+  for (const name of ['plain-chat', 'tool-calls', 'payload-ref', 'titled', 'jsonl-migrated', 'interrupted'] as const)
+    await copyFixtureProjects(name, stateRoot);
   const damagedLog = join(stateRoot, f('interrupted').sessionDir, 'events.frames');
   await flipByteInSecondFrame(damagedLog);
 
@@ -107,8 +119,14 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
   const imported = await createSession({
     storeDir: byId,
     batches: [
-      { operationId: 'session-create', events: [complete({ role: 'system', id: messageId(), content: 'You are a legacy assistant.' })] },
-      { operationId: 'legacy-import', events: [complete({ role: 'user', id: messageId(), origin: 'user', content: 'What files are here?' })] },
+      {
+        operationId: 'session-create',
+        events: [complete({ role: 'system', id: messageId(), content: 'You are a legacy assistant.' })],
+      },
+      {
+        operationId: 'legacy-import',
+        events: [complete({ role: 'user', id: messageId(), origin: 'user', content: 'What files are here?' })],
+      },
     ],
   });
   await writeFile(
@@ -127,15 +145,48 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
       initialized: true,
       workspaceIds: ['ws-tools', 'ws-legacy'],
       workspaces: {
-        'ws-tools': { id: 'ws-tools', root: workspaces['tool-calls'], title: 'tool-calls', sessionIds: [f('tool-calls').id], visible: true, createdAt: '2026-12-01T09:00:00Z', updatedAt: '2026-12-01T09:00:00Z' },
-        'ws-legacy': { id: 'ws-legacy', root: workspaces['jsonl-migrated'], title: 'legacy', sessionIds: [imported.id], visible: true, createdAt: '2026-12-01T09:00:00Z', updatedAt: '2026-12-01T09:00:00Z' },
+        'ws-tools': {
+          id: 'ws-tools',
+          root: workspaces['tool-calls'],
+          title: 'tool-calls',
+          sessionIds: [f('tool-calls').id],
+          visible: true,
+          createdAt: '2026-12-01T09:00:00Z',
+          updatedAt: '2026-12-01T09:00:00Z',
+        },
+        'ws-legacy': {
+          id: 'ws-legacy',
+          root: workspaces['jsonl-migrated'],
+          title: 'legacy',
+          sessionIds: [imported.id],
+          visible: true,
+          createdAt: '2026-12-01T09:00:00Z',
+          updatedAt: '2026-12-01T09:00:00Z',
+        },
       },
       archivedSessionIds: [],
       pendingCreates: {},
-      sessionStates: { [f('tool-calls').id]: { lifecycle: 'active', generation: 1 }, [imported.id]: { lifecycle: 'active', generation: 1 } },
+      sessionStates: {
+        [f('tool-calls').id]: { lifecycle: 'active', generation: 1 },
+        [imported.id]: { lifecycle: 'active', generation: 1 },
+      },
       sourceMappings: {
-        'v4:tools': { sourceKey: 'v4:tools', path: toolCallsV4, format: 'v4', fingerprint: 'f1', sessionId: f('tool-calls').id, workspaceId: 'ws-tools' },
-        'jsonl:legacy-demo': { sourceKey: 'jsonl:legacy-demo', path: jsonlTranscript, format: 'jsonl', fingerprint: 'f2', sessionId: imported.id, workspaceId: 'ws-legacy' },
+        'v4:tools': {
+          sourceKey: 'v4:tools',
+          path: toolCallsV4,
+          format: 'v4',
+          fingerprint: 'f1',
+          sessionId: f('tool-calls').id,
+          workspaceId: 'ws-tools',
+        },
+        'jsonl:legacy-demo': {
+          sourceKey: 'jsonl:legacy-demo',
+          path: jsonlTranscript,
+          format: 'jsonl',
+          fingerprint: 'f2',
+          sessionId: imported.id,
+          workspaceId: 'ws-legacy',
+        },
       },
     })}\n`,
   );
@@ -148,7 +199,9 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
   await writeFile(join(plainStore, '.query-cache', f('plain-chat').id, 'catalog-metadata.json'), '{"version":5}\n');
   await mkdir(join(plainStore, '.recovery-cache', f('plain-chat').id), { recursive: true });
   await mkdir(join(byId, '.content-v1'), { recursive: true });
-  await cp(f('plain-chat').dir, join(stateRoot, 'projects', '.hidden-slug', 'sessions-v4', f('plain-chat').id), { recursive: true });
+  await cp(f('plain-chat').dir, join(stateRoot, 'projects', '.hidden-slug', 'sessions-v4', f('plain-chat').id), {
+    recursive: true,
+  });
   for (const sidecar of ['events', 'turns', 'conflicts', 'guardian', 'wire', 'adjudication', 'execution']) {
     await writeFile(join(jsonlDir, `legacy-demo.${sidecar}.jsonl`), '{"role":"user","content":"not a transcript"}\n');
   }
@@ -163,7 +216,12 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
   await mkdir(join(stateRoot, 'sessions'), { recursive: true });
   await writeFile(
     join(stateRoot, 'sessions', 'loose-notes.jsonl'),
-    ['{"role":"system","content":"You help."}', '{"role":"user","content":"Quick question about regex lookbehind"}', '{"role":"assistant","content":"Sure."}', ''].join('\n'),
+    [
+      '{"role":"system","content":"You help."}',
+      '{"role":"user","content":"Quick question about regex lookbehind"}',
+      '{"role":"assistant","content":"Sure."}',
+      '',
+    ].join('\n'),
   );
 
   // A legacy root (docs/format.md §1.4): the pre-import original of the JSONL transcript, and a v0.x transcript.
@@ -174,7 +232,10 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
   const v0Transcript = join(legacyRoot, 'sessions', 'v0-chat.jsonl');
   await mkdir(join(v0Transcript, '..'), { recursive: true });
   await writeFile(v0Transcript, '{"role":"user","content":"hello from v0"}\n{"role":"assistant","content":"hi"}\n');
-  await writeFile(join(legacyRoot, 'sessions', 'v0-chat.meta.json'), `${JSON.stringify({ workspace: V0_WORKSPACE, summary: 'Old v0 chat' })}\n`);
+  await writeFile(
+    join(legacyRoot, 'sessions', 'v0-chat.meta.json'),
+    `${JSON.stringify({ workspace: V0_WORKSPACE, summary: 'Old v0 chat' })}\n`,
+  );
   await stampTimes([stateRoot, legacyRoot]);
 
   return {
@@ -185,7 +246,10 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
       plainChat: f('plain-chat').id,
       toolCalls: f('tool-calls').id,
       titledFork: f('titled').id,
-      titledParent: basename((JSON.parse(await readFile(join(f('titled').root, 'fixture.json'), 'utf8')) as { otherSessionDirs: string[] }).otherSessionDirs[0]!),
+      titledParent: basename(
+        (JSON.parse(await readFile(join(f('titled').root, 'fixture.json'), 'utf8')) as { otherSessionDirs: string[] })
+          .otherSessionDirs[0]!,
+      ),
       payloadRef: f('payload-ref').id,
       jsonlTwin: f('jsonl-migrated').id,
       jsonlStem: 'legacy-demo',

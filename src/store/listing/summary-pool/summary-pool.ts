@@ -57,7 +57,9 @@ export class SummaryPool {
   constructor(options: SummaryPoolOptions = {}) {
     this.most = options.threads ?? availableParallelism();
     this.readsBeforeThreads = options.readsBeforeThreads ?? READS_BEFORE_THREADS;
-    this.start = options.start ?? (() => startThread(import.meta.url, 'summary-worker', { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB }));
+    this.start =
+      options.start ??
+      (() => startThread(import.meta.url, 'summary-worker', { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB }));
   }
 
   /** What `summariseCopy` says of the copy, read on a worker thread where one is free to. */
@@ -65,7 +67,10 @@ export class SummaryPool {
     this.asked += 1;
     // A transcript is read here: its lines are few beside a log's frames, and its copy holds its meta's error.
     const thread = copy.format === 'v4' && this.asked > this.readsBeforeThreads ? this.leastBusy() : undefined;
-    const read = thread && copy.format === 'v4' ? await this.ask(thread, { type: 'summarise', job: (this.nextJob += 1), copy, options }) : undefined;
+    const read =
+      thread && copy.format === 'v4'
+        ? await this.ask(thread, { type: 'summarise', job: (this.nextJob += 1), copy, options })
+        : undefined;
     return read ?? summariseCopy(copy, options);
   }
 
