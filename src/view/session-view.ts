@@ -259,16 +259,14 @@ class ItemAssembler {
       };
     }
     // A message of calls alone is anchored at its first call.
-    (message.tool_calls ?? [])
-      .map(flatToolCall)
-      .forEach((call, index) =>
-        this.pending.set(call.id, {
-          name: call.name,
-          arguments: call.arguments,
-          time,
-          ...(!shown && index === 0 && message.id !== undefined ? { messageId: message.id } : {}),
-        }),
-      );
+    (message.tool_calls ?? []).map(flatToolCall).forEach((call, index) =>
+      this.pending.set(call.id, {
+        name: call.name,
+        arguments: call.arguments,
+        time,
+        ...(!shown && index === 0 && message.id !== undefined ? { messageId: message.id } : {}),
+      }),
+    );
   }
 
   *finish(): Generator<ViewItem> {

@@ -109,11 +109,9 @@ export const goString = z.string();
  * Go's int and int64: a whole number in int64's range, the largest included (measured with Reasonix
  * 1.38.11: 2^53 + 1 is read). As a double that largest is 2^63, so 2^63 itself passes too.
  */
-export const goInt = z
-  .number()
-  .refine((value) => Number.isInteger(value) && value >= -(2 ** 63) && value <= 2 ** 63, {
-    message: 'expected a whole number an int64 holds',
-  });
+export const goInt = z.number().refine((value) => Number.isInteger(value) && value >= -(2 ** 63) && value <= 2 ** 63, {
+  message: 'expected a whole number an int64 holds',
+});
 /** Go's uint64: a whole number in its range; `-0` too is refused, as Go refuses the minus sign. */
 export const goUint = z
   .number()

@@ -84,9 +84,7 @@ export class SummaryCache {
    * next time (from the resume point, which `summariseAppended` checks), never trusted for bytes
    * not read.
    */
-  async lookup(
-    copy: SessionCopy,
-  ): Promise<{
+  async lookup(copy: SessionCopy): Promise<{
     identity: string | undefined;
     summary: CopySummary | undefined;
     resume: ResumePoint | undefined;
