@@ -58,12 +58,20 @@ export function tempPathBeside(path: string): string {
  * any of it fails, the file is removed (it is this call's own) and the error names `shown`, the
  * file a person knows (a staged file stands for the one it becomes).
  */
-export async function writeNewFile(path: string, data: Uint8Array | string, shown = path): Promise<void> {
+export async function writeNewFile(
+  path: string,
+  data: Uint8Array | string | AsyncIterable<Uint8Array>,
+  shown = path,
+): Promise<void> {
   const handle = await open(path, 'wx', FILE_MODE).catch((error: unknown) => {
     throw isSystemError(error) ? new FileSystemError(error, shown) : error;
   });
   try {
-    const written = await writeAll(handle, data, shown, 'write.new-file');
+    let written = 0;
+    // Pieces, for what may be larger than memory should hold: each written whole before the next is asked for.
+    if (typeof data === 'string' || data instanceof Uint8Array)
+      written = await writeAll(handle, data, shown, 'write.new-file');
+    else for await (const piece of data) written += await writeAll(handle, piece, shown, 'write.new-file');
     failPoint('new-file.written');
     await handle.sync();
     failPoint('new-file.synced');

@@ -31,6 +31,23 @@ export interface RepairReport {
   durableEnd: number;
 }
 
+/** The bytes of the log from `start` to `end`, in pieces of at most 1 MiB; a log that changed under the read is damage. */
+async function* tornTailPieces(logPath: string, start: number, end: number): AsyncGenerator<Uint8Array> {
+  const log = await open(logPath, 'r');
+  try {
+    for (let at = start; at < end; ) {
+      const piece = Buffer.alloc(Math.min(1024 * 1024, end - at));
+      const { bytesRead } = await log.read(piece, 0, piece.length, at);
+      if (bytesRead !== piece.length)
+        throw new DamagedStoreError('the log changed while it was repaired', { file: logPath, offset: start });
+      yield piece;
+      at += piece.length;
+    }
+  } finally {
+    await log.close();
+  }
+}
+
 /** `events.torn-<unix nanoseconds>.tail`, named as Reasonix names its evidence files (docs/format.md §3.4). */
 function evidenceName(): string {
   // Stryker disable next-line ArithmeticOperator: the evidence name's sub-millisecond part: the test can only bracket it by milliseconds
@@ -74,15 +91,8 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
     }
     if (options.dryRun) return { dir, action: 'would-repair', tornTail, durableEnd };
 
-    const log = await open(logPath, 'r');
-    const tail = Buffer.alloc(tornTail.offset + tornTail.bytes - durableEnd);
-    try {
-      const { bytesRead } = await log.read(tail, 0, tail.length, durableEnd);
-      if (bytesRead !== tail.length)
-        throw new DamagedStoreError('the log changed while it was repaired', { file: logPath, offset: durableEnd });
-    } finally {
-      await log.close();
-    }
+    // The cut bytes are copied a piece at a time: a torn tail can be as long as the log, and memory holds a piece.
+    const tail = tornTailPieces(logPath, durableEnd, tornTail.offset + tornTail.bytes);
     // The evidence appears whole or not at all: a repair killed midway leaves the log as it was.
     const evidence = join(dir, evidenceName());
     const staged = join(dir, `.${basename(evidence)}.tmp`);
