@@ -14,7 +14,7 @@ import {
 import { readLogBatches } from '../codec/read-log.js';
 import { withStoreLock } from '../fs/store-lock.js';
 import { checkFolder, checkOutside } from '../fs/path-kind.js';
-import { refuseSessionFolder } from './not-a-session-folder.js';
+import { refuseSessionFolder } from '../session/reading/not-a-session-folder.js';
 import { goTime } from '../codec/go-json/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';

@@ -11,7 +11,7 @@ import {
   type RxErrorCode,
 } from '../errors/index.js';
 import { checkExistingFolder, checkFolder, checkOutside } from '../fs/path-kind.js';
-import { refuseSessionFolder } from './not-a-session-folder.js';
+import { refuseSessionFolder } from '../session/reading/not-a-session-folder.js';
 import { transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
 import { resumeOfCopy } from '../store/locate-session.js';
 import type { ResumeContext } from '../store/resume/resume-verdict.js';

@@ -6,6 +6,7 @@ import { openRegularFile } from '../fs/open-regular-file.js';
 import { goJsonIndented } from '../codec/go-json/go-json.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFolder, checkOutside } from '../fs/path-kind.js';
+import { refuseSessionFolder } from '../session/reading/not-a-session-folder.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
 import { transcriptModeIn } from '../store/roots/store-kind.js';
@@ -51,6 +52,7 @@ export async function salvageTranscript(
   if (options.to !== undefined) {
     await checkFolder(resolve(options.to), options.to, { mustExist: true });
     await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(source));
+    await refuseSessionFolder(resolve(options.to), options.to);
   }
   let byteOrderMarkRemoved = false;
   // Line by line, each judged on its own as Reasonix's loader would judge it: a bad line costs only itself.

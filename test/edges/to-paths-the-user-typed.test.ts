@@ -51,3 +51,27 @@ describe('migrate --to a session folder', () => {
     }
   });
 });
+
+describe('salvage --to a session folder', () => {
+  it('is refused before anything is written, for a session and for a transcript: RX_PATH_KIND, exit 2', async () => {
+    const { cp, readdir } = await import('node:fs/promises');
+    const { basename } = await import('node:path');
+    const dir = await tempDir('rxstore-salvage-to-session-');
+    const source = fixture('plain-chat').dir;
+    const session = join(dir, basename(source));
+    await cp(source, session, { recursive: true });
+    const other = join(dir, 'other', basename(source));
+    await cp(source, other, { recursive: true });
+    const exported = await runCli(['export', session, '--to', join(dir, 'chat.jsonl')]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const before = (await readdir(session)).sort();
+    for (const from of [other, join(dir, 'chat.jsonl')]) {
+      const run = await runCli(['salvage', from, '--to', session]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toBe(
+        `rxstore: RX_PATH_KIND: ${session}: is a session (it holds manifest.json), not a sessions-v4 directory\n`,
+      );
+      expect((await readdir(session)).sort()).toEqual(before);
+    }
+  });
+});

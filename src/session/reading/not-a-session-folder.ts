@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PathKindError } from '../errors/index.js';
-import { SESSION_FILES } from '../session/reading/session-files.js';
+import { PathKindError } from '../../errors/index.js';
+import { SESSION_FILES } from './session-files.js';
 
 /**
  * Refuses a `--to` store that is itself a session (its manifest or its log there): a session

@@ -21,6 +21,7 @@ import { createSession } from './create-session.js';
 import { repairForNewTurn, type TurnRepairChange } from './turn-repair.js';
 import { Projection } from '../replay/projection.js';
 import { checkFolder, checkOutside } from '../../fs/path-kind.js';
+import { refuseSessionFolder } from '../reading/not-a-session-folder.js';
 import { MessageSchema, type Message } from '../replay/message.js';
 import { decodePayload } from '../replay/payloads.js';
 import { readSessionEvents } from '../reading/read-events.js';
@@ -78,6 +79,7 @@ export async function salvageSession(
     // A store that is there (a typo makes no new store nobody looks in), and not inside the session salvaged.
     await checkFolder(resolve(options.to), options.to, { mustExist: true });
     await checkOutside(resolve(options.to), options.to, 'folder', sessionReadPaths(source));
+    await refuseSessionFolder(resolve(options.to), options.to);
   }
   const logPath = join(source, SESSION_FILES.log);
   const kept: KeptBatch[] = [];
