@@ -122,16 +122,6 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
   }
 }
 
-interface Session {
-  path: string;
-  id: string;
-  store: SearchSource['store'];
-  title: string | null;
-  workspace: string | null;
-  slug: string | null;
-  damage: string | null;
-}
-
 /** The hits the index gives, ranked and cut there, each with its snippet. */
 function found(
   index: SearchIndex,
