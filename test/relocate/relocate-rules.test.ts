@@ -30,7 +30,7 @@ async function refusal(promise: Promise<unknown>): Promise<RxError> {
 
 /** Holds Reasonix's OS lock on `file` in another process until released. */
 async function holdLock(file: string) {
-  const child = spawn(process.execPath, [join(repoRoot, 'test', 'support', 'hold-lock.mjs'), 'os', file], {
+  const child = spawn(process.execPath, [join(repoRoot, 'test', 'support', 'children', 'hold-lock.mjs'), 'os', file], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -301,7 +301,7 @@ describe('rxstore cat --records --cursor FILE', () => {
 });
 
 describe('records since, of tool results', () => {
-  it('a call of a tool that is not indexed, a result no call waits for, and a message that only names a call give no record of their own', async () => {
+  it('a call of any other tool is a call record with its result; a result no call waits for, and a message that only names a call, give no record of their own', async () => {
     const storeDir = await tempDir();
     const say = (message: Record<string, unknown>) => ({ kind: 'message/complete', payload: { message } });
     const created = await createSession({
@@ -342,6 +342,13 @@ describe('records since, of tool results', () => {
     for (const piece of [...first, ...rest]) index.apply(piece.records);
     expect([...index.records.values()]).toEqual([
       expect.objectContaining({ type: 'message', role: 'user', text: 'list the files' }),
+      expect.objectContaining({
+        type: 'call',
+        tool: 'todo_write',
+        callId: 'call-todo',
+        arguments: '{}',
+        output: 'noted',
+      }),
       expect.objectContaining({ type: 'command', command: 'ls', output: 'README.md\nsrc\n' }),
       expect.objectContaining({ type: 'message', role: 'assistant', text: 'still waiting' }),
     ]);
