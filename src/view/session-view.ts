@@ -320,8 +320,8 @@ function headerOf(
     id: session.id,
     path: session.path,
     store: session.store,
-    // Called what `ls` and `inspect` call it.
-    title: projection.displayTitle.title,
+    // Called what `ls` and `inspect` call it; a title of its own whole (the page has room a column has not).
+    title: projection.title ?? projection.displayTitle.title,
     workspace,
     startedAt: isoTime(read.firstCommitAt) ?? (visible[0] ? new Date(visible[0].time).toISOString() : null),
     updatedAt: isoTime(read.lastCommitAt) ?? (visible.at(-1) ? new Date(visible.at(-1)!.time).toISOString() : null),
