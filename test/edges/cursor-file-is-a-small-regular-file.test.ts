@@ -18,18 +18,19 @@ describe('cat --cursor reads only a small regular file', () => {
     // Before the fix the command waited for a writer for ever: the kill makes that a failure, not a hang.
     const run = await runCliChild(['cat', session, '--records', '--cursor', fifo], { killAfterMs: 20_000 });
     expect(run.signal).toBeNull();
-    expect(run.code).toBe(1);
+    // The wrong kind of path for a cursor, said before anything is read (as a --to of that kind is).
+    expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(new RegExp(`^rxstore: RX_NOT_REGULAR_FILE: ${fifo}: not a regular file`));
+    expect(run.stderr).toMatch(new RegExp(`^rxstore: RX_PATH_KIND: ${fifo}: is a FIFO`));
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
   it('a character device as the cursor is refused, not read', async () => {
     const run = await runCliChild(['cat', session, '--records', '--cursor', '/dev/zero'], { killAfterMs: 20_000 });
     expect(run.signal).toBeNull();
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^rxstore: RX_NOT_REGULAR_FILE: \/dev\/zero: not a regular file/);
+    expect(run.stderr).toMatch(/^rxstore: RX_PATH_KIND: \/dev\/zero: is a (character )?device/);
   });
 
   it('a regular file far larger than a cursor is refused as no cursor, naming it', async () => {

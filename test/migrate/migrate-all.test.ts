@@ -61,7 +61,7 @@ describe('rxstore migrate jsonl-to-v4 --all', () => {
     expect(globalTwin).toBeDefined();
     expect(migrated.find((line) => line.includes(global))).toMatch(
       new RegExp(
-        `: ([0-9a-f]{24}) -> ${cwdStore}/\\1; resume: cd '${cwd}' && REASONIX_STATE_HOME=${stateRoot} reasonix --resume \\1$`,
+        `: ([0-9a-f]{24}) -> ${cwdStore}/\\1; resume: cd '${cwd}' && REASONIX_HOME=${stateRoot} REASONIX_STATE_HOME=${stateRoot} reasonix --resume \\1$`,
       ),
     );
 
