@@ -40,7 +40,34 @@ const firstRead = join(repoRoot, 'bench', 'children', 'first-read.mjs');
 export async function coldRow(): Promise<Figure[]> {
   const unavailable = peakRssUnavailable();
   if (unavailable) return [skipped('cold', 'cold reads', unavailable)];
-  return [...(await inspectFigures()), ...(await lsFigures()), ...(await streamFigures())];
+  // Each part takes minutes at full size: one that fails costs only its own figures.
+  return [
+    ...(await partOrFailed('inspect', inspectFigures)),
+    ...(await partOrFailed('ls', lsFigures)),
+    ...(await partOrFailed('streams', streamFigures)),
+  ];
+}
+
+/** A part's figures, or one `failed` figure naming the part and why. */
+async function partOrFailed(part: string, figures: () => Promise<Figure[]>): Promise<Figure[]> {
+  try {
+    return await figures();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`bench: cold (${part}) failed: ${message}\n`);
+    return [
+      {
+        row: 'cold',
+        measure: 'failed',
+        rxstore: '—',
+        reference: '—',
+        ratio: '—',
+        target: '—',
+        verdict: 'MISS',
+        data: { part, error: message },
+      },
+    ];
+  }
 }
 
 async function inspectFigures(): Promise<Figure[]> {
