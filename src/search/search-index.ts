@@ -1,16 +1,16 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import sqlite from 'node-sqlite3-wasm';
+import type { Database, Statement } from 'node-sqlite3-wasm';
 import { CursorMismatchError, FileSystemError, RxError, WriterOwnedError } from '../errors/index.js';
 import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
 import { waitOsLock, type OsLock } from '../fs/os-lock.js';
 import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { documentsOf, type SearchDocument } from './documents.js';
-import { damageOf, sourceStamp, type SearchSource } from './search-sources.js';
+import { damageOf, type SearchSource } from './search-sources.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
-const INDEX_VERSION = 1;
+const INDEX_VERSION = 2;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;
@@ -52,6 +52,15 @@ export interface IndexSearch {
   limit?: number;
 }
 
+type Sqlite = typeof import('node-sqlite3-wasm');
+let sqliteLoaded: Promise<Sqlite> | undefined;
+
+/** SQLite is loaded (its WASM compiled) by the first search: a command that does not search never pays for it. */
+function loadSqlite(): Promise<Sqlite> {
+  sqliteLoaded ??= import('node-sqlite3-wasm').then((loaded) => (loaded as { default: Sqlite }).default ?? loaded);
+  return sqliteLoaded;
+}
+
 type Row = Record<string, string | number | bigint | null | Uint8Array>;
 
 const SCHEMA = `
@@ -59,6 +68,7 @@ create table if not exists sessions(path text primary key, id text not null, sto
 create table if not exists docs(id integer primary key, path text not null, rkey text not null, kind text not null, role text not null, tool text, exit_code integer, message_id text, time text not null);
 create index if not exists docs_by_key on docs(path, rkey);
 create virtual table if not exists docs_text using fts5(text, tokenize = 'trigram');
+create table if not exists places(path text primary key, stamp text not null, ids text not null);
 `;
 
 /**
@@ -68,12 +78,12 @@ create virtual table if not exists docs_text using fts5(text, tokenize = 'trigra
  * cut short by a crash resumes from what it committed, and SQLite's journal takes back half a commit.
  */
 export class SearchIndex {
-  private readonly statements = new Map<string, sqlite.Statement>();
+  private readonly statements = new Map<string, Statement>();
   /** While `update` reads sessions: what its open transaction holds. */
   private batch: { documents: number; sessions: number } | undefined;
 
   private constructor(
-    private readonly db: sqlite.Database,
+    private readonly db: Database,
     private readonly lock: OsLock | undefined,
   ) {}
 
@@ -89,7 +99,7 @@ export class SearchIndex {
         { file: join(cacheDir, 'search-index.lock') },
       );
     try {
-      return new SearchIndex(openDatabase(file), lock);
+      return new SearchIndex(openDatabase(await loadSqlite(), file), lock);
     } catch (error) {
       await lock.release();
       throw error;
@@ -97,8 +107,8 @@ export class SearchIndex {
   }
 
   /** An index in memory, for one search straight from the stores: the same tables, the same SQL, nothing kept. */
-  static inMemory(): SearchIndex {
-    const db = new sqlite.Database(':memory:');
+  static async inMemory(): Promise<SearchIndex> {
+    const db = new (await loadSqlite()).Database(':memory:');
     db.exec(SCHEMA);
     return new SearchIndex(db, undefined);
   }
@@ -130,8 +140,8 @@ export class SearchIndex {
     const gone = [...known.keys()].filter((path) => !wanted.has(path));
     if (gone.length > 0) this.transaction(() => gone.forEach((path) => this.dropSession(path)));
     const stale = sources
-      .map((source) => ({ source, stamp: sourceStamp(source) }))
-      .filter(({ source, stamp }) => known.get(source.path) !== stamp);
+      .filter((source) => known.get(source.path) !== source.stamp)
+      .map((source) => ({ source, stamp: source.stamp }));
     let done = 0;
     if (stale.length === 0) return;
     beforeReading?.();
@@ -272,6 +282,30 @@ export class SearchIndex {
       texts.set(Number(row.rowid), String(row.text));
     }
     return rows.map((row) => ({ ...documentOf(row), text: texts.get(Number(row.id)) ?? '', score: Number(row.score) }));
+  }
+
+  /**
+   * Where each message of these sessions sits in its canonical transcript (its id, in order), as kept
+   * by `keepPlaces` for the session as it is indexed now; a session changed since is not given.
+   */
+  places(paths: readonly string[]): Map<string, (string | null)[]> {
+    const places = new Map<string, (string | null)[]>();
+    for (const row of this.db.all(
+      'select p.path, p.ids from places p join sessions s on s.path = p.path and s.stamp = p.stamp where p.path in (select value from json_each(?))',
+      [JSON.stringify(paths)],
+    ) as Row[])
+      places.set(String(row.path), JSON.parse(String(row.ids)) as (string | null)[]);
+    return places;
+  }
+
+  /** Keeps a session's message ids in transcript order, for the session as it is indexed now: hits are placed without reading it again. */
+  keepPlaces(path: string, ids: readonly (string | null)[]): void {
+    this.transaction(() =>
+      this.db.run(
+        'insert or replace into places(path, stamp, ids) select path, stamp, ? from sessions where path = ?',
+        [JSON.stringify(ids), path],
+      ),
+    );
   }
 
   /** The file documents (a path a turn touched) of every session. */
@@ -417,7 +451,7 @@ export class SearchIndex {
   }
 
   /** A statement prepared once for the life of the index: the build runs a few of them for every record. */
-  private cached(sql: string): sqlite.Statement {
+  private cached(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
     return statement;
@@ -427,6 +461,7 @@ export class SearchIndex {
     this.db.run('delete from docs_text where rowid in (select id from docs where path = ?)', [path]);
     this.db.run('delete from docs where path = ?', [path]);
     this.db.run('delete from sessions where path = ?', [path]);
+    this.db.run('delete from places where path = ?', [path]);
   }
 
   private transaction(work: () => void): void {
@@ -447,11 +482,14 @@ export class SearchIndex {
 }
 
 /** The index file, opened and of this version; one that cannot be read, or of another version, is a cache: it is built again. */
-function openDatabase(file: string): sqlite.Database {
+function openDatabase(sqlite: Sqlite, file: string): Database {
   for (let attempt = 0; ; attempt += 1) {
-    let db: sqlite.Database | undefined;
+    let db: Database | undefined;
     try {
       db = new sqlite.Database(file);
+      // The lock file beside the index is held while it is open, so SQLite's own lock (a directory the WASM
+      // build makes and removes, milliseconds on a busy disk) is taken by the first statement and kept until close.
+      db.exec('pragma locking_mode = exclusive');
       chmodSync(file, FILE_MODE);
       const version = Number((db.get('pragma user_version') as Row | null)?.user_version ?? 0);
       const hasTables = db.get("select 1 as found from sqlite_master where name = 'sessions'") !== null;

@@ -96,8 +96,9 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
     throw new InvalidInputError('limit must be a whole number above 0');
   const { sources } = await searchSources(options.roots, options.platform);
   const inMemory = options.index === false;
-  const index = inMemory ? SearchIndex.inMemory() : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
+  const index = inMemory ? await SearchIndex.inMemory() : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
   let hits: SearchHit[];
+  let kept: Map<string, (string | null)[]> | undefined;
   try {
     // Straight from the stores, only the sessions asked for are read.
     await index.update(
@@ -108,8 +109,16 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
       options.beforeReading,
     );
     hits = index.reading(() => found(index, query, sources, options));
+    if (options.messageIndex !== false && options.around === undefined) kept = await placesOf(index, hits);
   } finally {
     await index.close();
+  }
+  if (kept !== undefined) {
+    for (const hit of hits) {
+      const at = hit.messageId === null ? -1 : (kept.get(hit.path)?.indexOf(hit.messageId) ?? -1);
+      yield { ...hit, index: at < 0 ? null : at };
+    }
+    return;
   }
   if (options.messageIndex === false && options.around === undefined) {
     for (const hit of hits) yield { ...hit, index: null };
@@ -120,6 +129,22 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
     if (!places.has(hit.path)) places.set(hit.path, transcriptOf(hit.path));
     yield placed(hit, await places.get(hit.path)!, options.around);
   }
+}
+
+/**
+ * The message ids, in transcript order, of the sessions hit: kept in the index from an earlier search
+ * of the session as it is now, else read from its transcript and kept for the next one.
+ */
+async function placesOf(index: SearchIndex, hits: readonly SearchHit[]): Promise<Map<string, (string | null)[]>> {
+  const paths = [...new Set(hits.map((hit) => hit.path))];
+  const places = index.places(paths);
+  for (const path of paths) {
+    if (places.has(path)) continue;
+    const ids = (await transcriptOf(path)).map((message) => message.messageId);
+    index.keepPlaces(path, ids);
+    places.set(path, ids);
+  }
+  return places;
 }
 
 /** The hits the index gives, ranked and cut there, each with its snippet. */
