@@ -33,10 +33,13 @@ export interface IndexedDocument extends SearchDocument {
 
 /** What the index is asked for: the phrases that narrow it, how to check and score what it does not decide, and the filters. */
 export interface IndexSearch {
-  /** Words and phrases every hit holds; those of three characters or more narrow by the trigram index (which ignores case). */
+  /**
+   * Words and phrases every hit holds. Their words of three characters or more narrow by the trigram
+   * index (which ignores case); a phrase's words are found there apart, so `check` must hold them together.
+   */
   phrases: readonly string[];
-  /** The whole query as one phrase: a document holding it ranks first. */
-  whole: string | undefined;
+  /** Whether a text holds the whole query as one phrase: it then ranks first. None for a query of one word. */
+  whole?: (text: string) => boolean;
   /**
    * Where the index alone does not decide (a short word, a capital, a pattern): a document's score,
    * or null when it does not match. Its score ranks only when no phrase narrows.
@@ -213,9 +216,10 @@ export class SearchIndex {
     const params: unknown[] = [];
     const where: string[] = [];
     const ftsable = (phrase: string) => [...phrase].length >= 3;
-    // Each phrase quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax.
+    // Each word quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax.
     const quoted = (phrase: string) => `"${phrase.replaceAll('"', '""')}"`;
-    const narrowing = asked.phrases.filter(ftsable);
+    // Words, not phrases: the words of a phrase may be apart by a line break, which the trigrams of the phrase would miss.
+    const narrowing = [...new Set(asked.phrases.flatMap((phrase) => phrase.split(' ')))].filter(ftsable);
     let from = 'docs d join docs_text t on t.rowid = d.id';
     let base = 'rx_check(t.text, d.path)';
     if (narrowing.length > 0) {
@@ -245,36 +249,22 @@ export class SearchIndex {
       where.push('d.time < ?');
       params.push(asked.until);
     }
-    const wholeParams: unknown[] = [];
-    let whole = '0';
-    // A query of one word or phrase is its own whole phrase: every hit holds it.
-    if (
-      asked.whole !== undefined &&
-      asked.phrases.length === 1 &&
-      asked.whole === asked.phrases[0] &&
-      narrowing.length === 1
-    )
-      whole = '1';
-    else if (asked.whole !== undefined && ftsable(asked.whole)) {
-      whole = 'd.id in (select rowid from docs_text where docs_text match ?)';
-      wholeParams.push(quoted(asked.whole));
-    }
+    // A query of one word: every hit holds it whole.
+    const whole = asked.whole ? 'rx_whole(t.text)' : '0';
     const sql = `with hits as materialized (
       select d.id, d.path, d.rkey, d.kind, d.role, d.tool, d.exit_code, d.message_id, d.time, ${base} as base, ${whole} as whole
       from ${from} where ${where.length > 0 ? where.join(' and ') : '1'}
     )
     select *, round(base * (1 + ln(count(*) over (partition by path))), 4) as score from hits where base is not null
     order by whole desc, score desc, time desc, path, rkey, kind${asked.limit === undefined ? '' : ' limit ?'}`;
-    const check = asked.check;
+    const { check, whole: holdsWhole } = asked;
+    if (holdsWhole)
+      this.db.function('rx_whole', (text: unknown) => (holdsWhole(String(text)) ? 1 : 0), { deterministic: true });
     if (check)
       this.db.function('rx_check', (text: unknown, path: unknown) => check(String(text), String(path)), {
         deterministic: true,
       });
-    const rows = this.db.all(sql, [
-      ...wholeParams,
-      ...params,
-      ...(asked.limit === undefined ? [] : [asked.limit]),
-    ] as never) as Row[];
+    const rows = this.db.all(sql, [...params, ...(asked.limit === undefined ? [] : [asked.limit])] as never) as Row[];
     const texts = new Map<number, string>();
     for (const row of this.db.all('select rowid, text from docs_text where rowid in (select value from json_each(?))', [
       JSON.stringify(rows.map((row) => Number(row.id))),

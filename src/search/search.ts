@@ -172,12 +172,13 @@ function found(
     chosen = chosen.filter((session) => touched.has(session.path));
   }
   const narrowed = options.session !== undefined || options.workspace !== undefined || options.file !== undefined;
-  // The trigram index ignores case and needs three characters: a capital, a shorter word or a pattern is checked on the text.
+  // The trigram index ignores case, needs three characters and finds a phrase's words apart: a capital, a shorter
+  // word, a pattern or a phrase is checked on the text.
   const decided =
     query !== undefined &&
     !options.regex &&
     !query.caseSensitive &&
-    query.phrases.every((phrase) => [...phrase].length >= 3);
+    query.phrases.every((phrase) => [...phrase].length >= 3 && !phrase.includes(' '));
   const check =
     query === undefined
       ? (text: string, path: string) => (touches(text, sessions.get(path)!, options.file!) ? 1 : null)
@@ -189,7 +190,7 @@ function found(
           };
   const documents = index.find({
     phrases: query?.phrases ?? [],
-    whole: query?.phrases.join(' '),
+    whole: query?.whole ? (text) => query.whole!(text).length > 0 : undefined,
     check,
     kinds: query === undefined ? ['file'] : options.kinds,
     tool: options.tool,
