@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import { CursorMismatchError, FileSystemError, RxError, WriterOwnedError } from '../errors/index.js';
@@ -102,6 +102,7 @@ export class SearchIndex {
         { file: join(cacheDir, 'search-index.lock') },
       );
     try {
+      removeStaleSqliteLock(file);
       return new SearchIndex(openDatabase(await loadSqlite(), file), lock);
     } catch (error) {
       await lock.release();
@@ -468,6 +469,19 @@ export class SearchIndex {
       this.db.exec('rollback');
       throw error;
     }
+  }
+}
+
+/**
+ * Only a holder of the lock file opens the index, so SQLite's own lock beside it (a directory the WASM
+ * build makes) found by a new holder was left by a search that was killed: it is removed, or every
+ * later search would find the index locked. Anything else there fails the open, with its code.
+ */
+function removeStaleSqliteLock(file: string): void {
+  try {
+    rmdirSync(`${file}.lock`);
+  } catch {
+    // None there (the usual case), or not an empty directory: the open says what is wrong.
   }
 }
 

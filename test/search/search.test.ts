@@ -407,6 +407,15 @@ describe('the index stays true', () => {
     }
   });
 
+  it('a search killed while it held the index leaves no lock the next one trips on', async () => {
+    const { options } = await machine();
+    const before = await hitsOf('foxtrot', options);
+    expect(before.length).toBeGreaterThan(0);
+    // What a killed search leaves: SQLite's own lock beside the index (the lock file itself the system releases).
+    await mkdir(join(options.cacheDir!, 'search-index.sqlite.lock'));
+    expect(await hitsOf('foxtrot', options)).toEqual(before);
+  });
+
   it('the index folder and file are readable only by the user', async () => {
     const { options } = await machine();
     await hitsOf('alpha', options);
