@@ -192,10 +192,18 @@ export class SearchIndex {
     }
   }
 
-  /** The sessions indexed, by path. */
-  sessions(): Map<string, IndexedSession> {
+  /** The sessions indexed, by path: all of them, or those of `paths`. */
+  sessions(paths?: readonly string[]): Map<string, IndexedSession> {
     const sessions = new Map<string, IndexedSession>();
-    for (const row of this.db.all('select path, id, store, workspace, title, damage from sessions') as Row[]) {
+    const rows = (
+      paths === undefined
+        ? this.db.all('select path, id, store, workspace, title, damage from sessions')
+        : this.db.all(
+            'select path, id, store, workspace, title, damage from sessions where path in (select value from json_each(?))',
+            [JSON.stringify(paths)],
+          )
+    ) as Row[];
+    for (const row of rows) {
       sessions.set(String(row.path), {
         path: String(row.path),
         id: String(row.id),

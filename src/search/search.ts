@@ -155,9 +155,13 @@ function found(
   options: SearchOptions,
 ): SearchHit[] {
   const slugs = new Map(sources.map((source) => [source.path, source.slug]));
-  const sessions = new Map<string, Session>(
-    [...index.sessions()].map(([path, session]) => [path, { ...session, slug: slugs.get(path) ?? null }]),
-  );
+  const sessionsOf = (paths?: readonly string[]) =>
+    new Map<string, Session>(
+      [...index.sessions(paths)].map(([path, session]) => [path, { ...session, slug: slugs.get(path) ?? null }]),
+    );
+  const narrowed = options.session !== undefined || options.workspace !== undefined || options.file !== undefined;
+  // Every session is looked at only to narrow by them; otherwise only the sessions hit are read back.
+  let sessions = narrowed ? sessionsOf() : new Map<string, Session>();
   let chosen = [...sessions.values()];
   if (options.session !== undefined) chosen = chosen.filter((session) => session.id.startsWith(options.session!));
   if (options.workspace !== undefined)
@@ -171,7 +175,6 @@ function found(
     );
     chosen = chosen.filter((session) => touched.has(session.path));
   }
-  const narrowed = options.session !== undefined || options.workspace !== undefined || options.file !== undefined;
   // The trigram index ignores case, needs three characters and finds a phrase's words apart: a capital, a shorter
   // word, a pattern or a phrase is checked on the text.
   const decided =
@@ -199,6 +202,7 @@ function found(
     until: options.until?.toISOString(),
     limit: options.limit,
   });
+  if (!narrowed) sessions = sessionsOf([...new Set(documents.map((document) => document.path))]);
   return documents.map((document) => {
     const session = sessions.get(document.path)!;
     const matches =
