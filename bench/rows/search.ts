@@ -54,7 +54,9 @@ export async function searchRow(): Promise<Figure[]> {
     const cli = (cacheHome: string, args: string[]) => async () => {
       const run = await runChild(process.execPath, [rxstoreBin, ...args], { env: env(cacheHome), keepStdout: true });
       if (run.code !== 0 && !(args[0] === 'search' && run.code === 1))
-        throw new Error(`rxstore ${args.join(' ')} exited ${run.code}`);
+        throw new Error(
+          `rxstore ${args.join(' ')} exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+        );
     };
     const figure = (
       measure: string,
