@@ -143,9 +143,7 @@ export class SearchIndex {
     const wanted = new Set(sources.map((source) => source.path));
     const gone = [...known.keys()].filter((path) => !wanted.has(path));
     if (gone.length > 0) this.transaction(() => gone.forEach((path) => this.dropSession(path)));
-    const stale = sources
-      .filter((source) => known.get(source.path) !== source.stamp)
-      .map((source) => ({ source, stamp: source.stamp }));
+    const stale = sources.filter((source) => known.get(source.path) !== source.stamp);
     let done = 0;
     if (stale.length === 0) return;
     beforeReading?.();
@@ -154,9 +152,9 @@ export class SearchIndex {
     this.db.exec('begin immediate');
     this.batch = { documents: 0, sessions: 0 };
     try {
-      for (const { source, stamp } of stale) {
+      for (const source of stale) {
         const cursor = (this.db.get('select cursor from sessions where path = ?', [source.path]) as Row | null)?.cursor;
-        await this.indexSession(source, stamp, typeof cursor === 'string' ? cursor : null);
+        await this.indexSession(source, source.stamp, typeof cursor === 'string' ? cursor : null);
         this.batch.sessions += 1;
         this.commitPoint();
         onProgress?.((done += 1), stale.length);
@@ -258,7 +256,7 @@ export class SearchIndex {
       where.push('d.time < ?');
       params.push(asked.until);
     }
-    // A query of one word: every hit holds it whole.
+    // A query of one word has no whole to rank by: every hit holds it.
     const whole = asked.whole ? 'rx_whole(t.text)' : '0';
     const sql = `with hits as materialized (
       select d.id, d.path, d.rkey, d.kind, d.role, d.tool, d.exit_code, d.message_id, d.time, ${base} as base, ${whole} as whole

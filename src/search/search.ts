@@ -37,8 +37,9 @@ export interface SearchOptions {
   /** Each hit carries up to this many messages before and after it (`around`). Every hit carries its place (`index`). */
   around?: number;
   /**
-   * `false`: hits carry no `index` (null), and no session's transcript is read to place them — a
-   * search that shows no places is then as fast as the index. Default true; `around` needs it.
+   * `false`: hits carry no `index` (null), and no session's transcript is read to place them. Default
+   * true: a session hit is placed by reading its transcript once per change of it (the places are kept
+   * in the index); `around` needs it.
    */
   messageIndex?: boolean;
   /** `false`: read the stores directly instead of the index (same hits, slower). Default true. */
