@@ -54,7 +54,9 @@ export async function searchRow(): Promise<Figure[]> {
     const cli = (cacheHome: string, args: string[]) => async () => {
       const run = await runChild(process.execPath, [rxstoreBin, ...args], { env: env(cacheHome), keepStdout: true });
       if (run.code !== 0 && !(args[0] === 'search' && run.code === 1))
-        throw new Error(`rxstore ${args.join(' ')} exited ${run.code}`);
+        throw new Error(
+          `rxstore ${args.join(' ')} exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+        );
     };
     const figure = (
       measure: string,
@@ -74,10 +76,17 @@ export async function searchRow(): Promise<Figure[]> {
       data: { sessions: SESSIONS, ...data },
     });
 
-    // Build from nothing, against a cold listing that reads every log whole.
+    // Build from nothing, against a cold listing that reads every log whole. The same run gives the build's
+    // peak RSS (GNU time wraps it, at the cost of a fork): on 2,000 sessions a second build would take minutes.
     const coldLs = await timeRuns({ runs: 1 }, cli(join(work, 'ls-cold'), ['ls', '--no-cache', '--json']));
     const buildCache = join(work, 'built');
-    const build = await timeRuns({ runs: 1 }, cli(buildCache, ['search', QUERIES[0]!, '--json', '--limit', '1']));
+    const buildArgs = [rxstoreBin, 'search', QUERIES[0]!, '--json', '--limit', '1'];
+    const rssReason = peakRssUnavailable();
+    let rss: number | undefined;
+    const build = await timeRuns({ runs: 1 }, async () => {
+      if (rssReason) await cli(buildCache, buildArgs.slice(1))();
+      else rss = await peakRssMiB(process.execPath, buildArgs, { env: env(buildCache) });
+    });
     figures.push(
       figure(
         `index build, ${SESSIONS} sessions (first search)`,
@@ -104,7 +113,8 @@ export async function searchRow(): Promise<Figure[]> {
       grouped: cli(buildCache, ['search', QUERIES[0]!]),
     };
     if (rg) things.rg = rg;
-    const timed = (await timeTogether({ runs: 11, warmup: 1 }, things)) as Record<
+    // Rounds stop at 5 once two minutes are spent (2,000 sessions: some seconds a round).
+    const timed = (await timeTogether({ runs: 11, minRuns: 5, budgetSeconds: 120, warmup: 1 }, things)) as Record<
       'ls' | 'search' | 'phrase' | 'grouped',
       Timing
     > & { rg?: Timing };
@@ -161,7 +171,7 @@ export async function searchRow(): Promise<Figure[]> {
       }))
         void hit;
     };
-    const warm = await timeRuns({ runs: 21, warmup: 2 }, inProcess);
+    const warm = await timeRuns({ runs: 21, minRuns: 7, budgetSeconds: 20, warmup: 2 }, inProcess);
     figures.push(
       figure(
         `in-process warm search, median (p95 ${seconds(p95(warm.runs))})`,
@@ -225,12 +235,8 @@ export async function searchRow(): Promise<Figure[]> {
         { indexBytes, textBytes },
       ),
     );
-    const rssReason = peakRssUnavailable();
-    if (rssReason) figures.push(skipped('search', 'peak RSS of the index build', rssReason));
+    if (rss === undefined) figures.push(skipped('search', 'peak RSS of the index build', rssReason ?? 'not measured'));
     else {
-      const rss = await peakRssMiB(process.execPath, [rxstoreBin, 'search', QUERIES[0]!, '--json', '--limit', '1'], {
-        env: env(join(work, 'rss')),
-      });
       figures.push(
         figure('peak RSS of the index build', `${rss.toFixed(0)} MiB`, '256 MiB (the goal)', rss / 256, 1, {
           peakRssMiB: rss,

@@ -1,16 +1,16 @@
-import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import sqlite from 'node-sqlite3-wasm';
+import type { Database, Statement } from 'node-sqlite3-wasm';
 import { CursorMismatchError, FileSystemError, RxError, WriterOwnedError } from '../errors/index.js';
 import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
 import { waitOsLock, type OsLock } from '../fs/os-lock.js';
 import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { documentsOf, type SearchDocument } from './documents.js';
-import { damageOf, sourceStamp, type SearchSource } from './search-sources.js';
+import { damageOf, type SearchSource } from './search-sources.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
-const INDEX_VERSION = 1;
+const INDEX_VERSION = 2;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;
@@ -33,10 +33,13 @@ export interface IndexedDocument extends SearchDocument {
 
 /** What the index is asked for: the phrases that narrow it, how to check and score what it does not decide, and the filters. */
 export interface IndexSearch {
-  /** Words and phrases every hit holds; those of three characters or more narrow by the trigram index (which ignores case). */
+  /**
+   * Words and phrases every hit holds. Their words of three characters or more narrow by the trigram
+   * index (which ignores case); a phrase's words are found there apart, so `check` must hold them together.
+   */
   phrases: readonly string[];
-  /** The whole query as one phrase: a document holding it ranks first. */
-  whole: string | undefined;
+  /** Whether a text holds the whole query as one phrase: it then ranks first. None for a query of one word. */
+  whole?: (text: string) => boolean;
   /**
    * Where the index alone does not decide (a short word, a capital, a pattern): a document's score,
    * or null when it does not match. Its score ranks only when no phrase narrows.
@@ -52,6 +55,15 @@ export interface IndexSearch {
   limit?: number;
 }
 
+type Sqlite = typeof import('node-sqlite3-wasm');
+let sqliteLoaded: Promise<Sqlite> | undefined;
+
+/** SQLite is loaded (its WASM compiled) by the first search: a command that does not search never pays for it. */
+function loadSqlite(): Promise<Sqlite> {
+  sqliteLoaded ??= import('node-sqlite3-wasm').then((loaded) => (loaded as { default: Sqlite }).default ?? loaded);
+  return sqliteLoaded;
+}
+
 type Row = Record<string, string | number | bigint | null | Uint8Array>;
 
 const SCHEMA = `
@@ -59,6 +71,7 @@ create table if not exists sessions(path text primary key, id text not null, sto
 create table if not exists docs(id integer primary key, path text not null, rkey text not null, kind text not null, role text not null, tool text, exit_code integer, message_id text, time text not null);
 create index if not exists docs_by_key on docs(path, rkey);
 create virtual table if not exists docs_text using fts5(text, tokenize = 'trigram');
+create table if not exists places(path text primary key, stamp text not null, ids text not null);
 `;
 
 /**
@@ -68,12 +81,12 @@ create virtual table if not exists docs_text using fts5(text, tokenize = 'trigra
  * cut short by a crash resumes from what it committed, and SQLite's journal takes back half a commit.
  */
 export class SearchIndex {
-  private readonly statements = new Map<string, sqlite.Statement>();
+  private readonly statements = new Map<string, Statement>();
   /** While `update` reads sessions: what its open transaction holds. */
   private batch: { documents: number; sessions: number } | undefined;
 
   private constructor(
-    private readonly db: sqlite.Database,
+    private readonly db: Database,
     private readonly lock: OsLock | undefined,
   ) {}
 
@@ -89,7 +102,8 @@ export class SearchIndex {
         { file: join(cacheDir, 'search-index.lock') },
       );
     try {
-      return new SearchIndex(openDatabase(file), lock);
+      removeStaleSqliteLock(file);
+      return new SearchIndex(openDatabase(await loadSqlite(), file), lock);
     } catch (error) {
       await lock.release();
       throw error;
@@ -97,8 +111,8 @@ export class SearchIndex {
   }
 
   /** An index in memory, for one search straight from the stores: the same tables, the same SQL, nothing kept. */
-  static inMemory(): SearchIndex {
-    const db = new sqlite.Database(':memory:');
+  static async inMemory(): Promise<SearchIndex> {
+    const db = new (await loadSqlite()).Database(':memory:');
     db.exec(SCHEMA);
     return new SearchIndex(db, undefined);
   }
@@ -129,9 +143,7 @@ export class SearchIndex {
     const wanted = new Set(sources.map((source) => source.path));
     const gone = [...known.keys()].filter((path) => !wanted.has(path));
     if (gone.length > 0) this.transaction(() => gone.forEach((path) => this.dropSession(path)));
-    const stale = sources
-      .map((source) => ({ source, stamp: sourceStamp(source) }))
-      .filter(({ source, stamp }) => known.get(source.path) !== stamp);
+    const stale = sources.filter((source) => known.get(source.path) !== source.stamp);
     let done = 0;
     if (stale.length === 0) return;
     beforeReading?.();
@@ -140,9 +152,9 @@ export class SearchIndex {
     this.db.exec('begin immediate');
     this.batch = { documents: 0, sessions: 0 };
     try {
-      for (const { source, stamp } of stale) {
+      for (const source of stale) {
         const cursor = (this.db.get('select cursor from sessions where path = ?', [source.path]) as Row | null)?.cursor;
-        await this.indexSession(source, stamp, typeof cursor === 'string' ? cursor : null);
+        await this.indexSession(source, source.stamp, typeof cursor === 'string' ? cursor : null);
         this.batch.sessions += 1;
         this.commitPoint();
         onProgress?.((done += 1), stale.length);
@@ -178,10 +190,18 @@ export class SearchIndex {
     }
   }
 
-  /** The sessions indexed, by path. */
-  sessions(): Map<string, IndexedSession> {
+  /** The sessions indexed, by path: all of them, or those of `paths`. */
+  sessions(paths?: readonly string[]): Map<string, IndexedSession> {
     const sessions = new Map<string, IndexedSession>();
-    for (const row of this.db.all('select path, id, store, workspace, title, damage from sessions') as Row[]) {
+    const rows = (
+      paths === undefined
+        ? this.db.all('select path, id, store, workspace, title, damage from sessions')
+        : this.db.all(
+            'select path, id, store, workspace, title, damage from sessions where path in (select value from json_each(?))',
+            [JSON.stringify(paths)],
+          )
+    ) as Row[];
+    for (const row of rows) {
       sessions.set(String(row.path), {
         path: String(row.path),
         id: String(row.id),
@@ -203,9 +223,10 @@ export class SearchIndex {
     const params: unknown[] = [];
     const where: string[] = [];
     const ftsable = (phrase: string) => [...phrase].length >= 3;
-    // Each phrase quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax.
+    // Each word quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax.
     const quoted = (phrase: string) => `"${phrase.replaceAll('"', '""')}"`;
-    const narrowing = asked.phrases.filter(ftsable);
+    // Words, not phrases: the words of a phrase may be apart by a line break, which the trigrams of the phrase would miss.
+    const narrowing = [...new Set(asked.phrases.flatMap((phrase) => phrase.split(' ')))].filter(ftsable);
     let from = 'docs d join docs_text t on t.rowid = d.id';
     let base = 'rx_check(t.text, d.path)';
     if (narrowing.length > 0) {
@@ -235,36 +256,22 @@ export class SearchIndex {
       where.push('d.time < ?');
       params.push(asked.until);
     }
-    const wholeParams: unknown[] = [];
-    let whole = '0';
-    // A query of one word or phrase is its own whole phrase: every hit holds it.
-    if (
-      asked.whole !== undefined &&
-      asked.phrases.length === 1 &&
-      asked.whole === asked.phrases[0] &&
-      narrowing.length === 1
-    )
-      whole = '1';
-    else if (asked.whole !== undefined && ftsable(asked.whole)) {
-      whole = 'd.id in (select rowid from docs_text where docs_text match ?)';
-      wholeParams.push(quoted(asked.whole));
-    }
+    // A query of one word has no whole to rank by: every hit holds it.
+    const whole = asked.whole ? 'rx_whole(t.text)' : '0';
     const sql = `with hits as materialized (
       select d.id, d.path, d.rkey, d.kind, d.role, d.tool, d.exit_code, d.message_id, d.time, ${base} as base, ${whole} as whole
       from ${from} where ${where.length > 0 ? where.join(' and ') : '1'}
     )
     select *, round(base * (1 + ln(count(*) over (partition by path))), 4) as score from hits where base is not null
     order by whole desc, score desc, time desc, path, rkey, kind${asked.limit === undefined ? '' : ' limit ?'}`;
-    const check = asked.check;
+    const { check, whole: holdsWhole } = asked;
+    if (holdsWhole)
+      this.db.function('rx_whole', (text: unknown) => (holdsWhole(String(text)) ? 1 : 0), { deterministic: true });
     if (check)
       this.db.function('rx_check', (text: unknown, path: unknown) => check(String(text), String(path)), {
         deterministic: true,
       });
-    const rows = this.db.all(sql, [
-      ...wholeParams,
-      ...params,
-      ...(asked.limit === undefined ? [] : [asked.limit]),
-    ] as never) as Row[];
+    const rows = this.db.all(sql, [...params, ...(asked.limit === undefined ? [] : [asked.limit])] as never) as Row[];
     const texts = new Map<number, string>();
     for (const row of this.db.all('select rowid, text from docs_text where rowid in (select value from json_each(?))', [
       JSON.stringify(rows.map((row) => Number(row.id))),
@@ -272,6 +279,30 @@ export class SearchIndex {
       texts.set(Number(row.rowid), String(row.text));
     }
     return rows.map((row) => ({ ...documentOf(row), text: texts.get(Number(row.id)) ?? '', score: Number(row.score) }));
+  }
+
+  /**
+   * Where each message of these sessions sits in its canonical transcript (its id, in order), as kept
+   * by `keepPlaces` for the session as it is indexed now; a session changed since is not given.
+   */
+  places(paths: readonly string[]): Map<string, (string | null)[]> {
+    const places = new Map<string, (string | null)[]>();
+    for (const row of this.db.all(
+      'select p.path, p.ids from places p join sessions s on s.path = p.path and s.stamp = p.stamp where p.path in (select value from json_each(?))',
+      [JSON.stringify(paths)],
+    ) as Row[])
+      places.set(String(row.path), JSON.parse(String(row.ids)) as (string | null)[]);
+    return places;
+  }
+
+  /** Keeps a session's message ids in transcript order, for the session as it is indexed now: hits are placed without reading it again. */
+  keepPlaces(path: string, ids: readonly (string | null)[]): void {
+    this.transaction(() =>
+      this.db.run(
+        'insert or replace into places(path, stamp, ids) select path, stamp, ? from sessions where path = ?',
+        [JSON.stringify(ids), path],
+      ),
+    );
   }
 
   /** The file documents (a path a turn touched) of every session. */
@@ -417,7 +448,7 @@ export class SearchIndex {
   }
 
   /** A statement prepared once for the life of the index: the build runs a few of them for every record. */
-  private cached(sql: string): sqlite.Statement {
+  private cached(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
     return statement;
@@ -427,6 +458,7 @@ export class SearchIndex {
     this.db.run('delete from docs_text where rowid in (select id from docs where path = ?)', [path]);
     this.db.run('delete from docs where path = ?', [path]);
     this.db.run('delete from sessions where path = ?', [path]);
+    this.db.run('delete from places where path = ?', [path]);
   }
 
   private transaction(work: () => void): void {
@@ -446,12 +478,28 @@ export class SearchIndex {
   }
 }
 
+/**
+ * Only a holder of the lock file opens the index, so SQLite's own lock beside it (a directory the WASM
+ * build makes) found by a new holder was left by a search that was killed: it is removed, or every
+ * later search would find the index locked. Anything else there fails the open, with its code.
+ */
+function removeStaleSqliteLock(file: string): void {
+  try {
+    rmdirSync(`${file}.lock`);
+  } catch {
+    // None there (the usual case), or not an empty directory: the open says what is wrong.
+  }
+}
+
 /** The index file, opened and of this version; one that cannot be read, or of another version, is a cache: it is built again. */
-function openDatabase(file: string): sqlite.Database {
+function openDatabase(sqlite: Sqlite, file: string): Database {
   for (let attempt = 0; ; attempt += 1) {
-    let db: sqlite.Database | undefined;
+    let db: Database | undefined;
     try {
       db = new sqlite.Database(file);
+      // The lock file beside the index is held while it is open, so SQLite's own lock (a directory the WASM
+      // build makes and removes, milliseconds on a busy disk) is taken by the first statement and kept until close.
+      db.exec('pragma locking_mode = exclusive');
       chmodSync(file, FILE_MODE);
       const version = Number((db.get('pragma user_version') as Row | null)?.user_version ?? 0);
       const hasTables = db.get("select 1 as found from sqlite_master where name = 'sessions'") !== null;

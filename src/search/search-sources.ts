@@ -1,7 +1,7 @@
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { filesStamp } from '../fs/files-stamp.js';
 import { RxError } from '../errors/index.js';
-import { SESSION_FILES } from '../session/reading/session-files.js';
 import { findSessionCopies } from '../store/listing/find-session-copies.js';
 import { groupConversations } from '../store/listing/group-conversations.js';
 import type { SessionCopy } from '../store/listing/session-copy.js';
@@ -19,6 +19,8 @@ export interface SearchSource {
   workspace: string | null;
   /** The workspace slug it sits under, for `--workspace` when the session names none. */
   slug: string | null;
+  /** What says the session changed since the index read it (`sourceStamp`). */
+  stamp: string;
 }
 
 /** Every conversation under the roots, each once (`groupConversations`, as `ls` groups them), by the copy `ls` shows first. */
@@ -34,6 +36,7 @@ export async function searchSources(
     format: copy.format,
     workspace: workspaceNamed(copy),
     slug: copy.slug,
+    stamp: sourceStamp(copy),
   }));
   return { sources, warnings: found.warnings };
 }
@@ -44,14 +47,20 @@ function workspaceNamed(copy: SessionCopy): string | null {
   return copy.meta.state === 'ok' ? copy.meta.value.workspace || null : null;
 }
 
-/** What says a session changed: a stat of each file its records come from. */
-export function sourceStamp(source: SearchSource): string {
-  if (source.format === 'v4')
-    return filesStamp(
-      [SESSION_FILES.log, SESSION_FILES.manifest, SESSION_FILES.header].map((name) => join(source.path, name)),
-    );
-  if (source.format === 'jsonl') return filesStamp([source.path, `${source.path}.meta`]);
-  return filesStamp([source.path, join(dirname(source.path), `${source.id}.meta.json`)]);
+/**
+ * What says a session changed. A v4 copy's from what the listing already looked at (the log's stat,
+ * the manifest's and header's text): an unchanged session costs the listing's one stat and nothing
+ * more. A transcript's from a stat of it and of its meta.
+ */
+function sourceStamp(copy: SessionCopy): string {
+  if (copy.format === 'v4') {
+    const hash = createHash('sha256').update(copy.logStatLine ?? 'no log\n');
+    for (const file of [copy.manifest, copy.header])
+      hash.update(file.state === 'ok' ? `ok\0${file.text}\n` : `${file.state}\n`);
+    return hash.digest('hex');
+  }
+  if (copy.format === 'jsonl') return filesStamp([copy.path, `${copy.path}.meta`]);
+  return filesStamp([copy.path, join(dirname(copy.path), `${copy.id}.meta.json`)]);
 }
 
 /** The one line a hit carries to say its session was read only up to damage. */

@@ -37,8 +37,9 @@ export interface SearchOptions {
   /** Each hit carries up to this many messages before and after it (`around`). Every hit carries its place (`index`). */
   around?: number;
   /**
-   * `false`: hits carry no `index` (null), and no session's transcript is read to place them — a
-   * search that shows no places is then as fast as the index. Default true; `around` needs it.
+   * `false`: hits carry no `index` (null), and no session's transcript is read to place them. Default
+   * true: a session hit is placed by reading its transcript once per change of it (the places are kept
+   * in the index); `around` needs it.
    */
   messageIndex?: boolean;
   /** `false`: read the stores directly instead of the index (same hits, slower). Default true. */
@@ -96,8 +97,9 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
     throw new InvalidInputError('limit must be a whole number above 0');
   const { sources } = await searchSources(options.roots, options.platform);
   const inMemory = options.index === false;
-  const index = inMemory ? SearchIndex.inMemory() : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
+  const index = inMemory ? await SearchIndex.inMemory() : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
   let hits: SearchHit[];
+  let kept: Map<string, (string | null)[]> | undefined;
   try {
     // Straight from the stores, only the sessions asked for are read.
     await index.update(
@@ -108,8 +110,16 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
       options.beforeReading,
     );
     hits = index.reading(() => found(index, query, sources, options));
+    if (options.messageIndex !== false && options.around === undefined) kept = await placesOf(index, hits);
   } finally {
     await index.close();
+  }
+  if (kept !== undefined) {
+    for (const hit of hits) {
+      const at = hit.messageId === null ? -1 : (kept.get(hit.path)?.indexOf(hit.messageId) ?? -1);
+      yield { ...hit, index: at < 0 ? null : at };
+    }
+    return;
   }
   if (options.messageIndex === false && options.around === undefined) {
     for (const hit of hits) yield { ...hit, index: null };
@@ -122,6 +132,22 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
   }
 }
 
+/**
+ * The message ids, in transcript order, of the sessions hit: kept in the index from an earlier search
+ * of the session as it is now, else read from its transcript and kept for the next one.
+ */
+async function placesOf(index: SearchIndex, hits: readonly SearchHit[]): Promise<Map<string, (string | null)[]>> {
+  const paths = [...new Set(hits.map((hit) => hit.path))];
+  const places = index.places(paths);
+  for (const path of paths) {
+    if (places.has(path)) continue;
+    const ids = (await transcriptOf(path)).map((message) => message.messageId);
+    index.keepPlaces(path, ids);
+    places.set(path, ids);
+  }
+  return places;
+}
+
 /** The hits the index gives, ranked and cut there, each with its snippet. */
 function found(
   index: SearchIndex,
@@ -130,9 +156,13 @@ function found(
   options: SearchOptions,
 ): SearchHit[] {
   const slugs = new Map(sources.map((source) => [source.path, source.slug]));
-  const sessions = new Map<string, Session>(
-    [...index.sessions()].map(([path, session]) => [path, { ...session, slug: slugs.get(path) ?? null }]),
-  );
+  const sessionsOf = (paths?: readonly string[]) =>
+    new Map<string, Session>(
+      [...index.sessions(paths)].map(([path, session]) => [path, { ...session, slug: slugs.get(path) ?? null }]),
+    );
+  const narrowed = options.session !== undefined || options.workspace !== undefined || options.file !== undefined;
+  // Every session is looked at only to narrow by them; otherwise only the sessions hit are read back.
+  let sessions = narrowed ? sessionsOf() : new Map<string, Session>();
   let chosen = [...sessions.values()];
   if (options.session !== undefined) chosen = chosen.filter((session) => session.id.startsWith(options.session!));
   if (options.workspace !== undefined)
@@ -146,13 +176,13 @@ function found(
     );
     chosen = chosen.filter((session) => touched.has(session.path));
   }
-  const narrowed = options.session !== undefined || options.workspace !== undefined || options.file !== undefined;
-  // The trigram index ignores case and needs three characters: a capital, a shorter word or a pattern is checked on the text.
+  // The trigram index ignores case, needs three characters and finds a phrase's words apart: a capital, a shorter
+  // word, a pattern or a phrase is checked on the text.
   const decided =
     query !== undefined &&
     !options.regex &&
     !query.caseSensitive &&
-    query.phrases.every((phrase) => [...phrase].length >= 3);
+    query.phrases.every((phrase) => [...phrase].length >= 3 && !phrase.includes(' '));
   const check =
     query === undefined
       ? (text: string, path: string) => (touches(text, sessions.get(path)!, options.file!) ? 1 : null)
@@ -164,7 +194,7 @@ function found(
           };
   const documents = index.find({
     phrases: query?.phrases ?? [],
-    whole: query?.phrases.join(' '),
+    whole: query?.whole ? (text) => query.whole!(text).length > 0 : undefined,
     check,
     kinds: query === undefined ? ['file'] : options.kinds,
     tool: options.tool,
@@ -173,6 +203,7 @@ function found(
     until: options.until?.toISOString(),
     limit: options.limit,
   });
+  if (!narrowed) sessions = sessionsOf([...new Set(documents.map((document) => document.path))]);
   return documents.map((document) => {
     const session = sessions.get(document.path)!;
     const matches =

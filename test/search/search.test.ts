@@ -245,6 +245,32 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     expect(ordered[0]!.snippet).toBe('kumquat is a citrus');
   });
 
+  it('a quoted phrase matches its words across a line break, never apart or out of order', async () => {
+    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    await createSession({
+      storeDir,
+      batches: [
+        {
+          operationId: 'line-break',
+          events: [
+            user('the quince\nmarmalade of a log'),
+            answer('quince  \r\n\tmarmalade twice'),
+            user('marmalade quince reversed'),
+            answer('quince and marmalade apart'),
+          ],
+        },
+      ],
+    });
+    for (const index of [true, false]) {
+      const hits = await hitsOf('"quince marmalade"', { ...options, index });
+      expect(hits.map((hit) => hit.snippet.slice(hit.matches[0]!.start, hit.matches[0]!.end)).sort()).toEqual([
+        'quince     marmalade',
+        'quince marmalade',
+      ]);
+      expect(hits.every((hit) => hit.index !== null)).toBe(true);
+    }
+  });
+
   it('case matters only when the query has a capital', async () => {
     const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
     await createSession({
@@ -379,6 +405,15 @@ describe('the index stays true', () => {
       expect(hits.map((hit) => hit.snippet)).toEqual(['papaya before']);
       expect(hits[0]!.damage).toMatch(/^RX_/);
     }
+  });
+
+  it('a search killed while it held the index leaves no lock the next one trips on', async () => {
+    const { options } = await machine();
+    const before = await hitsOf('foxtrot', options);
+    expect(before.length).toBeGreaterThan(0);
+    // What a killed search leaves: SQLite's own lock beside the index (the lock file itself the system releases).
+    await mkdir(join(options.cacheDir!, 'search-index.sqlite.lock'));
+    expect(await hitsOf('foxtrot', options)).toEqual(before);
   });
 
   it('the index folder and file are readable only by the user', async () => {

@@ -12,8 +12,11 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
   return {
     command: 'search [query..]',
     describe: 'Find words, a phrase or a pattern in every session on this machine',
-    builder: (yargs: Argv) =>
-      withRootOptions(yargs)
+    // yargs lays out a command's whole help each time it runs it (for a failure it could show; ours never
+    // does): the examples and notes, most of that work, are given only when help is asked for (yargs passes
+    // the builder whether --help or --version was given; its types leave that out).
+    builder: (yargs: Argv, helping?: boolean) => {
+      const options = withRootOptions(yargs)
         .positional('query', {
           type: 'string',
           array: true,
@@ -59,7 +62,9 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
           default: true,
           describe:
             'search through the index in the cache folder (kept up to date on each search); --no-index reads the stores directly',
-        })
+        });
+      if (!helping) return options;
+      return options
         .example(
           examples(
             ['$0 search "connection refused"', 'the exact phrase, in every session'],
@@ -77,7 +82,8 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
             'The index lives in the cache folder beside the summary cache, readable only by you; the first search builds it, later ones read only the sessions that changed. A session read up to damage is searched up to it, and its hits say so.',
             'Exit 0 when something is found, 1 when nothing is, 2 on a usage error (an empty query, an invalid --regex).',
           ),
-        ),
+        );
+    },
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
     handler: async (args: SearchArgs) =>
       (await import('../run/search.js')).runSearch(args, output, setExit, showProgress()),
