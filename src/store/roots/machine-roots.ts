@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { checkExistingFolder } from '../../fs/path-kind.js';
 import { currentPlatform } from './platform.js';
 import { resolveStoreRoots, type RootInputs, type StoreRoots } from './roots.js';
 
@@ -17,10 +18,16 @@ export interface MachineRootOptions {
   homeDir?: string;
 }
 
-/** The roots Reasonix would use on this machine (or on the machine the options describe). */
+/**
+ * The roots Reasonix would use on this machine (or on the machine the options describe). A `home`,
+ * `stateHome` or `cwd` given must be a folder that is there (`RX_PATH_KIND`, naming it as given):
+ * a typo would otherwise read as a machine with no sessions, or a folder Reasonix cannot run from.
+ */
 export async function machineRoots(
   options: MachineRootOptions = {},
 ): Promise<{ inputs: RootInputs; roots: StoreRoots }> {
+  for (const given of [options.home, options.stateHome, options.cwd])
+    if (given !== undefined) await checkExistingFolder(resolve(given), given);
   const inputs: RootInputs = {
     platform: options.platform ?? currentPlatform(),
     env: options.env ?? process.env,
