@@ -95,6 +95,9 @@ function said(message: string, argv: readonly string[]): string {
 /** The words of a command line that are not options: where a command is named, at the top (no option there takes a value). */
 const wordsOf = (words: readonly string[]) => words.filter((arg) => !arg.startsWith('-'));
 
+/** What `rxstore completion` does, in the list of commands and as its help. */
+const COMPLETION = 'Print a bash/zsh completion script: rxstore completion >> ~/.bashrc';
+
 // For bin/rxstore.js, which installs it before a command runs.
 export { endQuietlyOnClosedPipe } from './output.js';
 export { setLogWorkers } from '../index.js';
@@ -115,6 +118,11 @@ export async function main(argv: string[], output: Output = processOutput): Prom
   const helpColumns = layHelpOut(output.columns);
   // What yargs parses: the words after `--` are arguments like any other (the checks of options read `argv`, which stops there).
   const { words, typed } = operands(argv);
+  // yargs prints the script itself for `completion --help`: the person asked what the command does.
+  if (wordsOf(words)[0] === 'completion' && words.some((word) => word === '--help' || word === '-h')) {
+    output.out(`rxstore completion\n\n${COMPLETION}\n`);
+    return EXIT.done;
+  }
   try {
     const parser = yargs(words);
     await parser
@@ -146,7 +154,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
           helpFor = args.command ?? [];
         },
       })
-      .completion('completion', 'Print a bash/zsh completion script: rxstore completion >> ~/.bashrc')
+      .completion('completion', COMPLETION)
       .example(
         examples(
           ['$0 ls', 'every session on this machine, newest first'],

@@ -74,6 +74,27 @@ describe('unknown things are usage errors, said the same way', () => {
     // The help of a command that exists is still help.
     expect(await runCliChild(['help', 'migrate', 'jsonl-to-v4'])).toMatchObject({ code: 0, stderr: '' });
   });
+
+  it('relocate run short of its folders says so in the words its own check of empty ones uses', async () => {
+    for (const args of [['relocate'], ['relocate', '/gone/app']])
+      expect(await runCliChild(args)).toMatchObject({
+        code: 2,
+        stderr: usage('name the old workspace folder and the new one', 'rxstore relocate --help'),
+      });
+  });
+
+  it('the help of completion is its help, not its script', async () => {
+    for (const args of [
+      ['help', 'completion'],
+      ['completion', '--help'],
+    ])
+      expect(await runCliChild(args)).toEqual({
+        code: 0,
+        signal: null,
+        stdout: 'rxstore completion\n\nPrint a bash/zsh completion script: rxstore completion >> ~/.bashrc\n',
+        stderr: '',
+      });
+  });
 });
 
 describe('an option given a value it cannot take is a usage error, naming the option', () => {
