@@ -188,7 +188,7 @@ describe('help as people type it', () => {
       expect(await runCli(['ls', option, '/no/such/first', option, typo])).toEqual({
         code: 2,
         stdout: '',
-        stderr: `rxstore: RX_PATH_KIND: ${typo}: no such folder\n`,
+        stderr: `rxstore: RX_SESSION_NOT_FOUND: no sessions found (${typo}: no such directory)\n`,
       });
     }
   });
@@ -308,7 +308,7 @@ describe('ls of a root that does not exist', () => {
     expect(await runCli(['ls', '--home', typo])).toEqual({
       code: 2,
       stdout: '',
-      stderr: `rxstore: RX_PATH_KIND: ${typo}: no such folder\n`,
+      stderr: `rxstore: RX_SESSION_NOT_FOUND: no sessions found (${typo}: no such directory)\n`,
     });
     const empty = await tempDir('rxstore-empty-home-');
     await mkdir(join(empty, 'projects'));

@@ -277,6 +277,7 @@ describe('`--` ends the options: what follows is an argument, taken or refused a
   });
 });
 
+// --cwd must be there (Reasonix runs from it); a home may not be yet (Reasonix makes it), but a file is no home.
 describe('a folder option naming no folder is refused, naming the folder as typed', () => {
   it.each([
     ['ls', ['ls'], '--cwd'],
@@ -292,11 +293,12 @@ describe('a folder option naming no folder is refused, naming the folder as type
   ])('rxstore %s %s', async (_command, args, option) => {
     const dir = await tempDir('rxstore-folder-option-');
     const missing = join(dir, 'nonexistent');
-    expect(await runCliChild([...args, option, missing])).toMatchObject({
-      code: 2,
-      stdout: '',
-      stderr: `rxstore: RX_PATH_KIND: ${missing}: no such folder\n`,
-    });
+    if (option === '--cwd')
+      expect(await runCliChild([...args, option, missing])).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `rxstore: RX_PATH_KIND: ${missing}: no such folder\n`,
+      });
     const file = join(dir, 'a-file');
     await writeFile(file, 'x');
     expect(await runCliChild([...args, option, file])).toMatchObject({

@@ -100,10 +100,10 @@ describe('a state root the system will not list', () => {
     },
   );
 
-  it('a state root the user named that does not exist is said so, exit 2', async () => {
+  it('a state root the user named that does not exist is still "no sessions found", exit 2', async () => {
     const missing = join(await tempDir('rxstore-root-missing-'), 'typo');
     const { code, stderr } = await run(['ls', '--state-home', missing]);
-    expect(stderr).toBe(`rxstore: RX_PATH_KIND: ${missing}: no such folder\n`);
+    expect(stderr).toBe(`rxstore: RX_SESSION_NOT_FOUND: no sessions found (${missing}: no such directory)\n`);
     expect(code).toBe(2);
   });
 });

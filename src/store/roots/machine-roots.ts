@@ -19,15 +19,16 @@ export interface MachineRootOptions {
 }
 
 /**
- * The roots Reasonix would use on this machine (or on the machine the options describe). A `home`,
- * `stateHome` or `cwd` given must be a folder that is there (`RX_PATH_KIND`, naming it as given):
- * a typo would otherwise read as a machine with no sessions, or a folder Reasonix cannot run from.
+ * The roots Reasonix would use on this machine (or on the machine the options describe). A `cwd`
+ * given must be a folder that is there, a `home` or `stateHome` a folder if anything is there
+ * (Reasonix makes a home that is not): `RX_PATH_KIND`, naming the path as given.
  */
 export async function machineRoots(
   options: MachineRootOptions = {},
 ): Promise<{ inputs: RootInputs; roots: StoreRoots }> {
-  for (const given of [options.home, options.stateHome, options.cwd])
-    if (given !== undefined) await checkExistingFolder(resolve(given), given);
+  for (const given of [options.home, options.stateHome])
+    if (given !== undefined) await checkExistingFolder(resolve(given), given, { mayBeMissing: true });
+  if (options.cwd !== undefined) await checkExistingFolder(resolve(options.cwd), options.cwd);
   const inputs: RootInputs = {
     platform: options.platform ?? currentPlatform(),
     env: options.env ?? process.env,
