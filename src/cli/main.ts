@@ -18,6 +18,7 @@ import { processOutput, type Output } from './output.js';
 import { fileSystemErrorOf } from '../errors/index.js';
 import { rxstoreVersion } from './version.js';
 import { optionValueProblem, type OptionKinds } from './option-values.js';
+import { operands } from './operands.js';
 import {
   COMMAND_NAMES,
   MISSING_ARGUMENT,
@@ -57,6 +58,9 @@ function commandOf(argv: readonly string[]): string | undefined {
   return words[0] === 'migrate' && words[1] === 'jsonl-to-v4' ? 'migrate jsonl-to-v4' : words[0];
 }
 
+/** How many of the words name the command: none, one, or two for `migrate jsonl-to-v4`. */
+const commandWords = (words: readonly string[]) => commandOf(words)?.split(' ').length ?? 0;
+
 const camel = (name: string) => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 /**
@@ -89,8 +93,10 @@ function said(message: string, argv: readonly string[]): string {
 }
 
 /** The words of a command line that are not options: where a command is named, at the top (no option there takes a value). */
-const wordsOf = (argv: readonly string[]) =>
-  argv.slice(0, argv.includes('--') ? argv.indexOf('--') : argv.length).filter((arg) => !arg.startsWith('-'));
+const wordsOf = (words: readonly string[]) => words.filter((arg) => !arg.startsWith('-'));
+
+/** What `rxstore completion` does, in the list of commands and as its help. */
+const COMPLETION = 'Print a bash/zsh completion script: rxstore completion >> ~/.bashrc';
 
 // For bin/rxstore.js, which installs it before a command runs.
 export { endQuietlyOnClosedPipe } from './output.js';
@@ -110,8 +116,15 @@ export async function main(argv: string[], output: Output = processOutput): Prom
   let printed: string | undefined;
   // Before any help is built: the examples are laid out for the terminal's width.
   const helpColumns = layHelpOut(output.columns);
+  // What yargs parses: the words after `--` are arguments like any other (the checks of options read `argv`, which stops there).
+  const { words, typed } = operands(argv);
+  // yargs prints the script itself for `completion --help`: the person asked what the command does.
+  if (wordsOf(words)[0] === 'completion' && words.some((word) => word === '--help' || word === '-h')) {
+    output.out(`rxstore completion\n\n${COMPLETION}\n`);
+    return EXIT.done;
+  }
   try {
-    const parser = yargs(argv);
+    const parser = yargs(words);
     await parser
       .scriptName('rxstore')
       .usage(
@@ -141,7 +154,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
           helpFor = args.command ?? [];
         },
       })
-      .completion('completion', 'Print a bash/zsh completion script: rxstore completion >> ~/.bashrc')
+      .completion('completion', COMPLETION)
       .example(
         examples(
           ['$0 ls', 'every session on this machine, newest first'],
@@ -164,6 +177,11 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       .exitProcess(false)
       // An option of one value given twice: the last one counts, as on most command lines (yargs makes a list).
       .middleware((args) => {
+        // A word typed after `--` is given to the command as typed.
+        for (const [key, value] of Object.entries(args))
+          if (typeof value === 'string') args[key] = typed(value);
+          else if (Array.isArray(value))
+            args[key] = value.map((each) => (typeof each === 'string' ? typed(each) : each));
         const options = optionsOf(parser);
         // An option given a value it cannot take (none, or `--json=maybe`) yargs would let through.
         const badValue = optionValueProblem(argv, options);
@@ -182,11 +200,11 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         if (error && error.name !== 'YError') throw error;
         // An option that took no value may have left the command short of its positional: the option is what is wrong.
         const badValue =
-          error || unknownCommand(wordsOf(argv)) ? undefined : optionValueProblem(argv, optionsOf(parser));
+          error || unknownCommand(wordsOf(words)) ? undefined : optionValueProblem(argv, optionsOf(parser));
         if (badValue) throw new UsageError(badValue);
-        if (error) throw new UsageError(said(error.message, argv));
+        if (error) throw new UsageError(said(error.message, words));
         // A command that does not exist is said before its options: they are not known because it is not.
-        const notACommand = unknownCommand(wordsOf(argv));
+        const notACommand = unknownCommand(wordsOf(words));
         if (notACommand) throw new UsageError(notACommand);
         const options = optionsOf(parser);
         const known = new Set<string>([...Object.keys(options.key), ...Object.values(options.alias).flat()]);
@@ -195,18 +213,22 @@ export async function main(argv: string[], output: Output = processOutput): Prom
           const names = [...known].filter((name) => name.length > 1 && !/[A-Z]/.test(name)).map((name) => `--${name}`);
           throw new UsageError(unknownName('option', unknown[0]!, unknown[0]!, names));
         }
-        throw new UsageError(unknown.length > 1 ? `unknown options ${unknown.join(', ')}` : said(message, argv));
+        throw new UsageError(unknown.length > 1 ? `unknown options ${unknown.join(', ')}` : said(message, words));
       })
       // Help, version and completion text come back here rather than being printed by yargs: they go where output goes.
-      .parseAsync(argv, {}, (_error, args, text) => {
+      .parseAsync(words, {}, (_error, args, text) => {
         // `rxstore frob --help` is a usage error, as `rxstore frob` is: yargs would print the whole help.
         const notACommand = text && args.help === true ? unknownCommand(args._.map(String)) : undefined;
         if (notACommand) throw new UsageError(notACommand);
+        // `rxstore -v extra`: the version takes no argument; only the command it was asked beside is not one.
+        const besideVersion = text && args.version === true ? args._.map(String).slice(commandWords(words)) : [];
+        if (besideVersion.length > 0) throw new UsageError(unexpectedArguments(besideVersion));
         printed = text;
       });
   } catch (error) {
+    if (error instanceof UsageError) error.message = typed(error.message);
     if (error instanceof UsageError && !error.message.includes('--help')) {
-      const command = commandOf(argv);
+      const command = commandOf(words);
       error.message = `${error.message.endsWith('?') ? error.message : `${error.message.replace(/\.$/, '')};`} see ${command ? `rxstore ${command} --help` : 'rxstore --help'}`;
     }
     // A system error that escaped a boundary is still told as the coded error it is.

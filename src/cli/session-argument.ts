@@ -58,13 +58,14 @@ export async function resolveSessionArgument(
 ): Promise<string> {
   if (arg.trim() === '')
     throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript');
+  // Where to look is checked whatever names the session: a --cwd that is not there is refused by path too.
+  const { inputs, roots } = await machineRoots(rootArgs);
   if (await isPath(arg)) {
     const full = resolve(arg);
     const there = await typedPath(full);
     if (typeof there === 'string') throw new NotASessionError(`${full}: ${there}`, { file: full });
     return full;
   }
-  const { inputs, roots } = await machineRoots(rootArgs);
   const conversations = await findSession(roots.roots, arg, inputs.platform);
   const named = conversations.map((conversation) => copiesMatching(conversation, arg));
   if (named.length > 1) {

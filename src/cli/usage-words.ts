@@ -86,4 +86,5 @@ export const MISSING_ARGUMENT: Record<string, string> = {
   repair: 'name a session: its id or the start of one, or its sessions-v4 directory',
   salvage: 'name a session: its id or the start of one, its sessions-v4 directory, or a .jsonl transcript',
   where: 'name a session id, or the start of one',
+  relocate: 'name the old workspace folder and the new one',
 };

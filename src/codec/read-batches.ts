@@ -8,6 +8,7 @@ import type { FrameItem } from './read-frames.js';
 import { RECORD_WHOLE_NUMBERS, V4_CODEC, V4_SCHEMA_VERSION, V4RecordSchema, type V4Record } from './records.js';
 import { goText, parseGoJsonText } from './go-json/go-text.js';
 import { wholeNumberRefusal } from './go-json/go-number-literals.js';
+import { goSyntaxError } from './go-json/go-json-syntax.js';
 
 export type LogItem = { type: 'batch'; batch: CommittedBatch } | { type: 'torn-tail'; tail: TornTail };
 
@@ -232,12 +233,15 @@ export async function* verifiedBatches(
  */
 function parseRecord(raw: Buffer, offset: number, file: string | undefined): V4Record {
   let value: unknown;
-  let text: string;
+  const text = goText(raw);
   try {
-    text = goText(raw);
     value = parseGoJsonText(text);
   } catch (error) {
-    throw new DamagedStoreError(`decode v4 record at ${offset}: ${(error as Error).message}`, { file, offset });
+    // In Go's words, as Reasonix says it (`invalid character 'x' looking for beginning of value`).
+    throw new DamagedStoreError(`decode v4 record at ${offset}: ${goSyntaxError(text, error as Error).words}`, {
+      file,
+      offset,
+    });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new DamagedStoreError(`decode v4 record at ${offset}: not a JSON object`, { file, offset });

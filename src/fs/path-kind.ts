@@ -38,10 +38,16 @@ export async function checkFolder(path: string, given = path, options: { mustExi
 
 /**
  * Refuses a folder that must already be there (a folder Reasonix is to run from): missing, or
- * anything but a folder. `given` is the path as the user gave it, and the message names it.
+ * anything but a folder. `given` is the path as the user gave it, and the message names it. With
+ * `mayBeMissing` (a Reasonix home, which Reasonix makes) only a path of another kind is refused.
  */
-export async function checkExistingFolder(path: string, given = path): Promise<void> {
+export async function checkExistingFolder(
+  path: string,
+  given = path,
+  options: { mayBeMissing?: boolean } = {},
+): Promise<void> {
   const there = await stat(path).catch((error: unknown) => missingOrRefused(error, path, given));
+  if (!there && options.mayBeMissing) return;
   if (!there) throw new PathKindError(`${given}: no such folder`, { file: given });
   if (!there.isDirectory())
     throw new PathKindError(`${given}: is ${kindInWords(there)}, a folder is needed`, { file: given });

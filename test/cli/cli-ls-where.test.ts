@@ -81,6 +81,15 @@ describe('rxstore ls', () => {
         `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\dZ  ok +3  ${machine.ids.titledFork}  /tmp/rxstore-fixture-ws/titled  Refactor plan \\(fork\\)  \\(fork of ${machine.ids.titledParent}\\)$`,
       ),
     );
+    // A workspace with no sessions is named in what ls says: the root has sessions, of other workspaces.
+    const elsewhere = await tempDir('rxstore-no-sessions-here-');
+    expect(await runCliChild(['ls', '--state-home', machine.stateRoot, '--workspace', elsewhere])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(
+        new RegExp(`^rxstore: RX_SESSION_NOT_FOUND: no sessions of workspace ${elsewhere} found \\(.+\\)\n$`),
+      ),
+    });
     const verified = await runCli(['ls', '--verify', '--state-home', machine.stateRoot, '--store', 'sessions-v4']);
     expect(verified.code).toBe(1);
     expect(verified.stdout).toMatch(

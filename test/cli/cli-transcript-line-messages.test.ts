@@ -79,4 +79,17 @@ describe('a transcript line a reader stops at', () => {
       'warning: invalid .jsonl.meta (not JSON: unexpected end of JSON input): it declares no workspace (RX_JSONL_META)',
     );
   });
+
+  it('a .jsonl.meta that is not JSON at all is said in Go’s words too, naming its first wrong character', async () => {
+    const { path, dir } = await transcript('words.jsonl', `${GOOD.join('\n')}\n`);
+    await writeFile(`${path}.meta`, 'not json');
+    const said = await saidOf(path, dir);
+    expect(said.inspect).toMatch(
+      /warning +RX_JSONL_META \S+words\.jsonl\.meta: invalid \.jsonl\.meta: not JSON \(invalid character 'o' looking for beginning of value\)/,
+    );
+    expect(said.migrate).toContain(
+      "warning: invalid .jsonl.meta (not JSON: invalid character 'o' looking for beginning of value): it declares no workspace (RX_JSONL_META)",
+    );
+    for (const text of [said.inspect, said.migrate]) expect(text).not.toMatch(/Unexpected token|not valid JSON/);
+  });
 });

@@ -1,9 +1,11 @@
 // What a new user meets when they mistype at the command line: one wording for every unknown
 // command, help topic, option and missing argument, exit 2; what they typed decides the exit code,
 // and long input is cut in the message, with its length.
-import { join } from 'node:path';
+import { cp, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from '../support/cli-child.js';
+import { fixture } from '../support/fixtures.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const usage = (message: string, help = 'rxstore --help') =>
@@ -71,6 +73,27 @@ describe('unknown things are usage errors, said the same way', () => {
     }
     // The help of a command that exists is still help.
     expect(await runCliChild(['help', 'migrate', 'jsonl-to-v4'])).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('relocate run short of its folders says so in the words its own check of empty ones uses', async () => {
+    for (const args of [['relocate'], ['relocate', '/gone/app']])
+      expect(await runCliChild(args)).toMatchObject({
+        code: 2,
+        stderr: usage('name the old workspace folder and the new one', 'rxstore relocate --help'),
+      });
+  });
+
+  it('the help of completion is its help, not its script', async () => {
+    for (const args of [
+      ['help', 'completion'],
+      ['completion', '--help'],
+    ])
+      expect(await runCliChild(args)).toEqual({
+        code: 0,
+        signal: null,
+        stdout: 'rxstore completion\n\nPrint a bash/zsh completion script: rxstore completion >> ~/.bashrc\n',
+        stderr: '',
+      });
   });
 });
 
@@ -205,12 +228,83 @@ describe('what the user typed decides the exit code, and long input is cut in me
     );
   });
 
-  it('warnings about a long --home are cut too, and ls says none was found (exit 2)', async () => {
+  it('a --home too long for the file system is the path typed, refused as such and cut (exit 2)', async () => {
     const run = await runCliChild(['ls', '--home', `/${'b'.repeat(5000)}`]);
     expect(run.code).toBe(2);
     expect(longestLine(run.stderr)).toBeLessThanOrEqual(400);
     expect(run.stderr).toMatch(
-      /^rxstore: RX_SESSION_NOT_FOUND: no sessions found \(\/b+… \(5,\d{3} characters\): no such directory\)$/m,
+      /^rxstore: RX_PATH_KIND: \/b+… \(5,001 characters\): a name longer than the file system takes\n$/,
     );
+  });
+});
+
+describe('`--` ends the options: what follows is an argument, taken or refused as one before it', () => {
+  it.each([
+    [['-v', 'extra'], usage('unexpected argument extra')],
+    [['--version', 'extra'], usage('unexpected argument extra')],
+    [['-v', '--', '--json'], usage('unexpected argument --json')],
+    [['ls', '--', '--home'], usage('unexpected argument --home', 'rxstore ls --help')],
+    [['ls', '--', 'x', 'y'], usage('unexpected arguments x, y', 'rxstore ls --help')],
+    [['ls', '-v', 'extra'], usage('unexpected argument extra', 'rxstore ls --help')],
+    [['completion', '--', 'x'], usage('unexpected argument x', 'rxstore completion --help')],
+    [['help', 'inspect', '--', 'extra'], usage('unexpected argument extra', 'rxstore help --help')],
+    [['frob', '--', '-x'], usage('unknown command frob')],
+    // An option before `--` is not given what follows it.
+    [['ls', '--home', '--', 'x'], usage('--home needs a value', 'rxstore ls --help')],
+  ])('rxstore %j', async (args, stderr) => {
+    expect(await runCliChild(args)).toMatchObject({ code: 2, stdout: '', stderr });
+  });
+
+  it('the version is printed when nothing but a command is beside it', async () => {
+    for (const args of [['-v'], ['ls', '--version']])
+      expect(await runCliChild(args)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+  });
+
+  it('a session named after `--` is read, one named like an option too', async () => {
+    const dir = await tempDir('rxstore-operands-');
+    const migrated = fixture('jsonl-migrated');
+    await cp(
+      join(migrated.root, 'projects', basename(dirname(dirname(migrated.dir))), 'sessions', 'legacy-demo.jsonl'),
+      join(dir, '-odd.jsonl'),
+    );
+    const odd = await runCliChild(['inspect', '--', '-odd.jsonl'], { cwd: dir });
+    expect(odd).toMatchObject({ code: 0, stderr: '' });
+    expect(odd.stdout).toContain(`store        jsonl  ${join(dir, '-odd.jsonl')}\n`);
+    const home = await tempDir('rxstore-no-home-');
+    expect((await runCliChild(['where', '--home', home, '--', 'abc'])).stderr).toMatch(
+      /^rxstore: RX_SESSION_NOT_FOUND: no session matches "abc"/,
+    );
+  });
+});
+
+// --cwd must be there (Reasonix runs from it); a home may not be yet (Reasonix makes it), but a file is no home.
+describe('a folder option naming no folder is refused, naming the folder as typed', () => {
+  it.each([
+    ['ls', ['ls'], '--cwd'],
+    ['ls', ['ls'], '--home'],
+    ['ls', ['ls'], '--state-home'],
+    ['where', ['where', 'abc'], '--cwd'],
+    ['inspect', ['inspect', fixture('plain-chat').dir], '--cwd'],
+    ['inspect', ['inspect', 'abc'], '--home'],
+    ['search', ['search', 'word', '--no-index'], '--cwd'],
+    ['view', ['view', 'abc'], '--state-home'],
+    ['relocate', ['relocate', '/gone/app', '/tmp'], '--cwd'],
+    ['migrate jsonl-to-v4', ['migrate', 'jsonl-to-v4', '--all', '--dry-run'], '--home'],
+  ])('rxstore %s %s', async (_command, args, option) => {
+    const dir = await tempDir('rxstore-folder-option-');
+    const missing = join(dir, 'nonexistent');
+    if (option === '--cwd')
+      expect(await runCliChild([...args, option, missing])).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `rxstore: RX_PATH_KIND: ${missing}: no such folder\n`,
+      });
+    const file = join(dir, 'a-file');
+    await writeFile(file, 'x');
+    expect(await runCliChild([...args, option, file])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `rxstore: RX_PATH_KIND: ${file}: is a file, a folder is needed\n`,
+    });
   });
 });

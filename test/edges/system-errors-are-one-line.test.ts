@@ -60,13 +60,13 @@ describe('a state root the system will not list', () => {
     ['ls', []],
     ['inspect', [session.id]],
     ['where', [session.id]],
-  ] as const)('--state-home naming a file: %s says "not a directory" once, exit 1', async (command, rest) => {
+  ] as const)('--state-home naming a file: %s says it is a file, a folder is needed, exit 2', async (command, rest) => {
     const file = join(await tempDir('rxstore-root-file-'), 'state');
     await writeFile(file, 'not a folder\n');
     const { code, stdout, stderr } = await run([command, ...rest, '--state-home', file]);
-    expect(stderr).toBe(`rxstore: RX_FILE_SYSTEM: ${file}: not a directory\n`);
+    expect(stderr).toBe(`rxstore: RX_PATH_KIND: ${file}: is a file, a folder is needed\n`);
     expect(stdout).toBe('');
-    expect(code).toBe(1);
+    expect(code).toBe(2);
   });
 
   it.each([

@@ -76,7 +76,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCo
     }
   }
   if (sessions.length === 0) {
-    output.err(await noSessionsFound(roots.roots));
+    output.err(await noSessionsFound(roots.roots, args.workspace === undefined ? undefined : resolve(args.workspace)));
     setExit(EXIT.usage);
     return;
   }
@@ -135,9 +135,13 @@ function wrapWords(text: string, columns: number): string {
   return lines.join('\n');
 }
 
-/** The one line of a listing that found nothing: where it looked (exit 2, as a lookup that finds nothing). */
-export async function noSessionsFound(roots: readonly ReadRoot[]): Promise<string> {
-  return `${cutLongWords(`rxstore: RX_SESSION_NOT_FOUND: no sessions found (${printable(await rootsRead(roots))})`)}\n`;
+/**
+ * The one line of a listing that found nothing: where it looked, and the workspace it looked for
+ * (sessions of other workspaces may be there): exit 2, as a lookup that finds nothing.
+ */
+export async function noSessionsFound(roots: readonly ReadRoot[], workspace?: string): Promise<string> {
+  const what = workspace === undefined ? 'no sessions found' : `no sessions of workspace ${workspace} found`;
+  return `${cutLongWords(`rxstore: RX_SESSION_NOT_FOUND: ${printable(`${what} (${await rootsRead(roots)})`)}`)}\n`;
 }
 
 /** The roots read, those that do not exist said so: `ls --home /typo` must not look like an empty home. */

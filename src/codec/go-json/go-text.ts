@@ -38,11 +38,16 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
-/** V8's words for a JSON syntax error, kept where they say only where it is; otherwise that the text is not JSON. */
+/**
+ * V8's words for a JSON syntax error, kept where they say only where it is, or which character is
+ * wrong (its quote of the text is not kept); otherwise that the text is not JSON. `goSyntaxError`
+ * says them in Go's words.
+ */
 function jsonSyntaxMessage(message: string): string {
   if (/ JSON at position \d+(?: \(line \d+ column \d+\))?$/.test(message) || message === 'Unexpected end of JSON input')
     return message;
-  return 'Unexpected token: not valid JSON';
+  const token = /^Unexpected token '(.)'/su.exec(message);
+  return token ? `Unexpected token '${token[1]}'` : 'Unexpected token: not valid JSON';
 }
 
 /** Go's decoder refuses JSON nested deeper than this (`exceeded max depth`); Reasonix's payloads and transcript lines with it. */

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { checkExistingFolder } from '../../fs/path-kind.js';
 import { currentPlatform } from './platform.js';
 import { resolveStoreRoots, type RootInputs, type StoreRoots } from './roots.js';
 
@@ -17,10 +18,17 @@ export interface MachineRootOptions {
   homeDir?: string;
 }
 
-/** The roots Reasonix would use on this machine (or on the machine the options describe). */
+/**
+ * The roots Reasonix would use on this machine (or on the machine the options describe). A `cwd`
+ * given must be a folder that is there, a `home` or `stateHome` a folder if anything is there
+ * (Reasonix makes a home that is not): `RX_PATH_KIND`, naming the path as given.
+ */
 export async function machineRoots(
   options: MachineRootOptions = {},
 ): Promise<{ inputs: RootInputs; roots: StoreRoots }> {
+  for (const given of [options.home, options.stateHome])
+    if (given !== undefined) await checkExistingFolder(resolve(given), given, { mayBeMissing: true });
+  if (options.cwd !== undefined) await checkExistingFolder(resolve(options.cwd), options.cwd);
   const inputs: RootInputs = {
     platform: options.platform ?? currentPlatform(),
     env: options.env ?? process.env,
