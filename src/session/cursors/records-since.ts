@@ -138,8 +138,9 @@ export async function* recordsSinceNamed(
   const reader = new RecordsReader(sessionDir, sessionId, cursor);
   // Undefined until the first new batch asks; null when the session names none.
   let named: string | null | undefined;
-  let log: Cursor | undefined;
-  let givenAt: Cursor | undefined = cursor?.log;
+  // The log's cursor after the last batch read, made only when a records cursor of it is read.
+  let log: (() => Cursor) | undefined;
+  let givenAt: (() => Cursor) | undefined;
   for await (const { batch, replay, cursor: after } of replayedBatchesSince(
     sessionDir,
     sessionId,
@@ -192,17 +193,18 @@ class RecordsReader {
     return true;
   }
 
-  cursorAt(log: Cursor): RecordsCursor {
+  cursorAt(log: () => Cursor): RecordsCursor {
     const [ids, calls] = [this.ids.snapshot(), this.calls.snapshot()];
-    const cursor = {
-      version: 3 as const,
-      log,
-      session: { ...this.fields },
-      pending: [...this.pending],
-    } as RecordsCursor;
-    // The filters' base64 is made only when the cursor is read (stored, or given back): a first read offers thousands.
-    Object.defineProperty(cursor, 'ids', { get: ids, enumerable: true, configurable: true });
-    Object.defineProperty(cursor, 'calls', { get: calls, enumerable: true, configurable: true });
+    const cursor = { version: 3 } as RecordsCursor;
+    // The log's digests and the filters' base64 are made only when the cursor is read (stored, or
+    // given back): a first read offers thousands of cursors, and a caller keeps few of them.
+    const lazy = (key: 'log' | 'ids' | 'calls', get: () => unknown) =>
+      Object.defineProperty(cursor, key, { get, enumerable: true, configurable: true });
+    lazy('log', log);
+    cursor.session = { ...this.fields };
+    cursor.pending = [...this.pending];
+    lazy('ids', ids);
+    lazy('calls', calls);
     return cursor;
   }
 
