@@ -37,7 +37,7 @@ function isFilterSize(bits: number): boolean {
 }
 
 /** Ids taken in after a frozen copy of a filter, at most this many before a snapshot freezes a new copy. */
-const IDS_PER_COPY = 1024;
+const IDS_PER_COPY = 64;
 
 /** A filter as it stood once (never changed after), and the ids it took in after, in order. */
 interface Frozen {
@@ -100,7 +100,7 @@ export class IdFilter {
 
   /**
    * What to save, as it stands now, made when asked for. A snapshot costs no copy of the bits: it
-   * names a frozen copy and how many ids came after it (a copy is frozen again every 1,024 ids), and
+   * names a frozen copy and how many ids came after it (a copy is frozen again every 64 ids), and
    * the filter is made again from them when it is read — a read offers a cursor after every batch
    * that changed something, thousands in a first read of a long log, and a caller reads few.
    */
