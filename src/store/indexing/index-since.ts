@@ -100,7 +100,12 @@ export function indexSince(roots: readonly ReadRoot[], options: IndexSinceOption
           records: [removedSession(entry.id)],
         };
       }
-      for (const { copy } of read) yield* readCopy(copy, entries);
+      for (const { copy } of read) {
+        // An unchanged session costs a few synchronous stats: a run over thousands of them lets
+        // timers, I/O and signals in between sessions, as a polling indexer needs.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        yield* readCopy(copy, entries);
+      }
     },
   };
 }
