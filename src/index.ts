@@ -76,6 +76,7 @@ export type {
   RecordsSince,
   RecordsSinceOptions,
   SessionFields,
+  StreamStatus,
 } from './session/cursors/records-since.js';
 export type { FollowOptions } from './session/cursors/follow.js';
 // Every session under the roots since a checkpoint: the indexer's one call.
