@@ -20,6 +20,7 @@ export {
   type SessionReadOptions,
 } from './store/open-session.js';
 export {
+  reasonixRefuses,
   workspaceOf,
   type ReadSessionOptions,
   type SessionRead,
@@ -27,9 +28,11 @@ export {
 } from './session/reading/read-session.js';
 export type { ResolvedBatch, SessionLogItem } from './session/reading/read-events.js';
 export { setLogWorkers } from './codec/log-worker/log-worker-pool.js';
+export { tuneV8ForReading } from './codec/log-worker/reading-v8-flags.js';
 
 // Its views, records and reports.
 export {
+  personView,
   providerMessages,
   type PersonMessage,
   type ProviderMessage,
@@ -103,11 +106,13 @@ export type { BatchToWrite, EventToWrite } from './codec/encode-batch.js';
 export { machineRoots, type MachineRootOptions } from './store/roots/machine-roots.js';
 export { resolveStoreRoots, type RootInputs, type StoreRoots, type ReadRoot } from './store/roots/roots.js';
 export { workspaceSlug } from './store/roots/workspace-slug.js';
-export { storeKindOf, type StoreKind } from './store/roots/store-kind.js';
+export { STORES_NEWEST_FIRST, storeKindOf, type StoreKind } from './store/roots/store-kind.js';
 export { listSessions, type ListOptions, type SessionListing } from './store/listing/list-sessions.js';
 export type { ListedSession, ListedCopy } from './store/listing/describe-conversation.js';
 export { defaultCacheDir, SummaryCache } from './store/listing/summary-cache.js';
 export { locateSession, resumeOfCopy, type SessionWhereabouts } from './store/locate-session.js';
+export { resolveSession, type ResolveSessionOptions } from './store/resolve-session.js';
+export { shellCommand, type ShellCommandOptions } from './store/resume/shell-command.js';
 
 // Migration and export.
 export { migrateJsonlToV4, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
@@ -119,7 +124,28 @@ export {
   type TranscriptMigrationOptions,
   type TranscriptOutcome,
 } from './migrate/migrate-transcripts.js';
-export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
+export {
+  exportSession,
+  type ExportedText,
+  type ExportOptions,
+  type ExportReport,
+  type ExportTextOptions,
+} from './migrate/export-session.js';
+
+// Pages a person reads: one session's, or a site of every session, through a renderer.
+export {
+  writePages,
+  type SessionPage,
+  type SessionPageOptions,
+  type SitePagesOptions,
+} from './site/write-pages.js';
+export type { PageRenderer } from './site/page-renderer.js';
+export type { GeneratorMarks } from './site/page-file.js';
+export type { SiteReport } from './site/write-site.js';
+export type { SitePage, SitePageSchema } from './site/site-state.js';
+export type { SessionView, SessionViewOptions, ViewHeader, ViewItem } from './site/session-view.js';
+export type { ToolCallView, ToolResultView } from './site/tool-call-view.js';
+export type { DiffLine } from './site/edit-diff.js';
 
 // Moving a project folder's sessions to where the project is now.
 export { planRelocation, type RelocationOptions } from './relocate/plan-relocation.js';

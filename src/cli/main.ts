@@ -1,4 +1,4 @@
-import { UsageError } from '../index.js';
+import { FileSystemError, UsageError } from '../index.js';
 import yargs, { type Argv } from 'yargs';
 import { catCommand } from './commands/cat.js';
 import { exportCommand } from './commands/export.js';
@@ -15,7 +15,6 @@ import { errorLines } from './error-line.js';
 import { EXIT, exitCodeOf, type ExitCode } from './exit-codes.js';
 import { epilogue, examples, layHelpOut } from './help-text.js';
 import { processOutput, type Output } from './output.js';
-import { fileSystemErrorOf } from '../errors/index.js';
 import { rxstoreVersion } from './version.js';
 import { optionValueProblem, type OptionKinds } from './option-values.js';
 import {
@@ -210,7 +209,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       error.message = `${error.message.endsWith('?') ? error.message : `${error.message.replace(/\.$/, '')};`} see ${command ? `rxstore ${command} --help` : 'rxstore --help'}`;
     }
     // A system error that escaped a boundary is still told as the coded error it is.
-    const coded = fileSystemErrorOf(error);
+    const coded = FileSystemError.from(error);
     output.err(errorLines(coded));
     return exitCodeOf(coded);
   }

@@ -110,11 +110,28 @@ export function exportedText(
   };
 }
 
+/** An export that writes nothing: the text it would write, with `id` naming the transcript (default the session's). */
+export interface ExportTextOptions {
+  format: ExportFormat;
+  view?: ExportView;
+  id?: string;
+}
+
 /**
  * Writes a session out as `exportedText` gives it: the document at `to`, and for JSONL its
  * `.jsonl.meta` beside it. Never writes over a file that holds something else, unless `force`.
+ * Without `to`, writes nothing and gives the text instead.
  */
-export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport> {
+export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport>;
+export async function exportSession(read: SessionRead, options: ExportTextOptions): Promise<ExportedText>;
+export async function exportSession(
+  read: SessionRead,
+  options: ExportOptions | ExportTextOptions,
+): Promise<ExportReport | ExportedText> {
+  if (!('to' in options)) {
+    const { format, view, id } = options;
+    return exportedText(read, { format, ...(view ? { view } : {}), id: id ?? read.id });
+  }
   const given = options.given ?? options.to;
   const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
   // Only a regular file is written over, --force or not, and nothing inside the session exported.

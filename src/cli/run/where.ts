@@ -8,10 +8,10 @@ import {
   machineRoots,
   UsageError,
   type Platform,
+  shellCommand,
 } from '../../index.js';
 import type { RootArgs } from '../root-options.js';
 import { resolve } from 'node:path';
-import { fromFolder } from '../../store/resume/shell-command.js';
 
 /** What `rxstore where` is run with: the options where.ts declares, as yargs gives them. */
 export interface WhereArgs extends RootArgs {
@@ -69,7 +69,7 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: 
   if (resume.resumes)
     lines.push(
       elsewhere
-        ? `  resume from ${p(cwd)}: ${p(fromFolder(cwd, resume.command!, elsewhere))}`
+        ? `  resume from ${p(cwd)}: ${p(shellCommand(resume.command!, elsewhere, { from: cwd }))}`
         : `  resume from here: ${p(resume.command!)}`,
     );
   // The folder the command would go to is gone: the session is brought to where the project is now first.
