@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CursorMismatchError } from '../../errors/index.js';
 import { CursorSchema, type Cursor } from './cursor.js';
-import { firstIssue } from '../reading/first-issue.js';
+import { firstIssue } from '../../codec/first-issue.js';
 import {
   answers,
   indexRecords,
