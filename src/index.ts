@@ -230,7 +230,12 @@ export {
 export type { CommittedBatch, StoredEvent, TornTail } from './codec/batch.js';
 export type { PayloadRef, PayloadRefSchema } from './codec/records.js';
 export type { JsonFileResult } from './session/reading/read-json-file.js';
-export type { Projection, ProjectionOptions, StrictnessFinding } from './session/replay/projection.js';
+export type {
+  BatchToReplay,
+  Projection,
+  ProjectionOptions,
+  StrictnessFinding,
+} from './session/replay/projection.js';
 export type { ContentStore } from './codec/content-store.js';
 export type { ReadEventsOptions } from './session/reading/read-events.js';
 export type { HygieneOptions } from './session/replay/hygiene.js';

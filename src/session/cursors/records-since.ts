@@ -365,13 +365,13 @@ class RecordsReader {
     const callsBefore = new Set<string>();
     for await (const item of readSessionEvents(this.sessionDir, { offset: 0, nextSequence: 1 })) {
       if (item.type !== 'batch') continue;
-      const { batch: each, payloads, payloadBytes } = item.value;
+      const each = item.value.batch;
       if (each.offset === batch.offset) {
         before = this.recordsOf(projection);
         for (const { message } of projection.transcript)
           for (const call of message.tool_calls ?? []) callsBefore.add(flatToolCall(call).id);
       }
-      each.events.forEach((event, index) => projection.apply(each, event, payloads[index], payloadBytes[index]));
+      projection.applyBatch(item.value);
       if (each.offset === batch.offset) break;
     }
     if (!before) throw new Error(`the batch at ${batch.offset} was not found again in the log`);

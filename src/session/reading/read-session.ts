@@ -182,14 +182,14 @@ async function readSessionOnce(
           read.tornTail = item.tail;
           continue;
         }
-        const { batch, payloads, payloadBytes } = item.value;
+        const { batch } = item.value;
         read.batches += 1;
         read.durableEnd = batch.end;
         read.lastSequence = batch.firstSeq + batch.eventCount - 1;
         read.writerGeneration = Math.max(read.writerGeneration, batch.writerGeneration);
         read.firstCommitAt ??= batch.createdAt;
         read.lastCommitAt = batch.createdAt;
-        batch.events.forEach((event, index) => {
+        for (const event of batch.events) {
           read.events.total += 1;
           read.events.byKind[event.kind] = (read.events.byKind[event.kind] ?? 0) + 1;
           if (event.payloadRef) {
@@ -198,8 +198,8 @@ async function readSessionOnce(
             // The index is filed under the object's digest; `indexDigest` is the digest of its bytes.
             if (event.payloadRef.indexDigest) contentFiles.add(content.indexPath(event.payloadRef.digest));
           }
-          projection.apply(batch, event, payloads[index], payloadBytes[index]);
-        });
+        }
+        projection.applyBatch(item.value);
       }
     } catch (error) {
       // Damage or an unsupported version is the session's verdict; anything else (the file system, no zstd) is not.
