@@ -91,13 +91,7 @@ function leftOutText(leftOut: SalvageReport['leftOutMessages']): string {
 
 /** What `rxstore where` judges resume commands by, run here with the same roots. */
 async function whereContext(args: SalvageArgs): Promise<ResumeContext> {
-  const { inputs, roots } = await machineRoots(args);
-  return {
-    platform: inputs.platform,
-    cwd: inputs.cwd,
-    reasonixStateRoot: roots.reasonixStateRoot,
-    pinned: roots.pinned,
-  };
+  return (await machineRoots(args)).resume;
 }
 
 /** The resume line's command, after the salvage is done: roots that cannot be read leave it out, never fail what was written. */

@@ -32,7 +32,7 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: Ex
       throw new UsageError('view --all takes no session: it renders every session on this machine');
     if (!args.to || args.to === '-') throw new UsageError('view --all writes a folder: name it with --to DIR');
     if (args.format === 'md') throw new UsageError('view --all writes HTML pages; --format md is for one session');
-    const { inputs, roots } = await machineRoots(args);
+    const { roots, resume } = await machineRoots(args);
     let report;
     try {
       report = await writePages({
@@ -40,12 +40,7 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: Ex
         given: args.to,
         renderer: pageRenderer,
         roots: roots.roots,
-        resume: {
-          platform: inputs.platform,
-          cwd: inputs.cwd,
-          reasonixStateRoot: roots.reasonixStateRoot,
-          pinned: roots.pinned,
-        },
+        resume,
         force: args.force,
         onWarning: (warning) => output.err(warningLine(warning)),
       });
@@ -104,12 +99,6 @@ async function writeToOutput(pieces: AsyncIterable<string>, output: Output): Pro
  * undefined for a session no store lists, where the page guesses from the session alone.
  */
 async function resumeAsWhereSays(id: string, path: string, args: RootArgs): Promise<string | null | undefined> {
-  const { inputs, roots } = await machineRoots(args);
-  const context = {
-    platform: inputs.platform,
-    cwd: inputs.cwd,
-    reasonixStateRoot: roots.reasonixStateRoot,
-    pinned: roots.pinned,
-  };
-  return resumeOfCopy(path, id, context, roots.roots);
+  const { roots, resume } = await machineRoots(args);
+  return resumeOfCopy(path, id, resume, roots.roots);
 }

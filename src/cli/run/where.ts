@@ -22,13 +22,8 @@ export interface WhereArgs extends RootArgs {
 /** `rxstore where`, run: the command's options are in where.ts. */
 export async function runWhere(args: WhereArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (args.id.trim() === '') throw new UsageError('name a session id, or the start of one');
-  const { inputs, roots } = await machineRoots(args);
-  const located = await locateSession(roots.roots, args.id, {
-    platform: inputs.platform,
-    cwd: inputs.cwd,
-    reasonixStateRoot: roots.reasonixStateRoot,
-    pinned: roots.pinned,
-  });
+  const { inputs, roots, resume } = await machineRoots(args);
+  const located = await locateSession(roots.roots, args.id, resume);
   // Asked about another folder than this one: the command to resume goes there first.
   const elsewhere = args.cwd !== undefined && inputs.cwd !== resolve('.') ? inputs.platform : undefined;
   output.out(

@@ -1,3 +1,4 @@
+import type { ResumeContext } from '../resume/resume-verdict.js';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { currentPlatform } from './platform.js';
@@ -17,10 +18,13 @@ export interface MachineRootOptions {
   homeDir?: string;
 }
 
-/** The roots Reasonix would use on this machine (or on the machine the options describe). */
+/**
+ * The roots Reasonix would use on this machine (or on the machine the options describe), and what
+ * a resume command is judged by there (`resume`: run from `cwd`, with these roots).
+ */
 export async function machineRoots(
   options: MachineRootOptions = {},
-): Promise<{ inputs: RootInputs; roots: StoreRoots }> {
+): Promise<{ inputs: RootInputs; roots: StoreRoots; resume: ResumeContext }> {
   const inputs: RootInputs = {
     platform: options.platform ?? currentPlatform(),
     env: options.env ?? process.env,
@@ -31,5 +35,11 @@ export async function machineRoots(
     ...(options.home !== undefined ? { home: resolve(options.home) } : {}),
     ...(options.stateHome !== undefined ? { stateHome: resolve(options.stateHome) } : {}),
   });
-  return { inputs, roots };
+  const resume: ResumeContext = {
+    platform: inputs.platform,
+    cwd: inputs.cwd,
+    reasonixStateRoot: roots.reasonixStateRoot,
+    pinned: roots.pinned,
+  };
+  return { inputs, roots, resume };
 }
