@@ -25,7 +25,7 @@ export {
   type ReadSessionOptions,
   type SessionRead,
   type SessionStatus,
-} from './session/reading/read-session.js';
+} from './session/verdict/read-session.js';
 export type { ResolvedBatch, SessionLogItem } from './session/reading/read-events.js';
 export { setLogWorkers } from './codec/log-worker/log-worker-pool.js';
 export { tuneV8ForReading } from './codec/log-worker/reading-v8-flags.js';
@@ -65,7 +65,7 @@ export {
   type InspectOptions,
   type InspectReport,
   type ReportedProblem,
-} from './session/replay/inspect-report.js';
+} from './session/verdict/inspect-report.js';
 
 // Reading what is new since last time, and following a live session: an opened session's
 // `batchesSince()`, `readSince()`, `recordsSince()` and `follow()` take and give these.
@@ -264,7 +264,7 @@ export type { MigrationTarget } from './migrate/migration-target.js';
 export type { PinnedRoot } from './migrate/resume-command.js';
 export type { ExportFormat, ExportView } from './migrate/export-session.js';
 export type { ReadLogOptions } from './codec/read-log.js';
-export type { SessionStatusSchema } from './session/reading/read-session.js';
+export type { SessionStatusSchema } from './session/verdict/read-session.js';
 export type { WorkspaceSourceSchema } from './store/listing/summarise-copy.js';
 export type { TitleSourceSchema } from './session/replay/session-title.js';
 export type { ResumePoint, ResumePointSchema } from './store/listing/resume-point.js';

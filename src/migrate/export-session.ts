@@ -6,9 +6,9 @@ import { goJson, goJsonIndented } from '../codec/go-json/go-json.js';
 import { ExportRefusedError, PathKindError, undefinedIfMissing } from '../errors/index.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFile, checkOutside } from '../fs/path-kind.js';
-import type { SessionRead } from '../session/reading/read-session.js';
+import type { SessionRead } from '../session/verdict/read-session.js';
 import { canonicalTranscript, personView } from '../session/replay/views.js';
-import { workspaceOf } from '../session/reading/read-session.js';
+import { workspaceOf } from '../session/verdict/read-session.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
 
 /** What `exportSession` writes: a JSONL transcript (with its `.jsonl.meta`) or one JSON document. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoTime } from '../codec/iso-time.js';
 import { errorFromProblem, isSessionVerdict, problemFromError, type Problem, type RxError } from '../errors/index.js';
-import { workspaceOf, type SessionRead } from '../session/reading/read-session.js';
+import { workspaceOf, type SessionRead } from '../session/verdict/read-session.js';
 import type { Message } from '../session/replay/message.js';
 import type { TimedMessage } from '../session/replay/views.js';
 import type { OpenedSession } from '../store/open-session.js';

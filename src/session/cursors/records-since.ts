@@ -20,7 +20,7 @@ import { Projection } from '../replay/projection.js';
 import { flatToolCall } from '../replay/message.js';
 import { replayedBatchesSince, type ReadSinceOptions } from './read-since.js';
 import { CALL_ID_BITS, IdFilter, IdFilterSchema, MESSAGE_ID_BITS, type SavedIdFilter } from './id-filter.js';
-import { readSession } from '../reading/read-session.js';
+import { readSession } from '../verdict/read-session.js';
 import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js';
 
 /** At most this many calls wait in a cursor for their results, in at most `PENDING_CHARACTERS` of JSON; past either, the oldest is given as it stands. */

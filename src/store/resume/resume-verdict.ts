@@ -1,5 +1,5 @@
 import type { ListedCopy } from '../listing/describe-conversation.js';
-import { reasonixRefuses } from '../../session/reading/read-session.js';
+import { reasonixRefuses } from '../../session/verdict/read-session.js';
 import { pathsOf, type Platform } from '../roots/platform.js';
 import type { PinnedRoots } from '../roots/roots.js';
 import { copyInto, fromFolder, reasonixResume } from './shell-command.js';
