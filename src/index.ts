@@ -112,7 +112,7 @@ export type { ListedSession, ListedCopy } from './store/listing/describe-convers
 export { defaultCacheDir, SummaryCache } from './store/listing/summary-cache.js';
 export { locateSession, resumeOfCopy, type SessionWhereabouts } from './store/locate-session.js';
 export { resolveSession, type ResolveSessionOptions } from './store/resolve-session.js';
-export { shellCommand, type ShellCommandOptions } from './store/resume/shell-command.js';
+export { shellCommand, type ShellCommandOptions } from './store/roots/shell-command.js';
 
 // Migration and export.
 export { migrateJsonlToV4, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';

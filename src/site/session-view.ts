@@ -10,7 +10,7 @@ import { flatToolCall } from '../session/replay/message.js';
 import { PayloadSchemas } from '../session/replay/payloads.js';
 import { canonicalTranscript, personMessage } from '../session/replay/views.js';
 import { currentPlatform } from '../store/roots/platform.js';
-import { fromFolder, reasonixResume } from '../store/resume/shell-command.js';
+import { fromFolder, reasonixResume } from '../store/roots/shell-command.js';
 import { toolCallView, type ToolCallView } from './tool-call-view.js';
 
 /** What a page says about a session before its messages. */

@@ -1,8 +1,7 @@
-import type { ResumeContext } from '../resume/resume-verdict.js';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { currentPlatform } from './platform.js';
-import { resolveStoreRoots, type RootInputs, type StoreRoots } from './roots.js';
+import { resolveStoreRoots, type ResumeContext, type RootInputs, type StoreRoots } from './roots.js';
 
 /** What `machineRoots` takes instead of this machine's environment. */
 export interface MachineRootOptions {

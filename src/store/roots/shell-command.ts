@@ -1,5 +1,5 @@
-import { pathsOf, type Platform } from '../roots/platform.js';
-import type { PinnedRoots } from '../roots/roots.js';
+import { pathsOf, type Platform } from './platform.js';
+import type { PinnedRoots } from './roots.js';
 
 /**
  * Commands rxstore suggests, in the platform's shell: POSIX `sh` off Windows, `cmd.exe` on it.
