@@ -1,11 +1,18 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { resolve } from 'node:path';
-import { InvalidInputError, machineRoots, printable, search, type FoundHit, type SearchKind } from '../../index.js';
+import {
+  InvalidInputError,
+  machineRoots,
+  printable,
+  search,
+  tuneV8ForReading,
+  type FoundHit,
+  type SearchKind,
+} from '../../index.js';
 import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
 import type { RootArgs } from '../root-options.js';
-import { tuneV8ForReading } from '../v8-flags.js';
 
 /** What `rxstore search` is run with: the options search.ts declares, as yargs gives them. */
 export interface SearchArgs extends RootArgs {

@@ -8,10 +8,10 @@ import {
   machineRoots,
   UsageError,
   type Platform,
+  shellCommand,
 } from '../../index.js';
 import type { RootArgs } from '../root-options.js';
 import { resolve } from 'node:path';
-import { fromFolder } from '../../store/resume/shell-command.js';
 
 /** What `rxstore where` is run with: the options where.ts declares, as yargs gives them. */
 export interface WhereArgs extends RootArgs {
@@ -22,13 +22,8 @@ export interface WhereArgs extends RootArgs {
 /** `rxstore where`, run: the command's options are in where.ts. */
 export async function runWhere(args: WhereArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (args.id.trim() === '') throw new UsageError('name a session id, or the start of one');
-  const { inputs, roots } = await machineRoots(args);
-  const located = await locateSession(roots.roots, args.id, {
-    platform: inputs.platform,
-    cwd: inputs.cwd,
-    reasonixStateRoot: roots.reasonixStateRoot,
-    pinned: roots.pinned,
-  });
+  const { inputs, roots, resume } = await machineRoots(args);
+  const located = await locateSession(roots.roots, args.id, resume);
   // Asked about another folder than this one: the command to resume goes there first.
   const elsewhere = args.cwd !== undefined && inputs.cwd !== resolve('.') ? inputs.platform : undefined;
   output.out(
@@ -69,7 +64,7 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: 
   if (resume.resumes)
     lines.push(
       elsewhere
-        ? `  resume from ${p(cwd)}: ${p(fromFolder(cwd, resume.command!, elsewhere))}`
+        ? `  resume from ${p(cwd)}: ${p(shellCommand(resume.command!, elsewhere, { from: cwd }))}`
         : `  resume from here: ${p(resume.command!)}`,
     );
   // The folder the command would go to is gone: the session is brought to where the project is now first.

@@ -10,7 +10,7 @@ import {
 } from '../../errors/index.js';
 import { OUTPUT_FILE_MODE, writeFileAtomic } from '../../fs/atomic-write.js';
 import { checkFile, checkOutside, type ReadPaths } from '../../fs/path-kind.js';
-import { firstIssue } from '../reading/first-issue.js';
+import { firstIssue } from '../../codec/first-issue.js';
 import {
   AcceptedRecordsCursorSchema,
   olderRecordsCursor,

@@ -8,7 +8,7 @@ import { FRAME_HEADER_BYTES, FRAME_MAGIC, parseFrameHeader } from '../../codec/f
 import { V4RecordSchema } from '../../codec/records.js';
 import { CursorMismatchError, DamagedStoreError, fileSystemErrorOf, NotRegularFileError } from '../../errors/index.js';
 import { openRegularFile } from '../../fs/open-regular-file.js';
-import { firstIssue } from '../reading/first-issue.js';
+import { firstIssue } from '../../codec/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { parseGoJson } from '../../codec/go-json/go-text.js';
 

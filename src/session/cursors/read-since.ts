@@ -3,7 +3,7 @@ import { isCutAfter } from '../../errors/index.js';
 import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
 import type { Projection } from '../replay/projection.js';
-import { replayedBatches } from '../replay/replayed-batches.js';
+import { replayedBatches } from '../verdict/replayed-batches.js';
 
 /** What `readSince` gathers: the batches committed after a cursor, and the cursor to save after them. */
 export interface ReadSince {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CursorMismatchError } from '../../errors/index.js';
 import { CursorSchema, type Cursor } from './cursor.js';
-import { firstIssue } from '../reading/first-issue.js';
+import { firstIssue } from '../../codec/first-issue.js';
 import {
   answers,
   indexRecords,
@@ -27,7 +27,7 @@ import {
 import { flatToolCall } from '../replay/message.js';
 import { replayedBatchesSince, type ReadSinceOptions } from './read-since.js';
 import { CALL_ID_BITS, IdFilter, IdFilterSchema, MESSAGE_ID_BITS, type SavedIdFilter } from './id-filter.js';
-import { readSession } from '../reading/read-session.js';
+import { readSession } from '../verdict/read-session.js';
 import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js';
 
 /** At most this many calls wait in a cursor for their results, in at most `PENDING_CHARACTERS` of JSON; past either, the oldest is given as it stands. The bounds keep a cursor within 64 KiB. */
@@ -489,13 +489,13 @@ class RecordsReader {
     const callsBefore = new Set<string>();
     for await (const item of readSessionEvents(this.sessionDir, { offset: 0, nextSequence: 1 })) {
       if (item.type !== 'batch') continue;
-      const { batch: each, payloads, payloadBytes } = item.value;
+      const each = item.value.batch;
       if (each.offset === batch.offset) {
         before = this.recordsOf(projection);
         for (const { message } of projection.transcript)
           for (const call of message.tool_calls ?? []) callsBefore.add(flatToolCall(call).id);
       }
-      each.events.forEach((event, index) => projection.apply(each, event, payloads[index], payloadBytes[index]));
+      projection.applyBatch(item.value);
       if (each.offset === batch.offset) break;
     }
     if (!before) throw new Error(`the batch at ${batch.offset} was not found again in the log`);

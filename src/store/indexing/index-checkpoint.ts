@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CursorMismatchError } from '../../errors/index.js';
-import { firstIssue } from '../../session/reading/first-issue.js';
+import { firstIssue } from '../../codec/first-issue.js';
 import { RecordsCursorSchema } from '../../session/cursors/records-since.js';
 import type { ListedStore } from '../roots/store-kind.js';
 

@@ -9,7 +9,7 @@ import {
 import { filesStamp } from '../../fs/files-stamp.js';
 import type { RecordsCursor, SessionFields } from '../../session/cursors/records-since.js';
 import { sessionKey, type IndexRecord, type RecordChange } from '../../session/replay/index-records.js';
-import { workspaceOf } from '../../session/reading/read-session.js';
+import { workspaceOf } from '../../session/verdict/read-session.js';
 import { findSessionCopies } from '../listing/find-session-copies.js';
 import { groupConversations, type Conversation } from '../listing/group-conversations.js';
 import type { SessionCopy } from '../listing/session-copy.js';

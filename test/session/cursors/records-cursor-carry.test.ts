@@ -16,7 +16,7 @@ import { appendBatch, copySession, editLog, framesOf } from '../../support/fault
 import { fixture } from '../../support/fixtures.js';
 import { complete, messageId } from '../../support/sessions/sample-session.js';
 import { StrictPayloadError } from '../../../src/errors/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 
 const plain = fixture('plain-chat');
 const tools = fixture('tool-calls');
