@@ -102,4 +102,30 @@ describe('rxstore search, as a person runs it', () => {
     expect(a.stdout).not.toBe('');
     expect(join(cache, 'rxstore')).toBeTruthy();
   });
+  it('calls a session what ls calls it: its own title, else its first typed message', async () => {
+    const cache = await tempDir('rxstore-search-cli-');
+    for (const name of ['titled', 'tool-calls', 'compacted', 'jsonl-migrated']) {
+      const root = fixture(name).root;
+      const listed = await runCliChild(['ls', '--json', '--state-home', root]);
+      const titles = new Map(
+        (JSON.parse(listed.stdout) as { id: string; title: string | null }[]).map((row) => [row.id, row.title]),
+      );
+      const found = await runCliChild(['search', '--state-home', root, '--json', 'e'], {
+        env: { ...process.env, XDG_CACHE_HOME: cache },
+      });
+      expect(found.code).toBe(0);
+      const hits = found.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { sessionId: string; title: string | null });
+      for (const hit of hits) {
+        expect(hit.title).not.toBeNull();
+        expect(hit.title).toBe(titles.get(hit.sessionId));
+      }
+      const shown = await runCliChild(['search', '--state-home', root, 'e'], {
+        env: { ...process.env, XDG_CACHE_HOME: cache },
+      });
+      expect(shown.stdout).not.toContain('(untitled)');
+    }
+  });
 });
