@@ -23,6 +23,7 @@ import {
   COMMAND_NAMES,
   MISSING_ARGUMENT,
   pastHelpTopic,
+  pastUsage,
   unexpectedArguments,
   unknownCommand,
   unknownName,
@@ -55,6 +56,8 @@ function optionsOf(parser: Argv): OptionKinds & { string: string[]; array: strin
 function commandOf(argv: readonly string[]): string | undefined {
   const words = argv.filter((arg) => !arg.startsWith('-'));
   if (!COMMAND_NAMES.includes(words[0] ?? '')) return undefined;
+  // `rxstore help ls extra` is pointed at the help of ls, as `rxstore ls --help extra` is.
+  if (words[0] === 'help' && COMMAND_NAMES.includes(words[1] ?? '')) return commandOf(words.slice(1));
   return words[0] === 'migrate' && words[1] === 'jsonl-to-v4' ? 'migrate jsonl-to-v4' : words[0];
 }
 
@@ -223,6 +226,9 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         // `rxstore -v extra`: the version takes no argument; only the command it was asked beside is not one.
         const besideVersion = text && args.version === true ? args._.map(String).slice(commandWords(words)) : [];
         if (besideVersion.length > 0) throw new UsageError(unexpectedArguments(besideVersion));
+        // `rxstore ls --help extra` is refused as `rxstore ls extra` is: help does not excuse a word nothing takes.
+        const pastHelp = text && args.help === true ? pastUsage(text, args._.map(String)) : [];
+        if (pastHelp.length > 0) throw new UsageError(unexpectedArguments(pastHelp));
         printed = text;
       });
   } catch (error) {
