@@ -103,3 +103,7 @@ export function pastUsage(help: string, words: readonly string[]): string[] {
   if (operands.some((operand) => /\.\.[>\]]$/.test(operand))) return [];
   return words.slice(named + operands.length);
 }
+
+/** A path given where a session id is taken (`where`, `search --session`): said so, and where a path is taken instead. */
+export const pathNotAnId = (taker: string, path: string) =>
+  `${shownWord(path)} is a path; ${taker} takes a session id or the start of one (for the session at a path: rxstore inspect ${shownWord(path)})`;

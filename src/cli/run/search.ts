@@ -5,6 +5,8 @@ import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
 import type { RootArgs } from '../root-options.js';
+import { pathShaped } from '../session-argument.js';
+import { pathNotAnId } from '../usage-words.js';
 import { tuneV8ForReading } from '../v8-flags.js';
 
 /** What `rxstore search` is run with: the options search.ts declares, as yargs gives them. */
@@ -38,6 +40,8 @@ export async function runSearch(
     throw new InvalidInputError('--limit takes a whole number above 0');
   if (args.around !== undefined && (!Number.isInteger(args.around) || args.around < 0))
     throw new InvalidInputError('--around takes a whole number, 0 or more');
+  if (args.session !== undefined && pathShaped(args.session))
+    throw new InvalidInputError(pathNotAnId('search --session', args.session));
   // `--file` alone lists sessions, one line each: --limit counts sessions, so every touch is read.
   const sessionsOnly = query.trim() === '' && !args.json;
   const { inputs, roots } = await machineRoots(args);

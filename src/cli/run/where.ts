@@ -7,8 +7,11 @@ import {
   type SessionWhereabouts,
   machineRoots,
   UsageError,
+  SessionNotFoundError,
   type Platform,
 } from '../../index.js';
+import { isPath, pathShaped } from '../session-argument.js';
+import { pathNotAnId } from '../usage-words.js';
 import type { RootArgs } from '../root-options.js';
 import { resolve } from 'node:path';
 import { fromFolder } from '../../store/resume/shell-command.js';
@@ -22,12 +25,18 @@ export interface WhereArgs extends RootArgs {
 /** `rxstore where`, run: the command's options are in where.ts. */
 export async function runWhere(args: WhereArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (args.id.trim() === '') throw new UsageError('name a session id, or the start of one');
+  if (pathShaped(args.id)) throw new UsageError(pathNotAnId('where', args.id));
   const { inputs, roots } = await machineRoots(args);
   const located = await locateSession(roots.roots, args.id, {
     platform: inputs.platform,
     cwd: inputs.cwd,
     reasonixStateRoot: roots.reasonixStateRoot,
     pinned: roots.pinned,
+  }).catch(async (error: unknown) => {
+    // A name that matches no id but is there on disk was meant as a path; one that matches an id is the id.
+    if (error instanceof SessionNotFoundError && (await isPath(args.id)))
+      throw new UsageError(pathNotAnId('where', args.id));
+    throw error;
   });
   // Asked about another folder than this one: the command to resume goes there first.
   const elsewhere = args.cwd !== undefined && inputs.cwd !== resolve('.') ? inputs.platform : undefined;
