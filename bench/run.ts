@@ -31,7 +31,7 @@ const ROWS: Record<string, Row> = {
   scan: { run: scanRow, usesCli: true },
   memory: { run: memoryRow, usesCli: true },
   reasonix: { run: reasonixRow, usesCli: true },
-  incremental: { run: incrementalRow, usesCli: false },
+  incremental: { run: incrementalRow, usesCli: true },
   migrate: { run: migrateRow, usesCli: true },
   ls: { run: lsRow, usesCli: true },
   relocate: { run: relocateRow, usesCli: true },

@@ -20,16 +20,19 @@ export {
   type SessionReadOptions,
 } from './store/open-session.js';
 export {
+  reasonixRefuses,
   workspaceOf,
   type ReadSessionOptions,
   type SessionRead,
   type SessionStatus,
-} from './session/reading/read-session.js';
+} from './session/verdict/read-session.js';
 export type { ResolvedBatch, SessionLogItem } from './session/reading/read-events.js';
 export { setLogWorkers } from './codec/log-worker/log-worker-pool.js';
+export { tuneV8ForReading } from './codec/log-worker/reading-v8-flags.js';
 
 // Its views, records and reports.
 export {
+  personView,
   providerMessages,
   type PersonMessage,
   type ProviderMessage,
@@ -62,7 +65,7 @@ export {
   type InspectOptions,
   type InspectReport,
   type ReportedProblem,
-} from './session/replay/inspect-report.js';
+} from './session/verdict/inspect-report.js';
 
 // Reading what is new since last time, and following a live session: an opened session's
 // `batchesSince()`, `readSince()`, `recordsSince()` and `follow()` take and give these.
@@ -76,6 +79,7 @@ export type {
   RecordsSince,
   RecordsSinceOptions,
   SessionFields,
+  StreamStatus,
 } from './session/cursors/records-since.js';
 export type { FollowOptions } from './session/cursors/follow.js';
 // Every session under the roots since a checkpoint: the indexer's one call.
@@ -103,11 +107,13 @@ export type { BatchToWrite, EventToWrite } from './codec/encode-batch.js';
 export { machineRoots, type MachineRootOptions } from './store/roots/machine-roots.js';
 export { resolveStoreRoots, type RootInputs, type StoreRoots, type ReadRoot } from './store/roots/roots.js';
 export { workspaceSlug } from './store/roots/workspace-slug.js';
-export { storeKindOf, type StoreKind } from './store/roots/store-kind.js';
+export { STORES_NEWEST_FIRST, storeKindOf, type StoreKind } from './store/roots/store-kind.js';
 export { listSessions, type ListOptions, type SessionListing } from './store/listing/list-sessions.js';
 export type { ListedSession, ListedCopy } from './store/listing/describe-conversation.js';
 export { defaultCacheDir, SummaryCache } from './store/listing/summary-cache.js';
 export { locateSession, resumeOfCopy, type SessionWhereabouts } from './store/locate-session.js';
+export { isPath, resolveSession, type ResolveSessionOptions } from './store/resolve-session.js';
+export { shellCommand, type ShellCommandOptions } from './store/roots/shell-command.js';
 
 // Migration and export.
 export { migrateJsonlToV4, type MigrationOptions, type MigrationReport } from './migrate/jsonl-to-v4.js';
@@ -119,7 +125,28 @@ export {
   type TranscriptMigrationOptions,
   type TranscriptOutcome,
 } from './migrate/migrate-transcripts.js';
-export { exportSession, type ExportOptions, type ExportReport } from './migrate/export-session.js';
+export {
+  exportSession,
+  type ExportedText,
+  type ExportOptions,
+  type ExportReport,
+  type ExportTextOptions,
+} from './migrate/export-session.js';
+
+// Pages a person reads: one session's, or a site of every session, through a renderer.
+export {
+  writePages,
+  type SessionPage,
+  type SessionPageOptions,
+  type SitePagesOptions,
+} from './site/write-pages.js';
+export type { PageRenderer } from './site/page-renderer.js';
+export type { GeneratorMarks } from './site/page-file.js';
+export type { SiteReport } from './site/write-site.js';
+export type { SitePage, SitePageSchema } from './site/site-state.js';
+export type { SessionView, SessionViewOptions, ViewHeader, ViewItem } from './site/session-view.js';
+export type { ToolCallView, ToolResultView } from './site/tool-call-view.js';
+export type { DiffLine } from './site/edit-diff.js';
 
 // Moving a project folder's sessions to where the project is now.
 export { planRelocation, type RelocationOptions } from './relocate/plan-relocation.js';
@@ -204,7 +231,12 @@ export {
 export type { CommittedBatch, StoredEvent, TornTail } from './codec/batch.js';
 export type { PayloadRef, PayloadRefSchema } from './codec/records.js';
 export type { JsonFileResult } from './session/reading/read-json-file.js';
-export type { Projection, ProjectionOptions, StrictnessFinding } from './session/replay/projection.js';
+export type {
+  BatchToReplay,
+  Projection,
+  ProjectionOptions,
+  StrictnessFinding,
+} from './session/replay/projection.js';
 export type { ContentStore } from './codec/content-store.js';
 export type { ReadEventsOptions } from './session/reading/read-events.js';
 export type { HygieneOptions } from './session/replay/hygiene.js';
@@ -233,7 +265,7 @@ export type { MigrationTarget } from './migrate/migration-target.js';
 export type { PinnedRoot } from './migrate/resume-command.js';
 export type { ExportFormat, ExportView } from './migrate/export-session.js';
 export type { ReadLogOptions } from './codec/read-log.js';
-export type { SessionStatusSchema } from './session/reading/read-session.js';
+export type { SessionStatusSchema } from './session/verdict/read-session.js';
 export type { WorkspaceSourceSchema } from './store/listing/summarise-copy.js';
 export type { TitleSourceSchema } from './session/replay/session-title.js';
 export type { ResumePoint, ResumePointSchema } from './store/listing/resume-point.js';

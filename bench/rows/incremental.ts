@@ -2,6 +2,7 @@ import { basename, dirname } from 'node:path';
 import { cursorAt } from '../../src/session/cursors/cursor.js';
 import { readSince } from '../../src/session/cursors/read-since.js';
 import { seconds, times, verdict, type Figure } from '../support/figure.js';
+import { FIRST_READ_RUNS, FIRST_READ_SIZES, firstRead } from '../support/first-read.js';
 import { benchSession, type BenchSession } from '../support/sessions.js';
 import { timeTogether } from '../support/timing.js';
 
@@ -9,12 +10,20 @@ import { timeTogether } from '../support/timing.js';
 const PLAN = { runs: 31, warmup: 10 };
 
 /**
+ * The incremental row: reading the one batch appended after a cursor (`newBatchFigures`), and what
+ * an indexer pays to meet a session the first time (`firstRecordsFigures`).
+ */
+export async function incrementalRow(): Promise<Figure[]> {
+  return [...(await newBatchFigures()), ...(await firstRecordsFigures())];
+}
+
+/**
  * Reading the one batch appended after a cursor, on a 1 MiB and a 100 MiB log: the cost must
  * not depend on what lies before the cursor. The cursor is the library's, taken at the durable
  * end before the log's last batch, and the read is the library's `readSince` (cursor check,
  * frames, batch verification, payloads).
  */
-export async function incrementalRow(): Promise<Figure[]> {
+async function newBatchFigures(): Promise<Figure[]> {
   const [small, large] = [await benchSession(1), await benchSession(100)];
   const { smallTime, largeTime } = await timeTogether(PLAN, {
     smallTime: readNewBatch(small),
@@ -44,4 +53,57 @@ function readNewBatch(session: BenchSession): () => Promise<void> {
     if (batches.length !== 1)
       throw new Error(`expected the one batch after the cursor at ${offset}, read ${batches.length}`);
   };
+}
+
+/**
+ * What an indexer pays to meet a session the first time, incrementally, beside reading it whole:
+ * every piece of `recordsSince` from no cursor (the cursor of each kept, the last stored as JSON,
+ * as `indexSince` and `cat --records --cursor` keep it) against every record of `records()`, each
+ * in a fresh process, at 25, 50 and 100 MiB (the ratio must not grow with the log); the size of the
+ * last cursor; and, at 100 MiB, the same read storing every piece's cursor as JSON.
+ */
+async function firstRecordsFigures(): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const size of FIRST_READ_SIZES) {
+    const session = await benchSession(size);
+    const [since, whole] = [
+      await firstRead('recordsSince', session, FIRST_READ_RUNS),
+      await firstRead('records', session, FIRST_READ_RUNS),
+    ];
+    const ratio = since.median / whole.median;
+    figures.push({
+      row: 'incremental',
+      measure: `first recordsSince (every piece, no cursor), ${size} MiB session`,
+      rxstore: seconds(since.median),
+      reference: `records(): ${seconds(whole.median)}`,
+      ratio: `${times(ratio)} its time`,
+      target: '≤ 1.3×',
+      verdict: verdict(ratio <= 1.3),
+      data: { sinceRuns: since.runs, wholeRuns: whole.runs, cursorBytes: since.extra, rawBytes: session.rawBytes },
+    });
+    if (size !== 100) continue;
+    const bytes = Math.max(...since.extra);
+    figures.push({
+      row: 'incremental',
+      measure: 'records cursor after a first read, 100 MiB session (JSON)',
+      rxstore: `${(bytes / 1024).toFixed(1)} KiB`,
+      reference: '64 KiB',
+      ratio: `${times(bytes / 65536)} it`,
+      target: '≤ 64 KiB',
+      verdict: verdict(bytes <= 65536),
+      data: { cursorBytes: since.extra },
+    });
+    const each = await firstRead('recordsSinceEach', session, FIRST_READ_RUNS);
+    figures.push({
+      row: 'incremental',
+      measure: "first recordsSince, every piece's cursor stored as JSON, 100 MiB session",
+      rxstore: seconds(each.median),
+      reference: `records(): ${seconds(whole.median)}`,
+      ratio: `${times(each.median / whole.median)} its time`,
+      target: '— (none set: a caller that stores every cursor pays for each)',
+      verdict: 'info',
+      data: { eachRuns: each.runs, wholeRuns: whole.runs },
+    });
+  }
+  return figures;
 }

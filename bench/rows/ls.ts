@@ -4,7 +4,7 @@ import { runChild, runChildOk } from '../support/child.js';
 import { seconds, skipped, times, verdict, type Figure } from '../support/figure.js';
 import { repoRoot, rxstoreBin, scratchDir } from '../support/paths.js';
 import { MiB } from '../support/sessions.js';
-import { benchStateRoot } from '../support/state-root.js';
+import { benchStateRoot, stateRootEnv } from '../support/state-root.js';
 import { timeRuns, timeTogether, type Timing } from '../support/timing.js';
 
 /** `BENCH_LS_SESSIONS` lists fewer, to try the row out; the figures are for 2,000. */
@@ -32,19 +32,7 @@ export async function lsRow(): Promise<Figure[]> {
   const { stateRoot, logBytes } = await benchStateRoot(SESSIONS, SESSION_BYTES);
   const work = await mkdtemp(join(scratchDir, 'ls-'));
   try {
-    // The bench state root is the only root rxstore may read: no real home leaks into the listing.
-    const env = (cacheHome: string): NodeJS.ProcessEnv => {
-      const base: NodeJS.ProcessEnv = {
-        ...process.env,
-        RXSTORE_ROOT: stateRoot,
-        REASONIX_HOME: stateRoot,
-        HOME: stateRoot,
-        XDG_CACHE_HOME: cacheHome,
-      };
-      delete base.REASONIX_STATE_HOME;
-      delete base.XDG_CONFIG_HOME;
-      return base;
-    };
+    const env = (cacheHome: string) => stateRootEnv(stateRoot, cacheHome);
     const ls = (cacheHome: string) => async () => {
       const listed = (
         await runChildOk(process.execPath, [rxstoreBin, 'ls', '--json'], { env: env(cacheHome), keepStdout: true })

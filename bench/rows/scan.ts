@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { readLogBatches } from '../../src/codec/read-log.js';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { readSession as ReadSession } from '../../src/session/reading/read-session.js';
+import type { readSession as ReadSession } from '../../src/session/verdict/read-session.js';
 import type { setLogWorkers as SetLogWorkers } from '../../src/codec/log-worker/log-worker-pool.js';
 import { availableParallelism } from 'node:os';
 import { megabytesPerSecond, seconds, times, verdict, type Figure } from '../support/figure.js';

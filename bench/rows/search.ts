@@ -6,7 +6,7 @@ import { runChild, runChildOk } from '../support/child.js';
 import { seconds, skipped, times, verdict, type Figure } from '../support/figure.js';
 import { peakRssMiB, peakRssUnavailable } from '../support/peak-rss.js';
 import { rxstoreBin, scratchDir } from '../support/paths.js';
-import { benchStateRoot } from '../support/state-root.js';
+import { benchStateRoot, stateRootEnv } from '../support/state-root.js';
 import { median, timeRuns, timeTogether, type Timing } from '../support/timing.js';
 
 /** `BENCH_SEARCH_SESSIONS` searches fewer, to try the row out; the figures are for the 2,000-session bench state. */
@@ -39,18 +39,7 @@ export async function searchRow(): Promise<Figure[]> {
   const work = await mkdtemp(join(scratchDir, 'search-'));
   const figures: Figure[] = [];
   try {
-    const env = (cacheHome: string): NodeJS.ProcessEnv => {
-      const base: NodeJS.ProcessEnv = {
-        ...process.env,
-        RXSTORE_ROOT: stateRoot,
-        REASONIX_HOME: stateRoot,
-        HOME: stateRoot,
-        XDG_CACHE_HOME: cacheHome,
-      };
-      delete base.REASONIX_STATE_HOME;
-      delete base.XDG_CONFIG_HOME;
-      return base;
-    };
+    const env = (cacheHome: string) => stateRootEnv(stateRoot, cacheHome);
     const cli = (cacheHome: string, args: string[]) => async () => {
       const run = await runChild(process.execPath, [rxstoreBin, ...args], { env: env(cacheHome), keepStdout: true });
       if (run.code !== 0 && !(args[0] === 'search' && run.code === 1))

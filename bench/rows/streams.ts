@@ -2,39 +2,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runChildOk } from '../support/child.js';
+import { FIRST_READ_RUNS, FIRST_READ_SIZES, firstRead, firstReadScript } from '../support/first-read.js';
 import { seconds, skipped, times, verdict, type Figure } from '../support/figure.js';
 import { peakRssMiB, peakRssUnavailable } from '../support/peak-rss.js';
-import { repoRoot, rxstoreBin } from '../support/paths.js';
-import { benchSession, type BenchSession } from '../support/sessions.js';
+import { rxstoreBin } from '../support/paths.js';
+import { benchSession } from '../support/sessions.js';
 import { median } from '../support/timing.js';
 
 const RUNS = 5;
-/** Runs of a whole read at each size: three, the 100 MiB one taking seconds. */
-const WHOLE_RUNS = 3;
-const script = join(repoRoot, 'bench', 'children', 'first-read.mjs');
-
-/** Milliseconds a fresh process takes to do `what` to a session, timed inside it from the call: the median of a few runs. */
-async function firstRead(
-  what: string,
-  session: BenchSession,
-  runCount = RUNS,
-): Promise<{ median: number; runs: number[]; extra: number[] }> {
-  const runs: number[] = [];
-  const extra: number[] = [];
-  for (let run = 0; run < runCount; run += 1) {
-    const [ms, more] = (await runChildOk(process.execPath, [script, what, session.dir], { keepStdout: true })).stdout
-      .trim()
-      .split(' ');
-    runs.push(Number(ms) / 1000);
-    if (more !== undefined) extra.push(Number(more));
-  }
-  return { median: median(runs), runs, extra };
-}
 
 /** Seconds `rxstore cat <args>` takes, its output to /dev/null: the median of a few runs, each from `before()`. */
 async function catRun(args: string[], before: () => Promise<void>): Promise<{ median: number; runs: number[] }> {
   const runs: number[] = [];
-  for (let run = 0; run < WHOLE_RUNS; run += 1) {
+  for (let run = 0; run < FIRST_READ_RUNS; run += 1) {
     await before();
     const started = performance.now();
     await runChildOk(process.execPath, [rxstoreBin, 'cat', ...args]);
@@ -44,44 +24,15 @@ async function catRun(args: string[], before: () => Promise<void>): Promise<{ me
 }
 
 /**
- * What an indexer pays to meet a session the first time, incrementally, beside reading it whole:
- * every piece of `recordsSince` from no cursor against every record of `records()`, and `cat
- * --records --cursor` on a new cursor file against `cat --records`, at 25, 50 and 100 MiB (the
- * ratio must not grow with the log), and the size of the last cursor.
+ * What `rxstore cat --records --cursor` pays to meet a session the first time, beside `cat
+ * --records`: a new cursor file against none, at 25, 50 and 100 MiB (the ratio must not grow with
+ * the log). The library's first `recordsSince` against `records()` is the incremental row's.
  */
-export async function firstRecordsRow(): Promise<Figure[]> {
+export async function catCursorFigures(): Promise<Figure[]> {
   const figures: Figure[] = [];
   const scratch = await mkdtemp(join(tmpdir(), 'rxstore-bench-cursor-'));
-  for (const size of [25, 50, 100]) {
+  for (const size of FIRST_READ_SIZES) {
     const session = await benchSession(size);
-    const [since, whole] = [
-      await firstRead('recordsSince', session, WHOLE_RUNS),
-      await firstRead('records', session, WHOLE_RUNS),
-    ];
-    const ratio = since.median / whole.median;
-    figures.push({
-      row: 'streams',
-      measure: `first recordsSince (every piece, no cursor), ${size} MiB session`,
-      rxstore: seconds(since.median),
-      reference: `records(): ${seconds(whole.median)}`,
-      ratio: `${times(ratio)} its time`,
-      target: '≤ 1.3×',
-      verdict: verdict(ratio <= 1.3),
-      data: { sinceRuns: since.runs, wholeRuns: whole.runs, cursorBytes: since.extra, rawBytes: session.rawBytes },
-    });
-    if (size === 100) {
-      const bytes = Math.max(...since.extra);
-      figures.push({
-        row: 'streams',
-        measure: 'records cursor after a first read, 100 MiB session (JSON)',
-        rxstore: `${(bytes / 1024).toFixed(1)} KiB`,
-        reference: '64 KiB',
-        ratio: `${times(bytes / 65536)} it`,
-        target: '≤ 64 KiB',
-        verdict: verdict(bytes <= 65536),
-        data: { cursorBytes: since.extra },
-      });
-    }
     const cursorFile = join(scratch, `${size}.cursor`);
     const withCursor = await catRun([session.dir, '--records', '--cursor', cursorFile], () =>
       rm(cursorFile, { force: true }),
@@ -105,7 +56,7 @@ export async function firstRecordsRow(): Promise<Figure[]> {
 
 /**
  * What streaming buys an indexer meeting a session for the first time: the first read against a
- * whole one (`firstRecordsRow`), the time to the first
+ * whole one (`catCursorFigures`), the time to the first
  * record (`recordsSince`) and to `follow`'s first batch of a 100 MiB session, beside the same for
  * a 1 MiB one (what one batch takes, more or less), and the peak RSS of a first `batchesSince` and
  * `readSince` of its log beside a 1 MiB one's.
@@ -113,7 +64,7 @@ export async function firstRecordsRow(): Promise<Figure[]> {
 export async function streamsRow(): Promise<Figure[]> {
   const [small, large] = [await benchSession(1), await benchSession(100)];
   const timeFigure = async (what: string, measure: string): Promise<Figure> => {
-    const [ours, reference] = [await firstRead(what, large), await firstRead(what, small)];
+    const [ours, reference] = [await firstRead(what, large, RUNS), await firstRead(what, small, RUNS)];
     return {
       row: 'streams',
       measure,
@@ -126,7 +77,7 @@ export async function streamsRow(): Promise<Figure[]> {
     };
   };
   const figures = [
-    ...(await firstRecordsRow()),
+    ...(await catCursorFigures()),
     await timeFigure('record', 'first record of a 100 MiB session (recordsSince)'),
     await timeFigure('follow', "follow's first batch of a 100 MiB session"),
   ];
@@ -134,8 +85,8 @@ export async function streamsRow(): Promise<Figure[]> {
   if (unavailable) return [...figures, skipped('streams', 'peak RSS of a first read of a 100 MiB log', unavailable)];
   for (const what of ['batches', 'readSince']) {
     const [ours, reference] = [
-      await peakRssMiB(process.execPath, [script, what, large.dir]),
-      await peakRssMiB(process.execPath, [script, what, small.dir]),
+      await peakRssMiB(process.execPath, [firstReadScript, what, large.dir]),
+      await peakRssMiB(process.execPath, [firstReadScript, what, small.dir]),
     ];
     figures.push({
       row: 'streams',

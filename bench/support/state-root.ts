@@ -42,3 +42,20 @@ export async function benchStateRoot(count: number, sessionBytes?: number): Prom
   });
   return { ...input.value, stateRoot: input.dir };
 }
+
+/**
+ * The environment of an rxstore child that reads the bench state root and nothing else (no real
+ * home leaks into a listing or a search), its cache kept in `cacheHome`.
+ */
+export function stateRootEnv(stateRoot: string, cacheHome: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    RXSTORE_ROOT: stateRoot,
+    REASONIX_HOME: stateRoot,
+    HOME: stateRoot,
+    XDG_CACHE_HOME: cacheHome,
+  };
+  delete env.REASONIX_STATE_HOME;
+  delete env.XDG_CONFIG_HOME;
+  return env;
+}

@@ -1,5 +1,4 @@
-import { destinationOf, fileSystemErrorOf } from '../errors/index.js';
-import { printable, AmbiguousSessionError, RxError, UsageError } from '../index.js';
+import { printable, AmbiguousSessionError, FileSystemError, RxError, UsageError } from '../index.js';
 
 /** Temporary names a writer uses beside a file, wherever they appear in a message. */
 const TEMP_NAME = /[^\s'"`]*\.atomic-[^\s'"`]+-[0-9a-f]{12}\.tmp/g;
@@ -48,13 +47,13 @@ export function warningLine(text: string): string {
  * ambiguous session query adds one line per candidate.
  */
 export function errorLines(thrown: unknown): string {
-  const error = fileSystemErrorOf(thrown);
+  const error = FileSystemError.from(thrown);
   let text: string;
   // A usage error names no file: its code, then what was wrong with the command line.
   if (error instanceof UsageError) text = `${error.code}: ${error.message}`;
   else if (error instanceof RxError) text = `${error.code}: ${describeRxError(error)}`;
   else text = error instanceof Error ? error.message : String(error);
-  const lines = [`rxstore: ${printable(text.replace(TEMP_NAME, (name) => destinationOf(name)))}`];
+  const lines = [`rxstore: ${printable(text.replace(TEMP_NAME, (name) => FileSystemError.destinationOf(name)))}`];
   if (error instanceof AmbiguousSessionError) {
     for (const candidate of error.candidates)
       lines.push(`  ${printable(candidate.id)}  ${candidate.store}  ${printable(candidate.path)}`);

@@ -1,5 +1,4 @@
-import { type Severity, type ListedStatus } from '../index.js';
-import { reasonixRefuses } from '../session/reading/read-session.js';
+import { reasonixRefuses, type Severity, type ListedStatus } from '../index.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
 // Apart from exit-codes.ts: deciding by a session's status loads the reader, which a usage error or --help never needs.

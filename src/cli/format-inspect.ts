@@ -1,6 +1,5 @@
 import { basename } from 'node:path';
-import { familyOf } from '../errors/index.js';
-import { printable, type InspectReport } from '../index.js';
+import { printable, RX_ERROR_FAMILIES, type InspectReport } from '../index.js';
 
 const counts = (record: Record<string, number>) =>
   Object.entries(record)
@@ -19,7 +18,7 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 export function formatInspect(report: InspectReport, options: { verbose?: boolean } = {}): string {
   // Under --strict a warning is an error: the status is Reasonix's, and the line says what else fails the run.
   const promoted = [...report.hygiene.findings, ...report.problems].filter(
-    (found) => found.severity === 'error' && familyOf(found.code) === 'finding',
+    (found) => found.severity === 'error' && RX_ERROR_FAMILIES[found.code] === 'finding',
   ).length;
   const lines = [
     `session      ${printable(report.id)}`,

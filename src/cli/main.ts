@@ -1,33 +1,27 @@
-import { UsageError } from '../index.js';
+import { FileSystemError, UsageError } from '../index.js';
 import yargs, { type Argv } from 'yargs';
-import { catCommand } from './commands/cat.js';
-import { exportCommand } from './commands/export.js';
-import { inspectCommand } from './commands/inspect.js';
-import { lsCommand } from './commands/ls.js';
-import { whereCommand } from './commands/where.js';
-import { relocateCommand } from './commands/relocate.js';
-import { searchCommand } from './commands/search.js';
-import { migrateCommand } from './commands/migrate.js';
-import { repairCommand } from './commands/repair.js';
-import { salvageCommand } from './commands/salvage.js';
-import { viewCommand } from './commands/view.js';
 import { errorLines } from './error-line.js';
 import { EXIT, exitCodeOf, type ExitCode } from './exit-codes.js';
 import { epilogue, examples, layHelpOut } from './help-text.js';
 import { processOutput, type Output } from './output.js';
-import { fileSystemErrorOf } from '../errors/index.js';
 import { rxstoreVersion } from './version.js';
 import { optionValueProblem, type OptionKinds } from './option-values.js';
 import { operands } from './operands.js';
 import {
-  COMMAND_NAMES,
+  commandWords,
   MISSING_ARGUMENT,
   pastHelpTopic,
   pastUsage,
   unexpectedArguments,
   unknownCommand,
   unknownName,
+  type CommandWords,
 } from './usage-words.js';
+import { allCommands, type CommandDefinition } from './commands/all-commands.js';
+
+/** The command that prints a shell completion script (yargs' own), and what it does: in the list of commands and as its help. */
+const COMPLETION = 'completion';
+const COMPLETION_DOES = 'Print a bash/zsh completion script: rxstore completion >> ~/.bashrc';
 
 /** yargs' validation messages, said the way the rest of rxstore speaks. */
 const YARGS_STRINGS = {
@@ -52,17 +46,20 @@ function optionsOf(parser: Argv): OptionKinds & { string: string[]; array: strin
   return (parser as unknown as { getOptions(): ReturnType<typeof optionsOf> }).getOptions();
 }
 
-/** The command a person ran (two words for `migrate`), to point them at its help. */
-function commandOf(argv: readonly string[]): string | undefined {
-  const words = argv.filter((arg) => !arg.startsWith('-'));
-  if (!COMMAND_NAMES.includes(words[0] ?? '')) return undefined;
+/** The command a person ran (two words for one of a command's own, `migrate jsonl-to-v4`), to point them at its help. */
+function commandOf(argv: readonly string[], commands: CommandWords): string | undefined {
+  const [first, second] = argv.filter((arg) => !arg.startsWith('-'));
+  const subcommands = first === undefined ? undefined : commands.get(first);
+  if (subcommands === undefined) return undefined;
   // `rxstore help ls extra` is pointed at the help of ls, as `rxstore ls --help extra` is.
-  if (words[0] === 'help' && COMMAND_NAMES.includes(words[1] ?? '')) return commandOf(words.slice(1));
-  return words[0] === 'migrate' && words[1] === 'jsonl-to-v4' ? 'migrate jsonl-to-v4' : words[0];
+  if (first === 'help' && second !== undefined && commands.has(second))
+    return commandOf(argv.filter((arg) => !arg.startsWith('-')).slice(1), commands);
+  return second !== undefined && subcommands.includes(second) ? `${first} ${second}` : first;
 }
 
 /** How many of the words name the command: none, one, or two for `migrate jsonl-to-v4`. */
-const commandWords = (words: readonly string[]) => commandOf(words)?.split(' ').length ?? 0;
+const commandWordCount = (words: readonly string[], commands: CommandWords) =>
+  commandOf(words, commands)?.split(' ').length ?? 0;
 
 const camel = (name: string) => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
@@ -88,8 +85,8 @@ function unknownOptions(argv: readonly string[], known: ReadonlySet<string>): st
 }
 
 /** A yargs validation message as rxstore says it, in one line; a missing argument in the words of the command's own check. */
-function said(message: string, argv: readonly string[]): string {
-  const command = commandOf(argv);
+function said(message: string, argv: readonly string[], commands: CommandWords): string {
+  const command = commandOf(argv, commands);
   if (message.startsWith('missing an argument') && command && MISSING_ARGUMENT[command])
     return MISSING_ARGUMENT[command];
   return message.replace(/\n\s*/g, ' ');
@@ -97,9 +94,6 @@ function said(message: string, argv: readonly string[]): string {
 
 /** The words of a command line that are not options: where a command is named, at the top (no option there takes a value). */
 const wordsOf = (words: readonly string[]) => words.filter((arg) => !arg.startsWith('-'));
-
-/** What `rxstore completion` does, in the list of commands and as its help. */
-const COMPLETION = 'Print a bash/zsh completion script: rxstore completion >> ~/.bashrc';
 
 // For bin/rxstore.js, which installs it before a command runs.
 export { endQuietlyOnClosedPipe } from './output.js';
@@ -119,15 +113,31 @@ export async function main(argv: string[], output: Output = processOutput): Prom
   let printed: string | undefined;
   // Before any help is built: the examples are laid out for the terminal's width.
   const helpColumns = layHelpOut(output.columns);
+  // `rxstore help <command>`: the command's own --help.
+  const help: CommandDefinition = {
+    command: 'help [command..]',
+    describe: "Show a command's help: rxstore help <command>",
+    builder: (sub: Argv) => sub.positional('command', { type: 'string', array: true, describe: 'the command' }),
+    handler: (args: { command?: string[] | undefined }) => {
+      // `help inspect extra`: the topic is inspect, and `extra` is an argument nothing takes.
+      const extra = pastHelpTopic(args.command ?? [], commands);
+      if (extra.length > 0) throw new UsageError(unexpectedArguments(extra));
+      helpFor = args.command ?? [];
+    },
+  };
+  const definitions = [...allCommands(output, setExit), help];
+  // The words a person may type where a command is named: every command registered, and yargs' completion.
+  const commands = commandWords([...definitions, { command: COMPLETION }]);
   // What yargs parses: the words after `--` are arguments like any other (the checks of options read `argv`, which stops there).
   const { words, typed } = operands(argv);
   // yargs prints the script itself for `completion --help`: the person asked what the command does.
-  if (wordsOf(words)[0] === 'completion' && words.some((word) => word === '--help' || word === '-h')) {
-    output.out(`rxstore completion\n\n${COMPLETION}\n`);
+  if (wordsOf(words)[0] === COMPLETION && words.some((word) => word === '--help' || word === '-h')) {
+    output.out(`rxstore completion\n\n${COMPLETION_DOES}\n`);
     return EXIT.done;
   }
   try {
     const parser = yargs(words);
+    for (const definition of definitions) parser.command(definition);
     await parser
       .scriptName('rxstore')
       .usage(
@@ -135,29 +145,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
       )
       // yargs' own strings take plural forms, which its types do not describe.
       .updateStrings(YARGS_STRINGS as unknown as Record<string, string>)
-      .command(inspectCommand(output, setExit))
-      .command(lsCommand(output, setExit))
-      .command(whereCommand(output, setExit))
-      .command(searchCommand(output, setExit, () => output === processOutput && process.stderr.isTTY === true))
-      .command(catCommand(output, setExit))
-      .command(exportCommand(output, setExit))
-      .command(repairCommand(output, setExit))
-      .command(salvageCommand(output, setExit))
-      .command(viewCommand(output, setExit))
-      .command(relocateCommand(output, setExit))
-      .command(migrateCommand(output, setExit, () => output === processOutput && process.stderr.isTTY === true))
-      .command({
-        command: 'help [command..]',
-        describe: "Show a command's help: rxstore help <command>",
-        builder: (sub: Argv) => sub.positional('command', { type: 'string', array: true, describe: 'the command' }),
-        handler: (args: { command?: string[] | undefined }) => {
-          // `help inspect extra`: the topic is inspect, and `extra` is an argument nothing takes.
-          const extra = pastHelpTopic(args.command ?? []);
-          if (extra.length > 0) throw new UsageError(unexpectedArguments(extra));
-          helpFor = args.command ?? [];
-        },
-      })
-      .completion('completion', COMPLETION)
+      .completion(COMPLETION, COMPLETION_DOES)
       .example(
         examples(
           ['$0 ls', 'every session on this machine, newest first'],
@@ -203,11 +191,11 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         if (error && error.name !== 'YError') throw error;
         // An option that took no value may have left the command short of its positional: the option is what is wrong.
         const badValue =
-          error || unknownCommand(wordsOf(words)) ? undefined : optionValueProblem(argv, optionsOf(parser));
+          error || unknownCommand(wordsOf(words), commands) ? undefined : optionValueProblem(argv, optionsOf(parser));
         if (badValue) throw new UsageError(badValue);
-        if (error) throw new UsageError(said(error.message, words));
+        if (error) throw new UsageError(said(error.message, words, commands));
         // A command that does not exist is said before its options: they are not known because it is not.
-        const notACommand = unknownCommand(wordsOf(words));
+        const notACommand = unknownCommand(wordsOf(words), commands);
         if (notACommand) throw new UsageError(notACommand);
         const options = optionsOf(parser);
         const known = new Set<string>([...Object.keys(options.key), ...Object.values(options.alias).flat()]);
@@ -216,15 +204,18 @@ export async function main(argv: string[], output: Output = processOutput): Prom
           const names = [...known].filter((name) => name.length > 1 && !/[A-Z]/.test(name)).map((name) => `--${name}`);
           throw new UsageError(unknownName('option', unknown[0]!, unknown[0]!, names));
         }
-        throw new UsageError(unknown.length > 1 ? `unknown options ${unknown.join(', ')}` : said(message, words));
+        throw new UsageError(
+          unknown.length > 1 ? `unknown options ${unknown.join(', ')}` : said(message, words, commands),
+        );
       })
       // Help, version and completion text come back here rather than being printed by yargs: they go where output goes.
       .parseAsync(words, {}, (_error, args, text) => {
         // `rxstore frob --help` is a usage error, as `rxstore frob` is: yargs would print the whole help.
-        const notACommand = text && args.help === true ? unknownCommand(args._.map(String)) : undefined;
+        const notACommand = text && args.help === true ? unknownCommand(args._.map(String), commands) : undefined;
         if (notACommand) throw new UsageError(notACommand);
         // `rxstore -v extra`: the version takes no argument; only the command it was asked beside is not one.
-        const besideVersion = text && args.version === true ? args._.map(String).slice(commandWords(words)) : [];
+        const besideVersion =
+          text && args.version === true ? args._.map(String).slice(commandWordCount(words, commands)) : [];
         if (besideVersion.length > 0) throw new UsageError(unexpectedArguments(besideVersion));
         // `rxstore ls --help extra` is refused as `rxstore ls extra` is: help does not excuse a word nothing takes.
         const pastHelp = text && args.help === true ? pastUsage(text, args._.map(String)) : [];
@@ -234,11 +225,11 @@ export async function main(argv: string[], output: Output = processOutput): Prom
   } catch (error) {
     if (error instanceof UsageError) error.message = typed(error.message);
     if (error instanceof UsageError && !error.message.includes('--help')) {
-      const command = commandOf(words);
+      const command = commandOf(words, commands);
       error.message = `${error.message.endsWith('?') ? error.message : `${error.message.replace(/\.$/, '')};`} see ${command ? `rxstore ${command} --help` : 'rxstore --help'}`;
     }
     // A system error that escaped a boundary is still told as the coded error it is.
-    const coded = fileSystemErrorOf(error);
+    const coded = FileSystemError.from(error);
     output.err(errorLines(coded));
     return exitCodeOf(coded);
   }

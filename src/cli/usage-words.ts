@@ -1,27 +1,15 @@
 import leven from 'leven';
 
 /**
- * The commands a person can name, and the ones of them that take a command of their own: what
- * `rxstore <word>` and `rxstore help <word>` accept.
+ * The commands a person can name, each with the commands of its own: what `rxstore <word>` and
+ * `rxstore help <word>` accept.
  */
-const COMMANDS: Record<string, readonly string[]> = {
-  inspect: [],
-  ls: [],
-  where: [],
-  search: [],
-  cat: [],
-  export: [],
-  view: [],
-  repair: [],
-  salvage: [],
-  relocate: [],
-  migrate: ['jsonl-to-v4'],
-  help: [],
-  completion: [],
-};
+export type CommandWords = ReadonlyMap<string, readonly string[]>;
 
-/** Every command's name, to point a person at the help of the one they ran. */
-export const COMMAND_NAMES = Object.keys(COMMANDS);
+/** The words of the commands registered: each one's name (the first word of its yargs `command`) and its subcommands. */
+export function commandWords(commands: readonly { command: string; subcommands?: readonly string[] }[]): CommandWords {
+  return new Map(commands.map((each) => [each.command.split(' ')[0]!, each.subcommands ?? []]));
+}
 
 /**
  * The name among `names` a typo of `typed` most likely meant: the nearest, when it is near enough
@@ -50,11 +38,11 @@ export function unknownName(what: string, shown: string, typed: string, names: r
  * when they do: only the words where a command is expected are judged (the first, and the second
  * of a command that has commands of its own); the rest are the command's arguments.
  */
-export function unknownCommand(words: readonly string[]): string | undefined {
+export function unknownCommand(words: readonly string[], commands: CommandWords): string | undefined {
   const [first, second] = words;
   if (first === undefined) return undefined;
-  if (!(first in COMMANDS)) return unknownName('command', shownWord(first), first, COMMAND_NAMES);
-  const subcommands = COMMANDS[first]!;
+  const subcommands = commands.get(first);
+  if (subcommands === undefined) return unknownName('command', shownWord(first), first, [...commands.keys()]);
   if (subcommands.length === 0 || second === undefined || subcommands.includes(second)) return undefined;
   return unknownName('command', `${first} ${shownWord(second)}`, second, subcommands, `${first} `);
 }
@@ -66,10 +54,10 @@ const shownWord = (word: string) => (word.trim() === '' || /\s/.test(word) ? JSO
  * The words after a help topic (`help inspect extra`, `help migrate jsonl-to-v4 x`), which name
  * nothing: none when the topic itself is unknown, which `unknownCommand` says first.
  */
-export function pastHelpTopic(words: readonly string[]): string[] {
+export function pastHelpTopic(words: readonly string[], commands: CommandWords): string[] {
   const [first, second] = words;
-  if (first === undefined || !(first in COMMANDS)) return [];
-  const subcommands = COMMANDS[first]!;
+  const subcommands = first === undefined ? undefined : commands.get(first);
+  if (subcommands === undefined) return [];
   if (subcommands.length === 0 || second === undefined) return words.slice(1);
   return subcommands.includes(second) ? words.slice(2) : [];
 }

@@ -1,7 +1,5 @@
 // What the flags are and why: src/codec/log-worker/reading-v8-flags.ts (a thread's start resets them there).
-import { tuneV8ForReading } from '../codec/log-worker/reading-v8-flags.js';
-
-export { tuneV8ForReading };
+import { tuneV8ForReading } from '../index.js';
 
 /**
  * Tunes V8 for reading (`tuneV8ForReading`) at the start of a command, but for `ls` and `search`,

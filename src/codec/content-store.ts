@@ -18,6 +18,7 @@ import { goInt, goSlice, goString, goStruct } from './go-json/go-decode.js';
 import { failPoint } from '../fs/fail-point.js';
 import { parseGoJson } from './go-json/go-text.js';
 import { wholeNumberFieldsOf, wholeNumberRefusalOfBytes } from './go-json/go-number-literals.js';
+import { firstIssue } from './first-issue.js';
 
 /** Objects are indexed in 1 MiB blocks; an index with any other block size is refused (docs/format.md §6.1). */
 export const INTEGRITY_BLOCK_BYTES = 1024 * 1024;
@@ -158,8 +159,7 @@ export class ContentStore {
     try {
       const result = IntegrityIndexSchema.safeParse(parseGoJson(raw));
       if (!result.success) {
-        const issue = result.error.issues[0];
-        throw new Error(`${issue?.path.join('.') || 'value'}: ${issue?.message ?? 'invalid'}`);
+        throw new Error(firstIssue(result.error));
       }
       const written = wholeNumberRefusalOfBytes(raw, INDEX_WHOLE_NUMBERS);
       if (written) throw new Error(written);

@@ -9,6 +9,7 @@ import { RECORD_WHOLE_NUMBERS, V4_CODEC, V4_SCHEMA_VERSION, V4RecordSchema, type
 import { goText, parseGoJsonText } from './go-json/go-text.js';
 import { wholeNumberRefusal } from './go-json/go-number-literals.js';
 import { goSyntaxError } from './go-json/go-json-syntax.js';
+import { firstIssue } from './first-issue.js';
 
 export type LogItem = { type: 'batch'; batch: CommittedBatch } | { type: 'torn-tail'; tail: TornTail };
 
@@ -248,12 +249,8 @@ function parseRecord(raw: Buffer, offset: number, file: string | undefined): V4R
   }
   const result = COMPILED_RECORD.safeParse(value);
   if (!result.success) {
-    const issue = result.error.issues[0];
-    // Stryker disable next-line StringLiteral,ConditionalExpression,LogicalOperator,EqualityOperator: the shapes are z.objects over a value already known to be an object: every issue has a path
-    const path = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    // Stryker disable next-line StringLiteral,OptionalChaining: a failed parse always has a first issue
     throw new DamagedStoreError(
-      `decode v4 record at ${offset}: ${recordTypeNamed(value)}${path}${issue?.message ?? 'invalid'}`,
+      `decode v4 record at ${offset}: ${recordTypeNamed(value)}${firstIssue(result.error, null)}`,
       { file, offset },
     );
   }

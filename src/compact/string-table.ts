@@ -7,7 +7,7 @@ const CHUNK_BYTES = 256 * 1024;
  * and a replay of one batch (an indexer's records since a cursor) or of a small session holds a
  * few ids, where two whole chunks made zeroed up front were most of the time of reading it.
  */
-const FIRST_CHUNK_BYTES = 1024;
+const FIRST_CHUNK_BYTES = 256;
 /** The top bit of a string's stored length: its code units take two bytes each. */
 const WIDE = 0x8000_0000;
 
@@ -31,7 +31,7 @@ export class StringTable {
   /** Strings longer than a chunk, by ref. */
   private readonly long = new Map<number, Buffer>();
   /** Open addressing: ref + 1 in each used slot, 0 in an empty one. */
-  private slots = new Int32Array(64);
+  private slots = new Int32Array(16);
   /** Where `stage` writes a string it is looking up (grown for a string longer than a chunk). */
   private scratch = Buffer.allocUnsafe(FIRST_CHUNK_BYTES);
 

@@ -23,6 +23,19 @@ export class FileSystemError extends EnvironmentError {
       { cause: error },
     );
   }
+
+  /**
+   * `error` as the coded error it is: a Node system error becomes a `FileSystemError` (naming `path`
+   * when the system names none); anything else is returned as it is.
+   */
+  static from(error: unknown, path?: string): unknown {
+    return fileSystemErrorOf(error, path);
+  }
+
+  /** The file a temporary path rxstore writes through stands for: a person is told of the file they asked for. */
+  static destinationOf(path: string): string {
+    return destinationOf(path);
+  }
 }
 
 /**

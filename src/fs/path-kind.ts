@@ -28,6 +28,8 @@ export async function checkFolder(path: string, given = path, options: { mustExi
   if (there?.isDirectory()) return;
   if (there) throw new PathKindError(`${given}: is ${kindInWords(there)}, a folder is needed`, { file: given });
   const entry = await lstat(path).catch((error: unknown) => missingOrRefused(error, path, given));
+  // A folder made since the stat (another run writing the same site made it): it is one.
+  if (entry?.isDirectory()) return;
   // A symbolic link to nothing: a folder cannot be made there.
   if (entry)
     throw new PathKindError(`${given}: is ${kindInWords(entry)} to nothing, a folder is needed`, { file: given });

@@ -6,9 +6,9 @@ import { goJson, goJsonIndented } from '../codec/go-json/go-json.js';
 import { ExportRefusedError, PathKindError, undefinedIfMissing } from '../errors/index.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFile, checkOutside } from '../fs/path-kind.js';
-import type { SessionRead } from '../session/reading/read-session.js';
+import type { SessionRead } from '../session/verdict/read-session.js';
 import { canonicalTranscript, personView } from '../session/replay/views.js';
-import { workspaceOf } from '../session/reading/read-session.js';
+import { workspaceOf } from '../session/verdict/read-session.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
 
 /** What `exportSession` writes: a JSONL transcript (with its `.jsonl.meta`) or one JSON document. */
@@ -110,11 +110,28 @@ export function exportedText(
   };
 }
 
+/** An export that writes nothing: the text it would write, with `id` naming the transcript (default the session's). */
+export interface ExportTextOptions {
+  format: ExportFormat;
+  view?: ExportView;
+  id?: string;
+}
+
 /**
  * Writes a session out as `exportedText` gives it: the document at `to`, and for JSONL its
  * `.jsonl.meta` beside it. Never writes over a file that holds something else, unless `force`.
+ * Without `to`, writes nothing and gives the text instead.
  */
-export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport> {
+export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport>;
+export async function exportSession(read: SessionRead, options: ExportTextOptions): Promise<ExportedText>;
+export async function exportSession(
+  read: SessionRead,
+  options: ExportOptions | ExportTextOptions,
+): Promise<ExportReport | ExportedText> {
+  if (!('to' in options)) {
+    const { format, view, id } = options;
+    return exportedText(read, { format, ...(view ? { view } : {}), id: id ?? read.id });
+  }
   const given = options.given ?? options.to;
   const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
   // Only a regular file is written over, --force or not, and nothing inside the session exported.

@@ -91,7 +91,7 @@ export async function migrateTranscripts(options: TranscriptMigrationOptions): P
   const cwd = resolve(options.cwd ?? goWorkingDirectory());
   // The folder the printed resume command runs from, and whose store a transcript of no workspace goes into: it must be there.
   if (options.cwd !== undefined) await checkExistingFolder(cwd, options.cwd);
-  const { inputs, roots } = await machineRoots({ ...options, cwd });
+  const { inputs, roots, resume } = await machineRoots({ ...options, cwd });
   const stateRoot = roots.reasonixStateRoot;
   if (stateRoot === undefined && options.to === undefined) {
     throw new UsageError(
@@ -111,12 +111,7 @@ export async function migrateTranscripts(options: TranscriptMigrationOptions): P
       await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(transcript));
   const run: MigrationRun = { total: transcripts.length + special.length, platform: inputs.platform, pinned };
   for (const outcome of special) options.onOutcome?.(outcome, run);
-  const where: ResumeContext = {
-    platform: inputs.platform,
-    cwd: resolve('.'),
-    reasonixStateRoot: stateRoot,
-    pinned: roots.pinned,
-  };
+  const where: ResumeContext = { ...resume, cwd: resolve('.') };
   const migrate = (source: string) =>
     migrateOne(source, options, { stateRoot, cwd, platform: inputs.platform, pinned, where });
   const outcomes: TranscriptOutcome[] = [...special];

@@ -1,5 +1,5 @@
 import type { Platform } from '../store/roots/platform.js';
-import { fromFolder, reasonixResume, withEnv } from '../store/resume/shell-command.js';
+import { fromFolder, reasonixResume, withEnv } from '../store/roots/shell-command.js';
 
 /** The variable that pins Reasonix's state root in a printed command (docs/format.md §1.1). */
 export interface PinnedRoot {

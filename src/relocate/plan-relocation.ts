@@ -10,7 +10,7 @@ import {
 } from '../errors/index.js';
 import { CONTENT_DIR } from '../codec/content-store.js';
 import { isOsLockHeld } from '../fs/os-lock.js';
-import { readSession } from '../session/reading/read-session.js';
+import { readSession } from '../session/verdict/read-session.js';
 import { writerLockHolder } from '../session/reading/writer-locks.js';
 import { isTranscriptName } from '../store/jsonl/jsonl-names.js';
 import { mapInOrder } from '../store/listing/map-in-order.js';

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DIR_MODE } from '../fs/atomic-write.js';
 import { failPoint } from '../fs/fail-point.js';
-import { reasonixResume, fromFolder } from '../store/resume/shell-command.js';
+import { reasonixResume, fromFolder } from '../store/roots/shell-command.js';
 import { moveTranscript } from './move-transcript.js';
 import { moveV4Session } from './move-v4-session.js';
 import { removeJournal, writeJournal } from './relocation-journal.js';

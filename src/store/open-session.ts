@@ -16,7 +16,7 @@ import { indexRecords, keyedMessages, type IndexRecord } from '../session/replay
 import type { Message } from '../session/replay/message.js';
 import { readableOrThrow } from '../session/reading/read-json-file.js';
 import type { ResolvedBatch } from '../session/reading/read-events.js';
-import { readSession, type ReadSessionOptions, type SessionRead } from '../session/reading/read-session.js';
+import { readSession, type ReadSessionOptions, type SessionRead } from '../session/verdict/read-session.js';
 import {
   batchesSince,
   readSince,
@@ -31,7 +31,7 @@ import {
   type RecordsSinceOptions,
 } from '../session/cursors/records-since.js';
 import { SESSION_FILES, sessionReadPaths } from '../session/reading/session-files.js';
-import { replayedBatches } from '../session/replay/replayed-batches.js';
+import { replayedBatches } from '../session/verdict/replayed-batches.js';
 import { directoryRefusal } from '../session/reading/directory-refusal.js';
 import {
   canonicalTranscript,
@@ -40,7 +40,7 @@ import {
   type PersonMessage,
   type TimedMessage,
 } from '../session/replay/views.js';
-import { workspaceOf } from '../session/reading/read-session.js';
+import { workspaceOf } from '../session/verdict/read-session.js';
 import { readJsonlSession } from './jsonl/read-jsonl-session.js';
 import { storeKindOf, type StoreKind } from './roots/store-kind.js';
 

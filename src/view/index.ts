@@ -1,10 +1,6 @@
 /**
- * The page renderer's entry, the one door the command line opens into `src/view`: a session as an
- * HTML page or Markdown, and a site of every session. Like the command line, the renderer is a
- * client of the library's main entry.
+ * The page renderer's entry, the one door the command line opens into `src/view`: a session's
+ * view model (the library's `SessionView`) as an HTML page or Markdown, and a site's index. What
+ * is read and written is the library's (`writePages`); the renderer only turns a model into text.
  */
-export { checkPageFile, MARKDOWN_GENERATOR_MARK } from './page-target.js';
-export { renderHtml } from './render-html.js';
-export { renderMarkdown } from './render-markdown.js';
-export { readSessionView, type SessionView } from './session-view.js';
-export { writeSite, type SiteReport } from './write-site.js';
+export { pageRenderer } from './page-renderer.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from './escape-html.js';
-import { HTML_GENERATOR_MARK } from './page-target.js';
+import { HTML_GENERATOR_MARK } from './page-marks.js';
 import { PAGE_SCRIPT, PAGE_STYLE } from './page-style.js';
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;

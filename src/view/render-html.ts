@@ -1,9 +1,7 @@
 import { cutText, formatBytes, type CutLimits } from './cut-text.js';
-import type { DiffLine } from './edit-diff.js';
+import type { DiffLine, SessionView, ToolCallView, ViewHeader, ViewItem } from '../index.js';
 import { escapeHtml } from './escape-html.js';
 import { FOLD_CONTROLS, pageEnd, pageStart } from './page-shell.js';
-import type { SessionView, ViewHeader, ViewItem } from './session-view.js';
-import type { ToolCallView } from './tool-call-view.js';
 import {
   describeProblem,
   formatClock,

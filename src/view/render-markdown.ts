@@ -1,7 +1,6 @@
 import { cutText, formatBytes } from './cut-text.js';
 import { fencedBlock, htmlBlockText, inlineCode, markdownText } from './markdown-fence.js';
-import type { SessionView, ViewHeader, ViewItem } from './session-view.js';
-import type { ToolCallView } from './tool-call-view.js';
+import type { SessionView, ToolCallView, ViewHeader, ViewItem } from '../index.js';
 import {
   describeProblem,
   formatClock,

@@ -1,6 +1,6 @@
 import { escapeHtml } from './escape-html.js';
 import { pageEnd, pageStart } from './page-shell.js';
-import type { SitePage } from './site-state.js';
+import type { SitePage } from '../index.js';
 import { formatTime, plural } from './view-format.js';
 
 const NO_WORKSPACE = '(no workspace)';

@@ -1,6 +1,4 @@
-import { type Problem } from '../index.js';
-import type { ToolCallView } from './tool-call-view.js';
-import type { ViewHeader } from './session-view.js';
+import type { Problem, ToolCallView, ViewHeader } from '../index.js';
 
 /** How much of a text each kind of block shows (the page stays usable on a session of any size). */
 export const LIMITS = {

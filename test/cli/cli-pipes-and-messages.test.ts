@@ -6,7 +6,7 @@ import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../../src/session/writing/create-session.js';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { personView } from '../../src/session/replay/views.js';
 import { rxstoreBin } from '../support/cli-child.js';
 import { copySession, endFrames, framesOf, logOf, replaceFrame } from '../support/faults/faults.js';

@@ -3,7 +3,7 @@ import type { BatchToWrite } from '../../src/codec/encode-batch.js';
 import { goJson } from '../../src/codec/go-json/go-json.js';
 import { createSession } from '../../src/session/writing/create-session.js';
 import { readSessionEvents } from '../../src/session/reading/read-events.js';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { tempDir } from '../support/temp-dir.js';
 

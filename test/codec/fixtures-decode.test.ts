@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { fixture, FIXTURE_NAMES } from '../support/fixtures.js';
 
 describe('every fixture written by the real Reasonix decodes', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exportedText } from '../../src/migrate/export-session.js';
 import { createSession } from '../../src/session/writing/create-session.js';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { rxstoreBin, runCliChild, runNodeChild } from '../support/cli-child.js';
 import { crashTrials, visibleSessions } from '../support/faults/crash-trials.js';
 import {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openLogSession, salvageSession } from '../../src/index.js';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { copySession, editLog, framesOf } from '../support/faults/faults.js';
 import { fixture } from '../support/fixtures.js';
 import { treeDigest } from '../support/tree-digest.js';

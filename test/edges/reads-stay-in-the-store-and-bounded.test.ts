@@ -7,7 +7,7 @@ import { mkdir, readdir, rename, symlink, truncate, writeFile } from 'node:fs/pr
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContentStore, CorruptContentError } from '../../src/codec/index.js';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { copySession } from '../support/faults/faults.js';
 import { fixture } from '../support/fixtures.js';
 import { runCli } from '../support/inspect-json-schema.js';

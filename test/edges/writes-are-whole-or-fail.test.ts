@@ -5,7 +5,7 @@ import { cp, mkdir, readdir, readFile, realpath, rm, stat, statfs, truncate, wri
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { rxstoreBin, runCliChild, runNodeChild, type ChildResult } from '../support/cli-child.js';
 import { forEachHit, type FailPointHit } from '../support/faults/fail-points.js';
 import { copySession } from '../support/faults/faults.js';

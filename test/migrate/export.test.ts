@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrateJsonlToV4 } from '../../src/migrate/jsonl-to-v4.js';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { fixture } from '../support/fixtures.js';
 import { runCli } from '../support/inspect-json-schema.js';
 import { startMockModel } from '../support/reasonix/mock-model.js';

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
 import { visibleSessions } from '../support/faults/crash-trials.js';
 import { runCliChild } from '../support/cli-child.js';

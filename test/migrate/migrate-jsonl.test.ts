@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrateJsonlToV4 } from '../../src/migrate/jsonl-to-v4.js';
 import { readSessionEvents } from '../../src/session/reading/read-events.js';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
 import { rxstoreBin, runCliChild } from '../support/cli-child.js';
 import { fixture } from '../support/fixtures.js';

@@ -7,7 +7,7 @@ import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MigrationMapSchema } from '../../src/migrate/migration-map.js';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { runCliChild } from '../support/cli-child.js';
 import { repoRoot } from '../support/paths.js';
 import { tempDir } from '../support/temp-dir.js';

@@ -156,6 +156,14 @@ describe(`the packed ${name} tarball`, () => {
     expect(shipped).not.toMatch(/sourceMappingURL/);
   });
 
+  it('runs no script of its own when installed: its manifest has no install step (npm 11 asks to approve one)', async () => {
+    const installed = JSON.parse(await readFile(join(project, 'node_modules', name, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
+    const lifecycle = ['preinstall', 'install', 'postinstall', 'prepare'];
+    expect(Object.keys(installed.scripts ?? {}).filter((script) => lifecycle.includes(script))).toEqual([]);
+  });
+
   it('installs without install scripts and reads a session from ESM and from CommonJS', async () => {
     for (const script of ['read.mjs', 'read.cjs']) {
       const result = await runNodeChild([join(project, script), session], { cwd: project });

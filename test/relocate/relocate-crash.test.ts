@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { readJsonlSession } from '../../src/store/jsonl/read-jsonl-session.js';
 import { rxstoreBin, runNodeChild } from '../support/cli-child.js';
 import { crashTrials } from '../support/faults/crash-trials.js';

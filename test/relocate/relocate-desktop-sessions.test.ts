@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { createSession } from '../../src/session/writing/create-session.js';
 import { runCliChild } from '../support/cli-child.js';
 import { movedProject } from '../support/sessions/relocation-fixture.js';

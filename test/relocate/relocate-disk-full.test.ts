@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { rxstoreBin, runNodeChild } from '../support/cli-child.js';
 import { forEachHit, traceFailPoints } from '../support/faults/fail-points.js';
 import { jsonlOf, movedProject, storeOf } from '../support/sessions/relocation-fixture.js';

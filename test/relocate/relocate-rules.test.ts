@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planRelocation, relocate, RxError, type RelocationOptions } from '../../src/index.js';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import { readJsonlSession } from '../../src/store/jsonl/read-jsonl-session.js';
 import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
 import { runCliChild } from '../support/cli-child.js';

@@ -115,6 +115,9 @@ describe('indexSince: every session under the roots since one checkpoint', () =>
     const problems = pieces.filter((piece) => piece.problem);
     expect(problems.map((piece) => [piece.session.path, piece.problem!.code])).toEqual([[damaged, refusal!.code]]);
     expect(problems[0]!.problem!.message.length).toBeGreaterThan(0);
+    // Its status is the verdict read() gives; the pieces before the damage said the status the batches gave.
+    expect(problems[0]!.session.status).toBe((await (await openSession(damaged)).read()).status);
+    expect(pieces.filter((piece) => !piece.problem).every((piece) => piece.session.status === 'ok')).toBe(true);
     // The good session whole; the damaged one up to its damage, as records() gives it before it throws.
     const good = [...index.current()].filter(([, record]) => record.sessionId !== damaged.split('/').at(-1));
     expect(sorted(new Map(good))).toEqual(sorted(await wholeOf(dir)));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { resumeCommand } from '../../src/migrate/resume-command.js';
-import { fromFolder, quote, reasonixResume, withEnv } from '../../src/store/resume/shell-command.js';
+import { fromFolder, quote, reasonixResume, withEnv } from '../../src/store/roots/shell-command.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const run = promisify(execFile);

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readSession } from '../../src/session/reading/read-session.js';
+import { readSession } from '../../src/session/verdict/read-session.js';
 import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
 import { appendBatch, endFrames, framesOf, logOf } from '../support/faults/faults.js';
 import { fixture } from '../support/fixtures.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openLogSession, openSession } from '../../src/store/open-session.js';
 import { cutText, formatBytes } from '../../src/view/cut-text.js';
-import { diffLines } from '../../src/view/edit-diff.js';
+import { diffLines } from '../../src/site/edit-diff.js';
 import { fencedBlock, inlineCode } from '../../src/view/markdown-fence.js';
 import { FIXTURE_NAMES, fixture } from '../support/fixtures.js';
 import { FENCE_LINES, FENCE_MESSAGES, writeFenceSession } from '../support/sessions/fence-session.js';

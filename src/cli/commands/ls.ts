@@ -1,7 +1,6 @@
 import type { ExitCode } from '../exit-codes.js';
-import { defaultCacheDir } from '../../index.js';
+import { defaultCacheDir, STORES_NEWEST_FIRST } from '../../index.js';
 import type { Argv } from 'yargs';
-import { STORES_NEWEST_FIRST } from '../../store/roots/store-kind.js';
 import { epilogue, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withRootOptions } from '../root-options.js';

@@ -5,14 +5,18 @@ import { withRootOptions } from '../root-options.js';
 import type { Output } from '../output.js';
 import type { MigrateArgs } from '../run/migrate.js';
 
+/** The migrations `rxstore migrate` runs, each a command of its own. */
+const JSONL_TO_V4 = 'jsonl-to-v4';
+
 export function migrateCommand(output: Output, setExit: (code: ExitCode) => void, isTty: () => boolean) {
   return {
     command: 'migrate',
+    subcommands: [JSONL_TO_V4],
     describe: 'Migrate sessions between stores',
     builder: (yargs: Argv) =>
       yargs
         .command({
-          command: 'jsonl-to-v4 [path]',
+          command: `${JSONL_TO_V4} [path]`,
           describe:
             'Migrate JSONL transcripts into sessions-v4 where Reasonix would put them on resume: a transcript of a workspace’s store into that workspace’s sessions-v4, any other (the global sessions/ folder, a v0.x root, any path) into the store of --cwd. The sources are only read',
           builder: (sub: Argv) =>
@@ -53,7 +57,7 @@ export function migrateCommand(output: Output, setExit: (code: ExitCode) => void
           handler: async (args: MigrateArgs) =>
             (await import('../run/migrate.js')).runMigrateJsonlToV4(args, output, setExit, isTty),
         })
-        .demandCommand(1, 'name a migration: jsonl-to-v4')
+        .demandCommand(1, `name a migration: ${JSONL_TO_V4}`)
         .epilogue(epilogue()),
     handler: () => undefined,
   };

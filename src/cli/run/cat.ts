@@ -1,8 +1,7 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { resolve } from 'node:path';
-import { openLogSession, openSession, UsageError } from '../../index.js';
+import { openLogSession, openSession, UsageError, resolveSession } from '../../index.js';
 import type { Output } from '../output.js';
-import { resolveSessionArgument } from '../session-argument.js';
 import type { RootArgs } from '../root-options.js';
 import { jsonOutput } from '../json-output.js';
 
@@ -18,11 +17,11 @@ export async function runCat(args: CatArgs, output: Output, setExit: (code: Exit
   if (args.cursor !== undefined) {
     // A cursor keeps a place in the records: without --records it would print what was not asked for.
     if (!args.records) throw new UsageError('--cursor needs --records (a cursor keeps the place in the records)');
-    await catSince(await resolveSessionArgument(args.session, args), resolve(args.cursor), output, args.cursor);
+    await catSince(await resolveSession(args.session, args), resolve(args.cursor), output, args.cursor);
     setExit(EXIT.done);
     return;
   }
-  const session = await openSession(await resolveSessionArgument(args.session, args));
+  const session = await openSession(await resolveSession(args.session, args));
   const lines = args.records ? session.records() : session.personView();
   for await (const line of lines) output.out(`${jsonOutput(line)}\n`);
   setExit(EXIT.done);

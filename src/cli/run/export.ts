@@ -1,11 +1,16 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { terminalSafeJson } from '../json-output.js';
-import { printable, exportSession, openSession, type ExportFormat, type ExportView } from '../../index.js';
+import {
+  printable,
+  exportSession,
+  openSession,
+  type ExportFormat,
+  type ExportView,
+  resolveSession,
+} from '../../index.js';
 import { warningLine } from '../error-line.js';
 import { resolve } from 'node:path';
-import { exportedText } from '../../migrate/export-session.js';
 import type { Output } from '../output.js';
-import { resolveSessionArgument } from '../session-argument.js';
 import type { RootArgs } from '../root-options.js';
 import { counted } from '../plural.js';
 
@@ -23,7 +28,7 @@ const STDOUT = '-';
 
 /** `rxstore export`, run: the command's options are in export.ts. */
 export async function runExport(args: ExportArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
-  const session = await openSession(await resolveSessionArgument(args.session, args));
+  const session = await openSession(await resolveSession(args.session, args));
   const read = await session.read();
   // The export is the session as it is: one Reasonix takes no new turn in is no more gone on with once exported.
   const refusedTurn = read.problems.find(({ code }) => code === 'RX_TURN_REFUSED');
@@ -35,7 +40,8 @@ export async function runExport(args: ExportArgs, output: Output, setExit: (code
     );
   if (args.to === STDOUT) {
     // On standard output, likely a terminal: the same JSON values, with no raw control character.
-    output.out(terminalSafeJson(exportedText(read, { format: args.format, view: args.view, id: read.id }).document));
+    const { document } = await exportSession(read, { format: args.format, view: args.view, id: read.id });
+    output.out(terminalSafeJson(document));
     setExit(EXIT.done);
     return;
   }

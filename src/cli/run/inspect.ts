@@ -5,15 +5,15 @@ import {
   openSession,
   type OpenedSession,
   UsageError,
+  resolveSession,
+  personView,
 } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
-import { personView } from '../../session/replay/views.js';
 import { errorLines } from '../error-line.js';
 import { exitCodeOfFindings } from '../exit-code-of-status.js';
 import { EXIT, exitCodeOf, type ExitCode } from '../exit-codes.js';
 import { formatInspect } from '../format-inspect.js';
 import type { Output } from '../output.js';
-import { resolveSessionArgument } from '../session-argument.js';
 import type { RootArgs } from '../root-options.js';
 
 /** What `rxstore inspect` is run with: the options inspect.ts declares, as yargs gives them. */
@@ -66,7 +66,7 @@ export async function runInspect(args: InspectArgs, output: Output, setExit: (co
 
 async function inspectOne(arg: string, args: InspectArgs): Promise<Inspected> {
   try {
-    const session = await openSession(await resolveSessionArgument(arg, args));
+    const session = await openSession(await resolveSession(arg, args));
     // A summary needs no message text (but the start of what the person typed, for its title): it is read in memory that does not grow with the log.
     const read = await session.read(args.messages ? { keep: 'whole' } : { keep: 'index', previews: true });
     return { session, read, report: inspectReport(read, session.store, { strict: args.strict }) };

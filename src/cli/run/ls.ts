@@ -1,24 +1,21 @@
 import stringWidth from 'string-width';
 import { jsonOutput } from '../json-output.js';
-import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { describeRoots } from '../../store/listing/find-session.js';
 import { exitCodeOfStatus } from '../exit-code-of-status.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { formatLs } from '../format-ls.js';
-import { describeSystemError } from '../../errors/index.js';
 import type { Output } from '../output.js';
-import { tuneV8ForReading } from '../v8-flags.js';
 import {
+  FileSystemError,
   printable,
+  tuneV8ForReading,
   type ListedSession,
   listSessions,
   machineRoots,
-  type ReadRoot,
   SummaryCache,
   type ListedStore,
 } from '../../index.js';
-import { cutLongWords, warningLine } from '../error-line.js';
+import { errorLines, warningLine } from '../error-line.js';
 import { Progress } from '../progress.js';
 import type { RootArgs } from '../root-options.js';
 
@@ -56,7 +53,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCo
     .catch((error: unknown) =>
       output.err(
         warningLine(
-          `the summary cache was not saved whole (${describeSystemError(error)}); the next ls reads again the logs it lacks`,
+          `the summary cache was not saved whole (${inWords(error)}); the next ls reads again the logs it lacks`,
         ),
       ),
     );
@@ -76,7 +73,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCo
     }
   }
   if (sessions.length === 0) {
-    output.err(await noSessionsFound(roots.roots, args.workspace === undefined ? undefined : resolve(args.workspace)));
+    output.err(errorLines(await listing.nothingFound()));
     setExit(EXIT.usage);
     return;
   }
@@ -135,19 +132,8 @@ function wrapWords(text: string, columns: number): string {
   return lines.join('\n');
 }
 
-/**
- * The one line of a listing that found nothing: where it looked, and the workspace it looked for
- * (sessions of other workspaces may be there): exit 2, as a lookup that finds nothing.
- */
-export async function noSessionsFound(roots: readonly ReadRoot[], workspace?: string): Promise<string> {
-  const what = workspace === undefined ? 'no sessions found' : `no sessions of workspace ${workspace} found`;
-  return `${cutLongWords(`rxstore: RX_SESSION_NOT_FOUND: ${printable(`${what} (${await rootsRead(roots)})`)}`)}\n`;
-}
-
-/** The roots read, those that do not exist said so: `ls --home /typo` must not look like an empty home. */
-async function rootsRead(roots: readonly ReadRoot[]): Promise<string> {
-  const missing = await Promise.all(roots.map(async (root) => !(await lstat(root.path).catch(() => undefined))));
-  if (roots.length > 0 && missing.every(Boolean))
-    return `${roots.map((root) => root.path).join(', ')}: no such directory`;
-  return describeRoots(roots);
+/** A failure as a person reads it: a system error's errno in words, with its path; else its message. */
+function inWords(error: unknown): string {
+  const coded = FileSystemError.from(error);
+  return coded instanceof Error ? coded.message : String(coded);
 }

@@ -1,8 +1,13 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
-import { migrateTranscripts, printable, UsageError, type MigrationRun, type TranscriptOutcome } from '../../index.js';
-import { resumeWithRoot } from '../../migrate/resume-command.js';
-import { quote } from '../../store/resume/shell-command.js';
+import {
+  migrateTranscripts,
+  printable,
+  shellCommand,
+  UsageError,
+  type MigrationRun,
+  type TranscriptOutcome,
+} from '../../index.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
 import type { RootArgs } from '../root-options.js';
@@ -92,7 +97,7 @@ function describeOutcome(outcome: TranscriptOutcome, destination: Destination): 
     // A transcript Reasonix stops reading: salvage keeps every line that is a message on its own.
     const salvage =
       error.code === 'RX_JSONL_LINE'
-        ? `; rxstore salvage ${quote(outcome.source, destination.platform)} keeps the lines that are messages`
+        ? `; rxstore salvage ${shellCommand([outcome.source], destination.platform)} keeps the lines that are messages`
         : '';
     if (error.line !== undefined)
       return `failed ${error.file ?? outcome.source}:${error.line}: ${error.message.replace(/^line \d+: /, '')} (${error.code})${salvage}`;
@@ -104,6 +109,11 @@ function describeOutcome(outcome: TranscriptOutcome, destination: Destination): 
     report!.resume ??
     (slug === null
       ? 'none: not a store `reasonix --resume` searches (<state root>/projects/<slug>/sessions-v4)'
-      : `${resumeWithRoot(targetId, destination.platform, destination.pinned)}, from the folder whose slug is ${slug}`);
+      : `${resumeFromAnyFolder(targetId, destination)}, from the folder whose slug is ${slug}`);
   return `${action} ${outcome.source}: ${targetId} -> ${targetDir}; resume: ${resume}`;
+}
+
+/** `[REASONIX_HOME=<root>] reasonix --resume <id>`, for when the folder to run it from is not known. */
+function resumeFromAnyFolder(id: string, { platform, pinned }: Destination): string {
+  return shellCommand(['reasonix', '--resume', id], platform, { env: pinned ? { [pinned.name]: pinned.value } : {} });
 }

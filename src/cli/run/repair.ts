@@ -1,8 +1,7 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
-import { printable, repairSession } from '../../index.js';
+import { printable, repairSession, resolveSession } from '../../index.js';
 import type { Output } from '../output.js';
-import { resolveSessionArgument } from '../session-argument.js';
 import { v4SessionPath } from '../session-path.js';
 import type { RootArgs } from '../root-options.js';
 import { counted } from '../plural.js';
@@ -16,7 +15,7 @@ export interface RepairArgs extends RootArgs {
 
 /** `rxstore repair`, run: the command's options are in repair.ts. */
 export async function runRepair(args: RepairArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
-  const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
+  const dir = await v4SessionPath(await resolveSession(args.session, { ...args, v4Only: true }));
   // The library reads the session once (under Reasonix's locks) and refuses what a repair does not mend.
   const report = await repairSession(dir, { dryRun: args.dryRun });
   const shown = printable(dir);

@@ -1,12 +1,9 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { openSession } from '../../index.js';
+import { openSession, resolveSession } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
 import { salvageSession, salvageTranscript, type SalvageReport, type TranscriptSalvageReport } from '../../index.js';
-import { isTranscriptPath } from '../../migrate/salvage-transcript.js';
-import { quote, reasonixResume } from '../../store/resume/shell-command.js';
 import type { Output } from '../output.js';
-import { printable } from '../../index.js';
-import { resolveSessionArgument } from '../session-argument.js';
+import { printable, shellCommand } from '../../index.js';
 import { v4SessionPath } from '../session-path.js';
 import type { RootArgs } from '../root-options.js';
 import { counted } from '../plural.js';
@@ -23,9 +20,10 @@ export interface SalvageArgs extends RootArgs {
 
 /** `rxstore salvage`, run: the command's options are in salvage.ts. */
 export async function runSalvage(args: SalvageArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
-  if (isTranscriptPath(args.session)) {
+  // A transcript is named by its path (an id names the session's sessions-v4 copy, the one salvage writes from).
+  if (basename(args.session).endsWith('.jsonl')) {
     // Looked at as every command looks at what was typed: a transcript that is not there is not a session (exit 2).
-    const report = await salvageTranscript(await resolveSessionArgument(args.session, args), {
+    const report = await salvageTranscript(await resolveSession(args.session, args), {
       to: args.to,
       dryRun: args.dryRun,
     });
@@ -41,7 +39,7 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
     setExit(EXIT.done);
     return;
   }
-  const dir = await v4SessionPath(await resolveSessionArgument(args.session, args, { v4Only: true }));
+  const dir = await v4SessionPath(await resolveSession(args.session, { ...args, v4Only: true }));
   const report = await salvageSession(dir, { to: args.to, dryRun: args.dryRun });
   if (args.json) output.out(`${jsonOutput(report, 2)}\n`);
   else {
@@ -93,13 +91,7 @@ function leftOutText(leftOut: SalvageReport['leftOutMessages']): string {
 
 /** What `rxstore where` judges resume commands by, run here with the same roots. */
 async function whereContext(args: SalvageArgs): Promise<ResumeContext> {
-  const { inputs, roots } = await machineRoots(args);
-  return {
-    platform: inputs.platform,
-    cwd: inputs.cwd,
-    reasonixStateRoot: roots.reasonixStateRoot,
-    pinned: roots.pinned,
-  };
+  return (await machineRoots(args)).resume;
 }
 
 /** The resume line's command, after the salvage is done: roots that cannot be read leave it out, never fail what was written. */
@@ -132,11 +124,11 @@ function describeTranscriptSalvage(
   const platform = process.platform === 'win32' ? 'win32' : 'linux';
   if (refused)
     lines.push(
-      `  ${refused.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)} writes a session it goes on with`,
+      `  ${refused.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}: rxstore migrate jsonl-to-v4 ${shellCommand([report.newPath], platform)} writes a session it goes on with`,
     );
   else
     lines.push(
-      `  resume it with: ${resume ?? reasonixResume(report.newPath, platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${quote(report.newPath, platform)})`,
+      `  resume it with: ${resume ?? shellCommand(['reasonix', '--resume', report.newPath], platform)}   (or migrate it: rxstore migrate jsonl-to-v4 ${shellCommand([report.newPath], platform)})`,
     );
   return `${lines.map((line) => printable(line)).join('\n')}\n`;
 }

@@ -1,15 +1,22 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { resolve } from 'node:path';
-import { InvalidInputError, machineRoots, printable, search, type FoundHit, type SearchKind } from '../../index.js';
+import {
+  InvalidInputError,
+  isPath,
+  machineRoots,
+  printable,
+  search,
+  tuneV8ForReading,
+  type FoundHit,
+  type SearchKind,
+} from '../../index.js';
 import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
 import { fitMarked, type MarkedPiece } from '../fit-marked.js';
 import { cutEnd } from '../format-ls.js';
 import type { RootArgs } from '../root-options.js';
-import { pathShaped } from '../session-argument.js';
 import { pathNotAnId } from '../usage-words.js';
-import { tuneV8ForReading } from '../v8-flags.js';
 
 /** What `rxstore search` is run with: the options search.ts declares, as yargs gives them. */
 export interface SearchArgs extends RootArgs {
@@ -42,8 +49,6 @@ export async function runSearch(
     throw new InvalidInputError('--limit takes a whole number above 0');
   if (args.around !== undefined && (!Number.isInteger(args.around) || args.around < 0))
     throw new InvalidInputError('--around takes a whole number, 0 or more');
-  if (args.session !== undefined && pathShaped(args.session))
-    throw new InvalidInputError(pathNotAnId('search --session', args.session));
   // `--file` alone lists sessions, one line each: --limit counts sessions, so every touch is read.
   const sessionsOnly = query.trim() === '' && !args.json;
   const { inputs, roots } = await machineRoots(args);
@@ -81,6 +86,9 @@ export async function runSearch(
     if (args.json) output.out(`${jsonOutput(jsonHit(hit))}\n`);
     else hits.push(hit);
   }
+  // Nothing found for a --session that is a path: it takes ids, which is what went wrong.
+  if (found === 0 && args.session !== undefined && (await isPath(args.session)))
+    throw new InvalidInputError(pathNotAnId('search --session', args.session));
   if (sessionsOnly && found > 0) output.out(formatTouches(hits, args.limit));
   else if (!args.json && found > 0) output.out(formatHits(hits, output.columns));
   // A session searched only up to damage is said once, whatever the hits: what lies past it was not searched.

@@ -8,13 +8,13 @@ import {
   machineRoots,
   UsageError,
   SessionNotFoundError,
+  isPath,
   type Platform,
+  shellCommand,
 } from '../../index.js';
-import { isPath, pathShaped } from '../session-argument.js';
 import { pathNotAnId } from '../usage-words.js';
 import type { RootArgs } from '../root-options.js';
 import { resolve } from 'node:path';
-import { fromFolder } from '../../store/resume/shell-command.js';
 
 /** What `rxstore where` is run with: the options where.ts declares, as yargs gives them. */
 export interface WhereArgs extends RootArgs {
@@ -25,15 +25,9 @@ export interface WhereArgs extends RootArgs {
 /** `rxstore where`, run: the command's options are in where.ts. */
 export async function runWhere(args: WhereArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (args.id.trim() === '') throw new UsageError('name a session id, or the start of one');
-  if (pathShaped(args.id)) throw new UsageError(pathNotAnId('where', args.id));
-  const { inputs, roots } = await machineRoots(args);
-  const located = await locateSession(roots.roots, args.id, {
-    platform: inputs.platform,
-    cwd: inputs.cwd,
-    reasonixStateRoot: roots.reasonixStateRoot,
-    pinned: roots.pinned,
-  }).catch(async (error: unknown) => {
-    // A name that matches no id but is there on disk was meant as a path; one that matches an id is the id.
+  const { inputs, roots, resume } = await machineRoots(args);
+  const located = await locateSession(roots.roots, args.id, resume).catch(async (error: unknown) => {
+    // A word that matches no id but is a path (a slash in it, or there on disk) was meant as one: say where paths are taken.
     if (error instanceof SessionNotFoundError && (await isPath(args.id)))
       throw new UsageError(pathNotAnId('where', args.id));
     throw error;
@@ -78,7 +72,7 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: 
   if (resume.resumes)
     lines.push(
       elsewhere
-        ? `  resume from ${p(cwd)}: ${p(fromFolder(cwd, resume.command!, elsewhere))}`
+        ? `  resume from ${p(cwd)}: ${p(shellCommand(resume.command!, elsewhere, { from: cwd }))}`
         : `  resume from here: ${p(resume.command!)}`,
     );
   // The folder the command would go to is gone: the session is brought to where the project is now first.

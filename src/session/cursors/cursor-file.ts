@@ -10,7 +10,7 @@ import {
 } from '../../errors/index.js';
 import { OUTPUT_FILE_MODE, writeFileAtomic } from '../../fs/atomic-write.js';
 import { checkFile, checkOutside, type ReadPaths } from '../../fs/path-kind.js';
-import { firstIssue } from '../reading/first-issue.js';
+import { firstIssue } from '../../codec/first-issue.js';
 import {
   AcceptedRecordsCursorSchema,
   olderRecordsCursor,
@@ -19,7 +19,7 @@ import {
   type RecordsSince,
 } from './records-since.js';
 
-/** A cursor is some 50 KB at most (records-since.ts): a file far larger is no cursor, and is not read whole. */
+/** A cursor is within 64 KiB (records-since.ts): a file far larger is no cursor, and is not read whole. */
 const CURSOR_MAX_BYTES = 1024 * 1024;
 
 /** Where a records cursor is kept between runs, and how its refusals name it. */

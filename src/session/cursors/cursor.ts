@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { FRAME_HEADER_BYTES, FRAME_MAGIC, parseFrameHeader } from '../../codec/f
 import { V4RecordSchema } from '../../codec/records.js';
 import { CursorMismatchError, DamagedStoreError, fileSystemErrorOf, NotRegularFileError } from '../../errors/index.js';
 import { openRegularFile } from '../../fs/open-regular-file.js';
-import { firstIssue } from '../reading/first-issue.js';
+import { firstIssue } from '../../codec/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { parseGoJson } from '../../codec/go-json/go-text.js';
 
@@ -42,33 +42,64 @@ export interface LogPosition {
 
 /**
  * Makes cursors at batch boundaries of one log through one open handle: a reader that hands out a
- * cursor after every batch pays two small reads a batch, not two opens.
+ * cursor after every batch pays two small reads a batch, not two opens. `later` defers that work to
+ * when a cursor is asked for: a first read of a long log passes thousands of batch ends, and a
+ * caller keeps the cursor of few of them (the last one stored).
  */
 export class CursorMaker {
   private readonly scratch = Buffer.alloc(ANCHOR_BYTES);
   private prefix: { offset: number; digest: string | null } | undefined;
+  private closed = false;
 
   private constructor(
     private readonly handle: FileHandle,
     private readonly sessionId: string,
     private readonly logPath: string,
+    /** The file read: a cursor asked for after the read ended is taken from this file or refused. */
+    private readonly identity: { dev: number; ino: number },
   ) {}
 
   /** Opens the log as the reader does: a FIFO or a device standing there is refused, never waited on. */
   static async open(sessionDir: string, sessionId: string): Promise<CursorMaker> {
     const log = join(sessionDir, SESSION_FILES.log);
-    const { handle } = await openRegularFile(
+    const { handle, stats } = await openRegularFile(
       log,
       () => new NotRegularFileError("not a regular file: a session's log is read from a file only", { file: log }),
     );
-    return new CursorMaker(handle, sessionId, log);
+    return new CursorMaker(handle, sessionId, log, { dev: stats.dev, ino: stats.ino });
   }
 
-  async at(position: LogPosition): Promise<Cursor> {
+  /** The cursor at `position`, made now. */
+  at(position: LogPosition): Cursor {
+    return this.now(position);
+  }
+
+  /**
+   * The cursor at `position`, made when it is first asked for (then kept): through the open log
+   * while the read runs, through the log opened again after it ended — the same file (device and
+   * inode), or `CursorMismatchError`: another file now stands there, and what was read is not in it.
+   */
+  later(position: LogPosition): () => Cursor {
+    let made: Cursor | undefined;
+    return () => (made ??= this.now(position));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.handle.close();
+  }
+
+  private now(position: LogPosition): Cursor {
+    if (!this.closed) return this.make(position, this.handle.fd);
+    return this.reopened(position.offset, (fd) => this.make(position, fd));
+  }
+
+  private make(position: LogPosition, fd: number): Cursor {
     const prefixEnd = Math.min(PREFIX_BYTES, position.offset);
+    const digest = (start: number, end: number) => this.digest(fd, start, end);
     // The prefix digest is the same for every offset past the prefix: hashed once.
     // Stryker disable next-line ConditionalExpression: the prefix digest computed again for every cursor is the same digest
-    if (this.prefix?.offset !== prefixEnd) this.prefix = { offset: prefixEnd, digest: await this.digest(0, prefixEnd) };
+    if (this.prefix?.offset !== prefixEnd) this.prefix = { offset: prefixEnd, digest: digest(0, prefixEnd) };
     return {
       version: 1,
       sessionId: this.sessionId,
@@ -76,25 +107,42 @@ export class CursorMaker {
       nextSequence: position.nextSequence,
       writerGeneration: position.writerGeneration,
       prefixDigest: this.prefix.digest,
-      anchorDigest: await this.digest(Math.max(0, position.offset - ANCHOR_BYTES), position.offset),
+      anchorDigest: digest(Math.max(0, position.offset - ANCHOR_BYTES), position.offset),
     };
   }
 
-  async close(): Promise<void> {
-    await this.handle.close();
+  /** Runs `use` on the log opened again, when it is still the file the read was of, as long as `offset` at least. */
+  private reopened<T>(offset: number, use: (fd: number) => T): T {
+    let fd: number;
+    try {
+      fd = openSync(this.logPath, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch (error) {
+      throw fileSystemErrorOf(error, this.logPath);
+    }
+    try {
+      const stats = fstatSync(fd);
+      if (stats.dev !== this.identity.dev || stats.ino !== this.identity.ino || stats.size < offset)
+        throw new CursorMismatchError(
+          'the log was replaced or cut after this piece was read, and its cursor was asked for only then: read the session again from the start',
+          { file: this.logPath },
+        );
+      return use(fd);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /**
-   * Read synchronously through the handle's descriptor: a first read makes a cursor after every
-   * batch, and a promise round trip for each 4 KiB (just read, in the page cache) cost more than
-   * the rest of the read did — an extra that grew with the log. A read of 4 KiB takes microseconds.
+   * Read synchronously through the handle's descriptor: a promise round trip for each 4 KiB (just
+   * read, in the page cache) cost more than the rest of the read did. A read of 4 KiB takes
+   * microseconds.
    */
-  private async digest(start: number, end: number): Promise<string | null> {
+  private digest(fd: number, start: number, end: number): string | null {
     const length = Math.max(0, end - start);
     if (length === 0) return null;
     let bytesRead: number;
     try {
-      bytesRead = readSync(this.handle.fd, this.scratch, 0, length, start);
+      bytesRead = readSync(fd, this.scratch, 0, length, start);
     } catch (error) {
       throw fileSystemErrorOf(error, this.logPath);
     }
@@ -106,7 +154,7 @@ export class CursorMaker {
 export async function cursorAt(sessionDir: string, sessionId: string, position: LogPosition): Promise<Cursor> {
   const maker = await CursorMaker.open(sessionDir, sessionId);
   try {
-    return await maker.at(position);
+    return maker.at(position);
   } finally {
     await maker.close();
   }

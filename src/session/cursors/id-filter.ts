@@ -36,9 +36,20 @@ function isFilterSize(bits: number): boolean {
   return bits >= MIN_BITS && bits <= MAX_BITS && (bits & (bits - 1)) === 0;
 }
 
+/** Ids taken in after a frozen copy of a filter, at most this many before a snapshot freezes a new copy. */
+const IDS_PER_COPY = 64;
+
+/** A filter as it stood once (never changed after), and the ids it took in after, in order. */
+interface Frozen {
+  bits: Uint8Array;
+  greatest: string | undefined;
+  count: number;
+  after: string[];
+}
+
 export class IdFilter {
-  /** Shared with the last snapshot until the next change copies it. */
-  private shared = false;
+  /** The copy snapshots are made from; undefined until the first snapshot. */
+  private frozen: Frozen | undefined;
 
   private constructor(
     private bits: Uint8Array,
@@ -71,10 +82,9 @@ export class IdFilter {
   }
 
   add(id: string): void {
-    if (this.shared) {
-      this.bits = this.bits.slice();
-      this.shared = false;
-    }
+    // Past its bound the frozen copy is let go (the snapshots made of it keep it): the next snapshot freezes another.
+    if (this.frozen && this.frozen.after.length >= IDS_PER_COPY) this.frozen = undefined;
+    this.frozen?.after.push(id);
     this.count += 1;
     // Doubling repeats the bits: every id taken in still finds its own, each probe being taken modulo the size.
     while (this.count * BITS_PER_ID > this.bits.length * 8 && this.bits.length * 8 < this.maxBits) {
@@ -88,17 +98,29 @@ export class IdFilter {
     if (this.ordered && (this.greatest === undefined || id > this.greatest)) this.greatest = id;
   }
 
-  /** What to save, as it stands now; later changes copy the bits first, so a snapshot taken is never changed. */
+  /**
+   * What to save, as it stands now, made when asked for. A snapshot costs no copy of the bits: it
+   * names a frozen copy and how many ids came after it (a copy is frozen again every 64 ids), and
+   * the filter is made again from them when it is read — a read offers a cursor after every batch
+   * that changed something, thousands in a first read of a long log, and a caller reads few.
+   */
   snapshot(): () => SavedIdFilter {
-    this.shared = true;
-    const { bits, greatest, count } = this;
+    this.frozen ??= { bits: this.bits.slice(), greatest: this.greatest, count: this.count, after: [] };
+    const { frozen } = this;
+    const taken = frozen.after.length;
     let saved: SavedIdFilter | undefined;
-    return () =>
-      (saved ??= {
-        greatest: greatest ?? null,
-        count,
+    return () => {
+      if (saved) return saved;
+      const made = new IdFilter(frozen.bits.slice(), frozen.greatest, frozen.count, this.ordered, this.maxBits);
+      for (let at = 0; at < taken; at += 1) made.add(frozen.after[at]!);
+      const { bits } = made;
+      saved = {
+        greatest: made.greatest ?? null,
+        count: made.count,
         bits: Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength).toString('base64'),
-      });
+      };
+      return saved;
+    };
   }
 }
 

@@ -3,7 +3,7 @@ import { isCutAfter } from '../../errors/index.js';
 import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
 import type { Projection } from '../replay/projection.js';
-import { replayedBatches } from '../replay/replayed-batches.js';
+import { replayedBatches } from '../verdict/replayed-batches.js';
 
 /** What `readSince` gathers: the batches committed after a cursor, and the cursor to save after them. */
 export interface ReadSince {
@@ -40,16 +40,19 @@ export async function* batchesSince(
   options: ReadSinceOptions = {},
 ): AsyncGenerator<BatchSince> {
   for await (const { batch, cursor } of replayedBatchesSince(sessionDir, sessionId, given, options))
-    yield { batch, cursor };
+    yield { batch, cursor: cursor() };
 }
 
-/** `batchesSince`, each batch with its replay on its own (which the check for a refused payload makes anyway). */
+/**
+ * `batchesSince`, each batch with its replay on its own (which the check for a refused payload makes
+ * anyway), and its cursor made only when asked for (`CursorMaker.later`).
+ */
 export async function* replayedBatchesSince(
   sessionDir: string,
   sessionId: string,
   given?: unknown,
   options: ReadSinceOptions = {},
-): AsyncGenerator<BatchSince & { replay: Projection }> {
+): AsyncGenerator<{ batch: ResolvedBatch; replay: Projection; cursor: () => Cursor }> {
   // The cursor's check is a few synchronous microseconds of file work, and a caught-up read is done
   // after it: a loop over many sessions would otherwise never let timers, I/O or signals in.
   await new Promise<void>((resolve) => setImmediate(resolve));
@@ -91,7 +94,7 @@ export async function* replayedBatchesSince(
       yield {
         batch,
         replay,
-        cursor: await maker.at({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }),
+        cursor: maker.later({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }),
       };
     }
   } finally {

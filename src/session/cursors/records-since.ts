@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CursorMismatchError } from '../../errors/index.js';
 import { CursorSchema, type Cursor } from './cursor.js';
-import { firstIssue } from '../reading/first-issue.js';
+import { firstIssue } from '../../codec/first-issue.js';
 import {
   answers,
   indexRecords,
@@ -17,15 +17,22 @@ import {
   type RecordedCall,
 } from '../replay/index-records.js';
 import { Projection } from '../replay/projection.js';
+import {
+  gateCarry,
+  GateCarrySchema,
+  transcriptGate,
+  type GateCarry,
+  type GateMessage,
+} from '../replay/transcript-gate.js';
 import { flatToolCall } from '../replay/message.js';
 import { replayedBatchesSince, type ReadSinceOptions } from './read-since.js';
 import { CALL_ID_BITS, IdFilter, IdFilterSchema, MESSAGE_ID_BITS, type SavedIdFilter } from './id-filter.js';
-import { readSession } from '../reading/read-session.js';
+import { readSession } from '../verdict/read-session.js';
 import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js';
 
-/** At most this many calls wait in a cursor for their results, in at most `PENDING_CHARACTERS` of JSON; past either, the oldest is given as it stands. */
+/** At most this many calls wait in a cursor for their results, in at most `PENDING_CHARACTERS` of JSON; past either, the oldest is given as it stands. The bounds keep a cursor within 64 KiB. */
 const MAX_PENDING = 128;
-const PENDING_CHARACTERS = 32 * 1024;
+const PENDING_CHARACTERS = 28 * 1024;
 
 const PendingCallSchema = z.object({
   call: z.object({ id: z.string(), name: z.string(), arguments: z.string() }),
@@ -44,23 +51,48 @@ const PendingCallSchema = z.object({
 });
 type PendingCall = z.infer<typeof PendingCallSchema>;
 
-/** The session's title and workspace as the log so far names them (the header's workspace first). */
+/**
+ * What the batches read so far say of a session as a whole: Reasonix takes a new turn in it (`ok`)
+ * or opens it but refuses every new turn (`turn-refused`: its transcript gate refuses the model's
+ * list), as `read()`, `ls` and `inspect` say it. A session Reasonix refuses (`damaged`,
+ * `unsupported`) is no status of the stream: the read throws that refusal after the records before it.
+ */
+export type StreamStatus = 'ok' | 'turn-refused';
+
+/** The session's title and workspace as the log so far names them (the header's workspace first), and its status. */
 export interface SessionFields {
   title: string | null;
   workspace: string | null;
+  status: StreamStatus;
 }
-const SessionFieldsSchema: z.ZodType<SessionFields> = z.object({
+const SessionFieldsSchema = z.object({
   title: z.string().nullable(),
   workspace: z.string().nullable(),
+  /** Absent in a cursor made before statuses: judged again by the next read. */
+  status: z.enum(['ok', 'turn-refused']).optional(),
 });
 
+/** A gate tail larger than this (one message with some thirty calls or more) is not kept: the next read judges the whole log. */
+const GATE_CHARACTERS = 2 * 1024;
+
 /**
- * Where an indexer stopped reading records: the log position (a `Cursor`), the session's title and
- * workspace as known there, the tool calls still waiting for a result (at most 128, in at most
- * 32 KiB), and the message ids used so far as a bounded filter (`IdFilterSchema`), against which
- * a later batch is judged as the whole replay judges it. Plain JSON, at most some 50 KB whatever
- * the log; validated on use. A cursor of an earlier version is refused (`CursorMismatchError`):
- * its records had no keys, so the session is read again from the start.
+ * What Reasonix's transcript gate needs of the model's list to judge what later batches add
+ * (`GateCarry`), `refused` when a message before that tail already makes it refuse every new turn
+ * (only a batch that rewrites the list changes that), or null when the batches read could not tell
+ * (a message rewritten in place): the read then replays its log once, at its end.
+ */
+const GateStateSchema = z.union([GateCarrySchema, z.literal('refused')]).nullable();
+type GateState = z.infer<typeof GateStateSchema>;
+
+/**
+ * Where an indexer stopped reading records: the log position (a `Cursor`), the session's title,
+ * workspace and status as known there, what the transcript gate carries (at most 2 KiB), the tool
+ * calls still waiting for a result (at most 128, in at most 28 KiB), and the message and call ids
+ * used so far as bounded filters (`IdFilterSchema`, 11 and 22 KB of base64 at most), against which
+ * a later batch is judged as the whole replay judges it. Plain JSON, within 64 KiB whatever the
+ * log (but for a title or workspace longer than a kilobyte or so); validated on use. A cursor of an earlier version is refused (`CursorMismatchError`):
+ * its records had no keys, so the session is read again from the start. One of this version made
+ * before statuses (no `session.status`) is taken: the next read judges the status at its end.
  */
 export const RecordsCursorSchema = z.object({
   version: z.literal(3),
@@ -71,6 +103,8 @@ export const RecordsCursorSchema = z.object({
   ids: IdFilterSchema,
   /** The tool-call ids its messages made. */
   calls: IdFilterSchema,
+  /** What judges whether Reasonix takes a new turn after the batches to come; absent in a cursor made before statuses. */
+  gate: GateStateSchema.optional(),
 });
 /** A cursor for index records. */
 export type RecordsCursor = z.infer<typeof RecordsCursorSchema>;
@@ -83,7 +117,11 @@ export type AcceptedRecordsCursor = RecordsCursor;
 export interface RecordsSince {
   /** Records to add or replace by their `key`, and `removed` records, to apply in order. */
   records: RecordChange[];
-  /** The session's title and workspace, when they changed (and on the first piece read from no cursor). */
+  /**
+   * The session's title, workspace and status, when one of them changed (and on the first piece
+   * read from no cursor). A status the batches alone cannot tell (a message rewritten in place) is
+   * judged once on the log at the read's end, and given with the read's last piece.
+   */
   session?: SessionFields;
   cursor: RecordsCursor;
 }
@@ -105,8 +143,11 @@ export interface RecordsSinceOptions extends ReadSinceOptions {
  * `removed` record takes away its key and every key under it — the pieces of a read that ran to
  * the end give exactly `records()` of the session as it then stood, however the log was cut into
  * reads; except that a record carries the title and workspace known when it was given, and a
- * piece's `session` says when those change. A tool call's record waits in the cursor for its
- * result, and is given with it, or as it stands when its turn ends or the read does. A batch that
+ * piece's `session` says when those change, and when the session's status does (`ok`,
+ * `turn-refused`, as `read()` says it; damage is thrown, after the records before it). The cursor
+ * of a piece is made when it is read (stored): a caller that keeps only the last one pays for one.
+ * A tool call's record waits in the cursor for its result, and is given with it, or as it stands
+ * when its turn ends or the read does. A batch that
  * takes back or rewrites what earlier batches wrote (a retract, an upsert of a message with calls,
  * a result for a call no longer waiting) is judged by a replay of the log up to it, once. A batch
  * Reasonix would refuse for what came before it (a message id already used, a second result for an
@@ -138,8 +179,10 @@ export async function* recordsSinceNamed(
   const reader = new RecordsReader(sessionDir, sessionId, cursor);
   // Undefined until the first new batch asks; null when the session names none.
   let named: string | null | undefined;
-  let log: Cursor | undefined;
-  let givenAt: Cursor | undefined = cursor?.log;
+  // The log's cursor after the last batch read, made only when a records cursor of it is read.
+  let log: (() => Cursor) | undefined;
+  let givenAt: (() => Cursor) | undefined;
+  let end = 0;
   for await (const { batch, replay, cursor: after } of replayedBatchesSince(
     sessionDir,
     sessionId,
@@ -148,26 +191,39 @@ export async function* recordsSinceNamed(
   )) {
     if (named === undefined) named = await namedWorkspace();
     log = after;
-    const sessionChanged =
-      reader.name({
-        workspace: named ?? replay.workspace ?? reader.fields.workspace,
-        title: replay.title ?? reader.fields.title,
-      }) ||
-      (cursor === undefined && givenAt === undefined);
+    end = batch.batch.end;
+    reader.name({
+      workspace: named ?? replay.workspace ?? reader.fields.workspace,
+      title: replay.title ?? reader.fields.title,
+    });
     const records = await reader.read(batch, replay);
-    if (records.length === 0 && !sessionChanged) continue;
+    const session = reader.sessionChange();
+    if (records.length === 0 && !session) continue;
     givenAt = log;
-    yield { records, ...(sessionChanged ? { session: { ...reader.fields } } : {}), cursor: reader.cursorAt(log) };
+    yield { records, ...(session ? { session } : {}), cursor: reader.cursorAt(log) };
   }
-  // The read's end: a call still waiting is given as it stands, as `records()` gives it now.
+  if (!log) return;
+  // The read's end: a call still waiting is given as it stands, as `records()` gives it now; a
+  // status the batches could not tell is judged on the log up to here.
   const flushed = reader.flush();
-  if (log && (flushed.length > 0 || (options.cursorAtEnd && givenAt !== log)))
-    yield { records: flushed, cursor: reader.cursorAt(log) };
+  await reader.settleGate(end);
+  const session = reader.sessionChange();
+  if (flushed.length > 0 || session || (options.cursorAtEnd && givenAt !== log))
+    yield { records: flushed, ...(session ? { session } : {}), cursor: reader.cursorAt(log) };
 }
+
+/** Events after which the model's list is what the batch's own replay holds: the list was replaced. */
+const LIST_RESETS = new Set(['history/replace', 'legacy/import', 'model/context-replace', 'compaction']);
+const GATE_START: GateCarry = { raw: 0, paired: 0, tail: [] };
 
 /** What a read of records carries from batch to batch, and into its cursors. */
 class RecordsReader {
   fields: SessionFields;
+  /** The fields as the last piece (or the cursor read from) gave them; undefined before a first piece from no cursor. */
+  private given: SessionFields | undefined;
+  private gate: GateState;
+  /** The batch being read rewrote a message in place, which the transcript gate may have read otherwise before. */
+  private rewritten = false;
   private pending: PendingCall[];
   private pendingCharacters: number;
   private ids: KnownIds;
@@ -178,31 +234,61 @@ class RecordsReader {
     private readonly sessionId: string,
     cursor: RecordsCursor | undefined,
   ) {
-    this.fields = cursor ? { ...cursor.session } : { title: null, workspace: null };
+    const status = cursor?.session.status;
+    this.fields = cursor
+      ? { ...cursor.session, status: status ?? 'ok' }
+      : { title: null, workspace: null, status: 'ok' };
+    this.given = cursor ? { ...cursor.session, status: status ?? 'ok' } : undefined;
+    // A cursor made before statuses has no gate: the read judges the log at its end, and says the status.
+    if (cursor && status === undefined) this.given = undefined;
+    this.gate = cursor ? (status === undefined ? null : (cursor.gate ?? null)) : GATE_START;
     this.pending = cursor ? [...cursor.pending] : [];
     this.pendingCharacters = this.pending.reduce((sum, item) => sum + sizeOf(item), 0);
     this.ids = new KnownIds(cursor?.ids, true, MESSAGE_ID_BITS);
     this.calls = new KnownIds(cursor?.calls, false, CALL_ID_BITS);
   }
 
-  /** Takes the session's fields as the batch left them: whether they changed. */
-  name(fields: SessionFields): boolean {
-    if (fields.title === this.fields.title && fields.workspace === this.fields.workspace) return false;
-    this.fields = fields;
-    return true;
+  /** Takes the session's title and workspace as the batch left them. */
+  name(named: { title: string | null; workspace: string | null }): void {
+    this.fields = { ...this.fields, ...named };
   }
 
-  cursorAt(log: Cursor): RecordsCursor {
+  /** The session's fields when they differ from those last given (always on a first piece from no cursor), now given. */
+  sessionChange(): SessionFields | undefined {
+    const { given, fields } = this;
+    if (given && given.title === fields.title && given.workspace === fields.workspace && given.status === fields.status)
+      return undefined;
+    this.given = { ...fields };
+    return { ...fields };
+  }
+
+  /** A status the batches read could not tell, judged on a replay of the log up to `end` (the end of the last batch read). */
+  async settleGate(end: number): Promise<void> {
+    if (this.gate !== null) return;
+    const projection = new Projection({ keep: 'index' });
+    for await (const item of readSessionEvents(this.sessionDir, { offset: 0, nextSequence: 1 })) {
+      if (item.type !== 'batch') continue;
+      const { batch, payloads, payloadBytes } = item.value;
+      if (batch.end > end) break;
+      batch.events.forEach((event, index) => projection.apply(batch, event, payloads[index], payloadBytes[index]));
+      if (batch.end === end) break;
+    }
+    this.judgeView(projection.gateMessages(), GATE_START);
+  }
+
+  cursorAt(log: () => Cursor): RecordsCursor {
     const [ids, calls] = [this.ids.snapshot(), this.calls.snapshot()];
-    const cursor = {
-      version: 3 as const,
-      log,
-      session: { ...this.fields },
-      pending: [...this.pending],
-    } as RecordsCursor;
-    // The filters' base64 is made only when the cursor is read (stored, or given back): a first read offers thousands.
-    Object.defineProperty(cursor, 'ids', { get: ids, enumerable: true, configurable: true });
-    Object.defineProperty(cursor, 'calls', { get: calls, enumerable: true, configurable: true });
+    const cursor = { version: 3 } as RecordsCursor;
+    // The log's digests and the filters' base64 are made only when the cursor is read (stored, or
+    // given back): a first read offers thousands of cursors, and a caller keeps few of them.
+    const lazy = (key: 'log' | 'ids' | 'calls', get: () => unknown) =>
+      Object.defineProperty(cursor, key, { get, enumerable: true, configurable: true });
+    lazy('log', log);
+    cursor.session = { ...this.fields };
+    cursor.pending = [...this.pending];
+    lazy('ids', ids);
+    lazy('calls', calls);
+    cursor.gate = this.gate;
     return cursor;
   }
 
@@ -212,9 +298,44 @@ class RecordsReader {
 
   /** The changes a batch makes to the records, from the batch on its own where it can tell them, else from a replay of the log up to it. */
   async read(batch: ResolvedBatch, replay: Projection): Promise<RecordChange[]> {
+    this.rewritten = false;
     const local = this.readLocally(batch, replay);
-    if (Array.isArray(local)) return local;
-    return this.readByWhole(batch, local.mayRepeat);
+    if (!Array.isArray(local)) return this.readByWhole(batch, local.mayRepeat);
+    this.judge(batch, replay);
+    return local;
+  }
+
+  /**
+   * Whether Reasonix takes a new turn after this batch, from what the gate carried and the batch's
+   * own replay: exact when the batch appends to the model's list or replaces it; unknown (judged at
+   * the read's end) when it rewrote a message in place.
+   */
+  private judge({ batch, payloads }: ResolvedBatch, replay: Projection): void {
+    if (batch.events.some((event, index) => LIST_RESETS.has(event.kind) && payloads[index] !== undefined)) {
+      this.judgeView(replay.gateMessages(), GATE_START);
+      return;
+    }
+    if (this.rewritten) this.gate = null;
+    // Refused before what is appended, or not known: appending changes neither.
+    if (this.gate === null || this.gate === 'refused') return;
+    this.judgeView([...this.gate.tail, ...replay.gateMessages()], this.gate);
+  }
+
+  /**
+   * The status after `view`, the model's list from `from` on, and what the gate carries on: a
+   * refusal before the list's open end (its last assistant message with calls, whose results may
+   * still come) stays until the list is rewritten.
+   */
+  private judgeView(view: readonly GateMessage[], from: GateCarry): void {
+    const carry = gateCarry(view, from);
+    const settled = view.slice(0, view.length - carry.tail.length);
+    if (!transcriptGate(settled, from, 0).accepted) {
+      this.gate = 'refused';
+      this.fields = { ...this.fields, status: 'turn-refused' };
+      return;
+    }
+    this.fields = { ...this.fields, status: transcriptGate(view, from).accepted ? 'ok' : 'turn-refused' };
+    this.gate = JSON.stringify(carry.tail).length > GATE_CHARACTERS ? null : carry;
   }
 
   /** The calls still held, given as they stand. */
@@ -302,7 +423,10 @@ class RecordsReader {
       const rewritten = message.id !== undefined && upserted(entry.seq) && this.ids.mayHold(message.id);
       if (message.id !== undefined) this.ids.add(message.id);
       // A message rewritten in place (no calls, not a result: checked above) takes back what it said before.
-      if (rewritten) changes.push({ type: 'removed', key, sessionId: this.sessionId });
+      if (rewritten) {
+        this.rewritten = true;
+        changes.push({ type: 'removed', key, sessionId: this.sessionId });
+      }
       const { said, calls } = recordsOfMessage(entry, this.context);
       if (said) changes.push(said);
       for (const call of calls) this.calls.add(call.call.id);
@@ -365,13 +489,13 @@ class RecordsReader {
     const callsBefore = new Set<string>();
     for await (const item of readSessionEvents(this.sessionDir, { offset: 0, nextSequence: 1 })) {
       if (item.type !== 'batch') continue;
-      const { batch: each, payloads, payloadBytes } = item.value;
+      const each = item.value.batch;
       if (each.offset === batch.offset) {
         before = this.recordsOf(projection);
         for (const { message } of projection.transcript)
           for (const call of message.tool_calls ?? []) callsBefore.add(flatToolCall(call).id);
       }
-      each.events.forEach((event, index) => projection.apply(each, event, payloads[index], payloadBytes[index]));
+      projection.applyBatch(item.value);
       if (each.offset === batch.offset) break;
     }
     if (!before) throw new Error(`the batch at ${batch.offset} was not found again in the log`);
@@ -395,13 +519,13 @@ class RecordsReader {
         this.wait(recorded, true, changes, callsBefore.has(recorded.call.id));
       }
     }
+    this.judgeView(projection.gateMessages(), GATE_START);
     return changes.filter(
       (change) =>
         change.type === 'removed' ||
         !held.has(change.key) ||
         !this.pending.some((item) => item.held && item.base.key === change.key),
     );
-    return changes;
   }
 
   /** The ids from here are those of these entries, the whole transcript. */

@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import type { z } from 'zod';
 import { FileSystemError, isSystemError } from '../../errors/index.js';
 import { mayExist } from '../../fs/may-exist.js';
-import { firstIssue } from './first-issue.js';
+import { firstIssue } from '../../codec/first-issue.js';
 import { wholeNumberRefusal, type WholeNumberFields } from '../../codec/go-json/go-number-literals.js';
 import { goSyntaxError } from '../../codec/go-json/go-json-syntax.js';
 import { parseGoJsonText } from '../../codec/go-json/go-text.js';

@@ -18,6 +18,7 @@ import {
   wholeNumberRefusalOfDecoded,
   type WholeNumberFields,
 } from '../../codec/go-json/go-number-literals.js';
+import { firstIssue } from '../../codec/first-issue.js';
 
 // Loose: the strict decoding has judged the range already.
 const uint = z.number();
@@ -290,13 +291,10 @@ export type PayloadVerdict =
 
 /** The first problem zod found, in the words Go's decoder would use where they differ. */
 function describe(error: z.ZodError): string {
-  const issue = error.issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? error.issues[0];
-  // Stryker disable next-line StringLiteral,ConditionalExpression: a zod failure always has a first issue
-  if (!issue) return 'invalid payload';
-  const path = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys')
-    return `unknown field ${JSON.stringify(issue.keys[0])}${path ? ` in ${path}` : ''}`;
-  return `${path ? `${path}: ` : ''}${issue.message}`;
+  const unknown = error.issues.find((candidate) => candidate.code === 'unrecognized_keys');
+  if (unknown?.code !== 'unrecognized_keys') return firstIssue(error, null);
+  const path = unknown.path.map(String).join('.');
+  return `unknown field ${JSON.stringify(unknown.keys[0])}${path ? ` in ${path}` : ''}`;
 }
 
 function parseJson(

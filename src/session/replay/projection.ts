@@ -80,6 +80,14 @@ function handler<K extends ReplayedKind>(
 /** The line Reasonix's host session-context message names the workspace with. */
 const WORKSPACE_LINE = /Current workspace: "((?:[^"\\]|\\.)*)"/;
 
+/** A batch with its events' payloads resolved: what `Projection.applyBatch` replays. */
+export interface BatchToReplay {
+  batch: CommittedBatch;
+  payloads: readonly unknown[];
+  /** Each payload's exact JSON bytes. */
+  payloadBytes: readonly (Buffer | undefined)[];
+}
+
 /**
  * Replays committed events into the linear message lists Reasonix keeps (docs/format.md §7.5): the
  * canonical transcript (every message, compacted ones included) and the model's list (what is
@@ -253,6 +261,11 @@ export class Projection {
   /** The sequence of the first event Reasonix would refuse: the views stop before it. */
   get refusedAt(): number | undefined {
     return this.strictness[0]?.seq;
+  }
+
+  /** Replays every event of a batch, each with its payload resolved (as a log is read: `readSessionEvents`). */
+  applyBatch({ batch, payloads, payloadBytes }: BatchToReplay): void {
+    batch.events.forEach((event, index) => this.apply(batch, event, payloads[index], payloadBytes[index]));
   }
 
   /**

@@ -20,11 +20,11 @@ export function strictPayloadError(finding: StrictnessFinding, logPath: string):
  * refuse in it, if any.
  */
 export function replayBatch(
-  { batch, payloads, payloadBytes }: ResolvedBatch,
+  resolved: ResolvedBatch,
   logPath: string,
 ): { replay: Projection; refusal: StrictPayloadError | undefined } {
   const replay = new Projection();
-  batch.events.forEach((event, index) => replay.apply(batch, event, payloads[index], payloadBytes[index]));
+  replay.applyBatch(resolved);
   const finding = replay.strictness[0];
   return { replay, refusal: finding ? strictPayloadError(finding, logPath) : undefined };
 }

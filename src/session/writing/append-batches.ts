@@ -68,8 +68,7 @@ export async function appendBatches(
       end = batch.end;
       operations.admit(batch.operationId, batch.operationHash);
       if (existingContent) {
-        const { payloads, payloadBytes } = await resolveBatch(batch, existingContent, logPath);
-        batch.events.forEach((event, index) => projection.apply(batch, event, payloads[index], payloadBytes[index]));
+        projection.applyBatch(await resolveBatch(batch, existingContent, logPath));
       }
     }
     if (validate)

@@ -11,7 +11,7 @@ import {
 import { fsyncDir, writeNewFile } from '../../fs/atomic-write.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { acquireWriterLocks } from '../reading/writer-locks.js';
-import { readSession, reasonixRefuses, type SessionRead } from '../reading/read-session.js';
+import { readSession, reasonixRefuses, type SessionRead } from '../verdict/read-session.js';
 import { CACHE_REFUSALS, recoveryCacheDir } from '../reading/recovery-cache.js';
 import { failPoint } from '../../fs/fail-point.js';
 

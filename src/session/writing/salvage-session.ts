@@ -91,7 +91,7 @@ export async function salvageSession(
     for await (const item of readSessionEvents(source)) {
       if (item.type !== 'batch') continue;
       const { batch, payloads, payloadBytes } = item.value;
-      batch.events.forEach((event, index) => projection.apply(batch, event, payloads[index], payloadBytes[index]));
+      projection.applyBatch(item.value);
       kept.push({
         batch: {
           operationId: batch.operationId,

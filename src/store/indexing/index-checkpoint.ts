@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CursorMismatchError } from '../../errors/index.js';
-import { firstIssue } from '../../session/reading/first-issue.js';
+import { firstIssue } from '../../codec/first-issue.js';
 import { RecordsCursorSchema } from '../../session/cursors/records-since.js';
 import type { ListedStore } from '../roots/store-kind.js';
 
@@ -9,7 +9,7 @@ export const MAX_CHECKPOINT_SESSIONS = 100_000;
 
 /**
  * Where an index stands for one session: the copy it was read from and how far. A log copy keeps
- * its records cursor (some 1 KB for a short session, at most some 50 KB however long its log); a
+ * its records cursor (some 1 KB for a short session, within 64 KiB however long its log); a
  * transcript, read whole, the stamp of its files when it was.
  */
 const StoreSchema = z.enum(['desktop-sessions-v5', 'sessions-v4', 'jsonl', 'legacy']) satisfies z.ZodType<ListedStore>;

@@ -1,9 +1,15 @@
 import { lstatSync } from 'node:fs';
-import { CursorMismatchError, fileSystemErrorOf, RxError, type RxErrorCode } from '../../errors/index.js';
+import {
+  CursorMismatchError,
+  fileSystemErrorOf,
+  isSessionVerdict,
+  RxError,
+  type RxErrorCode,
+} from '../../errors/index.js';
 import { filesStamp } from '../../fs/files-stamp.js';
 import type { RecordsCursor, SessionFields } from '../../session/cursors/records-since.js';
 import { sessionKey, type IndexRecord, type RecordChange } from '../../session/replay/index-records.js';
-import { workspaceOf } from '../../session/reading/read-session.js';
+import { workspaceOf } from '../../session/verdict/read-session.js';
 import { findSessionCopies } from '../listing/find-session-copies.js';
 import { groupConversations, type Conversation } from '../listing/group-conversations.js';
 import type { SessionCopy } from '../listing/session-copy.js';
@@ -26,7 +32,7 @@ export interface IndexSinceOptions {
   stores?: readonly ListedStore[];
 }
 
-/** The session a piece is of, as known after it: the copy read, its title and workspace. */
+/** The session a piece is of, as known after it: the copy read, its title, workspace and status. */
 export interface IndexedSession {
   id: string;
   /** The session directory, or the transcript file. */
@@ -34,6 +40,12 @@ export interface IndexedSession {
   store: ListedStore;
   title: string | null;
   workspace: string | null;
+  /**
+   * Whether Reasonix takes a new turn in it (`ok`), opens it but refuses every new turn
+   * (`turn-refused`), or refuses it (`damaged`, `unsupported`: the piece's `problem` says why), as
+   * `read()`, `ls` and `inspect` say it.
+   */
+  status: SessionFields['status'] | 'damaged' | 'unsupported';
 }
 
 /** Why a session could not be read (further): its code, in words, and the file. */
@@ -84,11 +96,16 @@ export function indexSince(roots: readonly ReadRoot[], options: IndexSinceOption
         if (chosen.has(entry.path) || !(seen.has(entry.path) || missing(entry.path))) continue;
         entries.delete(entry.path);
         yield {
-          session: { id: entry.id, path: entry.path, store: entry.store, title: null, workspace: null },
+          session: { id: entry.id, path: entry.path, store: entry.store, title: null, workspace: null, status: 'ok' },
           records: [removedSession(entry.id)],
         };
       }
-      for (const { copy } of read) yield* readCopy(copy, entries);
+      for (const { copy } of read) {
+        // An unchanged session costs a few synchronous stats: a run over thousands of them lets
+        // timers, I/O and signals in between sessions, as a polling indexer needs.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        yield* readCopy(copy, entries);
+      }
     },
   };
 }
@@ -102,15 +119,29 @@ function copyToRead(conversation: Conversation): SessionCopy | undefined {
 
 async function* readCopy(copy: SessionCopy, entries: Map<string, CheckpointEntry>): AsyncGenerator<IndexPiece> {
   const entry = entries.get(copy.path);
-  const session: IndexedSession = { id: copy.id, path: copy.path, store: copy.store, title: null, workspace: null };
+  const session: IndexedSession = {
+    id: copy.id,
+    path: copy.path,
+    store: copy.store,
+    title: null,
+    workspace: null,
+    status: 'ok',
+  };
+  // The session as the last piece given described it: a problem after it keeps its title and workspace.
+  let last = session;
   try {
-    if (copy.format === 'v4') yield* readLog(session, entry, entries);
-    else yield* readTranscript(session, entry, entries);
+    const pieces = copy.format === 'v4' ? readLog(session, entry, entries) : readTranscript(session, entry, entries);
+    for await (const piece of pieces) {
+      last = piece.session;
+      yield piece;
+    }
   } catch (error) {
     const coded = fileSystemErrorOf(error, copy.path);
     if (!(coded instanceof RxError)) throw coded;
+    // Damage or a version Reasonix does not support is the session's verdict; a file-system error is not.
+    const status = isSessionVerdict(coded) ? (coded.family === 'unsupported' ? 'unsupported' : 'damaged') : last.status;
     yield {
-      session,
+      session: { ...last, status },
       records: [],
       problem: { code: coded.code, message: coded.message, ...(coded.data.file ? { file: coded.data.file } : {}) },
     };
@@ -141,7 +172,9 @@ async function* readLogFrom(
   replacing: boolean,
   entries: Map<string, CheckpointEntry>,
 ): AsyncGenerator<IndexPiece> {
-  let fields: SessionFields = cursor?.session ?? { title: null, workspace: null };
+  let fields: SessionFields = cursor
+    ? { ...cursor.session, status: cursor.session.status ?? 'ok' }
+    : { title: null, workspace: null, status: 'ok' };
   let first = replacing;
   for await (const piece of opened.recordsSince(cursor, { cursorAtEnd: true })) {
     if (piece.session) fields = piece.session;
@@ -167,7 +200,12 @@ async function* readTranscript(
   if (entry && 'stamp' in entry && entry.stamp === stamp) return;
   const opened = await openSession(session.path);
   const read = await opened.read();
-  const described = { ...session, title: read.projection.title ?? null, workspace: workspaceOf(read) ?? null };
+  const described: IndexedSession = {
+    ...session,
+    title: read.projection.title ?? null,
+    workspace: workspaceOf(read) ?? null,
+    status: read.status === 'turn-refused' ? 'turn-refused' : 'ok',
+  };
   let records: RecordChange[] = [removedSession(session.id)];
   const given = (last: boolean): IndexPiece => {
     // The entry moves only with the last piece: a run stopped before it reads the transcript again.

@@ -10,6 +10,7 @@ import { LenientMessageSchema } from '../../session/replay/strict-message.js';
 import { goText, MAX_DEPTH, parseGoJsonText, parseJsonText } from '../../codec/go-json/go-text.js';
 import { wholeNumberFieldsOf, wholeNumberRefusalOfDecoded } from '../../codec/go-json/go-number-literals.js';
 import { goSyntaxError, shownCharacter } from '../../codec/go-json/go-json-syntax.js';
+import { firstIssue } from '../../codec/first-issue.js';
 
 /** A message's integer fields, which Go refuses written as `1.0` or `1e0`. */
 const MESSAGE_WHOLE_NUMBERS = wholeNumberFieldsOf(LenientMessageSchema);
@@ -158,8 +159,7 @@ export function parseTranscript(
       return fail(`${kindOf(value)} is not a message object`);
     const decoded = LenientMessageSchema.safeParse(value);
     if (!decoded.success) {
-      const issue = decoded.error.issues[0];
-      return fail(`not a message: ${issue ? `${issue.path.map(String).join('.')}: ${issue.message}` : 'invalid'}`);
+      return fail(`not a message: ${firstIssue(decoded.error, null)}`);
     }
     const written = wholeNumberRefusalOfDecoded(
       Buffer.from(text.slice(index, end)),

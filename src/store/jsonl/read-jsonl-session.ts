@@ -4,7 +4,7 @@ import { Projection } from '../../session/replay/projection.js';
 import { newTurnProblem } from '../../session/replay/transcript-gate.js';
 import { errorFromProblem, onFileSystem, problemFromError, type Problem } from '../../errors/index.js';
 import { readableOrThrow, readJsonFile } from '../../session/reading/read-json-file.js';
-import type { SessionRead } from '../../session/reading/read-session.js';
+import type { SessionRead } from '../../session/verdict/read-session.js';
 import { branchIdOf } from './jsonl-sidecars.js';
 import { goMessage } from './jsonl-message.js';
 import { jsonlMetaTitle, JsonlMetaSchema } from './jsonl-meta.js';

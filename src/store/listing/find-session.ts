@@ -1,3 +1,4 @@
+import { lstat } from 'node:fs/promises';
 import { findSessionCopies } from './find-session-copies.js';
 import { groupConversations, type Conversation } from './group-conversations.js';
 import type { Platform } from '../roots/platform.js';
@@ -26,6 +27,14 @@ export function copiesMatching(conversation: Conversation, query: string): Sessi
 /** Says which roots were read, so that "nothing matches" can be told from "looked in the wrong place". */
 export function describeRoots(roots: readonly ReadRoot[]): string {
   return roots.length === 0 ? 'no Reasonix root is set here' : `read ${roots.map((root) => root.path).join(', ')}`;
+}
+
+/** The roots read, those that do not exist said so: `ls --home /typo` must not look like an empty home. */
+export async function rootsRead(roots: readonly ReadRoot[]): Promise<string> {
+  const missing = await Promise.all(roots.map(async (root) => !(await lstat(root.path).catch(() => undefined))));
+  if (roots.length > 0 && missing.every(Boolean))
+    return `${roots.map((root) => root.path).join(', ')}: no such directory`;
+  return describeRoots(roots);
 }
 
 /**

@@ -9,6 +9,8 @@ import type { ReadRoot } from '../roots/roots.js';
 import type { ListedStore } from '../roots/store-kind.js';
 import type { SummaryCache } from './summary-cache.js';
 import { sameSlug, workspaceSlug } from '../roots/workspace-slug.js';
+import { SessionNotFoundError } from '../../errors/index.js';
+import { rootsRead } from './find-session.js';
 
 /** How `listSessions` lists: whose rules, which stores and workspace, whether to verify in full, the summary cache. */
 export interface ListOptions {
@@ -49,6 +51,8 @@ export interface SessionListing {
   warnings: string[];
   /** Each conversation once, the one whose last committed event is newest first. */
   sessions: AsyncGenerator<ListedSession>;
+  /** What a listing that found nothing says: where it looked (and for which workspace), roots that are not there said so. */
+  nothingFound(): Promise<SessionNotFoundError>;
 }
 
 /**
@@ -90,7 +94,15 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
     }
     yield* newestFirst(described);
   }
-  return { warnings: found.warnings, sessions: sessions() };
+  return {
+    warnings: found.warnings,
+    sessions: sessions(),
+    // Sessions of other workspaces may be there: the workspace looked for is said.
+    nothingFound: async () =>
+      new SessionNotFoundError(
+        `${options.workspace === undefined ? 'no sessions found' : `no sessions of workspace ${options.workspace} found`} (${await rootsRead(roots)})`,
+      ),
+  };
 }
 
 function belongsTo(session: ListedSession, slug: string, platform: Platform): boolean {

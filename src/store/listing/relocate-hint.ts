@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { currentPlatform, type Platform } from '../roots/platform.js';
-import { quote } from '../resume/shell-command.js';
+import { quote } from '../roots/shell-command.js';
 import { sameSlug, workspaceSlug } from '../roots/workspace-slug.js';
 import type { ListedSession } from './describe-conversation.js';
 

@@ -56,10 +56,10 @@ export async function summariseAppended(
         tornTail = true;
         continue;
       }
-      const { batch, payloads, payloadBytes } = item.value;
+      const { batch } = item.value;
       // Replayed as a whole read replays it for listing, but on its own: what came before is in the tally.
       const replay = new Projection({ keep: 'summary' });
-      batch.events.forEach((event, index) => replay.apply(batch, event, payloads[index], payloadBytes[index]));
+      replay.applyBatch(item.value);
       const payloadRefs = batch.events.filter((event) => event.payloadRef).length;
       for (const { payloadRef } of batch.events) {
         if (!payloadRef) continue;

@@ -4,7 +4,7 @@ import { filesStamp } from '../../fs/files-stamp.js';
 import { FileSystemError, fileSystemErrorOf, isSessionVerdict, RxError, type RxErrorCode } from '../../errors/index.js';
 import { isoTime } from '../../codec/iso-time.js';
 import type { Header } from '../../session/reading/header.js';
-import { readSession, reasonixRefuses, type SessionStatus } from '../../session/reading/read-session.js';
+import { readSession, reasonixRefuses, type SessionStatus } from '../../session/verdict/read-session.js';
 import { tallyOf, type LogTally } from './log-tally.js';
 import { logStamp, metaDigest, type ResumePoint } from './resume-point.js';
 import { cursorAt } from '../../session/cursors/cursor.js';

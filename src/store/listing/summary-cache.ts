@@ -4,7 +4,7 @@ import type { BigIntStats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { RX_ERROR_FAMILIES, type RxErrorCode } from '../../errors/index.js';
-import { SessionStatusSchema } from '../../session/reading/read-session.js';
+import { SessionStatusSchema } from '../../session/verdict/read-session.js';
 import { CacheFile } from './cache-file.js';
 import { defaultCacheDir } from './cache-dir.js';
 import type { SessionCopy } from './session-copy.js';

@@ -1,8 +1,10 @@
 import type { ListedCopy } from '../listing/describe-conversation.js';
-import { reasonixRefuses } from '../../session/reading/read-session.js';
-import { pathsOf, type Platform } from '../roots/platform.js';
-import type { PinnedRoots } from '../roots/roots.js';
-import { copyInto, fromFolder, reasonixResume } from './shell-command.js';
+import { reasonixRefuses } from '../../session/verdict/read-session.js';
+import { pathsOf } from '../roots/platform.js';
+import type { ResumeContext } from '../roots/roots.js';
+
+export type { ResumeContext };
+import { copyInto, fromFolder, reasonixResume } from '../roots/shell-command.js';
 import { sameSlug, workspaceSlug } from '../roots/workspace-slug.js';
 
 /** Why `reasonix --resume <id>` from a folder does, or does not, open a copy (docs/format.md §13.1). */
@@ -33,22 +35,6 @@ export interface ResumeVerdict {
   command: string | null;
   /** The command first copies the session into its workspace's store (the CLI never reads where it is). */
   copiesSession: boolean;
-}
-
-/** What a resume verdict depends on: the platform, the folder Reasonix would run from, the state root it would use there. */
-export interface ResumeContext {
-  platform: Platform;
-  /** The folder `reasonix --resume` would be run from. */
-  cwd: string;
-  /** The state root Reasonix 1.38.11 uses there (docs/format.md §1.1). */
-  reasonixStateRoot: string | undefined;
-  /** `REASONIX_HOME` / `REASONIX_STATE_HOME` the roots were found with: every suggested `reasonix` command carries them. */
-  pinned?: PinnedRoots;
-  /**
-   * The session's workspace when the caller knows it and the session does not say: migrate knows the
-   * folder it migrated a transcript of no workspace into, and its command runs from there.
-   */
-  workspace?: string;
 }
 
 /**

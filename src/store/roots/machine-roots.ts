@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { checkExistingFolder } from '../../fs/path-kind.js';
 import { currentPlatform } from './platform.js';
-import { resolveStoreRoots, type RootInputs, type StoreRoots } from './roots.js';
+import { resolveStoreRoots, type ResumeContext, type RootInputs, type StoreRoots } from './roots.js';
 
 /** What `machineRoots` takes instead of this machine's environment. */
 export interface MachineRootOptions {
@@ -19,13 +19,12 @@ export interface MachineRootOptions {
 }
 
 /**
- * The roots Reasonix would use on this machine (or on the machine the options describe). A `cwd`
- * given must be a folder that is there, a `home` or `stateHome` a folder if anything is there
- * (Reasonix makes a home that is not): `RX_PATH_KIND`, naming the path as given.
+ * The roots Reasonix would use on this machine (or on the machine the options describe), and what
+ * a resume command is judged by there (`resume`: run from `cwd`, with these roots).
  */
 export async function machineRoots(
   options: MachineRootOptions = {},
-): Promise<{ inputs: RootInputs; roots: StoreRoots }> {
+): Promise<{ inputs: RootInputs; roots: StoreRoots; resume: ResumeContext }> {
   for (const given of [options.home, options.stateHome])
     if (given !== undefined) await checkExistingFolder(resolve(given), given, { mayBeMissing: true });
   if (options.cwd !== undefined) await checkExistingFolder(resolve(options.cwd), options.cwd);
@@ -39,5 +38,11 @@ export async function machineRoots(
     ...(options.home !== undefined ? { home: resolve(options.home) } : {}),
     ...(options.stateHome !== undefined ? { stateHome: resolve(options.stateHome) } : {}),
   });
-  return { inputs, roots };
+  const resume: ResumeContext = {
+    platform: inputs.platform,
+    cwd: inputs.cwd,
+    reasonixStateRoot: roots.reasonixStateRoot,
+    pinned: roots.pinned,
+  };
+  return { inputs, roots, resume };
 }

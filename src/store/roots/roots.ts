@@ -1,6 +1,6 @@
 import { readRegularFile } from '../../fs/read-regular-file.js';
 import { expandDirValue, type DirValueContext } from './expand-dir-value.js';
-import { pathsOf } from './platform.js';
+import { pathsOf, type Platform } from './platform.js';
 import { storageStateEntry } from './storage-state-entry.js';
 
 /** Far above any config.toml a person writes; a larger one is read as no setting. */
@@ -176,4 +176,20 @@ function pinnedRoots(inputs: RootInputs): PinnedRoots {
 /** The names a store directory has (docs/format.md §1.2, §12); anything else given as `RXSTORE_ROOT` is a state root. */
 function isStoreDirName(name: string): boolean {
   return name === 'sessions-v4' || name === 'sessions' || name === 'by-id';
+}
+
+/** What a resume verdict depends on: the platform, the folder Reasonix would run from, the state root it would use there. */
+export interface ResumeContext {
+  platform: Platform;
+  /** The folder `reasonix --resume` would be run from. */
+  cwd: string;
+  /** The state root Reasonix 1.38.11 uses there (docs/format.md §1.1). */
+  reasonixStateRoot: string | undefined;
+  /** `REASONIX_HOME` / `REASONIX_STATE_HOME` the roots were found with: every suggested `reasonix` command carries them. */
+  pinned?: PinnedRoots;
+  /**
+   * The session's workspace when the caller knows it and the session does not say: migrate knows the
+   * folder it migrated a transcript of no workspace into, and its command runs from there.
+   */
+  workspace?: string;
 }

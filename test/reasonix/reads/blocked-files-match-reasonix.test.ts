@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession } from '../../support/faults/faults.js';
 import { blockedFileCases, source } from '../../support/reasonix/blocked-files.js';
 import { reasonixBinary, reasonixTitle, simpleWorkspaceSlug } from '../../support/reasonix/reasonix.js';

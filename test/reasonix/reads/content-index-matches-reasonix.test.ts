@@ -3,7 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_DIR, ContentStore } from '../../../src/codec/content-store.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession, framesOf, rewriteEveryRecord } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { providerMessages } from '../../../src/session/replay/views.js';
 import { asSent } from '../../support/reasonix/as-sent.js';
 import { appendBatch, copySession } from '../../support/faults/faults.js';

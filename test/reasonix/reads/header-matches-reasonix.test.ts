@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.js';

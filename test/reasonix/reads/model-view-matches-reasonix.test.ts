@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { canonicalTranscript, providerMessages } from '../../../src/session/replay/views.js';
 import { copySession } from '../../support/faults/faults.js';
 import { fixture, FIXTURE_NAMES } from '../../support/fixtures.js';

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { EventToWrite } from '../../../src/codec/encode-batch.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import type { Message } from '../../../src/session/replay/message.js';
 import { providerMessages } from '../../../src/session/replay/views.js';
 import { asSent } from '../../support/reasonix/as-sent.js';

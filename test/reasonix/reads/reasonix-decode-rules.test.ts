@@ -2,7 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeBatch, type EventToWrite } from '../../../src/codec/encode-batch.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession, endFrames, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { accepted, rules, TAKEN_ID, UNSUPPORTED } from '../../support/sessions/payload-rules.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession, framesOf, rewriteEveryRecord } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.js';

@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { repairSession } from '../../../src/session/writing/repair-session.js';
 import { boltDamage } from '../../../src/session/reading/bolt-damage.js';
 import { logOf } from '../../support/faults/faults.js';

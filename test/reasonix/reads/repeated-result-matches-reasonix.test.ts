@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { EventToWrite } from '../../../src/codec/encode-batch.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { appendBatch, copySession } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { raw } from '../../support/sessions/payload-rules.js';

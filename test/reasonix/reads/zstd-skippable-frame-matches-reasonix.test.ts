@@ -2,7 +2,7 @@
 // 1.38.11 opens the session (its decoder passes over skippable frames), and so must rxstore, through either
 // zstd backend (node:zlib on Node 22.15 and later, zstd-napi before); other bytes after the frame are damage.
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import {
   copySession,
   endFrames,

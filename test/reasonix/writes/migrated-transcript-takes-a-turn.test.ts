@@ -2,7 +2,7 @@ import { mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrateJsonlToV4 } from '../../../src/migrate/jsonl-to-v4.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { readJsonlSession } from '../../../src/store/jsonl/read-jsonl-session.js';
 import { workspaceSlug } from '../../../src/store/roots/workspace-slug.js';
 import { startMockModel } from '../../support/reasonix/mock-model.js';

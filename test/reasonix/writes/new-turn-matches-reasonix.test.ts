@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { modelView } from '../../../src/session/replay/views.js';
 import { salvageSession } from '../../../src/session/writing/salvage-session.js';
 import { treeDigest } from '../../support/tree-digest.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendBatches } from '../../../src/session/writing/append-batches.js';
 import { createSession } from '../../../src/session/writing/create-session.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { providerMessages } from '../../../src/session/replay/views.js';
 import { asSent } from '../../support/reasonix/as-sent.js';
 import { copySession } from '../../support/faults/faults.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatchToWrite } from '../../../src/codec/encode-batch.js';
 import { appendBatches } from '../../../src/session/writing/append-batches.js';
 import { createSession } from '../../../src/session/writing/create-session.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError } from '../../../src/errors/index.js';
 import { checkCursor, cursorAt, type Cursor } from '../../../src/session/cursors/cursor.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { batchesSince, readSince } from '../../../src/session/cursors/read-since.js';
 import {
   copySession,

@@ -6,7 +6,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { encodeBatch } from '../../../src/codec/encode-batch.js';
 import { CursorMismatchError, openLogSession, type BatchSince } from '../../../src/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { appendBatches } from '../../../src/session/writing/append-batches.js';
 import { copySession, endFrames, logOf, replaceFrame } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';

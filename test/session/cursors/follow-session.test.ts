@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { followSession, type FollowOptions } from '../../../src/session/cursors/follow.js';
 import type { BatchSince } from '../../../src/session/cursors/read-since.js';
 import { readSince } from '../../../src/session/cursors/read-since.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { appendBatches } from '../../../src/session/writing/append-batches.js';
 import { copySession } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';

@@ -2,7 +2,7 @@ import { truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError, openLogSession, type Cursor } from '../../../src/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { followInBackground } from '../../support/follow-in-background.js';

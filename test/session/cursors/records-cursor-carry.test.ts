@@ -16,7 +16,7 @@ import { appendBatch, copySession, editLog, framesOf } from '../../support/fault
 import { fixture } from '../../support/fixtures.js';
 import { complete, messageId } from '../../support/sessions/sample-session.js';
 import { StrictPayloadError } from '../../../src/errors/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 
 const plain = fixture('plain-chat');
 const tools = fixture('tool-calls');
@@ -49,14 +49,18 @@ describe('a records cursor', () => {
     expect(pieces.at(-2)!.cursor.log.offset).toBeLessThan(cursor.log.offset);
     expect(cursor.pending).toEqual([]);
     // plain-chat's host context names the workspace; it has no title.
-    expect(cursor.session).toEqual({ workspace: plain.workspace, title: null });
+    expect(cursor.session).toEqual({ workspace: plain.workspace, title: null, status: 'ok' });
     expect(pieces.filter((piece) => piece.session).at(-1)!.session).toEqual({
       workspace: plain.workspace,
       title: null,
+      status: 'ok',
     });
 
     await appendBatch(dir, [complete({ role: 'user', id: messageId(), origin: 'user', content: 'a later question' })]);
-    const carried: RecordsCursor = { ...cursor, session: { workspace: '/carried/workspace', title: 'Carried title' } };
+    const carried: RecordsCursor = {
+      ...cursor,
+      session: { workspace: '/carried/workspace', title: 'Carried title', status: 'ok' },
+    };
     const [next, ...more] = await all(
       recordsSince(dir, plain.id, { workspace: null }, JSON.parse(JSON.stringify(carried))),
     );
@@ -81,7 +85,15 @@ describe('a records cursor', () => {
     expect(
       given.flatMap((piece) => piece.records).map((record) => record.type !== 'removed' && record.workspace),
     ).toEqual(['/given/by/caller']);
-    expect(given[0]!.session).toEqual({ workspace: '/given/by/caller', title: 'Carried title' });
+    expect(given[0]!.session).toEqual({ workspace: '/given/by/caller', title: 'Carried title', status: 'ok' });
+
+    // A cursor of this version made before statuses (none in its session, no gate): the read's last piece says the status.
+    const { status: _, ...beforeStatuses } = carried.session;
+    const { gate: __, ...withoutGate } = carried;
+    const older = await all(
+      recordsSince(dir, plain.id, { workspace: null }, { ...withoutGate, session: beforeStatuses }),
+    );
+    expect(older.at(-1)!.session).toEqual({ workspace: '/carried/workspace', title: 'Carried title', status: 'ok' });
 
     // The workspace the session names wins over the one carried, and is asked for once, when the first batch is new.
     await appendBatch(dir, [complete({ role: 'user', id: messageId(), origin: 'user', content: 'and another' })]);
@@ -139,7 +151,7 @@ describe('a records cursor', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('calls of a turn still open wait until more than 128 (or 32 KiB of them) wait, the oldest then given without a result; a turn that ends gives them all', async () => {
+  it('calls of a turn still open wait until more than 128 (or 28 KiB of them) wait, the oldest then given without a result; a turn that ends gives them all', async () => {
     const callIds = Array.from({ length: 140 }, (_, at) => `call_rxstore_unanswered_${at}`);
     const calls = callIds.map((id) =>
       complete({
@@ -161,10 +173,10 @@ describe('a records cursor', () => {
       { validate: false },
     );
     const [piece, end] = await all(recordsSince(open, plain.id, { workspace: null }, cursor));
-    // At most 128 wait, in at most 32 KiB: the oldest past that are given.
+    // At most 128 wait, in at most 28 KiB: the oldest past that are given.
     const waiting = piece!.cursor.pending.length;
     expect(waiting).toBeLessThanOrEqual(128);
-    expect(JSON.stringify(piece!.cursor.pending).length).toBeLessThanOrEqual(32 * 1024);
+    expect(JSON.stringify(piece!.cursor.pending).length).toBeLessThanOrEqual(28 * 1024);
     expect(piece!.cursor.pending.map((item) => item.call.id)).toEqual(callIds.slice(140 - waiting));
     expect(commandsOf(piece!).map((record) => record.command)).toEqual(
       callIds.slice(0, 140 - waiting).map((id) => `echo ${id}`),

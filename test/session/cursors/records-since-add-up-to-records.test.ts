@@ -21,7 +21,7 @@ import { CPU_CLOCK_ONLY, withinCpuTime } from '../../support/cpu-budget.js';
  * (at any frame boundary: a batch half written is a torn tail, invisible until it is whole),
  * applying the records read since the last cursor after each piece, in order and by key, gives
  * exactly `records()` of the session as it then stands — the title and workspace as the stream
- * last gave them.
+ * last gave them — and the status the stream last gave is the one `read()` gives.
  */
 async function expectAddsUp(
   sessionDir: string,
@@ -38,9 +38,10 @@ async function expectAddsUp(
     if (options.wholeAtEnd && at < cuts.length - 1) continue;
     const whole = options.wholeAtEnd ?? (await wholeRecords(copy.dir));
     expect(whole.byKey.size, `records() gives each key once (log cut at ${cut})`).toBe(whole.count);
+    expect(index.session.status, `the session's status at ${cut}, as read() says it`).toBe(whole.status);
     const first = [...whole.byKey.values()][0];
     if (first)
-      expect(index.session, `the session's fields at ${cut}`).toEqual({
+      expect(index.session, `the session's fields at ${cut}`).toMatchObject({
         title: first.title,
         workspace: first.workspace,
       });

@@ -45,7 +45,11 @@ describe("a session's title and workspace as the record stream says them", () =>
     const { fields, records, cursor } = await batchByBatch(dir);
     const given = fields.filter((each): each is SessionFields => each !== undefined);
     expect(given[0]).toMatchObject({ title: null });
-    expect(given.at(-1)).toEqual({ title: 'Refactor plan (fork)', workspace: fixture('titled').workspace });
+    expect(given.at(-1)).toEqual({
+      title: 'Refactor plan (fork)',
+      workspace: fixture('titled').workspace,
+      status: 'ok',
+    });
     expect(cursor.session).toEqual(given.at(-1));
     // Records committed before the title keep the session as it was then; records() of the whole has the title.
     expect(records.some((record) => record.title === null)).toBe(true);
@@ -65,11 +69,11 @@ describe("a session's title and workspace as the record stream says them", () =>
     const { dir, workspace } = fixture('jsonl-migrated');
     const { fields, records, cursor } = await batchByBatch(dir);
     const given = fields.filter((each): each is SessionFields => each !== undefined);
-    expect(given[0]).toEqual({ title: null, workspace: null });
-    expect(given.at(-1)).toEqual({ title: null, workspace });
+    expect(given[0]).toEqual({ title: null, workspace: null, status: 'ok' });
+    expect(given.at(-1)).toEqual({ title: null, workspace, status: 'ok' });
     // Named only by a batch after the imported messages.
     expect(fields.findIndex((each) => each?.workspace === workspace)).toBeGreaterThan(0);
-    expect(cursor.session).toEqual({ title: null, workspace });
+    expect(cursor.session).toEqual({ title: null, workspace, status: 'ok' });
     expect(records.filter((record) => record.workspace === null).length).toBeGreaterThan(0);
     expect((await whole(dir)).every((record) => record.workspace === workspace)).toBe(true);
   });

@@ -5,7 +5,7 @@
 // that tells: when the read, having reached the end of the bytes, asks the log's size again.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LogCutWhileReadError } from '../../../src/errors/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { batchesSince, readSince } from '../../../src/session/cursors/read-since.js';
 import { openSession } from '../../../src/store/open-session.js';
 import { drain } from '../../support/drain.js';

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { openSession } from '../../../src/store/open-session.js';
 import { blockedFileCases, source } from '../../support/reasonix/blocked-files.js';
 import { drain } from '../../support/drain.js';

@@ -5,7 +5,7 @@ import { DamagedStoreError } from '../../../src/errors/index.js';
 import { FRAME_BUDGET_BYTES, FRAME_MAGIC } from '../../../src/codec/frame.js';
 import { readBatches } from '../../../src/codec/read-batches.js';
 import { readFrames } from '../../../src/codec/read-frames.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { loadBases } from '../../support/fuzz/fuzz-bases.js';
 import { CPU_CLOCK_ONLY, withinCpuTime } from '../../support/cpu-budget.js';
 import { checkInput, collectGarbage, LIMITS, retainedBytes } from '../../support/fuzz/fuzz-check.js';

@@ -12,7 +12,7 @@ import {
   SessionStatusSchema,
   workspaceOf,
   type SessionRead,
-} from '../../../src/session/reading/read-session.js';
+} from '../../../src/session/verdict/read-session.js';
 import { appendBatch, copySession, cutLog, editLog, endFrames, framesOf, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';

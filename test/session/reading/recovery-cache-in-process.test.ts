@@ -5,7 +5,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boltDamage } from '../../../src/session/reading/bolt-damage.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.js';
 import {
   cacheAheadCases,

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WriterOwnedError } from '../../../src/errors/index.js';
 import { readSessionEvents } from '../../../src/session/reading/read-events.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { acquireWriterLocks, writerLockHolder } from '../../../src/session/reading/writer-locks.js';
 import { appendBatch, copySession, endFrames, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';

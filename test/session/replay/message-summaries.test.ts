@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSession, type Message } from '../../../src/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { FIXTURE_NAMES, fixture } from '../../support/fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { gateCarry, gateFacts, transcriptGate, type GateMessage } from '../../../src/session/replay/transcript-gate.js';
 import type { ListedSession } from '../../../src/store/listing/describe-conversation.js';
 import { appendBatch, copySession } from '../../support/faults/faults.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkHygiene, inspectReport } from '../../../src/index.js';
 import { formatInspect } from '../../../src/cli/format-inspect.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { createSession } from '../../../src/session/writing/create-session.js';
 import { readJsonlSession } from '../../../src/store/jsonl/read-jsonl-session.js';
 import { LEGACY_PRUNE_MARKER } from '../../../src/session/replay/hygiene.js';

@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSession, type ReadSessionOptions } from '../../../src/session/reading/read-session.js';
+import { readSession, type ReadSessionOptions } from '../../../src/session/verdict/read-session.js';
 import { createSession } from '../../../src/session/writing/create-session.js';
 import type { BatchToWrite, EventToWrite } from '../../../src/codec/encode-batch.js';
 import { readJsonlSession } from '../../../src/store/jsonl/read-jsonl-session.js';
-import { replayedBatches } from '../../../src/session/replay/replayed-batches.js';
+import { replayedBatches } from '../../../src/session/verdict/replayed-batches.js';
 import { readLogBatches } from '../../../src/codec/read-log.js';
 import { modelView } from '../../../src/session/replay/views.js';
 import { copySession, cutLog, logOf } from '../../support/faults/faults.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BatchToWrite, EventToWrite } from '../../../src/codec/encode-batch.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { SeenIds } from '../../../src/session/replay/seen-ids.js';
 import { createSession } from '../../../src/session/writing/create-session.js';
 import { tempDir } from '../../support/temp-dir.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StrictPayloadError } from '../../../src/errors/index.js';
 import { openLogSession } from '../../../src/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import type { EventToWrite } from '../../../src/codec/encode-batch.js';
 import { drain } from '../../support/drain.js';
 import { appendBatch, copySession, framesOf, logOf } from '../../support/faults/faults.js';

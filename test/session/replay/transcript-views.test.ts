@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchToWrite } from '../../../src/codec/encode-batch.js';
 import { createSession, openSession, type Message, type PersonMessage, type SessionRead } from '../../../src/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { messageTime } from '../../../src/session/replay/views.js';
 import { FIXTURE_NAMES, fixture } from '../../support/fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DamagedStoreError, InvalidInputError } from '../../../src/errors/index.js';
 import { appendBatches } from '../../../src/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession, cutLog, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { complete, messageId } from '../../support/sessions/sample-session.js';

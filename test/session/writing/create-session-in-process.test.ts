@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError, SessionExistsError } from '../../../src/errors/index.js';
 import { createSession } from '../../../src/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { sampleBatches } from '../../support/sessions/sample-session.js';
 import { tempDir } from '../../support/temp-dir.js';
 

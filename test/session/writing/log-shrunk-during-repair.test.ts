@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { repairSession } from '../../../src/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession, cutLog, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 

@@ -1,6 +1,6 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession, cutLog, endFrames, replaceFrame } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { runCli } from '../../support/inspect-json-schema.js';

@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WriterOwnedError } from '../../../src/errors/index.js';
 import { repairSession } from '../../../src/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { acquireWriterLocks } from '../../../src/session/reading/writer-locks.js';
 import { copySession, cutLog, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';

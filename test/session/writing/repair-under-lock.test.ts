@@ -7,7 +7,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession, endFrames, logOf, replaceFrame } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { runCli } from '../../support/inspect-json-schema.js';

@@ -7,7 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_DIR } from '../../../src/codec/content-store.js';
 import { FRAME_MAGIC } from '../../../src/codec/frame.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession, editLog, endFrames, framesOf, type LoggedFrame } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { runCli } from '../../support/inspect-json-schema.js';

@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../../src/codec/frame.js';
 import { createSession, salvageSession } from '../../../src/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { readSessionEvents } from '../../../src/session/reading/read-events.js';
 import { copySession, editLog, endFrames, framesOf, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { WriterOwnedError } from '../../../src/errors/index.js';
 import { appendBatches } from '../../../src/session/writing/append-batches.js';
 import { createSession } from '../../../src/session/writing/create-session.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { acquireWriterLocks, writerLockHolder } from '../../../src/session/reading/writer-locks.js';
 import { runCli } from '../../support/inspect-json-schema.js';
 import { sampleBatches } from '../../support/sessions/sample-session.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatchToWrite } from '../../../src/codec/encode-batch.js';
 import { RefusedBatchError } from '../../../src/errors/index.js';
 import { appendBatches, createSession } from '../../../src/index.js';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { copySession, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { complete, messageId } from '../../support/sessions/sample-session.js';

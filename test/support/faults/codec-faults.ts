@@ -1,7 +1,7 @@
 // Record-level faults of a v4 log (spec §4, §5), one named case each: well-formed frames that say
 // something a writer never says, with rxstore's verdict and the real Reasonix 1.38.11's.
 import { expect } from 'vitest';
-import { readSession } from '../../../src/session/reading/read-session.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import {
   appendBatch,
   endFrames,

@@ -5,8 +5,8 @@ import { FRAME_BUDGET_BYTES, FRAME_HEADER_BYTES } from '../../../src/codec/frame
 import { readBatches } from '../../../src/codec/read-batches.js';
 import { readFrames } from '../../../src/codec/read-frames.js';
 import { formatInspect } from '../../../src/cli/format-inspect.js';
-import { inspectReport } from '../../../src/session/replay/inspect-report.js';
-import { readSession, type SessionRead } from '../../../src/session/reading/read-session.js';
+import { inspectReport } from '../../../src/session/verdict/inspect-report.js';
+import { readSession, type SessionRead } from '../../../src/session/verdict/read-session.js';
 import { personView, providerMessages } from '../../../src/session/replay/views.js';
 import { storeKindOf } from '../../../src/store/roots/store-kind.js';
 import type { FuzzInput } from './fuzz-inputs.js';

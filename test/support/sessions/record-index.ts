@@ -11,7 +11,7 @@ import { copySession, framesOf, logOf } from '../faults/faults.js';
 /** An index as a reader of `recordsSince` keeps one: records by key, and the session's fields. */
 export class RecordIndex {
   readonly records = new Map<string, IndexRecord>();
-  session: SessionFields = { title: null, workspace: null };
+  session: SessionFields = { title: null, workspace: null, status: 'ok' };
 
   /** Applies changes in order: a record adds or replaces by its key; `removed` takes its key and every key under it. */
   apply(changes: readonly RecordChange[]): void {
@@ -27,15 +27,28 @@ export class RecordIndex {
 
   /** The records, each with the session's title and workspace as the stream last gave them, by key. */
   current(): Map<string, IndexRecord> {
-    return new Map([...this.records].map(([key, record]) => [key, { ...record, ...this.session }]));
+    const { title, workspace } = this.session;
+    return new Map([...this.records].map(([key, record]) => [key, { ...record, title, workspace }]));
   }
 }
 
-/** `records()` of a session, by key (a key given twice fails the caller's comparison: the last would hide the first). */
-export async function wholeRecords(sessionDir: string): Promise<{ byKey: Map<string, IndexRecord>; count: number }> {
+/**
+ * `records()` of a session, by key (a key given twice fails the caller's comparison: the last would
+ * hide the first), and its status as `read()` says it, as the record stream says it (a torn tail,
+ * invisible to the stream, is `ok` there: Reasonix takes a new turn).
+ */
+export async function wholeRecords(
+  sessionDir: string,
+): Promise<{ byKey: Map<string, IndexRecord>; count: number; status: string }> {
+  const session = await openLogSession(sessionDir);
   const records: IndexRecord[] = [];
-  for await (const record of (await openLogSession(sessionDir)).records()) records.push(record);
-  return { byKey: new Map(records.map((record) => [record.key, record])), count: records.length };
+  for await (const record of session.records()) records.push(record);
+  const { status } = await session.read();
+  return {
+    byKey: new Map(records.map((record) => [record.key, record])),
+    count: records.length,
+    status: status === 'torn-tail' ? 'ok' : status,
+  };
 }
 
 /** Reads the records since `cursor` into `index`; returns the cursor to keep (the given one when nothing changed). */

@@ -13,26 +13,26 @@ import {
   type Problem,
   type RxError,
 } from '../../errors/index.js';
-import type { Header } from './header.js';
-import type { Manifest } from './manifest.js';
-import { logIdentity, OffsetIndexSchema } from './offset-index.js';
+import type { Header } from '../reading/header.js';
+import type { Manifest } from '../reading/manifest.js';
+import { logIdentity, OffsetIndexSchema } from '../reading/offset-index.js';
 import { Projection, type MessageKeeping } from '../replay/projection.js';
 import { strictPayloadError } from '../replay/strict-payload-error.js';
 import { newTurnProblem } from '../replay/transcript-gate.js';
-import { readJsonFile } from './read-json-file.js';
-import { readSessionEventsOn } from './read-events.js';
-import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from './session-files.js';
-import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
-import { writerLockHolder } from './writer-locks.js';
-import { readSessionDirectory } from './session-directory.js';
-import { logFile } from './log-file.js';
+import { readJsonFile } from '../reading/read-json-file.js';
+import { readSessionEventsOn } from '../reading/read-events.js';
+import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from '../reading/session-files.js';
+import { logPrefixDigest, StorageIdentitySchema } from '../reading/storage-identity.js';
+import { writerLockHolder } from '../reading/writer-locks.js';
+import { readSessionDirectory } from '../reading/session-directory.js';
+import { logFile } from '../reading/log-file.js';
 import {
   MAX_CHECKPOINT_BYTES,
   queryCacheFiles,
   recoveryCacheAhead,
   recoveryCacheDamage,
   recoveryCheckpoint,
-} from './recovery-cache.js';
+} from '../reading/recovery-cache.js';
 import { waitsForever } from '../../fs/waits-forever.js';
 
 /**
@@ -182,14 +182,14 @@ async function readSessionOnce(
           read.tornTail = item.tail;
           continue;
         }
-        const { batch, payloads, payloadBytes } = item.value;
+        const { batch } = item.value;
         read.batches += 1;
         read.durableEnd = batch.end;
         read.lastSequence = batch.firstSeq + batch.eventCount - 1;
         read.writerGeneration = Math.max(read.writerGeneration, batch.writerGeneration);
         read.firstCommitAt ??= batch.createdAt;
         read.lastCommitAt = batch.createdAt;
-        batch.events.forEach((event, index) => {
+        for (const event of batch.events) {
           read.events.total += 1;
           read.events.byKind[event.kind] = (read.events.byKind[event.kind] ?? 0) + 1;
           if (event.payloadRef) {
@@ -198,8 +198,8 @@ async function readSessionOnce(
             // The index is filed under the object's digest; `indexDigest` is the digest of its bytes.
             if (event.payloadRef.indexDigest) contentFiles.add(content.indexPath(event.payloadRef.digest));
           }
-          projection.apply(batch, event, payloads[index], payloadBytes[index]);
-        });
+        }
+        projection.applyBatch(item.value);
       }
     } catch (error) {
       // Damage or an unsupported version is the session's verdict; anything else (the file system, no zstd) is not.

@@ -1,10 +1,10 @@
 import { isoTime } from '../../codec/iso-time.js';
-import { checkHygiene, type Hygiene } from './hygiene.js';
+import { checkHygiene, type Hygiene } from '../replay/hygiene.js';
 import { promoteWarnings, type ErrorData, type Problem } from '../../errors/index.js';
-import type { SessionRead, SessionStatus } from '../reading/read-session.js';
-import { workspaceOf } from '../reading/read-session.js';
+import type { SessionRead, SessionStatus } from './read-session.js';
+import { workspaceOf } from './read-session.js';
 import type { TornTail } from '../../codec/batch.js';
-import type { DisplayTitle } from './session-title.js';
+import type { DisplayTitle } from '../replay/session-title.js';
 
 /**
  * A problem as `inspect --json` prints it: code, severity, message and data, with the place (file,

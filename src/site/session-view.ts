@@ -1,22 +1,16 @@
-import {
-  isoTime,
-  isSessionVerdict,
-  type RxError,
-  type Problem,
-  type Message,
-  type SessionRead,
-  type TimedMessage,
-  workspaceOf,
-  type OpenedSession,
-  type Platform,
-} from '../index.js';
 import { z } from 'zod';
-import { problemFromError } from '../errors/index.js';
+import { isoTime } from '../codec/iso-time.js';
+import { errorFromProblem, isSessionVerdict, problemFromError, type Problem, type RxError } from '../errors/index.js';
+import { workspaceOf, type SessionRead } from '../session/verdict/read-session.js';
+import type { Message } from '../session/replay/message.js';
+import type { TimedMessage } from '../session/replay/views.js';
+import type { OpenedSession } from '../store/open-session.js';
+import type { Platform } from '../store/roots/platform.js';
 import { flatToolCall } from '../session/replay/message.js';
 import { PayloadSchemas } from '../session/replay/payloads.js';
 import { canonicalTranscript, personMessage } from '../session/replay/views.js';
 import { currentPlatform } from '../store/roots/platform.js';
-import { fromFolder, reasonixResume } from '../store/resume/shell-command.js';
+import { fromFolder, reasonixResume } from '../store/roots/shell-command.js';
 import { toolCallView, type ToolCallView } from './tool-call-view.js';
 
 /** What a page says about a session before its messages. */
@@ -69,6 +63,8 @@ export interface SessionView {
   items: AsyncIterable<ViewItem>;
   /** After `items` ends: why it stopped early, if it did (a coded error met while reading). */
   stoppedBy(): Problem | undefined;
+  /** After `items` ends: the error a reader of the session meets where it stopped early, if it did. */
+  stoppedWith(): RxError | undefined;
   /** Why Reasonix would refuse the session, as the error every other reader of it throws. */
   refusal: RxError | undefined;
 }
@@ -176,7 +172,17 @@ export async function readSessionView(session: OpenedSession, options: SessionVi
     yield* assembler.finish();
   }
 
-  return { header, items: items(), stoppedBy: () => stoppedBy ?? header.damage[0], refusal: read.refusal };
+  const stopped = () => stoppedBy ?? header.damage[0];
+  return {
+    header,
+    items: items(),
+    stoppedBy: stopped,
+    stoppedWith: () => {
+      const problem = stopped();
+      return problem && errorFromProblem(problem);
+    },
+    refusal: read.refusal,
+  };
 }
 
 /**
@@ -368,5 +374,11 @@ function unreadableView(session: OpenedSession, error: RxError): SessionView {
     damage: [problem],
     tornTailBytes: 0,
   };
-  return { header, items: (async function* () {})(), stoppedBy: () => problem, refusal: error };
+  return {
+    header,
+    items: (async function* () {})(),
+    stoppedBy: () => problem,
+    stoppedWith: () => errorFromProblem(problem),
+    refusal: error,
+  };
 }

@@ -4,12 +4,15 @@ import { OverwriteRefusedError, undefinedIfMissing } from '../errors/index.js';
 import { checkFile, checkOutside, type ReadPaths } from '../fs/path-kind.js';
 
 /**
- * The mark every page rxstore writes carries near its start, so that a later run knows the file
- * for its own and writes it again; a file without it is someone else's. In an HTML page's head:
+ * The marks a renderer's pages carry near their start, so that a later run knows a file for its own
+ * and writes it again; a file with neither is someone else's.
  */
-export const HTML_GENERATOR_MARK = '<meta name="generator" content="rxstore">';
-/** The first line of a Markdown file rxstore writes (an HTML comment: nothing shows where it is rendered). */
-export const MARKDOWN_GENERATOR_MARK = '<!-- generator: rxstore -->\n';
+export interface GeneratorMarks {
+  /** In an HTML page's head. */
+  html: string;
+  /** The first line of a Markdown file. */
+  markdown: string;
+}
 
 /** Both marks stand in the first bytes of a page: the head's fourth line, or the first line. */
 const MARK_WITHIN_BYTES = 512;
@@ -19,8 +22,8 @@ export async function entryAt(path: string): Promise<Stats | undefined> {
   return lstat(path).catch((error: unknown) => undefinedIfMissing(error, path));
 }
 
-/** Whether the regular file at `path` (never followed through a symlink) carries rxstore's generator mark. */
-export async function carriesGeneratorMark(path: string): Promise<boolean> {
+/** Whether the regular file at `path` (never followed through a symlink) carries a generator mark. */
+export async function carriesGeneratorMark(path: string, marks: GeneratorMarks): Promise<boolean> {
   const entry = await entryAt(path);
   if (!entry?.isFile()) return false;
   const handle = await open(path, 'r');
@@ -28,7 +31,7 @@ export async function carriesGeneratorMark(path: string): Promise<boolean> {
     const start = Buffer.alloc(MARK_WITHIN_BYTES);
     const { bytesRead } = await handle.read(start, 0, start.length, 0);
     const text = start.subarray(0, bytesRead).toString('utf8');
-    return text.startsWith(MARKDOWN_GENERATOR_MARK) || text.includes(HTML_GENERATOR_MARK);
+    return text.startsWith(marks.markdown) || text.includes(marks.html);
   } finally {
     await handle.close();
   }
@@ -44,11 +47,11 @@ export async function carriesGeneratorMark(path: string): Promise<boolean> {
 export async function checkPageFile(
   path: string,
   given: string,
-  options: { force: boolean; reading: ReadPaths },
+  options: { force: boolean; reading: ReadPaths; marks: GeneratorMarks },
 ): Promise<void> {
   const entry = await checkFile(path, given);
   await checkOutside(path, given, 'file', options.reading);
-  if (!entry || options.force || (await carriesGeneratorMark(path))) return;
+  if (!entry || options.force || (await carriesGeneratorMark(path, options.marks))) return;
   throw new OverwriteRefusedError(
     `${given}: a file rxstore did not write (it has no generator mark); --force writes over it`,
     { file: given },

@@ -1,5 +1,5 @@
-import { jsonText, type Message } from '../index.js';
-import { messageText, parseJsonObject, ToolExecutionSchema } from '../session/replay/message.js';
+import { jsonText } from '../codec/go-json/json-text.js';
+import { messageText, parseJsonObject, ToolExecutionSchema, type Message } from '../session/replay/message.js';
 import { diffLines, type DiffLine } from './edit-diff.js';
 
 /** A tool call as a page shows it: what was asked, what came back, and the files it changed. */

@@ -1,5 +1,5 @@
-import { pathsOf, type Platform } from '../roots/platform.js';
-import type { PinnedRoots } from '../roots/roots.js';
+import { pathsOf, type Platform } from './platform.js';
+import type { PinnedRoots } from './roots.js';
 
 /**
  * Commands rxstore suggests, in the platform's shell: POSIX `sh` off Windows, `cmd.exe` on it.
@@ -49,4 +49,27 @@ export function copyInto(dir: string, intoDir: string, platform: Platform): stri
 function cmdQuoted(text: string): string {
   if (!/[%"]/.test(text)) return `"${text}"`;
   return `^"${text.replace(/[%!^&|<>()"]/g, '^$&')}^"`;
+}
+
+/** How `shellCommand` runs a command: with Reasonix's variables set, from a folder. */
+export interface ShellCommandOptions {
+  /** Variables set for the command (the roots Reasonix is to look in). */
+  env?: PinnedRoots;
+  /** The folder to run it from (`cd <folder> && …`). */
+  from?: string;
+}
+
+/**
+ * A command a person can paste, in the platform's shell (POSIX `sh`, or `cmd.exe` on Windows):
+ * `words` each quoted as they need, or a command already built; then `env` set for it, then run
+ * `from` a folder. `shellCommand([path], platform)` is one path quoted.
+ */
+export function shellCommand(
+  command: string | readonly string[],
+  platform: Platform,
+  options: ShellCommandOptions = {},
+): string {
+  const words = typeof command === 'string' ? command : command.map((word) => quote(word, platform)).join(' ');
+  const withVariables = options.env ? withEnv(options.env, words, platform) : words;
+  return options.from === undefined ? withVariables : fromFolder(options.from, withVariables, platform);
 }

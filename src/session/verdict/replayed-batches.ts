@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { Projection } from './projection.js';
+import type { Projection } from '../replay/projection.js';
 import { readSessionEvents, type ReadEventsOptions, type ResolvedBatch } from '../reading/read-events.js';
 import { SESSION_FILES } from '../reading/session-files.js';
-import { replayBatch } from './strict-payload-error.js';
+import { replayBatch } from '../replay/strict-payload-error.js';
 
 /**
  * The committed batches of a session's log (from `options.offset` on), each with its replay on its

@@ -1,26 +1,19 @@
-import {
-  OverwriteRefusedError,
-  RxError,
-  WriterOwnedError,
-  type ListedSession,
-  openSession,
-  type Platform,
-} from '../index.js';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { undefinedIfMissing } from '../errors/index.js';
+import { OverwriteRefusedError, RxError, undefinedIfMissing, WriterOwnedError } from '../errors/index.js';
 import { withStoreLock } from '../fs/store-lock.js';
 import { OUTPUT_DIR_MODE, OUTPUT_FILE_MODE, writeFileAtomic } from '../fs/atomic-write.js';
 import { checkFolder } from '../fs/path-kind.js';
 import { writeStreamAtomic } from '../fs/atomic-stream.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
-import { renderHtml } from './render-html.js';
+import type { ListedSession } from '../store/listing/describe-conversation.js';
+import { openSession } from '../store/open-session.js';
+import type { Platform } from '../store/roots/platform.js';
+import { carriesGeneratorMark, entryAt, type GeneratorMarks } from './page-file.js';
+import type { PageRenderer } from './page-renderer.js';
 import { readSessionView } from './session-view.js';
-import { siteIndexHtml } from './site-index.js';
-import { describeProblem } from './view-format.js';
-import { carriesGeneratorMark, entryAt } from './page-target.js';
 import {
   pageFileName,
   RENDERER_VERSION,
@@ -70,6 +63,7 @@ export async function writeSite(
 
 /** How `writeSite` writes. */
 export interface SiteOptions {
+  renderer: PageRenderer;
   platform: Platform;
   now?: Date;
   resume?: (listed: ListedSession) => string | null;
@@ -92,12 +86,14 @@ async function writeSiteHeld(
   const shown = (name: string) => join(given, name);
   const pagesDir = join(dir, 'sessions');
   const statePath = join(dir, SITE_STATE_FILE);
-  const previous = await siteState(dir, shown(SITE_STATE_FILE), force);
+  const previous = await siteState(dir, shown(SITE_STATE_FILE), force, options.renderer.marks);
   // Pages the state says rxstore wrote are its own to rewrite or remove once each carries the generator mark;
   // those of this renderer may be kept. A state alone never makes a file rxstore's: it may have been planted, and
   // renderers before view-3 wrote no mark, so their pages are left (never removed; written over only with --force).
   const owned = new Set(previous?.pages.map((page) => page.file));
-  const ours = async (path: string) => (await entryAt(path))?.isFile() === true && (await carriesGeneratorMark(path));
+  const { marks } = options.renderer;
+  const ours = async (path: string) =>
+    (await entryAt(path))?.isFile() === true && (await carriesGeneratorMark(path, marks));
   const known = new Map<string, SitePage>();
   if (previous?.renderer === RENDERER_VERSION) for (const page of previous.pages) known.set(page.file, page);
 
@@ -164,9 +160,9 @@ async function writeSiteHeld(
       });
       continue;
     }
-    await writeStreamAtomic(pagePath, renderHtml(view), { mode: OUTPUT_FILE_MODE });
+    await writeStreamAtomic(pagePath, options.renderer.html(view), { mode: OUTPUT_FILE_MODE });
     const stopped = view.stoppedBy();
-    const problem = stopped ? describeProblem(stopped) : null;
+    const problem = stopped ? options.renderer.problem(stopped) : null;
     if (problem) report.damaged.push({ id: listed.id, path: listed.path, problem });
     const { header } = view;
     pages.push({
@@ -194,7 +190,7 @@ async function writeSiteHeld(
     await rm(path, { force: true });
     report.removed += 1;
   }
-  await writeFileAtomic(report.index, siteIndexHtml(pages, (options.now ?? new Date()).toISOString()), {
+  await writeFileAtomic(report.index, options.renderer.index(pages, (options.now ?? new Date()).toISOString()), {
     mode: OUTPUT_FILE_MODE,
   });
   await writeFileAtomic(statePath, `${JSON.stringify({ format: 1, renderer: RENDERER_VERSION, pages }, null, 1)}\n`, {
@@ -209,13 +205,18 @@ async function writeSiteHeld(
  * rxstore's (invalid, a symlink), or a folder of other files without one, is refused unless `force`
  * (then nothing it names is touched).
  */
-async function siteState(dir: string, shown: string, force: boolean): Promise<SiteState | undefined> {
+async function siteState(
+  dir: string,
+  shown: string,
+  force: boolean,
+  marks: GeneratorMarks,
+): Promise<SiteState | undefined> {
   const statePath = join(dir, SITE_STATE_FILE);
   const entry = await entryAt(statePath);
   if (!entry) {
     const names = await readdir(dir).catch((error: unknown) => undefinedIfMissing(error, dir));
     // A first run cut short (a full disk, a kill) leaves marked pages and no state yet: that is rxstore's own, to finish.
-    if (!force && names && !(await onlyPartialSite(dir, names))) {
+    if (!force && names && !(await onlyPartialSite(dir, names, marks))) {
       throw new OverwriteRefusedError(
         `${dirname(shown)}: a folder rxstore did not write (it holds files and no ${SITE_STATE_FILE}); --force writes the site into it`,
         { file: dirname(shown) },
@@ -240,13 +241,13 @@ async function siteState(dir: string, shown: string, force: boolean): Promise<Si
  * short: its lock, an `index.html` and a `sessions/` folder of regular files that all carry the
  * generator mark. Nothing else in it, and no symlink, is rxstore's.
  */
-async function onlyPartialSite(dir: string, names: string[]): Promise<boolean> {
+async function onlyPartialSite(dir: string, names: string[], marks: GeneratorMarks): Promise<boolean> {
   for (const name of names) {
     if (name === SITE_LOCK) continue;
-    if (name === 'index.html' && (await carriesGeneratorMark(join(dir, name)))) continue;
+    if (name === 'index.html' && (await carriesGeneratorMark(join(dir, name), marks))) continue;
     if (name !== 'sessions' || !(await entryAt(join(dir, name)))?.isDirectory()) return false;
     for (const page of await readdir(join(dir, name)))
-      if (!(await carriesGeneratorMark(join(dir, name, page)))) return false;
+      if (!(await carriesGeneratorMark(join(dir, name, page), marks))) return false;
   }
   return true;
 }

@@ -1,10 +1,17 @@
-import { AmbiguousSessionError, NotASessionError, UsageError, machineRoots, type SessionCopy } from '../index.js';
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
 import type { Stats } from 'node:fs';
-import { fileSystemErrorOf, isSystemError, systemErrorInWords } from '../errors/index.js';
-import { copiesMatching, findSession } from '../store/listing/find-session.js';
-import type { RootArgs } from './root-options.js';
+import {
+  AmbiguousSessionError,
+  fileSystemErrorOf,
+  isSystemError,
+  NotASessionError,
+  systemErrorInWords,
+  UsageError,
+} from '../errors/index.js';
+import { copiesMatching, findSession } from './listing/find-session.js';
+import type { SessionCopy } from './listing/session-copy.js';
+import { machineRoots, type MachineRootOptions } from './roots/machine-roots.js';
 
 /** Why nothing is at a path a person typed, the system's words. */
 const NOTHING_THERE = new Set(['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP']);
@@ -37,27 +44,25 @@ export async function isPath(arg: string): Promise<boolean> {
 
 const candidate = (copy: SessionCopy) => ({ id: copy.id, store: copy.store, path: copy.path });
 
-export interface ResolveOptions {
-  /** The command works on sessions-v4 (or desktop) directories only: JSONL copies are not candidates. */
+/** Where `resolveSession` looks up an id (the roots `machineRoots` gives), and which copies it takes. */
+export interface ResolveSessionOptions extends MachineRootOptions {
+  /** Sessions-v4 (or desktop) directories only (a caller that writes): JSONL copies are not candidates. */
   v4Only?: boolean;
 }
 
 /**
  * The path of the session a person named: a path as given, or the copy of the one conversation
- * whose id is (or starts with) what they typed, looked up under the roots `--home`,
- * `--state-home` and the environment give. A prefix of several conversations is refused with
- * the candidates; of one conversation, its newest store's copy is taken (a command that writes
- * needs the only sessions-v4 copy, or a path).
+ * whose id is (or starts with) what they typed, looked up under the roots `machineRoots(options)`
+ * gives (`home`, `stateHome`, the environment). A prefix of several conversations is refused with
+ * the candidates (`AmbiguousSessionError`); of one conversation, its newest store's copy is taken
+ * (under `v4Only`, the only sessions-v4 copy, or a path). A path with nothing there is
+ * `NotASessionError`.
  */
-export async function resolveSessionArgument(
-  arg: string,
-  rootArgs: RootArgs,
-  options: ResolveOptions = {},
-): Promise<string> {
+export async function resolveSession(arg: string, options: ResolveSessionOptions = {}): Promise<string> {
   if (arg.trim() === '')
     throw new UsageError('name a session: its id or the start of one, a session directory, or a .jsonl transcript');
   // Where to look is checked whatever names the session: a --cwd that is not there is refused by path too.
-  const { inputs, roots } = await machineRoots(rootArgs);
+  const { inputs, roots } = await machineRoots(options);
   if (await isPath(arg)) {
     const full = resolve(arg);
     const there = await typedPath(full);
