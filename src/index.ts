@@ -112,7 +112,7 @@ export { listSessions, type ListOptions, type SessionListing } from './store/lis
 export type { ListedSession, ListedCopy } from './store/listing/describe-conversation.js';
 export { defaultCacheDir, SummaryCache } from './store/listing/summary-cache.js';
 export { locateSession, resumeOfCopy, type SessionWhereabouts } from './store/locate-session.js';
-export { resolveSession, type ResolveSessionOptions } from './store/resolve-session.js';
+export { isPath, resolveSession, type ResolveSessionOptions } from './store/resolve-session.js';
 export { shellCommand, type ShellCommandOptions } from './store/roots/shell-command.js';
 
 // Migration and export.

@@ -49,7 +49,7 @@ export function cutEnd(text: string, width: number): string {
 }
 
 /** `text` in at most `width` cells, cut at the start with `…`: the end of a path says the most. */
-function cutStart(text: string, width: number): string {
+export function cutStart(text: string, width: number): string {
   if (stringWidth(text) <= width) return text;
   let kept = '';
   for (const part of graphemes(text).reverse()) {

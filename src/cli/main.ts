@@ -11,6 +11,7 @@ import {
   commandWords,
   MISSING_ARGUMENT,
   pastHelpTopic,
+  pastUsage,
   unexpectedArguments,
   unknownCommand,
   unknownName,
@@ -50,6 +51,9 @@ function commandOf(argv: readonly string[], commands: CommandWords): string | un
   const [first, second] = argv.filter((arg) => !arg.startsWith('-'));
   const subcommands = first === undefined ? undefined : commands.get(first);
   if (subcommands === undefined) return undefined;
+  // `rxstore help ls extra` is pointed at the help of ls, as `rxstore ls --help extra` is.
+  if (first === 'help' && second !== undefined && commands.has(second))
+    return commandOf(argv.filter((arg) => !arg.startsWith('-')).slice(1), commands);
   return second !== undefined && subcommands.includes(second) ? `${first} ${second}` : first;
 }
 
@@ -213,6 +217,9 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         const besideVersion =
           text && args.version === true ? args._.map(String).slice(commandWordCount(words, commands)) : [];
         if (besideVersion.length > 0) throw new UsageError(unexpectedArguments(besideVersion));
+        // `rxstore ls --help extra` is refused as `rxstore ls extra` is: help does not excuse a word nothing takes.
+        const pastHelp = text && args.help === true ? pastUsage(text, args._.map(String)) : [];
+        if (pastHelp.length > 0) throw new UsageError(unexpectedArguments(pastHelp));
         printed = text;
       });
   } catch (error) {

@@ -76,3 +76,22 @@ export const MISSING_ARGUMENT: Record<string, string> = {
   where: 'name a session id, or the start of one',
   relocate: 'name the old workspace folder and the new one',
 };
+
+/**
+ * The words past what a command takes, read from the first line of its help (`rxstore where <id>`):
+ * `words` are the command's words then its arguments; none when it takes any number of them, or
+ * when the help is not a command's own.
+ */
+export function pastUsage(help: string, words: readonly string[]): string[] {
+  const usage = (help.split('\n', 1)[0] ?? '').split(' ').slice(1);
+  let named = 0;
+  while (named < usage.length && named < words.length && usage[named] === words[named]) named += 1;
+  if (named === 0) return [];
+  const operands = usage.slice(named);
+  if (operands.some((operand) => /\.\.[>\]]$/.test(operand))) return [];
+  return words.slice(named + operands.length);
+}
+
+/** A path given where a session id is taken (`where`, `search --session`): said so, and where a path is taken instead. */
+export const pathNotAnId = (taker: string, path: string) =>
+  `${shownWord(path)} is a path; ${taker} takes a session id or the start of one (for the session at a path: rxstore inspect ${shownWord(path)})`;

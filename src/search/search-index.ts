@@ -6,11 +6,12 @@ import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
 import { waitOsLock, type OsLock } from '../fs/os-lock.js';
 import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
+import { displayTitle } from '../session/replay/session-title.js';
 import { documentsOf, type SearchDocument } from './documents.js';
 import { damageOf, type SearchSource } from './search-sources.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
-const INDEX_VERSION = 2;
+const INDEX_VERSION = 3;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;
@@ -21,8 +22,17 @@ export interface IndexedSession {
   id: string;
   store: SearchSource['store'];
   workspace: string | null;
+  /** What the session is called, as `ls` calls it: its own title, else its first typed message. */
   title: string | null;
   damage: string | null;
+}
+
+/** What the index keeps of a session besides its records: its own title, workspace, and first typed message (with that record's key). */
+interface SessionFields {
+  title: string | null;
+  workspace: string | null;
+  preview: string | null;
+  previewKey: string | null;
 }
 
 /** A document read back from the index, with the session it belongs to and its score. */
@@ -67,7 +77,7 @@ function loadSqlite(): Promise<Sqlite> {
 type Row = Record<string, string | number | bigint | null | Uint8Array>;
 
 const SCHEMA = `
-create table if not exists sessions(path text primary key, id text not null, store text not null, workspace text, title text, stamp text not null, cursor text, damage text);
+create table if not exists sessions(path text primary key, id text not null, store text not null, workspace text, title text, preview text, preview_key text, stamp text not null, cursor text, damage text);
 create table if not exists docs(id integer primary key, path text not null, rkey text not null, kind text not null, role text not null, tool text, exit_code integer, message_id text, time text not null);
 create index if not exists docs_by_key on docs(path, rkey);
 create virtual table if not exists docs_text using fts5(text, tokenize = 'trigram');
@@ -195,9 +205,9 @@ export class SearchIndex {
     const sessions = new Map<string, IndexedSession>();
     const rows = (
       paths === undefined
-        ? this.db.all('select path, id, store, workspace, title, damage from sessions')
+        ? this.db.all('select path, id, store, workspace, title, preview, damage from sessions')
         : this.db.all(
-            'select path, id, store, workspace, title, damage from sessions where path in (select value from json_each(?))',
+            'select path, id, store, workspace, title, preview, damage from sessions where path in (select value from json_each(?))',
             [JSON.stringify(paths)],
           )
     ) as Row[];
@@ -207,7 +217,10 @@ export class SearchIndex {
         id: String(row.id),
         store: String(row.store) as IndexedSession['store'],
         workspace: row.workspace === null ? null : String(row.workspace),
-        title: row.title === null ? null : String(row.title),
+        title: displayTitle(
+          row.title === null ? null : String(row.title),
+          row.preview === null ? null : String(row.preview),
+        ).title,
         damage: row.damage === null ? null : String(row.damage),
       });
     }
@@ -319,11 +332,11 @@ export class SearchIndex {
     } catch (error) {
       this.transaction(() => {
         this.dropSession(source.path);
-        this.putSession(source, stamp, null, { title: null, workspace: source.workspace }, damageOf(error));
+        this.putSession(source, stamp, null, noFields(source), damageOf(error));
       });
       return;
     }
-    let fields = this.fieldsOf(source.path) ?? { title: null, workspace: source.workspace };
+    let fields = (cursor !== null && this.fieldsOf(source.path)) || noFields(source);
     let kept: string | null = cursor;
     let pending: RecordChange[] = [];
     let pendingDocuments = 0;
@@ -333,7 +346,10 @@ export class SearchIndex {
       pending = [];
       pendingDocuments = 0;
       this.transaction(() => {
-        for (const change of changes) this.apply(source.path, change);
+        for (const change of changes) {
+          this.apply(source.path, change);
+          fields = withPreview(fields, change);
+        }
         this.putSession(source, stamp, kept, fields, null);
       });
       this.commitPoint();
@@ -350,7 +366,7 @@ export class SearchIndex {
         if (given === undefined) this.transaction(() => this.dropSession(source.path));
         try {
           for await (const piece of opened.recordsSince(given as never, { cursorAtEnd: true })) {
-            if (piece.session) fields = piece.session;
+            if (piece.session) fields = { ...fields, ...piece.session };
             pending.push(...piece.records);
             pendingDocuments += piece.records.length;
             kept = JSON.stringify(piece.cursor);
@@ -361,9 +377,10 @@ export class SearchIndex {
           if (!(error instanceof CursorMismatchError) || given === undefined) throw error;
           pending = [];
           kept = null;
+          fields = noFields(source);
           this.transaction(() => this.dropSession(source.path));
           for await (const piece of opened.recordsSince(undefined, { cursorAtEnd: true })) {
-            if (piece.session) fields = piece.session;
+            if (piece.session) fields = { ...fields, ...piece.session };
             pending.push(...piece.records);
             kept = JSON.stringify(piece.cursor);
             if ((pendingDocuments += piece.records.length) >= DOCUMENTS_PER_COMMIT) flush();
@@ -387,12 +404,17 @@ export class SearchIndex {
     if (damage !== null) this.db.run('update sessions set damage = ? where path = ?', [damage, source.path]);
   }
 
-  private fieldsOf(path: string): { title: string | null; workspace: string | null } | undefined {
-    const row = this.db.get('select title, workspace from sessions where path = ?', [path]) as Row | null;
+  private fieldsOf(path: string): SessionFields | undefined {
+    const row = this.db.get('select title, workspace, preview, preview_key from sessions where path = ?', [
+      path,
+    ]) as Row | null;
+    const text = (value: Row[string] | undefined) => (value === null || value === undefined ? null : String(value));
     return row
       ? {
-          title: row.title === null ? null : String(row.title),
-          workspace: row.workspace === null ? null : String(row.workspace),
+          title: text(row.title),
+          workspace: text(row.workspace),
+          preview: text(row.preview),
+          previewKey: text(row.preview_key),
         }
       : undefined;
   }
@@ -401,12 +423,23 @@ export class SearchIndex {
     source: SearchSource,
     stamp: string,
     cursor: string | null,
-    fields: { title: string | null; workspace: string | null },
+    fields: SessionFields,
     damage: string | null,
   ): void {
     this.db.run(
-      'insert or replace into sessions(path, id, store, workspace, title, stamp, cursor, damage) values (?, ?, ?, ?, ?, ?, ?, ?)',
-      [source.path, source.id, source.store, fields.workspace ?? source.workspace, fields.title, stamp, cursor, damage],
+      'insert or replace into sessions(path, id, store, workspace, title, preview, preview_key, stamp, cursor, damage) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [
+        source.path,
+        source.id,
+        source.store,
+        fields.workspace ?? source.workspace,
+        fields.title,
+        fields.preview,
+        fields.previewKey,
+        stamp,
+        cursor,
+        damage,
+      ],
     );
   }
 
@@ -537,4 +570,25 @@ function documentOf(row: Row): Omit<IndexedDocument, 'score'> {
     time: String(row.time),
     text: row.text === undefined ? '' : String(row.text),
   };
+}
+
+/** A session's fields before any of its records is read. */
+function noFields(source: SearchSource): SessionFields {
+  return { title: null, workspace: source.workspace, preview: null, previewKey: null };
+}
+
+/**
+ * The fields after a change: the first message the person typed is the session's preview (what an
+ * untitled session is called, as in `ls`); taken back, the next one typed becomes it.
+ */
+function withPreview(fields: SessionFields, change: RecordChange): SessionFields {
+  if (change.type === 'removed') {
+    const key = fields.previewKey;
+    const taken = key !== null && (change.key === '' || key === change.key || key.startsWith(`${change.key}/`));
+    return taken ? { ...fields, preview: null, previewKey: null } : fields;
+  }
+  if (fields.preview !== null || change.type !== 'message' || change.role !== 'user') return fields;
+  // Kept as the title it makes (cut to a line), never the whole message.
+  const preview = displayTitle(null, change.text).title;
+  return preview === null ? fields : { ...fields, preview, previewKey: change.key };
 }

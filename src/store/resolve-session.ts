@@ -30,18 +30,16 @@ async function typedPath(path: string): Promise<Stats | string> {
   }
 }
 
+/** What a person typed has a path's shape (a separator, `.jsonl`, `.`), which no session id has. */
+export function pathShaped(arg: string): boolean {
+  return (
+    arg.includes('/') || arg.includes(sep) || isAbsolute(arg) || arg.endsWith('.jsonl') || arg === '.' || arg === '..'
+  );
+}
+
 /** What a person typed names a path, not an id: it exists, or it has a path's shape. */
-async function isPath(arg: string): Promise<boolean> {
-  if (
-    arg.includes('/') ||
-    arg.includes(sep) ||
-    isAbsolute(arg) ||
-    arg.endsWith('.jsonl') ||
-    arg === '.' ||
-    arg === '..'
-  )
-    return true;
-  return typeof (await typedPath(arg)) !== 'string';
+export async function isPath(arg: string): Promise<boolean> {
+  return pathShaped(arg) || typeof (await typedPath(arg)) !== 'string';
 }
 
 const candidate = (copy: SessionCopy) => ({ id: copy.id, store: copy.store, path: copy.path });

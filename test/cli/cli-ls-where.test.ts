@@ -10,6 +10,7 @@ import { runCliChild } from '../support/cli-child.js';
 import { runCli } from '../support/inspect-json-schema.js';
 import { startMockModel, type MockModel } from '../support/reasonix/mock-model.js';
 import { reasonixBinary, reasonixTitle, runReasonix, writeReasonixConfig } from '../support/reasonix/reasonix.js';
+import { fixture } from '../support/fixtures.js';
 import { buildStateRoot } from '../support/sessions/state-root.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -216,6 +217,33 @@ describe('rxstore where', () => {
       code: 2,
       stdout: '',
       stderr: `rxstore: RX_SESSION_NOT_FOUND: no session matches "ffff0000" (read ${machine.stateRoot})\n`,
+    });
+  });
+
+  it('where given a path says it takes ids and points at inspect, exit 2; a name on disk that is an id is the id', async () => {
+    const root = fixture('plain-chat').root;
+    const folder = await tempDir('rxstore-where-path-');
+    await writeFile(join(folder, 'notes'), 'not a session\n');
+    await mkdir(join(folder, '166cabf3'));
+    const hint = (path: string, taker = 'where') =>
+      `${path} is a path; ${taker} takes a session id or the start of one (for the session at a path: rxstore inspect ${path})`;
+    for (const path of ['./notes', join(folder, 'notes'), 'some/dir', 'notes']) {
+      const { code, stdout, stderr } = await runCliChild(['where', path, '--state-home', root], { cwd: folder });
+      expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+      expect(stderr).toBe(`rxstore: RX_USAGE: ${hint(path)}; see rxstore where --help\n`);
+    }
+    const id = await runCliChild(['where', '166cabf3', '--state-home', root], { cwd: folder });
+    expect(id.code).toBe(0);
+    expect(id.stdout).toContain('166cabf3b4a426faf1232bdb38827557');
+    const unknown = await runCliChild(['where', 'beefcafe', '--state-home', root], { cwd: folder });
+    expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('no session matches "beefcafe"') });
+    const search = await runCliChild(['search', 'hello', '--session', './notes', '--state-home', root], {
+      cwd: folder,
+    });
+    expect(search).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `rxstore: RX_INVALID_INPUT: ${hint('./notes', 'search --session')}\n`,
     });
   });
 });

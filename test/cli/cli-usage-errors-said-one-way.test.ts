@@ -34,9 +34,27 @@ describe('unknown things are usage errors, said the same way', () => {
     [['ls', '--JSON'], usage('unknown option --JSON; did you mean --json?', 'rxstore ls --help')],
     [['inspect', '--jsno', 'abc'], usage('unknown option --jsno; did you mean --json?', 'rxstore inspect --help')],
     // Words after a help topic are arguments nothing takes, said as any command says them.
-    [['help', 'inspect', 'extra'], usage('unexpected argument extra', 'rxstore help --help')],
-    [['help', 'migrate', 'jsonl-to-v4', 'x', 'y'], usage('unexpected arguments x, y', 'rxstore help --help')],
+    // Said the same with --help or without it, and pointing at the help of the command named.
+    [['help', 'inspect', 'extra'], usage('unexpected argument extra', 'rxstore inspect --help')],
+    [
+      ['help', 'migrate', 'jsonl-to-v4', 'x', 'y'],
+      usage('unexpected arguments x, y', 'rxstore migrate jsonl-to-v4 --help'),
+    ],
     [['ls', 'extra'], usage('unexpected argument extra', 'rxstore ls --help')],
+    [['ls', '--help', 'extra'], usage('unexpected argument extra', 'rxstore ls --help')],
+    [['help', 'ls', 'extra'], usage('unexpected argument extra', 'rxstore ls --help')],
+    [['ls', '-h', 'extra'], usage('unexpected argument extra', 'rxstore ls --help')],
+    [['where', 'abc', 'extra', '--help'], usage('unexpected argument extra', 'rxstore where --help')],
+    [['cat', '--help', 'abc', 'extra'], usage('unexpected argument extra', 'rxstore cat --help')],
+    [['export', '--help', 'abc', 'x', 'y'], usage('unexpected arguments x, y', 'rxstore export --help')],
+    [['repair', '--help', 'abc', 'extra'], usage('unexpected argument extra', 'rxstore repair --help')],
+    [['salvage', '--help', 'abc', 'extra'], usage('unexpected argument extra', 'rxstore salvage --help')],
+    [['view', '--help', 'abc', 'extra'], usage('unexpected argument extra', 'rxstore view --help')],
+    [['relocate', '--help', 'a', 'b', 'extra'], usage('unexpected argument extra', 'rxstore relocate --help')],
+    [
+      ['migrate', 'jsonl-to-v4', '--help', 'a', 'extra'],
+      usage('unexpected argument extra', 'rxstore migrate jsonl-to-v4 --help'),
+    ],
     // A name that would not be seen is shown quoted.
     [[''], usage('unknown command ""')],
     [['help', ''], usage('unknown command ""')],
@@ -81,6 +99,19 @@ describe('unknown things are usage errors, said the same way', () => {
         code: 2,
         stderr: usage('name the old workspace folder and the new one', 'rxstore relocate --help'),
       });
+  });
+
+  it('--help with no more words than a command takes still prints its help', async () => {
+    for (const args of [
+      ['where', 'abc', '--help'],
+      ['relocate', '--help', 'a', 'b'],
+      ['inspect', '--help', 'a', 'b', 'c'],
+      ['search', '--help', 'two', 'words'],
+    ]) {
+      const { code, stdout, stderr } = await runCliChild(args);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(stdout).toContain(`rxstore ${args[0]}`);
+    }
   });
 
   it('the help of completion is its help, not its script', async () => {
@@ -247,7 +278,7 @@ describe('`--` ends the options: what follows is an argument, taken or refused a
     [['ls', '--', 'x', 'y'], usage('unexpected arguments x, y', 'rxstore ls --help')],
     [['ls', '-v', 'extra'], usage('unexpected argument extra', 'rxstore ls --help')],
     [['completion', '--', 'x'], usage('unexpected argument x', 'rxstore completion --help')],
-    [['help', 'inspect', '--', 'extra'], usage('unexpected argument extra', 'rxstore help --help')],
+    [['help', 'inspect', '--', 'extra'], usage('unexpected argument extra', 'rxstore inspect --help')],
     [['frob', '--', '-x'], usage('unknown command frob')],
     // An option before `--` is not given what follows it.
     [['ls', '--home', '--', 'x'], usage('--home needs a value', 'rxstore ls --help')],

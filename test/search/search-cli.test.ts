@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from '../support/cli-child.js';
 import { fixture } from '../support/fixtures.js';
 import { tempDir } from '../support/temp-dir.js';
+import { hasScript, onTerminal } from '../support/terminal.js';
 
 /** The built CLI over the tool-calls fixture, with a cache folder of its own. */
 async function searchCli(args: string[], cache: string) {
@@ -102,4 +104,52 @@ describe('rxstore search, as a person runs it', () => {
     expect(a.stdout).not.toBe('');
     expect(join(cache, 'rxstore')).toBeTruthy();
   });
+  it('calls a session what ls calls it: its own title, else its first typed message', async () => {
+    const cache = await tempDir('rxstore-search-cli-');
+    for (const name of ['titled', 'tool-calls', 'compacted', 'jsonl-migrated'] as const) {
+      const root = fixture(name).root;
+      const listed = await runCliChild(['ls', '--json', '--state-home', root]);
+      const titles = new Map(
+        (JSON.parse(listed.stdout) as { id: string; title: string | null }[]).map((row) => [row.id, row.title]),
+      );
+      const found = await runCliChild(['search', '--state-home', root, '--json', 'e'], {
+        env: { ...process.env, XDG_CACHE_HOME: cache },
+      });
+      expect(found.code).toBe(0);
+      const hits = found.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { sessionId: string; title: string | null });
+      for (const hit of hits) {
+        expect(hit.title).not.toBeNull();
+        expect(hit.title).toBe(titles.get(hit.sessionId));
+      }
+      const shown = await runCliChild(['search', '--state-home', root, 'e'], {
+        env: { ...process.env, XDG_CACHE_HOME: cache },
+      });
+      expect(shown.stdout).not.toContain('(untitled)');
+    }
+  });
+  it.skipIf(!hasScript).each([40, 60])(
+    'on a terminal %i columns wide, each snippet line fits, cut with … at a whole character, its match highlighted',
+    async (columns) => {
+      const cache = await tempDir('rxstore-search-cli-');
+      for (const [name, word] of [
+        ['compacted', 'ipsum'],
+        ['cjk-emoji', '项目'],
+      ] as const) {
+        const lines = onTerminal(columns, ['search', '--state-home', fixture(name).root, word], {
+          XDG_CACHE_HOME: cache,
+        });
+        const snippets = lines.filter((line) => /^ {4}\S/.test(line));
+        expect(snippets.length).toBeGreaterThan(0);
+        for (const line of snippets) {
+          expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
+          expect(line).toContain(`\u001b[1;31m${word}\u001b[0m`);
+          expect(line).not.toContain('\ufffd');
+        }
+        expect(snippets.some((line) => line.replace(/\u001b\[[0-9;]*m/g, '').endsWith('…'))).toBe(true);
+      }
+    },
+  );
 });

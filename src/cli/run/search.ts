@@ -2,6 +2,7 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import { resolve } from 'node:path';
 import {
   InvalidInputError,
+  isPath,
   machineRoots,
   printable,
   search,
@@ -12,7 +13,10 @@ import {
 import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
 import { Progress } from '../progress.js';
+import { fitMarked, type MarkedPiece } from '../fit-marked.js';
+import { cutEnd } from '../format-ls.js';
 import type { RootArgs } from '../root-options.js';
+import { pathNotAnId } from '../usage-words.js';
 
 /** What `rxstore search` is run with: the options search.ts declares, as yargs gives them. */
 export interface SearchArgs extends RootArgs {
@@ -82,8 +86,11 @@ export async function runSearch(
     if (args.json) output.out(`${jsonOutput(jsonHit(hit))}\n`);
     else hits.push(hit);
   }
+  // Nothing found for a --session that is a path: it takes ids, which is what went wrong.
+  if (found === 0 && args.session !== undefined && (await isPath(args.session)))
+    throw new InvalidInputError(pathNotAnId('search --session', args.session));
   if (sessionsOnly && found > 0) output.out(formatTouches(hits, args.limit));
-  else if (!args.json && found > 0) output.out(formatHits(hits, output.columns !== undefined));
+  else if (!args.json && found > 0) output.out(formatHits(hits, output.columns));
   // A session searched only up to damage is said once, whatever the hits: what lies past it was not searched.
   const damaged = new Map(hits.filter((hit) => hit.damage !== null).map((hit) => [hit.path, hit.damage!]));
   for (const [path, damage] of damaged)
@@ -127,20 +134,27 @@ function jsonHit(hit: FoundHit): Record<string, unknown> {
 const BOLD_RED = '\u001b[1;31m';
 const RESET = '\u001b[0m';
 
-/** The snippet with its matches marked: in colour on a terminal, between » and « in a pipe. */
-function highlighted(hit: FoundHit, colour: boolean): string {
-  const [open, close] = colour ? [BOLD_RED, RESET] : ['»', '«'];
-  let text = '';
+/**
+ * The snippet with its matches marked: in colour on a terminal, fitted to its `columns` (cells
+ * left after the indent) as `ls` fits its rows; between » and « in a pipe, whole.
+ */
+function highlighted(hit: FoundHit, columns: number | undefined): string {
+  const [open, close] = columns !== undefined ? [BOLD_RED, RESET] : ['»', '«'];
+  const pieces: MarkedPiece[] = [];
   let at = 0;
   for (const { start, end } of hit.matches) {
-    text += printable(hit.snippet.slice(at, start)) + open + printable(hit.snippet.slice(start, end)) + close;
+    pieces.push({ text: printable(hit.snippet.slice(at, start)), marked: false });
+    pieces.push({ text: printable(hit.snippet.slice(start, end)), marked: true });
     at = end;
   }
-  return text + printable(hit.snippet.slice(at));
+  pieces.push({ text: printable(hit.snippet.slice(at)), marked: false });
+  if (columns === undefined)
+    return pieces.map((piece) => (piece.marked ? open + piece.text + close : piece.text)).join('');
+  return fitMarked(pieces, Math.max(1, columns), open, close);
 }
 
 /** Hits grouped by session, sessions in the order of their best hit: title, workspace, id, each hit, and the commands to open it. */
-function formatHits(hits: readonly FoundHit[], colour: boolean): string {
+function formatHits(hits: readonly FoundHit[], columns: number | undefined): string {
   const sessions = new Map<string, FoundHit[]>();
   for (const hit of hits) sessions.set(hit.path, [...(sessions.get(hit.path) ?? []), hit]);
   const blocks: string[] = [];
@@ -153,12 +167,11 @@ function formatHits(hits: readonly FoundHit[], colour: boolean): string {
     for (const hit of group) {
       const what = `${hit.kind}${hit.tool ? ` ${printable(hit.tool)}` : ''}${hit.exitCode !== null && hit.kind === 'command' ? ` exit ${hit.exitCode}` : ''}`;
       lines.push(`  ${hit.time}  ${what}${hit.messageId ? `  #${printable(hit.messageId)}` : ''}`);
-      lines.push(`    ${highlighted(hit, colour)}`);
+      lines.push(`    ${highlighted(hit, columns === undefined ? undefined : columns - 4)}`);
       for (const message of hit.around ?? []) {
         if (message.hit) continue;
-        lines.push(
-          `      [${message.index}] ${printable(message.role)}: ${printable(message.text.replace(/\s+/g, ' ').slice(0, 160))}`,
-        );
+        const line = `      [${message.index}] ${printable(message.role)}: ${printable(message.text.replace(/\s+/g, ' ').slice(0, 160))}`;
+        lines.push(columns === undefined ? line : cutEnd(line, columns));
       }
     }
     lines.push(

@@ -7,9 +7,12 @@ import {
   type SessionWhereabouts,
   machineRoots,
   UsageError,
+  SessionNotFoundError,
+  isPath,
   type Platform,
   shellCommand,
 } from '../../index.js';
+import { pathNotAnId } from '../usage-words.js';
 import type { RootArgs } from '../root-options.js';
 import { resolve } from 'node:path';
 
@@ -23,7 +26,12 @@ export interface WhereArgs extends RootArgs {
 export async function runWhere(args: WhereArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   if (args.id.trim() === '') throw new UsageError('name a session id, or the start of one');
   const { inputs, roots, resume } = await machineRoots(args);
-  const located = await locateSession(roots.roots, args.id, resume);
+  const located = await locateSession(roots.roots, args.id, resume).catch(async (error: unknown) => {
+    // A word that matches no id but is a path (a slash in it, or there on disk) was meant as one: say where paths are taken.
+    if (error instanceof SessionNotFoundError && (await isPath(args.id)))
+      throw new UsageError(pathNotAnId('where', args.id));
+    throw error;
+  });
   // Asked about another folder than this one: the command to resume goes there first.
   const elsewhere = args.cwd !== undefined && inputs.cwd !== resolve('.') ? inputs.platform : undefined;
   output.out(

@@ -1,11 +1,18 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJsonlSession } from '../../../src/store/jsonl/read-jsonl-session.js';
 import { readTranscriptLines } from '../../../src/store/jsonl/read-transcript-lines.js';
 import { startMockModel } from '../../support/reasonix/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix, simpleWorkspaceSlug } from '../../support/reasonix/reasonix.js';
+import { runCliChild } from '../../support/cli-child.js';
+import {
+  listSessionDirs,
+  reasonixBinary,
+  reasonixTitle,
+  runReasonix,
+  simpleWorkspaceSlug,
+} from '../../support/reasonix/reasonix.js';
 
 /**
  * The rules of Reasonix 1.38.11's JSONL loader (internal/agent, `StreamSessionMessagesForMigration`:
@@ -208,6 +215,65 @@ describe.skipIf(!reasonixBinary())(
       expect(valid.read.status).toBe('ok');
       expect(valid.listed.problem).toBeNull();
     });
+
+    it.concurrent.each([
+      ['zero bytes', ''],
+      ['blank lines only', '\n\n\n'],
+      ['whitespace lines only', ' \n\t\n\r\n'],
+    ])(
+      'a transcript of %s: the built CLI gives the verdict Reasonix gives, resuming and migrating it',
+      async (_, text) => {
+        const home = await mkdtemp(join(tmpdir(), 'rxstore-jsonl-blank-'));
+        try {
+          const workspace = join(home, 'ws');
+          const dir = join(home, 'projects', simpleWorkspaceSlug(workspace), 'sessions');
+          await mkdir(workspace, { recursive: true });
+          await mkdir(dir, { recursive: true });
+          const file = join(dir, 'blank.jsonl');
+          await writeFile(file, text);
+          const inspected = await runCliChild(['inspect', file, '--json']);
+          const migration = await runCliChild([
+            'migrate',
+            'jsonl-to-v4',
+            file,
+            '--dry-run',
+            '--json',
+            '--state-home',
+            home,
+          ]);
+          const mock = await startMockModel([{ text: 'Resumed.' }]);
+          const run = await runReasonix({
+            home,
+            cwd: workspace,
+            args: ['run', '--resume', 'blank', 'Still there?'],
+            mock,
+            permissionMode: 'danger-full-access',
+          }).finally(() => mock.close());
+          const said = `${run.stdout}\n${run.stderr}`.split('\n').map((line) => line.trim());
+          const migrated = listSessionDirs(home).map((session) => basename(session));
+          if (text === '') {
+            // Reasonix lists no session for it, and migrates nothing: rxstore refuses it as not found (exit 2).
+            expect({ code: run.code, migrated }).toEqual({ code: 1, migrated: [] });
+            expect(said).toContain('error: no session matches "blank"');
+            expect(inspected.code).toBe(2);
+            expect(inspected.stderr).toContain('RX_JSONL_EMPTY');
+            expect(migration.code).not.toBe(0);
+            expect(migration.stdout).not.toContain('would-migrate');
+            return;
+          }
+          // Reasonix migrates it to an empty session and takes a new turn in it: rxstore reads it as ok and would migrate it there.
+          expect(run.code, said.join('\n')).toBe(0);
+          expect(migrated).toHaveLength(1);
+          expect(inspected.code, inspected.stderr).toBe(0);
+          expect(JSON.parse(inspected.stdout)).toMatchObject({ status: 'ok', messages: { total: 0 } });
+          expect(migration.code, migration.stderr).toBe(0);
+          const [planned] = JSON.parse(migration.stdout) as { report: { action: string; targetId: string } }[];
+          expect(planned!.report).toMatchObject({ action: 'would-migrate', targetId: migrated[0] });
+        } finally {
+          await rm(home, { recursive: true, force: true });
+        }
+      },
+    );
 
     it.concurrent('a byte-order mark or an empty file is found even by a listing that reads no further', async () => {
       for (const text of ['', `\ufeff${lines(SYSTEM, USER)}`]) {
