@@ -200,8 +200,11 @@ export class SearchIndex {
     }
   }
 
-  /** The sessions indexed, by path: all of them, or those of `paths`. */
-  sessions(paths?: readonly string[]): Map<string, IndexedSession> {
+  /**
+   * The sessions indexed, by path: all of them, or those of `paths`. An untitled one is called by
+   * the preview `previews` gives for it (a transcript's meta), else by the first message typed.
+   */
+  sessions(paths?: readonly string[], previews?: ReadonlyMap<string, string | null>): Map<string, IndexedSession> {
     const sessions = new Map<string, IndexedSession>();
     const rows = (
       paths === undefined
@@ -219,7 +222,7 @@ export class SearchIndex {
         workspace: row.workspace === null ? null : String(row.workspace),
         title: displayTitle(
           row.title === null ? null : String(row.title),
-          row.preview === null ? null : String(row.preview),
+          previews?.get(String(row.path)) ?? (row.preview === null ? null : String(row.preview)),
         ).title,
         damage: row.damage === null ? null : String(row.damage),
       });

@@ -21,6 +21,8 @@ export interface SearchSource {
   slug: string | null;
   /** What says the session changed since the index read it (`sourceStamp`). */
   stamp: string;
+  /** The preview a transcript's `.jsonl.meta` gives: an untitled session is called by it before its first message, as in `ls`. */
+  preview: string | null;
 }
 
 /** Every conversation under the roots, each once (`groupConversations`, as `ls` groups them), by the copy `ls` shows first. */
@@ -37,6 +39,7 @@ export async function searchSources(
     workspace: workspaceNamed(copy),
     slug: copy.slug,
     stamp: sourceStamp(copy),
+    preview: copy.format === 'jsonl' && copy.meta.state === 'ok' ? copy.meta.value.preview || null : null,
   }));
   return { sources, warnings: found.warnings };
 }

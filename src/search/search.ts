@@ -156,9 +156,13 @@ function found(
   options: SearchOptions,
 ): SearchHit[] {
   const slugs = new Map(sources.map((source) => [source.path, source.slug]));
+  const previews = new Map(sources.map((source) => [source.path, source.preview]));
   const sessionsOf = (paths?: readonly string[]) =>
     new Map<string, Session>(
-      [...index.sessions(paths)].map(([path, session]) => [path, { ...session, slug: slugs.get(path) ?? null }]),
+      [...index.sessions(paths, previews)].map(([path, session]) => [
+        path,
+        { ...session, slug: slugs.get(path) ?? null },
+      ]),
     );
   const narrowed = options.session !== undefined || options.workspace !== undefined || options.file !== undefined;
   // Every session is looked at only to narrow by them; otherwise only the sessions hit are read back.

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
@@ -129,6 +129,30 @@ describe('rxstore search, as a person runs it', () => {
       });
       expect(shown.stdout).not.toContain('(untitled)');
     }
+  });
+  it('calls an untitled transcript by its meta preview, as ls does, not by its first message', async () => {
+    const home = await tempDir('rxstore-search-preview-');
+    const dir = join(home, 'projects', '-tmp-previewed', 'sessions');
+    await mkdir(dir, { recursive: true });
+    const lines = [
+      { role: 'user', content: 'The first message, about lanterns.' },
+      { role: 'assistant', content: 'Lanterns it is.' },
+    ];
+    await writeFile(join(dir, 'previewed.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const meta = { id: 'previewed', created_at: '2026-11-01T08:00:00Z', updated_at: '2026-11-01T08:00:00Z' };
+    await writeFile(
+      join(dir, 'previewed.jsonl.meta'),
+      JSON.stringify({ ...meta, scope: 'project', workspace_root: '/tmp/previewed', preview: 'What the meta shows' }),
+    );
+    const listed = await runCliChild(['ls', '--json', '--home', home]);
+    const [row] = JSON.parse(listed.stdout) as { title: string | null }[];
+    expect(row!.title).toBe('What the meta shows');
+    const found = await runCliChild(['search', '--home', home, '--json', 'lanterns'], {
+      env: { ...process.env, XDG_CACHE_HOME: await tempDir('rxstore-search-cli-') },
+    });
+    expect(found.code, found.stderr).toBe(0);
+    for (const line of found.stdout.trim().split('\n'))
+      expect((JSON.parse(line) as { title: string | null }).title).toBe(row!.title);
   });
   it.skipIf(!hasScript).each([40, 60])(
     'on a terminal %i columns wide, each snippet line fits, cut with … at a whole character, its match highlighted',
