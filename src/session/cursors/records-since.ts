@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 import { CursorMismatchError } from '../../errors/index.js';
 import { CursorSchema, type Cursor } from './cursor.js';
@@ -29,6 +30,7 @@ import { replayedBatchesSince, type ReadSinceOptions } from './read-since.js';
 import { CALL_ID_BITS, IdFilter, IdFilterSchema, MESSAGE_ID_BITS, type SavedIdFilter } from './id-filter.js';
 import { readSession } from '../verdict/read-session.js';
 import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js';
+import { SESSION_FILES } from '../reading/session-files.js';
 
 /** At most this many calls wait in a cursor for their results, in at most `PENDING_CHARACTERS` of JSON; past either, the oldest is given as it stands. The bounds keep a cursor within 64 KiB. */
 const MAX_PENDING = 128;
@@ -175,7 +177,7 @@ export async function* recordsSinceNamed(
   given?: unknown,
   options: RecordsSinceOptions = {},
 ): AsyncGenerator<RecordsSince> {
-  const cursor = given === undefined ? undefined : parseRecordsCursor(given);
+  const cursor = given === undefined ? undefined : parseRecordsCursor(given, join(sessionDir, SESSION_FILES.log));
   const reader = new RecordsReader(sessionDir, sessionId, cursor);
   // Undefined until the first new batch asks; null when the session names none.
   let named: string | null | undefined;
@@ -586,16 +588,17 @@ function sizeOf(item: PendingCall): number {
   return size;
 }
 
-function parseRecordsCursor(given: unknown): RecordsCursor {
+/** A records cursor given back, validated; refused naming the log it was given for. */
+function parseRecordsCursor(given: unknown, logPath: string): RecordsCursor {
   const parsed = RecordsCursorSchema.safeParse(given);
   if (parsed.success) return parsed.data;
   const older = olderRecordsCursor(given);
   if (older)
     throw new CursorMismatchError(
       `${older}; read the session again from the start (no cursor) and replace what was indexed of it`,
-      {},
+      { file: logPath },
     );
-  throw new CursorMismatchError(`not a records cursor rxstore made: ${firstIssue(parsed.error)}`, {});
+  throw new CursorMismatchError(`not a records cursor rxstore made: ${firstIssue(parsed.error)}`, { file: logPath });
 }
 
 /** What a records cursor of an earlier version is, in words; undefined for anything else. */

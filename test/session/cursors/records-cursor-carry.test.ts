@@ -1,6 +1,7 @@
 // A records cursor carries across batches what the next records need: the workspace and title known
 // so far, the calls waiting for their results, and a bounded filter of the message ids used. It is plain
 // JSON an indexer stores; anything else given as one is refused with CursorMismatchError naming why.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError } from '../../../src/errors/index.js';
 import type { IndexRecord, RecordChange } from '../../../src/session/replay/index-records.js';
@@ -33,6 +34,8 @@ const refusal = async (given: unknown): Promise<string> => {
     (thrown: unknown) => thrown,
   );
   expect(error).toBeInstanceOf(CursorMismatchError);
+  // Refused naming the log it was given for, as a log cursor's refusal does: an indexer logs the path.
+  expect((error as CursorMismatchError).data.file).toBe(join(plain.dir, 'events.frames'));
   return (error as Error).message;
 };
 
