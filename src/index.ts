@@ -271,5 +271,11 @@ export type { TitleSourceSchema } from './session/replay/session-title.js';
 export type { ResumePoint, ResumePointSchema } from './store/listing/resume-point.js';
 
 // Searching every session: words, phrases or a pattern, through an index kept in the cache folder.
-export { search, type SearchOptions, type FoundHit, type AroundMessage } from './search/search.js';
+export {
+  search,
+  type SearchOptions,
+  type FoundHit,
+  type AroundMessage,
+  type NotSearchedWhole,
+} from './search/search.js';
 export type { SearchHit, SearchKind, SearchMatch } from './search/search-hit.js';

@@ -200,6 +200,12 @@ export class SearchIndex {
     }
   }
 
+  /** The sessions read only up to damage: the damage in words, by path. */
+  damaged(): Map<string, string> {
+    const rows = this.db.all('select path, damage from sessions where damage is not null') as Row[];
+    return new Map(rows.map((row) => [String(row.path), String(row.damage)]));
+  }
+
   /**
    * The sessions indexed, by path: all of them, or those of `paths`. An untitled one is called by
    * the preview `previews` gives for it (a transcript's meta), else by the first message typed.

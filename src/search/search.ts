@@ -50,7 +50,16 @@ export interface SearchOptions {
   beforeReading?: () => void;
   /** Told after each session the index reads: how many are read, of how many changed. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Told, before the first hit, of what was not searched whole, hit or not: each session (of those
+   * `session` and `workspace` select) read only up to damage, and each store that could not be read.
+   * Without it, a damaged session with no hit before its damage would go unsaid.
+   */
+  onNotWhole?: (part: NotSearchedWhole) => void;
 }
+
+/** What a search could not search whole: a session up to `damage` (in words, its code first), or a store (`warning`). */
+export type NotSearchedWhole = { path: string; sessionId: string; damage: string } | { warning: string };
 
 /** A message beside a hit, given with `around`. */
 export interface AroundMessage {
@@ -95,7 +104,8 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
       throw new InvalidInputError(`unknown kind ${JSON.stringify(kind)}: one of ${SEARCH_KINDS.join(', ')}`);
   if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0))
     throw new InvalidInputError('limit must be a whole number above 0');
-  const { sources } = await searchSources(options.roots, options.platform);
+  const { sources, warnings } = await searchSources(options.roots, options.platform);
+  for (const warning of warnings) options.onNotWhole?.({ warning });
   const inMemory = options.index === false;
   const index = inMemory ? await SearchIndex.inMemory() : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
   let hits: SearchHit[];
@@ -109,6 +119,7 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
       options.onProgress,
       options.beforeReading,
     );
+    if (options.onNotWhole) for (const part of damagedIn(index, sources, options)) options.onNotWhole(part);
     hits = index.reading(() => found(index, query, sources, options));
     if (options.messageIndex !== false && options.around === undefined) kept = await placesOf(index, hits);
   } finally {
@@ -146,6 +157,20 @@ async function placesOf(index: SearchIndex, hits: readonly SearchHit[]): Promise
     places.set(path, ids);
   }
   return places;
+}
+
+/** The sessions of those `session` and `workspace` select that the index read only up to damage. */
+function damagedIn(
+  index: SearchIndex,
+  sources: readonly SearchSource[],
+  options: SearchOptions,
+): { path: string; sessionId: string; damage: string }[] {
+  const damaged = index.damaged();
+  return sources
+    .filter((source) => damaged.has(source.path))
+    .filter((source) => options.session === undefined || source.id.startsWith(options.session))
+    .filter((source) => options.workspace === undefined || inWorkspace(source, options.workspace, options.platform))
+    .map((source) => ({ path: source.path, sessionId: source.id, damage: damaged.get(source.path)! }));
 }
 
 /** The hits the index gives, ranked and cut there, each with its snippet. */
@@ -240,7 +265,7 @@ function touches(text: string, session: Session, file: string): boolean {
   });
 }
 
-function inWorkspace(session: Session, workspace: string, platform: Platform): boolean {
+function inWorkspace(session: Pick<Session, 'workspace' | 'slug'>, workspace: string, platform: Platform): boolean {
   const slug = workspaceSlug(workspace, platform);
   if (session.workspace !== null && sameSlug(workspaceSlug(session.workspace, platform), slug, platform)) return true;
   return session.slug !== null && sameSlug(session.slug, slug, platform);

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
@@ -128,6 +128,25 @@ describe('rxstore search, as a person runs it', () => {
         env: { ...process.env, XDG_CACHE_HOME: cache },
       });
       expect(shown.stdout).not.toContain('(untitled)');
+    }
+  });
+  it('says a session it searched only up to damage, hit or not, with the index and without', async () => {
+    const root = await tempDir('rxstore-search-damaged-');
+    await cp(fixture('tool-calls').root, root, { recursive: true });
+    const session = fixture('tool-calls').dir.replace(fixture('tool-calls').root, root);
+    const log = join(session, 'events.frames');
+    const bytes = await readFile(log);
+    bytes[200] = bytes[200]! ^ 0xff;
+    await writeFile(log, bytes);
+    for (const extra of [[], ['--no-index']]) {
+      const run = await runCliChild(['search', '--state-home', root, '"cannot access"', ...extra], {
+        env: { ...process.env, XDG_CACHE_HOME: await tempDir('rxstore-search-cli-') },
+      });
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stdout).toBe('');
+      // One line, the session's path and the damage with its code.
+      expect(run.stderr.startsWith(`rxstore: ${session}: searched up to damage: RX_DAMAGED_STORE: `)).toBe(true);
+      expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
     }
   });
   it('calls an untitled transcript by its meta preview, as ls does, not by its first message', async () => {

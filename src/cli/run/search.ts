@@ -17,6 +17,7 @@ import { fitMarked, type MarkedPiece } from '../fit-marked.js';
 import { cutEnd } from '../format-ls.js';
 import type { RootArgs } from '../root-options.js';
 import { pathNotAnId } from '../usage-words.js';
+import { warningLine } from '../error-line.js';
 
 /** What `rxstore search` is run with: the options search.ts declares, as yargs gives them. */
 export interface SearchArgs extends RootArgs {
@@ -81,6 +82,13 @@ export async function runSearch(
           progress.step('');
         }
       : undefined,
+    // A session searched only up to damage is said, hit or not: what lies past it was not searched.
+    onNotWhole: (part) =>
+      output.err(
+        'warning' in part
+          ? warningLine(part.warning)
+          : `rxstore: ${printable(part.path)}: searched up to damage: ${printable(part.damage)}\n`,
+      ),
   })) {
     found += 1;
     if (args.json) output.out(`${jsonOutput(jsonHit(hit))}\n`);
@@ -91,10 +99,6 @@ export async function runSearch(
     throw new InvalidInputError(pathNotAnId('search --session', args.session));
   if (sessionsOnly && found > 0) output.out(formatTouches(hits, args.limit));
   else if (!args.json && found > 0) output.out(formatHits(hits, output.columns));
-  // A session searched only up to damage is said once, whatever the hits: what lies past it was not searched.
-  const damaged = new Map(hits.filter((hit) => hit.damage !== null).map((hit) => [hit.path, hit.damage!]));
-  for (const [path, damage] of damaged)
-    output.err(`rxstore: ${printable(path)}: searched up to damage: ${printable(damage)}\n`);
   // As grep: 0 when something was found, 1 when nothing was.
   setExit(found > 0 ? EXIT.done : EXIT.refused);
 }
