@@ -15,7 +15,7 @@ const WORDS: Record<string, string> = {
   EMFILE: 'too many open files',
   ENFILE: 'too many open files in the system',
   ELOOP: 'too many levels of symbolic links',
-  ENAMETOOLONG: 'file name too long',
+  ENAMETOOLONG: 'a name longer than the file system takes',
   EBUSY: 'device or resource busy',
   EXDEV: 'cannot move across file systems',
   EIO: 'input/output error',

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { isSystemError, PathKindError, undefinedIfMissing } from '../errors/index.js';
+import { isSystemError, PathKindError, systemErrorInWords, undefinedIfMissing } from '../errors/index.js';
 
 // Every path rxstore writes at is one the user named (`--to`, `--cursor`): a wrong one is said as such
 // (`RX_PATH_KIND`, exit 2), naming the path as the user gave it, before anything is read or written.
@@ -80,7 +80,7 @@ export async function checkFile(path: string, given = path): Promise<Stats | und
  */
 function missingOrRefused(error: unknown, path: string, given: string): undefined {
   if (isSystemError(error) && error.code === 'ENAMETOOLONG')
-    throw new PathKindError(`${given}: a name longer than the file system takes`, { file: given });
+    throw new PathKindError(`${given}: ${systemErrorInWords(error)}`, { file: given });
   return undefinedIfMissing(error, path);
 }
 

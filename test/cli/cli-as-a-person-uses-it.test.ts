@@ -1,6 +1,6 @@
 // The CLI as a person uses it: sessions named by id everywhere, help and exit codes where people look,
 // errors in one line, quiet about caches Reasonix rebuilds itself.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES_HELP } from '../../src/cli/exit-codes.js';
@@ -317,5 +317,19 @@ describe('ls of a root that does not exist', () => {
       stdout: '[]\n',
       stderr: `rxstore: RX_SESSION_NOT_FOUND: no sessions found (read ${empty})\n`,
     });
+  });
+});
+
+describe('salvage says what it found whole', () => {
+  it('of a session with no manifest, which inspect calls damaged, it says the log had no damage, not that nothing did', async () => {
+    const dir = await copySession(fixture('tool-calls').dir);
+    await rm(join(dir, 'manifest.json'));
+    const inspected = await runCli(['inspect', dir]);
+    expect(inspected.code).toBe(1);
+    expect(inspected.stdout).toMatch(/RX_MANIFEST_MISSING/);
+    const salvaged = await runCli(['salvage', dir]);
+    expect(salvaged.code, salvaged.stderr).toBe(0);
+    expect(salvaged.stdout).toContain(': no damage in its log, the new session holds all of it');
+    expect(salvaged.stdout).not.toContain('nothing was damaged');
   });
 });

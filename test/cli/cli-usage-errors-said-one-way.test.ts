@@ -255,7 +255,7 @@ describe('what the user typed decides the exit code, and long input is cut in me
       expect(longestLine(run.stderr)).toBeLessThanOrEqual(400);
     }
     expect((await runCliChild(['inspect', long])).stderr).toMatch(
-      /^rxstore: RX_NOT_A_SESSION: \/a\/a\/\S*… \(6,000 characters\): file name too long\n$/,
+      /^rxstore: RX_NOT_A_SESSION: \/a\/a\/\S*… \(6,000 characters\): a name longer than the file system takes\n$/,
     );
   });
 
@@ -337,5 +337,35 @@ describe('a folder option naming no folder is refused, naming the folder as type
       stdout: '',
       stderr: `rxstore: RX_PATH_KIND: ${file}: is a file, a folder is needed\n`,
     });
+  });
+});
+
+describe('search says a missing or wrong argument as every command does', () => {
+  it.each([
+    [['search'], 'give words to search for (or --file PATH)'],
+    [['search', ''], 'give words to search for (or --file PATH)'],
+    [['search', 'x', '--limit', '0'], '--limit takes a whole number above 0'],
+    [['search', 'x', '--since', 'yesterday'], '--since takes a date (2026-05-01) or an ISO time, not "yesterday"'],
+    [
+      ['search', 'x', '--session', 'some/dir'],
+      'some/dir is a path; search --session takes a session id or the start of one (for the session at a path: rxstore inspect some/dir)',
+    ],
+  ])('rxstore %j: a usage error pointing at its help (exit 2)', async (args, message) => {
+    const run = await runCliChild([...args, '--state-home', await tempDir('rxstore-empty-')]);
+    expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({
+      code: 2,
+      stderr: usage(message, 'rxstore search --help'),
+      stdout: '',
+    });
+  });
+
+  it('a name too long for the file system is said in the same words by every command', async () => {
+    const long = `/${'c'.repeat(5000)}`;
+    const said = / \(5,001 characters\): a name longer than the file system takes\n$/;
+    const inspect = await runCliChild(['inspect', long]);
+    const ls = await runCliChild(['ls', '--home', long]);
+    expect([inspect.code, ls.code]).toEqual([2, 2]);
+    expect(inspect.stderr).toMatch(said);
+    expect(ls.stderr).toMatch(said);
   });
 });

@@ -54,7 +54,7 @@ export async function runSalvage(args: SalvageArgs, output: Output, setExit: (co
           `${report.damage ? `, damage at ${report.damage.data.file ?? ''}${report.damage.data.offset !== undefined ? ` offset ${report.damage.data.offset}` : ''}: ${report.damage.message}` : ''}` +
           (report.damage
             ? `, ${counted(report.recoveredMessages, 'message')} recovered past it${leftOutText(report.leftOutMessages)}`
-            : ': nothing was damaged, the new session holds all of it'),
+            : ': no damage in its log, the new session holds all of it'),
       ) + '\n',
     );
     if (report.turnRepair) output.out(turnRepairText(report.turnRepair));

@@ -1,7 +1,6 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { resolve } from 'node:path';
 import {
-  InvalidInputError,
   isPath,
   machineRoots,
   printable,
@@ -9,6 +8,7 @@ import {
   tuneV8ForReading,
   type FoundHit,
   type SearchKind,
+  UsageError,
 } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
@@ -44,12 +44,10 @@ export async function runSearch(
   showProgress: boolean,
 ): Promise<void> {
   const query = (args.query ?? []).map(String).join(' ');
-  if (query.trim() === '' && args.file === undefined)
-    throw new InvalidInputError('give words to search for (or --file PATH)');
-  if (!Number.isInteger(args.limit) || args.limit < 1)
-    throw new InvalidInputError('--limit takes a whole number above 0');
+  if (query.trim() === '' && args.file === undefined) throw new UsageError('give words to search for (or --file PATH)');
+  if (!Number.isInteger(args.limit) || args.limit < 1) throw new UsageError('--limit takes a whole number above 0');
   if (args.around !== undefined && (!Number.isInteger(args.around) || args.around < 0))
-    throw new InvalidInputError('--around takes a whole number, 0 or more');
+    throw new UsageError('--around takes a whole number, 0 or more');
   // `--file` alone lists sessions, one line each: --limit counts sessions, so every touch is read.
   const sessionsOnly = query.trim() === '' && !args.json;
   const { inputs, roots } = await machineRoots(args);
@@ -96,7 +94,7 @@ export async function runSearch(
   }
   // Nothing found for a --session that is a path: it takes ids, which is what went wrong.
   if (found === 0 && args.session !== undefined && (await isPath(args.session)))
-    throw new InvalidInputError(pathNotAnId('search --session', args.session));
+    throw new UsageError(pathNotAnId('search --session', args.session));
   if (sessionsOnly && found > 0) output.out(formatTouches(hits, args.limit));
   else if (!args.json && found > 0) output.out(formatHits(hits, output.columns));
   // As grep: 0 when something was found, 1 when nothing was.
@@ -108,7 +106,7 @@ function timeOption(name: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const time = Date.parse(value);
   if (Number.isNaN(time))
-    throw new InvalidInputError(`${name} takes a date (2026-05-01) or an ISO time, not ${JSON.stringify(value)}`);
+    throw new UsageError(`${name} takes a date (2026-05-01) or an ISO time, not ${JSON.stringify(value)}`);
   return new Date(time);
 }
 

@@ -194,7 +194,7 @@ describe('salvage past damage', () => {
     const dir = await copySession(fixture('tool-calls').dir);
     const salvaged = await runCli(['salvage', dir]);
     expect(salvaged.code, salvaged.stderr).toBe(0);
-    expect(salvaged.stdout).toContain('nothing was damaged, the new session holds all of it');
+    expect(salvaged.stdout).toContain('no damage in its log, the new session holds all of it');
     const report = JSON.parse((await runCli(['salvage', dir, '--json'])).stdout) as SalvageReport;
     expect(report.damage).toBeNull();
     expect(report.eventsKept).toBe((await readSession(dir)).events.total);
