@@ -13,6 +13,11 @@ export function epilogue(...notes: string[]): string {
   return [...notes, EXIT_CODES_HELP].join('\n\n');
 }
 
+/** The epilogue of a command whose exit codes are its own (`search` exits as grep does): its table instead of the shared one. */
+export function epilogueWithExitCodes(exitCodes: readonly string[], ...notes: string[]): string {
+  return [...notes, ['Exit codes:', ...exitCodes.map((line) => `  ${line}`)].join('\n')].join('\n\n');
+}
+
 /** The width help is laid out in (yargs' wrap): main sets it before any command's help is built. */
 let helpColumns = 100;
 

@@ -42,7 +42,9 @@ function patternMatcher(source: string, caseSensitive: boolean): TermMatcher {
   try {
     compiled = RE2JS.compile(source, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
   } catch (error) {
-    throw new InvalidInputError(`invalid --regex ${JSON.stringify(source)}: ${(error as Error).message}`);
+    // RE2JS names the pattern as it compiled it, `(?i)` before it when case is ignored: the person typed none.
+    const reason = (error as Error).message.replace(`(?i)${source}`, source);
+    throw new InvalidInputError(`invalid --regex ${JSON.stringify(source)}: ${reason}`);
   }
   return (text) => {
     const found: [number, number][] = [];

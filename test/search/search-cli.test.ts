@@ -2,7 +2,8 @@ import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from '../support/cli-child.js';
+import { spawnSync } from 'node:child_process';
+import { rxstoreBin, runCliChild } from '../support/cli-child.js';
 import { fixture } from '../support/fixtures.js';
 import { tempDir } from '../support/temp-dir.js';
 import { hasScript, onTerminal } from '../support/terminal.js';
@@ -30,6 +31,26 @@ describe('rxstore search, as a person runs it', () => {
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/invalid --regex/);
     expect(invalid.stderr).not.toMatch(/\n\s+at /);
+    // The pattern as typed: never the case flag search put before it.
+    expect(invalid.stderr).toContain('missing closing ): `(unclosed`');
+    // Its help says these exit codes, not the table of commands that exit 2 when nothing is found.
+    const help = await searchCli(['--help'], cache);
+    expect(help.stdout).toContain('Exit codes:\n  0  something was found\n  1  nothing was found');
+    expect(help.stdout).not.toMatch(/2 +usage error, not a session, or nothing found/);
+  });
+  it.skipIf(!hasScript)('on a terminal, a search that finds nothing says so; a pipe gets nothing', async () => {
+    const cache = await tempDir('rxstore-search-cli-');
+    const command = [process.execPath, rxstoreBin, 'search', '--state-home', fixture('tool-calls').root, 'zzqqxx']
+      .map((word) => `'${word}'`)
+      .join(' ');
+    const shown = spawnSync('script', ['-q', '-e', '-c', `stty cols 80 rows 50; ${command}`, '/dev/null'], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: cache },
+    });
+    expect(shown.status).toBe(1);
+    expect(shown.stdout.replaceAll('\r', '')).toBe('nothing found for zzqqxx\n');
+    const piped = await searchCli(['zzqqxx'], cache);
+    expect(piped).toMatchObject({ code: 1, stdout: '', stderr: '' });
   });
 
   it('--json prints one hit per line, best first, with the fields cat and view name a message by; --no-index gives the same', async () => {

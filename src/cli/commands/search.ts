@@ -1,6 +1,6 @@
 import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
-import { epilogue, examples } from '../help-text.js';
+import { epilogueWithExitCodes, examples } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withRootOptions } from '../root-options.js';
 import type { SearchArgs } from '../run/search.js';
@@ -77,10 +77,14 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
           ),
         )
         .epilogue(
-          epilogue(
+          epilogueWithExitCodes(
+            [
+              '0  something was found',
+              '1  nothing was found (a session read only up to damage is said on stderr)',
+              '2  usage error: an empty query, an invalid --regex, a --session that is a path',
+            ],
             'Searches what was said (prompts, answers), tool-call arguments and results, shell commands with their exit codes, and the files each turn touched, in every store, each conversation once as ls counts it. Case matters only when the query has a capital letter; every character of the query is searched as typed.',
             'The index lives in the cache folder beside the summary cache, readable only by you; the first search builds it, later ones read only the sessions that changed. A session read up to damage is searched up to it, and its hits say so.',
-            'Exit 0 when something is found, 1 when nothing is, 2 on a usage error (an empty query, an invalid --regex).',
           ),
         );
     },

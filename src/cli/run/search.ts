@@ -97,6 +97,9 @@ export async function runSearch(
     throw new UsageError(pathNotAnId('search --session', args.session));
   if (sessionsOnly && found > 0) output.out(formatTouches(hits, args.limit));
   else if (!args.json && found > 0) output.out(formatHits(hits, output.columns));
+  // A pipe gets nothing, as from grep; a person at a terminal is told the search ran.
+  if (found === 0 && !args.json && output.columns !== undefined)
+    output.err(`nothing found for ${printable(query.trim() === '' ? `--file ${args.file}` : query)}\n`);
   // As grep: 0 when something was found, 1 when nothing was.
   setExit(found > 0 ? EXIT.done : EXIT.refused);
 }
