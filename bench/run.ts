@@ -16,7 +16,7 @@ import { searchRow } from './rows/search.js';
 import { streamsRow } from './rows/streams.js';
 import { zstdRow } from './rows/zstd.js';
 import { buildCli } from './support/build-cli.js';
-import { seconds, type Figure } from './support/figure.js';
+import { failed, seconds, type Figure } from './support/figure.js';
 import { resultsFile, scratchDir } from './support/paths.js';
 import { formatTable } from './support/table.js';
 
@@ -65,16 +65,7 @@ async function main(): Promise<number> {
     } catch (error) {
       // One broken row must not cost the others their figures.
       const message = error instanceof Error ? error.message : String(error);
-      figures.push({
-        row: name,
-        measure: 'failed',
-        rxstore: '—',
-        reference: '—',
-        ratio: '—',
-        target: '—',
-        verdict: 'MISS',
-        data: { error: message },
-      });
+      figures.push(failed(name, { error: message }));
       process.stderr.write(`bench: ${name} failed: ${message}\n`);
     }
     rowSeconds[name] = (performance.now() - rowStarted) / 1000;

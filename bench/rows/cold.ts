@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { seconds, skipped, times, verdict, type Figure } from '../support/figure.js';
+import { failed, seconds, skipped, times, verdict, type Figure } from '../support/figure.js';
 import { inspectCli } from '../support/inspect-cli.js';
 import { repoRoot, rxstoreBin, scratchDir } from '../support/paths.js';
 import { childUsage, peakRssMiB, peakRssUnavailable } from '../support/peak-rss.js';
@@ -57,18 +57,7 @@ async function partOrFailed(part: string, figures: () => Promise<Figure[]>): Pro
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`bench: cold (${part}) failed: ${message}\n`);
-    return [
-      {
-        row: 'cold',
-        measure: 'failed',
-        rxstore: '—',
-        reference: '—',
-        ratio: '—',
-        target: '—',
-        verdict: 'MISS',
-        data: { part, error: message },
-      },
-    ];
+    return [failed('cold', { part, error: message })];
   }
 }
 

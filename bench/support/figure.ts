@@ -36,6 +36,11 @@ export function speedup(reference: number, ours: number): string {
   return reference >= ours ? `${times(reference / ours)} faster` : `${times(ours / reference)} slower`;
 }
 
+/** A row (or a part of one) that failed, with what it failed on in place of its figures: a MISS. */
+export function failed(row: string, data: Record<string, unknown>): Figure {
+  return { row, measure: 'failed', rxstore: '—', reference: '—', ratio: '—', target: '—', verdict: 'MISS', data };
+}
+
 /** A row that could not run here, with the reason in place of its figures. */
 export function skipped(row: string, measure: string, reason: string): Figure {
   return {
