@@ -243,7 +243,8 @@ describe('rxstore where', () => {
     expect(search).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: `rxstore: RX_INVALID_INPUT: ${hint('./notes', 'search --session')}\n`,
+      // A usage error as every command's: its help named.
+      stderr: `rxstore: RX_USAGE: ${hint('./notes', 'search --session')}; see rxstore search --help\n`,
     });
   });
 });
