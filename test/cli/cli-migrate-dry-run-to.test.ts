@@ -53,14 +53,14 @@ describe('rxstore migrate jsonl-to-v4 --dry-run', () => {
     const planned = lineOf(dry.stdout);
     const id = /: ([0-9a-f]{24}) -> /.exec(planned.line)?.[1];
     expect(planned.line).toBe(
-      `would-migrate ${transcript}: ${id} -> ${store}/${id}; resume: cd ${workspace} && REASONIX_HOME=${home} reasonix --resume ${id}`,
+      `would migrate ${transcript}: ${id} -> ${store}/${id}; resume: cd ${workspace} && REASONIX_HOME=${home} reasonix --resume ${id}`,
     );
     expect(planned.summary).toBe('1 transcript: 0 migrated, 1 would be migrated, 0 already migrated, 0 failed');
     expect(await treeDigest(base)).toBe(untouched);
 
     const real = await runCliChild(args);
     expect(real.code, real.stderr).toBe(0);
-    expect(lineOf(real.stdout).line).toBe(planned.line.replace(/^would-migrate /, 'migrated '));
+    expect(lineOf(real.stdout).line).toBe(planned.line.replace(/^would migrate /, 'migrated '));
 
     const migrated = await treeDigest(base);
     const again = await runCliChild([...args, '--dry-run', '--json']);
@@ -69,6 +69,13 @@ describe('rxstore migrate jsonl-to-v4 --dry-run', () => {
       { source: transcript, report: { action: 'exists', targetId: id, targetDir: `${store}/${id}` } },
     ]);
     expect(await treeDigest(base)).toBe(migrated);
+    // Run again, its line says what its count says.
+    const twice = await runCliChild(args);
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(lineOf(twice.stdout).line).toBe(planned.line.replace(/^would migrate /, 'already migrated '));
+    expect(lineOf(twice.stdout).summary).toBe(
+      '1 transcript: 0 migrated, 0 would be migrated, 1 already migrated, 0 failed',
+    );
   });
 });
 

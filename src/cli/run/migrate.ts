@@ -110,8 +110,15 @@ function describeOutcome(outcome: TranscriptOutcome, destination: Destination): 
     (slug === null
       ? 'none: not a store `reasonix --resume` searches (<state root>/projects/<slug>/sessions-v4)'
       : `${resumeFromAnyFolder(targetId, destination)}, from the folder whose slug is ${slug}`);
-  return `${action} ${outcome.source}: ${targetId} -> ${targetDir}; resume: ${resume}`;
+  return `${ACTION_WORDS[action]} ${outcome.source}: ${targetId} -> ${targetDir}; resume: ${resume}`;
 }
+
+/** What a transcript's line says was done, in the words of the closing count. */
+const ACTION_WORDS: Record<NonNullable<TranscriptOutcome['report']>['action'], string> = {
+  migrated: 'migrated',
+  'would-migrate': 'would migrate',
+  exists: 'already migrated',
+};
 
 /** `[REASONIX_HOME=<root>] reasonix --resume <id>`, for when the folder to run it from is not known. */
 function resumeFromAnyFolder(id: string, { platform, pinned }: Destination): string {
