@@ -172,7 +172,7 @@ describe('the migration map', () => {
 
     const later = await runCliChild(['migrate', 'jsonl-to-v4', transcript, '--home', stateRoot]);
     expect(later.code, later.stderr).toBe(0);
-    expect(later.stdout).toContain(`] exists ${transcript}: ${id} -> ${join(store, id!)}`);
+    expect(later.stdout).toContain(`] already migrated ${transcript}: ${id} -> ${join(store, id!)}`);
     await checkMap(store, [transcript]);
   });
 
