@@ -11,9 +11,9 @@ import {
 } from '../replay/index-records.js';
 import type { IndexedTranscript, TranscriptEntry } from '../replay/transcript-index.js';
 import { replayBatch } from '../replay/strict-payload-error.js';
-import { readSessionEventsOn } from '../reading/read-events.js';
+import { readSessionEvents } from '../reading/read-events.js';
 import { SESSION_FILES } from '../reading/session-files.js';
-import { readSession, workspaceOf, type SessionRead } from './read-session.js';
+import { readSessionOn, workspaceOf, type SessionRead } from './read-session.js';
 
 /**
  * Every index record of a session, as `indexRecords` makes them of its transcript held whole, in
@@ -24,10 +24,11 @@ import { readSession, workspaceOf, type SessionRead } from './read-session.js';
  * message's records once the event that last wrote it, and those of its calls' results, have
  * been read. What waits is the messages written before those ahead of them in the transcript are
  * final: a turn's calls and results, more only where a message was rewritten long after it was
- * first written. A refusal is thrown after the records before it, as `read()` reports it.
+ * first written. A refusal is thrown after the records before it, as `read()` reports it. Both
+ * passes decode on the caller's thread, as the streams since a cursor do (`replayedBatches`).
  */
 export async function* streamedRecords(dir: string, sessionId: string): AsyncGenerator<IndexRecord> {
-  const whole = await readSession(dir, { caches: false, keep: 'index' });
+  const whole = await readSessionOn('this', dir, { caches: false, keep: 'index' });
   const plan = recordsPlan(whole, sessionId);
   if (plan.length > 0) yield* recordsInOrder(dir, whole, plan);
   if (whole.refusal) throw whole.refusal;
@@ -97,8 +98,7 @@ async function* recordsInOrder(dir: string, whole: SessionRead, plan: RecordsPla
   /** Messages read in their final form whose records are not given yet, by position. */
   const ready = new Map<number, TranscriptEntry>();
   let next = 0;
-  // Stryker disable next-line StringLiteral: which thread reads the log: both give the same items
-  for await (const item of readSessionEventsOn('by size', dir)) {
+  for await (const item of readSessionEvents(dir)) {
     if (item.type !== 'batch') continue;
     const { batch } = item.value;
     const withoutId = new Map<number, number>();
