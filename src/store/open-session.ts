@@ -89,7 +89,7 @@ export interface OpenedLogSession extends SessionReader {
   batchesSince(cursor?: Cursor, options?: ReadSinceOptions): AsyncIterable<BatchSince>;
   /**
    * The batches committed since a cursor, gathered, and the cursor after them. It holds what it
-   * gathers, so its peak memory grows with it (about five times the batches' raw bytes); `batchesSince`
+   * gathers, so its peak memory grows with it (about three times the batches' raw bytes); `batchesSince`
    * or `maxBatches` keep it bounded by the largest batch.
    */
   readSince(cursor?: Cursor, options?: ReadSinceOptions): Promise<ReadSince>;
