@@ -120,12 +120,13 @@ export async function readSince(
 ): Promise<ReadSince> {
   const batches: ResolvedBatch[] = [];
   const blocks = new PayloadBlocks();
-  let last: Cursor | undefined;
-  for await (const item of batchesSince(sessionDir, sessionId, cursor, options)) {
+  // Only the last batch's cursor is returned: made once, not at every batch end (a read and a hash of 4 KiB each).
+  let last: (() => Cursor) | undefined;
+  for await (const item of replayedBatchesSince(sessionDir, sessionId, cursor, options)) {
     batches.push(blocks.keep(item.batch));
     last = item.cursor;
   }
-  if (last) return { batches, cursor: last };
+  if (last) return { batches, cursor: last() };
   // Nothing new: the cursor stands, as `batchesSince` validated it.
   if (cursor !== undefined) return { batches, cursor: CursorSchema.parse(cursor) };
   return {
