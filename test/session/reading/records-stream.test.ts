@@ -2,9 +2,10 @@
 // exactly the records of the transcript held whole, in the same order, whatever later batches
 // rewrote, and end in the refusal `read()` reports after the records before it.
 import { readdirSync } from 'node:fs';
+import { truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openLogSession, type IndexRecord } from '../../../src/index.js';
+import { openLogSession, RxError, type IndexRecord } from '../../../src/index.js';
 import type { EventToWrite } from '../../../src/codec/encode-batch.js';
 import { indexRecords, keyedMessages } from '../../../src/session/replay/index-records.js';
 import { readSession, workspaceOf } from '../../../src/session/verdict/read-session.js';
@@ -133,5 +134,30 @@ describe('records() streams the records of the transcript held whole', () => {
     const got = await streamed(dir);
     expect(got).toEqual(whole);
     expect(got.records.map((record) => record.type === 'message' && record.text)).toContain('before the damage');
+  });
+
+  it('a log cut after the first record ends the records in a coded error, never in a shorter list', async () => {
+    const store = join(await tempDir('rxstore-generated-'), 'sessions-v4');
+    // Long enough that the second pass reads its log in more than one chunk.
+    const { dir } = await writeSession(store, 'cutbetweenpasses'.padEnd(32, '0'), {
+      rawBytes: 4 * 1024 * 1024,
+      seed: 5,
+      workspace: '/tmp/rxstore-generated-ws',
+    });
+    const whole = await heldWhole(dir);
+    const records = (await openLogSession(dir)).records()[Symbol.asyncIterator]();
+    const first = await records.next();
+    expect(first.done).toBe(false);
+    await truncate(join(dir, 'events.frames'), 1024);
+    let given = 1;
+    const ended = await (async () => {
+      for (let next = await records.next(); !next.done; next = await records.next()) given += 1;
+    })().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(ended).toBeInstanceOf(RxError);
+    expect((ended as RxError).family).toBe('damaged');
+    expect(given).toBeLessThan(whole.records.length);
   });
 });
