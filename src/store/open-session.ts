@@ -41,6 +41,7 @@ import {
   type TimedMessage,
 } from '../session/replay/views.js';
 import { workspaceOf } from '../session/verdict/read-session.js';
+import { streamedRecords } from '../session/verdict/streamed-records.js';
 import { readJsonlSession } from './jsonl/read-jsonl-session.js';
 import { storeKindOf, type StoreKind } from './roots/store-kind.js';
 
@@ -69,7 +70,11 @@ export interface SessionReader {
   modelView(): AsyncIterable<Message>;
   /** What a person reads. */
   personView(): AsyncIterable<PersonMessage>;
-  /** Records for a search index: messages, shell commands with their outcome, files touched. */
+  /**
+   * Records for a search index: messages, shell commands with their outcome, files touched. Of a
+   * sessions-v4 log they stream: the log is read twice (the verdict and the transcript's index,
+   * then each message's records once final), in memory that does not grow with the session.
+   */
   records(): AsyncIterable<IndexRecord>;
 }
 
@@ -84,7 +89,7 @@ export interface OpenedLogSession extends SessionReader {
   batchesSince(cursor?: Cursor, options?: ReadSinceOptions): AsyncIterable<BatchSince>;
   /**
    * The batches committed since a cursor, gathered, and the cursor after them. It holds what it
-   * gathers, so its peak memory grows with it (about five times the batches' raw bytes); `batchesSince`
+   * gathers, so its peak memory grows with it (about three times the batches' raw bytes); `batchesSince`
    * or `maxBatches` keep it bounded by the largest batch.
    */
   readSince(cursor?: Cursor, options?: ReadSinceOptions): Promise<ReadSince>;
@@ -221,6 +226,8 @@ export async function openSession(path: string): Promise<OpenedSession> {
     ),
     format: 'v4',
     store: storeKindOf(full),
+    // A log is read twice rather than held whole: memory stays flat however long the session.
+    records: () => streamedRecords(full, id),
     async *events() {
       const refusal = await directoryRefusal(full);
       if (refusal) throw refusal;

@@ -312,33 +312,50 @@ export function indexRecords(
 }
 
 /**
- * Each message's record and its calls, each call paired with its result: the first result with its
- * id that follows it. An id used again by a later call (which Reasonix refuses, after what precedes
- * it) never lends that call an earlier call's output.
+ * Where the result of each call stands: for each message, for each of its calls, the position of
+ * the first result with the call's id that follows it and no earlier call took, -1 for none. An id
+ * used again by a later call (which Reasonix refuses, after what precedes it) never lends that call
+ * an earlier call's output. The one rule both a transcript held whole (`pairedRecords`) and one
+ * streamed against its index (`streamedRecords`) pair by.
  */
+export function resultPositions(
+  length: number,
+  answersAt: (at: number) => string | undefined,
+  callIdsAt: (at: number) => readonly string[],
+): number[][] {
+  const results = new Map<string, number[]>();
+  for (let at = 0; at < length; at += 1) {
+    const callId = answersAt(at);
+    if (callId === undefined) continue;
+    const queue = results.get(callId) ?? [];
+    queue.push(at);
+    results.set(callId, queue);
+  }
+  const resultAfter = (id: string, at: number): number => {
+    const queue = results.get(id);
+    while (queue && queue.length > 0 && queue[0]! <= at) queue.shift();
+    return queue?.shift() ?? -1;
+  };
+  return Array.from({ length }, (_, at) => callIdsAt(at).map((id) => resultAfter(id, at)));
+}
+
+/** Each message's record and its calls, each call paired with its result (`resultPositions`). */
 export function pairedRecords(
   transcript: readonly (KeyedMessage & { seq: number })[],
   context: RecordContext,
 ): { said: IndexRecord | undefined; calls: { recorded: RecordedCall; result: Message | undefined }[]; seq: number }[] {
-  const results = new Map<string, { at: number; message: Message }[]>();
-  transcript.forEach(({ message }, at) => {
-    const callId = answers(message);
-    if (callId === undefined) return;
-    const queue = results.get(callId) ?? [];
-    queue.push({ at, message });
-    results.set(callId, queue);
-  });
-  const resultAfter = (id: string, at: number): Message | undefined => {
-    const queue = results.get(id);
-    while (queue && queue.length > 0 && queue[0]!.at <= at) queue.shift();
-    return queue?.shift()?.message;
-  };
-  return transcript.map((entry, at) => {
-    const { said, calls } = recordsOfMessage(entry, context);
-    return {
-      said,
-      seq: entry.seq,
-      calls: calls.map((recorded) => ({ recorded, result: resultAfter(recorded.call.id, at) })),
-    };
-  });
+  const made = transcript.map((entry) => recordsOfMessage(entry, context));
+  const positions = resultPositions(
+    transcript.length,
+    (at) => answers(transcript[at]!.message),
+    (at) => made[at]!.calls.map(({ call }) => call.id),
+  );
+  return made.map(({ said, calls }, at) => ({
+    said,
+    seq: transcript[at]!.seq,
+    calls: calls.map((recorded, index) => {
+      const result = positions[at]![index]!;
+      return { recorded, result: result < 0 ? undefined : transcript[result]!.message };
+    }),
+  }));
 }

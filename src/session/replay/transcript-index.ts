@@ -55,6 +55,8 @@ export interface IndexedTranscript {
   pruned(at: number): boolean;
   /** The `tool_call_id` of a tool result ('' when it has none). */
   answeredCall(at: number): string;
+  /** The call a tool result can complete: its `tool_call_id`, when it has one and is not a local-only record. */
+  completesCall(at: number): string | undefined;
   /** A call id, by its ref in the call-id table. */
   callId(ref: number): string;
   /** The tool calls of an assistant message. */
@@ -227,6 +229,11 @@ export class TranscriptIndex implements IndexedTranscript {
     const ref = this.answers.at(at);
     // Stryker disable next-line ConditionalExpression: the call-id table reads ref -1 as ''
     return ref < 0 ? '' : this.callIds.text(ref);
+  }
+
+  completesCall(at: number): string | undefined {
+    if ((this.flags.at(at) & LOCAL_ONLY) !== 0) return undefined;
+    return this.answeredCall(at) || undefined;
   }
 
   /** A call id, by its ref in the call-id table. */

@@ -21,6 +21,7 @@ import { strictPayloadError } from '../replay/strict-payload-error.js';
 import { newTurnProblem } from '../replay/transcript-gate.js';
 import { readJsonFile } from '../reading/read-json-file.js';
 import { readSessionEventsOn } from '../reading/read-events.js';
+import type { LogReadingThread } from '../../codec/read-log.js';
 import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from '../reading/session-files.js';
 import { logPrefixDigest, StorageIdentitySchema } from '../reading/storage-identity.js';
 import { writerLockHolder } from '../reading/writer-locks.js';
@@ -103,18 +104,32 @@ export interface ReadSessionOptions {
  * Reads and verifies a sessions-v4 (or desktop-v5) session directory without changing it, and
  * says what Reasonix 1.38.11 would make of it (docs/format.md §2, §9, §13.1 step 3).
  */
-export async function readSession(dir: string, options: ReadSessionOptions = {}): Promise<SessionRead> {
-  const first = await readSessionOnce(dir, options);
+export function readSession(dir: string, options: ReadSessionOptions = {}): Promise<SessionRead> {
+  // Stryker disable next-line StringLiteral: which thread reads the log: both give the same items (log-read-in-worker)
+  return readSessionOn('by size', dir, options);
+}
+
+/**
+ * `readSession` with the log decoded where `thread` says: a stream built on a whole read
+ * (`streamedRecords`) decodes on the caller's thread, as every stream does, to hold its memory.
+ */
+export async function readSessionOn(
+  thread: LogReadingThread,
+  dir: string,
+  options: ReadSessionOptions = {},
+): Promise<SessionRead> {
+  const first = await readSessionOnce(thread, dir, options);
   // The log was cut while it was read (a repair cutting its torn tail; Reasonix's own when it opens the
   // session): nothing has been handed over yet, so the answer is the log as it now is, read once more.
   // A second cut in a row is the answer.
   // Stryker disable next-line ConditionalExpression: the session read twice gives the same answer (speed only)
   if (!first.cutWhileRead) return first.read;
-  return (await readSessionOnce(dir, options)).read;
+  return (await readSessionOnce(thread, dir, options)).read;
 }
 
 /** One read of the session, and whether its log was cut under it. */
 async function readSessionOnce(
+  thread: LogReadingThread,
   dir: string,
   options: ReadSessionOptions,
 ): Promise<{ read: SessionRead; cutWhileRead: boolean }> {
@@ -176,8 +191,8 @@ async function readSessionOnce(
     const contentFiles = new Set<string>();
     try {
       const content = new ContentStore(contentRootFor(dir, read.manifest?.contentRoot));
-      // Stryker disable next-line StringLiteral,ObjectLiteral: which thread reads the log: both give the same items (log-read-in-worker)
-      for await (const item of readSessionEventsOn('by size', dir, { content })) {
+      // Stryker disable next-line ObjectLiteral: the content store found again from the manifest is the same
+      for await (const item of readSessionEventsOn(thread, dir, { content })) {
         if (item.type === 'torn-tail') {
           read.tornTail = item.tail;
           continue;

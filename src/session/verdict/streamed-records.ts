@@ -1,0 +1,146 @@
+import { join } from 'node:path';
+import { BatchChangedError } from '../../errors/index.js';
+import {
+  messageKey,
+  recordOfCall,
+  recordsOfMessage,
+  recordTime,
+  resultPositions,
+  type IndexRecord,
+  type RecordContext,
+} from '../replay/index-records.js';
+import type { IndexedTranscript, TranscriptEntry } from '../replay/transcript-index.js';
+import { replayBatch } from '../replay/strict-payload-error.js';
+import { readSessionEvents } from '../reading/read-events.js';
+import { SESSION_FILES } from '../reading/session-files.js';
+import { readSessionOn, workspaceOf, type SessionRead } from './read-session.js';
+
+/**
+ * Every index record of a session, as `indexRecords` makes them of its transcript held whole, in
+ * the same order, in memory that does not grow with the log: two passes. The first is the whole
+ * read that keeps only the transcript's index (`keep: 'index'`: the verdict, the title, the
+ * workspace, which message stands where and which event last wrote it, which result answers
+ * which call). The second reads the log again, each batch replayed on its own, and gives a
+ * message's records once the event that last wrote it, and those of its calls' results, have
+ * been read. What waits is the messages written before those ahead of them in the transcript are
+ * final: a turn's calls and results, more only where a message was rewritten long after it was
+ * first written. A refusal is thrown after the records before it, as `read()` reports it. Both
+ * passes decode on the caller's thread, as the streams since a cursor do (`replayedBatches`).
+ */
+export async function* streamedRecords(dir: string, sessionId: string): AsyncGenerator<IndexRecord> {
+  const whole = await readSessionOn('this', dir, { caches: false, keep: 'index' });
+  const plan = recordsPlan(whole, sessionId);
+  if (plan.length > 0) yield* recordsInOrder(dir, whole, plan);
+  if (whole.refusal) throw whole.refusal;
+}
+
+/** What the first pass knows of each message of the transcript: where its final text is written, its key, and where its calls' results stand. */
+interface RecordsPlan {
+  length: number;
+  context: RecordContext;
+  /** The sequence of the event that last wrote the message at each position. */
+  seqs: Float64Array;
+  keys: string[];
+  /** For each position, the positions of its calls' results (-1: none). */
+  results: number[][];
+  /** A position by the message's id, and by `seq.ordinal` for a message with none. */
+  byId: Map<string, number>;
+  byPlace: Map<string, number>;
+  /** Calls with no result from this sequence on are left out: the read stopped at damage inside their turn. */
+  unansweredFrom: number;
+}
+
+function recordsPlan(whole: SessionRead, sessionId: string): RecordsPlan {
+  const index: IndexedTranscript = whole.projection.transcriptIndex;
+  const { length } = index;
+  const seqs = new Float64Array(length);
+  const keys: string[] = [];
+  const byId = new Map<string, number>();
+  const byPlace = new Map<string, number>();
+  const withoutId = new Map<number, number>();
+  for (let at = 0; at < length; at += 1) {
+    const seq = index.seq(at);
+    const id = index.messageId(at);
+    seqs[at] = seq;
+    let ordinal = 0;
+    if (id === undefined) {
+      ordinal = withoutId.get(seq) ?? 0;
+      withoutId.set(seq, ordinal + 1);
+      byPlace.set(`${seq}.${ordinal}`, at);
+    } else byId.set(id, at);
+    keys.push(messageKey(sessionId, { id }, { seq, ordinal }));
+  }
+  // As `recordsOfMessage` makes records of calls: none of a host's or a local-only message.
+  const results = resultPositions(
+    length,
+    (at) => index.completesCall(at),
+    (at) => (index.seenByPerson(at) ? index.toolCalls(at).map((call) => index.callId(call.idRef)) : []),
+  );
+  return {
+    length,
+    context: {
+      sessionId,
+      workspace: workspaceOf(whole) ?? null,
+      title: whole.projection.title ?? null,
+    },
+    seqs,
+    keys,
+    results,
+    byId,
+    byPlace,
+    unansweredFrom: whole.refusal ? whole.projection.openFrom() : Number.POSITIVE_INFINITY,
+  };
+}
+
+/** The second pass: the log read again up to where the first one ended, each message's records given in transcript order as soon as they are final. */
+async function* recordsInOrder(dir: string, whole: SessionRead, plan: RecordsPlan): AsyncGenerator<IndexRecord> {
+  const logPath = join(dir, SESSION_FILES.log);
+  /** Messages read in their final form whose records are not given yet, by position. */
+  const ready = new Map<number, TranscriptEntry>();
+  let next = 0;
+  for await (const item of readSessionEvents(dir)) {
+    if (item.type !== 'batch') continue;
+    const { batch } = item.value;
+    const withoutId = new Map<number, number>();
+    for (const entry of replayBatch(item.value, logPath).replay.transcript) {
+      const { message, seq } = entry;
+      let at: number | undefined;
+      if (message.id === undefined) {
+        const ordinal = withoutId.get(seq) ?? 0;
+        withoutId.set(seq, ordinal + 1);
+        at = plan.byPlace.get(`${seq}.${ordinal}`);
+      } else at = plan.byId.get(message.id);
+      // An earlier form of a message written again later, or one the whole read did not keep.
+      if (at === undefined || plan.seqs[at] !== seq) continue;
+      ready.set(at, entry);
+    }
+    for (; next < plan.length && isFinal(next, plan, ready); next += 1) {
+      yield* recordsAt(next, plan, ready);
+      ready.delete(next);
+    }
+    if (batch.end >= whole.durableEnd) break;
+  }
+  // The log no longer holds what the first pass read (cut or rewritten between the passes).
+  if (next < plan.length) throw new BatchChangedError(logPath, whole.durableEnd);
+}
+
+function isFinal(at: number, plan: RecordsPlan, ready: Map<number, TranscriptEntry>): boolean {
+  return ready.has(at) && plan.results[at]!.every((result) => result < 0 || ready.has(result));
+}
+
+/** The records of the message at `at`, each call with its result, as `indexRecords` gives them of the whole transcript. */
+function recordsAt(at: number, plan: RecordsPlan, ready: Map<number, TranscriptEntry>): IndexRecord[] {
+  const entry = ready.get(at)!;
+  const { said, calls } = recordsOfMessage(
+    { message: entry.message, key: plan.keys[at]!, time: recordTime(entry.message, entry.batchTime) },
+    plan.context,
+  );
+  const records: IndexRecord[] = said ? [said] : [];
+  calls.forEach((recorded, index) => {
+    const position = plan.results[at]![index]!;
+    if (position < 0 && entry.seq >= plan.unansweredFrom) return;
+    const made = recordOfCall(recorded, position < 0 ? undefined : ready.get(position)!.message);
+    if (made) records.push(made);
+  });
+  return records;
+}

@@ -1,0 +1,163 @@
+// `records()` of a sessions-v4 log streams (the log read twice, never held whole): it must give
+// exactly the records of the transcript held whole, in the same order, whatever later batches
+// rewrote, and end in the refusal `read()` reports after the records before it.
+import { readdirSync } from 'node:fs';
+import { truncate } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openLogSession, RxError, type IndexRecord } from '../../../src/index.js';
+import type { EventToWrite } from '../../../src/codec/encode-batch.js';
+import { indexRecords, keyedMessages } from '../../../src/session/replay/index-records.js';
+import { readSession, workspaceOf } from '../../../src/session/verdict/read-session.js';
+import { writeSession } from '../../../bench/support/write-session.js';
+import { appendBatch, copySession } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { complete, toolResult } from '../../support/sessions/messages.js';
+import { repoRoot } from '../../support/paths.js';
+import { tempDir } from '../../support/temp-dir.js';
+
+/** The records of the session's transcript held whole (a replay that keeps every message), and its refusal. */
+async function heldWhole(dir: string): Promise<{ records: IndexRecord[]; refusal: string | undefined }> {
+  const id = basename(dir);
+  const read = await readSession(dir);
+  const records = indexRecords(
+    keyedMessages(id, read.projection.transcript),
+    { sessionId: id, workspace: workspaceOf(read) ?? null, title: read.projection.title ?? null },
+    { unansweredFrom: read.refusal ? read.projection.openFrom() : undefined },
+  );
+  return { records, refusal: read.refusal?.code };
+}
+
+/** What `records()` gives, and the code of the error it ends in. */
+async function streamed(dir: string): Promise<{ records: IndexRecord[]; refusal: string | undefined }> {
+  const records: IndexRecord[] = [];
+  try {
+    for await (const record of (await openLogSession(dir)).records()) records.push(record);
+  } catch (error) {
+    return { records, refusal: (error as { code?: string }).code ?? String(error) };
+  }
+  return { records, refusal: undefined };
+}
+
+const user = (id: string | undefined, content: string) => ({
+  role: 'user',
+  ...(id ? { id } : {}),
+  origin: 'user',
+  content,
+  raw_content: content,
+});
+const caller = (id: string | undefined, content: string, calls: string[]) => ({
+  role: 'assistant',
+  ...(id ? { id } : {}),
+  content,
+  tool_calls: calls.map((call) => ({ id: call, name: 'bash', arguments: JSON.stringify({ command: `echo ${call}` }) })),
+});
+const upsert = (message: object): EventToWrite => ({ kind: 'message/upsert', payload: { message } });
+
+/** Batches that rewrite what came long before them, appended to the tool-calls fixture. */
+const REWRITES: EventToWrite[][] = [
+  [complete(user('01Z0000000000000000000000A', 'run two things'))],
+  [complete(caller('01Z0000000000000000000000B', 'running', ['call_a', 'call_b']))],
+  [complete(toolResult('01Z0000000000000000000000C', 'call_b', { content: 'b\n' }))],
+  [{ kind: 'session/title', payload: { title: 'Named later' } }],
+  [complete(toolResult('01Z0000000000000000000000D', 'call_a', { content: 'a\n' }))],
+  // The first message of the session, edited at the end: every record after it waits for it.
+  [upsert({ ...user('01M8NKD7BPREDPDY7Y2RG7D1E3', 'List every file here, please.'), createdAt: 1796021329270 })],
+  [{ kind: 'message/retract', payload: { messageIds: ['01Z0000000000000000000000C'] } }],
+  [complete(toolResult('01Z0000000000000000000000E', 'call_b', { content: 'b again\n' }))],
+  [upsert(caller('01Z0000000000000000000000B', 'running one', ['call_a']))],
+  [
+    {
+      kind: 'history/replace',
+      payload: {
+        messages: [
+          user('01Z0000000000000000000000G', 'start again'),
+          caller(undefined, 'from the top', ['call_d']),
+          user(undefined, 'no id either'),
+          caller(undefined, 'and again', ['call_e']),
+        ],
+      },
+    },
+  ],
+  [complete(toolResult('01Z0000000000000000000000F', 'call_e', { content: 'e\n' }))],
+  [complete(toolResult('01Z0000000000000000000000H', 'call_d', { content: 'd\n' }))],
+  [upsert(user('01Z0000000000000000000000G', 'start again, edited'))],
+];
+
+describe('records() streams the records of the transcript held whole', () => {
+  it('of every session log in the fixtures', async () => {
+    const fixtures = join(repoRoot, 'fixtures');
+    const logs = readdirSync(fixtures, { recursive: true, encoding: 'utf8' }).filter(
+      (path) => basename(path) === 'events.frames',
+    );
+    expect(logs.length).toBeGreaterThan(5);
+    for (const log of logs) {
+      const dir = join(fixtures, dirname(log));
+      expect(await streamed(dir), dir).toEqual(await heldWhole(dir));
+    }
+  });
+
+  it('after each batch that rewrites, retracts or replaces what came long before it', async () => {
+    const dir = await copySession(fixture('tool-calls').dir);
+    for (const [at, batch] of REWRITES.entries()) {
+      await appendBatch(dir, batch);
+      const whole = await heldWhole(dir);
+      expect(whole.records.length).toBeGreaterThan(0);
+      expect(await streamed(dir), `after batch ${at}`).toEqual(whole);
+    }
+    const last = await streamed(dir);
+    // The edit at the end stands where the message stood, and the replace took everything before it.
+    expect(last.records.map((record) => record.type === 'message' && record.text)).toContain('start again, edited');
+    expect(last.records.every((record) => record.title === 'Named later')).toBe(true);
+  });
+
+  it('of a generated session of turns, calls and content-store payloads', async () => {
+    const store = join(await tempDir('rxstore-generated-'), 'sessions-v4');
+    const { dir } = await writeSession(store, 'streamedrecords'.padEnd(32, '0'), {
+      rawBytes: 512 * 1024,
+      seed: 11,
+      workspace: '/tmp/rxstore-generated-ws',
+    });
+    const whole = await heldWhole(dir);
+    expect(whole.records.length).toBeGreaterThan(20);
+    expect(await streamed(dir)).toEqual(whole);
+  });
+
+  it('a session Reasonix refuses: the records before the refusal, then the refusal read() reports', async () => {
+    const dir = await copySession(fixture('tool-calls').dir);
+    await appendBatch(dir, [complete(user('01Z0000000000000000000000A', 'before the damage'))]);
+    await appendBatch(dir, [complete(caller('01Z0000000000000000000000B', 'a call left open', ['call_x']))]);
+    // A second message with an id already used: Reasonix refuses the session there.
+    await appendBatch(dir, [complete(user('01Z0000000000000000000000A', 'the id again'))]);
+    const whole = await heldWhole(dir);
+    expect(whole.refusal).toBeDefined();
+    const got = await streamed(dir);
+    expect(got).toEqual(whole);
+    expect(got.records.map((record) => record.type === 'message' && record.text)).toContain('before the damage');
+  });
+
+  it('a log cut after the first record ends the records in a coded error, never in a shorter list', async () => {
+    const store = join(await tempDir('rxstore-generated-'), 'sessions-v4');
+    // Long enough that the second pass reads its log in more than one chunk.
+    const { dir } = await writeSession(store, 'cutbetweenpasses'.padEnd(32, '0'), {
+      rawBytes: 4 * 1024 * 1024,
+      seed: 5,
+      workspace: '/tmp/rxstore-generated-ws',
+    });
+    const whole = await heldWhole(dir);
+    const records = (await openLogSession(dir)).records()[Symbol.asyncIterator]();
+    const first = await records.next();
+    expect(first.done).toBe(false);
+    await truncate(join(dir, 'events.frames'), 1024);
+    let given = 1;
+    const ended = await (async () => {
+      for (let next = await records.next(); !next.done; next = await records.next()) given += 1;
+    })().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(ended).toBeInstanceOf(RxError);
+    expect((ended as RxError).family).toBe('damaged');
+    expect(given).toBeLessThan(whole.records.length);
+  });
+});
