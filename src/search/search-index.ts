@@ -283,22 +283,25 @@ export class SearchIndex {
     }
     // A query of one word has no whole to rank by: every hit holds it.
     const whole = asked.whole ? 'rx_whole(t.text)' : '0';
+    // Ranked on narrow rows (what the order needs), then only the rows kept are read whole, with their text.
+    const order = 'r.whole desc, r.score desc, d.time desc, d.path, d.rkey, d.kind';
     const sql = `with hits as materialized (
-      select d.id, d.path, d.rkey, d.kind, d.role, d.tool, d.exit_code, d.message_id, d.time, ${base} as base, ${whole} as whole
+      select d.id, d.path, ${base} as base, ${whole} as whole
       from ${from} where ${where.length > 0 ? where.join(' and ') : '1'}
+    ), scored as (
+      select id, whole, round(base * (1 + ln(count(*) over (partition by path))), 4) as score from hits where base is not null
+    ), ranked as (
+      select r.id, r.whole, r.score from scored r join docs d on d.id = r.id
+      order by ${order}${asked.limit === undefined ? '' : ' limit ?'}
     )
-    select *, round(base * (1 + ln(count(*) over (partition by path))), 4) as score from hits where base is not null
-    order by whole desc, score desc, time desc, path, rkey, kind${asked.limit === undefined ? '' : ' limit ?'}`;
+    select d.*, r.score, t.text from ranked r join docs d on d.id = r.id join docs_text t on t.rowid = r.id order by ${order}`;
     this.connection.checks.check = asked.check;
     this.connection.checks.whole = asked.whole;
-    const rows = this.db.all(sql, [...params, ...(asked.limit === undefined ? [] : [asked.limit])] as never) as Row[];
-    const texts = new Map<number, string>();
-    for (const row of this.db.all('select rowid, text from docs_text where rowid in (select value from json_each(?))', [
-      JSON.stringify(rows.map((row) => Number(row.id))),
-    ]) as Row[]) {
-      texts.set(Number(row.rowid), String(row.text));
-    }
-    return rows.map((row) => ({ ...documentOf(row), text: texts.get(Number(row.id)) ?? '', score: Number(row.score) }));
+    const rows = this.cached(sql).all([
+      ...params,
+      ...(asked.limit === undefined ? [] : [asked.limit]),
+    ] as never) as Row[];
+    return rows.map((row) => ({ ...documentOf(row), score: Number(row.score) }));
   }
 
   /**
