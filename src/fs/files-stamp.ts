@@ -47,3 +47,20 @@ export function filesStamp(paths: readonly string[]): string {
   }
   return hash.digest('hex');
 }
+
+/**
+ * `filesStamp` of files read from `readFrom` on (the wall clock in nanoseconds, taken before the
+ * first read), or undefined when one of them changed since then: its stat may already say what was
+ * not read, so the stamp would vouch for a read that is out of date (git's "racy" entries). A
+ * second's margin covers the coarse clock file systems stamp times with.
+ */
+export function settledFilesStamp(paths: readonly string[], readFrom: bigint): string | undefined {
+  const hash = createHash('sha256');
+  const settled = readFrom - 1_000_000_000n;
+  for (const path of paths) {
+    const stats = statOrCode(path);
+    if (typeof stats !== 'string' && (stats.ctimeNs >= settled || stats.mtimeNs >= settled)) return undefined;
+    hash.update(typeof stats === 'string' ? `${path}\0${stats}\n` : statLine(path, stats));
+  }
+  return hash.digest('hex');
+}

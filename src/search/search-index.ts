@@ -1,13 +1,14 @@
-import { chmodSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
-import { CursorMismatchError, FileSystemError, RxError, WriterOwnedError } from '../errors/index.js';
-import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
+import { CursorMismatchError, WriterOwnedError } from '../errors/index.js';
+import { DIR_MODE } from '../fs/atomic-write.js';
 import { waitOsLock, type OsLock } from '../fs/os-lock.js';
 import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { displayTitle } from '../session/replay/session-title.js';
 import { documentsOf, type SearchDocument } from './documents.js';
+import { IndexConnection, type IndexSchema, type Row } from './index-connection.js';
 import { damageOf, type SearchSource } from './search-sources.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
@@ -65,24 +66,16 @@ export interface IndexSearch {
   limit?: number;
 }
 
-type Sqlite = typeof import('node-sqlite3-wasm');
-let sqliteLoaded: Promise<Sqlite> | undefined;
-
-/** SQLite is loaded (its WASM compiled) by the first search: a command that does not search never pays for it. */
-function loadSqlite(): Promise<Sqlite> {
-  sqliteLoaded ??= import('node-sqlite3-wasm').then((loaded) => (loaded as { default: Sqlite }).default ?? loaded);
-  return sqliteLoaded;
-}
-
-type Row = Record<string, string | number | bigint | null | Uint8Array>;
-
-const SCHEMA = `
+const SCHEMA: IndexSchema = {
+  version: INDEX_VERSION,
+  sql: `
 create table if not exists sessions(path text primary key, id text not null, store text not null, workspace text, title text, preview text, preview_key text, stamp text not null, cursor text, damage text);
 create table if not exists docs(id integer primary key, path text not null, rkey text not null, kind text not null, role text not null, tool text, exit_code integer, message_id text, time text not null);
 create index if not exists docs_by_key on docs(path, rkey);
 create virtual table if not exists docs_text using fts5(text, tokenize = 'trigram');
 create table if not exists places(path text primary key, stamp text not null, ids text not null);
-`;
+`,
+};
 
 /**
  * The search index: an SQLite file (FTS5, trigram tokenizer) in the user's cache folder, readable
@@ -91,14 +84,16 @@ create table if not exists places(path text primary key, stamp text not null, id
  * cut short by a crash resumes from what it committed, and SQLite's journal takes back half a commit.
  */
 export class SearchIndex {
-  private readonly statements = new Map<string, Statement>();
   /** While `update` reads sessions: what its open transaction holds. */
   private batch: { documents: number; sessions: number } | undefined;
+  private readonly db: Database;
 
   private constructor(
-    private readonly db: Database,
+    private readonly connection: IndexConnection,
     private readonly lock: OsLock | undefined,
-  ) {}
+  ) {
+    this.db = connection.db;
+  }
 
   /** Opens (creating) the index in `cacheDir`, waiting for the lock another search holds. */
   static async open(cacheDir: string): Promise<SearchIndex> {
@@ -112,8 +107,7 @@ export class SearchIndex {
         { file: join(cacheDir, 'search-index.lock') },
       );
     try {
-      removeStaleSqliteLock(file);
-      return new SearchIndex(openDatabase(await loadSqlite(), file), lock);
+      return new SearchIndex(await IndexConnection.open(file, SCHEMA), lock);
     } catch (error) {
       await lock.release();
       throw error;
@@ -122,15 +116,13 @@ export class SearchIndex {
 
   /** An index in memory, for one search straight from the stores: the same tables, the same SQL, nothing kept. */
   static async inMemory(): Promise<SearchIndex> {
-    const db = new (await loadSqlite()).Database(':memory:');
-    db.exec(SCHEMA);
-    return new SearchIndex(db, undefined);
+    return new SearchIndex(await IndexConnection.inMemory(SCHEMA), undefined);
   }
 
-  async close(): Promise<void> {
+  /** Lets the index go (and its lock): its connection is kept for the next search in this process, unless the search `failed`. */
+  async close(failed = false): Promise<void> {
     try {
-      for (const statement of this.statements.values()) statement.finalize();
-      this.db.close();
+      this.connection.release(failed);
     } finally {
       await this.lock?.release();
     }
@@ -146,14 +138,14 @@ export class SearchIndex {
     onProgress?: (done: number, total: number) => void,
     beforeReading?: () => void,
   ): Promise<void> {
-    // Stamps only: a cursor is read for a session that changed.
-    const known = new Map<string, string>();
-    for (const row of this.db.all('select path, stamp from sessions') as Row[])
-      known.set(String(row.path), String(row.stamp));
+    const known = this.stamps();
     const wanted = new Set(sources.map((source) => source.path));
     const gone = [...known.keys()].filter((path) => !wanted.has(path));
-    if (gone.length > 0) this.transaction(() => gone.forEach((path) => this.dropSession(path)));
     const stale = sources.filter((source) => known.get(source.path) !== source.stamp);
+    if (gone.length === 0 && stale.length === 0) return;
+    // Read again once written.
+    this.connection.stamps = undefined;
+    if (gone.length > 0) this.transaction(() => gone.forEach((path) => this.dropSession(path)));
     let done = 0;
     if (stale.length === 0) return;
     beforeReading?.();
@@ -176,6 +168,17 @@ export class SearchIndex {
     } finally {
       this.batch = undefined;
     }
+  }
+
+  /** Each session's stamp as indexed, by path: read once, then kept with the connection (`IndexConnection.stamps`). */
+  private stamps(): Map<string, string> {
+    if (this.connection.stamps) return this.connection.stamps;
+    // Stamps only: a cursor is read for a session that changed.
+    const byPath = new Map<string, string>();
+    for (const row of this.db.all('select path, stamp from sessions') as Row[])
+      byPath.set(String(row.path), String(row.stamp));
+    this.connection.stamps = byPath;
+    return byPath;
   }
 
   /** Within a batch: commits, and begins the next, once it holds enough sessions or documents. */
@@ -280,27 +283,25 @@ export class SearchIndex {
     }
     // A query of one word has no whole to rank by: every hit holds it.
     const whole = asked.whole ? 'rx_whole(t.text)' : '0';
+    // Ranked on narrow rows (what the order needs), then only the rows kept are read whole, with their text.
+    const order = 'r.whole desc, r.score desc, d.time desc, d.path, d.rkey, d.kind';
     const sql = `with hits as materialized (
-      select d.id, d.path, d.rkey, d.kind, d.role, d.tool, d.exit_code, d.message_id, d.time, ${base} as base, ${whole} as whole
+      select d.id, d.path, ${base} as base, ${whole} as whole
       from ${from} where ${where.length > 0 ? where.join(' and ') : '1'}
+    ), scored as (
+      select id, whole, round(base * (1 + ln(count(*) over (partition by path))), 4) as score from hits where base is not null
+    ), ranked as (
+      select r.id, r.whole, r.score from scored r join docs d on d.id = r.id
+      order by ${order}${asked.limit === undefined ? '' : ' limit ?'}
     )
-    select *, round(base * (1 + ln(count(*) over (partition by path))), 4) as score from hits where base is not null
-    order by whole desc, score desc, time desc, path, rkey, kind${asked.limit === undefined ? '' : ' limit ?'}`;
-    const { check, whole: holdsWhole } = asked;
-    if (holdsWhole)
-      this.db.function('rx_whole', (text: unknown) => (holdsWhole(String(text)) ? 1 : 0), { deterministic: true });
-    if (check)
-      this.db.function('rx_check', (text: unknown, path: unknown) => check(String(text), String(path)), {
-        deterministic: true,
-      });
-    const rows = this.db.all(sql, [...params, ...(asked.limit === undefined ? [] : [asked.limit])] as never) as Row[];
-    const texts = new Map<number, string>();
-    for (const row of this.db.all('select rowid, text from docs_text where rowid in (select value from json_each(?))', [
-      JSON.stringify(rows.map((row) => Number(row.id))),
-    ]) as Row[]) {
-      texts.set(Number(row.rowid), String(row.text));
-    }
-    return rows.map((row) => ({ ...documentOf(row), text: texts.get(Number(row.id)) ?? '', score: Number(row.score) }));
+    select d.*, r.score, t.text from ranked r join docs d on d.id = r.id join docs_text t on t.rowid = r.id order by ${order}`;
+    this.connection.checks.check = asked.check;
+    this.connection.checks.whole = asked.whole;
+    const rows = this.cached(sql).all([
+      ...params,
+      ...(asked.limit === undefined ? [] : [asked.limit]),
+    ] as never) as Row[];
+    return rows.map((row) => ({ ...documentOf(row), score: Number(row.score) }));
   }
 
   /**
@@ -491,9 +492,7 @@ export class SearchIndex {
 
   /** A statement prepared once for the life of the index: the build runs a few of them for every record. */
   private cached(sql: string): Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
-    return statement;
+    return this.connection.statement(sql);
   }
 
   private dropSession(path: string): void {
@@ -516,53 +515,6 @@ export class SearchIndex {
     } catch (error) {
       this.db.exec('rollback');
       throw error;
-    }
-  }
-}
-
-/**
- * Only a holder of the lock file opens the index, so SQLite's own lock beside it (a directory the WASM
- * build makes) found by a new holder was left by a search that was killed: it is removed, or every
- * later search would find the index locked. Anything else there fails the open, with its code.
- */
-function removeStaleSqliteLock(file: string): void {
-  try {
-    rmdirSync(`${file}.lock`);
-  } catch {
-    // None there (the usual case), or not an empty directory: the open says what is wrong.
-  }
-}
-
-/** The index file, opened and of this version; one that cannot be read, or of another version, is a cache: it is built again. */
-function openDatabase(sqlite: Sqlite, file: string): Database {
-  for (let attempt = 0; ; attempt += 1) {
-    let db: Database | undefined;
-    try {
-      db = new sqlite.Database(file);
-      // The lock file beside the index is held while it is open, so SQLite's own lock (a directory the WASM
-      // build makes and removes, milliseconds on a busy disk) is taken by the first statement and kept until close.
-      db.exec('pragma locking_mode = exclusive');
-      chmodSync(file, FILE_MODE);
-      const version = Number((db.get('pragma user_version') as Row | null)?.user_version ?? 0);
-      const hasTables = db.get("select 1 as found from sqlite_master where name = 'sessions'") !== null;
-      if (hasTables && version !== INDEX_VERSION) throw new Error('another version');
-      // Only a new file is written here: setting the version on every open would be a commit (a sync) per search.
-      if (!hasTables) db.exec(`begin immediate; ${SCHEMA}; pragma user_version = ${INDEX_VERSION}; commit`);
-      // The whole index in memory while it is open: a search reads pages once, however many it looks at.
-      db.exec('pragma cache_size = -65536');
-      // The whole index is checked only by what reads it; a page that fails to read throws there.
-      return db;
-    } catch (error) {
-      try {
-        db?.close();
-      } catch {
-        // Closing a file that would not open: nothing more to release.
-      }
-      if (attempt > 0)
-        throw error instanceof RxError
-          ? error
-          : new FileSystemError(Object.assign(new Error((error as Error).message), { code: 'EIO' }), file);
-      for (const suffix of ['', '-journal']) rmSync(`${file}${suffix}`, { force: true });
     }
   }
 }

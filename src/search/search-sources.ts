@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { filesStamp } from '../fs/files-stamp.js';
+import { filesStamp, settledFilesStamp } from '../fs/files-stamp.js';
 import { RxError } from '../errors/index.js';
 import { findSessionCopies } from '../store/listing/find-session-copies.js';
 import { groupConversations } from '../store/listing/group-conversations.js';
@@ -25,11 +25,21 @@ export interface SearchSource {
   preview: string | null;
 }
 
+type Sources = { sources: SearchSource[]; warnings: string[] };
+
+/**
+ * The last listing of this process, with what it looked at and their stamp: while a stat of each
+ * says the same, the listing would say the same, so a search costs a stat per file the listing
+ * read (three a session) instead of reading manifests and headers again.
+ */
+let lastListing: { key: string; looked: string[]; stamp: string; listed: Sources } | undefined;
+
 /** Every conversation under the roots, each once (`groupConversations`, as `ls` groups them), by the copy `ls` shows first. */
-export async function searchSources(
-  roots: readonly ReadRoot[],
-  platform: Platform,
-): Promise<{ sources: SearchSource[]; warnings: string[] }> {
+export async function searchSources(roots: readonly ReadRoot[], platform: Platform): Promise<Sources> {
+  const key = JSON.stringify([roots, platform]);
+  const kept = lastListing;
+  if (kept?.key === key && filesStamp(kept.looked) === kept.stamp) return kept.listed;
+  const readFrom = BigInt(Date.now()) * 1_000_000n;
   const found = await findSessionCopies([...roots]);
   const sources = groupConversations(found, platform).map(({ copies: [copy] }) => ({
     id: copy.id,
@@ -41,7 +51,11 @@ export async function searchSources(
     stamp: sourceStamp(copy),
     preview: copy.format === 'jsonl' && copy.meta.state === 'ok' ? copy.meta.value.preview || null : null,
   }));
-  return { sources, warnings: found.warnings };
+  const listed = { sources, warnings: found.warnings };
+  // A file changed while it was listed is listed again next time.
+  const stamp = settledFilesStamp(found.looked, readFrom);
+  lastListing = stamp === undefined ? undefined : { key, looked: found.looked, stamp, listed };
+  return listed;
 }
 
 function workspaceNamed(copy: SessionCopy): string | null {

@@ -110,6 +110,7 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
   const index = inMemory ? await SearchIndex.inMemory() : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
   let hits: SearchHit[];
   let kept: Map<string, (string | null)[]> | undefined;
+  let failed = true;
   try {
     // Straight from the stores, only the sessions asked for are read.
     await index.update(
@@ -122,8 +123,9 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
     if (options.onNotWhole) for (const part of damagedIn(index, sources, options)) options.onNotWhole(part);
     hits = index.reading(() => found(index, query, sources, options));
     if (options.messageIndex !== false && options.around === undefined) kept = await placesOf(index, hits);
+    failed = false;
   } finally {
-    await index.close();
+    await index.close(failed);
   }
   if (kept !== undefined) {
     for (const hit of hits) {

@@ -1,6 +1,6 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   appendBatches,
   createSession,
@@ -15,6 +15,8 @@ import { FIXTURE_NAMES, fixture } from '../support/fixtures.js';
 import { complete } from '../support/sessions/sample-session.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { tempDir } from '../support/temp-dir.js';
+import { runNodeChild } from '../support/cli-child.js';
+import { repoRoot } from '../support/paths.js';
 import { findSessionCopies } from '../../src/store/listing/find-session-copies.js';
 import { groupConversations } from '../../src/store/listing/group-conversations.js';
 
@@ -411,9 +413,78 @@ describe('the index stays true', () => {
     const { options } = await machine();
     const before = await hitsOf('foxtrot', options);
     expect(before.length).toBeGreaterThan(0);
-    // What a killed search leaves: SQLite's own lock beside the index (the lock file itself the system releases).
-    await mkdir(join(options.cacheDir!, 'search-index.sqlite.lock'));
-    expect(await hitsOf('foxtrot', options)).toEqual(before);
+    // What a killed search leaves: the index with SQLite's own lock beside it (the lock file itself the system
+    // releases), here a copy this process never opened.
+    const left = { ...options, cacheDir: `${options.cacheDir!}-left` };
+    await cp(options.cacheDir!, left.cacheDir, { recursive: true });
+    await mkdir(join(left.cacheDir, 'search-index.sqlite.lock'), { recursive: true });
+    expect(await hitsOf('foxtrot', left)).toEqual(before);
+  });
+
+  it('a search after another process wrote the index reads what it wrote, and writes over none of it', async () => {
+    const { options, stateRoot } = await machine();
+    expect(await hitsOf('guava', options)).toEqual([]);
+    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    await createSession({ storeDir, batches: [{ operationId: 'other', events: [user('guava in another process')] }] });
+    for (let n = 0; n < 4; n += 1)
+      await createSession({
+        storeDir,
+        batches: Array.from({ length: 3 }, (_, t) => turn(500 + n * 10 + t, () => `lime ${'word '.repeat(50)}`)),
+      });
+    // Another process brings the index up to date (this one keeps its connection between searches).
+    const other = await runNodeChild(
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import(${JSON.stringify(join(repoRoot, 'src', 'index.ts'))}).then(async ({ search }) => {
+          let hits = 0;
+          for await (const hit of search('guava', ${JSON.stringify(options)})) hits += 1;
+          process.stdout.write(String(hits));
+        })`,
+      ],
+      { cwd: repoRoot },
+    );
+    expect(other.stderr).toBe('');
+    expect(other.stdout).toBe('1');
+    // This process writes too: a session the other never saw.
+    await createSession({ storeDir, batches: [{ operationId: 'this', events: [user('guava in this process')] }] });
+    const found = await hitsOf('guava', options);
+    expect(found.map((hit) => hit.snippet).sort()).toEqual(['guava in another process', 'guava in this process']);
+    expect(placesOf(await hitsOf('alpha', options))).toEqual(
+      placesOf(await hitsOf('alpha', { ...options, index: false })),
+    );
+    // The other process and this one left the file whole (checked on a copy: this process keeps the index locked).
+    const { default: sqlite } = (await import('node-sqlite3-wasm')) as unknown as {
+      default: typeof import('node-sqlite3-wasm');
+    };
+    const copy = join(stateRoot, 'index-copy.sqlite');
+    await cp(join(options.cacheDir!, 'search-index.sqlite'), copy);
+    const db = new sqlite.Database(copy, { readOnly: true });
+    try {
+      expect(db.get('pragma integrity_check')).toEqual({ integrity_check: 'ok' });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a search in the same process sees a session changed since the last, however little time passed', async () => {
+    const { options, stateRoot } = await machine();
+    // The listing is kept between searches only for files changed long enough ago: a clock some minutes ahead
+    // makes every file old enough, so the second search checks the kept listing by its stats alone.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 600_000 });
+    try {
+      expect(await hitsOf('quince', options)).toEqual([]);
+      const session = await createSession({
+        storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+        batches: [{ operationId: 'first', events: [user('plum first')] }],
+      });
+      expect((await hitsOf('plum', options)).map((hit) => hit.snippet)).toEqual(['plum first']);
+      await appendBatches(session.dir, [{ operationId: 'later', events: [user('quince later')] }]);
+      expect((await hitsOf('quince', options)).map((hit) => hit.snippet)).toEqual(['quince later']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('the index folder and file are readable only by the user', async () => {

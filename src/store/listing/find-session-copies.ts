@@ -8,7 +8,7 @@ import { readManifest } from '../../session/reading/manifest.js';
 import { statLine, statOrCode } from '../../fs/files-stamp.js';
 import { readJsonFile } from '../../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
-import { readDesktopRegistry, type DesktopRegistryFacts } from '../roots/desktop-registry.js';
+import { desktopRegistryPath, readDesktopRegistry, type DesktopRegistryFacts } from '../roots/desktop-registry.js';
 import { JsonlMetaSchema } from '../jsonl/jsonl-meta.js';
 import { isTranscriptName } from '../jsonl/jsonl-names.js';
 import { branchIdOf } from '../jsonl/jsonl-sidecars.js';
@@ -24,6 +24,11 @@ export interface FoundCopies {
   registries: Map<string, DesktopRegistryFacts>;
   /** Stores that exist but could not be read, and unreadable registries: never shown as empty. */
   warnings: string[];
+  /**
+   * Every directory listed and file read or looked at: while a stat of each says the same
+   * (`filesStamp`), the same roots list the same (a new or removed entry changes its folder's stat).
+   */
+  looked: string[];
 }
 
 /** One store directory to enumerate, and what every copy in it shares. */
@@ -49,23 +54,22 @@ export async function findSessionCopies(
   roots: ReadRoot[],
   stores: readonly ListedStore[] = STORES_NEWEST_FIRST,
 ): Promise<FoundCopies> {
-  const found: FoundCopies = { copies: [], registries: new Map(), warnings: [] };
+  const found: FoundCopies = { copies: [], registries: new Map(), warnings: [], looked: [] };
   const storeDirs: StoreDir[] = [];
   for (const root of roots) {
+    found.looked.push(root.path);
     if (!(await rootIsThere(root.path))) continue;
     if (root.kind === 'store') storeDirs.push(storeDirNamed(root.path));
-    else
-      storeDirs.push(
-        ...(await storeDirsUnder(root.path, root.kind === 'legacy' ? 'legacy' : undefined, found.warnings)),
-      );
+    else storeDirs.push(...(await storeDirsUnder(root.path, root.kind === 'legacy' ? 'legacy' : undefined, found)));
     if (root.kind === 'state') {
+      found.looked.push(desktopRegistryPath(root.path));
       const registry = await readDesktopRegistry(root.path);
       found.registries.set(root.path, registry);
       if (registry.problem) found.warnings.push(`desktop registry unreadable: ${registry.problem}`);
     }
   }
   const wanted = storeDirs.filter((storeDir) => stores.includes(storeDir.store));
-  const perStore = await Promise.all(wanted.map((storeDir) => copiesIn(storeDir, found.warnings)));
+  const perStore = await Promise.all(wanted.map((storeDir) => copiesIn(storeDir, found)));
   found.copies = perStore.flat();
   return found;
 }
@@ -87,7 +91,7 @@ async function rootIsThere(root: string): Promise<boolean> {
 }
 
 /** The store directories of a state root (or, as `legacy`, of a legacy root's JSONL layout). */
-async function storeDirsUnder(root: string, legacy: 'legacy' | undefined, warnings: string[]): Promise<StoreDir[]> {
+async function storeDirsUnder(root: string, legacy: 'legacy' | undefined, found: FoundCopies): Promise<StoreDir[]> {
   const dirs: StoreDir[] = [];
   const add = (keyDir: string, layout: StoreLocation['layout'], slug: string | null) => {
     const store: ListedStore = legacy ?? layout;
@@ -106,7 +110,7 @@ async function storeDirsUnder(root: string, legacy: 'legacy' | undefined, warnin
     add('desktop-sessions-v5/by-id', 'desktop-sessions-v5', null);
   }
   add('sessions', 'jsonl', null);
-  for (const slug of await listEntries(join(root, 'projects'), warnings)) {
+  for (const slug of await listEntries(join(root, 'projects'), found)) {
     if (!slug.isDirectory() || slug.name.startsWith('.')) continue;
     if (!legacy) add(`projects/${slug.name}/sessions-v4`, 'sessions-v4', slug.name);
     add(`projects/${slug.name}/sessions`, 'jsonl', slug.name);
@@ -137,26 +141,27 @@ function storeDirNamed(dir: string): StoreDir {
 }
 
 /** Directory entries; a missing directory has none, an unreadable one is reported. */
-async function listEntries(dir: string, warnings: string[]): Promise<Dirent[]> {
+async function listEntries(dir: string, found: FoundCopies): Promise<Dirent[]> {
+  found.looked.push(dir);
   try {
     return await readdir(dir, { withFileTypes: true });
   } catch (error) {
     // The system's answer (missing: no entries; unreadable: a warning); anything else is a fault and surfaces.
     if (!isSystemError(error)) throw error;
-    if (error.code !== 'ENOENT') warnings.push(`cannot read ${describeSystemError(error)}`);
+    if (error.code !== 'ENOENT') found.warnings.push(`cannot read ${describeSystemError(error)}`);
     return [];
   }
 }
 
-async function copiesIn(storeDir: StoreDir, warnings: string[]): Promise<SessionCopy[]> {
-  const entries = await listEntries(storeDir.dir, warnings);
+async function copiesIn(storeDir: StoreDir, found: FoundCopies): Promise<SessionCopy[]> {
+  const entries = await listEntries(storeDir.dir, found);
   if (storeDir.layout === 'jsonl') {
     const names = new Set(entries.map((entry) => entry.name));
     const transcripts = entries.filter((entry) => entry.isFile() && isTranscriptName(entry.name));
-    return Promise.all(transcripts.map((entry) => transcriptCopy(storeDir, entry.name, names)));
+    return Promise.all(transcripts.map((entry) => transcriptCopy(storeDir, entry.name, names, found.looked)));
   }
   const sessions = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'));
-  return Promise.all(sessions.map((entry) => v4Copy(storeDir, entry.name)));
+  return Promise.all(sessions.map((entry) => v4Copy(storeDir, entry.name, found.looked)));
 }
 
 /** What every copy in a store directory shares, and where this one sits. */
@@ -165,15 +170,16 @@ function facts(storeDir: StoreDir, id: string, path: string) {
   return { id, store, path, root, scope, slug, key: `${keyDir}/${basename(path)}` };
 }
 
-async function v4Copy(storeDir: StoreDir, id: string): Promise<SessionCopy> {
+async function v4Copy(storeDir: StoreDir, id: string, looked: string[]): Promise<SessionCopy> {
   const dir = join(storeDir.dir, id);
   const log = join(dir, SESSION_FILES.log);
-  const [manifest, header] = await Promise.all([
-    readManifest(join(dir, SESSION_FILES.manifest)),
-    readHeader(join(dir, SESSION_FILES.header)),
-  ]);
+  const [manifestPath, headerPath] = [join(dir, SESSION_FILES.manifest), join(dir, SESSION_FILES.header)];
+  looked.push(log, manifestPath, headerPath);
+  const [manifest, header] = await Promise.all([readManifest(manifestPath), readHeader(headerPath)]);
   // Every append rewrites the log, so its mtime is when the session last changed.
   const logStats = statOrCode(log);
+  // With no log, the session folder's stat says when it changed.
+  if (typeof logStats === 'string') looked.push(dir);
   const changed = typeof logStats === 'string' ? await stat(dir) : logStats;
   return {
     ...facts(storeDir, id, dir),
@@ -185,15 +191,23 @@ async function v4Copy(storeDir: StoreDir, id: string): Promise<SessionCopy> {
   };
 }
 
-async function transcriptCopy(storeDir: StoreDir, name: string, names: Set<string>): Promise<SessionCopy> {
+async function transcriptCopy(
+  storeDir: StoreDir,
+  name: string,
+  names: Set<string>,
+  looked: string[],
+): Promise<SessionCopy> {
   const path = join(storeDir.dir, name);
   const id = branchIdOf(path);
+  looked.push(path);
   const changed = await stat(path);
   // A v0.x transcript has `<name>.meta.json`; a 1.x one `<name>.jsonl.meta` (docs/format.md §11.3, §11.4).
   if (names.has(`${id}.meta.json`) && !names.has(`${name}.meta`)) {
+    looked.push(join(storeDir.dir, `${id}.meta.json`));
     const meta = await readJsonFile(join(storeDir.dir, `${id}.meta.json`), V0MetaSchema);
     return { ...facts(storeDir, id, path), format: 'v0', meta, updatedAt: isoTime(changed.mtime) };
   }
+  looked.push(`${path}.meta`);
   const meta = await readJsonFile(`${path}.meta`, JsonlMetaSchema);
   const updatedAt = (meta.state === 'ok' ? isoTime(meta.value.updated_at) : null) ?? isoTime(changed.mtime);
   return { ...facts(storeDir, id, path), format: 'jsonl', meta, updatedAt };

@@ -1,0 +1,189 @@
+import { chmodSync, rmdirSync, rmSync } from 'node:fs';
+import type { Database, Statement } from 'node-sqlite3-wasm';
+import { FileSystemError, RxError } from '../errors/index.js';
+import { FILE_MODE } from '../fs/atomic-write.js';
+import { statLine, statOrCode } from '../fs/files-stamp.js';
+
+type Sqlite = typeof import('node-sqlite3-wasm');
+let sqliteLoaded: Promise<Sqlite> | undefined;
+
+/** SQLite is loaded (its WASM compiled) by the first search: a command that does not search never pays for it. */
+function loadSqlite(): Promise<Sqlite> {
+  sqliteLoaded ??= import('node-sqlite3-wasm').then((loaded) => (loaded as { default: Sqlite }).default ?? loaded);
+  return sqliteLoaded;
+}
+
+export type Row = Record<string, string | number | bigint | null | Uint8Array>;
+
+/** The tables an index file holds, and the version that names them. */
+export interface IndexSchema {
+  version: number;
+  sql: string;
+}
+
+/** What the SQL functions `rx_check` and `rx_whole` ask, for the search that runs now. */
+export interface RowChecks {
+  check?: (text: string, path: string) => number | null;
+  whole?: (text: string) => boolean;
+}
+
+/**
+ * An open SQLite connection to the search index, with its prepared statements. The one to the
+ * index file is kept open between searches of this process (a second search compiles nothing and
+ * reads no page again), and used only by whoever holds the index's lock file. It holds SQLite's own
+ * lock (a directory the WASM build makes, whose removal can wait on a busy disk) from its first
+ * statement to its close, so SQLite never looks whether another process wrote: the connection is
+ * kept only while the file (and its journal) are as this process left them, by a stat of each.
+ */
+export class IndexConnection {
+  private readonly statements = new Map<string, Statement>();
+  /** What `rx_check` and `rx_whole` call: set by each search, the functions registered once. */
+  readonly checks: RowChecks = {};
+  /** Each session's stamp as indexed, by path: read once, then kept while this connection is the only writer. */
+  stamps: Map<string, string> | undefined;
+  /** What a stat said of the file and its journal when this process let it go (`fileState`). */
+  private leftAs: string | undefined;
+
+  private constructor(
+    readonly db: Database,
+    private readonly file: string | undefined,
+  ) {
+    db.function('rx_check', (text: unknown, path: unknown) => this.checks.check?.(String(text), String(path)) ?? null, {
+      deterministic: true,
+    });
+    db.function('rx_whole', (text: unknown) => (this.checks.whole?.(String(text)) ? 1 : 0), { deterministic: true });
+  }
+
+  /**
+   * The connection to `file`, of `schema`'s version: the one kept from an earlier search when no
+   * other process touched the file since, else opened (and the file built anew when it is not a
+   * readable index of this version). Call it holding the index's lock.
+   */
+  static async open(file: string, schema: IndexSchema): Promise<IndexConnection> {
+    const sqlite = await loadSqlite();
+    if (kept !== undefined && kept.file === file && kept.leftAs === fileState(file)) return kept;
+    discardKept();
+    removeStaleSqliteLock(file);
+    kept = new IndexConnection(openDatabase(sqlite, file, schema), file);
+    closeKeptOnExit();
+    return kept;
+  }
+
+  /** A connection to a new database in memory, of `schema`: nothing kept. */
+  static async inMemory(schema: IndexSchema): Promise<IndexConnection> {
+    const db = new (await loadSqlite()).Database(':memory:');
+    db.exec(schema.sql);
+    return new IndexConnection(db, undefined);
+  }
+
+  /** A statement prepared once for the life of the connection. */
+  statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+
+  /**
+   * Done with, for now: the file's connection is kept for the next search unless `failed` or a
+   * transaction is still open (a search that failed midway leaves nothing half done for the next);
+   * one in memory is closed. Call it before letting the lock go.
+   */
+  release(failed: boolean): void {
+    this.checks.check = undefined;
+    this.checks.whole = undefined;
+    if (kept === this && this.file !== undefined && !failed && !this.db.inTransaction) {
+      this.leftAs = fileState(this.file);
+      return;
+    }
+    if (kept === this) kept = undefined;
+    this.close();
+  }
+
+  private close(): void {
+    try {
+      for (const statement of this.statements.values()) statement.finalize();
+      this.statements.clear();
+    } finally {
+      // Closing rolls back what a transaction still holds, as a crash would.
+      this.db.close();
+    }
+  }
+}
+
+/** The connection kept between searches, to the last index file used. */
+let kept: IndexConnection | undefined;
+let exitHookSet = false;
+
+function discardKept(): void {
+  const connection = kept;
+  kept = undefined;
+  try {
+    connection?.release(true);
+  } catch {
+    // A connection to a file removed or replaced: nothing of it is used again.
+  }
+}
+
+/** The kept connection is closed when the process exits: SQLite's lock directory goes with it. */
+function closeKeptOnExit(): void {
+  if (exitHookSet) return;
+  exitHookSet = true;
+  process.once('exit', discardKept);
+}
+
+/** A stat of the index file and of its journal: another process that wrote either, replaced it or changed its mode changes it. */
+function fileState(file: string): string {
+  return [file, `${file}-journal`]
+    .map((path) => {
+      const stats = statOrCode(path);
+      return typeof stats === 'string' ? `${path}\0${stats}\n` : `${statLine(path, stats)}${stats.mode}\n`;
+    })
+    .join('');
+}
+
+/**
+ * Only a holder of the lock file opens the index or uses a connection to it, so SQLite's own lock
+ * beside it, found by a holder about to open it, was left by a process that was killed or that
+ * keeps a connection it will not use before it sees the file changed: it is removed, or every
+ * later search would find the index locked. Anything else there fails the open, with its code.
+ */
+function removeStaleSqliteLock(file: string): void {
+  try {
+    rmdirSync(`${file}.lock`);
+  } catch {
+    // None there (the usual case), or not an empty directory: the open says what is wrong.
+  }
+}
+
+/** The index file, opened and of this version; one that cannot be read, or of another version, is a cache: it is built again. */
+function openDatabase(sqlite: Sqlite, file: string, schema: IndexSchema): Database {
+  for (let attempt = 0; ; attempt += 1) {
+    let db: Database | undefined;
+    try {
+      db = new sqlite.Database(file);
+      // SQLite's lock is taken by the first statement and kept until close (see `IndexConnection`).
+      db.exec('pragma locking_mode = exclusive');
+      chmodSync(file, FILE_MODE);
+      const version = Number((db.get('pragma user_version') as Row | null)?.user_version ?? 0);
+      const hasTables = db.get("select 1 as found from sqlite_master where name = 'sessions'") !== null;
+      if (hasTables && version !== schema.version) throw new Error('another version');
+      // Only a new file is written here: setting the version on every open would be a commit (a sync) per search.
+      if (!hasTables) db.exec(`begin immediate; ${schema.sql}; pragma user_version = ${schema.version}; commit`);
+      // The whole index in memory while it is open: a search reads pages once, however many it looks at.
+      db.exec('pragma cache_size = -65536');
+      // The whole index is checked only by what reads it; a page that fails to read throws there.
+      return db;
+    } catch (error) {
+      try {
+        db?.close();
+      } catch {
+        // Closing a file that would not open: nothing more to release.
+      }
+      if (attempt > 0)
+        throw error instanceof RxError
+          ? error
+          : new FileSystemError(Object.assign(new Error((error as Error).message), { code: 'EIO' }), file);
+      for (const suffix of ['', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+    }
+  }
+}
