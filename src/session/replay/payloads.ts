@@ -19,6 +19,7 @@ import {
   type WholeNumberFields,
 } from '../../codec/go-json/go-number-literals.js';
 import { firstIssue } from '../../codec/first-issue.js';
+import { compiledOnFirstUse } from '../../codec/compiled-schema.js';
 
 // Loose: the strict decoding has judged the range already.
 const uint = z.number();
@@ -254,15 +255,10 @@ const CHECKS: Partial<Record<keyof typeof StrictPayloadSchemas, (value: Value) =
       : 'id is empty or state is not answered, rejected, cancelled or unavailable',
 };
 
-/**
- * Each kind's schema compiled by zod to one generated function (as the record schema is, in
- * read-batches.ts): a whole read decodes a payload per event, and the compiled check takes about a
- * third less time. A payload it refuses is checked again by the schema itself, so the issues (and so
- * the reasons) are the schema's own.
- */
+/** Each kind's schema compiled (a whole read decodes a payload per event): see codec/compiled-schema.ts. */
 const COMPILED_PAYLOAD_SCHEMAS = Object.fromEntries(
-  Object.entries(StrictPayloadSchemas).map(([kind, schema]) => [kind, z.compile(schema)]),
-) as { [Kind in keyof typeof StrictPayloadSchemas]: (typeof StrictPayloadSchemas)[Kind] };
+  Object.entries(StrictPayloadSchemas).map(([kind, schema]) => [kind, compiledOnFirstUse(schema)]),
+) as { [Kind in keyof typeof StrictPayloadSchemas]: () => (typeof StrictPayloadSchemas)[Kind] };
 
 /** Each kind's integer fields, which Go refuses written as `1.0` or `1e0` (docs/format.md §7.2). */
 const PAYLOAD_WHOLE_NUMBERS = Object.fromEntries(
@@ -345,7 +341,7 @@ export function decodePayload(kind: string, bytes: Buffer | undefined, parsed?: 
   const json = parseJson(bytes, parsed);
   if (!json.ok) return { state: 'refused', reason: json.reason, damaged: true };
   const name = kind as keyof typeof StrictPayloadSchemas;
-  const decoded = COMPILED_PAYLOAD_SCHEMAS[name].safeParse(json.value);
+  const decoded = COMPILED_PAYLOAD_SCHEMAS[name]().safeParse(json.value);
   if (!decoded.success) return { state: 'refused', reason: describe(decoded.error), damaged: true };
   // JSON.parse keeps no trace of `1.0`; Go refuses it for an integer field.
   const written = bytes && wholeNumberRefusalOfDecoded(bytes, decoded.data, PAYLOAD_WHOLE_NUMBERS[name]);
