@@ -1,12 +1,14 @@
 // Sessions read cold on worker threads (SummaryPool): a listing must give exactly what a listing on one
 // thread gives, row for row and in the same order; a damaged session is its own row and sinks no other;
 // a thread that dies, or never starts, leaves its copies to the listing's own thread.
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
 import { listSessions } from '../../src/store/listing/list-sessions.js';
-import { SummaryPool } from '../../src/store/listing/summary-pool/summary-pool.js';
+import { defaultSummaryThreads, SummaryPool } from '../../src/store/listing/summary-pool/summary-pool.js';
+import { startThread } from '../../src/codec/log-worker/start-thread.js';
 import { summariseCopy } from '../../src/store/listing/summarise-copy.js';
 import { findSessionCopies } from '../../src/store/listing/find-session-copies.js';
 import type { V4Copy } from '../../src/store/listing/session-copy.js';
@@ -82,6 +84,36 @@ describe('a listing that reads sessions on worker threads', () => {
       pool.end();
     }
     expect(pool.liveThreads).toBe(0);
+  });
+
+  it("reads a share of the copies on the caller's thread, beside one worker per other core", async () => {
+    const { storeDir } = await storeOf(8);
+    const copies = await v4Copies(storeDir);
+    let answeredThere = 0;
+    const pool = new SummaryPool({
+      threads: 1,
+      readsBeforeThreads: 0,
+      start: () => {
+        const worker = startThread(
+          new URL('../../src/store/listing/summary-pool/summary-pool.ts', import.meta.url).href,
+          'summary-worker',
+        );
+        worker?.on('message', () => (answeredThere += 1));
+        return worker;
+      },
+    });
+    const options = { verify: false, registry: undefined };
+    try {
+      const threaded = await Promise.all(copies.map((copy) => pool.summarise(copy, options)));
+      expect(threaded).toEqual(await Promise.all(copies.map((copy) => summariseCopy(copy, options))));
+      // Each copy goes to the reader with the fewest waiting: both read some.
+      expect(answeredThere).toBeGreaterThan(0);
+      expect(answeredThere).toBeLessThan(copies.length);
+    } finally {
+      pool.end();
+    }
+    // The caller's thread is a reader: a pool starts one worker fewer than the cores.
+    expect(defaultSummaryThreads()).toBe(Math.max(0, availableParallelism() - 1));
   });
 
   it('reads here what a thread that dies was asked', async () => {

@@ -94,7 +94,13 @@ async function readCopy(copy: SessionCopy, options: CopyReading): Promise<Listed
     found?.resume && copy.format === 'v4' && !options.verify
       ? await summariseAppended(copy, found.resume, found.content?.files ?? [], registry).catch(() => undefined)
       : undefined;
-  const read = appended ?? (await (options.summarise ?? summariseCopy)(copy, { verify: options.verify, registry }));
+  const read =
+    appended ??
+    (await (options.summarise ?? summariseCopy)(copy, {
+      verify: options.verify,
+      registry,
+      forCache: cache !== undefined,
+    }));
   const { summary } = read;
   // A copy a running Reasonix holds may be mid-append, and an unreadable one told nothing: neither is kept.
   if (cache && summary.status !== 'locked' && summary.status !== 'unreadable') cache.keep(copy, found?.identity, read);

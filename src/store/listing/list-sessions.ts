@@ -25,9 +25,10 @@ export interface ListOptions {
   /** Sessions read at once; default 16. */
   concurrency?: number;
   /**
-   * Worker threads that read sessions whole beside this one, once more than a few need reading (the
-   * summary cache answers most listings); 0 reads every session on this thread. Default: the
-   * machine's cores. The rows, their order and every verdict are the same either way.
+   * Worker threads that read sessions whole beside this one, which reads its share too, once more
+   * than a few need reading (the summary cache answers most listings); 0 reads every session on this
+   * thread. Default: one fewer than the machine's cores. The rows, their order and every verdict are
+   * the same either way.
    */
   threads?: number;
   /**

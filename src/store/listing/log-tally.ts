@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Projection } from '../../session/replay/projection.js';
 import { seenByPerson } from '../../session/replay/views.js';
-import { SeenIds, SeenIdsSchema } from '../../session/replay/seen-ids.js';
+import { SeenIds, SeenIdsSchema, type SavedSeenIds } from '../../session/replay/seen-ids.js';
 import { firstTyped } from '../../session/replay/session-title.js';
 import { gateCarry, GateCarrySchema, transcriptGate } from '../../session/replay/transcript-gate.js';
 
@@ -33,8 +33,20 @@ export interface BatchFacts {
   payloadRefs: number;
 }
 
+/** What a listing's row shows of a tally: none of what carrying it on needs. */
+export type ShownTally = Omit<LogTally, 'gate' | keyof SavedSeenIds>;
+
 /** The tally of a whole replay. */
 export function tallyOf(projection: Projection, facts: BatchFacts): LogTally {
+  return {
+    ...shownTallyOf(projection, facts),
+    gate: gateCarry(projection.gateMessages()),
+    ...SeenIds.of(projection).save(),
+  };
+}
+
+/** What a row shows of a whole replay's tally, for a read no cache keeps. */
+export function shownTallyOf(projection: Projection, facts: BatchFacts): ShownTally {
   return {
     messages: projection.transcript.filter(({ message }) => seenByPerson(message)).length,
     lastCommitAt: facts.lastCommitAt,
@@ -42,8 +54,6 @@ export function tallyOf(projection: Projection, facts: BatchFacts): LogTally {
     firstTyped: firstTyped(projection.transcriptIndex),
     workspace: projection.workspace ?? null,
     payloadRefs: facts.payloadRefs,
-    gate: gateCarry(projection.gateMessages()),
-    ...SeenIds.of(projection).save(),
   };
 }
 

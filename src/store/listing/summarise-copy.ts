@@ -5,7 +5,7 @@ import { FileSystemError, fileSystemErrorOf, isSessionVerdict, RxError, type RxE
 import { isoTime } from '../../codec/iso-time.js';
 import type { Header } from '../../session/reading/header.js';
 import { readSession, reasonixRefuses, type SessionStatus } from '../../session/verdict/read-session.js';
-import { tallyOf, type LogTally } from './log-tally.js';
+import { shownTallyOf, tallyOf, type ShownTally } from './log-tally.js';
 import { logStamp, metaDigest, type ResumePoint } from './resume-point.js';
 import { cursorAt } from '../../session/cursors/cursor.js';
 import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
@@ -49,6 +49,12 @@ export interface CopySummary extends DisplayTitle {
 export interface SummariseOptions {
   /** Full verification of a v4 copy: its caches too (a JSONL transcript is always read whole). */
   verify: boolean;
+  /**
+   * The read is kept in a summary cache: a v4 copy's read then says where a later read can go on
+   * from and which content-store files it took (`resume`, `content`). Without a cache nothing reads
+   * them, and they are not worked out (default true).
+   */
+  forCache?: boolean;
   /** The desktop registry of the copy's state root, if it has one. */
   registry: DesktopRegistryFacts | undefined;
 }
@@ -175,16 +181,18 @@ function transcriptMeta(copy: JsonlCopy | V0Copy): {
 }
 
 async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<CopyRead> {
-  const before = logStamp(copy);
+  const forCache = options.forCache ?? true;
+  const before = forCache ? logStamp(copy) : undefined;
   const read = await readSession(copy.path, { caches: options.verify, keep: 'summary' });
   const found = read.problems.find((each) => each.severity === 'error');
   const problem = found ? { message: found.message, code: found.code } : null;
-  const tally = tallyOf(read.projection, { lastCommitAt: read.lastCommitAt ?? null, payloadRefs: read.payloadRefs });
-  const summary = summaryOfV4(
-    copy,
-    { status: read.status, problem, tally, header: read.header, openBy: read.openBy },
-    options.registry,
-  );
+  const facts = { lastCommitAt: read.lastCommitAt ?? null, payloadRefs: read.payloadRefs };
+  const shown = { status: read.status, problem, header: read.header, openBy: read.openBy };
+  // What a later read would go on from (the ids seen, what the transcript gate needs) only a cache keeps.
+  if (!forCache)
+    return { summary: summaryOfV4(copy, { ...shown, tally: shownTallyOf(read.projection, facts) }, options.registry) };
+  const tally = tallyOf(read.projection, facts);
+  const summary = summaryOfV4(copy, { ...shown, tally }, options.registry);
   const content = contentStampOf(read.contentFiles);
   if (read.status !== 'ok' && read.status !== 'torn-tail') return { summary, ...(content ? { content } : {}) };
   const cursor = await cursorAt(copy.path, copy.id, {
@@ -208,7 +216,7 @@ export function summaryOfV4(
   read: {
     status: SessionStatus;
     problem: { message: string; code: RxErrorCode } | null;
-    tally: LogTally;
+    tally: ShownTally;
     header: Header | undefined;
     openBy: string | undefined;
   },

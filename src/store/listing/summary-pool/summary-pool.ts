@@ -27,7 +27,10 @@ interface Thread {
 
 /** How a `SummaryPool` runs: its threads, how many reads it leaves to the caller's thread, how a thread starts. */
 export interface SummaryPoolOptions {
-  /** Threads at most; 0 summarises every copy on the caller's thread. Default: the machine's cores. */
+  /**
+   * Worker threads at most, besides the caller's, which reads its share too; 0 summarises every copy
+   * on the caller's thread. Default: one fewer than the machine's cores (`defaultSummaryThreads`).
+   */
   threads?: number;
   /** Copies summarised on the caller's thread before a thread starts (`READS_BEFORE_THREADS`). */
   readsBeforeThreads?: number;
@@ -36,12 +39,23 @@ export interface SummaryPoolOptions {
 }
 
 /**
+ * Worker threads a pool starts by default: one fewer than the cores, the caller's thread being the
+ * other reader. A thread of its own costs a core's worth of start: loading rxstore (about a third of
+ * a second) and compiling its hot code again, which for 200 cold sessions of 1 MiB was a third of
+ * the CPU a listing spent besides the reading itself.
+ */
+export function defaultSummaryThreads(): number {
+  return Math.max(0, availableParallelism() - 1);
+}
+
+/**
  * Sessions read cold, spread over the cores: each v4 copy is summarised whole (`summariseCopy`: its
- * log decoded, verified and replayed) on one of a few worker threads while the listing's thread
- * keeps the summary cache and puts the rows in order. A thread reads one copy at a time, so memory
- * holds a log per core. A thread that cannot start, or dies, or a copy whose summary threw there, and
- * the copy is summarised again on the caller's thread: the answer, or the error, is the one a listing
- * without threads gives. Call `end()` when the listing is done; an idle thread never holds the process.
+ * log decoded, verified and replayed) on the caller's thread or one of a few worker threads, each
+ * copy to the reader with the fewest waiting, while the caller's thread also keeps the summary cache
+ * and puts the rows in order. Each reader reads one copy at a time, so memory holds a log per core.
+ * A thread that cannot start, or dies, or a copy whose summary threw there, and the copy is
+ * summarised again on the caller's thread: the answer, or the error, is the one a listing without
+ * threads gives. Call `end()` when the listing is done; an idle thread never holds the process.
  */
 export class SummaryPool {
   private readonly threads: Thread[] = [];
@@ -50,28 +64,43 @@ export class SummaryPool {
   private readonly start: () => Worker | undefined;
   private asked = 0;
   private nextJob = 0;
+  /** Copies waiting for, or being read on, the caller's thread, one after another. */
+  private hereWaiting = 0;
+  private hereQueue: Promise<unknown> = Promise.resolve();
   private ended = false;
   /** A thread would not start: none is tried again. */
   private cannotStart = false;
 
   constructor(options: SummaryPoolOptions = {}) {
-    this.most = options.threads ?? availableParallelism();
+    this.most = options.threads ?? defaultSummaryThreads();
     this.readsBeforeThreads = options.readsBeforeThreads ?? READS_BEFORE_THREADS;
     this.start =
       options.start ??
       (() => startThread(import.meta.url, 'summary-worker', { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB }));
   }
 
-  /** What `summariseCopy` says of the copy, read on a worker thread where one is free to. */
+  /** What `summariseCopy` says of the copy, read on the reader (this thread or a worker) with the fewest waiting. */
   async summarise(copy: SessionCopy, options: SummariseOptions): Promise<CopyRead> {
     this.asked += 1;
     // A transcript is read here: its lines are few beside a log's frames, and its copy holds its meta's error.
-    const thread = copy.format === 'v4' && this.asked > this.readsBeforeThreads ? this.leastBusy() : undefined;
+    if (copy.format !== 'v4') return summariseCopy(copy, options);
+    const thread = this.asked > this.readsBeforeThreads ? this.leastBusy() : undefined;
     const read =
-      thread && copy.format === 'v4'
+      thread && thread.waiting.size <= this.hereWaiting
         ? await this.ask(thread, { type: 'summarise', job: (this.nextJob += 1), copy, options })
-        : undefined;
+        : await this.readHere(copy, options);
     return read ?? summariseCopy(copy, options);
+  }
+
+  /** The copy summarised on the caller's thread once the copies before it there are: one log in memory at a time, as on a worker. */
+  private readHere(copy: SessionCopy, options: SummariseOptions): Promise<CopyRead> {
+    this.hereWaiting += 1;
+    const read = this.hereQueue.then(() => summariseCopy(copy, options));
+    const done = () => {
+      this.hereWaiting -= 1;
+    };
+    this.hereQueue = read.then(done, done);
+    return read;
   }
 
   /** Ends every thread; a summary still asked of one is read on the caller's thread. */
