@@ -1,4 +1,5 @@
 // What the flags are and why: src/codec/log-worker/reading-v8-flags.ts (a thread's start resets them there).
+import v8 from 'node:v8';
 import { tuneV8ForReading } from '../index.js';
 
 /**
@@ -11,4 +12,8 @@ import { tuneV8ForReading } from '../index.js';
 export function tuneV8ForCommand(argv: readonly string[]): void {
   const command = argv.find((arg) => !arg.startsWith('-'));
   if (command !== 'ls' && command !== 'search') tuneV8ForReading();
+  // A command runs one search: V8's optimising compile of SQLite's WASM (hundreds of milliseconds on a
+  // busy machine, on background threads) costs it more than the faster code saves. A program that
+  // searches again and again, through the library, keeps the optimised code.
+  if (command === 'search') v8.setFlagsFromString('--liftoff-only');
 }
