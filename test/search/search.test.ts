@@ -323,6 +323,23 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   });
 });
 
+describe('snippets', () => {
+  it('show where a rare word meets a common one, not the first place of the common one', async () => {
+    const { options, stateRoot } = await machine();
+    const text = Array.from({ length: 200 }, (_, n) => `line ${String(n).padStart(5, '0')} of the log`).join('\n');
+    await createSession({
+      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      batches: [{ operationId: 'long', events: [user(text)] }],
+    });
+    for (const index of [true, false]) {
+      const [hit] = await hitsOf('line 00171', { ...options, index });
+      const shown = hit!.matches.map(({ start, end }) => hit!.snippet.slice(start, end));
+      expect(shown).toContain('00171');
+      expect(shown).toContain('line');
+    }
+  });
+});
+
 describe('the index stays true', () => {
   it('an appended batch, a retracted and a rewritten message show in the next search; an edited message is never found in its old words', async () => {
     const { options, stateRoot } = await machine();
