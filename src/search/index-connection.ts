@@ -43,6 +43,9 @@ export class IndexConnection {
   stamps: Map<string, string> | undefined;
   /** What a stat said of the file and its journal when this process let it go (`fileState`). */
   private leftAs: string | undefined;
+  /** What a stat said of them when this search took the connection, and whether it has written since. */
+  private takenAs: string | undefined;
+  private wrote = false;
 
   private constructor(
     readonly db: Database,
@@ -61,12 +64,12 @@ export class IndexConnection {
    */
   static async open(file: string, schema: IndexSchema): Promise<IndexConnection> {
     const sqlite = await loadSqlite();
-    if (kept !== undefined && kept.file === file && kept.leftAs === fileState(file)) return kept;
+    if (kept !== undefined && kept.file === file && kept.leftAs === fileState(file)) return kept.taken();
     discardKept();
     removeStaleSqliteLock(file);
     kept = new IndexConnection(openDatabase(sqlite, file, schema), file);
     closeKeptOnExit();
-    return kept;
+    return kept.taken();
   }
 
   /** A connection to a new database in memory, of `schema`: nothing kept. */
@@ -74,6 +77,19 @@ export class IndexConnection {
     const db = new (await loadSqlite()).Database(':memory:');
     db.exec(schema.sql);
     return new IndexConnection(db, undefined);
+  }
+
+  /** Marks the start of a search's use: what the file is now, nothing written yet. */
+  private taken(): this {
+    this.takenAs = this.file === undefined ? undefined : fileState(this.file);
+    this.wrote = false;
+    return this;
+  }
+
+  /** Opens a write transaction: the file then changes by this connection's hand. */
+  beginWrite(): void {
+    this.wrote = true;
+    this.db.exec('begin immediate');
   }
 
   /** A statement prepared once for the life of the connection. */
@@ -92,8 +108,13 @@ export class IndexConnection {
     this.checks.check = undefined;
     this.checks.whole = undefined;
     if (kept === this && this.file !== undefined && !failed && !this.db.inTransaction) {
-      this.leftAs = fileState(this.file);
-      return;
+      const now = fileState(this.file);
+      // A file changed under a search that wrote nothing was changed by another hand (replaced, or
+      // written without the lock): the pages this connection holds may no longer be the file's.
+      if (this.wrote || now === this.takenAs) {
+        this.leftAs = now;
+        return;
+      }
     }
     if (kept === this) kept = undefined;
     this.close();

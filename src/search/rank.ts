@@ -23,14 +23,16 @@ export function scoreText(query: Query, text: string, matches: readonly (readonl
 const SNIPPET_BEFORE = 60;
 const SNIPPET_LENGTH = 220;
 
-/** Some text around the first match, line breaks and tabs as spaces, with where each match lies in it. */
+/**
+ * Some text around the first place that shows the most of the query's terms (`matches` holds each
+ * term's), line breaks and tabs as spaces, with where each match lies in it.
+ */
 export function snippetOf(
   text: string,
   matches: readonly (readonly [number, number][])[],
 ): { snippet: string; matches: SearchMatch[] } {
   const all = matches.flat().sort((a, b) => a[0] - b[0]);
-  const first = all[0]?.[0] ?? 0;
-  let start = Math.max(0, first - SNIPPET_BEFORE);
+  let start = Math.max(0, snippetAnchor(matches) - SNIPPET_BEFORE);
   let end = Math.min(text.length, start + SNIPPET_LENGTH);
   // Never half a surrogate pair at either edge.
   if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start -= 1;
@@ -54,6 +56,40 @@ export function snippetOf(
     else shown.push(clipped);
   }
   return { snippet, matches: shown };
+}
+
+/**
+ * Where the snippet's first match starts: the earliest match from which one snippet shows the most
+ * of the query, each term weighing the less the more often the text holds it (a term's matches are
+ * counted up to the matcher's cap). A text that holds a common word everywhere and a rare one late
+ * is shown at the rare one, not at its first common word.
+ */
+function snippetAnchor(matches: readonly (readonly [number, number][])[]): number {
+  const all = matches
+    .flatMap((found, term) => found.map(([start, end]) => ({ start, end, term })))
+    .sort((a, b) => a.start - b.start);
+  const span = SNIPPET_LENGTH - SNIPPET_BEFORE;
+  const weights = matches.map((found) => 1 / found.length);
+  const inView = new Map<number, number>();
+  let [best, bestWeight, right] = [all[0]?.start ?? 0, 0, 0];
+  // A window of matches from `left` that one snippet shows, slid along the text.
+  for (let left = 0; left < all.length; left += 1) {
+    right = Math.max(right, left);
+    while (right < all.length && all[right]!.end <= all[left]!.start + span) {
+      inView.set(all[right]!.term, (inView.get(all[right]!.term) ?? 0) + 1);
+      right += 1;
+    }
+    let weight = 0;
+    for (const term of inView.keys()) weight += weights[term]!;
+    if (weight > bestWeight) [best, bestWeight] = [all[left]!.start, weight];
+    if (right > left) {
+      const term = all[left]!.term;
+      const remaining = inView.get(term)! - 1;
+      if (remaining === 0) inView.delete(term);
+      else inView.set(term, remaining);
+    }
+  }
+  return best;
 }
 
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;

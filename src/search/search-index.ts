@@ -151,7 +151,7 @@ export class SearchIndex {
     beforeReading?.();
     // Sessions are committed together (a commit syncs the file, tens of milliseconds on a busy disk),
     // each with the cursor it reached: a crash loses only what the open transaction held, read again next time.
-    this.db.exec('begin immediate');
+    this.connection.beginWrite();
     this.batch = { documents: 0, sessions: 0 };
     try {
       for (const source of stale) {
@@ -186,7 +186,7 @@ export class SearchIndex {
     if (!this.batch || (this.batch.sessions < SESSIONS_PER_COMMIT && this.batch.documents < DOCUMENTS_PER_COMMIT))
       return;
     this.db.exec('commit');
-    this.db.exec('begin immediate');
+    this.connection.beginWrite();
     this.batch = { documents: 0, sessions: 0 };
   }
 
@@ -508,7 +508,7 @@ export class SearchIndex {
       work();
       return;
     }
-    this.db.exec('begin immediate');
+    this.connection.beginWrite();
     try {
       work();
       this.db.exec('commit');

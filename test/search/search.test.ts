@@ -1,3 +1,4 @@
+import { copyFileSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -322,6 +323,23 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   });
 });
 
+describe('snippets', () => {
+  it('show where a rare word meets a common one, not the first place of the common one', async () => {
+    const { options, stateRoot } = await machine();
+    const text = Array.from({ length: 200 }, (_, n) => `line ${String(n).padStart(5, '0')} of the log`).join('\n');
+    await createSession({
+      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      batches: [{ operationId: 'long', events: [user(text)] }],
+    });
+    for (const index of [true, false]) {
+      const [hit] = await hitsOf('line 00171', { ...options, index });
+      const shown = hit!.matches.map(({ start, end }) => hit!.snippet.slice(start, end));
+      expect(shown).toContain('00171');
+      expect(shown).toContain('line');
+    }
+  });
+});
+
 describe('the index stays true', () => {
   it('an appended batch, a retracted and a rewritten message show in the next search; an edited message is never found in its old words', async () => {
     const { options, stateRoot } = await machine();
@@ -460,6 +478,42 @@ describe('the index stays true', () => {
     };
     const copy = join(stateRoot, 'index-copy.sqlite');
     await cp(join(options.cacheDir!, 'search-index.sqlite'), copy);
+    const db = new sqlite.Database(copy, { readOnly: true });
+    try {
+      expect(db.get('pragma integrity_check')).toEqual({ integrity_check: 'ok' });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('an index file replaced during a search that wrote nothing is opened again by the next, not written over', async () => {
+    const { options, stateRoot } = await machine();
+    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    // Another machine's index: the same texts, other paths.
+    const other = await machine();
+    await hitsOf('alpha', other.options);
+    const foreign = join(stateRoot, 'foreign.sqlite');
+    await cp(join(other.options.cacheDir!, 'search-index.sqlite'), foreign);
+    // A damaged session: its notice is told midway through a search, while the index is held.
+    const damaged = await createSession({ storeDir, batches: [{ operationId: 'cut', events: [user('cut words')] }] });
+    const log = join(damaged.dir, 'events.frames');
+    const bytes = await readFile(log);
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 40) ^ 0xff, bytes.length - 40);
+    await writeFile(log, bytes);
+    await hitsOf('alpha', options);
+    const index = join(options.cacheDir!, 'search-index.sqlite');
+    // Written over in place by a hand that takes no lock, during a search that itself writes nothing.
+    await hitsOf('alpha', { ...options, onNotWhole: () => copyFileSync(foreign, index) });
+    await createSession({ storeDir, batches: [{ operationId: 'after', events: [user('kiwi after the swap')] }] });
+    expect((await hitsOf('kiwi', options)).map((hit) => hit.snippet)).toEqual(['kiwi after the swap']);
+    expect(placesOf(await hitsOf('alpha', options))).toEqual(
+      placesOf(await hitsOf('alpha', { ...options, index: false })),
+    );
+    const { default: sqlite } = (await import('node-sqlite3-wasm')) as unknown as {
+      default: typeof import('node-sqlite3-wasm');
+    };
+    const copy = join(stateRoot, 'index-copy.sqlite');
+    await cp(index, copy);
     const db = new sqlite.Database(copy, { readOnly: true });
     try {
       expect(db.get('pragma integrity_check')).toEqual({ integrity_check: 'ok' });
