@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 60_000,
     // Concurrent tests start the real Reasonix each: no more at once than the machine has cores.
     maxConcurrency: availableParallelism(),
+    // Test files at once: vitest's default leaves one core free (one file at a time on two cores),
+    // while most files wait on child processes, retries and locks; a file per core keeps both busy.
+    maxWorkers: availableParallelism(),
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
