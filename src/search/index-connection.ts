@@ -49,7 +49,7 @@ export class IndexConnection {
 
   private constructor(
     readonly db: Database,
-    private readonly file: string | undefined,
+    readonly file: string | undefined,
   ) {
     db.function('rx_check', (text: unknown, path: unknown) => this.checks.check?.(String(text), String(path)) ?? null, {
       deterministic: true,
@@ -200,11 +200,22 @@ function openDatabase(sqlite: Sqlite, file: string, schema: IndexSchema): Databa
       } catch {
         // Closing a file that would not open: nothing more to release.
       }
-      if (attempt > 0)
-        throw error instanceof RxError
-          ? error
-          : new FileSystemError(Object.assign(new Error((error as Error).message), { code: 'EIO' }), file);
+      if (attempt > 0) throw engineErrorSaid(error, file);
       for (const suffix of ['', '-journal']) rmSync(`${file}${suffix}`, { force: true });
     }
   }
+}
+
+/** Whether `error` is SQLite's own (the file is not a database, a page is malformed, an I/O error), not rxstore's. */
+export function isEngineError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'SQLite3Error';
+}
+
+/** SQLite's error about the index `file`, coded, naming the file, in SQLite's own words. */
+export function engineErrorSaid(error: unknown, file: string): RxError {
+  if (error instanceof RxError) return error;
+  return new FileSystemError(
+    Object.assign(new Error(error instanceof Error ? error.message : String(error)), { code: 'SQLITE_ERROR' }),
+    file,
+  );
 }

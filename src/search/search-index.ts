@@ -1,14 +1,14 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
-import { CursorMismatchError, WriterOwnedError } from '../errors/index.js';
+import { CursorMismatchError, RxError, WriterOwnedError } from '../errors/index.js';
 import { DIR_MODE } from '../fs/atomic-write.js';
 import { waitOsLock, type OsLock } from '../fs/os-lock.js';
 import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { displayTitle } from '../session/replay/session-title.js';
 import { documentsOf, type SearchDocument } from './documents.js';
-import { IndexConnection, type IndexSchema, type Row } from './index-connection.js';
+import { engineErrorSaid, IndexConnection, isEngineError, type IndexSchema, type Row } from './index-connection.js';
 import { damageOf, type SearchSource } from './search-sources.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
@@ -119,13 +119,30 @@ export class SearchIndex {
     return new SearchIndex(await IndexConnection.inMemory(SCHEMA), undefined);
   }
 
-  /** Lets the index go (and its lock): its connection is kept for the next search in this process, unless the search `failed`. */
-  async close(failed = false): Promise<void> {
+  /**
+   * Lets the index go (and its lock): its connection is kept for the next search in this process,
+   * unless the search `failed`; a `damaged` index file (SQLite's error) is removed first, while the
+   * lock is held, to be built again.
+   */
+  async close(failed = false, damaged = false): Promise<void> {
     try {
-      this.connection.release(failed);
+      this.connection.release(failed || damaged);
+      const file = this.connection.file;
+      if (damaged && file !== undefined)
+        for (const suffix of ['', '-journal']) rmSync(`${file}${suffix}`, { force: true });
     } finally {
       await this.lock?.release();
     }
+  }
+
+  /** Whether `error` is SQLite's own about the index (see index-connection.ts). */
+  isEngineError(error: unknown): boolean {
+    return isEngineError(error);
+  }
+
+  /** SQLite's `error` about this index, coded and naming its file. */
+  engineErrorSaid(error: unknown): RxError {
+    return engineErrorSaid(error, this.connection.file ?? ':memory:');
   }
 
   /**

@@ -106,27 +106,7 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
     throw new InvalidInputError('limit must be a whole number above 0');
   const { sources, warnings } = await searchSources(options.roots, options.platform);
   for (const warning of warnings) options.onNotWhole?.({ warning });
-  const inMemory = options.index === false;
-  const index = inMemory ? await SearchIndex.inMemory() : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
-  let hits: SearchHit[];
-  let kept: Map<string, (string | null)[]> | undefined;
-  let failed = true;
-  try {
-    // Straight from the stores, only the sessions asked for are read.
-    await index.update(
-      inMemory && options.session !== undefined
-        ? sources.filter((source) => source.id.startsWith(options.session!))
-        : sources,
-      options.onProgress,
-      options.beforeReading,
-    );
-    if (options.onNotWhole) for (const part of damagedIn(index, sources, options)) options.onNotWhole(part);
-    hits = index.reading(() => found(index, query, sources, options));
-    if (options.messageIndex !== false && options.around === undefined) kept = await placesOf(index, hits);
-    failed = false;
-  } finally {
-    await index.close(failed);
-  }
+  const { hits, kept } = await indexedHits(query, sources, options);
   if (kept !== undefined) {
     for (const hit of hits) {
       const at = hit.messageId === null ? -1 : (kept.get(hit.path)?.indexOf(hit.messageId) ?? -1);
@@ -142,6 +122,48 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
   for (const hit of hits) {
     if (!places.has(hit.path)) places.set(hit.path, transcriptOf(hit.path));
     yield placed(hit, await places.get(hit.path)!, options.around);
+  }
+}
+
+/**
+ * The hits, and the message ids of their sessions, from the index brought up to date (or from one
+ * in memory). The index is a cache: one SQLite finds damaged mid-search (a file written over by
+ * something else) is removed and built again, once; what fails a second time is said with its path.
+ */
+async function indexedHits(
+  query: Query | undefined,
+  sources: readonly SearchSource[],
+  options: SearchOptions,
+): Promise<{ hits: SearchHit[]; kept: Map<string, (string | null)[]> | undefined }> {
+  const inMemory = options.index === false;
+  for (let attempt = 0; ; attempt += 1) {
+    const index = inMemory
+      ? await SearchIndex.inMemory()
+      : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
+    let failed = true;
+    let damaged: unknown;
+    try {
+      // Straight from the stores, only the sessions asked for are read.
+      await index.update(
+        inMemory && options.session !== undefined
+          ? sources.filter((source) => source.id.startsWith(options.session!))
+          : sources,
+        options.onProgress,
+        options.beforeReading,
+      );
+      if (options.onNotWhole) for (const part of damagedIn(index, sources, options)) options.onNotWhole(part);
+      const hits = index.reading(() => found(index, query, sources, options));
+      const kept =
+        options.messageIndex !== false && options.around === undefined ? await placesOf(index, hits) : undefined;
+      failed = false;
+      return { hits, kept };
+    } catch (error) {
+      if (inMemory || !index.isEngineError(error)) throw error;
+      damaged = error;
+    } finally {
+      await index.close(failed, damaged !== undefined);
+    }
+    if (attempt > 0) throw index.engineErrorSaid(damaged);
   }
 }
 

@@ -522,6 +522,19 @@ describe('the index stays true', () => {
     }
   });
 
+  it('an index file whose pages were written over is built again: the search answers as from the stores', async () => {
+    const { options } = await machine();
+    const expected = placesOf(await hitsOf('alpha', { ...options, index: false }));
+    await hitsOf('alpha', options);
+    const index = join(options.cacheDir!, 'search-index.sqlite');
+    // Every page but the first (the header SQLite opens by) written over with bytes that are no page.
+    const bytes = await readFile(index);
+    bytes.fill(0xa5, 4096);
+    await writeFile(index, bytes);
+    expect(placesOf(await hitsOf('alpha', options))).toEqual(expected);
+    expect(placesOf(await hitsOf('alpha', options))).toEqual(expected);
+  });
+
   it('a search in the same process sees a session changed since the last, however little time passed', async () => {
     const { options, stateRoot } = await machine();
     // The listing is kept between searches only for files changed long enough ago: a clock some minutes ahead
