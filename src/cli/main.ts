@@ -84,6 +84,24 @@ function unknownOptions(argv: readonly string[], known: ReadonlySet<string>): st
   return unknown;
 }
 
+/** Groups of short options (`-dash`) holding a letter that is no option: yargs would read each letter as one. */
+function unknownShortGroups(argv: readonly string[], known: ReadonlySet<string>): string[] {
+  const groups: string[] = [];
+  for (const arg of argv) {
+    if (arg === '--') break;
+    const letters = /^-([^-\d=][^=]+)/.exec(arg)?.[1];
+    if (letters !== undefined && [...letters].some((letter) => !known.has(letter))) groups.push(`-${letters}`);
+  }
+  return groups;
+}
+
+/** Options typed that the command does not have, said with a "did you mean" where one is close. */
+function unknownOptionsSaid(unknown: readonly string[], known: ReadonlySet<string>): string {
+  if (unknown.length > 1) return `unknown options ${unknown.join(', ')}`;
+  const names = [...known].filter((name) => name.length > 1 && !/[A-Z]/.test(name)).map((name) => `--${name}`);
+  return unknownName('option', unknown[0]!, unknown[0]!, names);
+}
+
 /** A yargs validation message as rxstore says it, in one line; a missing argument in the words of the command's own check. */
 function said(message: string, argv: readonly string[], commands: CommandWords): string {
   const command = commandOf(argv, commands);
@@ -138,6 +156,11 @@ export async function main(argv: string[], output: Output = processOutput): Prom
   try {
     const parser = yargs(words);
     for (const definition of definitions) parser.command(definition);
+    // Every option name and alias of the command parsed (asked once yargs has parsed it).
+    const knownOptions = () => {
+      const options = optionsOf(parser);
+      return new Set<string>([...Object.keys(options.key), ...Object.values(options.alias).flat()]);
+    };
     await parser
       .scriptName('rxstore')
       .usage(
@@ -197,16 +220,9 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         // A command that does not exist is said before its options: they are not known because it is not.
         const notACommand = unknownCommand(wordsOf(words), commands);
         if (notACommand) throw new UsageError(notACommand);
-        const options = optionsOf(parser);
-        const known = new Set<string>([...Object.keys(options.key), ...Object.values(options.alias).flat()]);
+        const known = knownOptions();
         const unknown = unknownOptions(argv, known);
-        if (unknown.length === 1) {
-          const names = [...known].filter((name) => name.length > 1 && !/[A-Z]/.test(name)).map((name) => `--${name}`);
-          throw new UsageError(unknownName('option', unknown[0]!, unknown[0]!, names));
-        }
-        throw new UsageError(
-          unknown.length > 1 ? `unknown options ${unknown.join(', ')}` : said(message, words, commands),
-        );
+        throw new UsageError(unknown.length > 0 ? unknownOptionsSaid(unknown, known) : said(message, words, commands));
       })
       // Help, version and completion text come back here rather than being printed by yargs: they go where output goes.
       .parseAsync(words, {}, (_error, args, text) => {
@@ -220,6 +236,16 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         // `rxstore ls --help extra` is refused as `rxstore ls extra` is: help does not excuse a word nothing takes.
         const pastHelp = text && args.help === true ? pastUsage(text, args._.map(String)) : [];
         if (pastHelp.length > 0) throw new UsageError(unexpectedArguments(pastHelp));
+        // `rxstore search -dash` is not help: yargs reads it as `-d -a -s -h`, and `-h` asked for help.
+        const [grouped] = text && args.help === true ? unknownShortGroups(argv, knownOptions()) : [];
+        if (grouped !== undefined) {
+          const command = commandOf(words, commands);
+          throw new UsageError(
+            command === undefined
+              ? `unknown option ${grouped}`
+              : `unknown option ${grouped}: a word that starts with - goes after --, as in rxstore ${command} -- ${grouped}`,
+          );
+        }
         printed = text;
       });
   } catch (error) {

@@ -27,6 +27,15 @@ describe('unknown things are usage errors, said the same way', () => {
     [['ls', '--verfy'], usage('unknown option --verfy; did you mean --verify?', 'rxstore ls --help')],
     [['inspect', '--jsn', 'abc'], usage('unknown option --jsn; did you mean --json?', 'rxstore inspect --help')],
     [['ls', '--frobnicate'], usage('unknown option --frobnicate', 'rxstore ls --help')],
+    // Short options run together that hold a letter no option has: never read as `-h`, help.
+    [
+      ['search', '-dash'],
+      usage(
+        'unknown option -dash: a word that starts with - goes after --, as in rxstore search -- -dash',
+        'rxstore search --help',
+      ),
+    ],
+    [['-xh'], usage('unknown option -xh')],
     // Case is no distance: a command or option typed in capitals is the one it spells.
     [['INSPECT'], usage('unknown command INSPECT; did you mean inspect?')],
     [['help', 'INSPECT'], usage('unknown command INSPECT; did you mean inspect?')],
