@@ -131,6 +131,21 @@ async function hitsOf(query: string, options: SearchOptions): Promise<FoundHit[]
 }
 const placesOf = (hits: readonly FoundHit[]) => hits.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind}`).sort();
 
+/** SQLite finds the index file whole, checked on a copy in `scratch` (a search of this process keeps the file itself locked). */
+async function expectWholeIndex(index: string, scratch: string): Promise<void> {
+  const { default: sqlite } = (await import('node-sqlite3-wasm')) as unknown as {
+    default: typeof import('node-sqlite3-wasm');
+  };
+  const copy = join(scratch, 'index-copy.sqlite');
+  await cp(index, copy);
+  const db = new sqlite.Database(copy, { readOnly: true });
+  try {
+    expect(db.get('pragma integrity_check')).toEqual({ integrity_check: 'ok' });
+  } finally {
+    db.close();
+  }
+}
+
 /** The texts of a record, by kind, as a person would list what can be searched. */
 function textsOf(record: IndexRecord): [string, string][] {
   if (record.type === 'message') return [[record.role, record.text]];
@@ -473,17 +488,7 @@ describe('the index stays true', () => {
       placesOf(await hitsOf('alpha', { ...options, index: false })),
     );
     // The other process and this one left the file whole (checked on a copy: this process keeps the index locked).
-    const { default: sqlite } = (await import('node-sqlite3-wasm')) as unknown as {
-      default: typeof import('node-sqlite3-wasm');
-    };
-    const copy = join(stateRoot, 'index-copy.sqlite');
-    await cp(join(options.cacheDir!, 'search-index.sqlite'), copy);
-    const db = new sqlite.Database(copy, { readOnly: true });
-    try {
-      expect(db.get('pragma integrity_check')).toEqual({ integrity_check: 'ok' });
-    } finally {
-      db.close();
-    }
+    await expectWholeIndex(join(options.cacheDir!, 'search-index.sqlite'), stateRoot);
   });
 
   it('an index file replaced during a search that wrote nothing is opened again by the next, not written over', async () => {
@@ -509,17 +514,7 @@ describe('the index stays true', () => {
     expect(placesOf(await hitsOf('alpha', options))).toEqual(
       placesOf(await hitsOf('alpha', { ...options, index: false })),
     );
-    const { default: sqlite } = (await import('node-sqlite3-wasm')) as unknown as {
-      default: typeof import('node-sqlite3-wasm');
-    };
-    const copy = join(stateRoot, 'index-copy.sqlite');
-    await cp(index, copy);
-    const db = new sqlite.Database(copy, { readOnly: true });
-    try {
-      expect(db.get('pragma integrity_check')).toEqual({ integrity_check: 'ok' });
-    } finally {
-      db.close();
-    }
+    await expectWholeIndex(index, stateRoot);
   });
 
   it('an index file whose pages were written over is built again: the search answers as from the stores', async () => {

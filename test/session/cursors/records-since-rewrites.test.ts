@@ -12,7 +12,7 @@ import {
   RecordIndex,
   wholeRecords,
 } from '../../support/sessions/record-index.js';
-import { complete } from '../../support/sessions/messages.js';
+import { complete, typedMessage as user } from '../../support/sessions/messages.js';
 
 /**
  * Sessions a real Reasonix wrote, with batches appended that rewrite what came before (an edited
@@ -20,13 +20,6 @@ import { complete } from '../../support/sessions/messages.js';
  * without ids, a title given later): read since a cursor after every batch and from the start, the
  * records add up by key to `records()` of the whole.
  */
-const user = (id: string | undefined, content: string) => ({
-  role: 'user',
-  ...(id ? { id } : {}),
-  origin: 'user',
-  content,
-  raw_content: content,
-});
 const assistant = (id: string | undefined, content: string, calls: { id: string; command: string }[] = []) => ({
   role: 'assistant',
   ...(id ? { id } : {}),

@@ -12,7 +12,7 @@ import { readSession, workspaceOf } from '../../../src/session/verdict/read-sess
 import { writeSession } from '../../../bench/support/write-session.js';
 import { appendBatch, copySession } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
-import { complete, toolResult } from '../../support/sessions/messages.js';
+import { complete, toolResult, typedMessage as user } from '../../support/sessions/messages.js';
 import { repoRoot } from '../../support/paths.js';
 import { tempDir } from '../../support/temp-dir.js';
 
@@ -39,13 +39,6 @@ async function streamed(dir: string): Promise<{ records: IndexRecord[]; refusal:
   return { records, refusal: undefined };
 }
 
-const user = (id: string | undefined, content: string) => ({
-  role: 'user',
-  ...(id ? { id } : {}),
-  origin: 'user',
-  content,
-  raw_content: content,
-});
 const caller = (id: string | undefined, content: string, calls: string[]) => ({
   role: 'assistant',
   ...(id ? { id } : {}),

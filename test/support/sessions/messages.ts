@@ -17,3 +17,12 @@ export const toolResult = (
   content: 'ok',
   ...fields,
 });
+
+/** A message a person typed, as Reasonix writes it: with its id when given, its origin, and its raw content. */
+export const typedMessage = (id: string | undefined, content: string) => ({
+  role: 'user',
+  ...(id ? { id } : {}),
+  origin: 'user',
+  content,
+  raw_content: content,
+});
