@@ -8,7 +8,7 @@ import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { displayTitle } from '../session/replay/session-title.js';
 import { documentsOf, type SearchDocument } from './documents.js';
-import { engineErrorSaid, IndexConnection, isEngineError, type IndexSchema, type Row } from './index-connection.js';
+import { engineErrorSaid, IndexConnection, type IndexSchema, type Row } from './index-connection.js';
 import { damageOf, type SearchSource } from './search-sources.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
@@ -133,11 +133,6 @@ export class SearchIndex {
     } finally {
       await this.lock?.release();
     }
-  }
-
-  /** Whether `error` is SQLite's own about the index (see index-connection.ts). */
-  isEngineError(error: unknown): boolean {
-    return isEngineError(error);
   }
 
   /** SQLite's `error` about this index, coded and naming its file. */

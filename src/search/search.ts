@@ -9,6 +9,7 @@ import { messageText } from '../session/replay/message.js';
 import { matchText, parseQuery, type Query } from './query.js';
 import { scoreText, snippetOf } from './rank.js';
 import { SEARCH_KINDS, type SearchHit, type SearchKind } from './search-hit.js';
+import { isEngineError } from './index-connection.js';
 import { SearchIndex } from './search-index.js';
 import { searchSources, type SearchSource } from './search-sources.js';
 
@@ -158,7 +159,7 @@ async function indexedHits(
       failed = false;
       return { hits, kept };
     } catch (error) {
-      if (inMemory || !index.isEngineError(error)) throw error;
+      if (inMemory || !isEngineError(error)) throw error;
       damaged = error;
     } finally {
       await index.close(failed, damaged !== undefined);

@@ -117,6 +117,20 @@ export interface RecordedCall {
 /** A key's part: any text, with `/` and `%` escaped, so that a key's parts never run into each other. */
 const part = (text: string) => encodeURIComponent(text);
 
+/**
+ * A message's place among the messages without an id that one event wrote (the `ordinal` of its
+ * key), for messages met in transcript order; 0 for a message with an id.
+ */
+export function placeCounter(): (seq: number, id: string | undefined) => number {
+  const counts = new Map<number, number>();
+  return (seq, id) => {
+    if (id !== undefined) return 0;
+    const ordinal = counts.get(seq) ?? 0;
+    counts.set(seq, ordinal + 1);
+    return ordinal;
+  };
+}
+
 /** The key of a session's message: by its id, else by the event that wrote it and its place among that event's messages. */
 export function messageKey(
   sessionId: string,
@@ -267,13 +281,9 @@ function withKeys(
   sessionId: string,
   entries: readonly (TimedMessage & { key?: string })[],
 ): (KeyedMessage & { seq: number })[] {
-  const withoutId = new Map<number, number>();
+  const ordinalOf = placeCounter();
   return entries.map((entry) => {
-    let ordinal = 0;
-    if (entry.message.id === undefined) {
-      ordinal = withoutId.get(entry.seq) ?? 0;
-      withoutId.set(entry.seq, ordinal + 1);
-    }
+    const ordinal = ordinalOf(entry.seq, entry.message.id);
     return {
       message: entry.message,
       seq: entry.seq,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { BatchChangedError } from '../../errors/index.js';
 import {
   messageKey,
+  placeCounter,
   recordOfCall,
   recordsOfMessage,
   recordTime,
@@ -57,17 +58,14 @@ function recordsPlan(whole: SessionRead, sessionId: string): RecordsPlan {
   const keys: string[] = [];
   const byId = new Map<string, number>();
   const byPlace = new Map<string, number>();
-  const withoutId = new Map<number, number>();
+  const ordinalOf = placeCounter();
   for (let at = 0; at < length; at += 1) {
     const seq = index.seq(at);
     const id = index.messageId(at);
     seqs[at] = seq;
-    let ordinal = 0;
-    if (id === undefined) {
-      ordinal = withoutId.get(seq) ?? 0;
-      withoutId.set(seq, ordinal + 1);
-      byPlace.set(`${seq}.${ordinal}`, at);
-    } else byId.set(id, at);
+    const ordinal = ordinalOf(seq, id);
+    if (id === undefined) byPlace.set(`${seq}.${ordinal}`, at);
+    else byId.set(id, at);
     keys.push(messageKey(sessionId, { id }, { seq, ordinal }));
   }
   // As `recordsOfMessage` makes records of calls: none of a host's or a local-only message.
@@ -101,15 +99,11 @@ async function* recordsInOrder(dir: string, whole: SessionRead, plan: RecordsPla
   for await (const item of readSessionEvents(dir)) {
     if (item.type !== 'batch') continue;
     const { batch } = item.value;
-    const withoutId = new Map<number, number>();
+    const ordinalOf = placeCounter();
     for (const entry of replayBatch(item.value, logPath).replay.transcript) {
       const { message, seq } = entry;
-      let at: number | undefined;
-      if (message.id === undefined) {
-        const ordinal = withoutId.get(seq) ?? 0;
-        withoutId.set(seq, ordinal + 1);
-        at = plan.byPlace.get(`${seq}.${ordinal}`);
-      } else at = plan.byId.get(message.id);
+      const ordinal = ordinalOf(seq, message.id);
+      const at = message.id === undefined ? plan.byPlace.get(`${seq}.${ordinal}`) : plan.byId.get(message.id);
       // An earlier form of a message written again later, or one the whole read did not keep.
       if (at === undefined || plan.seqs[at] !== seq) continue;
       ready.set(at, entry);
