@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appendBatches, openSession, search } from '../../src/index.js';
 import { runChild, runChildOk } from '../support/child.js';
 import { seconds, skipped, times, verdict, type Figure } from '../support/figure.js';
 import { peakRssMiB, peakRssUnavailable } from '../support/peak-rss.js';
 import { rxstoreBin, scratchDir } from '../support/paths.js';
+import { benchSession, benchStore } from '../support/sessions.js';
 import { benchStateRoot, stateRootEnv } from '../support/state-root.js';
 import { median, timeRuns, timeTogether, type Timing } from '../support/timing.js';
 
@@ -19,7 +20,8 @@ const p95 = (runs: readonly number[]) =>
   [...runs].sort((a, b) => a - b)[Math.min(runs.length - 1, Math.floor(runs.length * 0.95))]!;
 
 /**
- * `rxstore search` over the bench state (2,000 sessions of 20–100 KB of records): the index built
+ * `rxstore search` over the bench state (2,000 sessions of 20–100 KB of records), then over one
+ * session of 1 GiB (`largeSessionFigures`): the index built
  * from nothing against a cold `ls --no-cache`; a warm search in process and as a CLI run against a
  * warm `ls` and against `rg` over the same text exported as JSONL; a re-index after one appended
  * batch against a warm `ls`; the index's size against the text's; the build's peak RSS; and the same
@@ -233,10 +235,145 @@ export async function searchRow(): Promise<Figure[]> {
       );
     }
     figures.push(await sqliteReference(exported, work, build.median));
+    figures.push(...(await largeSessionFigures(work)));
     return figures;
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** `BENCH_SEARCH_LARGE_MIB` searches a smaller single session, to try the row out; the figures are for 1 GiB. */
+const LARGE_MIB = Number(process.env.BENCH_SEARCH_LARGE_MIB ?? 1024);
+
+/**
+ * The same figures on one session of 1 GiB of records: its index built from nothing against a cold
+ * `ls --no-cache` (which reads the log whole), the build's peak RSS, a warm search in process and as a
+ * CLI run against a warm `ls`, and a re-index after one appended batch. The session is copied first:
+ * the batch appended must not change the cached input.
+ */
+async function largeSessionFigures(work: string): Promise<Figure[]> {
+  const session = await benchSession(LARGE_MIB);
+  const stateRoot = join(work, 'large-state');
+  await cp(session.stateRoot, stateRoot, {
+    recursive: true,
+    filter: (source) => !source.endsWith('.bench-input.json'),
+  });
+  const dir = join(benchStore(stateRoot), session.id);
+  const env = (cacheHome: string) => stateRootEnv(stateRoot, cacheHome);
+  const cli = (cacheHome: string, args: string[]) => async () => {
+    const run = await runChild(process.execPath, [rxstoreBin, ...args], { env: env(cacheHome), keepStdout: true });
+    if (run.code !== 0 && !(args[0] === 'search' && run.code === 1))
+      throw new Error(
+        `rxstore ${args.join(' ')} exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+      );
+  };
+  const what = `one session of ${LARGE_MIB} MiB`;
+  const figure = (measure: string, ours: number, reference: number, referenceIs: string, target: number): Figure => ({
+    row: 'search',
+    measure: `${measure}, ${what}`,
+    rxstore: seconds(ours),
+    reference: `${seconds(reference)} (${referenceIs})`,
+    ratio: `${times(ours / reference)} its time`,
+    target: `≤ ${target}× its time`,
+    verdict: verdict(ours / reference <= target),
+    data: { rawMiB: LARGE_MIB },
+  });
+  const coldLs = await timeRuns({ runs: 1 }, cli(join(work, 'large-ls-cold'), ['ls', '--no-cache', '--json']));
+  const buildCache = join(work, 'large-built');
+  const buildArgs = [rxstoreBin, 'search', QUERIES[0]!, '--json', '--limit', '1'];
+  const rssReason = peakRssUnavailable();
+  let rss: number | undefined;
+  const build = await timeRuns({ runs: 1 }, async () => {
+    if (rssReason) await cli(buildCache, buildArgs.slice(1))();
+    else rss = await peakRssMiB(process.execPath, buildArgs, { env: env(buildCache) });
+  });
+  const figures = [figure('index build (first search)', build.median, coldLs.median, 'rxstore ls --no-cache', 2)];
+  figures.push(
+    rss === undefined
+      ? skipped('search', `peak RSS of the index build, ${what}`, rssReason ?? 'not measured')
+      : {
+          row: 'search',
+          measure: `peak RSS of the index build, ${what}`,
+          rxstore: `${rss.toFixed(0)} MiB`,
+          reference: '256 MiB (the goal)',
+          ratio: `${times(rss / 256)} it`,
+          target: '≤ 1× it',
+          verdict: verdict(rss < 256),
+          data: { peakRssMiB: rss },
+        },
+  );
+  const lsCache = join(work, 'large-ls-warm');
+  await cli(lsCache, ['ls', '--json'])();
+  const timed = await timeTogether(
+    { runs: 11, minRuns: 5, budgetSeconds: 60, warmup: 1 },
+    { ls: cli(lsCache, ['ls', '--json']), search: cli(buildCache, ['search', QUERIES[0]!, '--json']) },
+  );
+  figures.push(
+    figure(
+      `CLI warm search ${QUERIES[0]!}, median (p95 ${seconds(p95(timed.search!.runs))})`,
+      timed.search!.median,
+      timed.ls!.median,
+      'rxstore ls, warm cache',
+      1.5,
+    ),
+  );
+  const roots = [{ kind: 'store' as const, path: benchStore(stateRoot) }];
+  const warm = await timeRuns({ runs: 21, minRuns: 7, budgetSeconds: 20, warmup: 2 }, async () => {
+    for await (const hit of search(QUERIES[0]!, {
+      roots,
+      platform: 'linux',
+      cacheDir: join(buildCache, 'rxstore'),
+      limit: 20,
+    }))
+      void hit;
+  });
+  figures.push({
+    row: 'search',
+    measure: `in-process warm search, median (p95 ${seconds(p95(warm.runs))}), ${what}`,
+    rxstore: seconds(warm.median),
+    reference: '5 ms (the goal)',
+    ratio: `${times(warm.median / 0.005)} it`,
+    target: '≤ 1× it',
+    verdict: verdict(warm.median <= 0.005),
+    data: { runs: warm.runs },
+  });
+  // Two runs: a search that places its hits reads this session's transcript whole once it changed (minutes at 1 GiB).
+  const updates: number[] = [];
+  for (let run = 0; run < 2; run += 1) {
+    await appendBatches(
+      dir,
+      [
+        {
+          operationId: `bench-search-large-${Date.now()}-${run}`,
+          events: [
+            {
+              kind: 'message/complete',
+              payload: {
+                message: {
+                  role: 'user',
+                  id: `01BENCHLARGE${String(Date.now()).slice(-8)}${String(run).padStart(6, '0')}`,
+                  origin: 'user',
+                  content: `appended ${run}`,
+                },
+              },
+            },
+          ],
+        },
+      ],
+      { validate: false },
+    );
+    updates.push((await timeRuns({ runs: 1 }, cli(buildCache, ['search', QUERIES[0]!, '--json']))).median);
+  }
+  figures.push(
+    figure(
+      're-index after one appended batch (CLI search)',
+      median(updates),
+      timed.ls!.median,
+      'rxstore ls, warm cache',
+      2,
+    ),
+  );
+  return figures;
 }
 
 /** Every text a search holds, one JSON line each (what `rg` searches, and `sqlite3` loads): the bytes of text the index stands for. */
