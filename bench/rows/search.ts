@@ -41,14 +41,7 @@ export async function searchRow(): Promise<Figure[]> {
   const work = await mkdtemp(join(scratchDir, 'search-'));
   const figures: Figure[] = [];
   try {
-    const env = (cacheHome: string) => stateRootEnv(stateRoot, cacheHome);
-    const cli = (cacheHome: string, args: string[]) => async () => {
-      const run = await runChild(process.execPath, [rxstoreBin, ...args], { env: env(cacheHome), keepStdout: true });
-      if (run.code !== 0 && !(args[0] === 'search' && run.code === 1))
-        throw new Error(
-          `rxstore ${args.join(' ')} exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`,
-        );
-    };
+    const cli = rxstoreRun(stateRoot);
     const figure = (
       measure: string,
       ours: string,
@@ -67,17 +60,9 @@ export async function searchRow(): Promise<Figure[]> {
       data: { sessions: SESSIONS, ...data },
     });
 
-    // Build from nothing, against a cold listing that reads every log whole. The same run gives the build's
-    // peak RSS (GNU time wraps it, at the cost of a fork): on 2,000 sessions a second build would take minutes.
-    const coldLs = await timeRuns({ runs: 1 }, cli(join(work, 'ls-cold'), ['ls', '--no-cache', '--json']));
+    // Build from nothing, against a cold listing that reads every log whole.
     const buildCache = join(work, 'built');
-    const buildArgs = [rxstoreBin, 'search', QUERIES[0]!, '--json', '--limit', '1'];
-    const rssReason = peakRssUnavailable();
-    let rss: number | undefined;
-    const build = await timeRuns({ runs: 1 }, async () => {
-      if (rssReason) await cli(buildCache, buildArgs.slice(1))();
-      else rss = await peakRssMiB(process.execPath, buildArgs, { env: env(buildCache) });
-    });
+    const { coldLs, build, rss, rssReason } = await buildAgainstColdLs(stateRoot, join(work, 'ls-cold'), buildCache);
     figures.push(
       figure(
         `index build, ${SESSIONS} sessions (first search)`,
@@ -179,28 +164,7 @@ export async function searchRow(): Promise<Figure[]> {
     const session = join(first, (await readdir(first)).find((name) => !name.startsWith('.'))!);
     const updates: number[] = [];
     for (let run = 0; run < 5; run += 1) {
-      await appendBatches(
-        session,
-        [
-          {
-            operationId: `bench-search-${Date.now()}-${run}`,
-            events: [
-              {
-                kind: 'message/complete',
-                payload: {
-                  message: {
-                    role: 'user',
-                    id: `01BENCHSEARCH${String(Date.now()).slice(-8)}${String(run).padStart(5, '0')}`,
-                    origin: 'user',
-                    content: `appended ${run}`,
-                  },
-                },
-              },
-            ],
-          },
-        ],
-        { validate: false },
-      );
+      await appendMessage(session, `bench-search-${run}`);
       updates.push((await timeRuns({ runs: 1 }, cli(buildCache, ['search', QUERIES[0]!, '--json']))).median);
     }
     figures.push(
@@ -259,14 +223,7 @@ async function largeSessionFigures(work: string): Promise<Figure[]> {
     filter: (source) => !source.endsWith('.bench-input.json'),
   });
   const dir = join(benchStore(stateRoot), session.id);
-  const env = (cacheHome: string) => stateRootEnv(stateRoot, cacheHome);
-  const cli = (cacheHome: string, args: string[]) => async () => {
-    const run = await runChild(process.execPath, [rxstoreBin, ...args], { env: env(cacheHome), keepStdout: true });
-    if (run.code !== 0 && !(args[0] === 'search' && run.code === 1))
-      throw new Error(
-        `rxstore ${args.join(' ')} exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`,
-      );
-  };
+  const cli = rxstoreRun(stateRoot);
   const what = `one session of ${LARGE_MIB} MiB`;
   const figure = (measure: string, ours: number, reference: number, referenceIs: string, target: number): Figure => ({
     row: 'search',
@@ -278,15 +235,12 @@ async function largeSessionFigures(work: string): Promise<Figure[]> {
     verdict: verdict(ours / reference <= target),
     data: { rawMiB: LARGE_MIB },
   });
-  const coldLs = await timeRuns({ runs: 1 }, cli(join(work, 'large-ls-cold'), ['ls', '--no-cache', '--json']));
   const buildCache = join(work, 'large-built');
-  const buildArgs = [rxstoreBin, 'search', QUERIES[0]!, '--json', '--limit', '1'];
-  const rssReason = peakRssUnavailable();
-  let rss: number | undefined;
-  const build = await timeRuns({ runs: 1 }, async () => {
-    if (rssReason) await cli(buildCache, buildArgs.slice(1))();
-    else rss = await peakRssMiB(process.execPath, buildArgs, { env: env(buildCache) });
-  });
+  const { coldLs, build, rss, rssReason } = await buildAgainstColdLs(
+    stateRoot,
+    join(work, 'large-ls-cold'),
+    buildCache,
+  );
   const figures = [figure('index build (first search)', build.median, coldLs.median, 'rxstore ls --no-cache', 2)];
   figures.push(
     rss === undefined
@@ -340,28 +294,7 @@ async function largeSessionFigures(work: string): Promise<Figure[]> {
   // Two runs: a search that places its hits reads this session's transcript whole once it changed (minutes at 1 GiB).
   const updates: number[] = [];
   for (let run = 0; run < 2; run += 1) {
-    await appendBatches(
-      dir,
-      [
-        {
-          operationId: `bench-search-large-${Date.now()}-${run}`,
-          events: [
-            {
-              kind: 'message/complete',
-              payload: {
-                message: {
-                  role: 'user',
-                  id: `01BENCHLARGE${String(Date.now()).slice(-8)}${String(run).padStart(6, '0')}`,
-                  origin: 'user',
-                  content: `appended ${run}`,
-                },
-              },
-            },
-          ],
-        },
-      ],
-      { validate: false },
-    );
+    await appendMessage(dir, `bench-search-large-${run}`);
     updates.push((await timeRuns({ runs: 1 }, cli(buildCache, ['search', QUERIES[0]!, '--json']))).median);
   }
   figures.push(
@@ -440,4 +373,63 @@ async function sqliteReference(exported: string, work: string, buildSeconds: num
     verdict: 'info',
     data: { sqliteSeconds: took, sqliteBytes: size },
   };
+}
+
+/** Runs `rxstore <args>` over the state root with its cache in `cacheHome`; a search that finds nothing (exit 1) is no failure. */
+function rxstoreRun(stateRoot: string) {
+  return (cacheHome: string, args: string[]) => async () => {
+    const run = await runChild(process.execPath, [rxstoreBin, ...args], {
+      env: stateRootEnv(stateRoot, cacheHome),
+      keepStdout: true,
+    });
+    if (run.code !== 0 && !(args[0] === 'search' && run.code === 1))
+      throw new Error(
+        `rxstore ${args.join(' ')} exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+      );
+  };
+}
+
+/** Appends one batch of one user message to the session, as Reasonix appends a turn's first. */
+async function appendMessage(dir: string, tag: string): Promise<void> {
+  const now = String(Date.now());
+  await appendBatches(
+    dir,
+    [
+      {
+        operationId: `${tag}-${now}`,
+        events: [
+          {
+            kind: 'message/complete',
+            payload: {
+              message: {
+                role: 'user',
+                // A ULID's length and alphabet, told apart by the time and the tag's digits.
+                id: `01BENCH${now.slice(-8)}${tag.replace(/\D/g, '').padStart(11, '0')}`.toUpperCase(),
+                origin: 'user',
+                content: `appended ${tag}`,
+              },
+            },
+          },
+        ],
+      },
+    ],
+    { validate: false },
+  );
+}
+
+/**
+ * A cold `ls --no-cache` of the state root, then the index built from nothing by a first search, its
+ * peak RSS from the same run (GNU time wraps it, at the cost of a fork: a second build would take minutes).
+ */
+async function buildAgainstColdLs(stateRoot: string, lsCache: string, buildCache: string) {
+  const cli = rxstoreRun(stateRoot);
+  const coldLs = await timeRuns({ runs: 1 }, cli(lsCache, ['ls', '--no-cache', '--json']));
+  const buildArgs = [rxstoreBin, 'search', QUERIES[0]!, '--json', '--limit', '1'];
+  const rssReason = peakRssUnavailable();
+  let rss: number | undefined;
+  const build = await timeRuns({ runs: 1 }, async () => {
+    if (rssReason) await cli(buildCache, buildArgs.slice(1))();
+    else rss = await peakRssMiB(process.execPath, buildArgs, { env: stateRootEnv(stateRoot, buildCache) });
+  });
+  return { coldLs, build, rss, rssReason };
 }
