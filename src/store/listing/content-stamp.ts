@@ -11,6 +11,7 @@ import { CorruptContentError, MissingContentError } from '../../errors/index.js'
  * stamp of the log, manifest or header would tell.
  */
 export const ContentStampSchema = z.object({ files: z.array(z.string()), stamp: z.string() });
+/** Content-store files a read took, and their stamp (`filesStamp`): the read holds while the stamp does. */
 export type ContentStamp = z.infer<typeof ContentStampSchema>;
 
 /** The stamp of a read's content-store files; undefined when it took none. */
