@@ -246,8 +246,8 @@ export type { ListedStore } from './store/roots/store-kind.js';
 export type { Platform } from './store/roots/platform.js';
 export type { DirValueContext } from './store/roots/expand-dir-value.js';
 export type { PinnedRoots, ReasonixLine, RootOverrides } from './store/roots/roots.js';
+export type { ContentStamp, ContentStampSchema } from './store/listing/content-stamp.js';
 export type {
-  ContentStamp,
   CopyRead,
   CopySummary,
   ListedStatus,

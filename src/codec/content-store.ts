@@ -101,6 +101,14 @@ export class ContentStore {
     return join(this.root, 'indexes', ...shard(digest), `${digest}.json`);
   }
 
+  /** The files `read` takes for a ref: its object, and its integrity index when the ref names one. A read of them holds while they do. */
+  filesOf(ref: PayloadRef): string[] {
+    // The index is filed under the object's digest; `indexDigest` is the digest of its bytes.
+    return ref.indexDigest === undefined
+      ? [this.objectPath(ref.digest)]
+      : [this.objectPath(ref.digest), this.indexPath(ref.digest)];
+  }
+
   /** The bytes a ref names, after checking size, digest and (when the ref has one) the integrity index. */
   async read(ref: PayloadRef): Promise<Buffer> {
     const path = this.objectPath(ref.digest);

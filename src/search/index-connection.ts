@@ -3,6 +3,8 @@ import type { Database, Statement } from 'node-sqlite3-wasm';
 import { FileSystemError, RxError } from '../errors/index.js';
 import { FILE_MODE } from '../fs/atomic-write.js';
 import { statLine, statOrCode } from '../fs/files-stamp.js';
+import type { ContentStamp } from '../store/listing/content-stamp.js';
+import type { SourceLog } from './search-sources.js';
 
 type Sqlite = typeof import('node-sqlite3-wasm');
 let sqliteLoaded: Promise<Sqlite> | undefined;
@@ -19,6 +21,16 @@ export type Row = Record<string, string | number | bigint | null | Uint8Array>;
 export interface IndexSchema {
   version: number;
   sql: string;
+}
+
+/** What the index knows of a session's files as it read them: what tells whether, and how, it changed since. */
+export interface KnownSession {
+  /** The session's stamp when it was read (`SearchSource.stamp`). */
+  stamp: string;
+  /** Its log as listed then: one whose stat changed but which did not grow is read again from the start. */
+  log: SourceLog | null;
+  /** The content-store files its records came from, stamped; undefined when the stamp kept does not parse (read again). */
+  content: ContentStamp | null | undefined;
 }
 
 /** What the SQL functions `rx_check` and `rx_whole` ask, for the search that runs now. */
@@ -39,8 +51,8 @@ export class IndexConnection {
   private readonly statements = new Map<string, Statement>();
   /** What `rx_check` and `rx_whole` call: set by each search, the functions registered once. */
   readonly checks: RowChecks = {};
-  /** Each session's stamp as indexed, by path: read once, then kept while this connection is the only writer. */
-  stamps: Map<string, string> | undefined;
+  /** What the index knows of each session's files, by path: read once, then kept while this connection is the only writer. */
+  stamps: Map<string, KnownSession> | undefined;
   /** What a stat said of the file and its journal when this process let it go (`fileState`). */
   private leftAs: string | undefined;
   /** What a stat said of them when this search took the connection, and whether it has written since. */

@@ -8,11 +8,18 @@ import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { displayTitle } from '../session/replay/session-title.js';
 import { documentsOf, type SearchDocument } from './documents.js';
-import { engineErrorSaid, IndexConnection, type IndexSchema, type Row } from './index-connection.js';
+import { engineErrorSaid, IndexConnection, type IndexSchema, type KnownSession, type Row } from './index-connection.js';
+import {
+  contentChanged,
+  contentFileOf,
+  contentStampOf,
+  ContentStampSchema,
+  type ContentStamp,
+} from '../store/listing/content-stamp.js';
 import { damageOf, type SearchSource } from './search-sources.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
-const INDEX_VERSION = 3;
+const INDEX_VERSION = 4;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;
@@ -69,7 +76,7 @@ export interface IndexSearch {
 const SCHEMA: IndexSchema = {
   version: INDEX_VERSION,
   sql: `
-create table if not exists sessions(path text primary key, id text not null, store text not null, workspace text, title text, preview text, preview_key text, stamp text not null, cursor text, damage text);
+create table if not exists sessions(path text primary key, id text not null, store text not null, workspace text, title text, preview text, preview_key text, stamp text not null, log_line text, log_size integer, content text, cursor text, damage text);
 create table if not exists docs(id integer primary key, path text not null, rkey text not null, kind text not null, role text not null, tool text, exit_code integer, message_id text, time text not null);
 create index if not exists docs_by_key on docs(path, rkey);
 create virtual table if not exists docs_text using fts5(text, tokenize = 'trigram');
@@ -141,9 +148,12 @@ export class SearchIndex {
   }
 
   /**
-   * Brings the index up to the sessions given: an unchanged one costs a stat; a log that grew is read
-   * from its cursor; a transcript that changed, or a log rewritten under its cursor, is read again;
-   * a session no longer there is dropped. Told after each session read.
+   * Brings the index up to the sessions given: an unchanged one costs a stat (and one of each
+   * content-store file its records came from); a log that grew is read from its cursor; a
+   * transcript that changed, a log that changed without growing (rewritten in place, where the
+   * cursor's digests do not reach), a log rewritten under its cursor, or a session one of whose
+   * content-store files changed, is read again from the start; a session no longer there is
+   * dropped. Told after each session read.
    */
   async update(
     sources: readonly SearchSource[],
@@ -153,7 +163,10 @@ export class SearchIndex {
     const known = this.stamps();
     const wanted = new Set(sources.map((source) => source.path));
     const gone = [...known.keys()].filter((path) => !wanted.has(path));
-    const stale = sources.filter((source) => known.get(source.path) !== source.stamp);
+    const stale = sources.flatMap((source) => {
+      const change = changeOf(known.get(source.path), source);
+      return change === 'none' ? [] : [{ source, fromStart: change === 'read-again' }];
+    });
     if (gone.length === 0 && stale.length === 0) return;
     // Read again once written.
     this.connection.stamps = undefined;
@@ -166,9 +179,12 @@ export class SearchIndex {
     this.connection.beginWrite();
     this.batch = { documents: 0, sessions: 0 };
     try {
-      for (const source of stale) {
-        const cursor = (this.db.get('select cursor from sessions where path = ?', [source.path]) as Row | null)?.cursor;
-        await this.indexSession(source, source.stamp, typeof cursor === 'string' ? cursor : null);
+      for (const { source, fromStart } of stale) {
+        const cursor = fromStart
+          ? undefined
+          : (this.db.get('select cursor from sessions where path = ?', [source.path]) as Row | null)?.cursor;
+        const content = fromStart ? [] : (known.get(source.path)?.content?.files ?? []);
+        await this.indexSession(source, typeof cursor === 'string' ? cursor : null, content);
         this.batch.sessions += 1;
         this.commitPoint();
         onProgress?.((done += 1), stale.length);
@@ -182,13 +198,17 @@ export class SearchIndex {
     }
   }
 
-  /** Each session's stamp as indexed, by path: read once, then kept with the connection (`IndexConnection.stamps`). */
-  private stamps(): Map<string, string> {
+  /** What the index knows of each session's files, by path: read once, then kept with the connection (`IndexConnection.stamps`). */
+  private stamps(): Map<string, KnownSession> {
     if (this.connection.stamps) return this.connection.stamps;
     // Stamps only: a cursor is read for a session that changed.
-    const byPath = new Map<string, string>();
-    for (const row of this.db.all('select path, stamp from sessions') as Row[])
-      byPath.set(String(row.path), String(row.stamp));
+    const byPath = new Map<string, KnownSession>();
+    for (const row of this.db.all('select path, stamp, log_line, log_size, content from sessions') as Row[])
+      byPath.set(String(row.path), {
+        stamp: String(row.stamp),
+        log: row.log_line === null ? null : { line: String(row.log_line), size: Number(row.log_size) },
+        content: row.content === null ? null : keptContent(String(row.content)),
+      });
     this.connection.stamps = byPath;
     return byPath;
   }
@@ -317,7 +337,7 @@ export class SearchIndex {
   }
 
   /**
-   * Where each message of these sessions sits in its canonical transcript (its id, in order), as kept
+   * Where each message of these sessions sits among the messages a person reads (its id, in order), as kept
    * by `keepPlaces` for the session as it is indexed now; a session changed since is not given.
    */
   places(paths: readonly string[]): Map<string, (string | null)[]> {
@@ -330,7 +350,7 @@ export class SearchIndex {
     return places;
   }
 
-  /** Keeps a session's message ids in transcript order, for the session as it is indexed now: hits are placed without reading it again. */
+  /** Keeps a session's message ids in the order a person reads them, for the session as it is indexed now: hits are placed without reading it again. */
   keepPlaces(path: string, ids: readonly (string | null)[]): void {
     this.transaction(() =>
       this.db.run(
@@ -347,17 +367,26 @@ export class SearchIndex {
     ).map((row) => ({ ...documentOf(row), score: 0 }));
   }
 
-  private async indexSession(source: SearchSource, stamp: string, cursor: string | null): Promise<void> {
+  /**
+   * Reads a session into the index: from `cursor` (with `contentFiles`, those the records read
+   * before it came from), or from the start without one.
+   */
+  private async indexSession(
+    source: SearchSource,
+    cursor: string | null,
+    contentFiles: readonly string[],
+  ): Promise<void> {
     let opened: OpenedSession;
     try {
       opened = await openSession(source.path);
     } catch (error) {
       this.transaction(() => {
         this.dropSession(source.path);
-        this.putSession(source, stamp, null, noFields(source), damageOf(error));
+        this.putSession(source, null, noFields(source), undefined, damageOf(error));
       });
       return;
     }
+    const content = new Set(contentFiles);
     let fields = (cursor !== null && this.fieldsOf(source.path)) || noFields(source);
     let kept: string | null = cursor;
     let pending: RecordChange[] = [];
@@ -372,7 +401,7 @@ export class SearchIndex {
           this.apply(source.path, change);
           fields = withPreview(fields, change);
         }
-        this.putSession(source, stamp, kept, fields, null);
+        this.putSession(source, kept, fields, contentStampOf([...content]), null);
       });
       this.commitPoint();
     };
@@ -389,6 +418,7 @@ export class SearchIndex {
         try {
           for await (const piece of opened.recordsSince(given as never, { cursorAtEnd: true })) {
             if (piece.session) fields = { ...fields, ...piece.session };
+            piece.contentFiles?.forEach((file) => content.add(file));
             pending.push(...piece.records);
             pendingDocuments += piece.records.length;
             kept = JSON.stringify(piece.cursor);
@@ -400,9 +430,11 @@ export class SearchIndex {
           pending = [];
           kept = null;
           fields = noFields(source);
+          content.clear();
           this.transaction(() => this.dropSession(source.path));
           for await (const piece of opened.recordsSince(undefined, { cursorAtEnd: true })) {
             if (piece.session) fields = { ...fields, ...piece.session };
+            piece.contentFiles?.forEach((file) => content.add(file));
             pending.push(...piece.records);
             kept = JSON.stringify(piece.cursor);
             if ((pendingDocuments += piece.records.length) >= DOCUMENTS_PER_COMMIT) flush();
@@ -421,6 +453,9 @@ export class SearchIndex {
       }
     } catch (error) {
       damage = damageOf(error);
+      // The content file the read stopped at: put back or mended, the session is read again.
+      const stoppedAt = contentFileOf(error);
+      if (stoppedAt !== undefined) content.add(stoppedAt);
     }
     flush();
     if (damage !== null) this.db.run('update sessions set damage = ? where path = ?', [damage, source.path]);
@@ -441,15 +476,16 @@ export class SearchIndex {
       : undefined;
   }
 
+  /** A session as read so far: its files as listed before the read (`source`), and the content files its records came from. */
   private putSession(
     source: SearchSource,
-    stamp: string,
     cursor: string | null,
     fields: SessionFields,
+    content: ContentStamp | undefined,
     damage: string | null,
   ): void {
     this.db.run(
-      'insert or replace into sessions(path, id, store, workspace, title, preview, preview_key, stamp, cursor, damage) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'insert or replace into sessions(path, id, store, workspace, title, preview, preview_key, stamp, log_line, log_size, content, cursor, damage) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [
         source.path,
         source.id,
@@ -458,7 +494,10 @@ export class SearchIndex {
         fields.title,
         fields.preview,
         fields.previewKey,
-        stamp,
+        source.stamp,
+        source.log?.line ?? null,
+        source.log?.size ?? null,
+        content === undefined ? null : JSON.stringify(content),
         cursor,
         damage,
       ],
@@ -543,6 +582,34 @@ function documentOf(row: Row): Omit<IndexedDocument, 'score'> {
     time: String(row.time),
     text: row.text === undefined ? '' : String(row.text),
   };
+}
+
+/**
+ * How a session changed since the index read it: not at all (its stamp, and its content files'
+ * stamp, say the same); grown (`read-on`: from its cursor); or otherwise (`read-again`: from the
+ * start): new to the index, a content-store file its records came from changed, or its log changed
+ * without growing past the size it had: rewritten in place, where a cursor's digests (the log's
+ * first bytes, those just before the cursor) do not reach.
+ */
+function changeOf(known: KnownSession | undefined, source: SearchSource): 'none' | 'read-on' | 'read-again' {
+  if (!known) return 'read-again';
+  const contentHolds = known.content === null || (known.content !== undefined && !contentChanged(known.content));
+  if (!contentHolds) return 'read-again';
+  if (known.stamp === source.stamp) return 'none';
+  const { log } = known;
+  if (log !== null && source.log !== null && source.log.line !== log.line && source.log.size <= log.size)
+    return 'read-again';
+  return 'read-on';
+}
+
+/** A content stamp kept in the index, checked; undefined when it does not parse (the session is read again). */
+function keptContent(text: string): ContentStamp | undefined {
+  try {
+    const parsed = ContentStampSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A session's fields before any of its records is read. */

@@ -21,8 +21,20 @@ export interface SearchSource {
   slug: string | null;
   /** What says the session changed since the index read it (`sourceStamp`). */
   stamp: string;
+  /**
+   * What a stat said of a v4 copy's log when it was listed (`statLine`, and its size); null for a
+   * transcript, or a log that could not be looked at. A log whose stat changed but which did not
+   * grow was rewritten in place: the index reads it again from the start, not from its cursor.
+   */
+  log: SourceLog | null;
   /** The preview a transcript's `.jsonl.meta` gives: an untitled session is called by it before its first message, as in `ls`. */
   preview: string | null;
+}
+
+/** A log as a stat of it said: its `statLine` and its size. */
+export interface SourceLog {
+  line: string;
+  size: number;
 }
 
 type Sources = { sources: SearchSource[]; warnings: string[] };
@@ -49,6 +61,10 @@ export async function searchSources(roots: readonly ReadRoot[], platform: Platfo
     workspace: workspaceNamed(copy),
     slug: copy.slug,
     stamp: sourceStamp(copy),
+    log:
+      copy.format === 'v4' && copy.logStatLine !== undefined && copy.logSize !== undefined
+        ? { line: copy.logStatLine, size: copy.logSize }
+        : null,
     preview: copy.format === 'jsonl' && copy.meta.state === 'ok' ? copy.meta.value.preview || null : null,
   }));
   const listed = { sources, warnings: found.warnings };

@@ -5,7 +5,6 @@ import { openSession } from '../store/open-session.js';
 import type { Platform } from '../store/roots/platform.js';
 import type { ReadRoot } from '../store/roots/roots.js';
 import { sameSlug, workspaceSlug } from '../store/roots/workspace-slug.js';
-import { messageText } from '../session/replay/message.js';
 import { matchText, parseQuery, type Query } from './query.js';
 import { scoreText, snippetOf } from './rank.js';
 import { SEARCH_KINDS, type SearchHit, type SearchKind } from './search-hit.js';
@@ -64,7 +63,7 @@ export type NotSearchedWhole = { path: string; sessionId: string; damage: string
 
 /** A message beside a hit, given with `around`. */
 export interface AroundMessage {
-  /** Its place in the session's canonical transcript, from 0. */
+  /** Its place among the messages a person reads (the person view, as `cat` prints them), from 0. */
   index: number;
   /** Its id, where Reasonix gave it one. */
   messageId: string | null;
@@ -121,7 +120,7 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
   }
   const places = new Map<string, Promise<PlacedMessage[]>>();
   for (const hit of hits) {
-    if (!places.has(hit.path)) places.set(hit.path, transcriptOf(hit.path));
+    if (!places.has(hit.path)) places.set(hit.path, personMessagesOf(hit.path));
     yield placed(hit, await places.get(hit.path)!, options.around);
   }
 }
@@ -169,7 +168,7 @@ async function indexedHits(
 }
 
 /**
- * The message ids, in transcript order, of the sessions hit: kept in the index from an earlier search
+ * The message ids, in the order a person reads them, of the sessions hit: kept in the index from an earlier search
  * of the session as it is now, else read from its transcript and kept for the next one.
  */
 async function placesOf(index: SearchIndex, hits: readonly SearchHit[]): Promise<Map<string, (string | null)[]>> {
@@ -177,7 +176,7 @@ async function placesOf(index: SearchIndex, hits: readonly SearchHit[]): Promise
   const places = index.places(paths);
   for (const path of paths) {
     if (places.has(path)) continue;
-    const ids = (await transcriptOf(path)).map((message) => message.messageId);
+    const ids = (await personMessagesOf(path)).map((message) => message.messageId);
     index.keepPlaces(path, ids);
     places.set(path, ids);
   }
@@ -298,19 +297,23 @@ function inWorkspace(session: Pick<Session, 'workspace' | 'slug'>, workspace: st
 
 type PlacedMessage = { messageId: string | null; role: string; text: string };
 
-/** A session's canonical transcript, read once for all its hits; up to damage when there is some. */
-async function transcriptOf(path: string): Promise<PlacedMessage[]> {
+/**
+ * A session's messages as a person reads them (its person view: what `cat` prints and `view` shows, not
+ * the host's session-context messages nor local-only records, which no hit is in), read once for all
+ * its hits; up to damage when there is some.
+ */
+async function personMessagesOf(path: string): Promise<PlacedMessage[]> {
   const messages: PlacedMessage[] = [];
   try {
-    for await (const { message } of (await openSession(path)).transcript())
-      messages.push({ messageId: message.id ?? null, role: message.role, text: messageText(message) });
+    for await (const message of (await openSession(path)).personView())
+      messages.push({ messageId: message.id ?? null, role: message.role, text: message.content });
   } catch {
     // Damage: the messages before it are still there to place a hit by.
   }
   return messages;
 }
 
-/** The hit's place in its session's transcript (what `cat` and `view` number it by), and the messages around it when asked. */
+/** The hit's place among its session's messages (what `cat` prints it as), and the messages around it when asked. */
 function placed(hit: SearchHit, messages: readonly PlacedMessage[], around: number | undefined): FoundHit {
   const found = hit.messageId === null ? -1 : messages.findIndex((message) => message.messageId === hit.messageId);
   const index = found < 0 ? null : found;

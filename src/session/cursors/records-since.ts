@@ -31,6 +31,8 @@ import { CALL_ID_BITS, IdFilter, IdFilterSchema, MESSAGE_ID_BITS, type SavedIdFi
 import { readSession } from '../verdict/read-session.js';
 import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js';
 import { SESSION_FILES } from '../reading/session-files.js';
+import { sessionContentStore } from '../reading/session-content.js';
+import type { ContentStore } from '../../codec/content-store.js';
 
 /** At most this many calls wait in a cursor for their results, in at most `PENDING_CHARACTERS` of JSON; past either, the oldest is given as it stands. The bounds keep a cursor within 64 KiB. */
 const MAX_PENDING = 128;
@@ -126,6 +128,13 @@ export interface RecordsSince {
    */
   session?: SessionFields;
   cursor: RecordsCursor;
+  /**
+   * The content-store files (objects, integrity indexes) the payloads of this piece's batches were
+   * read from; absent when none. What the records depend on outside the log: a caller that keeps
+   * them can stamp these files (as `ls` keeps a summary) and read the session again from the start
+   * once one changes, which no cursor would tell.
+   */
+  contentFiles?: string[];
 }
 
 /** How far `recordsSince` reads, and whether it gives a cursor at the end. */
@@ -185,6 +194,7 @@ export async function* recordsSinceNamed(
   let log: (() => Cursor) | undefined;
   let givenAt: (() => Cursor) | undefined;
   let end = 0;
+  const content = new ContentFilesRead(sessionDir);
   for await (const { batch, replay, cursor: after } of replayedBatchesSince(
     sessionDir,
     sessionId,
@@ -194,6 +204,7 @@ export async function* recordsSinceNamed(
     if (named === undefined) named = await namedWorkspace();
     log = after;
     end = batch.batch.end;
+    await content.add(batch);
     reader.name({
       workspace: named ?? replay.workspace ?? reader.fields.workspace,
       title: replay.title ?? reader.fields.title,
@@ -202,7 +213,7 @@ export async function* recordsSinceNamed(
     const session = reader.sessionChange();
     if (records.length === 0 && !session) continue;
     givenAt = log;
-    yield { records, ...(session ? { session } : {}), cursor: reader.cursorAt(log) };
+    yield { records, ...(session ? { session } : {}), cursor: reader.cursorAt(log), ...content.given() };
   }
   if (!log) return;
   // The read's end: a call still waiting is given as it stands, as `records()` gives it now; a
@@ -211,7 +222,32 @@ export async function* recordsSinceNamed(
   await reader.settleGate(end);
   const session = reader.sessionChange();
   if (flushed.length > 0 || session || (options.cursorAtEnd && givenAt !== log))
-    yield { records: flushed, ...(session ? { session } : {}), cursor: reader.cursorAt(log) };
+    yield { records: flushed, ...(session ? { session } : {}), cursor: reader.cursorAt(log), ...content.given() };
+}
+
+/** The content-store files the batches read since the last piece took, given with the next piece. */
+class ContentFilesRead {
+  private store: ContentStore | undefined;
+  private files = new Set<string>();
+
+  constructor(private readonly sessionDir: string) {}
+
+  async add({ batch }: ResolvedBatch): Promise<void> {
+    for (const { payloadRef } of batch.events) {
+      if (!payloadRef) continue;
+      // Found as the read found it (the manifest's `contentRoot`), once the log names a first payloadRef.
+      this.store ??= await sessionContentStore(this.sessionDir);
+      for (const file of this.store.filesOf(payloadRef)) this.files.add(file);
+    }
+  }
+
+  /** `contentFiles` for the piece given now: those taken since the last one, if any. */
+  given(): { contentFiles?: string[] } {
+    if (this.files.size === 0) return {};
+    const contentFiles = [...this.files];
+    this.files = new Set();
+    return { contentFiles };
+  }
 }
 
 /** Events after which the model's list is what the batch's own replay holds: the list was replaced. */

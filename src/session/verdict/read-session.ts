@@ -209,9 +209,7 @@ async function readSessionOnce(
           read.events.byKind[event.kind] = (read.events.byKind[event.kind] ?? 0) + 1;
           if (event.payloadRef) {
             read.payloadRefs += 1;
-            contentFiles.add(content.objectPath(event.payloadRef.digest));
-            // The index is filed under the object's digest; `indexDigest` is the digest of its bytes.
-            if (event.payloadRef.indexDigest) contentFiles.add(content.indexPath(event.payloadRef.digest));
+            for (const file of content.filesOf(event.payloadRef)) contentFiles.add(file);
           }
         }
         projection.applyBatch(item.value);

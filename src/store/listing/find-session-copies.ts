@@ -187,6 +187,7 @@ async function v4Copy(storeDir: StoreDir, id: string, looked: string[]): Promise
     manifest,
     header,
     logStatLine: typeof logStats === 'string' ? undefined : statLine(log, logStats),
+    logSize: typeof logStats === 'string' ? undefined : Number(logStats.size),
     updatedAt: isoTime(changed.mtime),
   };
 }

@@ -31,6 +31,8 @@ export interface V4Copy extends CopyFacts {
    * (`statLine`); undefined when it could not be looked at. The summary cache keys on it.
    */
   logStatLine: string | undefined;
+  /** The log's size by that stat; undefined with no stat. */
+  logSize: number | undefined;
   manifest: JsonFileResult<Manifest>;
   header: JsonFileResult<Header>;
 }

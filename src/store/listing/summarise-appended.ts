@@ -7,7 +7,8 @@ import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
 import { TallyCarrier } from './log-tally.js';
 import { logStamp, metaDigest, type ResumePoint } from './resume-point.js';
 import type { V4Copy } from './session-copy.js';
-import { contentStampOf, summaryOfV4, type CopyRead } from './summarise-copy.js';
+import { contentStampOf } from './content-stamp.js';
+import { summaryOfV4, type CopyRead } from './summarise-copy.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
 
 /**
@@ -64,8 +65,7 @@ export async function summariseAppended(
       for (const { payloadRef } of batch.events) {
         if (!payloadRef) continue;
         if (!content) return undefined;
-        files.add(content.objectPath(payloadRef.digest));
-        if (payloadRef.indexDigest) files.add(content.indexPath(payloadRef.digest));
+        for (const file of content.filesOf(payloadRef)) files.add(file);
       }
       if (
         !carrier.add(

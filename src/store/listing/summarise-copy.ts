@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { filesStamp } from '../../fs/files-stamp.js';
+import { contentFileOf, contentStampOf, type ContentStamp } from './content-stamp.js';
 import { FileSystemError, fileSystemErrorOf, isSessionVerdict, RxError, type RxErrorCode } from '../../errors/index.js';
 import { isoTime } from '../../codec/iso-time.js';
 import type { Header } from '../../session/reading/header.js';
@@ -65,17 +65,6 @@ export interface CopyRead {
   resume?: ResumePoint;
   /** The content-store files the copy's payloads came from, and their stamp when it was read: what it depends on outside its directory. */
   content?: ContentStamp;
-}
-
-/** Content-store files and a stamp of them (`filesStamp`): the summary holds while the stamp does. */
-export interface ContentStamp {
-  files: string[];
-  stamp: string;
-}
-
-/** The stamp of a read's content-store files; undefined when it took none. */
-export function contentStampOf(files: string[]): ContentStamp | undefined {
-  return files.length === 0 ? undefined : { files, stamp: filesStamp(files) };
 }
 
 /**
@@ -193,7 +182,9 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
     return { summary: summaryOfV4(copy, { ...shown, tally: shownTallyOf(read.projection, facts) }, options.registry) };
   const tally = tallyOf(read.projection, facts);
   const summary = summaryOfV4(copy, { ...shown, tally }, options.registry);
-  const content = contentStampOf(read.contentFiles);
+  // The content file the read stopped at is stamped too: put back or mended, the copy is read again.
+  const stoppedAt = contentFileOf(read.refusal);
+  const content = contentStampOf(stoppedAt === undefined ? read.contentFiles : [...read.contentFiles, stoppedAt]);
   if (read.status !== 'ok' && read.status !== 'torn-tail') return { summary, ...(content ? { content } : {}) };
   const cursor = await cursorAt(copy.path, copy.id, {
     offset: read.durableEnd,

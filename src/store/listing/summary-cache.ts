@@ -11,7 +11,8 @@ import type { SessionCopy } from './session-copy.js';
 import { WorkspaceSourceSchema } from './summarise-copy.js';
 import { TitleSourceSchema } from '../../session/replay/session-title.js';
 import { ResumePointSchema, type ResumePoint } from './resume-point.js';
-import type { ContentStamp, CopyRead, CopySummary } from './summarise-copy.js';
+import type { CopyRead, CopySummary } from './summarise-copy.js';
+import { contentChanged, ContentStampSchema, type ContentStamp } from './content-stamp.js';
 import { filesStamp, lstatOrCode, statLine, statOrCode } from '../../fs/files-stamp.js';
 import { ownershipLockPath, SESSION_FILES } from '../../session/reading/session-files.js';
 
@@ -49,7 +50,7 @@ const SummarySchema = z.object({
 const EntrySchema = z.object({
   identity: z.string(),
   summary: SummarySchema,
-  content: z.object({ files: z.array(z.string()), stamp: z.string() }).optional(),
+  content: ContentStampSchema.optional(),
 });
 type Entry = z.infer<typeof EntrySchema>;
 // Where the cache lives is said apart, so a command's help names it without loading the cache.
@@ -93,7 +94,7 @@ export class SummaryCache {
     const identity = identityOf(copy);
     const kept = this.entry(copy.path);
     // A content-store object a payload came from, changed or gone since: nothing kept holds, the copy is read whole.
-    if (kept?.content && kept.content.stamp !== filesStamp(kept.content.files))
+    if (kept?.content && contentChanged(kept.content))
       return { identity, summary: undefined, resume: undefined, content: undefined };
     if (identity !== undefined && identity === kept?.identity)
       return { identity, summary: kept.summary, resume: undefined, content: kept.content };

@@ -1,0 +1,176 @@
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openSession, search, type FoundHit, type SearchOptions } from '../../src/index.js';
+import { runCliChild } from '../support/cli-child.js';
+import { fixture } from '../support/fixtures.js';
+import { tempDir } from '../support/temp-dir.js';
+
+/** A copy of a fixture the real Reasonix wrote, searched with an index of its own. */
+async function fixtureCopy(name: 'payload-ref' | 'tool-calls') {
+  const root = await tempDir(`rxstore-search-${name}-`);
+  await cp(fixture(name).root, root, { recursive: true });
+  const dir = fixture(name).dir.replace(fixture(name).root, root);
+  const options: SearchOptions = {
+    roots: [{ kind: 'state', path: root, lines: ['1.x'] }],
+    platform: 'linux',
+    cacheDir: join(root, 'cache'),
+  };
+  return { root, dir, options, cache: await tempDir('rxstore-search-cache-') };
+}
+
+/** The tool result's 71 KiB payload of the payload-ref fixture: its object in the store's `.content-v1`. */
+const TOOL_OBJECT = 'objects/07/67/0767561600df29471bb01e21d03929582004fa27cac0a37671681040d67966c6';
+const contentFile = (dir: string, file: string) => join(dir, '..', '.content-v1', file);
+
+/** The hits, and how many sessions the index read to give them. */
+async function searched(query: string, options: SearchOptions): Promise<{ hits: FoundHit[]; read: number }> {
+  const hits: FoundHit[] = [];
+  let read = 0;
+  for await (const hit of search(query, { ...options, onProgress: () => (read += 1) })) hits.push(hit);
+  return { hits, read };
+}
+const shown = (hits: readonly FoundHit[]) => hits.map((hit) => `${hit.key} ${hit.kind} ${hit.damage ?? 'whole'}`);
+
+/** What the index gives is what a search straight from the stores gives, and it is said. */
+async function expectAsFromTheStores(query: string, options: SearchOptions): Promise<FoundHit[]> {
+  const { hits } = await searched(query, options);
+  expect(shown(hits)).toEqual(shown((await searched(query, { ...options, index: false })).hits));
+  return hits;
+}
+
+describe('a search never gives a stale hit after damage outside the log', () => {
+  it('a payload object removed, damaged, put back: the index reads the session again each time (real Reasonix session)', async () => {
+    const { dir, options } = await fixtureCopy('payload-ref');
+    // 1,300 numbered lines in the tool's output, 1,200 in the prompt: line 01250 is only in the output.
+    const whole = await searched('"line 01250"', options);
+    expect(whole.hits.map((hit) => [hit.kind, hit.damage])).toEqual([['tool-output', null]]);
+    expect(whole.read).toBe(1);
+    // Unchanged: a stat of its files, no read.
+    expect((await searched('"line 01250"', options)).read).toBe(0);
+
+    const object = contentFile(dir, TOOL_OBJECT);
+    const bytes = await readFile(object);
+    await rm(object);
+    expect((await searched('"line 01250"', options)).hits).toEqual([]);
+    const missing = await expectAsFromTheStores('"line 00171"', options);
+    expect(missing.map((hit) => [hit.kind, hit.damage?.slice(0, 19)])).toEqual([['user', 'RX_MISSING_CONTENT:']]);
+
+    // Put back with a byte changed: the object the read stopped at is watched too.
+    const damaged = Buffer.from(bytes);
+    damaged[500] = damaged[500]! ^ 0x20;
+    await writeFile(object, damaged);
+    const corrupt = await expectAsFromTheStores('"line 00171"', options);
+    expect(corrupt.map((hit) => hit.damage?.slice(0, 19))).toEqual(['RX_CORRUPT_CONTENT:']);
+
+    await writeFile(object, bytes);
+    const again = await expectAsFromTheStores('"line 00171"', options);
+    expect(again.map((hit) => [hit.kind, hit.damage]).sort()).toEqual([
+      ['tool-output', null],
+      ['user', null],
+    ]);
+    expect((await searched('"line 00171"', options)).read).toBe(0);
+  });
+
+  it('a log rewritten in place, its size unchanged, is read again from the start (real Reasonix session)', async () => {
+    const { dir, options } = await fixtureCopy('tool-calls');
+    const before = await searched('notes', options);
+    expect(before.hits.length).toBeGreaterThan(1);
+    expect(before.hits.every((hit) => hit.damage === null)).toBe(true);
+    const log = join(dir, 'events.frames');
+    const bytes = await readFile(log);
+    // Far from the log's first bytes and from the last stretch a cursor checks.
+    const at = Math.floor(bytes.length / 2);
+    bytes[at] = bytes[at]! ^ 0xff;
+    await writeFile(log, bytes);
+    const notWhole: string[] = [];
+    const after = await expectAsFromTheStores('notes', {
+      ...options,
+      onNotWhole: (part) => notWhole.push(JSON.stringify(part)),
+    });
+    expect(after.length).toBeLessThan(before.hits.length);
+    expect(after.every((hit) => hit.damage?.startsWith('RX_DAMAGED_STORE: '))).toBe(true);
+    // Said by the search through the index and by the one straight from the stores, alike.
+    expect(notWhole).toHaveLength(2);
+    expect(notWhole[0]).toContain('RX_DAMAGED_STORE');
+    expect(notWhole[1]).toBe(notWhole[0]);
+  });
+
+  it('--around shows the messages a person reads, numbered as cat prints them, never the host session-context', async () => {
+    const { dir, options } = await fixtureCopy('tool-calls');
+    const read: { id?: string; content: string }[] = [];
+    for await (const message of (await openSession(dir)).personView()) read.push(message);
+    for (const index of [true, false]) {
+      const { hits } = await searched('"cannot access"', { ...options, index, around: 2 });
+      expect(hits.length).toBeGreaterThan(0);
+      for (const hit of hits) {
+        expect(read[hit.index!]!.id).toBe(hit.messageId);
+        for (const message of hit.around!) {
+          expect(message.text).not.toContain('<session-context');
+          expect(read[message.index]!.id ?? null).toBe(message.messageId);
+        }
+      }
+      // Without --around, the same place.
+      const placed = await searched('"cannot access"', { ...options, index });
+      expect(placed.hits.map((hit) => hit.index)).toEqual(hits.map((hit) => hit.index));
+    }
+  });
+});
+
+describe('rxstore search after damage outside the log, as a person runs it', () => {
+  const run = (args: string[], cache: string) => runCliChild(args, { env: { ...process.env, XDG_CACHE_HOME: cache } });
+  const jsonHits = (stdout: string) =>
+    stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { kind: string; damage: string | null });
+
+  it('a removed payload object: the search says RX_MISSING_CONTENT, as --no-index and ls do', async () => {
+    const { root, dir, cache } = await fixtureCopy('payload-ref');
+    const query = ['search', '--state-home', root, '--json', '"line 00171"'];
+    expect(jsonHits((await run(query, cache)).stdout).map((hit) => hit.damage)).toEqual([null, null]);
+    const object = contentFile(dir, TOOL_OBJECT);
+    const bytes = await readFile(object);
+    await rm(object);
+    const indexed = await run(query, cache);
+    const direct = await run([...query, '--no-index'], cache);
+    expect(indexed.stdout).toBe(direct.stdout);
+    expect(indexed.stderr).toBe(direct.stderr);
+    expect(jsonHits(indexed.stdout).map((hit) => hit.damage?.slice(0, 19))).toEqual(['RX_MISSING_CONTENT:']);
+    expect(indexed.stderr).toContain(`${dir}: searched up to damage: RX_MISSING_CONTENT: `);
+    const problems = async () =>
+      (JSON.parse((await run(['ls', '--state-home', root, '--json'], cache)).stdout) as { problemCode: string }[]).map(
+        (row) => row.problemCode,
+      );
+    expect(await problems()).toEqual(['RX_MISSING_CONTENT']);
+    // Put back: both read the session again (ls kept its summary, the index its records, up to the missing object).
+    await writeFile(object, bytes);
+    expect(await problems()).toEqual([null]);
+    const whole = await run(query, cache);
+    expect(whole).toMatchObject({ code: 0, stderr: '' });
+    expect(jsonHits(whole.stdout).map((hit) => hit.damage)).toEqual([null, null]);
+  });
+
+  it('a log rewritten in place: the search says RX_DAMAGED_STORE, as --no-index and ls do', async () => {
+    const { root, dir, cache } = await fixtureCopy('tool-calls');
+    const query = ['search', '--state-home', root, '--json', 'notes'];
+    const before = await run(query, cache);
+    expect(before.code).toBe(0);
+    expect(before.stderr).toBe('');
+    const log = join(dir, 'events.frames');
+    const bytes = await readFile(log);
+    const at = Math.floor(bytes.length / 2);
+    bytes[at] = bytes[at]! ^ 0xff;
+    await writeFile(log, bytes);
+    const indexed = await run(query, cache);
+    const direct = await run([...query, '--no-index'], cache);
+    expect(indexed.stdout).toBe(direct.stdout);
+    expect(indexed.stderr).toBe(direct.stderr);
+    expect(indexed.stderr).toContain(`${dir}: searched up to damage: RX_DAMAGED_STORE: `);
+    const listed = await run(['ls', '--state-home', root, '--json'], cache);
+    expect((JSON.parse(listed.stdout) as { problemCode: string }[]).map((row) => row.problemCode)).toEqual([
+      'RX_DAMAGED_STORE',
+    ]);
+  });
+});
