@@ -10,6 +10,8 @@ import { copySession, flipInPlace, putBack } from '../../support/faults/faults.j
 import { fixture } from '../../support/fixtures.js';
 import { drain } from '../../support/drain.js';
 import { runCliChild } from '../../support/cli-child.js';
+import { followInBackground } from '../../support/follow-in-background.js';
+import { followSession } from '../../../src/session/cursors/follow.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 // Every read of a log's batches starts here: counted, to tell a caught-up read that reads no log from one that verifies it.
@@ -58,6 +60,17 @@ describe('a caught-up cursor on a log written in place', () => {
       expect((await drain(session.batchesSince(cursor.log))).error).toMatchObject({ code: refusal.code });
     },
   );
+
+  it('a follower caught up at the end meets the damage as a read with no cursor does', async () => {
+    const { dir, cursor } = await caughtUp('tool-calls');
+    const follower = followInBackground((signal) =>
+      followSession(dir, fixture('tool-calls').id, { cursor: cursor.log, signal, pollMs: 10, watch: false }),
+    );
+    await flipInPlace(dir);
+    const refusal = await noCursorRefusal(dir);
+    await expect(follower.done).rejects.toMatchObject({ code: refusal.code, message: refusal.message });
+    expect(follower.seen).toEqual([]);
+  });
 
   it('a byte-identical copy put back reads as caught up, and its new stamp spares the next read the log', async () => {
     const { dir, session, cursor } = await caughtUp('tool-calls');
