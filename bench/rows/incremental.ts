@@ -1,6 +1,7 @@
+import { utimes } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { cursorAt } from '../../src/session/cursors/cursor.js';
-import { readSince } from '../../src/session/cursors/read-since.js';
+import { cursorAt, type Cursor } from '../../src/session/cursors/cursor.js';
+import { batchesSince, readSince } from '../../src/session/cursors/read-since.js';
 import { seconds, times, verdict, type Figure } from '../support/figure.js';
 import { FIRST_READ_RUNS, FIRST_READ_SIZES, firstRead } from '../support/first-read.js';
 import { benchSession, type BenchSession } from '../support/sessions.js';
@@ -10,11 +11,85 @@ import { timeTogether } from '../support/timing.js';
 const PLAN = { runs: 31, warmup: 10 };
 
 /**
- * The incremental row: reading the one batch appended after a cursor (`newBatchFigures`), and what
- * an indexer pays to meet a session the first time (`firstRecordsFigures`).
+ * The incremental row: reading the one batch appended after a cursor (`newBatchFigures`), a read
+ * that finds nothing new (`caughtUpFigures`), and what an indexer pays to meet a session the first
+ * time (`firstRecordsFigures`).
  */
 export async function incrementalRow(): Promise<Figure[]> {
-  return [...(await newBatchFigures()), ...(await firstRecordsFigures())];
+  return [...(await newBatchFigures()), ...(await caughtUpFigures()), ...(await firstRecordsFigures())];
+}
+
+/** A verification reads the whole log: few runs. */
+const VERIFY_PLAN = { runs: 5, minRuns: 3, budgetSeconds: 30, warmup: 1 };
+
+/**
+ * A read from a cursor at the log's end, its stamp the log's: a stat and the cursor's two small
+ * ranges, whatever lies before it (100 MiB against 1 MiB). And, the log touched under it (its
+ * stamp differs), the one verification of the log up to the cursor, against a read of every batch
+ * from no cursor, which verifies the log the same way.
+ */
+async function caughtUpFigures(): Promise<Figure[]> {
+  const [small, large] = [await benchSession(1), await benchSession(100)];
+  const [smallCursor, largeCursor] = [await endCursor(small), await endCursor(large)];
+  const { smallTime, largeTime } = await timeTogether(PLAN, {
+    smallTime: readCaughtUp(small, smallCursor),
+    largeTime: readCaughtUp(large, largeCursor),
+  });
+  const dir = dirname(large.log);
+  const id = basename(dir);
+  const { verifyTime, wholeTime } = await timeTogether(
+    // Touched before each run: the cursor's stamp no longer holds, and the read verifies the log.
+    { ...VERIFY_PLAN, prepare: () => utimes(large.log, new Date(), new Date()) },
+    {
+      verifyTime: readCaughtUp(large, largeCursor),
+      wholeTime: async () => {
+        for await (const _ of batchesSince(dir, id));
+      },
+    },
+  );
+  return [
+    {
+      row: 'incremental',
+      measure: 'caught-up read from a cursor at the end, 100 MiB log vs 1 MiB log',
+      rxstore: seconds(largeTime.median),
+      reference: seconds(smallTime.median),
+      ratio: `${times(largeTime.median / smallTime.median)} its time`,
+      target: '≤ 2× its time',
+      verdict: verdict(largeTime.median / smallTime.median <= 2),
+      data: { runs100: largeTime.runs, runs1: smallTime.runs },
+    },
+    {
+      row: 'incremental',
+      measure: 'caught-up read, log touched under the cursor (verified once), 100 MiB log',
+      rxstore: seconds(verifyTime.median),
+      reference: `batchesSince() from no cursor: ${seconds(wholeTime.median)}`,
+      ratio: `${times(verifyTime.median / wholeTime.median)} its time`,
+      target: '≤ 1.1× its time',
+      verdict: verdict(verifyTime.median / wholeTime.median <= 1.1),
+      data: { verifyRuns: verifyTime.runs, wholeRuns: wholeTime.runs },
+    },
+  ];
+}
+
+/** The cursor after the session's last batch, taken by reading that batch: at the log's end, with its stamp. */
+async function endCursor(session: BenchSession): Promise<Cursor> {
+  const { offset, firstSeq } = session.lastBatch;
+  const dir = dirname(session.log);
+  const id = basename(dir);
+  const before = await cursorAt(dir, id, { offset, nextSequence: firstSeq, writerGeneration: 1 });
+  const { cursor } = await readSince(dir, id, before);
+  if (cursor.logStamp === undefined) throw new Error(`the cursor at the end of ${session.log} has no stamp`);
+  return cursor;
+}
+
+function readCaughtUp(session: BenchSession, cursor: Cursor): () => Promise<void> {
+  const dir = dirname(session.log);
+  const id = basename(dir);
+  return async () => {
+    const { batches } = await readSince(dir, id, cursor);
+    if (batches.length !== 0)
+      throw new Error(`expected nothing after the cursor at ${cursor.offset}, read ${batches.length}`);
+  };
 }
 
 /**

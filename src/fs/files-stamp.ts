@@ -9,7 +9,20 @@ import { isSystemError } from '../errors/index.js';
  * new inode.
  */
 export function statLine(path: string, stats: BigIntStats): string {
-  return `${path}\0${stats.size}\0${stats.mtimeNs}\0${stats.ctimeNs}\0${stats.dev}\0${stats.ino}\n`;
+  return `${path}\0${stampFields(stats).join('\0')}\n`;
+}
+
+/**
+ * What a `stat` says of one file, as one printable string (the fields `statLine` holds, but the
+ * path): kept beside what was read of the file, it tells later whether the file may have changed
+ * since, for the cost of a stat.
+ */
+export function fileStamp(stats: BigIntStats): string {
+  return stampFields(stats).join(':');
+}
+
+function stampFields(stats: BigIntStats): bigint[] {
+  return [stats.size, stats.mtimeNs, stats.ctimeNs, stats.dev, stats.ino];
 }
 
 /**

@@ -8,6 +8,7 @@ import { FRAME_HEADER_BYTES, FRAME_MAGIC, parseFrameHeader } from '../../codec/f
 import { V4RecordSchema } from '../../codec/records.js';
 import { CursorMismatchError, DamagedStoreError, fileSystemErrorOf, NotRegularFileError } from '../../errors/index.js';
 import { openRegularFile } from '../../fs/open-regular-file.js';
+import { fileStamp } from '../../fs/files-stamp.js';
 import { firstIssue } from '../../codec/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { parseGoJson } from '../../codec/go-json/go-text.js';
@@ -16,7 +17,9 @@ import { parseGoJson } from '../../codec/go-json/go-text.js';
  * Where an incremental reader stopped: after the last committed batch it saw. It carries the
  * session's identity and digests of the log's first bytes and of the bytes just before the
  * offset, so that a log rewritten under it (a repair cut a tail, another log took its place)
- * is noticed instead of read from the wrong place. Store it as JSON; it is validated on use.
+ * is noticed instead of read from the wrong place; and, when the log ended at the offset, a stamp
+ * of the log's file, so that one written in place under it (same size) is verified again before a
+ * read calls it caught up. Store it as JSON; it is validated on use.
  */
 export const CursorSchema = z.object({
   version: z.literal(1),
@@ -26,6 +29,16 @@ export const CursorSchema = z.object({
   writerGeneration: z.number().int().nonnegative(),
   prefixDigest: z.string().nullable(),
   anchorDigest: z.string().nullable(),
+  /**
+   * The log's file as a stat described it before the read that made the cursor (`fileStamp`: size,
+   * modification and change times in nanoseconds, device, inode), kept only when its size was the
+   * offset. Absent in a cursor made before stamps, or of a log that grew while it was read.
+   */
+  logStamp: z
+    .string()
+    .max(128)
+    .regex(/^[0-9]+(:[0-9]+){4}$/)
+    .optional(),
 });
 /** A place in a session log to read on from: the offset after the last batch read, and digests that tell whether the bytes before it changed. */
 export type Cursor = z.infer<typeof CursorSchema>;
@@ -57,6 +70,8 @@ export class CursorMaker {
     private readonly logPath: string,
     /** The file read: a cursor asked for after the read ended is taken from this file or refused. */
     private readonly identity: { dev: number; ino: number },
+    /** The log as it stood when opened, before any of it was read: a cursor at its end carries its stamp. */
+    private readonly opened: { size: number; stamp: string },
   ) {}
 
   /** Opens the log as the reader does: a FIFO or a device standing there is refused, never waited on. */
@@ -66,7 +81,16 @@ export class CursorMaker {
       log,
       () => new NotRegularFileError("not a regular file: a session's log is read from a file only", { file: log }),
     );
-    return new CursorMaker(handle, sessionId, log, { dev: stats.dev, ino: stats.ino });
+    let opened: { size: number; stamp: string };
+    try {
+      // Taken before the read: a change made while or after it was read makes the stamp differ, never vouches for bytes not read.
+      const exact = fstatSync(handle.fd, { bigint: true });
+      opened = { size: Number(exact.size), stamp: fileStamp(exact) };
+    } catch (error) {
+      await handle.close();
+      throw fileSystemErrorOf(error, log);
+    }
+    return new CursorMaker(handle, sessionId, log, { dev: stats.dev, ino: stats.ino }, opened);
   }
 
   /** The cursor at `position`, made now. */
@@ -108,6 +132,8 @@ export class CursorMaker {
       writerGeneration: position.writerGeneration,
       prefixDigest: this.prefix.digest,
       anchorDigest: digest(Math.max(0, position.offset - ANCHOR_BYTES), position.offset),
+      // A log that grew while it was read is read from the offset next time anyway: no stamp needed.
+      ...(position.offset === this.opened.size ? { logStamp: this.opened.stamp } : {}),
     };
   }
 
@@ -171,8 +197,8 @@ export async function checkCursor(sessionDir: string, sessionId: string, given: 
 }
 
 /**
- * `checkCursor`, with the log's size on the handle it judged: whether anything follows the cursor,
- * with no second look. The checks read at most two small ranges (the log's first bytes, and the
+ * `checkCursor`, with the log's size and stamp (`fileStamp`) on the handle it judged: whether
+ * anything follows the cursor, and whether the log may have been written since, with no second look. The checks read at most two small ranges (the log's first bytes, and the
  * window before the offset that both the anchor digest and the batch boundary are judged on),
  * synchronously: an indexer's re-run checks a cursor per session, and the promise API's round
  * trips per file were most of its time, for reads that take microseconds.
@@ -181,7 +207,7 @@ export async function checkCursorOnLog(
   sessionDir: string,
   sessionId: string,
   given: unknown,
-): Promise<{ cursor: Cursor; logSize: number }> {
+): Promise<{ cursor: Cursor; logSize: number; logStamp: string }> {
   const logPath = join(sessionDir, SESSION_FILES.log);
   const parsed = CursorSchema.safeParse(given);
   if (!parsed.success) {
@@ -200,7 +226,7 @@ export async function checkCursorOnLog(
     });
   if (cursor.sessionId !== sessionId) throw fail(`it was taken from session ${JSON.stringify(cursor.sessionId)}`);
   // One descriptor for every check: a log replaced meanwhile is judged whole, old or new, never half of each.
-  const { size, prefix, window } = readCursorRanges(logPath, cursor.offset);
+  const { size, stamp, prefix, window } = readCursorRanges(logPath, cursor.offset);
   if (size < cursor.offset)
     throw fail(`the log is ${size} bytes, shorter than the cursor's offset (a repair cut it, or it was replaced)`);
   if (digestOf(prefix) !== cursor.prefixDigest || digestOf(window) !== cursor.anchorDigest)
@@ -222,11 +248,14 @@ export async function checkCursorOnLog(
       },
     );
   }
-  return { cursor, logSize: size };
+  return { cursor, logSize: size, logStamp: stamp };
 }
 
-/** The log's size, its first bytes and the window before `offset`, as a cursor at `offset` hashes them (empty past the end). */
-function readCursorRanges(logPath: string, offset: number): { size: number; prefix: Buffer; window: Buffer } {
+/** The log's size and stamp, its first bytes and the window before `offset`, as a cursor at `offset` hashes them (empty past the end). */
+function readCursorRanges(
+  logPath: string,
+  offset: number,
+): { size: number; stamp: string; prefix: Buffer; window: Buffer } {
   let fd: number;
   try {
     fd = openSync(logPath, 'r');
@@ -234,9 +263,10 @@ function readCursorRanges(logPath: string, offset: number): { size: number; pref
     throw fileSystemErrorOf(error, logPath);
   }
   try {
-    const size = fstatSync(fd).size;
+    const stats = fstatSync(fd, { bigint: true });
+    const [size, stamp] = [Number(stats.size), fileStamp(stats)];
     // Stryker disable next-line ConditionalExpression: size < offset is refused by the caller before prefix/window are used
-    if (size < offset) return { size, prefix: Buffer.alloc(0), window: Buffer.alloc(0) };
+    if (size < offset) return { size, stamp, prefix: Buffer.alloc(0), window: Buffer.alloc(0) };
     const read = (start: number, end: number) => {
       const bytes = Buffer.alloc(end - start);
       // Stryker disable next-line ConditionalExpression: readSync of length 0 returns 0 (checked), the same as the guard
@@ -244,6 +274,7 @@ function readCursorRanges(logPath: string, offset: number): { size: number; pref
     };
     return {
       size,
+      stamp,
       prefix: read(0, Math.min(PREFIX_BYTES, offset)),
       window: read(Math.max(0, offset - ANCHOR_BYTES), offset),
     };

@@ -1,7 +1,7 @@
 import { watch } from 'node:fs';
 import type { Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
-import { batchesSince } from './read-since.js';
+import { replayedBatchesSince, startSince } from './read-since.js';
 
 /** Where `followSession` starts, how it waits for new batches (watching the log and polling, or polling alone), and how it is stopped. */
 export interface FollowOptions {
@@ -48,10 +48,13 @@ export async function* followSession(
         changed = false;
         // Each batch as it is read (the backlog too), with the cursor after it, so a consumer that
         // stops mid-way resumes exactly there.
-        for await (const item of batchesSince(sessionDir, sessionId, cursor)) {
+        const start = await startSince(sessionDir, sessionId, cursor);
+        // A log written in place and verified again: the next look is a stat again, not another verification.
+        if (start.restamped) cursor = start.cursor;
+        for await (const { batch, cursor: after } of replayedBatchesSince(sessionDir, sessionId, start)) {
           if (signal?.aborted) return;
-          cursor = item.cursor;
-          yield item;
+          cursor = after();
+          yield { batch, cursor };
         }
         continue;
       }

@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { directoryRefusal } from '../reading/directory-refusal.js';
-import { isCutAfter } from '../../errors/index.js';
-import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, CursorSchema, type Cursor } from './cursor.js';
+import { SESSION_FILES } from '../reading/session-files.js';
+import { CursorMismatchError, isCutAfter } from '../../errors/index.js';
+import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, type Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
 import type { Projection } from '../replay/projection.js';
 import { replayedBatches } from '../verdict/replayed-batches.js';
@@ -30,8 +32,9 @@ export interface BatchSince {
  * the cursor after it: memory is bounded by the largest batch, and the cost grows with the new
  * bytes, not the log. The cursor is validated first (`CursorMismatchError` naming what differs:
  * not a cursor, another session, a log cut or rewritten under it, a sequence the log does not
- * continue at). A batch Reasonix would refuse (damaged bytes, a payload its decoder rejects)
- * throws its coded error after the batches before it.
+ * continue at; a log written in place under a caught-up cursor is verified again: `startSince`).
+ * A batch Reasonix would refuse (damaged bytes, a payload its decoder rejects) throws its coded
+ * error after the batches before it.
  */
 export async function* batchesSince(
   sessionDir: string,
@@ -39,36 +42,84 @@ export async function* batchesSince(
   given?: unknown,
   options: ReadSinceOptions = {},
 ): AsyncGenerator<BatchSince> {
-  for await (const { batch, cursor } of replayedBatchesSince(sessionDir, sessionId, given, options))
+  const start = await startSince(sessionDir, sessionId, given);
+  for await (const { batch, cursor } of replayedBatchesSince(sessionDir, sessionId, start, options))
     yield { batch, cursor: cursor() };
 }
 
+/** Where a read since a cursor starts (`startSince`). */
+export interface SinceStart {
+  /** The cursor given, checked; undefined to read from the log's start. */
+  cursor: Cursor | undefined;
+  /** The log ends at the cursor: there is nothing to read, and `cursor` is where the read stands. */
+  caughtUp: boolean;
+  /** The log was written since the cursor was made, and verified again: `cursor` carries its new stamp. */
+  restamped: boolean;
+}
+
+const FROM_THE_START: SinceStart = { cursor: undefined, caughtUp: false, restamped: false };
+
 /**
- * `batchesSince`, each batch with its replay on its own (which the check for a refused payload makes
- * anyway), and its cursor made only when asked for (`CursorMaker.later`).
+ * The cursor given, checked (`checkCursorOnLog`), and whether the log holds anything after it: the
+ * one place a read since a cursor decides where it starts. A log that ends at the cursor is caught
+ * up, at the cost of a stat, while its stamp is the cursor's. When it differs (the log written in
+ * place, copied back or touched since), the log is verified once, up to the offset, as a read
+ * from no cursor verifies it: its damage is thrown as that read throws it; a log that verifies is
+ * caught up, and the cursor returned carries the new stamp. A cursor without a stamp (made before
+ * stamps) is caught up as before, unverified. A log that grew is read from the offset: a change
+ * before the offset is then not seen, but in the bytes the cursor's digests cover.
+ */
+export async function startSince(sessionDir: string, sessionId: string, given: unknown): Promise<SinceStart> {
+  // The cursor's check is a few synchronous microseconds of file work, and a caught-up read is done
+  // after it: a loop over many sessions would otherwise never let timers, I/O or signals in.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (given === undefined) return FROM_THE_START;
+  const { cursor, logSize, logStamp } = await checkCursorOnLog(sessionDir, sessionId, given);
+  if (logSize !== cursor.offset) return { cursor, caughtUp: false, restamped: false };
+  // Nothing after the cursor, and the log as the cursor's read left it: an indexer's re-run over unchanged sessions opens no reader.
+  if (cursor.logStamp === undefined || cursor.logStamp === logStamp)
+    return { cursor, caughtUp: true, restamped: false };
+  await verifyUpTo(sessionDir, sessionId, cursor);
+  // The stamp the check took, before the log was verified: a change made while it was, makes the next check verify again.
+  return { cursor: { ...cursor, logStamp }, caughtUp: true, restamped: true };
+}
+
+/** The log read from its start up to the cursor's offset as a read from no cursor reads it: its first refusal thrown. */
+async function verifyUpTo(sessionDir: string, sessionId: string, cursor: Cursor): Promise<void> {
+  let end = 0;
+  for await (const { batch } of replayedBatchesSince(sessionDir, sessionId, FROM_THE_START)) {
+    end = batch.batch.end;
+    if (end >= cursor.offset) break;
+  }
+  if (end !== cursor.offset)
+    throw new CursorMismatchError(
+      `the cursor does not fit this log: no batch of it ends at the offset, read from the start (the log was rewritten); read the session again from the start`,
+      { file: join(sessionDir, SESSION_FILES.log), offset: cursor.offset },
+    );
+}
+
+/**
+ * `batchesSince` from a start `startSince` decided, each batch with its replay on its own (which
+ * the check for a refused payload makes anyway), and its cursor made only when asked for
+ * (`CursorMaker.later`).
  */
 export async function* replayedBatchesSince(
   sessionDir: string,
   sessionId: string,
-  given?: unknown,
+  start: SinceStart,
   options: ReadSinceOptions = {},
 ): AsyncGenerator<{ batch: ResolvedBatch; replay: Projection; cursor: () => Cursor }> {
-  // The cursor's check is a few synchronous microseconds of file work, and a caught-up read is done
-  // after it: a loop over many sessions would otherwise never let timers, I/O or signals in.
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  const checked = given === undefined ? undefined : await checkCursorOnLog(sessionDir, sessionId, given);
-  const cursor = checked?.cursor;
-  // Nothing after the cursor (the log's size as the check saw it): an indexer's re-run over unchanged sessions opens no reader.
+  const { cursor, caughtUp } = start;
   // Stryker disable next-line ConditionalExpression: speed only: a value kept to spare work done again (a digest per offset, a time parsed once per batch, a …
-  if (checked && checked.logSize === checked.cursor.offset) return;
+  if (caughtUp) return;
   const refusal = await directoryRefusal(sessionDir);
   if (refusal) throw refusal;
-  const start = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
+  const from = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
   const maker = await CursorMaker.open(sessionDir, sessionId);
-  const batches = replayedBatches(sessionDir, start);
+  const batches = replayedBatches(sessionDir, from);
   let yielded = 0;
   // Where the last batch given ends: what a read since the cursor has handed over.
-  let givenEnd = start.offset;
+  let givenEnd = from.offset;
   try {
     while (options.maxBatches === undefined || yielded < options.maxBatches) {
       let next: IteratorResult<{ batch: ResolvedBatch; replay: Projection }>;
@@ -120,15 +171,16 @@ export async function readSince(
 ): Promise<ReadSince> {
   const batches: ResolvedBatch[] = [];
   const blocks = new PayloadBlocks();
+  const start = await startSince(sessionDir, sessionId, cursor);
   // Only the last batch's cursor is returned: made once, not at every batch end (a read and a hash of 4 KiB each).
   let last: (() => Cursor) | undefined;
-  for await (const item of replayedBatchesSince(sessionDir, sessionId, cursor, options)) {
+  for await (const item of replayedBatchesSince(sessionDir, sessionId, start, options)) {
     batches.push(blocks.keep(item.batch));
     last = item.cursor;
   }
   if (last) return { batches, cursor: last() };
-  // Nothing new: the cursor stands, as `batchesSince` validated it.
-  if (cursor !== undefined) return { batches, cursor: CursorSchema.parse(cursor) };
+  // Nothing new: the cursor stands, as `startSince` checked it (with the log's new stamp when it verified the log again).
+  if (start.cursor !== undefined) return { batches, cursor: start.cursor };
   return {
     batches,
     cursor: await cursorAt(sessionDir, sessionId, { offset: 0, nextSequence: 1, writerGeneration: 0 }),

@@ -26,7 +26,7 @@ import {
   type GateMessage,
 } from '../replay/transcript-gate.js';
 import { flatToolCall } from '../replay/message.js';
-import { replayedBatchesSince, type ReadSinceOptions } from './read-since.js';
+import { replayedBatchesSince, startSince, type ReadSinceOptions } from './read-since.js';
 import { CALL_ID_BITS, IdFilter, IdFilterSchema, MESSAGE_ID_BITS, type SavedIdFilter } from './id-filter.js';
 import { readSession } from '../verdict/read-session.js';
 import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js';
@@ -142,7 +142,10 @@ export interface RecordsSinceOptions extends ReadSinceOptions {
   /**
    * A piece is given only after a batch that changed a record or the session's fields; with this,
    * a last piece (with no records when nothing changed) carries the cursor after the last batch
-   * read, so that a later read does not read again the batches after the last change.
+   * read, so that a later read does not read again the batches after the last change; and a read
+   * that found nothing new in a log written in place since the cursor (verified again, whole) gives
+   * one piece with no records, whose cursor carries the log's new stamp, so that the next read does
+   * not verify it again.
    */
   cursorAtEnd?: boolean;
 }
@@ -187,6 +190,13 @@ export async function* recordsSinceNamed(
   options: RecordsSinceOptions = {},
 ): AsyncGenerator<RecordsSince> {
   const cursor = given === undefined ? undefined : parseRecordsCursor(given, join(sessionDir, SESSION_FILES.log));
+  const start = await startSince(sessionDir, sessionId, cursor?.log);
+  if (start.caughtUp) {
+    // Nothing new. A log verified again (written in place since the cursor): the cursor with its new stamp, for the next check to cost a stat.
+    if (options.cursorAtEnd && cursor && start.restamped)
+      yield { records: [], cursor: { ...cursor, log: start.cursor! } };
+    return;
+  }
   const reader = new RecordsReader(sessionDir, sessionId, cursor);
   // Undefined until the first new batch asks; null when the session names none.
   let named: string | null | undefined;
@@ -195,12 +205,7 @@ export async function* recordsSinceNamed(
   let givenAt: (() => Cursor) | undefined;
   let end = 0;
   const content = new ContentFilesRead(sessionDir);
-  for await (const { batch, replay, cursor: after } of replayedBatchesSince(
-    sessionDir,
-    sessionId,
-    cursor?.log,
-    options,
-  )) {
+  for await (const { batch, replay, cursor: after } of replayedBatchesSince(sessionDir, sessionId, start, options)) {
     if (named === undefined) named = await namedWorkspace();
     log = after;
     end = batch.batch.end;

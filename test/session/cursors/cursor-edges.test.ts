@@ -2,12 +2,13 @@
 // well-formed frame that is not a whole batch/end record (bytes only a batch boundary check can tell).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CursorMismatchError } from '../../../src/errors/index.js';
 import { checkCursor, cursorAt, type Cursor } from '../../../src/session/cursors/cursor.js';
+import { fileStamp } from '../../../src/fs/files-stamp.js';
 import { readSession } from '../../../src/session/verdict/read-session.js';
 import { batchesSince, readSince } from '../../../src/session/cursors/read-since.js';
 import {
@@ -84,6 +85,9 @@ describe('reading since a cursor, stopped early', () => {
   );
 });
 
+/** What a stat of the log says now, as a cursor made where the log ends keeps it. */
+const stampOf = (dir: string) => fileStamp(statSync(logOf(dir), { bigint: true }));
+
 describe('a cursor', () => {
   it('of an empty log is at offset 0, sequence 1, with no digests; it fits the log and finds nothing after it', async () => {
     const dir = await copySession(source.dir);
@@ -98,6 +102,7 @@ describe('a cursor', () => {
       writerGeneration: 0,
       prefixDigest: null,
       anchorDigest: null,
+      logStamp: stampOf(dir),
     });
     expect(await readSince(dir, source.id, cursor)).toEqual({ batches: [], cursor });
     expect(await checkCursor(dir, source.id, cursor)).toEqual(cursor);
@@ -119,7 +124,7 @@ describe('a cursor', () => {
     expect(error.data).toMatchObject({ file: logOf(dir), offset: 0, sequence: 2 });
   });
 
-  it('a cursor made at a boundary has the digests of the 64 first bytes and the 4096 before it', async () => {
+  it('a cursor made at a boundary has the digests of the 64 first bytes and the 4096 before it, and at the end the stamp of the log', async () => {
     const dir = await copySession(source.dir);
     const ends = await endFrames(dir);
     const log = await readFile(logOf(dir));
@@ -139,6 +144,7 @@ describe('a cursor', () => {
         writerGeneration: 1,
         prefixDigest: sha(log.subarray(0, 64)),
         anchorDigest: sha(log.subarray(Math.max(0, offset - 4096), offset)),
+        ...(offset === log.length ? { logStamp: stampOf(dir) } : {}),
       });
       expect(await checkCursor(dir, source.id, JSON.parse(JSON.stringify(cursor)))).toEqual(cursor);
     }

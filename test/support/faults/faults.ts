@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { encodeBatch, type EventToWrite } from '../../../src/codec/encode-batch.js';
 import { encodeFrame } from '../../../src/codec/frame.js';
@@ -150,4 +150,33 @@ export function skippableFrame(content: Uint8Array, { magicLow = 15, claimed = c
   head.writeUInt32LE(0x184d2a50 + magicLow, 0);
   head.writeUInt32LE(claimed, 4);
   return Buffer.concat([head, content]);
+}
+
+/**
+ * Flips one byte of the log in place, well before its end (inside a frame a third of the way in,
+ * outside the first 64 bytes and the last 4 KiB a cursor's digests cover), the size kept, and moves
+ * its modification time a minute on: the log written under a caught-up cursor. Returns the bytes as
+ * they were, to put back.
+ */
+export async function flipInPlace(sessionDir: string): Promise<Buffer> {
+  const original = await readFile(logOf(sessionDir));
+  const frames = await framesOf(sessionDir);
+  const frame = frames[Math.floor(frames.length / 3)]!;
+  const at = frame.offset + frame.bytes - 2;
+  if (at < 64 || at >= original.length - 4096)
+    throw new Error(
+      `the log is too short to flip a byte outside what a cursor's digests cover (${original.length} bytes)`,
+    );
+  const flipped = Buffer.from(original);
+  flipped[at]! ^= 0xff;
+  await putBack(sessionDir, flipped);
+  return original;
+}
+
+/** Writes `bytes` over the log in place (the same file), its modification time moved a minute on. */
+export async function putBack(sessionDir: string, bytes: Buffer): Promise<void> {
+  const log = logOf(sessionDir);
+  const { mtimeMs } = await stat(log);
+  await writeFile(log, bytes);
+  await utimes(log, new Date(), new Date(mtimeMs + 60_000));
 }
