@@ -58,7 +58,10 @@ export interface SearchOptions {
   onNotWhole?: (part: NotSearchedWhole) => void;
 }
 
-/** What a search could not search whole: a session up to `damage` (in words, its code first), or a store (`warning`). */
+/**
+ * What a search could not search whole: a session up to `damage` (in words, its code first), or a store, or the
+ * index's cache folder that could not be written (`warning`).
+ */
 export type NotSearchedWhole = { path: string; sessionId: string; damage: string } | { warning: string };
 
 /** A message beside a hit, given with `around`. */
@@ -106,7 +109,7 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
     throw new InvalidInputError('limit must be a whole number above 0');
   const { sources, warnings } = await searchSources(options.roots, options.platform);
   for (const warning of warnings) options.onNotWhole?.({ warning });
-  const { hits, kept, read } = await indexedHits(query, sources, options);
+  const { hits, kept, read } = await hitsWithOrWithoutIndex(query, sources, options);
   if (kept !== undefined) {
     for (const hit of hits) {
       const at = hit.messageId === null ? -1 : (kept.get(hit.path)?.indexOf(hit.messageId) ?? -1);
@@ -119,6 +122,37 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
     return;
   }
   for (const hit of hits) yield placed(hit, read.get(hit.path)?.messages ?? [], options.around);
+}
+
+/**
+ * The hits through the index; where its cache folder may not be written (read-only, another user's), straight
+ * from the stores, as `index: false` gives them, after a warning: the index is a cache, never a reason to fail.
+ */
+async function hitsWithOrWithoutIndex(
+  query: Query | undefined,
+  sources: readonly SearchSource[],
+  options: SearchOptions,
+): ReturnType<typeof indexedHits> {
+  if (options.index === false) return indexedHits(query, sources, options);
+  try {
+    return await indexedHits(query, sources, options);
+  } catch (error) {
+    const reason = deniedReason(error);
+    if (reason === undefined) throw error;
+    const folder = options.cacheDir ?? defaultCacheDir();
+    options.onNotWhole?.({
+      warning: `the search index in ${folder} cannot be written (${reason}); searched the stores directly`,
+    });
+    return indexedHits(query, sources, { ...options, index: false });
+  }
+}
+
+/** Why the file system refused a write, when it did (a read-only folder or file, or one of another user). */
+function deniedReason(error: unknown): string | undefined {
+  const code = error instanceof RxError ? error.data?.errno : (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'read-only file system';
+  return undefined;
 }
 
 /**
