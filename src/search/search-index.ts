@@ -546,6 +546,16 @@ export class SearchIndex {
     return this.connection.statement(sql);
   }
 
+  /**
+   * Forgets sessions a whole read found damaged where the index holds none (bytes damaged behind a
+   * cursor a log grew from): the next update reads them again from the start.
+   */
+  forget(paths: readonly string[]): void {
+    this.transaction(() => {
+      for (const path of paths) this.dropSession(path);
+    });
+  }
+
   private dropSession(path: string): void {
     this.db.run('delete from docs_text where rowid in (select id from docs where path = ?)', [path]);
     this.db.run('delete from docs where path = ?', [path]);

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { InvalidInputError } from '../errors/index.js';
+import { InvalidInputError, RxError } from '../errors/index.js';
 import { defaultCacheDir } from '../store/listing/cache-dir.js';
 import { openSession } from '../store/open-session.js';
 import type { Platform } from '../store/roots/platform.js';
@@ -58,7 +58,10 @@ export interface SearchOptions {
   onNotWhole?: (part: NotSearchedWhole) => void;
 }
 
-/** What a search could not search whole: a session up to `damage` (in words, its code first), or a store (`warning`). */
+/**
+ * What a search could not search whole: a session up to `damage` (in words, its code first), or a store, or the
+ * index's cache folder that could not be written (`warning`).
+ */
 export type NotSearchedWhole = { path: string; sessionId: string; damage: string } | { warning: string };
 
 /** A message beside a hit, given with `around`. */
@@ -106,7 +109,7 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
     throw new InvalidInputError('limit must be a whole number above 0');
   const { sources, warnings } = await searchSources(options.roots, options.platform);
   for (const warning of warnings) options.onNotWhole?.({ warning });
-  const { hits, kept } = await indexedHits(query, sources, options);
+  const { hits, kept, read } = await hitsWithOrWithoutIndex(query, sources, options);
   if (kept !== undefined) {
     for (const hit of hits) {
       const at = hit.messageId === null ? -1 : (kept.get(hit.path)?.indexOf(hit.messageId) ?? -1);
@@ -118,11 +121,38 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
     for (const hit of hits) yield { ...hit, index: null };
     return;
   }
-  const places = new Map<string, Promise<PlacedMessage[]>>();
-  for (const hit of hits) {
-    if (!places.has(hit.path)) places.set(hit.path, personMessagesOf(hit.path));
-    yield placed(hit, await places.get(hit.path)!, options.around);
+  for (const hit of hits) yield placed(hit, read.get(hit.path)?.messages ?? [], options.around);
+}
+
+/**
+ * The hits through the index; where its cache folder may not be written (read-only, another user's), straight
+ * from the stores, as `index: false` gives them, after a warning: the index is a cache, never a reason to fail.
+ */
+async function hitsWithOrWithoutIndex(
+  query: Query | undefined,
+  sources: readonly SearchSource[],
+  options: SearchOptions,
+): ReturnType<typeof indexedHits> {
+  if (options.index === false) return indexedHits(query, sources, options);
+  try {
+    return await indexedHits(query, sources, options);
+  } catch (error) {
+    const reason = deniedReason(error);
+    if (reason === undefined) throw error;
+    const folder = options.cacheDir ?? defaultCacheDir();
+    options.onNotWhole?.({
+      warning: `the search index in ${folder} cannot be written (${reason}); searched the stores directly`,
+    });
+    return indexedHits(query, sources, { ...options, index: false });
   }
+}
+
+/** Why the file system refused a write, when it did (a read-only folder or file, or one of another user). */
+function deniedReason(error: unknown): string | undefined {
+  const code = error instanceof RxError ? error.data?.errno : (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'read-only file system';
+  return undefined;
 }
 
 /**
@@ -134,9 +164,15 @@ async function indexedHits(
   query: Query | undefined,
   sources: readonly SearchSource[],
   options: SearchOptions,
-): Promise<{ hits: SearchHit[]; kept: Map<string, (string | null)[]> | undefined }> {
+): Promise<{
+  hits: SearchHit[];
+  kept: Map<string, (string | null)[]> | undefined;
+  read: Map<string, PersonMessages>;
+}> {
   const inMemory = options.index === false;
-  for (let attempt = 0; ; attempt += 1) {
+  let rebuilt = false;
+  let reread = false;
+  for (;;) {
     const index = inMemory
       ? await SearchIndex.inMemory()
       : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
@@ -151,19 +187,33 @@ async function indexedHits(
         options.onProgress,
         options.beforeReading,
       );
-      if (options.onNotWhole) for (const part of damagedIn(index, sources, options)) options.onNotWhole(part);
       const hits = index.reading(() => found(index, query, sources, options));
+      // The transcripts read whole to place the hits (each read now, not kept from an earlier search).
+      const read = new Map<string, PersonMessages>();
+      if (options.around !== undefined)
+        for (const path of new Set(hits.map((hit) => hit.path))) read.set(path, await personMessagesOf(path));
       const kept =
-        options.messageIndex !== false && options.around === undefined ? await placesOf(index, hits) : undefined;
+        options.messageIndex !== false && options.around === undefined ? await placesOf(index, hits, read) : undefined;
+      // A log that grew is read on from its cursor: damage further back shows only to a whole read. A session
+      // such a read found damaged where the index holds none is read again from the start, once.
+      const known = index.damaged();
+      const unseen = [...read].filter(([path, { damage }]) => damage !== undefined && !known.has(path));
       failed = false;
-      return { hits, kept };
+      if (unseen.length > 0 && !inMemory && !reread) {
+        index.forget(unseen.map(([path]) => path));
+        reread = true;
+        continue;
+      }
+      if (options.onNotWhole) for (const part of damagedIn(index, sources, options)) options.onNotWhole(part);
+      return { hits, kept, read };
     } catch (error) {
       if (inMemory || !isEngineError(error)) throw error;
       damaged = error;
     } finally {
       await index.close(failed, damaged !== undefined);
     }
-    if (attempt > 0) throw index.engineErrorSaid(damaged);
+    if (rebuilt) throw index.engineErrorSaid(damaged);
+    rebuilt = true;
   }
 }
 
@@ -171,12 +221,18 @@ async function indexedHits(
  * The message ids, in the order a person reads them, of the sessions hit: kept in the index from an earlier search
  * of the session as it is now, else read from its transcript and kept for the next one.
  */
-async function placesOf(index: SearchIndex, hits: readonly SearchHit[]): Promise<Map<string, (string | null)[]>> {
+async function placesOf(
+  index: SearchIndex,
+  hits: readonly SearchHit[],
+  read: Map<string, PersonMessages>,
+): Promise<Map<string, (string | null)[]>> {
   const paths = [...new Set(hits.map((hit) => hit.path))];
   const places = index.places(paths);
   for (const path of paths) {
     if (places.has(path)) continue;
-    const ids = (await personMessagesOf(path)).map((message) => message.messageId);
+    const messages = await personMessagesOf(path);
+    read.set(path, messages);
+    const ids = messages.messages.map((message) => message.messageId);
     index.keepPlaces(path, ids);
     places.set(path, ids);
   }
@@ -297,20 +353,25 @@ function inWorkspace(session: Pick<Session, 'workspace' | 'slug'>, workspace: st
 
 type PlacedMessage = { messageId: string | null; role: string; text: string };
 
+/** A session's messages as a person reads them, up to damage, and the damage (its code first) when there is some. */
+type PersonMessages = { messages: PlacedMessage[]; damage: string | undefined };
+
 /**
  * A session's messages as a person reads them (its person view: what `cat` prints and `view` shows, not
  * the host's session-context messages nor local-only records, which no hit is in), read once for all
  * its hits; up to damage when there is some.
  */
-async function personMessagesOf(path: string): Promise<PlacedMessage[]> {
+async function personMessagesOf(path: string): Promise<PersonMessages> {
   const messages: PlacedMessage[] = [];
   try {
     for await (const message of (await openSession(path)).personView())
       messages.push({ messageId: message.id ?? null, role: message.role, text: message.content });
-  } catch {
+  } catch (error) {
+    if (!(error instanceof RxError)) throw error;
     // Damage: the messages before it are still there to place a hit by.
+    return { messages, damage: `${error.code}: ${error.message}` };
   }
-  return messages;
+  return { messages, damage: undefined };
 }
 
 /** The hit's place among its session's messages (what `cat` prints it as), and the messages around it when asked. */

@@ -217,3 +217,44 @@ describe('rxstore search, as a person runs it', () => {
     },
   );
 });
+
+const asRoot = process.getuid?.() === 0;
+const hasSetpriv = spawnSync('setpriv', ['--version']).status === 0;
+
+describe.skipIf(asRoot && !hasSetpriv)('rxstore search with a cache folder it may not write', () => {
+  /** As `nobody` when the tests run as root (who may write any folder); fixtures and the folders are world-readable. */
+  const runAsOther = (argv: string[], cache: string) =>
+    spawnSync(
+      asRoot ? 'setpriv' : process.execPath,
+      [...(asRoot ? ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : []), rxstoreBin, ...argv],
+      { encoding: 'utf8', cwd: '/', env: { ...process.env, XDG_CACHE_HOME: cache } },
+    );
+
+  it('gives the hits and exit code --no-index gives, with one warning, the index built or not', async () => {
+    const root = await tempDir('rxstore-search-ro-');
+    await cp(fixture('tool-calls').root, join(root, 'state'), { recursive: true });
+    const cache = join(root, 'cache');
+    await mkdir(cache, { mode: 0o755 });
+    const argv = ['search', '--state-home', join(root, 'state'), '--json'];
+    // The index built by its owner (here as root: a folder `nobody` may not write), then searched by another user.
+    expect(runCliChildSync([...argv, 'notes'], cache).status).toBe(0);
+    spawnSync('chmod', ['-R', 'a+rX', root]);
+    for (const query of ['notes', 'no-such-words-anywhere']) {
+      const direct = runAsOther([...argv, '--no-index', query], cache);
+      const run = runAsOther([...argv, query], cache);
+      expect(run.status, run.stderr).toBe(direct.status);
+      expect(run.stdout.replace(/"score":[^,]+,/g, '')).toBe(direct.stdout.replace(/"score":[^,]+,/g, ''));
+      expect(run.stderr).toBe(
+        `${direct.stderr}rxstore: warning: the search index in ${join(cache, 'rxstore')} cannot be written (permission denied); searched the stores directly\n`,
+      );
+    }
+  });
+});
+
+/** The built CLI run as this user. */
+function runCliChildSync(argv: string[], cache: string) {
+  return spawnSync(process.execPath, [rxstoreBin, ...argv], {
+    encoding: 'utf8',
+    env: { ...process.env, XDG_CACHE_HOME: cache },
+  });
+}

@@ -1,6 +1,7 @@
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readBatches, readFrames } from '../../src/codec/index.js';
 import { openSession, search, type FoundHit, type SearchOptions } from '../../src/index.js';
 import { runCliChild } from '../support/cli-child.js';
 import { fixture } from '../support/fixtures.js';
@@ -91,6 +92,40 @@ describe('a search never gives a stale hit after damage outside the log', () => 
     expect(after.length).toBeLessThan(before.hits.length);
     expect(after.every((hit) => hit.damage?.startsWith('RX_DAMAGED_STORE: '))).toBe(true);
     // Said by the search through the index and by the one straight from the stores, alike.
+    expect(notWhole).toHaveLength(2);
+    expect(notWhole[0]).toContain('RX_DAMAGED_STORE');
+    expect(notWhole[1]).toBe(notWhole[0]);
+  });
+
+  it('a log that grew with bytes damaged behind its cursor: the hits placed say the damage, as --no-index (real Reasonix session)', async () => {
+    const { dir, options } = await fixtureCopy('tool-calls');
+    const log = join(dir, 'events.frames');
+    const whole = await readFile(log);
+    const ends: number[] = [];
+    for await (const item of readBatches(
+      readFrames(
+        (async function* () {
+          yield whole;
+        })(),
+      ),
+    ))
+      if (item.type === 'batch') ends.push(item.batch.end);
+    // The log as it was some batches ago: searched, so the index keeps a cursor there.
+    const cut = ends[Math.floor(ends.length / 2)]!;
+    await writeFile(log, whole.subarray(0, cut));
+    const before = await searched('notes', options);
+    expect(before.hits.every((hit) => hit.damage === null)).toBe(true);
+    // It grows back to whole, with a byte far behind the cursor changed: read on from the cursor, nothing shows.
+    const grown = Buffer.from(whole);
+    const at = Math.floor(cut / 2);
+    grown[at] = grown[at]! ^ 0xff;
+    await writeFile(log, grown);
+    const notWhole: string[] = [];
+    const after = await expectAsFromTheStores('notes', {
+      ...options,
+      onNotWhole: (part) => notWhole.push(JSON.stringify(part)),
+    });
+    expect(after.every((hit) => hit.damage?.startsWith('RX_DAMAGED_STORE: '))).toBe(true);
     expect(notWhole).toHaveLength(2);
     expect(notWhole[0]).toContain('RX_DAMAGED_STORE');
     expect(notWhole[1]).toBe(notWhole[0]);
