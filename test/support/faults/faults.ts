@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, open, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { encodeBatch, type EventToWrite } from '../../../src/codec/encode-batch.js';
 import { encodeFrame } from '../../../src/codec/frame.js';
@@ -98,7 +98,8 @@ export async function appendBatch(
       offset: log.length,
     },
   );
-  await writeFile(logOf(sessionDir), Buffer.concat([log, encoded.bytes]));
+  // Appended, as Reasonix appends: a reader meanwhile never sees the log shorter than it was.
+  await appendFile(logOf(sessionDir), encoded.bytes);
 }
 
 export async function removePath(path: string): Promise<void> {
@@ -173,10 +174,20 @@ export async function flipInPlace(sessionDir: string): Promise<Buffer> {
   return original;
 }
 
-/** Writes `bytes` over the log in place (the same file), its modification time moved a minute on. */
+/**
+ * Writes `bytes` over the log in place (the same file), its modification time moved a minute on. The
+ * file is never truncated first: a reader polling it meanwhile never sees it shorter than both its old
+ * and its new size, as a log rewritten from nothing would be.
+ */
 export async function putBack(sessionDir: string, bytes: Buffer): Promise<void> {
   const log = logOf(sessionDir);
   const { mtimeMs } = await stat(log);
-  await writeFile(log, bytes);
+  const file = await open(log, 'r+');
+  try {
+    await file.write(bytes, 0, bytes.length, 0);
+    await file.truncate(bytes.length);
+  } finally {
+    await file.close();
+  }
   await utimes(log, new Date(), new Date(mtimeMs + 60_000));
 }
