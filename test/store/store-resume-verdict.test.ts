@@ -22,6 +22,7 @@ function copy(facts: Partial<ListedCopy>): ListedCopy {
     status: 'ok',
     problem: null,
     payloadRefs: 0,
+    goesOnFrom: null,
     checked: 'now',
     draft: false,
     ...facts,
