@@ -40,26 +40,34 @@ const MAX_CHECKPOINT_JSON = 64 * 1024 * 1024;
  * Where Reasonix's recovery checkpoint lets it open a session without reading the log before it: the
  * anchor (the last batch the checkpoint covers) and the end of that batch, where Reasonix reads on.
  */
-export const CheckpointCoverSchema = z.object({
+export interface CheckpointCover {
   /** The checkpoint file, `.recovery-cache/<id>/recovery-v1.bolt`. */
-  checkpoint: z.string(),
+  checkpoint: string;
   /** The anchor batch's offset: Reasonix reads nothing of the log before it. */
-  anchorOffset: z.number().int().nonnegative(),
+  anchorOffset: number;
   /** The first sequence of the anchor batch. */
-  anchorSequence: z.number().int().positive(),
+  anchorSequence: number;
   /** Just past the anchor batch: Reasonix reads on from here. */
-  logOffset: z.number().int().nonnegative(),
+  logOffset: number;
   /** The last sequence the checkpoint covers. */
-  sequence: z.number().int().positive(),
-});
-export type CheckpointCover = z.infer<typeof CheckpointCoverSchema>;
+  sequence: number;
+}
 
 /** A damaged session Reasonix goes on with from its recovery checkpoint: the checkpoint's cover, and where the log is damaged. */
-export const GoesOnPastDamageSchema = CheckpointCoverSchema.extend({
+export interface GoesOnPastDamage extends CheckpointCover {
   /** The offset in the log of the first problem Reasonix passes over; null when it is known by its sequence only. */
+  damagedAt: number | null;
+}
+
+/** `GoesOnPastDamage` as a cache keeps it: every field checked when it is read back. */
+export const GoesOnPastDamageSchema = z.object({
+  checkpoint: z.string(),
+  anchorOffset: z.number().int().nonnegative(),
+  anchorSequence: z.number().int().positive(),
+  logOffset: z.number().int().nonnegative(),
+  sequence: z.number().int().positive(),
   damagedAt: z.number().int().nonnegative().nullable(),
-});
-export type GoesOnPastDamage = z.infer<typeof GoesOnPastDamageSchema>;
+}) satisfies z.ZodType<GoesOnPastDamage>;
 
 /**
  * The checkpoint Reasonix 1.38.11 opens the session from, when there is one it accepts (measured,

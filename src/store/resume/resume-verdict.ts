@@ -93,7 +93,8 @@ export function resumeVerdict(
   // A refused payload's problem already says Reasonix would refuse it: said once.
   const why = (copy.problem ?? copy.status).replace(/^Reasonix [\d.]+ would refuse: /, '');
   const past = copy.goesOnFrom;
-  if (reasonixRefuses(copy.status) && !past) return verdict(copy.status, `Reasonix would refuse this copy: ${why}`, null);
+  if (reasonixRefuses(copy.status) && !past)
+    return verdict(copy.status, `Reasonix would refuse this copy: ${why}`, null);
   if (copy.status === 'unreadable')
     return verdict('unreadable', `it cannot be read: ${copy.problem ?? 'unreadable'}`, null);
   const sameRoot = paths.resolve(copy.root) === paths.resolve(state);
