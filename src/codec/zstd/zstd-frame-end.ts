@@ -51,7 +51,7 @@ export function skippableFramesEnd(frame: Uint8Array, at: number): number {
 /**
  * The content size the zstd frame that starts `frame` declares in its header (RFC 8878 §3.1.1.1.4), or
  * undefined when it declares none or the bytes are no zstd frame. Go's klauspost encoder declares it for
- * every value it compresses whole (Reasonix's recovery checkpoint, docs/format.md §9.9).
+ * every value it compresses whole (Reasonix's recovery checkpoint, docs/format.md §9.10).
  */
 export function zstdContentSize(frame: Uint8Array): number | undefined {
   if (frame.length < 6 || frame[0] !== 0x28 || frame[1] !== 0xb5 || frame[2] !== 0x2f || frame[3] !== 0xfd)

@@ -2,7 +2,7 @@ import { BRANCH, BUCKET_HEADER, BUCKET_LEAF, ELEMENT, LEAF, PAGE_HEADER, newestM
 
 /**
  * The value stored under `key` in the top-level bucket `bucket` of a bbolt database (Reasonix's recovery
- * checkpoint, docs/format.md §9.9), as bbolt would give it; undefined when the bucket or the key is not there.
+ * checkpoint, docs/format.md §9.10), as bbolt would give it; undefined when the bucket or the key is not there.
  * Only a database `boltDamage` finds sound is looked into; a page that does not hold together here
  * gives undefined too, never a value read from elsewhere.
  */

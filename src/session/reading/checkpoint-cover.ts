@@ -13,7 +13,7 @@ import { SESSION_FILES } from './session-files.js';
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 
 /**
- * A recovery checkpoint as Reasonix 1.38.11 stores it (docs/format.md §9.9): zstd-compressed JSON under
+ * A recovery checkpoint as Reasonix 1.38.11 stores it (docs/format.md §9.10): zstd-compressed JSON under
  * `checkpoints/current` and `checkpoints/previous` of `recovery-v1.bolt`. Only what decides whether
  * Reasonix opens the session from it is read; the projection it keeps is Reasonix's own.
  */
