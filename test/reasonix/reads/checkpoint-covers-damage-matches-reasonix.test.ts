@@ -234,7 +234,19 @@ describe.skipIf(!reasonixBinary())(
         });
         expect(await readFile(join(session.cache, 'recovery-v1.bolt'))).toEqual(checkpoint);
 
+        // ls says it beside the damage; its summary cache, warm, sees the checkpoint go with the log untouched.
+        const listed = async () => {
+          const ls = await runCli(['ls', '--json', '--home', session.home]);
+          return (JSON.parse(ls.stdout) as { id: string; status: string; goesOnFrom: unknown }[]).find(
+            (row) => row.id === session.id,
+          )!;
+        };
+        expect(await listed()).toMatchObject({ status: 'damaged', goesOnFrom: after.report.goesOnFrom });
+        const row = (await runCli(['ls', '--home', session.home])).stdout;
+        expect(row).toContain('Reasonix goes on with it from its recovery checkpoint');
+
         await rm(session.cache, { recursive: true });
+        expect(await listed()).toMatchObject({ status: 'damaged', goesOnFrom: null });
         const gone = await rxstoreSays(session);
         expect(gone.report.goesOnFrom).toBeNull();
         expect(gone.resume.reason).toBe('damaged');
