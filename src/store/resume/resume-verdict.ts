@@ -187,7 +187,8 @@ export function resumeVerdict(
       byId,
     );
   }
-  if (past && reasonixRefuses(copy.status)) return verdict('resumes-past-damage', pastDamage(past, why), byId);
+  if (past && reasonixRefuses(copy.status))
+    return verdict('resumes-past-damage', pastDamage(past, copy.status, why), byId);
   return verdict('resumes', "it is in this folder's sessions-v4 store", byId);
 }
 
@@ -195,10 +196,10 @@ export function resumeVerdict(
  * Why Reasonix goes on with a damaged copy (docs/format.md §9.10): it opens it from its recovery checkpoint and
  * reads nothing of the log before the checkpoint's anchor, where the damage is; without the checkpoint it refuses.
  */
-function pastDamage(past: GoesOnPastDamage, why: string): string {
+function pastDamage(past: GoesOnPastDamage, status: 'damaged' | 'unsupported', why: string): string {
   const where = past.damagedAt === null ? '' : ` at offset ${past.damagedAt}`;
   return (
-    `it is in this folder's sessions-v4 store, damaged${where} (${why}), and Reasonix goes on with it all the same: ` +
+    `it is in this folder's sessions-v4 store, ${status}${where} (${why}), and Reasonix goes on with it all the same: ` +
     `it opens it from its recovery checkpoint ${past.checkpoint}, which covers the log to sequence ${past.sequence} ` +
     `(offset ${past.logOffset}), and reads nothing of it before offset ${past.anchorOffset}; ` +
     `without that checkpoint (its cache removed, or the storage identity renewed) Reasonix refuses the copy for that damage`

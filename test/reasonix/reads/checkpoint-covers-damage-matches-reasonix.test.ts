@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { cp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeFrame } from '../../../src/codec/frame.js';
 import { repairSession } from '../../../src/session/writing/repair-session.js';
 import { framesOf, logOf } from '../../support/faults/faults.js';
 import { runCli } from '../../support/inspect-json-schema.js';
@@ -42,6 +44,38 @@ async function flip(dir: string, where: { batch: number } | { at: number }): Pro
   await writeFile(logOf(dir), log);
 }
 
+/**
+ * Edits the record of the first `kind` event after the first batch, signs its batch again, and keeps the batch's
+ * size (a skippable frame after the last record's zstd frame, which Reasonix passes over): every offset after it,
+ * the checkpoint's anchor among them, stays where it was. A log Reasonix verifies, saying what the edit made it say.
+ */
+async function rewriteEventInPlace(dir: string, kind: string, edit: (text: string) => string): Promise<void> {
+  const frames = await framesOf(dir);
+  const firstEnd = frames.findIndex((frame) => frame.record.recordType === 'batch/end');
+  const at = frames.findIndex((frame, index) => index > firstEnd && frame.raw.includes(`"kind":"${kind}"`));
+  const begin = frames.findLastIndex((frame, index) => index < at && frame.record.recordType === 'batch/begin');
+  const end = frames.findIndex((frame, index) => index > at && frame.record.recordType === 'batch/end');
+  const texts = frames.slice(begin, end + 1).map((frame) => frame.raw.toString('utf8'));
+  texts[at - begin] = edit(texts[at - begin]!);
+  const digest = createHash('sha256');
+  for (const text of texts.slice(0, -1)) digest.update(text).update(Buffer.from([0]));
+  texts[texts.length - 1] = texts.at(-1)!.replace(/"sha256":"[0-9a-f]*"/, `"sha256":"${digest.digest('hex')}"`);
+  const encoded = texts.map((text) => encodeFrame(Buffer.from(text)));
+  const start = frames[begin]!.offset;
+  const stop = frames[end]!.offset + frames[end]!.bytes;
+  const pad = stop - start - encoded.reduce((sum, frame) => sum + frame.length, 0);
+  if (pad < 8) throw new Error(`the batch at ${start} re-encoded leaves ${pad} bytes, too few for a skippable frame`);
+  const skippable = Buffer.alloc(pad);
+  skippable.writeUInt32LE(0x184d2a5f, 0);
+  skippable.writeUInt32LE(pad - 8, 4);
+  const last = encoded.at(-1)!;
+  const header = Buffer.from(last.subarray(0, 12));
+  header.writeUInt32BE(last.length - 12 + pad, 4);
+  encoded[encoded.length - 1] = Buffer.concat([header, last.subarray(12), skippable]);
+  const log = await readFile(logOf(dir));
+  await writeFile(logOf(dir), Buffer.concat([log.subarray(0, start), ...encoded, log.subarray(stop)]));
+}
+
 const identityOf = (dir: string) => join(dir, 'storage.identity.json');
 async function editIdentity(dir: string, edit: (identity: Record<string, unknown>) => void): Promise<void> {
   const identity = JSON.parse(await readFile(identityOf(dir), 'utf8')) as Record<string, unknown>;
@@ -55,7 +89,7 @@ interface Resumed extends ResumedSession {
 }
 
 const early = { batch: 3 } as const;
-const cases: [name: string, change: (session: Resumed) => Promise<void>, opens: boolean][] = [
+const cases: [name: string, change: (session: Resumed) => Promise<void>, opens: boolean, code?: string][] = [
   ['a byte flipped in a middle batch, before the anchor', ({ dir }) => flip(dir, early), true],
   ['a byte flipped in the batch just before the anchor', ({ dir }) => flip(dir, { batch: -2 }), true],
   ['a byte flipped in the anchor batch', ({ dir }) => flip(dir, { batch: -1 }), false],
@@ -126,6 +160,24 @@ const cases: [name: string, change: (session: Resumed) => Promise<void>, opens: 
     true,
   ],
   [
+    'an event of a kind Reasonix does not know, before the anchor',
+    ({ dir }) => rewriteEventInPlace(dir, 'turn/start', (text) => text.replace('"turn/start"', '"turn/stxrt"')),
+    true,
+    'RX_UNSUPPORTED_VERSION',
+  ],
+  [
+    'a message payload Reasonix refuses (an unknown field), before the anchor',
+    ({ dir }) =>
+      rewriteEventInPlace(dir, 'message/complete', (text) => {
+        const payload = /"payload":"([^"]*)"/.exec(text)![1]!;
+        const decoded = JSON.parse(Buffer.from(payload, 'base64').toString('utf8')) as { message: object };
+        const refused = { ...decoded, message: { ...decoded.message, host_authored: true } };
+        return text.replace(payload, Buffer.from(JSON.stringify(refused)).toString('base64'));
+      }),
+    true,
+    'RX_STRICT_PAYLOAD',
+  ],
+  [
     'an older checkpoint (batches appended since), damage before its anchor',
     async ({ dir, cache, olderCache }) => {
       await rm(cache, { recursive: true });
@@ -177,7 +229,7 @@ describe.skipIf(!reasonixBinary())(
       if (base) await rm(base.home, { recursive: true, force: true });
     });
 
-    it.concurrent.each(cases)('%s', async (_, change, opens) => {
+    it.concurrent.each(cases)('%s', async (_, change, opens, code = 'RX_DAMAGED_STORE') => {
       const session = { ...(await copyOfResumed(base)), olderCache };
       try {
         await change(session);
@@ -187,8 +239,8 @@ describe.skipIf(!reasonixBinary())(
         expect(reasonix.opens, reasonix.said).toBe(opens);
         // What rxstore reads stops at the damage, whatever Reasonix does with the session.
         expect(says.inspected.code).toBe(1);
-        expect(says.report.status).toBe('damaged');
-        expect(says.report.problems.find((problem) => problem.severity === 'error')?.code).toBe('RX_DAMAGED_STORE');
+        expect(says.report.status).toBe(code === 'RX_UNSUPPORTED_VERSION' ? 'unsupported' : 'damaged');
+        expect(says.report.problems.find((problem) => problem.severity === 'error')?.code).toBe(code);
         expect(says.resume.resumes).toBe(opens);
         if (opens) {
           const damagedAt = says.report.problems.find((problem) => problem.severity === 'error')!.offset!;
@@ -198,7 +250,7 @@ describe.skipIf(!reasonixBinary())(
           });
           expect(damagedAt).toBeLessThan(says.report.goesOnFrom!.anchorOffset);
           expect(says.resume.reason).toBe('resumes-past-damage');
-          expect(says.resume.explanation).toContain(`damaged at offset ${damagedAt}`);
+          expect(says.resume.explanation).toContain(`${says.report.status} at offset ${damagedAt}`);
           expect(says.resume.explanation).toContain('without that checkpoint');
         } else {
           expect(reasonix.said).toContain('damaged session store');
