@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { cp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../../src/codec/frame.js';
 import { repairSession } from '../../../src/session/writing/repair-session.js';
 import { framesOf, logOf } from '../../support/faults/faults.js';
 import { runCli } from '../../support/inspect-json-schema.js';
-import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.js';
+import { startMockModel } from '../../support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
 import {
   copyOfResumed,
   resume,
@@ -305,6 +306,35 @@ describe.skipIf(!reasonixBinary())(
         const refused = await resume(session.home, session.id);
         expect(refused.opens).toBe(false);
         expect(refused.said).toContain('damaged session store: decode v4 frame');
+      } finally {
+        await rm(session.home, { recursive: true, force: true });
+      }
+    });
+
+    it('relocate moves the checkpoint with the session: Reasonix goes on past the damage from the new folder', async () => {
+      const session = await copyOfResumed(base);
+      try {
+        await flip(session.dir, early);
+        const moved = join(session.home, 'moved-project');
+        await mkdir(moved);
+        const relocated = await runCli(['relocate', source.workspace, moved, '--home', session.home, '--force']);
+        expect(relocated.code, relocated.stderr).toBe(0);
+        const where = await runCli(['where', session.id, '--json', '--home', session.home, '--cwd', moved]);
+        const [located] = JSON.parse(where.stdout) as [{ resume: { reason: string } }];
+        expect(located.resume.reason).toBe('resumes-past-damage');
+        const mock = await startMockModel([{ text: 'Resumed.' }]);
+        try {
+          const run = await runReasonix({
+            home: session.home,
+            cwd: moved,
+            args: ['run', '--resume', session.id, 'say ok'],
+            mock,
+            permissionMode: 'danger-full-access',
+          });
+          expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+        } finally {
+          await mock.close();
+        }
       } finally {
         await rm(session.home, { recursive: true, force: true });
       }
