@@ -58,6 +58,8 @@ export function resumeVerdict(
   const paths = pathsOf(platform);
   const slugOf = (folder: string) => workspaceSlug(folder, platform);
   const cwdSlug = slugOf(cwd);
+  // A refused payload's problem already says Reasonix would refuse it: said once.
+  const why = (copy.problem ?? copy.status).replace(/^Reasonix [\d.]+ would refuse: /, '');
   const verdict = (
     reason: ResumeReason,
     explanation: string,
@@ -66,11 +68,14 @@ export function resumeVerdict(
   ): ResumeVerdict => ({
     resumes: reason === 'resumes' || reason === 'resumes-past-damage' || reason === 'imports-draft',
     reason,
-    // Wherever a command finds a draft, Reasonix imports it rather than open it: said with every such command.
+    // Wherever a command finds a draft, Reasonix imports it rather than open it: said with every such command;
+    // and wherever one finds a damaged copy, that Reasonix goes on with it only from its recovery checkpoint.
     explanation:
       copy.draft && command !== null && reason !== 'imports-draft'
         ? `${explanation}; a draft (its manifest has no storageRevision), which Reasonix imports into a new session under a new id and goes on there`
-        : explanation,
+        : copy.goesOnFrom && reasonixRefuses(copy.status) && command !== null && reason !== 'resumes-past-damage'
+          ? `${explanation}; where that command finds it, it is ${pastDamage(copy.goesOnFrom, copy.status, why)}`
+          : explanation,
     command,
     copiesSession,
   });
@@ -90,8 +95,6 @@ export function resumeVerdict(
       'Reasonix has no state root here: neither REASONIX_HOME nor a home directory is set',
       null,
     );
-  // A refused payload's problem already says Reasonix would refuse it: said once.
-  const why = (copy.problem ?? copy.status).replace(/^Reasonix [\d.]+ would refuse: /, '');
   const past = copy.goesOnFrom;
   if (reasonixRefuses(copy.status) && !past)
     return verdict(copy.status, `Reasonix would refuse this copy: ${why}`, null);
@@ -188,7 +191,11 @@ export function resumeVerdict(
     );
   }
   if (past && reasonixRefuses(copy.status))
-    return verdict('resumes-past-damage', pastDamage(past, copy.status, why), byId);
+    return verdict(
+      'resumes-past-damage',
+      `it is in this folder's sessions-v4 store, ${pastDamage(past, copy.status, why)}`,
+      byId,
+    );
   return verdict('resumes', "it is in this folder's sessions-v4 store", byId);
 }
 
@@ -199,7 +206,7 @@ export function resumeVerdict(
 function pastDamage(past: GoesOnPastDamage, status: 'damaged' | 'unsupported', why: string): string {
   const where = past.damagedAt === null ? '' : ` at offset ${past.damagedAt}`;
   return (
-    `it is in this folder's sessions-v4 store, ${status}${where} (${why}), and Reasonix goes on with it all the same: ` +
+    `${status}${where} (${why}), and Reasonix goes on with it all the same: ` +
     `it opens it from its recovery checkpoint ${past.checkpoint}, which covers the log to sequence ${past.sequence} ` +
     `(offset ${past.logOffset}), and reads nothing of it before offset ${past.anchorOffset}; ` +
     `without that checkpoint (its cache removed, or the storage identity renewed) Reasonix refuses the copy for that damage`
