@@ -110,6 +110,7 @@ export { workspaceSlug } from './store/roots/workspace-slug.js';
 export { STORES_NEWEST_FIRST, storeKindOf, type StoreKind } from './store/roots/store-kind.js';
 export { listSessions, type ListOptions, type SessionListing } from './store/listing/list-sessions.js';
 export type { ListedSession, ListedCopy } from './store/listing/describe-conversation.js';
+export type { CheckpointCover, GoesOnPastDamage } from './session/reading/checkpoint-cover.js';
 export { defaultCacheDir, SummaryCache } from './store/listing/summary-cache.js';
 export { locateSession, resumeOfCopy, type SessionWhereabouts } from './store/locate-session.js';
 export { isPath, resolveSession, type ResolveSessionOptions } from './store/resolve-session.js';

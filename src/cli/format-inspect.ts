@@ -53,6 +53,12 @@ export function formatInspect(report: InspectReport, options: { verbose?: boolea
     lines.push(
       `new turn     ${report.newTurn.accepted ? 'Reasonix opens it and takes a new turn in it' : `Reasonix opens it but refuses a new turn: "${printable(report.newTurn.reason ?? '')}"`}`,
     );
+  // Damaged, yet opened: Reasonix starts from its recovery checkpoint and never reads the damage.
+  const past = report.goesOnFrom;
+  if (past)
+    lines.push(
+      `reasonix     goes on with it: it opens it from its recovery checkpoint ${printable(past.checkpoint)} (the log to sequence ${past.sequence}) and reads nothing of the log before offset ${past.anchorOffset}${past.damagedAt === null ? '' : `, past the damage at offset ${past.damagedAt}`}; without that checkpoint it refuses it (below)`,
+    );
   lines.push(
     `content      ${report.hygiene.hasContent ? 'has messages beyond the system prompt' : report.messages.total === 0 ? 'no messages' : 'system prompt only'}`,
   );

@@ -77,6 +77,8 @@ function notes(session: ListedSession): string {
       : undefined,
     session.parent ? `fork of ${session.parent.id}` : undefined,
     (refused || session.status === 'turn-refused') && session.problem ? session.problem : undefined,
+    // Damaged, yet Reasonix opens it from its recovery checkpoint, past the damage: `where` says the rest.
+    refused && session.goesOnFrom ? 'Reasonix goes on with it from its recovery checkpoint' : undefined,
   ].filter((part): part is string => part !== undefined);
   return parts.length > 0 ? `(${parts.join('; ')})` : '';
 }

@@ -22,6 +22,7 @@ function copy(facts: Partial<ListedCopy>): ListedCopy {
     status: 'ok',
     problem: null,
     payloadRefs: 0,
+    goesOnFrom: null,
     checked: 'now',
     draft: false,
     ...facts,
@@ -40,6 +41,53 @@ describe('resume verdicts', () => {
       reason: 'locked',
     });
     expect(resumeVerdict(copy({ status: 'torn-tail' }), null, [], linux).resumes).toBe(true);
+  });
+
+  it('a damaged copy Reasonix goes on with from its recovery checkpoint: resumed where the checkpoint goes with it, refused where a copy goes without', () => {
+    const store = '/home/me/.reasonix/projects/-home-me-app/sessions-v4';
+    const past = {
+      checkpoint: `${store}/.recovery-cache/0123456789abcdef0123456789abcdef/recovery-v1.bolt`,
+      anchorOffset: 36_799,
+      anchorSequence: 30,
+      logOffset: 37_672,
+      sequence: 30,
+      damagedAt: 273,
+    };
+    const damaged = { status: 'damaged' as const, problem: 'decode v4 frame: CRC check failed', goesOnFrom: past };
+    const here = resumeVerdict(copy(damaged), null, [], linux);
+    expect(here).toMatchObject({
+      resumes: true,
+      reason: 'resumes-past-damage',
+      command: 'reasonix --resume 0123456789abcdef0123456789abcdef',
+    });
+    expect(here.explanation).toContain('damaged at offset 273 (decode v4 frame: CRC check failed)');
+    expect(here.explanation).toContain(`from its recovery checkpoint ${past.checkpoint}`);
+    expect(here.explanation).toContain('without that checkpoint');
+    // Without the checkpoint the same copy is refused.
+    expect(resumeVerdict(copy({ ...damaged, goesOnFrom: null }), null, [], linux)).toMatchObject({
+      resumes: false,
+      reason: 'damaged',
+      command: null,
+    });
+    // From another folder the command goes to its own, and says it goes on past the damage there.
+    const elsewhere = resumeVerdict(copy(damaged), null, [], { ...linux, cwd: '/home/me/other' });
+    expect(elsewhere).toMatchObject({ resumes: false, reason: 'other-workspace' });
+    expect(elsewhere.command).toContain('reasonix --resume 0123456789abcdef0123456789abcdef');
+    expect(elsewhere.explanation).toContain('; where that command finds it, it is damaged at offset 273');
+    // A global copy would be copied into a store without its cache: refused.
+    const global = resumeVerdict(
+      copy({
+        ...damaged,
+        scope: 'global',
+        slug: null,
+        path: '/home/me/.reasonix/sessions-v4/0123456789abcdef0123456789abcdef',
+      }),
+      '/home/me/app',
+      [],
+      linux,
+    );
+    expect(global).toMatchObject({ resumes: false, reason: 'damaged', command: null });
+    expect(global.explanation).toContain('does not go with the copy');
   });
 
   it("a draft (no storageRevision) in the folder's own store: its id goes on in a new session Reasonix imports it into; elsewhere, the command says so", () => {

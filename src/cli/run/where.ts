@@ -63,7 +63,7 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: 
       `    ${copy.store}${copy.scope === 'global' && copy.store === 'sessions-v4' ? ' (global)' : ''}  ${copy.status}  ${p(copy.path)}`,
     );
     lines.push(
-      `      \`reasonix --resume\` from ${p(cwd)}: ${copy.resume.reason === 'resumes' ? 'opens it' : copy.resume.resumes ? 'imports it into a new session' : `no (${copy.resume.reason})`} — ${p(copy.resume.explanation)}`,
+      `      \`reasonix --resume\` from ${p(cwd)}: ${copy.resume.reason === 'resumes' ? 'opens it' : copy.resume.reason === 'resumes-past-damage' ? 'opens it from its recovery checkpoint, past the damage' : copy.resume.resumes ? 'imports it into a new session' : `no (${copy.resume.reason})`} — ${p(copy.resume.explanation)}`,
     );
     // Opened is not gone on with: a copy whose next turn Reasonix refuses says so, in its words.
     if (copy.status === 'turn-refused' && copy.problem) lines.push(`      a new turn: refused — ${p(copy.problem)}`);

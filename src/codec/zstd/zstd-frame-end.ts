@@ -47,3 +47,25 @@ export function skippableFramesEnd(frame: Uint8Array, at: number): number {
   }
   return at;
 }
+
+/**
+ * The content size the zstd frame that starts `frame` declares in its header (RFC 8878 §3.1.1.1.4), or
+ * undefined when it declares none or the bytes are no zstd frame. Go's klauspost encoder declares it for
+ * every value it compresses whole (Reasonix's recovery checkpoint, docs/format.md §9.10).
+ */
+export function zstdContentSize(frame: Uint8Array): number | undefined {
+  if (frame.length < 6 || frame[0] !== 0x28 || frame[1] !== 0xb5 || frame[2] !== 0x2f || frame[3] !== 0xfd)
+    return undefined;
+  const descriptor = frame[4]!;
+  const singleSegment = (descriptor & 0x20) !== 0;
+  const sizeBytes = [singleSegment ? 1 : 0, 2, 4, 8][descriptor >> 6]!;
+  const at = 5 + (singleSegment ? 0 : 1) + [0, 1, 2, 4][descriptor & 0x03]!;
+  if (sizeBytes === 0 || at + sizeBytes > frame.length) return undefined;
+  const view = Buffer.from(frame.buffer, frame.byteOffset + at, sizeBytes);
+  if (sizeBytes === 1) return view.readUInt8(0);
+  // A two-byte size counts from 256 (the format's own offset).
+  if (sizeBytes === 2) return view.readUInt16LE(0) + 256;
+  if (sizeBytes === 4) return view.readUInt32LE(0);
+  const size = view.readBigUInt64LE(0);
+  return size > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(size);
+}

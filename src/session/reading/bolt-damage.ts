@@ -14,7 +14,7 @@ export function boltDamage(bytes: Buffer): string | undefined {
   return meta && walk(bytes, meta);
 }
 
-interface Meta {
+export interface BoltMeta {
   pageSize: number;
   root: bigint;
   /** The high-water mark: every page in use is below it. */
@@ -26,26 +26,26 @@ const MAGIC = 0xed0cdaed;
 /** The page size of the machines Reasonix runs on. */
 const OS_PAGE = 4096;
 const VERSION = 2;
-const PAGE_HEADER = 16;
-const ELEMENT = 16;
-const BUCKET_HEADER = 16;
-const BRANCH = 0x01;
-const LEAF = 0x02;
-const BUCKET_LEAF = 0x01;
+export const PAGE_HEADER = 16;
+export const ELEMENT = 16;
+export const BUCKET_HEADER = 16;
+export const BRANCH = 0x01;
+export const LEAF = 0x02;
+export const BUCKET_LEAF = 0x01;
 
 /** The valid meta page with the higher transaction id, as bbolt picks it; undefined when neither is valid. */
-function newestMeta(bytes: Buffer): Meta | undefined {
+export function newestMeta(bytes: Buffer): BoltMeta | undefined {
   // The first meta page says how large pages are; the second is one page further (without a valid
   // first one, bbolt looks for it one page of the operating system's size further).
   const first = metaAt(bytes, 0);
   // Stryker disable next-line ConditionalExpression: where the second meta page is looked for when the first is invalid: the page size of every checkpoint is the …
   const second = metaAt(bytes, typeof first === 'string' ? OS_PAGE : first.pageSize);
-  const valid = [first, second].filter((meta): meta is Meta => typeof meta === 'object');
+  const valid = [first, second].filter((meta): meta is BoltMeta => typeof meta === 'object');
   if (valid.length === 0) return undefined;
   return valid.reduce((newest, meta) => (meta.txid > newest.txid ? meta : newest));
 }
 
-function metaAt(bytes: Buffer, offset: number): Meta | string {
+function metaAt(bytes: Buffer, offset: number): BoltMeta | string {
   const at = offset + PAGE_HEADER;
   if (bytes.length < at + 64) return 'the file ends inside a meta page';
   if (bytes.readUInt32LE(at) !== MAGIC) return 'no bbolt magic';
@@ -62,7 +62,7 @@ function metaAt(bytes: Buffer, offset: number): Meta | string {
 }
 
 /** Every page reachable from the root bucket, each checked as bbolt checks a page it reads. */
-function walk(bytes: Buffer, meta: Meta): string | undefined {
+function walk(bytes: Buffer, meta: BoltMeta): string | undefined {
   const seen = new Set<bigint>();
   const stack: bigint[] = [meta.root];
   while (stack.length > 0) {

@@ -100,6 +100,11 @@ export interface Checkpoint {
 /** Far above the few megabytes a checkpoint holds: a larger file is not read into memory, and said so (RX_TOO_LARGE). */
 export const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 
+/** Where the checkpoint of the session's recovery cache is (docs/format.md §9.9). */
+export function recoveryCheckpointPath(sessionDir: string, id: string): string {
+  return join(recoveryCacheDir(sessionDir, id), 'recovery-v1.bolt');
+}
+
 /**
  * The checkpoint of the session's recovery cache (`recovery-v1.bolt`, a bbolt database of at most a few
  * megabytes), read once for every check of it; undefined when there is none: without it Reasonix does not
@@ -107,7 +112,7 @@ export const MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024;
  * `.corrupt-<time>` and makes it again), nor does one this user may not read.
  */
 export function recoveryCheckpoint(sessionDir: string, id: string): Checkpoint | undefined {
-  const path = join(recoveryCacheDir(sessionDir, id), 'recovery-v1.bolt');
+  const path = recoveryCheckpointPath(sessionDir, id);
   if (!mayExist(path)) return undefined;
   const bytes = readRegularFile(path, MAX_CHECKPOINT_BYTES);
   if (bytes !== undefined) return { path, bytes };

@@ -5,6 +5,7 @@ import type { SessionRead, SessionStatus } from './read-session.js';
 import { workspaceOf } from './read-session.js';
 import type { TornTail } from '../../codec/batch.js';
 import type { DisplayTitle } from '../replay/session-title.js';
+import type { GoesOnPastDamage } from '../reading/checkpoint-cover.js';
 
 /**
  * A problem as `inspect --json` prints it: code, severity, message and data, with the place (file,
@@ -47,6 +48,12 @@ export interface InspectReport {
   newTurn: { accepted: boolean; reason: string | null; message: number | null } | null;
   /** True while a running Reasonix holds the session's writer lock. */
   openInRunningReasonix: boolean;
+  /**
+   * A damaged session Reasonix goes on with all the same, from its recovery checkpoint, every damage lying in
+   * the log before the checkpoint's anchor (docs/format.md §9.10): where; null otherwise. The status and
+   * problems still say the damage: what rxstore reads stops there.
+   */
+  goesOnFrom: GoesOnPastDamage | null;
   hygiene: Hygiene;
   problems: ReportedProblem[];
 }
@@ -85,6 +92,7 @@ export function inspectReport(read: SessionRead, store: string, options: Inspect
     lockFiles: read.lockFiles,
     newTurn: newTurnFacts(read),
     openInRunningReasonix: read.openBy !== undefined,
+    goesOnFrom: read.goesOnFrom ?? null,
     hygiene: checkHygiene(read.projection, { cutByDamage: read.refusal !== undefined, strict: options.strict }),
     problems: promoteWarnings(read.problems, options.strict).map(reported),
   };

@@ -35,6 +35,7 @@ import {
   recoveryCheckpoint,
 } from '../reading/recovery-cache.js';
 import { waitsForever } from '../../fs/waits-forever.js';
+import { beforeAnchor, checkpointCover, type GoesOnPastDamage } from '../reading/checkpoint-cover.js';
 
 /**
  * What Reasonix would do with the session: open it and take a new turn (`ok`, `torn-tail`), open it
@@ -86,6 +87,12 @@ export interface SessionRead {
    * the error every view of it throws once it has given what precedes the damage.
    */
   refusal?: RxError;
+  /**
+   * Reasonix goes on with the session all the same (status `damaged` or `unsupported`): every refusal lies in the
+   * log before the anchor of its recovery checkpoint, which it opens the session from without reading them
+   * (docs/format.md §9.10). Without that checkpoint (the cache removed, the storage identity renewed) it refuses.
+   */
+  goesOnFrom?: GoesOnPastDamage;
 }
 
 /** Whether `readSession` checks the caches against the log, and whether it keeps messages whole. */
@@ -227,6 +234,10 @@ async function readSessionOnce(
       refuse(problemFromError(error), error);
     }
     if (caught) refuse(problemFromError(caught), caught);
+    if (reasonixRefuses(read.status)) {
+      const cover = await goesOnPast(dir, id, logPath, problems, read.manifest?.contentRoot);
+      if (cover) read.goesOnFrom = cover;
+    }
     if (read.tornTail) {
       if (read.status === 'ok') read.status = 'torn-tail';
       warn({
@@ -308,6 +319,27 @@ async function readSessionOnce(
     });
   }
   return { read, cutWhileRead };
+}
+
+/**
+ * The recovery checkpoint Reasonix opens the session from past every problem it would otherwise refuse it for:
+ * each one in the log before the checkpoint's anchor. Undefined when there is none, or a problem lies elsewhere.
+ */
+async function goesOnPast(
+  dir: string,
+  id: string,
+  logPath: string,
+  problems: readonly Problem[],
+  contentRoot: string | undefined,
+): Promise<GoesOnPastDamage | undefined> {
+  const checkpoint = recoveryCheckpoint(dir, id);
+  if (!checkpoint) return undefined;
+  const content = new ContentStore(contentRootFor(dir, contentRoot));
+  const cover = await checkpointCover(dir, id, checkpoint, content);
+  const errors = problems.filter((problem) => problem.severity === 'error');
+  if (!cover || !errors.every((problem) => beforeAnchor(problem.data, logPath, cover))) return undefined;
+  const first = errors[0]?.data;
+  return { ...cover, damagedAt: first?.file === logPath && first.offset !== undefined ? first.offset : null };
 }
 
 /**

@@ -144,7 +144,11 @@ function refuseWhatRepairLeaves(read: SessionRead, dir: string): RxErrorCode[] {
         ...problem,
         message: `${problem.message}; rxstore repair changes only a torn tail and Reasonix's caches, and leaves it`,
       });
-    const message = `the session is ${read.status}, not torn (${problem.message}); rxstore repair only cuts torn tails — use rxstore salvage ${dir}`;
+    // Reasonix may go on with it all the same, from its recovery checkpoint: that cache is left, and the user told.
+    const goesOn = read.goesOnFrom
+      ? `; Reasonix goes on with it from its recovery checkpoint ${read.goesOnFrom.checkpoint}, past the damage, and the repair leaves that cache as it is`
+      : '';
+    const message = `the session is ${read.status}, not torn (${problem.message})${goesOn}; rxstore repair only cuts torn tails — use rxstore salvage ${dir}`;
     const data = {
       file: problem.data.file ?? dir,
       ...(problem.data.offset !== undefined ? { offset: problem.data.offset } : {}),

@@ -7,6 +7,7 @@ import type { SummaryCache } from './summary-cache.js';
 import { summariseAppended } from './summarise-appended.js';
 import { summariseCopy, type CopySummary, type ListedStatus, type WorkspaceSource } from './summarise-copy.js';
 import type { DisplayTitle } from '../../session/replay/session-title.js';
+import type { GoesOnPastDamage } from '../../session/reading/checkpoint-cover.js';
 
 /** One copy of a listed session, as `ls --json` and `where --json` print it. */
 export interface ListedCopy {
@@ -30,6 +31,11 @@ export interface ListedCopy {
   status: ListedStatus;
   problem: string | null;
   payloadRefs: number;
+  /**
+   * A damaged copy Reasonix goes on with all the same, from its recovery checkpoint past the damage
+   * (docs/format.md §9.10): the checkpoint, what it covers and where the log is damaged; null otherwise.
+   */
+  goesOnFrom: GoesOnPastDamage | null;
   /**
    * How its verdict and facts were checked: `now`, its whole log (or transcript) read now;
    * `appended`, the summary cache's, with only the batches appended to its log since read now;

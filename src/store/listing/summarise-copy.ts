@@ -14,6 +14,7 @@ import { readTranscriptLines } from '../jsonl/read-transcript-lines.js';
 import { readJsonlSession } from '../jsonl/read-jsonl-session.js';
 import type { JsonlCopy, SessionCopy, V0Copy, V4Copy } from './session-copy.js';
 import { displayTitle, type DisplayTitle } from '../../session/replay/session-title.js';
+import type { GoesOnPastDamage } from '../../session/reading/checkpoint-cover.js';
 
 /**
  * Reasonix's verdict on a copy (docs/format.md §13.1), or `locked`: a running process holds its writer lock,
@@ -44,6 +45,11 @@ export interface CopySummary extends DisplayTitle {
   workspaceFrom: WorkspaceSource | null;
   /** Events whose payload lives in the store's `.content-v1` (docs/format.md §6). */
   payloadRefs: number;
+  /**
+   * A damaged copy Reasonix goes on with from its recovery checkpoint, every damage lying before the
+   * checkpoint's anchor (`SessionRead.goesOnFrom`): where; null otherwise.
+   */
+  goesOnFrom: GoesOnPastDamage | null;
 }
 
 export interface SummariseOptions {
@@ -104,6 +110,7 @@ export function unreadable(problem: string, problemCode: RxErrorCode): CopySumma
     workspace: null,
     workspaceFrom: null,
     payloadRefs: 0,
+    goesOnFrom: null,
   };
 }
 
@@ -137,6 +144,7 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
     workspace: meta.workspace ?? null,
     workspaceFrom: meta.workspace ? meta.source : null,
     payloadRefs: 0,
+    goesOnFrom: null,
   };
 }
 
@@ -176,7 +184,13 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
   const found = read.problems.find((each) => each.severity === 'error');
   const problem = found ? { message: found.message, code: found.code } : null;
   const facts = { lastCommitAt: read.lastCommitAt ?? null, payloadRefs: read.payloadRefs };
-  const shown = { status: read.status, problem, header: read.header, openBy: read.openBy };
+  const shown = {
+    status: read.status,
+    problem,
+    header: read.header,
+    openBy: read.openBy,
+    goesOnFrom: read.goesOnFrom ?? null,
+  };
   // What a later read would go on from (the ids seen, what the transcript gate needs) only a cache keeps.
   if (!forCache)
     return { summary: summaryOfV4(copy, { ...shown, tally: shownTallyOf(read.projection, facts) }, options.registry) };
@@ -210,6 +224,7 @@ export function summaryOfV4(
     tally: ShownTally;
     header: Header | undefined;
     openBy: string | undefined;
+    goesOnFrom?: GoesOnPastDamage | null;
   },
   registry: DesktopRegistryFacts | undefined,
 ): CopySummary {
@@ -232,5 +247,6 @@ export function summaryOfV4(
     workspace: claimed?.path ?? registered ?? null,
     workspaceFrom: claimed?.from ?? (registered ? 'desktop-registry' : null),
     payloadRefs: tally.payloadRefs,
+    goesOnFrom: read.goesOnFrom ?? null,
   };
 }

@@ -15,6 +15,8 @@ import type { CopyRead, CopySummary } from './summarise-copy.js';
 import { contentChanged, ContentStampSchema, type ContentStamp } from './content-stamp.js';
 import { filesStamp, lstatOrCode, statLine, statOrCode } from '../../fs/files-stamp.js';
 import { ownershipLockPath, SESSION_FILES } from '../../session/reading/session-files.js';
+import { recoveryCheckpointPath } from '../../session/reading/recovery-cache.js';
+import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.js';
 
 /**
  * What listing learnt of each copy, kept between runs like git's index: a copy whose files have
@@ -30,8 +32,8 @@ import { ownershipLockPath, SESSION_FILES } from '../../session/reading/session-
  */
 /** One more whenever a rule of rxstore's verdicts changes: a summary judged by the old rules is judged again. */
 // 6: a listed copy's problem has its code; 7: a JSONL transcript's summary says whether Reasonix takes a new turn in
-// what it migrates it to.
-const CACHE_VERSION = 7;
+// what it migrates it to; 8: a damaged copy says whether Reasonix goes on with it from its recovery checkpoint.
+const CACHE_VERSION = 8;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({
@@ -45,6 +47,7 @@ const SummarySchema = z.object({
   workspace: z.string().nullable(),
   workspaceFrom: WorkspaceSourceSchema.nullable(),
   payloadRefs: z.number().int().nonnegative(),
+  goesOnFrom: GoesOnPastDamageSchema.nullable(),
 }) satisfies z.ZodType<CopySummary>;
 /** An entry of the summaries file. */
 const EntrySchema = z.object({
@@ -166,6 +169,9 @@ function identityOf(copy: SessionCopy): string | undefined {
       ownershipLockPath(dirname(copy.path), basename(copy.path)),
     ];
     for (const path of usedFiles) hash.update(`${entryKind(path)}\0`);
+    // Reasonix's recovery checkpoint decides whether it goes on past damage in the log: removed or
+    // rewritten, the verdict may change with the log untouched.
+    hash.update(filesStamp([recoveryCheckpointPath(copy.path, basename(copy.path))]));
     return hash.digest('hex');
   }
   const stats = statOrCode(copy.path);

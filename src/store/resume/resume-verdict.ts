@@ -1,4 +1,5 @@
 import type { ListedCopy } from '../listing/describe-conversation.js';
+import type { GoesOnPastDamage } from '../../session/reading/checkpoint-cover.js';
 import { reasonixRefuses } from '../../session/verdict/read-session.js';
 import { pathsOf } from '../roots/platform.js';
 import type { ResumeContext } from '../roots/roots.js';
@@ -10,6 +11,7 @@ import { sameSlug, workspaceSlug } from '../roots/workspace-slug.js';
 /** Why `reasonix --resume <id>` from a folder does, or does not, open a copy (docs/format.md §13.1). */
 export type ResumeReason =
   | 'resumes'
+  | 'resumes-past-damage'
   | 'imports-draft'
   | 'other-workspace'
   | 'global-store'
@@ -26,7 +28,8 @@ export type ResumeReason =
 export interface ResumeVerdict {
   /**
    * `reasonix --resume <id>` run from the folder finds this copy and goes on with the conversation:
-   * in this copy (`resumes`), or, for a draft, in the new session it imports it into (`imports-draft`).
+   * in this copy (`resumes`; `resumes-past-damage` for a damaged copy it opens from its recovery checkpoint,
+   * past the damage), or, for a draft, in the new session it imports it into (`imports-draft`).
    */
   resumes: boolean;
   reason: ResumeReason;
@@ -55,19 +58,24 @@ export function resumeVerdict(
   const paths = pathsOf(platform);
   const slugOf = (folder: string) => workspaceSlug(folder, platform);
   const cwdSlug = slugOf(cwd);
+  // A refused payload's problem already says Reasonix would refuse it: said once.
+  const why = (copy.problem ?? copy.status).replace(/^Reasonix [\d.]+ would refuse: /, '');
   const verdict = (
     reason: ResumeReason,
     explanation: string,
     command: string | null,
     copiesSession = false,
   ): ResumeVerdict => ({
-    resumes: reason === 'resumes' || reason === 'imports-draft',
+    resumes: reason === 'resumes' || reason === 'resumes-past-damage' || reason === 'imports-draft',
     reason,
-    // Wherever a command finds a draft, Reasonix imports it rather than open it: said with every such command.
+    // Wherever a command finds a draft, Reasonix imports it rather than open it: said with every such command;
+    // and wherever one finds a damaged copy, that Reasonix goes on with it only from its recovery checkpoint.
     explanation:
       copy.draft && command !== null && reason !== 'imports-draft'
         ? `${explanation}; a draft (its manifest has no storageRevision), which Reasonix imports into a new session under a new id and goes on there`
-        : explanation,
+        : copy.goesOnFrom && reasonixRefuses(copy.status) && command !== null && reason !== 'resumes-past-damage'
+          ? `${explanation}; where that command finds it, it is ${pastDamage(copy.goesOnFrom, copy.status, why)}`
+          : explanation,
     command,
     copiesSession,
   });
@@ -87,11 +95,9 @@ export function resumeVerdict(
       'Reasonix has no state root here: neither REASONIX_HOME nor a home directory is set',
       null,
     );
-  if (reasonixRefuses(copy.status)) {
-    // A refused payload's problem already says Reasonix would refuse it: said once.
-    const why = (copy.problem ?? copy.status).replace(/^Reasonix [\d.]+ would refuse: /, '');
+  const past = copy.goesOnFrom;
+  if (reasonixRefuses(copy.status) && !past)
     return verdict(copy.status, `Reasonix would refuse this copy: ${why}`, null);
-  }
   if (copy.status === 'unreadable')
     return verdict('unreadable', `it cannot be read: ${copy.problem ?? 'unreadable'}`, null);
   const sameRoot = paths.resolve(copy.root) === paths.resolve(state);
@@ -124,6 +130,14 @@ export function resumeVerdict(
     );
   }
 
+  if (past && reasonixRefuses(copy.status) && (copy.store === 'desktop-sessions-v5' || copy.scope === 'global')) {
+    // Its recovery cache stays where it is: a copy into a store the CLI reads goes without it, and is refused.
+    return verdict(
+      copy.status,
+      `Reasonix would refuse a copy of it in a store it reads: ${why}; only the recovery checkpoint beside this copy takes Reasonix past that, and it does not go with the copy`,
+      null,
+    );
+  }
   if (copy.store === 'desktop-sessions-v5' || copy.scope === 'global') {
     const why =
       copy.store === 'desktop-sessions-v5'
@@ -176,5 +190,25 @@ export function resumeVerdict(
       byId,
     );
   }
+  if (past && reasonixRefuses(copy.status))
+    return verdict(
+      'resumes-past-damage',
+      `it is in this folder's sessions-v4 store, ${pastDamage(past, copy.status, why)}`,
+      byId,
+    );
   return verdict('resumes', "it is in this folder's sessions-v4 store", byId);
+}
+
+/**
+ * Why Reasonix goes on with a damaged copy (docs/format.md §9.10): it opens it from its recovery checkpoint and
+ * reads nothing of the log before the checkpoint's anchor, where the damage is; without the checkpoint it refuses.
+ */
+function pastDamage(past: GoesOnPastDamage, status: 'damaged' | 'unsupported', why: string): string {
+  const where = past.damagedAt === null ? '' : ` at offset ${past.damagedAt}`;
+  return (
+    `${status}${where} (${why}), and Reasonix goes on with it all the same: ` +
+    `it opens it from its recovery checkpoint ${past.checkpoint}, which covers the log to sequence ${past.sequence} ` +
+    `(offset ${past.logOffset}), and reads nothing of it before offset ${past.anchorOffset}; ` +
+    `without that checkpoint (its cache removed, or the storage identity renewed) Reasonix refuses the copy for that damage`
+  );
 }

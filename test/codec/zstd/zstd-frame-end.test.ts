@@ -2,7 +2,7 @@
 // follow it inside a record's frame (§3.1.2). The node:zlib backend relies on both to tell a whole frame from
 // a cut one or from bytes after it; these are frames Reasonix never writes but a damaged or foreign log holds.
 import { describe, expect, it } from 'vitest';
-import { skippableFramesEnd, zstdFrameEnd } from '../../../src/codec/zstd/zstd-frame-end.js';
+import { skippableFramesEnd, zstdContentSize, zstdFrameEnd } from '../../../src/codec/zstd/zstd-frame-end.js';
 import { zstdBackend } from '../../../src/codec/zstd/zstd.js';
 import { skippableFrame } from '../../support/faults/faults.js';
 
@@ -78,5 +78,23 @@ describe('skippableFramesEnd', () => {
     expect(skippableFramesEnd(Buffer.concat([base, Buffer.alloc(8)]), 3)).toBe(3);
     expect(skippableFramesEnd(Buffer.concat([base, skippable(0, [1, 2, 3]).subarray(0, 10)]), 3)).toBe(3);
     expect(skippableFramesEnd(Buffer.concat([base, skippable(0, []), skippable(0, []).subarray(0, 7)]), 3)).toBe(11);
+  });
+});
+
+describe('zstdContentSize', () => {
+  it('is the size every frame the writer makes declares, across the header forms', () => {
+    for (const length of [0, 1, 255, 256, 300, 65_791, 65_792, 400_000]) {
+      const raw = Buffer.alloc(length, 'a');
+      expect(zstdContentSize(zstdBackend().compress(raw)), `${length} bytes`).toBe(length);
+    }
+  });
+
+  it('is undefined for bytes that are no zstd frame, or a frame that declares no size', () => {
+    expect(zstdContentSize(Buffer.from('not zstd at all'))).toBeUndefined();
+    expect(zstdContentSize(Buffer.from(MAGIC))).toBeUndefined();
+    // No single segment, no content size: the descriptor 0x00, a window byte, then one empty raw block.
+    expect(zstdContentSize(frame(MAGIC, [0x00, 0x00], block(true, 0, 0)))).toBeUndefined();
+    // Eight bytes declared, four there.
+    expect(zstdContentSize(frame(MAGIC, [0xc0, 0x00], [1, 2, 3, 4]))).toBeUndefined();
   });
 });
