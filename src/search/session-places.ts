@@ -7,6 +7,7 @@ import type { Row } from './index-connection.js';
  * person sees it, and its place among those a person sees (`place`: what `cat` numbers it, from 0;
  * null for a message a person does not see).
  */
+// Looked up by id `indexed by` its index: without statistics SQLite would walk the session's rows by its primary key.
 export const PLACES_SQL = `
 create table if not exists places(path text not null, pos integer not null, message_id text, seen integer not null, place integer, primary key(path, pos)) without rowid;
 create index if not exists places_by_id on places(path, message_id);
@@ -53,10 +54,9 @@ export class SessionPlaces {
   private find(id: string): { pos: number; seen: boolean } | undefined {
     const written = this.written.get(id);
     if (written || !this.kept) return written;
-    const row = this.statement('select pos, seen from places where path = ? and message_id = ?').get([
-      this.path,
-      id,
-    ]) as Row | null;
+    const row = this.statement(
+      'select pos, seen from places indexed by places_by_id where path = ? and message_id = ?',
+    ).get([this.path, id]) as Row | null;
     return row ? { pos: Number(row.pos), seen: Number(row.seen) === 1 } : undefined;
   }
 
@@ -113,7 +113,7 @@ export class SessionPlaces {
 
 /** Where a message sits among those a person reads in its session (what `cat` numbers it), as the index keeps it; null when nowhere. */
 export function placeOf(statement: (sql: string) => Statement, path: string, messageId: string): number | null {
-  const row = statement('select place from places where path = ? and message_id = ?').get([
+  const row = statement('select place from places indexed by places_by_id where path = ? and message_id = ?').get([
     path,
     messageId,
   ]) as Row | null;
