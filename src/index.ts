@@ -81,6 +81,7 @@ export type {
   SessionFields,
   StreamStatus,
 } from './session/cursors/records-since.js';
+export type { TranscriptWrites, WrittenMessage } from './session/cursors/transcript-writes.js';
 export type { FollowOptions } from './session/cursors/follow.js';
 // Every session under the roots since a checkpoint: the indexer's one call.
 export {

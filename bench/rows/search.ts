@@ -7,6 +7,8 @@ import { seconds, skipped, times, verdict, type Figure } from '../support/figure
 import { peakRssMiB, peakRssUnavailable } from '../support/peak-rss.js';
 import { rxstoreBin, scratchDir } from '../support/paths.js';
 import { benchSession, benchStore } from '../support/sessions.js';
+import { messageId } from '../support/text.js';
+import { seededRandom } from '../../test/support/seeded-random.js';
 import { benchStateRoot, stateRootEnv } from '../support/state-root.js';
 import { median, timeRuns, timeTogether, type Timing } from '../support/timing.js';
 
@@ -403,8 +405,8 @@ async function appendMessage(dir: string, tag: string): Promise<void> {
             payload: {
               message: {
                 role: 'user',
-                // A ULID's length and alphabet, told apart by the time and the tag's digits.
-                id: `01BENCH${now.slice(-8)}${tag.replace(/\D/g, '').padStart(11, '0')}`.toUpperCase(),
+                // A ULID of now, as Reasonix makes one: after every id the session holds (written earlier).
+                id: messageId(seededRandom(Number(now)), Number(now)),
                 origin: 'user',
                 content: `appended ${tag}`,
               },

@@ -1,4 +1,4 @@
-import type { IndexRecord } from '../session/replay/index-records.js';
+import type { IndexRecord, RecordChange } from '../session/replay/index-records.js';
 import type { SearchKind } from './search-hit.js';
 
 /** One searchable text of a record: a record gives one to three (a command's line and its output, an edit's path and its spans, a call's arguments and result). */
@@ -54,4 +54,24 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
       break;
   }
   return documents;
+}
+
+/** About how many characters of text a change brings to the index: what a build holds before it writes them. */
+export function textSizeOf(change: RecordChange): number {
+  switch (change.type) {
+    case 'removed':
+      return 0;
+    case 'message':
+      return change.text.length;
+    case 'command':
+      return change.command.length + change.output.length;
+    case 'file':
+      return (
+        change.path.length +
+        (change.edits ?? []).reduce((sum, edit) => sum + edit.old.length + edit.new.length, 0) +
+        (change.removedLines ?? []).reduce((sum, line) => sum + line.length, 0)
+      );
+    case 'call':
+      return change.arguments.length + change.output.length;
+  }
 }

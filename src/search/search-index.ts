@@ -7,7 +7,7 @@ import { waitOsLock, type OsLock } from '../fs/os-lock.js';
 import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { displayTitle } from '../session/replay/session-title.js';
-import { documentsOf, type SearchDocument } from './documents.js';
+import { documentsOf, textSizeOf, type SearchDocument } from './documents.js';
 import { engineErrorSaid, IndexConnection, type IndexSchema, type KnownSession, type Row } from './index-connection.js';
 import {
   contentChanged,
@@ -17,11 +17,20 @@ import {
   type ContentStamp,
 } from '../store/listing/content-stamp.js';
 import { damageOf, type SearchSource } from './search-sources.js';
+import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
+import { writtenMessages, type TranscriptWrites, type WrittenMessage } from '../session/cursors/transcript-writes.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
-const INDEX_VERSION = 4;
+const INDEX_VERSION = 5;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
+/**
+ * Records (and characters of their text) a session's read holds before it writes them into the open
+ * transaction: what bounds a build's memory, whatever the session's size (a 1 GiB session's build
+ * peaked at 277 MiB holding 20,000 records, at 229 MiB holding 1,000).
+ */
+const RECORDS_PER_WRITE = 1_000;
+const CHARACTERS_PER_WRITE = 4 * 1024 * 1024;
 const SESSIONS_PER_COMMIT = 100;
 
 /** A session as the index knows it. */
@@ -80,8 +89,7 @@ create table if not exists sessions(path text primary key, id text not null, sto
 create table if not exists docs(id integer primary key, path text not null, rkey text not null, kind text not null, role text not null, tool text, exit_code integer, message_id text, time text not null);
 create index if not exists docs_by_key on docs(path, rkey);
 create virtual table if not exists docs_text using fts5(text, tokenize = 'trigram');
-create table if not exists places(path text primary key, stamp text not null, ids text not null);
-`,
+${PLACES_SQL}`,
 };
 
 /**
@@ -336,28 +344,9 @@ export class SearchIndex {
     return rows.map((row) => ({ ...documentOf(row), score: Number(row.score) }));
   }
 
-  /**
-   * Where each message of these sessions sits among the messages a person reads (its id, in order), as kept
-   * by `keepPlaces` for the session as it is indexed now; a session changed since is not given.
-   */
-  places(paths: readonly string[]): Map<string, (string | null)[]> {
-    const places = new Map<string, (string | null)[]>();
-    for (const row of this.db.all(
-      'select p.path, p.ids from places p join sessions s on s.path = p.path and s.stamp = p.stamp where p.path in (select value from json_each(?))',
-      [JSON.stringify(paths)],
-    ) as Row[])
-      places.set(String(row.path), JSON.parse(String(row.ids)) as (string | null)[]);
-    return places;
-  }
-
-  /** Keeps a session's message ids in the order a person reads them, for the session as it is indexed now: hits are placed without reading it again. */
-  keepPlaces(path: string, ids: readonly (string | null)[]): void {
-    this.transaction(() =>
-      this.db.run(
-        'insert or replace into places(path, stamp, ids) select path, stamp, ? from sessions where path = ?',
-        [JSON.stringify(ids), path],
-      ),
-    );
+  /** Where a message sits among those a person reads in its session (what `cat` numbers it, from 0), kept as the session was read; null when nowhere. */
+  placeOf(path: string, messageId: string): number | null {
+    return placeOf((sql) => this.cached(sql), path, messageId);
   }
 
   /** The file documents (a path a turn touched) of every session. */
@@ -391,16 +380,36 @@ export class SearchIndex {
     let kept: string | null = cursor;
     let pending: RecordChange[] = [];
     let pendingDocuments = 0;
+    let pendingCharacters = 0;
+    const hold = (changes: readonly RecordChange[]) => {
+      pending.push(...changes);
+      pendingDocuments += changes.length;
+      for (const change of changes) pendingCharacters += textSizeOf(change);
+      if (pendingDocuments >= RECORDS_PER_WRITE || pendingCharacters >= CHARACTERS_PER_WRITE) flush();
+    };
+    // The transcript's writes, kept with the records and the cursor they came with: hits are placed from them.
+    const places = new SessionPlaces((sql) => this.cached(sql), source.path, cursor !== null);
+    let pendingWrites: TranscriptWrites[] = [];
+    const restart = () => {
+      this.transaction(() => {
+        this.dropSession(source.path);
+        places.restart();
+      });
+    };
     const flush = () => {
       const changes = pending;
+      const writes = pendingWrites;
       if (this.batch) this.batch.documents += pendingDocuments;
       pending = [];
+      pendingWrites = [];
       pendingDocuments = 0;
+      pendingCharacters = 0;
       this.transaction(() => {
         for (const change of changes) {
           this.apply(source.path, change);
           fields = withPreview(fields, change);
         }
+        for (const write of writes) places.write(write);
         this.putSession(source, kept, fields, contentStampOf([...content]), null);
       });
       this.commitPoint();
@@ -414,41 +423,47 @@ export class SearchIndex {
         } catch {
           given = undefined;
         }
-        if (given === undefined) this.transaction(() => this.dropSession(source.path));
+        if (given === undefined) restart();
         try {
           for await (const piece of opened.recordsSince(given as never, { cursorAtEnd: true })) {
             if (piece.session) fields = { ...fields, ...piece.session };
             piece.contentFiles?.forEach((file) => content.add(file));
-            pending.push(...piece.records);
-            pendingDocuments += piece.records.length;
+            if (piece.transcript) pendingWrites.push(piece.transcript);
             kept = JSON.stringify(piece.cursor);
-            if (pendingDocuments >= DOCUMENTS_PER_COMMIT) flush();
+            hold(piece.records);
           }
         } catch (error) {
           // Rewritten under its cursor (a repair, a salvage): read again from the start.
           if (!(error instanceof CursorMismatchError) || given === undefined) throw error;
           pending = [];
+          pendingWrites = [];
+          pendingDocuments = 0;
+          pendingCharacters = 0;
           kept = null;
           fields = noFields(source);
           content.clear();
-          this.transaction(() => this.dropSession(source.path));
+          restart();
           for await (const piece of opened.recordsSince(undefined, { cursorAtEnd: true })) {
             if (piece.session) fields = { ...fields, ...piece.session };
             piece.contentFiles?.forEach((file) => content.add(file));
-            pending.push(...piece.records);
+            if (piece.transcript) pendingWrites.push(piece.transcript);
             kept = JSON.stringify(piece.cursor);
-            if ((pendingDocuments += piece.records.length) >= DOCUMENTS_PER_COMMIT) flush();
+            hold(piece.records);
           }
         }
       } else {
         // A transcript is read whole: what it held before is dropped with the first commit.
         pending.push({ type: 'removed', key: '', sessionId: opened.id });
-        for await (const record of opened.records()) {
-          if (fields.title === null && record.title !== null) fields = { ...fields, title: record.title };
-          if (fields.workspace === null && record.workspace !== null)
-            fields = { ...fields, workspace: record.workspace };
-          pending.push(record);
-          if ((pendingDocuments += 1) >= DOCUMENTS_PER_COMMIT) flush();
+        try {
+          for await (const record of opened.records()) {
+            if (fields.title === null && record.title !== null) fields = { ...fields, title: record.title };
+            if (fields.workspace === null && record.workspace !== null)
+              fields = { ...fields, workspace: record.workspace };
+            hold([record]);
+          }
+        } finally {
+          // Its messages (up to damage), from the same whole read: shared while its files do not change.
+          pendingWrites.push({ whole: true, entries: await transcriptOf(opened) });
         }
       }
     } catch (error) {
@@ -641,4 +656,15 @@ function withPreview(fields: SessionFields, change: RecordChange): SessionFields
   // Kept as the title it makes (cut to a line), never the whole message.
   const preview = displayTitle(null, change.text).title;
   return preview === null ? fields : { ...fields, preview, previewKey: change.key };
+}
+
+/** A transcript's messages as records pieces write them: read whole (up to damage, which its records read said). */
+async function transcriptOf(opened: OpenedSession): Promise<WrittenMessage[]> {
+  const entries: WrittenMessage[] = [];
+  try {
+    for await (const { message } of opened.transcript()) entries.push(...writtenMessages([{ message }]));
+  } catch (error) {
+    if (!(error instanceof RxError)) throw error;
+  }
+  return entries;
 }

@@ -37,9 +37,8 @@ export interface SearchOptions {
   /** Each hit carries up to this many messages before and after it (`around`). Every hit carries its place (`index`). */
   around?: number;
   /**
-   * `false`: hits carry no `index` (null), and no session's transcript is read to place them. Default
-   * true: a session hit is placed by reading its transcript once per change of it (the places are kept
-   * in the index); `around` needs it.
+   * `false`: hits carry no `index` (null). Default true: each hit is placed as `cat` numbers its message,
+   * from places the index keeps as it reads the records (no session is read again to place a hit).
    */
   messageIndex?: boolean;
   /** `false`: read the stores directly instead of the index (same hits, slower). Default true. */
@@ -109,12 +108,9 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
     throw new InvalidInputError('limit must be a whole number above 0');
   const { sources, warnings } = await searchSources(options.roots, options.platform);
   for (const warning of warnings) options.onNotWhole?.({ warning });
-  const { hits, kept, read } = await hitsWithOrWithoutIndex(query, sources, options);
-  if (kept !== undefined) {
-    for (const hit of hits) {
-      const at = hit.messageId === null ? -1 : (kept.get(hit.path)?.indexOf(hit.messageId) ?? -1);
-      yield { ...hit, index: at < 0 ? null : at };
-    }
+  const { hits, places, read } = await hitsWithOrWithoutIndex(query, sources, options);
+  if (places !== undefined) {
+    for (const [at, hit] of hits.entries()) yield { ...hit, index: places[at]! };
     return;
   }
   if (options.messageIndex === false && options.around === undefined) {
@@ -166,7 +162,8 @@ async function indexedHits(
   options: SearchOptions,
 ): Promise<{
   hits: SearchHit[];
-  kept: Map<string, (string | null)[]> | undefined;
+  /** Each hit's place among its session's messages, as `cat` numbers them (when asked for without `around`). */
+  places: (number | null)[] | undefined;
   read: Map<string, PersonMessages>;
 }> {
   const inMemory = options.index === false;
@@ -187,15 +184,21 @@ async function indexedHits(
         options.onProgress,
         options.beforeReading,
       );
-      const hits = index.reading(() => found(index, query, sources, options));
-      // The transcripts read whole to place the hits (each read now, not kept from an earlier search).
+      const placed = options.messageIndex !== false && options.around === undefined;
+      const { hits, places } = index.reading(() => {
+        const hits = found(index, query, sources, options);
+        // Kept in the index as the records were read: no session is read again to place its hits.
+        const places = placed
+          ? hits.map((hit) => (hit.messageId === null ? null : index.placeOf(hit.path, hit.messageId)))
+          : undefined;
+        return { hits, places };
+      });
+      // The transcripts read whole for the messages around the hits (each read now, not kept from an earlier search).
       const read = new Map<string, PersonMessages>();
       if (options.around !== undefined)
         for (const path of new Set(hits.map((hit) => hit.path))) read.set(path, await personMessagesOf(path));
-      const kept =
-        options.messageIndex !== false && options.around === undefined ? await placesOf(index, hits, read) : undefined;
-      // A log that grew is read on from its cursor: damage further back shows only to a whole read. A session
-      // such a read found damaged where the index holds none is read again from the start, once.
+      // A log that grew is read on from its cursor: damage further back shows only to a whole read (`around`'s). A
+      // session such a read found damaged where the index holds none is read again from the start, once.
       const known = index.damaged();
       const unseen = [...read].filter(([path, { damage }]) => damage !== undefined && !known.has(path));
       failed = false;
@@ -205,7 +208,7 @@ async function indexedHits(
         continue;
       }
       if (options.onNotWhole) for (const part of damagedIn(index, sources, options)) options.onNotWhole(part);
-      return { hits, kept, read };
+      return { hits, places, read };
     } catch (error) {
       if (inMemory || !isEngineError(error)) throw error;
       damaged = error;
@@ -215,28 +218,6 @@ async function indexedHits(
     if (rebuilt) throw index.engineErrorSaid(damaged);
     rebuilt = true;
   }
-}
-
-/**
- * The message ids, in the order a person reads them, of the sessions hit: kept in the index from an earlier search
- * of the session as it is now, else read from its transcript and kept for the next one.
- */
-async function placesOf(
-  index: SearchIndex,
-  hits: readonly SearchHit[],
-  read: Map<string, PersonMessages>,
-): Promise<Map<string, (string | null)[]>> {
-  const paths = [...new Set(hits.map((hit) => hit.path))];
-  const places = index.places(paths);
-  for (const path of paths) {
-    if (places.has(path)) continue;
-    const messages = await personMessagesOf(path);
-    read.set(path, messages);
-    const ids = messages.messages.map((message) => message.messageId);
-    index.keepPlaces(path, ids);
-    places.set(path, ids);
-  }
-  return places;
 }
 
 /** The sessions of those `session` and `workspace` select that the index read only up to damage. */

@@ -404,6 +404,76 @@ describe('the index stays true', () => {
     );
   });
 
+  it('a hit is numbered where cat prints its message, however the session grew, was edited or retracted', async () => {
+    const { options, stateRoot } = await machine();
+    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const context = id();
+    const first = user('kumquat first');
+    const firstId = (first.payload as { message: { id: string } }).message.id;
+    const session = await createSession({
+      storeDir,
+      batches: [
+        {
+          operationId: 'k0',
+          events: [
+            first,
+            complete({ role: 'user', id: context, origin: 'host', content: 'kumquat context' }),
+            answer('kumquat answer'),
+          ],
+        },
+      ],
+    });
+    const upsert = (message: Record<string, unknown>): BatchToWrite['events'][number] => ({
+      kind: 'message/upsert',
+      payload: { message },
+    });
+    /** Every hit of the session, through the index and without it, sits where `cat` (the person view) prints its message. */
+    const expectPlaced = async (step: string, count: number) => {
+      const person: (string | null)[] = [];
+      for await (const message of (await openSession(session.dir)).personView()) person.push(message.id ?? null);
+      for (const index of [true, false]) {
+        const hits = (await hitsOf('kumquat', { ...options, index })).filter((hit) => hit.sessionId === session.id);
+        expect(hits, `${step}, index ${index}`).toHaveLength(count);
+        expect(
+          hits.map((hit) => [hit.messageId, hit.index]),
+          `${step}, index ${index}`,
+        ).toEqual(hits.map((hit) => [hit.messageId, person.indexOf(hit.messageId!)]));
+      }
+    };
+    await expectPlaced('as written', 2);
+    // Appended after a message no person sees.
+    await appendBatches(session.dir, [
+      {
+        operationId: 'k1',
+        events: [
+          complete({ role: 'user', id: id(), origin: 'host', content: 'more context' }),
+          user('kumquat again'),
+          answer('kumquat later'),
+        ],
+      },
+    ]);
+    await expectPlaced('grown', 4);
+    // Rewritten in place: the host's message becomes one a person typed, and the places after it move.
+    await appendBatches(session.dir, [
+      {
+        operationId: 'k2',
+        events: [
+          upsert({ role: 'user', id: context, origin: 'user', content: 'kumquat typed', raw_content: 'kumquat typed' }),
+        ],
+      },
+    ]);
+    await expectPlaced('a hidden message shown', 5);
+    await appendBatches(session.dir, [
+      { operationId: 'k3', events: [upsert({ role: 'user', id: context, origin: 'host', content: 'kumquat hidden' })] },
+    ]);
+    await expectPlaced('a shown message hidden', 4);
+    // Taken back: every place after it moves up.
+    await appendBatches(session.dir, [
+      { operationId: 'k4', events: [{ kind: 'message/retract', payload: { messageIds: [firstId] } }] },
+    ]);
+    await expectPlaced('retracted', 3);
+  });
+
   it('a session gone is dropped; two searches at once give the same hits', async () => {
     const { options, stateRoot } = await machine();
     const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');

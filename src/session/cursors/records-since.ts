@@ -33,6 +33,7 @@ import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js
 import { SESSION_FILES } from '../reading/session-files.js';
 import { sessionContentStore } from '../reading/session-content.js';
 import type { ContentStore } from '../../codec/content-store.js';
+import { writtenMessages, TranscriptWritesRead, type TranscriptWrites } from './transcript-writes.js';
 
 /** At most this many calls wait in a cursor for their results, in at most `PENDING_CHARACTERS` of JSON; past either, the oldest is given as it stands. The bounds keep a cursor within 64 KiB. */
 const MAX_PENDING = 128;
@@ -135,6 +136,12 @@ export interface RecordsSince {
    * once one changes, which no cursor would tell.
    */
   contentFiles?: string[];
+  /**
+   * The transcript's messages this piece's batches wrote, in order (absent when none): an indexer
+   * keeps the person view's order from them, to number a message as `cat` does, without reading
+   * the session whole.
+   */
+  transcript?: TranscriptWrites;
 }
 
 /** How far `recordsSince` reads, and whether it gives a cursor at the end. */
@@ -218,7 +225,13 @@ export async function* recordsSinceNamed(
     const session = reader.sessionChange();
     if (records.length === 0 && !session) continue;
     givenAt = log;
-    yield { records, ...(session ? { session } : {}), cursor: reader.cursorAt(log), ...content.given() };
+    yield {
+      records,
+      ...(session ? { session } : {}),
+      cursor: reader.cursorAt(log),
+      ...content.given(),
+      ...reader.transcript.given(),
+    };
   }
   if (!log) return;
   // The read's end: a call still waiting is given as it stands, as `records()` gives it now; a
@@ -227,7 +240,13 @@ export async function* recordsSinceNamed(
   await reader.settleGate(end);
   const session = reader.sessionChange();
   if (flushed.length > 0 || session || (options.cursorAtEnd && givenAt !== log))
-    yield { records: flushed, ...(session ? { session } : {}), cursor: reader.cursorAt(log), ...content.given() };
+    yield {
+      records: flushed,
+      ...(session ? { session } : {}),
+      cursor: reader.cursorAt(log),
+      ...content.given(),
+      ...reader.transcript.given(),
+    };
 }
 
 /** The content-store files the batches read since the last piece took, given with the next piece. */
@@ -262,6 +281,8 @@ const GATE_START: GateCarry = { raw: 0, paired: 0, tail: [] };
 /** What a read of records carries from batch to batch, and into its cursors. */
 class RecordsReader {
   fields: SessionFields;
+  /** What the batches read since the last piece wrote to the transcript. */
+  readonly transcript = new TranscriptWritesRead();
   /** The fields as the last piece (or the cursor read from) gave them; undefined before a first piece from no cursor. */
   private given: SessionFields | undefined;
   private gate: GateState;
@@ -417,6 +438,7 @@ class RecordsReader {
     if (counts.replace > 0) {
       // The transcript is what this batch made it: every record of it, after one that takes every earlier one.
       const records = indexRecords(entries, this.context);
+      this.transcript.rewrote(writtenMessages(entries));
       this.knowOnly(entries);
       this.pending = [];
       this.pendingCharacters = 0;
@@ -460,6 +482,7 @@ class RecordsReader {
       }
       for (const call of message.tool_calls ?? []) waiting.push({ id: flatToolCall(call).id, repeated: false });
     }
+    this.transcript.wrote(writtenMessages(entries));
     const changes: RecordChange[] = [];
     for (const entry of entries) {
       const { message, key } = entry;
@@ -549,6 +572,7 @@ class RecordsReader {
       if (JSON.stringify(record) !== JSON.stringify(before.get(key))) changes.push(record);
     // From here the batches after it go on from the whole transcript: its ids, and the calls this batch wrote that no result answers.
     const entries = keyedMessages(this.sessionId, projection.transcript);
+    this.transcript.rewrote(writtenMessages(entries));
     this.knowOnly(entries);
     this.pending = [];
     this.pendingCharacters = 0;

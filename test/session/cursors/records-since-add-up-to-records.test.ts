@@ -21,7 +21,8 @@ import { CPU_CLOCK_ONLY, withinCpuTime } from '../../support/cpu-budget.js';
  * (at any frame boundary: a batch half written is a torn tail, invisible until it is whole),
  * applying the records read since the last cursor after each piece, in order and by key, gives
  * exactly `records()` of the session as it then stands — the title and workspace as the stream
- * last gave them — and the status the stream last gave is the one `read()` gives.
+ * last gave them — and the status the stream last gave is the one `read()` gives; and applying
+ * their transcript writes gives its transcript's messages, in order, so its person view's ids.
  */
 async function expectAddsUp(
   sessionDir: string,
@@ -45,6 +46,11 @@ async function expectAddsUp(
         title: first.title,
         workspace: first.workspace,
       });
+    expect(index.transcript, `the transcript's messages at ${cut}, as the pieces wrote them`).toEqual(whole.transcript);
+    expect(
+      index.transcript.filter((entry) => entry.seen).map((entry) => entry.id),
+      `the person view's ids at ${cut}, as cat numbers them`,
+    ).toEqual(whole.personIds);
     expect(
       sorted(index.current()),
       `the records of the log's first ${cut} bytes, read in pieces cut at ${cuts.join(', ')}`,

@@ -155,6 +155,7 @@ describe('records since a cursor, over batches that rewrite what came before', (
           expect(new Map([...index.current()].sort()), `after the batch ending at ${end}`).toEqual(
             new Map([...whole.byKey].sort()),
           );
+          expect(index.transcript, `the transcript after the batch ending at ${end}`).toEqual(whole.transcript);
         }
         // And from the start, and from every boundary on.
         for (const cut of boundaries) {
@@ -164,9 +165,9 @@ describe('records since a cursor, over batches that rewrite what came before', (
           let from = await readInto(again.dir, pieces, undefined);
           await again.growTo(boundaries.at(-1)!);
           from = await readInto(again.dir, pieces, from);
-          expect(new Map([...pieces.current()].sort()), `cut at ${cut}`).toEqual(
-            new Map([...(await wholeRecords(dir)).byKey].sort()),
-          );
+          const whole = await wholeRecords(dir);
+          expect(new Map([...pieces.current()].sort()), `cut at ${cut}`).toEqual(new Map([...whole.byKey].sort()));
+          expect(pieces.transcript, `the transcript, cut at ${cut}`).toEqual(whole.transcript);
         }
       }),
     CPU_CLOCK_ONLY,
