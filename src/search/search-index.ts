@@ -569,6 +569,8 @@ export class SearchIndex {
     this.transaction(() => {
       for (const path of paths) this.dropSession(path);
     });
+    // The stamps kept with the connection still hold them: left so, the update would find them unchanged.
+    this.connection.stamps = undefined;
   }
 
   private dropSession(path: string): void {
