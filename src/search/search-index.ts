@@ -388,7 +388,7 @@ export class SearchIndex {
       if (pendingDocuments >= RECORDS_PER_WRITE || pendingCharacters >= CHARACTERS_PER_WRITE) flush();
     };
     // The transcript's writes, kept with the records and the cursor they came with: hits are placed from them.
-    const places = new SessionPlaces((sql) => this.cached(sql), source.path, cursor !== null);
+    const places = new SessionPlaces((sql) => this.cached(sql), source.path);
     let pendingWrites: TranscriptWrites[] = [];
     const restart = () => {
       this.transaction(() => {
