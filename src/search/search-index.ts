@@ -388,7 +388,7 @@ export class SearchIndex {
       if (pendingDocuments >= RECORDS_PER_WRITE || pendingCharacters >= CHARACTERS_PER_WRITE) flush();
     };
     // The transcript's writes, kept with the records and the cursor they came with: hits are placed from them.
-    const places = new SessionPlaces((sql) => this.cached(sql), source.path, cursor !== null);
+    const places = new SessionPlaces((sql) => this.cached(sql), source.path);
     let pendingWrites: TranscriptWrites[] = [];
     const restart = () => {
       this.transaction(() => {
@@ -569,6 +569,8 @@ export class SearchIndex {
     this.transaction(() => {
       for (const path of paths) this.dropSession(path);
     });
+    // The stamps kept with the connection still hold them: left so, the update would find them unchanged.
+    this.connection.stamps = undefined;
   }
 
   private dropSession(path: string): void {

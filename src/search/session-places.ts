@@ -15,27 +15,21 @@ create index if not exists places_by_id on places(path, message_id);
 
 /**
  * Keeps a session's places as the records pieces write its transcript (`TranscriptWrites`): hits are
- * numbered as `cat` numbers them without reading the session again. What this update wrote is known
- * here; what earlier updates kept is asked of the table, only for an id this update has not written.
+ * numbered as `cat` numbers them without reading the session again. Where an id sits is asked of the
+ * table (which holds what this update wrote too), so memory does not grow with the session's messages.
  */
 export class SessionPlaces {
-  /** Ids written by this update, at their position, and whether a person sees them. */
-  private readonly written = new Map<string, { pos: number; seen: boolean }>();
   private next: { pos: number; place: number } | undefined;
 
   constructor(
     private readonly statement: (sql: string) => Statement,
     private readonly path: string,
-    /** The table may hold this session's places from an earlier update. */
-    private kept: boolean,
   ) {}
 
   /** The session is read again from the start: what was kept of it goes. */
   restart(): void {
     this.statement('delete from places where path = ?').run([this.path]);
-    this.written.clear();
     this.next = { pos: 0, place: 0 };
-    this.kept = false;
   }
 
   /** Applies a piece's writes, in order: an id the transcript holds is rewritten in place, any other is appended. */
@@ -47,13 +41,11 @@ export class SessionPlaces {
         this.append(message.id, message.seen);
         continue;
       }
-      if (held.seen !== message.seen) this.reseen(message.id!, held.pos, message.seen);
+      if (held.seen !== message.seen) this.reseen(held.pos, message.seen);
     }
   }
 
   private find(id: string): { pos: number; seen: boolean } | undefined {
-    const written = this.written.get(id);
-    if (written || !this.kept) return written;
     const row = this.statement(
       'select pos, seen from places indexed by places_by_id where path = ? and message_id = ?',
     ).get([this.path, id]) as Row | null;
@@ -69,13 +61,12 @@ export class SessionPlaces {
       seen ? 1 : 0,
       seen ? next.place : null,
     ]);
-    if (id !== null) this.written.set(id, { pos: next.pos, seen });
     next.pos += 1;
     if (seen) next.place += 1;
   }
 
   /** A message rewritten in place that a person now sees, or no longer sees: the places after it move by one. */
-  private reseen(id: string, pos: number, seen: boolean): void {
+  private reseen(pos: number, seen: boolean): void {
     // Asked before the places move, so that it is not counted twice.
     const next = this.nextPlaces();
     const before = this.statement(
@@ -93,7 +84,6 @@ export class SessionPlaces {
       this.path,
       pos,
     ]);
-    this.written.set(id, { pos, seen });
     next.place += seen ? 1 : -1;
   }
 

@@ -135,6 +135,34 @@ describe('a search never gives a stale hit after damage outside the log', () => 
     expect(notWhole[1]).toBe(notWhole[0]);
   });
 
+  it('the same, when a search without --around read the grown log first: --around still gives every hit', async () => {
+    const { dir, options } = await fixtureCopy('tool-calls');
+    const log = join(dir, 'events.frames');
+    const whole = await readFile(log);
+    const ends: number[] = [];
+    for await (const item of readBatches(
+      readFrames(
+        (async function* () {
+          yield whole;
+        })(),
+      ),
+    ))
+      if (item.type === 'batch') ends.push(item.batch.end);
+    const cut = ends[Math.floor(ends.length / 2)]!;
+    await writeFile(log, whole.subarray(0, cut));
+    await searched('notes', options);
+    const grown = Buffer.from(whole);
+    const at = Math.floor(cut / 2);
+    grown[at] = grown[at]! ^ 0xff;
+    await writeFile(log, grown);
+    // Read on from the cursor: the damage behind it unseen, the index up to date with the grown log.
+    expect((await searched('notes', options)).hits.length).toBeGreaterThan(0);
+    // The whole read of --around finds the damage; the session read again from the start is searched, not lost.
+    const after = await expectAsFromTheStores('notes', { ...options, around: 1 });
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((hit) => hit.damage?.startsWith('RX_DAMAGED_STORE: '))).toBe(true);
+  });
+
   it('--around shows the messages a person reads, numbered as cat prints them, never the host session-context', async () => {
     const { dir, options } = await fixtureCopy('tool-calls');
     const read: { id?: string; content: string }[] = [];
