@@ -73,30 +73,37 @@ export function argumentsAreObject(text: string): boolean {
  * its call dropped, an empty call id given a positional one), every call on an assistant message
  * with an id and a name, no id twice in one message, each result answering a call. `followers`
  * messages come after the view in the request (the new turn's host context and user message).
+ *
+ * The view is walked twice, front to back, and nothing of it is held but an assistant message with
+ * its results: a view made as it is read (`GateColumns`) is judged in memory that does not grow with it.
  */
-export function transcriptGate(view: readonly GateMessage[], from: GatePlace = START, followers = 2): GateVerdict {
-  for (let at = 0; at < view.length; at += 1) {
-    if (view[at]!.calls?.some((call) => !call.object))
-      return refused('tool arguments must be a JSON object', from.raw + at);
+export function transcriptGate(view: Iterable<GateMessage>, from: GatePlace = START, followers = 2): GateVerdict {
+  let at = from.raw;
+  for (const message of view) {
+    if (message.calls?.some((call) => !call.object)) return refused('tool arguments must be a JSON object', at);
+    at += 1;
   }
-  const paired = withPositionalIds(pairResults(view), from.paired);
   const pending = new Map<string, string>();
-  for (let place = 0; place < paired.length + followers; place += 1) {
-    const message = paired[place] ?? { role: 'user' };
-    const at = from.paired + place;
-    if (message.role !== 'tool' && pending.size > 0) return refused('unanswered tool calls before message', at);
+  let place = from.paired;
+  const followed = function* (): Generator<GateMessage> {
+    yield* withPositionalIds(pairResults(view), from.paired);
+    for (let follower = 0; follower < followers; follower += 1) yield { role: 'user' };
+  };
+  for (const message of followed()) {
+    if (message.role !== 'tool' && pending.size > 0) return refused('unanswered tool calls before message', place);
     for (const call of message.calls ?? []) {
       if (message.role !== 'assistant' || call.id.trim() === '' || call.name.trim() === '')
-        return refused('invalid tool identity', at);
-      if (pending.has(call.id)) return refused('duplicate call ID', at);
+        return refused('invalid tool identity', place);
+      if (pending.has(call.id)) return refused('duplicate call ID', place);
       pending.set(call.id, call.name);
     }
     if (message.role === 'tool') {
       const name = pending.get(message.toolCallId ?? '');
       if (name === undefined || (message.name && message.name !== name))
-        return refused('orphan or mismatched result', at);
+        return refused('orphan or mismatched result', place);
       pending.delete(message.toolCallId ?? '');
     }
+    place += 1;
   }
   return pending.size > 0
     ? { accepted: false, reason: 'transcript gate: unanswered tool calls', index: undefined }
@@ -151,7 +158,7 @@ export function gateCarry(view: readonly GateMessage[], from: GatePlace = START)
   start = open ? start - 1 : view.length;
   return {
     raw: from.raw + start,
-    paired: from.paired + pairResults(view.slice(0, start)).length,
+    paired: from.paired + countOf(pairResults(view.slice(0, start))),
     tail: view.slice(start),
   };
 }
@@ -174,39 +181,46 @@ function idsDistinct(calls: readonly GateCall[]): boolean {
   return true;
 }
 
+function countOf(items: Iterable<unknown>): number {
+  let count = 0;
+  for (const _ of items) count += 1;
+  return count;
+}
+
 /**
  * The request's copy as Reasonix repairs it: each assistant message's calls, their empty names
  * taken from their results, followed by one result a call (its own, else a stand-in); a result
- * anywhere else is dropped.
+ * anywhere else is dropped. Made as the view is read: an assistant message with calls waits for
+ * the results that follow it.
  */
-function pairResults(view: readonly GateMessage[]): GateMessage[] {
-  const out: GateMessage[] = [];
-  for (let at = 0; at < view.length; ) {
-    const message = view[at]!;
-    if (message.role === 'assistant' && (message.calls?.length ?? 0) > 0) {
-      let end = at + 1;
-      while (view[end]?.role === 'tool') end += 1;
-      const results = view.slice(at + 1, end);
-      const byId = idsDistinct(message.calls!);
-      const calls = namesFromResults(message.calls!, results, byId);
-      out.push({ ...message, calls });
-      calls.forEach((call, place) => {
-        // By id, the last result of an id is its call's (a map keyed by id keeps the last).
-        const result = byId ? results.findLast((each) => each.toolCallId === call.id) : results[place];
-        // A result keeps what it is, but answers its call by the call's id and name.
-        out.push(
-          result
-            ? { ...result, toolCallId: call.id, name: call.name }
-            : { role: 'tool', toolCallId: call.id, name: call.name },
-        );
-      });
-      at = end;
+function* pairResults(view: Iterable<GateMessage>): Generator<GateMessage> {
+  let calling: { message: GateMessage; results: GateMessage[] } | undefined;
+  for (const message of view) {
+    if (calling && message.role === 'tool') {
+      calling.results.push(message);
       continue;
     }
-    if (message.role !== 'tool') out.push(message);
-    at += 1;
+    if (calling) yield* repaired(calling.message, calling.results);
+    calling = undefined;
+    if (message.role === 'assistant' && (message.calls?.length ?? 0) > 0) calling = { message, results: [] };
+    else if (message.role !== 'tool') yield message;
   }
-  return out;
+  if (calling) yield* repaired(calling.message, calling.results);
+}
+
+/** An assistant message with calls and the results that follow it, as Reasonix repairs them. */
+function* repaired(message: GateMessage, results: readonly GateMessage[]): Generator<GateMessage> {
+  const byId = idsDistinct(message.calls!);
+  const calls = namesFromResults(message.calls!, results, byId);
+  yield { ...message, calls };
+  for (const [place, call] of calls.entries()) {
+    // By id, the last result of an id is its call's (a map keyed by id keeps the last).
+    const result = byId ? results.findLast((each) => each.toolCallId === call.id) : results[place];
+    // A result keeps what it is, but answers its call by the call's id and name.
+    yield result
+      ? { ...result, toolCallId: call.id, name: call.name }
+      : { role: 'tool', toolCallId: call.id, name: call.name };
+  }
 }
 
 /** Calls with an empty name named by their result (by id when ids are distinct, else by place). */
@@ -223,10 +237,15 @@ function namesFromResults(calls: readonly GateCall[], results: readonly GateMess
  * Empty call ids given the positional id Reasonix gives them for the check (`legacy-<message>-<call>`),
  * and each result without an id given the first such call of its name.
  */
-function withPositionalIds(messages: readonly GateMessage[], from: number): GateMessage[] {
+function* withPositionalIds(messages: Iterable<GateMessage>, from: number): Generator<GateMessage> {
   let unnamed: GateCall[] = [];
-  return messages.map((message, place) => {
-    const at = from + place;
+  let at = from;
+  for (const message of messages) {
+    yield positioned(message, at);
+    at += 1;
+  }
+
+  function positioned(message: GateMessage, at: number): GateMessage {
     if ((message.calls?.length ?? 0) > 0) {
       unnamed = [];
       const calls = message.calls!.map((call, place) => {
@@ -245,5 +264,5 @@ function withPositionalIds(messages: readonly GateMessage[], from: number): Gate
       }
     }
     return message;
-  });
+  }
 }
