@@ -38,7 +38,7 @@ export class GateColumns {
   push(facts: GateMessage | null): void {
     for (const column of this.rows) column.push(NONE);
     this.calls.pushRow();
-    this.set(this.length - 1, facts);
+    if (facts) this.set(this.length - 1, facts);
   }
 
   /** Row `at` holds these facts from now on. */
@@ -46,9 +46,12 @@ export class GateColumns {
     this.roles.set(at, facts ? this.labels.intern(facts.role) : NONE);
     this.toolCallIds.set(at, facts?.toolCallId === undefined ? NONE : this.callIds.intern(facts.toolCallId));
     this.names.set(at, facts?.name === undefined ? NONE : this.labels.intern(facts.name));
+    const calls = facts?.calls ?? [];
+    // Most messages have no calls, before as after: nothing to write.
+    if (calls.length === 0 && this.calls.count(at) === 0) return;
     this.calls.set(
       at,
-      (facts?.calls ?? []).map((call) => ({
+      calls.map((call) => ({
         idRef: this.callIds.intern(call.id),
         nameRef: this.labels.intern(call.name),
         shape: call.object ? 1 : 0,
