@@ -85,26 +85,32 @@ export function transcriptGate(view: Iterable<GateMessage>, from: GatePlace = ST
   }
   const pending = new Map<string, string>();
   let place = from.paired;
-  const followed = function* (): Generator<GateMessage> {
-    yield* withPositionalIds(pairResults(view), from.paired);
-    for (let follower = 0; follower < followers; follower += 1) yield { role: 'user' };
-  };
-  for (const message of followed()) {
-    if (message.role !== 'tool' && pending.size > 0) return refused('unanswered tool calls before message', place);
+  const judge = (message: GateMessage): GateVerdict | undefined => {
+    const at = place;
+    place += 1;
+    if (message.role !== 'tool' && pending.size > 0) return refused('unanswered tool calls before message', at);
     for (const call of message.calls ?? []) {
       if (message.role !== 'assistant' || call.id.trim() === '' || call.name.trim() === '')
-        return refused('invalid tool identity', place);
-      if (pending.has(call.id)) return refused('duplicate call ID', place);
+        return refused('invalid tool identity', at);
+      if (pending.has(call.id)) return refused('duplicate call ID', at);
       pending.set(call.id, call.name);
     }
     if (message.role === 'tool') {
       const name = pending.get(message.toolCallId ?? '');
       if (name === undefined || (message.name && message.name !== name))
-        return refused('orphan or mismatched result', place);
+        return refused('orphan or mismatched result', at);
       pending.delete(message.toolCallId ?? '');
     }
-    place += 1;
-  }
+    return undefined;
+  };
+  const positioned = withPositionalIds(from.paired);
+  let verdict: GateVerdict | undefined;
+  pairResults(view, (message) => {
+    verdict = judge(positioned(message));
+    return verdict === undefined;
+  });
+  for (let follower = 0; follower < followers && !verdict; follower += 1) verdict = judge({ role: 'user' });
+  if (verdict) return verdict;
   return pending.size > 0
     ? { accepted: false, reason: 'transcript gate: unanswered tool calls', index: undefined }
     : { accepted: true };
@@ -158,7 +164,7 @@ export function gateCarry(view: readonly GateMessage[], from: GatePlace = START)
   start = open ? start - 1 : view.length;
   return {
     raw: from.raw + start,
-    paired: from.paired + countOf(pairResults(view.slice(0, start))),
+    paired: from.paired + pairedLength(view.slice(0, start)),
     tail: view.slice(start),
   };
 }
@@ -181,46 +187,59 @@ function idsDistinct(calls: readonly GateCall[]): boolean {
   return true;
 }
 
-function countOf(items: Iterable<unknown>): number {
-  let count = 0;
-  for (const _ of items) count += 1;
-  return count;
+/** How many messages the request's copy of `view` holds after Reasonix's repairs (`pairResults`). */
+function pairedLength(view: readonly GateMessage[]): number {
+  let length = 0;
+  pairResults(view, () => {
+    length += 1;
+    return true;
+  });
+  return length;
 }
 
 /**
- * The request's copy as Reasonix repairs it: each assistant message's calls, their empty names
- * taken from their results, followed by one result a call (its own, else a stand-in); a result
- * anywhere else is dropped. Made as the view is read: an assistant message with calls waits for
- * the results that follow it.
+ * The request's copy as Reasonix repairs it, given to `take` a message at a time until it says
+ * false: each assistant message's calls, their empty names taken from their results, followed by
+ * one result a call (its own, else a stand-in); a result anywhere else is dropped. Made as the
+ * view is read: an assistant message with calls waits for the results that follow it.
  */
-function* pairResults(view: Iterable<GateMessage>): Generator<GateMessage> {
-  let calling: { message: GateMessage; results: GateMessage[] } | undefined;
+function pairResults(view: Iterable<GateMessage>, take: (message: GateMessage) => boolean): void {
+  let calling: GateMessage | undefined;
+  let results: GateMessage[] = [];
   for (const message of view) {
     if (calling && message.role === 'tool') {
-      calling.results.push(message);
+      results.push(message);
       continue;
     }
-    if (calling) yield* repaired(calling.message, calling.results);
+    if (calling && !repaired(calling, results, take)) return;
     calling = undefined;
-    if (message.role === 'assistant' && (message.calls?.length ?? 0) > 0) calling = { message, results: [] };
-    else if (message.role !== 'tool') yield message;
+    if (message.role === 'assistant' && (message.calls?.length ?? 0) > 0) {
+      calling = message;
+      results = [];
+    } else if (message.role !== 'tool' && !take(message)) return;
   }
-  if (calling) yield* repaired(calling.message, calling.results);
+  if (calling) repaired(calling, results, take);
 }
 
-/** An assistant message with calls and the results that follow it, as Reasonix repairs them. */
-function* repaired(message: GateMessage, results: readonly GateMessage[]): Generator<GateMessage> {
+/** An assistant message with calls and the results that follow it, as Reasonix repairs them, given to `take`. */
+function repaired(
+  message: GateMessage,
+  results: readonly GateMessage[],
+  take: (message: GateMessage) => boolean,
+): boolean {
   const byId = idsDistinct(message.calls!);
   const calls = namesFromResults(message.calls!, results, byId);
-  yield { ...message, calls };
+  if (!take({ ...message, calls })) return false;
   for (const [place, call] of calls.entries()) {
     // By id, the last result of an id is its call's (a map keyed by id keeps the last).
     const result = byId ? results.findLast((each) => each.toolCallId === call.id) : results[place];
     // A result keeps what it is, but answers its call by the call's id and name.
-    yield result
+    const answer: GateMessage = result
       ? { ...result, toolCallId: call.id, name: call.name }
       : { role: 'tool', toolCallId: call.id, name: call.name };
+    if (!take(answer)) return false;
   }
+  return true;
 }
 
 /** Calls with an empty name named by their result (by id when ids are distinct, else by place). */
@@ -235,22 +254,20 @@ function namesFromResults(calls: readonly GateCall[], results: readonly GateMess
 
 /**
  * Empty call ids given the positional id Reasonix gives them for the check (`legacy-<message>-<call>`),
- * and each result without an id given the first such call of its name.
+ * and each result without an id given the first such call of its name: a function given the
+ * repaired messages in order, from the message numbered `from`.
  */
-function* withPositionalIds(messages: Iterable<GateMessage>, from: number): Generator<GateMessage> {
+function withPositionalIds(from: number): (message: GateMessage) => GateMessage {
   let unnamed: GateCall[] = [];
   let at = from;
-  for (const message of messages) {
-    yield positioned(message, at);
+  return (message) => {
+    const place = at;
     at += 1;
-  }
-
-  function positioned(message: GateMessage, at: number): GateMessage {
     if ((message.calls?.length ?? 0) > 0) {
       unnamed = [];
-      const calls = message.calls!.map((call, place) => {
+      const calls = message.calls!.map((call, index) => {
         if (call.id !== '') return call;
-        const given = { ...call, id: `legacy-${at}-${place}` };
+        const given = { ...call, id: `legacy-${place}-${index}` };
         unnamed.push(given);
         return given;
       });
@@ -264,5 +281,5 @@ function* withPositionalIds(messages: Iterable<GateMessage>, from: number): Gene
       }
     }
     return message;
-  }
+  };
 }
