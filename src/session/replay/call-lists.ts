@@ -27,11 +27,6 @@ export class CallLists {
     return this.counts.length;
   }
 
-  /** How many calls the columns hold, dead ones included (what a test of the compaction counts). */
-  get stored(): number {
-    return this.calls.length;
-  }
-
   /** A row with no calls, at the end. */
   pushRow(): void {
     this.starts.push(0);
