@@ -1,5 +1,6 @@
 import { Column } from '../../compact/column.js';
 import type { StringTable } from '../../compact/string-table.js';
+import { GateColumns } from './gate-columns.js';
 import { answeredCall, type Message } from './message.js';
 import { gateFacts, transcriptGate, type GateMessage, type GateVerdict } from './transcript-gate.js';
 
@@ -13,8 +14,8 @@ export class ModelList {
   /** Per message: the call-id ref of the call a tool result (not local-only) answers, else -1. */
   private readonly answers = new Column((length) => new Int32Array(length));
   private readonly kept: Message[] | undefined;
-  /** Per message: what Reasonix's transcript gate reads of it, null for most (no tool calls, not a result). */
-  private readonly facts: (GateMessage | null)[] = [];
+  /** Per message: what Reasonix's transcript gate reads of it. */
+  private readonly facts: GateColumns;
   /** 1 at each call-id ref a message of the list answers; rebuilt after the list is rewritten. */
   private answered: Column<Uint8Array> | undefined;
 
@@ -24,6 +25,7 @@ export class ModelList {
     keepMessages: boolean,
   ) {
     this.kept = keepMessages ? [] : undefined;
+    this.facts = new GateColumns(callIds);
   }
 
   /** Every message as kept (whole or summarised); only for a list that keeps them. */
@@ -44,12 +46,12 @@ export class ModelList {
 
   /** Whether Reasonix takes a new turn after this list (`transcriptGate`), the system message counted as message 0. */
   gate(): GateVerdict {
-    return transcriptGate(this.gateMessages());
+    return transcriptGate({ [Symbol.iterator]: () => this.facts.all() });
   }
 
   /** What the transcript gate reads of each message of the list. */
   gateMessages(): GateMessage[] {
-    return this.facts.map((facts) => facts ?? PLAIN);
+    return [...this.facts.all()];
   }
 
   push(message: Message): void {
@@ -104,7 +106,7 @@ export class ModelList {
     const call = answeredCall(message);
     const answers = call === undefined ? -1 : this.callIds.intern(call);
     this.answers.set(at, answers);
-    this.facts[at] = gateFacts(message);
+    this.facts.set(at, gateFacts(message));
     if (this.kept) this.kept[at] = message;
     // Stryker disable next-line ConditionalExpression: with answers -1, a set at index -1 of a typed array is ignored
     if (answers >= 0 && this.answered) {
@@ -121,14 +123,14 @@ export class ModelList {
       if (kept !== index) {
         this.idRefs.set(kept, this.idRefs.at(index));
         this.answers.set(kept, this.answers.at(index));
-        this.facts[kept] = this.facts[index]!;
+        this.facts.move(index, kept);
         if (this.kept) this.kept[kept] = this.kept[index]!;
       }
       kept += 1;
     }
     this.idRefs.truncate(kept);
     this.answers.truncate(kept);
-    this.facts.length = kept;
+    this.facts.truncate(kept);
     if (this.kept) this.kept.length = kept;
   }
 
@@ -148,6 +150,3 @@ export class ModelList {
     return this.answered;
   }
 }
-
-/** A message the gate passes over. */
-const PLAIN: GateMessage = { role: '' };

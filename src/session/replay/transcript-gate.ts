@@ -73,17 +73,21 @@ export function argumentsAreObject(text: string): boolean {
  * its call dropped, an empty call id given a positional one), every call on an assistant message
  * with an id and a name, no id twice in one message, each result answering a call. `followers`
  * messages come after the view in the request (the new turn's host context and user message).
+ *
+ * The view is walked twice, front to back, and nothing of it is held but an assistant message with
+ * its results: a view made as it is read (`GateColumns`) is judged in memory that does not grow with it.
  */
-export function transcriptGate(view: readonly GateMessage[], from: GatePlace = START, followers = 2): GateVerdict {
-  for (let at = 0; at < view.length; at += 1) {
-    if (view[at]!.calls?.some((call) => !call.object))
-      return refused('tool arguments must be a JSON object', from.raw + at);
+export function transcriptGate(view: Iterable<GateMessage>, from: GatePlace = START, followers = 2): GateVerdict {
+  let at = from.raw;
+  for (const message of view) {
+    if (message.calls?.some((call) => !call.object)) return refused('tool arguments must be a JSON object', at);
+    at += 1;
   }
-  const paired = withPositionalIds(pairResults(view), from.paired);
   const pending = new Map<string, string>();
-  for (let place = 0; place < paired.length + followers; place += 1) {
-    const message = paired[place] ?? { role: 'user' };
-    const at = from.paired + place;
+  let place = from.paired;
+  const judge = (message: GateMessage): GateVerdict | undefined => {
+    const at = place;
+    place += 1;
     if (message.role !== 'tool' && pending.size > 0) return refused('unanswered tool calls before message', at);
     for (const call of message.calls ?? []) {
       if (message.role !== 'assistant' || call.id.trim() === '' || call.name.trim() === '')
@@ -97,7 +101,16 @@ export function transcriptGate(view: readonly GateMessage[], from: GatePlace = S
         return refused('orphan or mismatched result', at);
       pending.delete(message.toolCallId ?? '');
     }
-  }
+    return undefined;
+  };
+  const positioned = withPositionalIds(from.paired);
+  let verdict: GateVerdict | undefined;
+  pairResults(view, (message) => {
+    verdict = judge(positioned(message));
+    return verdict === undefined;
+  });
+  for (let follower = 0; follower < followers && !verdict; follower += 1) verdict = judge({ role: 'user' });
+  if (verdict) return verdict;
   return pending.size > 0
     ? { accepted: false, reason: 'transcript gate: unanswered tool calls', index: undefined }
     : { accepted: true };
@@ -151,7 +164,7 @@ export function gateCarry(view: readonly GateMessage[], from: GatePlace = START)
   start = open ? start - 1 : view.length;
   return {
     raw: from.raw + start,
-    paired: from.paired + pairResults(view.slice(0, start)).length,
+    paired: from.paired + pairedLength(view.slice(0, start)),
     tail: view.slice(start),
   };
 }
@@ -174,39 +187,59 @@ function idsDistinct(calls: readonly GateCall[]): boolean {
   return true;
 }
 
+/** How many messages the request's copy of `view` holds after Reasonix's repairs (`pairResults`). */
+function pairedLength(view: readonly GateMessage[]): number {
+  let length = 0;
+  pairResults(view, () => {
+    length += 1;
+    return true;
+  });
+  return length;
+}
+
 /**
- * The request's copy as Reasonix repairs it: each assistant message's calls, their empty names
- * taken from their results, followed by one result a call (its own, else a stand-in); a result
- * anywhere else is dropped.
+ * The request's copy as Reasonix repairs it, given to `take` a message at a time until it says
+ * false: each assistant message's calls, their empty names taken from their results, followed by
+ * one result a call (its own, else a stand-in); a result anywhere else is dropped. Made as the
+ * view is read: an assistant message with calls waits for the results that follow it.
  */
-function pairResults(view: readonly GateMessage[]): GateMessage[] {
-  const out: GateMessage[] = [];
-  for (let at = 0; at < view.length; ) {
-    const message = view[at]!;
-    if (message.role === 'assistant' && (message.calls?.length ?? 0) > 0) {
-      let end = at + 1;
-      while (view[end]?.role === 'tool') end += 1;
-      const results = view.slice(at + 1, end);
-      const byId = idsDistinct(message.calls!);
-      const calls = namesFromResults(message.calls!, results, byId);
-      out.push({ ...message, calls });
-      calls.forEach((call, place) => {
-        // By id, the last result of an id is its call's (a map keyed by id keeps the last).
-        const result = byId ? results.findLast((each) => each.toolCallId === call.id) : results[place];
-        // A result keeps what it is, but answers its call by the call's id and name.
-        out.push(
-          result
-            ? { ...result, toolCallId: call.id, name: call.name }
-            : { role: 'tool', toolCallId: call.id, name: call.name },
-        );
-      });
-      at = end;
+function pairResults(view: Iterable<GateMessage>, take: (message: GateMessage) => boolean): void {
+  let calling: GateMessage | undefined;
+  let results: GateMessage[] = [];
+  for (const message of view) {
+    if (calling && message.role === 'tool') {
+      results.push(message);
       continue;
     }
-    if (message.role !== 'tool') out.push(message);
-    at += 1;
+    if (calling && !repaired(calling, results, take)) return;
+    calling = undefined;
+    if (message.role === 'assistant' && (message.calls?.length ?? 0) > 0) {
+      calling = message;
+      results = [];
+    } else if (message.role !== 'tool' && !take(message)) return;
   }
-  return out;
+  if (calling) repaired(calling, results, take);
+}
+
+/** An assistant message with calls and the results that follow it, as Reasonix repairs them, given to `take`. */
+function repaired(
+  message: GateMessage,
+  results: readonly GateMessage[],
+  take: (message: GateMessage) => boolean,
+): boolean {
+  const byId = idsDistinct(message.calls!);
+  const calls = namesFromResults(message.calls!, results, byId);
+  if (!take({ ...message, calls })) return false;
+  for (const [place, call] of calls.entries()) {
+    // By id, the last result of an id is its call's (a map keyed by id keeps the last).
+    const result = byId ? results.findLast((each) => each.toolCallId === call.id) : results[place];
+    // A result keeps what it is, but answers its call by the call's id and name.
+    const answer: GateMessage = result
+      ? { ...result, toolCallId: call.id, name: call.name }
+      : { role: 'tool', toolCallId: call.id, name: call.name };
+    if (!take(answer)) return false;
+  }
+  return true;
 }
 
 /** Calls with an empty name named by their result (by id when ids are distinct, else by place). */
@@ -221,17 +254,20 @@ function namesFromResults(calls: readonly GateCall[], results: readonly GateMess
 
 /**
  * Empty call ids given the positional id Reasonix gives them for the check (`legacy-<message>-<call>`),
- * and each result without an id given the first such call of its name.
+ * and each result without an id given the first such call of its name: a function given the
+ * repaired messages in order, from the message numbered `from`.
  */
-function withPositionalIds(messages: readonly GateMessage[], from: number): GateMessage[] {
+function withPositionalIds(from: number): (message: GateMessage) => GateMessage {
   let unnamed: GateCall[] = [];
-  return messages.map((message, place) => {
-    const at = from + place;
+  let at = from;
+  return (message) => {
+    const place = at;
+    at += 1;
     if ((message.calls?.length ?? 0) > 0) {
       unnamed = [];
-      const calls = message.calls!.map((call, place) => {
+      const calls = message.calls!.map((call, index) => {
         if (call.id !== '') return call;
-        const given = { ...call, id: `legacy-${at}-${place}` };
+        const given = { ...call, id: `legacy-${place}-${index}` };
         unnamed.push(given);
         return given;
       });
@@ -245,5 +281,5 @@ function withPositionalIds(messages: readonly GateMessage[], from: number): Gate
       }
     }
     return message;
-  });
+  };
 }

@@ -1,5 +1,6 @@
 import { Column } from '../../compact/column.js';
-import type { StringTable } from '../../compact/string-table.js';
+import { StringTable } from '../../compact/string-table.js';
+import { CallLists } from './call-lists.js';
 import { flatToolCall, isJsonObjectText, type Message } from './message.js';
 import { prefixOf } from './message-summary.js';
 
@@ -88,21 +89,13 @@ export class TranscriptIndex implements IndexedTranscript {
   private readonly seqs = new Column((length) => new Float64Array(length));
   /** Per message: the call-id ref of `tool_call_id` ('' when none) for a tool result, else -1. */
   private readonly answers = new Column((length) => new Int32Array(length));
-  private readonly callStarts = new Column((length) => new Int32Array(length));
-  private readonly callCounts = new Column((length) => new Int32Array(length));
+  /** Per message: its preview's ref in `previewTexts`, -1 when it has none; only when previews are kept. */
+  private readonly previewRefs: Column<Int32Array> | undefined;
+  private readonly previewTexts: StringTable | undefined;
   /** Every column with a row per message. */
-  private readonly rows = [
-    this.idRefs,
-    this.roles,
-    this.flags,
-    this.seqs,
-    this.answers,
-    this.callStarts,
-    this.callCounts,
-  ];
-  private calls = new CallColumns();
-  /** Calls no message points to any more (rewritten or removed), freed once they outnumber the rest. */
-  private deadCalls = 0;
+  private readonly rows: Column<Int32Array | Uint8Array | Float64Array>[];
+  /** Each message's tool calls, by row. */
+  private readonly calls = new CallLists();
   /** Message-id ref → where that message is, -1 when it is not in the transcript. */
   private readonly positions = new Column((length) => new Int32Array(length), -1);
   /** Roles and tool names: a few distinct strings each. */
@@ -110,7 +103,6 @@ export class TranscriptIndex implements IndexedTranscript {
   // Stryker disable next-line ArrayDeclaration: no label ref points at the pre-filled slot 0: refs are the positions pushed
   private readonly labels: string[] = [];
   private readonly entries: TranscriptEntry[] | undefined;
-  private readonly previews: (string | undefined)[] | undefined;
 
   constructor(
     private readonly messageIds: StringTable,
@@ -118,8 +110,13 @@ export class TranscriptIndex implements IndexedTranscript {
     keeping: TranscriptKeeping,
   ) {
     this.entries = keeping.messages ? [] : undefined;
-    // Stryker disable next-line ArrayDeclaration: each preview slot is written by index before it is read
-    this.previews = !keeping.messages && keeping.previews ? [] : undefined;
+    // A preview is held as its bytes in a string table, not a string each: it is kept for every message a person typed.
+    if (!keeping.messages && keeping.previews) {
+      this.previewRefs = new Column((length) => new Int32Array(length), -1);
+      this.previewTexts = new StringTable();
+    }
+    this.rows = [this.idRefs, this.roles, this.flags, this.seqs, this.answers];
+    if (this.previewRefs) this.rows.push(this.previewRefs);
   }
 
   get length(): number {
@@ -143,9 +140,9 @@ export class TranscriptIndex implements IndexedTranscript {
   push(message: Message, seq: number, batchTime: number): void {
     const at = this.length;
     for (const column of this.rows) column.push(0);
+    this.calls.pushRow();
     // Stryker disable next-line ObjectLiteral: write sets the entry right after the push: overwritten before use
     this.entries?.push({ message, seq, batchTime });
-    this.previews?.push(undefined);
     this.write(at, message, seq, batchTime);
   }
 
@@ -154,10 +151,7 @@ export class TranscriptIndex implements IndexedTranscript {
     // Stryker disable next-line UnaryOperator,ConditionalExpression: an upserted message always has an id (Reasonix refuses one without)
     const at = message.id === undefined ? -1 : this.positionOf(message.id);
     if (at < 0) this.push(message, seq, batchTime);
-    else {
-      this.deadCalls += this.callCounts.at(at);
-      this.write(at, message, seq, batchTime);
-    }
+    else this.write(at, message, seq, batchTime);
   }
 
   /** Takes out the messages with these ids (a message without one counts as id ''). */
@@ -171,7 +165,6 @@ export class TranscriptIndex implements IndexedTranscript {
       // Stryker disable next-line ConditionalExpression: retract ids never hold '', so withoutId is false like refs.has(-1)
       if (ref >= 0 ? refs.has(ref) : withoutId) {
         if (ref >= 0) this.positions.set(ref, -1);
-        this.deadCalls += this.callCounts.at(at);
         continue;
       }
       // Stryker disable next-line ConditionalExpression: moving a row onto itself: speed only
@@ -190,8 +183,6 @@ export class TranscriptIndex implements IndexedTranscript {
       if (ref >= 0) this.positions.set(ref, -1);
     }
     this.truncate(0);
-    this.calls = new CallColumns();
-    this.deadCalls = 0;
     for (const message of messages) this.push(message, seq, batchTime);
   }
 
@@ -242,8 +233,11 @@ export class TranscriptIndex implements IndexedTranscript {
   }
 
   toolCalls(at: number): IndexedCall[] {
-    const start = this.callStarts.at(at);
-    return Array.from({ length: this.callCounts.at(at) }, (_, index) => this.calls.get(start + index, this.labels));
+    return Array.from({ length: this.calls.count(at) }, (_, index) => {
+      const { idRef, nameRef, shape } = this.calls.get(at, index);
+      // Stryker disable next-line StringLiteral: every call's shape is 0, 1 or 2
+      return { idRef, name: this.labels[nameRef] ?? '', arguments: SHAPES[shape] ?? 'other' };
+    });
   }
 
   /** The call-id refs some tool result of the transcript answers: 1 at each. */
@@ -284,8 +278,10 @@ export class TranscriptIndex implements IndexedTranscript {
       // Stryker disable next-line ConditionalExpression: a null content never reaches the index: Go's decoding leaves a null string unset
       return message.raw_content || (typeof message.content === 'string' ? message.content : undefined);
     }
-    if (!this.previews) throw new Error('this replay kept no previews: read the session with previews');
-    return this.previews[at];
+    if (!this.previewRefs || !this.previewTexts)
+      throw new Error('this replay kept no previews: read the session with previews');
+    const ref = this.previewRefs.at(at);
+    return ref < 0 ? undefined : this.previewTexts.text(ref);
   }
 
   private positionOf(id: string): number {
@@ -312,44 +308,31 @@ export class TranscriptIndex implements IndexedTranscript {
     );
     this.seqs.set(at, seq);
     this.answers.set(at, message.role === 'tool' ? this.callIds.intern(message.tool_call_id ?? '') : -1);
-    const calls = (message.tool_calls ?? []).map(flatToolCall);
-    this.callStarts.set(at, this.calls.length);
-    this.callCounts.set(at, calls.length);
-    for (const call of calls) {
-      const shape = call.arguments === '' ? 0 : isJsonObjectText(call.arguments) ? 1 : 2;
-      this.calls.push(this.callIds.intern(call.id), this.label(call.name), shape);
-    }
+    this.calls.set(
+      at,
+      (message.tool_calls ?? []).map(flatToolCall).map((call) => ({
+        idRef: this.callIds.intern(call.id),
+        nameRef: this.label(call.name),
+        shape: call.arguments === '' ? 0 : isJsonObjectText(call.arguments) ? 1 : 2,
+      })),
+    );
     if (this.entries) this.entries[at] = { message, seq, batchTime };
-    if (this.previews) this.previews[at] = this.typedByPerson(at) ? previewOf(message) : undefined;
-    if (this.deadCalls > 1024 && this.deadCalls > this.calls.length / 2) this.compactCalls();
+    if (this.previewRefs && this.previewTexts) {
+      const preview = this.typedByPerson(at) ? previewOf(message) : undefined;
+      this.previewRefs.set(at, preview === undefined ? -1 : this.previewTexts.intern(preview));
+    }
   }
 
   private move(from: number, to: number): void {
     for (const column of this.rows) column.set(to, column.at(from));
+    this.calls.move(from, to);
     if (this.entries) this.entries[to] = this.entries[from]!;
-    if (this.previews) this.previews[to] = this.previews[from];
   }
 
   private truncate(length: number): void {
     for (const column of this.rows) column.truncate(length);
+    this.calls.truncate(length);
     if (this.entries) this.entries.length = length;
-    // Stryker disable next-line ConditionalExpression: when dead calls are freed: memory only
-    if (this.previews) this.previews.length = length;
-    if (this.deadCalls > 1024 && this.deadCalls > this.calls.length / 2) this.compactCalls();
-  }
-
-  /** Copies the calls messages still point to into fresh columns, in transcript order. */
-  // Stryker disable next-line BlockStatement: memory only: the index compacts dead tool-call slots (or sizes a column) sooner or later
-  private compactCalls(): void {
-    const live = new CallColumns();
-    for (let at = 0; at < this.length; at += 1) {
-      const start = this.callStarts.at(at);
-      this.callStarts.set(at, live.length);
-      // Stryker disable next-line EqualityOperator: memory only: the index compacts dead tool-call slots (or sizes a column) sooner or later
-      for (let index = 0; index < this.callCounts.at(at); index += 1) live.copy(this.calls, start + index);
-    }
-    this.calls = live;
-    this.deadCalls = 0;
   }
 
   private label(text: string): number {
@@ -361,36 +344,6 @@ export class TranscriptIndex implements IndexedTranscript {
       this.labels.push(text);
     }
     return ref;
-  }
-}
-
-/** The tool calls of every message, end to end: call-id ref, name label and arguments' shape. */
-class CallColumns {
-  private readonly ids = new Column((length) => new Int32Array(length));
-  private readonly names = new Column((length) => new Int32Array(length));
-  private readonly shapes = new Column((length) => new Uint8Array(length));
-
-  get length(): number {
-    return this.ids.length;
-  }
-
-  push(idRef: number, nameRef: number, shape: number): void {
-    this.ids.push(idRef);
-    this.names.push(nameRef);
-    this.shapes.push(shape);
-  }
-
-  copy(from: CallColumns, index: number): void {
-    this.push(from.ids.at(index), from.names.at(index), from.shapes.at(index));
-  }
-
-  get(index: number, labels: readonly string[]): IndexedCall {
-    // Stryker disable next-line StringLiteral: every call's shape is 0, 1 or 2
-    return {
-      idRef: this.ids.at(index),
-      name: labels[this.names.at(index)] ?? '',
-      arguments: SHAPES[this.shapes.at(index)] ?? 'other',
-    };
   }
 }
 
