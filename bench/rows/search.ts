@@ -293,7 +293,7 @@ async function largeSessionFigures(work: string): Promise<Figure[]> {
     verdict: verdict(warm.median <= 0.005),
     data: { runs: warm.runs },
   });
-  // Two runs: a search that places its hits reads this session's transcript whole once it changed (minutes at 1 GiB).
+  // Two runs, each after a batch appended: the index reads only that batch, from its cursor.
   const updates: number[] = [];
   for (let run = 0; run < 2; run += 1) {
     await appendMessage(dir, `bench-search-large-${run}`);
