@@ -40,6 +40,37 @@ async function expectAsFromTheStores(query: string, options: SearchOptions): Pro
   return hits;
 }
 
+/**
+ * A copy of a real Reasonix session whose log is cut some batches back and searched (the index keeps a cursor
+ * there, its hits whole), and `growDamaged`: the log grown back to whole with a byte far behind that cursor changed,
+ * which a read on from the cursor does not see.
+ */
+async function searchedThenGrownDamaged() {
+  const { dir, options } = await fixtureCopy('tool-calls');
+  const log = join(dir, 'events.frames');
+  const whole = await readFile(log);
+  const ends: number[] = [];
+  for await (const item of readBatches(
+    readFrames(
+      (async function* () {
+        yield whole;
+      })(),
+    ),
+  ))
+    if (item.type === 'batch') ends.push(item.batch.end);
+  const cut = ends[Math.floor(ends.length / 2)]!;
+  await writeFile(log, whole.subarray(0, cut));
+  const before = await searched('notes', options);
+  expect(before.hits.every((hit) => hit.damage === null)).toBe(true);
+  const growDamaged = async () => {
+    const grown = Buffer.from(whole);
+    const at = Math.floor(cut / 2);
+    grown[at] = grown[at]! ^ 0xff;
+    await writeFile(log, grown);
+  };
+  return { options, growDamaged };
+}
+
 describe('a search never gives a stale hit after damage outside the log', () => {
   it('a payload object removed, damaged, put back: the index reads the session again each time (real Reasonix session)', async () => {
     const { dir, options } = await fixtureCopy('payload-ref');
@@ -101,28 +132,8 @@ describe('a search never gives a stale hit after damage outside the log', () => 
   // The index trusts the bytes its cursor verified, as `ls`'s summary cache does (and Reasonix its recovery
   // checkpoint): a search reads on from the cursor. A search with `around` reads each session hit whole.
   it('a log that grew with bytes damaged behind its cursor: hits with the messages around them say the damage, as --no-index (real Reasonix session)', async () => {
-    const { dir, options } = await fixtureCopy('tool-calls');
-    const log = join(dir, 'events.frames');
-    const whole = await readFile(log);
-    const ends: number[] = [];
-    for await (const item of readBatches(
-      readFrames(
-        (async function* () {
-          yield whole;
-        })(),
-      ),
-    ))
-      if (item.type === 'batch') ends.push(item.batch.end);
-    // The log as it was some batches ago: searched, so the index keeps a cursor there.
-    const cut = ends[Math.floor(ends.length / 2)]!;
-    await writeFile(log, whole.subarray(0, cut));
-    const before = await searched('notes', options);
-    expect(before.hits.every((hit) => hit.damage === null)).toBe(true);
-    // It grows back to whole, with a byte far behind the cursor changed: read on from the cursor, nothing shows.
-    const grown = Buffer.from(whole);
-    const at = Math.floor(cut / 2);
-    grown[at] = grown[at]! ^ 0xff;
-    await writeFile(log, grown);
+    const { options, growDamaged } = await searchedThenGrownDamaged();
+    await growDamaged();
     const notWhole: string[] = [];
     const after = await expectAsFromTheStores('notes', {
       ...options,
@@ -136,25 +147,8 @@ describe('a search never gives a stale hit after damage outside the log', () => 
   });
 
   it('the same, when a search without --around read the grown log first: --around still gives every hit', async () => {
-    const { dir, options } = await fixtureCopy('tool-calls');
-    const log = join(dir, 'events.frames');
-    const whole = await readFile(log);
-    const ends: number[] = [];
-    for await (const item of readBatches(
-      readFrames(
-        (async function* () {
-          yield whole;
-        })(),
-      ),
-    ))
-      if (item.type === 'batch') ends.push(item.batch.end);
-    const cut = ends[Math.floor(ends.length / 2)]!;
-    await writeFile(log, whole.subarray(0, cut));
-    await searched('notes', options);
-    const grown = Buffer.from(whole);
-    const at = Math.floor(cut / 2);
-    grown[at] = grown[at]! ^ 0xff;
-    await writeFile(log, grown);
+    const { options, growDamaged } = await searchedThenGrownDamaged();
+    await growDamaged();
     // Read on from the cursor: the damage behind it unseen, the index up to date with the grown log.
     expect((await searched('notes', options)).hits.length).toBeGreaterThan(0);
     // The whole read of --around finds the damage; the session read again from the start is searched, not lost.
