@@ -18,7 +18,7 @@ import {
 } from '../store/listing/content-stamp.js';
 import { damageOf, type SearchSource } from './search-sources.js';
 import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
-import { writtenMessages, type TranscriptWrites, type WrittenMessage } from '../session/cursors/transcript-writes.js';
+import { writtenMessage, type TranscriptWrites, type WrittenMessage } from '../session/cursors/transcript-writes.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
 const INDEX_VERSION = 5;
@@ -423,15 +423,18 @@ export class SearchIndex {
         } catch {
           given = undefined;
         }
-        if (given === undefined) restart();
-        try {
-          for await (const piece of opened.recordsSince(given as never, { cursorAtEnd: true })) {
+        const readFrom = async (from: unknown) => {
+          for await (const piece of opened.recordsSince(from as never, { cursorAtEnd: true })) {
             if (piece.session) fields = { ...fields, ...piece.session };
             piece.contentFiles?.forEach((file) => content.add(file));
             if (piece.transcript) pendingWrites.push(piece.transcript);
             kept = JSON.stringify(piece.cursor);
             hold(piece.records);
           }
+        };
+        if (given === undefined) restart();
+        try {
+          await readFrom(given);
         } catch (error) {
           // Rewritten under its cursor (a repair, a salvage): read again from the start.
           if (!(error instanceof CursorMismatchError) || given === undefined) throw error;
@@ -443,13 +446,7 @@ export class SearchIndex {
           fields = noFields(source);
           content.clear();
           restart();
-          for await (const piece of opened.recordsSince(undefined, { cursorAtEnd: true })) {
-            if (piece.session) fields = { ...fields, ...piece.session };
-            piece.contentFiles?.forEach((file) => content.add(file));
-            if (piece.transcript) pendingWrites.push(piece.transcript);
-            kept = JSON.stringify(piece.cursor);
-            hold(piece.records);
-          }
+          await readFrom(undefined);
         }
       } else {
         // A transcript is read whole: what it held before is dropped with the first commit.
@@ -664,7 +661,7 @@ function withPreview(fields: SessionFields, change: RecordChange): SessionFields
 async function transcriptOf(opened: OpenedSession): Promise<WrittenMessage[]> {
   const entries: WrittenMessage[] = [];
   try {
-    for await (const { message } of opened.transcript()) entries.push(...writtenMessages([{ message }]));
+    for await (const { message } of opened.transcript()) entries.push(writtenMessage(message));
   } catch (error) {
     if (!(error instanceof RxError)) throw error;
   }

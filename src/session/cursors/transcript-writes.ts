@@ -19,11 +19,16 @@ export interface TranscriptWrites {
   entries: WrittenMessage[];
 }
 
+/** A transcript message as a records piece names it. */
+export function writtenMessage(message: Pick<Message, 'id' | 'origin' | 'local_only'>): WrittenMessage {
+  return { id: message.id ?? null, seen: seenByPerson(message) };
+}
+
 /** The entries of transcript messages, in their order. */
 export function writtenMessages(
   messages: readonly { message: Pick<Message, 'id' | 'origin' | 'local_only'> }[],
 ): WrittenMessage[] {
-  return messages.map(({ message }) => ({ id: message.id ?? null, seen: seenByPerson(message) }));
+  return messages.map(({ message }) => writtenMessage(message));
 }
 
 /** The transcript writes of the batches read since the last piece, given with the next one. */
