@@ -69,17 +69,24 @@ function walk(bytes: Buffer, meta: BoltMeta): string | undefined {
     const id = stack.pop()!;
     if (seen.has(id)) return `page ${id} is reached twice`;
     seen.add(id);
-    if (id < 2n || id >= meta.pages) return `page ${id} is outside the database's ${meta.pages} pages`;
-    const start = Number(id) * meta.pageSize;
-    if (start + meta.pageSize > bytes.length) return `page ${id} is past the end of the file (${bytes.length} bytes)`;
-    const found = bytes.readBigUInt64LE(start);
+    const page = pageBytes(bytes, meta, id);
+    if (typeof page === 'string') return page;
+    const found = page.readBigUInt64LE(0);
     if (found !== id) return `page ${id} identifies itself as ${found}`;
-    const end = start + (1 + bytes.readUInt32LE(start + 12)) * meta.pageSize;
-    if (end > bytes.length) return `page ${id} and its overflow go past the end of the file`;
-    const problem = readPage(bytes.subarray(start, end), id, stack);
+    const problem = readPage(page, id, stack);
     if (problem) return problem;
   }
   return undefined;
+}
+
+/** Page `id` with its overflow pages, as bbolt reads it; what keeps it from being one, in words. */
+export function pageBytes(bytes: Buffer, meta: BoltMeta, id: bigint): Buffer | string {
+  if (id < 2n || id >= meta.pages) return `page ${id} is outside the database's ${meta.pages} pages`;
+  const start = Number(id) * meta.pageSize;
+  if (start + meta.pageSize > bytes.length) return `page ${id} is past the end of the file (${bytes.length} bytes)`;
+  const end = start + (1 + bytes.readUInt32LE(start + 12)) * meta.pageSize;
+  if (end > bytes.length) return `page ${id} and its overflow go past the end of the file`;
+  return bytes.subarray(start, end);
 }
 
 /** Checks one page's elements, and queues the pages they point to. */

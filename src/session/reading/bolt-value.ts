@@ -1,4 +1,13 @@
-import { BRANCH, BUCKET_HEADER, BUCKET_LEAF, ELEMENT, LEAF, PAGE_HEADER, newestMeta } from './bolt-damage.js';
+import {
+  BRANCH,
+  BUCKET_HEADER,
+  BUCKET_LEAF,
+  ELEMENT,
+  LEAF,
+  PAGE_HEADER,
+  newestMeta,
+  pageBytes,
+} from './bolt-damage.js';
 
 /**
  * The value stored under `key` in the top-level bucket `bucket` of a bbolt database (Reasonix's recovery
@@ -10,11 +19,8 @@ export function boltValue(bytes: Buffer, bucket: string, key: string): Buffer | 
   const meta = newestMeta(bytes);
   if (!meta) return undefined;
   const pageOf = (id: bigint): Buffer | undefined => {
-    if (id < 2n || id >= meta.pages) return undefined;
-    const start = Number(id) * meta.pageSize;
-    if (start + PAGE_HEADER > bytes.length) return undefined;
-    const end = start + (1 + bytes.readUInt32LE(start + 12)) * meta.pageSize;
-    return end > bytes.length ? undefined : bytes.subarray(start, end);
+    const page = pageBytes(bytes, meta, id);
+    return typeof page === 'string' ? undefined : page;
   };
   const root = pageOf(meta.root);
   const holder = root && find(root, Buffer.from(bucket), pageOf, true);

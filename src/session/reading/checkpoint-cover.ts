@@ -4,11 +4,10 @@ import type { ContentStore } from '../../codec/content-store.js';
 import { zstd } from '../../codec/zstd/zstd.js';
 import { zstdContentSize } from '../../codec/zstd/zstd-frame-end.js';
 import { isSessionVerdict, type ErrorData } from '../../errors/index.js';
-import { boltDamage } from './bolt-damage.js';
 import { boltValue } from './bolt-value.js';
 import { readJsonFile } from './read-json-file.js';
 import { readSessionEvents } from './read-events.js';
-import type { Checkpoint } from './recovery-cache.js';
+import { recoveryCacheDamage, type Checkpoint } from './recovery-cache.js';
 import { SESSION_FILES } from './session-files.js';
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
 
@@ -86,7 +85,7 @@ export async function checkpointCover(
 ): Promise<CheckpointCover | undefined> {
   const bytes = checkpoint.bytes;
   // A checkpoint Reasonix crashes on, or one it cannot read, is no way past anything.
-  if (!bytes || boltDamage(bytes) !== undefined) return undefined;
+  if (!bytes || recoveryCacheDamage(checkpoint) !== undefined) return undefined;
   const identity = await readJsonFile(join(dir, SESSION_FILES.identity), StorageIdentitySchema);
   if (identity.state !== 'ok' || identity.value.sessionId !== id || identity.value.generation.trim() === '')
     return undefined;

@@ -196,8 +196,8 @@ async function readSessionOnce(
     const logStats = log.stats;
     let caught: RxError | undefined;
     const contentFiles = new Set<string>();
+    const content = new ContentStore(contentRootFor(dir, read.manifest?.contentRoot));
     try {
-      const content = new ContentStore(contentRootFor(dir, read.manifest?.contentRoot));
       // Stryker disable next-line ObjectLiteral: the content store found again from the manifest is the same
       for await (const item of readSessionEventsOn(thread, dir, { content })) {
         if (item.type === 'torn-tail') {
@@ -235,7 +235,7 @@ async function readSessionOnce(
     }
     if (caught) refuse(problemFromError(caught), caught);
     if (reasonixRefuses(read.status)) {
-      const cover = await goesOnPast(dir, id, logPath, problems, read.manifest?.contentRoot);
+      const cover = await goesOnPast(dir, id, logPath, problems, content);
       if (cover) read.goesOnFrom = cover;
     }
     if (read.tornTail) {
@@ -330,11 +330,10 @@ async function goesOnPast(
   id: string,
   logPath: string,
   problems: readonly Problem[],
-  contentRoot: string | undefined,
+  content: ContentStore,
 ): Promise<GoesOnPastDamage | undefined> {
   const checkpoint = recoveryCheckpoint(dir, id);
   if (!checkpoint) return undefined;
-  const content = new ContentStore(contentRootFor(dir, contentRoot));
   const cover = await checkpointCover(dir, id, checkpoint, content);
   const errors = problems.filter((problem) => problem.severity === 'error');
   if (!cover || !errors.every((problem) => beforeAnchor(problem.data, logPath, cover))) return undefined;
