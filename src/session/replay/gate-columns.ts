@@ -14,7 +14,7 @@ const NONE = -1;
  * `CallLists` rows. It comes back out as the `GateMessage` that went in, one row at a time, so a
  * list of any length is judged holding a few numbers a message, not an object each.
  */
-export class GateColumns {
+export class GateColumns implements Iterable<GateMessage> {
   /** Per row: the role's ref in `labels`, `NONE` for a row without facts. */
   private readonly roles = new Column((length) => new Int32Array(length), NONE);
   /** Per row: `toolCallId`'s ref in the call-id table, `NONE` when absent. */
@@ -85,8 +85,8 @@ export class GateColumns {
     };
   }
 
-  /** Every row's facts in order, made as they are read: a gate walking them holds one at a time. */
-  *all(): Generator<GateMessage> {
+  /** Every row's facts in order, made as they are read: a gate walking them (as often as it likes) holds one at a time. */
+  *[Symbol.iterator](): Generator<GateMessage> {
     for (let at = 0; at < this.length; at += 1) yield this.at(at);
   }
 

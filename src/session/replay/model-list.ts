@@ -46,12 +46,12 @@ export class ModelList {
 
   /** Whether Reasonix takes a new turn after this list (`transcriptGate`), the system message counted as message 0. */
   gate(): GateVerdict {
-    return transcriptGate({ [Symbol.iterator]: () => this.facts.all() });
+    return transcriptGate(this.facts);
   }
 
   /** What the transcript gate reads of each message of the list. */
   gateMessages(): GateMessage[] {
-    return [...this.facts.all()];
+    return [...this.facts];
   }
 
   push(message: Message): void {

@@ -31,7 +31,7 @@ describe('GateColumns', () => {
     ];
     const columns = new GateColumns(new StringTable());
     for (const fact of facts) columns.push(fact);
-    expect([...columns.all()]).toEqual(facts.map((fact) => fact ?? { role: '' }));
+    expect([...columns]).toEqual(facts.map((fact) => fact ?? { role: '' }));
     expect(facts[0]).toBeNull();
   });
 
@@ -44,7 +44,7 @@ describe('GateColumns', () => {
     columns.set(0, null);
     columns.move(2, 0);
     columns.truncate(2);
-    expect([...columns.all()]).toEqual([calling('b1', 'b2'), calling('r1', 'r2x')]);
+    expect([...columns]).toEqual([calling('b1', 'b2'), calling('r1', 'r2x')]);
     columns.push(result('b2', 'bash'));
     expect(columns.at(2)).toEqual(result('b2', 'bash'));
   });
@@ -55,6 +55,6 @@ describe('GateColumns', () => {
     columns.push(null);
     for (let round = 0; round < 3000; round += 1) columns.set(1, calling(`busy${round}a`, `busy${round}b`));
     columns.push(calling('late'));
-    expect([...columns.all()]).toEqual([calling('keep1', 'keep2'), calling('busy2999a', 'busy2999b'), calling('late')]);
+    expect([...columns]).toEqual([calling('keep1', 'keep2'), calling('busy2999a', 'busy2999b'), calling('late')]);
   });
 });
