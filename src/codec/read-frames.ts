@@ -1,5 +1,6 @@
-import { LogCutWhileReadError, onFileSystem, RefusedAsDamagedError } from '../errors/index.js';
-import { openRegularFile } from '../fs/open-regular-file.js';
+import { fstatSync, readSync } from 'node:fs';
+import { LogCutWhileReadError, RefusedAsDamagedError } from '../errors/index.js';
+import { onFileSystemSync, openRegularFileSync } from '../fs/open-regular-file.js';
 import { FrameParser, type FrameParserOptions, type IncompleteFrame } from './frame-parser.js';
 import type { Frame } from './frame.js';
 
@@ -43,10 +44,13 @@ const READ_CHUNK_BYTES = 1024 * 1024;
  * a read of a directory fails with an error that names no file.
  */
 export async function* openLogBytes(path: string, offset = 0): ByteSource {
-  const { handle: file, stats } = await openRegularFile(
+  // Read synchronously: a log is most often read whole at once, and a listing of thousands of small
+  // logs waited longer on the thread pool's round trips than it spent reading them.
+  const file = openRegularFileSync(
     path,
     () => new RefusedAsDamagedError('RX_LOG_MISSING', 'events.frames is not a regular file', { file: path }),
   );
+  const { fd, stats } = file;
   try {
     // Most logs are far smaller than a chunk: a listing of thousands of them must not allocate a
     // whole chunk for each (a log that grows meanwhile is still read to its end, in these steps).
@@ -54,10 +58,10 @@ export async function* openLogBytes(path: string, offset = 0): ByteSource {
     // Stryker disable next-line MethodExpression,ArithmeticOperator: a larger read buffer: memory only
     const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(READ_CHUNK_BYTES, size - offset)));
     for (let position = offset; ; ) {
-      const { bytesRead } = await onFileSystem(file.read(buffer, 0, buffer.length, position), path);
+      const bytesRead = onFileSystemSync(() => readSync(fd, buffer, 0, buffer.length, position), path);
       if (bytesRead === 0) {
         // Cut shorter than what was read of it (a repair, a copy put back): what was read is not the log now.
-        const { size: now } = await onFileSystem(file.stat(), path);
+        const { size: now } = onFileSystemSync(() => fstatSync(fd), path);
         if (now < position)
           throw new LogCutWhileReadError(`the log was cut to ${now} bytes while it was read, past ${position}`, {
             file: path,
@@ -70,6 +74,6 @@ export async function* openLogBytes(path: string, offset = 0): ByteSource {
     }
     // Stryker disable next-line BlockStatement: a finally that closes a file
   } finally {
-    await file.close();
+    file.close();
   }
 }

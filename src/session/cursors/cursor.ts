@@ -1,5 +1,4 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -7,7 +6,7 @@ import { FrameParser } from '../../codec/frame-parser.js';
 import { FRAME_HEADER_BYTES, FRAME_MAGIC, parseFrameHeader } from '../../codec/frame.js';
 import { V4RecordSchema } from '../../codec/records.js';
 import { CursorMismatchError, DamagedStoreError, fileSystemErrorOf, NotRegularFileError } from '../../errors/index.js';
-import { openRegularFile } from '../../fs/open-regular-file.js';
+import { openRegularFileSync, type OpenRegularFile } from '../../fs/open-regular-file.js';
 import { fileStamp } from '../../fs/files-stamp.js';
 import { firstIssue } from '../../codec/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
@@ -65,7 +64,7 @@ export class CursorMaker {
   private closed = false;
 
   private constructor(
-    private readonly handle: FileHandle,
+    private readonly file: OpenRegularFile,
     private readonly sessionId: string,
     private readonly logPath: string,
     /** The file read: a cursor asked for after the read ended is taken from this file or refused. */
@@ -77,20 +76,20 @@ export class CursorMaker {
   /** Opens the log as the reader does: a FIFO or a device standing there is refused, never waited on. */
   static async open(sessionDir: string, sessionId: string): Promise<CursorMaker> {
     const log = join(sessionDir, SESSION_FILES.log);
-    const { handle, stats } = await openRegularFile(
+    const file = openRegularFileSync(
       log,
       () => new NotRegularFileError("not a regular file: a session's log is read from a file only", { file: log }),
     );
     let opened: { size: number; stamp: string };
     try {
       // Taken before the read: a change made while or after it was read makes the stamp differ, never vouches for bytes not read.
-      const exact = fstatSync(handle.fd, { bigint: true });
+      const exact = fstatSync(file.fd, { bigint: true });
       opened = { size: Number(exact.size), stamp: fileStamp(exact) };
     } catch (error) {
-      await handle.close();
+      file.close();
       throw fileSystemErrorOf(error, log);
     }
-    return new CursorMaker(handle, sessionId, log, { dev: stats.dev, ino: stats.ino }, opened);
+    return new CursorMaker(file, sessionId, log, { dev: file.stats.dev, ino: file.stats.ino }, opened);
   }
 
   /** The cursor at `position`, made now. */
@@ -110,11 +109,11 @@ export class CursorMaker {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.handle.close();
+    this.file.close();
   }
 
   private now(position: LogPosition): Cursor {
-    if (!this.closed) return this.make(position, this.handle.fd);
+    if (!this.closed) return this.make(position, this.file.fd);
     return this.reopened(position.offset, (fd) => this.make(position, fd));
   }
 

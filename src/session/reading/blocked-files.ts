@@ -1,10 +1,10 @@
-import { constants } from 'node:fs';
-import { access, lstat, stat } from 'node:fs/promises';
+import { accessSync, constants, lstatSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isSystemError, undefinedIfMissing } from '../../errors/index.js';
 import { ownershipLockPath, SESSION_FILES } from './session-files.js';
 import { recoveryCacheDir } from './recovery-cache.js';
 import { waitsForever } from '../../fs/waits-forever.js';
+import { lstatOrUndefined } from '../../fs/stat-or-undefined.js';
 
 /** A file Reasonix must open or replace when it opens a session, and why it cannot. */
 export interface BlockedFile {
@@ -20,18 +20,20 @@ export interface BlockedFile {
  * writes the identity by renaming a temporary file over it). Either makes it refuse to open the session.
  * A missing file is no obstacle: Reasonix creates it.
  */
-export async function blockedFiles(sessionDir: string): Promise<BlockedFile[]> {
+export function blockedFiles(sessionDir: string): BlockedFile[] {
   const found: BlockedFile[] = [];
   const lock = join(sessionDir, SESSION_FILES.writerLock);
-  const lockEntry = await lstat(lock).catch((error: unknown) => undefinedIfMissing(error, lock));
+  const lockEntry = lstatOrUndefined(lock);
   if (lockEntry?.isSymbolicLink()) {
     // A link to nothing, or a loop of links, resolves to no file.
     let loop = false;
-    const target = await stat(lock).catch((error: unknown) => {
-      if (!isSystemError(error) || error.code !== 'ELOOP') return undefinedIfMissing(error, lock);
-      loop = true;
-      return undefined;
-    });
+    let target: Stats | undefined;
+    try {
+      target = statSync(lock);
+    } catch (error) {
+      loop = isSystemError(error) && error.code === 'ELOOP';
+      if (!loop) undefinedIfMissing(error, lock);
+    }
     if (!target)
       found.push({
         file: lock,
@@ -42,14 +44,14 @@ export async function blockedFiles(sessionDir: string): Promise<BlockedFile[]> {
   } else if (lockEntry?.isDirectory())
     found.push({ file: lock, why: 'a directory: Reasonix cannot take its writer lock' });
   const ownership = ownershipLockPath(dirname(sessionDir), basename(sessionDir));
-  if ((await lstat(ownership).catch((error: unknown) => undefinedIfMissing(error, ownership)))?.isDirectory()) {
+  if (lstatOrUndefined(ownership)?.isDirectory()) {
     found.push({ file: ownership, why: 'a directory: Reasonix cannot take its ownership lock' });
   }
   const identity = join(sessionDir, SESSION_FILES.identity);
-  const identityEntry = await lstat(identity).catch((error: unknown) => undefinedIfMissing(error, identity));
+  const identityEntry = lstatOrUndefined(identity);
   if (identityEntry?.isDirectory())
     found.push({ file: identity, why: 'a directory: Reasonix cannot write the storage identity over it' });
-  else if (identityEntry && (await waitsForever(identity))) {
+  else if (identityEntry && waitsForever(identity)) {
     // Reasonix opens the identity to read it (measured with 1.38.11).
     found.push({ file: identity, why: 'a FIFO, socket or endless device: Reasonix waits forever reading it' });
   }
@@ -64,15 +66,15 @@ export async function blockedFiles(sessionDir: string): Promise<BlockedFile[]> {
  * cp`), a read-only directory or file system: Reasonix refuses (`try acquire file lock: open …: permission
  * denied`). The session itself is sound, and another user (its owner) opens it: this is no verdict on it.
  */
-export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]> {
+export function unwritableFiles(sessionDir: string): BlockedFile[] {
   // A path that cannot even be looked at is not this check's to judge: the reads that need it say so.
   const found: BlockedFile[] = [];
   const lock = join(sessionDir, SESSION_FILES.writerLock);
-  const lockExists = await present(lock);
+  const lockExists = present(lock);
   const ownership = ownershipLockPath(dirname(sessionDir), basename(sessionDir));
-  const dirWritable = await mayUse(sessionDir, constants.W_OK | constants.X_OK);
-  if (lockExists && !(await mayUse(lock, constants.R_OK | constants.W_OK))) {
-    const what = (await mayUse(lock, constants.R_OK)) ? 'not writable' : 'not readable';
+  const dirWritable = mayUse(sessionDir, constants.W_OK | constants.X_OK);
+  if (lockExists && !mayUse(lock, constants.R_OK | constants.W_OK)) {
+    const what = mayUse(lock, constants.R_OK) ? 'not writable' : 'not readable';
     found.push({
       file: lock,
       why: `${what} by this user (permission denied): Reasonix, run by this user, cannot take its writer lock`,
@@ -84,11 +86,11 @@ export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]
       why: 'not writable by this user (permission denied): Reasonix, run by this user, writes the manifest and its locks there when it opens the session',
     });
   }
-  const ownershipExists = await present(ownership);
+  const ownershipExists = present(ownership);
   const store = dirname(sessionDir);
   const ownershipWritable = ownershipExists
-    ? await mayUse(ownership, constants.R_OK | constants.W_OK)
-    : await mayUse(store, constants.W_OK | constants.X_OK);
+    ? mayUse(ownership, constants.R_OK | constants.W_OK)
+    : mayUse(store, constants.W_OK | constants.X_OK);
   if (!ownershipWritable) {
     found.push({
       file: ownershipExists ? ownership : store,
@@ -99,7 +101,7 @@ export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]
   // open it replaces, and a folder it may only read it takes, but a folder it may not read stops it
   // (`open …/recovery-v1.bolt: permission denied`).
   const cache = recoveryCacheDir(sessionDir, basename(sessionDir));
-  if ((await present(cache)) && !(await mayUse(cache, constants.R_OK | constants.X_OK))) {
+  if (present(cache) && !mayUse(cache, constants.R_OK | constants.X_OK)) {
     found.push({
       file: cache,
       why: 'not readable by this user (permission denied): Reasonix, run by this user, cannot open its recovery checkpoint of the session',
@@ -107,7 +109,7 @@ export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]
   }
   // The log it opens for appending.
   const log = join(sessionDir, SESSION_FILES.log);
-  if ((await present(log)) && !(await mayUse(log, constants.R_OK | constants.W_OK))) {
+  if (present(log) && !mayUse(log, constants.R_OK | constants.W_OK)) {
     found.push({
       file: log,
       why: 'not writable by this user (permission denied): Reasonix, run by this user, cannot open the log to append to it',
@@ -117,16 +119,18 @@ export async function unwritableFiles(sessionDir: string): Promise<BlockedFile[]
 }
 
 /** Whether something stands at the path (a link included); any doubt says no: the reads that need it decide. */
-const present = (path: string) =>
-  lstat(path).then(
-    () => true,
-    () => false,
-  );
+function present(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
 
 /** Whether this process may use the path so (`access(2)`); a permission or a read-only file system says no, and anything else is not this check's to judge. */
-async function mayUse(path: string, mode: number): Promise<boolean> {
+function mayUse(path: string, mode: number): boolean {
   try {
-    await access(path, mode);
+    accessSync(path, mode);
     return true;
   } catch (error) {
     return !(isSystemError(error) && (error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS'));

@@ -12,6 +12,6 @@ import { SESSION_FILES } from './session-files.js';
 export async function directoryRefusal(sessionDir: string): Promise<RxError | undefined> {
   const refusal =
     (await readSessionDirectory(sessionDir)).problems.find((problem) => problem.severity === 'error') ??
-    (await logFile(join(sessionDir, SESSION_FILES.log))).problem;
+    logFile(join(sessionDir, SESSION_FILES.log)).problem;
   return refusal && errorFromProblem(refusal);
 }

@@ -1,6 +1,6 @@
-import { lstat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { undefinedIfMissing, type Problem } from '../../errors/index.js';
+import type { Problem } from '../../errors/index.js';
+import { lstatOrUndefined } from '../../fs/stat-or-undefined.js';
 import { V4_CODEC, V4_SCHEMA_VERSION } from '../../codec/records.js';
 import { blockedFiles, unwritableFiles, type BlockedFile } from './blocked-files.js';
 import { readHeader, type Header } from './header.js';
@@ -35,7 +35,7 @@ export async function readSessionDirectory(dir: string): Promise<SessionDirector
   // Stryker disable next-line StringLiteral: readSession gives each problem its severity again (error or warning), and the readers since a cursor look …
   const warn = (problem: Omit<Problem, 'severity'>) => problems.push({ ...problem, severity: 'warning' });
 
-  if ((await lstat(dir).catch(undefinedIfMissing))?.isSymbolicLink()) {
+  if (lstatOrUndefined(dir)?.isSymbolicLink()) {
     refuse({
       code: 'RX_SESSION_SYMLINK',
       message: 'the session directory is a symlink: Reasonix refuses to open it',
@@ -112,7 +112,7 @@ export async function readSessionDirectory(dir: string): Promise<SessionDirector
   }
 
   // Reasonix takes the writer lock and writes the identity before it reads the log.
-  read.blocked = await blockedFiles(dir);
+  read.blocked = blockedFiles(dir);
   for (const { file, why } of read.blocked) {
     // Each is a file Reasonix makes when it is missing: what to do is said with the refusal.
     refuse({
@@ -122,7 +122,7 @@ export async function readSessionDirectory(dir: string): Promise<SessionDirector
     });
   }
   // What this user may not write: Reasonix, run by this user, refuses the session; its owner opens it.
-  for (const { file, why } of await unwritableFiles(dir)) {
+  for (const { file, why } of unwritableFiles(dir)) {
     warn({
       code: 'RX_NOT_WRITABLE',
       message: `${basename(file)} is ${why}, and refuses to open the session (a user who may can)`,

@@ -189,7 +189,7 @@ async function readSessionOnce(
   if (directory.symlink) return { read, cutWhileRead: false };
   const blocked = directory.blocked;
   const logPath = join(dir, SESSION_FILES.log);
-  const log = await logFile(logPath);
+  const log = logFile(logPath);
   if (log.problem) {
     refuse(log.problem);
   } else {
@@ -265,7 +265,7 @@ async function readSessionOnce(
         });
       }
       for (const file of queryCacheFiles(dir, id)) {
-        if (!(await waitsForever(file))) continue;
+        if (!waitsForever(file)) continue;
         refuse({
           code: 'RX_QUERY_CACHE_BLOCKED',
           message: `Reasonix's query cache file ${basename(file)} is a FIFO, socket or endless device: Reasonix waits forever reading it when it opens the session, until \`rxstore repair\` clears that cache (it is rebuilt from the log)`,

@@ -12,33 +12,33 @@ import { drain } from '../../support/drain.js';
 import { copySession, cutLog, endFrames, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 
-// Each size the log is cut to, in turn, one a file handle (each read opens its own).
+// Each size the log is cut to, in turn, one a descriptor (each read opens its own).
 const cut = vi.hoisted(() => ({ path: undefined as string | undefined, to: [] as number[], made: 0 }));
 
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs/promises')>();
-  const open = (async (path: unknown, ...rest: unknown[]) => {
-    const handle = await (fs.open as (...args: unknown[]) => Promise<import('node:fs/promises').FileHandle>)(
-      path,
-      ...rest,
-    );
-    if (path !== cut.path) return handle;
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  // Each descriptor of the log: how many times its size was asked for (a stat with bigint is a cursor's stamp, not a size check).
+  const logFds = new Map<number, number>();
+  const openSync = ((path: unknown, ...rest: unknown[]) => {
+    const fd = (fs.openSync as (...args: unknown[]) => number)(path, ...rest);
+    if (path === cut.path) logFds.set(fd, 0);
+    return fd;
+  }) as typeof fs.openSync;
+  const closeSync = ((fd: number) => {
+    logFds.delete(fd);
+    return fs.closeSync(fd);
+  }) as typeof fs.closeSync;
+  const fstatSync = ((fd: number, options?: { bigint?: boolean }) => {
+    const stats = logFds.get(fd);
     // The log's second size check is the one at the end of its bytes: the log is cut just before it.
-    let stats = 0;
-    return new Proxy(handle, {
-      get(target, name) {
-        if (name !== 'stat')
-          return (
-            (Reflect.get(target, name) as (...args: unknown[]) => unknown)?.bind?.(target) ?? Reflect.get(target, name)
-          );
-        return async (...args: unknown[]) => {
-          if ((stats += 1) === 2 && cut.made < cut.to.length) await fs.truncate(path as string, cut.to[cut.made++]!);
-          return (target.stat as (...a: unknown[]) => unknown)(...args);
-        };
-      },
-    });
-  }) as typeof fs.open;
-  return { ...fs, default: { ...fs, open }, open };
+    if (stats !== undefined && !options?.bigint) {
+      logFds.set(fd, stats + 1);
+      if (stats + 1 === 2 && cut.made < cut.to.length) fs.truncateSync(cut.path!, cut.to[cut.made++]!);
+    }
+    return (fs.fstatSync as (...args: unknown[]) => unknown)(fd, options);
+  }) as typeof fs.fstatSync;
+  const mocked = { openSync, closeSync, fstatSync };
+  return { ...fs, ...mocked, default: { ...fs, ...mocked } };
 });
 
 afterEach(() => Object.assign(cut, { path: undefined, to: [], made: 0 }));
