@@ -19,6 +19,7 @@ export async function bundleDist(root: string = repoRoot): Promise<void> {
       'v8-flags': 'dist/cli/v8-flags.js',
       'log-worker': 'dist/codec/log-worker/log-worker.js',
       'summary-worker': 'dist/store/listing/summary-pool/summary-worker.js',
+      'index-reader-worker': 'dist/search/index-readers/index-reader-worker.js',
     },
     outdir: join(root, 'dist/bundle'),
     // Every chunk beside the entries: a module that finds package.json from where it lies finds it from there.

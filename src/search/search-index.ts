@@ -1,37 +1,38 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
-import { CursorMismatchError, RxError, WriterOwnedError } from '../errors/index.js';
+import { RxError, WriterOwnedError } from '../errors/index.js';
 import { DIR_MODE } from '../fs/atomic-write.js';
 import { waitOsLock, type OsLock } from '../fs/os-lock.js';
-import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { displayTitle } from '../session/replay/session-title.js';
-import { documentsOf, textSizeOf, type SearchDocument } from './documents.js';
+import { documentsOf, type SearchDocument } from './documents.js';
+import { indexSteps, type IndexJob, type IndexStep } from './index-steps.js';
+import { IndexReaders, ReaderThreadLost } from './index-readers/index-readers.js';
 import { engineErrorSaid, IndexConnection, type IndexSchema, type KnownSession, type Row } from './index-connection.js';
 import {
   contentChanged,
-  contentFileOf,
   contentStampOf,
   ContentStampSchema,
   type ContentStamp,
 } from '../store/listing/content-stamp.js';
-import { damageOf, type SearchSource } from './search-sources.js';
+import type { SearchSource } from './search-sources.js';
 import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
-import { writtenMessage, type TranscriptWrites, type WrittenMessage } from '../session/cursors/transcript-writes.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
 const INDEX_VERSION = 5;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
-/**
- * Records (and characters of their text) a session's read holds before it writes them into the open
- * transaction: what bounds a build's memory, whatever the session's size (a 1 GiB session's build
- * peaked at 277 MiB holding 20,000 records, at 229 MiB holding 1,000).
- */
-const RECORDS_PER_WRITE = 1_000;
-const CHARACTERS_PER_WRITE = 4 * 1024 * 1024;
 const SESSIONS_PER_COMMIT = 100;
+/**
+ * An update reads sessions on a thread of its own from this many sessions, or this many bytes of logs
+ * to read: below them the thread's start (loading rxstore there, a third of a second) costs more than
+ * it saves, and an update after one batch must stay as quick as a warm `ls`.
+ */
+const THREAD_MIN_SESSIONS = 8;
+const THREAD_MIN_BYTES = 16 * 1024 * 1024;
+/** Sessions the reader thread is asked for and not yet written. */
+const SESSIONS_AHEAD = 4;
 
 /** A session as the index knows it. */
 export interface IndexedSession {
@@ -167,6 +168,8 @@ export class SearchIndex {
     sources: readonly SearchSource[],
     onProgress?: (done: number, total: number) => void,
     beforeReading?: () => void,
+    /** Starts the reader thread, when the sessions are worth one (a test gives one that dies, or none). */
+    startReaders: () => IndexReaders | undefined = IndexReaders.start,
   ): Promise<void> {
     const known = this.stamps();
     const wanted = new Set(sources.map((source) => source.path));
@@ -186,16 +189,50 @@ export class SearchIndex {
     // each with the cursor it reached: a crash loses only what the open transaction held, read again next time.
     this.connection.beginWrite();
     this.batch = { documents: 0, sessions: 0 };
+    const jobOf = ({ source, fromStart }: StaleSession): IndexJob => {
+      const cursor = fromStart
+        ? undefined
+        : (this.db.get('select cursor from sessions where path = ?', [source.path]) as Row | null)?.cursor;
+      return { source, cursor: typeof cursor === 'string' ? cursor : null };
+    };
+    const write = async ({ source, fromStart }: StaleSession, job: IndexJob, steps: AsyncIterable<IndexStep>) => {
+      const content = fromStart || job.cursor === null ? [] : (known.get(source.path)?.content?.files ?? []);
+      await this.indexSession(source, job.cursor, content, steps);
+      this.batch!.sessions += 1;
+      this.commitPoint();
+      onProgress?.((done += 1), stale.length);
+    };
+    // Sessions are written as they are read, in any order: those the reader thread is asked for, in
+    // the order asked, and, while it has none ready, one read here (a short one: a long read here would
+    // hold up writing what the thread reads).
+    const waiting = [...stale];
+    const onThread: { session: StaleSession; job: IndexJob; id: number }[] = [];
+    let readers = worthAThread(stale, known) ? startReaders() : undefined;
     try {
-      for (const { source, fromStart } of stale) {
-        const cursor = fromStart
-          ? undefined
-          : (this.db.get('select cursor from sessions where path = ?', [source.path]) as Row | null)?.cursor;
-        const content = fromStart ? [] : (known.get(source.path)?.content?.files ?? []);
-        await this.indexSession(source, typeof cursor === 'string' ? cursor : null, content);
-        this.batch.sessions += 1;
-        this.commitPoint();
-        onProgress?.((done += 1), stale.length);
+      while (waiting.length > 0 || onThread.length > 0) {
+        while (readers && onThread.length < SESSIONS_AHEAD && waiting.length > 0) {
+          const session = waiting.shift()!;
+          const job = jobOf(session);
+          onThread.push({ session, job, id: readers.ask(job) });
+        }
+        const first = onThread[0];
+        const here = !readers ? waiting.shift() : !readers.ready(first!.id) ? takeShort(waiting) : undefined;
+        if (here) {
+          const job = jobOf(here);
+          await write(here, job, indexSteps(job));
+          continue;
+        }
+        onThread.shift();
+        try {
+          await write(first!.session, first!.job, readers!.steps(first!.id));
+        } catch (error) {
+          if (!(error instanceof ReaderThreadLost)) throw error;
+          readers = undefined;
+          // What the thread wrote of it is dropped as it is read again here, from the start; the rest are read here.
+          const again = { source: first!.session.source, cursor: null };
+          await write({ ...first!.session, fromStart: true }, again, indexSteps(again));
+          waiting.unshift(...onThread.splice(0).map(({ session }) => session));
+        }
       }
       this.db.exec('commit');
     } catch (error) {
@@ -203,6 +240,7 @@ export class SearchIndex {
       throw error;
     } finally {
       this.batch = undefined;
+      readers?.end();
     }
   }
 
@@ -357,120 +395,48 @@ export class SearchIndex {
   }
 
   /**
-   * Reads a session into the index: from `cursor` (with `contentFiles`, those the records read
-   * before it came from), or from the start without one.
+   * Writes a session's steps into the index (`indexSteps`): read from its cursor, with
+   * `contentFiles`, those the records read before it came from, or from the start.
    */
   private async indexSession(
     source: SearchSource,
     cursor: string | null,
     contentFiles: readonly string[],
+    steps: AsyncIterable<IndexStep>,
   ): Promise<void> {
-    let opened: OpenedSession;
-    try {
-      opened = await openSession(source.path);
-    } catch (error) {
-      this.transaction(() => {
-        this.dropSession(source.path);
-        this.putSession(source, null, noFields(source), undefined, damageOf(error));
-      });
-      return;
-    }
     const content = new Set(contentFiles);
     let fields = (cursor !== null && this.fieldsOf(source.path)) || noFields(source);
-    let kept: string | null = cursor;
-    let pending: RecordChange[] = [];
-    let pendingDocuments = 0;
-    let pendingCharacters = 0;
-    const hold = (changes: readonly RecordChange[]) => {
-      pending.push(...changes);
-      pendingDocuments += changes.length;
-      for (const change of changes) pendingCharacters += textSizeOf(change);
-      if (pendingDocuments >= RECORDS_PER_WRITE || pendingCharacters >= CHARACTERS_PER_WRITE) flush();
-    };
     // The transcript's writes, kept with the records and the cursor they came with: hits are placed from them.
     const places = new SessionPlaces((sql) => this.cached(sql), source.path);
-    let pendingWrites: TranscriptWrites[] = [];
-    const restart = () => {
-      this.transaction(() => {
-        this.dropSession(source.path);
-        places.restart();
-      });
-    };
-    const flush = () => {
-      const changes = pending;
-      const writes = pendingWrites;
-      if (this.batch) this.batch.documents += pendingDocuments;
-      pending = [];
-      pendingWrites = [];
-      pendingDocuments = 0;
-      pendingCharacters = 0;
-      this.transaction(() => {
-        for (const change of changes) {
-          this.apply(source.path, change);
-          fields = withPreview(fields, change);
-        }
-        for (const write of writes) places.write(write);
-        this.putSession(source, kept, fields, contentStampOf([...content]), null);
-      });
-      this.commitPoint();
-    };
-    let damage: string | null = null;
-    try {
-      if (opened.format === 'v4') {
-        let given: unknown;
-        try {
-          given = cursor === null ? undefined : JSON.parse(cursor);
-        } catch {
-          given = undefined;
-        }
-        const readFrom = async (from: unknown) => {
-          for await (const piece of opened.recordsSince(from as never, { cursorAtEnd: true })) {
-            if (piece.session) fields = { ...fields, ...piece.session };
-            piece.contentFiles?.forEach((file) => content.add(file));
-            if (piece.transcript) pendingWrites.push(piece.transcript);
-            kept = JSON.stringify(piece.cursor);
-            hold(piece.records);
+    for await (const step of steps) {
+      if (step.type === 'restart') {
+        fields = noFields(source);
+        content.clear();
+        this.transaction(() => {
+          this.dropSession(source.path);
+          places.restart();
+        });
+      } else if (step.type === 'unopenable') {
+        this.transaction(() => {
+          this.dropSession(source.path);
+          this.putSession(source, null, noFields(source), undefined, step.damage);
+        });
+      } else if (step.type === 'write') {
+        if (this.batch) this.batch.documents += step.records.length;
+        for (const says of step.says) fields = { ...fields, ...says };
+        for (const file of step.contentFiles) content.add(file);
+        this.transaction(() => {
+          for (const change of step.records) {
+            this.apply(source.path, change);
+            fields = withPreview(fields, change);
           }
-        };
-        if (given === undefined) restart();
-        try {
-          await readFrom(given);
-        } catch (error) {
-          // Rewritten under its cursor (a repair, a salvage): read again from the start.
-          if (!(error instanceof CursorMismatchError) || given === undefined) throw error;
-          pending = [];
-          pendingWrites = [];
-          pendingDocuments = 0;
-          pendingCharacters = 0;
-          kept = null;
-          fields = noFields(source);
-          content.clear();
-          restart();
-          await readFrom(undefined);
-        }
-      } else {
-        // A transcript is read whole: what it held before is dropped with the first commit.
-        pending.push({ type: 'removed', key: '', sessionId: opened.id });
-        try {
-          for await (const record of opened.records()) {
-            if (fields.title === null && record.title !== null) fields = { ...fields, title: record.title };
-            if (fields.workspace === null && record.workspace !== null)
-              fields = { ...fields, workspace: record.workspace };
-            hold([record]);
-          }
-        } finally {
-          // Its messages (up to damage), from the same whole read: shared while its files do not change.
-          pendingWrites.push({ whole: true, entries: await transcriptOf(opened) });
-        }
-      }
-    } catch (error) {
-      damage = damageOf(error);
-      // The content file the read stopped at: put back or mended, the session is read again.
-      const stoppedAt = contentFileOf(error);
-      if (stoppedAt !== undefined) content.add(stoppedAt);
+          for (const write of step.writes) places.write(write);
+          this.putSession(source, step.cursor, fields, contentStampOf([...content]), null);
+        });
+        this.commitPoint();
+      } else if (step.damage !== null)
+        this.db.run('update sessions set damage = ? where path = ?', [step.damage, source.path]);
     }
-    flush();
-    if (damage !== null) this.db.run('update sessions set damage = ? where path = ?', [damage, source.path]);
   }
 
   private fieldsOf(path: string): SessionFields | undefined {
@@ -571,7 +537,9 @@ export class SearchIndex {
   }
 
   private dropSession(path: string): void {
-    this.db.run('delete from docs_text where rowid in (select id from docs where path = ?)', [path]);
+    // One delete per row: FTS5 answers \`rowid in (…)\` by walking every text it holds.
+    for (const { id } of this.cached('select id from docs where path = ?').all([path]) as Row[])
+      this.cached('delete from docs_text where rowid = ?').run([id!]);
     this.db.run('delete from docs where path = ?', [path]);
     this.db.run('delete from sessions where path = ?', [path]);
     this.db.run('delete from places where path = ?', [path]);
@@ -615,6 +583,30 @@ function documentOf(row: Row): Omit<IndexedDocument, 'score'> {
  * without growing past the size it had: rewritten in place, where a cursor's digests (the log's
  * first bytes, those just before the cursor) do not reach.
  */
+/** A session an update reads: from its cursor, or from the start. */
+interface StaleSession {
+  source: SearchSource;
+  fromStart: boolean;
+}
+
+/** Takes the first session of `waiting` short enough to read on the update's thread; undefined when none is. */
+function takeShort(waiting: StaleSession[]): StaleSession | undefined {
+  const at = waiting.findIndex(({ source }) => (source.log?.size ?? 0) < THREAD_MIN_BYTES);
+  return at < 0 ? undefined : waiting.splice(at, 1)[0];
+}
+
+/** Whether the sessions to read are worth a reader thread: many of them, or long logs to read. */
+function worthAThread(stale: readonly StaleSession[], known: ReadonlyMap<string, KnownSession>): boolean {
+  if (stale.length >= THREAD_MIN_SESSIONS) return true;
+  let bytes = 0;
+  for (const { source, fromStart } of stale) {
+    // What the log holds past what the index read of it (a transcript is read whole, and is short beside a log).
+    const before = fromStart ? 0 : (known.get(source.path)?.log?.size ?? 0);
+    bytes += Math.max(0, (source.log?.size ?? 0) - before);
+  }
+  return bytes >= THREAD_MIN_BYTES;
+}
+
 function changeOf(known: KnownSession | undefined, source: SearchSource): 'none' | 'read-on' | 'read-again' {
   if (!known) return 'read-again';
   const contentHolds = known.content === null || (known.content !== undefined && !contentChanged(known.content));
@@ -655,15 +647,4 @@ function withPreview(fields: SessionFields, change: RecordChange): SessionFields
   // Kept as the title it makes (cut to a line), never the whole message.
   const preview = displayTitle(null, change.text).title;
   return preview === null ? fields : { ...fields, preview, previewKey: change.key };
-}
-
-/** A transcript's messages as records pieces write them: read whole (up to damage, which its records read said). */
-async function transcriptOf(opened: OpenedSession): Promise<WrittenMessage[]> {
-  const entries: WrittenMessage[] = [];
-  try {
-    for await (const { message } of opened.transcript()) entries.push(writtenMessage(message));
-  } catch (error) {
-    if (!(error instanceof RxError)) throw error;
-  }
-  return entries;
 }

@@ -1,0 +1,156 @@
+import { CursorMismatchError, RxError } from '../errors/index.js';
+import { openSession, type OpenedSession } from '../store/open-session.js';
+import type { RecordChange } from '../session/replay/index-records.js';
+import { writtenMessage, type TranscriptWrites, type WrittenMessage } from '../session/cursors/transcript-writes.js';
+import { contentFileOf } from '../store/listing/content-stamp.js';
+import { textSizeOf } from './documents.js';
+import { damageOf, type SearchSource } from './search-sources.js';
+
+/**
+ * Records (and characters of their text) one step holds: the index writes each step into its open
+ * transaction, so this is what bounds a build's memory, whatever the session's size (a 1 GiB
+ * session's build peaked at 277 MiB holding 20,000 records, at 229 MiB holding 1,000).
+ */
+export const RECORDS_PER_STEP = 1_000;
+export const CHARACTERS_PER_STEP = 1024 * 1024;
+
+/** What a session's own records say of it: its title and workspace, as a records piece gives them. */
+export interface SessionSays {
+  title?: string | null;
+  workspace?: string | null;
+}
+
+/**
+ * One step of reading a session into the index, in order; plain data, so that a step read on
+ * another thread crosses as it is.
+ * - `restart`: what the index holds of the session is dropped, and its fields start again.
+ * - `write`: records to apply, the transcript's writes (hits are placed from them), what the session
+ *   says of itself, the content-store files its records came from, and the cursor they bring it to
+ *   (null for a transcript, which is read whole).
+ * - `unopenable`: the session could not be opened; the index keeps it, with nothing but the damage.
+ * - `end`: the read is over; `damage` says where it stopped short.
+ */
+export type IndexStep =
+  | { type: 'restart' }
+  | {
+      type: 'write';
+      records: RecordChange[];
+      writes: TranscriptWrites[];
+      says: SessionSays[];
+      contentFiles: string[];
+      cursor: string | null;
+    }
+  | { type: 'unopenable'; damage: string }
+  | { type: 'end'; damage: string | null };
+
+/** A session to read into the index: from its cursor (a log that grew), or from the start (null). */
+export interface IndexJob {
+  source: SearchSource;
+  cursor: string | null;
+}
+
+/**
+ * A session read for the index, as steps: from the job's cursor (a log read on from where the index
+ * left it), or from the start, which a cursor the log no longer matches (a repair, a salvage) also
+ * falls back to. Never throws: what stops the read is the `end` step's damage.
+ */
+export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<IndexStep> {
+  let opened: OpenedSession;
+  try {
+    opened = await openSession(source.path);
+  } catch (error) {
+    yield { type: 'unopenable', damage: damageOf(error) };
+    return;
+  }
+  const step = emptyWrite(cursor);
+  let size = 0;
+  const take = (records: readonly RecordChange[]) => {
+    step.records.push(...records);
+    for (const record of records) size += textSizeOf(record);
+  };
+  const full = () => step.records.length >= RECORDS_PER_STEP || size >= CHARACTERS_PER_STEP;
+  /** The step so far, and a new one begun. */
+  const cut = (): IndexStep => {
+    size = 0;
+    return {
+      ...step,
+      records: step.records.splice(0),
+      writes: step.writes.splice(0),
+      says: step.says.splice(0),
+      contentFiles: step.contentFiles.splice(0),
+    };
+  };
+  let damage: string | null = null;
+  try {
+    if (opened.format === 'v4') {
+      let given: unknown;
+      try {
+        given = cursor === null ? undefined : JSON.parse(cursor);
+      } catch {
+        given = undefined;
+      }
+      const readFrom = async function* (from: unknown): AsyncGenerator<IndexStep> {
+        for await (const piece of opened.recordsSince(from as never, { cursorAtEnd: true })) {
+          if (piece.session) step.says.push(piece.session);
+          if (piece.contentFiles) step.contentFiles.push(...piece.contentFiles);
+          if (piece.transcript) step.writes.push(piece.transcript);
+          step.cursor = JSON.stringify(piece.cursor);
+          take(piece.records);
+          if (full()) yield cut();
+        }
+      };
+      if (given === undefined) yield { type: 'restart' };
+      try {
+        yield* readFrom(given);
+      } catch (error) {
+        // Rewritten under its cursor (a repair, a salvage): read again from the start.
+        if (!(error instanceof CursorMismatchError) || given === undefined) throw error;
+        cut();
+        step.cursor = null;
+        yield { type: 'restart' };
+        yield* readFrom(undefined);
+      }
+    } else {
+      // A transcript is read whole: what it held before is dropped with the first write.
+      take([{ type: 'removed', key: '', sessionId: opened.id }]);
+      // The first title and workspace its records give; a workspace its meta names stands.
+      let titled = false;
+      let placed = source.workspace !== null;
+      try {
+        for await (const record of opened.records()) {
+          if (!titled && record.title !== null) step.says.push({ title: record.title });
+          if (!placed && record.workspace !== null) step.says.push({ workspace: record.workspace });
+          titled ||= record.title !== null;
+          placed ||= record.workspace !== null;
+          take([record]);
+          if (full()) yield cut();
+        }
+      } finally {
+        // Its messages (up to damage), from the same whole read: shared while its files do not change.
+        step.writes.push({ whole: true, entries: await transcriptOf(opened) });
+      }
+    }
+  } catch (error) {
+    damage = damageOf(error);
+    // The content file the read stopped at: put back or mended, the session is read again.
+    const stoppedAt = contentFileOf(error);
+    if (stoppedAt !== undefined) step.contentFiles.push(stoppedAt);
+  }
+  yield cut();
+  yield { type: 'end', damage };
+}
+
+function emptyWrite(cursor: string | null): Extract<IndexStep, { type: 'write' }> {
+  return { type: 'write', records: [], writes: [], says: [], contentFiles: [], cursor };
+}
+
+/** A transcript's messages as records pieces write them: read whole (up to damage, which its records read said). */
+async function transcriptOf(opened: OpenedSession): Promise<WrittenMessage[]> {
+  const entries: WrittenMessage[] = [];
+  try {
+    for await (const { message } of opened.transcript()) entries.push(writtenMessage(message));
+  } catch (error) {
+    if (!(error instanceof RxError)) throw error;
+  }
+  return entries;
+}
