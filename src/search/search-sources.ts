@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { filesStamp, settledFilesStamp } from '../fs/files-stamp.js';
-import { usedFilesStamp } from '../store/listing/used-files-stamp.js';
+import { usedFilesOf, usedFilesStamp } from '../store/listing/used-files-stamp.js';
 import { RxError } from '../errors/index.js';
 import { findSessionCopies } from '../store/listing/find-session-copies.js';
 import { groupConversations } from '../store/listing/group-conversations.js';
@@ -69,9 +69,14 @@ export async function searchSources(roots: readonly ReadRoot[], platform: Platfo
     preview: copy.format === 'jsonl' && copy.meta.state === 'ok' ? copy.meta.value.preview || null : null,
   }));
   const listed = { sources, warnings: found.warnings };
+  // What stands beside a log is in its session's stamp (`usedFilesStamp`): changed, the listing is made again.
+  const looked = [
+    ...found.looked,
+    ...sources.flatMap((source) => (source.format === 'v4' ? usedFilesOf(source.path) : [])),
+  ];
   // A file changed while it was listed is listed again next time.
-  const stamp = settledFilesStamp(found.looked, readFrom);
-  lastListing = stamp === undefined ? undefined : { key, looked: found.looked, stamp, listed };
+  const stamp = settledFilesStamp(looked, readFrom);
+  lastListing = stamp === undefined ? undefined : { key, looked, stamp, listed };
   return listed;
 }
 

@@ -1,6 +1,6 @@
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { readBatches, readFrames } from '../../src/codec/index.js';
 import { openSession, search, type FoundHit, type SearchOptions } from '../../src/index.js';
 import { runCliChild } from '../support/cli-child.js';
@@ -131,6 +131,10 @@ describe('a search never gives a stale hit after damage outside the log', () => 
 
   it('a writer lock or identity Reasonix cannot use, then put right: the index sees each, as --no-index (real Reasonix session)', async () => {
     const { dir, options } = await fixtureCopy('tool-calls');
+    // A clock some minutes ahead makes every file old enough for this process to keep its listing between
+    // searches: each search then checks the kept listing by its stats alone, as a long-lived process does.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 600_000 });
+    onTestFinished(() => void vi.useRealTimers());
     const whole = await searched('notes', options);
     expect(whole.hits.length).toBeGreaterThan(1);
     expect((await searched('notes', options)).read).toBe(0);

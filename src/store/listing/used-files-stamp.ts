@@ -12,13 +12,19 @@ import { ownershipLockPath, SESSION_FILES } from '../../session/reading/session-
  * (`ls`'s summaries, the search index) holds this too, or it keeps a verdict that is no longer true.
  */
 export function usedFilesStamp(sessionDir: string): string {
-  const usedFiles = [
+  const [checkpoint, ...usedFiles] = usedFilesOf(sessionDir);
+  const kinds = usedFiles.map((path) => `${entryKind(path)}\0`).join('');
+  return kinds + filesStamp([checkpoint!]);
+}
+
+/** The files `usedFilesStamp` looks at: the recovery checkpoint, then the locks and the identity. */
+export function usedFilesOf(sessionDir: string): string[] {
+  return [
+    recoveryCheckpointPath(sessionDir, basename(sessionDir)),
     join(sessionDir, SESSION_FILES.writerLock),
     join(sessionDir, SESSION_FILES.identity),
     ownershipLockPath(dirname(sessionDir), basename(sessionDir)),
   ];
-  const kinds = usedFiles.map((path) => `${entryKind(path)}\0`).join('');
-  return kinds + filesStamp([recoveryCheckpointPath(sessionDir, basename(sessionDir))]);
 }
 
 /**
