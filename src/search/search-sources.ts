@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { filesStamp, settledFilesStamp } from '../fs/files-stamp.js';
+import { usedFilesOf, usedFilesStamp } from '../store/listing/used-files-stamp.js';
 import { RxError } from '../errors/index.js';
 import { findSessionCopies } from '../store/listing/find-session-copies.js';
 import { groupConversations } from '../store/listing/group-conversations.js';
@@ -68,9 +69,14 @@ export async function searchSources(roots: readonly ReadRoot[], platform: Platfo
     preview: copy.format === 'jsonl' && copy.meta.state === 'ok' ? copy.meta.value.preview || null : null,
   }));
   const listed = { sources, warnings: found.warnings };
+  // What stands beside a log is in its session's stamp (`usedFilesStamp`): changed, the listing is made again.
+  const looked = [
+    ...found.looked,
+    ...sources.flatMap((source) => (source.format === 'v4' ? usedFilesOf(source.path) : [])),
+  ];
   // A file changed while it was listed is listed again next time.
-  const stamp = settledFilesStamp(found.looked, readFrom);
-  lastListing = stamp === undefined ? undefined : { key, looked: found.looked, stamp, listed };
+  const stamp = settledFilesStamp(looked, readFrom);
+  lastListing = stamp === undefined ? undefined : { key, looked, stamp, listed };
   return listed;
 }
 
@@ -82,14 +88,16 @@ function workspaceNamed(copy: SessionCopy): string | null {
 
 /**
  * What says a session changed. A v4 copy's from what the listing already looked at (the log's stat,
- * the manifest's and header's text): an unchanged session costs the listing's one stat and nothing
- * more. A transcript's from a stat of it and of its meta.
+ * the manifest's and header's text) and what stands beside the log (`usedFilesStamp`: a few stats, as
+ * `ls` makes). A transcript's from a stat of it and of its meta.
  */
 function sourceStamp(copy: SessionCopy): string {
   if (copy.format === 'v4') {
     const hash = createHash('sha256').update(copy.logStatLine ?? 'no log\n');
     for (const file of [copy.manifest, copy.header])
       hash.update(file.state === 'ok' ? `ok\0${file.text}\n` : `${file.state}\n`);
+    // A lock or identity Reasonix cannot use (or put right) changes the session's verdict, the log untouched.
+    hash.update(usedFilesStamp(copy.path));
     return hash.digest('hex');
   }
   if (copy.format === 'jsonl') return filesStamp([copy.path, `${copy.path}.meta`]);

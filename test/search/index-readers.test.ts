@@ -131,13 +131,15 @@ describe('a search index whose sessions are read on a reader thread', () => {
     expect(await dump(threaded)).toEqual(built);
     expect(built.sessions.length).toBeGreaterThan(14);
     expect(built.integrity).toEqual([{ n: 37 }]);
-    // Logs that grew are read on from their cursors, on the thread too.
-    for (const dir of dirs.slice(8, 12)) await appendBatches(dir, [turn(99, 3)]);
+    // Logs that grew are read on from their cursors, on the thread too: enough of them for the update to start one.
+    for (const at of [0, 1, 3, 5, 8, 9, 10, 11]) await appendBatches(dirs[at]!, [turn(99, 3)]);
     await update(roots, here, () => undefined);
-    await update(roots, threaded, IndexReaders.start);
+    let started = 0;
+    await update(roots, threaded, () => ((started += 1), IndexReaders.start()));
+    expect(started).toBe(1);
     const grown = await dump(here);
     expect(await dump(threaded)).toEqual(grown);
-    expect(grown.integrity).toEqual([{ n: 41 }]);
+    expect(grown.integrity).toEqual([{ n: 45 }]);
   });
 
   it('reads here what a thread that died did not finish, and drops what it wrote of the session it was on', async () => {

@@ -1,6 +1,6 @@
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { readBatches, readFrames } from '../../src/codec/index.js';
 import { openSession, search, type FoundHit, type SearchOptions } from '../../src/index.js';
 import { runCliChild } from '../support/cli-child.js';
@@ -127,6 +127,48 @@ describe('a search never gives a stale hit after damage outside the log', () => 
     expect(notWhole).toHaveLength(2);
     expect(notWhole[0]).toContain('RX_DAMAGED_STORE');
     expect(notWhole[1]).toBe(notWhole[0]);
+  });
+
+  it('a writer lock or identity Reasonix cannot use, then put right: the index sees each, as --no-index (real Reasonix session)', async () => {
+    const { dir, options } = await fixtureCopy('tool-calls');
+    // A clock some minutes ahead makes every file old enough for this process to keep its listing between
+    // searches: each search then checks the kept listing by its stats alone, as a long-lived process does.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 600_000 });
+    onTestFinished(() => void vi.useRealTimers());
+    const whole = await searched('notes', options);
+    expect(whole.hits.length).toBeGreaterThan(1);
+    expect((await searched('notes', options)).read).toBe(0);
+    /** The hits and what was said of the session, through the index; the same as straight from the stores. */
+    const asFromTheStores = async () => {
+      const said = (index: boolean) => {
+        const notWhole: string[] = [];
+        return searched('notes', { ...options, index, onNotWhole: (part) => notWhole.push(JSON.stringify(part)) }).then(
+          ({ hits }) => ({ hits: shown(hits), notWhole }),
+        );
+      };
+      const indexed = await said(true);
+      expect(indexed).toEqual(await said(false));
+      return indexed;
+    };
+    const lock = join(dir, 'writer.lock');
+    const identity = join(dir, 'storage.identity.json');
+    const identityBytes = await readFile(identity);
+    // Only the lock changes: the log, manifest and header are as the index last read them.
+    await rm(lock, { force: true });
+    await symlink('writer.lock', lock);
+    const looped = await asFromTheStores();
+    expect(looped.hits).toEqual([]);
+    expect(looped.notWhole.join('\n')).toContain('RX_BLOCKED_FILE');
+    await rm(lock);
+    expect((await asFromTheStores()).hits).toEqual(shown(whole.hits));
+    await rm(identity);
+    await mkdir(identity);
+    const blocked = await asFromTheStores();
+    expect(blocked.hits).toEqual([]);
+    expect(blocked.notWhole.join('\n')).toContain('storage.identity.json is a directory');
+    await rm(identity, { recursive: true });
+    await writeFile(identity, identityBytes);
+    expect(await asFromTheStores()).toEqual({ hits: shown(whole.hits), notWhole: [] });
   });
 
   // The index trusts the bytes its cursor verified, as `ls`'s summary cache does (and Reasonix its recovery

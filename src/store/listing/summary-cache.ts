@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { BigIntStats } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { RX_ERROR_FAMILIES, type RxErrorCode } from '../../errors/index.js';
 import { SessionStatusSchema } from '../../session/verdict/read-session.js';
@@ -13,9 +12,8 @@ import { TitleSourceSchema } from '../../session/replay/session-title.js';
 import { ResumePointSchema, type ResumePoint } from './resume-point.js';
 import type { CopyRead, CopySummary } from './summarise-copy.js';
 import { contentChanged, ContentStampSchema, type ContentStamp } from './content-stamp.js';
-import { filesStamp, lstatOrCode, statLine, statOrCode } from '../../fs/files-stamp.js';
-import { ownershipLockPath, SESSION_FILES } from '../../session/reading/session-files.js';
-import { recoveryCheckpointPath } from '../../session/reading/recovery-cache.js';
+import { filesStamp, statLine, statOrCode } from '../../fs/files-stamp.js';
+import { usedFilesStamp } from './used-files-stamp.js';
 import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.js';
 
 /**
@@ -161,17 +159,8 @@ function identityOf(copy: SessionCopy): string | undefined {
             ? `invalid\0${file.reason}\0`
             : 'missing\0',
       );
-    // What stands where Reasonix takes its locks and writes the identity: one turned into a directory or a
-    // symlink loop (or put right) changes the verdict, with the log untouched.
-    const usedFiles = [
-      join(copy.path, SESSION_FILES.writerLock),
-      join(copy.path, SESSION_FILES.identity),
-      ownershipLockPath(dirname(copy.path), basename(copy.path)),
-    ];
-    for (const path of usedFiles) hash.update(`${entryKind(path)}\0`);
-    // Reasonix's recovery checkpoint decides whether it goes on past damage in the log: removed or
-    // rewritten, the verdict may change with the log untouched.
-    hash.update(filesStamp([recoveryCheckpointPath(copy.path, basename(copy.path))]));
+    // The locks, identity and recovery checkpoint beside the log: each can change the verdict, the log untouched.
+    hash.update(usedFilesStamp(copy.path));
     return hash.digest('hex');
   }
   const stats = statOrCode(copy.path);
@@ -181,13 +170,4 @@ function identityOf(copy: SessionCopy): string | undefined {
     .update(statLine(copy.path, stats))
     .update(filesStamp([meta]))
     .digest('hex');
-}
-
-/**
- * The kind, mode and inode of what stands at `path` and of what it leads to (a symlink followed), or the
- * system's code: no times, so that Reasonix taking a lock or rewriting the identity leaves it as it was.
- */
-function entryKind(path: string): string {
-  const kind = (stats: BigIntStats | string) => (typeof stats === 'string' ? stats : `${stats.mode}:${stats.ino}`);
-  return `${kind(lstatOrCode(path))}>${kind(statOrCode(path))}`;
 }
