@@ -33,7 +33,7 @@ const THREAD_MIN_SESSIONS = 8;
 /** A log this long or longer is read on the update's own thread. */
 const LONG_LOG_BYTES = 16 * 1024 * 1024;
 /** Sessions the reader thread is asked for and not yet written. */
-const SESSIONS_AHEAD = 4;
+const SESSIONS_AHEAD = 8;
 
 /** A session as the index knows it. */
 export interface IndexedSession {

@@ -12,4 +12,4 @@ export type ToIndexReader = { type: 'read'; id: number; job: IndexJob } | { type
 export type FromIndexReader = { type: 'step'; id: number; step: IndexStep } | { type: 'done'; id: number };
 
 /** Steps the thread posts before the update has taken them. */
-export const STEPS_AHEAD = 6;
+export const STEPS_AHEAD = 12;

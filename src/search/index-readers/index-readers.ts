@@ -4,7 +4,7 @@ import type { IndexJob, IndexStep } from '../index-steps.js';
 import type { FromIndexReader, ToIndexReader } from './index-readers-protocol.js';
 
 /** A reader thread's young generation, MiB: held small, as a summary worker's is (memory, not speed, is what it costs). */
-const YOUNG_GENERATION_MIB = 8;
+const YOUNG_GENERATION_MIB = 16;
 
 /** What a reader thread is used through. */
 export type ReaderThread = Pick<Worker, 'on' | 'postMessage' | 'ref' | 'unref' | 'terminate'>;
