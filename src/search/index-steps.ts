@@ -65,8 +65,11 @@ export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<
   const step = emptyWrite(cursor);
   let size = 0;
   const take = (records: readonly RecordChange[]) => {
-    step.records.push(...records);
-    for (const record of records) size += textSizeOf(record);
+    // One at a time: a piece that rewrites the history holds more records than a call takes arguments.
+    for (const record of records) {
+      step.records.push(record);
+      size += textSizeOf(record);
+    }
   };
   const full = () => step.records.length >= RECORDS_PER_STEP || size >= CHARACTERS_PER_STEP;
   /** The step so far, and a new one begun. */

@@ -232,7 +232,7 @@ export class SearchIndex {
           readers = undefined;
           // What the thread wrote of it is dropped as it is read again here, from the start; the rest are read here.
           const again = { source: first!.session.source, cursor: null };
-          await write({ ...first!.session, fromStart: true }, again, indexSteps(again));
+          await write(first!.session, again, indexSteps(again));
           waiting.unshift(...onThread.splice(0).map(({ session }) => session));
         }
       }

@@ -3,7 +3,10 @@ import { startThread } from '../../codec/log-worker/start-thread.js';
 import type { IndexJob, IndexStep } from '../index-steps.js';
 import type { FromIndexReader, ToIndexReader } from './index-readers-protocol.js';
 
-/** A reader thread's young generation, MiB: held small, as a summary worker's is (memory, not speed, is what it costs). */
+/**
+ * A reader thread's young generation, MiB: held small, as a summary worker's is, but twice its size: at 8 MiB
+ * the thread collected often enough to fall behind the writing, and a build of 2,000 sessions peaked the same.
+ */
 const YOUNG_GENERATION_MIB = 16;
 
 /** What a reader thread is used through. */
