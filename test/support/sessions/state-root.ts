@@ -102,6 +102,9 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
       ] as const
     ).map((name) => [name, f(name).workspace]),
   ) as Record<FixtureName, string>;
+  // The machine's workspace folders are there, as on a machine whose sessions were written in them: a listing
+  // marks a workspace that is not `(gone)`, and `where` refuses one (another test may not have made them yet).
+  for (const workspace of Object.values(workspaces)) await mkdir(workspace, { recursive: true });
 
   // Workspace stores, as Reasonix wrote them.
   for (const name of ['plain-chat', 'tool-calls', 'payload-ref', 'titled', 'jsonl-migrated', 'interrupted'] as const)
