@@ -1,8 +1,10 @@
 import { chmodSync, rmdirSync, rmSync } from 'node:fs';
 import type { Database, Statement } from 'node-sqlite3-wasm';
-import { FileSystemError, RxError } from '../errors/index.js';
+import { FileSystemError, NotRegularFileError, RxError } from '../errors/index.js';
 import { FILE_MODE } from '../fs/atomic-write.js';
 import { statLine, statOrCode } from '../fs/files-stamp.js';
+import { kindInWords } from '../fs/path-kind.js';
+import { lstatOrUndefined } from '../fs/stat-or-undefined.js';
 import type { ContentStamp } from '../store/listing/content-stamp.js';
 import type { SourceLog } from './search-sources.js';
 
@@ -188,8 +190,26 @@ function removeStaleSqliteLock(file: string): void {
   }
 }
 
+/**
+ * Refuses a file of the index (its lock, the file, its journal) that rxstore did not make: a symbolic
+ * link, a file with another name too (a hard link), or anything but a regular file. SQLite would follow
+ * a link and write its tables, or a journal, into whatever it leads to, a rebuild would remove it, and
+ * a lock file's link to nothing would be made where it points.
+ */
+export function refuseFilesNotOurs(paths: readonly string[]): void {
+  for (const path of paths) {
+    const stats = lstatOrUndefined(path);
+    if (stats === undefined || (stats.isFile() && stats.nlink === 1)) continue;
+    const kind = stats.isFile() ? `a file with ${stats.nlink} names (a hard link)` : kindInWords(stats);
+    throw new NotRegularFileError(`${path} is ${kind}, not a search index rxstore made; it is left as it is`, {
+      file: path,
+    });
+  }
+}
+
 /** The index file, opened and of this version; one that cannot be read, or of another version, is a cache: it is built again. */
 function openDatabase(sqlite: Sqlite, file: string, schema: IndexSchema): Database {
+  refuseFilesNotOurs([file, `${file}-journal`]);
   for (let attempt = 0; ; attempt += 1) {
     let db: Database | undefined;
     try {

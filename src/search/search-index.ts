@@ -9,7 +9,14 @@ import { displayTitle } from '../session/replay/session-title.js';
 import { documentsOf, type SearchDocument } from './documents.js';
 import { indexSteps, type IndexJob, type IndexStep } from './index-steps.js';
 import { IndexReaders, ReaderThreadLost } from './index-readers/index-readers.js';
-import { engineErrorSaid, IndexConnection, type IndexSchema, type KnownSession, type Row } from './index-connection.js';
+import {
+  engineErrorSaid,
+  IndexConnection,
+  refuseFilesNotOurs,
+  type IndexSchema,
+  type KnownSession,
+  type Row,
+} from './index-connection.js';
 import {
   contentChanged,
   contentStampOf,
@@ -116,6 +123,7 @@ export class SearchIndex {
   static async open(cacheDir: string): Promise<SearchIndex> {
     mkdirSync(cacheDir, { recursive: true, mode: DIR_MODE });
     const file = join(cacheDir, 'search-index.sqlite');
+    refuseFilesNotOurs([join(cacheDir, 'search-index.lock')]);
     // Another search builds the index: wait for it (a first build of thousands of sessions takes a while).
     const lock = await waitOsLock(join(cacheDir, 'search-index.lock'), 6_000, 50);
     if (!lock)

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { InvalidInputError, RxError } from '../errors/index.js';
+import { InvalidInputError, NotRegularFileError, RxError } from '../errors/index.js';
 import { defaultCacheDir } from '../store/listing/cache-dir.js';
 import { openSession } from '../store/open-session.js';
 import type { Platform } from '../store/roots/platform.js';
@@ -133,21 +133,25 @@ async function hitsWithOrWithoutIndex(
   try {
     return await indexedHits(query, sources, options);
   } catch (error) {
-    const reason = deniedReason(error);
+    const reason = unusableReason(error);
     if (reason === undefined) throw error;
     const folder = options.cacheDir ?? defaultCacheDir();
     options.onNotWhole?.({
-      warning: `the search index in ${folder} cannot be written (${reason}); searched the stores directly`,
+      warning: `the search index in ${folder} cannot be ${reason}; searched the stores directly`,
     });
     return indexedHits(query, sources, { ...options, index: false });
   }
 }
 
-/** Why the file system refused a write, when it did (a read-only folder or file, or one of another user). */
-function deniedReason(error: unknown): string | undefined {
+/**
+ * Why the index cannot be used, when it is its folder's doing: the file system refused a write (a read-only
+ * folder or file, or one of another user), or a file stands in its place that rxstore did not make.
+ */
+function unusableReason(error: unknown): string | undefined {
+  if (error instanceof NotRegularFileError) return `used (${error.message})`;
   const code = error instanceof RxError ? error.data?.errno : (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EROFS') return 'read-only file system';
+  if (code === 'EACCES' || code === 'EPERM') return 'written (permission denied)';
+  if (code === 'EROFS') return 'written (read-only file system)';
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, link, lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
@@ -214,6 +214,52 @@ describe('rxstore search, as a person runs it', () => {
         }
         expect(snippets.some((line) => line.replace(/\u001b\[[0-9;]*m/g, '').endsWith('…'))).toBe(true);
       }
+    },
+  );
+});
+
+describe("rxstore search with a file in its index's place that it did not make", () => {
+  /** A database of the user's own, which SQLite would open and write its tables into were it followed. */
+  async function victimDatabase(path: string): Promise<Buffer> {
+    const { Database } = (await import('node-sqlite3-wasm')).default;
+    const db = new Database(path);
+    db.exec("create table precious(x); insert into precious values ('kept')");
+    db.close();
+    return readFile(path);
+  }
+
+  it.each([
+    ['a symbolic link as the index', 'search-index.sqlite', 'symlink', 'a symbolic link'],
+    ['a hard link as the index', 'search-index.sqlite', 'hard link', 'a file with 2 names (a hard link)'],
+    ['a symbolic link as its journal', 'search-index.sqlite-journal', 'symlink', 'a symbolic link'],
+    ['a FIFO as the index', 'search-index.sqlite', 'fifo', 'a FIFO'],
+    ['a symbolic link as its lock file', 'search-index.lock', 'symlink', 'a symbolic link'],
+  ] as const)(
+    "%s: nothing is written through it, it is left, and the hits are --no-index's, with one warning",
+    async (_, name, kind, words) => {
+      const root = await tempDir('rxstore-search-planted-');
+      const cache = join(root, 'cache');
+      await mkdir(join(cache, 'rxstore'), { recursive: true });
+      const victim = join(root, 'victim.sqlite');
+      const before = await victimDatabase(victim);
+      const planted = join(cache, 'rxstore', name);
+      if (kind === 'symlink') await symlink(victim, planted);
+      else if (kind === 'hard link') await link(victim, planted);
+      else expect(spawnSync('mkfifo', [planted]).status).toBe(0);
+      for (const query of ['notes', 'no-such-words-anywhere']) {
+        const direct = await searchCli(['--json', '--no-index', query], cache);
+        const run = await searchCli(['--json', query], cache);
+        expect(run.code, run.stderr).toBe(direct.code);
+        expect(run.stdout.replace(/"score":[^,]+,/g, '')).toBe(direct.stdout.replace(/"score":[^,]+,/g, ''));
+        expect(run.stderr).toBe(
+          `${direct.stderr}rxstore: warning: the search index in ${join(cache, 'rxstore')} cannot be used (${planted} is ${words}, not a search index rxstore made; it is left as it is); searched the stores directly\n`,
+        );
+      }
+      expect(await readFile(victim)).toEqual(before);
+      const left = await lstat(planted);
+      expect(kind === 'symlink' ? left.isSymbolicLink() : kind === 'fifo' ? left.isFIFO() : left.nlink === 2).toBe(
+        true,
+      );
     },
   );
 });
