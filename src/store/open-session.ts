@@ -111,7 +111,11 @@ export interface OpenedLogSession extends SessionReader {
   follow(options?: FollowOptions): AsyncIterable<BatchSince>;
 }
 
-/** A JSONL transcript: read whole (migrate it to sessions-v4 to read it incrementally). */
+/**
+ * A JSONL transcript: read whole every time (migrate it to sessions-v4 to read it incrementally). A
+ * `read` that keeps no message (`keep: 'index'` or `'summary'`) replays it a run of messages at a time,
+ * in memory that does not grow with it; the views and records keep it whole.
+ */
 export interface OpenedTranscript extends SessionReader {
   format: 'jsonl';
   store: 'jsonl';
@@ -206,7 +210,9 @@ export async function openSession(path: string): Promise<OpenedSession> {
         offset: 0,
       });
     return {
-      ...readerOver(basename(full).replace(/\.jsonl$/, ''), full, [full, `${full}.meta`], () => readJsonlSession(full)),
+      ...readerOver(basename(full).replace(/\.jsonl$/, ''), full, [full, `${full}.meta`], (options) =>
+        readJsonlSession(full, options),
+      ),
       format: 'jsonl',
       store: 'jsonl',
     };

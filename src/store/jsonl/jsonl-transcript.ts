@@ -188,18 +188,31 @@ const NEWLINE = 0x0a;
  * a regular file only (a FIFO or /dev/zero is refused before a byte is read), and never more than
  * one message (at most `maxMessageBytes`) and a chunk in memory beside the messages read. A run ends
  * at a newline outside every string and bracket: where the loader, reading the whole text, is
- * between two values too.
+ * between two values too. Gathers every message: `transcriptFileRuns` gives them a run at a time.
  */
 export async function readTranscript(
   file: string,
   maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES,
 ): Promise<ReturnType<typeof parseTranscript>> {
+  const lines: TranscriptLine[] = [];
+  for await (const run of transcriptFileRuns(file, maxMessageBytes)) {
+    for (const line of run.lines) lines.push(line);
+    if (run.errors.length > 0) return { lines, errors: run.errors };
+  }
+  return { lines, errors: [] };
+}
+
+/** A transcript file's runs (`transcriptRuns`), read from a regular file only: a reader that keeps none holds one run. */
+export async function* transcriptFileRuns(
+  file: string,
+  maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES,
+): AsyncGenerator<ReturnType<typeof parseTranscript>> {
   const { handle } = await openRegularFile(
     file,
     () => new NotRegularFileError('not a regular file: a transcript is read from a file only', { file }),
   );
   try {
-    return await readTranscriptRuns(
+    yield* transcriptRuns(
       async (buffer, position) => (await onFileSystem(handle.read(buffer, 0, buffer.length, position), file)).bytesRead,
       file,
       maxMessageBytes,
@@ -211,19 +224,6 @@ export async function readTranscript(
 
 /** Fills `buffer` with the transcript's bytes from `position`; how many, 0 at its end. Called at positions one after another. */
 export type ReadAt = (buffer: Buffer, position: number) => Promise<number>;
-
-async function readTranscriptRuns(
-  readAt: ReadAt,
-  file: string,
-  maxMessageBytes: number,
-): Promise<ReturnType<typeof parseTranscript>> {
-  const lines: TranscriptLine[] = [];
-  for await (const run of transcriptRuns(readAt, file, maxMessageBytes)) {
-    lines.push(...run.lines);
-    if (run.errors.length > 0) return { lines, errors: run.errors };
-  }
-  return { lines, errors: [] };
-}
 
 /**
  * The transcript as `readTranscript` reads it, one run of whole messages at a time, each given up
