@@ -5,7 +5,7 @@ import { newTurnProblem } from '../../session/replay/transcript-gate.js';
 import { errorFromProblem, onFileSystem, problemFromError, type Problem } from '../../errors/index.js';
 import { readableOrThrow, readJsonFile } from '../../session/reading/read-json-file.js';
 import type { SessionRead } from '../../session/verdict/read-session.js';
-import { branchIdOf } from './jsonl-sidecars.js';
+import { blockedSidecar, branchIdOf } from './jsonl-sidecars.js';
 import { goMessage } from './jsonl-message.js';
 import { jsonlMetaTitle, JsonlMetaSchema } from './jsonl-meta.js';
 import { readTranscript } from './jsonl-transcript.js';
@@ -29,6 +29,8 @@ export async function readJsonlSession(path: string): Promise<SessionRead> {
     path,
   );
   const problems: Problem[] = errors.map(problemFromError);
+  const blocked = blockedSidecar(path);
+  if (blocked) problems.push(blocked);
   if (meta.state === 'invalid')
     problems.push({
       code: 'RX_JSONL_META',
