@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { goInt, goString, goStruct } from '../../codec/go-json/go-decode.js';
+import { goInt, goString, goStruct, goStructFields } from '../../codec/go-json/go-decode.js';
 import { goRfc3339 } from '../../codec/go-json/go-time.js';
 import { wholeNumberFieldsOf } from '../../codec/go-json/go-number-literals.js';
-import { readJsonFile, type JsonFileResult } from './read-json-file.js';
+import { readJsonFile, readJsonFileSync, type JsonFileResult } from './read-json-file.js';
 
 /** `header.json` as Go decodes it: keys in any case, `null` as the zero value, numbers as written. */
 const HeaderStruct = goStruct(
@@ -41,4 +41,15 @@ const HEADER_WHOLE_NUMBERS = wholeNumberFieldsOf(HeaderStruct);
 /** A session's `header.json` as Reasonix reads it: missing, invalid (with why), unreadable, or its value. */
 export function readHeader(path: string): Promise<JsonFileResult<Header>> {
   return readJsonFile(path, HeaderSchema, HEADER_WHOLE_NUMBERS);
+}
+
+/** `readHeader`, done before it returns: a caller that keeps little of it reads the next with this one gone. */
+export function readHeaderSync(path: string): JsonFileResult<Header> {
+  return readJsonFileSync(path, HeaderSchema, HEADER_WHOLE_NUMBERS);
+}
+
+/** The header without the keys Reasonix ignores (kept as they are by `HeaderSchema`). */
+export function headerFields(header: Header): Header {
+  const fields: readonly string[] = goStructFields(HeaderStruct);
+  return Object.fromEntries(Object.entries(header).filter(([key]) => fields.includes(key))) as Header;
 }

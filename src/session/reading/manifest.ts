@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { goInt, goPointer, goString, goStruct, goUint } from '../../codec/go-json/go-decode.js';
+import { goInt, goPointer, goString, goStruct, goStructFields, goUint } from '../../codec/go-json/go-decode.js';
 import { goWritableRfc3339 } from '../../codec/go-json/go-time.js';
 import { wholeNumberFields } from '../../codec/go-json/go-number-literals.js';
-import { readJsonFile, type JsonFileResult } from './read-json-file.js';
+import { readJsonFile, readJsonFileSync, type JsonFileResult } from './read-json-file.js';
 
 /** `source` of a migrated, forked or imported session (docs/format.md §9.1); every field may be absent. */
 export const ManifestSourceSchema = goStruct(
@@ -23,7 +23,7 @@ export const ManifestSourceSchema = goStruct(
  * Reasonix and kept here as they are. The fields the store cannot do without are Go's zero values when
  * absent.
  */
-export const ManifestSchema = goStruct(
+const ManifestStruct = goStruct(
   {
     schemaVersion: goInt,
     codec: goString,
@@ -36,7 +36,9 @@ export const ManifestSchema = goStruct(
     source: goPointer(ManifestSourceSchema),
   },
   'keep',
-).transform((manifest) => {
+);
+/** `manifest.json` as above, with Go's zero values for the fields the store cannot do without. */
+export const ManifestSchema = ManifestStruct.transform((manifest) => {
   const { source, ...rest } = manifest;
   const zeros = {
     schemaVersion: manifest.schemaVersion ?? 0,
@@ -65,4 +67,20 @@ const MANIFEST_WHOLE_NUMBERS = wholeNumberFields({
 /** A session's `manifest.json` as Reasonix reads it: missing, invalid (with why), unreadable, or its value. */
 export function readManifest(path: string): Promise<JsonFileResult<Manifest>> {
   return readJsonFile(path, ManifestSchema, MANIFEST_WHOLE_NUMBERS);
+}
+
+/** `readManifest`, done before it returns: a caller that keeps little of it reads the next with this one gone. */
+export function readManifestSync(path: string): JsonFileResult<Manifest> {
+  return readJsonFileSync(path, ManifestSchema, MANIFEST_WHOLE_NUMBERS);
+}
+
+/** The manifest without the keys Reasonix ignores (kept as they are by `ManifestSchema`), in its source too. */
+export function manifestFields(manifest: Manifest): Manifest {
+  const { source, ...rest } = manifest;
+  const known = pick(rest, goStructFields(ManifestStruct)) as Manifest;
+  return source ? { ...known, source: pick(source, goStructFields(ManifestSourceSchema)) } : known;
+}
+
+function pick<T extends object>(value: T, fields: readonly string[]): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([key]) => fields.includes(key))) as Partial<T>;
 }

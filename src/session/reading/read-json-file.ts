@@ -38,6 +38,15 @@ export async function readJsonFile<S extends z.ZodType>(
   schema: S,
   wholeNumbers?: WholeNumberFields,
 ): Promise<JsonFileResult<z.infer<S>>> {
+  return readJsonFileSync(path, schema, wholeNumbers);
+}
+
+/** `readJsonFile` for a caller that must keep less of the file before another is read (a listing of every copy). */
+export function readJsonFileSync<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  wholeNumbers?: WholeNumberFields,
+): JsonFileResult<z.infer<S>> {
   // A missing file (a sessions-v4 session has no header.json) is told by a stat that makes no error:
   // a failed open makes one, and listing thousands of sessions made thousands.
   // Stryker disable next-line ConditionalExpression: speed only: the open then fails with ENOENT/ENOTDIR, which also answers missing

@@ -1,4 +1,7 @@
+import { statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { kindInWords } from '../../fs/path-kind.js';
+import type { Problem } from '../../errors/index.js';
 import type { ReadPaths } from '../../fs/path-kind.js';
 import { sessionReadPaths } from '../../session/reading/session-files.js';
 
@@ -49,4 +52,24 @@ export function transcriptReadPaths(transcriptPath: string): ReadPaths {
 /** What reading a session (a v4 directory or a `.jsonl` transcript) reads. */
 export function readPathsOf(sessionPath: string): ReadPaths {
   return sessionPath.endsWith('.jsonl') ? transcriptReadPaths(sessionPath) : sessionReadPaths(sessionPath);
+}
+
+/**
+ * A sidecar of the transcript that is a FIFO, a socket or a device (a link to one too): Reasonix
+ * 1.38.11 resuming the transcript reads every sidecar to freeze it and waits on such a one forever
+ * (a directory it passes over). Measured: no migration is made, where a regular meta file is.
+ */
+export function blockedSidecar(transcriptPath: string): Problem | undefined {
+  for (const file of transcriptSidecars(transcriptPath)) {
+    // A sidecar that is missing or cannot be looked at blocks nothing here: the reads say the rest.
+    const stats = statSync(file, { throwIfNoEntry: false, bigint: false });
+    if (!stats || stats.isFile() || stats.isDirectory()) continue;
+    return {
+      code: 'RX_BLOCKED_FILE',
+      severity: 'error',
+      message: `${basename(file)} is ${kindInWords(stats)}, not a regular file: Reasonix 1.38.11 resuming the transcript waits on it forever`,
+      data: { file },
+    };
+  }
+  return undefined;
 }

@@ -13,7 +13,7 @@ import {
 } from '../../errors/index.js';
 import { readableOrThrow, readJsonFile } from '../../session/reading/read-json-file.js';
 import type { SessionRead } from '../../session/verdict/read-session.js';
-import { branchIdOf } from './jsonl-sidecars.js';
+import { blockedSidecar, branchIdOf } from './jsonl-sidecars.js';
 import { goMessage } from './jsonl-message.js';
 import { jsonlMetaTitle, JsonlMetaSchema } from './jsonl-meta.js';
 import { transcriptFileRuns } from './jsonl-transcript.js';
@@ -82,6 +82,8 @@ export async function readJsonlSession(
     throw fileSystemErrorOf(error, path);
   }
   const problems: Problem[] = errors.map(problemFromError);
+  const blocked = blockedSidecar(path);
+  if (blocked) problems.push(blocked);
   if (meta.state === 'invalid')
     problems.push({
       code: 'RX_JSONL_META',

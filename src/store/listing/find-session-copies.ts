@@ -1,12 +1,13 @@
+import { createHash } from 'node:crypto';
 import { isoTime } from '../../codec/iso-time.js';
 import type { Dirent } from 'node:fs';
 import { opendir, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describeSystemError, fileSystemErrorOf, isSystemError } from '../../errors/index.js';
-import { readHeader } from '../../session/reading/header.js';
-import { readManifest } from '../../session/reading/manifest.js';
+import { headerFields, readHeaderSync } from '../../session/reading/header.js';
+import { manifestFields, readManifestSync } from '../../session/reading/manifest.js';
 import { statLine, statOrCode } from '../../fs/files-stamp.js';
-import { readJsonFile } from '../../session/reading/read-json-file.js';
+import { readJsonFile, type JsonFileResult } from '../../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
 import { desktopRegistryPath, readDesktopRegistry, type DesktopRegistryFacts } from '../roots/desktop-registry.js';
 import { JsonlMetaSchema } from '../jsonl/jsonl-meta.js';
@@ -175,7 +176,9 @@ async function v4Copy(storeDir: StoreDir, id: string, looked: string[]): Promise
   const log = join(dir, SESSION_FILES.log);
   const [manifestPath, headerPath] = [join(dir, SESSION_FILES.manifest), join(dir, SESSION_FILES.header)];
   looked.push(log, manifestPath, headerPath);
-  const [manifest, header] = await Promise.all([readManifest(manifestPath), readHeader(headerPath)]);
+  // Each file cut down to what is kept before the next is read: every copy is found before one is read.
+  const manifest = keptOf(readManifestSync(manifestPath), manifestFields);
+  const header = keptOf(readHeaderSync(headerPath), headerFields);
   // Every append rewrites the log, so its mtime is when the session last changed.
   const logStats = statOrCode(log);
   // With no log, the session folder's stat says when it changed.
@@ -190,6 +193,16 @@ async function v4Copy(storeDir: StoreDir, id: string, looked: string[]): Promise
     logSize: typeof logStats === 'string' ? undefined : Number(logStats.size),
     updatedAt: isoTime(changed.mtime),
   };
+}
+
+/**
+ * A metadata file as a listing keeps it until it has read every copy: the fields Reasonix reads, and
+ * the text as its digest (all that is done with it: the summary cache keys on it). A key Reasonix
+ * ignores may hold megabytes; kept whole for every copy at once, they ran a listing out of memory.
+ */
+function keptOf<T>(read: JsonFileResult<T>, fields: (value: T) => T): JsonFileResult<T> {
+  if (read.state !== 'ok') return read;
+  return { state: 'ok', value: fields(read.value), text: createHash('sha256').update(read.text).digest('hex') };
 }
 
 async function transcriptCopy(

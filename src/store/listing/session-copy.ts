@@ -33,6 +33,10 @@ export interface V4Copy extends CopyFacts {
   logStatLine: string | undefined;
   /** The log's size by that stat; undefined with no stat. */
   logSize: number | undefined;
+  /**
+   * The manifest and header as found, with only the fields Reasonix reads; `text` is a SHA-256 of
+   * the file's text, not the text: a listing holds every copy's until it is done.
+   */
   manifest: JsonFileResult<Manifest>;
   header: JsonFileResult<Header>;
 }

@@ -12,6 +12,7 @@ import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
 import { jsonlMetaTitle } from '../jsonl/jsonl-meta.js';
 import { readTranscriptLines } from '../jsonl/read-transcript-lines.js';
 import { readJsonlSession } from '../jsonl/read-jsonl-session.js';
+import { blockedSidecar } from '../jsonl/jsonl-sidecars.js';
 import type { JsonlCopy, SessionCopy, V0Copy, V4Copy } from './session-copy.js';
 import { displayTitle, type DisplayTitle } from '../../session/replay/session-title.js';
 import type { GoesOnPastDamage } from '../../session/reading/checkpoint-cover.js';
@@ -117,7 +118,7 @@ export function unreadable(problem: string, problemCode: RxErrorCode): CopySumma
 async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummary> {
   // A meta file the system would not let be read: the copy is unreadable, never summarised without it.
   if (copy.meta.state === 'unreadable') throw copy.meta.error;
-  const [lines, stats] = await Promise.all([
+  const [read, stats] = await Promise.all([
     // Only damage is a verdict on the transcript; the file system (unreadable) and faults go on up.
     readTranscriptLines(copy.path).catch((error: unknown) => {
       if (!isSessionVerdict(error)) throw error;
@@ -126,6 +127,9 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
     stat(copy.path),
   ]);
   const meta = transcriptMeta(copy);
+  // A sidecar Reasonix waits on forever when it resumes the transcript: no session it opens.
+  const blocked = copy.format === 'jsonl' && !read.problem ? blockedSidecar(copy.path) : undefined;
+  const lines = blocked ? { ...read, problem: blocked.message, problemCode: blocked.code } : read;
   // A transcript Reasonix migrates whole may still be refused a new turn: its gate judges what it migrates to.
   const turn =
     !lines.problem && copy.format === 'jsonl'

@@ -14,6 +14,7 @@ import type { CopyRead, CopySummary } from './summarise-copy.js';
 import { contentChanged, ContentStampSchema, type ContentStamp } from './content-stamp.js';
 import { filesStamp, statLine, statOrCode } from '../../fs/files-stamp.js';
 import { usedFilesStamp } from './used-files-stamp.js';
+import { transcriptSidecars } from '../jsonl/jsonl-sidecars.js';
 import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.js';
 
 /**
@@ -30,8 +31,9 @@ import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.j
  */
 /** One more whenever a rule of rxstore's verdicts changes: a summary judged by the old rules is judged again. */
 // 6: a listed copy's problem has its code; 7: a JSONL transcript's summary says whether Reasonix takes a new turn in
-// what it migrates it to; 8: a damaged copy says whether Reasonix goes on with it from its recovery checkpoint.
-const CACHE_VERSION = 8;
+// what it migrates it to; 8: a damaged copy says whether Reasonix goes on with it from its recovery checkpoint;
+// 9: a transcript with a sidecar Reasonix waits on forever (a FIFO) is damaged.
+const CACHE_VERSION = 9;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({
@@ -165,9 +167,8 @@ function identityOf(copy: SessionCopy): string | undefined {
   }
   const stats = statOrCode(copy.path);
   if (typeof stats === 'string') return undefined;
-  const meta = copy.format === 'jsonl' ? `${copy.path}.meta` : copy.path.replace(/\.jsonl$/, '.meta.json');
-  return createHash('sha256')
-    .update(statLine(copy.path, stats))
-    .update(filesStamp([meta]))
-    .digest('hex');
+  // A transcript's sidecars, each of which may block Reasonix's resume: the meta file among them.
+  const sidecars =
+    copy.format === 'jsonl' ? transcriptSidecars(copy.path) : [copy.path.replace(/\.jsonl$/, '.meta.json')];
+  return createHash('sha256').update(statLine(copy.path, stats)).update(filesStamp(sidecars)).digest('hex');
 }
