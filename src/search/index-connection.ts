@@ -183,11 +183,19 @@ function fileState(file: string): string {
  * later search would find the index locked. Anything else there fails the open, with its code.
  */
 function removeStaleSqliteLock(file: string): void {
+  const lock = `${file}.lock`;
   try {
-    rmdirSync(`${file}.lock`);
+    rmdirSync(lock);
   } catch {
-    // None there (the usual case), or not an empty directory: the open says what is wrong.
+    // None there (the usual case), or not an empty directory: looked at below.
   }
+  // Anything else there is not SQLite's: every open would find the index locked, or its files under another's hand.
+  const there = lstatOrUndefined(lock);
+  if (there === undefined) return;
+  const kind = there.isDirectory() ? 'a folder that is not empty' : kindInWords(there);
+  throw new NotRegularFileError(`${lock} is ${kind}, not the lock SQLite makes beside the index; it is left as it is`, {
+    file: lock,
+  });
 }
 
 /**

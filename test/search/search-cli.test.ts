@@ -228,12 +228,19 @@ describe("rxstore search with a file in its index's place that it did not make",
     return readFile(path);
   }
 
+  const notIndex = 'not a search index rxstore made';
   it.each([
-    ['a symbolic link as the index', 'search-index.sqlite', 'symlink', 'a symbolic link'],
-    ['a hard link as the index', 'search-index.sqlite', 'hard link', 'a file with 2 names (a hard link)'],
-    ['a symbolic link as its journal', 'search-index.sqlite-journal', 'symlink', 'a symbolic link'],
-    ['a FIFO as the index', 'search-index.sqlite', 'fifo', 'a FIFO'],
-    ['a symbolic link as its lock file', 'search-index.lock', 'symlink', 'a symbolic link'],
+    ['a symbolic link as the index', 'search-index.sqlite', 'symlink', `a symbolic link, ${notIndex}`],
+    ['a hard link as the index', 'search-index.sqlite', 'hard link', `a file with 2 names (a hard link), ${notIndex}`],
+    ['a symbolic link as its journal', 'search-index.sqlite-journal', 'symlink', `a symbolic link, ${notIndex}`],
+    ['a FIFO as the index', 'search-index.sqlite', 'fifo', `a FIFO, ${notIndex}`],
+    ['a symbolic link as its lock file', 'search-index.lock', 'symlink', `a symbolic link, ${notIndex}`],
+    [
+      "a symbolic link as SQLite's lock beside it",
+      'search-index.sqlite.lock',
+      'symlink',
+      'a symbolic link, not the lock SQLite makes beside the index',
+    ],
   ] as const)(
     "%s: nothing is written through it, it is left, and the hits are --no-index's, with one warning",
     async (_, name, kind, words) => {
@@ -252,7 +259,7 @@ describe("rxstore search with a file in its index's place that it did not make",
         expect(run.code, run.stderr).toBe(direct.code);
         expect(run.stdout.replace(/"score":[^,]+,/g, '')).toBe(direct.stdout.replace(/"score":[^,]+,/g, ''));
         expect(run.stderr).toBe(
-          `${direct.stderr}rxstore: warning: the search index in ${join(cache, 'rxstore')} cannot be used (${planted} is ${words}, not a search index rxstore made; it is left as it is); searched the stores directly\n`,
+          `${direct.stderr}rxstore: warning: the search index in ${join(cache, 'rxstore')} cannot be used (${planted} is ${words}; it is left as it is); searched the stores directly\n`,
         );
       }
       expect(await readFile(victim)).toEqual(before);
