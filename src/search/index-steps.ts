@@ -1,7 +1,7 @@
 import { CursorMismatchError, RxError } from '../errors/index.js';
 import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
-import { writtenMessage, type TranscriptWrites, type WrittenMessage } from '../session/cursors/transcript-writes.js';
+import type { TranscriptWrites, WrittenMessage } from '../session/cursors/transcript-writes.js';
 import { contentFileOf } from '../store/listing/content-stamp.js';
 import { textSizeOf } from './documents.js';
 import { damageOf, type SearchSource } from './search-sources.js';
@@ -114,7 +114,7 @@ export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<
         yield* readFrom(undefined);
       }
     } else {
-      // A transcript is read whole: what it held before is dropped with the first write.
+      // A transcript is read from its start each time: what it held before is dropped with the first write.
       take([{ type: 'removed', key: '', sessionId: opened.id }]);
       // The first title and workspace its records give; a workspace its meta names stands.
       let titled = false;
@@ -129,7 +129,7 @@ export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<
           if (full()) yield cut();
         }
       } finally {
-        // Its messages (up to damage), from the same whole read: shared while its files do not change.
+        // Its messages (up to damage), as its records read placed them.
         step.writes.push({ whole: true, entries: await transcriptOf(opened) });
       }
     }
@@ -147,13 +147,19 @@ function emptyWrite(cursor: string | null): Extract<IndexStep, { type: 'write' }
   return { type: 'write', records: [], writes: [], says: [], contentFiles: [], cursor };
 }
 
-/** A transcript's messages as records pieces write them: read whole (up to damage, which its records read said). */
+/**
+ * A transcript's messages as records pieces write them (up to damage, which its records read said),
+ * from a read that keeps only its index: a transcript is never held whole for the index.
+ */
 async function transcriptOf(opened: OpenedSession): Promise<WrittenMessage[]> {
-  const entries: WrittenMessage[] = [];
   try {
-    for await (const { message } of opened.transcript()) entries.push(writtenMessage(message));
+    const index = (await opened.read({ keep: 'index' })).projection.transcriptIndex;
+    return Array.from({ length: index.length }, (_, at) => ({
+      id: index.messageId(at) ?? null,
+      seen: index.seenByPerson(at),
+    }));
   } catch (error) {
     if (!(error instanceof RxError)) throw error;
+    return [];
   }
-  return entries;
 }

@@ -43,6 +43,7 @@ import {
 import { workspaceOf } from '../session/verdict/read-session.js';
 import { streamedRecords } from '../session/verdict/streamed-records.js';
 import { readJsonlSession } from './jsonl/read-jsonl-session.js';
+import { transcriptRecords } from './jsonl/transcript-records.js';
 import { storeKindOf, type StoreKind } from './roots/store-kind.js';
 
 /**
@@ -112,9 +113,10 @@ export interface OpenedLogSession extends SessionReader {
 }
 
 /**
- * A JSONL transcript: read whole every time (migrate it to sessions-v4 to read it incrementally). A
- * `read` that keeps no message (`keep: 'index'` or `'summary'`) replays it a run of messages at a time,
- * in memory that does not grow with it; the views and records keep it whole.
+ * A JSONL transcript: read from its start every time (migrate it to sessions-v4 to read it
+ * incrementally). A `read` that keeps no message (`keep: 'index'` or `'summary'`) and `records()`
+ * replay it a run of messages at a time, in memory that does not grow with it (`records()` reads it
+ * twice, as a log's); the views keep it whole.
  */
 export interface OpenedTranscript extends SessionReader {
   format: 'jsonl';
@@ -209,10 +211,10 @@ export async function openSession(path: string): Promise<OpenedSession> {
         file: full,
         offset: 0,
       });
+    const id = basename(full).replace(/\.jsonl$/, '');
     return {
-      ...readerOver(basename(full).replace(/\.jsonl$/, ''), full, [full, `${full}.meta`], (options) =>
-        readJsonlSession(full, options),
-      ),
+      ...readerOver(id, full, [full, `${full}.meta`], (options) => readJsonlSession(full, options)),
+      records: () => transcriptRecords(full, id),
       format: 'jsonl',
       store: 'jsonl',
     };

@@ -309,13 +309,15 @@ export class Projection {
 
   /**
    * Replays a transcript's messages in order, each as the `message/complete` event Reasonix's
-   * migration makes of it (the sequences continue after the last replayed), all committed at
-   * `createdAt`. They were judged by the transcript's loader, which is lenient: only what the
-   * migration refuses — a repeated id, a second result for one tool call — stops the replay.
+   * migration makes of it (the sequences continue after the last replayed, or after `seqBefore`: a
+   * run of a transcript's messages replayed on its own), all committed at `createdAt`. They were
+   * judged by the transcript's loader, which is lenient: only what the migration refuses — a
+   * repeated id, a second result for one tool call — stops the replay.
    */
-  replayTranscript(messages: readonly unknown[], createdAt: string): void {
+  replayTranscript(messages: readonly unknown[], createdAt: string, seqBefore = this.lastSeq): void {
     const batchTime = Date.parse(createdAt) || 0;
     this.replayingTranscript = true;
+    this.lastSeq = seqBefore;
     for (const message of messages) {
       if (this.findings.length > 0) return;
       this.lastSeq += 1;

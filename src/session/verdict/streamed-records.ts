@@ -30,9 +30,40 @@ import { readSessionOn, workspaceOf, type SessionRead } from './read-session.js'
  */
 export async function* streamedRecords(dir: string, sessionId: string): AsyncGenerator<IndexRecord> {
   const whole = await readSessionOn('this', dir, { caches: false, keep: 'index' });
+  const logPath = join(dir, SESSION_FILES.log);
+  yield* recordsOfTwoPasses(
+    whole,
+    sessionId,
+    loggedEntries(dir, whole),
+    () => new BatchChangedError(logPath, whole.durableEnd),
+  );
+}
+
+/**
+ * The records of a session whose first pass is `whole` (a read that keeps the transcript's index), its
+ * messages given again by the second pass as `entries`, a group at a time (each as the replay of its
+ * group alone writes it, up to where the first pass ended); `changed` is what is thrown when the second
+ * pass does not hold what the first read. A refusal of the first pass is thrown after the records.
+ */
+export async function* recordsOfTwoPasses(
+  whole: SessionRead,
+  sessionId: string,
+  entries: AsyncIterable<readonly TranscriptEntry[]>,
+  changed: () => Error,
+): AsyncGenerator<IndexRecord> {
   const plan = recordsPlan(whole, sessionId);
-  if (plan.length > 0) yield* recordsInOrder(dir, whole, plan);
+  if (plan.length > 0) yield* recordsInOrder(entries, plan, changed);
   if (whole.refusal) throw whole.refusal;
+}
+
+/** The log's batches up to where the first pass ended, each replayed on its own: the transcript entries it writes. */
+async function* loggedEntries(dir: string, whole: SessionRead): AsyncGenerator<readonly TranscriptEntry[]> {
+  const logPath = join(dir, SESSION_FILES.log);
+  for await (const item of readSessionEvents(dir)) {
+    if (item.type !== 'batch') continue;
+    yield replayBatch(item.value, logPath).replay.transcript;
+    if (item.value.batch.end >= whole.durableEnd) break;
+  }
 }
 
 /** What the first pass knows of each message of the transcript: where its final text is written, its key, and where its calls' results stand. */
@@ -90,17 +121,18 @@ function recordsPlan(whole: SessionRead, sessionId: string): RecordsPlan {
   };
 }
 
-/** The second pass: the log read again up to where the first one ended, each message's records given in transcript order as soon as they are final. */
-async function* recordsInOrder(dir: string, whole: SessionRead, plan: RecordsPlan): AsyncGenerator<IndexRecord> {
-  const logPath = join(dir, SESSION_FILES.log);
+/** The second pass: each message's records given in transcript order as soon as they are final. */
+async function* recordsInOrder(
+  entries: AsyncIterable<readonly TranscriptEntry[]>,
+  plan: RecordsPlan,
+  changed: () => Error,
+): AsyncGenerator<IndexRecord> {
   /** Messages read in their final form whose records are not given yet, by position. */
   const ready = new Map<number, TranscriptEntry>();
   let next = 0;
-  for await (const item of readSessionEvents(dir)) {
-    if (item.type !== 'batch') continue;
-    const { batch } = item.value;
+  for await (const group of entries) {
     const ordinalOf = placeCounter();
-    for (const entry of replayBatch(item.value, logPath).replay.transcript) {
+    for (const entry of group) {
       const { message, seq } = entry;
       const ordinal = ordinalOf(seq, message.id);
       const at = message.id === undefined ? plan.byPlace.get(`${seq}.${ordinal}`) : plan.byId.get(message.id);
@@ -112,10 +144,9 @@ async function* recordsInOrder(dir: string, whole: SessionRead, plan: RecordsPla
       yield* recordsAt(next, plan, ready);
       ready.delete(next);
     }
-    if (batch.end >= whole.durableEnd) break;
   }
-  // The log no longer holds what the first pass read (cut or rewritten between the passes).
-  if (next < plan.length) throw new BatchChangedError(logPath, whole.durableEnd);
+  // The file no longer holds what the first pass read (cut or rewritten between the passes).
+  if (next < plan.length) throw changed();
 }
 
 function isFinal(at: number, plan: RecordsPlan, ready: Map<number, TranscriptEntry>): boolean {

@@ -42,44 +42,26 @@ export async function readJsonlSession(
     keep: options.keep,
     previews: options.previews,
   });
-  const nextId = legacyIdAssigner(id);
   const flattened: Problem[] = [];
   const strict: Problem[] = [];
-  let errors: (EmptyTranscriptError | TranscriptLineError)[] = [];
+  let errors: MigratedRun['errors'] = [];
   let loaded = 0;
-  try {
-    for await (const run of transcriptFileRuns(path)) {
-      // The loader stops at its first error: the run's lines are the messages before it, what was verified.
-      const messages = run.lines.map(({ value, line }) => {
-        const { message, flattenedToolCalls } = goMessage(value);
-        // Shown with their names and arguments, but Reasonix reads neither and its transcript gate then refuses.
-        if (flattenedToolCalls > 0) {
-          flattened.push({
-            code: 'RX_EMPTY_TOOL_NAME',
-            severity: 'warning',
-            message: `line ${line}: ${flattenedToolCalls} tool call(s) in OpenAI's nested form: Reasonix 1.38.11 reads no name or arguments in them and refuses to resume (transcript gate)`,
-            data: { file: path, line },
-          });
-        }
-        return nextId(message);
+  for await (const run of migratedRuns(path)) {
+    for (const problem of run.flattened) flattened.push(problem);
+    const found = projection.strictness.length;
+    projection.replayTranscript(run.messages, startedAt);
+    // Reasonix migrates what it loaded into v4 message/complete events: a message id used twice is refused there.
+    for (const finding of projection.strictness.slice(found)) {
+      const line = run.lines[finding.seq - 1 - loaded];
+      strict.push({
+        code: 'RX_STRICT_PAYLOAD',
+        severity: 'error',
+        message: `Reasonix 1.38.11 would refuse: invalid message/complete payload at ${finding.seq}: ${finding.message}`,
+        data: { file: path, ...(line !== undefined ? { line } : {}) },
       });
-      const found = projection.strictness.length;
-      projection.replayTranscript(messages, startedAt);
-      // Reasonix migrates what it loaded into v4 message/complete events: a message id used twice is refused there.
-      for (const finding of projection.strictness.slice(found)) {
-        const line = run.lines[finding.seq - 1 - loaded]?.line;
-        strict.push({
-          code: 'RX_STRICT_PAYLOAD',
-          severity: 'error',
-          message: `Reasonix 1.38.11 would refuse: invalid message/complete payload at ${finding.seq}: ${finding.message}`,
-          data: { file: path, ...(line !== undefined ? { line } : {}) },
-        });
-      }
-      loaded += messages.length;
-      errors = run.errors;
     }
-  } catch (error) {
-    throw fileSystemErrorOf(error, path);
+    loaded += run.messages.length;
+    errors = run.errors;
   }
   const problems: Problem[] = errors.map(problemFromError);
   const blocked = blockedSidecar(path);
@@ -119,4 +101,42 @@ export async function readJsonlSession(
     ...(meta.state === 'ok' && meta.value.workspace_root ? { declaredWorkspace: meta.value.workspace_root } : {}),
     ...(refusal ? { refusal } : {}),
   };
+}
+
+/** A run of a transcript's messages as Reasonix's migration makes them, with the lines they start on and what its loader said. */
+export interface MigratedRun {
+  /** The line each message starts on. */
+  lines: number[];
+  /** The messages, each with the id Reasonix gives it (docs/format.md §8.3). */
+  messages: Record<string, unknown>[];
+  /** Its tool calls in OpenAI's nested form, which Reasonix reads no name or arguments of. */
+  flattened: Problem[];
+  /** Where the loader stopped, in the last run: the messages before it are the run's. */
+  errors: (EmptyTranscriptError | TranscriptLineError)[];
+}
+
+/** The transcript's messages a run at a time (`transcriptFileRuns`), as Reasonix's migration makes them. */
+export async function* migratedRuns(path: string): AsyncGenerator<MigratedRun> {
+  const nextId = legacyIdAssigner(branchIdOf(path));
+  try {
+    for await (const run of transcriptFileRuns(path)) {
+      const flattened: Problem[] = [];
+      const messages = run.lines.map(({ value, line }) => {
+        const { message, flattenedToolCalls } = goMessage(value);
+        // Shown with their names and arguments, but Reasonix reads neither and its transcript gate then refuses.
+        if (flattenedToolCalls > 0) {
+          flattened.push({
+            code: 'RX_EMPTY_TOOL_NAME',
+            severity: 'warning',
+            message: `line ${line}: ${flattenedToolCalls} tool call(s) in OpenAI's nested form: Reasonix 1.38.11 reads no name or arguments in them and refuses to resume (transcript gate)`,
+            data: { file: path, line },
+          });
+        }
+        return nextId(message);
+      });
+      yield { lines: run.lines.map(({ line }) => line), messages, flattened, errors: run.errors };
+    }
+  } catch (error) {
+    throw fileSystemErrorOf(error, path);
+  }
 }

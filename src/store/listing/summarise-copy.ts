@@ -133,7 +133,7 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
   // A transcript Reasonix migrates whole may still be refused a new turn: its gate judges what it migrates to.
   const turn =
     !lines.problem && copy.format === 'jsonl'
-      ? (await readJsonlSession(copy.path, { keep: 'summary' })).problems.find(({ code }) => code === 'RX_TURN_REFUSED')
+      ? (await readJsonlSession(copy.path, { keep: 'index' })).problems.find(({ code }) => code === 'RX_TURN_REFUSED')
       : undefined;
   // A meta file Reasonix cannot read it does without (it resumes the transcript): said, but no damage.
   const invalidMeta = copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : null;

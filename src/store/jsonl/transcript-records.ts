@@ -1,0 +1,41 @@
+import { DamagedStoreError } from '../../errors/index.js';
+import type { IndexRecord } from '../../session/replay/index-records.js';
+import { Projection } from '../../session/replay/projection.js';
+import type { TranscriptEntry } from '../../session/replay/transcript-index.js';
+import type { SessionRead } from '../../session/verdict/read-session.js';
+import { recordsOfTwoPasses } from '../../session/verdict/streamed-records.js';
+import { migratedRuns, readJsonlSession } from './read-jsonl-session.js';
+
+/**
+ * Every index record of a JSONL transcript, as `indexRecords` makes them of it held whole, in the same
+ * order, in memory that does not grow with it: two passes, as a log's records are made. The first
+ * keeps the transcript's index (the verdict, the title, which message stands where, which result
+ * answers which call); the second reads the transcript again, each run of messages replayed on its
+ * own, and gives a message's records once it and its calls' results are read. A refusal is thrown
+ * after the records before it, as `read()` reports it.
+ */
+export async function* transcriptRecords(path: string, sessionId: string): AsyncGenerator<IndexRecord> {
+  const whole = await readJsonlSession(path, { keep: 'index' });
+  yield* recordsOfTwoPasses(
+    whole,
+    sessionId,
+    replayedRuns(path, whole),
+    () =>
+      new DamagedStoreError(`the transcript changed between its two reads: messages the first held are not there`, {
+        file: path,
+      }),
+  );
+}
+
+/** The transcript's runs up to the messages the first pass loaded, each replayed on its own: the entries it writes. */
+async function* replayedRuns(path: string, whole: SessionRead): AsyncGenerator<readonly TranscriptEntry[]> {
+  let seqBefore = 0;
+  for await (const run of migratedRuns(path)) {
+    if (seqBefore >= whole.lastSequence) return;
+    const projection = new Projection();
+    // A transcript's read always sets it: when its messages count as committed (its meta's, else the file's time).
+    projection.replayTranscript(run.messages, whole.firstCommitAt!, seqBefore);
+    seqBefore += run.messages.length;
+    yield projection.transcript;
+  }
+}

@@ -1,0 +1,142 @@
+// `records()` of a JSONL transcript streams (the transcript read twice, never held whole): it must give
+// exactly the records of the transcript held whole, in the same order, across runs of messages read
+// apart, and end in the refusal `read()` reports after the records before it.
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openSession, type IndexRecord } from '../../../src/index.js';
+import { indexRecords, keyedMessages } from '../../../src/session/replay/index-records.js';
+import { workspaceOf } from '../../../src/session/verdict/read-session.js';
+import { readJsonlSession } from '../../../src/store/jsonl/read-jsonl-session.js';
+import { fixture } from '../../support/fixtures.js';
+import { tempDir } from '../../support/temp-dir.js';
+
+/** The records of the transcript held whole (a replay that keeps every message), and its refusal. */
+async function heldWhole(path: string): Promise<{ records: IndexRecord[]; refusal: string | undefined }> {
+  const id = basename(path).replace(/\.jsonl$/, '');
+  const read = await readJsonlSession(path);
+  const records = indexRecords(
+    keyedMessages(id, read.projection.transcript),
+    { sessionId: id, workspace: workspaceOf(read) ?? null, title: read.projection.title ?? null },
+    { unansweredFrom: read.refusal ? read.projection.openFrom() : undefined },
+  );
+  return { records, refusal: read.refusal?.code };
+}
+
+/** What `records()` gives, and the code of the error it ends in. */
+async function streamed(path: string): Promise<{ records: IndexRecord[]; refusal: string | undefined }> {
+  const records: IndexRecord[] = [];
+  try {
+    for await (const record of (await openSession(path)).records()) records.push(record);
+  } catch (error) {
+    return { records, refusal: (error as { code?: string }).code ?? String(error) };
+  }
+  return { records, refusal: undefined };
+}
+
+const line = (message: object) => `${JSON.stringify(message)}\n`;
+
+/**
+ * Turns of a question, a call, its result of `outputBytes` and an answer, with the meta fixture's
+ * transcript before them: long enough that runs of messages (a read chunk is 1 MiB) end between a call
+ * and its result.
+ */
+function turns(count: number, outputBytes: number): string[] {
+  const lines: string[] = [];
+  for (let turn = 0; turn < count; turn += 1) {
+    const call = `call_turn_${turn}`;
+    lines.push(
+      line({ role: 'user', content: `question ${turn}` }),
+      line({
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: call, name: 'bash', arguments: `{"command":"cat ${turn}"}` }],
+      }),
+      line({
+        role: 'tool',
+        tool_call_id: call,
+        name: 'bash',
+        content: `${turn} `.repeat(outputBytes).slice(0, outputBytes),
+      }),
+      line({ role: 'assistant', content: `answer ${turn}` }),
+    );
+  }
+  return lines;
+}
+
+/** A copy of the fixture's transcript (and its meta) with `lines` after its own. */
+async function transcriptWith(lines: readonly string[]): Promise<string> {
+  const source = join(
+    fixture('jsonl-migrated').root,
+    'projects/-tmp-rxstore-fixture-ws-jsonl-migrated/sessions/legacy-demo.jsonl',
+  );
+  const path = join(await tempDir('rxstore-transcript-records-'), 'legacy-demo.jsonl');
+  await cp(`${source}.meta`, `${path}.meta`);
+  await writeFile(path, `${await readFile(source, 'utf8')}${lines.join('')}`);
+  return path;
+}
+
+describe('records() of a JSONL transcript streams the records of the transcript held whole', () => {
+  it('of the fixture, and of one whose runs end between calls and their results', async () => {
+    for (const path of [await transcriptWith([]), await transcriptWith(turns(400, 7_000))]) {
+      const whole = await heldWhole(path);
+      expect(whole.records.length).toBeGreaterThan(0);
+      expect(await streamed(path), path).toEqual(whole);
+    }
+  });
+
+  it.each([
+    [
+      'an id used again past the first megabyte',
+      [
+        line({ role: 'user', id: 'same', content: 'a' }),
+        ...turns(200, 7_000),
+        line({ role: 'user', id: 'same', content: 'b' }),
+      ],
+    ],
+    [
+      'a second result for one call',
+      [...turns(200, 7_000), line({ role: 'tool', tool_call_id: 'call_turn_3', name: 'bash', content: 'again' })],
+    ],
+    ['a line that is not JSON past the first megabyte', [...turns(200, 7_000), '{"role":"user","content":\n']],
+    [
+      'calls in the nested form',
+      [
+        line({
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'n1', type: 'function', function: { name: 'bash', arguments: '{}' } }],
+        }),
+        line({ role: 'tool', tool_call_id: 'n1', content: 'nested' }),
+        ...turns(3, 10),
+      ],
+    ],
+  ])('%s: the records before where Reasonix stops, then what read() reports', async (name, lines) => {
+    const path = await transcriptWith(lines);
+    const whole = await heldWhole(path);
+    expect(whole.records.length).toBeGreaterThan(0);
+    // Every case but the nested form is one Reasonix refuses.
+    expect(whole.refusal !== undefined).toBe(!name.startsWith('calls in the nested form'));
+    expect(await streamed(path)).toEqual(whole);
+  });
+
+  it('a transcript cut between the two reads ends in a coded error, never in a shorter list', async () => {
+    const path = await transcriptWith(turns(400, 7_000));
+    const whole = await heldWhole(path);
+    const records: IndexRecord[] = [];
+    const reading = (await openSession(path)).records()[Symbol.asyncIterator]();
+    const first = await reading.next();
+    expect(first.done).toBe(false);
+    records.push(first.value as IndexRecord);
+    // The first pass has read it whole; the second is cut off after its first run.
+    await writeFile(path, (await readFile(path, 'utf8')).slice(0, 1_500_000));
+    const error = await (async () => {
+      for (let next = await reading.next(); !next.done; next = await reading.next()) records.push(next.value);
+    })().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toMatchObject({ code: 'RX_DAMAGED_STORE', data: { file: path } });
+    expect(records.length).toBeLessThan(whole.records.length);
+  });
+});
