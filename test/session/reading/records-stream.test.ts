@@ -5,10 +5,10 @@ import { readdirSync } from 'node:fs';
 import { truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openLogSession, RxError, type IndexRecord } from '../../../src/index.js';
+import { openLogSession, RxError } from '../../../src/index.js';
 import type { EventToWrite } from '../../../src/codec/encode-batch.js';
-import { indexRecords, keyedMessages } from '../../../src/session/replay/index-records.js';
-import { readSession, workspaceOf } from '../../../src/session/verdict/read-session.js';
+import { recordsHeldWhole, recordsStreamed, type RecordsRead } from '../../support/sessions/records-two-ways.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
 import { writeSession } from '../../../bench/support/write-session.js';
 import { appendBatch, copySession } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
@@ -17,26 +17,13 @@ import { repoRoot } from '../../support/paths.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 /** The records of the session's transcript held whole (a replay that keeps every message), and its refusal. */
-async function heldWhole(dir: string): Promise<{ records: IndexRecord[]; refusal: string | undefined }> {
-  const id = basename(dir);
-  const read = await readSession(dir);
-  const records = indexRecords(
-    keyedMessages(id, read.projection.transcript),
-    { sessionId: id, workspace: workspaceOf(read) ?? null, title: read.projection.title ?? null },
-    { unansweredFrom: read.refusal ? read.projection.openFrom() : undefined },
-  );
-  return { records, refusal: read.refusal?.code };
+async function heldWhole(dir: string): Promise<RecordsRead> {
+  return recordsHeldWhole(await readSession(dir), basename(dir));
 }
 
 /** What `records()` gives, and the code of the error it ends in. */
-async function streamed(dir: string): Promise<{ records: IndexRecord[]; refusal: string | undefined }> {
-  const records: IndexRecord[] = [];
-  try {
-    for await (const record of (await openLogSession(dir)).records()) records.push(record);
-  } catch (error) {
-    return { records, refusal: (error as { code?: string }).code ?? String(error) };
-  }
-  return { records, refusal: undefined };
+async function streamed(dir: string): Promise<RecordsRead> {
+  return recordsStreamed(await openLogSession(dir));
 }
 
 const caller = (id: string | undefined, content: string, calls: string[]) => ({

@@ -5,33 +5,19 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSession, type IndexRecord } from '../../../src/index.js';
-import { indexRecords, keyedMessages } from '../../../src/session/replay/index-records.js';
-import { workspaceOf } from '../../../src/session/verdict/read-session.js';
+import { recordsHeldWhole, recordsStreamed, type RecordsRead } from '../../support/sessions/records-two-ways.js';
 import { readJsonlSession } from '../../../src/store/jsonl/read-jsonl-session.js';
 import { fixture } from '../../support/fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 /** The records of the transcript held whole (a replay that keeps every message), and its refusal. */
-async function heldWhole(path: string): Promise<{ records: IndexRecord[]; refusal: string | undefined }> {
-  const id = basename(path).replace(/\.jsonl$/, '');
-  const read = await readJsonlSession(path);
-  const records = indexRecords(
-    keyedMessages(id, read.projection.transcript),
-    { sessionId: id, workspace: workspaceOf(read) ?? null, title: read.projection.title ?? null },
-    { unansweredFrom: read.refusal ? read.projection.openFrom() : undefined },
-  );
-  return { records, refusal: read.refusal?.code };
+async function heldWhole(path: string): Promise<RecordsRead> {
+  return recordsHeldWhole(await readJsonlSession(path), basename(path).replace(/\.jsonl$/, ''));
 }
 
 /** What `records()` gives, and the code of the error it ends in. */
-async function streamed(path: string): Promise<{ records: IndexRecord[]; refusal: string | undefined }> {
-  const records: IndexRecord[] = [];
-  try {
-    for await (const record of (await openSession(path)).records()) records.push(record);
-  } catch (error) {
-    return { records, refusal: (error as { code?: string }).code ?? String(error) };
-  }
-  return { records, refusal: undefined };
+async function streamed(path: string): Promise<RecordsRead> {
+  return recordsStreamed(await openSession(path));
 }
 
 const line = (message: object) => `${JSON.stringify(message)}\n`;

@@ -1,0 +1,30 @@
+import type { IndexRecord } from '../../../src/index.js';
+import { indexRecords, keyedMessages } from '../../../src/session/replay/index-records.js';
+import { workspaceOf, type SessionRead } from '../../../src/session/verdict/read-session.js';
+
+/** A session's records, and the code of the refusal they end in. */
+export interface RecordsRead {
+  records: IndexRecord[];
+  refusal: string | undefined;
+}
+
+/** The records of a session's transcript held whole (a read that kept every message), and its refusal. */
+export function recordsHeldWhole(read: SessionRead, sessionId: string): RecordsRead {
+  const records = indexRecords(
+    keyedMessages(sessionId, read.projection.transcript),
+    { sessionId, workspace: workspaceOf(read) ?? null, title: read.projection.title ?? null },
+    { unansweredFrom: read.refusal ? read.projection.openFrom() : undefined },
+  );
+  return { records, refusal: read.refusal?.code };
+}
+
+/** What a session's `records()` gives, and the code of the error it ends in. */
+export async function recordsStreamed(session: { records(): AsyncIterable<IndexRecord> }): Promise<RecordsRead> {
+  const records: IndexRecord[] = [];
+  try {
+    for await (const record of session.records()) records.push(record);
+  } catch (error) {
+    return { records, refusal: (error as { code?: string }).code ?? String(error) };
+  }
+  return { records, refusal: undefined };
+}
