@@ -212,9 +212,15 @@ export async function openSession(path: string): Promise<OpenedSession> {
         offset: 0,
       });
     const id = basename(full).replace(/\.jsonl$/, '');
+    const files = [full, `${full}.meta`];
+    const reader = readerOver(id, full, files, (options) => readJsonlSession(full, options));
+    // The read that keeps only the index, shared by `records()` (its first pass) and a `read` that asks for it.
+    const indexRead = sharedWholeRead(files, () => readJsonlSession(full, { keep: 'index' }));
     return {
-      ...readerOver(id, full, [full, `${full}.meta`], (options) => readJsonlSession(full, options)),
-      records: () => transcriptRecords(full, id),
+      ...reader,
+      read: (options) =>
+        options?.keep === 'index' && options.previews === undefined ? indexRead() : reader.read(options),
+      records: () => transcriptRecords(full, id, indexRead),
       format: 'jsonl',
       store: 'jsonl',
     };

@@ -14,8 +14,13 @@ import { migratedRuns, readJsonlSession } from './read-jsonl-session.js';
  * own, and gives a message's records once it and its calls' results are read. A refusal is thrown
  * after the records before it, as `read()` reports it.
  */
-export async function* transcriptRecords(path: string, sessionId: string): AsyncGenerator<IndexRecord> {
-  const whole = await readJsonlSession(path, { keep: 'index' });
+export async function* transcriptRecords(
+  path: string,
+  sessionId: string,
+  /** The first pass: a read of the transcript that keeps its index (one shared with other reads of it). */
+  firstPass: () => Promise<SessionRead> = () => readJsonlSession(path, { keep: 'index' }),
+): AsyncGenerator<IndexRecord> {
+  const whole = await firstPass();
   yield* recordsOfTwoPasses(
     whole,
     sessionId,
