@@ -1,7 +1,7 @@
-import { chmodSync, rmdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import type { Database, Statement } from 'node-sqlite3-wasm';
-import { FileSystemError, NotRegularFileError, RxError } from '../errors/index.js';
-import { FILE_MODE } from '../fs/atomic-write.js';
+import { FileSystemError, fileSystemErrorOf, isSystemError, NotRegularFileError, RxError } from '../errors/index.js';
+import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
 import { statLine, statOrCode } from '../fs/files-stamp.js';
 import { kindInWords } from '../fs/path-kind.js';
 import { lstatOrUndefined } from '../fs/stat-or-undefined.js';
@@ -199,6 +199,39 @@ function removeStaleSqliteLock(file: string): void {
 }
 
 /**
+ * Makes the index's folder, and those above it. One the system will not let be written is said by
+ * the system's code (the search then answers from the stores); anything else in its place (a file, a
+ * symbolic link to nothing, a loop of them) is refused as not one rxstore made, and left as it is.
+ */
+export function makeIndexFolder(folder: string): void {
+  try {
+    mkdirSync(folder, { recursive: true, mode: DIR_MODE });
+  } catch (error) {
+    if (!isSystemError(error) || ['EACCES', 'EPERM', 'EROFS'].includes(error.code ?? ''))
+      throw fileSystemErrorOf(error, folder);
+    const path = error.path ?? folder;
+    throw new NotRegularFileError(
+      `${path} is ${standingAt(path)}, not a folder the index can be kept in; it is left as it is`,
+      {
+        file: path,
+      },
+    );
+  }
+}
+
+/** What stands at `path`, in words, a symbolic link with what it leads to. */
+function standingAt(path: string): string {
+  const entry = lstatOrUndefined(path);
+  if (entry === undefined) return 'not there';
+  if (!entry.isSymbolicLink()) return kindInWords(entry);
+  try {
+    return `a symbolic link to ${kindInWords(statSync(path))}`;
+  } catch (error) {
+    return isSystemError(error) && error.code === 'ELOOP' ? 'a loop of symbolic links' : 'a symbolic link to nothing';
+  }
+}
+
+/**
  * Refuses a file of the index (its lock, the file, its journal) that rxstore did not make: a symbolic
  * link, a file with another name too (a hard link), or anything but a regular file. SQLite would follow
  * a link and write its tables, or a journal, into whatever it leads to, a rebuild would remove it, and
@@ -217,7 +250,8 @@ export function refuseFilesNotOurs(paths: readonly string[]): void {
 
 /** The index file, opened and of this version; one that cannot be read, or of another version, is a cache: it is built again. */
 function openDatabase(sqlite: Sqlite, file: string, schema: IndexSchema): Database {
-  refuseFilesNotOurs([file, `${file}-journal`]);
+  // SQLite takes a write-ahead log or its index beside the file as its own: the index never makes one.
+  refuseFilesNotOurs([file, `${file}-journal`, `${file}-wal`, `${file}-shm`]);
   for (let attempt = 0; ; attempt += 1) {
     let db: Database | undefined;
     try {

@@ -1,8 +1,7 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import { RxError, WriterOwnedError } from '../errors/index.js';
-import { DIR_MODE } from '../fs/atomic-write.js';
 import { waitOsLock, type OsLock } from '../fs/os-lock.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { displayTitle } from '../session/replay/session-title.js';
@@ -12,6 +11,7 @@ import { IndexReaders, ReaderThreadLost } from './index-readers/index-readers.js
 import {
   engineErrorSaid,
   IndexConnection,
+  makeIndexFolder,
   refuseFilesNotOurs,
   type IndexSchema,
   type KnownSession,
@@ -121,7 +121,7 @@ export class SearchIndex {
 
   /** Opens (creating) the index in `cacheDir`, waiting for the lock another search holds. */
   static async open(cacheDir: string): Promise<SearchIndex> {
-    mkdirSync(cacheDir, { recursive: true, mode: DIR_MODE });
+    makeIndexFolder(cacheDir);
     const file = join(cacheDir, 'search-index.sqlite');
     refuseFilesNotOurs([join(cacheDir, 'search-index.lock')]);
     // Another search builds the index: wait for it (a first build of thousands of sessions takes a while).

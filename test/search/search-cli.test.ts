@@ -233,6 +233,13 @@ describe("rxstore search with a file in its index's place that it did not make",
     ['a symbolic link as the index', 'search-index.sqlite', 'symlink', `a symbolic link, ${notIndex}`],
     ['a hard link as the index', 'search-index.sqlite', 'hard link', `a file with 2 names (a hard link), ${notIndex}`],
     ['a symbolic link as its journal', 'search-index.sqlite-journal', 'symlink', `a symbolic link, ${notIndex}`],
+    ['a symbolic link as a write-ahead log', 'search-index.sqlite-wal', 'symlink', `a symbolic link, ${notIndex}`],
+    [
+      'a hard link as its shared-memory index',
+      'search-index.sqlite-shm',
+      'hard link',
+      `a file with 2 names (a hard link), ${notIndex}`,
+    ],
     ['a FIFO as the index', 'search-index.sqlite', 'fifo', `a FIFO, ${notIndex}`],
     ['a symbolic link as its lock file', 'search-index.lock', 'symlink', `a symbolic link, ${notIndex}`],
     [
@@ -267,6 +274,29 @@ describe("rxstore search with a file in its index's place that it did not make",
       expect(kind === 'symlink' ? left.isSymbolicLink() : kind === 'fifo' ? left.isFIFO() : left.nlink === 2).toBe(
         true,
       );
+    },
+  );
+
+  it.each([
+    ['a file', 'a file'],
+    ['a symbolic link to nothing', 'a symbolic link to nothing'],
+    ['a loop of symbolic links', 'a loop of symbolic links'],
+  ] as const)(
+    "%s as the index's folder: left, and the hits are --no-index's, with one warning",
+    async (kind, words) => {
+      const cache = await tempDir('rxstore-search-planted-');
+      const folder = join(cache, 'rxstore');
+      if (kind === 'a file') await writeFile(folder, 'mine\n');
+      else await symlink(kind === 'a loop of symbolic links' ? folder : join(cache, 'nowhere'), folder);
+      const direct = await searchCli(['--json', '--no-index', 'notes'], cache);
+      const run = await searchCli(['--json', 'notes'], cache);
+      expect(run.code, run.stderr).toBe(direct.code);
+      expect(run.stdout.replace(/"score":[^,]+,/g, '')).toBe(direct.stdout.replace(/"score":[^,]+,/g, ''));
+      expect(run.stderr).toBe(
+        `${direct.stderr}rxstore: warning: the search index in ${folder} cannot be used (${folder} is ${words}, not a folder the index can be kept in; it is left as it is); searched the stores directly\n`,
+      );
+      const left = await lstat(folder);
+      expect(kind === 'a file' ? (await readFile(folder, 'utf8')) === 'mine\n' : left.isSymbolicLink()).toBe(true);
     },
   );
 });
