@@ -130,18 +130,26 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
   // A sidecar Reasonix waits on forever when it resumes the transcript: no session it opens.
   const blocked = copy.format === 'jsonl' && !read.problem ? blockedSidecar(copy.path) : undefined;
   const lines = blocked ? { ...read, problem: blocked.message, problemCode: blocked.code } : read;
-  // A transcript Reasonix migrates whole may still be refused a new turn: its gate judges what it migrates to.
+  // What Reasonix migrates a transcript it loads whole into: its migration may still refuse it (a second result for
+  // one call), and its gate a new turn in it.
+  const migrated =
+    !lines.problem && copy.format === 'jsonl' ? await readJsonlSession(copy.path, { keep: 'index' }) : undefined;
+  const refused =
+    migrated?.status === 'damaged' ? migrated.problems.find(({ severity }) => severity === 'error') : undefined;
   const turn =
-    !lines.problem && copy.format === 'jsonl'
-      ? (await readJsonlSession(copy.path, { keep: 'index' })).problems.find(({ code }) => code === 'RX_TURN_REFUSED')
+    migrated?.status === 'turn-refused' ? migrated.problems.find(({ code }) => code === 'RX_TURN_REFUSED') : undefined;
+  const damage = lines.problem
+    ? { problem: lines.problem, problemCode: lines.problemCode }
+    : refused
+      ? { problem: refused.message, problemCode: refused.code }
       : undefined;
   // A meta file Reasonix cannot read it does without (it resumes the transcript): said, but no damage.
   const invalidMeta = copy.meta.state === 'invalid' ? `invalid ${meta.file}: ${copy.meta.reason}` : null;
-  const problem = lines.problem ?? turn?.message ?? invalidMeta;
+  const problem = damage?.problem ?? turn?.message ?? invalidMeta;
   return {
-    status: lines.problem ? 'damaged' : turn ? 'turn-refused' : 'ok',
+    status: damage ? 'damaged' : turn ? 'turn-refused' : 'ok',
     problem,
-    problemCode: lines.problem ? lines.problemCode : turn ? turn.code : invalidMeta ? 'RX_JSONL_META' : null,
+    problemCode: damage ? damage.problemCode : turn ? turn.code : invalidMeta ? 'RX_JSONL_META' : null,
     messages: lines.messages,
     updatedAt: isoTime(meta.updatedAt) ?? isoTime(stats.mtime),
     ...displayTitle(meta.title, meta.preview ?? lines.firstUserText),

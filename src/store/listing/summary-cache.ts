@@ -32,8 +32,9 @@ import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.j
 /** One more whenever a rule of rxstore's verdicts changes: a summary judged by the old rules is judged again. */
 // 6: a listed copy's problem has its code; 7: a JSONL transcript's summary says whether Reasonix takes a new turn in
 // what it migrates it to; 8: a damaged copy says whether Reasonix goes on with it from its recovery checkpoint;
-// 9: a transcript with a sidecar Reasonix waits on forever (a FIFO) is damaged.
-const CACHE_VERSION = 9;
+// 9: a transcript with a sidecar Reasonix waits on forever (a FIFO) is damaged; 10: so is one whose migration Reasonix
+// refuses (a second result for one tool call).
+const CACHE_VERSION = 10;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({

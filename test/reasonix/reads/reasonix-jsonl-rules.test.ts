@@ -154,6 +154,24 @@ interface Judged {
   listed: Awaited<ReturnType<typeof readTranscriptLines>>;
 }
 
+/** The listing of a state root holding the transcript alone (`ls --json --no-cache`): its one copy's status and problem code. */
+async function listedAs(text: string): Promise<{ status: string; problemCode: string | null }> {
+  const home = await mkdtemp(join(tmpdir(), 'rxstore-jsonl-listed-'));
+  try {
+    const dir = join(home, 'projects', simpleWorkspaceSlug(join(home, 'ws')), 'sessions');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'rule-case.jsonl'), text);
+    const run = await runCliChild(['ls', '--json', '--no-cache', '--state-home', home], {
+      env: { ...process.env, XDG_CACHE_HOME: join(home, 'cache') },
+    });
+    const [copy] = (JSON.parse(run.stdout) as { copies: { status: string; problemCode: string | null }[] }[])[0]!
+      .copies;
+    return { status: copy!.status, problemCode: copy!.problemCode };
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
 async function judge(text: string): Promise<Judged> {
   const home = await mkdtemp(join(tmpdir(), 'rxstore-jsonl-rule-'));
   try {
@@ -293,6 +311,17 @@ describe.skipIf(!reasonixBinary())(
       );
       expect(judged.read.status).toBe('damaged');
       expect(judged.read.problems.find((problem) => problem.severity === 'error')).toMatchObject({ data: { line: 2 } });
+    });
+
+    it.concurrent('a tool call answered twice is refused when Reasonix migrates the transcript, and ls and inspect say so', async () => {
+      const call = '{"role":"assistant","content":"","tool_calls":[{"id":"c1","name":"bash","arguments":"{}"}]}';
+      const result = '{"role":"tool","tool_call_id":"c1","content":"done"}';
+      const text = lines(SYSTEM, USER, call, result, result, REPLY);
+      const judged = await judge(text);
+      expect(judged.code, judged.said.join('\n')).toBe(1);
+      expect(judged.read.status).toBe('damaged');
+      const listed = await listedAs(text);
+      expect(listed).toMatchObject({ status: 'damaged', problemCode: 'RX_STRICT_PAYLOAD' });
     });
 
     it.concurrent("a tool call in OpenAI's nested form loses its name and arguments in Reasonix, whose gate refuses to resume: rxstore warns, naming the line", async () => {
