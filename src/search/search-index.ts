@@ -123,13 +123,14 @@ export class SearchIndex {
   static async open(cacheDir: string): Promise<SearchIndex> {
     makeIndexFolder(cacheDir);
     const file = join(cacheDir, 'search-index.sqlite');
-    refuseFilesNotOurs([join(cacheDir, 'search-index.lock')]);
+    const lockFile = join(cacheDir, 'search-index.lock');
+    refuseFilesNotOurs([lockFile]);
     // Another search builds the index: wait for it (a first build of thousands of sessions takes a while).
-    const lock = await waitOsLock(join(cacheDir, 'search-index.lock'), 6_000, 50);
+    const lock = await waitOsLock(lockFile, 6_000, 50);
     if (!lock)
       throw new WriterOwnedError(
         `the search index in ${cacheDir} stayed locked by another rxstore search; try again once it is done`,
-        { file: join(cacheDir, 'search-index.lock') },
+        { file: lockFile },
       );
     try {
       return new SearchIndex(await IndexConnection.open(file, SCHEMA), lock);

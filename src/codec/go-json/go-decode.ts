@@ -81,6 +81,15 @@ export function goStructFields<S extends Record<string, z.ZodType>, U extends Un
   return Object.keys(struct.out.shape) as (keyof S & string)[];
 }
 
+/** `value` with only the fields of a `goStruct`: what Go reads of it, without the keys a `keep` struct kept as they are. */
+export function goStructValues<T extends object, S extends Record<string, z.ZodType>, U extends UnknownKeys>(
+  value: T,
+  struct: ReturnType<typeof goStruct<S, U>>,
+): Partial<T> {
+  const fields: readonly string[] = goStructFields(struct);
+  return Object.fromEntries(Object.entries(value).filter(([key]) => fields.includes(key))) as Partial<T>;
+}
+
 /** A Go pointer to a struct: `null` or absent is nil, which the caller may refuse. */
 export const goPointer = <T extends z.ZodType>(schema: T) => schema.nullable();
 

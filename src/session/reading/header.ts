@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { goInt, goString, goStruct, goStructFields } from '../../codec/go-json/go-decode.js';
+import { goInt, goString, goStruct, goStructValues } from '../../codec/go-json/go-decode.js';
 import { goRfc3339 } from '../../codec/go-json/go-time.js';
 import { wholeNumberFieldsOf } from '../../codec/go-json/go-number-literals.js';
 import { readJsonFile, readJsonFileSync, type JsonFileResult } from './read-json-file.js';
@@ -50,6 +50,5 @@ export function readHeaderSync(path: string): JsonFileResult<Header> {
 
 /** The header without the keys Reasonix ignores (kept as they are by `HeaderSchema`). */
 export function headerFields(header: Header): Header {
-  const fields: readonly string[] = goStructFields(HeaderStruct);
-  return Object.fromEntries(Object.entries(header).filter(([key]) => fields.includes(key))) as Header;
+  return goStructValues(header, HeaderStruct) as Header;
 }

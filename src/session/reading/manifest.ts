@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { goInt, goPointer, goString, goStruct, goStructFields, goUint } from '../../codec/go-json/go-decode.js';
+import { goInt, goPointer, goString, goStruct, goStructValues, goUint } from '../../codec/go-json/go-decode.js';
 import { goWritableRfc3339 } from '../../codec/go-json/go-time.js';
 import { wholeNumberFields } from '../../codec/go-json/go-number-literals.js';
 import { readJsonFile, readJsonFileSync, type JsonFileResult } from './read-json-file.js';
@@ -77,10 +77,6 @@ export function readManifestSync(path: string): JsonFileResult<Manifest> {
 /** The manifest without the keys Reasonix ignores (kept as they are by `ManifestSchema`), in its source too. */
 export function manifestFields(manifest: Manifest): Manifest {
   const { source, ...rest } = manifest;
-  const known = pick(rest, goStructFields(ManifestStruct)) as Manifest;
-  return source ? { ...known, source: pick(source, goStructFields(ManifestSourceSchema)) } : known;
-}
-
-function pick<T extends object>(value: T, fields: readonly string[]): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([key]) => fields.includes(key))) as Partial<T>;
+  const known = goStructValues(rest, ManifestStruct) as Manifest;
+  return source ? { ...known, source: goStructValues(source, ManifestSourceSchema) } : known;
 }

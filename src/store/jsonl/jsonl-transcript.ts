@@ -184,25 +184,10 @@ const READ_CHUNK_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
 
 /**
- * Reads a transcript file as `parseTranscript` reads its text, a run of whole messages at a time:
- * a regular file only (a FIFO or /dev/zero is refused before a byte is read), and never more than
- * one message (at most `maxMessageBytes`) and a chunk in memory beside the messages read. A run ends
- * at a newline outside every string and bracket: where the loader, reading the whole text, is
- * between two values too. Gathers every message: `transcriptFileRuns` gives them a run at a time.
+ * Reads a transcript file as `parseTranscript` reads its text, a run of whole messages at a time
+ * (`transcriptRuns`): a regular file only (a FIFO or /dev/zero is refused before a byte is read), and
+ * never more than one message (at most `maxMessageBytes`) and a chunk in memory beside the run given.
  */
-export async function readTranscript(
-  file: string,
-  maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES,
-): Promise<ReturnType<typeof parseTranscript>> {
-  const lines: TranscriptLine[] = [];
-  for await (const run of transcriptFileRuns(file, maxMessageBytes)) {
-    for (const line of run.lines) lines.push(line);
-    if (run.errors.length > 0) return { lines, errors: run.errors };
-  }
-  return { lines, errors: [] };
-}
-
-/** A transcript file's runs (`transcriptRuns`), read from a regular file only: a reader that keeps none holds one run. */
 export async function* transcriptFileRuns(
   file: string,
   maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES,
@@ -226,8 +211,9 @@ export async function* transcriptFileRuns(
 export type ReadAt = (buffer: Buffer, position: number) => Promise<number>;
 
 /**
- * The transcript as `readTranscript` reads it, one run of whole messages at a time, each given up
- * before the next is read: a caller that keeps none (a migration writing batches as it goes) holds
+ * The transcript as `parseTranscript` reads its text, one run of whole messages at a time, each given
+ * up before the next is read (a run ends at a newline outside every string and bracket: where the
+ * loader, reading the whole text, is between two values too): a caller that keeps none (a migration writing batches as it goes) holds
  * one message (at most `maxMessageBytes`) and a chunk, whatever the file's length. The run with an
  * error is the last.
  */

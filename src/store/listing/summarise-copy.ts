@@ -12,7 +12,6 @@ import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
 import { jsonlMetaTitle } from '../jsonl/jsonl-meta.js';
 import { readTranscriptLines } from '../jsonl/read-transcript-lines.js';
 import { readJsonlSession } from '../jsonl/read-jsonl-session.js';
-import { blockedSidecar } from '../jsonl/jsonl-sidecars.js';
 import type { JsonlCopy, SessionCopy, V0Copy, V4Copy } from './session-copy.js';
 import { displayTitle, type DisplayTitle } from '../../session/replay/session-title.js';
 import type { GoesOnPastDamage } from '../../session/reading/checkpoint-cover.js';
@@ -118,7 +117,7 @@ export function unreadable(problem: string, problemCode: RxErrorCode): CopySumma
 async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummary> {
   // A meta file the system would not let be read: the copy is unreadable, never summarised without it.
   if (copy.meta.state === 'unreadable') throw copy.meta.error;
-  const [read, stats] = await Promise.all([
+  const [lines, stats] = await Promise.all([
     // Only damage is a verdict on the transcript; the file system (unreadable) and faults go on up.
     readTranscriptLines(copy.path).catch((error: unknown) => {
       if (!isSessionVerdict(error)) throw error;
@@ -127,11 +126,8 @@ async function summariseTranscript(copy: JsonlCopy | V0Copy): Promise<CopySummar
     stat(copy.path),
   ]);
   const meta = transcriptMeta(copy);
-  // A sidecar Reasonix waits on forever when it resumes the transcript: no session it opens.
-  const blocked = copy.format === 'jsonl' && !read.problem ? blockedSidecar(copy.path) : undefined;
-  const lines = blocked ? { ...read, problem: blocked.message, problemCode: blocked.code } : read;
-  // What Reasonix migrates a transcript it loads whole into: its migration may still refuse it (a second result for
-  // one call), and its gate a new turn in it.
+  // What Reasonix migrates a transcript it loads whole into: a sidecar it waits on forever, or its migration (a
+  // second result for one call), may still refuse it, and its gate a new turn in it.
   const migrated =
     !lines.problem && copy.format === 'jsonl' ? await readJsonlSession(copy.path, { keep: 'index' }) : undefined;
   const refused =

@@ -15,17 +15,11 @@ export function base32Id(bytes: Uint8Array): string {
 }
 
 /**
- * The ids Reasonix gives legacy messages that have none (docs/format.md §8.3): a running SHA-256 over each
- * message's Go JSON without `id` and `createdAt`, plus a newline; message i's id is the base32 of
- * SHA-256("reasonix-legacy-entry-v1" 0 branchId 0 i 0 running-digest-bytes). Messages that
- * already have an id keep it but still feed the running digest.
+ * The ids Reasonix gives legacy messages that have none (docs/format.md §8.3), one message at a time,
+ * in order: a running SHA-256 over each message's Go JSON without `id` and `createdAt`, plus a newline;
+ * message i's id is the base32 of SHA-256("reasonix-legacy-entry-v1" 0 branchId 0 i 0
+ * running-digest-bytes). Messages that already have an id keep it but still feed the running digest.
  */
-export function assignLegacyIds(branchId: string, messages: Record<string, unknown>[]): Record<string, unknown>[] {
-  const next = legacyIdAssigner(branchId);
-  return messages.map((message) => next(message));
-}
-
-/** `assignLegacyIds` one message at a time, in order: for a reader that keeps none of them. */
 export function legacyIdAssigner(branchId: string): (message: Record<string, unknown>) => Record<string, unknown> {
   const running = createHash('sha256');
   let index = 0;
