@@ -1,5 +1,6 @@
 import { fstatSync, readSync } from 'node:fs';
 import { LogCutWhileReadError, RefusedAsDamagedError } from '../errors/index.js';
+import { turnEventLoopAfterReading } from '../fs/loop-turns.js';
 import { onFileSystemSync, openRegularFileSync } from '../fs/open-regular-file.js';
 import { FrameParser, type FrameParserOptions, type IncompleteFrame } from './frame-parser.js';
 import type { Frame } from './frame.js';
@@ -71,6 +72,7 @@ export async function* openLogBytes(path: string, offset = 0): ByteSource {
       }
       position += bytesRead;
       yield buffer.subarray(0, bytesRead);
+      await turnEventLoopAfterReading(bytesRead);
     }
     // Stryker disable next-line BlockStatement: a finally that closes a file
   } finally {
