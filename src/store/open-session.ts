@@ -1,6 +1,6 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { filesStamp } from '../fs/files-stamp.js';
+import { filesStamp, statOrCode } from '../fs/files-stamp.js';
 import {
   EmptyTranscriptError,
   InvalidInputError,
@@ -36,14 +36,16 @@ import { directoryRefusal } from '../session/reading/directory-refusal.js';
 import {
   canonicalTranscript,
   modelView,
-  personView,
+  personMessage,
+  transcriptClock,
   type PersonMessage,
   type TimedMessage,
 } from '../session/replay/views.js';
+import type { TranscriptEntry } from '../session/replay/transcript-index.js';
 import { workspaceOf } from '../session/verdict/read-session.js';
-import { streamedRecords } from '../session/verdict/streamed-records.js';
+import { streamedRecords, streamedTranscript } from '../session/verdict/streamed-records.js';
 import { readJsonlSession } from './jsonl/read-jsonl-session.js';
-import { transcriptRecords } from './jsonl/transcript-records.js';
+import { transcriptEntries, transcriptRecords } from './jsonl/transcript-records.js';
 import { storeKindOf, type StoreKind } from './roots/store-kind.js';
 
 /**
@@ -65,17 +67,18 @@ export interface SessionReader {
    * once a file of the session changed: treat what it returns as read-only.
    */
   read(options?: SessionReadOptions): Promise<SessionRead>;
-  /** The canonical transcript: every message, compacted ones included, with its time. */
+  /**
+   * The canonical transcript: every message, compacted ones included, with its time. It streams, as
+   * `personView` and `records` do: from the whole read the session holds when `read()` was asked for
+   * one and its files still stand, else from the session read twice (the verdict and the transcript's
+   * index, then each message once final), in memory that does not grow with the session.
+   */
   transcript(): AsyncIterable<TimedMessage>;
-  /** What the model is sent. */
+  /** What the model is sent: from a whole read (compaction applies to the whole transcript). */
   modelView(): AsyncIterable<Message>;
   /** What a person reads. */
   personView(): AsyncIterable<PersonMessage>;
-  /**
-   * Records for a search index: messages, shell commands with their outcome, files touched. Of a
-   * sessions-v4 log they stream: the log is read twice (the verdict and the transcript's index,
-   * then each message's records once final), in memory that does not grow with the session.
-   */
+  /** Records for a search index: messages, shell commands with their outcome, files touched. */
   records(): AsyncIterable<IndexRecord>;
 }
 
@@ -114,9 +117,9 @@ export interface OpenedLogSession extends SessionReader {
 
 /**
  * A JSONL transcript: read from its start every time (migrate it to sessions-v4 to read it
- * incrementally). A `read` that keeps no message (`keep: 'index'` or `'summary'`) and `records()`
- * replay it a run of messages at a time, in memory that does not grow with it (`records()` reads it
- * twice, as a log's); the views keep it whole.
+ * incrementally). A `read` that keeps no message (`keep: 'index'` or `'summary'`) and the streamed
+ * views replay it a run of messages at a time, in memory that does not grow with it (the views read
+ * it twice, as a log's); a whole `read()` and `modelView` keep it whole.
  */
 export interface OpenedTranscript extends SessionReader {
   format: 'jsonl';
@@ -137,12 +140,47 @@ async function* verifiedView<T>(reading: Promise<SessionRead>, view: (read: Sess
 }
 
 /**
+ * A view from the whole read an opened session holds, while it holds one that still stands (an
+ * indexer that asked for the read pays for no other), else `streamed`: the session read twice, in
+ * memory that does not grow with it. Either gives the same, damage thrown after what precedes it.
+ */
+async function* heldOrStreamed<T>(
+  whole: SharedRead,
+  view: (read: SessionRead) => T[],
+  streamed: () => AsyncIterable<T>,
+): AsyncGenerator<T> {
+  const held = await whole.held();
+  if (held) yield* verifiedView(Promise.resolve(held), view);
+  // A small session is read once, whole, and held for the next view: a second pass would cost more time than its memory saves.
+  else if (whole.bytes() <= READ_WHOLE_UP_TO) yield* verifiedView(whole.read(), view);
+  else yield* streamed();
+}
+
+/**
+ * The most a session's files may hold for a view to read it whole. Held whole, its messages take a
+ * few times the log's size (a 1 GiB log's `cat` held 612 MiB; streamed, 173 MiB for twice the time);
+ * up to this size a whole read's peak stays under what two passes of any session peak at (about
+ * 130 MiB).
+ */
+const READ_WHOLE_UP_TO = 8 * 1024 * 1024;
+
+/** A whole read shared by every view and whole `read()` of an opened session while its files stand. */
+interface SharedRead {
+  /** The read held, or a new one when none is held or a file it came from changed. */
+  read(): Promise<SessionRead>;
+  /** The read held when it still stands, without reading; undefined otherwise. */
+  held(): Promise<SessionRead | undefined>;
+  /** How many bytes the session's files hold now. */
+  bytes(): number;
+}
+
+/**
  * One whole read for every view and every whole `read()` of an opened session, while the files it
  * came from stand as they were: an indexer that asks for a summary, the records and the transcript
  * reads the log once. A file that changed (an append, a repair), or a content-store object one of
  * its payloads came from, makes the next one read it again; a read that fails is never kept.
  */
-function sharedWholeRead(files: string[], read: () => Promise<SessionRead>): () => Promise<SessionRead> {
+function sharedWholeRead(files: string[], read: () => Promise<SessionRead>): SharedRead {
   let kept: { stamp: string; reading: Promise<SessionRead>; content?: string } | undefined;
   const stillHolds = async (held: NonNullable<typeof kept>, stamp: string): Promise<boolean> => {
     if (held.stamp !== stamp) return false;
@@ -150,53 +188,98 @@ function sharedWholeRead(files: string[], read: () => Promise<SessionRead>): () 
     // A payload in the content store lives outside the session's files: its objects are stamped too.
     return done === undefined || held.content === undefined || held.content === filesStamp(done.contentFiles);
   };
-  return async () => {
-    // Taken before the read: a file that changes during it gives a newer stamp next time, never a stale read.
-    const stamp = filesStamp(files);
-    if (!kept || !(await stillHolds(kept, stamp))) {
-      const reading = read();
-      const held: NonNullable<typeof kept> = { stamp, reading };
-      kept = held;
-      reading.then(
-        (done) => {
-          if (done.contentFiles.length > 0) held.content = filesStamp(done.contentFiles);
-        },
-        () => {
-          if (kept === held) kept = undefined;
-        },
-      );
-    }
-    return kept.reading;
+  return {
+    async read() {
+      // Taken before the read: a file that changes during it gives a newer stamp next time, never a stale read.
+      const stamp = filesStamp(files);
+      if (!kept || !(await stillHolds(kept, stamp))) {
+        const reading = read();
+        const held: NonNullable<typeof kept> = { stamp, reading };
+        kept = held;
+        reading.then(
+          (done) => {
+            if (done.contentFiles.length > 0) held.content = filesStamp(done.contentFiles);
+          },
+          () => {
+            if (kept === held) kept = undefined;
+          },
+        );
+      }
+      return kept.reading;
+    },
+    async held() {
+      const held = kept;
+      if (!held || !(await stillHolds(held, filesStamp(files)))) return undefined;
+      return held.reading.catch(() => undefined);
+    },
+    bytes: () =>
+      files.reduce((sum, file) => {
+        const stats = statOrCode(file);
+        return sum + (typeof stats === 'string' ? 0 : Number(stats.size));
+      }, 0),
   };
 }
 
-/** The views every store shares, over a whole read shared while `files` do not change. */
+/** How a session is read twice, in memory that does not grow with it: its transcript, its records. */
+interface StreamedViews {
+  transcript(): AsyncIterable<TranscriptEntry>;
+  records(): AsyncIterable<IndexRecord>;
+}
+
+/**
+ * The views every store shares: from a whole read the session holds while `files` do not change,
+ * else `streamed`.
+ */
 function readerOver(
   id: string,
   path: string,
   files: string[],
   read: (options?: SessionReadOptions) => Promise<SessionRead>,
+  streamed: StreamedViews,
 ): SessionReader {
   const whole = sharedWholeRead(files, () => read({ keep: 'whole' }));
   const keepsWhole = (options: SessionReadOptions = {}) =>
     options.previews === undefined &&
     (options.keep === 'whole' || (options.keep === undefined && options.retainContent !== false));
+  const transcript = () =>
+    heldOrStreamed(
+      whole,
+      (session) => canonicalTranscript(session.projection),
+      () => timed(streamed.transcript()),
+    );
   return {
     id,
     path,
-    read: (options) => (keepsWhole(options) ? whole() : read(options)),
-    transcript: () => verifiedView(whole(), (session) => canonicalTranscript(session.projection)),
-    modelView: () => verifiedView(whole(), (session) => modelView(session.projection)),
-    personView: () => verifiedView(whole(), (session) => personView(session.projection)),
+    read: (options) => (keepsWhole(options) ? whole.read() : read(options)),
+    transcript,
+    modelView: () => verifiedView(whole.read(), (session) => modelView(session.projection)),
+    personView: () => seenByPerson(transcript()),
     records: () =>
-      verifiedView(whole(), (session) =>
-        indexRecords(
-          keyedMessages(id, session.projection.transcript),
-          { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null },
-          { unansweredFrom: session.refusal ? session.projection.openFrom() : undefined },
-        ),
+      heldOrStreamed(
+        whole,
+        (session) =>
+          indexRecords(
+            keyedMessages(id, session.projection.transcript),
+            { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null },
+            { unansweredFrom: session.refusal ? session.projection.openFrom() : undefined },
+          ),
+        streamed.records,
       ),
   };
+}
+
+/** The canonical transcript's messages, timed as `canonicalTranscript` times them. */
+async function* timed(entries: AsyncIterable<TranscriptEntry>): AsyncGenerator<TimedMessage> {
+  const clock = transcriptClock();
+  for await (const entry of entries) yield clock(entry);
+}
+
+/** What a person reads of the canonical transcript, as `personView` gives it. */
+async function* seenByPerson(transcript: AsyncIterable<TimedMessage>): AsyncGenerator<PersonMessage> {
+  for await (const timedMessage of transcript) {
+    const message = personMessage(timedMessage);
+    if (message) yield message;
+  }
 }
 
 /** Opens a sessions-v4 / desktop-v5 session directory or a `.jsonl` transcript. Nothing is written. */
@@ -213,14 +296,16 @@ export async function openSession(path: string): Promise<OpenedSession> {
       });
     const id = basename(full).replace(/\.jsonl$/, '');
     const files = [full, `${full}.meta`];
-    const reader = readerOver(id, full, files, (options) => readJsonlSession(full, options));
-    // The read that keeps only the index, shared by `records()` (its first pass) and a `read` that asks for it.
+    // The read that keeps only the index, shared by the streamed views (their first pass) and a `read` that asks for it.
     const indexRead = sharedWholeRead(files, () => readJsonlSession(full, { keep: 'index' }));
+    const reader = readerOver(id, full, files, (options) => readJsonlSession(full, options), {
+      transcript: () => transcriptEntries(full, id, indexRead.read),
+      records: () => transcriptRecords(full, id, indexRead.read),
+    });
     return {
       ...reader,
       read: (options) =>
-        options?.keep === 'index' && options.previews === undefined ? indexRead() : reader.read(options),
-      records: () => transcriptRecords(full, id, indexRead),
+        options?.keep === 'index' && options.previews === undefined ? indexRead.read() : reader.read(options),
       format: 'jsonl',
       store: 'jsonl',
     };
@@ -237,11 +322,11 @@ export async function openSession(path: string): Promise<OpenedSession> {
       full,
       [join(full, SESSION_FILES.log), join(full, SESSION_FILES.manifest), join(full, SESSION_FILES.header)],
       (options = {}) => readSession(full, options),
+      // A log is read twice rather than held whole: memory stays flat however long the session.
+      { transcript: () => streamedTranscript(full, id), records: () => streamedRecords(full, id) },
     ),
     format: 'v4',
     store: storeKindOf(full),
-    // A log is read twice rather than held whole: memory stays flat however long the session.
-    records: () => streamedRecords(full, id),
     async *events() {
       const refusal = await directoryRefusal(full);
       if (refusal) throw refusal;

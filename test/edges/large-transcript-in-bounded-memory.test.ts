@@ -1,5 +1,5 @@
-// A JSONL transcript is read a run of messages at a time wherever its messages are not kept: a listing
-// and inspect of one larger than the heap answer, as they do of a sessions-v4 log, instead of a V8 crash.
+// A JSONL transcript is read a run of messages at a time wherever its messages are not kept: a listing,
+// inspect and cat of one larger than the heap answer, as they do of a sessions-v4 log, instead of a V8 crash.
 import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ async function writeTranscript(path: string, bytes: number): Promise<number> {
 }
 
 describe('a JSONL transcript larger than the heap', () => {
-  it('is listed and inspected in memory that does not grow with it', async () => {
+  it('is listed, inspected and printed in memory that does not grow with it', async () => {
     const stateRoot = await tempDir('rxstore-large-transcript-');
     const sessions = join(stateRoot, 'projects', '-tmp-large', 'sessions');
     await mkdir(sessions, { recursive: true });
@@ -58,5 +58,12 @@ describe('a JSONL transcript larger than the heap', () => {
     expect(inspected.stderr).toBe('');
     expect(inspected.code).toBe(0);
     expect(JSON.parse(inspected.stdout)).toMatchObject({ status: 'ok' });
+    // What a person reads of it, every message, the last one as it was written.
+    const printed = await runCliChild(['cat', transcript], { env });
+    expect(printed.stderr).toBe('');
+    expect(printed.code).toBe(0);
+    const lines = printed.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(messages);
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ role: 'assistant', content: `File ${messages / 4 - 1} holds lines.` });
   });
 });

@@ -1,5 +1,6 @@
 import { flatToolCall, messageText, type Message } from './message.js';
 import type { Projection } from './projection.js';
+import type { TranscriptEntry } from './transcript-index.js';
 
 /** A message of the canonical transcript with its resolved time. */
 export interface TimedMessage {
@@ -15,12 +16,20 @@ export interface TimedMessage {
  * message before it, so that turns committed in the same instant stay distinct and ordered.
  */
 export function canonicalTranscript(projection: Projection): TimedMessage[] {
+  return projection.transcript.map(transcriptClock());
+}
+
+/**
+ * What times the canonical transcript's messages, given them one after another in order (as
+ * `canonicalTranscript` times them): each message's time follows from the one before it.
+ */
+export function transcriptClock(): (entry: TranscriptEntry) => TimedMessage {
   let previous = Number.NEGATIVE_INFINITY;
-  return projection.transcript.map(({ message, seq, batchTime }) => {
+  return ({ message, seq, batchTime }) => {
     const time = messageTime(message, batchTime, previous);
     previous = time;
     return { message, time, seq };
-  });
+  };
 }
 
 /** A message's time in the canonical transcript, given its batch's commit time and the time of the message before it. */

@@ -29,15 +29,35 @@ import { readSessionOn, workspaceOf, type SessionRead } from './read-session.js'
  * passes decode on the caller's thread, as the streams since a cursor do (`replayedBatches`).
  */
 export async function* streamedRecords(dir: string, sessionId: string): AsyncGenerator<IndexRecord> {
+  yield* twoPassesOfLog(dir, sessionId, recordsOfTwoPasses);
+}
+
+/** The transcript of a session in order, each message in its final form, as `streamedRecords` reads it: two passes, memory flat. */
+export async function* streamedTranscript(dir: string, sessionId: string): AsyncGenerator<TranscriptEntry> {
+  yield* twoPassesOfLog(dir, sessionId, transcriptOfTwoPasses);
+}
+
+/** `second` over the first pass of a log (its verdict and the transcript's index) and its batches read again. */
+async function* twoPassesOfLog<T>(
+  dir: string,
+  sessionId: string,
+  second: SecondPass<T>,
+): AsyncGenerator<T> {
   const whole = await readSessionOn('this', dir, { caches: false, keep: 'index' });
   const logPath = join(dir, SESSION_FILES.log);
-  yield* recordsOfTwoPasses(
-    whole,
-    sessionId,
-    loggedEntries(dir, whole),
-    () => new BatchChangedError(logPath, whole.durableEnd),
-  );
+  yield* second(whole, sessionId, loggedEntries(dir, whole), () => new BatchChangedError(logPath, whole.durableEnd));
 }
+
+/**
+ * What a second pass makes of the first pass `whole` and the session's messages read again as
+ * `entries`, a group at a time; `changed` is thrown when they do not hold what the first pass read.
+ */
+export type SecondPass<T> = (
+  whole: SessionRead,
+  sessionId: string,
+  entries: AsyncIterable<readonly TranscriptEntry[]>,
+  changed: () => Error,
+) => AsyncIterable<T>;
 
 /**
  * The records of a session whose first pass is `whole` (a read that keeps the transcript's index), its
@@ -52,7 +72,26 @@ export async function* recordsOfTwoPasses(
   changed: () => Error,
 ): AsyncGenerator<IndexRecord> {
   const plan = recordsPlan(whole, sessionId);
-  if (plan.length > 0) yield* recordsInOrder(entries, plan, changed);
+  // A message's records wait for its calls' results: a call's record holds its outcome.
+  const final = (at: number, ready: ReadonlyMap<number, TranscriptEntry>) =>
+    plan.results[at]!.every((result) => result < 0 || ready.has(result));
+  for await (const { at, ready } of inTranscriptOrder(entries, plan, changed, final)) yield* recordsAt(at, plan, ready);
+  if (whole.refusal) throw whole.refusal;
+}
+
+/**
+ * The transcript of a session whose first pass is `whole`, in order, each message in its final form,
+ * from the second pass's `entries` (as `recordsOfTwoPasses` takes them): what the transcript held whole
+ * gives, in memory that does not grow with it. A refusal of the first pass is thrown after the messages.
+ */
+export async function* transcriptOfTwoPasses(
+  whole: SessionRead,
+  sessionId: string,
+  entries: AsyncIterable<readonly TranscriptEntry[]>,
+  changed: () => Error,
+): AsyncGenerator<TranscriptEntry> {
+  const plan = recordsPlan(whole, sessionId);
+  for await (const { at, ready } of inTranscriptOrder(entries, plan, changed, () => true)) yield ready.get(at)!;
   if (whole.refusal) throw whole.refusal;
 }
 
@@ -121,13 +160,18 @@ function recordsPlan(whole: SessionRead, sessionId: string): RecordsPlan {
   };
 }
 
-/** The second pass: each message's records given in transcript order as soon as they are final. */
-async function* recordsInOrder(
+/**
+ * The second pass: each position of the transcript in order, once the message there was read in its
+ * final form and `final` says nothing else it waits for is missing; `ready` holds it (and what it
+ * waited for) while the caller takes it.
+ */
+async function* inTranscriptOrder(
   entries: AsyncIterable<readonly TranscriptEntry[]>,
   plan: RecordsPlan,
   changed: () => Error,
-): AsyncGenerator<IndexRecord> {
-  /** Messages read in their final form whose records are not given yet, by position. */
+  final: (at: number, ready: ReadonlyMap<number, TranscriptEntry>) => boolean,
+): AsyncGenerator<{ at: number; ready: ReadonlyMap<number, TranscriptEntry> }> {
+  /** Messages read in their final form not given yet, by position. */
   const ready = new Map<number, TranscriptEntry>();
   let next = 0;
   for await (const group of entries) {
@@ -140,8 +184,8 @@ async function* recordsInOrder(
       if (at === undefined || plan.seqs[at] !== seq) continue;
       ready.set(at, entry);
     }
-    for (; next < plan.length && isFinal(next, plan, ready); next += 1) {
-      yield* recordsAt(next, plan, ready);
+    for (; next < plan.length && ready.has(next) && final(next, ready); next += 1) {
+      yield { at: next, ready };
       ready.delete(next);
     }
   }
@@ -149,12 +193,8 @@ async function* recordsInOrder(
   if (next < plan.length) throw changed();
 }
 
-function isFinal(at: number, plan: RecordsPlan, ready: Map<number, TranscriptEntry>): boolean {
-  return ready.has(at) && plan.results[at]!.every((result) => result < 0 || ready.has(result));
-}
-
 /** The records of the message at `at`, each call with its result, as `indexRecords` gives them of the whole transcript. */
-function recordsAt(at: number, plan: RecordsPlan, ready: Map<number, TranscriptEntry>): IndexRecord[] {
+function recordsAt(at: number, plan: RecordsPlan, ready: ReadonlyMap<number, TranscriptEntry>): IndexRecord[] {
   const entry = ready.get(at)!;
   const { said, calls } = recordsOfMessage(
     { message: entry.message, key: plan.keys[at]!, time: recordTime(entry.message, entry.batchTime) },

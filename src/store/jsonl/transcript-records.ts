@@ -3,7 +3,7 @@ import type { IndexRecord } from '../../session/replay/index-records.js';
 import { Projection } from '../../session/replay/projection.js';
 import type { TranscriptEntry } from '../../session/replay/transcript-index.js';
 import type { SessionRead } from '../../session/verdict/read-session.js';
-import { recordsOfTwoPasses } from '../../session/verdict/streamed-records.js';
+import { recordsOfTwoPasses, transcriptOfTwoPasses, type SecondPass } from '../../session/verdict/streamed-records.js';
 import { migratedRuns, readJsonlSession } from './read-jsonl-session.js';
 
 /**
@@ -20,8 +20,26 @@ export async function* transcriptRecords(
   /** The first pass: a read of the transcript that keeps its index (one shared with other reads of it). */
   firstPass: () => Promise<SessionRead> = () => readJsonlSession(path, { keep: 'index' }),
 ): AsyncGenerator<IndexRecord> {
+  yield* twoPassesOfTranscript(path, sessionId, firstPass, recordsOfTwoPasses);
+}
+
+/** The transcript's messages in order, each in its final form, as `transcriptRecords` reads it: two passes, memory flat. */
+export async function* transcriptEntries(
+  path: string,
+  sessionId: string,
+  firstPass: () => Promise<SessionRead> = () => readJsonlSession(path, { keep: 'index' }),
+): AsyncGenerator<TranscriptEntry> {
+  yield* twoPassesOfTranscript(path, sessionId, firstPass, transcriptOfTwoPasses);
+}
+
+async function* twoPassesOfTranscript<T>(
+  path: string,
+  sessionId: string,
+  firstPass: () => Promise<SessionRead>,
+  second: SecondPass<T>,
+): AsyncGenerator<T> {
   const whole = await firstPass();
-  yield* recordsOfTwoPasses(
+  yield* second(
     whole,
     sessionId,
     replayedRuns(path, whole),

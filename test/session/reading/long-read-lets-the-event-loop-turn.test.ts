@@ -23,21 +23,21 @@ async function longSession(): Promise<string> {
 }
 
 describe('a long read of one log', () => {
-  it('lets a timer armed at its first record fire before the read ends, for records() and readSince()', async () => {
+  it('lets a timer armed at its first batch fire before the read ends, for events() and readSince()', async () => {
     const dir = await longSession();
     expect((await stat(join(dir, 'events.frames'))).size).toBeGreaterThan(3 * MiB);
     const session = await openLogSession(dir);
 
     let ended = false;
     let firedBeforeTheEnd: boolean | undefined;
-    let records = 0;
-    for await (const record of session.records()) {
-      records += record ? 1 : 0;
-      if (records === 1) setImmediate(() => (firedBeforeTheEnd = !ended));
+    let read = 0;
+    for await (const batch of session.events()) {
+      read += batch ? 1 : 0;
+      if (read === 1) setImmediate(() => (firedBeforeTheEnd = !ended));
     }
     ended = true;
     await new Promise<void>((resolve) => setImmediate(resolve));
-    expect(records).toBe(60);
+    expect(read).toBe(60);
     expect(firedBeforeTheEnd, 'the timer waited for the whole read').toBe(true);
 
     let gathered = false;

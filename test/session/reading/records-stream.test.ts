@@ -1,13 +1,21 @@
-// `records()` of a sessions-v4 log streams (the log read twice, never held whole): it must give
-// exactly the records of the transcript held whole, in the same order, whatever later batches
-// rewrote, and end in the refusal `read()` reports after the records before it.
+// `records()` and the transcript of a sessions-v4 log too large to read whole stream (the log read
+// twice): they must give exactly the records and messages of the transcript held whole, in the same
+// order, whatever later batches rewrote, and end in the refusal `read()` reports after what precedes it.
 import { readdirSync } from 'node:fs';
 import { truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openLogSession, RxError } from '../../../src/index.js';
+import { RxError } from '../../../src/index.js';
+import { streamedRecords, streamedTranscript } from '../../../src/session/verdict/streamed-records.js';
 import type { EventToWrite } from '../../../src/codec/encode-batch.js';
-import { recordsHeldWhole, recordsStreamed, type RecordsRead } from '../../support/sessions/records-two-ways.js';
+import {
+  recordsHeldWhole,
+  recordsStreamed,
+  transcriptHeldWhole,
+  transcriptStreamed,
+  type RecordsRead,
+  type TranscriptRead,
+} from '../../support/sessions/records-two-ways.js';
 import { readSession } from '../../../src/session/verdict/read-session.js';
 import { writeSession } from '../../../bench/support/write-session.js';
 import { appendBatch, copySession } from '../../support/faults/faults.js';
@@ -16,14 +24,22 @@ import { complete, toolResult, typedMessage as user } from '../../support/sessio
 import { repoRoot } from '../../support/paths.js';
 import { tempDir } from '../../support/temp-dir.js';
 
-/** The records of the session's transcript held whole (a replay that keeps every message), and its refusal. */
-async function heldWhole(dir: string): Promise<RecordsRead> {
-  return recordsHeldWhole(await readSession(dir), basename(dir));
+/** The records and the transcript of the session held whole (a replay that keeps every message), and its refusal. */
+async function heldWhole(dir: string): Promise<RecordsRead & { transcript: TranscriptRead }> {
+  const read = await readSession(dir);
+  return { ...recordsHeldWhole(read, basename(dir)), transcript: transcriptHeldWhole(read) };
 }
 
-/** What `records()` gives, and the code of the error it ends in. */
-async function streamed(dir: string): Promise<RecordsRead> {
-  return recordsStreamed(await openLogSession(dir));
+/**
+ * What the streamed records and transcript give (what `records()`, `transcript()` and `personView()`
+ * read of a session too large to read whole, and of any once it is not held), and the code of the
+ * error they end in.
+ */
+async function streamed(dir: string): Promise<RecordsRead & { transcript: TranscriptRead }> {
+  return {
+    ...(await recordsStreamed({ records: () => streamedRecords(dir, basename(dir)) })),
+    transcript: await transcriptStreamed(streamedTranscript(dir, basename(dir))),
+  };
 }
 
 const caller = (id: string | undefined, content: string, calls: string[]) => ({
@@ -125,7 +141,7 @@ describe('records() streams the records of the transcript held whole', () => {
       workspace: '/tmp/rxstore-generated-ws',
     });
     const whole = await heldWhole(dir);
-    const records = (await openLogSession(dir)).records()[Symbol.asyncIterator]();
+    const records = streamedRecords(dir, basename(dir))[Symbol.asyncIterator]();
     const first = await records.next();
     expect(first.done).toBe(false);
     await truncate(join(dir, 'events.frames'), 1024);

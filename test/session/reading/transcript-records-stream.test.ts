@@ -1,23 +1,41 @@
-// `records()` of a JSONL transcript streams (the transcript read twice, never held whole): it must give
-// exactly the records of the transcript held whole, in the same order, across runs of messages read
-// apart, and end in the refusal `read()` reports after the records before it.
+// `records()` and the messages of a JSONL transcript too large to read whole stream (the transcript read
+// twice): they must give exactly the records and messages of the transcript held whole, in the same
+// order, across runs of messages read apart, and end in the refusal `read()` reports after what precedes it.
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openSession, type IndexRecord } from '../../../src/index.js';
-import { recordsHeldWhole, recordsStreamed, type RecordsRead } from '../../support/sessions/records-two-ways.js';
+import type { IndexRecord } from '../../../src/index.js';
+import { transcriptEntries, transcriptRecords } from '../../../src/store/jsonl/transcript-records.js';
+import {
+  recordsHeldWhole,
+  recordsStreamed,
+  transcriptHeldWhole,
+  transcriptStreamed,
+  type RecordsRead,
+  type TranscriptRead,
+} from '../../support/sessions/records-two-ways.js';
 import { readJsonlSession } from '../../../src/store/jsonl/read-jsonl-session.js';
 import { fixture } from '../../support/fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';
 
-/** The records of the transcript held whole (a replay that keeps every message), and its refusal. */
-async function heldWhole(path: string): Promise<RecordsRead> {
-  return recordsHeldWhole(await readJsonlSession(path), basename(path).replace(/\.jsonl$/, ''));
+const idOf = (path: string) => basename(path).replace(/\.jsonl$/, '');
+
+/** The records and the messages of the transcript held whole (a replay that keeps every message), and its refusal. */
+async function heldWhole(path: string): Promise<RecordsRead & { transcript: TranscriptRead }> {
+  const read = await readJsonlSession(path);
+  return { ...recordsHeldWhole(read, idOf(path)), transcript: transcriptHeldWhole(read) };
 }
 
-/** What `records()` gives, and the code of the error it ends in. */
-async function streamed(path: string): Promise<RecordsRead> {
-  return recordsStreamed(await openSession(path));
+/**
+ * What the streamed records and messages give (what `records()`, `transcript()` and `personView()` read
+ * of a transcript too large to read whole, and of any once it is not held), and the code of the error
+ * they end in.
+ */
+async function streamed(path: string): Promise<RecordsRead & { transcript: TranscriptRead }> {
+  return {
+    ...(await recordsStreamed({ records: () => transcriptRecords(path, idOf(path)) })),
+    transcript: await transcriptStreamed(transcriptEntries(path, idOf(path))),
+  };
 }
 
 const line = (message: object) => `${JSON.stringify(message)}\n`;
@@ -110,7 +128,7 @@ describe('records() of a JSONL transcript streams the records of the transcript 
     const path = await transcriptWith(turns(400, 7_000));
     const whole = await heldWhole(path);
     const records: IndexRecord[] = [];
-    const reading = (await openSession(path)).records()[Symbol.asyncIterator]();
+    const reading = transcriptRecords(path, idOf(path))[Symbol.asyncIterator]();
     const first = await reading.next();
     expect(first.done).toBe(false);
     records.push(first.value as IndexRecord);

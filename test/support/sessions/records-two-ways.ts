@@ -1,6 +1,10 @@
 import type { IndexRecord } from '../../../src/index.js';
 import { indexRecords, keyedMessages } from '../../../src/session/replay/index-records.js';
+import type { TranscriptEntry } from '../../../src/session/replay/transcript-index.js';
 import { workspaceOf, type SessionRead } from '../../../src/session/verdict/read-session.js';
+
+// A session's records and transcript two ways: held whole (a read that kept every message), and as
+// the streamed reads give them (the session read twice).
 
 /** A session's records, and the code of the refusal they end in. */
 export interface RecordsRead {
@@ -27,4 +31,26 @@ export async function recordsStreamed(session: { records(): AsyncIterable<IndexR
     return { records, refusal: (error as { code?: string }).code ?? String(error) };
   }
   return { records, refusal: undefined };
+}
+
+/** A session's transcript (each message with the event that last wrote it), and the code of the refusal it ends in. */
+export interface TranscriptRead {
+  entries: TranscriptEntry[];
+  refusal: string | undefined;
+}
+
+/** The transcript of a read that kept every message, and its refusal. */
+export function transcriptHeldWhole(read: SessionRead): TranscriptRead {
+  return { entries: [...read.projection.transcript], refusal: read.refusal?.code };
+}
+
+/** What a streamed transcript gives, and the code of the error it ends in. */
+export async function transcriptStreamed(entries: AsyncIterable<TranscriptEntry>): Promise<TranscriptRead> {
+  const given: TranscriptEntry[] = [];
+  try {
+    for await (const entry of entries) given.push(entry);
+  } catch (error) {
+    return { entries: given, refusal: (error as { code?: string }).code ?? String(error) };
+  }
+  return { entries: given, refusal: undefined };
 }
