@@ -129,9 +129,12 @@ export {
 } from './migrate/migrate-transcripts.js';
 export {
   exportSession,
+  exportStream,
+  type ExportedStream,
   type ExportedText,
   type ExportOptions,
   type ExportReport,
+  type ExportSource,
   type ExportTextOptions,
 } from './migrate/export-session.js';
 

@@ -59,6 +59,18 @@ export async function writeStdout(text: string): Promise<void> {
   });
 }
 
+/**
+ * Prints pieces as they come, each on standard output only once its reader took the one before
+ * (`writeStdout`): a command whose output is larger than memory should hold (a session's messages)
+ * never holds it, however slowly its reader reads.
+ */
+export async function printPieces(pieces: AsyncIterable<string>, output: Output): Promise<void> {
+  for await (const piece of pieces) {
+    if (output !== processOutput) output.out(piece);
+    else await writeStdout(piece);
+  }
+}
+
 export const processOutput: Output = {
   out: (text) => {
     if (!stdoutClosed) process.stdout.write(text);

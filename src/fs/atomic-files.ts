@@ -3,12 +3,13 @@ import { dirname } from 'node:path';
 import { fileSystemErrorOf, FileSystemError, isSystemError } from '../errors/index.js';
 import { FILE_MODE, fsyncDir, keepModeOf, OUTPUT_FILE_MODE, regularOrNothing, tempPathBeside } from './atomic-write.js';
 import { failPoint } from './fail-point.js';
-import { expectSize, writeAll } from './write-all.js';
+import { expectSize, writeAll, writePieces } from './write-all.js';
 
 /** One file of a set written together: `mode` as in `WriteOptions` (a user's file, `OUTPUT_FILE_MODE`, is written only over a regular file, whose mode it keeps). */
 export interface FileToWrite {
   path: string;
-  data: Uint8Array | string;
+  /** Its bytes, or text made a piece at a time (larger than memory should hold): what gives the pieces. */
+  data: Uint8Array | string | (() => AsyncIterable<string>);
   mode?: number;
 }
 
@@ -46,7 +47,11 @@ export async function writeFilesAtomic(files: readonly FileToWrite[], point = 'w
       });
       try {
         if (before) await keepModeOf(handle, before);
-        const written = await writeAll(handle, file.data, file.path, point);
+        const { data } = file;
+        const written =
+          typeof data === 'function'
+            ? await writePieces(data(), async (bytes) => void (await writeAll(handle, bytes, file.path, point)))
+            : await writeAll(handle, data, file.path, point);
         failPoint('atomic.temp-written');
         await handle.sync();
         failPoint('atomic.temp-synced');

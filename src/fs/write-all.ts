@@ -39,6 +39,36 @@ export async function writeAll(
   return bytes.length;
 }
 
+/** Pieces are gathered to about this many bytes before a write: a document arrives in many small pieces. */
+const GATHER_BYTES = 256 * 1024;
+
+/**
+ * Writes text given a piece at a time through `write`, gathered to about 256 KiB a write (never
+ * more than one write's worth held). Returns the bytes written.
+ */
+export async function writePieces(
+  pieces: AsyncIterable<string>,
+  write: (bytes: Buffer) => Promise<void>,
+): Promise<number> {
+  let written = 0;
+  let pending: string[] = [];
+  let pendingLength = 0;
+  const flush = async () => {
+    const bytes = Buffer.from(pending.join(''), 'utf8');
+    pending = [];
+    pendingLength = 0;
+    await write(bytes);
+    written += bytes.length;
+  };
+  for await (const piece of pieces) {
+    pending.push(piece);
+    pendingLength += piece.length;
+    if (pendingLength >= GATHER_BYTES) await flush();
+  }
+  await flush();
+  return written;
+}
+
 /**
  * Checks that the file behind `handle` holds `expected` bytes: what is published is what was
  * written, whatever happened to the file meanwhile.

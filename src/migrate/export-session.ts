@@ -1,15 +1,24 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { branchIdOf, readPathsOf } from '../store/jsonl/jsonl-sidecars.js';
 import { transcriptModeIn } from '../store/roots/store-kind.js';
 import { goJson, goJsonIndented } from '../codec/go-json/go-json.js';
-import { ExportRefusedError, PathKindError, undefinedIfMissing } from '../errors/index.js';
+import {
+  DamagedStoreError,
+  ExportRefusedError,
+  PathKindError,
+  undefinedIfMissing,
+  type Problem,
+} from '../errors/index.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFile, checkOutside } from '../fs/path-kind.js';
 import type { SessionRead } from '../session/verdict/read-session.js';
-import { canonicalTranscript, personView } from '../session/replay/views.js';
+import { canonicalTranscript, personMessage, seenByPerson, type TimedMessage } from '../session/replay/views.js';
 import { workspaceOf } from '../session/verdict/read-session.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
+import type { OpenedSession } from '../store/open-session.js';
 
 /** What `exportSession` writes: a JSONL transcript (with its `.jsonl.meta`) or one JSON document. */
 export type ExportFormat = 'jsonl' | 'json';
@@ -35,6 +44,26 @@ export interface ExportReport {
   messages: number;
   /** The files that already held exactly what this export writes (an earlier run's), left as they were. */
   unchanged: string[];
+  /** What the read of the session found that Reasonix warns of (`read()`'s problems): the export keeps the session as it is. */
+  problems: Problem[];
+}
+
+/**
+ * A session to export: one opened (`openSession`), read twice (what the export needs before its
+ * messages, then the messages as they are written out, in memory that does not grow with the
+ * session), or a whole read of one.
+ */
+export type ExportSource = OpenedSession | SessionRead;
+
+/** A session as `exportStream` gives it: its document a piece at a time, and for JSONL its meta. */
+export interface ExportedStream {
+  /** The document's pieces, a message at a time: read them once. */
+  document: AsyncIterable<string>;
+  /** The `.jsonl.meta` beside a JSONL transcript; absent for JSON. */
+  meta?: string;
+  messages: number;
+  /** What the read of the session found that Reasonix warns of (`read()`'s problems). */
+  problems: Problem[];
 }
 
 /** A session as export writes it: the document (a JSONL transcript or one JSON document) and, for JSONL, its meta. */
@@ -55,6 +84,74 @@ export function exportedText(
   read: SessionRead,
   options: { format: ExportFormat; view?: ExportView; id: string },
 ): ExportedText {
+  const plan = exportPlan(read, options);
+  const writer = messageWriter(plan);
+  const pieces = [plan.head];
+  for (const timed of canonicalTranscript(read.projection)) pieces.push(writer(timed) ?? '');
+  pieces.push(plan.tail);
+  return {
+    document: pieces.join(''),
+    ...(plan.meta === undefined ? {} : { meta: plan.meta }),
+    messages: plan.messages,
+  };
+}
+
+/** What writes the messages of a document one after another, as `plan` writes each. */
+function messageWriter(plan: ExportPlan): (timed: TimedMessage) => string | undefined {
+  let written = 0;
+  return (timed) => {
+    const text = plan.piece(timed, written === 0);
+    if (text !== undefined) written += 1;
+    return text;
+  };
+}
+
+/**
+ * The document of `plan` over messages read as they come (an opened session's `transcript()`), a
+ * message at a time. A session that holds other messages than the plan counted changed between its
+ * reads: the document would not be the session as it was, so it ends in an error.
+ */
+async function* streamedDocument(
+  plan: ExportPlan,
+  transcript: AsyncIterable<TimedMessage>,
+  session: string,
+): AsyncGenerator<string> {
+  const writer = messageWriter(plan);
+  yield plan.head;
+  let written = 0;
+  for await (const timed of transcript) {
+    const text = writer(timed);
+    if (text === undefined) continue;
+    written += 1;
+    yield text;
+  }
+  if (written !== plan.messages)
+    throw new DamagedStoreError(
+      `the session changed while it was exported (${written} messages read where ${plan.messages} were counted); export it again`,
+      { file: session },
+    );
+  yield plan.tail;
+}
+
+/**
+ * What an export writes, decided before its first message is read: the document's text before the
+ * messages, each message's, and after them; the meta beside a transcript; how many messages it holds.
+ */
+interface ExportPlan {
+  head: string;
+  /** A message's text in the document (`first`: none was written before it); undefined for one it leaves out. */
+  piece(timed: TimedMessage, first: boolean): string | undefined;
+  tail: string;
+  meta?: string;
+  messages: number;
+}
+
+/**
+ * The plan of an export of `read`: a whole read, or one that kept the transcript's index and the
+ * previews of what was typed (all an export needs before its messages). The refusals are
+ * `exportedText`'s.
+ */
+function exportPlan(read: SessionRead, options: { format: ExportFormat; view?: ExportView; id: string }): ExportPlan {
   if (read.refusal) {
     // A partial transcript would pass for the whole session: salvage is the way to keep what precedes the damage.
     throw new ExportRefusedError(
@@ -63,32 +160,38 @@ export function exportedText(
     );
   }
   const view = options.view ?? 'canonical';
-  const timed = canonicalTranscript(read.projection);
+  const index = read.projection.transcriptIndex;
+  let messages = 0;
+  for (let at = 0; at < index.length; at += 1) if (view === 'canonical' || index.seenByPerson(at)) messages += 1;
   const title = read.projection.title;
   const workspace = workspaceOf(read);
   const createdAt = read.manifest?.createdAt ?? read.firstCommitAt;
   if (options.format === 'json') {
-    const messages =
-      view === 'person'
-        ? personView(read.projection)
-        : timed.map(({ message, time }) => ({ ...message, time: new Date(time).toISOString() }));
     // Called as ls, inspect and view call it: its own title, else what the person first typed (`titleFrom` says which).
+    const shell = goJsonIndented({
+      id: read.id,
+      ...read.projection.displayTitle,
+      workspace: workspace ?? null,
+      createdAt: createdAt ?? null,
+      updatedAt: read.lastCommitAt ?? null,
+      view,
+      messages: [],
+    });
+    // The messages are the document's last field: written one by one where `[]` stood, indented as in the whole.
+    const empty = shell.lastIndexOf('[]');
     return {
-      document: goJsonIndented({
-        id: read.id,
-        ...read.projection.displayTitle,
-        workspace: workspace ?? null,
-        createdAt: createdAt ?? null,
-        updatedAt: read.lastCommitAt ?? null,
-        view,
-        messages,
-      }),
-      messages: messages.length,
+      head: shell.slice(0, empty + 1),
+      piece(timed, first) {
+        const message =
+          view === 'person' ? personMessage(timed) : { ...timed.message, time: new Date(timed.time).toISOString() };
+        if (message === undefined) return undefined;
+        return `${first ? '' : ','}\n${goJsonIndented(message).trimEnd().replace(/^/gm, '    ')}`;
+      },
+      tail: `${messages > 0 ? '\n  ' : ''}${shell.slice(empty + 1)}`,
+      messages,
     };
   }
-  const kept =
-    view === 'person' ? timed.filter(({ message }) => message.origin !== 'host' && !message.local_only) : timed;
-  if (kept.length === 0) {
+  if (messages === 0) {
     // Reasonix answers `no session matches` for an empty transcript resumed by id.
     throw new ExportRefusedError(
       `not exported: the session has no messages${view === 'person' ? ' a person reads' : ''}, and Reasonix does not resume an empty transcript`,
@@ -104,9 +207,12 @@ export function exportedText(
     ...(workspace ? { scope: 'project', workspace_root: workspace } : {}),
   };
   return {
-    document: kept.map(({ message }) => `${goJson(goMessage(message).message)}\n`).join(''),
+    head: '',
+    piece: ({ message }) =>
+      view === 'canonical' || seenByPerson(message) ? `${goJson(goMessage(message).message)}\n` : undefined,
+    tail: '',
     meta: goJsonIndented(meta),
-    messages: kept.length,
+    messages,
   };
 }
 
@@ -120,19 +226,22 @@ export interface ExportTextOptions {
 /**
  * Writes a session out as `exportedText` gives it: the document at `to`, and for JSONL its
  * `.jsonl.meta` beside it. Never writes over a file that holds something else, unless `force`.
- * Without `to`, writes nothing and gives the text instead.
+ * Without `to`, writes nothing and gives the text instead (held whole: `exportStream` gives it a
+ * message at a time). An opened session's document is written as its messages are read.
  */
-export async function exportSession(read: SessionRead, options: ExportOptions): Promise<ExportReport>;
-export async function exportSession(read: SessionRead, options: ExportTextOptions): Promise<ExportedText>;
+export async function exportSession(session: ExportSource, options: ExportOptions): Promise<ExportReport>;
+export async function exportSession(session: ExportSource, options: ExportTextOptions): Promise<ExportedText>;
 export async function exportSession(
-  read: SessionRead,
+  session: ExportSource,
   options: ExportOptions | ExportTextOptions,
 ): Promise<ExportReport | ExportedText> {
   if (!('to' in options)) {
+    const read = isWholeRead(session) ? session : await session.read();
     const { format, view, id } = options;
     return exportedText(read, { format, ...(view ? { view } : {}), id: id ?? read.id });
   }
   const given = options.given ?? options.to;
+  const { read, transcript } = await exportRead(session);
   const files = options.format === 'jsonl' ? [options.to, `${options.to}.meta`] : [options.to];
   // Only a regular file is written over, --force or not, and nothing inside the session exported.
   for (const [index, file] of files.entries()) {
@@ -140,10 +249,10 @@ export async function exportSession(
     await checkFile(file, named);
     await checkOutside(file, named, 'file', readPathsOf(read.dir));
   }
-  const text = exportedText(read, { format: options.format, view: options.view, id: branchIdOf(options.to) });
-  const writes = [
-    { file: options.to, bytes: text.document },
-    ...(text.meta === undefined ? [] : [{ file: `${options.to}.meta`, bytes: text.meta }]),
+  const plan = exportPlan(read, { format: options.format, view: options.view, id: branchIdOf(options.to) });
+  const writes: { file: string; data: string | (() => AsyncIterable<string>) }[] = [
+    { file: options.to, data: () => streamedDocument(plan, transcript(), read.dir) },
+    ...(plan.meta === undefined ? [] : [{ file: `${options.to}.meta`, data: plan.meta }]),
   ];
   // A file already holding exactly what this export writes is an interrupted run's: kept, not a conflict.
   const pending: typeof writes = [];
@@ -152,7 +261,7 @@ export async function exportSession(
     if (!there) pending.push(write);
     else if (there.isDirectory())
       throw new PathKindError(`${write.file}: is a folder, a file is needed`, { file: write.file });
-    else if (!(await sameText(write.file, write.bytes))) {
+    else if (!(await holdsExactly(write.file, write.data))) {
       if (!options.force)
         throw new ExportRefusedError(`${write.file} already exists and holds something else; --force writes over it`, {
           file: write.file,
@@ -163,13 +272,73 @@ export async function exportSession(
   // A file the user asked for: the umask decides who else may read it, as with cp; in Reasonix's JSONL store, Reasonix's mode.
   // The transcript and its meta appear together or not at all, the meta first (a transcript never stands without it).
   const mode = transcriptModeIn(dirname(options.to));
-  await writeFilesAtomic([...pending].reverse().map((write) => ({ path: write.file, data: write.bytes, mode })));
+  await writeFilesAtomic([...pending].reverse().map((write) => ({ path: write.file, data: write.data, mode })));
   const unchanged = writes.filter((write) => !pending.includes(write)).map((write) => write.file);
-  return { to: options.to, files, messages: text.messages, unchanged };
+  return { to: options.to, files, messages: plan.messages, unchanged, problems: read.problems };
 }
 
-/** Whether a regular file holds exactly `text`. */
-async function sameText(file: string, text: string): Promise<boolean> {
+/**
+ * A session as `exportedText` gives it, its document a piece at a time: an opened session's messages
+ * are read as the pieces are taken, in memory that does not grow with the session. Refused as
+ * `exportedText` refuses, before any piece.
+ */
+export async function exportStream(session: ExportSource, options: ExportTextOptions): Promise<ExportedStream> {
+  const { read, transcript } = await exportRead(session);
+  const plan = exportPlan(read, {
+    format: options.format,
+    ...(options.view ? { view: options.view } : {}),
+    id: options.id ?? read.id,
+  });
+  return {
+    document: streamedDocument(plan, transcript(), read.dir),
+    ...(plan.meta === undefined ? {} : { meta: plan.meta }),
+    messages: plan.messages,
+    problems: read.problems,
+  };
+}
+
+function isWholeRead(session: ExportSource): session is SessionRead {
+  return 'projection' in session;
+}
+
+/**
+ * What an export reads before its messages (of an opened session, a read that keeps only the
+ * transcript's index and the previews of what was typed), and its messages, timed.
+ */
+async function exportRead(
+  session: ExportSource,
+): Promise<{ read: SessionRead; transcript: () => AsyncIterable<TimedMessage> }> {
+  if (isWholeRead(session)) {
+    const timed = canonicalTranscript(session.projection);
+    return {
+      read: session,
+      transcript: async function* () {
+        yield* timed;
+      },
+    };
+  }
+  return { read: await session.read({ keep: 'index', previews: true }), transcript: () => session.transcript() };
+}
+
+/**
+ * Whether a regular file holds exactly `data`: text, or a document written a piece at a time,
+ * whose digest is taken as it is made (the session read once more) and compared with the file's.
+ */
+async function holdsExactly(file: string, data: string | (() => AsyncIterable<string>)): Promise<boolean> {
   const stats = await lstat(file);
-  return stats.isFile() && stats.size === Buffer.byteLength(text) && (await readFile(file, 'utf8')) === text;
+  if (!stats.isFile()) return false;
+  if (typeof data === 'string')
+    return stats.size === Buffer.byteLength(data) && (await readFile(file, 'utf8')) === data;
+  const made = createHash('sha256');
+  let size = 0;
+  for await (const piece of data()) {
+    const bytes = Buffer.from(piece, 'utf8');
+    size += bytes.length;
+    if (size > stats.size) return false;
+    made.update(bytes);
+  }
+  if (size !== stats.size) return false;
+  const held = createHash('sha256');
+  for await (const chunk of createReadStream(file)) held.update(chunk as Buffer);
+  return held.digest('hex') === made.digest('hex');
 }

@@ -1,9 +1,12 @@
 // A JSONL transcript is read a run of messages at a time wherever its messages are not kept: a listing,
-// inspect and cat of one larger than the heap answer, as they do of a sessions-v4 log, instead of a V8 crash.
-import { mkdir, open } from 'node:fs/promises';
+// inspect, cat and export of one larger than the heap answer, as they do of a sessions-v4 log, instead of a V8 crash.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from '../support/cli-child.js';
+import { runCliChild, rxstoreBin } from '../support/cli-child.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const MiB = 1024 * 1024;
@@ -38,7 +41,7 @@ async function writeTranscript(path: string, bytes: number): Promise<number> {
 }
 
 describe('a JSONL transcript larger than the heap', () => {
-  it('is listed, inspected and printed in memory that does not grow with it', async () => {
+  it('is listed, inspected, printed and exported in memory that does not grow with it', async () => {
     const stateRoot = await tempDir('rxstore-large-transcript-');
     const sessions = join(stateRoot, 'projects', '-tmp-large', 'sessions');
     await mkdir(sessions, { recursive: true });
@@ -64,6 +67,52 @@ describe('a JSONL transcript larger than the heap', () => {
     expect(printed.code).toBe(0);
     const lines = printed.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(messages);
-    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ role: 'assistant', content: `File ${messages / 4 - 1} holds lines.` });
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({
+      role: 'assistant',
+      content: `File ${messages / 4 - 1} holds lines.`,
+    });
+    // Exported, as one JSON document, written as its messages are read.
+    const to = join(stateRoot, 'exported.json');
+    const exported = await runCliChild(['export', transcript, '--to', to, '--format', 'json'], { env });
+    expect(exported.stderr).toBe('');
+    expect(exported.code).toBe(0);
+    expect(JSON.parse(await readFile(to, 'utf8'))).toMatchObject({ id: 'large', view: 'canonical' });
+  });
+
+  it('is printed to a reader that stops reading without being held: the printing waits for it', async () => {
+    const transcript = join(await tempDir('rxstore-slow-reader-'), 'large.jsonl');
+    const messages = await writeTranscript(transcript, 64 * MiB);
+    const child = spawn(process.execPath, [rxstoreBin, 'cat', transcript], {
+      env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=64' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdout.pause();
+    // Not read until the command stops using the processor (it waits for its reader), or ends: one that
+    // printed on regardless holds what its reader has not taken, the whole transcript, and runs out of heap.
+    const cpuTicks = () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    };
+    for (let last = -1; child.exitCode === null && child.signalCode === null; ) {
+      await sleep(250);
+      let now: number;
+      try {
+        now = cpuTicks();
+      } catch {
+        break;
+      }
+      if (now === last) break;
+      last = now;
+    }
+    let printed = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
+    child.stdout.resume();
+    const code = await closed;
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(printed.trimEnd().split('\n')).toHaveLength(messages);
   });
 });

@@ -1,7 +1,7 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { resolve } from 'node:path';
 import { openLogSession, openSession, UsageError, resolveSession } from '../../index.js';
-import type { Output } from '../output.js';
+import { printPieces, type Output } from '../output.js';
 import type { RootArgs } from '../root-options.js';
 import { jsonOutput } from '../json-output.js';
 
@@ -23,8 +23,13 @@ export async function runCat(args: CatArgs, output: Output, setExit: (code: Exit
   }
   const session = await openSession(await resolveSession(args.session, args));
   const lines = args.records ? session.records() : session.personView();
-  for await (const line of lines) output.out(`${jsonOutput(line)}\n`);
+  await printPieces(jsonLines(lines), output);
   setExit(EXIT.done);
+}
+
+/** Each value as one line of JSON. */
+async function* jsonLines(values: AsyncIterable<unknown>): AsyncGenerator<string> {
+  for await (const value of values) yield `${jsonOutput(value)}\n`;
 }
 
 /**
@@ -35,9 +40,12 @@ export async function runCat(args: CatArgs, output: Output, setExit: (code: Exit
  */
 async function catSince(sessionPath: string, cursorFile: string, output: Output, shown: string): Promise<void> {
   const session = await openLogSession(sessionPath);
-  for await (const piece of session.recordsSinceFile(cursorFile, { shown })) {
-    // The session's title and workspace when they change: a line of its own, with no key (records keep theirs).
-    if (piece.session) output.out(`${jsonOutput({ type: 'session', sessionId: session.id, ...piece.session })}\n`);
-    for (const record of piece.records) output.out(`${jsonOutput(record)}\n`);
+  async function* lines(): AsyncGenerator<unknown> {
+    for await (const piece of session.recordsSinceFile(cursorFile, { shown })) {
+      // The session's title and workspace when they change: a line of its own, with no key (records keep theirs).
+      if (piece.session) yield { type: 'session', sessionId: session.id, ...piece.session };
+      yield* piece.records;
+    }
   }
+  await printPieces(jsonLines(lines()), output);
 }

@@ -3,14 +3,16 @@ import { terminalSafeJson } from '../json-output.js';
 import {
   printable,
   exportSession,
+  exportStream,
   openSession,
+  type Problem,
   type ExportFormat,
   type ExportView,
   resolveSession,
 } from '../../index.js';
 import { warningLine } from '../error-line.js';
 import { resolve } from 'node:path';
-import type { Output } from '../output.js';
+import { printPieces, type Output } from '../output.js';
 import type { RootArgs } from '../root-options.js';
 import { counted } from '../plural.js';
 
@@ -23,35 +25,43 @@ export interface ExportArgs extends RootArgs {
   force: boolean;
 }
 
+/** Each piece of JSON text with no raw control character (`terminalSafeJson`). */
+async function* terminalSafe(pieces: AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const piece of pieces) yield terminalSafeJson(piece);
+}
+
 /** `--to -`: standard output. */
 const STDOUT = '-';
 
 /** `rxstore export`, run: the command's options are in export.ts. */
 export async function runExport(args: ExportArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   const session = await openSession(await resolveSession(args.session, args));
-  const read = await session.read();
   // The export is the session as it is: one Reasonix takes no new turn in is no more gone on with once exported.
-  const refusedTurn = read.problems.find(({ code }) => code === 'RX_TURN_REFUSED');
-  if (refusedTurn)
-    output.err(
-      warningLine(
-        `${refusedTurn.message.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}; the export keeps it as it is: \`rxstore salvage\` writes a copy Reasonix goes on with`,
-      ),
-    );
+  const warnOfRefusedTurn = (problems: readonly Problem[]) => {
+    const refusedTurn = problems.find(({ code }) => code === 'RX_TURN_REFUSED');
+    if (refusedTurn)
+      output.err(
+        warningLine(
+          `${refusedTurn.message.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}; the export keeps it as it is: \`rxstore salvage\` writes a copy Reasonix goes on with`,
+        ),
+      );
+  };
   if (args.to === STDOUT) {
+    const exported = await exportStream(session, { format: args.format, view: args.view, id: session.id });
+    warnOfRefusedTurn(exported.problems);
     // On standard output, likely a terminal: the same JSON values, with no raw control character.
-    const { document } = await exportSession(read, { format: args.format, view: args.view, id: read.id });
-    output.out(terminalSafeJson(document));
+    await printPieces(terminalSafe(exported.document), output);
     setExit(EXIT.done);
     return;
   }
-  const report = await exportSession(read, {
+  const report = await exportSession(session, {
     to: resolve(args.to),
     format: args.format,
     view: args.view,
     force: args.force,
     given: args.to,
   });
+  warnOfRefusedTurn(report.problems);
   if (report.unchanged.length === report.files.length)
     output.out(
       `already exported: ${printable(report.files.join(' and '))} ${report.files.length === 1 ? 'holds' : 'hold'} exactly these ${counted(report.messages, 'message')}; nothing was written\n`,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pageRenderer } from '../../view/index.js';
-import { processOutput, writeStdout, type Output } from '../output.js';
+import { printPieces, type Output } from '../output.js';
 import { cutLongWords, errorLines, warningLine } from '../error-line.js';
 import {
   printable,
@@ -74,7 +74,7 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: Ex
     force: args.force,
     resume: await resumeAsWhereSays(session.id, session.path, args),
   });
-  if (page.pieces) await writeToOutput(page.pieces, output);
+  if (page.pieces) await printPieces(page.pieces, output);
   // Said as export says it: a file written is confirmed, with what it holds.
   else
     output.out(
@@ -84,14 +84,6 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: Ex
   // The same one line as every other command's refusal: `rxstore: <CODE>: <path> at offset <n>: <what>`.
   if (stopped) output.err(errorLines(stopped));
   setExit(stopped ? EXIT.refused : EXIT.done);
-}
-
-/** Standard output is written as fast as it is read (a page of a large session is never held whole). */
-async function writeToOutput(pieces: AsyncIterable<string>, output: Output): Promise<void> {
-  for await (const piece of pieces) {
-    if (output !== processOutput) output.out(piece);
-    else await writeStdout(piece);
-  }
 }
 
 /**
