@@ -228,16 +228,19 @@ interface StreamedViews {
 
 /**
  * The views every store shares: from a whole read the session holds while `files` do not change,
- * else `streamed`.
+ * else `streamed` over `firstPass`: the read that keeps only the transcript's index (and the previews
+ * of what was typed), held as the whole read is and shared with a `read` that asks for it.
  */
 function readerOver(
   id: string,
   path: string,
   files: string[],
   read: (options?: SessionReadOptions) => Promise<SessionRead>,
-  streamed: StreamedViews,
+  streamedOver: (firstPass: () => Promise<SessionRead>) => StreamedViews,
 ): SessionReader {
   const whole = sharedWholeRead(files, () => read({ keep: 'whole' }));
+  const index = sharedWholeRead(files, () => read({ keep: 'index', previews: true }));
+  const streamed = streamedOver(index.read);
   const keepsWhole = (options: SessionReadOptions = {}) =>
     options.previews === undefined &&
     (options.keep === 'whole' || (options.keep === undefined && options.retainContent !== false));
@@ -250,7 +253,12 @@ function readerOver(
   return {
     id,
     path,
-    read: (options) => (keepsWhole(options) ? whole.read() : read(options)),
+    read: (options) =>
+      keepsWhole(options)
+        ? whole.read()
+        : options?.keep === 'index' && options.previews !== false
+          ? index.read()
+          : read(options),
     transcript,
     modelView: () => verifiedView(whole.read(), (session) => modelView(session.projection)),
     personView: () => seenByPerson(transcript()),
@@ -295,17 +303,17 @@ export async function openSession(path: string): Promise<OpenedSession> {
         offset: 0,
       });
     const id = basename(full).replace(/\.jsonl$/, '');
-    const files = [full, `${full}.meta`];
-    // The read that keeps only the index, shared by the streamed views (their first pass) and a `read` that asks for it.
-    const indexRead = sharedWholeRead(files, () => readJsonlSession(full, { keep: 'index' }));
-    const reader = readerOver(id, full, files, (options) => readJsonlSession(full, options), {
-      transcript: () => transcriptEntries(full, id, indexRead.read),
-      records: () => transcriptRecords(full, id, indexRead.read),
-    });
     return {
-      ...reader,
-      read: (options) =>
-        options?.keep === 'index' && options.previews === undefined ? indexRead.read() : reader.read(options),
+      ...readerOver(
+        id,
+        full,
+        [full, `${full}.meta`],
+        (options) => readJsonlSession(full, options),
+        (firstPass) => ({
+          transcript: () => transcriptEntries(full, id, firstPass),
+          records: () => transcriptRecords(full, id, firstPass),
+        }),
+      ),
       format: 'jsonl',
       store: 'jsonl',
     };
@@ -322,8 +330,10 @@ export async function openSession(path: string): Promise<OpenedSession> {
       full,
       [join(full, SESSION_FILES.log), join(full, SESSION_FILES.manifest), join(full, SESSION_FILES.header)],
       (options = {}) => readSession(full, options),
-      // A log is read twice rather than held whole: memory stays flat however long the session.
-      { transcript: () => streamedTranscript(full, id), records: () => streamedRecords(full, id) },
+      (firstPass) => ({
+        transcript: () => streamedTranscript(full, id, firstPass),
+        records: () => streamedRecords(full, id, firstPass),
+      }),
     ),
     format: 'v4',
     store: storeKindOf(full),

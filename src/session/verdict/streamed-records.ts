@@ -28,22 +28,34 @@ import { readSessionOn, workspaceOf, type SessionRead } from './read-session.js'
  * first written. A refusal is thrown after the records before it, as `read()` reports it. Both
  * passes decode on the caller's thread, as the streams since a cursor do (`replayedBatches`).
  */
-export async function* streamedRecords(dir: string, sessionId: string): AsyncGenerator<IndexRecord> {
-  yield* twoPassesOfLog(dir, sessionId, recordsOfTwoPasses);
+export async function* streamedRecords(
+  dir: string,
+  sessionId: string,
+  firstPass: FirstPass = () => readSessionOn('this', dir, { keep: 'index' }),
+): AsyncGenerator<IndexRecord> {
+  yield* twoPassesOfLog(dir, sessionId, firstPass, recordsOfTwoPasses);
 }
 
 /** The transcript of a session in order, each message in its final form, as `streamedRecords` reads it: two passes, memory flat. */
-export async function* streamedTranscript(dir: string, sessionId: string): AsyncGenerator<TranscriptEntry> {
-  yield* twoPassesOfLog(dir, sessionId, transcriptOfTwoPasses);
+export async function* streamedTranscript(
+  dir: string,
+  sessionId: string,
+  firstPass: FirstPass = () => readSessionOn('this', dir, { keep: 'index' }),
+): AsyncGenerator<TranscriptEntry> {
+  yield* twoPassesOfLog(dir, sessionId, firstPass, transcriptOfTwoPasses);
 }
+
+/** The first pass of two: a read of the whole session that keeps the transcript's index (`keep: 'index'`), perhaps one shared with other reads. */
+export type FirstPass = () => Promise<SessionRead>;
 
 /** `second` over the first pass of a log (its verdict and the transcript's index) and its batches read again. */
 async function* twoPassesOfLog<T>(
   dir: string,
   sessionId: string,
+  firstPass: FirstPass,
   second: SecondPass<T>,
 ): AsyncGenerator<T> {
-  const whole = await readSessionOn('this', dir, { caches: false, keep: 'index' });
+  const whole = await firstPass();
   const logPath = join(dir, SESSION_FILES.log);
   yield* second(whole, sessionId, loggedEntries(dir, whole), () => new BatchChangedError(logPath, whole.durableEnd));
 }

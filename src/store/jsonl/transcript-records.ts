@@ -3,7 +3,12 @@ import type { IndexRecord } from '../../session/replay/index-records.js';
 import { Projection } from '../../session/replay/projection.js';
 import type { TranscriptEntry } from '../../session/replay/transcript-index.js';
 import type { SessionRead } from '../../session/verdict/read-session.js';
-import { recordsOfTwoPasses, transcriptOfTwoPasses, type SecondPass } from '../../session/verdict/streamed-records.js';
+import {
+  recordsOfTwoPasses,
+  transcriptOfTwoPasses,
+  type FirstPass,
+  type SecondPass,
+} from '../../session/verdict/streamed-records.js';
 import { migratedRuns, readJsonlSession } from './read-jsonl-session.js';
 
 /**
@@ -18,7 +23,7 @@ export async function* transcriptRecords(
   path: string,
   sessionId: string,
   /** The first pass: a read of the transcript that keeps its index (one shared with other reads of it). */
-  firstPass: () => Promise<SessionRead> = () => readJsonlSession(path, { keep: 'index' }),
+  firstPass: FirstPass = () => readJsonlSession(path, { keep: 'index' }),
 ): AsyncGenerator<IndexRecord> {
   yield* twoPassesOfTranscript(path, sessionId, firstPass, recordsOfTwoPasses);
 }
@@ -27,7 +32,7 @@ export async function* transcriptRecords(
 export async function* transcriptEntries(
   path: string,
   sessionId: string,
-  firstPass: () => Promise<SessionRead> = () => readJsonlSession(path, { keep: 'index' }),
+  firstPass: FirstPass = () => readJsonlSession(path, { keep: 'index' }),
 ): AsyncGenerator<TranscriptEntry> {
   yield* twoPassesOfTranscript(path, sessionId, firstPass, transcriptOfTwoPasses);
 }
@@ -35,7 +40,7 @@ export async function* transcriptEntries(
 async function* twoPassesOfTranscript<T>(
   path: string,
   sessionId: string,
-  firstPass: () => Promise<SessionRead>,
+  firstPass: FirstPass,
   second: SecondPass<T>,
 ): AsyncGenerator<T> {
   const whole = await firstPass();
