@@ -1,6 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
+import { BatchesDigest } from './batches-digest.js';
 import type { TornTail } from '../../codec/batch.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
 import {
@@ -68,6 +69,11 @@ export interface SessionRead {
   tornTail: TornTail | null;
   /** Byte offset after the last committed batch. */
   durableEnd: number;
+  /**
+   * A digest of the committed batches read, in order (of each batch's own SHA-256): a read of the log
+   * up to `durableEnd` that gives another holds other batches. Absent for a transcript.
+   */
+  batchesDigest?: string;
   lastSequence: number;
   /** The highest writerGeneration any batch carries. */
   writerGeneration: number;
@@ -197,6 +203,7 @@ async function readSessionOnce(
     let caught: RxError | undefined;
     const contentFiles = new Set<string>();
     const content = new ContentStore(contentRootFor(dir, read.manifest?.contentRoot));
+    const batchesDigest = new BatchesDigest();
     try {
       // Stryker disable next-line ObjectLiteral: the content store found again from the manifest is the same
       for await (const item of readSessionEventsOn(thread, dir, { content })) {
@@ -207,6 +214,7 @@ async function readSessionOnce(
         const { batch } = item.value;
         read.batches += 1;
         read.durableEnd = batch.end;
+        batchesDigest.add(batch.sha256);
         read.lastSequence = batch.firstSeq + batch.eventCount - 1;
         read.writerGeneration = Math.max(read.writerGeneration, batch.writerGeneration);
         read.firstCommitAt ??= batch.createdAt;
@@ -228,6 +236,7 @@ async function readSessionOnce(
       cutWhileRead = error instanceof LogCutWhileReadError;
     }
     read.contentFiles = [...contentFiles];
+    read.batchesDigest = batchesDigest.digest();
     // Replay stopped at the first payload Reasonix would refuse, which precedes anything the codec stopped at.
     for (const finding of projection.strictness) {
       const error = strictPayloadError(finding, logPath);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { BatchChangedError } from '../../errors/index.js';
+import { BatchChangedError, DamagedStoreError } from '../../errors/index.js';
+import { BatchesDigest } from './batches-digest.js';
 import {
   messageKey,
   placeCounter,
@@ -107,14 +108,24 @@ export async function* transcriptOfTwoPasses(
   if (whole.refusal) throw whole.refusal;
 }
 
-/** The log's batches up to where the first pass ended, each replayed on its own: the transcript entries it writes. */
+/**
+ * The log's batches up to where the first pass ended, each replayed on its own: the transcript entries
+ * it writes. Batches other than the first pass read (the log written over in place between the reads,
+ * each batch signed anew) end it in an error after the last: what was given is not one session.
+ */
 async function* loggedEntries(dir: string, whole: SessionRead): AsyncGenerator<readonly TranscriptEntry[]> {
   const logPath = join(dir, SESSION_FILES.log);
+  const read = new BatchesDigest();
   for await (const item of readSessionEvents(dir)) {
     if (item.type !== 'batch') continue;
+    read.add(item.value.batch.sha256);
     yield replayBatch(item.value, logPath).replay.transcript;
     if (item.value.batch.end >= whole.durableEnd) break;
   }
+  if (whole.batchesDigest !== undefined && read.digest() !== whole.batchesDigest)
+    throw new DamagedStoreError('the log was written over between its two reads: read the session again', {
+      file: logPath,
+    });
 }
 
 /** What the first pass knows of each message of the transcript: where its final text is written, its key, and where its calls' results stand. */
@@ -183,6 +194,8 @@ async function* inTranscriptOrder(
   changed: () => Error,
   final: (at: number, ready: ReadonlyMap<number, TranscriptEntry>) => boolean,
 ): AsyncGenerator<{ at: number; ready: ReadonlyMap<number, TranscriptEntry> }> {
+  // Nothing to give: the first pass's verdict is the answer, whatever the second would meet.
+  if (plan.length === 0) return;
   /** Messages read in their final form not given yet, by position. */
   const ready = new Map<number, TranscriptEntry>();
   let next = 0;

@@ -2,7 +2,7 @@
 // twice): they must give exactly the records and messages of the transcript held whole, in the same
 // order, whatever later batches rewrote, and end in the refusal `read()` reports after what precedes it.
 import { readdirSync } from 'node:fs';
-import { truncate } from 'node:fs/promises';
+import { copyFile, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RxError } from '../../../src/index.js';
@@ -155,5 +155,36 @@ describe('records() streams the records of the transcript held whole', () => {
     expect(ended).toBeInstanceOf(RxError);
     expect((ended as RxError).family).toBe('damaged');
     expect(given).toBeLessThan(whole.records.length);
+  });
+
+  it('a log written over between the passes, every message where it was, ends in a coded error, never in a mix', async () => {
+    // Two logs of the same messages, ids and sequences, but for the words of the last one.
+    const [dir, other] = [await copySession(fixture('tool-calls').dir), await copySession(fixture('tool-calls').dir)];
+    await appendBatch(dir, [complete(user('01Z0000000000000000000000A', 'the words first read'))]);
+    await appendBatch(other, [complete(user('01Z0000000000000000000000A', 'other words, as long'))]);
+    // The log is written over right after the first pass: the second reads the other's batches.
+    const writtenOver = async () => {
+      const first = await readSession(dir, { keep: 'index' });
+      await copyFile(join(other, 'events.frames'), join(dir, 'events.frames'));
+      return first;
+    };
+    for (const stream of [
+      streamedTranscript(dir, basename(dir), writtenOver),
+      streamedRecords(dir, basename(dir), writtenOver),
+    ]) {
+      await expect(transcriptStreamed(stream as AsyncIterable<never>)).resolves.toMatchObject({
+        refusal: 'RX_DAMAGED_STORE',
+      });
+      await copyFile(join(fixture('tool-calls').dir, 'events.frames'), join(dir, 'events.frames'));
+      await appendBatch(dir, [complete(user('01Z0000000000000000000000A', 'the words first read'))]);
+    }
+  });
+
+  it('a session with no messages ends in the refusal its first pass found, the log read no second time', async () => {
+    const dir = await copySession(fixture('tool-calls').dir);
+    await rm(join(dir, 'events.frames'));
+    const whole = await heldWhole(dir);
+    expect(whole.refusal).toBe('RX_LOG_MISSING');
+    expect(await streamed(dir)).toEqual(whole);
   });
 });
