@@ -9,12 +9,10 @@ import { RxError } from '../../../src/index.js';
 import { streamedRecords, streamedTranscript } from '../../../src/session/verdict/streamed-records.js';
 import type { EventToWrite } from '../../../src/codec/encode-batch.js';
 import {
-  recordsHeldWhole,
-  recordsStreamed,
-  transcriptHeldWhole,
+  heldWholeBoth,
+  streamedBoth,
   transcriptStreamed,
-  type RecordsRead,
-  type TranscriptRead,
+  type ReadTwoWays,
 } from '../../support/sessions/records-two-ways.js';
 import { readSession } from '../../../src/session/verdict/read-session.js';
 import { writeSession } from '../../../bench/support/write-session.js';
@@ -25,9 +23,8 @@ import { repoRoot } from '../../support/paths.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 /** The records and the transcript of the session held whole (a replay that keeps every message), and its refusal. */
-async function heldWhole(dir: string): Promise<RecordsRead & { transcript: TranscriptRead }> {
-  const read = await readSession(dir);
-  return { ...recordsHeldWhole(read, basename(dir)), transcript: transcriptHeldWhole(read) };
+async function heldWhole(dir: string): Promise<ReadTwoWays> {
+  return heldWholeBoth(await readSession(dir), basename(dir));
 }
 
 /**
@@ -35,11 +32,12 @@ async function heldWhole(dir: string): Promise<RecordsRead & { transcript: Trans
  * read of a session too large to read whole, and of any once it is not held), and the code of the
  * error they end in.
  */
-async function streamed(dir: string): Promise<RecordsRead & { transcript: TranscriptRead }> {
-  return {
-    ...(await recordsStreamed({ records: () => streamedRecords(dir, basename(dir)) })),
-    transcript: await transcriptStreamed(streamedTranscript(dir, basename(dir))),
-  };
+async function streamed(dir: string): Promise<ReadTwoWays> {
+  const id = basename(dir);
+  return streamedBoth(
+    () => streamedRecords(dir, id),
+    () => streamedTranscript(dir, id),
+  );
 }
 
 const caller = (id: string | undefined, content: string, calls: string[]) => ({

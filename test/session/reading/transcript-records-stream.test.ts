@@ -6,14 +6,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { IndexRecord } from '../../../src/index.js';
 import { transcriptEntries, transcriptRecords } from '../../../src/store/jsonl/transcript-records.js';
-import {
-  recordsHeldWhole,
-  recordsStreamed,
-  transcriptHeldWhole,
-  transcriptStreamed,
-  type RecordsRead,
-  type TranscriptRead,
-} from '../../support/sessions/records-two-ways.js';
+import { heldWholeBoth, streamedBoth, type ReadTwoWays } from '../../support/sessions/records-two-ways.js';
 import { readJsonlSession } from '../../../src/store/jsonl/read-jsonl-session.js';
 import { fixture } from '../../support/fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -21,9 +14,8 @@ import { tempDir } from '../../support/temp-dir.js';
 const idOf = (path: string) => basename(path).replace(/\.jsonl$/, '');
 
 /** The records and the messages of the transcript held whole (a replay that keeps every message), and its refusal. */
-async function heldWhole(path: string): Promise<RecordsRead & { transcript: TranscriptRead }> {
-  const read = await readJsonlSession(path);
-  return { ...recordsHeldWhole(read, idOf(path)), transcript: transcriptHeldWhole(read) };
+async function heldWhole(path: string): Promise<ReadTwoWays> {
+  return heldWholeBoth(await readJsonlSession(path), idOf(path));
 }
 
 /**
@@ -31,11 +23,11 @@ async function heldWhole(path: string): Promise<RecordsRead & { transcript: Tran
  * of a transcript too large to read whole, and of any once it is not held), and the code of the error
  * they end in.
  */
-async function streamed(path: string): Promise<RecordsRead & { transcript: TranscriptRead }> {
-  return {
-    ...(await recordsStreamed({ records: () => transcriptRecords(path, idOf(path)) })),
-    transcript: await transcriptStreamed(transcriptEntries(path, idOf(path))),
-  };
+async function streamed(path: string): Promise<ReadTwoWays> {
+  return streamedBoth(
+    () => transcriptRecords(path, idOf(path)),
+    () => transcriptEntries(path, idOf(path)),
+  );
 }
 
 const line = (message: object) => `${JSON.stringify(message)}\n`;

@@ -54,3 +54,19 @@ export async function transcriptStreamed(entries: AsyncIterable<TranscriptEntry>
   }
   return { entries: given, refusal: undefined };
 }
+
+/** A session's records and transcript, each with the refusal it ends in. */
+export type ReadTwoWays = RecordsRead & { transcript: TranscriptRead };
+
+/** The records and the transcript of a read that kept every message, and its refusal. */
+export function heldWholeBoth(read: SessionRead, sessionId: string): ReadTwoWays {
+  return { ...recordsHeldWhole(read, sessionId), transcript: transcriptHeldWhole(read) };
+}
+
+/** What streamed records and a streamed transcript give, each with the code of the error it ends in. */
+export async function streamedBoth(
+  records: () => AsyncIterable<IndexRecord>,
+  transcript: () => AsyncIterable<TranscriptEntry>,
+): Promise<ReadTwoWays> {
+  return { ...(await recordsStreamed({ records })), transcript: await transcriptStreamed(transcript()) };
+}
