@@ -70,10 +70,11 @@ export interface SessionRead {
   /** Byte offset after the last committed batch. */
   durableEnd: number;
   /**
-   * A digest of the committed batches read, in order (of each batch's own SHA-256): a read of the log
-   * up to `durableEnd` that gives another holds other batches. Absent for a transcript.
+   * A digest of what the read took, in order: a log's committed batches (of each batch's own SHA-256),
+   * a transcript's bytes up to its last message. A second read of the session that gives another
+   * read something else (the session written over between the reads).
    */
-  batchesDigest?: string;
+  readDigest?: string;
   lastSequence: number;
   /** The highest writerGeneration any batch carries. */
   writerGeneration: number;
@@ -236,7 +237,7 @@ async function readSessionOnce(
       cutWhileRead = error instanceof LogCutWhileReadError;
     }
     read.contentFiles = [...contentFiles];
-    read.batchesDigest = batchesDigest.digest();
+    read.readDigest = batchesDigest.digest();
     // Replay stopped at the first payload Reasonix would refuse, which precedes anything the codec stopped at.
     for (const finding of projection.strictness) {
       const error = strictPayloadError(finding, logPath);

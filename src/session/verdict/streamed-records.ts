@@ -122,7 +122,7 @@ async function* loggedEntries(dir: string, whole: SessionRead): AsyncGenerator<r
     yield replayBatch(item.value, logPath).replay.transcript;
     if (item.value.batch.end >= whole.durableEnd) break;
   }
-  if (whole.batchesDigest !== undefined && read.digest() !== whole.batchesDigest)
+  if (whole.readDigest !== undefined && read.digest() !== whole.readDigest)
     throw new DamagedStoreError('the log was written over between its two reads: read the session again', {
       file: logPath,
     });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   EmptyTranscriptError,
   NotRegularFileError,
@@ -191,7 +192,7 @@ const NEWLINE = 0x0a;
 export async function* transcriptFileRuns(
   file: string,
   maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES,
-): AsyncGenerator<ReturnType<typeof parseTranscript>> {
+): AsyncGenerator<TranscriptRun> {
   const { handle } = await openRegularFile(
     file,
     () => new NotRegularFileError('not a regular file: a transcript is read from a file only', { file }),
@@ -207,6 +208,9 @@ export async function* transcriptFileRuns(
   }
 }
 
+/** A run of a transcript's whole messages, as `parseTranscript` reads them, and a digest of the bytes through its end. */
+export type TranscriptRun = ReturnType<typeof parseTranscript> & { through: string };
+
 /** Fills `buffer` with the transcript's bytes from `position`; how many, 0 at its end. Called at positions one after another. */
 export type ReadAt = (buffer: Buffer, position: number) => Promise<number>;
 
@@ -221,7 +225,8 @@ export async function* transcriptRuns(
   readAt: ReadAt,
   file: string,
   maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES,
-): AsyncGenerator<ReturnType<typeof parseTranscript>> {
+): AsyncGenerator<TranscriptRun> {
+  const digest = createHash('sha256');
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let from = { line: 1, offset: 0 };
@@ -232,7 +237,8 @@ export async function* transcriptRuns(
   const parsePending = (upTo: number) => {
     const bytes = Buffer.concat(pending, pendingBytes);
     const run = bytes.subarray(0, upTo);
-    const parsed = parseTranscript(goText(run), file, from);
+    digest.update(run);
+    const parsed = { ...parseTranscript(goText(run), file, from), through: digest.copy().digest('hex') };
     let newlines = 0;
     for (let at = run.indexOf(NEWLINE); at >= 0; at = run.indexOf(NEWLINE, at + 1)) newlines += 1;
     from = { line: from.line + newlines, offset: from.offset + run.length };

@@ -46,6 +46,7 @@ export async function readJsonlSession(
   const strict: Problem[] = [];
   let errors: MigratedRun['errors'] = [];
   let loaded = 0;
+  let through: string | undefined;
   for await (const run of migratedRuns(path)) {
     for (const problem of run.flattened) flattened.push(problem);
     const found = projection.strictness.length;
@@ -61,6 +62,8 @@ export async function readJsonlSession(
       });
     }
     loaded += run.messages.length;
+    // Through the last run with messages: what a second read that stops at the last message read.
+    if (run.messages.length > 0) through = run.through;
     errors = run.errors;
   }
   const problems: Problem[] = errors.map(problemFromError);
@@ -100,6 +103,7 @@ export async function readJsonlSession(
     lockFiles: [],
     ...(meta.state === 'ok' && meta.value.workspace_root ? { declaredWorkspace: meta.value.workspace_root } : {}),
     ...(refusal ? { refusal } : {}),
+    ...(through ? { readDigest: through } : {}),
   };
 }
 
@@ -113,6 +117,8 @@ export interface MigratedRun {
   flattened: Problem[];
   /** Where the loader stopped, in the last run: the messages before it are the run's. */
   errors: (EmptyTranscriptError | TranscriptLineError)[];
+  /** A digest of the transcript's bytes through this run. */
+  through: string;
 }
 
 /** The transcript's messages a run at a time (`transcriptFileRuns`), as Reasonix's migration makes them. */
@@ -134,7 +140,7 @@ export async function* migratedRuns(path: string): AsyncGenerator<MigratedRun> {
         }
         return nextId(message);
       });
-      yield { lines: run.lines.map(({ line }) => line), messages, flattened, errors: run.errors };
+      yield { lines: run.lines.map(({ line }) => line), messages, flattened, errors: run.errors, through: run.through };
     }
   } catch (error) {
     throw fileSystemErrorOf(error, path);

@@ -55,15 +55,23 @@ async function* twoPassesOfTranscript<T>(
   );
 }
 
-/** The transcript's runs up to the messages the first pass loaded, each replayed on its own: the entries it writes. */
+/**
+ * The transcript's runs up to the messages the first pass loaded, each replayed on its own: the entries
+ * it writes. Bytes other than the first pass read (the transcript written over between the reads, its
+ * messages where they were) end it in an error after the last: what was given is not one transcript.
+ */
 async function* replayedRuns(path: string, whole: SessionRead): AsyncGenerator<readonly TranscriptEntry[]> {
   let seqBefore = 0;
+  let through: string | undefined;
   for await (const run of migratedRuns(path)) {
-    if (seqBefore >= whole.lastSequence) return;
+    if (seqBefore >= whole.lastSequence) break;
     const projection = new Projection();
     // A transcript's read always sets it: when its messages count as committed (its meta's, else the file's time).
     projection.replayTranscript(run.messages, whole.firstCommitAt!, seqBefore);
     seqBefore += run.messages.length;
+    through = run.through;
     yield projection.transcript;
   }
+  if (whole.readDigest !== undefined && through !== whole.readDigest)
+    throw new DamagedStoreError('the transcript was written over between its two reads: read it again', { file: path });
 }

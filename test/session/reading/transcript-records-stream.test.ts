@@ -135,4 +135,34 @@ describe('records() of a JSONL transcript streams the records of the transcript 
     expect(error).toMatchObject({ code: 'RX_DAMAGED_STORE', data: { file: path } });
     expect(records.length).toBeLessThan(whole.records.length);
   });
+
+  it('a transcript written over between the reads, every message where it was, ends in a coded error, never in a mix', async () => {
+    // Messages with ids of their own: the second read finds each where the first did, but for the words of the last.
+    const said = (words: string) => [
+      ...turns(200, 7_000),
+      line({ role: 'user', id: '01Z0000000000000000000000A', content: words }),
+    ];
+    const path = await transcriptWith(said('the words first read'));
+    const other = await transcriptWith(said('other words, as long'));
+    const writtenOver = async () => {
+      const first = await readJsonlSession(path, { keep: 'index' });
+      await cp(other, path);
+      return first;
+    };
+    for (const stream of [
+      transcriptEntries(path, idOf(path), writtenOver),
+      transcriptRecords(path, idOf(path), writtenOver),
+    ]) {
+      const given: unknown[] = [];
+      const error = await (async () => {
+        for await (const item of stream as AsyncIterable<unknown>) given.push(item);
+      })().then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toMatchObject({ code: 'RX_DAMAGED_STORE', data: { file: path } });
+      expect(given.length).toBeGreaterThan(0);
+      await writeFile(path, (await readFile(other, 'utf8')).replace('other words, as long', 'the words first read'));
+    }
+  });
 });
