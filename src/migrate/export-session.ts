@@ -5,13 +5,7 @@ import { dirname } from 'node:path';
 import { branchIdOf, readPathsOf } from '../store/jsonl/jsonl-sidecars.js';
 import { transcriptModeIn } from '../store/roots/store-kind.js';
 import { goJson, goJsonIndented } from '../codec/go-json/go-json.js';
-import {
-  DamagedStoreError,
-  ExportRefusedError,
-  PathKindError,
-  undefinedIfMissing,
-  type Problem,
-} from '../errors/index.js';
+import { DamagedStoreError, ExportRefusedError, PathKindError, undefinedIfMissing } from '../errors/index.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFile, checkOutside } from '../fs/path-kind.js';
 import type { SessionRead } from '../session/verdict/read-session.js';
@@ -44,8 +38,6 @@ export interface ExportReport {
   messages: number;
   /** The files that already held exactly what this export writes (an earlier run's), left as they were. */
   unchanged: string[];
-  /** What the read of the session found that Reasonix warns of (`read()`'s problems): the export keeps the session as it is. */
-  problems: Problem[];
 }
 
 /**
@@ -62,8 +54,6 @@ export interface ExportedStream {
   /** The `.jsonl.meta` beside a JSONL transcript; absent for JSON. */
   meta?: string;
   messages: number;
-  /** What the read of the session found that Reasonix warns of (`read()`'s problems). */
-  problems: Problem[];
 }
 
 /** A session as export writes it: the document (a JSONL transcript or one JSON document) and, for JSONL, its meta. */
@@ -274,7 +264,7 @@ export async function exportSession(
   const mode = transcriptModeIn(dirname(options.to));
   await writeFilesAtomic([...pending].reverse().map((write) => ({ path: write.file, data: write.data, mode })));
   const unchanged = writes.filter((write) => !pending.includes(write)).map((write) => write.file);
-  return { to: options.to, files, messages: plan.messages, unchanged, problems: read.problems };
+  return { to: options.to, files, messages: plan.messages, unchanged };
 }
 
 /**
@@ -293,7 +283,6 @@ export async function exportStream(session: ExportSource, options: ExportTextOpt
     document: streamedDocument(plan, transcript(), read.dir),
     ...(plan.meta === undefined ? {} : { meta: plan.meta }),
     messages: plan.messages,
-    problems: read.problems,
   };
 }
 

@@ -73,6 +73,14 @@ describe.skipIf(!reasonixBinary())(
       expect(exported.stderr).toBe(
         `rxstore: warning: Reasonix opens the session but refuses every new turn in it ("${said}"); the export keeps it as it is: \`rxstore salvage\` writes a copy Reasonix goes on with\n`,
       );
+      // Said before the export, whatever comes of it: here a file already there that holds something else.
+      await writeFile(join(base, 'taken.jsonl'), 'mine\n');
+      const refused = await cli(['export', join(sessions, 'array-args.jsonl'), '--to', join(base, 'taken.jsonl')]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.split('\n')[0]).toContain(
+        'rxstore: warning: Reasonix opens the session but refuses every new turn',
+      );
+      expect(refused.stderr).toContain('RX_EXPORT_REFUSED');
 
       // Salvage keeps the messages as they are, so its transcript is refused too: it says so, and points at migrate, which repairs it.
       const salvaged = await cli(['salvage', join(sessions, 'array-args.jsonl')]);

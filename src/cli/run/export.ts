@@ -5,7 +5,6 @@ import {
   exportSession,
   exportStream,
   openSession,
-  type Problem,
   type ExportFormat,
   type ExportView,
   resolveSession,
@@ -37,18 +36,17 @@ const STDOUT = '-';
 export async function runExport(args: ExportArgs, output: Output, setExit: (code: ExitCode) => void): Promise<void> {
   const session = await openSession(await resolveSession(args.session, args));
   // The export is the session as it is: one Reasonix takes no new turn in is no more gone on with once exported.
-  const warnOfRefusedTurn = (problems: readonly Problem[]) => {
-    const refusedTurn = problems.find(({ code }) => code === 'RX_TURN_REFUSED');
-    if (refusedTurn)
-      output.err(
-        warningLine(
-          `${refusedTurn.message.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}; the export keeps it as it is: \`rxstore salvage\` writes a copy Reasonix goes on with`,
-        ),
-      );
-  };
+  // Said first, whatever comes of the export: the read that says it is the one the export starts from.
+  const { problems } = await session.read({ keep: 'index', previews: true });
+  const refusedTurn = problems.find(({ code }) => code === 'RX_TURN_REFUSED');
+  if (refusedTurn)
+    output.err(
+      warningLine(
+        `${refusedTurn.message.replace(/; `rxstore salvage` writes a copy it goes on with$/, '')}; the export keeps it as it is: \`rxstore salvage\` writes a copy Reasonix goes on with`,
+      ),
+    );
   if (args.to === STDOUT) {
     const exported = await exportStream(session, { format: args.format, view: args.view, id: session.id });
-    warnOfRefusedTurn(exported.problems);
     // On standard output, likely a terminal: the same JSON values, with no raw control character.
     await printPieces(terminalSafe(exported.document), output);
     setExit(EXIT.done);
@@ -61,7 +59,6 @@ export async function runExport(args: ExportArgs, output: Output, setExit: (code
     force: args.force,
     given: args.to,
   });
-  warnOfRefusedTurn(report.problems);
   if (report.unchanged.length === report.files.length)
     output.out(
       `already exported: ${printable(report.files.join(' and '))} ${report.files.length === 1 ? 'holds' : 'hold'} exactly these ${counted(report.messages, 'message')}; nothing was written\n`,
