@@ -16,7 +16,12 @@ import { indexRecords, keyedMessages, type IndexRecord } from '../session/replay
 import type { Message } from '../session/replay/message.js';
 import { readableOrThrow } from '../session/reading/read-json-file.js';
 import type { ResolvedBatch } from '../session/reading/read-events.js';
-import { readSession, type ReadSessionOptions, type SessionRead } from '../session/verdict/read-session.js';
+import {
+  readSession,
+  readSessionOn,
+  type ReadSessionOptions,
+  type SessionRead,
+} from '../session/verdict/read-session.js';
 import {
   batchesSince,
   readSince,
@@ -228,18 +233,19 @@ interface StreamedViews {
 
 /**
  * The views every store shares: from a whole read the session holds while `files` do not change,
- * else `streamed` over `firstPass`: the read that keeps only the transcript's index (and the previews
- * of what was typed), held as the whole read is and shared with a `read` that asks for it.
+ * else `streamed` over their first pass: `readIndex`, the read that keeps only the transcript's index
+ * (and the previews of what was typed), held as the whole read is and shared with a `read` that asks for it.
  */
 function readerOver(
   id: string,
   path: string,
   files: string[],
   read: (options?: SessionReadOptions) => Promise<SessionRead>,
+  readIndex: () => Promise<SessionRead>,
   streamedOver: (firstPass: () => Promise<SessionRead>) => StreamedViews,
 ): SessionReader {
   const whole = sharedWholeRead(files, () => read({ keep: 'whole' }));
-  const index = sharedWholeRead(files, () => read({ keep: 'index', previews: true }));
+  const index = sharedWholeRead(files, readIndex);
   const streamed = streamedOver(index.read);
   const keepsWhole = (options: SessionReadOptions = {}) =>
     options.previews === undefined &&
@@ -309,6 +315,7 @@ export async function openSession(path: string): Promise<OpenedSession> {
         full,
         [full, `${full}.meta`],
         (options) => readJsonlSession(full, options),
+        () => readJsonlSession(full, { keep: 'index', previews: true }),
         (firstPass) => ({
           transcript: () => transcriptEntries(full, id, firstPass),
           records: () => transcriptRecords(full, id, firstPass),
@@ -330,6 +337,8 @@ export async function openSession(path: string): Promise<OpenedSession> {
       full,
       [join(full, SESSION_FILES.log), join(full, SESSION_FILES.manifest), join(full, SESSION_FILES.header)],
       (options = {}) => readSession(full, options),
+      // On this thread, as the streams since a cursor read: a log worker is a second heap, and the views hold memory flat.
+      () => readSessionOn('this', full, { keep: 'index', previews: true }),
       (firstPass) => ({
         transcript: () => streamedTranscript(full, id, firstPass),
         records: () => streamedRecords(full, id, firstPass),
