@@ -83,7 +83,7 @@ describe('a JSONL transcript larger than the heap', () => {
     const transcript = join(await tempDir('rxstore-slow-reader-'), 'large.jsonl');
     const messages = await writeTranscript(transcript, 64 * MiB);
     const child = spawn(process.execPath, [rxstoreBin, 'cat', transcript], {
-      env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=64' },
+      env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=96' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
