@@ -151,14 +151,23 @@ async function* verifiedView<T>(reading: Promise<SessionRead>, view: (read: Sess
  */
 async function* heldOrStreamed<T>(
   whole: SharedRead,
+  files: readonly string[],
   view: (read: SessionRead) => T[],
   streamed: () => AsyncIterable<T>,
 ): AsyncGenerator<T> {
   const held = await whole.held();
   if (held) yield* verifiedView(Promise.resolve(held), view);
   // A small session is read once, whole, and held for the next view: a second pass would cost more time than its memory saves.
-  else if (whole.bytes() <= READ_WHOLE_UP_TO) yield* verifiedView(whole.read(), view);
+  else if (bytesOf(files) <= READ_WHOLE_UP_TO) yield* verifiedView(whole.read(), view);
   else yield* streamed();
+}
+
+/** How many bytes the files hold now (one that is not there, none). */
+function bytesOf(files: readonly string[]): number {
+  return files.reduce((sum, file) => {
+    const stats = statOrCode(file);
+    return sum + (typeof stats === 'string' ? 0 : Number(stats.size));
+  }, 0);
 }
 
 /**
@@ -175,8 +184,6 @@ interface SharedRead {
   read(): Promise<SessionRead>;
   /** The read held when it still stands, without reading; undefined otherwise. */
   held(): Promise<SessionRead | undefined>;
-  /** How many bytes the session's files hold now. */
-  bytes(): number;
 }
 
 /**
@@ -217,11 +224,6 @@ function sharedWholeRead(files: string[], read: () => Promise<SessionRead>): Sha
       if (!held || !(await stillHolds(held, filesStamp(files)))) return undefined;
       return held.reading.catch(() => undefined);
     },
-    bytes: () =>
-      files.reduce((sum, file) => {
-        const stats = statOrCode(file);
-        return sum + (typeof stats === 'string' ? 0 : Number(stats.size));
-      }, 0),
   };
 }
 
@@ -253,6 +255,7 @@ function readerOver(
   const transcript = () =>
     heldOrStreamed(
       whole,
+      files,
       (session) => canonicalTranscript(session.projection),
       () => timed(streamed.transcript()),
     );
@@ -271,6 +274,7 @@ function readerOver(
     records: () =>
       heldOrStreamed(
         whole,
+        files,
         (session) =>
           indexRecords(
             keyedMessages(id, session.projection.transcript),
@@ -317,7 +321,7 @@ export async function openSession(path: string): Promise<OpenedSession> {
         (options) => readJsonlSession(full, options),
         () => readJsonlSession(full, { keep: 'index', previews: true }),
         (firstPass) => ({
-          transcript: () => transcriptEntries(full, id, firstPass),
+          transcript: () => transcriptEntries(full, firstPass),
           records: () => transcriptRecords(full, id, firstPass),
         }),
       ),
@@ -340,7 +344,7 @@ export async function openSession(path: string): Promise<OpenedSession> {
       // On this thread, as the streams since a cursor read: a log worker is a second heap, and the views hold memory flat.
       () => readSessionOn('this', full, { keep: 'index', previews: true }),
       (firstPass) => ({
-        transcript: () => streamedTranscript(full, id, firstPass),
+        transcript: () => streamedTranscript(full, firstPass),
         records: () => streamedRecords(full, id, firstPass),
       }),
     ),

@@ -34,31 +34,27 @@ export async function* streamedRecords(
   sessionId: string,
   firstPass: FirstPass = () => readSessionOn('this', dir, { keep: 'index' }),
 ): AsyncGenerator<IndexRecord> {
-  yield* twoPassesOfLog(dir, sessionId, firstPass, recordsOfTwoPasses);
+  yield* twoPassesOfLog(dir, firstPass, (whole, entries, changed) =>
+    recordsOfTwoPasses(whole, sessionId, entries, changed),
+  );
 }
 
 /** The transcript of a session in order, each message in its final form, as `streamedRecords` reads it: two passes, memory flat. */
 export async function* streamedTranscript(
   dir: string,
-  sessionId: string,
   firstPass: FirstPass = () => readSessionOn('this', dir, { keep: 'index' }),
 ): AsyncGenerator<TranscriptEntry> {
-  yield* twoPassesOfLog(dir, sessionId, firstPass, transcriptOfTwoPasses);
+  yield* twoPassesOfLog(dir, firstPass, transcriptOfTwoPasses);
 }
 
 /** The first pass of two: a read of the whole session that keeps the transcript's index (`keep: 'index'`), perhaps one shared with other reads. */
 export type FirstPass = () => Promise<SessionRead>;
 
 /** `second` over the first pass of a log (its verdict and the transcript's index) and its batches read again. */
-async function* twoPassesOfLog<T>(
-  dir: string,
-  sessionId: string,
-  firstPass: FirstPass,
-  second: SecondPass<T>,
-): AsyncGenerator<T> {
+async function* twoPassesOfLog<T>(dir: string, firstPass: FirstPass, second: SecondPass<T>): AsyncGenerator<T> {
   const whole = await firstPass();
   const logPath = join(dir, SESSION_FILES.log);
-  yield* second(whole, sessionId, loggedEntries(dir, whole), () => new BatchChangedError(logPath, whole.durableEnd));
+  yield* second(whole, loggedEntries(dir, whole), () => new BatchChangedError(logPath, whole.durableEnd));
 }
 
 /**
@@ -67,7 +63,6 @@ async function* twoPassesOfLog<T>(
  */
 export type SecondPass<T> = (
   whole: SessionRead,
-  sessionId: string,
   entries: AsyncIterable<readonly TranscriptEntry[]>,
   changed: () => Error,
 ) => AsyncIterable<T>;
@@ -99,12 +94,11 @@ export async function* recordsOfTwoPasses(
  */
 export async function* transcriptOfTwoPasses(
   whole: SessionRead,
-  sessionId: string,
   entries: AsyncIterable<readonly TranscriptEntry[]>,
   changed: () => Error,
 ): AsyncGenerator<TranscriptEntry> {
-  const plan = recordsPlan(whole, sessionId);
-  for await (const { at, ready } of inTranscriptOrder(entries, plan, changed, () => true)) yield ready.get(at)!;
+  const places = placesOf(whole.projection.transcriptIndex);
+  for await (const { at, ready } of inTranscriptOrder(entries, places, changed, () => true)) yield ready.get(at)!;
   if (whole.refusal) throw whole.refusal;
 }
 
@@ -128,27 +122,19 @@ async function* loggedEntries(dir: string, whole: SessionRead): AsyncGenerator<r
     });
 }
 
-/** What the first pass knows of each message of the transcript: where its final text is written, its key, and where its calls' results stand. */
-interface RecordsPlan {
+/** Where each message of the transcript stands, as the first pass read it: how the second finds it again. */
+interface TranscriptPlaces {
   length: number;
-  context: RecordContext;
   /** The sequence of the event that last wrote the message at each position. */
   seqs: Float64Array;
-  keys: string[];
-  /** For each position, the positions of its calls' results (-1: none). */
-  results: number[][];
   /** A position by the message's id, and by `seq.ordinal` for a message with none. */
   byId: Map<string, number>;
   byPlace: Map<string, number>;
-  /** Calls with no result from this sequence on are left out: the read stopped at damage inside their turn. */
-  unansweredFrom: number;
 }
 
-function recordsPlan(whole: SessionRead, sessionId: string): RecordsPlan {
-  const index: IndexedTranscript = whole.projection.transcriptIndex;
+function placesOf(index: IndexedTranscript): TranscriptPlaces {
   const { length } = index;
   const seqs = new Float64Array(length);
-  const keys: string[] = [];
   const byId = new Map<string, number>();
   const byPlace = new Map<string, number>();
   const ordinalOf = placeCounter();
@@ -159,26 +145,43 @@ function recordsPlan(whole: SessionRead, sessionId: string): RecordsPlan {
     const ordinal = ordinalOf(seq, id);
     if (id === undefined) byPlace.set(`${seq}.${ordinal}`, at);
     else byId.set(id, at);
-    keys.push(messageKey(sessionId, { id }, { seq, ordinal }));
   }
+  return { length, seqs, byId, byPlace };
+}
+
+/** What the first pass knows of each message beyond its place: its key, and where its calls' results stand. */
+interface RecordsPlan extends TranscriptPlaces {
+  context: RecordContext;
+  keys: string[];
+  /** For each position, the positions of its calls' results (-1: none). */
+  results: number[][];
+  /** Calls with no result from this sequence on are left out: the read stopped at damage inside their turn. */
+  unansweredFrom: number;
+}
+
+function recordsPlan(whole: SessionRead, sessionId: string): RecordsPlan {
+  const index: IndexedTranscript = whole.projection.transcriptIndex;
+  const places = placesOf(index);
+  const ordinalOf = placeCounter();
+  const keys = Array.from({ length: places.length }, (_, at) => {
+    const [seq, id] = [places.seqs[at]!, index.messageId(at)];
+    return messageKey(sessionId, { id }, { seq, ordinal: ordinalOf(seq, id) });
+  });
   // As `recordsOfMessage` makes records of calls: none of a host's or a local-only message.
   const results = resultPositions(
-    length,
+    places.length,
     (at) => index.completesCall(at),
     (at) => (index.seenByPerson(at) ? index.toolCalls(at).map((call) => index.callId(call.idRef)) : []),
   );
   return {
-    length,
+    ...places,
     context: {
       sessionId,
       workspace: workspaceOf(whole) ?? null,
       title: whole.projection.title ?? null,
     },
-    seqs,
     keys,
     results,
-    byId,
-    byPlace,
     unansweredFrom: whole.refusal ? whole.projection.openFrom() : Number.POSITIVE_INFINITY,
   };
 }
@@ -190,7 +193,7 @@ function recordsPlan(whole: SessionRead, sessionId: string): RecordsPlan {
  */
 async function* inTranscriptOrder(
   entries: AsyncIterable<readonly TranscriptEntry[]>,
-  plan: RecordsPlan,
+  plan: TranscriptPlaces,
   changed: () => Error,
   final: (at: number, ready: ReadonlyMap<number, TranscriptEntry>) => boolean,
 ): AsyncGenerator<{ at: number; ready: ReadonlyMap<number, TranscriptEntry> }> {

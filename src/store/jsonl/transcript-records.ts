@@ -25,28 +25,23 @@ export async function* transcriptRecords(
   /** The first pass: a read of the transcript that keeps its index (one shared with other reads of it). */
   firstPass: FirstPass = () => readJsonlSession(path, { keep: 'index' }),
 ): AsyncGenerator<IndexRecord> {
-  yield* twoPassesOfTranscript(path, sessionId, firstPass, recordsOfTwoPasses);
+  yield* twoPassesOfTranscript(path, firstPass, (whole, entries, changed) =>
+    recordsOfTwoPasses(whole, sessionId, entries, changed),
+  );
 }
 
 /** The transcript's messages in order, each in its final form, as `transcriptRecords` reads it: two passes, memory flat. */
 export async function* transcriptEntries(
   path: string,
-  sessionId: string,
   firstPass: FirstPass = () => readJsonlSession(path, { keep: 'index' }),
 ): AsyncGenerator<TranscriptEntry> {
-  yield* twoPassesOfTranscript(path, sessionId, firstPass, transcriptOfTwoPasses);
+  yield* twoPassesOfTranscript(path, firstPass, transcriptOfTwoPasses);
 }
 
-async function* twoPassesOfTranscript<T>(
-  path: string,
-  sessionId: string,
-  firstPass: FirstPass,
-  second: SecondPass<T>,
-): AsyncGenerator<T> {
+async function* twoPassesOfTranscript<T>(path: string, firstPass: FirstPass, second: SecondPass<T>): AsyncGenerator<T> {
   const whole = await firstPass();
   yield* second(
     whole,
-    sessionId,
     replayedRuns(path, whole),
     () =>
       new DamagedStoreError(`the transcript changed between its two reads: messages the first held are not there`, {

@@ -36,7 +36,7 @@ async function streamed(dir: string): Promise<ReadTwoWays> {
   const id = basename(dir);
   return streamedBoth(
     () => streamedRecords(dir, id),
-    () => streamedTranscript(dir, id),
+    () => streamedTranscript(dir),
   );
 }
 
@@ -166,10 +166,7 @@ describe('records() streams the records of the transcript held whole', () => {
       await copyFile(join(other, 'events.frames'), join(dir, 'events.frames'));
       return first;
     };
-    for (const stream of [
-      streamedTranscript(dir, basename(dir), writtenOver),
-      streamedRecords(dir, basename(dir), writtenOver),
-    ]) {
+    for (const stream of [streamedTranscript(dir, writtenOver), streamedRecords(dir, basename(dir), writtenOver)]) {
       await expect(transcriptStreamed(stream as AsyncIterable<never>)).resolves.toMatchObject({
         refusal: 'RX_DAMAGED_STORE',
       });

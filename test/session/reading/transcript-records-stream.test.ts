@@ -26,7 +26,7 @@ async function heldWhole(path: string): Promise<ReadTwoWays> {
 async function streamed(path: string): Promise<ReadTwoWays> {
   return streamedBoth(
     () => transcriptRecords(path, idOf(path)),
-    () => transcriptEntries(path, idOf(path)),
+    () => transcriptEntries(path),
   );
 }
 
@@ -149,10 +149,7 @@ describe('records() of a JSONL transcript streams the records of the transcript 
       await cp(other, path);
       return first;
     };
-    for (const stream of [
-      transcriptEntries(path, idOf(path), writtenOver),
-      transcriptRecords(path, idOf(path), writtenOver),
-    ]) {
+    for (const stream of [transcriptEntries(path, writtenOver), transcriptRecords(path, idOf(path), writtenOver)]) {
       const given: unknown[] = [];
       const error = await (async () => {
         for await (const item of stream as AsyncIterable<unknown>) given.push(item);
