@@ -3,12 +3,14 @@ import { isoTime } from '../codec/iso-time.js';
 import { errorFromProblem, isSessionVerdict, problemFromError, type Problem, type RxError } from '../errors/index.js';
 import { workspaceOf, type SessionRead } from '../session/verdict/read-session.js';
 import type { Message } from '../session/replay/message.js';
+import type { IndexedTranscript } from '../session/replay/transcript-index.js';
 import type { TimedMessage } from '../session/replay/views.js';
 import type { OpenedSession } from '../store/open-session.js';
 import type { Platform } from '../store/roots/platform.js';
 import { flatToolCall } from '../session/replay/message.js';
 import { PayloadSchemas } from '../session/replay/payloads.js';
-import { canonicalTranscript, personMessage } from '../session/replay/views.js';
+import { canonicalTranscript, personMessage, transcriptClock } from '../session/replay/views.js';
+import { transcriptEntries } from '../store/jsonl/transcript-records.js';
 import { currentPlatform } from '../store/roots/platform.js';
 import { fromFolder, reasonixResume } from '../store/roots/shell-command.js';
 import { toolCallView, type ToolCallView } from './tool-call-view.js';
@@ -90,7 +92,8 @@ interface Received {
  * memory: first a summary read (the order of messages, turns, compactions, damage — a few hundred
  * bytes a message), then the log streamed a batch at a time, each message's full text taken from
  * the event that last wrote it and handed on as soon as every message before it has been.
- * A JSONL transcript is read whole: it has no log to stream.
+ * A JSONL transcript has no events to take a message's size or a call's duration from: its header
+ * is counted from the transcript's index, and its messages are read again after it, a run at a time.
  */
 export interface SessionViewOptions {
   platform?: Platform;
@@ -103,21 +106,34 @@ export interface SessionViewOptions {
 
 export async function readSessionView(session: OpenedSession, options: SessionViewOptions = {}): Promise<SessionView> {
   let read: SessionRead;
+  const jsonl = session.format === 'jsonl';
   try {
-    read = await session.read({ keep: session.format === 'jsonl' ? 'whole' : 'summary' });
+    // A transcript's index read is the one its streamed transcript starts from: read once, shared.
+    read = await session.read({ keep: jsonl ? 'index' : 'summary' });
   } catch (error) {
     if (!isSessionVerdict(error)) throw error;
     return unreadableView(session, error);
   }
-  const transcript = keyed(canonicalTranscript(read.projection));
-  const visible = transcript.filter((entry) => personMessage(entry) !== undefined);
-  const header = headerOf(session, read, visible, options.platform ?? currentPlatform(), options.resume);
+  const visible = jsonl ? [] : keyed(canonicalTranscript(read.projection)).filter((entry) => personMessage(entry));
+  const seen = jsonl ? seenInIndex(read.projection.transcriptIndex) : seenInSummaries(visible);
+  const header = headerOf(session, read, seen, options.platform ?? currentPlatform(), options.resume);
   let stoppedBy: Problem | undefined;
   const assembler = new ItemAssembler(read);
 
   async function* items(): AsyncGenerator<ViewItem> {
-    if (session.format === 'jsonl') {
-      for (const entry of visible) yield* assembler.message(entry, { message: entry.message, storedBytes: null });
+    if (jsonl) {
+      const clock = transcriptClock();
+      try {
+        // Read again from the read the header was made of, whatever the transcript's size: one that changed
+        // since ends in an error, never in a page of two transcripts.
+        for await (const entry of transcriptEntries(session.path, async () => read)) {
+          const timed = clock(entry);
+          if (personMessage(timed)) yield* assembler.message(timed, { message: timed.message, storedBytes: null });
+        }
+      } catch (error) {
+        if (!isSessionVerdict(error)) throw error;
+        stoppedBy = problemFromError(error);
+      }
       yield* assembler.finish();
       return;
     }
@@ -311,14 +327,50 @@ class ItemAssembler {
   }
 }
 
+/** What a page's header says of the messages a person sees: how many, of whom, and when the first and last were written. */
+interface SeenMessages {
+  messages: number;
+  user: number;
+  assistant: number;
+  toolCalls: number;
+  /** Unix milliseconds; null where only the session's commit times say when. */
+  firstTime: number | null;
+  lastTime: number | null;
+}
+
+function seenInSummaries(visible: readonly TimedMessage[]): SeenMessages {
+  const count = (role: string) => visible.filter((entry) => entry.message.role === role).length;
+  return {
+    messages: visible.length,
+    user: count('user'),
+    assistant: count('assistant'),
+    toolCalls: visible.reduce((sum, entry) => sum + (entry.message.tool_calls?.length ?? 0), 0),
+    firstTime: visible[0]?.time ?? null,
+    lastTime: visible.at(-1)?.time ?? null,
+  };
+}
+
+/** The same counted from a transcript's index, a few numbers a message: a transcript's read always says when it was committed. */
+function seenInIndex(index: IndexedTranscript): SeenMessages {
+  const seen: SeenMessages = { messages: 0, user: 0, assistant: 0, toolCalls: 0, firstTime: null, lastTime: null };
+  for (let at = 0; at < index.length; at += 1) {
+    if (!index.seenByPerson(at)) continue;
+    seen.messages += 1;
+    const role = index.role(at);
+    if (role === 'user') seen.user += 1;
+    else if (role === 'assistant') seen.assistant += 1;
+    seen.toolCalls += index.toolCalls(at).length;
+  }
+  return seen;
+}
+
 function headerOf(
   session: OpenedSession,
   read: SessionRead,
-  visible: TimedMessage[],
+  seen: SeenMessages,
   platform: Platform,
   resume: string | null | undefined,
 ): ViewHeader {
-  const count = (role: string) => visible.filter((entry) => entry.message.role === role).length;
   const workspace = workspaceOf(read) ?? null;
   const projection = read.projection;
   const model = [projection.modelRef, projection.modelIdentity].filter((part) => part).join(' · ') || null;
@@ -329,14 +381,14 @@ function headerOf(
     // Called what `ls` and `inspect` call it; a title of its own whole (the page has room a column has not).
     title: projection.title ?? projection.displayTitle.title,
     workspace,
-    startedAt: isoTime(read.firstCommitAt) ?? (visible[0] ? new Date(visible[0].time).toISOString() : null),
-    updatedAt: isoTime(read.lastCommitAt) ?? (visible.at(-1) ? new Date(visible.at(-1)!.time).toISOString() : null),
+    startedAt: isoTime(read.firstCommitAt) ?? (seen.firstTime === null ? null : new Date(seen.firstTime).toISOString()),
+    updatedAt: isoTime(read.lastCommitAt) ?? (seen.lastTime === null ? null : new Date(seen.lastTime).toISOString()),
     model,
     counts: {
-      messages: visible.length,
-      user: count('user'),
-      assistant: count('assistant'),
-      toolCalls: visible.reduce((sum, entry) => sum + (entry.message.tool_calls?.length ?? 0), 0),
+      messages: seen.messages,
+      user: seen.user,
+      assistant: seen.assistant,
+      toolCalls: seen.toolCalls,
       turns: projection.turns.size,
       compactions: projection.compactions.length,
     },

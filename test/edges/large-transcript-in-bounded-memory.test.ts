@@ -1,5 +1,5 @@
 // A JSONL transcript is read a run of messages at a time wherever its messages are not kept: a listing,
-// inspect, cat and export of one larger than the heap answer, as they do of a sessions-v4 log, instead of a V8 crash.
+// inspect, cat, export and view of one larger than the heap answer, as they do of a sessions-v4 log, instead of a V8 crash.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
@@ -77,6 +77,22 @@ describe('a JSONL transcript larger than the heap', () => {
     expect(exported.stderr).toBe('');
     expect(exported.code).toBe(0);
     expect(JSON.parse(await readFile(to, 'utf8'))).toMatchObject({ id: 'large', view: 'canonical' });
+  });
+
+  it('is rendered as one page in a heap far smaller than its messages held whole', async () => {
+    const dir = await tempDir('rxstore-large-view-');
+    const transcript = join(dir, 'large.jsonl');
+    const messages = await writeTranscript(transcript, 64 * MiB);
+    const to = join(dir, 'large.html');
+    // Its messages held whole take some 110 MiB of heap: a page made from them runs out of this one.
+    const env = { ...process.env, XDG_CACHE_HOME: join(dir, 'cache'), NODE_OPTIONS: '--max-old-space-size=48' };
+    const viewed = await runCliChild(['view', transcript, '--to', to], { env });
+    expect(viewed.stderr).toBe('');
+    expect(viewed.code).toBe(0);
+    expect(viewed.stdout).toBe(`wrote ${to}: an HTML page of ${messages} messages\n`);
+    const page = await readFile(to, 'utf8');
+    expect(page).toContain(`File ${messages / 4 - 1} holds lines.`);
+    expect(page.trimEnd().endsWith('</html>')).toBe(true);
   });
 
   it('is printed to a reader that stops reading without being held: the printing waits for it', async () => {
