@@ -46,6 +46,8 @@ export interface ProjectionOptions {
   keep?: MessageKeeping;
   /** With `index`, still keep the start of what a person typed in each message: a title to show. */
   previews?: boolean;
+  /** With `index`, still keep what the model is sent whole (`modelMessages`): salvage's repair of it. */
+  keepModel?: boolean;
   /** The title the store gives the session besides its events (a JSONL transcript's meta file). */
   title?: string;
 }
@@ -175,7 +177,7 @@ export class Projection {
       messages: keep !== 'index',
       previews: options.previews ?? false,
     });
-    this.model = new ModelList(this.messageIds, this.callIds, keep !== 'index');
+    this.model = new ModelList(this.messageIds, this.callIds, keep !== 'index' || options.keepModel === true);
     this.titleText = options.title;
   }
 
@@ -189,7 +191,7 @@ export class Projection {
     return this.index;
   }
 
-  /** What the model is sent, each message as kept: not with `keep: 'index'`. */
+  /** What the model is sent, each message as kept: not with `keep: 'index'` (unless `keepModel`). */
   get modelMessages(): readonly Message[] {
     return this.model.messages;
   }

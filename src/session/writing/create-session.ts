@@ -64,6 +64,11 @@ export interface NewSession {
 export interface CreatedSession {
   dir: string;
   id: string;
+  /**
+   * Each batch as committed. Of batches given as an async iterable (written as they are made), the
+   * events are kept without their payloads, so that memory does not grow with the session: a
+   * payload is read back from the session (`readSession`, `events()`).
+   */
   batches: CommittedBatch[];
 }
 
@@ -148,7 +153,7 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
         });
         await writeAll(log, encoded.bytes, logPath, 'write.create-log');
         failPoint('create.batch-written');
-        batches.push(encoded.batch);
+        batches.push(atHand ? encoded.batch : withoutPayloads(encoded.batch));
         firstSeq += encoded.batch.eventCount;
         offset = encoded.batch.end;
       }
@@ -178,6 +183,11 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
     if (!published) await discardPublished(content);
     throw shownAsPublished(error, staging, dir);
   }
+}
+
+/** A committed batch kept after its bytes are written, its events without the payloads they carried. */
+function withoutPayloads(batch: CommittedBatch): CommittedBatch {
+  return { ...batch, events: batch.events.map(({ payload: _payload, ...event }) => event) };
 }
 
 /** A system error at the staging folder names the session it was to be (`.tmp-rxstore-…` is no name a person knows). */

@@ -6,6 +6,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { ContentStore } from '../../codec/content-store.js';
 import type { BatchToWrite, EventToWrite } from '../../codec/encode-batch.js';
 import {
+  DamagedStoreError,
   FileSystemError,
   fileSystemErrorOf,
   isSessionVerdict,
@@ -20,11 +21,13 @@ import { salvageFrames } from '../../codec/salvage-frames.js';
 import { createSession } from './create-session.js';
 import { repairForNewTurn, type TurnRepairChange } from './turn-repair.js';
 import { Projection } from '../replay/projection.js';
+import { BatchesDigest } from '../verdict/batches-digest.js';
 import { checkFolder, checkOutside } from '../../fs/path-kind.js';
 import { refuseSessionFolder } from '../reading/not-a-session-folder.js';
 import { MessageSchema, type Message } from '../replay/message.js';
 import { decodePayload } from '../replay/payloads.js';
-import { readSessionEvents } from '../reading/read-events.js';
+import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js';
+import { gateFacts, transcriptGate } from '../replay/transcript-gate.js';
 import { sessionContentStore } from '../reading/session-content.js';
 import { readManifest } from '../reading/manifest.js';
 import { readableOrThrow } from '../reading/read-json-file.js';
@@ -59,11 +62,6 @@ export interface SalvageReport {
   turnRepair: { refusal: string; changes: TurnRepairChange[] } | null;
 }
 
-interface KeptBatch {
-  batch: BatchToWrite;
-  messageIds: string[];
-}
-
 /**
  * Recovers what can be recovered from a damaged session into a new one, and leaves the original
  * untouched: the longest verified prefix of batches (event ids, kinds and payload bytes as they
@@ -82,33 +80,22 @@ export async function salvageSession(
     await refuseSessionFolder(resolve(options.to), options.to);
   }
   const logPath = join(source, SESSION_FILES.log);
-  const kept: KeptBatch[] = [];
-  let verifiedEnd = 0;
+  let [batchesKept, eventsKept, verifiedEnd] = [0, 0, 0];
+  const verified = new BatchesDigest();
+  const known = new Set<string>();
   let damage: Problem | null = null;
-  // What the model is sent after the kept batches: Reasonix must take a new turn after it.
-  const projection = new Projection();
+  // Whether Reasonix takes a new turn after the kept batches. Messages are kept as the index only, and
+  // the kept batches are read again as they are written: memory does not grow with the session.
+  const projection = new Projection({ keep: 'index' });
   try {
     for await (const item of readSessionEvents(source)) {
       if (item.type !== 'batch') continue;
-      const { batch, payloads, payloadBytes } = item.value;
+      const { batch, payloads } = item.value;
       projection.applyBatch(item.value);
-      kept.push({
-        batch: {
-          operationId: batch.operationId,
-          ...(batch.turnId ? { turnId: batch.turnId } : {}),
-          createdAt: batch.createdAt,
-          events: batch.events.map(
-            (event, index): EventToWrite => ({
-              id: event.id,
-              kind: event.kind,
-              optional: event.optional,
-              required: event.required,
-              ...(payloadBytes[index] ? { payloadJson: payloadBytes[index] } : {}),
-            }),
-          ),
-        },
-        messageIds: payloads.flatMap((payload) => messageIdsOf(payload)),
-      });
+      for (const id of payloads.flatMap((payload) => messageIdsOf(payload))) known.add(id);
+      verified.add(batch.sha256);
+      batchesKept += 1;
+      eventsKept += batch.events.length;
       verifiedEnd = batch.end;
     }
   } catch (error) {
@@ -118,7 +105,6 @@ export async function salvageSession(
   }
 
   const log = await openLog(logPath);
-  const known = new Set(kept.flatMap((batch) => batch.messageIds));
   let found;
   try {
     found = await messagesPast(log.chunks(), verifiedEnd, await sessionContentStore(source), known);
@@ -126,7 +112,8 @@ export async function salvageSession(
     await log.close();
   }
   const { found: recovered, leftOut } = found;
-  const batches = kept.map((batch) => batch.batch);
+  const verifiedDigest = verified.digest();
+  const batches: BatchToWrite[] = [];
   if (recovered.length > 0 || damage) {
     batches.push({
       operationId: `salvage:${basename(source)}:recovered`,
@@ -147,11 +134,16 @@ export async function salvageSession(
       ],
     });
   }
-  // Recovered messages are sent after the kept ones; a repair replaces the whole list the model is sent.
-  const repair =
-    projection.strictness.length === 0
-      ? repairForNewTurn([...projection.modelMessages, ...recovered.filter((message) => !message.local_only)])
-      : undefined;
+  // Recovered messages are sent after the kept ones; a repair replaces the whole list the model is sent,
+  // so only a repair reads that list whole (one record of the new session holds it).
+  const sent = recovered.filter((message) => !message.local_only);
+  const refused =
+    projection.strictness.length === 0 &&
+    !transcriptGate([...projection.gateMessages(), ...sent.map((message) => gateFacts(message) ?? { role: '' })])
+      .accepted;
+  const repair = refused
+    ? repairForNewTurn([...(await modelMessagesThrough(source, verifiedEnd, verifiedDigest)), ...sent])
+    : undefined;
   if (repair) {
     batches.push({
       operationId: `salvage:${basename(source)}:new-turn`,
@@ -184,8 +176,8 @@ export async function salvageSession(
     newId,
     newDir: join(storeDir, newId),
     damage,
-    batchesKept: kept.length,
-    eventsKept: kept.reduce((sum, batch) => sum + batch.batch.events.length, 0),
+    batchesKept,
+    eventsKept,
     recoveredMessages: recovered.length,
     leftOutMessages: leftOut,
     turnRepair: repair ? { refusal: repair.refusal, changes: repair.changes } : null,
@@ -200,9 +192,59 @@ export async function salvageSession(
     sessionId: newId,
     source: { path: source, size: log.size(), sha256: logDigest, version: V4_CODEC },
     inheritedEventCount: report.eventsKept,
-    batches,
+    batches: (async function* () {
+      yield* keptBatches(source, verifiedEnd, verifiedDigest);
+      yield* batches;
+    })(),
   });
   return report;
+}
+
+/** The verified batches up to `end`, read again and written as they come (event ids, kinds and payload bytes as they were). */
+async function* keptBatches(source: string, end: number, digest: string): AsyncGenerator<BatchToWrite> {
+  for await (const { batch, payloadBytes } of verifiedAgain(source, end, digest)) {
+    yield {
+      operationId: batch.operationId,
+      ...(batch.turnId ? { turnId: batch.turnId } : {}),
+      createdAt: batch.createdAt,
+      events: batch.events.map(
+        (event, index): EventToWrite => ({
+          id: event.id,
+          kind: event.kind,
+          optional: event.optional,
+          required: event.required,
+          ...(payloadBytes[index] ? { payloadJson: payloadBytes[index] } : {}),
+        }),
+      ),
+    };
+  }
+}
+
+/** What the model is sent after the verified batches up to `end`, each message whole, read again. */
+async function modelMessagesThrough(source: string, end: number, digest: string): Promise<readonly Message[]> {
+  const projection = new Projection({ keep: 'index', keepModel: true });
+  for await (const batch of verifiedAgain(source, end, digest)) projection.applyBatch(batch);
+  return projection.modelMessages;
+}
+
+/**
+ * The log's batches up to `end`, read again. A log whose batches are not the ones the first read
+ * verified (`digest`: written over between the reads) ends in an error, and nothing is published.
+ */
+async function* verifiedAgain(source: string, end: number, digest: string): AsyncGenerator<ResolvedBatch> {
+  const read = new BatchesDigest();
+  if (end > 0) {
+    for await (const item of readSessionEvents(source)) {
+      if (item.type !== 'batch') continue;
+      read.add(item.value.batch.sha256);
+      yield item.value;
+      if (item.value.batch.end >= end) break;
+    }
+  }
+  if (read.digest() !== digest)
+    throw new DamagedStoreError('the log was written over while it was salvaged: salvage it again', {
+      file: join(source, SESSION_FILES.log),
+    });
 }
 
 /** A log read in chunks while its bytes are hashed and counted; a missing one is empty. */
