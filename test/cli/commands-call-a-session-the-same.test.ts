@@ -1,17 +1,25 @@
 // What a session is called is one answer (the session's own title, else the start of what the
 // person first typed), whichever command a person asks: ls, where, inspect, view and export agree.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ListedSession } from '../../src/store/listing/describe-conversation.js';
 import { runCliChild } from '../support/cli-child.js';
 import { buildStateRoot } from '../support/sessions/state-root.js';
 
 describe('every command calls a session what ls calls it', () => {
-  it('a session with no title of its own, and one with a title, in ls, where, inspect, view and export', async () => {
-    const machine = await buildStateRoot();
-    const listed = JSON.parse(
+  let machine: Awaited<ReturnType<typeof buildStateRoot>>;
+  let listed: ListedSession[];
+  beforeAll(async () => {
+    machine = await buildStateRoot();
+    listed = JSON.parse(
       (await runCliChild(['ls', '--json', '--state-home', machine.stateRoot])).stdout,
     ) as ListedSession[];
-    for (const id of [machine.ids.plainChat, machine.ids.payloadRef, machine.ids.titledFork]) {
+  });
+
+  // One test a session: each runs the five commands (seven runs), so a busy machine never puts all three in one budget.
+  it.each(['plainChat', 'payloadRef', 'titledFork'] as const)(
+    '%s in ls, where, inspect, view and export',
+    async (name) => {
+      const id = machine.ids[name];
       const session = listed.find((each) => each.id === id)!;
       expect(session.title, id).not.toBeNull();
       const args = [id, '--state-home', machine.stateRoot];
@@ -35,8 +43,10 @@ describe('every command calls a session what ls calls it', () => {
         titleFrom: string | null;
       };
       expect(exported, id).toMatchObject({ title: session.title, titleFrom: session.titleFrom });
-    }
-    // Two of them have no title of their own: the point of the test.
+    },
+  );
+
+  it('two of them have no title of their own: the point of the test', () => {
     expect(
       listed
         .filter((each) => [machine.ids.plainChat, machine.ids.payloadRef].includes(each.id))
