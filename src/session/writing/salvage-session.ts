@@ -6,10 +6,12 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { ContentStore } from '../../codec/content-store.js';
 import type { BatchToWrite, EventToWrite } from '../../codec/encode-batch.js';
 import {
+  BatchChangedError,
   DamagedStoreError,
   FileSystemError,
   fileSystemErrorOf,
   isSessionVerdict,
+  LogCutWhileReadError,
   NotRegularFileError,
   onFileSystem,
   type Problem,
@@ -99,8 +101,10 @@ export async function salvageSession(
       verifiedEnd = batch.end;
     }
   } catch (error) {
-    // Damage (or a version it does not know) is where salvage stops trusting the log; anything else goes on up.
-    if (!isSessionVerdict(error)) throw error;
+    // Damage (or a version it does not know) is where salvage stops trusting the log; anything else goes on
+    // up, a log cut or written over while it was read too: that is not damage at the place it was seen.
+    if (!isSessionVerdict(error) || error instanceof LogCutWhileReadError || error instanceof BatchChangedError)
+      throw error;
     damage = problemFromError(error);
   }
 
