@@ -100,6 +100,7 @@ export type { WriteBytes } from './fs/atomic-write.js';
 export { appendBatches, type AppendOptions } from './session/writing/append-batches.js';
 export { repairSession, type RepairReport } from './session/writing/repair-session.js';
 export { salvageSession, type SalvageReport } from './session/writing/salvage-session.js';
+export type { LeftOutMessages } from './session/writing/recovered-messages.js';
 export { salvageTranscript, type DroppedLine, type TranscriptSalvageReport } from './migrate/salvage-transcript.js';
 export { acquireWriterLocks, writerLockHolder, type WriterLocks } from './session/reading/writer-locks.js';
 export type { BatchToWrite, EventToWrite } from './codec/encode-batch.js';

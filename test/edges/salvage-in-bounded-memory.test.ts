@@ -1,11 +1,12 @@
 // Salvage is what a person runs on a session that will not open: it must work on one of any size. It
-// reads the verified batches twice (to judge them, then to copy them as the new session is written)
-// instead of holding them, so its memory does not grow with the session.
-import { open, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+// reads the verified batches, and the messages it recovers past the damage, twice (to judge them, then
+// to copy them as the new session is written) instead of holding them, so its memory does not grow with
+// the session.
+import { cp, open, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BatchToWrite } from '../../src/codec/encode-batch.js';
-import { createSession, openSession } from '../../src/index.js';
+import { createSession, openSession, type SalvageReport } from '../../src/index.js';
 import { runCliChild } from '../support/cli-child.js';
 import { complete, messageId } from '../support/sessions/sample-session.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -28,36 +29,74 @@ async function* turns(): AsyncGenerator<BatchToWrite> {
   }
 }
 
+/** A copy of `dir` in a store of its own, with the byte at `at(size)` of its log flipped; the log's size. */
+async function damagedCopy(dir: string, at: (size: number) => number): Promise<{ dir: string; size: number }> {
+  const copy = join(await tempDir('rxstore-salvage-large-'), 'sessions-v4', basename(dir));
+  await cp(dir, copy, { recursive: true });
+  const log = join(copy, 'events.frames');
+  const { size } = await stat(log);
+  const file = await open(log, 'r+');
+  try {
+    const byte = Buffer.alloc(1);
+    await file.read(byte, 0, 1, at(size));
+    byte[0] = byte[0]! ^ 0xff;
+    await file.write(byte, 0, 1, at(size));
+  } finally {
+    await file.close();
+  }
+  return { dir: copy, size };
+}
+
+/** `salvage --json` of `dir` in a heap of 48 MiB (the session's messages held whole take more than 60 MiB); its report. */
+async function salvagedInASmallHeap(dir: string): Promise<SalvageReport> {
+  const env = { ...process.env, NODE_OPTIONS: '--max-old-space-size=48' };
+  const salvaged = await runCliChild(['salvage', dir, '--json'], { env });
+  expect(salvaged.stderr).toBe('');
+  expect(salvaged.code).toBe(0);
+  return JSON.parse(salvaged.stdout) as SalvageReport;
+}
+
 describe('salvage of a large damaged session', () => {
+  let whole: string;
+  beforeAll(async () => {
+    ({ dir: whole } = await createSession({
+      storeDir: join(await tempDir('rxstore-salvage-large-'), 'sessions-v4'),
+      batches: turns(),
+    }));
+  });
+
   it('writes the verified batches in a heap far smaller than the session, and the new session reads whole', async () => {
-    const storeDir = join(await tempDir('rxstore-salvage-large-'), 'sessions-v4');
-    const { dir } = await createSession({ storeDir, batches: turns() });
-    const log = join(dir, 'events.frames');
-    const { size } = await stat(log);
     // A byte near the end flipped: nearly every batch still verifies, and all of them must be copied.
-    const file = await open(log, 'r+');
-    try {
-      const at = size - 20_000;
-      const byte = Buffer.alloc(1);
-      await file.read(byte, 0, 1, at);
-      byte[0] = byte[0]! ^ 0xff;
-      await file.write(byte, 0, 1, at);
-    } finally {
-      await file.close();
-    }
+    const { dir, size } = await damagedCopy(whole, (size) => size - 20_000);
     const verified = (await (await openSession(dir)).read({ keep: 'index' })).batches;
     expect(verified).toBeGreaterThan(TURNS / 2);
-    // The session's messages held whole take more than 60 MiB of heap.
-    const env = { ...process.env, NODE_OPTIONS: '--max-old-space-size=48' };
-    const salvaged = await runCliChild(['salvage', dir, '--json'], { env });
-    expect(salvaged.stderr).toBe('');
-    expect(salvaged.code).toBe(0);
-    const report = JSON.parse(salvaged.stdout) as { newDir: string; batchesKept: number; damage: unknown };
+    const report = await salvagedInASmallHeap(dir);
     expect(report.damage).not.toBeNull();
     expect(report.batchesKept).toBe(verified);
     const read = await (await openSession(report.newDir)).read({ keep: 'index' });
     expect(read.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
     expect(read.batches).toBeGreaterThanOrEqual(report.batchesKept);
     expect((await stat(join(report.newDir, 'events.frames'))).size).toBeGreaterThan(size / 2);
+  });
+
+  it('writes the messages it recovers past damage near the start in the same heap, every one of them', async () => {
+    // A byte of the first batches flipped: nearly every message is read past the damage.
+    const { dir } = await damagedCopy(whole, () => 2_000);
+    const report = await salvagedInASmallHeap(dir);
+    expect(report.damage).not.toBeNull();
+    expect(report.batchesKept).toBeLessThan(3);
+    // Every message but the one whose frame holds the flipped byte.
+    expect(report.recoveredMessages + 2 * report.batchesKept).toBe(2 * TURNS - 1);
+    const salvaged = await openSession(report.newDir);
+    const read = await salvaged.read({ keep: 'index' });
+    expect(read.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
+    // Every message, the last answer whole, as it was written.
+    let [count, last] = [0, undefined as unknown];
+    for await (const entry of salvaged.transcript()) [count, last] = [count + 1, entry.message];
+    expect(count).toBe(2 * TURNS - 1);
+    expect(last).toMatchObject({
+      role: 'assistant',
+      content: expect.stringMatching(/turn 1199 line 999: the answer goes on\.$/),
+    });
   });
 });

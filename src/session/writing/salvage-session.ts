@@ -1,41 +1,29 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { ContentStore } from '../../codec/content-store.js';
 import type { BatchToWrite, EventToWrite } from '../../codec/encode-batch.js';
 import {
   BatchChangedError,
   DamagedStoreError,
-  FileSystemError,
-  fileSystemErrorOf,
   isSessionVerdict,
   LogCutWhileReadError,
-  NotRegularFileError,
-  onFileSystem,
   type Problem,
   problemFromError,
-  undefinedIfMissing,
 } from '../../errors/index.js';
-import { PhysicalEventSchema, V4_CODEC } from '../../codec/records.js';
-import { salvageFrames } from '../../codec/salvage-frames.js';
+import { V4_CODEC } from '../../codec/records.js';
 import { createSession } from './create-session.js';
 import { repairForNewTurn, type TurnRepairChange } from './turn-repair.js';
 import { Projection } from '../replay/projection.js';
 import { BatchesDigest } from '../verdict/batches-digest.js';
 import { checkFolder, checkOutside } from '../../fs/path-kind.js';
 import { refuseSessionFolder } from '../reading/not-a-session-folder.js';
-import { MessageSchema, type Message } from '../replay/message.js';
-import { decodePayload } from '../replay/payloads.js';
+import type { Message } from '../replay/message.js';
 import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js';
-import { gateFacts, transcriptGate } from '../replay/transcript-gate.js';
+import { transcriptGate } from '../replay/transcript-gate.js';
+import { gathered, RecoveredMessages, recoveredBatches, type LeftOutMessages } from './recovered-messages.js';
 import { sessionContentStore } from '../reading/session-content.js';
 import { readManifest } from '../reading/manifest.js';
 import { readableOrThrow } from '../reading/read-json-file.js';
 import { SESSION_FILES, sessionReadPaths } from '../reading/session-files.js';
-import { parseGoJson } from '../../codec/go-json/go-text.js';
-import { jsonText } from '../../codec/go-json/json-text.js';
 
 /** What `salvageSession` kept from a damaged session, and where the new session is. */
 export interface SalvageReport {
@@ -55,7 +43,7 @@ export interface SalvageReport {
    * writes again) and local-only ones are not the conversation; one Reasonix would refuse would make it
    * refuse the whole new session.
    */
-  leftOutMessages: { host: number; localOnly: number; refused: number };
+  leftOutMessages: LeftOutMessages;
   /**
    * What the model is sent was changed so that Reasonix takes a new turn in the new session (its
    * transcript gate refused the original's): Reasonix's refusal and every change, with what was
@@ -108,66 +96,39 @@ export async function salvageSession(
     damage = problemFromError(error);
   }
 
-  const log = await openLog(logPath);
-  let found;
-  try {
-    found = await messagesPast(log.chunks(), verifiedEnd, await sessionContentStore(source), known);
-  } finally {
-    await log.close();
-  }
-  const { found: recovered, leftOut } = found;
+  // The messages past the damage are counted here, and read again as they are written.
+  const content = await sessionContentStore(source);
+  const past = new RecoveredMessages(logPath, verifiedEnd, content, known);
+  const first = await past.count();
   const verifiedDigest = verified.digest();
-  const batches: BatchToWrite[] = [];
-  if (recovered.length > 0 || damage) {
-    batches.push({
-      operationId: `salvage:${basename(source)}:recovered`,
-      events: [
-        {
-          kind: 'diagnostic',
-          payload: {
-            salvage: {
-              source,
-              damage: damage?.message ?? null,
-              offset: damage?.data.offset ?? null,
-              verifiedEnd,
-              recoveredMessages: recovered.length,
-            },
-          },
-        },
-        ...recovered.map((message) => ({ kind: 'message/complete', payload: { message } })),
-      ],
-    });
-  }
   // Recovered messages are sent after the kept ones; a repair replaces the whole list the model is sent,
   // so only a repair reads that list whole (one record of the new session holds it).
-  const sent = recovered.filter((message) => !message.local_only);
   const refused =
-    projection.strictness.length === 0 &&
-    !transcriptGate([...projection.gateMessages(), ...sent.map((message) => gateFacts(message) ?? { role: '' })])
-      .accepted;
+    projection.strictness.length === 0 && !transcriptGate([...projection.gateMessages(), ...first.gateFacts]).accepted;
   const repair = refused
-    ? repairForNewTurn([...(await modelMessagesThrough(source, verifiedEnd, verifiedDigest)), ...sent])
+    ? repairForNewTurn([
+        ...(await modelMessagesThrough(source, verifiedEnd, verifiedDigest)),
+        ...(await gathered(past.again(first))),
+      ])
     : undefined;
-  if (repair) {
-    batches.push({
-      operationId: `salvage:${basename(source)}:new-turn`,
-      events: [
-        {
-          kind: 'diagnostic',
-          payload: { salvage: { source, turnRepair: { refusal: repair.refusal, changes: repair.changes } } },
+  const repairBatch: BatchToWrite | undefined = repair && {
+    operationId: `salvage:${basename(source)}:new-turn`,
+    events: [
+      {
+        kind: 'diagnostic',
+        payload: { salvage: { source, turnRepair: { refusal: repair.refusal, changes: repair.changes } } },
+      },
+      {
+        kind: 'model/context-replace',
+        payload: {
+          messages: repair.messages,
+          reason: `rxstore salvage: Reasonix refused a new turn (${repair.refusal})`,
         },
-        {
-          kind: 'model/context-replace',
-          payload: {
-            messages: repair.messages,
-            reason: `rxstore salvage: Reasonix refused a new turn (${repair.refusal})`,
-          },
-        },
-      ],
-    });
-  }
+      },
+    ],
+  };
   const storeDir = resolve(options.to ?? dirname(source));
-  const logDigest = log.digest();
+  const logDigest = first.logDigest;
   // Named by what it salvages: a dry run names the session the real run writes, and a second run
   // of the same damaged log finds its salvage already there instead of writing another.
   const newId = createHash('sha256')
@@ -182,8 +143,8 @@ export async function salvageSession(
     damage,
     batchesKept,
     eventsKept,
-    recoveredMessages: recovered.length,
-    leftOutMessages: leftOut,
+    recoveredMessages: first.messages,
+    leftOutMessages: first.leftOut,
     turnRepair: repair ? { refusal: repair.refusal, changes: repair.changes } : null,
   };
   if (options.dryRun) return report;
@@ -194,11 +155,26 @@ export async function salvageSession(
   await createSession({
     storeDir,
     sessionId: newId,
-    source: { path: source, size: log.size(), sha256: logDigest, version: V4_CODEC },
+    source: { path: source, size: first.logSize, sha256: logDigest, version: V4_CODEC },
     inheritedEventCount: report.eventsKept,
     batches: (async function* () {
       yield* keptBatches(source, verifiedEnd, verifiedDigest);
-      yield* batches;
+      if (first.messages > 0 || damage) {
+        const diagnostic: EventToWrite = {
+          kind: 'diagnostic',
+          payload: {
+            salvage: {
+              source,
+              damage: damage?.message ?? null,
+              offset: damage?.data.offset ?? null,
+              verifiedEnd,
+              recoveredMessages: first.messages,
+            },
+          },
+        };
+        yield* recoveredBatches(basename(source), diagnostic, past.again(first));
+      }
+      if (repairBatch) yield repairBatch;
     })(),
   });
   return report;
@@ -251,61 +227,6 @@ async function* verifiedAgain(source: string, end: number, digest: string): Asyn
     });
 }
 
-/** A log read in chunks while its bytes are hashed and counted; a missing one is empty. */
-interface LogChunks {
-  chunks(): AsyncIterable<Buffer>;
-  /** SHA-256 and size of every byte read (call after the chunks are read to the end). */
-  digest(): string;
-  size(): number;
-  close(): Promise<void>;
-}
-
-const LOG_CHUNK_BYTES = 4 * 1024 * 1024;
-
-/**
- * Opens the log as the reader does: a regular file only (a FIFO would hang the read, a link to
- * /dev/zero would never end), read a chunk at a time, so that memory holds a frame, not the log.
- */
-async function openLog(logPath: string): Promise<LogChunks> {
-  const hash = createHash('sha256');
-  let size = 0;
-  const handle = await open(logPath, constants.O_RDONLY | constants.O_NONBLOCK).catch((error: unknown) =>
-    undefinedIfMissing(error, logPath),
-  );
-  if (handle) {
-    const stats = await onFileSystem(handle.stat(), logPath);
-    if (stats.isDirectory()) {
-      await handle.close();
-      throw new FileSystemError(
-        Object.assign(new Error('EISDIR: illegal operation on a directory'), { code: 'EISDIR', path: logPath }),
-      );
-    }
-    if (!stats.isFile()) {
-      await handle.close();
-      throw new NotRegularFileError('events.frames is not a regular file: salvage reads no FIFO, device or socket', {
-        file: logPath,
-      });
-    }
-  }
-  return {
-    async *chunks() {
-      if (!handle) return;
-      for (;;) {
-        const buffer = Buffer.allocUnsafe(LOG_CHUNK_BYTES);
-        const { bytesRead } = await onFileSystem(handle.read(buffer, 0, buffer.length, size), logPath);
-        if (bytesRead === 0) return;
-        const chunk = buffer.subarray(0, bytesRead);
-        hash.update(chunk);
-        size += bytesRead;
-        yield chunk;
-      }
-    },
-    digest: () => hash.copy().digest('hex'),
-    size: () => size,
-    close: async () => handle?.close(),
-  };
-}
-
 // Stryker disable next-line ObjectLiteral: a loose object with no fields passes recordType and event through as they are: only an object is required …
 function messageIdsOf(payload: unknown): string[] {
   const record = payload as { message?: { id?: unknown }; messages?: { id?: unknown }[] } | undefined;
@@ -313,54 +234,4 @@ function messageIdsOf(payload: unknown): string[] {
   const messages = [record?.message, ...(Array.isArray(record?.messages) ? record.messages : [])];
   // Stryker disable next-line ArrayDeclaration: the mutant adds its own placeholder text to the known ids: only a recovered message whose id is that very …
   return messages.flatMap((message) => (typeof message?.id === 'string' ? [message.id] : []));
-}
-
-/** What a frame past the damage must be to hold an event: an object; its type and event are judged next. */
-// Stryker disable next-line ObjectLiteral: a loose object with no fields passes recordType and event through: only an object is required either way …
-const SalvagedRecordSchema = z.looseObject({ recordType: z.unknown(), event: z.unknown() });
-
-/**
- * The person's view of the messages in frames past `from` that still decode: message events
- * whose payload parses, without host and local-only records, each id once and none already kept,
- * and none Reasonix would refuse to read back.
- */
-async function messagesPast(
-  log: AsyncIterable<Buffer>,
-  from: number,
-  content: ContentStore,
-  known: Set<string>,
-): Promise<{ found: Message[]; leftOut: SalvageReport['leftOutMessages'] }> {
-  const found: Message[] = [];
-  const leftOut = { host: 0, localOnly: 0, refused: 0 };
-  for await (const frame of salvageFrames(log, from)) {
-    try {
-      const record = SalvagedRecordSchema.safeParse(parseGoJson(frame.raw));
-      // JSON that is not a record (null, an array, a number), or a record of another type.
-      if (!record.success || record.data.recordType !== 'batch/event') continue;
-      const event = PhysicalEventSchema.parse(record.data.event);
-      if (event.kind !== 'message/complete' && event.kind !== 'message/upsert') continue;
-      const bytes = event.payloadRef ? await content.read(event.payloadRef) : event.payload;
-      if (!bytes) continue;
-      const message = MessageSchema.parse((parseGoJson(bytes) as { message?: unknown } | null)?.message);
-      if (message.origin === 'host') leftOut.host += 1;
-      else if (message.local_only) leftOut.localOnly += 1;
-      if (message.origin === 'host' || message.local_only) continue;
-      const id = message.id || `salvaged-${frame.offset}`;
-      if (known.has(id)) continue;
-      const recovered = { ...message, id };
-      // A message Reasonix would refuse (a field it does not know) would make it refuse the whole new session: left out.
-      if (decodePayload('message/complete', Buffer.from(jsonText({ message: recovered }))).state !== 'ok') {
-        leftOut.refused += 1;
-        continue;
-      }
-      known.add(id);
-      found.push(recovered);
-    } catch (error) {
-      // A frame that decodes but does not hold a readable message (not JSON, not an event or a message,
-      // its content object missing or damaged): nothing to recover from it. Anything else is a fault.
-      if (!(error instanceof SyntaxError || error instanceof z.ZodError || isSessionVerdict(error)))
-        throw fileSystemErrorOf(error);
-    }
-  }
-  return { found, leftOut };
 }
