@@ -6,6 +6,7 @@ import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { reasonixToolsPath } from './tools-path.js';
 import { startMockModel, type ChatRequest, type MockModel, type MockReply } from './mock-model.js';
 
 export const REASONIX_VERSION = '1.38.11';
@@ -125,9 +126,15 @@ export async function writeReasonixConfig(home: string, baseUrl: string, config:
   await writeFile(join(home, '.env'), `${API_KEY_ENV}=sk-rxstore-mock\n`);
 }
 
-/** Process environment isolating Reasonix in a scratch home. */
+/** Process environment isolating Reasonix in a scratch home, with only the tools its runs use on PATH. */
 export function reasonixEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra, HOME: home, REASONIX_HOME: home };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: reasonixToolsPath(),
+    ...extra,
+    HOME: home,
+    REASONIX_HOME: home,
+  };
   // With REASONIX_HOME set and these unset, the state root is the scratch home and no legacy root is imported (§1.1, §1.4).
   delete env.REASONIX_STATE_HOME;
   delete env.REASONIX_CACHE_HOME;
