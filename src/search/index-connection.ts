@@ -60,6 +60,8 @@ export class IndexConnection {
   /** What a stat said of them when this search took the connection, and whether it has written since. */
   private takenAs: string | undefined;
   private wrote = false;
+  /** Taken by a search and not yet released: the kept connection is then neither handed out nor closed by another. */
+  private inUse = false;
 
   private constructor(
     readonly db: Database,
@@ -78,6 +80,12 @@ export class IndexConnection {
    */
   static async open(file: string, schema: IndexSchema): Promise<IndexConnection> {
     const sqlite = await loadSqlite();
+    if (kept?.inUse) {
+      // Another search of this process uses the kept connection (to an index in another folder: the lock
+      // keeps two off one file): this one opens its own, closed when it is done, and leaves that one be.
+      removeStaleSqliteLock(file);
+      return new IndexConnection(openDatabase(sqlite, file, schema), file).taken();
+    }
     if (kept !== undefined && kept.file === file && kept.leftAs === fileState(file)) return kept.taken();
     discardKept();
     removeStaleSqliteLock(file);
@@ -97,6 +105,7 @@ export class IndexConnection {
   private taken(): this {
     this.takenAs = this.file === undefined ? undefined : fileState(this.file);
     this.wrote = false;
+    this.inUse = true;
     return this;
   }
 
@@ -119,6 +128,7 @@ export class IndexConnection {
    * one in memory is closed. Call it before letting the lock go.
    */
   release(failed: boolean): void {
+    this.inUse = false;
     this.checks.check = undefined;
     this.checks.whole = undefined;
     if (kept === this && this.file !== undefined && !failed && !this.db.inTransaction) {

@@ -199,41 +199,42 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     ({ options } = await machine());
   });
 
-  it('recall is 100 % for words, short words, phrases and engine syntax, through the index and without it, on generated and real sessions', async () => {
-    const queries: [string, string[]][] = [
-      ['parser', ['parser']],
-      ['ok', ['ok']],
-      ['go', ['go']],
-      ['kilo lima', ['kilo', 'lima']],
-      ['"kilo lima"', ['kilo lima']],
-      ['"frame cursor zstd"', ['frame cursor zstd']],
-      ['你好', ['你好']],
-      ['Émile', ['Émile']],
-      ['naïve', ['naïve']],
-      ['x*y', ['x*y']],
-      ['(paren)', ['(paren)']],
-      ['-dash', ['-dash']],
-      ['NEAR', ['NEAR']],
-      ['"\\"quoted\\""', ['"quoted"']],
-      ['NEAR(kilo lima) OR "x*y"', ['NEAR(kilo', 'lima)', 'OR', 'x*y']],
-      ['README', ['README']],
-      ['files', ['files']],
-      ['missing-dir', ['missing-dir']],
-      ['hello', ['hello']],
-      ['ls', ['ls']],
-    ];
-    for (const [query, terms] of queries) {
+  // Words, short words, phrases and engine syntax, each query with the terms a brute-force scan looks for.
+  const queries: [string, string[]][] = [
+    ['parser', ['parser']],
+    ['ok', ['ok']],
+    ['go', ['go']],
+    ['kilo lima', ['kilo', 'lima']],
+    ['"kilo lima"', ['kilo lima']],
+    ['"frame cursor zstd"', ['frame cursor zstd']],
+    ['你好', ['你好']],
+    ['Émile', ['Émile']],
+    ['naïve', ['naïve']],
+    ['x*y', ['x*y']],
+    ['(paren)', ['(paren)']],
+    ['-dash', ['-dash']],
+    ['NEAR', ['NEAR']],
+    ['"\\"quoted\\""', ['"quoted"']],
+    ['NEAR(kilo lima) OR "x*y"', ['NEAR(kilo', 'lima)', 'OR', 'x*y']],
+    ['README', ['README']],
+    ['files', ['files']],
+    ['missing-dir', ['missing-dir']],
+    ['hello', ['hello']],
+    ['ls', ['ls']],
+  ];
+  it.each(queries.map(([query, terms]) => ({ query, terms })))(
+    'recall is whole for $query: every place a brute-force scan finds, through the index and without it',
+    async ({ query, terms }) => {
       const expected = await bruteForce(terms, options);
-      if (['parser', 'kilo lima', 'README', 'files'].includes(query)) expect(expected.length, query).toBeGreaterThan(0);
+      if (['parser', 'kilo lima', 'README', 'files'].includes(query)) expect(expected.length).toBeGreaterThan(0);
       const [indexed, direct] = [await hitsOf(query, options), await hitsOf(query, { ...options, index: false })];
-      expect(placesOf(indexed), query).toEqual(expected);
+      expect(placesOf(indexed)).toEqual(expected);
       // Without the index: the same hits, in the same order, with the same scores.
-      expect(
-        direct.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`),
-        `${query} --no-index`,
-      ).toEqual(indexed.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`));
-    }
-  });
+      expect(direct.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`)).toEqual(
+        indexed.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`),
+      );
+    },
+  );
 
   it('ranks the session most about a term first, and an exact phrase above its words apart', async () => {
     const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
@@ -488,6 +489,21 @@ describe('the index stays true', () => {
     const { rm } = await import('node:fs/promises');
     await rm(session.dir, { recursive: true });
     expect(await hitsOf('durian', options)).toEqual([]);
+  });
+
+  it('two searches at once in one process, each with its own index, each give their hits', async () => {
+    const [first, second] = [await machine(), await machine()];
+    const alone = [await hitsOf('foxtrot', first.options), await hitsOf('kilo', second.options)];
+    expect(alone.map((hits) => hits.length)).not.toContain(0);
+    // Each index built anew, at once: neither search closes the other's connection.
+    const again = [
+      { ...first.options, cacheDir: join(first.stateRoot, 'cache-again') },
+      { ...second.options, cacheDir: join(second.stateRoot, 'cache-again') },
+    ];
+    const together = await Promise.all([hitsOf('foxtrot', again[0]!), hitsOf('kilo', again[1]!)]);
+    expect(together).toEqual(alone);
+    // And the next searches of each are answered from its index as they were.
+    expect([await hitsOf('foxtrot', again[0]!), await hitsOf('kilo', again[1]!)]).toEqual(alone);
   });
 
   it('a damaged session is searched up to its damage, and its hits say so', async () => {
