@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliChild, rxstoreBin } from '../support/cli-child.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -40,8 +40,10 @@ async function writeTranscript(path: string, bytes: number): Promise<number> {
   return messages;
 }
 
-describe('a JSONL transcript larger than the heap', () => {
-  it('is listed, inspected, printed and exported in memory that does not grow with it', async () => {
+/** A 64 MiB transcript in a state folder, written once before the tests, and a heap far smaller than its messages held whole. */
+function largeTranscriptWrittenOnce() {
+  let written: { stateRoot: string; transcript: string; messages: number; env: NodeJS.ProcessEnv } | undefined;
+  beforeAll(async () => {
     const stateRoot = await tempDir('rxstore-large-transcript-');
     const sessions = join(stateRoot, 'projects', '-tmp-large', 'sessions');
     await mkdir(sessions, { recursive: true });
@@ -53,15 +55,33 @@ describe('a JSONL transcript larger than the heap', () => {
       XDG_CACHE_HOME: await tempDir('rxstore-cache-'),
       NODE_OPTIONS: '--max-old-space-size=96',
     };
+    written = { stateRoot, transcript, messages, env };
+  });
+  return () => written!;
+}
+
+describe('a JSONL transcript larger than the heap', () => {
+  // One transcript, one command a test: each of them alone takes seconds on a busy machine.
+  const large = largeTranscriptWrittenOnce();
+
+  it('is listed', async () => {
+    const { stateRoot, messages, env } = large();
     const listed = await runCliChild(['ls', '--no-cache', '--json', '--state-home', stateRoot], { env });
     expect(listed.stderr).toBe('');
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toMatchObject([{ id: 'large', status: 'ok', messages }]);
+  });
+
+  it('is inspected', async () => {
+    const { transcript, env } = large();
     const inspected = await runCliChild(['inspect', transcript, '--json'], { env });
     expect(inspected.stderr).toBe('');
     expect(inspected.code).toBe(0);
     expect(JSON.parse(inspected.stdout)).toMatchObject({ status: 'ok' });
-    // What a person reads of it, every message, the last one as it was written.
+  });
+
+  it('is printed, every message, the last one as it was written', async () => {
+    const { transcript, messages, env } = large();
     const printed = await runCliChild(['cat', transcript], { env });
     expect(printed.stderr).toBe('');
     expect(printed.code).toBe(0);
@@ -71,7 +91,10 @@ describe('a JSONL transcript larger than the heap', () => {
       role: 'assistant',
       content: `File ${messages / 4 - 1} holds lines.`,
     });
-    // Exported, as one JSON document, written as its messages are read.
+  });
+
+  it('is exported as one JSON document, written as its messages are read', async () => {
+    const { stateRoot, transcript, env } = large();
     const to = join(stateRoot, 'exported.json');
     const exported = await runCliChild(['export', transcript, '--to', to, '--format', 'json'], { env });
     expect(exported.stderr).toBe('');
