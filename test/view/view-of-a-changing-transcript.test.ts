@@ -1,6 +1,7 @@
 // A page's header (title, counts) is made from a first read of a JSONL transcript and its messages from
-// a second: a transcript replaced between the two must never give a page of two transcripts with exit 0.
-import { rename, writeFile } from 'node:fs/promises';
+// a second: a transcript replaced between the two must never give a page of two transcripts with exit 0,
+// and one appended to between them is shown as the first read found it.
+import { appendFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSessionView, type ViewItem } from '../../src/site/session-view.js';
@@ -43,6 +44,25 @@ describe('view of a JSONL transcript replaced while its page is made', () => {
     const texts = await drain(view.items);
     expect(view.stoppedWith()?.code).toBe('RX_DAMAGED_STORE');
     expect(texts.every((text) => !text.startsWith('second'))).toBe(true);
+  });
+
+  it.each([
+    ['small (read whole)', 40],
+    ['larger than 8 MiB (read a run at a time)', 0],
+  ])('%s, appended to between the reads: the messages the header counts, with no error', async (_, turns) => {
+    const dir = await tempDir('rxstore-view-growing-');
+    const path = join(dir, 'talk.jsonl');
+    const count = turns > 0 ? turns : 45;
+    await writeFile(path, turns > 0 ? transcript('first', turns) : transcript(`first ${'x'.repeat(100_000)}`, count));
+    const session = await openSession(path);
+    const view = await readSessionView(session);
+    expect(view.header.counts.messages).toBe(count * 2);
+    // Still written, as a transcript of an older Reasonix is: lines added after the first read.
+    await appendFile(path, transcript('later', 3));
+    const texts = await drain(view.items);
+    expect(view.stoppedWith()).toBeUndefined();
+    expect(texts).toHaveLength(count * 2);
+    expect(texts.every((text) => !text.startsWith('later'))).toBe(true);
   });
 
   it('a transcript that stays as it was is shown whole, with no error', async () => {

@@ -75,6 +75,11 @@ export interface SessionRead {
    * read something else (the session written over between the reads).
    */
   readDigest?: string;
+  /**
+   * A transcript's byte offset after its last message read: a second read stops there, so that lines
+   * appended since (a transcript still written) are not taken for the first read's bytes changed.
+   */
+  readEnd?: number;
   lastSequence: number;
   /** The highest writerGeneration any batch carries. */
   writerGeneration: number;

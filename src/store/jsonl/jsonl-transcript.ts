@@ -192,6 +192,8 @@ const NEWLINE = 0x0a;
 export async function* transcriptFileRuns(
   file: string,
   maxMessageBytes = MAX_TRANSCRIPT_MESSAGE_BYTES,
+  /** Where to stop: the end of what an earlier read of the file took (bytes appended since are not read). */
+  end = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<TranscriptRun> {
   const { handle } = await openRegularFile(
     file,
@@ -199,7 +201,11 @@ export async function* transcriptFileRuns(
   );
   try {
     yield* transcriptRuns(
-      async (buffer, position) => (await onFileSystem(handle.read(buffer, 0, buffer.length, position), file)).bytesRead,
+      async (buffer, position) =>
+        position >= end
+          ? 0
+          : (await onFileSystem(handle.read(buffer, 0, Math.min(buffer.length, end - position), position), file))
+              .bytesRead,
       file,
       maxMessageBytes,
     );
@@ -208,8 +214,8 @@ export async function* transcriptFileRuns(
   }
 }
 
-/** A run of a transcript's whole messages, as `parseTranscript` reads them, and a digest of the bytes through its end. */
-export type TranscriptRun = ReturnType<typeof parseTranscript> & { through: string };
+/** A run of a transcript's whole messages, as `parseTranscript` reads them, a digest of the bytes through its end, and that end's offset. */
+export type TranscriptRun = ReturnType<typeof parseTranscript> & { through: string; end: number };
 
 /** Fills `buffer` with the transcript's bytes from `position`; how many, 0 at its end. Called at positions one after another. */
 export type ReadAt = (buffer: Buffer, position: number) => Promise<number>;
@@ -238,7 +244,11 @@ export async function* transcriptRuns(
     const bytes = Buffer.concat(pending, pendingBytes);
     const run = bytes.subarray(0, upTo);
     digest.update(run);
-    const parsed = { ...parseTranscript(goText(run), file, from), through: digest.copy().digest('hex') };
+    const parsed = {
+      ...parseTranscript(goText(run), file, from),
+      through: digest.copy().digest('hex'),
+      end: from.offset + run.length,
+    };
     let newlines = 0;
     for (let at = run.indexOf(NEWLINE); at >= 0; at = run.indexOf(NEWLINE, at + 1)) newlines += 1;
     from = { line: from.line + newlines, offset: from.offset + run.length };

@@ -46,7 +46,7 @@ export async function readJsonlSession(
   const strict: Problem[] = [];
   let errors: MigratedRun['errors'] = [];
   let loaded = 0;
-  let through: string | undefined;
+  let through: { digest: string; end: number } | undefined;
   for await (const run of migratedRuns(path)) {
     for (const problem of run.flattened) flattened.push(problem);
     const found = projection.strictness.length;
@@ -63,7 +63,7 @@ export async function readJsonlSession(
     }
     loaded += run.messages.length;
     // Through the last run with messages: what a second read that stops at the last message read.
-    if (run.messages.length > 0) through = run.through;
+    if (run.messages.length > 0) through = { digest: run.through, end: run.end };
     errors = run.errors;
   }
   const problems: Problem[] = errors.map(problemFromError);
@@ -103,7 +103,7 @@ export async function readJsonlSession(
     lockFiles: [],
     ...(meta.state === 'ok' && meta.value.workspace_root ? { declaredWorkspace: meta.value.workspace_root } : {}),
     ...(refusal ? { refusal } : {}),
-    ...(through ? { readDigest: through } : {}),
+    ...(through ? { readDigest: through.digest, readEnd: through.end } : {}),
   };
 }
 
@@ -117,15 +117,16 @@ export interface MigratedRun {
   flattened: Problem[];
   /** Where the loader stopped, in the last run: the messages before it are the run's. */
   errors: (EmptyTranscriptError | TranscriptLineError)[];
-  /** A digest of the transcript's bytes through this run. */
+  /** A digest of the transcript's bytes through this run, and the offset after it. */
   through: string;
+  end: number;
 }
 
 /** The transcript's messages a run at a time (`transcriptFileRuns`), as Reasonix's migration makes them. */
-export async function* migratedRuns(path: string): AsyncGenerator<MigratedRun> {
+export async function* migratedRuns(path: string, end?: number): AsyncGenerator<MigratedRun> {
   const nextId = legacyIdAssigner(branchIdOf(path));
   try {
-    for await (const run of transcriptFileRuns(path)) {
+    for await (const run of transcriptFileRuns(path, undefined, end)) {
       const flattened: Problem[] = [];
       const messages = run.lines.map(({ value, line }) => {
         const { message, flattenedToolCalls } = goMessage(value);
@@ -140,7 +141,14 @@ export async function* migratedRuns(path: string): AsyncGenerator<MigratedRun> {
         }
         return nextId(message);
       });
-      yield { lines: run.lines.map(({ line }) => line), messages, flattened, errors: run.errors, through: run.through };
+      yield {
+        lines: run.lines.map(({ line }) => line),
+        messages,
+        flattened,
+        errors: run.errors,
+        through: run.through,
+        end: run.end,
+      };
     }
   } catch (error) {
     throw fileSystemErrorOf(error, path);

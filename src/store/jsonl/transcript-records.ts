@@ -52,13 +52,14 @@ async function* twoPassesOfTranscript<T>(path: string, firstPass: FirstPass, sec
 
 /**
  * The transcript's runs up to the messages the first pass loaded, each replayed on its own: the entries
- * it writes. Bytes other than the first pass read (the transcript written over between the reads, its
- * messages where they were) end it in an error after the last: what was given is not one transcript.
+ * it writes. The bytes the first pass read are read again, no more (lines appended since are left for a
+ * later read); other bytes than it read (the transcript written over between the reads, its messages
+ * where they were) end it in an error after the last: what was given is not one transcript.
  */
 async function* replayedRuns(path: string, whole: SessionRead): AsyncGenerator<readonly TranscriptEntry[]> {
   let seqBefore = 0;
   let through: string | undefined;
-  for await (const run of migratedRuns(path)) {
+  for await (const run of migratedRuns(path, whole.readEnd)) {
     if (seqBefore >= whole.lastSequence) break;
     const projection = new Projection();
     // A transcript's read always sets it: when its messages count as committed (its meta's, else the file's time).
