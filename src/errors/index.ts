@@ -12,6 +12,7 @@ export {
   CorruptContentError,
   DamagedStoreError,
   isCutAfter,
+  LogChangedWhileSalvagedError,
   LogCutWhileReadError,
   MissingContentError,
   RefusedAsDamagedError,

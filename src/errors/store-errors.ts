@@ -22,6 +22,13 @@ export class BatchChangedError extends DamagedStoreError {
   }
 }
 
+/** The log was replaced or written while salvage read it: what it read is not one log, and nothing is published. */
+export class LogChangedWhileSalvagedError extends DamagedStoreError {
+  constructor(file: string) {
+    super('the log was written over while it was salvaged: salvage it again', { file });
+  }
+}
+
 /**
  * Whether `error` is a log cut while it was read at or past `givenEnd`, the end of the last batch a
  * stream handed over: a torn tail cut by a repair (Reasonix's own, when it opens the session). Nothing

@@ -1,7 +1,7 @@
 // The messages salvage recovers from a damaged log past its last verified batch: read once to count
 // and judge them, then again as the new session is written, in batches of a bounded size.
 import { createHash, type Hash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, fstatSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ContentStore } from '../../codec/content-store.js';
@@ -11,7 +11,7 @@ import { jsonText } from '../../codec/go-json/json-text.js';
 import { PhysicalEventSchema } from '../../codec/records.js';
 import { salvageFrames } from '../../codec/salvage-frames.js';
 import {
-  DamagedStoreError,
+  LogChangedWhileSalvagedError,
   FileSystemError,
   fileSystemErrorOf,
   isSessionVerdict,
@@ -19,6 +19,7 @@ import {
   onFileSystem,
   undefinedIfMissing,
 } from '../../errors/index.js';
+import { fileStamp, statOrCode } from '../../fs/files-stamp.js';
 import { MessageSchema, type Message } from '../replay/message.js';
 import { decodePayload } from '../replay/payloads.js';
 import { gateFacts, type GateMessage } from '../replay/transcript-gate.js';
@@ -28,6 +29,12 @@ export interface LeftOutMessages {
   host: number;
   localOnly: number;
   refused: number;
+}
+
+/** What a stat of the log says (`fileStamp`): another file in its place, or this one written, changes it. */
+export function stampOf(logPath: string): string {
+  const stats = statOrCode(logPath);
+  return typeof stats === 'string' ? (stats === 'ENOENT' ? 'none' : stats) : fileStamp(stats);
 }
 
 /** What a frame past the damage must be to hold an event: an object; its type and event are judged next. */
@@ -58,6 +65,8 @@ export interface RecoveredCount extends Omit<RecoveredTally, 'digest'> {
 export class RecoveredMessages {
   constructor(
     private readonly logPath: string,
+    /** The log's stamp before the first read of its batches (`stampOf`): each read here checks it reads that file. */
+    private readonly logStamp: string,
     private readonly from: number,
     private readonly content: ContentStore,
     private readonly known: ReadonlySet<string>,
@@ -74,20 +83,21 @@ export class RecoveredMessages {
     const tally = newTally();
     yield* this.read(tally);
     if (tally.digest.digest('hex') !== first.digest || tally.logDigest !== first.logDigest)
-      throw new DamagedStoreError('the log was written over while it was salvaged: salvage it again', {
-        file: this.logPath,
-      });
+      throw new LogChangedWhileSalvagedError(this.logPath);
   }
 
   private async *read(tally: RecoveredTally): AsyncGenerator<Message> {
     const log = await openLog(this.logPath);
     try {
+      // Another file renamed into its place, or this one written since: not the log whose damage was found.
+      if (log.stamp() !== this.logStamp) throw new LogChangedWhileSalvagedError(this.logPath);
       const past = messagesPast(log.chunks(), this.from, this.content, new Set(this.known), tally.leftOut);
       for await (const message of past) {
         tally.messages += 1;
         tally.digest.update(jsonText(message)).update('\0');
         yield message;
       }
+      if (log.stamp() !== this.logStamp) throw new LogChangedWhileSalvagedError(this.logPath);
     } finally {
       await log.close();
     }
@@ -193,6 +203,8 @@ interface LogChunks {
   /** SHA-256 and size of every byte read (call after the chunks are read to the end). */
   digest(): string;
   size(): number;
+  /** What a stat of the open file says now (`stampOf`); 'none' for a log that is not there. */
+  stamp(): string;
   close(): Promise<void>;
 }
 
@@ -238,6 +250,7 @@ async function openLog(logPath: string): Promise<LogChunks> {
     },
     digest: () => hash.copy().digest('hex'),
     size: () => size,
+    stamp: () => (handle ? fileStamp(fstatSync(handle.fd, { bigint: true })) : 'none'),
     close: async () => handle?.close(),
   };
 }

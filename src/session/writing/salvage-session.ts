@@ -3,8 +3,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { BatchToWrite, EventToWrite } from '../../codec/encode-batch.js';
 import {
   BatchChangedError,
-  DamagedStoreError,
   isSessionVerdict,
+  LogChangedWhileSalvagedError,
   LogCutWhileReadError,
   type Problem,
   problemFromError,
@@ -19,7 +19,7 @@ import { refuseSessionFolder } from '../reading/not-a-session-folder.js';
 import type { Message } from '../replay/message.js';
 import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js';
 import { transcriptGate } from '../replay/transcript-gate.js';
-import { gathered, RecoveredMessages, recoveredBatches, type LeftOutMessages } from './recovered-messages.js';
+import { gathered, RecoveredMessages, recoveredBatches, stampOf, type LeftOutMessages } from './recovered-messages.js';
 import { sessionContentStore } from '../reading/session-content.js';
 import { readManifest } from '../reading/manifest.js';
 import { readableOrThrow } from '../reading/read-json-file.js';
@@ -70,6 +70,8 @@ export async function salvageSession(
     await refuseSessionFolder(resolve(options.to), options.to);
   }
   const logPath = join(source, SESSION_FILES.log);
+  // The log as the first read found it: every later read checks it reads this very file, unchanged.
+  const logStamp = stampOf(logPath);
   let [batchesKept, eventsKept, verifiedEnd] = [0, 0, 0];
   const verified = new BatchesDigest();
   const known = new Set<string>();
@@ -98,7 +100,7 @@ export async function salvageSession(
 
   // The messages past the damage are counted here, and read again as they are written.
   const content = await sessionContentStore(source);
-  const past = new RecoveredMessages(logPath, verifiedEnd, content, known);
+  const past = new RecoveredMessages(logPath, logStamp, verifiedEnd, content, known);
   const first = await past.count();
   const verifiedDigest = verified.digest();
   // Recovered messages are sent after the kept ones; a repair replaces the whole list the model is sent,
@@ -130,9 +132,11 @@ export async function salvageSession(
   const storeDir = resolve(options.to ?? dirname(source));
   const logDigest = first.logDigest;
   // Named by what it salvages: a dry run names the session the real run writes, and a second run
-  // of the same damaged log finds its salvage already there instead of writing another.
+  // of the same damaged log finds its salvage already there instead of writing another. What was
+  // kept and recovered is in the name too: the same log with a content object put back or lost since
+  // is salvaged into another session.
   const newId = createHash('sha256')
-    .update(`rxstore-salvage\0${basename(source)}\0${logDigest}`)
+    .update(`rxstore-salvage\0${basename(source)}\0${logDigest}\0${verifiedDigest}\0${first.digest}`)
     .digest('hex')
     .slice(0, 32);
   const report: SalvageReport = {
@@ -213,18 +217,22 @@ async function modelMessagesThrough(source: string, end: number, digest: string)
  */
 async function* verifiedAgain(source: string, end: number, digest: string): AsyncGenerator<ResolvedBatch> {
   const read = new BatchesDigest();
+  const writtenOver = () => new LogChangedWhileSalvagedError(join(source, SESSION_FILES.log));
   if (end > 0) {
-    for await (const item of readSessionEvents(source)) {
-      if (item.type !== 'batch') continue;
-      read.add(item.value.batch.sha256);
-      yield item.value;
-      if (item.value.batch.end >= end) break;
+    try {
+      for await (const item of readSessionEvents(source)) {
+        if (item.type !== 'batch') continue;
+        read.add(item.value.batch.sha256);
+        yield item.value;
+        if (item.value.batch.end >= end) break;
+      }
+    } catch (error) {
+      // Batches the first read verified that do not verify now: the log changed, not the damage it has.
+      if (isSessionVerdict(error)) throw writtenOver();
+      throw error;
     }
   }
-  if (read.digest() !== digest)
-    throw new DamagedStoreError('the log was written over while it was salvaged: salvage it again', {
-      file: join(source, SESSION_FILES.log),
-    });
+  if (read.digest() !== digest) throw writtenOver();
 }
 
 // Stryker disable next-line ObjectLiteral: a loose object with no fields passes recordType and event through as they are: only an object is required …
