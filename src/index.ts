@@ -189,6 +189,7 @@ export {
   DamagedStoreError,
   BatchChangedError,
   CorruptContentError,
+  LogChangedWhileSalvagedError,
   LogCutWhileReadError,
   MissingContentError,
   RefusedAsDamagedError,
