@@ -22,7 +22,7 @@ import { readManifest } from '../session/reading/manifest.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import type { Message } from '../session/replay/message.js';
 import { repairForNewTurn, type TurnRepair } from '../session/writing/turn-repair.js';
-import { gateFacts, transcriptGate, type GateMessage } from '../session/replay/transcript-gate.js';
+import { gateEntry, transcriptGate, type GateMessage } from '../session/replay/transcript-gate.js';
 import type { WriteBytes } from '../fs/atomic-write.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
@@ -241,7 +241,7 @@ async function planImport(source: LegacySource): Promise<ImportPlan> {
     seen.add(id);
     if (count === 0) firstRole = message.value.role;
     count += 1;
-    if (!message.value.local_only) facts.push(gateFacts(message.value as unknown as Message) ?? { role: '' });
+    if (!message.value.local_only) facts.push(gateEntry(message.value as unknown as Message));
   }
   if (duplicate) throw duplicate;
   if (flattened > 0) {

@@ -156,6 +156,11 @@ export function gateFacts(message: {
   };
 }
 
+/** A stored message as an entry of the list the gate judges: one it passes over stands as a message with no facts. */
+export function gateEntry(message: Parameters<typeof gateFacts>[0]): GateMessage {
+  return gateFacts(message) ?? { role: '' };
+}
+
 /** What a view ending as `view` (starting at `from`) carries to the gate's judgement of what follows it. */
 export function gateCarry(view: readonly GateMessage[], from: GatePlace = START): GateCarry {
   let start = view.length;

@@ -22,7 +22,7 @@ import {
 import { fileStamp, statOrCode } from '../../fs/files-stamp.js';
 import { MessageSchema, type Message } from '../replay/message.js';
 import { decodePayload } from '../replay/payloads.js';
-import { gateFacts, type GateMessage } from '../replay/transcript-gate.js';
+import { gateEntry, type GateMessage } from '../replay/transcript-gate.js';
 
 /** Messages read past the damage and left out, by why (`SalvageReport.leftOutMessages`). */
 export interface LeftOutMessages {
@@ -75,7 +75,7 @@ export class RecoveredMessages {
   async count(): Promise<RecoveredCount> {
     const tally = newTally();
     const facts: GateMessage[] = [];
-    for await (const message of this.read(tally)) facts.push(gateFacts(message) ?? { role: '' });
+    for await (const message of this.read(tally)) facts.push(gateEntry(message));
     return { ...tally, digest: tally.digest.digest('hex'), gateFacts: facts };
   }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Message } from '../replay/message.js';
-import { argumentsAreObject, gateFacts, transcriptGate, type GateVerdict } from '../replay/transcript-gate.js';
+import { argumentsAreObject, gateEntry, transcriptGate, type GateVerdict } from '../replay/transcript-gate.js';
 
 /** One change made to what the model is sent, with what was there verbatim. */
 export const TurnRepairChangeSchema = z.object({
@@ -142,7 +142,7 @@ export function repairForNewTurn(view: readonly Message[]): TurnRepair | undefin
 
 /** The gate's verdict on a list of messages. */
 export function judge(view: readonly Message[]): GateVerdict {
-  return transcriptGate(view.map((message) => gateFacts(message) ?? { role: '' }));
+  return transcriptGate(view.map((message) => gateEntry(message)));
 }
 
 function idsDistinct(ids: readonly string[]): boolean {
