@@ -1,4 +1,4 @@
-import { CursorMismatchError, RxError } from '../errors/index.js';
+import { BatchChangedError, CursorMismatchError, LogCutWhileReadError, RxError } from '../errors/index.js';
 import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import type { TranscriptWrites, WrittenMessage } from '../session/cursors/transcript-writes.js';
@@ -28,7 +28,9 @@ export interface SessionSays {
  *   says of itself, the content-store files its records came from, and the cursor they bring it to
  *   (null for a transcript, which is read whole).
  * - `unopenable`: the session could not be opened; the index keeps it, with nothing but the damage.
- * - `end`: the read is over; `damage` says where it stopped short.
+ * - `end`: the read is over; `damage` says where it stopped short, and `changing` that it stopped because
+ *   the log was cut or changed under the read, again on the second read: no damage of the session's own,
+ *   which the index reads again on the next search.
  */
 export type IndexStep =
   | { type: 'restart' }
@@ -41,7 +43,7 @@ export type IndexStep =
       cursor: string | null;
     }
   | { type: 'unopenable'; damage: string }
-  | { type: 'end'; damage: string | null };
+  | { type: 'end'; damage: string | null; changing?: boolean };
 
 /** A session to read into the index: from its cursor (a log that grew), or from the start (null). */
 export interface IndexJob {
@@ -84,6 +86,7 @@ export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<
     };
   };
   let damage: string | null = null;
+  let changing = false;
   try {
     if (opened.format === 'v4') {
       let given: unknown;
@@ -103,15 +106,21 @@ export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<
         }
       };
       if (given === undefined) yield { type: 'restart' };
-      try {
-        yield* readFrom(given);
-      } catch (error) {
-        // Rewritten under its cursor (a repair, a salvage): read again from the start.
-        if (!(error instanceof CursorMismatchError) || given === undefined) throw error;
-        cut();
-        step.cursor = null;
-        yield { type: 'restart' };
-        yield* readFrom(undefined);
+      let from = given;
+      for (let readsLeft = 2; ; readsLeft -= 1) {
+        try {
+          yield* readFrom(from);
+          break;
+        } catch (error) {
+          // Rewritten under its cursor (a repair, a salvage), or cut or changed while it was read (a copy
+          // put back over it, Reasonix cutting its torn tail): read again from the start, once.
+          const readAgain = (error instanceof CursorMismatchError && from !== undefined) || changedWhileRead(error);
+          if (!readAgain || readsLeft === 1) throw error;
+          cut();
+          step.cursor = null;
+          from = undefined;
+          yield { type: 'restart' };
+        }
       }
     } else {
       // A transcript is read from its start each time: what it held before is dropped with the first write.
@@ -135,12 +144,18 @@ export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<
     }
   } catch (error) {
     damage = damageOf(error);
+    changing = changedWhileRead(error);
     // The content file the read stopped at: put back or mended, the session is read again.
     const stoppedAt = contentFileOf(error);
     if (stoppedAt !== undefined) step.contentFiles.push(stoppedAt);
   }
   yield cut();
-  yield { type: 'end', damage };
+  yield changing ? { type: 'end', damage, changing } : { type: 'end', damage };
+}
+
+/** The log was cut or changed while it was read: not damage of its own, but a read to make again. */
+function changedWhileRead(error: unknown): boolean {
+  return error instanceof LogCutWhileReadError || error instanceof BatchChangedError;
 }
 
 function emptyWrite(cursor: string | null): Extract<IndexStep, { type: 'write' }> {

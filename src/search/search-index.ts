@@ -446,7 +446,11 @@ export class SearchIndex {
         });
         this.commitPoint();
       } else if (step.damage !== null)
-        this.db.run('update sessions set damage = ? where path = ?', [step.damage, source.path]);
+        // A log that changed under each read is said so by this search, and kept with no stamp: the next reads it again.
+        this.db.run(`update sessions set damage = ?${step.changing ? ", stamp = ''" : ''} where path = ?`, [
+          step.damage,
+          source.path,
+        ]);
     }
   }
 
