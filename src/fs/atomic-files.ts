@@ -1,7 +1,9 @@
-import { lstat, open, rename, rm } from 'node:fs/promises';
+import { lstat, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileSystemErrorOf, FileSystemError, isSystemError } from '../errors/index.js';
-import { FILE_MODE, fsyncDir, keepModeOf, OUTPUT_FILE_MODE, regularOrNothing, tempPathBeside } from './atomic-write.js';
+import type { FileHandle } from 'node:fs/promises';
+import { FILE_MODE, fsyncDir, keepModeOf, OUTPUT_FILE_MODE, regularOrNothing } from './atomic-write.js';
+import { openTempBeside, removeAbandonedTemps } from './temp-files.js';
 import { failPoint } from './fail-point.js';
 import { expectSize, writeAll, writePieces } from './write-all.js';
 
@@ -23,19 +25,21 @@ export interface FileToWrite {
  */
 export async function writeFilesAtomic(files: readonly FileToWrite[], point = 'write.atomic'): Promise<void> {
   const staged: { temp: string; path: string; existed: boolean; usersFile: boolean }[] = [];
+  // Each temp held open, and so locked, until it is named: never taken for one a killed writer left.
+  const handles: FileHandle[] = [];
   const published: { path: string; existed: boolean }[] = [];
   try {
     for (const file of files) {
       const usersFile = file.mode === OUTPUT_FILE_MODE;
       const before = usersFile ? await regularOrNothing(file.path, file.path) : undefined;
-      const temp = tempPathBeside(file.path);
-      const handle = await open(temp, 'wx', file.mode ?? FILE_MODE).catch((error: unknown) => {
+      const { temp, handle } = await openTempBeside(file.path, file.mode ?? FILE_MODE).catch((error: unknown) => {
         // A folder that is missing or a file refuses every file of the set: the error names the one the
         // caller wrote the set for, the last (its sidecars come first), as the person named it.
         if (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR'))
           throw new FileSystemError(error, files.at(-1)!.path);
         throw fileSystemErrorOf(error, file.path);
       });
+      handles.push(handle);
       staged.push({
         temp,
         path: file.path,
@@ -45,20 +49,16 @@ export async function writeFilesAtomic(files: readonly FileToWrite[], point = 'w
         ),
         usersFile,
       });
-      try {
-        if (before) await keepModeOf(handle, before);
-        const { data } = file;
-        const written =
-          typeof data === 'function'
-            ? await writePieces(data(), async (bytes) => void (await writeAll(handle, bytes, file.path, point)))
-            : await writeAll(handle, data, file.path, point);
-        failPoint('atomic.temp-written');
-        await handle.sync();
-        failPoint('atomic.temp-synced');
-        await expectSize(handle, written, file.path);
-      } finally {
-        await handle.close().catch(() => undefined);
-      }
+      if (before) await keepModeOf(handle, before);
+      const { data } = file;
+      const written =
+        typeof data === 'function'
+          ? await writePieces(data(), async (bytes) => void (await writeAll(handle, bytes, file.path, point)))
+          : await writeAll(handle, data, file.path, point);
+      failPoint('atomic.temp-written');
+      await handle.sync();
+      failPoint('atomic.temp-synced');
+      await expectSize(handle, written, file.path);
     }
     failPoint('atomic.before-rename');
     // What stands there may have changed while the files were written: a rename never replaces a link or a device.
@@ -76,5 +76,11 @@ export async function writeFilesAtomic(files: readonly FileToWrite[], point = 'w
     for (const { temp } of staged) await rm(temp, { force: true });
     for (const { path, existed } of published) if (!existed) await rm(path, { force: true });
     throw isSystemError(error) ? new FileSystemError(error, files[0]?.path ?? '') : error;
+  } finally {
+    // Synced and their sizes checked: a close has nothing left to lose.
+    for (const handle of handles) await handle.close().catch(() => undefined);
   }
+  // What a killed write to the same folders left is taken away: a user's folder holds no temps of rxstore's.
+  for (const dir of new Set(files.filter((file) => file.mode === OUTPUT_FILE_MODE).map((file) => dirname(file.path))))
+    await removeAbandonedTemps(dir);
 }

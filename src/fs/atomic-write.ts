@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import {
   FileSystemError,
   fileSystemErrorOf,
@@ -13,17 +12,10 @@ import { failPoint } from './fail-point.js';
 import { kindInWords } from './path-kind.js';
 import { expectSize, writeAll } from './write-all.js';
 
-/** Files rxstore writes into a store are private to their owner, as Reasonix's are (docs/format.md §2). */
-export const FILE_MODE = 0o600;
-export const DIR_MODE = 0o700;
-/**
- * What a user asks for at a path they name (a page, a site, an export, a cursor) is made as cp and
- * tar make files: the user's umask decides who else may read a new one (a site served to others is
- * readable), and one written over keeps its mode (and, written by root, its owner), as `cp` over a
- * file keeps them.
- */
-export const OUTPUT_FILE_MODE = 0o666;
-export const OUTPUT_DIR_MODE = 0o777;
+import { FILE_MODE, OUTPUT_FILE_MODE } from './file-modes.js';
+import { openTempBeside, removeAbandonedTemps } from './temp-files.js';
+
+export { DIR_MODE, FILE_MODE, OUTPUT_DIR_MODE, OUTPUT_FILE_MODE } from './file-modes.js';
 
 /** Writes bytes to a file being made; resolves when all of them are written. */
 export type WriteBytes = (data: Uint8Array | string) => Promise<void>;
@@ -42,15 +34,6 @@ export async function fsyncDir(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-/**
- * A name beside `path` that no other writer picks: `.rxstore-<16 hex>.tmp`, whatever the file's
- * name (docs/format.md §9.6). Short, so a file of any name the system allows can be written: a name
- * made from the file's own would pass the system's limit for a long one.
- */
-export function tempPathBeside(path: string): string {
-  return join(dirname(path), `.rxstore-${randomBytes(8).toString('hex')}.tmp`);
 }
 
 /**
@@ -113,9 +96,8 @@ export async function writeThroughTemp<T>(
   const shown = options.shown ?? path;
   const usersFile = options.mode === OUTPUT_FILE_MODE;
   const before = usersFile ? await regularOrNothing(path, shown) : undefined;
-  const temp = tempPathBeside(path);
   // A system error names the file asked for (never the temporary name), with its code: a FileSystemError.
-  const handle = await open(temp, 'wx', options.mode ?? FILE_MODE).catch((error: unknown) => {
+  const { temp, handle } = await openTempBeside(path, options.mode ?? FILE_MODE).catch((error: unknown) => {
     throw isSystemError(error) ? new FileSystemError(error, shown) : error;
   });
   let result: T;
@@ -130,11 +112,13 @@ export async function writeThroughTemp<T>(
     await handle.sync();
     failPoint('atomic.temp-synced');
     await expectSize(handle, written, shown);
-    await handle.close();
     failPoint('atomic.before-rename');
     // What stands there may have changed while the file was written: a rename never replaces a link or a device.
     if (usersFile) await regularOrNothing(path, shown);
     await rename(temp, path);
+    // Closed once named (synced and its size checked: a close has nothing left to lose), so that the temp
+    // stays locked, never taken for abandoned, for as long as it is one.
+    await handle.close().catch(() => undefined);
     failPoint('atomic.renamed');
   } catch (error) {
     // Closing again after a failed close says nothing new: the write's own error is the one to tell.
@@ -144,6 +128,8 @@ export async function writeThroughTemp<T>(
     throw isSystemError(error) ? new FileSystemError(error, shown) : error;
   }
   await fsyncDir(dirname(path));
+  // What a killed write to the same folder left is taken away: a user's folder holds no temps of rxstore's.
+  if (usersFile) await removeAbandonedTemps(dirname(path));
   return result;
 }
 

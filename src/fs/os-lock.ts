@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import fsExt from 'fs-ext-extra-prebuilt';
 import { fileSystemErrorOf, FileSystemError, NotRegularFileError } from '../errors/index.js';
-import { FILE_MODE } from './atomic-write.js';
+import { FILE_MODE } from './file-modes.js';
 import { mayExist } from './may-exist.js';
 
 /**
@@ -22,7 +22,7 @@ const isWindows = process.platform === 'win32';
  * whether a writer holds it — shared locks never conflict with each other, so two rxstore
  * processes looking at once never see each other's look as a writer.
  */
-function tryLockHandle(handle: FileHandle, mode: 'exclusive' | 'shared'): boolean {
+export function tryLockHandle(handle: FileHandle, mode: 'exclusive' | 'shared'): boolean {
   try {
     if (isWindows) {
       const exclusive = mode === 'exclusive' ? fsExt.constants.LOCKFILE_EXCLUSIVE_LOCK : 0;

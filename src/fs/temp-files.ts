@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { tryLockHandle } from './os-lock.js';
+
+/** The name of every temporary file rxstore writes a file through (docs/format.md §9.6). */
+const TEMP_NAME = /^\.rxstore-[0-9a-f]{16}\.tmp$/;
+/** Windows keeps an open file from being removed, and its locks are not flock's: its temps are neither locked nor swept. */
+const isWindows = process.platform === 'win32';
+
+/**
+ * A new temporary file beside `path` (`.rxstore-<16 hex>.tmp`, whatever the file's name: a name made
+ * from the file's own would pass the system's limit for a long one), open for writing and locked
+ * (`flock`) for as long as it is open: a temp whose lock can be taken is one whose writer was killed
+ * (`removeAbandonedTemps`). It is made under another name and renamed once locked, so that no file of
+ * a temp's name is ever seen unlocked while its writer lives. The system's error is thrown as it is.
+ */
+export async function openTempBeside(path: string, mode: number): Promise<{ temp: string; handle: FileHandle }> {
+  const temp = join(dirname(path), `.rxstore-${randomBytes(8).toString('hex')}.tmp`);
+  if (isWindows) return { temp, handle: await open(temp, 'wx', mode) };
+  const born = `${temp}.new`;
+  const handle = await open(born, 'wx', mode);
+  try {
+    try {
+      tryLockHandle(handle, 'exclusive');
+    } catch {
+      // A file system without locks: the temp is written all the same, and never taken for abandoned.
+    }
+    await rename(born, temp);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(born, { force: true });
+    throw error;
+  }
+  return { temp, handle };
+}
+
+/**
+ * Removes, from `dir`, the temporary files that rxstore writers killed before they could remove them
+ * left there (a `kill -9` during an export): each one of this user's whose lock can be taken, that is,
+ * whose writer is gone. Only rxstore's own names, only regular files, never one in use; nothing that
+ * cannot be looked at is touched, and no error is said: a temp left stays as it was.
+ */
+export async function removeAbandonedTemps(dir: string): Promise<void> {
+  if (isWindows) return;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (TEMP_NAME.test(name)) await removeIfAbandoned(join(dir, name));
+}
+
+async function removeIfAbandoned(file: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return;
+  }
+  try {
+    const held = await handle.stat();
+    if (!held.isFile() || held.uid !== process.getuid?.() || !tryLockHandle(handle, 'exclusive')) return;
+    // The very file locked, still at its name: nothing put there since is removed.
+    const there = await lstat(file);
+    if (there.ino === held.ino && there.dev === held.dev) await unlink(file);
+  } catch {
+    // Left as it is.
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,46 @@
+// A write killed before it could remove its temporary file (`kill -9` during an export) left it beside the
+// file it was writing, for good. The next write to that folder of a user's takes it away: a temp whose
+// lock can be taken is one whose writer is gone (the system drops a `flock` when its holder dies). Never a
+// temp a live writer holds, never anything but rxstore's own regular files, and never one of another user's.
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openTempBeside } from '../../src/fs/temp-files.js';
+import { rxstoreBin, runNodeChild } from '../support/cli-child.js';
+import { killAtFailPoint } from '../support/faults/fail-points.js';
+import { fixture } from '../support/fixtures.js';
+import { tempDir } from '../support/temp-dir.js';
+
+const temps = async (dir: string) => (await readdir(dir)).filter((name) => /^\.rxstore-.*\.tmp/.test(name)).sort();
+
+describe('the temporary files of a killed write', () => {
+  it('are taken away by the next export to the folder, and only they', async () => {
+    const dir = await tempDir('rxstore-killed-export-');
+    const out = join(dir, 'exported.jsonl');
+    const argv = [rxstoreBin, 'export', fixture('tool-calls').dir, '--to', out];
+    await killAtFailPoint(argv, { name: 'atomic.temp-synced', hit: 1 });
+    const left = await temps(dir);
+    expect(left).toHaveLength(1);
+    // What is not a temp a killed writer left: one a live writer holds, a link and a folder of the same names.
+    const live = await openTempBeside(join(dir, 'another.txt'), 0o600);
+    await live.handle.write('being written');
+    await symlink(out, join(dir, '.rxstore-00000000000000aa.tmp'));
+    await mkdir(join(dir, '.rxstore-00000000000000bb.tmp'));
+    await writeFile(join(dir, 'notes.tmp'), 'mine');
+    try {
+      const run = await runNodeChild(argv);
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse((await readFile(out, 'utf8')).split('\n')[0]!)).toBeTypeOf('object');
+      expect(await temps(dir)).toEqual(
+        [live.temp.slice(dir.length + 1), '.rxstore-00000000000000aa.tmp', '.rxstore-00000000000000bb.tmp'].sort(),
+      );
+      expect(await readdir(dir)).toContain('notes.tmp');
+    } finally {
+      await live.handle.close();
+    }
+    // Its writer gone, the live one's temp goes with the next write too.
+    const again = await runNodeChild([...argv.slice(0, -1), join(dir, 'exported-again.jsonl')]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await temps(dir)).toEqual(['.rxstore-00000000000000aa.tmp', '.rxstore-00000000000000bb.tmp']);
+  }, 60_000);
+});
