@@ -149,6 +149,43 @@ describe('TranscriptIndex', () => {
     expect(transcript.firstRepeatedResult()).toBe(5);
   });
 
+  it('the first repeated result stays the one a scan of the rows finds, through every rewrite, thousands of them', () => {
+    // A small generator of its own, so that every run makes the same steps.
+    let seed = 7;
+    const next = (below: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % below);
+    /** The first result whose call an earlier result answers (neither local-only, the call id not empty), by scanning. */
+    const scanned = (transcript: TranscriptIndex) => {
+      const answered = new Set<string>();
+      for (let at = 0; at < transcript.length; at += 1) {
+        const call = transcript.completesCall(at);
+        if (transcript.role(at) !== 'tool' || call === undefined || call === '') continue;
+        if (answered.has(call)) return at;
+        answered.add(call);
+      }
+      return -1;
+    };
+    const transcript = index({ messages: false, previews: false });
+    const calls = ['', 'c1', 'c2', 'c3', 'c4', 'c5'];
+    let repeatedSeen = 0;
+    for (let step = 1; step <= 3000; step += 1) {
+      const id = `m${next(40)}`;
+      const choice = next(100);
+      const message =
+        next(3) === 0
+          ? user(id)
+          : result(id, calls[next(calls.length)]!, next(5) === 0 ? { local_only: true } : {});
+      if (choice < 55) transcript.push(message, step, 100);
+      else if (choice < 90) transcript.upsert(message, step, 100);
+      else if (choice < 98) transcript.retract([`m${next(40)}`, `m${next(40)}`]);
+      else transcript.replace([message], step, 100);
+      expect(transcript.firstRepeatedResult(), `after step ${step}`).toBe(scanned(transcript));
+      if (scanned(transcript) >= 0) repeatedSeen += 1;
+    }
+    // Both answers were met many times: the comparison said something each way.
+    expect(repeatedSeen).toBeGreaterThan(100);
+    expect(repeatedSeen).toBeLessThan(2900);
+  });
+
   it('who wrote what: a person, the host, a local-only record, a pruned tool result', () => {
     const transcript = index();
     transcript.push(user('u1'), 1, 100);
