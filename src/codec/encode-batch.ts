@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { randomHexId } from './random-id.js';
 import type { CommittedBatch, StoredEvent } from './batch.js';
 import type { ContentStore } from './content-store.js';
 import { InvalidInputError } from '../errors/index.js';
@@ -52,8 +53,6 @@ export interface EncodedBatch {
   batch: CommittedBatch;
 }
 
-const randomHex = () => randomBytes(16).toString('hex');
-
 /** An event's payload as the bytes written: its JSON bytes as given, else its value as Go serialises it. */
 export function payloadBytesOf(event: EventToWrite): Buffer | undefined {
   if (event.payloadJson) return Buffer.from(event.payloadJson);
@@ -88,7 +87,7 @@ function physicalRecord(recordType: string, fields: Record<string, unknown>): Bu
 export async function encodeBatch(input: BatchToWrite, place: BatchPlacement): Promise<EncodedBatch> {
   if (input.events.length === 0) throw new InvalidInputError('a batch needs at least one event');
   if (place.writerGeneration < 1) throw new InvalidInputError('writerGeneration must be at least 1');
-  const commitId = input.commitId ?? randomHex();
+  const commitId = input.commitId ?? randomHexId();
   const createdAt = goTime(input.createdAt ?? new Date());
   const payloads = input.events.map((event) => payloadBytesOf(event));
   const opHash = operationHashOf(place.sessionId, input, payloads);
@@ -116,7 +115,7 @@ export async function encodeBatch(input: BatchToWrite, place: BatchPlacement): P
       payloadRef = await place.content.write(payload, 'application/json');
     }
     const stored: StoredEvent = {
-      id: event.id ?? randomHex(),
+      id: event.id ?? randomHexId(),
       seq,
       kind: event.kind,
       optional: event.optional ?? false,

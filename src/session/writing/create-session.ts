@@ -58,6 +58,12 @@ export interface NewSession {
    * `validateBatches`). Off only for tools and tests that write such sessions on purpose.
    */
   validate?: boolean;
+  /**
+   * Return each batch as committed (`CreatedSession.batches`; default true). A writer of a long session
+   * that reads it back from disk anyway (a migration, a salvage) says false: the batches are then not
+   * kept, and memory does not grow with the session's events.
+   */
+  keepBatches?: boolean;
 }
 
 /** The session `createSession` wrote. */
@@ -67,7 +73,7 @@ export interface CreatedSession {
   /**
    * Each batch as committed. Of batches given as an async iterable (written as they are made), the
    * events are kept without their payloads, so that memory does not grow with the session: a
-   * payload is read back from the session (`readSession`, `events()`).
+   * payload is read back from the session (`readSession`, `events()`). None with `keepBatches: false`.
    */
   batches: CommittedBatch[];
 }
@@ -137,12 +143,13 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
     const logPath = join(dir, SESSION_FILES.log);
     const log = await onFileSystem(open(join(staging, SESSION_FILES.log), 'wx', FILE_MODE), logPath);
     const batches: CommittedBatch[] = [];
+    let count = 0;
     try {
       let firstSeq = 1;
       let offset = 0;
       let last: BatchToWrite | undefined;
       for await (const batch of spec.batches) {
-        if (validate && !atHand) validateBatch(batch, batches.length, firstSeq, written);
+        if (validate && !atHand) validateBatch(batch, count, firstSeq, written);
         last = batch;
         const encoded = await encodeBatch(batch, {
           sessionId: id,
@@ -153,11 +160,12 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
         });
         await writeAll(log, encoded.bytes, logPath, 'write.create-log');
         failPoint('create.batch-written');
-        batches.push(atHand ? encoded.batch : withoutPayloads(encoded.batch));
+        count += 1;
+        if (spec.keepBatches !== false) batches.push(atHand ? encoded.batch : withoutPayloads(encoded.batch));
         firstSeq += encoded.batch.eventCount;
         offset = encoded.batch.end;
       }
-      if (validate && !atHand) validateNewTurn(written, batches.length, last, firstSeq);
+      if (validate && !atHand) validateNewTurn(written, count, last, firstSeq);
       await onFileSystem(log.sync(), logPath);
       failPoint('create.log-synced');
       // Published only when the log on disk is every byte written: a cut log would pass for a shorter session.

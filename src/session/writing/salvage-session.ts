@@ -161,6 +161,7 @@ export async function salvageSession(
     sessionId: newId,
     source: { path: source, size: first.logSize, sha256: logDigest, version: V4_CODEC },
     inheritedEventCount: report.eventsKept,
+    keepBatches: false,
     batches: (async function* () {
       yield* keptBatches(source, verifiedEnd, verifiedDigest);
       if (first.messages > 0 || damage) {

@@ -5,11 +5,20 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** 16 bytes as Reasonix's 26-character Crockford base32 id (docs/format.md §8.3). */
 export function base32Id(bytes: Uint8Array): string {
-  let value = BigInt(`0x${Buffer.from(bytes.subarray(0, 16)).toString('hex')}`);
+  // The 128 bits read from the end, five at a time: the first character holds the top three.
   let id = '';
+  let value = 0;
+  let bits = 0;
+  let at = 15;
   for (let index = 0; index < 26; index += 1) {
-    id = CROCKFORD[Number(value & 31n)]! + id;
-    value >>= 5n;
+    if (bits < 5 && at >= 0) {
+      value |= bytes[at]! << bits;
+      at -= 1;
+      bits += 8;
+    }
+    id = CROCKFORD[value & 31]! + id;
+    value >>>= 5;
+    bits -= 5;
   }
   return id;
 }
