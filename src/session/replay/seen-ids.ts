@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { answeredCall } from './message.js';
 import type { Projection } from './projection.js';
 
 /**
@@ -68,12 +67,24 @@ export class SeenIds {
 }
 
 function messageIds(projection: Projection): string[] {
-  return projection.transcript.flatMap(({ message }) => (message.id === undefined ? [] : [message.id]));
+  const index = projection.transcriptIndex;
+  const ids: string[] = [];
+  for (let at = 0; at < index.length; at += 1) {
+    const id = index.messageId(at);
+    if (id !== undefined) ids.push(id);
+  }
+  return ids;
 }
 
 /** The tool calls the transcript holds a result for (what a second result is refused against). */
 function answeredCalls(projection: Projection): string[] {
-  return projection.transcript.flatMap(({ message }) => answeredCall(message) ?? []);
+  const index = projection.transcriptIndex;
+  const calls: string[] = [];
+  for (let at = 0; at < index.length; at += 1) {
+    const call = index.completesCall(at);
+    if (call !== undefined) calls.push(call);
+  }
+  return calls;
 }
 
 /** FNV-1a over UTF-16 code units: cheap, and a collision costs only a whole read. */

@@ -188,7 +188,8 @@ function transcriptMeta(copy: JsonlCopy | V0Copy): {
 async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<CopyRead> {
   const forCache = options.forCache ?? true;
   const before = forCache ? logStamp(copy) : undefined;
-  const read = await readSession(copy.path, { caches: options.verify, keep: 'summary' });
+  // An index of the messages (and the start of what was typed, for a title): a listing's memory does not grow with a session's messages.
+  const read = await readSession(copy.path, { caches: options.verify, keep: 'index', previews: true });
   const found = read.problems.find((each) => each.severity === 'error');
   const problem = found ? { message: found.message, code: found.code } : null;
   const facts = { lastCommitAt: read.lastCommitAt ?? null, payloadRefs: read.payloadRefs };
