@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import { RxError, WriterOwnedError } from '../errors/index.js';
-import { waitOsLock, type OsLock } from '../fs/os-lock.js';
+import { tryOsLock, waitOsLock, type OsLock } from '../fs/os-lock.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { displayTitle } from '../session/replay/session-title.js';
 import { documentsOf, type SearchDocument } from './documents.js';
@@ -119,14 +119,21 @@ export class SearchIndex {
     this.db = connection.db;
   }
 
-  /** Opens (creating) the index in `cacheDir`, waiting for the lock another search holds. */
-  static async open(cacheDir: string): Promise<SearchIndex> {
+  /**
+   * Opens (creating) the index in `cacheDir`, waiting for the lock another search holds (`onWaiting` is
+   * told once, when it does), for five minutes at most.
+   */
+  static async open(cacheDir: string, onWaiting?: () => void): Promise<SearchIndex> {
     makeIndexFolder(cacheDir);
     const file = join(cacheDir, 'search-index.sqlite');
     const lockFile = join(cacheDir, 'search-index.lock');
     refuseFilesNotOurs([lockFile]);
     // Another search builds the index: wait for it (a first build of thousands of sessions takes a while).
-    const lock = await waitOsLock(lockFile, 6_000, 50);
+    let lock = await tryOsLock(lockFile);
+    if (!lock) {
+      onWaiting?.();
+      lock = await waitOsLock(lockFile, 6_000, 50);
+    }
     if (!lock)
       throw new WriterOwnedError(
         `the search index in ${cacheDir} stayed locked by another rxstore search; try again once it is done`,

@@ -47,6 +47,8 @@ export interface SearchOptions {
   cacheDir?: string;
   /** Called once before the first session is read (none when the index is up to date): a process can tune itself for reading logs. */
   beforeReading?: () => void;
+  /** Told once when another process updates the index and this search waits for it (five minutes at most). */
+  onWaiting?: () => void;
   /** Told after each session the index reads: how many are read, of how many changed. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -176,7 +178,7 @@ async function indexedHits(
   for (;;) {
     const index = inMemory
       ? await SearchIndex.inMemory()
-      : await SearchIndex.open(options.cacheDir ?? defaultCacheDir());
+      : await SearchIndex.open(options.cacheDir ?? defaultCacheDir(), options.onWaiting);
     let failed = true;
     let damaged: unknown;
     try {

@@ -72,6 +72,10 @@ export async function runSearch(
     messageIndex: args.json,
     // As ls: V8 is tuned for reading logs only when some are read (a warm search reads none).
     beforeReading: tuneV8ForReading,
+    // A person at a terminal is told why nothing happens yet; nothing in a pipe.
+    onWaiting: showProgress
+      ? () => output.err('rxstore: another search is updating the index; waiting for it to finish\n')
+      : undefined,
     // A bar on a terminal while a first build (or a large update) reads sessions; nothing in a pipe.
     onProgress: showProgress
       ? (_done, total) => {
