@@ -39,7 +39,7 @@ export async function openTempBeside(path: string, mode: number): Promise<{ temp
 /**
  * Removes, from `dir`, the temporary files that rxstore writers killed before they could remove them
  * left there (a `kill -9` during an export): each one of this user's whose lock can be taken, that is,
- * whose writer is gone. Only rxstore's own names, only regular files, never one in use; nothing that
+ * whose writer is gone. Only rxstore's own names, only regular files of one name, never one in use; nothing that
  * cannot be looked at is touched, and no error is said: a temp left stays as it was.
  */
 export async function removeAbandonedTemps(dir: string): Promise<void> {
@@ -62,7 +62,9 @@ async function removeIfAbandoned(file: string): Promise<void> {
   }
   try {
     const held = await handle.stat();
-    if (!held.isFile() || held.uid !== process.getuid?.() || !tryLockHandle(handle, 'exclusive')) return;
+    // A temp has one name: a hard link of that name to another file is someone's, and stays.
+    if (!held.isFile() || held.nlink !== 1 || held.uid !== process.getuid?.() || !tryLockHandle(handle, 'exclusive'))
+      return;
     // The very file locked, still at its name: nothing put there since is removed.
     const there = await lstat(file);
     if (there.ino === held.ino && there.dev === held.dev) await unlink(file);

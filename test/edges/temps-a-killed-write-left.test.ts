@@ -2,7 +2,7 @@
 // file it was writing, for good. The next write to that folder of a user's takes it away: a temp whose
 // lock can be taken is one whose writer is gone (the system drops a `flock` when its holder dies). Never a
 // temp a live writer holds, never anything but rxstore's own regular files, and never one of another user's.
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openTempBeside } from '../../src/fs/temp-files.js';
@@ -21,18 +21,26 @@ describe('the temporary files of a killed write', () => {
     await killAtFailPoint(argv, { name: 'atomic.temp-synced', hit: 1 });
     const left = await temps(dir);
     expect(left).toHaveLength(1);
-    // What is not a temp a killed writer left: one a live writer holds, a link and a folder of the same names.
+    // What is not a temp a killed writer left: one a live writer holds, links and a folder of the same names.
     const live = await openTempBeside(join(dir, 'another.txt'), 0o600);
     await live.handle.write('being written');
     await symlink(out, join(dir, '.rxstore-00000000000000aa.tmp'));
     await mkdir(join(dir, '.rxstore-00000000000000bb.tmp'));
     await writeFile(join(dir, 'notes.tmp'), 'mine');
+    // A hard link of a temp's name to a file of the user's: the link is the user's too.
+    await writeFile(join(dir, 'precious.txt'), 'precious');
+    await link(join(dir, 'precious.txt'), join(dir, '.rxstore-00000000000000cc.tmp'));
     try {
       const run = await runNodeChild(argv);
       expect(run.code, run.stderr).toBe(0);
       expect(JSON.parse((await readFile(out, 'utf8')).split('\n')[0]!)).toBeTypeOf('object');
       expect(await temps(dir)).toEqual(
-        [live.temp.slice(dir.length + 1), '.rxstore-00000000000000aa.tmp', '.rxstore-00000000000000bb.tmp'].sort(),
+        [
+          live.temp.slice(dir.length + 1),
+          '.rxstore-00000000000000aa.tmp',
+          '.rxstore-00000000000000bb.tmp',
+          '.rxstore-00000000000000cc.tmp',
+        ].sort(),
       );
       expect(await readdir(dir)).toContain('notes.tmp');
     } finally {
@@ -41,6 +49,10 @@ describe('the temporary files of a killed write', () => {
     // Its writer gone, the live one's temp goes with the next write too.
     const again = await runNodeChild([...argv.slice(0, -1), join(dir, 'exported-again.jsonl')]);
     expect(again.code, again.stderr).toBe(0);
-    expect(await temps(dir)).toEqual(['.rxstore-00000000000000aa.tmp', '.rxstore-00000000000000bb.tmp']);
+    expect(await temps(dir)).toEqual([
+      '.rxstore-00000000000000aa.tmp',
+      '.rxstore-00000000000000bb.tmp',
+      '.rxstore-00000000000000cc.tmp',
+    ]);
   }, 60_000);
 });
