@@ -434,7 +434,8 @@ export class Projection {
   }
 }
 
-function repeatedResultMessage(callId: string): string {
+/** Reasonix's words for a transcript that answers a tool call twice. */
+export function repeatedResultMessage(callId: string): string {
   return `session: initialize transcript: duplicate transcript record ${JSON.stringify(`tool:${callId}`)}`;
 }
 
