@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { fileSystemErrorOf, FileSystemError, isSystemError } from '../errors/index.js';
 import type { FileHandle } from 'node:fs/promises';
 import { FILE_MODE, fsyncDir, keepModeOf, OUTPUT_FILE_MODE, regularOrNothing } from './atomic-write.js';
+import { withFolderLock } from './os-lock.js';
 import { openTempBeside, removeAbandonedTemps } from './temp-files.js';
 import { failPoint } from './fail-point.js';
 import { expectSize, writeAll, writePieces } from './write-all.js';
@@ -61,15 +62,21 @@ export async function writeFilesAtomic(files: readonly FileToWrite[], point = 'w
       await expectSize(handle, written, file.path);
     }
     failPoint('atomic.before-rename');
-    // What stands there may have changed while the files were written: a rename never replaces a link or a device.
-    for (const { path, usersFile } of staged) if (usersFile) await regularOrNothing(path, path);
-    for (const { temp, path, existed } of staged) {
-      await rename(temp, path).catch((error: unknown) => {
-        throw fileSystemErrorOf(error, path);
-      });
-      published.push({ path, existed });
-      failPoint('atomic.renamed');
-    }
+    const publish = async () => {
+      // What stands there may have changed while the files were written: a rename never replaces a link or a device.
+      for (const { path, usersFile } of staged) if (usersFile) await regularOrNothing(path, path);
+      for (const { temp, path, existed } of staged) {
+        await rename(temp, path).catch((error: unknown) => {
+          throw fileSystemErrorOf(error, path);
+        });
+        published.push({ path, existed });
+        failPoint('atomic.renamed');
+      }
+    };
+    // A set in one folder is published under the folder's lock: another writer's set never interleaves with it.
+    const folders = new Set(staged.map(({ path }) => dirname(path)));
+    if (staged.length > 1 && folders.size === 1) await withFolderLock([...folders][0]!, publish);
+    else await publish();
     for (const dir of new Set(files.map((file) => dirname(file.path)))) await fsyncDir(dir);
   } catch (error) {
     // What this run made is taken back: none of the set stands new without the rest.

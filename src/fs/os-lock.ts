@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import fsExt from 'fs-ext-extra-prebuilt';
-import { fileSystemErrorOf, FileSystemError, NotRegularFileError } from '../errors/index.js';
+import { fileSystemErrorOf, FileSystemError, NotRegularFileError, WriterOwnedError } from '../errors/index.js';
 import { FILE_MODE } from './file-modes.js';
 import { mayExist } from './may-exist.js';
 
@@ -97,4 +97,38 @@ export async function waitOsLock(path: string, attempts: number, delayMs: number
     await new Promise((resolve) => setTimeout(resolve, delayMs));
   }
   return undefined;
+}
+
+/**
+ * Holds a folder's own lock (`flock` on the folder) while `work` runs, so that rxstore writers that publish
+ * several files into one folder do it one at a time: two exports of a transcript and its `.jsonl.meta` to one
+ * path at once interleaved their renames, and left one's transcript beside the other's sidecar. A holder is
+ * waited for `waitMs` at most (its renames take milliseconds), then `WriterOwnedError`. A system that cannot lock
+ * the folder (Windows, a file system without locks) runs `work` without it.
+ */
+export async function withFolderLock<T>(dir: string, work: () => Promise<T>, waitMs = 10_000): Promise<T> {
+  if (isWindows) return work();
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch {
+    return work();
+  }
+  try {
+    let locked: boolean;
+    try {
+      for (let waited = 0; !(locked = tryLockHandle(handle, 'exclusive')) && waited < waitMs; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    } catch {
+      // A file system whose folders take no lock.
+      return await work();
+    }
+    if (!locked)
+      throw new WriterOwnedError(`another rxstore is writing files into ${dir}; try again once it is done`, {
+        file: dir,
+      });
+    return await work();
+  } finally {
+    await handle.close();
+  }
 }
