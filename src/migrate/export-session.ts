@@ -151,8 +151,7 @@ function exportPlan(read: SessionRead, options: { format: ExportFormat; view?: E
   }
   const view = options.view ?? 'canonical';
   const index = read.projection.transcriptIndex;
-  let messages = 0;
-  for (let at = 0; at < index.length; at += 1) if (view === 'canonical' || index.seenByPerson(at)) messages += 1;
+  const messages = view === 'canonical' ? index.length : index.seenByPersonCount();
   const title = read.projection.title;
   const workspace = workspaceOf(read);
   const createdAt = read.manifest?.createdAt ?? read.firstCommitAt;

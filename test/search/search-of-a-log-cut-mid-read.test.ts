@@ -1,50 +1,31 @@
 // A log cut while the search index reads it (a copy put back over it with `cp`, which empties the file and
 // writes it again, `-p` keeping its times) is not damage: the index reads the session again and its hits are whole. It once kept the
 // cut as the session's damage, said with every hit of it until the session changed again. The cut is made in
-// process where it tells, as in salvage's test of the same: the read, at the end of the bytes, asks the log's
-// size again; the log is emptied for that question and written back whole at once.
+// process where it tells (`withSizeCheckCut`): the read, at the end of the bytes, asks the log's size again; the
+// log is emptied for that question and written back whole at once.
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { search, type FoundHit, type NotSearchedWhole, type SearchOptions } from '../../src/index.js';
+import { copiedOver } from '../support/faults/size-check-cut.js';
 import { fixture } from '../support/fixtures.js';
 import { tempDir } from '../support/temp-dir.js';
 
-const cut = vi.hoisted(() => ({ path: undefined as string | undefined, made: 0, times: 1 }));
+// Cut `times` times, each a copy put back over the log.
+const cut = vi.hoisted(() => ({
+  path: undefined as string | undefined,
+  made: 0,
+  times: 1,
+  atSecondCheck(fs: typeof import('node:fs'), fd: number) {
+    if (this.made >= this.times) return undefined;
+    this.made += 1;
+    return copiedOver(fs, this.path!, fd, true);
+  },
+}));
 
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  // Each descriptor of the log: how many times its size was asked for.
-  const logFds = new Map<number, number>();
-  const openSync = ((path: unknown, ...rest: unknown[]) => {
-    const fd = (fs.openSync as (...args: unknown[]) => number)(path, ...rest);
-    if (path === cut.path) logFds.set(fd, 0);
-    return fd;
-  }) as typeof fs.openSync;
-  const closeSync = ((fd: number) => {
-    logFds.delete(fd);
-    return fs.closeSync(fd);
-  }) as typeof fs.closeSync;
-  const fstatSync = ((fd: number, options?: { bigint?: boolean }) => {
-    const asked = logFds.get(fd);
-    if (asked === undefined || options?.bigint || cut.made >= cut.times)
-      return (fs.fstatSync as (...args: unknown[]) => unknown)(fd, options);
-    logFds.set(fd, asked + 1);
-    if (asked + 1 !== 2) return fs.fstatSync(fd);
-    // The second size check is the one at the end of the bytes: the log is empty then, and whole again after.
-    const bytes = fs.readFileSync(cut.path!);
-    const { atime, mtime } = fs.statSync(cut.path!);
-    fs.truncateSync(cut.path!, 0);
-    const stats = fs.fstatSync(fd);
-    fs.writeFileSync(cut.path!, bytes);
-    // Its times kept, as `cp -p` keeps them: the log's stamp is what it was.
-    fs.utimesSync(cut.path!, atime, mtime);
-    cut.made += 1;
-    return stats;
-  }) as typeof fs.fstatSync;
-  const mocked = { openSync, closeSync, fstatSync };
-  return { ...fs, ...mocked, default: { ...fs, ...mocked } };
-});
+vi.mock('node:fs', async (importOriginal) =>
+  (await import('../support/faults/size-check-cut.js')).withSizeCheckCut(await importOriginal(), cut),
+);
 
 afterEach(() => Object.assign(cut, { path: undefined, made: 0, times: 1 }));
 

@@ -28,7 +28,8 @@ export class SeenIds {
 
   /** What a replay of the log so far holds. */
   static of(projection: Projection): SeenIds {
-    return new SeenIds({ ids: hashList(messageIds(projection)), answered: hashList(answeredCalls(projection)) });
+    const { ids, answers } = idsOf(projection);
+    return new SeenIds({ ids: hashList(ids), answered: hashList(answers) });
   }
 
   /** What a log with no batches holds. */
@@ -45,8 +46,7 @@ export class SeenIds {
    * before (a hash hit: replay the log whole to decide).
    */
   add(batch: Projection): boolean {
-    const ids = messageIds(batch);
-    const answers = answeredCalls(batch);
+    const { ids, answers } = idsOf(batch);
     const hashes = ids.map(hash32);
     const answerHashes = answers.map(hash32);
     const mayRepeat = hashes.some((hash) => this.ids.has(hash)) || answerHashes.some((hash) => this.answered.has(hash));
@@ -66,25 +66,18 @@ export class SeenIds {
   }
 }
 
-function messageIds(projection: Projection): string[] {
+/** The replay's message ids, and the tool calls its transcript holds a result for (what a second result is refused against). */
+function idsOf(projection: Projection): { ids: string[]; answers: string[] } {
   const index = projection.transcriptIndex;
   const ids: string[] = [];
+  const answers: string[] = [];
   for (let at = 0; at < index.length; at += 1) {
     const id = index.messageId(at);
-    if (id !== undefined) ids.push(id);
-  }
-  return ids;
-}
-
-/** The tool calls the transcript holds a result for (what a second result is refused against). */
-function answeredCalls(projection: Projection): string[] {
-  const index = projection.transcriptIndex;
-  const calls: string[] = [];
-  for (let at = 0; at < index.length; at += 1) {
     const call = index.completesCall(at);
-    if (call !== undefined) calls.push(call);
+    if (id !== undefined) ids.push(id);
+    if (call !== undefined) answers.push(call);
   }
-  return calls;
+  return { ids, answers };
 }
 
 /** FNV-1a over UTF-16 code units: cheap, and a collision costs only a whole read. */

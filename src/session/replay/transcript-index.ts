@@ -50,6 +50,8 @@ export interface IndexedTranscript {
   seq(at: number): number;
   /** What a person sees: not the host's session-context messages, not local-only records. */
   seenByPerson(at: number): boolean;
+  /** How many messages a person sees (`seenByPerson`). */
+  seenByPersonCount(): number;
   /** A message a person typed (a user message not written by the host). */
   typedByPerson(at: number): boolean;
   /** A tool result an older Reasonix pruned. */
@@ -97,8 +99,6 @@ export class TranscriptIndex implements IndexedTranscript {
    */
   private readonly answerCounts = new Column((length) => new Int32Array(length));
   private repeatedRefs = 0;
-  /** The call-id ref of the empty id, once a result without one was written. */
-  private noCallRef = -1;
   /** Per message: its preview's ref in `previewTexts`, -1 when it has none; only when previews are kept. */
   private readonly previewRefs: Column<Int32Array> | undefined;
   private readonly previewTexts: StringTable | undefined;
@@ -217,6 +217,12 @@ export class TranscriptIndex implements IndexedTranscript {
     return (this.flags.at(at) & (HOST | LOCAL_ONLY)) === 0;
   }
 
+  seenByPersonCount(): number {
+    let count = 0;
+    for (let at = 0; at < this.length; at += 1) if (this.seenByPerson(at)) count += 1;
+    return count;
+  }
+
   /** A message a person typed (a user message not written by the host). */
   typedByPerson(at: number): boolean {
     return this.role(at) === 'user' && (this.flags.at(at) & HOST) === 0;
@@ -322,9 +328,7 @@ export class TranscriptIndex implements IndexedTranscript {
       (message.origin === 'host' ? HOST : 0) | (message.local_only ? LOCAL_ONLY : 0) | (pruned ? PRUNED : 0),
     );
     this.seqs.set(at, seq);
-    const answered = message.role === 'tool' ? this.callIds.intern(message.tool_call_id ?? '') : -1;
-    if (message.role === 'tool' && !message.tool_call_id) this.noCallRef = answered;
-    this.answers.set(at, answered);
+    this.answers.set(at, message.role === 'tool' ? this.callIds.intern(message.tool_call_id ?? '') : -1);
     this.countAnswer(at, 1);
     this.calls.set(
       at,
@@ -360,7 +364,7 @@ export class TranscriptIndex implements IndexedTranscript {
   /** Adds the call the row at `at` answers to the counts (`by` 1), or takes it out (-1), when it counts. */
   private countAnswer(at: number, by: 1 | -1): void {
     const ref = this.answers.at(at);
-    if (ref < 0 || ref === this.noCallRef || (this.flags.at(at) & LOCAL_ONLY) !== 0) return;
+    if (ref < 0 || (this.flags.at(at) & LOCAL_ONLY) !== 0 || ref === this.callIds.find('')) return;
     this.answerCounts.extendTo(ref + 1);
     const before = this.answerCounts.at(ref);
     this.answerCounts.set(ref, before + by);

@@ -47,7 +47,7 @@ export function tallyOf(projection: Projection, facts: BatchFacts): LogTally {
 /** What a row shows of a whole replay's tally, for a read no cache keeps. */
 export function shownTallyOf(projection: Projection, facts: BatchFacts): ShownTally {
   return {
-    messages: seenByPersonCount(projection),
+    messages: projection.transcriptIndex.seenByPersonCount(),
     lastCommitAt: facts.lastCommitAt,
     title: projection.title ?? null,
     firstTyped: firstTyped(projection.transcriptIndex),
@@ -80,7 +80,7 @@ export class TallyCarrier {
     if (!transcriptGate(view, tally.gate).accepted) return false;
     this.tally = {
       ...tally,
-      messages: tally.messages + seenByPersonCount(batch),
+      messages: tally.messages + batch.transcriptIndex.seenByPersonCount(),
       lastCommitAt: facts.lastCommitAt ?? tally.lastCommitAt,
       title: batch.title ?? tally.title,
       firstTyped: tally.firstTyped ?? firstTyped(batch.transcriptIndex),
@@ -106,11 +106,3 @@ const REWRITING_KINDS = new Set([
   'model/context-replace',
   'compaction',
 ]);
-
-/** The messages of the replay a person reads (not the host's, not local-only): counted from its index, whatever it keeps. */
-function seenByPersonCount(projection: Projection): number {
-  const index = projection.transcriptIndex;
-  let count = 0;
-  for (let at = 0; at < index.length; at += 1) if (index.seenByPerson(at)) count += 1;
-  return count;
-}

@@ -13,33 +13,19 @@ import { copySession, cutLog, endFrames, logOf } from '../../support/faults/faul
 import { fixture } from '../../support/fixtures.js';
 
 // Each size the log is cut to, in turn, one a descriptor (each read opens its own).
-const cut = vi.hoisted(() => ({ path: undefined as string | undefined, to: [] as number[], made: 0 }));
+const cut = vi.hoisted(() => ({
+  path: undefined as string | undefined,
+  to: [] as number[],
+  made: 0,
+  atSecondCheck(fs: typeof import('node:fs')) {
+    if (this.made < this.to.length) fs.truncateSync(this.path!, this.to[this.made++]!);
+    return undefined;
+  },
+}));
 
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  // Each descriptor of the log: how many times its size was asked for (a stat with bigint is a cursor's stamp, not a size check).
-  const logFds = new Map<number, number>();
-  const openSync = ((path: unknown, ...rest: unknown[]) => {
-    const fd = (fs.openSync as (...args: unknown[]) => number)(path, ...rest);
-    if (path === cut.path) logFds.set(fd, 0);
-    return fd;
-  }) as typeof fs.openSync;
-  const closeSync = ((fd: number) => {
-    logFds.delete(fd);
-    return fs.closeSync(fd);
-  }) as typeof fs.closeSync;
-  const fstatSync = ((fd: number, options?: { bigint?: boolean }) => {
-    const stats = logFds.get(fd);
-    // The log's second size check is the one at the end of its bytes: the log is cut just before it.
-    if (stats !== undefined && !options?.bigint) {
-      logFds.set(fd, stats + 1);
-      if (stats + 1 === 2 && cut.made < cut.to.length) fs.truncateSync(cut.path!, cut.to[cut.made++]!);
-    }
-    return (fs.fstatSync as (...args: unknown[]) => unknown)(fd, options);
-  }) as typeof fs.fstatSync;
-  const mocked = { openSync, closeSync, fstatSync };
-  return { ...fs, ...mocked, default: { ...fs, ...mocked } };
-});
+vi.mock('node:fs', async (importOriginal) =>
+  (await import('../../support/faults/size-check-cut.js')).withSizeCheckCut(await importOriginal(), cut),
+);
 
 afterEach(() => Object.assign(cut, { path: undefined, to: [], made: 0 }));
 

@@ -9,40 +9,23 @@ import { dirname } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { salvageSession } from '../../../src/index.js';
 import { copySession, editLog, framesOf, logOf } from '../../support/faults/faults.js';
+import { copiedOver } from '../../support/faults/size-check-cut.js';
 import { fixture } from '../../support/fixtures.js';
 
-const cut = vi.hoisted(() => ({ path: undefined as string | undefined, made: 0 }));
+// Cut once, a copy put back over the log.
+const cut = vi.hoisted(() => ({
+  path: undefined as string | undefined,
+  made: 0,
+  atSecondCheck(fs: typeof import('node:fs'), fd: number) {
+    if (this.made > 0) return undefined;
+    this.made += 1;
+    return copiedOver(fs, this.path!, fd);
+  },
+}));
 
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  // Each descriptor of the log: how many times its size was asked for.
-  const logFds = new Map<number, number>();
-  const openSync = ((path: unknown, ...rest: unknown[]) => {
-    const fd = (fs.openSync as (...args: unknown[]) => number)(path, ...rest);
-    if (path === cut.path) logFds.set(fd, 0);
-    return fd;
-  }) as typeof fs.openSync;
-  const closeSync = ((fd: number) => {
-    logFds.delete(fd);
-    return fs.closeSync(fd);
-  }) as typeof fs.closeSync;
-  const fstatSync = ((fd: number, options?: { bigint?: boolean }) => {
-    const asked = logFds.get(fd);
-    if (asked === undefined || options?.bigint || cut.made > 0)
-      return (fs.fstatSync as (...args: unknown[]) => unknown)(fd, options);
-    logFds.set(fd, asked + 1);
-    if (asked + 1 !== 2) return fs.fstatSync(fd);
-    // The second size check is the one at the end of the bytes: the log is empty then, and whole again after.
-    const bytes = fs.readFileSync(cut.path!);
-    fs.truncateSync(cut.path!, 0);
-    const stats = fs.fstatSync(fd);
-    fs.writeFileSync(cut.path!, bytes);
-    cut.made += 1;
-    return stats;
-  }) as typeof fs.fstatSync;
-  const mocked = { openSync, closeSync, fstatSync };
-  return { ...fs, ...mocked, default: { ...fs, ...mocked } };
-});
+vi.mock('node:fs', async (importOriginal) =>
+  (await import('../../support/faults/size-check-cut.js')).withSizeCheckCut(await importOriginal(), cut),
+);
 
 afterEach(() => Object.assign(cut, { path: undefined, made: 0 }));
 
