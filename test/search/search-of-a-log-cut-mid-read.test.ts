@@ -72,7 +72,9 @@ describe('a search whose index reads a log cut while it reads it', () => {
     const first = await searched('the', options);
     expect(cut.made).toBeGreaterThanOrEqual(2);
     // Said as it is: this search could not read the session whole, because its log kept changing.
-    expect(first.notWhole.map((part) => ('damage' in part ? part.damage : part.warning))).toEqual([expect.stringContaining('cut')]);
+    expect(first.notWhole.map((part) => ('damage' in part ? part.damage : part.warning))).toEqual([
+      expect.stringContaining('cut'),
+    ]);
     Object.assign(cut, { path: undefined });
     const again = await searched('the', options);
     expect(again.notWhole).toEqual([]);

@@ -152,7 +152,7 @@ describe('TranscriptIndex', () => {
   it('the first repeated result stays the one a scan of the rows finds, through every rewrite, thousands of them', () => {
     // A small generator of its own, so that every run makes the same steps.
     let seed = 7;
-    const next = (below: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % below);
+    const next = (below: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % below;
     /** The first result whose call an earlier result answers (neither local-only, the call id not empty), by scanning. */
     const scanned = (transcript: TranscriptIndex) => {
       const answered = new Set<string>();
@@ -171,9 +171,7 @@ describe('TranscriptIndex', () => {
       const id = `m${next(40)}`;
       const choice = next(100);
       const message =
-        next(3) === 0
-          ? user(id)
-          : result(id, calls[next(calls.length)]!, next(5) === 0 ? { local_only: true } : {});
+        next(3) === 0 ? user(id) : result(id, calls[next(calls.length)]!, next(5) === 0 ? { local_only: true } : {});
       if (choice < 55) transcript.push(message, step, 100);
       else if (choice < 90) transcript.upsert(message, step, 100);
       else if (choice < 98) transcript.retract([`m${next(40)}`, `m${next(40)}`]);
