@@ -6,6 +6,14 @@ import { tryLockHandle } from './os-lock.js';
 
 /** The name of every temporary file rxstore writes a file through (docs/format.md §9.6). */
 const TEMP_NAME = /^\.rxstore-[0-9a-f]{16}\.tmp$/;
+/** The name a temp has from its creation until it is locked and renamed (`openTempBeside`). */
+const BORN_NAME = /^\.rxstore-[0-9a-f]{16}\.tmp\.new$/;
+/**
+ * A temp keeps its born name for the microseconds between its creation and its rename: one that has
+ * kept it this long (by its change time, which no one can set back) was left by a writer killed in
+ * between.
+ */
+const BORN_NAME_ABANDONED_MS = 60_000;
 /** Windows keeps an open file from being removed, and its locks are not flock's: its temps are neither locked nor swept. */
 const isWindows = process.platform === 'win32';
 
@@ -39,7 +47,7 @@ export async function openTempBeside(path: string, mode: number): Promise<{ temp
 /**
  * Removes, from `dir`, the temporary files that rxstore writers killed before they could remove them
  * left there (a `kill -9` during an export): each one of this user's whose lock can be taken, that is,
- * whose writer is gone. Only rxstore's own names, only regular files of one name, never one in use; nothing that
+ * whose writer is gone, and each left under its born name a minute or more ago. Only rxstore's own names, only regular files of one name, never one in use; nothing that
  * cannot be looked at is touched, and no error is said: a temp left stays as it was.
  */
 export async function removeAbandonedTemps(dir: string): Promise<void> {
@@ -50,10 +58,14 @@ export async function removeAbandonedTemps(dir: string): Promise<void> {
   } catch {
     return;
   }
-  for (const name of names) if (TEMP_NAME.test(name)) await removeIfAbandoned(join(dir, name));
+  for (const name of names) {
+    if (TEMP_NAME.test(name)) await removeIfAbandoned(join(dir, name), 0);
+    else if (BORN_NAME.test(name)) await removeIfAbandoned(join(dir, name), BORN_NAME_ABANDONED_MS);
+  }
 }
 
-async function removeIfAbandoned(file: string): Promise<void> {
+/** Removes `file` when it is an abandoned temp (unlocked, this user's, one name) that has not changed for `settledMs`. */
+async function removeIfAbandoned(file: string, settledMs: number): Promise<void> {
   let handle: FileHandle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -63,8 +75,8 @@ async function removeIfAbandoned(file: string): Promise<void> {
   try {
     const held = await handle.stat();
     // A temp has one name: a hard link of that name to another file is someone's, and stays.
-    if (!held.isFile() || held.nlink !== 1 || held.uid !== process.getuid?.() || !tryLockHandle(handle, 'exclusive'))
-      return;
+    if (!held.isFile() || held.nlink !== 1 || held.uid !== process.getuid?.()) return;
+    if (Date.now() - held.ctimeMs < settledMs || !tryLockHandle(handle, 'exclusive')) return;
     // The very file locked, still at its name: nothing put there since is removed.
     const there = await lstat(file);
     if (there.ino === held.ino && there.dev === held.dev) await unlink(file);

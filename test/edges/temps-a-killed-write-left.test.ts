@@ -2,10 +2,11 @@
 // file it was writing, for good. The next write to that folder of a user's takes it away: a temp whose
 // lock can be taken is one whose writer is gone (the system drops a `flock` when its holder dies). Never a
 // temp a live writer holds, never anything but rxstore's own regular files, and never one of another user's.
-import { link, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { openTempBeside } from '../../src/fs/temp-files.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tryLockHandle } from '../../src/fs/os-lock.js';
+import { openTempBeside, removeAbandonedTemps } from '../../src/fs/temp-files.js';
 import { rxstoreBin, runNodeChild } from '../support/cli-child.js';
 import { killAtFailPoint } from '../support/faults/fail-points.js';
 import { fixture } from '../support/fixtures.js';
@@ -53,6 +54,39 @@ describe('the temporary files of a killed write', () => {
       '.rxstore-00000000000000aa.tmp',
       '.rxstore-00000000000000bb.tmp',
       '.rxstore-00000000000000cc.tmp',
+    ]);
+  }, 60_000);
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('under the name a temp has before it is locked: taken away only once it kept that name a minute', async () => {
+    const dir = await tempDir('rxstore-killed-born-');
+    const out = join(dir, 'exported.jsonl');
+    // What a writer killed between creating its temp and renaming it leaves: an unlocked file of the born name.
+    const born = '.rxstore-00000000000000dd.tmp.new';
+    await writeFile(join(dir, born), 'half a write');
+    // One whose writer lives (stopped there, its lock held) stays however old it is.
+    const heldName = '.rxstore-00000000000000ee.tmp.new';
+    const held = await open(join(dir, heldName), 'wx', 0o600);
+    try {
+      expect(tryLockHandle(held, 'exclusive')).toBe(true);
+      // Just made: its writer may be between the two steps, and the next export leaves it.
+      const run = await runNodeChild([rxstoreBin, 'export', fixture('tool-calls').dir, '--to', out]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(await temps(dir)).toEqual([born, heldName]);
+      // A minute on (the clock moved, not waited for), the killed writer's goes and the live one's stays.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 61_000);
+      await removeAbandonedTemps(dir);
+      expect(await temps(dir)).toEqual([heldName]);
+    } finally {
+      await held.close();
+    }
+    expect((await readdir(dir)).filter((name) => !name.startsWith('.'))).toEqual([
+      'exported.jsonl',
+      'exported.jsonl.meta',
     ]);
   }, 60_000);
 });
