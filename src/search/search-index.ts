@@ -5,6 +5,7 @@ import { RxError, WriterOwnedError } from '../errors/index.js';
 import { tryOsLock, waitOsLock, type OsLock } from '../fs/os-lock.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { displayTitle } from '../session/replay/session-title.js';
+import { documentIdsOf, SESSION_OF_DOCUMENT } from './document-ids.js';
 import { documentsOf, type SearchDocument } from './documents.js';
 import { indexSteps, type IndexJob, type IndexStep } from './index-steps.js';
 import { IndexReaders, ReaderThreadLost } from './index-readers/index-readers.js';
@@ -27,7 +28,7 @@ import type { SearchSource } from './search-sources.js';
 import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
-const INDEX_VERSION = 5;
+const INDEX_VERSION = 6;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;
@@ -338,7 +339,9 @@ export class SearchIndex {
   /**
    * The documents that match, ranked in SQL and cut to `limit` there: the whole query as a phrase
    * first, then BM25 (FTS5's bm25() when the index narrows, else `check`'s score), lifted by the log
-   * of how many hits their session has. Texts are read back only for the documents returned.
+   * of how many hits their session has (counted from the documents' ids). A hit's row is read only
+   * where a filter needs it, and for the order's ties only at the cut: texts are read back only for
+   * the documents returned.
    */
   find(asked: IndexSearch): IndexedDocument[] {
     const params: unknown[] = [];
@@ -350,12 +353,21 @@ export class SearchIndex {
     const narrowing = [...new Set(asked.phrases.flatMap((phrase) => phrase.split(' ')))].filter(ftsable);
     let from = 'docs d join docs_text t on t.rowid = d.id';
     let base = 'rx_check(t.text, d.path)';
+    let rowsRead = true;
     if (narrowing.length > 0) {
-      from = 'docs_text t join docs d on d.id = t.rowid';
       where.push('docs_text match ?');
       params.push(narrowing.map(quoted).join(' '));
       base = '-bm25(docs_text)';
       if (asked.check) where.push('rx_check(t.text, d.path) is not null');
+      // The documents' own rows only where a filter or the check reads them.
+      rowsRead =
+        asked.check !== undefined ||
+        (asked.kinds !== undefined && asked.kinds.length > 0) ||
+        asked.tool !== undefined ||
+        asked.paths !== undefined ||
+        asked.since !== undefined ||
+        asked.until !== undefined;
+      from = rowsRead ? 'docs_text t join docs d on d.id = t.rowid' : 'docs_text t';
     } else if (!asked.check) throw new Error('a search the index does not narrow needs a check');
     if (asked.kinds && asked.kinds.length > 0) {
       where.push(`d.kind in (${asked.kinds.map(() => '?').join(', ')})`);
@@ -379,15 +391,29 @@ export class SearchIndex {
     }
     // A query of one word has no whole to rank by: every hit holds it.
     const whole = asked.whole ? 'rx_whole(t.text)' : '0';
-    // Ranked on narrow rows (what the order needs), then only the rows kept are read whole, with their text.
     const order = 'r.whole desc, r.score desc, d.time desc, d.path, d.rkey, d.kind';
+    // With a limit, the rows ordered whole (their ties broken by time, path, key) are those at or above the
+    // cut's score: the last kept by score alone.
+    const atCut =
+      asked.limit === undefined
+        ? ''
+        : `, cut as (
+      select whole, score from scored order by whole desc, score desc limit 1 offset ?
+    )`;
+    const aboveCut =
+      asked.limit === undefined
+        ? ''
+        : 'where not exists (select 1 from cut) or (r.whole, r.score) >= (select whole, score from cut)';
     const sql = `with hits as materialized (
-      select d.id, d.path, ${base} as base, ${whole} as whole
+      select ${rowsRead ? 'd.id' : 't.rowid as id'}, ${base} as base, ${whole} as whole
       from ${from} where ${where.length > 0 ? where.join(' and ') : '1'}
-    ), scored as (
-      select id, whole, round(base * (1 + ln(count(*) over (partition by path))), 4) as score from hits where base is not null
-    ), ranked as (
-      select r.id, r.whole, r.score from scored r join docs d on d.id = r.id
+    ), counts as materialized (
+      select ${SESSION_OF_DOCUMENT('id')} as session, count(*) as hits from hits where base is not null group by 1
+    ), scored as materialized (
+      select h.id, h.whole, round(h.base * (1 + ln(c.hits)), 4) as score
+      from hits h join counts c on c.session = ${SESSION_OF_DOCUMENT('h.id')} where h.base is not null
+    )${atCut}, ranked as (
+      select r.id, r.whole, r.score from scored r join docs d on d.id = r.id ${aboveCut}
       order by ${order}${asked.limit === undefined ? '' : ' limit ?'}
     )
     select d.*, r.score, t.text from ranked r join docs d on d.id = r.id join docs_text t on t.rowid = r.id order by ${order}`;
@@ -395,7 +421,7 @@ export class SearchIndex {
     this.connection.checks.whole = asked.whole;
     const rows = this.cached(sql).all([
       ...params,
-      ...(asked.limit === undefined ? [] : [asked.limit]),
+      ...(asked.limit === undefined ? [] : [asked.limit - 1, asked.limit]),
     ] as never) as Row[];
     return rows.map((row) => ({ ...documentOf(row), score: Number(row.score) }));
   }
@@ -426,15 +452,19 @@ export class SearchIndex {
     let fields = (cursor !== null && this.fieldsOf(source.path)) || noFields(source);
     // The transcript's writes, kept with the records and the cursor they came with: hits are placed from them.
     const places = new SessionPlaces((sql) => this.cached(sql), source.path);
+    // Only this session's documents are written until it is done: its ids are taken on from the first.
+    let nextId = documentIdsOf((sql) => this.cached(sql), source.path);
     for await (const step of steps) {
       if (step.type === 'restart') {
         fields = noFields(source);
         content.clear();
+        nextId = documentIdsOf((sql) => this.cached(sql), source.path);
         this.transaction(() => {
           this.dropSession(source.path);
           places.restart();
         });
       } else if (step.type === 'unopenable') {
+        nextId = documentIdsOf((sql) => this.cached(sql), source.path);
         this.transaction(() => {
           this.dropSession(source.path);
           this.putSession(source, null, noFields(source), undefined, step.damage);
@@ -445,7 +475,7 @@ export class SearchIndex {
         for (const file of step.contentFiles) content.add(file);
         this.transaction(() => {
           for (const change of step.records) {
-            this.apply(source.path, change);
+            this.apply(source.path, change, nextId);
             fields = withPreview(fields, change);
           }
           for (const write of step.writes) places.write(write);
@@ -505,7 +535,7 @@ export class SearchIndex {
   }
 
   /** A record adds or replaces the documents of its key; a removal takes its key and every key under it (the empty key: all). */
-  private apply(path: string, change: RecordChange): void {
+  private apply(path: string, change: RecordChange, nextId: () => number): void {
     const key = change.key;
     const under = `${key}/`;
     const ids =
@@ -525,9 +555,11 @@ export class SearchIndex {
     }
     if (change.type === 'removed') return;
     for (const document of documentsOf(change)) {
-      const { lastInsertRowid } = this.cached(
-        'insert into docs(path, rkey, kind, role, tool, exit_code, message_id, time) values (?, ?, ?, ?, ?, ?, ?, ?)',
+      const id = nextId();
+      this.cached(
+        'insert into docs(id, path, rkey, kind, role, tool, exit_code, message_id, time) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ).run([
+        id,
         path,
         document.recordKey,
         document.kind,
@@ -537,7 +569,7 @@ export class SearchIndex {
         document.messageId,
         document.time,
       ]);
-      this.cached('insert into docs_text(rowid, text) values (?, ?)').run([lastInsertRowid, document.text]);
+      this.cached('insert into docs_text(rowid, text) values (?, ?)').run([id, document.text]);
     }
   }
 

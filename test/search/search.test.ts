@@ -264,6 +264,52 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     expect(ordered[0]!.snippet).toBe('kumquat is a citrus');
   });
 
+  it('a limit keeps the first hits of the whole ranking, ties at the cut broken as without one', async () => {
+    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    // Sessions that say the same, so their hits tie on score and only time, path and key order them.
+    for (let copy = 0; copy < 6; copy += 1)
+      await createSession({
+        storeDir,
+        batches: [{ operationId: `tied-${copy}`, events: [user('quince paste'), answer('quince paste')] }],
+      });
+    for (const query of ['quince', 'parser', '"kilo lima"', 'alpha']) {
+      const whole = await hitsOf(query, options);
+      expect(whole.length).toBeGreaterThan(5);
+      for (const limit of [1, 2, 3, 5, whole.length, whole.length + 1]) {
+        const kept = await hitsOf(query, { ...options, limit });
+        expect(kept.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`)).toEqual(
+          whole.slice(0, limit).map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`),
+        );
+      }
+    }
+  });
+
+  it('a session is lifted by its hits alone: the messages that do not match count for nothing', async () => {
+    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const chatty = await createSession({
+      storeDir,
+      batches: [
+        {
+          operationId: 'one-hit-of-many',
+          events: [user('medlar tart'), ...Array.from({ length: 8 }, (_, n) => answer(`nothing to see ${n}`))],
+        },
+      ],
+    });
+    const brief = await createSession({
+      storeDir,
+      batches: [{ operationId: 'one-hit-of-one', events: [user('medlar tart')] }],
+    });
+    // Through the trigrams, and through the check a pattern or a short word takes.
+    for (const [query, extra] of [
+      ['medlar', {}],
+      ['medl.r', { regex: true }],
+    ] as const) {
+      const hits = await hitsOf(query, { ...options, ...extra });
+      const scoreOf = (sessionId: string) => hits.find((hit) => hit.sessionId === sessionId)!.score;
+      expect(scoreOf(chatty.id)).toBe(scoreOf(brief.id));
+    }
+  });
+
   it('a quoted phrase matches its words across a line break, never apart or out of order', async () => {
     const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
     await createSession({
