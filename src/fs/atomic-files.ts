@@ -4,7 +4,7 @@ import { fileSystemErrorOf, FileSystemError, isSystemError } from '../errors/ind
 import type { FileHandle } from 'node:fs/promises';
 import { FILE_MODE, fsyncDir, keepModeOf, OUTPUT_FILE_MODE, regularOrNothing } from './atomic-write.js';
 import { withFolderLock } from './os-lock.js';
-import { openTempBeside, removeAbandonedTemps } from './temp-files.js';
+import { openTempBeside, refuseTempName, removeAbandonedTemps } from './temp-files.js';
 import { failPoint } from './fail-point.js';
 import { expectSize, writeAll, writePieces } from './write-all.js';
 
@@ -29,6 +29,7 @@ export async function writeFilesAtomic(files: readonly FileToWrite[], point = 'w
   // Each temp held open, and so locked, until it is named: never taken for one a killed writer left.
   const handles: FileHandle[] = [];
   const published: { path: string; existed: boolean }[] = [];
+  for (const file of files) if (file.mode === OUTPUT_FILE_MODE) refuseTempName(file.path);
   try {
     for (const file of files) {
       const usersFile = file.mode === OUTPUT_FILE_MODE;

@@ -13,7 +13,7 @@ import { kindInWords } from './path-kind.js';
 import { expectSize, writeAll } from './write-all.js';
 
 import { FILE_MODE, OUTPUT_FILE_MODE } from './file-modes.js';
-import { openTempBeside, removeAbandonedTemps } from './temp-files.js';
+import { openTempBeside, refuseTempName, removeAbandonedTemps } from './temp-files.js';
 
 export { DIR_MODE, FILE_MODE, OUTPUT_DIR_MODE, OUTPUT_FILE_MODE } from './file-modes.js';
 
@@ -95,6 +95,7 @@ export async function writeThroughTemp<T>(
 ): Promise<T> {
   const shown = options.shown ?? path;
   const usersFile = options.mode === OUTPUT_FILE_MODE;
+  if (usersFile) refuseTempName(path, shown);
   const before = usersFile ? await regularOrNothing(path, shown) : undefined;
   // A system error names the file asked for (never the temporary name), with its code: a FileSystemError.
   const { temp, handle } = await openTempBeside(path, options.mode ?? FILE_MODE).catch((error: unknown) => {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { InvalidInputError } from '../errors/index.js';
 import { tryLockHandle } from './os-lock.js';
 
 /** The name of every temporary file rxstore writes a file through (docs/format.md §9.6). */
@@ -42,6 +43,19 @@ export async function openTempBeside(path: string, mode: number): Promise<{ temp
     throw error;
   }
   return { temp, handle };
+}
+
+/**
+ * Refuses a user's file named as rxstore's temporary files are: the next write to its folder would take it
+ * for one a killed writer left, and remove it.
+ */
+export function refuseTempName(path: string, shown = path): void {
+  const name = basename(path);
+  if (TEMP_NAME.test(name) || BORN_NAME.test(name))
+    throw new InvalidInputError(
+      `${shown}: a name of rxstore's own temporary files (.rxstore-<16 hex>.tmp), which a later write there removes; choose another`,
+      { file: shown },
+    );
 }
 
 /**

@@ -89,4 +89,16 @@ describe('the temporary files of a killed write', () => {
       'exported.jsonl.meta',
     ]);
   }, 60_000);
+
+  it('a file of a name of theirs is refused, never written for the next write to take away', async () => {
+    const dir = await tempDir('rxstore-temp-named-');
+    for (const name of ['.rxstore-abcdefabcdefabcd.tmp', '.rxstore-abcdefabcdefabce.tmp.new']) {
+      const run = await runNodeChild([rxstoreBin, 'export', fixture('tool-calls').dir, '--to', join(dir, name)]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        /^rxstore: RX_INVALID_INPUT: .*\.rxstore-abcdefabcdefabc[de]\.tmp.*temporary files.*\n$/,
+      );
+    }
+    expect(await readdir(dir)).toEqual([]);
+  }, 60_000);
 });
