@@ -392,36 +392,40 @@ export class SearchIndex {
     // A query of one word has no whole to rank by: every hit holds it.
     const whole = asked.whole ? 'rx_whole(t.text)' : '0';
     const order = 'r.whole desc, r.score desc, d.time desc, d.path, d.rkey, d.kind';
+    // A limit past 2^53 keeps every hit there can be (SQLite takes no larger number for one).
+    const limit = asked.limit !== undefined && Number.isSafeInteger(asked.limit) ? asked.limit : undefined;
     // With a limit, the rows ordered whole (their ties broken by time, path, key) are those at or above the
     // cut's score: the last kept by score alone.
     const atCut =
-      asked.limit === undefined
+      limit === undefined
         ? ''
         : `, cut as (
       select whole, score from scored order by whole desc, score desc limit 1 offset ?
     )`;
     const aboveCut =
-      asked.limit === undefined
+      limit === undefined
         ? ''
         : 'where not exists (select 1 from cut) or (r.whole, r.score) >= (select whole, score from cut)';
+    // Scores keep six significant digits, not a number of decimals: a word in more than half of the texts
+    // has BM25's least weight (10^-6), and rounded to decimals every text holding it would score 0.
     const sql = `with hits as materialized (
       select ${rowsRead ? 'd.id' : 't.rowid as id'}, ${base} as base, ${whole} as whole
       from ${from} where ${where.length > 0 ? where.join(' and ') : '1'}
     ), counts as materialized (
       select ${SESSION_OF_DOCUMENT('id')} as session, count(*) as hits from hits where base is not null group by 1
     ), scored as materialized (
-      select h.id, h.whole, round(h.base * (1 + ln(c.hits)), 4) as score
+      select h.id, h.whole, cast(printf('%.6g', h.base * (1 + ln(c.hits))) as real) as score
       from hits h join counts c on c.session = ${SESSION_OF_DOCUMENT('h.id')} where h.base is not null
     )${atCut}, ranked as (
       select r.id, r.whole, r.score from scored r join docs d on d.id = r.id ${aboveCut}
-      order by ${order}${asked.limit === undefined ? '' : ' limit ?'}
+      order by ${order}${limit === undefined ? '' : ' limit ?'}
     )
     select d.*, r.score, t.text from ranked r join docs d on d.id = r.id join docs_text t on t.rowid = r.id order by ${order}`;
     this.connection.checks.check = asked.check;
     this.connection.checks.whole = asked.whole;
     const rows = this.cached(sql).all([
       ...params,
-      ...(asked.limit === undefined ? [] : [asked.limit - 1, asked.limit]),
+      ...(limit === undefined ? [] : [limit - 1, limit]),
     ] as never) as Row[];
     return rows.map((row) => ({ ...documentOf(row), score: Number(row.score) }));
   }

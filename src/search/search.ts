@@ -182,14 +182,9 @@ async function indexedHits(
     let failed = true;
     let damaged: unknown;
     try {
-      // Straight from the stores, only the sessions asked for are read.
-      await index.update(
-        inMemory && options.session !== undefined
-          ? sources.filter((source) => source.id.startsWith(options.session!))
-          : sources,
-        options.onProgress,
-        options.beforeReading,
-      );
+      // Every session is read, straight from the stores too: BM25 weighs a word by how many of all the texts hold it,
+      // so hits are scored and ordered as through the index only when the index holds the same texts.
+      await index.update(sources, options.onProgress, options.beforeReading);
       const placed = options.messageIndex !== false && options.around === undefined;
       const { hits, places } = index.reading(() => {
         const hits = found(index, query, sources, options);

@@ -275,7 +275,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     for (const query of ['quince', 'parser', '"kilo lima"', 'alpha']) {
       const whole = await hitsOf(query, options);
       expect(whole.length).toBeGreaterThan(5);
-      for (const limit of [1, 2, 3, 5, whole.length, whole.length + 1]) {
+      for (const limit of [1, 2, 3, 5, whole.length, whole.length + 1, 2 ** 53, 1e20]) {
         const kept = await hitsOf(query, { ...options, limit });
         expect(kept.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`)).toEqual(
           whole.slice(0, limit).map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`),
@@ -308,6 +308,36 @@ describe('rxstore search finds every place a word or phrase was said', () => {
       const scoreOf = (sessionId: string) => hits.find((hit) => hit.sessionId === sessionId)!.score;
       expect(scoreOf(chatty.id)).toBe(scoreOf(brief.id));
     }
+  });
+
+  it('narrowed to a session, the stores read directly score and order its hits as the index does', async () => {
+    const [first] = await hitsOf('parser', options);
+    const session = first!.sessionId.slice(0, 6);
+    const said = (hits: FoundHit[]) => hits.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score}`);
+    const indexed = await hitsOf('parser', { ...options, session });
+    expect(indexed.length).toBeGreaterThan(1);
+    expect(said(await hitsOf('parser', { ...options, session, index: false }))).toEqual(said(indexed));
+  });
+
+  it('a word in most texts still ranks the text that says it most first', async () => {
+    // A store of its own, where the word is in every text: BM25 gives such a word its least weight.
+    const stateRoot = await tempDir('rxstore-search-common-');
+    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const often = await createSession({
+      storeDir,
+      batches: [{ operationId: 'often', events: [user('quince jam, quince pie, quince tart')] }],
+    });
+    for (let copy = 0; copy < 4; copy += 1)
+      await createSession({ storeDir, batches: [{ operationId: `once-${copy}`, events: [user('a quince tart')] }] });
+    const common = {
+      roots: [{ kind: 'state' as const, path: stateRoot, lines: ['1.x' as const] }],
+      platform: 'linux' as const,
+      cacheDir: join(stateRoot, 'cache'),
+    };
+    const hits = await hitsOf('quince', common);
+    expect(hits).toHaveLength(5);
+    expect(hits[0]!.sessionId).toBe(often.id);
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
   });
 
   it('a quoted phrase matches its words across a line break, never apart or out of order', async () => {
