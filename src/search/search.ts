@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
-import { InvalidInputError, NotRegularFileError, RxError } from '../errors/index.js';
+import { InvalidInputError, NotRegularFileError, RxError, SessionNotFoundError } from '../errors/index.js';
+import { describeRoots } from '../store/listing/find-session.js';
 import { defaultCacheDir } from '../store/listing/cache-dir.js';
 import { openSession } from '../store/open-session.js';
 import type { Platform } from '../store/roots/platform.js';
@@ -109,6 +110,11 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
   if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0))
     throw new InvalidInputError('limit must be a whole number above 0');
   const { sources, warnings } = await searchSources(options.roots, options.platform);
+  // A session no id starts with is a mistake to say, not a search that found nothing (ids are matched as typed).
+  if (options.session !== undefined && !sources.some((source) => source.id.startsWith(options.session!)))
+    throw new SessionNotFoundError(
+      `no session matches ${JSON.stringify(options.session)} (${describeRoots(options.roots)})`,
+    );
   for (const warning of warnings) options.onNotWhole?.({ warning });
   const { hits, places, read } = await hitsWithOrWithoutIndex(query, sources, options);
   if (places !== undefined) {

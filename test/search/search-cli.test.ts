@@ -27,6 +27,13 @@ describe('rxstore search, as a person runs it', () => {
     const empty = await searchCli([''], cache);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/give words to search for/);
+    // A --session no id starts with is said, as cat and where say it, not taken for a search that found nothing.
+    const noSuchSession = await searchCli(['cannot', '--session', '1083B7D0'], cache);
+    expect(noSuchSession.code).toBe(2);
+    expect(noSuchSession.stderr).toMatch(
+      /^rxstore: RX_SESSION_NOT_FOUND: no session matches "1083B7D0" \(read .*\)\n$/,
+    );
+    expect((await searchCli(['cannot', '--session', '1083b7d0'], cache)).code).toBe(0);
     const invalid = await searchCli(['--regex', '(unclosed'], cache);
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/invalid --regex/);

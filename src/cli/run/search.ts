@@ -8,6 +8,7 @@ import {
   tuneV8ForReading,
   type FoundHit,
   type SearchKind,
+  SessionNotFoundError,
   UsageError,
 } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
@@ -54,47 +55,54 @@ export async function runSearch(
   let progress: Progress | undefined;
   const hits: FoundHit[] = [];
   let found = 0;
-  for await (const hit of search(query, {
-    roots: roots.roots,
-    platform: inputs.platform,
-    regex: args.regex,
-    kinds: args.kind as SearchKind[] | undefined,
-    tool: args.tool,
-    file: args.file,
-    workspace: args.workspace === undefined ? undefined : resolve(args.workspace),
-    session: args.session,
-    since: timeOption('--since', args.since),
-    until: timeOption('--until', args.until),
-    limit: sessionsOnly ? undefined : args.limit,
-    around: args.around,
-    index: args.index,
-    // The terminal shows no message index: its sessions' transcripts are read only for --json and --around.
-    messageIndex: args.json,
-    // As ls: V8 is tuned for reading logs only when some are read (a warm search reads none).
-    beforeReading: tuneV8ForReading,
-    // A person at a terminal is told why nothing happens yet; nothing in a pipe.
-    onWaiting: showProgress
-      ? () => output.err('rxstore: another search is updating the index; waiting for it to finish\n')
-      : undefined,
-    // A bar on a terminal while a first build (or a large update) reads sessions; nothing in a pipe.
-    onProgress: showProgress
-      ? (_done, total) => {
-          if (total < 20) return;
-          progress ??= new Progress(output, total, true);
-          progress.step('');
-        }
-      : undefined,
-    // A session searched only up to damage is said, hit or not: what lies past it was not searched.
-    onNotWhole: (part) =>
-      output.err(
-        'warning' in part
-          ? warningLine(part.warning)
-          : `rxstore: ${printable(part.path)}: searched up to damage: ${printable(part.damage)}\n`,
-      ),
-  })) {
-    found += 1;
-    if (args.json) output.out(`${jsonOutput(jsonHit(hit))}\n`);
-    else hits.push(hit);
+  try {
+    for await (const hit of search(query, {
+      roots: roots.roots,
+      platform: inputs.platform,
+      regex: args.regex,
+      kinds: args.kind as SearchKind[] | undefined,
+      tool: args.tool,
+      file: args.file,
+      workspace: args.workspace === undefined ? undefined : resolve(args.workspace),
+      session: args.session,
+      since: timeOption('--since', args.since),
+      until: timeOption('--until', args.until),
+      limit: sessionsOnly ? undefined : args.limit,
+      around: args.around,
+      index: args.index,
+      // The terminal shows no message index: its sessions' transcripts are read only for --json and --around.
+      messageIndex: args.json,
+      // As ls: V8 is tuned for reading logs only when some are read (a warm search reads none).
+      beforeReading: tuneV8ForReading,
+      // A person at a terminal is told why nothing happens yet; nothing in a pipe.
+      onWaiting: showProgress
+        ? () => output.err('rxstore: another search is updating the index; waiting for it to finish\n')
+        : undefined,
+      // A bar on a terminal while a first build (or a large update) reads sessions; nothing in a pipe.
+      onProgress: showProgress
+        ? (_done, total) => {
+            if (total < 20) return;
+            progress ??= new Progress(output, total, true);
+            progress.step('');
+          }
+        : undefined,
+      // A session searched only up to damage is said, hit or not: what lies past it was not searched.
+      onNotWhole: (part) =>
+        output.err(
+          'warning' in part
+            ? warningLine(part.warning)
+            : `rxstore: ${printable(part.path)}: searched up to damage: ${printable(part.damage)}\n`,
+        ),
+    })) {
+      found += 1;
+      if (args.json) output.out(`${jsonOutput(jsonHit(hit))}\n`);
+      else hits.push(hit);
+    }
+  } catch (error) {
+    // No session's id starts with a --session that is a path: it takes ids, which is what went wrong.
+    if (error instanceof SessionNotFoundError && args.session !== undefined && (await isPath(args.session)))
+      throw new UsageError(pathNotAnId('search --session', args.session));
+    throw error;
   }
   // Nothing found for a --session that is a path: it takes ids, which is what went wrong.
   if (found === 0 && args.session !== undefined && (await isPath(args.session)))
