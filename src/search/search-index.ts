@@ -180,7 +180,8 @@ export class SearchIndex {
    * transcript that changed, a log that changed without growing (rewritten in place, where the
    * cursor's digests do not reach), a log rewritten under its cursor, or a session one of whose
    * content-store files changed, is read again from the start; a session no longer there is
-   * dropped. Told after each session read.
+   * dropped. Told after each session read. `contentUnchanged`: no content-store file changed since the
+   * index's stamps of them were last checked (a watch says so), so none is looked at.
    */
   async update(
     sources: readonly SearchSource[],
@@ -188,12 +189,13 @@ export class SearchIndex {
     beforeReading?: () => void,
     /** Starts the reader thread, when the sessions are worth one (a test gives one that dies, or none). */
     startReaders: () => IndexReaders | undefined = IndexReaders.start,
+    contentUnchanged = false,
   ): Promise<void> {
     const known = this.stamps();
     const wanted = new Set(sources.map((source) => source.path));
     const gone = [...known.keys()].filter((path) => !wanted.has(path));
     const stale = sources.flatMap((source) => {
-      const change = changeOf(known.get(source.path), source);
+      const change = changeOf(known.get(source.path), source, contentUnchanged);
       return change === 'none' ? [] : [{ source, fromStart: change === 'read-again' }];
     });
     if (gone.length === 0 && stale.length === 0) return;
@@ -276,6 +278,11 @@ export class SearchIndex {
       });
     this.connection.stamps = byPath;
     return byPath;
+  }
+
+  /** The content-store files the index's sessions were read from (what their stamps stat). */
+  contentFiles(): string[] {
+    return [...this.stamps().values()].flatMap((known) => known.content?.files ?? []);
   }
 
   /** Within a batch: commits, and begins the next, once it holds enough sessions or documents. */
@@ -663,9 +670,14 @@ function isShort(source: SearchSource): boolean {
   return (source.log?.size ?? 0) < LONG_LOG_BYTES;
 }
 
-function changeOf(known: KnownSession | undefined, source: SearchSource): 'none' | 'read-on' | 'read-again' {
+function changeOf(
+  known: KnownSession | undefined,
+  source: SearchSource,
+  contentUnchanged: boolean,
+): 'none' | 'read-on' | 'read-again' {
   if (!known) return 'read-again';
-  const contentHolds = known.content === null || (known.content !== undefined && !contentChanged(known.content));
+  const contentHolds =
+    known.content === null || (known.content !== undefined && (contentUnchanged || !contentChanged(known.content)));
   if (!contentHolds) return 'read-again';
   if (known.stamp === source.stamp) return 'none';
   const { log } = known;

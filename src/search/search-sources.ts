@@ -38,20 +38,35 @@ export interface SourceLog {
   size: number;
 }
 
-type Sources = { sources: SearchSource[]; warnings: string[] };
+type Sources = {
+  sources: SearchSource[];
+  warnings: string[];
+  /** Every file and directory the listing looked at: while a stat of each says the same, so would the listing. */
+  looked: readonly string[];
+  /** Those of `looked` whose entries were listed. */
+  listed: readonly string[];
+};
 
 /**
  * The last listing of this process, with what it looked at and their stamp: while a stat of each
  * says the same, the listing would say the same, so a search costs a stat per file the listing
  * read (three a session) instead of reading manifests and headers again.
  */
-let lastListing: { key: string; looked: string[]; stamp: string; listed: Sources } | undefined;
+let lastListing: { key: string; stamp: string; listed: Sources } | undefined;
 
-/** Every conversation under the roots, each once (`groupConversations`, as `ls` groups them), by the copy `ls` shows first. */
-export async function searchSources(roots: readonly ReadRoot[], platform: Platform): Promise<Sources> {
+/**
+ * Every conversation under the roots, each once (`groupConversations`, as `ls` groups them), by the copy `ls`
+ * shows first. `unchanged`: nothing the last listing looked at changed since (a watch says so), so it is
+ * given again without a stat.
+ */
+export async function searchSources(
+  roots: readonly ReadRoot[],
+  platform: Platform,
+  unchanged = false,
+): Promise<Sources> {
   const key = JSON.stringify([roots, platform]);
   const kept = lastListing;
-  if (kept?.key === key && filesStamp(kept.looked) === kept.stamp) return kept.listed;
+  if (kept?.key === key && (unchanged || filesStamp(kept.listed.looked) === kept.stamp)) return kept.listed;
   const readFrom = BigInt(Date.now()) * 1_000_000n;
   const found = await findSessionCopies([...roots]);
   const sources = groupConversations(found, platform).map(({ copies: [copy] }) => ({
@@ -68,15 +83,15 @@ export async function searchSources(roots: readonly ReadRoot[], platform: Platfo
         : null,
     preview: copy.format === 'jsonl' && copy.meta.state === 'ok' ? copy.meta.value.preview || null : null,
   }));
-  const listed = { sources, warnings: found.warnings };
   // What stands beside a log is in its session's stamp (`usedFilesStamp`): changed, the listing is made again.
   const looked = [
     ...found.looked,
     ...sources.flatMap((source) => (source.format === 'v4' ? usedFilesOf(source.path) : [])),
   ];
+  const listed = { sources, warnings: found.warnings, looked, listed: found.listed };
   // A file changed while it was listed is listed again next time.
   const stamp = settledFilesStamp(looked, readFrom);
-  lastListing = stamp === undefined ? undefined : { key, looked, stamp, listed };
+  lastListing = stamp === undefined ? undefined : { key, stamp, listed };
   return listed;
 }
 

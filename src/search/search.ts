@@ -11,6 +11,7 @@ import { scoreText, snippetOf } from './rank.js';
 import { SEARCH_KINDS, type SearchHit, type SearchKind } from './search-hit.js';
 import { isEngineError } from './index-connection.js';
 import { SearchIndex } from './search-index.js';
+import { beginSearchCheck, checkedForSearch, forgetSearchWatch } from './search-watch.js';
 import { searchSources, type SearchSource } from './search-sources.js';
 
 /** What `search` searches, how, and how many hits it gives. */
@@ -66,6 +67,9 @@ export interface SearchOptions {
  */
 export type NotSearchedWhole = { path: string; sessionId: string; damage: string } | { warning: string };
 
+/** How a search reads the index: as asked, and whether a watch saw no content-store file change since the last. */
+type IndexedOptions = SearchOptions & { contentUnchanged?: boolean };
+
 /** A message beside a hit, given with `around`. */
 export interface AroundMessage {
   /** Its place among the messages a person reads (the person view, as `cat` prints them), from 0. */
@@ -109,14 +113,7 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
       throw new InvalidInputError(`unknown kind ${JSON.stringify(kind)}: one of ${SEARCH_KINDS.join(', ')}`);
   if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0))
     throw new InvalidInputError('limit must be a whole number above 0');
-  const { sources, warnings } = await searchSources(options.roots, options.platform);
-  // A session no id starts with is a mistake to say, not a search that found nothing (ids are matched as typed).
-  if (options.session !== undefined && !sources.some((source) => source.id.startsWith(options.session!)))
-    throw new SessionNotFoundError(
-      `no session matches ${JSON.stringify(options.session)} (${describeRoots(options.roots)})`,
-    );
-  for (const warning of warnings) options.onNotWhole?.({ warning });
-  const { hits, places, read } = await hitsWithOrWithoutIndex(query, sources, options);
+  const { hits, places, read } = await checkedHits(query, options);
   if (places !== undefined) {
     for (const [at, hit] of hits.entries()) yield { ...hit, index: places[at]! };
     return;
@@ -129,13 +126,48 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
 }
 
 /**
+ * The hits, after the files the search rests on were checked: by a stat of each, or, in a process that
+ * searched the same index before, by a watch that saw none of them change (`beginSearchCheck`).
+ */
+async function checkedHits(
+  query: Query | undefined,
+  options: SearchOptions,
+): ReturnType<typeof hitsWithOrWithoutIndex> {
+  const key =
+    options.index === false
+      ? undefined
+      : JSON.stringify([options.roots, options.platform, resolve(options.cacheDir ?? defaultCacheDir())]);
+  const check = key === undefined ? undefined : await beginSearchCheck(key);
+  try {
+    const { sources, warnings, looked, listed } = await searchSources(
+      options.roots,
+      options.platform,
+      check?.unchanged,
+    );
+    // A session no id starts with is a mistake to say, not a search that found nothing (ids are matched as typed).
+    if (options.session !== undefined && !sources.some((source) => source.id.startsWith(options.session!)))
+      throw new SessionNotFoundError(
+        `no session matches ${JSON.stringify(options.session)} (${describeRoots(options.roots)})`,
+      );
+    for (const warning of warnings) options.onNotWhole?.({ warning });
+    const found = await hitsWithOrWithoutIndex(query, sources, { ...options, contentUnchanged: check?.unchanged });
+    if (key !== undefined && check !== undefined && found.contentFiles !== undefined)
+      checkedForSearch(key, check, { paths: [...looked, ...found.contentFiles], listed });
+    return found;
+  } catch (error) {
+    forgetSearchWatch();
+    throw error;
+  }
+}
+
+/**
  * The hits through the index; where its cache folder may not be written (read-only, another user's), straight
  * from the stores, as `index: false` gives them, after a warning: the index is a cache, never a reason to fail.
  */
 async function hitsWithOrWithoutIndex(
   query: Query | undefined,
   sources: readonly SearchSource[],
-  options: SearchOptions,
+  options: IndexedOptions,
 ): ReturnType<typeof indexedHits> {
   if (options.index === false) return indexedHits(query, sources, options);
   try {
@@ -171,9 +203,11 @@ function unusableReason(error: unknown): string | undefined {
 async function indexedHits(
   query: Query | undefined,
   sources: readonly SearchSource[],
-  options: SearchOptions,
+  options: IndexedOptions,
 ): Promise<{
   hits: SearchHit[];
+  /** The content-store files the index file's sessions came from; undefined for an index in memory. */
+  contentFiles: string[] | undefined;
   /** Each hit's place among its session's messages, as `cat` numbers them (when asked for without `around`). */
   places: (number | null)[] | undefined;
   read: Map<string, PersonMessages>;
@@ -190,7 +224,7 @@ async function indexedHits(
     try {
       // Every session is read, straight from the stores too: BM25 weighs a word by how many of all the texts hold it,
       // so hits are scored and ordered as through the index only when the index holds the same texts.
-      await index.update(sources, options.onProgress, options.beforeReading);
+      await index.update(sources, options.onProgress, options.beforeReading, undefined, options.contentUnchanged);
       const placed = options.messageIndex !== false && options.around === undefined;
       const { hits, places } = index.reading(() => {
         const hits = found(index, query, sources, options);
@@ -215,7 +249,7 @@ async function indexedHits(
         continue;
       }
       if (options.onNotWhole) for (const part of damagedIn(index, sources, options)) options.onNotWhole(part);
-      return { hits, places, read };
+      return { hits, places, read, contentFiles: inMemory ? undefined : index.contentFiles() };
     } catch (error) {
       if (inMemory || !isEngineError(error)) throw error;
       damaged = error;

@@ -1,5 +1,5 @@
 import { copyFileSync } from 'node:fs';
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -706,6 +706,57 @@ describe('the index stays true', () => {
       expect((await hitsOf('plum', options)).map((hit) => hit.snippet)).toEqual(['plum first']);
       await appendBatches(session.dir, [{ operationId: 'later', events: [user('quince later')] }]);
       expect((await hitsOf('quince', options)).map((hit) => hit.snippet)).toEqual(['quince later']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a program searching again and again sees each change at its next search, the files watched, not stated', async () => {
+    const { options, stateRoot } = await machine();
+    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const snippets = async (query: string) => (await hitsOf(query, options)).map((hit) => hit.snippet);
+    // Searched three times unchanged, a process searches on a watch of the files (the first makes none, the second
+    // checks them as it is made): each change below is made while the watch alone vouches for the files.
+    const settled = async (query: string, expected: string[]) => {
+      for (let run = 0; run < 3; run += 1) expect(await snippets(query)).toEqual(expected);
+    };
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 600_000 });
+    try {
+      await settled('quince', []);
+      const session = await createSession({
+        storeDir,
+        batches: [{ operationId: 'first', events: [user('plum first')] }],
+      });
+      expect(await snippets('plum')).toEqual(['plum first']);
+      await settled('plum', ['plum first']);
+      await appendBatches(session.dir, [{ operationId: 'later', events: [user('quince later')] }]);
+      expect(await snippets('quince')).toEqual(['quince later']);
+      await settled('quince', ['quince later']);
+      // Rewritten in place, as another program might: a revision Reasonix does not open.
+      const manifest = join(session.dir, 'manifest.json');
+      const whole = placesOf(await hitsOf('quince', options));
+      await writeFile(
+        manifest,
+        JSON.stringify({ ...JSON.parse(await readFile(manifest, 'utf8')), storageRevision: 9 }),
+      );
+      const fromStores = placesOf(await hitsOf('quince', { ...options, index: false }));
+      expect(fromStores).not.toEqual(whole);
+      expect(placesOf(await hitsOf('quince', options))).toEqual(fromStores);
+      await settled(
+        'quince',
+        (await hitsOf('quince', { ...options, index: false })).map((hit) => hit.snippet),
+      );
+      await rm(session.dir, { recursive: true });
+      expect(await snippets('quince')).toEqual([]);
+      await settled(
+        'alpha',
+        (await hitsOf('alpha', { ...options, index: false })).map((hit) => hit.snippet),
+      );
+      await rename(join(stateRoot, 'projects'), join(stateRoot, 'moved'));
+      expect(await snippets('alpha')).toEqual(
+        (await hitsOf('alpha', { ...options, index: false })).map((hit) => hit.snippet),
+      );
+      expect((await hitsOf('alpha', options)).filter((hit) => hit.path.startsWith(stateRoot))).toEqual([]);
     } finally {
       vi.useRealTimers();
     }

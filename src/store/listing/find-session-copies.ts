@@ -30,6 +30,8 @@ export interface FoundCopies {
    * (`filesStamp`), the same roots list the same (a new or removed entry changes its folder's stat).
    */
   looked: string[];
+  /** Those of `looked` that are directories whose entries were listed: any entry added or removed there is a change. */
+  listed: string[];
 }
 
 /** One store directory to enumerate, and what every copy in it shares. */
@@ -55,7 +57,7 @@ export async function findSessionCopies(
   roots: ReadRoot[],
   stores: readonly ListedStore[] = STORES_NEWEST_FIRST,
 ): Promise<FoundCopies> {
-  const found: FoundCopies = { copies: [], registries: new Map(), warnings: [], looked: [] };
+  const found: FoundCopies = { copies: [], registries: new Map(), warnings: [], looked: [], listed: [] };
   const storeDirs: StoreDir[] = [];
   for (const root of roots) {
     found.looked.push(root.path);
@@ -144,6 +146,7 @@ function storeDirNamed(dir: string): StoreDir {
 /** Directory entries; a missing directory has none, an unreadable one is reported. */
 async function listEntries(dir: string, found: FoundCopies): Promise<Dirent[]> {
   found.looked.push(dir);
+  found.listed.push(dir);
   try {
     return await readdir(dir, { withFileTypes: true });
   } catch (error) {
