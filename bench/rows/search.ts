@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendBatches, openSession, search } from '../../src/index.js';
+import { appendBatches, openSession, search, type SearchOptions } from '../../src/index.js';
 import { runChild, runChildOk } from '../support/child.js';
 import { seconds, skipped, times, verdict, type Figure } from '../support/figure.js';
 import { peakRssMiB, peakRssUnavailable } from '../support/peak-rss.js';
@@ -16,6 +16,11 @@ import { median, timeRuns, timeTogether, type Timing } from '../support/timing.j
 const SESSIONS = Number(process.env.BENCH_SEARCH_SESSIONS ?? 2000);
 /** A word of the bench text's prose and comments, and a phrase of it. */
 const QUERIES = ['invisible', '"torn tail"'];
+/**
+ * Timed in process beside the common word (in 37 % of the 2,000 sessions' texts): an identifier of the bench
+ * text's code in 40 of their 21,196 texts, as a search for one function looks.
+ */
+const RARE_QUERY = 'servertoken';
 const MiB = 1024 * 1024;
 
 const p95 = (runs: readonly number[]) =>
@@ -140,26 +145,19 @@ export async function searchRow(): Promise<Figure[]> {
       kind: 'store' as const,
       path: join(stateRoot, 'projects', slug, 'sessions-v4'),
     }));
-    const inProcess = async () => {
-      for await (const hit of search(QUERIES[0]!, {
-        roots: storeRoots,
-        platform: 'linux',
-        cacheDir: join(buildCache, 'rxstore'),
-        limit: 20,
-      }))
-        void hit;
-    };
-    const warm = await timeRuns({ runs: 21, minRuns: 7, budgetSeconds: 20, warmup: 2 }, inProcess);
-    figures.push(
-      figure(
-        `in-process warm search, median (p95 ${seconds(p95(warm.runs))})`,
-        seconds(warm.median),
-        '5 ms (the goal)',
-        warm.median / 0.005,
-        1,
-        { runs: warm.runs },
-      ),
-    );
+    for (const query of [QUERIES[0]!, RARE_QUERY]) {
+      const warm = await inProcessSearch(query, storeRoots, join(buildCache, 'rxstore'));
+      figures.push(
+        figure(
+          `in-process warm search ${query}, median (p95 ${seconds(p95(warm.runs))})`,
+          seconds(warm.median),
+          '5 ms (the goal)',
+          warm.median / 0.005,
+          1,
+          { runs: warm.runs },
+        ),
+      );
+    }
 
     // One batch appended to one session: the next search reads it and nothing else.
     const first = join(stateRoot, 'projects', (await readdir(join(stateRoot, 'projects')))[0]!, 'sessions-v4');
@@ -274,25 +272,19 @@ async function largeSessionFigures(work: string): Promise<Figure[]> {
     ),
   );
   const roots = [{ kind: 'store' as const, path: benchStore(stateRoot) }];
-  const warm = await timeRuns({ runs: 21, minRuns: 7, budgetSeconds: 20, warmup: 2 }, async () => {
-    for await (const hit of search(QUERIES[0]!, {
-      roots,
-      platform: 'linux',
-      cacheDir: join(buildCache, 'rxstore'),
-      limit: 20,
-    }))
-      void hit;
-  });
-  figures.push({
-    row: 'search',
-    measure: `in-process warm search, median (p95 ${seconds(p95(warm.runs))}), ${what}`,
-    rxstore: seconds(warm.median),
-    reference: '5 ms (the goal)',
-    ratio: `${times(warm.median / 0.005)} it`,
-    target: '≤ 1× it',
-    verdict: verdict(warm.median <= 0.005),
-    data: { runs: warm.runs },
-  });
+  for (const query of [QUERIES[0]!, RARE_QUERY]) {
+    const warm = await inProcessSearch(query, roots, join(buildCache, 'rxstore'));
+    figures.push({
+      row: 'search',
+      measure: `in-process warm search ${query}, median (p95 ${seconds(p95(warm.runs))}), ${what}`,
+      rxstore: seconds(warm.median),
+      reference: '5 ms (the goal)',
+      ratio: `${times(warm.median / 0.005)} it`,
+      target: '≤ 1× it',
+      verdict: verdict(warm.median <= 0.005),
+      data: { runs: warm.runs },
+    });
+  }
   // Two runs, each after a batch appended: the index reads only that batch, from its cursor.
   const updates: number[] = [];
   for (let run = 0; run < 2; run += 1) {
@@ -434,4 +426,15 @@ async function buildAgainstColdLs(stateRoot: string, lsCache: string, buildCache
     else rss = await peakRssMiB(process.execPath, buildArgs, { env: stateRootEnv(stateRoot, buildCache) });
   });
   return { coldLs, build, rss, rssReason };
+}
+
+/**
+ * A warm search of `query` in this process, the first 20 hits, as a program using the library runs it
+ * again and again: the median is of runs after the first three (the third on watches the files rather than
+ * stat them, where it can).
+ */
+function inProcessSearch(query: string, roots: SearchOptions['roots'], cacheDir: string): Promise<Timing> {
+  return timeRuns({ runs: 21, minRuns: 7, budgetSeconds: 20, warmup: 3 }, async () => {
+    for await (const hit of search(query, { roots, platform: 'linux', cacheDir, limit: 20 })) void hit;
+  });
 }
