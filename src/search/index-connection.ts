@@ -33,6 +33,8 @@ export interface KnownSession {
   log: SourceLog | null;
   /** The content-store files its records came from, stamped; undefined when the stamp kept does not parse (read again). */
   content: ContentStamp | null | undefined;
+  /** The damage it was read up to, in words (its code first); null when it was read whole. */
+  damage: string | null;
 }
 
 /** What the SQL functions `rx_check` and `rx_whole` ask, for the search that runs now. */

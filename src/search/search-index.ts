@@ -270,11 +270,12 @@ export class SearchIndex {
     if (this.connection.stamps) return this.connection.stamps;
     // Stamps only: a cursor is read for a session that changed.
     const byPath = new Map<string, KnownSession>();
-    for (const row of this.db.all('select path, stamp, log_line, log_size, content from sessions') as Row[])
+    for (const row of this.db.all('select path, stamp, log_line, log_size, content, damage from sessions') as Row[])
       byPath.set(String(row.path), {
         stamp: String(row.stamp),
         log: row.log_line === null ? null : { line: String(row.log_line), size: Number(row.log_size) },
         content: row.content === null ? null : keptContent(String(row.content)),
+        damage: row.damage === null ? null : String(row.damage),
       });
     this.connection.stamps = byPath;
     return byPath;
@@ -309,8 +310,9 @@ export class SearchIndex {
 
   /** The sessions read only up to damage: the damage in words, by path. */
   damaged(): Map<string, string> {
-    const rows = this.db.all('select path, damage from sessions where damage is not null') as Row[];
-    return new Map(rows.map((row) => [String(row.path), String(row.damage)]));
+    return new Map(
+      [...this.stamps()].flatMap(([path, { damage }]) => (damage === null ? [] : [[path, damage] as const])),
+    );
   }
 
   /**
