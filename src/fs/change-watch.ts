@@ -1,5 +1,5 @@
 import { lstatSync, readFileSync, statfsSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /**
  * File systems whose every change the kernel's watch sees (they live on this machine): ext2–4, XFS,
@@ -13,40 +13,59 @@ const LOCAL_FILE_SYSTEMS = new Set([
 /** The share of the user's watch limit one process may take: the rest is left to editors and the like. */
 const WATCH_LIMIT_SHARE = 4;
 
-/** Where the kernel says how many directories one user may watch. */
 const MAX_USER_WATCHES = '/proc/sys/fs/inotify/max_user_watches';
+const MAX_QUEUED_EVENTS = '/proc/sys/fs/inotify/max_queued_events';
+/** The mounts this process sees: a mount over a watched folder tells no watch, but changes this. */
+const MOUNT_INFO = '/proc/self/mountinfo';
 
 /** One watched directory: the names in it whose change matters, or all of them (a directory that was listed). */
 type Names = Set<string> | 'all';
 
 /**
  * Change notification over a set of paths, so that a process that asks again and again whether files
- * changed need not stat each of them every time: each path's directory is watched for its name, and
- * every directory above it for the name on the path (a folder renamed or replaced above a file is a
- * change too); a `listed` directory is watched for any entry added or removed. Linux only, on
- * local file systems: elsewhere `of` gives none, and the caller stats. Once anything watched changes,
- * the watch says so until `arm` is called again; the watch keeps no process alive.
+ * changed need not stat each of them every time (Linux's inotify, through `fs.watch`). Inside the
+ * `listed` directories, each path's directory is watched for its name, each listed directory for any
+ * entry, and every directory between for the name on the path; above them, where folders of other
+ * programs are busy, the topmost paths are stated at each `quiet` instead (a folder renamed or replaced
+ * above gives them another inode). Once anything covered changes, the watch says so until `arm`; one
+ * whose folders were replaced (`restructured`) watches what is gone and is to be made again.
+ *
+ * It gives none (and the caller stats) where it could miss a change: not Linux; a file system changed
+ * from elsewhere (NFS, FUSE); a symbolic link or a file of several names (a hard link) inside the listed
+ * folders, which a change through another path bypasses; more folders than a quarter of the user's
+ * watch limit. A mount added or removed anywhere, or as many events as the kernel's queue holds (past
+ * that it drops them), count as a change. The watches keep no process alive.
  */
 export class ChangeWatch {
   private changed = false;
+  /** A watched folder was renamed, removed or replaced, or a mount changed: the watch is to be made again. */
+  restructured = false;
+  private events = 0;
   private readonly watchers: FSWatcher[] = [];
 
-  private constructor() {}
+  private constructor(
+    private readonly dirs: Map<string, Names>,
+    /** The topmost paths, stated at each `quiet`, with what a stat said of them at first. */
+    private readonly tops: Map<string, string>,
+    private readonly mounts: string,
+    private readonly queueLimit: number,
+  ) {}
 
-  /**
-   * A watch over `paths` and the `listed` directories, armed (changes from now on count); undefined when they cannot all be watched
-   * here: not Linux, a file system changed from elsewhere, more directories than a quarter of the user's
-   * watch limit, or a watch the kernel refused.
-   */
+  /** A watch over `paths` and the `listed` directories, armed (changes from now on count); undefined where it could miss one. */
   static of(paths: readonly string[], listed: readonly string[] = []): ChangeWatch | undefined {
     if (process.platform !== 'linux') return undefined;
-    const dirs = watchedNames(paths, listed);
-    if (dirs.size > watchLimit() / WATCH_LIMIT_SHARE) return undefined;
-    const change = new ChangeWatch();
+    const inside = listed.map((dir) => resolve(dir));
+    const plan = watchPlan(
+      paths.map((path) => resolve(path)),
+      inside,
+    );
+    if (!plan || plan.dirs.size > limitOf(MAX_USER_WATCHES, 8192) / WATCH_LIMIT_SHARE) return undefined;
+    const mounts = mountInfo();
+    if (mounts === undefined) return undefined;
+    const change = new ChangeWatch(plan.dirs, plan.tops, mounts, limitOf(MAX_QUEUED_EVENTS, 16384));
     const local = new LocalDirs();
-    for (const [dir, names] of dirs) {
-      const kept = local.has(dir) ? change.watchDir(dir, names) : 'cannot';
-      if (kept === 'cannot') {
+    for (const [dir, names] of plan.dirs) {
+      if (!local.has(dir) || !change.watchDir(dir, names)) {
         change.close();
         return undefined;
       }
@@ -55,40 +74,133 @@ export class ChangeWatch {
   }
 
   /**
-   * Whether nothing watched changed since the watch was made or last armed. What the kernel queued before
+   * Whether nothing covered changed since the watch was made or last armed. What the kernel queued before
    * the call is taken first: two turns of the event loop, the second after a poll for the watch's events.
    */
   async quiet(): Promise<boolean> {
-    for (let turn = 0; turn < 2; turn += 1) await new Promise<void>((resolve) => setImmediate(resolve));
-    return !this.changed;
+    for (let turn = 0; turn < 2; turn += 1) await new Promise<void>((done) => setImmediate(done));
+    // Past a full queue the kernel drops events, and says so in one that Node does not pass on.
+    if (this.events * 2 >= this.queueLimit) this.changed = true;
+    if (!this.changed && (mountInfo() !== this.mounts || [...this.tops].some(([path, was]) => entryOf(path) !== was)))
+      this.changed = this.restructured = true;
+    // Restructured, it watches folders that are gone: never quiet again.
+    return !this.changed && !this.restructured;
   }
 
   /** Changes count from now on: call it before reading what the watch covers. */
   arm(): void {
     this.changed = false;
+    this.events = 0;
   }
 
   close(): void {
-    this.changed = true;
+    this.changed = this.restructured = true;
     for (const watcher of this.watchers.splice(0)) watcher.close();
   }
 
-  /** Watches one directory; a directory that is not there (or not one) is left to its parent's watch, which names it. */
-  private watchDir(dir: string, names: Names): 'watched' | 'absent' | 'cannot' {
+  /**
+   * Watches one directory; false when the kernel would not (a limit reached, no access). One that is not
+   * there (or no folder) is left to its parent, watched for its name, or to the stat of the topmost paths.
+   */
+  private watchDir(dir: string, names: Names): boolean {
     try {
-      const watcher = watch(dir, { persistent: false }, (_event, name) => {
-        // An event of the directory itself is named by the directory's own name.
-        if (names === 'all' || name === null || names.has(name) || name === basename(dir)) this.changed = true;
+      const watcher = watch(dir, { persistent: false }, (event, name) => {
+        this.events += 1;
+        // An event of the directory itself (removed, moved) is named by the directory's own name.
+        if (name === null || name === basename(dir) || (event === 'rename' && this.dirs.has(join(dir, name))))
+          this.changed = this.restructured = true;
+        else if (names === 'all' || names.has(name)) this.changed = true;
       });
       watcher.on('error', () => {
-        this.changed = true;
+        this.changed = this.restructured = true;
       });
       this.watchers.push(watcher);
-      return 'watched';
+      return true;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : 'cannot';
+      return code === 'ENOENT' || code === 'ENOTDIR';
     }
+  }
+}
+
+/**
+ * The directories to watch, each with its names, and the topmost paths to stat; undefined when a path inside
+ * the listed folders is a symbolic link or a file of several names.
+ */
+function watchPlan(
+  paths: readonly string[],
+  listed: readonly string[],
+): { dirs: Map<string, Names>; tops: Map<string, string> } | undefined {
+  const listedSet = new Set(listed);
+  const insideListed = (dir: string) => {
+    for (let at = dir; ; at = dirname(at)) {
+      if (listedSet.has(at)) return true;
+      if (dirname(at) === at) return false;
+    }
+  };
+  const dirs = new Map<string, Names>();
+  for (const dir of listed) dirs.set(dir, 'all');
+  const tops = new Map<string, string>();
+  for (const path of [...listed, ...paths]) {
+    for (let at = path; ; at = dirname(at)) {
+      const parent = dirname(at);
+      if (parent === at || !insideListed(parent)) {
+        tops.set(at, entryOf(at));
+        break;
+      }
+      const names = dirs.get(parent);
+      const name = basename(at);
+      // Every directory above was planned by an earlier path through here.
+      if (names === 'all' || names?.has(name)) break;
+      if (names) names.add(name);
+      else dirs.set(parent, new Set([name]));
+    }
+  }
+  for (const path of new Set([...paths, ...dirs.keys()])) {
+    if (tops.has(path)) continue;
+    const entry = lstatOrUndefined(path);
+    if (entry && (entry.isSymbolicLink() || (!entry.isDirectory() && entry.nlink > 1))) return undefined;
+  }
+  return { dirs, tops };
+}
+
+function lstatOrUndefined(path: string) {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a stat of a topmost path says (the entry and what it leads to), or the system's code. */
+function entryOf(path: string): string {
+  const fields = (stat: () => ReturnType<typeof statSync> | undefined) => {
+    try {
+      const stats = stat();
+      if (!stats) return 'ENOENT';
+      const times = stats.isDirectory() ? '' : `:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+      return `${stats.dev}:${stats.ino}:${stats.mode}${times}`;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code ?? 'error';
+    }
+  };
+  return `${fields(() => lstatSync(path, { throwIfNoEntry: false }))}>${fields(() => statSync(path, { throwIfNoEntry: false }))}`;
+}
+
+function mountInfo(): string | undefined {
+  try {
+    return readFileSync(MOUNT_INFO, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A limit the kernel says in `/proc`, or its old default where it does not. */
+function limitOf(file: string, fallback: number): number {
+  try {
+    return Number(readFileSync(file, 'utf8').trim()) || fallback;
+  } catch {
+    return fallback;
   }
 }
 
@@ -121,38 +233,5 @@ class LocalDirs {
     }
     this.devices.set(dir, found);
     return found;
-  }
-}
-
-/** The directories to watch for `paths`, each with the names in it that matter. */
-function watchedNames(paths: readonly string[], listed: readonly string[]): Map<string, Names> {
-  const dirs = new Map<string, Names>();
-  const add = (dir: string, name: string | 'all') => {
-    const names = dirs.get(dir);
-    if (names === 'all') return;
-    if (name === 'all') dirs.set(dir, 'all');
-    else if (names) names.add(name);
-    else dirs.set(dir, new Set([name]));
-  };
-  for (const dir of listed) add(dir, 'all');
-  for (const path of [...listed, ...paths]) {
-    for (let at = path; dirname(at) !== at; at = dirname(at)) {
-      const parent = dirname(at);
-      const known = dirs.get(parent);
-      const name = basename(at);
-      // Every directory above was added by an earlier path through here.
-      if (known !== undefined && (known === 'all' || known.has(name))) break;
-      add(parent, name);
-    }
-  }
-  return dirs;
-}
-
-/** How many directories the user may watch (8,192 where the kernel does not say: the old default). */
-function watchLimit(): number {
-  try {
-    return Number(readFileSync(MAX_USER_WATCHES, 'utf8').trim()) || 8192;
-  } catch {
-    return 8192;
   }
 }

@@ -27,11 +27,12 @@ export interface Checked {
 let watched: Watched | undefined;
 let checks = 0;
 
-/** A search's check of the files: whether it may be skipped, and its number (for `checkedForSearch`). */
+/** A search's check of the files: whether it may be skipped, its number and the watch armed for it (for `checkedForSearch`). */
 export interface SearchCheck {
   /** Nothing the last search checked has changed since it began checking: its listing and stamps hold. */
   unchanged: boolean;
   check: number;
+  watch: ChangeWatch | undefined;
 }
 
 /**
@@ -43,17 +44,24 @@ export async function beginSearchCheck(key: string): Promise<SearchCheck> {
   if (watched?.key !== key) {
     forgetSearchWatch();
     watched = { key, checked: undefined, watch: undefined, armed: check, vouched: 0 };
-    return { unchanged: false, check };
+    return { unchanged: false, check, watch: undefined };
   }
   const state = watched;
+  const kept = state.watch instanceof ChangeWatch ? state.watch : undefined;
+  const quiet = kept !== undefined && (await kept.quiet());
+  // Only the last check armed, once it ended, vouches: one begun since (a search beside this one) has not ended.
+  const unchanged = quiet && state.watch === kept && state.vouched === state.armed;
+  // A watch whose folders were replaced watches what is gone: it is made again, before this search checks.
+  if (kept?.restructured) {
+    kept.close();
+    state.watch = undefined;
+  }
   if (state.watch === undefined && state.checked !== undefined)
     state.watch = ChangeWatch.of(state.checked.paths, state.checked.listed) ?? 'none';
-  const quiet = state.watch instanceof ChangeWatch && (await state.watch.quiet());
-  // Only the last check armed, once it ended, vouches: one begun since (a search beside this one) has not ended.
-  const unchanged = quiet && state.vouched === state.armed;
-  if (state.watch instanceof ChangeWatch) state.watch.arm();
+  const watch = state.watch instanceof ChangeWatch ? state.watch : undefined;
+  watch?.arm();
   state.armed = check;
-  return { unchanged, check };
+  return { unchanged, check, watch };
 }
 
 /**
@@ -61,7 +69,7 @@ export async function beginSearchCheck(key: string): Promise<SearchCheck> {
  * say: the watch vouches for them while nothing changes. A watch over other paths is let go (the next
  * search makes one over these).
  */
-export function checkedForSearch(key: string, { check }: SearchCheck, checked: Checked): void {
+export function checkedForSearch(key: string, { check, watch }: SearchCheck, checked: Checked): void {
   if (watched?.key !== key) return;
   const before = watched.checked;
   if (!before || !samePaths(before.paths, checked.paths) || !samePaths(before.listed, checked.listed)) {
@@ -70,7 +78,8 @@ export function checkedForSearch(key: string, { check }: SearchCheck, checked: C
     watched.checked = checked;
     return;
   }
-  if (watched.armed === check) watched.vouched = check;
+  // Vouched only by the watch that was armed as this check began, and is the one kept.
+  if (watched.armed === check && watch !== undefined && watched.watch === watch) watched.vouched = check;
 }
 
 /** A search failed: nothing it checked is vouched for. */

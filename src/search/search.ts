@@ -136,7 +136,13 @@ async function checkedHits(
   const key =
     options.index === false
       ? undefined
-      : JSON.stringify([options.roots, options.platform, resolve(options.cacheDir ?? defaultCacheDir())]);
+      : // Relative roots are read from the working folder: another one is another search.
+        JSON.stringify([
+          process.cwd(),
+          options.roots,
+          options.platform,
+          resolve(options.cacheDir ?? defaultCacheDir()),
+        ]);
   const check = key === undefined ? undefined : await beginSearchCheck(key);
   try {
     const { sources, warnings, looked, listed } = await searchSources(

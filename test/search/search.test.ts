@@ -762,6 +762,32 @@ describe('the index stays true', () => {
     }
   });
 
+  it('searches at once in one process never vouch for each other: a change after them shows in the next', async () => {
+    const { options, stateRoot } = await machine();
+    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const snippets = async (query: string) => (await hitsOf(query, options)).map((hit) => hit.snippet);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 600_000 });
+    try {
+      await Promise.all([snippets('quince'), snippets('quince'), snippets('quince')]);
+      const session = await createSession({
+        storeDir,
+        batches: [{ operationId: 'first', events: [user('plum first')] }],
+      });
+      await Promise.all([snippets('plum'), snippets('plum')]);
+      await snippets('plum');
+      await Promise.all([snippets('plum'), snippets('plum')]);
+      await appendBatches(session.dir, [{ operationId: 'later', events: [user('quince later')] }]);
+      expect(await snippets('quince')).toEqual(['quince later']);
+      // One that throws midway lets the watch go: what follows is checked by its stats again.
+      const failing = hitsOf('plum', { ...options, session: 'no-such-session' }).catch((error: Error) => error.name);
+      await Promise.all([snippets('plum'), failing]);
+      await appendBatches(session.dir, [{ operationId: 'last', events: [user('quince last')] }]);
+      expect((await snippets('quince')).sort()).toEqual(['quince last', 'quince later']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('the index folder and file are readable only by the user', async () => {
     const { options } = await machine();
     await hitsOf('alpha', options);
