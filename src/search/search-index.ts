@@ -191,11 +191,14 @@ export class SearchIndex {
     startReaders: () => IndexReaders | undefined = IndexReaders.start,
     contentUnchanged = false,
   ): Promise<void> {
+    // The content stamps were checked as this connection holds them: an index file another hand put back (an older
+    // copy) is opened anew, its stamps read again, and checked.
+    const contentChecked = contentUnchanged && this.connection.stamps !== undefined;
     const known = this.stamps();
     const wanted = new Set(sources.map((source) => source.path));
     const gone = [...known.keys()].filter((path) => !wanted.has(path));
     const stale = sources.flatMap((source) => {
-      const change = changeOf(known.get(source.path), source, contentUnchanged);
+      const change = changeOf(known.get(source.path), source, contentChecked);
       return change === 'none' ? [] : [{ source, fromStart: change === 'read-again' }];
     });
     if (gone.length === 0 && stale.length === 0) return;

@@ -16,6 +16,8 @@ interface Watched {
   /** The check the watch was last armed for, and the last check that ended with the watch armed for it. */
   armed: number;
   vouched: number;
+  /** When the last check by stats began (the wall clock, in ms). */
+  statedAt: number;
 }
 
 /** The files a search checked, and the directories among them whose entries it listed. */
@@ -26,6 +28,13 @@ export interface Checked {
 
 let watched: Watched | undefined;
 let checks = 0;
+
+/**
+ * How long a check by stats vouches, watched, before the next is made by stats again: what no watch sees (a
+ * file written through a shared memory map, a queue overflowed by another watcher of this process) is then
+ * seen within this time.
+ */
+export const WATCH_TRUSTED_MS = 5000;
 
 /** A search's check of the files: whether it may be skipped, its number and the watch armed for it (for `checkedForSearch`). */
 export interface SearchCheck {
@@ -43,14 +52,16 @@ export async function beginSearchCheck(key: string): Promise<SearchCheck> {
   const check = (checks += 1);
   if (watched?.key !== key) {
     forgetSearchWatch();
-    watched = { key, checked: undefined, watch: undefined, armed: check, vouched: 0 };
+    watched = { key, checked: undefined, watch: undefined, armed: check, vouched: 0, statedAt: Date.now() };
     return { unchanged: false, check, watch: undefined };
   }
   const state = watched;
   const kept = state.watch instanceof ChangeWatch ? state.watch : undefined;
   const quiet = kept !== undefined && (await kept.quiet());
   // Only the last check armed, once it ended, vouches: one begun since (a search beside this one) has not ended.
-  const unchanged = quiet && state.watch === kept && state.vouched === state.armed;
+  const unchanged =
+    quiet && state.watch === kept && state.vouched === state.armed && Date.now() - state.statedAt < WATCH_TRUSTED_MS;
+  if (!unchanged) state.statedAt = Date.now();
   // A watch whose folders were replaced watches what is gone: it is made again, before this search checks.
   if (kept?.restructured) {
     kept.close();

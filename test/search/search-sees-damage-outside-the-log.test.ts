@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { readBatches, readFrames } from '../../src/codec/index.js';
@@ -102,6 +102,27 @@ describe('a search never gives a stale hit after damage outside the log', () => 
       ['user', null],
     ]);
     expect((await searched('"line 00171"', options)).read).toBe(0);
+  });
+
+  it('an older copy of the index put back, in a process that searches again, has its content stamps checked (real Reasonix session)', async () => {
+    const { dir, options } = await fixtureCopy('payload-ref');
+    const index = join(options.cacheDir!, 'search-index.sqlite');
+    const object = contentFile(dir, TOOL_OBJECT);
+    const bytes = await readFile(object);
+    await rm(object);
+    // Files old enough for the listing to be kept, and searched enough times for the watch to vouch for it.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 600_000 });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    for (let run = 0; run < 3; run += 1) await searched('"line 00171"', options);
+    await cp(index, `${index}.missing`);
+    await writeFile(object, bytes);
+    for (let run = 0; run < 3; run += 1) await expectAsFromTheStores('"line 00171"', options);
+    // Put back by another hand: its stamps say the object is missing, and only a stat of it says otherwise.
+    await rename(`${index}.missing`, index);
+    const hits = await expectAsFromTheStores('"line 00171"', options);
+    expect(hits.map((hit) => hit.damage)).toEqual([null, null]);
   });
 
   it('a log rewritten in place, its size unchanged, is read again from the start (real Reasonix session)', async () => {
