@@ -1,7 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   appendBatches,
   createSession,
@@ -128,6 +128,19 @@ async function hitsOf(query: string, options: SearchOptions): Promise<FoundHit[]
   const hits: FoundHit[] = [];
   for await (const hit of search(query, options)) hits.push(hit);
   return hits;
+}
+/**
+ * `machine()` with the clock ten minutes ahead of its files (set back when the test ends): a listing is kept
+ * between searches only for files changed long enough ago, so a process searching again may watch them.
+ */
+async function machineAheadOfItsFiles() {
+  const { options, stateRoot } = await machine();
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 600_000 });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+  const snippets = async (query: string) => (await hitsOf(query, options)).map((hit) => hit.snippet);
+  return { options, stateRoot, storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'), snippets };
 }
 const placesOf = (hits: readonly FoundHit[]) => hits.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind}`).sort();
 
@@ -712,80 +725,63 @@ describe('the index stays true', () => {
   });
 
   it('a program searching again and again sees each change at its next search, the files watched, not stated', async () => {
-    const { options, stateRoot } = await machine();
-    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
-    const snippets = async (query: string) => (await hitsOf(query, options)).map((hit) => hit.snippet);
+    const { options, stateRoot, storeDir, snippets } = await machineAheadOfItsFiles();
     // Searched three times unchanged, a process searches on a watch of the files (the first makes none, the second
     // checks them as it is made): each change below is made while the watch alone vouches for the files.
     const settled = async (query: string, expected: string[]) => {
       for (let run = 0; run < 3; run += 1) expect(await snippets(query)).toEqual(expected);
     };
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 600_000 });
-    try {
-      await settled('quince', []);
-      const session = await createSession({
-        storeDir,
-        batches: [{ operationId: 'first', events: [user('plum first')] }],
-      });
-      expect(await snippets('plum')).toEqual(['plum first']);
-      await settled('plum', ['plum first']);
-      await appendBatches(session.dir, [{ operationId: 'later', events: [user('quince later')] }]);
-      expect(await snippets('quince')).toEqual(['quince later']);
-      await settled('quince', ['quince later']);
-      // Rewritten in place, as another program might: a revision Reasonix does not open.
-      const manifest = join(session.dir, 'manifest.json');
-      const whole = placesOf(await hitsOf('quince', options));
-      await writeFile(
-        manifest,
-        JSON.stringify({ ...JSON.parse(await readFile(manifest, 'utf8')), storageRevision: 9 }),
-      );
-      const fromStores = placesOf(await hitsOf('quince', { ...options, index: false }));
-      expect(fromStores).not.toEqual(whole);
-      expect(placesOf(await hitsOf('quince', options))).toEqual(fromStores);
-      await settled(
-        'quince',
-        (await hitsOf('quince', { ...options, index: false })).map((hit) => hit.snippet),
-      );
-      await rm(session.dir, { recursive: true });
-      expect(await snippets('quince')).toEqual([]);
-      await settled(
-        'alpha',
-        (await hitsOf('alpha', { ...options, index: false })).map((hit) => hit.snippet),
-      );
-      await rename(join(stateRoot, 'projects'), join(stateRoot, 'moved'));
-      expect(await snippets('alpha')).toEqual(
-        (await hitsOf('alpha', { ...options, index: false })).map((hit) => hit.snippet),
-      );
-      expect((await hitsOf('alpha', options)).filter((hit) => hit.path.startsWith(stateRoot))).toEqual([]);
-    } finally {
-      vi.useRealTimers();
-    }
+    await settled('quince', []);
+    const session = await createSession({
+      storeDir,
+      batches: [{ operationId: 'first', events: [user('plum first')] }],
+    });
+    expect(await snippets('plum')).toEqual(['plum first']);
+    await settled('plum', ['plum first']);
+    await appendBatches(session.dir, [{ operationId: 'later', events: [user('quince later')] }]);
+    expect(await snippets('quince')).toEqual(['quince later']);
+    await settled('quince', ['quince later']);
+    // Rewritten in place, as another program might: a revision Reasonix does not open.
+    const manifest = join(session.dir, 'manifest.json');
+    const whole = placesOf(await hitsOf('quince', options));
+    await writeFile(manifest, JSON.stringify({ ...JSON.parse(await readFile(manifest, 'utf8')), storageRevision: 9 }));
+    const fromStores = placesOf(await hitsOf('quince', { ...options, index: false }));
+    expect(fromStores).not.toEqual(whole);
+    expect(placesOf(await hitsOf('quince', options))).toEqual(fromStores);
+    await settled(
+      'quince',
+      (await hitsOf('quince', { ...options, index: false })).map((hit) => hit.snippet),
+    );
+    await rm(session.dir, { recursive: true });
+    expect(await snippets('quince')).toEqual([]);
+    await settled(
+      'alpha',
+      (await hitsOf('alpha', { ...options, index: false })).map((hit) => hit.snippet),
+    );
+    await rename(join(stateRoot, 'projects'), join(stateRoot, 'moved'));
+    expect(await snippets('alpha')).toEqual(
+      (await hitsOf('alpha', { ...options, index: false })).map((hit) => hit.snippet),
+    );
+    expect((await hitsOf('alpha', options)).filter((hit) => hit.path.startsWith(stateRoot))).toEqual([]);
   });
 
   it('searches at once in one process never vouch for each other: a change after them shows in the next', async () => {
-    const { options, stateRoot } = await machine();
-    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
-    const snippets = async (query: string) => (await hitsOf(query, options)).map((hit) => hit.snippet);
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 600_000 });
-    try {
-      await Promise.all([snippets('quince'), snippets('quince'), snippets('quince')]);
-      const session = await createSession({
-        storeDir,
-        batches: [{ operationId: 'first', events: [user('plum first')] }],
-      });
-      await Promise.all([snippets('plum'), snippets('plum')]);
-      await snippets('plum');
-      await Promise.all([snippets('plum'), snippets('plum')]);
-      await appendBatches(session.dir, [{ operationId: 'later', events: [user('quince later')] }]);
-      expect(await snippets('quince')).toEqual(['quince later']);
-      // One that throws midway lets the watch go: what follows is checked by its stats again.
-      const failing = hitsOf('plum', { ...options, session: 'no-such-session' }).catch((error: Error) => error.name);
-      await Promise.all([snippets('plum'), failing]);
-      await appendBatches(session.dir, [{ operationId: 'last', events: [user('quince last')] }]);
-      expect((await snippets('quince')).sort()).toEqual(['quince last', 'quince later']);
-    } finally {
-      vi.useRealTimers();
-    }
+    const { options, storeDir, snippets } = await machineAheadOfItsFiles();
+    await Promise.all([snippets('quince'), snippets('quince'), snippets('quince')]);
+    const session = await createSession({
+      storeDir,
+      batches: [{ operationId: 'first', events: [user('plum first')] }],
+    });
+    await Promise.all([snippets('plum'), snippets('plum')]);
+    await snippets('plum');
+    await Promise.all([snippets('plum'), snippets('plum')]);
+    await appendBatches(session.dir, [{ operationId: 'later', events: [user('quince later')] }]);
+    expect(await snippets('quince')).toEqual(['quince later']);
+    // One that throws midway lets the watch go: what follows is checked by its stats again.
+    const failing = hitsOf('plum', { ...options, session: 'no-such-session' }).catch((error: Error) => error.name);
+    await Promise.all([snippets('plum'), failing]);
+    await appendBatches(session.dir, [{ operationId: 'last', events: [user('quince last')] }]);
+    expect((await snippets('quince')).sort()).toEqual(['quince last', 'quince later']);
   });
 
   it('the index folder and file are readable only by the user', async () => {
