@@ -35,7 +35,7 @@ import { legacyIdAssigner } from '../store/roots/legacy-ids.js';
 import { machineRoots } from '../store/roots/machine-roots.js';
 import { currentPlatform, type Platform } from '../store/roots/platform.js';
 import { goWorkingDirectory } from '../store/roots/working-directory.js';
-import { copyArtifact, freezeLegacySource, openArtifact, type LegacySource } from './legacy-source.js';
+import { copyArtifact, freezeLegacySource, openArtifact, type LegacySource } from '../store/jsonl/legacy-source.js';
 import { recordMigration } from './migration-map.js';
 import { migrationTarget, type MigrationTarget } from './migration-target.js';
 

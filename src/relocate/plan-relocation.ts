@@ -13,6 +13,7 @@ import { isOsLockHeld } from '../fs/os-lock.js';
 import { readSession } from '../session/verdict/read-session.js';
 import { writerLockHolder } from '../session/reading/writer-locks.js';
 import { isTranscriptName } from '../store/jsonl/jsonl-names.js';
+import { freezeLegacySource } from '../store/jsonl/legacy-source.js';
 import { mapInOrder } from '../store/listing/map-in-order.js';
 import { DesktopRegistrySchema, desktopRegistryPath } from '../store/roots/desktop-registry.js';
 import { machineRoots, type MachineRootOptions } from '../store/roots/machine-roots.js';
@@ -282,7 +283,8 @@ async function planStore(stateRoot: string, plan: RelocationPlan): Promise<Store
  * A JSONL transcript Reasonix already imported (an entry of the old store's migration map) is
  * resumed from the new folder by the session it became: Reasonix derives an imported session's id
  * from the transcript's path, so `--resume <transcript id>` after the move imports it again as a
- * new session without the turns taken since. Said in the plan, with the id to resume.
+ * new session without the turns taken since. Said in the plan, with the id to resume. A transcript
+ * written to since it was imported holds messages that session lacks: that is said instead.
  */
 async function noteImportedTranscripts(
   oldV4: string,
@@ -296,14 +298,22 @@ async function noteImportedTranscripts(
   if (map.state !== 'ok') return;
   for (const transcript of transcripts) {
     const source = join(oldJsonl, `${transcript.id}.jsonl`);
+    const entries = (map.value.entries ?? []).filter((entry) => entry.sourcePath === source);
+    if (entries.length === 0) continue;
+    const digest = await freezeLegacySource(source).then(
+      (frozen) => frozen.sha256,
+      () => undefined,
+    );
     const targets = [
       ...new Set(
-        (map.value.entries ?? []).filter((entry) => entry.sourcePath === source).map((entry) => entry.targetId),
+        entries.filter((entry) => digest === undefined || entry.sourceSha256 === digest).map((entry) => entry.targetId),
       ),
     ];
-    if (targets.length === 0) continue;
+    const imported = [...new Set(entries.map((entry) => entry.targetId))];
     plan.notes.push(
-      `transcript ${transcript.id} was imported as session ${targets.join(', ')}: from ${plan.to} resume ${targets.length === 1 ? 'that id' : 'one of those ids'}; \`--resume ${transcript.id}\` there would import the transcript again as a new session`,
+      targets.length === 0
+        ? `transcript ${transcript.id} changed since it was imported as session ${imported.join(', ')}: what was written to it since is in the transcript alone; from ${plan.to} \`--resume ${transcript.id}\` imports it as it is now, as a new session`
+        : `transcript ${transcript.id} was imported as session ${targets.join(', ')}: from ${plan.to} resume ${targets.length === 1 ? 'that id' : 'one of those ids'}; \`--resume ${transcript.id}\` there would import the transcript again as a new session`,
     );
   }
 }

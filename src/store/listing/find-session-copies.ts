@@ -18,6 +18,8 @@ import type { SessionCopy } from './session-copy.js';
 import { STORES_NEWEST_FIRST, type ListedStore } from '../roots/store-kind.js';
 import { locateInStore, type StoreLocation } from '../roots/store-location.js';
 import { V0MetaSchema } from './session-copy.js';
+import { outgrownMigrations } from './outgrown-migrations.js';
+import { recordedCopyIn } from './recorded-copy.js';
 
 export interface FoundCopies {
   copies: SessionCopy[];
@@ -32,6 +34,8 @@ export interface FoundCopies {
   looked: string[];
   /** Those of `looked` that are directories whose entries were listed: any entry added or removed there is a change. */
   listed: string[];
+  /** The v4 copies (paths) whose transcript changed since it was migrated to them (`outgrownMigrations`). */
+  outgrown: ReadonlySet<string>;
 }
 
 /** One store directory to enumerate, and what every copy in it shares. */
@@ -57,7 +61,14 @@ export async function findSessionCopies(
   roots: ReadRoot[],
   stores: readonly ListedStore[] = STORES_NEWEST_FIRST,
 ): Promise<FoundCopies> {
-  const found: FoundCopies = { copies: [], registries: new Map(), warnings: [], looked: [], listed: [] };
+  const found: FoundCopies = {
+    copies: [],
+    registries: new Map(),
+    warnings: [],
+    looked: [],
+    listed: [],
+    outgrown: new Set(),
+  };
   const storeDirs: StoreDir[] = [];
   for (const root of roots) {
     found.looked.push(root.path);
@@ -74,6 +85,7 @@ export async function findSessionCopies(
   const wanted = storeDirs.filter((storeDir) => stores.includes(storeDir.store));
   const perStore = await Promise.all(wanted.map((storeDir) => copiesIn(storeDir, found)));
   found.copies = perStore.flat();
+  found.outgrown = await outgrownMigrations(found.copies, recordedCopyIn(found.copies), found.looked);
   return found;
 }
 

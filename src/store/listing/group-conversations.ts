@@ -1,9 +1,9 @@
-import { basename, dirname, join, normalize } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { V4_CODEC } from '../../codec/records.js';
 import type { FoundCopies } from './find-session-copies.js';
 import type { Platform } from '../roots/platform.js';
 import type { SessionCopy } from './session-copy.js';
-import { locateInStore } from '../roots/store-location.js';
+import { recordedCopyIn } from './recorded-copy.js';
 import { STORES_NEWEST_FIRST } from '../roots/store-kind.js';
 import { v4StoreForJsonlDir } from '../roots/v4-store-for-jsonl-dir.js';
 import { workspaceSlug } from '../roots/workspace-slug.js';
@@ -24,7 +24,7 @@ export interface Conversation {
 /**
  * Groups copies into conversations (docs/format.md §10, §12). Copies of one conversation are: v4 sessions
  * with the same id in any store; a v4 session and the JSONL transcript its manifest `source`
- * names (a migration), or the same-id mirror in the transcript's sibling `sessions-v4`; a desktop
+ * names (a migration) while the transcript holds what was migrated (`found.outgrown`), or the same-id mirror in the transcript's sibling `sessions-v4`; a desktop
  * session and the source its registry `sourceMappings` entry names; a legacy-root transcript and
  * its import into the state root; an unpublished draft and the session it was imported into. A
  * fork (its `source` a published v4 session) is a conversation of its own, with its parent named.
@@ -41,16 +41,7 @@ export function groupConversations(found: FoundCopies, platform: Platform): Conv
   };
   const byPath = new Map(copies.map((copy, index) => [copy.path, index]));
   const byKey = groupIndexes(copies, (copy) => copy.key);
-  const resolve = (recorded: string, from: SessionCopy): number | undefined => {
-    const exact = byPath.get(normalize(recorded));
-    if (exact !== undefined) return exact;
-    // The root was moved or copied since the path was recorded: the same place below a root.
-    const candidates = byKey.get(locateInStore(recorded)?.key ?? '') ?? [];
-    return (
-      candidates.find((index) => copies[index]!.root === from.root) ??
-      (candidates.length === 1 ? candidates[0] : undefined)
-    );
-  };
+  const resolve = recordedCopyIn(copies);
   const parents = new Map<number, ParentSession>();
 
   for (const same of groupIndexes(copies, (copy) => (copy.format === 'v4' ? copy.id : undefined)).values()) {
@@ -64,7 +55,8 @@ export function groupConversations(found: FoundCopies, platform: Platform): Conv
       const target = resolve(source.path, copy);
       const targetCopy = target === undefined ? undefined : copies[target];
       if (source.version !== V4_CODEC) {
-        if (target !== undefined) union(index, target); // a JSONL migration (docs/format.md §10.1)
+        // A JSONL migration (docs/format.md §10.1), while the transcript still holds what was migrated.
+        if (target !== undefined && !found.outgrown.has(copy.path)) union(index, target);
       } else if (
         targetCopy?.format === 'v4' &&
         targetCopy.manifest.state === 'ok' &&

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createSession } from '../../../src/session/writing/create-session.js';
 import { workspaceSlug } from '../../../src/store/roots/workspace-slug.js';
 import { sampleBatches } from './sample-session.js';
+import { freezeLegacySource } from '../../../src/store/jsonl/legacy-source.js';
 import { tempDir } from '../temp-dir.js';
 
 /** A state root holding a moved project's sessions: its old folder (gone) and new one (there). */
@@ -65,13 +66,15 @@ export async function movedProject(options: { from?: string; to?: string } = {})
   const v4 = await sessionsUnder(home, from, 2, 'a');
   const jsonl = 'legacy-transcript';
   await transcriptUnder(home, from, jsonl);
+  // Imported as it is now: the map names its digest as Reasonix takes it.
+  const imported = await freezeLegacySource(join(jsonlOf(home, from), `${jsonl}.jsonl`));
   const map = {
     schemaVersion: 4,
     entries: [
       {
         sourcePath: join(jsonlOf(home, from), `${jsonl}.jsonl`),
-        sourceSize: 10,
-        sourceSha256: 'ab'.repeat(32),
+        sourceSize: imported.size,
+        sourceSha256: imported.sha256,
         targetCodec: 'reasonix.session.linear/v4',
         targetId: v4[1],
         createdAt: '2026-11-01T08:00:00Z',

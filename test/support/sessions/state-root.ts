@@ -205,11 +205,13 @@ export async function buildStateRoot(): Promise<BuiltMachine> {
   await cp(f('plain-chat').dir, join(stateRoot, 'projects', '.hidden-slug', 'sessions-v4', f('plain-chat').id), {
     recursive: true,
   });
+  // Sidecars of a transcript that is not there: beside the migrated one, they would be part of what Reasonix
+  // hashes to know it unchanged since its migration (docs/format.md §10.1).
   for (const sidecar of ['events', 'turns', 'conflicts', 'guardian', 'wire', 'adjudication', 'execution']) {
-    await writeFile(join(jsonlDir, `legacy-demo.${sidecar}.jsonl`), '{"role":"user","content":"not a transcript"}\n');
+    await writeFile(join(jsonlDir, `worker-demo.${sidecar}.jsonl`), '{"role":"user","content":"not a transcript"}\n');
   }
   await writeFile(join(jsonlDir, 'subagent-worker-1.jsonl'), '{"role":"user","content":"a worker log"}\n');
-  await writeFile(join(jsonlDir, 'legacy-demo.goal-state.json'), '{}\n');
+  await writeFile(join(jsonlDir, 'worker-demo.goal-state.json'), '{}\n');
   await writeFile(join(jsonlDir, 'legacy-demo.jsonl.lock'), '');
   await writeFile(join(jsonlDir, '.titles.json'), '{}\n');
   await mkdir(join(jsonlDir, 'subagents'), { recursive: true });

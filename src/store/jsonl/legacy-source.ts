@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { MigrationRefusedError, NotRegularFileError } from '../errors/index.js';
-import { V4_CODEC } from '../codec/records.js';
-import { transcriptSidecars } from '../store/jsonl/jsonl-sidecars.js';
+import { MigrationRefusedError, NotRegularFileError } from '../../errors/index.js';
+import { V4_CODEC } from '../../codec/records.js';
+import { transcriptSidecars } from './jsonl-sidecars.js';
 
 /**
  * A file frozen for migration: its size and digest as read once. Its bytes are never held: every
