@@ -1,4 +1,5 @@
 import type { IndexRecord, RecordChange } from '../session/replay/index-records.js';
+import { parseJsonObject } from '../session/replay/message.js';
 import type { SearchKind } from './search-hit.js';
 
 /** One searchable text of a record: a record gives one to three (a command's line and its output, an edit's path and its spans, a call's arguments and result). */
@@ -16,7 +17,7 @@ export interface SearchDocument {
 
 /** The documents a record is searched by; empty texts are left out. */
 export function documentsOf(record: IndexRecord): SearchDocument[] {
-  const base = { recordKey: record.key, messageId: record.messageId ?? null, time: record.time };
+  const base = { recordKey: record.key, time: record.time };
   const documents: SearchDocument[] = [];
   const add = (
     kind: SearchKind,
@@ -25,7 +26,9 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
     text: string,
     exitCode: number | null = null,
   ) => {
-    if (text !== '') documents.push({ ...base, kind, role, tool, exitCode, text });
+    // A call's output is the tool message's: a hit in it points there (or nowhere, when that message has no id).
+    const messageId = role === 'tool' && record.type !== 'message' ? record.resultMessageId : record.messageId;
+    if (text !== '') documents.push({ ...base, messageId: messageId ?? null, kind, role, tool, exitCode, text });
   };
   switch (record.type) {
     case 'message':
@@ -37,16 +40,8 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
       break;
     case 'file':
       add('file', 'assistant', record.tool, record.destination ? `${record.path}\n${record.destination}` : record.path);
-      add(
-        'tool-input',
-        'assistant',
-        record.tool,
-        (record.edits ?? [])
-          .flatMap((edit) => [edit.old, edit.new])
-          .filter((text) => text !== '')
-          .join('\n'),
-      );
-      add('tool-output', 'tool', record.tool, (record.removedLines ?? []).join('\n'));
+      add('tool-input', 'assistant', record.tool, argumentTexts(record.arguments));
+      add('tool-output', 'tool', record.tool, record.output);
       break;
     case 'call':
       add('tool-input', 'assistant', record.tool, record.arguments);
@@ -54,6 +49,25 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
       break;
   }
   return documents;
+}
+
+/**
+ * A file tool's arguments as text: each string in them, one a line (what a write wrote, an edit's old and
+ * new spans, the path), as the model wrote them, unescaped: a phrase across a line of what was written is
+ * found. Arguments that are not a JSON object are their text as it is.
+ */
+function argumentTexts(json: string): string {
+  const args = parseJsonObject(json);
+  if (!args) return json;
+  const texts: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (value !== '') texts.push(value);
+    } else if (Array.isArray(value)) value.forEach(collect);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  collect(args);
+  return texts.join('\n');
 }
 
 /** About how many characters of text a change brings to the index: what a build holds before it writes them. */
@@ -66,11 +80,7 @@ export function textSizeOf(change: RecordChange): number {
     case 'command':
       return change.command.length + change.output.length;
     case 'file':
-      return (
-        change.path.length +
-        (change.edits ?? []).reduce((sum, edit) => sum + edit.old.length + edit.new.length, 0) +
-        (change.removedLines ?? []).reduce((sum, line) => sum + line.length, 0)
-      );
+      return change.path.length + change.arguments.length + change.output.length;
     case 'call':
       return change.arguments.length + change.output.length;
   }

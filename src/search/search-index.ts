@@ -28,7 +28,7 @@ import type { SearchSource } from './search-sources.js';
 import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
-const INDEX_VERSION = 6;
+const INDEX_VERSION = 7;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;
@@ -260,7 +260,7 @@ export class SearchIndex {
       }
       this.db.exec('commit');
     } catch (error) {
-      this.db.exec('rollback');
+      rollBack(this.db);
       throw error;
     } finally {
       this.batch = undefined;
@@ -626,10 +626,18 @@ export class SearchIndex {
       work();
       this.db.exec('commit');
     } catch (error) {
-      this.db.exec('rollback');
+      rollBack(this.db);
       throw error;
     }
   }
+}
+
+/**
+ * Rolls back the transaction a failed write leaves, if SQLite has not: on a full disk or an I/O error it
+ * rolls back itself, and a `rollback` then would throw in place of the error that said why.
+ */
+function rollBack(db: Database): void {
+  if (db.inTransaction) db.exec('rollback');
 }
 
 function documentOf(row: Row): Omit<IndexedDocument, 'score'> {

@@ -172,16 +172,26 @@ function textsOf(record: IndexRecord): [string, string][] {
       ['tool-input', record.arguments],
       ['tool-output', record.output],
     ];
+  // A file tool's arguments are searched by the strings they hold, unescaped.
+  const strings = (value: unknown): string[] =>
+    typeof value === 'string'
+      ? [value]
+      : value !== null && typeof value === 'object'
+        ? Object.values(value).flatMap(strings)
+        : [];
+  let args: unknown = record.arguments;
+  try {
+    args = JSON.parse(record.arguments);
+  } catch {
+    // Not JSON: searched as it is.
+  }
   return [
     ['file', [record.path, record.destination].filter(Boolean).join('\n')],
     [
       'tool-input',
-      (record.edits ?? [])
-        .flatMap((edit) => [edit.old, edit.new])
-        .filter(Boolean)
-        .join('\n'),
+      args !== null && typeof args === 'object' && !Array.isArray(args) ? strings(args).join('\n') : record.arguments,
     ],
-    ['tool-output', (record.removedLines ?? []).join('\n')],
+    ['tool-output', record.output],
   ];
 }
 
@@ -494,6 +504,67 @@ describe('the index stays true', () => {
     );
   });
 
+  it('finds what a file tool wrote, read and answered, each output hit on the tool message that holds it', async () => {
+    const { options, stateRoot } = await machine();
+    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const [writeResult, readResult] = [id(), id()];
+    const session = await createSession({
+      storeDir,
+      batches: [
+        {
+          operationId: 'q0',
+          events: [
+            user('plan it'),
+            complete({
+              role: 'assistant',
+              id: id(),
+              content: '',
+              tool_calls: [
+                {
+                  id: 'call_w',
+                  name: 'write_file',
+                  arguments: '{"path":"plan.md","content":"Quokka plan:\\ncafé first"}',
+                },
+              ],
+            }),
+            complete({ role: 'tool', id: writeResult, tool_call_id: 'call_w', content: 'wrote the quokka plan' }),
+            complete({
+              role: 'assistant',
+              id: id(),
+              content: '',
+              tool_calls: [{ id: 'call_r', name: 'read_file', arguments: '{"path":"plan.md"}' }],
+            }),
+            complete({ role: 'tool', id: readResult, tool_call_id: 'call_r', content: 'Quokka plan:\ncafé first' }),
+          ],
+        },
+      ],
+    });
+    const person: { id: string | null; text: string }[] = [];
+    for await (const message of (await openSession(session.dir)).personView())
+      person.push({ id: message.id ?? null, text: JSON.stringify(message) });
+    for (const index of [true, false]) {
+      const hits = (await hitsOf('quokka', { ...options, index })).filter((hit) => hit.sessionId === session.id);
+      expect(hits.map((hit) => `${hit.kind} ${hit.tool}`).sort(), `index ${index}`).toEqual([
+        'tool-input write_file',
+        'tool-output read_file',
+        'tool-output write_file',
+      ]);
+      for (const hit of hits.filter((each) => each.kind === 'tool-output')) {
+        expect([writeResult, readResult]).toContain(hit.messageId);
+        expect(person[hit.index!]!.id).toBe(hit.messageId);
+        expect(person[hit.index!]!.text.toLowerCase()).toContain('quokka');
+      }
+      // A phrase across a line of what was written.
+      const phrase = (await hitsOf('"plan: café"', { ...options, index })).filter(
+        (hit) => hit.sessionId === session.id,
+      );
+      expect(phrase.map((hit) => `${hit.kind} ${hit.tool}`).sort(), `index ${index}`).toEqual([
+        'tool-input write_file',
+        'tool-output read_file',
+      ]);
+    }
+  });
+
   it('a hit is numbered where cat prints its message, however the session grew, was edited or retracted', async () => {
     const { options, stateRoot } = await machine();
     const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
@@ -703,6 +774,17 @@ describe('the index stays true', () => {
     await writeFile(index, bytes);
     expect(placesOf(await hitsOf('alpha', options))).toEqual(expected);
     expect(placesOf(await hitsOf('alpha', options))).toEqual(expected);
+    // A few pages zeroed here and there: whichever statement meets them first, the index is built again.
+    for (const at of [0.25, 0.5, 0.75]) {
+      const whole = await readFile(index);
+      whole.fill(
+        0,
+        Math.floor((whole.length * at) / 4096) * 4096,
+        Math.floor((whole.length * at) / 4096) * 4096 + 2048,
+      );
+      await writeFile(index, whole);
+      expect(placesOf(await hitsOf('alpha', options)), `zeroed at ${at}`).toEqual(expected);
+    }
   });
 
   it('a search in the same process sees a session changed since the last, however little time passed', async () => {

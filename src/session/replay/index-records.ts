@@ -46,6 +46,8 @@ export interface ToolOutcome {
   state?: string;
   exitCode?: number;
   durationMs?: number;
+  /** The id of the tool message holding the result, where it has one: a hit in the output points at it. */
+  resultMessageId?: string;
 }
 
 /** One record for a search index: a user prompt, an answer, a command with its output and exit code, a file edit, … */
@@ -64,6 +66,10 @@ export type IndexRecord =
         /** delete_range: the lines removed, read from the unified diff in its result. */
         removedLines?: string[];
         destination?: string;
+        /** The call's arguments as the model wrote them (JSON): what a write wrote, an edit's spans. */
+        arguments: string;
+        /** Its result's text: what a read read, what a write or an edit answered. */
+        output: string;
       })
   /** Any other tool's call: its arguments as the model wrote them (JSON) and its result's text. */
   | (RecordBase & ToolOutcome & { type: 'call'; tool: string; callId: string; arguments: string; output: string });
@@ -90,9 +96,11 @@ function failed(result: Message | undefined): boolean {
  */
 function outcomeOf(result: Message | undefined): ToolOutcome {
   if (!result) return {};
+  const placed = result.id ? { resultMessageId: result.id } : {};
   const execution = result.tool_execution;
-  if (!execution) return { state: failed(result) ? 'failed' : 'completed' };
+  if (!execution) return { state: failed(result) ? 'failed' : 'completed', ...placed };
   return {
+    ...placed,
     ...(execution.state !== undefined ? { state: execution.state } : {}),
     ...(typeof execution.exitCode === 'number' ? { exitCode: execution.exitCode } : {}),
     ...(execution.durationMs !== undefined ? { durationMs: execution.durationMs } : {}),
@@ -210,8 +218,10 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
     callId: call.id,
     action,
     path: firstText(args, 'path', 'file_path', 'notebook_path', 'source'),
+    arguments: call.arguments,
     ...extra,
     ...outcomeOf(result),
+    output: result ? messageText(result) : '',
   });
   switch (call.name) {
     case 'read_file':

@@ -23,11 +23,18 @@ const result = (id: string, content: string, extra: Partial<Message> = {}): Mess
   ...extra,
 });
 /** The records of one call and its result, without the fields every record has. */
+/** The records without what every record has, nor, of a file tool's, the arguments and output it carries as they are. */
 function only(messages: Message[]): Record<string, unknown>[] {
   return indexRecords(timed(...messages), context).map(
     ({ sessionId, workspace, title, time, messageId, key, ...rest }) => {
-      const { callId: _callId, ...fields } = rest as typeof rest & { callId?: string };
-      return fields;
+      const {
+        callId: _callId,
+        resultMessageId: _resultMessageId,
+        ...fields
+      } = rest as typeof rest & { callId?: string; resultMessageId?: string };
+      if (fields.type !== 'file') return fields;
+      const { arguments: _arguments, output: _output, ...file } = fields;
+      return file;
     },
   );
 }
@@ -88,7 +95,7 @@ describe('index records', () => {
     ]);
   });
 
-  it("give each shell command its command, outcome and output, the call's message and time", () => {
+  it("give each shell command its command, outcome and output, the call's message and time, and its result's", () => {
     const records = indexRecords(
       timed(
         call('c1', 'bash', { command: 'ls -la' }),
@@ -110,6 +117,7 @@ describe('index records', () => {
         type: 'command',
         tool: 'bash',
         callId: 'c1',
+        resultMessageId: 'm-r-c1',
         command: 'ls -la',
         state: 'completed',
         exitCode: 0,
@@ -124,6 +132,7 @@ describe('index records', () => {
         type: 'command',
         tool: 'pwsh',
         callId: 'c2',
+        resultMessageId: 'm-r-c2',
         command: 'Get-ChildItem',
         state: 'failed',
         exitCode: 1,
@@ -137,6 +146,7 @@ describe('index records', () => {
         type: 'command',
         tool: 'powershell',
         callId: 'c3',
+        resultMessageId: 'm-r-c3',
         command: 'dir',
         durationMs: 0,
         output: 'x',
@@ -252,6 +262,25 @@ describe('index records', () => {
       expect(only([call('r', 'read_file', args), ok('r')])).toEqual([
         { type: 'file', tool: 'read_file', action: 'read', path: '', ...done },
       ]);
+  });
+
+  it('give a file tool its arguments and its output, and the message holding the output', () => {
+    const records = indexRecords(
+      timed(
+        call('w', 'write_file', { path: 'plan.md', content: 'Kangaroo plan: café' }),
+        result('w', 'wrote 19 bytes to plan.md'),
+        call('r', 'read_file', { path: 'plan.md' }),
+        { role: 'tool', tool_call_id: 'r', content: '1→Kangaroo plan: café' },
+      ),
+      context,
+    );
+    expect(
+      records.map((record) => record.type === 'file' && [record.arguments, record.output, record.resultMessageId]),
+    ).toEqual([
+      ['{"path":"plan.md","content":"Kangaroo plan: café"}', 'wrote 19 bytes to plan.md', 'm-r-w'],
+      // A result without an id: no message to point at.
+      ['{"path":"plan.md"}', '1→Kangaroo plan: café', undefined],
+    ]);
   });
 
   it("pair each call with the first result after it, whatever lies between, and flatten calls in OpenAI's nested form", () => {
