@@ -147,13 +147,17 @@ export class IndexConnection {
   }
 
   private close(): void {
-    try {
-      for (const statement of this.statements.values()) statement.finalize();
-      this.statements.clear();
-    } finally {
-      // Closing rolls back what a transaction still holds, as a crash would.
-      this.db.close();
+    for (const statement of this.statements.values()) {
+      try {
+        statement.finalize();
+      } catch {
+        // Finalizing says again what the statement's last step failed with (a malformed page, a full disk):
+        // that step threw it already, and the file is closed all the same.
+      }
     }
+    this.statements.clear();
+    // Closing rolls back what a transaction still holds, as a crash would.
+    this.db.close();
   }
 }
 
@@ -297,11 +301,14 @@ export function isEngineError(error: unknown): boolean {
   return error instanceof Error && error.name === 'SQLite3Error';
 }
 
+/** The system code `engineErrorSaid` gives what SQLite says. */
+export const ENGINE_ERROR_CODE = 'SQLITE_ERROR';
+
 /** SQLite's error about the index `file`, coded, naming the file, in SQLite's own words. */
 export function engineErrorSaid(error: unknown, file: string): RxError {
   if (error instanceof RxError) return error;
   return new FileSystemError(
-    Object.assign(new Error(error instanceof Error ? error.message : String(error)), { code: 'SQLITE_ERROR' }),
+    Object.assign(new Error(error instanceof Error ? error.message : String(error)), { code: ENGINE_ERROR_CODE }),
     file,
   );
 }

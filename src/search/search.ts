@@ -9,7 +9,7 @@ import { sameSlug, workspaceSlug } from '../store/roots/workspace-slug.js';
 import { matchText, parseQuery, type Query } from './query.js';
 import { scoreText, snippetOf } from './rank.js';
 import { SEARCH_KINDS, type SearchHit, type SearchKind } from './search-hit.js';
-import { isEngineError } from './index-connection.js';
+import { ENGINE_ERROR_CODE, isEngineError } from './index-connection.js';
 import { SearchIndex } from './search-index.js';
 import { beginSearchCheck, checkedForSearch, forgetSearchWatch } from './search-watch.js';
 import { searchSources, type SearchSource } from './search-sources.js';
@@ -198,6 +198,9 @@ function unusableReason(error: unknown): string | undefined {
   const code = error instanceof RxError ? error.data?.errno : (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EACCES' || code === 'EPERM') return 'written (permission denied)';
   if (code === 'EROFS') return 'written (read-only file system)';
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'written (no space left on device)';
+  // What SQLite said twice, the index built again between (`indexedHits`): a full disk, an I/O error.
+  if (code === ENGINE_ERROR_CODE && error instanceof Error) return `used (${error.message})`;
   return undefined;
 }
 

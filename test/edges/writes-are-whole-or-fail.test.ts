@@ -339,6 +339,36 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
   );
 
   it.skipIf(!isRoot)(
+    `a search whose cache folder is full answers from the stores after a warning, and uses its index again once there is room${isRoot ? '' : ' — skipped: mounting a tmpfs needs root (CI runs as root)'}`,
+    async () => {
+      const disk = await nearlyFull(4 * 1024 * 1024);
+      const env = { ...process.env, XDG_CACHE_HOME: disk.dir };
+      const search = (query: string) => runCliChild(['search', query, '--json', '--state-home', plain.root], { env });
+      const expected = await runCliChild(['search', 'files', '--json', '--state-home', plain.root, '--no-index'], {
+        env,
+      });
+      expect(expected.code, expected.stderr).toBe(0);
+      // No room for an index at all, then none for it to grow.
+      await disk.fill(16 * 1024);
+      for (const query of ['files', 'nowhere-said']) {
+        const run = await search(query);
+        expect(run.code, run.stderr).toBe(query === 'files' ? 0 : 1);
+        expect(run.stderr).toMatch(
+          new RegExp(
+            `^rxstore: warning: the search index in ${disk.dir}/rxstore cannot be (used|written) \\(.*\\); searched the stores directly\n$`,
+          ),
+        );
+        if (query === 'files') expect(run.stdout).toBe(expected.stdout);
+      }
+      await disk.unfill();
+      const room = await search('files');
+      expect(room).toMatchObject({ code: 0, stderr: '', stdout: expected.stdout });
+      expect((await stat(join(disk.dir, 'rxstore', 'search-index.sqlite'))).size).toBeGreaterThan(0);
+    },
+    60_000,
+  );
+
+  it.skipIf(!isRoot)(
     `on a read-only file system, salvage and migrate name the session they were to write, never their staging folder${isRoot ? '' : ' — skipped: mounting a tmpfs needs root (CI runs as root)'}`,
     async () => {
       const disk = await nearlyFull(1024 * 1024);
