@@ -1,7 +1,6 @@
 // The migration map under concurrency: what `migrate jsonl-to-v4 --all` writes in the map is
 // read back whole, two runs at once over the same transcripts migrate each of them once, and a
 // lock held by another process is waited for or refused with a coded line, with nothing lost.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MigrationMapSchema } from '../../src/migrate/migration-map.js';
 import { readSession } from '../../src/session/verdict/read-session.js';
 import { runCliChild } from '../support/cli-child.js';
-import { repoRoot } from '../support/paths.js';
+import { holdLock } from '../support/children/hold-lock.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const WORKSPACES = ['-home-me-alpha', '-home-me-beta'];
@@ -74,26 +73,6 @@ async function checkMap(store: string, transcripts: string[]) {
   expect(entries.map((entry) => entry.targetId).sort()).toEqual(await sessionsIn(store));
   for (const id of await sessionsIn(store)) expect((await readSession(join(store, id))).status).toBe('ok');
   return entries;
-}
-
-/** Holds a lock in another process until `release` is called. */
-async function holdLock(kind: 'os' | 'store', target: string) {
-  const child = spawn(
-    process.execPath,
-    [join(repoRoot, 'test', 'support', 'children', 'hold-lock.mjs'), kind, target],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolve());
-    child.on('close', (code) => reject(new Error(`the lock holder exited (${code}) before it held the lock`)));
-  });
-  return {
-    release: async () => {
-      child.stdin.end();
-      expect(await exited).toBe(0);
-    },
-  };
 }
 
 describe('the migration map', () => {
