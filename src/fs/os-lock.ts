@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import fsExt from 'fs-ext-extra-prebuilt';
 import { fileSystemErrorOf, FileSystemError, NotRegularFileError, WriterOwnedError } from '../errors/index.js';
 import { FILE_MODE } from './file-modes.js';
@@ -61,6 +61,40 @@ export async function tryOsLock(path: string): Promise<OsLock | undefined> {
     return undefined;
   }
   return { path, release: () => handle.close() };
+}
+
+/** How often a lock file is opened again when the one locked was removed meanwhile (its holder let it go). */
+const REMOVED_WHILE_LOCKED_TRIES = 5;
+
+/**
+ * Takes the lock on a lock file its holders remove as they let it go, as Reasonix does the JSONL lease
+ * (docs/format.md §9.5): a taker that opened the file before it was removed locks a file no name leads to,
+ * which nobody else sees, so the lock counts only while the file locked is still the one at `path` (opened
+ * again when it is not). Its release removes the file, then lets the lock go, as Reasonix's does. Undefined
+ * when another holds it.
+ */
+export async function tryRemovableOsLock(path: string): Promise<OsLock | undefined> {
+  for (let attempt = 0; attempt < REMOVED_WHILE_LOCKED_TRIES; attempt += 1) {
+    const handle = await openLockFile(path, constants.O_RDWR | constants.O_CREAT, FILE_MODE);
+    let locked = false;
+    try {
+      if (!tryLockHandle(handle, 'exclusive')) return undefined;
+      const [held, there] = await Promise.all([handle.stat(), stat(path).catch(() => undefined)]);
+      locked = there !== undefined && there.ino === held.ino && there.dev === held.dev;
+    } finally {
+      if (!locked) await handle.close();
+    }
+    if (locked)
+      return {
+        path,
+        release: async () => {
+          // Windows keeps an open file from being removed: the file stays, as a lock file left behind does.
+          await unlink(path).catch(() => undefined);
+          await handle.close();
+        },
+      };
+  }
+  return undefined;
 }
 
 /** Whether another process holds the lock on an existing file; never creates the file. */

@@ -30,6 +30,7 @@ import type { WriteBytes } from '../fs/atomic-write.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
 import { transcriptRuns } from '../store/jsonl/jsonl-transcript.js';
+import { takeTranscriptLease } from '../store/jsonl/transcript-lease.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
 import { legacyIdAssigner } from '../store/roots/legacy-ids.js';
 import { machineRoots } from '../store/roots/machine-roots.js';
@@ -87,6 +88,8 @@ export interface MigrationReport {
  * ids and `legacy-import` commits, byte copies of the transcript and its sidecars under `legacy/`,
  * the manifest `source`, the migration-map entry. Built in a staging directory and published by
  * one rename under the store lock; the source is only read. A re-run finds the target and does nothing.
+ * Done under the transcript's lease, as Reasonix does it: while a Reasonix or another rxstore holds the
+ * lease, the transcript is refused (`WriterOwnedError`) once a moment's wait is over.
  * One deliberate difference: tool calls in OpenAI's nested form are flattened (with a warning), where
  * Reasonix's own migration loses their names and arguments, then refuses to resume.
  */
@@ -97,6 +100,19 @@ export async function migrateJsonlToV4(transcript: string, options: MigrationOpt
   const path = await canonicalTranscriptPath(transcript);
   if (options.to !== undefined)
     await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(path));
+  // Held from the freeze until the session is published and mapped, as Reasonix holds it: a resume of the same
+  // transcript never publishes the same session at the same moment (it failed "rename … file exists", and the
+  // turn typed was lost). A dry run writes nothing, and takes no lease.
+  const lease = options.dryRun ? undefined : await takeTranscriptLease(path);
+  try {
+    return await migrateFrozen(path, options);
+  } finally {
+    await lease?.release();
+  }
+}
+
+/** `migrateJsonlToV4` of a transcript at its canonical path, once its lease is held. */
+async function migrateFrozen(path: string, options: MigrationOptions): Promise<MigrationReport> {
   const source = await freezeLegacySource(path);
   const plan = await planImport(source);
   const { messages, warnings } = plan;
