@@ -31,6 +31,7 @@ import { Projection } from '../replay/projection.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { validateBatch, validateBatches, validateNewTurn, type WrittenState } from './validate-batches.js';
 import { failPoint } from '../../fs/fail-point.js';
+import { makeStagingFolder, removeAbandonedStagingFolders } from '../../fs/staging-folders.js';
 
 /** A session to create: the store it is published into, its id and time, where it came from, its first batches. */
 export interface NewSession {
@@ -88,7 +89,8 @@ const CREATOR_GENERATION = 1;
  * Creates a session as Reasonix creates one (docs/format.md §9.7, §14): the whole directory is built under
  * a staging name in the store, made durable, and published with one rename — under rxstore's
  * store lock, and never over an existing directory. A reader sees no session or the whole
- * session, never a part; a writer killed at any point leaves at most a hidden staging directory.
+ * session, never a part; a writer killed at any point leaves at most a hidden staging directory, which
+ * the next session created in the store removes (its lock, beside it, can then be taken).
  * Batches Reasonix would refuse the session for are refused before anything is written.
  */
 export async function createSession(spec: NewSession): Promise<CreatedSession> {
@@ -114,11 +116,16 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
   const exists = async () => (await lstat(dir).catch(undefinedIfMissing)) !== undefined;
   if (await exists()) throw new SessionExistsError(`session already exists: ${dir}`, { file: dir });
   await mkdir(spec.storeDir, { recursive: true, mode: DIR_MODE });
-  const staging = join(spec.storeDir, `.tmp-rxstore-${randomBytes(6).toString('hex')}`);
+  // What writers killed before they published left in the store: each folder whose writer is gone.
+  await removeAbandonedStagingFolders(spec.storeDir);
+  // Errors name the session it was to be: the staging name is never one to show.
+  const stagingFolder = await makeStagingFolder(spec.storeDir).catch((error: unknown) => {
+    throw isSystemError(error) ? new FileSystemError(error, dir) : error;
+  });
+  const staging = stagingFolder.path;
   const content = new ContentStore(join(spec.storeDir, CONTENT_DIR));
   let published = false;
   try {
-    await mkdir(staging, { mode: DIR_MODE });
     failPoint('create.staging-made');
     const manifest = {
       schemaVersion: V4_SCHEMA_VERSION,
@@ -190,6 +197,9 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
     await rm(staging, { recursive: true, force: true });
     if (!published) await discardPublished(content);
     throw shownAsPublished(error, staging, dir);
+  } finally {
+    // Once the folder is published or removed: its lock file goes, and with it the lock.
+    await stagingFolder.release();
   }
 }
 
