@@ -28,7 +28,8 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
   ) => {
     // A call's output is the tool message's: a hit in it points there (or nowhere, when that message has no id).
     const messageId = role === 'tool' && record.type !== 'message' ? record.resultMessageId : record.messageId;
-    if (text !== '') documents.push({ ...base, messageId: messageId ?? null, kind, role, tool, exitCode, text });
+    if (text === '') return;
+    documents.push({ ...base, messageId: messageId ?? null, kind, role, tool, exitCode, text: withoutNul(text) });
   };
   switch (record.type) {
     case 'message':
@@ -84,4 +85,15 @@ export function textSizeOf(change: RecordChange): number {
     case 'call':
       return change.arguments.length + change.output.length;
   }
+}
+
+/** What stands for a NUL character in a searched text (and in a query): `␀`, as a person would write it. */
+export const NUL_STAND_IN = '\u2400';
+
+/**
+ * `text` with each NUL character as `NUL_STAND_IN`: the index engine takes a text up to its first NUL (a
+ * command's binary output holds some), and what follows would never be found.
+ */
+export function withoutNul(text: string): string {
+  return text.includes('\0') ? text.replaceAll('\0', NUL_STAND_IN) : text;
 }

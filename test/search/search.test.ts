@@ -504,6 +504,21 @@ describe('the index stays true', () => {
     );
   });
 
+  it('finds what follows a NUL character in a text, the NUL shown as ␀', async () => {
+    const { options, stateRoot } = await machine();
+    const session = await createSession({
+      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      batches: [{ operationId: 'nul', events: [user('binbefore\u0000binafter-word here')] }],
+    });
+    for (const index of [true, false]) {
+      const hits = (await hitsOf('binafter', { ...options, index })).filter((hit) => hit.sessionId === session.id);
+      expect(
+        hits.map((hit) => hit.snippet),
+        `index ${index}`,
+      ).toEqual(['binbefore\u2400binafter-word here']);
+    }
+  });
+
   it('finds what a file tool wrote, read and answered, each output hit on the tool message that holds it', async () => {
     const { options, stateRoot } = await machine();
     const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
