@@ -84,15 +84,21 @@ function unknownOptions(argv: readonly string[], known: ReadonlySet<string>): st
   return unknown;
 }
 
-/** Groups of short options (`-dash`) holding a letter that is no option: yargs would read each letter as one. */
-function unknownShortGroups(argv: readonly string[], known: ReadonlySet<string>): string[] {
-  const groups: string[] = [];
+/**
+ * The first word of one dash (`-x`, `-dash`, `-aardvark`) holding a letter that is no option, said with where
+ * such a word goes; undefined when there is none. yargs reads each letter as a short option, so without this
+ * `-dash` would ask for help (`-h`) and `-aardvark` for the version (`-v`), running nothing.
+ */
+function unknownDashWordSaid(argv: readonly string[], known: ReadonlySet<string>, command: string | undefined) {
   for (const arg of argv) {
     if (arg === '--') break;
-    const letters = /^-([^-\d=][^=]+)/.exec(arg)?.[1];
-    if (letters !== undefined && [...letters].some((letter) => !known.has(letter))) groups.push(`-${letters}`);
+    const letters = /^-([^-\d=][^=]*)/.exec(arg)?.[1];
+    if (letters === undefined || [...letters].every((letter) => known.has(letter))) continue;
+    return command === undefined
+      ? `unknown option -${letters}`
+      : `unknown option -${letters}: a word that starts with - goes after --, as in rxstore ${command} -- -${letters}`;
   }
-  return groups;
+  return undefined;
 }
 
 /** Options typed that the command does not have, said with a "did you mean" where one is close. */
@@ -221,6 +227,9 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         const notACommand = unknownCommand(wordsOf(words), commands);
         if (notACommand) throw new UsageError(notACommand);
         const known = knownOptions();
+        // `rxstore search -ab` is said as `-dash` is, which yargs never fails on.
+        const dashWord = unknownDashWordSaid(argv, known, commandOf(words, commands));
+        if (dashWord) throw new UsageError(dashWord);
         const unknown = unknownOptions(argv, known);
         throw new UsageError(unknown.length > 0 ? unknownOptionsSaid(unknown, known) : said(message, words, commands));
       })
@@ -229,6 +238,9 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         // `rxstore frob --help` is a usage error, as `rxstore frob` is: yargs would print the whole help.
         const notACommand = text && args.help === true ? unknownCommand(args._.map(String), commands) : undefined;
         if (notACommand) throw new UsageError(notACommand);
+        // `rxstore search -dash` asks for neither help nor the version (`-aardvark`): said before what they would refuse.
+        const dashWord = text ? unknownDashWordSaid(argv, knownOptions(), commandOf(words, commands)) : undefined;
+        if (dashWord) throw new UsageError(dashWord);
         // `rxstore -v extra`: the version takes no argument; only the command it was asked beside is not one.
         const besideVersion =
           text && args.version === true ? args._.map(String).slice(commandWordCount(words, commands)) : [];
@@ -236,16 +248,6 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         // `rxstore ls --help extra` is refused as `rxstore ls extra` is: help does not excuse a word nothing takes.
         const pastHelp = text && args.help === true ? pastUsage(text, args._.map(String)) : [];
         if (pastHelp.length > 0) throw new UsageError(unexpectedArguments(pastHelp));
-        // `rxstore search -dash` is not help: yargs reads it as `-d -a -s -h`, and `-h` asked for help.
-        const [grouped] = text && args.help === true ? unknownShortGroups(argv, knownOptions()) : [];
-        if (grouped !== undefined) {
-          const command = commandOf(words, commands);
-          throw new UsageError(
-            command === undefined
-              ? `unknown option ${grouped}`
-              : `unknown option ${grouped}: a word that starts with - goes after --, as in rxstore ${command} -- ${grouped}`,
-          );
-        }
         printed = text;
       });
   } catch (error) {

@@ -36,6 +36,27 @@ describe('unknown things are usage errors, said the same way', () => {
       ),
     ],
     [['-xh'], usage('unknown option -xh')],
+    // A word of one dash holding `v` is not the version, nor is one holding only letters no option has.
+    ...[
+      ['search', '-aardvark'],
+      ['search', '-verbose'],
+      ['search', '-av'],
+      ['search', '-ab'],
+      ['search', '-x'],
+      ['inspect', '-vfoo'],
+      ['migrate', 'jsonl-to-v4', '-va'],
+    ].map((args): [string[], string] => {
+      const command = args.slice(0, -1).join(' ');
+      const word = args.at(-1)!;
+      return [
+        args,
+        usage(
+          `unknown option ${word}: a word that starts with - goes after --, as in rxstore ${command} -- ${word}`,
+          `rxstore ${command} --help`,
+        ),
+      ];
+    }),
+    [['-xv'], usage('unknown option -xv')],
     // Case is no distance: a command or option typed in capitals is the one it spells.
     [['INSPECT'], usage('unknown command INSPECT; did you mean inspect?')],
     [['help', 'INSPECT'], usage('unknown command INSPECT; did you mean inspect?')],
