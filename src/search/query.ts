@@ -21,14 +21,41 @@ const MAX_MATCHES = 256;
 const hasCapital = (text: string) => /\p{Lu}/u.test(text);
 const escapeLiteral = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
-/** A literal, or words that match with any run of white space between them. */
+/**
+ * A literal, or words that match with any run of white space between them. Each word is a pattern of its own,
+ * matched where the last one's white space ends: one pattern of every word would grow with the phrase, and past
+ * some thousands of words V8 refuses to compile it (a stack overflow). A word holds no white space, so the white
+ * space after it is all taken and a phrase matches where the one pattern would, and as long.
+ */
 function literalMatcher(words: readonly string[], caseSensitive: boolean): TermMatcher {
-  const pattern = new RegExp(words.map(escapeLiteral).join('\\s+'), caseSensitive ? 'gu' : 'giu');
+  const flags = caseSensitive ? 'u' : 'iu';
+  const [first, ...rest] = words.map(escapeLiteral);
+  const start = new RegExp(first!, `g${flags}`);
+  // Sticky: each matches only where it is set to start.
+  const next = rest.map((word) => new RegExp(`\\s+${word}`, `y${flags}`));
+  /** Where the phrase begun at `from` ends, or -1 where it does not go on. */
+  const endOf = (text: string, from: number) => {
+    let at = from;
+    for (const pattern of next) {
+      pattern.lastIndex = at;
+      if (!pattern.test(text)) return -1;
+      at = pattern.lastIndex;
+    }
+    return at;
+  };
   return (text) => {
     const found: [number, number][] = [];
-    pattern.lastIndex = 0;
-    for (let match = pattern.exec(text); match && found.length < MAX_MATCHES; match = pattern.exec(text))
-      found.push([match.index, match.index + match[0].length]);
+    start.lastIndex = 0;
+    for (let match = start.exec(text); match && found.length < MAX_MATCHES; match = start.exec(text)) {
+      const end = endOf(text, start.lastIndex);
+      if (end >= 0) {
+        found.push([match.index, end]);
+        start.lastIndex = end;
+      } else {
+        // Tried again from the next character, as one pattern would be: `ab ab` within `ab ab ab`.
+        start.lastIndex = match.index + (text.codePointAt(match.index)! > 0xffff ? 2 : 1);
+      }
+    }
     return found;
   };
 }

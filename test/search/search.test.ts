@@ -389,6 +389,21 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     }
   });
 
+  it('a phrase of thousands of words is searched, with the index and without', async () => {
+    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const long = Array.from({ length: 2500 }, () => 'ab').join(' ');
+    await createSession({
+      storeDir,
+      batches: [{ operationId: 'long-phrase', events: [user(`said ${long} once`), answer('ab ab')] }],
+    });
+    const phrase = Array.from({ length: 2000 }, () => 'ab').join(' ');
+    for (const index of [true, false]) {
+      const hits = await hitsOf(`"${phrase}"`, { ...options, index });
+      expect(hits.map((hit) => hit.role)).toEqual(['user']);
+      expect(hits[0]!.matches.length).toBeGreaterThan(0);
+    }
+  });
+
   it('case matters only when the query has a capital', async () => {
     const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
     await createSession({
