@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, normalize, resolve } from 'node:path';
 import { InvalidInputError, NotRegularFileError, RxError, SessionNotFoundError } from '../errors/index.js';
 import { describeRoots } from '../store/listing/find-session.js';
 import { defaultCacheDir } from '../store/listing/cache-dir.js';
@@ -368,10 +368,16 @@ function found(
   });
 }
 
-/** Whether a file document names the file asked for: the same path, its end, or the same path from the session's workspace. */
+/**
+ * Whether a file document names the file asked for: the same path, its end, or the same path from the session's
+ * workspace. Paths are compared normalised, as resolving does to absolute ones: `./notes/plan.txt`,
+ * `notes//plan.txt` and `notes/./plan.txt` name `notes/plan.txt`.
+ */
 function touches(text: string, session: Session, file: string): boolean {
+  const asked = normalize(file);
   return text.split('\n').some((path) => {
-    if (path === file || path.endsWith(`/${file}`)) return true;
+    const touched = normalize(path);
+    if (touched === asked || touched.endsWith(`/${asked}`)) return true;
     return isAbsolute(file) && session.workspace !== null && resolve(session.workspace, path) === resolve(file);
   });
 }

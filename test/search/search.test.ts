@@ -429,6 +429,14 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     await expect(hitsOf('  ', options)).rejects.toMatchObject({ code: 'RX_INVALID_INPUT' });
   });
 
+  it('a file named with ./, a doubled slash or /./ is the file its plain path names', async () => {
+    const plain = placesOf(await hitsOf('', { ...options, file: 'src/0.ts' }));
+    expect(plain.length).toBeGreaterThan(0);
+    for (const file of ['./src/0.ts', 'src//0.ts', 'src/./0.ts', 'src/../src/0.ts'])
+      for (const index of [true, false])
+        expect(placesOf(await hitsOf('', { ...options, file, index })), file).toEqual(plain);
+  });
+
   it('kinds, tools, files and exit codes narrow the hits', async () => {
     const commands = await hitsOf('grep', { ...options, kinds: ['command'] });
     expect(commands.length).toBeGreaterThan(0);
