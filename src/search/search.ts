@@ -1,5 +1,5 @@
 import { isAbsolute, normalize, resolve } from 'node:path';
-import { InvalidInputError, NotRegularFileError, RxError, SessionNotFoundError } from '../errors/index.js';
+import { NotRegularFileError, RxError, SessionNotFoundError } from '../errors/index.js';
 import { describeRoots } from '../store/listing/find-session.js';
 import { defaultCacheDir } from '../store/listing/cache-dir.js';
 import { openSession } from '../store/open-session.js';
@@ -8,7 +8,8 @@ import type { ReadRoot } from '../store/roots/roots.js';
 import { sameSlug, workspaceSlug } from '../store/roots/workspace-slug.js';
 import { matchText, parseQuery, type Query } from './query.js';
 import { scoreText, snippetOf } from './rank.js';
-import { SEARCH_KINDS, type SearchHit, type SearchKind } from './search-hit.js';
+import type { SearchHit, SearchKind } from './search-hit.js';
+import { checkSearchInput } from './search-input.js';
 import { ENGINE_ERROR_CODE, isEngineError } from './index-connection.js';
 import { SearchIndex } from './search-index.js';
 import { beginSearchCheck, checkedForSearch, forgetSearchWatch } from './search-watch.js';
@@ -103,16 +104,13 @@ interface Session {
  * to date first (a first search builds it), or with `index: false` through the same index built in
  * memory from the stores, so both give the same hits in the same order. Hits come best first: the
  * exact query phrase first, then BM25, lifted by how much of their session matches. A query that is
- * empty (with no `file`) or a pattern that does not compile is an `InvalidInputError`.
+ * empty (with no `file`), a pattern that does not compile, or an option no search takes (an invalid Date, a
+ * `limit` or `around` that is no whole number, an unknown kind) is an `InvalidInputError`.
  */
 export async function* search(text: string, options: SearchOptions): AsyncGenerator<FoundHit> {
+  checkSearchInput(text, options);
   const query =
     text.trim() === '' && options.file !== undefined ? undefined : parseQuery(text, { regex: options.regex });
-  for (const kind of options.kinds ?? [])
-    if (!SEARCH_KINDS.includes(kind))
-      throw new InvalidInputError(`unknown kind ${JSON.stringify(kind)}: one of ${SEARCH_KINDS.join(', ')}`);
-  if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit > 0))
-    throw new InvalidInputError('limit must be a whole number above 0');
   const { hits, places, read } = await checkedHits(query, options);
   if (places !== undefined) {
     for (const [at, hit] of hits.entries()) yield { ...hit, index: places[at]! };
@@ -322,7 +320,8 @@ function found(
     query !== undefined &&
     !options.regex &&
     !query.caseSensitive &&
-    query.phrases.every((phrase) => [...phrase].length >= 3 && !phrase.includes(' '));
+    // A NUL is the person's text too, but FTS5 reads a query only up to one: the index narrows by the pieces around it.
+    query.phrases.every((phrase) => [...phrase].length >= 3 && !phrase.includes(' ') && !phrase.includes('\0'));
   const check =
     query === undefined
       ? (text: string, path: string) => (touches(text, sessions.get(path)!, options.file!) ? 1 : null)

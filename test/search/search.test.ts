@@ -437,6 +437,34 @@ describe('rxstore search finds every place a word or phrase was said', () => {
         expect(placesOf(await hitsOf('', { ...options, file, index })), file).toEqual(plain);
   });
 
+  it('a NUL in a query is text to search for, never a query the engine refuses', async () => {
+    for (const query of ['wom\u0000bat', '"the wom\u0000bat"', 'm\u0000b', 'kilo\u0000']) {
+      const [indexed, direct] = [await hitsOf(query, options), await hitsOf(query, { ...options, index: false })];
+      expect(placesOf(direct), JSON.stringify(query)).toEqual(placesOf(indexed));
+    }
+  });
+
+  it.each([
+    ['an invalid Date', { since: new Date('x') }],
+    ['an invalid Date', { until: new Date('2026-02-30T99:00Z') }],
+    ['a time that is no Date', { since: '2026-05-01' }],
+    ['a negative around', { around: -1 }],
+    ['a fractional around', { around: 1.5 }],
+    ['a limit of 0', { limit: 0 }],
+    ['kinds that are no list', { kinds: 'user' }],
+    ['kinds that are no list', { kinds: 3 }],
+    ['an unknown kind', { kinds: ['bogus'] }],
+    ['a session id that is no string', { session: 3 }],
+    ['a file that is no string', { file: {} }],
+  ])('%s is refused as RX_INVALID_INPUT: %j', async (_, odd) => {
+    await expect(hitsOf('platypus', { ...options, ...(odd as Partial<SearchOptions>) })).rejects.toMatchObject({
+      code: 'RX_INVALID_INPUT',
+    });
+  });
+  it('a query that is no string is refused as RX_INVALID_INPUT', async () => {
+    await expect(hitsOf(3 as unknown as string, options)).rejects.toMatchObject({ code: 'RX_INVALID_INPUT' });
+  });
+
   it('kinds, tools, files and exit codes narrow the hits', async () => {
     const commands = await hitsOf('grep', { ...options, kinds: ['command'] });
     expect(commands.length).toBeGreaterThan(0);
