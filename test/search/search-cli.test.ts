@@ -121,6 +121,29 @@ describe('rxstore search, as a person runs it', () => {
     expect((await searchCli(['--file', 'never-touched.txt'], cache)).code).toBe(1);
   });
 
+  it('--since and --until: a date or a time without an offset is local time; a day that does not exist is refused', async () => {
+    const cache = await tempDir('rxstore-search-cli-');
+    // The hit is at 2026-11-30T06:48:49Z: the evening of the 29th in Los Angeles, the morning of the 30th in Berlin.
+    const run = (tz: string, args: string[]) =>
+      runCliChild(['search', '--state-home', fixture('tool-calls').root, '"cannot access"', ...args], {
+        env: { ...process.env, XDG_CACHE_HOME: cache, TZ: tz },
+      });
+    const los = 'America/Los_Angeles';
+    expect((await run(los, ['--since', '2026-11-30'])).code).toBe(1);
+    expect((await run(los, ['--since', '2026-11-30T00:00'])).code).toBe(1);
+    expect((await run(los, ['--until', '2026-11-30'])).code).toBe(0);
+    expect((await run(los, ['--since', '2026-11-29', '--until', '2026-11-29T23:00'])).code).toBe(0);
+    expect((await run(los, ['--since', '2026-11-30T00:00Z'])).code).toBe(0);
+    expect((await run('Europe/Berlin', ['--since', '2026-11-30'])).code).toBe(0);
+    for (const impossible of ['2026-02-30', '2026-02-31T00:00Z', '2026-02-29', '2026-13-45', '2026-11-30T24:00']) {
+      const refused = await run(los, ['--since', impossible]);
+      expect(refused.code, impossible).toBe(2);
+      expect(refused.stderr).toContain(
+        `RX_USAGE: --since takes a date (2026-05-01) or an ISO time, not "${impossible}"`,
+      );
+    }
+  });
+
   it('two searches at once in two processes, on a first build, both answer the same', async () => {
     const cache = await tempDir('rxstore-search-cli-');
     const [a, b] = await Promise.all([

@@ -47,7 +47,8 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
         .option('since', {
           type: 'string',
           requiresArg: true,
-          describe: 'only messages at or after this time (2026-05-01, or an ISO time)',
+          describe:
+            'only messages at or after this time (2026-05-01, or an ISO time): local time unless it ends in Z or an offset',
         })
         .option('until', { type: 'string', requiresArg: true, describe: 'only messages before this time' })
         .option('limit', { type: 'number', default: 20, requiresArg: true, describe: 'at most this many hits' })

@@ -19,6 +19,7 @@ import { cutEnd } from '../format-ls.js';
 import type { RootArgs } from '../root-options.js';
 import { pathNotAnId } from '../usage-words.js';
 import { warningLine } from '../error-line.js';
+import { timeOption } from '../time-option.js';
 
 /** What `rxstore search` is run with: the options search.ts declares, as yargs gives them. */
 export interface SearchArgs extends RootArgs {
@@ -114,15 +115,6 @@ export async function runSearch(
     output.err(`nothing found for ${printable(query.trim() === '' ? `--file ${args.file}` : query)}\n`);
   // As grep: 0 when something was found, 1 when nothing was.
   setExit(found > 0 ? EXIT.done : EXIT.refused);
-}
-
-/** A time option: a date or an ISO time; anything else is a usage error. */
-function timeOption(name: string, value: string | undefined): Date | undefined {
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time))
-    throw new UsageError(`${name} takes a date (2026-05-01) or an ISO time, not ${JSON.stringify(value)}`);
-  return new Date(time);
 }
 
 /** One hit as a JSON line: the fields \`cat\` and \`view\` name a message by, what matched, and where. */
