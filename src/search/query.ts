@@ -85,9 +85,9 @@ function patternMatcher(source: string, caseSensitive: boolean): TermMatcher {
 }
 
 /**
- * Parses what a person typed: words (ANDed) and `"quoted phrases"` (an unclosed quote runs to the
- * end; `\"` is a quote to find), every other character the user's own — nothing is passed to the index engine as syntax. Case
- * matters only when the query has a capital letter. With `regex`, the whole query is one pattern.
+ * Parses what a person typed: words (ANDed) and `"quoted phrases"`, every other character the user's own —
+ * nothing is passed to the index engine as syntax. Case matters only when the query has a capital letter. With
+ * `regex`, the whole query is one pattern.
  */
 export function parseQuery(text: string, options: { regex?: boolean } = {}): Query {
   if (text.trim() === '') throw new InvalidInputError('the query is empty: give words to search for');
@@ -97,15 +97,7 @@ export function parseQuery(text: string, options: { regex?: boolean } = {}): Que
     return { terms: [patternMatcher(text, caseSensitive)], phrases: [], whole: undefined, caseSensitive };
   }
   const caseSensitive = hasCapital(text);
-  const groups: string[][] = [];
-  // A quote typed as \" is a quote to search for, inside a phrase or a word.
-  for (const [, phrase, word] of text.matchAll(/"((?:\\"|[^"])*)"?|((?:\\"|[^\s"])+)/g)) {
-    const words = (phrase ?? word ?? '')
-      .replaceAll('\\"', '"')
-      .split(/\s+/)
-      .filter((part) => part !== '');
-    if (words.length > 0) groups.push(words);
-  }
+  const groups = wordGroups(text);
   if (groups.length === 0) throw new InvalidInputError('the query is empty: give words to search for');
   const all = groups.flat();
   return {
@@ -114,6 +106,51 @@ export function parseQuery(text: string, options: { regex?: boolean } = {}): Que
     whole: all.length > 1 ? literalMatcher(all, caseSensitive) : undefined,
     caseSensitive,
   };
+}
+
+const isSpace = (char: string | undefined) => char !== undefined && /\s/.test(char);
+
+/**
+ * The words of a query, each alone or in a phrase: a phrase is a `"` that starts a word, then, before the next
+ * `"` that ends a word, something other than white space. Every other `"` is a character to find: one inside a
+ * word (`plat"ypus`, never a phrase break, which would find "platypus"), one alone, one never closed; and `\"`,
+ * inside a phrase or out of one.
+ */
+function wordGroups(text: string): string[][] {
+  const unescaped = (typed: string) => typed.replaceAll('\\"', '"');
+  const groups: string[][] = [];
+  let at = 0;
+  while (at < text.length) {
+    if (isSpace(text[at])) {
+      at += 1;
+      continue;
+    }
+    const close = text[at] === '"' ? phraseEnd(text, at) : -1;
+    if (close > 0) {
+      groups.push(
+        unescaped(text.slice(at + 1, close))
+          .split(/\s+/)
+          .filter((word) => word !== ''),
+      );
+      at = close + 1;
+      continue;
+    }
+    let end = at;
+    while (end < text.length && !isSpace(text[end])) end += 1;
+    groups.push([unescaped(text.slice(at, end))]);
+    at = end;
+  }
+  return groups;
+}
+
+/** Where the phrase opened by the `"` at `open` closes: the first `"` after it that ends a word, or -1. */
+function phraseEnd(text: string, open: number): number {
+  for (let at = open + 1; at < text.length; at += 1) {
+    if (text[at] === '\\' && text[at + 1] === '"') at += 1;
+    else if (text[at] === '"' && (at + 1 === text.length || isSpace(text[at + 1])))
+      return text.slice(open + 1, at).trim() === '' ? -1 : at;
+  }
+  return -1;
 }
 
 /** How a text matched a query: every term's matches, or undefined when a term has none. */

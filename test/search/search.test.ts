@@ -239,6 +239,12 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     ['NEAR', ['NEAR']],
     ['"\\"quoted\\""', ['"quoted"']],
     ['NEAR(kilo lima) OR "x*y"', ['NEAR(kilo', 'lima)', 'OR', 'x*y']],
+    // A quote that opens no phrase is a character to find.
+    ['"', ['"']],
+    ['" "', ['"']],
+    ['"""', ['"']],
+    ['"kilo lima', ['"kilo', 'lima']],
+    ['query"', ['query"']],
     ['README', ['README']],
     ['files', ['files']],
     ['missing-dir', ['missing-dir']],
@@ -401,6 +407,28 @@ describe('rxstore search finds every place a word or phrase was said', () => {
       const hits = await hitsOf(`"${phrase}"`, { ...options, index });
       expect(hits.map((hit) => hit.role)).toEqual(['user']);
       expect(hits[0]!.matches.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('a quote inside a word, alone or never closed is a character to find, never a phrase break', async () => {
+    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    await createSession({
+      storeDir,
+      batches: [
+        {
+          operationId: 'quotes',
+          events: [user('a duckbilled platypus'), answer('the word plat"ypus, quoted: " alone')],
+        },
+      ],
+    });
+    for (const index of [true, false]) {
+      const snippets = async (query: string) => (await hitsOf(query, { ...options, index })).map((hit) => hit.snippet);
+      expect(await snippets('plat"ypus')).toEqual(['the word plat"ypus, quoted: " alone']);
+      expect(await snippets('platypus')).toEqual(['a duckbilled platypus']);
+      expect(await snippets('"platypus"')).toEqual(['a duckbilled platypus']);
+      expect(await snippets('"duckbilled platypus"')).toEqual(['a duckbilled platypus']);
+      for (const quotes of ['"', '" "', '"""'])
+        expect(await snippets(quotes), quotes).toContain('the word plat"ypus, quoted: " alone');
     }
   });
 
