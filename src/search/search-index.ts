@@ -362,8 +362,7 @@ export class SearchIndex {
     // Each word quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax.
     const quoted = (phrase: string) => `"${phrase.replaceAll('"', '""')}"`;
     // Words, not phrases: the words of a phrase may be apart by a line break, which the trigrams of the phrase would miss.
-    // A word holding a NUL narrows by its pieces around it: FTS5 reads a query string only up to a NUL.
-    const narrowing = [...new Set(asked.phrases.flatMap((phrase) => phrase.split(/[ \0]/)))].filter(ftsable);
+    const narrowing = [...new Set(asked.phrases.flatMap((phrase) => phrase.split(' ')))].filter(ftsable);
     let from = 'docs d join docs_text t on t.rowid = d.id';
     let base = 'rx_check(t.text, d.path)';
     let rowsRead = true;

@@ -10,6 +10,7 @@ import { matchText, parseQuery, type Query } from './query.js';
 import { scoreText, snippetOf } from './rank.js';
 import type { SearchHit, SearchKind } from './search-hit.js';
 import { checkSearchInput } from './search-input.js';
+import { withoutNul } from './documents.js';
 import { ENGINE_ERROR_CODE, isEngineError } from './index-connection.js';
 import { SearchIndex } from './search-index.js';
 import { beginSearchCheck, checkedForSearch, forgetSearchWatch } from './search-watch.js';
@@ -109,8 +110,11 @@ interface Session {
  */
 export async function* search(text: string, options: SearchOptions): AsyncGenerator<FoundHit> {
   checkSearchInput(text, options);
+  // A NUL is searched as the texts keep it (`withoutNul`).
   const query =
-    text.trim() === '' && options.file !== undefined ? undefined : parseQuery(text, { regex: options.regex });
+    text.trim() === '' && options.file !== undefined
+      ? undefined
+      : parseQuery(withoutNul(text), { regex: options.regex });
   const { hits, places, read } = await checkedHits(query, options);
   if (places !== undefined) {
     for (const [at, hit] of hits.entries()) yield { ...hit, index: places[at]! };

@@ -595,6 +595,11 @@ describe('the index stays true', () => {
         hits.map((hit) => hit.snippet),
         `index ${index}`,
       ).toEqual(['binbefore\u2400binafter-word here']);
+      // A NUL typed in a query finds the NUL of the text.
+      const typed = (await hitsOf('binbefore\u0000binafter', { ...options, index })).filter(
+        (hit) => hit.sessionId === session.id,
+      );
+      expect(typed, `index ${index}`).toHaveLength(1);
     }
   });
 
