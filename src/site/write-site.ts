@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { OverwriteRefusedError, RxError, undefinedIfMissing, WriterOwnedError } from '../errors/index.js';
 import { withStoreLock } from '../fs/store-lock.js';
 import { OUTPUT_DIR_MODE, OUTPUT_FILE_MODE, writeFileAtomic } from '../fs/atomic-write.js';
-import { checkFolder } from '../fs/path-kind.js';
+import { checkFile, checkFolder } from '../fs/path-kind.js';
 import { writeStreamAtomic } from '../fs/atomic-stream.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
@@ -105,7 +105,8 @@ async function writeSiteHeld(
     removed: 0,
     damaged: [],
   };
-  const indexEntry = await entryAt(report.index);
+  // Anything but a regular file is refused as it is, --force or not: never one to suggest --force for.
+  const indexEntry = await checkFile(report.index, shown('index.html'));
   if (indexEntry && !force && !(await ours(report.index))) {
     throw new OverwriteRefusedError(
       `${shown('index.html')}: a file rxstore did not write (it has no generator mark); --force writes the site over it`,
@@ -130,7 +131,7 @@ async function writeSiteHeld(
     const digest = await sessionDigest(listed);
     const before = known.get(file);
     report.sessions += 1;
-    const entry = await entryAt(pagePath);
+    const entry = await checkFile(pagePath, shown(join('sessions', file)));
     if (before && before.digest === digest && before.path === listed.path && entry?.isFile()) {
       pages.push(before);
       report.unchanged += 1;

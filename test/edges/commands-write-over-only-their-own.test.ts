@@ -91,6 +91,28 @@ describe('view --all --to acts on its own site state only after checking it', ()
     }
   });
 
+  it('a page or index.html that is a symlink is refused as one, --force or not, never with --force as the way out', async () => {
+    const base = await tempDir('rxstore-attack-');
+    const theirs = join(base, 'theirs.html');
+    await writeFile(theirs, '<p>theirs</p>\n');
+    const to = join(base, 'site');
+    expect((await site(to)).code).toBe(0);
+    const [page] = await readdir(join(to, 'sessions'));
+    for (const planted of [join(to, 'sessions', page!), join(to, 'index.html')]) {
+      await rm(planted);
+      await symlink(theirs, planted);
+      for (const extra of [[], ['--force']]) {
+        const run = await site(to, ...extra);
+        expect(run).toMatchObject({
+          code: 2,
+          stderr: `rxstore: RX_PATH_KIND: ${planted}: is a symbolic link; rxstore writes only over a regular file, --force or not\n`,
+        });
+        expect(await readFile(theirs, 'utf8')).toBe('<p>theirs</p>\n');
+      }
+      await rm(planted);
+    }
+  });
+
   it('an index.html or a folder of files rxstore did not write is refused without --force; its own site is rewritten', async () => {
     const base = await tempDir('rxstore-attack-');
     const mine = join(base, 'mine');
