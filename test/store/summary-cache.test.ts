@@ -362,7 +362,7 @@ describe('the cache folder and files, when they are not what they should be', ()
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).not.toEqual([]);
     expect(run.stderr).toBe(
-      `rxstore: warning: the summary cache was not saved whole (${join(notAFolder, 'rxstore')}: not a directory); the next ls reads again the logs it lacks\n`,
+      `rxstore: warning: RX_FILE_SYSTEM: ${join(notAFolder, 'rxstore')}: not a directory; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
     );
     const { z } = await import('zod');
     const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v10.json'), 4, z.unknown());

@@ -7,6 +7,7 @@ import { formatLs } from '../format-ls.js';
 import type { Output } from '../output.js';
 import {
   FileSystemError,
+  RxError,
   printable,
   tuneV8ForReading,
   type ListedSession,
@@ -53,7 +54,7 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCo
     .catch((error: unknown) =>
       output.err(
         warningLine(
-          `the summary cache was not saved whole (${inWords(error)}); the next ls reads again the logs it lacks`,
+          `${inWords(error)}; the summary cache was not saved whole: the next ls reads again the logs it lacks`,
         ),
       ),
     );
@@ -135,5 +136,5 @@ function wrapWords(text: string, columns: number): string {
 /** A failure as a person reads it: a system error's errno in words, with its path; else its message. */
 function inWords(error: unknown): string {
   const coded = FileSystemError.from(error);
-  return coded instanceof Error ? coded.message : String(coded);
+  return coded instanceof RxError ? `${coded.code}: ${coded.message}` : String(coded);
 }
