@@ -99,6 +99,24 @@ describe('a transcript written to after its migration', () => {
     expect(await hitSessions(same, 'okapis')).toEqual(['zebra']);
   });
 
+  it('stays one with a session whose manifest names no size or digest of its source: nothing to tell a change by', async () => {
+    const machine = await migratedTranscript();
+    const manifestPath = join(
+      machine.home,
+      'projects',
+      workspaceSlug(machine.workspace, 'linux'),
+      'sessions-v4',
+      machine.migratedId,
+      'manifest.json',
+    );
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { source: Record<string, unknown> };
+    delete manifest.source.size;
+    delete manifest.source.sha256;
+    await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    await appendFile(machine.transcript, line('user', 'And the platypus?'));
+    expect(await rows(machine)).toEqual([{ id: machine.migratedId, copies: ['zebra', machine.migratedId].sort() }]);
+  });
+
   describe.skipIf(!reasonixBinary())(reasonixTitle('and the real Reasonix'), () => {
     it('is migrated again by Reasonix under the id rxstore names, the session migrated before going on alone', async () => {
       const machine = await migratedTranscript();

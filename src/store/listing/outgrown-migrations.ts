@@ -28,7 +28,8 @@ export async function outgrownMigrations(
   for (const copy of copies) {
     if (copy.format !== 'v4' || copy.manifest.state !== 'ok') continue;
     const { source, createdAt } = copy.manifest.value;
-    if (!source?.path || source.version === V4_CODEC) continue;
+    // A source that names no size or digest says nothing to compare with: the two stay one conversation.
+    if (!source?.path || source.version === V4_CODEC || source.size === undefined || !source.sha256) continue;
     const at = recordedCopy(source.path, copy);
     const transcript = at === undefined ? undefined : copies[at];
     if (transcript?.format !== 'jsonl') continue;
