@@ -75,7 +75,17 @@ const REMOVED_WHILE_LOCKED_TRIES = 5;
  */
 export async function tryRemovableOsLock(path: string): Promise<OsLock | undefined> {
   for (let attempt = 0; attempt < REMOVED_WHILE_LOCKED_TRIES; attempt += 1) {
-    const handle = await openLockFile(path, constants.O_RDWR | constants.O_CREAT, FILE_MODE);
+    // Never through a symbolic link: one planted there would have a file made where it points, and the link
+    // itself removed on release, neither of them rxstore's.
+    const handle = await openLockFile(
+      path,
+      constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
+      FILE_MODE,
+    ).catch((error: unknown) => {
+      if (error instanceof FileSystemError && error.data.errno === 'ELOOP')
+        throw new NotRegularFileError(`${path} is a symbolic link, so it cannot be a lock file`, { file: path });
+      throw error;
+    });
     let locked = false;
     try {
       if (!tryLockHandle(handle, 'exclusive')) return undefined;

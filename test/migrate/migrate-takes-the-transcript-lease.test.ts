@@ -4,7 +4,7 @@
 // publish the same session at the same moment and fail ("rename … file exists"), the turn typed lost; and a
 // transcript whose lease another holds is refused, the others migrated.
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, readlink, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspaceSlug } from '../../src/store/roots/workspace-slug.js';
@@ -48,6 +48,25 @@ const mappedSources = async (store: string) =>
   ).entries
     .map((entry) => entry.sourcePath)
     .sort();
+
+describe('a transcript whose lease is a symbolic link', () => {
+  it('is refused, nothing made where the link points and the link left as it was, dangling or not', async () => {
+    const { stateRoot, workspace, sessions, transcripts, store } = await workspaceWithTranscripts(['linked']);
+    const lease = join(sessions, 'linked.jsonl.lease.lock');
+    for (const target of [join(sessions, '..', 'nowhere'), join(sessions, '..', 'someones-file')]) {
+      if (target.endsWith('someones-file')) await writeFile(target, 'keep\n');
+      await symlink(target, lease);
+      const run = await migrate(stateRoot, workspace, transcripts[0]!);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(`${lease} is a symbolic link, so it cannot be a lock file (RX_NOT_REGULAR_FILE)`);
+      expect(await sessionsIn(store)).toEqual([]);
+      expect(await readlink(lease)).toBe(target);
+      if (target.endsWith('nowhere')) expect(existsSync(target)).toBe(false);
+      else expect(await readFile(target, 'utf8')).toBe('keep\n');
+      await rm(lease);
+    }
+  });
+});
 
 describe("a transcript whose lease (Reasonix's lock beside it) another process holds", () => {
   it('is refused with one coded line naming it, the others are migrated, and it is once the lease is let go', async () => {
