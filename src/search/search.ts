@@ -184,8 +184,10 @@ async function hitsWithOrWithoutIndex(
     const reason = unusableReason(error);
     if (reason === undefined) throw error;
     const folder = options.cacheDir ?? defaultCacheDir();
+    // Coded as every problem line is: the error's code, else the file system's (a system error not yet coded).
+    const code = error instanceof RxError ? error.code : 'RX_FILE_SYSTEM';
     options.onNotWhole?.({
-      warning: `the search index in ${folder} cannot be ${reason}; searched the stores directly`,
+      warning: `${code}: the search index in ${folder} cannot be ${reason}; searched the stores directly`,
     });
     return indexedHits(query, sources, { ...options, index: false });
   }

@@ -296,7 +296,7 @@ describe("rxstore search with a file in its index's place that it did not make",
         expect(run.code, run.stderr).toBe(direct.code);
         expect(run.stdout.replace(/"score":[^,]+,/g, '')).toBe(direct.stdout.replace(/"score":[^,]+,/g, ''));
         expect(run.stderr).toBe(
-          `${direct.stderr}rxstore: warning: the search index in ${join(cache, 'rxstore')} cannot be used (${planted} is ${words}; it is left as it is); searched the stores directly\n`,
+          `${direct.stderr}rxstore: warning: RX_NOT_REGULAR_FILE: the search index in ${join(cache, 'rxstore')} cannot be used (${planted} is ${words}; it is left as it is); searched the stores directly\n`,
         );
       }
       expect(await readFile(victim)).toEqual(before);
@@ -323,7 +323,7 @@ describe("rxstore search with a file in its index's place that it did not make",
       expect(run.code, run.stderr).toBe(direct.code);
       expect(run.stdout.replace(/"score":[^,]+,/g, '')).toBe(direct.stdout.replace(/"score":[^,]+,/g, ''));
       expect(run.stderr).toBe(
-        `${direct.stderr}rxstore: warning: the search index in ${folder} cannot be used (${folder} is ${words}, not a folder the index can be kept in; it is left as it is); searched the stores directly\n`,
+        `${direct.stderr}rxstore: warning: RX_NOT_REGULAR_FILE: the search index in ${folder} cannot be used (${folder} is ${words}, not a folder the index can be kept in; it is left as it is); searched the stores directly\n`,
       );
       const left = await lstat(folder);
       expect(kind === 'a file' ? (await readFile(folder, 'utf8')) === 'mine\n' : left.isSymbolicLink()).toBe(true);
@@ -358,7 +358,7 @@ describe.skipIf(asRoot && !hasSetpriv)('rxstore search with a cache folder it ma
       expect(run.status, run.stderr).toBe(direct.status);
       expect(run.stdout.replace(/"score":[^,]+,/g, '')).toBe(direct.stdout.replace(/"score":[^,]+,/g, ''));
       expect(run.stderr).toBe(
-        `${direct.stderr}rxstore: warning: the search index in ${join(cache, 'rxstore')} cannot be written (permission denied); searched the stores directly\n`,
+        `${direct.stderr}rxstore: warning: RX_FILE_SYSTEM: the search index in ${join(cache, 'rxstore')} cannot be written (permission denied); searched the stores directly\n`,
       );
     }
   });
