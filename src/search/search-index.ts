@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import { RxError, WriterOwnedError } from '../errors/index.js';
+import { statOrCode } from '../fs/files-stamp.js';
 import { tryOsLock, waitOsLock, type OsLock } from '../fs/os-lock.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { displayTitle } from '../session/replay/session-title.js';
@@ -33,11 +34,14 @@ const INDEX_VERSION = 7;
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;
 /**
- * An update reads sessions on a thread of its own from this many short ones: below it the thread's
- * start (loading rxstore there, a third of a second) costs more than it saves, and an update after one
+ * An update reads sessions on a thread of its own from this many short ones holding this many bytes: below
+ * either the thread's start (loading rxstore there, a third of a second, which the sessions it is first
+ * given wait for) costs more than it saves. Nine sessions of a few kilobytes were read in half a second with
+ * the thread, a tenth of that without, and thirty of 20 MB in all no faster with it; an update after one
  * batch must stay as quick as a warm `ls`.
  */
 const THREAD_MIN_SESSIONS = 8;
+const THREAD_MIN_BYTES = 32 * 1024 * 1024;
 /** A log this long or longer is read on the update's own thread. */
 const LONG_LOG_BYTES = 16 * 1024 * 1024;
 /** Sessions the reader thread is asked for and not yet written. */
@@ -187,8 +191,8 @@ export class SearchIndex {
     sources: readonly SearchSource[],
     onProgress?: (done: number, total: number) => void,
     beforeReading?: () => void,
-    /** Starts the reader thread, when the sessions are worth one (a test gives one that dies, or none). */
-    startReaders: () => IndexReaders | undefined = IndexReaders.start,
+    /** Starts the reader thread for the short sessions to read, when they are worth one (a test gives one that dies, or none). */
+    startReaders: (short: readonly SearchSource[]) => IndexReaders | undefined = readersIfWorthIt,
     contentUnchanged = false,
   ): Promise<void> {
     // The content stamps were checked as this connection holds them: an index file another hand put back (an older
@@ -231,7 +235,8 @@ export class SearchIndex {
     // session's build past 256 MiB, for 8 % less time: its FTS5 tokenizing, here, is most of it).
     const waiting = [...stale];
     const onThread: { session: StaleSession; job: IndexJob; id: number }[] = [];
-    let readers = worthAThread(stale) ? startReaders() : undefined;
+    const short = stale.filter(({ source }) => isShort(source)).map(({ source }) => source);
+    let readers = short.length > 0 ? startReaders(short) : undefined;
     try {
       while (waiting.length > 0 || onThread.length > 0) {
         for (let session: StaleSession | undefined; readers && onThread.length < SESSIONS_AHEAD; ) {
@@ -674,8 +679,21 @@ function takeShort(waiting: StaleSession[]): StaleSession | undefined {
 }
 
 /** Whether the sessions to read are worth a reader thread: many short ones. */
-function worthAThread(stale: readonly StaleSession[]): boolean {
-  return stale.filter(({ source }) => isShort(source)).length >= THREAD_MIN_SESSIONS;
+/** A reader thread, when the short sessions to read are many enough and long enough for one to pay for its start. */
+function readersIfWorthIt(short: readonly SearchSource[]): IndexReaders | undefined {
+  return worthAThread(short) ? IndexReaders.start() : undefined;
+}
+
+function worthAThread(short: readonly SearchSource[]): boolean {
+  if (short.length < THREAD_MIN_SESSIONS) return false;
+  let bytes = 0;
+  for (const source of short) {
+    // A transcript's size is looked at only here, where the sessions are many enough to ask.
+    const size = source.log?.size ?? statOrCode(source.path);
+    bytes += typeof size === 'number' ? size : typeof size === 'string' ? 0 : Number(size.size);
+    if (bytes >= THREAD_MIN_BYTES) return true;
+  }
+  return false;
 }
 
 /** A session short enough to read on either thread: a transcript, or a log under `LONG_LOG_BYTES`. */

@@ -131,7 +131,7 @@ describe('a search index whose sessions are read on a reader thread', () => {
     expect(await dump(threaded)).toEqual(built);
     expect(built.sessions.length).toBeGreaterThan(14);
     expect(built.integrity).toEqual([{ n: 37 }]);
-    // Logs that grew are read on from their cursors, on the thread too: enough of them for the update to start one.
+    // Logs that grew are read on from their cursors, on the thread too.
     for (const at of [0, 1, 3, 5, 8, 9, 10, 11]) await appendBatches(dirs[at]!, [turn(99, 3)]);
     await update(roots, here, () => undefined);
     let started = 0;
