@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** rxstore's version, from its package.json (two folders up from `src/cli`, `dist/cli` and `dist/bundle`). */
 export function rxstoreVersion(): string {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A zod schema compiled to one generated function, compiled when it is first used: a read checks a

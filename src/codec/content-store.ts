@@ -3,7 +3,7 @@ import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, re
 import { constants } from 'node:buffer';
 import { link, mkdir, open, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
 import {
   CorruptContentError,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * The first thing zod found wrong with a value read, as `<path>: <what>`, in the same words

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { goBool, goInt, goPointer, goString, goStruct, goUint } from './go-json/go-decode.js';
 import { goRfc3339 } from './go-json/go-time.js';
 import { wholeNumberFields } from './go-json/go-number-literals.js';

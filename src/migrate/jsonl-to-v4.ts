@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, realpath, rename } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BatchToWrite } from '../codec/encode-batch.js';
 import {
   InvalidInputError,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { goJsonIndented } from '../codec/go-json/go-json.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { waitOsLock } from '../fs/os-lock.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Where the desktop app keeps its sessions in a state root, by id (docs/format.md §12). */
 export const DESKTOP_SESSIONS = 'desktop-sessions-v5/by-id';

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONTENT_DIR } from '../codec/content-store.js';
 import { goJsonIndented } from '../codec/go-json/go-json.js';
 import { DamagedStoreError, WriterOwnedError, isSystemError } from '../errors/index.js';

@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { InvalidInputError } from '../errors/index.js';
 
 /** A query as typed, ready to match: literal words and phrases (ANDed), or one pattern. */
@@ -64,10 +64,12 @@ function literalMatcher(words: readonly string[], caseSensitive: boolean): TermM
  * A regular expression run by RE2JS: linear in the text whatever the pattern (no backtracking), so
  * a pathological pattern cannot hang a search. An empty match counts as none.
  */
-function patternMatcher(source: string, caseSensitive: boolean): TermMatcher {
+async function patternMatcher(source: string, caseSensitive: boolean): Promise<TermMatcher> {
+  // Loaded for a pattern only: a third of a megabyte that every other command would load for nothing.
+  const { RE2JS: engine } = await import('re2js');
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(source, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+    compiled = engine.compile(source, caseSensitive ? 0 : engine.CASE_INSENSITIVE);
   } catch (error) {
     // RE2JS names the pattern as it compiled it, `(?i)` before it when case is ignored: the person typed none.
     const reason = (error as Error).message.replace(`(?i)${source}`, source);
@@ -89,12 +91,12 @@ function patternMatcher(source: string, caseSensitive: boolean): TermMatcher {
  * nothing is passed to the index engine as syntax. Case matters only when the query has a capital letter. With
  * `regex`, the whole query is one pattern.
  */
-export function parseQuery(text: string, options: { regex?: boolean } = {}): Query {
+export async function parseQuery(text: string, options: { regex?: boolean } = {}): Promise<Query> {
   if (text.trim() === '') throw new InvalidInputError('the query is empty: give words to search for');
   if (options.regex) {
     // A capital typed as an escape (\S, \W, \D, \p{Lu}) is not a capital of the text.
     const caseSensitive = hasCapital(text.replace(/\\p\{[^}]*\}|\\P\{[^}]*\}|\\./g, ''));
-    return { terms: [patternMatcher(text, caseSensitive)], phrases: [], whole: undefined, caseSensitive };
+    return { terms: [await patternMatcher(text, caseSensitive)], phrases: [], whole: undefined, caseSensitive };
   }
   const caseSensitive = hasCapital(text);
   const groups = wordGroups(text);

@@ -114,7 +114,7 @@ export async function* search(text: string, options: SearchOptions): AsyncGenera
   const query =
     text.trim() === '' && options.file !== undefined
       ? undefined
-      : parseQuery(withoutNul(text), { regex: options.regex });
+      : await parseQuery(withoutNul(text), { regex: options.regex });
   const { hits, places, read } = await checkedHits(query, options);
   if (places !== undefined) {
     for (const [at, hit] of hits.entries()) yield { ...hit, index: places[at]! };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoTime } from '../codec/iso-time.js';
 import { errorFromProblem, isSessionVerdict, problemFromError, type Problem, type RxError } from '../errors/index.js';
 import { workspaceOf, type SessionRead } from '../session/verdict/read-session.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The page names rxstore gives: `pageFileName`'s, with `-<n>` before `.html` where two sessions would share one. */
 const PAGE_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.html$/;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Building blocks that decode JSON the way Go's `encoding/json` decodes it into Reasonix 1.38.11's
@@ -99,8 +99,15 @@ export const goPointer = <T extends z.ZodType>(schema: T) => schema.nullable();
  * or nil for a pointer, map or interface.
  */
 export const goSlice = <T extends z.ZodType>(element: T) => {
-  const zero = zeroValueOf(element);
-  return z.array(z.preprocess((item) => (item === null ? zero : item), element)).nullable();
+  // Found at the first null element, not as the schema is made: a parse then compiles the element's schema, and
+  // every command would pay for the schemas of every store at its start.
+  let zero: unknown;
+  let known = false;
+  const zeroOf = () => {
+    if (!known) [zero, known] = [zeroValueOf(element), true];
+    return zero;
+  };
+  return z.array(z.preprocess((item) => (item === null ? zeroOf() : item), element)).nullable();
 };
 
 /** What `null` decodes to as a slice element of this type. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { fold, goInt, goUint } from './go-decode.js';
 import { goText } from './go-text.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Go's `time.Time` as Reasonix 1.38.11 reads it from JSON: `time.Parse` with the RFC 3339 layout, which is

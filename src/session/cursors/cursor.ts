@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { FrameParser } from '../../codec/frame-parser.js';
 import { FRAME_HEADER_BYTES, FRAME_MAGIC, parseFrameHeader } from '../../codec/frame.js';
 import { V4RecordSchema } from '../../codec/records.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The ids a log's earlier batches used (message ids, tool-call ids), as a records cursor carries

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CursorMismatchError } from '../../errors/index.js';
 import { CursorSchema, type Cursor } from './cursor.js';
 import { firstIssue } from '../../codec/first-issue.js';

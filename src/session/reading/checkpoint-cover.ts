@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ContentStore } from '../../codec/content-store.js';
 import { zstd } from '../../codec/zstd/zstd.js';
 import { zstdContentSize } from '../../codec/zstd/zstd-frame-end.js';

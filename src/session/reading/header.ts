@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { goInt, goString, goStruct, goStructValues } from '../../codec/go-json/go-decode.js';
 import { goRfc3339 } from '../../codec/go-json/go-time.js';
 import { wholeNumberFieldsOf } from '../../codec/go-json/go-number-literals.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { goInt, goPointer, goString, goStruct, goStructValues, goUint } from '../../codec/go-json/go-decode.js';
 import { goWritableRfc3339 } from '../../codec/go-json/go-time.js';
 import { wholeNumberFields } from '../../codec/go-json/go-number-literals.js';

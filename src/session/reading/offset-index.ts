@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { RefusedAsDamagedError } from '../../errors/index.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readRange } from '../../fs/read-range.js';
 
 /** `events.offset-index.json` (docs/format.md §9.4): a disposable seek index, never trusted over the log. */

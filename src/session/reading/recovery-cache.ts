@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { mayExist } from '../../fs/may-exist.js';
 import { readJsonFile } from './read-json-file.js';
 import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { sha256OfRange } from '../../fs/read-range.js';
 
 /** `storage.identity.json` (docs/format.md §9.3): binds caches to one physical log. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StrictMessageSchema, StrictToolExecutionSchema } from './strict-message.js';
 import { argumentsAreObject } from './transcript-gate.js';
 

@@ -1,5 +1,5 @@
 import { parseGoJsonText } from '../../codec/go-json/go-text.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Problem } from '../../errors/index.js';
 
 /**

@@ -3,7 +3,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { constants, fstatSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ContentStore } from '../../codec/content-store.js';
 import type { BatchToWrite, EventToWrite } from '../../codec/encode-batch.js';
 import { parseGoJson } from '../../codec/go-json/go-text.js';

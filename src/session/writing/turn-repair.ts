@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Message } from '../replay/message.js';
 import { argumentsAreObject, gateEntry, transcriptGate, type GateVerdict } from '../replay/transcript-gate.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CursorMismatchError } from '../../errors/index.js';
 import { firstIssue } from '../../codec/first-issue.js';
 import { RecordsCursorSchema } from '../../session/cursors/records-since.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * `<id>.jsonl.meta`, a JSONL transcript's BranchMeta (docs/format.md §11.3). Every field but the two times

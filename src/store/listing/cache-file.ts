@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { onFileSystem } from '../../errors/index.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
 import { readRegularFile } from '../../fs/read-regular-file.js';

@@ -1,5 +1,5 @@
 import { sep } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONTENT_DIR } from '../../codec/content-store.js';
 import { filesStamp } from '../../fs/files-stamp.js';
 import { CorruptContentError, MissingContentError } from '../../errors/index.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Projection } from '../../session/replay/projection.js';
 import { SeenIds, SeenIdsSchema, type SavedSeenIds } from '../../session/replay/seen-ids.js';
 import { firstTyped } from '../../session/replay/session-title.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { statLine, statOrCode } from '../../fs/files-stamp.js';
 import { CursorSchema } from '../../session/cursors/cursor.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';

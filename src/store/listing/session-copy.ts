@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Header } from '../../session/reading/header.js';
 import type { Manifest } from '../../session/reading/manifest.js';
 import type { JsonFileResult } from '../../session/reading/read-json-file.js';

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { contentFileOf, contentStampOf, type ContentStamp } from './content-stamp.js';
 import { FileSystemError, fileSystemErrorOf, isSessionVerdict, RxError, type RxErrorCode } from '../../errors/index.js';
 import { isoTime } from '../../codec/iso-time.js';

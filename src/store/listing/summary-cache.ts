@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RX_ERROR_FAMILIES, type RxErrorCode } from '../../errors/index.js';
 import { SessionStatusSchema } from '../../session/verdict/read-session.js';
 import { CacheFile } from './cache-file.js';

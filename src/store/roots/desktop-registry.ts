@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readJsonFile } from '../../session/reading/read-json-file.js';
 
 /** One desktop workspace: its root folder and the sessions it owns, in order (docs/format.md §12). */
