@@ -318,7 +318,9 @@ async function exportText(stateRoot: string, file: string): Promise<number> {
               ? [record.command, record.output]
               : record.type === 'call'
                 ? [record.arguments, record.output]
-                : [record.path, ...(record.edits ?? []).flatMap((edit) => [edit.old, edit.new])];
+                : record.type === 'result'
+                  ? [record.output]
+                  : [record.path, record.arguments, record.output];
         for (const text of said) {
           if (text === '') continue;
           lines.push(JSON.stringify({ session: id, key: record.key, text }));

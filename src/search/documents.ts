@@ -48,6 +48,9 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
       add('tool-input', 'assistant', record.tool, record.arguments);
       add('tool-output', 'tool', record.tool, record.output, record.exitCode ?? null);
       break;
+    case 'result':
+      add('tool-output', 'tool', record.tool || null, record.output, record.exitCode ?? null);
+      break;
   }
   return documents;
 }
@@ -84,6 +87,8 @@ export function textSizeOf(change: RecordChange): number {
       return change.path.length + change.arguments.length + change.output.length;
     case 'call':
       return change.arguments.length + change.output.length;
+    case 'result':
+      return change.output.length;
   }
 }
 

@@ -172,6 +172,7 @@ function textsOf(record: IndexRecord): [string, string][] {
       ['tool-input', record.arguments],
       ['tool-output', record.output],
     ];
+  if (record.type === 'result') return [['tool-output', record.output]];
   // A file tool's arguments are searched by the strings they hold, unescaped.
   const strings = (value: unknown): string[] =>
     typeof value === 'string'
@@ -581,6 +582,56 @@ describe('the index stays true', () => {
     expect(placesOf(await hitsOf('words', options))).toEqual(
       placesOf(await hitsOf('words', { ...options, index: false })),
     );
+  });
+
+  it("finds a tool's result that answers no call, on the tool message that holds it, however the log was read", async () => {
+    const { options, stateRoot } = await machine();
+    const call = `call_lone_${id()}`;
+    const [named, unknown, none] = [id(), id(), id()];
+    const tool = (messageId: string, text: string, extra: Record<string, unknown>) =>
+      complete({ role: 'tool', id: messageId, name: 'bash', content: text, ...extra });
+    const session = await createSession({
+      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      batches: [
+        {
+          operationId: 'lone-1',
+          events: [
+            user('run it'),
+            complete({
+              role: 'assistant',
+              id: id(),
+              content: '',
+              tool_calls: [{ id: call, name: 'bash', arguments: JSON.stringify({ command: 'make' }) }],
+            }),
+            tool(named, 'wombat paired', { tool_call_id: call }),
+            // A result for a call the session never made (a second one for a call, Reasonix refuses).
+            tool(unknown, 'wombat stray', { tool_call_id: 'call_nowhere' }),
+          ],
+        },
+      ],
+    });
+    /** The session's hits through the index and without it, each where `cat` prints its message. */
+    const expectFound = async (step: string, expected: string[][]) => {
+      const person: (string | null)[] = [];
+      for await (const message of (await openSession(session.dir)).personView()) person.push(message.id ?? null);
+      for (const index of [true, false]) {
+        const hits = (await hitsOf('wombat', { ...options, index })).filter((hit) => hit.sessionId === session.id);
+        const label = `${step}, index ${index}`;
+        expect(hits.map((hit) => [hit.messageId!, hit.snippet]).sort(), label).toEqual([...expected].sort());
+        for (const hit of hits) {
+          expect(hit.kind, label).toBe('tool-output');
+          expect(hit.index, label).toBe(person.indexOf(hit.messageId));
+        }
+      }
+    };
+    const written = [
+      [named, 'wombat paired'],
+      [unknown, 'wombat stray'],
+    ];
+    await expectFound('built', written);
+    // A result that names no call, read since the index's cursor.
+    await appendBatches(session.dir, [{ operationId: 'lone-2', events: [tool(none, 'wombat nameless', {})] }]);
+    await expectFound('grown', [...written, [none, 'wombat nameless']]);
   });
 
   it('finds what follows a NUL character in a text, the NUL shown as ␀', async () => {

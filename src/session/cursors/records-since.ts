@@ -5,6 +5,7 @@ import { CursorSchema, type Cursor } from './cursor.js';
 import { firstIssue } from '../../codec/first-issue.js';
 import {
   answers,
+  loneResultRecord,
   indexRecords,
   keyedMessages,
   pairedRecords,
@@ -497,6 +498,9 @@ class RecordsReader {
       if (said) changes.push(said);
       for (const call of calls) this.calls.add(call.call.id);
       const callId = answers(message);
+      // A result that names no call (one that names a call not waiting was sent to the whole log above).
+      const alone = callId === undefined ? loneResultRecord(entry, this.context) : undefined;
+      if (alone) changes.push(alone);
       if (callId !== undefined) {
         // Checked above: a call waits for it.
         const [item] = this.pending.splice(

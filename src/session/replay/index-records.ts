@@ -72,7 +72,13 @@ export type IndexRecord =
         output: string;
       })
   /** Any other tool's call: its arguments as the model wrote them (JSON) and its result's text. */
-  | (RecordBase & ToolOutcome & { type: 'call'; tool: string; callId: string; arguments: string; output: string });
+  | (RecordBase & ToolOutcome & { type: 'call'; tool: string; callId: string; arguments: string; output: string })
+  /**
+   * A tool's result that answers no call (`loneResultRecord`): it names none, or one no call before it has, or
+   * one whose call an earlier result answered. What it says is still a tool's answer in the session. `tool` is
+   * the name it gives ('' for none), `callId` the call it names ('' for none).
+   */
+  | (RecordBase & ToolOutcome & { type: 'result'; tool: string; callId: string; output: string });
 
 const SHELL_TOOLS = new Set(['bash', 'pwsh', 'powershell']);
 
@@ -272,6 +278,31 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
 }
 
 /**
+ * The record of a tool result that no call takes (see `resultPositions`): its text, keyed as its message is.
+ * Undefined for any other message (a host's or a local-only one included, as `recordsOfMessage` leaves them) and
+ * for a result that says nothing.
+ */
+export function loneResultRecord(
+  { message, time, key }: KeyedMessage,
+  context: RecordContext,
+): IndexRecord | undefined {
+  if (message.role !== 'tool' || message.local_only || message.origin === 'host') return undefined;
+  const output = messageText(message);
+  if (output.trim() === '') return undefined;
+  return {
+    key,
+    ...context,
+    time: new Date(time).toISOString(),
+    ...(message.id ? { messageId: message.id } : {}),
+    type: 'result',
+    tool: message.name ?? '',
+    callId: message.tool_call_id ?? '',
+    ...outcomeOf(message),
+    output,
+  };
+}
+
+/**
  * Transcript entries as records key them. A message Reasonix gave no id is keyed by the event that
  * wrote it and its place among that event's messages without an id: no later event moves it (an
  * upsert or a retract by id never touches it; a retract of '' or a replace takes them all).
@@ -359,7 +390,10 @@ export function resultPositions(
   return Array.from({ length }, (_, at) => callIdsAt(at).map((id) => resultAfter(id, at)));
 }
 
-/** Each message's record and its calls, each call paired with its result (`resultPositions`). */
+/**
+ * Each message's record and its calls, each call paired with its result (`resultPositions`); a tool result no
+ * call takes is a record of its own (`loneResultRecord`).
+ */
 export function pairedRecords(
   transcript: readonly (KeyedMessage & { seq: number })[],
   context: RecordContext,
@@ -370,8 +404,9 @@ export function pairedRecords(
     (at) => answers(transcript[at]!.message),
     (at) => made[at]!.calls.map(({ call }) => call.id),
   );
+  const taken = new Set(positions.flat());
   return made.map(({ said, calls }, at) => ({
-    said,
+    said: said ?? (taken.has(at) ? undefined : loneResultRecord(transcript[at]!, context)),
     seq: transcript[at]!.seq,
     calls: calls.map((recorded, index) => {
       const result = positions[at]![index]!;

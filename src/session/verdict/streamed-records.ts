@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { BatchChangedError, DamagedStoreError } from '../../errors/index.js';
 import { BatchesDigest } from './batches-digest.js';
 import {
+  loneResultRecord,
   messageKey,
   placeCounter,
   recordOfCall,
@@ -155,6 +156,8 @@ interface RecordsPlan extends TranscriptPlaces {
   keys: string[];
   /** For each position, the positions of its calls' results (-1: none). */
   results: number[][];
+  /** The positions of the results some call takes: a tool result at any other is a record of its own. */
+  taken: ReadonlySet<number>;
   /** Calls with no result from this sequence on are left out: the read stopped at damage inside their turn. */
   unansweredFrom: number;
 }
@@ -182,6 +185,7 @@ function recordsPlan(whole: SessionRead, sessionId: string): RecordsPlan {
     },
     keys,
     results,
+    taken: new Set(results.flat()),
     unansweredFrom: whole.refusal ? whole.projection.openFrom() : Number.POSITIVE_INFINITY,
   };
 }
@@ -224,11 +228,10 @@ async function* inTranscriptOrder(
 /** The records of the message at `at`, each call with its result, as `indexRecords` gives them of the whole transcript. */
 function recordsAt(at: number, plan: RecordsPlan, ready: ReadonlyMap<number, TranscriptEntry>): IndexRecord[] {
   const entry = ready.get(at)!;
-  const { said, calls } = recordsOfMessage(
-    { message: entry.message, key: plan.keys[at]!, time: recordTime(entry.message, entry.batchTime) },
-    plan.context,
-  );
-  const records: IndexRecord[] = said ? [said] : [];
+  const keyed = { message: entry.message, key: plan.keys[at]!, time: recordTime(entry.message, entry.batchTime) };
+  const { said, calls } = recordsOfMessage(keyed, plan.context);
+  const alone = plan.taken.has(at) ? undefined : loneResultRecord(keyed, plan.context);
+  const records: IndexRecord[] = said ? [said] : alone ? [alone] : [];
   calls.forEach((recorded, index) => {
     const position = plan.results[at]![index]!;
     if (position < 0 && entry.seq >= plan.unansweredFrom) return;

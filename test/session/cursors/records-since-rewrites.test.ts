@@ -68,6 +68,18 @@ const REWRITES: { what: string; batch: EventToWrite[] }[] = [
   { what: 'a title given later', batch: [{ kind: 'session/title', payload: { title: 'Named later' } }] },
   { what: 'the second result', batch: [complete(result('01Z0000000000000000000000D', 'call_b', 'b\n', 1))] },
   {
+    what: 'a result for a call never made',
+    batch: [complete(result('01Z0000000000000000000000L', 'call_nowhere', 'stray\n'))],
+  },
+  {
+    what: 'a result that names no call',
+    batch: [complete({ role: 'tool', id: '01Z0000000000000000000000M', name: 'bash', content: 'nameless\n' })],
+  },
+  {
+    what: 'a retracted result that answered no call',
+    batch: [{ kind: 'message/retract', payload: { messageIds: ['01Z0000000000000000000000L'] } }],
+  },
+  {
     what: 'a retracted result: its call has none again',
     batch: [{ kind: 'message/retract', payload: { messageIds: ['01Z0000000000000000000000D'] } }],
   },

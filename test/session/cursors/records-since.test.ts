@@ -301,7 +301,7 @@ describe('rxstore cat --records --cursor FILE', () => {
 });
 
 describe('records since, of tool results', () => {
-  it('a call of any other tool is a call record with its result; a result no call waits for, and a message that only names a call, give no record of their own', async () => {
+  it('a call of any other tool is a call record with its result; a result no call waits for is a record of its own, a message that only names a call none', async () => {
     const storeDir = await tempDir();
     const say = (message: Record<string, unknown>) => ({ kind: 'message/complete', payload: { message } });
     const created = await createSession({
@@ -351,6 +351,13 @@ describe('records since, of tool results', () => {
       }),
       expect.objectContaining({ type: 'command', command: 'ls', output: 'README.md\nsrc\n' }),
       expect.objectContaining({ type: 'message', role: 'assistant', text: 'still waiting' }),
+      expect.objectContaining({
+        type: 'result',
+        tool: 'bash',
+        callId: 'call-nowhere',
+        messageId: 't0',
+        output: 'answers no call',
+      }),
     ]);
   });
 });

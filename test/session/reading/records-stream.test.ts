@@ -55,6 +55,9 @@ const REWRITES: EventToWrite[][] = [
   [complete(toolResult('01Z0000000000000000000000C', 'call_b', { content: 'b\n' }))],
   [{ kind: 'session/title', payload: { title: 'Named later' } }],
   [complete(toolResult('01Z0000000000000000000000D', 'call_a', { content: 'a\n' }))],
+  // Results that answer no call: one for a call never made, one that names none.
+  [complete(toolResult('01Z0000000000000000000000L', 'call_nowhere', { content: 'stray\n' }))],
+  [complete(toolResult('01Z0000000000000000000000M', undefined, { content: 'nameless\n' }))],
   // The first message of the session, edited at the end: every record after it waits for it.
   [upsert({ ...user('01M8NKD7BPREDPDY7Y2RG7D1E3', 'List every file here, please.'), createdAt: 1796021329270 })],
   [{ kind: 'message/retract', payload: { messageIds: ['01Z0000000000000000000000C'] } }],
@@ -103,6 +106,17 @@ describe('records() streams the records of the transcript held whole', () => {
     // The edit at the end stands where the message stood, and the replace took everything before it.
     expect(last.records.map((record) => record.type === 'message' && record.text)).toContain('start again, edited');
     expect(last.records.every((record) => record.title === 'Named later')).toBe(true);
+    // The results that answered no call were taken by the replace with the rest.
+    const grown = await streamed(
+      await copySession(fixture('tool-calls').dir).then(async (copy) => {
+        for (const batch of REWRITES.slice(0, 7)) await appendBatch(copy, batch);
+        return copy;
+      }),
+    );
+    expect(grown.records.filter((record) => record.type === 'result').map((record) => record.output)).toEqual([
+      'stray\n',
+      'nameless\n',
+    ]);
   });
 
   it('of a generated session of turns, calls and content-store payloads', async () => {
