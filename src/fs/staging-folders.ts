@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { constants, lstatSync, type Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rm, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DIR_MODE, FILE_MODE } from './file-modes.js';
+import { removeIfAbandoned } from './abandoned-file.js';
 import { tryLockHandle } from './os-lock.js';
 
 /** The name of every folder rxstore builds a new session in before it publishes it (docs/format.md §9.6). */
@@ -124,30 +125,15 @@ function hasLockFile(path: string): boolean {
 
 /** Removes the staging folder `path` (if there) and its lock file when the lock can be taken: its writer is gone. */
 async function removeIfUnlocked(path: string): Promise<void> {
-  const lockPath = `${path}${LOCK_SUFFIX}`;
-  let handle: FileHandle;
-  try {
-    handle = await open(lockPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return;
-  }
-  try {
-    const held = await handle.stat();
-    // A lock file has one name: a hard link of that name to another file is someone's, and stays.
-    if (!held.isFile() || held.nlink !== 1 || !isMine(held) || !tryLockHandle(handle, 'exclusive')) return;
-    const folder = await lstat(path).catch(() => undefined);
-    if (folder !== undefined) {
-      if (!folder.isDirectory() || !isMine(folder)) return;
+  await removeIfAbandoned(`${path}${LOCK_SUFFIX}`, {
+    first: async () => {
+      const folder = await lstat(path).catch(() => undefined);
+      if (folder === undefined) return true;
+      if (!folder.isDirectory() || !isMine(folder)) return false;
       await rm(path, { recursive: true });
-    }
-    // The very file locked, still at its name: nothing put there since is removed.
-    const there = await lstat(lockPath);
-    if (there.ino === held.ino && there.dev === held.dev) await unlink(lockPath);
-  } catch {
-    // Left as it is.
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+      return true;
+    },
+  });
 }
 
 /** Removes a staging folder of no lock file (an older rxstore's) when nothing in it has changed for a minute. */

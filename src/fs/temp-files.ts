@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, open, readdir, rename, rm, unlink, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { InvalidInputError } from '../errors/index.js';
+import { removeIfAbandoned } from './abandoned-file.js';
 import { tryLockHandle } from './os-lock.js';
 
 /** The name of every temporary file rxstore writes a file through (docs/format.md §9.6). */
@@ -73,30 +73,7 @@ export async function removeAbandonedTemps(dir: string): Promise<void> {
     return;
   }
   for (const name of names) {
-    if (TEMP_NAME.test(name)) await removeIfAbandoned(join(dir, name), 0);
-    else if (BORN_NAME.test(name)) await removeIfAbandoned(join(dir, name), BORN_NAME_ABANDONED_MS);
-  }
-}
-
-/** Removes `file` when it is an abandoned temp (unlocked, this user's, one name) that has not changed for `settledMs`. */
-async function removeIfAbandoned(file: string, settledMs: number): Promise<void> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return;
-  }
-  try {
-    const held = await handle.stat();
-    // A temp has one name: a hard link of that name to another file is someone's, and stays.
-    if (!held.isFile() || held.nlink !== 1 || held.uid !== process.getuid?.()) return;
-    if (Date.now() - held.ctimeMs < settledMs || !tryLockHandle(handle, 'exclusive')) return;
-    // The very file locked, still at its name: nothing put there since is removed.
-    const there = await lstat(file);
-    if (there.ino === held.ino && there.dev === held.dev) await unlink(file);
-  } catch {
-    // Left as it is.
-  } finally {
-    await handle.close().catch(() => undefined);
+    if (TEMP_NAME.test(name)) await removeIfAbandoned(join(dir, name));
+    else if (BORN_NAME.test(name)) await removeIfAbandoned(join(dir, name), { settledMs: BORN_NAME_ABANDONED_MS });
   }
 }

@@ -3,7 +3,7 @@ import { V4_CODEC } from '../../codec/records.js';
 import type { FoundCopies } from './find-session-copies.js';
 import type { Platform } from '../roots/platform.js';
 import type { SessionCopy } from './session-copy.js';
-import { recordedCopyIn } from './recorded-copy.js';
+import { copyIndexes, recordedCopyIn } from './recorded-copy.js';
 import { STORES_NEWEST_FIRST } from '../roots/store-kind.js';
 import { v4StoreForJsonlDir } from '../roots/v4-store-for-jsonl-dir.js';
 import { workspaceSlug } from '../roots/workspace-slug.js';
@@ -39,9 +39,9 @@ export function groupConversations(found: FoundCopies, platform: Platform): Conv
   const union = (a: number, b: number) => {
     leader[find(a)] = find(b);
   };
-  const byPath = new Map(copies.map((copy, index) => [copy.path, index]));
-  const byKey = groupIndexes(copies, (copy) => copy.key);
-  const resolve = recordedCopyIn(copies);
+  const indexes = copyIndexes(copies);
+  const { byPath, byKey } = indexes;
+  const resolve = recordedCopyIn(copies, indexes);
   const parents = new Map<number, ParentSession>();
 
   for (const same of groupIndexes(copies, (copy) => (copy.format === 'v4' ? copy.id : undefined)).values()) {

@@ -9,10 +9,26 @@ import type { SessionCopy } from './session-copy.js';
  */
 export type RecordedCopy = (recorded: string, from: SessionCopy) => number | undefined;
 
-export function recordedCopyIn(copies: readonly SessionCopy[]): RecordedCopy {
-  const byPath = new Map(copies.map((copy, index) => [copy.path, index]));
+/** The copies' indexes by their path, and by their place below their root (`key`: several roots may hold one). */
+export interface CopyIndexes {
+  byPath: ReadonlyMap<string, number>;
+  byKey: ReadonlyMap<string, readonly number[]>;
+}
+
+export function copyIndexes(copies: readonly SessionCopy[]): CopyIndexes {
   const byKey = new Map<string, number[]>();
-  copies.forEach((copy, index) => byKey.set(copy.key, [...(byKey.get(copy.key) ?? []), index]));
+  copies.forEach((copy, index) => {
+    const same = byKey.get(copy.key);
+    if (same) same.push(index);
+    else byKey.set(copy.key, [index]);
+  });
+  return { byPath: new Map(copies.map((copy, index) => [copy.path, index])), byKey };
+}
+
+export function recordedCopyIn(
+  copies: readonly SessionCopy[],
+  { byPath, byKey }: CopyIndexes = copyIndexes(copies),
+): RecordedCopy {
   return (recorded, from) => {
     const exact = byPath.get(normalize(recorded));
     if (exact !== undefined) return exact;
