@@ -2,7 +2,7 @@
 // example still a comment above a command that pastes as it reads.
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { runCliChild } from '../support/cli-child.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { hasScript, onTerminal } from '../support/terminal.js';
 
 const HELPS = [
@@ -48,7 +48,8 @@ describe.skipIf(!hasScript)('help on a narrow terminal', () => {
     'in %i columns: no line wider, each example a comment over a command that reads as the wide one',
     async (columns) => {
       for (const args of HELPS) {
-        const wide = (await runCliChild([...args, '--help'])).stdout.trimEnd().split('\n');
+        // In a pipe: the command line alone answers, so it runs in this process.
+        const wide = (await runCliInProcess([...args, '--help'])).stdout.trimEnd().split('\n');
         const narrow = onTerminal(columns, [...args, '--help']);
         for (const line of narrow) expect(stringWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(columns);
         // In a pipe (100 columns) every example fits one line: the narrow ones are the same words, broken only between them.

@@ -1,10 +1,14 @@
 // What a new user meets when they mistype at the command line: one wording for every unknown
 // command, help topic, option and missing argument, exit 2; what they typed decides the exit code,
-// and long input is cut in the message, with its length.
+// and long input is cut in the message, with its length. The tables of words the command line alone
+// answers run its `main` in this process (`runCliInProcess`: what the binary prints, and its exit code,
+// for the cost of a call; each row gave what a child process of the binary gives when this was written);
+// the rest run the binary as a child.
 import { cp, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from '../support/cli-child.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { fixture } from '../support/fixtures.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -96,7 +100,7 @@ describe('unknown things are usage errors, said the same way', () => {
       usage('name a transcript or a directory, or give --all', 'rxstore migrate jsonl-to-v4 --help'),
     ],
   ])('rxstore %j', async (args, stderr) => {
-    expect(await runCliChild(args)).toMatchObject({ code: 2, stdout: '', stderr });
+    expect(await runCliInProcess(args)).toMatchObject({ code: 2, stdout: '', stderr });
   });
 
   it('a command run without its session says what `inspect ""` says, in the command’s words', async () => {
@@ -185,7 +189,7 @@ describe('an option given a value it cannot take is a usage error, naming the op
   ])('rxstore %s %j', async (command, args) => {
     const option = args.find((arg) => arg.includes('='))!;
     const [name, value] = option.split('=') as [string, string];
-    const run = await runCliChild([...command.split(' '), ...args]);
+    const run = await runCliInProcess([...command.split(' '), ...args]);
     expect(run).toMatchObject({
       code: 2,
       stdout: '',
@@ -236,7 +240,7 @@ describe('an option given a value it cannot take is a usage error, naming the op
     ['view', ['x', '--to', ''], '--to'],
     ['migrate jsonl-to-v4', ['x', '--cwd', ''], '--cwd'],
   ])('rxstore %s %j: %s needs a value', async (command, args, option) => {
-    const run = await runCliChild([...command.split(' '), ...args]);
+    const run = await runCliInProcess([...command.split(' '), ...args]);
     expect(run).toMatchObject({
       code: 2,
       stdout: '',
@@ -313,7 +317,7 @@ describe('`--` ends the options: what follows is an argument, taken or refused a
     // An option before `--` is not given what follows it.
     [['ls', '--home', '--', 'x'], usage('--home needs a value', 'rxstore ls --help')],
   ])('rxstore %j', async (args, stderr) => {
-    expect(await runCliChild(args)).toMatchObject({ code: 2, stdout: '', stderr });
+    expect(await runCliInProcess(args)).toMatchObject({ code: 2, stdout: '', stderr });
   });
 
   it('the version is printed when nothing but a command is beside it', async () => {
