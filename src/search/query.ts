@@ -73,7 +73,7 @@ async function patternMatcher(source: string, caseSensitive: boolean): Promise<T
   } catch (error) {
     // RE2JS names the pattern as it compiled it, `(?i)` before it when case is ignored: the person typed none.
     const reason = (error as Error).message.replace(`(?i)${source}`, source);
-    throw new InvalidInputError(`invalid --regex ${JSON.stringify(source)}: ${reason}`);
+    throw new InvalidInputError(`invalid regular expression ${JSON.stringify(source)}: ${reason}`);
   }
   return (text) => {
     const found: [number, number][] = [];

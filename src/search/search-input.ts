@@ -11,6 +11,11 @@ export function checkSearchInput(text: unknown, options: SearchOptions): void {
   if (typeof text !== 'string') throw new InvalidInputError(`the query must be a string, not ${typeof text}`);
   if (options.kinds !== undefined && !Array.isArray(options.kinds))
     throw new InvalidInputError(`kinds must be a list of kinds: ${SEARCH_KINDS.join(', ')}`);
+  // An empty list would select no text: a search that can find nothing, said as none found.
+  if (options.kinds?.length === 0)
+    throw new InvalidInputError(
+      `kinds is empty: name one or more of ${SEARCH_KINDS.join(', ')}, or leave it out for all`,
+    );
   for (const kind of options.kinds ?? [])
     if (!SEARCH_KINDS.includes(kind))
       throw new InvalidInputError(`unknown kind ${JSON.stringify(kind)}: one of ${SEARCH_KINDS.join(', ')}`);
@@ -27,5 +32,7 @@ export function checkSearchInput(text: unknown, options: SearchOptions): void {
     const value: unknown = options[name];
     if (value !== undefined && typeof value !== 'string')
       throw new InvalidInputError(`${name} must be a string, not ${typeof value}`);
+    // Empty, each would narrow to nothing (no tool, file or workspace has no name) or to everything (every id starts with it).
+    if (value === '') throw new InvalidInputError(`${name} is empty: name one, or leave it out`);
   }
 }

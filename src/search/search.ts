@@ -106,7 +106,8 @@ interface Session {
  * memory from the stores, so both give the same hits in the same order. Hits come best first: the
  * exact query phrase first, then BM25, lifted by how much of their session matches. A query that is
  * empty (with no `file`), a pattern that does not compile, or an option no search takes (an invalid Date, a
- * `limit` or `around` that is no whole number, an unknown kind) is an `InvalidInputError`.
+ * `limit` or `around` that is no whole number, an unknown kind, an empty list of kinds or an empty name) is an
+ * `InvalidInputError`.
  */
 export async function* search(text: string, options: SearchOptions): AsyncGenerator<FoundHit> {
   checkSearchInput(text, options);

@@ -485,9 +485,21 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     ['an unknown kind', { kinds: ['bogus'] }],
     ['a session id that is no string', { session: 3 }],
     ['a file that is no string', { file: {} }],
+    // Each would narrow to nothing, or to everything, in silence.
+    ['an empty list of kinds', { kinds: [] }],
+    ['an empty tool', { tool: '' }],
+    ['an empty file', { file: '' }],
+    ['an empty workspace', { workspace: '' }],
+    ['an empty session id', { session: '' }],
   ])('%s is refused as RX_INVALID_INPUT: %j', async (_, odd) => {
     await expect(hitsOf('platypus', { ...options, ...(odd as Partial<SearchOptions>) })).rejects.toMatchObject({
       code: 'RX_INVALID_INPUT',
+    });
+  });
+  it('a pattern that does not compile is refused in the words of a library call, not of the command line', async () => {
+    await expect(hitsOf('(unclosed', { ...options, regex: true })).rejects.toMatchObject({
+      code: 'RX_INVALID_INPUT',
+      message: expect.stringMatching(/^invalid regular expression "\(unclosed": /),
     });
   });
   it('a query that is no string is refused as RX_INVALID_INPUT', async () => {
