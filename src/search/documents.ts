@@ -17,7 +17,7 @@ export interface SearchDocument {
 
 /** The documents a record is searched by; empty texts are left out. */
 export function documentsOf(record: IndexRecord): SearchDocument[] {
-  const base = { recordKey: record.key, time: record.time };
+  const base = { recordKey: record.key };
   const documents: SearchDocument[] = [];
   const add = (
     kind: SearchKind,
@@ -26,10 +26,13 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
     text: string,
     exitCode: number | null = null,
   ) => {
-    // A call's output is the tool message's: a hit in it points there (or nowhere, when that message has no id).
-    const messageId = role === 'tool' && record.type !== 'message' ? record.resultMessageId : record.messageId;
+    // A call's output is the tool message's: a hit in it points there (or nowhere, when that message has no id),
+    // and is as old as that message.
+    const fromResult = role === 'tool' && record.type !== 'message';
+    const messageId = fromResult ? record.resultMessageId : record.messageId;
+    const time = (fromResult ? record.resultTime : undefined) ?? record.time;
     if (text === '') return;
-    documents.push({ ...base, messageId: messageId ?? null, kind, role, tool, exitCode, text: withoutNul(text) });
+    documents.push({ ...base, time, messageId: messageId ?? null, kind, role, tool, exitCode, text: withoutNul(text) });
   };
   switch (record.type) {
     case 'message':

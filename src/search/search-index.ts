@@ -29,7 +29,7 @@ import type { SearchSource } from './search-sources.js';
 import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
-const INDEX_VERSION = 8;
+const INDEX_VERSION = 9;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;

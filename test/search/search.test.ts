@@ -646,6 +646,66 @@ describe('the index stays true', () => {
     await expectFound('grown', [...written, [none, 'wombat nameless']]);
   });
 
+  it("a tool's output is as old as the message that gave it, not as the call: --since finds it, the call not", async () => {
+    const { options, stateRoot } = await machine();
+    const [asked, answered] = [Date.parse('2026-05-02T10:00:00Z'), Date.parse('2026-05-02T12:00:00Z')];
+    const [bash, read, resultId] = [`call_late_bash_${id()}`, `call_late_read_${id()}`, id()];
+    const session = await createSession({
+      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      batches: [
+        {
+          operationId: 'late',
+          events: [
+            complete({
+              role: 'assistant',
+              id: id(),
+              content: '',
+              createdAt: asked,
+              tool_calls: [
+                { id: bash, name: 'bash', arguments: JSON.stringify({ command: 'quokka-build' }) },
+                { id: read, name: 'read_file', arguments: JSON.stringify({ path: 'quokka.txt' }) },
+              ],
+            }),
+            complete({
+              role: 'tool',
+              id: resultId,
+              tool_call_id: bash,
+              name: 'bash',
+              content: 'quokka done',
+              createdAt: answered,
+            }),
+            complete({
+              role: 'tool',
+              id: id(),
+              tool_call_id: read,
+              name: 'read_file',
+              content: 'quokka text',
+              createdAt: answered,
+            }),
+          ],
+        },
+      ],
+    });
+    for (const index of [true, false]) {
+      const found = async (since: string) =>
+        (await hitsOf('quokka', { ...options, index, since: new Date(since) }))
+          .filter((hit) => hit.sessionId === session.id)
+          .map((hit) => `${hit.kind} ${hit.time}`)
+          .sort();
+      expect(await found('2026-05-02T09:00:00Z'), `index ${index}`).toEqual([
+        'command 2026-05-02T10:00:00.000Z',
+        'file 2026-05-02T10:00:00.000Z',
+        'tool-input 2026-05-02T10:00:00.000Z',
+        'tool-output 2026-05-02T12:00:00.000Z',
+        'tool-output 2026-05-02T12:00:00.000Z',
+      ]);
+      expect(await found('2026-05-02T11:00:00Z'), `index ${index}`).toEqual([
+        'tool-output 2026-05-02T12:00:00.000Z',
+        'tool-output 2026-05-02T12:00:00.000Z',
+      ]);
+    }
+  });
+
   it('finds what follows a NUL character in a text, the NUL shown as ␀', async () => {
     const { options, stateRoot } = await machine();
     const session = await createSession({

@@ -508,7 +508,7 @@ class RecordsReader {
           1,
         );
         this.pendingCharacters -= sizeOf(item!);
-        const record = recordOfCall(item!, message);
+        const record = recordOfCall(item!, entry);
         if (record) changes.push(record);
       }
       for (const call of calls) this.wait(call, true, changes);

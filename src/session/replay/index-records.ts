@@ -48,6 +48,15 @@ export interface ToolOutcome {
   durationMs?: number;
   /** The id of the tool message holding the result, where it has one: a hit in the output points at it. */
   resultMessageId?: string;
+  /** ISO time of that tool message (its createdAt, else the commit time of the batch that last wrote it): when the output was given. */
+  resultTime?: string;
+}
+
+/** A tool result as a call's record is completed by: its message, and its time (`recordTime`). */
+export interface TimedResult {
+  message: Message;
+  /** Unix milliseconds. */
+  time: number;
 }
 
 /** One record for a search index: a user prompt, an answer, a command with its output and exit code, a file edit, … */
@@ -100,9 +109,13 @@ function failed(result: Message | undefined): boolean {
  * a result without one (file tools) is `failed` when it reports an error, as Reasonix words it,
  * else `completed`. No result, no outcome.
  */
-function outcomeOf(result: Message | undefined): ToolOutcome {
-  if (!result) return {};
-  const placed = result.id ? { resultMessageId: result.id } : {};
+function outcomeOf(timed: TimedResult | undefined): ToolOutcome {
+  if (!timed) return {};
+  const result = timed.message;
+  const placed = {
+    ...(result.id ? { resultMessageId: result.id } : {}),
+    resultTime: new Date(timed.time).toISOString(),
+  };
   const execution = result.tool_execution;
   if (!execution) return { state: failed(result) ? 'failed' : 'completed', ...placed };
   return {
@@ -212,7 +225,8 @@ export function answers(message: Message): string | undefined {
  * The record of a tool call, completed by its result (undefined while none is known): a shell
  * command with its outcome and output, the file a tool read or changed, or any other tool's arguments and result.
  */
-export function recordOfCall({ call, base }: RecordedCall, result: Message | undefined): IndexRecord | undefined {
+export function recordOfCall({ call, base }: RecordedCall, timed: TimedResult | undefined): IndexRecord | undefined {
+  const result = timed?.message;
   const args: Args = parseJsonObject(call.arguments) ?? {};
   const file = (
     action: Extract<IndexRecord, { type: 'file' }>['action'],
@@ -226,7 +240,7 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
     path: firstText(args, 'path', 'file_path', 'notebook_path', 'source'),
     arguments: call.arguments,
     ...extra,
-    ...outcomeOf(result),
+    ...outcomeOf(timed),
     output: result ? messageText(result) : '',
   });
   switch (call.name) {
@@ -262,7 +276,7 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
           tool: call.name,
           callId: call.id,
           arguments: call.arguments,
-          ...outcomeOf(result),
+          ...outcomeOf(timed),
           output: result ? messageText(result) : '',
         };
       return {
@@ -271,7 +285,7 @@ export function recordOfCall({ call, base }: RecordedCall, result: Message | und
         tool: call.name,
         callId: call.id,
         command: firstText(args, 'command', 'script'),
-        ...outcomeOf(result),
+        ...outcomeOf(timed),
         output: result ? messageText(result) : '',
       };
   }
@@ -297,7 +311,7 @@ export function loneResultRecord(
     type: 'result',
     tool: message.name ?? '',
     callId: message.tool_call_id ?? '',
-    ...outcomeOf(message),
+    ...outcomeOf({ message, time }),
     output,
   };
 }
@@ -397,7 +411,11 @@ export function resultPositions(
 export function pairedRecords(
   transcript: readonly (KeyedMessage & { seq: number })[],
   context: RecordContext,
-): { said: IndexRecord | undefined; calls: { recorded: RecordedCall; result: Message | undefined }[]; seq: number }[] {
+): {
+  said: IndexRecord | undefined;
+  calls: { recorded: RecordedCall; result: TimedResult | undefined }[];
+  seq: number;
+}[] {
   const made = transcript.map((entry) => recordsOfMessage(entry, context));
   const positions = resultPositions(
     transcript.length,
@@ -410,7 +428,7 @@ export function pairedRecords(
     seq: transcript[at]!.seq,
     calls: calls.map((recorded, index) => {
       const result = positions[at]![index]!;
-      return { recorded, result: result < 0 ? undefined : transcript[result]!.message };
+      return { recorded, result: result < 0 ? undefined : transcript[result] };
     }),
   }));
 }

@@ -235,7 +235,11 @@ function recordsAt(at: number, plan: RecordsPlan, ready: ReadonlyMap<number, Tra
   calls.forEach((recorded, index) => {
     const position = plan.results[at]![index]!;
     if (position < 0 && entry.seq >= plan.unansweredFrom) return;
-    const made = recordOfCall(recorded, position < 0 ? undefined : ready.get(position)!.message);
+    const result = position < 0 ? undefined : ready.get(position)!;
+    const made = recordOfCall(
+      recorded,
+      result && { message: result.message, time: recordTime(result.message, result.batchTime) },
+    );
     if (made) records.push(made);
   });
   return records;
