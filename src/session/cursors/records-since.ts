@@ -454,13 +454,15 @@ class RecordsReader {
     if (written.length !== entries.length || written.length !== counts.complete + counts.upsert)
       return { whole: true, mayRepeat: true };
     const upserted = (seq: number) => kinds.get(seq) === 'message/upsert';
-    // A message/complete of an id that may be used already may be refused; an upsert of a message with calls or of a result may move what results pair with.
+    // A message/complete of an id that may be used already may be refused; an upsert of a message that has or may
+    // have had calls (any but a user's), or of a result, may move what results pair with: a call taken out leaves its
+    // result answering none, and a result still to come for it answers none either.
     if (
       entries.some(
         ({ message, seq }) =>
           message.id !== undefined &&
           this.ids.mayHold(message.id) &&
-          (!upserted(seq) || (message.tool_calls ?? []).length > 0 || message.role === 'tool'),
+          (!upserted(seq) || (message.tool_calls ?? []).length > 0 || message.role !== 'user'),
       )
     ) {
       return { whole: true, mayRepeat: true };

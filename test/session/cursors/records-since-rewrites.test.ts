@@ -80,6 +80,29 @@ const REWRITES: { what: string; batch: EventToWrite[] }[] = [
     batch: [{ kind: 'message/retract', payload: { messageIds: ['01Z0000000000000000000000L'] } }],
   },
   {
+    what: 'a call and its result',
+    batch: [
+      complete(assistant('01Z0000000000000000000000N', 'one more', [{ id: 'call_n', command: 'echo n' }])),
+      complete(result('01Z0000000000000000000000O', 'call_n', 'n\n')),
+    ],
+  },
+  {
+    what: 'the call taken out of its message: its result answers none',
+    batch: [upsert(assistant('01Z0000000000000000000000N', 'no call after all'))],
+  },
+  {
+    what: 'a call waiting for its result',
+    batch: [complete(assistant('01Z0000000000000000000000P', 'and another', [{ id: 'call_p', command: 'echo p' }]))],
+  },
+  {
+    what: 'the waiting call taken out of its message',
+    batch: [upsert(assistant('01Z0000000000000000000000P', 'none here either'))],
+  },
+  {
+    what: 'the result of the call taken out: it answers none',
+    batch: [complete(result('01Z0000000000000000000000Q', 'call_p', 'p\n'))],
+  },
+  {
     what: 'a retracted result: its call has none again',
     batch: [{ kind: 'message/retract', payload: { messageIds: ['01Z0000000000000000000000D'] } }],
   },
