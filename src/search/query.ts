@@ -73,7 +73,8 @@ async function patternMatcher(source: string, caseSensitive: boolean): Promise<T
   } catch (error) {
     // RE2JS names the pattern as it compiled it, `(?i)` before it when case is ignored: the person typed none.
     const reason = (error as Error).message.replace(`(?i)${source}`, source);
-    throw new InvalidInputError(`invalid regular expression ${JSON.stringify(source)}: ${reason}`);
+    // As typed, between backquotes as RE2JS quotes it: JSON's quoting would double each backslash of the pattern.
+    throw new InvalidInputError(`invalid regular expression \`${source}\`: ${reason}`);
   }
   return (text) => {
     const found: [number, number][] = [];

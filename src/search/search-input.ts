@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../errors/index.js';
+import { pathsOf } from '../store/roots/platform.js';
 import { SEARCH_KINDS } from './search-hit.js';
 import type { SearchOptions } from './search.js';
 
@@ -9,6 +10,12 @@ import type { SearchOptions } from './search.js';
  */
 export function checkSearchInput(text: unknown, options: SearchOptions): void {
   if (typeof text !== 'string') throw new InvalidInputError(`the query must be a string, not ${typeof text}`);
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidInputError('search takes its options as an object: { roots, platform, … }');
+  if (!Array.isArray(options.roots))
+    throw new InvalidInputError('roots must be a list of roots to search (machineRoots().roots.roots)');
+  if (!['linux', 'darwin', 'win32'].includes(options.platform))
+    throw new InvalidInputError(`platform must be linux, darwin or win32, not ${JSON.stringify(options.platform)}`);
   if (options.kinds !== undefined && !Array.isArray(options.kinds))
     throw new InvalidInputError(`kinds must be a list of kinds: ${SEARCH_KINDS.join(', ')}`);
   // An empty list would select no text: a search that can find nothing, said as none found.
@@ -32,7 +39,23 @@ export function checkSearchInput(text: unknown, options: SearchOptions): void {
     const value: unknown = options[name];
     if (value !== undefined && typeof value !== 'string')
       throw new InvalidInputError(`${name} must be a string, not ${typeof value}`);
-    // Empty, each would narrow to nothing (no tool, file or workspace has no name) or to everything (every id starts with it).
-    if (value === '') throw new InvalidInputError(`${name} is empty: name one, or leave it out`);
+    // Empty or blank, each would narrow to nothing (no tool, file or workspace is called so) or to everything (every
+    // id starts with ''): a search that says nothing was found, of what could not be.
+    if (typeof value === 'string' && value.trim() === '')
+      throw new InvalidInputError(`${name} is ${value === '' ? 'empty' : 'blank'}: name one, or leave it out`);
+  }
+  if (options.since && options.until && options.since.getTime() > options.until.getTime())
+    throw new InvalidInputError(
+      `since (${options.since.toISOString()}) is after until (${options.until.toISOString()}): no time is both`,
+    );
+  // Relative to what? The command line resolves one against its working folder; a library caller says which.
+  if (options.workspace !== undefined && !pathsOf(options.platform).isAbsolute(options.workspace))
+    throw new InvalidInputError(`workspace must be an absolute path, not ${JSON.stringify(options.workspace)}`);
+  if (options.cacheDir !== undefined && (typeof options.cacheDir !== 'string' || options.cacheDir.trim() === ''))
+    throw new InvalidInputError("cacheDir must name a folder: leave it out for rxstore's cache folder");
+  for (const name of ['regex', 'index', 'messageIndex'] as const) {
+    const value: unknown = options[name];
+    if (value !== undefined && typeof value !== 'boolean')
+      throw new InvalidInputError(`${name} must be true or false, not ${JSON.stringify(value)}`);
   }
 }

@@ -3,7 +3,7 @@ import { NotRegularFileError, RxError, SessionNotFoundError } from '../errors/in
 import { describeRoots } from '../store/listing/find-session.js';
 import { defaultCacheDir } from '../store/listing/cache-dir.js';
 import { openSession } from '../store/open-session.js';
-import type { Platform } from '../store/roots/platform.js';
+import { pathsOf, type Platform } from '../store/roots/platform.js';
 import type { ReadRoot } from '../store/roots/roots.js';
 import { sameSlug, workspaceSlug } from '../store/roots/workspace-slug.js';
 import { matchText, parseQuery, type Query } from './query.js';
@@ -389,7 +389,11 @@ function touches(text: string, session: Session, file: string): boolean {
 }
 
 function inWorkspace(session: Pick<Session, 'workspace' | 'slug'>, workspace: string, platform: Platform): boolean {
-  const slug = workspaceSlug(workspace, platform);
+  // `/a/b/`, `/a/./b` and `/a/b` are one folder: its slug is the plain path's.
+  const paths = pathsOf(platform);
+  const plain = paths.normalize(workspace);
+  const folder = plain.endsWith(paths.sep) && paths.parse(plain).root !== plain ? plain.slice(0, -1) : plain;
+  const slug = workspaceSlug(folder, platform);
   if (session.workspace !== null && sameSlug(workspaceSlug(session.workspace, platform), slug, platform)) return true;
   return session.slug !== null && sameSlug(session.slug, slug, platform);
 }

@@ -491,6 +491,14 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     ['an empty file', { file: '' }],
     ['an empty workspace', { workspace: '' }],
     ['an empty session id', { session: '' }],
+    ['a blank tool', { tool: ' ' }],
+    ['a blank workspace', { workspace: '\t' }],
+    ['a since after until', { since: new Date('2026-06-02'), until: new Date('2026-06-01') }],
+    ['a relative workspace', { workspace: 'ws/lone' }],
+    ['an empty cache folder', { cacheDir: '' }],
+    ['a regex flag that is no boolean', { regex: 'false' }],
+    ['an unknown platform', { platform: 'bogus' }],
+    ['roots that are no list', { roots: undefined }],
   ])('%s is refused as RX_INVALID_INPUT: %j', async (_, odd) => {
     await expect(hitsOf('platypus', { ...options, ...(odd as Partial<SearchOptions>) })).rejects.toMatchObject({
       code: 'RX_INVALID_INPUT',
@@ -499,8 +507,24 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   it('a pattern that does not compile is refused in the words of a library call, not of the command line', async () => {
     await expect(hitsOf('(unclosed', { ...options, regex: true })).rejects.toMatchObject({
       code: 'RX_INVALID_INPUT',
-      message: expect.stringMatching(/^invalid regular expression "\(unclosed": /),
+      message: expect.stringMatching(/^invalid regular expression `\(unclosed`: /),
     });
+    // A backslash as typed, not doubled.
+    await expect(hitsOf('\\8', { ...options, regex: true })).rejects.toMatchObject({
+      message: expect.stringMatching(/^invalid regular expression `\\8`: /),
+    });
+  });
+  it('options that are no object are refused as RX_INVALID_INPUT', async () => {
+    await expect(hitsOf('platypus', null as unknown as SearchOptions)).rejects.toMatchObject({
+      code: 'RX_INVALID_INPUT',
+    });
+  });
+  it('a workspace written with a trailing slash or a /./ is the folder its plain path names', async () => {
+    const places = async (workspace: string) => placesOf(await hitsOf('parser', { ...options, workspace }));
+    const plain = await places('/tmp/search-ws');
+    expect(plain.length).toBeGreaterThan(0);
+    for (const written of ['/tmp/search-ws/', '/tmp/./search-ws', '/tmp//search-ws/'])
+      expect(await places(written), written).toEqual(plain);
   });
   it('a query that is no string is refused as RX_INVALID_INPUT', async () => {
     await expect(hitsOf(3 as unknown as string, options)).rejects.toMatchObject({ code: 'RX_INVALID_INPUT' });
