@@ -30,8 +30,9 @@ function only(messages: Message[]): Record<string, unknown>[] {
       const {
         callId: _callId,
         resultMessageId: _resultMessageId,
+        resultTime: _resultTime,
         ...fields
-      } = rest as typeof rest & { callId?: string; resultMessageId?: string };
+      } = rest as typeof rest & { callId?: string; resultMessageId?: string; resultTime?: string };
       if (fields.type !== 'file') return fields;
       const { arguments: _arguments, output: _output, ...file } = fields;
       return file;
@@ -118,6 +119,7 @@ describe('index records', () => {
         tool: 'bash',
         callId: 'c1',
         resultMessageId: 'm-r-c1',
+        resultTime: '2026-03-04T05:06:08.089Z',
         command: 'ls -la',
         state: 'completed',
         exitCode: 0,
@@ -133,6 +135,7 @@ describe('index records', () => {
         tool: 'pwsh',
         callId: 'c2',
         resultMessageId: 'm-r-c2',
+        resultTime: '2026-03-04T05:06:10.089Z',
         command: 'Get-ChildItem',
         state: 'failed',
         exitCode: 1,
@@ -147,6 +150,7 @@ describe('index records', () => {
         tool: 'powershell',
         callId: 'c3',
         resultMessageId: 'm-r-c3',
+        resultTime: '2026-03-04T05:06:12.089Z',
         command: 'dir',
         durationMs: 0,
         output: 'x',
@@ -306,7 +310,15 @@ describe('index records', () => {
       records.map((record) =>
         record.type === 'command' ? [record.command, record.output, record.state] : [record.type],
       ),
-    ).toEqual([['one', 'first', 'completed'], ['message'], ['two', 'second', 'completed'], ['three', '', undefined]]);
+    ).toEqual([
+      // A result before any call of its id, and one naming none, answer no call: each is a record of its own.
+      ['result'],
+      ['one', 'first', 'completed'],
+      ['message'],
+      ['two', 'second', 'completed'],
+      ['three', '', undefined],
+      ['result'],
+    ]);
     // A message never answers a call it makes itself: the result is the first one after it.
     const own = indexRecords(
       timed(
@@ -315,7 +327,9 @@ describe('index records', () => {
       ),
       context,
     );
+    // Its own text answers no call before it: a result of its own.
     expect(own.map((record) => (record.type === 'command' ? [record.command, record.output] : [record.type]))).toEqual([
+      ['result'],
       ['own', 'after it'],
     ]);
   });
@@ -349,6 +363,8 @@ describe('index records', () => {
       { type: 'command', tool: 'bash', command: 'ls', state: 'completed', output: 'the listing' },
       { type: 'message', role: 'user', text: 'not a result' },
       { type: 'command', tool: 'bash', command: 'pwd', output: '' },
+      // What the tool message says is still found: a result of its own.
+      { type: 'result', tool: '', output: 'not its output', state: 'completed' },
       { type: 'file', tool: 'delete_symbol', action: 'delete-symbol', path: 'n.ts', state: 'completed' },
     ]);
   });
