@@ -678,12 +678,12 @@ function takeShort(waiting: StaleSession[]): StaleSession | undefined {
   return at < 0 ? undefined : waiting.splice(at, 1)[0];
 }
 
-/** Whether the sessions to read are worth a reader thread: many short ones. */
-/** A reader thread, when the short sessions to read are many enough and long enough for one to pay for its start. */
+/** A reader thread, when the short sessions to read are worth one (`worthAThread`). */
 function readersIfWorthIt(short: readonly SearchSource[]): IndexReaders | undefined {
   return worthAThread(short) ? IndexReaders.start() : undefined;
 }
 
+/** Whether the short sessions to read are many enough, and hold enough bytes, for a thread to pay for its start. */
 function worthAThread(short: readonly SearchSource[]): boolean {
   if (short.length < THREAD_MIN_SESSIONS) return false;
   let bytes = 0;
