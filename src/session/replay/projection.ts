@@ -2,6 +2,7 @@ import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
 import { StringTable } from '../../compact/string-table.js';
 import { answeredCall, type Message } from './message.js';
 import { summaryOf } from './message-summary.js';
+import { collidingRecordKeys } from './transcript-records.js';
 import { ModelList } from './model-list.js';
 import {
   decodePayload,
@@ -104,9 +105,9 @@ export class Projection {
     ),
     'message/upsert': handler('message/upsert', (projection, { message }, event) => {
       projection.noteWorkspace(message);
-      projection.noteResults([message], event);
+      const records = projection.noteRecords([message], event);
       const kept = projection.kept(message);
-      projection.index.upsert(kept, event.seq, event.batchTime);
+      projection.index.upsert(kept, event.seq, event.batchTime, records[0]!);
       projection.model.upsert(kept);
     }),
     'message/retract': handler('message/retract', (projection, { messageIds }) => {
@@ -256,7 +257,7 @@ export class Projection {
    */
   get strictness(): readonly StrictnessFinding[] {
     if (this.findings.length > 0) return this.findings;
-    const repeated = this.repeatedResult();
+    const repeated = this.repeatedRecord();
     return repeated ? [repeated] : [];
   }
 
@@ -360,18 +361,19 @@ export class Projection {
       this.refuse(event, repeatedResultMessage(answers), false);
       return;
     }
-    this.noteResults([message], event);
+    const records = this.noteRecords([message], event);
     const kept = this.kept(message);
-    this.index.push(kept, event.seq, event.batchTime);
+    this.index.push(kept, event.seq, event.batchTime, records[0]!);
     if (!message.local_only) this.model.push(kept);
   }
 
   private replaceHistory(messages: readonly Message[], event: EventPlace): void {
     for (const message of messages) this.noteWorkspace(message);
-    this.noteResults(messages, event);
     // Repeated ids inside the list: Reasonix 1.38.11 opens such a session; the first of each is kept.
-    const list = firstPerId(messages).map((message) => this.kept(message));
-    this.index.replace(list, event.seq, event.batchTime);
+    const kept = firstPerId(messages);
+    const records = this.noteRecords(kept, event);
+    const list = kept.map((message) => this.kept(message));
+    this.index.replace(list, event.seq, event.batchTime, records);
     this.model.replace(list.filter((message) => !message.local_only));
   }
 
@@ -383,30 +385,33 @@ export class Projection {
     this.checkpoints.push(event.seq);
   }
 
-  /** Notes the event when it writes a tool result the transcript keys by its call. */
-  private noteResults(messages: readonly Message[], event: EventPlace): void {
-    // Stryker disable next-line ConditionalExpression: noting an event that answered no call: only events that answered one are ever looked up
-    if (messages.some((message) => answeredCall(message) !== undefined)) {
+  /**
+   * The record keys of each message that another's can equal (`collidingRecordKeys`), noting the
+   * event when it writes one: a repeated key is refused at the event that wrote it.
+   */
+  private noteRecords(messages: readonly Message[], event: EventPlace): string[][] {
+    const records = messages.map(collidingRecordKeys);
+    // Stryker disable next-line ConditionalExpression: noting an event that wrote no such key: only events that wrote one are ever looked up
+    if (records.some((keys) => keys.length > 0)) {
       this.resultEvents.note(event.seq, event.offset, event.kind as ResultEventKind);
     }
+    return records;
   }
 
-  /** The repeated tool result of the transcript as it stands, checked again only after more events. */
-  private repeatedResult(): StrictnessFinding | undefined {
-    // Stryker disable next-line EqualityOperator,ConditionalExpression: a repeated result is never the transcript's first row: a first result precedes it
+  /** The repeated record key of the transcript as it stands, checked again only after more events. */
+  private repeatedRecord(): StrictnessFinding | undefined {
     if (this.repeated?.replayed === this.replayed) return this.repeated.finding;
-    const at = this.index.firstRepeatedResult();
+    const repeated = this.index.firstRepeatedRecord();
     let finding: StrictnessFinding | undefined;
-    // Stryker disable next-line EqualityOperator: a repeated result is never the transcript's first message
-    if (at >= 0) {
-      const seq = this.index.seq(at);
-      // Stryker disable next-line ObjectLiteral: as line 314: the cache never hits, the finding is computed again
+    if (repeated !== undefined) {
+      const seq = this.index.seq(repeated.at);
+      // Stryker disable next-line ObjectLiteral: every event that wrote a colliding key was noted
       const place = this.resultEvents.placeOf(seq) ?? { offset: 0, kind: 'message/complete' };
       finding = {
         seq,
         offset: place.offset,
         kind: place.kind,
-        message: repeatedResultMessage(this.index.answeredCall(at)),
+        message: repeatedRecordMessage(repeated.key),
         damaged: false,
       };
     }
@@ -436,7 +441,12 @@ export class Projection {
 
 /** Reasonix's words for a transcript that answers a tool call twice. */
 export function repeatedResultMessage(callId: string): string {
-  return `session: initialize transcript: duplicate transcript record ${JSON.stringify(`tool:${callId}`)}`;
+  return repeatedRecordMessage(`tool:${callId}`);
+}
+
+/** Reasonix's words for a transcript that holds a record key twice (`transcriptRecordKeys`). */
+export function repeatedRecordMessage(key: string): string {
+  return `session: initialize transcript: duplicate transcript record ${JSON.stringify(key)}`;
 }
 
 function firstPerId(messages: readonly Message[]): Message[] {

@@ -1,7 +1,7 @@
 import { Column } from '../../compact/column.js';
 import { StringTable } from '../../compact/string-table.js';
 import { CallLists } from './call-lists.js';
-import { flatToolCall, isJsonObjectText, type Message } from './message.js';
+import { answeredCall, flatToolCall, isJsonObjectText, type Message } from './message.js';
 import { prefixOf } from './message-summary.js';
 
 /** Tool results pruned by older Reasonix builds begin with this marker. */
@@ -92,13 +92,22 @@ export class TranscriptIndex implements IndexedTranscript {
   /** Per message: the call-id ref of `tool_call_id` ('' when none) for a tool result, else -1. */
   private readonly answers = new Column((length) => new Int32Array(length));
   /**
-   * Per call-id ref, the results that answer it and count for `firstRepeatedResult` (not local-only, the
+   * Per call-id ref, the results that answer it and count for `firstRepeatedRecord` (not local-only, the
    * call id not empty), and how many refs more than one answers: kept as rows are written, so that a
    * transcript with no repeated result says so at once, where a scan after every event of a write made a
    * migration of 300,000 messages take minutes.
    */
   private readonly answerCounts = new Column((length) => new Int32Array(length));
   private repeatedRefs = 0;
+  /**
+   * Per message: -1 when the only record key it can share is its result's call (`answers`), else its
+   * colliding record keys (`collidingRecordKeys`: notices, messages without an id) as a ref in `recordLists`.
+   */
+  private readonly recordRefs = new Column((length) => new Int32Array(length), -1);
+  private readonly recordLists = new StringTable();
+  /** How many rows hold each colliding key that is not a call's, and how many such keys more than one holds. */
+  private readonly otherCounts = new Map<string, number>();
+  private repeatedOthers = 0;
   /** Per message: its preview's ref in `previewTexts`, -1 when it has none; only when previews are kept. */
   private readonly previewRefs: Column<Int32Array> | undefined;
   private readonly previewTexts: StringTable | undefined;
@@ -125,7 +134,7 @@ export class TranscriptIndex implements IndexedTranscript {
       this.previewRefs = new Column((length) => new Int32Array(length), -1);
       this.previewTexts = new StringTable();
     }
-    this.rows = [this.idRefs, this.roles, this.flags, this.seqs, this.answers];
+    this.rows = [this.idRefs, this.roles, this.flags, this.seqs, this.answers, this.recordRefs];
     if (this.previewRefs) this.rows.push(this.previewRefs);
   }
 
@@ -147,23 +156,25 @@ export class TranscriptIndex implements IndexedTranscript {
     return this.positionOf(id) >= 0;
   }
 
-  push(message: Message, seq: number, batchTime: number): void {
+  /** Adds a message; `records` are the colliding record keys of the message as written (`collidingRecordKeys`). */
+  push(message: Message, seq: number, batchTime: number, records: readonly string[]): void {
     const at = this.length;
     for (const column of this.rows) column.push(0);
-    // A new row answers no call until it is written.
+    // A new row answers no call and holds no record key until it is written.
     this.answers.set(at, -1);
+    this.recordRefs.set(at, -1);
     this.calls.pushRow();
     // Stryker disable next-line ObjectLiteral: write sets the entry right after the push: overwritten before use
     this.entries?.push({ message, seq, batchTime });
-    this.write(at, message, seq, batchTime);
+    this.write(at, message, seq, batchTime, records);
   }
 
   /** The message takes the place of the one with its id, or comes last when there is none. */
-  upsert(message: Message, seq: number, batchTime: number): void {
+  upsert(message: Message, seq: number, batchTime: number, records: readonly string[]): void {
     // Stryker disable next-line UnaryOperator,ConditionalExpression: an upserted message always has an id (Reasonix refuses one without)
     const at = message.id === undefined ? -1 : this.positionOf(message.id);
-    if (at < 0) this.push(message, seq, batchTime);
-    else this.write(at, message, seq, batchTime);
+    if (at < 0) this.push(message, seq, batchTime, records);
+    else this.write(at, message, seq, batchTime, records);
   }
 
   /** Takes out the messages with these ids (a message without one counts as id ''). */
@@ -188,14 +199,14 @@ export class TranscriptIndex implements IndexedTranscript {
     this.truncate(kept);
   }
 
-  /** The transcript becomes these messages. */
-  replace(messages: readonly Message[], seq: number, batchTime: number): void {
+  /** The transcript becomes these messages; `records[i]` are the colliding record keys of `messages[i]`. */
+  replace(messages: readonly Message[], seq: number, batchTime: number, records: readonly (readonly string[])[]): void {
     for (let at = 0; at < this.length; at += 1) {
       const ref = this.idRefs.at(at);
       if (ref >= 0) this.positions.set(ref, -1);
     }
     this.truncate(0);
-    for (const message of messages) this.push(message, seq, batchTime);
+    messages.forEach((message, at) => this.push(message, seq, batchTime, records[at] ?? []));
   }
 
   role(at: number): string {
@@ -270,21 +281,25 @@ export class TranscriptIndex implements IndexedTranscript {
   }
 
   /**
-   * Where the first tool result stands whose call an earlier result already answers (neither
-   * local-only, the call id not empty), -1 when there is none: Reasonix keys its transcript's
-   * records by call and refuses such a transcript when it loads it.
+   * The first record key the transcript holds twice, with where the second stands, undefined when
+   * there is none: Reasonix keys the records it shows (`transcriptRecordKeys`) and refuses to open a
+   * transcript that repeats one — a second result for a call, two messages without an id.
    */
-  firstRepeatedResult(): number {
-    if (this.repeatedRefs === 0) return -1;
+  firstRepeatedRecord(): { at: number; key: string } | undefined {
+    if (this.repeatedRefs === 0 && this.repeatedOthers === 0) return undefined;
     const answered = new Uint8Array(this.callIds.size);
-    const noCall = this.callIds.find('');
-    for (let at = 0; at < this.length; at += 1) {
-      const ref = this.answers.at(at);
-      if (ref < 0 || ref === noCall || (this.flags.at(at) & LOCAL_ONLY) !== 0) continue;
-      if (answered[ref] === 1) return at;
+    const seen = new Set<string>();
+    const repeated = (key: string): boolean => {
+      if (!key.startsWith('tool:')) return seen.size === seen.add(key).size;
+      const ref = this.callIds.find(key.slice('tool:'.length));
+      if (answered[ref] === 1) return true;
       answered[ref] = 1;
+      return false;
+    };
+    for (let at = 0; at < this.length; at += 1) {
+      for (const key of this.recordKeys(at)) if (repeated(key)) return { at, key };
     }
-    return -1;
+    return undefined;
   }
 
   /**
@@ -310,9 +325,9 @@ export class TranscriptIndex implements IndexedTranscript {
   }
 
   /** Writes what the index keeps of a message into row `at`. */
-  private write(at: number, message: Message, seq: number, batchTime: number): void {
+  private write(at: number, message: Message, seq: number, batchTime: number, records: readonly string[]): void {
     // What the row answered is no longer counted: it is written over.
-    this.countAnswer(at, -1);
+    this.countRecords(at, -1);
     const idRef = message.id === undefined ? -1 : this.messageIds.intern(message.id);
     // Stryker disable next-line ConditionalExpression: extendTo and a set at index -1 change nothing a reader sees
     if (idRef >= 0) {
@@ -329,7 +344,8 @@ export class TranscriptIndex implements IndexedTranscript {
     );
     this.seqs.set(at, seq);
     this.answers.set(at, message.role === 'tool' ? this.callIds.intern(message.tool_call_id ?? '') : -1);
-    this.countAnswer(at, 1);
+    this.recordRefs.set(at, this.ordinary(message, records) ? -1 : this.recordLists.intern(JSON.stringify(records)));
+    this.countRecords(at, 1);
     this.calls.set(
       at,
       (message.tool_calls ?? []).map(flatToolCall).map((call) => ({
@@ -358,18 +374,55 @@ export class TranscriptIndex implements IndexedTranscript {
     // Rows were taken out or moved (a retract, a replace): counted again, rarely and once.
     this.answerCounts.truncate(0);
     this.repeatedRefs = 0;
-    for (let at = 0; at < length; at += 1) this.countAnswer(at, 1);
+    this.otherCounts.clear();
+    this.repeatedOthers = 0;
+    for (let at = 0; at < length; at += 1) this.countRecords(at, 1);
   }
 
-  /** Adds the call the row at `at` answers to the counts (`by` 1), or takes it out (-1), when it counts. */
-  private countAnswer(at: number, by: 1 | -1): void {
-    const ref = this.answers.at(at);
-    if (ref < 0 || (this.flags.at(at) & LOCAL_ONLY) !== 0 || ref === this.callIds.find('')) return;
+  /** Adds the record keys of the row at `at` that another row's can equal to the counts (`by` 1), or takes them out (-1). */
+  private countRecords(at: number, by: 1 | -1): void {
+    const ref = this.recordRefs.at(at);
+    if (ref < 0) {
+      const call = this.answers.at(at);
+      if (call >= 0 && (this.flags.at(at) & LOCAL_ONLY) === 0 && call !== this.callIds.find(''))
+        this.countCall(call, by);
+      return;
+    }
+    for (const key of this.recordKeys(at)) {
+      if (key.startsWith('tool:')) this.countCall(this.callIds.intern(key.slice('tool:'.length)), by);
+      else this.countOther(key, by);
+    }
+  }
+
+  private countCall(ref: number, by: 1 | -1): void {
     this.answerCounts.extendTo(ref + 1);
     const before = this.answerCounts.at(ref);
     this.answerCounts.set(ref, before + by);
     if (by === 1 && before === 1) this.repeatedRefs += 1;
     else if (by === -1 && before === 2) this.repeatedRefs -= 1;
+  }
+
+  private countOther(key: string, by: 1 | -1): void {
+    const before = this.otherCounts.get(key) ?? 0;
+    if (before + by === 0) this.otherCounts.delete(key);
+    else this.otherCounts.set(key, before + by);
+    if (by === 1 && before === 1) this.repeatedOthers += 1;
+    else if (by === -1 && before === 2) this.repeatedOthers -= 1;
+  }
+
+  /** The row's record keys that another row's can equal, in order. */
+  private recordKeys(at: number): readonly string[] {
+    const ref = this.recordRefs.at(at);
+    if (ref >= 0) return JSON.parse(this.recordLists.text(ref)) as string[];
+    const call = this.answers.at(at);
+    const id = call < 0 || (this.flags.at(at) & LOCAL_ONLY) !== 0 ? '' : this.callIds.text(call);
+    return id === '' ? [] : [`tool:${id}`];
+  }
+
+  /** Whether a message's colliding record keys are only its result's call, as the `answers` column tells. */
+  private ordinary(message: Message, records: readonly string[]): boolean {
+    const call = answeredCall(message);
+    return call === undefined ? records.length === 0 : records.length === 1 && records[0] === `tool:${call}`;
   }
 
   private label(text: string): number {

@@ -120,7 +120,8 @@ const REWRITES: { what: string; batch: EventToWrite[] }[] = [
   },
   {
     what: 'a history replace (a rewind)',
-    // Messages without ids (Reasonix writes none of those with message/complete): keyed by their place.
+    // A message without an id (Reasonix writes none with message/complete): keyed by its place. Only one:
+    // Reasonix refuses a transcript with two (both are its record `m::notice:0`).
     batch: [
       {
         kind: 'history/replace',
@@ -128,7 +129,7 @@ const REWRITES: { what: string; batch: EventToWrite[] }[] = [
           messages: [
             user('01Z0000000000000000000000G', 'start again'),
             assistant(undefined, 'from the top', [{ id: 'call_d', command: 'ls' }]),
-            user(undefined, 'no id either'),
+            user('01Z0000000000000000000000R', 'an id again'),
           ],
         },
       },

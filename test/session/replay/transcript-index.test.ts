@@ -5,10 +5,38 @@ import { describe, expect, it } from 'vitest';
 import { StringTable } from '../../../src/compact/string-table.js';
 import type { Message } from '../../../src/session/replay/message.js';
 import { LEGACY_PRUNE_MARKER, TranscriptIndex } from '../../../src/session/replay/transcript-index.js';
+import { collidingRecordKeys, transcriptRecordKeys } from '../../../src/session/replay/transcript-records.js';
 import { toolResult as result } from '../../support/sessions/messages.js';
 
+/** The index with each message's record keys taken from it, as the replay takes them from the message before it is kept. */
+class WholeMessageIndex extends TranscriptIndex {
+  override push(
+    message: Message,
+    seq: number,
+    batchTime: number,
+    records: readonly string[] = collidingRecordKeys(message),
+  ): void {
+    super.push(message, seq, batchTime, records);
+  }
+  override upsert(
+    message: Message,
+    seq: number,
+    batchTime: number,
+    records: readonly string[] = collidingRecordKeys(message),
+  ): void {
+    super.upsert(message, seq, batchTime, records);
+  }
+  override replace(
+    messages: readonly Message[],
+    seq: number,
+    batchTime: number,
+    records: readonly (readonly string[])[] = messages.map(collidingRecordKeys),
+  ): void {
+    super.replace(messages, seq, batchTime, records);
+  }
+}
 const index = (keeping = { messages: true, previews: false }) =>
-  new TranscriptIndex(new StringTable(), new StringTable(), keeping);
+  new WholeMessageIndex(new StringTable(), new StringTable(), keeping);
 const user = (id: string | undefined, content = 'hi', extra: Partial<Message> = {}): Message => ({
   role: 'user',
   ...(id === undefined ? {} : { id }),
@@ -138,7 +166,7 @@ describe('TranscriptIndex', () => {
     transcript.push(result('t00', ''), 3, 100);
     transcript.push(result('t1', 'c1'), 4, 100);
     transcript.push(result('t1b', 'c1', { local_only: true }), 5, 100);
-    expect(transcript.firstRepeatedResult()).toBe(-1);
+    expect(transcript.firstRepeatedRecord()).toBeUndefined();
     const answered = transcript.answeredCalls();
     expect(
       ['c1', 'c2'].map(
@@ -146,42 +174,60 @@ describe('TranscriptIndex', () => {
       ),
     ).toEqual([1, 0]);
     transcript.push(result('t2', 'c1'), 6, 100);
-    expect(transcript.firstRepeatedResult()).toBe(5);
+    expect(transcript.firstRepeatedRecord()).toEqual({ at: 5, key: 'tool:c1' });
   });
 
-  it('the first repeated result stays the one a scan of the rows finds, through every rewrite, thousands of them', () => {
+  it('the first repeated record stays the one a scan of every record finds, through every rewrite, thousands of them', () => {
     // A small generator of its own, so that every run makes the same steps.
     let seed = 7;
     const next = (below: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % below;
-    /** The first result whose call an earlier result answers (neither local-only, the call id not empty), by scanning. */
+    /** Reasonix's rule, read from each whole message: the first record key met twice, in order. */
     const scanned = (transcript: TranscriptIndex) => {
-      const answered = new Set<string>();
-      for (let at = 0; at < transcript.length; at += 1) {
-        const call = transcript.completesCall(at);
-        if (transcript.role(at) !== 'tool' || call === undefined || call === '') continue;
-        if (answered.has(call)) return at;
-        answered.add(call);
+      const seen = new Set<string>();
+      for (const [at, entry] of transcript.kept.entries()) {
+        for (const key of transcriptRecordKeys(entry.message)) {
+          if (seen.has(key)) return { at, key };
+          seen.add(key);
+        }
       }
-      return -1;
+      return undefined;
     };
-    const transcript = index({ messages: false, previews: false });
-    const calls = ['', 'c1', 'c2', 'c3', 'c4', 'c5'];
+    const transcript = index();
+    const calls = ['', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8'];
+    const receipt = { id: 'r', kind: 'k', tool: 't', subject: 's', outcome: 'o' };
+    const made = (id: string): Message => {
+      const kind = next(14);
+      if (kind < 4) return user(id);
+      if (kind === 4) return user(undefined);
+      if (kind === 5) return { role: 'assistant', id, content: '', local_only: true };
+      if (kind === 6) return user(id, 'hi', { decision_receipts: [receipt, receipt] });
+      if (kind === 7) return { role: 'assistant', id: `${id.slice(0, 2)}:notice:1`, content: 'a' };
+      return result(id, calls[next(calls.length)]!, next(5) === 0 ? { local_only: true } : {});
+    };
     let repeatedSeen = 0;
+    let othersSeen = 0;
+    let callsSeen = 0;
     for (let step = 1; step <= 3000; step += 1) {
       const id = `m${next(40)}`;
       const choice = next(100);
-      const message =
-        next(3) === 0 ? user(id) : result(id, calls[next(calls.length)]!, next(5) === 0 ? { local_only: true } : {});
-      if (choice < 55) transcript.push(message, step, 100);
-      else if (choice < 90) transcript.upsert(message, step, 100);
-      else if (choice < 98) transcript.retract([`m${next(40)}`, `m${next(40)}`]);
-      else transcript.replace([message], step, 100);
-      expect(transcript.firstRepeatedResult(), `after step ${step}`).toBe(scanned(transcript));
-      if (scanned(transcript) >= 0) repeatedSeen += 1;
+      const message = made(id);
+      // As the replay writes them: ids stay distinct (a second message/complete of an id is refused before).
+      const there = message.id !== undefined && transcript.has(message.id);
+      if (choice < 55 && !there) transcript.push(message, step, 100);
+      else if (choice < 90 && message.id !== undefined) transcript.upsert(message, step, 100);
+      else if (choice < 94) transcript.retract([`m${next(40)}`, `m${next(40)}`]);
+      else transcript.replace([message, made(`n${next(40)}`)], step, 100);
+      const expected = scanned(transcript);
+      expect(transcript.firstRepeatedRecord(), `after step ${step}`).toEqual(expected);
+      if (expected !== undefined) repeatedSeen += 1;
+      if (expected?.key.startsWith('m:')) othersSeen += 1;
+      if (expected?.key.startsWith('tool:')) callsSeen += 1;
     }
-    // Both answers were met many times: the comparison said something each way.
+    // Both answers were met many times, a repeated notice among them: the comparison said something each way.
     expect(repeatedSeen).toBeGreaterThan(100);
     expect(repeatedSeen).toBeLessThan(2900);
+    expect(othersSeen).toBeGreaterThan(20);
+    expect(callsSeen).toBeGreaterThan(20);
   });
 
   it('who wrote what: a person, the host, a local-only record, a pruned tool result', () => {

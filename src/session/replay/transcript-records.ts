@@ -1,0 +1,62 @@
+import { messageText, type Message } from './message.js';
+
+/**
+ * The keys of the records Reasonix 1.38.11 shows for a message, in order (internal/transcript/history.go):
+ * none for a system message or one the host wrote as the user; else the message's own record, when it
+ * shows one, then a notice per decision receipt and one for an interrupted turn. A tool result's record
+ * is keyed by its call (`tool:<call id>`), a message's by its id (`m:<id>`), and a record with neither —
+ * a notice, or a message without an id — by its message's id and its place among the message's records
+ * (`m:<id>:notice:<n>`): two messages without an id are both `m::notice:0`. Reasonix refuses to open a
+ * transcript in which one key is met twice (`duplicate transcript record "<key>"`).
+ */
+export function transcriptRecordKeys(message: Message): string[] {
+  const id = message.id ?? '';
+  const notice = (at: number) => `m:${id}:notice:${at}`;
+  const local = message.local_only === true;
+  const fields = message as Record<string, unknown>;
+  if (message.role === 'system') return [];
+  if (isPresent(fields.decision_receipt)) return [notice(0)];
+  if (local && fields.protocol_recovery !== undefined)
+    return stateOf(fields.protocol_recovery) === 'pending' ? [notice(0)] : [];
+  if (local && pending(fields.final_readiness_recovery)) return [notice(0)];
+  if (message.role === 'user' && message.origin === 'host') return [];
+  const keys: string[] = [];
+  if (showsOwnRecord(message)) {
+    if (message.role === 'tool' && !local && message.tool_call_id) keys.push(`tool:${message.tool_call_id}`);
+    else keys.push(id === '' ? notice(0) : `m:${id}`);
+  }
+  const receipts = Array.isArray(fields.decision_receipts) ? fields.decision_receipts : [];
+  for (const receipt of receipts) if (isPresent(receipt)) keys.push(notice(keys.length));
+  if (local && isPresent(fields.interrupted_turn)) keys.push(notice(keys.length));
+  return keys;
+}
+
+/**
+ * The keys of a message that another message's can equal, in order: every key but `m:<id>` (ids are
+ * distinct in a transcript), unless the id itself ends as a notice's key does.
+ */
+export function collidingRecordKeys(message: Message): string[] {
+  const own = message.id === undefined || NOTICE_END.test(message.id) ? undefined : `m:${message.id}`;
+  return transcriptRecordKeys(message).filter((key) => key !== own);
+}
+
+const NOTICE_END = /:notice:\d+$/;
+
+/** A local-only message shows a record only when it says something: text, reasoning or a call. */
+function showsOwnRecord(message: Message): boolean {
+  if (message.local_only !== true) return true;
+  const text = message.role === 'user' ? messageText(message) : (message.content ?? '');
+  return (text + (message.reasoning_content ?? '')).trim() !== '' || (message.tool_calls?.length ?? 0) > 0;
+}
+
+function isPresent(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+function pending(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { pending?: unknown }).pending === true;
+}
+
+function stateOf(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? (value as { state?: unknown }).state : undefined;
+}

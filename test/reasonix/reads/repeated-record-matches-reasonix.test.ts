@@ -1,0 +1,112 @@
+import { rm } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import type { EventToWrite } from '../../../src/codec/encode-batch.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
+import { appendBatch, copySession } from '../../support/faults/faults.js';
+import { fixture } from '../../support/fixtures.js';
+import { raw } from '../../support/sessions/payload-rules.js';
+import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
+
+/**
+ * Reasonix keys the records it shows of a transcript — a tool result by its call, a message by its
+ * id, a notice or a message without an id by its message's id and place (`m::notice:0` for each message
+ * without one) — and refuses a session whose transcript, as the whole log leaves it, holds one key
+ * twice: whatever event wrote the second, and not when a later event takes it back or a checkpoint holds
+ * it (a checkpoint changes only the model's list). Each case appends batches to a session Reasonix
+ * wrote; rxstore's verdict must be Reasonix's, the key named as Reasonix names it.
+ */
+const source = fixture('plain-chat');
+const system = '{"role":"system","id":"s","content":"sys"}';
+const call = (id = 'a1') =>
+  `{"role":"assistant","id":"${id}","content":"","tool_calls":[{"id":"c1","name":"bash","arguments":"{}"}]}`;
+const result = (id: string, extra = '') =>
+  `{"role":"tool","id":"${id}","tool_call_id":"c1","name":"bash","content":"out ${id}"${extra}}`;
+const complete = (message: string) => raw('message/complete', `{"message":${message}}`);
+const answered = [complete(call()), complete(result('t1'))];
+
+const replace = (...messages: string[]) => [
+  raw('history/replace', `{"messages":[${[system, ...messages].join(',')}]}`),
+];
+const said = (text: string, extra = '') => `{"role":"user","content":"${text}"${extra}}`;
+const receipt = '{"id":"r","kind":"k","tool":"t","subject":"s","outcome":"o"}';
+
+/** Each case: what it is, the batches appended, the record key Reasonix refuses (undefined: it resumes). */
+const cases: [string, EventToWrite[][], string | undefined][] = [
+  ['a second result by message/complete', [answered, [complete(result('t2'))]], 'tool:c1'],
+  [
+    'a second result by message/complete, taken back later',
+    [answered, [complete(result('t2'))], [raw('message/retract', '{"messageIds":["t2"]}')]],
+    undefined,
+  ],
+  ['a second result by message/upsert', [answered, [raw('message/upsert', `{"message":${result('t2')}}`)]], 'tool:c1'],
+  ['two results in one history/replace', [replace(call(), result('t1'), result('t2'))], 'tool:c1'],
+  [
+    'two results in one history/replace, one local-only',
+    [replace(call(), result('t1'), result('t2', ',"local_only":true'))],
+    undefined,
+  ],
+  [
+    'two results in a history/replace that a later one replaces',
+    [replace(call(), result('t1'), result('t2')), replace(call(), result('t1'))],
+    undefined,
+  ],
+  [
+    'two results in a model/context-replace checkpoint',
+    [[raw('model/context-replace', `{"messages":[${system},${call()},${result('t1')},${result('t2')}]}`)]],
+    undefined,
+  ],
+  [
+    'two calls with one id, each with its result',
+    [[...answered, complete(call('a2')), complete(result('t2'))]],
+    'tool:c1',
+  ],
+  ['one message without an id in a history/replace', [replace(said('no id'))], undefined],
+  ['two user messages without an id', [replace(said('one'), said('two'))], 'm::notice:0'],
+  [
+    'a user message and a tool result without an id',
+    [replace(said('one'), '{"role":"tool","content":"out"}')],
+    'm::notice:0',
+  ],
+  [
+    'two messages without an id, one of them local-only with nothing to show',
+    [replace(said('one'), '{"role":"assistant","content":" ","local_only":true}')],
+    undefined,
+  ],
+  [
+    'two messages without an id, one of them written by the host',
+    [replace(said('one'), said('context', ',"origin":"host"'))],
+    undefined,
+  ],
+  [
+    "a decision receipt's notice and a message with the id it is keyed by",
+    [
+      replace(
+        said('one', `,"id":"u","decision_receipts":[${receipt}]`),
+        '{"role":"assistant","id":"u:notice:1","content":"a"}',
+      ),
+    ],
+    'm:u:notice:1',
+  ],
+  [
+    'two messages without an id, taken out by a later history/replace',
+    [replace(said('one'), said('two')), replace(said('one', ',"id":"u"'))],
+    undefined,
+  ],
+];
+
+describe.skipIf(!reasonixBinary())(reasonixTitle('a transcript record held twice, judged by Reasonix 1.38.11'), () => {
+  it.concurrent.each(cases)('%s', async (_, batches, refused) => {
+    const dir = await copySession(source.dir);
+    for (const events of batches) await appendBatch(dir, events);
+    const read = await readSession(dir);
+    const run = await resumeWithReasonix(dir, { workspace: source.workspace, prompt: 'Resume check: say ok.' });
+    await rm(run.home, { recursive: true, force: true });
+    expect(run.code).toBe(refused ? 1 : 0);
+    expect(read.status).toBe(refused ? 'damaged' : 'ok');
+    if (refused === undefined) return;
+    const words = `duplicate transcript record ${JSON.stringify(refused)}`;
+    // Two calls with one id: Reasonix's model view refuses them first, in words of its own.
+    expect(run.stderr).toMatch(refused === 'tool:c1' ? /duplicate (transcript record "tool:c1"|record id)/ : words);
+    expect(read.refusal?.message).toContain(words);
+  });
+});
