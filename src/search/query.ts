@@ -76,6 +76,12 @@ async function patternMatcher(source: string, caseSensitive: boolean): Promise<T
     // As typed, between backquotes as RE2JS quotes it: JSON's quoting would double each backslash of the pattern.
     throw new InvalidInputError(`invalid regular expression \`${source}\`: ${reason}`);
   }
+  // An empty match marks nothing to show, so it is no hit: a pattern that can make one (`^`, `a*`, `\b`) would
+  // find less than it says, or nothing, in silence.
+  if (EMPTY_MATCH_PROBES.some((probe) => matchesEmpty(compiled, probe)))
+    throw new InvalidInputError(
+      `regular expression \`${source}\` can match empty text, which marks nothing to find: make it need a character (\`a+\`, not \`a*\`)`,
+    );
   return (text) => {
     const found: [number, number][] = [];
     const matcher = compiled.matcher(text);
@@ -85,6 +91,15 @@ async function patternMatcher(source: string, caseSensitive: boolean): Promise<T
     }
     return found;
   };
+}
+
+/** Texts on which a pattern that can match empty text does: every place a zero-width assertion can hold. */
+const EMPTY_MATCH_PROBES = ['', 'a', ' a ', 'a\nb', '0_-'];
+
+function matchesEmpty(compiled: RE2JS, text: string): boolean {
+  const matcher = compiled.matcher(text);
+  while (matcher.find()) if (matcher.end() === matcher.start()) return true;
+  return false;
 }
 
 /**

@@ -1,7 +1,10 @@
 import { InvalidInputError } from '../errors/index.js';
 import { pathsOf } from '../store/roots/platform.js';
-import { SEARCH_KINDS } from './search-hit.js';
+import { SEARCH_KINDS, type SearchKind } from './search-hit.js';
 import type { SearchOptions } from './search.js';
+
+/** The kinds of text a tool wrote or was given: what `tool` narrows. */
+const TOOL_KINDS: readonly SearchKind[] = ['tool-input', 'tool-output', 'command', 'file'];
 
 /**
  * Refuses, before anything is read, what a caller may pass to `search` that it cannot take: TypeScript's types
@@ -44,6 +47,16 @@ export function checkSearchInput(text: unknown, options: SearchOptions): void {
     if (typeof value === 'string' && value.trim() === '')
       throw new InvalidInputError(`${name} is ${value === '' ? 'empty' : 'blank'}: name one, or leave it out`);
   }
+  // Narrowings that no text can meet both of: a search that says nothing was found, of what could not be.
+  const kinds = options.kinds;
+  if (options.tool !== undefined && kinds !== undefined && !kinds.some((kind) => TOOL_KINDS.includes(kind)))
+    throw new InvalidInputError(
+      `tool ${JSON.stringify(options.tool)} narrows only ${TOOL_KINDS.join(', ')} texts, and kinds names none of them (${kinds.join(', ')})`,
+    );
+  if (options.file !== undefined && text.trim() === '' && kinds !== undefined && !kinds.includes('file'))
+    throw new InvalidInputError(
+      `file with no query lists where sessions touched it (kind file), not ${kinds.join(', ')} texts: give a query to search those`,
+    );
   if (options.since && options.until && options.since.getTime() > options.until.getTime())
     throw new InvalidInputError(
       `since (${options.since.toISOString()}) is after until (${options.until.toISOString()}): no time is both`,

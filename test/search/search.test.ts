@@ -499,10 +499,25 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     ['a regex flag that is no boolean', { regex: 'false' }],
     ['an unknown platform', { platform: 'bogus' }],
     ['roots that are no list', { roots: undefined }],
+    // Two narrowings no text meets both of.
+    ['a tool with kinds that hold no tool text', { tool: 'bash', kinds: ['user', 'assistant'] }],
   ])('%s is refused as RX_INVALID_INPUT: %j', async (_, odd) => {
     await expect(hitsOf('platypus', { ...options, ...(odd as Partial<SearchOptions>) })).rejects.toMatchObject({
       code: 'RX_INVALID_INPUT',
     });
+  });
+  it('with no query a file lists its touches: another kind is refused, the file kind is not', async () => {
+    await expect(hitsOf('', { ...options, file: 'src/0.ts', kinds: ['command'] })).rejects.toMatchObject({
+      code: 'RX_INVALID_INPUT',
+      message: expect.stringContaining('give a query'),
+    });
+    const touches = await hitsOf('', { ...options, file: 'src/0.ts', kinds: ['file', 'command'] });
+    expect(touches.length).toBeGreaterThan(0);
+    expect(touches.every((hit) => hit.kind === 'file')).toBe(true);
+    // A tool's kinds beside others: the tool narrows those.
+    const bash = await hitsOf('grep', { ...options, tool: 'bash', kinds: ['user', 'command'] });
+    expect(bash.length).toBeGreaterThan(0);
+    expect(bash.every((hit) => hit.kind === 'command' && hit.tool === 'bash')).toBe(true);
   });
   it('a pattern that does not compile is refused in the words of a library call, not of the command line', async () => {
     await expect(hitsOf('(unclosed', { ...options, regex: true })).rejects.toMatchObject({
@@ -513,6 +528,16 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     await expect(hitsOf('\\8', { ...options, regex: true })).rejects.toMatchObject({
       message: expect.stringMatching(/^invalid regular expression `\\8`: /),
     });
+  });
+  it('a pattern that can match empty text is refused, not searched as finding nothing or less than it says', async () => {
+    for (const pattern of ['^', '$', 'a*', '\\b', '(?:)', 'platypus|', 'x?'])
+      await expect(hitsOf(pattern, { ...options, regex: true }), pattern).rejects.toMatchObject({
+        code: 'RX_INVALID_INPUT',
+        message: expect.stringContaining('can match empty text'),
+      });
+    // Patterns that need a character still find.
+    for (const pattern of ['parse.', 'pars+er', 'parser|zzqqzz', '[p]arser'])
+      expect((await hitsOf(pattern, { ...options, regex: true })).length, pattern).toBeGreaterThan(0);
   });
   it('options that are no object are refused as RX_INVALID_INPUT', async () => {
     await expect(hitsOf('platypus', null as unknown as SearchOptions)).rejects.toMatchObject({
