@@ -25,6 +25,7 @@ function copy(facts: Partial<ListedCopy>): ListedCopy {
     goesOnFrom: null,
     checked: 'now',
     draft: false,
+    passedOver: false,
     ...facts,
   };
 }

@@ -3,6 +3,8 @@ import type { Conversation, ParentSession } from './group-conversations.js';
 import type { SessionCopy } from './session-copy.js';
 import type { ListedStore } from '../roots/store-kind.js';
 import { writerLockHolder } from '../../session/reading/writer-locks.js';
+import { passedOverAsEmpty } from '../resume/catalog-entry.js';
+import { dirname } from 'node:path';
 import type { SummaryCache } from './summary-cache.js';
 import { summariseAppended } from './summarise-appended.js';
 import { summariseCopy, type CopySummary, type ListedStatus, type WorkspaceSource } from './summarise-copy.js';
@@ -48,6 +50,11 @@ export interface ListedCopy {
    * opens it, but imports it into a new session of the same store and goes on there (docs/format.md §10.3).
    */
   draft: boolean;
+  /**
+   * A sessions-v4 copy Reasonix's catalog holds, as its log stands, as empty (no turn, title or text of the
+   * person's): `reasonix --resume <id>` passes over it (`passedOverAsEmpty`). Checked when it is read, never cached.
+   */
+  passedOver: boolean;
 }
 
 /**
@@ -92,7 +99,8 @@ async function readCopy(copy: SessionCopy, options: CopyReading): Promise<Listed
   const { cache } = options;
   const registry = options.registries.get(copy.root);
   const found = cache ? await cache.lookup(copy) : undefined;
-  if (found?.summary && !options.verify) return listedCopy(copy, await withLockState(copy, found.summary), 'cache');
+  if (found?.summary && !options.verify)
+    return listedCopy(copy, await withLockState(copy, found.summary), 'cache', await passedOver(copy, found.summary));
   options.beforeReading?.();
   // A log that only grew since it was read: only its new batches are read. Any doubt, or anything
   // that stops that read, and the log is read whole, which names any damage as Reasonix would.
@@ -110,7 +118,18 @@ async function readCopy(copy: SessionCopy, options: CopyReading): Promise<Listed
   const { summary } = read;
   // A copy a running Reasonix holds may be mid-append, and an unreadable one told nothing: neither is kept.
   if (cache && summary.status !== 'locked' && summary.status !== 'unreadable') cache.keep(copy, found?.identity, read);
-  return listedCopy(copy, summary, summary.status === 'unreadable' ? 'no' : appended ? 'appended' : 'now');
+  return listedCopy(
+    copy,
+    summary,
+    summary.status === 'unreadable' ? 'no' : appended ? 'appended' : 'now',
+    await passedOver(copy, summary),
+  );
+}
+
+/** Whether `reasonix --resume` passes over the copy as empty; asked of Reasonix's catalog only for a copy with no title or text of the person's. */
+async function passedOver(copy: SessionCopy, summary: CopySummary): Promise<boolean> {
+  if (copy.format !== 'v4' || summary.title !== null) return false;
+  return passedOverAsEmpty(copy.path, copy.id, dirname(copy.path));
 }
 
 /** A kept summary, with whether a running Reasonix holds the session now (a lock is never cached). */
@@ -142,10 +161,15 @@ export function describeConversation(all: [ListedCopy, ...ListedCopy[]], parent:
   };
 }
 
-function listedCopy(copy: SessionCopy, summary: CopySummary, checked: ListedCopy['checked']): ListedCopy {
+function listedCopy(
+  copy: SessionCopy,
+  summary: CopySummary,
+  checked: ListedCopy['checked'],
+  passedOver: boolean,
+): ListedCopy {
   const { id, store, scope, slug, path, root } = copy;
   // Read from the manifest found with the copy, so a summary kept in the cache needs no field for it.
   const draft =
     copy.format === 'v4' && copy.manifest.state === 'ok' && (copy.manifest.value.storageRevision ?? 0) === 0;
-  return { id, store, scope, slug, path, root, ...summary, checked, draft };
+  return { id, store, scope, slug, path, root, ...summary, checked, draft, passedOver };
 }

@@ -13,6 +13,7 @@ export type ResumeReason =
   | 'resumes'
   | 'resumes-past-damage'
   | 'imports-draft'
+  | 'passed-over-as-empty'
   | 'other-workspace'
   | 'global-store'
   | 'desktop-store'
@@ -190,6 +191,12 @@ export function resumeVerdict(
       byId,
     );
   }
+  if (copy.passedOver)
+    return verdict(
+      'passed-over-as-empty',
+      `it is in this folder's sessions-v4 store, but Reasonix's catalog of the store holds it as empty (no turn, title or message of the person's): \`reasonix --resume\` passes over it and answers "no session matches" until its log changes`,
+      null,
+    );
   if (past && reasonixRefuses(copy.status))
     return verdict(
       'resumes-past-damage',
