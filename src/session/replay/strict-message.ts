@@ -102,7 +102,8 @@ function messageSchemas(unknownKeys: UnknownKeys) {
     original: goString,
     local_only: goBool,
     decision_receipt: goPointer(decisionReceipt),
-    decision_receipts: goSlice(decisionReceipt),
+    // Pointers: a null element stays nil, and Reasonix shows no notice for it.
+    decision_receipts: goSlice(goPointer(decisionReceipt)),
     interrupted_turn: goObject,
     final_readiness_recovery: goObject,
     protocol_recovery: goRaw,

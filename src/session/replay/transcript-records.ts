@@ -16,8 +16,8 @@ export function transcriptRecordKeys(message: Message): string[] {
   const fields = message as Record<string, unknown>;
   if (message.role === 'system') return [];
   if (isPresent(fields.decision_receipt)) return [notice(0)];
-  if (local && fields.protocol_recovery !== undefined)
-    return stateOf(fields.protocol_recovery) === 'pending' ? [notice(0)] : [];
+  // Reasonix's source shows a notice for a pending one; 1.38.11 shows none, pending or not, nor the message's record.
+  if (local && fields.protocol_recovery !== undefined) return [];
   if (local && pending(fields.final_readiness_recovery)) return [notice(0)];
   if (message.role === 'user' && message.origin === 'host') return [];
   const keys: string[] = [];
@@ -46,7 +46,7 @@ const NOTICE_END = /:notice:\d+$/;
 function showsOwnRecord(message: Message): boolean {
   if (message.local_only !== true) return true;
   const text = message.role === 'user' ? messageText(message) : (message.content ?? '');
-  return (text + (message.reasoning_content ?? '')).trim() !== '' || (message.tool_calls?.length ?? 0) > 0;
+  return !isGoSpace(text + (message.reasoning_content ?? '')) || (message.tool_calls?.length ?? 0) > 0;
 }
 
 function isPresent(value: unknown): boolean {
@@ -57,6 +57,10 @@ function pending(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { pending?: unknown }).pending === true;
 }
 
-function stateOf(value: unknown): unknown {
-  return typeof value === 'object' && value !== null ? (value as { state?: unknown }).state : undefined;
+/**
+ * Whether a text is all white space as Go's `strings.TrimSpace` sees it (Unicode's White_Space): U+0085 is, where
+ * JavaScript's `trim()` keeps it; U+FEFF is not, where `trim()` takes it away.
+ */
+function isGoSpace(text: string): boolean {
+  return /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/.test(text);
 }

@@ -29,6 +29,8 @@ const replace = (...messages: string[]) => [
 ];
 const said = (text: string, extra = '') => `{"role":"user","content":"${text}"${extra}}`;
 const receipt = '{"id":"r","kind":"k","tool":"t","subject":"s","outcome":"o"}';
+/** A local-only assistant message without an id, its text as JSON writes it. */
+const localSaying = (text: string) => `{"role":"assistant","content":"${text}","local_only":true}`;
 
 /** Each case: what it is, the batches appended, the record key Reasonix refuses (undefined: it resumes). */
 const cases: [string, EventToWrite[][], string | undefined][] = [
@@ -90,6 +92,37 @@ const cases: [string, EventToWrite[][], string | undefined][] = [
   [
     'two messages without an id, taken out by a later history/replace',
     [replace(said('one'), said('two')), replace(said('one', ',"id":"u"'))],
+    undefined,
+  ],
+  // What Go's strings.TrimSpace takes for white space, where JavaScript's trim() differs.
+  [
+    'a local-only message of a byte-order mark, beside one without an id',
+    [replace(said('one'), localSaying('\\ufeff'))],
+    'm::notice:0',
+  ],
+  [
+    'a local-only message of a next-line character, beside one without an id',
+    [replace(said('one'), localSaying('\\u0085'))],
+    undefined,
+  ],
+  [
+    'a local-only message with a pending protocol recovery, beside one without an id',
+    [
+      replace(
+        said('one'),
+        '{"role":"assistant","content":"x","local_only":true,"protocol_recovery":{"state":"pending"}}',
+      ),
+    ],
+    undefined,
+  ],
+  [
+    "a null decision receipt: no notice, so none at the place a message's id names",
+    [
+      replace(
+        said('one', `,"id":"u","decision_receipts":[null,${receipt}]`),
+        '{"role":"assistant","id":"u:notice:2","content":"a"}',
+      ),
+    ],
     undefined,
   ],
 ];
