@@ -80,7 +80,7 @@ async function patternMatcher(source: string, caseSensitive: boolean): Promise<T
   // find less than it says, or nothing, in silence.
   if (EMPTY_MATCH_PROBES.some((probe) => matchesEmpty(compiled, probe)))
     throw new InvalidInputError(
-      `regular expression \`${source}\` can match empty text, which marks nothing to find: make it need a character (\`a+\`, not \`a*\`)`,
+      `regular expression \`${source}\` can match empty text, which marks nothing to find: make every match hold at least one character`,
     );
   return (text) => {
     const found: [number, number][] = [];

@@ -57,9 +57,10 @@ export function checkSearchInput(text: unknown, options: SearchOptions): void {
     throw new InvalidInputError(
       `file with no query lists where sessions touched it (kind file), not ${kinds.join(', ')} texts: give a query to search those`,
     );
-  if (options.since && options.until && options.since.getTime() > options.until.getTime())
+  // Until is the first time left out: since at it, or after it, leaves no time.
+  if (options.since && options.until && options.since.getTime() >= options.until.getTime())
     throw new InvalidInputError(
-      `since (${options.since.toISOString()}) is after until (${options.until.toISOString()}): no time is both`,
+      `since (${options.since.toISOString()}) is not before until (${options.until.toISOString()}), which is left out: no time is both`,
     );
   // Relative to what? The command line resolves one against its working folder; a library caller says which.
   if (options.workspace !== undefined && !pathsOf(options.platform).isAbsolute(options.workspace))

@@ -494,6 +494,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     ['a blank tool', { tool: ' ' }],
     ['a blank workspace', { workspace: '\t' }],
     ['a since after until', { since: new Date('2026-06-02'), until: new Date('2026-06-01') }],
+    ['a since at until, which is left out', { since: new Date('2026-06-01'), until: new Date('2026-06-01') }],
     ['a relative workspace', { workspace: 'ws/lone' }],
     ['an empty cache folder', { cacheDir: '' }],
     ['a regex flag that is no boolean', { regex: 'false' }],
