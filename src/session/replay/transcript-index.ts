@@ -68,6 +68,8 @@ export interface IndexedTranscript {
   answeredCalls(): Uint8Array;
   /** What the person typed in the message, whole or its start, when it is kept. */
   typedText(at: number): string | undefined;
+  /** Every record key of the transcript that another message's can equal (`collidingRecordKeys`). */
+  recordKeysHeld(): Set<string>;
 }
 
 const SHAPES: readonly ArgumentsShape[] = ['none', 'object', 'other'];
@@ -300,6 +302,12 @@ export class TranscriptIndex implements IndexedTranscript {
       for (const key of this.recordKeys(at)) if (repeated(key)) return { at, key };
     }
     return undefined;
+  }
+
+  recordKeysHeld(): Set<string> {
+    const held = new Set<string>();
+    for (let at = 0; at < this.length; at += 1) for (const key of this.recordKeys(at)) held.add(key);
+    return held;
   }
 
   /**

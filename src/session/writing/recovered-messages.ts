@@ -23,6 +23,7 @@ import { fileStamp, statOrCode } from '../../fs/files-stamp.js';
 import { MessageSchema, type Message } from '../replay/message.js';
 import { decodePayload } from '../replay/payloads.js';
 import { gateEntry, type GateMessage } from '../replay/transcript-gate.js';
+import { collidingRecordKeys } from '../replay/transcript-records.js';
 
 /** Messages read past the damage and left out, by why (`SalvageReport.leftOutMessages`). */
 export interface LeftOutMessages {
@@ -70,6 +71,8 @@ export class RecoveredMessages {
     private readonly from: number,
     private readonly content: ContentStore,
     private readonly known: ReadonlySet<string>,
+    /** The record keys the kept transcript holds (`recordKeysHeld`): a message that repeats one is left out. */
+    private readonly held: ReadonlySet<string>,
   ) {}
 
   async count(): Promise<RecoveredCount> {
@@ -91,7 +94,11 @@ export class RecoveredMessages {
     try {
       // Another file renamed into its place, or this one written since: not the log whose damage was found.
       if (log.stamp() !== this.logStamp) throw new LogChangedWhileSalvagedError(this.logPath);
-      const past = messagesPast(log.chunks(), this.from, this.content, new Set(this.known), tally.leftOut);
+      const past = messagesPast(log.chunks(), this.from, this.content, {
+        ids: new Set(this.known),
+        keys: new Set(this.held),
+        leftOut: tally.leftOut,
+      });
       for await (const message of past) {
         tally.messages += 1;
         tally.digest.update(jsonText(message)).update('\0');
@@ -160,8 +167,7 @@ async function* messagesPast(
   log: AsyncIterable<Buffer>,
   from: number,
   content: ContentStore,
-  known: Set<string>,
-  leftOut: LeftOutMessages,
+  { ids: known, keys: held, leftOut }: { ids: Set<string>; keys: Set<string>; leftOut: LeftOutMessages },
 ): AsyncGenerator<Message> {
   for await (const frame of salvageFrames(log, from)) {
     let recovered: Message & { id: string };
@@ -185,6 +191,13 @@ async function* messagesPast(
         leftOut.refused += 1;
         continue;
       }
+      // So would a record key met twice (a second result for a call, a notice at a place a kept id names).
+      const keys = collidingRecordKeys(recovered);
+      if (keys.some((key) => held.has(key))) {
+        leftOut.refused += 1;
+        continue;
+      }
+      for (const key of keys) held.add(key);
     } catch (error) {
       // A frame that decodes but does not hold a readable message (not JSON, not an event or a message,
       // its content object missing or damaged): nothing to recover from it. Anything else is a fault.

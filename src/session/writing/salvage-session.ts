@@ -100,7 +100,8 @@ export async function salvageSession(
 
   // The messages past the damage are counted here, and read again as they are written.
   const content = await sessionContentStore(source);
-  const past = new RecoveredMessages(logPath, logStamp, verifiedEnd, content, known);
+  const held = projection.transcriptIndex.recordKeysHeld();
+  const past = new RecoveredMessages(logPath, logStamp, verifiedEnd, content, known, held);
   const first = await past.count();
   const verifiedDigest = verified.digest();
   // Recovered messages are sent after the kept ones; a repair replaces the whole list the model is sent,

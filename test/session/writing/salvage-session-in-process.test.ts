@@ -250,6 +250,10 @@ describe('salvageSession', () => {
     const payload = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
     const message = (fields: Record<string, unknown>) =>
       payload({ message: { role: 'user', content: 'x', ...fields } });
+    const result = (id: string, call: string, content: string) =>
+      payload({ message: { role: 'tool', id, tool_call_id: call, name: 'bash', content } });
+    const receipt = { id: 'r', kind: 'k', tool: 't', subject: 's', outcome: 'o' };
+    const noticed = messageId();
     const upserted = messageId();
     const twice = messageId();
     const log = await readFile(logOf(dir));
@@ -295,6 +299,20 @@ describe('salvageSession', () => {
       eventFrame({ seq: 910, kind: 'message/complete', payload: message({ id: twice, content: 'first' }) }),
       eventFrame({ seq: 911, kind: 'message/complete', payload: message({ id: twice, content: 'second' }) }),
       eventFrame({ seq: 912, kind: 'message/complete', payload: 'bnVsbA==' }),
+      // A record key met twice would make Reasonix refuse the new session (duplicate transcript record): the second is
+      // left out — a second result for one call, and a message whose id names the place of another's notice.
+      eventFrame({ seq: 913, kind: 'message/complete', payload: result(messageId(), 'call_salvaged', 'one result') }),
+      eventFrame({ seq: 914, kind: 'message/complete', payload: result(messageId(), 'call_salvaged', 'two results') }),
+      eventFrame({
+        seq: 915,
+        kind: 'message/complete',
+        payload: message({ id: noticed, content: 'with a receipt', decision_receipts: [receipt] }),
+      }),
+      eventFrame({
+        seq: 916,
+        kind: 'message/complete',
+        payload: message({ id: `${noticed}:notice:1`, content: 'at its place' }),
+      }),
     ];
     await writeFile(logOf(dir), Buffer.concat([log, ...crafted]));
 
@@ -304,21 +322,31 @@ describe('salvageSession', () => {
     expect(report.leftOutMessages).toEqual({
       host: plain.leftOutMessages.host + 1,
       localOnly: plain.leftOutMessages.localOnly + 1,
-      refused: plain.leftOutMessages.refused + 1,
+      refused: plain.leftOutMessages.refused + 3,
     });
     const events = await eventsOf(report.newDir);
     const recovered = events
       .slice(events.findIndex((event) => event.kind === 'diagnostic') + 1)
       .map((event) => (event.payload as { message: { id: string; content: string } }).message);
     expect(recovered.length).toBe(report.recoveredMessages);
-    const tail = recovered.slice(-3);
+    const tail = recovered.slice(-5).map(({ id, content }) => ({ id, content }));
     expect(tail).toEqual([
-      { role: 'user', id: `salvaged-${noIdAt}`, content: 'no id here' },
-      { role: 'user', id: upserted, content: 'upserted' },
-      { role: 'user', id: twice, content: 'first' },
+      { id: `salvaged-${noIdAt}`, content: 'no id here' },
+      { id: upserted, content: 'upserted' },
+      { id: twice, content: 'first' },
+      { id: expect.any(String), content: 'one result' },
+      { id: noticed, content: 'with a receipt' },
     ]);
     const contents = recovered.map((found) => found.content);
-    for (const left of ['host says', 'local only', 'already kept', 'second', 'unknown field'])
+    for (const left of [
+      'host says',
+      'local only',
+      'already kept',
+      'second',
+      'unknown field',
+      'two results',
+      'at its place',
+    ])
       expect(contents).not.toContain(left);
     expect((await readSession(report.newDir)).status).toBe('ok');
   });
