@@ -20,8 +20,9 @@ import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';
 import { readManifest } from '../session/reading/manifest.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
-import { answeredCall, type Message } from '../session/replay/message.js';
-import { repeatedResultMessage } from '../session/replay/projection.js';
+import type { Message } from '../session/replay/message.js';
+import { repeatedRecordMessage } from '../session/replay/projection.js';
+import { collidingRecordKeys } from '../session/replay/transcript-records.js';
 import { repairForNewTurn, type TurnRepair } from '../session/writing/turn-repair.js';
 import { gateFacts, transcriptGate } from '../session/replay/transcript-gate.js';
 import { GateColumns } from '../session/replay/gate-columns.js';
@@ -249,10 +250,21 @@ async function planImport(source: LegacySource): Promise<ImportPlan> {
   // Held compact (the ids' bytes in one table, the gate's facts in columns): a transcript of 300,000 short
   // messages held them as a string and an object each, 200 MiB more at the peak.
   const seen = new StringTable();
-  const answered = new StringTable();
+  const recordKeys = new StringTable();
   const facts = new GateColumns(new StringTable());
   // Damage anywhere in the transcript is said before a duplicate id or a call answered twice: the reader stops at it first.
   let duplicate: MigrationRefusedError | undefined;
+  const repeatedRecord = (key: string, line: number) => {
+    const call = key.startsWith('tool:') ? key.slice('tool:'.length) : undefined;
+    const what =
+      call === undefined
+        ? `a second transcript record ${JSON.stringify(key)}`
+        : `a second result for tool call ${JSON.stringify(call)}`;
+    return new MigrationRefusedError(`line ${line}: ${what} (Reasonix refuses: ${repeatedRecordMessage(key)})`, {
+      file: source.path,
+      line,
+    });
+  };
   for await (const { message, line } of importMessages(source)) {
     flattened += message.flattened;
     const id = message.value.id as string;
@@ -263,13 +275,10 @@ async function planImport(source: LegacySource): Promise<ImportPlan> {
       );
     seen.intern(id);
     // Said here, with its line, rather than by the write once every message before it is written.
-    const call = answeredCall(message.value as unknown as Message);
-    if (call !== undefined && answered.find(call) >= 0)
-      duplicate ??= new MigrationRefusedError(
-        `line ${line}: a second result for tool call ${JSON.stringify(call)} (Reasonix refuses: ${repeatedResultMessage(call)})`,
-        { file: source.path, line },
-      );
-    if (call !== undefined) answered.intern(call);
+    for (const key of collidingRecordKeys(message.value as unknown as Message)) {
+      if (recordKeys.find(key) >= 0) duplicate ??= repeatedRecord(key, line);
+      recordKeys.intern(key);
+    }
     if (count === 0) firstRole = message.value.role;
     count += 1;
     if (!message.value.local_only) facts.push(gateFacts(message.value as unknown as Message) ?? null);

@@ -1,6 +1,7 @@
 // A transcript Reasonix would refuse to migrate is refused before anything is written, naming the line: a
-// message id used twice, and a tool call answered twice (Reasonix: `duplicate transcript record "tool:…"`),
-// which was refused only by the write, with no line, once every message before it was written.
+// message id used twice, and a transcript record key held twice — a tool call answered twice (Reasonix:
+// `duplicate transcript record "tool:…"`), a notice's place named by another message's id — which were refused
+// only by the write, with no line, once every message before it was written.
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +52,20 @@ describe('migrate jsonl-to-v4 of a transcript Reasonix refuses', () => {
       ),
       said: 'line 5: a second result for tool call "c1" (Reasonix refuses: session: initialize transcript: duplicate transcript record "tool:c1")',
       line: 5,
+    },
+    {
+      what: "a message whose id names the place of another's notice",
+      text: lines(
+        {
+          role: 'user',
+          id: 'U1',
+          content: 'go',
+          decision_receipts: [{ id: 'r', kind: 'k', tool: 't', subject: 's', outcome: 'o' }],
+        },
+        { role: 'assistant', id: 'U1:notice:1', content: 'b' },
+      ),
+      said: 'line 2: a second transcript record "m:U1:notice:1" (Reasonix refuses: session: initialize transcript: duplicate transcript record "m:U1:notice:1")',
+      line: 2,
     },
   ])('$what: refused at its line, nothing written', async ({ text, said, line }) => {
     const { outcome, transcript, stores } = await migrated(text);
