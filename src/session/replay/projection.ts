@@ -250,10 +250,15 @@ export class Projection {
     return this.checkpoints;
   }
 
+  /** What Reasonix would refuse at the event that holds it, in log order: the first stopped the replay. */
+  get refusals(): readonly StrictnessFinding[] {
+    return this.findings;
+  }
+
   /**
-   * What Reasonix would refuse, in log order: the first stopped the replay. With none, a tool
-   * result the transcript holds twice (Reasonix refuses it when it loads the transcript, so only
-   * what the whole replay leaves counts: a later retract or history replace makes it good).
+   * What Reasonix would refuse, in log order: the first stopped the replay (\`refusals\`). With none, a record key
+   * the transcript holds twice (Reasonix refuses it when it loads the transcript, so only what the whole replay
+   * leaves counts: a later retract or history replace makes it good).
    */
   get strictness(): readonly StrictnessFinding[] {
     if (this.findings.length > 0) return this.findings;

@@ -83,7 +83,8 @@ export function validateBatch(input: BatchToWrite, batchIndex: number, sequence:
       required: event.required ?? false,
       offset: 0,
     };
-    const before = projection.strictness.length;
+    // A record key held twice is judged on what the whole log leaves (\`validateNewTurn\`): a later batch may take it back.
+    const before = projection.refusals.length;
     const bytes = payloads[index];
     let parsed: unknown;
     try {
@@ -93,24 +94,34 @@ export function validateBatch(input: BatchToWrite, batchIndex: number, sequence:
       parsed = undefined;
     }
     projection.apply(batch, stored, parsed, bytes);
-    const finding = projection.strictness[before];
+    const finding = projection.refusals[before];
     if (finding) throw refuse(`invalid ${kind} payload: ${finding.message}`, { event: index + 1, kind });
   });
   return sequence + input.events.length;
 }
 
-/** After the last of `count` batches (`last`, whose events end before `sequence`): Reasonix must take a new turn after them. */
+/**
+ * After the last of `count` batches (`last`, whose events end before `sequence`): Reasonix must open the session
+ * the whole log then holds (no record key held twice) and take a new turn after it.
+ */
 export function validateNewTurn(
   state: WrittenState,
   count: number,
   last: BatchToWrite | undefined,
   sequence: number,
 ): void {
+  const batches = count === 1 ? `batch 1 (operation ${JSON.stringify(last?.operationId)})` : `batches 1–${count}`;
+  const [refused] = state.projection.strictness;
+  if (refused !== undefined && last !== undefined)
+    throw new RefusedBatchError(
+      `refused to write ${batches}: Reasonix would refuse to open the session they leave (${refused.message})`,
+      { sequence: refused.seq, found: last.operationId },
+    );
   // A session Reasonix opens but takes no new turn in is one no writer of rxstore's leaves behind.
   const turn = state.projection.newTurn;
   if (!turn.accepted && last !== undefined) {
     throw new RefusedBatchError(
-      `refused to write ${count === 1 ? `batch 1 (operation ${JSON.stringify(last.operationId)})` : `batches 1–${count}`}: Reasonix would open the session but refuse every new turn in it ("${turn.reason}")`,
+      `refused to write ${batches}: Reasonix would open the session but refuse every new turn in it ("${turn.reason}")`,
       {
         sequence: sequence - 1,
         found: last.operationId,

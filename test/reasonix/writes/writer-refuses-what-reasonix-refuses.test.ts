@@ -154,4 +154,53 @@ describe('the writer refuses what Reasonix 1.38.11 refuses', () => {
       }
     },
   );
+
+  describe('a record key held twice is judged on what the whole log leaves, as Reasonix judges it', () => {
+    const call = () =>
+      complete({
+        role: 'assistant',
+        id: messageId(),
+        content: '',
+        tool_calls: [{ id: 'c1', name: 'bash', arguments: '{}' }],
+      });
+    const result = (id: string) => complete({ role: 'tool', id, tool_call_id: 'c1', name: 'bash', content: id });
+    const said = () => complete({ role: 'user', id: messageId(), content: 'run it' });
+    const second = messageId();
+    const answeredTwice = (): BatchToWrite[] => [
+      start(),
+      { operationId: 't1', events: [said(), call(), result(messageId())] },
+      { operationId: 't2', events: [result(second)] },
+    ];
+
+    it("a second result for a call, left in the log, is refused with Reasonix's words, nothing written", async () => {
+      const storeDir = await tempDir();
+      const error = await createSession({ storeDir, batches: answeredTwice() }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RefusedBatchError);
+      expect((error as Error).message).toContain(
+        'refused to write batches 1–3: Reasonix would refuse to open the session they leave (session: initialize transcript: duplicate transcript record "tool:c1")',
+      );
+      expect(await readdir(storeDir)).toEqual([]);
+    });
+
+    it.skipIf(!reasonixBinary())(
+      reasonixTitle('taken back by a later batch, it is written, and the real Reasonix goes on with the session'),
+      async () => {
+        const batches = [
+          ...answeredTwice(),
+          { operationId: 't3', events: [{ kind: 'message/retract', payload: { messageIds: [second] } }] },
+        ];
+        const created = await createSession({ storeDir: await tempDir(), batches });
+        expect((await readSession(created.dir)).status).toBe('ok');
+        const resumed = await resumeWithReasonix(created.dir, {
+          workspace: join(workspace, created.id),
+          prompt: 'Hello?',
+        });
+        try {
+          expect(resumed.code, resumed.stderr).toBe(0);
+        } finally {
+          await rm(resumed.home, { recursive: true, force: true });
+        }
+      },
+    );
+  });
 });
