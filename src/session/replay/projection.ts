@@ -394,7 +394,7 @@ export class Projection {
    * The record keys of each message that another's can equal (`collidingRecordKeys`), noting the
    * event when it writes one: a repeated key is refused at the event that wrote it.
    */
-  private noteRecords(messages: readonly Message[], event: EventPlace): string[][] {
+  private noteRecords(messages: readonly Message[], event: EventPlace): (readonly string[])[] {
     const records = messages.map(collidingRecordKeys);
     // Stryker disable next-line ConditionalExpression: noting an event that wrote no such key: only events that wrote one are ever looked up
     if (records.some((keys) => keys.length > 0)) {

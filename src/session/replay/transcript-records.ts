@@ -1,4 +1,4 @@
-import { messageText, type Message } from './message.js';
+import { answeredCall, messageText, type Message } from './message.js';
 
 /**
  * The keys of the records Reasonix 1.38.11 shows for a message, in order (internal/transcript/history.go):
@@ -35,12 +35,34 @@ export function transcriptRecordKeys(message: Message): string[] {
  * The keys of a message that another message's can equal, in order: every key but `m:<id>` (ids are
  * distinct in a transcript), unless the id itself ends as a notice's key does.
  */
-export function collidingRecordKeys(message: Message): string[] {
+export function collidingRecordKeys(message: Message): readonly string[] {
+  // Nearly every message: an id of its own and no notice, so only a result's call can be met again. Said at
+  // once: the replay asks this of every message of every session it reads.
+  if (plain(message)) {
+    const call = answeredCall(message);
+    return call === undefined ? NONE : [`tool:${call}`];
+  }
   const own = message.id === undefined || NOTICE_END.test(message.id) ? undefined : `m:${message.id}`;
   return transcriptRecordKeys(message).filter((key) => key !== own);
 }
 
 const NOTICE_END = /:notice:\d+$/;
+const NONE: readonly string[] = [];
+/** The fields that can give a message a notice or take its record away. */
+const NOTICE_FIELDS = [
+  'decision_receipt',
+  'decision_receipts',
+  'interrupted_turn',
+  'protocol_recovery',
+  'final_readiness_recovery',
+] as const;
+
+/** A message whose only record is its own, keyed by its id or its call: one with an id, not local-only, no notice. */
+function plain(message: Message): boolean {
+  if (message.id === undefined || message.id === '' || message.local_only === true) return false;
+  if (message.role === 'system' || NOTICE_END.test(message.id)) return false;
+  return NOTICE_FIELDS.every((field) => (message as Record<string, unknown>)[field] === undefined);
+}
 
 /** A local-only message shows a record only when it says something: text, reasoning or a call. */
 function showsOwnRecord(message: Message): boolean {
