@@ -3,7 +3,7 @@ import type { Conversation, ParentSession } from './group-conversations.js';
 import type { SessionCopy } from './session-copy.js';
 import type { ListedStore } from '../roots/store-kind.js';
 import { writerLockHolder } from '../../session/reading/writer-locks.js';
-import { passedOverAsEmpty } from '../resume/catalog-entry.js';
+import { passedOverAsEmpty } from './catalog-entry.js';
 import { dirname } from 'node:path';
 import type { SummaryCache } from './summary-cache.js';
 import { summariseAppended } from './summarise-appended.js';
