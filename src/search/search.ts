@@ -342,7 +342,7 @@ function found(
     phrases: query?.phrases ?? [],
     whole: query?.whole ? (text) => query.whole!(text).length > 0 : undefined,
     check,
-    kinds: query === undefined ? ['file'] : options.kinds,
+    kinds: query === undefined ? ['file'] : selectedKinds(options.kinds),
     tool: options.tool,
     paths: narrowed ? chosen.map((session) => session.path) : undefined,
     since: options.since?.toISOString(),
@@ -435,4 +435,12 @@ function placed(hit: SearchHit, messages: readonly PlacedMessage[], around: numb
       .slice(from, index + around + 1)
       .map((message, offset) => ({ ...message, index: from + offset, hit: from + offset === index })),
   };
+}
+
+/**
+ * The kinds of text that `kinds` selects: a shell call's arguments are its command line, kept as a `command`
+ * text, so `tool-input` (every call's arguments) takes the `command` texts too.
+ */
+function selectedKinds(kinds: readonly SearchKind[] | undefined): readonly SearchKind[] | undefined {
+  return kinds?.includes('tool-input') && !kinds.includes('command') ? [...kinds, 'command'] : kinds;
 }

@@ -562,6 +562,9 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     expect(
       commands.every((hit) => hit.kind === 'command' && hit.tool === 'bash' && typeof hit.exitCode === 'number'),
     ).toBe(true);
+    // A shell call's arguments are its command line: every call's arguments (tool-input) take it in.
+    const inputs = await hitsOf('grep', { ...options, kinds: ['tool-input'], tool: 'bash' });
+    expect(placesOf(inputs)).toEqual(placesOf(commands.filter((hit) => hit.tool === 'bash')));
     const touched = await hitsOf('', { ...options, file: 'src/0.ts' });
     expect(touched.length).toBeGreaterThan(0);
     expect(touched.every((hit) => hit.kind === 'file' && hit.snippet === 'src/0.ts')).toBe(true);
