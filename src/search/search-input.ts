@@ -51,11 +51,11 @@ export function checkSearchInput(text: unknown, options: SearchOptions): void {
   const kinds = options.kinds;
   if (options.tool !== undefined && kinds !== undefined && !kinds.some((kind) => TOOL_KINDS.includes(kind)))
     throw new InvalidInputError(
-      `tool ${JSON.stringify(options.tool)} narrows only ${TOOL_KINDS.join(', ')} texts, and kinds names none of them (${kinds.join(', ')})`,
+      `the tool ${JSON.stringify(options.tool)} narrows only ${TOOL_KINDS.join(', ')} texts, and the kinds asked for (${kinds.join(', ')}) are none of them`,
     );
   if (options.file !== undefined && text.trim() === '' && kinds !== undefined && !kinds.includes('file'))
     throw new InvalidInputError(
-      `file with no query lists where sessions touched it (kind file), not ${kinds.join(', ')} texts: give a query to search those`,
+      `a file with no query lists where sessions touched it (kind file), not ${kinds.join(', ')} texts: give a query to search those`,
     );
   // Until is the first time left out: since at it, or after it, leaves no time.
   if (options.since && options.until && options.since.getTime() >= options.until.getTime())
