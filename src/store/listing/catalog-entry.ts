@@ -1,8 +1,8 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { readJsonFile } from '../../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
+import { statOrCode } from '../../fs/files-stamp.js';
 
 /**
  * What Reasonix 1.38.11 keeps of a sessions-v4 session in its store's catalog
@@ -39,7 +39,8 @@ export async function passedOverAsEmpty(sessionDir: string, id: string, storeDir
   const { version, codec, sessionId, turns, title, preview, logSize, logModTimeNs, logIdentity } = entry.value;
   if (version !== CATALOG_VERSION || codec !== CATALOG_CODEC || sessionId !== id || logIdentity) return false;
   if (turns !== 0 || title || preview) return false;
-  const log = statSync(join(sessionDir, SESSION_FILES.log), { bigint: true, throwIfNoEntry: false });
+  // A log the system will not stat is said by the read of the session, not here.
+  const log = statOrCode(join(sessionDir, SESSION_FILES.log));
   // Nanoseconds past 2^53 lose their last digits as a JSON number: the entry's are compared as Go wrote them, rounded alike.
-  return log !== undefined && Number(log.size) === logSize && Number(log.mtimeNs) === logModTimeNs;
+  return typeof log !== 'string' && Number(log.size) === logSize && Number(log.mtimeNs) === logModTimeNs;
 }
