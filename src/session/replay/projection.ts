@@ -152,11 +152,11 @@ export class Projection {
   /** Sequences of `model/context-replace` and `compaction` events. */
   private readonly checkpoints: number[] = [];
   private readonly findings: StrictnessFinding[] = [];
-  /** Where the events that wrote tool results are: a result repeated in the transcript is refused at the one that wrote it. */
+  /** Where the events that wrote colliding record keys are: a key repeated in the transcript is refused at the one that wrote it. */
   private readonly resultEvents = new ResultEvents();
   /** A JSONL transcript's messages, replayed as Reasonix's migration reads them: a repeated result stops it there. */
   private replayingTranscript = false;
-  /** Events replayed so far: the check for a repeated result is made again only after more. */
+  /** Events replayed so far: the check for a repeated record key is made again only after more. */
   private replayed = 0;
   private repeated: { replayed: number; finding: StrictnessFinding | undefined } | undefined;
   private titleText: string | undefined;
@@ -256,7 +256,7 @@ export class Projection {
   }
 
   /**
-   * What Reasonix would refuse, in log order: the first stopped the replay (\`refusals\`). With none, a record key
+   * What Reasonix would refuse, in log order: the first stopped the replay (`refusals`). With none, a record key
    * the transcript holds twice (Reasonix refuses it when it loads the transcript, so only what the whole replay
    * leaves counts: a later retract or history replace makes it good).
    */

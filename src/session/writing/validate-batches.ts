@@ -83,7 +83,7 @@ export function validateBatch(input: BatchToWrite, batchIndex: number, sequence:
       required: event.required ?? false,
       offset: 0,
     };
-    // A record key held twice is judged on what the whole log leaves (\`validateNewTurn\`): a later batch may take it back.
+    // A record key held twice is judged on what the whole log leaves (`validateNewTurn`): a later batch may take it back.
     const before = projection.refusals.length;
     const bytes = payloads[index];
     let parsed: unknown;
