@@ -12,7 +12,7 @@ import {
   type Payload,
   type ReplayedKind,
 } from './payloads.js';
-import { ResultEvents, type ResultEventKind } from './result-events.js';
+import { RecordKeyEvents, type RecordKeyEventKind } from './record-key-events.js';
 import { TranscriptIndex, type IndexedTranscript, type TranscriptEntry } from './transcript-index.js';
 import { TurnTable, type TurnRecord, type Turns } from './turn-table.js';
 import type { GateMessage, GateVerdict } from './transcript-gate.js';
@@ -153,7 +153,7 @@ export class Projection {
   private readonly checkpoints: number[] = [];
   private readonly findings: StrictnessFinding[] = [];
   /** Where the events that wrote colliding record keys are: a key repeated in the transcript is refused at the one that wrote it. */
-  private readonly resultEvents = new ResultEvents();
+  private readonly recordKeyEvents = new RecordKeyEvents();
   /** A JSONL transcript's messages, replayed as Reasonix's migration reads them: a repeated result stops it there. */
   private replayingTranscript = false;
   /** Events replayed so far: the check for a repeated record key is made again only after more. */
@@ -398,7 +398,7 @@ export class Projection {
     const records = messages.map(collidingRecordKeys);
     // Stryker disable next-line ConditionalExpression: noting an event that wrote no such key: only events that wrote one are ever looked up
     if (records.some((keys) => keys.length > 0)) {
-      this.resultEvents.note(event.seq, event.offset, event.kind as ResultEventKind);
+      this.recordKeyEvents.note(event.seq, event.offset, event.kind as RecordKeyEventKind);
     }
     return records;
   }
@@ -411,7 +411,7 @@ export class Projection {
     if (repeated !== undefined) {
       const seq = this.index.seq(repeated.at);
       // Stryker disable next-line ObjectLiteral: every event that wrote a colliding key was noted
-      const place = this.resultEvents.placeOf(seq) ?? { offset: 0, kind: 'message/complete' };
+      const place = this.recordKeyEvents.placeOf(seq) ?? { offset: 0, kind: 'message/complete' };
       finding = {
         seq,
         offset: place.offset,

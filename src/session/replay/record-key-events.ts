@@ -1,20 +1,21 @@
 import { Column } from '../../compact/column.js';
 
-/** The kinds of event that write tool results into the transcript. */
+/** The kinds of event that write messages, and so record keys, into the transcript. */
 const KINDS = ['message/complete', 'message/upsert', 'history/replace', 'legacy/import'] as const;
-export type ResultEventKind = (typeof KINDS)[number];
+export type RecordKeyEventKind = (typeof KINDS)[number];
 
 /**
- * Where each event that wrote a tool result is (sequence, offset, kind), in log order: a result
- * repeated in the transcript is refused only once the whole log is replayed, and the refusal then
- * names the event that wrote it. Sixteen bytes an event, in typed columns.
+ * Where each event that wrote a record key another message's can equal is (sequence, offset, kind), in log
+ * order (`collidingRecordKeys`: a tool result's call, a notice): a key repeated in the transcript is refused only
+ * once the whole log is replayed, and the refusal then names the event that wrote it. Sixteen bytes an event,
+ * in typed columns.
  */
-export class ResultEvents {
+export class RecordKeyEvents {
   private readonly seqs = new Column((length) => new Float64Array(length));
   private readonly offsets = new Column((length) => new Float64Array(length));
   private readonly kinds = new Column((length) => new Uint8Array(length));
 
-  note(seq: number, offset: number, kind: ResultEventKind): void {
+  note(seq: number, offset: number, kind: RecordKeyEventKind): void {
     // Sequences only grow; a second note of one event (several results in it) adds nothing.
     // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: dropping or keeping the check that one event is noted once: a second entry of the same event has the same …
     if (this.seqs.length > 0 && this.seqs.at(this.seqs.length - 1) === seq) return;
@@ -24,7 +25,7 @@ export class ResultEvents {
   }
 
   /** The offset and kind of the event at `seq`, found by halving (sequences are in order). */
-  placeOf(seq: number): { offset: number; kind: ResultEventKind } | undefined {
+  placeOf(seq: number): { offset: number; kind: RecordKeyEventKind } | undefined {
     let low = 0;
     let high = this.seqs.length - 1;
     while (low <= high) {

@@ -1,11 +1,11 @@
 // Where each event that wrote a tool result is: what names the event of a repeated result when Reasonix's
 // refusal of it is reported. One note an event, however many results it holds; found by sequence.
 import { describe, expect, it } from 'vitest';
-import { ResultEvents } from '../../../src/session/replay/result-events.js';
+import { RecordKeyEvents } from '../../../src/session/replay/record-key-events.js';
 
-describe('ResultEvents', () => {
+describe('RecordKeyEvents', () => {
   it('finds each noted event by its sequence, once however often it is noted, and nothing for another', () => {
-    const events = new ResultEvents();
+    const events = new RecordKeyEvents();
     expect(events.placeOf(1)).toBeUndefined();
     events.note(3, 100, 'message/complete');
     events.note(3, 100, 'message/complete');
