@@ -1,5 +1,5 @@
-// Where each event that wrote a tool result is: what names the event of a repeated result when Reasonix's
-// refusal of it is reported. One note an event, however many results it holds; found by sequence.
+// Where each event that wrote a colliding record key is: what names the event of a repeated key when Reasonix's
+// refusal of it is reported. One note an event, however many keys it holds; found by sequence.
 import { describe, expect, it } from 'vitest';
 import { RecordKeyEvents } from '../../../src/session/replay/record-key-events.js';
 
