@@ -63,3 +63,19 @@ export const goWritableRfc3339 = goRfc3339.superRefine((text, context) => {
       message: `Time.MarshalJSON: timezone hour outside of range [0,23] in ${JSON.stringify(text)}`,
     });
 });
+
+/**
+ * The time as Go writes it back in UTC (`t.UTC().Format(time.RFC3339Nano)`): seconds, then the fraction to the
+ * nanosecond without its trailing zeros (none when it is zero), then `Z`. Undefined for a text Go does not parse.
+ */
+export function goUtcNanoText(text: string): string | undefined {
+  const match = goTimeProblem(text) === undefined ? LAYOUT.exec(text) : null;
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as number[];
+  const offset = match[7] === undefined ? 0 : (match[7] === '-' ? -1 : 1) * (Number(match[8]) * 60 + Number(match[9]));
+  const time = new Date(0);
+  time.setUTCFullYear(year!, month! - 1, day!);
+  time.setUTCHours(hour!, minute! - offset, second!, 0);
+  const fraction = (/[.,](\d+)/.exec(text)?.[1] ?? '').slice(0, 9).replace(/0+$/, '');
+  return `${time.toISOString().slice(0, 19)}${fraction === '' ? '' : `.${fraction}`}Z`;
+}

@@ -1,3 +1,4 @@
+import { isGoSpace } from '../../codec/go-json/go-space.js';
 import { answeredCall, messageText, type Message } from './message.js';
 
 /**
@@ -77,12 +78,4 @@ function isPresent(value: unknown): boolean {
 
 function pending(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { pending?: unknown }).pending === true;
-}
-
-/**
- * Whether a text is all white space as Go's `strings.TrimSpace` sees it (Unicode's White_Space): U+0085 is, where
- * JavaScript's `trim()` keeps it; U+FEFF is not, where `trim()` takes it away.
- */
-function isGoSpace(text: string): boolean {
-  return /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/.test(text);
 }

@@ -1,46 +1,80 @@
 import { join } from 'node:path';
-import * as z from 'zod';
+import { fold, goInt, goString, goStruct, goUint } from '../../codec/go-json/go-decode.js';
+import { numberLiterals, wholeNumberFieldsOf } from '../../codec/go-json/go-number-literals.js';
+import { isGoSpace } from '../../codec/go-json/go-space.js';
+import { goUtcNanoText } from '../../codec/go-json/go-time.js';
+import { statOrCode } from '../../fs/files-stamp.js';
 import { readJsonFile } from '../../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
-import { statOrCode } from '../../fs/files-stamp.js';
 
 /**
  * What Reasonix 1.38.11 keeps of a sessions-v4 session in its store's catalog
- * (`<store>/.query-cache/<id>/catalog-metadata.json`, written by any Reasonix run in the workspace), as far as
- * its lookup of a session reads it: the log it was made from, and whether the session holds anything.
+ * (`<store>/.query-cache/<id>/catalog-metadata.json`, written by any Reasonix run in the workspace), read as Go
+ * reads it: keys in any case, a missing or null field its zero value, a value of the wrong type the whole entry
+ * refused, other keys left.
  */
-const CatalogEntrySchema = z.looseObject({
-  version: z.number(),
-  codec: z.string(),
-  sessionId: z.string(),
-  turns: z.number(),
-  title: z.string().optional(),
-  preview: z.string().optional(),
-  logSize: z.number(),
-  logModTimeNs: z.number(),
-  logIdentity: z.string().optional(),
-});
+const CatalogEntryStruct = goStruct(
+  {
+    version: goInt,
+    codec: goString,
+    sessionId: goString,
+    createdAt: goString,
+    sequence: goUint,
+    title: goString,
+    modelRef: goString,
+    modelIdentity: goString,
+    turns: goInt,
+    preview: goString,
+    logSize: goInt,
+    logModTimeNs: goInt,
+    logIdentity: goString,
+  },
+  'drop',
+);
+const ENTRY_WHOLE_NUMBERS = wholeNumberFieldsOf(CatalogEntryStruct);
 
 /** The catalog entry's version and codec that Reasonix 1.38.11 writes and reads. */
 const CATALOG_VERSION = 5;
 const CATALOG_CODEC = 'reasonix.session.linear/v4';
 
+/** Where an entry names the session it describes, as its manifest does, and the log it was made from. */
+export interface CatalogedSession {
+  dir: string;
+  id: string;
+  storeDir: string;
+  /** The manifest's `createdAt`, as written. */
+  createdAt: string;
+}
+
 /**
  * Whether `reasonix --resume <id>` passes over the session as empty: Reasonix's catalog holds it, as its log
- * now stands, with no completed turn, no title and no text of the person's; Reasonix then answers `no session
+ * now stands, with no completed turn and no title or preview but white space; Reasonix then answers `no session
  * matches` (measured with 1.38.11: a session made but never spoken in is found until any Reasonix run in its
  * workspace has written the catalog, and found again once its log changes or the entry is removed). An entry
- * that does not match the log (Reasonix makes it again from the log, and finds the session) does not count,
- * nor does one naming a log identity rxstore cannot check.
+ * that does not match the session and its log (Reasonix makes it again from the log, and finds the session)
+ * does not count, nor does one naming a log identity rxstore cannot check, or one larger than rxstore reads.
  */
-export async function passedOverAsEmpty(sessionDir: string, id: string, storeDir: string): Promise<boolean> {
-  const entry = await readJsonFile(join(storeDir, '.query-cache', id, 'catalog-metadata.json'), CatalogEntrySchema);
+export async function passedOverAsEmpty(session: CatalogedSession): Promise<boolean> {
+  const path = join(session.storeDir, '.query-cache', session.id, 'catalog-metadata.json');
+  const entry = await readJsonFile(path, CatalogEntryStruct, ENTRY_WHOLE_NUMBERS);
   if (entry.state !== 'ok') return false;
-  const { version, codec, sessionId, turns, title, preview, logSize, logModTimeNs, logIdentity } = entry.value;
-  if (version !== CATALOG_VERSION || codec !== CATALOG_CODEC || sessionId !== id || logIdentity) return false;
-  if (turns !== 0 || title || preview) return false;
+  const { version, codec, sessionId, createdAt, turns, title, preview, logSize, logIdentity } = entry.value;
+  if (version !== CATALOG_VERSION || codec !== CATALOG_CODEC || sessionId !== session.id || logIdentity) return false;
+  if (createdAt === undefined || createdAt !== goUtcNanoText(session.createdAt)) return false;
+  if ((turns ?? 0) !== 0 || !isGoSpace(title ?? '') || !isGoSpace(preview ?? '')) return false;
   // A log the system will not stat is said by the read of the session, not here.
-  const log = statOrCode(join(sessionDir, SESSION_FILES.log));
-  // Nanoseconds past 2^53 lose their last digits as a JSON number: the entry's are compared as Go wrote them, rounded alike.
-  return typeof log !== 'string' && Number(log.size) === logSize && Number(log.mtimeNs) === logModTimeNs;
+  const log = statOrCode(join(session.dir, SESSION_FILES.log));
+  if (typeof log === 'string' || BigInt(log.size) !== BigInt(logSize ?? 0)) return false;
+  return log.mtimeNs === exactWhole(entry.text, 'logModTimeNs', entry.value.logModTimeNs ?? 0);
+}
+
+/**
+ * A whole-number field as written: a double holds nanoseconds since 1970 only to about 250 of them, and Go compares
+ * every digit. Its last literal in the text, where Go's decoding ends, when the text has one past a double's reach.
+ */
+function exactWhole(text: string, field: string, value: number): bigint {
+  const written = numberLiterals(text)
+    .filter((literal) => literal.path === fold(field))
+    .at(-1)?.literal;
+  return BigInt(written ?? value);
 }

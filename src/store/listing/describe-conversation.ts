@@ -4,6 +4,7 @@ import type { SessionCopy } from './session-copy.js';
 import type { ListedStore } from '../roots/store-kind.js';
 import { writerLockHolder } from '../../session/reading/writer-locks.js';
 import { passedOverAsEmpty } from './catalog-entry.js';
+import { isGoSpace } from '../../codec/go-json/go-space.js';
 import { dirname } from 'node:path';
 import type { SummaryCache } from './summary-cache.js';
 import { summariseAppended } from './summarise-appended.js';
@@ -128,8 +129,16 @@ async function readCopy(copy: SessionCopy, options: CopyReading): Promise<Listed
 
 /** Whether `reasonix --resume` passes over the copy as empty; asked of Reasonix's catalog only for a copy with no title or text of the person's. */
 async function passedOver(copy: SessionCopy, summary: CopySummary): Promise<boolean> {
-  if (copy.format !== 'v4' || summary.title !== null) return false;
-  return passedOverAsEmpty(copy.path, copy.id, dirname(copy.path));
+  if (copy.format !== 'v4' || copy.manifest.state !== 'ok') return false;
+  // A title of white space is none to Reasonix.
+  if (summary.title !== null && !isGoSpace(summary.title)) return false;
+  return passedOverAsEmpty({
+    dir: copy.path,
+    id: copy.id,
+    storeDir: dirname(copy.path),
+    // A manifest without one holds Go's zero time.
+    createdAt: copy.manifest.value.createdAt ?? '0001-01-01T00:00:00Z',
+  });
 }
 
 /** A kept summary, with whether a running Reasonix holds the session now (a lock is never cached). */

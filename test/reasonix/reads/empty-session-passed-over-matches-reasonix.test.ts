@@ -1,4 +1,4 @@
-import { cp, mkdir, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BatchToWrite } from '../../../src/codec/encode-batch.js';
@@ -27,7 +27,9 @@ const created: BatchToWrite = {
 };
 const homes: string[] = [];
 
-async function stateWithTwoSessions(): Promise<{ home: string; workspace: string; store: string }> {
+async function stateWithTwoSessions(
+  emptyBatches: BatchToWrite[] = [],
+): Promise<{ home: string; workspace: string; store: string }> {
   const home = await tempDir('rxstore-passed-over-');
   // Outside the home, so that a copy of the home keeps the workspace and its slug.
   const workspace = await tempDir('rxstore-passed-over-ws-');
@@ -36,7 +38,7 @@ async function stateWithTwoSessions(): Promise<{ home: string; workspace: string
   await mkdir(store, { recursive: true });
   const said = { operationId: 'said', events: [complete({ role: 'user', id: messageId(), content: 'hello' })] };
   await createSession({ storeDir: store, sessionId: spoken, batches: [created, said] });
-  await createSession({ storeDir: store, sessionId: empty, batches: [created] });
+  await createSession({ storeDir: store, sessionId: empty, batches: [created, ...emptyBatches] });
   return { home, workspace, store };
 }
 
@@ -91,6 +93,43 @@ describe.skipIf(!reasonixBinary())(
       await rm(join(store, '.query-cache', empty), { recursive: true });
       expect(await whereVerdict(home, workspace, empty)).toMatchObject({ reason: 'resumes', resumes: true });
       expect((await resume(home, workspace, empty)).code).toBe(0);
+    });
+
+    const titled = (title: string): BatchToWrite => ({
+      operationId: 'titled',
+      events: [{ kind: 'session/title', payload: { title } }],
+    });
+    it.concurrent.each([
+      // Reasonix trims a title as Go's strings.TrimSpace does: one of white space is none.
+      { what: 'a title of white space', batches: [titled(' \u0085 ')], edit: (entry: string) => entry, passed: true },
+      { what: 'a title', batches: [titled('named')], edit: (entry: string) => entry, passed: false },
+      // Read as Go reads it: a missing field is its zero value, a key in another case is the field.
+      {
+        what: 'an entry without its turns, its log size keyed in capitals',
+        batches: [],
+        edit: (entry: string) => entry.replace('"turns":0,', '').replace('"logSize"', '"LOGSIZE"'),
+        passed: true,
+      },
+      // Every digit of the log's time counts, past what a double holds.
+      {
+        what: "an entry whose log time is a nanosecond off the log's",
+        batches: [],
+        edit: (entry: string) =>
+          entry.replace(/"logModTimeNs":(\d+)/, (_, ns: string) => `"logModTimeNs":${BigInt(ns) + 1n}`),
+        passed: false,
+      },
+    ])('$what: where says what Reasonix does', async ({ batches, edit, passed }) => {
+      const { home, workspace, store } = await stateWithTwoSessions(batches);
+      expect((await resume(home, workspace, spoken)).code).toBe(0);
+      const entryPath = join(store, '.query-cache', empty, 'catalog-metadata.json');
+      const entry = await readFile(entryPath, 'utf8');
+      expect(edit(entry) !== entry || batches.length > 0).toBe(true);
+      await writeFile(entryPath, edit(entry));
+      expect(await whereVerdict(home, workspace, empty)).toMatchObject({
+        reason: passed ? 'passed-over-as-empty' : 'resumes',
+      });
+      const run = await resume(home, workspace, empty);
+      expect(run.code, run.stderr).toBe(passed ? 1 : 0);
     });
   },
 );
