@@ -254,8 +254,8 @@ export class TranscriptIndex implements IndexedTranscript {
   }
 
   completesCall(at: number): string | undefined {
-    if ((this.flags.at(at) & LOCAL_ONLY) !== 0) return undefined;
-    return this.answeredCall(at) || undefined;
+    const ref = this.completedCallRef(at);
+    return ref < 0 ? undefined : this.callIds.text(ref);
   }
 
   /** A call id, by its ref in the call-id table. */
@@ -391,9 +391,8 @@ export class TranscriptIndex implements IndexedTranscript {
   private countRecords(at: number, by: 1 | -1): void {
     const ref = this.recordRefs.at(at);
     if (ref < 0) {
-      const call = this.answers.at(at);
-      if (call >= 0 && (this.flags.at(at) & LOCAL_ONLY) === 0 && call !== this.callIds.find(''))
-        this.countCall(call, by);
+      const call = this.completedCallRef(at);
+      if (call >= 0) this.countCall(call, by);
       return;
     }
     for (const key of this.recordKeys(at)) {
@@ -422,9 +421,15 @@ export class TranscriptIndex implements IndexedTranscript {
   private recordKeys(at: number): readonly string[] {
     const ref = this.recordRefs.at(at);
     if (ref >= 0) return JSON.parse(this.recordLists.text(ref)) as string[];
-    const call = this.answers.at(at);
-    const id = call < 0 || (this.flags.at(at) & LOCAL_ONLY) !== 0 ? '' : this.callIds.text(call);
-    return id === '' ? [] : [`tool:${id}`];
+    const call = this.completesCall(at);
+    return call === undefined ? [] : [`tool:${call}`];
+  }
+
+  /** The call-id ref of the call the row's result completes (`completesCall`), -1 when it completes none. */
+  private completedCallRef(at: number): number {
+    const ref = this.answers.at(at);
+    if (ref < 0 || (this.flags.at(at) & LOCAL_ONLY) !== 0 || ref === this.callIds.find('')) return -1;
+    return ref;
   }
 
   /** Whether a message's colliding record keys are only its result's call, as the `answers` column tells. */

@@ -100,8 +100,7 @@ async function readCopy(copy: SessionCopy, options: CopyReading): Promise<Listed
   const { cache } = options;
   const registry = options.registries.get(copy.root);
   const found = cache ? await cache.lookup(copy) : undefined;
-  if (found?.summary && !options.verify)
-    return listedCopy(copy, await withLockState(copy, found.summary), 'cache', await passedOver(copy, found.summary));
+  if (found?.summary && !options.verify) return listedCopy(copy, await withLockState(copy, found.summary), 'cache');
   options.beforeReading?.();
   // A log that only grew since it was read: only its new batches are read. Any doubt, or anything
   // that stops that read, and the log is read whole, which names any damage as Reasonix would.
@@ -119,12 +118,7 @@ async function readCopy(copy: SessionCopy, options: CopyReading): Promise<Listed
   const { summary } = read;
   // A copy a running Reasonix holds may be mid-append, and an unreadable one told nothing: neither is kept.
   if (cache && summary.status !== 'locked' && summary.status !== 'unreadable') cache.keep(copy, found?.identity, read);
-  return listedCopy(
-    copy,
-    summary,
-    summary.status === 'unreadable' ? 'no' : appended ? 'appended' : 'now',
-    await passedOver(copy, summary),
-  );
+  return listedCopy(copy, summary, summary.status === 'unreadable' ? 'no' : appended ? 'appended' : 'now');
 }
 
 /** Whether `reasonix --resume` passes over the copy as empty; asked of Reasonix's catalog only for a copy with no title or text of the person's. */
@@ -170,15 +164,26 @@ export function describeConversation(all: [ListedCopy, ...ListedCopy[]], parent:
   };
 }
 
-function listedCopy(
+async function listedCopy(
   copy: SessionCopy,
   summary: CopySummary,
   checked: ListedCopy['checked'],
-  passedOver: boolean,
-): ListedCopy {
+): Promise<ListedCopy> {
   const { id, store, scope, slug, path, root } = copy;
   // Read from the manifest found with the copy, so a summary kept in the cache needs no field for it.
   const draft =
     copy.format === 'v4' && copy.manifest.state === 'ok' && (copy.manifest.value.storageRevision ?? 0) === 0;
-  return { id, store, scope, slug, path, root, ...summary, checked, draft, passedOver };
+  // Asked when the copy is listed, never cached, as the lock is not: Reasonix's catalog changes beside the session.
+  return {
+    id,
+    store,
+    scope,
+    slug,
+    path,
+    root,
+    ...summary,
+    checked,
+    draft,
+    passedOver: await passedOver(copy, summary),
+  };
 }
