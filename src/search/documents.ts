@@ -40,6 +40,9 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
       break;
     case 'command':
       add('command', 'assistant', record.tool, record.command, record.exitCode ?? null);
+      // The rest of its arguments (what the command is for, a folder to run it in), and all of them when the
+      // command line is no string: the command line itself is the `command` text.
+      add('tool-input', 'assistant', record.tool, argumentTexts(record.arguments, record.command));
       add('tool-output', 'tool', record.tool, record.output, record.exitCode ?? null);
       break;
     case 'file':
@@ -59,13 +62,14 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
 }
 
 /**
- * A file tool's arguments as text: each string in them, one a line (what a write wrote, an edit's old and
+ * A tool's arguments as text: each string in them, one a line (what a write wrote, an edit's old and
  * new spans, the path), as the model wrote them, unescaped: a phrase across a line of what was written is
- * found. Arguments that are not a JSON object are their text as it is.
+ * found. Arguments that are not a JSON object are their text as it is. An argument whose value is
+ * `leftOut` (a command line, which is a text of its own) is left out.
  */
-function argumentTexts(json: string): string {
+function argumentTexts(json: string, leftOut?: string): string {
   const args = parseJsonObject(json);
-  if (!args) return json;
+  if (!args) return leftOut === json ? '' : json;
   const texts: string[] = [];
   const collect = (value: unknown): void => {
     if (typeof value === 'string') {
@@ -73,7 +77,7 @@ function argumentTexts(json: string): string {
     } else if (Array.isArray(value)) value.forEach(collect);
     else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
   };
-  collect(args);
+  for (const value of Object.values(args)) if (leftOut === undefined || value !== leftOut) collect(value);
   return texts.join('\n');
 }
 
@@ -85,7 +89,7 @@ export function textSizeOf(change: RecordChange): number {
     case 'message':
       return change.text.length;
     case 'command':
-      return change.command.length + change.output.length;
+      return change.command.length + change.arguments.length + change.output.length;
     case 'file':
       return change.path.length + change.arguments.length + change.output.length;
     case 'call':

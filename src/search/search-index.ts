@@ -29,7 +29,7 @@ import type { SearchSource } from './search-sources.js';
 import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
 
 /** Bumped whenever what the index keeps changes: an index of another version is built again. */
-const INDEX_VERSION = 9;
+const INDEX_VERSION = 10;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;
@@ -391,7 +391,8 @@ export class SearchIndex {
       params.push(...asked.kinds);
     }
     if (asked.tool !== undefined) {
-      where.push('d.tool = ?');
+      // Whatever its case (ASCII's, as tool names are written): `--tool Bash` means the tool Reasonix calls bash.
+      where.push('d.tool = ? collate nocase');
       params.push(asked.tool);
     }
     if (asked.paths !== undefined) {

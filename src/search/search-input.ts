@@ -57,6 +57,11 @@ export function checkSearchInput(text: unknown, options: SearchOptions): void {
     throw new InvalidInputError(
       `a file with no query lists where sessions touched it (kind file), not ${kinds.join(', ')} texts: give a query to search those`,
     );
+  // With no query, a file's touches are listed, one a session: no pattern to take, no message to show around.
+  if (options.file !== undefined && text.trim() === '' && (options.regex === true || options.around !== undefined))
+    throw new InvalidInputError(
+      `a file with no query lists where sessions touched it: ${options.regex === true ? 'regex' : 'around'} needs a query`,
+    );
   // Until is the first time left out: since at it, or after it, leaves no time.
   if (options.since && options.until && options.since.getTime() >= options.until.getTime())
     throw new InvalidInputError(

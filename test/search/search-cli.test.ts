@@ -107,6 +107,17 @@ describe('rxstore search, as a person runs it', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as { kind: string; exitCode: number });
     expect(lines.map((line) => [line.kind, line.exitCode])).toEqual(expect.arrayContaining([['command', 2]]));
+    // --kind takes one kind (or a list with commas): the words after it, and after --, are the query.
+    for (const args of [
+      ['--kind', 'command', 'ls', '--json'],
+      ['--kind', 'command', '--json', '--', 'ls'],
+      ['--kind', 'user,command', 'ls', '--json'],
+      ['--kind', 'user', '--kind', 'command', 'ls', '--json'],
+    ])
+      expect((await searchCli(args, cache)).stdout, args.join(' ')).toBe(commands.stdout);
+    const unknown = await searchCli(['--kind', 'command,bogus', 'ls'], cache);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--kind is "bogus"/);
   });
 
   it('--file with no query lists the sessions that touched the file, one line each', async () => {

@@ -78,7 +78,14 @@ function turn(n: number, words: () => string): BatchToWrite {
         id: id(),
         content: '',
         tool_calls: [
-          { id: bash, name: 'bash', arguments: JSON.stringify({ command: `grep ${words()}` }) },
+          {
+            id: bash,
+            name: 'bash',
+            arguments: JSON.stringify({
+              command: `grep ${words()}`,
+              description: `look through the sources, turn ${n}`,
+            }),
+          },
           {
             id: edit,
             name: 'edit_file',
@@ -162,9 +169,11 @@ async function expectWholeIndex(index: string, scratch: string): Promise<void> {
 /** The texts of a record, by kind, as a person would list what can be searched. */
 function textsOf(record: IndexRecord): [string, string][] {
   if (record.type === 'message') return [[record.role, record.text]];
+  // A shell call's arguments besides its command line (all of them when it is no string) are its input.
   if (record.type === 'command')
     return [
       ['command', record.command],
+      ['tool-input', stringsOf(JSON.parse(record.arguments), record.command).join('\n')],
       ['tool-output', record.output],
     ];
   if (record.type === 'call')
@@ -174,12 +183,6 @@ function textsOf(record: IndexRecord): [string, string][] {
     ];
   if (record.type === 'result') return [['tool-output', record.output]];
   // A file tool's arguments are searched by the strings they hold, unescaped.
-  const strings = (value: unknown): string[] =>
-    typeof value === 'string'
-      ? [value]
-      : value !== null && typeof value === 'object'
-        ? Object.values(value).flatMap(strings)
-        : [];
   let args: unknown = record.arguments;
   try {
     args = JSON.parse(record.arguments);
@@ -190,10 +193,21 @@ function textsOf(record: IndexRecord): [string, string][] {
     ['file', [record.path, record.destination].filter(Boolean).join('\n')],
     [
       'tool-input',
-      args !== null && typeof args === 'object' && !Array.isArray(args) ? strings(args).join('\n') : record.arguments,
+      args !== null && typeof args === 'object' && !Array.isArray(args) ? stringsOf(args).join('\n') : record.arguments,
     ],
     ['tool-output', record.output],
   ];
+}
+
+/** The strings in a call's arguments, but for a top-level one that is `leftOut`. */
+function stringsOf(args: object, leftOut?: string): string[] {
+  const strings = (value: unknown): string[] =>
+    typeof value === 'string'
+      ? [value].filter((text) => text !== '')
+      : value !== null && typeof value === 'object'
+        ? Object.values(value).flatMap(strings)
+        : [];
+  return Object.values(args).flatMap((value) => (value === leftOut ? [] : strings(value)));
 }
 
 /** Brute force: every text of every conversation read whole, and whether it holds every term (lower-cased unless the query has a capital). */
@@ -520,6 +534,41 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     expect(bash.length).toBeGreaterThan(0);
     expect(bash.every((hit) => hit.kind === 'command' && hit.tool === 'bash')).toBe(true);
   });
+  it('with no query a file lists its touches: a pattern or messages around a hit are refused', async () => {
+    await expect(hitsOf('', { ...options, file: 'src/0.ts', regex: true })).rejects.toMatchObject({
+      code: 'RX_INVALID_INPUT',
+      message: expect.stringContaining('regex needs a query'),
+    });
+    await expect(hitsOf('', { ...options, file: 'src/0.ts', around: 1 })).rejects.toMatchObject({
+      code: 'RX_INVALID_INPUT',
+      message: expect.stringContaining('around needs a query'),
+    });
+    // With a query, both are taken.
+    expect((await hitsOf('parse.', { ...options, file: 'src/0.ts', regex: true, around: 1 })).length).toBeGreaterThan(
+      0,
+    );
+  });
+  it('a shell call whose command is no string is found by its arguments', async () => {
+    const { options, stateRoot } = await machine();
+    const call = { id: 'call_list', name: 'bash', arguments: JSON.stringify({ command: ['ls', 'platypus-den'] }) };
+    await createSession({
+      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      batches: [
+        {
+          operationId: 'list',
+          events: [
+            user('list the den'),
+            complete({ role: 'assistant', id: id(), content: '', tool_calls: [call] }),
+            complete({ role: 'tool', id: id(), tool_call_id: 'call_list', name: 'bash', content: 'nothing' }),
+          ],
+        },
+      ],
+    });
+    for (const index of [true, false]) {
+      const hits = await hitsOf('platypus-den', { ...options, index });
+      expect(hits.map((hit) => [hit.kind, hit.tool])).toEqual([['tool-input', 'bash']]);
+    }
+  });
   it('a pattern that does not compile is refused in the words of a library call, not of the command line', async () => {
     await expect(hitsOf('(unclosed', { ...options, regex: true })).rejects.toMatchObject({
       code: 'RX_INVALID_INPUT',
@@ -565,6 +614,12 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     // A shell call's arguments are its command line: every call's arguments (tool-input) take it in.
     const inputs = await hitsOf('grep', { ...options, kinds: ['tool-input'], tool: 'bash' });
     expect(placesOf(inputs)).toEqual(placesOf(commands.filter((hit) => hit.tool === 'bash')));
+    // Its other arguments are its input, whatever the case the tool is named in.
+    const described = await hitsOf('look through', { ...options, kinds: ['tool-input'], tool: 'Bash' });
+    expect(described.length).toBeGreaterThan(0);
+    expect(
+      described.every((hit) => hit.tool === 'bash' && hit.kind === 'tool-input' && hit.snippet.startsWith('look')),
+    ).toBe(true);
     const touched = await hitsOf('', { ...options, file: 'src/0.ts' });
     expect(touched.length).toBeGreaterThan(0);
     expect(touched.every((hit) => hit.kind === 'file' && hit.snippet === 'src/0.ts')).toBe(true);

@@ -27,7 +27,16 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
           default: false,
           describe: 'the query is a regular expression (RE2 syntax: linear time, no backreferences)',
         })
-        .option('kind', { type: 'string', array: true, choices: KINDS, describe: 'only these kinds of text' })
+        // One kind a flag (or a list with commas): a list that took every word after it would take the query's
+        // words too (`--kind command migrate`), and the words after `--`.
+        .option('kind', {
+          type: 'string',
+          array: true,
+          nargs: 1,
+          choices: KINDS,
+          coerce: (kinds: string[]) => kinds.flatMap((kind) => kind.split(',')),
+          describe: 'only this kind of text (repeat it, or list kinds with commas, for more)',
+        })
         .option('tool', {
           type: 'string',
           requiresArg: true,

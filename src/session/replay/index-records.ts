@@ -62,7 +62,17 @@ export interface TimedResult {
 /** One record for a search index: a user prompt, an answer, a command with its output and exit code, a file edit, … */
 export type IndexRecord =
   | (RecordBase & { type: 'message'; role: 'user' | 'assistant'; text: string })
-  | (RecordBase & ToolOutcome & { type: 'command'; tool: string; callId: string; command: string; output: string })
+  | (RecordBase &
+      ToolOutcome & {
+        type: 'command';
+        tool: string;
+        callId: string;
+        /** The command line ('' when the call gives none as a string). */
+        command: string;
+        /** The call's arguments as the model wrote them (JSON): what it said the command is for, its other options. */
+        arguments: string;
+        output: string;
+      })
   | (RecordBase &
       ToolOutcome & {
         type: 'file';
@@ -285,6 +295,7 @@ export function recordOfCall({ call, base }: RecordedCall, timed: TimedResult | 
         tool: call.name,
         callId: call.id,
         command: firstText(args, 'command', 'script'),
+        arguments: call.arguments,
         ...outcomeOf(timed),
         output: result ? messageText(result) : '',
       };

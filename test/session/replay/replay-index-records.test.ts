@@ -22,8 +22,10 @@ const result = (id: string, content: string, extra: Partial<Message> = {}): Mess
   content,
   ...extra,
 });
-/** The records of one call and its result, without the fields every record has. */
-/** The records without what every record has, nor, of a file tool's, the arguments and output it carries as they are. */
+/**
+ * The records without what every record has, nor the arguments a file tool's or a command's carries as they
+ * are, nor a file tool's output.
+ */
 function only(messages: Message[]): Record<string, unknown>[] {
   return indexRecords(timed(...messages), context).map(
     ({ sessionId, workspace, title, time, messageId, key, ...rest }) => {
@@ -33,6 +35,10 @@ function only(messages: Message[]): Record<string, unknown>[] {
         resultTime: _resultTime,
         ...fields
       } = rest as typeof rest & { callId?: string; resultMessageId?: string; resultTime?: string };
+      if (fields.type === 'command') {
+        const { arguments: _arguments, ...command } = fields;
+        return command;
+      }
       if (fields.type !== 'file') return fields;
       const { arguments: _arguments, output: _output, ...file } = fields;
       return file;
@@ -121,6 +127,7 @@ describe('index records', () => {
         resultMessageId: 'm-r-c1',
         resultTime: '2026-03-04T05:06:08.089Z',
         command: 'ls -la',
+        arguments: '{"command":"ls -la"}',
         state: 'completed',
         exitCode: 0,
         durationMs: 12,
@@ -137,6 +144,7 @@ describe('index records', () => {
         resultMessageId: 'm-r-c2',
         resultTime: '2026-03-04T05:06:10.089Z',
         command: 'Get-ChildItem',
+        arguments: '{"script":"Get-ChildItem"}',
         state: 'failed',
         exitCode: 1,
         output: 'what the person saw',
@@ -152,6 +160,7 @@ describe('index records', () => {
         resultMessageId: 'm-r-c3',
         resultTime: '2026-03-04T05:06:12.089Z',
         command: 'dir',
+        arguments: '{"command":"","script":"dir"}',
         durationMs: 0,
         output: 'x',
       },
@@ -165,6 +174,7 @@ describe('index records', () => {
         tool: 'bash',
         callId: 'c4',
         command: '',
+        arguments: '{"command":"sleep 1"',
         output: '',
       },
     ]);
