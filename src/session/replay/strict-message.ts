@@ -2,12 +2,12 @@ import * as z from 'zod';
 import {
   goBool,
   goInt,
-  goObject,
   goPointer,
   goRaw,
   goSlice,
   goString,
   goStruct,
+  goUint,
   type UnknownKeys,
 } from '../../codec/go-json/go-decode.js';
 
@@ -15,16 +15,20 @@ import {
  * The provider message as Reasonix 1.38.11 decodes it (docs/format.md §7.2, §8.1): 39 fields, tool calls in
  * the flat form, and strict nested records. Built twice: strictly (any unknown key, at any depth,
  * makes the v4 reader refuse the whole session) and leniently (the JSONL loader drops unknown
- * keys but still refuses a value of the wrong type). Nested objects whose field lists are not
- * known (`image_inputs`, `thinking_blocks`, `interrupted_turn`, …) are accepted as any object.
+ * keys but still refuses a value of the wrong type). The nested structs' fields are the binary's own: a
+ * Go binary keeps each decoded type's fields, their Go types and JSON names, and each was tried with
+ * the binary (test/reasonix/reads/nested-message-fields-match-reasonix).
  */
 function messageSchemas(unknownKeys: UnknownKeys) {
   const struct = <S extends Record<string, z.ZodType>>(shape: S) => goStruct(shape, unknownKeys);
   // OpenAI's nested form: Reasonix's loader drops these keys (losing the call's name and
   // arguments); they are kept, whatever they hold, so that rxstore can flatten the call instead.
   const nestedForm: Record<string, z.ZodType> = unknownKeys === 'drop' ? { type: goRaw, function: goRaw } : {};
+  const { toolCallRecord, interruptedTurn, finalReadinessRecovery, readPause, readCompletion } =
+    recoverySchemas(struct);
+  const { presentedFiles, mcpApp, imageInput, thinkingBlock, serverSearchCall } = presentationSchemas(struct);
   const toolCall = struct({
-    tool_recovery: goObject,
+    tool_recovery: goPointer(toolCallRecord),
     write_intents: goSlice(goRaw),
     id: goString,
     name: goString,
@@ -83,16 +87,16 @@ function messageSchemas(unknownKeys: UnknownKeys) {
     raw_content: goString,
     provider_content: goString,
     images: goSlice(goString),
-    image_inputs: goSlice(goObject),
+    image_inputs: goSlice(imageInput),
     reasoning_content: goString,
     reasoning_id: goString,
     reasoning_status: goString,
     reasoning_signature: goString,
     reasoning_state: goString,
-    thinking_blocks: goSlice(goObject),
+    thinking_blocks: goSlice(thinkingBlock),
     tool_calls: goSlice(toolCall),
     responses_items: goSlice(goRaw),
-    server_search: goSlice(goObject),
+    server_search: goSlice(serverSearchCall),
     tool_call_id: goString,
     name: goString,
     memoryCitations: goSlice(memoryCitation),
@@ -104,20 +108,180 @@ function messageSchemas(unknownKeys: UnknownKeys) {
     decision_receipt: goPointer(decisionReceipt),
     // Pointers: a null element stays nil, and Reasonix shows no notice for it.
     decision_receipts: goSlice(goPointer(decisionReceipt)),
-    interrupted_turn: goObject,
-    final_readiness_recovery: goObject,
+    interrupted_turn: goPointer(interruptedTurn),
+    final_readiness_recovery: goPointer(finalReadinessRecovery),
     protocol_recovery: goRaw,
-    read_pause: goObject,
+    read_pause: goPointer(readPause),
     tool_execution: goPointer(toolExecution),
     tool_run_state: goString,
-    presented_files: goObject,
+    presented_files: goPointer(presentedFiles),
     read_result: goRaw,
     tool_diagnostic: goRaw,
-    read_completion: goObject,
-    mcp_app: goObject,
+    read_completion: goPointer(readCompletion),
+    mcp_app: goPointer(mcpApp),
     vision_summary: goPointer(visionSummary),
   });
   return { message, toolCall, toolExecution };
+}
+
+type StructOf = <S extends Record<string, z.ZodType>>(shape: S) => ReturnType<typeof goStruct<S, UnknownKeys>>;
+
+/**
+ * A Go `[2]int` (a range of lines): Go decodes a JSON list of any length into it, leaving the missing elements
+ * 0 and skipping the extra ones. Checked as a list of whole numbers, which is what Reasonix writes.
+ */
+const goRange = goSlice(goInt);
+
+/** What Reasonix keeps to recover a turn: a call's run, an interrupted turn, reads paused and completed. */
+function recoverySchemas(struct: StructOf) {
+  // A value struct, not a pointer: `null` is its zero value, as a struct's is.
+  const identity = struct({
+    session_id: goString,
+    turn_id: goString,
+    attempt_id: goString,
+    call_id: goString,
+    canonical_tool: goString,
+    argument_digest: goString,
+    resource_scope: goString,
+  });
+  const toolCallRecord = struct({
+    identity,
+    arguments: goRaw,
+    state: goString,
+    read_only: goBool,
+    idempotency_key: goString,
+    result_digest: goString,
+    effect_summary: goString,
+    resolution: goString,
+    resolution_source: goString,
+    inspection_id: goString,
+    inspection_state: goString,
+    superseded_by: goString,
+    started_at: goInt,
+    finished_at: goInt,
+    resolved_at: goInt,
+  });
+  const toolSummary = struct({
+    id: goString,
+    name: goString,
+    files: goSlice(goString),
+    added: goInt,
+    removed: goInt,
+  });
+  const interruptedTurn = struct({
+    turn_id: goString,
+    attempt_id: goString,
+    cause: goString,
+    terminalStatus: goString,
+    failureDiagnostic: goPointer(
+      struct({
+        kind: goString,
+        status: goInt,
+        traceId: goString,
+        providerId: goString,
+        providerDisplayName: goString,
+        protocol: goString,
+        requestPath: goString,
+      }),
+    ),
+    write_checks: goSlice(struct({ call_id: goString, path: goString, state: goString })),
+    satisfied_writes: goSlice(toolSummary),
+    completed_tools: goSlice(toolSummary),
+    failed_tools: goSlice(toolSummary),
+    user_confirmed_tools: goSlice(toolSummary),
+    not_started_tools: goSlice(toolSummary),
+    unknown_tools: goSlice(toolSummary),
+    pending: goBool,
+    requires_user_decision: goBool,
+    silent_interruption: goBool,
+    dropped_partial_text: goBool,
+    dropped_partial_reasoning: goBool,
+    interrupted_tools: goSlice(goString),
+    tool_calls: goSlice(toolCallRecord),
+  });
+  const finalReadinessRecovery = struct({ pending: goBool, missing: goSlice(goString), checkpoint: goRaw });
+  // A paused read's id is `readId`, a completed one's `read_id`: each spelling is refused in the other.
+  const readPause = struct({
+    code: goString,
+    id: goString,
+    reads: goSlice(
+      struct({
+        snapshot: goString,
+        readId: goString,
+        path: goString,
+        intent: goString,
+        covered: goSlice(goRange),
+        missing: goSlice(goRange),
+        reason: goString,
+      }),
+    ),
+    omitted: goInt,
+  });
+  const readCompletion = struct({
+    id: goString,
+    reads: goSlice(
+      struct({
+        read_id: goString,
+        path: goString,
+        snapshot: goString,
+        intent: goString,
+        verdict: goString,
+        covered: goSlice(goRange),
+        source_end: goPointer(goInt),
+      }),
+    ),
+    omitted: goInt,
+  });
+  return { toolCallRecord, interruptedTurn, finalReadinessRecovery, readPause, readCompletion };
+}
+
+/** What a message shows besides its text: files presented, an MCP app, images, thinking, server searches. */
+function presentationSchemas(struct: StructOf) {
+  const presentedFiles = struct({
+    version: goInt,
+    files: goSlice(struct({ path: goString, description: goString })),
+  });
+  const mcpApp = struct({
+    server: goString,
+    tool: goString,
+    generation: goUint,
+    resourceUri: goString,
+    // A Go map[string][]string: any key.
+    csp: z.record(z.string(), goSlice(goString)).nullable(),
+    rawResult: goRaw,
+    structured: goRaw,
+  });
+  const imageInput = struct({
+    kind: goString,
+    attachment: goPointer(
+      struct({
+        v: goInt,
+        // A value struct: `null` is its zero value.
+        content: struct({
+          digest: goString,
+          bytes: goInt,
+          mediaType: goString,
+          name: goString,
+          indexDigest: goString,
+          integrityBlockBytes: goInt,
+        }),
+        width: goInt,
+        height: goInt,
+        name: goString,
+      }),
+    ),
+    url: goString,
+    filesId: goString,
+  });
+  const thinkingBlock = struct({ type: goString, thinking: goString, signature: goString, data: goString });
+  const serverSearchCall = struct({
+    sources_status: goString,
+    id: goString,
+    query: goString,
+    results: goSlice(struct({ title: goString, url: goString })),
+    raw: goRaw,
+  });
+  return { presentedFiles, mcpApp, imageInput, thinkingBlock, serverSearchCall };
 }
 
 const strict = messageSchemas('refuse');

@@ -3,8 +3,9 @@ import { answeredCall, messageText, type Message } from './message.js';
 
 /**
  * The keys of the records Reasonix 1.38.11 shows for a message, in order (internal/transcript/history.go):
- * none for a system message or one the host wrote as the user; else the message's own record, when it
- * shows one, then a notice per decision receipt and one for an interrupted turn. A tool result's record
+ * none for a system message or one the host wrote as the user; one notice alone for a decision receipt, and
+ * for a local-only message's paused or completed read; else the message's own record, when it shows one,
+ * then a notice per decision receipt and one for an interrupted turn. A tool result's record
  * is keyed by its call (`tool:<call id>`), a message's by its id (`m:<id>`), and a record with neither —
  * a notice, or a message without an id — by its message's id and its place among the message's records
  * (`m:<id>:notice:<n>`): two messages without an id are both `m::notice:0`. Reasonix refuses to open a
@@ -17,6 +18,8 @@ export function transcriptRecordKeys(message: Message): string[] {
   const fields = message as Record<string, unknown>;
   if (message.role === 'system') return [];
   if (isPresent(fields.decision_receipt)) return [notice(0)];
+  // A read paused or completed is one notice of a local-only message, whatever else it holds.
+  if (local && (isPresent(fields.read_pause) || isPresent(fields.read_completion))) return [notice(0)];
   // Reasonix's source shows a notice for a pending one; 1.38.11 shows none, pending or not, nor the message's record.
   if (local && fields.protocol_recovery !== undefined) return [];
   if (local && pending(fields.final_readiness_recovery)) return [notice(0)];
