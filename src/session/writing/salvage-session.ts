@@ -13,6 +13,7 @@ import { V4_CODEC } from '../../codec/records.js';
 import { createSession } from './create-session.js';
 import { repairForNewTurn, type TurnRepairChange } from './turn-repair.js';
 import { Projection } from '../replay/projection.js';
+import { strictPayloadError } from '../replay/strict-payload-error.js';
 import { BatchesDigest } from '../verdict/batches-digest.js';
 import { checkFolder, checkOutside } from '../../fs/path-kind.js';
 import { refuseSessionFolder } from '../reading/not-a-session-folder.js';
@@ -72,38 +73,22 @@ export async function salvageSession(
   const logPath = join(source, SESSION_FILES.log);
   // The log as the first read found it: every later read checks it reads this very file, unchanged.
   const logStamp = stampOf(logPath);
-  let [batchesKept, eventsKept, verifiedEnd] = [0, 0, 0];
-  const verified = new BatchesDigest();
-  const known = new Set<string>();
-  let damage: Problem | null = null;
-  // Whether Reasonix takes a new turn after the kept batches. Messages are kept as the index only, and
-  // the kept batches are read again as they are written: memory does not grow with the session.
-  const projection = new Projection({ keep: 'index' });
-  try {
-    for await (const item of readSessionEvents(source)) {
-      if (item.type !== 'batch') continue;
-      const { batch, payloads } = item.value;
-      projection.applyBatch(item.value);
-      for (const id of payloads.flatMap((payload) => messageIdsOf(payload))) known.add(id);
-      verified.add(batch.sha256);
-      batchesKept += 1;
-      eventsKept += batch.events.length;
-      verifiedEnd = batch.end;
-    }
-  } catch (error) {
-    // Damage (or a version it does not know) is where salvage stops trusting the log; anything else goes on
-    // up, a log cut or written over while it was read too: that is not damage at the place it was seen.
-    if (!isSessionVerdict(error) || error instanceof LogCutWhileReadError || error instanceof BatchChangedError)
-      throw error;
-    damage = problemFromError(error);
+  let kept = await verifiedBatches(source);
+  // What Reasonix refuses only as the whole log leaves it (a record key held twice) reads as verified: the
+  // batch that wrote it is where the log stops being trusted, or salvage would write what its writer refuses.
+  const [wholeLogRefusal] = kept.projection.strictness;
+  if (kept.damage === null && wholeLogRefusal !== undefined) {
+    kept = await verifiedBatches(source, wholeLogRefusal.seq);
+    kept.damage = problemFromError(strictPayloadError(wholeLogRefusal, logPath));
   }
+  const { projection, batchesKept, eventsKept, verifiedEnd, known, damage } = kept;
 
   // The messages past the damage are counted here, and read again as they are written.
   const content = await sessionContentStore(source);
   const held = projection.transcriptIndex.recordKeysHeld();
   const past = new RecoveredMessages(logPath, logStamp, verifiedEnd, content, known, held);
   const first = await past.count();
-  const verifiedDigest = verified.digest();
+  const verifiedDigest = kept.verified.digest();
   // Recovered messages are sent after the kept ones; a repair replaces the whole list the model is sent,
   // so only a repair reads that list whole (one record of the new session holds it).
   const refused =
@@ -184,6 +169,55 @@ export async function salvageSession(
     })(),
   });
   return report;
+}
+
+/** The verified prefix of a log: its batches up to the damage, or up to the one holding event `stopAt`. */
+interface VerifiedPrefix {
+  batchesKept: number;
+  eventsKept: number;
+  verifiedEnd: number;
+  verified: BatchesDigest;
+  /** The message ids the kept batches wrote. */
+  known: Set<string>;
+  damage: Problem | null;
+  /** Whether Reasonix takes a new turn after the kept batches: messages are kept as the index only. */
+  projection: Projection;
+}
+
+/**
+ * The log's batches read and replayed up to its damage, or up to the batch holding event `stopAt`. The
+ * kept batches are read again as they are written: memory does not grow with the session.
+ */
+async function verifiedBatches(source: string, stopAt?: number): Promise<VerifiedPrefix> {
+  const prefix: VerifiedPrefix = {
+    batchesKept: 0,
+    eventsKept: 0,
+    verifiedEnd: 0,
+    verified: new BatchesDigest(),
+    known: new Set<string>(),
+    damage: null,
+    projection: new Projection({ keep: 'index' }),
+  };
+  try {
+    for await (const item of readSessionEvents(source)) {
+      if (item.type !== 'batch') continue;
+      const { batch, payloads } = item.value;
+      if (stopAt !== undefined && stopAt < batch.firstSeq + batch.events.length) break;
+      prefix.projection.applyBatch(item.value);
+      for (const id of payloads.flatMap((payload) => messageIdsOf(payload))) prefix.known.add(id);
+      prefix.verified.add(batch.sha256);
+      prefix.batchesKept += 1;
+      prefix.eventsKept += batch.events.length;
+      prefix.verifiedEnd = batch.end;
+    }
+  } catch (error) {
+    // Damage (or a version it does not know) is where salvage stops trusting the log; anything else goes on
+    // up, a log cut or written over while it was read too: that is not damage at the place it was seen.
+    if (!isSessionVerdict(error) || error instanceof LogCutWhileReadError || error instanceof BatchChangedError)
+      throw error;
+    prefix.damage = problemFromError(error);
+  }
+  return prefix;
 }
 
 /** The verified batches up to `end`, read again and written as they come (event ids, kinds and payload bytes as they were). */
