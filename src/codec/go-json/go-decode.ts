@@ -114,9 +114,10 @@ export const goSlice = <T extends z.ZodType>(element: T) => {
 function zeroValueOf(element: z.ZodType): unknown {
   // A struct decodes `null` itself (to its zero value); a pointer, map or interface stays nil.
   if (element.safeParse(null).success) return null;
-  // The element types Reasonix's lists have: strings and sequence numbers.
+  // The element types Reasonix's lists have: strings, sequence numbers, a line range's ends.
   if (element === goString) return '';
-  if (element === goUint) return 0;
+  if (element === goUint || element === goInt) return 0;
+  if (element === goBool) return false;
   return null;
 }
 

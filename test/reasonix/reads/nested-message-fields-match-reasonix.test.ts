@@ -69,6 +69,11 @@ const cases: [string, EventToWrite[], RegExp | undefined][] = [
     [complete(carrying('"read_pause":{"reads":[{"read_id":"r"}]}'))],
     /unknown field "read_id"/,
   ],
+  [
+    "a null in a paused read's range, and a null range: zero values",
+    [complete(carrying('"read_pause":{"reads":[{"missing":[[null,1]],"covered":[null]}]}'))],
+    undefined,
+  ],
   ['a completed read', [complete(carrying(`"read_completion":${completed}`))], undefined],
   [
     "a completed read's id spelled as a paused read's",
