@@ -42,7 +42,7 @@ const YARGS_STRINGS = {
 };
 
 /** What yargs knows of the options of the command being parsed: `getOptions` is its own, which its types leave out. */
-function optionsOf(parser: Argv): OptionKinds & { string: string[]; array: string[] } {
+function optionsOf(parser: Argv): OptionKinds & { string: string[]; number: string[]; array: string[] } {
   return (parser as unknown as { getOptions(): ReturnType<typeof optionsOf> }).getOptions();
 }
 
@@ -210,7 +210,7 @@ export async function main(argv: string[], output: Output = processOutput): Prom
         const withCamel = (keys: string[]) =>
           new Set(keys.flatMap((key) => [key, key.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())]));
         const lists = withCamel(options.array);
-        for (const key of withCamel(options.string)) {
+        for (const key of withCamel([...options.string, ...options.number])) {
           const value: unknown = args[key];
           if (!lists.has(key) && Array.isArray(value)) args[key] = value.at(-1);
         }

@@ -118,6 +118,13 @@ describe('rxstore search, as a person runs it', () => {
     const unknown = await searchCli(['--kind', 'command,bogus', 'ls'], cache);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--kind is "bogus"/);
+    const noKind = await searchCli(['--no-kind', 'ls'], cache);
+    expect(noKind.code).toBe(2);
+    expect(noKind.stderr).toMatch(/--kind is false; it must be one of/);
+    // A number given twice counts once, the last, as any option of one value does.
+    const limited = await searchCli(['ls', '--json', '--limit', '1', '--limit', '2'], cache);
+    expect(limited.code).toBe(0);
+    expect(limited.stdout.trim().split('\n')).toHaveLength(2);
   });
 
   it('--file with no query lists the sessions that touched the file, one line each', async () => {

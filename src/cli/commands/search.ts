@@ -34,7 +34,9 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
           array: true,
           nargs: 1,
           choices: KINDS,
-          coerce: (kinds: string[]) => kinds.flatMap((kind) => kind.split(',')),
+          // What yargs gives for odd spellings (`--no-kind`, `--kind.x`) is left to the choices to refuse.
+          coerce: (kinds: unknown) =>
+            [kinds].flat().flatMap((kind) => (typeof kind === 'string' ? kind.split(',') : [kind])),
           describe: 'only this kind of text (repeat it, or list kinds with commas, for more)',
         })
         .option('tool', {
