@@ -21,13 +21,18 @@ export const PayloadRefSchema = goStruct(
     bytes: goUint,
     mediaType: goString,
     name: goString,
-    indexDigest: hex64,
-    integrityBlockBytes: goUint,
+    // "" is Go's zero value: no index, as Reasonix reads it.
+    indexDigest: z.union([z.literal(''), hex64]),
+    // An int64, read only with an index (the content store then holds it to its one block size).
+    integrityBlockBytes: goInt,
   },
   'drop',
 ).transform((ref, context) => {
   // Go's zero digest, "", names no object.
-  if (ref.digest !== undefined) return { ...ref, digest: ref.digest, bytes: ref.bytes ?? 0 };
+  if (ref.digest !== undefined) {
+    const { indexDigest, ...rest } = ref;
+    return { ...rest, ...(indexDigest ? { indexDigest } : {}), digest: ref.digest, bytes: ref.bytes ?? 0 };
+  }
   // Stryker disable next-line StringLiteral: the issue's code (custom): rxstore shows the issue's path and message, never its code (checked by hand with …
   context.issues.push({ code: 'custom', message: 'expected 64 lower-case hex digits', path: ['digest'], input: ref });
   return z.NEVER;
@@ -106,5 +111,5 @@ export const RECORD_WHOLE_NUMBERS = wholeNumberFields({
   writerGeneration: 'uint64',
   'event.seq': 'uint64',
   'event.payloadRef.bytes': 'uint64',
-  'event.payloadRef.integrityBlockBytes': 'uint64',
+  'event.payloadRef.integrityBlockBytes': 'int64',
 });

@@ -1,15 +1,5 @@
 import * as z from 'zod';
-import {
-  goBool,
-  goInt,
-  goObject,
-  goPointer,
-  goRaw,
-  goSlice,
-  goString,
-  goStruct,
-  goUint,
-} from '../../codec/go-json/go-decode.js';
+import { goBool, goInt, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../../codec/go-json/go-decode.js';
 import { MessageSchema, type Message } from './message.js';
 import { StrictMessageSchema } from './strict-message.js';
 import { parseGoJson } from '../../codec/go-json/go-text.js';
@@ -112,7 +102,7 @@ const toolFields = {
   removed: goInt,
   profile: goRaw,
   execution: goRaw,
-  presentedFiles: goSlice(goObject),
+  presentedFiles: goSlice(struct({ path: goString, description: goString })),
   workspaceMutation: goBool,
   workspacePaths: goSlice(goString),
   workspaceAllPaths: goBool,
@@ -138,8 +128,6 @@ export const StrictPayloadSchemas = {
       sha256: goString,
       version: goString,
       legacyHeadId: goString,
-      createdAt: goString,
-      updatedAt: goString,
     }),
     messages: messageList,
     goal: goRaw,
@@ -181,8 +169,19 @@ export const StrictPayloadSchemas = {
     runtimeEpoch: goString,
   }),
   'interaction/resolved': struct({ id: goString, state: goString }),
-  // Reasonix decodes this strictly too, but its field list is not known here: any object passes.
-  'runtime/recovery': goStruct({}, 'drop'),
+  'runtime/recovery': struct({
+    state: goString,
+    call_id: goString,
+    attempt_id: goString,
+    requires_user_decision: goBool,
+    read_only: goBool,
+    phase: goString,
+    reason: goString,
+    next_attempt_at: goInt,
+    waited_ms: goInt,
+    wait_budget_ms: goInt,
+    waiting: goBool,
+  }),
 } as const;
 
 type Value = Record<string, unknown>;
@@ -265,16 +264,23 @@ const PAYLOAD_WHOLE_NUMBERS = Object.fromEntries(
   Object.entries(StrictPayloadSchemas).map(([kind, schema]) => [kind, wholeNumberFieldsOf(schema)]),
 ) as Record<keyof typeof StrictPayloadSchemas, WholeNumberFields>;
 
-/** `submission/accepted` (read even when optional): its own receipt decoder, with its own message. */
-const SubmissionReceiptSchema = struct({
-  fingerprintVersion: goInt,
-  acceptedAttachmentDigests: goSlice(goString),
-  sessionId: goString,
-  submissionId: goString,
-  fingerprint: goString,
-  turnId: goString,
-  messageId: goString,
-});
+/**
+ * `submission/accepted` (read even when optional): its own receipt decoder, with its own message. Decoded as
+ * Go's plain `json.Unmarshal` does, unknown keys ignored; the accepted attachments' digests are one string
+ * (joined with commas).
+ */
+const SubmissionReceiptSchema = goStruct(
+  {
+    fingerprintVersion: goInt,
+    acceptedAttachmentDigests: goString,
+    sessionId: goString,
+    submissionId: goString,
+    fingerprint: goString,
+    turnId: goString,
+    messageId: goString,
+  },
+  'drop',
+);
 const RECEIPT_WHOLE_NUMBERS = wholeNumberFieldsOf(SubmissionReceiptSchema);
 
 /** What Reasonix 1.38.11 makes of one event's payload. */

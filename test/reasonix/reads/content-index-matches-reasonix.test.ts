@@ -78,3 +78,27 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('an integrity index, judged by 
       });
   });
 });
+
+/** A reference's own index fields: `""` names no index (Go's zero value), and without one its block size is not read. */
+const refCases: [string, (record: string) => string][] = [
+  ['empty index digests', (record) => record.replace(/"indexDigest":"[0-9a-f]{64}"/g, '"indexDigest":""')],
+  [
+    'no index digests and block sizes below zero',
+    (record) =>
+      record
+        .replace(/"indexDigest":"[0-9a-f]{64}",/g, '')
+        .replace(/"integrityBlockBytes":\d+/g, '"integrityBlockBytes":-1'),
+  ],
+];
+
+describe.skipIf(!reasonixBinary())(reasonixTitle("a reference's index fields, judged by Reasonix 1.38.11"), () => {
+  it.concurrent.each(refCases)('%s: Reasonix opens the session, and rxstore says ok', async (_, edit) => {
+    const dir = await copySession(source.dir);
+    await rewriteEveryRecord(dir, edit);
+    const read = await readSession(dir, { caches: false });
+    const run = await resumeWithReasonix(dir, { workspace: source.workspace, prompt: 'Resume check: say ok.' });
+    await rm(run.home, { recursive: true, force: true });
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(read.status).toBe('ok');
+  });
+});

@@ -110,6 +110,13 @@ describe.skipIf(!reasonixBinary())(
         edit: (entry: string) => entry.replace('"turns":0,', '').replace('"logSize"', '"LOGSIZE"'),
         passed: true,
       },
+      // Fields rxstore does not use are read too: one Reasonix cannot decode makes it build the entry again.
+      {
+        what: 'an entry whose title sequence is no number',
+        batches: [],
+        edit: (entry: string) => entry.replace('{', '{"titleSequence":"x",'),
+        passed: false,
+      },
       // Every digit of the log's time counts, past what a double holds.
       {
         what: "an entry whose log time is a nanosecond off the log's",

@@ -203,7 +203,7 @@ describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
       [
         'legacy/import',
         {
-          source: { path: 'p', size: 1, sha256: 's', version: 'v', legacyHeadId: 'h', createdAt: 'c', updatedAt: 'u' },
+          source: { path: 'p', size: 1, sha256: 's', version: 'v', legacyHeadId: 'h' },
           messages: [],
           goal: { x: 1 },
           modelRef: 'm',
@@ -214,8 +214,22 @@ describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
     ];
     for (const [kind, payload] of read)
       expect(verdict(kind, payload), `${kind} ${JSON.stringify(payload)}`).toEqual({ state: 'ok', value: payload });
-    // Its field list is not known here: any object passes, its fields left out.
-    expect(verdict('runtime/recovery', { anything: { at: 'all' } })).toEqual({ state: 'ok', value: {} });
+    // Its fields are the binary's: every one read, and a key it does not have refused.
+    const recovery = {
+      state: 'waiting',
+      call_id: 'c',
+      attempt_id: 'a',
+      requires_user_decision: true,
+      read_only: false,
+      phase: 'p',
+      reason: 'r',
+      next_attempt_at: 1,
+      waited_ms: 2,
+      wait_budget_ms: 3,
+      waiting: true,
+    };
+    expect(verdict('runtime/recovery', recovery)).toEqual({ state: 'ok', value: recovery });
+    expect(verdict('runtime/recovery', { callId: 'c' })).toMatchObject({ state: 'refused', damaged: true });
     expect(decodePayload('message/complete', Buffer.from('{"MESSAGE":{"Id":"m","Role":"user"}}'))).toEqual({
       state: 'ok',
       value: { message: { id: 'm', role: 'user' } },
@@ -317,7 +331,8 @@ describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
   it('a submission receipt that is not one stops a resume without damaging the session', () => {
     const receipt = {
       fingerprintVersion: 1,
-      acceptedAttachmentDigests: ['d'],
+      // One string, the digests joined with commas (Reasonix 1.38.11 refuses a list).
+      acceptedAttachmentDigests: 'd1,d2',
       sessionId: 's',
       submissionId: 'u',
       fingerprint: 'f',
@@ -325,9 +340,10 @@ describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
       messageId: 'm',
     };
     expect(verdict('submission/accepted', receipt)).toEqual({ state: 'ok', value: receipt });
-    expect(verdict('submission/accepted', { ...receipt, bogus: 1 })).toEqual({
+    // Decoded as a plain json.Unmarshal decodes it: an unknown key is ignored, a list of digests refused.
+    expect(verdict('submission/accepted', { ...receipt, bogus: 1 })).toEqual({ state: 'ok', value: receipt });
+    expect(verdict('submission/accepted', { ...receipt, acceptedAttachmentDigests: ['d1'] })).toMatchObject({
       state: 'refused',
-      reason: 'invalid submission receipt: unknown field "bogus"',
       damaged: false,
     });
     expect(verdict('submission/accepted', { fingerprintVersion: 'one' })).toEqual({

@@ -41,8 +41,11 @@ describe("payload keys and nulls, decoded as Go decodes them into Reasonix's str
       reason: 'unknown field "t\u0131tle"',
       damaged: true,
     });
-    // Where Reasonix decodes leniently an unknown key is dropped.
-    expect(verdict('runtime/recovery', '{"anything":1}')).toEqual({ state: 'ok', value: {} });
+    // Where Reasonix decodes leniently (a submission receipt) an unknown key is dropped.
+    expect(verdict('submission/accepted', '{"turnId":"t","anything":1}')).toEqual({
+      state: 'ok',
+      value: { turnId: 't' },
+    });
   });
 
   it('treat null as Go does: a null payload is the zero struct, a null pointer or slice is nil, a null string leaves the field as it was', () => {
@@ -93,7 +96,7 @@ describe("payload keys and nulls, decoded as Go decodes them into Reasonix's str
       verdict('message/complete', '{"message":{"id":"m","tool_calls":[null],"images":[null],"image_inputs":[null]}}'),
     ).toEqual({
       state: 'ok',
-      value: { message: { id: 'm', tool_calls: [{}], images: [''], image_inputs: [null] } },
+      value: { message: { id: 'm', tool_calls: [{}], images: [''], image_inputs: [{}] } },
     });
     expect(verdict('history/replace', '{"messages":[],"sourceSequences":[null,2]}')).toEqual({
       state: 'ok',
@@ -101,7 +104,7 @@ describe("payload keys and nulls, decoded as Go decodes them into Reasonix's str
     });
     expect(verdict('tool/call', '{"id":"t","name":"bash","workspacePaths":[null],"presentedFiles":[null]}')).toEqual({
       state: 'ok',
-      value: { id: 't', name: 'bash', workspacePaths: [''], presentedFiles: [null] },
+      value: { id: 't', name: 'bash', workspacePaths: [''], presentedFiles: [{}] },
     });
     expect(verdict('tool/result', '{"id":"t","name":"bash","todos":[null]}')).toEqual({
       state: 'ok',

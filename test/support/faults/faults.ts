@@ -84,13 +84,17 @@ export async function cutLog(sessionDir: string, bytes: number): Promise<void> {
 export async function appendBatch(
   sessionDir: string,
   events: EventToWrite[],
-  options: { skipSequences?: number; operationId?: string } = {},
+  options: { skipSequences?: number; operationId?: string; turnId?: string } = {},
 ): Promise<void> {
   const ends = await endFrames(sessionDir);
   const last = ends.at(-1)!.record as unknown as { firstSeq: number; eventCount: number };
   const log = await readFile(logOf(sessionDir));
   const encoded = await encodeBatch(
-    { operationId: options.operationId ?? `rxstore-fault:${log.length}`, events },
+    {
+      operationId: options.operationId ?? `rxstore-fault:${log.length}`,
+      ...(options.turnId !== undefined ? { turnId: options.turnId } : {}),
+      events,
+    },
     {
       sessionId: basename(sessionDir),
       writerGeneration: 1,
