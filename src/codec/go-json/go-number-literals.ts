@@ -150,6 +150,7 @@ export function wholeNumberFieldsOf(schema: z.ZodType): WholeNumberFields {
     else if (node === goUint) fields[path] = 'uint64';
     else if (node instanceof z.ZodOptional || node instanceof z.ZodNullable) visit(node.unwrap() as z.ZodType, path);
     else if (node instanceof z.ZodPipe) visit(node.out as z.ZodType, path);
+    else if (node instanceof z.ZodLazy) visit(node.unwrap() as z.ZodType, path);
     else if (node instanceof z.ZodArray) visit(node.element as z.ZodType, path);
     else if (node instanceof z.ZodObject)
       for (const [key, field] of Object.entries(node.shape as Record<string, z.ZodType>))

@@ -24,9 +24,12 @@ function messageSchemas(unknownKeys: UnknownKeys) {
   // OpenAI's nested form: Reasonix's loader drops these keys (losing the call's name and
   // arguments); they are kept, whatever they hold, so that rxstore can flatten the call instead.
   const nestedForm: Record<string, z.ZodType> = unknownKeys === 'drop' ? { type: goRaw, function: goRaw } : {};
-  const { toolCallRecord, interruptedTurn, finalReadinessRecovery, readPause, readCompletion } =
-    recoverySchemas(struct);
-  const { presentedFiles, mcpApp, imageInput, thinkingBlock, serverSearchCall } = presentationSchemas(struct);
+  // Behind z.lazy: rare in a log, they are checked by their own schemas rather than compiled into the message's
+  // check, whose compiling every command that reads a log pays for (twice the time with them inside).
+  const { toolCallRecord, interruptedTurn, finalReadinessRecovery, readPause, readCompletion } = lazily(
+    recoverySchemas(struct),
+  );
+  const { presentedFiles, mcpApp, imageInput, thinkingBlock, serverSearchCall } = lazily(presentationSchemas(struct));
   const toolCall = struct({
     tool_recovery: goPointer(toolCallRecord),
     write_intents: goSlice(goRaw),
@@ -122,6 +125,13 @@ function messageSchemas(unknownKeys: UnknownKeys) {
     vision_summary: goPointer(visionSummary),
   });
   return { message, toolCall, toolExecution };
+}
+
+/** Each schema of `schemas` behind `z.lazy`. */
+function lazily<S extends Record<string, z.ZodType>>(schemas: S): { [K in keyof S]: z.ZodLazy<S[K]> } {
+  return Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, z.lazy(() => schema)])) as {
+    [K in keyof S]: z.ZodLazy<S[K]>;
+  };
 }
 
 type StructOf = <S extends Record<string, z.ZodType>>(shape: S) => ReturnType<typeof goStruct<S, UnknownKeys>>;
