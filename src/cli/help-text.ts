@@ -68,3 +68,13 @@ function fill(words: readonly string[], width: number): string[] {
 function shellWords(command: string): string[] {
   return command.match(/(?:'[^']*'|"(?:\\.|[^"\\])*"|[^\s'"])+/g) ?? [];
 }
+
+/**
+ * `options` with what only help shows (examples, an epilogue) added when help is asked for: yargs lays out a
+ * command's whole help each time it runs it (for a failure it could show; ours never does), and the examples and
+ * notes are most of that work. yargs passes the builder whether --help or --version was given; its types leave
+ * that out.
+ */
+export function withHelp<T>(helping: boolean | undefined, options: T, addHelp: (options: T) => T): T {
+  return helping ? addHelp(options) : options;
+}
