@@ -6,8 +6,7 @@ import { wholeNumberFields } from './go-json/go-number-literals.js';
 /** The codec string every v4 record and manifest carries (docs/format.md §4.1). */
 export const V4_CODEC = 'reasonix.session.linear/v4';
 export const V4_SCHEMA_VERSION = 4;
-/** Go's zero `time.Time`, which Reasonix writes on every event and end record (docs/format.md §4.5). */
-export const ZERO_TIME = '0001-01-01T00:00:00Z';
+export { ZERO_TIME } from './go-json/go-time.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lower-case hex digits');
 

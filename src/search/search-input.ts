@@ -53,12 +53,14 @@ export function checkSearchInput(text: unknown, options: SearchOptions): void {
     throw new InvalidInputError(
       `the tool ${JSON.stringify(options.tool)} narrows only ${TOOL_KINDS.join(', ')} texts, and the kinds asked for (${kinds.join(', ')}) are none of them`,
     );
-  if (options.file !== undefined && text.trim() === '' && kinds !== undefined && !kinds.includes('file'))
+  // With a file and no query, the file's touches are listed, one a session.
+  const touchesOnly = options.file !== undefined && text.trim() === '';
+  if (touchesOnly && kinds !== undefined && !kinds.includes('file'))
     throw new InvalidInputError(
       `a file with no query lists where sessions touched it (kind file), not ${kinds.join(', ')} texts: give a query to search those`,
     );
-  // With no query, a file's touches are listed, one a session: no pattern to take, no message to show around.
-  if (options.file !== undefined && text.trim() === '' && (options.regex === true || options.around !== undefined))
+  // No pattern to take, no message to show around.
+  if (touchesOnly && (options.regex === true || options.around !== undefined))
     throw new InvalidInputError(
       `a file with no query lists where sessions touched it: ${options.regex === true ? 'regex' : 'around'} needs a query`,
     );

@@ -1,6 +1,6 @@
 import type { ExitCode } from '../exit-codes.js';
 import type { Argv } from 'yargs';
-import { epilogueWithExitCodes, examples } from '../help-text.js';
+import { epilogueWithExitCodes, examples, withHelp } from '../help-text.js';
 import type { Output } from '../output.js';
 import { withRootOptions } from '../root-options.js';
 import type { SearchArgs } from '../run/search.js';
@@ -12,9 +12,6 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
   return {
     command: 'search [query..]',
     describe: 'Find words, a phrase or a pattern in every session on this machine',
-    // yargs lays out a command's whole help each time it runs it (for a failure it could show; ours never
-    // does): the examples and notes, most of that work, are given only when help is asked for (yargs passes
-    // the builder whether --help or --version was given; its types leave that out).
     builder: (yargs: Argv, helping?: boolean) => {
       const options = withRootOptions(yargs)
         .positional('query', {
@@ -75,30 +72,31 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
           describe:
             'search through the index in the cache folder (kept up to date on each search); --no-index reads the stores directly',
         });
-      if (!helping) return options;
-      return options
-        .example(
-          examples(
-            ['$0 search "connection refused"', 'the exact phrase, in every session'],
-            [
-              '$0 search migrate --kind command --workspace .',
-              "shell commands of this folder's sessions that mention migrate",
-            ],
-            ['$0 search --file src/main.ts', 'the sessions that touched a file'],
-            ['$0 search --regex "TODO\\(\\w+\\)" --json', 'a pattern, one JSON hit per line'],
+      return withHelp(helping, options, (options) =>
+        options
+          .example(
+            examples(
+              ['$0 search "connection refused"', 'the exact phrase, in every session'],
+              [
+                '$0 search migrate --kind command --workspace .',
+                "shell commands of this folder's sessions that mention migrate",
+              ],
+              ['$0 search --file src/main.ts', 'the sessions that touched a file'],
+              ['$0 search --regex "TODO\\(\\w+\\)" --json', 'a pattern, one JSON hit per line'],
+            ),
+          )
+          .epilogue(
+            epilogueWithExitCodes(
+              [
+                '0  something was found',
+                '1  nothing was found (a session read only up to damage is said on stderr)',
+                '2  usage error: an empty query, an invalid --regex, a --session that is a path or that no session id starts with',
+              ],
+              'Searches what was said (prompts, answers), tool-call arguments and results, shell commands with their exit codes, and the files each turn touched, in every store, each conversation once as ls counts it. Case matters only when the query has a capital letter; every character of the query is searched as typed.',
+              'The index lives in the cache folder beside the summary cache, readable only by you; the first search builds it, later ones read only the sessions that changed. A session read up to damage is searched up to it, and its hits say so.',
+            ),
           ),
-        )
-        .epilogue(
-          epilogueWithExitCodes(
-            [
-              '0  something was found',
-              '1  nothing was found (a session read only up to damage is said on stderr)',
-              '2  usage error: an empty query, an invalid --regex, a --session that is a path or that no session id starts with',
-            ],
-            'Searches what was said (prompts, answers), tool-call arguments and results, shell commands with their exit codes, and the files each turn touched, in every store, each conversation once as ls counts it. Case matters only when the query has a capital letter; every character of the query is searched as typed.',
-            'The index lives in the cache folder beside the summary cache, readable only by you; the first search builds it, later ones read only the sessions that changed. A session read up to damage is searched up to it, and its hits say so.',
-          ),
-        );
+      );
     },
     // What the command reads with is loaded only when it runs: `rxstore --help` and the other commands never load it.
     handler: async (args: SearchArgs) =>

@@ -13,8 +13,11 @@ function daysIn(month: number, year: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-/** Go's zero time, which Reasonix writes on every event record: most times read are this one. */
-const ZERO_TIME = '0001-01-01T00:00:00Z';
+/**
+ * Go's zero `time.Time`, which Reasonix writes on every event and end record (docs/format.md §4.5): most times
+ * read are this one.
+ */
+export const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 /** Why Go's `time.Parse` refuses `text` as RFC 3339, in its words, or undefined when it takes it. */
 export function goTimeProblem(text: string): string | undefined {

@@ -5,6 +5,7 @@ import type { ListedStore } from '../roots/store-kind.js';
 import { writerLockHolder } from '../../session/reading/writer-locks.js';
 import { passedOverAsEmpty } from './catalog-entry.js';
 import { isGoSpace } from '../../codec/go-json/go-space.js';
+import { ZERO_TIME } from '../../codec/go-json/go-time.js';
 import { dirname } from 'node:path';
 import type { SummaryCache } from './summary-cache.js';
 import { summariseAppended } from './summarise-appended.js';
@@ -131,7 +132,7 @@ async function passedOver(copy: SessionCopy, summary: CopySummary): Promise<bool
     id: copy.id,
     storeDir: dirname(copy.path),
     // A manifest without one holds Go's zero time.
-    createdAt: copy.manifest.value.createdAt ?? '0001-01-01T00:00:00Z',
+    createdAt: copy.manifest.value.createdAt ?? ZERO_TIME,
   });
 }
 
