@@ -26,13 +26,53 @@ type StructObject<S extends Record<string, z.ZodType>, U extends UnknownKeys> = 
   U extends 'refuse' ? z.core.$strict : U extends 'keep' ? z.core.$loose : z.core.$strip
 >;
 
-/** A Go struct: the fields of `shape`, each optional (absent or `null` is the zero value). */
-export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownKeys>(shape: S, unknownKeys: U) {
+/**
+ * The Go type a schema of these building blocks decodes into, as Go's encoder needs it to write the value
+ * again (`goEncoded`): kept beside each schema made here, by the schema.
+ */
+export type GoType =
+  | { kind: 'string' | 'int' | 'bool' | 'raw' | 'raw message' }
+  | { kind: 'pointer'; to: z.ZodType }
+  | { kind: 'slice' | 'map'; of: z.ZodType }
+  | { kind: 'array'; of: z.ZodType; length: number }
+  | { kind: 'struct'; shape: Record<string, z.ZodType>; alwaysWritten: ReadonlySet<string> | undefined };
+
+const goTypes = new WeakMap<z.ZodType, GoType>();
+
+/** `schema`, known to decode into `type`. */
+function typed<T extends z.ZodType>(schema: T, type: GoType): T {
+  goTypes.set(schema, type);
+  return schema;
+}
+
+/** The Go type `schema` decodes into; undefined for a schema not made by these building blocks. */
+export function goTypeOf(schema: z.ZodType): GoType | undefined {
+  return goTypes.get(schema);
+}
+
+/** `schema`, decoding into the Go type `as` decodes into: a lazy schema standing for the one it makes. */
+export function sameGoType<T extends z.ZodType>(schema: T, as: z.ZodType): T {
+  const type = goTypes.get(as);
+  return type === undefined ? schema : typed(schema, type);
+}
+
+/**
+ * A Go struct: the fields of `shape`, each optional (absent or `null` is the zero value). `alwaysWritten`, the
+ * fields Go writes even when empty (those without `omitempty`), is what Go's encoder needs of it (`goEncoded`);
+ * a struct only decoded does without.
+ */
+export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownKeys>(
+  shape: S,
+  unknownKeys: U,
+  alwaysWritten?: readonly (keyof S & string)[],
+) {
   const byFold = new Map(Object.keys(shape).map((field) => [fold(field), field]));
   // Go sets a pointer, slice, map or interface to nil on `null`; any other field keeps what it holds.
   const nilable = new Set(
     Object.keys(shape).filter((field) => shape[field] instanceof z.ZodNullable || shape[field] === goRaw),
   );
+  // A json.RawMessage takes `null` as its text, four bytes, which Go then counts as present and writes again.
+  const rawMessages = new Set(Object.keys(shape).filter((field) => shape[field] === goRawMessage));
   const fields = Object.fromEntries(
     Object.entries(shape).map(([field, schema]) => [field, schema.optional()]),
   ) as OptionalFields<S>;
@@ -43,7 +83,7 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
         ? z.looseObject(fields)
         : z.object(fields)
   ) as StructObject<S, U>;
-  return z.preprocess((value) => {
+  const struct = z.preprocess((value) => {
     // `null` leaves a struct as it was: all zero values.
     if (value === null) return {};
     if (typeof value !== 'object' || Array.isArray(value)) return value;
@@ -67,11 +107,16 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
         Object.defineProperty(named, key, { value: item, enumerable: true, writable: true, configurable: true });
         continue;
       }
-      if (item !== null) named[field] = item;
+      if (item !== null || rawMessages.has(field)) named[field] = item;
       else if (nilable.has(field)) delete named[field];
     }
     return named;
   }, object);
+  return typed(struct, {
+    kind: 'struct',
+    shape,
+    alwaysWritten: alwaysWritten === undefined ? undefined : new Set(alwaysWritten),
+  });
 }
 
 /** The fields of a `goStruct`, in the order its shape names them: Go's struct order. */
@@ -91,7 +136,7 @@ export function goStructValues<T extends object, S extends Record<string, z.ZodT
 }
 
 /** A Go pointer to a struct: `null` or absent is nil, which the caller may refuse. */
-export const goPointer = <T extends z.ZodType>(schema: T) => schema.nullable();
+export const goPointer = <T extends z.ZodType>(schema: T) => typed(schema.nullable(), { kind: 'pointer', to: schema });
 
 /**
  * A Go slice: `null` is a nil slice. Go grows a slice with zeroed elements and `null` leaves an
@@ -107,8 +152,22 @@ export const goSlice = <T extends z.ZodType>(element: T) => {
     if (!known) [zero, known] = [zeroValueOf(element), true];
     return zero;
   };
-  return z.array(z.preprocess((item) => (item === null ? zeroOf() : item), element)).nullable();
+  return typed(z.array(z.preprocess((item) => (item === null ? zeroOf() : item), element)).nullable(), {
+    kind: 'slice',
+    of: element,
+  });
 };
+
+/**
+ * A Go array of `length` elements (`[2]int`, a range of lines): decoded as a slice of them, and written with
+ * exactly `length` elements, zero values where the JSON had fewer.
+ */
+export const goArray = <T extends z.ZodType>(element: T, length: number) =>
+  typed(goSlice(element), { kind: 'array', of: element, length });
+
+/** A Go map of string keys to `value`s: `null` is a nil map. */
+export const goMap = <T extends z.ZodType>(value: T) =>
+  typed(z.record(z.string(), value).nullable(), { kind: 'map', of: value });
 
 /** What `null` decodes to as a slice element of this type. */
 function zeroValueOf(element: z.ZodType): unknown {
@@ -121,22 +180,28 @@ function zeroValueOf(element: z.ZodType): unknown {
   return null;
 }
 
-export const goString = z.string();
+export const goString = typed(z.string(), { kind: 'string' });
 /**
  * Go's int and int64: a whole number in int64's range, the largest included (measured with Reasonix
  * 1.38.11: 2^53 + 1 is read). As a double that largest is 2^63, so 2^63 itself passes too.
  */
-export const goInt = z.number().refine((value) => Number.isInteger(value) && value >= -(2 ** 63) && value <= 2 ** 63, {
-  message: 'expected a whole number an int64 holds',
-});
+export const goInt = typed(
+  z.number().refine((value) => Number.isInteger(value) && value >= -(2 ** 63) && value <= 2 ** 63, {
+    message: 'expected a whole number an int64 holds',
+  }),
+  { kind: 'int' },
+);
 /** Go's uint64: a whole number in its range; `-0` too is refused, as Go refuses the minus sign. */
-export const goUint = z
-  .number()
-  .refine((value) => Number.isInteger(value) && value >= 0 && !Object.is(value, -0) && value <= 2 ** 64, {
+export const goUint = typed(
+  z.number().refine((value) => Number.isInteger(value) && value >= 0 && !Object.is(value, -0) && value <= 2 ** 64, {
     message: 'expected a whole number a uint64 holds',
-  });
-export const goBool = z.boolean();
-/** `json.RawMessage` and `any`: whatever JSON is there. */
-export const goRaw = z.unknown();
+  }),
+  { kind: 'int' },
+);
+export const goBool = typed(z.boolean(), { kind: 'bool' });
+/** `any`: whatever JSON is there; `null` is nil. */
+export const goRaw = typed(z.unknown(), { kind: 'raw' });
+/** `json.RawMessage`: whatever JSON is there, its text kept; `null` is kept too, as the text `null`. */
+export const goRawMessage = typed(z.unknown(), { kind: 'raw message' });
 /** A Go map or an object whose fields Reasonix keeps opaque. */
 export const goObject = z.record(z.string(), z.unknown()).nullable();

@@ -1,65 +1,27 @@
-import { goStructFields } from '../../codec/go-json/go-decode.js';
-import {
-  StrictMessageSchema,
-  StrictToolCallSchema,
-  StrictToolExecutionSchema,
-} from '../../session/replay/strict-message.js';
+import { goEncoded } from '../../codec/go-json/go-encode.js';
+import { StrictMessageSchema } from '../../session/replay/strict-message.js';
 
 /**
- * A provider message as Reasonix's Go structs serialise it (docs/format.md §8.1, §8.2): the known fields in
- * struct order, zero values omitted (`omitempty`), unknown keys dropped — which is what Reasonix's
- * lenient JSONL decode followed by a re-encode produces. Byte-identical payloads and the legacy
- * message ids (docs/format.md §8.3) depend on it.
+ * A provider message as Reasonix's Go structs serialise it (docs/format.md §8.1, §8.2): every struct's known
+ * fields in its order, those tagged `omitempty` left out when empty, the others written with their zero values,
+ * unknown keys dropped, at every depth — which is what Reasonix's lenient JSONL decode followed by a re-encode
+ * produces. Byte-identical payloads and the legacy message ids (docs/format.md §8.3) depend on it.
  */
-
-// Reasonix's field lists, in struct order, are the keys of its structs' schemas: one list for decoding and encoding.
-const MESSAGE_FIELDS = goStructFields(StrictMessageSchema);
-const TOOL_CALL_FIELDS = goStructFields(StrictToolCallSchema);
-const TOOL_EXECUTION_FIELDS = goStructFields(StrictToolExecutionSchema);
-type ToolCallField = (typeof TOOL_CALL_FIELDS)[number];
-type ToolExecutionField = (typeof TOOL_EXECUTION_FIELDS)[number];
-
-/** Serialised even when empty. */
-const TOOL_CALL_ALWAYS = new Set<ToolCallField>(['id', 'name', 'arguments']);
-const TOOL_EXECUTION_ALWAYS = new Set<ToolExecutionField>(['supportsAndAnd']);
-/** Go pointer fields: omitted only when absent, so a 0 exit code survives. */
-const TOOL_EXECUTION_POINTERS = new Set<ToolExecutionField>(['exitCode']);
 
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Go's `omitempty`: false, 0, "", null, and empty arrays and maps are left out. */
-function isEmpty(value: unknown): boolean {
-  if (value === undefined || value === null || value === false || value === 0 || value === '') return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return isObject(value) && Object.keys(value).length === 0;
-}
-
-function pick(
-  source: Json,
-  fields: readonly string[],
-  always: ReadonlySet<string> = new Set(),
-  pointers: ReadonlySet<string> = new Set(),
-): Json {
-  const out: Json = {};
-  for (const field of fields) {
-    const value = source[field];
-    if (always.has(field)) out[field] = value ?? (field === 'supportsAndAnd' ? false : '');
-    else if (pointers.has(field) ? value !== undefined && value !== null : !isEmpty(value)) out[field] = value;
-  }
-  return out;
-}
-
-/** What Reasonix's flat ToolCall keeps of a call; OpenAI's nested form is flattened (see `GoMessage`). */
-function goToolCall(call: unknown): { call: Json; wasNested: boolean } {
-  const source = isObject(call) ? call : {};
-  const nested = isObject(source.function) ? source.function : undefined;
-  const flat = nested
-    ? { ...source, name: source.name ?? nested.name, arguments: source.arguments ?? nested.arguments }
-    : source;
-  return { call: pick(flat, TOOL_CALL_FIELDS, TOOL_CALL_ALWAYS), wasNested: nested !== undefined };
+/** A call in the flat form Reasonix decodes; OpenAI's nested form is flattened (see `GoMessage`). */
+function flatToolCall(call: unknown): { call: unknown; wasNested: boolean } {
+  if (!isObject(call)) return { call, wasNested: false };
+  const nested = isObject(call.function) ? call.function : undefined;
+  if (!nested) return { call, wasNested: false };
+  return {
+    call: { ...call, name: call.name ?? nested.name, arguments: call.arguments ?? nested.arguments },
+    wasNested: true,
+  };
 }
 
 export interface GoMessage {
@@ -69,34 +31,19 @@ export interface GoMessage {
 }
 
 /**
- * The stored form of a message read from a foreign or legacy source. Nested tool calls are
- * flattened rather than emptied: that keeps them usable, where Reasonix's own migration loses
- * them and then refuses to resume (docs/format.md §8.2).
+ * The stored form of a message read from a foreign or legacy source (decoded by the message's lenient schema).
+ * Nested tool calls are flattened rather than emptied: that keeps them usable, where Reasonix's own migration
+ * loses them and then refuses to resume (docs/format.md §8.2).
  */
 export function goMessage(source: Json): GoMessage {
-  const message = pick(source, MESSAGE_FIELDS);
-  message.role = typeof source.role === 'string' ? source.role : '';
   let flattenedToolCalls = 0;
-  if (Array.isArray(source.tool_calls) && source.tool_calls.length > 0) {
-    message.tool_calls = source.tool_calls.map((call) => {
-      const converted = goToolCall(call);
-      if (converted.wasNested) flattenedToolCalls += 1;
-      return converted.call;
-    });
-  }
-  if (isObject(source.tool_execution))
-    message.tool_execution = pick(
-      source.tool_execution,
-      TOOL_EXECUTION_FIELDS,
-      TOOL_EXECUTION_ALWAYS,
-      TOOL_EXECUTION_POINTERS,
-    );
-  return { message: reorder(message), flattenedToolCalls };
-}
-
-/** Keeps the struct order after fields were replaced above. */
-function reorder(message: Json): Json {
-  const out: Json = {};
-  for (const field of MESSAGE_FIELDS) if (field in message) out[field] = message[field];
-  return out;
+  const calls = Array.isArray(source.tool_calls)
+    ? source.tool_calls.map((call) => {
+        const flat = flatToolCall(call);
+        if (flat.wasNested) flattenedToolCalls += 1;
+        return flat.call;
+      })
+    : source.tool_calls;
+  const message = goEncoded(StrictMessageSchema, { ...source, tool_calls: calls }) as Json;
+  return { message, flattenedToolCalls };
 }

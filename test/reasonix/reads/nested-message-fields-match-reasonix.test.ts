@@ -167,6 +167,27 @@ const cases: [string, EventToWrite[], RegExp | undefined][] = [
     /duplicate transcript record "m::notice:0"/,
   ],
   [
+    // A json.RawMessage holds `null` as its text: present, so a local-only message with it shows no record.
+    'two local-only messages without an id, their protocol recovery null, show no record',
+    [
+      replace(
+        '{"role":"assistant","content":"x","local_only":true,"protocol_recovery":null}',
+        '{"role":"assistant","content":"y","local_only":true,"protocol_recovery":null}',
+      ),
+    ],
+    undefined,
+  ],
+  [
+    'two local-only messages without an id show a record each, keyed alike',
+    [
+      replace(
+        '{"role":"assistant","content":"x","local_only":true}',
+        '{"role":"assistant","content":"y","local_only":true}',
+      ),
+    ],
+    /duplicate transcript record "m::notice:0"/,
+  ],
+  [
     'a paused read on a message that is not local-only gives no notice',
     [replace(carrying('"read_pause":{}', 'u'), carrying('"local_only":false', 'u:notice:0'))],
     undefined,

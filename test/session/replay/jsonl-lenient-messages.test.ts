@@ -7,7 +7,8 @@ import { tempDir } from '../../support/temp-dir.js';
 /**
  * A JSONL transcript's messages are decoded as Reasonix's JSONL loader decodes them: keys it does
  * not know are dropped at any depth (the v4 reader would refuse them), a value of the wrong type
- * stops the transcript at its line, and OpenAI's nested tool-call form is read flat.
+ * stops the transcript at its line, and OpenAI's nested tool-call form is read flat. What is read is what
+ * Reasonix's migration writes again (test/reasonix/writes/jsonl-nested-objects-migrate-as-reasonix).
  */
 async function transcript(lines: unknown[]): Promise<string> {
   const file = join(await tempDir(), 'lenient.jsonl');
@@ -56,9 +57,17 @@ describe('JSONL messages are read leniently, as Reasonix loads them', () => {
         name: 'bash',
         content: 'README.md\n',
         tool_execution: { exitCode: 0, state: 'completed', supportsAndAnd: false },
-        decision_receipt: { id: 'r' },
-        memoryCitations: [{ id: 'm' }],
-        vision_summary: { summary: 's' },
+        // As Go writes its structs again: the fields without `omitempty` with their zero values.
+        decision_receipt: { id: 'r', kind: '', outcome: '' },
+        memoryCitations: [{ id: 'm', source: '' }],
+        vision_summary: {
+          version: 0,
+          prompt_version: '',
+          model_ref: '',
+          image_digests: null,
+          summary: 's',
+          created_at: 0,
+        },
       },
     ]);
     const person = [];
