@@ -35,7 +35,13 @@ export type GoType =
   | { kind: 'pointer'; to: z.ZodType }
   | { kind: 'slice' | 'map'; of: z.ZodType }
   | { kind: 'array'; of: z.ZodType; length: number }
-  | { kind: 'struct'; shape: Record<string, z.ZodType>; alwaysWritten: ReadonlySet<string> | undefined };
+  | {
+      kind: 'struct';
+      shape: Record<string, z.ZodType>;
+      alwaysWritten: ReadonlySet<string> | undefined;
+      /** The JSON object Go holds once it decoded `item` into the struct it decoded from `held`. */
+      decodedInto: (held: Record<string, unknown>, item: Record<string, unknown>) => Record<string, unknown>;
+    };
 
 const goTypes = new WeakMap<z.ZodType, GoType>();
 
@@ -83,6 +89,29 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
         ? z.looseObject(fields)
         : z.object(fields)
   ) as StructObject<S, U>;
+  /** Applies the keys of `input` from the `at`th on to `named`, in order, as Go decodes them into its fields. */
+  const apply = (
+    named: Record<string, unknown>,
+    input: Record<string, unknown>,
+    keys: readonly string[],
+    at: number,
+  ) => {
+    for (; at < keys.length; at += 1) {
+      const key = keys[at]!;
+      const item = input[key];
+      const field = Object.hasOwn(shape, key) ? key : byFold.get(fold(key));
+      if (field === undefined) {
+        // Defined, not assigned: `named.__proto__ = {…}` would lend its fields to the struct, where Go ignores the key.
+        define(named, key, item);
+        continue;
+      }
+      // A second key for the field (in another case) is decoded into what the first one set.
+      if (item !== null && Object.hasOwn(named, field)) named[field] = decodedInto(shape[field]!, named[field], item);
+      else if (item !== null || rawMessages.has(field)) named[field] = item;
+      else if (nilable.has(field)) delete named[field];
+    }
+    return named;
+  };
   const struct = z.preprocess((value) => {
     // `null` leaves a struct as it was: all zero values.
     if (value === null) return {};
@@ -98,25 +127,62 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
     if (at === keys.length) return input;
     const named: Record<string, unknown> = {};
     for (let before = 0; before < at; before += 1) named[keys[before]!] = input[keys[before]!];
-    for (; at < keys.length; at += 1) {
-      const key = keys[at]!;
-      const item = input[key];
-      const field = Object.hasOwn(shape, key) ? key : byFold.get(fold(key));
-      if (field === undefined) {
-        // Defined, not assigned: `named.__proto__ = {…}` would lend its fields to the struct, where Go ignores the key.
-        Object.defineProperty(named, key, { value: item, enumerable: true, writable: true, configurable: true });
-        continue;
-      }
-      if (item !== null || rawMessages.has(field)) named[field] = item;
-      else if (nilable.has(field)) delete named[field];
-    }
-    return named;
+    return apply(named, input, keys, at);
   }, object);
   return typed(struct, {
     kind: 'struct',
     shape,
     alwaysWritten: alwaysWritten === undefined ? undefined : new Set(alwaysWritten),
+    decodedInto: (held, item) => apply(apply({}, held, Object.keys(held), 0), item, Object.keys(item), 0),
   });
+}
+
+/**
+ * The JSON value Go holds once it decoded `item` into a field that already held what it decoded from `held`
+ * (one object's key and another in another case naming the same field; measured with Reasonix 1.38.11): a
+ * struct, or the one a pointer points to, takes the item's fields over its own, each decoded into what it
+ * held; a slice's elements are decoded into its elements at the same places, its length the item's; a map
+ * takes the item's keys over its own; anything else is the item. `null` leaves what a slice element held.
+ */
+function decodedInto(schema: z.ZodType, held: unknown, item: unknown): unknown {
+  const type = goTypes.get(schema);
+  if (type === undefined || held === null || held === undefined) return item;
+  switch (type.kind) {
+    case 'pointer':
+      return decodedInto(type.to, held, item);
+    case 'struct':
+      return isObject(held) && isObject(item) ? type.decodedInto(held, item) : item;
+    case 'slice': {
+      if (!Array.isArray(held) || !Array.isArray(item)) return item;
+      const element = goTypes.get(type.of);
+      const nilElement = element !== undefined && NIL_KINDS.has(element.kind);
+      return item.map((each: unknown, at) => {
+        if (at >= held.length) return each;
+        if (each === null) return nilElement ? null : held[at];
+        return decodedInto(type.of, held[at], each);
+      });
+    }
+    case 'map': {
+      if (!isObject(held) || !isObject(item)) return item;
+      const merged: Record<string, unknown> = {};
+      for (const key of Object.keys(held)) define(merged, key, held[key]);
+      for (const key of Object.keys(item)) define(merged, key, item[key]);
+      return merged;
+    }
+    default:
+      return item;
+  }
+}
+
+/** The kinds `null` makes nil (as a slice element too). */
+const NIL_KINDS: ReadonlySet<GoType['kind']> = new Set(['pointer', 'slice', 'map', 'raw', 'raw message']);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Set as an own property: a key `__proto__` is a key like any other. */
+function define(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** The fields of a `goStruct`, in the order its shape names them: Go's struct order. */
@@ -165,9 +231,32 @@ export const goSlice = <T extends z.ZodType>(element: T) => {
 export const goArray = <T extends z.ZodType>(element: T, length: number) =>
   typed(goSlice(element), { kind: 'array', of: element, length });
 
-/** A Go map of string keys to `value`s: `null` is a nil map. */
-export const goMap = <T extends z.ZodType>(value: T) =>
-  typed(z.record(z.string(), value).nullable(), { kind: 'map', of: value });
+/**
+ * A Go map of string keys to `value`s: `null` is a nil map. A key `__proto__` is a key like any other, which
+ * zod's record, assigning it, would leave out: it is checked and kept under a name no other key has.
+ */
+export const goMap = <T extends z.ZodType>(value: T) => {
+  let hidden = '';
+  return typed(
+    z
+      .preprocess((input) => {
+        hidden = '';
+        if (!isObject(input) || !Object.hasOwn(input, '__proto__')) return input;
+        hidden = '\u0000__proto__';
+        while (Object.hasOwn(input, hidden)) hidden = `\u0000${hidden}`;
+        const renamed: Record<string, unknown> = {};
+        for (const key of Object.keys(input)) define(renamed, key === '__proto__' ? hidden : key, input[key]);
+        return renamed;
+      }, z.record(z.string(), value).nullable())
+      .transform((map) => {
+        if (map === null || hidden === '' || !Object.hasOwn(map, hidden)) return map;
+        const named: Record<string, unknown> = {};
+        for (const key of Object.keys(map)) define(named, key === hidden ? '__proto__' : key, map[key]);
+        return named as typeof map;
+      }),
+    { kind: 'map', of: value },
+  );
+};
 
 /** What `null` decodes to as a slice element of this type. */
 function zeroValueOf(element: z.ZodType): unknown {

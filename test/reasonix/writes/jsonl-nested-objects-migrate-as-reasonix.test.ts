@@ -78,7 +78,7 @@ const transcripts: [string, object[]][] = [
           tool: 't',
           generation: 0,
           // Keys sorted as Go sorts them, by their UTF-8 bytes: `｡` (U+FF61) before `😀`, which UTF-16 puts first.
-          csp: { é: ['1'], z: null, a: [], '😀': [], '｡': ['2'] },
+          csp: { é: ['1'], z: null, a: [], '😀': [], '｡': ['2'], ['__proto__']: ['p'], constructor: ['c'] },
           rawResult: null,
           structured: { x: 1 },
         },
@@ -92,6 +92,27 @@ const transcripts: [string, object[]][] = [
       { role: 'user', content: 'z', vision_summary: { version: 1, image_digests: [], summary: 's' } },
       saying({ responses_items: [null, { b: 1, a: [] }], read_result: {}, tool_diagnostic: [] }),
       saying({ Read_Pause: { Id: '<a&b>', Reads: [{ READID: 'a', Path: 'p' }] }, MCP_APP: { Server: 's' } }),
+      answer,
+    ],
+  ],
+  [
+    // Go decodes the second key into what the first set: a struct's fields merge, a slice's elements too.
+    'one field named by two keys in other cases',
+    [
+      user,
+      saying({ read_pause: { id: 'a' }, READ_PAUSE: { omitted: 1 } }),
+      saying({ mcp_app: { CSP: { b: ['x'] }, Csp: { a: ['y'] } } }),
+      saying({ read_pause: { reads: [{ covered: [[1, 2]] }, {}] }, Read_Pause: { Reads: [{ path: 'p' }, null, {}] } }),
+      saying({
+        interrupted_turn: { tool_calls: [{ IDENTITY: { Session_Id: 's' }, Identity: { call_id: 'c' } }] },
+      }),
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [call('c3')],
+        TOOL_CALLS: [{ diff: 'd' }],
+      },
+      result('c3'),
       answer,
     ],
   ],
@@ -152,23 +173,28 @@ async function resume(stateRoot: string, workspace: string) {
 describe.skipIf(!reasonixBinary())(
   reasonixTitle("a transcript's nested objects, migrated as Reasonix 1.38.11 migrates them"),
   () => {
-    it.concurrent.each(transcripts)('%s: the same bytes, so the same legacy ids', async (_, messages) => {
-      const base = await realpath(await mkdtemp(join(tmpdir(), 'rxstore-jsonl-nested-')));
-      try {
-        const theirs = await transcriptIn(join(base, 'reasonix'), messages);
-        const run = await resume(theirs.stateRoot, theirs.workspace);
-        expect(run.code, run.stderr).toBe(0);
-        const [migrated] = listSessionDirs(theirs.stateRoot);
-        const ours = await transcriptIn(join(base, 'rxstore'), messages);
-        const report = await migrateJsonlToV4(ours.transcript, { stateRoot: ours.stateRoot, cwd: ours.workspace });
-        const written = await messagePayloads(report.targetDir);
-        expect(written).toHaveLength(messages.length);
-        // Reasonix's session goes on with the turn it took: its first messages are the migrated ones.
-        expect((await messagePayloads(migrated!)).slice(0, messages.length)).toEqual(written);
-      } finally {
-        await rm(base, { recursive: true, force: true });
-      }
-    });
+    it.concurrent.each(transcripts)(
+      '%s: the same bytes, so the same legacy ids, and the same verdict',
+      async (_, messages) => {
+        const base = await realpath(await mkdtemp(join(tmpdir(), 'rxstore-jsonl-nested-')));
+        try {
+          const theirs = await transcriptIn(join(base, 'reasonix'), messages);
+          const run = await resume(theirs.stateRoot, theirs.workspace);
+          expect(run.code, run.stderr).toBe(0);
+          const [migrated] = listSessionDirs(theirs.stateRoot);
+          const ours = await transcriptIn(join(base, 'rxstore'), messages);
+          // Reasonix migrated it and took a turn in it: rxstore says it would.
+          expect((await readJsonlSession(ours.transcript)).status).toBe('ok');
+          const report = await migrateJsonlToV4(ours.transcript, { stateRoot: ours.stateRoot, cwd: ours.workspace });
+          const written = await messagePayloads(report.targetDir);
+          expect(written).toHaveLength(messages.length);
+          // Reasonix's session goes on with the turn it took: its first messages are the migrated ones.
+          expect((await messagePayloads(migrated!)).slice(0, messages.length)).toEqual(written);
+        } finally {
+          await rm(base, { recursive: true, force: true });
+        }
+      },
+    );
 
     it.concurrent('an empty paused read of a local-only message is a notice, refused where its key is taken', async () => {
       const base = await realpath(await mkdtemp(join(tmpdir(), 'rxstore-jsonl-nested-')));
