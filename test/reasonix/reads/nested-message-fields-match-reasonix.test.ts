@@ -167,6 +167,17 @@ const cases: [string, EventToWrite[], RegExp | undefined][] = [
     /duplicate transcript record "m::notice:0"/,
   ],
   [
+    // Go decodes the second key into what the first set: the call keeps its id, name and arguments, and takes a turn.
+    "a message's calls under two keys in other cases, merged",
+    [
+      complete(
+        '{"role":"assistant","id":"nf","content":"","tool_calls":[{"id":"c1","name":"bash","arguments":"{}"}],"TOOL_CALLS":[{"diff":"d"}]}',
+      ),
+      complete('{"role":"tool","id":"nf-r","tool_call_id":"c1","name":"bash","content":"out"}'),
+    ],
+    undefined,
+  ],
+  [
     // A json.RawMessage holds `null` as its text: present, so a local-only message with it shows no record.
     'two local-only messages without an id, their protocol recovery null, show no record',
     [
