@@ -40,12 +40,39 @@ export function goEncoded(schema: z.ZodType, value: unknown): unknown {
   }
 }
 
-function encodedStruct(type: Extract<GoType, { kind: 'struct' }>, value: Record<string, unknown>): unknown {
-  if (type.alwaysWritten === undefined) throw new Error('a Go struct encoded without knowing its omitempty fields');
+type StructType = Extract<GoType, { kind: 'struct' }>;
+
+/** A struct's fields as the encoder walks them, worked out once a struct (every message has 39). */
+interface EncodedField {
+  field: string;
+  schema: z.ZodType;
+  type: GoType;
+  always: boolean;
+}
+
+const fieldsOfStructs = new WeakMap<StructType, readonly EncodedField[]>();
+
+function fieldsOf(type: StructType): readonly EncodedField[] {
+  let fields = fieldsOfStructs.get(type);
+  if (fields === undefined) {
+    const always = type.alwaysWritten;
+    if (always === undefined) throw new Error('a Go struct encoded without knowing its omitempty fields');
+    fields = Object.entries(type.shape).map(([field, schema]) => ({
+      field,
+      schema,
+      type: typeOf(schema),
+      always: always.has(field),
+    }));
+    fieldsOfStructs.set(type, fields);
+  }
+  return fields;
+}
+
+function encodedStruct(type: StructType, value: Record<string, unknown>): unknown {
   const out: Record<string, unknown> = {};
-  for (const [field, schema] of Object.entries(type.shape)) {
+  for (const { field, schema, type: fieldType, always } of fieldsOf(type)) {
     const given = Object.hasOwn(value, field) ? value[field] : undefined;
-    if (!type.alwaysWritten.has(field) && isEmpty(typeOf(schema), given)) continue;
+    if (!always && isEmpty(fieldType, given)) continue;
     define(out, field, goEncoded(schema, given));
   }
   return out;
