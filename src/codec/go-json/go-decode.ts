@@ -75,7 +75,10 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
   const byFold = new Map(Object.keys(shape).map((field) => [fold(field), field]));
   // Go sets a pointer, slice, map or interface to nil on `null`; any other field keeps what it holds.
   const nilable = new Set(
-    Object.keys(shape).filter((field) => shape[field] instanceof z.ZodNullable || shape[field] === goRaw),
+    Object.keys(shape).filter((field) => {
+      const kind = goTypes.get(shape[field]!)?.kind;
+      return kind === undefined ? shape[field] instanceof z.ZodNullable : NULL_IS_NIL.has(kind);
+    }),
   );
   // A json.RawMessage takes `null` as its text, four bytes, which Go then counts as present and writes again.
   const rawMessages = new Set(Object.keys(shape).filter((field) => shape[field] === goRawMessage));
@@ -96,6 +99,8 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
     keys: readonly string[],
     at: number,
   ) => {
+    // Fields whose value Go refused: it says so whatever a later key in another case holds.
+    let refused: Set<string> | undefined;
     for (; at < keys.length; at += 1) {
       const key = keys[at]!;
       const item = input[key];
@@ -105,7 +110,12 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
         define(named, key, item);
         continue;
       }
-      // A second key for the field (in another case) is decoded into what the first one set.
+      if (refused?.has(field)) continue;
+      // A second key for the field (in another case): what the first one set is checked, then decoded into.
+      if (Object.hasOwn(named, field) && !shape[field]!.safeParse(named[field]).success) {
+        (refused ??= new Set()).add(field);
+        continue;
+      }
       if (item !== null && Object.hasOwn(named, field)) named[field] = decodedInto(shape[field]!, named[field], item);
       else if (item !== null || rawMessages.has(field)) named[field] = item;
       else if (nilable.has(field)) delete named[field];
@@ -152,16 +162,13 @@ function decodedInto(schema: z.ZodType, held: unknown, item: unknown): unknown {
       return decodedInto(type.to, held, item);
     case 'struct':
       return isObject(held) && isObject(item) ? type.decodedInto(held, item) : item;
-    case 'slice': {
-      if (!Array.isArray(held) || !Array.isArray(item)) return item;
-      const element = goTypes.get(type.of);
-      const nilElement = element !== undefined && NIL_KINDS.has(element.kind);
-      return item.map((each: unknown, at) => {
-        if (at >= held.length) return each;
-        if (each === null) return nilElement ? null : held[at];
-        return decodedInto(type.of, held[at], each);
-      });
-    }
+    case 'slice':
+      return Array.isArray(held) && Array.isArray(item) ? sliceDecodedInto(type.of, held, item) : item;
+    case 'array':
+      // Each element decoded into the one at its place: `null` leaves it; those past the item's are zero.
+      return Array.isArray(held) && Array.isArray(item)
+        ? item.map((each: unknown, at) => (each === null && at < held.length ? held[at] : each))
+        : item;
     case 'map': {
       if (!isObject(held) || !isObject(item)) return item;
       const merged: Record<string, unknown> = {};
@@ -174,8 +181,59 @@ function decodedInto(schema: z.ZodType, held: unknown, item: unknown): unknown {
   }
 }
 
-/** The kinds `null` makes nil (as a slice element too). */
-const NIL_KINDS: ReadonlySet<GoType['kind']> = new Set(['pointer', 'slice', 'map', 'raw', 'raw message']);
+/** The kinds `null` makes nil, as a field (a json.RawMessage keeps it as its text). */
+const NULL_IS_NIL: ReadonlySet<GoType['kind']> = new Set(['pointer', 'slice', 'map', 'raw']);
+
+/** The kinds `null` makes nil as a slice element. */
+const NIL_ELEMENTS: ReadonlySet<GoType['kind']> = new Set(['pointer', 'slice', 'map', 'raw', 'raw message']);
+
+/** A slice's elements up to its capacity, kept beside it while one object's keys are decoded. */
+const BACKING = Symbol('the elements of a Go slice up to its capacity');
+
+/**
+ * `sliceDecodedInto`'s slice: Go decodes a JSON list into a slice's elements in place, its length set to the
+ * list's; elements past that length stay in the slice's array, up to its capacity, and a longer list decoded
+ * later decodes into them again (a list decoded into a nil slice grows it one element at a time, doubling its
+ * capacity; an empty list makes a new empty slice). `null` leaves an element as it was, but for a pointer,
+ * slice, map or interface, which it makes nil.
+ */
+function sliceDecodedInto(element: z.ZodType, held: unknown[], item: unknown[]): unknown[] {
+  if (item.length === 0) return withBacking([], []);
+  const kind = goTypes.get(element)?.kind;
+  const nilElement = kind !== undefined && NIL_ELEMENTS.has(kind);
+  let backing = backingOf(held);
+  const slice: unknown[] = [];
+  for (let at = 0; at < item.length; at += 1) {
+    // Past the capacity the slice grows: a new array of twice the room, holding the elements decoded so far.
+    if (at >= backing.length) backing = [...slice, ...new Array<unknown>(Math.max(1, 2 * backing.length) - at)];
+    const [each, was] = [item[at], backing[at]];
+    const value =
+      each === null
+        ? nilElement
+          ? null
+          : (was ?? null)
+        : was === undefined || was === null
+          ? each
+          : decodedInto(element, was, each);
+    backing[at] = value;
+    slice.push(value);
+  }
+  return withBacking(slice, backing);
+}
+
+/** A slice's elements up to its capacity: those kept beside it, or, for one decoded from a list into a nil slice, its own and zeros. */
+function backingOf(slice: unknown[]): unknown[] {
+  const kept = (slice as { [BACKING]?: unknown[] })[BACKING];
+  if (kept !== undefined) return kept;
+  let capacity = slice.length === 0 ? 0 : 1;
+  while (capacity < slice.length) capacity *= 2;
+  return [...slice, ...new Array<unknown>(capacity - slice.length)];
+}
+
+function withBacking(slice: unknown[], backing: unknown[]): unknown[] {
+  Object.defineProperty(slice, BACKING, { value: backing, enumerable: false });
+  return slice;
+}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

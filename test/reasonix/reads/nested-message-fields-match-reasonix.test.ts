@@ -178,6 +178,28 @@ const cases: [string, EventToWrite[], RegExp | undefined][] = [
     undefined,
   ],
   [
+    // Go decodes a list into a slice's elements in place: those past a shorter list stay, and a longer one decodes into them.
+    "a message's calls under three keys, the second list shorter: the third takes the first's elements",
+    [
+      complete(
+        '{"role":"assistant","id":"nf","content":"","tool_calls":[{"id":"a","name":"bash","arguments":"{}"},{"id":"b","name":"bash","arguments":"{}"}],"TOOL_CALLS":[{}],"Tool_Calls":[{},null]}',
+      ),
+      complete('{"role":"tool","id":"nf-a","tool_call_id":"a","name":"bash","content":"out"}'),
+      complete('{"role":"tool","id":"nf-b","tool_call_id":"b","name":"bash","content":"out"}'),
+    ],
+    undefined,
+  ],
+  [
+    'a value of the wrong type under the first of two keys, whatever the second holds',
+    [complete('{"role":"assistant","id":"nf","CONTENT":5,"content":"probe"}')],
+    /cannot unmarshal number into Go struct field .*content of type string/,
+  ],
+  [
+    'an unknown key under the first of two keys, the second null',
+    [complete(carrying('"read_pause":{"bogus":1},"READ_PAUSE":null'))],
+    /unknown field "bogus"/,
+  ],
+  [
     // A json.RawMessage holds `null` as its text: present, so a local-only message with it shows no record.
     'two local-only messages without an id, their protocol recovery null, show no record',
     [

@@ -106,6 +106,16 @@ const transcripts: [string, object[]][] = [
       saying({
         interrupted_turn: { tool_calls: [{ IDENTITY: { Session_Id: 's' }, Identity: { call_id: 'c' } }] },
       }),
+      // `null` leaves a number of a line range, and makes a map nil; a longer list decodes into what a shorter one left.
+      saying({ read_completion: { id: 'r', reads: [{ read_id: 'a', covered: [[1, 2]], COVERED: [[null, 9]] }] } }),
+      saying({ mcp_app: { server: 's', csp: { a: ['x'] }, CSP: null, Csp: { b: ['y'] } } }),
+      saying({
+        interrupted_turn: {
+          interrupted_tools: ['a', 'b', 'c'],
+          INTERRUPTED_TOOLS: ['x'],
+          Interrupted_tools: [null, null, null],
+        },
+      }),
       {
         role: 'assistant',
         content: '',
