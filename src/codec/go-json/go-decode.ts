@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isJsonObject, setOwnKey } from './json-object.js';
 
 /**
  * Building blocks that decode JSON the way Go's `encoding/json` decodes it into Reasonix 1.38.11's
@@ -107,17 +108,15 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
       const field = Object.hasOwn(shape, key) ? key : byFold.get(fold(key));
       if (field === undefined) {
         // Defined, not assigned: `named.__proto__ = {…}` would lend its fields to the struct, where Go ignores the key.
-        define(named, key, item);
+        setOwnKey(named, key, item);
         continue;
       }
       if (refused?.has(field)) continue;
       // A second key for the field (in another case): what the first one set is checked, then decoded into.
-      if (Object.hasOwn(named, field) && !shape[field]!.safeParse(named[field]).success) {
-        (refused ??= new Set()).add(field);
-        continue;
-      }
-      if (item !== null && Object.hasOwn(named, field)) named[field] = decodedInto(shape[field]!, named[field], item);
-      else if (item !== null || rawMessages.has(field)) named[field] = item;
+      const again = Object.hasOwn(named, field);
+      if (again && !shape[field]!.safeParse(named[field]).success) (refused ??= new Set()).add(field);
+      else if (item !== null) named[field] = again ? decodedInto(shape[field]!, named[field], item) : item;
+      else if (rawMessages.has(field)) named[field] = null;
       else if (nilable.has(field)) delete named[field];
     }
     return named;
@@ -161,7 +160,7 @@ function decodedInto(schema: z.ZodType, held: unknown, item: unknown): unknown {
     case 'pointer':
       return decodedInto(type.to, held, item);
     case 'struct':
-      return isObject(held) && isObject(item) ? type.decodedInto(held, item) : item;
+      return isJsonObject(held) && isJsonObject(item) ? type.decodedInto(held, item) : item;
     case 'slice':
       return Array.isArray(held) && Array.isArray(item) ? sliceDecodedInto(type.of, held, item) : item;
     case 'array':
@@ -170,10 +169,10 @@ function decodedInto(schema: z.ZodType, held: unknown, item: unknown): unknown {
         ? item.map((each: unknown, at) => (each === null && at < held.length ? held[at] : each))
         : item;
     case 'map': {
-      if (!isObject(held) || !isObject(item)) return item;
+      if (!isJsonObject(held) || !isJsonObject(item)) return item;
       const merged: Record<string, unknown> = {};
-      for (const key of Object.keys(held)) define(merged, key, held[key]);
-      for (const key of Object.keys(item)) define(merged, key, item[key]);
+      for (const key of Object.keys(held)) setOwnKey(merged, key, held[key]);
+      for (const key of Object.keys(item)) setOwnKey(merged, key, item[key]);
       return merged;
     }
     default:
@@ -235,14 +234,6 @@ function withBacking(slice: unknown[], backing: unknown[]): unknown[] {
   return slice;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Set as an own property: a key `__proto__` is a key like any other. */
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 /** The fields of a `goStruct`, in the order its shape names them: Go's struct order. */
 export function goStructFields<S extends Record<string, z.ZodType>, U extends UnknownKeys>(
   struct: ReturnType<typeof goStruct<S, U>>,
@@ -299,17 +290,17 @@ export const goMap = <T extends z.ZodType>(value: T) => {
     z
       .preprocess((input) => {
         hidden = '';
-        if (!isObject(input) || !Object.hasOwn(input, '__proto__')) return input;
+        if (!isJsonObject(input) || !Object.hasOwn(input, '__proto__')) return input;
         hidden = '\u0000__proto__';
         while (Object.hasOwn(input, hidden)) hidden = `\u0000${hidden}`;
         const renamed: Record<string, unknown> = {};
-        for (const key of Object.keys(input)) define(renamed, key === '__proto__' ? hidden : key, input[key]);
+        for (const key of Object.keys(input)) setOwnKey(renamed, key === '__proto__' ? hidden : key, input[key]);
         return renamed;
       }, z.record(z.string(), value).nullable())
       .transform((map) => {
         if (map === null || hidden === '' || !Object.hasOwn(map, hidden)) return map;
         const named: Record<string, unknown> = {};
-        for (const key of Object.keys(map)) define(named, key === hidden ? '__proto__' : key, map[key]);
+        for (const key of Object.keys(map)) setOwnKey(named, key === hidden ? '__proto__' : key, map[key]);
         return named as typeof map;
       }),
     { kind: 'map', of: value },

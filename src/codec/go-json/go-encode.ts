@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { goTypeOf, type GoType } from './go-decode.js';
+import { isJsonObject, setOwnKey } from './json-object.js';
 
 /**
  * A value decoded by a schema of the Go building blocks (go-decode.ts), as Go's `encoding/json` writes it again:
@@ -30,13 +31,13 @@ export function goEncoded(schema: z.ZodType, value: unknown): unknown {
         goEncoded(type.of, Array.isArray(value) ? value[at] : undefined),
       );
     case 'map': {
-      if (!isObject(value)) return null;
+      if (!isJsonObject(value)) return null;
       const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value).sort(byUtf8)) define(out, key, goEncoded(type.of, value[key]));
+      for (const key of Object.keys(value).sort(byUtf8)) setOwnKey(out, key, goEncoded(type.of, value[key]));
       return out;
     }
     case 'struct':
-      return encodedStruct(type, isObject(value) ? value : {});
+      return encodedStruct(type, isJsonObject(value) ? value : {});
   }
 }
 
@@ -73,7 +74,7 @@ function encodedStruct(type: StructType, value: Record<string, unknown>): unknow
   for (const { field, schema, type: fieldType, always } of fieldsOf(type)) {
     const given = Object.hasOwn(value, field) ? value[field] : undefined;
     if (!always && isEmpty(fieldType, given)) continue;
-    define(out, field, goEncoded(schema, given));
+    setOwnKey(out, field, goEncoded(schema, given));
   }
   return out;
 }
@@ -99,7 +100,7 @@ function isEmpty(type: GoType, value: unknown): boolean {
     case 'slice':
       return !Array.isArray(value) || value.length === 0;
     case 'map':
-      return !isObject(value) || Object.keys(value).length === 0;
+      return !isJsonObject(value) || Object.keys(value).length === 0;
     case 'array':
       return type.length === 0;
     case 'struct':
@@ -113,15 +114,7 @@ function typeOf(schema: z.ZodType): GoType {
   return type;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Go sorts a map's keys as byte strings: UTF-8's order, which UTF-16's differs from past U+FFFF. */
 function byUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
-
-/** Set as an own property: a key `__proto__` is a key like any other. */
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -1,4 +1,5 @@
 import { goEncoded } from '../../codec/go-json/go-encode.js';
+import { isJsonObject } from '../../codec/go-json/json-object.js';
 import { StrictMessageSchema } from '../../session/replay/strict-message.js';
 
 /**
@@ -10,13 +11,10 @@ import { StrictMessageSchema } from '../../session/replay/strict-message.js';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** A call in the flat form Reasonix decodes; OpenAI's nested form is flattened (see `GoMessage`). */
 function flatToolCall(call: unknown): { call: unknown; wasNested: boolean } {
-  if (!isObject(call)) return { call, wasNested: false };
-  const nested = isObject(call.function) ? call.function : undefined;
+  if (!isJsonObject(call)) return { call, wasNested: false };
+  const nested = isJsonObject(call.function) ? call.function : undefined;
   if (!nested) return { call, wasNested: false };
   return {
     call: { ...call, name: call.name ?? nested.name, arguments: call.arguments ?? nested.arguments },
