@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { isJsonObject, setOwnKey } from './json-object.js';
+import { repeatedKeysOf, type WrittenKeys, writtenKeys } from './repeated-keys.js';
 
 /**
  * Building blocks that decode JSON the way Go's `encoding/json` decodes it into Reasonix 1.38.11's
@@ -93,18 +94,13 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
         ? z.looseObject(fields)
         : z.object(fields)
   ) as StructObject<S, U>;
-  /** Applies the keys of `input` from the `at`th on to `named`, in order, as Go decodes them into its fields. */
-  const apply = (
-    named: Record<string, unknown>,
-    input: Record<string, unknown>,
-    keys: readonly string[],
-    at: number,
-  ) => {
-    // Fields whose value Go refused: it says so whatever a later key in another case holds.
+  /** Applies an object's keys, as written, from the `at`th on to `named`, in order, as Go decodes them into its fields. */
+  const apply = (named: Record<string, unknown>, { keys, values }: WrittenKeys, at: number) => {
+    // Fields whose value Go refused: it says so whatever a later key for the field holds.
     let refused: Set<string> | undefined;
     for (; at < keys.length; at += 1) {
       const key = keys[at]!;
-      const item = input[key];
+      const item = values[at];
       const field = Object.hasOwn(shape, key) ? key : byFold.get(fold(key));
       if (field === undefined) {
         // Defined, not assigned: `named.__proto__ = {…}` would lend its fields to the struct, where Go ignores the key.
@@ -112,7 +108,7 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
         continue;
       }
       if (refused?.has(field)) continue;
-      // A second key for the field (in another case): what the first one set is checked, then decoded into.
+      // A second key for the field (again, or in another case): what the first one set is checked, then decoded into.
       const again = Object.hasOwn(named, field);
       if (again && !shape[field]!.safeParse(named[field]).success) (refused ??= new Set()).add(field);
       else if (item !== null) named[field] = again ? decodedInto(shape[field]!, named[field], item) : item;
@@ -126,6 +122,8 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
     if (value === null) return {};
     if (typeof value !== 'object' || Array.isArray(value)) return value;
     const input = value as Record<string, unknown>;
+    const repeated = repeatedKeysOf(input);
+    if (repeated !== undefined) return apply({}, repeated, 0);
     const keys = Object.keys(input);
     // The keys up to the first that names a field otherwise or holds null pass as they are; most
     // objects have no such key and are not copied at all.
@@ -136,13 +134,13 @@ export function goStruct<S extends Record<string, z.ZodType>, U extends UnknownK
     if (at === keys.length) return input;
     const named: Record<string, unknown> = {};
     for (let before = 0; before < at; before += 1) named[keys[before]!] = input[keys[before]!];
-    return apply(named, input, keys, at);
+    return apply(named, { keys, values: keys.map((key) => input[key]) }, at);
   }, object);
   return typed(struct, {
     kind: 'struct',
     shape,
     alwaysWritten: alwaysWritten === undefined ? undefined : new Set(alwaysWritten),
-    decodedInto: (held, item) => apply(apply({}, held, Object.keys(held), 0), item, Object.keys(item), 0),
+    decodedInto: (held, item) => apply(apply({}, writtenKeys(held), 0), writtenKeys(item), 0),
   });
 }
 
@@ -288,9 +286,11 @@ export const goMap = <T extends z.ZodType>(value: T) => {
   let hidden = '';
   return typed(
     z
-      .preprocess((input) => {
+      .preprocess((parsed) => {
         hidden = '';
-        if (!isJsonObject(input) || !Object.hasOwn(input, '__proto__')) return input;
+        if (!isJsonObject(parsed)) return parsed;
+        const input = valuesGoChecks(parsed, value);
+        if (!Object.hasOwn(input, '__proto__')) return input;
         hidden = '\u0000__proto__';
         while (Object.hasOwn(input, hidden)) hidden = `\u0000${hidden}`;
         const renamed: Record<string, unknown> = {};
@@ -306,6 +306,24 @@ export const goMap = <T extends z.ZodType>(value: T) => {
     { kind: 'map', of: value },
   );
 };
+
+/**
+ * A map's keys and values as Go decodes them: a key written twice takes the last value, but each is decoded,
+ * so the first a map's element type refuses is kept, for the check to refuse.
+ */
+function valuesGoChecks(map: Record<string, unknown>, element: z.ZodType): Record<string, unknown> {
+  const repeated = repeatedKeysOf(map);
+  if (repeated === undefined) return map;
+  const checked: Record<string, unknown> = {};
+  const refused = new Set<string>();
+  repeated.keys.forEach((key, at) => {
+    if (refused.has(key)) return;
+    const item = repeated.values[at];
+    setOwnKey(checked, key, item);
+    if (!element.safeParse(item).success) refused.add(key);
+  });
+  return checked;
+}
 
 /** What `null` decodes to as a slice element of this type. */
 function zeroValueOf(element: z.ZodType): unknown {

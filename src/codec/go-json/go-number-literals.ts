@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { repeatedKeysOf } from './repeated-keys.js';
 import { fold, goInt, goUint } from './go-decode.js';
 import { goText } from './go-text.js';
 
@@ -125,15 +126,15 @@ function walk(text: string): NumberLiteral[] {
   return found;
 }
 
-/** Go integer fields by their folded dotted path: the name to show (as the struct spells it, and split) and the Go type. */
-export type WholeNumberFields = ReadonlyMap<string, { name: string; names: readonly string[]; type: string }>;
+/** Go integer fields by their folded dotted path: the name to show (as the struct spells it), the path's folded names, and the Go type. */
+export type WholeNumberFields = ReadonlyMap<string, { name: string; folded: readonly string[]; type: string }>;
 
 /** `WholeNumberFields` from dotted field names as a struct spells them and their Go types. */
 export function wholeNumberFields(fields: Record<string, string>): WholeNumberFields {
   return new Map(
     Object.entries(fields).map(([name, type]) => [
       name.split('.').map(fold).join('.'),
-      { name, names: name.split('.'), type },
+      { name, folded: name.split('.').map(fold), type },
     ]),
   );
 }
@@ -185,29 +186,55 @@ export function wholeNumberRefusalOfBytes(bytes: Buffer, fields: WholeNumberFiel
 }
 
 /**
- * `wholeNumberRefusalOfBytes` of a payload already decoded into `decoded` (its keys as the struct spells
- * them): looked for only when one of the fields holds a number there. A member the JSON holds for such a
- * field, in any case of its key and whatever follows it, leaves a number in the decoded value; most
- * payloads hold none, and their text is not searched at all.
+ * `wholeNumberRefusalOfBytes` of a payload `parsed` from those bytes (`parseGoJson`): looked for only when the
+ * parsed value holds a number under one of the fields, by a key in any case, written once or more; most
+ * payloads hold none, and their text is not searched at all. (Not the value a struct decoded: a later key for a
+ * field, or in another case, may have made it null or emptied a list, and Go refused the number all the same.)
  */
-export function wholeNumberRefusalOfDecoded(
+export function wholeNumberRefusalOfParsed(
   bytes: Buffer,
-  decoded: unknown,
+  parsed: unknown,
   fields: WholeNumberFields,
 ): string | undefined {
-  for (const { names } of fields.values()) {
+  for (const { folded } of fields.values()) {
     // Stryker disable next-line ConditionalExpression: the text searched when no such field holds a number finds nothing to refuse (speed only)
-    if (holdsNumber(decoded, names, 0)) return wholeNumberRefusalOfBytes(bytes, fields);
+    if (holdsNumber(parsed, folded, 0)) return wholeNumberRefusalOfBytes(bytes, fields);
   }
   return undefined;
 }
 
-/** Whether the value holds a number at the field path from `depth` on; a list holds one if any element does. */
-function holdsNumber(value: unknown, names: readonly string[], depth: number): boolean {
-  if (Array.isArray(value)) return value.some((item) => holdsNumber(item, names, depth));
-  // Stryker disable next-line ConditionalExpression: the mutant is typeof value === 'number' → true (column 38): any value at the field path sends the text to the …
-  if (depth === names.length) return typeof value === 'number';
+/**
+ * Whether the value holds a number at the folded field path from `depth` on, under a key in any case, each
+ * time a key was written; a list holds one if any element does.
+ */
+function holdsNumber(value: unknown, folded: readonly string[], depth: number): boolean {
+  if (Array.isArray(value)) return value.some((item) => holdsNumber(item, folded, depth));
+  // Stryker disable next-line ConditionalExpression: any value at the field path sends the text to the full walk, which finds what it finds (speed only)
+  if (depth === folded.length) return typeof value === 'number';
   // Stryker disable next-line BooleanLiteral: *may hold a number* only sends the text to the full walk, which finds what it finds (speed only)
   if (typeof value !== 'object' || value === null) return false;
-  return holdsNumber((value as Record<string, unknown>)[names[depth]!], names, depth + 1);
+  const name = folded[depth]!;
+  const names = (key: string) => foldsTo(key, name);
+  const repeated = repeatedKeysOf(value);
+  if (repeated !== undefined)
+    return repeated.keys.some((key, at) => names(key) && holdsNumber(repeated.values[at], folded, depth + 1));
+  for (const key in value)
+    if (names(key) && holdsNumber((value as Record<string, unknown>)[key], folded, depth + 1)) return true;
+  return false;
+}
+
+/**
+ * Whether `key` folds to `name` (folded already, ASCII as every field's is): letter by letter for an ASCII key,
+ * the quick answer for nearly every key, whose length or first letters differ.
+ */
+function foldsTo(key: string, name: string): boolean {
+  // Folding keeps a key's length but for `İ`, which folds to no ASCII name: a key of another length is none of the field's.
+  if (key.length !== name.length) return false;
+  for (let at = 0; at < key.length; at += 1) {
+    const code = key.charCodeAt(at);
+    if (code >= 0x80) return fold(key) === name;
+    // Upper case ASCII letters to lower case; anything else as it is.
+    if ((code >= 0x41 && code <= 0x5a ? code | 0x20 : code) !== name.charCodeAt(at)) return false;
+  }
+  return true;
 }

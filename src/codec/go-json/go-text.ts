@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { keptRepeatedKeys, mayHaveRepeatedKey, withKeysNumbered } from './repeated-keys.js';
 
 /**
  * JSON read as Go's `encoding/json` reads it into Reasonix's structs: a string's invalid UTF-8 is
@@ -16,10 +17,20 @@ export function parseGoJson(bytes: Buffer): unknown {
  * refused past `maxDepth` levels of nesting as Go refuses it (10,000).
  */
 export function parseGoJsonText(text: string, maxDepth = MAX_DEPTH): unknown {
-  const value = parseJsonText(text);
+  let value = parseJsonText(text);
   // Nesting past the limit takes one opening bracket a level and a closing one.
   if (text.length > 2 * maxDepth) refusePastMaxDepth(value, maxDepth);
-  if (!hasSurrogateEscape(text)) return value;
+  const surrogates = hasSurrogateEscape(text);
+  if (surrogates) value = wellFormed(value);
+  // A key written twice (or two that are one once their lone surrogates are U+FFFD), which Go applies each
+  // time: parsed again with every key kept (repeated-keys.ts).
+  if (!mayHaveRepeatedKey(text, value)) return value;
+  const numbered = parseJsonText(withKeysNumbered(text));
+  return keptRepeatedKeys(surrogates ? wellFormed(numbered) : numbered);
+}
+
+/** The value with each lone surrogate U+FFFD, in place for an object or list. */
+function wellFormed(value: unknown): unknown {
   if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\ufffd');
   makeWellFormed(value);
   return value;

@@ -5,7 +5,7 @@ import { StrictMessageSchema } from './strict-message.js';
 import { parseGoJson } from '../../codec/go-json/go-text.js';
 import {
   wholeNumberFieldsOf,
-  wholeNumberRefusalOfDecoded,
+  wholeNumberRefusalOfParsed,
   type WholeNumberFields,
 } from '../../codec/go-json/go-number-literals.js';
 import { firstIssue } from '../../codec/first-issue.js';
@@ -338,7 +338,7 @@ export function decodePayload(kind: string, bytes: Buffer | undefined, parsed?: 
     const receipt = SubmissionReceiptSchema.safeParse(json.value);
     if (!receipt.success)
       return { state: 'refused', reason: `invalid submission receipt: ${describe(receipt.error)}`, damaged: false };
-    const written = bytes && wholeNumberRefusalOfDecoded(bytes, receipt.data, RECEIPT_WHOLE_NUMBERS);
+    const written = bytes && wholeNumberRefusalOfParsed(bytes, json.value, RECEIPT_WHOLE_NUMBERS);
     return written
       ? { state: 'refused', reason: `invalid submission receipt: ${written}`, damaged: false }
       : { state: 'ok', value: receipt.data };
@@ -350,7 +350,7 @@ export function decodePayload(kind: string, bytes: Buffer | undefined, parsed?: 
   const decoded = COMPILED_PAYLOAD_SCHEMAS[name]().safeParse(json.value);
   if (!decoded.success) return { state: 'refused', reason: describe(decoded.error), damaged: true };
   // JSON.parse keeps no trace of `1.0`; Go refuses it for an integer field.
-  const written = bytes && wholeNumberRefusalOfDecoded(bytes, decoded.data, PAYLOAD_WHOLE_NUMBERS[name]);
+  const written = bytes && wholeNumberRefusalOfParsed(bytes, json.value, PAYLOAD_WHOLE_NUMBERS[name]);
   if (written) return { state: 'refused', reason: written, damaged: true };
   const reason = CHECKS[name]?.(decoded.data as Value);
   return reason === undefined ? { state: 'ok', value: decoded.data } : { state: 'refused', reason, damaged: true };

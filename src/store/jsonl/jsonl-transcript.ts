@@ -9,7 +9,7 @@ import {
 import { openRegularFile } from '../../fs/open-regular-file.js';
 import { LenientMessageSchema } from '../../session/replay/strict-message.js';
 import { goText, MAX_DEPTH, parseGoJsonText, parseJsonText } from '../../codec/go-json/go-text.js';
-import { wholeNumberFieldsOf, wholeNumberRefusalOfDecoded } from '../../codec/go-json/go-number-literals.js';
+import { wholeNumberFieldsOf, wholeNumberRefusalOfParsed } from '../../codec/go-json/go-number-literals.js';
 import { goSyntaxError, shownCharacter } from '../../codec/go-json/go-json-syntax.js';
 import { firstIssue } from '../../codec/first-issue.js';
 
@@ -162,11 +162,7 @@ export function parseTranscript(
     if (!decoded.success) {
       return fail(`not a message: ${firstIssue(decoded.error, null)}`);
     }
-    const written = wholeNumberRefusalOfDecoded(
-      Buffer.from(text.slice(index, end)),
-      decoded.data,
-      MESSAGE_WHOLE_NUMBERS,
-    );
+    const written = wholeNumberRefusalOfParsed(Buffer.from(text.slice(index, end)), value, MESSAGE_WHOLE_NUMBERS);
     if (written) return fail(`not a message: ${written}`);
     lines.push({ line, value: decoded.data as Record<string, unknown> });
     for (let at = index; at < end; at += 1) if (text[at] === '\n') line += 1;

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { goInt, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../../../src/codec/go-json/go-decode.js';
+import { parseGoJsonText } from '../../../src/codec/go-json/go-text.js';
 import {
   numberLiterals,
   wholeNumberFields,
   wholeNumberFieldsOf,
   wholeNumberRefusal,
   wholeNumberRefusalOfBytes,
-  wholeNumberRefusalOfDecoded,
+  wholeNumberRefusalOfParsed,
 } from '../../../src/codec/go-json/go-number-literals.js';
 
 describe('numbers written with a fraction or an exponent, found in JSON text', () => {
@@ -129,11 +130,10 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
     expect(wholeNumberRefusalOfBytes(Buffer.from('{"seq":1.0}'), wholeNumberFields({}))).toBeUndefined();
   });
 
-  it('a decoded payload is searched only when one of its integer fields holds a number, in a list too', () => {
+  it('a parsed payload is searched only when one of its integer fields holds a number, in a list too', () => {
     const schema = goStruct({ seq: goUint, items: goSlice(goStruct({ n: goInt }, 'refuse')), raw: goRaw }, 'refuse');
     const fields = wholeNumberFieldsOf(schema);
-    const refusal = (text: string) =>
-      wholeNumberRefusalOfDecoded(Buffer.from(text), schema.parse(JSON.parse(text)), fields);
+    const refusal = (text: string) => wholeNumberRefusalOfParsed(Buffer.from(text), parseGoJsonText(text), fields);
     expect(refusal('{"SEQ":1.0}')).toBe('seq: cannot unmarshal number 1.0 into Go value of type uint64');
     expect(refusal('{"seq":1,"items":[{"n":1},{"N":2.0}]}')).toBe(
       'items.n: cannot unmarshal number 2.0 into Go value of type int64',
@@ -143,6 +143,13 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
     );
     // Go keeps a number when null follows it for a field of a plain type: the number is still looked at.
     expect(refusal('{"seq":2.0,"Seq":null}')).toBe('seq: cannot unmarshal number 2.0 into Go value of type uint64');
+    // A later key that makes the field null, or its list shorter, leaves the number Go refused before it.
+    expect(refusal('{"items":[{"n":1.0}],"items":null}')).toBe(
+      'items.n: cannot unmarshal number 1.0 into Go value of type int64',
+    );
+    expect(refusal('{"items":[{"n":1e0}],"ITEMS":[]}')).toBe(
+      'items.n: cannot unmarshal number 1e0 into Go value of type int64',
+    );
     expect(refusal('{"raw":{"seq":1.0},"items":[]}')).toBeUndefined();
     expect(refusal('{"seq":1,"items":[{"n":5}]}')).toBeUndefined();
   });
@@ -151,8 +158,7 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
     const inner = goStruct({ exitCode: goPointer(goInt) }, 'refuse');
     const schema = goStruct({ inner: goPointer(inner), items: goSlice(goPointer(inner)) }, 'refuse');
     const fields = wholeNumberFieldsOf(schema);
-    const refusal = (text: string) =>
-      wholeNumberRefusalOfDecoded(Buffer.from(text), schema.parse(JSON.parse(text)), fields);
+    const refusal = (text: string) => wholeNumberRefusalOfParsed(Buffer.from(text), parseGoJsonText(text), fields);
     expect(refusal('{"inner":null,"items":[null,{"exitCode":null}]}')).toBeUndefined();
     expect(refusal('{"inner":null,"items":[null,{"exitCode":1.0}]}')).toBe(
       'items.exitCode: cannot unmarshal number 1.0 into Go value of type int64',

@@ -1,13 +1,14 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readLogBatches } from '../../../src/codec/read-log.js';
-import { migrateJsonlToV4 } from '../../../src/migrate/jsonl-to-v4.js';
 import { readJsonlSession } from '../../../src/store/jsonl/read-jsonl-session.js';
-import { workspaceSlug } from '../../../src/store/roots/workspace-slug.js';
-import { startMockModel } from '../../support/reasonix/mock-model.js';
-import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
+import {
+  expectMigratedAsReasonix,
+  resumeTranscript as resume,
+  transcriptIn,
+} from '../../support/reasonix/jsonl-transcript.js';
+import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.js';
 
 /**
  * Reasonix migrates a JSONL transcript by decoding each message into its structs and encoding it again: every
@@ -149,37 +150,6 @@ const transcripts: [string, object[]][] = [
   ],
 ];
 
-/** The message events' payloads of a v4 log, in order. */
-async function messagePayloads(sessionDir: string): Promise<string[]> {
-  const payloads: string[] = [];
-  for await (const item of readLogBatches(join(sessionDir, 'events.frames')))
-    if (item.type === 'batch')
-      for (const event of item.batch.events)
-        if (event.kind === 'message/complete' && event.payload) payloads.push(event.payload.toString('utf8'));
-  return payloads;
-}
-
-/** A state root holding one transcript `t1.jsonl` of `messages`, and the workspace it belongs to. */
-async function transcriptIn(base: string, messages: readonly object[]) {
-  const stateRoot = join(base, 'state');
-  const workspace = join(base, 'ws');
-  const sessions = join(stateRoot, 'projects', workspaceSlug(workspace, 'linux'), 'sessions');
-  await mkdir(workspace, { recursive: true });
-  await mkdir(sessions, { recursive: true });
-  const transcript = join(sessions, 't1.jsonl');
-  await writeFile(transcript, messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
-  return { stateRoot, workspace, transcript };
-}
-
-async function resume(stateRoot: string, workspace: string) {
-  const mock = await startMockModel([{ text: 'Going on.' }]);
-  try {
-    return await runReasonix({ home: stateRoot, cwd: workspace, args: ['run', '--resume', 't1', 'And now?'], mock });
-  } finally {
-    await mock.close();
-  }
-}
-
 describe.skipIf(!reasonixBinary())(
   reasonixTitle("a transcript's nested objects, migrated as Reasonix 1.38.11 migrates them"),
   () => {
@@ -188,18 +158,7 @@ describe.skipIf(!reasonixBinary())(
       async (_, messages) => {
         const base = await realpath(await mkdtemp(join(tmpdir(), 'rxstore-jsonl-nested-')));
         try {
-          const theirs = await transcriptIn(join(base, 'reasonix'), messages);
-          const run = await resume(theirs.stateRoot, theirs.workspace);
-          expect(run.code, run.stderr).toBe(0);
-          const [migrated] = listSessionDirs(theirs.stateRoot);
-          const ours = await transcriptIn(join(base, 'rxstore'), messages);
-          // Reasonix migrated it and took a turn in it: rxstore says it would.
-          expect((await readJsonlSession(ours.transcript)).status).toBe('ok');
-          const report = await migrateJsonlToV4(ours.transcript, { stateRoot: ours.stateRoot, cwd: ours.workspace });
-          const written = await messagePayloads(report.targetDir);
-          expect(written).toHaveLength(messages.length);
-          // Reasonix's session goes on with the turn it took: its first messages are the migrated ones.
-          expect((await messagePayloads(migrated!)).slice(0, messages.length)).toEqual(written);
+          await expectMigratedAsReasonix(base, messages);
         } finally {
           await rm(base, { recursive: true, force: true });
         }
