@@ -8,7 +8,7 @@ import type { TimedMessage } from '../session/replay/views.js';
 import type { OpenedSession } from '../store/open-session.js';
 import type { Platform } from '../store/roots/platform.js';
 import { flatToolCall } from '../session/replay/message.js';
-import { PayloadSchemas } from '../session/replay/payloads.js';
+import { decodePayload, PayloadSchemas } from '../session/replay/payloads.js';
 import { canonicalTranscript, personMessage, transcriptClock } from '../session/replay/views.js';
 import { transcriptEntries } from '../store/jsonl/transcript-records.js';
 import { currentPlatform } from '../store/roots/platform.js';
@@ -156,8 +156,11 @@ export async function readSessionView(session: OpenedSession, options: SessionVi
         batch.events.forEach((event, index) => {
           const payload = payloads[index];
           if (MESSAGE_KINDS.has(event.kind)) {
-            const parsed = PayloadSchemas[event.kind as 'history/replace'].safeParse(payload);
-            const single = PayloadSchemas['message/complete'].safeParse(payload);
+            // Decoded as Reasonix decodes it (a key written twice applied twice), as the replay did.
+            const decoded = decodePayload(event.kind, undefined, payload);
+            const value = decoded.state === 'ok' ? decoded.value : payload;
+            const parsed = PayloadSchemas[event.kind as 'history/replace'].safeParse(value);
+            const single = PayloadSchemas['message/complete'].safeParse(value);
             const messages = single.success ? [single.data.message] : parsed.success ? parsed.data.messages : [];
             const keys = occurrenceKeys(event.seq, messages);
             messages.forEach((message, at) => {
