@@ -374,10 +374,9 @@ export class Projection {
 
   private replaceHistory(messages: readonly Message[], event: EventPlace): void {
     for (const message of messages) this.noteWorkspace(message);
-    // Repeated ids inside the list: Reasonix 1.38.11 opens such a session; the first of each is kept.
-    const kept = firstPerId(messages);
-    const records = this.noteRecords(kept, event);
-    const list = kept.map((message) => this.kept(message));
+    // One id twice in the list: the transcript and the model's list hold both (measured with Reasonix 1.38.11).
+    const records = this.noteRecords(messages, event, holdsAnIdTwice(messages));
+    const list = messages.map((message) => this.kept(message));
     this.index.replace(list, event.seq, event.batchTime, records);
     this.model.replace(list.filter((message) => !message.local_only));
   }
@@ -394,10 +393,10 @@ export class Projection {
    * The record keys of each message that another's can equal (`collidingRecordKeys`), noting the
    * event when it writes one: a repeated key is refused at the event that wrote it.
    */
-  private noteRecords(messages: readonly Message[], event: EventPlace): (readonly string[])[] {
+  private noteRecords(messages: readonly Message[], event: EventPlace, idTwice = false): (readonly string[])[] {
     const records = messages.map(collidingRecordKeys);
     // Stryker disable next-line ConditionalExpression: noting an event that wrote no such key: only events that wrote one are ever looked up
-    if (records.some((keys) => keys.length > 0)) {
+    if (idTwice || records.some((keys) => keys.length > 0)) {
       this.recordKeyEvents.note(event.seq, event.offset, event.kind as RecordKeyEventKind);
     }
     return records;
@@ -444,6 +443,17 @@ export class Projection {
   }
 }
 
+/** Whether two messages of the list have one id: each may show a record keyed by it (`ownRecordKey`). */
+function holdsAnIdTwice(messages: readonly Message[]): boolean {
+  const ids = new Set<string>();
+  for (const { id } of messages) {
+    if (id === undefined) continue;
+    if (ids.has(id)) return true;
+    ids.add(id);
+  }
+  return false;
+}
+
 /** Reasonix's words for a transcript that answers a tool call twice. */
 export function repeatedResultMessage(callId: string): string {
   return repeatedRecordMessage(`tool:${callId}`);
@@ -452,14 +462,4 @@ export function repeatedResultMessage(callId: string): string {
 /** Reasonix's words for a transcript that holds a record key twice (`transcriptRecordKeys`). */
 export function repeatedRecordMessage(key: string): string {
   return `session: initialize transcript: duplicate transcript record ${JSON.stringify(key)}`;
-}
-
-function firstPerId(messages: readonly Message[]): Message[] {
-  const seen = new Set<string>();
-  return messages.filter((message) => {
-    if (message.id === undefined) return true;
-    if (seen.has(message.id)) return false;
-    seen.add(message.id);
-    return true;
-  });
 }

@@ -1,8 +1,10 @@
 import { Column } from '../../compact/column.js';
+import { RefCounts } from '../../compact/ref-counts.js';
 import { StringTable } from '../../compact/string-table.js';
 import { CallLists } from './call-lists.js';
 import { answeredCall, flatToolCall, isJsonObjectText, type Message } from './message.js';
 import { prefixOf } from './message-summary.js';
+import { ownRecordKey } from './transcript-records.js';
 
 /** Tool results pruned by older Reasonix builds begin with this marker. */
 export const LEGACY_PRUNE_MARKER = '[elided tool result — ';
@@ -78,6 +80,8 @@ const HOST = 1;
 const LOCAL_ONLY = 2;
 /** A tool result an older Reasonix pruned. */
 const PRUNED = 4;
+/** A message that shows its own record, `m:<id>`, which `collidingRecordKeys` leaves out (`ownRecordKey`). */
+const SHOWS_OWN = 8;
 
 /**
  * The canonical transcript as a few numbers a message (docs/format.md §7.5): its id, role, origin
@@ -99,8 +103,7 @@ export class TranscriptIndex implements IndexedTranscript {
    * transcript with no repeated result says so at once, where a scan after every event of a write made a
    * migration of 300,000 messages take minutes.
    */
-  private readonly answerCounts = new Column((length) => new Int32Array(length));
-  private repeatedRefs = 0;
+  private readonly answerCounts = new RefCounts();
   /**
    * Per message: -1 when the only record key it can share is its result's call (`answers`), else its
    * colliding record keys (`collidingRecordKeys`: notices, messages without an id) as a ref in `recordLists`.
@@ -110,6 +113,11 @@ export class TranscriptIndex implements IndexedTranscript {
   /** How many rows hold each colliding key that is not a call's, and how many such keys more than one holds. */
   private readonly otherCounts = new Map<string, number>();
   private repeatedOthers = 0;
+  /**
+   * Per message-id ref, the rows that show their own record `m:<id>` (`SHOWS_OWN`), and how many refs more
+   * than one row shows: one id twice comes only from a list a history replace wrote, where Reasonix keeps both.
+   */
+  private readonly ownCounts = new RefCounts();
   /** Per message: its preview's ref in `previewTexts`, -1 when it has none; only when previews are kept. */
   private readonly previewRefs: Column<Int32Array> | undefined;
   private readonly previewTexts: StringTable | undefined;
@@ -195,7 +203,8 @@ export class TranscriptIndex implements IndexedTranscript {
       // Stryker disable next-line ConditionalExpression: moving a row onto itself: speed only
       if (kept !== at) this.move(at, kept);
       // Stryker disable next-line ConditionalExpression: a set at index -1 of a typed array is ignored
-      if (ref >= 0) this.positions.set(ref, kept);
+      // The first row of an id (a history may hold one twice) is where it was met first: at `kept` or before.
+      if (ref >= 0 && this.positions.at(ref) >= kept) this.positions.set(ref, kept);
       kept += 1;
     }
     this.truncate(kept);
@@ -288,7 +297,8 @@ export class TranscriptIndex implements IndexedTranscript {
    * transcript that repeats one — a second result for a call, two messages without an id.
    */
   firstRepeatedRecord(): { at: number; key: string } | undefined {
-    if (this.repeatedRefs === 0 && this.repeatedOthers === 0) return undefined;
+    if (this.answerCounts.repeated === 0 && this.repeatedOthers === 0 && this.ownCounts.repeated === 0)
+      return undefined;
     const answered = new Uint8Array(this.callIds.size);
     const seen = new Set<string>();
     const repeated = (key: string): boolean => {
@@ -299,6 +309,9 @@ export class TranscriptIndex implements IndexedTranscript {
       return false;
     };
     for (let at = 0; at < this.length; at += 1) {
+      // A message's own record comes before its notices, as Reasonix keys them (`transcriptRecordKeys`).
+      const own = this.flags.at(at) & SHOWS_OWN ? `m:${this.messageId(at)}` : undefined;
+      if (own !== undefined && repeated(own)) return { at, key: own };
       for (const key of this.recordKeys(at)) if (repeated(key)) return { at, key };
     }
     return undefined;
@@ -338,9 +351,11 @@ export class TranscriptIndex implements IndexedTranscript {
     this.countRecords(at, -1);
     const idRef = message.id === undefined ? -1 : this.messageIds.intern(message.id);
     // Stryker disable next-line ConditionalExpression: extendTo and a set at index -1 change nothing a reader sees
+    // A message found by its id is the first that has it (`upsert` writes over that one).
     if (idRef >= 0) {
       this.positions.extendTo(this.messageIds.size);
-      this.positions.set(idRef, at);
+      const first = this.positions.at(idRef);
+      if (first < 0 || first > at) this.positions.set(idRef, at);
     }
     this.idRefs.set(at, idRef);
     this.roles.set(at, this.label(message.role));
@@ -348,7 +363,10 @@ export class TranscriptIndex implements IndexedTranscript {
     const pruned = message.role === 'tool' && (message.content ?? '').startsWith(LEGACY_PRUNE_MARKER);
     this.flags.set(
       at,
-      (message.origin === 'host' ? HOST : 0) | (message.local_only ? LOCAL_ONLY : 0) | (pruned ? PRUNED : 0),
+      (message.origin === 'host' ? HOST : 0) |
+        (message.local_only ? LOCAL_ONLY : 0) |
+        (pruned ? PRUNED : 0) |
+        (ownRecordKey(message) === undefined ? 0 : SHOWS_OWN),
     );
     this.seqs.set(at, seq);
     this.answers.set(at, message.role === 'tool' ? this.callIds.intern(message.tool_call_id ?? '') : -1);
@@ -380,33 +398,26 @@ export class TranscriptIndex implements IndexedTranscript {
     this.calls.truncate(length);
     if (this.entries) this.entries.length = length;
     // Rows were taken out or moved (a retract, a replace): counted again, rarely and once.
-    this.answerCounts.truncate(0);
-    this.repeatedRefs = 0;
+    this.answerCounts.clear();
     this.otherCounts.clear();
     this.repeatedOthers = 0;
+    this.ownCounts.clear();
     for (let at = 0; at < length; at += 1) this.countRecords(at, 1);
   }
 
   /** Adds the record keys of the row at `at` that another row's can equal to the counts (`by` 1), or takes them out (-1). */
   private countRecords(at: number, by: 1 | -1): void {
+    if (this.flags.at(at) & SHOWS_OWN) this.ownCounts.count(this.idRefs.at(at), by);
     const ref = this.recordRefs.at(at);
     if (ref < 0) {
       const call = this.completedCallRef(at);
-      if (call >= 0) this.countCall(call, by);
+      if (call >= 0) this.answerCounts.count(call, by);
       return;
     }
     for (const key of this.recordKeys(at)) {
-      if (key.startsWith('tool:')) this.countCall(this.callIds.intern(key.slice('tool:'.length)), by);
+      if (key.startsWith('tool:')) this.answerCounts.count(this.callIds.intern(key.slice('tool:'.length)), by);
       else this.countOther(key, by);
     }
-  }
-
-  private countCall(ref: number, by: 1 | -1): void {
-    this.answerCounts.extendTo(ref + 1);
-    const before = this.answerCounts.at(ref);
-    this.answerCounts.set(ref, before + by);
-    if (by === 1 && before === 1) this.repeatedRefs += 1;
-    else if (by === -1 && before === 2) this.repeatedRefs -= 1;
   }
 
   private countOther(key: string, by: 1 | -1): void {

@@ -50,6 +50,24 @@ export function collidingRecordKeys(message: Message): readonly string[] {
   return transcriptRecordKeys(message).filter((key) => key !== own);
 }
 
+/**
+ * The message's own record key, `m:<id>`, when it shows one and `collidingRecordKeys` leaves it out (ids are
+ * distinct but in a history a `history/replace` or `legacy/import` wrote, where Reasonix keeps every message of a
+ * list, one id twice included: two that each show their record are a key twice, `duplicate transcript record
+ * "m:<id>"`, measured with Reasonix 1.38.11).
+ */
+export function ownRecordKey(message: Message): string | undefined {
+  if (message.id === undefined || message.id === '' || NOTICE_END.test(message.id)) return undefined;
+  const own = `m:${message.id}`;
+  // Said at once for nearly every message, as `collidingRecordKeys` says it.
+  if (plain(message)) {
+    const hostWritten = message.role === 'user' && message.origin === 'host';
+    const result = message.role === 'tool' && Boolean(message.tool_call_id);
+    return hostWritten || result ? undefined : own;
+  }
+  return transcriptRecordKeys(message).includes(own) ? own : undefined;
+}
+
 const NOTICE_END = /:notice:\d+$/;
 const NONE: readonly string[] = [];
 /** The fields that can give a message a notice or take its record away. */

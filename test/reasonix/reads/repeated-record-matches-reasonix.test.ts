@@ -2,9 +2,11 @@ import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { EventToWrite } from '../../../src/codec/encode-batch.js';
 import { readSession } from '../../../src/session/verdict/read-session.js';
+import { providerMessages } from '../../../src/session/replay/views.js';
 import { appendBatch, copySession } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { raw } from '../../support/sessions/payload-rules.js';
+import { asSent } from '../../support/reasonix/as-sent.js';
 import { reasonixBinary, reasonixTitle, resumeWithReasonix } from '../../support/reasonix/reasonix.js';
 
 /**
@@ -94,6 +96,43 @@ const cases: [string, EventToWrite[][], string | undefined][] = [
     [replace(said('one'), said('two')), replace(said('one', ',"id":"u"'))],
     undefined,
   ],
+  // A history keeps every message of its list, one id twice included, and each shows its record.
+  [
+    'a user message and an answer of one id in one history/replace',
+    [replace(said('one', ',"id":"a"'), '{"role":"assistant","id":"a","content":"y"}')],
+    'm:a',
+  ],
+  [
+    // An upsert takes the place of the first message of its id; the second keeps its record.
+    'a host message and a user message of one id, then an answer upserted under that id',
+    [
+      replace(said('context', ',"id":"a","origin":"host"'), said('one', ',"id":"a"')),
+      [raw('message/upsert', '{"message":{"role":"assistant","id":"a","content":"new"}}')],
+    ],
+    'm:a',
+  ],
+  [
+    // Reasonix names the first key it meets twice, in the transcript's order.
+    'messages without an id between two of one id',
+    [replace(said('x'), said('one', ',"id":"a"'), said('y'), '{"role":"assistant","id":"a","content":"z"}')],
+    'm::notice:0',
+  ],
+  [
+    'a system message and a user message of one id: the system message shows no record',
+    [replace(said('one', ',"id":"s"'), '{"role":"assistant","id":"a","content":"y"}')],
+    undefined,
+  ],
+  [
+    'two messages of one id, the second local-only with nothing to show',
+    [replace(said('one', ',"id":"a"'), '{"role":"assistant","id":"a","content":" ","local_only":true}')],
+    undefined,
+  ],
+  ['two results of one id answering one call', [replace(call(), result('t1'), result('t1'))], 'tool:c1'],
+  [
+    'two messages of one id, taken out by a later history/replace',
+    [replace(said('one', ',"id":"a"'), said('two', ',"id":"a"')), replace(said('one', ',"id":"a"'))],
+    undefined,
+  ],
   // What Go's strings.TrimSpace takes for white space, where JavaScript's trim() differs.
   [
     'a local-only message of a byte-order mark, beside one without an id',
@@ -127,7 +166,44 @@ const cases: [string, EventToWrite[][], string | undefined][] = [
   ],
 ];
 
+/** Histories holding one id twice that Reasonix opens: the model is sent every message, both of that id included. */
+const sentWhole: [string, EventToWrite[][]][] = [
+  [
+    'a host message and a user message of one id',
+    [
+      replace(
+        said('context', ',"id":"a","origin":"host"'),
+        said('one', ',"id":"a"'),
+        '{"role":"assistant","id":"b","content":"r"}',
+      ),
+    ],
+  ],
+  [
+    'a call and its result of one id',
+    [replace(call('k'), '{"role":"tool","id":"k","tool_call_id":"c1","name":"bash","content":"out"}')],
+  ],
+  [
+    'a host message and a user message of one id, the first upserted',
+    [
+      replace(said('context', ',"id":"a","origin":"host"'), said('one', ',"id":"a"')),
+      [raw('message/upsert', '{"message":{"role":"user","id":"a","origin":"host","content":"new context"}}')],
+    ],
+  ],
+];
+
 describe.skipIf(!reasonixBinary())(reasonixTitle('a transcript record held twice, judged by Reasonix 1.38.11'), () => {
+  it.concurrent.each(sentWhole)('the model is sent what Reasonix sends: %s', async (_, batches) => {
+    const dir = await copySession(source.dir);
+    for (const events of batches) await appendBatch(dir, events);
+    const read = await readSession(dir);
+    const run = await resumeWithReasonix(dir, { workspace: source.workspace, prompt: 'Resume check: say ok.' });
+    await rm(run.home, { recursive: true, force: true });
+    expect(run.code, run.stderr).toBe(0);
+    expect(read.status).toBe('ok');
+    // Reasonix appends the new turn: its host session-context message and the typed prompt.
+    expect(providerMessages(read.projection)).toEqual(run.requests[0]!.messages.map(asSent).slice(0, -2));
+  });
+
   it.concurrent.each(cases)('%s', async (_, batches, refused) => {
     const dir = await copySession(source.dir);
     for (const events of batches) await appendBatch(dir, events);

@@ -427,7 +427,7 @@ describe('a replay of events', () => {
     expect(projection.openFrom()).toBe(4);
   });
 
-  it('replaces the history (first of each repeated id, local-only ones kept out of the model list) and takes model and identity from legacy/import and session/config', async () => {
+  it('replaces the history (every message of the list, one id twice too; local-only ones kept out of the model list) and takes model and identity from legacy/import and session/config', async () => {
     const read = await replay([
       {
         operationId: 'o1',
@@ -463,13 +463,15 @@ describe('a replay of events', () => {
     expect(projection.transcript.map((entry) => entry.message.content)).toEqual([
       'You are a careful coding agent.',
       'first',
+      'repeated',
       'local',
       'no id',
     ]);
-    expect(projection.transcript.map((entry) => entry.seq)).toEqual([2, 2, 2, 2]);
+    expect(projection.transcript.map((entry) => entry.seq)).toEqual([2, 2, 2, 2, 2]);
     expect(projection.modelMessages.map((message) => message.content)).toEqual([
       'You are a careful coding agent.',
       'first',
+      'repeated',
       'no id',
     ]);
     expect(projection.modelRef).toBe('legacy/model');
