@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { repeatedKeysOf } from './repeated-keys.js';
 import { fold, goInt, goUint } from './go-decode.js';
 import { goText } from './go-text.js';
+import { stringEnd } from './json-strings.js';
 
 /**
  * A number in JSON text that Go may refuse for an integer field, and where it is: written with a fraction or
@@ -68,18 +69,6 @@ function fitsGoInteger(literal: string, type: string): boolean {
 }
 
 const isDigit = (char: number) => char >= 0x30 && char <= 0x39;
-
-/** The index after the closing quote of the string opening at `quote`. */
-function stringEnd(text: string, quote: number): number {
-  let close = quote;
-  for (;;) {
-    close = text.indexOf('"', close + 1);
-    if (close === -1) return text.length;
-    let backslashes = 0;
-    while (text.charCodeAt(close - 1 - backslashes) === 0x5c) backslashes += 1;
-    if (backslashes % 2 === 0) return close + 1;
-  }
-}
 
 /** Every number token written with a fraction or an exponent or 19 digits or more, with the keys of the objects it is inside. */
 function walk(text: string): NumberLiteral[] {

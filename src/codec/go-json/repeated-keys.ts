@@ -1,4 +1,5 @@
 import { setOwnKey } from './json-object.js';
+import { isEscaped, stringEnd } from './json-strings.js';
 
 /**
  * A key written more than once in one JSON object. `JSON.parse` keeps the last value; Go's decoder applies
@@ -76,21 +77,17 @@ export function withKeysNumbered(text: string): string {
   const parts: string[] = [];
   let from = 0;
   let number = 0;
-  let opening = -1;
-  // Inside a string every quote is escaped, so the quotes that are not alternate: a string's start, its end.
-  for (let at = text.indexOf('"'); at >= 0; at = text.indexOf('"', at + 1)) {
-    if (isEscaped(text, at)) continue;
-    if (opening < 0) {
-      opening = at;
-      continue;
-    }
-    opening = -1;
-    let next = at + 1;
+  // Outside a string the only quotes are strings' openings.
+  for (let at = text.indexOf('"'); at >= 0; ) {
+    const end = stringEnd(text, at);
+    let next = end;
     while (isJsonSpace(text.charCodeAt(next))) next += 1;
-    if (text.charCodeAt(next) !== COLON) continue;
-    parts.push(text.slice(from, at), `\\u0000${number}`);
-    number += 1;
-    from = at;
+    if (text.charCodeAt(next) === COLON) {
+      parts.push(text.slice(from, end - 1), `\\u0000${number}`);
+      number += 1;
+      from = end - 1;
+    }
+    at = text.indexOf('"', end);
   }
   parts.push(text.slice(from));
   return parts.join('');
@@ -141,14 +138,6 @@ const KEY_NUMBER = /\u0000\d+$/;
 
 const QUOTE = 0x22;
 const COLON = 0x3a;
-const BACKSLASH = 0x5c;
-
-/** Whether the quote at `at` is escaped: after an odd number of backslashes. */
-function isEscaped(text: string, at: number): boolean {
-  let before = at - 1;
-  while (text.charCodeAt(before) === BACKSLASH) before -= 1;
-  return (at - before) % 2 === 0;
-}
 
 /** JSON's whitespace, the only characters allowed between a key and its colon. */
 const isJsonSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;

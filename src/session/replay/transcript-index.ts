@@ -202,8 +202,8 @@ export class TranscriptIndex implements IndexedTranscript {
       }
       // Stryker disable next-line ConditionalExpression: moving a row onto itself: speed only
       if (kept !== at) this.move(at, kept);
-      // Stryker disable next-line ConditionalExpression: a set at index -1 of a typed array is ignored
       // The first row of an id (a history may hold one twice) is where it was met first: at `kept` or before.
+      // Stryker disable next-line ConditionalExpression: a set at index -1 of a typed array is ignored
       if (ref >= 0 && this.positions.at(ref) >= kept) this.positions.set(ref, kept);
       kept += 1;
     }
@@ -350,8 +350,8 @@ export class TranscriptIndex implements IndexedTranscript {
     // What the row answered is no longer counted: it is written over.
     this.countRecords(at, -1);
     const idRef = message.id === undefined ? -1 : this.messageIds.intern(message.id);
-    // Stryker disable next-line ConditionalExpression: extendTo and a set at index -1 change nothing a reader sees
     // A message found by its id is the first that has it (`upsert` writes over that one).
+    // Stryker disable next-line ConditionalExpression: extendTo and a set at index -1 change nothing a reader sees
     if (idRef >= 0) {
       this.positions.extendTo(this.messageIds.size);
       const first = this.positions.at(idRef);
