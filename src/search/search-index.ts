@@ -28,8 +28,12 @@ import {
 import type { SearchSource } from './search-sources.js';
 import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
 
-/** Bumped whenever what the index keeps changes: an index of another version is built again. */
-const INDEX_VERSION = 10;
+/**
+ * Bumped whenever what the index keeps changes: an index of another version is built again. 11: a key written twice
+ * is applied as Go applies it, a history holding one message id twice keeps every message, and a transcript's title
+ * is its `.jsonl.meta` as Go reads it.
+ */
+const INDEX_VERSION = 11;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;

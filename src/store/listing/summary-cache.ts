@@ -33,8 +33,9 @@ import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.j
 // 6: a listed copy's problem has its code; 7: a JSONL transcript's summary says whether Reasonix takes a new turn in
 // what it migrates it to; 8: a damaged copy says whether Reasonix goes on with it from its recovery checkpoint;
 // 9: a transcript with a sidecar Reasonix waits on forever (a FIFO) is damaged; 10: so is one whose migration Reasonix
-// refuses (a second result for one tool call).
-const CACHE_VERSION = 10;
+// refuses (a second result for one tool call); 11: a key written twice is applied as Go applies it, a history holding
+// one message id twice keeps every message, and a transcript's `.jsonl.meta` is read as Go reads it (its title).
+const CACHE_VERSION = 11;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({
