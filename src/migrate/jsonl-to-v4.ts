@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, realpath, rename } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import * as z from 'zod';
 import type { BatchToWrite } from '../codec/encode-batch.js';
 import {
   InvalidInputError,
@@ -19,7 +18,7 @@ import { goTime } from '../codec/go-json/go-json.js';
 import { V4_CODEC } from '../codec/records.js';
 import { createSession } from '../session/writing/create-session.js';
 import { readManifest } from '../session/reading/manifest.js';
-import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
+import { readableOrThrow } from '../session/reading/read-json-file.js';
 import type { Message } from '../session/replay/message.js';
 import { repeatedRecordMessage } from '../session/replay/projection.js';
 import { collidingRecordKeys } from '../session/replay/transcript-records.js';
@@ -33,6 +32,7 @@ import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.j
 import { transcriptRuns } from '../store/jsonl/jsonl-transcript.js';
 import { takeTranscriptLease } from '../store/jsonl/transcript-lease.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
+import { readJsonlMeta } from '../store/jsonl/jsonl-meta.js';
 import { legacyIdAssigner } from '../store/roots/legacy-ids.js';
 import { machineRoots } from '../store/roots/machine-roots.js';
 import { currentPlatform, type Platform } from '../store/roots/platform.js';
@@ -210,16 +210,13 @@ async function canonicalTranscriptPath(transcript: string): Promise<string> {
 }
 
 /** `.jsonl.meta` `workspace_root`: the folder the transcript says it belongs to (docs/format.md §11.3). */
-const DeclaredWorkspaceSchema = z.looseObject({ workspace_root: z.string().optional() });
-
 async function declaredWorkspace(source: LegacySource): Promise<{ workspace?: string; warning?: string }> {
-  const meta = source.artifacts.find((artifact) => artifact.path === `${source.path}.meta`);
-  if (!meta) return {};
+  if (!source.artifacts.some((artifact) => artifact.path === `${source.path}.meta`)) return {};
   // The meta as frozen, read as every metadata file is: a regular file, capped, never whole past its bound.
-  const read = await readJsonFile(meta.path, DeclaredWorkspaceSchema);
+  const read = await readJsonlMeta(source.path);
   if (read.state === 'ok') return read.value.workspace_root ? { workspace: read.value.workspace_root } : {};
-  if (read.state === 'invalid' && /^(not JSON|starts with)/.test(read.reason)) {
-    // A meta file that is not JSON declares no workspace, and is said so, as inspect says it (RX_JSONL_META).
+  if (read.state === 'invalid') {
+    // A meta file Reasonix cannot decode declares no workspace, and is said so, as inspect says it (RX_JSONL_META).
     return {
       warning: `invalid .jsonl.meta (${read.reason.replace(/^not JSON \((.*)\)$/, 'not JSON: $1')}): it declares no workspace (RX_JSONL_META)`,
     };

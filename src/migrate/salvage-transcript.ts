@@ -7,10 +7,10 @@ import { goJsonIndented } from '../codec/go-json/go-json.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFolder, checkOutside } from '../fs/path-kind.js';
 import { refuseSessionFolder } from '../session/reading/not-a-session-folder.js';
-import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
+import { readableOrThrow } from '../session/reading/read-json-file.js';
 import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
 import { transcriptModeIn } from '../store/roots/store-kind.js';
-import { JsonlMetaSchema } from '../store/jsonl/jsonl-meta.js';
+import { readJsonlMeta } from '../store/jsonl/jsonl-meta.js';
 import { MAX_TRANSCRIPT_MESSAGE_BYTES, parseTranscript } from '../store/jsonl/jsonl-transcript.js';
 import { goText } from '../codec/go-json/go-text.js';
 
@@ -94,7 +94,7 @@ export async function salvageTranscript(
 
   const dir = resolve(options.to ?? dirname(source));
   const salvaged = `${answered.map((each) => each.raw).join('\n')}\n`;
-  const meta = readableOrThrow(await readJsonFile(`${source}.meta`, JsonlMetaSchema));
+  const meta = readableOrThrow(await readJsonlMeta(source));
   const metaText = (id: string) => (meta.state === 'ok' ? goJsonIndented({ ...meta.value, id }) : undefined);
   const { path: newPath, already } = await salvagePath(dir, branchIdOf(source), salvaged, metaText);
   const report: TranscriptSalvageReport = {

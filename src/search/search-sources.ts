@@ -6,6 +6,7 @@ import { RxError } from '../errors/index.js';
 import { findSessionCopies } from '../store/listing/find-session-copies.js';
 import { groupConversations } from '../store/listing/group-conversations.js';
 import type { SessionCopy } from '../store/listing/session-copy.js';
+import { jsonlMetaPreview } from '../store/jsonl/jsonl-meta.js';
 import type { Platform } from '../store/roots/platform.js';
 import type { ReadRoot } from '../store/roots/roots.js';
 import type { ListedStore } from '../store/roots/store-kind.js';
@@ -81,7 +82,7 @@ export async function searchSources(
       copy.format === 'v4' && copy.logStatLine !== undefined && copy.logSize !== undefined
         ? { line: copy.logStatLine, size: copy.logSize }
         : null,
-    preview: copy.format === 'jsonl' && copy.meta.state === 'ok' ? copy.meta.value.preview || null : null,
+    preview: copy.format === 'jsonl' && copy.meta.state === 'ok' ? (jsonlMetaPreview(copy.meta.value) ?? null) : null,
   }));
   // What stands beside a log is in its session's stamp (`usedFilesStamp`): changed, the listing is made again.
   const looked = [

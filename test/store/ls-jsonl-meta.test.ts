@@ -7,13 +7,14 @@ import { tempDir } from '../support/temp-dir.js';
 
 /**
  * A transcript whose `.jsonl.meta` is not valid is resumed by Reasonix 1.38.11 (it does without the meta:
- * test/reasonix/reads/reasonix-jsonl-rules), and `inspect` warns (`RX_JSONL_META`): `ls` lists it as sound, naming the meta's problem.
+ * test/reasonix/reads/reasonix-jsonl-rules, jsonl-meta-matches-reasonix), and `inspect` warns (`RX_JSONL_META`):
+ * `ls` lists it as sound, naming the meta's problem. (A meta of `null` is none of these: Go reads it as empty.)
  */
 describe('ls of a transcript whose meta is not valid', () => {
   it.each([
     ['not JSON', '{not json'],
     ['an array', '[]'],
-    ['null', 'null'],
+    ['a number for its title', '{"custom_title":5}'],
   ])('%s: listed ok, the problem named', async (_, meta) => {
     const source = fixture('jsonl-migrated');
     const root = await tempDir('rxstore-ls-meta-');

@@ -1,30 +1,99 @@
-import * as z from 'zod';
+import type * as z from 'zod';
+import { goBool, goInt, goPointer, goString, goStruct } from '../../codec/go-json/go-decode.js';
+import { wholeNumberFieldsOf } from '../../codec/go-json/go-number-literals.js';
+import { isGoSpace } from '../../codec/go-json/go-space.js';
+import { goRfc3339, ZERO_TIME } from '../../codec/go-json/go-time.js';
+import { type JsonFileResult, readJsonFile } from '../../session/reading/read-json-file.js';
+
+/** A turn Reasonix had begun and not finished when it wrote the meta (`in_flight_turn`). */
+const InFlightTurnStruct = goStruct(
+  {
+    id: goString,
+    start_message_index: goInt,
+    preserve_user: goBool,
+    started_at: goRfc3339,
+    start_revision: goInt,
+    start_digest: goString,
+    commit_digest: goString,
+  },
+  'keep',
+);
 
 /**
- * `<id>.jsonl.meta`, a JSONL transcript's BranchMeta (docs/format.md §11.3). Every field but the two times
- * is optional; unknown fields are kept, as newer Reasonix builds add some.
+ * `<id>.jsonl.meta`, a JSONL transcript's BranchMeta (docs/format.md §11.3), read as Reasonix 1.38.11 decodes it
+ * with Go's `encoding/json` (measured by finding the session by its title): keys in any case, a missing or `null`
+ * field its zero value (the two times too), a key written twice applied twice, and a value of the wrong type,
+ * an integer written `1.0` or a time that is not RFC 3339, in any field, the whole file refused. Other keys are
+ * ignored by Go and kept here, as newer Reasonix builds add some.
  */
-export const JsonlMetaSchema = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().optional(),
-  parent_id: z.string().optional(),
-  fork_turn: z.number().optional(),
-  fork_message_index: z.number().optional(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  scope: z.enum(['project', 'global']).optional(),
-  workspace_root: z.string().optional(),
-  topic_id: z.string().optional(),
-  topic_title: z.string().optional(),
-  custom_title: z.string().optional(),
-  model: z.string().optional(),
-  turns: z.number().optional(),
-  preview: z.string().optional(),
-});
+export const JsonlMetaSchema = goStruct(
+  {
+    id: goString,
+    name: goString,
+    parent_id: goString,
+    fork_turn: goInt,
+    fork_message_index: goInt,
+    created_at: goRfc3339,
+    updated_at: goRfc3339,
+    scope: goString,
+    workspace_root: goString,
+    topic_id: goString,
+    topic_title: goString,
+    custom_title: goString,
+    model: goString,
+    token_mode: goString,
+    agent_preset: goString,
+    quality_floor: goString,
+    mode: goString,
+    tool_approval_mode: goString,
+    goal: goString,
+    recovered: goBool,
+    recovery_reason: goString,
+    recovery_digest: goString,
+    recovery_depth: goInt,
+    recovery_preferred: goBool,
+    recovery_preferred_digest: goString,
+    revision: goInt,
+    content_digest: goString,
+    writer_id: goString,
+    schema_version: goInt,
+    turns: goInt,
+    preview: goString,
+    listing_revision: goInt,
+    listing_content_digest: goString,
+    in_flight_turn: goPointer(InFlightTurnStruct),
+  },
+  'keep',
+);
 /** A JSONL transcript's `.jsonl.meta` sidecar. */
 export type JsonlMeta = z.infer<typeof JsonlMetaSchema>;
 
-/** A JSONL session's own title: `custom_title`, then `topic_title`; Reasonix shows `preview` after them (docs/format.md §11.3). */
+const META_WHOLE_NUMBERS = wholeNumberFieldsOf(JsonlMetaSchema);
+
+/** Reads a transcript's `.jsonl.meta` as Reasonix reads it: the one reader of the file, for every command. */
+export function readJsonlMeta(transcript: string): Promise<JsonFileResult<JsonlMeta>> {
+  return readJsonFile(`${transcript}.meta`, JsonlMetaSchema, META_WHOLE_NUMBERS);
+}
+
+/**
+ * A JSONL session's own title: `custom_title`, then `topic_title`, one of white space only counting as none
+ * (measured with Reasonix 1.38.11); Reasonix shows `preview` after them (docs/format.md §11.3).
+ */
 export function jsonlMetaTitle(meta: JsonlMeta): string | undefined {
-  return meta.custom_title || meta.topic_title || undefined;
+  return shown(meta.custom_title) ?? shown(meta.topic_title);
+}
+
+/** The meta's `preview`, none when it is white space only, as for the titles. */
+export function jsonlMetaPreview(meta: JsonlMeta): string | undefined {
+  return shown(meta.preview);
+}
+
+/** One of the meta's two times, unless missing or Go's zero time (a meta written without it). */
+export function jsonlMetaTime(time: string | undefined): string | undefined {
+  return time === undefined || time === ZERO_TIME ? undefined : time;
+}
+
+/** A display text of the meta, none when it is only white space (Reasonix clears such a text as it loads the meta). */
+function shown(text: string | undefined): string | undefined {
+  return text === undefined || isGoSpace(text) ? undefined : text;
 }

@@ -11,11 +11,11 @@ import {
   type Problem,
   type TranscriptLineError,
 } from '../../errors/index.js';
-import { readableOrThrow, readJsonFile } from '../../session/reading/read-json-file.js';
+import { readableOrThrow } from '../../session/reading/read-json-file.js';
 import type { SessionRead } from '../../session/verdict/read-session.js';
 import { blockedSidecar, branchIdOf } from './jsonl-sidecars.js';
 import { goMessage } from './jsonl-message.js';
-import { jsonlMetaTitle, JsonlMetaSchema } from './jsonl-meta.js';
+import { jsonlMetaTime, jsonlMetaTitle, readJsonlMeta } from './jsonl-meta.js';
 import { transcriptFileRuns } from './jsonl-transcript.js';
 import { legacyIdAssigner } from '../roots/legacy-ids.js';
 
@@ -32,13 +32,11 @@ export async function readJsonlSession(
   options: Pick<ProjectionOptions, 'keep' | 'previews'> = {},
 ): Promise<SessionRead> {
   const id = branchIdOf(path);
-  const [stats, meta] = await onFileSystem(
-    Promise.all([stat(path), readJsonFile(`${path}.meta`, JsonlMetaSchema).then(readableOrThrow)]),
-    path,
-  );
-  const startedAt = meta.state === 'ok' ? meta.value.created_at : stats.mtime.toISOString();
+  const [stats, meta] = await onFileSystem(Promise.all([stat(path), readJsonlMeta(path).then(readableOrThrow)]), path);
+  const declared = meta.state === 'ok' ? meta.value : undefined;
+  const startedAt = jsonlMetaTime(declared?.created_at) ?? stats.mtime.toISOString();
   const projection = new Projection({
-    ...(meta.state === 'ok' ? { title: jsonlMetaTitle(meta.value) } : {}),
+    ...(declared ? { title: jsonlMetaTitle(declared) } : {}),
     keep: options.keep,
     previews: options.previews,
   });
@@ -97,11 +95,11 @@ export async function readJsonlSession(
     lastSequence: loaded,
     writerGeneration: 0,
     firstCommitAt: startedAt,
-    lastCommitAt: meta.state === 'ok' ? meta.value.updated_at : goTime(stats.mtime),
+    lastCommitAt: jsonlMetaTime(declared?.updated_at) ?? goTime(stats.mtime),
     projection,
     tornEvidence: [],
     lockFiles: [],
-    ...(meta.state === 'ok' && meta.value.workspace_root ? { declaredWorkspace: meta.value.workspace_root } : {}),
+    ...(declared?.workspace_root ? { declaredWorkspace: declared.workspace_root } : {}),
     ...(refusal ? { refusal } : {}),
     ...(through ? { readDigest: through.digest, readEnd: through.end } : {}),
   };

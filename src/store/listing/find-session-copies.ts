@@ -10,7 +10,7 @@ import { statLine, statOrCode } from '../../fs/files-stamp.js';
 import { readJsonFile, type JsonFileResult } from '../../session/reading/read-json-file.js';
 import { SESSION_FILES } from '../../session/reading/session-files.js';
 import { desktopRegistryPath, readDesktopRegistry, type DesktopRegistryFacts } from '../roots/desktop-registry.js';
-import { JsonlMetaSchema } from '../jsonl/jsonl-meta.js';
+import { jsonlMetaTime, readJsonlMeta } from '../jsonl/jsonl-meta.js';
 import { isTranscriptName } from '../jsonl/jsonl-names.js';
 import { branchIdOf } from '../jsonl/jsonl-sidecars.js';
 import type { ReadRoot } from '../roots/roots.js';
@@ -237,7 +237,8 @@ async function transcriptCopy(
     return { ...facts(storeDir, id, path), format: 'v0', meta, updatedAt: isoTime(changed.mtime) };
   }
   looked.push(`${path}.meta`);
-  const meta = await readJsonFile(`${path}.meta`, JsonlMetaSchema);
-  const updatedAt = (meta.state === 'ok' ? isoTime(meta.value.updated_at) : null) ?? isoTime(changed.mtime);
+  const meta = await readJsonlMeta(path);
+  const updatedAt =
+    (meta.state === 'ok' ? isoTime(jsonlMetaTime(meta.value.updated_at)) : null) ?? isoTime(changed.mtime);
   return { ...facts(storeDir, id, path), format: 'jsonl', meta, updatedAt };
 }

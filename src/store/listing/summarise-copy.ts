@@ -9,7 +9,7 @@ import { shownTallyOf, tallyOf, type ShownTally } from './log-tally.js';
 import { logStamp, metaDigest, type ResumePoint } from './resume-point.js';
 import { cursorAt } from '../../session/cursors/cursor.js';
 import type { DesktopRegistryFacts } from '../roots/desktop-registry.js';
-import { jsonlMetaTitle } from '../jsonl/jsonl-meta.js';
+import { jsonlMetaPreview, jsonlMetaTime, jsonlMetaTitle } from '../jsonl/jsonl-meta.js';
 import { readTranscriptLines } from '../jsonl/read-transcript-lines.js';
 import { readJsonlSession } from '../jsonl/read-jsonl-session.js';
 import type { JsonlCopy, SessionCopy, V0Copy, V4Copy } from './session-copy.js';
@@ -170,9 +170,9 @@ function transcriptMeta(copy: JsonlCopy | V0Copy): {
     return {
       file: `${copy.id}.jsonl.meta`,
       title: meta && jsonlMetaTitle(meta),
-      preview: meta?.preview || undefined,
+      preview: meta && jsonlMetaPreview(meta),
       workspace: meta?.workspace_root || undefined,
-      updatedAt: meta?.updated_at,
+      updatedAt: jsonlMetaTime(meta?.updated_at),
       source: 'jsonl-meta',
     };
   }

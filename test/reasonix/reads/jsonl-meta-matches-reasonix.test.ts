@@ -1,0 +1,130 @@
+import { writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listSessions } from '../../../src/store/listing/list-sessions.js';
+import type { ListedSession } from '../../../src/store/listing/describe-conversation.js';
+import { transcriptIn } from '../../support/reasonix/jsonl-transcript.js';
+import { startMockModel } from '../../support/reasonix/mock-model.js';
+import { reasonixBinary, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
+import { tempDir } from '../../support/temp-dir.js';
+
+/**
+ * A transcript's `.jsonl.meta` is read as Reasonix 1.38.11 reads it, judged by the title Reasonix finds the
+ * session by: `reasonix run --resume <words>` resumes a JSONL session whose title holds the words, and the
+ * title is the meta's, or none when Go's `encoding/json` refuses the meta (then Reasonix resumes it by its id).
+ * rxstore's listing gives the title Reasonix goes by, and names the meta's problem where Reasonix does without it.
+ */
+const TIMES = '"created_at":"2025-01-02T03:04:05Z","updated_at":"2025-01-02T03:04:05Z"';
+
+interface MetaCase {
+  name: string;
+  meta: string;
+  /** Words of the title the meta would give: Reasonix finds the session by them, or not. */
+  words: string;
+  found: boolean;
+}
+
+const cases: MetaCase[] = [
+  {
+    name: 'a null custom title, then the topic title',
+    meta: `{${TIMES},"custom_title":null,"topic_title":"Topicz"}`,
+    words: 'Topicz',
+    found: true,
+  },
+  {
+    name: 'a title written again as null keeps the first',
+    meta: `{${TIMES},"custom_title":"Firstz","custom_title":null}`,
+    words: 'Firstz',
+    found: true,
+  },
+  {
+    name: 'a key in another case names the field',
+    meta: `{${TIMES},"Custom_Title":"Titlez"}`,
+    words: 'Titlez',
+    found: true,
+  },
+  { name: 'no times at all', meta: '{"custom_title":"Titlez"}', words: 'Titlez', found: true },
+  {
+    name: 'times written null',
+    meta: '{"created_at":null,"updated_at":null,"custom_title":"Titlez"}',
+    words: 'Titlez',
+    found: true,
+  },
+  {
+    name: 'a custom title of spaces only gives way to the topic title',
+    meta: `{${TIMES},"custom_title":"  \\t","topic_title":"Topicz"}`,
+    words: 'Topicz',
+    found: true,
+  },
+  {
+    name: 'a time that is not RFC 3339 refuses the meta',
+    meta: '{"created_at":"yesterday","custom_title":"Titlez"}',
+    words: 'Titlez',
+    found: false,
+  },
+  {
+    name: 'an integer written 1.0 refuses the meta',
+    meta: `{${TIMES},"custom_title":"Titlez","turns":1.0}`,
+    words: 'Titlez',
+    found: false,
+  },
+  {
+    name: 'a number for a string refuses the meta',
+    meta: `{${TIMES},"custom_title":"Titlez","writer_id":5}`,
+    words: 'Titlez',
+    found: false,
+  },
+  {
+    name: 'a wrong type in the in-flight turn refuses the meta',
+    meta: `{${TIMES},"custom_title":"Titlez","in_flight_turn":{"preserve_user":"x"}}`,
+    words: 'Titlez',
+    found: false,
+  },
+  {
+    name: 'a key no field has is ignored',
+    meta: `{${TIMES},"custom_title":"Titlez","dismissed_todo_batches":[1]}`,
+    words: 'Titlez',
+    found: true,
+  },
+];
+
+async function reasonixFinds(stateRoot: string, workspace: string, words: string): Promise<boolean> {
+  const mock = await startMockModel([{ text: 'Going on.' }]);
+  try {
+    const run = await runReasonix({
+      home: stateRoot,
+      cwd: workspace,
+      args: ['run', '--resume', words, 'And now?'],
+      mock,
+    });
+    if (run.code !== 0) expect(run.stderr).toContain(`no session matches "${words}"`);
+    return run.code === 0;
+  } finally {
+    await mock.close();
+  }
+}
+
+/** The one session of the transcript's store, as `ls` lists it. */
+async function listed(transcript: string): Promise<ListedSession> {
+  const sessions: ListedSession[] = [];
+  const listing = await listSessions([{ kind: 'store', path: dirname(transcript) }], { platform: 'linux', threads: 0 });
+  for await (const session of listing.sessions) sessions.push(session);
+  expect(sessions).toHaveLength(1);
+  return sessions[0]!;
+}
+
+describe.skipIf(!reasonixBinary())('a transcript’s .jsonl.meta is read as Reasonix reads it', () => {
+  it.each(cases)(reasonixTitle('$name'), async ({ meta, words, found }) => {
+    const base = await tempDir('rxstore-jsonl-meta-');
+    const { stateRoot, workspace, transcript } = await transcriptIn(base, [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'hi' },
+    ]);
+    await writeFile(`${transcript}.meta`, meta);
+    const session = await listed(transcript);
+    expect(session.status).toBe('ok');
+    expect(session.title?.includes(words) ?? false).toBe(found);
+    expect(session.problem ?? '').toMatch(found ? /^$/ : /^invalid t1\.jsonl\.meta: /);
+    expect(await reasonixFinds(stateRoot, workspace, words)).toBe(found);
+  });
+});
