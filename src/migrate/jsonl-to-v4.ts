@@ -257,10 +257,13 @@ async function planImport(source: LegacySource): Promise<ImportPlan> {
       call === undefined
         ? `a second transcript record ${JSON.stringify(key)}`
         : `a second result for tool call ${JSON.stringify(call)}`;
-    return new MigrationRefusedError(`line ${line}: ${what} (Reasonix refuses: ${repeatedRecordMessage(key)})`, {
-      file: source.path,
-      line,
-    });
+    return new MigrationRefusedError(
+      `line ${line}: ${what} (Reasonix refuses: ${repeatedRecordMessage(key, source.targetId)})`,
+      {
+        file: source.path,
+        line,
+      },
+    );
   };
   for await (const { message, line } of importMessages(source)) {
     flattened += message.flattened;

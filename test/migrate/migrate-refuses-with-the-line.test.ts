@@ -50,7 +50,7 @@ describe('migrate jsonl-to-v4 of a transcript Reasonix refuses', () => {
         { role: 'assistant', content: 'again' },
         { role: 'tool', tool_call_id: 'c1', content: 'two' },
       ),
-      said: 'line 5: a second result for tool call "c1" (Reasonix refuses: session: initialize transcript: duplicate transcript record "tool:c1")',
+      said: 'line 5: a second result for tool call "c1" (Reasonix refuses: session: initialize transcript for "%ID%": duplicate transcript record "tool:c1")',
       line: 5,
     },
     {
@@ -64,17 +64,22 @@ describe('migrate jsonl-to-v4 of a transcript Reasonix refuses', () => {
         },
         { role: 'assistant', id: 'U1:notice:1', content: 'b' },
       ),
-      said: 'line 2: a second transcript record "m:U1:notice:1" (Reasonix refuses: session: initialize transcript: duplicate transcript record "m:U1:notice:1")',
+      said: 'line 2: a second transcript record "m:U1:notice:1" (Reasonix refuses: session: initialize transcript for "%ID%": duplicate transcript record "m:U1:notice:1")',
       line: 2,
     },
   ])('$what: refused at its line, nothing written', async ({ text, said, line }) => {
     const { outcome, transcript, stores } = await migrated(text);
     expect(outcome).toMatchObject({
       code: 'RX_MIGRATION_REFUSED',
-      message: expect.stringContaining(said),
+      // The session's id is the one the migration would give it (docs/format.md §10.1).
+      message: expect.stringMatching(new RegExp(escapeRegExp(said).replace('%ID%', '[0-9a-f]{24}'))),
       data: { file: transcript, line },
     });
     // Only the transcript's own store: no sessions-v4 was made.
     expect(stores).toEqual(['sessions']);
   });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -51,6 +51,8 @@ export interface ProjectionOptions {
   keepModel?: boolean;
   /** The title the store gives the session besides its events (a JSONL transcript's meta file). */
   title?: string;
+  /** The session's id, which Reasonix names when it refuses a transcript that holds a record twice. */
+  sessionId?: string;
 }
 
 /** Where an event sits in the log, and what its batch tells of it. */
@@ -160,6 +162,7 @@ export class Projection {
   private replayed = 0;
   private repeated: { replayed: number; finding: StrictnessFinding | undefined } | undefined;
   private titleText: string | undefined;
+  private readonly sessionId: string | undefined;
   private titleSeq: number | undefined;
   private modelRefText: string | undefined;
   private modelIdentityText: string | undefined;
@@ -180,6 +183,7 @@ export class Projection {
     });
     this.model = new ModelList(this.messageIds, this.callIds, keep !== 'index' || options.keepModel === true);
     this.titleText = options.title;
+    this.sessionId = options.sessionId;
   }
 
   /** The canonical transcript, each message as kept: not with `keep: 'index'`. */
@@ -363,7 +367,7 @@ export class Projection {
     // Reasonix's migration of a JSONL transcript stops at a second result for one tool call.
     const answers = answeredCall(message);
     if (this.replayingTranscript && answers !== undefined && this.model.hasResultFor(answers)) {
-      this.refuse(event, repeatedResultMessage(answers), false);
+      this.refuse(event, repeatedRecordMessage(`tool:${answers}`, this.sessionId), false);
       return;
     }
     const records = this.noteRecords([message], event);
@@ -415,7 +419,7 @@ export class Projection {
         seq,
         offset: place.offset,
         kind: place.kind,
-        message: repeatedRecordMessage(repeated.key),
+        message: repeatedRecordMessage(repeated.key, this.sessionId),
         damaged: false,
       };
     }
@@ -454,12 +458,11 @@ function holdsAnIdTwice(messages: readonly Message[]): boolean {
   return false;
 }
 
-/** Reasonix's words for a transcript that answers a tool call twice. */
-export function repeatedResultMessage(callId: string): string {
-  return repeatedRecordMessage(`tool:${callId}`);
-}
-
-/** Reasonix's words for a transcript that holds a record key twice (`transcriptRecordKeys`). */
-export function repeatedRecordMessage(key: string): string {
-  return `session: initialize transcript: duplicate transcript record ${JSON.stringify(key)}`;
+/**
+ * Reasonix's words for a transcript that holds a record key twice (`transcriptRecordKeys`), naming the session
+ * when its id is known (a batch judged on its own has none).
+ */
+export function repeatedRecordMessage(key: string, sessionId?: string): string {
+  const session = sessionId === undefined ? '' : ` for ${JSON.stringify(sessionId)}`;
+  return `session: initialize transcript${session}: duplicate transcript record ${JSON.stringify(key)}`;
 }

@@ -158,6 +158,7 @@ async function readSessionOnce(
   const projection = new Projection({
     keep: options.keep ?? (options.retainContent === false ? 'summary' : 'whole'),
     previews: options.previews ?? false,
+    sessionId: id,
   });
   const read: SessionRead = {
     dir,

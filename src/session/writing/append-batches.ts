@@ -54,7 +54,7 @@ export async function appendBatches(
     const operations = new OperationLedger();
     // Validation replays the log's payloads (the new events are judged after them); otherwise the batches are enough.
     // Stryker disable next-line ObjectLiteral,StringLiteral: keep decides only what the projection retains (memory), never a verdict
-    const projection = new Projection({ keep: 'index' });
+    const projection = new Projection({ keep: 'index', sessionId: manifest.value.sessionId });
     const existingContent = validate ? await sessionContentStore(sessionDir) : undefined;
     for await (const item of readLogBatches(logPath)) {
       if (item.type === 'torn-tail') {

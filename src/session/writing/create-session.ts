@@ -105,7 +105,7 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
   const validate = spec.validate ?? true;
   const written: WrittenState = {
     sessionId: id,
-    projection: new Projection({ keep: 'index' }),
+    projection: new Projection({ keep: 'index', sessionId: id }),
     operations: new OperationLedger(),
     nextSequence: 1,
   };

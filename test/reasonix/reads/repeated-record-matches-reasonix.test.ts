@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EventToWrite } from '../../../src/codec/encode-batch.js';
 import { readSession } from '../../../src/session/verdict/read-session.js';
@@ -213,7 +214,7 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('a transcript record held twice
     expect(run.code).toBe(refused ? 1 : 0);
     expect(read.status).toBe(refused ? 'damaged' : 'ok');
     if (refused === undefined) return;
-    const words = `duplicate transcript record ${JSON.stringify(refused)}`;
+    const words = `session: initialize transcript for ${JSON.stringify(basename(dir))}: duplicate transcript record ${JSON.stringify(refused)}`;
     // Two calls with one id: Reasonix's model view refuses them first, in words of its own.
     expect(run.stderr).toMatch(refused === 'tool:c1' ? /duplicate (transcript record "tool:c1"|record id)/ : words);
     expect(read.refusal?.message).toContain(words);

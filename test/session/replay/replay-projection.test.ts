@@ -264,7 +264,7 @@ describe('a replay of events', () => {
         seq: 5,
         offset: await offsetOfEvent(twice.dir, 5),
         kind: 'message/complete',
-        message: 'session: initialize transcript: duplicate transcript record "tool:call_1"',
+        message: `session: initialize transcript for ${JSON.stringify(twice.id)}: duplicate transcript record "tool:call_1"`,
         damaged: false,
       },
     ]);
@@ -290,7 +290,9 @@ describe('a replay of events', () => {
       seq,
       offset,
       kind,
-      message: 'session: initialize transcript: duplicate transcript record "tool:call_1"',
+      message: expect.stringMatching(
+        /^session: initialize transcript for "[^"]+": duplicate transcript record "tool:call_1"$/,
+      ),
       damaged: false,
     });
     const upserted = await replay([
