@@ -9,6 +9,7 @@ import {
 import { openRegularFile } from '../../fs/open-regular-file.js';
 import { LenientMessageSchema } from '../../session/replay/strict-message.js';
 import { goText, MAX_DEPTH, parseGoJsonText, parseJsonText } from '../../codec/go-json/go-text.js';
+import { jsonValueEnd } from '../../codec/go-json/json-spans.js';
 import { wholeNumberFieldsOf, wholeNumberRefusalOfParsed } from '../../codec/go-json/go-number-literals.js';
 import { goSyntaxError, shownCharacter } from '../../codec/go-json/go-json-syntax.js';
 import { firstIssue } from '../../codec/first-issue.js';
@@ -31,35 +32,6 @@ export interface TranscriptLine {
 
 const WHITESPACE = new Set([' ', '\t', '\r', '\n']);
 const VALUE_START = /[{["\-0-9tfn]/;
-const LITERAL = /[A-Za-z0-9+\-.]/;
-
-/** Where the JSON value starting at `start` ends, or undefined when the text ends first. */
-function valueEnd(text: string, start: number): number | undefined {
-  const first = text[start]!;
-  if (first !== '{' && first !== '[' && first !== '"') {
-    let end = start;
-    while (end < text.length && LITERAL.test(text[end]!)) end += 1;
-    return end;
-  }
-  let depth = 0;
-  let inString = false;
-  for (let index = start; index < text.length; index += 1) {
-    const char = text[index];
-    if (inString) {
-      if (char === '\\') index += 1;
-      else if (char === '"') {
-        inString = false;
-        if (depth === 0) return index + 1;
-      }
-    } else if (char === '"') inString = true;
-    else if (char === '{' || char === '[') depth += 1;
-    else if (char === '}' || char === ']') {
-      depth -= 1;
-      if (depth === 0) return index + 1;
-    }
-  }
-  return undefined;
-}
 
 function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
@@ -139,7 +111,7 @@ export function parseTranscript(
       return fail('a byte-order mark (U+FEFF) at its start, which Reasonix does not read past');
     if (!VALUE_START.test(char))
       return fail(`invalid character ${shownCharacter(char)} looking for the beginning of a message`);
-    const end = valueEnd(text, index);
+    const end = jsonValueEnd(text, index);
     if (end === undefined) {
       try {
         parseJsonText(text.slice(index));
