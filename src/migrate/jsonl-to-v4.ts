@@ -313,16 +313,18 @@ async function planImport(source: LegacySource): Promise<ImportPlan> {
  * ids it gives them, one at a time: the file is read again each time, and refused if it is no
  * longer what was hashed. A line that is not a message is damage, named as every reader names it.
  */
-async function* importMessages(
-  source: LegacySource,
-): AsyncGenerator<{ message: { value: Record<string, unknown>; flattened: number }; line: number }> {
+async function* importMessages(source: LegacySource): AsyncGenerator<{
+  message: { value: Record<string, unknown>; written: Record<string, unknown>; flattened: number };
+  line: number;
+}> {
   const reader = await openArtifact(source.artifacts.find((artifact) => artifact.path === source.path)!);
   try {
     const withId = legacyIdAssigner(branchIdOf(source.path));
     for await (const run of transcriptRuns(reader.readAt, source.path)) {
-      for (const { value, line } of run.lines) {
-        const result = goMessage(value);
-        yield { message: { value: withId(result.message), flattened: result.flattenedToolCalls }, line };
+      for (const { value, line, text } of run.lines) {
+        const result = goMessage(value, text);
+        const { message, written } = withId(result.message, result.written);
+        yield { message: { value: message, written, flattened: result.flattenedToolCalls }, line };
       }
       // Reasonix's loader stops at the first error, and so does the reader: there is one at most.
       const [error] = run.errors;
@@ -352,7 +354,8 @@ async function* importBatches(source: LegacySource, plan: ImportPlan): AsyncGene
   let events: BatchToWrite['events'] = [];
   let index = 0;
   for await (const { message } of importMessages(source)) {
-    events.push({ kind: 'message/complete', payload: { message: message.value } });
+    // As Go writes it: a raw field's text as written (`goMessage`).
+    events.push({ kind: 'message/complete', payload: { message: message.written } });
     if (events.length === MESSAGES_PER_BATCH) {
       yield { operationId: messageBatchIds[index]!, events };
       index += 1;

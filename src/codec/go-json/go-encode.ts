@@ -1,6 +1,10 @@
 import type * as z from 'zod';
-import { goTypeOf, type GoType } from './go-decode.js';
+import { fold, goTypeOf, type GoType } from './go-decode.js';
+import { parseGoJsonText } from './go-text.js';
 import { isJsonObject, setOwnKey } from './json-object.js';
+import { compactJson, type JsonSpan } from './json-spans.js';
+import { jsonText } from './json-text.js';
+import { RawJson } from './raw-json.js';
 
 /**
  * A value decoded by a schema of the Go building blocks (go-decode.ts), as Go's `encoding/json` writes it again:
@@ -11,6 +15,65 @@ import { isJsonObject, setOwnKey } from './json-object.js';
  * legacy ids hashed over them.
  */
 export function goEncoded(schema: z.ZodType, value: unknown): unknown {
+  return encoded(schema, value, undefined);
+}
+
+/**
+ * `goEncoded`, and beside it the value Go writes when `source` is the text the value was parsed from: a
+ * json.RawMessage field holds the text it was read from, compacted (its escapes, number forms, key order and keys
+ * written twice as they were; docs/format.md §17.1), as a `RawJson` that `goJson` writes as it is. Each such text is
+ * taken only where it parses to what the field holds (a field merged from two objects' keys keeps its value).
+ */
+export function goEncodedAsWritten(
+  schema: z.ZodType,
+  value: unknown,
+  source: JsonSpan,
+): { value: unknown; written: unknown } {
+  const found: RawText[] = [];
+  const plain = encoded(schema, value, { spans: () => [source], found });
+  return { value: plain, written: found.length === 0 ? plain : withRawTexts(plain, found) };
+}
+
+/** A raw field's text as written, and where the field is in the encoded value. */
+type RawText = { path: readonly (string | number)[]; raw: RawJson };
+
+/**
+ * Where the value being encoded was written in the source text, found only if a raw field needs it, and its place:
+ * each text Go decoded into it, in order (a key written twice, or in two cases, decodes into what the first set).
+ */
+interface SourceCursor {
+  spans: () => readonly JsonSpan[];
+  /** The cursor of the value holding this one, and this one's key or index in it; none for the root. */
+  outer?: { cursor: SourceCursor; step: string | number };
+  found: RawText[];
+}
+
+/** The cursor of a value inside the one at `at`, its texts found in each of the outer one's by `find` when first asked for. */
+function inside(
+  at: SourceCursor | undefined,
+  step: string | number,
+  find: (span: JsonSpan) => readonly JsonSpan[],
+): SourceCursor | undefined {
+  if (at === undefined) return undefined;
+  let spans: readonly JsonSpan[] | undefined;
+  return {
+    spans: () => {
+      spans ??= at.spans().flatMap(find);
+      return spans;
+    },
+    outer: { cursor: at, step },
+    found: at.found,
+  };
+}
+
+/** The keys and indexes from the root to the value at `at`. */
+function pathOf(at: SourceCursor): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let cursor = at; cursor.outer !== undefined; cursor = cursor.outer.cursor) path.unshift(cursor.outer.step);
+  return path;
+}
+
+function encoded(schema: z.ZodType, value: unknown, at: SourceCursor | undefined): unknown {
   const type = typeOf(schema);
   switch (type.kind) {
     case 'string':
@@ -20,25 +83,77 @@ export function goEncoded(schema: z.ZodType, value: unknown): unknown {
     case 'bool':
       return value === true;
     case 'raw':
+      return value === undefined ? null : value;
     case 'raw message':
+      if (at !== undefined && value !== undefined) noteRawText(at, value);
       return value === undefined ? null : value;
     case 'pointer':
-      return value === undefined || value === null ? null : goEncoded(type.to, value);
+      return value === undefined || value === null ? null : encoded(type.to, value, at);
     case 'slice':
-      return Array.isArray(value) ? value.map((item) => goEncoded(type.of, item)) : null;
+      return Array.isArray(value)
+        ? value.map((item, index) =>
+            encoded(
+              type.of,
+              item,
+              inside(at, index, (span) => span.items().slice(index, index + 1)),
+            ),
+          )
+        : null;
     case 'array':
-      return Array.from({ length: type.length }, (_, at) =>
-        goEncoded(type.of, Array.isArray(value) ? value[at] : undefined),
+      return Array.from({ length: type.length }, (_, index) =>
+        encoded(
+          type.of,
+          Array.isArray(value) ? value[index] : undefined,
+          inside(at, index, (span) => span.items().slice(index, index + 1)),
+        ),
       );
     case 'map': {
       if (!isJsonObject(value)) return null;
       const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value).sort(byUtf8)) setOwnKey(out, key, goEncoded(type.of, value[key]));
+      for (const key of Object.keys(value).sort(byUtf8))
+        setOwnKey(
+          out,
+          key,
+          encoded(
+            type.of,
+            value[key],
+            inside(at, key, (span) => span.entries().flatMap((entry) => (entry.key === key ? [entry.span] : []))),
+          ),
+        );
       return out;
     }
     case 'struct':
-      return encodedStruct(type, isJsonObject(value) ? value : {});
+      return encodedStruct(type, isJsonObject(value) ? value : {}, at);
   }
+}
+
+/** Keeps a raw field's text as written (the last text for it: Go's json.RawMessage takes each in turn), where it holds what the field does. */
+function noteRawText(at: SourceCursor, value: unknown): void {
+  const span = at.spans().at(-1);
+  if (span === undefined) return;
+  const text = compactJson(span.text);
+  // Compared as JSON text: a raw field may nest 10,000 levels, past what a recursive comparison walks.
+  if (jsonText(parseGoJsonText(text)) === jsonText(value)) at.found.push({ path: pathOf(at), raw: new RawJson(text) });
+}
+
+/** `plain` with each raw field's text in its place, the objects and lists on the way to one copied, the rest shared. */
+function withRawTexts(plain: unknown, found: readonly RawText[]): unknown {
+  const copied = new WeakSet<object>();
+  const copy = (value: unknown): Record<string | number, unknown> => {
+    const made = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
+    copied.add(made);
+    return made;
+  };
+  const root = copy(plain);
+  for (const { path, raw } of found) {
+    let node = root;
+    for (const step of path.slice(0, -1)) {
+      const next = node[step];
+      node = copied.has(next as object) ? (next as Record<string | number, unknown>) : (node[step] = copy(next));
+    }
+    node[path.at(-1)!] = raw;
+  }
+  return root;
 }
 
 type StructType = Extract<GoType, { kind: 'struct' }>;
@@ -69,14 +184,47 @@ function fieldsOf(type: StructType): readonly EncodedField[] {
   return fields;
 }
 
-function encodedStruct(type: StructType, value: Record<string, unknown>): unknown {
+function encodedStruct(type: StructType, value: Record<string, unknown>, at: SourceCursor | undefined): unknown {
   const out: Record<string, unknown> = {};
   for (const { field, schema, type: fieldType, always } of fieldsOf(type)) {
     const given = Object.hasOwn(value, field) ? value[field] : undefined;
     if (!always && isEmpty(fieldType, given)) continue;
-    setOwnKey(out, field, goEncoded(schema, given));
+    setOwnKey(
+      out,
+      field,
+      encoded(
+        schema,
+        given,
+        // A string, number, bool or `any` holds no raw field: its place is never needed.
+        SCALARS.has(fieldType.kind) ? undefined : inside(at, field, (span) => fieldSpans(span, type, field)),
+      ),
+    );
   }
   return out;
+}
+
+/** The texts a struct's field was decoded from: those of each key Go takes for it (its name, else in another case). */
+function fieldSpans(span: JsonSpan, type: StructType, field: string): JsonSpan[] {
+  const found: JsonSpan[] = [];
+  for (const entry of span.entries()) {
+    const named = Object.hasOwn(type.shape, entry.key) ? entry.key : foldedFieldsOf(type).get(fold(entry.key));
+    if (named === field) found.push(entry.span);
+  }
+  return found;
+}
+
+const SCALARS: ReadonlySet<GoType['kind']> = new Set(['string', 'int', 'bool', 'raw']);
+
+const foldedFields = new WeakMap<StructType, ReadonlyMap<string, string>>();
+
+/** A struct's fields by their folded names, as Go matches a key in another case. */
+function foldedFieldsOf(type: StructType): ReadonlyMap<string, string> {
+  let fields = foldedFields.get(type);
+  if (fields === undefined) {
+    fields = new Map(Object.keys(type.shape).map((field) => [fold(field), field]));
+    foldedFields.set(type, fields);
+  }
+  return fields;
 }
 
 /**

@@ -1,12 +1,14 @@
 import { jsonText } from './json-text.js';
+import { withRawJsonTexts } from './raw-json.js';
 
 /**
  * JSON as Go's `encoding/json` writes it: compact, with `<`, `>`, `&`, U+2028 and U+2029 escaped
  * inside strings (docs/format.md §4). Byte-identical records need it; digests and operation hashes cover it.
- * Key order is the caller's: build objects in the field order Reasonix uses.
+ * Key order is the caller's: build objects in the field order Reasonix uses. A `RawJson` in the value is written as
+ * its text, escaped as the rest (Go's encoder escapes a json.RawMessage's text too).
  */
 export function goJson(value: unknown): string {
-  return goEscape(jsonText(value));
+  return goEscape(withRawJsonTexts(jsonText(value)));
 }
 
 /** Go's `json.MarshalIndent(value, "", "  ")` plus the trailing newline Reasonix adds to its files. */

@@ -1,4 +1,5 @@
-import { goEncoded } from '../../codec/go-json/go-encode.js';
+import { goEncoded, goEncodedAsWritten } from '../../codec/go-json/go-encode.js';
+import { JsonSpan } from '../../codec/go-json/json-spans.js';
 import { isJsonObject } from '../../codec/go-json/json-object.js';
 import { StrictMessageSchema } from '../../session/replay/strict-message.js';
 
@@ -24,6 +25,11 @@ function flatToolCall(call: unknown): { call: unknown; wasNested: boolean } {
 
 export interface GoMessage {
   message: Json;
+  /**
+   * The message as Go writes it: `message`, but for a json.RawMessage field read from `text`, which holds the text
+   * it was read from (a `RawJson`: `goJson` writes it as it is). The same object when there is none.
+   */
+  written: Json;
   /** Tool calls that came in OpenAI's nested form; Reasonix 1.38.11 would lose their names and arguments. */
   flattenedToolCalls: number;
 }
@@ -33,7 +39,7 @@ export interface GoMessage {
  * Nested tool calls are flattened rather than emptied: that keeps them usable, where Reasonix's own migration
  * loses them and then refuses to resume (docs/format.md §8.2).
  */
-export function goMessage(source: Json): GoMessage {
+export function goMessage(source: Json, text?: string): GoMessage {
   let flattenedToolCalls = 0;
   const calls = Array.isArray(source.tool_calls)
     ? source.tool_calls.map((call) => {
@@ -42,6 +48,11 @@ export function goMessage(source: Json): GoMessage {
         return flat.call;
       })
     : source.tool_calls;
-  const message = goEncoded(StrictMessageSchema, { ...source, tool_calls: calls }) as Json;
-  return { message, flattenedToolCalls };
+  const input = { ...source, tool_calls: calls };
+  if (text === undefined) {
+    const message = goEncoded(StrictMessageSchema, input) as Json;
+    return { message, written: message, flattenedToolCalls };
+  }
+  const { value, written } = goEncodedAsWritten(StrictMessageSchema, input, new JsonSpan(text, 0, text.length));
+  return { message: value as Json, written: written as Json, flattenedToolCalls };
 }

@@ -28,6 +28,8 @@ export interface TranscriptLine {
   /** The 1-based line the message starts on. */
   line: number;
   value: Record<string, unknown>;
+  /** The message's text as written: where Go keeps a field's text (a json.RawMessage), a migration writes it so. */
+  text: string;
 }
 
 const WHITESPACE = new Set([' ', '\t', '\r', '\n']);
@@ -136,7 +138,7 @@ export function parseTranscript(
     }
     const written = wholeNumberRefusalOfParsed(Buffer.from(text.slice(index, end)), value, MESSAGE_WHOLE_NUMBERS);
     if (written) return fail(`not a message: ${written}`);
-    lines.push({ line, value: decoded.data as Record<string, unknown> });
+    lines.push({ line, value: decoded.data as Record<string, unknown>, text: text.slice(index, end) });
     for (let at = index; at < end; at += 1) if (text[at] === '\n') line += 1;
     index = end;
   }

@@ -126,8 +126,8 @@ export async function* migratedRuns(path: string, end?: number): AsyncGenerator<
   try {
     for await (const run of transcriptFileRuns(path, undefined, end)) {
       const flattened: Problem[] = [];
-      const messages = run.lines.map(({ value, line }) => {
-        const { message, flattenedToolCalls } = goMessage(value);
+      const messages = run.lines.map(({ value, line, text }) => {
+        const { message, written, flattenedToolCalls } = goMessage(value, text);
         // Shown with their names and arguments, but Reasonix reads neither and its transcript gate then refuses.
         if (flattenedToolCalls > 0) {
           flattened.push({
@@ -137,7 +137,7 @@ export async function* migratedRuns(path: string, end?: number): AsyncGenerator<
             data: { file: path, line },
           });
         }
-        return nextId(message);
+        return nextId(message, written).message;
       });
       yield {
         lines: run.lines.map(({ line }) => line),

@@ -27,17 +27,20 @@ export function base32Id(bytes: Uint8Array): string {
  * The ids Reasonix gives legacy messages that have none (docs/format.md §8.3), one message at a time,
  * in order: a running SHA-256 over each message's Go JSON without `id` and `createdAt`, plus a newline;
  * message i's id is the base32 of SHA-256("reasonix-legacy-entry-v1" 0 branchId 0 i 0
- * running-digest-bytes). Messages that already have an id keep it but still feed the running digest.
+ * running-digest-bytes). Messages that already have an id keep it but still feed the running digest. The digest is
+ * over the message as Go writes it (`written`, where it differs: `goMessage`), and both forms get the id.
  */
-export function legacyIdAssigner(branchId: string): (message: Record<string, unknown>) => Record<string, unknown> {
+export function legacyIdAssigner(
+  branchId: string,
+): (message: Record<string, unknown>, written?: Record<string, unknown>) => { message: Json; written: Json } {
   const running = createHash('sha256');
   let index = 0;
-  return (message) => {
+  return (message, written = message) => {
     const at = index;
     index += 1;
-    const { id, createdAt: _createdAt, ...identity } = message;
+    const { id, createdAt: _createdAt, ...identity } = written;
     running.update(`${goJson(identity)}\n`);
-    if (typeof id === 'string' && id !== '') return message;
+    if (typeof id === 'string' && id !== '') return { message, written };
     const digest = createHash('sha256')
       .update('reasonix-legacy-entry-v1')
       .update(Buffer.from([0]))
@@ -47,7 +50,10 @@ export function legacyIdAssigner(branchId: string): (message: Record<string, unk
       .update(Buffer.from([0]))
       .update(running.copy().digest())
       .digest();
-    const { role, ...rest } = message;
-    return { role, id: base32Id(digest), ...rest };
+    const withId = ({ role, ...rest }: Json): Json => ({ role, id: base32Id(digest), ...rest });
+    const ided = withId(message);
+    return { message: ided, written: written === message ? ided : withId(written) };
   };
 }
+
+type Json = Record<string, unknown>;
