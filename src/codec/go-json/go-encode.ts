@@ -21,8 +21,9 @@ export function goEncoded(schema: z.ZodType, value: unknown): unknown {
 /**
  * `goEncoded`, and beside it the value Go writes when `source` is the text the value was parsed from: a
  * json.RawMessage field holds the text it was read from, compacted (its escapes, number forms, key order and keys
- * written twice as they were; docs/format.md §17.1), as a `RawJson` that `goJson` writes as it is. Each such text is
- * taken only where it parses to what the field holds (a field merged from two objects' keys keeps its value).
+ * written twice as they were; docs/format.md §17.1), and so does a whole number past 2^53 (its digits), each as a
+ * `RawJson` that `goJson` writes as it is. A text is taken only where it is what the field holds (a field merged
+ * from two objects' keys keeps its value).
  */
 export function goEncodedAsWritten(
   schema: z.ZodType,
@@ -79,6 +80,7 @@ function encoded(schema: z.ZodType, value: unknown, at: SourceCursor | undefined
     case 'string':
       return typeof value === 'string' ? value : '';
     case 'int':
+      if (at !== undefined && typeof value === 'number') noteWholeNumberText(at, value);
       return typeof value === 'number' ? value : 0;
     case 'bool':
       return value === true;
@@ -95,7 +97,9 @@ function encoded(schema: z.ZodType, value: unknown, at: SourceCursor | undefined
             encoded(
               type.of,
               item,
-              inside(at, index, (span) => span.items().slice(index, index + 1)),
+              placeNeeded(typeOf(type.of), item)
+                ? inside(at, index, (span) => span.items().slice(index, index + 1))
+                : undefined,
             ),
           )
         : null;
@@ -134,6 +138,18 @@ function noteRawText(at: SourceCursor, value: unknown): void {
   const text = compactJson(span.text);
   // Compared as JSON text: a raw field may nest 10,000 levels, past what a recursive comparison walks.
   if (jsonText(parseGoJsonText(text)) === jsonText(value)) at.found.push({ path: pathOf(at), raw: new RawJson(text) });
+}
+
+/**
+ * Keeps a whole number's digits as written where a double does not hold them (past 2^53): Go's int64 and uint64
+ * hold every digit and write them again, where the double written again would be another number, or one past
+ * the type's range (2^63 − 1 read as 2^63).
+ */
+function noteWholeNumberText(at: SourceCursor, value: number): void {
+  if (Number.isSafeInteger(value)) return;
+  const text = at.spans().at(-1)?.text;
+  if (text !== undefined && /^-?[0-9]+$/.test(text) && Number(text) === value)
+    at.found.push({ path: pathOf(at), raw: new RawJson(text) });
 }
 
 /** `plain` with each raw field's text in its place, the objects and lists on the way to one copied, the rest shared. */
@@ -195,8 +211,7 @@ function encodedStruct(type: StructType, value: Record<string, unknown>, at: Sou
       encoded(
         schema,
         given,
-        // A string, number, bool or `any` holds no raw field: its place is never needed.
-        SCALARS.has(fieldType.kind) ? undefined : inside(at, field, (span) => fieldSpans(span, type, field)),
+        placeNeeded(fieldType, given) ? inside(at, field, (span) => fieldSpans(span, type, field)) : undefined,
       ),
     );
   }
@@ -213,7 +228,14 @@ function fieldSpans(span: JsonSpan, type: StructType, field: string): JsonSpan[]
   return found;
 }
 
-const SCALARS: ReadonlySet<GoType['kind']> = new Set(['string', 'int', 'bool', 'raw']);
+/**
+ * Whether a value's text may be needed: it holds a raw field, or it is a whole number a double does not hold
+ * exactly. A string, a bool, `any` or a small whole number never needs it, and most values are those.
+ */
+function placeNeeded(type: GoType, value: unknown): boolean {
+  if (type.kind === 'int') return typeof value === 'number' && !Number.isSafeInteger(value);
+  return type.kind !== 'string' && type.kind !== 'bool' && type.kind !== 'raw';
+}
 
 const foldedFields = new WeakMap<StructType, ReadonlyMap<string, string>>();
 

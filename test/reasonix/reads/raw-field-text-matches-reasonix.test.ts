@@ -9,8 +9,10 @@ import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.j
  * A json.RawMessage field (a tool's structured result, a read's result, a recovery's arguments, …) keeps the text
  * it was read from: Reasonix 1.38.11's migration of a JSONL transcript writes it compacted, its escapes (`\u00e9`),
  * number forms (`1.0`, `1e2`), key order and keys written twice as they were, where writing the parsed value again
- * gives other bytes, and so other legacy ids for that message and every one after it. Each transcript is migrated by
- * Reasonix and by rxstore, and every message's payload must be byte for byte the same.
+ * gives other bytes, and so other legacy ids for that message and every one after it. So does a whole number past
+ * 2^53, which Go holds to the digit in an int64 or uint64 and a double does not (at the types' limits the double is
+ * past their range). Each transcript is migrated by Reasonix and by rxstore, and every message's payload must be
+ * byte for byte the same.
  */
 const CALL = '{"role":"assistant","content":"","tool_calls":[{"id":"c1","name":"bash","arguments":"{}"}]}';
 const result = (fields: string) => `{"role":"tool","tool_call_id":"c1","content":"ok",${fields}}`;
@@ -52,6 +54,16 @@ const transcripts: [string, string[]][] = [
       result(
         '"mcp_app":{"server":"s","tool":"t","generation":1,"structured":{"v":1.0}},"mcp_app":{"server":"s2","tool":"t","generation":1}',
       ),
+    ],
+  ],
+  [
+    'whole numbers past 2^53, up to the int64 and uint64 limits, written with every digit',
+    [
+      CALL,
+      result(
+        '"tool_execution":{"kind":"shell","durationMs":9223372036854775807,"exitCode":-9223372036854775808},"mcp_app":{"server":"s","tool":"t","generation":18446744073709551615}',
+      ),
+      '{"role":"assistant","content":"done","createdAt":9007199254740993,"workDurationMs":1234567890123456789}',
     ],
   ],
 ];
