@@ -252,6 +252,23 @@ describe('an appended log costs only its new batches; anything else is read whol
     expect(first.status).toBe('ok');
   });
 
+  it('a submission receipt that conflicts with one before it is read whole and refused, as Reasonix refuses it', async () => {
+    const { source, home, dir } = await alone('plain-chat');
+    const receipt = (fingerprint: string) => ({
+      kind: 'submission/accepted',
+      optional: true,
+      payload: { sessionId: source.id, submissionId: 's1', fingerprint, turnId: 't1', messageId: 'm1' },
+    });
+    await appendBatch(dir, [receipt('f')], { turnId: 't1' });
+    expect(row(await ls(home), source.id).status).toBe('ok');
+    await appendBatch(dir, [receipt('f')], { turnId: 't1' });
+    expect(row(await ls(home), source.id)).toMatchObject({ checked: 'now', status: 'ok' });
+    await appendBatch(dir, [receipt('g')], { turnId: 't1' });
+    const conflicting = row(await ls(home), source.id);
+    expect(conflicting).toMatchObject({ checked: 'now', status: 'damaged' });
+    expect(conflicting.problem).toMatch(/conflicting submission receipt/);
+  });
+
   it('two listings at once both answer whole, and leave a cache the next one trusts', async () => {
     const machine = await buildStateRoot();
     const [one, two] = await Promise.all([ls(machine), ls(machine)]);

@@ -435,6 +435,9 @@ class RecordsReader {
         counts.replace += 1;
     });
     if (counts.retract > 0) return { whole: true, mayRepeat: false };
+    // A submission receipt may conflict with one before it (the same session and submission id), which only the
+    // whole log tells: this read keeps no receipts, which a transcript replaced would not take back either.
+    if (!replay.submissionKeys().next().done) return { whole: true, mayRepeat: true };
     const entries = keyedMessages(this.sessionId, replay.transcript);
     if (counts.replace > 0) {
       // The transcript is what this batch made it: every record of it, after one that takes every earlier one.

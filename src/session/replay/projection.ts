@@ -17,6 +17,7 @@ import { TranscriptIndex, type IndexedTranscript, type TranscriptEntry } from '.
 import { TurnTable, type TurnRecord, type Turns } from './turn-table.js';
 import type { GateMessage, GateVerdict } from './transcript-gate.js';
 import { displayTitle, firstTyped, type DisplayTitle } from './session-title.js';
+import { type SubmissionReceipt, SubmissionReceipts } from './submission-receipts.js';
 
 export type { TranscriptEntry } from './transcript-index.js';
 export type { TurnRecord, Turns } from './turn-table.js';
@@ -154,6 +155,7 @@ export class Projection {
   /** Sequences of `model/context-replace` and `compaction` events. */
   private readonly checkpoints: number[] = [];
   private readonly findings: StrictnessFinding[] = [];
+  private readonly receipts = new SubmissionReceipts();
   /** Where the events that wrote colliding record keys are: a key repeated in the transcript is refused at the one that wrote it. */
   private readonly recordKeyEvents = new RecordKeyEvents();
   /** A JSONL transcript's messages, replayed as Reasonix's migration reads them: a repeated result stops it there. */
@@ -194,6 +196,11 @@ export class Projection {
   /** The transcript as an index: what inspect, listing and the hygiene checks read, whatever is kept. */
   get transcriptIndex(): IndexedTranscript {
     return this.index;
+  }
+
+  /** The session and submission ids of the receipts taken: one taken again in a later batch needs the whole log. */
+  submissionKeys(): IterableIterator<string> {
+    return this.receipts.keys();
   }
 
   /** What the model is sent, each message as kept: not with `keep: 'index'` (unless `keepModel`). */
@@ -306,6 +313,11 @@ export class Projection {
     );
     if (verdict.state === 'refused') {
       this.refuse(event, verdict.reason, verdict.damaged);
+      return;
+    }
+    if (event.kind === 'submission/accepted' && verdict.state === 'ok') {
+      const refusal = this.receipts.take(verdict.value as SubmissionReceipt, batch.turnId);
+      if (refusal !== undefined) this.refuse(event, refusal, false);
       return;
     }
     if (halted || !isReplayedKind(event.kind)) return;

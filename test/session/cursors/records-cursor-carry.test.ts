@@ -3,6 +3,7 @@
 // JSON an indexer stores; anything else given as one is refused with CursorMismatchError naming why.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { EventToWrite } from '../../../src/codec/encode-batch.js';
 import { CursorMismatchError } from '../../../src/errors/index.js';
 import type { IndexRecord, RecordChange } from '../../../src/session/replay/index-records.js';
 import { IdFilter, MESSAGE_ID_BITS } from '../../../src/session/cursors/id-filter.js';
@@ -411,6 +412,21 @@ describe('a batch after a cursor is judged with what came before it', () => {
     const read = await readOn(dir, plain.id, cursor);
     expect(read.records.map((record) => (record.type === 'message' ? record.text : record.type))).toEqual(['new']);
     expect(read.error).toEqual(expected);
+  });
+
+  it('a submission receipt that conflicts with one before the cursor is refused as the whole replay refuses it', async () => {
+    const dir = await copySession(plain.dir);
+    const receipt = (fingerprint: string): EventToWrite => ({
+      kind: 'submission/accepted',
+      optional: true,
+      payload: { sessionId: plain.id, submissionId: 's1', fingerprint, turnId: 't1', messageId: 'm1' },
+    });
+    await appendBatch(dir, [receipt('f')], { turnId: 't1' });
+    const cursor = (await all(recordsSince(dir, plain.id, { workspace: null }))).at(-1)!.cursor;
+    await appendBatch(dir, [receipt('g')], { turnId: 't1' });
+    const expected = await wholeRefusal(dir);
+    expect((expected as Error).message).toMatch(/conflicting submission receipt/);
+    expect((await readOn(dir, plain.id, cursor)).error).toEqual(expected);
   });
 
   it('one id of a batch the log already holds, beside new ones, is refused too', async () => {
