@@ -265,7 +265,7 @@ const PAYLOAD_WHOLE_NUMBERS = Object.fromEntries(
 ) as Record<keyof typeof StrictPayloadSchemas, WholeNumberFields>;
 
 /**
- * `submission/accepted` (read even when optional): its own receipt decoder, with its own message. Decoded as
+ * `submission/accepted` (read even when optional): its own receipt decoder, then its checks. Decoded as
  * Go's plain `json.Unmarshal` does, unknown keys ignored; the accepted attachments' digests are one string
  * (joined with commas).
  */
@@ -335,13 +335,12 @@ export function decodePayload(kind: string, bytes: Buffer | undefined, parsed?: 
   if (kind === 'submission/accepted') {
     const json = parseJson(bytes, parsed);
     if (!json.ok) return { state: 'refused', reason: json.reason, damaged: false };
+    // A receipt Go cannot decode is refused in the decoder's words, as any payload is; one it decodes is then
+    // checked (`SubmissionReceipts`: `invalid submission receipt`, measured with Reasonix 1.38.11).
     const receipt = SubmissionReceiptSchema.safeParse(json.value);
-    if (!receipt.success)
-      return { state: 'refused', reason: `invalid submission receipt: ${describe(receipt.error)}`, damaged: false };
+    if (!receipt.success) return { state: 'refused', reason: describe(receipt.error), damaged: false };
     const written = bytes && wholeNumberRefusalOfParsed(bytes, json.value, RECEIPT_WHOLE_NUMBERS);
-    return written
-      ? { state: 'refused', reason: `invalid submission receipt: ${written}`, damaged: false }
-      : { state: 'ok', value: receipt.data };
+    return written ? { state: 'refused', reason: written, damaged: false } : { state: 'ok', value: receipt.data };
   }
   if (!Object.hasOwn(StrictPayloadSchemas, kind)) return { state: 'unread' };
   const json = parseJson(bytes, parsed);

@@ -348,7 +348,7 @@ describe('decodePayload judges each payload as Reasonix 1.38.11 does', () => {
     });
     expect(verdict('submission/accepted', { fingerprintVersion: 'one' })).toEqual({
       state: 'refused',
-      reason: 'invalid submission receipt: fingerprintVersion: Invalid input: expected number, received string',
+      reason: 'fingerprintVersion: Invalid input: expected number, received string',
       damaged: false,
     });
     expect(decodePayload('submission/accepted', Buffer.alloc(0))).toEqual({

@@ -46,7 +46,7 @@ describe('a refused payload is reported where it is, whichever way the session i
       // The digests are one string in Reasonix's receipt: a list is refused (an unknown key is ignored).
       payloadJson: Buffer.from('{"acceptedAttachmentDigests":["d1"]}'),
     });
-    const message = `Reasonix 1.38.11 would refuse: submission/accepted at ${seq}: invalid submission receipt: acceptedAttachmentDigests: Invalid input: expected string, received array`;
+    const message = `Reasonix 1.38.11 would refuse: submission/accepted at ${seq}: acceptedAttachmentDigests: Invalid input: expected string, received array`;
     const read = await readSession(dir);
     expect(read.refusal).toMatchObject({
       code: 'RX_STRICT_PAYLOAD',
