@@ -26,6 +26,8 @@ export function parseGoJsonText(text: string, maxDepth = MAX_DEPTH): unknown {
   // time: parsed again with every key kept (repeated-keys.ts).
   if (!mayHaveRepeatedKey(text, value)) return value;
   const numbered = parseJsonText(withKeysNumbered(text));
+  // Go reads every value of a key written twice: one nested too deep under the first is refused too.
+  if (text.length > 2 * maxDepth) refusePastMaxDepth(numbered, maxDepth);
   return keptRepeatedKeys(surrogates ? wellFormed(numbered) : numbered);
 }
 

@@ -111,6 +111,12 @@ describe('keys written more than once', () => {
     expect(parsed.b).toBe(3);
   });
 
+  it('refuses a value nested past 10,000 levels under the first of a repeated key, as Go reads both', () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    expect(() => parseGoJsonText(`{"x":${nested(10_000)},"x":1}`)).toThrow(/exceeded max depth/);
+    expect(parseGoJsonText(`{"x":${nested(9_998)},"x":1}`)).toEqual({ x: 1 });
+  });
+
   it('makes a lone surrogate escape in a repeated key U+FFFD, as in any key', () => {
     const parsed = parseGoJsonText('{"\\ud800":1,"\\ud800":2}') as Record<string, unknown>;
     expect(writtenKeys(parsed)).toEqual({ keys: ['\ufffd', '\ufffd'], values: [1, 2] });
