@@ -37,8 +37,17 @@ export async function readJsonFile<S extends z.ZodType>(
   path: string,
   schema: S,
   wholeNumbers?: WholeNumberFields,
+  reading?: JsonFileReading,
 ): Promise<JsonFileResult<z.infer<S>>> {
-  return readJsonFileSync(path, schema, wholeNumbers);
+  return readJsonFileSync(path, schema, wholeNumbers, reading);
+}
+
+/** How a file is read where Reasonix reads it otherwise than its other JSON files (a transcript's meta). */
+export interface JsonFileReading {
+  /** One byte-order mark at the start is passed over, as Reasonix's reader of text files does. */
+  skipByteOrderMark?: boolean;
+  /** A file of nothing but white space and NUL bytes (a write torn before it began) counts as missing. */
+  blankIsMissing?: boolean;
 }
 
 /** `readJsonFile` for a caller that must keep less of the file before another is read (a listing of every copy). */
@@ -46,6 +55,7 @@ export function readJsonFileSync<S extends z.ZodType>(
   path: string,
   schema: S,
   wholeNumbers?: WholeNumberFields,
+  reading: JsonFileReading = {},
 ): JsonFileResult<z.infer<S>> {
   // A missing file (a sessions-v4 session has no header.json) is told by a stat that makes no error:
   // a failed open makes one, and listing thousands of sessions made thousands.
@@ -73,6 +83,8 @@ export function readJsonFileSync<S extends z.ZodType>(
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return { state: 'missing' };
     return { state: 'unreadable', error: new FileSystemError(error, path) };
   }
+  if (reading.skipByteOrderMark && text.startsWith('\ufeff')) text = text.slice(1);
+  if (reading.blankIsMissing && /^[\0 \t\r\n]*$/.test(text)) return { state: 'missing' };
   // JSON.parse's own words for it show the invisible character itself.
   if (text.startsWith('\ufeff'))
     return { state: 'invalid', reason: "starts with a byte-order mark (U+FEFF), which Reasonix's JSON reader refuses" };

@@ -1,8 +1,10 @@
+import { statSync } from 'node:fs';
 import type * as z from 'zod';
 import { goBool, goInt, goPointer, goString, goStruct } from '../../codec/go-json/go-decode.js';
 import { wholeNumberFieldsOf } from '../../codec/go-json/go-number-literals.js';
-import { isGoSpace } from '../../codec/go-json/go-space.js';
-import { goRfc3339, ZERO_TIME } from '../../codec/go-json/go-time.js';
+import { goTrimSpace, isGoSpace } from '../../codec/go-json/go-space.js';
+import { goRfc3339, goUtcNanoText, ZERO_TIME } from '../../codec/go-json/go-time.js';
+import { waitsForever } from '../../fs/waits-forever.js';
 import { type JsonFileResult, readJsonFile } from '../../session/reading/read-json-file.js';
 
 /** A turn Reasonix had begun and not finished when it wrote the meta (`in_flight_turn`). */
@@ -70,14 +72,22 @@ export type JsonlMeta = z.infer<typeof JsonlMetaSchema>;
 
 const META_WHOLE_NUMBERS = wholeNumberFieldsOf(JsonlMetaSchema);
 
-/** Reads a transcript's `.jsonl.meta` as Reasonix reads it: the one reader of the file, for every command. */
+/**
+ * Reads a transcript's `.jsonl.meta` as Reasonix reads it: the one reader of the file, for every command. A
+ * byte-order mark at its start is passed over, and a file of white space and NUL bytes only (a torn write), or a
+ * device that reads as empty (`/dev/null`), is no meta, as in Reasonix (a helper's trials with 1.38.11).
+ */
 export function readJsonlMeta(transcript: string): Promise<JsonFileResult<JsonlMeta>> {
-  return readJsonFile(`${transcript}.meta`, JsonlMetaSchema, META_WHOLE_NUMBERS);
+  const path = `${transcript}.meta`;
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (stats && !stats.isFile() && !stats.isDirectory() && !waitsForever(path))
+    return Promise.resolve({ state: 'missing' });
+  return readJsonFile(path, JsonlMetaSchema, META_WHOLE_NUMBERS, { skipByteOrderMark: true, blankIsMissing: true });
 }
 
 /**
- * A JSONL session's own title: `custom_title`, then `topic_title`, one of white space only counting as none
- * (measured with Reasonix 1.38.11); Reasonix shows `preview` after them (docs/format.md §11.3).
+ * A JSONL session's own title: `custom_title`, then `topic_title`, trimmed of Go's white space, one of white space
+ * only counting as none (measured with Reasonix 1.38.11); Reasonix shows `preview` after them (docs/format.md §11.3).
  */
 export function jsonlMetaTitle(meta: JsonlMeta): string | undefined {
   return shown(meta.custom_title) ?? shown(meta.topic_title);
@@ -88,12 +98,15 @@ export function jsonlMetaPreview(meta: JsonlMeta): string | undefined {
   return shown(meta.preview);
 }
 
-/** One of the meta's two times, unless missing or Go's zero time (a meta written without it). */
+/**
+ * One of the meta's two times as UTC (Go takes forms `Date.parse` does not: `05,5`, an hour of one digit, an
+ * offset of `+00:60`), unless missing or Go's zero time (a meta written without it).
+ */
 export function jsonlMetaTime(time: string | undefined): string | undefined {
-  return time === undefined || time === ZERO_TIME ? undefined : time;
+  return time === undefined || time === ZERO_TIME ? undefined : goUtcNanoText(time);
 }
 
-/** A display text of the meta, none when it is only white space (Reasonix clears such a text as it loads the meta). */
+/** A display text of the meta as Reasonix loads it: without white space at either end (Go's), none when that is all. */
 function shown(text: string | undefined): string | undefined {
-  return text === undefined || isGoSpace(text) ? undefined : text;
+  return text === undefined || isGoSpace(text) ? undefined : goTrimSpace(text);
 }

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { kindInWords } from '../../fs/path-kind.js';
+import { waitsForever } from '../../fs/waits-forever.js';
 import type { Problem } from '../../errors/index.js';
 import type { ReadPaths } from '../../fs/path-kind.js';
 import { sessionReadPaths } from '../../session/reading/session-files.js';
@@ -55,7 +56,7 @@ export function readPathsOf(sessionPath: string): ReadPaths {
 }
 
 /**
- * A sidecar of the transcript that is a FIFO, a socket or a device (a link to one too): Reasonix
+ * A sidecar of the transcript that is a FIFO, a socket or a device that never runs out (a link to one too): Reasonix
  * 1.38.11 resuming the transcript reads every sidecar to freeze it and waits on such a one forever
  * (a directory it passes over). Measured: no migration is made, where a regular meta file is.
  */
@@ -63,7 +64,8 @@ export function blockedSidecar(transcriptPath: string): Problem | undefined {
   for (const file of transcriptSidecars(transcriptPath)) {
     // A sidecar that is missing or cannot be looked at blocks nothing here: the reads say the rest.
     const stats = statSync(file, { throwIfNoEntry: false, bigint: false });
-    if (!stats || stats.isFile() || stats.isDirectory()) continue;
+    // A device that reads as empty at once (`/dev/null`) Reasonix reads as an empty file (a helper's trial).
+    if (!stats || stats.isFile() || stats.isDirectory() || !waitsForever(file)) continue;
     return {
       code: 'RX_BLOCKED_FILE',
       severity: 'error',

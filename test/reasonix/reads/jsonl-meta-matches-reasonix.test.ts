@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listSessions } from '../../../src/store/listing/list-sessions.js';
@@ -18,10 +18,15 @@ const TIMES = '"created_at":"2025-01-02T03:04:05Z","updated_at":"2025-01-02T03:0
 
 interface MetaCase {
   name: string;
-  meta: string;
+  /** The meta's text, or a path it is a symbolic link to. */
+  meta: string | { linkTo: string };
   /** Words of the title the meta would give: Reasonix finds the session by them, or not. */
   words: string;
   found: boolean;
+  /** Whether Go refuses the meta (rxstore names it); by default, when the words are not found. */
+  refused?: boolean;
+  /** The title exactly, where it is found. */
+  title?: string;
 }
 
 const cases: MetaCase[] = [
@@ -86,6 +91,31 @@ const cases: MetaCase[] = [
     words: 'Titlez',
     found: true,
   },
+  {
+    name: 'a byte-order mark before the meta is passed over',
+    meta: `\ufeff{${TIMES},"custom_title":"Titlez"}`,
+    words: 'Titlez',
+    found: true,
+  },
+  {
+    name: 'a title trimmed of Go’s white space',
+    meta: `{${TIMES},"custom_title":"\u0085 Titlez\u3000"}`,
+    words: 'Titlez',
+    found: true,
+    title: 'Titlez',
+  },
+  {
+    name: 'a meta of white space and NUL bytes is none, not a refused one',
+    meta: ' \n\u0000\t',
+    words: 't1',
+    found: true,
+  },
+  {
+    name: 'a meta that is a link to /dev/null is an empty one',
+    meta: { linkTo: '/dev/null' },
+    words: 't1',
+    found: true,
+  },
 ];
 
 async function reasonixFinds(stateRoot: string, workspace: string, words: string): Promise<boolean> {
@@ -114,17 +144,20 @@ async function listed(transcript: string): Promise<ListedSession> {
 }
 
 describe.skipIf(!reasonixBinary())('a transcript’s .jsonl.meta is read as Reasonix reads it', () => {
-  it.each(cases)(reasonixTitle('$name'), async ({ meta, words, found }) => {
+  it.each(cases)(reasonixTitle('$name'), async ({ meta, words, found, refused = !found, title }) => {
     const base = await tempDir('rxstore-jsonl-meta-');
     const { stateRoot, workspace, transcript } = await transcriptIn(base, [
       { role: 'user', content: 'hello' },
       { role: 'assistant', content: 'hi' },
     ]);
-    await writeFile(`${transcript}.meta`, meta);
+    if (typeof meta === 'string') await writeFile(`${transcript}.meta`, meta);
+    else await symlink(meta.linkTo, `${transcript}.meta`);
     const session = await listed(transcript);
     expect(session.status).toBe('ok');
-    expect(session.title?.includes(words) ?? false).toBe(found);
-    expect(session.problem ?? '').toMatch(found ? /^$/ : /^invalid t1\.jsonl\.meta: /);
+    // The id is no title's word: a session found by it has none.
+    expect(session.title?.includes(words) ?? false).toBe(found && words !== 't1');
+    if (title !== undefined) expect(session.title).toBe(title);
+    expect(session.problem ?? '').toMatch(refused ? /^invalid t1\.jsonl\.meta: / : /^$/);
     expect(await reasonixFinds(stateRoot, workspace, words)).toBe(found);
   });
 });
