@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import { MigrationRefusedError, NotRegularFileError } from '../../errors/index.js';
 import { V4_CODEC } from '../../codec/records.js';
 import { transcriptSidecars } from './jsonl-sidecars.js';
+import { waitsForever } from '../../fs/waits-forever.js';
 
 /**
  * A file frozen for migration: its size and digest as read once. Its bytes are never held: every
@@ -56,9 +57,11 @@ export async function freezeLegacySource(transcriptPath: string): Promise<Legacy
       if (path !== transcriptPath && (error.code === 'ENOENT' || error.code === 'EISDIR')) return undefined;
       throw error;
     });
-    if (read === undefined || (read.kind === 'directory' && path !== transcriptPath)) continue;
+    if (read === undefined || ((read.kind === 'directory' || read.kind === 'empty device') && path !== transcriptPath))
+      continue;
     if (read.kind !== 'file') {
-      const what = read.kind === 'directory' ? 'a directory' : `a ${read.kind}`;
+      const what =
+        read.kind === 'directory' ? 'a directory' : read.kind === 'empty device' ? 'a device' : `a ${read.kind}`;
       const why =
         path === transcriptPath
           ? 'a transcript is a regular file'
@@ -156,7 +159,9 @@ export function changedWhileMigrated(file: string): MigrationRefusedError {
 /** O_NONBLOCK: opening a FIFO for reading must not wait for a writer (Windows has no FIFOs to open). */
 const OPEN_WITHOUT_WAITING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
-type ReadResult = { kind: 'file'; size: number } | { kind: 'directory' | 'FIFO' | 'socket' | 'device' };
+type ReadResult =
+  | { kind: 'file'; size: number }
+  | { kind: 'directory' | 'empty device' | 'FIFO' | 'socket' | 'device' };
 
 /** Reads a regular file a chunk at a time, each chunk given to `each` before the next is read; `isFile` first, once it is known to be one. */
 async function readRegularFile(
@@ -185,6 +190,8 @@ async function readRegularFile(
       return { kind: 'file', size };
     }
     if (stats.isDirectory()) return { kind: 'directory' };
+    // A device whose read ends at once (`/dev/null`): Reasonix leaves it out of what it freezes, as a directory.
+    if (stats.isCharacterDevice() && !waitsForever(path)) return { kind: 'empty device' };
     return { kind: stats.isFIFO() ? 'FIFO' : stats.isSocket() ? 'socket' : 'device' };
   } finally {
     await handle.close();

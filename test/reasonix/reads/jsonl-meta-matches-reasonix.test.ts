@@ -1,11 +1,12 @@
-import { symlink, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listSessions } from '../../../src/store/listing/list-sessions.js';
 import type { ListedSession } from '../../../src/store/listing/describe-conversation.js';
 import { transcriptIn } from '../../support/reasonix/jsonl-transcript.js';
 import { startMockModel } from '../../support/reasonix/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
+import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
+import { migrateJsonlToV4 } from '../../../src/migrate/jsonl-to-v4.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 /**
@@ -160,4 +161,31 @@ describe.skipIf(!reasonixBinary())('a transcript’s .jsonl.meta is read as Reas
     expect(session.problem ?? '').toMatch(refused ? /^invalid t1\.jsonl\.meta: / : /^$/);
     expect(await reasonixFinds(stateRoot, workspace, words)).toBe(found);
   });
+
+  it(
+    reasonixTitle('a meta linked to /dev/null is left out of what a migration freezes, as Reasonix leaves it'),
+    async () => {
+      const base = await tempDir('rxstore-jsonl-meta-null-');
+      const messages = [
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: 'hi' },
+      ];
+      const theirs = await transcriptIn(join(base, 'reasonix'), messages);
+      await symlink('/dev/null', `${theirs.transcript}.meta`);
+      expect(await reasonixFinds(theirs.stateRoot, theirs.workspace, 't1')).toBe(true);
+      const [migrated] = listSessionDirs(theirs.stateRoot);
+      const ours = await transcriptIn(join(base, 'rxstore'), messages);
+      await symlink('/dev/null', `${ours.transcript}.meta`);
+      const report = await migrateJsonlToV4(ours.transcript, { stateRoot: ours.stateRoot, cwd: ours.workspace });
+      // The digest and size of what was frozen: the path each was migrated from is its own.
+      const sourceOf = async (dir: string) => {
+        const { source } = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as {
+          source: { sha256: string; size: number };
+        };
+        return { sha256: source.sha256, size: source.size };
+      };
+      expect(await sourceOf(report.targetDir)).toEqual(await sourceOf(migrated!));
+      expect(await readdir(join(report.targetDir, 'legacy'))).toEqual(await readdir(join(migrated!, 'legacy')));
+    },
+  );
 });
