@@ -3,14 +3,13 @@ import { lstat, open } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isSystemError, NotRegularFileError, NothingToSalvageError, onFileSystem } from '../errors/index.js';
 import { openRegularFile } from '../fs/open-regular-file.js';
-import { goJsonIndented } from '../codec/go-json/go-json.js';
 import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFolder, checkOutside } from '../fs/path-kind.js';
 import { refuseSessionFolder } from '../session/reading/not-a-session-folder.js';
 import { readableOrThrow } from '../session/reading/read-json-file.js';
 import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
 import { transcriptModeIn } from '../store/roots/store-kind.js';
-import { readJsonlMeta } from '../store/jsonl/jsonl-meta.js';
+import { jsonlMetaWithId, readJsonlMeta } from '../store/jsonl/jsonl-meta.js';
 import { MAX_TRANSCRIPT_MESSAGE_BYTES, parseTranscript } from '../store/jsonl/jsonl-transcript.js';
 import { goText } from '../codec/go-json/go-text.js';
 
@@ -95,7 +94,7 @@ export async function salvageTranscript(
   const dir = resolve(options.to ?? dirname(source));
   const salvaged = `${answered.map((each) => each.raw).join('\n')}\n`;
   const meta = readableOrThrow(await readJsonlMeta(source));
-  const metaText = (id: string) => (meta.state === 'ok' ? goJsonIndented({ ...meta.value, id }) : undefined);
+  const metaText = (id: string) => (meta.state === 'ok' ? jsonlMetaWithId(meta.text, id) : undefined);
   const { path: newPath, already } = await salvagePath(dir, branchIdOf(source), salvaged, metaText);
   const report: TranscriptSalvageReport = {
     source,

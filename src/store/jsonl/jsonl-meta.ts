@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
 import type * as z from 'zod';
-import { goBool, goInt, goPointer, goString, goStruct } from '../../codec/go-json/go-decode.js';
+import { fold, goBool, goInt, goPointer, goString, goStruct } from '../../codec/go-json/go-decode.js';
+import { goJson, goJsonIndented } from '../../codec/go-json/go-json.js';
+import { JsonSpan, jsonValueEnd } from '../../codec/go-json/json-spans.js';
 import { wholeNumberFieldsOf } from '../../codec/go-json/go-number-literals.js';
 import { goTrimSpace, isGoSpace } from '../../codec/go-json/go-space.js';
 import { goRfc3339, goUtcNanoText, ZERO_TIME } from '../../codec/go-json/go-time.js';
@@ -109,4 +111,20 @@ export function jsonlMetaTime(time: string | undefined): string | undefined {
 /** A display text of the meta as Reasonix loads it: without white space at either end (Go's), none when that is all. */
 function shown(text: string | undefined): string | undefined {
   return text === undefined || isGoSpace(text) ? undefined : goTrimSpace(text);
+}
+
+/**
+ * A meta's text (as read: Go takes it) with its id another: the value of the last key Go takes for `id` replaced,
+ * or an `id` put first when it has none, every other byte as it was (an integer past 2^53, a key no field has, a
+ * time as written), so that the meta written reads in Reasonix as the one it came from did.
+ */
+export function jsonlMetaWithId(text: string, id: string): string {
+  const start = text.search(/\S/);
+  const end = start === -1 ? undefined : jsonValueEnd(text, start);
+  if (end === undefined || text[start] !== '{') return goJsonIndented({ id });
+  const ids = new JsonSpan(text, start, end).entries().filter((entry) => fold(entry.key) === 'id');
+  const last = ids.at(-1)?.span;
+  if (last !== undefined) return `${text.slice(0, last.start)}${goJson(id)}${text.slice(last.end)}`;
+  const empty = /^\{\s*\}$/.test(text.slice(start, end));
+  return `${text.slice(0, start + 1)}\n  "id": ${goJson(id)}${empty ? '\n' : ','}${text.slice(start + 1)}`;
 }

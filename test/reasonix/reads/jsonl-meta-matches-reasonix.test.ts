@@ -1,4 +1,4 @@
-import { readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listSessions } from '../../../src/store/listing/list-sessions.js';
@@ -7,6 +7,7 @@ import { transcriptIn } from '../../support/reasonix/jsonl-transcript.js';
 import { startMockModel } from '../../support/reasonix/mock-model.js';
 import { listSessionDirs, reasonixBinary, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
 import { migrateJsonlToV4 } from '../../../src/migrate/jsonl-to-v4.js';
+import { salvageTranscript } from '../../../src/migrate/salvage-transcript.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 /**
@@ -186,6 +187,22 @@ describe.skipIf(!reasonixBinary())('a transcript’s .jsonl.meta is read as Reas
       };
       expect(await sourceOf(report.targetDir)).toEqual(await sourceOf(migrated!));
       expect(await readdir(join(report.targetDir, 'legacy'))).toEqual(await readdir(join(migrated!, 'legacy')));
+    },
+  );
+
+  it(
+    reasonixTitle('a salvaged transcript’s meta keeps every digit of its own: Reasonix finds it by its title'),
+    async () => {
+      const base = await tempDir('rxstore-jsonl-meta-salvage-');
+      // The original outside any store, so that only the salvaged transcript holds the title.
+      const elsewhere = await transcriptIn(join(base, 'elsewhere'), [{ role: 'user', content: 'hello' }]);
+      await appendFile(elsewhere.transcript, '{"role":"assistant","content":"cut\n');
+      await writeFile(`${elsewhere.transcript}.meta`, `{${TIMES},"custom_title":"Titlez","turns":9223372036854775807}`);
+      const into = await transcriptIn(join(base, 'store'), [{ role: 'user', content: 'other' }]);
+      await rm(into.transcript);
+      const report = await salvageTranscript(elsewhere.transcript, { to: dirname(into.transcript) });
+      expect(await readFile(`${report.newPath}.meta`, 'utf8')).toContain('"turns":9223372036854775807');
+      expect(await reasonixFinds(into.stateRoot, into.workspace, 'Titlez')).toBe(true);
     },
   );
 });
