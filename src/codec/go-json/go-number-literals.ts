@@ -10,8 +10,8 @@ import { stringEnd } from './json-strings.js';
  * uint64 end).
  */
 export interface NumberLiteral {
-  /** Object keys from the root, case-folded as Go matches them, joined by `.`; a list adds nothing. */
-  path: string;
+  /** Object keys from the root, case-folded as Go matches them; a list adds nothing. */
+  path: readonly string[];
   literal: string;
 }
 
@@ -106,7 +106,7 @@ function walk(text: string): NumberLiteral[] {
       while (end < text.length && /[0-9.eE+-]/.test(text[end]!)) end += 1;
       const literal = text.slice(at, end);
       if (/[.eE]/.test(literal) || literal.replace('-', '').length >= 19)
-        found.push({ path: keys.filter((key) => key !== undefined).join('.'), literal });
+        found.push({ path: keys.filter((key) => key !== undefined), literal });
       at = end;
       continue;
     }
@@ -115,16 +115,22 @@ function walk(text: string): NumberLiteral[] {
   return found;
 }
 
-/** Go integer fields by their folded dotted path: the name to show (as the struct spells it), the path's folded names, and the Go type. */
+/** Go integer fields by `pathKey` of their folded path: the name to show (as the struct spells it), the path's folded names, and the Go type. */
 export type WholeNumberFields = ReadonlyMap<string, { name: string; folded: readonly string[]; type: string }>;
 
-/** `WholeNumberFields` from dotted field names as a struct spells them and their Go types. */
+/**
+ * A path's keys as one map key, without a separator a key may hold: a top-level key written `"event.seq"` is
+ * no field of Go's, and must not be taken for `seq` inside `event`.
+ */
+const pathKey = (path: readonly string[]) => JSON.stringify(path);
+
+/** `WholeNumberFields` from dotted field names as a struct spells them (no name of a field holds a dot) and their Go types. */
 export function wholeNumberFields(fields: Record<string, string>): WholeNumberFields {
   return new Map(
-    Object.entries(fields).map(([name, type]) => [
-      name.split('.').map(fold).join('.'),
-      { name, folded: name.split('.').map(fold), type },
-    ]),
+    Object.entries(fields).map(([name, type]) => {
+      const folded = name.split('.').map(fold);
+      return [pathKey(folded), { name, folded, type }];
+    }),
   );
 }
 
@@ -156,7 +162,7 @@ export function wholeNumberFieldsOf(schema: z.ZodType): WholeNumberFields {
  */
 export function wholeNumberRefusal(text: string, fields: WholeNumberFields): string | undefined {
   for (const { path, literal } of numberLiterals(text)) {
-    const field = fields.get(path);
+    const field = fields.get(pathKey(path));
     if (field && !fitsGoInteger(literal, field.type))
       return `${field.name}: cannot unmarshal number ${literal} into Go value of type ${field.type}`;
   }

@@ -76,7 +76,7 @@ export async function passedOverAsEmpty(session: CatalogedSession): Promise<bool
  */
 function exactWhole(text: string, field: string, value: number): bigint {
   const written = numberLiterals(text)
-    .filter((literal) => literal.path === fold(field))
+    .filter(({ path }) => path.length === 1 && path[0] === fold(field))
     .at(-1)?.literal;
   return BigInt(written ?? value);
 }

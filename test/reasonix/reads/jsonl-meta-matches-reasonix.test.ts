@@ -94,6 +94,12 @@ const cases: MetaCase[] = [
     found: true,
   },
   {
+    name: 'a key holding a dot is a key of its own, not a field inside another',
+    meta: `{${TIMES},"custom_title":"Titlez","in_flight_turn.start_revision":1.5,"in_flight_turn":{"id":"x"}}`,
+    words: 'Titlez',
+    found: true,
+  },
+  {
     name: 'a byte-order mark before the meta is passed over',
     meta: `\ufeff{${TIMES},"custom_title":"Titlez"}`,
     words: 'Titlez',
