@@ -1,5 +1,5 @@
 import { parseGoJsonText } from './go-text.js';
-import { isEscaped, stringEnd } from './json-strings.js';
+import { isEscaped, isJsonSpace, stringEnd } from './json-strings.js';
 
 /** Characters that end a number or a literal (`true`, `false`, `null`) in JSON text. */
 const LITERAL = /[A-Za-z0-9+\-.]/;
@@ -34,11 +34,6 @@ function closedStringEnd(text: string, quote: number): number | undefined {
   const end = stringEnd(text, quote);
   const close = end - 1;
   return close > quote && text[close] === '"' && !isEscaped(text, close) ? end : undefined;
-}
-
-/** JSON's white space, the only characters between tokens. */
-function isJsonSpace(code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { setOwnKey } from './json-object.js';
-import { isEscaped, stringEnd } from './json-strings.js';
+import { isEscaped, isJsonSpace, stringEnd } from './json-strings.js';
 
 /**
  * A key written more than once in one JSON object. `JSON.parse` keeps the last value; Go's decoder applies
@@ -138,6 +138,3 @@ const KEY_NUMBER = /\u0000\d+$/;
 
 const QUOTE = 0x22;
 const COLON = 0x3a;
-
-/** JSON's whitespace, the only characters allowed between a key and its colon. */
-const isJsonSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;

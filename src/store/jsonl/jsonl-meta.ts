@@ -4,7 +4,7 @@ import { fold, goBool, goInt, goPointer, goString, goStruct } from '../../codec/
 import { goJson, goJsonIndented } from '../../codec/go-json/go-json.js';
 import { JsonSpan, jsonValueEnd } from '../../codec/go-json/json-spans.js';
 import { wholeNumberFieldsOf } from '../../codec/go-json/go-number-literals.js';
-import { goTrimSpace, isGoSpace } from '../../codec/go-json/go-space.js';
+import { goTrimSpace } from '../../codec/go-json/go-space.js';
 import { goRfc3339, goUtcNanoText, ZERO_TIME } from '../../codec/go-json/go-time.js';
 import { waitsForever } from '../../fs/waits-forever.js';
 import { type JsonFileResult, readJsonFile } from '../../session/reading/read-json-file.js';
@@ -110,7 +110,7 @@ export function jsonlMetaTime(time: string | undefined): string | undefined {
 
 /** A display text of the meta as Reasonix loads it: without white space at either end (Go's), none when that is all. */
 function shown(text: string | undefined): string | undefined {
-  return text === undefined || isGoSpace(text) ? undefined : goTrimSpace(text);
+  return goTrimSpace(text ?? '') || undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ import { openRegularFile } from '../../fs/open-regular-file.js';
 import { LenientMessageSchema } from '../../session/replay/strict-message.js';
 import { goText, MAX_DEPTH, parseGoJsonText, parseJsonText } from '../../codec/go-json/go-text.js';
 import { jsonValueEnd } from '../../codec/go-json/json-spans.js';
+import { isJsonSpace } from '../../codec/go-json/json-strings.js';
 import { wholeNumberFieldsOf, wholeNumberRefusalOfParsed } from '../../codec/go-json/go-number-literals.js';
 import { goSyntaxError, shownCharacter } from '../../codec/go-json/go-json-syntax.js';
 import { firstIssue } from '../../codec/first-issue.js';
@@ -32,7 +33,6 @@ export interface TranscriptLine {
   text: string;
 }
 
-const WHITESPACE = new Set([' ', '\t', '\r', '\n']);
 const VALUE_START = /[{["\-0-9tfn]/;
 
 function kindOf(value: unknown): string {
@@ -104,7 +104,7 @@ export function parseTranscript(
   };
   while (index < text.length) {
     const char = text[index]!;
-    if (WHITESPACE.has(char)) {
+    if (isJsonSpace(char.charCodeAt(0))) {
       if (char === '\n') line += 1;
       index += 1;
       continue;
