@@ -17,7 +17,7 @@ import type { PayloadRef } from './records.js';
 import { goInt, goSlice, goString, goStruct } from './go-json/go-decode.js';
 import { failPoint } from '../fs/fail-point.js';
 import { parseGoJson } from './go-json/go-text.js';
-import { wholeNumberFieldsOf, wholeNumberRefusalOfBytes } from './go-json/go-number-literals.js';
+import { goLiteralFieldsOf, goLiteralRefusalOfBytes } from './go-json/go-literals.js';
 import { firstIssue } from './first-issue.js';
 
 /** Objects are indexed in 1 MiB blocks; an index with any other block size is refused (docs/format.md §6.1). */
@@ -41,7 +41,7 @@ const IntegrityIndexSchema = goStruct(
 );
 
 /** Its integer fields, which Go refuses written as `1.0` or `1e0`. */
-const INDEX_WHOLE_NUMBERS = wholeNumberFieldsOf(IntegrityIndexSchema);
+const INDEX_LITERALS = goLiteralFieldsOf(IntegrityIndexSchema);
 
 const DIGEST = /^[0-9a-f]{64}$/;
 
@@ -169,7 +169,7 @@ export class ContentStore {
       if (!result.success) {
         throw new Error(firstIssue(result.error));
       }
-      const written = wholeNumberRefusalOfBytes(raw, INDEX_WHOLE_NUMBERS);
+      const written = goLiteralRefusalOfBytes(raw, INDEX_LITERALS);
       if (written) throw new Error(written);
       parsed = result.data;
     } catch (error) {

@@ -4,9 +4,9 @@ import { DamagedStoreError, UnsupportedVersionError } from '../errors/index.js';
 import { KNOWN_EVENT_KINDS } from './event-kinds.js';
 import { OperationLedger } from './operations/operation-ledger.js';
 import type { FrameItem } from './read-frames.js';
-import { RECORD_WHOLE_NUMBERS, V4_CODEC, V4_SCHEMA_VERSION, V4RecordSchema, type V4Record } from './records.js';
+import { RECORD_LITERALS, V4_CODEC, V4_SCHEMA_VERSION, V4RecordSchema, type V4Record } from './records.js';
 import { goText, parseGoJsonText } from './go-json/go-text.js';
-import { wholeNumberRefusal } from './go-json/go-number-literals.js';
+import { goLiteralRefusal } from './go-json/go-literals.js';
 import { goSyntaxError } from './go-json/go-json-syntax.js';
 import { firstIssue } from './first-issue.js';
 import { compiledOnFirstUse } from './compiled-schema.js';
@@ -254,7 +254,7 @@ function parseRecord(raw: Buffer, offset: number, file: string | undefined): V4R
       { file, offset },
     );
   }
-  const written = wholeNumberRefusal(text, RECORD_WHOLE_NUMBERS);
+  const written = goLiteralRefusal(text, RECORD_LITERALS);
   if (written)
     throw new DamagedStoreError(`decode v4 record at ${offset}: ${recordTypeNamed(value)}${written}`, { file, offset });
   return result.data;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { goBool, goInt, goPointer, goString, goStruct, goUint } from './go-json/go-decode.js';
 import { goRfc3339 } from './go-json/go-time.js';
-import { wholeNumberFields } from './go-json/go-number-literals.js';
+import { goLiteralFields } from './go-json/go-literals.js';
 
 /** The codec string every v4 record and manifest carries (docs/format.md §4.1). */
 export const V4_CODEC = 'reasonix.session.linear/v4';
@@ -102,8 +102,9 @@ export const V4RecordSchema = goStruct(
 /** A physical record of a v4 log, whichever its type. */
 export type V4Record = z.infer<typeof V4RecordSchema>;
 
-/** The integer fields of a record, which Go refuses written as `1.0` or `1e2`. */
-export const RECORD_WHOLE_NUMBERS = wholeNumberFields({
+/** The integer fields of a record, which Go refuses written as `1.0` or `1e2`, and its time, written with no escape. */
+export const RECORD_LITERALS = goLiteralFields({
+  createdAt: 'time',
   schemaVersion: 'int',
   firstSeq: 'uint64',
   eventCount: 'int',

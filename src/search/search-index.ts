@@ -33,9 +33,9 @@ import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
  * is applied as Go applies it, a history holding one message id twice keeps every message, a transcript's title
  * is its `.jsonl.meta` as Go reads it, a transcript message's legacy id hashes its raw fields' texts as written, and a submission receipt is
  * checked as Reasonix checks it (a session's damage). 12: a key holding a dot is no integer field inside another (a
- * session's damage, a transcript's title).
+ * session's damage, a transcript's title). 13: a time holding an escape is refused, as Go parses it as written.
  */
-const INDEX_VERSION = 12;
+const INDEX_VERSION = 13;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;

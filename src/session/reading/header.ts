@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { goInt, goString, goStruct, goStructValues } from '../../codec/go-json/go-decode.js';
 import { goRfc3339 } from '../../codec/go-json/go-time.js';
-import { wholeNumberFieldsOf } from '../../codec/go-json/go-number-literals.js';
+import { goLiteralFieldsOf } from '../../codec/go-json/go-literals.js';
 import { readJsonFile, readJsonFileSync, type JsonFileResult } from './read-json-file.js';
 
 /** `header.json` as Go decodes it: keys in any case, `null` as the zero value, numbers as written. */
@@ -36,16 +36,16 @@ export const HeaderSchema = HeaderStruct.pipe(
 /** A session's `header.json`. */
 export type Header = z.infer<typeof HeaderSchema>;
 
-const HEADER_WHOLE_NUMBERS = wholeNumberFieldsOf(HeaderStruct);
+const HEADER_LITERALS = goLiteralFieldsOf(HeaderStruct);
 
 /** A session's `header.json` as Reasonix reads it: missing, invalid (with why), unreadable, or its value. */
 export function readHeader(path: string): Promise<JsonFileResult<Header>> {
-  return readJsonFile(path, HeaderSchema, HEADER_WHOLE_NUMBERS);
+  return readJsonFile(path, HeaderSchema, HEADER_LITERALS);
 }
 
 /** `readHeader`, done before it returns: a caller that keeps little of it reads the next with this one gone. */
 export function readHeaderSync(path: string): JsonFileResult<Header> {
-  return readJsonFileSync(path, HeaderSchema, HEADER_WHOLE_NUMBERS);
+  return readJsonFileSync(path, HeaderSchema, HEADER_LITERALS);
 }
 
 /** The header without the keys Reasonix ignores (kept as they are by `HeaderSchema`). */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { goInt, goPointer, goString, goStruct, goStructValues, goUint } from '../../codec/go-json/go-decode.js';
 import { goWritableRfc3339 } from '../../codec/go-json/go-time.js';
-import { wholeNumberFields } from '../../codec/go-json/go-number-literals.js';
+import { goLiteralFields } from '../../codec/go-json/go-literals.js';
 import { readJsonFile, readJsonFileSync, type JsonFileResult } from './read-json-file.js';
 
 /** `source` of a migrated, forked or imported session (docs/format.md §9.1); every field may be absent. */
@@ -55,8 +55,9 @@ export type Manifest = z.infer<typeof ManifestSchema>;
 export const OPEN_STORAGE_REVISIONS = [1, 2, 3] as const;
 export const WRITE_STORAGE_REVISION = 3;
 
-/** The manifest's integer fields, which Go refuses written as `3.0` or `3e0`. */
-const MANIFEST_WHOLE_NUMBERS = wholeNumberFields({
+/** The manifest's integer fields, which Go refuses written as `3.0` or `3e0`, and its time, written with no escape. */
+const MANIFEST_LITERALS = goLiteralFields({
+  createdAt: 'time',
   schemaVersion: 'int',
   storageRevision: 'int',
   writerGeneration: 'uint64',
@@ -66,12 +67,12 @@ const MANIFEST_WHOLE_NUMBERS = wholeNumberFields({
 
 /** A session's `manifest.json` as Reasonix reads it: missing, invalid (with why), unreadable, or its value. */
 export function readManifest(path: string): Promise<JsonFileResult<Manifest>> {
-  return readJsonFile(path, ManifestSchema, MANIFEST_WHOLE_NUMBERS);
+  return readJsonFile(path, ManifestSchema, MANIFEST_LITERALS);
 }
 
 /** `readManifest`, done before it returns: a caller that keeps little of it reads the next with this one gone. */
 export function readManifestSync(path: string): JsonFileResult<Manifest> {
-  return readJsonFileSync(path, ManifestSchema, MANIFEST_WHOLE_NUMBERS);
+  return readJsonFileSync(path, ManifestSchema, MANIFEST_LITERALS);
 }
 
 /** The manifest without the keys Reasonix ignores (kept as they are by `ManifestSchema`), in its source too. */

@@ -3,7 +3,7 @@ import type * as z from 'zod';
 import { FileSystemError, isSystemError } from '../../errors/index.js';
 import { mayExist } from '../../fs/may-exist.js';
 import { firstIssue } from '../../codec/first-issue.js';
-import { wholeNumberRefusal, type WholeNumberFields } from '../../codec/go-json/go-number-literals.js';
+import { goLiteralRefusal, type GoLiteralFields } from '../../codec/go-json/go-literals.js';
 import { goSyntaxError } from '../../codec/go-json/go-json-syntax.js';
 import { parseGoJsonText } from '../../codec/go-json/go-text.js';
 
@@ -36,10 +36,10 @@ const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
 export async function readJsonFile<S extends z.ZodType>(
   path: string,
   schema: S,
-  wholeNumbers?: WholeNumberFields,
+  literals?: GoLiteralFields,
   reading?: JsonFileReading,
 ): Promise<JsonFileResult<z.infer<S>>> {
-  return readJsonFileSync(path, schema, wholeNumbers, reading);
+  return readJsonFileSync(path, schema, literals, reading);
 }
 
 /** How a file is read where Reasonix reads it otherwise than its other JSON files (a transcript's meta). */
@@ -54,7 +54,7 @@ export interface JsonFileReading {
 export function readJsonFileSync<S extends z.ZodType>(
   path: string,
   schema: S,
-  wholeNumbers?: WholeNumberFields,
+  literals?: GoLiteralFields,
   reading: JsonFileReading = {},
 ): JsonFileResult<z.infer<S>> {
   // A missing file (a sessions-v4 session has no header.json) is told by a stat that makes no error:
@@ -98,7 +98,7 @@ export function readJsonFileSync<S extends z.ZodType>(
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { state: 'invalid', reason: firstIssue(parsed.error) };
   // A Go struct's integer fields as written: `JSON.parse` keeps no trace of `3.0`, which Go refuses.
-  const written = wholeNumbers && wholeNumberRefusal(text, wholeNumbers);
+  const written = literals && goLiteralRefusal(text, literals);
   if (written) return { state: 'invalid', reason: written };
   return { state: 'ok', value: parsed.data, text };
 }

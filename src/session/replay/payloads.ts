@@ -3,11 +3,7 @@ import { goBool, goInt, goPointer, goRaw, goSlice, goString, goStruct, goUint } 
 import { MessageSchema, type Message } from './message.js';
 import { StrictMessageSchema } from './strict-message.js';
 import { parseGoJson } from '../../codec/go-json/go-text.js';
-import {
-  wholeNumberFieldsOf,
-  wholeNumberRefusalOfParsed,
-  type WholeNumberFields,
-} from '../../codec/go-json/go-number-literals.js';
+import { goLiteralFieldsOf, goLiteralRefusalOfParsed, type GoLiteralFields } from '../../codec/go-json/go-literals.js';
 import { firstIssue } from '../../codec/first-issue.js';
 import { compiledOnFirstUse } from '../../codec/compiled-schema.js';
 
@@ -260,9 +256,9 @@ const COMPILED_PAYLOAD_SCHEMAS = Object.fromEntries(
 ) as { [Kind in keyof typeof StrictPayloadSchemas]: () => (typeof StrictPayloadSchemas)[Kind] };
 
 /** Each kind's integer fields, which Go refuses written as `1.0` or `1e0` (docs/format.md §7.2). */
-const PAYLOAD_WHOLE_NUMBERS = Object.fromEntries(
-  Object.entries(StrictPayloadSchemas).map(([kind, schema]) => [kind, wholeNumberFieldsOf(schema)]),
-) as Record<keyof typeof StrictPayloadSchemas, WholeNumberFields>;
+const PAYLOAD_LITERALS = Object.fromEntries(
+  Object.entries(StrictPayloadSchemas).map(([kind, schema]) => [kind, goLiteralFieldsOf(schema)]),
+) as Record<keyof typeof StrictPayloadSchemas, GoLiteralFields>;
 
 /**
  * `submission/accepted` (read even when optional): its own receipt decoder, then its checks. Decoded as
@@ -281,7 +277,7 @@ const SubmissionReceiptSchema = goStruct(
   },
   'drop',
 );
-const RECEIPT_WHOLE_NUMBERS = wholeNumberFieldsOf(SubmissionReceiptSchema);
+const RECEIPT_LITERALS = goLiteralFieldsOf(SubmissionReceiptSchema);
 
 /** What Reasonix 1.38.11 makes of one event's payload. */
 export type PayloadVerdict =
@@ -339,7 +335,7 @@ export function decodePayload(kind: string, bytes: Buffer | undefined, parsed?: 
     // checked (`SubmissionReceipts`: `invalid submission receipt`, measured with Reasonix 1.38.11).
     const receipt = SubmissionReceiptSchema.safeParse(json.value);
     if (!receipt.success) return { state: 'refused', reason: describe(receipt.error), damaged: false };
-    const written = bytes && wholeNumberRefusalOfParsed(bytes, json.value, RECEIPT_WHOLE_NUMBERS);
+    const written = bytes && goLiteralRefusalOfParsed(bytes, json.value, RECEIPT_LITERALS);
     return written ? { state: 'refused', reason: written, damaged: false } : { state: 'ok', value: receipt.data };
   }
   if (!Object.hasOwn(StrictPayloadSchemas, kind)) return { state: 'unread' };
@@ -349,7 +345,7 @@ export function decodePayload(kind: string, bytes: Buffer | undefined, parsed?: 
   const decoded = COMPILED_PAYLOAD_SCHEMAS[name]().safeParse(json.value);
   if (!decoded.success) return { state: 'refused', reason: describe(decoded.error), damaged: true };
   // JSON.parse keeps no trace of `1.0`; Go refuses it for an integer field.
-  const written = bytes && wholeNumberRefusalOfParsed(bytes, json.value, PAYLOAD_WHOLE_NUMBERS[name]);
+  const written = bytes && goLiteralRefusalOfParsed(bytes, json.value, PAYLOAD_LITERALS[name]);
   if (written) return { state: 'refused', reason: written, damaged: true };
   const reason = CHECKS[name]?.(decoded.data as Value);
   return reason === undefined ? { state: 'ok', value: decoded.data } : { state: 'refused', reason, damaged: true };

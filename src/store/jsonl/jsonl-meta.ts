@@ -3,7 +3,7 @@ import type * as z from 'zod';
 import { fold, goBool, goInt, goPointer, goString, goStruct } from '../../codec/go-json/go-decode.js';
 import { goJson, goJsonIndented } from '../../codec/go-json/go-json.js';
 import { JsonSpan, jsonValueEnd } from '../../codec/go-json/json-spans.js';
-import { wholeNumberFieldsOf } from '../../codec/go-json/go-number-literals.js';
+import { goLiteralFieldsOf } from '../../codec/go-json/go-literals.js';
 import { goTrimSpace } from '../../codec/go-json/go-space.js';
 import { goRfc3339, goUtcNanoText, ZERO_TIME } from '../../codec/go-json/go-time.js';
 import { waitsForever } from '../../fs/waits-forever.js';
@@ -72,7 +72,7 @@ export const JsonlMetaSchema = goStruct(
 /** A JSONL transcript's `.jsonl.meta` sidecar. */
 export type JsonlMeta = z.infer<typeof JsonlMetaSchema>;
 
-const META_WHOLE_NUMBERS = wholeNumberFieldsOf(JsonlMetaSchema);
+const META_LITERALS = goLiteralFieldsOf(JsonlMetaSchema);
 
 /**
  * Reads a transcript's `.jsonl.meta` as Reasonix reads it: the one reader of the file, for every command. A
@@ -84,7 +84,7 @@ export function readJsonlMeta(transcript: string): Promise<JsonFileResult<JsonlM
   const stats = statSync(path, { throwIfNoEntry: false });
   if (stats && !stats.isFile() && !stats.isDirectory() && !waitsForever(path))
     return Promise.resolve({ state: 'missing' });
-  return readJsonFile(path, JsonlMetaSchema, META_WHOLE_NUMBERS, { skipByteOrderMark: true, blankIsMissing: true });
+  return readJsonFile(path, JsonlMetaSchema, META_LITERALS, { skipByteOrderMark: true, blankIsMissing: true });
 }
 
 /**

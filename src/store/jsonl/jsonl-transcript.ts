@@ -11,12 +11,12 @@ import { LenientMessageSchema } from '../../session/replay/strict-message.js';
 import { goText, MAX_DEPTH, parseGoJsonText, parseJsonText } from '../../codec/go-json/go-text.js';
 import { jsonValueEnd } from '../../codec/go-json/json-spans.js';
 import { isJsonSpace } from '../../codec/go-json/json-strings.js';
-import { wholeNumberFieldsOf, wholeNumberRefusalOfParsed } from '../../codec/go-json/go-number-literals.js';
+import { goLiteralFieldsOf, goLiteralRefusalOfParsed } from '../../codec/go-json/go-literals.js';
 import { goSyntaxError, shownCharacter } from '../../codec/go-json/go-json-syntax.js';
 import { firstIssue } from '../../codec/first-issue.js';
 
 /** A message's integer fields, which Go refuses written as `1.0` or `1e0`. */
-const MESSAGE_WHOLE_NUMBERS = wholeNumberFieldsOf(LenientMessageSchema);
+const MESSAGE_LITERALS = goLiteralFieldsOf(LenientMessageSchema);
 
 /**
  * Reasonix's migration writes each message again inside an event's payload, one level deeper, and
@@ -136,7 +136,7 @@ export function parseTranscript(
     if (!decoded.success) {
       return fail(`not a message: ${firstIssue(decoded.error, null)}`);
     }
-    const written = wholeNumberRefusalOfParsed(Buffer.from(text.slice(index, end)), value, MESSAGE_WHOLE_NUMBERS);
+    const written = goLiteralRefusalOfParsed(Buffer.from(text.slice(index, end)), value, MESSAGE_LITERALS);
     if (written) return fail(`not a message: ${written}`);
     lines.push({ line, value: decoded.data as Record<string, unknown>, text: text.slice(index, end) });
     for (let at = index; at < end; at += 1) if (text[at] === '\n') line += 1;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fold, goInt, goString, goStruct, goUint } from '../../codec/go-json/go-decode.js';
-import { numberLiterals, wholeNumberFieldsOf } from '../../codec/go-json/go-number-literals.js';
+import { numberLiterals, goLiteralFieldsOf } from '../../codec/go-json/go-literals.js';
 import { isGoSpace } from '../../codec/go-json/go-space.js';
 import { goUtcNanoText } from '../../codec/go-json/go-time.js';
 import { statOrCode } from '../../fs/files-stamp.js';
@@ -33,7 +33,7 @@ const CatalogEntryStruct = goStruct(
   },
   'drop',
 );
-const ENTRY_WHOLE_NUMBERS = wholeNumberFieldsOf(CatalogEntryStruct);
+const ENTRY_LITERALS = goLiteralFieldsOf(CatalogEntryStruct);
 
 /** The catalog entry's version and codec that Reasonix 1.38.11 writes and reads. */
 const CATALOG_VERSION = 5;
@@ -58,7 +58,7 @@ export interface CatalogedSession {
  */
 export async function passedOverAsEmpty(session: CatalogedSession): Promise<boolean> {
   const path = join(session.storeDir, '.query-cache', session.id, 'catalog-metadata.json');
-  const entry = await readJsonFile(path, CatalogEntryStruct, ENTRY_WHOLE_NUMBERS);
+  const entry = await readJsonFile(path, CatalogEntryStruct, ENTRY_LITERALS);
   if (entry.state !== 'ok') return false;
   const { version, codec, sessionId, createdAt, turns, title, preview, logSize, logIdentity } = entry.value;
   if (version !== CATALOG_VERSION || codec !== CATALOG_CODEC || sessionId !== session.id || logIdentity) return false;

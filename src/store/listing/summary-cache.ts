@@ -35,8 +35,9 @@ import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.j
 // 9: a transcript with a sidecar Reasonix waits on forever (a FIFO) is damaged; 10: so is one whose migration Reasonix
 // refuses (a second result for one tool call); 11: a key written twice is applied as Go applies it, a history holding
 // one message id twice keeps every message, a transcript's `.jsonl.meta` is read as Go reads it (its title), and a
-// submission receipt is checked as Reasonix checks it; 12: a key holding a dot is no integer field inside another.
-const CACHE_VERSION = 12;
+// submission receipt is checked as Reasonix checks it; 12: a key holding a dot is no integer field inside another;
+// 13: a time holding an escape is refused, as Go parses it as written.
+const CACHE_VERSION = 13;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({

@@ -41,6 +41,10 @@ const cases: [string, string][] = [
   ],
   ['an origin Reasonix does not write', header('"origin": "copied"')],
   [
+    'createdAt holding an escape, which Go parses as written',
+    `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48\\u002e5Z", "origin": "new"}`,
+  ],
+  [
     "createdAt Go's zero time",
     `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "0001-01-01T00:00:00Z", "origin": "new"}`,
   ],

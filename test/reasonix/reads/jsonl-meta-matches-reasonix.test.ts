@@ -70,6 +70,24 @@ const cases: MetaCase[] = [
     found: false,
   },
   {
+    name: 'a time holding an escape refuses the meta: Go parses it as written',
+    meta: '{"created_at":"2025-01-02T03:04:05\\u002e5Z","custom_title":"Titlez"}',
+    words: 'Titlez',
+    found: false,
+  },
+  {
+    name: 'an in-flight turn’s start holding an escape refuses the meta',
+    meta: `{${TIMES},"custom_title":"Titlez","in_flight_turn":{"started_at":"2025-01-02T03:04:05\\u005A"}}`,
+    words: 'Titlez',
+    found: false,
+  },
+  {
+    name: 'an escape in a string that is no time is read',
+    meta: `{${TIMES},"custom_title":"Title\\u007a","topic_id":"\\u0074"}`,
+    words: 'Titlez',
+    found: true,
+  },
+  {
     name: 'an integer written 1.0 refuses the meta',
     meta: `{${TIMES},"custom_title":"Titlez","turns":1.0}`,
     words: 'Titlez',

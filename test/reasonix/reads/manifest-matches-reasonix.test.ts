@@ -60,6 +60,12 @@ const cases: [string, (text: string) => string][] = [
   ['createdAt with an offset of 05:60', set('createdAt', '"2026-11-30T06:48:48+05:60"')],
   ['createdAt with an offset without a colon', set('createdAt', '"2026-11-30T06:48:48+0530"')],
   ['createdAt that is not a time', set('createdAt', '"yesterday"')],
+  // Go's time.Time parses the text between the quotes as written, its escapes not undone.
+  ['createdAt with an escaped dot', set('createdAt', '"2026-11-30T06:48:48\\u002e5Z"')],
+  [
+    'CreatedAt with an escaped Z',
+    (text) => renamed('createdAt', 'CreatedAt')(set('createdAt', '"2026-11-30T06:48:48\\u005a"')(text)),
+  ],
   ['storageRevision written 3.0', set('storageRevision', '3.0')],
   ['schemaVersion written 4e0', set('schemaVersion', '4e0')],
   ['writerGeneration written 10E-1', set('writerGeneration', '10E-1')],

@@ -41,6 +41,14 @@ const cases: [string, Edit][] = [
   ['a begin whose createdAt has an offset of 24 hours', on('begin', field('createdAt', '"2026-11-30T06:48:48+24:00"'))],
   ['a begin whose createdAt is 30 February', on('begin', field('createdAt', '"2026-02-30T06:48:48Z"'))],
   ['a begin whose createdAt has no seconds', on('begin', field('createdAt', '"2026-11-30T06:48Z"'))],
+  // Go parses a time's text as written, its escapes not undone.
+  ['a begin whose createdAt holds an escape', on('begin', field('createdAt', '"2026-11-30T06:48:48\\u002e5Z"'))],
+  ['an end whose CreatedAt holds an escaped digit', on('end', field('createdAt', '"20\\u00326-11-30T06:48:48Z"'))],
+  [
+    'a begin whose commitId holds an escape',
+    on('begin', (text) => text.replace('"commitId":"', '"commitId":"\\u0063')),
+  ],
+  ['records holding a key createdAt.x with an escape', added('"createdAt.x":"\\u0030"')],
   [
     'a begin with FirstSeq and COMMITID',
     on('begin', (text) => renamed('commitId', 'COMMITID')(renamed('firstSeq', 'FirstSeq')(text))),

@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { goInt, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '../../../src/codec/go-json/go-decode.js';
 import { parseGoJsonText } from '../../../src/codec/go-json/go-text.js';
+import { goRfc3339 } from '../../../src/codec/go-json/go-time.js';
 import {
   numberLiterals,
-  wholeNumberFields,
-  wholeNumberFieldsOf,
-  wholeNumberRefusal,
-  wholeNumberRefusalOfBytes,
-  wholeNumberRefusalOfParsed,
-} from '../../../src/codec/go-json/go-number-literals.js';
+  goLiteralFields,
+  goLiteralFieldsOf,
+  goLiteralRefusal,
+  goLiteralRefusalOfBytes,
+  goLiteralRefusalOfParsed,
+} from '../../../src/codec/go-json/go-literals.js';
 
 describe('numbers written with a fraction or an exponent, found in JSON text', () => {
   it.each([
@@ -65,33 +66,33 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
   });
 
   it("a whole-number field written so is refused in Go's words; the same number elsewhere is not", () => {
-    const fields = wholeNumberFields({ firstSeq: 'uint64', 'event.seq': 'uint64' });
-    expect(wholeNumberRefusal('{"firstSeq":5.0}', fields)).toBe(
+    const fields = goLiteralFields({ firstSeq: 'uint64', 'event.seq': 'uint64' });
+    expect(goLiteralRefusal('{"firstSeq":5.0}', fields)).toBe(
       'firstSeq: cannot unmarshal number 5.0 into Go value of type uint64',
     );
-    expect(wholeNumberRefusal('{"FIRSTSEQ":5e0}', fields)).toBe(
+    expect(goLiteralRefusal('{"FIRSTSEQ":5e0}', fields)).toBe(
       'firstSeq: cannot unmarshal number 5e0 into Go value of type uint64',
     );
-    expect(wholeNumberRefusal('{"event":{"seq":1E1}}', fields)).toBe(
+    expect(goLiteralRefusal('{"event":{"seq":1E1}}', fields)).toBe(
       'event.seq: cannot unmarshal number 1E1 into Go value of type uint64',
     );
-    expect(wholeNumberRefusal('{"seq":1.0,"event":{"firstSeq":2.0},"firstSeq":5}', fields)).toBeUndefined();
+    expect(goLiteralRefusal('{"seq":1.0,"event":{"firstSeq":2.0},"firstSeq":5}', fields)).toBeUndefined();
     // A key holding a dot is a key of its own, which Go ignores: not the field inside `event`.
-    expect(wholeNumberRefusal('{"event.seq":1.5,"Event.Seq":2e0,"event":{"seq.x":1.5}}', fields)).toBeUndefined();
+    expect(goLiteralRefusal('{"event.seq":1.5,"Event.Seq":2e0,"event":{"seq.x":1.5}}', fields)).toBeUndefined();
     // Past the type's range as written: Go refuses it; a double cannot tell 2^64 - 1 from 2^64.
-    expect(wholeNumberRefusal('{"firstSeq":18446744073709551616}', fields)).toBe(
+    expect(goLiteralRefusal('{"firstSeq":18446744073709551616}', fields)).toBe(
       'firstSeq: cannot unmarshal number 18446744073709551616 into Go value of type uint64',
     );
-    expect(wholeNumberRefusal('{"firstSeq":18446744073709551615}', fields)).toBeUndefined();
-    expect(wholeNumberRefusal('{"firstSeq":-1000000000000000000}', fields)).toBe(
+    expect(goLiteralRefusal('{"firstSeq":18446744073709551615}', fields)).toBeUndefined();
+    expect(goLiteralRefusal('{"firstSeq":-1000000000000000000}', fields)).toBe(
       'firstSeq: cannot unmarshal number -1000000000000000000 into Go value of type uint64',
     );
-    const ints = wholeNumberFields({ n: 'int64', m: 'int' });
-    expect(wholeNumberRefusal('{"n":9223372036854775807,"m":-9223372036854775808}', ints)).toBeUndefined();
-    expect(wholeNumberRefusal('{"n":9223372036854775808}', ints)).toBe(
+    const ints = goLiteralFields({ n: 'int64', m: 'int' });
+    expect(goLiteralRefusal('{"n":9223372036854775807,"m":-9223372036854775808}', ints)).toBeUndefined();
+    expect(goLiteralRefusal('{"n":9223372036854775808}', ints)).toBe(
       'n: cannot unmarshal number 9223372036854775808 into Go value of type int64',
     );
-    expect(wholeNumberRefusal('{"m":-9223372036854775809}', ints)).toBe(
+    expect(goLiteralRefusal('{"m":-9223372036854775809}', ints)).toBe(
       'm: cannot unmarshal number -9223372036854775809 into Go value of type int',
     );
   });
@@ -110,14 +111,14 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
       },
       'refuse',
     );
-    const fields = wholeNumberFieldsOf(schema);
+    const fields = goLiteralFieldsOf(schema);
     expect(Object.fromEntries([...fields.values()].map(({ name, folded, type }) => [name, { folded, type }]))).toEqual({
       seq: { folded: ['seq'], type: 'uint64' },
       'items.n': { folded: ['items', 'n'], type: 'int64' },
       'inner.exitCode': { folded: ['inner', 'exitcode'], type: 'int64' },
       ids: { folded: ['ids'], type: 'uint64' },
     });
-    const refusal = (text: string) => wholeNumberRefusalOfBytes(Buffer.from(text), fields);
+    const refusal = (text: string) => goLiteralRefusalOfBytes(Buffer.from(text), fields);
     expect(refusal('{"ids":[1,2.0]}')).toBe('ids: cannot unmarshal number 2.0 into Go value of type uint64');
     expect(refusal('{"Inner":{"exitCode":0.0},"text":"é 1.5"}')).toBe(
       'inner.exitCode: cannot unmarshal number 0.0 into Go value of type int64',
@@ -129,13 +130,13 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
     expect(refusal('{"\u017feq":1.5}')).toBe('seq: cannot unmarshal number 1.5 into Go value of type uint64');
     expect(refusal('{"ſeq":1.5}')).toBe('seq: cannot unmarshal number 1.5 into Go value of type uint64');
     expect(refusal('{"raw":{"seq":1.0,"l":[2.0]},"text":"[1.5], 2.5","seq":1}')).toBeUndefined();
-    expect(wholeNumberRefusalOfBytes(Buffer.from('{"seq":1.0}'), wholeNumberFields({}))).toBeUndefined();
+    expect(goLiteralRefusalOfBytes(Buffer.from('{"seq":1.0}'), goLiteralFields({}))).toBeUndefined();
   });
 
   it('a parsed payload is searched only when one of its integer fields holds a number, in a list too', () => {
     const schema = goStruct({ seq: goUint, items: goSlice(goStruct({ n: goInt }, 'refuse')), raw: goRaw }, 'refuse');
-    const fields = wholeNumberFieldsOf(schema);
-    const refusal = (text: string) => wholeNumberRefusalOfParsed(Buffer.from(text), parseGoJsonText(text), fields);
+    const fields = goLiteralFieldsOf(schema);
+    const refusal = (text: string) => goLiteralRefusalOfParsed(Buffer.from(text), parseGoJsonText(text), fields);
     expect(refusal('{"SEQ":1.0}')).toBe('seq: cannot unmarshal number 1.0 into Go value of type uint64');
     expect(refusal('{"seq":1,"items":[{"n":1},{"N":2.0}]}')).toBe(
       'items.n: cannot unmarshal number 2.0 into Go value of type int64',
@@ -159,12 +160,41 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
   it('a nil struct or a list of nils on the way to an integer field holds no number, and is no error', () => {
     const inner = goStruct({ exitCode: goPointer(goInt) }, 'refuse');
     const schema = goStruct({ inner: goPointer(inner), items: goSlice(goPointer(inner)) }, 'refuse');
-    const fields = wholeNumberFieldsOf(schema);
-    const refusal = (text: string) => wholeNumberRefusalOfParsed(Buffer.from(text), parseGoJsonText(text), fields);
+    const fields = goLiteralFieldsOf(schema);
+    const refusal = (text: string) => goLiteralRefusalOfParsed(Buffer.from(text), parseGoJsonText(text), fields);
     expect(refusal('{"inner":null,"items":[null,{"exitCode":null}]}')).toBeUndefined();
     expect(refusal('{"inner":null,"items":[null,{"exitCode":1.0}]}')).toBe(
       'items.exitCode: cannot unmarshal number 1.0 into Go value of type int64',
     );
+  });
+});
+
+describe('times as written: an escape Go does not undo', () => {
+  const fields = goLiteralFieldsOf(
+    goStruct({ createdAt: goRfc3339, turn: goPointer(goStruct({ startedAt: goRfc3339 }, 'keep')), n: goInt }, 'keep'),
+  );
+
+  it('a time field holding an escape is refused in the words of Go’s parse of its text', () => {
+    expect(goLiteralRefusal('{"createdAt":"2026-11-30T06:48:48\\u002e5Z"}', fields)).toBe(
+      'createdAt: parsing time "2026-11-30T06:48:48\\\\u002e5Z" as "2006-01-02T15:04:05Z07:00"',
+    );
+    expect(goLiteralRefusal('{"TURN":{"StartedAt":"\\u0032026-11-30T06:48:48Z"}}', fields)).toMatch(
+      /^turn\.startedAt: parsing time /,
+    );
+    const bytes = (text: string) => goLiteralRefusalOfBytes(Buffer.from(text), fields);
+    expect(bytes('{"x":"é","createdAt":"2026-11-30T06:48:48\\/"}')).toMatch(/^createdAt: parsing time /);
+    const parsed = (text: string) => goLiteralRefusalOfParsed(Buffer.from(text), parseGoJsonText(text), fields);
+    expect(parsed('{"createdAt":"2026-11-30T06:48:48\\u005a"}')).toMatch(/^createdAt: parsing time /);
+  });
+
+  it('an escape elsewhere is read: in a key, in another string, in a key holding a dot, a time written plainly', () => {
+    for (const text of [
+      '{"created\\u0041t":"2026-11-30T06:48:48Z","n":1}',
+      '{"createdAt":"2026-11-30T06:48:48Z","title":"a \\"quote\\" \\u00e9"}',
+      '{"turn.startedAt":"\\u0030","turn":{"id":"\\n"}}',
+      '{"n":"\\u0031","createdAt":"2026-11-30T06:48:48Z"}',
+    ])
+      expect(goLiteralRefusal(text, fields), text).toBeUndefined();
   });
 });
 

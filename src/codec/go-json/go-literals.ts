@@ -2,16 +2,19 @@ import * as z from 'zod';
 import { repeatedKeysOf } from './repeated-keys.js';
 import { fold, goInt, goUint } from './go-decode.js';
 import { goText } from './go-text.js';
+import { goRfc3339, goTimeProblem, goWritableRfc3339 } from './go-time.js';
 import { stringEnd } from './json-strings.js';
 
 /**
- * A number in JSON text that Go may refuse for an integer field, and where it is: written with a fraction or
- * an exponent (`1.0`, `1e2`), or with 19 digits or more (past what a double holds exactly, where int64 and
- * uint64 end).
+ * A value in JSON text that Go judges by how it is written, not by what it decodes to, and where it is: a number
+ * Go may refuse for an integer field, written with a fraction or an exponent (`1.0`, `1e2`) or with 19 digits or
+ * more (past what a double holds exactly, where int64 and uint64 end); or a string holding an escape, which Go's
+ * `time.Time` parses as written (`"…48\u002e5Z"`), its escapes not undone.
  */
-export interface NumberLiteral {
+export interface GoLiteral {
   /** Object keys from the root, case-folded as Go matches them; a list adds nothing. */
   path: readonly string[];
+  /** As written: a string with its quotes. */
   literal: string;
 }
 
@@ -23,8 +26,8 @@ export interface NumberLiteral {
  * tells; only the others are walked. The text must be valid JSON. A number in a list has the path of the
  * list: it is an element of the field the list is (`sourceSequences: [1.0]`).
  */
-export function numberLiterals(text: string): NumberLiteral[] {
-  return mayHaveNumberLiteral(text) ? walk(text) : [];
+export function numberLiterals(text: string): GoLiteral[] {
+  return mayHaveNumberLiteral(text) ? walk(text).filter(({ literal }) => !literal.startsWith('"')) : [];
 }
 
 /**
@@ -61,7 +64,7 @@ function mayHaveNumberLiteral(text: string): boolean {
 }
 
 /** Whether Go reads the literal into an integer of the type without refusing it. */
-function fitsGoInteger(literal: string, type: string): boolean {
+function fitsGoInteger(literal: string, type: GoLiteralType): boolean {
   if (/[.eE]/.test(literal)) return false;
   const value = BigInt(literal);
   // Stryker disable next-line EqualityOperator: only literals of 19 digits or more get here, never 0
@@ -70,9 +73,14 @@ function fitsGoInteger(literal: string, type: string): boolean {
 
 const isDigit = (char: number) => char >= 0x30 && char <= 0x39;
 
-/** Every number token written with a fraction or an exponent or 19 digits or more, with the keys of the objects it is inside. */
-function walk(text: string): NumberLiteral[] {
-  const found: NumberLiteral[] = [];
+/**
+ * Every number token written with a fraction or an exponent or 19 digits or more, and every string value holding
+ * a backslash, with the keys of the objects it is inside.
+ */
+function walk(text: string): GoLiteral[] {
+  const found: GoLiteral[] = [];
+  // The first backslash at or after where the walk is (-1: none), looked for again only once passed: the text is searched once.
+  let backslash = text.indexOf('\\');
   // One entry per open object (its current key) or list (undefined).
   const keys: (string | undefined)[] = [];
   // Stryker disable next-line BooleanLiteral: before the first { nothing can be a key
@@ -83,6 +91,11 @@ function walk(text: string): NumberLiteral[] {
     if (char === '"') {
       const end = stringEnd(text, at);
       if (expectingKey) keys[keys.length - 1] = fold(JSON.parse(text.slice(at, end)) as string);
+      else {
+        if (backslash !== -1 && backslash < at) backslash = text.indexOf('\\', at);
+        if (backslash !== -1 && backslash < end)
+          found.push({ path: keys.filter((key) => key !== undefined), literal: text.slice(at, end) });
+      }
       at = end;
       continue;
     }
@@ -115,8 +128,14 @@ function walk(text: string): NumberLiteral[] {
   return found;
 }
 
-/** Go integer fields by `pathKey` of their folded path: the name to show (as the struct spells it), the path's folded names, and the Go type. */
-export type WholeNumberFields = ReadonlyMap<string, { name: string; folded: readonly string[]; type: string }>;
+/** A Go type whose values Go judges as written: an integer's, or `time.Time`. */
+export type GoLiteralType = 'int' | 'int64' | 'uint64' | 'time';
+
+/**
+ * Go's integer and time fields by `pathKey` of their folded path: the name to show (as the struct spells it), the
+ * path's folded names, and the Go type.
+ */
+export type GoLiteralFields = ReadonlyMap<string, { name: string; folded: readonly string[]; type: GoLiteralType }>;
 
 /**
  * A path's keys as one map key, without a separator a key may hold: a top-level key written `"event.seq"` is
@@ -124,8 +143,8 @@ export type WholeNumberFields = ReadonlyMap<string, { name: string; folded: read
  */
 const pathKey = (path: readonly string[]) => JSON.stringify(path);
 
-/** `WholeNumberFields` from dotted field names as a struct spells them (no name of a field holds a dot) and their Go types. */
-export function wholeNumberFields(fields: Record<string, string>): WholeNumberFields {
+/** `GoLiteralFields` from dotted field names as a struct spells them (no name of a field holds a dot) and their Go types. */
+export function goLiteralFields(fields: Record<string, GoLiteralType>): GoLiteralFields {
   return new Map(
     Object.entries(fields).map(([name, type]) => {
       const folded = name.split('.').map(fold);
@@ -135,15 +154,16 @@ export function wholeNumberFields(fields: Record<string, string>): WholeNumberFi
 }
 
 /**
- * The integer fields of a schema built from `go-decode`'s blocks (structs, pointers, slices), found by
- * walking it: each `goInt` as int64 and `goUint` as uint64, an element of a slice at the slice's path.
- * A field of any JSON (`goRaw`) or a map holds no integer field.
+ * The integer and time fields of a schema built from `go-decode`'s blocks (structs, pointers, slices), found by
+ * walking it: each `goInt` as int64, `goUint` as uint64 and `goRfc3339` as a time, an element of a slice at the
+ * slice's path. A field of any JSON (`goRaw`) or a map holds none.
  */
-export function wholeNumberFieldsOf(schema: z.ZodType): WholeNumberFields {
-  const fields: Record<string, string> = {};
+export function goLiteralFieldsOf(schema: z.ZodType): GoLiteralFields {
+  const fields: Record<string, GoLiteralType> = {};
   const visit = (node: z.ZodType, path: string) => {
     if (node === goInt) fields[path] = 'int64';
     else if (node === goUint) fields[path] = 'uint64';
+    else if (node === goRfc3339 || node === goWritableRfc3339) fields[path] = 'time';
     else if (node instanceof z.ZodOptional || node instanceof z.ZodNullable) visit(node.unwrap() as z.ZodType, path);
     else if (node instanceof z.ZodPipe) visit(node.out as z.ZodType, path);
     else if (node instanceof z.ZodLazy) visit(node.unwrap() as z.ZodType, path);
@@ -153,68 +173,84 @@ export function wholeNumberFieldsOf(schema: z.ZodType): WholeNumberFields {
         visit(field, path ? `${path}.${key}` : key);
   };
   visit(schema, '');
-  return wholeNumberFields(fields);
+  return goLiteralFields(fields);
 }
 
 /**
- * The first number in one of `fields` Go refuses (written with a fraction or an exponent, or past the
- * field's range), as Go's refusal of it; undefined when there is none.
+ * The first value in one of `fields` Go refuses as written, in Go's words; undefined when there is none. A
+ * number in an integer field, written with a fraction or an exponent or past the field's range; a string holding
+ * an escape in a time field (Go's `time.Time` takes the text between the quotes as it is, so `\u002e` is no `.`).
+ * A value of the field's wrong type is left to the schema.
  */
-export function wholeNumberRefusal(text: string, fields: WholeNumberFields): string | undefined {
-  for (const { path, literal } of numberLiterals(text)) {
+export function goLiteralRefusal(text: string, fields: GoLiteralFields): string | undefined {
+  for (const { path, literal } of literalsOf(text, fields)) {
     const field = fields.get(pathKey(path));
-    if (field && !fitsGoInteger(literal, field.type))
+    if (field === undefined || literal.startsWith('"') !== (field.type === 'time')) continue;
+    if (field.type === 'time') return `${field.name}: ${goTimeProblem(literal.slice(1, -1))}`;
+    if (!fitsGoInteger(literal, field.type))
       return `${field.name}: cannot unmarshal number ${literal} into Go value of type ${field.type}`;
   }
   return undefined;
 }
 
-/**
- * `wholeNumberRefusal` of JSON bytes: looked for in the bytes read as Latin-1 first (every byte one
- * character: JSON's punctuation and digits are where they are in UTF-8, and no character is decoded),
- * and only when that finds a candidate in the text Go reads.
- */
-export function wholeNumberRefusalOfBytes(bytes: Buffer, fields: WholeNumberFields): string | undefined {
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: no fields to check, or a text with no candidate: the walk finds nothing either (speed only)
-  if (fields.size === 0 || !mayHaveNumberLiteral(bytes.toString('latin1'))) return undefined;
-  return wholeNumberRefusal(goText(bytes), fields);
+/** `walk` of a text that may hold a literal `fields` refuse: most hold none, which a quick look tells. */
+function literalsOf(text: string, fields: GoLiteralFields): GoLiteral[] {
+  const mayHave = mayHaveNumberLiteral(text) || (hasTimeField(fields) && text.includes('\\'));
+  return mayHave ? walk(text) : [];
+}
+
+function hasTimeField(fields: GoLiteralFields): boolean {
+  for (const { type } of fields.values()) if (type === 'time') return true;
+  return false;
 }
 
 /**
- * `wholeNumberRefusalOfBytes` of a payload `parsed` from those bytes (`parseGoJson`): looked for only when the
- * parsed value holds a number under one of the fields, by a key in any case, written once or more; most
- * payloads hold none, and their text is not searched at all. (Not the value a struct decoded: a later key for a
- * field, or in another case, may have made it null or emptied a list, and Go refused the number all the same.)
+ * `goLiteralRefusal` of JSON bytes: looked for in the bytes read as Latin-1 first (every byte one
+ * character: JSON's punctuation, digits and backslashes are where they are in UTF-8, and no character is
+ * decoded), and only when that finds a candidate in the text Go reads.
  */
-export function wholeNumberRefusalOfParsed(
-  bytes: Buffer,
-  parsed: unknown,
-  fields: WholeNumberFields,
-): string | undefined {
-  for (const { folded } of fields.values()) {
-    // Stryker disable next-line ConditionalExpression: the text searched when no such field holds a number finds nothing to refuse (speed only)
-    if (holdsNumber(parsed, folded, 0)) return wholeNumberRefusalOfBytes(bytes, fields);
+export function goLiteralRefusalOfBytes(bytes: Buffer, fields: GoLiteralFields): string | undefined {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: no fields to check, or a text with no candidate: the walk finds nothing either (speed only)
+  if (fields.size === 0) return undefined;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a text with no candidate: the walk finds nothing either (speed only)
+  if (!mayHaveNumberLiteral(bytes.toString('latin1')) && !(hasTimeField(fields) && bytes.includes(0x5c)))
+    return undefined;
+  return goLiteralRefusal(goText(bytes), fields);
+}
+
+/**
+ * `goLiteralRefusalOfBytes` of a payload `parsed` from those bytes (`parseGoJson`): looked for only when the
+ * parsed value holds a number under one of the integer fields or a string under a time field, by a key in any
+ * case, written once or more; most payloads hold none, and their text is not searched at all. (Not the value a
+ * struct decoded: a later key for a field, or in another case, may have made it null or emptied a list, and Go
+ * refused the number all the same.)
+ */
+export function goLiteralRefusalOfParsed(bytes: Buffer, parsed: unknown, fields: GoLiteralFields): string | undefined {
+  for (const { folded, type } of fields.values()) {
+    // Stryker disable next-line ConditionalExpression: the text searched when no such field holds a value finds nothing to refuse (speed only)
+    if (holdsLiteral(parsed, folded, 0, type === 'time' ? 'string' : 'number'))
+      return goLiteralRefusalOfBytes(bytes, fields);
   }
   return undefined;
 }
 
 /**
- * Whether the value holds a number at the folded field path from `depth` on, under a key in any case, each
- * time a key was written; a list holds one if any element does.
+ * Whether the value holds a number (or a string) at the folded field path from `depth` on, under a key in any
+ * case, each time a key was written; a list holds one if any element does.
  */
-function holdsNumber(value: unknown, folded: readonly string[], depth: number): boolean {
-  if (Array.isArray(value)) return value.some((item) => holdsNumber(item, folded, depth));
+function holdsLiteral(value: unknown, folded: readonly string[], depth: number, kind: 'number' | 'string'): boolean {
+  if (Array.isArray(value)) return value.some((item) => holdsLiteral(item, folded, depth, kind));
   // Stryker disable next-line ConditionalExpression: any value at the field path sends the text to the full walk, which finds what it finds (speed only)
-  if (depth === folded.length) return typeof value === 'number';
+  if (depth === folded.length) return typeof value === kind;
   // Stryker disable next-line BooleanLiteral: *may hold a number* only sends the text to the full walk, which finds what it finds (speed only)
   if (typeof value !== 'object' || value === null) return false;
   const name = folded[depth]!;
   const names = (key: string) => foldsTo(key, name);
   const repeated = repeatedKeysOf(value);
   if (repeated !== undefined)
-    return repeated.keys.some((key, at) => names(key) && holdsNumber(repeated.values[at], folded, depth + 1));
+    return repeated.keys.some((key, at) => names(key) && holdsLiteral(repeated.values[at], folded, depth + 1, kind));
   for (const key in value)
-    if (names(key) && holdsNumber((value as Record<string, unknown>)[key], folded, depth + 1)) return true;
+    if (names(key) && holdsLiteral((value as Record<string, unknown>)[key], folded, depth + 1, kind)) return true;
   return false;
 }
 
