@@ -6,28 +6,28 @@ import { goRfc3339, goTimeProblem, goWritableRfc3339 } from './go-time.js';
 import { stringEnd } from './json-strings.js';
 
 /**
- * A value in JSON text that Go judges by how it is written, not by what it decodes to, and where it is: a number
- * Go may refuse for an integer field, written with a fraction or an exponent (`1.0`, `1e2`) or with 19 digits or
- * more (past what a double holds exactly, where int64 and uint64 end); or a string holding an escape, which Go's
- * `time.Time` parses as written (`"…48\u002e5Z"`), its escapes not undone.
+ * A value in JSON text that Go judges by how it is written, not by what it decodes to, in one of the fields
+ * looked for: a number Go may refuse for an integer field, written with a fraction or an exponent (`1.0`, `1e2`)
+ * or with 19 digits or more (past what a double holds exactly, where int64 and uint64 end); or a string holding
+ * an escape, which Go's `time.Time` parses as written (`"…48\u002e5Z"`), its escapes not undone.
  */
 export interface GoLiteral {
-  /** Object keys from the root, case-folded as Go matches them; a list adds nothing. */
-  path: readonly string[];
+  field: GoLiteralField;
   /** As written: a string with its quotes. */
   literal: string;
 }
 
 /**
- * The numbers of a JSON text Go may refuse for an integer field: Go refuses a fraction or an exponent even
- * when the value is whole (`cannot unmarshal number 1.0 into … of type int64`) and a number past the type's
- * range (`… number 18446744073709551616 into … of type uint64`), and `JSON.parse` keeps no trace of how a
- * number was written, nor its digits past a double's. Most texts have none, which one regular expression
- * tells; only the others are walked. The text must be valid JSON. A number in a list has the path of the
- * list: it is an element of the field the list is (`sourceSequences: [1.0]`).
+ * The literals of a JSON text in `fields` that Go may refuse: Go refuses a fraction or an exponent even when the
+ * value is whole (`cannot unmarshal number 1.0 into … of type int64`) and a number past the type's range (`…
+ * number 18446744073709551616 into … of type uint64`), and `JSON.parse` keeps no trace of how a number was
+ * written, nor its digits past a double's, nor a string's escapes. Most texts have none, which a quick look
+ * tells; only the others are walked. The text must be valid JSON. A value in a list has the path of the list: it
+ * is an element of the field the list is (`sourceSequences: [1.0]`).
  */
-export function numberLiterals(text: string): GoLiteral[] {
-  return mayHaveNumberLiteral(text) ? walk(text).filter(({ literal }) => !literal.startsWith('"')) : [];
+export function goLiterals(text: string, fields: GoLiteralFields): GoLiteral[] {
+  const mayHave = mayHaveNumberLiteral(text) || (fields.hasTime && text.includes('\\'));
+  return mayHave ? walk(text, fields) : [];
 }
 
 /**
@@ -74,15 +74,19 @@ function fitsGoInteger(literal: string, type: GoLiteralType): boolean {
 const isDigit = (char: number) => char >= 0x30 && char <= 0x39;
 
 /**
- * Every number token written with a fraction or an exponent or 19 digits or more, and every string value holding
- * a backslash, with the keys of the objects it is inside.
+ * Every number token written with a fraction or an exponent or 19 digits or more under an integer field, and every
+ * string holding a backslash under a time field. The walk knows at each value which field it is, if any, from the
+ * tree of the fields' paths: a key is read only inside an object some field is below, and what is under no field
+ * costs only a look at its characters, however deep or long.
  */
-function walk(text: string): GoLiteral[] {
+function walk(text: string, fields: GoLiteralFields): GoLiteral[] {
   const found: GoLiteral[] = [];
   // The first backslash at or after where the walk is (-1: none), looked for again only once passed: the text is searched once.
   let backslash = text.indexOf('\\');
-  // One entry per open object (its current key) or list (undefined).
-  const keys: (string | undefined)[] = [];
+  // One entry per open object or list: the node of its own path (undefined: below no field).
+  const open: { node: FieldNode | undefined; object: boolean }[] = [];
+  // The node of the value that comes next: the root's, a list's for its elements, a key's for its value.
+  let next: FieldNode | undefined = fields.root;
   // Stryker disable next-line BooleanLiteral: before the first { nothing can be a key
   let expectingKey = false;
   let at = 0;
@@ -90,26 +94,26 @@ function walk(text: string): GoLiteral[] {
     const char = text[at]!;
     if (char === '"') {
       const end = stringEnd(text, at);
-      if (expectingKey) keys[keys.length - 1] = fold(JSON.parse(text.slice(at, end)) as string);
-      else {
+      if (expectingKey) {
+        const object = open.at(-1)?.node;
+        next = object && object.children.get(fold(JSON.parse(text.slice(at, end)) as string));
+      } else if (next?.field?.type === 'time') {
         if (backslash !== -1 && backslash < at) backslash = text.indexOf('\\', at);
-        if (backslash !== -1 && backslash < end)
-          found.push({ path: keys.filter((key) => key !== undefined), literal: text.slice(at, end) });
+        if (backslash !== -1 && backslash < end) found.push({ field: next.field, literal: text.slice(at, end) });
       }
       at = end;
       continue;
     }
-    if (char === '{') {
-      // Stryker disable next-line StringLiteral: the key before an object's first key is read: no number can come before it
-      keys.push('');
-      expectingKey = true;
-    } else if (char === '[') {
-      keys.push(undefined);
-      expectingKey = false;
+    if (char === '{' || char === '[') {
+      open.push({ node: next, object: char === '{' });
+      expectingKey = char === '{';
     } else if (char === '}' || char === ']') {
-      keys.pop();
+      open.pop();
     } else if (char === ',') {
-      expectingKey = keys.at(-1) !== undefined;
+      const container = open.at(-1);
+      expectingKey = container?.object === true;
+      // A list's next element is at the list's path; an object's next value at its key's, read first.
+      if (container?.object === false) next = container.node;
       // Stryker disable next-line ConditionalExpression,StringLiteral,BlockStatement: a string value taken as the key is replaced by the next member's key before any number can follow
     } else if (char === ':') {
       expectingKey = false;
@@ -117,9 +121,11 @@ function walk(text: string): GoLiteral[] {
       let end = at + 1;
       // Stryker disable next-line ConditionalExpression,EqualityOperator: a JSON object never ends with a number: its closing brace ends the run first
       while (end < text.length && /[0-9.eE+-]/.test(text[end]!)) end += 1;
-      const literal = text.slice(at, end);
-      if (/[.eE]/.test(literal) || literal.replace('-', '').length >= 19)
-        found.push({ path: keys.filter((key) => key !== undefined), literal });
+      const field = next?.field;
+      if (field !== undefined && field.type !== 'time') {
+        const literal = text.slice(at, end);
+        if (/[.eE]/.test(literal) || literal.replace('-', '').length >= 19) found.push({ field, literal });
+      }
       at = end;
       continue;
     }
@@ -131,25 +137,45 @@ function walk(text: string): GoLiteral[] {
 /** A Go type whose values Go judges as written: an integer's, or `time.Time`. */
 export type GoLiteralType = 'int' | 'int64' | 'uint64' | 'time';
 
-/**
- * Go's integer and time fields by `pathKey` of their folded path: the name to show (as the struct spells it), the
- * path's folded names, and the Go type.
- */
-export type GoLiteralFields = ReadonlyMap<string, { name: string; folded: readonly string[]; type: GoLiteralType }>;
+/** One of Go's integer or time fields: the name to show (as the struct spells it), its path's folded keys, its Go type. */
+export interface GoLiteralField {
+  name: string;
+  folded: readonly string[];
+  type: GoLiteralType;
+}
+
+/** A node of the tree of the fields' paths: the keys that go on from it, and the field that ends at it. */
+interface FieldNode {
+  children: Map<string, FieldNode>;
+  field?: GoLiteralField;
+}
 
 /**
- * A path's keys as one map key, without a separator a key may hold: a top-level key written `"event.seq"` is
- * no field of Go's, and must not be taken for `seq` inside `event`.
+ * Go's integer and time fields of one struct, and the tree of their paths, matched a whole key at a time: a
+ * top-level key written `"event.seq"` is no field of Go's, and is not taken for `seq` inside `event`.
  */
-const pathKey = (path: readonly string[]) => JSON.stringify(path);
+export class GoLiteralFields {
+  readonly root: FieldNode = { children: new Map() };
+  readonly hasTime: boolean;
+
+  constructor(readonly list: readonly GoLiteralField[]) {
+    for (const field of list) {
+      let node = this.root;
+      for (const key of field.folded) {
+        let child = node.children.get(key);
+        if (child === undefined) node.children.set(key, (child = { children: new Map() }));
+        node = child;
+      }
+      node.field = field;
+    }
+    this.hasTime = list.some(({ type }) => type === 'time');
+  }
+}
 
 /** `GoLiteralFields` from dotted field names as a struct spells them (no name of a field holds a dot) and their Go types. */
 export function goLiteralFields(fields: Record<string, GoLiteralType>): GoLiteralFields {
-  return new Map(
-    Object.entries(fields).map(([name, type]) => {
-      const folded = name.split('.').map(fold);
-      return [pathKey(folded), { name, folded, type }];
-    }),
+  return new GoLiteralFields(
+    Object.entries(fields).map(([name, type]) => ({ name, folded: name.split('.').map(fold), type })),
   );
 }
 
@@ -183,25 +209,12 @@ export function goLiteralFieldsOf(schema: z.ZodType): GoLiteralFields {
  * A value of the field's wrong type is left to the schema.
  */
 export function goLiteralRefusal(text: string, fields: GoLiteralFields): string | undefined {
-  for (const { path, literal } of literalsOf(text, fields)) {
-    const field = fields.get(pathKey(path));
-    if (field === undefined || literal.startsWith('"') !== (field.type === 'time')) continue;
+  for (const { field, literal } of goLiterals(text, fields)) {
     if (field.type === 'time') return `${field.name}: ${goTimeProblem(literal.slice(1, -1))}`;
     if (!fitsGoInteger(literal, field.type))
       return `${field.name}: cannot unmarshal number ${literal} into Go value of type ${field.type}`;
   }
   return undefined;
-}
-
-/** `walk` of a text that may hold a literal `fields` refuse: most hold none, which a quick look tells. */
-function literalsOf(text: string, fields: GoLiteralFields): GoLiteral[] {
-  const mayHave = mayHaveNumberLiteral(text) || (hasTimeField(fields) && text.includes('\\'));
-  return mayHave ? walk(text) : [];
-}
-
-function hasTimeField(fields: GoLiteralFields): boolean {
-  for (const { type } of fields.values()) if (type === 'time') return true;
-  return false;
 }
 
 /**
@@ -211,10 +224,9 @@ function hasTimeField(fields: GoLiteralFields): boolean {
  */
 export function goLiteralRefusalOfBytes(bytes: Buffer, fields: GoLiteralFields): string | undefined {
   // Stryker disable next-line ConditionalExpression,LogicalOperator: no fields to check, or a text with no candidate: the walk finds nothing either (speed only)
-  if (fields.size === 0) return undefined;
+  if (fields.list.length === 0) return undefined;
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a text with no candidate: the walk finds nothing either (speed only)
-  if (!mayHaveNumberLiteral(bytes.toString('latin1')) && !(hasTimeField(fields) && bytes.includes(0x5c)))
-    return undefined;
+  if (!mayHaveNumberLiteral(bytes.toString('latin1')) && !(fields.hasTime && bytes.includes(0x5c))) return undefined;
   return goLiteralRefusal(goText(bytes), fields);
 }
 
@@ -226,7 +238,7 @@ export function goLiteralRefusalOfBytes(bytes: Buffer, fields: GoLiteralFields):
  * refused the number all the same.)
  */
 export function goLiteralRefusalOfParsed(bytes: Buffer, parsed: unknown, fields: GoLiteralFields): string | undefined {
-  for (const { folded, type } of fields.values()) {
+  for (const { folded, type } of fields.list) {
     // Stryker disable next-line ConditionalExpression: the text searched when no such field holds a value finds nothing to refuse (speed only)
     if (holdsLiteral(parsed, folded, 0, type === 'time' ? 'string' : 'number'))
       return goLiteralRefusalOfBytes(bytes, fields);

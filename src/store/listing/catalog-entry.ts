@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { fold, goInt, goString, goStruct, goUint } from '../../codec/go-json/go-decode.js';
-import { numberLiterals, goLiteralFieldsOf } from '../../codec/go-json/go-literals.js';
+import { goInt, goString, goStruct, goUint } from '../../codec/go-json/go-decode.js';
+import { goLiterals, goLiteralFieldsOf } from '../../codec/go-json/go-literals.js';
 import { isGoSpace } from '../../codec/go-json/go-space.js';
 import { goUtcNanoText } from '../../codec/go-json/go-time.js';
 import { statOrCode } from '../../fs/files-stamp.js';
@@ -75,8 +75,8 @@ export async function passedOverAsEmpty(session: CatalogedSession): Promise<bool
  * every digit. Its last literal in the text, where Go's decoding ends, when the text has one past a double's reach.
  */
 function exactWhole(text: string, field: string, value: number): bigint {
-  const written = numberLiterals(text)
-    .filter(({ path }) => path.length === 1 && path[0] === fold(field))
+  const written = goLiterals(text, ENTRY_LITERALS)
+    .filter((found) => found.field.name === field)
     .at(-1)?.literal;
   return BigInt(written ?? value);
 }

@@ -4,7 +4,7 @@ import { goInt, goPointer, goRaw, goSlice, goString, goStruct, goUint } from '..
 import { parseGoJsonText } from '../../../src/codec/go-json/go-text.js';
 import { goRfc3339 } from '../../../src/codec/go-json/go-time.js';
 import {
-  numberLiterals,
+  goLiterals,
   goLiteralFields,
   goLiteralFieldsOf,
   goLiteralRefusal,
@@ -13,56 +13,59 @@ import {
 } from '../../../src/codec/go-json/go-literals.js';
 
 describe('numbers written with a fraction or an exponent, found in JSON text', () => {
+  // Integer fields at every path the texts below have, and one above another (`a` and `a.bc.d`).
+  const paths = ['a', 'a.bc.d', 'a.d', 'b', 'b.d', 'c', 'key', 'm', 'n', 's', 'size', 't', 'tru', 'x', 'y'];
+  const fields = goLiteralFields(Object.fromEntries(paths.map((path) => [path, 'int64'])));
+
   it.each([
     ['{"a":1,"b":true,"c":false,"d":null,"e":"1.0 and 1e2"}', []],
-    ['{"a":1.0}', [{ path: ['a'], literal: '1.0' }]],
-    ['{"A":{"Bc":[1,{"d":-2E+3}]}}', [{ path: ['a', 'bc', 'd'], literal: '-2E+3' }]],
+    ['{"a":1.0}', [{ name: 'a', literal: '1.0' }]],
+    ['{"A":{"Bc":[1,{"d":-2E+3}]}}', [{ name: 'a.bc.d', literal: '-2E+3' }]],
     [
       '[1e2,{"x":[3.5],"y":0.5}]',
       [
-        { path: [], literal: '1e2' },
-        { path: ['x'], literal: '3.5' },
-        { path: ['y'], literal: '0.5' },
+        { name: 'x', literal: '3.5' },
+        { name: 'y', literal: '0.5' },
       ],
     ],
-    ['{"x" : 1.0}', [{ path: ['x'], literal: '1.0' }]],
+    ['{"x" : 1.0}', [{ name: 'x', literal: '1.0' }]],
     [
       '{"n":9.5,"m":90e1}',
       [
-        { path: ['n'], literal: '9.5' },
-        { path: ['m'], literal: '90e1' },
+        { name: 'n', literal: '9.5' },
+        { name: 'm', literal: '90e1' },
       ],
     ],
     [
       '{"a":["x",1.5],"b":{"c":"y","d":2.0}}',
       [
-        { path: ['a'], literal: '1.5' },
-        { path: ['b', 'd'], literal: '2.0' },
+        { name: 'a', literal: '1.5' },
+        { name: 'b.d', literal: '2.0' },
       ],
     ],
-    ['{"a":[1, 2,3e0]}', [{ path: ['a'], literal: '3e0' }]],
+    ['{"a":[1, 2,3e0]}', [{ name: 'a', literal: '3e0' }]],
     // A string after a comma in a list is a value, never a key of the path.
-    ['{"a":[1,"x",{"d":2.0}]}', [{ path: ['a', 'd'], literal: '2.0' }]],
+    ['{"a":[1,"x",{"d":2.0}]}', [{ name: 'a.d', literal: '2.0' }]],
     ['{"s":"[1, 2.5]","t":", 3.5"}', []],
-    ['{"s":"a \\\\\\" 1.0 \\\\","n":10e-1}', [{ path: ['n'], literal: '10e-1' }]],
+    ['{"s":"a \\\\\\" 1.0 \\\\","n":10e-1}', [{ name: 'n', literal: '10e-1' }]],
     [
       '{"k\\u0065y":1.5,"\\u017fize":2.0}',
       [
-        { path: ['key'], literal: '1.5' },
-        { path: ['size'], literal: '2.0' },
+        { name: 'key', literal: '1.5' },
+        { name: 'size', literal: '2.0' },
       ],
     ],
-    ['{"a":{"b":1},"c":0.5}', [{ path: ['c'], literal: '0.5' }]],
+    ['{"a":{"b":1},"c":0.5}', [{ name: 'c', literal: '0.5' }]],
     ['{"tru":1,"x":[true,false]}', []],
     [
       '{"a":1234567890123456789,"b":-999999999999999999,"c":[18446744073709551616]}',
       [
-        { path: ['a'], literal: '1234567890123456789' },
-        { path: ['c'], literal: '18446744073709551616' },
+        { name: 'a', literal: '1234567890123456789' },
+        { name: 'c', literal: '18446744073709551616' },
       ],
     ],
   ])('%s', (text, expected) => {
-    expect(numberLiterals(text)).toEqual(expected);
+    expect(goLiterals(text, fields).map(({ field, literal }) => ({ name: field.name, literal }))).toEqual(expected);
   });
 
   it("a whole-number field written so is refused in Go's words; the same number elsewhere is not", () => {
@@ -112,7 +115,7 @@ describe('numbers written with a fraction or an exponent, found in JSON text', (
       'refuse',
     );
     const fields = goLiteralFieldsOf(schema);
-    expect(Object.fromEntries([...fields.values()].map(({ name, folded, type }) => [name, { folded, type }]))).toEqual({
+    expect(Object.fromEntries(fields.list.map(({ name, folded, type }) => [name, { folded, type }]))).toEqual({
       seq: { folded: ['seq'], type: 'uint64' },
       'items.n': { folded: ['items', 'n'], type: 'int64' },
       'inner.exitCode': { folded: ['inner', 'exitcode'], type: 'int64' },
