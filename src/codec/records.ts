@@ -17,7 +17,8 @@ const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lower-case hex dig
 export const PayloadRefSchema = goStruct(
   {
     digest: hex64,
-    bytes: goUint,
+    // An int64 in Reasonix's struct (its refusal names the type): -1 decodes, 2^63 does not.
+    bytes: goInt,
     mediaType: goString,
     name: goString,
     // "" is Go's zero value: no index, as Reasonix reads it.
@@ -110,6 +111,6 @@ export const RECORD_LITERALS = goLiteralFields({
   eventCount: 'int',
   writerGeneration: 'uint64',
   'event.seq': 'uint64',
-  'event.payloadRef.bytes': 'uint64',
+  'event.payloadRef.bytes': 'int64',
   'event.payloadRef.integrityBlockBytes': 'int64',
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { goInt, goString, goStruct, goStructValues } from '../../codec/go-json/go-decode.js';
-import { goRfc3339 } from '../../codec/go-json/go-time.js';
+import { goRfc3339, goUtcNanoText, ZERO_TIME } from '../../codec/go-json/go-time.js';
 import { goLiteralFieldsOf } from '../../codec/go-json/go-literals.js';
 import { readJsonFile, readJsonFileSync, type JsonFileResult } from './read-json-file.js';
 
@@ -17,21 +17,37 @@ const HeaderStruct = goStruct(
   'keep',
 );
 
+/** The origins Reasonix writes in a header. */
+const ORIGINS = ['new', 'fork', 'canonical-v4-import', 'legacy-import'];
+
 /**
  * `header.json`, written by the desktop app and `serve` (docs/format.md §9.2). Present means it must be
  * valid: read as Reasonix 1.38.11 reads it (a trial matched `"cwd": null` and keys in another case, which it
- * opens, and `"schemaVersion": 1.0`, which it refuses), then its checks: a session id, a time that is not
- * Go's zero, one of the origins it writes. A version other than 1 is an unsupported version (the reader says).
+ * opens, and `"schemaVersion": 1.0`, which it refuses), then its version: one other than 1 is an unsupported
+ * version (the reader says), whatever the rest holds. Only then its checks: a time that is not Go's zero instant
+ * (`0001-01-01T00:00:00+01:00` is another; a missing time is the zero one), one of the origins it writes.
  */
 export const HeaderSchema = HeaderStruct.pipe(
-  z.looseObject({
-    schemaVersion: z.number().default(0),
-    sessionId: z.string(),
-    createdAt: z.string().refine((time) => !time.startsWith('0001-01-01'), 'createdAt must not be the zero time'),
-    cwd: z.string().optional(),
-    parentSessionId: z.string().optional(),
-    origin: z.enum(['new', 'fork', 'canonical-v4-import', 'legacy-import']),
-  }),
+  z
+    .looseObject({
+      schemaVersion: z.number().default(0),
+      sessionId: z.string().default(''),
+      createdAt: z.string().default(ZERO_TIME),
+      cwd: z.string().optional(),
+      parentSessionId: z.string().optional(),
+      origin: z.string().default(''),
+    })
+    .superRefine(({ schemaVersion, createdAt, origin }, context) => {
+      if (schemaVersion !== 1) return;
+      if (goUtcNanoText(createdAt) === ZERO_TIME)
+        context.addIssue({ code: 'custom', path: ['createdAt'], message: 'createdAt must not be the zero time' });
+      if (!ORIGINS.includes(origin))
+        context.addIssue({
+          code: 'custom',
+          path: ['origin'],
+          message: `Invalid option: expected one of ${ORIGINS.map((name) => JSON.stringify(name)).join('|')}`,
+        });
+    }),
 );
 /** A session's `header.json`. */
 export type Header = z.infer<typeof HeaderSchema>;

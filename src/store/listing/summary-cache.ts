@@ -36,8 +36,9 @@ import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.j
 // refuses (a second result for one tool call); 11: a key written twice is applied as Go applies it, a history holding
 // one message id twice keeps every message, a transcript's `.jsonl.meta` is read as Go reads it (its title), and a
 // submission receipt is checked as Reasonix checks it; 12: a key holding a dot is no integer field inside another;
-// 13: a time holding an escape is refused, as Go parses it as written.
-const CACHE_VERSION = 13;
+// 13: a time holding an escape is refused, as Go parses it as written; 14: a payload reference's size is an int64,
+// and header.json's version is checked before its values, its time against Go's zero instant.
+const CACHE_VERSION = 14;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({

@@ -49,6 +49,31 @@ const cases: [string, string][] = [
     `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "0001-01-01T00:00:00Z", "origin": "new"}`,
   ],
   ['cwd a number', header('"cwd": 1, "origin": "new"')],
+  // Go's zero time is an instant, not a text: the first day of year 1 at another hour or offset is another.
+  [
+    'createdAt on the first day of year 1, at another offset',
+    `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "0001-01-01T00:00:00+01:00", "origin": "new"}`,
+  ],
+  [
+    'createdAt on the first day of year 1, at five',
+    `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "0001-01-01T05:00:00Z", "origin": "new"}`,
+  ],
+  [
+    'createdAt the zero instant written at an offset',
+    `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "0000-12-31T23:00:00-01:00", "origin": "new"}`,
+  ],
+  [
+    'createdAt the zero instant with nine zeros of fraction',
+    `{"schemaVersion": 1, "sessionId": "${source.id}", "createdAt": "0001-01-01T00:00:00.000000000Z", "origin": "new"}`,
+  ],
+  ['no createdAt (the zero time)', `{"schemaVersion": 1, "sessionId": "${source.id}", "origin": "new"}`],
+  // The version is checked before the values: an unsupported version whatever they hold.
+  [
+    'schemaVersion 2 with an origin Reasonix does not write',
+    `{"schemaVersion": 2, "sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z", "origin": "zzz"}`,
+  ],
+  ['schemaVersion 2 with no createdAt', `{"schemaVersion": 2, "sessionId": "${source.id}", "origin": "new"}`],
+  ['no schemaVersion and no origin', `{"sessionId": "${source.id}", "createdAt": "2026-11-30T06:48:48.5Z"}`],
 ];
 
 describe.skipIf(!reasonixBinary())(reasonixTitle('header.json, judged by Reasonix 1.38.11'), () => {

@@ -80,6 +80,26 @@ const cases: [string, Edit][] = [
     'an event whose payloadRef has an empty digest',
     on('event', (text) => text.replace(/"payload":"[^"]*"/, '"payloadRef":{"digest":"","bytes":70000}')),
   ],
+  // payloadRef.bytes is an int64: a ref Go decodes, then sets nil, leaves nothing to check.
+  [
+    'an event whose payloadRef of -1 bytes is then null',
+    on('event', (text) =>
+      text.replace('"event":{', `"event":{"payloadRef":{"digest":"${'a'.repeat(64)}","bytes":-1},"payloadRef":null,`),
+    ),
+  ],
+  [
+    'an event whose payloadRef of 2^63 bytes is then null',
+    on('event', (text) =>
+      text.replace(
+        '"event":{',
+        `"event":{"payloadRef":{"digest":"${'a'.repeat(64)}","bytes":9223372036854775808},"payloadRef":null,`,
+      ),
+    ),
+  ],
+  [
+    'an event whose payloadRef has -1 bytes',
+    on('event', (text) => text.replace(/"payload":"[^"]*"/, `"payloadRef":{"digest":"${'a'.repeat(64)}","bytes":-1}`)),
+  ],
   ['an end whose createdAt is null', on('end', field('createdAt', 'null'))],
   ['an end with FIRSTSEQ', on('end', renamed('firstSeq', 'FIRSTSEQ'))],
   ['an end whose commitId is null', on('end', field('commitId', 'null'))],
