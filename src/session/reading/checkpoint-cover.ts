@@ -5,11 +5,10 @@ import { zstd } from '../../codec/zstd/zstd.js';
 import { zstdContentSize } from '../../codec/zstd/zstd-frame-end.js';
 import { isSessionVerdict, type ErrorData } from '../../errors/index.js';
 import { boltValue } from './bolt-value.js';
-import { readJsonFile } from './read-json-file.js';
 import { readSessionEvents } from './read-events.js';
 import { recoveryCacheDamage, type Checkpoint } from './recovery-cache.js';
 import { SESSION_FILES } from './session-files.js';
-import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
+import { identityPrefixMatches, readStorageIdentity } from './storage-identity.js';
 
 /**
  * A recovery checkpoint as Reasonix 1.38.11 stores it (docs/format.md §9.10): zstd-compressed JSON under
@@ -86,12 +85,11 @@ export async function checkpointCover(
   const bytes = checkpoint.bytes;
   // A checkpoint Reasonix crashes on, or one it cannot read, is no way past anything.
   if (!bytes || recoveryCacheDamage(checkpoint) !== undefined) return undefined;
-  const identity = await readJsonFile(join(dir, SESSION_FILES.identity), StorageIdentitySchema);
+  const identity = await readStorageIdentity(dir);
   if (identity.state !== 'ok' || identity.value.sessionId !== id || identity.value.generation.trim() === '')
     return undefined;
   const logPath = join(dir, SESSION_FILES.log);
-  const prefix = identity.value.logPrefixDigest;
-  if (prefix !== undefined && prefix !== '' && prefix !== (await logPrefixDigest(logPath))) return undefined;
+  if (!(await identityPrefixMatches(identity.value, logPath))) return undefined;
   for (const key of ['current', 'previous']) {
     const stored = storedCheckpoint(boltValue(bytes, 'checkpoints', key));
     if (

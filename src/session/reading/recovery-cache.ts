@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { mayExist } from '../../fs/may-exist.js';
 import { readJsonFile } from './read-json-file.js';
-import { logPrefixDigest, StorageIdentitySchema } from './storage-identity.js';
+import { identityPrefixMatches, readStorageIdentity } from './storage-identity.js';
 import { SESSION_FILES } from './session-files.js';
 import { boltDamage } from './bolt-damage.js';
 import { readRegularFile } from '../../fs/read-regular-file.js';
@@ -62,14 +62,14 @@ export async function recoveryCacheAhead(
       : openTurns.map((turn) => `turn-finalize:${turn}`).find((key) => checkpoint.bytes?.includes(key));
   if (recent.value.durableSequence <= lastSequence && finalized === undefined) return undefined;
   // A missing or stale identity makes Reasonix mint a new generation, which retires the cache.
-  const identity = await readJsonFile(join(sessionDir, SESSION_FILES.identity), StorageIdentitySchema);
+  const identity = await readStorageIdentity(sessionDir);
   if (
     identity.state !== 'ok' ||
     identity.value.sessionId !== id ||
     identity.value.generation !== recent.value.storageGeneration
   )
     return undefined;
-  if (identity.value.logPrefixDigest !== (await logPrefixDigest(join(sessionDir, SESSION_FILES.log)))) return undefined;
+  if (!(await identityPrefixMatches(identity.value, join(sessionDir, SESSION_FILES.log)))) return undefined;
   const holds =
     finalized === undefined
       ? `the session up to sequence ${recent.value.durableSequence}, past this log's last (${lastSequence})`

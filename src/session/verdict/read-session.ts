@@ -24,7 +24,7 @@ import { readJsonFile } from '../reading/read-json-file.js';
 import { readSessionEventsOn } from '../reading/read-events.js';
 import type { LogReadingThread } from '../../codec/read-log.js';
 import { ownershipLockPath, SESSION_FILES, TORN_EVIDENCE } from '../reading/session-files.js';
-import { logPrefixDigest, StorageIdentitySchema } from '../reading/storage-identity.js';
+import { identityPrefixMatches, readStorageIdentity } from '../reading/storage-identity.js';
 import { writerLockHolder } from '../reading/writer-locks.js';
 import { readSessionDirectory } from '../reading/session-directory.js';
 import { logFile } from '../reading/log-file.js';
@@ -370,7 +370,7 @@ async function checkCaches(
 ): Promise<void> {
   const identityPath = join(dir, SESSION_FILES.identity);
   // Caches Reasonix rebuilds: one this user may not read is one Reasonix, run by this user, replaces.
-  const identity = await readJsonFile(identityPath, StorageIdentitySchema);
+  const identity = await readStorageIdentity(dir);
   if (identity.state === 'unreadable')
     note({
       code: 'RX_IDENTITY_STALE',
@@ -384,8 +384,7 @@ async function checkCaches(
       data: { file: identityPath },
     });
   else if (identity.state === 'ok') {
-    const prefix = await logPrefixDigest(logPath);
-    if (identity.value.sessionId !== id || identity.value.logPrefixDigest !== prefix) {
+    if (identity.value.sessionId !== id || !(await identityPrefixMatches(identity.value, logPath))) {
       note({
         code: 'RX_IDENTITY_STALE',
         message: 'storage identity does not match this log; Reasonix will mint a new one and drop its caches',

@@ -223,14 +223,19 @@ describe('metadata files that are not what Reasonix writes', () => {
       'note storage identity is not valid (generation: Invalid input: expected string, received number); Reasonix will mint a new one',
       'note offset index is not valid (commitCount: Too small: expected number to be >=0); it is a cache and will be rebuilt',
     ]);
-    // An identity without the prefix digest of a log it was minted before; an index with no entries (null, as Go writes an empty list).
+    // An identity without the prefix digest names no other log: Reasonix keeps it and its caches
+    // (test/reasonix/reads/storage-identity-matches-reasonix); an index with no entries (null, as Go writes an empty list).
     const { logPrefixDigest: _, ...withoutPrefix } = identity;
     await writeFile(identityPath, JSON.stringify({ ...withoutPrefix, extra: 1 }));
     await writeFile(indexPath, JSON.stringify({ ...index, entries: null }));
     expect(await notes()).toEqual([
-      'note storage identity does not match this log; Reasonix will mint a new one and drop its caches',
       'note offset index is stale (the log changed since it was written); it is a cache and will be rebuilt',
     ]);
+    // One that names another log's prefix is stale.
+    await writeFile(identityPath, JSON.stringify({ ...identity, logPrefixDigest: '0'.repeat(64) }));
+    expect(await notes()).toContain(
+      'note storage identity does not match this log; Reasonix will mint a new one and drop its caches',
+    );
     // Both absent: nothing to note (Reasonix writes them again).
     await rm(identityPath);
     await rm(indexPath);
