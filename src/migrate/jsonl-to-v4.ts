@@ -40,6 +40,7 @@ import { goWorkingDirectory } from '../store/roots/working-directory.js';
 import { copyArtifact, freezeLegacySource, openArtifact, type LegacySource } from '../store/jsonl/legacy-source.js';
 import { recordMigration } from './migration-map.js';
 import { migrationTarget, type MigrationTarget } from './migration-target.js';
+import { checkPath } from '../errors/caller-input.js';
 
 /** Reasonix commits a legacy import in batches of at most this many messages (docs/format.md §10.1 step 5). */
 const MESSAGES_PER_BATCH = 128;
@@ -95,6 +96,7 @@ export interface MigrationReport {
  * Reasonix's own migration loses their names and arguments, then refuses to resume.
  */
 export async function migrateJsonlToV4(transcript: string, options: MigrationOptions = {}): Promise<MigrationReport> {
+  checkPath(transcript, 'transcript');
   // A store named with `to` is one that is there (a typo makes no store nobody looks in), outside the transcript's own files.
   if (options.to !== undefined) await checkFolder(resolve(options.to), options.to, { mustExist: true });
   if (options.to !== undefined) await refuseSessionFolder(resolve(options.to), options.to);

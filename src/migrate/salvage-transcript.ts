@@ -12,6 +12,7 @@ import { transcriptModeIn } from '../store/roots/store-kind.js';
 import { jsonlMetaWithId, readJsonlMeta } from '../store/jsonl/jsonl-meta.js';
 import { MAX_TRANSCRIPT_MESSAGE_BYTES, parseTranscript } from '../store/jsonl/jsonl-transcript.js';
 import { goText } from '../codec/go-json/go-text.js';
+import { checkPath } from '../errors/caller-input.js';
 
 /** A line of the damaged transcript that was left out of the salvaged one, and why. */
 export interface DroppedLine {
@@ -46,6 +47,8 @@ export async function salvageTranscript(
   path: string,
   options: { to?: string; dryRun?: boolean } = {},
 ): Promise<TranscriptSalvageReport> {
+  checkPath(path);
+  if (options.to !== undefined) checkPath(options.to, 'to');
   const source = resolve(path);
   // A folder named with --to is written into, never made: a typo would otherwise put the transcript where no one looks.
   if (options.to !== undefined) {

@@ -1,3 +1,4 @@
+import { checkRoots } from '../errors/caller-input.js';
 import { InvalidInputError } from '../errors/index.js';
 import { pathsOf } from '../store/roots/platform.js';
 import { SEARCH_KINDS, type SearchKind } from './search-hit.js';
@@ -15,8 +16,7 @@ export function checkSearchInput(text: unknown, options: SearchOptions): void {
   if (typeof text !== 'string') throw new InvalidInputError(`the query must be a string, not ${typeof text}`);
   if (typeof options !== 'object' || options === null)
     throw new InvalidInputError('search takes its options as an object: { roots, platform, … }');
-  if (!Array.isArray(options.roots))
-    throw new InvalidInputError('roots must be a list of roots to search (machineRoots().roots.roots)');
+  checkRoots(options.roots);
   if (!['linux', 'darwin', 'win32'].includes(options.platform))
     throw new InvalidInputError(`platform must be linux, darwin or win32, not ${JSON.stringify(options.platform)}`);
   if (options.kinds !== undefined && !Array.isArray(options.kinds))

@@ -12,6 +12,7 @@ import type { ReadRoot } from './roots/roots.js';
 import { resumeVerdict, type ResumeContext, type ResumeVerdict } from './resume/resume-verdict.js';
 import { dirname } from 'node:path';
 import { FileSystemError, SessionNotFoundError } from '../errors/index.js';
+import { checkRoots } from '../errors/caller-input.js';
 
 /** One copy of a located session, with whether and how Reasonix resumes it. */
 export interface LocatedCopy extends ListedCopy {
@@ -40,6 +41,7 @@ export async function locateSession(
   query: string,
   context: ResumeContext,
 ): Promise<SessionWhereabouts[]> {
+  checkRoots(roots);
   const found = await findSessionCopies([...roots]);
   const matching = conversationsMatching(groupConversations(found, context.platform), query);
   if (matching.length === 0)

@@ -52,6 +52,7 @@ import { streamedRecords, streamedTranscript } from '../session/verdict/streamed
 import { readJsonlSession } from './jsonl/read-jsonl-session.js';
 import { transcriptEntries, transcriptRecords } from './jsonl/transcript-records.js';
 import { storeKindOf, type StoreKind } from './roots/store-kind.js';
+import { checkPath } from '../errors/caller-input.js';
 
 /**
  * What every opened session can do, whatever its store. Every view gives what precedes any damage,
@@ -302,6 +303,7 @@ async function* seenByPerson(transcript: AsyncIterable<TimedMessage>): AsyncGene
 
 /** Opens a sessions-v4 / desktop-v5 session directory or a `.jsonl` transcript. Nothing is written. */
 export async function openSession(path: string): Promise<OpenedSession> {
+  checkPath(path);
   const full = resolve(path);
   const stats = lstatOrMissing(full);
   if (!stats) throw new NotASessionError(`${full}: no such file or directory`, { file: full });

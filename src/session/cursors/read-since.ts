@@ -6,6 +6,7 @@ import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, type Cursor } fro
 import type { ResolvedBatch } from '../reading/read-events.js';
 import type { Projection } from '../replay/projection.js';
 import { replayedBatches } from '../verdict/replayed-batches.js';
+import { checkCount } from '../../errors/caller-input.js';
 
 /** What `readSince` gathers: the batches committed after a cursor, and the cursor to save after them. */
 export interface ReadSince {
@@ -109,6 +110,8 @@ export async function* replayedBatchesSince(
   start: SinceStart,
   options: ReadSinceOptions = {},
 ): AsyncGenerator<{ batch: ResolvedBatch; replay: Projection; cursor: () => Cursor }> {
+  // A count below 1 (or not whole) would give no batch and the cursor back: a loop going on from it never ends.
+  checkCount(options.maxBatches, 'maxBatches', 1);
   const { cursor, caughtUp } = start;
   // Stryker disable next-line ConditionalExpression: speed only: a value kept to spare work done again (a digest per offset, a time parsed once per batch, a …
   if (caughtUp) return;

@@ -14,6 +14,7 @@ import { acquireWriterLocks } from '../reading/writer-locks.js';
 import { readSession, reasonixRefuses, type SessionRead } from '../verdict/read-session.js';
 import { CACHE_REFUSALS, recoveryCacheDir } from '../reading/recovery-cache.js';
 import { failPoint } from '../../fs/fail-point.js';
+import { checkPath } from '../../errors/caller-input.js';
 
 /** What `repairSession` did (or, a dry run, would do): the torn tail it cut, where the cut bytes were kept, the durable end. */
 export interface RepairReport {
@@ -66,6 +67,7 @@ function evidenceName(): string {
  * `salvage` is the way forward. A dry run takes no lock and changes nothing.
  */
 export async function repairSession(dir: string, options: { dryRun?: boolean } = {}): Promise<RepairReport> {
+  checkPath(dir, 'dir');
   const logPath = join(dir, SESSION_FILES.log);
   const locks = options.dryRun
     ? undefined

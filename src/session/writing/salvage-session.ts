@@ -25,6 +25,7 @@ import { sessionContentStore } from '../reading/session-content.js';
 import { readManifest } from '../reading/manifest.js';
 import { readableOrThrow } from '../reading/read-json-file.js';
 import { SESSION_FILES, sessionReadPaths } from '../reading/session-files.js';
+import { checkPath } from '../../errors/caller-input.js';
 
 /** What `salvageSession` kept from a damaged session, and where the new session is. */
 export interface SalvageReport {
@@ -63,6 +64,8 @@ export async function salvageSession(
   dir: string,
   options: { to?: string; dryRun?: boolean } = {},
 ): Promise<SalvageReport> {
+  checkPath(dir, 'dir');
+  if (options.to !== undefined) checkPath(options.to, 'to');
   const source = resolve(dir);
   if (options.to !== undefined) {
     // A store that is there (a typo makes no new store nobody looks in), and not inside the session salvaged.

@@ -18,6 +18,7 @@ import type { Platform } from '../roots/platform.js';
 import type { ReadRoot } from '../roots/roots.js';
 import type { ListedStore } from '../roots/store-kind.js';
 import { parseIndexCheckpoint, type CheckpointEntry, type IndexCheckpoint } from './index-checkpoint.js';
+import { checkRoots } from '../../errors/caller-input.js';
 
 /** Records of a transcript given at most this many to a piece: a piece's size stays bounded whatever the transcript. */
 const TRANSCRIPT_PIECE = 1000;
@@ -79,6 +80,7 @@ export interface IndexRun extends AsyncIterable<IndexPiece> {
  * key, the pieces keep an index equal to `records()` of every session read.
  */
 export function indexSince(roots: readonly ReadRoot[], options: IndexSinceOptions): IndexRun {
+  checkRoots(roots);
   const given = parseIndexCheckpoint(options.checkpoint);
   const entries = new Map(given.sessions.map((entry) => [entry.path, entry]));
   return {

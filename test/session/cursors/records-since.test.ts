@@ -27,6 +27,8 @@ async function inPieces(session: OpenedLogSession, sizes: number[]): Promise<Rec
   const index = new RecordIndex();
   let saved: string | undefined;
   for (const size of [...sizes, undefined]) {
+    // A piece of no batches is none (maxBatches must be 1 or more): the read goes on from where it was.
+    if (size === 0) continue;
     let last: RecordsCursor | undefined;
     for await (const piece of session.recordsSince(
       saved === undefined ? undefined : (JSON.parse(saved) as RecordsCursor),
