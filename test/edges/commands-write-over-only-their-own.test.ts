@@ -440,7 +440,7 @@ describe('nothing is written inside the session a command reads, --force or not'
     expect(run).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: `rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (not JSON); it is left as it is: give --cursor a new file to read the session from the start\n`,
+      stderr: `rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (not JSON); it is left as it is: name another file, or remove this one, to read the session from the start\n`,
     });
     expect(await readFile(file, 'utf8')).toBe('my notes\n');
   });

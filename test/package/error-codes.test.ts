@@ -167,7 +167,7 @@ describe('a file-system error is a coded RxError, never a raw ENOENT or ENOTDIR'
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
-      `rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (version: Invalid input: expected 3); it is left as it is: give --cursor a new file to read the session from the start\n`,
+      `rxstore: RX_CURSOR_MISMATCH: ${file}: not a cursor rxstore wrote (version: Invalid input: expected 3); it is left as it is: name another file, or remove this one, to read the session from the start\n`,
     );
     expect(await readFile(file, 'utf8')).toBe('{"a":1}\n');
   });

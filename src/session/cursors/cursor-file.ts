@@ -126,7 +126,7 @@ function parseCursorFile(text: string, file: string): AcceptedRecordsCursor {
   } catch {
     // JSON.parse's SyntaxError, its only error.
     throw new CursorMismatchError(
-      `not a cursor rxstore wrote (not JSON); it is left as it is: give --cursor a new file to read the session from the start`,
+      `not a cursor rxstore wrote (not JSON); it is left as it is: name another file, or remove this one, to read the session from the start`,
       { file },
     );
   }
@@ -140,7 +140,7 @@ function parseCursorFile(text: string, file: string): AcceptedRecordsCursor {
       { file },
     );
   throw new CursorMismatchError(
-    `not a cursor rxstore wrote (${firstIssue(parsed.error)}); it is left as it is: give --cursor a new file to read the session from the start`,
+    `not a cursor rxstore wrote (${firstIssue(parsed.error)}); it is left as it is: name another file, or remove this one, to read the session from the start`,
     { file },
   );
 }

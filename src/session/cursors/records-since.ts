@@ -675,8 +675,13 @@ function parseRecordsCursor(given: unknown, logPath: string): RecordsCursor {
   throw new CursorMismatchError(`not a records cursor rxstore made: ${firstIssue(parsed.error)}`, { file: logPath });
 }
 
-/** What a records cursor of an earlier version is, in words; undefined for anything else. */
+/**
+ * What a cursor that is no records cursor of this version is, in words, when it is one rxstore made: a log
+ * cursor (`readSince`'s, `batchesSince`'s), or a records cursor of an earlier version; undefined for anything else.
+ */
 export function olderRecordsCursor(given: unknown): string | undefined {
+  if (CursorSchema.safeParse(given).success)
+    return 'a log cursor (readSince and batchesSince give those), not a records cursor: give recordsSince the cursor recordsSince returned';
   const version =
     typeof given === 'object' && given !== null && 'version' in given
       ? (given as { version: unknown }).version

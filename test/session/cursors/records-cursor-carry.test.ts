@@ -327,6 +327,11 @@ describe('a records cursor', () => {
       }),
       /^a version 1 records cursor, from an earlier rxstore/,
     ],
+    [
+      'a log cursor (readSince gives those) instead',
+      (cursor: RecordsCursor) => cursor.log,
+      /^a log cursor \(readSince and batchesSince give those\), not a records cursor: give recordsSince the cursor recordsSince returned/,
+    ],
   ])('holding %s is refused', async (_, change, message) => {
     const [first] = await all(recordsSince(plain.dir, plain.id, { workspace: null }, undefined, { maxBatches: 1 }));
     expect(await refusal(change(JSON.parse(JSON.stringify(first!.cursor)) as RecordsCursor))).toMatch(message);
