@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { goInt, goString, goStruct, goStructValues } from '../../codec/go-json/go-decode.js';
 import { goRfc3339, goUtcNanoText, ZERO_TIME } from '../../codec/go-json/go-time.js';
-import { goLiteralFieldsOf } from '../../codec/go-json/go-literals.js';
+import { goLiteralFields } from '../../codec/go-json/go-literals.js';
 import { readJsonFile, readJsonFileSync, type JsonFileResult } from './read-json-file.js';
 
 /** `header.json` as Go decodes it: keys in any case, `null` as the zero value, numbers as written. */
@@ -52,7 +52,8 @@ export const HeaderSchema = HeaderStruct.pipe(
 /** A session's `header.json`. */
 export type Header = z.infer<typeof HeaderSchema>;
 
-const HEADER_LITERALS = goLiteralFieldsOf(HeaderStruct);
+/** Its version is a Go `int` (Reasonix's refusal of `1.0` names the type), its time a `time.Time`. */
+const HEADER_LITERALS = goLiteralFields({ schemaVersion: 'int', createdAt: 'time' });
 
 /** A session's `header.json` as Reasonix reads it: missing, invalid (with why), unreadable, or its value. */
 export function readHeader(path: string): Promise<JsonFileResult<Header>> {
