@@ -13,7 +13,7 @@ import { checkFile, checkOutside, type ReadPaths } from '../../fs/path-kind.js';
 import { firstIssue } from '../../codec/first-issue.js';
 import {
   AcceptedRecordsCursorSchema,
-  olderRecordsCursor,
+  cursorOfAnotherKind,
   type AcceptedRecordsCursor,
   type RecordsCursor,
   type RecordsSince,
@@ -133,10 +133,10 @@ function parseCursorFile(text: string, file: string): AcceptedRecordsCursor {
   // Checked here too, not only by recordsSince, so that the refusal names the file it came from.
   const parsed = AcceptedRecordsCursorSchema.safeParse(json);
   if (parsed.success) return parsed.data;
-  const older = olderRecordsCursor(json);
-  if (older)
+  const other = cursorOfAnotherKind(json);
+  if (other)
     throw new CursorMismatchError(
-      `${older}; remove ${file} to read the session from the start, and replace what was indexed of it`,
+      `${other}; remove ${file} to read the session from the start, and replace what was indexed of it`,
       { file },
     );
   throw new CursorMismatchError(

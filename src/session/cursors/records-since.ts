@@ -666,10 +666,10 @@ function sizeOf(item: PendingCall): number {
 function parseRecordsCursor(given: unknown, logPath: string): RecordsCursor {
   const parsed = RecordsCursorSchema.safeParse(given);
   if (parsed.success) return parsed.data;
-  const older = olderRecordsCursor(given);
-  if (older)
+  const other = cursorOfAnotherKind(given);
+  if (other)
     throw new CursorMismatchError(
-      `${older}; read the session again from the start (no cursor) and replace what was indexed of it`,
+      `${other}; read the session again from the start (no cursor) and replace what was indexed of it`,
       { file: logPath },
     );
   throw new CursorMismatchError(`not a records cursor rxstore made: ${firstIssue(parsed.error)}`, { file: logPath });
@@ -679,7 +679,7 @@ function parseRecordsCursor(given: unknown, logPath: string): RecordsCursor {
  * What a cursor that is no records cursor of this version is, in words, when it is one rxstore made: a log
  * cursor (`readSince`'s, `batchesSince`'s), or a records cursor of an earlier version; undefined for anything else.
  */
-export function olderRecordsCursor(given: unknown): string | undefined {
+export function cursorOfAnotherKind(given: unknown): string | undefined {
   if (CursorSchema.safeParse(given).success)
     return 'a log cursor (readSince and batchesSince give those), not a records cursor: give recordsSince the cursor recordsSince returned';
   const version =
