@@ -4,7 +4,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['./test/support/build-cli.ts', './test/support/isolated-cache.ts'],
+    // The run's temporary folder first: the others make theirs in it.
+    globalSetup: [
+      './test/support/run-temp-folder.ts',
+      './test/support/build-cli.ts',
+      './test/support/isolated-cache.ts',
+    ],
     testTimeout: 60_000,
     // Concurrent tests start the real Reasonix each: no more at once than the machine has cores.
     maxConcurrency: availableParallelism(),
