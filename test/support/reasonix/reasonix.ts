@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { reasonixToolsPath } from './tools-path.js';
+import { waitingOnFifo } from './waiting-on-fifo.js';
 import { startMockModel, type ChatRequest, type MockModel, type MockReply } from './mock-model.js';
 
 export const REASONIX_VERSION = '1.38.11';
@@ -78,6 +79,11 @@ export interface RunOptions extends ReasonixConfig {
   interrupt?: { afterChatRequests: number; signal: NodeJS.Signals; delayMs?: number };
   /** Run as this user and group id (through `setpriv`, when the tests run as root; otherwise as this process's user). */
   asUser?: number;
+  /**
+   * Kill it once it is seen waiting in the open of a FIFO for a writer (Linux): one the test planted and never
+   * writes, so it would wait for ever. `waitedOnFifo` says so.
+   */
+  stopWhenWaitingOnFifo?: boolean;
 }
 
 /** The command and arguments that run `bin` as `user` (root drops to it with `setpriv`; any other user runs it as itself). */
@@ -91,6 +97,8 @@ export interface RunResult {
   code: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
+  /** Killed when seen waiting on a FIFO (`stopWhenWaitingOnFifo`). */
+  waitedOnFifo: boolean;
   stdout: string;
   stderr: string;
 }
@@ -195,6 +203,15 @@ async function runReasonixNow(bin: string, options: RunOptions): Promise<RunResu
     child.kill('SIGKILL');
   }, options.timeoutMs ?? 60_000);
 
+  let waitedOnFifo = false;
+  const watch = options.stopWhenWaitingOnFifo
+    ? setInterval(() => {
+        if (child.pid === undefined || !waitingOnFifo(child.pid)) return;
+        waitedOnFifo = true;
+        child.kill('SIGKILL');
+      }, 100)
+    : undefined;
+
   const { interrupt } = options;
   if (interrupt) {
     void options.mock.waitForChatRequests(interrupt.afterChatRequests).then(async () => {
@@ -208,7 +225,8 @@ async function runReasonixNow(bin: string, options: RunOptions): Promise<RunResu
     child.on('close', (c, s) => resolve([c, s]));
   });
   clearTimeout(timer);
-  return { code, signal, timedOut, stdout, stderr };
+  clearInterval(watch);
+  return { code, signal, timedOut, waitedOnFifo, stdout, stderr };
 }
 
 /** Session directories of every workspace store under a state root: `<state>/projects/*\/sessions-v4/*` (§1.2, §2). */
