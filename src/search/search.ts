@@ -6,6 +6,7 @@ import { openSession } from '../store/open-session.js';
 import { pathsOf, type Platform } from '../store/roots/platform.js';
 import type { ReadRoot } from '../store/roots/roots.js';
 import { sameSlug, workspaceSlug } from '../store/roots/workspace-slug.js';
+import { storeFolder, type SlugFolders } from '../store/roots/store-folder.js';
 import { matchText, parseQuery, type Query } from './query.js';
 import { scoreText, snippetOf } from './rank.js';
 import type { SearchHit, SearchKind } from './search-hit.js';
@@ -240,7 +241,7 @@ async function indexedHits(
       // so hits are scored and ordered as through the index only when the index holds the same texts.
       await index.update(sources, options.onProgress, options.beforeReading, undefined, options.contentUnchanged);
       const placed = options.messageIndex !== false && options.around === undefined;
-      const { hits, places } = index.reading(() => {
+      const { hits: asIndexed, places } = index.reading(() => {
         const hits = found(index, query, sources, options);
         // Kept in the index as the records were read: no session is read again to place its hits.
         const places = placed
@@ -248,6 +249,7 @@ async function indexedHits(
           : undefined;
         return { hits, places };
       });
+      const hits = await resumedWorkspaces(asIndexed, sources, options.platform);
       // The transcripts read whole for the messages around the hits (each read now, not kept from an earlier search).
       const read = new Map<string, PersonMessages>();
       if (options.around !== undefined)
@@ -273,6 +275,29 @@ async function indexedHits(
     if (rebuilt) throw index.engineErrorSaid(damaged);
     rebuilt = true;
   }
+}
+
+/**
+ * Each hit's workspace as `ls` shows it: where a session names another folder than the one whose store it
+ * sits under (its sessions relocated), the folder of its store's slug (`storeFolder`).
+ */
+async function resumedWorkspaces(
+  hits: SearchHit[],
+  sources: readonly SearchSource[],
+  platform: Platform,
+): Promise<SearchHit[]> {
+  const slugs = new Map(sources.map((source) => [source.path, source.slug]));
+  const folders: SlugFolders = new Map();
+  const resumedFrom = new Map<string, Promise<string | undefined>>();
+  for (const hit of hits)
+    if (!resumedFrom.has(hit.path))
+      resumedFrom.set(hit.path, storeFolder(hit.workspace, slugs.get(hit.path) ?? null, platform, folders));
+  return Promise.all(
+    hits.map(async (hit) => {
+      const folder = await resumedFrom.get(hit.path);
+      return folder === undefined ? hit : { ...hit, workspace: folder };
+    }),
+  );
 }
 
 /** The sessions of those `session` and `workspace` select that the index read only up to damage. */

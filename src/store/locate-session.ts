@@ -48,7 +48,11 @@ export async function locateSession(
     throw new SessionNotFoundError(`no session matches ${JSON.stringify(query)} (${describeRoots(roots)})`);
   return Promise.all(
     matching.map(async (conversation) => {
-      const read = await readCopies(conversation, { verify: true, registries: found.registries });
+      const read = await readCopies(conversation, {
+        verify: true,
+        registries: found.registries,
+        platform: context.platform,
+      });
       const described = describeConversation(read, conversation.parent);
       const session = { ...described, relocate: relocateHint(described, context.platform, new Map()) };
       const copies = verdictsOf(session, context);

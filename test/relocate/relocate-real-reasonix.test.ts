@@ -55,6 +55,30 @@ describe.skipIf(!reasonixBinary())(
       expect(relocated.stdout).toContain('moved 2 sessions');
       await expect(readdir(join(home, 'projects'))).resolves.toEqual([slugOf(after)]);
 
+      // Before Reasonix writes a turn there, each session still names the old folder in its history: rxstore
+      // says it belongs to the new one, the folder `reasonix --resume` finds it from, and says how to resume it.
+      const listed = await runCliChild(['ls', '--json', '--no-cache', '--home', home]);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(
+        (JSON.parse(listed.stdout) as { id: string; workspace: string; workspaceFrom: string }[])
+          .map(({ id, workspace, workspaceFrom }) => ({ id, workspace, workspaceFrom }))
+          .sort((a, b) => a.id.localeCompare(b.id)),
+      ).toEqual(ids.map((id) => ({ id, workspace: after, workspaceFrom: 'store-slug' })));
+      for (const id of ids) {
+        const where = await runCliChild(['where', id, '--home', home, '--cwd', base]);
+        expect(where.code, where.stderr).toBe(0);
+        expect(where.stdout).toContain(`to resume: cd ${after} && `);
+        expect(where.stdout).toContain(`reasonix --resume ${id}`);
+      }
+      const found = await runCliChild(['search', 'answer', '--json', '--home', home]);
+      expect(found.code, found.stderr).toBe(0);
+      const hits = found.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { workspace: string });
+      expect(hits.length).toBeGreaterThan(0);
+      expect(new Set(hits.map((hit) => hit.workspace))).toEqual(new Set([after]));
+
       const newStore = join(home, 'projects', slugOf(after), 'sessions-v4');
       const mock = await startMockModel([{ text: 'Going on, first.' }, { text: 'Going on, second.' }]);
       try {

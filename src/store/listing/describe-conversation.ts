@@ -7,6 +7,9 @@ import { passedOverAsEmpty } from './catalog-entry.js';
 import { isGoSpace } from '../../codec/go-json/go-space.js';
 import { ZERO_TIME } from '../../codec/go-json/go-time.js';
 import { dirname } from 'node:path';
+import type { Platform } from '../roots/platform.js';
+import { storeWorkspace } from './store-workspace.js';
+import type { SlugFolders } from '../roots/store-folder.js';
 import type { SummaryCache } from './summary-cache.js';
 import { summariseAppended } from './summarise-appended.js';
 import { summariseCopy, type CopySummary, type ListedStatus, type WorkspaceSource } from './summarise-copy.js';
@@ -86,6 +89,10 @@ interface CopyReading {
   beforeReading?: () => void;
   /** Where a copy read whole is summarised: `summariseCopy` here, or a `SummaryPool`'s threads. */
   summarise?: typeof summariseCopy;
+  /** Whose slugs the stores' folder names are (`storeWorkspace`). */
+  platform: Platform;
+  /** The folders of each slug, found once for a listing (`storeWorkspace`). */
+  slugFolders?: SlugFolders;
 }
 
 /** Reads every copy of a conversation, the newest store's first. */
@@ -93,7 +100,10 @@ export async function readCopies(
   conversation: Conversation,
   options: CopyReading,
 ): Promise<[ListedCopy, ...ListedCopy[]]> {
-  const copies = await Promise.all(conversation.copies.map(async (copy) => readCopy(copy, options)));
+  const folders: SlugFolders = options.slugFolders ?? new Map();
+  const copies = await Promise.all(
+    conversation.copies.map(async (copy) => storeWorkspace(await readCopy(copy, options), options.platform, folders)),
+  );
   return copies as [ListedCopy, ...ListedCopy[]];
 }
 

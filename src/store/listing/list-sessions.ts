@@ -79,6 +79,8 @@ export async function listSessions(roots: readonly ReadRoot[], options: ListOpti
       cache: options.cache,
       beforeReading: options.beforeReading,
       summarise,
+      platform: options.platform,
+      slugFolders: new Map(),
     };
     const describe = async (conversation: Conversation) => {
       const session = describeConversation(await readCopies(conversation, reading), conversation.parent);

@@ -23,7 +23,15 @@ import type { GoesOnPastDamage } from '../../session/reading/checkpoint-cover.js
 export type ListedStatus = SessionStatus | 'locked' | 'unreadable';
 
 /** Where a copy's workspace was learnt (docs/format.md §9.2, §11.3, §11.4, §12). */
-export const WorkspaceSourceSchema = z.enum(['header', 'session-context', 'desktop-registry', 'jsonl-meta', 'v0-meta']);
+export const WorkspaceSourceSchema = z.enum([
+  'header',
+  'session-context',
+  'desktop-registry',
+  'jsonl-meta',
+  'v0-meta',
+  // Not read from the copy: the one folder whose slug its store is under, where the folder it names is another (`storeWorkspace`).
+  'store-slug',
+]);
 export type WorkspaceSource = z.infer<typeof WorkspaceSourceSchema>;
 
 /** What reading a copy tells: its verdict, messages, title and workspace. */
