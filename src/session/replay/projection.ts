@@ -1,3 +1,4 @@
+import { goUnquote } from '../../text/go-unquote.js';
 import type { CommittedBatch, StoredEvent } from '../../codec/batch.js';
 import { StringTable } from '../../compact/string-table.js';
 import { answeredCall, type Message } from './message.js';
@@ -448,7 +449,8 @@ export class Projection {
     // Stryker disable next-line ConditionalExpression: a host message whose content is not text: the string form of a list of parts holds no workspace line
     if (message.origin !== 'host' || typeof message.content !== 'string') return;
     const named = WORKSPACE_LINE.exec(message.content)?.[1];
-    if (named !== undefined) this.workspaceText = named;
+    // Written with Go's %q: a folder named with a quote, a backslash or a line break is escaped there.
+    if (named !== undefined) this.workspaceText = goUnquote(named) ?? named;
   }
 
   /** Notes what Reasonix would refuse (once an event); the replay stops here. */

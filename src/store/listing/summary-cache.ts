@@ -38,8 +38,9 @@ import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.j
 // submission receipt is checked as Reasonix checks it; 12: a key holding a dot is no integer field inside another;
 // 13: a time holding an escape is refused, as Go parses it as written; 14: a payload reference's size is an int64,
 // and header.json's version is checked before its values, its time against Go's zero instant; 15: the storage identity
-// is read as Go reads it (whether a recovery cache ahead of the log refuses the session).
-const CACHE_VERSION = 15;
+// is read as Go reads it (whether a recovery cache ahead of the log refuses the session); 16: the workspace line's
+// path is unquoted as Go quoted it.
+const CACHE_VERSION = 16;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({

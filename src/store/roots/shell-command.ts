@@ -7,7 +7,17 @@ import type { PinnedRoots } from './roots.js';
  */
 export function quote(value: string, platform: Platform): string {
   if (platform === 'win32') return /^[\w\\:.\-]+$/.test(value) ? value : cmdQuoted(value);
-  return /^[\w/.,:@%+=-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+  if (/^[\w/.,:@%+=-]+$/.test(value)) return value;
+  // A control character (a line break in a folder's name) inside '…' would break the line, and be shown escaped:
+  // $'…' spells it in escapes, as bash, zsh and POSIX sh (2024) read them.
+  if (/[\x00-\x1f\x7f]/.test(value)) return `$'${value.replace(/[\\'\x00-\x1f\x7f]/g, ansiEscape)}'`;
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+const ANSI_SHORT: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', '\\': '\\\\', "'": "\\'" };
+
+function ansiEscape(char: string): string {
+  return ANSI_SHORT[char] ?? `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`;
 }
 
 /**

@@ -555,7 +555,8 @@ describe('a replay of events', () => {
       [[event('compaction', { messages: [host('m-h', '/w/six')] })], '/w/six'],
       [
         [complete({ role: 'user', id: 'm-h', origin: 'host', content: 'Current workspace: "C:\\\\dir \\"quoted\\""' })],
-        'C:\\\\dir \\"quoted\\"',
+        // Written with Go's %q: read as Go unquotes it.
+        'C:\\dir "quoted"',
       ],
       // Not the host's words, or no workspace line: nothing is named.
       [[complete({ ...host('m-h', '/w/typed'), origin: 'user' })], undefined],
