@@ -298,7 +298,18 @@ function openDatabase(sqlite: Sqlite, file: string, schema: IndexSchema): Databa
 
 /** Whether `error` is SQLite's own (the file is not a database, a page is malformed, an I/O error), not rxstore's. */
 export function isEngineError(error: unknown): boolean {
-  return error instanceof Error && error.name === 'SQLite3Error';
+  return error instanceof IndexContradictionError || (error instanceof Error && error.name === 'SQLite3Error');
+}
+
+/**
+ * The index contradicts itself where SQLite found nothing wrong (a page written over: a hit whose session has no
+ * row): taken as SQLite's damage is, the index built again.
+ */
+export class IndexContradictionError extends Error {
+  constructor(what: string) {
+    super(`the index contradicts itself: ${what}`);
+    this.name = 'IndexContradictionError';
+  }
 }
 
 /** The system code `engineErrorSaid` gives what SQLite says. */

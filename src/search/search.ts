@@ -12,7 +12,7 @@ import { scoreText, snippetOf } from './rank.js';
 import type { SearchHit, SearchKind } from './search-hit.js';
 import { checkSearchInput } from './search-input.js';
 import { withoutNul } from './documents.js';
-import { ENGINE_ERROR_CODE, isEngineError } from './index-connection.js';
+import { ENGINE_ERROR_CODE, IndexContradictionError, isEngineError } from './index-connection.js';
 import { SearchIndex } from './search-index.js';
 import { beginSearchCheck, checkedForSearch, forgetSearchWatch } from './search-watch.js';
 import { searchSources, type SearchSource } from './search-sources.js';
@@ -376,7 +376,9 @@ function found(
   });
   if (!narrowed) sessions = sessionsOf([...new Set(documents.map((document) => document.path))]);
   return documents.map((document) => {
-    const session = sessions.get(document.path)!;
+    const session = sessions.get(document.path);
+    if (session === undefined)
+      throw new IndexContradictionError(`a hit of ${document.path}, which it holds no session for`);
     const matches =
       query === undefined ? [[[0, document.text.length] as [number, number]]] : (matchText(query, document.text) ?? []);
     return {
