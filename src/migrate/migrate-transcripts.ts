@@ -111,7 +111,7 @@ export async function migrateTranscripts(options: TranscriptMigrationOptions): P
       await checkOutside(resolve(options.to), options.to, 'folder', transcriptReadPaths(transcript));
   const run: MigrationRun = { total: transcripts.length + special.length, platform: inputs.platform, pinned };
   for (const outcome of special) options.onOutcome?.(outcome, run);
-  const where: ResumeContext = { ...resume, cwd: resolve('.') };
+  const where: ResumeContext = { ...resume, cwd: goWorkingDirectory() };
   const migrate = (source: string) =>
     migrateOne(source, options, { stateRoot, cwd, platform: inputs.platform, pinned, where });
   const outcomes: TranscriptOutcome[] = [...special];

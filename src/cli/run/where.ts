@@ -1,3 +1,4 @@
+import { goWorkingDirectory } from '../../store/roots/working-directory.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
@@ -14,7 +15,6 @@ import {
 } from '../../index.js';
 import { pathNotAnId } from '../usage-words.js';
 import type { RootArgs } from '../root-options.js';
-import { resolve } from 'node:path';
 
 /** What `rxstore where` is run with: the options where.ts declares, as yargs gives them. */
 export interface WhereArgs extends RootArgs {
@@ -33,7 +33,7 @@ export async function runWhere(args: WhereArgs, output: Output, setExit: (code: 
     throw error;
   });
   // Asked about another folder than this one: the command to resume goes there first.
-  const elsewhere = args.cwd !== undefined && inputs.cwd !== resolve('.') ? inputs.platform : undefined;
+  const elsewhere = args.cwd !== undefined && inputs.cwd !== goWorkingDirectory() ? inputs.platform : undefined;
   output.out(
     args.json
       ? `${jsonOutput(located, 2)}\n`

@@ -1,3 +1,4 @@
+import { goWorkingDirectory } from './working-directory.js';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { checkExistingFolder } from '../../fs/path-kind.js';
@@ -32,7 +33,8 @@ export async function machineRoots(
     platform: options.platform ?? currentPlatform(),
     env: options.env ?? process.env,
     homeDir: options.homeDir ?? homedir(),
-    cwd: resolve(options.cwd ?? '.'),
+    // Where Reasonix would run: the shell's $PWD (a symlinked folder kept) as Go's os.Getwd takes it.
+    cwd: options.cwd !== undefined ? resolve(options.cwd) : goWorkingDirectory(),
   };
   const roots = await resolveStoreRoots(inputs, {
     ...(options.home !== undefined ? { home: resolve(options.home) } : {}),
