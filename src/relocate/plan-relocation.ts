@@ -117,6 +117,7 @@ export async function planRelocation(options: RelocationOptions): Promise<Reloca
     stores: [],
     copyBytes: 0,
     notes,
+    pinned: roots.pinned,
   };
   for (const root of roots.roots) {
     if (root.kind !== 'state') continue;

@@ -64,6 +64,8 @@ export async function relocate(plan: RelocationPlan): Promise<RelocationReport> 
     plan: checked,
     moved,
     left,
-    resume: moved[0] ? fromFolder(checked.to, reasonixResume(moved[0], checked.platform), checked.platform) : null,
+    resume: moved[0]
+      ? fromFolder(checked.to, reasonixResume(moved[0], checked.platform, checked.pinned), checked.platform)
+      : null,
   };
 }

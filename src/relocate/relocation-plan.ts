@@ -63,5 +63,9 @@ export const RelocationPlanSchema = z.strictObject({
   copyBytes: z.number().int().nonnegative(),
   /** Things the plan says before it is carried out: the old folder still there, a relocation being finished. */
   notes: z.array(z.string()),
+  /** The Reasonix variables the roots were found with: the resume command printed after the move carries them. */
+  pinned: z
+    .strictObject({ REASONIX_HOME: z.string().optional(), REASONIX_STATE_HOME: z.string().optional() })
+    .default({}),
 });
 export type RelocationPlan = z.infer<typeof RelocationPlanSchema>;

@@ -53,6 +53,10 @@ describe.skipIf(!reasonixBinary())(
       expect(relocated.stderr).toBe('');
       expect(relocated.code).toBe(0);
       expect(relocated.stdout).toContain('moved 2 sessions');
+      // The command it prints resumes as printed: the state root it was pointed at goes with it.
+      expect(relocated.stdout).toMatch(
+        new RegExp(`^resume one: cd ${after} && REASONIX_HOME=${home} reasonix --resume (${ids.join('|')})$`, 'm'),
+      );
       await expect(readdir(join(home, 'projects'))).resolves.toEqual([slugOf(after)]);
 
       // Before Reasonix writes a turn there, each session still names the old folder in its history: rxstore

@@ -23,15 +23,15 @@ describe.skipIf(!reasonixBinary())(
         const made = await runReasonix({ home, cwd: real, env: { PWD: real }, args: ['run', 'Hello.'], mock });
         expect(made.code, made.stderr).toBe(0);
         const listed = await runCliChild(['ls', '--json', '--home', home]);
-        const [{ id }] = JSON.parse(listed.stdout) as { id: string }[];
+        const id = (JSON.parse(listed.stdout) as { id: string }[])[0]!.id;
         const fromLink = await runReasonix({
           home,
           cwd: link,
           env: { PWD: link },
-          args: ['run', '--resume', id!, 'Again?'],
+          args: ['run', '--resume', id, 'Again?'],
           mock,
         });
-        const where = await runCliChild(['where', id!, '--home', home], {
+        const where = await runCliChild(['where', id, '--home', home], {
           cwd: link,
           env: { ...process.env, PWD: link },
         });
