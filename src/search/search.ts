@@ -1,6 +1,6 @@
 import { isAbsolute, normalize, resolve } from 'node:path';
 import { NotRegularFileError, RxError, SessionNotFoundError } from '../errors/index.js';
-import { describeRoots } from '../store/listing/find-session.js';
+import { describeRoots, rootsRead } from '../store/listing/find-session.js';
 import { defaultCacheDir } from '../store/listing/cache-dir.js';
 import { openSession } from '../store/open-session.js';
 import { pathsOf, type Platform } from '../store/roots/platform.js';
@@ -154,10 +154,20 @@ async function checkedHits(
       options.platform,
       check?.unchanged,
     );
-    // A session no id starts with is a mistake to say, not a search that found nothing (ids are matched as typed).
+    // Nothing to search, a session no id starts with, a workspace no session is of: a mistake to say, as ls
+    // says it, not a search that found nothing (ids are matched as typed).
+    if (sources.length === 0 && warnings.length === 0)
+      throw new SessionNotFoundError(`no sessions found (${await rootsRead(options.roots)})`);
     if (options.session !== undefined && !sources.some((source) => source.id.startsWith(options.session!)))
       throw new SessionNotFoundError(
         `no session matches ${JSON.stringify(options.session)} (${describeRoots(options.roots)})`,
+      );
+    if (
+      options.workspace !== undefined &&
+      !sources.some((source) => inWorkspace(source, options.workspace!, options.platform))
+    )
+      throw new SessionNotFoundError(
+        `no sessions of workspace ${options.workspace} found (${await rootsRead(options.roots)})`,
       );
     for (const warning of warnings) options.onNotWhole?.({ warning });
     const found = await hitsWithOrWithoutIndex(query, sources, { ...options, contentUnchanged: check?.unchanged });

@@ -34,6 +34,19 @@ describe('rxstore search, as a person runs it', () => {
       /^rxstore: RX_SESSION_NOT_FOUND: no session matches "1083B7D0" \(read .*\)\n$/,
     );
     expect((await searchCli(['cannot', '--session', '1083b7d0'], cache)).code).toBe(0);
+    // Roots that hold no session, or a workspace none is of, are said as ls says them.
+    const nowhere = await runCliChild(['search', 'cannot', '--home', join(cache, 'no-such-home')], {
+      env: { ...process.env, XDG_CACHE_HOME: cache },
+    });
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toMatch(
+      /^rxstore: RX_SESSION_NOT_FOUND: no sessions found \(.*no-such-home: no such directory\)\n$/,
+    );
+    const noWorkspace = await searchCli(['cannot', '--workspace', '/no/such/workspace'], cache);
+    expect(noWorkspace.code).toBe(2);
+    expect(noWorkspace.stderr).toMatch(
+      /^rxstore: RX_SESSION_NOT_FOUND: no sessions of workspace \/no\/such\/workspace found/,
+    );
     const invalid = await searchCli(['--regex', '(unclosed'], cache);
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/invalid regular expression/);

@@ -76,7 +76,10 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
         options
           .example(
             examples(
-              ['$0 search "connection refused"', 'the exact phrase, in every session'],
+              [
+                '$0 search \'"connection refused"\'',
+                "the exact phrase: its double quotes inside the shell's single ones",
+              ],
               [
                 '$0 search migrate --kind command --workspace .',
                 "shell commands of this folder's sessions that mention migrate",
@@ -90,7 +93,7 @@ export function searchCommand(output: Output, setExit: (code: ExitCode) => void,
               [
                 '0  something was found',
                 '1  nothing was found (a session read only up to damage is said on stderr)',
-                '2  usage error: an empty query, an invalid --regex, a --session that is a path or that no session id starts with',
+                '2  usage error: an empty query, an invalid --regex, a --session that is a path or that no session id starts with; or no session to search (none in the roots, none of --workspace)',
               ],
               'Searches what was said (prompts, answers), tool-call arguments and results, shell commands with their exit codes, and the files each turn touched, in every store, each conversation once as ls counts it. Case matters only when the query has a capital letter; every character of the query is searched as typed.',
               'The index lives in the cache folder beside the summary cache, readable only by you; the first search builds it, later ones read only the sessions that changed. A session read up to damage is searched up to it, and its hits say so.',
