@@ -160,13 +160,39 @@ async function listEntries(dir: string, found: FoundCopies): Promise<Dirent[]> {
   found.looked.push(dir);
   found.listed.push(dir);
   try {
-    return await readdir(dir, { withFileTypes: true });
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.some((entry) => entry.name.includes('\uFFFD')) ? await utf8Named(dir, entries, found) : entries;
   } catch (error) {
     // The system's answer (missing: no entries; unreadable: a warning); anything else is a fault and surfaces.
     if (!isSystemError(error)) throw error;
     if (error.code !== 'ENOENT') found.warnings.push(`cannot read ${describeSystemError(error)}`);
     return [];
   }
+}
+
+/**
+ * The entries whose names are UTF-8. Node reads a name that is not as text with U+FFFD in place of its bytes,
+ * a path that names nothing: each such entry (a workspace folder Reasonix was run in, named in another encoding)
+ * is said, not passed over in silence, as rxstore cannot read what is under it by name.
+ */
+async function utf8Named(dir: string, entries: Dirent[], found: FoundCopies): Promise<Dirent[]> {
+  const raw = await readdir(dir, { encoding: 'buffer' });
+  const unnamed = raw.filter((name) => !Buffer.from(name.toString('utf8'), 'utf8').equals(name));
+  for (const name of unnamed)
+    found.warnings.push(
+      `${join(dir, bytesShown(name))}: a name that is not UTF-8: rxstore cannot read what is under it, and leaves it out`,
+    );
+  const lost = new Set(unnamed.map((name) => name.toString('utf8')));
+  return entries.filter((entry) => !lost.has(entry.name));
+}
+
+/** A name's bytes as text: printable ASCII as it is, every other byte as `\xNN`. */
+function bytesShown(name: Buffer): string {
+  return [...name]
+    .map((byte) =>
+      byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`,
+    )
+    .join('');
 }
 
 async function copiesIn(storeDir: StoreDir, found: FoundCopies): Promise<SessionCopy[]> {
