@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import { FileSystemError, fileSystemErrorOf, isSystemError, NotRegularFileError, RxError } from '../errors/index.js';
 import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
@@ -268,6 +268,9 @@ export function refuseFilesNotOurs(paths: readonly string[]): void {
 function openDatabase(sqlite: Sqlite, file: string, schema: IndexSchema): Database {
   // SQLite takes a write-ahead log or its index beside the file as its own: the index never makes one.
   refuseFilesNotOurs([file, `${file}-journal`, `${file}-wal`, `${file}-shm`]);
+  // A file the system will not let be written (read-only, immutable, another user's) is said by its code, before
+  // SQLite's open fails without one and the file is taken for damage.
+  checkWritable(file);
   for (let attempt = 0; ; attempt += 1) {
     let db: Database | undefined;
     try {
@@ -291,7 +294,29 @@ function openDatabase(sqlite: Sqlite, file: string, schema: IndexSchema): Databa
         // Closing a file that would not open: nothing more to release.
       }
       if (attempt > 0) throw engineErrorSaid(error, file);
-      for (const suffix of ['', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+      removeIndexFiles(file);
+    }
+  }
+}
+
+/** Opens an index file there is for writing and closes it: throws the system's error, coded, where it may not be. */
+function checkWritable(file: string): void {
+  try {
+    closeSync(openSync(file, 'r+'));
+  } catch (error) {
+    if (isSystemError(error) && error.code === 'ENOENT') return;
+    throw fileSystemErrorOf(error, file);
+  }
+}
+
+/** Removes the index file and its journal (to be built again): one the system will not let go is said by its code. */
+export function removeIndexFiles(file: string): void {
+  for (const path of [file, `${file}-journal`]) {
+    try {
+      unlinkSync(path);
+    } catch (error) {
+      if (isSystemError(error) && error.code === 'ENOENT') continue;
+      throw fileSystemErrorOf(error, path);
     }
   }
 }

@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import { RxError, WriterOwnedError } from '../errors/index.js';
@@ -15,6 +14,7 @@ import {
   IndexConnection,
   makeIndexFolder,
   refuseFilesNotOurs,
+  removeIndexFiles,
   type IndexSchema,
   type KnownSession,
   type Row,
@@ -174,8 +174,7 @@ export class SearchIndex {
     try {
       this.connection.release(failed || damaged);
       const file = this.connection.file;
-      if (damaged && file !== undefined)
-        for (const suffix of ['', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+      if (damaged && file !== undefined) removeIndexFiles(file);
     } finally {
       await this.lock?.release();
     }

@@ -395,6 +395,42 @@ describe.skipIf(asRoot && !hasSetpriv)('rxstore search with a cache folder it ma
   });
 });
 
+describe('an index file or folder the file system will not let be written (chattr +i, +a)', () => {
+  // Immutable and append-only files need root and a file system that keeps the flags.
+  const probe = spawnSync('bash', ['-c', 'f=$(mktemp) && chattr +i "$f" && chattr -i "$f" && rm "$f"']);
+  it.skipIf(probe.status !== 0)(
+    'gives the hits --no-index gives, with one warning, and leaves the file as it was',
+    async () => {
+      const root = await tempDir('rxstore-search-immutable-');
+      const cache = join(root, 'cache');
+      const argv = ['search', '--state-home', fixture('tool-calls').root, '--json'];
+      expect(runCliChildSync([...argv, 'notes'], cache).status).toBe(0);
+      const folder = join(cache, 'rxstore');
+      const index = join(folder, 'search-index.sqlite');
+      const before = await readFile(index);
+      const direct = runCliChildSync([...argv, '--no-index', 'notes'], cache);
+      for (const [flag, path] of [
+        ['+i', index],
+        ['+a', index],
+        ['+i', folder],
+      ] as const) {
+        expect(spawnSync('chattr', [flag, path]).status).toBe(0);
+        try {
+          const run = runCliChildSync([...argv, 'notes'], cache);
+          expect(run.status, `${flag} ${path}: ${run.stderr}`).toBe(0);
+          expect(run.stdout.replace(/"score":[^,]+,/g, '')).toBe(direct.stdout.replace(/"score":[^,]+,/g, ''));
+          expect(run.stderr).toBe(
+            `rxstore: warning: RX_FILE_SYSTEM: the search index in ${folder} cannot be written (permission denied); searched the stores directly\n`,
+          );
+        } finally {
+          spawnSync('chattr', [`-${flag.slice(1)}`, path]);
+        }
+        expect(await readFile(index)).toEqual(before);
+      }
+    },
+  );
+});
+
 /** The built CLI run as this user. */
 function runCliChildSync(argv: string[], cache: string) {
   return spawnSync(process.execPath, [rxstoreBin, ...argv], {
