@@ -23,6 +23,17 @@ describe('rxstore search, as a person runs it', () => {
     expect(found.stdout).toContain('1083b7d00d4a95855b15212dd9c840c6');
     expect(found.stdout).toContain('»cannot access«');
     expect(found.stdout).toContain('rxstore view 1083b7d00d4a95855b15212dd9c840c6');
+    // The commands it suggests work as printed, with the roots it searched.
+    const [, open, resume] = /^ {2}open: (.*) {3}resume: (.*)$/m.exec(found.stdout)!;
+    const folder = await tempDir('rxstore-search-open-');
+    for (const command of [open!, resume!]) {
+      const run = spawnSync('bash', ['-c', command.replace(/^rxstore /, `'${process.execPath}' '${rxstoreBin}' `)], {
+        cwd: folder,
+        encoding: 'utf8',
+      });
+      expect(run.status, `${command}: ${run.stderr}`).toBe(0);
+    }
+    expect((await lstat(join(folder, '1083b7d0.html'))).isFile()).toBe(true);
     expect((await searchCli(['no-such-words-anywhere'], cache)).code).toBe(1);
     const empty = await searchCli([''], cache);
     expect(empty.code).toBe(2);
@@ -71,6 +82,28 @@ describe('rxstore search, as a person runs it', () => {
     expect(shown.stdout.replaceAll('\r', '')).toBe('nothing found for zzqqxx\n');
     const piped = await searchCli(['zzqqxx'], cache);
     expect(piped).toMatchObject({ code: 1, stdout: '', stderr: '' });
+  });
+
+  it.skipIf(!hasScript)('on a terminal, hits --limit left out are said; a pipe gets the hits alone', async () => {
+    const cache = await tempDir('rxstore-search-cli-');
+    const onTerminalRun = (limit: string) =>
+      spawnSync(
+        'script',
+        [
+          '-q',
+          '-e',
+          '-c',
+          `stty cols 200 rows 50; '${process.execPath}' '${rxstoreBin}' search --state-home '${fixture('tool-calls').root}' txt --limit ${limit}`,
+          '/dev/null',
+        ],
+        { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cache } },
+      ).stdout.replaceAll('\r', '');
+    const all = (await searchCli(['txt', '--json'], cache)).stdout.trim().split('\n').length;
+    expect(all).toBeGreaterThan(2);
+    expect(onTerminalRun('2')).toContain('rxstore: the 2 best hits are shown; --limit 4 shows more\n');
+    expect(onTerminalRun(String(all))).not.toContain('best hits are shown');
+    const piped = await searchCli(['txt', '--limit', '2'], cache);
+    expect(piped.stderr).toBe('');
   });
 
   it('--json prints one hit per line, best first, with the fields cat and view name a message by; --no-index gives the same', async () => {

@@ -9,7 +9,9 @@ import {
   type FoundHit,
   type SearchKind,
   SessionNotFoundError,
+  shellCommand,
   UsageError,
+  type Platform,
 } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
@@ -53,6 +55,9 @@ export async function runSearch(
   // `--file` alone lists sessions, one line each: --limit counts sessions, so every touch is read.
   const sessionsOnly = query.trim() === '' && !args.json;
   const { inputs, roots } = await machineRoots(args);
+  // A person at a terminal is told when --limit left hits out: one more is asked for, to know.
+  const toldOfMore =
+    !args.json && !sessionsOnly && output.columns !== undefined && args.limit < Number.MAX_SAFE_INTEGER;
   let progress: Progress | undefined;
   const hits: FoundHit[] = [];
   let found = 0;
@@ -68,7 +73,7 @@ export async function runSearch(
       session: args.session,
       since: timeOption('--since', args.since),
       until: timeOption('--until', args.until),
-      limit: sessionsOnly ? undefined : args.limit,
+      limit: sessionsOnly ? undefined : toldOfMore ? args.limit + 1 : args.limit,
       around: args.around,
       index: args.index,
       // The terminal shows no message index: its sessions' transcripts are read only for --json and --around.
@@ -109,7 +114,10 @@ export async function runSearch(
   if (found === 0 && args.session !== undefined && (await isPath(args.session)))
     throw new UsageError(pathNotAnId('search --session', args.session));
   if (sessionsOnly && found > 0) output.out(formatTouches(hits, args.limit));
-  else if (!args.json && found > 0) output.out(formatHits(hits, output.columns));
+  else if (!args.json && found > 0)
+    output.out(formatHits(hits.slice(0, args.limit), output.columns, rootFlagsOf(args), inputs.platform));
+  if (toldOfMore && hits.length > args.limit)
+    output.err(`rxstore: the ${args.limit} best hits are shown; --limit ${args.limit * 2} shows more\n`);
   // A pipe gets nothing, as from grep; a person at a terminal is told the search ran.
   if (found === 0 && !args.json && output.columns !== undefined)
     output.err(`nothing found for ${printable(query.trim() === '' ? `--file ${args.file}` : query)}\n`);
@@ -163,7 +171,12 @@ function highlighted(hit: FoundHit, columns: number | undefined): string {
 }
 
 /** Hits grouped by session, sessions in the order of their best hit: title, workspace, id, each hit, and the commands to open it. */
-function formatHits(hits: readonly FoundHit[], columns: number | undefined): string {
+function formatHits(
+  hits: readonly FoundHit[],
+  columns: number | undefined,
+  rootFlags: string[],
+  platform: Platform,
+): string {
   const sessions = new Map<string, FoundHit[]>();
   for (const hit of hits) sessions.set(hit.path, [...(sessions.get(hit.path) ?? []), hit]);
   const blocks: string[] = [];
@@ -183,12 +196,24 @@ function formatHits(hits: readonly FoundHit[], columns: number | undefined): str
         lines.push(columns === undefined ? line : cutEnd(line, columns));
       }
     }
+    // Commands that work as printed: the roots the search was pointed at go with them, and the page goes to a file.
+    const id = first.sessionId;
+    const command = (words: string[], after: string[] = []) =>
+      printable(shellCommand(['rxstore', ...words, ...rootFlags, ...after], platform));
     lines.push(
-      `  open: rxstore view ${printable(first.sessionId)}   resume: rxstore where ${printable(first.sessionId)}`,
+      `  open: ${command(['view', id], ['--to', `${id.slice(0, 8)}.html`])}   resume: ${command(['where', id])}`,
     );
     blocks.push(lines.join('\n'));
   }
   return `${blocks.join('\n\n')}\n`;
+}
+
+/** The root options the search was given, as the commands it suggests take them (`--home`, `--state-home`). */
+function rootFlagsOf(args: RootArgs): string[] {
+  return [
+    ...(args.home === undefined ? [] : ['--home', args.home]),
+    ...(args.stateHome === undefined ? [] : ['--state-home', args.stateHome]),
+  ];
 }
 
 /** `--file` with no query: the sessions that touched the file, one line each, most touches first. */
