@@ -1,12 +1,14 @@
 import { lstat, readdir, stat, statfs } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import {
+  AmbiguousSessionError,
   InvalidInputError,
   PathKindError,
   RelocationRefusedError,
   SessionNotFoundError,
   WriterOwnedError,
   undefinedIfMissing,
+  type SessionCandidate,
 } from '../errors/index.js';
 import { CONTENT_DIR } from '../codec/content-store.js';
 import { isOsLockHeld } from '../fs/os-lock.js';
@@ -112,7 +114,14 @@ export async function planRelocation(options: RelocationOptions): Promise<Reloca
     to,
     fromSlug,
     toSlug,
-    session: options.session ?? null,
+    session:
+      options.session === undefined
+        ? null
+        : await wholeSessionId(
+            options.session,
+            roots.roots.filter((root) => root.kind === 'state').map((root) => root.path),
+            { platform, fromSlug, toSlug },
+          ),
     keep: options.keep ?? false,
     stores: [],
     copyBytes: 0,
@@ -154,6 +163,38 @@ export async function planRelocation(options: RelocationOptions): Promise<Reloca
   return plan;
 }
 
+/**
+ * The whole id of the session `given` names, as every command takes one: its id or the start of it, among the
+ * sessions under the old slug and those already under the new one (a relocation run again). Given as it is when
+ * no session's id starts with it (said later as nothing to move); refused when several do.
+ */
+async function wholeSessionId(
+  given: string,
+  stateRoots: readonly string[],
+  slugs: Pick<RelocationPlan, 'platform' | 'fromSlug' | 'toSlug'>,
+): Promise<string> {
+  const found: SessionCandidate[] = [];
+  for (const stateRoot of stateRoots) {
+    const projects = join(stateRoot, 'projects');
+    for (const slug of [slugs.fromSlug, slugs.toSlug]) {
+      const dir = await slugDir(projects, slug, slugs);
+      for (const id of await visibleDirs(join(dir, 'sessions-v4')))
+        found.push({ id, store: 'sessions-v4', path: join(dir, 'sessions-v4', id) });
+      for (const name of (await entries(join(dir, 'sessions'))).filter(isTranscriptName))
+        found.push({ id: name.slice(0, -'.jsonl'.length), store: 'jsonl', path: join(dir, 'sessions', name) });
+    }
+  }
+  if (found.some((session) => session.id === given)) return given;
+  const named = found.filter((session) => session.id.startsWith(given));
+  const ids = new Set(named.map((session) => session.id));
+  if (ids.size > 1)
+    throw new AmbiguousSessionError(
+      `${JSON.stringify(given)} is the start of ${ids.size} sessions' ids; give more of the id`,
+      named,
+    );
+  return named[0]?.id ?? given;
+}
+
 /** Sessions under the new slug in these state roots (only the one `plan.session` names, when it names one), as paths. */
 async function sessionsUnderSlug(stateRoots: string[], plan: RelocationPlan): Promise<string[]> {
   const found: string[] = [];
@@ -181,7 +222,7 @@ async function entries(dir: string): Promise<string[]> {
 }
 
 /** The folder under `projects/` a slug names: on Windows NTFS matches names without regard to case. */
-async function slugDir(projects: string, slug: string, plan: RelocationPlan): Promise<string> {
+async function slugDir(projects: string, slug: string, plan: Pick<RelocationPlan, 'platform'>): Promise<string> {
   const found = (await entries(projects)).find((name) => sameSlug(name, slug, plan.platform));
   return join(projects, found ?? slug);
 }

@@ -5,7 +5,7 @@ import { treeDigest } from '../support/tree-digest.js';
 
 describe('relocate run again once it finished', () => {
   it('says plainly the move is done, exit 0, and changes nothing', async () => {
-    const { home, from, to, v4 } = await movedProject();
+    const { home, from, to, v4, jsonl } = await movedProject();
     const first = await runCliChild(['relocate', from, to, '--home', home]);
     expect(first.code, first.stderr).toBe(0);
     const before = await treeDigest(home);
@@ -17,7 +17,22 @@ describe('relocate run again once it finished', () => {
     const one = await runCliChild(['relocate', from, to, '--home', home, '--session', v4[0]!]);
     expect([one.code, one.stderr]).toEqual([0, '']);
     expect(one.stdout).toContain(`session ${v4[0]} is already under the slug of ${to}`);
+    // As every command takes a session: the start of its id.
+    const prefix = await runCliChild(['relocate', from, to, '--home', home, '--session', 'legacy']);
+    expect([prefix.code, prefix.stderr]).toEqual([0, '']);
+    expect(prefix.stdout).toContain(`session ${jsonl} is already under the slug of ${to}`);
     expect(await treeDigest(home)).toBe(before);
+  });
+
+  it('takes the start of a session id for --session, and refuses one that starts several', async () => {
+    const { home, from, to, jsonl } = await movedProject();
+    // The fixture's two sessions-v4 ids differ only at their end; its transcript is legacy-transcript.
+    const several = await runCliChild(['relocate', from, to, '--home', home, '--session', 'a', '--dry-run']);
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain('RX_AMBIGUOUS_SESSION');
+    const one = await runCliChild(['relocate', from, to, '--home', home, '--session', 'legacy']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toContain(jsonl);
   });
 
   it('still refuses, exit 2, an old folder whose sessions are nowhere, and a --session id in neither store', async () => {

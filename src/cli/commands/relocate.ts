@@ -21,7 +21,11 @@ export function relocateCommand(output: Output, setExit: (code: ExitCode) => voi
           demandOption: true,
           describe: 'the folder the project is in now (it must exist)',
         })
-        .option('session', { type: 'string', requiresArg: true, describe: 'move this session only (its whole id)' })
+        .option('session', {
+          type: 'string',
+          requiresArg: true,
+          describe: 'move this session only (its id or the start of one)',
+        })
         .option('dry-run', { type: 'boolean', default: false, describe: 'print the plan; change nothing' })
         .option('keep', { type: 'boolean', default: false, describe: 'leave the old copies where they are' })
         .option('force', {
