@@ -15,6 +15,16 @@ const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${FORMAT_CONTROLS}]`, 
 const UNSAFE_BUT_LINES = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${FORMAT_CONTROLS}]`, 'g');
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
+/** Whether `text` holds a character `printable` escapes: text a shell command must spell in escapes, not as is. */
+export function holdsUnprintable(text: string): boolean {
+  return new RegExp(UNSAFE.source).test(text);
+}
+
+/** Each character `printable` escapes, in `text`, replaced by `spell`'s spelling of it. */
+export function replaceUnprintable(text: string, spell: (character: string) => string): string {
+  return text.replace(UNSAFE, spell);
+}
+
 /** One unsafe character as the escape a person reads: `\n`, `\x1b`, `\u202e`. */
 function escapeOf(character: string): string {
   const code = character.charCodeAt(0);

@@ -1,3 +1,4 @@
+import { holdsUnprintable, replaceUnprintable } from '../../text/printable.js';
 import { pathsOf, type Platform } from './platform.js';
 import type { PinnedRoots } from './roots.js';
 
@@ -8,16 +9,25 @@ import type { PinnedRoots } from './roots.js';
 export function quote(value: string, platform: Platform): string {
   if (platform === 'win32') return /^[\w\\:.\-]+$/.test(value) ? value : cmdQuoted(value);
   if (/^[\w/.,:@%+=-]+$/.test(value)) return value;
-  // A control character (a line break in a folder's name) inside '…' would break the line, and be shown escaped:
-  // $'…' spells it in escapes, as bash, zsh and POSIX sh (2024) read them.
-  if (/[\x00-\x1f\x7f]/.test(value)) return `$'${value.replace(/[\\'\x00-\x1f\x7f]/g, ansiEscape)}'`;
+  // A character every printed line escapes (a line break, a C1 control, a line separator in a folder's name)
+  // inside '…' would break the line or be shown as an escape the shell takes literally: $'…' spells it in
+  // escapes of its UTF-8 bytes, as bash, zsh and POSIX sh (2024) read them.
+  if (holdsUnprintable(value))
+    return `$'${replaceUnprintable(
+      value.replace(/[\\']/g, (char) => `\\${char}`),
+      ansiEscape,
+    )}'`;
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
-const ANSI_SHORT: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', '\\': '\\\\', "'": "\\'" };
+const ANSI_SHORT: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r' };
 
+/** A character as $'…' escapes: its short name, else each of its UTF-8 bytes as `\xNN`. */
 function ansiEscape(char: string): string {
-  return ANSI_SHORT[char] ?? `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  return (
+    ANSI_SHORT[char] ??
+    [...Buffer.from(char, 'utf8')].map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`).join('')
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 
 /**
  * The working directory as Reasonix (Go's `os.Getwd`) reports it off Windows: `$PWD` when it is
@@ -16,7 +16,8 @@ export function goWorkingDirectory(
   if (platform === 'win32' || !pwd || !isAbsolute(pwd)) return resolved;
   try {
     const [named, here] = [statSync(pwd), statSync('.')];
-    return named.dev === here.dev && named.ino === here.ino ? pwd : resolved;
+    // Cleaned as Reasonix cleans the folder it runs in before it takes its slug: `//tmp/x/./y/` is `/tmp/x/y`.
+    return named.dev === here.dev && named.ino === here.ino ? resolve(pwd) : resolved;
   } catch {
     // A system error from stat (PWD gone: ENOENT; unreadable: EACCES): Go's os.Getwd falls back the same way.
     return resolved;

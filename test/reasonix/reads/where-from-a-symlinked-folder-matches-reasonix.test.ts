@@ -40,6 +40,12 @@ describe.skipIf(!reasonixBinary())(
         expect(fromLink.code).not.toBe(0);
         expect(where.stdout).toContain(`\`reasonix --resume\` from ${link}: no (other-workspace)`);
         expect(where.stdout).toContain(`to resume: cd ${real} && `);
+        // $PWD as a shell may keep it (a doubled slash, a `.`, a slash at its end) names the same folder, cleaned.
+        const unclean = await runCliChild(['where', id, '--home', home], {
+          cwd: link,
+          env: { ...process.env, PWD: `/${link}/./` },
+        });
+        expect(unclean.stdout).toBe(where.stdout);
       } finally {
         await mock.close();
       }

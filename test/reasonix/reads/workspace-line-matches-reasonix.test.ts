@@ -9,7 +9,7 @@ import { reasonixBinary, reasonixTitle, runReasonix } from '../../support/reason
 import { tempDir } from '../../support/temp-dir.js';
 
 /** Folder names Go's %q escapes in the session-context line Reasonix names its workspace with. */
-const NAMES = ['q"uo\\te', 'line\nbreak', 'tab\there', 'bell\u0007', 'ü and 日本'];
+const NAMES = ['q"uo\\te', 'line\nbreak', 'tab\there', 'bell\u0007', 'ü and 日本', 'c1\u009b31m', 'sep\u2028line'];
 
 describe('goUnquote', () => {
   it("reads Go's escapes, and refuses what Go would not unquote", () => {
