@@ -107,6 +107,7 @@ export type { BatchToWrite, EventToWrite } from './codec/encode-batch.js';
 
 // Where sessions live: roots, listing, finding one.
 export { machineRoots, type MachineRootOptions } from './store/roots/machine-roots.js';
+export { goWorkingDirectory } from './store/roots/working-directory.js';
 export { resolveStoreRoots, type RootInputs, type StoreRoots, type ReadRoot } from './store/roots/roots.js';
 export { workspaceSlug } from './store/roots/workspace-slug.js';
 export { STORES_NEWEST_FIRST, storeKindOf, type StoreKind } from './store/roots/store-kind.js';

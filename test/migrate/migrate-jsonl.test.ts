@@ -322,7 +322,8 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('rxstore migrate jsonl-to-v4 wi
     )[0]!;
     const store = join(home, 'projects', workspaceSlug(linked, 'linux'), 'sessions-v4');
     expect(report.targetDir).toBe(join(store, report.targetId));
-    expect(report.resume).toBe(`cd '${linked}' && REASONIX_HOME=${home} reasonix --resume ${report.targetId}`);
+    // Run from the folder the shell names (the link): the session resumes from here, no `cd` needed.
+    expect(report.resume).toBe(`REASONIX_HOME=${home} reasonix --resume ${report.targetId}`);
 
     const mock = await startMockModel([{ text: 'Found it.' }]);
     try {

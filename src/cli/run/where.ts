@@ -1,4 +1,3 @@
-import { goWorkingDirectory } from '../../store/roots/working-directory.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
@@ -12,6 +11,7 @@ import {
   isPath,
   type Platform,
   shellCommand,
+  goWorkingDirectory,
 } from '../../index.js';
 import { pathNotAnId } from '../usage-words.js';
 import type { RootArgs } from '../root-options.js';
