@@ -174,16 +174,9 @@ async function wholeSessionId(
   slugs: Pick<RelocationPlan, 'platform' | 'fromSlug' | 'toSlug'>,
 ): Promise<string> {
   const found: SessionCandidate[] = [];
-  for (const stateRoot of stateRoots) {
-    const projects = join(stateRoot, 'projects');
-    for (const slug of [slugs.fromSlug, slugs.toSlug]) {
-      const dir = await slugDir(projects, slug, slugs);
-      for (const id of await visibleDirs(join(dir, 'sessions-v4')))
-        found.push({ id, store: 'sessions-v4', path: join(dir, 'sessions-v4', id) });
-      for (const name of (await entries(join(dir, 'sessions'))).filter(isTranscriptName))
-        found.push({ id: name.slice(0, -'.jsonl'.length), store: 'jsonl', path: join(dir, 'sessions', name) });
-    }
-  }
+  for (const stateRoot of stateRoots)
+    for (const slug of [slugs.fromSlug, slugs.toSlug])
+      found.push(...(await sessionsIn(await slugDir(join(stateRoot, 'projects'), slug, slugs))));
   if (found.some((session) => session.id === given)) return given;
   const named = found.filter((session) => session.id.startsWith(given));
   const ids = new Set(named.map((session) => session.id));
@@ -200,13 +193,22 @@ async function sessionsUnderSlug(stateRoots: string[], plan: RelocationPlan): Pr
   const found: string[] = [];
   for (const stateRoot of stateRoots) {
     const toDir = await slugDir(join(stateRoot, 'projects'), plan.toSlug, plan);
-    for (const id of await visibleDirs(join(toDir, 'sessions-v4')))
-      if (plan.session === null || plan.session === id) found.push(join(toDir, 'sessions-v4', id));
-    for (const name of (await entries(join(toDir, 'sessions'))).filter(isTranscriptName)) {
-      if (plan.session === null || `${plan.session}.jsonl` === name) found.push(join(toDir, 'sessions', name));
-    }
+    for (const session of await sessionsIn(toDir))
+      if (plan.session === null || plan.session === session.id) found.push(session.path);
   }
   return found;
+}
+
+/** The sessions under a slug's folder: its sessions-v4 directories, then its JSONL transcripts. */
+async function sessionsIn(slugFolder: string): Promise<SessionCandidate[]> {
+  const v4 = join(slugFolder, 'sessions-v4');
+  const jsonl = join(slugFolder, 'sessions');
+  return [
+    ...(await visibleDirs(v4)).map((id) => ({ id, store: 'sessions-v4', path: join(v4, id) })),
+    ...(await entries(jsonl))
+      .filter(isTranscriptName)
+      .map((name) => ({ id: name.slice(0, -'.jsonl'.length), store: 'jsonl', path: join(jsonl, name) })),
+  ];
 }
 
 async function folderExists(path: string): Promise<boolean> {

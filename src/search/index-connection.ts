@@ -1,6 +1,13 @@
 import { chmodSync, closeSync, mkdirSync, openSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import type { Database, Statement } from 'node-sqlite3-wasm';
-import { FileSystemError, fileSystemErrorOf, isSystemError, NotRegularFileError, RxError } from '../errors/index.js';
+import {
+  FileSystemError,
+  fileSystemErrorOf,
+  isSystemError,
+  NotRegularFileError,
+  RxError,
+  undefinedIfMissing,
+} from '../errors/index.js';
 import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
 import { statLine, statOrCode } from '../fs/files-stamp.js';
 import { kindInWords } from '../fs/path-kind.js';
@@ -304,8 +311,7 @@ function checkWritable(file: string): void {
   try {
     closeSync(openSync(file, 'r+'));
   } catch (error) {
-    if (isSystemError(error) && error.code === 'ENOENT') return;
-    throw fileSystemErrorOf(error, file);
+    undefinedIfMissing(error, file);
   }
 }
 
@@ -315,8 +321,7 @@ export function removeIndexFiles(file: string): void {
     try {
       unlinkSync(path);
     } catch (error) {
-      if (isSystemError(error) && error.code === 'ENOENT') continue;
-      throw fileSystemErrorOf(error, path);
+      undefinedIfMissing(error, path);
     }
   }
 }

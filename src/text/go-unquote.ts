@@ -42,7 +42,7 @@ export function goUnquote(inside: string): string | undefined {
     } else if (kind === 'x' || kind === 'u' || kind === 'U') {
       const digits = { x: 2, u: 4, U: 8 }[kind];
       const hex = inside.slice(at + 2, at + 2 + digits);
-      if (!new RegExp(`^[0-9a-fA-F]{${digits}}$`).test(hex)) return undefined;
+      if (hex.length !== digits || !/^[0-9a-fA-F]+$/.test(hex)) return undefined;
       const value = Number.parseInt(hex, 16);
       if (kind === 'x') bytes.push(value);
       else if (value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) return undefined;

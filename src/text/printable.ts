@@ -11,13 +11,15 @@
 const FORMAT_CONTROLS =
   '\\u061c\\u200b\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\ufff9-\\ufffb';
 const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${FORMAT_CONTROLS}]`, 'g');
+/** The same, for a test: without `g`, a regular expression keeps no place between calls. */
+const UNSAFE_ANYWHERE = new RegExp(UNSAFE.source);
 /** The same, less line feeds and tabs: what text that keeps its lines (a code block, a `<pre>`) must not hold. */
 const UNSAFE_BUT_LINES = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${FORMAT_CONTROLS}]`, 'g');
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /** Whether `text` holds a character `printable` escapes: text a shell command must spell in escapes, not as is. */
 export function holdsUnprintable(text: string): boolean {
-  return new RegExp(UNSAFE.source).test(text);
+  return UNSAFE_ANYWHERE.test(text);
 }
 
 /** Each character `printable` escapes, in `text`, replaced by `spell`'s spelling of it. */
