@@ -3,6 +3,7 @@ import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import type { TranscriptWrites, WrittenMessage } from '../session/cursors/transcript-writes.js';
 import { contentFileOf } from '../store/listing/content-stamp.js';
+import { readUpToTooLarge } from '../store/jsonl/transcript-records.js';
 import { textSizeOf } from './documents.js';
 import { damageOf, type SearchSource } from './search-sources.js';
 
@@ -168,7 +169,8 @@ function emptyWrite(cursor: string | null): Extract<IndexStep, { type: 'write' }
  */
 async function transcriptOf(opened: OpenedSession): Promise<WrittenMessage[]> {
   try {
-    const index = (await opened.read({ keep: 'index' })).projection.transcriptIndex;
+    const read = () => opened.read({ keep: 'index' });
+    const index = (await readUpToTooLarge(opened.path, read)).whole.projection.transcriptIndex;
     return Array.from({ length: index.length }, (_, at) => ({
       id: index.messageId(at) ?? null,
       seen: index.seenByPerson(at),

@@ -48,6 +48,45 @@ describe('ls over a machine with a bad transcript among good sessions', () => {
   });
 });
 
+describe('cat and search over a transcript with a message longer than rxstore reads', () => {
+  it('give the messages before it, then RX_TOO_LARGE at its line, exit 1', async () => {
+    const dir = await tempDir('rxstore-long-');
+    const path = join(dir, 'sessions', 'long-chat.jsonl');
+    await mkdir(join(dir, 'sessions'));
+    await writeFile(path, '{"role":"user","content":"where is the lighthouse key"}\n');
+    const long = await open(path, 'a');
+    await long.write('{"role":"assistant","content":"');
+    await long.close();
+    await truncate(path, MAX_TRANSCRIPT_MESSAGE_BYTES + 1024 * 1024);
+    const tooLarge = /^rxstore: RX_TOO_LARGE: .*long-chat\.jsonl at offset \d+: line 2: a message of more than/m;
+
+    const cat = await runCli(['cat', path]);
+    expect(
+      cat.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).content),
+    ).toEqual(['where is the lighthouse key']);
+    expect(cat.stderr).toMatch(tooLarge);
+    expect(cat.code).toBe(1);
+
+    for (const flags of [[], ['--no-index']]) {
+      process.env.XDG_CACHE_HOME = join(dir, 'cache');
+      const search = await runCli(['search', 'lighthouse', '--state-home', dir, '--json', ...flags]).finally(() => {
+        delete process.env.XDG_CACHE_HOME;
+      });
+      const hits = search.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(hits).toMatchObject([
+        { sessionId: 'long-chat', index: 0, damage: expect.stringMatching(/^RX_TOO_LARGE: line 2:/) },
+      ]);
+      expect(search.code).toBe(0);
+    }
+  });
+});
+
 describe('view --all over a machine with a transcript too long to read', () => {
   it('writes a page for every other session, says the bad one with its code, and exits 1', async () => {
     const machine = await buildStateRoot();

@@ -29,7 +29,10 @@ import { legacyIdAssigner } from '../roots/legacy-ids.js';
  */
 export async function readJsonlSession(
   path: string,
-  options: Pick<ProjectionOptions, 'keep' | 'previews'> = {},
+  options: Pick<ProjectionOptions, 'keep' | 'previews'> & {
+    /** Where to stop reading: the offset of a line (lines from it on are left unread). */
+    end?: number;
+  } = {},
 ): Promise<SessionRead> {
   const id = branchIdOf(path);
   const [stats, meta] = await onFileSystem(Promise.all([stat(path), readJsonlMeta(path).then(readableOrThrow)]), path);
@@ -45,7 +48,7 @@ export async function readJsonlSession(
   let errors: MigratedRun['errors'] = [];
   let loaded = 0;
   let through: { digest: string; end: number } | undefined;
-  for await (const run of migratedRuns(path)) {
+  for await (const run of migratedRuns(path, options.end)) {
     for (const problem of run.flattened) flattened.push(problem);
     const found = projection.strictness.length;
     projection.replayTranscript(run.messages, startedAt);

@@ -1,4 +1,4 @@
-import { DamagedStoreError } from '../../errors/index.js';
+import { DamagedStoreError, TooLargeError } from '../../errors/index.js';
 import type { IndexRecord } from '../../session/replay/index-records.js';
 import { Projection } from '../../session/replay/projection.js';
 import type { TranscriptEntry } from '../../session/replay/transcript-index.js';
@@ -39,7 +39,7 @@ export async function* transcriptEntries(
 }
 
 async function* twoPassesOfTranscript<T>(path: string, firstPass: FirstPass, second: SecondPass<T>): AsyncGenerator<T> {
-  const whole = await firstPass();
+  const { whole, tooLarge } = await readUpToTooLarge(path, firstPass);
   yield* second(
     whole,
     replayedRuns(path, whole),
@@ -48,6 +48,23 @@ async function* twoPassesOfTranscript<T>(path: string, firstPass: FirstPass, sec
         file: path,
       }),
   );
+  if (tooLarge) throw tooLarge;
+}
+
+/**
+ * The first pass; for a transcript with a message longer than rxstore reads, a read of the messages
+ * before it, and that message's error, for the caller to give them and then end in it.
+ */
+export async function readUpToTooLarge(
+  path: string,
+  firstPass: FirstPass,
+): Promise<{ whole: SessionRead; tooLarge?: TooLargeError }> {
+  try {
+    return { whole: await firstPass() };
+  } catch (error) {
+    if (!(error instanceof TooLargeError) || error.data.offset === undefined) throw error;
+    return { whole: await readJsonlSession(path, { keep: 'index', end: error.data.offset }), tooLarge: error };
+  }
 }
 
 /**
