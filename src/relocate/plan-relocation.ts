@@ -27,6 +27,7 @@ import { HeaderSchema } from '../session/reading/header.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { MIGRATION_MAP, MigrationMapSchema } from '../migrate/migration-map.js';
 import { readJournal } from './relocation-journal.js';
+import { finishedBefore } from './relocation-record.js';
 import { DESKTOP_SESSIONS, type PlannedSession, type RelocationPlan, type StorePlan } from './relocation-plan.js';
 import { transcriptFiles } from './transcript-files.js';
 import { foldersSharingSlug, sameFolder, workspaceFolder } from './workspace-folder.js';
@@ -145,7 +146,12 @@ export async function planRelocation(options: RelocationOptions): Promise<Reloca
     const stateRoots = roots.roots.filter((root) => root.kind === 'state').map((root) => root.path);
     // Run again once it finished, a move finds its sessions under the new slug: said as done, not as a lookup that failed.
     const there = await sessionsUnderSlug(stateRoots, plan);
-    if (there.length > 0) {
+    // Only a move recorded (or one a journal holds) tells a finished move from a mistyped old folder.
+    const finished =
+      there.length > 0 &&
+      ((await finishedBefore(stateRoots, plan, platform)) !== undefined ||
+        (await unfinishedJournalOf(stateRoots, plan)));
+    if (finished) {
       plan.stores = [];
       plan.notes.push(
         plan.session
@@ -155,8 +161,10 @@ export async function planRelocation(options: RelocationOptions): Promise<Reloca
       return plan;
     }
     const what = plan.session ? `no session ${plan.session}` : 'nothing';
+    const unrecorded =
+      there.length > 0 ? ' (and no relocation of it is recorded here: check the old folder’s path)' : '';
     throw new SessionNotFoundError(
-      `${what} under the slug of ${from} (${fromSlug}) in ${stateRoots.join(', ') || 'no state root'}: nothing to relocate`,
+      `${what} under the slug of ${from} (${fromSlug}) in ${stateRoots.join(', ') || 'no state root'}: nothing to relocate${unrecorded}`,
     );
   }
   await checkFreeSpace(plan);
@@ -186,6 +194,15 @@ async function wholeSessionId(
       named,
     );
   return named[0]?.id ?? given;
+}
+
+/** Whether a state root holds the journal of this relocation, stopped after its last session moved. */
+async function unfinishedJournalOf(stateRoots: readonly string[], plan: RelocationPlan): Promise<boolean> {
+  for (const stateRoot of stateRoots) {
+    const journal = await readJournal(stateRoot);
+    if (journal && journal.from === plan.from && journal.to === plan.to) return true;
+  }
+  return false;
 }
 
 /** Sessions under the new slug in these state roots (only the one `plan.session` names, when it names one), as paths. */

@@ -6,6 +6,7 @@ import { reasonixResume, fromFolder } from '../store/roots/shell-command.js';
 import { moveTranscript } from './move-transcript.js';
 import { moveV4Session } from './move-v4-session.js';
 import { removeJournal, writeJournal } from './relocation-journal.js';
+import { recordRelocation } from './relocation-record.js';
 import { RelocationPlanSchema, type RelocationPlan } from './relocation-plan.js';
 import {
   bringContentStore,
@@ -32,8 +33,8 @@ export interface RelocationReport {
  * Carries out a plan from `planRelocation`: the plan is first kept as a journal in each state root;
  * each session is then moved (content objects first, the session by rename, its recorded workspace
  * pointed at the new folder), then the workspace's migration map, titles and other files, the
- * desktop registry's roots, and last the old slug's emptied folder is removed and the journal with
- * it. A crash at any point leaves each session whole in one store, and the same plan run again
+ * desktop registry's roots, and last the old slug's emptied folder is removed, the move recorded
+ * (`recordRelocation`), and the journal removed. A crash at any point leaves each session whole in one store, and the same plan run again
  * (`planRelocation` finds the journal) finishes the move.
  */
 export async function relocate(plan: RelocationPlan): Promise<RelocationReport> {
@@ -57,6 +58,9 @@ export async function relocate(plan: RelocationPlan): Promise<RelocationReport> 
       if (!checked.keep) await clearOldFolder(store, left);
     }
   }
+  // Recorded before the journal goes: a crash between the two leaves the journal, which finishes the move again.
+  const finishedAt = new Date();
+  for (const store of checked.stores) await recordRelocation(store.stateRoot, checked, finishedAt);
   for (const store of checked.stores) await removeJournal(store.stateRoot);
   failPoint('relocate.done');
   const moved = [...new Set(checked.stores.flatMap((store) => store.sessions.map((session) => session.id)))];

@@ -44,4 +44,20 @@ describe('relocate run again once it finished', () => {
     expect(nowhere.code).toBe(2);
     expect(nowhere.stderr).toContain('nothing to relocate');
   });
+
+  it('tells a mistyped old folder from a finished move once the new folder has sessions: exit 2, never "nothing left"', async () => {
+    const { home, from, to } = await movedProject();
+    expect((await runCliChild(['relocate', from, to, '--home', home])).code).toBe(0);
+    const before = await treeDigest(home);
+    const typo = await runCliChild(['relocate', `${from}x`, to, '--home', home]);
+    expect(typo.stdout).not.toContain('nothing left');
+    expect(typo.stderr).toContain('RX_SESSION_NOT_FOUND');
+    expect(typo.stderr).toContain('no relocation of it is recorded here');
+    expect(typo.code).toBe(2);
+    // The finished move is still said as done.
+    const again = await runCliChild(['relocate', from, to, '--home', home]);
+    expect([again.code, again.stderr]).toEqual([0, '']);
+    expect(again.stdout).toContain('nothing left to relocate');
+    expect(await treeDigest(home)).toBe(before);
+  });
 });
