@@ -37,7 +37,7 @@ import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
  * 14: a payload reference's size is an int64, and header.json's version is checked before its values. 15: the
  * storage identity is read as Go reads it. 16: the workspace line's path is unquoted as Go quoted it.
  */
-const INDEX_VERSION = 16;
+const INDEX_VERSION = 17;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;

@@ -31,6 +31,11 @@ export interface StrictnessFinding {
   message: string;
   /** Reasonix reports it as a damaged store; otherwise it fails with a message of its own (a submission receipt). */
   damaged: boolean;
+  /**
+   * Found in the transcript as a whole (a record key held twice), not at one event: Reasonix finds it when it
+   * loads the transcript, from a recovery checkpoint's too, so no checkpoint takes it past.
+   */
+  wholeTranscript?: true;
 }
 
 /**
@@ -434,6 +439,7 @@ export class Projection {
         kind: place.kind,
         message: repeatedRecordMessage(repeated.key, this.sessionId),
         damaged: false,
+        wholeTranscript: true,
       };
     }
     this.repeated = { replayed: this.replayed, finding };

@@ -250,7 +250,8 @@ async function readSessionOnce(
       refuse(problemFromError(error), error);
     }
     if (caught) refuse(problemFromError(caught), caught);
-    if (reasonixRefuses(read.status)) {
+    // A record key the transcript holds twice is met in a checkpoint's transcript as well: none goes on past it.
+    if (reasonixRefuses(read.status) && !projection.strictness.some((finding) => finding.wholeTranscript)) {
       const cover = await goesOnPast(dir, id, logPath, problems, content);
       if (cover) read.goesOnFrom = cover;
     }

@@ -40,7 +40,7 @@ import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.j
 // and header.json's version is checked before its values, its time against Go's zero instant; 15: the storage identity
 // is read as Go reads it (whether a recovery cache ahead of the log refuses the session); 16: the workspace line's
 // path is unquoted as Go quoted it.
-const CACHE_VERSION = 16;
+const CACHE_VERSION = 17;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({
