@@ -63,7 +63,8 @@ const FROM_THE_START: SinceStart = { cursor: undefined, caughtUp: false, restamp
 /**
  * The cursor given, checked (`checkCursorOnLog`), and whether the log holds anything after it: the
  * one place a read since a cursor decides where it starts. A log that ends at the cursor is caught
- * up, at the cost of a stat, while its stamp is the cursor's. When it differs (the log written in
+ * up, at the cost of a stat and the session directory's checks (its manifest read and judged, as a
+ * read of new batches judges it first), while its stamp is the cursor's. When it differs (the log written in
  * place, copied back or touched since), the log is verified once, up to the offset, as a read
  * from no cursor verifies it: its damage is thrown as that read throws it; a log that verifies is
  * caught up, and the cursor returned carries the new stamp. A cursor without a stamp (made before
@@ -77,6 +78,10 @@ export async function startSince(sessionDir: string, sessionId: string, given: u
   if (given === undefined) return FROM_THE_START;
   const { cursor, logSize, logStamp } = await checkCursorOnLog(sessionDir, sessionId, given);
   if (logSize !== cursor.offset) return { cursor, caughtUp: false, restamped: false };
+  // Nothing to read, but the session is still judged as a read of new batches judges it first: a manifest
+  // removed or made another session's since is said, never a silent "nothing new".
+  const refusal = await directoryRefusal(sessionDir);
+  if (refusal) throw refusal;
   // Nothing after the cursor, and the log as the cursor's read left it: an indexer's re-run over unchanged sessions opens no reader.
   if (cursor.logStamp === undefined || cursor.logStamp === logStamp)
     return { cursor, caughtUp: true, restamped: false };

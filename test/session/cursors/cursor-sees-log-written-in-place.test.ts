@@ -1,7 +1,7 @@
 // A log written in place under a caught-up cursor (a byte flipped mid-log, the size kept; a copy put
 // back): the cursor's digests cover only the log's first bytes and those just before its offset,
 // so its stamp of the log's file is what tells the read to verify the log again, once.
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openLogSession, type RecordsCursor } from '../../../src/index.js';
@@ -115,6 +115,38 @@ describe('a caught-up cursor on a log written in place', () => {
     expect(await drain(session.recordsSince(older, { cursorAtEnd: true }))).toEqual({ items: [], error: undefined });
     expect(logReads).not.toHaveBeenCalled();
   });
+});
+
+describe('a caught-up cursor on a session whose manifest changed since', () => {
+  const edits: [string, (manifest: string) => Promise<void>, string][] = [
+    ['removed', (manifest) => rm(manifest), 'RX_MANIFEST_MISSING'],
+    ['not JSON', (manifest) => writeFile(manifest, '{'), 'RX_MANIFEST_INVALID'],
+    [
+      "another session's",
+      async (manifest) =>
+        writeFile(
+          manifest,
+          (await readFile(manifest, 'utf8')).replace(/"sessionId":\s*"[^"]*"/, `"sessionId":"${'a'.repeat(32)}"`),
+        ),
+      'RX_MANIFEST_ID',
+    ],
+  ];
+  it.each(edits)(
+    '%s: the coded error a read with no cursor gives, from every read since the cursor',
+    async (_, edit, code) => {
+      const { dir, session, cursor } = await caughtUp('tool-calls');
+      await edit(join(dir, 'manifest.json'));
+      const refusal = await noCursorRefusal(dir);
+      expect(refusal.code).toBe(code);
+      const since = await drain(session.recordsSince(cursor, { cursorAtEnd: true }));
+      expect(since.items).toEqual([]);
+      expect(since.error).toMatchObject({ code });
+      await expect(session.readSince(cursor.log)).rejects.toMatchObject({ code });
+      expect((await drain(session.batchesSince(cursor.log))).error).toMatchObject({ code });
+      // Judged from the manifest alone: no log was read to say it.
+      expect(logReads).not.toHaveBeenCalled();
+    },
+  );
 });
 
 describe('rxstore cat --records --cursor FILE on a log written in place', () => {
