@@ -92,10 +92,13 @@ export async function onFileSystem<T>(operation: Promise<T>, path?: string): Pro
 
 /**
  * For a `.catch` on a file operation whose path may well not be there: undefined when it is not
- * (ENOENT, or ENOTDIR for a parent that is a file); any other system error as a `FileSystemError`,
- * anything else as it is. `path` names the file when the system's error does not (a read of a directory).
+ * (ENOENT, ENOTDIR for a parent that is a file, or ENAMETOOLONG: a name longer than the file system
+ * takes, as a sidecar named after a long file name is, names nothing there); any other system error as
+ * a `FileSystemError`, anything else as it is. `path` names the file when the system's error does not
+ * (a read of a directory). A path the user typed is refused as too long before (src/fs/path-kind.ts).
  */
 export function undefinedIfMissing(error: unknown, path?: string): undefined {
-  if (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return undefined;
+  if (isSystemError(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'ENAMETOOLONG'))
+    return undefined;
   throw fileSystemErrorOf(error, path);
 }

@@ -80,7 +80,9 @@ export function readJsonFileSync<S extends z.ZodType>(
     // damage (a file nobody may read is not an invalid one). Anything else is a fault and surfaces.
     // Stryker disable next-line ConditionalExpression: every error the try can throw is a system error (sizes are capped far below string limits)
     if (!isSystemError(error)) throw error;
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return { state: 'missing' };
+    // A name longer than the file system takes (a sidecar named after a long transcript) names no file.
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'ENAMETOOLONG')
+      return { state: 'missing' };
     return { state: 'unreadable', error: new FileSystemError(error, path) };
   }
   if (reading.skipByteOrderMark && text.startsWith('\ufeff')) text = text.slice(1);

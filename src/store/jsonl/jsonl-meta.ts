@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import type * as z from 'zod';
 import { fold, goBool, goInt, goPointer, goString, goStruct } from '../../codec/go-json/go-decode.js';
 import { goJson, goJsonIndented } from '../../codec/go-json/go-json.js';
@@ -6,6 +5,7 @@ import { JsonSpan, jsonValueEnd } from '../../codec/go-json/json-spans.js';
 import { goLiteralFieldsOf } from '../../codec/go-json/go-literals.js';
 import { goTrimSpace } from '../../codec/go-json/go-space.js';
 import { goRfc3339, goUtcNanoText, ZERO_TIME } from '../../codec/go-json/go-time.js';
+import { statOrUndefined } from '../../fs/stat-or-undefined.js';
 import { waitsForever } from '../../fs/waits-forever.js';
 import { type JsonFileResult, readJsonFile } from '../../session/reading/read-json-file.js';
 
@@ -81,7 +81,7 @@ const META_LITERALS = goLiteralFieldsOf(JsonlMetaSchema);
  */
 export function readJsonlMeta(transcript: string): Promise<JsonFileResult<JsonlMeta>> {
   const path = `${transcript}.meta`;
-  const stats = statSync(path, { throwIfNoEntry: false });
+  const stats = statOrUndefined(path);
   if (stats && !stats.isFile() && !stats.isDirectory() && !waitsForever(path))
     return Promise.resolve({ state: 'missing' });
   return readJsonFile(path, JsonlMetaSchema, META_LITERALS, { skipByteOrderMark: true, blankIsMissing: true });

@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { kindInWords } from '../../fs/path-kind.js';
+import { statOrUndefined } from '../../fs/stat-or-undefined.js';
 import { waitsForever } from '../../fs/waits-forever.js';
 import type { Problem } from '../../errors/index.js';
 import type { ReadPaths } from '../../fs/path-kind.js';
@@ -55,15 +55,33 @@ export function readPathsOf(sessionPath: string): ReadPaths {
   return sessionPath.endsWith('.jsonl') ? transcriptReadPaths(sessionPath) : sessionReadPaths(sessionPath);
 }
 
+/** The longest name a file system takes, in bytes (Linux's NAME_MAX; macOS's and Windows' are as long or longer). */
+const NAME_MAX = 255;
+
+/**
+ * The longest name Reasonix 1.38.11 derives from a transcript's on a resume (measured: a stem of 228 bytes
+ * resumes, one of 229 fails on this name, longer ones on `.events.jsonl.rotating` or `.jsonl.lease.lock`).
+ */
+const LONGEST_SIDECAR_SUFFIX = '.transcript-projection.json';
+
 /**
  * A sidecar of the transcript that is a FIFO, a socket or a device that never runs out (a link to one too): Reasonix
  * 1.38.11 resuming the transcript reads every sidecar to freeze it and waits on such a one forever
- * (a directory it passes over). Measured: no migration is made, where a regular meta file is.
+ * (a directory it passes over). Measured: no migration is made, where a regular meta file is. And a
+ * transcript whose name leaves no room for its sidecars' names: Reasonix fails to make them.
  */
 export function blockedSidecar(transcriptPath: string): Problem | undefined {
+  const unnameable = join(dirname(transcriptPath), `${branchIdOf(transcriptPath)}${LONGEST_SIDECAR_SUFFIX}`);
+  if (Buffer.byteLength(basename(unnameable)) > NAME_MAX)
+    return {
+      code: 'RX_BLOCKED_FILE',
+      severity: 'error',
+      message: `the transcript's name is too long for the files Reasonix keeps beside it: Reasonix 1.38.11 resuming it fails on ${basename(unnameable).slice(0, 40)}…${LONGEST_SIDECAR_SUFFIX} (file name too long)`,
+      data: { file: transcriptPath },
+    };
   for (const file of transcriptSidecars(transcriptPath)) {
     // A sidecar that is missing or cannot be looked at blocks nothing here: the reads say the rest.
-    const stats = statSync(file, { throwIfNoEntry: false, bigint: false });
+    const stats = statOrUndefined(file);
     // A device that reads as empty at once (`/dev/null`) Reasonix reads as an empty file (a helper's trial).
     if (!stats || stats.isFile() || stats.isDirectory() || !waitsForever(file)) continue;
     return {
