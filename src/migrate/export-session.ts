@@ -9,7 +9,15 @@ import { DamagedStoreError, ExportRefusedError, PathKindError, undefinedIfMissin
 import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFile, checkOutside } from '../fs/path-kind.js';
 import type { SessionRead } from '../session/verdict/read-session.js';
-import { canonicalTranscript, personMessage, seenByPerson, type TimedMessage } from '../session/replay/views.js';
+import {
+  canonicalTranscript,
+  personMessage,
+  seenByPerson,
+  transcriptClock,
+  type TimedMessage,
+} from '../session/replay/views.js';
+import { streamedTranscript } from '../session/verdict/streamed-records.js';
+import { transcriptEntries } from '../store/jsonl/transcript-records.js';
 import { workspaceOf } from '../session/verdict/read-session.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
 import type { OpenedSession } from '../store/open-session.js';
@@ -305,7 +313,21 @@ async function exportRead(
       },
     };
   }
-  return { read: await session.read({ keep: 'index', previews: true }), transcript: () => session.transcript() };
+  const read = await session.read({ keep: 'index', previews: true });
+  // Read again from this read, never from a newer one: a session written to since (Reasonix at work in it) is
+  // exported as it was when the plan counted its messages, the batches appended since left for the next export.
+  const firstPass = async () => read;
+  return {
+    read,
+    transcript: async function* () {
+      const clock = transcriptClock();
+      const entries =
+        session.format === 'jsonl'
+          ? transcriptEntries(session.path, firstPass)
+          : streamedTranscript(session.path, firstPass);
+      for await (const entry of entries) yield clock(entry);
+    },
+  };
 }
 
 /**
