@@ -1,10 +1,11 @@
-import { chmodSync, closeSync, mkdirSync, openSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import {
   FileSystemError,
   fileSystemErrorOf,
   isSystemError,
   NotRegularFileError,
+  OverwriteRefusedError,
   RxError,
   undefinedIfMissing,
 } from '../errors/index.js';
@@ -278,18 +279,23 @@ function openDatabase(sqlite: Sqlite, file: string, schema: IndexSchema): Databa
   // A file the system will not let be written (read-only, immutable, another user's) is said by its code, before
   // SQLite's open fails without one and the file is taken for damage.
   checkWritable(file);
+  refuseOtherFile(file);
   for (let attempt = 0; ; attempt += 1) {
     let db: Database | undefined;
     try {
       db = new sqlite.Database(file);
       // SQLite's lock is taken by the first statement and kept until close (see `IndexConnection`).
       db.exec('pragma locking_mode = exclusive');
+      refuseOtherDatabase(db, file);
       chmodSync(file, FILE_MODE);
       const version = Number((db.get('pragma user_version') as Row | null)?.user_version ?? 0);
       const hasTables = db.get("select 1 as found from sqlite_master where name = 'sessions'") !== null;
       if (hasTables && version !== schema.version) throw new Error('another version');
       // Only a new file is written here: setting the version on every open would be a commit (a sync) per search.
-      if (!hasTables) db.exec(`begin immediate; ${schema.sql}; pragma user_version = ${schema.version}; commit`);
+      if (!hasTables)
+        db.exec(
+          `begin immediate; ${schema.sql}; pragma user_version = ${schema.version}; pragma application_id = ${APPLICATION_ID}; commit`,
+        );
       // The whole index in memory while it is open: a search reads pages once, however many it looks at.
       db.exec('pragma cache_size = -65536');
       // The whole index is checked only by what reads it; a page that fails to read throws there.
@@ -300,10 +306,56 @@ function openDatabase(sqlite: Sqlite, file: string, schema: IndexSchema): Databa
       } catch {
         // Closing a file that would not open: nothing more to release.
       }
+      if (error instanceof OverwriteRefusedError) throw error;
       if (attempt > 0) throw engineErrorSaid(error, file);
       removeIndexFiles(file);
     }
   }
+}
+
+/** What rxstore's index files say they are (`pragma application_id`): "RXSX". */
+const APPLICATION_ID = 0x52585358;
+/** The first bytes of every SQLite database file. */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+/** Tables every index of an earlier rxstore holds, from before it set its application id. */
+const EARLIER_INDEX_TABLES = ['sessions', 'docs', 'places'];
+
+/**
+ * Refuses a file in the index's place that is no SQLite database (another program's, or text): the index is
+ * a cache rxstore builds again when it is damaged, but it removes only what it made. An empty file is none.
+ */
+function refuseOtherFile(file: string): void {
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  let read = 0;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      read = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    undefinedIfMissing(error, file);
+    return;
+  }
+  if (read === 0 || head.equals(SQLITE_HEADER)) return;
+  throw new OverwriteRefusedError(
+    `${file} is not a search index rxstore made (no SQLite database); it is left as it is: remove it to have the index built there`,
+    { file },
+  );
+}
+
+/** Refuses another program's SQLite database in the index's place: its tables are not rxstore's to add to or remove. */
+function refuseOtherDatabase(db: Database, file: string): void {
+  const id = Number((db.get('pragma application_id') as Row | null)?.application_id ?? 0);
+  if (id === APPLICATION_ID) return;
+  const tables = (db.all("select name from sqlite_master where type = 'table'") as Row[]).map((row) => String(row.name));
+  const earlierIndex = id === 0 && EARLIER_INDEX_TABLES.every((name) => tables.includes(name));
+  if (tables.length === 0 || earlierIndex) return;
+  throw new OverwriteRefusedError(
+    `${file} is another program's SQLite database, not a search index rxstore made; it is left as it is: remove it to have the index built there`,
+    { file },
+  );
 }
 
 /** Opens an index file there is for writing and closes it: throws the system's error, coded, where it may not be. */

@@ -1,5 +1,5 @@
 import { isAbsolute, normalize, resolve } from 'node:path';
-import { NotRegularFileError, RxError, SessionNotFoundError } from '../errors/index.js';
+import { NotRegularFileError, OverwriteRefusedError, RxError, SessionNotFoundError } from '../errors/index.js';
 import { describeRoots, rootsRead } from '../store/listing/find-session.js';
 import { defaultCacheDir } from '../store/listing/cache-dir.js';
 import { openSession } from '../store/open-session.js';
@@ -210,7 +210,7 @@ async function hitsWithOrWithoutIndex(
  * folder or file, or one of another user), or a file stands in its place that rxstore did not make.
  */
 function unusableReason(error: unknown): string | undefined {
-  if (error instanceof NotRegularFileError) return `used (${error.message})`;
+  if (error instanceof NotRegularFileError || error instanceof OverwriteRefusedError) return `used (${error.message})`;
   const code = error instanceof RxError ? error.data?.errno : (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EACCES' || code === 'EPERM') return 'written (permission denied)';
   if (code === 'EROFS') return 'written (read-only file system)';

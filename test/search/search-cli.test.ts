@@ -372,6 +372,30 @@ describe("rxstore search with a file in its index's place that it did not make",
   );
 
   it.each([
+    ['a text file', 'no SQLite database'],
+    ["another program's SQLite database", "another program's SQLite database"],
+  ] as const)(
+    "%s as the index: left byte for byte, and the hits are --no-index's, with one warning",
+    async (kind, words) => {
+      const root = await tempDir('rxstore-search-other-file-');
+      const cache = join(root, 'cache');
+      await mkdir(join(cache, 'rxstore'), { recursive: true });
+      const planted = join(cache, 'rxstore', 'search-index.sqlite');
+      const before = kind === 'a text file' ? Buffer.from('my notes\n') : await victimDatabase(planted);
+      await writeFile(planted, before);
+      const direct = await searchCli(['--json', '--no-index', 'notes'], cache);
+      const run = await searchCli(['--json', 'notes'], cache);
+      expect(run.code, run.stderr).toBe(direct.code);
+      expect(run.stdout.replace(/"score":[^,]+,/g, '')).toBe(direct.stdout.replace(/"score":[^,]+,/g, ''));
+      expect(run.stderr).toContain(
+        `rxstore: warning: RX_OVERWRITE_REFUSED: the search index in ${join(cache, 'rxstore')}`,
+      );
+      expect(run.stderr).toContain(words);
+      expect(await readFile(planted)).toEqual(before);
+    },
+  );
+
+  it.each([
     ['a file', 'a file'],
     ['a symbolic link to nothing', 'a symbolic link to nothing'],
     ['a loop of symbolic links', 'a loop of symbolic links'],
