@@ -87,6 +87,18 @@ describe('cat and search over a transcript with a message longer than rxstore re
   });
 });
 
+describe('where over a transcript with a message longer than rxstore reads', () => {
+  it('says its resume was not checked, and gives the command that would resume it, never "no command resumes it"', async () => {
+    const machine = await buildStateRoot();
+    const path = join(machine.stateRoot, 'sessions', 'long-chat.jsonl');
+    await transcriptWithLongMessage(path);
+    const where = await runCli(['where', 'long-chat', '--state-home', machine.stateRoot]);
+    expect(where.stdout).not.toContain('no command resumes it');
+    expect(where.stdout).toMatch(/not checked \(unreadable\) — rxstore cannot read it whole \(RX_TOO_LARGE: /);
+    expect(where.stdout).toMatch(/^ {2}to try: .*reasonix --resume .*long-chat/m);
+  });
+});
+
 describe('view --all over a machine with a transcript too long to read', () => {
   it('writes a page for every other session, says the bad one with its code, and exits 1', async () => {
     const machine = await buildStateRoot();

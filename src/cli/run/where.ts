@@ -63,7 +63,7 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: 
       `    ${copy.store}${copy.scope === 'global' && copy.store === 'sessions-v4' ? ' (global)' : ''}  ${copy.status}  ${p(copy.path)}`,
     );
     lines.push(
-      `      \`reasonix --resume\` from ${p(cwd)}: ${copy.resume.reason === 'resumes' ? 'opens it' : copy.resume.reason === 'resumes-past-damage' ? 'opens it from its recovery checkpoint, past the damage' : copy.resume.resumes ? 'imports it into a new session' : `no (${copy.resume.reason})`} — ${p(copy.resume.explanation)}`,
+      `      \`reasonix --resume\` from ${p(cwd)}: ${copy.resume.reason === 'resumes' ? 'opens it' : copy.resume.reason === 'resumes-past-damage' ? 'opens it from its recovery checkpoint, past the damage' : copy.resume.resumes ? 'imports it into a new session' : copy.resume.reason === 'unreadable' && copy.resume.command ? 'not checked (unreadable)' : `no (${copy.resume.reason})`} — ${p(copy.resume.explanation)}`,
     );
     // Opened is not gone on with: a copy whose next turn Reasonix refuses says so, in its words.
     if (copy.status === 'turn-refused' && copy.problem) lines.push(`      a new turn: refused — ${p(copy.problem)}`);
@@ -81,6 +81,9 @@ function formatWhereabouts(session: SessionWhereabouts, cwd: string, elsewhere: 
       `  not from here: ${p(resume.explanation)}`,
       `  to resume: ${p(session.relocate)}, then \`reasonix --resume ${p(session.id)}\` from the new folder`,
     );
+  // rxstore could not read it whole: the command that would resume it, untried.
+  else if (resume.command && resume.reason === 'unreadable')
+    lines.push(`  not checked: ${p(resume.explanation)}`, `  to try: ${p(resume.command)}`);
   else if (resume.command) lines.push(`  not from here: ${p(resume.explanation)}`, `  to resume: ${p(resume.command)}`);
   else lines.push(`  no command resumes it: ${p(resume.explanation)}`);
   return `${lines.join('\n')}\n`;

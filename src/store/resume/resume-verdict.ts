@@ -99,8 +99,19 @@ export function resumeVerdict(
   const past = copy.goesOnFrom;
   if (reasonixRefuses(copy.status) && !past)
     return verdict(copy.status, `Reasonix would refuse this copy: ${why}`, null);
-  if (copy.status === 'unreadable')
+  if (copy.status === 'unreadable') {
+    // rxstore's own bound, not Reasonix's (it reads a message of any length): the command that would resume it stands.
+    if (copy.problem?.startsWith('RX_TOO_LARGE:')) {
+      const asRead = resumeVerdict({ ...copy, status: 'ok' }, workspace, siblings, context);
+      return {
+        ...asRead,
+        resumes: false,
+        reason: 'unreadable',
+        explanation: `rxstore cannot read it whole (${copy.problem}), so whether Reasonix opens it was not checked; Reasonix has no such bound`,
+      };
+    }
     return verdict('unreadable', `it cannot be read: ${copy.problem ?? 'unreadable'}`, null);
+  }
   const sameRoot = paths.resolve(copy.root) === paths.resolve(state);
 
   if (copy.store === 'legacy') {
