@@ -349,7 +349,9 @@ function refuseOtherFile(file: string): void {
 function refuseOtherDatabase(db: Database, file: string): void {
   const id = Number((db.get('pragma application_id') as Row | null)?.application_id ?? 0);
   if (id === APPLICATION_ID) return;
-  const tables = (db.all("select name from sqlite_master where type = 'table'") as Row[]).map((row) => String(row.name));
+  const tables = (db.all("select name from sqlite_master where type = 'table'") as Row[]).map((row) =>
+    String(row.name),
+  );
   const earlierIndex = id === 0 && EARLIER_INDEX_TABLES.every((name) => tables.includes(name));
   if (tables.length === 0 || earlierIndex) return;
   throw new OverwriteRefusedError(

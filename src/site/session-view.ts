@@ -1,6 +1,13 @@
 import * as z from 'zod';
 import { isoTime } from '../codec/iso-time.js';
-import { errorFromProblem, isSessionVerdict, problemFromError, type Problem, type RxError } from '../errors/index.js';
+import {
+  errorFromProblem,
+  isSessionVerdict,
+  problemFromError,
+  type Problem,
+  type RxError,
+  type TooLargeError,
+} from '../errors/index.js';
 import { workspaceOf, type SessionRead } from '../session/verdict/read-session.js';
 import type { Message } from '../session/replay/message.js';
 import type { IndexedTranscript } from '../session/replay/transcript-index.js';
@@ -10,7 +17,7 @@ import type { Platform } from '../store/roots/platform.js';
 import { flatToolCall } from '../session/replay/message.js';
 import { decodePayload, PayloadSchemas } from '../session/replay/payloads.js';
 import { canonicalTranscript, personMessage, transcriptClock } from '../session/replay/views.js';
-import { transcriptEntries } from '../store/jsonl/transcript-records.js';
+import { readUpToTooLarge, transcriptEntries } from '../store/jsonl/transcript-records.js';
 import { currentPlatform } from '../store/roots/platform.js';
 import { fromFolder, reasonixResume } from '../store/roots/shell-command.js';
 import { toolCallView, type ToolCallView } from './tool-call-view.js';
@@ -107,9 +114,14 @@ export interface SessionViewOptions {
 export async function readSessionView(session: OpenedSession, options: SessionViewOptions = {}): Promise<SessionView> {
   let read: SessionRead;
   const jsonl = session.format === 'jsonl';
+  // A transcript with a message longer than rxstore reads: a page of the messages before it, the error after them.
+  let tooLarge: TooLargeError | undefined;
   try {
     // A transcript's index read is the one its streamed transcript starts from: read once, shared.
-    read = await session.read({ keep: jsonl ? 'index' : 'summary' });
+    const firstPass = () => session.read({ keep: jsonl ? 'index' : 'summary' });
+    ({ whole: read, tooLarge } = jsonl
+      ? await readUpToTooLarge(session.path, firstPass)
+      : { whole: await firstPass() });
   } catch (error) {
     if (!isSessionVerdict(error)) throw error;
     return unreadableView(session, error);
@@ -117,6 +129,8 @@ export async function readSessionView(session: OpenedSession, options: SessionVi
   const visible = jsonl ? [] : keyed(canonicalTranscript(read.projection)).filter((entry) => personMessage(entry));
   const seen = jsonl ? seenInIndex(read.projection.transcriptIndex) : seenInSummaries(visible);
   const header = headerOf(session, read, seen, options.platform ?? currentPlatform(), options.resume);
+  // As `ls` calls it: rxstore could not read it whole.
+  if (tooLarge) header.status = 'unreadable';
   let stoppedBy: Problem | undefined;
   const assembler = new ItemAssembler(read);
 
@@ -130,6 +144,7 @@ export async function readSessionView(session: OpenedSession, options: SessionVi
           const timed = clock(entry);
           if (personMessage(timed)) yield* assembler.message(timed, { message: timed.message, storedBytes: null });
         }
+        if (tooLarge) stoppedBy = problemFromError(tooLarge);
       } catch (error) {
         if (!isSessionVerdict(error)) throw error;
         stoppedBy = problemFromError(error);
@@ -198,6 +213,8 @@ export async function readSessionView(session: OpenedSession, options: SessionVi
     stoppedBy: stopped,
     stoppedWith: () => {
       const problem = stopped();
+      // rxstore's own bound keeps its code: it is no damage of the session's.
+      if (tooLarge && problem === stoppedBy) return tooLarge;
       return problem && errorFromProblem(problem);
     },
     refusal: read.refusal,

@@ -3,7 +3,7 @@
 // link to /dev/zero is refused before a byte is read.
 import { execFileSync } from 'node:child_process';
 import { constants } from 'node:buffer';
-import { mkdir, open, readdir, symlink, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_TRANSCRIPT_MESSAGE_BYTES } from '../../src/store/jsonl/jsonl-transcript.js';
@@ -48,7 +48,7 @@ describe('ls over a machine with a bad transcript among good sessions', () => {
   });
 });
 
-describe('cat and search over a transcript with a message longer than rxstore reads', () => {
+describe('cat, view and search over a transcript with a message longer than rxstore reads', () => {
   it('give the messages before it, then RX_TOO_LARGE at its line, exit 1', async () => {
     const dir = await tempDir('rxstore-long-');
     const path = join(dir, 'sessions', 'long-chat.jsonl');
@@ -59,6 +59,15 @@ describe('cat and search over a transcript with a message longer than rxstore re
     await long.close();
     await truncate(path, MAX_TRANSCRIPT_MESSAGE_BYTES + 1024 * 1024);
     const tooLarge = /^rxstore: RX_TOO_LARGE: .*long-chat\.jsonl at offset \d+: line 2: a message of more than/m;
+
+    const page = join(dir, 'page.md');
+    const view = await runCli(['view', path, '--to', page]);
+    expect(view.stderr).toMatch(tooLarge);
+    expect(view.code).toBe(1);
+    const written = await readFile(page, 'utf8');
+    expect(written).toContain('where is the lighthouse key');
+    expect(written).toContain('- **Status:** `unreadable`');
+    expect(written).toMatch(/The session stops here\.\*\* RX\\_TOO\\_LARGE/);
 
     const cat = await runCli(['cat', path]);
     expect(
@@ -100,7 +109,7 @@ describe('where over a transcript with a message longer than rxstore reads', () 
 });
 
 describe('view --all over a machine with a transcript too long to read', () => {
-  it('writes a page for every other session, says the bad one with its code, and exits 1', async () => {
+  it('writes a page for every session, the bad one of the messages before its long one, says it with its code, and exits 1', async () => {
     const machine = await buildStateRoot();
     const sessions = join(machine.stateRoot, 'sessions');
     await transcriptWithLongMessage(join(sessions, 'long-chat.jsonl'));
@@ -108,12 +117,12 @@ describe('view --all over a machine with a transcript too long to read', () => {
     const run = await runCli(['view', '--all', '--to', site, '--state-home', machine.stateRoot]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
-      /^rxstore: long-chat: RX_TOO_LARGE: .*long-chat\.jsonl: line 2: a message of more than \d+ bytes/m,
+      /^rxstore: long-chat: RX_TOO_LARGE: line 2: a message of more than \d+ bytes.*long-chat\.jsonl, offset \d+, line 2\)/m,
     );
     const pages = await readdir(join(site, 'sessions'));
     const listed = JSON.parse((await runCli(['ls', '--state-home', machine.stateRoot, '--json'])).stdout) as Row[];
-    // Every session but the bad one has its page.
-    expect(pages.length).toBe(listed.length - 1);
+    // Every session has its page, the bad one too: of its messages before the long one.
+    expect(pages.length).toBe(listed.length);
   });
 });
 

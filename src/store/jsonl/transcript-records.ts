@@ -63,7 +63,11 @@ export async function readUpToTooLarge(
     return { whole: await firstPass() };
   } catch (error) {
     if (!(error instanceof TooLargeError) || error.data.offset === undefined) throw error;
-    return { whole: await readJsonlSession(path, { keep: 'index', end: error.data.offset }), tooLarge: error };
+    return {
+      // With the previews of what was typed, as the shared index read keeps them (a page's header needs them).
+      whole: await readJsonlSession(path, { keep: 'index', previews: true, end: error.data.offset }),
+      tooLarge: error,
+    };
   }
 }
 
