@@ -266,6 +266,8 @@ describe('a replay of events', () => {
         kind: 'message/complete',
         message: `session: initialize transcript for ${JSON.stringify(twice.id)}: duplicate transcript record "tool:call_1"`,
         damaged: false,
+        // Found in the transcript as a whole: no recovery checkpoint takes Reasonix past it.
+        wholeTranscript: true,
       },
     ]);
     expect(twice.projection.refusedAt).toBe(5);
@@ -294,6 +296,7 @@ describe('a replay of events', () => {
         /^session: initialize transcript for "[^"]+": duplicate transcript record "tool:call_1"$/,
       ),
       damaged: false,
+      wholeTranscript: true,
     });
     const upserted = await replay([
       { operationId: 'o1', events: [complete(system), complete(call), complete(result('m-r1'))] },
