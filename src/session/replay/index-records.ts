@@ -412,8 +412,15 @@ export function resultPositions(
     while (queue && queue.length > 0 && queue[0]! <= at) queue.shift();
     return queue?.shift() ?? -1;
   };
-  return Array.from({ length }, (_, at) => callIdsAt(at).map((id) => resultAfter(id, at)));
+  return Array.from({ length }, (_, at) => {
+    const ids = callIdsAt(at);
+    // Most messages make no call: one shared empty list, not an array each (300,000 messages held 28 MiB of them).
+    return ids.length === 0 ? NO_RESULTS : ids.map((id) => resultAfter(id, at));
+  });
 }
+
+/** The results of a message that makes no call; never written to. */
+const NO_RESULTS: number[] = [];
 
 /**
  * Each message's record and its calls, each call paired with its result (`resultPositions`); a tool result no

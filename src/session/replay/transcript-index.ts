@@ -44,6 +44,8 @@ export interface IndexedTranscript {
   readonly kept: readonly TranscriptEntry[];
   /** Whether a message with this id is in the transcript. */
   has(id: string): boolean;
+  /** Where the message with this id stands (the last of two with one id a history replace wrote); -1 when none does. */
+  positionOf(id: string): number;
   /** The message's role ('' when it has none). */
   role(at: number): string;
   /** The message's stable id, when it has one. */
@@ -339,7 +341,7 @@ export class TranscriptIndex implements IndexedTranscript {
     return ref < 0 ? undefined : this.previewTexts.text(ref);
   }
 
-  private positionOf(id: string): number {
+  positionOf(id: string): number {
     const ref = this.messageIds.find(id);
     // Stryker disable next-line ConditionalExpression: positions reads -1 at index -1 (its empty value)
     return ref < 0 ? -1 : this.positions.at(ref);

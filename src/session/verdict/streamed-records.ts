@@ -128,32 +128,35 @@ interface TranscriptPlaces {
   length: number;
   /** The sequence of the event that last wrote the message at each position. */
   seqs: Float64Array;
-  /** A position by the message's id, and by `seq.ordinal` for a message with none. */
-  byId: Map<string, number>;
+  /** Each message's place among those its event wrote without an id (`placeCounter`); 0 for one with an id. */
+  ordinals: Int32Array;
+  /** A position by the message's id (the first pass's index keeps them: no map of its own, whatever the length). */
+  positionOf(id: string): number;
+  /** A position by `seq.ordinal`, for a message with no id. */
   byPlace: Map<string, number>;
 }
 
 function placesOf(index: IndexedTranscript): TranscriptPlaces {
   const { length } = index;
   const seqs = new Float64Array(length);
-  const byId = new Map<string, number>();
+  const ordinals = new Int32Array(length);
   const byPlace = new Map<string, number>();
   const ordinalOf = placeCounter();
   for (let at = 0; at < length; at += 1) {
     const seq = index.seq(at);
     const id = index.messageId(at);
     seqs[at] = seq;
-    const ordinal = ordinalOf(seq, id);
-    if (id === undefined) byPlace.set(`${seq}.${ordinal}`, at);
-    else byId.set(id, at);
+    ordinals[at] = ordinalOf(seq, id);
+    if (id === undefined) byPlace.set(`${seq}.${ordinals[at]}`, at);
   }
-  return { length, seqs, byId, byPlace };
+  return { length, seqs, ordinals, positionOf: (id) => index.positionOf(id), byPlace };
 }
 
 /** What the first pass knows of each message beyond its place: its key, and where its calls' results stand. */
 interface RecordsPlan extends TranscriptPlaces {
   context: RecordContext;
-  keys: string[];
+  /** The key of the message at a position, made when its records are (not held for every message at once). */
+  keyAt(at: number): string;
   /** For each position, the positions of its calls' results (-1: none). */
   results: number[][];
   /** The positions of the results some call takes: a tool result at any other is a record of its own. */
@@ -165,11 +168,8 @@ interface RecordsPlan extends TranscriptPlaces {
 function recordsPlan(whole: SessionRead, sessionId: string): RecordsPlan {
   const index: IndexedTranscript = whole.projection.transcriptIndex;
   const places = placesOf(index);
-  const ordinalOf = placeCounter();
-  const keys = Array.from({ length: places.length }, (_, at) => {
-    const [seq, id] = [places.seqs[at]!, index.messageId(at)];
-    return messageKey(sessionId, { id }, { seq, ordinal: ordinalOf(seq, id) });
-  });
+  const keyAt = (at: number) =>
+    messageKey(sessionId, { id: index.messageId(at) }, { seq: places.seqs[at]!, ordinal: places.ordinals[at]! });
   // As `recordsOfMessage` makes records of calls: none of a host's or a local-only message.
   const results = resultPositions(
     places.length,
@@ -183,7 +183,7 @@ function recordsPlan(whole: SessionRead, sessionId: string): RecordsPlan {
       workspace: workspaceOf(whole) ?? null,
       title: whole.projection.title ?? null,
     },
-    keys,
+    keyAt,
     results,
     taken: new Set(results.flat()),
     unansweredFrom: whole.refusal ? whole.projection.openFrom() : Number.POSITIVE_INFINITY,
@@ -211,7 +211,8 @@ async function* inTranscriptOrder(
     for (const entry of group) {
       const { message, seq } = entry;
       const ordinal = ordinalOf(seq, message.id);
-      const at = message.id === undefined ? plan.byPlace.get(`${seq}.${ordinal}`) : plan.byId.get(message.id);
+      const at =
+        message.id === undefined ? plan.byPlace.get(`${seq}.${ordinal}`) : nonNegative(plan.positionOf(message.id));
       // An earlier form of a message written again later, or one the whole read did not keep.
       if (at === undefined || plan.seqs[at] !== seq) continue;
       ready.set(at, entry);
@@ -228,7 +229,7 @@ async function* inTranscriptOrder(
 /** The records of the message at `at`, each call with its result, as `indexRecords` gives them of the whole transcript. */
 function recordsAt(at: number, plan: RecordsPlan, ready: ReadonlyMap<number, TranscriptEntry>): IndexRecord[] {
   const entry = ready.get(at)!;
-  const keyed = { message: entry.message, key: plan.keys[at]!, time: recordTime(entry.message, entry.batchTime) };
+  const keyed = { message: entry.message, key: plan.keyAt(at), time: recordTime(entry.message, entry.batchTime) };
   const { said, calls } = recordsOfMessage(keyed, plan.context);
   const alone = plan.taken.has(at) ? undefined : loneResultRecord(keyed, plan.context);
   const records: IndexRecord[] = said ? [said] : alone ? [alone] : [];
@@ -243,4 +244,9 @@ function recordsAt(at: number, plan: RecordsPlan, ready: ReadonlyMap<number, Tra
     if (made) records.push(made);
   });
   return records;
+}
+
+/** A position, undefined for none (-1). */
+function nonNegative(at: number): number | undefined {
+  return at < 0 ? undefined : at;
 }
