@@ -79,6 +79,16 @@ describe('cat, view and search over a transcript with a message longer than rxst
     expect(cat.stderr).toMatch(tooLarge);
     expect(cat.code).toBe(1);
 
+    // The long message first: nothing precedes it, and the transcript is no empty one.
+    const first = join(dir, 'first-long.jsonl');
+    await writeFile(first, '{"role":"user","content":"');
+    await truncate(first, MAX_TRANSCRIPT_MESSAGE_BYTES + 1024 * 1024);
+    for (const command of [['cat'], ['view', '--format', 'md']]) {
+      const run = await runCli([...command, first]);
+      expect([run.code, run.stdout]).toEqual([1, '']);
+      expect(run.stderr).toMatch(/^rxstore: RX_TOO_LARGE: .*first-long\.jsonl at offset 0: line 1: /m);
+    }
+
     for (const flags of [[], ['--no-index']]) {
       process.env.XDG_CACHE_HOME = join(dir, 'cache');
       const search = await runCli(['search', 'lighthouse', '--state-home', dir, '--json', ...flags]).finally(() => {

@@ -62,12 +62,12 @@ export async function readUpToTooLarge(
   try {
     return { whole: await firstPass() };
   } catch (error) {
-    if (!(error instanceof TooLargeError) || error.data.offset === undefined) throw error;
-    return {
-      // With the previews of what was typed, as the shared index read keeps them (a page's header needs them).
-      whole: await readJsonlSession(path, { keep: 'index', previews: true, end: error.data.offset }),
-      tooLarge: error,
-    };
+    if (!(error instanceof TooLargeError) || !error.data.offset) throw error;
+    // With the previews of what was typed, as the shared index read keeps them (a page's header needs them).
+    const whole = await readJsonlSession(path, { keep: 'index', previews: true, end: error.data.offset });
+    // No message before the long one (only blank lines): nothing to give, and a read of none would call it empty.
+    if (whole.lastSequence === 0) throw error;
+    return { whole, tooLarge: error };
   }
 }
 
