@@ -318,14 +318,18 @@ const APPLICATION_ID = 0x52585358;
 /** The first bytes of every SQLite database file. */
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 /** Tables every index of an earlier rxstore holds, from before it set its application id. */
-const EARLIER_INDEX_TABLES = ['sessions', 'docs', 'places'];
+const EARLIER_INDEX_TABLES = ['sessions', 'docs'];
+/** Every name an index of rxstore gives what it keeps (tables, indexes, FTS5's tables and SQLite's own). */
+const INDEX_NAME = /^(sessions|docs|docs_by_key|places|places_by_id|docs_text(_\w+)?|sqlite_\w+)$/;
+/** Where the header keeps `pragma application_id`: a big-endian 32-bit number at byte 68. */
+const APPLICATION_ID_AT = 68;
 
 /**
  * Refuses a file in the index's place that is no SQLite database (another program's, or text): the index is
  * a cache rxstore builds again when it is damaged, but it removes only what it made. An empty file is none.
  */
 function refuseOtherFile(file: string): void {
-  const head = Buffer.alloc(SQLITE_HEADER.length);
+  const head = Buffer.alloc(APPLICATION_ID_AT + 4);
   let read = 0;
   try {
     const fd = openSync(file, 'r');
@@ -338,7 +342,16 @@ function refuseOtherFile(file: string): void {
     undefinedIfMissing(error, file);
     return;
   }
-  if (read === 0 || head.equals(SQLITE_HEADER)) return;
+  if (read === 0) return;
+  if (head.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) {
+    // Another program's database says so in its header, read before SQLite (which may find the rest damaged).
+    const id = read >= APPLICATION_ID_AT + 4 ? head.readUInt32BE(APPLICATION_ID_AT) : 0;
+    if (id === 0 || id === APPLICATION_ID) return;
+    throw new OverwriteRefusedError(
+      `${file} is another program's SQLite database (application id ${id}), not a search index rxstore made; it is left as it is: remove it to have the index built there`,
+      { file },
+    );
+  }
   throw new OverwriteRefusedError(
     `${file} is not a search index rxstore made (no SQLite database); it is left as it is: remove it to have the index built there`,
     { file },
@@ -349,11 +362,13 @@ function refuseOtherFile(file: string): void {
 function refuseOtherDatabase(db: Database, file: string): void {
   const id = Number((db.get('pragma application_id') as Row | null)?.application_id ?? 0);
   if (id === APPLICATION_ID) return;
-  const tables = (db.all("select name from sqlite_master where type = 'table'") as Row[]).map((row) =>
-    String(row.name),
-  );
-  const earlierIndex = id === 0 && EARLIER_INDEX_TABLES.every((name) => tables.includes(name));
-  if (tables.length === 0 || earlierIndex) return;
+  // Every table, index, view and trigger: a database of views alone is no empty one.
+  const names = (db.all('select name from sqlite_master') as Row[]).map((row) => String(row.name));
+  const earlierIndex =
+    id === 0 &&
+    EARLIER_INDEX_TABLES.every((name) => names.includes(name)) &&
+    names.every((name) => INDEX_NAME.test(name));
+  if (names.length === 0 || earlierIndex) return;
   throw new OverwriteRefusedError(
     `${file} is another program's SQLite database, not a search index rxstore made; it is left as it is: remove it to have the index built there`,
     { file },

@@ -371,17 +371,48 @@ describe("rxstore search with a file in its index's place that it did not make",
     },
   );
 
+  /** A database of another program's, made by SQLite with these statements. */
+  async function databaseOf(path: string, sql: string): Promise<Buffer> {
+    const { Database } = (await import('node-sqlite3-wasm')).default;
+    const db = new Database(path);
+    db.exec(sql);
+    db.close();
+    return readFile(path);
+  }
+
   it.each([
-    ['a text file', 'no SQLite database'],
-    ["another program's SQLite database", "another program's SQLite database"],
+    ['a text file', 'no SQLite database', async () => Buffer.from('my notes\n')],
+    ["another program's SQLite database", "another program's SQLite database", victimDatabase],
+    [
+      'a database with tables named as the index keeps them, and one more',
+      "another program's SQLite database",
+      (path: string) =>
+        databaseOf(
+          path,
+          "create table sessions(x); create table docs(y); create table precious(x); insert into precious values ('kept')",
+        ),
+    ],
+    [
+      'a database of views alone',
+      "another program's SQLite database",
+      (path: string) => databaseOf(path, 'create view precious as select 1'),
+    ],
+    [
+      "another program's database cut after its header",
+      'application id 1234',
+      async (path: string) =>
+        (
+          await databaseOf(path, "pragma application_id = 1234; create table t(x); insert into t values ('kept')")
+        ).subarray(0, 100),
+    ],
   ] as const)(
     "%s as the index: left byte for byte, and the hits are --no-index's, with one warning",
-    async (kind, words) => {
+    async (_, words, make) => {
       const root = await tempDir('rxstore-search-other-file-');
       const cache = join(root, 'cache');
       await mkdir(join(cache, 'rxstore'), { recursive: true });
       const planted = join(cache, 'rxstore', 'search-index.sqlite');
-      const before = kind === 'a text file' ? Buffer.from('my notes\n') : await victimDatabase(planted);
+      const before = await make(planted);
       await writeFile(planted, before);
       const direct = await searchCli(['--json', '--no-index', 'notes'], cache);
       const run = await searchCli(['--json', 'notes'], cache);
