@@ -7,7 +7,7 @@ import { writeFilesAtomic } from '../fs/atomic-files.js';
 import { checkFolder, checkOutside } from '../fs/path-kind.js';
 import { refuseSessionFolder } from '../session/reading/not-a-session-folder.js';
 import { readableOrThrow } from '../session/reading/read-json-file.js';
-import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
+import { branchIdOf, stemWithin, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.js';
 import { transcriptModeIn } from '../store/roots/store-kind.js';
 import { jsonlMetaWithId, readJsonlMeta } from '../store/jsonl/jsonl-meta.js';
 import { MAX_TRANSCRIPT_MESSAGE_BYTES, parseTranscript } from '../store/jsonl/jsonl-transcript.js';
@@ -157,7 +157,8 @@ async function salvagePath(
   metaText: (id: string) => string | undefined,
 ): Promise<{ path: string; already: boolean }> {
   for (let n = 1; ; n += 1) {
-    const candidate = join(dir, `${id}-salvaged${n === 1 ? '' : `-${n}`}.jsonl`);
+    // Cut so that Reasonix can resume it: a longer name leaves no room for its sidecars' names.
+    const candidate = join(dir, `${stemWithin(id, `-salvaged${n === 1 ? '' : `-${n}`}`)}.jsonl`);
     const ownMeta = metaText(branchIdOf(candidate));
     const [transcript, meta] = await Promise.all([
       textIfSized(candidate, text),

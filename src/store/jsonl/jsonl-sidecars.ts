@@ -64,6 +64,16 @@ const NAME_MAX = 255;
  */
 const LONGEST_SIDECAR_SUFFIX = '.transcript-projection.json';
 
+/** The longest stem (a transcript's name without `.jsonl`), in bytes, whose sidecars' names a file system takes. */
+export const LONGEST_STEM_BYTES = NAME_MAX - Buffer.byteLength(LONGEST_SIDECAR_SUFFIX);
+
+/** `stem` cut (at a whole character) so that it and `suffix` together are a stem Reasonix can resume by. */
+export function stemWithin(stem: string, suffix: string): string {
+  let kept = stem;
+  while (Buffer.byteLength(kept + suffix) > LONGEST_STEM_BYTES) kept = Array.from(kept).slice(0, -1).join('');
+  return kept + suffix;
+}
+
 /**
  * A sidecar of the transcript that is a FIFO, a socket or a device that never runs out (a link to one too): Reasonix
  * 1.38.11 resuming the transcript reads every sidecar to freeze it and waits on such a one forever
@@ -72,7 +82,7 @@ const LONGEST_SIDECAR_SUFFIX = '.transcript-projection.json';
  */
 export function blockedSidecar(transcriptPath: string): Problem | undefined {
   const unnameable = join(dirname(transcriptPath), `${branchIdOf(transcriptPath)}${LONGEST_SIDECAR_SUFFIX}`);
-  if (Buffer.byteLength(basename(unnameable)) > NAME_MAX)
+  if (Buffer.byteLength(branchIdOf(transcriptPath)) > LONGEST_STEM_BYTES)
     return {
       code: 'RX_BLOCKED_FILE',
       severity: 'error',

@@ -1,5 +1,5 @@
 import { cp, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspaceSlug } from '../../../src/store/roots/workspace-slug.js';
 import { runCli } from '../../support/inspect-json-schema.js';
@@ -69,6 +69,33 @@ describe.skipIf(!reasonixBinary())('a transcript whose name leaves no room for i
       } finally {
         await mock.close();
       }
+    }
+  }, 120_000);
+
+  it('salvaged, is named short enough for Reasonix to resume it', async () => {
+    const workspace = await tempDir('rxstore-long-name-ws-');
+    const home = await tempDir('rxstore-long-name-salvage-');
+    const sessions = join(home, 'projects', workspaceSlug(workspace, 'linux'), 'sessions');
+    await mkdir(sessions, { recursive: true });
+    const source = join(sessions, `${'S'.repeat(225)}.jsonl`);
+    await writeFile(source, `${transcript}not a message\n`);
+    const salvaged = await runCli(['salvage', source, '--json']);
+    expect(salvaged.code, salvaged.stderr).toBe(0);
+    const { newPath } = JSON.parse(salvaged.stdout) as { newPath: string };
+    const stem = basename(newPath, '.jsonl');
+    expect(stem).toBe(`${'S'.repeat(219)}-salvaged`);
+    const mock = await startMockModel([{ text: 'again' }]);
+    try {
+      const run = await runReasonix({
+        home,
+        cwd: workspace,
+        args: ['run', '--resume', stem, 'again'],
+        mock,
+        permissionMode: 'danger-full-access',
+      });
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    } finally {
+      await mock.close();
     }
   }, 120_000);
 });
