@@ -146,17 +146,16 @@ export async function planRelocation(options: RelocationOptions): Promise<Reloca
     const stateRoots = roots.roots.filter((root) => root.kind === 'state').map((root) => root.path);
     // Run again once it finished, a move finds its sessions under the new slug: said as done, not as a lookup that failed.
     const there = await sessionsUnderSlug(stateRoots, plan);
-    // Only a move recorded (or one a journal holds) tells a finished move from a mistyped old folder.
-    const finished =
-      there.length > 0 &&
-      ((await finishedBefore(stateRoots, plan, platform)) !== undefined ||
-        (await unfinishedJournalOf(stateRoots, plan)));
-    if (finished) {
+    // Only a move recorded (or one a journal holds) tells a finished move from a mistyped old folder; a recorded
+    // one stands even when its sessions have moved on since (relocated again, or removed).
+    const recorded = await finishedBefore(stateRoots, plan, platform);
+    if (recorded !== undefined || (there.length > 0 && (await unfinishedJournalOf(stateRoots, plan)))) {
       plan.stores = [];
+      const counted = `${there.length} ${there.length === 1 ? 'session is' : 'sessions are'} under the slug of ${to} (${toSlug})`;
       plan.notes.push(
-        plan.session
+        plan.session && there[0]
           ? `session ${plan.session} is already under the slug of ${to} (${there[0]}): nothing left to relocate`
-          : `nothing is left under the slug of ${from} (${fromSlug}); ${there.length} ${there.length === 1 ? 'session is' : 'sessions are'} under the slug of ${to} (${toSlug}): nothing left to relocate`,
+          : `nothing is left under the slug of ${from} (${fromSlug}); ${recorded ? `its move to ${to} finished ${recorded}; ` : ''}${counted}: nothing left to relocate`,
       );
       return plan;
     }

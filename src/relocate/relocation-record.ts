@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import * as z from 'zod';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { withStoreLock } from '../fs/store-lock.js';
 import { readableOrThrow, readJsonFile } from '../session/reading/read-json-file.js';
 import type { Platform } from '../store/roots/platform.js';
 import type { RelocationPlan } from './relocation-plan.js';
@@ -44,11 +45,14 @@ async function recordedMoves(stateRoot: string): Promise<RelocationRecord['moves
  * left as it is (the move is done all the same: only a later run again cannot tell it finished).
  */
 export async function recordRelocation(stateRoot: string, plan: RelocationPlan, finishedAt: Date): Promise<void> {
-  const moves = await recordedMoves(stateRoot);
-  if (moves === undefined) return;
-  moves.push({ from: plan.from, to: plan.to, session: plan.session, finishedAt: finishedAt.toISOString() });
-  const record: RelocationRecord = { version: 1, moves: moves.slice(-MOVES_KEPT) };
-  await writeFileAtomic(recordPath(stateRoot), `${JSON.stringify(record, null, 2)}\n`, { point: 'relocate.record' });
+  // Read, added to and written under rxstore's lock: two relocations finishing at once both stay recorded.
+  await withStoreLock(stateRoot, async () => {
+    const moves = await recordedMoves(stateRoot);
+    if (moves === undefined) return;
+    moves.push({ from: plan.from, to: plan.to, session: plan.session, finishedAt: finishedAt.toISOString() });
+    const record: RelocationRecord = { version: 1, moves: moves.slice(-MOVES_KEPT) };
+    await writeFileAtomic(recordPath(stateRoot), `${JSON.stringify(record, null, 2)}\n`, { point: 'relocate.record' });
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from '../support/cli-child.js';
 import { movedProject } from '../support/sessions/relocation-fixture.js';
@@ -59,5 +60,13 @@ describe('relocate run again once it finished', () => {
     expect([again.code, again.stderr]).toEqual([0, '']);
     expect(again.stdout).toContain('nothing left to relocate');
     expect(await treeDigest(home)).toBe(before);
+    // And once its sessions have moved on (relocated again), by the record alone.
+    const further = `${to}-further`;
+    await mkdir(further);
+    const onward = await runCliChild(['relocate', to, further, '--home', home, '--force']);
+    expect(onward.code, onward.stderr).toBe(0);
+    const once = await runCliChild(['relocate', from, to, '--home', home]);
+    expect([once.code, once.stderr]).toEqual([0, '']);
+    expect(once.stdout).toContain(`its move to ${to} finished`);
   });
 });
