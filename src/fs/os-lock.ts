@@ -113,10 +113,10 @@ export async function isOsLockHeld(path: string): Promise<boolean> {
   // failed open makes two — most of a warm listing's time when every session was probed that way.
   if (!mayExist(path)) return false;
   const handle = await openLockFile(path, constants.O_RDONLY).catch((error: unknown) => {
-    // No lock file (or no session directory, or a name too long to be one), a symlink loop nobody can open, or something there that is not
-    // a file: no writer holds a lock on it (Reasonix locks a regular file, docs/format.md §9.5). One this user
-    // may not open, no Reasonix run by this user holds, and whether another's does cannot be seen: the reads
-    // that need the file say what stops them. Any other error surfaces.
+    // No lock file (or no session directory, or a name too long to be one), a symlink loop nobody can open,
+    // or something there that is not a file: no writer holds a lock on it (Reasonix locks a regular file,
+    // docs/format.md §9.5). One this user may not open, no Reasonix run by this user holds, and whether
+    // another's does cannot be seen: the reads that need the file say what stops them. Any other error surfaces.
     if (
       error instanceof FileSystemError &&
       ['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP', 'EACCES', 'EPERM'].includes(error.data.errno ?? '')

@@ -69,9 +69,9 @@ export const LONGEST_STEM_BYTES = NAME_MAX - Buffer.byteLength(LONGEST_SIDECAR_S
 
 /** `stem` cut (at a whole character) so that it and `suffix` together are a stem Reasonix can resume by. */
 export function stemWithin(stem: string, suffix: string): string {
-  let kept = stem;
-  while (Buffer.byteLength(kept + suffix) > LONGEST_STEM_BYTES) kept = Array.from(kept).slice(0, -1).join('');
-  return kept + suffix;
+  const kept = Array.from(stem);
+  while (Buffer.byteLength(kept.join('') + suffix) > LONGEST_STEM_BYTES) kept.pop();
+  return kept.join('') + suffix;
 }
 
 /**
@@ -81,12 +81,12 @@ export function stemWithin(stem: string, suffix: string): string {
  * transcript whose name leaves no room for its sidecars' names: Reasonix fails to make them.
  */
 export function blockedSidecar(transcriptPath: string): Problem | undefined {
-  const unnameable = join(dirname(transcriptPath), `${branchIdOf(transcriptPath)}${LONGEST_SIDECAR_SUFFIX}`);
-  if (Buffer.byteLength(branchIdOf(transcriptPath)) > LONGEST_STEM_BYTES)
+  const stem = branchIdOf(transcriptPath);
+  if (Buffer.byteLength(stem) > LONGEST_STEM_BYTES)
     return {
       code: 'RX_BLOCKED_FILE',
       severity: 'error',
-      message: `the transcript's name is too long for the files Reasonix keeps beside it: Reasonix 1.38.11 resuming it fails on ${basename(unnameable).slice(0, 40)}…${LONGEST_SIDECAR_SUFFIX} (file name too long)`,
+      message: `the transcript's name is too long for the files Reasonix keeps beside it: Reasonix 1.38.11 resuming it fails on ${stem.slice(0, 40)}…${LONGEST_SIDECAR_SUFFIX} (file name too long)`,
       data: { file: transcriptPath },
     };
   for (const file of transcriptSidecars(transcriptPath)) {
