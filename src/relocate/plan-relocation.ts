@@ -148,7 +148,7 @@ export async function planRelocation(options: RelocationOptions): Promise<Reloca
     const there = await sessionsUnderSlug(stateRoots, plan);
     // Only a move recorded (or one a journal holds) tells a finished move from a mistyped old folder; a recorded
     // one stands even when its sessions have moved on since (relocated again, or removed).
-    const recorded = await finishedBefore(stateRoots, plan, platform);
+    const { finishedAt: recorded, unreadable } = await finishedBefore(stateRoots, plan, platform);
     if (recorded !== undefined || (there.length > 0 && (await unfinishedJournalOf(stateRoots, plan)))) {
       plan.stores = [];
       const counted = `${there.length} ${there.length === 1 ? 'session is' : 'sessions are'} under the slug of ${to} (${toSlug})`;
@@ -161,7 +161,11 @@ export async function planRelocation(options: RelocationOptions): Promise<Reloca
     }
     const what = plan.session ? `no session ${plan.session}` : 'nothing';
     const unrecorded =
-      there.length > 0 ? ' (and no relocation of it is recorded here: check the old folder’s path)' : '';
+      there.length === 0
+        ? ''
+        : unreadable.length > 0
+          ? ` (and ${unreadable.join(', ')} is not a record of relocations rxstore can read: check the old folder’s path)`
+          : ' (and no relocation of it is recorded here: check the old folder’s path)';
     throw new SessionNotFoundError(
       `${what} under the slug of ${from} (${fromSlug}) in ${stateRoots.join(', ') || 'no state root'}: nothing to relocate${unrecorded}`,
     );

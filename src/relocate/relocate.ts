@@ -27,6 +27,8 @@ export interface RelocationReport {
   left: string[];
   /** A command that goes on with the first moved session from the new folder. */
   resume: string | null;
+  /** Why the finished move is not recorded in a state root (a file there that is not rxstore's record): a run again cannot tell it finished. */
+  unrecorded: string[];
 }
 
 /**
@@ -60,7 +62,11 @@ export async function relocate(plan: RelocationPlan): Promise<RelocationReport> 
   }
   // Recorded before the journal goes: a crash between the two leaves the journal, which finishes the move again.
   const finishedAt = new Date();
-  for (const store of checked.stores) await recordRelocation(store.stateRoot, checked, finishedAt);
+  const unrecorded: string[] = [];
+  for (const store of checked.stores) {
+    const why = await recordRelocation(store.stateRoot, checked, finishedAt);
+    if (why) unrecorded.push(why);
+  }
   for (const store of checked.stores) await removeJournal(store.stateRoot);
   failPoint('relocate.done');
   const moved = [...new Set(checked.stores.flatMap((store) => store.sessions.map((session) => session.id)))];
@@ -68,6 +74,7 @@ export async function relocate(plan: RelocationPlan): Promise<RelocationReport> 
     plan: checked,
     moved,
     left,
+    unrecorded,
     resume: moved[0]
       ? fromFolder(checked.to, reasonixResume(moved[0], checked.platform, checked.pinned), checked.platform)
       : null,

@@ -33,43 +33,67 @@ export function recordPath(stateRoot: string): string {
   return join(stateRoot, '.rxstore-relocated.json');
 }
 
-/** The moves recorded under a state root; none when the file is missing or is not one rxstore wrote. */
-async function recordedMoves(stateRoot: string): Promise<RelocationRecord['moves'] | undefined> {
-  const read = readableOrThrow(await readJsonFile(recordPath(stateRoot), RelocationRecordSchema));
-  if (read.state === 'invalid') return undefined;
-  return read.state === 'missing' ? [] : read.value.moves;
+/** The moves recorded under a state root (none when the file is missing), or why the file there is not a record rxstore wrote. */
+async function recordedMoves(
+  stateRoot: string,
+): Promise<{ moves: RelocationRecord['moves'] } | { notRecord: string; path: string }> {
+  const path = recordPath(stateRoot);
+  const read = readableOrThrow(await readJsonFile(path, RelocationRecordSchema));
+  if (read.state === 'invalid') return { notRecord: `${path} is not a record rxstore wrote (${read.reason})`, path };
+  return { moves: read.state === 'missing' ? [] : read.value.moves };
 }
 
 /**
  * Adds a finished relocation to the state root's record. A file in its place that is not a record is
- * left as it is (the move is done all the same: only a later run again cannot tell it finished).
+ * left as it is, and said: the move is done all the same, only a later run again cannot tell it
+ * finished. Returns what was not recorded and why, or undefined.
  */
-export async function recordRelocation(stateRoot: string, plan: RelocationPlan, finishedAt: Date): Promise<void> {
+export async function recordRelocation(
+  stateRoot: string,
+  plan: RelocationPlan,
+  finishedAt: Date,
+): Promise<string | undefined> {
   // Read, added to and written under rxstore's lock: two relocations finishing at once both stay recorded.
-  await withStoreLock(stateRoot, async () => {
-    const moves = await recordedMoves(stateRoot);
-    if (moves === undefined) return;
-    moves.push({ from: plan.from, to: plan.to, session: plan.session, finishedAt: finishedAt.toISOString() });
+  return withStoreLock(stateRoot, async () => {
+    const recorded = await recordedMoves(stateRoot);
+    if ('notRecord' in recorded) return `${recorded.notRecord}: the move is done but not recorded, left as it is`;
+    const moves = [
+      ...recorded.moves,
+      { from: plan.from, to: plan.to, session: plan.session, finishedAt: finishedAt.toISOString() },
+    ];
     const record: RelocationRecord = { version: 1, moves: moves.slice(-MOVES_KEPT) };
     await writeFileAtomic(recordPath(stateRoot), `${JSON.stringify(record, null, 2)}\n`, { point: 'relocate.record' });
+    return undefined;
   });
+}
+
+/** What the state roots' records say of a relocation: when it finished, if one is; and the records that could not be read. */
+export interface RecordedRelocation {
+  finishedAt?: string;
+  /** Record files that are not records rxstore wrote: a move they would hold is not known. */
+  unreadable: string[];
 }
 
 /**
  * When a relocation of `from` to `to` finished under one of these roots (of every session or of one: either
- * proves `from` the folder the project was in); undefined when none is recorded.
+ * proves `from` the folder the project was in).
  */
 export async function finishedBefore(
   stateRoots: readonly string[],
   plan: Pick<RelocationPlan, 'from' | 'to'>,
   platform: Platform,
-): Promise<string | undefined> {
+): Promise<RecordedRelocation> {
+  const unreadable: string[] = [];
   for (const stateRoot of stateRoots) {
-    const moves = (await recordedMoves(stateRoot)) ?? [];
-    const found = moves.findLast(
+    const recorded = await recordedMoves(stateRoot);
+    if ('notRecord' in recorded) {
+      unreadable.push(recorded.path);
+      continue;
+    }
+    const found = recorded.moves.findLast(
       (move) => sameFolder(move.from, plan.from, platform) && sameFolder(move.to, plan.to, platform),
     );
-    if (found) return found.finishedAt;
+    if (found) return { finishedAt: found.finishedAt, unreadable };
   }
-  return undefined;
+  return { unreadable };
 }

@@ -1,5 +1,6 @@
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { planRelocation, printable, relocate, type RelocationPlan, type RelocationReport } from '../../index.js';
+import { warningLine } from '../error-line.js';
 import { jsonOutput } from '../json-output.js';
 import type { Output } from '../output.js';
 import type { RootArgs } from '../root-options.js';
@@ -46,6 +47,8 @@ export async function runRelocate(
   }
   const report = await relocate(plan);
   output.out(args.json ? `${jsonOutput({ dryRun: false, ...report }, 2)}\n` : `${planText(plan)}${doneText(report)}`);
+  // Exit 0 all the same: every session moved; only a run again of this move will not know it finished.
+  for (const why of report.unrecorded) output.err(warningLine(why));
   setExit(EXIT.done);
 }
 
