@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DIR_MODE } from '../fs/atomic-write.js';
 import { failPoint } from '../fs/fail-point.js';
+import { withFolderLock } from '../fs/os-lock.js';
 import { reasonixResume, fromFolder } from '../store/roots/shell-command.js';
 import { moveTranscript } from './move-transcript.js';
 import { moveV4Session } from './move-v4-session.js';
@@ -41,6 +42,18 @@ export interface RelocationReport {
  */
 export async function relocate(plan: RelocationPlan): Promise<RelocationReport> {
   const checked = RelocationPlanSchema.parse(plan);
+  // One relocation at a time under a state root (each root's folder lock, taken in one order): two at once (a
+  // command started twice) interleaved their moves, and one took the other's hold on a session for a running
+  // Reasonix's. The one that waited then finds its plan's sessions moved, and only finishes them.
+  const roots = [...new Set(checked.stores.map((store) => store.stateRoot))].sort();
+  const held = roots.reduceRight(
+    (work: () => Promise<RelocationReport>, root) => () => withFolderLock(root, work),
+    () => relocateHeld(checked),
+  );
+  return held();
+}
+
+async function relocateHeld(checked: RelocationPlan): Promise<RelocationReport> {
   const left: string[] = [];
   for (const store of checked.stores) await writeJournal(store.stateRoot, checked);
   failPoint('relocate.journal-written');
