@@ -35,9 +35,10 @@ import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
  * checked as Reasonix checks it (a session's damage). 12: a key holding a dot is no integer field inside another (a
  * session's damage, a transcript's title). 13: a time holding an escape is refused, as Go parses it as written.
  * 14: a payload reference's size is an int64, and header.json's version is checked before its values. 15: the
- * storage identity is read as Go reads it. 16: the workspace line's path is unquoted as Go quoted it.
+ * storage identity is read as Go reads it. 16: the workspace line's path is unquoted as Go quoted it. 17: a repeated
+ * record no checkpoint goes on past. 18: a recovery cache ahead of the log refuses by the operations it holds.
  */
-const INDEX_VERSION = 17;
+const INDEX_VERSION = 18;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;

@@ -5,6 +5,7 @@ import { readJsonFile } from './read-json-file.js';
 import { identityPrefixMatches, readStorageIdentity } from './storage-identity.js';
 import { SESSION_FILES } from './session-files.js';
 import { boltDamage } from './bolt-damage.js';
+import { boltValue } from './bolt-value.js';
 import { readRegularFile } from '../../fs/read-regular-file.js';
 import { statSync } from 'node:fs';
 
@@ -33,13 +34,17 @@ export function recoveryCacheDir(sessionDir: string, id: string): string {
 }
 
 /**
- * Whether Reasonix's recovery cache of the session records batches its log no longer holds: the log was
- * cut, or an older copy of the session put back, while the cache stayed. Reasonix trusts the cache
- * while the storage identity still matches the log (the same session, the same first bytes), and then
- * refuses to resume it: the operations it writes next take ids the cache already holds
- * (`session operation id conflicts with an earlier batch`). Measured with 1.38.11; rxstore does not read the
- * checkpoint's bbolt records, so the durable sequence is the one `recent-v1.json` was written
- * with (test/recovery-cache-matches-reasonix). Undefined when there is no such cache, or it is not ahead.
+ * Whether Reasonix's recovery cache of the session holds an operation its log no longer does that Reasonix
+ * writes again when it next goes on with the session: the log was cut, or an older copy of the session put
+ * back, while the cache stayed. Reasonix trusts the cache while the storage identity still matches the log
+ * (the same session, the same first bytes), and keeps in its checkpoint's `operations` bucket every
+ * operation it wrote, by id; a new batch under an id held there with other bytes is refused (`session
+ * operation id conflicts with an earlier batch`). The first such batches are known from the log alone: the
+ * end of each turn the log leaves open (`turn-finalize:<turn>`), else the next turn's admission of the
+ * typed message (`messages:turn-admission:<sequence>`, two past the log's last: its start comes first). A
+ * cache that is only ahead of the log, with neither, is no refusal: Reasonix goes on, and writes past it.
+ * Measured with 1.38.11 (test/reasonix/reads/recovery-cache-matches-reasonix). Undefined when there is no
+ * such cache, or it holds neither.
  */
 // Stryker disable next-line ArrayDeclaration: the default list of open turns: every caller passes one
 export async function recoveryCacheAhead(
@@ -50,17 +55,16 @@ export async function recoveryCacheAhead(
   openTurns: readonly string[] = [],
 ): Promise<RecoveryCacheAhead | undefined> {
   const cache = recoveryCacheDir(sessionDir, id);
+  const bytes = checkpoint.bytes;
   // A cache this user may not read is not one rxstore can judge.
   const recent = await readJsonFile(join(cache, 'recent-v1.json'), RecentSnapshotSchema);
-  if (recent.state !== 'ok' || recent.value.sessionId !== id) return undefined;
-  // After Reasonix has refused such a log once, `recent-v1.json` matches the log again while the checkpoint
-  // still holds the operation that finalized a turn the log leaves open: Reasonix finalizes it again on
-  // open, under the same operation id, and refuses. The ids are stored as they are, as bbolt keys.
-  const finalized =
-    recent.value.durableSequence > lastSequence
-      ? undefined
-      : openTurns.map((turn) => `turn-finalize:${turn}`).find((key) => checkpoint.bytes?.includes(key));
-  if (recent.value.durableSequence <= lastSequence && finalized === undefined) return undefined;
+  if (!bytes || recent.state !== 'ok' || recent.value.sessionId !== id) return undefined;
+  const next =
+    openTurns.length > 0
+      ? openTurns.map((turn) => `turn-finalize:${turn}`)
+      : [`messages:turn-admission:${lastSequence + 2}`];
+  const held = next.find((operation) => boltValue(bytes, 'operations', operation) !== undefined);
+  if (held === undefined) return undefined;
   // A missing or stale identity makes Reasonix mint a new generation, which retires the cache.
   const identity = await readStorageIdentity(sessionDir);
   if (
@@ -70,11 +74,11 @@ export async function recoveryCacheAhead(
   )
     return undefined;
   if (!(await identityPrefixMatches(identity.value, join(sessionDir, SESSION_FILES.log)))) return undefined;
-  const holds =
-    finalized === undefined
-      ? `the session up to sequence ${recent.value.durableSequence}, past this log's last (${lastSequence})`
-      : `the operation ${JSON.stringify(finalized)} that ended a turn this log leaves open`;
-  return { cache, holds };
+  const writes = openTurns.length > 0 ? 'that ends a turn this log leaves open' : 'that admits the next turn';
+  return {
+    cache,
+    holds: `the operation ${JSON.stringify(held)} ${writes}, which this log (to sequence ${lastSequence}) does not hold`,
+  };
 }
 
 /** The refusals of a session that `rxstore repair` answers by clearing the caches (Reasonix rebuilds them from the log). */

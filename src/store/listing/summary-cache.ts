@@ -39,8 +39,9 @@ import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.j
 // 13: a time holding an escape is refused, as Go parses it as written; 14: a payload reference's size is an int64,
 // and header.json's version is checked before its values, its time against Go's zero instant; 15: the storage identity
 // is read as Go reads it (whether a recovery cache ahead of the log refuses the session); 16: the workspace line's
-// path is unquoted as Go quoted it.
-const CACHE_VERSION = 17;
+// path is unquoted as Go quoted it; 17: a repeated record no checkpoint goes on past; 18: a recovery cache ahead of
+// the log refuses by the operations its checkpoint holds.
+const CACHE_VERSION = 18;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({

@@ -54,7 +54,7 @@ describe.skipIf(!reasonixBinary())(
           data: { file: session.cache, sequence: read.lastSequence },
         });
         expect(read.refusal!.message).toMatch(
-          /^Reasonix's recovery cache of the session holds the session up to sequence \d+, past this log's last \(\d+\): /,
+          /^Reasonix's recovery cache of the session holds the operation "(turn-finalize:turn_\w+|messages:turn-admission:\d+)" that (ends a turn this log leaves open|admits the next turn), which this log \(to sequence \d+\) does not hold: /,
         );
         expect(errorsOf(read)).toHaveLength(1);
       }),

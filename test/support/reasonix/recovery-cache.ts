@@ -1,11 +1,12 @@
 // A session the real Reasonix 1.38.11 has resumed once, so that it has a recovery cache, and the changes to
 // its log and checkpoint whose verdicts Reasonix gave (test/reasonix/reads/recovery-cache-matches-reasonix): shared with the
 // in-process test, which holds rxstore to the same verdicts without a Reasonix run a case.
-import { cp, mkdtemp, rm, truncate } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { boltDamage } from '../../../src/session/reading/bolt-damage.js';
+import { repairSession } from '../../../src/session/writing/repair-session.js';
 import { endFrames, logOf } from '../faults/faults.js';
 import { fixture } from '../fixtures.js';
 import { startMockModel } from './mock-model.js';
@@ -109,6 +110,55 @@ export const cacheAheadCases: [
       await cp(source.dir, dir, { recursive: true });
     },
     false,
+  ],
+  // Put back again after a refused resume, a repair and a turn: the cache holds more than the log, but not the
+  // operation Reasonix writes next (the admission two past the log's last), so it goes on.
+  [
+    'an older log put back again, after a refused resume, a repair and a new turn',
+    async ({ dir, home, id }) => {
+      const older = await readFile(logOf(dir));
+      expect((await resume(home, id)).opens).toBe(true);
+      await writeFile(logOf(dir), older);
+      expect((await resume(home, id)).opens).toBe(false);
+      await repairSession(dir);
+      expect((await resume(home, id)).opens).toBe(true);
+      await writeFile(logOf(dir), older);
+    },
+    false,
+    true,
+  ],
+  // The same, put back where the refused resume had left it: the turn taken since admitted its message at the
+  // very sequence the next turn's admission takes.
+  [
+    'the log put back where a refused resume left it, after a repair and a new turn',
+    async ({ dir, home, id }) => {
+      const older = await readFile(logOf(dir));
+      expect((await resume(home, id)).opens).toBe(true);
+      await writeFile(logOf(dir), older);
+      expect((await resume(home, id)).opens).toBe(false);
+      const refused = await readFile(logOf(dir));
+      await repairSession(dir);
+      expect((await resume(home, id)).opens).toBe(true);
+      await writeFile(logOf(dir), refused);
+    },
+    false,
+    true,
+  ],
+  // An older log put back twice, a resume refused after each (each writes Reasonix's recent messages again to
+  // match the log): the turn taken between the two admitted its message at the sequence the next turn's takes.
+  [
+    'an older log put back twice, a resume refused after each, a turn taken between',
+    async ({ dir, home, id }) => {
+      const older = await readFile(logOf(dir));
+      expect((await resume(home, id)).opens).toBe(true);
+      await writeFile(logOf(dir), older);
+      expect((await resume(home, id)).opens).toBe(false);
+      expect((await resume(home, id)).opens).toBe(true);
+      await writeFile(logOf(dir), older);
+      expect((await resume(home, id)).opens).toBe(false);
+    },
+    false,
+    true,
   ],
   [
     'the last batch cut off, the storage identity removed',
