@@ -3,22 +3,30 @@ import { printable, AmbiguousSessionError, FileSystemError, RxError, UsageError 
 /** Temporary names a writer uses beside a file, wherever they appear in a message. */
 const TEMP_NAME = /[^\s'"`]*\.atomic-[^\s'"`]+-[0-9a-f]{12}\.tmp/g;
 
-/** No line of an error is longer: a 5,000-character id typed by mistake is not echoed whole. */
-const LONGEST_LINE = 400;
+/**
+ * No line of an error is longer: a 5,000-character id typed by mistake is not echoed whole. Room for a few
+ * whole paths and the advice after them: at 400, a line naming two paths of a deep session folder (100 to 200
+ * characters each) had each cut to 60 characters, and lost its advice.
+ */
+const LONGEST_LINE = 2500;
+/** A word longer is cut, but for a path (it holds a separator), which is cut past `LONGEST_PATH`. */
+const LONGEST_WORD = 200;
+const LONGEST_PATH = 1000;
 
 /**
- * A word (a path, an id, what was typed) over `longest` characters cut to its start, with its
- * length; the line then over LONGEST_LINE anyway (many long words) cut at its end.
+ * A word (an id, what was typed) over `LONGEST_WORD` characters, or a path over `LONGEST_PATH`, cut to its
+ * start with its length; the line then over LONGEST_LINE anyway (many long words) cut harder, then at its end.
  */
 export function cutLongWords(line: string): string {
-  const cut = (longest: number) =>
-    line.replace(new RegExp(`[^\\s"'\`]{${longest + 1},}`, 'g'), (run) => {
+  const cut = (longestWord: number, longestPath: number) =>
+    line.replace(new RegExp(`[^\\s"'\`]{${longestWord + 1},}`, 'g'), (run) => {
       // The punctuation that follows a path (`<path>: …`) is the message's, not the word's.
       const [, word, after] = /^(.*?)([:;,.)]*)$/s.exec(run)!;
+      if (/[/\\]/.test(word!) && word!.length <= longestPath) return run;
       return `${word!.slice(0, 60)}… (${word!.length.toLocaleString('en-US')} characters)${after}`;
     });
-  const kept = [cut(200), cut(80)].find((each) => each.length <= LONGEST_LINE);
-  return kept ?? `${cut(80).slice(0, LONGEST_LINE - 1)}…`;
+  const kept = [cut(LONGEST_WORD, LONGEST_PATH), cut(80, 80)].find((each) => each.length <= LONGEST_LINE);
+  return kept ?? `${cut(80, 80).slice(0, LONGEST_LINE - 1)}…`;
 }
 
 /** An RxError's message with where it happened, the path said once. */

@@ -46,8 +46,9 @@ describe('the record of finished relocations', () => {
       const again = await runCliChild(['relocate', from, to, '--home', home]);
       expect(again.code).toBe(2);
       expect(again.stderr).toContain('RX_SESSION_NOT_FOUND');
-      // The line names four long test paths: cut to 400 characters, its end is not there.
-      expect(again.stderr).toContain('is not a record of relocations rxstore can read');
+      expect(again.stderr).toContain(
+        `(and ${recordPath(home)} is not a record of relocations rxstore can read: check the old folder’s path)`,
+      );
       expect(again.stderr).not.toContain('no relocation of it is recorded here');
       expect(await treeDigest(home)).toBe(before);
     });
