@@ -2,6 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DIR_MODE } from '../fs/atomic-write.js';
 import { failPoint } from '../fs/fail-point.js';
+import { ZERO_TIME } from '../codec/records.js';
+import { readManifest } from '../session/reading/manifest.js';
+import { SESSION_FILES } from '../session/reading/session-files.js';
+import { passedOverAsEmpty } from '../store/listing/catalog-entry.js';
 import { withFolderLock } from '../fs/os-lock.js';
 import { reasonixResume, fromFolder } from '../store/roots/shell-command.js';
 import { moveTranscript } from './move-transcript.js';
@@ -83,13 +87,34 @@ async function relocateHeld(checked: RelocationPlan): Promise<RelocationReport> 
   for (const store of checked.stores) await removeJournal(store.stateRoot);
   failPoint('relocate.done');
   const moved = [...new Set(checked.stores.flatMap((store) => store.sessions.map((session) => session.id)))];
+  const resumed = await firstFound(checked);
   return {
     plan: checked,
     moved,
     left,
     unrecorded,
-    resume: moved[0]
-      ? fromFolder(checked.to, reasonixResume(moved[0], checked.platform, checked.pinned), checked.platform)
+    resume: resumed
+      ? fromFolder(checked.to, reasonixResume(resumed, checked.platform, checked.pinned), checked.platform)
       : null,
   };
+}
+
+/**
+ * The first moved session `reasonix --resume` finds from the new folder: not one its catalog holds as empty
+ * (a `reasonix serve` leaves such a session in the store at each start, and its id answered "no session
+ * matches"); undefined when every one is.
+ */
+async function firstFound(plan: RelocationPlan): Promise<string | undefined> {
+  for (const store of plan.stores) {
+    const storeDir = join(store.toDir, 'sessions-v4');
+    for (const session of store.sessions) {
+      if (session.store !== 'sessions-v4') return session.id;
+      const dir = join(storeDir, session.id);
+      const manifest = await readManifest(join(dir, SESSION_FILES.manifest));
+      // A manifest without one holds Go's zero time.
+      const createdAt = manifest.state === 'ok' ? (manifest.value.createdAt ?? ZERO_TIME) : ZERO_TIME;
+      if (!(await passedOverAsEmpty({ dir, id: session.id, storeDir, createdAt }))) return session.id;
+    }
+  }
+  return undefined;
 }
