@@ -112,6 +112,7 @@ export { resolveStoreRoots, type RootInputs, type StoreRoots, type ReadRoot } fr
 export { workspaceSlug } from './store/roots/workspace-slug.js';
 export { STORES_NEWEST_FIRST, storeKindOf, type StoreKind } from './store/roots/store-kind.js';
 export { listSessions, type ListOptions, type SessionListing } from './store/listing/list-sessions.js';
+export { sessionWorkspace } from './store/listing/store-workspace.js';
 export type { ListedSession, ListedCopy } from './store/listing/describe-conversation.js';
 export type { CheckpointCover, GoesOnPastDamage } from './session/reading/checkpoint-cover.js';
 export { defaultCacheDir, SummaryCache } from './store/listing/summary-cache.js';

@@ -19,6 +19,7 @@ import { decodePayload, PayloadSchemas } from '../session/replay/payloads.js';
 import { canonicalTranscript, personMessage, transcriptClock } from '../session/replay/views.js';
 import { readUpToTooLarge, transcriptEntries } from '../store/jsonl/transcript-records.js';
 import { currentPlatform } from '../store/roots/platform.js';
+import { sessionWorkspace } from '../store/listing/store-workspace.js';
 import { fromFolder, reasonixResume } from '../store/roots/shell-command.js';
 import { toolCallView, type ToolCallView } from './tool-call-view.js';
 
@@ -128,7 +129,10 @@ export async function readSessionView(session: OpenedSession, options: SessionVi
   }
   const visible = jsonl ? [] : keyed(canonicalTranscript(read.projection)).filter((entry) => personMessage(entry));
   const seen = jsonl ? seenInIndex(read.projection.transcriptIndex) : seenInSummaries(visible);
-  const header = headerOf(session, read, seen, options.platform ?? currentPlatform(), options.resume);
+  const platform = options.platform ?? currentPlatform();
+  // A relocated session is named by the folder it is resumed from, as `ls` names it.
+  const workspace = await sessionWorkspace(session.path, workspaceOf(read) ?? null, platform);
+  const header = headerOf(session, read, seen, { platform, workspace, resume: options.resume });
   // As `ls` calls it: rxstore could not read it whole.
   if (tooLarge) header.status = 'unreadable';
   let stoppedBy: Problem | undefined;
@@ -388,10 +392,8 @@ function headerOf(
   session: OpenedSession,
   read: SessionRead,
   seen: SeenMessages,
-  platform: Platform,
-  resume: string | null | undefined,
+  { platform, workspace, resume }: { platform: Platform; workspace: string | null; resume: string | null | undefined },
 ): ViewHeader {
-  const workspace = workspaceOf(read) ?? null;
   const projection = read.projection;
   const model = [projection.modelRef, projection.modelIdentity].filter((part) => part).join(' · ') || null;
   return {

@@ -7,6 +7,7 @@ import {
   UsageError,
   resolveSession,
   personView,
+  sessionWorkspace,
 } from '../../index.js';
 import { jsonOutput } from '../json-output.js';
 import { errorLines } from '../error-line.js';
@@ -69,7 +70,9 @@ async function inspectOne(arg: string, args: InspectArgs): Promise<Inspected> {
     const session = await openSession(await resolveSession(arg, args));
     // A summary needs no message text (but the start of what the person typed, for its title): it is read in memory that does not grow with the log.
     const read = await session.read(args.messages ? { keep: 'whole' } : { keep: 'index', previews: true });
-    return { session, read, report: inspectReport(read, session.store, { strict: args.strict }) };
+    const report = inspectReport(read, session.store, { strict: args.strict });
+    // A relocated session is named by the folder it is resumed from, as `ls` names it.
+    return { session, read, report: { ...report, workspace: await sessionWorkspace(session.path, report.workspace) } };
   } catch (error) {
     // One session that cannot be found or read never hides the reports of the others.
     if (args.sessions.length === 1) throw error;
