@@ -1,4 +1,4 @@
-import { isAbsolute, normalize, resolve } from 'node:path';
+import { isAbsolute, normalize, relative, resolve } from 'node:path';
 import { NotRegularFileError, OverwriteRefusedError, RxError, SessionNotFoundError } from '../errors/index.js';
 import { describeRoots, rootsRead } from '../store/listing/find-session.js';
 import { defaultCacheDir } from '../store/listing/cache-dir.js';
@@ -251,8 +251,11 @@ async function indexedHits(
       // so hits are scored and ordered as through the index only when the index holds the same texts.
       await index.update(sources, options.onProgress, options.beforeReading, undefined, options.contentUnchanged);
       const placed = options.messageIndex !== false && options.around === undefined;
+      // A file asked for by its path in a moved project's new folder names what its sessions touched in the old one.
+      const moved =
+        options.file === undefined ? new Map<string, string>() : await movedFolders(index, sources, options);
       const { hits: asIndexed, places } = index.reading(() => {
-        const hits = found(index, query, sources, options);
+        const hits = found(index, query, sources, options, moved);
         // Kept in the index as the records were read: no session is read again to place its hits.
         const places = placed
           ? hits.map((hit) => (hit.messageId === null ? null : index.placeOf(hit.path, hit.messageId)))
@@ -310,6 +313,26 @@ async function resumedWorkspaces(
   );
 }
 
+/**
+ * The folder each session of the index is resumed from where that is not the folder it names (its project moved
+ * and its sessions relocated: `storeFolder`), by path.
+ */
+async function movedFolders(
+  index: SearchIndex,
+  sources: readonly SearchSource[],
+  options: SearchOptions,
+): Promise<Map<string, string>> {
+  const slugs = new Map(sources.map((source) => [source.path, source.slug]));
+  const sessions = index.reading(() => [...index.sessions().values()]);
+  const folders: SlugFolders = new Map();
+  const moved = new Map<string, string>();
+  for (const session of sessions) {
+    const folder = await storeFolder(session.workspace, slugs.get(session.path) ?? null, options.platform, folders);
+    if (folder !== undefined) moved.set(session.path, folder);
+  }
+  return moved;
+}
+
 /** The sessions of those `session` and `workspace` select that the index read only up to damage. */
 function damagedIn(
   index: SearchIndex,
@@ -330,6 +353,7 @@ function found(
   query: Query | undefined,
   sources: readonly SearchSource[],
   options: SearchOptions,
+  moved: ReadonlyMap<string, string>,
 ): SearchHit[] {
   const slugs = new Map(sources.map((source) => [source.path, source.slug]));
   const previews = new Map(sources.map((source) => [source.path, source.preview]));
@@ -351,7 +375,9 @@ function found(
     const touched = new Set(
       index
         .fileDocuments()
-        .filter((document) => touches(document.text, sessions.get(document.path)!, options.file!))
+        .filter((document) =>
+          touches(document.text, sessions.get(document.path)!, options.file!, moved.get(document.path)),
+        )
         .map((document) => document.path),
     );
     chosen = chosen.filter((session) => touched.has(session.path));
@@ -366,7 +392,7 @@ function found(
     query.phrases.every((phrase) => [...phrase].length >= 3 && !phrase.includes(' ') && !phrase.includes('\0'));
   const check =
     query === undefined
-      ? (text: string, path: string) => (touches(text, sessions.get(path)!, options.file!) ? 1 : null)
+      ? (text: string, path: string) => (touches(text, sessions.get(path)!, options.file!, moved.get(path)) ? 1 : null)
       : decided
         ? undefined
         : (text: string) => {
@@ -413,15 +439,23 @@ function found(
 
 /**
  * Whether a file document names the file asked for: the same path, its end, or the same path from the session's
- * workspace. Paths are compared normalised, as resolving does to absolute ones: `./notes/plan.txt`,
+ * workspace, or from the folder it moved to (`moved`: a path touched in the old folder is that path in the new
+ * one). Paths are compared normalised, as resolving does to absolute ones: `./notes/plan.txt`,
  * `notes//plan.txt` and `notes/./plan.txt` name `notes/plan.txt`.
  */
-function touches(text: string, session: Session, file: string): boolean {
+function touches(text: string, session: Session, file: string, moved?: string): boolean {
   const asked = normalize(file);
+  const workspace = session.workspace;
   return text.split('\n').some((path) => {
     const touched = normalize(path);
     if (touched === asked || touched.endsWith(`/${asked}`)) return true;
-    return isAbsolute(file) && session.workspace !== null && resolve(session.workspace, path) === resolve(file);
+    if (!isAbsolute(file) || workspace === null) return false;
+    const absolute = resolve(workspace, path);
+    if (absolute === resolve(file)) return true;
+    const within = relative(workspace, absolute);
+    return (
+      moved !== undefined && !within.startsWith('..') && !isAbsolute(within) && resolve(moved, within) === resolve(file)
+    );
   });
 }
 
