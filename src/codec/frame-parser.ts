@@ -1,6 +1,7 @@
 import { DamagedStoreError, ZstdSizeMismatch, ZstdUnavailableError } from '../errors/index.js';
 import { FRAME_HEADER_BYTES, parseFrameHeader, type Frame, type FrameHeader } from './frame.js';
 import { zstd } from './zstd/zstd.js';
+import { largestWindow, MAX_WINDOW_BYTES } from './zstd/zstd-frame-end.js';
 
 /** Bytes at the end of the input that do not make a whole frame: a torn tail, not an error (docs/format.md §3.4). */
 export interface IncompleteFrame {
@@ -116,9 +117,17 @@ export class FrameParser {
   private decode(buf: Buffer, start: number, header: FrameHeader, offset: number): Frame {
     const rawSize = header.rawBytes;
     const end = start + header.frameBytes;
+    const body = buf.subarray(start + FRAME_HEADER_BYTES, end);
+    const window = largestWindow(body);
+    if (window > MAX_WINDOW_BYTES)
+      throw this.damage(
+        `decode v4 frame: window size exceeded (the frame declares a window of ${window} bytes; Reasonix decodes with at most ${MAX_WINDOW_BYTES})`,
+        offset,
+        { expected: MAX_WINDOW_BYTES, found: window },
+      );
     let raw: Buffer;
     try {
-      raw = zstd.decompress(buf.subarray(start + FRAME_HEADER_BYTES, end), rawSize, this.scratchFor(rawSize));
+      raw = zstd.decompress(body, rawSize, this.scratchFor(rawSize));
     } catch (error) {
       if (error instanceof ZstdUnavailableError) throw error;
       if (error instanceof ZstdSizeMismatch) {

@@ -36,9 +36,10 @@ import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
  * session's damage, a transcript's title). 13: a time holding an escape is refused, as Go parses it as written.
  * 14: a payload reference's size is an int64, and header.json's version is checked before its values. 15: the
  * storage identity is read as Go reads it. 16: the workspace line's path is unquoted as Go quoted it. 17: a repeated
- * record no checkpoint goes on past. 18: a recovery cache ahead of the log refuses by the operations it holds.
+ * record no checkpoint goes on past. 18: a recovery cache ahead of the log refuses by the operations it holds. 19: a
+ * zstd frame declaring a window over 8 MiB is damage.
  */
-const INDEX_VERSION = 18;
+const INDEX_VERSION = 19;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;

@@ -69,3 +69,33 @@ export function zstdContentSize(frame: Uint8Array): number | undefined {
   const size = view.readBigUInt64LE(0);
   return size > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(size);
 }
+
+/** The largest window Reasonix 1.38.11's decoder takes: a frame declaring more is refused (measured). */
+export const MAX_WINDOW_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The largest window any zstd frame of a record body declares (RFC 8878 §3.1.1.1.2: its window descriptor,
+ * or, for a single-segment frame, its content size), skippable frames passed over; 0 when it starts no frame.
+ * Reasonix decodes with a bounded window and refuses a frame over it (`window size exceeded`), whatever
+ * its content needs.
+ */
+export function largestWindow(body: Uint8Array): number {
+  let largest = 0;
+  for (let at = skippableFramesEnd(body, 0); at + 6 <= body.length; at = skippableFramesEnd(body, at)) {
+    const frame = body.subarray(at);
+    if (frame[0] !== 0x28 || frame[1] !== 0xb5 || frame[2] !== 0x2f || frame[3] !== 0xfd) break;
+    const descriptor = frame[4]!;
+    let window: number;
+    if ((descriptor & 0x20) !== 0) window = zstdContentSize(frame) ?? 0;
+    else {
+      const exponent = frame[5]! >> 3;
+      const base = 2 ** (10 + exponent);
+      window = base + (base / 8) * (frame[5]! & 0x07);
+    }
+    largest = Math.max(largest, window);
+    const end = zstdFrameEnd(frame);
+    if (end === undefined) break;
+    at += end;
+  }
+  return largest;
+}

@@ -40,8 +40,9 @@ import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.j
 // and header.json's version is checked before its values, its time against Go's zero instant; 15: the storage identity
 // is read as Go reads it (whether a recovery cache ahead of the log refuses the session); 16: the workspace line's
 // path is unquoted as Go quoted it; 17: a repeated record no checkpoint goes on past; 18: a recovery cache ahead of
-// the log refuses by the operations its checkpoint holds.
-const CACHE_VERSION = 18;
+// the log refuses by the operations its checkpoint holds; 19: a record's zstd frame declaring a window over 8 MiB is
+// damage.
+const CACHE_VERSION = 19;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({

@@ -147,6 +147,24 @@ export function storedFrame(raw: Buffer, trailer: Buffer = Buffer.alloc(0)): Buf
 }
 
 /**
+ * An RX4F frame of `raw` in one zstd frame of one raw block that declares a window (RFC 8878 §3.1.1.1.2) by its
+ * descriptor byte, with no content size: `0x68` is 8 MiB, `0x69` 8 MiB and an eighth, `0x70` 16 MiB.
+ */
+export function windowedFrame(raw: Buffer, windowDescriptor: number): Buffer {
+  const zstd = Buffer.alloc(4 + 1 + 1 + 3);
+  zstd.writeUInt32LE(0xfd2fb528, 0); // zstd's magic
+  zstd[4] = 0x00; // not single segment, no content size, no checksum, no dictionary
+  zstd[5] = windowDescriptor;
+  zstd.writeUIntLE((raw.length << 3) | 1, 6, 3); // the last block, raw, of raw.length bytes
+  const body = Buffer.concat([zstd, raw]);
+  const header = Buffer.alloc(12);
+  header.write('RX4F', 0, 'ascii');
+  header.writeUInt32BE(body.length, 4);
+  header.writeUInt32BE(raw.length, 8);
+  return Buffer.concat([header, body]);
+}
+
+/**
  * A zstd skippable frame (RFC 8878 §3.1.2) holding `content`: magic 0x184D2A50 + `magicLow` (0 to 15), then
  * the size it claims (`content`'s own unless given: a claim past the bytes there makes it cut short).
  */
