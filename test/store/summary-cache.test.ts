@@ -45,7 +45,7 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
   afterEach(() => {
     process.env.XDG_CACHE_HOME = before;
   });
-  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v19.json');
+  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v20.json');
 
   it('an unchanged session is not read again; a changed one is; the rows say which, and read the same', async () => {
     const machine = await buildStateRoot();
@@ -117,7 +117,7 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
   it('resume points are kept apart: a listing of unchanged sessions needs none, and a foreign or spoilt file of them only costs a whole read', async () => {
     const machine = await buildStateRoot();
     const first = await ls(machine);
-    const points = join(cacheDir, 'rxstore', 'resume-points-v19.json');
+    const points = join(cacheDir, 'rxstore', 'resume-points-v20.json');
     // Unreadable as JSON, and then gone: the summaries alone answer every unchanged session.
     await writeFile(points, '{"version": 3, "entries": {');
     expect(new Set(checked(await ls(machine)))).toEqual(new Set(['cache']));
@@ -235,7 +235,7 @@ describe('an appended log costs only its new batches; anything else is read whol
     expect(row(await ls(home), source.id).checked).toBe('now');
     // A message id the log already holds: Reasonix refuses the session, and so does the listing.
     const kept = JSON.parse(
-      await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'resume-points-v19.json'), 'utf8'),
+      await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'resume-points-v20.json'), 'utf8'),
     ) as { entries: Record<string, unknown> };
     expect(kept.entries[dir]).toBeDefined();
     const repeated = (await readSession(dir)).projection.transcript.find(({ message }) => message.id !== undefined)!
@@ -339,18 +339,18 @@ describe('the cache folder and files, when they are not what they should be', ()
     const cacheHome = await tempDir('rxstore-cache-');
     const folder = join(cacheHome, 'rxstore');
     await mkdir(folder);
-    for (const name of ['summaries-v19.json', 'resume-points-v19.json']) execFileSync('mkfifo', [join(folder, name)]);
+    for (const name of ['summaries-v20.json', 'resume-points-v20.json']) execFileSync('mkfifo', [join(folder, name)]);
     const run = await lsWithCacheHome(machine, cacheHome);
     expect(run.code, run.stderr).toBe(0);
     expect(new Set(checked(JSON.parse(run.stdout) as ListedSession[]))).toEqual(new Set(['now']));
-    expect((await stat(join(folder, 'summaries-v19.json'))).isFile()).toBe(true);
+    expect((await stat(join(folder, 'summaries-v20.json'))).isFile()).toBe(true);
   });
 
   it('junk entries planted in a cache file are dropped and the file rewritten without them; one past the bound is no cache', async () => {
     const { MAX_CACHE_FILE_BYTES } = await import('../../src/store/listing/cache-file.js');
     const machine = await buildStateRoot();
     const cacheHome = await tempDir('rxstore-cache-');
-    const file = join(cacheHome, 'rxstore', 'summaries-v19.json');
+    const file = join(cacheHome, 'rxstore', 'summaries-v20.json');
     const first = await lsWithCacheHome(machine, cacheHome);
     expect(first.code, first.stderr).toBe(0);
     const written = JSON.parse(await readFile(file, 'utf8')) as { version: number; entries: Record<string, unknown> };
@@ -382,7 +382,7 @@ describe('the cache folder and files, when they are not what they should be', ()
       `rxstore: warning: RX_FILE_SYSTEM: ${join(notAFolder, 'rxstore')}: not a directory; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
     );
     const { z } = await import('zod');
-    const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v19.json'), 4, z.unknown());
+    const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v20.json'), 4, z.unknown());
     file.set('a', 1);
     await expect(file.save()).rejects.toMatchObject({
       code: 'RX_FILE_SYSTEM',
