@@ -125,8 +125,9 @@ async function storeDirsUnder(root: string, legacy: 'legacy' | undefined, found:
     add('desktop-sessions-v5/by-id', 'desktop-sessions-v5', null);
   }
   add('sessions', 'jsonl', null);
-  for (const slug of await listEntries(join(root, 'projects'), found)) {
-    if (!slug.isDirectory() || slug.name.startsWith('.')) continue;
+  const projects = join(root, 'projects');
+  for (const slug of await listEntries(projects, found)) {
+    if (slug.name.startsWith('.') || !(await isOrLeadsTo(slug, projects, 'folder'))) continue;
     if (!legacy) add(`projects/${slug.name}/sessions-v4`, 'sessions-v4', slug.name);
     add(`projects/${slug.name}/sessions`, 'jsonl', slug.name);
   }
@@ -153,6 +154,17 @@ function storeDirNamed(dir: string): StoreDir {
     slug: location.slug,
     keyDir,
   };
+}
+
+/**
+ * Whether an entry is a folder (or a file), or a symbolic link to one: Reasonix opens a workspace's folder of
+ * sessions, or a transcript, through a link as the system follows it (measured with 1.38.11). A link that leads
+ * nowhere, or in a loop, is none.
+ */
+async function isOrLeadsTo(entry: Dirent, dir: string, kind: 'folder' | 'file'): Promise<boolean> {
+  if (!entry.isSymbolicLink()) return kind === 'folder' ? entry.isDirectory() : entry.isFile();
+  const target = await stat(join(dir, entry.name)).catch(() => undefined);
+  return kind === 'folder' ? target?.isDirectory() === true : target?.isFile() === true;
 }
 
 /** Directory entries; a missing directory has none, an unreadable one is reported. */
@@ -199,7 +211,9 @@ async function copiesIn(storeDir: StoreDir, found: FoundCopies): Promise<Session
   const entries = await listEntries(storeDir.dir, found);
   if (storeDir.layout === 'jsonl') {
     const names = new Set(entries.map((entry) => entry.name));
-    const transcripts = entries.filter((entry) => entry.isFile() && isTranscriptName(entry.name));
+    const transcripts: Dirent[] = [];
+    for (const entry of entries)
+      if (isTranscriptName(entry.name) && (await isOrLeadsTo(entry, storeDir.dir, 'file'))) transcripts.push(entry);
     return Promise.all(transcripts.map((entry) => transcriptCopy(storeDir, entry.name, names, found.looked)));
   }
   const sessions = entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'));
