@@ -90,10 +90,36 @@ export async function finishedBefore(
       unreadable.push(recorded.path);
       continue;
     }
-    const found = recorded.moves.findLast(
-      (move) => sameFolder(move.from, plan.from, platform) && sameFolder(move.to, plan.to, platform),
-    );
-    if (found) return { finishedAt: found.finishedAt, unreadable };
+    const found = chainedMove(recorded.moves, plan, platform);
+    if (found) return { finishedAt: found, unreadable };
   }
   return { unreadable };
+}
+
+/**
+ * When the last move of a chain of recorded moves from `from` to `to` finished (`a` to `b`, then `b` to `to`:
+ * the project moved twice, and a run of `a` to `to` finds it done); undefined when no chain leads there.
+ */
+function chainedMove(
+  moves: RelocationRecord['moves'],
+  plan: Pick<RelocationPlan, 'from' | 'to'>,
+  platform: Platform,
+): string | undefined {
+  const direct = moves.findLast(
+    (move) => sameFolder(move.from, plan.from, platform) && sameFolder(move.to, plan.to, platform),
+  );
+  if (direct) return direct.finishedAt;
+  // Each folder is followed once, along the moves made after the one that reached it: no record loops.
+  const reached = new Set<string>();
+  const frontier: { folder: string; since: string }[] = [{ folder: plan.from, since: '' }];
+  for (let at = 0; at < frontier.length; at += 1) {
+    const { folder, since } = frontier[at]!;
+    for (const move of moves) {
+      if (move.finishedAt < since || !sameFolder(move.from, folder, platform) || reached.has(move.to)) continue;
+      if (sameFolder(move.to, plan.to, platform)) return move.finishedAt;
+      reached.add(move.to);
+      frontier.push({ folder: move.to, since: move.finishedAt });
+    }
+  }
+  return undefined;
 }

@@ -26,6 +26,18 @@ describe('the record of finished relocations', () => {
     expect(await finishedBefore([stateRoot], planOf('/p/old-0', '/p/new-1'), 'linux')).toEqual({ unreadable: [] });
   });
 
+  it('knows a move made in two steps, in that order, and no chain run backwards in time', async () => {
+    const stateRoot = await tempDir('rxstore-relocation-chain-');
+    await recordRelocation(stateRoot, planOf('/p/a', '/p/b'), new Date('2026-12-01T10:00:00Z'));
+    await recordRelocation(stateRoot, planOf('/p/b', '/p/c'), new Date('2026-12-01T11:00:00Z'));
+    await recordRelocation(stateRoot, planOf('/p/x', '/p/a'), new Date('2026-12-01T12:00:00Z'));
+    expect((await finishedBefore([stateRoot], planOf('/p/a', '/p/c'), 'linux')).finishedAt).toBe(
+      '2026-12-01T11:00:00.000Z',
+    );
+    // x reached a after a had moved on: its sessions are in a, not c.
+    expect((await finishedBefore([stateRoot], planOf('/p/x', '/p/c'), 'linux')).finishedAt).toBeUndefined();
+  });
+
   const planted: Record<string, (path: string) => Promise<unknown>> = {
     'a folder': (path) => mkdir(path),
     'a FIFO': async (path) => execFileSync('mkfifo', [path]),
