@@ -8,7 +8,7 @@ import { v4SessionPath } from '../session-path.js';
 import type { RootArgs } from '../root-options.js';
 import { counted } from '../plural.js';
 import { basename } from 'node:path';
-import { machineRoots, resumeOfCopy, RxError, type ResumeContext } from '../../index.js';
+import { goWorkingDirectory, machineRoots, resumeOfCopy, RxError, type ResumeContext } from '../../index.js';
 
 /** What `rxstore salvage` is run with: the options salvage.ts declares, as yargs gives them. */
 export interface SalvageArgs extends RootArgs {
@@ -97,7 +97,11 @@ async function whereContext(args: SalvageArgs): Promise<ResumeContext> {
 /** The resume line's command, after the salvage is done: roots that cannot be read leave it out, never fail what was written. */
 async function resumeOfNew(path: string, id: string, args: SalvageArgs): Promise<string | null | undefined> {
   try {
-    return await resumeOfCopy(path, id, await whereContext(args));
+    const context = await whereContext(args);
+    const command = await resumeOfCopy(path, id, context);
+    // Judged from another folder than this one (`--cwd`): the command goes there first, as `where`'s does.
+    const elsewhere = args.cwd !== undefined && context.cwd !== goWorkingDirectory();
+    return command && elsewhere ? shellCommand(command, context.platform, { from: context.cwd }) : command;
   } catch (error) {
     if (error instanceof RxError) return undefined;
     throw error;
