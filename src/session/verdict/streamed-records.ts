@@ -130,8 +130,11 @@ interface TranscriptPlaces {
   seqs: Float64Array;
   /** Each message's place among those its event wrote without an id (`placeCounter`); 0 for one with an id. */
   ordinals: Int32Array;
-  /** A position by the message's id (the first pass's index keeps them: no map of its own, whatever the length). */
-  positionOf(id: string): number;
+  /**
+   * The positions of the messages with an id, in order (the first pass's index keeps them: no map of its own,
+   * whatever the length, but for an id a history holds twice, which Reasonix keeps at both places).
+   */
+  positionsOf(id: string): readonly number[];
   /** A position by `seq.ordinal`, for a message with no id. */
   byPlace: Map<string, number>;
 }
@@ -141,6 +144,7 @@ function placesOf(index: IndexedTranscript): TranscriptPlaces {
   const seqs = new Float64Array(length);
   const ordinals = new Int32Array(length);
   const byPlace = new Map<string, number>();
+  const repeated = new Map<string, number[]>();
   const ordinalOf = placeCounter();
   for (let at = 0; at < length; at += 1) {
     const seq = index.seq(at);
@@ -148,8 +152,12 @@ function placesOf(index: IndexedTranscript): TranscriptPlaces {
     seqs[at] = seq;
     ordinals[at] = ordinalOf(seq, id);
     if (id === undefined) byPlace.set(`${seq}.${ordinals[at]}`, at);
+    // The index finds one place by an id: another place holding it is kept here.
+    else if (index.positionOf(id) !== at) repeated.set(id, [...(repeated.get(id) ?? [index.positionOf(id)]), at]);
   }
-  return { length, seqs, ordinals, positionOf: (id) => index.positionOf(id), byPlace };
+  for (const places of repeated.values()) places.sort((a, b) => a - b);
+  const positionsOf = (id: string) => repeated.get(id) ?? [index.positionOf(id)];
+  return { length, seqs, ordinals, positionsOf, byPlace };
 }
 
 /** What the first pass knows of each message beyond its place: its key, and where its calls' results stand. */
@@ -206,13 +214,25 @@ async function* inTranscriptOrder(
   /** Messages read in their final form not given yet, by position. */
   const ready = new Map<number, TranscriptEntry>();
   let next = 0;
+  /** How many messages of an id the event at `seq` wrote before this one (a history may hold one id twice). */
+  let written = new Map<string, number>();
+  // The k-th message of an id an event writes stands at the k-th place of that id not written before the event:
+  // it is there in its final form when that place's last writer is this event (else a later one rewrote it).
+  const placeOfId = (id: string, seq: number): number | undefined => {
+    const places = plan.positionsOf(id);
+    if (places.length === 1) return places[0]! >= 0 ? places[0] : undefined;
+    const key = `${seq}\0${id}`;
+    const nth = written.get(key) ?? 0;
+    written.set(key, nth + 1);
+    return places.filter((place) => plan.seqs[place]! >= seq)[nth];
+  };
   for await (const group of entries) {
+    written = new Map();
     const ordinalOf = placeCounter();
     for (const entry of group) {
       const { message, seq } = entry;
       const ordinal = ordinalOf(seq, message.id);
-      const at =
-        message.id === undefined ? plan.byPlace.get(`${seq}.${ordinal}`) : nonNegative(plan.positionOf(message.id));
+      const at = message.id === undefined ? plan.byPlace.get(`${seq}.${ordinal}`) : placeOfId(message.id, seq);
       // An earlier form of a message written again later, or one the whole read did not keep.
       if (at === undefined || plan.seqs[at] !== seq) continue;
       ready.set(at, entry);
@@ -244,9 +264,4 @@ function recordsAt(at: number, plan: RecordsPlan, ready: ReadonlyMap<number, Tra
     if (made) records.push(made);
   });
   return records;
-}
-
-/** A position, undefined for none (-1). */
-function nonNegative(at: number): number | undefined {
-  return at < 0 ? undefined : at;
 }

@@ -81,7 +81,35 @@ const REWRITES: EventToWrite[][] = [
   [upsert(user('01Z0000000000000000000000G', 'start again, edited'))],
 ];
 
+/** A history holding one id twice, as Reasonix keeps it (both places), then the first place rewritten. */
+const ONE_ID_TWICE: EventToWrite[][] = [
+  [
+    {
+      kind: 'history/replace',
+      payload: {
+        messages: [
+          { role: 'system', id: '01Z0000000000000000000000J', content: 'sys' },
+          user('01Z0000000000000000000000J', 'one id twice'),
+          user('01Z0000000000000000000000K', 'asked'),
+          { role: 'assistant', id: '01Z0000000000000000000000K', content: 'answered under the same id' },
+        ],
+      },
+    },
+  ],
+  [upsert(user('01Z0000000000000000000000J', 'the first of two places, edited'))],
+];
+
 describe('records() streams the records of the transcript held whole', () => {
+  it('of a history holding one id twice: each place found (one was, and the read ended "changed")', async () => {
+    const dir = await copySession(fixture('tool-calls').dir);
+    for (const [at, batch] of ONE_ID_TWICE.entries()) {
+      await appendBatch(dir, batch);
+      const whole = await heldWhole(dir);
+      expect(whole.records.length).toBeGreaterThan(0);
+      expect(await streamed(dir), `after batch ${at}`).toEqual(whole);
+    }
+  });
+
   it('of every session log in the fixtures', async () => {
     const fixtures = join(repoRoot, 'fixtures');
     const logs = readdirSync(fixtures, { recursive: true, encoding: 'utf8' }).filter(
