@@ -1,12 +1,11 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BatchToWrite } from '../../src/codec/encode-batch.js';
 import { createSession } from '../../src/session/writing/create-session.js';
 import { runCliChild } from '../support/cli-child.js';
-import { startMockModel } from '../support/reasonix/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix, simpleWorkspaceSlug } from '../support/reasonix/reasonix.js';
+import { reasonixBinary, reasonixTitle, simpleWorkspaceSlug } from '../support/reasonix/reasonix.js';
 import { complete, messageId } from '../support/sessions/sample-session.js';
+import { createdBatch, resumeCheck } from '../support/reasonix/resume-check.js';
 import { tempDir } from '../support/temp-dir.js';
 
 /**
@@ -16,22 +15,9 @@ import { tempDir } from '../support/temp-dir.js';
  */
 const empty = 'aa000000000000000000000000000001';
 const spoken = 'bb000000000000000000000000000002';
-const created: BatchToWrite = {
-  operationId: 'session-create',
-  events: [
-    complete({ role: 'system', id: messageId(), content: 'sys' }),
-    { kind: 'session/config', payload: { modelIdentity: '', modelRef: 'mock/mock-model' } },
-  ],
-};
+const created = createdBatch;
 
-async function resume(home: string, workspace: string, id: string) {
-  const mock = await startMockModel([{ text: 'Resumed.' }]);
-  try {
-    return await runReasonix({ home, cwd: workspace, args: ['run', '--resume', id, 'Resume check: say ok.'], mock });
-  } finally {
-    await mock.close();
-  }
-}
+const resume = resumeCheck;
 
 describe.skipIf(!reasonixBinary())(reasonixTitle('relocate’s command to resume one session'), () => {
   it('names a session Reasonix finds from the new folder, not one it passes over as empty', async () => {

@@ -6,8 +6,8 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../../../src/session/verdict/read-session.js';
 import { fixture } from '../../support/fixtures.js';
-import { startMockModel } from '../../support/reasonix/mock-model.js';
-import { layForResume, reasonixBinary, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
+import { resumeCheck } from '../../support/reasonix/resume-check.js';
+import { layForResume, reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const source = fixture('payload-ref');
@@ -30,18 +30,8 @@ describe.skipIf(!reasonixBinary())(
       await symlink(elsewhere, folder);
       const read = await readSession(dir, { caches: false });
       expect(read.status, read.problems.map((problem) => problem.message).join('\n')).toBe(expected);
-      const mock = await startMockModel([{ text: 'Resumed.' }]);
-      try {
-        const run = await runReasonix({
-          home,
-          cwd: source.workspace,
-          args: ['run', '--resume', basename(dir), 'Resume check: say ok.'],
-          mock,
-        });
-        expect(run.code === 0 ? 'ok' : 'damaged', run.stderr).toBe(expected);
-      } finally {
-        await mock.close();
-      }
+      const run = await resumeCheck(home, source.workspace, basename(dir));
+      expect(run.code === 0 ? 'ok' : 'damaged', run.stderr).toBe(expected);
     });
   },
 );

@@ -5,9 +5,9 @@ import type { BatchToWrite } from '../../../src/codec/encode-batch.js';
 import { createSession } from '../../../src/session/writing/create-session.js';
 import type { SessionWhereabouts } from '../../../src/store/locate-session.js';
 import { runCli } from '../../support/inspect-json-schema.js';
-import { startMockModel } from '../../support/reasonix/mock-model.js';
-import { reasonixBinary, reasonixTitle, runReasonix, simpleWorkspaceSlug } from '../../support/reasonix/reasonix.js';
+import { reasonixBinary, reasonixTitle, simpleWorkspaceSlug } from '../../support/reasonix/reasonix.js';
 import { complete, messageId } from '../../support/sessions/sample-session.js';
+import { createdBatch, resumeCheck } from '../../support/reasonix/resume-check.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 /**
@@ -18,13 +18,7 @@ import { tempDir } from '../../support/temp-dir.js';
  */
 const spoken = 'aa000000000000000000000000000001';
 const empty = 'bb000000000000000000000000000002';
-const created: BatchToWrite = {
-  operationId: 'session-create',
-  events: [
-    complete({ role: 'system', id: messageId(), content: 'sys' }),
-    { kind: 'session/config', payload: { modelIdentity: '', modelRef: 'mock/mock-model' } },
-  ],
-};
+const created = createdBatch;
 const homes: string[] = [];
 
 async function stateWithTwoSessions(
@@ -42,14 +36,7 @@ async function stateWithTwoSessions(
   return { home, workspace, store };
 }
 
-async function resume(home: string, workspace: string, id: string) {
-  const mock = await startMockModel([{ text: 'Resumed.' }]);
-  try {
-    return await runReasonix({ home, cwd: workspace, args: ['run', '--resume', id, 'Resume check: say ok.'], mock });
-  } finally {
-    await mock.close();
-  }
-}
+const resume = resumeCheck;
 
 async function whereVerdict(home: string, workspace: string, id: string) {
   const where = await runCli(['where', id, '--json', '--state-home', home, '--cwd', workspace]);

@@ -6,27 +6,13 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliChild } from '../../support/cli-child.js';
 import { fixture } from '../../support/fixtures.js';
-import { startMockModel } from '../../support/reasonix/mock-model.js';
-import {
-  layForResume,
-  reasonixBinary,
-  reasonixTitle,
-  runReasonix,
-  simpleWorkspaceSlug,
-} from '../../support/reasonix/reasonix.js';
+import { resumeCheck } from '../../support/reasonix/resume-check.js';
+import { layForResume, reasonixBinary, reasonixTitle, simpleWorkspaceSlug } from '../../support/reasonix/reasonix.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const source = fixture('plain-chat');
 
-async function resumes(home: string, id: string): Promise<boolean> {
-  const mock = await startMockModel([{ text: 'Resumed.' }]);
-  try {
-    const run = await runReasonix({ home, cwd: source.workspace, args: ['run', '--resume', id, 'Say ok.'], mock });
-    return run.code === 0;
-  } finally {
-    await mock.close();
-  }
-}
+const resumes = async (home: string, id: string) => (await resumeCheck(home, source.workspace, id)).code === 0;
 
 async function whereSays(home: string, id: string) {
   const where = await runCliChild(['where', id, '--json', '--state-home', home, '--cwd', source.workspace]);
