@@ -220,13 +220,14 @@ describe('errors a person can act on', () => {
       stderr: 'rxstore: RX_NOT_A_SESSION: /nowhere/x.jsonl: no such file or directory\n',
     });
     const dir = await tempDir('rxstore-errors-');
-    // A name longer than the system allows is the path the user typed: a usage error naming it (cut, as every long word is).
+    // A name longer than the system allows is the path the user typed: a usage error naming it (whole: a path is
+    // cut only past 1,000 characters).
     const out = join(dir, `${'x'.repeat(300)}.jsonl`);
     const failed = await runCli(['export', fixture('plain-chat').dir, '--to', out]);
     expect(failed).toEqual({
       code: 2,
       stdout: '',
-      stderr: `rxstore: RX_PATH_KIND: ${out.slice(0, 60)}… (${out.length} characters): a name longer than the file system takes\n`,
+      stderr: `rxstore: RX_PATH_KIND: ${out}: a name longer than the file system takes\n`,
     });
     // A path below a file is the wrong kind of path, said as such.
     await writeFile(join(dir, 'a-file'), '');
