@@ -1,19 +1,20 @@
 /**
- * Where the zstd frame that starts `frame` ends, found from its header and block headers alone
- * (RFC 8878 §3.1.1), or undefined when the bytes stop before its last block and checksum.
+ * Where the zstd frame that starts at `start` of `frame` ends (its length from there), found from its
+ * header and block headers alone (RFC 8878 §3.1.1), or undefined when the bytes stop before its last
+ * block and checksum. An offset rather than a subarray: it runs for every record a read decodes.
  *
  * A streaming decoder given a frame cut after its last content block returns every byte of the
  * content without an error on some Node versions (22), the unchecked checksum included: this walk
  * is what tells a cut frame, or bytes after one, from a whole frame there.
  */
-export function zstdFrameEnd(frame: Uint8Array): number | undefined {
+export function zstdFrameEnd(frame: Uint8Array, start = 0): number | undefined {
   // Stryker disable next-line ConditionalExpression,EqualityOperator: a frame of 6 bytes or fewer has no room for a block header after its own: the walk finds it cut either way
-  if (frame.length < 6) return undefined;
-  const descriptor = frame[4]!;
+  if (frame.length - start < 6) return undefined;
+  const descriptor = frame[start + 4]!;
   const singleSegment = (descriptor & 0x20) !== 0;
   const contentSizeBytes = [singleSegment ? 1 : 0, 2, 4, 8][descriptor >> 6]!;
   const dictionaryIdBytes = [0, 1, 2, 4][descriptor & 0x03]!;
-  let at = 5 + (singleSegment ? 0 : 1) + dictionaryIdBytes + contentSizeBytes;
+  let at = start + 5 + (singleSegment ? 0 : 1) + dictionaryIdBytes + contentSizeBytes;
   for (;;) {
     // Stryker disable next-line ConditionalExpression,ArithmeticOperator: a block header past the end reads as zeros, a block that ends past the end: the check after it says cut
     if (at + 3 > frame.length) return undefined;
@@ -27,7 +28,7 @@ export function zstdFrameEnd(frame: Uint8Array): number | undefined {
     if (last) break;
   }
   at += (descriptor & 0x04) !== 0 ? 4 : 0;
-  return at > frame.length ? undefined : at;
+  return at > frame.length ? undefined : at - start;
 }
 
 /**
@@ -36,16 +37,17 @@ export function zstdFrameEnd(frame: Uint8Array): number | undefined {
  * does Reasonix 1.38.11: a record's zstd frame followed by one opens (measured); zstd-napi takes them too.
  */
 export function skippableFramesEnd(frame: Uint8Array, at: number): number {
-  // Nearly every frame ends where its zstd frame does: nothing to look at.
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: speed only: the loop below finds nothing at the end either
-  if (at >= frame.length) return at;
-  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
-  while (at + 8 <= frame.length && (view.getUint32(at, true) & 0xfffffff0) === 0x184d2a50) {
-    const end = at + 8 + view.getUint32(at + 4, true);
+  while (at + 8 <= frame.length && (readUint32LE(frame, at) & 0xfffffff0) === 0x184d2a50) {
+    const end = at + 8 + readUint32LE(frame, at + 4);
     if (end > frame.length) break;
     at = end;
   }
   return at;
+}
+
+/** The unsigned little-endian 32-bit number at `at`, read without a view: this runs for every record. */
+function readUint32LE(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
 }
 
 /**
@@ -53,21 +55,23 @@ export function skippableFramesEnd(frame: Uint8Array, at: number): number {
  * undefined when it declares none or the bytes are no zstd frame. Go's klauspost encoder declares it for
  * every value it compresses whole (Reasonix's recovery checkpoint, docs/format.md §9.10).
  */
-export function zstdContentSize(frame: Uint8Array): number | undefined {
-  if (frame.length < 6 || frame[0] !== 0x28 || frame[1] !== 0xb5 || frame[2] !== 0x2f || frame[3] !== 0xfd)
-    return undefined;
-  const descriptor = frame[4]!;
+export function zstdContentSize(frame: Uint8Array, start = 0): number | undefined {
+  if (!startsZstdFrame(frame, start) || frame.length - start < 6) return undefined;
+  const descriptor = frame[start + 4]!;
   const singleSegment = (descriptor & 0x20) !== 0;
   const sizeBytes = [singleSegment ? 1 : 0, 2, 4, 8][descriptor >> 6]!;
-  const at = 5 + (singleSegment ? 0 : 1) + [0, 1, 2, 4][descriptor & 0x03]!;
+  const at = start + 5 + (singleSegment ? 0 : 1) + [0, 1, 2, 4][descriptor & 0x03]!;
   if (sizeBytes === 0 || at + sizeBytes > frame.length) return undefined;
-  const view = Buffer.from(frame.buffer, frame.byteOffset + at, sizeBytes);
-  if (sizeBytes === 1) return view.readUInt8(0);
-  // A two-byte size counts from 256 (the format's own offset).
-  if (sizeBytes === 2) return view.readUInt16LE(0) + 256;
-  if (sizeBytes === 4) return view.readUInt32LE(0);
-  const size = view.readBigUInt64LE(0);
-  return size > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(size);
+  // Little-endian; a two-byte size counts from 256 (the format's own offset).
+  let size = 0;
+  for (let byte = sizeBytes - 1; byte >= 0; byte -= 1) size = size * 256 + frame[at + byte]!;
+  if (sizeBytes === 2) return size + 256;
+  return size > Number.MAX_SAFE_INTEGER ? undefined : size;
+}
+
+/** Whether the zstd magic number (0xFD2FB528, little-endian) is at `start`. */
+function startsZstdFrame(bytes: Uint8Array, start: number): boolean {
+  return bytes[start] === 0x28 && bytes[start + 1] === 0xb5 && bytes[start + 2] === 0x2f && bytes[start + 3] === 0xfd;
 }
 
 /** The largest window Reasonix 1.38.11's decoder takes: a frame declaring more is refused (measured). */
@@ -82,18 +86,17 @@ export const MAX_WINDOW_BYTES = 8 * 1024 * 1024;
 export function largestWindow(body: Uint8Array): number {
   let largest = 0;
   for (let at = skippableFramesEnd(body, 0); at + 6 <= body.length; at = skippableFramesEnd(body, at)) {
-    const frame = body.subarray(at);
-    if (frame[0] !== 0x28 || frame[1] !== 0xb5 || frame[2] !== 0x2f || frame[3] !== 0xfd) break;
-    const descriptor = frame[4]!;
+    if (!startsZstdFrame(body, at)) break;
+    const descriptor = body[at + 4]!;
     let window: number;
-    if ((descriptor & 0x20) !== 0) window = zstdContentSize(frame) ?? 0;
+    if ((descriptor & 0x20) !== 0) window = zstdContentSize(body, at) ?? 0;
     else {
-      const exponent = frame[5]! >> 3;
+      const exponent = body[at + 5]! >> 3;
       const base = 2 ** (10 + exponent);
-      window = base + (base / 8) * (frame[5]! & 0x07);
+      window = base + (base / 8) * (body[at + 5]! & 0x07);
     }
     largest = Math.max(largest, window);
-    const end = zstdFrameEnd(frame);
+    const end = zstdFrameEnd(body, at);
     if (end === undefined) break;
     at += end;
   }
