@@ -1,6 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import type * as z from 'zod';
-import { FileSystemError, isSystemError } from '../../errors/index.js';
+import { FileSystemError, isSystemError, TooLargeError } from '../../errors/index.js';
 import { mayExist } from '../../fs/may-exist.js';
 import { firstIssue } from '../../codec/first-issue.js';
 import { goLiteralRefusal, type GoLiteralFields } from '../../codec/go-json/go-literals.js';
@@ -15,7 +15,7 @@ export type JsonFileResult<T> =
   | { state: 'missing' }
   | { state: 'invalid'; reason: string }
   | { state: 'ok'; value: T; text: string }
-  | { state: 'unreadable'; error: FileSystemError };
+  | { state: 'unreadable'; error: FileSystemError | TooLargeError };
 
 /** A JSON file as read, or the system's error thrown: what the file holds is unknown, so it can be no verdict. */
 export function readableOrThrow<T>(result: JsonFileResult<T>): Exclude<JsonFileResult<T>, { state: 'unreadable' }> {
@@ -23,7 +23,11 @@ export function readableOrThrow<T>(result: JsonFileResult<T>): Exclude<JsonFileR
   return result;
 }
 
-/** Far above any metadata file Reasonix writes; a larger one is not read into memory. */
+/**
+ * Far above any metadata file Reasonix writes; a larger one is not read into memory. Reasonix reads one
+ * whole: padded with white space past this (which Go's decoder passes over), its JSON is read up to where
+ * the padding starts; JSON itself longer than this is rxstore's bound (`RX_TOO_LARGE`), never a verdict.
+ */
 const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -68,10 +72,28 @@ export function readJsonFileSync<S extends z.ZodType>(
     try {
       const stats = fstatSync(fd);
       if (!stats.isFile()) return { state: 'invalid', reason: 'not a regular file' };
-      if (stats.size > MAX_JSON_FILE_BYTES)
-        return { state: 'invalid', reason: `${stats.size} bytes, larger than any metadata file` };
-      // Stryker disable next-line StringLiteral: readFileSync gives a Buffer
-      text = readFileSync(fd, 'utf8');
+      if (stats.size > MAX_JSON_FILE_BYTES) {
+        const end = endBeforeTrailingSpace(fd, stats.size);
+        if (end > MAX_JSON_FILE_BYTES) {
+          // A fault within the bytes rxstore does read is the whole file's: Reasonix's decoder meets it there too.
+          let start = readPrefix(fd, MAX_JSON_FILE_BYTES);
+          if (reading.skipByteOrderMark && start.startsWith('\ufeff')) start = start.slice(1);
+          const blank = reading.blankIsMissing && /^[\0 \t\r\n]*$/.test(start);
+          const fault = blank ? undefined : syntaxFaultWithin(start);
+          if (fault) return { state: 'invalid', reason: `not JSON (${fault})` };
+          return {
+            state: 'unreadable',
+            error: new TooLargeError(
+              `${stats.size} bytes, more than rxstore reads of a metadata file (${MAX_JSON_FILE_BYTES}): not checked (Reasonix has no such bound)`,
+              { file: path, found: stats.size, expected: MAX_JSON_FILE_BYTES },
+            ),
+          };
+        }
+        text = readPrefix(fd, end);
+      } else {
+        // Stryker disable next-line StringLiteral: readFileSync gives a Buffer
+        text = readFileSync(fd, 'utf8');
+      }
     } finally {
       closeSync(fd);
     }
@@ -103,4 +125,40 @@ export function readJsonFileSync<S extends z.ZodType>(
   const written = literals && goLiteralRefusal(text, literals);
   if (written) return { state: 'invalid', reason: written };
   return { state: 'ok', value: parsed.data, text };
+}
+
+/** JSON's white space (RFC 8259), which Go's decoder passes over after a value. */
+const JSON_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const SCAN_BYTES = 64 * 1024;
+
+/** Where the file's bytes end once the white space at its end is left out: read back from the end, a block at a time. */
+function endBeforeTrailingSpace(fd: number, size: number): number {
+  const block = Buffer.alloc(SCAN_BYTES);
+  for (let end = size; end > 0; ) {
+    const start = Math.max(0, end - SCAN_BYTES);
+    const read = readSync(fd, block, 0, end - start, start);
+    for (let at = read - 1; at >= 0; at -= 1) if (!JSON_SPACE.has(block[at]!)) return start + at + 1;
+    end = start;
+  }
+  return 0;
+}
+
+/** The file's first `length` bytes, as text. */
+function readPrefix(fd: number, length: number): string {
+  const bytes = Buffer.alloc(length);
+  return bytes.subarray(0, readSync(fd, bytes, 0, length, 0)).toString('utf8');
+}
+
+/**
+ * The syntax fault in Go's words that the start of a longer JSON text already holds, if any: not the end
+ * of the input (the text goes on), nor its last few characters (a character cut at the end of the start).
+ */
+function syntaxFaultWithin(start: string): string | undefined {
+  try {
+    parseGoJsonText(start);
+    return undefined;
+  } catch (error) {
+    const { words, at } = goSyntaxError(start, error as Error);
+    return at !== undefined && at < start.length - 4 && words !== 'unexpected end of JSON input' ? words : undefined;
+  }
 }
