@@ -39,7 +39,7 @@ import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
  * record no checkpoint goes on past. 18: a recovery cache ahead of the log refuses by the operations it holds. 19: a
  * zstd frame declaring a window over 8 MiB is damage. 20: a content store's own folder may be a link.
  */
-const INDEX_VERSION = 20;
+const INDEX_VERSION = 21;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;

@@ -21,6 +21,7 @@ import { repoRoot } from '../support/paths.js';
 import { findSessionCopies } from '../../src/store/listing/find-session-copies.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { groupConversations } from '../../src/store/listing/group-conversations.js';
+import { appendBatch } from '../support/faults/faults.js';
 
 const VOCABULARY = [
   'alpha',
@@ -995,6 +996,33 @@ describe('the index stays true', () => {
     expect(together).toEqual(alone);
     // And the next searches of each are answered from its index as they were.
     expect([await hitsOf('foxtrot', again[0]!), await hitsOf('kilo', again[1]!)]).toEqual(alone);
+  });
+
+  it('a batch appended after the index that uses an operation id again is damage, as a whole read says', async () => {
+    const { options, stateRoot } = await machine();
+    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const session = await createSession({
+      storeDir,
+      batches: [
+        { operationId: 'runtime:turn_a:1:0', events: [user('quince first')] },
+        { operationId: 'turn-finalize:turn_a', events: [user('quince second')] },
+      ],
+    });
+    expect((await hitsOf('quince', options)).map((hit) => hit.damage)).toEqual([null, null]);
+    const log = join(session.dir, 'events.frames');
+    const before = await readFile(log);
+    for (const reused of ['runtime:turn_a:1:0', 'turn-finalize:turn_a']) {
+      // Used again with other events: Reasonix refuses the batch (`conflicting operation`).
+      await appendBatch(session.dir, [user('quince third')], { operationId: reused });
+      for (const index of [true, false]) {
+        const hits = await hitsOf('quince', { ...options, index });
+        expect(hits.map((hit) => hit.snippet).sort()).toEqual(['quince first', 'quince second']);
+        const said = `RX_DAMAGED_STORE: conflicting operation ${JSON.stringify(reused)}`;
+        expect(hits.map((hit) => hit.damage)).toEqual([said, said]);
+      }
+      await writeFile(log, before);
+      expect((await hitsOf('quince', options)).map((hit) => hit.damage)).toEqual([null, null]);
+    }
   });
 
   it('a damaged session is searched up to its damage, and its hits say so', async () => {

@@ -45,7 +45,7 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
   afterEach(() => {
     process.env.XDG_CACHE_HOME = before;
   });
-  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v20.json');
+  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v21.json');
 
   it('an unchanged session is not read again; a changed one is; the rows say which, and read the same', async () => {
     const machine = await buildStateRoot();
@@ -70,6 +70,29 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
     expect(
       third.filter((session) => session.id !== machine.ids.toolCalls).every((session) => session.checked === 'cache'),
     ).toBe(true);
+  });
+
+  it('a batch appended that uses an earlier operation id again is read whole, and refused as Reasonix refuses it', async () => {
+    const machine = await buildStateRoot();
+    const first = await ls(machine);
+    const toolCalls = first.find((session) => session.id === machine.ids.toolCalls)!;
+    const begins = (await framesOf(toolCalls.path)).filter((frame) => frame.record.recordType === 'batch/begin');
+    for (const reused of [begins[0]!, begins.at(-1)!].map((frame) => frame.record.operationId as string)) {
+      const dir = await tempDir('rxstore-reused-');
+      await copyFile(join(toolCalls.path, 'manifest.json'), join(dir, 'manifest.json'));
+      await copyFile(logOf(toolCalls.path), join(dir, 'events.frames'));
+      await appendBatch(toolCalls.path, [{ kind: 'session/title', payload: { title: 'taken again' } }], {
+        operationId: reused,
+      });
+      const row = (await ls(machine)).find((session) => session.id === machine.ids.toolCalls)!;
+      expect(row).toMatchObject({ status: 'damaged', checked: 'now' });
+      expect(row.problem).toContain(`conflicting operation ${JSON.stringify(reused)}`);
+      // Put back as it was: read from the cache again, then from its resume point when appended to.
+      await copyFile(join(dir, 'events.frames'), logOf(toolCalls.path));
+      expect((await ls(machine)).find((session) => session.id === machine.ids.toolCalls)).toMatchObject({
+        status: 'ok',
+      });
+    }
   });
 
   it('a writer.lock turned into a directory, or put right, is seen at once, the log untouched or grown', async () => {
@@ -117,7 +140,7 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
   it('resume points are kept apart: a listing of unchanged sessions needs none, and a foreign or spoilt file of them only costs a whole read', async () => {
     const machine = await buildStateRoot();
     const first = await ls(machine);
-    const points = join(cacheDir, 'rxstore', 'resume-points-v20.json');
+    const points = join(cacheDir, 'rxstore', 'resume-points-v21.json');
     // Unreadable as JSON, and then gone: the summaries alone answer every unchanged session.
     await writeFile(points, '{"version": 3, "entries": {');
     expect(new Set(checked(await ls(machine)))).toEqual(new Set(['cache']));
@@ -235,7 +258,7 @@ describe('an appended log costs only its new batches; anything else is read whol
     expect(row(await ls(home), source.id).checked).toBe('now');
     // A message id the log already holds: Reasonix refuses the session, and so does the listing.
     const kept = JSON.parse(
-      await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'resume-points-v20.json'), 'utf8'),
+      await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'resume-points-v21.json'), 'utf8'),
     ) as { entries: Record<string, unknown> };
     expect(kept.entries[dir]).toBeDefined();
     const repeated = (await readSession(dir)).projection.transcript.find(({ message }) => message.id !== undefined)!
@@ -339,18 +362,18 @@ describe('the cache folder and files, when they are not what they should be', ()
     const cacheHome = await tempDir('rxstore-cache-');
     const folder = join(cacheHome, 'rxstore');
     await mkdir(folder);
-    for (const name of ['summaries-v20.json', 'resume-points-v20.json']) execFileSync('mkfifo', [join(folder, name)]);
+    for (const name of ['summaries-v21.json', 'resume-points-v21.json']) execFileSync('mkfifo', [join(folder, name)]);
     const run = await lsWithCacheHome(machine, cacheHome);
     expect(run.code, run.stderr).toBe(0);
     expect(new Set(checked(JSON.parse(run.stdout) as ListedSession[]))).toEqual(new Set(['now']));
-    expect((await stat(join(folder, 'summaries-v20.json'))).isFile()).toBe(true);
+    expect((await stat(join(folder, 'summaries-v21.json'))).isFile()).toBe(true);
   });
 
   it('junk entries planted in a cache file are dropped and the file rewritten without them; one past the bound is no cache', async () => {
     const { MAX_CACHE_FILE_BYTES } = await import('../../src/store/listing/cache-file.js');
     const machine = await buildStateRoot();
     const cacheHome = await tempDir('rxstore-cache-');
-    const file = join(cacheHome, 'rxstore', 'summaries-v20.json');
+    const file = join(cacheHome, 'rxstore', 'summaries-v21.json');
     const first = await lsWithCacheHome(machine, cacheHome);
     expect(first.code, first.stderr).toBe(0);
     const written = JSON.parse(await readFile(file, 'utf8')) as { version: number; entries: Record<string, unknown> };
@@ -382,7 +405,7 @@ describe('the cache folder and files, when they are not what they should be', ()
       `rxstore: warning: RX_FILE_SYSTEM: ${join(notAFolder, 'rxstore')}: not a directory; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
     );
     const { z } = await import('zod');
-    const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v20.json'), 4, z.unknown());
+    const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v21.json'), 4, z.unknown());
     file.set('a', 1);
     await expect(file.save()).rejects.toMatchObject({
       code: 'RX_FILE_SYSTEM',

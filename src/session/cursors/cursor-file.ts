@@ -19,7 +19,7 @@ import {
   type RecordsSince,
 } from './records-since.js';
 
-/** A cursor is within 64 KiB (records-since.ts): a file far larger is no cursor, and is not read whole. */
+/** A cursor is within 80 KiB (records-since.ts): a file far larger is no cursor, and is not read whole. */
 const CURSOR_MAX_BYTES = 1024 * 1024;
 
 /** Where a records cursor is kept between runs, and how its refusals name it. */

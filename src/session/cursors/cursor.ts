@@ -11,6 +11,7 @@ import { fileStamp } from '../../fs/files-stamp.js';
 import { firstIssue } from '../../codec/first-issue.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { parseGoJson } from '../../codec/go-json/go-text.js';
+import { OperationsSeenSchema, type SavedOperationsSeen } from './operations-seen.js';
 
 /**
  * Where an incremental reader stopped: after the last committed batch it saw. It carries the
@@ -38,6 +39,12 @@ export const CursorSchema = z.object({
     .max(128)
     .regex(/^[0-9]+(:[0-9]+){4}$/)
     .optional(),
+  /**
+   * The operation ids of the batches before the offset (`OperationsSeen`): a batch after it that uses
+   * one again is judged by the whole log. Absent in a cursor made before them: the read then reads the
+   * log up to the offset once to know them.
+   */
+  operations: OperationsSeenSchema.optional(),
 });
 /** A place in a session log to read on from: the offset after the last batch read, and digests that tell whether the bytes before it changed. */
 export type Cursor = z.infer<typeof CursorSchema>;
@@ -50,6 +57,8 @@ export interface LogPosition {
   offset: number;
   nextSequence: number;
   writerGeneration: number;
+  /** The operation ids of the batches before the offset, made when the cursor is (`OperationsSeen.snapshot`). */
+  operations?: () => SavedOperationsSeen;
 }
 
 /**
@@ -133,6 +142,7 @@ export class CursorMaker {
       anchorDigest: digest(Math.max(0, position.offset - ANCHOR_BYTES), position.offset),
       // A log that grew while it was read is read from the offset next time anyway: no stamp needed.
       ...(position.offset === this.opened.size ? { logStamp: this.opened.stamp } : {}),
+      ...(position.operations ? { operations: position.operations() } : {}),
     };
   }
 

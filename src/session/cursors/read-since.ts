@@ -7,6 +7,8 @@ import type { ResolvedBatch } from '../reading/read-events.js';
 import type { Projection } from '../replay/projection.js';
 import { replayedBatches } from '../verdict/replayed-batches.js';
 import { checkCount } from '../../errors/caller-input.js';
+import { readLogBatches } from '../../codec/read-log.js';
+import { OperationsSeen } from './operations-seen.js';
 
 /** What `readSince` gathers: the batches committed after a cursor, and the cursor to save after them. */
 export interface ReadSince {
@@ -85,16 +87,21 @@ export async function startSince(sessionDir: string, sessionId: string, given: u
   // Nothing after the cursor, and the log as the cursor's read left it: an indexer's re-run over unchanged sessions opens no reader.
   if (cursor.logStamp === undefined || cursor.logStamp === logStamp)
     return { cursor, caughtUp: true, restamped: false };
-  await verifyUpTo(sessionDir, sessionId, cursor);
+  const operations = (await verifyUpTo(sessionDir, sessionId, cursor)).snapshot()();
   // The stamp the check took, before the log was verified: a change made while it was, makes the next check verify again.
-  return { cursor: { ...cursor, logStamp }, caughtUp: true, restamped: true };
+  return { cursor: { ...cursor, logStamp, operations }, caughtUp: true, restamped: true };
 }
 
-/** The log read from its start up to the cursor's offset as a read from no cursor reads it: its first refusal thrown. */
-async function verifyUpTo(sessionDir: string, sessionId: string, cursor: Cursor): Promise<void> {
+/**
+ * The log read from its start up to the cursor's offset as a read from no cursor reads it: its first refusal
+ * thrown; the operation ids it holds there, for the cursor to carry (the log's middle may have changed).
+ */
+async function verifyUpTo(sessionDir: string, sessionId: string, cursor: Cursor): Promise<OperationsSeen> {
   let end = 0;
+  const operations = OperationsSeen.none();
   for await (const { batch } of replayedBatchesSince(sessionDir, sessionId, FROM_THE_START)) {
     end = batch.batch.end;
+    operations.add(batch.batch.operationId);
     if (end >= cursor.offset) break;
   }
   if (end !== cursor.offset)
@@ -102,6 +109,35 @@ async function verifyUpTo(sessionDir: string, sessionId: string, cursor: Cursor)
       `the cursor does not fit this log: no batch of it ends at the offset, read from the start (the log was rewritten); read the session again from the start`,
       { file: join(sessionDir, SESSION_FILES.log), offset: cursor.offset },
     );
+  return operations;
+}
+
+/**
+ * The operation ids of the batches before the cursor: none before the log's start, those the cursor carries,
+ * or, for a cursor made before cursors carried them, those of the log up to its offset, read once.
+ */
+async function operationsBefore(sessionDir: string, cursor: Cursor | undefined): Promise<OperationsSeen> {
+  if (!cursor) return OperationsSeen.none();
+  const carried = OperationsSeen.before(cursor);
+  if (carried) return carried;
+  const operations = OperationsSeen.none();
+  for await (const item of readLogBatches(join(sessionDir, SESSION_FILES.log))) {
+    if (item.type !== 'batch' || item.batch.end > cursor.offset) break;
+    operations.add(item.batch.operationId);
+    if (item.batch.end === cursor.offset) break;
+  }
+  return operations;
+}
+
+/**
+ * A batch after a cursor whose operation id one before the cursor may have used: judged as a read of the
+ * whole log judges it, which throws `conflicting operation` at it when the earlier batch's hash differs (an
+ * idempotent retry, the same hash, goes on). Only the batch headers are needed: the log's batches are read
+ * up to it, their payloads left unread.
+ */
+async function judgeOperationOnTheWholeLog(sessionDir: string, batchEnd: number): Promise<void> {
+  for await (const item of readLogBatches(join(sessionDir, SESSION_FILES.log)))
+    if (item.type !== 'batch' || item.batch.end >= batchEnd) return;
 }
 
 /**
@@ -123,6 +159,9 @@ export async function* replayedBatchesSince(
   const refusal = await directoryRefusal(sessionDir);
   if (refusal) throw refusal;
   const from = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
+  // Before the cursor, known by what it carries; from it on, by this read's own ledger (`readLogBatches`).
+  const before = await operationsBefore(sessionDir, cursor);
+  const operations = cursor ? OperationsSeen.from(before.snapshot()()) : before;
   const maker = await CursorMaker.open(sessionDir, sessionId);
   const batches = replayedBatches(sessionDir, from);
   let yielded = 0;
@@ -147,13 +186,20 @@ export async function* replayedBatchesSince(
       }
       if (next.done) return;
       const { batch, replay } = next.value;
-      const { end, firstSeq, eventCount, writerGeneration } = batch.batch;
+      const { end, firstSeq, eventCount, writerGeneration, operationId } = batch.batch;
+      if (cursor && !before.certainlyNew(operationId)) await judgeOperationOnTheWholeLog(sessionDir, end);
+      operations.add(operationId);
       yielded += 1;
       givenEnd = end;
       yield {
         batch,
         replay,
-        cursor: maker.later({ offset: end, nextSequence: firstSeq + eventCount, writerGeneration }),
+        cursor: maker.later({
+          offset: end,
+          nextSequence: firstSeq + eventCount,
+          writerGeneration,
+          operations: operations.snapshot(),
+        }),
       };
     }
   } finally {

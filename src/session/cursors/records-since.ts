@@ -36,7 +36,7 @@ import { sessionContentStore } from '../reading/session-content.js';
 import type { ContentStore } from '../../codec/content-store.js';
 import { writtenMessages, TranscriptWritesRead, type TranscriptWrites } from './transcript-writes.js';
 
-/** At most this many calls wait in a cursor for their results, in at most `PENDING_CHARACTERS` of JSON; past either, the oldest is given as it stands. The bounds keep a cursor within 64 KiB. */
+/** At most this many calls wait in a cursor for their results, in at most `PENDING_CHARACTERS` of JSON; past either, the oldest is given as it stands. The bounds keep a cursor within 80 KiB. */
 const MAX_PENDING = 128;
 const PENDING_CHARACTERS = 28 * 1024;
 
@@ -95,7 +95,8 @@ type GateState = z.infer<typeof GateStateSchema>;
  * workspace and status as known there, what the transcript gate carries (at most 2 KiB), the tool
  * calls still waiting for a result (at most 128, in at most 28 KiB), and the message and call ids
  * used so far as bounded filters (`IdFilterSchema`, 11 and 22 KB of base64 at most), against which
- * a later batch is judged as the whole replay judges it. Plain JSON, within 64 KiB whatever the
+ * a later batch is judged as the whole replay judges it, and its log cursor the operation ids used (at most
+ * 13 KB more). Plain JSON, within 80 KiB whatever the
  * log (but for a title or workspace longer than a kilobyte or so); validated on use. A cursor of an earlier version is refused (`CursorMismatchError`):
  * its records had no keys, so the session is read again from the start. One of this version made
  * before statuses (no `session.status`) is taken: the next read judges the status at its end.

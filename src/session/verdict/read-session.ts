@@ -1,3 +1,4 @@
+import type { OperationsSeen } from '../cursors/operations-seen.js';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod';
@@ -135,7 +136,7 @@ export function readSession(dir: string, options: ReadSessionOptions = {}): Prom
 export async function readSessionOn(
   thread: LogReadingThread,
   dir: string,
-  options: ReadSessionOptions = {},
+  options: ReadSessionInternals = {},
 ): Promise<SessionRead> {
   const first = await readSessionOnce(thread, dir, options);
   // The log was cut while it was read (a repair cutting its torn tail; Reasonix's own when it opens the
@@ -146,11 +147,20 @@ export async function readSessionOn(
   return (await readSessionOnce(thread, dir, options)).read;
 }
 
+/**
+ * What rxstore's own callers may also ask of a read: the operation ids of its committed batches, taken
+ * into `operations` (the summary cache's cursor carries them). A log cut while read is read again, and
+ * its ids taken again: a filter holds an id twice as it holds it once.
+ */
+export interface ReadSessionInternals extends ReadSessionOptions {
+  operations?: OperationsSeen;
+}
+
 /** One read of the session, and whether its log was cut under it. */
 async function readSessionOnce(
   thread: LogReadingThread,
   dir: string,
-  options: ReadSessionOptions,
+  options: ReadSessionInternals,
 ): Promise<{ read: SessionRead; cutWhileRead: boolean }> {
   const id = basename(dir);
   const problems: Problem[] = [];
@@ -226,6 +236,7 @@ async function readSessionOnce(
         read.writerGeneration = Math.max(read.writerGeneration, batch.writerGeneration);
         read.firstCommitAt ??= batch.createdAt;
         read.lastCommitAt = batch.createdAt;
+        options.operations?.add(batch.operationId);
         for (const event of batch.events) {
           read.events.total += 1;
           read.events.byKind[event.kind] = (read.events.byKind[event.kind] ?? 0) + 1;

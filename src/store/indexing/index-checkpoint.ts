@@ -9,7 +9,7 @@ export const MAX_CHECKPOINT_SESSIONS = 100_000;
 
 /**
  * Where an index stands for one session: the copy it was read from and how far. A log copy keeps
- * its records cursor (some 1 KB for a short session, within 64 KiB however long its log); a
+ * its records cursor (some 1 KB for a short session, within 80 KiB however long its log); a
  * transcript, read whole, the stamp of its files when it was.
  */
 const StoreSchema = z.enum(['desktop-sessions-v5', 'sessions-v4', 'jsonl', 'legacy']) satisfies z.ZodType<ListedStore>;

@@ -10,6 +10,7 @@ import type { V4Copy } from './session-copy.js';
 import { contentStampOf } from './content-stamp.js';
 import { summaryOfV4, type CopyRead } from './summarise-copy.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
+import { OperationsSeen } from '../../session/cursors/operations-seen.js';
 
 /**
  * Reads only what was appended to a v4 copy's log since `resume`: the batches after its cursor,
@@ -39,6 +40,10 @@ export async function summariseAppended(
     // A cursor that no longer fits, or any other doubt: the log is read whole, and that read surfaces a real fault.
     return undefined;
   }
+  // The operation ids before the cursor: a new batch that may use one again is judged by the whole read.
+  const usedBefore = OperationsSeen.before(resume.cursor);
+  if (!usedBefore) return undefined;
+  const operations = OperationsSeen.before(resume.cursor)!;
   const carrier = new TallyCarrier(resume.tally);
   // The content files of what was read before (checked unchanged by the cache), and of the new batches.
   const content =
@@ -58,6 +63,8 @@ export async function summariseAppended(
         continue;
       }
       const { batch } = item.value;
+      if (!usedBefore.certainlyNew(batch.operationId)) return undefined;
+      operations.add(batch.operationId);
       // Replayed as a whole read replays it for listing, but on its own: what came before is in the tally.
       const replay = new Projection({ keep: 'summary' });
       replay.applyBatch(item.value);
@@ -87,7 +94,10 @@ export async function summariseAppended(
     return undefined;
   }
   const tally = carrier.result();
-  const cursor = position === resume.cursor ? resume.cursor : await cursorAt(copy.path, copy.id, position);
+  const cursor =
+    position === resume.cursor
+      ? resume.cursor
+      : await cursorAt(copy.path, copy.id, { ...position, operations: operations.snapshot() });
   const openBy = await writerLockHolder(copy.path);
   const header = copy.header.state === 'ok' ? copy.header.value : undefined;
   const summary = summaryOfV4(

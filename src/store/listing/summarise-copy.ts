@@ -4,7 +4,8 @@ import { contentFileOf, contentStampOf, type ContentStamp } from './content-stam
 import { FileSystemError, fileSystemErrorOf, isSessionVerdict, RxError, type RxErrorCode } from '../../errors/index.js';
 import { isoTime } from '../../codec/iso-time.js';
 import type { Header } from '../../session/reading/header.js';
-import { readSession, reasonixRefuses, type SessionStatus } from '../../session/verdict/read-session.js';
+import { readSessionOn, reasonixRefuses, type SessionStatus } from '../../session/verdict/read-session.js';
+import { OperationsSeen } from '../../session/cursors/operations-seen.js';
 import { shownTallyOf, tallyOf, type ShownTally } from './log-tally.js';
 import { logStamp, metaDigest, type ResumePoint } from './resume-point.js';
 import { cursorAt } from '../../session/cursors/cursor.js';
@@ -197,7 +198,14 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
   const forCache = options.forCache ?? true;
   const before = forCache ? logStamp(copy) : undefined;
   // An index of the messages (and the start of what was typed, for a title): a listing's memory does not grow with a session's messages.
-  const read = await readSession(copy.path, { caches: options.verify, keep: 'index', previews: true });
+  // The operation ids its batches used, for the resume point's cursor: a batch appended later is judged against them.
+  const operations = forCache ? OperationsSeen.none() : undefined;
+  const read = await readSessionOn('by size', copy.path, {
+    caches: options.verify,
+    keep: 'index',
+    previews: true,
+    ...(operations ? { operations } : {}),
+  });
   const found = read.problems.find((each) => each.severity === 'error');
   const problem = found ? { message: found.message, code: found.code } : null;
   const facts = { lastCommitAt: read.lastCommitAt ?? null, payloadRefs: read.payloadRefs };
@@ -221,6 +229,7 @@ async function summariseV4(copy: V4Copy, options: SummariseOptions): Promise<Cop
     offset: read.durableEnd,
     nextSequence: read.lastSequence + 1,
     writerGeneration: read.writerGeneration,
+    ...(operations ? { operations: operations.snapshot() } : {}),
   });
   // A log that changed during the read gives no resume point: the bytes before the cursor may not be those replayed.
   const after = logStamp(copy);

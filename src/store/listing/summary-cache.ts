@@ -42,7 +42,7 @@ import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.j
 // path is unquoted as Go quoted it; 17: a repeated record no checkpoint goes on past; 18: a recovery cache ahead of
 // the log refuses by the operations its checkpoint holds; 19: a record's zstd frame declaring a window over 8 MiB is
 // damage; 20: a content store's own folder may be a link.
-const CACHE_VERSION = 20;
+const CACHE_VERSION = 21;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({
