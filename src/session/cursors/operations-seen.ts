@@ -88,15 +88,32 @@ export class OperationsSeen {
   }
 }
 
-/** The greatest `:`-separated part of the id made only of digits (leading zeros dropped), if any of at most `MAX_DIGITS`. */
+/**
+ * The greatest `:`-separated part of the id made only of digits (leading zeros dropped), if any of at most
+ * `MAX_DIGITS`. A scan of its characters: it runs for every batch a read takes in.
+ */
 function greatestNumberIn(operationId: string): string | undefined {
   let found: string | undefined;
-  for (const part of operationId.split(':')) {
-    if (part.length === 0 || part.length > MAX_DIGITS || !/^[0-9]+$/.test(part)) continue;
-    const number = part.replace(/^0+(?=.)/, '');
-    if (found === undefined || greater(number, found)) found = number;
+  for (let start = 0; start <= operationId.length; ) {
+    let end = operationId.indexOf(':', start);
+    if (end < 0) end = operationId.length;
+    if (end > start && end - start <= MAX_DIGITS && allDigits(operationId, start, end)) {
+      let first = start;
+      while (first < end - 1 && operationId.charCodeAt(first) === 0x30) first += 1;
+      const number = operationId.slice(first, end);
+      if (found === undefined || greater(number, found)) found = number;
+    }
+    start = end + 1;
   }
   return found;
+}
+
+function allDigits(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
 }
 
 /** Whether one number, in digits without leading zeros, is greater than another. */
