@@ -21,6 +21,10 @@ import { transcriptEntries } from '../store/jsonl/transcript-records.js';
 import { workspaceOf } from '../session/verdict/read-session.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
 import type { OpenedSession } from '../store/open-session.js';
+import { ImportRepairs } from '../store/jsonl/import-repairs.js';
+import { collidingRecordKeys } from '../session/replay/transcript-records.js';
+import type { Message } from '../session/replay/message.js';
+import { StringTable } from '../compact/string-table.js';
 
 /** What `exportSession` writes: a JSONL transcript (with its `.jsonl.meta`) or one JSON document. */
 export type ExportFormat = 'jsonl' | 'json';
@@ -83,6 +87,11 @@ export function exportedText(
   options: { format: ExportFormat; view?: ExportView; id: string },
 ): ExportedText {
   const plan = exportPlan(read, options);
+  if (plan.resumeCheck) {
+    const check = plan.resumeCheck();
+    for (const timed of canonicalTranscript(read.projection)) check.add(timed);
+    check.finish();
+  }
   const writer = messageWriter(plan);
   const pieces = [plan.head];
   for (const timed of canonicalTranscript(read.projection)) pieces.push(writer(timed) ?? '');
@@ -142,6 +151,51 @@ interface ExportPlan {
   tail: string;
   meta?: string;
   messages: number;
+  /** A JSONL export's: what reads its messages before they are written, refusing a transcript Reasonix would refuse. */
+  resumeCheck?: () => ResumeCheck;
+}
+
+/**
+ * Whether Reasonix resumes the transcript an export writes, its messages given one after another (`add`, then
+ * `finish`): its import repairs the transcript (`ImportRepairs`), and a call whose result does not come right
+ * after it gets a stand-in result there, the real one then a second record for the call, which Reasonix
+ * refuses (`duplicate transcript record`). Moving the result would change what the conversation says (another
+ * message came between), so such a session is refused (`ExportRefusedError`), as `rxstore salvage` is the way on.
+ */
+class ResumeCheck {
+  private readonly repairs = new ImportRepairs<number>();
+  private readonly keys = new StringTable();
+  private at = 0;
+
+  constructor(
+    private readonly writes: (message: Message) => boolean,
+    private readonly session: string,
+  ) {}
+
+  add({ message }: TimedMessage): void {
+    if (!this.writes(message)) return;
+    const { message: written } = goMessage(message);
+    this.check(this.repairs.push({ message: written, written, place: this.at }));
+    this.at += 1;
+  }
+
+  finish(): void {
+    this.check(this.repairs.finish());
+  }
+
+  private check(settled: { message: Record<string, unknown>; place: number }[]): void {
+    for (const { message, place } of settled)
+      for (const key of collidingRecordKeys(message as unknown as Message)) {
+        if (this.keys.find(key) >= 0) {
+          const call = key.startsWith('tool:') ? ` of tool call ${JSON.stringify(key.slice('tool:'.length))}` : '';
+          throw new ExportRefusedError(
+            `not exported as JSONL: the result${call} does not come right after its call (message ${place} of the transcript), and Reasonix would refuse the transcript written (its import adds a stand-in result after the call, and then holds two: duplicate transcript record ${JSON.stringify(key)}); --format json exports it, rxstore salvage writes a session Reasonix goes on with`,
+            { file: this.session, messageIndex: place },
+          );
+        }
+        this.keys.intern(key);
+      }
+  }
 }
 
 /**
@@ -203,13 +257,14 @@ function exportPlan(read: SessionRead, options: { format: ExportFormat; view?: E
     updated_at: read.lastCommitAt ?? createdAt ?? new Date(0).toISOString(),
     ...(workspace ? { scope: 'project', workspace_root: workspace } : {}),
   };
+  const writes = (message: Message) => view === 'canonical' || seenByPerson(message);
   return {
     head: '',
-    piece: ({ message }) =>
-      view === 'canonical' || seenByPerson(message) ? `${goJson(goMessage(message).message)}\n` : undefined,
+    piece: ({ message }) => (writes(message) ? `${goJson(goMessage(message).message)}\n` : undefined),
     tail: '',
     meta: goJsonIndented(meta),
     messages,
+    resumeCheck: () => new ResumeCheck(writes, read.dir),
   };
 }
 
@@ -247,6 +302,7 @@ export async function exportSession(
     await checkOutside(file, named, 'file', readPathsOf(read.dir));
   }
   const plan = exportPlan(read, { format: options.format, view: options.view, id: branchIdOf(options.to) });
+  await checkResumable(plan, transcript);
   const writes: { file: string; data: string | (() => AsyncIterable<string>) }[] = [
     { file: options.to, data: () => streamedDocument(plan, transcript(), read.dir) },
     ...(plan.meta === undefined ? [] : [{ file: `${options.to}.meta`, data: plan.meta }]),
@@ -286,11 +342,20 @@ export async function exportStream(session: ExportSource, options: ExportTextOpt
     ...(options.view ? { view: options.view } : {}),
     id: options.id ?? read.id,
   });
+  await checkResumable(plan, transcript);
   return {
     document: streamedDocument(plan, transcript(), read.dir),
     ...(plan.meta === undefined ? {} : { meta: plan.meta }),
     messages: plan.messages,
   };
+}
+
+/** The plan's `resumeCheck` over the messages, read once more before any is written (nothing is written when it refuses). */
+async function checkResumable(plan: ExportPlan, transcript: () => AsyncIterable<TimedMessage>): Promise<void> {
+  if (!plan.resumeCheck) return;
+  const check = plan.resumeCheck();
+  for await (const timed of transcript()) check.add(timed);
+  check.finish();
 }
 
 function isWholeRead(session: ExportSource): session is SessionRead {

@@ -32,6 +32,7 @@ import { branchIdOf, transcriptReadPaths } from '../store/jsonl/jsonl-sidecars.j
 import { transcriptRuns } from '../store/jsonl/jsonl-transcript.js';
 import { takeTranscriptLease } from '../store/jsonl/transcript-lease.js';
 import { goMessage } from '../store/jsonl/jsonl-message.js';
+import { ImportRepairs, type ImportedMessage } from '../store/jsonl/import-repairs.js';
 import { readJsonlMeta } from '../store/jsonl/jsonl-meta.js';
 import { legacyIdAssigner } from '../store/roots/legacy-ids.js';
 import { machineRoots } from '../store/roots/machine-roots.js';
@@ -311,9 +312,10 @@ async function planImport(source: LegacySource): Promise<ImportPlan> {
 }
 
 /**
- * The messages of the frozen transcript, converted as Reasonix's migration converts them, with the
- * ids it gives them, one at a time: the file is read again each time, and refused if it is no
- * longer what was hashed. A line that is not a message is damage, named as every reader names it.
+ * The messages of the frozen transcript, converted and repaired as Reasonix's migration converts and repairs
+ * them (`ImportRepairs`), with the ids it gives them, one at a time: the file is read again each time, and
+ * refused if it is no longer what was hashed. A line that is not a message is damage, named as every reader
+ * names it. A stand-in result Reasonix adds for a call is given with its call's line.
  */
 async function* importMessages(source: LegacySource): AsyncGenerator<{
   message: { value: Record<string, unknown>; written: Record<string, unknown>; flattened: number };
@@ -322,16 +324,29 @@ async function* importMessages(source: LegacySource): AsyncGenerator<{
   const reader = await openArtifact(source.artifacts.find((artifact) => artifact.path === source.path)!);
   try {
     const withId = legacyIdAssigner(branchIdOf(source.path));
+    const repairs = new ImportRepairs<{ line: number; flattened: number }>();
+    const settled = function* (entries: ImportedMessage<{ line: number; flattened: number }>[]) {
+      for (const entry of entries) {
+        const { message, written } = withId(entry.message, entry.written);
+        yield { message: { value: message, written, flattened: entry.place.flattened }, line: entry.place.line };
+      }
+    };
     for await (const run of transcriptRuns(reader.readAt, source.path)) {
       for (const { value, line, text } of run.lines) {
         const result = goMessage(value, text);
-        const { message, written } = withId(result.message, result.written);
-        yield { message: { value: message, written, flattened: result.flattenedToolCalls }, line };
+        yield* settled(
+          repairs.push({
+            message: result.message,
+            written: result.written,
+            place: { line, flattened: result.flattenedToolCalls },
+          }),
+        );
       }
       // Reasonix's loader stops at the first error, and so does the reader: there is one at most.
       const [error] = run.errors;
       if (error) throw error;
     }
+    yield* settled(repairs.finish());
     await reader.verify();
   } finally {
     await reader.close();

@@ -17,6 +17,7 @@ import { blockedSidecar, branchIdOf } from './jsonl-sidecars.js';
 import { goMessage } from './jsonl-message.js';
 import { jsonlMetaTime, jsonlMetaTitle, readJsonlMeta } from './jsonl-meta.js';
 import { transcriptFileRuns } from './jsonl-transcript.js';
+import { ImportRepairs, type ImportedMessage } from './import-repairs.js';
 import { legacyIdAssigner } from '../roots/legacy-ids.js';
 
 /**
@@ -110,7 +111,7 @@ export async function readJsonlSession(
 
 /** A run of a transcript's messages as Reasonix's migration makes them, with the lines they start on and what its loader said. */
 export interface MigratedRun {
-  /** The line each message starts on. */
+  /** The line each message starts on (a stand-in result's: its call's). */
   lines: number[];
   /** The messages, each with the id Reasonix gives it (docs/format.md §8.3). */
   messages: Record<string, unknown>[];
@@ -123,13 +124,23 @@ export interface MigratedRun {
   end: number;
 }
 
-/** The transcript's messages a run at a time (`transcriptFileRuns`), as Reasonix's migration makes them. */
+/**
+ * The transcript's messages a run at a time (`transcriptFileRuns`), as Reasonix's migration makes them: converted,
+ * repaired (`ImportRepairs`: a stand-in result is a message of its own) and given their ids. An assistant message
+ * with calls is given with the run its results end in; what the last run holds back comes in a run of its own.
+ */
 export async function* migratedRuns(path: string, end?: number): AsyncGenerator<MigratedRun> {
   const nextId = legacyIdAssigner(branchIdOf(path));
+  const repairs = new ImportRepairs<number>();
+  const settled = (entries: ImportedMessage<number>[]) => ({
+    lines: entries.map(({ place }) => place),
+    messages: entries.map(({ message, written }) => nextId(message, written).message),
+  });
+  let last: MigratedRun | undefined;
   try {
     for await (const run of transcriptFileRuns(path, undefined, end)) {
       const flattened: Problem[] = [];
-      const messages = run.lines.map(({ value, line, text }) => {
+      const entries = run.lines.flatMap(({ value, line, text }) => {
         const { message, written, flattenedToolCalls } = goMessage(value, text);
         // Shown with their names and arguments, but Reasonix reads neither and its transcript gate then refuses.
         if (flattenedToolCalls > 0) {
@@ -140,17 +151,13 @@ export async function* migratedRuns(path: string, end?: number): AsyncGenerator<
             data: { file: path, line },
           });
         }
-        return nextId(message, written).message;
+        return repairs.push({ message, written, place: line });
       });
-      yield {
-        lines: run.lines.map(({ line }) => line),
-        messages,
-        flattened,
-        errors: run.errors,
-        through: run.through,
-        end: run.end,
-      };
+      last = { ...settled(entries), flattened, errors: run.errors, through: run.through, end: run.end };
+      yield last;
     }
+    const held = repairs.finish();
+    if (last && held.length > 0) yield { ...last, ...settled(held), flattened: [] };
   } catch (error) {
     throw fileSystemErrorOf(error, path);
   }
