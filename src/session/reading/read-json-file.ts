@@ -4,7 +4,7 @@ import { FileSystemError, isSystemError, TooLargeError } from '../../errors/inde
 import { mayExist } from '../../fs/may-exist.js';
 import { firstIssue } from '../../codec/first-issue.js';
 import { goLiteralRefusal, type GoLiteralFields } from '../../codec/go-json/go-literals.js';
-import { goSyntaxError } from '../../codec/go-json/go-json-syntax.js';
+import { goSyntaxError, shownCharacter } from '../../codec/go-json/go-json-syntax.js';
 import { parseGoJsonText } from '../../codec/go-json/go-text.js';
 
 /**
@@ -79,12 +79,12 @@ export function readJsonFileSync<S extends z.ZodType>(
           let start = readPrefix(fd, MAX_JSON_FILE_BYTES);
           if (reading.skipByteOrderMark && start.startsWith('\ufeff')) start = start.slice(1);
           const blank = reading.blankIsMissing && /^[\0 \t\r\n]*$/.test(start);
-          const fault = blank ? undefined : syntaxFaultWithin(start);
+          const fault = blank ? undefined : (syntaxFaultWithin(start) ?? textAfterValue(fd, start));
           if (fault) return { state: 'invalid', reason: `not JSON (${fault})` };
           return {
             state: 'unreadable',
             error: new TooLargeError(
-              `${stats.size} bytes, more than rxstore reads of a metadata file (${MAX_JSON_FILE_BYTES}): not checked (Reasonix has no such bound)`,
+              `${stats.size} bytes, more than rxstore reads of a metadata file into memory (${MAX_JSON_FILE_BYTES})`,
               { file: path, found: stats.size, expected: MAX_JSON_FILE_BYTES },
             ),
           };
@@ -160,5 +160,28 @@ function syntaxFaultWithin(start: string): string | undefined {
   } catch (error) {
     const { words, at } = goSyntaxError(start, error as Error);
     return at !== undefined && at < start.length - 4 && words !== 'unexpected end of JSON input' ? words : undefined;
+  }
+}
+
+/**
+ * The fault of a file whose first `MAX_JSON_FILE_BYTES` (`start`) hold a whole JSON value, and which goes on
+ * past them with more than white space: Go's decoder meets that character after the value. A number at the
+ * very end of the start may go on past it, and is left to the bound.
+ */
+function textAfterValue(fd: number, start: string): string | undefined {
+  let value: unknown;
+  try {
+    value = parseGoJsonText(start);
+  } catch {
+    return undefined;
+  }
+  if (typeof value === 'number' && !JSON_SPACE.has(start.charCodeAt(start.length - 1))) return undefined;
+  const block = Buffer.alloc(SCAN_BYTES);
+  for (let at = MAX_JSON_FILE_BYTES; ; at += SCAN_BYTES) {
+    const read = readSync(fd, block, 0, SCAN_BYTES, at);
+    if (read === 0) return undefined;
+    for (let index = 0; index < read; index += 1)
+      if (!JSON_SPACE.has(block[index]!))
+        return `invalid character ${shownCharacter(Array.from(block.subarray(index, index + 4).toString('utf8'))[0])} after top-level value`;
   }
 }
