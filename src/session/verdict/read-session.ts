@@ -1,4 +1,3 @@
-import type { OperationsSeen } from '../cursors/operations-seen.js';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod';
@@ -153,7 +152,8 @@ export async function readSessionOn(
  * its ids taken again: a filter holds an id twice as it holds it once.
  */
 export interface ReadSessionInternals extends ReadSessionOptions {
-  operations?: OperationsSeen;
+  /** Where each committed batch's operation id is taken in (an `OperationsSeen`: cursors sit above verdicts). */
+  operations?: { add(operationId: string): void };
 }
 
 /** One read of the session, and whether its log was cut under it. */
