@@ -29,6 +29,8 @@ export function readableOrThrow<T>(result: JsonFileResult<T>): Exclude<JsonFileR
  * the padding starts; JSON itself longer than this is rxstore's bound (`RX_TOO_LARGE`), never a verdict.
  */
 const MAX_JSON_FILE_BYTES = 16 * 1024 * 1024;
+/** What is read of a longer file to find a fault in it: its start, a megabyte (a metadata file's JSON is a few hundred bytes). */
+const HEAD_BYTES = 1024 * 1024;
 
 /**
  * Reads and validates a JSON file from disk; never throws for a missing, malformed or unreadable file. Only a
@@ -76,7 +78,7 @@ export function readJsonFileSync<S extends z.ZodType>(
         const end = endBeforeTrailingSpace(fd, stats.size);
         if (end > MAX_JSON_FILE_BYTES) {
           // A fault within the bytes rxstore does read is the whole file's: Reasonix's decoder meets it there too.
-          let start = readPrefix(fd, MAX_JSON_FILE_BYTES);
+          let start = readPrefix(fd, HEAD_BYTES);
           if (reading.skipByteOrderMark && start.startsWith('\ufeff')) start = start.slice(1);
           const blank = reading.blankIsMissing && /^[\0 \t\r\n]*$/.test(start);
           const fault = blank ? undefined : (syntaxFaultWithin(start) ?? textAfterValue(fd, start));
@@ -164,9 +166,9 @@ function syntaxFaultWithin(start: string): string | undefined {
 }
 
 /**
- * The fault of a file whose first `MAX_JSON_FILE_BYTES` (`start`) hold a whole JSON value, and which goes on
- * past them with more than white space: Go's decoder meets that character after the value. A number at the
- * very end of the start may go on past it, and is left to the bound.
+ * The fault of a file whose first `HEAD_BYTES` (`start`) hold a whole JSON value, and which goes on past the
+ * bound with more than white space: Go's decoder meets that character after the value. A number at the very
+ * end of the start may go on past it, and is left to the bound.
  */
 function textAfterValue(fd: number, start: string): string | undefined {
   let value: unknown;
@@ -177,7 +179,7 @@ function textAfterValue(fd: number, start: string): string | undefined {
   }
   if (typeof value === 'number' && !JSON_SPACE.has(start.charCodeAt(start.length - 1))) return undefined;
   const block = Buffer.alloc(SCAN_BYTES);
-  for (let at = MAX_JSON_FILE_BYTES; ; at += SCAN_BYTES) {
+  for (let at = HEAD_BYTES; ; at += SCAN_BYTES) {
     const read = readSync(fd, block, 0, SCAN_BYTES, at);
     if (read === 0) return undefined;
     for (let index = 0; index < read; index += 1)
