@@ -74,6 +74,11 @@ export class IdFilter {
     );
   }
 
+  /** Another filter holding what this one holds now, changed apart from it from here on. */
+  copy(): IdFilter {
+    return new IdFilter(this.bits.slice(), this.greatest, this.count, this.ordered, this.maxBits);
+  }
+
   /** Whether the id may have been taken in: false only when it certainly was not. */
   mayHold(id: string): boolean {
     if (this.count === 0 || (this.ordered && this.greatest !== undefined && id > this.greatest)) return false;

@@ -61,6 +61,11 @@ export class OperationsSeen {
     return cursor.operations ? OperationsSeen.from(cursor.operations) : undefined;
   }
 
+  /** Another set holding what this one holds now, changed apart from it from here on. */
+  copy(): OperationsSeen {
+    return new OperationsSeen(this.greatest, this.plain.copy(), this.numbered.copy());
+  }
+
   /** Whether `operationId` was certainly not taken in; false when it may have been. */
   certainlyNew(operationId: string): boolean {
     const number = greatestNumberIn(operationId);

@@ -118,26 +118,23 @@ async function verifyUpTo(sessionDir: string, sessionId: string, cursor: Cursor)
  */
 async function operationsBefore(sessionDir: string, cursor: Cursor | undefined): Promise<OperationsSeen> {
   if (!cursor) return OperationsSeen.none();
-  const carried = OperationsSeen.before(cursor);
-  if (carried) return carried;
-  const operations = OperationsSeen.none();
-  for await (const item of readLogBatches(join(sessionDir, SESSION_FILES.log))) {
-    if (item.type !== 'batch' || item.batch.end > cursor.offset) break;
-    operations.add(item.batch.operationId);
-    if (item.batch.end === cursor.offset) break;
-  }
-  return operations;
+  return OperationsSeen.before(cursor) ?? (await operationsUpTo(sessionDir, cursor.offset));
 }
 
 /**
- * A batch after a cursor whose operation id one before the cursor may have used: judged as a read of the
- * whole log judges it, which throws `conflicting operation` at it when the earlier batch's hash differs (an
- * idempotent retry, the same hash, goes on). Only the batch headers are needed: the log's batches are read
- * up to it, their payloads left unread.
+ * The operation ids of the log's batches that end at or before `end`, its batch headers read from the start
+ * up to the first batch that ends at or past `end` (their payloads left unread). The read judges each batch
+ * as a read of the whole log does: a batch there that uses an earlier one's operation id with another hash
+ * throws `conflicting operation` (an idempotent retry, the same hash, goes on).
  */
-async function judgeOperationOnTheWholeLog(sessionDir: string, batchEnd: number): Promise<void> {
-  for await (const item of readLogBatches(join(sessionDir, SESSION_FILES.log)))
-    if (item.type !== 'batch' || item.batch.end >= batchEnd) return;
+async function operationsUpTo(sessionDir: string, end: number): Promise<OperationsSeen> {
+  const operations = OperationsSeen.none();
+  for await (const item of readLogBatches(join(sessionDir, SESSION_FILES.log))) {
+    if (item.type !== 'batch') break;
+    if (item.batch.end <= end) operations.add(item.batch.operationId);
+    if (item.batch.end >= end) break;
+  }
+  return operations;
 }
 
 /**
@@ -161,7 +158,7 @@ export async function* replayedBatchesSince(
   const from = { offset: cursor?.offset ?? 0, nextSequence: cursor?.nextSequence ?? 1 };
   // Before the cursor, known by what it carries; from it on, by this read's own ledger (`readLogBatches`).
   const before = await operationsBefore(sessionDir, cursor);
-  const operations = cursor ? OperationsSeen.from(before.snapshot()()) : before;
+  const operations = before.copy();
   const maker = await CursorMaker.open(sessionDir, sessionId);
   const batches = replayedBatches(sessionDir, from);
   let yielded = 0;
@@ -187,7 +184,8 @@ export async function* replayedBatchesSince(
       if (next.done) return;
       const { batch, replay } = next.value;
       const { end, firstSeq, eventCount, writerGeneration, operationId } = batch.batch;
-      if (cursor && !before.certainlyNew(operationId)) await judgeOperationOnTheWholeLog(sessionDir, end);
+      // One an earlier batch may have used is judged on the whole log, up to this batch.
+      if (cursor && !before.certainlyNew(operationId)) await operationsUpTo(sessionDir, end);
       operations.add(operationId);
       yielded += 1;
       givenEnd = end;

@@ -43,7 +43,7 @@ export async function summariseAppended(
   // The operation ids before the cursor: a new batch that may use one again is judged by the whole read.
   const usedBefore = OperationsSeen.before(resume.cursor);
   if (!usedBefore) return undefined;
-  const operations = OperationsSeen.before(resume.cursor)!;
+  const operations = usedBefore.copy();
   const carrier = new TallyCarrier(resume.tally);
   // The content files of what was read before (checked unchanged by the cache), and of the new batches.
   const content =
