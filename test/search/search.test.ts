@@ -112,8 +112,12 @@ function turn(n: number, words: () => string): BatchToWrite {
 }
 
 /** A state root of generated sessions, and the real fixtures as further roots. */
-async function machine(): Promise<{ options: SearchOptions; stateRoot: string }> {
+/** The store the generated sessions of a state root are in. */
+const storeOf = (stateRoot: string) => join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+
+async function machine(): Promise<{ options: SearchOptions; stateRoot: string; storeDir: string }> {
   const stateRoot = await tempDir('rxstore-search-');
+  const storeDir = storeOf(stateRoot);
   const { next: random } = seededRandom(37);
   const words = () =>
     Array.from(
@@ -122,7 +126,7 @@ async function machine(): Promise<{ options: SearchOptions; stateRoot: string }>
     ).join(' ');
   for (let n = 0; n < 12; n += 1) {
     await createSession({
-      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      storeDir,
       batches: Array.from({ length: 1 + (n % 4) }, (_, t) => turn(n * 10 + t, words)),
     });
   }
@@ -130,7 +134,7 @@ async function machine(): Promise<{ options: SearchOptions; stateRoot: string }>
     { kind: 'state' as const, path: stateRoot, lines: ['1.x' as const] },
     ...FIXTURE_NAMES.map((name) => ({ kind: 'state' as const, path: fixture(name).root, lines: ['1.x' as const] })),
   ];
-  return { stateRoot, options: { roots, platform: 'linux', cacheDir: join(stateRoot, 'cache') } };
+  return { stateRoot, storeDir, options: { roots, platform: 'linux', cacheDir: join(stateRoot, 'cache') } };
 }
 
 async function hitsOf(query: string, options: SearchOptions): Promise<FoundHit[]> {
@@ -143,13 +147,13 @@ async function hitsOf(query: string, options: SearchOptions): Promise<FoundHit[]
  * between searches only for files changed long enough ago, so a process searching again may watch them.
  */
 async function machineAheadOfItsFiles() {
-  const { options, stateRoot } = await machine();
+  const { options, stateRoot, storeDir } = await machine();
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 600_000 });
   onTestFinished(() => {
     vi.useRealTimers();
   });
   const snippets = async (query: string) => (await hitsOf(query, options)).map((hit) => hit.snippet);
-  return { options, stateRoot, storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'), snippets };
+  return { options, stateRoot, storeDir, snippets };
 }
 const placesOf = (hits: readonly FoundHit[]) => hits.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind}`).sort();
 
@@ -283,7 +287,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   );
 
   it('ranks the session most about a term first, and an exact phrase above its words apart', async () => {
-    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const storeDir = storeOf(options.roots[0]!.path);
     const about = await createSession({
       storeDir,
       batches: [
@@ -311,7 +315,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   });
 
   it('a limit keeps the first hits of the whole ranking, ties at the cut broken as without one', async () => {
-    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const storeDir = storeOf(options.roots[0]!.path);
     // Sessions that say the same, so their hits tie on score and only time, path and key order them.
     for (let copy = 0; copy < 6; copy += 1)
       await createSession({
@@ -331,7 +335,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   });
 
   it('a session is lifted by its hits alone: the messages that do not match count for nothing', async () => {
-    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const storeDir = storeOf(options.roots[0]!.path);
     const chatty = await createSession({
       storeDir,
       batches: [
@@ -368,7 +372,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   it('a word in most texts still ranks the text that says it most first', async () => {
     // A store of its own, where the word is in every text: BM25 gives such a word its least weight.
     const stateRoot = await tempDir('rxstore-search-common-');
-    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const storeDir = storeOf(stateRoot);
     const often = await createSession({
       storeDir,
       batches: [{ operationId: 'often', events: [user('quince jam, quince pie, quince tart')] }],
@@ -387,7 +391,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   });
 
   it('a quoted phrase matches its words across a line break, never apart or out of order', async () => {
-    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const storeDir = storeOf(options.roots[0]!.path);
     await createSession({
       storeDir,
       batches: [
@@ -413,7 +417,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   });
 
   it('a phrase of thousands of words is searched, with the index and without', async () => {
-    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const storeDir = storeOf(options.roots[0]!.path);
     const long = Array.from({ length: 2500 }, () => 'ab').join(' ');
     await createSession({
       storeDir,
@@ -428,7 +432,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   });
 
   it('a quote inside a word, alone or never closed is a character to find, never a phrase break', async () => {
-    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const storeDir = storeOf(options.roots[0]!.path);
     await createSession({
       storeDir,
       batches: [
@@ -450,7 +454,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   });
 
   it('case matters only when the query has a capital', async () => {
-    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const storeDir = storeOf(options.roots[0]!.path);
     await createSession({
       storeDir,
       batches: [{ operationId: 'case', events: [user('Tangerine upper'), answer('tangerine lower')] }],
@@ -463,7 +467,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
   });
 
   it('a pathological regular expression runs in linear time and still answers', async () => {
-    const storeDir = join(options.roots[0]!.path, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const storeDir = storeOf(options.roots[0]!.path);
     await createSession({
       storeDir,
       batches: [{ operationId: 'regex', events: [user(`${'a'.repeat(5000)}b`), answer('aaaa')] }],
@@ -554,7 +558,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     const { options, stateRoot } = await machine();
     const call = { id: 'call_list', name: 'bash', arguments: JSON.stringify({ command: ['ls', 'platypus-den'] }) };
     await createSession({
-      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      storeDir: storeOf(stateRoot),
       batches: [
         {
           operationId: 'list',
@@ -645,7 +649,7 @@ describe('snippets', () => {
     const { options, stateRoot } = await machine();
     const text = Array.from({ length: 200 }, (_, n) => `line ${String(n).padStart(5, '0')} of the log`).join('\n');
     await createSession({
-      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      storeDir: storeOf(stateRoot),
       batches: [{ operationId: 'long', events: [user(text)] }],
     });
     for (const index of [true, false]) {
@@ -659,8 +663,7 @@ describe('snippets', () => {
 
 describe('the index stays true', () => {
   it('an appended batch, a retracted and a rewritten message show in the next search; an edited message is never found in its old words', async () => {
-    const { options, stateRoot } = await machine();
-    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const { options, storeDir } = await machine();
     const session = await createSession({
       storeDir,
       batches: [{ operationId: 'start', events: [user('first words')] }],
@@ -713,7 +716,7 @@ describe('the index stays true', () => {
     const tool = (messageId: string, text: string, extra: Record<string, unknown>) =>
       complete({ role: 'tool', id: messageId, name: 'bash', content: text, ...extra });
     const session = await createSession({
-      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      storeDir: storeOf(stateRoot),
       batches: [
         {
           operationId: 'lone-1',
@@ -761,7 +764,7 @@ describe('the index stays true', () => {
     const [asked, answered] = [Date.parse('2026-05-02T10:00:00Z'), Date.parse('2026-05-02T12:00:00Z')];
     const [bash, read, resultId] = [`call_late_bash_${id()}`, `call_late_read_${id()}`, id()];
     const session = await createSession({
-      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      storeDir: storeOf(stateRoot),
       batches: [
         {
           operationId: 'late',
@@ -819,7 +822,7 @@ describe('the index stays true', () => {
   it('finds what follows a NUL character in a text, the NUL shown as ␀', async () => {
     const { options, stateRoot } = await machine();
     const session = await createSession({
-      storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+      storeDir: storeOf(stateRoot),
       batches: [{ operationId: 'nul', events: [user('binbefore\u0000binafter-word here')] }],
     });
     for (const index of [true, false]) {
@@ -837,8 +840,7 @@ describe('the index stays true', () => {
   });
 
   it('finds what a file tool wrote, read and answered, each output hit on the tool message that holds it', async () => {
-    const { options, stateRoot } = await machine();
-    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const { options, storeDir } = await machine();
     const [writeResult, readResult] = [id(), id()];
     const session = await createSession({
       storeDir,
@@ -898,8 +900,7 @@ describe('the index stays true', () => {
   });
 
   it('a hit is numbered where cat prints its message, however the session grew, was edited or retracted', async () => {
-    const { options, stateRoot } = await machine();
-    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const { options, storeDir } = await machine();
     const context = id();
     const first = user('kumquat first');
     const firstId = (first.payload as { message: { id: string } }).message.id;
@@ -968,8 +969,7 @@ describe('the index stays true', () => {
   });
 
   it('a session gone is dropped; two searches at once give the same hits', async () => {
-    const { options, stateRoot } = await machine();
-    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const { options, storeDir } = await machine();
     const session = await createSession({
       storeDir,
       batches: [{ operationId: 'gone', events: [user('durian smell')] }],
@@ -999,8 +999,7 @@ describe('the index stays true', () => {
   });
 
   it('a batch appended after the index that uses an operation id again is damage, as a whole read says', async () => {
-    const { options, stateRoot } = await machine();
-    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const { options, storeDir } = await machine();
     const session = await createSession({
       storeDir,
       batches: [
@@ -1026,8 +1025,7 @@ describe('the index stays true', () => {
   });
 
   it('a damaged session is searched up to its damage, and its hits say so', async () => {
-    const { options, stateRoot } = await machine();
-    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const { options, storeDir } = await machine();
     const session = await createSession({
       storeDir,
       batches: [
@@ -1062,7 +1060,7 @@ describe('the index stays true', () => {
   it('a search after another process wrote the index reads what it wrote, and writes over none of it', async () => {
     const { options, stateRoot } = await machine();
     expect(await hitsOf('guava', options)).toEqual([]);
-    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const storeDir = storeOf(stateRoot);
     await createSession({ storeDir, batches: [{ operationId: 'other', events: [user('guava in another process')] }] });
     for (let n = 0; n < 4; n += 1)
       await createSession({
@@ -1097,8 +1095,7 @@ describe('the index stays true', () => {
   });
 
   it('an index file replaced during a search that wrote nothing is opened again by the next, not written over', async () => {
-    const { options, stateRoot } = await machine();
-    const storeDir = join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4');
+    const { options, stateRoot, storeDir } = await machine();
     // Another machine's index: the same texts, other paths.
     const other = await machine();
     await hitsOf('alpha', other.options);
@@ -1174,7 +1171,7 @@ describe('the index stays true', () => {
     try {
       expect(await hitsOf('quince', options)).toEqual([]);
       const session = await createSession({
-        storeDir: join(stateRoot, 'projects', '-tmp-search-ws', 'sessions-v4'),
+        storeDir: storeOf(stateRoot),
         batches: [{ operationId: 'first', events: [user('plum first')] }],
       });
       expect((await hitsOf('plum', options)).map((hit) => hit.snippet)).toEqual(['plum first']);
