@@ -3,6 +3,7 @@ import type { CommittedBatch, StoredEvent, TornTail } from './batch.js';
 import { DamagedStoreError, UnsupportedVersionError } from '../errors/index.js';
 import { KNOWN_EVENT_KINDS } from './event-kinds.js';
 import { OperationLedger } from './operations/operation-ledger.js';
+import { conflictingOperation } from './operations/conflicting-operation.js';
 import type { FrameItem } from './read-frames.js';
 import { RECORD_LITERALS, V4_CODEC, V4_SCHEMA_VERSION, V4RecordSchema, type V4Record } from './records.js';
 import { goText, parseGoJsonText } from './go-json/go-text.js';
@@ -186,13 +187,7 @@ export async function* verifiedBatches(
         let prior = operations.admit(batch.operationId, batch.operationHash, batch.offset);
         // Stryker disable next-line ConditionalExpression: awaiting a value that is not a promise gives the value
         if (prior instanceof Promise) prior = await prior;
-        if (prior !== undefined) {
-          throw damage(`conflicting operation ${JSON.stringify(batch.operationId)}`, batch.offset, {
-            commitId: batch.commitId,
-            expected: prior,
-            found: batch.operationHash,
-          });
-        }
+        if (prior !== undefined) throw conflictingOperation(file, batch, prior);
         for (const event of batch.events) {
           if (!event.optional && !knownKinds.has(event.kind)) {
             throw new UnsupportedVersionError(`unknown required event ${JSON.stringify(event.kind)}`, {

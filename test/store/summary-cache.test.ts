@@ -95,6 +95,21 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
     }
   });
 
+  it('a batch retried after the cursor (its operation id and hash again) is read from the resume point, as the whole read takes it', async () => {
+    const machine = await buildStateRoot();
+    const first = await ls(machine);
+    const toolCalls = first.find((session) => session.id === machine.ids.toolCalls)!;
+    const title = [{ kind: 'session/title', payload: { title: 'said twice' } }];
+    await appendBatch(toolCalls.path, title, { operationId: 'retried-title' });
+    expect((await ls(machine)).find((session) => session.id === machine.ids.toolCalls)!.checked).toBe('appended');
+    // The same operation again, after the cursor that holds it: the earlier batch's hash is read back, and matches.
+    await appendBatch(toolCalls.path, title, { operationId: 'retried-title' });
+    const listed = await ls(machine);
+    const row = listed.find((session) => session.id === machine.ids.toolCalls)!;
+    expect(row).toMatchObject({ status: 'ok', checked: 'appended', title: 'said twice' });
+    expect(facts(listed)).toEqual(facts(await ls(machine, '--no-cache')));
+  });
+
   it('a writer.lock turned into a directory, or put right, is seen at once, the log untouched or grown', async () => {
     const machine = await buildStateRoot();
     const copyOf = (sessions: ListedSession[]) =>

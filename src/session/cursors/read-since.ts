@@ -9,6 +9,8 @@ import { replayedBatches } from '../verdict/replayed-batches.js';
 import { checkCount } from '../../errors/caller-input.js';
 import { readLogBatches } from '../../codec/read-log.js';
 import { OperationsSeen } from './operations-seen.js';
+import { operationHashBefore } from '../../codec/operations/operation-hash-before.js';
+import { conflictingOperation } from '../../codec/operations/conflicting-operation.js';
 
 /** What `readSince` gathers: the batches committed after a cursor, and the cursor to save after them. */
 export interface ReadSince {
@@ -123,9 +125,7 @@ async function operationsBefore(sessionDir: string, cursor: Cursor | undefined):
 
 /**
  * The operation ids of the log's batches that end at or before `end`, its batch headers read from the start
- * up to the first batch that ends at or past `end` (their payloads left unread). The read judges each batch
- * as a read of the whole log does: a batch there that uses an earlier one's operation id with another hash
- * throws `conflicting operation` (an idempotent retry, the same hash, goes on).
+ * up to the first batch that ends at or past `end` (their payloads left unread).
  */
 async function operationsUpTo(sessionDir: string, end: number): Promise<OperationsSeen> {
   const operations = OperationsSeen.none();
@@ -160,6 +160,7 @@ export async function* replayedBatchesSince(
   const before = await operationsBefore(sessionDir, cursor);
   const operations = before.copy();
   const maker = await CursorMaker.open(sessionDir, sessionId);
+  const logPath = join(sessionDir, SESSION_FILES.log);
   const batches = replayedBatches(sessionDir, from);
   let yielded = 0;
   // Where the last batch given ends: what a read since the cursor has handed over.
@@ -184,8 +185,13 @@ export async function* replayedBatchesSince(
       if (next.done) return;
       const { batch, replay } = next.value;
       const { end, firstSeq, eventCount, writerGeneration, operationId } = batch.batch;
-      // One an earlier batch may have used is judged on the whole log, up to this batch.
-      if (cursor && !before.certainlyNew(operationId)) await operationsUpTo(sessionDir, end);
+      // One a batch before the cursor may have used: a retry (the same hash) goes on, another hash is refused,
+      // as a read of the whole log refuses it. (One used again after the cursor, this read's own ledger refuses.)
+      if (cursor && !before.certainlyNew(operationId)) {
+        const prior = await operationHashBefore(logPath, cursor.offset, operationId);
+        if (prior !== undefined && prior !== batch.batch.operationHash)
+          throw conflictingOperation(logPath, batch.batch, prior);
+      }
       operations.add(operationId);
       yielded += 1;
       givenEnd = end;

@@ -11,6 +11,9 @@ import { contentStampOf } from './content-stamp.js';
 import { summaryOfV4, type CopyRead } from './summarise-copy.js';
 import { ContentStore, contentRootFor } from '../../codec/content-store.js';
 import { OperationsSeen } from '../../session/cursors/operations-seen.js';
+import { operationHashBefore } from '../../codec/operations/operation-hash-before.js';
+import { SESSION_FILES } from '../../session/reading/session-files.js';
+import { join } from 'node:path';
 
 /**
  * Reads only what was appended to a v4 copy's log since `resume`: the batches after its cursor,
@@ -63,7 +66,15 @@ export async function summariseAppended(
         continue;
       }
       const { batch } = item.value;
-      if (!usedBefore.certainlyNew(batch.operationId)) return undefined;
+      // One an earlier batch may have used: a retry (the same hash) goes on; another hash is the whole read's to name.
+      if (!usedBefore.certainlyNew(batch.operationId)) {
+        const prior = await operationHashBefore(
+          join(copy.path, SESSION_FILES.log),
+          resume.cursor.offset,
+          batch.operationId,
+        );
+        if (prior !== undefined && prior !== batch.operationHash) return undefined;
+      }
       operations.add(batch.operationId);
       // Replayed as a whole read replays it for listing, but on its own: what came before is in the tally.
       const replay = new Projection({ keep: 'summary' });
