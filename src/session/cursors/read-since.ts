@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { directoryRefusal } from '../reading/directory-refusal.js';
 import { SESSION_FILES } from '../reading/session-files.js';
-import { CursorMismatchError, isCutAfter } from '../../errors/index.js';
+import { BatchChangedError, CursorMismatchError, isCutAfter } from '../../errors/index.js';
 import { checkCursor, checkCursorOnLog, cursorAt, CursorMaker, type Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
+import type { CommittedBatch } from '../../codec/batch.js';
 import type { Projection } from '../replay/projection.js';
 import { replayedBatches } from '../verdict/replayed-batches.js';
 import { checkCount } from '../../errors/caller-input.js';
@@ -125,7 +126,8 @@ async function operationsBefore(sessionDir: string, cursor: Cursor | undefined):
 
 /**
  * The operation ids of the log's batches that end at or before `end`, its batch headers read from the start
- * up to the first batch that ends at or past `end` (their payloads left unread).
+ * up to the first batch that ends at or past `end` (their payloads left unread): a batch there that a read of
+ * the whole log refuses (damage, or an operation id used again with another hash) is refused here.
  */
 async function operationsUpTo(sessionDir: string, end: number): Promise<OperationsSeen> {
   const operations = OperationsSeen.none();
@@ -135,6 +137,26 @@ async function operationsUpTo(sessionDir: string, end: number): Promise<Operatio
     if (item.batch.end >= end) break;
   }
   return operations;
+}
+
+/**
+ * A batch after the cursor at `cursorOffset` whose operation id a batch before it may have used: refused
+ * (`conflicting operation`) when one did with another hash, taken when none did or one did with the same hash
+ * (a retry). The batches before the cursor are read back by their begin records (`operationHashBefore`); where
+ * they are no longer as they were verified, the log is read from its start up to the batch, which names its
+ * damage as a read of the whole log does.
+ */
+async function judgeOperation(sessionDir: string, cursorOffset: number, batch: CommittedBatch): Promise<void> {
+  const logPath = join(sessionDir, SESSION_FILES.log);
+  let prior: string | undefined;
+  try {
+    prior = await operationHashBefore(logPath, cursorOffset, batch.operationId);
+  } catch (error) {
+    if (!(error instanceof BatchChangedError)) throw error;
+    await operationsUpTo(sessionDir, batch.end);
+    return;
+  }
+  if (prior !== undefined && prior !== batch.operationHash) throw conflictingOperation(logPath, batch, prior);
 }
 
 /**
@@ -160,7 +182,6 @@ export async function* replayedBatchesSince(
   const before = await operationsBefore(sessionDir, cursor);
   const operations = before.copy();
   const maker = await CursorMaker.open(sessionDir, sessionId);
-  const logPath = join(sessionDir, SESSION_FILES.log);
   const batches = replayedBatches(sessionDir, from);
   let yielded = 0;
   // Where the last batch given ends: what a read since the cursor has handed over.
@@ -187,11 +208,7 @@ export async function* replayedBatchesSince(
       const { end, firstSeq, eventCount, writerGeneration, operationId } = batch.batch;
       // One a batch before the cursor may have used: a retry (the same hash) goes on, another hash is refused,
       // as a read of the whole log refuses it. (One used again after the cursor, this read's own ledger refuses.)
-      if (cursor && !before.certainlyNew(operationId)) {
-        const prior = await operationHashBefore(logPath, cursor.offset, operationId);
-        if (prior !== undefined && prior !== batch.batch.operationHash)
-          throw conflictingOperation(logPath, batch.batch, prior);
-      }
+      if (cursor && !before.certainlyNew(operationId)) await judgeOperation(sessionDir, cursor.offset, batch.batch);
       operations.add(operationId);
       yielded += 1;
       givenEnd = end;

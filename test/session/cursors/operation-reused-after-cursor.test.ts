@@ -2,6 +2,8 @@
 // refused by a whole read (`conflicting operation`, as Reasonix refuses it: the codec's rules and
 // reasonix-decode-rules judge that). Every read that goes on from a cursor — readSince, recordsSince,
 // the summary cache's resume point behind `ls`, the search index — must refuse it too, never take it.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DamagedStoreError } from '../../../src/errors/index.js';
 import { readSince } from '../../../src/session/cursors/read-since.js';
@@ -71,6 +73,25 @@ describe('an operation id used again after a cursor', () => {
     await appendBatch(dir, aTitle('second'), { operationId: 'rxstore-test:new' });
     const again = await readSince(dir, tools.id, read.cursor).catch((error: unknown) => error);
     expect((again as Error).message).toBe('conflicting operation "rxstore-test:new"');
+  });
+
+  it('a log damaged before the cursor since it was made is refused in the words of a whole read, not as a read that changed', async () => {
+    const dir = await copySession(tools.dir);
+    const last = (await operationIds(dir)).at(-1)!;
+    const { cursor } = await readSince(dir, tools.id);
+    // A batch reusing the last batch's id with other events: only the log before the cursor can judge it.
+    await appendBatch(dir, aTitle('taken again'), { operationId: last });
+    // Then a byte of the second batch's begin frame spoilt: its record no longer decodes.
+    const begin = (await framesOf(dir)).filter((frame) => frame.record.recordType === 'batch/begin')[1]!;
+    const log = join(dir, 'events.frames');
+    const bytes = await readFile(log);
+    bytes[begin.offset + 20] = bytes[begin.offset + 20]! ^ 0xff;
+    await writeFile(log, bytes);
+    const whole = await wholeRefusal(dir);
+    expect(whole).toBeDefined();
+    const since = await readSince(dir, tools.id, cursor).catch((error: unknown) => error);
+    expect(since).toBeInstanceOf(DamagedStoreError);
+    expect((since as Error).message).toBe(whole);
   });
 
   it('a cursor made before cursors carried operation ids is judged on the log before it, read once', async () => {
