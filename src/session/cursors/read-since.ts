@@ -143,8 +143,9 @@ async function operationsUpTo(sessionDir: string, end: number): Promise<Operatio
  * A batch after the cursor at `cursorOffset` whose operation id a batch before it may have used: refused
  * (`conflicting operation`) when one did with another hash, taken when none did or one did with the same hash
  * (a retry). The batches before the cursor are read back by their begin records (`operationHashBefore`); where
- * they are no longer as they were verified, the log is read from its start up to the batch, which names its
- * damage as a read of the whole log does.
+ * they are no longer as they were verified, or the batch is refused, the log is read from its start up to the
+ * batch, which names the first fault there as a read of the whole log does (damage before the earlier batch's
+ * begin record passed over by the read back).
  */
 async function judgeOperation(sessionDir: string, cursorOffset: number, batch: CommittedBatch): Promise<void> {
   const logPath = join(sessionDir, SESSION_FILES.log);
@@ -156,7 +157,10 @@ async function judgeOperation(sessionDir: string, cursorOffset: number, batch: C
     await operationsUpTo(sessionDir, batch.end);
     return;
   }
-  if (prior !== undefined && prior !== batch.operationHash) throw conflictingOperation(logPath, batch, prior);
+  if (prior === undefined || prior === batch.operationHash) return;
+  // A refusal: the log read from its start names the first fault a whole read meets, which may lie before it.
+  await operationsUpTo(sessionDir, batch.end);
+  throw conflictingOperation(logPath, batch, prior);
 }
 
 /**

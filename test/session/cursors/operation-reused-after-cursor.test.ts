@@ -76,22 +76,24 @@ describe('an operation id used again after a cursor', () => {
   });
 
   it('a log damaged before the cursor since it was made is refused in the words of a whole read, not as a read that changed', async () => {
-    const dir = await copySession(tools.dir);
-    const last = (await operationIds(dir)).at(-1)!;
-    const { cursor } = await readSince(dir, tools.id);
-    // A batch reusing the last batch's id with other events: only the log before the cursor can judge it.
-    await appendBatch(dir, aTitle('taken again'), { operationId: last });
-    // Then a byte of the second batch's begin frame spoilt: its record no longer decodes.
-    const begin = (await framesOf(dir)).filter((frame) => frame.record.recordType === 'batch/begin')[1]!;
-    const log = join(dir, 'events.frames');
-    const bytes = await readFile(log);
-    bytes[begin.offset + 20] = bytes[begin.offset + 20]! ^ 0xff;
-    await writeFile(log, bytes);
-    const whole = await wholeRefusal(dir);
-    expect(whole).toBeDefined();
-    const since = await readSince(dir, tools.id, cursor).catch((error: unknown) => error);
-    expect(since).toBeInstanceOf(DamagedStoreError);
-    expect((since as Error).message).toBe(whole);
+    for (const which of [0, -1]) {
+      const dir = await copySession(tools.dir);
+      const reused = (await operationIds(dir)).at(which)!;
+      const { cursor } = await readSince(dir, tools.id);
+      // A batch reusing the first or the last batch's id with other events: only the log before the cursor can judge it.
+      await appendBatch(dir, aTitle('taken again'), { operationId: reused });
+      // Then a byte of the second batch's begin frame spoilt: its record no longer decodes.
+      const begin = (await framesOf(dir)).filter((frame) => frame.record.recordType === 'batch/begin')[1]!;
+      const log = join(dir, 'events.frames');
+      const bytes = await readFile(log);
+      bytes[begin.offset + 20] = bytes[begin.offset + 20]! ^ 0xff;
+      await writeFile(log, bytes);
+      const whole = await wholeRefusal(dir);
+      expect(whole).toBeDefined();
+      const since = await readSince(dir, tools.id, cursor).catch((error: unknown) => error);
+      expect(since).toBeInstanceOf(DamagedStoreError);
+      expect((since as Error).message).toBe(whole);
+    }
   });
 
   it('a cursor made before cursors carried operation ids is judged on the log before it, read once', async () => {
