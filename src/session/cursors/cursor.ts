@@ -40,9 +40,9 @@ export const CursorSchema = z.object({
     .regex(/^[0-9]+(:[0-9]+){4}$/)
     .optional(),
   /**
-   * The operation ids of the batches before the offset (`OperationsSeen`): a batch after it that uses
-   * one again is judged by the whole log. Absent in a cursor made before them: the read then reads the
-   * log up to the offset once to know them.
+   * The operation ids of the batches before the offset (`OperationsSeen`): a batch after it that may use
+   * one again is judged by their begin records, read back. Absent in a cursor made before them: the read
+   * then reads the log up to the offset once to know them.
    */
   operations: OperationsSeenSchema.optional(),
 });

@@ -8,7 +8,7 @@ import { IdFilter, IdFilterSchema } from './id-filter.js';
  * (`runtime:<turn>:<seq>:<n>`, `messages:turn-admission:<seq>`): an id holding a number greater than
  * every number an earlier id held was certainly never used, which `greatestNumber` tells exactly. The
  * others (`session-create`, `turn-finalize:<turn>`, and numbered ids that do not pass that test) are
- * told by bounded Bloom filters, whose "maybe" the whole log decides.
+ * told by bounded Bloom filters, whose "maybe" the batches before the cursor decide (`operationHashBefore`).
  */
 export const OperationsSeenSchema = z.object({
   /** The greatest number an id held as a whole `:`-separated part, in digits without leading zeros; null for none. */
