@@ -20,9 +20,10 @@ export async function operationHashBefore(path: string, end: number, operationId
   try {
     const log = new LogWindow(handle, path);
     for (let at = 0; at < end; ) {
-      const begin = verifiedBegin(await log.frameAt(at), path, at);
+      const frame = await log.frameAt(at);
+      const begin = verifiedBegin(frame, path, at);
       if (begin.operationId === operationId) return begin.operationHash;
-      at += await log.frameBytesAt(at);
+      at += frame.length;
       // Its events, then its end: all before `end`, where the cursor's batch ended.
       for (let frame = 0; frame <= begin.eventCount; frame += 1) {
         if (at >= end) throw new BatchChangedError(path, at);

@@ -43,7 +43,7 @@ export async function summariseAppended(
     // A cursor that no longer fits, or any other doubt: the log is read whole, and that read surfaces a real fault.
     return undefined;
   }
-  // The operation ids before the cursor: a new batch that may use one again is judged by the whole read.
+  // The operation ids before the cursor: a new batch that may use one again is judged by their begin records.
   const usedBefore = OperationsSeen.before(resume.cursor);
   if (!usedBefore) return undefined;
   const operations = usedBefore.copy();
