@@ -44,6 +44,8 @@ interface Frozen {
   bits: Uint8Array;
   greatest: string | undefined;
   count: number;
+  /** The filter's own ids then (`IdFilter.ids`, which only grows: its first `count` are those), if it kept them. */
+  ids: string[] | undefined;
   after: string[];
 }
 
@@ -57,11 +59,16 @@ export class IdFilter {
     private count: number,
     private readonly ordered: boolean,
     private readonly maxBits: number,
+    /**
+     * Every id taken in, in order, while the filter may still grow and began with none: it is then made
+     * anew from them at each size. Undefined for one read back from a cursor, and once it is at its bound.
+     */
+    private ids: string[] | undefined,
   ) {}
 
   /** No ids; `ordered` keeps the greatest (message ids), and the filter grows to `maxBits`. */
   static none(ordered: boolean, maxBits: number): IdFilter {
-    return new IdFilter(new Uint8Array(MIN_BITS / 8), undefined, 0, ordered, maxBits);
+    return new IdFilter(new Uint8Array(MIN_BITS / 8), undefined, 0, ordered, maxBits, []);
   }
 
   static from(saved: SavedIdFilter, ordered: boolean, maxBits: number): IdFilter {
@@ -71,12 +78,13 @@ export class IdFilter {
       saved.count,
       ordered,
       maxBits,
+      undefined,
     );
   }
 
   /** Another filter holding what this one holds now, changed apart from it from here on. */
   copy(): IdFilter {
-    return new IdFilter(this.bits.slice(), this.greatest, this.count, this.ordered, this.maxBits);
+    return new IdFilter(this.bits.slice(), this.greatest, this.count, this.ordered, this.maxBits, this.ids?.slice());
   }
 
   /** Whether the id may have been taken in: false only when it certainly was not. */
@@ -91,16 +99,40 @@ export class IdFilter {
     if (this.frozen && this.frozen.after.length >= IDS_PER_COPY) this.frozen = undefined;
     this.frozen?.after.push(id);
     this.count += 1;
-    // Doubling repeats the bits: every id taken in still finds its own, each probe being taken modulo the size.
-    while (this.count * BITS_PER_ID > this.bits.length * 8 && this.bits.length * 8 < this.maxBits) {
-      const doubled = new Uint8Array(this.bits.length * 2);
-      doubled.set(this.bits, 0);
-      doubled.set(this.bits, this.bits.length);
-      this.bits = doubled;
+    this.ids?.push(id);
+    let size = this.bits.length * 8;
+    while (this.count * BITS_PER_ID > size && size < this.maxBits) size *= 2;
+    // Without its ids, a filter grows once, to its bound: each growth by repetition leaves the earlier ids more bits.
+    if (size > this.bits.length * 8) this.grow(this.ids ? size : this.maxBits);
+    this.set(id);
+    if (this.ordered && (this.greatest === undefined || id > this.greatest)) this.greatest = id;
+  }
+
+  /**
+   * To `size` bits. From its ids where it kept them: each sets its own bits of the new size. Without them (a
+   * filter read back from a cursor) the bits are repeated, which keeps every id (each probe is taken modulo the
+   * size) but leaves each earlier id the bits of the smaller size in every copy: grown so from 1,024 bits to
+   * 65,536 one doubling at a time, a filter says "maybe" for some 45 % of new ids at 15,000 ids, where one made
+   * at its size says it for 14 %, and one grown at once from a cursor's for 24 %.
+   */
+  private grow(size: number): void {
+    const grown = new Uint8Array(size / 8);
+    const { ids } = this;
+    if (ids) {
+      this.bits = grown;
+      // The id being added is in `ids` already: `add` sets its bits again, to no effect.
+      for (const id of ids) this.set(id);
+      // At its bound the filter grows no more: the ids are not needed again.
+      if (size >= this.maxBits) this.ids = undefined;
+      return;
     }
+    for (let at = 0; at < grown.length; at += this.bits.length) grown.set(this.bits, at);
+    this.bits = grown;
+  }
+
+  private set(id: string): void {
     const size = this.bits.length * 8;
     for (const at of probes(id)) this.bits[(at & (size - 1)) >>> 3]! |= 1 << (at & 7);
-    if (this.ordered && (this.greatest === undefined || id > this.greatest)) this.greatest = id;
   }
 
   /**
@@ -110,13 +142,26 @@ export class IdFilter {
    * that changed something, thousands in a first read of a long log, and a caller reads few.
    */
   snapshot(): () => SavedIdFilter {
-    this.frozen ??= { bits: this.bits.slice(), greatest: this.greatest, count: this.count, after: [] };
+    this.frozen ??= {
+      bits: this.bits.slice(),
+      greatest: this.greatest,
+      count: this.count,
+      ids: this.ids,
+      after: [],
+    };
     const { frozen } = this;
     const taken = frozen.after.length;
     let saved: SavedIdFilter | undefined;
     return () => {
       if (saved) return saved;
-      const made = new IdFilter(frozen.bits.slice(), frozen.greatest, frozen.count, this.ordered, this.maxBits);
+      const made = new IdFilter(
+        frozen.bits.slice(),
+        frozen.greatest,
+        frozen.count,
+        this.ordered,
+        this.maxBits,
+        frozen.ids?.slice(0, frozen.count),
+      );
       for (let at = 0; at < taken; at += 1) made.add(frozen.after[at]!);
       const { bits } = made;
       saved = {
