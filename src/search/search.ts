@@ -401,7 +401,8 @@ function found(
           };
   const documents = index.find({
     phrases: query?.phrases ?? [],
-    whole: query?.whole ? (text) => query.whole!(text).length > 0 : undefined,
+    // A query of one phrase has no whole to rank by apart from its check: every hit holds it.
+    whole: query?.whole && query.terms.length > 1 ? (text) => query.whole!(text).length > 0 : undefined,
     check,
     kinds: query === undefined ? ['file'] : selectedKinds(options.kinds),
     tool: options.tool,
