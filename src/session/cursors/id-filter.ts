@@ -8,32 +8,37 @@ import * as z from 'zod';
  * time goes on). The filter grows with the ids up to a bound, so a cursor stays small whatever the
  * log: 11 KB of message ids and 22 KB of call ids at most.
  */
-export const IdFilterSchema = z.object({
-  /** The greatest id taken in, in JavaScript's string order; null for none. */
-  greatest: z.string().nullable(),
-  /** How many ids were taken in. */
-  count: z.number().int().nonnegative(),
-  /** The filter's bits, base64; a power of two bits from `MIN_BITS` to `MAX_BITS`. */
-  bits: z
-    .base64()
-    .refine(
-      (text) => isFilterSize(Buffer.byteLength(text, 'base64') * 8),
-      'not a filter size (a power of two bits from 1024 to 131072)',
-    ),
-});
-export type SavedIdFilter = z.infer<typeof IdFilterSchema>;
+/**
+ * A saved filter of at most `maxBits` bits, the most its kind grows to: a larger one was never made by rxstore,
+ * and would be carried into every later cursor past the cursor's bound.
+ */
+export function idFilterSchema(maxBits: number) {
+  return z.object({
+    /** The greatest id taken in, in JavaScript's string order; null for none. */
+    greatest: z.string().nullable(),
+    /** How many ids were taken in. */
+    count: z.number().int().nonnegative(),
+    /** The filter's bits, base64; a power of two bits from `MIN_BITS` to `maxBits`. */
+    bits: z
+      .base64()
+      .refine(
+        (text) => isFilterSize(Buffer.byteLength(text, 'base64') * 8, maxBits),
+        `not a filter size (a power of two bits from ${MIN_BITS} to ${maxBits})`,
+      ),
+  });
+}
+export type SavedIdFilter = z.infer<ReturnType<typeof idFilterSchema>>;
 
 const MIN_BITS = 1024;
 /** The most bits a filter of message ids grows to (each new id Reasonix writes is told new by its order); one of call ids, twice that. */
 export const MESSAGE_ID_BITS = 65536;
 export const CALL_ID_BITS = 131072;
-const MAX_BITS = CALL_ID_BITS;
 /** Bits a filter is given per id before it is doubled. */
 const BITS_PER_ID = 16;
 const PROBES = 4;
 
-function isFilterSize(bits: number): boolean {
-  return bits >= MIN_BITS && bits <= MAX_BITS && (bits & (bits - 1)) === 0;
+function isFilterSize(bits: number, maxBits: number): boolean {
+  return bits >= MIN_BITS && bits <= maxBits && (bits & (bits - 1)) === 0;
 }
 
 /** Ids taken in after a frozen copy of a filter, at most this many before a snapshot freezes a new copy. */

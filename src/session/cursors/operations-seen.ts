@@ -1,5 +1,13 @@
 import * as z from 'zod';
-import { IdFilter, IdFilterSchema } from './id-filter.js';
+import { IdFilter, idFilterSchema } from './id-filter.js';
+
+/**
+ * The most bits each filter grows to: 11 and 1.4 KB of base64 at most in a cursor. Plain ids are one a turn
+ * in Reasonix's logs (`turn-finalize:<turn>`): 65,536 bits keep a "maybe" rare up to some 8,000 turns. Numbered
+ * ids are told new by their number; their filter answers only for ids that were not.
+ */
+const PLAIN_BITS = 65536;
+const NUMBERED_BITS = 8192;
 
 /**
  * The operation ids a log's batches before a cursor used (docs/format.md §5.3: one may come again only
@@ -17,19 +25,12 @@ export const OperationsSeenSchema = z.object({
     .regex(/^(0|[1-9][0-9]{0,29})$/)
     .nullable(),
   /** The ids holding no such number. */
-  plain: IdFilterSchema,
+  plain: idFilterSchema(PLAIN_BITS),
   /** The ids holding one. */
-  numbered: IdFilterSchema,
+  numbered: idFilterSchema(NUMBERED_BITS),
 });
 export type SavedOperationsSeen = z.infer<typeof OperationsSeenSchema>;
 
-/**
- * The most bits each filter grows to: 11 and 1.4 KB of base64 at most in a cursor. Plain ids are one a turn
- * in Reasonix's logs (`turn-finalize:<turn>`): 65,536 bits keep a "maybe" rare up to some 8,000 turns. Numbered
- * ids are told new by their number; their filter answers only for ids that were not.
- */
-const PLAIN_BITS = 65536;
-const NUMBERED_BITS = 8192;
 /** A longer run of digits is not taken as a number (it stays in a filter): the cursor keeps the greatest as text. */
 const MAX_DIGITS = 30;
 

@@ -28,7 +28,7 @@ import {
 } from '../replay/transcript-gate.js';
 import { flatToolCall } from '../replay/message.js';
 import { replayedBatchesSince, startSince, type ReadSinceOptions } from './read-since.js';
-import { CALL_ID_BITS, IdFilter, IdFilterSchema, MESSAGE_ID_BITS, type SavedIdFilter } from './id-filter.js';
+import { CALL_ID_BITS, IdFilter, idFilterSchema, MESSAGE_ID_BITS, type SavedIdFilter } from './id-filter.js';
 import { readSession } from '../verdict/read-session.js';
 import { readSessionEvents, type ResolvedBatch } from '../reading/read-events.js';
 import { SESSION_FILES } from '../reading/session-files.js';
@@ -94,7 +94,7 @@ type GateState = z.infer<typeof GateStateSchema>;
  * Where an indexer stopped reading records: the log position (a `Cursor`), the session's title,
  * workspace and status as known there, what the transcript gate carries (at most 2 KiB), the tool
  * calls still waiting for a result (at most 128, in at most 28 KiB), and the message and call ids
- * used so far as bounded filters (`IdFilterSchema`, 11 and 22 KB of base64 at most), against which
+ * used so far as bounded filters (`idFilterSchema`, 11 and 22 KB of base64 at most), against which
  * a later batch is judged as the whole replay judges it, and its log cursor the operation ids used (at most
  * 13 KB more). Plain JSON, within 80 KiB whatever the
  * log (but for a title or workspace longer than a kilobyte or so); validated on use. A cursor of an earlier version is refused (`CursorMismatchError`):
@@ -107,9 +107,9 @@ export const RecordsCursorSchema = z.object({
   session: SessionFieldsSchema,
   pending: z.array(PendingCallSchema).max(MAX_PENDING),
   /** The message ids the transcript holds. */
-  ids: IdFilterSchema,
+  ids: idFilterSchema(MESSAGE_ID_BITS),
   /** The tool-call ids its messages made. */
-  calls: IdFilterSchema,
+  calls: idFilterSchema(CALL_ID_BITS),
   /** What judges whether Reasonix takes a new turn after the batches to come; absent in a cursor made before statuses. */
   gate: GateStateSchema.optional(),
 });

@@ -250,6 +250,26 @@ describe('a records cursor', () => {
       (cursor: RecordsCursor) => ({ ...cursor, ids: { ...cursor.ids, bits: Buffer.alloc(100).toString('base64') } }),
       /^not a records cursor rxstore made: ids\.bits: not a filter size/,
     ],
+    [
+      // Larger than its kind grows to: it would be carried into every later cursor, past the cursor's bound.
+      'a filter of message ids the size of one of call ids',
+      (cursor: RecordsCursor) => ({ ...cursor, ids: { ...cursor.ids, bits: Buffer.alloc(16384).toString('base64') } }),
+      /^not a records cursor rxstore made: ids\.bits: not a filter size \(a power of two bits from 1024 to 65536\)/,
+    ],
+    [
+      'a filter of numbered operation ids larger than they grow to',
+      (cursor: RecordsCursor) => ({
+        ...cursor,
+        log: {
+          ...cursor.log,
+          operations: {
+            ...cursor.log.operations!,
+            numbered: { greatest: null, count: 1, bits: Buffer.alloc(2048).toString('base64') },
+          },
+        },
+      }),
+      /^not a records cursor rxstore made: log\.operations\.numbered\.bits: not a filter size \(a power of two bits from 1024 to 8192\)/,
+    ],
     ['no ids', (cursor: RecordsCursor) => ({ ...cursor, ids: undefined }), /^not a records cursor rxstore made: ids: /],
     [
       'no call ids',
