@@ -31,6 +31,7 @@ import { finishedBefore } from './relocation-record.js';
 import { DESKTOP_SESSIONS, type PlannedSession, type RelocationPlan, type StorePlan } from './relocation-plan.js';
 import { transcriptFiles } from './transcript-files.js';
 import { foldersSharingSlug, sameFolder, workspaceFolder } from './workspace-folder.js';
+import { withStateRootsHeld } from './state-roots-held.js';
 
 /** How `planRelocation` is asked: the two folders, and the roots and machine as `machineRoots` takes them. */
 export interface RelocationOptions extends Omit<MachineRootOptions, 'cwd'> {
@@ -129,11 +130,15 @@ export async function planRelocation(options: RelocationOptions): Promise<Reloca
     notes,
     pinned: roots.pinned,
   };
-  for (const root of roots.roots) {
-    if (root.kind !== 'state') continue;
-    const store = await planStore(root.path, plan);
-    if (store) plan.stores.push(store);
-  }
+  // Planned while no relocation moves (one holds its roots from its plan to its last move): a session another
+  // moves holds its writer lock, which would say a running Reasonix has it open.
+  const stateRoots = roots.roots.filter((root) => root.kind === 'state').map((root) => root.path);
+  await withStateRootsHeld(stateRoots, async () => {
+    for (const root of stateRoots) {
+      const store = await planStore(root, plan);
+      if (store) plan.stores.push(store);
+    }
+  });
   if (
     plan.stores.every(
       (store) =>

@@ -6,13 +6,13 @@ import { ZERO_TIME } from '../codec/records.js';
 import { readManifest } from '../session/reading/manifest.js';
 import { SESSION_FILES } from '../session/reading/session-files.js';
 import { passedOverAsEmpty } from '../store/listing/catalog-entry.js';
-import { withFolderLock } from '../fs/os-lock.js';
 import { reasonixResume, fromFolder } from '../store/roots/shell-command.js';
 import { moveTranscript } from './move-transcript.js';
 import { moveV4Session } from './move-v4-session.js';
 import { removeJournal, writeJournal } from './relocation-journal.js';
 import { recordRelocation } from './relocation-record.js';
 import { RelocationPlanSchema, type RelocationPlan } from './relocation-plan.js';
+import { withStateRootsHeld } from './state-roots-held.js';
 import {
   bringContentStore,
   carryMigrationMap,
@@ -46,15 +46,11 @@ export interface RelocationReport {
  */
 export async function relocate(plan: RelocationPlan): Promise<RelocationReport> {
   const checked = RelocationPlanSchema.parse(plan);
-  // One relocation at a time under a state root (each root's folder lock, taken in one order): two at once (a
-  // command started twice) interleaved their moves, and one took the other's hold on a session for a running
-  // Reasonix's. The one that waited then finds its plan's sessions moved, and only finishes them.
-  const roots = [...new Set(checked.stores.map((store) => store.stateRoot))].sort();
-  const held = roots.reduceRight(
-    (work: () => Promise<RelocationReport>, root) => () => withFolderLock(root, work),
+  // The one that waited for another finds its plan's sessions moved, and only finishes them.
+  return withStateRootsHeld(
+    checked.stores.map((store) => store.stateRoot),
     () => relocateHeld(checked),
   );
-  return held();
 }
 
 async function relocateHeld(checked: RelocationPlan): Promise<RelocationReport> {

@@ -6,6 +6,8 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planRelocation, relocate } from '../../src/index.js';
+import { withFolderLock } from '../../src/fs/os-lock.js';
+import { acquireWriterLocks } from '../../src/session/reading/writer-locks.js';
 import { readSession } from '../../src/session/verdict/read-session.js';
 import { readJsonlSession } from '../../src/store/jsonl/read-jsonl-session.js';
 import { runCliChild } from '../support/cli-child.js';
@@ -22,6 +24,24 @@ describe('relocate run twice at once', () => {
     for (const report of reports) expect(report.moved.sort()).toEqual([...project.v4, project.jsonl].sort());
     await expect(readdir(join(home, 'projects'))).resolves.toEqual([to.replace(/\//g, '-')]);
     for (const id of project.v4) expect((await readSession(join(storeOf(home, to), id))).status, id).toBe('ok');
+  });
+
+  it('a plan made while another relocation moves a session waits for it, never taking its hold for a running Reasonix', async () => {
+    const project = await movedProject();
+    const { home, from, to } = project;
+    const { stateRoot } = (await planRelocation({ from, to, home, env: {} })).stores[0]!;
+    // As a relocation moving a session holds them: its state root, and the session's writer locks.
+    const { plan } = await withFolderLock(stateRoot, async () => {
+      const locks = await acquireWriterLocks(join(storeOf(home, from), project.v4[0]!));
+      const plan = planRelocation({ from, to, home, env: {} });
+      plan.catch(() => undefined);
+      // A plan that does not wait settles at once (refused): it is given its time to, and no more is needed.
+      await Promise.race([plan, new Promise((resolve) => setTimeout(resolve, 2000))]).catch(() => undefined);
+      await locks.release();
+      // Wrapped: the lock is let go here, not once the plan is made.
+      return { plan };
+    });
+    expect((await plan).stores[0]!.sessions.map((session) => session.id)).toContain(project.v4[0]);
   });
 
   it('as two commands: both succeed, every session whole under the new slug, the journal gone', async () => {
