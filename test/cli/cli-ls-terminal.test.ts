@@ -202,7 +202,8 @@ describe.skipIf(!hasScript)('what a terminal is told of how rows were checked', 
       const sessions = await listedJson(machine);
       onTerminal(200, ['ls', '--state-home', machine.stateRoot]);
       const lines = onTerminal(columns, ['ls', '--state-home', machine.stateRoot]);
-      expect(lines).toHaveLength(sessions.length + 2);
+      // Every line shown when one is missing: CI met one fewer, twice in some twenty runs, not yet reproduced.
+      expect(lines, lines.join('\n')).toHaveLength(sessions.length + 2);
       expect(lines.at(-1)).toBe(`0 read, ${sessions.length} cached; --verify reads all`);
       for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
     },
