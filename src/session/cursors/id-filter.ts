@@ -7,10 +7,9 @@ import * as z from 'zod';
  * text order was never used, which is every new id Reasonix writes, its ids being ULIDs made as
  * time goes on). The filter grows with the ids up to a bound, so a cursor stays small whatever the
  * log: 11 KB of message ids and 22 KB of call ids at most.
- */
-/**
- * A saved filter of at most `maxBits` bits, the most its kind grows to: a larger one was never made by rxstore,
- * and would be carried into every later cursor past the cursor's bound.
+ *
+ * Saved, a filter holds at most `maxBits` bits, the most its kind grows to: a larger one was never made by
+ * rxstore, and would be carried into every later cursor past the cursor's bound.
  */
 export function idFilterSchema(maxBits: number) {
   return z.object({
@@ -109,33 +108,30 @@ export class IdFilter {
     this.ids?.push(id);
     let size = this.bits.length * 8;
     while (this.count * BITS_PER_ID > size && size < this.maxBits) size *= 2;
-    // Without its ids, a filter grows eight times over at once: each growth by repetition leaves the earlier ids
-    // more bits, and growing straight to its bound would make a cursor of some hundred ids 8 KB larger.
-    if (size > this.bits.length * 8)
-      this.grow(this.ids ? size : Math.min(this.maxBits, Math.max(size, this.bits.length * 8 * READ_BACK_GROWTH)));
+    if (size > this.bits.length * 8) this.grow(size);
     this.set(id);
     if (this.ordered && (this.greatest === undefined || id > this.greatest)) this.greatest = id;
   }
 
   /**
-   * To `size` bits. From its ids where it kept them: each sets its own bits of the new size. Without them (a
-   * filter read back from a cursor) the bits are repeated, which keeps every id (each probe is taken modulo the
-   * size) but leaves each earlier id the bits of the smaller size in every copy: grown so from 1,024 bits to
-   * 65,536 one doubling at a time, a filter says "maybe" for some 45 % of new ids at 15,000 ids and 16 % at 4,000,
-   * where one made at its size says it for 14 % and 0.2 %, and one grown eight times over from 1,024 bits for some
-   * 30 % and 6 %.
+   * To `size` bits at least. From its ids where it kept them: each sets its own bits of the new size. Without
+   * them (a filter read back from a cursor) the bits are repeated, which keeps every id (each probe is taken
+   * modulo the size) but leaves each earlier id the bits of the smaller size in every copy: grown so from 1,024
+   * bits to 65,536 one doubling at a time, a filter says "maybe" for some 45 % of new ids at 15,000 ids and 16 %
+   * at 4,000, where one made at its size says it for 14 % and 0.2 %. So it grows eight times over at once (some
+   * 30 % and 6 %), not straight to its bound, which would make a cursor of some hundred ids 8 KB larger.
    */
   private grow(size: number): void {
-    const grown = new Uint8Array(size / 8);
     const { ids } = this;
     if (ids) {
-      this.bits = grown;
+      this.bits = new Uint8Array(size / 8);
       // The id being added is in `ids` already: `add` sets its bits again, to no effect.
       for (const id of ids) this.set(id);
       // At its bound the filter grows no more: the ids are not needed again.
       if (size >= this.maxBits) this.ids = undefined;
       return;
     }
+    const grown = new Uint8Array(Math.min(this.maxBits, Math.max(size, this.bits.length * 8 * READ_BACK_GROWTH)) / 8);
     for (let at = 0; at < grown.length; at += this.bits.length) grown.set(this.bits, at);
     this.bits = grown;
   }
