@@ -1,6 +1,7 @@
 import { BatchChangedError, CursorMismatchError, LogCutWhileReadError, RxError } from '../errors/index.js';
 import { openSession, type OpenedSession } from '../store/open-session.js';
 import type { RecordChange } from '../session/replay/index-records.js';
+import type { RecordsCursor } from '../session/cursors/records-since.js';
 import type { TranscriptWrites, WrittenMessage } from '../session/cursors/transcript-writes.js';
 import { contentFileOf } from '../store/listing/content-stamp.js';
 import { readUpToTooLarge } from '../store/jsonl/transcript-records.js';
@@ -75,6 +76,13 @@ export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<
     }
   };
   const full = () => step.records.length >= RECORDS_PER_STEP || size >= CHARACTERS_PER_STEP;
+  // The last piece's cursor, made (its digests read, its filters written out) only once its step is cut: a piece
+  // comes after every batch that changed something, and a step keeps only the last one's.
+  let latest: RecordsCursor | undefined;
+  const settle = () => {
+    if (latest) step.cursor = JSON.stringify(latest);
+    latest = undefined;
+  };
   /** The step so far, and a new one begun. */
   const cut = (): IndexStep => {
     size = 0;
@@ -101,10 +109,14 @@ export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<
           if (piece.session) step.says.push(piece.session);
           if (piece.contentFiles) step.contentFiles.push(...piece.contentFiles);
           if (piece.transcript) step.writes.push(piece.transcript);
-          step.cursor = JSON.stringify(piece.cursor);
+          latest = piece.cursor;
           take(piece.records);
-          if (full()) yield cut();
+          if (full()) {
+            settle();
+            yield cut();
+          }
         }
+        settle();
       };
       if (given === undefined) yield { type: 'restart' };
       let from = given;
@@ -118,6 +130,7 @@ export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<
           const readAgain = (error instanceof CursorMismatchError && from !== undefined) || changedWhileRead(error);
           if (!readAgain || readsLeft === 1) throw error;
           cut();
+          latest = undefined;
           step.cursor = null;
           from = undefined;
           yield { type: 'restart' };
@@ -146,6 +159,12 @@ export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<
   } catch (error) {
     damage = damageOf(error);
     changing = changedWhileRead(error);
+    try {
+      settle();
+    } catch {
+      // Its cursor could not be made (the log gone meanwhile): the session is read from the start next time.
+      step.cursor = null;
+    }
     // The content file the read stopped at: put back or mended, the session is read again.
     const stoppedAt = contentFileOf(error);
     if (stoppedAt !== undefined) step.contentFiles.push(stoppedAt);

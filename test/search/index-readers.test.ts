@@ -11,6 +11,7 @@ import { Database } from 'node-sqlite3-wasm';
 import { describe, expect, it } from 'vitest';
 import { appendBatches, createSession } from '../../src/index.js';
 import { IndexReaders, type ReaderThread } from '../../src/search/index-readers/index-readers.js';
+import { STEPS_AHEAD, type FromIndexReader } from '../../src/search/index-readers/index-readers-protocol.js';
 import { serveIndexSteps } from '../../src/search/index-readers/serve-index-steps.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { searchSources } from '../../src/search/search-sources.js';
@@ -153,6 +154,45 @@ describe('a search index whose sessions are read on a reader thread', () => {
       await mkdir(cacheDir, { recursive: true });
       await update(roots, cacheDir, () => dyingReader(posts));
       expect(await dump(cacheDir)).toEqual(expected);
+    }
+  });
+
+  it('reads small sessions ahead as far as their records allow, not their restarts and ends', async () => {
+    const stateRoot = await tempDir('rxstore-readers-ahead-');
+    const storeDir = join(stateRoot, 'projects', '-tmp-readers-ahead', 'sessions-v4');
+    const count = STEPS_AHEAD + 2;
+    for (let at = 0; at < count; at += 1) await createSession({ storeDir, batches: [turn(at, 0)] });
+    const { sources } = await searchSources([{ kind: 'state', path: stateRoot, lines: ['1.x'] }], 'linux');
+    expect(sources).toHaveLength(count);
+    const channel = new MessageChannel();
+    serveIndexSteps(channel.port2);
+    const seen: FromIndexReader[] = [];
+    let arrived: (() => void) | undefined;
+    channel.port1.on('message', (message: FromIndexReader) => {
+      seen.push(message);
+      arrived?.();
+    });
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise<void>((resolve) => (arrived = resolve));
+    };
+    const writes = () => seen.filter((message) => message.type === 'step' && message.step.type === 'write').length;
+    const started = (id: number) => seen.some((message) => message.id === id);
+    try {
+      sources.forEach((source, at) =>
+        channel.port1.postMessage({ type: 'read', id: at, job: { source, cursor: null } }),
+      );
+      // Nothing taken: a session's restart and end cost no credit, so the thread reads one session for each
+      // step of records it may post, and begins the next, whose records wait.
+      await until(() => started(STEPS_AHEAD));
+      expect(writes()).toBe(STEPS_AHEAD);
+      expect(seen.filter((message) => message.type === 'done')).toHaveLength(STEPS_AHEAD);
+      expect(started(STEPS_AHEAD + 1)).toBe(false);
+      // One taken: one more step of records.
+      channel.port1.postMessage({ type: 'more' });
+      await until(() => started(STEPS_AHEAD + 1));
+      expect(writes()).toBe(STEPS_AHEAD + 1);
+    } finally {
+      channel.port1.close();
     }
   });
 });

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startThread } from '../../codec/log-worker/start-thread.js';
 import type { IndexJob, IndexStep } from '../index-steps.js';
-import type { FromIndexReader, ToIndexReader } from './index-readers-protocol.js';
+import { holdsRecords, type FromIndexReader, type ToIndexReader } from './index-readers-protocol.js';
 
 /**
  * A reader thread's young generation, MiB: held small, as a summary worker's is, but twice its size: at 8 MiB
@@ -82,7 +82,7 @@ export class IndexReaders {
       for (;;) {
         const step = channel.steps.shift();
         if (step) {
-          this.send({ type: 'more' });
+          if (holdsRecords(step)) this.send({ type: 'more' });
           yield step;
         } else if (channel.done) return;
         else if (this.dead) throw new ReaderThreadLost();
