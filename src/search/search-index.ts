@@ -44,16 +44,21 @@ const INDEX_VERSION = 21;
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;
 /**
- * An update reads sessions on a thread of its own from this many short ones holding this many bytes: below
- * either the thread's start (loading rxstore there, a third of a second, which the sessions it is first
- * given wait for) costs more than it saves. Nine sessions of a few kilobytes were read in half a second with
- * the thread, a tenth of that without, and thirty of 20 MB in all no faster with it; an update after one
- * batch must stay as quick as a warm `ls`.
+ * An update reads sessions on a thread of its own from this many sessions holding this many bytes to read, or
+ * for one long read (`LONG_READ_BYTES`): below that the thread's start (loading rxstore there, a third of a
+ * second, which the sessions it is first given wait for) costs more than it saves. Nine sessions of a few
+ * kilobytes were read in half a second with the thread, a tenth of that without, and thirty of 20 MB in all
+ * no faster with it; an update after one batch must stay as quick as a warm `ls`.
  */
 const THREAD_MIN_SESSIONS = 8;
 const THREAD_MIN_BYTES = 32 * 1024 * 1024;
-/** A log this long or longer is read on the update's own thread. */
-const LONG_LOG_BYTES = 16 * 1024 * 1024;
+/**
+ * A read of this many bytes or more is long: it goes to the reader thread, its FTS5 work here and its reading
+ * there done at once (a 1 GiB session's build took 65 s where it took 100 s), and the update's own thread, while
+ * it waits, never takes one up itself: it would write nothing else until that read was done.
+ */
+const LONG_READ_BYTES = 16 * 1024 * 1024;
+
 /** Sessions the reader thread is asked for and not yet written. */
 const SESSIONS_AHEAD = 8;
 
@@ -200,8 +205,8 @@ export class SearchIndex {
     sources: readonly SearchSource[],
     onProgress?: (done: number, total: number) => void,
     beforeReading?: () => void,
-    /** Starts the reader thread for the short sessions to read, when they are worth one (a test gives one that dies, or none). */
-    startReaders: (short: readonly SearchSource[]) => IndexReaders | undefined = readersIfWorthIt,
+    /** Starts the reader thread for the sessions to read, when they are worth one (a test gives one that dies, or none). */
+    startReaders: (reads: readonly SessionRead[]) => IndexReaders | undefined = readersIfWorthIt,
     contentUnchanged = false,
   ): Promise<void> {
     // The content stamps were checked as this connection holds them: an index file another hand put back (an older
@@ -210,9 +215,12 @@ export class SearchIndex {
     const known = this.stamps();
     const wanted = new Set(sources.map((source) => source.path));
     const gone = [...known.keys()].filter((path) => !wanted.has(path));
-    const stale = sources.flatMap((source) => {
-      const change = changeOf(known.get(source.path), source, contentChecked);
-      return change === 'none' ? [] : [{ source, fromStart: change === 'read-again' }];
+    const stale = sources.flatMap((source): StaleSession[] => {
+      const before = known.get(source.path);
+      const change = changeOf(before, source, contentChecked);
+      if (change === 'none') return [];
+      const fromStart = change === 'read-again';
+      return [{ source, fromStart, bytes: bytesToRead(source, fromStart ? undefined : before) }];
     });
     if (gone.length === 0 && stale.length === 0) return;
     // Read again once written.
@@ -238,18 +246,16 @@ export class SearchIndex {
       this.commitPoint();
       onProgress?.((done += 1), stale.length);
     };
-    // Sessions are written as they are read, in any order: short ones the reader thread is asked for,
-    // in the order asked, and, while it has none ready, a short one read here; long logs are read here
-    // once no short one is left (read on the thread, the steps it holds ahead and its heap took a 1 GiB
-    // session's build past 256 MiB, for 8 % less time: its FTS5 tokenizing, here, is most of it).
+    // Sessions are written as they are read, in any order: the reader thread is asked for them in order,
+    // and their steps written in the order asked; while it has none ready, a short read is made here.
     const waiting = [...stale];
     const onThread: { session: StaleSession; job: IndexJob; id: number }[] = [];
-    const short = stale.filter(({ source }) => isShort(source)).map(({ source }) => source);
-    let readers = short.length > 0 ? startReaders(short) : undefined;
+    let readers = startReaders(stale);
+    this.connection.cacheFor('writing');
     try {
       while (waiting.length > 0 || onThread.length > 0) {
-        for (let session: StaleSession | undefined; readers && onThread.length < SESSIONS_AHEAD; ) {
-          if (!(session = takeShort(waiting))) break;
+        while (readers && onThread.length < SESSIONS_AHEAD && waiting.length > 0) {
+          const session = waiting.shift()!;
           const job = jobOf(session);
           onThread.push({ session, job, id: readers.ask(job) });
         }
@@ -279,6 +285,7 @@ export class SearchIndex {
     } finally {
       this.batch = undefined;
       readers?.end();
+      this.connection.cacheFor('reading');
     }
   }
 
@@ -677,38 +684,41 @@ function documentOf(row: Row): Omit<IndexedDocument, 'score'> {
  * first bytes, those just before the cursor) do not reach.
  */
 /** A session an update reads: from its cursor, or from the start. */
-interface StaleSession {
+/** A session to read into the index, and the bytes its read takes in (`bytesToRead`). */
+export interface SessionRead {
   source: SearchSource;
+  bytes: number;
+}
+
+interface StaleSession extends SessionRead {
   fromStart: boolean;
 }
 
-/** Takes the first short session of `waiting` (`isShort`); undefined when none is. */
+/**
+ * The bytes a session's read takes in: what its log grew by since the index read it (`before`, for a log read
+ * on from its cursor), else its whole log or transcript.
+ */
+function bytesToRead(source: SearchSource, before: KnownSession | undefined): number {
+  if (source.log !== null) return Math.max(0, source.log.size - (before?.log?.size ?? 0));
+  const size = statOrCode(source.path);
+  return typeof size === 'string' ? 0 : Number(size.size);
+}
+
+/** Takes the first session of `waiting` whose read is short (`LONG_READ_BYTES`); undefined when none is. */
 function takeShort(waiting: StaleSession[]): StaleSession | undefined {
-  const at = waiting.findIndex(({ source }) => isShort(source));
+  const at = waiting.findIndex(({ bytes }) => bytes < LONG_READ_BYTES);
   return at < 0 ? undefined : waiting.splice(at, 1)[0];
 }
 
-/** A reader thread, when the short sessions to read are worth one (`worthAThread`). */
-function readersIfWorthIt(short: readonly SearchSource[]): IndexReaders | undefined {
-  return worthAThread(short) ? IndexReaders.start() : undefined;
+/** A reader thread, when the sessions to read are worth one (`worthAThread`). */
+function readersIfWorthIt(reads: readonly SessionRead[]): IndexReaders | undefined {
+  return worthAThread(reads) ? IndexReaders.start() : undefined;
 }
 
-/** Whether the short sessions to read are many enough, and hold enough bytes, for a thread to pay for its start. */
-function worthAThread(short: readonly SearchSource[]): boolean {
-  if (short.length < THREAD_MIN_SESSIONS) return false;
-  let bytes = 0;
-  for (const source of short) {
-    // A transcript's size is looked at only here, where the sessions are many enough to ask.
-    const size = source.log?.size ?? statOrCode(source.path);
-    bytes += typeof size === 'number' ? size : typeof size === 'string' ? 0 : Number(size.size);
-    if (bytes >= THREAD_MIN_BYTES) return true;
-  }
-  return false;
-}
-
-/** A session short enough to read on either thread: a transcript, or a log under `LONG_LOG_BYTES`. */
-function isShort(source: SearchSource): boolean {
-  return (source.log?.size ?? 0) < LONG_LOG_BYTES;
+/** Whether the reads are long enough, or many enough and of enough bytes, for a thread to pay for its start. */
+function worthAThread(reads: readonly SessionRead[]): boolean {
+  if (reads.some(({ bytes }) => bytes >= LONG_READ_BYTES)) return true;
+  return reads.length >= THREAD_MIN_SESSIONS && reads.reduce((sum, { bytes }) => sum + bytes, 0) >= THREAD_MIN_BYTES;
 }
 
 function changeOf(

@@ -1,20 +1,32 @@
 // What an index reader thread does with the messages of its port: it reads one session at a time,
-// in the order asked, and posts each step, waiting for `more` while `STEPS_AHEAD` steps of records are untaken. Apart
+// in the order asked, and posts each step, waiting for `more` while `STEPS_AHEAD` steps of records, or
+// `CHARACTERS_AHEAD` of their text, are untaken. Apart
 // from the thread's entry (index-reader-worker.ts), so that it can be run on any port, a test's included.
 import type { MessagePort } from 'node:worker_threads';
 import { indexSteps } from '../index-steps.js';
-import { holdsRecords, STEPS_AHEAD, type FromIndexReader, type ToIndexReader } from './index-readers-protocol.js';
+import { textSizeOf } from '../documents.js';
+import {
+  CHARACTERS_AHEAD,
+  holdsRecords,
+  STEPS_AHEAD,
+  type FromIndexReader,
+  type ToIndexReader,
+} from './index-readers-protocol.js';
 
 /** Reads the sessions asked for on `port`, posting their steps, until the port closes. */
 export function serveIndexSteps(port: Pick<MessagePort, 'on' | 'postMessage'>): void {
   let queue = Promise.resolve();
-  /** Steps that may still be posted before the update takes one. */
-  let credit = STEPS_AHEAD;
+  /** The characters of each step of records posted and not yet taken, oldest first: they are taken in order. */
+  const untaken: number[] = [];
+  let held = 0;
   let wake: (() => void) | undefined;
   const post = (message: FromIndexReader) => port.postMessage(message);
+  /** Whether a step of `characters` must wait: one is always let through, however large. */
+  const mustWait = (characters: number) =>
+    untaken.length >= STEPS_AHEAD || (untaken.length > 0 && held + characters > CHARACTERS_AHEAD);
   port.on('message', (message: ToIndexReader) => {
     if (message.type === 'more') {
-      credit += 1;
+      held -= untaken.shift() ?? 0;
       wake?.();
       return;
     }
@@ -22,8 +34,10 @@ export function serveIndexSteps(port: Pick<MessagePort, 'on' | 'postMessage'>): 
     queue = queue.then(async () => {
       for await (const step of indexSteps(job)) {
         if (holdsRecords(step)) {
-          while (credit <= 0) await new Promise<void>((resolve) => (wake = resolve));
-          credit -= 1;
+          const characters = step.records.reduce((sum, record) => sum + textSizeOf(record), 0);
+          while (mustWait(characters)) await new Promise<void>((resolve) => (wake = resolve));
+          untaken.push(characters);
+          held += characters;
         }
         post({ type: 'step', id, step });
       }
