@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import { RxError, WriterOwnedError } from '../errors/index.js';
+import { failPoint } from '../fs/fail-point.js';
 import { statOrCode } from '../fs/files-stamp.js';
 import { tryOsLock, waitOsLock, type OsLock } from '../fs/os-lock.js';
 import type { RecordChange } from '../session/replay/index-records.js';
@@ -315,6 +316,7 @@ export class SearchIndex {
     if (!this.batch || (this.batch.sessions < SESSIONS_PER_COMMIT && this.batch.documents < DOCUMENTS_PER_COMMIT))
       return;
     this.db.exec('commit');
+    failPoint('index.committed');
     this.connection.beginWrite();
     this.batch = { documents: 0, sessions: 0 };
   }
@@ -505,7 +507,7 @@ export class SearchIndex {
         nextId = documentIdsOf((sql) => this.cached(sql), source.path);
         this.transaction(() => {
           this.dropSession(source.path);
-          this.putSession(source, null, noFields(source), undefined, step.damage);
+          this.putSession(source, null, noFields(source), undefined, step.damage, true);
         });
       } else if (step.type === 'write') {
         if (this.batch) this.batch.documents += step.records.length;
@@ -517,13 +519,16 @@ export class SearchIndex {
             fields = withPreview(fields, change);
           }
           for (const write of step.writes) places.write(write);
-          this.putSession(source, step.cursor, fields, contentStampOf([...content]), null);
+          this.putSession(source, step.cursor, fields, contentStampOf([...content]), null, false);
         });
         this.commitPoint();
-      } else if (step.damage !== null)
-        // A log that changed under each read is said so by this search, and kept with no stamp: the next reads it again.
-        this.db.run(`update sessions set damage = ?${step.changing ? ", stamp = ''" : ''} where path = ?`, [
+      }
+      // Read to its end (or its damage): its stamp now says the index holds it as listed. A log that changed under
+      // each read is said so by this search, and kept with no stamp: the next reads it again.
+      else
+        this.db.run('update sessions set damage = ?, stamp = ? where path = ?', [
           step.damage,
+          step.changing ? '' : source.stamp,
           source.path,
         ]);
     }
@@ -551,6 +556,11 @@ export class SearchIndex {
     fields: SessionFields,
     content: ContentStamp | undefined,
     damage: string | null,
+    /**
+     * Whether the read is over. Until it is, the session keeps no stamp: a build cut short (a kill, a crash) after a
+     * commit part way through a long session would otherwise hold it as unchanged, and never read the rest.
+     */
+    done: boolean,
   ): void {
     this.db.run(
       'insert or replace into sessions(path, id, store, workspace, title, preview, preview_key, stamp, log_line, log_size, content, cursor, damage) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -562,7 +572,7 @@ export class SearchIndex {
         fields.title,
         fields.preview,
         fields.previewKey,
-        source.stamp,
+        done ? source.stamp : '',
         source.log?.line ?? null,
         source.log?.size ?? null,
         content === undefined ? null : JSON.stringify(content),
