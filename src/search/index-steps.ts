@@ -43,6 +43,8 @@ export type IndexStep =
       says: SessionSays[];
       contentFiles: string[];
       cursor: string | null;
+      /** The characters of text its records hold (`textSizeOf`): what a reader thread holds back by. */
+      characters: number;
     }
   | { type: 'unopenable'; damage: string }
   | { type: 'end'; damage: string | null; changing?: boolean };
@@ -67,15 +69,14 @@ export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<
     return;
   }
   const step = emptyWrite(cursor);
-  let size = 0;
   const take = (records: readonly RecordChange[]) => {
     // One at a time: a piece that rewrites the history holds more records than a call takes arguments.
     for (const record of records) {
       step.records.push(record);
-      size += textSizeOf(record);
+      step.characters += textSizeOf(record);
     }
   };
-  const full = () => step.records.length >= RECORDS_PER_STEP || size >= CHARACTERS_PER_STEP;
+  const full = () => step.records.length >= RECORDS_PER_STEP || step.characters >= CHARACTERS_PER_STEP;
   // The last piece's cursor, made (its digests read, its filters written out) only once its step is cut: a piece
   // comes after every batch that changed something, and a step keeps only the last one's.
   let latest: RecordsCursor | undefined;
@@ -85,14 +86,15 @@ export async function* indexSteps({ source, cursor }: IndexJob): AsyncGenerator<
   };
   /** The step so far, and a new one begun. */
   const cut = (): IndexStep => {
-    size = 0;
-    return {
+    const whole = {
       ...step,
       records: step.records.splice(0),
       writes: step.writes.splice(0),
       says: step.says.splice(0),
       contentFiles: step.contentFiles.splice(0),
     };
+    step.characters = 0;
+    return whole;
   };
   let damage: string | null = null;
   let changing = false;
@@ -179,7 +181,7 @@ function changedWhileRead(error: unknown): boolean {
 }
 
 function emptyWrite(cursor: string | null): Extract<IndexStep, { type: 'write' }> {
-  return { type: 'write', records: [], writes: [], says: [], contentFiles: [], cursor };
+  return { type: 'write', records: [], writes: [], says: [], contentFiles: [], cursor, characters: 0 };
 }
 
 /**

@@ -522,15 +522,15 @@ export class SearchIndex {
           this.putSession(source, step.cursor, fields, contentStampOf([...content]), null, false);
         });
         this.commitPoint();
-      }
-      // Read to its end (or its damage): its stamp now says the index holds it as listed. A log that changed under
-      // each read is said so by this search, and kept with no stamp: the next reads it again.
-      else
+      } else {
+        // Read to its end (or its damage): its stamp now says the index holds it as listed. A log that changed
+        // under each read is said so by this search, and kept with no stamp: the next reads it again.
         this.db.run('update sessions set damage = ?, stamp = ? where path = ?', [
           step.damage,
           step.changing ? '' : source.stamp,
           source.path,
         ]);
+      }
     }
   }
 
@@ -686,20 +686,13 @@ function documentOf(row: Row): Omit<IndexedDocument, 'score'> {
   };
 }
 
-/**
- * How a session changed since the index read it: not at all (its stamp, and its content files'
- * stamp, say the same); grown (`read-on`: from its cursor); or otherwise (`read-again`: from the
- * start): new to the index, a content-store file its records came from changed, or its log changed
- * without growing past the size it had: rewritten in place, where a cursor's digests (the log's
- * first bytes, those just before the cursor) do not reach.
- */
-/** A session an update reads: from its cursor, or from the start. */
 /** A session to read into the index, and the bytes its read takes in (`bytesToRead`). */
 export interface SessionRead {
   source: SearchSource;
   bytes: number;
 }
 
+/** A session an update reads: from its cursor, or from the start. */
 interface StaleSession extends SessionRead {
   fromStart: boolean;
 }
@@ -731,6 +724,13 @@ function worthAThread(reads: readonly SessionRead[]): boolean {
   return reads.length >= THREAD_MIN_SESSIONS && reads.reduce((sum, { bytes }) => sum + bytes, 0) >= THREAD_MIN_BYTES;
 }
 
+/**
+ * How a session changed since the index read it: not at all (its stamp, and its content files'
+ * stamp, say the same); grown (`read-on`: from its cursor); or otherwise (`read-again`: from the
+ * start): new to the index, a content-store file its records came from changed, or its log changed
+ * without growing past the size it had: rewritten in place, where a cursor's digests (the log's
+ * first bytes, those just before the cursor) do not reach.
+ */
 function changeOf(
   known: KnownSession | undefined,
   source: SearchSource,

@@ -4,7 +4,6 @@
 // from the thread's entry (index-reader-worker.ts), so that it can be run on any port, a test's included.
 import type { MessagePort } from 'node:worker_threads';
 import { indexSteps } from '../index-steps.js';
-import { textSizeOf } from '../documents.js';
 import {
   CHARACTERS_AHEAD,
   holdsRecords,
@@ -34,10 +33,9 @@ export function serveIndexSteps(port: Pick<MessagePort, 'on' | 'postMessage'>): 
     queue = queue.then(async () => {
       for await (const step of indexSteps(job)) {
         if (holdsRecords(step)) {
-          const characters = step.records.reduce((sum, record) => sum + textSizeOf(record), 0);
-          while (mustWait(characters)) await new Promise<void>((resolve) => (wake = resolve));
-          untaken.push(characters);
-          held += characters;
+          while (mustWait(step.characters)) await new Promise<void>((resolve) => (wake = resolve));
+          untaken.push(step.characters);
+          held += step.characters;
         }
         post({ type: 'step', id, step });
       }
