@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hitsToTry, type FailPointHit } from '../support/faults/fail-points.js';
+import { describeHit, hitsToTry, type FailPointHit } from '../support/faults/fail-points.js';
 
 const passes = (name: string, times: number): FailPointHit[] =>
   Array.from({ length: times }, (_, index) => ({ name, hit: index + 1 }));
@@ -32,5 +32,47 @@ describe('the fail-point trials a crash or fault test runs', () => {
       'a:8',
       'b:8',
     ]);
+  });
+
+  it('passes over a point that leaves the files of the one just before it, when that one is tried', () => {
+    const named = (...names: string[]) => {
+      const seen = new Map<string, number>();
+      return names.map((name) => {
+        const hit = (seen.get(name) ?? 0) + 1;
+        seen.set(name, hit);
+        return { name, hit };
+      });
+    };
+    const hits = named(
+      'write.atomic',
+      'atomic.temp-written',
+      'atomic.temp-synced',
+      'atomic.before-rename',
+      'atomic.renamed',
+      'dir.synced',
+      'content.temp-removed',
+      'dir.synced',
+      'repair.log-synced',
+    );
+    expect(hitsToTry(hits).map(describeHit)).toEqual([
+      'write.atomic:1',
+      'atomic.temp-written:1',
+      // A folder's lock may be released between a rename and its folder's fsync: tried.
+      'atomic.renamed:1',
+      'dir.synced:1',
+      'content.temp-removed:1',
+      // Not after the point it repeats: tried.
+      'repair.log-synced:1',
+    ]);
+  });
+
+  it('tries a point that repeats one a loop passed over without a trial', () => {
+    const hits = [...passes('create.batch-written', 52), { name: 'create.log-synced', hit: 1 }];
+    const tried = hitsToTry(hits).map(describeHit);
+    expect(tried).toContain('create.batch-written:52');
+    expect(tried).not.toContain('create.log-synced:1');
+    const middle = [...passes('create.batch-written', 52)];
+    middle.splice(30, 0, { name: 'create.log-synced', hit: 1 });
+    expect(hitsToTry(middle).map(describeHit)).toContain('create.log-synced:1');
   });
 });

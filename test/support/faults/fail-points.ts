@@ -49,18 +49,46 @@ export async function killAtFailPoint(argv: string[], point: FailPointHit): Prom
 const HITS_TRIED_OF_A_LOOP = 6;
 
 /**
- * The hits worth a trial: every hit of a name passed up to six times (a name may stand for several
- * files: each is tried), and of a name passed more often, which only a loop does (one write per
- * batch of a 52-batch log), its first three hits and last two. The hits between pass the same line
- * with more of the same before them; trying each multiplied a command's trials by its input's size.
+ * Fail points a run reaches right after another having done nothing a kill can tell apart: an fsync, a
+ * size check, a close, an fsync of the folder. Killed by SIGKILL the page cache survives (it is a power
+ * cut that loses what was not synced), so a kill at the second, straight after the first, leaves the
+ * files a kill at the first leaves, and its trial would repeat that one. Each pair is as its writer
+ * passes it: `atomic.renamed` then `dir.synced` is not one, since a set of files releases its
+ * folder's lock between them.
+ */
+const SAME_FILES_AS_THE_POINT_BEFORE: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['atomic.temp-synced', new Set(['atomic.temp-written'])],
+  ['atomic.before-rename', new Set(['atomic.temp-synced'])],
+  ['new-file.synced', new Set(['new-file.written'])],
+  ['append.log-synced', new Set(['append.log-written'])],
+  ['create.log-synced', new Set(['create.batch-written'])],
+  ['repair.log-synced', new Set(['repair.truncated'])],
+  ['dir.synced', new Set(['content.temp-removed', 'create.log-synced', 'create.published', 'repair.staged-removed'])],
+]);
+
+/**
+ * The hits worth a trial, in the order the run passed them:
+ * - of a name passed up to six times, every hit (a name may stand for several files: each is
+ *   tried); of a name passed more often, which only a loop does (one write per batch of a 52-batch
+ *   log), its first three hits and last two. The hits between pass the same line with more of the
+ *   same before them; trying each multiplied a command's trials by its input's size;
+ * - but not a hit that leaves the files the hit just before it leaves, when that one's files are
+ *   tried (`SAME_FILES_AS_THE_POINT_BEFORE`).
  */
 export function hitsToTry(hits: readonly FailPointHit[]): FailPointHit[] {
   const passes = new Map<string, number>();
   for (const point of hits) passes.set(point.name, (passes.get(point.name) ?? 0) + 1);
-  return hits.filter((point) => {
+  const tried: FailPointHit[] = [];
+  // Whether the files the hit before leaves are tried: by its own trial, or by one it repeats.
+  let beforeTried = false;
+  for (const [at, point] of hits.entries()) {
+    const before = hits[at - 1];
+    if (before && beforeTried && SAME_FILES_AS_THE_POINT_BEFORE.get(point.name)?.has(before.name)) continue;
     const total = passes.get(point.name)!;
-    return total <= HITS_TRIED_OF_A_LOOP || point.hit <= 3 || point.hit > total - 2;
-  });
+    beforeTried = total <= HITS_TRIED_OF_A_LOOP || point.hit <= 3 || point.hit > total - 2;
+    if (beforeTried) tried.push(point);
+  }
+  return tried;
 }
 
 /**
