@@ -104,7 +104,7 @@ describe('records read since cursors add up to records() of the whole, however t
         withinCpuTime(async () => {
           const store = join(await tempDir('rxstore-generated-'), 'sessions-v4');
           const { dir } = await writeSession(store, `generated${seed}`.padEnd(32, '0'), {
-            rawBytes: 256 * 1024,
+            rawBytes: 128 * 1024,
             seed,
             workspace: '/tmp/rxstore-generated-ws',
           });
