@@ -1,4 +1,17 @@
-import { copyFile, mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import {
+  copyFile,
+  lstat,
+  mkdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  stat,
+  symlink,
+  truncate,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readSession } from '../../src/session/verdict/read-session.js';
@@ -370,18 +383,37 @@ describe('the cache folder and files, when they are not what they should be', ()
     }
   }
 
-  it('a FIFO in place of a cache file is no cache (not a wait for a writer), and the save replaces it with a file', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const { mkdir } = await import('node:fs/promises');
+  it('a FIFO, a link or a folder in place of a cache file is no cache (never a wait for a writer), and is left as it is, with one warning', async () => {
     const machine = await buildStateRoot();
-    const cacheHome = await tempDir('rxstore-cache-');
-    const folder = join(cacheHome, 'rxstore');
-    await mkdir(folder);
-    for (const name of ['summaries-v21.json', 'resume-points-v21.json']) execFileSync('mkfifo', [join(folder, name)]);
-    const run = await lsWithCacheHome(machine, cacheHome);
-    expect(run.code, run.stderr).toBe(0);
-    expect(new Set(checked(JSON.parse(run.stdout) as ListedSession[]))).toEqual(new Set(['now']));
-    expect((await stat(join(folder, 'summaries-v21.json'))).isFile()).toBe(true);
+    const elsewhere = join(await tempDir('rxstore-cache-target-'), 'theirs.json');
+    await writeFile(elsewhere, 'theirs\n');
+    const planted: [string, (path: string) => Promise<void>, (path: string) => Promise<boolean>][] = [
+      ['a FIFO', async (path) => void execFileSync('mkfifo', [path]), async (path) => (await lstat(path)).isFIFO()],
+      [
+        'a symbolic link',
+        (path) => symlink(elsewhere, path),
+        async (path) => (await readlink(path)) === elsewhere && (await readFile(elsewhere, 'utf8')) === 'theirs\n',
+      ],
+      ['a folder', (path) => mkdir(path), async (path) => (await lstat(path)).isDirectory()],
+    ];
+    for (const [kind, plant, standsAsItWas] of planted) {
+      for (const name of ['summaries-v21.json', 'resume-points-v21.json']) {
+        const cacheHome = await tempDir('rxstore-cache-');
+        const folder = join(cacheHome, 'rxstore');
+        await mkdir(folder);
+        const path = join(folder, name);
+        await plant(path);
+        const run = await lsWithCacheHome(machine, cacheHome);
+        expect(run.code, run.stderr).toBe(0);
+        expect(new Set(checked(JSON.parse(run.stdout) as ListedSession[])), `${kind} as ${name}`).toEqual(
+          new Set(['now']),
+        );
+        expect(run.stderr, `${kind} as ${name}`).toBe(
+          `rxstore: warning: RX_NOT_REGULAR_FILE: ${path} is ${kind}, not a cache file rxstore made; it is left as it is: remove it to have the cache kept; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
+        );
+        expect(await standsAsItWas(path), `${kind} as ${name}`).toBe(true);
+      }
+    }
   });
 
   it('junk entries planted in a cache file are dropped and the file rewritten without them; one past the bound is no cache', async () => {

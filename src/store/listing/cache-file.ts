@@ -1,9 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as z from 'zod';
-import { onFileSystem } from '../../errors/index.js';
+import { NotRegularFileError, onFileSystem } from '../../errors/index.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { kindInWords } from '../../fs/path-kind.js';
 import { readRegularFile } from '../../fs/read-regular-file.js';
+import { lstatOrUndefined } from '../../fs/stat-or-undefined.js';
 
 /**
  * Far above the cache of any machine's sessions (an entry is under a kilobyte: 64 MiB is some
@@ -65,11 +67,21 @@ export class CacheFile {
     this.changed = true;
   }
 
-  /** Writes the file if anything changed, with the entries it held that were not changed. */
+  /**
+   * Writes the file if anything changed, with the entries it held that were not changed. Only a regular
+   * file is written over: rxstore makes nothing else at a cache file's name, so a FIFO, a link or a folder
+   * there is left as it is, and the cache not saved.
+   */
   async save(): Promise<void> {
     if (!this.changed) return;
     await this.load();
     await onFileSystem(mkdir(dirname(this.file), { recursive: true, mode: 0o700 }), dirname(this.file));
+    const there = lstatOrUndefined(this.file);
+    if (there !== undefined && !there.isFile())
+      throw new NotRegularFileError(
+        `${this.file} is ${kindInWords(there)}, not a cache file rxstore made; it is left as it is: remove it to have the cache kept`,
+        { file: this.file },
+      );
     const kept = Object.fromEntries([...this.entries].filter(([, value]) => value !== undefined));
     await onFileSystem(writeFileAtomic(this.file, JSON.stringify({ version: this.version, entries: kept })), this.file);
     this.changed = false;

@@ -127,7 +127,10 @@ export class SummaryCache {
     else this.resumePoints.delete(copy.path);
   }
 
-  /** Writes what was kept (each file whole, by temp file and rename), and removes what older versions of rxstore kept. */
+  /**
+   * Writes what was kept (each file whole, by temp file and rename), and removes what older versions of rxstore
+   * kept. A cache file's name taken by anything but a regular file is left as it is: `NotRegularFileError`.
+   */
   async save(): Promise<void> {
     await this.summaries.save();
     await this.resumePoints.save();
