@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import {
   copyFile,
+  link,
   lstat,
   mkdir,
+  readdir,
   readFile,
   readlink,
   rename,
@@ -383,24 +385,43 @@ describe('the cache folder and files, when they are not what they should be', ()
     }
   }
 
-  it('a FIFO, a link or a folder in place of a cache file is no cache (never a wait for a writer), and is left as it is, with one warning', async () => {
+  it('a FIFO, a link, a folder or a hard link in place of a cache file is no cache (never a wait, never read through), and is left as it is, said on every run', async () => {
     const machine = await buildStateRoot();
+    const notSaved = (path: string, kind: string) =>
+      `rxstore: warning: RX_NOT_REGULAR_FILE: ${path} is ${kind}, not a cache file rxstore made; it is left as it is: remove it to have the cache kept; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`;
+    // A whole cache of this very machine, elsewhere: a link to it is never read (every copy is read now).
+    const made = await tempDir('rxstore-cache-made-');
+    expect((await lsWithCacheHome(machine, made)).code).toBe(0);
     const elsewhere = join(await tempDir('rxstore-cache-target-'), 'theirs.json');
-    await writeFile(elsewhere, 'theirs\n');
+    await copyFile(join(made, 'rxstore', 'summaries-v21.json'), elsewhere);
+    const theirs = await readFile(elsewhere, 'utf8');
     const planted: [string, (path: string) => Promise<void>, (path: string) => Promise<boolean>][] = [
       ['a FIFO', async (path) => void execFileSync('mkfifo', [path]), async (path) => (await lstat(path)).isFIFO()],
       [
         'a symbolic link',
         (path) => symlink(elsewhere, path),
-        async (path) => (await readlink(path)) === elsewhere && (await readFile(elsewhere, 'utf8')) === 'theirs\n',
+        async (path) => (await readlink(path)) === elsewhere && (await readFile(elsewhere, 'utf8')) === theirs,
       ],
       ['a folder', (path) => mkdir(path), async (path) => (await lstat(path)).isDirectory()],
+      [
+        'a file with 2 names (a hard link)',
+        // A file of its own each time: the other name is in a folder of the user's.
+        async (path) => {
+          const own = join(await tempDir('rxstore-cache-target-'), 'theirs.json');
+          await copyFile(elsewhere, own);
+          await link(own, path);
+        },
+        async (path) => (await lstat(path)).nlink === 2 && (await readFile(path, 'utf8')) === theirs,
+      ],
     ];
+    const cacheFolder = async () => {
+      const cacheHome = await tempDir('rxstore-cache-');
+      await mkdir(join(cacheHome, 'rxstore'));
+      return { cacheHome, folder: join(cacheHome, 'rxstore') };
+    };
     for (const [kind, plant, standsAsItWas] of planted) {
       for (const name of ['summaries-v21.json', 'resume-points-v21.json']) {
-        const cacheHome = await tempDir('rxstore-cache-');
-        const folder = join(cacheHome, 'rxstore');
-        await mkdir(folder);
+        const { cacheHome, folder } = await cacheFolder();
         const path = join(folder, name);
         await plant(path);
         const run = await lsWithCacheHome(machine, cacheHome);
@@ -408,12 +429,36 @@ describe('the cache folder and files, when they are not what they should be', ()
         expect(new Set(checked(JSON.parse(run.stdout) as ListedSession[])), `${kind} as ${name}`).toEqual(
           new Set(['now']),
         );
-        expect(run.stderr, `${kind} as ${name}`).toBe(
-          `rxstore: warning: RX_NOT_REGULAR_FILE: ${path} is ${kind}, not a cache file rxstore made; it is left as it is: remove it to have the cache kept; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
-        );
+        expect(run.stderr, `${kind} as ${name}`).toBe(notSaved(path, kind));
         expect(await standsAsItWas(path), `${kind} as ${name}`).toBe(true);
       }
     }
+    // Said again when nothing else is to be saved, and each file saved whatever became of the other.
+    const { cacheHome, folder } = await cacheFolder();
+    execFileSync('mkfifo', [join(folder, 'resume-points-v21.json')]);
+    await lsWithCacheHome(machine, cacheHome);
+    const again = await lsWithCacheHome(machine, cacheHome);
+    expect(new Set(checked(JSON.parse(again.stdout) as ListedSession[]))).toEqual(new Set(['cache']));
+    expect(again.stderr).toBe(notSaved(join(folder, 'resume-points-v21.json'), 'a FIFO'));
+    const both = await cacheFolder();
+    for (const name of ['summaries-v21.json', 'resume-points-v21.json'])
+      execFileSync('mkfifo', [join(both.folder, name)]);
+    expect((await lsWithCacheHome(machine, both.cacheHome)).stderr).toBe(
+      notSaved(join(both.folder, 'summaries-v21.json'), 'a FIFO') +
+        notSaved(join(both.folder, 'resume-points-v21.json'), 'a FIFO'),
+    );
+    // An older version's cache file goes; what stands at such a name that rxstore cannot have made stays.
+    const older = await cacheFolder();
+    await writeFile(join(older.folder, 'summaries-v3.json'), '{"version":3,"entries":{}}');
+    execFileSync('mkfifo', [join(older.folder, 'summaries-v20.json')]);
+    await symlink(elsewhere, join(older.folder, 'resume-points-v1.json'));
+    expect((await lsWithCacheHome(machine, older.cacheHome)).code).toBe(0);
+    expect((await readdir(older.folder)).sort()).toEqual([
+      'resume-points-v1.json',
+      'resume-points-v21.json',
+      'summaries-v20.json',
+      'summaries-v21.json',
+    ]);
   });
 
   it('junk entries planted in a cache file are dropped and the file rewritten without them; one past the bound is no cache', async () => {

@@ -49,15 +49,15 @@ export async function runLs(args: LsArgs, output: Output, setExit: (code: ExitCo
   for (const warning of listing.warnings) output.err(warningLine(warning));
   const sessions: ListedSession[] = [];
   for await (const session of listing.sessions) sessions.push(session);
-  await cache
-    ?.save()
-    .catch((error: unknown) =>
+  // One line for each cache file that could not be saved.
+  await cache?.save().catch((error: unknown) => {
+    for (const one of error instanceof AggregateError ? error.errors : [error])
       output.err(
         warningLine(
-          `${inWords(error)}; the summary cache was not saved whole: the next ls reads again the logs it lacks`,
+          `${inWords(one)}; the summary cache was not saved whole: the next ls reads again the logs it lacks`,
         ),
-      ),
-    );
+      );
+  });
   for (const session of sessions) {
     if (session.status === 'unreadable')
       output.err(warningLine(`${session.problem ?? session.path}; listed as unreadable`));

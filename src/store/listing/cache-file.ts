@@ -35,7 +35,15 @@ export class CacheFile {
   /** Reads the file, once; entries set or removed meanwhile stay as they were set. */
   load(): Promise<void> {
     this.loaded ??= (async () => {
-      // A regular file only, opened without waiting: a FIFO in a cache file's place is no cache, never a wait.
+      // Only a file rxstore can have made is read (`notOurs`), opened without waiting: a FIFO is no cache, never
+      // a wait. One the system will not show is no cache either, and the save says why.
+      let planted: string | undefined;
+      try {
+        planted = notOurs(this.file);
+      } catch {
+        return;
+      }
+      if (planted !== undefined) return;
       const text = readRegularFile(this.file, MAX_CACHE_FILE_BYTES)?.toString('utf8');
       const parsed = z
         .object({ version: z.literal(this.version), entries: z.record(z.string(), z.unknown()) })
@@ -68,20 +76,21 @@ export class CacheFile {
   }
 
   /**
-   * Writes the file if anything changed, with the entries it held that were not changed. Only a regular
-   * file is written over: rxstore makes nothing else at a cache file's name, so a FIFO, a link or a folder
-   * there is left as it is, and the cache not saved.
+   * Writes the file if anything changed, with the entries it held that were not changed. What stands at the
+   * name is written over only when rxstore can have made it (`notOurs`): anything else is left as it is, the
+   * cache not saved, and refused (`NotRegularFileError`) whether anything changed or not, so that it is said
+   * on every run it costs.
    */
   async save(): Promise<void> {
+    const planted = notOurs(this.file);
+    if (planted !== undefined)
+      throw new NotRegularFileError(
+        `${this.file} is ${planted}, not a cache file rxstore made; it is left as it is: remove it to have the cache kept`,
+        { file: this.file },
+      );
     if (!this.changed) return;
     await this.load();
     await onFileSystem(mkdir(dirname(this.file), { recursive: true, mode: 0o700 }), dirname(this.file));
-    const there = lstatOrUndefined(this.file);
-    if (there !== undefined && !there.isFile())
-      throw new NotRegularFileError(
-        `${this.file} is ${kindInWords(there)}, not a cache file rxstore made; it is left as it is: remove it to have the cache kept`,
-        { file: this.file },
-      );
     const kept = Object.fromEntries([...this.entries].filter(([, value]) => value !== undefined));
     await onFileSystem(writeFileAtomic(this.file, JSON.stringify({ version: this.version, entries: kept })), this.file);
     this.changed = false;
@@ -97,4 +106,15 @@ function parseJson(text: string | undefined): unknown {
     // JSON.parse's SyntaxError, its only error.
     return undefined;
   }
+}
+
+/**
+ * What stands at a cache file's name when rxstore cannot have made it, in words; undefined when nothing
+ * is there or a file rxstore may have written: a regular file of one name. A FIFO, a link, a folder, or
+ * a file with another name too (a hard link, which a rename would part from its other name), is not.
+ */
+export function notOurs(file: string): string | undefined {
+  const there = lstatOrUndefined(file);
+  if (there === undefined || (there.isFile() && there.nlink === 1)) return undefined;
+  return there.isFile() ? `a file with ${there.nlink} names (a hard link)` : kindInWords(there);
 }

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import { RX_ERROR_FAMILIES, type RxErrorCode } from '../../errors/index.js';
 import { SessionStatusSchema } from '../../session/verdict/read-session.js';
-import { CacheFile } from './cache-file.js';
+import { CacheFile, notOurs } from './cache-file.js';
 import { defaultCacheDir } from './cache-dir.js';
 import type { SessionCopy } from './session-copy.js';
 import { WorkspaceSourceSchema } from './summarise-copy.js';
@@ -129,17 +129,28 @@ export class SummaryCache {
 
   /**
    * Writes what was kept (each file whole, by temp file and rename), and removes what older versions of rxstore
-   * kept. A cache file's name taken by anything but a regular file is left as it is: `NotRegularFileError`.
+   * kept. Each file is saved whatever became of the other. A cache file's name taken by something rxstore cannot
+   * have made (a FIFO, a link, a folder, a hard link) is left as it is, and so is such a thing at an older
+   * version's name. Rejects with the one error, or with an `AggregateError` of both files' errors.
    */
   async save(): Promise<void> {
-    await this.summaries.save();
-    await this.resumePoints.save();
+    const saved = await Promise.allSettled([this.summaries.save(), this.resumePoints.save()]);
     const dir = dirname(this.summaries.file);
     const older = Array.from({ length: CACHE_VERSION - 1 }, (_, at) => [
       `summaries-v${at + 1}.json`,
       `resume-points-v${at + 1}.json`,
     ]).flat();
-    await Promise.all(older.map((name) => rm(join(dir, name), { force: true }).catch(() => undefined)));
+    await Promise.all(older.map((name) => removeOlderCache(join(dir, name))));
+    // The folder neither could be written in is one error, said once.
+    const errors = [
+      ...new Map(
+        saved.flatMap((result) =>
+          result.status === 'rejected' ? [[String((result.reason as Error)?.message), result.reason as unknown]] : [],
+        ),
+      ).values(),
+    ];
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, 'neither summary cache file was saved');
   }
 
   /** A kept entry, checked; one that does not parse is dropped, never trusted. */
@@ -183,4 +194,13 @@ function identityOf(copy: SessionCopy): string | undefined {
   const sidecars =
     copy.format === 'jsonl' ? transcriptSidecars(copy.path) : [copy.path.replace(/\.jsonl$/, '.meta.json')];
   return createHash('sha256').update(statLine(copy.path, stats)).update(filesStamp(sidecars)).digest('hex');
+}
+
+/** Removes an older version's cache file: only a regular file of one name, which that rxstore may have made. */
+async function removeOlderCache(path: string): Promise<void> {
+  try {
+    if (notOurs(path) === undefined) await rm(path, { force: true });
+  } catch {
+    // A cache: what cannot be looked at or removed now is left for a later run.
+  }
 }
