@@ -12,6 +12,7 @@ import {
 import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
 import { statLine, statOrCode } from '../fs/files-stamp.js';
 import { kindInWords } from '../fs/path-kind.js';
+import { notOurs } from '../fs/not-ours.js';
 import { lstatOrUndefined } from '../fs/stat-or-undefined.js';
 import type { ContentStamp } from '../store/listing/content-stamp.js';
 import type { SourceLog } from './search-sources.js';
@@ -275,9 +276,8 @@ function standingAt(path: string): string {
  */
 export function refuseFilesNotOurs(paths: readonly string[]): void {
   for (const path of paths) {
-    const stats = lstatOrUndefined(path);
-    if (stats === undefined || (stats.isFile() && stats.nlink === 1)) continue;
-    const kind = stats.isFile() ? `a file with ${stats.nlink} names (a hard link)` : kindInWords(stats);
+    const kind = notOurs(path);
+    if (kind === undefined) continue;
     throw new NotRegularFileError(`${path} is ${kind}, not a search index rxstore made; it is left as it is`, {
       file: path,
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeHit, hitsToTry, type FailPointHit } from '../support/faults/fail-points.js';
+import { describeHit, hitsOf, hitsToTry, type FailPointHit } from '../support/faults/fail-points.js';
 
 const passes = (name: string, times: number): FailPointHit[] =>
   Array.from({ length: times }, (_, index) => ({ name, hit: index + 1 }));
@@ -35,15 +35,7 @@ describe('the fail-point trials a crash or fault test runs', () => {
   });
 
   it('passes over a point that leaves the files of the one just before it, when that one is tried', () => {
-    const named = (...names: string[]) => {
-      const seen = new Map<string, number>();
-      return names.map((name) => {
-        const hit = (seen.get(name) ?? 0) + 1;
-        seen.set(name, hit);
-        return { name, hit };
-      });
-    };
-    const hits = named(
+    const hits = hitsOf([
       'write.atomic',
       'atomic.temp-written',
       'atomic.temp-synced',
@@ -53,7 +45,7 @@ describe('the fail-point trials a crash or fault test runs', () => {
       'content.temp-removed',
       'dir.synced',
       'repair.log-synced',
-    );
+    ]);
     expect(hitsToTry(hits).map(describeHit)).toEqual([
       'write.atomic:1',
       'atomic.temp-written:1',

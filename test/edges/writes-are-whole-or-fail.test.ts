@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readSession } from '../../src/session/verdict/read-session.js';
 import { rxstoreBin, runCliChild, runNodeChild, type ChildResult } from '../support/cli-child.js';
-import { forEachHit, type FailPointHit } from '../support/faults/fail-points.js';
+import { forEachHit, hitsOf, tracedNames, type FailPointHit } from '../support/faults/fail-points.js';
 import { copySession } from '../support/faults/faults.js';
 import { fixture } from '../support/fixtures.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -41,16 +41,7 @@ async function runWithFault(
   if (fault) env.RXSTORE_FAIL_POINT = `${fault.point.name}:${fault.point.hit}:${fault.kind}`;
   else delete env.RXSTORE_FAIL_POINT;
   const run = await runNodeChild([rxstoreBin, ...args], { env });
-  const seen = new Map<string, number>();
-  const hits = (await readFile(trace, 'utf8').catch(() => ''))
-    .split('\n')
-    .filter((name) => name.startsWith('write.'))
-    .map((name) => {
-      const hit = (seen.get(name) ?? 0) + 1;
-      seen.set(name, hit);
-      return { name, hit };
-    });
-  return { run, hits };
+  return { run, hits: hitsOf((await tracedNames(trace)).filter((name) => name.startsWith('write.'))) };
 }
 
 /** A torn copy of a fixture: its last frame cut short, as a writer killed mid-append leaves it. */

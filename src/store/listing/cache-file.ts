@@ -3,9 +3,8 @@ import { dirname } from 'node:path';
 import * as z from 'zod';
 import { NotRegularFileError, onFileSystem } from '../../errors/index.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
-import { kindInWords } from '../../fs/path-kind.js';
+import { notOurs } from '../../fs/not-ours.js';
 import { readRegularFile } from '../../fs/read-regular-file.js';
-import { lstatOrUndefined } from '../../fs/stat-or-undefined.js';
 
 /**
  * Far above the cache of any machine's sessions (an entry is under a kilobyte: 64 MiB is some
@@ -106,15 +105,4 @@ function parseJson(text: string | undefined): unknown {
     // JSON.parse's SyntaxError, its only error.
     return undefined;
   }
-}
-
-/**
- * What stands at a cache file's name when rxstore cannot have made it, in words; undefined when nothing
- * is there or a file rxstore may have written: a regular file of one name. A FIFO, a link, a folder, or
- * a file with another name too (a hard link, which a rename would part from its other name), is not.
- */
-export function notOurs(file: string): string | undefined {
-  const there = lstatOrUndefined(file);
-  if (there === undefined || (there.isFile() && there.nlink === 1)) return undefined;
-  return there.isFile() ? `a file with ${there.nlink} names (a hard link)` : kindInWords(there);
 }

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import { RX_ERROR_FAMILIES, type RxErrorCode } from '../../errors/index.js';
 import { SessionStatusSchema } from '../../session/verdict/read-session.js';
-import { CacheFile, notOurs } from './cache-file.js';
+import { CacheFile } from './cache-file.js';
+import { notOurs } from '../../fs/not-ours.js';
 import { defaultCacheDir } from './cache-dir.js';
 import type { SessionCopy } from './session-copy.js';
 import { WorkspaceSourceSchema } from './summarise-copy.js';
@@ -141,14 +142,9 @@ export class SummaryCache {
       `resume-points-v${at + 1}.json`,
     ]).flat();
     await Promise.all(older.map((name) => removeOlderCache(join(dir, name))));
+    const failed = saved.flatMap((result) => (result.status === 'rejected' ? [result.reason as Error] : []));
     // The folder neither could be written in is one error, said once.
-    const errors = [
-      ...new Map(
-        saved.flatMap((result) =>
-          result.status === 'rejected' ? [[String((result.reason as Error)?.message), result.reason as unknown]] : [],
-        ),
-      ).values(),
-    ];
+    const errors = failed.filter((error, at) => failed.findIndex((other) => other.message === error.message) === at);
     if (errors.length === 1) throw errors[0];
     if (errors.length > 1) throw new AggregateError(errors, 'neither summary cache file was saved');
   }

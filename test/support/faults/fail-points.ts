@@ -18,14 +18,22 @@ async function tracedRun(argv: string[], failPoint?: FailPointHit) {
   if (failPoint) env.RXSTORE_FAIL_POINT = describeHit(failPoint);
   else delete env.RXSTORE_FAIL_POINT;
   const run = await runNodeChild(argv, { env });
-  const names = (await readFile(trace, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  return { run, hits: hitsOf(await tracedNames(trace)) };
+}
+
+/** The names a trace file holds, one a line, in the order the run passed them (none when it was never written). */
+export async function tracedNames(trace: string): Promise<string[]> {
+  return (await readFile(trace, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+}
+
+/** Points passed in this order, each with which hit of its name it was. */
+export function hitsOf(names: readonly string[]): FailPointHit[] {
   const seen = new Map<string, number>();
-  const hits = names.map((name) => {
+  return names.map((name) => {
     const hit = (seen.get(name) ?? 0) + 1;
     seen.set(name, hit);
     return { name, hit };
   });
-  return { run, hits };
 }
 
 /** Runs `argv` (a node script and its arguments) to its end; returns every fail point it passed, in order. */
