@@ -1,15 +1,13 @@
-import { chmodSync, closeSync, mkdirSync, openSync, readSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import {
   FileSystemError,
-  fileSystemErrorOf,
-  isSystemError,
   NotRegularFileError,
   OverwriteRefusedError,
   RxError,
   undefinedIfMissing,
 } from '../errors/index.js';
-import { DIR_MODE, FILE_MODE } from '../fs/atomic-write.js';
+import { FILE_MODE } from '../fs/atomic-write.js';
 import { statLine, statOrCode } from '../fs/files-stamp.js';
 import { kindInWords } from '../fs/path-kind.js';
 import { notOurs } from '../fs/not-ours.js';
@@ -233,39 +231,6 @@ function removeStaleSqliteLock(file: string): void {
   throw new NotRegularFileError(`${lock} is ${kind}, not the lock SQLite makes beside the index; it is left as it is`, {
     file: lock,
   });
-}
-
-/**
- * Makes the index's folder, and those above it. One the system will not let be written is said by
- * the system's code (the search then answers from the stores); anything else in its place (a file, a
- * symbolic link to nothing, a loop of them) is refused as not one rxstore made, and left as it is.
- */
-export function makeIndexFolder(folder: string): void {
-  try {
-    mkdirSync(folder, { recursive: true, mode: DIR_MODE });
-  } catch (error) {
-    if (!isSystemError(error) || ['EACCES', 'EPERM', 'EROFS'].includes(error.code ?? ''))
-      throw fileSystemErrorOf(error, folder);
-    const path = error.path ?? folder;
-    throw new NotRegularFileError(
-      `${path} is ${standingAt(path)}, not a folder the index can be kept in; it is left as it is`,
-      {
-        file: path,
-      },
-    );
-  }
-}
-
-/** What stands at `path`, in words, a symbolic link with what it leads to. */
-function standingAt(path: string): string {
-  const entry = lstatOrUndefined(path);
-  if (entry === undefined) return 'not there';
-  if (!entry.isSymbolicLink()) return kindInWords(entry);
-  try {
-    return `a symbolic link to ${kindInWords(statSync(path))}`;
-  } catch (error) {
-    return isSystemError(error) && error.code === 'ELOOP' ? 'a loop of symbolic links' : 'a symbolic link to nothing';
-  }
 }
 
 /**

@@ -10,10 +10,10 @@ import { documentIdsOf, SESSION_OF_DOCUMENT } from './document-ids.js';
 import { documentsOf, type SearchDocument } from './documents.js';
 import { indexSteps, type IndexJob, type IndexStep } from './index-steps.js';
 import { IndexReaders, ReaderThreadLost } from './index-readers/index-readers.js';
+import { makeCacheFolder } from '../fs/cache-folder.js';
 import {
   engineErrorSaid,
   IndexConnection,
-  makeIndexFolder,
   refuseFilesNotOurs,
   removeIndexFiles,
   type IndexSchema,
@@ -145,7 +145,7 @@ export class SearchIndex {
    * told once, when it does), for five minutes at most.
    */
   static async open(cacheDir: string, onWaiting?: () => void): Promise<SearchIndex> {
-    makeIndexFolder(cacheDir);
+    makeCacheFolder(cacheDir, 'the index');
     const file = join(cacheDir, 'search-index.sqlite');
     const lockFile = join(cacheDir, 'search-index.lock');
     refuseFilesNotOurs([lockFile]);

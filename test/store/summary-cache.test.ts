@@ -1,6 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
+  chmod,
   copyFile,
+  cp,
   link,
   lstat,
   mkdir,
@@ -26,6 +28,7 @@ import { runCli } from '../support/inspect-json-schema.js';
 import { buildStateRoot, type BuiltMachine } from '../support/sessions/state-root.js';
 import { tempDir } from '../support/temp-dir.js';
 import { cachePerTest } from '../support/cache-per-test.js';
+import { rxstoreBin } from '../support/cli-child.js';
 
 /** `rxstore ls --json` of the machine (or a state root), with the summary cache in `XDG_CACHE_HOME`. */
 async function ls(machine: BuiltMachine | string, ...extra: string[]): Promise<ListedSession[]> {
@@ -485,7 +488,7 @@ describe('the cache folder and files, when they are not what they should be', ()
     expect(new Set(checked(JSON.parse(past.stdout) as ListedSession[]))).toEqual(new Set(['now']));
   });
 
-  it('a cache folder that cannot be made is one warning in words, and the listing still answers; the library throws RX_FILE_SYSTEM', async () => {
+  it('a file or a link to nothing in the way of the cache folder is named, left, and said once; the library throws RX_NOT_REGULAR_FILE', async () => {
     const { CacheFile } = await import('../../src/store/listing/cache-file.js');
     const machine = await buildStateRoot();
     const notAFolder = join(await tempDir('rxstore-cache-'), 'a-file');
@@ -493,17 +496,62 @@ describe('the cache folder and files, when they are not what they should be', ()
     const run = await lsWithCacheHome(machine, notAFolder);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).not.toEqual([]);
+    // Above the folder: the file in the way is named, not the folder that could not be made below it.
     expect(run.stderr).toBe(
-      `rxstore: warning: RX_FILE_SYSTEM: ${join(notAFolder, 'rxstore')}: not a directory; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
+      `rxstore: warning: RX_NOT_REGULAR_FILE: ${notAFolder} is a file, not a folder the cache can be kept in; it is left as it is; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
     );
+    expect(await readFile(notAFolder, 'utf8')).toBe('x');
+    const home = await tempDir('rxstore-cache-');
+    await writeFile(join(home, 'rxstore'), 'mine');
+    const atFolder = await lsWithCacheHome(machine, home);
+    expect(atFolder.code).toBe(0);
+    expect(atFolder.stderr).toBe(
+      `rxstore: warning: RX_NOT_REGULAR_FILE: ${join(home, 'rxstore')} is a file, not a folder the cache can be kept in; it is left as it is; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
+    );
+    expect(await readFile(join(home, 'rxstore'), 'utf8')).toBe('mine');
+    const dangling = join(await tempDir('rxstore-cache-'), 'gone');
+    await symlink(join(dangling, '..', 'nowhere'), dangling);
+    const toNothing = await lsWithCacheHome(machine, dangling);
+    expect(toNothing.stderr).toBe(
+      `rxstore: warning: RX_NOT_REGULAR_FILE: ${dangling} is a symbolic link to nothing, not a folder the cache can be kept in; it is left as it is; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
+    );
+    expect((await lstat(dangling)).isSymbolicLink()).toBe(true);
     const { z } = await import('zod');
     const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v21.json'), 4, z.unknown());
     file.set('a', 1);
-    await expect(file.save()).rejects.toMatchObject({
-      code: 'RX_FILE_SYSTEM',
-      data: { file: join(notAFolder, 'rxstore'), errno: 'ENOTDIR' },
-    });
+    await expect(file.save()).rejects.toMatchObject({ code: 'RX_NOT_REGULAR_FILE', data: { file: notAFolder } });
   });
+
+  it.skipIf(process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status !== 0)(
+    'a cache folder that may not be written is named once, for both files, and the listing still answers',
+    async () => {
+      const root = await tempDir('rxstore-cache-ro-');
+      await cp(fixture('tool-calls').root, join(root, 'state'), { recursive: true });
+      const folder = join(root, 'cache', 'rxstore');
+      await mkdir(folder, { recursive: true });
+      spawnSync('chmod', ['-R', 'a+rX,go-w', root]);
+      await chmod(folder, 0o555);
+      const asRoot = process.getuid?.() === 0;
+      // As `nobody` when the tests run as root, who may write any folder.
+      const run = spawnSync(
+        asRoot ? 'setpriv' : process.execPath,
+        [
+          ...(asRoot ? ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : []),
+          rxstoreBin,
+          'ls',
+          '--state-home',
+          join(root, 'state'),
+          '--json',
+        ],
+        { encoding: 'utf8', cwd: '/', env: { ...process.env, XDG_CACHE_HOME: join(root, 'cache') } },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).not.toEqual([]);
+      expect(run.stderr).toBe(
+        `rxstore: warning: RX_FILE_SYSTEM: ${folder}: permission denied; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
+      );
+    },
+  );
 
   it('a relative XDG_CACHE_HOME is ignored, as the XDG spec says', async () => {
     const { homedir } = await import('node:os');

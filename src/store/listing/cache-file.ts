@@ -1,8 +1,8 @@
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as z from 'zod';
-import { NotRegularFileError, onFileSystem } from '../../errors/index.js';
+import { NotRegularFileError } from '../../errors/index.js';
 import { writeFileAtomic } from '../../fs/atomic-write.js';
+import { makeCacheFolder, refusedWriteIn } from '../../fs/cache-folder.js';
 import { notOurs } from '../../fs/not-ours.js';
 import { readRegularFile } from '../../fs/read-regular-file.js';
 
@@ -89,9 +89,13 @@ export class CacheFile {
       );
     if (!this.changed) return;
     await this.load();
-    await onFileSystem(mkdir(dirname(this.file), { recursive: true, mode: 0o700 }), dirname(this.file));
+    makeCacheFolder(dirname(this.file), 'the cache');
     const kept = Object.fromEntries([...this.entries].filter(([, value]) => value !== undefined));
-    await onFileSystem(writeFileAtomic(this.file, JSON.stringify({ version: this.version, entries: kept })), this.file);
+    await writeFileAtomic(this.file, JSON.stringify({ version: this.version, entries: kept })).catch(
+      (error: unknown) => {
+        throw refusedWriteIn(error, this.file);
+      },
+    );
     this.changed = false;
   }
 }

@@ -1,0 +1,76 @@
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { FileSystemError, fileSystemErrorOf, isSystemError, NotRegularFileError } from '../errors/index.js';
+import { DIR_MODE } from './file-modes.js';
+import { kindInWords } from './path-kind.js';
+import { lstatOrUndefined } from './stat-or-undefined.js';
+
+// The folders rxstore keeps its caches in (the summary cache's, the search index's) are its own to
+// make, but what stands in their way is the user's: it is named as it is, and never replaced.
+
+/**
+ * Makes a cache folder, and those above it. One the system will not let be written is said by the
+ * system's code, naming the folder; anything else in the way (a file, a symbolic link to nothing, a
+ * loop of them), at the folder or above it, is refused by what it is and where it stands, and left
+ * as it is. `keeps` says what the folder is for: `the index`, `the cache`.
+ */
+export function makeCacheFolder(folder: string, keeps: string): void {
+  try {
+    mkdirSync(folder, { recursive: true, mode: DIR_MODE });
+  } catch (error) {
+    if (!isSystemError(error) || ['EACCES', 'EPERM', 'EROFS'].includes(error.code ?? ''))
+      throw fileSystemErrorOf(error, folder);
+    const path = inTheWay(folder) ?? error.path ?? folder;
+    throw new NotRegularFileError(
+      `${path} is ${standingAt(path)}, not a folder ${keeps} can be kept in; it is left as it is`,
+      { file: path },
+    );
+  }
+}
+
+/**
+ * A file written in a cache folder that the system refused: the folder itself, when it is what may not
+ * be written (its permissions, a read-only system), so that one line names it for every file; else the
+ * file, as the system said.
+ */
+export function refusedWriteIn(error: unknown, file: string): unknown {
+  const errno = error instanceof FileSystemError ? error.data.errno : isSystemError(error) ? error.code : undefined;
+  if (!['EACCES', 'EPERM', 'EROFS'].includes(errno ?? '')) return fileSystemErrorOf(error, file);
+  const folder = dirname(file);
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch (denied) {
+    if (isSystemError(denied)) return fileSystemErrorOf(denied, folder);
+  }
+  return fileSystemErrorOf(error, file);
+}
+
+/** The nearest of `folder` and the paths above it that stands and is not a folder (nor a link to one). */
+function inTheWay(folder: string): string | undefined {
+  for (let path = folder; ; path = dirname(path)) {
+    const entry = lstatOrUndefined(path);
+    if (entry !== undefined) return entry.isDirectory() || leadsToFolder(path) ? undefined : path;
+    if (dirname(path) === path) return undefined;
+  }
+}
+
+function leadsToFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    // A link to nothing, or a loop of them: in the way, as any other thing that is not a folder.
+    return false;
+  }
+}
+
+/** What stands at `path`, in words, a symbolic link with what it leads to. */
+function standingAt(path: string): string {
+  const entry = lstatOrUndefined(path);
+  if (entry === undefined) return 'not there';
+  if (!entry.isSymbolicLink()) return kindInWords(entry);
+  try {
+    return `a symbolic link to ${kindInWords(statSync(path))}`;
+  } catch (error) {
+    return isSystemError(error) && error.code === 'ELOOP' ? 'a loop of symbolic links' : 'a symbolic link to nothing';
+  }
+}
