@@ -1,4 +1,5 @@
-import { FileSystemError } from '../index.js';
+import { fstatSync, writeSync } from 'node:fs';
+import { FileSystemError, ShortWriteError } from '../index.js';
 import { errorLines } from './error-line.js';
 
 /** Where the CLI writes; tests pass their own to capture what a user would see. */
@@ -20,16 +21,80 @@ let stdoutClosed = false;
  * that fails leaves nowhere to say it: exit 1 alone. Called once, before a command runs.
  */
 export function endQuietlyOnClosedPipe(): void {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    stdoutClosed = true;
-    if (error.code === 'EPIPE') return;
-    if (stderrFailed === false) process.stderr.write(errorLines(new FileSystemError(error, 'standard output')));
-    exitOneAtTheEnd();
-  });
-  process.stderr.on('error', () => {
-    stderrFailed = true;
-    exitOneAtTheEnd();
-  });
+  process.stdout.on('error', stdoutFailed);
+  process.stderr.on('error', stderrFailedNow);
+  stdoutFile = isFile(1);
+  stderrFile = isFile(2);
+}
+
+function stdoutFailed(error: NodeJS.ErrnoException | ShortWriteError): void {
+  if (stdoutClosed) return;
+  stdoutClosed = true;
+  if ('code' in error && error.code === 'EPIPE') return;
+  if (stderrFailed === false)
+    writeStderr(errorLines(error instanceof ShortWriteError ? error : new FileSystemError(error, 'standard output')));
+  exitOneAtTheEnd();
+}
+
+function stderrFailedNow(): void {
+  stderrFailed = true;
+  exitOneAtTheEnd();
+}
+
+/**
+ * Standard output or error redirected to a file is written by Node with one `write` a piece, whose short
+ * count (a nearly full disk writes what fits and says so) it does not look at: the rest would be lost in
+ * silence, the command exiting 0. Such a file is written here, every byte or the system's error.
+ */
+let stdoutFile = false;
+let stderrFile = false;
+
+function isFile(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    // Closed, or not there: Node's own stream says what becomes of a write.
+    return false;
+  }
+}
+
+/** Writes every byte of `text` to a file descriptor, or throws the system's error (a `ShortWriteError` when it writes nothing and says nothing). */
+function writeAllSync(fd: number, text: string, name: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let done = 0; done < bytes.length; ) {
+    const written = writeSync(fd, bytes, done, bytes.length - done);
+    if (written === 0)
+      throw new ShortWriteError(`${name}: wrote ${done} of ${bytes.length} bytes, and the system wrote no more`, {
+        file: name,
+        expected: bytes.length,
+        found: done,
+      });
+    done += written;
+  }
+}
+
+/** One write to standard output; false when the reader wants no more for now (a pipe's buffer is full). */
+function writeOut(text: string): boolean {
+  if (!stdoutFile) return process.stdout.write(text);
+  try {
+    writeAllSync(1, text, 'standard output');
+  } catch (error) {
+    stdoutFailed(error as NodeJS.ErrnoException);
+  }
+  return true;
+}
+
+function writeStderr(text: string): void {
+  if (stderrFailed) return;
+  if (!stderrFile) {
+    process.stderr.write(text);
+    return;
+  }
+  try {
+    writeAllSync(2, text, 'standard error');
+  } catch {
+    stderrFailedNow();
+  }
 }
 
 let stderrFailed = false;
@@ -49,7 +114,7 @@ function exitOneAtTheEnd(): void {
  * reader is gone), so that a large output is never held whole.
  */
 export async function writeStdout(text: string): Promise<void> {
-  if (stdoutClosed || process.stdout.write(text)) return;
+  if (stdoutClosed || writeOut(text)) return;
   await new Promise<void>((resolve) => {
     const done = () => {
       process.stdout.off('drain', done).off('error', done).off('close', done);
@@ -73,9 +138,9 @@ export async function printPieces(pieces: AsyncIterable<string>, output: Output)
 
 export const processOutput: Output = {
   out: (text) => {
-    if (!stdoutClosed) process.stdout.write(text);
+    if (!stdoutClosed) writeOut(text);
   },
-  err: (text) => process.stderr.write(text),
+  err: writeStderr,
   get columns() {
     // A terminal that reports no width (0 columns) gets whole rows, as a pipe does.
     return process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined;

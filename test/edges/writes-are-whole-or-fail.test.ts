@@ -1,6 +1,7 @@
 // Every write writes all its bytes or fails naming the path: short writes and ENOSPC at every write
 // of every writing command (fail points), and a real nearly full file system (a small tmpfs, as root).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, realpath, rm, stat, statfs, truncate, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
@@ -325,6 +326,48 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
       );
       expect(await treeDigest(torn)).toBe(tornBefore);
       expect(await tempNamesUnder(disk.dir)).toEqual([]);
+    },
+    120_000,
+  );
+
+  it.skipIf(!isRoot)(
+    `standard output redirected to a file on a full disk: every command says so and exits 1, never a cut output and exit 0${isRoot ? '' : ' — skipped: mounting a tmpfs needs root (CI runs as root)'}`,
+    async () => {
+      const disk = await nearlyFull(1024 * 1024);
+      const out = join(disk.dir, 'out');
+      // Every fixture in one state root: a listing of several kilobytes.
+      const machine = await tempDir('rxstore-full-stdout-');
+      for (const name of ['titled', 'compacted', 'tool-calls', 'plain-chat', 'cjk-emoji', 'payload-ref'] as const)
+        await cp(join(fixture(name).root, 'projects'), join(machine, 'projects'), { recursive: true });
+      const commands = [
+        ['cat', fixture('compacted').dir, '--records'],
+        ['ls', '--state-home', machine, '--json'],
+        ['view', fixture('compacted').dir],
+        ['inspect', fixture('compacted').dir, '--messages'],
+        ['search', 'the', '--json', '--around', '2', '--state-home', plain.root, '--no-index'],
+      ];
+      for (const args of commands) {
+        const whole = await runCliChild(args);
+        expect(whole.code, `${args.join(' ')}: ${whole.stderr}`).toBe(0);
+        expect(Buffer.byteLength(whole.stdout), args.join(' ')).toBeGreaterThan(8192);
+        // Room for some of the output, not all: a write that only partly fits is one the system cuts short.
+        await rm(out, { force: true });
+        await disk.fill(4096);
+        const fd = openSync(out, 'w');
+        let run: ReturnType<typeof spawnSync>;
+        try {
+          run = spawnSync(process.execPath, [rxstoreBin, ...args], {
+            stdio: ['ignore', fd, 'pipe'],
+            encoding: 'utf8',
+          });
+        } finally {
+          closeSync(fd);
+        }
+        expect(run.status, args.join(' ')).toBe(1);
+        expect(run.stderr, args.join(' ')).toBe('rxstore: RX_FILE_SYSTEM: standard output: no space left on device\n');
+        expect((await stat(out)).size).toBeLessThan(Buffer.byteLength(whole.stdout));
+        await disk.unfill();
+      }
     },
     120_000,
   );
