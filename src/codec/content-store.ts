@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { constants } from 'node:buffer';
-import { link, mkdir, open, rm, rmdir } from 'node:fs/promises';
+import { link, open, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
 import * as z from 'zod';
 import { DIR_MODE, fsyncDir, writeNewFile } from '../fs/atomic-write.js';
@@ -19,6 +19,7 @@ import { failPoint } from '../fs/fail-point.js';
 import { parseGoJson } from './go-json/go-text.js';
 import { goLiteralFieldsOf, goLiteralRefusalOfBytes } from './go-json/go-literals.js';
 import { firstIssue } from './first-issue.js';
+import { makeFolders } from '../fs/make-folders.js';
 
 /** Objects are indexed in 1 MiB blocks; an index with any other block size is refused (docs/format.md §6.1). */
 export const INTEGRITY_BLOCK_BYTES = 1024 * 1024;
@@ -326,7 +327,7 @@ export class ContentStore {
 
   /** `mkdir -p`, keeping the folders it made, outermost first. */
   private async makeFolder(dir: string): Promise<void> {
-    const first = await mkdir(dir, { recursive: true, mode: DIR_MODE });
+    const first = makeFolders(dir, DIR_MODE);
     if (first === undefined) return;
     const folders: string[] = [];
     for (let each = resolve(dir); ; each = dirname(each)) {

@@ -1,6 +1,6 @@
 import type { CodeOf } from './codes.js';
 import { RxError } from './rx-error.js';
-import { destinationOf, isSystemError, systemErrorInWords } from './system-error.js';
+import { destinationOf, isSystemError, pathOfSystemError, systemErrorInWords } from './system-error.js';
 
 /** The machine rather than the store: the file system, a missing zstd, a lock taken away (exit 1). */
 export abstract class EnvironmentError extends RxError {
@@ -15,7 +15,7 @@ export abstract class EnvironmentError extends RxError {
 export class FileSystemError extends EnvironmentError {
   override readonly code = 'RX_FILE_SYSTEM';
 
-  constructor(error: NodeJS.ErrnoException, path = error.path) {
+  constructor(error: NodeJS.ErrnoException, path = pathOfSystemError(error)) {
     const file = path === undefined ? undefined : destinationOf(path);
     super(
       file === undefined ? systemErrorInWords(error) : `${file}: ${systemErrorInWords(error)}`,
@@ -78,7 +78,7 @@ export class StoreLockCompromisedError extends EnvironmentError {
  * returned as it is (an RxError already, or a fault of rxstore's own that must not pass for the system's).
  */
 export function fileSystemErrorOf(error: unknown, path?: string): unknown {
-  return isSystemError(error) ? new FileSystemError(error, error.path ?? path) : error;
+  return isSystemError(error) ? new FileSystemError(error, pathOfSystemError(error) ?? path) : error;
 }
 
 /** Runs a file operation on a path rxstore was given, turning a system error into a `FileSystemError` (naming `path` when the system names none). */

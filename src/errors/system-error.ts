@@ -33,6 +33,18 @@ export function destinationOf(path: string): string {
   return match ? join(dirname(path), match[1]!) : path;
 }
 
+/** Errors of a link, rename or copy that are about the name it was to make, not the one it started from. */
+const NEW_NAME_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EEXIST', 'ENOTEMPTY', 'EMLINK']);
+
+/**
+ * The path a system error is about. Node names a link's, rename's or copy's source (`path`) and its
+ * new name (`dest`): no room for the new name, or the name taken, is said of the new name.
+ */
+export function pathOfSystemError(error: NodeJS.ErrnoException): string | undefined {
+  const dest = (error as NodeJS.ErrnoException & { dest?: unknown }).dest;
+  return typeof dest === 'string' && NEW_NAME_ERRORS.has(error.code ?? '') ? dest : error.path;
+}
+
 /** A Node system error (one with an errno `code`). */
 export function isSystemError(error: unknown): error is NodeJS.ErrnoException {
   return (

@@ -1,8 +1,8 @@
-import { mkdir } from 'node:fs/promises';
 import lockfile from 'proper-lockfile';
 import { WriterOwnedError } from '../errors/index.js';
 import { DIR_MODE } from './atomic-write.js';
 import { StoreLockCompromisedError } from '../errors/index.js';
+import { makeFolders } from './make-folders.js';
 
 /**
  * Runs `work` holding rxstore's own lock on a store directory (proper-lockfile). It guards
@@ -11,7 +11,7 @@ import { StoreLockCompromisedError } from '../errors/index.js';
  * someone else, or its refresh stalled), the work is told to stop instead of the process dying.
  */
 export async function withStoreLock<T>(storeDir: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  await mkdir(storeDir, { recursive: true, mode: DIR_MODE });
+  makeFolders(storeDir, DIR_MODE);
   const compromised = new AbortController();
   const lockfilePath = `${storeDir}/.rxstore.lock`;
   const release = await lockfile

@@ -8,6 +8,7 @@ import { DIR_MODE, fsyncDir } from '../fs/atomic-write.js';
 import { failPoint, writePoint } from '../fs/fail-point.js';
 import { noSpaceLeft } from '../fs/write-all.js';
 import { open } from 'node:fs/promises';
+import { makeFolders } from '../fs/make-folders.js';
 
 /** Whether anything (a file, folder or link) stands at `path`. */
 export async function present(path: string): Promise<boolean> {
@@ -83,7 +84,7 @@ async function copyTree(from: string, to: string): Promise<void> {
  * removed. `point` names the step for the crash tests.
  */
 export async function moveEntry(from: string, to: string, point: string): Promise<void> {
-  await mkdir(dirname(to), { recursive: true, mode: DIR_MODE });
+  makeFolders(dirname(to), DIR_MODE);
   try {
     await rename(from, to);
   } catch (error) {
@@ -116,7 +117,7 @@ export async function bringFile(from: string, to: string, sameDevice: boolean): 
       );
     return;
   }
-  await mkdir(dirname(to), { recursive: true, mode: DIR_MODE });
+  makeFolders(dirname(to), DIR_MODE);
   if (sameDevice) {
     try {
       await link(from, to);

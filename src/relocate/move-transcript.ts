@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { DIR_MODE } from '../fs/atomic-write.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
@@ -7,6 +7,7 @@ import { copyVerified, fileDigest, moveEntry, present } from './move-entry.js';
 import { rewritePathField } from './rewrite-path-field.js';
 import { DamagedStoreError } from '../errors/index.js';
 import { lstat } from 'node:fs/promises';
+import { makeFolders } from '../fs/make-folders.js';
 
 /**
  * Moves a JSONL transcript and its sidecars into the new workspace's JSONL store, the transcript
@@ -34,7 +35,7 @@ export async function moveTranscript(plan: RelocationPlan, store: StorePlan, ses
       continue;
     }
     if (plan.keep) {
-      await mkdir(newDir, { recursive: true, mode: DIR_MODE });
+      makeFolders(newDir, DIR_MODE);
       await copyVerified(from, to);
     } else await moveEntry(from, to, 'relocate.transcript-file-moved');
   }

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DIR_MODE } from '../fs/atomic-write.js';
 import { failPoint } from '../fs/fail-point.js';
@@ -22,6 +21,7 @@ import {
   rerootDesktopSessions,
   rerootDesktopWorkspaces,
 } from './workspace-files.js';
+import { makeFolders } from '../fs/make-folders.js';
 
 /** What a relocation did. */
 export interface RelocationReport {
@@ -58,7 +58,7 @@ async function relocateHeld(checked: RelocationPlan): Promise<RelocationReport> 
   for (const store of checked.stores) await writeJournal(store.stateRoot, checked);
   failPoint('relocate.journal-written');
   for (const store of checked.stores) {
-    await mkdir(join(store.toDir, 'sessions-v4'), { recursive: true, mode: DIR_MODE });
+    makeFolders(join(store.toDir, 'sessions-v4'), DIR_MODE);
     if (checked.session === null) await bringContentStore(store);
     for (const session of store.sessions) {
       if (session.store === 'sessions-v4') await moveV4Session(checked, store, session);

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import * as z from 'zod';
 import { CONTENT_DIR } from '../codec/content-store.js';
@@ -16,6 +16,7 @@ import { acquireWriterLocks } from '../session/reading/writer-locks.js';
 import { rewriteHeader } from './move-v4-session.js';
 import { bringFile, copyVerified, moveEntry, present } from './move-entry.js';
 import { rewritePathField } from './rewrite-path-field.js';
+import { makeFolders } from '../fs/make-folders.js';
 
 /**
  * The moved sessions' entries of the old store's `migration-map.json` (docs/format.md §10.1), added
@@ -81,7 +82,7 @@ export async function carryOthers(plan: RelocationPlan, store: StorePlan, left: 
       continue;
     }
     if (plan.keep) {
-      await mkdir(store.toDir, { recursive: true, mode: DIR_MODE });
+      makeFolders(store.toDir, DIR_MODE);
       await copyVerified(from, to);
     } else await moveEntry(from, to, 'relocate.other-moved');
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { OverwriteRefusedError, RxError, undefinedIfMissing, WriterOwnedError } from '../errors/index.js';
 import { withStoreLock } from '../fs/store-lock.js';
@@ -22,6 +22,7 @@ import {
   type SitePage,
   type SiteState,
 } from './site-state.js';
+import { makeFolders } from '../fs/make-folders.js';
 
 export interface SiteReport {
   index: string;
@@ -47,7 +48,7 @@ export async function writeSite(
 ): Promise<SiteReport> {
   const given = options.given ?? dir;
   await checkFolder(dir, given);
-  await mkdir(dir, { recursive: true, mode: OUTPUT_DIR_MODE });
+  makeFolders(dir, OUTPUT_DIR_MODE);
   // One run at a time writes a site: a second waits for the first, or is told another is writing it.
   try {
     return await withStoreLock(dir, () => writeSiteHeld(sessions, dir, options));
@@ -122,7 +123,7 @@ async function writeSiteHeld(
       { file: shown('sessions') },
     );
   }
-  await mkdir(pagesDir, { recursive: true, mode: OUTPUT_DIR_MODE });
+  makeFolders(pagesDir, OUTPUT_DIR_MODE);
   const pages: SitePage[] = [];
   const taken = new Set<string>();
   for await (const listed of sessions) {

@@ -2,10 +2,11 @@
 // of every writing command (fail points), and a real nearly full file system (a small tmpfs, as root).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, realpath, rm, stat, statfs, truncate, writeFile } from 'node:fs/promises';
+import { cp, link, mkdir, readdir, readFile, realpath, rm, stat, statfs, truncate, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fileSystemErrorOf } from '../../src/errors/index.js';
 import { readSession } from '../../src/session/verdict/read-session.js';
 import { rxstoreBin, runCliChild, runNodeChild, type ChildResult } from '../support/cli-child.js';
 import { forEachHit, hitsOf, tracedNames, type FailPointHit } from '../support/faults/fail-points.js';
@@ -328,6 +329,23 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
       expect(await tempNamesUnder(disk.dir)).toEqual([]);
     },
     120_000,
+  );
+
+  it.skipIf(!isRoot)(
+    `a disk out of inodes is said as no space, naming what could not be made: a folder, a link's new name${isRoot ? '' : ' — skipped: mounting a tmpfs needs root (CI runs as root)'}`,
+    async () => {
+      const dir = await tempDir('rxstore-inodes-');
+      // Its own folder and two files take the three inodes it has.
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,nr_inodes=3', 'tmpfs', dir]);
+      mounts.push(dir);
+      await writeFile(join(dir, 'a'), 'a');
+      await writeFile(join(dir, 'b'), 'b');
+      const site = join(dir, 'site');
+      const run = await runCliChild(['view', '--all', '--state-home', plain.root, '--to', site]);
+      expect(run).toMatchObject({ code: 1, stderr: `rxstore: RX_FILE_SYSTEM: ${site}: no space left on device\n` });
+      const linked = await link(join(dir, 'a'), join(dir, 'c')).catch((error: unknown) => fileSystemErrorOf(error));
+      expect(linked).toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: join(dir, 'c'), errno: 'ENOSPC' } });
+    },
   );
 
   it.skipIf(!isRoot)(

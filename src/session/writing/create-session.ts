@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
+import { lstat, open, rename, rm } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { CommittedBatch } from '../../codec/batch.js';
 import { ContentStore, CONTENT_DIR, discardPublished } from '../../codec/content-store.js';
@@ -32,6 +32,7 @@ import { SESSION_FILES } from '../reading/session-files.js';
 import { validateBatch, validateBatches, validateNewTurn, type WrittenState } from './validate-batches.js';
 import { failPoint } from '../../fs/fail-point.js';
 import { makeStagingFolder, removeAbandonedStagingFolders } from '../../fs/staging-folders.js';
+import { makeFolders } from '../../fs/make-folders.js';
 
 /** A session to create: the store it is published into, its id and time, where it came from, its first batches. */
 export interface NewSession {
@@ -115,7 +116,7 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
   const dir = join(spec.storeDir, id);
   const exists = async () => (await lstat(dir).catch(undefinedIfMissing)) !== undefined;
   if (await exists()) throw new SessionExistsError(`session already exists: ${dir}`, { file: dir });
-  await mkdir(spec.storeDir, { recursive: true, mode: DIR_MODE });
+  makeFolders(spec.storeDir, DIR_MODE);
   // What writers killed before they published left in the store: each folder whose writer is gone.
   await removeAbandonedStagingFolders(spec.storeDir);
   // Errors name the session it was to be: the staging name is never one to show.
@@ -143,7 +144,7 @@ export async function createSession(spec: NewSession): Promise<CreatedSession> {
       shown: join(dir, SESSION_FILES.manifest),
     });
     for (const file of spec.files ?? []) {
-      await mkdir(dirname(join(staging, file.path)), { recursive: true, mode: DIR_MODE });
+      makeFolders(dirname(join(staging, file.path)), DIR_MODE);
       const write = 'write' in file ? file.write : (bytes: WriteBytes) => bytes(file.bytes);
       await writeThroughTemp(join(staging, file.path), write, { shown: join(dir, file.path) });
     }
