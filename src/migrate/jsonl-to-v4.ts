@@ -3,10 +3,12 @@ import { lstat, realpath, rename } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { BatchToWrite } from '../codec/encode-batch.js';
 import {
+  fileSystemErrorOf,
   InvalidInputError,
   isSessionVerdict,
   MigrationRefusedError,
   onFileSystem,
+  RxError,
   SessionExistsError,
   undefinedIfMissing,
 } from '../errors/index.js';
@@ -82,6 +84,11 @@ export interface MigrationReport {
   messages: number;
   batches: number;
   warnings: string[];
+  /**
+   * Why the session, published (or found already there), has no entry in `migration-map.json`: the map
+   * could not be written (a full disk). Reasonix resumes the session; a run again writes the entry.
+   */
+  unrecorded?: RxError;
 }
 
 /**
@@ -192,19 +199,27 @@ async function migrateFrozen(path: string, options: MigrationOptions): Promise<M
         throw error;
     }
   }
-  await recordMigration(storeDir, {
-    sourcePath: path,
-    sourceSize: source.size,
-    sourceSha256: source.sha256,
-    targetCodec: V4_CODEC,
-    targetId: source.targetId,
-    createdAt: goTime(new Date()),
-  });
+  let unrecorded: RxError | undefined;
+  try {
+    await recordMigration(storeDir, {
+      sourcePath: path,
+      sourceSize: source.size,
+      sourceSha256: source.sha256,
+      targetCodec: V4_CODEC,
+      targetId: source.targetId,
+      createdAt: goTime(new Date()),
+    });
+  } catch (error) {
+    // The session is published whole by now: that is said, with what kept its map entry from being written.
+    const coded = fileSystemErrorOf(error);
+    if (!(coded instanceof RxError)) throw error;
+    unrecorded = coded;
+  }
   const after = await freezeLegacySource(path);
   if (after.sha256 !== source.sha256) {
     warnings.push('the transcript changed while it was migrated: the session holds the bytes read at the start');
   }
-  return report(action);
+  return { ...report(action), ...(unrecorded !== undefined ? { unrecorded } : {}) };
 }
 
 /** The absolute path with every link resolved, as Reasonix canonicalises a session path before hashing it. */

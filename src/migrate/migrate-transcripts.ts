@@ -36,7 +36,11 @@ export interface TranscriptFailure {
   line?: number;
 }
 
-/** What became of one transcript; `report.resume` is the command that opens its session (null when no folder is known to run it from). */
+/**
+ * What became of one transcript; `report.resume` is the command that opens its session (null when no folder is
+ * known to run it from). Both `report` and `error`: the session was published (or was there), but its entry in
+ * `migration-map.json` could not be written; a run again writes it.
+ */
 export interface TranscriptOutcome {
   source: string;
   report?: MigrationReport & { resume: string | null };
@@ -223,20 +227,30 @@ async function migrateOne(
         : report.workspace === null
           ? null
           : resumeCommand(report.targetId, report.workspace, destination.platform, destination.pinned);
-    return { source, report: { ...report, resume } };
+    const { unrecorded, ...made } = report;
+    // Published, but not in the migration map: a failure, said with the session it made.
+    return {
+      source,
+      report: { ...made, resume },
+      ...(unrecorded !== undefined ? { error: failureOf(unrecorded) } : {}),
+    };
   } catch (error) {
     // The system's error, coded (RX_FILE_SYSTEM): the words as the message, the path as the file, once.
     const coded = isSystemError(error) ? new FileSystemError(error) : error;
     if (!(coded instanceof RxError)) throw error;
-    const { code, message, data } = coded.toJSON();
-    const file = data.file === undefined ? undefined : shownPath(data.file);
-    // A file-system error's message leads with its path, which `file` already says.
-    const said =
-      coded instanceof FileSystemError && data.file !== undefined && message.startsWith(`${data.file}: `)
-        ? message.slice(data.file.length + 2)
-        : message;
-    return { source, error: { code, message: said, ...data, ...(file !== undefined ? { file } : {}) } };
+    return { source, error: failureOf(coded) };
   }
+}
+
+/** A coded error, flat, as `--json` prints it; a file-system error's message without the path `file` already says. */
+function failureOf(coded: RxError): TranscriptFailure {
+  const { code, message, data } = coded.toJSON();
+  const file = data.file === undefined ? undefined : shownPath(data.file);
+  const said =
+    coded instanceof FileSystemError && data.file !== undefined && message.startsWith(`${data.file}: `)
+      ? message.slice(data.file.length + 2)
+      : message;
+  return { code, message: said, ...data, ...(file !== undefined ? { file } : {}) };
 }
 
 /** A staging directory is never a name to show: the store it sits in is. */

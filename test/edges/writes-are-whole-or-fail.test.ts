@@ -246,6 +246,35 @@ describe('every write of every writing command writes all its bytes or fails nam
   }
 });
 
+describe('a migration whose session is published but whose map entry cannot be written', () => {
+  it('says both on its line, counts it failed, exits 1, and a run again records it', async () => {
+    const area = await tempDir('rxstore-w-map-');
+    const { transcript, messages } = await bigTranscript(8 * 1024);
+    const store = join(area, 'sessions-v4');
+    await mkdir(store);
+    const args = ['migrate', 'jsonl-to-v4', transcript, '--to', store];
+    const { hits } = await runWithFault(args);
+    await rm(store, { recursive: true });
+    await mkdir(store);
+    // The map is written last, once the session is published.
+    const { run } = await runWithFault(args, { point: hits.at(-1)!, kind: 'enospc' });
+    expect(run.code, run.stderr).toBe(1);
+    const [id] = (await readdir(store)).filter((name) => /^[0-9a-f]{24}$/.test(name));
+    expect(run.stdout).toContain(
+      `failed ${await realpath(transcript)}: ${join(store, 'migration-map.json')}: no space left on device (RX_FILE_SYSTEM); the session was published, but migration-map.json does not record it: the same command run again records it (${id} -> ${join(store, id!)}; resume: `,
+    );
+    expect(run.stdout).toMatch(/1 transcript: 0 migrated, 0 would be migrated, 0 already migrated, 1 failed\n$/);
+    const read = await readSession(join(store, id!));
+    expect(read.status).toBe('ok');
+    expect(read.projection.transcript).toHaveLength(messages);
+    await expect(readFile(join(store, 'migration-map.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const again = await runCliChild(args);
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stdout).toMatch(/0 migrated, 0 would be migrated, 1 already migrated, 0 failed/);
+    expect(await readFile(join(store, 'migration-map.json'), 'utf8')).toContain(id!);
+  });
+});
+
 const isRoot = process.getuid?.() === 0;
 
 describe('on a real file system that fills up (a small tmpfs)', () => {

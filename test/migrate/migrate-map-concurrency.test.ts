@@ -3,7 +3,7 @@
 // lock held by another process is waited for or refused with a coded line, with nothing lost.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MigrationMapSchema } from '../../src/migrate/migration-map.js';
 import { readSession } from '../../src/session/verdict/read-session.js';
@@ -140,12 +140,12 @@ describe('the migration map', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('');
     const [line, summary] = run.stdout.trim().split('\n');
+    // Nothing lost: the session was published before the map was reached, and is whole; its line says so.
+    const [id] = await sessionsIn(store);
     expect(line).toBe(
-      `[1/1] failed ${transcript}: ${lockFile}: migration-map.json stayed locked by another process (a running Reasonix or rxstore) (RX_WRITER_OWNED)`,
+      `[1/1] failed ${transcript}: ${lockFile}: migration-map.json stayed locked by another process (a running Reasonix or rxstore) (RX_WRITER_OWNED); the session was published, but migration-map.json does not record it: the same command run again records it (${id} -> ${join(store, id!)}; resume: REASONIX_HOME=${stateRoot} reasonix --resume ${id}, from the folder whose slug is ${basename(dirname(store))})`,
     );
     expect(summary).toBe('1 transcript: 0 migrated, 0 would be migrated, 0 already migrated, 1 failed');
-    // Nothing lost: the session was published before the map was reached, and is whole.
-    const [id] = await sessionsIn(store);
     expect((await readSession(join(store, id!))).status).toBe('ok');
     expect(existsSync(join(store, 'migration-map.json'))).toBe(false);
 

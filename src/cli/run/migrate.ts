@@ -65,7 +65,9 @@ export async function runMigrateJsonlToV4(
   const failed = outcomes.filter((outcome) => outcome.error);
   if (args.json) output.out(`${jsonOutput(outcomes, 2)}\n`);
   else {
-    const count = (action: string) => outcomes.filter((outcome) => outcome.report?.action === action).length;
+    // A session published without its map entry is counted as failed, not migrated: its line says both.
+    const count = (action: string) =>
+      outcomes.filter((outcome) => !outcome.error && outcome.report?.action === action).length;
     output.out(
       `${counted(outcomes.length, 'transcript')}: ${count('migrated')} migrated, ${count('would-migrate')} would be migrated, ${count('exists')} already migrated, ${failed.length} failed\n`,
     );
@@ -92,6 +94,10 @@ function outcomeLine(outcome: TranscriptOutcome, destination: Destination): stri
 
 function describeOutcome(outcome: TranscriptOutcome, destination: Destination): string {
   const { report, error } = outcome;
+  if (error && report) {
+    const about = error.file !== undefined ? `${error.file}: ` : '';
+    return `failed ${outcome.source}: ${about}${error.message} (${error.code}); the session was ${report.action === 'migrated' ? 'published' : 'there already'}, but migration-map.json does not record it: the same command run again records it (${madeLine(report, destination)})`;
+  }
   if (error) {
     // A line number leads the message of a transcript error; it is already in the place.
     // A transcript Reasonix stops reading: salvage keeps every line that is a message on its own.
@@ -104,13 +110,18 @@ function describeOutcome(outcome: TranscriptOutcome, destination: Destination): 
     const about = error.file !== undefined && error.file !== outcome.source ? `${error.file}: ` : '';
     return `failed ${outcome.source}: ${about}${error.message} (${error.code})`;
   }
-  const { action, targetId, targetDir, slug } = report!;
+  return `${ACTION_WORDS[report!.action]} ${outcome.source}: ${madeLine(report!, destination)}`;
+}
+
+/** The session a transcript became, and how to resume it. */
+function madeLine(report: NonNullable<TranscriptOutcome['report']>, destination: Destination): string {
+  const { targetId, targetDir, slug } = report;
   const resume =
-    report!.resume ??
+    report.resume ??
     (slug === null
       ? 'none: not a store `reasonix --resume` searches (<state root>/projects/<slug>/sessions-v4)'
       : `${resumeFromAnyFolder(targetId, destination)}, from the folder whose slug is ${slug}`);
-  return `${ACTION_WORDS[action]} ${outcome.source}: ${targetId} -> ${targetDir}; resume: ${resume}`;
+  return `${targetId} -> ${targetDir}; resume: ${resume}`;
 }
 
 /** What a transcript's line says was done, in the words of the closing count. */
