@@ -38,9 +38,10 @@ import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
  * 14: a payload reference's size is an int64, and header.json's version is checked before its values. 15: the
  * storage identity is read as Go reads it. 16: the workspace line's path is unquoted as Go quoted it. 17: a repeated
  * record no checkpoint goes on past. 18: a recovery cache ahead of the log refuses by the operations it holds. 19: a
- * zstd frame declaring a window over 8 MiB is damage. 20: a content store's own folder may be a link.
+ * zstd frame declaring a window over 8 MiB is damage. 20: a content store's own folder may be a link. 22: a call a
+ * records read gave past its bounds takes its result when it comes in the same batch (it was paired with another).
  */
-const INDEX_VERSION = 21;
+const INDEX_VERSION = 22;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;

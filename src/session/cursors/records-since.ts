@@ -292,6 +292,8 @@ class RecordsReader {
   private rewritten = false;
   private pending: PendingCall[];
   private pendingCharacters: number;
+  /** Calls this batch gave as they stood, past the bounds, by id: a result later in the same batch completes one. */
+  private readonly givenThisBatch = new Map<string, PendingCall>();
   private ids: KnownIds;
   private calls: KnownIds;
 
@@ -490,6 +492,7 @@ class RecordsReader {
       for (const call of message.tool_calls ?? []) waiting.push({ id: flatToolCall(call).id, repeated: false });
     }
     this.transcript.wrote(writtenMessages(entries));
+    this.givenThisBatch.clear();
     const changes: RecordChange[] = [];
     for (const entry of entries) {
       const { message, key } = entry;
@@ -508,13 +511,14 @@ class RecordsReader {
       const alone = callId === undefined ? loneResultRecord(entry, this.context) : undefined;
       if (alone) changes.push(alone);
       if (callId !== undefined) {
-        // Checked above: a call waits for it.
-        const [item] = this.pending.splice(
-          this.pending.findIndex((item) => item.call.id === callId),
-          1,
-        );
-        this.pendingCharacters -= sizeOf(item!);
-        const record = recordOfCall(item!, entry);
+        // Checked above: a call waits for it, or did until a larger one in this batch pushed it past the
+        // bounds, or it was too large to wait at all; given as it stood, its record is given again, whole.
+        const at = this.pending.findIndex((item) => item.call.id === callId);
+        const item = at >= 0 ? this.pending.splice(at, 1)[0] : this.givenThisBatch.get(callId);
+        if (item === undefined) throw new Error(`records cursor: no call ${callId} waits for its result`);
+        if (at >= 0) this.pendingCharacters -= sizeOf(item);
+        else this.givenThisBatch.delete(callId);
+        const record = recordOfCall(item, entry);
         if (record) changes.push(record);
       }
       for (const call of calls) this.wait(call, true, changes);
@@ -544,6 +548,7 @@ class RecordsReader {
     ) {
       const oldest = this.pending.shift()!;
       this.pendingCharacters -= sizeOf(oldest);
+      this.givenThisBatch.set(oldest.call.id, oldest);
       if (!oldest.held) continue;
       const record = recordOfCall(oldest, undefined);
       if (record) changes.push(record);

@@ -17,6 +17,7 @@ import { appendBatches } from '../../../src/session/writing/append-batches.js';
 import { appendBatch, copySession, editLog, framesOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { complete, messageId } from '../../support/sessions/sample-session.js';
+import { readInto, RecordIndex, wholeRecords } from '../../support/sessions/record-index.js';
 import { StrictPayloadError } from '../../../src/errors/index.js';
 import { readSession } from '../../../src/session/verdict/read-session.js';
 
@@ -214,6 +215,40 @@ describe('a records cursor', () => {
     expect(after).toEqual([]);
     expect(whole!.cursor.pending).toEqual([]);
     expect(commandsOf(whole!).map((record) => record.command)).toEqual(callIds.slice(0, 3).map((id) => `echo ${id}`));
+  });
+
+  it('a call past the bounds, or one a larger call pushed past them, whose result comes in the same batch is given with it, as records() gives it', async () => {
+    const call = (id: string, command: string) =>
+      complete({
+        role: 'assistant',
+        id: messageId(),
+        content: '',
+        tool_calls: [{ id, name: 'bash', arguments: JSON.stringify({ command }) }],
+      });
+    const result = (id: string, content: string) =>
+      complete({ role: 'tool', id: messageId(), tool_call_id: id, name: 'bash', content });
+    // `small` waits, then `large` (past 28 KiB on its own) pushes it out and goes out itself; both results follow.
+    const events = [
+      { kind: 'turn/start', payload: {} },
+      call('call_rxstore_small', 'echo small'),
+      call('call_rxstore_large', `echo ${'x'.repeat(30 * 1024)}`),
+      call('call_rxstore_after', 'echo after'),
+      result('call_rxstore_small', 'small done'),
+      result('call_rxstore_large', 'large done'),
+      result('call_rxstore_after', 'after done'),
+    ] as EventToWrite[];
+    const dir = await copySession(plain.dir);
+    const index = new RecordIndex();
+    const cursor = await readInto(dir, index, undefined);
+    const turnId = 'turn_00000000000000000000000000000301';
+    await appendBatches(dir, [{ operationId: 'rxstore-test:past-the-bounds', turnId, events }], { validate: false });
+    await readInto(dir, index, cursor);
+    const streamed = index.current();
+    expect(streamed).toEqual((await wholeRecords(dir)).byKey);
+    const results = [...streamed.values()]
+      .filter((record): record is Extract<IndexRecord, { type: 'command' }> => record.type === 'command')
+      .map((record) => record.output);
+    expect(results).toEqual(['small done', 'large done', 'after done']);
   });
 
   it('stays small whatever the log: the ids are filters of at most 8 and 16 KiB, the operations of 9', async () => {
