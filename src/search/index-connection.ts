@@ -5,6 +5,7 @@ import {
   NotRegularFileError,
   OverwriteRefusedError,
   RxError,
+  TooLargeError,
   undefinedIfMissing,
 } from '../errors/index.js';
 import { FILE_MODE } from '../fs/atomic-write.js';
@@ -372,6 +373,20 @@ export function removeIndexFiles(file: string): void {
 }
 
 /** Whether `error` is SQLite's own (the file is not a database, a page is malformed, an I/O error), not rxstore's. */
+/**
+ * SQLite's own "out of memory", as what it is: the WebAssembly build that keeps the index holds at most
+ * 2 GiB, and a text of some hundreds of megabytes (one tool's output) takes more to index or to read back.
+ * Not damage: the index is not built again for it. Anything else as it is.
+ */
+export function outOfMemorySaid(error: unknown): unknown {
+  if (!(error instanceof Error) || error.name !== 'SQLite3Error' || error.message !== 'out of memory') return error;
+  return new TooLargeError(
+    'the search ran out of memory: SQLite, built for WebAssembly, keeps the index in at most 2 GiB, too little for the texts searched (one of some hundreds of megabytes); search fewer sessions (--session, --workspace)',
+    {},
+    { cause: error },
+  );
+}
+
 export function isEngineError(error: unknown): boolean {
   return error instanceof IndexContradictionError || (error instanceof Error && error.name === 'SQLite3Error');
 }

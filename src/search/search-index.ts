@@ -14,6 +14,7 @@ import { makeCacheFolder } from '../fs/cache-folder.js';
 import {
   engineErrorSaid,
   IndexConnection,
+  outOfMemorySaid,
   refuseFilesNotOurs,
   removeIndexFiles,
   type IndexSchema,
@@ -283,7 +284,7 @@ export class SearchIndex {
       this.db.exec('commit');
     } catch (error) {
       rollBack(this.db);
-      throw error;
+      throw outOfMemorySaid(error);
     } finally {
       this.batch = undefined;
       readers?.end();
@@ -328,11 +329,16 @@ export class SearchIndex {
    */
   reading<T>(work: () => T): T {
     this.db.exec('begin');
+    let result: T;
     try {
-      return work();
-    } finally {
-      this.db.exec('commit');
+      result = work();
+    } catch (error) {
+      // SQLite takes back the transaction itself on some errors (out of memory): the error is the work's, never the end's.
+      rollBack(this.db);
+      throw outOfMemorySaid(error);
     }
+    this.db.exec('commit');
+    return result;
   }
 
   /** The sessions read only up to damage: the damage in words, by path. */
