@@ -1,4 +1,5 @@
-import { chmodSync, closeSync, openSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readSync, rmdirSync, statfsSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Database, Statement } from 'node-sqlite3-wasm';
 import {
   FileSystemError,
@@ -405,11 +406,31 @@ export class IndexContradictionError extends Error {
 /** The system code `engineErrorSaid` gives what SQLite says. */
 export const ENGINE_ERROR_CODE = 'SQLITE_ERROR';
 
-/** SQLite's error about the index `file`, coded, naming the file, in SQLite's own words. */
+/**
+ * SQLite's error about the index `file`, coded, naming the file, in SQLite's own words; but its `disk I/O
+ * error` on a file system with next to no room left is the full disk it is (the WebAssembly build's writes
+ * keep no errno).
+ */
 export function engineErrorSaid(error: unknown, file: string): RxError {
   if (error instanceof RxError) return error;
+  const said = error instanceof Error ? error.message : String(error);
+  const full = said === 'disk I/O error' && roomLeft(dirname(file)) < NEXT_TO_NO_ROOM;
   return new FileSystemError(
-    Object.assign(new Error(error instanceof Error ? error.message : String(error)), { code: ENGINE_ERROR_CODE }),
+    Object.assign(new Error(full ? 'no space left on device' : said), { code: full ? 'ENOSPC' : ENGINE_ERROR_CODE }),
     file,
   );
+}
+
+/** Less room than this left, a write that failed most likely failed for room. */
+const NEXT_TO_NO_ROOM = 1024 * 1024;
+
+/** The bytes an unprivileged write may still take in `folder`'s file system; infinite when it cannot be told. */
+function roomLeft(folder: string): number {
+  try {
+    const stats = statfsSync(folder);
+    return stats.bavail * stats.bsize;
+  } catch {
+    // Not to be told: the error is said in SQLite's words.
+    return Number.POSITIVE_INFINITY;
+  }
 }
