@@ -120,8 +120,12 @@ function sourceStamp(copy: SessionCopy): string {
   return filesStamp([copy.path, join(dirname(copy.path), `${copy.id}.meta.json`)]);
 }
 
-/** The one line a hit carries to say its session was read only up to damage. */
+/**
+ * The one line a hit carries to say its session was read only up to damage. An error without a code is
+ * rxstore's own failing, not the session's damage, and is said so: the session may well be sound.
+ */
 export function damageOf(error: unknown): string {
   if (error instanceof RxError) return `${error.code}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
+  const said = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return `not the session's damage but rxstore's own failing (${said}): the rest of it was not searched`;
 }
