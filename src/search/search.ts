@@ -281,6 +281,9 @@ async function indexedHits(
       return { hits, places, read, contentFiles: inMemory ? undefined : index.contentFiles() };
     } catch (error) {
       if (inMemory || !isEngineError(error)) throw error;
+      // A full disk is not damage: the index is kept as it is, for the search once there is room.
+      const said = index.engineErrorSaid(error);
+      if (said.data.errno === 'ENOSPC') throw said;
       damaged = error;
     } finally {
       await index.close(failed, damaged !== undefined);

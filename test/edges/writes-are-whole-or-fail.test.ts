@@ -450,6 +450,35 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
   );
 
   it.skipIf(!isRoot)(
+    `an index that cannot grow on a full disk is kept as it was, never removed as damaged, and grows once there is room${isRoot ? '' : ' — skipped: mounting a tmpfs needs root (CI runs as root)'}`,
+    async () => {
+      const disk = await nearlyFull(4 * 1024 * 1024);
+      const env = { ...process.env, XDG_CACHE_HOME: disk.dir };
+      const machine = await tempDir('rxstore-full-index-');
+      for (const name of ['titled', 'compacted', 'tool-calls', 'plain-chat', 'cjk-emoji', 'payload-ref'] as const)
+        await cp(join(fixture(name).root, 'projects'), join(machine, 'projects'), { recursive: true });
+      const search = (...more: string[]) =>
+        runCliChild(['search', 'the', '--json', '--state-home', machine, ...more], { env });
+      expect((await search()).code).toBe(0);
+      const index = join(disk.dir, 'rxstore', 'search-index.sqlite');
+      const before = await readFile(index);
+      // A session more to index, and no room for it.
+      await cp(join(fixture('interrupted').root, 'projects'), join(machine, 'projects'), { recursive: true });
+      await disk.fill(4096);
+      const full = await search();
+      expect(full.code, full.stderr).toBe(0);
+      expect(full.stderr).toBe(
+        `rxstore: warning: RX_FILE_SYSTEM: the search index in ${disk.dir}/rxstore cannot be written (no space left on device); searched the stores directly\n`,
+      );
+      expect((await readFile(index)).equals(before)).toBe(true);
+      await disk.unfill();
+      const room = await search();
+      expect(room).toMatchObject({ code: 0, stderr: '', stdout: (await search('--no-index')).stdout });
+    },
+    60_000,
+  );
+
+  it.skipIf(!isRoot)(
     `on a read-only file system, salvage and migrate name the session they were to write, never their staging folder${isRoot ? '' : ' — skipped: mounting a tmpfs needs root (CI runs as root)'}`,
     async () => {
       const disk = await nearlyFull(1024 * 1024);
