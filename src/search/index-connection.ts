@@ -285,7 +285,11 @@ function openDatabase(sqlite: Sqlite, file: string, schema: IndexSchema): Databa
         // Closing a file that would not open: nothing more to release.
       }
       if (error instanceof OverwriteRefusedError) throw error;
-      if (attempt > 0) throw engineErrorSaid(error, file);
+      if (attempt > 0) {
+        // This attempt made the file (the first removed what stood there): one it could not write a byte of goes.
+        if (lstatOrUndefined(file)?.size === 0) removeIndexFiles(file);
+        throw engineErrorSaid(error, file);
+      }
       removeIndexFiles(file);
     }
   }
@@ -373,7 +377,6 @@ export function removeIndexFiles(file: string): void {
   }
 }
 
-/** Whether `error` is SQLite's own (the file is not a database, a page is malformed, an I/O error), not rxstore's. */
 /**
  * SQLite's own "out of memory", as what it is: the WebAssembly build that keeps the index holds at most
  * 2 GiB, and a text of some hundreds of megabytes (one tool's output) takes more to index or to read back.
@@ -388,6 +391,7 @@ export function outOfMemorySaid(error: unknown): unknown {
   );
 }
 
+/** Whether `error` is SQLite's own (the file is not a database, a page is malformed, an I/O error), not rxstore's. */
 export function isEngineError(error: unknown): boolean {
   return error instanceof IndexContradictionError || (error instanceof Error && error.name === 'SQLite3Error');
 }

@@ -429,6 +429,15 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
         env,
       });
       expect(expected.code, expected.stderr).toBe(0);
+      // No room at all: the search answers, and leaves no empty index behind.
+      await disk.fill(0);
+      const none = await search('files');
+      expect(none).toMatchObject({ code: 0, stdout: expected.stdout });
+      expect(none.stderr).toBe(
+        `rxstore: warning: RX_FILE_SYSTEM: the search index in ${disk.dir}/rxstore cannot be written (no space left on device); searched the stores directly\n`,
+      );
+      await expect(stat(join(disk.dir, 'rxstore', 'search-index.sqlite'))).rejects.toMatchObject({ code: 'ENOENT' });
+      await disk.unfill();
       // No room for an index at all, then none for it to grow.
       await disk.fill(16 * 1024);
       for (const query of ['files', 'nowhere-said']) {
