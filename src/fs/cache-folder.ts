@@ -1,9 +1,9 @@
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { FileSystemError, fileSystemErrorOf, isSystemError, NotRegularFileError } from '../errors/index.js';
 import { DIR_MODE } from './file-modes.js';
 import { kindInWords } from './path-kind.js';
-import { lstatOrUndefined } from './stat-or-undefined.js';
+import { makeFolders } from './make-folders.js';
 
 // The folders rxstore keeps its caches in (the summary cache's, the search index's) are its own to
 // make, but what stands in their way is the user's: it is named as it is, and never replaced.
@@ -16,10 +16,10 @@ import { lstatOrUndefined } from './stat-or-undefined.js';
  */
 export function makeCacheFolder(folder: string, keeps: string): void {
   try {
-    mkdirSync(folder, { recursive: true, mode: DIR_MODE });
+    makeFolders(folder, DIR_MODE);
   } catch (error) {
-    if (!isSystemError(error) || ['EACCES', 'EPERM', 'EROFS'].includes(error.code ?? ''))
-      throw fileSystemErrorOf(error, folder);
+    // Permission denied, no space left, an I/O error: the system's, of the folder it could not make.
+    if (!isSystemError(error) || !IN_THE_WAY.has(error.code ?? '')) throw fileSystemErrorOf(error, folder);
     const path = inTheWay(folder) ?? error.path ?? folder;
     throw new NotRegularFileError(
       `${path} is ${standingAt(path)}, not a folder ${keeps} can be kept in; it is left as it is`,
@@ -27,6 +27,9 @@ export function makeCacheFolder(folder: string, keeps: string): void {
     );
   }
 }
+
+/** What mkdir says when something other than a folder stands where one is to be, or above it. */
+const IN_THE_WAY = new Set(['EEXIST', 'ENOTDIR', 'ELOOP', 'ENOENT']);
 
 /**
  * A file written in a cache folder that the system refused: the folder itself, when it is what may not
@@ -48,7 +51,7 @@ export function refusedWriteIn(error: unknown, file: string): unknown {
 /** The nearest of `folder` and the paths above it that stands and is not a folder (nor a link to one). */
 function inTheWay(folder: string): string | undefined {
   for (let path = folder; ; path = dirname(path)) {
-    const entry = lstatOrUndefined(path);
+    const entry = entryAt(path);
     if (entry !== undefined) return entry.isDirectory() || leadsToFolder(path) ? undefined : path;
     if (dirname(path) === path) return undefined;
   }
@@ -63,9 +66,18 @@ function leadsToFolder(path: string): boolean {
   }
 }
 
+/** What `lstat` says of a path; undefined when it is not there, or cannot be reached (below a file, or through a loop of links). */
+function entryAt(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** What stands at `path`, in words, a symbolic link with what it leads to. */
 function standingAt(path: string): string {
-  const entry = lstatOrUndefined(path);
+  const entry = entryAt(path);
   if (entry === undefined) return 'not there';
   if (!entry.isSymbolicLink()) return kindInWords(entry);
   try {

@@ -372,6 +372,14 @@ describe('on a real file system that fills up (a small tmpfs)', () => {
       const site = join(dir, 'site');
       const run = await runCliChild(['view', '--all', '--state-home', plain.root, '--to', site]);
       expect(run).toMatchObject({ code: 1, stderr: `rxstore: RX_FILE_SYSTEM: ${site}: no space left on device\n` });
+      // A cache folder too: said as no space, naming the first folder that could not be made.
+      const listed = await runCliChild(['ls', '--state-home', plain.root, '--json'], {
+        env: { ...process.env, XDG_CACHE_HOME: join(dir, 'cache') },
+      });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stderr).toBe(
+        `rxstore: warning: RX_FILE_SYSTEM: ${join(dir, 'cache')}: no space left on device; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
+      );
       const linked = await link(join(dir, 'a'), join(dir, 'c')).catch((error: unknown) => fileSystemErrorOf(error));
       expect(linked).toMatchObject({ code: 'RX_FILE_SYSTEM', data: { file: join(dir, 'c'), errno: 'ENOSPC' } });
     },

@@ -450,6 +450,22 @@ describe("rxstore search with a file in its index's place that it did not make",
   );
 });
 
+describe('a cache home that is a loop of symbolic links', () => {
+  it("is named once, left as it is, and the hits are --no-index's", async () => {
+    const home = await tempDir('rxstore-search-loop-');
+    await symlink(join(home, 'b'), join(home, 'a'));
+    await symlink(join(home, 'a'), join(home, 'b'));
+    const cache = join(home, 'a');
+    const direct = await searchCli(['--json', '--no-index', 'notes'], cache);
+    const run = await searchCli(['--json', 'notes'], cache);
+    expect(run.code, run.stderr).toBe(direct.code);
+    expect(run.stdout.replace(/"score":[^,]+,/g, '')).toBe(direct.stdout.replace(/"score":[^,]+,/g, ''));
+    expect(run.stderr).toBe(
+      `${direct.stderr}rxstore: warning: RX_NOT_REGULAR_FILE: the search index in ${join(cache, 'rxstore')} cannot be used (${cache} is a loop of symbolic links, not a folder the index can be kept in; it is left as it is); searched the stores directly\n`,
+    );
+  });
+});
+
 const asRoot = process.getuid?.() === 0;
 const hasSetpriv = spawnSync('setpriv', ['--version']).status === 0;
 

@@ -516,6 +516,15 @@ describe('the cache folder and files, when they are not what they should be', ()
       `rxstore: warning: RX_NOT_REGULAR_FILE: ${dangling} is a symbolic link to nothing, not a folder the cache can be kept in; it is left as it is; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
     );
     expect((await lstat(dangling)).isSymbolicLink()).toBe(true);
+    // A loop of links as the cache home: named once for both files, not the files' own errors through it.
+    const loops = await tempDir('rxstore-cache-');
+    await symlink(join(loops, 'b'), join(loops, 'a'));
+    await symlink(join(loops, 'a'), join(loops, 'b'));
+    const looped = await lsWithCacheHome(machine, join(loops, 'a'));
+    expect(looped.code).toBe(0);
+    expect(looped.stderr).toBe(
+      `rxstore: warning: RX_NOT_REGULAR_FILE: ${join(loops, 'a')} is a loop of symbolic links, not a folder the cache can be kept in; it is left as it is; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
+    );
     const { z } = await import('zod');
     const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v21.json'), 4, z.unknown());
     file.set('a', 1);

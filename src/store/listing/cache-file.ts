@@ -81,6 +81,8 @@ export class CacheFile {
    * on every run it costs.
    */
   async save(): Promise<void> {
+    // What stands in the way of the folder (a file, a loop of links) first: said once, for every file of it.
+    makeCacheFolder(dirname(this.file), 'the cache');
     const planted = notOurs(this.file);
     if (planted !== undefined)
       throw new NotRegularFileError(
@@ -89,7 +91,6 @@ export class CacheFile {
       );
     if (!this.changed) return;
     await this.load();
-    makeCacheFolder(dirname(this.file), 'the cache');
     const kept = Object.fromEntries([...this.entries].filter(([, value]) => value !== undefined));
     await writeFileAtomic(this.file, JSON.stringify({ version: this.version, entries: kept })).catch(
       (error: unknown) => {
