@@ -32,20 +32,19 @@ export function makeCacheFolder(folder: string, keeps: string): void {
 const IN_THE_WAY = new Set(['EEXIST', 'ENOTDIR', 'ELOOP', 'ENOENT']);
 
 /**
- * A file written in a cache folder that the system refused: the folder itself, when it is what may not
- * be written (its permissions, a read-only system), so that one line names it for every file; else the
- * file, as the system said.
+ * A file's write in a cache folder that the system refused (`writeFileAtomic`'s `FileSystemError`): the
+ * folder's, when the folder is what may not be written (its permissions, a read-only system), so that one
+ * line names it for every file; else the error as it is.
  */
 export function refusedWriteIn(error: unknown, file: string): unknown {
-  const errno = error instanceof FileSystemError ? error.data.errno : isSystemError(error) ? error.code : undefined;
-  if (!['EACCES', 'EPERM', 'EROFS'].includes(errno ?? '')) return fileSystemErrorOf(error, file);
-  const folder = dirname(file);
+  if (!(error instanceof FileSystemError) || !['EACCES', 'EPERM', 'EROFS'].includes(error.data.errno ?? ''))
+    return fileSystemErrorOf(error, file);
   try {
-    accessSync(folder, constants.W_OK);
+    accessSync(dirname(file), constants.W_OK);
   } catch (denied) {
-    if (isSystemError(denied)) return fileSystemErrorOf(denied, folder);
+    return fileSystemErrorOf(denied, dirname(file));
   }
-  return fileSystemErrorOf(error, file);
+  return error;
 }
 
 /** The nearest of `folder` and the paths above it that stands and is not a folder (nor a link to one). */
