@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -26,6 +27,8 @@ import {
  */
 const run = promisify(execFile);
 const source = fixture('plain-chat');
+/** A session whose large payloads Reasonix kept in the store's content store (`.content-v1`). */
+const withContent = fixture('payload-ref');
 const asRoot = process.getuid?.() === 0;
 /** Who runs both tools: `nobody` when the tests run as root (root may write anything), else this user. */
 const user = asRoot ? 65534 : process.getuid?.();
@@ -39,7 +42,7 @@ function runAs(
 ): Promise<{ code: number | null; said: string }> {
   const [bin, argv] = commandAsUser(command, args, user);
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, argv, { cwd: source.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, argv, { cwd: tmpdir(), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let said = '';
     child.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString()));
@@ -53,22 +56,22 @@ function runAs(
 }
 
 /** A state root holding the session, Reasonix's caches made by one resume, all owned by the test's user. */
-async function stateRoot() {
+async function stateRoot(from: typeof source = source) {
   const home = await mkdtemp(join(tmpdir(), 'rxstore-permissions-'));
-  const dir = await layForResume(source.dir, home, source.workspace);
+  const dir = await layForResume(from.dir, home, from.workspace);
   if (asRoot) await run('chown', ['-R', `${user}:${user}`, home]);
-  const first = await resume(home, basename(dir));
+  const first = await resume(home, basename(dir), undefined, from.workspace);
   expect(first.code, first.said).toBe(0);
-  return { home, dir, id: basename(dir), store: dirname(dir) };
+  return { home, dir, id: basename(dir), store: dirname(dir), workspace: from.workspace };
 }
 
-async function resume(home: string, id: string, timeoutMs?: number) {
+async function resume(home: string, id: string, timeoutMs?: number, workspace = source.workspace) {
   // A FIFO it opens is one this test planted and never writes: seen waiting on it, Reasonix would wait for ever.
   const mock = await startMockModel([{ text: 'Resumed.' }]);
   try {
     const result = await runReasonix({
       home,
-      cwd: source.workspace,
+      cwd: workspace,
       args: ['run', '--resume', id, 'say ok'],
       mock,
       permissionMode: 'danger-full-access',
@@ -91,10 +94,15 @@ const inspect = (home: string, dir: string, options: string[] = []) =>
   });
 
 type Root = Awaited<ReturnType<typeof stateRoot>>;
-/** rxstore's answer: `ok` (exit 0, nothing said), `warns` (exit 0 with the code, exit 1 under --strict), `refuses` (exit 1 with the code). */
+/**
+ * rxstore's answer: `ok` (exit 0, nothing said), `warns` (exit 0 with the code, exit 1 under --strict), `refuses`
+ * (exit 1 with the code: the session's refusal, which its report says Reasonix goes on past where it does).
+ */
 type Answer = 'ok' | 'warns' | 'refuses';
 const cases: {
   name: string;
+  /** The session the case changes: the plain chat unless it says. */
+  from?: typeof source;
   change: (root: Root) => Promise<void>;
   opens: boolean;
   /** Reasonix is seen waiting in the open of a FIFO the case planted (and stopped: it would wait for ever). */
@@ -247,44 +255,79 @@ const cases: {
     rxstore: 'refuses',
     code: 'RX_BLOCKED_FILE',
   },
+  // A payload its user may not read is the session's refusal, as Reasonix's: it opens the session from its
+  // recovery checkpoint, which covers the whole log here, and reads no payload; without it, it refuses.
+  {
+    name: 'a content object unreadable, the recovery checkpoint kept (Reasonix goes on with it)',
+    from: withContent,
+    change: ({ store }) => chmod(contentObject(store), 0o000),
+    opens: true,
+    rxstore: 'refuses',
+    code: 'RX_CORRUPT_CONTENT',
+    says: 'goes on with it: it opens it from its recovery checkpoint',
+  },
+  {
+    name: 'a content object unreadable, without the recovery checkpoint',
+    from: withContent,
+    change: async ({ store, id }) => {
+      await chmod(contentObject(store), 0o000);
+      await rm(join(store, '.recovery-cache', id), { recursive: true });
+    },
+    opens: false,
+    rxstore: 'refuses',
+    code: 'RX_CORRUPT_CONTENT',
+    says: 'content object cannot be read: permission denied',
+  },
 ];
+
+/** One of the objects of the store's content store. */
+function contentObject(store: string): string {
+  const objects = join(store, '.content-v1', 'objects');
+  const [first] = readdirSync(objects);
+  const [second] = readdirSync(join(objects, first!));
+  const [name] = readdirSync(join(objects, first!, second!));
+  return join(objects, first!, second!, name!);
+}
 
 const applicable = cases.filter((found) => !found.onlyAsRoot || asRoot);
 
 describe.skipIf(!reasonixBinary() || process.platform !== 'linux')(
   reasonixTitle('what its user may read and write, judged by Reasonix 1.38.11 run as the same user'),
   () => {
-    it.concurrent.each(applicable)('$name', async ({ change, opens, waits, rxstore: answer, code, says, repairs }) => {
-      const root = await stateRoot();
-      try {
-        await change(root);
-        const rxstore = await inspect(root.home, root.dir);
-        const strict = await inspect(root.home, root.dir, ['--strict']);
-        // Reasonix waits for ever on a FIFO no one writes (seen waiting in its open, it is stopped), and reads
-        // /dev/zero for ever: a run that does not end in 20 s did not open the session.
-        const reasonix = await resume(root.home, root.id, 20_000);
-        expect(reasonix.code === 0, reasonix.said).toBe(opens);
-        expect(reasonix.waitedOnFifo, 'Reasonix seen waiting in the open of a FIFO').toBe(waits === true);
-        expect(rxstore.code, rxstore.said).toBe(answer === 'refuses' ? 1 : 0);
-        expect(strict.code, strict.said).toBe(answer === 'ok' ? 0 : 1);
-        if (code) expect(rxstore.said).toContain(code);
-        else expect(rxstore.said).not.toMatch(/RX_NOT_WRITABLE|RX_BLOCKED_FILE/);
-        if (says) expect(rxstore.said).toContain(says);
-        if (repairs) {
-          const repaired = await runAs(process.execPath, [rxstoreBin, 'repair', root.dir], {
-            ...reasonixEnv(root.home),
-            XDG_CACHE_HOME: join(root.home, '.cache'),
-          });
-          expect(repaired.code, repaired.said).toBe(0);
-          expect((await inspect(root.home, root.dir)).code).toBe(0);
-          const after = await resume(root.home, root.id, 20_000);
-          expect(after.code, after.said).toBe(0);
+    it.concurrent.each(applicable)(
+      '$name',
+      async ({ from, change, opens, waits, rxstore: answer, code, says, repairs }) => {
+        const root = await stateRoot(from);
+        try {
+          await change(root);
+          const rxstore = await inspect(root.home, root.dir);
+          const strict = await inspect(root.home, root.dir, ['--strict']);
+          // Reasonix waits for ever on a FIFO no one writes (seen waiting in its open, it is stopped), and reads
+          // /dev/zero for ever: a run that does not end in 20 s did not open the session.
+          const reasonix = await resume(root.home, root.id, 20_000, root.workspace);
+          expect(reasonix.code === 0, reasonix.said).toBe(opens);
+          expect(reasonix.waitedOnFifo, 'Reasonix seen waiting in the open of a FIFO').toBe(waits === true);
+          expect(rxstore.code, rxstore.said).toBe(answer === 'refuses' ? 1 : 0);
+          expect(strict.code, strict.said).toBe(answer === 'ok' ? 0 : 1);
+          if (code) expect(rxstore.said).toContain(code);
+          else expect(rxstore.said).not.toMatch(/RX_NOT_WRITABLE|RX_BLOCKED_FILE/);
+          if (says) expect(rxstore.said).toContain(says);
+          if (repairs) {
+            const repaired = await runAs(process.execPath, [rxstoreBin, 'repair', root.dir], {
+              ...reasonixEnv(root.home),
+              XDG_CACHE_HOME: join(root.home, '.cache'),
+            });
+            expect(repaired.code, repaired.said).toBe(0);
+            expect((await inspect(root.home, root.dir)).code).toBe(0);
+            const after = await resume(root.home, root.id, 20_000, root.workspace);
+            expect(after.code, after.said).toBe(0);
+          }
+        } finally {
+          // Put the permissions back so that the folder can be removed.
+          await run('chmod', ['-R', 'u+rwX', root.home]).catch(() => undefined);
+          await rm(root.home, { recursive: true, force: true });
         }
-      } finally {
-        // Put the permissions back so that the folder can be removed.
-        await run('chmod', ['-R', 'u+rwX', root.home]).catch(() => undefined);
-        await rm(root.home, { recursive: true, force: true });
-      }
-    });
+      },
+    );
   },
 );
