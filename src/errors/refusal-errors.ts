@@ -67,10 +67,11 @@ export class OverwriteRefusedError extends RefusedError {
 /**
  * A relocation that would lose or mix up sessions, refused before anything moves: the old folder
  * still there, another folder sharing its slug, a session id in both workspaces, too little free
- * space, or another relocation left unfinished in the state root (`data.reason` says which).
+ * space, another relocation left unfinished in the state root, or a store folder that is a link out of
+ * the state root (`data.reason` says which).
  */
 export class RelocationRefusedError extends RefusedError<
-  ErrorData & { reason: 'old-exists' | 'shared-slug' | 'id-clash' | 'no-space' | 'unfinished' }
+  ErrorData & { reason: 'old-exists' | 'shared-slug' | 'id-clash' | 'no-space' | 'unfinished' | 'linked-folder' }
 > {
   override readonly code = 'RX_RELOCATION_REFUSED';
 }

@@ -10,6 +10,7 @@ import { allFiles } from './plan-relocation.js';
 import type { PlannedSession, RelocationPlan, StorePlan } from './relocation-plan.js';
 import { bringFile, copyVerified, fileDigest, moveEntry, present } from './move-entry.js';
 import { rewritePathField } from './rewrite-path-field.js';
+import { linkedFolderOnTheWay } from '../fs/linked-folder.js';
 
 /** Caches Reasonix keeps per session beside the store's sessions (docs/format.md §9.9): moved along, so nothing is rebuilt. */
 const SESSION_CACHES = ['.recovery-cache', '.query-cache'];
@@ -65,6 +66,9 @@ export async function moveV4Session(plan: RelocationPlan, store: StorePlan, sess
     const [old, now] = [join(oldStore, cache, session.id), join(newStore, cache, session.id)];
     if (!(await present(old))) continue;
     if (plan.keep) continue;
+    // A cache folder linked out of a store (planted since the plan) is left as it is: Reasonix rebuilds the cache.
+    if (linkedFolderOnTheWay(oldStore, cache, session.id) || linkedFolderOnTheWay(newStore, cache, session.id))
+      continue;
     // Across file systems a cache is not worth the space it would take there (Reasonix rebuilds it): only the stale one goes.
     if (!store.sameDevice || (await present(now))) await rm(old, { recursive: true, force: true });
     else await moveEntry(old, now, 'relocate.cache-moved');

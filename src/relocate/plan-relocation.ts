@@ -32,6 +32,7 @@ import { DESKTOP_SESSIONS, type PlannedSession, type RelocationPlan, type StoreP
 import { transcriptFiles } from './transcript-files.js';
 import { foldersSharingSlug, sameFolder, workspaceFolder } from './workspace-folder.js';
 import { withStateRootsHeld } from './state-roots-held.js';
+import { linkedFolderOnTheWay } from '../fs/linked-folder.js';
 
 /** How `planRelocation` is asked: the two folders, and the roots and machine as `machineRoots` takes them. */
 export interface RelocationOptions extends Omit<MachineRootOptions, 'cwd'> {
@@ -243,6 +244,27 @@ async function folderExists(path: string): Promise<boolean> {
   );
 }
 
+/**
+ * The folders a relocation moves sessions, caches and content out of and into, none of them a link: moved
+ * through one, files outside the state root would be taken into it, or removed, or written there.
+ */
+function refuseLinkedFolders(projects: string, ...slugFolders: string[]): void {
+  for (const slugFolder of slugFolders) {
+    const below = (...parts: string[]) => [relative(projects, slugFolder), ...parts, 'entry'];
+    for (const parts of [
+      below('sessions'),
+      ...[CONTENT_DIR, '.recovery-cache', '.query-cache'].map((folder) => below('sessions-v4', folder)),
+    ]) {
+      const linked = linkedFolderOnTheWay(projects, ...parts);
+      if (linked)
+        throw new RelocationRefusedError(
+          `${linked} is a symbolic link: relocate moves sessions only between the state root's own folders, never through a link; nothing was moved`,
+          { reason: 'linked-folder', file: linked },
+        );
+    }
+  }
+}
+
 /** The entries of a folder, none when it does not exist. */
 async function entries(dir: string): Promise<string[]> {
   return readdir(dir).catch((error: unknown) => undefinedIfMissing(error, dir) ?? []);
@@ -277,6 +299,8 @@ async function planStore(stateRoot: string, plan: RelocationPlan): Promise<Store
     join(fromDir, 'sessions'),
     join(toDir, 'sessions'),
   ];
+
+  refuseLinkedFolders(projects, fromDir, toDir);
 
   const wanted = (id: string) => plan.session === null || plan.session === id;
   const v4Ids = new Set(
