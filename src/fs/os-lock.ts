@@ -41,9 +41,18 @@ export function tryLockHandle(handle: FileHandle, mode: 'exclusive' | 'shared'):
   }
 }
 
-/** A lock file must be a regular file: a FIFO or device there is refused, never waited on. */
+/**
+ * A lock file must be a regular file: a FIFO or device there is refused, never waited on. One that is
+ * taken (`O_NOFOLLOW` in `flags`) is never a link: opened with `O_CREAT` through one, it would make a
+ * file wherever the link leads.
+ */
 async function openLockFile(path: string, flags: number, mode?: number): Promise<FileHandle> {
   const handle = await open(path, flags | constants.O_NONBLOCK, mode).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP' && (flags & (constants.O_NOFOLLOW ?? 0)) !== 0)
+      throw new NotRegularFileError(
+        `${path} is a symbolic link: rxstore takes a lock on a file of its own, never through a link, which would make or lock a file wherever it leads`,
+        { file: path },
+      );
     throw fileSystemErrorOf(error, path);
   });
   if (!(await handle.stat()).isFile()) {
@@ -55,7 +64,11 @@ async function openLockFile(path: string, flags: number, mode?: number): Promise
 
 /** Takes the lock on `path` (creating the file, 0600, if absent) without waiting; undefined when it is held. */
 export async function tryOsLock(path: string): Promise<OsLock | undefined> {
-  const handle = await openLockFile(path, constants.O_RDWR | constants.O_CREAT, FILE_MODE);
+  const handle = await openLockFile(
+    path,
+    constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
+    FILE_MODE,
+  );
   if (!tryLockHandle(handle, 'exclusive')) {
     await handle.close();
     return undefined;
