@@ -265,12 +265,12 @@ function readCursorRanges(
   logPath: string,
   offset: number,
 ): { size: number; stamp: string; prefix: Buffer; window: Buffer } {
-  let fd: number;
-  try {
-    fd = openSync(logPath, 'r');
-  } catch (error) {
-    throw fileSystemErrorOf(error, logPath);
-  }
+  // As the reader opens it: a FIFO put in the log's place is refused, never waited on (a wait here held the thread).
+  const file = openRegularFileSync(
+    logPath,
+    () => new NotRegularFileError("not a regular file: a session's log is read from a file only", { file: logPath }),
+  );
+  const { fd } = file;
   try {
     const stats = fstatSync(fd, { bigint: true });
     const [size, stamp] = [Number(stats.size), fileStamp(stats)];
@@ -290,7 +290,7 @@ function readCursorRanges(
   } catch (error) {
     throw fileSystemErrorOf(error, logPath);
   } finally {
-    closeSync(fd);
+    file.close();
   }
 }
 

@@ -347,4 +347,18 @@ describe('the log a cursor is made from', () => {
       data: { file: log },
     });
   });
+
+  it('a FIFO put in place of the log a cursor was taken from is refused on the next read, never waited on', async () => {
+    const dir = await copySession(source.dir);
+    const { cursor } = await readSince(dir, source.id);
+    const log = join(dir, 'events.frames');
+    await rm(log);
+    execFileSync('mkfifo', [log]);
+    // A wait here would hold the whole thread: an indexer's every other session, its timers and its signals.
+    await expect(readSince(dir, source.id, cursor)).rejects.toMatchObject({
+      code: 'RX_NOT_REGULAR_FILE',
+      data: { file: log },
+    });
+    await expect(checkCursor(dir, source.id, cursor)).rejects.toMatchObject({ code: 'RX_NOT_REGULAR_FILE' });
+  });
 });
