@@ -1,4 +1,4 @@
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -144,6 +144,28 @@ describe('indexSince: every session under the roots since one checkpoint', () =>
     });
     expect(sorted(index.current())).toEqual(sorted(await wholeOf(dir)));
     expect((JSON.parse(second.checkpoint) as IndexCheckpoint).sessions.map((entry) => entry.path)).toEqual([dir]);
+  });
+
+  it('a state root that is not there (a disk not mounted) keeps its sessions, each said with a problem', async () => {
+    const { root } = await rootCopy('titled');
+    const index = new MachineIndex();
+    const first = await run(root, index);
+    // The records, as applied: a problem piece gives no title or workspace, which an indexer keeps from before.
+    const before = sorted(new Map(index.records));
+    await rename(root, `${root}.away`);
+    const away = await run(root, index, first.checkpoint);
+    expect(away.pieces.map((piece) => piece.session.path).sort()).toEqual(
+      [...new Set(first.pieces.map((piece) => piece.session.path))].sort(),
+    );
+    for (const piece of away.pieces) {
+      expect(piece.records).toEqual([]);
+      expect(piece.problem).toMatchObject({ code: 'RX_FILE_SYSTEM', file: root });
+    }
+    expect(sorted(new Map(index.records))).toEqual(before);
+    expect(JSON.parse(away.checkpoint)).toEqual(JSON.parse(first.checkpoint));
+    // Back in its place, nothing changed: nothing to give.
+    await rename(`${root}.away`, root);
+    expect((await run(root, index, away.checkpoint)).pieces).toEqual([]);
   });
 
   it('a transcript is read whole when it changes, and taken out when its migrated session stands for it', async () => {

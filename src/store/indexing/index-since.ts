@@ -1,4 +1,5 @@
 import { lstatSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
 import {
   CursorMismatchError,
   fileSystemErrorOf,
@@ -96,6 +97,20 @@ export function indexSince(roots: readonly ReadRoot[], options: IndexSinceOption
       // First what is gone: a session removed, or a copy another copy of its conversation now stands for.
       for (const entry of [...entries.values()]) {
         if (chosen.has(entry.path) || !(seen.has(entry.path) || missing(entry.path))) continue;
+        // A root that is not there at all (a disk not mounted, a home moved away) says nothing of its sessions: they are kept.
+        const absentRoot = roots.find((root) => isWithin(entry.path, root.path) && missing(root.path));
+        if (absentRoot) {
+          yield {
+            session: { id: entry.id, path: entry.path, store: entry.store, title: null, workspace: null, status: 'ok' },
+            records: [],
+            problem: {
+              code: 'RX_FILE_SYSTEM',
+              message: `${absentRoot.path} is not there (removed, moved, or a disk not mounted): the session's records are kept as they were, and removed only once the root is there without it`,
+              file: absentRoot.path,
+            },
+          };
+          continue;
+        }
         entries.delete(entry.path);
         yield {
           session: { id: entry.id, path: entry.path, store: entry.store, title: null, workspace: null, status: 'ok' },
@@ -221,6 +236,12 @@ async function* readTranscript(
     if (records.length >= TRANSCRIPT_PIECE) yield given(false);
   }
   yield given(true);
+}
+
+/** Whether `path` is `root` or lies under it. */
+function isWithin(path: string, root: string): boolean {
+  const within = relative(root, path);
+  return within === '' || (!within.startsWith('..') && !isAbsolute(within));
 }
 
 /** A tombstone for every record of a session. */
