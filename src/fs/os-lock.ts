@@ -49,10 +49,7 @@ export function tryLockHandle(handle: FileHandle, mode: 'exclusive' | 'shared'):
 async function openLockFile(path: string, flags: number, mode?: number): Promise<FileHandle> {
   const handle = await open(path, flags | constants.O_NONBLOCK, mode).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP' && (flags & (constants.O_NOFOLLOW ?? 0)) !== 0)
-      throw new NotRegularFileError(
-        `${path} is a symbolic link: rxstore takes a lock on a file of its own, never through a link, which would make or lock a file wherever it leads`,
-        { file: path },
-      );
+      throw new NotRegularFileError(`${path} is a symbolic link, so it cannot be a lock file`, { file: path });
     throw fileSystemErrorOf(error, path);
   });
   if (!(await handle.stat()).isFile()) {
@@ -94,11 +91,7 @@ export async function tryRemovableOsLock(path: string): Promise<OsLock | undefin
       path,
       constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
       FILE_MODE,
-    ).catch((error: unknown) => {
-      if (error instanceof FileSystemError && error.data.errno === 'ELOOP')
-        throw new NotRegularFileError(`${path} is a symbolic link, so it cannot be a lock file`, { file: path });
-      throw error;
-    });
+    );
     let locked = false;
     try {
       if (!tryLockHandle(handle, 'exclusive')) return undefined;
