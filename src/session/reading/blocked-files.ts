@@ -55,7 +55,29 @@ export function blockedFiles(sessionDir: string): BlockedFile[] {
     // Reasonix opens the identity to read it (measured with 1.38.11).
     found.push({ file: identity, why: 'a FIFO, socket or endless device: Reasonix waits forever reading it' });
   }
+  // The recovery cache's folders, which Reasonix makes when they are not there (measured with 1.38.11: `mkdir
+  // …/.recovery-cache: not a directory`): a file, or a link to nothing, in the place of either stops it.
+  const cache = recoveryCacheDir(sessionDir, basename(sessionDir));
+  for (const folder of [dirname(cache), cache]) {
+    if (!present(folder)) break;
+    const there = statOrNothing(folder);
+    if (there?.isDirectory()) continue;
+    found.push({
+      file: folder,
+      why: `${there ? 'a file, not a folder' : 'a symlink to nothing'}: Reasonix cannot make its recovery cache of the session there`,
+    });
+    break;
+  }
   return found;
+}
+
+/** What a stat says of the path, a link followed; undefined when it leads nowhere (or cannot be looked at: the reads that need it say so). */
+function statOrNothing(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -101,7 +123,7 @@ export function unwritableFiles(sessionDir: string): BlockedFile[] {
   // open it replaces, and a folder it may only read it takes, but a folder it may not read stops it
   // (`open …/recovery-v1.bolt: permission denied`).
   const cache = recoveryCacheDir(sessionDir, basename(sessionDir));
-  if (present(cache) && !mayUse(cache, constants.R_OK | constants.X_OK)) {
+  if (statOrNothing(cache)?.isDirectory() && !mayUse(cache, constants.R_OK | constants.X_OK)) {
     found.push({
       file: cache,
       why: 'not readable by this user (permission denied): Reasonix, run by this user, cannot open its recovery checkpoint of the session',

@@ -1,5 +1,6 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../../../src/session/verdict/read-session.js';
 import { repairSession } from '../../../src/session/writing/repair-session.js';
@@ -87,3 +88,68 @@ describe.skipIf(!reasonixBinary())(reasonixTitle('a damaged recovery checkpoint,
     }
   });
 });
+
+/** What stands in the place of the recovery cache's folders, and whether Reasonix opens the session all the same. */
+const cacheFolderCases: [string, (session: { dir: string; cache: string }) => Promise<string>, boolean][] = [
+  [
+    "the store's .recovery-cache a file",
+    async ({ cache }) => {
+      await rm(dirname(cache), { recursive: true });
+      await writeFile(dirname(cache), 'x');
+      return dirname(cache);
+    },
+    false,
+  ],
+  [
+    "the session's recovery cache a file",
+    async ({ cache }) => {
+      await rm(cache, { recursive: true });
+      await writeFile(cache, 'x');
+      return cache;
+    },
+    false,
+  ],
+  [
+    "the store's .recovery-cache a symlink to nothing",
+    async ({ cache }) => {
+      await rm(dirname(cache), { recursive: true });
+      await symlink('/nonexistent-rxstore-recovery-cache', dirname(cache));
+      return dirname(cache);
+    },
+    false,
+  ],
+  [
+    "the store's .recovery-cache a symlink to a folder",
+    async ({ cache }) => {
+      const elsewhere = await mkdtemp(join(tmpdir(), 'rxstore-cache-elsewhere-'));
+      await rm(dirname(cache), { recursive: true });
+      await symlink(elsewhere, dirname(cache));
+      return dirname(cache);
+    },
+    true,
+  ],
+];
+
+describe.skipIf(!reasonixBinary())(
+  reasonixTitle("the recovery cache's folders as something else, judged by Reasonix 1.38.11"),
+  () => {
+    it.concurrent.each(cacheFolderCases)('%s', async (_, change, opens) => {
+      const session = await resumedOnce();
+      try {
+        const changed = await change(session);
+        const read = await readSession(session.dir);
+        const reasonix = await resumeCopy(session);
+        expect(reasonix.opens, reasonix.said).toBe(opens);
+        if (opens) expect(read.problems.filter((problem) => problem.severity !== 'note')).toEqual([]);
+        else {
+          expect(reasonix.said).toMatch(/recovery-cache/);
+          expect(read.refusal).toMatchObject({ code: 'RX_BLOCKED_FILE', data: { file: changed } });
+          // Never said as a permission this user lacks: the folder is something else.
+          expect(read.problems.map((problem) => problem.code)).not.toContain('RX_NOT_WRITABLE');
+        }
+      } finally {
+        await rm(session.home, { recursive: true, force: true });
+      }
+    });
+  },
+);

@@ -217,4 +217,11 @@ export const damagedCheckpoints: [string, (bolt: Buffer) => Buffer, boolean][] =
     true,
   ],
   ['an empty file', () => Buffer.alloc(0), true],
+  // bbolt refuses a file shorter than its two meta pages: Reasonix makes a new one, as for no database.
+  [
+    'the file cut to its first page (bbolt refuses it: Reasonix makes a new one)',
+    (bolt) => bolt.subarray(0, 4096),
+    true,
+  ],
+  ['the file cut inside its second meta page', (bolt) => bolt.subarray(0, 8191), true],
 ];
