@@ -58,12 +58,7 @@ async function* tornTailPieces(
  * hard link a backup made would be cut with it), and still as long as the read saw it.
  */
 async function openTornLog(logPath: string, durableEnd: number, end: number): Promise<FileHandle> {
-  const planted = notOurs(logPath);
-  if (planted)
-    throw new NotRegularFileError(
-      `${SESSION_FILES.log} is ${planted}: rxstore repair cuts only a log of its own, and leaves it; repair a copy of the session (cp -r), or let Reasonix cut it when it opens the session`,
-      { file: logPath },
-    );
+  refusePlantedLog(logPath);
   const log = await open(logPath, fsConstants.O_RDWR | fsConstants.O_NOFOLLOW).catch((error: unknown) => {
     throw fileSystemErrorOf(error, logPath);
   });
@@ -73,6 +68,16 @@ async function openTornLog(logPath: string, durableEnd: number, end: number): Pr
     throw new DamagedStoreError('the log changed while it was repaired', { file: logPath, offset: durableEnd });
   }
   return log;
+}
+
+/** A log that is a link, or a file with other names, is refused: cut, it would cut what they lead to too. */
+function refusePlantedLog(logPath: string): void {
+  const planted = notOurs(logPath);
+  if (planted)
+    throw new NotRegularFileError(
+      `${SESSION_FILES.log} is ${planted}: rxstore repair cuts only a log of its own, and leaves it; repair a copy of the session (cp -r), or let Reasonix cut it when it opens the session`,
+      { file: logPath },
+    );
 }
 
 /** Whether the open log is still the file at its name, as long as it was: else another file was put there, and is left. */
@@ -86,6 +91,8 @@ async function stillTheLog(log: FileHandle, logPath: string, durableEnd: number,
       'the log changed while it was repaired (another file was put in its place, or it grew): nothing was cut; the torn tail was kept',
       { file: logPath, offset: durableEnd },
     );
+  // A second name given to it meanwhile (a backup linked while the repair ran) would be cut with it.
+  if (open.nlink !== 1n) refusePlantedLog(logPath);
 }
 
 /** `events.torn-<unix nanoseconds>.tail`, named as Reasonix names its evidence files (docs/format.md §3.4). */
@@ -131,6 +138,7 @@ export async function repairSession(dir: string, options: { dryRun?: boolean } =
       await removeDisposableCaches(dir);
       return { dir, action: 'repaired', ...cleared };
     }
+    refusePlantedLog(logPath);
     if (options.dryRun) return { dir, action: 'would-repair', tornTail, durableEnd };
 
     // The cut bytes are copied a piece at a time: a torn tail can be as long as the log, and memory holds a piece.

@@ -10,12 +10,19 @@ import { fixture } from '../../support/fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 /** At the moment a repair removes the session's query cache, another log is renamed into the log's place. */
-const swap = vi.hoisted(() => ({ cache: undefined as string | undefined, log: '', replacement: '' }));
+const swap = vi.hoisted(() => ({
+  cache: undefined as string | undefined,
+  log: '',
+  replacement: '',
+  /** A second name given to the log there instead (a backup linked while the repair ran). */
+  backup: undefined as string | undefined,
+}));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>();
   const rm = (async (path: unknown, ...rest: unknown[]) => {
-    if (path === swap.cache) await fs.rename(swap.replacement, swap.log);
+    if (path === swap.cache && swap.backup) await fs.link(swap.log, swap.backup);
+    else if (path === swap.cache) await fs.rename(swap.replacement, swap.log);
     return (fs.rm as (...args: unknown[]) => unknown)(path, ...rest);
   }) as typeof fs.rm;
   return { ...fs, default: { ...fs, rm }, rm };
@@ -23,6 +30,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 
 afterEach(() => {
   swap.cache = undefined;
+  swap.backup = undefined;
 });
 
 /** A copy of the plain chat with a torn tail of 7 bytes. */
@@ -73,10 +81,11 @@ describe('repair changes only what is its own', () => {
     const backup = join(await tempDir('rxstore-backup-'), 'events.frames');
     await link(logOf(dir), backup);
     const log = await readFile(logOf(dir));
-    await expect(repairSession(dir)).rejects.toMatchObject({
-      code: 'RX_NOT_REGULAR_FILE',
-      message: expect.stringContaining('a file with 2 names (a hard link)'),
-    });
+    for (const dryRun of [true, false])
+      await expect(repairSession(dir, { dryRun })).rejects.toMatchObject({
+        code: 'RX_NOT_REGULAR_FILE',
+        message: expect.stringContaining('a file with 2 names (a hard link)'),
+      });
     expect(await readFile(backup)).toEqual(log);
     expect(await readFile(logOf(dir))).toEqual(log);
   });
@@ -99,5 +108,17 @@ describe('repair changes only what is its own', () => {
     expect(await readFile(logOf(dir))).toEqual(replacement);
     // The torn bytes it read are kept beside the log.
     expect(await tornFiles(dir)).toHaveLength(1);
+  });
+
+  it('a second name given to the log while it ran is not cut with it: the repair stops', async () => {
+    const dir = await tornCopy();
+    const log = await readFile(logOf(dir));
+    const backup = join(await tempDir('rxstore-backup-'), 'events.frames');
+    Object.assign(swap, { cache: join(dirname(dir), '.query-cache', basename(dir)), log: logOf(dir), backup });
+    await expect(repairSession(dir)).rejects.toMatchObject({
+      code: 'RX_NOT_REGULAR_FILE',
+      message: expect.stringContaining('a file with 2 names (a hard link)'),
+    });
+    expect(await readFile(backup)).toEqual(log);
   });
 });
