@@ -1,4 +1,4 @@
-import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -146,6 +146,24 @@ describe('indexSince: every session under the roots since one checkpoint', () =>
     expect((JSON.parse(second.checkpoint) as IndexCheckpoint).sessions.map((entry) => entry.path)).toEqual([dir]);
   });
 
+  it('a checkpoint taken after the run holds the logs as they were read, whatever happened to them since', async () => {
+    const { root, dir } = await rootCopy('titled');
+    const { inputs, roots } = await machineRoots({ stateHome: root, env: {}, homeDir: root });
+    const indexRun = indexSince(roots.roots, { platform: inputs.platform });
+    const index = new MachineIndex();
+    for await (const piece of indexRun) index.apply(piece.records);
+    const read = await readFile(logOf(dir));
+    // The log rewritten in place, the same size, after the run read it: its first bytes changed.
+    await writeFile(logOf(dir), Buffer.concat([Buffer.from('XXXX'), read.subarray(4)]));
+    const checkpoint = JSON.stringify(indexRun.checkpoint());
+    await writeFile(logOf(dir), read);
+    // Put back as it was read, it is unchanged against the checkpoint: no record to give, none removed.
+    expect((await run(root, index, checkpoint)).pieces.flatMap((piece) => piece.records)).toEqual([]);
+    // And a session removed after the run does not keep the checkpoint from being taken.
+    await rm(dir, { recursive: true });
+    expect(() => indexRun.checkpoint()).not.toThrow();
+  });
+
   it('a state root that is not there (a disk not mounted) keeps its sessions, each said with a problem', async () => {
     const { root } = await rootCopy('titled');
     const index = new MachineIndex();
@@ -166,6 +184,22 @@ describe('indexSince: every session under the roots since one checkpoint', () =>
     // Back in its place, nothing changed: nothing to give.
     await rename(`${root}.away`, root);
     expect((await run(root, index, away.checkpoint)).pieces).toEqual([]);
+  });
+
+  it('a folder of the root linked to a disk not mounted (a link to nothing) keeps its sessions the same way', async () => {
+    const { root } = await rootCopy('titled');
+    const projects = join(root, 'projects');
+    await rename(projects, `${root}.disk`);
+    await symlink(`${root}.disk`, projects);
+    const index = new MachineIndex();
+    const first = await run(root, index);
+    const before = sorted(new Map(index.records));
+    await rename(`${root}.disk`, `${root}.unmounted`);
+    const away = await run(root, index, first.checkpoint);
+    expect(away.pieces.length).toBeGreaterThan(0);
+    for (const piece of away.pieces) expect(piece.problem).toMatchObject({ code: 'RX_FILE_SYSTEM', file: projects });
+    expect(sorted(new Map(index.records))).toEqual(before);
+    expect(JSON.parse(away.checkpoint)).toEqual(JSON.parse(first.checkpoint));
   });
 
   it('a transcript is read whole when it changes, and taken out when its migrated session stands for it', async () => {

@@ -349,8 +349,17 @@ class RecordsReader {
     const cursor = { version: 3 } as RecordsCursor;
     // The log's digests and the filters' base64 are made only when the cursor is read (stored, or
     // given back): a first read offers thousands of cursors, and a caller keeps few of them.
-    const lazy = (key: 'log' | 'ids' | 'calls', get: () => unknown) =>
-      Object.defineProperty(cursor, key, { get, enumerable: true, configurable: true });
+    // Made once: read again, a cursor gives the same digests, not those of the log as it stands then.
+    const lazy = (key: 'log' | 'ids' | 'calls', make: () => unknown) =>
+      Object.defineProperty(cursor, key, {
+        get: () => {
+          const value = make();
+          Object.defineProperty(cursor, key, { value, enumerable: true, configurable: true, writable: true });
+          return value;
+        },
+        enumerable: true,
+        configurable: true,
+      });
     lazy('log', log);
     cursor.session = { ...this.fields };
     cursor.pending = [...this.pending];

@@ -1,5 +1,5 @@
-import { lstatSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { existsSync, lstatSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import {
   CursorMismatchError,
   fileSystemErrorOf,
@@ -19,7 +19,7 @@ import type { Platform } from '../roots/platform.js';
 import type { ReadRoot } from '../roots/roots.js';
 import type { ListedStore } from '../roots/store-kind.js';
 import { parseIndexCheckpoint, type CheckpointEntry, type IndexCheckpoint } from './index-checkpoint.js';
-import { checkRoots } from '../../errors/caller-input.js';
+import { checkPlatformOptions, checkRoots } from '../../errors/caller-input.js';
 
 /** Records of a transcript given at most this many to a piece: a piece's size stays bounded whatever the transcript. */
 const TRANSCRIPT_PIECE = 1000;
@@ -82,6 +82,7 @@ export interface IndexRun extends AsyncIterable<IndexPiece> {
  */
 export function indexSince(roots: readonly ReadRoot[], options: IndexSinceOptions): IndexRun {
   checkRoots(roots);
+  checkPlatformOptions(options, 'indexSince');
   const given = parseIndexCheckpoint(options.checkpoint);
   const entries = new Map(given.sessions.map((entry) => [entry.path, entry]));
   return {
@@ -98,15 +99,18 @@ export function indexSince(roots: readonly ReadRoot[], options: IndexSinceOption
       for (const entry of [...entries.values()]) {
         if (chosen.has(entry.path) || !(seen.has(entry.path) || missing(entry.path))) continue;
         // A root that is not there at all (a disk not mounted, a home moved away) says nothing of its sessions: they are kept.
-        const absentRoot = roots.find((root) => isWithin(entry.path, root.path) && missing(root.path));
+        const absentRoot = roots
+          .filter((root) => isWithin(entry.path, root.path))
+          .map((root) => notThereOnTheWay(root.path, entry.path))
+          .find((absent) => absent !== undefined);
         if (absentRoot) {
           yield {
             session: { id: entry.id, path: entry.path, store: entry.store, title: null, workspace: null, status: 'ok' },
             records: [],
             problem: {
               code: 'RX_FILE_SYSTEM',
-              message: `${absentRoot.path} is not there (removed, moved, or a disk not mounted): the session's records are kept as they were, and removed only once the root is there without it`,
-              file: absentRoot.path,
+              message: `${absentRoot} is not there (removed, moved, or a disk not mounted): the session's records are kept as they were, and removed only once it is there without the session`,
+              file: absentRoot,
             },
           };
           continue;
@@ -200,6 +204,10 @@ async function* readLogFrom(
     entries.set(session.path, { path: session.path, id: session.id, store: session.store, cursor: piece.cursor });
     yield { session: { ...session, ...fields }, records };
   }
+  // The session read to its end: the checkpoint keeps its cursor made now, from the log as read, never later
+  // (when a checkpoint taken after the run would read a log changed or removed since).
+  const read = entries.get(session.path);
+  if (!first && read && 'cursor' in read) entries.set(session.path, { ...read, cursor: settledCursor(read.cursor) });
   // A log that no longer holds a batch: what was indexed of it is gone, and the entry with it.
   if (first) {
     entries.delete(session.path);
@@ -238,10 +246,34 @@ async function* readTranscript(
   yield given(true);
 }
 
+/**
+ * The root itself when it is not there, or the first folder on the way from it to `path` that is a link to
+ * nothing (a disk not mounted where it leads); undefined when neither.
+ */
+function notThereOnTheWay(root: string, path: string): string | undefined {
+  if (missing(root)) return root;
+  let at = root;
+  for (const part of relative(root, dirname(path))
+    .split(sep)
+    .filter((name) => name !== '')) {
+    at = join(at, part);
+    if (missing(at)) return undefined;
+    if (existsSync(at)) continue;
+    // Something stands there (a link), and leads nowhere.
+    return at;
+  }
+  return undefined;
+}
+
 /** Whether `path` is `root` or lies under it. */
 function isWithin(path: string, root: string): boolean {
   const within = relative(root, path);
   return within === '' || (!within.startsWith('..') && !isAbsolute(within));
+}
+
+/** A records cursor with every part made (its log's digests, its filters): plain data, as JSON keeps it. */
+function settledCursor(cursor: RecordsCursor): RecordsCursor {
+  return { ...cursor };
 }
 
 /** A tombstone for every record of a session. */
