@@ -27,6 +27,20 @@ export function checkRoots(roots: unknown): void {
   }
 }
 
+/** The platforms whose rules rxstore knows (`Platform`). */
+const PLATFORMS: readonly string[] = ['linux', 'darwin', 'win32'];
+
+/** Refuses options that are not an object naming a platform whose rules rxstore knows (as `machineRoots().inputs.platform`). */
+export function checkPlatformOptions(options: unknown, call: string): void {
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidInputError(`${call} needs its options, { platform, … }, not ${typeOf(options)}`);
+  const { platform } = options as { platform?: unknown };
+  if (typeof platform !== 'string' || !PLATFORMS.includes(platform))
+    throw new InvalidInputError(
+      `${call}: platform must be one of ${PLATFORMS.join(', ')} (machineRoots()'s inputs.platform), not ${JSON.stringify(platform) ?? typeOf(platform)}`,
+    );
+}
+
 /** Refuses a count that is not a whole number of at least `least` (undefined is left to the caller's default). */
 export function checkCount(value: unknown, name: string, least: number): void {
   if (value !== undefined && !(Number.isInteger(value) && (value as number) >= least))

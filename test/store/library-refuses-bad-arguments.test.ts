@@ -51,6 +51,17 @@ describe('the library refuses an argument of the wrong kind with a coded error',
       /^roots must be a list of \{ kind, path \}/,
     ],
     ["indexSince('x')", () => indexSince('x' as never, { platform: 'linux' }), /^roots must be a list/],
+    ['indexSince(roots) with no options', () => indexSince([], undefined as never), /^indexSince needs its options/],
+    [
+      "indexSince with platform 'beos'",
+      () => indexSince([], { platform: 'beos' as never }),
+      /^indexSince: platform must be one of linux, darwin, win32/,
+    ],
+    [
+      'listSessions(roots) with no options',
+      () => listSessions([], undefined as never),
+      /^listSessions needs its options/,
+    ],
     [
       'locateSession([1])',
       () => locateSession([1] as never, 'q', { platform: 'linux' } as never),

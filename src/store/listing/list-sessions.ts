@@ -11,7 +11,7 @@ import type { SummaryCache } from './summary-cache.js';
 import { sameSlug, workspaceSlug } from '../roots/workspace-slug.js';
 import { SessionNotFoundError } from '../../errors/index.js';
 import { rootsRead } from './find-session.js';
-import { checkRoots } from '../../errors/caller-input.js';
+import { checkPlatformOptions, checkRoots } from '../../errors/caller-input.js';
 
 /** How `listSessions` lists: whose rules, which stores and workspace, whether to verify in full, the summary cache. */
 export interface ListOptions {
@@ -65,6 +65,7 @@ export interface SessionListing {
  */
 export async function listSessions(roots: readonly ReadRoot[], options: ListOptions): Promise<SessionListing> {
   checkRoots(roots);
+  checkPlatformOptions(options, 'listSessions');
   const found = await findSessionCopies([...roots], options.stores);
   const conversations = groupConversations(found, options.platform);
   const wanted = options.workspace === undefined ? undefined : workspaceSlug(options.workspace, options.platform);
