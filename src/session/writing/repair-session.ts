@@ -54,11 +54,10 @@ async function* tornTailPieces(
 }
 
 /**
- * The log the read found torn, opened to be cut: never through a link, nor a file with other names (a
- * hard link a backup made would be cut with it), and still as long as the read saw it.
+ * The log the read found torn (refused already if it is a link or has other names: `refusePlantedLog`),
+ * opened to be cut: never through a link, and still as long as the read saw it.
  */
 async function openTornLog(logPath: string, durableEnd: number, end: number): Promise<FileHandle> {
-  refusePlantedLog(logPath);
   const log = await open(logPath, fsConstants.O_RDWR | fsConstants.O_NOFOLLOW).catch((error: unknown) => {
     throw fileSystemErrorOf(error, logPath);
   });
