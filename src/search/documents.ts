@@ -109,3 +109,12 @@ export const NUL_STAND_IN = '\u2400';
 export function withoutNul(text: string): string {
   return text.includes('\0') ? text.replaceAll('\0', NUL_STAND_IN) : text;
 }
+
+/**
+ * A text as the trigram index holds it: each run of white space one space, as a query's phrase joins its words.
+ * A phrase then narrows whole, its words apart by a line break or two spaces found as by one: the index alone
+ * decides it, as it decides a word.
+ */
+export function indexedText(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}

@@ -302,7 +302,7 @@ const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 /** Tables every index of an earlier rxstore holds, from before it set its application id. */
 const EARLIER_INDEX_TABLES = ['sessions', 'docs'];
 /** Every name an index of rxstore gives what it keeps (tables, indexes, FTS5's tables and SQLite's own). */
-const INDEX_NAME = /^(sessions|docs|docs_by_key|places|places_by_id|docs_text(_\w+)?|sqlite_\w+)$/;
+const INDEX_NAME = /^(sessions|docs|docs_body|docs_by_key|places|places_by_id|docs_text(_\w+)?|sqlite_\w+)$/;
 /** Where the header keeps `pragma application_id`: a big-endian 32-bit number at byte 68. */
 const APPLICATION_ID_AT = 68;
 

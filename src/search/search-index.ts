@@ -7,7 +7,7 @@ import { tryOsLock, waitOsLock, type OsLock } from '../fs/os-lock.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { displayTitle } from '../session/replay/session-title.js';
 import { documentIdsOf, SESSION_OF_DOCUMENT } from './document-ids.js';
-import { documentsOf, type SearchDocument } from './documents.js';
+import { documentsOf, indexedText, type SearchDocument } from './documents.js';
 import { indexSteps, type IndexJob, type IndexStep } from './index-steps.js';
 import { IndexReaders, ReaderThreadLost } from './index-readers/index-readers.js';
 import { makeCacheFolder } from '../fs/cache-folder.js';
@@ -41,8 +41,10 @@ import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
  * record no checkpoint goes on past. 18: a recovery cache ahead of the log refuses by the operations it holds. 19: a
  * zstd frame declaring a window over 8 MiB is damage. 20: a content store's own folder may be a link. 22: a call a
  * records read gave past its bounds takes its result when it comes in the same batch (it was paired with another).
+ * 23: the trigram index holds each text with its runs of white space made one space (`indexedText`), the texts
+ * themselves kept apart: a phrase narrows whole.
  */
-const INDEX_VERSION = 22;
+const INDEX_VERSION = 23;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;
@@ -93,8 +95,8 @@ export interface IndexedDocument extends SearchDocument {
 /** What the index is asked for: the phrases that narrow it, how to check and score what it does not decide, and the filters. */
 export interface IndexSearch {
   /**
-   * Words and phrases every hit holds. Their words of three characters or more narrow by the trigram
-   * index (which ignores case); a phrase's words are found there apart, so `check` must hold them together.
+   * Words and phrases every hit holds, a phrase's words one space apart. Each of three characters or more
+   * narrows by the trigram index (which ignores case, and holds each run of white space as one space).
    */
   phrases: readonly string[];
   /** Whether a text holds the whole query as one phrase: it then ranks first. None for a query of one word. */
@@ -120,7 +122,8 @@ const SCHEMA: IndexSchema = {
 create table if not exists sessions(path text primary key, id text not null, store text not null, workspace text, title text, preview text, preview_key text, stamp text not null, log_line text, log_size integer, content text, cursor text, damage text);
 create table if not exists docs(id integer primary key, path text not null, rkey text not null, kind text not null, role text not null, tool text, exit_code integer, message_id text, time text not null);
 create index if not exists docs_by_key on docs(path, rkey);
-create virtual table if not exists docs_text using fts5(text, tokenize = 'trigram');
+create table if not exists docs_body(id integer primary key, text text not null);
+create virtual table if not exists docs_text using fts5(text, content = 'docs_body', content_rowid = 'id', tokenize = 'trigram');
 ${PLACES_SQL}`,
 };
 
@@ -389,19 +392,19 @@ export class SearchIndex {
     const params: unknown[] = [];
     const where: string[] = [];
     const ftsable = (phrase: string) => [...phrase].length >= 3;
-    // Each word quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax.
+    // Each phrase quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax. The index holds
+    // each run of white space as one space, as a phrase joins its words: a phrase narrows whole.
     const quoted = (phrase: string) => `"${phrase.replaceAll('"', '""')}"`;
-    // Words, not phrases: the words of a phrase may be apart by a line break, which the trigrams of the phrase would miss.
-    const narrowing = [...new Set(asked.phrases.flatMap((phrase) => phrase.split(' ')))].filter(ftsable);
-    let from = 'docs d join docs_text t on t.rowid = d.id';
-    let base = 'rx_check(t.text, d.path)';
+    const narrowing = asked.phrases.filter(ftsable);
+    let from = 'docs d join docs_body b on b.id = d.id';
+    let base = 'rx_check(b.text, d.path)';
     let rowsRead = true;
     if (narrowing.length > 0) {
       where.push('docs_text match ?');
       params.push(narrowing.map(quoted).join(' '));
       base = '-bm25(docs_text)';
-      if (asked.check) where.push('rx_check(t.text, d.path) is not null');
-      // The documents' own rows only where a filter or the check reads them.
+      if (asked.check) where.push('rx_check(b.text, d.path) is not null');
+      // The documents' own rows only where a filter or the check reads them, their texts only where read.
       rowsRead =
         asked.check !== undefined ||
         (asked.kinds !== undefined && asked.kinds.length > 0) ||
@@ -410,6 +413,7 @@ export class SearchIndex {
         asked.since !== undefined ||
         asked.until !== undefined;
       from = rowsRead ? 'docs_text t join docs d on d.id = t.rowid' : 'docs_text t';
+      if (asked.check || asked.whole) from += ' join docs_body b on b.id = t.rowid';
     } else if (!asked.check) throw new Error('a search the index does not narrow needs a check');
     if (asked.kinds && asked.kinds.length > 0) {
       where.push(`d.kind in (${asked.kinds.map(() => '?').join(', ')})`);
@@ -433,7 +437,7 @@ export class SearchIndex {
       params.push(asked.until);
     }
     // A query of one word has no whole to rank by: every hit holds it.
-    const whole = asked.whole ? 'rx_whole(t.text)' : '0';
+    const whole = asked.whole ? 'rx_whole(b.text)' : '0';
     const order = 'r.whole desc, r.score desc, d.time desc, d.path, d.rkey, d.kind';
     // A limit past 2^53 keeps every hit there can be (SQLite takes no larger number for one).
     const limit = asked.limit !== undefined && Number.isSafeInteger(asked.limit) ? asked.limit : undefined;
@@ -463,7 +467,7 @@ export class SearchIndex {
       select r.id, r.whole, r.score from scored r join docs d on d.id = r.id ${aboveCut}
       order by ${order}${limit === undefined ? '' : ' limit ?'}
     )
-    select d.*, r.score, t.text from ranked r join docs d on d.id = r.id join docs_text t on t.rowid = r.id order by ${order}`;
+    select d.*, r.score, b.text from ranked r join docs d on d.id = r.id join docs_body b on b.id = r.id order by ${order}`;
     this.connection.checks.check = asked.check;
     this.connection.checks.whole = asked.whole;
     const rows = this.cached(sql).all([
@@ -481,7 +485,7 @@ export class SearchIndex {
   /** The file documents (a path a turn touched) of every session. */
   fileDocuments(): IndexedDocument[] {
     return (
-      this.db.all("select d.*, t.text from docs d join docs_text t on t.rowid = d.id where d.kind = 'file'") as Row[]
+      this.db.all("select d.*, b.text from docs d join docs_body b on b.id = d.id where d.kind = 'file'") as Row[]
     ).map((row) => ({ ...documentOf(row), score: 0 }));
   }
 
@@ -604,10 +608,7 @@ export class SearchIndex {
               under,
             ]) as Row[])
           : (this.cached('select id from docs where path = ? and rkey = ?').all([path, key]) as Row[]);
-    for (const { id } of ids) {
-      this.cached('delete from docs where id = ?').run([id!]);
-      this.cached('delete from docs_text where rowid = ?').run([id!]);
-    }
+    for (const { id } of ids) this.dropDocument(id!);
     if (change.type === 'removed') return;
     for (const document of documentsOf(change)) {
       const id = nextId();
@@ -624,7 +625,8 @@ export class SearchIndex {
         document.messageId,
         document.time,
       ]);
-      this.cached('insert into docs_text(rowid, text) values (?, ?)').run([id, document.text]);
+      this.cached('insert into docs_body(id, text) values (?, ?)').run([id, document.text]);
+      this.cached('insert into docs_text(rowid, text) values (?, ?)').run([id, indexedText(document.text)]);
     }
   }
 
@@ -645,11 +647,21 @@ export class SearchIndex {
     this.connection.stamps = undefined;
   }
 
+  /** A document's row, text and trigrams: FTS5 takes a text out of its index given the text it put in. */
+  private dropDocument(id: NonNullable<Row[string]>): void {
+    const body = this.cached('select text from docs_body where id = ?').get([id]) as Row | null;
+    if (body !== null)
+      this.cached("insert into docs_text(docs_text, rowid, text) values ('delete', ?, ?)").run([
+        id,
+        indexedText(String(body.text)),
+      ]);
+    this.cached('delete from docs_body where id = ?').run([id]);
+    this.cached('delete from docs where id = ?').run([id]);
+  }
+
   private dropSession(path: string): void {
     // One delete per row: FTS5 answers \`rowid in (…)\` by walking every text it holds.
-    for (const { id } of this.cached('select id from docs where path = ?').all([path]) as Row[])
-      this.cached('delete from docs_text where rowid = ?').run([id!]);
-    this.db.run('delete from docs where path = ?', [path]);
+    for (const { id } of this.cached('select id from docs where path = ?').all([path]) as Row[]) this.dropDocument(id!);
     this.db.run('delete from sessions where path = ?', [path]);
     this.db.run('delete from places where path = ?', [path]);
   }

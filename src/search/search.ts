@@ -385,14 +385,14 @@ function found(
     );
     chosen = chosen.filter((session) => touched.has(session.path));
   }
-  // The trigram index ignores case, needs three characters and finds a phrase's words apart: a capital, a shorter
-  // word, a pattern or a phrase is checked on the text.
+  // The trigram index ignores case and needs three characters: a capital, a shorter word or phrase, or a pattern
+  // is checked on the text. It holds each run of white space as one space, so it finds a phrase as typed.
   const decided =
     query !== undefined &&
     !options.regex &&
     !query.caseSensitive &&
-    // A NUL is the person's text too, but FTS5 reads a query only up to one: the index narrows by the pieces around it.
-    query.phrases.every((phrase) => [...phrase].length >= 3 && !phrase.includes(' ') && !phrase.includes('\0'));
+    // A NUL is the person's text too, but FTS5 reads a query only up to one.
+    query.phrases.every((phrase) => [...phrase].length >= 3 && !phrase.includes('\0'));
   const check =
     query === undefined
       ? (text: string, path: string) => (touches(text, sessions.get(path)!, options.file!, moved.get(path)) ? 1 : null)

@@ -400,6 +400,8 @@ describe('rxstore search finds every place a word or phrase was said', () => {
           events: [
             user('the quince\nmarmalade of a log'),
             answer('quince  \r\n\tmarmalade twice'),
+            // White space beyond ASCII's, as a person's query means it too.
+            user('a quince\u3000marmalade and a quince\u00a0marmalade'),
             user('marmalade quince reversed'),
             answer('quince and marmalade apart'),
           ],
@@ -411,6 +413,7 @@ describe('rxstore search finds every place a word or phrase was said', () => {
       expect(hits.map((hit) => hit.snippet.slice(hit.matches[0]!.start, hit.matches[0]!.end)).sort()).toEqual([
         'quince     marmalade',
         'quince marmalade',
+        'quince\u3000marmalade',
       ]);
       expect(hits.every((hit) => hit.index !== null)).toBe(true);
     }
