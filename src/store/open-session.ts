@@ -153,14 +153,18 @@ async function* verifiedView<T>(reading: Promise<SessionRead>, view: (read: Sess
 async function* heldOrStreamed<T>(
   whole: SharedRead,
   files: readonly string[],
-  view: (read: SessionRead) => T[],
+  view: (read: SessionRead) => T[] | undefined,
   streamed: () => AsyncIterable<T>,
 ): AsyncGenerator<T> {
-  const held = await whole.held();
-  if (held) yield* verifiedView(Promise.resolve(held), view);
   // A small session is read once, whole, and held for the next view: a second pass would cost more time than its memory saves.
-  else if (bytesOf(files) <= READ_WHOLE_UP_TO) yield* verifiedView(whole.read(), view);
-  else yield* streamed();
+  const read = (await whole.held()) ?? (bytesOf(files) <= READ_WHOLE_UP_TO ? await whole.read() : undefined);
+  const viewed = read && view(read);
+  if (viewed === undefined) {
+    yield* streamed();
+    return;
+  }
+  yield* viewed;
+  if (read!.refusal) throw read!.refusal;
 }
 
 /** How many bytes the files hold now (one that is not there, none). */
@@ -277,11 +281,14 @@ function readerOver(
         whole,
         files,
         (session) =>
-          indexRecords(
-            keyedMessages(id, session.projection.transcript),
-            { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null },
-            { unansweredFrom: session.refusal ? session.projection.openFrom() : undefined },
-          ),
+          // Refused at an event: the records of the batches before it, which the stream reads (`recordsBeforeRefusal`).
+          session.refusal && session.projection.refusedAt !== undefined
+            ? undefined
+            : indexRecords(
+                keyedMessages(id, session.projection.transcript),
+                { sessionId: id, workspace: workspaceOf(session) ?? null, title: session.projection.title ?? null },
+                { unansweredFrom: session.refusal ? session.projection.openFrom() : undefined },
+              ),
         streamed.records,
       ),
   };

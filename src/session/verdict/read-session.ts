@@ -154,6 +154,11 @@ export async function readSessionOn(
 export interface ReadSessionInternals extends ReadSessionOptions {
   /** Where each committed batch's operation id is taken in (an `OperationsSeen`: cursors sit above verdicts). */
   operations?: { add(operationId: string): void };
+  /**
+   * The log read as if it ended before the batch that holds this sequence, and nothing judged past it (torn
+   * tail, caches): what the records of a session Reasonix refuses there are made of (`recordsBeforeRefusal`).
+   */
+  endBefore?: number;
 }
 
 /** One read of the session, and whether its log was cut under it. */
@@ -229,6 +234,7 @@ async function readSessionOnce(
           continue;
         }
         const { batch } = item.value;
+        if (options.endBefore !== undefined && batch.firstSeq + batch.eventCount > options.endBefore) break;
         read.batches += 1;
         read.durableEnd = batch.end;
         batchesDigest.add(batch.sha256);
@@ -255,6 +261,7 @@ async function readSessionOnce(
     }
     read.contentFiles = [...contentFiles];
     read.readDigest = batchesDigest.digest();
+    if (options.endBefore !== undefined) return { read, cutWhileRead };
     // Replay stopped at the first payload Reasonix would refuse, which precedes anything the codec stopped at.
     for (const finding of projection.strictness) {
       const error = strictPayloadError(finding, logPath);

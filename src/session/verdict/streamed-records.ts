@@ -35,9 +35,25 @@ export async function* streamedRecords(
   sessionId: string,
   firstPass: FirstPass = () => readSessionOn('this', dir, { keep: 'index' }),
 ): AsyncGenerator<IndexRecord> {
-  yield* twoPassesOfLog(dir, firstPass, (whole, entries, changed) =>
-    recordsOfTwoPasses(whole, sessionId, entries, changed),
+  yield* twoPassesOfLog(
+    dir,
+    async () => recordsBeforeRefusal(dir, await firstPass()),
+    (whole, entries, changed) => recordsOfTwoPasses(whole, sessionId, entries, changed),
   );
+}
+
+/**
+ * What a session's records are made of, from its first pass `whole`: that read, or, when Reasonix refuses the
+ * session at an event (a record key its transcript holds twice, a message id completed again), the session
+ * read again up to the batch that holds the event, with `whole`'s refusal. The records are then those of the
+ * batches before it, as `recordsSince` gives them, and never those of a message refused (a tool result paired
+ * with the call another result answers) or of what the replay read past it.
+ */
+async function recordsBeforeRefusal(dir: string, whole: SessionRead): Promise<SessionRead> {
+  const refusedAt = whole.projection.refusedAt;
+  if (whole.refusal === undefined || refusedAt === undefined) return whole;
+  const before = await readSessionOn('this', dir, { keep: 'index', endBefore: refusedAt });
+  return { ...before, status: whole.status, problems: whole.problems, refusal: whole.refusal };
 }
 
 /** The transcript of a session in order, each message in its final form, as `streamedRecords` reads it: two passes, memory flat. */

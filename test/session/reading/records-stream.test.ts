@@ -10,11 +10,12 @@ import { streamedRecords, streamedTranscript } from '../../../src/session/verdic
 import type { EventToWrite } from '../../../src/codec/encode-batch.js';
 import {
   heldWholeBoth,
+  recordsHeldWhole,
   streamedBoth,
   transcriptStreamed,
   type ReadTwoWays,
 } from '../../support/sessions/records-two-ways.js';
-import { readSession } from '../../../src/session/verdict/read-session.js';
+import { readSession, readSessionOn } from '../../../src/session/verdict/read-session.js';
 import { writeSession } from '../../../bench/support/write-session.js';
 import { appendBatch, copySession } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
@@ -24,7 +25,13 @@ import { tempDir } from '../../support/temp-dir.js';
 
 /** The records and the transcript of the session held whole (a replay that keeps every message), and its refusal. */
 async function heldWhole(dir: string): Promise<ReadTwoWays> {
-  return heldWholeBoth(await readSession(dir), basename(dir));
+  const read = await readSession(dir);
+  const both = heldWholeBoth(read, basename(dir));
+  // Refused at an event: the records are those of the batches before it, as the records since a cursor give them.
+  const refusedAt = read.projection.refusedAt;
+  if (!read.refusal || refusedAt === undefined) return both;
+  const before = await readSessionOn('this', dir, { endBefore: refusedAt });
+  return { ...both, records: recordsHeldWhole({ ...before, refusal: read.refusal }, basename(dir)).records };
 }
 
 /**
@@ -70,8 +77,8 @@ const REWRITES: EventToWrite[][] = [
         messages: [
           user('01Z0000000000000000000000G', 'start again'),
           caller(undefined, 'from the top', ['call_d']),
-          user(undefined, 'no id either'),
-          caller(undefined, 'and again', ['call_e']),
+          user('01Z0000000000000000000000N', 'with an id'),
+          caller('01Z0000000000000000000000P', 'and again', ['call_e']),
         ],
       },
     },
@@ -131,6 +138,8 @@ describe('records() streams the records of the transcript held whole', () => {
       expect(await streamed(dir), `after batch ${at}`).toEqual(whole);
     }
     const last = await streamed(dir);
+    // One message without an id in the replace: two would hold one record key twice, which Reasonix refuses.
+    expect(last.refusal).toBeUndefined();
     // The edit at the end stands where the message stood, and the replace took everything before it.
     expect(last.records.map((record) => record.type === 'message' && record.text)).toContain('start again, edited');
     expect(last.records.every((record) => record.title === 'Named later')).toBe(true);
