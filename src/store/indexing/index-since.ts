@@ -1,10 +1,12 @@
-import { existsSync, lstatSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { existsSync, lstatSync, opendirSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import {
   CursorMismatchError,
   fileSystemErrorOf,
   isSessionVerdict,
+  isSystemError,
   RxError,
+  systemErrorInWords,
   type RxErrorCode,
 } from '../../errors/index.js';
 import { filesStamp } from '../../fs/files-stamp.js';
@@ -70,6 +72,11 @@ export interface IndexPiece {
 export interface IndexRun extends AsyncIterable<IndexPiece> {
   /** Where the index stands after the pieces given so far (sessions not reached yet keep their entry): store it once their records are stored. */
   checkpoint(): IndexCheckpoint;
+  /**
+   * What the run could not look at, in words, once it has listed the roots (a store folder this user may not
+   * read, a name that is not UTF-8), as `listSessions` says it: the sessions there are neither read nor removed.
+   */
+  warnings(): readonly string[];
 }
 
 /**
@@ -85,10 +92,13 @@ export function indexSince(roots: readonly ReadRoot[], options: IndexSinceOption
   checkPlatformOptions(options, 'indexSince');
   const given = parseIndexCheckpoint(options.checkpoint);
   const entries = new Map(given.sessions.map((entry) => [entry.path, entry]));
+  let warnings: readonly string[] = [];
   return {
     checkpoint: () => ({ version: 1, sessions: [...entries.values()] }),
+    warnings: () => warnings,
     async *[Symbol.asyncIterator]() {
       const found = await findSessionCopies([...roots], options.stores);
+      warnings = found.warnings;
       const conversations = groupConversations(found, options.platform);
       const read = conversations
         .map((conversation) => ({ conversation, copy: copyToRead(conversation) }))
@@ -97,23 +107,30 @@ export function indexSince(roots: readonly ReadRoot[], options: IndexSinceOption
       const seen = new Set(found.copies.map((copy) => copy.path));
       // First what is gone: a session removed, or a copy another copy of its conversation now stands for.
       for (const entry of [...entries.values()]) {
-        if (chosen.has(entry.path) || !(seen.has(entry.path) || missing(entry.path))) continue;
-        // A root that is not there at all (a disk not mounted, a home moved away) says nothing of its sessions: they are kept.
-        const absentRoot = roots
-          .filter((root) => isWithin(entry.path, root.path))
-          .map((root) => notThereOnTheWay(root.path, entry.path))
-          .find((absent) => absent !== undefined);
-        if (absentRoot) {
-          yield {
-            session: { id: entry.id, path: entry.path, store: entry.store, title: null, workspace: null, status: 'ok' },
-            records: [],
-            problem: {
-              code: 'RX_FILE_SYSTEM',
-              message: `${absentRoot} is not there (removed, moved, or a disk not mounted): the session's records are kept as they were, and removed only once it is there without the session`,
-              file: absentRoot,
-            },
-          };
-          continue;
+        if (chosen.has(entry.path)) continue;
+        if (!seen.has(entry.path)) {
+          // Not found now: gone, or where this run could not look, which says nothing of its sessions: they are kept.
+          const unknown = roots
+            .filter((root) => isWithin(entry.path, root.path))
+            .map((root) => whyNotFound(root.path, entry.path))
+            .find((problem) => problem !== undefined);
+          if (unknown) {
+            yield {
+              session: {
+                id: entry.id,
+                path: entry.path,
+                store: entry.store,
+                title: null,
+                workspace: null,
+                status: 'ok',
+              },
+              records: [],
+              problem: unknown,
+            };
+            continue;
+          }
+          // There, in a store this run does not read.
+          if (!missing(entry.path)) continue;
         }
         entries.delete(entry.path);
         yield {
@@ -247,22 +264,42 @@ async function* readTranscript(
 }
 
 /**
- * The root itself when it is not there, or the first folder on the way from it to `path` that is a link to
- * nothing (a disk not mounted where it leads); undefined when neither.
+ * Why a session a checkpoint holds cannot be said to be gone although this run did not find it: the root not
+ * there (a disk not mounted, a home moved away), a folder on the way that is a link to nothing, or one this user
+ * may not list (made by another user: a run of Reasonix with sudo); undefined when it is gone.
  */
-function notThereOnTheWay(root: string, path: string): string | undefined {
-  if (missing(root)) return root;
-  let at = root;
-  for (const part of relative(root, dirname(path))
+function whyNotFound(root: string, path: string): IndexProblem | undefined {
+  if (missing(root)) return notThere(root);
+  let folder = root;
+  for (const part of relative(root, path)
     .split(sep)
     .filter((name) => name !== '')) {
-    at = join(at, part);
-    if (missing(at)) return undefined;
-    if (existsSync(at)) continue;
+    const at = join(folder, part);
+    try {
+      opendirSync(folder).closeSync();
+      if (missing(at)) return undefined;
+      lstatSync(at);
+    } catch (error) {
+      if (!isSystemError(error)) throw error;
+      return {
+        code: 'RX_FILE_SYSTEM',
+        message: `${folder}: ${systemErrorInWords(error)}: the session's records are kept as they were, and removed only once the folder can be read without the session`,
+        file: folder,
+      };
+    }
     // Something stands there (a link), and leads nowhere.
-    return at;
+    if (!existsSync(at)) return notThere(at);
+    folder = at;
   }
   return undefined;
+}
+
+function notThere(path: string): IndexProblem {
+  return {
+    code: 'RX_FILE_SYSTEM',
+    message: `${path} is not there (removed, moved, or a disk not mounted): the session's records are kept as they were, and removed only once it is there without the session`,
+    file: path,
+  };
 }
 
 /** Whether `path` is `root` or lies under it. */

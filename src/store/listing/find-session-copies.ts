@@ -236,9 +236,10 @@ async function v4Copy(storeDir: StoreDir, id: string, looked: string[]): Promise
   const header = keptOf(readHeaderSync(headerPath), headerFields);
   // Every append rewrites the log, so its mtime is when the session last changed.
   const logStats = statOrCode(log);
-  // With no log, the session folder's stat says when it changed.
+  // With no log, the session folder's stat says when it changed; with none either (a store folder this user may
+  // list but not search), nothing does: the copy is listed all the same, its files said unreadable.
   if (typeof logStats === 'string') looked.push(dir);
-  const changed = typeof logStats === 'string' ? await stat(dir) : logStats;
+  const changed = typeof logStats === 'string' ? statOrCode(dir) : logStats;
   return {
     ...facts(storeDir, id, dir),
     format: 'v4',
@@ -246,7 +247,7 @@ async function v4Copy(storeDir: StoreDir, id: string, looked: string[]): Promise
     header,
     logStatLine: typeof logStats === 'string' ? undefined : statLine(log, logStats),
     logSize: typeof logStats === 'string' ? undefined : Number(logStats.size),
-    updatedAt: isoTime(changed.mtime),
+    updatedAt: typeof changed === 'string' ? null : isoTime(changed.mtime),
   };
 }
 
@@ -269,16 +270,16 @@ async function transcriptCopy(
   const path = join(storeDir.dir, name);
   const id = branchIdOf(path);
   looked.push(path);
-  const changed = await stat(path);
+  const stats = statOrCode(path);
+  const changed = typeof stats === 'string' ? null : isoTime(stats.mtime);
   // A v0.x transcript has `<name>.meta.json`; a 1.x one `<name>.jsonl.meta` (docs/format.md §11.3, §11.4).
   if (names.has(`${id}.meta.json`) && !names.has(`${name}.meta`)) {
     looked.push(join(storeDir.dir, `${id}.meta.json`));
     const meta = await readJsonFile(join(storeDir.dir, `${id}.meta.json`), V0MetaSchema);
-    return { ...facts(storeDir, id, path), format: 'v0', meta, updatedAt: isoTime(changed.mtime) };
+    return { ...facts(storeDir, id, path), format: 'v0', meta, updatedAt: changed };
   }
   looked.push(`${path}.meta`);
   const meta = await readJsonlMeta(path);
-  const updatedAt =
-    (meta.state === 'ok' ? isoTime(jsonlMetaTime(meta.value.updated_at)) : null) ?? isoTime(changed.mtime);
+  const updatedAt = (meta.state === 'ok' ? isoTime(jsonlMetaTime(meta.value.updated_at)) : null) ?? changed;
   return { ...facts(storeDir, id, path), format: 'jsonl', meta, updatedAt };
 }
