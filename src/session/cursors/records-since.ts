@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { CursorMismatchError } from '../../errors/index.js';
 import { CursorSchema, type Cursor } from './cursor.js';
+import { cursorSeal } from './cursor-seal.js';
 import { firstIssue } from '../../codec/first-issue.js';
 import {
   answers,
@@ -112,6 +113,11 @@ export const RecordsCursorSchema = z.object({
   calls: idFilterSchema(CALL_ID_BITS),
   /** What judges whether Reasonix takes a new turn after the batches to come; absent in a cursor made before statuses. */
   gate: GateStateSchema.optional(),
+  /** Binds the log position to the records state made there (`cursorSeal`); absent in a cursor made before seals. */
+  seal: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
 });
 /** A cursor for index records. */
 export type RecordsCursor = z.infer<typeof RecordsCursorSchema>;
@@ -350,7 +356,7 @@ class RecordsReader {
     // The log's digests and the filters' base64 are made only when the cursor is read (stored, or
     // given back): a first read offers thousands of cursors, and a caller keeps few of them.
     // Made once: read again, a cursor gives the same digests, not those of the log as it stands then.
-    const lazy = (key: 'log' | 'ids' | 'calls', make: () => unknown) =>
+    const lazy = (key: 'log' | 'ids' | 'calls' | 'seal', make: () => unknown) =>
       Object.defineProperty(cursor, key, {
         get: () => {
           const value = make();
@@ -366,6 +372,8 @@ class RecordsReader {
     lazy('ids', ids);
     lazy('calls', calls);
     cursor.gate = this.gate;
+    // Last: made of the parts above, when it is read.
+    lazy('seal', () => cursorSeal(cursor));
     return cursor;
   }
 
@@ -680,7 +688,14 @@ function sizeOf(item: PendingCall): number {
 /** A records cursor given back, validated; refused naming the log it was given for. */
 function parseRecordsCursor(given: unknown, logPath: string): RecordsCursor {
   const parsed = RecordsCursorSchema.safeParse(given);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    if (parsed.data.seal !== undefined && parsed.data.seal !== cursorSeal(parsed.data))
+      throw new CursorMismatchError(
+        'a records cursor whose parts were not made together (its log position and the records state it carries are not those rxstore sealed): give back a cursor whole, as it was given, or read the session again from the start (no cursor)',
+        { file: logPath },
+      );
+    return parsed.data;
+  }
   const other = cursorOfAnotherKind(given);
   if (other)
     throw new CursorMismatchError(

@@ -62,9 +62,11 @@ describe('a records cursor', () => {
     });
 
     await appendBatch(dir, [complete({ role: 'user', id: messageId(), origin: 'user', content: 'a later question' })]);
+    // A state of its own, unsealed (as a cursor made before seals): a sealed one pieced so is refused.
     const carried: RecordsCursor = {
       ...cursor,
       session: { workspace: '/carried/workspace', title: 'Carried title', status: 'ok' },
+      seal: undefined,
     };
     const [next, ...more] = await all(
       recordsSince(dir, plain.id, { workspace: null }, JSON.parse(JSON.stringify(carried))),
@@ -419,7 +421,9 @@ describe('a records cursor', () => {
         tool_execution: { state: 'completed', exitCode: 0 },
       }),
     ]);
-    const withCall = await all(recordsSince(dir, plain.id, { workspace: null }, { ...first, pending: [call] }));
+    const withCall = await all(
+      recordsSince(dir, plain.id, { workspace: null }, { ...first, pending: [call], seal: undefined }),
+    );
     expect(withCall.flatMap((piece) => piece.records)).toEqual([
       expect.objectContaining({
         type: 'command',
