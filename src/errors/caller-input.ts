@@ -47,6 +47,35 @@ export function checkCount(value: unknown, name: string, least: number): void {
     throw new InvalidInputError(`${name} must be a whole number of at least ${least}, not ${String(value)}`);
 }
 
+/** What `follow()` takes: its options, never a cursor in their place. */
+const FOLLOW_OPTIONS: readonly string[] = ['cursor', 'signal', 'pollMs', 'watch'];
+
+/**
+ * Refuses options of `follow()` it would not read as given: a cursor passed in their place (taken so, it would
+ * follow from the log's start, giving again what was given), a name it does not know (a `pollms` would be taken
+ * in silence), a wait between polls that is no positive number of milliseconds.
+ */
+export function checkFollowOptions(options: unknown): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new InvalidInputError(`follow takes its options, { cursor, signal, pollMs, watch }, not ${typeOf(options)}`);
+  const given = options as Record<string, unknown>;
+  if ('offset' in given && 'version' in given)
+    throw new InvalidInputError('follow takes its options, not a cursor: give the cursor as follow({ cursor })');
+  const unknown = Object.keys(given).filter((key) => !FOLLOW_OPTIONS.includes(key));
+  if (unknown.length > 0)
+    throw new InvalidInputError(
+      `follow does not know the option ${unknown.map((key) => JSON.stringify(key)).join(', ')}: it takes ${FOLLOW_OPTIONS.join(', ')}`,
+    );
+  const { pollMs, watch, signal } = given;
+  if (pollMs !== undefined && !(typeof pollMs === 'number' && Number.isFinite(pollMs) && pollMs > 0))
+    throw new InvalidInputError(`pollMs must be a number of milliseconds above 0, not ${String(pollMs)}`);
+  if (watch !== undefined && typeof watch !== 'boolean')
+    throw new InvalidInputError(`watch must be true or false, not ${typeOf(watch)}`);
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw new InvalidInputError(`signal must be an AbortSignal, not ${typeOf(signal)}`);
+}
+
 function typeOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value;
 }

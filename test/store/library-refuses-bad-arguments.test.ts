@@ -89,3 +89,24 @@ describe('the library refuses an argument of the wrong kind with a coded error',
     expect((await session.readSince(undefined, { maxBatches: 1 })).batches).toHaveLength(1);
   });
 });
+
+describe('follow() refuses options it would not read as given', () => {
+  it.each<[string, (cursor: unknown) => unknown, RegExp]>([
+    ['a cursor in place of its options', (cursor) => cursor, /^follow takes its options, not a cursor/],
+    ['a name it does not know', () => ({ pollms: 10 }), /^follow does not know the option "pollms"/],
+    ['pollMs of 0', () => ({ pollMs: 0 }), /^pollMs must be a number of milliseconds above 0, not 0$/],
+    ['pollMs of -5', () => ({ pollMs: -5 }), /^pollMs must be a number of milliseconds above 0/],
+    ["pollMs of '100'", () => ({ pollMs: '100' }), /^pollMs must be a number of milliseconds above 0, not 100$/],
+    ['pollMs of Infinity', () => ({ pollMs: Number.POSITIVE_INFINITY }), /^pollMs must be/],
+    ["watch of 'no'", () => ({ watch: 'no' }), /^watch must be true or false, not string$/],
+    ['a signal that is none', () => ({ signal: {} }), /^signal must be an AbortSignal, not object$/],
+    ['a list', () => [], /^follow takes its options, \{ cursor, signal, pollMs, watch \}, not a list$/],
+  ])('%s', async (_, options, words) => {
+    const dir = await copySession(fixture('plain-chat').dir);
+    const session = await openLogSession(dir);
+    const { cursor } = await session.readSince();
+    const error = await refusal(() => session.follow(options(cursor) as never));
+    expect(error.code).toBe('RX_INVALID_INPUT');
+    expect(error.message).toMatch(words);
+  });
+});

@@ -2,6 +2,7 @@ import { watch } from 'node:fs';
 import type { Cursor } from './cursor.js';
 import type { ResolvedBatch } from '../reading/read-events.js';
 import { replayedBatchesSince, startSince } from './read-since.js';
+import { checkFollowOptions } from '../../errors/caller-input.js';
 
 /** Where `followSession` starts, how it waits for new batches (watching the log and polling, or polling alone), and how it is stopped. */
 export interface FollowOptions {
@@ -28,6 +29,7 @@ export async function* followSession(
   sessionId: string,
   options: FollowOptions = {},
 ): AsyncGenerator<{ batch: ResolvedBatch; cursor: Cursor }> {
+  checkFollowOptions(options);
   const { signal, pollMs = 1000, watch: useWatch = true } = options;
   let cursor = options.cursor;
   let wake: (() => void) | undefined;
