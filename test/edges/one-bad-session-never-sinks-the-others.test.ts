@@ -127,7 +127,7 @@ describe('view --all over a machine with a transcript too long to read', () => {
     const run = await runCli(['view', '--all', '--to', site, '--state-home', machine.stateRoot]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
-      /^rxstore: long-chat: RX_TOO_LARGE: line 2: a message of more than \d+ bytes.*long-chat\.jsonl, offset \d+, line 2\)/m,
+      /^rxstore: RX_TOO_LARGE: line 2: a message of more than \d+ bytes.*long-chat\.jsonl, offset \d+, line 2\)/m,
     );
     const pages = await readdir(join(site, 'sessions'));
     const listed = JSON.parse((await runCli(['ls', '--state-home', machine.stateRoot, '--json'])).stdout) as Row[];

@@ -330,7 +330,8 @@ describe('rxstore view --all', () => {
     const first = await runCli(['view', '--all', '--to', site, '--state-home', machine.stateRoot]);
     // The damaged session on this machine is rendered up to its damage, and named.
     expect(first.code).toBe(1);
-    expect(first.stderr).toMatch(new RegExp(`^rxstore: ${machine.ids.damaged}: RX_\\w+: `, 'm'));
+    // Said as every command says a refusal: the code, then where (the session's path), then what.
+    expect(first.stderr).toMatch(new RegExp(`^rxstore: RX_\\w+: [^\\n]*/${machine.ids.damaged}\\b`, 'm'));
     const listed = JSON.parse((await runCli(['ls', '--json', '--state-home', machine.stateRoot])).stdout) as {
       id: string;
       workspace: string | null;

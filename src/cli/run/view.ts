@@ -51,8 +51,9 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: Ex
       setExit(EXIT.usage);
       return;
     }
+    // Each as every other command says a refusal: its code, then what and where (the session's path once).
     for (const damaged of report.damaged)
-      output.err(`${cutLongWords(`rxstore: ${printable(damaged.id)}: ${printable(damaged.problem)}`)}\n`);
+      output.err(`${cutLongWords(`rxstore: ${printable(withPath(damaged.problem, damaged.path))}`)}\n`);
     output.out(
       `${printable(report.index)}: ${counted(report.sessions, 'session')}, ${counted(report.written, 'page')} written, ${report.unchanged} unchanged, ${report.removed} removed\n`,
     );
@@ -84,6 +85,13 @@ export async function runView(args: ViewArgs, output: Output, setExit: (code: Ex
   // The same one line as every other command's refusal: `rxstore: <CODE>: <path> at offset <n>: <what>`.
   if (stopped) output.err(errorLines(stopped));
   setExit(stopped ? EXIT.refused : EXIT.done);
+}
+
+/** A problem (`<CODE>: <what>`) that names the session's path, or with the path put after its code. */
+function withPath(problem: string, path: string): string {
+  if (problem.includes(path)) return problem;
+  const code = /^RX_[A-Z_]+: /.exec(problem)?.[0] ?? '';
+  return `${code}${path}: ${problem.slice(code.length)}`;
 }
 
 /**
