@@ -32,7 +32,7 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
     const messageId = fromResult ? record.resultMessageId : record.messageId;
     const time = (fromResult ? record.resultTime : undefined) ?? record.time;
     if (text === '') return;
-    documents.push({ ...base, time, messageId: messageId ?? null, kind, role, tool, exitCode, text: withoutNul(text) });
+    documents.push({ ...base, time, messageId: messageId ?? null, kind, role, tool, exitCode, text: asSearched(text) });
   };
   switch (record.type) {
     case 'message':
@@ -102,12 +102,18 @@ export function textSizeOf(change: RecordChange): number {
 /** What stands for a NUL character in a searched text (and in a query): `␀`, as a person would write it. */
 export const NUL_STAND_IN = '\u2400';
 
+/** A UTF-16 surrogate without its pair: JSON's `\udc00` parses to one, and UTF-8 has no bytes for it. */
+const LONE_SURROGATE = /\p{Cs}/gu;
+
 /**
- * `text` with each NUL character as `NUL_STAND_IN`: the index engine takes a text up to its first NUL (a
- * command's binary output holds some), and what follows would never be found.
+ * `text` as the index keeps it, and a query is searched: each NUL character as `NUL_STAND_IN` (the index engine
+ * takes a text up to its first NUL, and a command's binary output holds some), and each lone surrogate as U+FFFD,
+ * as UTF-8 writes it (SQLite's text is UTF-8: a surrogate was written short, and a text taken out of the index
+ * then differed from the one put in).
  */
-export function withoutNul(text: string): string {
-  return text.includes('\0') ? text.replaceAll('\0', NUL_STAND_IN) : text;
+export function asSearched(text: string): string {
+  const withoutNul = text.includes('\0') ? text.replaceAll('\0', NUL_STAND_IN) : text;
+  return withoutNul.replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /**
@@ -116,5 +122,6 @@ export function withoutNul(text: string): string {
  * decides it, as it decides a word.
  */
 export function indexedText(text: string): string {
-  return text.replace(/\s+/g, ' ');
+  // Without white space at either end: what a text is read back as may have lost a byte order mark at its start.
+  return text.replace(/\s+/g, ' ').trim();
 }

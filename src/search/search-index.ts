@@ -116,6 +116,22 @@ export interface IndexSearch {
   limit?: number;
 }
 
+/**
+ * A phrase longer than this narrows the index by its first characters alone, the text checked for the rest:
+ * FTS5 matches a phrase as a chain of its trigrams, in time and memory that grow with it (one of 48 KB, pasted
+ * from a log, ran a search out of memory), while the first hundred characters of a phrase leave few texts.
+ */
+const NARROWING_CHARACTERS = 100;
+
+/**
+ * Whether the index alone decides that a text holds a phrase (or a word), as it ignores case: one of three
+ * characters or more (a trigram's) that it narrows by whole, and with no NUL (FTS5 reads a query up to one).
+ */
+export function indexDecides(phrase: string): boolean {
+  const length = [...phrase].length;
+  return length >= 3 && length <= NARROWING_CHARACTERS && !phrase.includes('\0');
+}
+
 const SCHEMA: IndexSchema = {
   version: INDEX_VERSION,
   sql: `
@@ -393,9 +409,12 @@ export class SearchIndex {
     const where: string[] = [];
     const ftsable = (phrase: string) => [...phrase].length >= 3;
     // Each phrase quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax. The index holds
-    // each run of white space as one space, as a phrase joins its words: a phrase narrows whole.
+    // each run of white space as one space, as a phrase joins its words: a phrase narrows whole, or a long one
+    // by its start (`NARROWING_CHARACTERS`).
     const quoted = (phrase: string) => `"${phrase.replaceAll('"', '""')}"`;
-    const narrowing = asked.phrases.filter(ftsable);
+    const narrowing = asked.phrases
+      .filter(ftsable)
+      .map((phrase) => [...phrase].slice(0, NARROWING_CHARACTERS).join(''));
     let from = 'docs d join docs_body b on b.id = d.id';
     let base = 'rx_check(b.text, d.path)';
     let rowsRead = true;

@@ -11,9 +11,9 @@ import { matchText, parseQuery, type Query } from './query.js';
 import { scoreText, snippetOf } from './rank.js';
 import type { SearchHit, SearchKind } from './search-hit.js';
 import { checkSearchInput } from './search-input.js';
-import { withoutNul } from './documents.js';
+import { asSearched } from './documents.js';
 import { ENGINE_ERROR_CODE, IndexContradictionError, isEngineError } from './index-connection.js';
-import { SearchIndex } from './search-index.js';
+import { indexDecides, SearchIndex } from './search-index.js';
 import { beginSearchCheck, checkedForSearch, forgetSearchWatch } from './search-watch.js';
 import { searchSources, type SearchSource } from './search-sources.js';
 
@@ -112,11 +112,11 @@ interface Session {
  */
 export async function* search(text: string, options: SearchOptions): AsyncGenerator<FoundHit> {
   checkSearchInput(text, options);
-  // A NUL is searched as the texts keep it (`withoutNul`).
+  // Searched as the texts are kept (`asSearched`): a NUL, a lone surrogate.
   const query =
     text.trim() === '' && options.file !== undefined
       ? undefined
-      : await parseQuery(withoutNul(text), { regex: options.regex });
+      : await parseQuery(asSearched(text), { regex: options.regex });
   const { hits, places, read } = await checkedHits(query, options);
   if (places !== undefined) {
     for (const [at, hit] of hits.entries()) yield { ...hit, index: places[at]! };
@@ -385,14 +385,9 @@ function found(
     );
     chosen = chosen.filter((session) => touched.has(session.path));
   }
-  // The trigram index ignores case and needs three characters: a capital, a shorter word or phrase, or a pattern
-  // is checked on the text. It holds each run of white space as one space, so it finds a phrase as typed.
-  const decided =
-    query !== undefined &&
-    !options.regex &&
-    !query.caseSensitive &&
-    // A NUL is the person's text too, but FTS5 reads a query only up to one.
-    query.phrases.every((phrase) => [...phrase].length >= 3 && !phrase.includes('\0'));
+  // The trigram index ignores case and decides a word or phrase of three characters or more: a capital, a
+  // shorter or a much longer one, or a pattern is checked on the text (`indexDecides`).
+  const decided = query !== undefined && !options.regex && !query.caseSensitive && query.phrases.every(indexDecides);
   const check =
     query === undefined
       ? (text: string, path: string) => (touches(text, sessions.get(path)!, options.file!, moved.get(path)) ? 1 : null)

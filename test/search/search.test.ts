@@ -1254,3 +1254,92 @@ describe('the index stays true', () => {
     await mkdir(options.cacheDir!, { recursive: true });
   });
 });
+
+describe('the index takes out of itself exactly what it put in, whatever the text', () => {
+  /** A store of its own and nothing else: a few texts, where a trigram left behind moves every score. */
+  async function smallMachine(): Promise<{ options: SearchOptions; storeDir: string }> {
+    const stateRoot = await tempDir('rxstore-search-small-');
+    const roots = [{ kind: 'state' as const, path: stateRoot, lines: ['1.x' as const] }];
+    return { storeDir: storeOf(stateRoot), options: { roots, platform: 'linux', cacheDir: join(stateRoot, 'cache') } };
+  }
+  /** Hits as a person compares them: where, what, and the score. */
+  const shown = (hits: FoundHit[]) =>
+    hits.map((hit) => `${hit.sessionId} ${hit.key} ${hit.kind} ${hit.score} ${hit.snippet}`);
+  /** The hits through the index kept, without an index, and through a new one: all three alike. */
+  async function alike(query: string, options: SearchOptions): Promise<FoundHit[]> {
+    const indexed = await hitsOf(query, options);
+    expect(shown(await hitsOf(query, { ...options, index: false })), `${query} without the index`).toEqual(
+      shown(indexed),
+    );
+    const fresh = await tempDir('rxstore-fresh-index-');
+    expect(shown(await hitsOf(query, { ...options, cacheDir: fresh })), `${query} through a new index`).toEqual(
+      shown(indexed),
+    );
+    return indexed;
+  }
+
+  it('a text that starts with a byte order mark, taken out: the scores of the rest stay as a new index has them', async () => {
+    const { options, storeDir } = await smallMachine();
+    const marked = await createSession({
+      storeDir,
+      batches: [{ operationId: 'bom', events: [user('\ufeffhello from a file saved with a BOM'), answer('ok')] }],
+    });
+    await createSession({
+      storeDir,
+      batches: [{ operationId: 'plain', events: [user('hello there'), answer('hello again')] }],
+    });
+    const before = await alike('hello', options);
+    await rm(marked.dir, { recursive: true });
+    const after = await alike('hello', options);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.length).toBeLessThan(before.length);
+  });
+
+  it('a call whose arguments hold lone surrogates, rewritten: found by its new words only, the index whole', async () => {
+    const { options, storeDir } = await smallMachine();
+    const callId = id();
+    const call = (description: string) =>
+      complete({
+        role: 'assistant',
+        id: callId,
+        content: '',
+        tool_calls: [
+          { id: 'call_lone', name: 'bash', arguments: `{"command":"echo hi","description":"${description}"}` },
+        ],
+      });
+    const { dir } = await createSession({
+      storeDir,
+      batches: [
+        {
+          operationId: 'lone',
+          events: [
+            user('go'),
+            call('x\\udc00\\udc00yz  zanzibar world'),
+            complete({ role: 'tool', id: id(), tool_call_id: 'call_lone', name: 'bash', content: 'hi' }),
+          ],
+        },
+      ],
+    });
+    expect((await alike('zanzibar', options)).length).toBeGreaterThan(0);
+    await appendBatches(dir, [
+      { operationId: 'rewrite', events: [{ kind: 'message/upsert', payload: call('quiet').payload }] },
+    ]);
+    expect((await alike('quiet', options)).length).toBeGreaterThan(0);
+    expect(await alike('zanzibar', options)).toEqual([]);
+    expect(await alike('zanz', options)).toEqual([]);
+  });
+
+  it('a phrase of hundreds of lines pasted from a log is found, through the index and without it', async () => {
+    const { options, storeDir } = await smallMachine();
+    const lines = Array.from(
+      { length: 3000 },
+      (_, at) => `2026-05-01T10:${String(at % 60).padStart(2, '0')} INFO request ${at} handled for user ${at % 97}`,
+    );
+    await createSession({
+      storeDir,
+      batches: [{ operationId: 'log', events: [user('check the log'), answer(lines.join('\n'))] }],
+    });
+    const hits = await alike(`"${lines.slice(1000, 1600).join('\n')}"`, options);
+    expect(hits.map((hit) => hit.role)).toEqual(['assistant']);
+  });
+});
