@@ -124,12 +124,48 @@ export interface IndexSearch {
 const NARROWING_CHARACTERS = 100;
 
 /**
- * Whether the index alone decides that a text holds a phrase (or a word), as it ignores case: one of three
- * characters or more (a trigram's) that it narrows by whole, and with no NUL (FTS5 reads a query up to one).
+ * Letters whose case FTS5 folds as JavaScript's `iu` does: Latin, Greek, Cyrillic, Armenian, the letterlike
+ * symbols, fullwidth Latin and Deseret. Its Unicode data is older than JavaScript's: it does not fold Georgian's
+ * capitals, Cherokee's small letters, Osage, Adlam, Ϳ or Ԩ–Ԯ, among others, and a text holding those in the other
+ * case would be left out by the index.
+ */
+const FOLDED_ALIKE =
+  /^[\u0000-\u036f\u0370-\u037e\u0380-\u03f2\u03f4-\u0527\u0530-\u058f\u1e00-\u1fff\u2100-\u214f\uff21-\uff5a\u{10400}-\u{1044f}]$/u;
+
+/** Whether the index folds a character's case as JavaScript does: it has none, or it and its cases are letters of `FOLDED_ALIKE`. */
+function foldsAlike(char: string): boolean {
+  const [lower, upper] = [char.toLowerCase(), char.toUpperCase()];
+  if (lower === upper) return true;
+  return [...char, ...lower, ...upper].every((each) => FOLDED_ALIKE.test(each));
+}
+
+/**
+ * What a phrase narrows the index by: its longest stretch of characters whose case the index folds as
+ * JavaScript does, cut to its first `NARROWING_CHARACTERS`; undefined when none has three characters (a
+ * trigram's). Any stretch of a phrase lies whole in a text that holds it, the index holding white space as the
+ * phrase joins its words.
+ */
+function narrowingPiece(phrase: string): string | undefined {
+  const chars = [...phrase];
+  let [longest, length, start] = [0, 0, 0];
+  chars.forEach((char, at) => {
+    if (!foldsAlike(char) || char === '\0') start = at + 1;
+    else if (at + 1 - start > length) [longest, length] = [start, at + 1 - start];
+  });
+  const piece = chars
+    .slice(longest, longest + Math.min(length, NARROWING_CHARACTERS))
+    .join('')
+    .trim();
+  return [...piece].length >= 3 ? piece : undefined;
+}
+
+/**
+ * Whether the index alone decides that a text holds a phrase (or a word), as it ignores case: one it narrows by
+ * whole (three characters or more, a trigram's, and not past `NARROWING_CHARACTERS`), whose case it folds as
+ * JavaScript does, with no NUL (FTS5 reads a query up to one).
  */
 export function indexDecides(phrase: string): boolean {
-  const length = [...phrase].length;
-  return length >= 3 && length <= NARROWING_CHARACTERS && !phrase.includes('\0');
+  return narrowingPiece(phrase) === phrase;
 }
 
 const SCHEMA: IndexSchema = {
@@ -407,14 +443,11 @@ export class SearchIndex {
   find(asked: IndexSearch): IndexedDocument[] {
     const params: unknown[] = [];
     const where: string[] = [];
-    const ftsable = (phrase: string) => [...phrase].length >= 3;
-    // Each phrase quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax. The index holds
-    // each run of white space as one space, as a phrase joins its words: a phrase narrows whole, or a long one
-    // by its start (`NARROWING_CHARACTERS`).
-    const quoted = (phrase: string) => `"${phrase.replaceAll('"', '""')}"`;
-    const narrowing = asked.phrases
-      .filter(ftsable)
-      .map((phrase) => [...phrase].slice(0, NARROWING_CHARACTERS).join(''));
+    // Each piece quoted, its quotes doubled: FTS5 reads it as a string, never as its syntax. The index holds
+    // each run of white space as one space, as a phrase joins its words: a phrase narrows whole, or by a piece
+    // of it (`narrowingPiece`).
+    const quoted = (piece: string) => `"${piece.replaceAll('"', '""')}"`;
+    const narrowing = asked.phrases.map(narrowingPiece).filter((piece): piece is string => piece !== undefined);
     let from = 'docs d join docs_body b on b.id = d.id';
     let base = 'rx_check(b.text, d.path)';
     let rowsRead = true;

@@ -1329,6 +1329,26 @@ describe('the index takes out of itself exactly what it put in, whatever the tex
     expect(await alike('zanz', options)).toEqual([]);
   });
 
+  it('a word in a script whose case the index folds otherwise than JavaScript is found in the other case', async () => {
+    const { options, storeDir } = await smallMachine();
+    // Georgian's capitals (Mtavruli), Cherokee's capitals and Osage's, written as a person might paste them.
+    const texts = ['ᲒᲐᲛᲐᲠᲯᲝᲑᲐ world', 'ᏣᎳᎩ syllabary', '𐒰𐓂𐒻 osage'];
+    await createSession({
+      storeDir,
+      batches: [{ operationId: 'scripts', events: [...texts.map((text) => user(text)), answer('noted')] }],
+    });
+    for (const [query, found] of [
+      ['გამარჯობა', texts[0]],
+      ['"გამარჯობა world"', texts[0]],
+      ['ꮳꮃꭹ', texts[1]],
+      ['𐓘𐓪𐓣', texts[2]],
+    ] as const)
+      expect(
+        (await alike(query, options)).map((hit) => hit.snippet),
+        query,
+      ).toEqual([found]);
+  });
+
   it('a phrase of hundreds of lines pasted from a log is found, through the index and without it', async () => {
     const { options, storeDir } = await smallMachine();
     const lines = Array.from(
