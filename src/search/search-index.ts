@@ -117,7 +117,8 @@ export interface IndexSearch {
 }
 
 /**
- * A phrase longer than this narrows the index by its first characters alone, the text checked for the rest:
+ * A phrase longer than this narrows the index by this many of its characters alone (`narrowingPiece`), the text
+ * checked for the rest:
  * FTS5 matches a phrase as a chain of its trigrams, in time and memory that grow with it (one of 48 KB, pasted
  * from a log, ran a search out of memory), while the first hundred characters of a phrase leave few texts.
  */

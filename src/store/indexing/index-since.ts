@@ -115,28 +115,14 @@ export function indexSince(roots: readonly ReadRoot[], options: IndexSinceOption
             .map((root) => whyNotFound(root.path, entry.path))
             .find((problem) => problem !== undefined);
           if (unknown) {
-            yield {
-              session: {
-                id: entry.id,
-                path: entry.path,
-                store: entry.store,
-                title: null,
-                workspace: null,
-                status: 'ok',
-              },
-              records: [],
-              problem: unknown,
-            };
+            yield { session: sessionOfEntry(entry), records: [], problem: unknown };
             continue;
           }
           // There, in a store this run does not read.
           if (!missing(entry.path)) continue;
         }
         entries.delete(entry.path);
-        yield {
-          session: { id: entry.id, path: entry.path, store: entry.store, title: null, workspace: null, status: 'ok' },
-          records: [removedSession(entry.id)],
-        };
+        yield { session: sessionOfEntry(entry), records: [removedSession(entry.id)] };
       }
       for (const { copy } of read) {
         // An unchanged session costs a few synchronous stats: a run over thousands of them lets
@@ -277,8 +263,7 @@ function whyNotFound(root: string, path: string): IndexProblem | undefined {
     const at = join(folder, part);
     try {
       opendirSync(folder).closeSync();
-      if (missing(at)) return undefined;
-      lstatSync(at);
+      if (lstatSync(at, { throwIfNoEntry: false }) === undefined) return undefined;
     } catch (error) {
       if (!isSystemError(error)) throw error;
       return {
@@ -300,6 +285,11 @@ function notThere(path: string): IndexProblem {
     message: `${path} is not there (removed, moved, or a disk not mounted): the session's records are kept as they were, and removed only once it is there without the session`,
     file: path,
   };
+}
+
+/** The session a checkpoint's entry names, as a piece gives it when the run does not read it: no title or workspace known. */
+function sessionOfEntry(entry: CheckpointEntry): IndexedSession {
+  return { id: entry.id, path: entry.path, store: entry.store, title: null, workspace: null, status: 'ok' };
 }
 
 /** Whether `path` is `root` or lies under it. */
