@@ -30,6 +30,7 @@ interface ZstdEngine {
       outLength: number,
     ): void;
     reset(): void;
+    close(): void;
     onerror: (message: string, errno: number, code?: string) => void;
   };
   _writeState?: Uint32Array;
@@ -79,7 +80,7 @@ export function createZlibZstdBackend(options: ZlibZstdOptions = {}): ZstdBacken
       if (decodeInto) {
         // One spare byte: content longer than rawSize fills it instead of being cut off unseen.
         const out = into ? into.subarray(0, rawSize + 1) : Buffer.allocUnsafe(rawSize + 1);
-        const written = decodeInto(frame.subarray(0, end), out);
+        const written = decodeInto(frame.subarray(0, end), out, rawSize);
         // Stryker disable next-line EqualityOperator: inside the branch where written !== rawSize: never equal there
         if (written !== rawSize) throw new ZstdSizeMismatch(written > rawSize ? 'more' : written, rawSize);
         return out.subarray(0, rawSize);
@@ -101,37 +102,51 @@ export function createZlibZstdBackend(options: ZlibZstdOptions = {}): ZstdBacken
  * A decoder that writes one whole frame into `out` and says how many bytes it wrote, reusing
  * one zstd context; undefined when this Node's zlib does not have the pieces it needs.
  */
-function reusedDecoder(z: ZlibZstd): ((frame: Uint8Array, out: Buffer) => number) | undefined {
+function reusedDecoder(z: ZlibZstd): ((frame: Uint8Array, out: Buffer, rawSize: number) => number) | undefined {
   if (typeof z.ZstdDecompress !== 'function' || !usable(new z.ZstdDecompress())) return undefined;
   let engine: ZstdEngine | undefined;
   let failure: string | undefined;
-  return (frame, out) => {
+  /** What one call of the context there is (or a new one) wrote, why it failed, and whether it took the whole frame. */
+  const decodeOnce = (frame: Uint8Array, out: Buffer, rawSize: number) => {
     if (!engine) {
       engine = new z.ZstdDecompress();
       engine._handle!.onerror = (message) => {
         failure = message;
       };
     }
-    const handle = engine._handle!;
     failure = undefined;
-    handle.writeSync(engine._finishFlushFlag!, frame, 0, frame.length, out, 0, out.length);
-    if (failure !== undefined) {
-      // Node 22 repeats a context's error on every later call, even after a reset: start afresh.
-      engine = undefined;
-      throw new Error(failure);
+    engine._handle!.writeSync(engine._finishFlushFlag!, frame, 0, frame.length, out, 0, out.length);
+    if (failure !== undefined) return { written: 0, failure, whole: false };
+    const [outLeft, inLeft] = engine._writeState!;
+    const written = out.length - outLeft!;
+    return { written, failure, whole: inLeft === 0 && written === rawSize };
+  };
+  const discard = () => {
+    engine?._handle?.close();
+    engine = undefined;
+  };
+  return (frame, out, rawSize) => {
+    const reused = engine !== undefined;
+    let result = decodeOnce(frame, out, rawSize);
+    // A frame that did not go through whole leaves its context unfit for the next: Node 24 then takes no
+    // byte of any later frame and says nothing, Node 22 repeats the error on every later call (even after a
+    // reset) and, after a frame cut short, calls the next whole one too large. The context is dropped, and
+    // the frame tried again on a new one, whose answer is the frame's own. A whole frame leaves the
+    // context ready for the next (no reset, which on Node 22 frees the window, costing more than the decode).
+    if (!result.whole) {
+      discard();
+      if (reused) result = decodeOnce(frame, out, rawSize);
+      if (!result.whole) discard();
     }
-    const written = out.length - engine._writeState![0]!;
-    // A whole frame leaves the context ready for the next one; only a frame cut short by a full
-    // output needs a reset (which on Node 22 also frees the window, costing more than the decode).
-    // Stryker disable next-line ConditionalExpression: a reset after every frame: the same bytes, only slower (a reset frees the window on Node 22)
-    if (written === out.length) handle.reset();
-    return written;
+    if (result.failure !== undefined) throw new Error(result.failure);
+    return result.written;
   };
 }
 
 const usable = (engine: ZstdEngine) =>
   typeof engine._handle?.writeSync === 'function' &&
   typeof engine._handle.reset === 'function' &&
+  typeof engine._handle.close === 'function' &&
   engine._writeState instanceof Uint32Array &&
   typeof engine._finishFlushFlag === 'number';
 

@@ -126,6 +126,53 @@ describe.each(factories.filter(([, make]) => make() !== undefined))(
   },
 );
 
+/** A frame damaged in one byte (`at` from its start, or from its end when negative), or given another size than it holds. */
+const DAMAGE: Array<[string, (frame: Buffer) => Buffer, (size: number) => number]> = [
+  ['its magic number', (frame) => flip(frame, 2), (size) => size],
+  ['its frame header', (frame) => flip(frame, 4), (size) => size],
+  ['a byte of its first block', (frame) => flip(frame, 12), (size) => size],
+  ['its checksum', (frame) => flip(frame, -1), (size) => size],
+  ['declared shorter than it is', (frame) => frame, (size) => size - 1],
+  ['declared longer than it is', (frame) => frame, (size) => size + 1],
+];
+
+function flip(frame: Buffer, at: number): Buffer {
+  const copy = Buffer.from(frame);
+  const where = at < 0 ? copy.length + at : at;
+  copy[where]! ^= 0xff;
+  return copy;
+}
+
+/** What `decompress` threw, as its class and message; undefined when it did not throw. */
+function refusal(decode: () => unknown): string | undefined {
+  try {
+    decode();
+    return undefined;
+  } catch (error) {
+    return `${(error as Error).constructor.name}: ${(error as Error).message}`;
+  }
+}
+
+describe.each(factories.filter(([, make]) => make() !== undefined))(
+  'a %s backend in a long-running process',
+  (_, make) => {
+    // A reader of many sessions (ls, a search index, an indexer) decodes frame after frame in one backend.
+    it.each(DAMAGE)(
+      'refuses a frame damaged in %s after a whole one as a new backend does, and decodes the next whole frame',
+      (_what, damage, declared) => {
+        const backend = make()!;
+        const frame = backend.compress(record);
+        expect(backend.decompress(frame, record.length).equals(record)).toBe(true);
+        const said = refusal(() => backend.decompress(damage(frame), declared(record.length)));
+        expect(said).toBeDefined();
+        expect(said).toBe(refusal(() => make()!.decompress(damage(frame), declared(record.length))));
+        expect(backend.decompress(frame, record.length).equals(record)).toBe(true);
+        expect(backend.decompress(backend.compress(bigRecord), bigRecord.length).equals(bigRecord)).toBe(true);
+      },
+    );
+  },
+);
+
 describe.each(backends.filter(([, backend]) => backend !== zlibOneShot))('the %s zstd backend', (_, backend) => {
   it('decodes into the buffer it is given, so reading allocates nothing per record', () => {
     const into = Buffer.alloc(record.length + 64);
