@@ -155,6 +155,13 @@ const usable = (engine: ZstdEngine) =>
 const compressBound = (size: number) => size + (size >>> 8) + (size < 128 << 10 ? ((128 << 10) - size) >>> 11 : 0);
 
 /**
+ * The largest output buffer an encoder keeps from one frame to the next: a record's frame is a few KiB,
+ * and a larger one gets a buffer of its own, so that a process that once wrote a large record (64 MiB of
+ * output) does not hold its size for the rest of its life.
+ */
+const KEPT_SCRATCH_BYTES = 1 << 20;
+
+/**
  * An encoder reusing one zstd context, or undefined where this Node cannot: without the pieces,
  * or where its frames would differ from the one-shot function's (two probe frames show it).
  */
@@ -172,9 +179,13 @@ function reusedEncoder(z: ZlibZstd, params: Record<number, number>): ((raw: Uint
       };
     }
     const bound = compressBound(raw.length);
-    if (scratch.length < bound) scratch = Buffer.allocUnsafe(bound);
+    let out = scratch;
+    if (out.length < bound) {
+      out = Buffer.allocUnsafe(bound);
+      if (bound <= KEPT_SCRATCH_BYTES) scratch = out;
+    }
     failure = undefined;
-    engine._handle!.writeSync(engine._finishFlushFlag!, raw, 0, raw.length, scratch, 0, bound);
+    engine._handle!.writeSync(engine._finishFlushFlag!, raw, 0, raw.length, out, 0, bound);
     const [outLeft, inLeft] = engine._writeState!;
     // Stryker disable next-line ConditionalExpression: the output is sized to zstd's bound for the input, so it is never full
     if (failure !== undefined || outLeft === 0 || inLeft !== 0) {
@@ -182,7 +193,7 @@ function reusedEncoder(z: ZlibZstd, params: Record<number, number>): ((raw: Uint
       throw new Error(failure ?? 'zstd did not finish the frame in one call');
     }
     // A finished frame leaves the context ready for the next, parameters kept (a reset on Node 22 drops them).
-    return Buffer.from(scratch.subarray(0, bound - outLeft!));
+    return Buffer.from(out.subarray(0, bound - outLeft!));
   };
   // Stryker disable next-line StringLiteral: the probe's text: any text shows whether the reused context writes the public function's frame
   const probe = Buffer.from('{"recordType":"batch/begin"}');
