@@ -78,9 +78,15 @@ async function resume(home: string, id: string, timeoutMs?: number, workspace = 
       asUser: user,
       timeoutMs,
       stopWhenWaitingOnFifo: true,
+      stopWhenReadingWithoutEnd: true,
       env: { XDG_CACHE_HOME: join(home, '.cache') },
     });
-    return { code: result.code, said: `${result.stdout}\n${result.stderr}`, waitedOnFifo: result.waitedOnFifo };
+    return {
+      code: result.code,
+      said: `${result.stdout}\n${result.stderr}`,
+      waitedOnFifo: result.waitedOnFifo,
+      readWithoutEnd: result.readWithoutEnd,
+    };
   } finally {
     await mock.close();
   }
@@ -107,6 +113,8 @@ const cases: {
   opens: boolean;
   /** Reasonix is seen waiting in the open of a FIFO the case planted (and stopped: it would wait for ever). */
   waits?: true;
+  /** Reasonix is seen reading without end what the case planted (and stopped: it would read for ever). */
+  readsForEver?: true;
   rxstore: Answer;
   code?: string;
   says?: string;
@@ -226,6 +234,7 @@ const cases: {
       await run('ln', ['-s', '/dev/zero', join(dir, 'storage.identity.json')]);
     },
     opens: false,
+    readsForEver: true,
     rxstore: 'refuses',
     code: 'RX_BLOCKED_FILE',
   },
@@ -296,17 +305,18 @@ describe.skipIf(!reasonixBinary() || process.platform !== 'linux')(
   () => {
     it.concurrent.each(applicable)(
       '$name',
-      async ({ from, change, opens, waits, rxstore: answer, code, says, repairs }) => {
+      async ({ from, change, opens, waits, readsForEver, rxstore: answer, code, says, repairs }) => {
         const root = await stateRoot(from);
         try {
           await change(root);
           const rxstore = await inspect(root.home, root.dir);
           const strict = await inspect(root.home, root.dir, ['--strict']);
-          // Reasonix waits for ever on a FIFO no one writes (seen waiting in its open, it is stopped), and reads
-          // /dev/zero for ever: a run that does not end in 20 s did not open the session.
+          // Reasonix waits for ever on a FIFO no one writes (seen waiting in its open), and reads /dev/zero for
+          // ever (seen reading past a thousand times the state root): stopped there, it did not open the session.
           const reasonix = await resume(root.home, root.id, 20_000, root.workspace);
           expect(reasonix.code === 0, reasonix.said).toBe(opens);
           expect(reasonix.waitedOnFifo, 'Reasonix seen waiting in the open of a FIFO').toBe(waits === true);
+          expect(reasonix.readWithoutEnd, 'Reasonix seen reading without end').toBe(readsForEver === true);
           expect(rxstore.code, rxstore.said).toBe(answer === 'refuses' ? 1 : 0);
           expect(strict.code, strict.said).toBe(answer === 'ok' ? 0 : 1);
           if (code) expect(rxstore.said).toContain(code);

@@ -100,7 +100,7 @@ export async function startReasonixServe(options: ServeOptions): Promise<Reasoni
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       const [code, signal] = await exited;
       clearTimeout(timer);
-      return { code, signal, timedOut: false, waitedOnFifo: false, stdout, stderr };
+      return { code, signal, timedOut: false, waitedOnFifo: false, readWithoutEnd: false, stdout, stderr };
     },
   };
 }

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { reasonixToolsPath } from './tools-path.js';
+import { bytesRead, READ_WITHOUT_END_BYTES } from './reading-without-end.js';
 import { waitingOnFifo } from './waiting-on-fifo.js';
 import { startMockModel, type ChatRequest, type MockModel, type MockReply } from './mock-model.js';
 
@@ -84,6 +85,11 @@ export interface RunOptions extends ReasonixConfig {
    * writes, so it would wait for ever. `waitedOnFifo` says so.
    */
   stopWhenWaitingOnFifo?: boolean;
+  /**
+   * Kill it once it has read more than `READ_WITHOUT_END_BYTES` (Linux): a file planted as a link to `/dev/zero`,
+   * which it would read for ever. `readWithoutEnd` says so.
+   */
+  stopWhenReadingWithoutEnd?: boolean;
 }
 
 /** The command and arguments that run `bin` as `user` (root drops to it with `setpriv`; any other user runs it as itself). */
@@ -99,6 +105,8 @@ export interface RunResult {
   timedOut: boolean;
   /** Killed when seen waiting on a FIFO (`stopWhenWaitingOnFifo`). */
   waitedOnFifo: boolean;
+  /** Killed when seen reading without end (`stopWhenReadingWithoutEnd`). */
+  readWithoutEnd: boolean;
   stdout: string;
   stderr: string;
 }
@@ -204,13 +212,18 @@ async function runReasonixNow(bin: string, options: RunOptions): Promise<RunResu
   }, options.timeoutMs ?? 60_000);
 
   let waitedOnFifo = false;
-  const watch = options.stopWhenWaitingOnFifo
-    ? setInterval(() => {
-        if (child.pid === undefined || !waitingOnFifo(child.pid)) return;
-        waitedOnFifo = true;
-        child.kill('SIGKILL');
-      }, 100)
-    : undefined;
+  let readWithoutEnd = false;
+  const watch =
+    options.stopWhenWaitingOnFifo || options.stopWhenReadingWithoutEnd
+      ? setInterval(() => {
+          if (child.pid === undefined) return;
+          if (options.stopWhenWaitingOnFifo && waitingOnFifo(child.pid)) waitedOnFifo = true;
+          else if (options.stopWhenReadingWithoutEnd && bytesRead(child.pid) > READ_WITHOUT_END_BYTES)
+            readWithoutEnd = true;
+          else return;
+          child.kill('SIGKILL');
+        }, 100)
+      : undefined;
 
   const { interrupt } = options;
   if (interrupt) {
@@ -226,7 +239,7 @@ async function runReasonixNow(bin: string, options: RunOptions): Promise<RunResu
   });
   clearTimeout(timer);
   clearInterval(watch);
-  return { code, signal, timedOut, waitedOnFifo, stdout, stderr };
+  return { code, signal, timedOut, waitedOnFifo, readWithoutEnd, stdout, stderr };
 }
 
 /** Session directories of every workspace store under a state root: `<state>/projects/*\/sessions-v4/*` (§1.2, §2). */
