@@ -1,6 +1,6 @@
 import * as zlib from 'node:zlib';
 import { WRITE_LEVEL, WRITE_WINDOW_LOG, type ZstdBackend } from './zstd-backend.js';
-import { skippableFramesEnd, zstdFrameEnd } from './zstd-frame-end.js';
+import { framesEnd, skippableFramesEnd, zstdFrameEnd } from './zstd-frame-end.js';
 import { ZstdSizeMismatch } from '../../errors/index.js';
 
 /** The zstd API `node:zlib` has from Node 22.15 / 23.8 on; absent on Node 20. */
@@ -71,75 +71,106 @@ export function createZlibZstdBackend(options: ZlibZstdOptions = {}): ZstdBacken
   return {
     name: 'node:zlib',
     compress: encode,
-    decompress(frame, rawSize, into) {
-      const end = zstdFrameEnd(frame);
+    decompress(body, rawSize, into) {
+      const end = framesEnd(body);
       if (end === undefined) throw new Error('unexpected end of zstd frame');
-      // Skippable frames may follow it; any other byte after it is damage.
-      if (skippableFramesEnd(frame, end) < frame.length)
-        throw new Error(`${frame.length - end} bytes after the end of the zstd frame`);
       if (decodeInto) {
         // One spare byte: content longer than rawSize fills it instead of being cut off unseen.
         const out = into ? into.subarray(0, rawSize + 1) : Buffer.allocUnsafe(rawSize + 1);
-        const written = decodeInto(frame.subarray(0, end), out, rawSize);
+        const written = decodeInto(body, out, rawSize, end);
+        // Bytes that start no whole frame, of which a decoder may say nothing (a skippable frame cut short).
+        if (end < body.length) throw new Error(`${body.length - end} bytes after the end of the zstd frame`);
         // Stryker disable next-line EqualityOperator: inside the branch where written !== rawSize: never equal there
         if (written !== rawSize) throw new ZstdSizeMismatch(written > rawSize ? 'more' : written, rawSize);
         return out.subarray(0, rawSize);
       }
-      let out: Buffer;
-      try {
-        out = zstdDecompressSync(frame.subarray(0, end), { maxOutputLength: rawSize });
-      } catch (error) {
-        if (error instanceof RangeError) throw new ZstdSizeMismatch('more', rawSize);
-        throw error;
+      if (end < body.length) {
+        // The decoder's own word on what starts no frame, as zstd-napi's and a reused context's.
+        zstdDecompressSync(body.subarray(end), { maxOutputLength: rawSize + 1 });
+        throw new Error(`${body.length - end} bytes after the end of the zstd frame`);
       }
-      if (out.length !== rawSize) throw new ZstdSizeMismatch(out.length, rawSize);
-      return out;
+      // Frame by frame: Node 22's one-shot function decodes nothing after a skippable frame that comes first.
+      const pieces: Buffer[] = [];
+      let decoded = 0;
+      for (let at = skippableFramesEnd(body, 0); at < end; at = skippableFramesEnd(body, at)) {
+        const frameEnd = at + zstdFrameEnd(body, at)!;
+        try {
+          pieces.push(zstdDecompressSync(body.subarray(at, frameEnd), { maxOutputLength: rawSize - decoded + 1 }));
+        } catch (error) {
+          if (error instanceof RangeError) throw new ZstdSizeMismatch('more', rawSize);
+          throw error;
+        }
+        decoded += pieces.at(-1)!.length;
+        if (decoded > rawSize) throw new ZstdSizeMismatch('more', rawSize);
+        at = frameEnd;
+      }
+      if (decoded !== rawSize) throw new ZstdSizeMismatch(decoded, rawSize);
+      return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, decoded);
     },
   };
 }
 
 /**
- * A decoder that writes one whole frame into `out` and says how many bytes it wrote, reusing
- * one zstd context; undefined when this Node's zlib does not have the pieces it needs.
+ * A decoder that writes the frames of a record body into `out` and says how many bytes it wrote,
+ * reusing one zstd context; undefined when this Node's zlib does not have the pieces it needs.
+ * `framesEnd` is where the body's whole frames end (`framesEnd()`).
  */
-function reusedDecoder(z: ZlibZstd): ((frame: Uint8Array, out: Buffer, rawSize: number) => number) | undefined {
+function reusedDecoder(
+  z: ZlibZstd,
+): ((body: Uint8Array, out: Buffer, rawSize: number, framesEnd: number) => number) | undefined {
   if (typeof z.ZstdDecompress !== 'function' || !usable(new z.ZstdDecompress())) return undefined;
   let engine: ZstdEngine | undefined;
   let failure: string | undefined;
-  /** What one call of the context there is (or a new one) wrote, why it failed, and whether it took the whole frame. */
-  const decodeOnce = (frame: Uint8Array, out: Buffer, rawSize: number) => {
+  const context = () => {
     if (!engine) {
       engine = new z.ZstdDecompress();
       engine._handle!.onerror = (message) => {
         failure = message;
       };
     }
-    failure = undefined;
-    engine._handle!.writeSync(engine._finishFlushFlag!, frame, 0, frame.length, out, 0, out.length);
-    if (failure !== undefined) return { written: 0, failure, whole: false };
-    const [outLeft, inLeft] = engine._writeState!;
-    const written = out.length - outLeft!;
-    return { written, failure, whole: inLeft === 0 && written === rawSize };
+    return engine;
   };
   const discard = () => {
-    engine?._handle?.close();
+    engine?._handle!.close();
     engine = undefined;
   };
-  return (frame, out, rawSize) => {
-    const reused = engine !== undefined;
-    let result = decodeOnce(frame, out, rawSize);
-    // A frame that did not go through whole leaves its context unfit for the next: Node 24 then takes no
-    // byte of any later frame and says nothing, Node 22 repeats the error on every later call (even after a
-    // reset) and, after a frame cut short, calls the next whole one too large. The context is dropped, and
-    // the frame tried again on a new one, whose answer is the frame's own. A whole frame leaves the
-    // context ready for the next (no reset, which on Node 22 frees the window, costing more than the decode).
-    if (!result.whole) {
-      discard();
-      if (reused) result = decodeOnce(frame, out, rawSize);
-      if (!result.whole) discard();
+  return (body, out, rawSize, framesEnd) => {
+    let taken = 0;
+    let written = 0;
+    // A context that decoded a frame before may answer wrong for one it cannot decode: Node 24 takes no byte
+    // of it and says nothing, Node 22 repeats the error on every later call (even after a reset) and, after a
+    // frame cut short, calls the next whole one too large. A call that fails or gets nowhere there is made
+    // again on a new context, whose answer is the frame's own.
+    let fresh = engine === undefined;
+    // One call decodes up to the end of a frame (Node 22) or of them all (Node 24).
+    while (taken < body.length && written < out.length) {
+      const { _handle: handle, _writeState: state } = context();
+      failure = undefined;
+      handle!.writeSync(
+        engine!._finishFlushFlag!,
+        body,
+        taken,
+        body.length - taken,
+        out,
+        written,
+        out.length - written,
+      );
+      const moved =
+        failure === undefined && (body.length - state![1]! !== taken || out.length - state![0]! !== written);
+      if (!moved) {
+        discard();
+        if (fresh) throw new Error(failure ?? 'zstd decoded none of the frame');
+        fresh = true;
+        continue;
+      }
+      taken = body.length - state![1]!;
+      written = out.length - state![0]!;
+      fresh = false;
     }
-    if (result.failure !== undefined) throw new Error(result.failure);
-    return result.written;
+    // Whole, the context is ready for the next frame (no reset: on Node 22 it frees the window, costing more
+    // than the decode); stopped inside a frame, it is not.
+    if (taken !== body.length || written !== rawSize || framesEnd !== body.length) discard();
+    return written;
   };
 }
 

@@ -45,6 +45,24 @@ export function skippableFramesEnd(frame: Uint8Array, at: number): number {
   return at;
 }
 
+/**
+ * How far the frames of a record body reach: zstd frames and skippable frames, any number of each in any
+ * order (RFC 8878 §3.1), as a decoder takes them. Reasonix 1.38.11 opens a record of two zstd frames, or with
+ * a skippable frame before its frame (measured), and zstd-napi decodes them. The end of the last whole
+ * frame; short of the body's length where something that starts no frame begins; undefined when a zstd
+ * frame starts but the bytes stop before its end.
+ */
+export function framesEnd(body: Uint8Array): number | undefined {
+  let at = 0;
+  for (;;) {
+    at = skippableFramesEnd(body, at);
+    if (!startsZstdFrame(body, at)) return at;
+    const length = zstdFrameEnd(body, at);
+    if (length === undefined) return undefined;
+    at += length;
+  }
+}
+
 /** The unsigned little-endian 32-bit number at `at`, read without a view: this runs for every record. */
 function readUint32LE(bytes: Uint8Array, at: number): number {
   return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;

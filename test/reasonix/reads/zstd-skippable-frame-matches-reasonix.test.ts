@@ -1,6 +1,7 @@
-// A record's zstd frame followed by a zstd skippable frame (RFC 8878 §3.1.2) inside an RX4F frame: Reasonix
-// 1.38.11 opens the session (its decoder passes over skippable frames), and so must rxstore, through either
-// zstd backend (node:zlib on Node 22.15 and later, zstd-napi before); other bytes after the frame are damage.
+// A record's zstd frame with a zstd skippable frame (RFC 8878 §3.1.2) after or before it, or the record in two
+// zstd frames, inside an RX4F frame: Reasonix 1.38.11 opens the session (its decoder takes every frame of the
+// body), and so must rxstore, through either zstd backend (node:zlib on Node 22.15 and later, zstd-napi before);
+// bytes that start no frame are damage.
 import { describe, expect, it } from 'vitest';
 import { readSession } from '../../../src/session/verdict/read-session.js';
 import {
@@ -15,6 +16,41 @@ import { reasonixVerdict } from '../../support/reasonix/reasonix-verdict.js';
 import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.js';
 
 const source = fixture('tool-calls');
+
+/** An RX4F frame of `raw` whose body is `zstd` (frames made of parts of `raw`, or of other bytes). */
+function rx4f(raw: Buffer, zstd: Buffer): Buffer {
+  const header = Buffer.alloc(12);
+  header.write('RX4F', 0, 'ascii');
+  header.writeUInt32BE(zstd.length, 4);
+  header.writeUInt32BE(raw.length, 8);
+  return Buffer.concat([header, zstd]);
+}
+
+/** A zstd frame holding `raw` in one raw block, the RX4F header left off. */
+const zstdFrame = (raw: Buffer) => storedFrame(raw).subarray(12);
+
+const bodies: [string, (raw: Buffer) => Buffer, 'ok' | 'damaged'][] = [
+  [
+    'the record in two zstd frames',
+    (raw) => Buffer.concat([zstdFrame(raw.subarray(0, 100)), zstdFrame(raw.subarray(100))]),
+    'ok',
+  ],
+  [
+    'a skippable frame before the frame',
+    (raw) => Buffer.concat([skippable(Buffer.from('garbage!')), zstdFrame(raw)]),
+    'ok',
+  ],
+  [
+    'two zstd frames holding more than the record',
+    (raw) => Buffer.concat([zstdFrame(raw), zstdFrame(Buffer.from(' '))]),
+    'damaged',
+  ],
+  [
+    'bytes that are no frame before the frame',
+    (raw) => Buffer.concat([Buffer.from('garbage!'), zstdFrame(raw)]),
+    'damaged',
+  ],
+];
 
 const cases: [string, Buffer, 'ok' | 'damaged'][] = [
   ['one skippable frame', skippable(Buffer.from('garbage!')), 'ok'],
@@ -33,6 +69,16 @@ describe.skipIf(!reasonixBinary())(
       const dir = await copySession(source.dir);
       const end = (await endFrames(dir)).at(-1)!;
       await replaceFrame(dir, end, storedFrame(end.raw, trailer));
+      const read = await readSession(dir, { caches: false });
+      const reasonix = await reasonixVerdict(dir, source.workspace);
+      expect(reasonix.status, reasonix.error).toBe(expected);
+      expect(read.status, read.problems.map((problem) => problem.message).join('\n')).toBe(expected);
+    });
+
+    it.each(bodies)('%s: rxstore says what Reasonix does', async (_, body, expected) => {
+      const dir = await copySession(source.dir);
+      const end = (await endFrames(dir)).at(-1)!;
+      await replaceFrame(dir, end, rx4f(end.raw, body(end.raw)));
       const read = await readSession(dir, { caches: false });
       const reasonix = await reasonixVerdict(dir, source.workspace);
       expect(reasonix.status, reasonix.error).toBe(expected);
