@@ -74,40 +74,40 @@ export function createZlibZstdBackend(options: ZlibZstdOptions = {}): ZstdBacken
     decompress(body, rawSize, into) {
       const end = framesEnd(body);
       if (end === undefined) throw new Error('unexpected end of zstd frame');
-      if (decodeInto) {
-        // One spare byte: content longer than rawSize fills it instead of being cut off unseen.
-        const out = into ? into.subarray(0, rawSize + 1) : Buffer.allocUnsafe(rawSize + 1);
-        const written = decodeInto(body, out, rawSize, end);
-        // Bytes that start no whole frame, of which a decoder may say nothing (a skippable frame cut short).
-        if (end < body.length) throw new Error(`${body.length - end} bytes after the end of the zstd frame`);
-        // Stryker disable next-line EqualityOperator: inside the branch where written !== rawSize: never equal there
-        if (written !== rawSize) throw new ZstdSizeMismatch(written > rawSize ? 'more' : written, rawSize);
-        return out.subarray(0, rawSize);
-      }
-      if (end < body.length) {
-        // The decoder's own word on what starts no frame, as zstd-napi's and a reused context's.
-        zstdDecompressSync(body.subarray(end), { maxOutputLength: rawSize + 1 });
-        throw new Error(`${body.length - end} bytes after the end of the zstd frame`);
-      }
-      // Frame by frame: Node 22's one-shot function decodes nothing after a skippable frame that comes first.
-      const pieces: Buffer[] = [];
-      let decoded = 0;
-      for (let at = skippableFramesEnd(body, 0); at < end; at = skippableFramesEnd(body, at)) {
-        const frameEnd = at + zstdFrameEnd(body, at)!;
-        try {
-          pieces.push(zstdDecompressSync(body.subarray(at, frameEnd), { maxOutputLength: rawSize - decoded + 1 }));
-        } catch (error) {
-          if (error instanceof RangeError) throw new ZstdSizeMismatch('more', rawSize);
-          throw error;
-        }
-        decoded += pieces.at(-1)!.length;
-        if (decoded > rawSize) throw new ZstdSizeMismatch('more', rawSize);
-        at = frameEnd;
-      }
-      if (decoded !== rawSize) throw new ZstdSizeMismatch(decoded, rawSize);
-      return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, decoded);
+      // One spare byte: content longer than rawSize fills it instead of being cut off unseen. The one-shot
+      // function writes a buffer of its own, copied out, so `into` is of no use to it.
+      const out = into && decodeInto ? into.subarray(0, rawSize + 1) : Buffer.allocUnsafe(rawSize + 1);
+      const written = decodeInto ? decodeInto(body, out, rawSize, end) : decodeFrameByFrame(body, end, out);
+      // Bytes that start no whole frame, of which the decoder said nothing (a skippable frame cut short).
+      if (end < body.length) throw new Error(`${body.length - end} bytes after the end of the zstd frame`);
+      // Stryker disable next-line EqualityOperator: inside the branch where written !== rawSize: never equal there
+      if (written !== rawSize) throw new ZstdSizeMismatch(written > rawSize ? 'more' : written, rawSize);
+      return out.subarray(0, rawSize);
     },
   };
+
+  /**
+   * The frames of `body` up to `end` decoded one by one with the one-shot function into `out` (Node 22's
+   * decodes nothing after a skippable frame that comes first); how many bytes they hold, `out.length` at most.
+   */
+  function decodeFrameByFrame(body: Uint8Array, end: number, out: Buffer): number {
+    let written = 0;
+    for (let at = skippableFramesEnd(body, 0); at < end && written < out.length; at = skippableFramesEnd(body, at)) {
+      const frameEnd = at + zstdFrameEnd(body, at)!;
+      try {
+        written += zstdDecompressSync(body.subarray(at, frameEnd), {
+          maxOutputLength: out.length - written,
+        }).copy(out, written);
+      } catch (error) {
+        if (error instanceof RangeError) return out.length;
+        throw error;
+      }
+      at = frameEnd;
+    }
+    // zstd's own word on what starts no frame, as zstd-napi and a reused context give it.
+    if (end < body.length) zstdDecompressSync(body.subarray(end), { maxOutputLength: out.length });
+    return written;
+  }
 }
 
 /**

@@ -8,8 +8,10 @@ import {
   copySession,
   endFrames,
   replaceFrame,
+  rx4fFrame,
   skippableFrame as skippable,
   storedFrame,
+  storedZstdFrame,
 } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { reasonixVerdict } from '../../support/reasonix/reasonix-verdict.js';
@@ -17,37 +19,25 @@ import { reasonixBinary, reasonixTitle } from '../../support/reasonix/reasonix.j
 
 const source = fixture('tool-calls');
 
-/** An RX4F frame of `raw` whose body is `zstd` (frames made of parts of `raw`, or of other bytes). */
-function rx4f(raw: Buffer, zstd: Buffer): Buffer {
-  const header = Buffer.alloc(12);
-  header.write('RX4F', 0, 'ascii');
-  header.writeUInt32BE(zstd.length, 4);
-  header.writeUInt32BE(raw.length, 8);
-  return Buffer.concat([header, zstd]);
-}
-
-/** A zstd frame holding `raw` in one raw block, the RX4F header left off. */
-const zstdFrame = (raw: Buffer) => storedFrame(raw).subarray(12);
-
 const bodies: [string, (raw: Buffer) => Buffer, 'ok' | 'damaged'][] = [
   [
     'the record in two zstd frames',
-    (raw) => Buffer.concat([zstdFrame(raw.subarray(0, 100)), zstdFrame(raw.subarray(100))]),
+    (raw) => Buffer.concat([storedZstdFrame(raw.subarray(0, 100)), storedZstdFrame(raw.subarray(100))]),
     'ok',
   ],
   [
     'a skippable frame before the frame',
-    (raw) => Buffer.concat([skippable(Buffer.from('garbage!')), zstdFrame(raw)]),
+    (raw) => Buffer.concat([skippable(Buffer.from('garbage!')), storedZstdFrame(raw)]),
     'ok',
   ],
   [
     'two zstd frames holding more than the record',
-    (raw) => Buffer.concat([zstdFrame(raw), zstdFrame(Buffer.from(' '))]),
+    (raw) => Buffer.concat([storedZstdFrame(raw), storedZstdFrame(Buffer.from(' '))]),
     'damaged',
   ],
   [
     'bytes that are no frame before the frame',
-    (raw) => Buffer.concat([Buffer.from('garbage!'), zstdFrame(raw)]),
+    (raw) => Buffer.concat([Buffer.from('garbage!'), storedZstdFrame(raw)]),
     'damaged',
   ],
 ];
@@ -78,7 +68,7 @@ describe.skipIf(!reasonixBinary())(
     it.each(bodies)('%s: rxstore says what Reasonix does', async (_, body, expected) => {
       const dir = await copySession(source.dir);
       const end = (await endFrames(dir)).at(-1)!;
-      await replaceFrame(dir, end, rx4f(end.raw, body(end.raw)));
+      await replaceFrame(dir, end, rx4fFrame(end.raw.length, body(end.raw)));
       const read = await readSession(dir, { caches: false });
       const reasonix = await reasonixVerdict(dir, source.workspace);
       expect(reasonix.status, reasonix.error).toBe(expected);

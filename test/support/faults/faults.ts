@@ -128,22 +128,31 @@ export async function rewriteEveryRecord(sessionDir: string, edit: (text: string
   await writeFile(logOf(sessionDir), Buffer.concat(out));
 }
 
-/**
- * A frame holding `raw` in one stored (uncompressed) zstd block, its bytes readable as they are;
- * `trailer` follows it (a skippable frame, bytes a decoder passes over, or anything else).
- */
-export function storedFrame(raw: Buffer, trailer: Buffer = Buffer.alloc(0)): Buffer {
+/** An RX4F frame of a record of `rawLength` bytes whose body is `zstd`, as given (zstd frames or any bytes). */
+export function rx4fFrame(rawLength: number, zstd: Buffer): Buffer {
+  const header = Buffer.alloc(12);
+  header.write('RX4F', 0, 'ascii');
+  header.writeUInt32BE(zstd.length, 4);
+  header.writeUInt32BE(rawLength, 8);
+  return Buffer.concat([header, zstd]);
+}
+
+/** A zstd frame holding `raw` in one stored (uncompressed) block, its bytes readable as they are. */
+export function storedZstdFrame(raw: Buffer): Buffer {
   const zstd = Buffer.alloc(4 + 1 + 4 + 3);
   zstd.writeUInt32LE(0xfd2fb528, 0); // zstd's magic
   zstd[4] = 0xa0; // single segment, a 4-byte content size, no checksum
   zstd.writeUInt32LE(raw.length, 5);
   zstd.writeUIntLE((raw.length << 3) | 1, 9, 3); // the last block, raw, of raw.length bytes
-  const body = Buffer.concat([zstd, raw, trailer]);
-  const header = Buffer.alloc(12);
-  header.write('RX4F', 0, 'ascii');
-  header.writeUInt32BE(body.length, 4);
-  header.writeUInt32BE(raw.length, 8);
-  return Buffer.concat([header, body]);
+  return Buffer.concat([zstd, raw]);
+}
+
+/**
+ * An RX4F frame holding `raw` in one stored (uncompressed) zstd block (`storedZstdFrame`);
+ * `trailer` follows it (a skippable frame, bytes a decoder passes over, or anything else).
+ */
+export function storedFrame(raw: Buffer, trailer: Buffer = Buffer.alloc(0)): Buffer {
+  return rx4fFrame(raw.length, Buffer.concat([storedZstdFrame(raw), trailer]));
 }
 
 /**
@@ -156,12 +165,7 @@ export function windowedFrame(raw: Buffer, windowDescriptor: number): Buffer {
   zstd[4] = 0x00; // not single segment, no content size, no checksum, no dictionary
   zstd[5] = windowDescriptor;
   zstd.writeUIntLE((raw.length << 3) | 1, 6, 3); // the last block, raw, of raw.length bytes
-  const body = Buffer.concat([zstd, raw]);
-  const header = Buffer.alloc(12);
-  header.write('RX4F', 0, 'ascii');
-  header.writeUInt32BE(body.length, 4);
-  header.writeUInt32BE(raw.length, 8);
-  return Buffer.concat([header, body]);
+  return rx4fFrame(raw.length, Buffer.concat([zstd, raw]));
 }
 
 /**
