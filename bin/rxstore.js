@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The rxstore command: everything lives in the bundled CLI module (npm run build).
 import module from 'node:module';
-import { tuneV8ForCommand } from '../dist/bundle/v8-flags.js';
 
 // Node 22.1 and later keep compiled code between runs, in the system's temporary folder (as tsc
 // does): a tenth of a short command's time. Older Node has no such cache.
 module.enableCompileCache?.();
+const { tuneV8ForCommand } = await import('../dist/bundle/v8-flags.js');
 
 // Before anything is read: what the flags are and why is said in src/codec/log-worker/reading-v8-flags.ts.
 tuneV8ForCommand(process.argv.slice(2));
