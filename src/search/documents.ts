@@ -51,7 +51,7 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
       add('tool-output', 'tool', record.tool, record.output);
       break;
     case 'call':
-      add('tool-input', 'assistant', record.tool, record.arguments);
+      add('tool-input', 'assistant', record.tool, argumentTexts(record.arguments));
       add('tool-output', 'tool', record.tool, record.output, record.exitCode ?? null);
       break;
     case 'result':
@@ -62,10 +62,11 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
 }
 
 /**
- * A tool's arguments as text: each string in them, one a line (what a write wrote, an edit's old and
- * new spans, the path), as the model wrote them, unescaped: a phrase across a line of what was written is
- * found. Arguments that are not a JSON object are their text as it is. An argument whose value is
- * `leftOut` (a command line, which is a text of its own) is left out.
+ * A tool's arguments as text, any tool's: each string in them, one a line (what a write wrote, an edit's old
+ * and new spans, the path, a web search's query), as the model meant them, unescaped: a phrase across a line
+ * of what was written is found, and so is `C:\temp` or a word the model wrote as `\u` escapes, as it reads.
+ * Arguments that are not a JSON object are their text as it is. An argument whose value is `leftOut` (a
+ * command line, which is a text of its own) is left out.
  */
 function argumentTexts(json: string, leftOut?: string): string {
   const args = parseJsonObject(json);

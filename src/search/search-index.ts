@@ -42,9 +42,10 @@ import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
  * zstd frame declaring a window over 8 MiB is damage. 20: a content store's own folder may be a link. 22: a call a
  * records read gave past its bounds takes its result when it comes in the same batch (it was paired with another).
  * 23: the trigram index holds each text with its runs of white space made one space (`indexedText`), the texts
- * themselves kept apart: a phrase narrows whole.
+ * themselves kept apart: a phrase narrows whole. 24: any tool's arguments are searched by their strings, unescaped,
+ * as shell and file tools' were (a generic call's were its JSON text).
  */
-const INDEX_VERSION = 23;
+const INDEX_VERSION = 24;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;

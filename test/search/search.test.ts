@@ -182,25 +182,22 @@ function textsOf(record: IndexRecord): [string, string][] {
       ['tool-input', stringsOf(JSON.parse(record.arguments), record.command).join('\n')],
       ['tool-output', record.output],
     ];
-  if (record.type === 'call')
-    return [
-      ['tool-input', record.arguments],
-      ['tool-output', record.output],
-    ];
   if (record.type === 'result') return [['tool-output', record.output]];
-  // A file tool's arguments are searched by the strings they hold, unescaped.
+  // Any other tool's arguments, a file tool's too, are searched by the strings they hold, unescaped.
   let args: unknown = record.arguments;
   try {
     args = JSON.parse(record.arguments);
   } catch {
     // Not JSON: searched as it is.
   }
+  const input: [string, string] = [
+    'tool-input',
+    args !== null && typeof args === 'object' && !Array.isArray(args) ? stringsOf(args).join('\n') : record.arguments,
+  ];
+  if (record.type === 'call') return [input, ['tool-output', record.output]];
   return [
     ['file', [record.path, record.destination].filter(Boolean).join('\n')],
-    [
-      'tool-input',
-      args !== null && typeof args === 'object' && !Array.isArray(args) ? stringsOf(args).join('\n') : record.arguments,
-    ],
+    input,
     ['tool-output', record.output],
   ];
 }
@@ -578,6 +575,42 @@ describe('rxstore search finds every place a word or phrase was said', () => {
       expect(hits.map((hit) => [hit.kind, hit.tool])).toEqual([['tool-input', 'bash']]);
     }
   });
+  it("any tool's arguments are found by what they say, not by how JSON escapes it", async () => {
+    const { options, stateRoot } = await machine();
+    // As a model may write them: a line break, quotes, a backslash, and a word in \u escapes.
+    const written =
+      '{"query":"near the\\nwombat burrow","note":"say \\"hi\\" to C:\\\\temp","lang":"\\u6570\\u636e\\u5e93"}';
+    expect(JSON.parse(written)).toEqual({
+      query: 'near the\nwombat burrow',
+      note: 'say "hi" to C:\\temp',
+      lang: '数据库',
+    });
+    const call = { id: 'call_web', name: 'web_search', arguments: written };
+    await createSession({
+      storeDir: storeOf(stateRoot),
+      batches: [
+        {
+          operationId: 'look-up',
+          events: [
+            user('look it up'),
+            complete({ role: 'assistant', id: id(), content: '', tool_calls: [call] }),
+            complete({ role: 'tool', id: id(), tool_call_id: 'call_web', name: 'web_search', content: 'no results' }),
+          ],
+        },
+      ],
+    });
+    for (const index of [true, false])
+      for (const query of ['"the wombat burrow"', '"say \\"hi\\""', 'C:\\temp', '数据库']) {
+        const hits = await hitsOf(query, { ...options, index, kinds: ['tool-input'] });
+        expect(
+          hits.map((hit) => [hit.tool, hit.snippet]),
+          `${query}, index ${index}`,
+        ).toEqual([['web_search', 'near the wombat burrow say "hi" to C:\\temp 数据库']]);
+      }
+    // The escapes themselves are no text of the call.
+    for (const query of ['nwombat', 'u6570', 'C:\\\\temp'])
+      expect(await hitsOf(query, { ...options, kinds: ['tool-input'] }), query).toEqual([]);
+  });
   it('a pattern that does not compile is refused in the words of a library call, not of the command line', async () => {
     await expect(hitsOf('(unclosed', { ...options, regex: true })).rejects.toMatchObject({
       code: 'RX_INVALID_INPUT',
@@ -633,14 +666,12 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     expect(touched.length).toBeGreaterThan(0);
     expect(touched.every((hit) => hit.kind === 'file' && hit.snippet === 'src/0.ts')).toBe(true);
     expect(await hitsOf('grep', { ...options, tool: 'no-such-tool' })).toEqual([]);
-    // Any tool's arguments and result are searched, not only shell and file tools'.
-    const searched = await hitsOf('query', { ...options, tool: 'web_search', kinds: ['tool-input'] });
+    // Any tool's arguments and result are searched, not only shell and file tools': by the strings they hold, as
+    // theirs are (the key `query` is no text of the call).
+    const searched = await hitsOf('parser', { ...options, tool: 'web_search', kinds: ['tool-input'] });
     expect(searched.length).toBeGreaterThan(0);
-    expect(
-      searched.every(
-        (hit) => hit.kind === 'tool-input' && hit.role === 'assistant' && hit.snippet.startsWith('{"query":'),
-      ),
-    ).toBe(true);
+    expect(searched.every((hit) => hit.kind === 'tool-input' && hit.role === 'assistant')).toBe(true);
+    expect(searched.some((hit) => hit.snippet.includes('{"query":'))).toBe(false);
     const results = await hitsOf('found', { ...options, tool: 'web_search', kinds: ['tool-output'] });
     expect(results.length).toBeGreaterThan(0);
     expect(results.every((hit) => hit.role === 'tool' && hit.snippet.startsWith('found '))).toBe(true);
