@@ -18,15 +18,20 @@ function daysIn(year: number, month: number): number {
  */
 export function timeOption(name: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
-  const time = typedTime(value);
+  const parts = TYPED_TIME.exec(value);
+  // Times are kept to the millisecond (a hit's is its message's, cut there): a bound between two milliseconds
+  // would take in, or leave out, a message up to a millisecond on the wrong side of it.
+  if (/[1-9]/.test(parts?.[7]?.slice(3) ?? ''))
+    throw new UsageError(
+      `${name} takes a time to the millisecond at most, as times are kept, not ${JSON.stringify(value)}`,
+    );
+  const time = parts === null ? undefined : timeOf(parts);
   if (time === undefined)
     throw new UsageError(`${name} takes a date (2026-05-01) or an ISO time, not ${JSON.stringify(value)}`);
   return time;
 }
 
-function typedTime(value: string): Date | undefined {
-  const parts = TYPED_TIME.exec(value);
-  if (parts === null) return undefined;
+function timeOf(parts: RegExpExecArray): Date | undefined {
   const [year, month, day, hour, minute, second] = parts.slice(1, 7).map((part) => Number(part ?? 0)) as number[];
   const fraction = Number((parts[7] ?? '').padEnd(3, '0').slice(0, 3));
   const zone = parts[8];

@@ -380,6 +380,11 @@ describe('search says a missing or wrong argument as every command does', () => 
     [['search', ''], 'give words to search for (or --file PATH)'],
     [['search', 'x', '--limit', '0'], '--limit takes a whole number above 0'],
     [['search', 'x', '--since', 'yesterday'], '--since takes a date (2026-05-01) or an ISO time, not "yesterday"'],
+    // Times are kept to the millisecond: a bound between two would be on the wrong side of some message.
+    [
+      ['search', 'x', '--until', '2026-05-01T10:00:00.0009Z'],
+      '--until takes a time to the millisecond at most, as times are kept, not "2026-05-01T10:00:00.0009Z"',
+    ],
     [
       ['search', 'x', '--session', 'some/dir'],
       'some/dir is a path; search --session takes a session id or the start of one (for the session at a path: rxstore inspect some/dir)',

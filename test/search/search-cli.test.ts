@@ -206,6 +206,10 @@ describe('rxstore search, as a person runs it', () => {
         `RX_USAGE: --since takes a date (2026-05-01) or an ISO time, not "${impossible}"`,
       );
     }
+    // Its time is kept to the millisecond, .583: a bound there takes it in or leaves it out as it should, written
+    // with more digits too while they are zeros.
+    expect((await run(los, ['--since', '2026-11-30T06:48:49.583Z'])).code).toBe(0);
+    expect((await run(los, ['--until', '2026-11-30T06:48:49.583000Z'])).code).toBe(1);
   });
 
   it('two searches at once in two processes, on a first build, both answer the same', async () => {
