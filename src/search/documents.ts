@@ -118,11 +118,35 @@ export function asSearched(text: string): string {
 }
 
 /**
- * A text as the trigram index holds it: each run of white space one space, as a query's phrase joins its words.
- * A phrase then narrows whole, its words apart by a line break or two spaces found as by one: the index alone
- * decides it, as it decides a word.
+ * Letters JavaScript's `iu` takes for another letter that FTS5 does not fold them into: the old forms of
+ * Cyrillic letters (U+1C80 to U+1C87: `ᲀ` is a `в`), and `ΐ` and `ΰ` as U+1FD3 and U+1FE3 (U+0390 and U+03B0 to
+ * JavaScript). The index holds each as that other letter, and a phrase narrows by it so written (`asIndexed`).
+ */
+const INDEXED_AS: Readonly<Record<string, string>> = {
+  '\u1c80': '\u0432',
+  '\u1c81': '\u0434',
+  '\u1c82': '\u043e',
+  '\u1c83': '\u0441',
+  '\u1c84': '\u0442',
+  '\u1c85': '\u0442',
+  '\u1c86': '\u044a',
+  '\u1c87': '\u0463',
+  '\u1fd3': '\u0390',
+  '\u1fe3': '\u03b0',
+};
+const INDEXED_OTHERWISE = /[\u1c80-\u1c87\u1fd3\u1fe3]/g;
+
+/** `text` with the letters of `INDEXED_AS` as the index holds them: a text and a phrase that narrows the index alike. */
+export function asIndexed(text: string): string {
+  return text.replace(INDEXED_OTHERWISE, (letter) => INDEXED_AS[letter]!);
+}
+
+/**
+ * A text as the trigram index holds it: each run of white space one space, as a query's phrase joins its words,
+ * and the letters of `INDEXED_AS` as JavaScript takes them. A phrase then narrows whole, its words apart by a
+ * line break or two spaces found as by one, `вот` in `ᲀот`: the index alone decides it, as it decides a word.
  */
 export function indexedText(text: string): string {
   // Without white space at either end: what a text is read back as may have lost a byte order mark at its start.
-  return text.replace(/\s+/g, ' ').trim();
+  return asIndexed(text.replace(/\s+/g, ' ').trim());
 }

@@ -7,7 +7,7 @@ import { tryOsLock, waitOsLock, type OsLock } from '../fs/os-lock.js';
 import type { RecordChange } from '../session/replay/index-records.js';
 import { displayTitle } from '../session/replay/session-title.js';
 import { documentIdsOf, SESSION_OF_DOCUMENT } from './document-ids.js';
-import { documentsOf, indexedText, type SearchDocument } from './documents.js';
+import { asIndexed, documentsOf, indexedText, type SearchDocument } from './documents.js';
 import { indexSteps, type IndexJob, type IndexStep } from './index-steps.js';
 import { IndexReaders, ReaderThreadLost } from './index-readers/index-readers.js';
 import { makeCacheFolder } from '../fs/cache-folder.js';
@@ -43,7 +43,8 @@ import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
  * records read gave past its bounds takes its result when it comes in the same batch (it was paired with another).
  * 23: the trigram index holds each text with its runs of white space made one space (`indexedText`), the texts
  * themselves kept apart: a phrase narrows whole. 24: any tool's arguments are searched by their strings, unescaped,
- * as shell and file tools' were (a generic call's were its JSON text).
+ * as shell and file tools' were (a generic call's were its JSON text); letters JavaScript takes for others FTS5 does
+ * not fold them into are held as those (`asIndexed`).
  */
 const INDEX_VERSION = 24;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
@@ -449,7 +450,10 @@ export class SearchIndex {
     // each run of white space as one space, as a phrase joins its words: a phrase narrows whole, or by a piece
     // of it (`narrowingPiece`).
     const quoted = (piece: string) => `"${piece.replaceAll('"', '""')}"`;
-    const narrowing = asked.phrases.map(narrowingPiece).filter((piece): piece is string => piece !== undefined);
+    const narrowing = asked.phrases
+      .map(narrowingPiece)
+      .filter((piece): piece is string => piece !== undefined)
+      .map(asIndexed);
     let from = 'docs d join docs_body b on b.id = d.id';
     let base = 'rx_check(b.text, d.path)';
     let rowsRead = true;

@@ -1380,6 +1380,51 @@ describe('the index takes out of itself exactly what it put in, whatever the tex
       ).toEqual([found]);
   });
 
+  it('every letter JavaScript takes for another with its case ignored is found by a query holding the other', async () => {
+    const { options, storeDir } = await smallMachine();
+    // Every pair of letters with a case that JavaScript's `iu` takes for one another, their small letters apart
+    // (`ᲀ` and `в`, `ΐ` as U+1FD3 and U+0390, `ς` and `σ`), found from JavaScript itself.
+    const cased: string[] = [];
+    for (let code = 0; code <= 0x10ffff; code += 1) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const letter = String.fromCodePoint(code);
+      if (letter.toLowerCase() !== letter || letter.toUpperCase() !== letter) cased.push(letter);
+    }
+    const pairs = cased.flatMap((query) => {
+      const same = new RegExp(`^${query}$`, 'iu');
+      return cased
+        .filter((text) => text.toLowerCase() !== query.toLowerCase() && same.test(text))
+        .map((text) => [query, text] as const);
+    });
+    expect(pairs.length).toBeGreaterThan(50);
+    // Each pair in a word of its own: `qxab` and a letter, then `zz`.
+    const word = (at: number, letter: string) =>
+      `qx${String.fromCharCode(97 + (at % 26))}${String.fromCharCode(97 + Math.floor(at / 26))}${letter}zz`;
+    await createSession({
+      storeDir,
+      batches: [
+        {
+          operationId: 'letters',
+          events: [...pairs.map(([, text], at) => user(word(at, text))), answer('noted')],
+        },
+      ],
+    });
+    const missed: string[] = [];
+    for (const [at, [query, text]] of pairs.entries()) {
+      const typed = word(at, query.toLowerCase());
+      // A capital would make the search mind case: not what this asks.
+      if (typed !== typed.toLowerCase()) continue;
+      const found = (await hitsOf(typed, options)).map((hit) => hit.snippet);
+      const scanned = (await hitsOf(typed, { ...options, regex: true })).map((hit) => hit.snippet);
+      expect(scanned, typed).toEqual([word(at, text)]);
+      if (found.join() !== scanned.join())
+        missed.push(
+          `${query} (U+${query.codePointAt(0)!.toString(16)}) for ${text} (U+${text.codePointAt(0)!.toString(16)})`,
+        );
+    }
+    expect(missed).toEqual([]);
+  });
+
   it('a phrase of hundreds of lines pasted from a log is found, through the index and without it', async () => {
     const { options, storeDir } = await smallMachine();
     const lines = Array.from(
