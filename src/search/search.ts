@@ -405,8 +405,8 @@ function found(
     kinds: query === undefined ? ['file'] : selectedKinds(options.kinds),
     tool: options.tool,
     paths: narrowed ? chosen.map((session) => session.path) : undefined,
-    since: options.since?.toISOString(),
-    until: options.until?.toISOString(),
+    since: options.since && indexedTime(options.since),
+    until: options.until && indexedTime(options.until),
     limit: options.limit,
   });
   if (!narrowed) sessions = sessionsOf([...new Set(documents.map((document) => document.path))]);
@@ -434,6 +434,16 @@ function found(
       damage: session.damage,
     };
   });
+}
+
+/**
+ * A time as the index's times compare, as text: theirs are ISO times of years 0 to 9999, which `toISOString`
+ * writes otherwise past them (`+010000-01-01…`, `-000001-…`), so a later year would sort before them. One past
+ * 9999 is after all of them, one before year 0 before all.
+ */
+function indexedTime(time: Date): string {
+  const year = time.getUTCFullYear();
+  return year > 9999 ? '~' : year < 0 ? '' : time.toISOString();
 }
 
 /**

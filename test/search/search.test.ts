@@ -631,6 +631,20 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     for (const pattern of ['parse.', 'pars+er', 'parser|zzqqzz', '[p]arser'])
       expect((await hitsOf(pattern, { ...options, regex: true })).length, pattern).toBeGreaterThan(0);
   });
+  it('a time past year 9999 or before year 0 bounds the hits as the time it is', async () => {
+    const { options } = await machine();
+    const all = (await hitsOf('parser', options)).map((hit) => hit.key);
+    expect(all.length).toBeGreaterThan(0);
+    // The latest and earliest times a Date holds, and the years either side of ISO's four digits.
+    for (const far of [new Date(8.64e15), new Date('+010000-01-01T00:00:00Z')]) {
+      expect((await hitsOf('parser', { ...options, until: far })).map((hit) => hit.key)).toEqual(all);
+      expect(await hitsOf('parser', { ...options, since: far })).toEqual([]);
+    }
+    for (const early of [new Date(-8.64e15), new Date('-000001-12-31T00:00:00Z')]) {
+      expect((await hitsOf('parser', { ...options, since: early })).map((hit) => hit.key)).toEqual(all);
+      expect(await hitsOf('parser', { ...options, until: early })).toEqual([]);
+    }
+  });
   it('options that are no object are refused as RX_INVALID_INPUT', async () => {
     await expect(hitsOf('platypus', null as unknown as SearchOptions)).rejects.toMatchObject({
       code: 'RX_INVALID_INPUT',
