@@ -19,6 +19,8 @@ export type TermMatcher = (text: string) => [number, number][];
 const MAX_MATCHES = 256;
 
 const hasCapital = (text: string) => /\p{Lu}/u.test(text);
+/** A pattern's class of one case of letters, in RE2's words: `\p{Lu}`, `\P{Ll}`, `\p{Lt}`, `[[:upper:]]`, `[[:^lower:]]`. */
+const NAMES_A_CASE = /\\[pP]\{\^?L[ult]\}|\[:\^?(?:upper|lower):\]/;
 const escapeLiteral = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
 /**
@@ -110,8 +112,9 @@ function matchesEmpty(compiled: RE2JS, text: string): boolean {
 export async function parseQuery(text: string, options: { regex?: boolean } = {}): Promise<Query> {
   if (text.trim() === '') throw new InvalidInputError('the query is empty: give words to search for');
   if (options.regex) {
-    // A capital typed as an escape (\S, \W, \D, \p{Lu}) is not a capital of the text.
-    const caseSensitive = hasCapital(text.replace(/\\p\{[^}]*\}|\\P\{[^}]*\}|\\./g, ''));
+    // A capital typed as an escape (\S, \W, \D, \p{Lu}) is not a capital of the text; a class that names a case is
+    // a case asked for (ignored, `\p{Lu}` would take lower-case letters too).
+    const caseSensitive = hasCapital(text.replace(/\\p\{[^}]*\}|\\P\{[^}]*\}|\\./g, '')) || NAMES_A_CASE.test(text);
     return { terms: [await patternMatcher(text, caseSensitive)], phrases: [], whole: undefined, caseSensitive };
   }
   const caseSensitive = hasCapital(text);

@@ -464,6 +464,15 @@ describe('rxstore search finds every place a word or phrase was said', () => {
       'tangerine lower',
     ]);
     expect((await hitsOf('Tangerine', options)).map((hit) => hit.snippet)).toEqual(['Tangerine upper']);
+    // A pattern's escape is no capital (\S is any character but space), but a class of one case asks for that case.
+    const found = async (pattern: string) =>
+      (await hitsOf(pattern, { ...options, regex: true })).map((hit) => hit.snippet).sort();
+    expect(await found('tangerin\\S')).toEqual(['Tangerine upper', 'tangerine lower']);
+    expect(await found('\\p{Lu}angerine')).toEqual(['Tangerine upper']);
+    expect(await found('[[:upper:]]angerine')).toEqual(['Tangerine upper']);
+    expect(await found('\\p{Ll}angerine')).toEqual(['tangerine lower']);
+    expect(await found('[[:lower:]]angerine')).toEqual(['tangerine lower']);
+    expect(await found('\\P{Lu}angerine')).toEqual(['tangerine lower']);
   });
 
   it('a pathological regular expression runs in linear time and still answers', async () => {
