@@ -44,7 +44,7 @@ import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
  * 23: the trigram index holds each text with its runs of white space made one space (`indexedText`), the texts
  * themselves kept apart: a phrase narrows whole. 24: any tool's arguments are searched by their strings, unescaped,
  * as shell and file tools' were (a generic call's were its JSON text); letters JavaScript takes for others FTS5 does
- * not fold them into are held as those (`asIndexed`).
+ * not fold them into are held as those (`asIndexed`); a session whose first typed message went is called by the next.
  */
 const INDEX_VERSION = 24;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
@@ -583,11 +583,16 @@ export class SearchIndex {
         for (const says of step.says) fields = { ...fields, ...says };
         for (const file of step.contentFiles) content.add(file);
         this.transaction(() => {
+          // Whether the message the session is called by went: the first typed one left is then looked for.
+          let previewTaken = false;
           for (const change of step.records) {
             this.apply(source.path, change, nextId);
+            const before = fields.previewKey;
             fields = withPreview(fields, change);
+            if (before !== null && fields.previewKey === null) previewTaken = true;
           }
           for (const write of step.writes) places.write(write);
+          if (previewTaken) fields = { ...fields, ...this.firstPreview(source.path) };
           this.putSession(source, step.cursor, fields, contentStampOf([...content]), null, false);
         });
         this.commitPoint();
@@ -600,6 +605,25 @@ export class SearchIndex {
           source.path,
         ]);
       }
+    }
+  }
+
+  /**
+   * What a session is called by when it has no title, as `ls` calls it: its first typed message that makes a title,
+   * in the order its transcript holds them (a message rewritten later keeps its place there, not its new row's).
+   */
+  private firstPreview(path: string): Pick<SessionFields, 'preview' | 'previewKey'> {
+    // One at a time: a session's typed messages may be many, and the first nearly always makes a title.
+    const typed = this.cached(
+      `select d.rkey, b.text from docs d join docs_body b on b.id = d.id
+      left join places p indexed by places_by_id on p.path = d.path and p.message_id = d.message_id
+      where d.path = ? and d.kind = 'user' order by p.pos is null, p.pos, d.id limit 1 offset ?`,
+    );
+    for (let at = 0; ; at += 1) {
+      const row = typed.get([path, at]) as Row | null;
+      if (row === null) return { preview: null, previewKey: null };
+      const preview = displayTitle(null, String(row.text)).title;
+      if (preview !== null) return { preview, previewKey: String(row.rkey) };
     }
   }
 

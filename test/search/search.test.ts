@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   appendBatches,
+  listSessions,
   createSession,
   openSession,
   search,
@@ -719,6 +720,34 @@ describe('snippets', () => {
 });
 
 describe('the index stays true', () => {
+  it('a session whose first typed message was retracted is called by the next, as ls calls it', async () => {
+    const { options, storeDir } = await machine();
+    const first = id();
+    const session = await createSession({
+      storeDir,
+      batches: [
+        {
+          operationId: 'start',
+          events: [
+            complete({ role: 'user', id: first, origin: 'user', content: 'first prompt koala' }),
+            complete({ role: 'user', id: id(), origin: 'user', content: 'second prompt koala' }),
+          ],
+        },
+      ],
+    });
+    const titles = async (index: boolean) => [
+      ...new Set((await hitsOf('koala', { ...options, index })).map((hit) => hit.title)),
+    ];
+    expect(await titles(true)).toEqual(['first prompt koala']);
+    await appendBatches(session.dir, [
+      { operationId: 'retract', events: [{ kind: 'message/retract', payload: { messageIds: [first] } }] },
+    ]);
+    const titled: (string | null)[] = [];
+    for await (const listed of (await listSessions(options.roots, { platform: 'linux', threads: 0 })).sessions)
+      if (listed.id === session.id) titled.push(listed.title);
+    expect(titled).toEqual(['second prompt koala']);
+    for (const index of [true, false]) expect(await titles(index), `index ${index}`).toEqual(['second prompt koala']);
+  });
   it('an appended batch, a retracted and a rewritten message show in the next search; an edited message is never found in its old words', async () => {
     const { options, storeDir } = await machine();
     const session = await createSession({
