@@ -42,7 +42,10 @@ function timeOf(parts: RegExpExecArray): Date | undefined {
     // setFullYear, not the constructor: that takes years 0 to 99 for 1900 to 1999.
     time.setFullYear(year!, month! - 1, day!);
     time.setHours(hour!, minute!, second!, fraction);
-    return time;
+    // A local time the clocks skip (02:30 where they go from 02:00 to 03:00) would be moved past the gap. A bare
+    // date is its day's start, which the move gives where the clocks skip midnight.
+    const moved = time.getDate() !== day || time.getHours() !== hour || time.getMinutes() !== minute;
+    return moved && parts[4] !== undefined ? undefined : time;
   }
   const offset = /^[+-](\d{2}):?(\d{2})?$/.exec(zone);
   const [offsetHours, offsetMinutes] = offset === null ? [0, 0] : [Number(offset[1]), Number(offset[2] ?? 0)];

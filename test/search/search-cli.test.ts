@@ -206,6 +206,13 @@ describe('rxstore search, as a person runs it', () => {
         `RX_USAGE: --since takes a date (2026-05-01) or an ISO time, not "${impossible}"`,
       );
     }
+    // A local time the clocks skip does not exist either: New York went from 02:00 to 03:00 on 2026-03-08.
+    const skipped = await run('America/New_York', ['--since', '2026-03-08T02:30']);
+    expect(skipped.code).toBe(2);
+    expect(skipped.stderr).toContain(
+      'RX_USAGE: --since takes a date (2026-05-01) or an ISO time, not "2026-03-08T02:30"',
+    );
+    expect((await run('America/New_York', ['--since', '2026-03-08T03:30'])).code).toBe(0);
     // Its time is kept to the millisecond, .583: a bound there takes it in or leaves it out as it should, written
     // with more digits too while they are zeros.
     expect((await run(los, ['--since', '2026-11-30T06:48:49.583Z'])).code).toBe(0);
