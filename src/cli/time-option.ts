@@ -26,12 +26,15 @@ export function timeOption(name: string, value: string | undefined): Date | unde
       `${name} takes a time to the millisecond at most, as times are kept, not ${JSON.stringify(value)}`,
     );
   const time = parts === null ? undefined : timeOf(parts);
+  if (time === 'skipped')
+    throw new UsageError(`${name} takes a time that exists: ${JSON.stringify(value)} is a local time the clocks skip`);
   if (time === undefined)
     throw new UsageError(`${name} takes a date (2026-05-01) or an ISO time, not ${JSON.stringify(value)}`);
   return time;
 }
 
-function timeOf(parts: RegExpExecArray): Date | undefined {
+/** The time typed, `skipped` for a local time the clocks skip, undefined for a day or time no calendar has. */
+function timeOf(parts: RegExpExecArray): Date | 'skipped' | undefined {
   const [year, month, day, hour, minute, second] = parts.slice(1, 7).map((part) => Number(part ?? 0)) as number[];
   const fraction = Number((parts[7] ?? '').padEnd(3, '0').slice(0, 3));
   const zone = parts[8];
@@ -45,7 +48,7 @@ function timeOf(parts: RegExpExecArray): Date | undefined {
     // A local time the clocks skip (02:30 where they go from 02:00 to 03:00) would be moved past the gap. A bare
     // date is its day's start, which the move gives where the clocks skip midnight.
     const moved = time.getDate() !== day || time.getHours() !== hour || time.getMinutes() !== minute;
-    return moved && parts[4] !== undefined ? undefined : time;
+    return moved && parts[4] !== undefined ? 'skipped' : time;
   }
   const offset = /^[+-](\d{2}):?(\d{2})?$/.exec(zone);
   const [offsetHours, offsetMinutes] = offset === null ? [0, 0] : [Number(offset[1]), Number(offset[2] ?? 0)];

@@ -62,8 +62,9 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
 }
 
 /**
- * A tool's arguments as text, any tool's: each string in them, one a line (what a write wrote, an edit's old
- * and new spans, the path, a web search's query), as the model meant them, unescaped: a phrase across a line
+ * A tool's arguments as text, any tool's: each string, number and boolean in them, one a line (what a write
+ * wrote, an edit's old and new spans, the path, a web search's query, a port), as the model meant them, unescaped
+ * (their keys are no text of the call): a phrase across a line
  * of what was written is found, and so is `C:\temp` or a word the model wrote as `\u` escapes, as it reads.
  * Arguments that are not a JSON object are their text as it is. An argument whose value is `leftOut` (a
  * command line, which is a text of its own) is left out.
@@ -75,7 +76,8 @@ function argumentTexts(json: string, leftOut?: string): string {
   const collect = (value: unknown): void => {
     if (typeof value === 'string') {
       if (value !== '') texts.push(value);
-    } else if (Array.isArray(value)) value.forEach(collect);
+    } else if (typeof value === 'number' || typeof value === 'boolean') texts.push(String(value));
+    else if (Array.isArray(value)) value.forEach(collect);
     else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
   };
   for (const value of Object.values(args)) if (leftOut === undefined || value !== leftOut) collect(value);

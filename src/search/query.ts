@@ -112,9 +112,10 @@ function matchesEmpty(compiled: RE2JS, text: string): boolean {
 export async function parseQuery(text: string, options: { regex?: boolean } = {}): Promise<Query> {
   if (text.trim() === '') throw new InvalidInputError('the query is empty: give words to search for');
   if (options.regex) {
-    // A capital typed as an escape (\S, \W, \D, \p{Lu}) is not a capital of the text; a class that names a case is
+    // A capital typed as an escape (\S, \W, \D, \p{Lu}, \pN) is not a capital of the text; a class that names a case is
     // a case asked for (ignored, `\p{Lu}` would take lower-case letters too).
-    const caseSensitive = hasCapital(text.replace(/\\p\{[^}]*\}|\\P\{[^}]*\}|\\./g, '')) || NAMES_A_CASE.test(text);
+    const caseSensitive =
+      hasCapital(text.replace(/\\[pP]\{[^}]*\}|\\[pP][A-Za-z]|\\./g, '')) || NAMES_A_CASE.test(text);
     return { terms: [await patternMatcher(text, caseSensitive)], phrases: [], whole: undefined, caseSensitive };
   }
   const caseSensitive = hasCapital(text);

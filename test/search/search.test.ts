@@ -208,9 +208,11 @@ function stringsOf(args: object, leftOut?: string): string[] {
   const strings = (value: unknown): string[] =>
     typeof value === 'string'
       ? [value].filter((text) => text !== '')
-      : value !== null && typeof value === 'object'
-        ? Object.values(value).flatMap(strings)
-        : [];
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? [String(value)]
+        : value !== null && typeof value === 'object'
+          ? Object.values(value).flatMap(strings)
+          : [];
   return Object.values(args).flatMap((value) => (value === leftOut ? [] : strings(value)));
 }
 
@@ -474,6 +476,8 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     expect(await found('\\p{Ll}angerine')).toEqual(['tangerine lower']);
     expect(await found('[[:lower:]]angerine')).toEqual(['tangerine lower']);
     expect(await found('\\P{Lu}angerine')).toEqual(['tangerine lower']);
+    // A class named by one letter (\pZ, a separator) is no capital either.
+    expect(await found('tangerine\\pZupper')).toEqual(['Tangerine upper']);
   });
 
   it('a pathological regular expression runs in linear time and still answers', async () => {
@@ -589,11 +593,13 @@ describe('rxstore search finds every place a word or phrase was said', () => {
     const { options, stateRoot } = await machine();
     // As a model may write them: a line break, quotes, a backslash, and a word in \u escapes.
     const written =
-      '{"query":"near the\\nwombat burrow","note":"say \\"hi\\" to C:\\\\temp","lang":"\\u6570\\u636e\\u5e93"}';
+      '{"query":"near the\\nwombat burrow","note":"say \\"hi\\" to C:\\\\temp","lang":"\\u6570\\u636e\\u5e93","port":8080,"safe":true}';
     expect(JSON.parse(written)).toEqual({
       query: 'near the\nwombat burrow',
       note: 'say "hi" to C:\\temp',
       lang: '数据库',
+      port: 8080,
+      safe: true,
     });
     const call = { id: 'call_web', name: 'web_search', arguments: written };
     await createSession({
@@ -610,15 +616,15 @@ describe('rxstore search finds every place a word or phrase was said', () => {
       ],
     });
     for (const index of [true, false])
-      for (const query of ['"the wombat burrow"', '"say \\"hi\\""', 'C:\\temp', '数据库']) {
+      for (const query of ['"the wombat burrow"', '"say \\"hi\\""', 'C:\\temp', '数据库', '8080']) {
         const hits = await hitsOf(query, { ...options, index, kinds: ['tool-input'] });
         expect(
           hits.map((hit) => [hit.tool, hit.snippet]),
           `${query}, index ${index}`,
-        ).toEqual([['web_search', 'near the wombat burrow say "hi" to C:\\temp 数据库']]);
+        ).toEqual([['web_search', 'near the wombat burrow say "hi" to C:\\temp 数据库 8080 true']]);
       }
     // The escapes themselves are no text of the call.
-    for (const query of ['nwombat', 'u6570', 'C:\\\\temp'])
+    for (const query of ['nwombat', 'u6570', 'C:\\\\temp', 'port'])
       expect(await hitsOf(query, { ...options, kinds: ['tool-input'] }), query).toEqual([]);
   });
   it('a pattern that does not compile is refused in the words of a library call, not of the command line', async () => {
