@@ -62,8 +62,16 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
 }
 
 /**
+ * What stands between two arguments of a call in its text: the record separator, which no phrase crosses (it is
+ * no white space, to the index or to a pattern's `\s`), so `"burrow say"` is not found where one argument ends
+ * in `burrow` and the next starts with `say`; a snippet shows it as a space (`snippetOf`).
+ */
+export const ARGUMENT_BREAK = '\u001e';
+
+/**
  * A tool's arguments as text, any tool's: each string, number and boolean in them, one a line (what a write
- * wrote, an edit's old and new spans, the path, a web search's query, a port), as the model meant them, unescaped
+ * wrote, an edit's old and new spans, the path, a web search's query, a port), each apart (`ARGUMENT_BREAK`),
+ * as the model meant them, unescaped
  * (their keys are no text of the call): a phrase across a line
  * of what was written is found, and so is `C:\temp` or a word the model wrote as `\u` escapes, as it reads.
  * Arguments that are not a JSON object are their text as it is. An argument whose value is `leftOut` (a
@@ -81,7 +89,7 @@ function argumentTexts(json: string, leftOut?: string): string {
     else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect);
   };
   for (const value of Object.values(args)) if (leftOut === undefined || value !== leftOut) collect(value);
-  return texts.join('\n');
+  return texts.join(ARGUMENT_BREAK);
 }
 
 /** About how many characters of text a change brings to the index: what a build holds before it writes them. */

@@ -38,9 +38,10 @@ export function snippetOf(
   if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start -= 1;
   if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end += 1;
   const lead = start > 0 ? '…' : '';
-  // Line breaks and tabs become one space each (offsets stay put); a text's own trailing space is left out.
+  // Line breaks, tabs and the break between a call's arguments become one space each (offsets stay put); a
+  // text's own trailing space is left out.
   const atEnd = end === text.length;
-  let body = text.slice(start, end).replace(/[\r\n\t\f\v]/g, ' ');
+  let body = text.slice(start, end).replace(/[\r\n\t\f\v\u001e]/g, ' ');
   if (atEnd) body = body.trimEnd();
   end = start + body.length;
   const snippet = `${lead}${body}${atEnd ? '' : '…'}`;

@@ -42,7 +42,7 @@ import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
  * zstd frame declaring a window over 8 MiB is damage. 20: a content store's own folder may be a link. 22: a call a
  * records read gave past its bounds takes its result when it comes in the same batch (it was paired with another).
  * 23: the trigram index holds each text with its runs of white space made one space (`indexedText`), the texts
- * themselves kept apart: a phrase narrows whole. 24: any tool's arguments are searched by their strings, unescaped,
+ * themselves kept apart: a phrase narrows whole. 24: any tool's arguments are searched by their strings, unescaped, each apart,
  * as shell and file tools' were (a generic call's were its JSON text); letters JavaScript takes for others FTS5 does
  * not fold them into are held as those (`asIndexed`); a session whose first typed message went is called by the next.
  */

@@ -180,7 +180,7 @@ function textsOf(record: IndexRecord): [string, string][] {
   if (record.type === 'command')
     return [
       ['command', record.command],
-      ['tool-input', stringsOf(JSON.parse(record.arguments), record.command).join('\n')],
+      ['tool-input', stringsOf(JSON.parse(record.arguments), record.command).join('\u001e')],
       ['tool-output', record.output],
     ];
   if (record.type === 'result') return [['tool-output', record.output]];
@@ -193,7 +193,9 @@ function textsOf(record: IndexRecord): [string, string][] {
   }
   const input: [string, string] = [
     'tool-input',
-    args !== null && typeof args === 'object' && !Array.isArray(args) ? stringsOf(args).join('\n') : record.arguments,
+    args !== null && typeof args === 'object' && !Array.isArray(args)
+      ? stringsOf(args).join('\u001e')
+      : record.arguments,
   ];
   if (record.type === 'call') return [input, ['tool-output', record.output]];
   return [
@@ -623,6 +625,9 @@ describe('rxstore search finds every place a word or phrase was said', () => {
           `${query}, index ${index}`,
         ).toEqual([['web_search', 'near the wombat burrow say "hi" to C:\\temp 数据库 8080 true']]);
       }
+    // A phrase never runs from one argument into the next, through the index or without it.
+    for (const index of [true, false])
+      expect(await hitsOf('"burrow say"', { ...options, index, kinds: ['tool-input'] }), `index ${index}`).toEqual([]);
     // The escapes themselves are no text of the call.
     for (const query of ['nwombat', 'u6570', 'C:\\\\temp', 'port'])
       expect(await hitsOf(query, { ...options, kinds: ['tool-input'] }), query).toEqual([]);
