@@ -69,13 +69,11 @@ export function documentsOf(record: IndexRecord): SearchDocument[] {
 export const ARGUMENT_BREAK = '\u001e';
 
 /**
- * A tool's arguments as text, any tool's: each string, number and boolean in them, one a line (what a write
- * wrote, an edit's old and new spans, the path, a web search's query, a port), each apart (`ARGUMENT_BREAK`),
- * as the model meant them, unescaped
- * (their keys are no text of the call): a phrase across a line
- * of what was written is found, and so is `C:\temp` or a word the model wrote as `\u` escapes, as it reads.
- * Arguments that are not a JSON object are their text as it is. An argument whose value is `leftOut` (a
- * command line, which is a text of its own) is left out.
+ * A tool's arguments as text, any tool's: each string, number and boolean in them (what a write wrote, an edit's
+ * old and new spans, the path, a web search's query, a port), apart (`ARGUMENT_BREAK`), their keys left out, as
+ * the model meant them, unescaped: a phrase across a line of what was written is found, and so is `C:\temp` or a
+ * word the model wrote as `\u` escapes, as it reads. Arguments that are not a JSON object are their text as it
+ * is. An argument whose value is `leftOut` (a command line, which is a text of its own) is left out.
  */
 function argumentTexts(json: string, leftOut?: string): string {
   const args = parseJsonObject(json);

@@ -1,3 +1,4 @@
+import { ARGUMENT_BREAK } from './documents.js';
 import type { Query } from './query.js';
 import type { SearchMatch } from './search-hit.js';
 
@@ -23,6 +24,9 @@ export function scoreText(query: Query, text: string, matches: readonly (readonl
 const SNIPPET_BEFORE = 60;
 const SNIPPET_LENGTH = 220;
 
+/** What a snippet shows as a space: a line break, a tab, the break between a call's arguments. */
+const SHOWN_AS_SPACE = new RegExp(`[\\r\\n\\t\\f\\v${ARGUMENT_BREAK}]`, 'g');
+
 /**
  * Some text around the first place that shows the most of the query's terms (`matches` holds each
  * term's), line breaks and tabs as spaces, with where each match lies in it.
@@ -41,7 +45,7 @@ export function snippetOf(
   // Line breaks, tabs and the break between a call's arguments become one space each (offsets stay put); a
   // text's own trailing space is left out.
   const atEnd = end === text.length;
-  let body = text.slice(start, end).replace(/[\r\n\t\f\v\u001e]/g, ' ');
+  let body = text.slice(start, end).replace(SHOWN_AS_SPACE, ' ');
   if (atEnd) body = body.trimEnd();
   end = start + body.length;
   const snippet = `${lead}${body}${atEnd ? '' : '…'}`;

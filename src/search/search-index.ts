@@ -613,18 +613,17 @@ export class SearchIndex {
    * in the order its transcript holds them (a message rewritten later keeps its place there, not its new row's).
    */
   private firstPreview(path: string): Pick<SessionFields, 'preview' | 'previewKey'> {
-    // One at a time: a session's typed messages may be many, and the first nearly always makes a title.
+    // Read a row at a time, up to the first that makes a title: a session's typed messages may be many.
     const typed = this.cached(
       `select d.rkey, b.text from docs d join docs_body b on b.id = d.id
       left join places p indexed by places_by_id on p.path = d.path and p.message_id = d.message_id
-      where d.path = ? and d.kind = 'user' order by p.pos is null, p.pos, d.id limit 1 offset ?`,
-    );
-    for (let at = 0; ; at += 1) {
-      const row = typed.get([path, at]) as Row | null;
-      if (row === null) return { preview: null, previewKey: null };
+      where d.path = ? and d.kind = 'user' order by p.pos is null, p.pos, d.id`,
+    ).iterate([path]) as Iterable<Row>;
+    for (const row of typed) {
       const preview = displayTitle(null, String(row.text)).title;
       if (preview !== null) return { preview, previewKey: String(row.rkey) };
     }
+    return { preview: null, previewKey: null };
   }
 
   private fieldsOf(path: string): SessionFields | undefined {
