@@ -1,25 +1,11 @@
 import { join } from 'node:path';
-import * as z from 'zod';
 import { mayExist } from '../../fs/may-exist.js';
-import { readJsonFile } from './read-json-file.js';
 import { identityPrefixMatches, readStorageIdentity } from './storage-identity.js';
 import { SESSION_FILES } from './session-files.js';
 import { boltDamage } from './bolt-damage.js';
 import { boltValue } from './bolt-value.js';
 import { readRegularFile } from '../../fs/read-regular-file.js';
 import { statSync } from 'node:fs';
-
-/**
- * `recent-v1.json` of Reasonix's recovery cache (docs/format.md §9.9): the recent messages it keeps, and
- * the storage generation and last durable sequence it kept them at. The checkpoint beside it
- * (`recovery-v1.bolt`, a bbolt database) is written with it.
- */
-const RecentSnapshotSchema = z.looseObject({
-  version: z.literal(1),
-  sessionId: z.string(),
-  storageGeneration: z.string(),
-  durableSequence: z.number().int().nonnegative(),
-});
 
 /** The recovery cache of a session, when it records more of the log than the log holds, and what it holds. */
 export interface RecoveryCacheAhead {
@@ -40,7 +26,7 @@ export function recoveryCacheDir(sessionDir: string, id: string): string {
  * (the same session, the same first bytes), and keeps in its checkpoint's `operations` bucket every
  * operation it wrote, by id; a new batch under an id held there with other bytes is refused (`session
  * operation id conflicts with an earlier batch`). The first such batches are known from the log alone: the
- * end of each turn the log leaves open (`turn-finalize:<turn>`), else the next turn's admission of the
+ * end of the turn Reasonix holds open (`openTurns`, `turn-finalize:<turn>`), else the next turn's admission of the
  * typed message (`messages:turn-admission:<sequence>`, two past the log's last: its start comes first). A
  * cache that is only ahead of the log, with neither, is no refusal: Reasonix goes on, and writes past it.
  * Measured with 1.38.11 (test/reasonix/reads/recovery-cache-matches-reasonix). Undefined when there is no
@@ -57,28 +43,34 @@ export async function recoveryCacheAhead(
   const cache = recoveryCacheDir(sessionDir, id);
   const bytes = checkpoint.bytes;
   // A cache this user may not read is not one rxstore can judge.
-  const recent = await readJsonFile(join(cache, 'recent-v1.json'), RecentSnapshotSchema);
-  if (!bytes || recent.state !== 'ok' || recent.value.sessionId !== id) return undefined;
+  if (!bytes) return undefined;
   const next =
     openTurns.length > 0
       ? openTurns.map((turn) => `turn-finalize:${turn}`)
       : [`messages:turn-admission:${lastSequence + 2}`];
   const held = next.find((operation) => boltValue(bytes, 'operations', operation) !== undefined);
   if (held === undefined) return undefined;
-  // A missing or stale identity makes Reasonix mint a new generation, which retires the cache.
-  const identity = await readStorageIdentity(sessionDir);
-  if (
-    identity.state !== 'ok' ||
-    identity.value.sessionId !== id ||
-    identity.value.generation !== recent.value.storageGeneration
-  )
-    return undefined;
-  if (!(await identityPrefixMatches(identity.value, join(sessionDir, SESSION_FILES.log)))) return undefined;
+  // The checkpoint keeps the generation it was written under; an identity of another one (missing, stale, or
+  // minted anew, as Reasonix mints one where the identity is not this session's or log's) empties its buckets as
+  // Reasonix opens it. One that keeps none is taken under any (`recent-v1.json` plays no part: measured).
+  const written = boltValue(bytes, 'meta', 'storage_generation')?.toString('utf8') ?? '';
+  if (written !== '' && !(await writtenUnderIdentity(sessionDir, id, written))) return undefined;
   const writes = openTurns.length > 0 ? 'that ends a turn this log leaves open' : 'that admits the next turn';
   return {
     cache,
     holds: `the operation ${JSON.stringify(held)} ${writes}, which this log (to sequence ${lastSequence}) does not hold`,
   };
+}
+
+/** Whether the session's storage identity is one Reasonix keeps (this session's, of this log) and of `generation`. */
+async function writtenUnderIdentity(sessionDir: string, id: string, generation: string): Promise<boolean> {
+  const identity = await readStorageIdentity(sessionDir);
+  return (
+    identity.state === 'ok' &&
+    identity.value.sessionId === id &&
+    identity.value.generation === generation &&
+    (await identityPrefixMatches(identity.value, join(sessionDir, SESSION_FILES.log)))
+  );
 }
 
 /** The refusals of a session that `rxstore repair` answers by clearing the caches (Reasonix rebuilds them from the log). */

@@ -160,6 +160,24 @@ export const cacheAheadCases: [
     false,
     true,
   ],
+  // Reasonix keeps its operations by the generation the checkpoint itself was written under: its recent messages
+  // beside it play no part.
+  [
+    'the last batch cut off, recent-v1.json removed',
+    async ({ dir, cache }) => {
+      await cutWholeBatches(dir, 1);
+      await rm(join(cache, 'recent-v1.json'));
+    },
+    false,
+  ],
+  [
+    'the last batch cut off, recent-v1.json not JSON',
+    async ({ dir, cache }) => {
+      await cutWholeBatches(dir, 1);
+      await writeFile(join(cache, 'recent-v1.json'), 'not json');
+    },
+    false,
+  ],
   [
     'the last batch cut off, the storage identity removed',
     async ({ dir }) => {
