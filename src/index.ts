@@ -41,6 +41,7 @@ export {
 export type { MessageKeeping, TranscriptEntry, TurnRecord } from './session/replay/projection.js';
 export type { ArgumentsShape, IndexedCall, IndexedTranscript } from './session/replay/transcript-index.js';
 export type { Turns, TurnStatus } from './session/replay/turn-table.js';
+export type { TurnLeftOpen } from './session/reading/turn-left-open.js';
 export type {
   IndexRecord,
   RecordContext,

@@ -45,8 +45,9 @@ import { placeOf, PLACES_SQL, SessionPlaces } from './session-places.js';
  * themselves kept apart: a phrase narrows whole. 24: any tool's arguments are searched by their strings, unescaped, each apart,
  * as shell and file tools' were (a generic call's were its JSON text); letters JavaScript takes for others FTS5 does
  * not fold them into are held as those (`asIndexed`); a session whose first typed message went is called by the next.
+ * 25: what reads as a torn tail before a recovery checkpoint's anchor is damage, indexed up to it and said.
  */
-const INDEX_VERSION = 24;
+const INDEX_VERSION = 25;
 /** Documents, and sessions, written in one transaction: a commit syncs the file, so a build commits in large steps. */
 const DOCUMENTS_PER_COMMIT = 20_000;
 const SESSIONS_PER_COMMIT = 100;

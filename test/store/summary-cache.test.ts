@@ -63,7 +63,7 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
   afterEach(() => {
     process.env.XDG_CACHE_HOME = before;
   });
-  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v21.json');
+  const cacheFile = () => join(cacheDir, 'rxstore', 'summaries-v22.json');
 
   it('an unchanged session is not read again; a changed one is; the rows say which, and read the same', async () => {
     const machine = await buildStateRoot();
@@ -173,7 +173,7 @@ describe('ls keeps a summary cache, like git keeps its index', () => {
   it('resume points are kept apart: a listing of unchanged sessions needs none, and a foreign or spoilt file of them only costs a whole read', async () => {
     const machine = await buildStateRoot();
     const first = await ls(machine);
-    const points = join(cacheDir, 'rxstore', 'resume-points-v21.json');
+    const points = join(cacheDir, 'rxstore', 'resume-points-v22.json');
     // Unreadable as JSON, and then gone: the summaries alone answer every unchanged session.
     await writeFile(points, '{"version": 3, "entries": {');
     expect(new Set(checked(await ls(machine)))).toEqual(new Set(['cache']));
@@ -291,7 +291,7 @@ describe('an appended log costs only its new batches; anything else is read whol
     expect(row(await ls(home), source.id).checked).toBe('now');
     // A message id the log already holds: Reasonix refuses the session, and so does the listing.
     const kept = JSON.parse(
-      await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'resume-points-v21.json'), 'utf8'),
+      await readFile(join(process.env.XDG_CACHE_HOME!, 'rxstore', 'resume-points-v22.json'), 'utf8'),
     ) as { entries: Record<string, unknown> };
     expect(kept.entries[dir]).toBeDefined();
     const repeated = (await readSession(dir)).projection.transcript.find(({ message }) => message.id !== undefined)!
@@ -396,7 +396,7 @@ describe('the cache folder and files, when they are not what they should be', ()
     const made = await tempDir('rxstore-cache-made-');
     expect((await lsWithCacheHome(machine, made)).code).toBe(0);
     const elsewhere = join(await tempDir('rxstore-cache-target-'), 'theirs.json');
-    await copyFile(join(made, 'rxstore', 'summaries-v21.json'), elsewhere);
+    await copyFile(join(made, 'rxstore', 'summaries-v22.json'), elsewhere);
     const theirs = await readFile(elsewhere, 'utf8');
     const planted: [string, (path: string) => Promise<void>, (path: string) => Promise<boolean>][] = [
       ['a FIFO', async (path) => void execFileSync('mkfifo', [path]), async (path) => (await lstat(path)).isFIFO()],
@@ -423,7 +423,7 @@ describe('the cache folder and files, when they are not what they should be', ()
       return { cacheHome, folder: join(cacheHome, 'rxstore') };
     };
     for (const [kind, plant, standsAsItWas] of planted) {
-      for (const name of ['summaries-v21.json', 'resume-points-v21.json']) {
+      for (const name of ['summaries-v22.json', 'resume-points-v22.json']) {
         const { cacheHome, folder } = await cacheFolder();
         const path = join(folder, name);
         await plant(path);
@@ -438,17 +438,17 @@ describe('the cache folder and files, when they are not what they should be', ()
     }
     // Said again when nothing else is to be saved, and each file saved whatever became of the other.
     const { cacheHome, folder } = await cacheFolder();
-    execFileSync('mkfifo', [join(folder, 'resume-points-v21.json')]);
+    execFileSync('mkfifo', [join(folder, 'resume-points-v22.json')]);
     await lsWithCacheHome(machine, cacheHome);
     const again = await lsWithCacheHome(machine, cacheHome);
     expect(new Set(checked(JSON.parse(again.stdout) as ListedSession[]))).toEqual(new Set(['cache']));
-    expect(again.stderr).toBe(notSaved(join(folder, 'resume-points-v21.json'), 'a FIFO'));
+    expect(again.stderr).toBe(notSaved(join(folder, 'resume-points-v22.json'), 'a FIFO'));
     const both = await cacheFolder();
-    for (const name of ['summaries-v21.json', 'resume-points-v21.json'])
+    for (const name of ['summaries-v22.json', 'resume-points-v22.json'])
       execFileSync('mkfifo', [join(both.folder, name)]);
     expect((await lsWithCacheHome(machine, both.cacheHome)).stderr).toBe(
-      notSaved(join(both.folder, 'summaries-v21.json'), 'a FIFO') +
-        notSaved(join(both.folder, 'resume-points-v21.json'), 'a FIFO'),
+      notSaved(join(both.folder, 'summaries-v22.json'), 'a FIFO') +
+        notSaved(join(both.folder, 'resume-points-v22.json'), 'a FIFO'),
     );
     // An older version's cache file goes; what stands at such a name that rxstore cannot have made stays.
     const older = await cacheFolder();
@@ -458,9 +458,9 @@ describe('the cache folder and files, when they are not what they should be', ()
     expect((await lsWithCacheHome(machine, older.cacheHome)).code).toBe(0);
     expect((await readdir(older.folder)).sort()).toEqual([
       'resume-points-v1.json',
-      'resume-points-v21.json',
+      'resume-points-v22.json',
       'summaries-v20.json',
-      'summaries-v21.json',
+      'summaries-v22.json',
     ]);
   });
 
@@ -468,7 +468,7 @@ describe('the cache folder and files, when they are not what they should be', ()
     const { MAX_CACHE_FILE_BYTES } = await import('../../src/store/listing/cache-file.js');
     const machine = await buildStateRoot();
     const cacheHome = await tempDir('rxstore-cache-');
-    const file = join(cacheHome, 'rxstore', 'summaries-v21.json');
+    const file = join(cacheHome, 'rxstore', 'summaries-v22.json');
     const first = await lsWithCacheHome(machine, cacheHome);
     expect(first.code, first.stderr).toBe(0);
     const written = JSON.parse(await readFile(file, 'utf8')) as { version: number; entries: Record<string, unknown> };
@@ -526,7 +526,7 @@ describe('the cache folder and files, when they are not what they should be', ()
       `rxstore: warning: RX_NOT_REGULAR_FILE: ${join(loops, 'a')} is a loop of symbolic links, not a folder the cache can be kept in; it is left as it is; the summary cache was not saved whole: the next ls reads again the logs it lacks\n`,
     );
     const { z } = await import('zod');
-    const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v21.json'), 4, z.unknown());
+    const file = new CacheFile(join(notAFolder, 'rxstore', 'summaries-v22.json'), 4, z.unknown());
     file.set('a', 1);
     await expect(file.save()).rejects.toMatchObject({ code: 'RX_NOT_REGULAR_FILE', data: { file: notAFolder } });
   });

@@ -15,7 +15,8 @@ import {
 } from './payloads.js';
 import { RecordKeyEvents, type RecordKeyEventKind } from './record-key-events.js';
 import { TranscriptIndex, type IndexedTranscript, type TranscriptEntry } from './transcript-index.js';
-import { TurnTable, type TurnRecord, type Turns } from './turn-table.js';
+import { TurnTable, type Turns } from './turn-table.js';
+import { TurnLeftOpen } from '../reading/turn-left-open.js';
 import type { GateMessage, GateVerdict } from './transcript-gate.js';
 import { displayTitle, firstTyped, type DisplayTitle } from './session-title.js';
 import { type SubmissionReceipt, SubmissionReceipts } from './submission-receipts.js';
@@ -156,6 +157,8 @@ export class Projection {
   private readonly index: TranscriptIndex;
   private readonly model: ModelList;
   private readonly turnTable = new TurnTable();
+  /** The turn Reasonix holds open, as it holds one (`TurnLeftOpen`). */
+  private readonly leftOpen = new TurnLeftOpen();
   /** Messages are kept as summaries. */
   private readonly summarise: boolean;
   /** Sequences of `model/context-replace` and `compaction` events. */
@@ -290,6 +293,7 @@ export class Projection {
 
   /** Replays every event of a batch, each with its payload resolved (as a log is read: `readSessionEvents`). */
   applyBatch({ batch, payloads, payloadBytes }: BatchToReplay): void {
+    this.leftOpen.batch(batch);
     batch.events.forEach((event, index) => this.apply(batch, event, payloads[index], payloadBytes[index]));
   }
 
@@ -311,6 +315,7 @@ export class Projection {
     this.replayed += 1;
     if (event.kind === 'turn/start' && batch.turnId && !halted)
       this.turnTable.set(batch.turnId, 'in_progress', event.seq);
+    if (!halted) this.leftOpen.event(batch, event.kind);
     // Stryker disable next-line ConditionalExpression: parsed is used whenever given
     const verdict = decodePayload(
       event.kind,
@@ -361,9 +366,9 @@ export class Projection {
     }
   }
 
-  /** Turns started and not ended: at a cut by damage, what they hold may go on past it. */
-  openTurns(): TurnRecord[] {
-    return [...this.turnTable.values()].filter((turn) => turn.status === 'in_progress');
+  /** The turn Reasonix holds open at the end of what was replayed, and the turns the log finalized. */
+  get turnLeftOpen(): TurnLeftOpen {
+    return this.leftOpen;
   }
 
   /** The sequence the first open turn started at (Infinity when none is open): past it, a cut may hide what ends it. */

@@ -34,9 +34,17 @@ import {
   recoveryCacheAhead,
   recoveryCacheDamage,
   recoveryCheckpoint,
+  type RecoveryCacheAhead,
 } from '../reading/recovery-cache.js';
 import { waitsForever } from '../../fs/waits-forever.js';
-import { beforeAnchor, checkpointCover, type GoesOnPastDamage } from '../reading/checkpoint-cover.js';
+import {
+  beforeAnchor,
+  takenCheckpoint,
+  type CheckpointCover,
+  type GoesOnPastDamage,
+  type TakenCheckpoint,
+} from '../reading/checkpoint-cover.js';
+import type { TurnLeftOpen } from '../reading/turn-left-open.js';
 
 /**
  * What Reasonix would do with the session: open it and take a new turn (`ok`, `torn-tail`), open it
@@ -268,10 +276,24 @@ async function readSessionOnce(
       refuse(problemFromError(error), error);
     }
     if (caught) refuse(problemFromError(caught), caught);
+    const checkpoint = recoveryCheckpoint(dir, id);
+    let taken: Promise<TakenCheckpoint | undefined> | undefined;
+    // The checkpoint Reasonix would open the session from, read on to the log's end once, when asked for.
+    const takenOnce = () => (taken ??= checkpoint && takenCheckpoint(dir, id, checkpoint, content));
     // A record key the transcript holds twice is met in a checkpoint's transcript as well: none goes on past it.
     if (reasonixRefuses(read.status) && !projection.strictness.some((finding) => finding.wholeTranscript)) {
-      const cover = await goesOnPast(dir, id, logPath, problems, content);
-      if (cover) read.goesOnFrom = cover;
+      const opened = await takenOnce();
+      const goesOn = goesOnPast(opened?.cover, logPath, problems);
+      if (goesOn && opened && checkpoint) {
+        // What this read stopped short of: the torn tail after the anchor, which Reasonix cuts as it opens the session.
+        read.tornTail ??= opened.tornTail;
+        // Past the damage, Reasonix reads on from the anchor and writes its next operations, which a batch after
+        // the anchor, or a cache ahead of the log, may hold already.
+        const ahead = await recoveryCacheAhead(dir, id, checkpoint, opened.lastSequence, turnsOf(opened.openTurn));
+        if (opened.openTurnFinalized) refuse(finalizedAgainProblem(opened.openTurn, logPath, opened.lastSequence));
+        else if (ahead) refuse(cacheAheadProblem(ahead, opened.lastSequence));
+        else read.goesOnFrom = goesOn;
+      }
     }
     if (read.tornTail) {
       if (read.status === 'ok') read.status = 'torn-tail';
@@ -282,23 +304,14 @@ async function readSessionOnce(
       });
     }
     if (read.status === 'ok' || read.status === 'torn-tail') {
-      const checkpoint = recoveryCheckpoint(dir, id);
+      const turn = await turnClosedOnOpen(takenOnce, projection.turnLeftOpen);
+      if (turn !== '' && projection.turnLeftOpen.finalizedInLog(turn))
+        refuse(finalizedAgainProblem(turn, logPath, read.lastSequence));
       const ahead =
+        read.refusal === undefined &&
         checkpoint &&
-        (await recoveryCacheAhead(
-          dir,
-          id,
-          checkpoint,
-          read.lastSequence,
-          projection.openTurns().map((turn) => turn.turnId),
-        ));
-      if (ahead) {
-        refuse({
-          code: 'RX_RECOVERY_CACHE_AHEAD',
-          message: `Reasonix's recovery cache of the session holds ${ahead.holds}: the log was cut or an older copy put back, and Reasonix refuses to resume it ("session operation id conflicts with an earlier batch") until \`rxstore repair\` clears that cache`,
-          data: { file: ahead.cache, sequence: read.lastSequence },
-        });
-      }
+        (await recoveryCacheAhead(dir, id, checkpoint, read.lastSequence, turnsOf(turn)));
+      if (ahead) refuse(cacheAheadProblem(ahead, read.lastSequence));
       for (const file of queryCacheFiles(dir, id)) {
         if (!waitsForever(file)) continue;
         refuse({
@@ -357,19 +370,50 @@ async function readSessionOnce(
 }
 
 /**
- * The recovery checkpoint Reasonix opens the session from past every problem it would otherwise refuse it for:
- * each one in the log before the checkpoint's anchor. Undefined when there is none, or a problem lies elsewhere.
+ * The turn Reasonix closes as it opens the session ('' for none): the one it holds open as it reads on from the
+ * checkpoint it opens the session from, else the one the log leaves open (`TurnLeftOpen`). A log that leaves none
+ * open is taken at its word, its checkpoint not read: the checkpoint's projection is the log's up to the anchor,
+ * and only a log changed before it tells them apart.
  */
-async function goesOnPast(
-  dir: string,
-  id: string,
+async function turnClosedOnOpen(
+  taken: () => Promise<TakenCheckpoint | undefined> | undefined,
+  leftOpen: TurnLeftOpen,
+): Promise<string> {
+  if (leftOpen.open === '') return '';
+  return (await taken())?.openTurn ?? leftOpen.open;
+}
+
+/** The turns whose `turn-finalize` operation Reasonix writes first: the one it holds open, if any. */
+const turnsOf = (turn: string): string[] => (turn === '' ? [] : [turn]);
+
+/** A log that leaves `turn` open while a batch of it is under that turn's `turn-finalize` operation, said. */
+function finalizedAgainProblem(turn: string, logPath: string, sequence: number): Omit<Problem, 'severity'> {
+  return {
+    code: 'RX_DAMAGED_STORE',
+    message: `session operation id conflicts with an earlier batch: "turn-finalize:${turn}": the log leaves that turn open (no turn/end after its turn/start), and Reasonix, closing it as it opens the session, writes that operation again, which a batch of the log already holds`,
+    data: { file: logPath, sequence },
+  };
+}
+
+/** What a recovery cache ahead of the log (`recoveryCacheAhead`) is said as, at the log's last sequence. */
+function cacheAheadProblem(ahead: RecoveryCacheAhead, sequence: number): Omit<Problem, 'severity'> {
+  return {
+    code: 'RX_RECOVERY_CACHE_AHEAD',
+    message: `Reasonix's recovery cache of the session holds ${ahead.holds}: the log was cut or an older copy put back, and Reasonix refuses to resume it ("session operation id conflicts with an earlier batch") until \`rxstore repair\` clears that cache`,
+    data: { file: ahead.cache, sequence },
+  };
+}
+
+/**
+ * Where the recovery checkpoint Reasonix opens the session from (`cover`) takes it past every problem it would
+ * otherwise refuse it for: each one in the log before the checkpoint's anchor. Undefined when there is none, or
+ * a problem lies elsewhere.
+ */
+function goesOnPast(
+  cover: CheckpointCover | undefined,
   logPath: string,
   problems: readonly Problem[],
-  content: ContentStore,
-): Promise<GoesOnPastDamage | undefined> {
-  const checkpoint = recoveryCheckpoint(dir, id);
-  if (!checkpoint) return undefined;
-  const cover = await checkpointCover(dir, id, checkpoint, content);
+): GoesOnPastDamage | undefined {
   const errors = problems.filter((problem) => problem.severity === 'error');
   if (!cover || !errors.every((problem) => beforeAnchor(problem.data, logPath, cover))) return undefined;
   const first = errors[0]?.data;

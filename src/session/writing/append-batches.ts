@@ -15,7 +15,7 @@ import { sessionContentStore } from '../reading/session-content.js';
 import { SESSION_FILES } from '../reading/session-files.js';
 import { acquireWriterLocks } from '../reading/writer-locks.js';
 import { Projection } from '../replay/projection.js';
-import { resolveBatch } from '../reading/read-events.js';
+import { resolveBatch } from '../reading/resolve-batch.js';
 import { validateBatches } from './validate-batches.js';
 import { failPoint } from '../../fs/fail-point.js';
 

@@ -42,8 +42,10 @@ import { GoesOnPastDamageSchema } from '../../session/reading/checkpoint-cover.j
 // is read as Go reads it (whether a recovery cache ahead of the log refuses the session); 16: the workspace line's
 // path is unquoted as Go quoted it; 17: a repeated record no checkpoint goes on past; 18: a recovery cache ahead of
 // the log refuses by the operations its checkpoint holds; 19: a record's zstd frame declaring a window over 8 MiB is
-// damage; 20: a content store's own folder may be a link.
-const CACHE_VERSION = 21;
+// damage; 20: a content store's own folder may be a link; 22: what reads as a torn tail before a recovery checkpoint's
+// anchor is damage, a cache ahead of the log is trusted by the generation its checkpoint keeps, and the turn Reasonix
+// closes as it opens the session is the one it holds open (the log's own `turn-finalize` batch refusing it).
+const CACHE_VERSION = 22;
 
 /** A copy's summary as the cache keeps it (`CopySummary`): every field checked when it is read back. */
 const SummarySchema = z.object({

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../../src/codec/frame.js';
+import { readSince } from '../../../src/session/cursors/read-since.js';
+import { readSession } from '../../../src/session/verdict/read-session.js';
+import { appendBatches } from '../../../src/session/writing/append-batches.js';
 import { repairSession } from '../../../src/session/writing/repair-session.js';
-import { framesOf, logOf } from '../../support/faults/faults.js';
+import { framesOf, logOf, type LoggedFrame } from '../../support/faults/faults.js';
 import { runCli } from '../../support/inspect-json-schema.js';
 import { startMockModel } from '../../support/reasonix/mock-model.js';
 import { reasonixBinary, reasonixTitle, runReasonix } from '../../support/reasonix/reasonix.js';
@@ -46,14 +49,34 @@ async function flip(dir: string, where: { batch: number } | { at: number }): Pro
 }
 
 /**
- * Edits the record of the first `kind` event after the first batch, signs its batch again, and keeps the batch's
+ * Flips one bit of the compressed size in a frame's header (the second frame of batch `batch`): the frame then
+ * declares a megabyte more, within the 8 MiB a frame may hold but past the end of the log, so that a read of the
+ * log from its start takes the bytes from that frame on for a torn tail.
+ */
+async function stretchFrame(dir: string, batch: number): Promise<void> {
+  const { offset } = (await batchesOf(dir)).at(batch)!;
+  const frame = (await framesOf(dir)).find((each) => each.offset > offset)!;
+  const log = await readFile(logOf(dir));
+  expect(log.length).toBeLessThan(1024 * 1024);
+  log[frame.offset + 5]! ^= 0x10;
+  await writeFile(logOf(dir), log);
+}
+
+/**
+ * Edits the record of the first (or last) `kind` event after the first batch, signs its batch again, and keeps the batch's
  * size (a skippable frame after the last record's zstd frame, which Reasonix passes over): every offset after it,
  * the checkpoint's anchor among them, stays where it was. A log Reasonix verifies, saying what the edit made it say.
  */
-async function rewriteEventInPlace(dir: string, kind: string, edit: (text: string) => string): Promise<void> {
+async function rewriteEventInPlace(
+  dir: string,
+  kind: string,
+  edit: (text: string) => string,
+  which: 'first' | 'last' = 'first',
+): Promise<void> {
   const frames = await framesOf(dir);
   const firstEnd = frames.findIndex((frame) => frame.record.recordType === 'batch/end');
-  const at = frames.findIndex((frame, index) => index > firstEnd && frame.raw.includes(`"kind":"${kind}"`));
+  const isIt = (frame: LoggedFrame, index: number) => index > firstEnd && frame.raw.includes(`"kind":"${kind}"`);
+  const at = which === 'first' ? frames.findIndex(isIt) : frames.findLastIndex(isIt);
   const begin = frames.findLastIndex((frame, index) => index < at && frame.record.recordType === 'batch/begin');
   const end = frames.findIndex((frame, index) => index > at && frame.record.recordType === 'batch/end');
   const texts = frames.slice(begin, end + 1).map((frame) => frame.raw.toString('utf8'));
@@ -94,6 +117,13 @@ const cases: [name: string, change: (session: Resumed) => Promise<void>, opens: 
   ['a byte flipped in a middle batch, before the anchor', ({ dir }) => flip(dir, early), true],
   ['a byte flipped in the batch just before the anchor', ({ dir }) => flip(dir, { batch: -2 }), true],
   ['a byte flipped in the anchor batch', ({ dir }) => flip(dir, { batch: -1 }), false],
+  ['a frame length run past the end of the log, before the anchor', ({ dir }) => stretchFrame(dir, early.batch), true],
+  [
+    'a frame length run past the end of the log, in the anchor batch: a torn tail, and the cache ahead of what is left',
+    ({ dir }) => stretchFrame(dir, -1),
+    false,
+    'RX_RECOVERY_CACHE_AHEAD',
+  ],
   ['a byte flipped in the first 64 bytes, which the prefix digest covers', ({ dir }) => flip(dir, { at: 40 }), false],
   [
     'damage before the anchor, the recovery cache removed',
@@ -198,6 +228,37 @@ const cases: [name: string, change: (session: Resumed) => Promise<void>, opens: 
   ],
 ];
 
+/** A turn/end made a `diagnostic` (which Reasonix reads and passes over), its batch signed again in place: the turn is not ended. */
+const unendTurn = (dir: string, which: 'first' | 'last') =>
+  rewriteEventInPlace(dir, 'turn/end', (text) => text.replace('"kind":"turn/end"', '"kind":"diagnostic"'), which);
+
+/**
+ * Logs whose turns Reasonix and a per-turn reading tell apart: Reasonix holds one turn open, the last started,
+ * and any turn/end closes it; as it opens the session it closes that turn under `turn-finalize:<turn>`, which a
+ * batch of the log may already hold. With its checkpoint (anchored at the last batch) it takes the open turn from
+ * the checkpoint's projection instead.
+ */
+const turnCases: [name: string, change: (session: Resumed) => Promise<void>, opens: boolean][] = [
+  ["the first turn's turn/end made a diagnostic", ({ dir }) => unendTurn(dir, 'first'), true],
+  [
+    "the first turn's turn/end made a diagnostic, the recovery cache removed",
+    async ({ dir, cache }) => {
+      await unendTurn(dir, 'first');
+      await rm(cache, { recursive: true });
+    },
+    true,
+  ],
+  ["the last turn's turn/end made a diagnostic", ({ dir }) => unendTurn(dir, 'last'), true],
+  [
+    "the last turn's turn/end made a diagnostic, the recovery cache removed: its turn-finalize batch is in the log",
+    async ({ dir, cache }) => {
+      await unendTurn(dir, 'last');
+      await rm(cache, { recursive: true });
+    },
+    false,
+  ],
+];
+
 /** What rxstore says of the session: `inspect --json` and `where --json`, run as a person runs them. */
 async function rxstoreSays({ home, dir, id }: ResumedSession) {
   const inspected = await runCli(['inspect', dir, '--json']);
@@ -207,6 +268,7 @@ async function rxstoreSays({ home, dir, id }: ResumedSession) {
     status: string;
     problems: { code: string; severity: string; offset?: number }[];
     goesOnFrom: { checkpoint: string; anchorOffset: number; sequence: number; damagedAt: number | null } | null;
+    tornTail: { offset: number; bytes: number } | null;
   };
   const [located] = JSON.parse(where.stdout) as [
     { copies: { path: string; resume: { resumes: boolean; reason: string; explanation: string } }[] },
@@ -254,11 +316,36 @@ describe.skipIf(!reasonixBinary())(
           expect(says.resume.explanation).toContain(`${says.report.status} at offset ${damagedAt}`);
           expect(says.resume.explanation).toContain('without that checkpoint');
         } else {
-          expect(reasonix.said).toContain('damaged session store');
+          expect(reasonix.said).toContain(
+            code === 'RX_RECOVERY_CACHE_AHEAD'
+              ? 'session operation id conflicts with an earlier batch'
+              : 'damaged session store',
+          );
           expect(says.report.goesOnFrom).toBeNull();
           expect(says.resume.reason).toBe('damaged');
         }
         expect(await readFile(logOf(session.dir))).toEqual(before);
+      } finally {
+        await rm(session.home, { recursive: true, force: true });
+      }
+    });
+
+    it.concurrent.each(turnCases)('%s', async (_, change, opens) => {
+      const session = { ...(await copyOfResumed(base)), olderCache };
+      try {
+        await change(session);
+        const says = await rxstoreSays(session);
+        const reasonix = await resumeCopy(session);
+        expect(reasonix.opens, reasonix.said).toBe(opens);
+        expect(says.resume.resumes).toBe(opens);
+        if (opens) expect(says.report.status, says.inspected.stdout).toBe('ok');
+        else {
+          expect(reasonix.said).toContain('session operation id conflicts with an earlier batch: "turn-finalize:');
+          expect(says.report.problems.find((problem) => problem.severity === 'error')).toMatchObject({
+            code: 'RX_DAMAGED_STORE',
+          });
+          expect(says.inspected.stdout).toContain('session operation id conflicts with an earlier batch');
+        }
       } finally {
         await rm(session.home, { recursive: true, force: true });
       }
@@ -306,6 +393,116 @@ describe.skipIf(!reasonixBinary())(
         const refused = await resume(session.home, session.id);
         expect(refused.opens).toBe(false);
         expect(refused.said).toContain('damaged session store: decode v4 frame');
+      } finally {
+        await rm(session.home, { recursive: true, force: true });
+      }
+    });
+
+    it('a frame length run past the end before the anchor is no torn tail: nothing reads past it in silence, repair cuts nothing, and Reasonix goes on with every batch', async () => {
+      const session = await copyOfResumed(base);
+      try {
+        await stretchFrame(session.dir, early.batch);
+        const before = await readFile(logOf(session.dir));
+        const damage = { code: 'RX_DAMAGED_STORE', message: expect.stringContaining('damage, not a torn tail') };
+        // An indexer's read since no cursor, as a whole read: the damage, never the batches before it as the whole log.
+        await expect(readSince(session.dir, session.id)).rejects.toMatchObject(damage);
+        await expect(repairSession(session.dir)).rejects.toMatchObject(damage);
+        expect(await readFile(logOf(session.dir))).toEqual(before);
+        expect((await resume(session.home, session.id)).opens).toBe(true);
+        // Reasonix cut nothing: the log it went on with holds every byte it held, its turn after them.
+        const after = await readFile(logOf(session.dir));
+        expect(after.length).toBeGreaterThan(before.length);
+        expect(after.subarray(0, before.length)).toEqual(before);
+      } finally {
+        await rm(session.home, { recursive: true, force: true });
+      }
+    });
+
+    it('damage before the anchor and bytes after the last batch: Reasonix goes on, cuts them as a torn tail, and rxstore says both', async () => {
+      const session = await copyOfResumed(base);
+      try {
+        await flip(session.dir, early);
+        const size = (await stat(logOf(session.dir))).size;
+        await appendFile(logOf(session.dir), Buffer.from('garbage'));
+        const says = await rxstoreSays(session);
+        expect(says.resume.reason).toBe('resumes-past-damage');
+        expect(says.report.tornTail).toEqual({ offset: size, bytes: 7 });
+        expect(says.inspected.stdout).toContain('RX_TORN_TAIL');
+        expect((await resume(session.home, session.id)).opens).toBe(true);
+        const evidence = (await readdir(session.dir)).filter((name) => /^events\.torn-\d+\.tail$/.test(name));
+        expect(evidence).toHaveLength(1);
+        expect(await readFile(join(session.dir, evidence[0]!), 'utf8')).toBe('garbage');
+      } finally {
+        await rm(session.home, { recursive: true, force: true });
+      }
+    });
+
+    /**
+     * A resume killed after its first model request: the log gains the turn's first batches (the turn left open),
+     * the current checkpoint is anchored at the last of them, the previous one where the log ended before (`size`).
+     */
+    async function killedResume(session: ResumedSession): Promise<number> {
+      const size = (await stat(logOf(session.dir))).size;
+      const mock = await startMockModel([{ text: 'Resumed.' }]);
+      try {
+        await runReasonix({
+          home: session.home,
+          cwd: source.workspace,
+          args: ['run', '--resume', session.id, 'say ok'],
+          mock,
+          permissionMode: 'danger-full-access',
+          interrupt: { afterChatRequests: 1, signal: 'SIGKILL' },
+        });
+      } finally {
+        await mock.close();
+      }
+      expect((await stat(logOf(session.dir))).size).toBeGreaterThan(size);
+      return size;
+    }
+
+    it('damage before the anchor, the log cut back into the batch after the previous checkpoint, after a turn Reasonix was killed in: it goes on from that checkpoint, cuts the torn tail, and its next operation is one the cache holds', async () => {
+      const session = await copyOfResumed(base);
+      try {
+        const size = await killedResume(session);
+        const next = (await batchesOf(session.dir)).find((batch) => batch.offset === size)!;
+        const cut = Math.floor((next.offset + next.end) / 2);
+        await flip(session.dir, early);
+        await truncate(logOf(session.dir), cut);
+        const says = await rxstoreSays(session);
+        const reasonix = await resumeCopy(session);
+        expect(reasonix.opens).toBe(false);
+        expect(reasonix.said).toContain('session operation id conflicts with an earlier batch');
+        expect(says.resume.resumes).toBe(false);
+        expect(says.report.goesOnFrom).toBeNull();
+        expect(says.report.problems.map((problem) => problem.code)).toContain('RX_RECOVERY_CACHE_AHEAD');
+        // What Reasonix cuts as it opens the session, before it refuses it.
+        expect(says.report.tornTail).toEqual({ offset: size, bytes: cut - size });
+      } finally {
+        await rm(session.home, { recursive: true, force: true });
+      }
+    });
+
+    it("damage before the anchor, and a batch after it under the open turn's turn-finalize operation: Reasonix goes on from its checkpoint and refuses to close the turn", async () => {
+      const session = await copyOfResumed(base);
+      try {
+        await killedResume(session);
+        const open = (await readSession(session.dir)).projection.turnLeftOpen.open;
+        expect(open).not.toBe('');
+        await appendBatches(
+          session.dir,
+          [{ operationId: `turn-finalize:${open}`, turnId: open, events: [{ kind: 'diagnostic', payload: {} }] }],
+          { validate: false },
+        );
+        await flip(session.dir, early);
+        const says = await rxstoreSays(session);
+        const reasonix = await resumeCopy(session);
+        expect(reasonix.opens).toBe(false);
+        expect(reasonix.said).toContain(
+          `session operation id conflicts with an earlier batch: "turn-finalize:${open}"`,
+        );
+        expect(says.resume.resumes).toBe(false);
+        expect(says.report.goesOnFrom).toBeNull();
+        expect(says.inspected.stdout).toContain(`conflicts with an earlier batch: \\"turn-finalize:${open}\\"`);
       } finally {
         await rm(session.home, { recursive: true, force: true });
       }

@@ -12,6 +12,7 @@ import { copySession, cutLog, logOf } from '../../support/faults/faults.js';
 import { fixture } from '../../support/fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { complete } from '../../support/sessions/messages.js';
+import type { Turns } from '../../../src/session/replay/turn-table.js';
 
 type Stored = Record<string, unknown> & { role: string };
 const event = (kind: string, payload: unknown): EventToWrite => ({ kind, payload });
@@ -28,6 +29,9 @@ async function replay(batches: BatchToWrite[], options: ReadSessionOptions = {})
 }
 
 const ids = (messages: readonly { id?: string | undefined }[]) => messages.map((message) => message.id);
+/** The turns started and not seen to end. */
+const openTurns = (projection: { turns: Turns }) =>
+  [...projection.turns.values()].filter((turn) => turn.status === 'in_progress');
 
 /** The byte offset of the event at `seq` in the session's log, as the codec reads it. */
 async function offsetOfEvent(dir: string, seq: number): Promise<number> {
@@ -48,7 +52,7 @@ describe('a replay of the fixtures Reasonix wrote', () => {
     expect(titled.workspace).toBe('/tmp/rxstore-fixture-ws/titled');
     expect(titled.strictness).toEqual([]);
     expect(titled.refusedAt).toBeUndefined();
-    expect(titled.openTurns()).toEqual([]);
+    expect(openTurns(titled)).toEqual([]);
     expect(titled.openFrom()).toBe(Number.POSITIVE_INFINITY);
   });
 
@@ -404,7 +408,7 @@ describe('a replay of events', () => {
       { turnId: 'turn_a', status: 'in_progress', startSeq: 1 },
       { turnId: 'turn_b', status: 'in_progress', startSeq: 4 },
     ]);
-    expect(projection.openTurns().map((turn) => turn.turnId)).toEqual(['turn_a', 'turn_b']);
+    expect(openTurns(projection).map((turn) => turn.turnId)).toEqual(['turn_a', 'turn_b']);
     expect(projection.openFrom()).toBe(1);
   });
 
@@ -428,8 +432,27 @@ describe('a replay of events', () => {
       { turnId: 'turn_c', status: 'interrupted', startSeq: 6 },
       { turnId: '', status: 'completed', startSeq: 7 },
     ]);
-    expect(projection.openTurns()).toEqual([{ turnId: 'turn_b', status: 'in_progress', startSeq: 4 }]);
+    expect(openTurns(projection)).toEqual([{ turnId: 'turn_b', status: 'in_progress', startSeq: 4 }]);
     expect(projection.openFrom()).toBe(4);
+    // Reasonix holds one turn open, the last started, and any turn/end closes it: none is open here.
+    expect(projection.turnLeftOpen.open).toBe('');
+  });
+
+  it("holds open the last turn started, by its batch's id, and knows the turns whose turn-finalize operation the log holds", async () => {
+    const read = await replay([
+      { operationId: 'o1', events: [complete(system)] },
+      { operationId: 'o2', turnId: 'turn_a', events: [event('turn/start', {})] },
+      // A turn-finalize batch without its turn/end: the turn stays open.
+      {
+        operationId: 'turn-finalize:turn_a',
+        turnId: 'turn_a',
+        events: [complete({ role: 'user', id: 'm-a', content: 'hi' })],
+      },
+    ]);
+    const open = read.projection.turnLeftOpen;
+    expect(open.open).toBe('turn_a');
+    expect(open.finalizedInLog('turn_a')).toBe(true);
+    expect(open.finalizedInLog('turn_b')).toBe(false);
   });
 
   it('replaces the history (every message of the list, one id twice too; local-only ones kept out of the model list) and takes model and identity from legacy/import and session/config', async () => {
