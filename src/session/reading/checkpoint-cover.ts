@@ -71,27 +71,7 @@ export const GoesOnPastDamageSchema = z.object({
   damagedAt: z.number().int().nonnegative().nullable(),
 }) satisfies z.ZodType<GoesOnPastDamage>;
 
-/**
- * The checkpoint Reasonix 1.38.11 opens the session from, when there is one it accepts (measured,
- * test/reasonix/reads/checkpoint-covers-damage-matches-reasonix): the storage identity names this session, with a
- * generation, and a log prefix digest that is this log's or none (Reasonix then writes this log's in); the checkpoint
- * (`current`, else `previous`) is of that generation and this storage revision, and its anchor batch reads whole at
- * its offset, with its commit id, operation hash and last sequence, and ends where the checkpoint says; and every
- * batch after it reads whole. Reasonix then reads nothing of the log before the anchor: damage there does not stop
- * it. Undefined when none qualifies: Reasonix reads the whole log. Only a checkpoint anchored after `anchoredAfter`
- * (an offset in the log) is looked at.
- */
-export async function checkpointCover(
-  dir: string,
-  id: string,
-  checkpoint: Checkpoint,
-  content: ContentStore,
-  anchoredAfter = -1,
-): Promise<CheckpointCover | undefined> {
-  return (await takenCheckpoint(dir, id, checkpoint, content, anchoredAfter))?.cover;
-}
-
-/** The checkpoint Reasonix opens a session from (`checkpointCover`), and what it finds reading on from the anchor. */
+/** The checkpoint Reasonix opens a session from (`takenCheckpoint`), and what it finds reading on from the anchor. */
 export interface TakenCheckpoint {
   cover: CheckpointCover;
   /** The turn Reasonix closes as it opens the session: the checkpoint's, with the batches after the anchor taken in; '' for none. */
@@ -104,7 +84,16 @@ export interface TakenCheckpoint {
   tornTail: TornTail | null;
 }
 
-/** `checkpointCover`, with what Reasonix finds as it reads on from the anchor (`TakenCheckpoint`). */
+/**
+ * The checkpoint Reasonix 1.38.11 opens the session from, when there is one it accepts (measured,
+ * test/reasonix/reads/checkpoint-covers-damage-matches-reasonix): the storage identity names this session, with a
+ * generation, and a log prefix digest that is this log's or none (Reasonix then writes this log's in); the checkpoint
+ * (`current`, else `previous`) is of that generation and this storage revision, and its anchor batch reads whole at
+ * its offset, with its commit id, operation hash and last sequence, and ends where the checkpoint says; and every
+ * batch after it reads whole. Reasonix then reads nothing of the log before the anchor: damage there does not stop
+ * it. Undefined when none qualifies: Reasonix reads the whole log. Only a checkpoint anchored after `anchoredAfter`
+ * (an offset in the log) is looked at. With the checkpoint, what Reasonix finds as it reads on from the anchor.
+ */
 export async function takenCheckpoint(
   dir: string,
   id: string,
@@ -217,7 +206,7 @@ export function beforeAnchor(data: ErrorData, logPath: string, cover: Checkpoint
 }
 
 /**
- * The damage a torn tail is when it begins before the anchor of a checkpoint Reasonix takes (`checkpointCover`):
+ * The damage a torn tail is when it begins before the anchor of a checkpoint Reasonix takes (`takenCheckpoint`):
  * whole batches follow it, the anchor among them, so what reads as a log cut short there (a frame length or a batch
  * end changed by damage) is damage in the middle of the log. Reasonix, reading on from the checkpoint, neither
  * meets it nor cuts anything (measured, test/reasonix/reads/checkpoint-covers-damage-matches-reasonix). Undefined
@@ -230,7 +219,7 @@ export async function tornTailDamage(
 ): Promise<DamagedStoreError | undefined> {
   const id = basename(dir);
   const checkpoint = recoveryCheckpoint(dir, id);
-  const cover = checkpoint && (await checkpointCover(dir, id, checkpoint, content, tail.offset));
+  const cover = checkpoint && (await takenCheckpoint(dir, id, checkpoint, content, tail.offset))?.cover;
   if (!cover) return undefined;
   return new DamagedStoreError(
     `decode v4 log at ${tail.offset}: it reads as cut short there (${tail.reason}), yet whole batches follow it (the batch at ${cover.anchorOffset}, which Reasonix's recovery checkpoint goes on from): damage, not a torn tail`,

@@ -26,39 +26,34 @@ export function recoveryCacheDir(sessionDir: string, id: string): string {
  * (the same session, the same first bytes), and keeps in its checkpoint's `operations` bucket every
  * operation it wrote, by id; a new batch under an id held there with other bytes is refused (`session
  * operation id conflicts with an earlier batch`). The first such batches are known from the log alone: the
- * end of the turn Reasonix holds open (`openTurns`, `turn-finalize:<turn>`), else the next turn's admission of the
+ * end of the turn Reasonix holds open (`openTurn`: `turn-finalize:<turn>`), else the next turn's admission of the
  * typed message (`messages:turn-admission:<sequence>`, two past the log's last: its start comes first). A
  * cache that is only ahead of the log, with neither, is no refusal: Reasonix goes on, and writes past it.
  * Measured with 1.38.11 (test/reasonix/reads/recovery-cache-matches-reasonix). Undefined when there is no
  * such cache, or it holds neither.
  */
-// Stryker disable next-line ArrayDeclaration: the default list of open turns: every caller passes one
 export async function recoveryCacheAhead(
   sessionDir: string,
   id: string,
   checkpoint: Checkpoint,
   lastSequence: number,
-  openTurns: readonly string[] = [],
+  openTurn: string,
 ): Promise<RecoveryCacheAhead | undefined> {
   const cache = recoveryCacheDir(sessionDir, id);
   const bytes = checkpoint.bytes;
   // A cache this user may not read is not one rxstore can judge.
   if (!bytes) return undefined;
-  const next =
-    openTurns.length > 0
-      ? openTurns.map((turn) => `turn-finalize:${turn}`)
-      : [`messages:turn-admission:${lastSequence + 2}`];
-  const held = next.find((operation) => boltValue(bytes, 'operations', operation) !== undefined);
-  if (held === undefined) return undefined;
+  const next = openTurn !== '' ? `turn-finalize:${openTurn}` : `messages:turn-admission:${lastSequence + 2}`;
+  if (boltValue(bytes, 'operations', next) === undefined) return undefined;
   // The checkpoint keeps the generation it was written under; an identity of another one (missing, stale, or
   // minted anew, as Reasonix mints one where the identity is not this session's or log's) empties its buckets as
   // Reasonix opens it. One that keeps none is taken under any (`recent-v1.json` plays no part: measured).
   const written = boltValue(bytes, 'meta', 'storage_generation')?.toString('utf8') ?? '';
   if (written !== '' && !(await writtenUnderIdentity(sessionDir, id, written))) return undefined;
-  const writes = openTurns.length > 0 ? 'that ends a turn this log leaves open' : 'that admits the next turn';
+  const writes = openTurn !== '' ? 'that ends a turn this log leaves open' : 'that admits the next turn';
   return {
     cache,
-    holds: `the operation ${JSON.stringify(held)} ${writes}, which this log (to sequence ${lastSequence}) does not hold`,
+    holds: `the operation ${JSON.stringify(next)} ${writes}, which this log (to sequence ${lastSequence}) does not hold`,
   };
 }
 

@@ -289,7 +289,9 @@ async function readSessionOnce(
         read.tornTail ??= opened.tornTail;
         // Past the damage, Reasonix reads on from the anchor and writes its next operations, which a batch after
         // the anchor, or a cache ahead of the log, may hold already.
-        const ahead = await recoveryCacheAhead(dir, id, checkpoint, opened.lastSequence, turnsOf(opened.openTurn));
+        const ahead =
+          !opened.openTurnFinalized &&
+          (await recoveryCacheAhead(dir, id, checkpoint, opened.lastSequence, opened.openTurn));
         if (opened.openTurnFinalized) refuse(finalizedAgainProblem(opened.openTurn, logPath, opened.lastSequence));
         else if (ahead) refuse(cacheAheadProblem(ahead, opened.lastSequence));
         else read.goesOnFrom = goesOn;
@@ -310,7 +312,7 @@ async function readSessionOnce(
       const ahead =
         read.refusal === undefined &&
         checkpoint &&
-        (await recoveryCacheAhead(dir, id, checkpoint, read.lastSequence, turnsOf(turn)));
+        (await recoveryCacheAhead(dir, id, checkpoint, read.lastSequence, turn));
       if (ahead) refuse(cacheAheadProblem(ahead, read.lastSequence));
       for (const file of queryCacheFiles(dir, id)) {
         if (!waitsForever(file)) continue;
@@ -382,9 +384,6 @@ async function turnClosedOnOpen(
   if (leftOpen.open === '') return '';
   return (await taken())?.openTurn ?? leftOpen.open;
 }
-
-/** The turns whose `turn-finalize` operation Reasonix writes first: the one it holds open, if any. */
-const turnsOf = (turn: string): string[] => (turn === '' ? [] : [turn]);
 
 /** A log that leaves `turn` open while a batch of it is under that turn's `turn-finalize` operation, said. */
 function finalizedAgainProblem(turn: string, logPath: string, sequence: number): Omit<Problem, 'severity'> {
